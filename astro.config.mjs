@@ -1,0 +1,36 @@
+// @ts-check
+import { defineConfig, envField, memoryCache } from 'astro/config';
+import node from '@astrojs/node';
+import { readFileSync } from 'node:fs';
+import { parseTenantsText } from './src/lib/tenants.ts';
+
+// Fail dev and build early, with a readable message, when tenants.json is invalid.
+parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));
+
+// A static build serves one tenant (MASTHEAD_TENANT) from plain files; the default is one Node server for all.
+const isStatic = process.env.MASTHEAD_OUTPUT === 'static';
+
+export default defineConfig({
+  output: isStatic ? 'static' : 'server',
+  adapter: isStatic ? undefined : node({ mode: 'standalone' }),
+  site: process.env.MASTHEAD_SITE_URL,
+  trailingSlash: 'ignore',
+  cache: { provider: memoryCache({ max: 2000 }) },
+  security: { checkOrigin: true, csp: true },
+  server: { port: 4321, host: true, allowedHosts: true },
+  prefetch: false,
+  markdown: { syntaxHighlight: false },
+  devToolbar: { enabled: false },
+  env: {
+    schema: {
+      TRUST_PROXY: envField.boolean({ context: 'server', access: 'public', default: false }),
+      MASTHEAD_TENANT: envField.string({ context: 'server', access: 'public', optional: true }),
+      STATUS_TOKEN: envField.string({ context: 'server', access: 'secret', optional: true }),
+      REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
+    },
+  },
+  vite: {
+    server: { allowedHosts: true },
+    preview: { allowedHosts: true },
+  },
+});

@@ -1,0 +1,13 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** The tenant of this request; throws when none was resolved (see `site`). */
+    tenant: import('./lib/tenants.ts').Tenant;
+    /** How the tenant was resolved, or null for "site not found". */
+    site: import('./lib/tenant-resolution.ts').TenantMatch | null;
+    /** Site-internal link that keeps the tenant's path prefix or preview query. */
+    href: (path: string) => string;
+    requestId: string;
+  }
+}

@@ -1,0 +1,86 @@
+import type { Tenant } from './tenants.ts';
+
+/** How a request picked its tenant; decides how links are built. */
+export type TenantVia = 'host' | 'path' | 'query' | 'single';
+
+export interface TenantMatch {
+  tenant: Tenant;
+  via: TenantVia;
+  /** `/<id>` when the tenant came from a path prefix, else ''. */
+  basePath: string;
+  /** The path to render, with the prefix removed. */
+  pathname: string;
+}
+
+export interface ResolveInput {
+  url: URL;
+  /** Raw `X-Forwarded-Host`, only used when `trustProxy` is set. */
+  forwardedHost?: string | null;
+  trustProxy?: boolean;
+  /** Single-tenant mode (static build, or one site per server). */
+  forcedTenantId?: string | undefined;
+}
+
+/** Lower-cases and strips port and trailing dot: `News.Example.com.:443` → `news.example.com`. */
+export function normalizeHost(host: string): string {
+  const first = host.split(',')[0]?.trim().toLowerCase() ?? '';
+  const withoutPort = first.startsWith('[') ? first.replace(/\]:\d+$/, ']') : first.replace(/:\d+$/, '');
+  return withoutPort.replace(/\.$/, '');
+}
+
+/** `*.example.com` matches one or more labels before `example.com`, never `example.com` itself. */
+export function hostMatches(pattern: string, host: string): boolean {
+  if (pattern.startsWith('*.')) {
+    const suffix = pattern.slice(1);
+    return host.endsWith(suffix) && host.length > suffix.length;
+  }
+  return pattern === host;
+}
+
+export function findTenantByHost(host: string, tenants: readonly Tenant[]): Tenant | undefined {
+  const normalized = normalizeHost(host);
+  if (!normalized) return undefined;
+  // Exact names win over wildcards, so `www.example.com` can belong to another tenant than `*.example.com`.
+  return (
+    tenants.find((tenant) => tenant.hosts.includes(normalized)) ??
+    tenants.find((tenant) => tenant.hosts.some((pattern) => hostMatches(pattern, normalized)))
+  );
+}
+
+export function findTenantById(id: string, tenants: readonly Tenant[]): Tenant | undefined {
+  return tenants.find((tenant) => tenant.id === id);
+}
+
+/** Host, then `/<id>/` path prefix, then `?tenant=`; `null` when nothing matches (never a default tenant). */
+export function resolveTenant(input: ResolveInput, tenants: readonly Tenant[]): TenantMatch | null {
+  const { url } = input;
+  if (input.forcedTenantId) {
+    const tenant = findTenantById(input.forcedTenantId, tenants);
+    return tenant ? { tenant, via: 'single', basePath: '', pathname: url.pathname } : null;
+  }
+  const host = input.trustProxy && input.forwardedHost ? input.forwardedHost : url.host;
+  const byHost = findTenantByHost(host, tenants);
+  if (byHost) return { tenant: byHost, via: 'host', basePath: '', pathname: url.pathname };
+
+  const [, first = '', ...rest] = url.pathname.split('/');
+  const byPath = first ? findTenantById(decodeURIComponent(first), tenants) : undefined;
+  if (byPath) {
+    return { tenant: byPath, via: 'path', basePath: `/${byPath.id}`, pathname: `/${rest.join('/')}` };
+  }
+
+  const queryId = url.searchParams.get('tenant');
+  const byQuery = queryId ? findTenantById(queryId, tenants) : undefined;
+  if (byQuery) return { tenant: byQuery, via: 'query', basePath: '', pathname: url.pathname };
+  return null;
+}
+
+/** Builds a site-internal link that stays inside the tenant's prefix (or keeps `?tenant=` in preview). */
+export function tenantHref(match: Pick<TenantMatch, 'via' | 'basePath' | 'tenant'>, path: string): string {
+  const [pathAndQuery = '', hash] = path.split('#');
+  const [pathname = '/', query = ''] = pathAndQuery.split('?');
+  const params = new URLSearchParams(query);
+  if (match.via === 'query') params.set('tenant', match.tenant.id);
+  const prefixed = match.basePath ? `${match.basePath}${pathname === '/' ? '' : pathname}` || '/' : pathname;
+  const search = params.toString();
+  return `${prefixed || '/'}${search ? `?${search}` : ''}${hash !== undefined ? `#${hash}` : ''}`;
+}

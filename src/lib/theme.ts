@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import type { Tenant } from './tenants.ts';
+
+/** The tenant's theme as CSS custom properties, light by default and dark under `prefers-color-scheme`. */
+export function themeCss(tenant: Tenant): string {
+  const { colors, dark, fontStack, headingFontStack } = tenant.theme;
+  const light = [
+    `--color-primary:${colors.primary}`,
+    `--color-on-primary:${colors.onPrimary}`,
+    `--color-accent:${colors.accent}`,
+    `--color-bg:${colors.background}`,
+    `--color-text:${colors.text}`,
+    `--color-muted:${colors.muted}`,
+    `--color-surface:${colors.surface}`,
+    `--font-body:${fontStack}`,
+    `--font-heading:${headingFontStack ?? fontStack}`,
+  ];
+  const darkVars = [
+    `--color-primary:${dark.primary ?? colors.primary}`,
+    `--color-on-primary:${dark.onPrimary ?? (dark.primary ? '#0b0c0e' : colors.onPrimary)}`,
+    `--color-accent:${dark.accent ?? colors.accent}`,
+    `--color-bg:${dark.background}`,
+    `--color-text:${dark.text}`,
+    `--color-muted:${dark.muted}`,
+    `--color-surface:${dark.surface}`,
+  ];
+  return `:root{${light.join(';')};color-scheme:light dark}@media (prefers-color-scheme:dark){:root{${darkVars.join(';')}}}`;
+}
+
+/** CSP hash of an inline `<style>` body, so the theme needs no `'unsafe-inline'`. */
+export function cspHash(content: string): `sha256-${string}` {
+  return `sha256-${createHash('sha256').update(content).digest('base64')}`;
+}

@@ -1,0 +1,167 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { hashToken, originOf } from './identity.ts';
+import { getRedis } from './redis.ts';
+
+/**
+ * Our share of the upstream rate limits, spent before a request is sent so the upstream never has
+ * to answer 429. One bucket per identity the upstream counts:
+ *
+ * - `publishing-public`: anonymous publishing reads. The upstream counts them per client IP, and
+ *   every tenant of this server reaches it from the same IP, so the bucket is keyed by upstream
+ *   origin, NOT by tenant: 60/min shared by all tenants of one server (and all instances when Redis
+ *   is configured, since instances behind one NAT share the IP too).
+ * - `publishing-token`: 240/min per bearer token (keyed by tenant + token hash).
+ * - `lodging`: 60/min per token (keyed by account + token hash).
+ */
+export type BudgetKind = 'publishing-public' | 'publishing-token' | 'lodging';
+
+export interface BudgetKey {
+  kind: BudgetKind;
+  key: string;
+}
+
+export interface BudgetLimits {
+  publishingPublicPerMinute: number;
+  publishingTokenPerMinute: number;
+  lodgingPerMinute: number;
+}
+
+/** The documented upstream limits. */
+export const DEFAULT_LIMITS: BudgetLimits = {
+  publishingPublicPerMinute: 60,
+  publishingTokenPerMinute: 240,
+  lodgingPerMinute: 60,
+};
+
+export interface BudgetOptions {
+  limits?: Partial<BudgetLimits>;
+  /** Share of each limit we allow ourselves to spend (default 0.9): headroom for clock skew and other clients. */
+  safetyRatio?: number;
+  windowSeconds?: number;
+  /** Shared counters across instances; in-memory when absent. */
+  redisUrl?: string | undefined;
+  keyPrefix?: string;
+}
+
+export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+
+/** What an upstream response said about our standing. */
+export interface RateInfo {
+  limit?: number | undefined;
+  remaining?: number | undefined;
+  retryAfterSeconds?: number | undefined;
+  /** Unix seconds at which the upstream window resets. */
+  resetAt?: number | undefined;
+}
+
+export interface Budget {
+  readonly limits: BudgetLimits;
+  /** Spends one request; `ok: false` means do not send (fail fast or serve stale). */
+  take(key: BudgetKey): Promise<TakeResult>;
+  /** Self-correction from response headers: only ever lowers what we think is left. */
+  observe(key: BudgetKey, info: RateInfo): Promise<void>;
+  /** Requests we may still send in the current window. */
+  remaining(key: BudgetKey): Promise<number>;
+}
+
+export const budgetKeys = {
+  publishingPublic(baseUrl: string): BudgetKey {
+    return { kind: 'publishing-public', key: originOf(baseUrl) };
+  },
+  publishingToken(baseUrl: string, tenantId: string, token: string): BudgetKey {
+    return { kind: 'publishing-token', key: `${originOf(baseUrl)}|${tenantId}|${hashToken(token)}` };
+  },
+  lodging(baseUrl: string, accountKey: string, token: string | undefined): BudgetKey {
+    // Login calls carry no token: they share the account's anonymous bucket.
+    const who = token === undefined ? 'anonymous' : hashToken(token);
+    return { kind: 'lodging', key: `${originOf(baseUrl)}|${accountKey}|${who}` };
+  },
+};
+
+function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
+  if (kind === 'publishing-public') return limits.publishingPublicPerMinute;
+  if (kind === 'publishing-token') return limits.publishingTokenPerMinute;
+  return limits.lodgingPerMinute;
+}
+
+export function createBudget(options: BudgetOptions = {}): Budget {
+  const limits: BudgetLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const ratio = options.safetyRatio ?? 0.9;
+  const duration = options.windowSeconds ?? 60;
+  const prefix = options.keyPrefix ?? 'masthead:budget';
+  const limiters = new Map<BudgetKind, Promise<RateLimiterAbstract>>();
+
+  const pointsFor = (kind: BudgetKind): number =>
+    Math.max(1, Math.floor(limitFor(limits, kind) * ratio));
+
+  const limiter = (kind: BudgetKind): Promise<RateLimiterAbstract> => {
+    let found = limiters.get(kind);
+    if (!found) {
+      const base = { points: pointsFor(kind), duration, keyPrefix: `${prefix}:${kind}` };
+      const redisUrl = options.redisUrl;
+      found = redisUrl
+        ? getRedis(redisUrl).then(
+            (storeClient) =>
+              new RateLimiterRedis({
+                ...base,
+                storeClient,
+                // If Redis is unreachable each instance keeps counting on its own.
+                insuranceLimiter: new RateLimiterMemory(base),
+              }),
+          )
+        : Promise.resolve(new RateLimiterMemory(base));
+      limiters.set(kind, found);
+    }
+    return found;
+  };
+
+  const remaining = async (key: BudgetKey): Promise<number> => {
+    const res = await (await limiter(key.kind)).get(key.key);
+    return res ? res.remainingPoints : pointsFor(key.kind);
+  };
+
+  return {
+    limits,
+    async take(key) {
+      try {
+        const res = await (await limiter(key.kind)).consume(key.key, 1);
+        return { ok: true, remaining: res.remainingPoints };
+      } catch (error) {
+        if (error instanceof RateLimiterRes) {
+          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+        }
+        // The store failed and no insurance answered: let the request go (the upstream still
+        // protects itself with 429, which we then honour).
+        return { ok: true, remaining: 0 };
+      }
+    },
+    async observe(key, info) {
+      const rl = await limiter(key.kind);
+      const now = Date.now() / 1000;
+      if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
+        await rl.block(key.key, Math.ceil(info.retryAfterSeconds));
+        return;
+      }
+      if (info.remaining === undefined) return;
+      const upstreamLimit = info.limit ?? limitFor(limits, key.kind);
+      // Keep the same headroom on what the upstream says is left.
+      const reserve = upstreamLimit - Math.floor(upstreamLimit * ratio);
+      const allowed = Math.max(0, info.remaining - reserve);
+      const current = await rl.get(key.key);
+      const ours = current ? current.remainingPoints : pointsFor(key.kind);
+      if (allowed >= ours) return;
+      const points = pointsFor(key.kind);
+      const consumed = points - allowed;
+      // Align our window with the upstream's when it tells us when it resets.
+      const seconds =
+        info.resetAt !== undefined && info.resetAt > now
+          ? Math.ceil(info.resetAt - now)
+          : current
+            ? Math.max(1, Math.ceil(current.msBeforeNext / 1000))
+            : duration;
+      await rl.set(key.key, consumed, seconds);
+    },
+    remaining,
+  };
+}

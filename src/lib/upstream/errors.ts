@@ -1,0 +1,194 @@
+/**
+ * Typed failures of an upstream call. Pages branch on the class (`instanceof NotFoundError`),
+ * logs use `name`, `status`, `service` and `operation`. Messages never contain a token: they are
+ * built from the service, operation, method, path (no query) and the upstream `message` only.
+ */
+
+export type UpstreamService = 'publishing' | 'lodging';
+
+export interface UpstreamErrorContext {
+  service: UpstreamService;
+  operation: string;
+  /** HTTP status, or undefined when no response arrived (timeout, network, budget). */
+  status?: number | undefined;
+  /** The upstream's `message`, when it sent one. */
+  upstreamMessage?: string | undefined;
+  cause?: unknown;
+}
+
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  readonly status: number | undefined;
+  readonly service: UpstreamService;
+  readonly operation: string;
+  readonly upstreamMessage: string | undefined;
+
+  constructor(message: string, context: UpstreamErrorContext) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.status = context.status;
+    this.service = context.service;
+    this.operation = context.operation;
+    this.upstreamMessage = context.upstreamMessage;
+  }
+
+  /** A JSON-able summary for logs: never the request headers, so never a token. */
+  toLog(): Record<string, unknown> {
+    return {
+      error: this.name,
+      service: this.service,
+      operation: this.operation,
+      status: this.status ?? null,
+      message: this.message,
+    };
+  }
+}
+
+/** 401: missing, invalid, revoked or other-tenant token. */
+export class UnauthenticatedError extends UpstreamError {
+  override name = 'UnauthenticatedError';
+}
+
+/** 403: valid token without the role or scope the action needs. */
+export class ForbiddenError extends UpstreamError {
+  override name = 'ForbiddenError';
+}
+
+/** 404: the resource (or route, or tenant) does not exist. */
+export class NotFoundError extends UpstreamError {
+  override name = 'NotFoundError';
+}
+
+/** 422: field messages kept as sent, ready to show next to form inputs. */
+export class ValidationError extends UpstreamError {
+  override name = 'ValidationError';
+  readonly fields: Record<string, string[]>;
+
+  constructor(message: string, context: UpstreamErrorContext, fields: Record<string, string[]>) {
+    super(message, context);
+    this.fields = fields;
+  }
+
+  override toLog(): Record<string, unknown> {
+    return { ...super.toLog(), fields: Object.keys(this.fields) };
+  }
+}
+
+/**
+ * 429 from upstream, or our own budget refusing to send (then `status` is 429 and `local` is true).
+ * `retryAfterSeconds` says when a retry can succeed.
+ */
+export class RateLimitedError extends UpstreamError {
+  override name = 'RateLimitedError';
+  readonly retryAfterSeconds: number;
+  readonly local: boolean;
+
+  constructor(
+    message: string,
+    context: UpstreamErrorContext,
+    retryAfterSeconds: number,
+    local = false,
+  ) {
+    super(message, context);
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.local = local;
+  }
+
+  override toLog(): Record<string, unknown> {
+    return { ...super.toLog(), retryAfterSeconds: this.retryAfterSeconds, local: this.local };
+  }
+}
+
+/** 5xx. */
+export class UpstreamServerError extends UpstreamError {
+  override name = 'UpstreamServerError';
+}
+
+/** No complete response within the timeout. */
+export class TimeoutError extends UpstreamError {
+  override name = 'TimeoutError';
+}
+
+/** Connection refused, reset, DNS failure: nothing usable came back. */
+export class NetworkError extends UpstreamError {
+  override name = 'NetworkError';
+}
+
+/** The body was not JSON, or did not match the schema. `issues` is a short zod summary for logs. */
+export class InvalidResponseError extends UpstreamError {
+  override name = 'InvalidResponseError';
+  readonly issues: string;
+
+  constructor(message: string, context: UpstreamErrorContext, issues: string) {
+    super(message, context);
+    this.issues = issues;
+  }
+
+  override toLog(): Record<string, unknown> {
+    return { ...super.toLog(), issues: this.issues };
+  }
+}
+
+/**
+ * Failures where the last good cached value is better than an error page: the upstream is down,
+ * slow, overloaded, rate limited, or answered garbage. 401/403/404/422 are answers, not outages.
+ */
+export function isOutage(error: unknown): boolean {
+  return (
+    error instanceof UpstreamServerError ||
+    error instanceof TimeoutError ||
+    error instanceof NetworkError ||
+    error instanceof RateLimitedError ||
+    error instanceof InvalidResponseError
+  );
+}
+
+interface ErrorBody {
+  message?: string;
+  errors?: Record<string, string[]>;
+}
+
+/** Reads `{ message, errors }` out of an error body, tolerating anything else. */
+export function readErrorBody(body: unknown): ErrorBody {
+  if (typeof body !== 'object' || body === null) return {};
+  const out: ErrorBody = {};
+  const record = body as Record<string, unknown>;
+  if (typeof record['message'] === 'string') out.message = record['message'];
+  const errors = record['errors'];
+  if (typeof errors === 'object' && errors !== null && !Array.isArray(errors)) {
+    const fields: Record<string, string[]> = {};
+    for (const [field, value] of Object.entries(errors as Record<string, unknown>)) {
+      if (Array.isArray(value)) fields[field] = value.map(String);
+      else if (typeof value === 'string') fields[field] = [value];
+    }
+    out.errors = fields;
+  }
+  return out;
+}
+
+export interface StatusErrorInput {
+  service: UpstreamService;
+  operation: string;
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+  retryAfterSeconds?: number | undefined;
+}
+
+/** Maps an HTTP error status (4xx/5xx) to its typed error. */
+export function errorFromStatus(input: StatusErrorInput): UpstreamError {
+  const { service, operation, method, path, status } = input;
+  const { message: upstreamMessage, errors } = readErrorBody(input.body);
+  const message = `[${service}] ${operation} ${method} ${path}: ${status}${
+    upstreamMessage ? ` ${upstreamMessage}` : ''
+  }`;
+  const context: UpstreamErrorContext = { service, operation, status, upstreamMessage };
+  if (status === 401) return new UnauthenticatedError(message, context);
+  if (status === 403) return new ForbiddenError(message, context);
+  if (status === 404) return new NotFoundError(message, context);
+  if (status === 422) return new ValidationError(message, context, errors ?? {});
+  if (status === 429) return new RateLimitedError(message, context, input.retryAfterSeconds ?? 60);
+  if (status >= 500) return new UpstreamServerError(message, context);
+  // Other 4xx (400, 405, 409, …): not expected from these APIs, kept as the base class.
+  return new UpstreamError(message, context);
+}

@@ -1,0 +1,49 @@
+/**
+ * How long each resource stays in the read cache, in seconds. The one place to tune freshness.
+ *
+ * - `fresh`: served from cache without asking upstream.
+ * - `stale`: after `fresh`, still served immediately while one background refresh runs.
+ * - `errorGrace`: after `fresh + stale`, served only when the upstream is down, 5xx, 429 or our
+ *   budget is empty (stale-if-error); otherwise a normal miss.
+ */
+export interface CachePolicy {
+  fresh: number;
+  stale: number;
+  errorGrace: number;
+}
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export const TTL = {
+  // Publishing: public content changes a few times an hour; an outage page is worse than old news.
+  postList: { fresh: 60, stale: 5 * MINUTE, errorGrace: DAY },
+  post: { fresh: 2 * MINUTE, stale: 10 * MINUTE, errorGrace: DAY },
+  categoryList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
+  category: { fresh: 60, stale: 5 * MINUTE, errorGrace: DAY },
+  tagList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
+  tag: { fresh: 60, stale: 5 * MINUTE, errorGrace: DAY },
+  planList: { fresh: 10 * MINUTE, stale: HOUR, errorGrace: DAY },
+  plan: { fresh: 10 * MINUTE, stale: HOUR, errorGrace: DAY },
+  editionList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
+  edition: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
+  // Live status flips; keep streams short.
+  streamList: { fresh: 20, stale: 2 * MINUTE, errorGrace: HOUR },
+  stream: { fresh: 20, stale: 2 * MINUTE, errorGrace: HOUR },
+  comments: { fresh: 20, stale: 2 * MINUTE, errorGrace: HOUR },
+  // Per user (token hash in the key): short, so a role or subscription change shows quickly.
+  me: { fresh: 30, stale: 60, errorGrace: 5 * MINUTE },
+  pendingComments: { fresh: 5, stale: 0, errorGrace: 0 },
+  // Lodging (always per token).
+  lodgingMe: { fresh: 60, stale: 5 * MINUTE, errorGrace: 15 * MINUTE },
+  propertyList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
+  property: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
+  // Availability drives booking decisions: never old for long, not served stale after an outage.
+  availability: { fresh: 20, stale: 40, errorGrace: 0 },
+  bookingList: { fresh: 10, stale: 30, errorGrace: 5 * MINUTE },
+  guestList: { fresh: 15, stale: MINUTE, errorGrace: 5 * MINUTE },
+  guest: { fresh: 15, stale: MINUTE, errorGrace: 5 * MINUTE },
+} as const satisfies Record<string, CachePolicy>;
+
+export type TtlName = keyof typeof TTL;

@@ -1,0 +1,59 @@
+import { defineMiddleware, sequence } from 'astro:middleware';
+import { MASTHEAD_TENANT, TRUST_PROXY } from 'astro:env/server';
+import { getTenants } from './lib/tenant-registry.ts';
+import { resolveTenant } from './lib/tenant-resolution.ts';
+import { installTenantLocals } from './lib/locals.ts';
+import { logError } from './lib/log.ts';
+
+/** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
+const tenantResolution = defineMiddleware(async (context, next) => {
+  context.locals.requestId = crypto.randomUUID();
+  const match = context.isPrerendered && !MASTHEAD_TENANT
+    ? null
+    : resolveTenant(
+        {
+          url: context.url,
+          forwardedHost: context.request.headers.get('x-forwarded-host'),
+          trustProxy: TRUST_PROXY,
+          forcedTenantId: MASTHEAD_TENANT,
+        },
+        getTenants(),
+      );
+  installTenantLocals(context.locals, match);
+  if (!match) {
+    // Never fall back to a default tenant: an unknown site is a 404.
+    return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
+  }
+  if (match.via === 'path') {
+    const target = new URL(match.pathname + context.url.search, context.url);
+    return next(target);
+  }
+  return next();
+});
+
+/** Logs unexpected errors with tenant and path; Astro then renders the branded 500 page. */
+const errorLogging = defineMiddleware(async (context, next) => {
+  try {
+    return await next();
+  } catch (error) {
+    logError('request.failed', {
+      tenant: context.locals.site?.tenant.id,
+      path: context.url.pathname,
+      requestId: context.locals.requestId,
+    }, error);
+    throw error;
+  }
+});
+
+/** Headers every response gets. */
+const securityHeaders = defineMiddleware(async (context, next) => {
+  const response = await next();
+  response.headers.set('X-Content-Type-Options', 'nosniff');
+  response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  if (!context.url.pathname.startsWith('/embed/')) {
+    response.headers.set('X-Frame-Options', 'DENY');
+  }
+  return response;
+});
+
+export const onRequest = sequence(tenantResolution, errorLogging, securityHeaders);
