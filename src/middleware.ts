@@ -8,17 +8,18 @@ import { logError } from './lib/log.ts';
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
-  const match = context.isPrerendered && !MASTHEAD_TENANT
-    ? null
-    : resolveTenant(
-        {
-          url: context.url,
-          forwardedHost: context.request.headers.get('x-forwarded-host'),
-          trustProxy: TRUST_PROXY,
-          forcedTenantId: MASTHEAD_TENANT,
-        },
-        getTenants(),
-      );
+  const match =
+    context.isPrerendered && !MASTHEAD_TENANT
+      ? null
+      : resolveTenant(
+          {
+            url: context.url,
+            forwardedHost: context.request.headers.get('x-forwarded-host'),
+            trustProxy: TRUST_PROXY,
+            forcedTenantId: MASTHEAD_TENANT,
+          },
+          getTenants(),
+        );
   installTenantLocals(context.locals, match);
   if (!match) {
     // Never fall back to a default tenant: an unknown site is a 404.
@@ -36,11 +37,15 @@ const errorLogging = defineMiddleware(async (context, next) => {
   try {
     return await next();
   } catch (error) {
-    logError('request.failed', {
-      tenant: context.locals.site?.tenant.id,
-      path: context.url.pathname,
-      requestId: context.locals.requestId,
-    }, error);
+    logError(
+      'request.failed',
+      {
+        tenant: context.locals.site?.tenant.id,
+        path: context.url.pathname,
+        requestId: context.locals.requestId,
+      },
+      error,
+    );
     throw error;
   }
 });

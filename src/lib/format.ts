@@ -2,7 +2,11 @@ import type { Tenant } from './tenants.ts';
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function dateFormat(locale: string, timeZone: string, style: 'long' | 'medium' | 'short'): Intl.DateTimeFormat {
+function dateFormat(
+  locale: string,
+  timeZone: string,
+  style: 'long' | 'medium' | 'short',
+): Intl.DateTimeFormat {
   const key = `${locale}|${timeZone}|${style}`;
   let format = dateFormats.get(key);
   if (!format) {
@@ -25,11 +29,18 @@ export function formatDate(
 }
 
 /** Date and time in the tenant's zone, e.g. for stream start times. */
-export function formatDateTime(value: string | null | undefined, tenant: Pick<Tenant, 'locale' | 'timeZone'>): string {
+export function formatDateTime(
+  value: string | null | undefined,
+  tenant: Pick<Tenant, 'locale' | 'timeZone'>,
+): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(tenant.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: tenant.timeZone }).format(date);
+  return new Intl.DateTimeFormat(tenant.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: tenant.timeZone,
+  }).format(date);
 }
 
 /** A decimal string price in its currency, formatted for the locale: `("9.90","EUR","de-CH")` → `EUR 9.90`. */
@@ -46,5 +57,10 @@ export function formatPrice(amount: string | number, currency: string, locale: s
 /** The ISO date in the tenant's zone (`YYYY-MM-DD`), for `<time datetime>` and sitemaps. */
 export function isoDateInZone(value: string | Date, timeZone: string): string {
   const date = value instanceof Date ? value : new Date(value);
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(date);
 }

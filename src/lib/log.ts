@@ -14,10 +14,18 @@ function errorFields(error: unknown): Record<string, unknown> {
 }
 
 export function logError(event: string, context: LogContext, error?: unknown): void {
-  const line = { level: 'error', time: new Date().toISOString(), event, ...context, ...(error === undefined ? {} : errorFields(error)) };
+  const line = {
+    level: 'error',
+    time: new Date().toISOString(),
+    event,
+    ...context,
+    ...(error === undefined ? {} : errorFields(error)),
+  };
   console.error(JSON.stringify(line));
 }
 
 export function logWarn(event: string, context: LogContext): void {
-  console.warn(JSON.stringify({ level: 'warn', time: new Date().toISOString(), event, ...context }));
+  console.warn(
+    JSON.stringify({ level: 'warn', time: new Date().toISOString(), event, ...context }),
+  );
 }

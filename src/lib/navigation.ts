@@ -6,7 +6,10 @@ export interface NavItem {
 }
 
 /** Main navigation: categories from the API first, then the sections the tenant has switched on. */
-export function mainNavigation(tenant: Tenant, categories: readonly { name: string; slug: string }[] = []): NavItem[] {
+export function mainNavigation(
+  tenant: Tenant,
+  categories: readonly { name: string; slug: string }[] = [],
+): NavItem[] {
   const items: NavItem[] = categories.slice(0, 6).map((category) => ({
     label: category.name,
     path: `/categories/${category.slug}`,

@@ -24,7 +24,9 @@ export interface ResolveInput {
 /** Lower-cases and strips port and trailing dot: `News.Example.com.:443` → `news.example.com`. */
 export function normalizeHost(host: string): string {
   const first = host.split(',')[0]?.trim().toLowerCase() ?? '';
-  const withoutPort = first.startsWith('[') ? first.replace(/\]:\d+$/, ']') : first.replace(/:\d+$/, '');
+  const withoutPort = first.startsWith('[')
+    ? first.replace(/\]:\d+$/, ']')
+    : first.replace(/:\d+$/, '');
   return withoutPort.replace(/\.$/, '');
 }
 
@@ -65,7 +67,12 @@ export function resolveTenant(input: ResolveInput, tenants: readonly Tenant[]): 
   const [, first = '', ...rest] = url.pathname.split('/');
   const byPath = first ? findTenantById(decodeURIComponent(first), tenants) : undefined;
   if (byPath) {
-    return { tenant: byPath, via: 'path', basePath: `/${byPath.id}`, pathname: `/${rest.join('/')}` };
+    return {
+      tenant: byPath,
+      via: 'path',
+      basePath: `/${byPath.id}`,
+      pathname: `/${rest.join('/')}`,
+    };
   }
 
   const queryId = url.searchParams.get('tenant');
@@ -75,12 +82,17 @@ export function resolveTenant(input: ResolveInput, tenants: readonly Tenant[]): 
 }
 
 /** Builds a site-internal link that stays inside the tenant's prefix (or keeps `?tenant=` in preview). */
-export function tenantHref(match: Pick<TenantMatch, 'via' | 'basePath' | 'tenant'>, path: string): string {
+export function tenantHref(
+  match: Pick<TenantMatch, 'via' | 'basePath' | 'tenant'>,
+  path: string,
+): string {
   const [pathAndQuery = '', hash] = path.split('#');
   const [pathname = '/', query = ''] = pathAndQuery.split('?');
   const params = new URLSearchParams(query);
   if (match.via === 'query') params.set('tenant', match.tenant.id);
-  const prefixed = match.basePath ? `${match.basePath}${pathname === '/' ? '' : pathname}` || '/' : pathname;
+  const prefixed = match.basePath
+    ? `${match.basePath}${pathname === '/' ? '' : pathname}` || '/'
+    : pathname;
   const search = params.toString();
   return `${prefixed || '/'}${search ? `?${search}` : ''}${hash !== undefined ? `#${hash}` : ''}`;
 }

@@ -35,11 +35,17 @@ const hostName = z
 
 const envVarName = z
   .string()
-  .regex(/^[A-Z][A-Z0-9_]*$/, 'Expected the NAME of an environment variable (A-Z, 0-9, _), never a secret');
+  .regex(
+    /^[A-Z][A-Z0-9_]*$/,
+    'Expected the NAME of an environment variable (A-Z, 0-9, _), never a secret',
+  );
 
 const origin = z
   .url({ protocol: /^https?$/ })
-  .refine((value) => new URL(value).origin === value, 'Expected an origin such as "https://partner.example" (no path, no trailing slash)');
+  .refine(
+    (value) => new URL(value).origin === value,
+    'Expected an origin such as "https://partner.example" (no path, no trailing slash)',
+  );
 
 const apiBaseUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 
@@ -148,8 +154,14 @@ export const TenantSchema = z
     /** The publishing API's short name for this site; also the `/<id>/` path prefix. */
     id: z
       .string()
-      .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'Expected a lower-case slug such as "daily-planet"')
-      .refine((id) => !(RESERVED_TENANT_IDS as readonly string[]).includes(id), 'This id is a reserved route name'),
+      .regex(
+        /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
+        'Expected a lower-case slug such as "daily-planet"',
+      )
+      .refine(
+        (id) => !(RESERVED_TENANT_IDS as readonly string[]).includes(id),
+        'This id is a reserved route name',
+      ),
     name: z.string().min(1),
     description: z.string().default(''),
     /** Host names that serve this tenant: exact names or `*.example.com` wildcards. */
@@ -159,7 +171,12 @@ export const TenantSchema = z
     theme: ThemeSchema,
     publishing: PublishingConfigSchema,
     lodging: LodgingConfigSchema.optional(),
-    features: FeaturesSchema.default({ epaper: true, streams: true, comments: true, booking: false }),
+    features: FeaturesSchema.default({
+      epaper: true,
+      streams: true,
+      comments: true,
+      booking: false,
+    }),
   })
   .refine((tenant) => !tenant.features.booking || tenant.lodging, {
     message: 'features.booking needs a lodging section',
@@ -176,7 +193,11 @@ export const TenantsFileSchema = z
     const hosts = new Map<string, string>();
     file.tenants.forEach((tenant, index) => {
       if (ids.has(tenant.id)) {
-        ctx.addIssue({ code: 'custom', message: `Duplicate tenant id "${tenant.id}"`, path: ['tenants', index, 'id'] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `Duplicate tenant id "${tenant.id}"`,
+          path: ['tenants', index, 'id'],
+        });
       }
       ids.add(tenant.id);
       tenant.hosts.forEach((host, hostIndex) => {
@@ -207,7 +228,7 @@ export class TenantsConfigError extends Error {
 export function formatTenantIssues(error: z.ZodError, raw: unknown): string {
   const rawTenants: unknown[] =
     raw && typeof raw === 'object' && Array.isArray((raw as { tenants?: unknown }).tenants)
-      ? ((raw as { tenants: unknown[] }).tenants)
+      ? (raw as { tenants: unknown[] }).tenants
       : [];
   return error.issues
     .map((issue) => {

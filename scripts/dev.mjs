@@ -1,0 +1,42 @@
+// `npm run dev`: the contract mock and `astro dev` together; one Ctrl-C stops both.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import './check-node.mjs';
+import { demoEnv } from './demo-env.mjs';
+
+const children = [];
+let stopping = false;
+
+function run(name, command, args, env = {}) {
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`[dev] ${name} stopped (${signal ?? code}); stopping the rest.`);
+    stop(code ?? 1);
+  });
+  children.push(child);
+  return child;
+}
+
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 500).unref();
+}
+
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+const useMock =
+  process.env.MASTHEAD_MOCK !== '0' && existsSync(new URL('../mock/server.ts', import.meta.url));
+if (useMock) run('mock', process.execPath, ['mock/server.ts']);
+run(
+  'astro',
+  process.execPath,
+  ['node_modules/astro/bin/astro.mjs', 'dev', ...process.argv.slice(2)],
+  {
+    ASTRO_TELEMETRY_DISABLED: '1',
+    ...(useMock ? demoEnv() : {}),
+  },
+);

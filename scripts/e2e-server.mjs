@@ -1,0 +1,11 @@
+// Playwright's web server: the built site on E2E_PORT with the demo tokens of the contract mock.
+import { spawn } from 'node:child_process';
+import './check-node.mjs';
+import { demoEnv } from './demo-env.mjs';
+
+const child = spawn(process.execPath, ['dist/server/entry.mjs'], {
+  stdio: 'inherit',
+  env: { ...process.env, HOST: '127.0.0.1', PORT: process.env.E2E_PORT ?? '4400', ...demoEnv() },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

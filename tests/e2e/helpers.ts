@@ -1,0 +1,21 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4400);
+
+/** `http://<tenant>.localhost:<port><path>`: Chromium resolves every *.localhost name to loopback. */
+export function tenantUrl(tenantId: string, path = '/'): string {
+  return `http://${tenantId}.localhost:${E2E_PORT}${path}`;
+}
+
+/** Fails on serious or critical axe violations, listing them. */
+export async function checkA11y(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
+  expect(serious, serious.join('\n')).toEqual([]);
+}

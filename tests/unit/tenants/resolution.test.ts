@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { parseTenantsFile } from '../../../src/lib/tenants.ts';
+import { normalizeHost, resolveTenant, tenantHref } from '../../../src/lib/tenant-resolution.ts';
+
+const base = {
+  locale: 'en-GB',
+  timeZone: 'Europe/London',
+  theme: { colors: { primary: '#123456', accent: '#abcdef' } },
+  publishing: { baseUrl: 'https://api.example.com/api/v1' },
+};
+const { tenants } = parseTenantsFile({
+  tenants: [
+    {
+      ...base,
+      id: 'gazette',
+      name: 'Gazette',
+      hosts: ['gazette.example.com', '*.gazette.example.com'],
+    },
+    {
+      ...base,
+      id: 'herald',
+      name: 'Herald',
+      hosts: ['herald.localhost', 'www.gazette.example.com'],
+    },
+  ],
+});
+
+function resolve(
+  url: string,
+  extra: { forwardedHost?: string; trustProxy?: boolean; forcedTenantId?: string } = {},
+) {
+  return resolveTenant({ url: new URL(url), ...extra }, tenants);
+}
+
+describe('tenant resolution', () => {
+  it.each([
+    ['exact host', 'http://gazette.example.com/', 'gazette', 'host'],
+    ['host with port and upper case', 'http://HERALD.localhost:4321/posts/x', 'herald', 'host'],
+    ['wildcard host', 'http://news.gazette.example.com/', 'gazette', 'host'],
+    ['deep wildcard host', 'http://a.b.gazette.example.com/', 'gazette', 'host'],
+    ['exact host before wildcard', 'http://www.gazette.example.com/', 'herald', 'host'],
+    ['path prefix', 'http://localhost:4321/gazette/posts/hello', 'gazette', 'path'],
+    ['query parameter', 'http://localhost:4321/posts/hello?tenant=herald', 'herald', 'query'],
+  ])('resolves by %s', (_case, url, id, via) => {
+    const match = resolve(url);
+    expect(match?.tenant.id).toBe(id);
+    expect(match?.via).toBe(via);
+  });
+
+  it('strips the path prefix for routing and remembers it for links', () => {
+    const match = resolve('http://localhost/gazette/posts/hello?page=2');
+    expect(match?.pathname).toBe('/posts/hello');
+    expect(match?.basePath).toBe('/gazette');
+    expect(resolve('http://localhost/gazette')?.pathname).toBe('/');
+  });
+
+  it.each([
+    ['an unknown host', 'http://evil.example.net/'],
+    ['the bare wildcard domain', 'http://example.com/'],
+    ['localhost with no prefix', 'http://localhost:4321/'],
+    ['an unknown prefix', 'http://localhost:4321/nobody/posts'],
+    ['an unknown ?tenant=', 'http://localhost:4321/?tenant=nobody'],
+  ])('resolves no tenant for %s', (_case, url) => {
+    expect(resolve(url)).toBeNull();
+  });
+
+  it('a configured host wins over a prefix naming another tenant', () => {
+    expect(resolve('http://herald.localhost/gazette/')?.tenant.id).toBe('herald');
+  });
+
+  it('ignores X-Forwarded-Host unless the proxy is trusted', () => {
+    expect(
+      resolve('http://evil.example.net/', { forwardedHost: 'gazette.example.com' }),
+    ).toBeNull();
+    expect(
+      resolve('http://10.0.0.5/', { forwardedHost: 'gazette.example.com', trustProxy: true })
+        ?.tenant.id,
+    ).toBe('gazette');
+  });
+
+  it('single-tenant mode always picks the configured tenant', () => {
+    expect(resolve('http://anything.example/', { forcedTenantId: 'herald' })?.via).toBe('single');
+  });
+
+  it('normalizes hosts', () => {
+    expect(normalizeHost('News.Example.com.:443')).toBe('news.example.com');
+    expect(normalizeHost('a.example, b.example')).toBe('a.example');
+  });
+
+  it('builds links that stay inside a prefix or keep the preview query', () => {
+    const path = resolve('http://localhost/gazette/')!;
+    expect(tenantHref(path, '/posts/a?page=2#c')).toBe('/gazette/posts/a?page=2#c');
+    expect(tenantHref(path, '/')).toBe('/gazette');
+    const query = resolve('http://localhost/?tenant=herald')!;
+    expect(tenantHref(query, '/search?q=x')).toBe('/search?q=x&tenant=herald');
+    const host = resolve('http://herald.localhost/')!;
+    expect(tenantHref(host, '/tags/a')).toBe('/tags/a');
+  });
+});

@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  parseTenantsFile,
+  parseTenantsText,
+  TenantsConfigError,
+} from '../../../src/lib/tenants.ts';
+
+const shipped: unknown = JSON.parse(
+  readFileSync(new URL('../../../tenants.json', import.meta.url), 'utf8'),
+);
+
+function validTenant(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 'gazette',
+    name: 'Gazette',
+    hosts: ['gazette.example.com'],
+    locale: 'en-GB',
+    timeZone: 'Europe/London',
+    theme: { colors: { primary: '#123456', accent: '#abcdef' } },
+    publishing: { baseUrl: 'https://api.example.com/api/v1' },
+    ...overrides,
+  };
+}
+
+function errorOf(raw: unknown): string {
+  try {
+    parseTenantsFile(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(TenantsConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the file to be rejected');
+}
+
+describe('tenants.json schema', () => {
+  it('accepts the shipped file with at least three tenants and applies defaults', () => {
+    const file = parseTenantsFile(shipped);
+    expect(file.tenants.length).toBeGreaterThanOrEqual(3);
+    const gazette = parseTenantsFile({ tenants: [validTenant()] }).tenants[0];
+    expect(gazette?.features).toEqual({
+      epaper: true,
+      streams: true,
+      comments: true,
+      booking: false,
+    });
+    expect(gazette?.theme.fontStack).toMatch(/system-ui/);
+    expect(gazette?.publishing.baseUrl).toBe('https://api.example.com/api/v1');
+  });
+
+  it.each([
+    [
+      'an unknown key',
+      { colour: 'red' },
+      'tenant "gazette" (tenants[0]) → (root): Unknown key "colour"',
+    ],
+    [
+      'a bad colour',
+      { theme: { colors: { primary: 'blue', accent: '#fff' } } },
+      'tenant "gazette" (tenants[0]) → theme.colors.primary: Expected a hex colour',
+    ],
+    [
+      'a host with a port',
+      { hosts: ['gazette.example.com:8080'] },
+      'tenant "gazette" (tenants[0]) → hosts.0: Expected a lower-case host name',
+    ],
+    [
+      'an unknown time zone',
+      { timeZone: 'Mars/Olympus' },
+      '→ timeZone: Expected an IANA time zone',
+    ],
+    ['a bad locale', { locale: 'not a locale' }, '→ locale: Expected a BCP 47 locale'],
+    ['a relative API address', { publishing: { baseUrl: '/api/v1' } }, '→ publishing.baseUrl:'],
+    [
+      'a secret instead of an env var name',
+      { publishing: { baseUrl: 'https://a.example/api/v1', tokenEnv: '1|abcdef' } },
+      '→ publishing.tokenEnv: Expected the NAME of an environment variable',
+    ],
+    [
+      'booking without lodging',
+      { features: { booking: true } },
+      '→ features.booking: features.booking needs a lodging section',
+    ],
+    [
+      'a reserved id',
+      { id: 'posts' },
+      'tenant "posts" (tenants[0]) → id: This id is a reserved route name',
+    ],
+    [
+      'an embed origin with a path',
+      {
+        lodging: {
+          baseUrl: 'https://l.example/api/v1',
+          tokenEnv: 'T',
+          propertyIds: ['0b6f9a8e-2c1d-4e5f-8a9b-0c1d2e3f4a5b'],
+          allowedEmbedOrigins: ['https://partner.example/page'],
+        },
+      },
+      '→ lodging.allowedEmbedOrigins.0: Expected an origin',
+    ],
+    [
+      'lodging with no credentials',
+      {
+        lodging: {
+          baseUrl: 'https://l.example/api/v1',
+          propertyIds: ['0b6f9a8e-2c1d-4e5f-8a9b-0c1d2e3f4a5b'],
+        },
+      },
+      '→ lodging.tokenEnv: Set tokenEnv, or both emailEnv and passwordEnv',
+    ],
+  ])('rejects %s with a message naming tenant and field', (_case, overrides, expected) => {
+    expect(errorOf({ tenants: [validTenant(overrides)] })).toContain(expected);
+  });
+
+  it('rejects duplicate ids and hosts shared between tenants', () => {
+    const message = errorOf({
+      tenants: [validTenant(), validTenant({ hosts: ['gazette.example.com'] })],
+    });
+    expect(message).toContain('Duplicate tenant id "gazette"');
+    expect(message).toContain('Host "gazette.example.com" is already used by tenant "gazette"');
+  });
+
+  it('rejects an unknown top-level key and an empty list', () => {
+    expect(errorOf({ tenants: [validTenant()], extra: true })).toContain(
+      'tenants.json → (root): Unknown key "extra"',
+    );
+    expect(errorOf({ tenants: [] })).toContain('Configure at least one tenant');
+  });
+
+  it('reports broken JSON clearly', () => {
+    expect(() => parseTenantsText('{ "tenants": [ }')).toThrow(
+      /Invalid tenants.json: not valid JSON/,
+    );
+  });
+});
