@@ -1,0 +1,22 @@
+import type { Context } from 'hono';
+import { matchedRoutes } from 'hono/route';
+
+/** Upstream call counts, so tests can assert how often a client hit the API. */
+export type ServiceStats = { total: number; routes: Record<string, number> };
+
+export const emptyStats = (): ServiceStats => ({ total: 0, routes: {} });
+
+/** `METHOD /path/{param}` relative to the API base, e.g. `POST /bookings`. */
+export function routeKey(c: Context, base: string): string {
+  const handler = matchedRoutes(c)
+    .filter((r) => r.method !== 'ALL')
+    .at(-1);
+  if (!handler) return `${c.req.method} (unmatched)`;
+  const path = handler.path.startsWith(base) ? handler.path.slice(base.length) || '/' : handler.path;
+  return `${c.req.method} ${path.replace(/:(\w+)/g, '{$1}')}`;
+}
+
+export function count(stats: ServiceStats, key: string): void {
+  stats.total++;
+  stats.routes[key] = (stats.routes[key] ?? 0) + 1;
+}

@@ -1,0 +1,57 @@
+import { Hono } from 'hono';
+import { injectFaults } from '../lib/faults.ts';
+import { bearer, clientIp, forbidden, notFound, problem, unauthenticated } from '../lib/http.ts';
+import { throttle } from '../lib/ratelimit.ts';
+import { count, routeKey } from '../lib/stats.ts';
+import type { MockState } from '../state.ts';
+import { authRoutes } from './auth.ts';
+import { bookingRoutes } from './bookings.ts';
+import { API_BASE, type LodgeEnv } from './context.ts';
+import { guestRoutes } from './guests.ts';
+import { propertyRoutes } from './properties.ts';
+
+const PUBLIC = new Set(['POST /auth/login']);
+// Any valid token may end its own session, read-only ones included.
+const ANY_ABILITY = new Set(['POST /auth/logout']);
+
+/** The lodging service: bearer tokens scoped `read` (GET only) or `*`, one account per token. */
+export function createLodgingApp(state: MockState): Hono<LodgeEnv> {
+  const app = new Hono<LodgeEnv>();
+  app.onError((err, c) => {
+    console.error('[mock lodging]', err);
+    return problem(c, 500, 'Server Error');
+  });
+  app.notFound((c) => notFound(c));
+
+  const api = app.basePath(API_BASE);
+  api.use('*', async (c, next) => {
+    count(state.stats.lodging, routeKey(c, API_BASE));
+    return injectFaults(c, next, state.faults.lodging, state.faultRng);
+  });
+  api.use('*', async (c, next) => {
+    const raw = bearer(c);
+    const token = raw === undefined ? undefined : state.lodging.tokens.get(raw);
+    const key = token ? `lodging:token:${token.token}` : `lodging:ip:${clientIp(c)}`;
+    return throttle(c, next, state.limiter, key, state.limits.lodgingPerMinute);
+  });
+  api.use('*', async (c, next) => {
+    const route = routeKey(c, API_BASE);
+    // Unknown routes 404 before auth, as Laravel routes before its middleware.
+    if (PUBLIC.has(route) || route.endsWith('(unmatched)')) return next();
+    const raw = bearer(c);
+    const token = raw === undefined ? undefined : state.lodging.tokens.get(raw);
+    const user = token && state.lodging.users.find((u) => u.id === token.userId);
+    if (!token || !user) return unauthenticated(c);
+    const canWrite = token.abilities.includes('*');
+    if (c.req.method !== 'GET' && !canWrite && !ANY_ABILITY.has(route)) return forbidden(c);
+    c.set('token', token);
+    c.set('user', user);
+    return next();
+  });
+
+  authRoutes(api, state);
+  propertyRoutes(api, state);
+  bookingRoutes(api, state);
+  guestRoutes(api, state);
+  return app;
+}

@@ -1,0 +1,9 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { LodgingToken, LodgingUser } from './model.ts';
+
+export type LodgeEnv = { Variables: { token: LodgingToken; user: LodgingUser } };
+export type LodgeApp = Hono<LodgeEnv>;
+export type LodgeContext = Context<LodgeEnv>;
+
+export const API_BASE = '/api/v1';

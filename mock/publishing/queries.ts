@@ -1,0 +1,34 @@
+import type { Post, Site } from './model.ts';
+
+/** Published posts, newest first (ties: higher id first). */
+export function publishedPosts(site: Site): Post[] {
+  return site.posts
+    .filter((p) => p.status === 'published')
+    .sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? '') || b.id - a.id);
+}
+
+/** Tag filter: name case-insensitively, or slug. */
+export function findTag(site: Site, nameOrSlug: string) {
+  const needle = nameOrSlug.toLowerCase();
+  return site.tags.find((t) => t.name.toLowerCase() === needle || t.slug === needle);
+}
+
+const text = (html: string) => html.replace(/<[^>]*>/g, ' ');
+
+/** Case-insensitive match over title, excerpt and the text of the content. */
+export const matchesSearch = (p: Post, search: string): boolean => {
+  const q = search.toLowerCase();
+  return (
+    p.title.toLowerCase().includes(q) ||
+    p.excerpt.toLowerCase().includes(q) ||
+    text(p.content).toLowerCase().includes(q)
+  );
+};
+
+/** Str::slug of the title, made unique in the tenant with `-2`, `-3`… */
+export function uniqueSlug(site: Site, base: string): string {
+  const root = base || 'post';
+  let slug = root;
+  for (let n = 2; site.posts.some((p) => p.slug === slug); n++) slug = `${root}-${n}`;
+  return slug;
+}

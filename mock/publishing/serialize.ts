@@ -1,0 +1,132 @@
+import { ORIGIN } from '../seed/text.ts';
+import { API_BASE } from './context.ts';
+import type { Category, Comment, Edition, Plan, Post, Site, Stream, Tag } from './model.ts';
+
+/** JSON shapes of the publishing service (docs/api-assumptions.md). */
+export type Out = { origin: string; site: Site };
+
+const media = (o: Out, path: string) => `${o.origin}/media/${o.site.slug}/${path}`;
+
+export const tagRef = (t: Tag) => ({ id: t.id, name: t.name, slug: t.slug });
+
+export function postItem(o: Out, p: Post) {
+  const author = o.site.users.find((u) => u.id === p.authorId);
+  const cat = o.site.categories.find((c) => c.id === p.categoryId);
+  return {
+    id: p.id,
+    title: p.title,
+    slug: p.slug,
+    excerpt: p.excerpt,
+    status: p.status,
+    published_at: p.publishedAt,
+    updated_at: p.updatedAt,
+    is_featured: p.isFeatured,
+    cover_image_url: p.hasCover ? media(o, `covers/${p.slug}.svg`) : null,
+    cover_image_width: p.hasCover ? 1600 : null,
+    cover_image_height: p.hasCover ? 900 : null,
+    author: { id: p.authorId, name: author?.name ?? 'Unknown' },
+    category: cat ? { id: cat.id, name: cat.name, slug: cat.slug } : null,
+    tags: o.site.tags.filter((t) => p.tagIds.includes(t.id)).map(tagRef),
+  };
+}
+
+export const postFull = (o: Out, p: Post) => ({
+  ...postItem(o, p),
+  content: p.content.replaceAll(ORIGIN, o.origin),
+});
+
+export const category = (c: Category, postsCount: number) => ({
+  id: c.id,
+  name: c.name,
+  slug: c.slug,
+  posts_count: postsCount,
+});
+
+export const tag = (o: Out, t: Tag) => ({
+  ...tagRef(t),
+  url: `${o.origin}${API_BASE}/tags/${t.slug}`,
+});
+
+export const plan = (o: Out, p: Plan) => ({
+  id: p.id,
+  name: p.name,
+  slug: p.slug,
+  description: p.description,
+  price: p.price,
+  currency: p.currency,
+  interval: p.interval,
+  features: p.features,
+  subscribe_url: `${o.origin}/subscribe/${o.site.slug}/${p.slug}`,
+});
+
+/** `pages` only for the detail view; locked editions get `pages: []`. */
+export function edition(o: Out, e: Edition, access: boolean, withPages: boolean) {
+  const locked = !e.isFree && !access;
+  const base = {
+    id: e.id,
+    title: e.title,
+    slug: e.slug,
+    page_count: e.pageCount,
+    is_free: e.isFree,
+    requires_subscription: locked,
+    reader_url: `${o.origin}/reader/${o.site.slug}/${e.slug}`,
+    cover_image_url: media(o, `epaper/${e.slug}/cover.svg`),
+    published_at: e.publishedAt,
+  };
+  if (!withPages) return base;
+  const pages = locked
+    ? []
+    : Array.from({ length: e.pageCount }, (_, i) => ({
+        page_number: i + 1,
+        image_url: media(o, `epaper/${e.slug}/pages/${i + 1}.svg`),
+        width: 1200,
+        height: 1600,
+      }));
+  return { ...base, pages };
+}
+
+export function stream(o: Out, s: Stream) {
+  const player = `${o.origin}/player/${o.site.slug}/${s.slug}`;
+  return {
+    id: s.id,
+    title: s.title,
+    slug: s.slug,
+    description: s.description,
+    status: s.status,
+    is_live: s.status === 'live',
+    provider: 'masthead-player',
+    watch_url: player,
+    stream_url: `${player}?embed=1`,
+    embed_code: `<iframe src="${player}?embed=1" width="1280" height="720" title="${s.title.replaceAll('"', '&quot;')}" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen></iframe>`,
+    thumbnail_url: media(o, `streams/${s.slug}.svg`),
+    scheduled_at: s.scheduledAt,
+    started_at: s.startedAt,
+    ended_at: s.endedAt,
+  };
+}
+
+type CommentOut = {
+  id: number;
+  content: string;
+  author_name: string;
+  created_at: string;
+  status: string;
+  parent_id: number | null;
+  replies: CommentOut[];
+};
+
+/** A comment with its approved replies, nested to any depth, oldest first. */
+export function comment(all: readonly Comment[], c: Comment): CommentOut {
+  return {
+    id: c.id,
+    content: c.content,
+    author_name: c.authorName,
+    created_at: c.createdAt,
+    status: c.status,
+    parent_id: c.parentId,
+    replies: all
+      .filter((r) => r.parentId === c.id && r.status === 'approved')
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)
+      .map((r) => comment(all, r)),
+  };
+}

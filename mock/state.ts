@@ -1,0 +1,50 @@
+import { baseNow } from './lib/dates.ts';
+import { noFaults, type Faults, type Service } from './lib/faults.ts';
+import { createRng, type Rng } from './lib/prng.ts';
+import { createLimiter, type Limiter, type Limits } from './lib/ratelimit.ts';
+import { emptyStats, type ServiceStats } from './lib/stats.ts';
+import type { LodgingData } from './lodging/model.ts';
+import type { PublishingData } from './publishing/model.ts';
+import { seedLodging } from './seed/lodging.ts';
+import { seedPublishing } from './seed/publishing.ts';
+
+/** Everything the mock holds at run time; `POST /reset` rebuilds it in place. */
+export type MockState = {
+  seed: number;
+  postsPerTenant: number;
+  now: Date;
+  publishing: PublishingData;
+  lodging: LodgingData;
+  limits: Limits;
+  initialLimits: Limits;
+  limiter: Limiter;
+  faults: Record<Service, Faults>;
+  stats: Record<Service, ServiceStats>;
+  faultRng: Rng;
+  /** Listening origins, e.g. `http://127.0.0.1:4010`; set once the servers listen. */
+  origins: { publishing: string; lodging: string; control: string };
+};
+
+export function createState(seed: number, postsPerTenant: number, limits: Limits): MockState {
+  const now = baseNow();
+  return {
+    seed,
+    postsPerTenant,
+    now,
+    publishing: seedPublishing(seed, now, postsPerTenant),
+    lodging: seedLodging(seed, now),
+    limits: { ...limits },
+    initialLimits: { ...limits },
+    limiter: createLimiter(),
+    faults: { publishing: noFaults(), lodging: noFaults() },
+    stats: { publishing: emptyStats(), lodging: emptyStats() },
+    faultRng: createRng(seed),
+    origins: { publishing: '', lodging: '', control: '' },
+  };
+}
+
+/** Reseeds data, drops run-time tokens, counters, limit and fault changes; keeps origins. */
+export function resetState(state: MockState): void {
+  const fresh = createState(state.seed, state.postsPerTenant, state.initialLimits);
+  Object.assign(state, { ...fresh, origins: state.origins });
+}
