@@ -70,7 +70,10 @@ export const budgetKeys = {
     return { kind: 'publishing-public', key: originOf(baseUrl) };
   },
   publishingToken(baseUrl: string, tenantId: string, token: string): BudgetKey {
-    return { kind: 'publishing-token', key: `${originOf(baseUrl)}|${tenantId}|${hashToken(token)}` };
+    return {
+      kind: 'publishing-token',
+      key: `${originOf(baseUrl)}|${tenantId}|${hashToken(token)}`,
+    };
   },
   lodging(baseUrl: string, accountKey: string, token: string | undefined): BudgetKey {
     // Login calls carry no token: they share the account's anonymous bucket.
@@ -129,7 +132,10 @@ export function createBudget(options: BudgetOptions = {}): Budget {
         return { ok: true, remaining: res.remainingPoints };
       } catch (error) {
         if (error instanceof RateLimiterRes) {
-          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+          return {
+            ok: false,
+            retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
+          };
         }
         // The store failed and no insurance answered: let the request go (the upstream still
         // protects itself with 429, which we then honour).

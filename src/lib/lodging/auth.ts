@@ -1,0 +1,108 @@
+import { budgetKeys } from '../upstream/budget.ts';
+import { UnauthenticatedError } from '../upstream/errors.ts';
+import { fetchParsed } from '../upstream/runtime.ts';
+import type { Upstream } from '../upstream/runtime.ts';
+import { lodgingLoginSchema } from './schema.ts';
+import type { LodgingLogin } from './schema.ts';
+
+/** An API token from the service settings, or e-mail + password to log in with. */
+export type LodgingCredentials =
+  | { token: string; email?: undefined; password?: undefined }
+  | { token?: undefined; email: string; password: string };
+
+export interface LodgingAuthOptions {
+  accountKey: string;
+  baseUrl: string;
+  credentials: LodgingCredentials;
+  upstream: Upstream;
+  timeoutMs?: number | undefined;
+}
+
+/** `POST /auth/login`. Wrong credentials → `ValidationError` (`fields.email`). */
+export function lodgingLogin(
+  up: Upstream,
+  options: { accountKey: string; baseUrl: string; timeoutMs?: number | undefined },
+  email: string,
+  password: string,
+): Promise<LodgingLogin> {
+  return fetchParsed(
+    up,
+    {
+      service: 'lodging',
+      operation: 'auth.login',
+      tenant: options.accountKey,
+      baseUrl: options.baseUrl,
+      path: '/auth/login',
+      method: 'POST',
+      body: { email, password },
+      budgetKey: budgetKeys.lodging(options.baseUrl, options.accountKey, undefined),
+      timeoutMs: options.timeoutMs,
+    },
+    lodgingLoginSchema,
+  );
+}
+
+/** Login tokens per account (in memory, per process); a pending login is shared. */
+const loginTokens = new Map<string, Promise<string>>();
+
+function tokenCacheKey(options: LodgingAuthOptions): string {
+  return `${new URL(options.baseUrl).origin}|${options.accountKey}|${options.credentials.email ?? ''}`;
+}
+
+export interface LodgingAuth {
+  /** The token to send: the API token, or the cached login token (logging in on first use). */
+  token(): Promise<string>;
+  /**
+   * Runs `call` with the token. With e-mail + password, a 401 drops the cached token, logs in
+   * again and retries the call once; an API token's 401 is thrown as is.
+   */
+  withToken<T>(call: (token: string) => Promise<T>): Promise<T>;
+  /** Forgets the cached login token (after logout). */
+  forget(): void;
+}
+
+export function lodgingAuth(options: LodgingAuthOptions): LodgingAuth {
+  const { credentials } = options;
+  const key = tokenCacheKey(options);
+
+  const login = (): Promise<string> => {
+    if (credentials.token !== undefined) return Promise.resolve(credentials.token);
+    let pending = loginTokens.get(key);
+    if (!pending) {
+      pending = lodgingLogin(
+        options.upstream,
+        options,
+        credentials.email,
+        credentials.password,
+      ).then((result) => result.token);
+      // A failed login is not remembered.
+      void pending.catch(() => loginTokens.delete(key));
+      loginTokens.set(key, pending);
+    }
+    return pending;
+  };
+
+  return {
+    token: login,
+    async withToken(call) {
+      const token = await login();
+      try {
+        return await call(token);
+      } catch (error) {
+        if (!(error instanceof UnauthenticatedError) || credentials.token !== undefined)
+          throw error;
+        // Only drop the token that failed (another call may already have logged in again).
+        if (loginTokens.get(key) && (await loginTokens.get(key)) === token) loginTokens.delete(key);
+        return call(await login());
+      }
+    },
+    forget() {
+      loginTokens.delete(key);
+    },
+  };
+}
+
+/** Drops every cached login token (tests). */
+export function clearLodgingTokens(): void {
+  loginTokens.clear();
+}

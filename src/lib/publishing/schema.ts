@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import {
+  bool,
+  decimal,
+  enveloped,
+  id,
+  int,
+  listOf,
+  pageMetaSchema,
+  unwrap,
+} from '../upstream/parse.ts';
+
+/**
+ * Publishing API resources as this site reads them. Field names stay as the upstream sends them
+ * (snake_case); unknown fields pass through (`looseObject`); extras the contract does not promise
+ * are optional. Single resources accept a `data` envelope or none.
+ */
+
+const nullableString = z.string().nullish();
+
+export const userSchema = z.looseObject({
+  id,
+  name: z.string(),
+  email: z.string().optional(),
+  roles: z.array(z.string()).default([]),
+  /** Paid subscription flag (name assumed, see docs/api-assumptions.md). */
+  has_active_subscription: bool.optional(),
+});
+export type User = z.output<typeof userSchema>;
+
+export const authResultSchema = enveloped(
+  z.looseObject({
+    token: z.string().min(1),
+    token_type: z.string().optional(),
+    user: z.looseObject({ id, name: z.string(), email: z.string().optional() }),
+  }),
+);
+export type AuthResult = z.output<typeof authResultSchema>;
+
+export const authorRefSchema = z.looseObject({ id: id.optional(), name: z.string() });
+export const categoryRefSchema = z.looseObject({
+  id: id.optional(),
+  name: z.string(),
+  slug: z.string(),
+});
+export const tagRefSchema = z.looseObject({
+  id: id.optional(),
+  name: z.string(),
+  slug: z.string().optional(),
+});
+
+/** A post as listed: every field but `content` (which lists may still carry). */
+export const postSummarySchema = z.looseObject({
+  id,
+  title: z.string(),
+  slug: z.string(),
+  excerpt: z
+    .string()
+    .nullish()
+    .transform((s) => s ?? ''),
+  status: z.string().optional(),
+  published_at: nullableString,
+  updated_at: nullableString,
+  author: authorRefSchema.nullish(),
+  category: categoryRefSchema.nullish(),
+  tags: z
+    .array(tagRefSchema)
+    .nullish()
+    .transform((tags) => tags ?? []),
+  is_featured: bool.optional(),
+  cover_image_url: nullableString,
+  cover_image_width: int.nullish(),
+  cover_image_height: int.nullish(),
+  content: z.string().optional(),
+});
+export type PostSummary = z.output<typeof postSummarySchema>;
+
+/** One post with `content`: sanitized HTML by the time it leaves the client. */
+export const postSchema = postSummarySchema.extend({ content: z.string() });
+export type Post = z.output<typeof postSchema>;
+
+export const categorySchema = z.looseObject({
+  id,
+  name: z.string(),
+  slug: z.string(),
+  posts_count: int.optional(),
+});
+export type Category = z.output<typeof categorySchema>;
+
+export const tagSchema = z.looseObject({
+  id,
+  name: z.string(),
+  slug: z.string(),
+  url: z.string().optional(),
+});
+export type Tag = z.output<typeof tagSchema>;
+
+/** Plan features: strings in the mock; an object item keeps its most readable text. */
+const featureSchema = z.union([
+  z.string(),
+  z.looseObject({}).transform((o) => {
+    const text = o['name'] ?? o['title'] ?? o['label'] ?? o['text'] ?? o['description'];
+    return typeof text === 'string' ? text : JSON.stringify(o);
+  }),
+]);
+
+export const planSchema = z.looseObject({
+  id: id.optional(),
+  name: z.string(),
+  slug: z.string(),
+  description: nullableString,
+  price: decimal,
+  currency: z.string(),
+  interval: z.string(),
+  features: z
+    .array(featureSchema)
+    .nullish()
+    .transform((f) => f ?? []),
+  subscribe_url: z.string().optional(),
+});
+export type Plan = z.output<typeof planSchema>;
+
+export const editionPageSchema = z.looseObject({
+  page_number: int,
+  image_url: z.string(),
+  width: int.nullish(),
+  height: int.nullish(),
+});
+export type EditionPage = z.output<typeof editionPageSchema>;
+
+export const editionSchema = z.looseObject({
+  id: id.optional(),
+  title: z.string(),
+  slug: z.string(),
+  page_count: int.optional(),
+  is_free: bool.default(false),
+  reader_url: nullableString,
+  requires_subscription: bool.default(false),
+  cover_image_url: nullableString,
+  published_at: nullableString,
+  pages: z
+    .array(editionPageSchema)
+    .nullish()
+    .transform((p) => p ?? []),
+});
+export type Edition = z.output<typeof editionSchema>;
+
+export const streamSchema = z.looseObject({
+  id: id.optional(),
+  title: z.string(),
+  slug: z.string(),
+  is_live: bool.default(false),
+  /** `live`, `scheduled` or `ended` in the mock; other values pass. */
+  status: z.string().optional(),
+  watch_url: nullableString,
+  provider: nullableString,
+  stream_url: nullableString,
+  /** Sanitized (iframe host allow-list) by the time it leaves the client. */
+  embed_code: nullableString,
+  description: nullableString,
+  thumbnail_url: nullableString,
+  scheduled_at: nullableString,
+  started_at: nullableString,
+  ended_at: nullableString,
+});
+export type Stream = z.output<typeof streamSchema>;
+
+const commentFields = {
+  id,
+  content: z.string(),
+  author_name: z
+    .string()
+    .nullish()
+    .transform((s) => s ?? ''),
+  created_at: nullableString,
+  status: z.string().optional(),
+  parent_id: id.nullish(),
+};
+
+export interface Comment extends z.output<z.ZodObject<typeof commentFields>> {
+  replies: Comment[];
+}
+
+export const commentSchema: z.ZodType<Comment> = z.looseObject({
+  ...commentFields,
+  get replies() {
+    return z
+      .array(commentSchema)
+      .nullish()
+      .transform((r) => r ?? []);
+  },
+});
+
+export const postListSchema = listOf(postSummarySchema);
+export const categoryListSchema = listOf(categorySchema);
+export const tagListSchema = listOf(tagSchema);
+export const planListSchema = listOf(planSchema);
+export const editionListSchema = listOf(editionSchema);
+export const streamListSchema = listOf(streamSchema);
+export const commentListSchema = listOf(commentSchema);
+
+/** `{ category|tag, posts, meta }`, posts as an array or a nested paginator. */
+function withPosts<K extends string, S extends z.ZodType>(key: K, schema: S) {
+  return z.preprocess(
+    unwrap,
+    z.looseObject({
+      [key]: schema,
+      posts: listOf(postSummarySchema),
+      meta: pageMetaSchema.optional(),
+    } as { [P in K]: S } & {
+      posts: ReturnType<typeof listOf<typeof postSummarySchema>>;
+      meta: z.ZodOptional<typeof pageMetaSchema>;
+    }),
+  );
+}
+
+export const categoryDetailSchema = withPosts('category', categorySchema);
+export const tagDetailSchema = withPosts('tag', tagSchema);
+
+export const singlePostSchema = enveloped(postSchema);
+export const singleCategorySchema = enveloped(categorySchema);
+export const singlePlanSchema = enveloped(planSchema);
+export const singleEditionSchema = enveloped(editionSchema);
+export const singleStreamSchema = enveloped(streamSchema);
+export const meSchema = enveloped(userSchema);
+
+export const postWriteResultSchema = enveloped(
+  z.looseObject({
+    id,
+    title: z.string(),
+    slug: z.string().optional(),
+    status: z.string().optional(),
+  }),
+);
+export type PostWriteResult = z.output<typeof postWriteResultSchema>;
+
+export const messageSchema = z.looseObject({ message: z.string().optional() });
+
+/** `{ data: { id, content, status }, message }`: both halves kept. */
+export const commentCreatedSchema = z.preprocess(
+  (value) => {
+    if (typeof value === 'object' && value !== null && 'data' in value) {
+      const record = value as { data: unknown; message?: unknown };
+      return { comment: record.data, message: record.message };
+    }
+    return { comment: value };
+  },
+  z.object({
+    comment: z.looseObject({ id, content: z.string().optional(), status: z.string().optional() }),
+    message: z.string().optional(),
+  }),
+);
+export type CommentCreated = z.output<typeof commentCreatedSchema>;
+
+export const commentApprovedSchema = enveloped(
+  z.looseObject({ id, status: z.string().optional() }),
+);
+
+// Inputs (what pages and actions send).
+
+export const postInputSchema = z.object({
+  title: z.string().min(1),
+  content: z.string().optional(),
+  status: z.enum(['draft', 'published']).optional(),
+  excerpt: z.string().optional(),
+  category_id: id.optional(),
+  is_featured: z.boolean().optional(),
+});
+export type PostInput = z.input<typeof postInputSchema>;
+export type PostUpdate = Partial<PostInput>;
+
+export interface CommentInput {
+  content: string;
+  parent_id?: number | string | undefined;
+  /** Guests only. */
+  author_name?: string | undefined;
+  author_email?: string | undefined;
+}
+
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+}

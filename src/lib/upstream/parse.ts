@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { InvalidResponseError } from './errors.ts';
+import type { UpstreamService } from './errors.ts';
+
+/**
+ * Lenient building blocks for upstream payloads: a real upstream may differ from the mock in
+ * details (envelope or not, numbers as strings, extra fields), and none of that should break a page.
+ */
+
+/** An integer that may arrive as a numeric string. */
+export const int = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d+$/)
+      .transform(Number),
+  ])
+  .pipe(z.int());
+
+/** A number that may arrive as a numeric string. */
+export const num = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
+
+/** A decimal kept as a string (money): `"129.00"`, also accepting a number. */
+export const decimal = z.union([z.string(), z.number().transform((n) => n.toFixed(2))]);
+
+/** A boolean that may arrive as 0/1 or "true"/"false". */
+export const bool = z.union([
+  z.boolean(),
+  z.literal([0, 1]).transform((n) => n === 1),
+  z.enum(['true', 'false', '1', '0']).transform((s) => s === 'true' || s === '1'),
+]);
+
+/** An id that is a number on one upstream and a string on another: kept as the upstream sent it. */
+export const id = z.union([z.number(), z.string()]);
+
+/** Unwraps `{ data: X }` (with optional `meta`, `links`, `message`); passes a bare X through. */
+export function unwrap(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'data' in value) {
+    return (value as { data: unknown }).data;
+  }
+  return value;
+}
+
+/** `schema` with or without a `data` envelope. */
+export function enveloped<S extends z.ZodType>(schema: S) {
+  return z.preprocess(unwrap, schema);
+}
+
+export const pageMetaSchema = z.looseObject({
+  current_page: int.optional(),
+  last_page: int.optional(),
+  per_page: int.optional(),
+  total: int.optional(),
+});
+
+export interface PageInfo {
+  current: number;
+  last: number;
+  perPage: number;
+  total: number;
+}
+
+export interface Paged<T> {
+  items: T[];
+  page: PageInfo;
+}
+
+/** Normalizes Laravel meta (or none) into `PageInfo`; `requested` fills what the upstream omits. */
+export function pageInfo(
+  meta: z.output<typeof pageMetaSchema> | undefined,
+  count: number,
+  requested: { page?: number | undefined; perPage?: number | undefined } = {},
+): PageInfo {
+  const perPage = meta?.per_page ?? requested.perPage ?? Math.max(count, 1);
+  const total = meta?.total ?? count;
+  const current = meta?.current_page ?? requested.page ?? 1;
+  const last = meta?.last_page ?? Math.max(1, Math.ceil(total / Math.max(perPage, 1)));
+  return { current, last, perPage, total };
+}
+
+/**
+ * A page of `item`: accepts `{ data: [...], meta, links }`, `{ data: [...] }`, `{ items: [...] }`
+ * or a bare array, always giving `{ items, meta? }`.
+ */
+export function listOf<S extends z.ZodType>(item: S) {
+  return z.preprocess(
+    (value) => {
+      if (Array.isArray(value)) return { items: value };
+      if (typeof value === 'object' && value !== null) {
+        const record = value as Record<string, unknown>;
+        const inner = record['data'];
+        // `{ data: { data: [...], meta } }`: a paginator nested in an envelope.
+        if (
+          typeof inner === 'object' &&
+          inner !== null &&
+          !Array.isArray(inner) &&
+          'data' in inner
+        ) {
+          const nested = inner as Record<string, unknown>;
+          return { items: nested['data'], meta: nested['meta'] ?? record['meta'] };
+        }
+        if (Array.isArray(inner)) return { items: inner, meta: record['meta'] };
+        if (Array.isArray(record['items'])) return { items: record['items'], meta: record['meta'] };
+      }
+      return value;
+    },
+    z.object({ items: z.array(item), meta: pageMetaSchema.optional() }),
+  );
+}
+
+export interface ParseContext {
+  service: UpstreamService;
+  operation: string;
+}
+
+/** Parses with `schema` or throws `InvalidResponseError` carrying a short issue summary. */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  context: ParseContext,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+  throw new InvalidResponseError(
+    `[${context.service}] ${context.operation}: response does not match the expected shape`,
+    { service: context.service, operation: context.operation },
+    issues,
+  );
+}

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { cacheKey, createReadCache } from '../../../src/lib/upstream/cache.ts';
+import {
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  UpstreamServerError,
+} from '../../../src/lib/upstream/errors.ts';
+import { createMetrics } from '../../../src/lib/upstream/metrics.ts';
+
+const policy = { fresh: 10, stale: 20, errorGrace: 100 };
+const ctx = { service: 'publishing' as const, tenant: 'daily-planet' };
+const errCtx = { service: 'publishing' as const, operation: 'x' };
+
+function setup() {
+  let clock = 1_000_000;
+  const metrics = createMetrics({ log: () => undefined });
+  const cache = createReadCache({ metrics, now: () => clock });
+  return {
+    cache,
+    metrics,
+    advance(seconds: number) {
+      clock += seconds * 1000;
+    },
+    counters: () => metrics.getStatus().totals,
+  };
+}
+
+function counter() {
+  let calls = 0;
+  return {
+    get calls() {
+      return calls;
+    },
+    load: (value: string) => () => {
+      calls += 1;
+      return Promise.resolve(`${value}#${calls}`);
+    },
+  };
+}
+
+describe('read cache', () => {
+  it('serves a fresh hit without loading', async () => {
+    const { cache, counters } = setup();
+    const c = counter();
+    expect(await cache.read('k', policy, c.load('v'), ctx)).toBe('v#1');
+    expect(await cache.read('k', policy, c.load('v'), ctx)).toBe('v#1');
+    expect(c.calls).toBe(1);
+    expect(counters()).toMatchObject({ misses: 1, cacheHits: 1 });
+  });
+
+  it('stale-while-revalidate: old value at once, one background refresh', async () => {
+    const { cache, advance, counters } = setup();
+    const c = counter();
+    await cache.read('k', policy, c.load('v'), ctx);
+    advance(15);
+    const [a, b] = await Promise.all([
+      cache.read('k', policy, c.load('v'), ctx),
+      cache.read('k', policy, c.load('v'), ctx),
+    ]);
+    expect([a, b]).toEqual(['v#1', 'v#1']);
+    await cache.settle();
+    expect(c.calls).toBe(2);
+    expect(await cache.read('k', policy, c.load('v'), ctx)).toBe('v#2');
+    expect(counters()).toMatchObject({ staleServes: 2, cacheHits: 1 });
+  });
+
+  it('past the stale window, loads again (a normal miss)', async () => {
+    const { cache, advance } = setup();
+    const c = counter();
+    await cache.read('k', policy, c.load('v'), ctx);
+    advance(31);
+    expect(await cache.read('k', policy, c.load('v'), ctx)).toBe('v#2');
+  });
+
+  it.each([
+    ['network', new NetworkError('x', errCtx)],
+    ['5xx', new UpstreamServerError('x', { ...errCtx, status: 503 })],
+    ['429 / budget', new RateLimitedError('x', errCtx, 5, true)],
+  ])('stale-if-error on %s', async (_name, error) => {
+    const { cache, advance, counters } = setup();
+    await cache.read('k', policy, () => Promise.resolve('good'), ctx);
+    advance(60);
+    expect(await cache.read('k', policy, () => Promise.reject(error), ctx)).toBe('good');
+    expect(counters().staleServes).toBe(1);
+  });
+
+  it('does not hide answers (404) behind stale values', async () => {
+    const { cache, advance } = setup();
+    await cache.read('k', policy, () => Promise.resolve('good'), ctx);
+    advance(60);
+    await expect(
+      cache.read('k', policy, () => Promise.reject(new NotFoundError('gone', errCtx)), ctx),
+    ).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('drops values past the error grace', async () => {
+    const { cache, advance } = setup();
+    await cache.read('k', policy, () => Promise.resolve('good'), ctx);
+    advance(131);
+    await expect(
+      cache.read('k', policy, () => Promise.reject(new NetworkError('down', errCtx)), ctx),
+    ).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it('coalesces 100 concurrent identical misses into one load', async () => {
+    const { cache, counters } = setup();
+    let calls = 0;
+    const load = async () => {
+      calls += 1;
+      await new Promise((r) => setTimeout(r, 20));
+      return 'v';
+    };
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => cache.read('k', policy, load, ctx)),
+    );
+    expect(new Set(results)).toEqual(new Set(['v']));
+    expect(calls).toBe(1);
+    expect(counters()).toMatchObject({ misses: 1, coalesced: 99 });
+  });
+
+  it('coalesced callers share a failure, then the next read retries', async () => {
+    const { cache } = setup();
+    let calls = 0;
+    const failing = async () => {
+      calls += 1;
+      await new Promise((r) => setTimeout(r, 5));
+      throw new NetworkError('down', errCtx);
+    };
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() => cache.read('k', policy, failing, ctx)),
+    );
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(calls).toBe(1);
+    await cache.read('k', policy, () => Promise.resolve('ok'), ctx);
+  });
+
+  it('bypass skips the read but stores the fresh value', async () => {
+    const { cache } = setup();
+    const c = counter();
+    await cache.read('k', policy, c.load('v'), ctx);
+    expect(await cache.read('k', policy, c.load('v'), ctx, { bypass: true })).toBe('v#2');
+    expect(await cache.read('k', policy, c.load('v'), ctx)).toBe('v#2');
+  });
+
+  it('stays within its byte bound', async () => {
+    const metrics = createMetrics({ log: () => undefined });
+    const cache = createReadCache({ metrics, maxSizeBytes: 10_000 });
+    for (let i = 0; i < 100; i += 1) {
+      await cache.read(`k${i}`, policy, () => Promise.resolve('x'.repeat(500)), ctx);
+    }
+    expect(cache.size).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('cacheKey', () => {
+  const base = { service: 'publishing' as const, tenant: 'daily-planet', operation: 'posts.get' };
+
+  it('separates tenants, operations, params and identities', () => {
+    const keys = new Set([
+      cacheKey({ ...base, params: { slug: 'a' } }),
+      cacheKey({ ...base, tenant: 'harbour-times', params: { slug: 'a' } }),
+      cacheKey({ ...base, operation: 'epaper.get', params: { slug: 'a' } }),
+      cacheKey({ ...base, params: { slug: 'b' } }),
+      cacheKey({ ...base, params: { slug: 'a' }, token: 'user-1' }),
+      cacheKey({ ...base, params: { slug: 'a' }, token: 'user-2' }),
+      cacheKey({ ...base, service: 'lodging', params: { slug: 'a' } }),
+    ]);
+    expect(keys.size).toBe(7);
+  });
+
+  it('is stable under param order and ignores undefined params', () => {
+    expect(cacheKey({ ...base, params: { a: 1, b: 2, c: undefined } })).toBe(
+      cacheKey({ ...base, params: { b: 2, a: 1 } }),
+    );
+  });
+
+  it('never holds a token in the clear', () => {
+    const key = cacheKey({ ...base, token: 'plain-token-value-123' });
+    expect(key).not.toContain('plain-token-value-123');
+    expect(key).toMatch(/\|user:[0-9a-f]{32}\|/);
+  });
+});

@@ -1,0 +1,222 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
+import {
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  TimeoutError,
+  UpstreamServerError,
+  ValidationError,
+} from '../../../src/lib/upstream/errors.ts';
+import {
+  retryDelayMs,
+  sendRequest,
+  DEFAULT_HTTP_SETTINGS,
+} from '../../../src/lib/upstream/http.ts';
+import type { HttpMethod, UpstreamRequest } from '../../../src/lib/upstream/http.ts';
+import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
+import { json, startServer, testUpstream } from './helpers.ts';
+import type { Handler, TestServer } from './helpers.ts';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(handler: Handler, timeoutMs = 2000) {
+  server = await startServer(handler);
+  const { up, lines } = testUpstream({ http: { timeoutMs } });
+  return { server, up, lines };
+}
+
+function req(base: string, extra: Partial<UpstreamRequest> = {}): UpstreamRequest {
+  return {
+    service: 'publishing',
+    operation: 'test.op',
+    tenant: 'daily-planet',
+    baseUrl: base,
+    path: '/thing',
+    budgetKey: budgetKeys.publishingPublic(base),
+    ...extra,
+  };
+}
+
+const send = (up: Upstream, r: UpstreamRequest, sleeps: number[] = []) =>
+  sendRequest(
+    {
+      budget: up.budget,
+      metrics: up.metrics,
+      settings: up.http,
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return Promise.resolve();
+      },
+    },
+    r,
+  );
+
+describe('sendRequest', () => {
+  it('sends Accept, JSON bodies, the tenant header and the bearer token', async () => {
+    const { server, up } = await setup((_r, res) => json(res, 201, { data: { ok: true } }));
+    const out = await send(
+      up,
+      req(server.baseUrl, {
+        method: 'POST',
+        body: { a: 1 },
+        headers: { 'X-Tenant': 'daily-planet' },
+        token: 'secret-token',
+        query: { page: 2, skip: undefined },
+      }),
+    );
+    expect(out).toMatchObject({ status: 201, data: { data: { ok: true } } });
+    const seen = server.seen[0];
+    expect(seen?.url).toBe('/api/v1/thing?page=2');
+    expect(seen?.headers['accept']).toBe('application/json');
+    expect(seen?.headers['content-type']).toBe('application/json');
+    expect(seen?.headers['x-tenant']).toBe('daily-planet');
+    expect(seen?.headers['authorization']).toBe('Bearer secret-token');
+    expect(JSON.parse(seen?.body ?? '')).toEqual({ a: 1 });
+  });
+
+  it.each([500, 502, 503, 504, 408])('retries a GET on %i at most twice', async (status) => {
+    const { server, up } = await setup((_r, res) => json(res, status, { message: 'down' }));
+    const error: unknown = await send(up, req(server.baseUrl)).catch((e: unknown) => e);
+    expect(server.seen).toHaveLength(3);
+    expect(error).toBeInstanceOf(status === 408 ? Error : UpstreamServerError);
+  });
+
+  it.each<HttpMethod>(['POST', 'PATCH', 'PUT', 'DELETE'])('never retries a %s', async (method) => {
+    const { server, up } = await setup((_r, res) => json(res, 503, { message: 'down' }));
+    await expect(send(up, req(server.baseUrl, { method, body: {} }))).rejects.toBeInstanceOf(
+      UpstreamServerError,
+    );
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('succeeds when a retry does', async () => {
+    let n = 0;
+    const { server, up } = await setup((_r, res) =>
+      (n += 1) < 3 ? json(res, 502, {}) : json(res, 200, { data: 'ok' }),
+    );
+    await expect(send(up, req(server.baseUrl))).resolves.toMatchObject({ data: { data: 'ok' } });
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it.each([
+    [404, NotFoundError],
+    [422, ValidationError],
+  ])('does not retry %i', async (status, cls) => {
+    const { server, up } = await setup((_r, res) =>
+      json(res, status, { message: 'x', errors: { title: ['required'] } }),
+    );
+    await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(cls);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('honours Retry-After within the cap', async () => {
+    let n = 0;
+    const { server, up } = await setup((_r, res) =>
+      (n += 1) === 1
+        ? json(res, 503, { message: 'Busy.' }, { 'retry-after': '2' })
+        : json(res, 200, { data: 1 }),
+    );
+    const sleeps: number[] = [];
+    await send(up, req(server.baseUrl), sleeps);
+    expect(server.seen).toHaveLength(2);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('really waits for a 429 Retry-After over the wire (budget blocked meanwhile)', async () => {
+    let n = 0;
+    const { server, up } = await setup((_r, res) =>
+      (n += 1) === 1
+        ? json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' })
+        : json(res, 200, { data: 1 }),
+    );
+    const started = Date.now();
+    await sendRequest(
+      { budget: up.budget, metrics: up.metrics, settings: up.http },
+      req(server.baseUrl),
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('gives up at once when Retry-After exceeds the cap', async () => {
+    const { server, up } = await setup((_r, res) =>
+      json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '30' }),
+    );
+    const error = await send(up, req(server.baseUrl)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterSeconds).toBe(30);
+    expect((error as RateLimitedError).local).toBe(false);
+    expect(server.seen).toHaveLength(1);
+    expect(up.metrics.getStatus().totals.rateLimited429).toBe(1);
+  });
+
+  it('maps a slow response to TimeoutError (and retries the GET)', async () => {
+    const { server, up } = await setup((_r, res) => {
+      setTimeout(() => json(res, 200, {}), 400);
+    }, 80);
+    await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(TimeoutError);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('maps a refused connection to NetworkError', async () => {
+    const { server, up } = await setup((_r, res) => json(res, 200, {}));
+    const base = server.baseUrl;
+    await server.close();
+    const error = await send(up, req(base)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+  });
+
+  it('maps a non-JSON 200 to InvalidResponseError', async () => {
+    const { server, up } = await setup((_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>maintenance</html>');
+    });
+    await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(InvalidResponseError);
+  });
+
+  it('logs one JSON line per failure, never the token', async () => {
+    const { server, up, lines } = await setup((_r, res) =>
+      json(res, 403, { message: 'This action is unauthorized.' }),
+    );
+    await send(up, req(server.baseUrl, { token: 'super-secret-token' })).catch(() => undefined);
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    expect(line).toMatchObject({
+      tenant: 'daily-planet',
+      service: 'publishing',
+      operation: 'test.op',
+      status: 403,
+      error: 'ForbiddenError',
+    });
+    expect(lines[0]).not.toContain('super-secret-token');
+  });
+
+  it('reports rate headers to the budget', async () => {
+    const { server, up } = await setup((_r, res) =>
+      json(res, 200, {}, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '3' }),
+    );
+    const r = req(server.baseUrl);
+    await send(up, r);
+    // 3 left upstream, minus the 10% reserve of 60 (6): nothing left for us.
+    expect(await up.budget.remaining(r.budgetKey)).toBe(0);
+    await expect(send(up, r)).rejects.toMatchObject({ name: 'RateLimitedError', local: true });
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('retryDelayMs', () => {
+  it('grows exponentially with jitter and respects Retry-After', () => {
+    const s = DEFAULT_HTTP_SETTINGS;
+    expect(retryDelayMs(s, 0, undefined, () => 0)).toBe(100);
+    expect(retryDelayMs(s, 0, undefined, () => 1)).toBe(200);
+    expect(retryDelayMs(s, 1, undefined, () => 1)).toBe(400);
+    expect(retryDelayMs(s, 10, undefined, () => 1)).toBe(s.backoffMaxMs);
+    expect(retryDelayMs(s, 0, 3, () => 1)).toBe(3050);
+  });
+});
