@@ -9,5 +9,7 @@ declare namespace App {
     /** Site-internal link that keeps the tenant's path prefix or preview query. */
     href: (path: string) => string;
     requestId: string;
+    /** Set before a rewrite to the 503 page: seconds for `Retry-After`. */
+    retryAfter?: number;
   }
 }

@@ -117,6 +117,8 @@ export const PublishingConfigSchema = z.strictObject({
   baseUrl: apiBaseUrl,
   /** Env var holding a read token for builds and server reads (optional). */
   tokenEnv: envVarName.optional(),
+  /** Extra iframe hosts kept in post content and stream embeds (video players); YouTube and Vimeo are built in. */
+  embedHosts: z.array(hostName).default([]),
 });
 
 export const LodgingConfigSchema = z

@@ -1,0 +1,15 @@
+import { publishingClient, type PublishingClient } from '../publishing/client.ts';
+import type { Tenant } from '../tenants.ts';
+
+/** The tenant's publishing client for anonymous reads (with the tenant's read token when one is configured). */
+export function publishingFor(tenant: Tenant, userToken?: string): PublishingClient {
+  const readToken = tenant.publishing.tokenEnv
+    ? process.env[tenant.publishing.tokenEnv]
+    : undefined;
+  return publishingClient({
+    tenantId: tenant.id,
+    baseUrl: tenant.publishing.baseUrl,
+    token: userToken ?? readToken,
+    iframeHosts: tenant.publishing.embedHosts,
+  });
+}

@@ -1,0 +1,110 @@
+import type { Category, Post, PostSummary } from '../publishing/schema.ts';
+import type { Paged } from '../upstream/parse.ts';
+import { isOutage } from '../upstream/errors.ts';
+import type { Tenant } from '../tenants.ts';
+import { logWarn } from '../log.ts';
+import { publishingFor } from './clients.ts';
+
+export const POSTS_PER_PAGE = 10;
+const FEATURED_ON_HOME = 3;
+const RELATED_COUNT = 3;
+
+/** Header categories; the page still renders (without them) when the upstream is down. */
+export async function navigationCategories(tenant: Tenant): Promise<Category[]> {
+  try {
+    const categories = await publishingFor(tenant).listCategories();
+    return [...categories].sort((a, b) => (b.posts_count ?? 0) - (a.posts_count ?? 0));
+  } catch (error) {
+    if (!isOutage(error)) throw error;
+    logWarn('navigation.categories.unavailable', { tenant: tenant.id });
+    return [];
+  }
+}
+
+export interface HomeData {
+  featured: PostSummary[];
+  latest: Paged<PostSummary>;
+}
+
+/** Featured posts on the first page, then the latest posts (without repeating the featured ones). */
+export async function loadHome(tenant: Tenant, page: number): Promise<HomeData> {
+  const client = publishingFor(tenant);
+  const [featured, latest] = await Promise.all([
+    page === 1 ? client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }) : null,
+    client.listPosts({ page, perPage: POSTS_PER_PAGE }),
+  ]);
+  const featuredItems = featured?.items ?? [];
+  const featuredIds = new Set(featuredItems.map((post) => post.id));
+  return {
+    featured: featuredItems,
+    latest: { ...latest, items: latest.items.filter((post) => !featuredIds.has(post.id)) },
+  };
+}
+
+export interface PostData {
+  post: Post;
+  related: PostSummary[];
+}
+
+/** A post and up to three related posts (same category, then the first tag). */
+export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> {
+  const client = publishingFor(tenant);
+  const post = await client.getPost(slug);
+  const related: PostSummary[] = [];
+  const add = (items: PostSummary[]) => {
+    for (const item of items) {
+      if (related.length >= RELATED_COUNT) return;
+      if (item.id !== post.id && !related.some((known) => known.id === item.id)) related.push(item);
+    }
+  };
+  try {
+    if (post.category)
+      add(
+        (await client.listPosts({ category: post.category.slug, perPage: RELATED_COUNT + 1 }))
+          .items,
+      );
+    const firstTag = post.tags[0];
+    if (related.length < RELATED_COUNT && firstTag) {
+      add((await client.listPosts({ tag: firstTag.name, perPage: RELATED_COUNT + 1 })).items);
+    }
+  } catch (error) {
+    // Related posts are a nice-to-have: the article itself is what the visitor came for.
+    if (!isOutage(error)) throw error;
+  }
+  return { post, related };
+}
+
+export function loadCategory(tenant: Tenant, slug: string, page: number) {
+  return publishingFor(tenant).getCategory(slug, { page, perPage: POSTS_PER_PAGE });
+}
+
+export function loadTag(tenant: Tenant, slug: string, page: number) {
+  return publishingFor(tenant).getTag(slug, { page, perPage: POSTS_PER_PAGE });
+}
+
+export function loadCategories(tenant: Tenant) {
+  return publishingFor(tenant).listCategories();
+}
+
+export function loadTags(tenant: Tenant) {
+  return publishingFor(tenant).listTags();
+}
+
+/** Full-text search; an empty query asks nothing upstream. */
+export async function loadSearch(
+  tenant: Tenant,
+  query: string,
+  page: number,
+): Promise<Paged<PostSummary> | null> {
+  const q = query.trim();
+  if (!q) return null;
+  return publishingFor(tenant).listPosts({ search: q, page, perPage: POSTS_PER_PAGE });
+}
+
+export function loadPlans(tenant: Tenant) {
+  return publishingFor(tenant).listPlans();
+}
+
+export function loadPlan(tenant: Tenant, slug: string) {
+  return publishingFor(tenant).getPlan(slug);
+}

@@ -1,0 +1,58 @@
+import type { PageInfo } from '../upstream/parse.ts';
+
+/** `?page=` as a positive integer; `null` for anything else (the caller answers 404). */
+export function pageParam(url: URL): number | null {
+  const raw = url.searchParams.get('page');
+  if (raw === null || raw === '') return 1;
+  if (!/^\d{1,6}$/.test(raw)) return null;
+  const page = Number(raw);
+  return page >= 1 ? page : null;
+}
+
+export interface PageLink {
+  page: number;
+  href: string;
+  current: boolean;
+}
+
+export interface PaginationModel {
+  prev: string | null;
+  next: string | null;
+  /** Page numbers with `null` for a gap (…). */
+  items: (PageLink | null)[];
+}
+
+/** Numbered pagination: first, last and a window around the current page; `?page=1` is the bare URL. */
+export function paginate(
+  info: PageInfo,
+  hrefFor: (page: number) => string,
+  window = 2,
+): PaginationModel {
+  const last = Math.max(1, info.last);
+  const current = Math.min(Math.max(1, info.current), last);
+  const pages = new Set<number>([1, last]);
+  for (let page = current - window; page <= current + window; page += 1) {
+    if (page >= 1 && page <= last) pages.add(page);
+  }
+  const sorted = [...pages].sort((a, b) => a - b);
+  const items: (PageLink | null)[] = [];
+  sorted.forEach((page, index) => {
+    const previous = sorted[index - 1];
+    if (previous !== undefined && page - previous > 1) items.push(null);
+    items.push({ page, href: hrefFor(page), current: page === current });
+  });
+  return {
+    prev: current > 1 ? hrefFor(current - 1) : null,
+    next: current < last ? hrefFor(current + 1) : null,
+    items,
+  };
+}
+
+/** The list URL for a page number, keeping other query parameters (`q`, `tenant`). */
+export function pageHref(path: string, params: URLSearchParams, page: number): string {
+  const next = new URLSearchParams(params);
+  if (page <= 1) next.delete('page');
+  else next.set('page', String(page));
+  const query = next.toString();
+  return `${path}${query ? `?${query}` : ''}`;
+}

@@ -1,0 +1,73 @@
+import type { AstroGlobal } from 'astro';
+import { NotFoundError, RateLimitedError, isOutage } from '../upstream/errors.ts';
+import { logError } from '../log.ts';
+
+type PageContext = Pick<AstroGlobal, 'rewrite' | 'locals' | 'url'>;
+
+/** Seconds a visitor (and a CDN) should wait before retrying when the upstream is unavailable. */
+const DEFAULT_RETRY_AFTER = 30;
+
+/**
+ * Runs a page's data loader and turns typed upstream failures into the right page: 404 for a missing
+ * resource, the branded 503 with `Retry-After` for an outage or rate limit (never a 500). Anything
+ * else is a bug and goes on to the 500 page.
+ */
+export async function loadOrRespond<T>(
+  Astro: PageContext,
+  loader: () => Promise<T>,
+): Promise<T | Response> {
+  try {
+    return await loader();
+  } catch (error) {
+    if (error instanceof NotFoundError) return notFound(Astro);
+    if (isOutage(error)) {
+      const retryAfter =
+        error instanceof RateLimitedError
+          ? Math.max(1, Math.ceil(error.retryAfterSeconds))
+          : DEFAULT_RETRY_AFTER;
+      logError(
+        'page.unavailable',
+        {
+          tenant: Astro.locals.site?.tenant.id,
+          path: Astro.url.pathname,
+          requestId: Astro.locals.requestId,
+        },
+        error,
+      );
+      Astro.locals.retryAfter = retryAfter;
+      return Astro.rewrite(Astro.locals.href('/503'));
+    }
+    throw error;
+  }
+}
+
+export function notFound(Astro: PageContext): Promise<Response> {
+  return Astro.rewrite(Astro.locals.href('/404'));
+}
+
+interface CacheRule {
+  /** Seconds a shared cache may serve the page as fresh. */
+  maxAge: number;
+  /** Seconds it may then serve it stale while refetching. */
+  swr: number;
+  tags?: string[];
+}
+
+/** Public, tenant-wide pages: CDN-cacheable, and held in Astro's route cache on this server. */
+export function cachePublic(Astro: Pick<AstroGlobal, 'response' | 'cache'>, rule: CacheRule): void {
+  Astro.response.headers.set(
+    'Cache-Control',
+    `public, max-age=0, s-maxage=${rule.maxAge}, stale-while-revalidate=${rule.swr}, stale-if-error=86400`,
+  );
+  Astro.cache.set({
+    maxAge: rule.maxAge,
+    swr: rule.swr,
+    ...(rule.tags ? { tags: rule.tags } : {}),
+  });
+}
+
+/** Anything that depends on the visitor (session, form results): never stored by a shared cache. */
+export function cachePrivate(Astro: Pick<AstroGlobal, 'response'>): void {
+  Astro.response.headers.set('Cache-Control', 'private, no-store');
+  Astro.response.headers.append('Vary', 'Cookie');
+}

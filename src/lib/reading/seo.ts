@@ -1,0 +1,96 @@
+import type { TenantMatch } from '../tenant-resolution.ts';
+import type { Tenant } from '../tenants.ts';
+import type { Post } from '../publishing/schema.ts';
+
+const LOCAL_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$/;
+
+/** The tenant's primary host: the first exact (non-wildcard) name in `hosts`. */
+export function primaryHost(tenant: Tenant): string {
+  return tenant.hosts.find((host) => !host.startsWith('*.')) ?? tenant.hosts[0] ?? 'localhost';
+}
+
+/**
+ * Origin for canonical URLs, feeds and sitemaps: the host the visitor used when it is one of the
+ * tenant's own; otherwise (path prefix, preview) the tenant's primary host.
+ */
+export function siteOrigin(match: Pick<TenantMatch, 'tenant' | 'via'>, requestUrl: URL): string {
+  if (match.via === 'host' || match.via === 'single') return requestUrl.origin;
+  const host = primaryHost(match.tenant);
+  if (LOCAL_HOST.test(host)) return `http://${host}${requestUrl.port ? `:${requestUrl.port}` : ''}`;
+  return `https://${host}`;
+}
+
+/** Absolute URL of a site path on the tenant's own host (no prefix, no preview query). */
+export function absoluteUrl(
+  match: Pick<TenantMatch, 'tenant' | 'via'>,
+  requestUrl: URL,
+  path: string,
+): string {
+  return new URL(path, siteOrigin(match, requestUrl)).toString();
+}
+
+/** Serialises JSON-LD so it cannot close its `<script>` element. */
+export function jsonLd(data: unknown): string {
+  return JSON.stringify(data).replace(/</g, '\\u003c');
+}
+
+export function organizationLd(tenant: Tenant, origin: string): Record<string, unknown> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'NewsMediaOrganization',
+    name: tenant.name,
+    url: `${origin}/`,
+    ...(tenant.theme.logo ? { logo: new URL(tenant.theme.logo.src, origin).toString() } : {}),
+  };
+}
+
+export interface Crumb {
+  name: string;
+  path: string;
+}
+
+export function breadcrumbLd(crumbs: readonly Crumb[], origin: string): Record<string, unknown> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: crumbs.map((crumb, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      name: crumb.name,
+      item: new URL(crumb.path, origin).toString(),
+    })),
+  };
+}
+
+export function newsArticleLd(
+  post: Post,
+  tenant: Tenant,
+  canonical: string,
+  origin: string,
+): Record<string, unknown> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'NewsArticle',
+    headline: post.title,
+    description: post.excerpt,
+    mainEntityOfPage: canonical,
+    ...(post.published_at ? { datePublished: post.published_at } : {}),
+    ...(post.updated_at ? { dateModified: post.updated_at } : {}),
+    ...(post.cover_image_url ? { image: [post.cover_image_url] } : {}),
+    ...(post.author ? { author: [{ '@type': 'Person', name: post.author.name }] } : {}),
+    ...(post.category ? { articleSection: post.category.name } : {}),
+    keywords: post.tags.map((tag) => tag.name).join(', '),
+    publisher: organizationLd(tenant, origin),
+  };
+}
+
+/** Plain-text description from an excerpt or HTML, trimmed to a search-result length. */
+export function describe(text: string, max = 160): string {
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (plain.length <= max) return plain;
+  const cut = plain.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2))}…`;
+}
