@@ -52,7 +52,8 @@ function hostAllowed(src: string, hosts: readonly string[]): boolean {
 function isExternal(href: string, siteHost: string | undefined): boolean {
   try {
     const url = new URL(href);
-    if (url.protocol === 'mailto:') return false;
+    // Only web links leave the site; mailto and (soon dropped) other schemes get no rel.
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
     return siteHost === undefined || url.hostname !== siteHost;
   } catch {
     return false;
@@ -83,7 +84,7 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
     },
     allowedClasses: { code: [/^language-[\w-]+$/], pre: [/^language-[\w-]+$/] },
     allowedSchemes: ['http', 'https', 'mailto'],
-    allowedSchemesByTag: { img: ['http', 'https'], iframe: ['https'] },
+    allowedSchemesByTag: { img: ['http', 'https'], iframe: ['http', 'https'] },
     allowedSchemesAppliedToAttributes: ['href', 'src'],
     allowProtocolRelative: false,
     disallowedTagsMode: 'discard',

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  availabilitySchema,
+  bookingListSchema,
+  cancelResultSchema,
+  lodgingLoginSchema,
+  singlePropertySchema,
+} from '../../../src/lib/lodging/schema.ts';
+import { parseOrThrow } from '../../../src/lib/upstream/parse.ts';
+
+const ctx = { service: 'lodging' as const, operation: 'test' };
+const booking = {
+  id: 'b1',
+  property_id: 'p1',
+  room_type_id: 'r1',
+  guest_id: 'g1',
+  check_in: '2026-12-01',
+  check_out: '2026-12-03',
+  adults: 2,
+  children: 0,
+  status: 'pending',
+  total_price: '240.00',
+};
+
+describe('lodging schemas are lenient', () => {
+  it.each([
+    ['unwrapped (contract)', { user: { id: 'u', name: 'M' }, token: 't', token_type: 'Bearer' }],
+    ['in an envelope', { data: { user: { id: 'u', name: 'M' }, token: 't' } }],
+  ])('login %s', (_name, body) => {
+    expect(parseOrThrow(lodgingLoginSchema, body, ctx).token).toBe('t');
+  });
+
+  it('a property with only an id', () => {
+    expect(parseOrThrow(singlePropertySchema, { data: { id: 'p1' } }, ctx)).toMatchObject({ id: 'p1', room_types: [] });
+  });
+
+  it('availability numbers as strings', () => {
+    const parsed = parseOrThrow(
+      availabilitySchema,
+      {
+        property_id: 'p1',
+        check_in: '2026-12-01',
+        check_out: '2026-12-03',
+        nights: '2',
+        room_types: [{ room_type_id: 'r1', available: 1, available_rooms: '3', total_price: 200 }],
+      },
+      ctx,
+    );
+    expect(parsed.nights).toBe(2);
+    expect(parsed.room_types[0]).toMatchObject({ available: true, available_rooms: 3, total_price: '200.00' });
+  });
+
+  it.each([
+    ['paginator', { data: [booking], meta: { total: 1 }, links: {} }],
+    ['bare array', [booking]],
+  ])('booking list as %s', (_name, body) => {
+    expect(parseOrThrow(bookingListSchema, body, ctx).items[0]?.status).toBe('pending');
+  });
+
+  it('cancel answers with the booking or only a message', () => {
+    expect(parseOrThrow(cancelResultSchema, { data: { ...booking, status: 'cancelled' } }, ctx).data?.status).toBe('cancelled');
+    expect(parseOrThrow(cancelResultSchema, { message: 'Cancelled.' }, ctx).data).toBeNull();
+  });
+});
