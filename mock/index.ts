@@ -73,11 +73,17 @@ async function shut(l: Listener): Promise<void> {
 /** Starts the publishing, lodging and control servers; port 0 picks a free port. */
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
   const host = options.host ?? process.env['MOCK_HOST'] ?? '127.0.0.1';
-  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const urlHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const limits: Limits = {
-    publicPerMinute: options.limits?.publicPerMinute ?? env('MOCK_LIMIT_PUBLIC') ?? DEFAULT_LIMITS.publicPerMinute,
-    tokenPerMinute: options.limits?.tokenPerMinute ?? env('MOCK_LIMIT_TOKEN') ?? DEFAULT_LIMITS.tokenPerMinute,
-    lodgingPerMinute: options.limits?.lodgingPerMinute ?? env('MOCK_LIMIT_LODGING') ?? DEFAULT_LIMITS.lodgingPerMinute,
+    publicPerMinute:
+      options.limits?.publicPerMinute ?? env('MOCK_LIMIT_PUBLIC') ?? DEFAULT_LIMITS.publicPerMinute,
+    tokenPerMinute:
+      options.limits?.tokenPerMinute ?? env('MOCK_LIMIT_TOKEN') ?? DEFAULT_LIMITS.tokenPerMinute,
+    lodgingPerMinute:
+      options.limits?.lodgingPerMinute ??
+      env('MOCK_LIMIT_LODGING') ??
+      DEFAULT_LIMITS.lodgingPerMinute,
   };
   const state = createState(
     options.seed ?? env('MOCK_SEED') ?? 42,
@@ -109,7 +115,11 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
 
   listeners.publishing = await listen(publishingApp, ports.publishing, host);
   listeners.lodging = await listen(lodgingApp, ports.lodging, host);
-  const control = await listen(createControlApp(state, setDown), options.controlPort ?? env('MOCK_CONTROL_PORT') ?? 4009, host);
+  const control = await listen(
+    createControlApp(state, setDown),
+    options.controlPort ?? env('MOCK_CONTROL_PORT') ?? 4009,
+    host,
+  );
 
   state.origins = {
     publishing: `http://${urlHost}:${listeners.publishing.port}`,
@@ -127,7 +137,8 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     state,
     async close() {
       await queue;
-      await Promise.all([listeners.publishing, listeners.lodging, control].map((l) => l && shut(l)));
+      const all = [listeners.publishing, listeners.lodging, control];
+      await Promise.all(all.filter((l) => l !== undefined).map(shut));
     },
   };
 }

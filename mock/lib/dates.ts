@@ -7,7 +7,8 @@ export function baseNow(): Date {
 }
 
 export const addDays = (d: Date, days: number): Date => new Date(d.getTime() + days * DAY);
-export const addMinutes = (d: Date, minutes: number): Date => new Date(d.getTime() + minutes * 60_000);
+export const addMinutes = (d: Date, minutes: number): Date =>
+  new Date(d.getTime() + minutes * 60_000);
 
 /** ISO 8601 with an explicit offset, as Laravel's Carbon prints it. */
 export const isoTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');

@@ -26,7 +26,10 @@ export type Faults = {
 };
 
 /** Applies a patch, skipping switches it leaves out. */
-export function mergeDefined<T extends object>(base: T, patch: { [K in keyof T]?: T[K] | undefined }): T {
+export function mergeDefined<T extends object>(
+  base: T,
+  patch: { [K in keyof T]?: T[K] | undefined },
+): T {
   const out = { ...base };
   for (const [k, v] of Object.entries(patch)) {
     if (v !== undefined) (out as Record<string, unknown>)[k] = v;

@@ -44,8 +44,7 @@ export function createRng(seed: number): Rng {
     shuffle,
     sample: (items, count) => shuffle(items).slice(0, count),
     // Version-4 layout so strict uuid validators accept it.
-    uuid: () =>
-      `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[int(0, 3)]}${hex(3)}-${hex(12)}`,
+    uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[int(0, 3)]}${hex(3)}-${hex(12)}`,
     chars: (length) => Array.from({ length }, () => pick(ALNUM.split(''))).join(''),
   };
 }

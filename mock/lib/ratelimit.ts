@@ -4,7 +4,11 @@ import type { Context, Next } from 'hono';
 export type Limits = { publicPerMinute: number; tokenPerMinute: number; lodgingPerMinute: number };
 
 /** The contracts' documented limits. */
-export const DEFAULT_LIMITS: Limits = { publicPerMinute: 60, tokenPerMinute: 240, lodgingPerMinute: 60 };
+export const DEFAULT_LIMITS: Limits = {
+  publicPerMinute: 60,
+  tokenPerMinute: 240,
+  lodgingPerMinute: 60,
+};
 
 type Window = { count: number; resetAt: number };
 
@@ -14,7 +18,13 @@ export type Limiter = { windows: Map<string, Window> };
 export const createLimiter = (): Limiter => ({ windows: new Map() });
 
 /** Counts one request against `key`; answers 429 past `limit`, sets headers either way. */
-export async function throttle(c: Context, next: Next, limiter: Limiter, key: string, limit: number) {
+export async function throttle(
+  c: Context,
+  next: Next,
+  limiter: Limiter,
+  key: string,
+  limit: number,
+) {
   if (limit <= 0) return next();
   const now = Date.now();
   let w = limiter.windows.get(key);

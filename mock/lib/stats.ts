@@ -12,7 +12,9 @@ export function routeKey(c: Context, base: string): string {
     .filter((r) => r.method !== 'ALL')
     .at(-1);
   if (!handler) return `${c.req.method} (unmatched)`;
-  const path = handler.path.startsWith(base) ? handler.path.slice(base.length) || '/' : handler.path;
+  const path = handler.path.startsWith(base)
+    ? handler.path.slice(base.length) || '/'
+    : handler.path;
   return `${c.req.method} ${path.replace(/:(\w+)/g, '{$1}')}`;
 }
 

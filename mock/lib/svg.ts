@@ -1,5 +1,9 @@
 const esc = (s: string) =>
-  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+  s
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
 
 /** Greedy word wrap for SVG text lines. */
 function wrap(text: string, perLine: number, maxLines: number): string[] {
@@ -32,7 +36,10 @@ export function svgCard(card: SvgCard): string {
   const lines = wrap(card.title, Math.floor((w * 1.7) / size), 6);
   const top = h * 0.35;
   const text = lines
-    .map((l, i) => `<text x="${w * 0.07}" y="${top + i * size * 1.2}" font-size="${size}" font-weight="700" fill="#fff">${esc(l)}</text>`)
+    .map(
+      (l, i) =>
+        `<text x="${w * 0.07}" y="${top + i * size * 1.2}" font-size="${size}" font-weight="700" fill="#fff">${esc(l)}</text>`,
+    )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(card.title)}">
 <rect width="${w}" height="${h}" fill="${card.color}"/>

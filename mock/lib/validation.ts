@@ -23,7 +23,8 @@ export const msg = {
   boolean: (f: string) => `The ${label(f)} field must be true or false.`,
   selected: (f: string) => `The selected ${label(f)} is invalid.`,
   dateFormat: (f: string) => `The ${label(f)} field must match the format Y-m-d.`,
-  after: (f: string, other: string) => `The ${label(f)} field must be a date after ${label(other)}.`,
+  after: (f: string, other: string) =>
+    `The ${label(f)} field must be a date after ${label(other)}.`,
   afterToday: (f: string) => `The ${label(f)} field must be a date after or equal to today.`,
   uuid: (f: string) => `The ${label(f)} field must be a valid UUID.`,
   format: (f: string) => `The ${label(f)} field format is invalid.`,
@@ -84,7 +85,9 @@ export const date = (f: string) =>
 export const uuid = (f: string) =>
   z
     .string({ error: typeError(f, msg.uuid(f)) })
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { error: msg.uuid(f) });
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+      error: msg.uuid(f),
+    });
 
 /** Runs a schema and folds zod issues into Laravel's `errors` map. */
 export function parse<T extends z.ZodType>(schema: T, input: unknown): Parsed<z.output<T>> {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Next } from 'hono';
 import { injectFaults } from '../lib/faults.ts';
 import { bearer, clientIp, forbidden, notFound, problem, unauthenticated } from '../lib/http.ts';
 import { throttle } from '../lib/ratelimit.ts';
@@ -6,7 +6,7 @@ import { count, routeKey } from '../lib/stats.ts';
 import type { MockState } from '../state.ts';
 import { authRoutes } from './auth.ts';
 import { bookingRoutes } from './bookings.ts';
-import { API_BASE, type LodgeEnv } from './context.ts';
+import { API_BASE, type LodgeContext, type LodgeEnv } from './context.ts';
 import { guestRoutes } from './guests.ts';
 import { propertyRoutes } from './properties.ts';
 
@@ -24,17 +24,17 @@ export function createLodgingApp(state: MockState): Hono<LodgeEnv> {
   app.notFound((c) => notFound(c));
 
   const api = app.basePath(API_BASE);
-  api.use('*', async (c, next) => {
+  api.use('*', async (c: LodgeContext, next: Next) => {
     count(state.stats.lodging, routeKey(c, API_BASE));
     return injectFaults(c, next, state.faults.lodging, state.faultRng);
   });
-  api.use('*', async (c, next) => {
+  api.use('*', async (c: LodgeContext, next: Next) => {
     const raw = bearer(c);
     const token = raw === undefined ? undefined : state.lodging.tokens.get(raw);
     const key = token ? `lodging:token:${token.token}` : `lodging:ip:${clientIp(c)}`;
     return throttle(c, next, state.limiter, key, state.limits.lodgingPerMinute);
   });
-  api.use('*', async (c, next) => {
+  api.use('*', async (c: LodgeContext, next: Next) => {
     const route = routeKey(c, API_BASE);
     // Unknown routes 404 before auth, as Laravel routes before its middleware.
     if (PUBLIC.has(route) || route.endsWith('(unmatched)')) return next();

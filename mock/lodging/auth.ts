@@ -15,9 +15,18 @@ export function authRoutes(api: LodgeApp, state: MockState): void {
       return invalid(c, { email: ['These credentials do not match our records.'] });
     }
     const token = issueToken();
-    state.lodging.tokens.set(token, { token, accountId: user.accountId, userId: user.id, abilities: ['*'] });
+    state.lodging.tokens.set(token, {
+      token,
+      accountId: user.accountId,
+      userId: user.id,
+      abilities: ['*'],
+    });
     // Unwrapped, exactly as the contract shows login.
-    return c.json({ user: { id: user.id, name: user.name, email: user.email }, token, token_type: 'Bearer' });
+    return c.json({
+      user: { id: user.id, name: user.name, email: user.email },
+      token,
+      token_type: 'Bearer',
+    });
   });
 
   api.get('/auth/me', (c) => {

@@ -52,9 +52,13 @@ export function bookingRoutes(api: LodgeApp, state: MockState): void {
     const d = input.data;
     const accountId = c.get('token').accountId;
     const errors: FieldErrors = {};
-    const p = state.lodging.properties.find((x) => x.id === d.property_id && x.accountId === accountId);
+    const p = state.lodging.properties.find(
+      (x) => x.id === d.property_id && x.accountId === accountId,
+    );
     const rt = p?.roomTypes.find((r) => r.id === d.room_type_id);
-    const guest = state.lodging.guests.find((g) => g.id === d.guest_id && g.accountId === accountId);
+    const guest = state.lodging.guests.find(
+      (g) => g.id === d.guest_id && g.accountId === accountId,
+    );
     const children = d.children ?? 0;
     if (!p) addError(errors, 'property_id', msg.selected('property_id'));
     if (p && !rt) addError(errors, 'room_type_id', msg.selected('room_type_id'));
@@ -62,13 +66,23 @@ export function bookingRoutes(api: LodgeApp, state: MockState): void {
     checkStay(d.check_in, d.check_out, errors);
     if (rt) {
       if (d.adults > rt.maxAdults) addError(errors, 'adults', msg.max('adults', rt.maxAdults));
-      if (children > rt.maxChildren) addError(errors, 'children', msg.max('children', rt.maxChildren));
+      if (children > rt.maxChildren)
+        addError(errors, 'children', msg.max('children', rt.maxChildren));
       if (d.adults + children > rt.maxOccupancy) {
         addError(errors, 'adults', `The room type allows at most ${rt.maxOccupancy} guests.`);
       }
     }
-    if (rt && !errors.check_in && !errors.check_out && freeRooms(state.lodging, rt, d.check_in, d.check_out) < 1) {
-      addError(errors, 'room_type_id', 'No rooms of this type are available for the selected dates.');
+    if (
+      rt &&
+      !errors.check_in &&
+      !errors.check_out &&
+      freeRooms(state.lodging, rt, d.check_in, d.check_out) < 1
+    ) {
+      addError(
+        errors,
+        'room_type_id',
+        'No rooms of this type are available for the selected dates.',
+      );
     }
     if (!p || !rt || Object.keys(errors).length) return invalid(c, errors);
     const now = isoTime(new Date());

@@ -38,9 +38,14 @@ export function guestRoutes(api: LodgeApp, state: MockState): void {
       .filter(
         (g) =>
           q === undefined ||
-          [g.first_name, g.last_name, g.email, g.phone ?? ''].some((v) => v.toLowerCase().includes(q)),
+          [g.first_name, g.last_name, g.email, g.phone ?? ''].some((v) =>
+            v.toLowerCase().includes(q),
+          ),
       )
-      .sort((a, b) => a.last_name.localeCompare(b.last_name) || a.first_name.localeCompare(b.first_name));
+      .sort(
+        (a, b) =>
+          a.last_name.localeCompare(b.last_name) || a.first_name.localeCompare(b.first_name),
+      );
     return c.json(paginate(list, page.data, c.req.url, guest));
   });
 

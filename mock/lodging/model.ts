@@ -1,5 +1,11 @@
 /** In-memory records of the lodging service; every record belongs to one account. */
-export type LodgingUser = { id: string; accountId: string; name: string; email: string; password: string };
+export type LodgingUser = {
+  id: string;
+  accountId: string;
+  name: string;
+  email: string;
+  password: string;
+};
 
 export type RoomType = {
   id: string;
@@ -69,7 +75,12 @@ export type Booking = {
 };
 
 /** Abilities: `read` allows GET only, `*` allows everything. */
-export type LodgingToken = { token: string; accountId: string; userId: string; abilities: string[] };
+export type LodgingToken = {
+  token: string;
+  accountId: string;
+  userId: string;
+  abilities: string[];
+};
 
 export type LodgingData = {
   users: LodgingUser[];

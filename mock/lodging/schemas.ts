@@ -7,7 +7,8 @@ const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none'
 const NOT_ISO = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'XK', 'ZZ']);
 
 /** ISO 3166-1 alpha-2, uppercase, a real code. */
-const isCountry = (v: string) => /^[A-Z]{2}$/.test(v) && !NOT_ISO.has(v) && regions.of(v) !== undefined;
+const isCountry = (v: string) =>
+  /^[A-Z]{2}$/.test(v) && !NOT_ISO.has(v) && regions.of(v) !== undefined;
 
 export const LoginSchema = z.object({
   email: required(email('email')),
@@ -49,7 +50,9 @@ export const GuestSchema = z.object({
   last_name: required(str('last_name', { max: 255 })),
   email: required(email('email')),
   phone: optional(str('phone').regex(/^\+\d{7,15}$/, { error: msg.format('phone') })),
-  nationality: optional(str('nationality').refine(isCountry, { error: msg.selected('nationality') })),
+  nationality: optional(
+    str('nationality').refine(isCountry, { error: msg.selected('nationality') }),
+  ),
 });
 
 export const GuestListQuerySchema = z.object({ search: optional(str('search', { max: 255 })) });

@@ -33,7 +33,7 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
   mediaRoutes(app, state);
 
   const api = app.basePath(API_BASE);
-  api.use('*', async (c, next) => {
+  api.use('*', async (c: PubContext, next: Next) => {
     count(state.stats.publishing, routeKey(c, API_BASE));
     return injectFaults(c, next, state.faults.publishing, state.faultRng);
   });
@@ -45,7 +45,13 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
     const { limiter, limits } = state;
     return valid
       ? throttle(c, () => authenticate(c, next), limiter, `pub:token:${raw}`, limits.tokenPerMinute)
-      : throttle(c, () => authenticate(c, next), limiter, `pub:ip:${clientIp(c)}`, limits.publicPerMinute);
+      : throttle(
+          c,
+          () => authenticate(c, next),
+          limiter,
+          `pub:ip:${clientIp(c)}`,
+          limits.publicPerMinute,
+        );
   });
 
   /** 404 for an unknown tenant; 401 for a sent-but-invalid token (Sanctum guard). */
@@ -61,7 +67,8 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
     const raw = bearer(c);
     if (raw !== undefined) {
       const token = state.publishing.tokens.get(raw);
-      const user = token?.tenant === site.slug ? site.users.find((u) => u.id === token.userId) : undefined;
+      const user =
+        token?.tenant === site.slug ? site.users.find((u) => u.id === token.userId) : undefined;
       if (!token || !user) {
         c.res = unauthenticated(c);
         return;

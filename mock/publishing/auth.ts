@@ -28,7 +28,11 @@ export function authRoutes(api: PubApp, state: MockState): void {
     }
     const token = grant(c, user);
     return c.json({
-      data: { token, token_type: 'Bearer', user: { id: user.id, name: user.name, email: user.email } },
+      data: {
+        token,
+        token_type: 'Bearer',
+        user: { id: user.id, name: user.name, email: user.email },
+      },
     });
   });
 

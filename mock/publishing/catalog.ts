@@ -22,7 +22,10 @@ export function catalogRoutes(api: PubApp, state: MockState): void {
   const out = (c: PubContext) => ({ origin: state.origins.publishing, site: c.get('site') });
 
   api.get('/plans', (c) => {
-    const plans = c.get('site').plans.filter((p) => p.active).sort((a, b) => a.position - b.position);
+    const plans = c
+      .get('site')
+      .plans.filter((p) => p.active)
+      .sort((a, b) => a.position - b.position);
     return c.json({ data: plans.map((p) => plan(out(c), p)) });
   });
 
@@ -35,7 +38,9 @@ export function catalogRoutes(api: PubApp, state: MockState): void {
     const page = parse(pageQuery(12, 50), c.req.query());
     if (!page.ok) return invalid(c, page.errors);
     const access = hasPaidAccess(c.get('user'));
-    const list = [...c.get('site').editions].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt));
+    const list = [...c.get('site').editions].sort((a, b) =>
+      b.publishedAt.localeCompare(a.publishedAt),
+    );
     return c.json(paginate(list, page.data, c.req.url, (e) => edition(out(c), e, access, false)));
   });
 

@@ -9,7 +9,8 @@ import type { Comment } from './model.ts';
 import { CommentSchema, GuestCommentSchema, ModerationQuerySchema } from './schemas.ts';
 import { comment } from './serialize.ts';
 
-const oldestFirst = (a: Comment, b: Comment) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
+const oldestFirst = (a: Comment, b: Comment) =>
+  a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
 
 /** Comment threads, guest moderation and approval. */
 export function commentRoutes(api: PubApp, _state: MockState): void {
@@ -32,12 +33,17 @@ export function commentRoutes(api: PubApp, _state: MockState): void {
     const body = await readBody(c);
     const input = parse(CommentSchema, body);
     const guest = user ? null : parse(GuestCommentSchema, body);
-    const errors = { ...(input.ok ? {} : input.errors), ...(guest && !guest.ok ? guest.errors : {}) };
+    const errors = {
+      ...(input.ok ? {} : input.errors),
+      ...(guest && !guest.ok ? guest.errors : {}),
+    };
     const parentId = input.ok ? input.data.parent_id : undefined;
     const parent =
       parentId === undefined
         ? undefined
-        : site.comments.find((x) => x.id === parentId && x.postId === post.id && x.status === 'approved');
+        : site.comments.find(
+            (x) => x.id === parentId && x.postId === post.id && x.status === 'approved',
+          );
     if (parentId !== undefined && !parent) errors.parent_id = [msg.selected('parent_id')];
     if (!input.ok || (guest && !guest.ok) || Object.keys(errors).length) return invalid(c, errors);
     const created: Comment = {

@@ -7,7 +7,8 @@ import type { Site } from './model.ts';
 
 const SVG = { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=3600' };
 
-const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;');
+const esc = (s: string) =>
+  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;');
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
@@ -17,9 +18,16 @@ const page = (title: string, body: string) =>
 
 /** Media, the stand-in video player and stand-in subscribe/reader pages (outside /api/v1). */
 export function mediaRoutes(app: PubApp, state: MockState): void {
-  const site = (c: Context): Site | undefined => state.publishing.sites.get(c.req.param('tenant') ?? '');
-  const card = (s: Site, kicker: string, title: string, footer: string, width: number, height: number) =>
-    ({ width, height, color: s.color, accent: s.accent, kicker, title, footer });
+  const site = (c: Context): Site | undefined =>
+    state.publishing.sites.get(c.req.param('tenant') ?? '');
+  const card = (
+    s: Site,
+    kicker: string,
+    title: string,
+    footer: string,
+    width: number,
+    height: number,
+  ) => ({ width, height, color: s.color, accent: s.accent, kicker, title, footer });
   const base = (file: string | undefined) => (file ?? '').replace(/\.svg$/, '');
 
   app.get('/media/:tenant/covers/:file', (c) => {
@@ -34,7 +42,11 @@ export function mediaRoutes(app: PubApp, state: MockState): void {
     const s = site(c);
     if (!s) return notFound(c);
     const name = base(c.req.param('file'));
-    return c.body(svgCard(card(s, 'Photo', name.replaceAll('-', ' '), s.name, 1200, 800)), 200, SVG);
+    return c.body(
+      svgCard(card(s, 'Photo', name.replaceAll('-', ' '), s.name, 1200, 800)),
+      200,
+      SVG,
+    );
   });
 
   app.get('/media/:tenant/epaper/:slug/cover.svg', (c) => {
@@ -77,13 +89,23 @@ export function mediaRoutes(app: PubApp, state: MockState): void {
     const s = site(c);
     const p = s?.plans.find((x) => x.slug === c.req.param('plan'));
     if (!s || !p) return notFound(c);
-    return c.html(page(`Subscribe: ${p.name}`, `<main><h1>${esc(s.name)}: ${esc(p.name)}</h1><p>Checkout stand-in of the contract mock.</p></main>`));
+    return c.html(
+      page(
+        `Subscribe: ${p.name}`,
+        `<main><h1>${esc(s.name)}: ${esc(p.name)}</h1><p>Checkout stand-in of the contract mock.</p></main>`,
+      ),
+    );
   });
 
   app.get('/reader/:tenant/:slug', (c) => {
     const s = site(c);
     const e = s?.editions.find((x) => x.slug === c.req.param('slug'));
     if (!s || !e) return notFound(c);
-    return c.html(page(e.title, `<main><h1>${esc(e.title)}</h1><p>${e.pageCount} pages. Reader stand-in of the contract mock.</p></main>`));
+    return c.html(
+      page(
+        e.title,
+        `<main><h1>${esc(e.title)}</h1><p>${e.pageCount} pages. Reader stand-in of the contract mock.</p></main>`,
+      ),
+    );
   });
 }

@@ -32,7 +32,8 @@ export function postRoutes(api: PubApp, state: MockState): void {
     }
     const site = c.get('site');
     const f = filters.data;
-    const cat = f.category === undefined ? undefined : site.categories.find((x) => x.slug === f.category);
+    const cat =
+      f.category === undefined ? undefined : site.categories.find((x) => x.slug === f.category);
     const tag = f.tag === undefined ? undefined : findTag(site, f.tag);
     const list = publishedPosts(site).filter(
       (p) =>
@@ -78,7 +79,10 @@ export function postRoutes(api: PubApp, state: MockState): void {
       hasCover: false,
     };
     site.posts.push(post);
-    return c.json({ data: { id: post.id, title: post.title, slug: post.slug, status: post.status } }, 201);
+    return c.json(
+      { data: { id: post.id, title: post.title, slug: post.slug, status: post.status } },
+      201,
+    );
   });
 
   api.patch('/posts/:id', async (c) => {
@@ -99,7 +103,8 @@ export function postRoutes(api: PubApp, state: MockState): void {
     if (d.category_id !== undefined) post.categoryId = d.category_id;
     if (d.is_featured !== undefined) post.isFeatured = d.is_featured;
     if (d.status !== undefined) {
-      if (d.status === 'published' && post.publishedAt === null) post.publishedAt = isoTime(new Date());
+      if (d.status === 'published' && post.publishedAt === null)
+        post.publishedAt = isoTime(new Date());
       post.status = d.status;
     }
     post.updatedAt = isoTime(new Date());

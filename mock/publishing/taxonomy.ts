@@ -14,7 +14,9 @@ function nested(state: MockState, c: PubContext, posts: Post[], key: string, val
   const out = { origin: state.origins.publishing, site: c.get('site') };
   const p = paginate(posts, page.data, c.req.url, (x) => postItem(out, x));
   const { total, current_page, last_page, per_page } = p.meta;
-  return c.json({ data: { [key]: value, posts: p.data, meta: { total, current_page, last_page, per_page } } });
+  return c.json({
+    data: { [key]: value, posts: p.data, meta: { total, current_page, last_page, per_page } },
+  });
 }
 
 export function taxonomyRoutes(api: PubApp, state: MockState): void {
@@ -23,9 +25,9 @@ export function taxonomyRoutes(api: PubApp, state: MockState): void {
   api.get('/categories', (c) => {
     const published = publishedPosts(c.get('site'));
     return c.json({
-      data: c.get('site').categories.map((x) =>
-        category(x, published.filter((p) => p.categoryId === x.id).length),
-      ),
+      data: c
+        .get('site')
+        .categories.map((x) => category(x, published.filter((p) => p.categoryId === x.id).length)),
     });
   });
 
@@ -40,7 +42,12 @@ export function taxonomyRoutes(api: PubApp, state: MockState): void {
   api.get('/tags', (c) => {
     const published = publishedPosts(c.get('site'));
     const used = new Set(published.flatMap((p) => p.tagIds));
-    return c.json({ data: c.get('site').tags.filter((t) => used.has(t.id)).map((t) => tag(out(c), t)) });
+    return c.json({
+      data: c
+        .get('site')
+        .tags.filter((t) => used.has(t.id))
+        .map((t) => tag(out(c), t)),
+    });
   });
 
   api.get('/tags/:slug', (c) => {

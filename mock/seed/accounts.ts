@@ -14,10 +14,34 @@ export const DEMO_USERS: {
   roles: string[];
   hasActiveSubscription: boolean;
 }[] = [
-  { key: 'admin', email: 'admin@masthead.test', name: 'Ada Admin', roles: ['admin'], hasActiveSubscription: false },
-  { key: 'editor', email: 'editor@masthead.test', name: 'Eddie Editor', roles: ['editor'], hasActiveSubscription: false },
-  { key: 'subscriber', email: 'subscriber@masthead.test', name: 'Sam Subscriber', roles: ['subscriber'], hasActiveSubscription: true },
-  { key: 'reader', email: 'reader@masthead.test', name: 'Riley Reader', roles: ['subscriber'], hasActiveSubscription: false },
+  {
+    key: 'admin',
+    email: 'admin@masthead.test',
+    name: 'Ada Admin',
+    roles: ['admin'],
+    hasActiveSubscription: false,
+  },
+  {
+    key: 'editor',
+    email: 'editor@masthead.test',
+    name: 'Eddie Editor',
+    roles: ['editor'],
+    hasActiveSubscription: false,
+  },
+  {
+    key: 'subscriber',
+    email: 'subscriber@masthead.test',
+    name: 'Sam Subscriber',
+    roles: ['subscriber'],
+    hasActiveSubscription: true,
+  },
+  {
+    key: 'reader',
+    email: 'reader@masthead.test',
+    name: 'Riley Reader',
+    roles: ['subscriber'],
+    hasActiveSubscription: false,
+  },
 ];
 
 export type RoomTypeDef = {
@@ -62,15 +86,40 @@ export const LODGING_ACCOUNTS: LodgingAccountDef[] = [
     properties: [
       {
         name: 'Harbour View Hotel',
-        description: 'A family-run hotel on the Old Quay with views over the marina and the lighthouse.',
+        description:
+          'A family-run hotel on the Old Quay with views over the marina and the lighthouse.',
         address: 'Ferry Street 12',
         city: 'Port Haven',
         country: 'NL',
         timezone: 'Europe/Amsterdam',
         roomTypes: [
-          { name: 'Standard Double', description: 'Quiet double room facing the old town.', maxAdults: 2, maxChildren: 1, maxOccupancy: 3, basePrice: '119.00', totalRooms: 12 },
-          { name: 'Sea View Suite', description: 'Corner suite with balcony over the harbour.', maxAdults: 2, maxChildren: 2, maxOccupancy: 4, basePrice: '219.00', totalRooms: 4 },
-          { name: 'Single Cabin', description: 'Compact single room in ship-cabin style.', maxAdults: 1, maxChildren: 0, maxOccupancy: 1, basePrice: '79.00', totalRooms: 6 },
+          {
+            name: 'Standard Double',
+            description: 'Quiet double room facing the old town.',
+            maxAdults: 2,
+            maxChildren: 1,
+            maxOccupancy: 3,
+            basePrice: '119.00',
+            totalRooms: 12,
+          },
+          {
+            name: 'Sea View Suite',
+            description: 'Corner suite with balcony over the harbour.',
+            maxAdults: 2,
+            maxChildren: 2,
+            maxOccupancy: 4,
+            basePrice: '219.00',
+            totalRooms: 4,
+          },
+          {
+            name: 'Single Cabin',
+            description: 'Compact single room in ship-cabin style.',
+            maxAdults: 1,
+            maxChildren: 0,
+            maxOccupancy: 1,
+            basePrice: '79.00',
+            totalRooms: 6,
+          },
         ],
       },
       {
@@ -81,8 +130,24 @@ export const LODGING_ACCOUNTS: LodgingAccountDef[] = [
         country: 'NL',
         timezone: 'Europe/Amsterdam',
         roomTypes: [
-          { name: 'Two-Bedroom Cottage', description: 'Cottage with garden, sleeps five.', maxAdults: 4, maxChildren: 2, maxOccupancy: 5, basePrice: '165.00', totalRooms: 5 },
-          { name: 'Family Dune House', description: 'Large house with sauna and sea glimpses.', maxAdults: 6, maxChildren: 3, maxOccupancy: 8, basePrice: '249.00', totalRooms: 2 },
+          {
+            name: 'Two-Bedroom Cottage',
+            description: 'Cottage with garden, sleeps five.',
+            maxAdults: 4,
+            maxChildren: 2,
+            maxOccupancy: 5,
+            basePrice: '165.00',
+            totalRooms: 5,
+          },
+          {
+            name: 'Family Dune House',
+            description: 'Large house with sauna and sea glimpses.',
+            maxAdults: 6,
+            maxChildren: 3,
+            maxOccupancy: 8,
+            basePrice: '249.00',
+            totalRooms: 2,
+          },
         ],
       },
     ],
@@ -103,9 +168,33 @@ export const LODGING_ACCOUNTS: LodgingAccountDef[] = [
         country: 'CH',
         timezone: 'Europe/Zurich',
         roomTypes: [
-          { name: 'Alpine Double', description: 'Pine-panelled double with mountain view.', maxAdults: 2, maxChildren: 1, maxOccupancy: 3, basePrice: '189.00', totalRooms: 10 },
-          { name: 'Family Chalet Room', description: 'Two rooms under the roof for families.', maxAdults: 4, maxChildren: 3, maxOccupancy: 5, basePrice: '289.00', totalRooms: 4 },
-          { name: 'Mountain Suite', description: 'Suite with fireplace and glacier view.', maxAdults: 2, maxChildren: 2, maxOccupancy: 4, basePrice: '349.00', totalRooms: 2 },
+          {
+            name: 'Alpine Double',
+            description: 'Pine-panelled double with mountain view.',
+            maxAdults: 2,
+            maxChildren: 1,
+            maxOccupancy: 3,
+            basePrice: '189.00',
+            totalRooms: 10,
+          },
+          {
+            name: 'Family Chalet Room',
+            description: 'Two rooms under the roof for families.',
+            maxAdults: 4,
+            maxChildren: 3,
+            maxOccupancy: 5,
+            basePrice: '289.00',
+            totalRooms: 4,
+          },
+          {
+            name: 'Mountain Suite',
+            description: 'Suite with fireplace and glacier view.',
+            maxAdults: 2,
+            maxChildren: 2,
+            maxOccupancy: 4,
+            basePrice: '349.00',
+            totalRooms: 2,
+          },
         ],
       },
     ],

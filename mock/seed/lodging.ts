@@ -11,9 +11,46 @@ import {
   roomTypeId,
 } from './accounts.ts';
 
-const FIRST = ['Emma', 'Lukas', 'Sofia', 'Noah', 'Mila', 'Jonas', 'Chloé', 'Mateo', 'Freya', 'Luca', 'Ingrid', 'Yusuf', 'Hana', 'Oliver'];
-const LAST = ['Meier', 'de Jong', 'Rossi', 'Schmid', 'Dubois', 'Jensen', 'García', 'Keller', 'Novak', 'Berg', 'Okafor', 'Tanaka'];
-const NATIONS: [string, string][] = [['NL', '+31'], ['DE', '+49'], ['CH', '+41'], ['FR', '+33'], ['IT', '+39'], ['GB', '+44'], ['US', '+1'], ['DK', '+45']];
+const FIRST = [
+  'Emma',
+  'Lukas',
+  'Sofia',
+  'Noah',
+  'Mila',
+  'Jonas',
+  'Chloé',
+  'Mateo',
+  'Freya',
+  'Luca',
+  'Ingrid',
+  'Yusuf',
+  'Hana',
+  'Oliver',
+];
+const LAST = [
+  'Meier',
+  'de Jong',
+  'Rossi',
+  'Schmid',
+  'Dubois',
+  'Jensen',
+  'García',
+  'Keller',
+  'Novak',
+  'Berg',
+  'Okafor',
+  'Tanaka',
+];
+const NATIONS: [string, string][] = [
+  ['NL', '+31'],
+  ['DE', '+49'],
+  ['CH', '+41'],
+  ['FR', '+33'],
+  ['IT', '+39'],
+  ['GB', '+44'],
+  ['US', '+1'],
+  ['DK', '+45'],
+];
 
 /** Sequential-looking booking reference: `BK-` and six characters. */
 const reference = (rng: Rng) => `BK-${rng.chars(6).toUpperCase()}`;
@@ -27,7 +64,10 @@ function guests(rng: Rng, acc: string, now: Date): Guest[] {
     seen.add(`${first} ${last}`);
     const [nation, prefix] = rng.pick(NATIONS);
     const created = isoTime(addDays(now, -rng.int(30, 400)));
-    const mail = `${first}.${last}`.normalize('NFKD').replace(/[^\w.]/g, '').toLowerCase();
+    const mail = `${first}.${last}`
+      .normalize('NFKD')
+      .replace(/[^\w.]/g, '')
+      .toLowerCase();
     return {
       id: rng.uuid(),
       accountId: acc,
@@ -77,7 +117,14 @@ function bookings(rng: Rng, acc: string, props: Property[], gs: Guest[], now: Da
       checkOut,
       adults,
       children,
-      notes: rng.chance(0.3) ? rng.pick(['Late arrival, around 22:00.', 'Vegetarian breakfast please.', 'Travelling with a small dog.', 'Anniversary trip.']) : null,
+      notes: rng.chance(0.3)
+        ? rng.pick([
+            'Late arrival, around 22:00.',
+            'Vegetarian breakfast please.',
+            'Travelling with a small dog.',
+            'Anniversary trip.',
+          ])
+        : null,
       status,
       totalPrice: (Number(rt.basePrice) * nightsBetween(checkIn, checkOut)).toFixed(2),
       currency: p.currency,
@@ -89,12 +136,24 @@ function bookings(rng: Rng, acc: string, props: Property[], gs: Guest[], now: Da
 }
 
 export function seedLodging(seed: number, now: Date): LodgingData {
-  const data: LodgingData = { users: [], properties: [], guests: [], bookings: [], tokens: new Map() };
+  const data: LodgingData = {
+    users: [],
+    properties: [],
+    guests: [],
+    bookings: [],
+    tokens: new Map(),
+  };
   LODGING_ACCOUNTS.forEach((a, ai) => {
     const rng = createRng(seed * 97 + ai);
     const acc = accountId(a.slug);
     const userId = accountUserId(a.slug);
-    data.users.push({ id: userId, accountId: acc, name: a.userName, email: a.email, password: DEMO_PASSWORD });
+    data.users.push({
+      id: userId,
+      accountId: acc,
+      name: a.userName,
+      email: a.email,
+      password: DEMO_PASSWORD,
+    });
     const props: Property[] = a.properties.map((p, pi) => ({
       id: propertyId(a.slug, pi),
       accountId: acc,
@@ -114,7 +173,12 @@ export function seedLodging(seed: number, now: Date): LodgingData {
     data.guests.push(...gs);
     data.bookings.push(...bookings(rng, acc, props, gs, now));
     const tokens = apiTokens(a.slug);
-    data.tokens.set(tokens.read, { token: tokens.read, accountId: acc, userId, abilities: ['read'] });
+    data.tokens.set(tokens.read, {
+      token: tokens.read,
+      accountId: acc,
+      userId,
+      abilities: ['read'],
+    });
     data.tokens.set(tokens.full, { token: tokens.full, accountId: acc, userId, abilities: ['*'] });
   });
   return data;

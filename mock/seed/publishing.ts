@@ -1,6 +1,15 @@
 import { addDays, addMinutes, isoDate, isoTime } from '../lib/dates.ts';
 import { createRng, type Rng } from '../lib/prng.ts';
-import type { Comment, Edition, Plan, Post, PublishingData, Site, Stream, User } from '../publishing/model.ts';
+import type {
+  Comment,
+  Edition,
+  Plan,
+  Post,
+  PublishingData,
+  Site,
+  Stream,
+  User,
+} from '../publishing/model.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './accounts.ts';
 import { THEMES, type Theme } from './themes.ts';
 import { articleHtml, DANGEROUS, fill, paragraph, slugify } from './text.ts';
@@ -30,7 +39,9 @@ function users(theme: Theme): User[] {
 function posts(rng: Rng, theme: Theme, site: Site, now: Date, count: number): Post[] {
   const taken = new Set<string>([WELCOME_SLUG]);
   const authors = site.users.filter((u) => u.roles.includes('editor'));
-  const draftTagIds = site.tags.filter((t) => theme.draftOnlyTags.includes(t.name)).map((t) => t.id);
+  const draftTagIds = site.tags
+    .filter((t) => theme.draftOnlyTags.includes(t.name))
+    .map((t) => t.id);
   const publicTagIds = site.tags.map((t) => t.id).filter((id) => !draftTagIds.includes(id));
   const spacingMin = Math.max(1, Math.floor((90 * 24 * 60) / count));
   const welcomeAt = addDays(now, -2);
@@ -64,7 +75,7 @@ function posts(rng: Rng, theme: Theme, site: Site, now: Date, count: number): Po
     const draft = i % 10 === 3 || rng.chance(0.04);
     const at = addMinutes(now, -(i * spacingMin + rng.int(0, Math.floor(spacingMin / 2))));
     const lead = paragraph(rng, theme, 1);
-    const dangerous = i % 15 === 7 ? (DANGEROUS[(i / 15) % DANGEROUS.length | 0] ?? null) : null;
+    const dangerous = i % 15 === 7 ? (DANGEROUS[((i / 15) % DANGEROUS.length) | 0] ?? null) : null;
     const tagIds = rng.sample(publicTagIds, rng.int(1, 3));
     if (draft && draftTagIds.length && rng.chance(0.5)) tagIds.push(...draftTagIds);
     list.push({
@@ -91,10 +102,59 @@ function plans(theme: Theme): Plan[] {
   const c = theme.currency;
   // Ids differ from the content order on purpose: clients must keep the API's order.
   return [
-    { id: 1, slug: 'annual', name: 'Annual All Access', description: 'Everything for a year, two months free.', price: '149.00', currency: c, interval: 'year', features: ['Unlimited articles', 'E-paper archive', 'Ad-free reading', 'Subscriber newsletter'], active: true, position: 3 },
-    { id: 2, slug: 'digital', name: 'Digital', description: 'All articles on every device.', price: '9.90', currency: c, interval: 'month', features: ['Unlimited articles', 'Newsletter'], active: true, position: 1 },
-    { id: 3, slug: 'digital-epaper', name: 'Digital + E-Paper', description: `Articles plus the ${theme.edition} e-paper every morning.`, price: '14.90', currency: c, interval: 'month', features: ['Unlimited articles', 'Daily e-paper', 'E-paper archive'], active: true, position: 2 },
-    { id: 4, slug: 'founding-member', name: 'Founding Member', description: 'Retired launch offer.', price: '4.90', currency: c, interval: 'month', features: ['Unlimited articles'], active: false, position: 4 },
+    {
+      id: 1,
+      slug: 'annual',
+      name: 'Annual All Access',
+      description: 'Everything for a year, two months free.',
+      price: '149.00',
+      currency: c,
+      interval: 'year',
+      features: [
+        'Unlimited articles',
+        'E-paper archive',
+        'Ad-free reading',
+        'Subscriber newsletter',
+      ],
+      active: true,
+      position: 3,
+    },
+    {
+      id: 2,
+      slug: 'digital',
+      name: 'Digital',
+      description: 'All articles on every device.',
+      price: '9.90',
+      currency: c,
+      interval: 'month',
+      features: ['Unlimited articles', 'Newsletter'],
+      active: true,
+      position: 1,
+    },
+    {
+      id: 3,
+      slug: 'digital-epaper',
+      name: 'Digital + E-Paper',
+      description: `Articles plus the ${theme.edition} e-paper every morning.`,
+      price: '14.90',
+      currency: c,
+      interval: 'month',
+      features: ['Unlimited articles', 'Daily e-paper', 'E-paper archive'],
+      active: true,
+      position: 2,
+    },
+    {
+      id: 4,
+      slug: 'founding-member',
+      name: 'Founding Member',
+      description: 'Retired launch offer.',
+      price: '4.90',
+      currency: c,
+      interval: 'month',
+      features: ['Unlimited articles'],
+      active: false,
+      position: 4,
+    },
   ];
 }
 
@@ -102,7 +162,12 @@ function editions(rng: Rng, theme: Theme, now: Date): Edition[] {
   return Array.from({ length: 10 }, (_, k) => {
     const day = addDays(now, -(7 * k + 1));
     const date = isoDate(day);
-    const label = day.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const label = day.toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
     return {
       id: k + 1,
       title: `${theme.edition} Weekend Edition, ${label}`,
@@ -118,9 +183,11 @@ function streams(rng: Rng, theme: Theme, now: Date): Stream[] {
   return theme.streams.map((title, i) => {
     const status = i < 2 ? 'live' : i < 5 ? 'scheduled' : 'ended';
     const scheduled =
-      status === 'live' ? addMinutes(now, -30 - i * 15)
-      : status === 'scheduled' ? addMinutes(addDays(now, i - 1), 18 * 60)
-      : addMinutes(addDays(now, -(i - 3) * 3), 19 * 60);
+      status === 'live'
+        ? addMinutes(now, -30 - i * 15)
+        : status === 'scheduled'
+          ? addMinutes(addDays(now, i - 1), 18 * 60)
+          : addMinutes(addDays(now, -(i - 3) * 3), 19 * 60);
     return {
       id: i + 1,
       title,
@@ -180,7 +247,11 @@ function site(rng: Rng, theme: Theme, now: Date, postsPerTenant: number): Site {
     users: users(theme),
     posts: [],
     categories: theme.categories.map((c, i) => ({ id: i + 1, name: c.name, slug: c.slug })),
-    tags: [...theme.tags, ...theme.draftOnlyTags].map((name, i) => ({ id: i + 1, name, slug: slugify(name) })),
+    tags: [...theme.tags, ...theme.draftOnlyTags].map((name, i) => ({
+      id: i + 1,
+      name,
+      slug: slugify(name),
+    })),
     plans: plans(theme),
     editions: editions(rng, theme, now),
     streams: streams(rng, theme, now),

@@ -42,7 +42,10 @@ const escape = (s: string): string =>
 function richBlock(rng: Rng, theme: Theme, tenant: string, slug: string, n: number): string {
   switch (rng.int(0, 5)) {
     case 0:
-      return `<ul>${rng.sample(theme.places, 3).map((p) => `<li>${p}</li>`).join('')}</ul>`;
+      return `<ul>${rng
+        .sample(theme.places, 3)
+        .map((p) => `<li>${p}</li>`)
+        .join('')}</ul>`;
     case 1:
       return `<ol><li>${paragraph(rng, theme, 1)}</li><li>${paragraph(rng, theme, 1)}</li><li>${paragraph(rng, theme, 1)}</li></ol>`;
     case 2:
@@ -50,7 +53,9 @@ function richBlock(rng: Rng, theme: Theme, tenant: string, slug: string, n: numb
     case 3: {
       const rows = rng
         .sample(theme.places, 3)
-        .map((p) => `<tr><td>${p}</td><td>${rng.int(10, 900)}</td><td>${rng.int(-20, 40)}%</td></tr>`)
+        .map(
+          (p) => `<tr><td>${p}</td><td>${rng.int(10, 900)}</td><td>${rng.int(-20, 40)}%</td></tr>`,
+        )
         .join('');
       return `<table><thead><tr><th>Area</th><th>Count</th><th>Change</th></tr></thead><tbody>${rows}</tbody></table>`;
     }
@@ -74,7 +79,8 @@ export function articleHtml(
   parts.push(`<h2>${rng.pick(theme.subheads)}</h2>`, `<p>${paragraph(rng, theme)}</p>`);
   parts.push(richBlock(rng, theme, tenant, slug, 1));
   if (dangerous) parts.push(dangerous);
-  if (rng.chance(0.5)) parts.push(`<h3>${rng.pick(theme.subheads)}</h3>`, richBlock(rng, theme, tenant, slug, 2));
+  if (rng.chance(0.5))
+    parts.push(`<h3>${rng.pick(theme.subheads)}</h3>`, richBlock(rng, theme, tenant, slug, 2));
   parts.push(`<p>${paragraph(rng, theme, 2)}</p>`);
   return parts.join('\n');
 }

@@ -23,7 +23,9 @@ describe('fault injection', () => {
     [0.5, 5, 35],
   ])('answers a %d share of requests with 500', async (errorRate, min, max) => {
     await fault({ service: 'lodging', errorRate });
-    const statuses = await Promise.all(Array.from({ length: 40 }, () => t.lodge('/properties', full).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () => t.lodge('/properties', full).then((r) => r.status)),
+    );
     const errors = statuses.filter((s) => s === 500).length;
     expect(errors).toBeGreaterThanOrEqual(errorRate === 1 ? 40 : min);
     expect(errors).toBeLessThanOrEqual(errorRate === 1 ? 40 : max);
@@ -77,7 +79,9 @@ describe('fault injection', () => {
       const m = await startMock({ publishingPort: 0, lodgingPort: 0, controlPort: 0 });
       try {
         expect((await http(`${m.lodgingUrl}/properties`, full)).status).toBe(500);
-        expect((await http(`${m.publishingUrl}/plans`, { tenant: 'daily-planet' })).status).toBe(200);
+        expect((await http(`${m.publishingUrl}/plans`, { tenant: 'daily-planet' })).status).toBe(
+          200,
+        );
       } finally {
         await m.close();
       }
@@ -90,10 +94,22 @@ describe('fault injection', () => {
 describe('stats', () => {
   it('counts requests per service and per METHOD path-pattern', async () => {
     await t.control('/stats', { method: 'DELETE' });
-    const guestId = ((await t.lodge('/guests', full)).body as { data: { id: string }[] }).data[0]?.id;
+    const guestId = ((await t.lodge('/guests', full)).body as { data: { id: string }[] }).data[0]
+      ?.id;
     const [prop] = demo.lodging['harbour-hotels'].propertyIds;
-    const rooms = ((await t.lodge(`/properties/${prop}`, full)).body as { data: { room_types: { id: string }[] } }).data.room_types;
-    const body = { property_id: prop, room_type_id: rooms[0]?.id, guest_id: guestId, check_in: isoDay(300), check_out: isoDay(301), adults: 1 };
+    const rooms = (
+      (await t.lodge(`/properties/${prop}`, full)).body as {
+        data: { room_types: { id: string }[] };
+      }
+    ).data.room_types;
+    const body = {
+      property_id: prop,
+      room_type_id: rooms[0]?.id,
+      guest_id: guestId,
+      check_in: isoDay(300),
+      check_out: isoDay(301),
+      adults: 1,
+    };
     await t.lodge('/bookings', { ...full, method: 'POST', body });
     await t.lodge('/bookings', { ...full, method: 'POST', body });
     await t.pub('/posts/welcome-to-our-new-website');
@@ -101,7 +117,10 @@ describe('stats', () => {
     const stats = (await t.control('/stats')).body;
     expect(stats).toEqual({
       publishing: { total: 2, routes: { 'GET /posts/{slug}': 1, 'GET (unmatched)': 1 } },
-      lodging: { total: 4, routes: { 'GET /guests': 1, 'GET /properties/{id}': 1, 'POST /bookings': 2 } },
+      lodging: {
+        total: 4,
+        routes: { 'GET /guests': 1, 'GET /properties/{id}': 1, 'POST /bookings': 2 },
+      },
     });
   });
 });
@@ -109,7 +128,11 @@ describe('stats', () => {
 describe('reset', () => {
   it('reseeds data, drops run-time tokens and restores the fixed demo tokens', async () => {
     const token = await t.login('editor');
-    const created = await t.pub('/posts', { method: 'POST', token, body: { title: 'Before reset', status: 'published' } });
+    const created = await t.pub('/posts', {
+      method: 'POST',
+      token,
+      body: { title: 'Before reset', status: 'published' },
+    });
     expect(created.status).toBe(201);
     await t.lodge('/auth/logout', { method: 'POST', ...full }); // revokes the demo token
     expectError(await t.lodge('/properties', full), 401, 'Unauthenticated.');
@@ -118,7 +141,10 @@ describe('reset', () => {
 
     const res = await t.control('/reset', { method: 'POST' });
     expect(res.status).toBe(200);
-    expect((await t.control('/stats')).body).toMatchObject({ publishing: { total: 0 }, lodging: { total: 0 } });
+    expect((await t.control('/stats')).body).toMatchObject({
+      publishing: { total: 0 },
+      lodging: { total: 0 },
+    });
     expectError(await t.pub('/auth/me', { token }), 401, 'Unauthenticated.');
     expect((await t.pub('/posts/before-reset')).status).toBe(404);
     expect((await t.lodge('/properties', full)).status).toBe(200);
@@ -128,6 +154,10 @@ describe('reset', () => {
 
   it('describes itself at GET /', async () => {
     const res = await t.control('/');
-    expect(res.body).toMatchObject({ publishingUrl: t.mock.publishingUrl, lodgingUrl: t.mock.lodgingUrl, seed: 42 });
+    expect(res.body).toMatchObject({
+      publishingUrl: t.mock.publishingUrl,
+      lodgingUrl: t.mock.lodgingUrl,
+      seed: 42,
+    });
   });
 });

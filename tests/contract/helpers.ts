@@ -44,7 +44,13 @@ export async function http(url: string, init: Call = {}): Promise<Res> {
 export function useMock(options: MockOptions = {}) {
   let mock: MockHandle | undefined;
   beforeAll(async () => {
-    mock = await startMock({ publishingPort: 0, lodgingPort: 0, controlPort: 0, limits: NO_LIMITS, ...options });
+    mock = await startMock({
+      publishingPort: 0,
+      lodgingPort: 0,
+      controlPort: 0,
+      limits: NO_LIMITS,
+      ...options,
+    });
   });
   afterAll(async () => {
     await mock?.close();
@@ -58,7 +64,10 @@ export function useMock(options: MockOptions = {}) {
       return m();
     },
     pub: (path: string, init: Call = {}) =>
-      http(`${m().publishingUrl}${path}`, { ...init, tenant: init.tenant === undefined ? 'daily-planet' : init.tenant }),
+      http(`${m().publishingUrl}${path}`, {
+        ...init,
+        tenant: init.tenant === undefined ? 'daily-planet' : init.tenant,
+      }),
     lodge: (path: string, init: Call = {}) => http(`${m().lodgingUrl}${path}`, init),
     control: (path: string, init: Call = {}) => http(`${m().controlUrl}${path}`, init),
     /** Logs a publishing demo user in and returns the token. */
@@ -83,7 +92,12 @@ export function expectBody<T extends z.ZodType>(res: Res, status: number, schema
 }
 
 /** Asserts an error status and message; for 422 also the field messages given. */
-export function expectError(res: Res, status: number, message: string, errors?: Record<string, string[]>) {
+export function expectError(
+  res: Res,
+  status: number,
+  message: string,
+  errors?: Record<string, string[]>,
+) {
   const body = expectBody(res, status, ErrorSchema);
   expect(body.message).toBe(message);
   if (errors) expect(body.errors).toMatchObject(errors);

@@ -38,29 +38,45 @@ describe('rate limits', () => {
   it.each([
     ['token', 'tokenPerMinute'],
     ['lodging', 'lodgingPerMinute'],
-  ] as const)('applies a %s limit set at run time through the control server', async (kind, key) => {
-    const set = await t.control('/limits', { method: 'POST', body: { publicPerMinute: 0, [key]: 3 } });
-    expect(set.body).toMatchObject({ [key]: 3 });
-    const token = kind === 'token' ? await t.login('editor') : lodgingToken;
-    const call = () => (kind === 'token' ? t.pub('/auth/me', { token }) : t.lodge('/auth/me', { token }));
-    for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
-    const res = await call();
-    expectError(res, 429, 'Too Many Attempts.');
-    expect(res.headers.get('retry-after')).toBeTruthy();
-  });
+  ] as const)(
+    'applies a %s limit set at run time through the control server',
+    async (kind, key) => {
+      const set = await t.control('/limits', {
+        method: 'POST',
+        body: { publicPerMinute: 0, [key]: 3 },
+      });
+      expect(set.body).toMatchObject({ [key]: 3 });
+      const token = kind === 'token' ? await t.login('editor') : lodgingToken;
+      const call = () =>
+        kind === 'token' ? t.pub('/auth/me', { token }) : t.lodge('/auth/me', { token });
+      for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
+      const res = await call();
+      expectError(res, 429, 'Too Many Attempts.');
+      expect(res.headers.get('retry-after')).toBeTruthy();
+    },
+  );
 
   it('disables a limit set to 0: no 429 and no headers', async () => {
-    await t.control('/limits', { method: 'POST', body: { publicPerMinute: 0, tokenPerMinute: 0, lodgingPerMinute: 0 } });
+    await t.control('/limits', {
+      method: 'POST',
+      body: { publicPerMinute: 0, tokenPerMinute: 0, lodgingPerMinute: 0 },
+    });
     for (let i = 0; i < 70; i++) {
       const res = await t.pub('/plans');
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-limit')).toBeNull();
     }
-    expect((await t.control('/limits')).body).toEqual({ publicPerMinute: 0, tokenPerMinute: 0, lodgingPerMinute: 0 });
+    expect((await t.control('/limits')).body).toEqual({
+      publicPerMinute: 0,
+      tokenPerMinute: 0,
+      lodgingPerMinute: 0,
+    });
   });
 
   it('rejects invalid limits with 422', async () => {
-    expect((await t.control('/limits', { method: 'POST', body: { publicPerMinute: -1 } })).status).toBe(422);
+    expect(
+      (await t.control('/limits', { method: 'POST', body: { publicPerMinute: -1 } })).status,
+    ).toBe(422);
   });
 
   it('reads limits from MOCK_LIMIT_* at start', async () => {
@@ -75,7 +91,11 @@ describe('rate limits', () => {
         expect((await get()).status).toBe(429);
         const lodge = await http(`${m.lodgingUrl}/properties`, { token: lodgingToken });
         expect(lodge.headers.get('x-ratelimit-limit')).toBeNull();
-        expect(m.state.limits).toEqual({ publicPerMinute: 2, tokenPerMinute: 240, lodgingPerMinute: 0 });
+        expect(m.state.limits).toEqual({
+          publicPerMinute: 2,
+          tokenPerMinute: 240,
+          lodgingPerMinute: 0,
+        });
       } finally {
         await m.close();
       }

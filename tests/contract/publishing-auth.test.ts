@@ -21,17 +21,30 @@ describe('publishing auth', () => {
     { role: 'reader', roles: ['subscriber'], paid: false },
   ] as const)('logs in $role and reports roles and subscription', async ({ role, roles, paid }) => {
     const login = expectBody(
-      await t.pub('/auth/login', { method: 'POST', body: { email: `${role}@masthead.test`, password: demo.password } }),
+      await t.pub('/auth/login', {
+        method: 'POST',
+        body: { email: `${role}@masthead.test`, password: demo.password },
+      }),
       200,
       LoginSchema,
     );
     const me = expectBody(await t.pub('/auth/me', { token: login.data.token }), 200, one(MeSchema));
-    expect(me.data).toMatchObject({ email: `${role}@masthead.test`, roles, has_active_subscription: paid });
+    expect(me.data).toMatchObject({
+      email: `${role}@masthead.test`,
+      roles,
+      has_active_subscription: paid,
+    });
   });
 
   it.each([
-    [{}, { email: ['The email field is required.'], password: ['The password field is required.'] }],
-    [{ email: 'not-an-email', password: 'x' }, { email: ['The email field must be a valid email address.'] }],
+    [
+      {},
+      { email: ['The email field is required.'], password: ['The password field is required.'] },
+    ],
+    [
+      { email: 'not-an-email', password: 'x' },
+      { email: ['The email field must be a valid email address.'] },
+    ],
     [
       { email: 'admin@masthead.test', password: 'wrong-password' },
       { email: ['These credentials do not match our records.'] },
@@ -49,10 +62,19 @@ describe('publishing auth', () => {
     const body = expectBody(
       res,
       201,
-      one(z.strictObject({ token: z.string(), user: z.strictObject({ id: z.number(), name: z.string() }) })),
+      one(
+        z.strictObject({
+          token: z.string(),
+          user: z.strictObject({ id: z.number(), name: z.string() }),
+        }),
+      ),
     );
     const me = expectBody(await t.pub('/auth/me', { token: body.data.token }), 200, one(MeSchema));
-    expect(me.data).toMatchObject({ name: 'New Reader', roles: ['subscriber'], has_active_subscription: false });
+    expect(me.data).toMatchObject({
+      name: 'New Reader',
+      roles: ['subscriber'],
+      has_active_subscription: false,
+    });
   });
 
   it.each([
@@ -90,8 +112,19 @@ describe('publishing auth', () => {
 
 describe('tenant resolution and separation', () => {
   it.each([
-    ['X-Tenant header', (base: string) => [`${base}/posts/welcome-to-our-new-website`, { tenant: 'harbour-times' }] as const],
-    ['?tenant= query', (base: string) => [`${base}/posts/welcome-to-our-new-website?tenant=harbour-times`, { tenant: null }] as const],
+    [
+      'X-Tenant header',
+      (base: string) =>
+        [`${base}/posts/welcome-to-our-new-website`, { tenant: 'harbour-times' }] as const,
+    ],
+    [
+      '?tenant= query',
+      (base: string) =>
+        [
+          `${base}/posts/welcome-to-our-new-website?tenant=harbour-times`,
+          { tenant: null },
+        ] as const,
+    ],
   ])('resolves the tenant from the %s', async (_, make) => {
     const [url, init] = make('');
     const res = await t.pub(url, init);
@@ -104,11 +137,19 @@ describe('tenant resolution and separation', () => {
     const http = await import('node:http');
     const body = await new Promise<string>((resolve, reject) => {
       http
-        .get({ host: '127.0.0.1', port, path: '/api/v1/posts/welcome-to-our-new-website', headers: { Host: `alpine-post.localhost:${port}` } }, (res) => {
-          let data = '';
-          res.on('data', (c: Buffer) => (data += c.toString()));
-          res.on('end', () => resolve(data));
-        })
+        .get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/v1/posts/welcome-to-our-new-website',
+            headers: { Host: `alpine-post.localhost:${port}` },
+          },
+          (res) => {
+            let data = '';
+            res.on('data', (c: Buffer) => (data += c.toString()));
+            res.on('end', () => resolve(data));
+          },
+        )
         .on('error', reject);
     });
     expect(body).toContain('Alpine Post');
@@ -128,7 +169,9 @@ describe('tenant resolution and separation', () => {
     );
     expect(new Set(titles).size).toBe(3);
     const cats = await Promise.all(
-      ['daily-planet', 'alpine-post'].map(async (tenant) => (await t.pub('/categories/sport', { tenant })).body),
+      ['daily-planet', 'alpine-post'].map(
+        async (tenant) => (await t.pub('/categories/sport', { tenant })).body,
+      ),
     );
     expect(cats[0]).not.toEqual(cats[1]);
   });
@@ -136,7 +179,11 @@ describe('tenant resolution and separation', () => {
   it('rejects a token from tenant A on tenant B with 401', async () => {
     const token = await t.login('admin', 'daily-planet');
     expect((await t.pub('/auth/me', { token, tenant: 'daily-planet' })).status).toBe(200);
-    expectError(await t.pub('/auth/me', { token, tenant: 'harbour-times' }), 401, 'Unauthenticated.');
+    expectError(
+      await t.pub('/auth/me', { token, tenant: 'harbour-times' }),
+      401,
+      'Unauthenticated.',
+    );
   });
 
   it('answers 404 Route not found. for unknown routes', async () => {

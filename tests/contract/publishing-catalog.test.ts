@@ -17,11 +17,17 @@ const t = useMock();
 
 describe('categories', () => {
   it('lists every category with published post counts, unpaginated', async () => {
-    const { data } = expectBody(await t.pub('/categories'), 200, z.strictObject({ data: z.array(CategorySchema) }));
+    const { data } = expectBody(
+      await t.pub('/categories'),
+      200,
+      z.strictObject({ data: z.array(CategorySchema) }),
+    );
     expect(data.map((c) => c.slug)).toEqual(expect.arrayContaining(['news', 'sport']));
     const site = t.mock.state.publishing.sites.get('daily-planet');
     const news = data.find((c) => c.slug === 'news');
-    const published = site?.posts.filter((p) => p.status === 'published' && p.categoryId === news?.id).length;
+    const published = site?.posts.filter(
+      (p) => p.status === 'published' && p.categoryId === news?.id,
+    ).length;
     expect(news?.posts_count).toBe(published);
   });
 
@@ -29,12 +35,26 @@ describe('categories', () => {
     const body = expectBody(
       await t.pub('/categories/sport?per_page=5'),
       200,
-      one(z.strictObject({ category: CategorySchema, posts: z.array(PostItemSchema), meta: ShortMetaSchema })),
+      one(
+        z.strictObject({
+          category: CategorySchema,
+          posts: z.array(PostItemSchema),
+          meta: ShortMetaSchema,
+        }),
+      ),
     );
     expect(body.data.posts).toHaveLength(5);
     expect(body.data.meta.total).toBe(body.data.category.posts_count);
-    expect(body.data.posts.every((p) => p.category?.slug === 'sport' && p.status === 'published')).toBe(true);
-    expect(expectBody(await t.pub('/categories/sport'), 200, z.object({ data: z.object({ meta: ShortMetaSchema }) })).data.meta.per_page).toBe(10);
+    expect(
+      body.data.posts.every((p) => p.category?.slug === 'sport' && p.status === 'published'),
+    ).toBe(true);
+    expect(
+      expectBody(
+        await t.pub('/categories/sport'),
+        200,
+        z.object({ data: z.object({ meta: ShortMetaSchema }) }),
+      ).data.meta.per_page,
+    ).toBe(10);
   });
 
   it('answers 404 for an unknown category', async () => {
@@ -44,7 +64,11 @@ describe('categories', () => {
 
 describe('tags', () => {
   it('lists only tags with a published post, each with an absolute url', async () => {
-    const { data } = expectBody(await t.pub('/tags'), 200, z.strictObject({ data: z.array(TagSchema) }));
+    const { data } = expectBody(
+      await t.pub('/tags'),
+      200,
+      z.strictObject({ data: z.array(TagSchema) }),
+    );
     expect(data.length).toBeGreaterThan(3);
     expect(data.map((x) => x.name)).not.toContain('Embargoed');
     expect(data[0]?.url).toBe(`${t.mock.publishingUrl}/tags/${data[0]?.slug}`);
@@ -54,7 +78,9 @@ describe('tags', () => {
     const body = expectBody(
       await t.pub('/tags/city-hall'),
       200,
-      one(z.strictObject({ tag: TagSchema, posts: z.array(PostItemSchema), meta: ShortMetaSchema })),
+      one(
+        z.strictObject({ tag: TagSchema, posts: z.array(PostItemSchema), meta: ShortMetaSchema }),
+      ),
     );
     expect(body.data.meta.per_page).toBe(10);
     expect(body.data.posts.every((p) => p.tags.some((x) => x.slug === 'city-hall'))).toBe(true);
@@ -67,13 +93,21 @@ describe('tags', () => {
 
 describe('plans', () => {
   it('lists active plans in content order, not id order', async () => {
-    const { data } = expectBody(await t.pub('/plans'), 200, z.strictObject({ data: z.array(PlanSchema) }));
+    const { data } = expectBody(
+      await t.pub('/plans'),
+      200,
+      z.strictObject({ data: z.array(PlanSchema) }),
+    );
     expect(data.map((p) => p.slug)).toEqual(['digital', 'digital-epaper', 'annual']);
     expect(data.every((p) => p.currency === 'USD')).toBe(true);
   });
 
   it('shows one plan with its subscribe_url; inactive and unknown are 404', async () => {
-    const { data } = expectBody(await t.pub('/plans/annual', { tenant: 'alpine-post' }), 200, one(PlanSchema));
+    const { data } = expectBody(
+      await t.pub('/plans/annual', { tenant: 'alpine-post' }),
+      200,
+      one(PlanSchema),
+    );
     expect(data).toMatchObject({ interval: 'year', currency: 'CHF' });
     expect((await fetch(data.subscribe_url)).status).toBe(200);
     expectError(await t.pub('/plans/founding-member'), 404, 'Plan not found.');
@@ -105,10 +139,18 @@ describe('e-paper paywall', () => {
     const list = expectBody(await t.pub('/epaper', init), 200, Page).data;
     const locked = list.find((e) => !e.is_free);
     const free = list.find((e) => e.is_free);
-    const paidOne = expectBody(await t.pub(`/epaper/${locked?.slug}`, init), 200, one(EditionSchema)).data;
+    const paidOne = expectBody(
+      await t.pub(`/epaper/${locked?.slug}`, init),
+      200,
+      one(EditionSchema),
+    ).data;
     expect(paidOne.requires_subscription).toBe(!paid);
     expect(paidOne.pages).toHaveLength(paid ? paidOne.page_count : 0);
-    const freeOne = expectBody(await t.pub(`/epaper/${free?.slug}`, init), 200, one(EditionSchema)).data;
+    const freeOne = expectBody(
+      await t.pub(`/epaper/${free?.slug}`, init),
+      200,
+      one(EditionSchema),
+    ).data;
     expect(freeOne.requires_subscription).toBe(false);
     expect(freeOne.pages).toHaveLength(freeOne.page_count);
   });
@@ -129,7 +171,12 @@ describe('streams', () => {
     const { data, meta } = expectBody(await t.pub('/streams'), 200, page(StreamSchema));
     expect(meta.per_page).toBe(12);
     const order = data.map((s) => s.status);
-    expect(order).toEqual([...order].sort((a, b) => ['live', 'scheduled', 'ended'].indexOf(a) - ['live', 'scheduled', 'ended'].indexOf(b)));
+    expect(order).toEqual(
+      [...order].sort(
+        (a, b) =>
+          ['live', 'scheduled', 'ended'].indexOf(a) - ['live', 'scheduled', 'ended'].indexOf(b),
+      ),
+    );
     expect(new Set(order)).toEqual(new Set(['live', 'scheduled', 'ended']));
     const scheduled = data.filter((s) => s.status === 'scheduled');
     expect(scheduled.every((s) => Date.parse(s.scheduled_at) > Date.now())).toBe(true);
@@ -149,9 +196,16 @@ describe('streams', () => {
 
 describe('media', () => {
   it('serves cover images as deterministic SVG with the title', async () => {
-    const { data } = expectBody(await t.pub('/posts/welcome-to-our-new-website', { tenant: 'harbour-times' }), 200, one(PostItemSchema.extend({ content: z.string() })));
+    const { data } = expectBody(
+      await t.pub('/posts/welcome-to-our-new-website', { tenant: 'harbour-times' }),
+      200,
+      one(PostItemSchema.extend({ content: z.string() })),
+    );
     const url = data.cover_image_url ?? '';
-    const [a, b] = await Promise.all([fetch(url).then((r) => r.text()), fetch(url).then((r) => r.text())]);
+    const [a, b] = await Promise.all([
+      fetch(url).then((r) => r.text()),
+      fetch(url).then((r) => r.text()),
+    ]);
     expect(a).toBe(b);
     expect(a).toContain('Welcome to our new website');
     expect(a).toContain('#0b6e79');
