@@ -43,6 +43,8 @@ export default defineConfig({
           {
             command: 'node mock/server.ts',
             url: 'http://127.0.0.1:4009/stats',
+            // The suite reads many distinct pages quickly; site budget and mock limit are raised together.
+            env: { MOCK_LIMIT_PUBLIC: '600', MOCK_LIMIT_LODGING: '600' },
             reuseExistingServer: !process.env.CI,
             timeout: 30_000,
           },
@@ -51,7 +53,12 @@ export default defineConfig({
     {
       command: 'npm run build && node scripts/e2e-server.mjs',
       url: `http://127.0.0.1:${port}/favicon.svg`,
-      env: { E2E_PORT: String(port), ASTRO_TELEMETRY_DISABLED: '1' },
+      env: {
+        E2E_PORT: String(port),
+        ASTRO_TELEMETRY_DISABLED: '1',
+        PUBLISHING_PUBLIC_PER_MINUTE: '600',
+        LODGING_PER_MINUTE: '600',
+      },
       reuseExistingServer: !process.env.CI,
       timeout: 180_000,
     },

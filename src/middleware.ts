@@ -1,9 +1,36 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
-import { MASTHEAD_TENANT, TRUST_PROXY } from 'astro:env/server';
+import { MASTHEAD_TENANT, STATUS_TOKEN, TRUST_PROXY } from 'astro:env/server';
 import { getTenants } from './lib/tenant-registry.ts';
 import { resolveTenant } from './lib/tenant-resolution.ts';
 import { installTenantLocals } from './lib/locals.ts';
 import { logError } from './lib/log.ts';
+import { mayReadStatus } from './lib/status-access.ts';
+import { getStatus } from './lib/upstream/index.ts';
+
+/** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
+const statusEndpoint = defineMiddleware((context, next) => {
+  if (context.url.pathname !== '/_status') return next();
+  let clientAddress: string | undefined;
+  try {
+    clientAddress = context.clientAddress;
+  } catch {
+    clientAddress = undefined;
+  }
+  const allowed = mayReadStatus({
+    clientAddress,
+    forwardedFor: context.request.headers.get('x-forwarded-for'),
+    authorization: context.request.headers.get('authorization'),
+    statusToken: STATUS_TOKEN,
+  });
+  if (!allowed)
+    return new Response(JSON.stringify({ message: 'Forbidden' }), {
+      status: 403,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  return new Response(JSON.stringify(getStatus(), null, 2), {
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+  });
+});
 
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
@@ -61,4 +88,4 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   return response;
 });
 
-export const onRequest = sequence(tenantResolution, errorLogging, securityHeaders);
+export const onRequest = sequence(statusEndpoint, tenantResolution, errorLogging, securityHeaders);

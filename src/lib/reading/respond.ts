@@ -1,6 +1,5 @@
 import type { AstroGlobal } from 'astro';
 import { NotFoundError, RateLimitedError, isOutage } from '../upstream/errors.ts';
-import { logError } from '../log.ts';
 
 type PageContext = Pick<AstroGlobal, 'rewrite' | 'locals' | 'url'>;
 
@@ -10,7 +9,7 @@ const DEFAULT_RETRY_AFTER = 30;
 /**
  * Runs a page's data loader and turns typed upstream failures into the right page: 404 for a missing
  * resource, the branded 503 with `Retry-After` for an outage or rate limit (never a 500). Anything
- * else is a bug and goes on to the 500 page.
+ * else is a bug and goes on to the 500 page. (The client has already logged the upstream failure.)
  */
 export async function loadOrRespond<T>(
   Astro: PageContext,

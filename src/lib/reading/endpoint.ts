@@ -1,0 +1,43 @@
+import type { APIContext } from 'astro';
+import type { TenantMatch } from '../tenant-resolution.ts';
+import { isOutage, NotFoundError, RateLimitedError } from '../upstream/errors.ts';
+
+/**
+ * Feeds and sitemaps: cacheable like pages, and on an outage a plain 503 with `Retry-After`
+ * (feed readers and crawlers retry), never a 500.
+ */
+export async function feedResponse(
+  context: APIContext,
+  build: (match: TenantMatch) => Promise<Response | null>,
+  maxAge = 600,
+): Promise<Response> {
+  const match = context.locals.site;
+  if (!match) return new Response('Not found', { status: 404 });
+  try {
+    const response = await build(match);
+    if (!response)
+      return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } });
+    response.headers.set(
+      'Cache-Control',
+      `public, max-age=0, s-maxage=${maxAge}, stale-while-revalidate=${maxAge * 6}`,
+    );
+    context.cache.set({ maxAge, swr: maxAge * 6 });
+    return response;
+  } catch (error) {
+    if (error instanceof NotFoundError) return new Response('Not found', { status: 404 });
+    if (!isOutage(error)) throw error;
+    const retryAfter = error instanceof RateLimitedError ? Math.ceil(error.retryAfterSeconds) : 60;
+    return new Response('Temporarily unavailable', {
+      status: 503,
+      headers: {
+        'Retry-After': String(retryAfter),
+        'Cache-Control': 'no-store',
+        'Content-Type': 'text/plain',
+      },
+    });
+  }
+}
+
+export function xmlResponse(xml: string): Response {
+  return new Response(xml, { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
+}

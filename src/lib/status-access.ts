@@ -1,0 +1,21 @@
+import { timingSafeEqual } from 'node:crypto';
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+export interface StatusAccessInput {
+  clientAddress: string | undefined;
+  /** Any proxy header means the request may come from outside, whatever the socket says. */
+  forwardedFor: string | null;
+  authorization: string | null;
+  statusToken: string | undefined;
+}
+
+/** `/_status` is open to direct local requests, and to anyone with `Authorization: Bearer $STATUS_TOKEN`. */
+export function mayReadStatus(input: StatusAccessInput): boolean {
+  if (input.statusToken && input.authorization?.startsWith('Bearer ')) {
+    const given = Buffer.from(input.authorization.slice('Bearer '.length));
+    const expected = Buffer.from(input.statusToken);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
+  }
+  return !input.forwardedFor && LOOPBACK.test(input.clientAddress ?? '');
+}

@@ -1,0 +1,23 @@
+import type { APIRoute } from 'astro';
+import { absoluteUrl } from '../lib/reading/seo.ts';
+
+export const GET: APIRoute = ({ locals, url }) => {
+  const match = locals.site;
+  if (!match) return new Response('Not found', { status: 404 });
+  const body = [
+    'User-agent: *',
+    'Allow: /',
+    'Disallow: /_actions/',
+    'Disallow: /embed/',
+    'Disallow: /search',
+    '',
+    `Sitemap: ${absoluteUrl(match, url, '/sitemap.xml')}`,
+    '',
+  ].join('\n');
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+    },
+  });
+};

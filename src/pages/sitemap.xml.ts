@@ -1,0 +1,18 @@
+import type { APIRoute } from 'astro';
+import { countPostSitemaps } from '../lib/reading/feeds.ts';
+import { feedResponse, xmlResponse } from '../lib/reading/endpoint.ts';
+import { absoluteUrl } from '../lib/reading/seo.ts';
+import { sitemapIndex } from '../lib/reading/sitemap.ts';
+
+/** A sitemap index: the section pages, then the posts in chunks (any size of site, within the upstream budget). */
+export const GET: APIRoute = (context) =>
+  feedResponse(context, async (match) => {
+    const chunks = await countPostSitemaps(match);
+    const locations = [
+      absoluteUrl(match, context.url, '/sitemap-pages.xml'),
+      ...Array.from({ length: chunks }, (_, index) =>
+        absoluteUrl(match, context.url, `/sitemap-posts-${index + 1}.xml`),
+      ),
+    ];
+    return xmlResponse(sitemapIndex(locations));
+  });

@@ -1,0 +1,244 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { checkA11y, tenantUrl } from './helpers.ts';
+
+const API = 'http://127.0.0.1:4010/api/v1';
+
+interface ApiPost {
+  title: string;
+  slug: string;
+}
+
+async function apiPosts(
+  request: APIRequestContext,
+  tenant: string,
+  query = '',
+): Promise<{ data: ApiPost[]; meta: { total: number; last_page: number } }> {
+  const params = new URLSearchParams({
+    per_page: '50',
+    ...Object.fromEntries(new URLSearchParams(query)),
+  });
+  const response = await request.get(`${API}/posts?${params}`, { headers: { 'X-Tenant': tenant } });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as { data: ApiPost[]; meta: { total: number; last_page: number } };
+}
+
+async function cardTitles(page: import('@playwright/test').Page): Promise<string[]> {
+  return page.locator('article.card .title').allInnerTexts();
+}
+
+test('the home page lists this tenant’s posts and not another’s', async ({ page, request }) => {
+  const own = (await apiPosts(request, 'daily-planet')).data.map((post) => post.title);
+  // Titles only the other tenant has (some, like the welcome post, exist in both on purpose).
+  const other = new Set(
+    (await apiPosts(request, 'harbour-times')).data
+      .map((post) => post.title)
+      .filter((title) => !own.includes(title)),
+  );
+  expect(other.size).toBeGreaterThan(10);
+  await page.goto(tenantUrl('daily-planet', '/'));
+  const titles = await cardTitles(page);
+  expect(titles.length).toBeGreaterThanOrEqual(10);
+  for (const title of titles) {
+    expect(own).toContain(title);
+    expect(other.has(title)).toBe(false);
+  }
+  await expect(page.getByRole('heading', { name: 'Featured' })).toBeVisible();
+  await checkA11y(page);
+});
+
+test('pagination walks to the last page with rel prev/next', async ({ page, request }) => {
+  const { meta } = await apiPosts(request, 'harbour-times', '&per_page=10');
+  await page.goto(tenantUrl('harbour-times', '/'));
+  let pages = 1;
+  while (await page.locator('link[rel="next"]').count()) {
+    await page.getByRole('link', { name: 'Older →' }).click();
+    pages += 1;
+    await expect(page.locator('link[rel="prev"]')).toHaveCount(1);
+    expect(pages).toBeLessThanOrEqual(meta.last_page);
+  }
+  expect(pages).toBe(meta.last_page);
+  await expect(
+    page.locator('[aria-current="page"]', { hasText: String(meta.last_page) }),
+  ).toBeVisible();
+  expect(
+    (await page.goto(tenantUrl('harbour-times', `/?page=${meta.last_page + 1}`)))?.status(),
+  ).toBe(404);
+});
+
+test('a post renders sanitized content: nothing from the CMS runs', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(tenantUrl('alpine-post', '/posts/welcome-to-our-new-website'));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await page.title()).not.toContain('XSS');
+  const content = page.locator('.content');
+  await expect(content.locator('script')).toHaveCount(0);
+  await expect(content.locator('iframe[src*="evil.example"]')).toHaveCount(0);
+  await expect(content.locator('[onerror]')).toHaveCount(0);
+  await expect(content.locator('a[href^="javascript:"]')).toHaveCount(0);
+  // What the CMS meant to show is still there.
+  await expect(content.locator('h2').first()).toBeVisible();
+  expect(await page.title()).not.toContain('XSS');
+  const ld = await page.locator('script[type="application/ld+json"]').allTextContents();
+  expect(
+    ld.some((json) => (JSON.parse(json) as { '@type': string })['@type'] === 'NewsArticle'),
+  ).toBe(true);
+  await expect(page.locator('nav[aria-label="Breadcrumb"]')).toBeVisible();
+  await checkA11y(page);
+});
+
+test('the same slug shows each tenant its own post', async ({ page }) => {
+  await page.goto(tenantUrl('daily-planet', '/posts/welcome-to-our-new-website'));
+  const daily = await page.locator('.content').innerText();
+  await page.goto(tenantUrl('harbour-times', '/posts/welcome-to-our-new-website'));
+  const harbour = await page.locator('.content').innerText();
+  expect(daily).not.toEqual(harbour);
+});
+
+test('category and tag pages show the right posts', async ({ page, request }) => {
+  const expected = (
+    await apiPosts(request, 'daily-planet', '&category=sport&per_page=10')
+  ).data.map((post) => post.title);
+  await page.goto(tenantUrl('daily-planet', '/categories'));
+  await page.getByRole('link', { name: 'Sport', exact: true }).first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sport');
+  expect(await cardTitles(page)).toEqual(expected);
+  await checkA11y(page);
+
+  await page.goto(tenantUrl('daily-planet', '/tags'));
+  const firstTag = page.locator('.cloud a').first();
+  const tagName = (await firstTag.innerText()).replace(/^#/, '');
+  await firstTag.click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`#${tagName}`);
+  for (const card of await page.locator('article.card').all()) {
+    await expect(card.locator('.tags')).toContainText(tagName);
+  }
+  await checkA11y(page);
+});
+
+test('search works without JavaScript, keeps the query and has an empty state', async ({
+  browser,
+  request,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const expected = await apiPosts(request, 'harbour-times', '&search=ferry');
+  await page.goto(tenantUrl('harbour-times', '/'));
+  await page.getByRole('link', { name: 'Search' }).click();
+  await page.getByLabel('Search Harbour Times').fill('ferry');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByLabel('Search Harbour Times')).toHaveValue('ferry');
+  await expect(page.getByRole('status')).toContainText(`${expected.meta.total} result`);
+  await page.getByLabel('Search Harbour Times').fill('zzzqqqnothing');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('status')).toContainText('No articles match');
+  await context.close();
+});
+
+test('the search page passes axe', async ({ page }) => {
+  await page.goto(tenantUrl('harbour-times', '/search?q=ferry'));
+  await checkA11y(page);
+});
+
+test('plans show price in the tenant locale and a subscribe button', async ({ page }) => {
+  await page.goto(tenantUrl('alpine-post', '/plans'));
+  const plans = page.locator('article.plan');
+  await expect(plans).toHaveCount(3);
+  await expect(plans.first()).toContainText('CHF');
+  await expect(plans.first().getByRole('link', { name: /Subscribe/ })).toHaveAttribute(
+    'href',
+    /^https?:\/\//,
+  );
+  await checkA11y(page);
+  await plans.first().locator('.name a').click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await checkA11y(page);
+});
+
+test('RSS and sitemap are XML on the tenant’s own host', async ({ page }) => {
+  await page.goto(tenantUrl('daily-planet', '/robots.txt'));
+  for (const [path, root] of [
+    ['/rss.xml', 'rss'],
+    ['/sitemap.xml', 'sitemapindex'],
+    ['/sitemap-posts-1.xml', 'urlset'],
+  ] as const) {
+    // Fetched by the browser: only it resolves *.localhost names.
+    const { status, xml } = await page.evaluate(async (url) => {
+      const response = await fetch(url);
+      return { status: response.status, xml: await response.text() };
+    }, path);
+    expect(status).toBe(200);
+    expect(xml).toMatch(new RegExp(`<${root}[\\s>]`));
+    const links = [...xml.matchAll(/<(?:link|loc)>([^<]+)</g)].map((m) => m[1] ?? '');
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link).toMatch(/^http:\/\/daily-planet\.localhost:\d+\//);
+  }
+});
+
+test('RSS is valid XML in the browser parser too', async ({ page }) => {
+  await page.goto(tenantUrl('harbour-times', '/'));
+  const errors = await page.evaluate(async () => {
+    const out: string[] = [];
+    for (const path of ['/rss.xml', '/sitemap.xml', '/sitemap-pages.xml', '/sitemap-posts-1.xml']) {
+      const text = await (await fetch(path)).text();
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      if (doc.querySelector('parsererror')) out.push(path);
+    }
+    return out;
+  });
+  expect(errors).toEqual([]);
+});
+
+test('reading pages ship no JavaScript', async ({ page }) => {
+  for (const path of [
+    '/',
+    '/posts/welcome-to-our-new-website',
+    '/categories/news',
+    '/tags',
+    '/search?q=news',
+    '/plans',
+  ]) {
+    await page.goto(tenantUrl('daily-planet', path));
+    const scripts = await page.locator('script:not([type="application/ld+json"])').count();
+    expect(scripts, path).toBe(0);
+  }
+});
+
+test.describe('upstream trouble', () => {
+  const CONTROL = 'http://127.0.0.1:4009';
+  test.afterEach(async ({ request }) => {
+    await request.delete(`${CONTROL}/faults`);
+  });
+
+  test('a cached page is served while the upstream is down; an uncached one gets the branded 503', async ({
+    page,
+    request,
+  }) => {
+    const warm = tenantUrl('daily-planet', '/categories/culture');
+    await page.goto(warm);
+    const heading = await page.getByRole('heading', { level: 1 }).innerText();
+    expect(
+      (
+        await request.post(`${CONTROL}/faults`, { data: { service: 'publishing', down: true } })
+      ).ok(),
+    ).toBe(true);
+
+    const cached = await page.goto(warm);
+    expect(cached?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+
+    const cold = await page.goto(tenantUrl('daily-planet', '/search?q=never-cached-query'));
+    expect(cold?.status()).toBe(503);
+    expect(Number(cold?.headers()['retry-after'])).toBeGreaterThan(0);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Temporarily unavailable');
+    await expect(page.locator('header .brand')).toHaveText('Daily Planet');
+  });
+
+  test('a 429 from the upstream is never shown as a 500', async ({ page, request }) => {
+    await request.post(`${CONTROL}/faults`, { data: { service: 'publishing', force429: true } });
+    const response = await page.goto(tenantUrl('harbour-times', '/search?q=rate-limited-query'));
+    expect(response?.status()).toBe(503);
+    expect(response?.headers()['retry-after']).toBeTruthy();
+    await expect(page.locator('body')).not.toContainText('Too Many Attempts');
+  });
+});
