@@ -1,10 +1,13 @@
 import type { Post, Site } from './model.ts';
 
+// Plain code-unit order: ISO timestamps sort correctly and localeCompare is slow on 10k posts.
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Published posts, newest first (ties: higher id first). */
 export function publishedPosts(site: Site): Post[] {
   return site.posts
     .filter((p) => p.status === 'published')
-    .sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? '') || b.id - a.id);
+    .sort((a, b) => cmp(b.publishedAt ?? '', a.publishedAt ?? '') || b.id - a.id);
 }
 
 /** Tag filter: name case-insensitively, or slug. */

@@ -38,6 +38,7 @@ function users(theme: Theme): User[] {
 
 function posts(rng: Rng, theme: Theme, site: Site, now: Date, count: number): Post[] {
   const taken = new Set<string>([WELCOME_SLUG]);
+  const suffix = new Map<string, number>(); // next free `-n` per base slug, keeps scaling linear
   const authors = site.users.filter((u) => u.roles.includes('editor'));
   const draftTagIds = site.tags
     .filter((t) => theme.draftOnlyTags.includes(t.name))
@@ -69,8 +70,12 @@ function posts(rng: Rng, theme: Theme, site: Site, now: Date, count: number): Po
     const catIndex = rng.int(0, theme.categories.length - 1);
     const cat = theme.categories[catIndex];
     const title = fill(rng, theme, rng.pick(cat?.headlines ?? ['Untitled']));
-    let slug = slugify(title);
-    for (let n = 2; taken.has(slug); n++) slug = `${slugify(title)}-${n}`;
+    const root = slugify(title);
+    let slug = root;
+    for (let n = suffix.get(root) ?? 2; taken.has(slug); n++) {
+      slug = `${root}-${n}`;
+      suffix.set(root, n + 1);
+    }
     taken.add(slug);
     const draft = i % 10 === 3 || rng.chance(0.04);
     const at = addMinutes(now, -(i * spacingMin + rng.int(0, Math.floor(spacingMin / 2))));
