@@ -43,7 +43,7 @@ export const id = z.union([z.number(), z.string()]);
 /** Unwraps `{ data: X }` (with optional `meta`, `links`, `message`); passes a bare X through. */
 export function unwrap(value: unknown): unknown {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'data' in value) {
-    return (value as { data: unknown }).data;
+    return value.data;
   }
   return value;
 }

@@ -18,12 +18,13 @@ const DAY = 24 * HOUR;
 
 export const TTL = {
   // Publishing: public content changes a few times an hour; an outage page is worse than old news.
-  postList: { fresh: 60, stale: 5 * MINUTE, errorGrace: DAY },
-  post: { fresh: 2 * MINUTE, stale: 10 * MINUTE, errorGrace: DAY },
+  postList: { fresh: 60, stale: 10 * MINUTE, errorGrace: DAY },
+  // A published post rarely changes; new posts surface through the (shorter) lists.
+  post: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
   categoryList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
-  category: { fresh: 60, stale: 5 * MINUTE, errorGrace: DAY },
+  category: { fresh: 2 * MINUTE, stale: 30 * MINUTE, errorGrace: DAY },
   tagList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
-  tag: { fresh: 60, stale: 5 * MINUTE, errorGrace: DAY },
+  tag: { fresh: 2 * MINUTE, stale: 30 * MINUTE, errorGrace: DAY },
   planList: { fresh: 10 * MINUTE, stale: HOUR, errorGrace: DAY },
   plan: { fresh: 10 * MINUTE, stale: HOUR, errorGrace: DAY },
   editionList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
@@ -31,7 +32,8 @@ export const TTL = {
   // Live status flips; keep streams short.
   streamList: { fresh: 20, stale: 2 * MINUTE, errorGrace: HOUR },
   stream: { fresh: 20, stale: 2 * MINUTE, errorGrace: HOUR },
-  comments: { fresh: 20, stale: 2 * MINUTE, errorGrace: HOUR },
+  // After posting, the page reads with `{ fresh: true }`, so others can wait a minute.
+  comments: { fresh: 60, stale: 10 * MINUTE, errorGrace: HOUR },
   // Per user (token hash in the key): short, so a role or subscription change shows quickly.
   me: { fresh: 30, stale: 60, errorGrace: 5 * MINUTE },
   pendingComments: { fresh: 5, stale: 0, errorGrace: 0 },

@@ -4,15 +4,51 @@ import { sanitizePostHtml } from '../../../src/lib/content/sanitize.ts';
 describe('sanitizePostHtml keeps', () => {
   it.each([
     ['headings', '<h2>Title</h2><h3>Sub</h3>', '<h2>Title</h2><h3>Sub</h3>'],
-    ['paragraphs and inline', '<p><em>a</em> <strong>b</strong> <code>c</code></p>', '<p><em>a</em> <strong>b</strong> <code>c</code></p>'],
-    ['lists', '<ul><li>a</li></ul><ol start="3"><li>b</li></ol>', '<ul><li>a</li></ul><ol start="3"><li>b</li></ol>'],
-    ['blockquote and pre', '<blockquote><p>q</p></blockquote><pre><code class="language-js">x</code></pre>', '<blockquote><p>q</p></blockquote><pre><code class="language-js">x</code></pre>'],
-    ['tables', '<table><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>', '<table><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>'],
-    ['figures', '<figure><img src="https://cdn.example/a.jpg" alt="A" width="10" height="5" /><figcaption>c</figcaption></figure>', '<figure><img src="https://cdn.example/a.jpg" alt="A" width="10" height="5" loading="lazy" /><figcaption>c</figcaption></figure>'],
-    ['mailto links without rel', '<a href="mailto:desk@example.com">mail</a>', '<a href="mailto:desk@example.com">mail</a>'],
-    ['external links with rel', '<a href="https://example.org/x">x</a>', '<a href="https://example.org/x" rel="noopener noreferrer">x</a>'],
-    ['youtube-nocookie iframes', '<iframe src="https://www.youtube-nocookie.com/embed/abc" width="560"></iframe>', '<iframe src="https://www.youtube-nocookie.com/embed/abc" width="560" loading="lazy"></iframe>'],
-    ['vimeo player iframes', '<iframe src="https://player.vimeo.com/video/1"></iframe>', '<iframe src="https://player.vimeo.com/video/1" loading="lazy"></iframe>'],
+    [
+      'paragraphs and inline',
+      '<p><em>a</em> <strong>b</strong> <code>c</code></p>',
+      '<p><em>a</em> <strong>b</strong> <code>c</code></p>',
+    ],
+    [
+      'lists',
+      '<ul><li>a</li></ul><ol start="3"><li>b</li></ol>',
+      '<ul><li>a</li></ul><ol start="3"><li>b</li></ol>',
+    ],
+    [
+      'blockquote and pre',
+      '<blockquote><p>q</p></blockquote><pre><code class="language-js">x</code></pre>',
+      '<blockquote><p>q</p></blockquote><pre><code class="language-js">x</code></pre>',
+    ],
+    [
+      'tables',
+      '<table><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>',
+      '<table><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>',
+    ],
+    [
+      'figures',
+      '<figure><img src="https://cdn.example/a.jpg" alt="A" width="10" height="5" /><figcaption>c</figcaption></figure>',
+      '<figure><img src="https://cdn.example/a.jpg" alt="A" width="10" height="5" loading="lazy" /><figcaption>c</figcaption></figure>',
+    ],
+    [
+      'mailto links without rel',
+      '<a href="mailto:desk@example.com">mail</a>',
+      '<a href="mailto:desk@example.com">mail</a>',
+    ],
+    [
+      'external links with rel',
+      '<a href="https://example.org/x">x</a>',
+      '<a href="https://example.org/x" rel="noopener noreferrer">x</a>',
+    ],
+    [
+      'youtube-nocookie iframes',
+      '<iframe src="https://www.youtube-nocookie.com/embed/abc" width="560"></iframe>',
+      '<iframe src="https://www.youtube-nocookie.com/embed/abc" width="560" loading="lazy"></iframe>',
+    ],
+    [
+      'vimeo player iframes',
+      '<iframe src="https://player.vimeo.com/video/1"></iframe>',
+      '<iframe src="https://player.vimeo.com/video/1" loading="lazy"></iframe>',
+    ],
   ])('%s', (_name, input, expected) => {
     expect(sanitizePostHtml(input)).toBe(expected);
   });
@@ -22,7 +58,11 @@ describe('sanitizePostHtml drops', () => {
   it.each([
     ['script with content', '<p>a</p><script>alert(1)</script>', '<p>a</p>'],
     ['style with content', '<style>body{}</style><p>a</p>', '<p>a</p>'],
-    ['event handlers', '<p onclick="x()">a</p><img src="https://e.x/i.png" onerror="x()">', '<p>a</p><img src="https://e.x/i.png" loading="lazy" />'],
+    [
+      'event handlers',
+      '<p onclick="x()">a</p><img src="https://e.x/i.png" onerror="x()">',
+      '<p>a</p><img src="https://e.x/i.png" loading="lazy" />',
+    ],
     ['javascript: links', '<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
     ['obfuscated javascript: links', '<a href="jav&#x09;ascript:alert(1)">x</a>', '<a>x</a>'],
     ['data: images', '<img src="data:image/png;base64,AAAA" alt="x">', ''],
@@ -32,7 +72,11 @@ describe('sanitizePostHtml drops', () => {
     ['forms and inputs', '<form action="/x"><input name="a"></form>', ''],
     ['objects', '<object data="x.swf"></object><embed src="x.swf">', ''],
     ['style attributes', '<p style="position:fixed">a</p>', '<p>a</p>'],
-    ['a user-set rel on external links is replaced', '<a href="https://e.x" rel="opener">x</a>', '<a href="https://e.x" rel="noopener noreferrer">x</a>'],
+    [
+      'a user-set rel on external links is replaced',
+      '<a href="https://e.x" rel="opener">x</a>',
+      '<a href="https://e.x" rel="noopener noreferrer">x</a>',
+    ],
   ])('%s', (_name, input, expected) => {
     expect(sanitizePostHtml(input)).toBe(expected);
   });
@@ -48,9 +92,9 @@ describe('sanitizePostHtml options', () => {
   });
 
   it('leaves links to the own site without rel', () => {
-    expect(sanitizePostHtml('<a href="https://daily.example/p">x</a>', { siteHost: 'daily.example' })).toBe(
-      '<a href="https://daily.example/p">x</a>',
-    );
+    expect(
+      sanitizePostHtml('<a href="https://daily.example/p">x</a>', { siteHost: 'daily.example' }),
+    ).toBe('<a href="https://daily.example/p">x</a>');
   });
 
   it('keeps relative links', () => {

@@ -31,7 +31,10 @@ describe('lodging schemas are lenient', () => {
   });
 
   it('a property with only an id', () => {
-    expect(parseOrThrow(singlePropertySchema, { data: { id: 'p1' } }, ctx)).toMatchObject({ id: 'p1', room_types: [] });
+    expect(parseOrThrow(singlePropertySchema, { data: { id: 'p1' } }, ctx)).toMatchObject({
+      id: 'p1',
+      room_types: [],
+    });
   });
 
   it('availability numbers as strings', () => {
@@ -47,7 +50,11 @@ describe('lodging schemas are lenient', () => {
       ctx,
     );
     expect(parsed.nights).toBe(2);
-    expect(parsed.room_types[0]).toMatchObject({ available: true, available_rooms: 3, total_price: '200.00' });
+    expect(parsed.room_types[0]).toMatchObject({
+      available: true,
+      available_rooms: 3,
+      total_price: '200.00',
+    });
   });
 
   it.each([
@@ -58,7 +65,10 @@ describe('lodging schemas are lenient', () => {
   });
 
   it('cancel answers with the booking or only a message', () => {
-    expect(parseOrThrow(cancelResultSchema, { data: { ...booking, status: 'cancelled' } }, ctx).data?.status).toBe('cancelled');
+    expect(
+      parseOrThrow(cancelResultSchema, { data: { ...booking, status: 'cancelled' } }, ctx).data
+        ?.status,
+    ).toBe('cancelled');
     expect(parseOrThrow(cancelResultSchema, { message: 'Cancelled.' }, ctx).data).toBeNull();
   });
 });

@@ -32,7 +32,10 @@ describe('publishing schemas are lenient', () => {
     ['in a data envelope', { data: post }],
     ['without an envelope', post],
   ])('a post %s', (_name, body) => {
-    expect(parseOrThrow(singlePostSchema, body, ctx)).toMatchObject({ slug: 'hello', title: 'Hello' });
+    expect(parseOrThrow(singlePostSchema, body, ctx)).toMatchObject({
+      slug: 'hello',
+      title: 'Hello',
+    });
   });
 
   it('keeps unknown fields', () => {
@@ -43,32 +46,70 @@ describe('publishing schemas are lenient', () => {
   it('coerces numeric strings and string booleans', () => {
     const parsed = parseOrThrow(
       editionListSchema,
-      { data: [{ title: 'E', slug: 'e', page_count: '12', is_free: '1', requires_subscription: 0 }] },
+      {
+        data: [{ title: 'E', slug: 'e', page_count: '12', is_free: '1', requires_subscription: 0 }],
+      },
       ctx,
     );
-    expect(parsed.items[0]).toMatchObject({ page_count: 12, is_free: true, requires_subscription: false, pages: [] });
+    expect(parsed.items[0]).toMatchObject({
+      page_count: 12,
+      is_free: true,
+      requires_subscription: false,
+      pages: [],
+    });
   });
 
   it.each([
-    ['Laravel paginator', { data: [post], meta: { current_page: '2', last_page: 5, per_page: 10, total: 42 }, links: {} }, { current: 2, last: 5, perPage: 10, total: 42 }],
+    [
+      'Laravel paginator',
+      {
+        data: [post],
+        meta: { current_page: '2', last_page: 5, per_page: 10, total: 42 },
+        links: {},
+      },
+      { current: 2, last: 5, perPage: 10, total: 42 },
+    ],
     ['bare array', [post, post], { current: 1, last: 1, perPage: 2, total: 2 }],
     ['data without meta', { data: [post] }, { current: 1, last: 1, perPage: 1, total: 1 }],
-    ['meta with only total', { data: [post], meta: { total: 25 } }, { current: 1, last: 3, perPage: 10, total: 25 }],
+    [
+      'meta with only total',
+      { data: [post], meta: { total: 25 } },
+      { current: 1, last: 3, perPage: 10, total: 25 },
+    ],
   ])('a post list as %s', (_name, body, expected) => {
     const list = parseOrThrow(postListSchema, body, ctx);
     expect(list.items).toHaveLength(Array.isArray(body) ? 2 : 1);
-    expect(pageInfo(list.meta, list.items.length, { perPage: Array.isArray(body) || !('meta' in body) ? undefined : 10 })).toEqual(expected);
+    expect(
+      pageInfo(list.meta, list.items.length, {
+        perPage: Array.isArray(body) || !('meta' in body) ? undefined : 10,
+      }),
+    ).toEqual(expected);
   });
 
   it('tolerates null category, missing tags and null excerpt', () => {
-    const list = parseOrThrow(postListSchema, [{ ...post, category: null, tags: undefined, excerpt: null }], ctx);
+    const list = parseOrThrow(
+      postListSchema,
+      [{ ...post, category: null, tags: undefined, excerpt: null }],
+      ctx,
+    );
     expect(list.items[0]).toMatchObject({ category: null, tags: [], excerpt: '' });
   });
 
   it('plan prices as numbers or strings, features as strings or objects', () => {
     const plans = parseOrThrow(
       planListSchema,
-      { data: [{ name: 'P', slug: 'p', price: 9.5, currency: 'EUR', interval: 'month', features: ['A', { name: 'B' }] }] },
+      {
+        data: [
+          {
+            name: 'P',
+            slug: 'p',
+            price: 9.5,
+            currency: 'EUR',
+            interval: 'month',
+            features: ['A', { name: 'B' }],
+          },
+        ],
+      },
       ctx,
     );
     expect(plans.items[0]).toMatchObject({ price: '9.50', features: ['A', 'B'] });
@@ -77,15 +118,40 @@ describe('publishing schemas are lenient', () => {
   it('nested comment replies', () => {
     const list = parseOrThrow(
       commentListSchema,
-      { data: [{ id: 1, content: 'a', author_name: 'x', created_at: null, replies: [{ id: 2, content: 'b', author_name: 'y', parent_id: 1, replies: [] }] }], meta: { total: 1 } },
+      {
+        data: [
+          {
+            id: 1,
+            content: 'a',
+            author_name: 'x',
+            created_at: null,
+            replies: [{ id: 2, content: 'b', author_name: 'y', parent_id: 1, replies: [] }],
+          },
+        ],
+        meta: { total: 1 },
+      },
       ctx,
     );
     expect(list.items[0]?.replies[0]).toMatchObject({ id: 2, parent_id: 1, replies: [] });
   });
 
   it('category detail with posts as array or paginator', () => {
-    const a = parseOrThrow(categoryDetailSchema, { data: { category: { id: 1, name: 'N', slug: 'n', posts_count: '3' }, posts: [post], meta: { total: 3 } } }, ctx);
-    const b = parseOrThrow(categoryDetailSchema, { category: { id: 1, name: 'N', slug: 'n' }, posts: { data: [post], meta: { total: 3 } } }, ctx);
+    const a = parseOrThrow(
+      categoryDetailSchema,
+      {
+        data: {
+          category: { id: 1, name: 'N', slug: 'n', posts_count: '3' },
+          posts: [post],
+          meta: { total: 3 },
+        },
+      },
+      ctx,
+    );
+    const b = parseOrThrow(
+      categoryDetailSchema,
+      { category: { id: 1, name: 'N', slug: 'n' }, posts: { data: [post], meta: { total: 3 } } },
+      ctx,
+    );
     expect(a.posts.items).toHaveLength(1);
     expect(a.category.posts_count).toBe(3);
     expect(b.posts.meta?.total).toBe(3);
@@ -117,24 +183,38 @@ describe('publishing client over the wire', () => {
       res.end('{"data":[{"id":1,"title":"Trunc');
     });
     const { up } = testUpstream();
-    const pub = publishingClient({ tenantId: 'daily-planet', baseUrl: server.baseUrl, upstream: up });
+    const pub = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: server.baseUrl,
+      upstream: up,
+    });
     await expect(pub.listPosts()).rejects.toBeInstanceOf(InvalidResponseError);
   });
 
   it('maps a schema mismatch to InvalidResponseError and logs it', async () => {
     server = await startServer((_r, res) => json(res, 200, { data: [{ nope: true }] }));
     const { up, lines } = testUpstream();
-    const pub = publishingClient({ tenantId: 'daily-planet', baseUrl: server.baseUrl, upstream: up });
+    const pub = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: server.baseUrl,
+      upstream: up,
+    });
     await expect(pub.listPosts()).rejects.toBeInstanceOf(InvalidResponseError);
     expect(lines.some((l) => l.includes('InvalidResponseError'))).toBe(true);
   });
 
   it('sanitizes post content on its way into the cache', async () => {
     server = await startServer((_r, res) =>
-      json(res, 200, { data: { ...post, content: '<p onclick="x()">ok</p><script>alert(1)</script>' } }),
+      json(res, 200, {
+        data: { ...post, content: '<p onclick="x()">ok</p><script>alert(1)</script>' },
+      }),
     );
     const { up } = testUpstream();
-    const pub = publishingClient({ tenantId: 'daily-planet', baseUrl: server.baseUrl, upstream: up });
+    const pub = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: server.baseUrl,
+      upstream: up,
+    });
     expect((await pub.getPost('hello')).content).toBe('<p>ok</p>');
     expect((await pub.getPost('hello')).content).toBe('<p>ok</p>');
     expect(server.seen).toHaveLength(1);
@@ -143,10 +223,17 @@ describe('publishing client over the wire', () => {
 
   it('sends public reads anonymously even with a token, personal reads with it', async () => {
     server = await startServer((r, res) =>
-      r.url.startsWith('/api/v1/epaper') ? json(res, 200, { data: [] }) : json(res, 200, { data: [] }),
+      r.url.startsWith('/api/v1/epaper')
+        ? json(res, 200, { data: [] })
+        : json(res, 200, { data: [] }),
     );
     const { up } = testUpstream();
-    const pub = publishingClient({ tenantId: 'daily-planet', baseUrl: server.baseUrl, upstream: up, token: 'tok' });
+    const pub = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: server.baseUrl,
+      upstream: up,
+      token: 'tok',
+    });
     await pub.listPosts();
     await pub.listEditions();
     expect(server.seen[0]?.headers['authorization']).toBeUndefined();

@@ -19,7 +19,7 @@ function setup() {
   return {
     cache,
     metrics,
-    advance(seconds: number) {
+    advance: (seconds: number) => {
       clock += seconds * 1000;
     },
     counters: () => metrics.getStatus().totals,
