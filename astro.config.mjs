@@ -7,13 +7,9 @@ import { parseTenantsText } from './src/lib/tenants.ts';
 // Fail dev and build early, with a readable message, when tenants.json is invalid.
 parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));
 
-// A static build serves one tenant (MASTHEAD_TENANT) from plain files; the default is one Node server for all.
-const isStatic = process.env.MASTHEAD_OUTPUT === 'static';
-
 export default defineConfig({
-  output: isStatic ? 'static' : 'server',
-  adapter: isStatic ? undefined : node({ mode: 'standalone' }),
-  site: process.env.MASTHEAD_SITE_URL,
+  output: 'server',
+  adapter: node({ mode: 'standalone' }),
   trailingSlash: 'ignore',
   cache: { provider: memoryCache({ max: 2000 }) },
   security: { checkOrigin: true, csp: true },

@@ -24,15 +24,6 @@ export async function loadOrRespond<T>(
         error instanceof RateLimitedError
           ? Math.max(1, Math.ceil(error.retryAfterSeconds))
           : DEFAULT_RETRY_AFTER;
-      logError(
-        'page.unavailable',
-        {
-          tenant: Astro.locals.site?.tenant.id,
-          path: Astro.url.pathname,
-          requestId: Astro.locals.requestId,
-        },
-        error,
-      );
       Astro.locals.retryAfter = retryAfter;
       return Astro.rewrite(Astro.locals.href('/503'));
     }
