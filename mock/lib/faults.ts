@@ -13,6 +13,8 @@ export const FaultPatchSchema = z.object({
   latencyMs: z.number().int().min(0).max(120_000).optional(),
   errorRate: z.number().min(0).max(1).optional(),
   force429: z.boolean().optional(),
+  /** `Retry-After` of forced 429s (tests keep it short so the site's budget recovers quickly). */
+  retryAfterSeconds: z.number().int().min(1).max(3600).optional(),
   malformed: z.boolean().optional(),
   down: z.boolean().optional(),
 });
@@ -21,6 +23,7 @@ export type Faults = {
   latencyMs: number;
   errorRate: number;
   force429: boolean;
+  retryAfterSeconds: number;
   malformed: boolean;
   down: boolean;
 };
@@ -41,6 +44,7 @@ export const noFaults = (): Faults => ({
   latencyMs: 0,
   errorRate: 0,
   force429: false,
+  retryAfterSeconds: 60,
   malformed: false,
   down: false,
 });
@@ -49,8 +53,8 @@ export const noFaults = (): Faults => ({
 export async function injectFaults(c: Context, next: Next, faults: Faults, rng: Rng) {
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   if (faults.force429) {
-    const resetAt = Date.now() + 60_000;
-    return tooManyAttempts(c, { 'X-RateLimit-Limit': '60' }, 60, resetAt);
+    const resetAt = Date.now() + faults.retryAfterSeconds * 1000;
+    return tooManyAttempts(c, { 'X-RateLimit-Limit': '60' }, faults.retryAfterSeconds, resetAt);
   }
   if (faults.errorRate > 0 && rng.next() < faults.errorRate) {
     return c.json({ message: 'Server Error' }, 500);

@@ -38,6 +38,8 @@ describe('fault injection', () => {
     const res = await t.pub('/plans');
     expectError(res, 429, 'Too Many Attempts.');
     expect(res.headers.get('retry-after')).toBe('60');
+    await fault({ service: 'publishing', retryAfterSeconds: 2 });
+    expect((await t.pub('/plans')).headers.get('retry-after')).toBe('2');
     await fault({ service: 'publishing', force429: false });
     expect((await t.pub('/plans')).status).toBe(200);
   });

@@ -235,10 +235,18 @@ test.describe('upstream trouble', () => {
   });
 
   test('a 429 from the upstream is never shown as a 500', async ({ page, request }) => {
-    await request.post(`${CONTROL}/faults`, { data: { service: 'publishing', force429: true } });
+    // A short Retry-After, so the site's budget (which honours it) is open again for the next tests.
+    await request.post(`${CONTROL}/faults`, {
+      data: { service: 'publishing', force429: true, retryAfterSeconds: 1 },
+    });
     const response = await page.goto(tenantUrl('harbour-times', '/search?q=rate-limited-query'));
     expect(response?.status()).toBe(503);
     expect(response?.headers()['retry-after']).toBeTruthy();
     await expect(page.locator('body')).not.toContainText('Too Many Attempts');
+    await request.delete(`${CONTROL}/faults`);
+    await page.waitForTimeout(1500);
+    expect(
+      (await page.goto(tenantUrl('harbour-times', '/search?q=rate-limited-query')))?.status(),
+    ).toBe(200);
   });
 });
