@@ -96,6 +96,28 @@ describe('cache against the mock', () => {
     // And the subscriber still gets the cached full edition.
     expect((await subscriber.getEdition(paid.slug)).pages.length).toBe(full.pages.length);
   });
+
+  it("a tenant's service token spends its own budget on public reads but never unlocks paid pages", async () => {
+    const { up } = freshUpstream();
+    const { token: serviceToken } = await client(up).login('subscriber@masthead.test', PASSWORD);
+    const site = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: mock.publishingUrl,
+      upstream: up,
+      serviceToken,
+    });
+    const paid = (await client(up).listEditions({ perPage: 50 })).items.find((e) => !e.is_free);
+    if (!paid) throw new Error('no paid edition');
+    expect((await site.getEdition(paid.slug)).pages).toEqual([]);
+
+    await ctl.limits(mock, { publicPerMinute: 1 });
+    const before = (await ctl.stats(mock)).publishing.routes['GET /posts'] ?? 0;
+    // Three public reads pass although the anonymous per-IP limit is 1: they count on the token.
+    for (const page of [1, 2, 3])
+      expect((await site.listPosts({ page })).items.length).toBeGreaterThan(0);
+    expect((await ctl.stats(mock)).publishing.routes['GET /posts']).toBe(before + 3);
+    await ctl.limits(mock, { publicPerMinute: 60 });
+  });
 });
 
 describe('budget against the mock', () => {

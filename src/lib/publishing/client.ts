@@ -55,6 +55,12 @@ export interface PublishingClientOptions {
   baseUrl: string;
   /** A signed-in user's token; only personal reads and writes send it. */
   token?: string | undefined;
+  /**
+   * The tenant's server read token (`publishing.tokenEnv`). Public reads send it so they count against
+   * its 240/min instead of the 60/min per-IP budget shared by every tenant. Never sent on personal
+   * reads, so it cannot unlock paid e-paper pages for anonymous visitors.
+   */
+  serviceToken?: string | undefined;
   /** Shared budget + cache + metrics; the process default when absent. */
   upstream?: Upstream | undefined;
   /** Extra iframe hosts kept in post content and stream embeds (e.g. the site's player host). */
@@ -127,7 +133,8 @@ export function publishingClient(options: PublishingClientOptions) {
       auth?: boolean;
     },
   ): Promise<z.output<S>> => {
-    const withToken = request.auth === true && token !== undefined ? token : undefined;
+    const isRead = (request.method ?? 'GET') === 'GET';
+    const withToken = request.auth === true ? token : isRead ? options.serviceToken : undefined;
     return fetchParsed(
       up,
       {

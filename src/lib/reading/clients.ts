@@ -9,7 +9,8 @@ export function publishingFor(tenant: Tenant, userToken?: string): PublishingCli
   return publishingClient({
     tenantId: tenant.id,
     baseUrl: tenant.publishing.baseUrl,
-    token: userToken ?? readToken,
+    token: userToken,
+    serviceToken: readToken,
     iframeHosts: tenant.publishing.embedHosts,
   });
 }
