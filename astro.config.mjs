@@ -7,8 +7,23 @@ import { parseTenantsText } from './src/lib/tenants.ts';
 // Fail dev and build early, with a readable message, when tenants.json is invalid.
 parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));
 
+/** `npm run bench` builds with a plain page to compare against (never in a normal build). */
+const benchRoutes = {
+  name: 'masthead:bench-routes',
+  hooks: {
+    /** @param {{ injectRoute: (route: { pattern: string; entrypoint: string }) => void }} options */
+    'astro:config:setup': ({ injectRoute }) => {
+      if (process.env.MASTHEAD_BENCH === '1') {
+        injectRoute({ pattern: '/bench/plain', entrypoint: './bench/plain.astro' });
+      }
+    },
+  },
+};
+
 export default defineConfig({
   output: 'server',
+  outDir: process.env.MASTHEAD_OUT_DIR ?? './dist',
+  integrations: [benchRoutes],
   adapter: node({ mode: 'standalone' }),
   trailingSlash: 'ignore',
   cache: { provider: memoryCache({ max: 2000 }) },
