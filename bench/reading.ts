@@ -104,7 +104,7 @@ function lighthouse(
   for (const [name, path] of Object.entries(paths)) {
     const output = new URL(`lighthouse-${name}.json`, outDir);
     try {
-      execFileSync(
+      await runAsync(
         'npx',
         [
           '--yes',
@@ -116,7 +116,8 @@ function lighthouse(
           '--only-categories=performance,accessibility,best-practices,seo',
           '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking',
         ],
-        { env: { ...process.env, CHROME_PATH: chrome }, stdio: 'ignore', timeout: 180_000 },
+        { ...process.env, CHROME_PATH: chrome },
+        180_000,
       );
       const report = JSON.parse(readFileSync(output, 'utf8')) as {
         categories: Record<string, { score: number | null }>;
@@ -238,7 +239,7 @@ export async function run(options: { lighthouse?: boolean } = {}): Promise<Readi
       lighthouse:
         options.lighthouse === false
           ? 'skipped (--no-lighthouse)'
-          : lighthouse({
+          : await lighthouse({
               home: paths['home'] ?? '/',
               post: paths['post'] ?? '/',
               category: paths['category'] ?? '/',

@@ -28,15 +28,32 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
+// Theme work reloads many uncached pages a minute; in dev the mock's public limit and the site's budget
+// are raised together (set MOCK_LIMIT_PUBLIC and PUBLISHING_PUBLIC_PER_MINUTE to 60 to feel the real one).
+const devLimit = process.env.MOCK_LIMIT_PUBLIC ?? '600';
 const useMock =
   process.env.MASTHEAD_MOCK !== '0' && existsSync(new URL('../mock/server.ts', import.meta.url));
-if (useMock) run('mock', process.execPath, ['mock/server.ts']);
+const mockRunning = await fetch('http://127.0.0.1:4009/', {
+  signal: AbortSignal.timeout(1000),
+}).then(
+  (response) => response.ok,
+  () => false,
+);
+if (useMock && mockRunning)
+  console.log('[dev] a contract mock is already running on :4009; using it');
+else if (useMock)
+  run('mock', process.execPath, ['mock/server.ts'], { MOCK_LIMIT_PUBLIC: devLimit });
 run(
   'astro',
   process.execPath,
   ['node_modules/astro/bin/astro.mjs', 'dev', ...process.argv.slice(2)],
   {
     ASTRO_TELEMETRY_DISABLED: '1',
-    ...(useMock ? demoEnv() : {}),
+    ...(useMock
+      ? {
+          PUBLISHING_PUBLIC_PER_MINUTE: process.env.PUBLISHING_PUBLIC_PER_MINUTE ?? devLimit,
+          ...demoEnv(),
+        }
+      : {}),
   },
 );
