@@ -93,9 +93,28 @@ async function measure(
   return { rps: result.requests.average, errors: result.errors + result.non2xx };
 }
 
-function lighthouse(
+/** Runs a command without blocking this process (the in-process mock must keep answering). */
+function runAsync(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`${command} exited with ${code}`));
+    });
+  });
+}
+
+async function lighthouse(
   paths: Record<string, string>,
-): Record<string, Record<string, number>> | string {
+): Promise<Record<string, Record<string, number>> | string> {
   const chrome = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
   if (!existsSync(chrome)) return `skipped: no Chromium at ${chrome}`;
   const scores: Record<string, Record<string, number>> = {};
