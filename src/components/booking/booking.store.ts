@@ -1,0 +1,424 @@
+import { map } from 'nanostores';
+import type { MapStore } from 'nanostores';
+import { addDays, stayErrors, todayIn } from '../../lib/booking/dates.ts';
+import type { FieldErrors } from '../../lib/booking/dates.ts';
+import { detailsErrors, guestErrors, hasErrors } from '../../lib/booking/rules.ts';
+import type {
+  ApiResult,
+  AvailabilityResult,
+  BookingRequest,
+  Confirmation,
+  PropertySummary,
+  RoomOffer,
+} from '../../lib/booking/types.ts';
+
+/** The booking flow: one store per widget, with its actions; the DOM only subscribes and calls. */
+
+export const STEPS = ['dates', 'guests', 'rooms', 'details', 'review', 'done'] as const;
+export type Step = (typeof STEPS)[number];
+
+export interface Draft {
+  propertyId: string;
+  checkIn: string;
+  checkOut: string;
+  /** NaN while the input holds no number. */
+  adults: number;
+  children: number;
+  roomTypeId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  nationality: string;
+  notes: string;
+}
+export type DraftField = keyof Draft;
+
+export interface BookingState {
+  step: Step;
+  draft: Draft;
+  /** Field messages, keyed by draft field (plus `form`). */
+  errors: FieldErrors;
+  /** A form-level message (busy, unavailable), shown with a retry. */
+  message: string;
+  retryable: boolean;
+  pending: boolean;
+  offers: AvailabilityResult | null;
+  confirmation: Confirmation | null;
+  idempotencyKey: string;
+}
+
+export interface BookingConfig {
+  properties: PropertySummary[];
+  timeZone: string;
+  /** The server's idea of the tenant's today (used when `timeZone` is unknown to the browser). */
+  today: string;
+  minNights: number;
+  maxNights: number;
+  initial?: Partial<Pick<Draft, 'propertyId' | 'checkIn' | 'checkOut' | 'adults' | 'children'>>;
+}
+
+export interface BookingApi {
+  availability(query: {
+    property: string;
+    checkIn: string;
+    checkOut: string;
+    adults: number;
+    children: number;
+  }): Promise<ApiResult<AvailabilityResult>>;
+  book(request: BookingRequest): Promise<ApiResult<Confirmation>>;
+}
+
+/** Where a field lives, so a server message sends the visitor back to the right step. */
+const FIELD_STEP: Record<string, Step> = {
+  propertyId: 'dates',
+  checkIn: 'dates',
+  checkOut: 'dates',
+  adults: 'guests',
+  children: 'guests',
+  roomTypeId: 'rooms',
+  firstName: 'details',
+  lastName: 'details',
+  email: 'details',
+  phone: 'details',
+  nationality: 'details',
+  notes: 'details',
+};
+
+export function newKey(): string {
+  return crypto.randomUUID().replaceAll('-', '');
+}
+
+function emptyDraft(config: BookingConfig): Draft {
+  const first = config.properties[0]?.id ?? '';
+  return {
+    propertyId: config.initial?.propertyId ?? first,
+    checkIn: config.initial?.checkIn ?? '',
+    checkOut: config.initial?.checkOut ?? '',
+    adults: config.initial?.adults ?? 2,
+    children: config.initial?.children ?? 0,
+    roomTypeId: '',
+    firstName: '',
+    lastName: '',
+    email: '',
+    phone: '',
+    nationality: '',
+    notes: '',
+  };
+}
+
+function initialState(config: BookingConfig): BookingState {
+  return {
+    step: 'dates',
+    draft: emptyDraft(config),
+    errors: {},
+    message: '',
+    retryable: false,
+    pending: false,
+    offers: null,
+    confirmation: null,
+    idempotencyKey: newKey(),
+  };
+}
+
+/** The part of the state worth keeping across a reload (nothing transient). */
+export type SavedState = Pick<
+  BookingState,
+  'step' | 'draft' | 'offers' | 'confirmation' | 'idempotencyKey'
+>;
+
+export interface BookingStorage {
+  load(): SavedState | null;
+  save(state: SavedState): void;
+}
+
+export function createBooking(config: BookingConfig, api: BookingApi, storage?: BookingStorage) {
+  const $booking: MapStore<BookingState> = map(initialState(config));
+  const saved = storage?.load();
+  if (saved && config.properties.some((p) => p.id === saved.draft.propertyId)) {
+    // A reload keeps the draft; only the steps that need no fresh data are restored.
+    const step: Step =
+      saved.step === 'done' && saved.confirmation ? 'done' : saved.offers ? saved.step : 'dates';
+    $booking.set({ ...$booking.get(), ...saved, step });
+  }
+  if (storage) {
+    $booking.listen((state) => {
+      const { step, draft, offers, confirmation, idempotencyKey } = state;
+      storage.save({ step, draft, offers, confirmation, idempotencyKey });
+    });
+  }
+
+  const rules = () => {
+    let today = config.today;
+    try {
+      const local = todayIn(config.timeZone);
+      if (local > today) today = local;
+    } catch {
+      // Unknown time zone in this browser: the server's date stands.
+    }
+    return { today, minNights: config.minNights, maxNights: config.maxNights };
+  };
+
+  const property = (): PropertySummary | undefined =>
+    config.properties.find((p) => p.id === $booking.get().draft.propertyId);
+
+  const selectedOffer = (): RoomOffer | undefined => {
+    const { offers, draft } = $booking.get();
+    return offers?.rooms.find((r) => r.roomTypeId === draft.roomTypeId);
+  };
+
+  const patch = (next: Partial<BookingState>): void => {
+    $booking.set({ ...$booking.get(), ...next });
+  };
+
+  /** Shows field messages; a message for an earlier step moves the visitor there. */
+  const showErrors = (errors: FieldErrors): void => {
+    let step = $booking.get().step;
+    for (const field of Object.keys(errors)) {
+      const at = FIELD_STEP[field];
+      if (at && STEPS.indexOf(at) < STEPS.indexOf(step)) step = at;
+    }
+    patch({ errors, step, pending: false, message: '', retryable: false });
+  };
+
+  const stepErrors = (step: Step): FieldErrors => {
+    const { draft } = $booking.get();
+    const place = property();
+    if (step === 'dates') {
+      const errors = stayErrors(draft.checkIn, draft.checkOut, rules());
+      if (!place) errors['propertyId'] = ['Choose a place to stay.'];
+      return errors;
+    }
+    if (step === 'guests' && place)
+      return guestErrors(draft.adults, draft.children, place.capacity);
+    if (step === 'rooms') {
+      const offer = selectedOffer();
+      if (!offer) return { roomTypeId: ['Choose a room.'] };
+      if (!offer.available)
+        return { roomTypeId: ['This room is not available. Please choose another.'] };
+      return {};
+    }
+    if (step === 'details') return detailsErrors(draft);
+    return {};
+  };
+
+  const failed = (error: ApiResult<unknown> & { ok: false }): void => {
+    const { code, message, fields } = error.error;
+    if (code === 'validation' && fields) {
+      showErrors(fields);
+      return;
+    }
+    patch({
+      pending: false,
+      message,
+      retryable: code === 'busy' || code === 'unavailable' || code === 'bad_request',
+    });
+  };
+
+  const offline = (): void => {
+    patch({
+      pending: false,
+      message: 'We could not reach the booking service. Your details are kept: please try again.',
+      retryable: true,
+    });
+  };
+
+  /** Loads rooms for the current draft and shows them. */
+  async function search(): Promise<void> {
+    const { draft, pending } = $booking.get();
+    if (pending) return;
+    patch({ pending: true, message: '', retryable: false });
+    let result: ApiResult<AvailabilityResult>;
+    try {
+      result = await api.availability({
+        property: draft.propertyId,
+        checkIn: draft.checkIn,
+        checkOut: draft.checkOut,
+        adults: draft.adults,
+        children: draft.children,
+      });
+    } catch {
+      offline();
+      return;
+    }
+    if (!result.ok) {
+      failed(result);
+      return;
+    }
+    const offers = result.data;
+    const current = offers.rooms.find((r) => r.roomTypeId === $booking.get().draft.roomTypeId);
+    patch({
+      pending: false,
+      offers,
+      errors: {},
+      step: 'rooms',
+      // Keep the chosen room only while it is still free.
+      draft: { ...$booking.get().draft, roomTypeId: current?.available ? current.roomTypeId : '' },
+    });
+  }
+
+  /** Sends the booking; a double click or a retry reuses the same idempotency key. */
+  async function book(): Promise<void> {
+    const state = $booking.get();
+    if (state.pending || state.step !== 'review') return;
+    for (const step of ['dates', 'guests', 'rooms', 'details'] as const) {
+      const errors = stepErrors(step);
+      if (hasErrors(errors)) {
+        showErrors(errors);
+        return;
+      }
+    }
+    patch({ pending: true, message: '', retryable: false });
+    const { draft, idempotencyKey } = state;
+    let result: ApiResult<Confirmation>;
+    try {
+      result = await api.book({ ...draft, idempotencyKey });
+    } catch {
+      offline();
+      return;
+    }
+    if (result.ok) {
+      patch({ pending: false, step: 'done', confirmation: result.data, errors: {} });
+      return;
+    }
+    if (result.error.code === 'validation' && result.error.fields?.['roomTypeId']) {
+      // The room went in the meantime: show fresh availability with the message.
+      const fields = result.error.fields;
+      patch({ pending: false });
+      await search();
+      patch({ errors: fields, step: 'rooms' });
+      return;
+    }
+    failed(result);
+  }
+
+  return {
+    $booking,
+    property,
+    selectedOffer,
+    rules,
+
+    /** Sets one field from an input; clears its message; a changed draft gets a new key. */
+    update(field: DraftField, raw: string): void {
+      const { draft, errors } = $booking.get();
+      const value =
+        field === 'adults' || field === 'children'
+          ? raw.trim() === ''
+            ? Number.NaN
+            : Number(raw)
+          : raw;
+      if (draft[field] === value) return;
+      const { [field]: _cleared, ...rest } = errors;
+      const next: Partial<BookingState> = {
+        draft: { ...draft, [field]: value },
+        errors: rest,
+        idempotencyKey: newKey(),
+      };
+      // New dates, guests or place: the rooms shown no longer apply.
+      if (['propertyId', 'checkIn', 'checkOut', 'adults', 'children'].includes(field)) {
+        next.offers = null;
+      }
+      // A check-in after the chosen check-out: move check-out to the shortest allowed stay.
+      if (
+        field === 'checkIn' &&
+        typeof value === 'string' &&
+        draft.checkOut &&
+        value >= draft.checkOut
+      ) {
+        try {
+          next.draft = { ...next.draft!, checkOut: addDays(value, config.minNights) };
+        } catch {
+          // Not a full date yet.
+        }
+      }
+      patch(next);
+    },
+
+    /** Validates the current step and moves on (searching rooms after the guests step). */
+    async next(): Promise<void> {
+      const { step, pending } = $booking.get();
+      if (pending) return;
+      if (step === 'review') return book();
+      if (step === 'done') return;
+      const errors = stepErrors(step);
+      if (hasErrors(errors)) {
+        showErrors(errors);
+        return;
+      }
+      if (step === 'guests') return search();
+      const following = STEPS[STEPS.indexOf(step) + 1] as Step;
+      patch({ step: following, errors: {}, message: '', retryable: false });
+    },
+
+    back(): void {
+      const { step, pending } = $booking.get();
+      const index = STEPS.indexOf(step);
+      if (pending || index <= 0 || step === 'done') return;
+      patch({ step: STEPS[index - 1] as Step, errors: {}, message: '', retryable: false });
+    },
+
+    /** Retries whatever failed on this step (search or booking). */
+    async retry(): Promise<void> {
+      const { step } = $booking.get();
+      if (step === 'review') return book();
+      if (step === 'guests' || step === 'rooms') return search();
+      patch({ message: '', retryable: false });
+    },
+
+    search,
+    book,
+
+    /** After a confirmation: a new booking with the same place, dates and party. */
+    restart(): void {
+      const { draft } = $booking.get();
+      const fresh = initialState(config);
+      $booking.set({
+        ...fresh,
+        draft: { ...fresh.draft, propertyId: draft.propertyId },
+      });
+    },
+  };
+}
+
+export type BookingController = ReturnType<typeof createBooking>;
+
+/** The site's booking endpoints, relative to `endpoint` (e.g. `/harbour-times/api/booking`). */
+export function httpApi(endpoint: string, fetcher: typeof fetch = fetch): BookingApi {
+  const base = endpoint.replace(/\/+$/, '');
+  const read = async <T>(response: Response): Promise<ApiResult<T>> => {
+    const body = (await response.json().catch(() => null)) as ApiResult<T> | null;
+    if (body && typeof body === 'object' && 'ok' in body) return body;
+    return {
+      ok: false,
+      error: {
+        code: 'unavailable',
+        message: 'Booking is temporarily unavailable. Please try again.',
+      },
+    };
+  };
+  return {
+    async availability(query) {
+      const params = new URLSearchParams({
+        property: query.property,
+        checkIn: query.checkIn,
+        checkOut: query.checkOut,
+        adults: String(query.adults),
+        children: String(query.children),
+      });
+      return read(
+        await fetcher(`${base}/availability?${params}`, {
+          headers: { Accept: 'application/json' },
+        }),
+      );
+    },
+    async book(request) {
+      return read(
+        await fetcher(`${base}/bookings`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify(request),
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { isIsoDate } from './dates.ts';
+import type { FieldErrors } from './dates.ts';
+import { MAX_NAME, MAX_NOTES } from './rules.ts';
+
+/** Zod schemas of everything that enters the booking endpoints and the embed page. */
+
+const isoDate = (label: string) =>
+  z.string({ error: `Choose a ${label} date.` }).refine(isIsoDate, {
+    error: `Enter the ${label} date as YYYY-MM-DD.`,
+  });
+
+const count = (message: string) =>
+  z.coerce.number({ error: message }).int({ error: message }).min(0, { error: message }).max(50, {
+    error: message,
+  });
+
+export const availabilityQuerySchema = z.object({
+  property: z.uuid({ error: 'Choose a place to stay.' }),
+  checkIn: isoDate('check-in'),
+  checkOut: isoDate('check-out'),
+  adults: count('Enter the number of adults.'),
+  children: count('Enter the number of children.').default(0),
+});
+export type AvailabilityQueryInput = z.output<typeof availabilityQuerySchema>;
+
+export const bookingRequestSchema = z.strictObject({
+  idempotencyKey: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,100}$/, { error: 'Missing or malformed idempotency key.' }),
+  propertyId: z.uuid({ error: 'Choose a place to stay.' }),
+  roomTypeId: z.string({ error: 'Choose a room.' }).min(1, { error: 'Choose a room.' }).max(100),
+  checkIn: isoDate('check-in'),
+  checkOut: isoDate('check-out'),
+  adults: count('Enter the number of adults.'),
+  children: count('Enter the number of children.'),
+  firstName: z.string({ error: 'Enter your first name.' }).max(MAX_NAME * 2),
+  lastName: z.string({ error: 'Enter your last name.' }).max(MAX_NAME * 2),
+  email: z.string({ error: 'Enter your e-mail address.' }).max(320),
+  phone: z.string().max(40).default(''),
+  nationality: z.string().max(2).default(''),
+  notes: z
+    .string()
+    .max(MAX_NOTES * 2)
+    .default(''),
+});
+export type BookingRequestInput = z.output<typeof bookingRequestSchema>;
+
+const optionalDate = z
+  .string()
+  .refine(isIsoDate, { error: 'must be YYYY-MM-DD' })
+  .optional()
+  .catch(undefined);
+const optionalCount = z.coerce.number().int().min(0).max(50).optional().catch(undefined);
+
+/** `/embed/booking` query: the embed script's `data-*` attributes, plus the host page's origin. */
+export const embedQuerySchema = z.object({
+  property: z.uuid({ error: 'data-property must be the id of one of this site’s properties' }),
+  checkIn: optionalDate,
+  checkOut: optionalDate,
+  adults: optionalCount,
+  children: optionalCount,
+  locale: z
+    .string()
+    .max(35)
+    .refine(
+      (value) => {
+        try {
+          return Intl.getCanonicalLocales(value).length === 1;
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be a BCP 47 locale such as en-GB' },
+    )
+    .optional()
+    .catch(undefined),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional()
+    .catch(undefined),
+  origin: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .catch(undefined),
+});
+export type EmbedQuery = z.output<typeof embedQuerySchema>;
+
+/** zod issues → `{ field: [messages] }` (first path segment as the field). */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = typeof issue.path[0] === 'string' ? issue.path[0] : 'form';
+    (fields[key] ??= []).push(issue.message);
+  }
+  return fields;
+}

@@ -1,0 +1,6 @@
+import type { APIRoute } from 'astro';
+import { handle } from '../../../lib/booking/endpoint.ts';
+
+/** `GET`: the places to stay this tenant offers, with room types and capacity. */
+export const GET: APIRoute = (context) =>
+  handle(context, 'properties', (service) => service.properties());
