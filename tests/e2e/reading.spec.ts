@@ -87,6 +87,23 @@ test('a post renders sanitized content: nothing from the CMS runs', async ({ pag
   await checkA11y(page);
 });
 
+test('a draft or unknown slug gets the branded 404', async ({ page, request }) => {
+  const drafts = await request.get(`${API}/posts/this-slug-does-not-exist`, {
+    headers: { 'X-Tenant': 'daily-planet' },
+  });
+  expect(drafts.status()).toBe(404);
+  for (const path of [
+    '/posts/this-slug-does-not-exist',
+    '/categories/no-such-category',
+    '/tags/no-such-tag',
+    '/plans/founding-member',
+  ]) {
+    const response = await page.goto(tenantUrl('daily-planet', path));
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+  }
+});
+
 test('the same slug shows each tenant its own post', async ({ page }) => {
   await page.goto(tenantUrl('daily-planet', '/posts/welcome-to-our-new-website'));
   const daily = await page.locator('.content').innerText();

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { parseTenantsFile } from '../../../src/lib/tenants.ts';
+import {
+  absoluteUrl,
+  describe as describeText,
+  jsonLd,
+  primaryHost,
+  siteOrigin,
+} from '../../../src/lib/reading/seo.ts';
+import { intervalLabel } from '../../../src/lib/reading/plans.ts';
+import {
+  postSitemapCount,
+  sitemapIndex,
+  upstreamPagesForChunk,
+  urlset,
+} from '../../../src/lib/reading/sitemap.ts';
+
+const [tenant] = parseTenantsFile({
+  tenants: [
+    {
+      id: 'gazette',
+      name: 'Gazette',
+      hosts: ['*.gazette.example', 'www.gazette.example', 'gazette.localhost'],
+      locale: 'en-GB',
+      timeZone: 'Europe/London',
+      theme: { colors: { primary: '#123456', accent: '#abcdef' } },
+      publishing: { baseUrl: 'https://api.example/api/v1' },
+    },
+  ],
+}).tenants;
+if (!tenant) throw new Error('no tenant');
+
+describe('canonical origins', () => {
+  it('uses the host the visitor came by when it is the tenant’s own', () => {
+    expect(
+      siteOrigin({ tenant, via: 'host' }, new URL('https://news.gazette.example/posts/a')),
+    ).toBe('https://news.gazette.example');
+  });
+
+  it('uses the primary (first exact) host for path prefixes and previews', () => {
+    expect(primaryHost(tenant)).toBe('www.gazette.example');
+    expect(
+      absoluteUrl(
+        { tenant, via: 'path' },
+        new URL('http://localhost:4321/gazette/posts/a'),
+        '/posts/a',
+      ),
+    ).toBe('https://www.gazette.example/posts/a');
+  });
+
+  it('keeps http and the port for local demo hosts', () => {
+    const local = { ...tenant, hosts: ['gazette.localhost'] };
+    expect(
+      siteOrigin({ tenant: local, via: 'query' }, new URL('http://localhost:4321/?tenant=gazette')),
+    ).toBe('http://gazette.localhost:4321');
+  });
+});
+
+describe('structured data and descriptions', () => {
+  it('cannot close its script element', () => {
+    const text = jsonLd({ headline: '</script><script>alert(1)</script>' });
+    expect(text).not.toContain('</script>');
+    expect(JSON.parse(text)).toEqual({ headline: '</script><script>alert(1)</script>' });
+  });
+
+  it('turns HTML into a short plain description on a word boundary', () => {
+    expect(describeText('<p>Hello <b>world</b></p>')).toBe('Hello world');
+    const long = describeText(`<p>${'word '.repeat(100)}</p>`, 50);
+    expect(long.length).toBeLessThanOrEqual(50);
+    expect(long.endsWith('word…')).toBe(true);
+  });
+
+  it.each([
+    ['month', 'per month'],
+    ['Yearly', 'per year'],
+    ['fortnight', 'per fortnight'],
+  ])('labels interval %s as %s', (interval, label) => {
+    expect(intervalLabel(interval)).toBe(label);
+  });
+});
+
+describe('sitemaps', () => {
+  it('escapes URLs and writes lastmod in ISO form', () => {
+    const xml = urlset([
+      { loc: 'https://x.example/posts/a&b', lastmod: '2026-11-20T08:30:00+01:00' },
+    ]);
+    expect(xml).toContain('<loc>https://x.example/posts/a&amp;b</loc>');
+    expect(xml).toContain('<lastmod>2026-11-20T07:30:00.000Z</lastmod>');
+  });
+
+  it('splits posts into chunks and maps a chunk to upstream pages', () => {
+    expect(postSitemapCount(0)).toBe(1);
+    expect(postSitemapCount(1000)).toBe(1);
+    expect(postSitemapCount(120_001)).toBe(121);
+    expect(upstreamPagesForChunk(2, 50)).toEqual(Array.from({ length: 20 }, (_, i) => 21 + i));
+    expect(sitemapIndex(['https://x.example/sitemap-posts-1.xml'])).toContain('<sitemapindex');
+  });
+});
