@@ -85,12 +85,10 @@ class MastheadBooking extends HTMLElement {
     });
     controller.$booking.subscribe((state) => this.render(state));
     if (this.parentOrigin && 'ResizeObserver' in window) {
+      // The framed document's body has no minimum height, so it measures the content alone.
       new ResizeObserver(() =>
-        this.postToParent({
-          type: 'masthead:resize',
-          height: document.documentElement.scrollHeight,
-        }),
-      ).observe(document.body);
+        this.postToParent({ type: 'masthead:resize', height: document.body.scrollHeight }),
+      ).observe(this);
     }
     this.dataset['ready'] = 'true';
   }

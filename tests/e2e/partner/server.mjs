@@ -1,0 +1,58 @@
+// A stand-in partner site for the embed e2e tests: `node tests/e2e/partner/server.mjs <port>`.
+// GET /?site=<origin>&property=<uuid>[&check-in=…&adults=…] serves a page with the one-tag embed;
+// confirmations posted by the widget are collected in `window.confirmations`.
+import { createServer } from 'node:http';
+
+const port = Number(process.argv[2] ?? process.env.PARTNER_PORT ?? 4322);
+const attributes = [
+  'property',
+  'check-in',
+  'check-out',
+  'adults',
+  'children',
+  'locale',
+  'currency',
+];
+const escape = (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+  if (url.pathname === '/health') {
+    response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+    return;
+  }
+  if (url.pathname !== '/') {
+    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    return;
+  }
+  const site = url.searchParams.get('site') ?? 'http://harbour-times.localhost:4400';
+  const data = attributes
+    .filter((name) => url.searchParams.has(name))
+    .map((name) => ` data-${name}="${escape(url.searchParams.get(name) ?? '')}"`)
+    .join('');
+  response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+  response.end(`<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Partner travel blog</title></head>
+<body>
+<main>
+<h1>Our favourite harbour hotel</h1>
+<p>Book directly below.</p>
+<script>
+window.confirmations = [];
+window.domConfirmations = [];
+window.addEventListener('message', function (e) {
+  if (e.data && e.data.type === 'masthead:booking-confirmed') window.confirmations.push({ origin: e.origin, booking: e.data.booking });
+});
+document.addEventListener('masthead:booking-confirmed', function (e) { window.domConfirmations.push(e.detail); });
+</script>
+<script src="${escape(site)}/embed/booking.js"${data} async></script>
+<p>Text after the widget.</p>
+</main>
+</body>
+</html>`);
+});
+
+server.listen(port, '127.0.0.1', () => console.log(`partner page on http://127.0.0.1:${port}`));
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => server.close(() => process.exit(0)));
