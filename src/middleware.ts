@@ -85,6 +85,8 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   if (!context.url.pathname.startsWith('/embed/')) {
     response.headers.set('X-Frame-Options', 'DENY');
   }
+  // Behind a trusted proxy the tenant can come from X-Forwarded-Host, so shared caches must key on it.
+  if (TRUST_PROXY) response.headers.append('Vary', 'X-Forwarded-Host');
   return response;
 });
 
