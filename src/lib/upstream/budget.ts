@@ -109,7 +109,10 @@ export function createBudget(options: BudgetOptions = {}): Budget {
               new RateLimiterRedis({
                 ...base,
                 storeClient,
-                // If Redis is unreachable each instance keeps counting on its own.
+                // While Redis is away (not connected, or a command fails or times out), each
+                // instance counts on its own: N instances may then send up to N times our share
+                // until Redis is back, and the upstream's 429s (which we honour) cap the rest.
+                rejectIfRedisNotReady: true,
                 insuranceLimiter: new RateLimiterMemory(base),
               }),
           )
@@ -122,6 +125,34 @@ export function createBudget(options: BudgetOptions = {}): Budget {
   const remaining = async (key: BudgetKey): Promise<number> => {
     const res = await (await limiter(key.kind)).get(key.key);
     return res ? res.remainingPoints : pointsFor(key.kind);
+  };
+
+  /** Self-correction from response headers (see `Budget.observe`). */
+  const observeOn = async (key: BudgetKey, info: RateInfo): Promise<void> => {
+    const rl = await limiter(key.kind);
+    const now = Date.now() / 1000;
+    if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
+      await rl.block(key.key, Math.ceil(info.retryAfterSeconds));
+      return;
+    }
+    if (info.remaining === undefined) return;
+    const upstreamLimit = info.limit ?? limitFor(limits, key.kind);
+    // Keep the same headroom on what the upstream says is left.
+    const reserve = upstreamLimit - Math.floor(upstreamLimit * ratio);
+    const allowed = Math.max(0, info.remaining - reserve);
+    const current = await rl.get(key.key);
+    const ours = current ? current.remainingPoints : pointsFor(key.kind);
+    if (allowed >= ours) return;
+    const points = pointsFor(key.kind);
+    const consumed = points - allowed;
+    // Align our window with the upstream's when it tells us when it resets.
+    const seconds =
+      info.resetAt !== undefined && info.resetAt > now
+        ? Math.ceil(info.resetAt - now)
+        : current
+          ? Math.max(1, Math.ceil(current.msBeforeNext / 1000))
+          : duration;
+    await rl.set(key.key, consumed, seconds);
   };
 
   return {
@@ -143,30 +174,11 @@ export function createBudget(options: BudgetOptions = {}): Budget {
       }
     },
     async observe(key, info) {
-      const rl = await limiter(key.kind);
-      const now = Date.now() / 1000;
-      if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
-        await rl.block(key.key, Math.ceil(info.retryAfterSeconds));
-        return;
+      try {
+        await observeOn(key, info);
+      } catch {
+        // Bookkeeping only: a store failure must never turn an answered request into an error.
       }
-      if (info.remaining === undefined) return;
-      const upstreamLimit = info.limit ?? limitFor(limits, key.kind);
-      // Keep the same headroom on what the upstream says is left.
-      const reserve = upstreamLimit - Math.floor(upstreamLimit * ratio);
-      const allowed = Math.max(0, info.remaining - reserve);
-      const current = await rl.get(key.key);
-      const ours = current ? current.remainingPoints : pointsFor(key.kind);
-      if (allowed >= ours) return;
-      const points = pointsFor(key.kind);
-      const consumed = points - allowed;
-      // Align our window with the upstream's when it tells us when it resets.
-      const seconds =
-        info.resetAt !== undefined && info.resetAt > now
-          ? Math.ceil(info.resetAt - now)
-          : current
-            ? Math.max(1, Math.ceil(current.msBeforeNext / 1000))
-            : duration;
-      await rl.set(key.key, consumed, seconds);
     },
     remaining,
   };

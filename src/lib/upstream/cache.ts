@@ -17,6 +17,14 @@ import type { CachePolicy } from './ttl.ts';
  * - coalescing: concurrent identical misses share one upstream call;
  * - bounded: an LRU capped by approximate bytes, with a shared Redis store behind it (unstorage)
  *   when `REDIS_URL` is set so instances share their cache.
+ *
+ * With several instances: each keeps its own LRU and its own coalescing (concurrent misses on
+ * two instances may both call the upstream once; the shared budget still bounds the total), and
+ * all of them read and write the shared store. A value any instance stored is a hit on every
+ * other; a local entry past `fresh` is first compared with the shared one, so an instance picks up
+ * another's refresh instead of refreshing again. Entries expire in Redis after
+ * `fresh + stale + errorGrace`. Redis away or slow (see `redis.ts`): reads and writes fail fast
+ * and the cache works as a local one; a page never fails because of Redis.
  */
 
 export interface CacheKeyParts {
@@ -98,27 +106,115 @@ export interface CacheOptions {
 
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
-function sharedStoreKey(key: string): string {
-  // unstorage treats `:`, `/` and `?` specially; a hash is a safe, short key.
+/** Redis keys are `masthead:cache:<this>`. */
+export const SHARED_STORE_BASE = 'masthead:cache';
+
+/**
+ * The key in the shared store: a hash of the cache key. unstorage treats `:`, `/` and `?`
+ * specially, and the hash keeps tenant, params and identity (already a token hash) out of Redis.
+ */
+export function sharedStoreKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
 async function createRedisStore(url: string): Promise<Storage> {
-  const [{ createStorage }, { default: redisDriver }] = await Promise.all([
+  const [{ createStorage }, { redisStorageDriver }] = await Promise.all([
     import('unstorage'),
-    import('unstorage/drivers/redis'),
+    import('./redis.ts'),
   ]);
-  return createStorage({ driver: redisDriver({ url, base: 'masthead:cache' }) });
+  return createStorage({ driver: redisStorageDriver(url, SHARED_STORE_BASE) });
 }
 
-function isEntry(value: unknown): value is Entry {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'value' in value &&
-    typeof (value as Entry).freshUntil === 'number' &&
-    typeof (value as Entry).keepUntil === 'number'
-  );
+/**
+ * JSON with the values JSON loses tagged, so a value read from Redis equals the one stored:
+ * `Date`, `undefined` (also as the whole value or in arrays), non-finite numbers and bigint. An
+ * object that has a `$t` key of its own is escaped. Anything else that is not plain data (class
+ * instances, Map, Set, functions) is not shared: the entry then stays in the local LRU only.
+ * `__proto__` keys are dropped both ways (no prototype games through Redis).
+ */
+const TAG = '$t';
+
+class NotShareable extends Error {}
+
+function toWire(value: unknown): unknown {
+  if (value === undefined) return { [TAG]: 'undefined' };
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? value : { [TAG]: 'number', v: String(value) };
+  }
+  if (typeof value === 'bigint') return { [TAG]: 'bigint', v: value.toString() };
+  if (value instanceof Date) return { [TAG]: 'date', v: value.getTime() };
+  if (Array.isArray(value)) return value.map(toWire);
+  if (typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) throw new NotShareable();
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (k !== '__proto__') out[k] = toWire(v);
+    return TAG in out ? { [TAG]: 'object', v: out } : out;
+  }
+  throw new NotShareable();
+}
+
+function fromWire(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(fromWire);
+  const record = value as Record<string, unknown>;
+  const tag = record[TAG];
+  if (tag === undefined) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(record)) if (k !== '__proto__') out[k] = fromWire(v);
+    return out;
+  }
+  if (tag === 'undefined') return undefined;
+  if (tag === 'number') return Number(record['v']);
+  if (tag === 'bigint') return BigInt(String(record['v']));
+  if (tag === 'date') return new Date(Number(record['v']));
+  if (tag === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(record['v'] as Record<string, unknown>)) {
+      if (k !== '__proto__') out[k] = fromWire(v);
+    }
+    return out;
+  }
+  throw new TypeError(`unknown tag ${JSON.stringify(tag)}`);
+}
+
+/** `undefined` when the value cannot be shared (see `toWire`). */
+function encodeEntry(entry: Entry): string | undefined {
+  try {
+    return JSON.stringify({ ...entry, value: toWire(entry.value) });
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeEntry(raw: unknown): Entry | undefined {
+  if (typeof raw !== 'string') return undefined;
+  try {
+    const parsed = JSON.parse(raw) as Record<string, unknown>;
+    const { storedAt, freshUntil, staleUntil, keepUntil } = parsed;
+    if (
+      typeof storedAt !== 'number' ||
+      typeof freshUntil !== 'number' ||
+      typeof staleUntil !== 'number' ||
+      typeof keepUntil !== 'number' ||
+      !('value' in parsed)
+    ) {
+      return undefined;
+    }
+    return { value: fromWire(parsed['value']), storedAt, freshUntil, staleUntil, keepUntil };
+  } catch {
+    return undefined; // Not ours, or from an older format: a miss.
+  }
+}
+
+/** Approximate bytes for the LRU cap; never throws (`undefined` counts 1, a bigint value 1 KiB). */
+function approxSize(value: unknown): number {
+  try {
+    return Math.max(1, (JSON.stringify(value) ?? '').length);
+  } catch {
+    return 1024;
+  }
 }
 
 export function createReadCache(options: CacheOptions): ReadCache {
@@ -128,7 +224,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
   const lru = new LRUCache<string, Entry>({
     maxSize,
     maxEntrySize: Math.max(1, Math.floor(maxSize / 4)),
-    sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.value).length),
+    sizeCalculation: (entry) => approxSize(entry.value),
   });
   const inflight = new Map<string, Promise<unknown>>();
   const background = new Set<Promise<unknown>>();
@@ -143,21 +239,27 @@ export function createReadCache(options: CacheOptions): ReadCache {
     return storePromise;
   };
 
-  const getEntry = async (key: string): Promise<Entry | undefined> => {
-    const local = lru.get(key);
-    if (local) return local;
+  const getShared = async (key: string): Promise<Entry | undefined> => {
     const shared = await store();
     if (!shared) return undefined;
     try {
-      const remote = await shared.getItem(sharedStoreKey(key));
-      if (isEntry(remote) && remote.keepUntil > now()) {
-        lru.set(key, remote);
-        return remote;
-      }
+      const remote = decodeEntry(await shared.getItemRaw(sharedStoreKey(key)));
+      return remote && remote.keepUntil > now() ? remote : undefined;
     } catch {
-      // Shared store unavailable: behave as a local miss.
+      return undefined; // Shared store unavailable: behave as a local miss.
     }
-    return undefined;
+  };
+
+  /** The local entry while fresh; otherwise the newer of the local and the shared one. */
+  const getEntry = async (key: string): Promise<Entry | undefined> => {
+    const local = lru.get(key);
+    if (local && now() < local.freshUntil) return local;
+    const remote = await getShared(key);
+    if (remote && (!local || remote.storedAt > local.storedAt)) {
+      lru.set(key, remote);
+      return remote;
+    }
+    return local;
   };
 
   const setEntry = async (key: string, value: unknown, policy: CachePolicy): Promise<void> => {
@@ -172,8 +274,12 @@ export function createReadCache(options: CacheOptions): ReadCache {
     lru.set(key, entry);
     const shared = await store();
     if (!shared) return;
-    const ttl = Math.max(1, policy.fresh + policy.stale + policy.errorGrace);
-    await shared.setItem(sharedStoreKey(key), entry, { ttl }).catch(() => undefined);
+    const raw = encodeEntry(entry);
+    if (raw === undefined) return;
+    // Redis drops the entry when no instance may use it any more (seconds, at least 1).
+    const ttl = Math.max(1, Math.ceil(policy.fresh + policy.stale + policy.errorGrace));
+    // Awaited (bounded by the command timeout) so that once a read returns, every instance sees it.
+    await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
   };
 
   /** Runs `load` once per key at a time; later callers join the running call. */

@@ -1,27 +1,156 @@
-import type { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import type { Driver } from 'unstorage';
+import { logWarn } from '../log.ts';
+
+/** Longest a Redis command may take before the caller treats Redis as away (local fallback). */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+/** Longest the first use waits for the connection (once per process and URL, then never). */
+const READY_WAIT_MS = 1000;
+
+const CLIENT_OPTIONS: RedisOptions = {
+  // Fail fast while Redis is away instead of queueing: the budget then answers from its in-memory
+  // insurance limiter and the cache from the local LRU. A page never waits for Redis to return.
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  connectTimeout: 2000,
+  // Keep reconnecting in the background, at most every 2 s.
+  retryStrategy: (times) => Math.min(times * 100, 2000),
+};
 
 const clients = new Map<string, Promise<Redis>>();
 
+/** Host and port only: a `REDIS_URL` may carry a password, which never reaches a log line. */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return '(unparsable REDIS_URL)';
+  }
+}
+
+/**
+ * One line when the connection is lost (however many commands then fail or reconnects are
+ * attempted) and one when it is back. Without a listener ioredis would print every failed
+ * reconnect as an unhandled error event.
+ */
+function watch(client: Redis, url: string): void {
+  let down = false;
+  const lost = (message: string) => {
+    if (down) return;
+    down = true;
+    logWarn('upstream.redis.unavailable', {
+      redis: redactedUrl(url),
+      message,
+      fallback: 'local cache and per-instance budget until Redis is back',
+    });
+  };
+  client.on('error', (error: Error) => lost(error.message));
+  // An established connection dropped (ioredis only reconnects after a close it did not ask for).
+  client.on('reconnecting', () => lost('connection lost, reconnecting'));
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logWarn('upstream.redis.restored', { redis: redactedUrl(url) });
+  });
+}
+
+/** Until connected, refused (Redis away: no point waiting) or `READY_WAIT_MS`, whichever first. */
+function whenReady(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      client.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, READY_WAIT_MS);
+    client.once('ready', done);
+    client.once('error', done);
+  });
+}
+
 /**
  * One shared ioredis client per URL, created on first use so nothing connects when `REDIS_URL` is
- * unset. `enableOfflineQueue: false` makes commands fail fast while Redis is away (the budget then
- * falls back to its in-memory insurance limiter, the cache to its local LRU).
+ * unset. Resolves once connected (or at once if refused, at most `READY_WAIT_MS`): with the offline
+ * queue off, commands sent before the connection is up would fail and fall back to per-instance
+ * state for no reason, e.g. each instance's first budget takes counted only locally.
  */
 export function getRedis(url: string): Promise<Redis> {
   let client = clients.get(url);
   if (!client) {
-    client = import('ioredis').then(
-      ({ Redis: RedisClient }) =>
-        new RedisClient(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }),
-    );
+    client = import('ioredis').then(async ({ Redis: RedisClient }) => {
+      const created = new RedisClient(url, CLIENT_OPTIONS);
+      watch(created, url);
+      await whenReady(created);
+      return created;
+    });
     clients.set(url, client);
   }
   return client;
 }
 
-/** Closes every client (tests, graceful shutdown). */
+/** Closes every client (tests, graceful shutdown); never throws, even with Redis away. */
 export async function closeRedis(): Promise<void> {
   const all = [...clients.values()];
   clients.clear();
-  await Promise.all(all.map(async (client) => (await client).quit()));
+  await Promise.all(
+    all.map(async (pending) => {
+      const client = await pending;
+      if (client.status === 'ready') {
+        const quit = await client.quit().then(
+          () => true,
+          () => false,
+        );
+        if (quit) return;
+      }
+      client.disconnect();
+    }),
+  );
+}
+
+/**
+ * A minimal unstorage driver over the shared client (one connection per instance for budget and
+ * cache, one error handler, one close). Values are stored as given (strings); keys under `base`.
+ */
+export function redisStorageDriver(url: string, base: string): Driver {
+  const prefix = `${base}:`;
+  const client = () => getRedis(url);
+  const scanAll = async (): Promise<string[]> => {
+    const redis = await client();
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      keys.push(...batch);
+    } while (cursor !== '0');
+    return keys;
+  };
+  return {
+    name: 'masthead-redis',
+    async hasItem(key) {
+      return (await (await client()).exists(prefix + key)) > 0;
+    },
+    async getItem(key) {
+      return (await client()).get(prefix + key);
+    },
+    async setItem(key, value, options: { ttl?: number } = {}) {
+      const redis = await client();
+      if (options.ttl) await redis.set(prefix + key, value, 'EX', options.ttl);
+      else await redis.set(prefix + key, value);
+    },
+    async removeItem(key) {
+      await (await client()).unlink(prefix + key);
+    },
+    async getKeys() {
+      return (await scanAll()).map((key) => key.slice(prefix.length));
+    },
+    async clear() {
+      const keys = await scanAll();
+      if (keys.length > 0) await (await client()).unlink(...keys);
+    },
+  };
 }
