@@ -58,9 +58,19 @@ export default defineConfig({
         ASTRO_TELEMETRY_DISABLED: '1',
         PUBLISHING_PUBLIC_PER_MINUTE: '600',
         LODGING_PER_MINUTE: '600',
+        // Every e2e request comes from 127.0.0.1: raise the per-visitor booking limits.
+        BOOKING_PER_IP_PER_10_MIN: '200',
+        BOOKING_SEARCHES_PER_IP_PER_MIN: '600',
       },
       reuseExistingServer: !process.env.CI,
       timeout: 180_000,
     },
+    // Partner pages for the booking embed: 4322 is in harbour-times' allowedEmbedOrigins, 4323 is not.
+    ...[4322, 4323].map((partnerPort) => ({
+      command: `node tests/e2e/partner/server.mjs ${partnerPort}`,
+      url: `http://127.0.0.1:${partnerPort}/health`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 10_000,
+    })),
   ],
 });
