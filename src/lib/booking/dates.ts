@@ -88,6 +88,7 @@ export function stayErrors(checkIn: string, checkOut: string, rules: StayRules):
   return errors;
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `1 night`, `2 nights`; irregular plurals are passed in (`child`, `children`). */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }

@@ -25,7 +25,9 @@ export function guestErrors(adults: number, children: number, capacity: Capacity
   if (!Number.isInteger(children) || children < 0) {
     errors['children'] = ['Enter 0 or more children.'];
   } else if (children > capacity.maxChildren) {
-    errors['children'] = [`Our rooms take at most ${plural(capacity.maxChildren, 'child')}.`];
+    errors['children'] = [
+      `Our rooms take at most ${plural(capacity.maxChildren, 'child', 'children')}.`,
+    ];
   }
   if (!errors['adults'] && !errors['children'] && adults + children > capacity.maxOccupancy) {
     errors['children'] = [`Our rooms sleep at most ${plural(capacity.maxOccupancy, 'guest')}.`];

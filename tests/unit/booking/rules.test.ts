@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { COUNTRY_CODES, isCountryCode } from '../../../src/lib/booking/countries.ts';
+import { detailsErrors, guestErrors } from '../../../src/lib/booking/rules.ts';
+
+const capacity = { maxAdults: 3, maxChildren: 2, maxOccupancy: 4 };
+
+describe('guests', () => {
+  it.each([
+    [2, 0, {}],
+    [1, 2, {}],
+    [0, 0, { adults: ['At least one adult must stay.'] }],
+    [Number.NaN, 0, { adults: ['At least one adult must stay.'] }],
+    [4, 0, { adults: ['Our rooms take at most 3 adults.'] }],
+    [2, 3, { children: ['Our rooms take at most 2 children.'] }],
+    [2, -1, { children: ['Enter 0 or more children.'] }],
+    [3, 2, { children: ['Our rooms sleep at most 4 guests.'] }],
+  ])('%d adults, %d children → %j', (adults, children, expected) => {
+    expect(guestErrors(adults, children, capacity)).toEqual(expected);
+  });
+});
+
+describe('guest details', () => {
+  const valid = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '+44 (20) 7946-0958',
+    nationality: 'GB',
+    notes: '',
+  };
+
+  it('accepts a complete guest, phone with spaces and brackets', () => {
+    expect(detailsErrors(valid, isCountryCode)).toEqual({});
+  });
+
+  it.each([
+    [{ firstName: ' ' }, 'firstName'],
+    [{ lastName: '' }, 'lastName'],
+    [{ email: 'ada@example' }, 'email'],
+    [{ email: 'ada example.com' }, 'email'],
+    [{ phone: '020 7946 0958' }, 'phone'],
+    [{ phone: '+0123456789' }, 'phone'],
+    [{ nationality: 'UK' }, 'nationality'],
+    [{ notes: 'x'.repeat(1001) }, 'notes'],
+  ])('%j is refused on %s', (change, field) => {
+    expect(Object.keys(detailsErrors({ ...valid, ...change }, isCountryCode))).toEqual([field]);
+  });
+
+  it('lists every ISO 3166-1 alpha-2 country once', () => {
+    expect(COUNTRY_CODES).toHaveLength(249);
+    expect(new Set(COUNTRY_CODES).size).toBe(249);
+    expect(isCountryCode('CH')).toBe(true);
+    expect(isCountryCode('EU')).toBe(false);
+  });
+});
