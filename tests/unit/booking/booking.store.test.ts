@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { Mock } from 'vitest';
 import { createBooking } from '../../../src/components/booking/booking.store.ts';
 import type {
   BookingApi,
@@ -89,15 +90,20 @@ const confirmation: Confirmation = {
   status: 'pending',
 };
 
-function fakeApi(overrides: Partial<BookingApi> = {}) {
-  const api = {
-    availability: vi.fn<BookingApi['availability']>(() =>
-      Promise.resolve({ ok: true, data: offers }),
-    ),
-    book: vi.fn<BookingApi['book']>(() => Promise.resolve({ ok: true, data: confirmation })),
-    ...overrides,
+function fakeApi(
+  overrides: {
+    availability?: Mock<BookingApi['availability']>;
+    book?: Mock<BookingApi['book']>;
+  } = {},
+) {
+  return {
+    availability:
+      overrides.availability ??
+      vi.fn<BookingApi['availability']>(() => Promise.resolve({ ok: true, data: offers })),
+    book:
+      overrides.book ??
+      vi.fn<BookingApi['book']>(() => Promise.resolve({ ok: true, data: confirmation })),
   };
-  return api;
 }
 
 async function toReview(booking: ReturnType<typeof createBooking>) {
@@ -186,7 +192,9 @@ describe('the booking store', () => {
   it('sends one booking for a double click, with the same idempotency key on retry', async () => {
     let resolve: (value: ApiResult<Confirmation>) => void = () => {};
     const api = fakeApi({
-      book: vi.fn(() => new Promise<ApiResult<Confirmation>>((r) => (resolve = r))),
+      book: vi.fn<BookingApi['book']>(
+        () => new Promise<ApiResult<Confirmation>>((r) => (resolve = r)),
+      ),
     });
     const booking = createBooking(config, api);
     await toReview(booking);
