@@ -1,0 +1,238 @@
+/**
+ * Booking bench: the widget's JavaScript size (gzipped, from the last build in `dist/client`), the
+ * embed loader's size, and upstream lodging calls per 100 availability searches with realistic
+ * repetition, through the site's booking service against an in-process contract mock.
+ *
+ *   npm run build && node bench/booking.ts [searches]
+ *   (BENCH_CLIENT_DIR=<dir> reads another build's client assets)
+ *
+ * Time is simulated for the read cache (100 searches over 10 minutes by default); the mock's rate
+ * limit is off and our budget raised so the count measures caching and coalescing only.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { startMock } from '../mock/index.ts';
+import { addDays, todayIn } from '../src/lib/booking/dates.ts';
+import { EMBED_LOADER } from '../src/lib/booking/embed-loader.ts';
+import { bookingService } from '../src/lib/booking/service.ts';
+import { TenantSchema } from '../src/lib/tenants.ts';
+import { createUpstream } from '../src/lib/upstream/runtime.ts';
+
+export interface BookingBenchOptions {
+  searches?: number;
+  simulatedMinutes?: number;
+  seed?: number;
+  /** Built client assets (default `dist/client`). */
+  clientDir?: string;
+}
+
+export interface BookingBenchResult {
+  widgetFiles: string[];
+  widgetBytes: number | null;
+  widgetGzipBytes: number | null;
+  loaderBytes: number;
+  loaderGzipBytes: number;
+  searches: number;
+  simulatedMinutes: number;
+  distinctSearches: number;
+  upstreamAvailabilityCalls: number;
+  upstreamLodgingCalls: number;
+  upstreamCallsPer100Searches: number;
+  failedSearches: number;
+  ok: boolean;
+}
+
+const WIDGET_BUDGET_GZIP = 20 * 1024;
+const LOADER_BUDGET = 2 * 1024;
+const root = fileURLToPath(new URL('../', import.meta.url));
+const ACCOUNTS = JSON.parse(readFileSync(`${root}mock/demo-accounts.json`, 'utf8')) as {
+  lodging: Record<string, { fullToken: string; propertyIds: string[] }>;
+};
+
+/** The built widget: the chunk defining `masthead-booking` and every chunk it imports. */
+function widgetSize(clientDir: string): { files: string[]; bytes: number; gzip: number } | null {
+  const dir = `${clientDir}/_astro`;
+  if (!existsSync(dir)) return null;
+  const scripts = readdirSync(dir).filter((name) => name.endsWith('.js'));
+  const entry = scripts.find((name) =>
+    readFileSync(`${dir}/${name}`, 'utf8').includes('masthead-booking'),
+  );
+  if (!entry) return null;
+  const files = new Set<string>();
+  const visit = (name: string): void => {
+    if (files.has(name) || !existsSync(`${dir}/${name}`)) return;
+    files.add(name);
+    const code = readFileSync(`${dir}/${name}`, 'utf8');
+    for (const match of code.matchAll(/(?:from|import)\s*["']\.\/([^"']+\.js)["']/g)) {
+      visit(match[1]!);
+    }
+  };
+  visit(entry);
+  let bytes = 0;
+  let gzip = 0;
+  for (const name of files) {
+    const content = readFileSync(`${dir}/${name}`);
+    bytes += content.length;
+    gzip += gzipSync(content, { level: 9 }).length;
+  }
+  return { files: [...files], bytes, gzip };
+}
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function weighted<T>(random: () => number, items: [T, number][]): T {
+  const total = items.reduce((sum, [, weight]) => sum + weight, 0);
+  let pick = random() * total;
+  for (const [item, weight] of items) {
+    pick -= weight;
+    if (pick <= 0) return item;
+  }
+  return items[items.length - 1]![0];
+}
+
+export async function run(options: BookingBenchOptions = {}): Promise<BookingBenchResult> {
+  const searches = options.searches ?? 100;
+  const simulatedMinutes = options.simulatedMinutes ?? 10;
+  const random = prng(options.seed ?? 7);
+  const widget = widgetSize(
+    options.clientDir ?? process.env['BENCH_CLIENT_DIR'] ?? `${root}dist/client`,
+  );
+  const loader = Buffer.from(EMBED_LOADER);
+
+  const mock = await startMock({
+    publishingPort: 0,
+    lodgingPort: 0,
+    controlPort: 0,
+    limits: { lodgingPerMinute: 0 },
+  });
+  let clock = Date.now();
+  try {
+    const account = ACCOUNTS.lodging['harbour-hotels']!;
+    const tenant = TenantSchema.parse({
+      id: 'harbour-times',
+      name: 'Harbour Times',
+      hosts: ['harbour-times.localhost'],
+      locale: 'en-GB',
+      timeZone: 'Europe/London',
+      theme: { colors: { primary: '#0f6e6e', accent: '#e08a1e' } },
+      publishing: { baseUrl: mock.publishingUrl },
+      lodging: {
+        baseUrl: mock.lodgingUrl,
+        tokenEnv: 'BENCH_LODGING_TOKEN',
+        propertyIds: account.propertyIds,
+      },
+      features: { booking: true },
+    });
+    const upstream = createUpstream({ limits: { lodgingPerMinute: 100_000 }, now: () => clock });
+    const service = bookingService(tenant, {
+      env: { BENCH_LODGING_TOKEN: account.fullToken },
+      upstream,
+    });
+    await fetch(`${mock.controlUrl}/stats`, { method: 'DELETE' });
+
+    // Popular stays: the next eight weekends (Fri–Sun) lead, a long tail of mid-week and week-long stays.
+    const today = todayIn('Europe/London');
+    const friday = (() => {
+      let d = addDays(today, 14);
+      while (new Date(`${d}T00:00:00Z`).getUTCDay() !== 5) d = addDays(d, 1);
+      return d;
+    })();
+    const stays: [[string, string], number][] = [];
+    for (let week = 0; week < 8; week += 1) {
+      const start = addDays(friday, week * 7);
+      stays.push([[start, addDays(start, 2)], 8 / (week + 1)]);
+      stays.push([[addDays(start, 3), addDays(start, 5)], 2 / (week + 1)]);
+      stays.push([[addDays(start, 1), addDays(start, 8)], 1 / (week + 1)]);
+    }
+    const parties: [[number, number], number][] = [
+      [[2, 0], 60],
+      [[1, 0], 15],
+      [[2, 1], 15],
+      [[2, 2], 10],
+    ];
+    const properties: [string, number][] = account.propertyIds.map((id, i) => [
+      id,
+      i === 0 ? 7 : 3,
+    ]);
+
+    const step = (simulatedMinutes * 60_000) / searches;
+    const seen = new Set<string>();
+    let failed = 0;
+    let previous: Parameters<typeof service.availability>[0] | undefined;
+    for (let i = 0; i < searches;) {
+      // A third of visitors repeat their last search (back button, reload, another tab).
+      const query =
+        previous && random() < 0.3
+          ? previous
+          : (() => {
+              const [checkIn, checkOut] = weighted(random, stays);
+              const [adults, children] = weighted(random, parties);
+              return {
+                property: weighted(random, properties),
+                checkIn,
+                checkOut,
+                adults,
+                children,
+              };
+            })();
+      previous = query;
+      // Sometimes several visitors search the same stay at the same moment (a newsletter link).
+      const burst = random() < 0.1 ? Math.min(4, searches - i) : 1;
+      seen.add(JSON.stringify(query));
+      const results = await Promise.allSettled(
+        Array.from({ length: burst }, () => service.availability(query)),
+      );
+      failed += results.filter((r) => r.status === 'rejected').length;
+      i += burst;
+      clock += step * burst;
+    }
+    await upstream.cache.settle();
+    const stats = (await (await fetch(`${mock.controlUrl}/stats`)).json()) as {
+      lodging: { total: number; routes: Record<string, number> };
+    };
+    const availabilityCalls = stats.lodging.routes['GET /properties/{id}/availability'] ?? 0;
+    const result: BookingBenchResult = {
+      widgetFiles: widget?.files ?? [],
+      widgetBytes: widget?.bytes ?? null,
+      widgetGzipBytes: widget?.gzip ?? null,
+      loaderBytes: loader.length,
+      loaderGzipBytes: gzipSync(loader, { level: 9 }).length,
+      searches,
+      simulatedMinutes,
+      distinctSearches: seen.size,
+      upstreamAvailabilityCalls: availabilityCalls,
+      upstreamLodgingCalls: stats.lodging.total,
+      upstreamCallsPer100Searches: Math.round((stats.lodging.total / searches) * 100 * 10) / 10,
+      failedSearches: failed,
+      ok: false,
+    };
+    result.ok =
+      result.widgetGzipBytes !== null &&
+      result.widgetGzipBytes <= WIDGET_BUDGET_GZIP &&
+      result.loaderBytes <= LOADER_BUDGET &&
+      failed === 0 &&
+      result.upstreamLodgingCalls < searches;
+    return result;
+  } finally {
+    await mock.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const searches = Number(process.argv[2] ?? 100);
+  const result = await run({ searches });
+  console.log(JSON.stringify(result, null, 2));
+  if (result.widgetGzipBytes === null)
+    console.log('No widget found in dist/client: run `npm run build` first.');
+  process.exitCode = result.ok ? 0 : 1;
+}
