@@ -441,6 +441,7 @@ test('a partner page books through the one-tag embed and hears about it', async 
   const frame = page.frameLocator('iframe');
   // Prefilled from data-* attributes.
   await expect(frame.getByLabel('Check-in')).toHaveValue(day(BASE + 70));
+  await checkA11y(page);
   await frame.getByRole('button', { name: 'Continue' }).click();
   await expect(frame.getByLabel('Adults')).toHaveValue('2');
   await frame.getByRole('button', { name: 'Show rooms' }).click();

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { embedSettings } from '../../../src/lib/booking/embed.ts';
+import { EMBED_LOADER } from '../../../src/lib/booking/embed-loader.ts';
+import { parseTenantsText } from '../../../src/lib/tenants.ts';
+
+const tenants = parseTenantsText(readFileSync('tenants.json', 'utf8')).tenants;
+const harbour = tenants.find((t) => t.id === 'harbour-times')!;
+const PROPERTY = harbour.lodging!.propertyIds[0]!;
+
+describe('embed settings from the loader’s data-* attributes', () => {
+  it('frames only for self and the allowed partner origins', () => {
+    const settings = embedSettings(harbour, new URLSearchParams({ property: PROPERTY }));
+    expect(settings.frameAncestors).toBe(
+      "'self' http://partner.localhost:4322 http://127.0.0.1:4322",
+    );
+  });
+
+  it('keeps valid prefills and names each ignored attribute', () => {
+    const settings = embedSettings(
+      harbour,
+      new URLSearchParams({
+        property: PROPERTY,
+        checkIn: '2099-05-01',
+        checkOut: '2099-02-30',
+        adults: '2',
+        children: 'many',
+        locale: 'de-CH',
+        currency: 'euro',
+        origin: 'http://127.0.0.1:4322',
+      }),
+    );
+    expect(settings.query).toMatchObject({
+      property: PROPERTY,
+      checkIn: '2099-05-01',
+      adults: 2,
+      locale: 'de-CH',
+    });
+    expect(settings.query?.checkOut).toBeUndefined();
+    expect(settings.warnings).toEqual([
+      'data-check-out="2099-02-30" was ignored: not a valid value',
+      'data-children="many" was ignored: not a valid value',
+      'data-currency="euro" was ignored: not a valid value',
+    ]);
+    expect(settings.parentOrigin).toBe('http://127.0.0.1:4322');
+  });
+
+  it('never posts to a host page outside the allowed origins', () => {
+    const settings = embedSettings(
+      harbour,
+      new URLSearchParams({ property: PROPERTY, origin: 'http://127.0.0.1:4323' }),
+    );
+    expect(settings.parentOrigin).toBeUndefined();
+  });
+
+  it.each([[''], ['not-a-uuid'], ['2f7e65da-5ffa-5e37-b3a8-dd6d533190d1']])(
+    'refuses property %j (missing, malformed, another tenant’s)',
+    (property) => {
+      const settings = embedSettings(harbour, new URLSearchParams({ property }));
+      expect(settings.query).toBeNull();
+      expect(settings.warnings[0]).toMatch(/data-property/);
+    },
+  );
+
+  it('keeps the loader within 2 KB', () => {
+    expect(Buffer.byteLength(EMBED_LOADER)).toBeLessThanOrEqual(2048);
+  });
+});
