@@ -1,7 +1,9 @@
 import type { APIContext } from 'astro';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { TRUST_PROXY } from 'astro:env/server';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
 import { logError } from '../log.ts';
+import { getRedis } from '../upstream/redis.ts';
 import { BookingFailure, bookingServiceFor, toFailure } from './service.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
@@ -13,15 +15,36 @@ function envInt(name: string, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-const limiters = {
+const LIMITS = {
   // Creating bookings: a person books a handful of stays, not dozens, from one address.
-  book: new RateLimiterMemory({ points: envInt('BOOKING_PER_IP_PER_10_MIN', 10), duration: 600 }),
+  book: { points: envInt('BOOKING_PER_IP_PER_10_MIN', 10), duration: 600 },
   // Searches: generous, but one visitor must not spend the tenant's whole upstream budget.
-  search: new RateLimiterMemory({
-    points: envInt('BOOKING_SEARCHES_PER_IP_PER_MIN', 30),
-    duration: 60,
-  }),
-};
+  search: { points: envInt('BOOKING_SEARCHES_PER_IP_PER_MIN', 30), duration: 60 },
+} as const;
+type LimitKind = keyof typeof LIMITS;
+
+const limiters = new Map<LimitKind, Promise<RateLimiterAbstract>>();
+
+/** Per-IP limiters, shared across instances through Redis when `REDIS_URL` is set. */
+function limiter(kind: LimitKind): Promise<RateLimiterAbstract> {
+  let found = limiters.get(kind);
+  if (!found) {
+    const base = { ...LIMITS[kind], keyPrefix: `masthead:booking:${kind}` };
+    const redisUrl = REDIS_URL;
+    found = redisUrl
+      ? getRedis(redisUrl).then(
+          (storeClient) =>
+            new RateLimiterRedis({
+              ...base,
+              storeClient,
+              insuranceLimiter: new RateLimiterMemory(base),
+            }),
+        )
+      : Promise.resolve(new RateLimiterMemory(base));
+    limiters.set(kind, found);
+  }
+  return found;
+}
 
 export function json<T>(
   body: ApiResult<T>,
@@ -78,10 +101,10 @@ export function assertSameOrigin(context: APIContext): void {
   }
 }
 
-export async function limit(context: APIContext, kind: keyof typeof limiters): Promise<void> {
+export async function limit(context: APIContext, kind: LimitKind): Promise<void> {
   const key = `${context.locals.site?.tenant.id ?? '-'}|${clientIp(context)}`;
   try {
-    await limiters[kind].consume(key);
+    await (await limiter(kind)).consume(key);
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
     const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
