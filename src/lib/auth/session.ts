@@ -1,0 +1,56 @@
+import type { AstroSession } from 'astro';
+import { z } from 'zod';
+
+/**
+ * The signed-in subscriber of one tenant, kept in Astro's server-side session: the upstream token
+ * never reaches page JavaScript or a cookie. Keyed by tenant, because path-prefix tenants on one
+ * host share a session cookie and a token must never cross tenants.
+ */
+export const SignedInSchema = z.object({
+  token: z.string().min(1),
+  user: z.object({
+    id: z.union([z.number(), z.string()]),
+    name: z.string(),
+    email: z.string().optional(),
+    roles: z.array(z.string()).default([]),
+    hasActiveSubscription: z.boolean().default(false),
+  }),
+});
+export type SignedIn = z.output<typeof SignedInSchema>;
+
+const key = (tenantId: string) => `auth:${tenantId}`;
+
+/** The signed-in subscriber of `tenantId`, or null (also for a session that holds something else). */
+export async function getSignedIn(
+  session: AstroSession | undefined,
+  tenantId: string,
+): Promise<SignedIn | null> {
+  const stored: unknown = await session?.get(key(tenantId));
+  const parsed = SignedInSchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+}
+
+export function setSignedIn(
+  session: AstroSession | undefined,
+  tenantId: string,
+  value: SignedIn,
+): void {
+  if (!session)
+    throw new Error(
+      'Sessions are not available: sign-in needs the Node server (not a static build).',
+    );
+  session.set(key(tenantId), value);
+}
+
+export function clearSignedIn(session: AstroSession | undefined, tenantId: string): void {
+  session?.delete(key(tenantId));
+}
+
+/** Paid e-paper access as the publishing API grants it: a paid subscription, or an editor/admin role. */
+export function hasPaidAccess(signedIn: SignedIn | null): boolean {
+  if (!signedIn) return false;
+  return (
+    signedIn.user.hasActiveSubscription ||
+    signedIn.user.roles.some((role) => role === 'admin' || role === 'editor')
+  );
+}
