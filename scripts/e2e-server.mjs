@@ -3,7 +3,9 @@ import { spawn } from 'node:child_process';
 import './check-node.mjs';
 import { demoEnv } from './demo-env.mjs';
 
-const child = spawn(process.execPath, ['dist/server/entry.mjs'], {
+// MASTHEAD_OUT_DIR lets several builds (and e2e runs) sit side by side.
+const outDir = process.env.MASTHEAD_OUT_DIR ?? './dist';
+const child = spawn(process.execPath, [`${outDir}/server/entry.mjs`], {
   stdio: 'inherit',
   env: { ...process.env, HOST: '127.0.0.1', PORT: process.env.E2E_PORT ?? '4400', ...demoEnv() },
 });

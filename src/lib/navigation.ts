@@ -18,5 +18,6 @@ export function mainNavigation(
   if (tenant.features.streams) items.push({ label: 'Live', path: '/streams' });
   if (tenant.features.booking) items.push({ label: 'Stay', path: '/stay' });
   items.push({ label: 'Search', path: '/search' });
+  items.push({ label: 'Account', path: '/account' });
   return items;
 }
