@@ -2,15 +2,9 @@ import { LRUCache } from 'lru-cache';
 import { lodgingClient } from '../lodging/client.ts';
 import type { LodgingClient } from '../lodging/client.ts';
 import type { Booking, Property } from '../lodging/schema.ts';
-import { logError, logWarn } from '../log.ts';
+import { logError } from '../log.ts';
 import type { Tenant } from '../tenants.ts';
-import {
-  isOutage,
-  NotFoundError,
-  RateLimitedError,
-  UpstreamError,
-  ValidationError,
-} from '../upstream/errors.ts';
+import { isOutage, NotFoundError, RateLimitedError, ValidationError } from '../upstream/errors.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { isCountryCode } from './countries.ts';
 import { nightsBetween, stayErrors, todayIn } from './dates.ts';
@@ -95,15 +89,9 @@ export function toFailure(
       message: 'This place to stay was not found.',
     });
   }
-  if (isOutage(error)) {
-    logWarn('booking.upstream_unavailable', {
-      ...context,
-      ...(error instanceof UpstreamError ? error.toLog() : {}),
-    });
-  } else {
-    // 401/403 (a token or configuration problem) and bugs: loud in the logs, vague to visitors.
-    logError('booking.failed', context, error);
-  }
+  // Outages were logged once by the upstream client; 401/403 (a token or configuration problem)
+  // and bugs are loud in the logs, vague to visitors.
+  if (!isOutage(error)) logError('booking.failed', context, error);
   return new BookingFailure(503, {
     code: 'unavailable',
     message: 'Booking is temporarily unavailable. Your details are kept: please try again.',
