@@ -34,8 +34,10 @@ export default defineConfig({
   devToolbar: { enabled: false },
   env: {
     schema: {
-      TRUST_PROXY: envField.boolean({ context: 'server', access: 'public', default: false }),
-      MASTHEAD_TENANT: envField.string({ context: 'server', access: 'public', optional: true }),
+      // `secret` is Astro's run-time access mode (public server vars are inlined at build time):
+      // these are deployment settings of the built server, not secrets.
+      TRUST_PROXY: envField.boolean({ context: 'server', access: 'secret', default: false }),
+      MASTHEAD_TENANT: envField.string({ context: 'server', access: 'secret', optional: true }),
       STATUS_TOKEN: envField.string({ context: 'server', access: 'secret', optional: true }),
       REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
     },
