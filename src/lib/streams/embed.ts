@@ -1,0 +1,152 @@
+import { DEFAULT_IFRAME_HOSTS } from '../content/sanitize.ts';
+import type { Stream } from '../publishing/schema.ts';
+import type { Tenant } from '../tenants.ts';
+
+/** Scripts for the player, its own origin for its storage, fullscreen; no forms, popups or top navigation. */
+export const PLAYER_SANDBOX = 'allow-scripts allow-same-origin allow-presentation';
+export const PLAYER_ALLOW = 'autoplay; fullscreen; picture-in-picture';
+
+/** Player hosts a tenant may embed: YouTube (nocookie), Vimeo's player and the tenant's `publishing.embedHosts`. */
+export function playerHosts(tenant: Pick<Tenant, 'publishing'>): string[] {
+  return [...DEFAULT_IFRAME_HOSTS, ...tenant.publishing.embedHosts];
+}
+
+const LOOPBACK = /^((.+\.)?localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+function hostMatches(hostname: string, hosts: readonly string[]): boolean {
+  const host = hostname.toLowerCase();
+  return hosts.some((allowed) => {
+    const name = allowed.toLowerCase();
+    return host === name || host.endsWith(`.${name}`);
+  });
+}
+
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  lt: '<',
+  gt: '>',
+};
+
+function decodeEntities(value: string): string {
+  return value.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
+    if (entity.startsWith('#x') || entity.startsWith('#X')) {
+      return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
+    }
+    if (entity.startsWith('#')) return String.fromCodePoint(Number.parseInt(entity.slice(1), 10));
+    return ENTITIES[entity.toLowerCase()] ?? whole;
+  });
+}
+
+const IFRAME_SRC = /<iframe\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+
+/** The `src` of the first `<iframe>` in embed HTML (entities decoded); `null` when there is none. */
+export function iframeSrc(html: string | null | undefined): string | null {
+  if (!html) return null;
+  const match = IFRAME_SRC.exec(html);
+  const raw = match?.[1] ?? match?.[2] ?? match?.[3];
+  if (raw === undefined) return null;
+  const src = decodeEntities(raw).trim();
+  return src === '' ? null : src;
+}
+
+/**
+ * A player address the page may frame: https (http only on loopback, for local players), no
+ * credentials, a host in `hosts`, and not the site's own origin (a same-origin frame with
+ * `allow-scripts allow-same-origin` could lift its own sandbox).
+ */
+export function allowedPlayerUrl(
+  candidate: string | null | undefined,
+  hosts: readonly string[],
+  siteOrigin?: string,
+): URL | null {
+  if (!candidate) return null;
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    return null;
+  }
+  const secure =
+    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+  if (!secure || url.username || url.password) return null;
+  if (!hostMatches(url.hostname, hosts)) return null;
+  if (siteOrigin !== undefined && url.origin === siteOrigin) return null;
+  return url;
+}
+
+/** An http(s) address for a plain link (never `javascript:` and friends). */
+export function webUrl(candidate: string | null | undefined): string | null {
+  if (!candidate) return null;
+  try {
+    const url = new URL(candidate);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  youtube: 'YouTube',
+  vimeo: 'Vimeo',
+  twitch: 'Twitch',
+  facebook: 'Facebook',
+};
+
+/** A readable provider name: `masthead-player` → "Masthead Player", `youtube` → "YouTube". */
+export function providerName(
+  provider: string | null | undefined,
+  watchUrl?: string | null,
+): string {
+  const key = provider?.trim().toLowerCase();
+  if (key) {
+    const known = PROVIDER_NAMES[key];
+    if (known) return known;
+    return key
+      .split(/[-_\s]+/)
+      .filter(Boolean)
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join(' ');
+  }
+  if (watchUrl) {
+    try {
+      return new URL(watchUrl).hostname.replace(/^www\./, '');
+    } catch {
+      // fall through
+    }
+  }
+  return 'the provider’s site';
+}
+
+export type StreamPlayer =
+  | { kind: 'embed'; src: string; origin: string; title: string }
+  | { kind: 'link'; href: string; label: string }
+  | { kind: 'none' };
+
+type PlayerFields = Pick<Stream, 'title' | 'embed_code' | 'stream_url' | 'watch_url' | 'provider'>;
+
+/**
+ * What the detail page shows as the player: a sandboxed iframe built from the sanitized embed's
+ * `src` (or `stream_url`) when the host is allowed, otherwise a "Watch on …" link to `watch_url`.
+ */
+export function streamPlayer(
+  stream: PlayerFields,
+  hosts: readonly string[],
+  siteOrigin?: string,
+): StreamPlayer {
+  const src =
+    allowedPlayerUrl(iframeSrc(stream.embed_code), hosts, siteOrigin) ??
+    allowedPlayerUrl(stream.stream_url, hosts, siteOrigin);
+  if (src) {
+    return {
+      kind: 'embed',
+      src: src.toString(),
+      origin: src.origin,
+      title: `Video player: ${stream.title}`,
+    };
+  }
+  const href = webUrl(stream.watch_url);
+  if (href) return { kind: 'link', href, label: `Watch on ${providerName(stream.provider, href)}` };
+  return { kind: 'none' };
+}

@@ -1,0 +1,104 @@
+import { formatDateTime } from '../format.ts';
+import type { Stream } from '../publishing/schema.ts';
+import type { Tenant } from '../tenants.ts';
+
+export type StreamStatus = 'live' | 'scheduled' | 'ended';
+
+type StatusFields = Pick<Stream, 'is_live' | 'status' | 'started_at' | 'ended_at'>;
+
+/** Upstream words for the three states (the contract names only live, scheduled and ended). */
+const STATUS_WORDS: Readonly<Record<string, StreamStatus>> = {
+  live: 'live',
+  scheduled: 'scheduled',
+  upcoming: 'scheduled',
+  ended: 'ended',
+  finished: 'ended',
+  completed: 'ended',
+  past: 'ended',
+};
+
+/** The stream's state: `is_live` wins, then `status`, then what the timestamps say. */
+export function streamStatus(stream: StatusFields): StreamStatus {
+  if (stream.is_live) return 'live';
+  const word = stream.status?.trim().toLowerCase();
+  const known = word ? STATUS_WORDS[word] : undefined;
+  if (known) return known;
+  if (stream.ended_at) return 'ended';
+  if (stream.started_at) return 'live';
+  return 'scheduled';
+}
+
+/** Badge text: words, never colour alone. */
+export const STATUS_LABEL: Readonly<Record<StreamStatus, string>> = {
+  live: 'Live',
+  scheduled: 'Scheduled',
+  ended: 'Ended',
+};
+
+export interface StreamTiming {
+  /** "Starts", "Started" or "Ended". */
+  label: string;
+  /** Normalised ISO timestamp for `<time datetime>`. */
+  iso: string;
+  /** Date and time in the tenant's locale and time zone. */
+  text: string;
+}
+
+function validDate(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * The one time line a stream shows: scheduled → "Starts …", live → "Started …", ended → "Ended …";
+ * `null` when the upstream gave no usable timestamp for that state.
+ */
+export function streamTiming(
+  stream: Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' | 'ended_at'>,
+  tenant: Pick<Tenant, 'locale' | 'timeZone'>,
+): StreamTiming | null {
+  const status = streamStatus(stream);
+  const [label, value] =
+    status === 'scheduled'
+      ? ['Starts', stream.scheduled_at]
+      : status === 'live'
+        ? ['Started', stream.started_at ?? stream.scheduled_at]
+        : ['Ended', stream.ended_at];
+  const date = validDate(value);
+  if (!date || !value) return null;
+  return { label, iso: date.toISOString(), text: formatDateTime(value, tenant) };
+}
+
+const RANK: Readonly<Record<StreamStatus, number>> = { live: 0, scheduled: 1, ended: 2 };
+
+function time(value: string | null | undefined): number | null {
+  return validDate(value)?.getTime() ?? null;
+}
+
+/**
+ * Live first, then scheduled (soonest first), then ended (latest first); the upstream already orders
+ * lists this way, so this only guards a page against an upstream that does not. Missing times sort
+ * last within their group; ties keep the upstream order.
+ */
+export function sortStreams<T extends Stream>(streams: readonly T[]): T[] {
+  const keyed = streams.map((stream, index) => {
+    const status = streamStatus(stream);
+    const at =
+      status === 'scheduled'
+        ? time(stream.scheduled_at)
+        : status === 'ended'
+          ? time(stream.ended_at)
+          : time(stream.started_at ?? stream.scheduled_at);
+    // Ascending key: soonest scheduled first, latest ended / most recently started live first.
+    const key = at === null ? Infinity : status === 'scheduled' ? at : -at;
+    return { stream, index, rank: RANK[status], key };
+  });
+  keyed.sort((a, b) => a.rank - b.rank || compareKeys(a.key, b.key) || a.index - b.index);
+  return keyed.map((entry) => entry.stream);
+}
+
+function compareKeys(a: number, b: number): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}

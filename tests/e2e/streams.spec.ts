@@ -1,0 +1,181 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_PORT, checkA11y, tenantUrl } from './helpers.ts';
+
+const API = 'http://127.0.0.1:4010/api/v1';
+const PLAYER_ORIGIN = 'http://127.0.0.1:4010';
+const RANK: Record<string, number> = { live: 0, scheduled: 1, ended: 2 };
+
+interface ApiStream {
+  title: string;
+  slug: string;
+  status: string;
+}
+
+async function apiStreams(request: APIRequestContext, tenant: string): Promise<ApiStream[]> {
+  const response = await request.get(`${API}/streams?per_page=50`, {
+    headers: { 'X-Tenant': tenant },
+  });
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { data: ApiStream[] }).data;
+}
+
+async function firstWithStatus(
+  request: APIRequestContext,
+  tenant: string,
+  status: string,
+): Promise<ApiStream> {
+  const stream = (await apiStreams(request, tenant)).find((s) => s.status === status);
+  expect(stream, `a ${status} stream in the ${tenant} seed`).toBeDefined();
+  return stream!;
+}
+
+/** Console errors (CSP violations are reported there) and uncaught page errors. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+async function expectNoScripts(page: Page): Promise<void> {
+  await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
+}
+
+async function expectFitsWidth(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 800 });
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test('the list shows live streams, then scheduled, then ended, with text badges', async ({
+  page,
+  request,
+}) => {
+  const seeded = await apiStreams(request, 'daily-planet');
+  const response = await page.goto(tenantUrl('daily-planet', '/streams'));
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['cache-control']).toContain('s-maxage=30');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Live and upcoming streams');
+  await expect(page.locator('main p.muted').first()).toHaveText(`${seeded.length} streams`);
+
+  const cards = page.locator('article.stream-card');
+  await expect(cards).toHaveCount(seeded.length);
+  const statuses = await cards.evaluateAll((nodes) =>
+    nodes.map((node) => node.getAttribute('data-status') ?? ''),
+  );
+  expect(new Set(statuses)).toEqual(new Set(['live', 'scheduled', 'ended']));
+  const ranks = statuses.map((status) => RANK[status] ?? 99);
+  expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  // The upstream's order (scheduled soonest first, ended latest first) is kept.
+  expect(await cards.locator('.title').allInnerTexts()).toEqual(seeded.map((s) => s.title));
+
+  const live = cards.filter({ has: page.locator('.badge.live') }).first();
+  await expect(live.locator('.badge')).toHaveText('Live');
+  await expect(live.locator('.when')).toContainText('Started');
+  const scheduled = cards.filter({ has: page.locator('.badge.scheduled') }).first();
+  await expect(scheduled.locator('.badge')).toHaveText('Scheduled');
+  await expect(scheduled.locator('.when')).toContainText(/^Starts [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+  await expect(scheduled.locator('.when time')).toHaveAttribute('datetime', /Z$/);
+  const ended = cards.filter({ has: page.locator('.badge.ended') }).first();
+  await expect(ended.locator('.badge')).toHaveText('Ended');
+  await expect(ended.locator('.when')).toContainText('Ended');
+  await expect(cards.first().locator('img')).toHaveAttribute('src', /\/streams\/.+\.svg$/);
+
+  await expectNoScripts(page);
+  await checkA11y(page);
+  await expectFitsWidth(page);
+});
+
+test('dates follow the tenant’s locale', async ({ page }) => {
+  await page.goto(tenantUrl('harbour-times', '/streams'));
+  const scheduled = page.locator('article.stream-card[data-status="scheduled"] .when').first();
+  // en-GB: "23 Nov 2026, 18:00".
+  await expect(scheduled).toContainText(/^Starts \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}/);
+});
+
+test('a live stream plays in a sandboxed frame from an allowed host, within the CSP', async ({
+  page,
+  request,
+}) => {
+  const live = await firstWithStatus(request, 'daily-planet', 'live');
+  const errors = collectErrors(page);
+  const response = await page.goto(tenantUrl('daily-planet', `/streams/${live.slug}`));
+  expect(response?.status()).toBe(200);
+  const csp = response?.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain(`frame-src ${PLAYER_ORIGIN}`);
+
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(live.title);
+  await expect(page.locator('.stream .badge')).toHaveText('Live');
+
+  const frame = page.locator('iframe');
+  await expect(frame).toHaveCount(1);
+  await expect(frame).toHaveAttribute(
+    'sandbox',
+    'allow-scripts allow-same-origin allow-presentation',
+  );
+  await expect(frame).toHaveAttribute('allow', 'autoplay; fullscreen; picture-in-picture');
+  await expect(frame).toHaveAttribute('loading', 'lazy');
+  await expect(frame).toHaveAttribute('referrerpolicy', 'strict-origin-when-cross-origin');
+  await expect(frame).toHaveAttribute('title', `Video player: ${live.title}`);
+  const src = new URL((await frame.getAttribute('src')) ?? '');
+  expect(src.origin).toBe(PLAYER_ORIGIN);
+
+  // 16:9 whatever the width.
+  const box = await frame.boundingBox();
+  expect(box).not.toBeNull();
+  expect(box!.width / box!.height).toBeCloseTo(16 / 9, 1);
+
+  // The player page actually loads inside the frame.
+  await frame.scrollIntoViewIfNeeded();
+  await expect(
+    page.frameLocator('iframe').locator('[data-testid="mock-player"][data-status="live"]'),
+  ).toBeVisible();
+
+  await expectNoScripts(page);
+  await checkA11y(page);
+  expect(errors).toEqual([]);
+  await expectFitsWidth(page);
+});
+
+test('scheduled and ended streams say when', async ({ page, request }) => {
+  const scheduled = await firstWithStatus(request, 'daily-planet', 'scheduled');
+  await page.goto(tenantUrl('daily-planet', `/streams/${scheduled.slug}`));
+  await expect(page.locator('.stream .badge')).toHaveText('Scheduled');
+  await expect(page.locator('.stream .when')).toContainText(/^Starts /);
+
+  const ended = await firstWithStatus(request, 'daily-planet', 'ended');
+  await page.goto(tenantUrl('daily-planet', `/streams/${ended.slug}`));
+  await expect(page.locator('.stream .badge')).toHaveText('Ended');
+  await expect(page.locator('.stream .when')).toContainText(/^Ended /);
+});
+
+test('links stay inside a path prefix', async ({ page, request }) => {
+  const [first] = await apiStreams(request, 'harbour-times');
+  await page.goto(`http://localhost:${E2E_PORT}/harbour-times/streams`);
+  const link = page.locator('article.stream-card .title a').first();
+  await expect(link).toHaveAttribute('href', `/harbour-times/streams/${first!.slug}`);
+  await link.click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(first!.title);
+  await expect(page.getByRole('link', { name: 'All streams' })).toHaveAttribute(
+    'href',
+    '/harbour-times/streams',
+  );
+});
+
+test('unknown streams and pages beyond the list are 404', async ({ page }) => {
+  for (const path of ['/streams/no-such-stream', '/streams?page=2', '/streams?page=abc']) {
+    expect((await page.goto(tenantUrl('daily-planet', path)))?.status(), path).toBe(404);
+  }
+});
+
+test('a tenant without streams answers 404', async ({ page, request }) => {
+  const [any] = await apiStreams(request, 'alpine-post');
+  for (const path of ['/streams', `/streams/${any?.slug ?? 'x'}`]) {
+    expect((await page.goto(tenantUrl('alpine-post', path)))?.status(), path).toBe(404);
+  }
+  await expect(page.getByRole('link', { name: 'Live', exact: true })).toHaveCount(0);
+});

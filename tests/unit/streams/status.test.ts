@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { streamSchema, type Stream } from '../../../src/lib/publishing/schema.ts';
+import {
+  STATUS_LABEL,
+  sortStreams,
+  streamStatus,
+  streamTiming,
+} from '../../../src/lib/streams/status.ts';
+
+const stream = (fields: Record<string, unknown>): Stream =>
+  streamSchema.parse({ title: 'T', slug: 't', ...fields });
+
+const NEW_YORK = { locale: 'en-US', timeZone: 'America/New_York' };
+const ZURICH = { locale: 'de-CH', timeZone: 'Europe/Zurich' };
+
+describe('stream status', () => {
+  it.each([
+    [{ is_live: true, status: 'ended' }, 'live'],
+    [{ is_live: 'true' }, 'live'],
+    [{ status: 'live', is_live: false }, 'live'],
+    [{ status: 'scheduled' }, 'scheduled'],
+    [{ status: ' Scheduled ' }, 'scheduled'],
+    [{ status: 'upcoming' }, 'scheduled'],
+    [{ status: 'ended' }, 'ended'],
+    [{ status: 'finished' }, 'ended'],
+    [{ status: 'mystery', ended_at: '2026-01-01T00:00:00Z' }, 'ended'],
+    [{ status: 'mystery', started_at: '2026-01-01T00:00:00Z' }, 'live'],
+    [{}, 'scheduled'],
+  ])('%j is %s', (fields, expected) => {
+    expect(streamStatus(stream(fields))).toBe(expected);
+  });
+
+  it('labels every state with words, not colour alone', () => {
+    expect(STATUS_LABEL).toEqual({ live: 'Live', scheduled: 'Scheduled', ended: 'Ended' });
+  });
+});
+
+describe('stream timing in the tenant locale and zone', () => {
+  it.each([
+    [
+      { status: 'scheduled', scheduled_at: '2026-11-23T18:00:00+00:00' },
+      NEW_YORK,
+      { label: 'Starts', iso: '2026-11-23T18:00:00.000Z', text: 'Nov 23, 2026, 1:00 PM' },
+    ],
+    [
+      { status: 'scheduled', scheduled_at: '2026-11-23T23:30:00+00:00' },
+      ZURICH,
+      { label: 'Starts', iso: '2026-11-23T23:30:00.000Z', text: '24.11.2026, 00:30' },
+    ],
+    [
+      {
+        status: 'live',
+        is_live: true,
+        scheduled_at: '2026-11-21T23:00:00Z',
+        started_at: '2026-11-21T23:30:00Z',
+      },
+      NEW_YORK,
+      { label: 'Started', iso: '2026-11-21T23:30:00.000Z', text: 'Nov 21, 2026, 6:30 PM' },
+    ],
+    [
+      { status: 'live', scheduled_at: '2026-11-21T23:00:00Z' },
+      NEW_YORK,
+      { label: 'Started', iso: '2026-11-21T23:00:00.000Z', text: 'Nov 21, 2026, 6:00 PM' },
+    ],
+    [
+      {
+        status: 'ended',
+        started_at: '2026-11-16T19:00:00+00:00',
+        ended_at: '2026-11-16T20:35:00+00:00',
+      },
+      NEW_YORK,
+      { label: 'Ended', iso: '2026-11-16T20:35:00.000Z', text: 'Nov 16, 2026, 3:35 PM' },
+    ],
+  ])('%j in %j', (fields, tenant, expected) => {
+    const timing = streamTiming(stream(fields), tenant);
+    expect(timing && { ...timing, text: timing.text.replace(/\u202f|\u00a0/g, ' ') }).toEqual(
+      expected,
+    );
+  });
+
+  it.each([
+    [{ status: 'scheduled' }],
+    [{ status: 'scheduled', scheduled_at: 'soon' }],
+    [{ status: 'ended', started_at: '2026-11-16T19:00:00Z' }],
+    [{ status: 'live' }],
+  ])('has no time line for %j', (fields) => {
+    expect(streamTiming(stream(fields), NEW_YORK)).toBeNull();
+  });
+});
+
+describe('stream order', () => {
+  it('puts live first, then scheduled soonest first, then ended latest first', () => {
+    const shuffled = [
+      stream({ slug: 'ended-old', status: 'ended', ended_at: '2026-11-01T20:00:00Z' }),
+      stream({ slug: 'sched-later', status: 'scheduled', scheduled_at: '2026-11-25T18:00:00Z' }),
+      stream({ slug: 'live-a', status: 'live', started_at: '2026-11-21T23:00:00Z' }),
+      stream({ slug: 'ended-new', status: 'ended', ended_at: '2026-11-16T20:00:00Z' }),
+      stream({ slug: 'sched-undated', status: 'scheduled' }),
+      stream({ slug: 'sched-soon', status: 'scheduled', scheduled_at: '2026-11-23T18:00:00Z' }),
+      stream({ slug: 'live-b', is_live: true, started_at: '2026-11-21T23:30:00Z' }),
+    ];
+    expect(sortStreams(shuffled).map((s) => s.slug)).toEqual([
+      'live-b',
+      'live-a',
+      'sched-soon',
+      'sched-later',
+      'sched-undated',
+      'ended-new',
+      'ended-old',
+    ]);
+  });
+
+  it('keeps the upstream order on ties and does not change its input', () => {
+    const list = [
+      stream({ slug: 'a', status: 'ended' }),
+      stream({ slug: 'b', status: 'ended' }),
+      stream({ slug: 'c', status: 'live' }),
+    ];
+    expect(sortStreams(list).map((s) => s.slug)).toEqual(['c', 'a', 'b']);
+    expect(list.map((s) => s.slug)).toEqual(['a', 'b', 'c']);
+  });
+});
