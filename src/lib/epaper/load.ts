@@ -1,0 +1,112 @@
+import type { SignedIn } from '../auth/session.ts';
+import { logWarn } from '../log.ts';
+import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
+import { publishingFor } from '../reading/clients.ts';
+import { loadPlans } from '../reading/loaders.ts';
+import type { Tenant } from '../tenants.ts';
+import { isOutage, UnauthenticatedError } from '../upstream/errors.ts';
+import type { Paged } from '../upstream/parse.ts';
+
+export const EDITIONS_PER_PAGE = 12;
+
+/** The edition list, newest first (anonymous: the same list for every visitor). */
+export async function loadEditions(tenant: Tenant, page: number): Promise<Paged<Edition>> {
+  const list = await publishingFor(tenant).listEditions({ page, perPage: EDITIONS_PER_PAGE });
+  const items = [...list.items].sort((a, b) =>
+    (b.published_at ?? '').localeCompare(a.published_at ?? ''),
+  );
+  return { ...list, items };
+}
+
+/** An edition's pages in page order, only those with an image (as the API returned them). */
+export function readablePages(edition: Edition): EditionPage[] {
+  return edition.pages
+    .filter((page) => page.image_url !== '')
+    .sort((a, b) => a.page_number - b.page_number);
+}
+
+export type ReaderData =
+  | {
+      kind: 'reader';
+      edition: Edition;
+      pages: EditionPage[];
+      /**
+       * `public`: the anonymous response (free edition): cacheable by everyone. `private`: read with
+       * the visitor's token: must never be stored by a shared or route cache.
+       */
+      cache: 'public' | 'private';
+    }
+  | {
+      kind: 'paywall';
+      edition: Edition;
+      plans: Plan[];
+      /** The signed-in subscriber (without access), or null for an anonymous visitor. */
+      signedIn: SignedIn | null;
+      /** Always private: the answer depends on the session. */
+      cache: 'private';
+    };
+
+/**
+ * One edition for the reader. The anonymous copy is asked first (shared cache); only when it
+ * requires a subscription is the session read (`readSession`), and with a signed-in subscriber the
+ * edition is asked again with their token. Page images of a paid edition therefore only ever come
+ * from a response for this user's token. Unknown slug → `NotFoundError`.
+ */
+export async function loadReader(
+  tenant: Tenant,
+  slug: string,
+  readSession: () => Promise<SignedIn | null>,
+): Promise<ReaderData> {
+  const anonymous = await publishingFor(tenant).getEdition(slug);
+  if (!anonymous.requires_subscription) {
+    return { kind: 'reader', edition: anonymous, pages: readablePages(anonymous), cache: 'public' };
+  }
+  const signedIn = await readSession();
+  if (signedIn) {
+    try {
+      const personal = await publishingFor(tenant, signedIn.token).getEdition(slug);
+      if (!personal.requires_subscription) {
+        return {
+          kind: 'reader',
+          edition: personal,
+          pages: readablePages(personal),
+          cache: 'private',
+        };
+      }
+    } catch (error) {
+      // A revoked or expired token: show the paywall with its "Log in" link instead of an error.
+      if (!(error instanceof UnauthenticatedError)) throw error;
+      logWarn('epaper.token.rejected', { tenant: tenant.id });
+      return {
+        kind: 'paywall',
+        edition: anonymous,
+        plans: await paywallPlans(tenant),
+        signedIn: null,
+        cache: 'private',
+      };
+    }
+  }
+  return {
+    kind: 'paywall',
+    edition: anonymous,
+    plans: await paywallPlans(tenant),
+    signedIn,
+    cache: 'private',
+  };
+}
+
+/** Active plans for the paywall; an outage leaves the list empty (the paywall links to /plans). */
+async function paywallPlans(tenant: Tenant): Promise<Plan[]> {
+  try {
+    return await loadPlans(tenant);
+  } catch (error) {
+    if (!isOutage(error)) throw error;
+    logWarn('epaper.plans.unavailable', { tenant: tenant.id });
+    return [];
+  }
+}
+
+/** `/login?next=<site path>`: the paywall's "Log in" link; `returnTo` is a site path without the tenant prefix. */
+export function loginHref(href: (path: string) => string, returnTo: string): string {
+  return href(`/login?${new URLSearchParams({ next: returnTo }).toString()}`);
+}

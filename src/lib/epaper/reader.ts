@@ -1,0 +1,153 @@
+/**
+ * The e-paper reader's rules, shared by the page (server) and the island (browser): page and zoom
+ * parameters, neighbours, the thumbnail window and the keyboard map. No DOM, no server imports, so
+ * it stays small in the island bundle and is unit-tested on its own.
+ */
+
+/** Zoom factors the reader offers; the page image's width is the fitted width times the factor. */
+export const ZOOM_LEVELS = [1, 1.5, 2, 3] as const;
+export type Zoom = (typeof ZOOM_LEVELS)[number];
+
+/** Thumbnails rendered around the current page; long editions fall back to page loads beyond it. */
+export const THUMB_WINDOW = 40;
+
+export function clampPage(page: number, pageCount: number): number {
+  const last = Math.max(1, Math.floor(pageCount));
+  if (!Number.isFinite(page)) return 1;
+  return Math.min(Math.max(1, Math.trunc(page)), last);
+}
+
+/** `?page=` of the reader: a positive integer clamped to the edition; anything else is page 1. */
+export function parsePage(raw: string | null | undefined, pageCount: number): number {
+  if (raw === null || raw === undefined || !/^\d{1,6}$/.test(raw.trim())) return 1;
+  return clampPage(Number(raw.trim()), pageCount);
+}
+
+/** `?zoom=` as one of {@link ZOOM_LEVELS}; unknown values are 1 (fitted). */
+export function parseZoom(raw: string | null | undefined): Zoom {
+  const value = Number(raw);
+  return ZOOM_LEVELS.find((level) => level === value) ?? 1;
+}
+
+/** The next zoom level in `direction` (+1 in, -1 out), staying within the levels. */
+export function zoomStep(zoom: number, direction: 1 | -1): Zoom {
+  const index = ZOOM_LEVELS.findIndex((level) => level === zoom);
+  const from = index === -1 ? 0 : index;
+  const next = Math.min(Math.max(0, from + direction), ZOOM_LEVELS.length - 1);
+  return ZOOM_LEVELS[next] ?? 1;
+}
+
+export interface Neighbours {
+  first: number;
+  last: number;
+  /** `null` on the first page. */
+  prev: number | null;
+  /** `null` on the last page. */
+  next: number | null;
+}
+
+export function neighbours(page: number, pageCount: number): Neighbours {
+  const last = Math.max(1, Math.floor(pageCount));
+  const current = clampPage(page, last);
+  return {
+    first: 1,
+    last,
+    prev: current > 1 ? current - 1 : null,
+    next: current < last ? current + 1 : null,
+  };
+}
+
+/** First and last page number of the thumbnail strip: `size` pages around `page`, inside the edition. */
+export function thumbWindow(
+  page: number,
+  pageCount: number,
+  size = THUMB_WINDOW,
+): { from: number; to: number } {
+  const last = Math.max(1, Math.floor(pageCount));
+  const width = Math.max(1, Math.min(Math.floor(size), last));
+  const current = clampPage(page, last);
+  const from = Math.min(Math.max(1, current - Math.floor((width - 1) / 2)), last - width + 1);
+  return { from, to: from + width - 1 };
+}
+
+/**
+ * The reader's query string for a page and zoom, keeping every other parameter (e.g. `tenant`).
+ * Page 1 and zoom 1 are left out, so the plain edition URL is page 1 at fitted size.
+ */
+export function readerSearch(base: URLSearchParams | string, page: number, zoom: number): string {
+  const params = new URLSearchParams(base);
+  if (page > 1) params.set('page', String(page));
+  else params.delete('page');
+  if (zoom !== 1) params.set('zoom', String(zoom));
+  else params.delete('zoom');
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+export type ReaderAction = { type: 'go'; page: number } | { type: 'zoom'; zoom: Zoom };
+
+export interface KeyContext {
+  key: string;
+  page: number;
+  pageCount: number;
+  zoom: number;
+  /** Ctrl, Meta or Alt held: leave browser and OS shortcuts alone. */
+  modified: boolean;
+  /** Focus is in a text field, select or editable element: keys belong to it. */
+  inField: boolean;
+}
+
+/** Keyboard shortcuts: ←/→ previous/next, Home/End first/last, +/- zoom. `null`: not ours. */
+export function keyAction(context: KeyContext): ReaderAction | null {
+  if (context.modified || context.inField) return null;
+  const { page, pageCount, zoom } = context;
+  const n = neighbours(page, pageCount);
+  const go = (target: number | null): ReaderAction | null =>
+    target === null || target === clampPage(page, pageCount) ? null : { type: 'go', page: target };
+  const zoomTo = (direction: 1 | -1): ReaderAction | null => {
+    const next = zoomStep(zoom, direction);
+    return next === zoom ? null : { type: 'zoom', zoom: next };
+  };
+  switch (context.key) {
+    case 'ArrowLeft':
+      return go(n.prev);
+    case 'ArrowRight':
+      return go(n.next);
+    case 'Home':
+      return go(n.first);
+    case 'End':
+      return go(n.last);
+    case '+':
+    case '=':
+      return zoomTo(1);
+    case '-':
+    case '_':
+      return zoomTo(-1);
+    default:
+      return null;
+  }
+}
+
+/** Whether an element takes typed keys itself (the reader's shortcuts stay off there). */
+export function isFormField(element: {
+  tagName?: string;
+  isContentEditable?: boolean;
+  type?: string;
+}): boolean {
+  if (element.isContentEditable) return true;
+  const tag = (element.tagName ?? '').toUpperCase();
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag !== 'INPUT') return false;
+  const type = (element.type ?? 'text').toLowerCase();
+  return !['button', 'submit', 'reset', 'checkbox', 'radio', 'image'].includes(type);
+}
+
+/** The label of a zoom level, e.g. `150%`. */
+export function zoomLabel(zoom: number): string {
+  return `${Math.round(zoom * 100)}%`;
+}
+
+/** The alt text of a page image. */
+export function pageAlt(page: number, title: string): string {
+  return `Page ${page} of ${title}`;
+}

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clampPage,
+  isFormField,
+  keyAction,
+  neighbours,
+  pageAlt,
+  parsePage,
+  parseZoom,
+  readerSearch,
+  thumbWindow,
+  zoomLabel,
+  zoomStep,
+  type KeyContext,
+} from '../../../src/lib/epaper/reader.ts';
+
+describe('parsePage: ?page= of the reader, clamped to the edition', () => {
+  it.each([
+    [null, 12, 1],
+    [undefined, 12, 1],
+    ['', 12, 1],
+    ['1', 12, 1],
+    ['5', 12, 5],
+    [' 5 ', 12, 5],
+    ['12', 12, 12],
+    ['13', 12, 12],
+    ['999999', 12, 12],
+    ['0', 12, 1],
+    ['-3', 12, 1],
+    ['2.5', 12, 1],
+    ['abc', 12, 1],
+    ['1e3', 12, 1],
+    ['9999999', 12, 1],
+    ['4', 0, 1],
+  ])('%j of %i pages → %i', (raw, count, expected) => {
+    expect(parsePage(raw, count)).toBe(expected);
+  });
+});
+
+describe('clampPage', () => {
+  it.each([
+    [0, 10, 1],
+    [11, 10, 10],
+    [Number.NaN, 10, 1],
+    [Number.POSITIVE_INFINITY, 10, 1],
+    [3.7, 10, 3],
+    [3, 0, 1],
+  ])('%d in %d pages → %d', (page, count, expected) => {
+    expect(clampPage(page, count)).toBe(expected);
+  });
+});
+
+describe('zoom', () => {
+  it.each([
+    [null, 1],
+    ['1', 1],
+    ['1.5', 1.5],
+    ['2', 2],
+    ['3', 3],
+    ['4', 1],
+    ['x', 1],
+  ])('parseZoom(%j) → %d', (raw, expected) => {
+    expect(parseZoom(raw)).toBe(expected);
+  });
+
+  it.each([
+    [1, 1, 1.5],
+    [1.5, 1, 2],
+    [2, 1, 3],
+    [3, 1, 3],
+    [3, -1, 2],
+    [1.5, -1, 1],
+    [1, -1, 1],
+    [1.2, 1, 1.5],
+  ] as const)('zoomStep(%d, %d) → %d', (zoom, direction, expected) => {
+    expect(zoomStep(zoom, direction)).toBe(expected);
+  });
+
+  it('labels levels as percentages', () => {
+    expect(zoomLabel(1)).toBe('100%');
+    expect(zoomLabel(1.5)).toBe('150%');
+  });
+});
+
+describe('neighbours', () => {
+  it.each([
+    [1, 12, { first: 1, last: 12, prev: null, next: 2 }],
+    [5, 12, { first: 1, last: 12, prev: 4, next: 6 }],
+    [12, 12, { first: 1, last: 12, prev: 11, next: null }],
+    [1, 1, { first: 1, last: 1, prev: null, next: null }],
+    [40, 12, { first: 1, last: 12, prev: 11, next: null }],
+  ])('page %i of %i', (page, count, expected) => {
+    expect(neighbours(page, count)).toEqual(expected);
+  });
+});
+
+describe('thumbWindow: `size` thumbnails around the current page', () => {
+  it.each([
+    [1, 12, 40, { from: 1, to: 12 }],
+    [12, 12, 40, { from: 1, to: 12 }],
+    [1, 100, 10, { from: 1, to: 10 }],
+    [50, 100, 10, { from: 46, to: 55 }],
+    [100, 100, 10, { from: 91, to: 100 }],
+    [97, 100, 10, { from: 91, to: 100 }],
+    [5, 100, 1, { from: 5, to: 5 }],
+    [3, 0, 10, { from: 1, to: 1 }],
+  ])('page %i of %i, size %i', (page, count, size, expected) => {
+    expect(thumbWindow(page, count, size)).toEqual(expected);
+  });
+});
+
+describe('readerSearch: the reader URL keeps other parameters', () => {
+  it.each([
+    ['', 1, 1, ''],
+    ['', 5, 1, '?page=5'],
+    ['', 5, 2, '?page=5&zoom=2'],
+    ['', 1, 1.5, '?zoom=1.5'],
+    ['?page=3&zoom=2', 1, 1, ''],
+    ['?tenant=daily-planet&page=3', 4, 1, '?tenant=daily-planet&page=4'],
+    ['tenant=x', 2, 3, '?tenant=x&page=2&zoom=3'],
+  ])('%j → page %i zoom %d → %j', (base, page, zoom, expected) => {
+    expect(readerSearch(base, page, zoom)).toBe(expected);
+  });
+});
+
+describe('keyAction: the keyboard map', () => {
+  const at = (key: string, over: Partial<KeyContext> = {}): KeyContext => ({
+    key,
+    page: 5,
+    pageCount: 12,
+    zoom: 1,
+    modified: false,
+    inField: false,
+    ...over,
+  });
+
+  it.each([
+    ['ArrowLeft', {}, { type: 'go', page: 4 }],
+    ['ArrowRight', {}, { type: 'go', page: 6 }],
+    ['Home', {}, { type: 'go', page: 1 }],
+    ['End', {}, { type: 'go', page: 12 }],
+    ['+', {}, { type: 'zoom', zoom: 1.5 }],
+    ['=', {}, { type: 'zoom', zoom: 1.5 }],
+    ['-', { zoom: 2 }, { type: 'zoom', zoom: 1.5 }],
+    ['_', { zoom: 2 }, { type: 'zoom', zoom: 1.5 }],
+    // Nothing to do at the edges.
+    ['ArrowLeft', { page: 1 }, null],
+    ['Home', { page: 1 }, null],
+    ['ArrowRight', { page: 12 }, null],
+    ['End', { page: 12 }, null],
+    ['+', { zoom: 3 }, null],
+    ['-', { zoom: 1 }, null],
+    // Not ours.
+    ['a', {}, null],
+    ['ArrowUp', {}, null],
+    ['Enter', {}, null],
+    // Modifier keys and form fields keep their own meaning.
+    ['ArrowRight', { modified: true }, null],
+    ['+', { modified: true }, null],
+    ['ArrowLeft', { inField: true }, null],
+    ['End', { inField: true }, null],
+  ] as const)('%s %j → %j', (key, over, expected) => {
+    expect(keyAction(at(key, over))).toEqual(expected);
+  });
+});
+
+describe('isFormField', () => {
+  it.each([
+    [{ tagName: 'INPUT', type: 'number' }, true],
+    [{ tagName: 'input', type: 'text' }, true],
+    [{ tagName: 'INPUT' }, true],
+    [{ tagName: 'INPUT', type: 'search' }, true],
+    [{ tagName: 'INPUT', type: 'checkbox' }, false],
+    [{ tagName: 'INPUT', type: 'submit' }, false],
+    [{ tagName: 'TEXTAREA' }, true],
+    [{ tagName: 'SELECT' }, true],
+    [{ tagName: 'DIV', isContentEditable: true }, true],
+    [{ tagName: 'A' }, false],
+    [{ tagName: 'BUTTON' }, false],
+    [{ tagName: 'BODY' }, false],
+  ])('%j → %s', (element, expected) => {
+    expect(isFormField(element)).toBe(expected);
+  });
+});
+
+it('describes a page image', () => {
+  expect(pageAlt(3, 'Weekend Edition')).toBe('Page 3 of Weekend Edition');
+});
