@@ -1,0 +1,76 @@
+import { ActionError, defineAction } from 'astro:actions';
+import type { ActionAPIContext } from 'astro:actions';
+import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
+import { z } from 'astro/zod';
+import { getSignedIn } from '../lib/auth/session.ts';
+import { readFormValues } from '../lib/comments/form.ts';
+import { commentLimiter, defaultCommentLimit, limitKey } from '../lib/comments/limit.ts';
+import type { ConsumeLimit } from '../lib/comments/limit.ts';
+import { postComment } from '../lib/comments/post.ts';
+import { logError } from '../lib/log.ts';
+import { publishingFor } from '../lib/reading/clients.ts';
+
+let limiter: ConsumeLimit | undefined;
+const consume: ConsumeLimit = (key) => {
+  limiter ??= commentLimiter(defaultCommentLimit(), REDIS_URL);
+  return limiter(key);
+};
+
+function clientAddress(ctx: ActionAPIContext): string {
+  if (TRUST_PROXY) {
+    const forwarded = ctx.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return ctx.clientAddress;
+  } catch {
+    return 'unknown';
+  }
+}
+
+// Lenient on purpose: the rules (with friendly messages and the typed text kept) live in
+// `lib/comments/form.ts`, so a mistake re-renders the form instead of failing Astro's input parsing.
+const input = z.object({
+  post: z
+    .string()
+    .max(300)
+    .regex(/^[\w-]+$/),
+  content: z.string().optional(),
+  name: z.string().optional(),
+  email: z.string().optional(),
+  parent_id: z.string().optional(),
+});
+
+export const commentActions = {
+  /** Posts a comment on `post` as the signed-in subscriber (published) or as a guest (moderated). */
+  postComment: defineAction({
+    accept: 'form',
+    input,
+    handler: async (form, ctx) => {
+      const tenant = ctx.locals.site?.tenant;
+      if (!tenant?.features.comments) {
+        throw new ActionError({ code: 'NOT_FOUND', message: 'Comments are not offered here.' });
+      }
+      // The only place the session is read: the post page itself stays session-free and cacheable.
+      const signedIn = await getSignedIn(ctx.session, tenant.id);
+      return postComment(
+        {
+          postSlug: form.post,
+          values: readFormValues(form),
+          token: signedIn?.token ?? null,
+          limitKey: limitKey(tenant.id, clientAddress(ctx)),
+        },
+        {
+          client: (token) => publishingFor(tenant, token),
+          consume,
+          onUnexpected: (error) =>
+            logError(
+              'comments.post.failed',
+              { tenant: tenant.id, path: ctx.url.pathname, requestId: ctx.locals.requestId },
+              error,
+            ),
+        },
+      );
+    },
+  }),
+};

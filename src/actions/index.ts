@@ -1,0 +1,6 @@
+import { commentActions } from './comments.ts';
+
+/** Every action of the site: each area adds its own module here. */
+export const server = {
+  ...commentActions,
+};

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { CommentInput } from '../publishing/schema.ts';
+
+/** The contract's limit on `content`, counted in characters (code points, as Laravel's `max` does). */
+export const COMMENT_MAX = 2000;
+/** The API's limit on a guest's `author_name`. */
+export const NAME_MAX = 100;
+
+export type CommentField = 'content' | 'name' | 'email';
+export type FieldMessages = Partial<Record<CommentField, string>>;
+
+/** What the visitor typed, kept as typed (only line endings normalised) to refill the form. */
+export interface CommentFormValues {
+  content: string;
+  name: string;
+  email: string;
+  /** The comment being replied to, or '' for a new thread. */
+  parentId: string;
+}
+
+export const EMPTY_VALUES: CommentFormValues = { content: '', name: '', email: '', parentId: '' };
+
+/** Characters as a person counts them (an emoji is one), with the browser's CRLF line breaks as one. */
+export function characterCount(text: string): number {
+  return [...normaliseText(text)].length;
+}
+
+/** Browsers submit textarea line breaks as CRLF; the API and the count see one `\n`. */
+export function normaliseText(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** Raw form fields (any of them may be missing or not a string on a hand-made POST). */
+export function readFormValues(raw: Record<string, unknown>): CommentFormValues {
+  const text = (key: string): string => {
+    const value = raw[key];
+    return typeof value === 'string' ? value : '';
+  };
+  return {
+    content: normaliseText(text('content')),
+    name: text('name'),
+    email: text('email'),
+    parentId: text('parent_id').trim(),
+  };
+}
+
+const emailSchema = z.email();
+
+export type ValidatedComment =
+  { ok: true; input: CommentInput } | { ok: false; fields: FieldMessages };
+
+/**
+ * The same rules as the API, checked before a call so a mistake costs no upstream request and no
+ * rate-limit point. A signed-in visitor's name and e-mail are ignored (the API takes them from the token).
+ */
+export function validateComment(values: CommentFormValues, signedIn: boolean): ValidatedComment {
+  const fields: FieldMessages = {};
+  const content = values.content.trim();
+  const length = characterCount(values.content);
+  if (content === '') fields.content = 'Enter your comment.';
+  else if (length > COMMENT_MAX)
+    fields.content = `Your comment is ${length} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`;
+
+  const name = values.name.trim();
+  const email = values.email.trim();
+  if (!signedIn) {
+    if (name === '') fields.name = 'Enter your name, or sign in to comment.';
+    else if ([...name].length > NAME_MAX)
+      fields.name = `Your name must be ${NAME_MAX} characters or fewer.`;
+    if (email === '') fields.email = 'Enter your e-mail address, or sign in to comment.';
+    else if (!emailSchema.safeParse(email).success)
+      fields.email = 'Enter an e-mail address in the correct format, like name@example.com.';
+  }
+  if (Object.keys(fields).length > 0) return { ok: false, fields };
+
+  const input: CommentInput = { content: values.content.trim() };
+  if (values.parentId !== '') input.parent_id = Number(values.parentId);
+  if (!signedIn) {
+    input.author_name = name;
+    input.author_email = email;
+  }
+  return { ok: true, input };
+}
+
+/** The API's 422 field names as the form's fields. */
+const API_FIELDS: Record<string, CommentField> = {
+  content: 'content',
+  author_name: 'name',
+  author_email: 'email',
+};
+
+export interface MappedValidation {
+  fields: FieldMessages;
+  /** The replied-to comment was refused (deleted, not approved, other post): post as a new comment. */
+  parentRejected: boolean;
+  /** Messages for fields the form does not have. */
+  other: string[];
+}
+
+/** Upstream 422 `errors` onto the form: first message per field, unknown fields kept for the summary. */
+export function mapValidationErrors(errors: Record<string, readonly string[]>): MappedValidation {
+  const fields: FieldMessages = {};
+  const other: string[] = [];
+  let parentRejected = false;
+  for (const [apiField, messages] of Object.entries(errors)) {
+    const message = messages[0];
+    if (!message) continue;
+    const field = API_FIELDS[apiField];
+    if (field) fields[field] ??= message;
+    else if (apiField === 'parent_id') parentRejected = true;
+    else other.push(message);
+  }
+  return { fields, parentRejected, other };
+}
+
+/** Order of fields in the form, for the error summary. */
+export const FIELD_ORDER: readonly CommentField[] = ['content', 'name', 'email'];

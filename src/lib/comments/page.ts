@@ -1,0 +1,65 @@
+import type { AstroGlobal } from 'astro';
+import { actions, isInputError } from 'astro:actions';
+import { logWarn } from '../log.ts';
+import { publishingFor } from '../reading/clients.ts';
+import { EMPTY_VALUES, readFormValues } from './form.ts';
+import type { CommentFormValues } from './form.ts';
+import { failureStatus } from './post.ts';
+import type { CommentOutcome } from './post.ts';
+import { PAGE_PARAM, loadCommentsView } from './section.ts';
+import type { CommentsView } from './section.ts';
+
+export interface PageComments {
+  view: CommentsView;
+  /** This request is a form submission: its page is personal (private, never cached). */
+  submitted: boolean;
+}
+
+/** The form fields of the POST itself, when the action failed before it could echo them. */
+async function submittedValues(request: Request): Promise<CommentFormValues> {
+  try {
+    return readFormValues(Object.fromEntries((await request.clone().formData()).entries()));
+  } catch {
+    return EMPTY_VALUES;
+  }
+}
+
+/** The post page's comments: the action's outcome (if this is a submission) and the thread. */
+export async function commentsForPage(
+  Astro: AstroGlobal,
+  postSlug: string,
+): Promise<PageComments | null> {
+  const { tenant } = Astro.locals;
+  if (!tenant.features.comments) return null;
+
+  const result = Astro.getActionResult(actions.postComment);
+  let outcome: CommentOutcome | undefined = result?.data;
+  if (result?.error) {
+    // Astro refused the submission itself (malformed form, feature off): keep the text anyway.
+    outcome = {
+      ok: false,
+      kind: 'error',
+      message: isInputError(result.error)
+        ? 'Your comment could not be posted. Please reload the page and try again; your text is kept below.'
+        : 'Your comment could not be posted. Please try again; your text is kept below.',
+      fields: {},
+      values: await submittedValues(Astro.request),
+    };
+  } else if (outcome && !outcome.ok) {
+    Astro.response.status = failureStatus(outcome.kind);
+    if (outcome.retryAfterSeconds !== undefined)
+      Astro.response.headers.set('Retry-After', String(outcome.retryAfterSeconds));
+  }
+
+  const view = await loadCommentsView(
+    publishingFor(tenant),
+    postSlug,
+    {
+      reply: Astro.url.searchParams.get('reply'),
+      page: Astro.url.searchParams.get(PAGE_PARAM),
+      outcome,
+    },
+    () => logWarn('comments.list.unavailable', { tenant: tenant.id, path: Astro.url.pathname }),
+  );
+  return { view, submitted: result !== undefined };
+}

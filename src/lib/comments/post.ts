@@ -1,0 +1,176 @@
+import type { PublishingClient } from '../publishing/client.ts';
+import {
+  NotFoundError,
+  RateLimitedError,
+  UnauthenticatedError,
+  ValidationError,
+  isOutage,
+} from '../upstream/errors.ts';
+import { mapValidationErrors, validateComment } from './form.ts';
+import type { CommentFormValues, FieldMessages } from './form.ts';
+import type { ConsumeLimit } from './limit.ts';
+
+export const MODERATION_MESSAGE = 'Your comment is awaiting moderation.';
+export const PUBLISHED_MESSAGE = 'Your comment has been published.';
+
+export type FailureKind = 'invalid' | 'busy' | 'unavailable' | 'signed-out' | 'closed' | 'error';
+
+/** What the action hands back to the page: everything it needs to render, nothing secret. */
+export type CommentOutcome =
+  | {
+      ok: true;
+      /** `approved`: listed now (signed in); `pending`: waits for a moderator (guest). */
+      status: 'approved' | 'pending';
+      id: string;
+      message: string;
+    }
+  | {
+      ok: false;
+      kind: FailureKind;
+      /** One sentence for the top of the form. */
+      message: string;
+      fields: FieldMessages;
+      /** What was typed, to refill the form. */
+      values: CommentFormValues;
+      retryAfterSeconds?: number;
+    };
+
+/** HTTP status of the result page for a failed submission. */
+export function failureStatus(kind: FailureKind): number {
+  switch (kind) {
+    case 'invalid':
+      return 422;
+    case 'busy':
+      return 429;
+    case 'unavailable':
+      return 503;
+    case 'signed-out':
+      return 401;
+    case 'closed':
+      return 404;
+    case 'error':
+      return 500;
+  }
+}
+
+export interface PostCommentRequest {
+  postSlug: string;
+  values: CommentFormValues;
+  /** The signed-in subscriber's token, or null for a guest. */
+  token: string | null;
+  /** Rate-limit key (tenant and client address). */
+  limitKey: string;
+}
+
+export interface PostCommentDeps {
+  /** The tenant's publishing client acting for `token` (anonymous when undefined). */
+  client: (token: string | undefined) => PublishingClient;
+  consume: ConsumeLimit;
+  /** Called with unexpected failures (never shown to the visitor). */
+  onUnexpected?: (error: unknown) => void;
+}
+
+const seconds = (n: number): string => (n === 1 ? '1 second' : `${n} seconds`);
+
+/**
+ * Validates, rate-limits and posts one comment. Every failure comes back as a typed outcome with
+ * the visitor's text, never as a thrown error: with JavaScript off the page re-renders from it.
+ */
+export async function postComment(
+  request: PostCommentRequest,
+  deps: PostCommentDeps,
+): Promise<CommentOutcome> {
+  const { values } = request;
+  const signedIn = request.token !== null;
+  const fail = (
+    kind: FailureKind,
+    message: string,
+    fields: FieldMessages = {},
+    extra: { retryAfterSeconds?: number; values?: CommentFormValues } = {},
+  ): CommentOutcome => ({
+    ok: false,
+    kind,
+    message,
+    fields,
+    values: extra.values ?? values,
+    ...(extra.retryAfterSeconds === undefined
+      ? {}
+      : { retryAfterSeconds: extra.retryAfterSeconds }),
+  });
+
+  const checked = validateComment(values, signedIn);
+  if (!checked.ok) {
+    return fail(
+      'invalid',
+      'Your comment could not be posted. Check the highlighted fields.',
+      checked.fields,
+    );
+  }
+
+  const limited = await deps.consume(request.limitKey);
+  if (!limited.ok) {
+    return fail(
+      'busy',
+      `You have posted several comments in a short time. Please wait ${seconds(limited.retryAfterSeconds)} and send it again; your text is kept below.`,
+      {},
+      { retryAfterSeconds: limited.retryAfterSeconds },
+    );
+  }
+
+  try {
+    const created = await deps
+      .client(request.token ?? undefined)
+      .createComment(request.postSlug, checked.input);
+    const status = created.comment.status === 'approved' ? 'approved' : 'pending';
+    return {
+      ok: true,
+      status,
+      id: String(created.comment.id),
+      message: status === 'approved' ? PUBLISHED_MESSAGE : MODERATION_MESSAGE,
+    };
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      const mapped = mapValidationErrors(error.fields);
+      if (mapped.parentRejected) {
+        return fail(
+          'invalid',
+          'The comment you replied to is no longer available. Send your text as a new comment instead.',
+          mapped.fields,
+          { values: { ...values, parentId: '' } },
+        );
+      }
+      const summary =
+        mapped.other[0] ?? 'Your comment could not be posted. Check the highlighted fields.';
+      return fail('invalid', summary, mapped.fields);
+    }
+    if (error instanceof RateLimitedError) {
+      const wait = Math.max(1, Math.ceil(error.retryAfterSeconds));
+      return fail(
+        'busy',
+        `Comments are busy right now. Please try again in ${seconds(wait)}; your text is kept below.`,
+        {},
+        { retryAfterSeconds: wait },
+      );
+    }
+    if (isOutage(error)) {
+      return fail(
+        'unavailable',
+        'Comments are unavailable at the moment, so yours was not posted. Please try again in a minute; your text is kept below.',
+      );
+    }
+    if (error instanceof UnauthenticatedError && signedIn) {
+      return fail(
+        'signed-out',
+        'Your sign-in has expired, so your comment was not posted. Sign in again, or enter your name and e-mail to post as a guest; your text is kept below.',
+      );
+    }
+    if (error instanceof NotFoundError) {
+      return fail('closed', 'This post no longer accepts comments.');
+    }
+    deps.onUnexpected?.(error);
+    return fail(
+      'error',
+      'Something went wrong and your comment was not posted. Please try again; your text is kept below.',
+    );
+  }
+}

@@ -1,0 +1,139 @@
+import type { PublishingClient } from '../publishing/client.ts';
+import { isOutage } from '../upstream/errors.ts';
+import { EMPTY_VALUES } from './form.ts';
+import type { CommentFormValues, FieldMessages } from './form.ts';
+import type { CommentOutcome, FailureKind } from './post.ts';
+import { buildThread, countComments, findComment, parseReplyId } from './thread.ts';
+import type { ThreadNode } from './thread.ts';
+
+/** Top-level comments per page (the API's maximum). */
+export const COMMENTS_PER_PAGE = 50;
+/** The query parameter of older/newer comment pages. */
+export const PAGE_PARAM = 'comments-page';
+
+export interface CommentFormState {
+  values: CommentFormValues;
+  fields: FieldMessages;
+  /** A failed submission: its kind and the sentence for the top of the form. */
+  error: { kind: FailureKind; message: string } | null;
+  /** A successful submission. */
+  success: { status: 'approved' | 'pending'; message: string; id: string; listed: boolean } | null;
+  /** The comment being answered (from `?reply=` or the submitted form), when it is listed. */
+  replyTo: { id: string; authorName: string } | null;
+}
+
+export interface CommentsView {
+  thread: ThreadNode[];
+  /** Comments on this page, replies included. */
+  count: number;
+  /** Top-level comments on all pages. */
+  totalThreads: number;
+  page: { current: number; last: number };
+  /** The list could not be read (upstream down): the form still shows. */
+  unavailable: boolean;
+  form: CommentFormState;
+}
+
+export interface CommentsRequest {
+  /** `?reply=` of the page address. */
+  reply: string | null;
+  /** `?comments-page=` of the page address. */
+  page: string | null;
+  /** The result of a form submission on this request, if any. */
+  outcome: CommentOutcome | undefined;
+}
+
+/** A positive page number from the query, 1 when absent or malformed. */
+export function parsePage(value: string | null): number {
+  if (value === null || !/^[1-9]\d{0,4}$/.test(value)) return 1;
+  return Number(value);
+}
+
+/**
+ * Everything the comments section renders. A signed-in comment is published at once, so after one
+ * the list is read fresh (past the data cache); otherwise the cached list serves.
+ */
+export async function loadCommentsView(
+  client: PublishingClient,
+  postSlug: string,
+  request: CommentsRequest,
+  onOutage?: (error: unknown) => void,
+): Promise<CommentsView> {
+  const { outcome } = request;
+  const fresh = outcome?.ok === true && outcome.status === 'approved';
+  const current = parsePage(request.page);
+
+  let thread: ThreadNode[] = [];
+  let page = { current, last: current };
+  let totalThreads = 0;
+  let unavailable = false;
+  try {
+    const listed = await client.listComments(
+      postSlug,
+      { page: current, perPage: COMMENTS_PER_PAGE },
+      { fresh },
+    );
+    thread = buildThread(listed.items);
+    page = { current: listed.page.current, last: Math.max(listed.page.last, 1) };
+    totalThreads = listed.page.total;
+  } catch (error) {
+    if (!isOutage(error)) throw error;
+    onOutage?.(error);
+    unavailable = true;
+  }
+
+  return {
+    thread,
+    count: countComments(thread),
+    totalThreads,
+    page,
+    unavailable,
+    form: formState(thread, request),
+  };
+}
+
+/** The form after a submission (refilled or cleared) or on a plain visit (empty, maybe replying). */
+export function formState(
+  thread: readonly ThreadNode[],
+  request: Pick<CommentsRequest, 'reply' | 'outcome'>,
+): CommentFormState {
+  const { outcome } = request;
+  const target = (id: string | null) => {
+    const node = findComment(thread, id);
+    return node ? { id: node.id, authorName: node.authorName } : null;
+  };
+  if (outcome?.ok === true) {
+    return {
+      values: EMPTY_VALUES,
+      fields: {},
+      error: null,
+      success: {
+        status: outcome.status,
+        message: outcome.message,
+        id: outcome.id,
+        listed: findComment(thread, outcome.id) !== null,
+      },
+      replyTo: null,
+    };
+  }
+  if (outcome) {
+    const parentId = parseReplyId(outcome.values.parentId);
+    const replyTo = target(parentId);
+    return {
+      // A reply target that is no longer listed is dropped: the text goes out as a new comment.
+      values: { ...outcome.values, parentId: replyTo?.id ?? '' },
+      fields: outcome.fields,
+      error: { kind: outcome.kind, message: outcome.message },
+      success: null,
+      replyTo,
+    };
+  }
+  const replyTo = target(parseReplyId(request.reply));
+  return {
+    values: { ...EMPTY_VALUES, parentId: replyTo?.id ?? '' },
+    fields: {},
+    error: null,
+    success: null,
+    replyTo,
+  };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  COMMENT_MAX,
+  characterCount,
+  mapValidationErrors,
+  readFormValues,
+  validateComment,
+} from '../../../src/lib/comments/form.ts';
+import type { CommentFormValues } from '../../../src/lib/comments/form.ts';
+
+const guest: CommentFormValues = {
+  content: 'Nice piece.',
+  name: 'Gina Guest',
+  email: 'gina@example.com',
+  parentId: '',
+};
+
+describe('readFormValues', () => {
+  it('keeps what was typed, normalises CRLF and ignores non-string fields', () => {
+    expect(
+      readFormValues({ content: 'a\r\nb', name: ' Gina ', email: 42, parent_id: ' 7 ' }),
+    ).toEqual({ content: 'a\nb', name: ' Gina ', email: '', parentId: '7' });
+  });
+});
+
+describe('characterCount', () => {
+  it('counts an emoji as one character and CRLF as one', () => {
+    expect(characterCount('😀a\r\nb')).toBe(4);
+  });
+});
+
+describe('validateComment', () => {
+  it('builds a guest comment for the API', () => {
+    expect(validateComment({ ...guest, content: '  Hi  ', parentId: '12' }, false)).toEqual({
+      ok: true,
+      input: {
+        content: 'Hi',
+        parent_id: 12,
+        author_name: 'Gina Guest',
+        author_email: 'gina@example.com',
+      },
+    });
+  });
+
+  it('sends neither name nor e-mail for a signed-in visitor, and does not require them', () => {
+    expect(validateComment({ ...guest, name: '', email: 'not-an-email' }, true)).toEqual({
+      ok: true,
+      input: { content: 'Nice piece.' },
+    });
+  });
+
+  it.each<[string, Partial<CommentFormValues>, Record<string, string>]>([
+    ['empty comment', { content: '  \n ' }, { content: 'Enter your comment.' }],
+    [
+      'too long',
+      { content: 'x'.repeat(COMMENT_MAX + 5) },
+      {
+        content: `Your comment is ${COMMENT_MAX + 5} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`,
+      },
+    ],
+    ['missing name', { name: ' ' }, { name: 'Enter your name, or sign in to comment.' }],
+    [
+      'long name',
+      { name: 'n'.repeat(101) },
+      { name: 'Your name must be 100 characters or fewer.' },
+    ],
+    [
+      'missing e-mail',
+      { email: '' },
+      { email: 'Enter your e-mail address, or sign in to comment.' },
+    ],
+    [
+      'bad e-mail',
+      { email: 'gina@' },
+      { email: 'Enter an e-mail address in the correct format, like name@example.com.' },
+    ],
+  ])('refuses a guest comment: %s', (_label, change, fields) => {
+    expect(validateComment({ ...guest, ...change }, false)).toEqual({ ok: false, fields });
+  });
+
+  it('accepts exactly the limit (emoji count as one)', () => {
+    expect(validateComment({ ...guest, content: '😀'.repeat(COMMENT_MAX) }, false).ok).toBe(true);
+  });
+});
+
+describe('mapValidationErrors', () => {
+  it('maps API fields to form fields, flags a refused parent and keeps the rest', () => {
+    expect(
+      mapValidationErrors({
+        content: ['The content field must not be greater than 2000 characters.', 'second'],
+        author_email: ['The author email field is required.'],
+        parent_id: ['The selected parent id is invalid.'],
+        captcha: ['Solve the captcha.'],
+        author_name: [],
+      }),
+    ).toEqual({
+      fields: {
+        content: 'The content field must not be greater than 2000 characters.',
+        email: 'The author email field is required.',
+      },
+      parentRejected: true,
+      other: ['Solve the captcha.'],
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { formState, parsePage } from '../../../src/lib/comments/section.ts';
+import { buildThread } from '../../../src/lib/comments/thread.ts';
+import type { CommentOutcome } from '../../../src/lib/comments/post.ts';
+
+const thread = buildThread([
+  {
+    id: 1,
+    content: 'Top',
+    author_name: 'Grace O.',
+    created_at: '2026-11-20T03:25:00+00:00',
+    status: 'approved',
+    parent_id: null,
+    replies: [
+      {
+        id: 2,
+        content: 'Reply',
+        author_name: 'Tom Keller',
+        created_at: '2026-11-20T10:57:00+00:00',
+        status: 'approved',
+        parent_id: 1,
+        replies: [],
+      },
+    ],
+  },
+]);
+
+const typed = { content: 'My words', name: 'Gina', email: 'gina@', parentId: '2' };
+
+describe('formState', () => {
+  it.each([
+    ['a listed comment', '2', { id: '2', authorName: 'Tom Keller' }, '2'],
+    ['an unknown comment', '99', null, ''],
+    ['garbage', '2abc', null, ''],
+    ['no reply', null, null, ''],
+  ])('?reply= %s', (_label, reply, replyTo, parentId) => {
+    const state = formState(thread, { reply, outcome: undefined });
+    expect(state.replyTo).toEqual(replyTo);
+    expect(state.values).toEqual({ content: '', name: '', email: '', parentId });
+    expect(state.error).toBeNull();
+  });
+
+  it('refills a failed submission with everything typed, reply target included', () => {
+    const outcome: CommentOutcome = {
+      ok: false,
+      kind: 'invalid',
+      message: 'Check the fields.',
+      fields: { email: 'Bad e-mail' },
+      values: typed,
+    };
+    // The submission wins over a stale ?reply= in the address.
+    const state = formState(thread, { reply: '1', outcome });
+    expect(state.values).toEqual(typed);
+    expect(state.fields).toEqual({ email: 'Bad e-mail' });
+    expect(state.error).toEqual({ kind: 'invalid', message: 'Check the fields.' });
+    expect(state.replyTo).toEqual({ id: '2', authorName: 'Tom Keller' });
+  });
+
+  it('drops a reply target that is no longer listed but keeps the text', () => {
+    const outcome: CommentOutcome = {
+      ok: false,
+      kind: 'unavailable',
+      message: 'Down.',
+      fields: {},
+      values: { ...typed, parentId: '77' },
+    };
+    const state = formState(thread, { reply: null, outcome });
+    expect(state.replyTo).toBeNull();
+    expect(state.values).toEqual({ ...typed, parentId: '' });
+  });
+
+  it('clears the form after a success and says whether the comment is listed', () => {
+    const listed = formState(thread, {
+      reply: '1',
+      outcome: { ok: true, status: 'approved', id: '2', message: 'Published.' },
+    });
+    expect(listed.success).toEqual({
+      status: 'approved',
+      id: '2',
+      message: 'Published.',
+      listed: true,
+    });
+    expect(listed.values.content).toBe('');
+    expect(listed.replyTo).toBeNull();
+    const pending = formState(thread, {
+      reply: null,
+      outcome: { ok: true, status: 'pending', id: '50', message: 'Awaiting.' },
+    });
+    expect(pending.success?.listed).toBe(false);
+  });
+});
+
+describe('parsePage', () => {
+  it.each([
+    [null, 1],
+    ['2', 2],
+    ['0', 1],
+    ['-3', 1],
+    ['x', 1],
+    ['999999', 1],
+  ])('%j → %d', (value, expected) => {
+    expect(parsePage(value)).toBe(expected);
+  });
+});

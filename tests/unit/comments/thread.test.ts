@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { Comment } from '../../../src/lib/publishing/schema.ts';
+import {
+  buildThread,
+  countComments,
+  findComment,
+  paragraphs,
+  parseReplyId,
+} from '../../../src/lib/comments/thread.ts';
+import type { ThreadNode } from '../../../src/lib/comments/thread.ts';
+
+function comment(id: number, createdAt: string, extra: Partial<Comment> = {}): Comment {
+  return {
+    id,
+    content: `Comment ${id}`,
+    author_name: `Author ${id}`,
+    created_at: createdAt,
+    status: 'approved',
+    parent_id: null,
+    replies: [],
+    ...extra,
+  };
+}
+
+const shape = (nodes: ThreadNode[]): unknown =>
+  nodes.map((n) => (n.replies.length ? { [n.id]: shape(n.replies) } : n.id));
+
+describe('buildThread', () => {
+  it('keeps the nested replies of the contract, oldest first at every level, with depths', () => {
+    const thread = buildThread([
+      comment(4, '2026-11-20T05:00:00+00:00', {
+        replies: [
+          comment(6, '2026-11-20T09:00:00+00:00', { parent_id: 4 }),
+          comment(5, '2026-11-20T06:00:00+00:00', {
+            parent_id: 4,
+            replies: [comment(9, '2026-11-20T07:00:00+00:00', { parent_id: 5 })],
+          }),
+        ],
+      }),
+      comment(1, '2026-11-20T03:00:00+00:00'),
+    ]);
+    expect(shape(thread)).toEqual(['1', { '4': [{ '5': ['9'] }, '6'] }]);
+    expect(findComment(thread, '9')?.depth).toBe(2);
+    expect(countComments(thread)).toBe(5);
+  });
+
+  it('nests replies sent flat with parent_id, and keeps orphans at the top level', () => {
+    const thread = buildThread([
+      comment(1, '2026-11-20T03:00:00+00:00'),
+      comment(2, '2026-11-20T04:00:00+00:00', { parent_id: 1 }),
+      comment(3, '2026-11-20T05:00:00+00:00', { parent_id: 2 }),
+      comment(8, '2026-11-20T01:00:00+00:00', { parent_id: 77 }),
+    ]);
+    expect(shape(thread)).toEqual(['8', { '1': [{ '2': ['3'] }] }]);
+  });
+
+  it('drops duplicates and survives a parent_id cycle', () => {
+    const thread = buildThread([
+      comment(1, '2026-11-20T03:00:00+00:00', { parent_id: 2 }),
+      comment(2, '2026-11-20T04:00:00+00:00', { parent_id: 1 }),
+      comment(1, '2026-11-20T03:00:00+00:00'),
+    ]);
+    expect(countComments(thread)).toBe(2);
+  });
+
+  it.each([
+    ['same time: by id', '2026-11-20T03:00:00+00:00', '2026-11-20T03:00:00+00:00', ['2', '10']],
+    ['unknown time: by id', '', '', ['2', '10']],
+    [
+      'offsets compared as instants',
+      '2026-11-20T05:00:00+02:00',
+      '2026-11-20T04:00:00+00:00',
+      ['2', '10'],
+    ],
+  ])('sorts %s', (_label, first, second, expected) => {
+    const thread = buildThread([
+      comment(10, second, { created_at: second || null }),
+      comment(2, first, { created_at: first || null }),
+    ]);
+    expect(thread.map((n) => n.id)).toEqual(expected);
+  });
+
+  it('names an author who left no name', () => {
+    expect(
+      buildThread([comment(1, '2026-11-20T03:00:00Z', { author_name: ' ' })])[0]?.authorName,
+    ).toBe('Anonymous');
+  });
+});
+
+describe('findComment', () => {
+  const thread = buildThread([
+    comment(1, '2026-11-20T03:00:00Z', {
+      replies: [comment(2, '2026-11-20T04:00:00Z', { parent_id: 1 })],
+    }),
+  ]);
+  it.each([
+    ['1', '1'],
+    ['2', '2'],
+    ['3', null],
+    [null, null],
+  ])('finds %s', (id, expected) => {
+    expect(findComment(thread, id)?.id ?? null).toBe(expected);
+  });
+});
+
+describe('parseReplyId', () => {
+  it.each([
+    ['12', '12'],
+    [' 7 ', '7'],
+    ['0', null],
+    ['012', null],
+    ['-1', null],
+    ['1e3', null],
+    ['abc', null],
+    ['', null],
+    [null, null],
+    ['12345678901234567890', null],
+  ])('%j → %j', (value, expected) => {
+    expect(parseReplyId(value)).toBe(expected);
+  });
+});
+
+describe('paragraphs', () => {
+  it('splits on blank lines and keeps single line breaks', () => {
+    expect(paragraphs('One\r\ntwo\r\n\r\n\r\nThree\n\n  \n')).toEqual([['One', 'two'], ['Three']]);
+  });
+});
