@@ -1,6 +1,8 @@
+import { accountActions } from './account.ts';
 import { commentActions } from './comments.ts';
 
 /** Every action of the site: each area adds its own module here. */
 export const server = {
+  ...accountActions,
   ...commentActions,
 };

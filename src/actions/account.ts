@@ -1,0 +1,114 @@
+import { defineAction } from 'astro:actions';
+import type { ActionAPIContext } from 'astro:actions';
+import type { ActionError } from 'astro:actions';
+import { signIn, signUp, revoke } from '../lib/auth/account.ts';
+import { toActionError } from '../lib/auth/action-errors.ts';
+import {
+  TooManyAttemptsError,
+  assertAttemptsLeft,
+  countAttempt,
+  recordFailure,
+} from '../lib/auth/attempts.ts';
+import { MESSAGES, authFailure, tooManyAttempts } from '../lib/auth/failures.ts';
+import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
+import { attemptLimiter, clientIp } from '../lib/auth/limits.ts';
+import { safeNext } from '../lib/auth/next.ts';
+import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts';
+import type { SignedIn } from '../lib/auth/session.ts';
+import { logError, logWarn } from '../lib/log.ts';
+import { publishingFor } from '../lib/reading/clients.ts';
+import { ValidationError } from '../lib/upstream/errors.ts';
+
+/**
+ * Subscriber accounts. Every action is also a public endpoint (`/_actions/<name>`), so limits and
+ * checks live here, not in the pages. Results never carry the token: it stays in the session.
+ */
+
+function logContext(ctx: ActionAPIContext) {
+  return {
+    tenant: ctx.locals.site?.tenant.id,
+    path: ctx.url.pathname,
+    requestId: ctx.locals.requestId,
+  };
+}
+
+/** The error a form shows; anything unexpected is logged and shown as a generic message. */
+function formError(
+  ctx: ActionAPIContext,
+  event: string,
+  error: unknown,
+  fields: readonly string[],
+  fieldsMessage?: string,
+): ActionError {
+  if (error instanceof TooManyAttemptsError) {
+    return toActionError(tooManyAttempts(error.retryAfterSeconds));
+  }
+  const failure = authFailure(error, fields, fieldsMessage);
+  if (failure) return toActionError(failure);
+  logError(event, logContext(ctx), error);
+  return toActionError({ code: 'INTERNAL_SERVER_ERROR', message: MESSAGES.unexpected, fields: {} });
+}
+
+/** A new session id on sign-in, so an id planted before it is worth nothing after. */
+async function startSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
+  await ctx.session?.regenerate();
+  setSignedIn(ctx.session, ctx.locals.tenant.id, signedIn);
+}
+
+export const accountActions = {
+  login: defineAction({
+    accept: 'form',
+    input: loginInput,
+    handler: async (input, ctx) => {
+      const ip = clientIp(ctx);
+      const limiter = await attemptLimiter('login');
+      try {
+        await assertAttemptsLeft(limiter, ip);
+        const signedIn = await signIn(
+          publishingFor(ctx.locals.tenant),
+          input.email,
+          input.password,
+        );
+        await startSession(ctx, signedIn);
+        return { next: safeNext(input.next) };
+      } catch (error) {
+        // Only wrong credentials count: a slow upstream must not lock readers out.
+        if (error instanceof ValidationError) await recordFailure(limiter, ip);
+        throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused);
+      }
+    },
+  }),
+
+  register: defineAction({
+    accept: 'form',
+    input: registerInput,
+    handler: async (input, ctx) => {
+      try {
+        await countAttempt(await attemptLimiter('register'), clientIp(ctx));
+        const signedIn = await signUp(publishingFor(ctx.locals.tenant), {
+          name: input.name,
+          email: input.email,
+          password: input.password,
+        });
+        await startSession(ctx, signedIn);
+        return { next: safeNext(input.next) };
+      } catch (error) {
+        throw formError(ctx, 'auth.register', error, REGISTER_FIELDS);
+      }
+    },
+  }),
+
+  logout: defineAction({
+    accept: 'form',
+    handler: async (_input, ctx) => {
+      const tenant = ctx.locals.tenant;
+      const signedIn = await getSignedIn(ctx.session, tenant.id);
+      // The session is cleared first and whatever the API answers: logging out always works here.
+      clearSignedIn(ctx.session, tenant.id);
+      if (signedIn && !(await revoke(publishingFor(tenant), signedIn))) {
+        logWarn('auth.logout.revoke_failed', logContext(ctx));
+      }
+      return { signedOut: true };
+    },
+  }),
+};

@@ -1,0 +1,82 @@
+import type { PublishingClient } from '../publishing/client.ts';
+import type { RegisterInput, User } from '../publishing/schema.ts';
+import { UnauthenticatedError, isOutage } from '../upstream/errors.ts';
+import type { SignedIn } from './session.ts';
+
+/** What the session keeps about a subscriber: `/auth/me` in our own field names. */
+export function toSignedIn(token: string, user: User): SignedIn {
+  return {
+    token,
+    user: {
+      id: user.id,
+      name: user.name,
+      ...(user.email === undefined ? {} : { email: user.email }),
+      roles: user.roles,
+      hasActiveSubscription: user.has_active_subscription === true,
+    },
+  };
+}
+
+/**
+ * Roles and the subscription flag come from `/auth/me`, not the login answer. When that read
+ * fails the fresh token is revoked (best effort) so no half-finished sign-in lingers upstream.
+ */
+async function completeSignIn(client: PublishingClient, token: string): Promise<SignedIn> {
+  const authed = client.withToken(token);
+  try {
+    return toSignedIn(token, await authed.me({ fresh: true }));
+  } catch (error) {
+    void authed.logout().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Logs in upstream. Wrong credentials → `ValidationError` with `fields.email`. */
+export async function signIn(
+  client: PublishingClient,
+  email: string,
+  password: string,
+): Promise<SignedIn> {
+  const { token } = await client.login(email, password);
+  return completeSignIn(client, token);
+}
+
+/** Registers a subscriber and signs them in. Duplicate e-mail → `ValidationError` with `fields.email`. */
+export async function signUp(client: PublishingClient, input: RegisterInput): Promise<SignedIn> {
+  const { token } = await client.register(input);
+  return completeSignIn(client, token);
+}
+
+/** Revokes the token upstream; false when that failed (the caller clears the session anyway). */
+export async function revoke(client: PublishingClient, signedIn: SignedIn): Promise<boolean> {
+  try {
+    await client.withToken(signedIn.token).logout();
+    return true;
+  } catch (error) {
+    // Already revoked or expired upstream: the goal is reached.
+    return error instanceof UnauthenticatedError;
+  }
+}
+
+export type AccountState =
+  /** Fresh from `/auth/me` (a subscription bought since login shows at once). */
+  | { kind: 'current'; signedIn: SignedIn }
+  /** The upstream is unreachable: what the session saved at login. */
+  | { kind: 'saved'; signedIn: SignedIn }
+  /** The token was revoked or expired upstream: sign in again. */
+  | { kind: 'expired' };
+
+/** The account page's view of the subscriber, re-read from the API (cached briefly per user). */
+export async function loadAccount(
+  client: PublishingClient,
+  signedIn: SignedIn,
+): Promise<AccountState> {
+  try {
+    const user = await client.withToken(signedIn.token).me();
+    return { kind: 'current', signedIn: toSignedIn(signedIn.token, user) };
+  } catch (error) {
+    if (error instanceof UnauthenticatedError) return { kind: 'expired' };
+    if (isOutage(error)) return { kind: 'saved', signedIn };
+    throw error;
+  }
+}

@@ -1,0 +1,92 @@
+import {
+  RateLimitedError,
+  UnauthenticatedError,
+  ValidationError,
+  isOutage,
+} from '../upstream/errors.ts';
+
+/** The ActionError codes a sign-in form can end with (a subset of Astro's). */
+export type FailureCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'TOO_MANY_REQUESTS'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INTERNAL_SERVER_ERROR';
+
+/** What a failed submit shows: a message for the summary and messages per form field. */
+export interface FormFailure {
+  code: FailureCode;
+  message: string;
+  fields: Record<string, string[]>;
+}
+
+export const MESSAGES = {
+  fields: 'Please correct the highlighted fields.',
+  unavailable: 'We could not reach the sign-in service just now. Please try again in a moment.',
+  unexpected: 'Something went wrong on our side. Please try again.',
+  rejected: 'Your sign-in did not go through. Please try again.',
+  loginRefused: 'We could not log you in.',
+} as const;
+
+/** "30 seconds", "1 minute", "15 minutes": how long a refused visitor waits. */
+export function waitText(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 90) return `${s} ${s === 1 ? 'second' : 'seconds'}`;
+  const m = Math.ceil(s / 60);
+  return `${m} ${m === 1 ? 'minute' : 'minutes'}`;
+}
+
+export function tooManyAttempts(retryAfterSeconds: number): FormFailure {
+  return {
+    code: 'TOO_MANY_REQUESTS',
+    message: `Too many attempts. Please wait ${waitText(retryAfterSeconds)} and try again.`,
+    fields: {},
+  };
+}
+
+/**
+ * Splits the API's 422 `errors` into messages for fields the form has and the rest (shown in the
+ * summary), so an upstream rule we do not check locally still reaches the reader.
+ */
+export function mapFieldErrors(
+  errors: Record<string, string[]>,
+  formFields: readonly string[],
+): { fields: Record<string, string[]>; other: string[] } {
+  const fields: Record<string, string[]> = {};
+  const other: string[] = [];
+  for (const [name, messages] of Object.entries(errors)) {
+    const clean = messages.map((m) => m.trim()).filter(Boolean);
+    if (clean.length === 0) continue;
+    if (formFields.includes(name)) fields[name] = clean;
+    else other.push(...clean);
+  }
+  return { fields, other };
+}
+
+/**
+ * The form failure for an error thrown while signing in or up, or null for an unexpected error
+ * (a bug: the caller logs it and shows `MESSAGES.unexpected`, never the error's own text).
+ */
+export function authFailure(
+  error: unknown,
+  formFields: readonly string[],
+  fieldsMessage: string = MESSAGES.fields,
+): FormFailure | null {
+  if (error instanceof ValidationError) {
+    const { fields, other } = mapFieldErrors(error.fields, formFields);
+    const hasFields = Object.keys(fields).length > 0;
+    const fallback = error.upstreamMessage?.trim() || MESSAGES.rejected;
+    return {
+      code: 'BAD_REQUEST',
+      message: other.length > 0 ? other.join(' ') : hasFields ? fieldsMessage : fallback,
+      fields,
+    };
+  }
+  if (error instanceof RateLimitedError) return tooManyAttempts(error.retryAfterSeconds);
+  if (isOutage(error))
+    return { code: 'SERVICE_UNAVAILABLE', message: MESSAGES.unavailable, fields: {} };
+  if (error instanceof UnauthenticatedError) {
+    return { code: 'UNAUTHORIZED', message: MESSAGES.rejected, fields: {} };
+  }
+  return null;
+}

@@ -1,0 +1,102 @@
+import { MESSAGES } from './failures.ts';
+
+/** What a sign-in form renders after a submit. */
+export interface FormState {
+  /** Summary message; null when the last submit did not fail. */
+  message: string | null;
+  /** Messages per field name. */
+  fields: Record<string, string[]>;
+  /** What the visitor typed, to put back into the inputs (never a password). */
+  values: Record<string, string>;
+}
+
+export const EMPTY_FORM: FormState = { message: null, fields: {}, values: {} };
+
+// Codes whose message this site wrote (src/lib/auth/failures.ts); any other text may come from
+// Astro or from an unexpected error and is replaced by a generic message.
+const OWN_MESSAGE_CODES = new Set([
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'TOO_MANY_REQUESTS',
+  'SERVICE_UNAVAILABLE',
+]);
+
+interface ErrorLike {
+  type?: unknown;
+  code?: unknown;
+  message?: unknown;
+  fields?: unknown;
+  issues?: unknown;
+}
+
+function asFields(value: unknown): Record<string, string[]> {
+  if (typeof value !== 'object' || value === null) return {};
+  const out: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(value as Record<string, unknown>)) {
+    if (Array.isArray(messages)) {
+      const clean = messages.filter((m): m is string => typeof m === 'string' && m.length > 0);
+      if (clean.length > 0) out[name] = clean;
+    }
+  }
+  return out;
+}
+
+/** Messages of issues without a field (an upstream rule about the whole form). */
+function summaryIssues(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((issue: unknown) => {
+    if (typeof issue !== 'object' || issue === null) return [];
+    const { path, message } = issue as { path?: unknown; message?: unknown };
+    return Array.isArray(path) && path.length === 0 && typeof message === 'string' ? [message] : [];
+  });
+}
+
+/** Summary and field messages of an action's error (`Astro.getActionResult(…)?.error`). */
+export function describeError(error: unknown): Pick<FormState, 'message' | 'fields'> {
+  if (typeof error !== 'object' || error === null) return { message: null, fields: {} };
+  const e = error as ErrorLike;
+  if (e.type === 'AstroActionInputError') {
+    const summary = summaryIssues(e.issues);
+    return { message: summary.join(' ') || MESSAGES.fields, fields: asFields(e.fields) };
+  }
+  const ownMessage =
+    typeof e.code === 'string' &&
+    OWN_MESSAGE_CODES.has(e.code) &&
+    typeof e.message === 'string' &&
+    e.message.length > 0;
+  return { message: ownMessage ? (e.message as string) : MESSAGES.unexpected, fields: {} };
+}
+
+/**
+ * The submitted values of `names` (never a field whose name mentions a password). Astro's action
+ * reads a clone of the body, so the page can read it again.
+ */
+export async function submittedValues(
+  request: Request,
+  names: readonly string[],
+): Promise<Record<string, string>> {
+  if (request.method !== 'POST') return {};
+  let data: FormData;
+  try {
+    data = await request.formData();
+  } catch {
+    return {};
+  }
+  const values: Record<string, string> = {};
+  for (const name of names) {
+    if (name.includes('password')) continue;
+    const value = data.get(name);
+    if (typeof value === 'string') values[name] = value.slice(0, 1000);
+  }
+  return values;
+}
+
+/** Everything a form needs after a failed submit; `EMPTY_FORM` when there was none. */
+export async function formState(
+  request: Request,
+  error: unknown,
+  keep: readonly string[],
+): Promise<FormState> {
+  if (!error) return EMPTY_FORM;
+  return { ...describeError(error), values: await submittedValues(request, keep) };
+}

@@ -1,0 +1,334 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
+
+// Subscriber accounts: register, log in and out, the account page, per tenant, with or without JavaScript.
+
+const TENANT = 'daily-planet';
+const PASSWORD = 'masthead-demo';
+/** A publishing token as the API issues it (Sanctum style): none may reach the browser. */
+const TOKEN_SHAPE = /\d+\|[A-Za-z0-9]{40}/;
+/** Where the Node adapter's default session driver keeps sessions (relative to the server's cwd). */
+const SESSIONS_DIR = 'node_modules/.astro/sessions';
+
+const unique = (label: string) =>
+  `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Records every response the browser receives; `check()` fails on any token in a header or body. */
+function watchResponses(context: BrowserContext) {
+  const pending: Promise<void>[] = [];
+  const seen: { url: string; text: string }[] = [];
+  const secrets = new Set<string>();
+  context.on('response', (response) => {
+    pending.push(
+      (async () => {
+        let body = '';
+        try {
+          body = (await response.body()).toString('utf8');
+        } catch {
+          // Redirects have no body.
+        }
+        seen.push({
+          url: response.url(),
+          text: `${JSON.stringify(await response.allHeaders())}\n${body}`,
+        });
+      })(),
+    );
+  });
+  return {
+    /** Reads the tokens the server keeps in this context's sessions right now (while signed in). */
+    async rememberSessionTokens() {
+      const before = secrets.size;
+      for (const cookie of await context.cookies()) {
+        if (cookie.name !== 'astro-session') continue;
+        const file = `${SESSIONS_DIR}/${cookie.value}`;
+        if (!existsSync(file)) continue;
+        for (const token of readFileSync(file, 'utf8').match(new RegExp(TOKEN_SHAPE, 'g')) ?? []) {
+          secrets.add(token);
+          secrets.add(token.split('|')[1]!);
+        }
+      }
+      // With the default on-disk driver the exact token is known; with another driver only its shape.
+      if (existsSync(SESSIONS_DIR))
+        expect(secrets.size, 'token read from the session').toBeGreaterThan(before);
+    },
+    async check(minResponses = 3) {
+      await Promise.all(pending);
+      expect(seen.length).toBeGreaterThanOrEqual(minResponses);
+      const leaks = seen.flatMap(({ url, text }) => [
+        ...(TOKEN_SHAPE.test(text) ? [`${url}: token-shaped value`] : []),
+        ...[...secrets]
+          .filter((secret) => text.includes(secret))
+          .map(() => `${url}: session token`),
+      ]);
+      expect(leaks).toEqual([]);
+    },
+  };
+}
+
+async function logIn(page: Page, email: string, password = PASSWORD) {
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+async function logOut(page: Page) {
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('status')).toHaveText('You have logged out.');
+}
+
+async function expectAccount(page: Page, name: string, email: string, plan: 'paid' | 'free') {
+  await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: name })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: email })).toBeVisible();
+  await expect(page.locator('[data-subscription]')).toHaveAttribute('data-subscription', plan);
+  await expect(page.locator('[data-subscription]')).toContainText(
+    plan === 'paid' ? 'Paid subscription' : 'Free account',
+  );
+}
+
+test('register, log out, log in again: a free account, and no token ever reaches the browser', async ({
+  page,
+  context,
+}) => {
+  const watch = watchResponses(context);
+  const email = unique('new-reader');
+
+  await page.goto(tenantUrl(TENANT, '/register'));
+  await checkA11y(page);
+  await page.getByLabel('Name').fill('Nora New');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('a long password');
+  await page.getByLabel('Repeat the password').fill('a long password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+  await expectAccount(page, 'Nora New', email, 'free');
+  await expect(page.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', '/plans');
+  await watch.rememberSessionTokens();
+  const account = await page.goto(tenantUrl(TENANT, '/account'));
+  expect(account?.headers()['cache-control']).toBe('private, no-store');
+  await checkA11y(page);
+
+  // The session cookie only carries an id: HttpOnly, Secure, not the token.
+  const cookie = (await context.cookies()).find((c) => c.name === 'astro-session');
+  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
+  expect(cookie!.value).not.toMatch(TOKEN_SHAPE);
+
+  await logOut(page);
+  await page.goto(tenantUrl(TENANT, '/account'));
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Faccount'));
+
+  await logIn(page, email, 'a long password');
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+  await expectAccount(page, 'Nora New', email, 'free');
+  await watch.rememberSessionTokens();
+
+  // Registering the same address again: the API's message on the e-mail field, the name kept.
+  await logOut(page);
+  await page.goto(tenantUrl(TENANT, '/register'));
+  await page.getByLabel('Name').fill('Nora Again');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('a long password');
+  await page.getByLabel('Repeat the password').fill('a long password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByLabel('E-mail address')).toHaveAccessibleDescription(
+    /The email has already been taken\./,
+  );
+  await expect(page.getByLabel('Name')).toHaveValue('Nora Again');
+  await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+  await checkA11y(page);
+
+  await watch.check(10);
+});
+
+test('the paying subscriber sees "paid", coming back to the page that asked for a login', async ({
+  page,
+  context,
+}) => {
+  const watch = watchResponses(context);
+  await page.goto(tenantUrl(TENANT, '/account'));
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Faccount'));
+  await logIn(page, 'subscriber@masthead.test');
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+  await expectAccount(page, 'Sam Subscriber', 'subscriber@masthead.test', 'paid');
+  await watch.rememberSessionTokens();
+  await checkA11y(page);
+
+  // Signed in, /login goes straight on; `next` never leaves the site.
+  await page.goto(tenantUrl(TENANT, '/login?next=//evil.example/steal'));
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+  await logOut(page);
+  await page.goto(tenantUrl(TENANT, '/login?next=https://evil.example/'));
+  await logIn(page, 'subscriber@masthead.test');
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+  await page.goto(tenantUrl(TENANT, '/login?next=%2Fplans'));
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/plans'));
+
+  await watch.check();
+});
+
+test('a wrong password keeps the e-mail and says what went wrong, in an accessible summary', async ({
+  page,
+}) => {
+  await page.goto(tenantUrl(TENANT, '/login'));
+  await logIn(page, 'reader@masthead.test', 'not-the-password');
+
+  const summary = page.getByRole('alert');
+  await expect(summary).toBeFocused();
+  await expect(summary).toContainText('We could not log you in.');
+  await expect(summary.getByRole('link')).toHaveText('These credentials do not match our records.');
+  const emailField = page.getByLabel('E-mail address');
+  await expect(emailField).toHaveValue('reader@masthead.test');
+  await expect(emailField).toHaveAttribute('aria-invalid', 'true');
+  await expect(emailField).toHaveAccessibleDescription(
+    /These credentials do not match our records\./,
+  );
+  await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+  expect(await page.content()).not.toContain('not-the-password');
+  await checkA11y(page);
+
+  // The summary links to the field.
+  await summary.getByRole('link').click();
+  await expect(emailField).toBeFocused();
+
+  // Corrected, the same form signs in.
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expectAccount(page, 'Riley Reader', 'reader@masthead.test', 'free');
+});
+
+test.describe('without JavaScript', () => {
+  // (axe needs JavaScript: the same pages are checked in the tests above.)
+  test.use({ javaScriptEnabled: false });
+
+  test('register shows every message and keeps the typing; login, account and logout work', async ({
+    page,
+  }) => {
+    const email = unique('no-js');
+    await page.goto(tenantUrl('harbour-times', '/register'));
+    await page.getByLabel('E-mail address').fill('not-an-address');
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByLabel('Repeat the password').fill('other');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    const summary = page.getByRole('alert');
+    await expect(summary.getByRole('link')).toHaveText([
+      'Enter your name.',
+      'Enter an e-mail address like name@example.com.',
+      'Use at least 8 characters.',
+      'The two passwords do not match.',
+    ]);
+    await expect(page.getByLabel('E-mail address')).toHaveValue('not-an-address');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(
+      /At least 8 characters\..*Use at least 8 characters\./,
+    );
+
+    await page.getByLabel('Name').fill('Jo Plain');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('plain html works');
+    await page.getByLabel('Repeat the password').fill('plain html works');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expectAccount(page, 'Jo Plain', email, 'free');
+
+    await logOut(page);
+    await logIn(page, email, 'plain html works');
+    await expectAccount(page, 'Jo Plain', email, 'free');
+  });
+});
+
+test('a session on one tenant signs nobody in on another (path-prefix tenants share a cookie)', async ({
+  page,
+  context,
+}) => {
+  const site = `http://localhost:${E2E_PORT}`;
+  const watch = watchResponses(context);
+  await page.goto(`${site}/harbour-times/login`);
+  await expect(page.locator('form#login')).toHaveAttribute(
+    'action',
+    '/harbour-times/login?_action=login',
+  );
+  await logIn(page, 'subscriber@masthead.test');
+  await expect(page).toHaveURL(`${site}/harbour-times/account`);
+  await expectAccount(page, 'Sam Subscriber', 'subscriber@masthead.test', 'paid');
+  await watch.rememberSessionTokens();
+
+  await page.goto(`${site}/daily-planet/account`);
+  await expect(page).toHaveURL(`${site}/daily-planet/login?next=%2Faccount`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in to Daily Planet');
+
+  // Logging in on the second tenant, then out of it, leaves the first one signed in.
+  await logIn(page, 'reader@masthead.test');
+  await expect(page).toHaveURL(`${site}/daily-planet/account`);
+  await expectAccount(page, 'Riley Reader', 'reader@masthead.test', 'free');
+  await logOut(page);
+  await expect(page).toHaveURL(`${site}/daily-planet/login?signed-out=`);
+  await page.goto(`${site}/harbour-times/account`);
+  await expectAccount(page, 'Sam Subscriber', 'subscriber@masthead.test', 'paid');
+
+  // GET /logout only offers the button.
+  await page.goto(`${site}/harbour-times/logout`);
+  await page.goto(`${site}/harbour-times/account`);
+  await expectAccount(page, 'Sam Subscriber', 'subscriber@masthead.test', 'paid');
+
+  await watch.check();
+});
+
+/** A form POST from a loopback address of our own choosing, so the per-IP limit is this test's alone. */
+function postLogin(
+  from: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  const body = new URLSearchParams(fields).toString();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: E2E_PORT,
+        path: '/alpine-post/login?_action=login',
+        method: 'POST',
+        localAddress: from,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+          origin: `http://127.0.0.1:${E2E_PORT}`,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('repeated wrong passwords from one address get a friendly "too many attempts"', async () => {
+  const octet = () => 2 + Math.floor(Math.random() * 250);
+  const from = `127.${octet()}.${octet()}.${octet()}`;
+  const wrong = { email: 'reader@masthead.test', password: 'guess-again' };
+
+  let refused: { status: number; body: string } | undefined;
+  for (let attempt = 0; attempt < 12 && !refused; attempt++) {
+    const answer = await postLogin(from, wrong);
+    if (answer.status === 429) refused = answer;
+    else expect(answer.body).toContain('These credentials do not match our records.');
+  }
+  expect(refused, 'no 429 within 12 failed logins').toBeDefined();
+  expect(refused!.body).toMatch(
+    /Too many attempts\. Please wait \d+ (minutes|seconds) and try again\./,
+  );
+  expect(refused!.body).toContain('value="reader@masthead.test"');
+
+  // Even the right password waits now; another address is not affected.
+  const right = await postLogin(from, { ...wrong, password: PASSWORD });
+  expect(right.status).toBe(429);
+  const other = await postLogin(`127.1.${octet()}.${octet()}`, { ...wrong, password: PASSWORD });
+  expect(other.status).toBe(303);
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGES } from '../../../src/lib/auth/failures.ts';
+import {
+  EMPTY_FORM,
+  describeError,
+  formState,
+  submittedValues,
+} from '../../../src/lib/auth/form-state.ts';
+
+function post(fields: Record<string, string>): Request {
+  return new Request('http://site.test/login?_action=login', {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+  });
+}
+
+describe('describeError', () => {
+  it('reads field messages of an input error, with the generic summary', () => {
+    expect(
+      describeError({
+        type: 'AstroActionInputError',
+        code: 'BAD_REQUEST',
+        message: 'Failed to validate: […]',
+        fields: { email: ['Enter your e-mail address.'] },
+        issues: [{ path: ['email'], message: 'Enter your e-mail address.' }],
+      }),
+    ).toEqual({ message: MESSAGES.fields, fields: { email: ['Enter your e-mail address.'] } });
+  });
+
+  it('takes the summary from issues without a field (upstream field errors)', () => {
+    expect(
+      describeError({
+        type: 'AstroActionInputError',
+        fields: { email: ['Taken.'] },
+        issues: [
+          { path: ['email'], message: 'Taken.' },
+          { path: [], message: 'We could not log you in.' },
+        ],
+      }).message,
+    ).toBe('We could not log you in.');
+  });
+
+  it.each(['TOO_MANY_REQUESTS', 'SERVICE_UNAVAILABLE', 'UNAUTHORIZED', 'BAD_REQUEST'])(
+    'shows our own message for %s',
+    (code) => {
+      expect(describeError({ type: 'AstroActionError', code, message: 'Ours.' })).toEqual({
+        message: 'Ours.',
+        fields: {},
+      });
+    },
+  );
+
+  it.each([
+    ['an unexpected error', { code: 'INTERNAL_SERVER_ERROR', message: 'at Foo (/srv/x.js:1:2)' }],
+    ['an Astro error', { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'This action only accepts …' }],
+    ['an empty message', { code: 'BAD_REQUEST', message: '' }],
+  ])('never shows the text of %s', (_name, error) => {
+    expect(describeError(error).message).toBe(MESSAGES.unexpected);
+  });
+});
+
+describe('submittedValues', () => {
+  it('returns what was typed, never a password', async () => {
+    const request = post({ email: 'a@b.example', password: 'secret', next: '/plans' });
+    expect(await submittedValues(request, ['email', 'password', 'next'])).toEqual({
+      email: 'a@b.example',
+      next: '/plans',
+    });
+  });
+
+  it('is empty for a GET or an unreadable body', async () => {
+    expect(await submittedValues(new Request('http://site.test/login'), ['email'])).toEqual({});
+    const json = new Request('http://site.test/login', { method: 'POST', body: '{' });
+    expect(await submittedValues(json, ['email'])).toEqual({});
+  });
+});
+
+describe('formState', () => {
+  it('is empty without an error', async () => {
+    expect(await formState(post({ email: 'a@b.example' }), undefined, ['email'])).toBe(EMPTY_FORM);
+  });
+
+  it('combines messages and kept values', async () => {
+    const state = await formState(
+      post({ email: 'a@b.example', password: 'x' }),
+      { code: 'SERVICE_UNAVAILABLE', message: MESSAGES.unavailable },
+      ['email', 'password'],
+    );
+    expect(state).toEqual({
+      message: MESSAGES.unavailable,
+      fields: {},
+      values: { email: 'a@b.example' },
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { loginInput, registerInput } from '../../../src/lib/auth/forms.ts';
+
+function messages(result: {
+  success: boolean;
+  error?: { issues: { path: PropertyKey[]; message: string }[] };
+}) {
+  return Object.fromEntries(
+    (result.error?.issues ?? []).map((issue) => [String(issue.path[0]), issue.message]),
+  );
+}
+
+// Astro turns an empty form field into null before parsing.
+describe('loginInput', () => {
+  it('asks for both fields', () => {
+    expect(messages(loginInput.safeParse({ email: null, password: null }))).toEqual({
+      email: 'Enter your e-mail address.',
+      password: 'Enter your password.',
+    });
+  });
+
+  it('trims the e-mail address but never the password', () => {
+    expect(loginInput.parse({ email: ' a@b.example ', password: ' secret ' })).toEqual({
+      email: 'a@b.example',
+      password: ' secret ',
+    });
+  });
+
+  it('explains a malformed e-mail address', () => {
+    expect(messages(loginInput.safeParse({ email: 'nope', password: 'x' }))).toEqual({
+      email: 'Enter an e-mail address like name@example.com.',
+    });
+  });
+});
+
+describe('registerInput', () => {
+  const valid = {
+    name: 'Ada',
+    email: 'ada@example.com',
+    password: 'long enough',
+    password_confirmation: 'long enough',
+  };
+
+  it('accepts a complete form', () => {
+    expect(registerInput.parse({ ...valid, next: '/plans' })).toEqual({ ...valid, next: '/plans' });
+  });
+
+  it('shows every message after one submit, the confirmation included', () => {
+    expect(
+      messages(
+        registerInput.safeParse({
+          name: null,
+          email: 'x',
+          password: 'short',
+          password_confirmation: 'other',
+        }),
+      ),
+    ).toEqual({
+      name: 'Enter your name.',
+      email: 'Enter an e-mail address like name@example.com.',
+      password: 'Use at least 8 characters.',
+      password_confirmation: 'The two passwords do not match.',
+    });
+  });
+
+  it('asks for a name that is more than spaces', () => {
+    expect(messages(registerInput.safeParse({ ...valid, name: '   ' }))).toEqual({
+      name: 'Enter your name.',
+    });
+  });
+});
