@@ -2,7 +2,7 @@ import { ActionError, defineAction } from 'astro:actions';
 import type { ActionAPIContext } from 'astro:actions';
 import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
 import { z } from 'astro/zod';
-import { getSignedIn } from '../lib/auth/session.ts';
+import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
 import { readFormValues } from '../lib/comments/form.ts';
 import { commentLimiter, defaultCommentLimit, limitKey } from '../lib/comments/limit.ts';
 import type { ConsumeLimit } from '../lib/comments/limit.ts';
@@ -53,7 +53,7 @@ export const commentActions = {
       }
       // The only place the session is read: the post page itself stays session-free and cacheable.
       const signedIn = await getSignedIn(ctx.session, tenant.id);
-      return postComment(
+      const outcome = await postComment(
         {
           postSlug: form.post,
           values: readFormValues(form),
@@ -71,6 +71,10 @@ export const commentActions = {
             ),
         },
       );
+      // The upstream refused the stored token (revoked, expired): forget it, so the next attempt
+      // can go out as a guest instead of failing the same way.
+      if (!outcome.ok && outcome.kind === 'signed-out') clearSignedIn(ctx.session, tenant.id);
+      return outcome;
     },
   }),
 };

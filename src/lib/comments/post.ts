@@ -70,7 +70,12 @@ export interface PostCommentDeps {
   onUnexpected?: (error: unknown) => void;
 }
 
-const seconds = (n: number): string => (n === 1 ? '1 second' : `${n} seconds`);
+/** A wait as people say it: seconds up to a minute and a half, then whole minutes. */
+export function waitText(seconds: number): string {
+  if (seconds === 1) return '1 second';
+  if (seconds < 90) return `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
 
 /**
  * Validates, rate-limits and posts one comment. Every failure comes back as a typed outcome with
@@ -111,7 +116,7 @@ export async function postComment(
   if (!limited.ok) {
     return fail(
       'busy',
-      `You have posted several comments in a short time. Please wait ${seconds(limited.retryAfterSeconds)} and send it again; your text is kept below.`,
+      `You have posted several comments in a short time. Please wait ${waitText(limited.retryAfterSeconds)} and send it again; your text is kept below.`,
       {},
       { retryAfterSeconds: limited.retryAfterSeconds },
     );
@@ -147,7 +152,7 @@ export async function postComment(
       const wait = Math.max(1, Math.ceil(error.retryAfterSeconds));
       return fail(
         'busy',
-        `Comments are busy right now. Please try again in ${seconds(wait)}; your text is kept below.`,
+        `Comments are busy right now. Please try again in ${waitText(wait)}; your text is kept below.`,
         {},
         { retryAfterSeconds: wait },
       );

@@ -8,6 +8,7 @@ import {
   PUBLISHED_MESSAGE,
   failureStatus,
   postComment,
+  waitText,
 } from '../../../src/lib/comments/post.ts';
 import type { CommentOutcome, PostCommentRequest } from '../../../src/lib/comments/post.ts';
 import { loadCommentsView } from '../../../src/lib/comments/section.ts';
@@ -188,6 +189,7 @@ describe('postComment: limits and outages', () => {
     const refused = failure(await post(request(), consume));
     expect(refused.kind).toBe('busy');
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused.message).toMatch(/wait 10 minutes/);
     expect(refused.values.content).toBe('A guest thought');
     expect(failureStatus(refused.kind)).toBe(429);
   });
@@ -242,5 +244,17 @@ describe('postComment: limits and outages', () => {
     } finally {
       await ctl.clearFaults(mock);
     }
+  });
+});
+
+describe('waitText', () => {
+  it.each([
+    [1, '1 second'],
+    [7, '7 seconds'],
+    [89, '89 seconds'],
+    [90, '2 minutes'],
+    [596, '10 minutes'],
+  ])('%d s → %s', (seconds, text) => {
+    expect(waitText(seconds)).toBe(text);
   });
 });
