@@ -1,6 +1,5 @@
 import { defineAction } from 'astro:actions';
-import type { ActionAPIContext } from 'astro:actions';
-import type { ActionError } from 'astro:actions';
+import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
 import {

@@ -82,7 +82,14 @@ export function authFailure(
       fields,
     };
   }
-  if (error instanceof RateLimitedError) return tooManyAttempts(error.retryAfterSeconds);
+  // The API's 429 counts this server's calls (every reader together), not this visitor's attempts.
+  if (error instanceof RateLimitedError) {
+    return {
+      code: 'TOO_MANY_REQUESTS',
+      message: `Many people are signing in right now. Please wait ${waitText(error.retryAfterSeconds)} and try again.`,
+      fields: {},
+    };
+  }
   if (isOutage(error))
     return { code: 'SERVICE_UNAVAILABLE', message: MESSAGES.unavailable, fields: {} };
   if (error instanceof UnauthenticatedError) {

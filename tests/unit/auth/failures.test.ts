@@ -74,11 +74,11 @@ describe('authFailure', () => {
     });
   });
 
-  it('turns a 429 into a "too many attempts" message with the wait', () => {
+  it("turns the API's 429 (all readers together) into a busy message with the wait", () => {
     const error = new RateLimitedError('429', { ...ctx, status: 429 }, 42);
     expect(authFailure(error, FIELDS)).toEqual({
       code: 'TOO_MANY_REQUESTS',
-      message: 'Too many attempts. Please wait 42 seconds and try again.',
+      message: 'Many people are signing in right now. Please wait 42 seconds and try again.',
       fields: {},
     });
   });
