@@ -1,5 +1,4 @@
 import { ActionError, defineAction } from 'astro:actions';
-import type { ActionAPIContext } from 'astro:actions';
 import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
 import { z } from 'astro/zod';
 import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
@@ -8,6 +7,7 @@ import { commentLimiter, defaultCommentLimit, limitKey } from '../lib/comments/l
 import type { ConsumeLimit } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
 import { logError } from '../lib/log.ts';
+import { clientIp } from '../lib/visitor-limits.ts';
 import { publishingFor } from '../lib/reading/clients.ts';
 
 let limiter: ConsumeLimit | undefined;
@@ -15,18 +15,6 @@ const consume: ConsumeLimit = (key) => {
   limiter ??= commentLimiter(defaultCommentLimit(), REDIS_URL);
   return limiter(key);
 };
-
-function clientAddress(ctx: ActionAPIContext): string {
-  if (TRUST_PROXY) {
-    const forwarded = ctx.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  try {
-    return ctx.clientAddress;
-  } catch {
-    return 'unknown';
-  }
-}
 
 // Lenient on purpose: the rules (with friendly messages and the typed text kept) live in
 // `lib/comments/form.ts`, so a mistake re-renders the form instead of failing Astro's input parsing.
@@ -58,7 +46,7 @@ export const commentActions = {
           postSlug: form.post,
           values: readFormValues(form),
           token: signedIn?.token ?? null,
-          limitKey: limitKey(tenant.id, clientAddress(ctx)),
+          limitKey: limitKey(tenant.id, clientIp(ctx, TRUST_PROXY)),
         },
         {
           client: (token) => publishingFor(tenant, token),

@@ -1,19 +1,12 @@
 import type { APIContext } from 'astro';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
 import { logError } from '../log.ts';
-import { getRedis } from '../upstream/redis.ts';
+import { clientIp, consumeLimit, envInt, visitorLimiter } from '../visitor-limits.ts';
 import { BookingFailure, bookingServiceFor, toFailure } from './service.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
 
 /** Shared plumbing of the `/api/booking/*` endpoints: JSON answers, origin check, per-IP limits. */
-
-function envInt(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
 
 const LIMITS = {
   // Creating bookings: a person books a handful of stays, not dozens, from one address.
@@ -22,29 +15,6 @@ const LIMITS = {
   search: { points: envInt('BOOKING_SEARCHES_PER_IP_PER_MIN', 30), duration: 60 },
 } as const;
 type LimitKind = keyof typeof LIMITS;
-
-const limiters = new Map<LimitKind, Promise<RateLimiterAbstract>>();
-
-/** Per-IP limiters, shared across instances through Redis when `REDIS_URL` is set. */
-function limiter(kind: LimitKind): Promise<RateLimiterAbstract> {
-  let found = limiters.get(kind);
-  if (!found) {
-    const base = { ...LIMITS[kind], keyPrefix: `masthead:booking:${kind}` };
-    const redisUrl = REDIS_URL;
-    found = redisUrl
-      ? getRedis(redisUrl).then(
-          (storeClient) =>
-            new RateLimiterRedis({
-              ...base,
-              storeClient,
-              insuranceLimiter: new RateLimiterMemory(base),
-            }),
-        )
-      : Promise.resolve(new RateLimiterMemory(base));
-    limiters.set(kind, found);
-  }
-  return found;
-}
 
 export function json<T>(
   body: ApiResult<T>,
@@ -65,18 +35,6 @@ export function failure(error: BookingFailure): Response {
   const headers: Record<string, string> = {};
   if (error.error.retryAfter !== undefined) headers['Retry-After'] = String(error.error.retryAfter);
   return json({ ok: false, error: error.error }, error.status, headers);
-}
-
-function clientIp(context: APIContext): string {
-  if (TRUST_PROXY) {
-    const forwarded = context.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  try {
-    return context.clientAddress;
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** The site's own origin as the browser sees it (proxy headers only when trusted). */
@@ -102,21 +60,21 @@ export function assertSameOrigin(context: APIContext): void {
 }
 
 export async function limit(context: APIContext, kind: LimitKind): Promise<void> {
-  const key = `${context.locals.site?.tenant.id ?? '-'}|${clientIp(context)}`;
-  try {
-    await (await limiter(kind)).consume(key);
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error;
-    const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    throw new BookingFailure(429, {
-      code: 'busy',
-      message:
-        kind === 'book'
-          ? `Too many bookings from your connection. Please try again in ${retryAfter} s.`
-          : `Too many searches. Please try again in ${retryAfter} s.`,
-      retryAfter,
-    });
-  }
+  const key = `${context.locals.site?.tenant.id ?? '-'}|${clientIp(context, TRUST_PROXY)}`;
+  const outcome = await consumeLimit(
+    visitorLimiter(`booking:${kind}`, LIMITS[kind], REDIS_URL),
+    key,
+  );
+  if (outcome.ok) return;
+  const retryAfter = outcome.retryAfterSeconds;
+  throw new BookingFailure(429, {
+    code: 'busy',
+    message:
+      kind === 'book'
+        ? `Too many bookings from your connection. Please try again in ${retryAfter} s.`
+        : `Too many searches. Please try again in ${retryAfter} s.`,
+    retryAfter,
+  });
 }
 
 /** Runs a handler with the tenant's booking service; every failure becomes a JSON answer. */

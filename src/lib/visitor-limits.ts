@@ -1,0 +1,83 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { getRedis } from './upstream/redis.ts';
+
+/**
+ * Per-visitor limits of the site's own forms and endpoints (sign-in, comments, bookings): one
+ * factory, shared across instances through Redis when a URL is given, in memory otherwise.
+ */
+export interface VisitorLimit {
+  /** Attempts one visitor may make per window. */
+  points: number;
+  /** Window length in seconds. */
+  duration: number;
+}
+
+export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** A positive integer from the environment, or the fallback. */
+export function envInt(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+const limiters = new Map<string, Promise<RateLimiterAbstract>>();
+
+/** The limiter named `prefix` (one per process); the first call's settings win. */
+export function visitorLimiter(
+  prefix: string,
+  limit: VisitorLimit,
+  redisUrl: string | undefined,
+): Promise<RateLimiterAbstract> {
+  let found = limiters.get(prefix);
+  if (!found) {
+    const base = { ...limit, keyPrefix: `masthead:${prefix}` };
+    found = redisUrl
+      ? getRedis(redisUrl).then(
+          (storeClient) =>
+            new RateLimiterRedis({
+              ...base,
+              storeClient,
+              // Redis away: count in memory rather than refuse everyone or no one.
+              insuranceLimiter: new RateLimiterMemory(base),
+            }),
+        )
+      : Promise.resolve(new RateLimiterMemory(base));
+    limiters.set(prefix, found);
+  }
+  return found;
+}
+
+/** Spends `points` for `key`; a refusal says when the next attempt will be accepted. */
+export async function consumeLimit(
+  limiter: Promise<RateLimiterAbstract> | RateLimiterAbstract,
+  key: string,
+  points = 1,
+): Promise<LimitOutcome> {
+  try {
+    await (await limiter).consume(key, points);
+    return { ok: true };
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+  }
+}
+
+export interface ClientAddressSource {
+  request: Request;
+  /** Astro's `clientAddress` getter throws where no socket address exists (prerendering). */
+  readonly clientAddress: string;
+}
+
+/** The visitor's address: the proxy's `X-Forwarded-For` only when the proxy is trusted. */
+export function clientIp(context: ClientAddressSource, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = context.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return context.clientAddress;
+  } catch {
+    return 'unknown';
+  }
+}

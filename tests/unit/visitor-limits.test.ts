@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { clientIp, consumeLimit, visitorLimiter } from '../../src/lib/visitor-limits.ts';
+
+function context(headers: Record<string, string>, address?: string) {
+  return {
+    request: new Request('http://site.test/', { headers }),
+    get clientAddress(): string {
+      if (address === undefined) throw new Error('no socket address');
+      return address;
+    },
+  };
+}
+
+describe('visitor limits', () => {
+  it('counts per key and says when to come back', async () => {
+    const limiter = visitorLimiter('test:counts', { points: 2, duration: 60 }, undefined);
+    expect(await consumeLimit(limiter, 'a')).toEqual({ ok: true });
+    expect(await consumeLimit(limiter, 'a')).toEqual({ ok: true });
+    const refused = await consumeLimit(limiter, 'a');
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.retryAfterSeconds).toBeGreaterThan(50);
+    expect(await consumeLimit(limiter, 'b')).toEqual({ ok: true });
+  });
+
+  it('gives one limiter per name, whoever asks', () => {
+    const first = visitorLimiter('test:shared', { points: 1, duration: 60 }, undefined);
+    expect(visitorLimiter('test:shared', { points: 99, duration: 60 }, undefined)).toBe(first);
+  });
+
+  it.each([
+    [
+      'the socket address without a trusted proxy',
+      { 'x-forwarded-for': '198.51.100.7' },
+      '10.0.0.2',
+      false,
+      '10.0.0.2',
+    ],
+    [
+      'the first forwarded address behind a trusted proxy',
+      { 'x-forwarded-for': '198.51.100.7, 10.0.0.1' },
+      '10.0.0.2',
+      true,
+      '198.51.100.7',
+    ],
+    ['the socket address when a trusted proxy sent none', {}, '10.0.0.2', true, '10.0.0.2'],
+    ['"unknown" when there is no address at all', {}, undefined, false, 'unknown'],
+  ])('takes %s', (_case, headers, address, trustProxy, expected) => {
+    expect(clientIp(context(headers, address), trustProxy)).toBe(expected);
+  });
+});
