@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { budgetKeys } from '../upstream/budget.ts';
 import type { HttpMethod, QueryValue } from '../upstream/http.ts';
-import { pageInfo } from '../upstream/parse.ts';
-import type { Paged } from '../upstream/parse.ts';
+import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
+import type { PageParams, Paged } from '../upstream/parse.ts';
 import { cachedRead, defaultUpstream, fetchParsed } from '../upstream/runtime.ts';
 import type { CachedReadOptions, Upstream } from '../upstream/runtime.ts';
 import { TTL } from '../upstream/ttl.ts';
@@ -49,10 +49,7 @@ export interface LodgingClientOptions {
   timeoutMs?: number | undefined;
 }
 
-export interface PageParams {
-  page?: number | undefined;
-  perPage?: number | undefined;
-}
+export type { PageParams };
 
 export type ReadOptions = CachedReadOptions;
 
@@ -131,15 +128,7 @@ export function lodgingClient(options: LodgingClientOptions) {
       readOptions,
     );
 
-  const pageQuery = (params: PageParams): Record<string, QueryValue> => ({
-    page: params.page,
-    per_page: params.perPage === undefined ? undefined : Math.min(params.perPage, MAX_PER_PAGE),
-  });
-
-  const toPaged = <T>(
-    list: { items: T[]; meta?: Parameters<typeof pageInfo>[0] },
-    params: PageParams,
-  ): Paged<T> => ({ items: list.items, page: pageInfo(list.meta, list.items.length, params) });
+  const pageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
   return {
     accountKey,

@@ -1,8 +1,8 @@
 import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import type { HttpMethod, QueryValue } from '../upstream/http.ts';
-import type { Paged } from '../upstream/parse.ts';
-import { pageInfo } from '../upstream/parse.ts';
+import type { PageParams, Paged } from '../upstream/parse.ts';
+import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import { cachedRead, defaultUpstream, fetchParsed } from '../upstream/runtime.ts';
 import type { CachedReadOptions, Upstream } from '../upstream/runtime.ts';
 import { TTL } from '../upstream/ttl.ts';
@@ -68,10 +68,7 @@ export interface PublishingClientOptions {
   timeoutMs?: number | undefined;
 }
 
-export interface PageParams {
-  page?: number | undefined;
-  perPage?: number | undefined;
-}
+export type { PageParams };
 
 export interface PostListParams extends PageParams {
   /** Category slug. */
@@ -96,12 +93,7 @@ export type ReadOptions = CachedReadOptions;
 
 const MAX_PER_PAGE = 50;
 
-function pageQuery(params: PageParams): Record<string, QueryValue> {
-  return {
-    page: params.page,
-    per_page: params.perPage === undefined ? undefined : Math.min(params.perPage, MAX_PER_PAGE),
-  };
-}
+const pageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
 /**
  * A publishing client bound to one tenant and (optionally) one user token.
@@ -181,11 +173,6 @@ export function publishingClient(options: PublishingClientOptions) {
     );
 
   const enc = encodeURIComponent;
-
-  const toPaged = <T>(
-    list: { items: T[]; meta?: Parameters<typeof pageInfo>[0] },
-    params: PageParams,
-  ): Paged<T> => ({ items: list.items, page: pageInfo(list.meta, list.items.length, params) });
 
   const cleanSummary = (post: PostSummary): PostSummary =>
     post.content === undefined ? post : { ...post, content: sanitize(post.content) };

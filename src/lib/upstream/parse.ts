@@ -72,6 +72,23 @@ export interface Paged<T> {
   page: PageInfo;
 }
 
+/** What a caller asks of a paginated list. */
+export interface PageParams {
+  page?: number | undefined;
+  perPage?: number | undefined;
+}
+
+/** `page` and `per_page` query parameters, `per_page` clamped to the API's maximum. */
+export function pageQuery(
+  params: PageParams,
+  maxPerPage: number,
+): Record<string, number | undefined> {
+  return {
+    page: params.page,
+    per_page: params.perPage === undefined ? undefined : Math.min(params.perPage, maxPerPage),
+  };
+}
+
 /** Normalizes Laravel meta (or none) into `PageInfo`; `requested` fills what the upstream omits. */
 export function pageInfo(
   meta: z.output<typeof pageMetaSchema> | undefined,
@@ -137,4 +154,12 @@ export function parseOrThrow<S extends z.ZodType>(
     { service: context.service, operation: context.operation },
     issues,
   );
+}
+
+/** A parsed list (`listOf`) as `Paged`, filling page info the upstream left out from the request. */
+export function toPaged<T>(
+  list: { items: T[]; meta?: z.output<typeof pageMetaSchema> | undefined },
+  params: PageParams,
+): Paged<T> {
+  return { items: list.items, page: pageInfo(list.meta, list.items.length, params) };
 }
