@@ -18,6 +18,7 @@ import { EMBED_LOADER } from '../src/lib/booking/embed-loader.ts';
 import { bookingService } from '../src/lib/booking/service.ts';
 import { TenantSchema } from '../src/lib/tenants.ts';
 import { createUpstream } from '../src/lib/upstream/runtime.ts';
+import { prng, weighted } from './random.ts';
 
 export interface BookingBenchOptions {
   searches?: number;
@@ -77,27 +78,6 @@ function widgetSize(clientDir: string): { files: string[]; bytes: number; gzip: 
     gzip += gzipSync(content, { level: 9 }).length;
   }
   return { files: [...files], bytes, gzip };
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function weighted<T>(random: () => number, items: [T, number][]): T {
-  const total = items.reduce((sum, [, weight]) => sum + weight, 0);
-  let pick = random() * total;
-  for (const [item, weight] of items) {
-    pick -= weight;
-    if (pick <= 0) return item;
-  }
-  return items[items.length - 1]![0];
 }
 
 export async function run(options: BookingBenchOptions = {}): Promise<BookingBenchResult> {

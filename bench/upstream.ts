@@ -14,6 +14,7 @@ import { publishingClient } from '../src/lib/publishing/client.ts';
 import type { PublishingClient } from '../src/lib/publishing/client.ts';
 import { createMetrics } from '../src/lib/upstream/metrics.ts';
 import { createUpstream } from '../src/lib/upstream/runtime.ts';
+import { prng, weighted } from './random.ts';
 
 export interface BenchOptions {
   views?: number;
@@ -64,27 +65,6 @@ const SEARCH_WORDS = [
   'budget',
   'storm',
 ];
-
-/** mulberry32: a seeded PRNG so runs compare. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function weighted<T>(random: () => number, items: [T, number][]): T {
-  let r = random() * items.reduce((sum, [, w]) => sum + w, 0);
-  for (const [item, w] of items) {
-    r -= w;
-    if (r <= 0) return item;
-  }
-  return items[items.length - 1]![0];
-}
 
 /** Zipf(s ≈ 1.1) over `items`: a few very popular, a long tail. */
 function zipf<T>(random: () => number, items: readonly T[]): T {
