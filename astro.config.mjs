@@ -2,7 +2,7 @@
 import { defineConfig, envField, memoryCache } from 'astro/config';
 import node from '@astrojs/node';
 import { readFileSync } from 'node:fs';
-import { parseTenantsText } from './src/lib/tenants.ts';
+import { parseTenantsText } from './src/lib/tenants/schema.ts';
 
 // Fail dev and build early, with a readable message, when tenants.json is invalid.
 parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));

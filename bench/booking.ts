@@ -16,7 +16,7 @@ import { startMock } from '../mock/index.ts';
 import { addDays, todayIn } from '../src/lib/booking/dates.ts';
 import { EMBED_LOADER } from '../src/lib/booking/embed-loader.ts';
 import { bookingService } from '../src/lib/booking/service.ts';
-import { TenantSchema } from '../src/lib/tenants.ts';
+import { TenantSchema } from '../src/lib/tenants/schema.ts';
 import { createUpstream } from '../src/lib/upstream/runtime.ts';
 import { prng, weighted } from './random.ts';
 

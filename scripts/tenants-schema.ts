@@ -1,7 +1,7 @@
 // Writes tenants.schema.json from the zod schema so editors complete and check tenants.json.
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { TenantsFileSchema } from '../src/lib/tenants.ts';
+import { TenantsFileSchema } from '../src/lib/tenants/schema.ts';
 
 const schema = z.toJSONSchema(TenantsFileSchema, { io: 'input', unrepresentable: 'any' });
 const target = new URL('../tenants.schema.json', import.meta.url);

@@ -3,9 +3,9 @@
 declare namespace App {
   interface Locals {
     /** The tenant of this request; throws when none was resolved (see `site`). */
-    tenant: import('./lib/tenants.ts').Tenant;
+    tenant: import('./lib/tenants/schema.ts').Tenant;
     /** How the tenant was resolved, or null for "site not found". */
-    site: import('./lib/tenant-resolution.ts').TenantMatch | null;
+    site: import('./lib/tenants/resolution.ts').TenantMatch | null;
     /** Site-internal link that keeps the tenant's path prefix or preview query. */
     href: (path: string) => string;
     requestId: string;

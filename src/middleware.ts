@@ -1,8 +1,8 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { MASTHEAD_TENANT, STATUS_TOKEN, TRUST_PROXY } from 'astro:env/server';
-import { getTenants } from './lib/tenant-registry.ts';
-import { resolveTenant } from './lib/tenant-resolution.ts';
-import { installTenantLocals } from './lib/locals.ts';
+import { getTenants } from './lib/tenants/registry.ts';
+import { resolveTenant } from './lib/tenants/resolution.ts';
+import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
 import { mayReadStatus } from './lib/status-access.ts';
 import { getStatus } from './lib/upstream/index.ts';

@@ -1,4 +1,4 @@
-import type { Tenant } from './tenants.ts';
+import type { Tenant } from './tenants/schema.ts';
 
 export interface NavItem {
   label: string;

@@ -1,6 +1,6 @@
 import { countryOptions } from '../../lib/booking/countries.ts';
 import { todayIn } from '../../lib/booking/dates.ts';
-import type { Tenant } from '../../lib/tenants.ts';
+import type { Tenant } from '../../lib/tenants/schema.ts';
 import type { PropertySummary } from '../../lib/booking/types.ts';
 import type { BookingConfig } from './booking.store.ts';
 

@@ -1,4 +1,4 @@
-import type { Tenant } from '../tenants.ts';
+import type { Tenant } from '../tenants/schema.ts';
 import { embedQuerySchema } from './schema.ts';
 import type { EmbedQuery } from './schema.ts';
 

@@ -3,7 +3,7 @@ import { lodgingClient } from '../lodging/client.ts';
 import type { LodgingClient } from '../lodging/client.ts';
 import type { Booking, Property } from '../lodging/schema.ts';
 import { logError } from '../log.ts';
-import type { Tenant } from '../tenants.ts';
+import type { Tenant } from '../tenants/schema.ts';
 import { isOutage, NotFoundError, RateLimitedError, ValidationError } from '../upstream/errors.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { isCountryCode } from './countries.ts';

@@ -3,7 +3,7 @@ import { logWarn } from '../log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../reading/clients.ts';
 import { loadPlans } from '../reading/loaders.ts';
-import type { Tenant } from '../tenants.ts';
+import type { Tenant } from '../tenants/schema.ts';
 import { isOutage, UnauthenticatedError } from '../upstream/errors.ts';
 import type { Paged } from '../upstream/parse.ts';
 

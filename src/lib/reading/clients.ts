@@ -1,5 +1,5 @@
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
-import type { Tenant } from '../tenants.ts';
+import type { Tenant } from '../tenants/schema.ts';
 
 /** The tenant's publishing client for anonymous reads (with the tenant's read token when one is configured). */
 export function publishingFor(tenant: Tenant, userToken?: string): PublishingClient {

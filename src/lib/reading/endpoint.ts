@@ -1,5 +1,5 @@
 import type { APIContext } from 'astro';
-import type { TenantMatch } from '../tenant-resolution.ts';
+import type { TenantMatch } from '../tenants/resolution.ts';
 import { isOutage, NotFoundError, RateLimitedError } from '../upstream/errors.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { PostSummary } from '../publishing/schema.ts';
-import type { TenantMatch } from '../tenant-resolution.ts';
+import type { TenantMatch } from '../tenants/resolution.ts';
 import { publishingFor } from './clients.ts';
 import { absoluteUrl } from './seo.ts';
 import {

@@ -1,7 +1,7 @@
 import type { Category, Post, PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { isOutage } from '../upstream/errors.ts';
-import type { Tenant } from '../tenants.ts';
+import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log.ts';
 import { publishingFor } from './clients.ts';
 

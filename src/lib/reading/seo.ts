@@ -1,5 +1,5 @@
-import type { TenantMatch } from '../tenant-resolution.ts';
-import type { Tenant } from '../tenants.ts';
+import type { TenantMatch } from '../tenants/resolution.ts';
+import type { Tenant } from '../tenants/schema.ts';
 import type { Post } from '../publishing/schema.ts';
 
 const LOCAL_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$/;

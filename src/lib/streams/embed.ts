@@ -1,6 +1,6 @@
 import { DEFAULT_IFRAME_HOSTS } from '../content/sanitize.ts';
 import type { Stream } from '../publishing/schema.ts';
-import type { Tenant } from '../tenants.ts';
+import type { Tenant } from '../tenants/schema.ts';
 
 /** Scripts for the player, its own origin for its storage, fullscreen; no forms, popups or top navigation. */
 export const PLAYER_SANDBOX = 'allow-scripts allow-same-origin allow-presentation';

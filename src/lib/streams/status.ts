@@ -1,6 +1,6 @@
 import { formatDateTime } from '../format.ts';
 import type { Stream } from '../publishing/schema.ts';
-import type { Tenant } from '../tenants.ts';
+import type { Tenant } from '../tenants/schema.ts';
 
 export type StreamStatus = 'live' | 'scheduled' | 'ended';
 

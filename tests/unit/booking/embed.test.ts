@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { embedSettings } from '../../../src/lib/booking/embed.ts';
 import { EMBED_LOADER } from '../../../src/lib/booking/embed-loader.ts';
-import { parseTenantsText } from '../../../src/lib/tenants.ts';
+import { parseTenantsText } from '../../../src/lib/tenants/schema.ts';
 
 const tenants = parseTenantsText(readFileSync('tenants.json', 'utf8')).tenants;
 const harbour = tenants.find((t) => t.id === 'harbour-times')!;

@@ -3,7 +3,7 @@ import { startMock } from '../../../mock/index.ts';
 import { BookingFailure, bookingService } from '../../../src/lib/booking/service.ts';
 import type { BookingRequestInput } from '../../../src/lib/booking/schema.ts';
 import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
-import { TenantSchema } from '../../../src/lib/tenants.ts';
+import { TenantSchema } from '../../../src/lib/tenants/schema.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
 import { demo } from '../../integration/harness.ts';
 

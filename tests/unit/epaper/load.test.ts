@@ -9,7 +9,7 @@ import {
   loadReader,
   loginHref,
 } from '../../../src/lib/epaper/load.ts';
-import { parseTenantsFile, type Tenant } from '../../../src/lib/tenants.ts';
+import { parseTenantsFile, type Tenant } from '../../../src/lib/tenants/schema.ts';
 import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
 
 const PASSWORD = 'masthead-demo';

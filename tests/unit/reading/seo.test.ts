@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTenantsFile } from '../../../src/lib/tenants.ts';
+import { parseTenantsFile } from '../../../src/lib/tenants/schema.ts';
 import {
   absoluteUrl,
   describe as describeText,

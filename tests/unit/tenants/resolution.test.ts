@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTenantsFile } from '../../../src/lib/tenants.ts';
-import { normalizeHost, resolveTenant, tenantHref } from '../../../src/lib/tenant-resolution.ts';
+import { parseTenantsFile } from '../../../src/lib/tenants/schema.ts';
+import { normalizeHost, resolveTenant, tenantHref } from '../../../src/lib/tenants/resolution.ts';
 
 const base = {
   locale: 'en-GB',

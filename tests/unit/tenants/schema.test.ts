@@ -4,7 +4,7 @@ import {
   parseTenantsFile,
   parseTenantsText,
   TenantsConfigError,
-} from '../../../src/lib/tenants.ts';
+} from '../../../src/lib/tenants/schema.ts';
 
 const shipped: unknown = JSON.parse(
   readFileSync(new URL('../../../tenants.json', import.meta.url), 'utf8'),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Tenant } from './tenants.ts';
+import type { Tenant } from './schema.ts';
 
 /** The tenant's theme as CSS custom properties, light by default and dark under `prefers-color-scheme`. */
 export function themeCss(tenant: Tenant): string {

@@ -1,5 +1,5 @@
-import rawTenants from '../../tenants.json' with { type: 'json' };
-import { parseTenantsFile, type Tenant } from './tenants.ts';
+import rawTenants from '../../../tenants.json' with { type: 'json' };
+import { parseTenantsFile, type Tenant } from './schema.ts';
 
 // Parsed once per process; astro.config has already refused an invalid file at dev/build start.
 const file = parseTenantsFile(rawTenants);

@@ -1,4 +1,4 @@
-import type { Tenant } from './tenants.ts';
+import type { Tenant } from './schema.ts';
 
 /** How a request picked its tenant; decides how links are built. */
 export type TenantVia = 'host' | 'path' | 'query' | 'single';

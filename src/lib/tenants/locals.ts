@@ -1,5 +1,5 @@
-import type { Tenant } from './tenants.ts';
-import { tenantHref, type TenantMatch } from './tenant-resolution.ts';
+import type { Tenant } from './schema.ts';
+import { tenantHref, type TenantMatch } from './resolution.ts';
 
 /**
  * Puts the resolved tenant on `locals`. Reading `locals.tenant` on a request without one throws a message
