@@ -1,3 +1,4 @@
+import { laravelDate, laravelTime } from '../lib/dates.ts';
 import type { Booking, Guest, LodgingData, Property, RoomType } from './model.ts';
 import { freeRooms, nightlyRates } from './rules.ts';
 
@@ -5,12 +6,6 @@ import { freeRooms, nightlyRates } from './rules.ts';
  * JSON shapes of the alt dialect (docs/api-assumptions.md, "Dialects"): bare models as a Laravel
  * controller returns them, dates cast to timestamps, money as JSON numbers, relations embedded.
  */
-
-/** Laravel's default model serialisation of a timestamp: microseconds and `Z`. */
-export const laravelTime = (iso: string) => iso.replace(/(\.\d+)?(\+00:00|Z)$/, '.000000Z');
-
-/** A `date` cast column: midnight UTC as a timestamp. */
-export const laravelDate = (day: string) => `${day}T00:00:00.000000Z`;
 
 const money = (decimal: string) => Number(decimal);
 
