@@ -1,6 +1,6 @@
 import { laravelDate, laravelTime } from '../lib/dates.ts';
 import type { Booking, Guest, LodgingData, Property, RoomType } from './model.ts';
-import { freeRooms, nightlyRates } from './rules.ts';
+import { freeRooms, nightlyRates, price } from './rules.ts';
 
 /**
  * JSON shapes of the alt dialect (docs/api-assumptions.md, "Dialects"): bare models as a Laravel
@@ -62,7 +62,7 @@ export function altAvailability(
         capacity: capacity(r),
         units_available: String(freeRooms(data, r, q.check_in, q.check_out)),
         nightly_rates: nightly,
-        total: Math.round(nightly.reduce((sum, n) => sum + n.rate * 100, 0)) / 100,
+        total: money(price(r, q.check_in, q.check_out)),
       };
     }),
   };

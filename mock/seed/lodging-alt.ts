@@ -2,8 +2,8 @@ import type { BookingStatus, LodgingData } from '../lodging/model.ts';
 import { price } from '../lodging/rules.ts';
 import { propertyId } from './accounts.ts';
 
-/** Rounds to cents: the alt dialect's prices end in .50 and weekend nights cost 15 % more. */
-const cents = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
+/** Integer cents to a decimal string. */
+const decimal = (cents: number) => (cents / 100).toFixed(2);
 
 /** Default statuses → the alt dialect's words, alternating so every alt word is seeded. */
 const ALT_WORDS: Partial<Record<BookingStatus, readonly BookingStatus[]>> = {
@@ -22,9 +22,10 @@ export function toAltDialect(data: LodgingData): void {
   for (const p of data.properties) {
     if (p.id === gbp) Object.assign(p, { currency: 'GBP', country: 'GB', postcode: 'PH1 4QD' });
     for (const rt of p.roomTypes) {
-      const base = Number(rt.basePrice) + 0.5;
-      rt.basePrice = cents(base);
-      rt.weekendPrice = cents(base * 1.15);
+      // Prices end in .50; Friday and Saturday nights cost 15 % more (half-cents round up).
+      const base = Math.round(Number(rt.basePrice) * 100) + 50;
+      rt.basePrice = decimal(base);
+      rt.weekendPrice = decimal(Math.round((base * 115) / 100));
     }
   }
   data.guests.forEach((g, i) => {
