@@ -49,7 +49,7 @@ export const ALT_RULES: LodgingRules = {
   transitions: ALT_TRANSITIONS,
   newBooking: 'tentative',
   cancelled: 'canceled',
-  bookingCreate: bookingCreateSchema(500),
+  bookingCreate: bookingCreateSchema(500, true),
   bookingUpdate: bookingUpdateSchema(ALT_BOOKING_STATUSES, 500),
   bookingList: bookingListQuerySchema(ALT_BOOKING_STATUSES),
   guest: AltGuestSchema,

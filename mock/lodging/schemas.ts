@@ -23,7 +23,8 @@ export const AvailabilityQuerySchema = z.object({
 
 type Statuses = readonly [BookingStatus, ...BookingStatus[]];
 
-export const bookingCreateSchema = (notesMax: number) =>
+/** `childrenRequired`: the alt dialect's `children` is `required`, not defaulted to 0. */
+export const bookingCreateSchema = (notesMax: number, childrenRequired = false) =>
   z.object({
     property_id: required(uuid('property_id')),
     room_type_id: required(uuid('room_type_id')),
@@ -31,7 +32,9 @@ export const bookingCreateSchema = (notesMax: number) =>
     check_in: required(date('check_in')),
     check_out: required(date('check_out')),
     adults: required(int('adults', { min: 1 })),
-    children: optional(int('children', { min: 0 })),
+    children: childrenRequired
+      ? required(int('children', { min: 0 }))
+      : optional(int('children', { min: 0 })),
     notes: optional(str('notes', { max: notesMax })),
   });
 

@@ -270,6 +270,7 @@ const pairs: Pair[] = [
         check_in: from,
         check_out: after(from, 3),
         adults: 2,
+        children: 0,
       });
       const { data } = expectBody(res, 201, one(BookingSchema));
       expect(data).toMatchObject({
@@ -288,6 +289,7 @@ const pairs: Pair[] = [
         check_in: from,
         check_out: after(from, 3),
         adults: 2,
+        children: 0,
       });
       const b = expectBody(res, 200, AltBookingSchema);
       expect(b).toMatchObject({
@@ -373,6 +375,7 @@ const pairs: Pair[] = [
         check_in: from,
         check_out: after(from, 2),
         adults: 2,
+        children: 0,
       };
       expect((await book(def, body)).status).toBe(201);
       expect((await book(def, body)).status).toBe(201);
@@ -391,6 +394,7 @@ const pairs: Pair[] = [
         check_in: from,
         check_out: after(from, 2),
         adults: 2,
+        children: 0,
       };
       expect(expectBody(await book(alt, body), 200, AltBookingSchema).status).toBe('tentative');
       expect((await book(alt, body)).status).toBe(200);
@@ -411,6 +415,35 @@ const pairs: Pair[] = [
     },
   },
   {
+    silence: 'required booking fields: children',
+    default: async () => {
+      const from = isoDay(110);
+      const res = await book(def, {
+        property_id: hotel,
+        room_type_id: await defaultRoom(def),
+        guest_id: await defaultGuest(def),
+        check_in: from,
+        check_out: after(from, 1),
+        adults: 1,
+      });
+      expect(expectBody(res, 201, one(BookingSchema)).data.children).toBe(0);
+    },
+    alt: async () => {
+      const from = isoDay(110);
+      const res = await book(alt, {
+        property_id: hotel,
+        room_type_id: await altRoom(alt),
+        guest_id: await altGuest(alt),
+        check_in: from,
+        check_out: after(from, 1),
+        adults: 1,
+      });
+      expectError(res, 422, 'The children field is required.', {
+        children: ['The children field is required.'],
+      });
+    },
+  },
+  {
     silence: 'notes limit',
     default: async () => {
       const from = isoDay(100);
@@ -421,6 +454,7 @@ const pairs: Pair[] = [
         check_in: from,
         check_out: after(from, 1),
         adults: 1,
+        children: 0,
         notes: 'n'.repeat(1000),
       });
       expect(res.status).toBe(201);
@@ -434,6 +468,7 @@ const pairs: Pair[] = [
         check_in: from,
         check_out: after(from, 1),
         adults: 1,
+        children: 0,
         notes: 'n'.repeat(501),
       });
       expectError(res, 422, 'The notes field must not be greater than 500 characters.', {

@@ -29,6 +29,7 @@ describe.each(['default', 'alt'] as const)('%s dialect', (dialect) => {
       check_in: isoDay(offset),
       check_out: isoDay(offset + 2),
       adults: 1,
+      children: 0,
     };
   }
 
