@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock } from '../../mock/index.ts';
+import { createState } from '../../mock/state.ts';
 import { demo, http, NO_LIMITS, useMock } from './helpers.ts';
 
 /** Choosing the dialect: per process (`MOCK_DIALECT`, `startMock({ dialect })`) or at run time. */
@@ -59,5 +60,34 @@ describe('control API', () => {
     const res = await t.control('/dialect', { method: 'POST', body: { dialect: 'klingon' } });
     expect(res.status).toBe(422);
     expect((await t.control('/dialect')).body).toEqual({ dialect: 'default' });
+  });
+});
+
+describe('alt seed', () => {
+  const limits = NO_LIMITS;
+  const lodging = (dialect: 'default' | 'alt') => createState(42, 10, limits, dialect).lodging;
+
+  it('is deterministic and keeps the default ids, guests and dates', () => {
+    const a = lodging('alt');
+    const b = lodging('alt');
+    const d = lodging('default');
+    expect(a.bookings).toEqual(b.bookings);
+    expect(a.guests).toEqual(b.guests);
+    expect(a.properties.map((p) => p.id)).toEqual(d.properties.map((p) => p.id));
+    expect(a.guests.map((g) => [g.id, g.email])).toEqual(d.guests.map((g) => [g.id, g.email]));
+    expect(a.bookings.map((x) => [x.id, x.checkIn, x.checkOut])).toEqual(
+      d.bookings.map((x) => [x.id, x.checkIn, x.checkOut]),
+    );
+    expect([...a.tokens.keys()]).toEqual([...d.tokens.keys()]);
+  });
+
+  it('holds the same rooms as the default seed (statuses renamed, none freed)', () => {
+    const released = ['cancelled', 'canceled', 'no_show', 'checked_out'];
+    const a = lodging('alt');
+    const d = lodging('default');
+    expect(a.bookings.map((x) => released.includes(x.status))).toEqual(
+      d.bookings.map((x) => released.includes(x.status)),
+    );
+    expect(a.guests.every((g) => g.phone !== null)).toBe(true);
   });
 });
