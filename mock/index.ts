@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createControlApp } from './control/app.ts';
+import { envDialect, type Dialect } from './lib/dialect.ts';
 import { FaultPatchSchema, mergeDefined, type Service } from './lib/faults.ts';
 import { DEFAULT_LIMITS, type Limits } from './lib/ratelimit.ts';
 import { createLodgingApp } from './lodging/app.ts';
@@ -16,6 +17,8 @@ export type MockOptions = {
   seed?: number;
   limits?: Partial<Limits>;
   postsPerTenant?: number;
+  /** `default` or `alt` (docs/api-assumptions.md, "Dialects"); env `MOCK_DIALECT`. */
+  dialect?: Dialect;
 };
 
 export type MockHandle = {
@@ -89,6 +92,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     options.seed ?? env('MOCK_SEED') ?? 42,
     options.postsPerTenant ?? env('MOCK_POSTS') ?? 120,
     limits,
+    options.dialect ?? envDialect() ?? 'default',
   );
   envFaults(state);
 

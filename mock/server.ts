@@ -5,7 +5,7 @@ import { startMock } from './index.ts';
 const mock = await startMock();
 const accounts = fileURLToPath(new URL('./demo-accounts.json', import.meta.url));
 
-console.log(`Masthead contract mock (seed ${mock.state.seed}, ${mock.state.postsPerTenant} posts per tenant)
+console.log(`Masthead contract mock (dialect ${mock.state.dialect}, seed ${mock.state.seed}, ${mock.state.postsPerTenant} posts per tenant)
   publishing  ${mock.publishingUrl}
   lodging     ${mock.lodgingUrl}
   control     ${mock.controlUrl}

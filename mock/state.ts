@@ -1,4 +1,5 @@
 import { baseNow } from './lib/dates.ts';
+import type { Dialect } from './lib/dialect.ts';
 import { noFaults, type Faults, type Service } from './lib/faults.ts';
 import { createRng, type Rng } from './lib/prng.ts';
 import { createLimiter, type Limiter, type Limits } from './lib/ratelimit.ts';
@@ -12,6 +13,8 @@ import { seedPublishing } from './seed/publishing.ts';
 export type MockState = {
   seed: number;
   postsPerTenant: number;
+  /** Read on every request, so `POST /dialect` switches a running mock. */
+  dialect: Dialect;
   now: Date;
   publishing: PublishingData;
   lodging: LodgingData;
@@ -25,14 +28,20 @@ export type MockState = {
   origins: { publishing: string; lodging: string; control: string };
 };
 
-export function createState(seed: number, postsPerTenant: number, limits: Limits): MockState {
+export function createState(
+  seed: number,
+  postsPerTenant: number,
+  limits: Limits,
+  dialect: Dialect = 'default',
+): MockState {
   const now = baseNow();
   return {
     seed,
     postsPerTenant,
+    dialect,
     now,
     publishing: seedPublishing(seed, now, postsPerTenant),
-    lodging: seedLodging(seed, now),
+    lodging: seedLodging(seed, now, dialect),
     limits: { ...limits },
     initialLimits: { ...limits },
     limiter: createLimiter(),
@@ -43,8 +52,11 @@ export function createState(seed: number, postsPerTenant: number, limits: Limits
   };
 }
 
-/** Reseeds data, drops run-time tokens, counters, limit and fault changes; keeps origins. */
-export function resetState(state: MockState): void {
-  const fresh = createState(state.seed, state.postsPerTenant, state.initialLimits);
+/**
+ * Reseeds data (for `dialect`, the current one unless given), drops run-time tokens, counters,
+ * limit and fault changes; keeps origins.
+ */
+export function resetState(state: MockState, dialect: Dialect = state.dialect): void {
+  const fresh = createState(state.seed, state.postsPerTenant, state.initialLimits, dialect);
   Object.assign(state, { ...fresh, origins: state.origins });
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { DialectSchema } from '../lib/dialect.ts';
 import { FaultPatchSchema, mergeDefined, noFaults, SERVICES, type Service } from '../lib/faults.ts';
 import { notFound, readBody } from '../lib/http.ts';
 import { createLimiter } from '../lib/ratelimit.ts';
@@ -12,6 +13,10 @@ export const LimitsPatchSchema = z.object({
   tokenPerMinute: z.number().int().min(0).optional(),
   lodgingPerMinute: z.number().int().min(0).optional(),
 });
+
+const DialectBodySchema = z.object({ dialect: DialectSchema });
+/** `POST /reset` may switch the dialect too; without one the current dialect stays. */
+const ResetSchema = z.object({ dialect: DialectSchema.optional() });
 
 /** Opens or closes a service's listener (fault `down`). */
 export type SetDown = (service: Service, down: boolean) => Promise<void>;
@@ -30,6 +35,7 @@ export function createControlApp(state: MockState, setDown: SetDown): Hono {
       publishingUrl: `${state.origins.publishing}/api/v1`,
       lodgingUrl: `${state.origins.lodging}/api/v1`,
       seed: state.seed,
+      dialect: state.dialect,
       postsPerTenant: state.postsPerTenant,
       limits: state.limits,
       faults: faults(),
@@ -64,9 +70,27 @@ export function createControlApp(state: MockState, setDown: SetDown): Hono {
   });
 
   app.post('/reset', async (c) => {
-    resetState(state);
+    const input = ResetSchema.safeParse(await readBody(c));
+    if (!input.success) return c.json(bad(input.error), 422);
+    resetState(state, input.data.dialect);
     await syncDown();
-    return c.json({ message: 'Mock reset.', seed: state.seed, limits: state.limits });
+    return c.json({
+      message: 'Mock reset.',
+      seed: state.seed,
+      dialect: state.dialect,
+      limits: state.limits,
+    });
+  });
+
+  app.get('/dialect', (c) => c.json({ dialect: state.dialect }));
+
+  // Switching reseeds: the alt dialect's data differs (currencies, rates, statuses).
+  app.post('/dialect', async (c) => {
+    const input = DialectBodySchema.safeParse(await readBody(c));
+    if (!input.success) return c.json(bad(input.error), 422);
+    resetState(state, input.data.dialect);
+    await syncDown();
+    return c.json({ dialect: state.dialect });
   });
 
   app.get('/stats', (c) => c.json(state.stats));

@@ -13,6 +13,12 @@ export const addMinutes = (d: Date, minutes: number): Date =>
 /** ISO 8601 with an explicit offset, as Laravel's Carbon prints it. */
 export const isoTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
+/** Laravel's default model serialisation of a timestamp (the alt dialect): microseconds and `Z`. */
+export const laravelTime = (iso: string): string => iso.replace(/(\.\d+)?(\+00:00|Z)$/, '.000000Z');
+
+/** A `date`-cast column as Laravel serialises it (the alt dialect): midnight UTC as a timestamp. */
+export const laravelDate = (day: string): string => `${day}T00:00:00.000000Z`;
+
 export const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 
 /** Today's date in UTC, for "not in the past" checks. */

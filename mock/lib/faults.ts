@@ -17,6 +17,12 @@ export const FaultPatchSchema = z.object({
   retryAfterSeconds: z.number().int().min(1).max(3600).optional(),
   malformed: z.boolean().optional(),
   down: z.boolean().optional(),
+  /** Writes are stored, then answered `500 Server Error` (an ambiguous failure). */
+  savedThen500: z.boolean().optional(),
+  /** Only this route, e.g. `POST /bookings` (stats key format); null = every write. */
+  savedThen500Route: z.string().min(1).nullable().optional(),
+  /** How many more writes get it before it switches itself off; null = until cleared. */
+  savedThen500Times: z.number().int().min(1).nullable().optional(),
 });
 
 export type Faults = {
@@ -26,6 +32,9 @@ export type Faults = {
   retryAfterSeconds: number;
   malformed: boolean;
   down: boolean;
+  savedThen500: boolean;
+  savedThen500Route: string | null;
+  savedThen500Times: number | null;
 };
 
 /** Applies a patch, skipping switches it leaves out. */
@@ -47,10 +56,38 @@ export const noFaults = (): Faults => ({
   retryAfterSeconds: 60,
   malformed: false,
   down: false,
+  savedThen500: false,
+  savedThen500Route: null,
+  savedThen500Times: null,
 });
 
-/** Applies a service's current faults before its routes run (`down` is handled by the listener). */
-export async function injectFaults(c: Context, next: Next, faults: Faults, rng: Rng) {
+/** Login and logout are not writes of data; every other non-GET request is. */
+const isDataWrite = (method: string, route: string) =>
+  method !== 'GET' && method !== 'HEAD' && !route.startsWith(`${method} /auth/`);
+
+/** "Saved, then 500": runs the route, keeps its effect and replaces a success with a 500. */
+async function savedThen500(c: Context, next: Next, faults: Faults, route: string) {
+  await next();
+  if (c.res.status < 200 || c.res.status >= 300) return;
+  if (!faults.savedThen500 || (faults.savedThen500Route ?? route) !== route) return;
+  if (faults.savedThen500Times !== null) {
+    faults.savedThen500Times -= 1;
+    if (faults.savedThen500Times <= 0) {
+      faults.savedThen500 = false;
+      faults.savedThen500Times = null;
+    }
+  }
+  c.res = c.json({ message: 'Server Error' }, 500);
+}
+
+/** Applies a service's current faults around its routes (`down` is handled by the listener). */
+export async function injectFaults(
+  c: Context,
+  next: Next,
+  faults: Faults,
+  rng: Rng,
+  route: string,
+) {
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   if (faults.force429) {
     const resetAt = Date.now() + faults.retryAfterSeconds * 1000;
@@ -64,6 +101,9 @@ export async function injectFaults(c: Context, next: Next, faults: Faults, rng: 
     return c.body('{"data":[{"id":1,"title":"Truncated', 200, {
       'Content-Type': 'application/json',
     });
+  }
+  if (faults.savedThen500 && isDataWrite(c.req.method, route)) {
+    return savedThen500(c, next, faults, route);
   }
   return next();
 }

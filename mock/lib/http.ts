@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { dialectOf } from './dialect.ts';
 import type { FieldErrors } from './validation.ts';
 
 /** Laravel's error body: `{ message }`, plus `errors` for 422. */
@@ -10,10 +11,16 @@ export const unauthenticated = (c: Context) => problem(c, 401, 'Unauthenticated.
 export const forbidden = (c: Context) => problem(c, 403, 'This action is unauthorized.');
 export const notFound = (c: Context, message = 'Route not found.') => problem(c, 404, message);
 
-/** 422 whose `message` is the first field message (ValidationException rendering). */
+/**
+ * 422 whose `message` is the first field message (ValidationException rendering); the alt dialect
+ * adds Laravel 10's " (and N more errors)" when there are more.
+ */
 export function invalid(c: Context, errors: FieldErrors) {
   const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
-  return c.json({ message: first, errors }, 422);
+  const more = Object.values(errors).flat().length - 1;
+  const suffix =
+    dialectOf(c) === 'alt' && more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'})` : '';
+  return c.json({ message: first + suffix, errors }, 422);
 }
 
 /** JSON body as a plain object; anything else (no body, bad JSON, arrays) reads as `{}`. */

@@ -25,8 +25,10 @@ export function createLodgingApp(state: MockState): Hono<LodgeEnv> {
 
   const api = app.basePath(API_BASE);
   api.use('*', async (c: LodgeContext, next: Next) => {
-    count(state.stats.lodging, routeKey(c, API_BASE));
-    return injectFaults(c, next, state.faults.lodging, state.faultRng);
+    const route = routeKey(c, API_BASE);
+    count(state.stats.lodging, route);
+    c.set('dialect', state.dialect);
+    return injectFaults(c, next, state.faults.lodging, state.faultRng, route);
   });
   api.use('*', async (c: LodgeContext, next: Next) => {
     const raw = bearer(c);

@@ -3,6 +3,7 @@ import { issueToken } from '../lib/tokens.ts';
 import { parse } from '../lib/validation.ts';
 import type { MockState } from '../state.ts';
 import type { LodgeApp } from './context.ts';
+import { isAlt } from './dialect.ts';
 import { LoginSchema } from './schemas.ts';
 
 export function authRoutes(api: LodgeApp, state: MockState): void {
@@ -31,11 +32,12 @@ export function authRoutes(api: LodgeApp, state: MockState): void {
 
   api.get('/auth/me', (c) => {
     const u = c.get('user');
-    return c.json({ data: { id: u.id, name: u.name, email: u.email } });
+    const me = { id: u.id, name: u.name, email: u.email };
+    return c.json(isAlt(c) ? me : { data: me });
   });
 
   api.post('/auth/logout', (c) => {
     state.lodging.tokens.delete(c.get('token').token);
-    return c.json({ message: 'Logged out.' });
+    return isAlt(c) ? c.body(null, 204) : c.json({ message: 'Logged out.' });
   });
 }

@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { isoTime, nightsBetween } from '../lib/dates.ts';
+import { isoTime } from '../lib/dates.ts';
 import { invalid, notFound, readBody } from '../lib/http.ts';
 import { createRng } from '../lib/prng.ts';
-import { paginate } from '../lib/paginate.ts';
+import { paginate, paginateRaw } from '../lib/paginate.ts';
 import { addError, msg, parse, type FieldErrors } from '../lib/validation.ts';
 import type { MockState } from '../state.ts';
 import type { LodgeApp, LodgeContext } from './context.ts';
+import { isAlt, rulesOf, type LodgingRules } from './dialect.ts';
 import type { Booking, BookingStatus } from './model.ts';
-import { LODGING_PAGE } from './properties.ts';
-import { checkStay, freeRooms, price, TRANSITIONS } from './rules.ts';
-import { BookingCreateSchema, BookingListQuerySchema, BookingUpdateSchema } from './schemas.ts';
+import { checkStay, freeRooms, price } from './rules.ts';
 import { booking } from './serialize.ts';
+import { altBooking } from './serialize-alt.ts';
 
 const refRng = createRng(Date.now());
 
-function move(b: Booking, to: BookingStatus, errors: FieldErrors): void {
-  if (to !== b.status && !TRANSITIONS[b.status].includes(to)) {
+function move(rules: LodgingRules, b: Booking, to: BookingStatus, errors: FieldErrors): void {
+  if (to !== b.status && !(rules.transitions[b.status] ?? []).includes(to)) {
     addError(errors, 'status', `The status cannot change from ${b.status} to ${to}.`);
   }
 }
@@ -24,11 +24,15 @@ export function bookingRoutes(api: LodgeApp, state: MockState): void {
   const own = (c: LodgeContext) =>
     state.lodging.bookings.filter((b) => b.accountId === c.get('token').accountId);
   const find = (c: LodgeContext) => own(c).find((b) => b.id === c.req.param('id'));
+  /** One booking: `{ data }` in the default dialect, the bare model in alt. */
+  const one = (c: LodgeContext, b: Booking, status: 200 | 201 = 200) =>
+    isAlt(c) ? c.json(altBooking(state.lodging, b), status) : c.json({ data: booking(b) }, status);
 
   api.get('/bookings', (c) => {
     const query = c.req.query();
-    const page = parse(LODGING_PAGE, query);
-    const f = parse(BookingListQuerySchema, query);
+    const rules = rulesOf(c);
+    const page = parse(rules.page, query);
+    const f = parse(rules.bookingList, query);
     if (!page.ok || !f.ok) {
       return invalid(c, { ...(f.ok ? {} : f.errors), ...(page.ok ? {} : page.errors) });
     }
@@ -43,11 +47,14 @@ export function bookingRoutes(api: LodgeApp, state: MockState): void {
           (q.check_in_to === undefined || b.checkIn <= q.check_in_to),
       )
       .sort((a, b) => a.checkIn.localeCompare(b.checkIn) || a.createdAt.localeCompare(b.createdAt));
-    return c.json(paginate(list, page.data, c.req.url, booking));
+    return isAlt(c)
+      ? c.json(paginateRaw(list, page.data, c.req.url, (b) => altBooking(state.lodging, b)))
+      : c.json(paginate(list, page.data, c.req.url, booking));
   });
 
   api.post('/bookings', async (c) => {
-    const input = parse(BookingCreateSchema, await readBody(c));
+    const rules = rulesOf(c);
+    const input = parse(rules.bookingCreate, await readBody(c));
     if (!input.ok) return invalid(c, input.errors);
     const d = input.data;
     const accountId = c.get('token').accountId;
@@ -98,42 +105,45 @@ export function bookingRoutes(api: LodgeApp, state: MockState): void {
       adults: d.adults,
       children,
       notes: d.notes ?? null,
-      status: 'pending',
-      totalPrice: price(rt, nightsBetween(d.check_in, d.check_out)),
+      status: rules.newBooking,
+      totalPrice: price(rt, d.check_in, d.check_out),
       currency: p.currency,
       createdAt: now,
       updatedAt: now,
     };
     state.lodging.bookings.push(created);
-    return c.json({ data: booking(created) }, 201);
+    return one(c, created, rules.created);
   });
 
   api.patch('/bookings/:id', async (c) => {
     const b = find(c);
     if (!b) return notFound(c);
+    const rules = rulesOf(c);
     const body = await readBody(c);
-    const input = parse(BookingUpdateSchema, body);
+    const input = parse(rules.bookingUpdate, body);
     if (!input.ok) return invalid(c, input.errors);
     const errors: FieldErrors = {};
-    if (input.data.status !== undefined) move(b, input.data.status, errors);
+    if (input.data.status !== undefined) move(rules, b, input.data.status, errors);
     if (Object.keys(errors).length) return invalid(c, errors);
     if (input.data.status !== undefined) b.status = input.data.status;
     // `notes: null` or "" clears the notes (Laravel nullable).
     if ('notes' in body) b.notes = input.data.notes ?? null;
     b.updatedAt = isoTime(new Date());
-    return c.json({ data: booking(b) });
+    return one(c, b);
   });
 
   api.delete('/bookings/:id', (c) => {
     const b = find(c);
     if (!b) return notFound(c);
+    const rules = rulesOf(c);
     const errors: FieldErrors = {};
-    move(b, 'cancelled', errors);
+    move(rules, b, rules.cancelled, errors);
     if (Object.keys(errors).length) return invalid(c, errors);
-    if (b.status !== 'cancelled') {
-      b.status = 'cancelled';
+    if (b.status !== rules.cancelled) {
+      b.status = rules.cancelled;
       b.updatedAt = isoTime(new Date());
     }
-    return c.json({ data: booking(b) });
+    // Alt: 204 No Content; the booking stays, `canceled`.
+    return isAlt(c) ? c.body(null, 204) : one(c, b);
   });
 }

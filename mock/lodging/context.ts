@@ -1,8 +1,11 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import type { Dialect } from '../lib/dialect.ts';
 import type { LodgingToken, LodgingUser } from './model.ts';
 
-export type LodgeEnv = { Variables: { token: LodgingToken; user: LodgingUser } };
+export type LodgeEnv = {
+  Variables: { token: LodgingToken; user: LodgingUser; dialect: Dialect };
+};
 export type LodgeApp = Hono<LodgeEnv>;
 export type LodgeContext = Context<LodgeEnv>;
 

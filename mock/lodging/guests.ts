@@ -1,23 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { isoTime } from '../lib/dates.ts';
 import { invalid, notFound, readBody } from '../lib/http.ts';
-import { paginate } from '../lib/paginate.ts';
+import { cursorPaginate, paginate } from '../lib/paginate.ts';
 import { msg, parse } from '../lib/validation.ts';
 import type { MockState } from '../state.ts';
 import type { LodgeApp, LodgeContext } from './context.ts';
+import { isAlt, rulesOf } from './dialect.ts';
 import type { Guest } from './model.ts';
-import { LODGING_PAGE } from './properties.ts';
-import { GuestListQuerySchema, GuestSchema } from './schemas.ts';
+import { GuestListQuerySchema } from './schemas.ts';
 import { guest } from './serialize.ts';
+import { altGuest } from './serialize-alt.ts';
 
 export function guestRoutes(api: LodgeApp, state: MockState): void {
   const own = (c: LodgeContext) =>
     state.lodging.guests.filter((g) => g.accountId === c.get('token').accountId);
   const find = (c: LodgeContext) => own(c).find((g) => g.id === c.req.param('id'));
+  /** One guest: `{ data }` in the default dialect, the bare model in alt. */
+  const one = (c: LodgeContext, g: Guest, status: 200 | 201 = 200) =>
+    isAlt(c) ? c.json(altGuest(g), status) : c.json({ data: guest(g) }, status);
 
   /** Validates a full guest body; `self` is ignored by the unique e-mail check. */
   async function validate(c: LodgeContext, self?: Guest) {
-    const input = parse(GuestSchema, await readBody(c));
+    const input = parse(rulesOf(c).guest, await readBody(c));
     if (!input.ok) return input;
     const email = input.data.email.toLowerCase();
     if (own(c).some((g) => g !== self && g.email.toLowerCase() === email)) {
@@ -28,7 +32,8 @@ export function guestRoutes(api: LodgeApp, state: MockState): void {
 
   api.get('/guests', (c) => {
     const query = c.req.query();
-    const page = parse(LODGING_PAGE, query);
+    const rules = rulesOf(c);
+    const page = parse(rules.page, query);
     const f = parse(GuestListQuerySchema, query);
     if (!page.ok || !f.ok) {
       return invalid(c, { ...(f.ok ? {} : f.errors), ...(page.ok ? {} : page.errors) });
@@ -36,17 +41,15 @@ export function guestRoutes(api: LodgeApp, state: MockState): void {
     const q = f.data.search?.toLowerCase();
     const list = own(c)
       .filter(
-        (g) =>
-          q === undefined ||
-          [g.first_name, g.last_name, g.email, g.phone ?? ''].some((v) =>
-            v.toLowerCase().includes(q),
-          ),
+        (g) => q === undefined || rules.searchFields(g).some((v) => v.toLowerCase().includes(q)),
       )
       .sort(
         (a, b) =>
           a.last_name.localeCompare(b.last_name) || a.first_name.localeCompare(b.first_name),
       );
-    return c.json(paginate(list, page.data, c.req.url, guest));
+    return isAlt(c)
+      ? c.json(cursorPaginate(list, page.data.per_page, query['cursor'], c.req.url, altGuest))
+      : c.json(paginate(list, page.data, c.req.url, guest));
   });
 
   api.post('/guests', async (c) => {
@@ -63,12 +66,12 @@ export function guestRoutes(api: LodgeApp, state: MockState): void {
       updatedAt: now,
     };
     state.lodging.guests.push(created);
-    return c.json({ data: guest(created) }, 201);
+    return one(c, created, rulesOf(c).created);
   });
 
   api.get('/guests/:id', (c) => {
     const g = find(c);
-    return g ? c.json({ data: guest(g) }) : notFound(c);
+    return g ? one(c, g) : notFound(c);
   });
 
   api.put('/guests/:id', async (c) => {
@@ -82,13 +85,13 @@ export function guestRoutes(api: LodgeApp, state: MockState): void {
       nationality: input.data.nationality ?? null,
       updatedAt: isoTime(new Date()),
     });
-    return c.json({ data: guest(g) });
+    return one(c, g);
   });
 
   api.delete('/guests/:id', (c) => {
     const g = find(c);
     if (!g) return notFound(c);
     state.lodging.guests = state.lodging.guests.filter((x) => x !== g);
-    return c.json({ message: 'Guest deleted.' });
+    return isAlt(c) ? c.body(null, 204) : c.json({ message: 'Guest deleted.' });
   });
 }

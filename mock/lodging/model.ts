@@ -15,6 +15,8 @@ export type RoomType = {
   maxChildren: number;
   maxOccupancy: number;
   basePrice: string;
+  /** Friday and Saturday nights; null = the base price every night. */
+  weekendPrice: string | null;
   totalRooms: number;
 };
 
@@ -24,6 +26,7 @@ export type Property = {
   name: string;
   description: string;
   address: string;
+  postcode: string;
   city: string;
   country: string;
   timezone: string;
@@ -53,7 +56,19 @@ export const BOOKING_STATUSES = [
   'cancelled',
   'no_show',
 ] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+/** The alt dialect's statuses (docs/api-assumptions.md, "Dialects"); `confirmed` is the contract's. */
+export const ALT_BOOKING_STATUSES = [
+  'requested',
+  'tentative',
+  'confirmed',
+  'booked',
+  'checked_in',
+  'checked_out',
+  'canceled',
+  'no_show',
+] as const;
+export type BookingStatus =
+  (typeof BOOKING_STATUSES)[number] | (typeof ALT_BOOKING_STATUSES)[number];
 
 export type Booking = {
   id: string;

@@ -2,17 +2,29 @@ import { addDays, isoDate, nightsBetween, todayDate } from '../lib/dates.ts';
 import { addError, msg, type FieldErrors } from '../lib/validation.ts';
 import type { Booking, BookingStatus, LodgingData, RoomType } from './model.ts';
 
-/** Statuses that hold a room for the nights [check_in, check_out). */
-export const OCCUPYING: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in'];
+/** Statuses that free the room; every other status (pending, tentative, requested…) holds it. */
+export const RELEASED: readonly BookingStatus[] = [
+  'cancelled',
+  'canceled',
+  'no_show',
+  'checked_out',
+];
+export const holdsRoom = (b: Booking) => !RELEASED.includes(b.status);
 
 /** Allowed moves; staying in the same status is always allowed (a notes-only update). */
-export const TRANSITIONS: Record<BookingStatus, readonly BookingStatus[]> = {
+export const TRANSITIONS: Partial<Record<BookingStatus, readonly BookingStatus[]>> = {
   pending: ['confirmed', 'cancelled'],
   confirmed: ['checked_in', 'cancelled', 'no_show'],
   checked_in: ['checked_out'],
-  checked_out: [],
-  cancelled: [],
-  no_show: [],
+};
+
+/** The alt dialect: a request or hold, then confirmed, then paid (`booked`); US `canceled`. */
+export const ALT_TRANSITIONS: Partial<Record<BookingStatus, readonly BookingStatus[]>> = {
+  requested: ['tentative', 'confirmed', 'canceled'],
+  tentative: ['confirmed', 'booked', 'canceled'],
+  confirmed: ['booked', 'checked_in', 'canceled', 'no_show'],
+  booked: ['checked_in', 'canceled', 'no_show'],
+  checked_in: ['checked_out'],
 };
 
 export const MAX_NIGHTS = 30;
@@ -29,7 +41,7 @@ export function freeRooms(
     (b) =>
       b !== ignore &&
       b.roomTypeId === rt.id &&
-      OCCUPYING.includes(b.status) &&
+      holdsRoom(b) &&
       b.checkIn < checkOut &&
       checkIn < b.checkOut,
   );
@@ -51,4 +63,21 @@ export function checkStay(checkIn: string, checkOut: string, errors: FieldErrors
   }
 }
 
-export const price = (rt: RoomType, nights: number) => (Number(rt.basePrice) * nights).toFixed(2);
+/** Friday and Saturday nights carry the weekend price when the room type has one. */
+export function nightlyRates(rt: RoomType, checkIn: string, checkOut: string) {
+  const start = new Date(`${checkIn}T00:00:00Z`);
+  return Array.from({ length: nightsBetween(checkIn, checkOut) }, (_, i) => {
+    const night = addDays(start, i);
+    const weekend = night.getUTCDay() === 5 || night.getUTCDay() === 6;
+    return { date: isoDate(night), price: (weekend && rt.weekendPrice) || rt.basePrice };
+  });
+}
+
+/** The stay's total: the sum of its nightly rates, in cents to stay exact. */
+export const price = (rt: RoomType, checkIn: string, checkOut: string) =>
+  (
+    nightlyRates(rt, checkIn, checkOut).reduce(
+      (cents, n) => cents + Math.round(Number(n.price) * 100),
+      0,
+    ) / 100
+  ).toFixed(2);

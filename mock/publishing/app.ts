@@ -34,8 +34,10 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
 
   const api = app.basePath(API_BASE);
   api.use('*', async (c: PubContext, next: Next) => {
-    count(state.stats.publishing, routeKey(c, API_BASE));
-    return injectFaults(c, next, state.faults.publishing, state.faultRng);
+    const route = routeKey(c, API_BASE);
+    count(state.stats.publishing, route);
+    c.set('dialect', state.dialect);
+    return injectFaults(c, next, state.faults.publishing, state.faultRng, route);
   });
   api.use('*', async (c: PubContext, next: Next) => {
     const site = state.publishing.sites.get(tenantName(c));

@@ -1,4 +1,5 @@
-import { invalid, readBody, unauthenticated } from '../lib/http.ts';
+import { dialectOf } from '../lib/dialect.ts';
+import { invalid, problem, readBody, unauthenticated } from '../lib/http.ts';
 import { issueToken } from '../lib/tokens.ts';
 import { msg, parse } from '../lib/validation.ts';
 import type { MockState } from '../state.ts';
@@ -10,6 +11,10 @@ import { LoginSchema, RegisterSchema } from './schemas.ts';
 export function requireUser(c: PubContext): User | Response {
   return c.get('user') ?? unauthenticated(c);
 }
+
+/** Alt: the subscription as an object (`null` without one) instead of a flag. */
+const altSubscription = (user: User) =>
+  user.hasActiveSubscription ? { status: 'active', plan: 'digital', renews_at: null } : null;
 
 export function authRoutes(api: PubApp, state: MockState): void {
   const grant = (c: PubContext, user: User) => {
@@ -24,6 +29,8 @@ export function authRoutes(api: PubApp, state: MockState): void {
     const email = input.data.email.toLowerCase();
     const user = c.get('site').users.find((u) => u.email.toLowerCase() === email);
     if (!user || user.password !== input.data.password) {
+      // Alt: a 401 with a message, as hand-written login controllers answer.
+      if (dialectOf(c) === 'alt') return problem(c, 401, 'Invalid credentials.');
       return invalid(c, { email: ['These credentials do not match our records.'] });
     }
     const token = grant(c, user);
@@ -65,7 +72,9 @@ export function authRoutes(api: PubApp, state: MockState): void {
         name: user.name,
         email: user.email,
         roles: user.roles,
-        has_active_subscription: user.hasActiveSubscription,
+        ...(dialectOf(c) === 'alt'
+          ? { subscription: altSubscription(user) }
+          : { has_active_subscription: user.hasActiveSubscription }),
       },
     });
   });

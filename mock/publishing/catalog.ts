@@ -1,3 +1,4 @@
+import { dialectOf } from '../lib/dialect.ts';
 import { invalid, notFound } from '../lib/http.ts';
 import { pageQuery, paginate } from '../lib/paginate.ts';
 import { parse } from '../lib/validation.ts';
@@ -19,7 +20,11 @@ function streamOrder(a: Stream, b: Stream): number {
 
 /** Plans, e-paper editions and streams. */
 export function catalogRoutes(api: PubApp, state: MockState): void {
-  const out = (c: PubContext) => ({ origin: state.origins.publishing, site: c.get('site') });
+  const out = (c: PubContext) => ({
+    origin: state.origins.publishing,
+    site: c.get('site'),
+    alt: dialectOf(c) === 'alt',
+  });
 
   api.get('/plans', (c) => {
     const plans = c

@@ -1,3 +1,4 @@
+import { dialectOf } from '../lib/dialect.ts';
 import { isoTime } from '../lib/dates.ts';
 import { forbidden, invalid, notFound, readBody } from '../lib/http.ts';
 import { pageQuery, paginate } from '../lib/paginate.ts';
@@ -6,8 +7,23 @@ import type { MockState } from '../state.ts';
 import { requireUser } from './auth.ts';
 import { isStaff, type PubApp } from './context.ts';
 import type { Comment } from './model.ts';
-import { CommentSchema, GuestCommentSchema, ModerationQuerySchema } from './schemas.ts';
-import { comment } from './serialize.ts';
+import {
+  AltGuestCommentSchema,
+  AltModerationQuerySchema,
+  CommentSchema,
+  GuestCommentSchema,
+  ModerationQuerySchema,
+} from './schemas.ts';
+import { comment, commentStatus } from './serialize.ts';
+
+/** The guest's name and e-mail: `author_name`/`author_email`, or alt `name`/`email`. */
+function parseGuest(body: Record<string, unknown>, alt: boolean) {
+  if (alt) return parse(AltGuestCommentSchema, body);
+  const p = parse(GuestCommentSchema, body);
+  return p.ok
+    ? { ok: true as const, data: { name: p.data.author_name, email: p.data.author_email } }
+    : p;
+}
 
 const oldestFirst = (a: Comment, b: Comment) =>
   a.createdAt.localeCompare(b.createdAt) || a.id - b.id;
@@ -22,7 +38,8 @@ export function commentRoutes(api: PubApp, _state: MockState): void {
     if (!page.ok) return invalid(c, page.errors);
     const all = site.comments.filter((x) => x.postId === post.id);
     const top = all.filter((x) => x.parentId === null && x.status === 'approved').sort(oldestFirst);
-    return c.json(paginate(top, page.data, c.req.url, (x) => comment(all, x)));
+    const alt = dialectOf(c) === 'alt';
+    return c.json(paginate(top, page.data, c.req.url, (x) => comment(all, x, alt)));
   });
 
   api.post('/posts/:slug/comments', async (c) => {
@@ -31,8 +48,9 @@ export function commentRoutes(api: PubApp, _state: MockState): void {
     if (!post) return notFound(c, 'Post not found.');
     const user = c.get('user');
     const body = await readBody(c);
+    const alt = dialectOf(c) === 'alt';
     const input = parse(CommentSchema, body);
-    const guest = user ? null : parse(GuestCommentSchema, body);
+    const guest = user ? null : parseGuest(body, alt);
     const errors = {
       ...(input.ok ? {} : input.errors),
       ...(guest && !guest.ok ? guest.errors : {}),
@@ -51,8 +69,8 @@ export function commentRoutes(api: PubApp, _state: MockState): void {
       postId: post.id,
       parentId: parent?.id ?? null,
       content: input.data.content,
-      authorName: user?.name ?? (guest?.ok ? guest.data.author_name : ''),
-      authorEmail: user?.email ?? (guest?.ok ? guest.data.author_email : ''),
+      authorName: user?.name ?? (guest?.ok ? guest.data.name : ''),
+      authorEmail: user?.email ?? (guest?.ok ? guest.data.email : ''),
       userId: user?.id ?? null,
       status: user ? 'approved' : 'pending',
       createdAt: isoTime(new Date()),
@@ -60,7 +78,11 @@ export function commentRoutes(api: PubApp, _state: MockState): void {
     site.comments.push(created);
     return c.json(
       {
-        data: { id: created.id, content: created.content, status: created.status },
+        data: {
+          id: created.id,
+          content: created.content,
+          status: commentStatus(created.status, alt),
+        },
         message: user ? 'Comment published.' : 'Your comment is awaiting moderation.',
       },
       201,
@@ -71,19 +93,20 @@ export function commentRoutes(api: PubApp, _state: MockState): void {
     const user = requireUser(c);
     if (user instanceof Response) return user;
     if (!isStaff(user)) return forbidden(c);
-    const query = parse(ModerationQuerySchema, c.req.query());
+    const alt = dialectOf(c) === 'alt';
+    const query = parse(alt ? AltModerationQuerySchema : ModerationQuerySchema, c.req.query());
     const page = parse(pageQuery(20, 50), c.req.query());
     if (!query.ok || !page.ok) {
       return invalid(c, { ...(query.ok ? {} : query.errors), ...(page.ok ? {} : page.errors) });
     }
     const site = c.get('site');
-    const status = query.data.status ?? 'pending';
+    const status = query.data.status === 'approved' ? 'approved' : 'pending';
     const list = site.comments.filter((x) => x.status === status).sort(oldestFirst);
     return c.json(
       paginate(list, page.data, c.req.url, (x) => {
         const post = site.posts.find((p) => p.id === x.postId);
         return {
-          ...comment(site.comments, x),
+          ...comment(site.comments, x, alt),
           author_email: x.authorEmail,
           post: post ? { id: post.id, slug: post.slug, title: post.title } : null,
         };

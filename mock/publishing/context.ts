@@ -1,9 +1,10 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import type { Dialect } from '../lib/dialect.ts';
 import type { AccessToken, Site, User } from './model.ts';
 
 export type PubEnv = {
-  Variables: { site: Site; user: User | null; token: AccessToken | null };
+  Variables: { site: Site; user: User | null; token: AccessToken | null; dialect: Dialect };
 };
 export type PubApp = Hono<PubEnv>;
 export type PubContext = Context<PubEnv>;

@@ -1,3 +1,4 @@
+import { dialectOf } from '../lib/dialect.ts';
 import { isoTime } from '../lib/dates.ts';
 import { forbidden, invalid, notFound, readBody } from '../lib/http.ts';
 import { paginate, pageQuery } from '../lib/paginate.ts';
@@ -21,7 +22,11 @@ function checkCategory(site: Site, id: number | undefined, errors: FieldErrors):
 }
 
 export function postRoutes(api: PubApp, state: MockState): void {
-  const out = (c: PubContext) => ({ origin: state.origins.publishing, site: c.get('site') });
+  const out = (c: PubContext) => ({
+    origin: state.origins.publishing,
+    site: c.get('site'),
+    alt: dialectOf(c) === 'alt',
+  });
 
   api.get('/posts', (c) => {
     const query = c.req.query();

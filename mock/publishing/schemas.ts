@@ -51,6 +51,16 @@ export const GuestCommentSchema = z.object({
   author_email: required(email('author_email')),
 });
 
+/** Alt dialect: a guest identifies with `name` and `email`. */
+export const AltGuestCommentSchema = z.object({
+  name: required(str('name', { max: 100 })),
+  email: required(email('email')),
+});
+
 export const ModerationQuerySchema = z.object({
   status: optional(oneOf('status', ['pending', 'approved'])),
+});
+
+export const AltModerationQuerySchema = z.object({
+  status: optional(oneOf('status', ['awaiting_moderation', 'approved'])),
 });

@@ -1,15 +1,19 @@
+import { laravelTime } from '../lib/dates.ts';
 import { ORIGIN } from '../seed/text.ts';
 import { API_BASE } from './context.ts';
+import { altContent, altEdition, altPlan, altPostItem, altStream } from './serialize-alt.ts';
 import type { Category, Comment, Edition, Plan, Post, Site, Stream, Tag } from './model.ts';
 
 /** JSON shapes of the publishing service (docs/api-assumptions.md). */
-export type Out = { origin: string; site: Site };
+/** `alt`: the alt dialect's shapes (serialize-alt.ts). */
+export type Out = { origin: string; site: Site; alt?: boolean };
 
 const media = (o: Out, path: string) => `${o.origin}/media/${o.site.slug}/${path}`;
 
 export const tagRef = (t: Tag) => ({ id: t.id, name: t.name, slug: t.slug });
 
 export function postItem(o: Out, p: Post) {
+  if (o.alt) return altPostItem(o, p);
   const author = o.site.users.find((u) => u.id === p.authorId);
   const cat = o.site.categories.find((c) => c.id === p.categoryId);
   return {
@@ -32,7 +36,7 @@ export function postItem(o: Out, p: Post) {
 
 export const postFull = (o: Out, p: Post) => ({
   ...postItem(o, p),
-  content: p.content.replaceAll(ORIGIN, o.origin),
+  content: o.alt ? altContent(o, p.content) : p.content.replaceAll(ORIGIN, o.origin),
 });
 
 export const category = (c: Category, postsCount: number) => ({
@@ -47,7 +51,9 @@ export const tag = (o: Out, t: Tag) => ({
   url: `${o.origin}${API_BASE}/tags/${t.slug}`,
 });
 
-export const plan = (o: Out, p: Plan) => ({
+export const plan = (o: Out, p: Plan) => (o.alt ? altPlan(o, p) : defaultPlan(o, p));
+
+const defaultPlan = (o: Out, p: Plan) => ({
   id: p.id,
   name: p.name,
   slug: p.slug,
@@ -62,6 +68,7 @@ export const plan = (o: Out, p: Plan) => ({
 /** `pages` only for the detail view; locked editions get `pages: []`. */
 export function edition(o: Out, e: Edition, access: boolean, withPages: boolean) {
   const locked = !e.isFree && !access;
+  if (o.alt) return altEdition(o, e, locked, withPages);
   const base = {
     id: e.id,
     title: e.title,
@@ -86,6 +93,7 @@ export function edition(o: Out, e: Edition, access: boolean, withPages: boolean)
 }
 
 export function stream(o: Out, s: Stream) {
+  if (o.alt) return altStream(o, s);
   const player = `${o.origin}/player/${o.site.slug}/${s.slug}`;
   return {
     id: s.id,
@@ -115,18 +123,22 @@ type CommentOut = {
   replies: CommentOut[];
 };
 
+/** A guest comment's state: `pending`, or the alt dialect's `awaiting_moderation`. */
+export const commentStatus = (status: Comment['status'], alt = false) =>
+  alt && status === 'pending' ? 'awaiting_moderation' : status;
+
 /** A comment with its approved replies, nested to any depth, oldest first. */
-export function comment(all: readonly Comment[], c: Comment): CommentOut {
+export function comment(all: readonly Comment[], c: Comment, alt = false): CommentOut {
   return {
     id: c.id,
     content: c.content,
     author_name: c.authorName,
-    created_at: c.createdAt,
-    status: c.status,
+    created_at: alt ? laravelTime(c.createdAt) : c.createdAt,
+    status: commentStatus(c.status, alt),
     parent_id: c.parentId,
     replies: all
       .filter((r) => r.parentId === c.id && r.status === 'approved')
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)
-      .map((r) => comment(all, r)),
+      .map((r) => comment(all, r, alt)),
   };
 }

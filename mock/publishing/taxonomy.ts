@@ -1,3 +1,4 @@
+import { dialectOf } from '../lib/dialect.ts';
 import { invalid, notFound } from '../lib/http.ts';
 import { pageQuery, paginate } from '../lib/paginate.ts';
 import { parse } from '../lib/validation.ts';
@@ -11,7 +12,11 @@ import { category, postItem, tag } from './serialize.ts';
 function nested(state: MockState, c: PubContext, posts: Post[], key: string, value: unknown) {
   const page = parse(pageQuery(10, 50), c.req.query());
   if (!page.ok) return invalid(c, page.errors);
-  const out = { origin: state.origins.publishing, site: c.get('site') };
+  const out = {
+    origin: state.origins.publishing,
+    site: c.get('site'),
+    alt: dialectOf(c) === 'alt',
+  };
   const p = paginate(posts, page.data, c.req.url, (x) => postItem(out, x));
   const { total, current_page, last_page, per_page } = p.meta;
   return c.json({
@@ -20,7 +25,11 @@ function nested(state: MockState, c: PubContext, posts: Post[], key: string, val
 }
 
 export function taxonomyRoutes(api: PubApp, state: MockState): void {
-  const out = (c: PubContext) => ({ origin: state.origins.publishing, site: c.get('site') });
+  const out = (c: PubContext) => ({
+    origin: state.origins.publishing,
+    site: c.get('site'),
+    alt: dialectOf(c) === 'alt',
+  });
 
   api.get('/categories', (c) => {
     const published = publishedPosts(c.get('site'));

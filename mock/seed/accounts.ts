@@ -58,6 +58,7 @@ export type PropertyDef = {
   name: string;
   description: string;
   address: string;
+  postcode: string;
   city: string;
   country: string;
   timezone: string;
@@ -89,6 +90,7 @@ export const LODGING_ACCOUNTS: LodgingAccountDef[] = [
         description:
           'A family-run hotel on the Old Quay with views over the marina and the lighthouse.',
         address: 'Ferry Street 12',
+        postcode: '1781 AB',
         city: 'Port Haven',
         country: 'NL',
         timezone: 'Europe/Amsterdam',
@@ -126,6 +128,7 @@ export const LODGING_ACCOUNTS: LodgingAccountDef[] = [
         name: 'Dune Cottages',
         description: 'Holiday homes behind the dunes, five minutes on foot from the beach.',
         address: 'Duinpad 3',
+        postcode: '1783 DP',
         city: 'Port Haven',
         country: 'NL',
         timezone: 'Europe/Amsterdam',
@@ -164,6 +167,7 @@ export const LODGING_ACCOUNTS: LodgingAccountDef[] = [
         name: 'Edelweiss Lodge',
         description: 'Wooden lodge above Bergheim, ski-in ski-out in winter, trailhead in summer.',
         address: 'Dorfstrasse 41',
+        postcode: '3818',
         city: 'Bergheim',
         country: 'CH',
         timezone: 'Europe/Zurich',

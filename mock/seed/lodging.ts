@@ -1,6 +1,8 @@
-import { addDays, isoDate, isoTime, nightsBetween } from '../lib/dates.ts';
+import { addDays, isoDate, isoTime } from '../lib/dates.ts';
+import type { Dialect } from '../lib/dialect.ts';
 import { createRng, type Rng } from '../lib/prng.ts';
 import type { Booking, BookingStatus, Guest, LodgingData, Property } from '../lodging/model.ts';
+import { price } from '../lodging/rules.ts';
 import {
   accountId,
   accountUserId,
@@ -10,6 +12,7 @@ import {
   propertyId,
   roomTypeId,
 } from './accounts.ts';
+import { toAltDialect } from './lodging-alt.ts';
 
 const FIRST = [
   'Emma',
@@ -126,7 +129,7 @@ function bookings(rng: Rng, acc: string, props: Property[], gs: Guest[], now: Da
           ])
         : null,
       status,
-      totalPrice: (Number(rt.basePrice) * nightsBetween(checkIn, checkOut)).toFixed(2),
+      totalPrice: price(rt, checkIn, checkOut),
       currency: p.currency,
       createdAt: created,
       updatedAt: created,
@@ -135,7 +138,7 @@ function bookings(rng: Rng, acc: string, props: Property[], gs: Guest[], now: Da
   return list;
 }
 
-export function seedLodging(seed: number, now: Date): LodgingData {
+export function seedLodging(seed: number, now: Date, dialect: Dialect = 'default'): LodgingData {
   const data: LodgingData = {
     users: [],
     properties: [],
@@ -160,13 +163,18 @@ export function seedLodging(seed: number, now: Date): LodgingData {
       name: p.name,
       description: p.description,
       address: p.address,
+      postcode: p.postcode,
       city: p.city,
       country: p.country,
       timezone: p.timezone,
       currency: a.currency,
       checkInTime: '15:00',
       checkOutTime: '11:00',
-      roomTypes: p.roomTypes.map((r, ri) => ({ id: roomTypeId(a.slug, pi, ri), ...r })),
+      roomTypes: p.roomTypes.map((r, ri) => ({
+        id: roomTypeId(a.slug, pi, ri),
+        ...r,
+        weekendPrice: null,
+      })),
     }));
     const gs = guests(rng, acc, now);
     data.properties.push(...props);
@@ -181,5 +189,6 @@ export function seedLodging(seed: number, now: Date): LodgingData {
     });
     data.tokens.set(tokens.full, { token: tokens.full, accountId: acc, userId, abilities: ['*'] });
   });
+  if (dialect === 'alt') toAltDialect(data);
   return data;
 }
