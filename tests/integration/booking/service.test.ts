@@ -5,7 +5,7 @@ import type { BookingRequestInput } from '../../../src/lib/booking/schema.ts';
 import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
 import { TenantSchema } from '../../../src/lib/tenants/schema.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
-import { demo } from '../../integration/harness.ts';
+import { demo } from '../harness.ts';
 
 // The booking service against the contract mock (in-process, free ports): no stubs.
 type Mock = Awaited<ReturnType<typeof startMock>>;
