@@ -4,11 +4,10 @@ import { MESSAGES, authFailure } from '../../../src/lib/auth/failures.ts';
 import { publishingClient } from '../../../src/lib/publishing/client.ts';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
 import { ValidationError, isOutage } from '../../../src/lib/upstream/errors.ts';
-import { ctl, freshUpstream, startTestMock } from '../harness.ts';
+import { PASSWORD, ctl, freshUpstream, startTestMock } from '../harness.ts';
 import type { Mock } from '../harness.ts';
 
 // The account service against the contract mock, started in-process on free ports (its own data).
-const PASSWORD = 'masthead-demo';
 let mock: Mock;
 
 beforeAll(async () => {

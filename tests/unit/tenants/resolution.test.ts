@@ -4,7 +4,11 @@ import { buildTenant } from '../../fixtures/tenant.ts';
 
 const tenants = [
   buildTenant({ hosts: ['gazette.example.com', '*.gazette.example.com'] }),
-  buildTenant({ id: 'herald', name: 'Herald', hosts: ['herald.localhost', 'www.gazette.example.com'] }),
+  buildTenant({
+    id: 'herald',
+    name: 'Herald',
+    hosts: ['herald.localhost', 'www.gazette.example.com'],
+  }),
 ];
 
 function resolve(
