@@ -35,18 +35,15 @@ const statusEndpoint = defineMiddleware((context, next) => {
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
-  const match =
-    context.isPrerendered && !MASTHEAD_TENANT
-      ? null
-      : resolveTenant(
-          {
-            url: context.url,
-            forwardedHost: context.request.headers.get('x-forwarded-host'),
-            trustProxy: TRUST_PROXY,
-            forcedTenantId: MASTHEAD_TENANT,
-          },
-          getTenants(),
-        );
+  const match = resolveTenant(
+    {
+      url: context.url,
+      forwardedHost: context.request.headers.get('x-forwarded-host'),
+      trustProxy: TRUST_PROXY,
+      forcedTenantId: MASTHEAD_TENANT,
+    },
+    getTenants(),
+  );
   installTenantLocals(context.locals, match);
   if (!match) {
     // Never fall back to a default tenant: an unknown site is a 404.
