@@ -1,6 +1,6 @@
 // The e-paper loader against the contract mock (started in-process on free ports), with real tokens
 // from its `POST /auth/login`: who gets page images of a subscriber-only edition, and who never does.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SignedIn } from '../../../src/lib/auth/session.ts';
 import {
   EDITIONS_PER_PAGE,
@@ -11,9 +11,9 @@ import {
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
-import { PASSWORD, startTestMock, type Mock } from '../harness.ts';
+import { PASSWORD, useMock } from '../harness.ts';
 
-let mock: Mock;
+const mock = useMock({ limits: { publicPerMinute: 0, tokenPerMinute: 0 } });
 let tenant: Tenant;
 
 interface ApiEdition {
@@ -57,12 +57,8 @@ const paidSlug = () => editions.find((e) => !e.is_free)?.slug ?? '';
 const freeSlug = () => editions.find((e) => e.is_free)?.slug ?? '';
 
 beforeAll(async () => {
-  mock = await startTestMock({ publicPerMinute: 0, tokenPerMinute: 0 });
   tenant = buildTenant({ id: 'daily-planet', publishing: { baseUrl: mock.publishingUrl } });
   editions = (await api<{ data: ApiEdition[] }>('/epaper?per_page=50')).data;
-});
-afterAll(async () => {
-  await mock.close();
 });
 
 describe('loadEditions', () => {
