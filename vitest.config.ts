@@ -1,15 +1,29 @@
+import { getViteConfig } from 'astro/config';
 import { defineConfig } from 'vitest/config';
+
+// Components render through Astro's compiler (Container API); everything else runs as plain Node.
+const COMPONENT_TESTS = 'tests/unit/components/**/*.test.ts';
 
 export default defineConfig({
   test: {
-    include: [
-      'tests/unit/**/*.test.ts',
-      'tests/contract/**/*.test.ts',
-      'tests/integration/**/*.test.ts',
-    ],
     // Contract and integration suites start real servers on free ports.
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: [
+            'tests/unit/**/*.test.ts',
+            'tests/contract/**/*.test.ts',
+            'tests/integration/**/*.test.ts',
+          ],
+          exclude: [COMPONENT_TESTS],
+        },
+      },
+      getViteConfig({ test: { name: 'components', include: [COMPONENT_TESTS] } }),
+    ],
   },
 });

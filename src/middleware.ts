@@ -4,8 +4,7 @@ import { getTenants } from './lib/tenants/registry.ts';
 import { resolveTenant } from './lib/tenants/resolution.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
-import { mayReadStatus } from './lib/status-access.ts';
-import { getStatus } from './lib/upstream/index.ts';
+import { statusResponse } from './lib/status-access.ts';
 
 /** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
 const statusEndpoint = defineMiddleware((context, next) => {
@@ -16,37 +15,26 @@ const statusEndpoint = defineMiddleware((context, next) => {
   } catch {
     clientAddress = undefined;
   }
-  const allowed = mayReadStatus({
+  return statusResponse({
     clientAddress,
     forwardedFor: context.request.headers.get('x-forwarded-for'),
     authorization: context.request.headers.get('authorization'),
     statusToken: STATUS_TOKEN,
-  });
-  if (!allowed)
-    return new Response(JSON.stringify({ message: 'Forbidden' }), {
-      status: 403,
-      headers: { 'Content-Type': 'application/json' },
-    });
-  return new Response(JSON.stringify(getStatus(), null, 2), {
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   });
 });
 
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
-  const match =
-    context.isPrerendered && !MASTHEAD_TENANT
-      ? null
-      : resolveTenant(
-          {
-            url: context.url,
-            forwardedHost: context.request.headers.get('x-forwarded-host'),
-            trustProxy: TRUST_PROXY,
-            forcedTenantId: MASTHEAD_TENANT,
-          },
-          getTenants(),
-        );
+  const match = resolveTenant(
+    {
+      url: context.url,
+      forwardedHost: context.request.headers.get('x-forwarded-host'),
+      trustProxy: TRUST_PROXY,
+      forcedTenantId: MASTHEAD_TENANT,
+    },
+    getTenants(),
+  );
   installTenantLocals(context.locals, match);
   if (!match) {
     // Never fall back to a default tenant: an unknown site is a 404.

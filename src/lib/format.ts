@@ -53,14 +53,3 @@ export function formatPrice(amount: string | number, currency: string, locale: s
     return `${value.toFixed(2)} ${currency}`;
   }
 }
-
-/** The ISO date in the tenant's zone (`YYYY-MM-DD`), for `<time datetime>` and sitemaps. */
-export function isoDateInZone(value: string | Date, timeZone: string): string {
-  const date = value instanceof Date ? value : new Date(value);
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(date);
-}

@@ -483,6 +483,10 @@ test('a page on an origin outside allowedEmbedOrigins cannot frame the widget', 
   page,
 }) => {
   const embedResponse = page.waitForResponse((r) => r.url().includes('/embed/booking?'));
+  // The browser's own report that it refused the frame: after it, the widget can no longer appear.
+  const refused = page.waitForEvent('console', (message) =>
+    message.text().includes('frame-ancestors'),
+  );
   await page.goto(
     `${FOREIGN_PARTNER}/?${new URLSearchParams({ site: tenantUrl(HARBOUR, '').replace(/\/$/, ''), property: HARBOUR_VIEW })}`,
   );
@@ -490,7 +494,8 @@ test('a page on an origin outside allowedEmbedOrigins cannot frame the widget', 
   const csp = (await response.allHeaders())['content-security-policy'] ?? '';
   expect(csp).toContain(`frame-ancestors 'self' http://partner.localhost:4322 ${ALLOWED_PARTNER}`);
   expect(csp).not.toContain(FOREIGN_PARTNER);
-  await page.waitForTimeout(1000);
+  await refused;
+  await expect(page.locator('iframe')).toHaveCount(1);
   await expect(page.frameLocator('iframe').locator('masthead-booking')).toHaveCount(0);
 
   // Other pages may not be framed at all; the embed route without a valid property says why.

@@ -1,6 +1,6 @@
 import type { PublishingClient } from '../publishing/client.ts';
 import type { RegisterInput, User } from '../publishing/schema.ts';
-import { UnauthenticatedError, isOutage } from '../upstream/errors.ts';
+import { UnauthenticatedError, ValidationError, isOutage } from '../upstream/errors.ts';
 import type { SignedIn } from './session.ts';
 
 /** What the session keeps about a subscriber: `/auth/me` in our own field names. */
@@ -29,6 +29,11 @@ async function completeSignIn(client: PublishingClient, token: string): Promise<
     void authed.logout().catch(() => undefined);
     throw error;
   }
+}
+
+/** Wrong credentials (the upstream refused the e-mail and password), not an outage or a bug. */
+export function isWrongCredentials(error: unknown): boolean {
+  return error instanceof ValidationError;
 }
 
 /** Logs in upstream. Wrong credentials → `ValidationError` with `fields.email`. */

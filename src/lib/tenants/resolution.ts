@@ -17,7 +17,7 @@ export interface ResolveInput {
   /** Raw `X-Forwarded-Host`, only used when `trustProxy` is set. */
   forwardedHost?: string | null;
   trustProxy?: boolean;
-  /** Single-tenant mode (static build, or one site per server). */
+  /** Single-tenant mode (`MASTHEAD_TENANT`: one site per server). */
   forcedTenantId?: string | undefined;
 }
 

@@ -18,15 +18,6 @@ export const int = z
   ])
   .pipe(z.int());
 
-/** A number that may arrive as a numeric string. */
-export const num = z.union([
-  z.number(),
-  z
-    .string()
-    .regex(/^-?\d+(\.\d+)?$/)
-    .transform(Number),
-]);
-
 /** A decimal kept as a string (money): `"129.00"`, also accepting a number. */
 export const decimal = z.union([z.string(), z.number().transform((n) => n.toFixed(2))]);
 

@@ -59,7 +59,7 @@ function envNumber(name: string): number | undefined {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-/** Options from the environment (see the README of this folder for the list). */
+/** Options from the environment (listed under "Environment variables" in the README). */
 export function upstreamOptionsFromEnv(): UpstreamOptions {
   const limits: Partial<BudgetLimits> = {};
   const publicPerMinute = envNumber('PUBLISHING_PUBLIC_PER_MINUTE');

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { parseTenantsFile } from '../../../src/lib/tenants/schema.ts';
 import {
   absoluteUrl,
   describe as describeText,
@@ -14,21 +13,12 @@ import {
   upstreamPagesForChunk,
   urlset,
 } from '../../../src/lib/reading/sitemap.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 
-const [tenant] = parseTenantsFile({
-  tenants: [
-    {
-      id: 'gazette',
-      name: 'Gazette',
-      hosts: ['*.gazette.example', 'www.gazette.example', 'gazette.localhost'],
-      locale: 'en-GB',
-      timeZone: 'Europe/London',
-      theme: { colors: { primary: '#123456', accent: '#abcdef' } },
-      publishing: { baseUrl: 'https://api.example/api/v1' },
-    },
-  ],
-}).tenants;
-if (!tenant) throw new Error('no tenant');
+const tenant = buildTenant({
+  hosts: ['*.gazette.example', 'www.gazette.example', 'gazette.localhost'],
+  publishing: { baseUrl: 'https://api.example/api/v1' },
+});
 
 describe('canonical origins', () => {
   it('uses the host the visitor came by when it is the tenant’s own', () => {

@@ -8,10 +8,16 @@ import {
   streamPlayer,
   webUrl,
 } from '../../../src/lib/streams/embed.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 
-const HOSTS = playerHosts({
-  publishing: { embedHosts: ['127.0.0.1', 'player.example.tv'] },
-} as never);
+const HOSTS = playerHosts(
+  buildTenant({
+    publishing: {
+      baseUrl: 'https://api.example.com/api/v1',
+      embedHosts: ['127.0.0.1', 'player.example.tv'],
+    },
+  }),
+);
 const SITE = 'http://daily-planet.localhost:4412';
 
 describe('player hosts', () => {

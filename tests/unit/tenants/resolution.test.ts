@@ -1,29 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseTenantsFile } from '../../../src/lib/tenants/schema.ts';
 import { normalizeHost, resolveTenant, tenantHref } from '../../../src/lib/tenants/resolution.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 
-const base = {
-  locale: 'en-GB',
-  timeZone: 'Europe/London',
-  theme: { colors: { primary: '#123456', accent: '#abcdef' } },
-  publishing: { baseUrl: 'https://api.example.com/api/v1' },
-};
-const { tenants } = parseTenantsFile({
-  tenants: [
-    {
-      ...base,
-      id: 'gazette',
-      name: 'Gazette',
-      hosts: ['gazette.example.com', '*.gazette.example.com'],
-    },
-    {
-      ...base,
-      id: 'herald',
-      name: 'Herald',
-      hosts: ['herald.localhost', 'www.gazette.example.com'],
-    },
-  ],
-});
+const tenants = [
+  buildTenant({ hosts: ['gazette.example.com', '*.gazette.example.com'] }),
+  buildTenant({
+    id: 'herald',
+    name: 'Herald',
+    hosts: ['herald.localhost', 'www.gazette.example.com'],
+  }),
+];
 
 function resolve(
   url: string,

@@ -5,22 +5,15 @@ import {
   parseTenantsText,
   TenantsConfigError,
 } from '../../../src/lib/tenants/schema.ts';
+import { tenantInput } from '../../fixtures/tenant.ts';
 
 const shipped: unknown = JSON.parse(
   readFileSync(new URL('../../../tenants.json', import.meta.url), 'utf8'),
 );
 
+/** A valid entry with some keys replaced, possibly by invalid values. */
 function validTenant(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: 'gazette',
-    name: 'Gazette',
-    hosts: ['gazette.example.com'],
-    locale: 'en-GB',
-    timeZone: 'Europe/London',
-    theme: { colors: { primary: '#123456', accent: '#abcdef' } },
-    publishing: { baseUrl: 'https://api.example.com/api/v1' },
-    ...overrides,
-  };
+  return { ...tenantInput(), ...overrides };
 }
 
 function errorOf(raw: unknown): string {

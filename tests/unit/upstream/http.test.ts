@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
 import {
   InvalidResponseError,
@@ -128,19 +128,35 @@ describe('sendRequest', () => {
     expect(sleeps[0]).toBeGreaterThanOrEqual(2000);
   });
 
-  it('really waits for a 429 Retry-After over the wire (budget blocked meanwhile)', async () => {
+  it('waits out a 429 Retry-After with the budget blocked meanwhile, then retries', async () => {
     let n = 0;
     const { server, up } = await setup((_r, res) =>
       (n += 1) === 1
         ? json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' })
         : json(res, 200, { data: 1 }),
     );
-    const started = Date.now();
-    await sendRequest(
-      { budget: up.budget, metrics: up.metrics, settings: up.http },
-      req(server.baseUrl),
-    );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    const request = req(server.baseUrl);
+    const remainingDuringWait: number[] = [];
+    // Only Date is faked: the budget's clock moves by the waited time, the sockets stay real.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await sendRequest(
+        {
+          budget: up.budget,
+          metrics: up.metrics,
+          settings: up.http,
+          sleep: async (ms) => {
+            expect(ms).toBeGreaterThanOrEqual(1000);
+            remainingDuringWait.push(await up.budget.remaining(request.budgetKey));
+            vi.setSystemTime(Date.now() + ms);
+          },
+        },
+        request,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(remainingDuringWait).toEqual([0]);
     expect(server.seen).toHaveLength(2);
   });
 
@@ -157,9 +173,8 @@ describe('sendRequest', () => {
   });
 
   it('maps a slow response to TimeoutError (and retries the GET)', async () => {
-    const { server, up } = await setup((_r, res) => {
-      setTimeout(() => json(res, 200, {}), 400);
-    }, 80);
+    // A server that never answers (its connections are closed with it).
+    const { server, up } = await setup(() => undefined, 80);
     await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(TimeoutError);
     expect(server.seen).toHaveLength(3);
   });

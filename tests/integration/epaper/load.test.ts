@@ -1,7 +1,6 @@
 // The e-paper loader against the contract mock (started in-process on free ports), with real tokens
 // from its `POST /auth/login`: who gets page images of a subscriber-only edition, and who never does.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startMock } from '../../../mock/index.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SignedIn } from '../../../src/lib/auth/session.ts';
 import {
   EDITIONS_PER_PAGE,
@@ -9,11 +8,12 @@ import {
   loadReader,
   loginHref,
 } from '../../../src/lib/epaper/load.ts';
-import { parseTenantsFile, type Tenant } from '../../../src/lib/tenants/schema.ts';
+import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+import { PASSWORD, useMock } from '../harness.ts';
 
-const PASSWORD = 'masthead-demo';
-let mock: Awaited<ReturnType<typeof startMock>>;
+const mock = useMock({ limits: { publicPerMinute: 0, tokenPerMinute: 0 } });
 let tenant: Tenant;
 
 interface ApiEdition {
@@ -57,29 +57,8 @@ const paidSlug = () => editions.find((e) => !e.is_free)?.slug ?? '';
 const freeSlug = () => editions.find((e) => e.is_free)?.slug ?? '';
 
 beforeAll(async () => {
-  mock = await startMock({
-    publishingPort: 0,
-    lodgingPort: 0,
-    controlPort: 0,
-    limits: { publicPerMinute: 0, tokenPerMinute: 0 },
-  });
-  tenant = parseTenantsFile({
-    tenants: [
-      {
-        id: 'daily-planet',
-        name: 'Daily Planet',
-        hosts: ['daily-planet.test'],
-        locale: 'en-US',
-        timeZone: 'America/New_York',
-        theme: { colors: { primary: '#0b4f9c', accent: '#d4372c' } },
-        publishing: { baseUrl: mock.publishingUrl },
-      },
-    ],
-  }).tenants[0]!;
+  tenant = buildTenant({ id: 'daily-planet', publishing: { baseUrl: mock.publishingUrl } });
   editions = (await api<{ data: ApiEdition[] }>('/epaper?per_page=50')).data;
-});
-afterAll(async () => {
-  await mock.close();
 });
 
 describe('loadEditions', () => {

@@ -1,29 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock } from '../../../mock/index.ts';
 import { BookingFailure, bookingService } from '../../../src/lib/booking/service.ts';
 import type { BookingRequestInput } from '../../../src/lib/booking/schema.ts';
 import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
-import { TenantSchema } from '../../../src/lib/tenants/schema.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
-import { demo } from '../../integration/harness.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+import { demo, startTestMock, type Mock } from '../harness.ts';
 
 // The booking service against the contract mock (in-process, free ports): no stubs.
-type Mock = Awaited<ReturnType<typeof startMock>>;
 let mock: Mock;
 const PROPERTY = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const TOKEN = demo.lodging['harbour-hotels']!.fullToken;
 
 function tenantFor(baseUrl: string) {
-  return TenantSchema.parse({
+  return buildTenant({
     id: 'harbour-times',
-    name: 'Harbour Times',
-    hosts: ['harbour-times.localhost'],
-    locale: 'en-GB',
-    timeZone: 'Europe/London',
-    theme: { colors: { primary: '#0f6e6e', accent: '#e08a1e' } },
-    publishing: { baseUrl: 'http://127.0.0.1:1/api/v1' },
-    lodging: { baseUrl, tokenEnv: 'TEST_LODGING_TOKEN', propertyIds: [PROPERTY], maxNights: 21 },
     features: { booking: true },
+    lodging: { baseUrl, tokenEnv: 'TEST_LODGING_TOKEN', propertyIds: [PROPERTY], maxNights: 21 },
   });
 }
 
@@ -63,7 +55,7 @@ function request(overrides: Partial<BookingRequestInput> = {}): BookingRequestIn
 }
 
 beforeAll(async () => {
-  mock = await startMock({ publishingPort: 0, lodgingPort: 0, controlPort: 0 });
+  mock = await startTestMock();
 });
 afterAll(async () => {
   await mock.close();

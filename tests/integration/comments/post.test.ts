@@ -15,8 +15,8 @@ import { loadCommentsView } from '../../../src/lib/comments/section.ts';
 import { findComment } from '../../../src/lib/comments/thread.ts';
 import { ValidationError } from '../../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
-import { PASSWORD, ctl, freshUpstream, startTestMock } from '../../integration/harness.ts';
-import type { Mock } from '../../integration/harness.ts';
+import { PASSWORD, ctl, freshUpstream, startTestMock } from '../harness.ts';
+import type { Mock } from '../harness.ts';
 
 // The action's logic against the in-process contract mock (its own ports, its own faults):
 // the signed-in path uses a real token from POST /auth/login, as the session would hold it.

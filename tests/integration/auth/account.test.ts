@@ -1,14 +1,20 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadAccount, revoke, signIn, signUp, toSignedIn } from '../../../src/lib/auth/account.ts';
+import {
+  isWrongCredentials,
+  loadAccount,
+  revoke,
+  signIn,
+  signUp,
+  toSignedIn,
+} from '../../../src/lib/auth/account.ts';
 import { MESSAGES, authFailure } from '../../../src/lib/auth/failures.ts';
 import { publishingClient } from '../../../src/lib/publishing/client.ts';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
 import { ValidationError, isOutage } from '../../../src/lib/upstream/errors.ts';
-import { ctl, freshUpstream, startTestMock } from '../../integration/harness.ts';
-import type { Mock } from '../../integration/harness.ts';
+import { PASSWORD, ctl, freshUpstream, startTestMock } from '../harness.ts';
+import type { Mock } from '../harness.ts';
 
 // The account service against the contract mock, started in-process on free ports (its own data).
-const PASSWORD = 'masthead-demo';
 let mock: Mock;
 
 beforeAll(async () => {
@@ -43,6 +49,7 @@ describe('signIn', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ValidationError);
+    expect(isWrongCredentials(error)).toBe(true);
     expect(authFailure(error, ['email', 'password'])?.fields).toEqual({
       email: ['These credentials do not match our records.'],
     });
@@ -52,6 +59,8 @@ describe('signIn', () => {
     await ctl.faults(mock, { service: 'publishing', down: true });
     const error = await signIn(client(), 'reader@masthead.test', PASSWORD).catch((e: unknown) => e);
     expect(isOutage(error)).toBe(true);
+    // An outage must not count toward locking the reader out.
+    expect(isWrongCredentials(error)).toBe(false);
     expect(authFailure(error, ['email'])?.message).toBe(MESSAGES.unavailable);
   });
 });

@@ -1,0 +1,25 @@
+import { getQueriesForElement } from '@testing-library/dom';
+import { experimental_AstroContainer as AstroContainer } from 'astro/container';
+import type { ContainerRenderOptions } from 'astro/container';
+import { Window } from 'happy-dom';
+
+type AstroComponent = Parameters<AstroContainer['renderToString']>[0];
+
+/**
+ * Renders a component with the Container API and parses the HTML into a DOM, so tests query it
+ * the way assistive technology reads it (role, accessible name and description).
+ */
+export async function render(Component: AstroComponent, options: ContainerRenderOptions = {}) {
+  const container = await AstroContainer.create();
+  const html = await container.renderToString(Component, options);
+  const { document } = new Window();
+  document.body.innerHTML = html;
+  const body = document.body as unknown as HTMLElement;
+  /** The texts an element's `aria-describedby` points at, in order (whitespace collapsed). */
+  const descriptions = (element: HTMLElement) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((id) => body.querySelector(`#${id}`)?.textContent?.replace(/\s+/g, ' ').trim());
+  return { body, descriptions, ...getQueriesForElement(body) };
+}
