@@ -1,6 +1,8 @@
-import { defineConfig } from 'vitest/config';
+/// <reference types="vitest/config" />
+import { getViteConfig } from 'astro/config';
 
-export default defineConfig({
+// Astro's Vite config, so modules that read `astro:env/server` (the site's settings) load in tests.
+export default getViteConfig({
   test: {
     include: [
       'tests/unit/**/*.test.ts',

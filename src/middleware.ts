@@ -5,7 +5,7 @@ import { resolveTenant } from './lib/tenants/resolution.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
 import { mayReadStatus } from './lib/status-access.ts';
-import { getStatus } from './lib/upstream/index.ts';
+import { upstreamStatus } from './lib/upstream/site.ts';
 
 /** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
 const statusEndpoint = defineMiddleware((context, next) => {
@@ -27,7 +27,7 @@ const statusEndpoint = defineMiddleware((context, next) => {
       status: 403,
       headers: { 'Content-Type': 'application/json' },
     });
-  return new Response(JSON.stringify(getStatus(), null, 2), {
+  return new Response(JSON.stringify(upstreamStatus(), null, 2), {
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   });
 });

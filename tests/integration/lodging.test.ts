@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearLodgingTokens, lodgingAuth } from '../../src/lib/lodging/auth.ts';
-import { lodgingClient } from '../../src/lib/lodging/client.ts';
-import type { LodgingClient } from '../../src/lib/lodging/client.ts';
 import {
   ForbiddenError,
   NotFoundError,
@@ -11,10 +9,12 @@ import {
 import type { Upstream } from '../../src/lib/upstream/runtime.ts';
 import { ctl, demo, freshUpstream, startTestMock } from './harness.ts';
 import type { Mock } from './harness.ts';
+import { lodgingTestClient } from './operations.ts';
+import type { LodgingTestClient } from './operations.ts';
 
 let mock: Mock;
 let up: Upstream;
-let full: LodgingClient;
+let full: LodgingTestClient;
 const account = demo.lodging['harbour-hotels'];
 const other = demo.lodging['alpine-lodges'];
 if (!account || !other) throw new Error('demo accounts missing');
@@ -36,7 +36,7 @@ beforeEach(async () => {
 });
 
 function client(credentials: { token: string } | { email: string; password: string }) {
-  return lodgingClient({
+  return lodgingTestClient({
     accountKey: 'harbour-hotels',
     baseUrl: mock.lodgingUrl,
     upstream: up,

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { publishingClient } from '../../src/lib/publishing/client.ts';
-import type { PublishingClient } from '../../src/lib/publishing/client.ts';
 import {
   ForbiddenError,
   InvalidResponseError,
@@ -14,11 +12,13 @@ import {
 } from '../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../src/lib/upstream/runtime.ts';
 import { ctl, freshUpstream, PASSWORD, startTestMock } from './harness.ts';
+import { publishingTestClient } from './operations.ts';
+import type { PublishingTestClient } from './operations.ts';
 import type { Mock } from './harness.ts';
 
 let mock: Mock;
 let up: Upstream;
-let pub: PublishingClient;
+let pub: PublishingTestClient;
 
 beforeAll(async () => {
   mock = await startTestMock();
@@ -33,7 +33,7 @@ beforeEach(async () => {
 });
 
 function client(tenantId: string, token?: string, timeoutMs?: number) {
-  return publishingClient({
+  return publishingTestClient({
     tenantId,
     baseUrl: mock.publishingUrl,
     upstream: up,
