@@ -20,6 +20,13 @@ const benchRoutes = {
   },
 };
 
+/**
+ * A positive number read by the server at run time.
+ * @param {{ optional?: boolean; int?: boolean; default?: number }} options
+ */
+const positive = (options) =>
+  envField.number({ context: 'server', access: 'secret', gt: 0, ...options });
+
 export default defineConfig({
   output: 'server',
   outDir: process.env.MASTHEAD_OUT_DIR ?? './dist',
@@ -40,6 +47,19 @@ export default defineConfig({
       MASTHEAD_TENANT: envField.string({ context: 'server', access: 'secret', optional: true }),
       STATUS_TOKEN: envField.string({ context: 'server', access: 'secret', optional: true }),
       REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // Upstream budgets, timeout and cache: unset keeps the defaults in src/lib/upstream/.
+      PUBLISHING_PUBLIC_PER_MINUTE: positive({ optional: true }),
+      PUBLISHING_TOKEN_PER_MINUTE: positive({ optional: true }),
+      LODGING_PER_MINUTE: positive({ optional: true }),
+      UPSTREAM_BUDGET_RATIO: positive({ optional: true }),
+      UPSTREAM_TIMEOUT_MS: positive({ optional: true }),
+      UPSTREAM_CACHE_MAX_BYTES: positive({ optional: true }),
+      // Per-visitor limits of the site's own forms and endpoints.
+      AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN: positive({ int: true, default: 10 }),
+      AUTH_REGISTRATIONS_PER_IP_PER_HOUR: positive({ int: true, default: 10 }),
+      COMMENTS_PER_IP_PER_10_MIN: positive({ int: true, default: 10 }),
+      BOOKING_PER_IP_PER_10_MIN: positive({ int: true, default: 10 }),
+      BOOKING_SEARCHES_PER_IP_PER_MIN: positive({ int: true, default: 30 }),
     },
   },
   vite: {

@@ -29,6 +29,11 @@ export default defineConfig(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
     },
   },
+  {
+    // Pages read a narrowed context instead (`locals.tenant`, `locals.tenantMatch`, `bookingTenant()`).
+    files: ['src/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
+  },
   ...astro.configs.recommended,
   {
     // .astro files are type-checked by `astro check`; the TS project service does not load them.

@@ -1,10 +1,11 @@
+/// <reference types="vitest/config" />
 import { getViteConfig } from 'astro/config';
-import { defineConfig } from 'vitest/config';
 
 // Components render through Astro's compiler (Container API); everything else runs as plain Node.
 const COMPONENT_TESTS = 'tests/unit/components/**/*.test.ts';
 
-export default defineConfig({
+// Astro's Vite config, so modules that read `astro:env/server` (the site's settings) load in tests.
+export default getViteConfig({
   test: {
     // Contract and integration suites start real servers on free ports.
     testTimeout: 20_000,
@@ -23,7 +24,7 @@ export default defineConfig({
           exclude: [COMPONENT_TESTS],
         },
       },
-      getViteConfig({ test: { name: 'components', include: [COMPONENT_TESTS] } }),
+      { extends: true, test: { name: 'components', include: [COMPONENT_TESTS] } },
     ],
   },
 });

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { getStatus } from './upstream/index.ts';
+import { upstreamStatus } from './upstream/site.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -29,7 +29,7 @@ export function statusResponse(input: StatusAccessInput): Response {
       headers: { 'Content-Type': 'application/json' },
     });
   }
-  return new Response(JSON.stringify(getStatus(), null, 2), {
+  return new Response(JSON.stringify(upstreamStatus(), null, 2), {
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   });
 }

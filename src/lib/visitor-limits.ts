@@ -15,12 +15,6 @@ export interface VisitorLimit {
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** A positive integer from the environment, or the fallback. */
-export function envInt(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
 const limiters = new Map<string, Promise<RateLimiterAbstract>>();
 
 /** The limiter named `prefix` (one per process); the first call's settings win. */

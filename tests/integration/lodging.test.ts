@@ -1,7 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearLodgingTokens, lodgingAuth } from '../../src/lib/lodging/auth.ts';
-import { lodgingClient } from '../../src/lib/lodging/client.ts';
-import type { LodgingClient } from '../../src/lib/lodging/client.ts';
 import {
   ForbiddenError,
   NotFoundError,
@@ -10,10 +8,12 @@ import {
 } from '../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../src/lib/upstream/runtime.ts';
 import { ctl, demo, freshUpstream, useMock } from './harness.ts';
+import { lodgingTestClient } from './operations.ts';
+import type { LodgingTestClient } from './operations.ts';
 
 const mock = useMock({ reset: true });
 let up: Upstream;
-let full: LodgingClient;
+let full: LodgingTestClient;
 const account = demo.lodging['harbour-hotels'];
 const other = demo.lodging['alpine-lodges'];
 if (!account || !other) throw new Error('demo accounts missing');
@@ -28,7 +28,7 @@ beforeEach(() => {
 });
 
 function client(credentials: { token: string } | { email: string; password: string }) {
-  return lodgingClient({
+  return lodgingTestClient({
     accountKey: 'harbour-hotels',
     baseUrl: mock.lodgingUrl,
     upstream: up,

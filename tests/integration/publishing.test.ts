@@ -1,6 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { publishingClient } from '../../src/lib/publishing/client.ts';
-import type { PublishingClient } from '../../src/lib/publishing/client.ts';
 import {
   ForbiddenError,
   InvalidResponseError,
@@ -14,10 +12,12 @@ import {
 } from '../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../src/lib/upstream/runtime.ts';
 import { ctl, freshUpstream, PASSWORD, useMock } from './harness.ts';
+import { publishingTestClient } from './operations.ts';
+import type { PublishingTestClient } from './operations.ts';
 
 const mock = useMock({ reset: true });
 let up: Upstream;
-let pub: PublishingClient;
+let pub: PublishingTestClient;
 
 beforeEach(() => {
   up = freshUpstream().up;
@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 
 function client(tenantId: string, token?: string, timeoutMs?: number) {
-  return publishingClient({
+  return publishingTestClient({
     tenantId,
     baseUrl: mock.publishingUrl,
     upstream: up,

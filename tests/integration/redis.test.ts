@@ -10,7 +10,6 @@ import { existsSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lodgingClient } from '../../src/lib/lodging/client.ts';
 import { publishingClient } from '../../src/lib/publishing/client.ts';
 import { cacheKey, createReadCache, sharedStoreKey } from '../../src/lib/upstream/cache.ts';
 import { RateLimitedError } from '../../src/lib/upstream/errors.ts';
@@ -19,6 +18,7 @@ import { closeRedis, getRedis } from '../../src/lib/upstream/redis.ts';
 import type { Upstream, UpstreamOptions } from '../../src/lib/upstream/runtime.ts';
 import { ctl, demo, freshUpstream, PASSWORD, startTestMock } from './harness.ts';
 import type { Mock } from './harness.ts';
+import { lodgingTestClient } from './operations.ts';
 
 const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
 const CACHE_PREFIX = 'masthead:cache:';
@@ -288,7 +288,7 @@ describe('nothing sensitive in Redis', () => {
 
     const account = demo.lodging['harbour-hotels'];
     if (!account) throw new Error('demo account missing');
-    const lodging = lodgingClient({
+    const lodging = lodgingTestClient({
       accountKey: 'harbour-hotels',
       baseUrl: mock.lodgingUrl,
       upstream: b,
@@ -296,7 +296,7 @@ describe('nothing sensitive in Redis', () => {
     });
     await lodging.me();
     await lodging.listProperties();
-    const byLogin = lodgingClient({
+    const byLogin = lodgingTestClient({
       accountKey: 'harbour-hotels',
       baseUrl: mock.lodgingUrl,
       upstream: a,

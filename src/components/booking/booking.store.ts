@@ -309,8 +309,9 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
           : raw;
       if (draft[field] === value) return;
       const { [field]: _cleared, ...rest } = errors;
+      const nextDraft = { ...draft, [field]: value };
       const next: Partial<BookingState> = {
-        draft: { ...draft, [field]: value },
+        draft: nextDraft,
         errors: rest,
         idempotencyKey: newKey(),
       };
@@ -326,7 +327,7 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
         value >= draft.checkOut
       ) {
         try {
-          next.draft = { ...next.draft!, checkOut: addDays(value, config.minNights) };
+          next.draft = { ...nextDraft, checkOut: addDays(value, config.minNights) };
         } catch {
           // Not a full date yet.
         }

@@ -159,7 +159,8 @@ class MastheadBooking extends HTMLElement {
 
   private renderDates(state: BookingState): void {
     const { draft } = state;
-    const controller = this.controller!;
+    const controller = this.controller;
+    if (!controller) return;
     const rules = controller.rules();
     const checkIn = this.q<HTMLInputElement>('[data-field="checkIn"]');
     const checkOut = this.q<HTMLInputElement>('[data-field="checkOut"]');
@@ -240,7 +241,8 @@ class MastheadBooking extends HTMLElement {
   private renderReview(state: BookingState): void {
     const list = this.q<HTMLElement>('[data-review]');
     if (!list || state.step !== 'review') return;
-    const controller = this.controller!;
+    const controller = this.controller;
+    if (!controller) return;
     const { draft } = state;
     const offer = controller.selectedOffer();
     list.replaceChildren();

@@ -1,8 +1,15 @@
 import type { APIContext } from 'astro';
-import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
+import {
+  BOOKING_PER_IP_PER_10_MIN,
+  BOOKING_SEARCHES_PER_IP_PER_MIN,
+  REDIS_URL,
+  TRUST_PROXY,
+} from 'astro:env/server';
 import { logError } from '../log.ts';
-import { clientIp, consumeLimit, envInt, visitorLimiter } from '../visitor-limits.ts';
-import { BookingFailure, bookingServiceFor, toFailure } from './service.ts';
+import { clientIp, consumeLimit, visitorLimiter } from '../visitor-limits.ts';
+import { bookingTenant } from '../tenants/booking.ts';
+import { BookingFailure, toFailure } from './service.ts';
+import { bookingServiceFor } from './site-service.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
 
@@ -10,9 +17,9 @@ import type { ApiResult } from './types.ts';
 
 const LIMITS = {
   // Creating bookings: a person books a handful of stays, not dozens, from one address.
-  book: { points: envInt('BOOKING_PER_IP_PER_10_MIN', 10), duration: 600 },
+  book: { points: BOOKING_PER_IP_PER_10_MIN, duration: 600 },
   // Searches: generous, but one visitor must not spend the tenant's whole upstream budget.
-  search: { points: envInt('BOOKING_SEARCHES_PER_IP_PER_MIN', 30), duration: 60 },
+  search: { points: BOOKING_SEARCHES_PER_IP_PER_MIN, duration: 60 },
 } as const;
 type LimitKind = keyof typeof LIMITS;
 
@@ -83,9 +90,9 @@ export async function handle<T>(
   operation: string,
   run: (service: BookingService) => Promise<T>,
 ): Promise<Response> {
-  const tenant = context.locals.site?.tenant;
+  const tenant = bookingTenant(context.locals);
   try {
-    if (!tenant?.features.booking || !tenant.lodging) {
+    if (!tenant) {
       throw new BookingFailure(404, { code: 'not_found', message: 'Booking is not offered here.' });
     }
     const data = await run(bookingServiceFor(tenant));

@@ -3,6 +3,7 @@ import { lodgingClient } from '../lodging/client.ts';
 import type { LodgingClient } from '../lodging/client.ts';
 import type { Booking, Property } from '../lodging/schema.ts';
 import { logError } from '../log.ts';
+import { offersBooking } from '../tenants/booking.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { isOutage, NotFoundError, RateLimitedError, ValidationError } from '../upstream/errors.ts';
 import type { Upstream } from '../upstream/runtime.ts';
@@ -126,8 +127,10 @@ function summary(property: Property): PropertySummary {
 }
 
 export interface BookingServiceOptions {
-  upstream?: Upstream | undefined;
-  env?: Record<string, string | undefined>;
+  /** The site's (`siteUpstream()`) or a test's. */
+  upstream: Upstream;
+  /** The lodging credentials, by the names the tenant's config gives them. */
+  env: Record<string, string | undefined>;
   now?: () => Date;
 }
 
@@ -135,12 +138,12 @@ export interface BookingServiceOptions {
  * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache
  * (short availability TTL, concurrent identical searches coalesced); writes are idempotent per key.
  */
-export function bookingService(tenant: Tenant, options: BookingServiceOptions = {}) {
-  const lodging = tenant.lodging;
-  if (!lodging || !tenant.features.booking) {
+export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
+  if (!offersBooking(tenant)) {
     throw new BookingFailure(404, { code: 'not_found', message: 'Booking is not offered here.' });
   }
-  const env = options.env ?? process.env;
+  const lodging = tenant.lodging;
+  const env = options.env;
   const now = options.now ?? (() => new Date());
   const context = (operation: string) => ({ tenant: tenant.id, operation });
 
@@ -185,7 +188,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions = 
   });
 
   async function property(id: string): Promise<PropertySummary> {
-    if (!lodging!.propertyIds.includes(id)) {
+    if (!lodging.propertyIds.includes(id)) {
       throw new BookingFailure(404, {
         code: 'not_found',
         message: 'This place to stay was not found.',
@@ -199,7 +202,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions = 
   }
 
   async function properties(): Promise<PropertySummary[]> {
-    return Promise.all(lodging!.propertyIds.map((id) => property(id)));
+    return Promise.all(lodging.propertyIds.map((id) => property(id)));
   }
 
   async function availability(query: AvailabilityQueryInput): Promise<AvailabilityResult> {
@@ -385,15 +388,3 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions = 
 }
 
 export type BookingService = ReturnType<typeof bookingService>;
-
-const services = new Map<string, BookingService>();
-
-/** The process-wide service of a tenant (its idempotency and freshness memory live here). */
-export function bookingServiceFor(tenant: Tenant): BookingService {
-  let service = services.get(tenant.id);
-  if (!service || service.tenant !== tenant) {
-    service = bookingService(tenant);
-    services.set(tenant.id, service);
-  }
-  return service;
-}

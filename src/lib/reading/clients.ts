@@ -1,16 +1,16 @@
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import { tenantSecret } from '../tenants/secrets.ts';
+import { siteUpstream } from '../upstream/site.ts';
 
 /** The tenant's publishing client for anonymous reads (with the tenant's read token when one is configured). */
 export function publishingFor(tenant: Tenant, userToken?: string): PublishingClient {
-  const readToken = tenant.publishing.tokenEnv
-    ? process.env[tenant.publishing.tokenEnv]
-    : undefined;
   return publishingClient({
     tenantId: tenant.id,
     baseUrl: tenant.publishing.baseUrl,
     token: userToken,
-    serviceToken: readToken,
+    serviceToken: tenantSecret(tenant.publishing.tokenEnv),
+    upstream: siteUpstream(),
     iframeHosts: tenant.publishing.embedHosts,
   });
 }

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
-/** Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages. */
+/**
+ * Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages: every
+ * top-level entry of src/pages (tests/unit/tenants/reserved.test.ts keeps the two in step).
+ */
 export const RESERVED_TENANT_IDS = [
+  '404',
+  '500',
+  '503',
+  'account',
   'api',
   'categories',
   'embed',
@@ -11,15 +18,14 @@ export const RESERVED_TENANT_IDS = [
   'plans',
   'posts',
   'register',
+  'robots.txt',
   'rss.xml',
   'search',
+  'sitemap-pages.xml',
   'sitemap.xml',
-  'robots.txt',
   'stay',
   'streams',
   'tags',
-  'theme.css',
-  'account',
 ] as const;
 
 const hexColor = z

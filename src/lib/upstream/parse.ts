@@ -50,6 +50,7 @@ export const pageMetaSchema = z.looseObject({
   per_page: int.optional(),
   total: int.optional(),
 });
+export type PageMeta = z.output<typeof pageMetaSchema>;
 
 export interface PageInfo {
   current: number;

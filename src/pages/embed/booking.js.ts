@@ -1,9 +1,10 @@
 import type { APIRoute } from 'astro';
 import { EMBED_LOADER } from '../../lib/booking/embed-loader.ts';
+import { bookingTenant } from '../../lib/tenants/booking.ts';
 
 /** The one-tag embed loader for partner pages (see `embed-loader.ts`). */
 export const GET: APIRoute = ({ locals }) => {
-  if (!locals.site?.tenant.features.booking) {
+  if (!bookingTenant(locals)) {
     return new Response('/* Booking is not offered on this site. */', {
       status: 404,
       headers: { 'Content-Type': 'text/javascript; charset=utf-8' },

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { publishingClient } from '../../../src/lib/publishing/client.ts';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
 import { memoryCommentLimiter } from '../../../src/lib/comments/limit.ts';
 import type { ConsumeLimit } from '../../../src/lib/comments/limit.ts';
@@ -17,6 +16,8 @@ import { ValidationError } from '../../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
 import { PASSWORD, ctl, freshUpstream, startTestMock } from '../harness.ts';
 import type { Mock } from '../harness.ts';
+import { publishingTestClient } from '../operations.ts';
+import type { PublishingTestClient } from '../operations.ts';
 
 // The action's logic against the in-process contract mock (its own ports, its own faults):
 // the signed-in path uses a real token from POST /auth/login, as the session would hold it.
@@ -37,8 +38,8 @@ beforeEach(async () => {
   up = freshUpstream().up;
 });
 
-function client(token?: string): PublishingClient {
-  return publishingClient({
+function client(token?: string): PublishingTestClient {
+  return publishingTestClient({
     tenantId: 'daily-planet',
     baseUrl: mock.publishingUrl,
     upstream: up,
