@@ -2,7 +2,8 @@ import type { APIContext } from 'astro';
 import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
 import { logError } from '../log.ts';
 import { clientIp, consumeLimit, envInt, visitorLimiter } from '../visitor-limits.ts';
-import { BookingFailure, bookingServiceFor, toFailure } from './service.ts';
+import { BookingFailure, busy, notOffered, toFailure } from './failures.ts';
+import { bookingServiceFor } from './service.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
 
@@ -66,15 +67,13 @@ export async function limit(context: APIContext, kind: LimitKind): Promise<void>
     key,
   );
   if (outcome.ok) return;
-  const retryAfter = outcome.retryAfterSeconds;
-  throw new BookingFailure(429, {
-    code: 'busy',
-    message:
-      kind === 'book'
-        ? `Too many bookings from your connection. Please try again in ${retryAfter} s.`
-        : `Too many searches. Please try again in ${retryAfter} s.`,
-    retryAfter,
-  });
+  const wait = outcome.retryAfterSeconds;
+  throw busy(
+    kind === 'book'
+      ? `Too many bookings from your connection. Please try again in ${wait} s.`
+      : `Too many searches. Please try again in ${wait} s.`,
+    wait,
+  );
 }
 
 /** Runs a handler with the tenant's booking service; every failure becomes a JSON answer. */
@@ -85,9 +84,7 @@ export async function handle<T>(
 ): Promise<Response> {
   const tenant = context.locals.site?.tenant;
   try {
-    if (!tenant?.features.booking || !tenant.lodging) {
-      throw new BookingFailure(404, { code: 'not_found', message: 'Booking is not offered here.' });
-    }
+    if (!tenant?.features.booking || !tenant.lodging) throw notOffered();
     const data = await run(bookingServiceFor(tenant));
     return json({ ok: true, data });
   } catch (error) {
