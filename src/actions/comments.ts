@@ -1,6 +1,6 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
-import { z } from 'astro/zod';
+import { z } from 'zod';
 import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
 import { readFormValues } from '../lib/comments/form.ts';
 import { commentLimiter, defaultCommentLimit, limitKey } from '../lib/comments/limit.ts';
