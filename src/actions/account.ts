@@ -16,7 +16,7 @@ import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts'
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log.ts';
 import { publishingFor } from '../lib/reading/clients.ts';
-import { ValidationError } from '../lib/upstream/errors.ts';
+import { classify } from '../lib/failures/classify.ts';
 
 /**
  * Subscriber accounts. Every action is also a public endpoint (`/_actions/<name>`), so limits and
@@ -72,7 +72,7 @@ export const accountActions = {
         return { next: safeNext(input.next) };
       } catch (error) {
         // Only wrong credentials count: a slow upstream must not lock readers out.
-        if (error instanceof ValidationError) await recordFailure(limiter, ip);
+        if (classify(error).kind === 'invalid') await recordFailure(limiter, ip);
         throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused);
       }
     },

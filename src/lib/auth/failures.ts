@@ -1,4 +1,4 @@
-import { classify } from '../failures/classify.ts';
+import { classify, isSignedOut } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { waitText } from '../failures/wait.ts';
 
@@ -83,7 +83,7 @@ export function authFailure(
   if (failure.kind === 'outage') {
     return { code: 'SERVICE_UNAVAILABLE', message: MESSAGES.unavailable, fields: {} };
   }
-  if (failure.kind === 'refused' && failure.status === 401) {
+  if (isSignedOut(failure)) {
     return { code: 'UNAUTHORIZED', message: MESSAGES.rejected, fields: {} };
   }
   return null;

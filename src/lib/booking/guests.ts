@@ -1,5 +1,5 @@
 import type { LodgingClient } from '../lodging/client.ts';
-import { ValidationError } from '../upstream/errors.ts';
+import { classify } from '../failures/classify.ts';
 import type { BookingRequest } from './schema.ts';
 import { guestInput } from './wire.ts';
 
@@ -21,7 +21,8 @@ export async function findOrCreateGuest(
     return String(created.id);
   } catch (error) {
     // Someone created the same guest in between: use theirs.
-    if (error instanceof ValidationError && error.fields['email']) {
+    const failure = classify(error);
+    if (failure.kind === 'invalid' && failure.fields['email']) {
       const again = await find();
       if (again) return again;
     }

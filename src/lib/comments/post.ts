@@ -1,4 +1,4 @@
-import { classify } from '../failures/classify.ts';
+import { classify, isSignedOut } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { waitText } from '../failures/wait.ts';
 import type { PublishingClient } from '../publishing/client.ts';
@@ -153,7 +153,7 @@ export async function postComment(
         'Comments are unavailable at the moment, so yours was not posted. Please try again in a minute; your text is kept below.',
       );
     }
-    if (failure.kind === 'refused' && failure.status === 401 && signedIn) {
+    if (isSignedOut(failure) && signedIn) {
       return fail(
         'signed-out',
         'Your sign-in has expired, so your comment was not posted. Sign in again, or enter your name and e-mail to post as a guest; your text is kept below.',

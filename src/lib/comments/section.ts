@@ -1,5 +1,5 @@
 import type { PublishingClient } from '../publishing/client.ts';
-import { isOutage } from '../upstream/errors.ts';
+import { classify, isTemporary } from '../failures/classify.ts';
 import { EMPTY_VALUES } from './form.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import type { CommentFormValues } from './form.ts';
@@ -78,7 +78,7 @@ export async function loadCommentsView(
     page = { current: listed.page.current, last: Math.max(listed.page.last, 1) };
     totalThreads = listed.page.total;
   } catch (error) {
-    if (!isOutage(error)) throw error;
+    if (!isTemporary(classify(error))) throw error;
     onOutage?.(error);
     unavailable = true;
   }

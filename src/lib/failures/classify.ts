@@ -63,3 +63,8 @@ export function isTemporary(
 ): failure is Extract<Failure, { kind: 'outage' | 'busy' }> {
   return failure.kind === 'outage' || failure.kind === 'busy';
 }
+
+/** A 401: the token was revoked or expired (sign in again, or go on as a guest). */
+export function isSignedOut(failure: Failure): boolean {
+  return failure.kind === 'refused' && failure.status === 401;
+}

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BookingFailure } from '../../../src/lib/booking/failures.ts';
-import { classify, isTemporary, KnownFailure } from '../../../src/lib/failures/classify.ts';
+import {
+  classify,
+  isSignedOut,
+  isTemporary,
+  KnownFailure,
+} from '../../../src/lib/failures/classify.ts';
 import type { Failure } from '../../../src/lib/failures/classify.ts';
 import { fieldErrorsOf, issuesSummary } from '../../../src/lib/failures/fields.ts';
 import {
@@ -98,6 +103,16 @@ describe('classify', () => {
     [{ kind: 'unexpected' }, false],
   ])('isTemporary(%j) is %s', (failure, temporary) => {
     expect(isTemporary(failure)).toBe(temporary);
+  });
+});
+
+describe('isSignedOut', () => {
+  it.each<[Failure, boolean]>([
+    [{ kind: 'refused', status: 401 }, true],
+    [{ kind: 'refused', status: 403 }, false],
+    [{ kind: 'outage' }, false],
+  ])('%j → %s', (failure, signedOut) => {
+    expect(isSignedOut(failure)).toBe(signedOut);
   });
 });
 
