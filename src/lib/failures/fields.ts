@@ -3,11 +3,24 @@ import type { z } from 'zod';
 /** Messages per form field; `form` holds those about no single field. The one shape of field errors. */
 export type FieldErrors = Record<string, string[]>;
 
-type Issue = z.core.$ZodIssue;
+/** A zod issue, or one that travelled as JSON (Astro's action input errors). */
+type Issue = Pick<z.core.$ZodIssue, 'path' | 'message'> & { code?: string; keys?: string[] };
+
+/** Issues read back from JSON: anything without a path and a message is dropped. */
+export function issuesFrom(value: unknown): Issue[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (issue: unknown): issue is Issue =>
+      typeof issue === 'object' &&
+      issue !== null &&
+      Array.isArray((issue as Issue).path) &&
+      typeof (issue as Issue).message === 'string',
+  );
+}
 
 /** An issue's message, naming unknown keys (zod's own text does not say which). */
 export function issueMessage(issue: Issue): string {
-  if (issue.code === 'unrecognized_keys') {
+  if (issue.code === 'unrecognized_keys' && issue.keys) {
     return `Unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   }
   return issue.message;
