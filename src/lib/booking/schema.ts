@@ -24,7 +24,7 @@ export const availabilityQuerySchema = z.object({
 export type AvailabilityQuery = z.output<typeof availabilityQuerySchema>;
 
 /** The guest's own details (the widget's last form step). */
-export const guestDetailsSchema = z.strictObject({
+const guestDetailsSchema = z.strictObject({
   firstName: z.string({ error: 'Enter your first name.' }).max(MAX_NAME * 2),
   lastName: z.string({ error: 'Enter your last name.' }).max(MAX_NAME * 2),
   email: z.string({ error: 'Enter your e-mail address.' }).max(320),

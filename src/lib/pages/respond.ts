@@ -28,7 +28,7 @@ export async function loadOrRespond<T>(
 }
 
 /** The 404 or 503 page for `failure`, or null when it is not a page's to show (a bug, a refusal). */
-export function failurePage(Astro: PageContext, failure: Failure): Promise<Response> | null {
+function failurePage(Astro: PageContext, failure: Failure): Promise<Response> | null {
   if (failure.kind === 'not-found') return notFound(Astro);
   if (!isTemporary(failure)) return null;
   Astro.locals.retryAfter = failure.retryAfterSeconds ?? DEFAULT_RETRY_AFTER;
