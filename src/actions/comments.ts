@@ -1,6 +1,6 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } from 'astro:env/server';
-import { z } from 'astro/zod';
+import { z } from 'zod';
 import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
 import { readFormValues } from '../lib/comments/form.ts';
 import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts';

@@ -1,6 +1,7 @@
 import { addDays, nightsBetween } from '../../lib/booking/dates.ts';
 import type { Confirmation } from '../../lib/booking/types.ts';
-import { createBooking, httpApi } from './booking.store.ts';
+import { createBooking } from './booking.store.ts';
+import { httpApi } from './http-api.ts';
 import type {
   BookingConfig,
   BookingController,

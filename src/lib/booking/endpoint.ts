@@ -8,7 +8,7 @@ import {
 import { logError } from '../log.ts';
 import { clientIp, consumeLimit, visitorLimiter } from '../visitor-limits.ts';
 import { bookingTenant } from '../tenants/booking.ts';
-import { BookingFailure, toFailure } from './service.ts';
+import { BookingFailure, busy, notOffered, toFailure } from './failures.ts';
 import { bookingServiceFor } from './site-service.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
@@ -73,15 +73,13 @@ export async function limit(context: APIContext, kind: LimitKind): Promise<void>
     key,
   );
   if (outcome.ok) return;
-  const retryAfter = outcome.retryAfterSeconds;
-  throw new BookingFailure(429, {
-    code: 'busy',
-    message:
-      kind === 'book'
-        ? `Too many bookings from your connection. Please try again in ${retryAfter} s.`
-        : `Too many searches. Please try again in ${retryAfter} s.`,
-    retryAfter,
-  });
+  const wait = outcome.retryAfterSeconds;
+  throw busy(
+    kind === 'book'
+      ? `Too many bookings from your connection. Please try again in ${wait} s.`
+      : `Too many searches. Please try again in ${wait} s.`,
+    wait,
+  );
 }
 
 /** Runs a handler with the tenant's booking service; every failure becomes a JSON answer. */
@@ -92,9 +90,7 @@ export async function handle<T>(
 ): Promise<Response> {
   const tenant = bookingTenant(context.locals);
   try {
-    if (!tenant) {
-      throw new BookingFailure(404, { code: 'not_found', message: 'Booking is not offered here.' });
-    }
+    if (!tenant) throw notOffered();
     const data = await run(bookingServiceFor(tenant));
     return json({ ok: true, data });
   } catch (error) {

@@ -1,5 +1,6 @@
 import { plural } from './dates.ts';
-import type { FieldErrors } from './dates.ts';
+import type { FieldErrors } from '../failures/fields.ts';
+import type { GuestDetails } from './schema.ts';
 
 /**
  * Field rules of the booking form, shared by the widget (instant messages) and the server (which
@@ -44,17 +45,8 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 // Deliberately loose: one @, a dot in the domain, no spaces (the upstream checks again).
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export interface DetailsInput {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  nationality: string;
-  notes: string;
-}
-
 export function detailsErrors(
-  input: DetailsInput,
+  input: GuestDetails,
   isCountry: (code: string) => boolean = (code) => /^[A-Z]{2}$/.test(code),
 ): FieldErrors {
   const errors: FieldErrors = {};

@@ -1,4 +1,4 @@
-import type { FieldErrors } from './dates.ts';
+import type { FieldErrors } from '../failures/fields.ts';
 import type { Capacity } from './rules.ts';
 
 /** Wire format between the site's booking endpoints and the widget (never upstream shapes). */
@@ -44,23 +44,6 @@ export interface AvailabilityResult {
   children: number;
   currency: string;
   rooms: RoomOffer[];
-}
-
-export interface BookingRequest {
-  /** One per attempt at a booking: the same key never creates a second booking. */
-  idempotencyKey: string;
-  propertyId: string;
-  roomTypeId: string;
-  checkIn: string;
-  checkOut: string;
-  adults: number;
-  children: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  nationality: string;
-  notes: string;
 }
 
 export interface Confirmation {

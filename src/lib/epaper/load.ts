@@ -4,7 +4,7 @@ import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../reading/clients.ts';
 import { loadPlans } from '../reading/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { isOutage, UnauthenticatedError } from '../upstream/errors.ts';
+import { classify, isSignedOut, isTemporary } from '../failures/classify.ts';
 import type { Paged } from '../upstream/parse.ts';
 
 export const EDITIONS_PER_PAGE = 12;
@@ -75,7 +75,7 @@ export async function loadReader(
       }
     } catch (error) {
       // A revoked or expired token: show the paywall with its "Log in" link instead of an error.
-      if (!(error instanceof UnauthenticatedError)) throw error;
+      if (!isSignedOut(classify(error))) throw error;
       logWarn('epaper.token.rejected', { tenant: tenant.id });
       return {
         kind: 'paywall',
@@ -100,7 +100,7 @@ async function paywallPlans(tenant: Tenant): Promise<Plan[]> {
   try {
     return await loadPlans(tenant);
   } catch (error) {
-    if (!isOutage(error)) throw error;
+    if (!isTemporary(classify(error))) throw error;
     logWarn('epaper.plans.unavailable', { tenant: tenant.id });
     return [];
   }

@@ -269,16 +269,18 @@ export const postInputSchema = z.object({
 export type PostInput = z.input<typeof postInputSchema>;
 export type PostUpdate = Partial<PostInput>;
 
-export interface CommentInput {
-  content: string;
-  parent_id?: number | string | undefined;
+export const commentInputSchema = z.object({
+  content: z.string(),
+  parent_id: z.union([z.number(), z.string()]).optional(),
   /** Guests only. */
-  author_name?: string | undefined;
-  author_email?: string | undefined;
-}
+  author_name: z.string().optional(),
+  author_email: z.string().optional(),
+});
+export type CommentInput = z.input<typeof commentInputSchema>;
 
-export interface RegisterInput {
-  name: string;
-  email: string;
-  password: string;
-}
+export const registerInputSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  password: z.string(),
+});
+export type RegisterInput = z.input<typeof registerInputSchema>;

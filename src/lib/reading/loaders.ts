@@ -1,6 +1,6 @@
 import type { Category, Post, PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
-import { isOutage } from '../upstream/errors.ts';
+import { classify, isTemporary } from '../failures/classify.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log.ts';
 import { publishingFor } from './clients.ts';
@@ -15,7 +15,7 @@ export async function navigationCategories(tenant: Tenant): Promise<Category[]> 
     const categories = await publishingFor(tenant).listCategories();
     return [...categories].sort((a, b) => (b.posts_count ?? 0) - (a.posts_count ?? 0));
   } catch (error) {
-    if (!isOutage(error)) throw error;
+    if (!isTemporary(classify(error))) throw error;
     logWarn('navigation.categories.unavailable', { tenant: tenant.id });
     return [];
   }
@@ -69,7 +69,7 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
     }
   } catch (error) {
     // Related posts are a nice-to-have: the article itself is what the visitor came for.
-    if (!isOutage(error)) throw error;
+    if (!isTemporary(classify(error))) throw error;
   }
   return { post, related };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueMessage, issuePath } from '../failures/fields.ts';
 
 /**
  * Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages: every
@@ -252,12 +253,7 @@ export function formatTenantIssues(error: z.ZodError, raw: unknown): string {
         where = id ? `tenant "${id}" (tenants[${index}])` : `tenants[${index}]`;
         path.splice(0, 2);
       }
-      let message = issue.message;
-      if (issue.code === 'unrecognized_keys') {
-        message = `Unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-      }
-      const field = path.length ? path.join('.') : '(root)';
-      return `  - ${where} → ${field}: ${message}`;
+      return `  - ${where} → ${issuePath(path)}: ${issueMessage(issue)}`;
     })
     .join('\n');
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidResponseError } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
+import { issuesSummary } from '../failures/fields.ts';
 
 /**
  * Lenient building blocks for upstream payloads: a real upstream may differ from the mock in
@@ -137,10 +138,7 @@ export function parseOrThrow<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
+  const issues = issuesSummary(result.error.issues);
   throw new InvalidResponseError(
     `[${context.service}] ${context.operation}: response does not match the expected shape`,
     { service: context.service, operation: context.operation },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BookingFailure, bookingService } from '../../../src/lib/booking/service.ts';
-import type { BookingRequestInput } from '../../../src/lib/booking/schema.ts';
+import { BookingFailure } from '../../../src/lib/booking/failures.ts';
+import { bookingService } from '../../../src/lib/booking/service.ts';
+import type { BookingRequest } from '../../../src/lib/booking/schema.ts';
 import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -35,7 +36,7 @@ async function stats(): Promise<Record<string, number>> {
 
 const day = (n: number) => addDays(todayIn('Europe/London'), n);
 
-function request(overrides: Partial<BookingRequestInput> = {}): BookingRequestInput {
+function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
   return {
     idempotencyKey: `key${Math.random().toString(36).slice(2)}0000000000`,
     propertyId: PROPERTY,

@@ -47,7 +47,7 @@ describe('comment form', () => {
   it('after a refused submit: every field keeps its text, errors are announced and linked', async () => {
     const view = await renderForm({
       values: { content: 'Hello there', name: '', email: 'ada@', parentId: '' },
-      fields: { name: 'Enter your name.', email: 'Enter a valid e-mail address.' },
+      fields: { name: ['Enter your name.'], email: ['Enter a valid e-mail address.'] },
       error: { kind: 'invalid', message: 'Check the highlighted fields.' },
     });
     const content = view.getByRole<HTMLTextAreaElement>('textbox', { name: 'Comment' });
@@ -78,7 +78,7 @@ describe('comment form', () => {
   it('counts characters over the limit', async () => {
     const view = await renderForm({
       values: { ...EMPTY_VALUES, content: 'x'.repeat(COMMENT_MAX + 5) },
-      fields: { content: 'Shorten your comment.' },
+      fields: { content: ['Shorten your comment.'] },
       error: { kind: 'invalid', message: 'Check the highlighted fields.' },
     });
     const content = view.getByRole('textbox', { name: 'Comment' });

@@ -1,5 +1,8 @@
 import type { AstroGlobal } from 'astro';
-import { NotFoundError, RateLimitedError, isOutage } from '../upstream/errors.ts';
+import { classify, isTemporary } from '../failures/classify.ts';
+import type { Failure } from '../failures/classify.ts';
+
+/** Shared by every page (reading, account, booking): failure pages and cache headers. */
 
 type PageContext = Pick<AstroGlobal, 'rewrite' | 'locals' | 'url'>;
 
@@ -7,9 +10,9 @@ type PageContext = Pick<AstroGlobal, 'rewrite' | 'locals' | 'url'>;
 const DEFAULT_RETRY_AFTER = 30;
 
 /**
- * Runs a page's data loader and turns typed upstream failures into the right page: 404 for a missing
- * resource, the branded 503 with `Retry-After` for an outage or rate limit (never a 500). Anything
- * else is a bug and goes on to the 500 page. (The client has already logged the upstream failure.)
+ * Runs a page's data loader and turns failures into the right page: 404 for a missing resource,
+ * the branded 503 with `Retry-After` for an outage or rate limit (never a 500). Anything else is a
+ * bug and goes on to the 500 page. (The client has already logged the upstream failure.)
  */
 export async function loadOrRespond<T>(
   Astro: PageContext,
@@ -18,17 +21,18 @@ export async function loadOrRespond<T>(
   try {
     return await loader();
   } catch (error) {
-    if (error instanceof NotFoundError) return notFound(Astro);
-    if (isOutage(error)) {
-      const retryAfter =
-        error instanceof RateLimitedError
-          ? Math.max(1, Math.ceil(error.retryAfterSeconds))
-          : DEFAULT_RETRY_AFTER;
-      Astro.locals.retryAfter = retryAfter;
-      return Astro.rewrite(Astro.locals.href('/503'));
-    }
+    const response = failurePage(Astro, classify(error));
+    if (response) return response;
     throw error;
   }
+}
+
+/** The 404 or 503 page for `failure`, or null when it is not a page's to show (a bug, a refusal). */
+function failurePage(Astro: PageContext, failure: Failure): Promise<Response> | null {
+  if (failure.kind === 'not-found') return notFound(Astro);
+  if (!isTemporary(failure)) return null;
+  Astro.locals.retryAfter = failure.retryAfterSeconds ?? DEFAULT_RETRY_AFTER;
+  return Astro.rewrite(Astro.locals.href('/503'));
 }
 
 export function notFound(Astro: PageContext): Promise<Response> {
