@@ -140,7 +140,8 @@ export const de: Dictionary = {
   'streams.startsIn': 'Beginnt in {time}',
   'streams.noPlayer': 'Der Player ist für diese Übertragung nicht verfügbar.',
   'streams.beforeStart': 'Der Player erscheint hier, sobald die Übertragung beginnt.',
-  'streams.watch': 'Ansehen',
+  'streams.watch': 'Auf {provider} ansehen',
+  'streams.player': 'Videoplayer: {title}',
 
   'account.title': 'Ihr Konto',
   'account.stale':

@@ -145,7 +145,8 @@ export const en = {
   'streams.startsIn': 'Starts in {time}',
   'streams.noPlayer': 'The player is not available for this stream.',
   'streams.beforeStart': 'The player appears here when the stream starts.',
-  'streams.watch': 'Watch',
+  'streams.watch': 'Watch on {provider}',
+  'streams.player': 'Video player: {title}',
 
   // Accounts
   'account.title': 'Your account',

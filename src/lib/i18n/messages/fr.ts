@@ -142,7 +142,8 @@ export const fr: Dictionary = {
   'streams.startsIn': 'Commence dans {time}',
   'streams.noPlayer': 'Le lecteur n’est pas disponible pour cette diffusion.',
   'streams.beforeStart': 'Le lecteur apparaîtra ici au début de la diffusion.',
-  'streams.watch': 'Regarder',
+  'streams.watch': 'Regarder sur {provider}',
+  'streams.player': 'Lecteur vidéo : {title}',
 
   'account.title': 'Votre compte',
   'account.stale':
