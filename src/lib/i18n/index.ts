@@ -3,7 +3,7 @@ import { isPlural, type Message, type MessageKey } from './dictionary.ts';
 import { dictionaryFor } from './languages.ts';
 import { en } from './messages/en.ts';
 
-export type { MessageKey } from './dictionary.ts';
+export type { Message, MessageKey } from './dictionary.ts';
 export type Values = Readonly<Record<string, string | number>>;
 
 /** Interface text and formats in one tenant's language, locale and time zone. */
@@ -16,6 +16,8 @@ export interface I18n {
   /** The text for `key`, `{name}` filled from `values`; plural messages pick their form by `values.count`. */
   t: (key: MessageKey, values?: Values) => string;
   number: (value: number) => string;
+  /** The raw message (override, language, English), for text a client-side island formats itself. */
+  message: (key: MessageKey) => Message;
 }
 
 type I18nTenant = Pick<Tenant, 'locale' | 'timeZone' | 'messages'>;
@@ -42,16 +44,15 @@ export function createI18n(
   const plurals = new Intl.PluralRules(locale);
   const numbers = new Intl.NumberFormat(locale);
   const number = (value: number) => numbers.format(value);
-  const t = (key: MessageKey, values: Values = {}): string => {
-    const message: Message = overrides[key] ?? messages[key] ?? en[key];
-    return interpolate(pick(message, values['count']), values, number);
-  };
+  const message = (key: MessageKey): Message => overrides[key] ?? messages[key] ?? en[key];
+  const t = (key: MessageKey, values: Values = {}): string =>
+    interpolate(pick(message(key), values['count']), values, number);
   const pick = (message: Message, count: string | number | undefined): string => {
     if (!isPlural(message)) return message;
     const category = typeof count === 'number' ? plurals.select(count) : 'other';
     return message[category] ?? message.other;
   };
-  return { locale, language, timeZone, t, number };
+  return { locale, language, timeZone, t, number, message };
 }
 
 function interpolate(text: string, values: Values, number: (value: number) => string): string {

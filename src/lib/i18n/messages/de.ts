@@ -277,4 +277,7 @@ export const de: Dictionary = {
   'widget.notes': 'Hinweise',
   'widget.total': 'Total',
   'widget.reference': 'Buchungsnummer',
+  'widget.priceTotal': '{price} total',
+  'widget.pricePerNight': '{price} pro Nacht',
+  'widget.left': { one: 'nur noch {count} frei', other: 'nur noch {count} frei' },
 };

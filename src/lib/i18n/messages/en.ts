@@ -279,6 +279,9 @@ export const en = {
   'widget.notes': 'Notes',
   'widget.total': 'Total',
   'widget.reference': 'Booking reference',
+  'widget.priceTotal': '{price} total',
+  'widget.pricePerNight': '{price} per night',
+  'widget.left': { one: 'only {count} left', other: 'only {count} left' },
 } as const satisfies Record<string, string | PluralMessage>;
 
 /** A message with one form per plural category; `other` is required. */

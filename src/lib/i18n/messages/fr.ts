@@ -278,4 +278,7 @@ export const fr: Dictionary = {
   'widget.notes': 'Remarques',
   'widget.total': 'Total',
   'widget.reference': 'Référence de réservation',
+  'widget.priceTotal': '{price} au total',
+  'widget.pricePerNight': '{price} par nuit',
+  'widget.left': { one: 'plus que {count} disponible', other: 'plus que {count} disponibles' },
 };
