@@ -10,7 +10,10 @@ import { DEMO_TENANTS, pageTypes } from '../tests/e2e/page-types.ts';
 const PORT = Number(process.env.E2E_PORT ?? 4400);
 const OUT = new URL('../screenshots/', import.meta.url);
 const list = (name: string, fallback: string[]) =>
-  process.env[name]?.split(',').map((value) => value.trim()).filter(Boolean) ?? fallback;
+  process.env[name]
+    ?.split(',')
+    .map((value) => value.trim())
+    .filter(Boolean) ?? fallback;
 
 async function up(url: string): Promise<boolean> {
   try {
@@ -57,7 +60,10 @@ const browser = await chromium.launch({
 });
 let count = 0;
 try {
-  const tenants = list('SCREENSHOT_TENANTS', DEMO_TENANTS.map((tenant) => tenant.id));
+  const tenants = list(
+    'SCREENSHOT_TENANTS',
+    DEMO_TENANTS.map((tenant) => tenant.id),
+  );
   const pages = list('SCREENSHOT_PAGES', []);
   const widths = list('SCREENSHOT_WIDTHS', ['390', '1280']).map(Number);
   const schemes = list('SCREENSHOT_SCHEMES', ['light', 'dark']) as ('light' | 'dark')[];

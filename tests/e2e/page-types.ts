@@ -27,7 +27,8 @@ async function first(tenant: string, path: string): Promise<{ slug: string } | u
 }
 
 /** A word longer than any screen, as a reader might paste it into the search. */
-export const LONG_WORD = 'Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft';
+export const LONG_WORD =
+  'Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft';
 
 export async function pageTypes(tenant: DemoTenant): Promise<PageType[]> {
   const features = { epaper: true, streams: true, booking: false, ...tenant.features };
