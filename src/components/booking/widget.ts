@@ -54,7 +54,10 @@ class MastheadBooking extends HTMLElement {
     if (this.controller) return;
     const config = JSON.parse(this.dataset['config'] ?? '{}') as BookingConfig;
     this.locale = this.dataset['locale'] || navigator.language || 'en';
-    this.say = sayer(JSON.parse(this.dataset['text'] ?? '{}') as Parameters<typeof sayer>[0], this.locale);
+    this.say = sayer(
+      JSON.parse(this.dataset['text'] ?? '{}') as Parameters<typeof sayer>[0],
+      this.locale,
+    );
     this.parentOrigin = this.dataset['parentOrigin'] ?? '';
     const storage = sessionStore(`masthead-booking:${this.dataset['storageKey'] ?? ''}`);
     const controller = createBooking(
@@ -235,13 +238,7 @@ class MastheadBooking extends HTMLElement {
         list.append(option);
       }
       if (offers && !offers.rooms.some((r) => r.available)) {
-        list.append(
-          el(
-            'p',
-            { class: 'notice' },
-            this.say('nothingFree'),
-          ),
-        );
+        list.append(el('p', { class: 'notice' }, this.say('nothingFree')));
       }
     }
     for (const input of list.querySelectorAll<HTMLInputElement>('input[name="roomTypeId"]')) {

@@ -77,7 +77,8 @@ function enhance(root: HTMLElement): void {
     if (currentLabel) currentLabel.textContent = String(page);
     if (gotoInput) gotoInput.value = String(page);
     if (live)
-      live.textContent = fill(root.dataset.textPosition, { page, count }) ?? `Page ${page} of ${count}`;
+      live.textContent =
+        fill(root.dataset.textPosition, { page, count }) ?? `Page ${page} of ${count}`;
     thumb.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     refreshLinks();
     history.replaceState(history.state, '', urlFor(page, zoom));

@@ -15,8 +15,6 @@ export function readerCss(name: string | null): string {
 /** Escapes everything but letters, digits and spaces, so a name can never end the CSS string. */
 export function cssString(text: string): string {
   return [...text.replace(/[\r\n\t]+/g, ' ')]
-    .map((char) =>
-      /[\p{L}\p{N} ]/u.test(char) ? char : `\\${char.codePointAt(0)!.toString(16)} `,
-    )
+    .map((char) => (/[\p{L}\p{N} ]/u.test(char) ? char : `\\${char.codePointAt(0)!.toString(16)} `))
     .join('');
 }

@@ -38,7 +38,7 @@ export function i18nFor(tenant: I18nTenant): I18n {
 export function createI18n(
   locale: string,
   timeZone: string,
-  overrides: Readonly<Partial<Record<MessageKey, Message>>> = {},
+  overrides: { readonly [K in MessageKey]?: Message | undefined } = {},
 ): I18n {
   const { language, messages } = dictionaryFor(locale);
   const plurals = new Intl.PluralRules(locale);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { frontPage, gridColumns, readingMinutes, shownUpdate } from '../../../src/lib/reading/article.ts';
+import {
+  frontPage,
+  gridColumns,
+  readingMinutes,
+  shownUpdate,
+} from '../../../src/lib/reading/article.ts';
 
 describe('readingMinutes', () => {
   it.each([
@@ -18,7 +23,12 @@ describe('shownUpdate', () => {
     ['same day', '2026-11-20T08:00:00Z', '2026-11-20T15:00:00Z', null],
     ['a later day', '2026-11-20T08:00:00Z', '2026-11-22T09:00:00Z', '2026-11-22T09:00:00Z'],
     // 23:30 UTC is already the next day in Zurich.
-    ['the next day in the zone', '2026-11-20T08:00:00Z', '2026-11-20T23:30:00Z', '2026-11-20T23:30:00Z'],
+    [
+      'the next day in the zone',
+      '2026-11-20T08:00:00Z',
+      '2026-11-20T23:30:00Z',
+      '2026-11-20T23:30:00Z',
+    ],
     ['never updated', '2026-11-20T08:00:00Z', null, null],
     ['an update before publication', '2026-11-20T08:00:00Z', '2026-11-01T08:00:00Z', null],
   ])('%s', (_name, published_at, updated_at, expected) => {
@@ -29,7 +39,11 @@ describe('shownUpdate', () => {
 describe('frontPage', () => {
   const post = (id: number, published_at: string | null) => ({ id, published_at });
   it('leads with the newest featured post and lists the rest without repeats', () => {
-    const featured = [post(1, '2026-11-01T00:00:00Z'), post(2, '2026-11-03T00:00:00Z'), post(3, null)];
+    const featured = [
+      post(1, '2026-11-01T00:00:00Z'),
+      post(2, '2026-11-03T00:00:00Z'),
+      post(3, null),
+    ];
     const latest = [post(4, '2026-11-04T00:00:00Z'), post(2, '2026-11-03T00:00:00Z')];
     const page = frontPage(featured, latest);
     expect(page.lead?.id).toBe(2);
@@ -38,7 +52,11 @@ describe('frontPage', () => {
   });
 
   it('has no lead without featured posts', () => {
-    expect(frontPage([], [post(4, null)])).toEqual({ lead: null, secondary: [], list: [post(4, null)] });
+    expect(frontPage([], [post(4, null)])).toEqual({
+      lead: null,
+      secondary: [],
+      list: [post(4, null)],
+    });
   });
 });
 

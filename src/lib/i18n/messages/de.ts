@@ -57,7 +57,10 @@ export const de: Dictionary = {
   'search.button': 'Suchen',
   'search.prompt': 'Geben Sie ein oder zwei Wörter ein, um alle Artikel von {site} zu durchsuchen.',
   'search.none': 'Keine Artikel zu «{query}». Versuchen Sie es mit weniger oder anderen Wörtern.',
-  'search.results': { one: '{count} Treffer für «{query}»', other: '{count} Treffer für «{query}»' },
+  'search.results': {
+    one: '{count} Treffer für «{query}»',
+    other: '{count} Treffer für «{query}»',
+  },
   'search.pages': 'Seiten der Suchergebnisse',
 
   'error.home': 'Zurück zur Startseite',
@@ -224,7 +227,8 @@ export const de: Dictionary = {
   'booking.unavailable':
     'Die Buchung ist vorübergehend nicht möglich. Bitte versuchen Sie es gleich noch einmal.',
   'booking.misconfigured': 'Dieses Buchungsformular ist nicht richtig eingerichtet: {warnings}.',
-  'booking.noscript': 'Die Buchung braucht JavaScript. Bitte schalten Sie es ein oder rufen Sie uns an.',
+  'booking.noscript':
+    'Die Buchung braucht JavaScript. Bitte schalten Sie es ein oder rufen Sie uns an.',
   'booking.retry': 'Noch einmal versuchen',
   'booking.datesHeading': 'Wann möchten Sie übernachten?',
   'booking.place': 'Unterkunft',

@@ -151,7 +151,8 @@ export const en = {
 
   // Accounts
   'account.title': 'Your account',
-  'account.stale': 'We could not refresh your details just now; this is what we knew when you logged in.',
+  'account.stale':
+    'We could not refresh your details just now; this is what we knew when you logged in.',
   'account.name': 'Name',
   'account.email': 'E-mail address',
   'account.subscription': 'Subscription',

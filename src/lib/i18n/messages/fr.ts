@@ -56,7 +56,8 @@ export const fr: Dictionary = {
   'search.label': 'Rechercher dans {site}',
   'search.button': 'Rechercher',
   'search.prompt': 'Tapez un ou deux mots pour chercher dans tous les articles de {site}.',
-  'search.none': 'Aucun article ne correspond à « {query} ». Essayez avec moins de mots ou d’autres mots.',
+  'search.none':
+    'Aucun article ne correspond à « {query} ». Essayez avec moins de mots ou d’autres mots.',
   'search.results': {
     one: '{count} résultat pour « {query} »',
     other: '{count} résultats pour « {query} »',
@@ -67,7 +68,8 @@ export const fr: Dictionary = {
   'error.notFound': 'Page introuvable',
   'error.notFoundText': 'La page demandée n’existe pas ou a été déplacée.',
   'error.failed': 'Une erreur s’est produite',
-  'error.failedText': 'Nous n’avons pas pu afficher cette page. Veuillez réessayer dans un instant.',
+  'error.failedText':
+    'Nous n’avons pas pu afficher cette page. Veuillez réessayer dans un instant.',
   'error.unavailable': 'Momentanément indisponible',
   'error.unavailableText': {
     one: 'Cette page ne peut pas être affichée pour le moment. Veuillez réessayer dans {count} seconde.',
