@@ -267,7 +267,9 @@ test('a too-long comment and a missing e-mail keep everything typed and show the
   await expect(content).toHaveValue(long);
   await expect(content).toHaveAttribute('aria-invalid', 'true');
   await expect(content).toHaveAccessibleDescription(
-    new RegExp(`${[...long].length} of 2000 characters \\(\\d+ too many\\).*Shorten it to 2000`),
+    new RegExp(
+      `${[...long].length.toLocaleString('en-US')} of 2,000 characters\\. \\d+ characters too many\\..*Shorten it to 2000`,
+    ),
   );
   await expect(form.getByLabel('Name', { exact: true })).toHaveValue('Gina Guest');
   await expect(form.getByLabel('E-mail', { exact: true })).toHaveAccessibleDescription(
