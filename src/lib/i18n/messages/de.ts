@@ -196,6 +196,8 @@ export const de: Dictionary = {
   'comments.repliesTo': 'Antworten auf {name}',
   'comments.formHeading': 'Einen Kommentar schreiben',
   'comments.formReplyHeading': 'Antwort auf {name}',
+  'comments.published': 'Ihr Kommentar ist veröffentlicht.',
+  'comments.awaiting': 'Ihr Kommentar wartet auf die Freigabe durch die Redaktion.',
   'comments.pending': 'Er erscheint hier, sobald die Redaktion ihn freigegeben hat.',
   'comments.goTo': 'Zu Ihrem Kommentar',
   'comments.replying': 'Antwort auf',

@@ -197,6 +197,8 @@ export const en = {
   'comments.repliesTo': 'Replies to {name}',
   'comments.formHeading': 'Leave a comment',
   'comments.formReplyHeading': 'Reply to {name}',
+  'comments.published': 'Your comment has been published.',
+  'comments.awaiting': 'Your comment is awaiting moderation.',
   'comments.pending': 'It will appear here once an editor has approved it.',
   'comments.goTo': 'Go to your comment',
   'comments.replying': 'Replying to',

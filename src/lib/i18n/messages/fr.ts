@@ -196,6 +196,8 @@ export const fr: Dictionary = {
   'comments.repliesTo': 'Réponses à {name}',
   'comments.formHeading': 'Laisser un commentaire',
   'comments.formReplyHeading': 'Répondre à {name}',
+  'comments.published': 'Votre commentaire est publié.',
+  'comments.awaiting': 'Votre commentaire attend la validation de la rédaction.',
   'comments.pending': 'Il apparaîtra ici dès que la rédaction l’aura validé.',
   'comments.goTo': 'Aller à votre commentaire',
   'comments.replying': 'En réponse à',
