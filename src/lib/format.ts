@@ -53,3 +53,14 @@ export function formatPrice(amount: string | number, currency: string, locale: s
     return `${value.toFixed(2)} ${currency}`;
   }
 }
+
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
+export function isoDateInZone(value: string | Date, timeZone: string): string {
+  const date = value instanceof Date ? value : new Date(value);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(date);
+}

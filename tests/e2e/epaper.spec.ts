@@ -200,7 +200,7 @@ test('a subscriber-only edition shows anonymous visitors the paywall and no page
   await expect(plans).toHaveCount(3);
   await expect(plans.first().locator('.price')).toContainText('per month');
   await expect(page.getByRole('link', { name: /^Subscribe to / })).toHaveCount(3);
-  await expect(page.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+  await expect(page.locator('.paywall').getByRole('link', { name: 'Log in' })).toHaveAttribute(
     'href',
     `/login?next=${encodeURIComponent(`/epaper/${newest.slug}?page=3`)}`,
   );
@@ -229,7 +229,7 @@ test('the paying subscriber logs in from the paywall and reads; anonymous visito
   );
 
   await page.goto(tenantUrl(TENANT, `/epaper/${newest.slug}?page=3`));
-  await page.getByRole('link', { name: 'Log in' }).click();
+  await page.locator('.paywall').getByRole('link', { name: 'Log in' }).click();
   await page.getByLabel('E-mail address').fill('subscriber@masthead.test');
   await page.getByLabel('Password').fill('masthead-demo');
   await page.getByRole('button', { name: 'Log in' }).click();

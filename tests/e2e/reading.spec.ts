@@ -83,7 +83,8 @@ test('a post renders sanitized content: nothing from the CMS runs', async ({ pag
   expect(
     ld.some((json) => (JSON.parse(json) as { '@type': string })['@type'] === 'NewsArticle'),
   ).toBe(true);
-  await expect(page.locator('nav[aria-label="Breadcrumb"]')).toBeVisible();
+  // Alpine Post speaks German: the breadcrumb's label too.
+  await expect(page.getByRole('navigation', { name: 'Brotkrümelnavigation' })).toBeVisible();
   await checkA11y(page);
 });
 
@@ -162,7 +163,7 @@ test('plans show price in the tenant locale and a subscribe button', async ({ pa
   const plans = page.locator('article.plan');
   await expect(plans).toHaveCount(3);
   await expect(plans.first()).toContainText('CHF');
-  await expect(plans.first().getByRole('link', { name: /Subscribe/ })).toHaveAttribute(
+  await expect(plans.first().getByRole('link', { name: /Abonnieren/ })).toHaveAttribute(
     'href',
     /^https?:\/\//,
   );

@@ -72,11 +72,13 @@ function enhance(root: HTMLElement): void {
     image.width = Number(thumb.dataset.width) || image.width;
     image.height = Number(thumb.dataset.height) || image.height;
     image.src = thumb.dataset.src;
-    image.alt = pageAlt(page, title);
+    image.alt = fill(root.dataset.textAlt, { page, title }) ?? pageAlt(page, title);
     root.dataset.page = String(page);
     if (currentLabel) currentLabel.textContent = String(page);
     if (gotoInput) gotoInput.value = String(page);
-    if (live) live.textContent = `Page ${page} of ${count}`;
+    if (live)
+      live.textContent =
+        fill(root.dataset.textPosition, { page, count }) ?? `Page ${page} of ${count}`;
     thumb.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     refreshLinks();
     history.replaceState(history.state, '', urlFor(page, zoom));
@@ -90,7 +92,7 @@ function enhance(root: HTMLElement): void {
     zoom = next;
     root.dataset.zoom = String(zoom);
     if (zoomText) zoomText.textContent = zoomLabel(zoom);
-    if (live) live.textContent = `Zoom ${zoomLabel(zoom)}`;
+    if (live) live.textContent = `${root.dataset.textZoom ?? 'Zoom'} ${zoomLabel(zoom)}`;
     refreshLinks();
     history.replaceState(history.state, '', urlFor(page, zoom));
   };
@@ -129,3 +131,8 @@ function enhance(root: HTMLElement): void {
 }
 
 for (const root of document.querySelectorAll<HTMLElement>('[data-reader]')) enhance(root);
+
+/** A server-translated template (`data-text-*`) with `{name}` filled in; undefined without one. */
+function fill(template: string | undefined, values: Record<string, string | number>) {
+  return template?.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
+}

@@ -57,7 +57,11 @@ export function validateComment(values: CommentFormValues, signedIn: boolean): V
   const fields: FieldErrors = {};
   const content = values.content.trim();
   const length = characterCount(values.content);
-  if (content === '') fields['content'] = ['Enter your comment.'];
+  // Zero-width characters count as blank too: a comment must have something to read.
+  const blank = content.replace(/[\u200b-\u200d\u2060\ufeff]/g, '') === '';
+  if (values.content === '') fields['content'] = ['Enter your comment.'];
+  else if (blank)
+    fields['content'] = ['Your comment is only spaces. Write something before posting.'];
   else if (length > COMMENT_MAX)
     fields['content'] = [
       `Your comment is ${length} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`,

@@ -54,7 +54,8 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
   const add = (items: PostSummary[]) => {
     for (const item of items) {
       if (related.length >= RELATED_COUNT) return;
-      if (item.id !== post.id && !related.some((known) => known.id === item.id)) related.push(item);
+      const isArticle = item.id === post.id || item.slug === post.slug;
+      if (!isArticle && !related.some((known) => known.id === item.id)) related.push(item);
     }
   };
   try {

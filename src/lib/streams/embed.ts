@@ -121,7 +121,7 @@ export function providerName(
 
 export type StreamPlayer =
   | { kind: 'embed'; src: string; origin: string; title: string }
-  | { kind: 'link'; href: string; label: string }
+  | { kind: 'link'; href: string; label: string; provider: string }
   | { kind: 'none' };
 
 type PlayerFields = Pick<Stream, 'title' | 'embed_code' | 'stream_url' | 'watch_url' | 'provider'>;
@@ -147,6 +147,9 @@ export function streamPlayer(
     };
   }
   const href = webUrl(stream.watch_url);
-  if (href) return { kind: 'link', href, label: `Watch on ${providerName(stream.provider, href)}` };
+  if (href) {
+    const provider = providerName(stream.provider, href);
+    return { kind: 'link', href, label: `Watch on ${provider}`, provider };
+  }
   return { kind: 'none' };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
+import { MESSAGE_KEYS, type MessageKey } from '../i18n/dictionary.ts';
 
 /**
  * Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages: every
@@ -18,6 +19,7 @@ export const RESERVED_TENANT_IDS = [
   'logout',
   'plans',
   'posts',
+  'reader.css',
   'register',
   'robots.txt',
   'rss.xml',
@@ -158,6 +160,21 @@ export const FeaturesSchema = z.strictObject({
   booking: z.boolean().default(false),
 });
 
+const PluralMessageSchema = z.strictObject({
+  zero: z.string().optional(),
+  one: z.string().optional(),
+  two: z.string().optional(),
+  few: z.string().optional(),
+  many: z.string().optional(),
+  other: z.string(),
+});
+
+/** Per-tenant interface text: a key of `src/lib/i18n/messages/en.ts` and its text in the tenant's language. */
+export const MessageOverridesSchema = z.partialRecord(
+  z.enum(MESSAGE_KEYS as [MessageKey, ...MessageKey[]]),
+  z.union([z.string().min(1), PluralMessageSchema]),
+);
+
 export const TenantSchema = z
   .strictObject({
     /** The publishing API's short name for this site; also the `/<id>/` path prefix. */
@@ -186,6 +203,8 @@ export const TenantSchema = z
       comments: true,
       booking: false,
     }),
+    /** Interface text that differs from the language's dictionary, e.g. `{ "nav.stay": "Hotels" }`. */
+    messages: MessageOverridesSchema.default({}),
   })
   .refine((tenant) => !tenant.features.booking || tenant.lodging, {
     message: 'features.booking needs a lodging section',

@@ -7,6 +7,9 @@ export function themeCss(tenant: Tenant): string {
   const light = [
     `--color-primary:${colors.primary}`,
     `--color-on-primary:${colors.onPrimary}`,
+    // The header keeps the brand colour in dark mode too (no pastel bar): set once, never overridden.
+    `--color-brand:${colors.primary}`,
+    `--color-on-brand:${colors.onPrimary}`,
     `--color-accent:${colors.accent}`,
     `--color-bg:${colors.background}`,
     `--color-text:${colors.text}`,

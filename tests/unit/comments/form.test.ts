@@ -50,7 +50,12 @@ describe('validateComment', () => {
   });
 
   it.each<[string, Partial<CommentFormValues>, Record<string, string[]>]>([
-    ['empty comment', { content: '  \n ' }, { content: ['Enter your comment.'] }],
+    ['empty comment', { content: '' }, { content: ['Enter your comment.'] }],
+    [
+      'only spaces',
+      { content: '  \n \u200b ' },
+      { content: ['Your comment is only spaces. Write something before posting.'] },
+    ],
     [
       'too long',
       { content: 'x'.repeat(COMMENT_MAX + 5) },

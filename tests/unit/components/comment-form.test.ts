@@ -4,6 +4,9 @@ import { COMMENT_MAX, EMPTY_VALUES } from '../../../src/lib/comments/form.ts';
 import type { CommentFormState } from '../../../src/lib/comments/section.ts';
 import { render } from './render.ts';
 
+// The fixture tenant writes numbers the en-GB way.
+const n = (value: number) => value.toLocaleString('en-GB');
+
 // Markup of the comment form without a browser: labels, error wiring and what the visitor typed.
 const EMPTY: CommentFormState = {
   values: EMPTY_VALUES,
@@ -31,14 +34,14 @@ describe('comment form', () => {
     const content = view.getByRole('textbox', { name: 'Comment' });
     expect(content.tagName).toBe('TEXTAREA');
     expect(view.descriptions(content)).toEqual([
-      `Up to ${COMMENT_MAX} characters. Plain text; leave a blank line between paragraphs.`,
+      `Up to ${n(COMMENT_MAX)} characters. Plain text; leave a blank line between paragraphs.`,
     ]);
     for (const name of ['Name', 'E-mail']) {
       const input = view.getByRole('textbox', { name });
       expect(input.hasAttribute('aria-invalid')).toBe(false);
-      expect(view.descriptions(input)[0]).toMatch(/^Needed to comment as a guest/);
+      expect(view.descriptions(input)[0]).toMatch(/^An editor reviews a guest’s comment/);
     }
-    expect(view.getByRole('link', { name: 'signed in' }).getAttribute('href')).toBe(
+    expect(view.getByRole('link', { name: 'Log in to comment at once' }).getAttribute('href')).toBe(
       `/gazette/login?next=${encodeURIComponent('/posts/welcome#comment-form')}`,
     );
     expect(view.queryByRole('alert')).toBeNull();
@@ -53,7 +56,7 @@ describe('comment form', () => {
     const content = view.getByRole<HTMLTextAreaElement>('textbox', { name: 'Comment' });
     expect(content.value).toBe('Hello there');
     expect(content.hasAttribute('aria-invalid')).toBe(false);
-    expect(view.descriptions(content)).toEqual([`11 of ${COMMENT_MAX} characters.`]);
+    expect(view.descriptions(content)).toEqual([`11 of ${n(COMMENT_MAX)} characters.`]);
 
     const email = view.getByRole<HTMLInputElement>('textbox', { name: 'E-mail' });
     expect(email.value).toBe('ada@');
@@ -84,7 +87,7 @@ describe('comment form', () => {
     const content = view.getByRole('textbox', { name: 'Comment' });
     expect(content.getAttribute('aria-invalid')).toBe('true');
     expect(view.descriptions(content)).toEqual([
-      `${COMMENT_MAX + 5} of ${COMMENT_MAX} characters (5 too many).`,
+      `${n(COMMENT_MAX + 5)} of ${n(COMMENT_MAX)} characters. 5 characters too many.`,
       'Error: Shorten your comment.',
     ]);
   });

@@ -2,6 +2,7 @@ import { getQueriesForElement } from '@testing-library/dom';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import type { ContainerRenderOptions } from 'astro/container';
 import { Window } from 'happy-dom';
+import { buildTenant } from '../../fixtures/tenant.ts';
 
 type AstroComponent = Parameters<AstroContainer['renderToString']>[0];
 
@@ -11,7 +12,9 @@ type AstroComponent = Parameters<AstroContainer['renderToString']>[0];
  */
 export async function render(Component: AstroComponent, options: ContainerRenderOptions = {}) {
   const container = await AstroContainer.create();
-  const html = await container.renderToString(Component, options);
+  // Components read the tenant (its language) and tenant-aware links from locals, as on a page.
+  const locals = { tenant: buildTenant(), href: (path: string) => path, ...options.locals };
+  const html = await container.renderToString(Component, { ...options, locals });
   const { document } = new Window();
   document.body.innerHTML = html;
   const body = document.body as unknown as HTMLElement;

@@ -7,6 +7,7 @@ import {
   siteOrigin,
 } from '../../../src/lib/reading/seo.ts';
 import { intervalLabel } from '../../../src/lib/reading/plans.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
 import {
   postSitemapCount,
   sitemapIndex,
@@ -63,9 +64,14 @@ describe('structured data and descriptions', () => {
   it.each([
     ['month', 'per month'],
     ['Yearly', 'per year'],
-    ['fortnight', 'per fortnight'],
+    // An interval no dictionary knows is shown as the API sent it, never with an English "per".
+    ['fortnight', 'fortnight'],
   ])('labels interval %s as %s', (interval, label) => {
     expect(intervalLabel(interval)).toBe(label);
+  });
+
+  it('labels intervals in the tenant’s language', () => {
+    expect(intervalLabel('month', createI18n('de-CH', 'Europe/Zurich').t)).toBe('pro Monat');
   });
 });
 

@@ -136,7 +136,12 @@ describe('the player a stream gets', () => {
         stream_url: 'https://player.twitch.tv/?channel=x',
         watch_url: 'https://www.twitch.tv/x',
       },
-      { kind: 'link', href: 'https://www.twitch.tv/x', label: 'Watch on Twitch' },
+      {
+        kind: 'link',
+        href: 'https://www.twitch.tv/x',
+        label: 'Watch on Twitch',
+        provider: 'Twitch',
+      },
     ],
     [
       'nothing when the watch URL is not a web address',
