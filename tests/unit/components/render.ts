@@ -13,7 +13,11 @@ type AstroComponent = Parameters<AstroContainer['renderToString']>[0];
 export async function render(Component: AstroComponent, options: ContainerRenderOptions = {}) {
   const container = await AstroContainer.create();
   // Components read the tenant (its language) and tenant-aware links from locals, as on a page.
-  const locals = { tenant: buildTenant(), href: (path: string) => path, ...options.locals };
+  const locals = {
+    tenant: buildTenant(),
+    href: (path: string) => path,
+    ...options.locals,
+  } as App.Locals;
   const html = await container.renderToString(Component, { ...options, locals });
   const { document } = new Window();
   document.body.innerHTML = html;
