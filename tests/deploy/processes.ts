@@ -33,15 +33,29 @@ export class Service {
   private child: ChildProcess | undefined;
   private output = '';
 
+  readonly name: string;
+  readonly port: number;
+  private readonly command: string;
+  private readonly args: string[];
+  private readonly env: NodeJS.ProcessEnv;
+  /** Resolves true once the service answers. */
+  private readonly ready: () => Promise<boolean>;
+
   constructor(
-    readonly name: string,
-    readonly port: number,
-    private readonly command: string,
-    private readonly args: string[],
-    private readonly env: NodeJS.ProcessEnv = process.env,
-    /** Resolves true once the service answers. */
-    private readonly ready: () => Promise<boolean> = () => accepts(port),
-  ) {}
+    name: string,
+    port: number,
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv = process.env,
+    ready: () => Promise<boolean> = () => accepts(port),
+  ) {
+    this.name = name;
+    this.port = port;
+    this.command = command;
+    this.args = args;
+    this.env = env;
+    this.ready = ready;
+  }
 
   get running(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;

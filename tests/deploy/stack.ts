@@ -104,13 +104,12 @@ export function edgeConfig(shipped: string, listen: number, upstreams: number[],
   return conf;
 }
 
-/** nginx in the foreground with a temp prefix: the shipped config inside a minimal main file. */
-export async function startEdge(upstreams: number[]): Promise<Service & { dir: string }> {
+/** nginx in the foreground with a temp prefix: `httpConf(dir)` inside a minimal main file. */
+export async function startNginx(
+  httpConf: (dir: string, port: number) => string,
+): Promise<Service & { dir: string }> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'masthead-edge-'));
-  mkdirSync(join(dir, 'cache'));
-  const shipped = readFileSync(join(root, 'deploy/nginx/masthead.conf'), 'utf8');
-  writeFileSync(join(dir, 'masthead.conf'), edgeConfig(shipped, port, upstreams, join(dir, 'cache')));
+  const dir = mkdtempSync(join(tmpdir(), 'masthead-nginx-'));
   const asRoot = process.getuid?.() === 0;
   writeFileSync(
     join(dir, 'nginx.conf'),
@@ -121,23 +120,42 @@ error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
   access_log off;
+  sendfile on;
+  tcp_nopush on;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  include ${dir}/masthead.conf;
+${httpConf(dir, port)}
 }
 `,
   );
-  const edge = new Service('nginx', port, NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')]);
-  await edge.start();
-  const stop = edge.stop.bind(edge);
-  return Object.assign(edge, {
+  const nginx = new Service('nginx', port, NGINX, [
+    '-p',
+    dir,
+    '-e',
+    join(dir, 'error.log'),
+    '-c',
+    join(dir, 'nginx.conf'),
+  ]);
+  await nginx.start();
+  const stop = nginx.stop.bind(nginx);
+  return Object.assign(nginx, {
     dir,
     stop: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
+  });
+}
+
+/** The shipped edge config in front of the servers on `upstreams`. */
+export function startEdge(upstreams: number[]): Promise<Service & { dir: string }> {
+  const shipped = readFileSync(join(root, 'deploy/nginx/masthead.conf'), 'utf8');
+  return startNginx((dir, port) => {
+    mkdirSync(join(dir, 'cache'));
+    writeFileSync(join(dir, 'masthead.conf'), edgeConfig(shipped, port, upstreams, join(dir, 'cache')));
+    return `  include ${dir}/masthead.conf;`;
   });
 }
