@@ -6,6 +6,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      'dist-*/',
       '.astro/',
       'node_modules/',
       'test-results/',

@@ -97,17 +97,15 @@ async function edgeVersusFile(mock: Mock, redisUrl: string) {
   const edge = await startEdge(sites.map((site) => site.port));
   const edgeUrl = `http://127.0.0.1:${edge.port}${POST}`;
   const page = await send(edgeUrl, { host: HOST });
-  const files = await startNginx(
-    (dir, port) => {
-      mkdirSync(join(dir, 'www', 'posts'), { recursive: true });
-      writeFileSync(join(dir, 'www', 'posts', 'welcome-to-our-new-website'), page.text);
-      return `  server {
+  const files = await startNginx((dir, port) => {
+    mkdirSync(join(dir, 'www', 'posts'), { recursive: true });
+    writeFileSync(join(dir, 'www', 'posts', 'welcome-to-our-new-website'), page.text);
+    return `  server {
     listen 127.0.0.1:${port};
     root ${dir}/www;
     default_type text/html;
   }`;
-    },
-  );
+  });
   try {
     for (let i = 0; i < 3; i += 1) await send(edgeUrl, { host: HOST });
     const measured = await compare(
@@ -130,7 +128,11 @@ async function compressionOnOff(mock: Mock) {
     const offUrl = `http://127.0.0.1:${off.port}${POST}`;
     const bytes = async (encoding: string) =>
       (await send(onUrl, { host: HOST, headers: { 'Accept-Encoding': encoding } })).raw.length;
-    const postBytes = { identity: await bytes(''), gzip: await bytes('gzip'), br: await bytes('br') };
+    const postBytes = {
+      identity: await bytes(''),
+      gzip: await bytes('gzip'),
+      br: await bytes('br'),
+    };
     const measured = await compare(
       () => throughput(onUrl, BROWSER),
       () => throughput(offUrl, BROWSER),
@@ -158,7 +160,9 @@ async function upstreamCalls(
   client.disconnect();
   const redisUrl = `redis://127.0.0.1:${redis.port}`;
   const sites = await Promise.all(
-    Array.from({ length: servers }, () => startSite({ mock, redisUrl: shared ? redisUrl : undefined })),
+    Array.from({ length: servers }, () =>
+      startSite({ mock, redisUrl: shared ? redisUrl : undefined }),
+    ),
   );
   try {
     await send(`${mock.controlUrl}/stats`, { method: 'DELETE' });
@@ -233,6 +237,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await run();
   printDelivery(result);
   mkdirSync(new URL('bench/results/', root), { recursive: true });
-  writeFileSync(new URL('bench/results/delivery.json', root), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    new URL('bench/results/delivery.json', root),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
   if (!result.ok) process.exitCode = 1;
 }

@@ -36,7 +36,8 @@ const delivery = await runDelivery();
 printDelivery(delivery);
 results['delivery'] = delivery;
 verdicts.push({
-  bench: 'delivery: edge ≥ 0.8× nginx file, compression ≥ 0.8× off, two servers ≈ one server’s upstream calls',
+  bench:
+    'delivery: edge ≥ 0.8× nginx file, compression ≥ 0.8× off, two servers ≈ one server’s upstream calls',
   ok: delivery.ok,
 });
 

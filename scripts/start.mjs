@@ -100,8 +100,7 @@ const server = http.createServer((req, res) => {
   if (!servePrecompressed(req, res)) handler(req, res);
 });
 const port = Number(process.env.PORT ?? options.port ?? 8080);
-const host =
-  process.env.HOST ?? (options.host === true ? '0.0.0.0' : options.host || 'localhost');
+const host = process.env.HOST ?? (options.host === true ? '0.0.0.0' : options.host || 'localhost');
 server.listen(port, host, () => {
   console.log(
     `Masthead listening on http://${host}:${port} (compression ${compression ? 'on' : 'off'}, ${precompressed.size} precompressed assets)`,

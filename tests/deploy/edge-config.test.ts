@@ -155,7 +155,10 @@ describe('the edge follows the origin’s Cache-Control', () => {
         const reply = await get('/no-stale');
         return status(reply) !== 'HIT' ? reply : undefined;
       });
-      expect(strict.status, `${status(strict)} ${strict.text.slice(0, 40)}`).toBeGreaterThanOrEqual(500);
+      expect(
+        strict.status,
+        `${String(status(strict))} ${strict.text.slice(0, 40)}`,
+      ).toBeGreaterThanOrEqual(500);
     } finally {
       version = 2;
       await startOrigin();

@@ -12,7 +12,10 @@ import type { Mock } from './stack.ts';
 
 const demo = JSON.parse(
   readFileSync(new URL('../../mock/demo-accounts.json', import.meta.url), 'utf8'),
-) as { password: string; publishing: Record<string, { subscriber: { email: string; name: string } }> };
+) as {
+  password: string;
+  publishing: Record<string, { subscriber: { email: string; name: string } }>;
+};
 
 const POST = '/posts/welcome-to-our-new-website';
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';

@@ -80,7 +80,9 @@ export async function waitFor<T>(
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `Timed out waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, delay));
   }

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, waitFor } from './http.ts';
 import type { Service } from './processes.ts';
 import { startDocumentedMock, startRedis, startSite, STATUS_TOKEN } from './stack.ts';
@@ -87,7 +87,8 @@ describe('a booking submitted twice, once to each server', () => {
     candidate.propertyIds.includes('f288dd17-9e1e-5421-8b43-5674c8a96975'),
   )!;
   const propertyId = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
-  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const day = (offset: number) =>
+    new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const checkIn = day(150);
   const checkOut = day(152);
 
@@ -178,9 +179,11 @@ describe('a burst of distinct pages across both servers', () => {
     expect(slugs.length).toBe(80);
     const statuses: number[] = [];
     for (let start = 0; start < slugs.length; start += 8) {
-      const batch = slugs.slice(start, start + 8).map((slug, index) =>
-        send(url(sites[index % 2]!, `/posts/${slug}`), { host: 'daily-planet.localhost' }),
-      );
+      const batch = slugs
+        .slice(start, start + 8)
+        .map((slug, index) =>
+          send(url(sites[index % 2]!, `/posts/${slug}`), { host: 'daily-planet.localhost' }),
+        );
       statuses.push(...(await Promise.all(batch)).map((reply) => reply.status));
     }
 
@@ -193,8 +196,11 @@ describe('a burst of distinct pages across both servers', () => {
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(10);
     for (const site of sites) {
       const status = JSON.parse(
-        (await send(url(site, '/_status'), { headers: { Authorization: `Bearer ${STATUS_TOKEN}` } }))
-          .text,
+        (
+          await send(url(site, '/_status'), {
+            headers: { Authorization: `Bearer ${STATUS_TOKEN}` },
+          })
+        ).text,
       ) as { totals: { rateLimited429: number; upstreamCalls: number } };
       expect(status.totals.rateLimited429).toBe(0);
       expect(status.totals.upstreamCalls).toBeGreaterThan(0);

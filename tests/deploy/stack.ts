@@ -155,7 +155,10 @@ export function startEdge(upstreams: number[]): Promise<Service & { dir: string 
   const shipped = readFileSync(join(root, 'deploy/nginx/masthead.conf'), 'utf8');
   return startNginx((dir, port) => {
     mkdirSync(join(dir, 'cache'));
-    writeFileSync(join(dir, 'masthead.conf'), edgeConfig(shipped, port, upstreams, join(dir, 'cache')));
+    writeFileSync(
+      join(dir, 'masthead.conf'),
+      edgeConfig(shipped, port, upstreams, join(dir, 'cache')),
+    );
     return `  include ${dir}/masthead.conf;`;
   });
 }
