@@ -1,5 +1,9 @@
 import { Duplex } from 'node:stream';
-import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
+
+const brotliBytes = promisify(brotliCompress);
+const gzipBytes = promisify(gzip);
 
 export type Encoding = 'br' | 'gzip';
 
@@ -59,10 +63,47 @@ export function appendVary(headers: Headers, token: string): void {
   }
 }
 
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } };
+
 function compressor(encoding: Encoding) {
   return encoding === 'br'
-    ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
+    ? createBrotliCompress(BROTLI_OPTIONS)
     : createGzip({ level: GZIP_LEVEL });
+}
+
+/** A response shared caches may keep (`public` or `s-maxage`, neither `private` nor `no-store`). */
+export function isShareable(response: Response): boolean {
+  const cacheControl = response.headers.get('cache-control') ?? '';
+  return (
+    /\b(public|s-maxage)\b/i.test(cacheControl) && !/\b(private|no-store)\b/i.test(cacheControl)
+  );
+}
+
+/**
+ * The whole body, compressed if `encoding` says so, with its `Content-Length`: for responses caches
+ * keep (Astro's route cache, the edge), which then answer hits with a known length instead of
+ * chunks (nginx serves a cached chunked page markedly slower).
+ */
+export async function bufferResponse(
+  response: Response,
+  encoding: Encoding | null,
+): Promise<Response> {
+  const plain = Buffer.from(await response.arrayBuffer());
+  const body =
+    encoding === 'br'
+      ? await brotliBytes(plain, BROTLI_OPTIONS)
+      : encoding === 'gzip'
+        ? await gzipBytes(plain, { level: GZIP_LEVEL })
+        : plain;
+  const headers = new Headers(response.headers);
+  if (encoding) headers.set('Content-Encoding', encoding);
+  headers.set('Content-Length', String(body.length));
+  appendVary(headers, 'Accept-Encoding');
+  return new Response(new Uint8Array(body), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 /**
@@ -88,14 +129,16 @@ export function compressResponse(response: Response, encoding: Encoding): Respon
 
 /**
  * What the compression middleware does with one response: compress it for this client, or leave it
- * (still announcing `Vary: Accept-Encoding`, so caches keep the variants apart).
+ * (still announcing `Vary: Accept-Encoding`, so caches keep the variants apart). Responses shared
+ * caches keep are buffered to give them a length; the others (private pages) stay streamed.
  */
-export function maybeCompress(
+export async function maybeCompress(
   response: Response,
   request: { method: string; acceptEncoding: string | null },
-): Response {
+): Promise<Response> {
   if (request.method === 'HEAD' || !isCompressible(response)) return response;
   const encoding = negotiateEncoding(request.acceptEncoding);
+  if (isShareable(response)) return bufferResponse(response, encoding);
   if (!encoding) {
     appendVary(response.headers, 'Accept-Encoding');
     return response;

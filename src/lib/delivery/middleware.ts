@@ -12,7 +12,8 @@ export const healthEndpoint = defineMiddleware(async (context, next) => {
 
 /**
  * Brotli or gzip for text responses (`COMPRESSION=false` behind a proxy that compresses). It runs
- * inside Astro's route cache, so a cached page keeps its compressed bytes: hits cost no CPU.
+ * inside Astro's route cache, so a cached page keeps its compressed bytes (and its length): hits
+ * cost no compression.
  */
 export const compressResponses = defineMiddleware(async (context, next) => {
   const response = await next();

@@ -51,7 +51,7 @@ describe('isCompressible', () => {
 
 describe('maybeCompress', () => {
   it('answers brotli to a browser, with Vary and without a length', async () => {
-    const response = maybeCompress(page({ 'Content-Length': String(html.length) }), {
+    const response = await maybeCompress(page({ 'Content-Length': String(html.length) }), {
       method: 'GET',
       acceptEncoding: 'gzip, deflate, br',
     });
@@ -64,20 +64,54 @@ describe('maybeCompress', () => {
   });
 
   it('answers gzip when that is all the client takes, keeping status and headers', async () => {
-    const response = maybeCompress(page({ 'Cache-Control': 'private, no-store' }, html, 404), {
-      method: 'GET',
-      acceptEncoding: 'gzip',
-    });
+    const response = await maybeCompress(
+      page({ 'Cache-Control': 'private, no-store' }, html, 404),
+      {
+        method: 'GET',
+        acceptEncoding: 'gzip',
+      },
+    );
     expect(response.status).toBe(404);
     expect(response.headers.get('cache-control')).toBe('private, no-store');
     expect(gunzipSync(Buffer.from(await response.arrayBuffer())).toString()).toBe(html);
   });
 
   it('leaves the body alone for a client that takes no encoding, but says Vary', async () => {
-    const response = maybeCompress(page(), { method: 'GET', acceptEncoding: null });
+    const response = await maybeCompress(page(), { method: 'GET', acceptEncoding: null });
     expect(response.headers.has('content-encoding')).toBe(false);
     expect(response.headers.get('vary')).toBe('Accept-Encoding');
     expect(await response.text()).toBe(html);
+  });
+});
+
+describe('maybeCompress, for responses shared caches keep', () => {
+  const shared = { 'Cache-Control': 'public, max-age=0, s-maxage=300' };
+
+  it.each([
+    ['br', 'gzip, deflate, br', brotliDecompressSync],
+    ['gzip', 'gzip', gunzipSync],
+  ] as const)('answers %s with its length', async (encoding, accept, decompress) => {
+    const response = await maybeCompress(page(shared), { method: 'GET', acceptEncoding: accept });
+    expect(response.headers.get('content-encoding')).toBe(encoding);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(response.headers.get('content-length')).toBe(String(bytes.length));
+    expect(decompress(bytes).toString()).toBe(html);
+  });
+
+  it('gives plain HTML its length too', async () => {
+    const response = await maybeCompress(page(shared), { method: 'GET', acceptEncoding: null });
+    expect(response.headers.has('content-encoding')).toBe(false);
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(html)));
+    expect(response.headers.get('vary')).toBe('Accept-Encoding');
+  });
+
+  it('keeps streaming private pages', async () => {
+    const response = await maybeCompress(page({ 'Cache-Control': 'private, no-store' }), {
+      method: 'GET',
+      acceptEncoding: 'br',
+    });
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(response.headers.has('content-length')).toBe(false);
   });
 });
 
