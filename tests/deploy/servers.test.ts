@@ -2,12 +2,13 @@
  * Several servers on one Redis (issue 12): two `npm start` processes with the same REDIS_URL, each
  * reached directly (as a load balancer would), against the mock at its documented limits.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, waitFor } from './http.ts';
 import type { Service } from './processes.ts';
-import { startDocumentedMock, startRedis, startSite, STATUS_TOKEN } from './stack.ts';
+import { OUT_DIR, startDocumentedMock, startRedis, startSite, STATUS_TOKEN } from './stack.ts';
 import type { Mock } from './stack.ts';
 
 const demo = JSON.parse(
@@ -34,6 +35,50 @@ afterAll(async () => {
   await Promise.all((sites ?? []).map((site) => site.stop()));
   await redis?.stop();
   await mock?.close();
+});
+
+describe('npm start', () => {
+  it('answers pages and assets in brotli or gzip, as the client accepts', async () => {
+    const [first] = sites as [Service];
+    const script = readdirSync(join(OUT_DIR, 'client', '_astro')).find((name) =>
+      name.endsWith('.js.br'),
+    );
+    expect(script).toBeDefined();
+    const asset = `/_astro/${script!.slice(0, -3)}`;
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const page = await send(url(first, '/'), {
+        host: 'daily-planet.localhost',
+        headers: { 'Accept-Encoding': accept },
+      });
+      expect(page.headers['content-encoding']).toBe(encoding);
+      expect(page.headers['vary']).toMatch(/Accept-Encoding/);
+      expect(page.text).toContain('Daily Planet');
+      const script = await send(url(first, asset), { headers: { 'Accept-Encoding': accept } });
+      expect(script.status).toBe(200);
+      expect(script.headers['content-encoding']).toBe(encoding);
+      expect(script.headers['content-type']).toMatch(/javascript/);
+      expect(script.headers['cache-control']).toContain('immutable');
+      expect(script.raw.length).toBeLessThan(script.text.length);
+    }
+  });
+
+  it('leaves compression to the proxy with COMPRESSION=false', async () => {
+    const plain = await startSite({ mock, env: { COMPRESSION: 'false' } });
+    try {
+      const page = await send(url(plain, '/'), {
+        host: 'daily-planet.localhost',
+        headers: { 'Accept-Encoding': 'gzip, deflate, br' },
+      });
+      expect(page.status).toBe(200);
+      expect(page.headers['content-encoding']).toBeUndefined();
+      expect(page.text).toContain('Daily Planet');
+    } finally {
+      await plain.stop();
+    }
+  });
 });
 
 describe('a visitor signed in on one server', () => {
