@@ -35,7 +35,7 @@ const HOST = 'daily-planet.localhost';
 const POST = '/posts/welcome-to-our-new-website';
 const BROWSER = 'gzip, deflate, br, zstd';
 const WRK = '/usr/bin/wrk';
-const DURATION_S = 6;
+const DURATION_S = 4;
 /** Distinct posts in the shared-store comparison: few enough that the budget never caps it. */
 const POSTS = 10;
 
@@ -79,15 +79,20 @@ async function throughput(url: string, encoding: string): Promise<number> {
   return Math.round(result.requests.average);
 }
 
-/** Alternates the two measurements twice so background noise falls on both alike. */
+/** Alternates the two measurements, three rounds, so background noise falls on both alike. */
 async function compare(a: () => Promise<number>, b: () => Promise<number>) {
+  const rounds = 3;
   let sumA = 0;
   let sumB = 0;
-  for (let round = 0; round < 2; round += 1) {
+  for (let round = 0; round < rounds; round += 1) {
     sumA += await a();
     sumB += await b();
   }
-  return { a: Math.round(sumA / 2), b: Math.round(sumB / 2), ratio: round2(sumA / sumB) };
+  return {
+    a: Math.round(sumA / rounds),
+    b: Math.round(sumB / rounds),
+    ratio: round2(sumA / sumB),
+  };
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;

@@ -87,6 +87,7 @@ export function isShareable(response: Response): boolean {
 export async function bufferResponse(
   response: Response,
   encoding: Encoding | null,
+  vary = true,
 ): Promise<Response> {
   const plain = Buffer.from(await response.arrayBuffer());
   const body =
@@ -98,7 +99,7 @@ export async function bufferResponse(
   const headers = new Headers(response.headers);
   if (encoding) headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(body.length));
-  appendVary(headers, 'Accept-Encoding');
+  if (vary) appendVary(headers, 'Accept-Encoding');
   return new Response(new Uint8Array(body), {
     status: response.status,
     statusText: response.statusText,
@@ -130,13 +131,17 @@ export function compressResponse(response: Response, encoding: Encoding): Respon
 /**
  * What the compression middleware does with one response: compress it for this client, or leave it
  * (still announcing `Vary: Accept-Encoding`, so caches keep the variants apart). Responses shared
- * caches keep are buffered to give them a length; the others (private pages) stay streamed.
+ * caches keep are buffered to give them a length; the others (private pages) stay streamed. With
+ * `compress: false` (a proxy compresses) only the buffering is left.
  */
 export async function maybeCompress(
   response: Response,
-  request: { method: string; acceptEncoding: string | null },
+  request: { method: string; acceptEncoding: string | null; compress?: boolean },
 ): Promise<Response> {
   if (request.method === 'HEAD' || !isCompressible(response)) return response;
+  if (request.compress === false) {
+    return isShareable(response) ? bufferResponse(response, null, false) : response;
+  }
   const encoding = negotiateEncoding(request.acceptEncoding);
   if (isShareable(response)) return bufferResponse(response, encoding);
   if (!encoding) {

@@ -16,10 +16,9 @@ export const healthEndpoint = defineMiddleware(async (context, next) => {
  * cost no compression.
  */
 export const compressResponses = defineMiddleware(async (context, next) => {
-  const response = await next();
-  if (!COMPRESSION) return response;
-  return maybeCompress(response, {
+  return maybeCompress(await next(), {
     method: context.request.method,
     acceptEncoding: context.request.headers.get('accept-encoding'),
+    compress: COMPRESSION,
   });
 });

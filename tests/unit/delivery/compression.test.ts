@@ -105,6 +105,17 @@ describe('maybeCompress, for responses shared caches keep', () => {
     expect(response.headers.get('vary')).toBe('Accept-Encoding');
   });
 
+  it('with compression off, still gives them a length, in plain text', async () => {
+    const response = await maybeCompress(page(shared), {
+      method: 'GET',
+      acceptEncoding: 'br',
+      compress: false,
+    });
+    expect(response.headers.has('content-encoding')).toBe(false);
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(html)));
+    expect(response.headers.has('vary')).toBe(false);
+  });
+
   it('keeps streaming private pages', async () => {
     const response = await maybeCompress(page({ 'Cache-Control': 'private, no-store' }), {
       method: 'GET',
