@@ -1,3 +1,4 @@
+import type { Tenant } from '../tenants/schema.ts';
 import { getRedis } from '../upstream/redis.ts';
 
 /** One answer of `/_health`: operators and load balancers see which part failed, no tenant data. */
@@ -10,8 +11,10 @@ export interface Health {
 }
 
 export interface HealthInputs {
-  /** Throws when the tenants configuration cannot be used. */
-  readConfig: () => unknown;
+  /** The tenants; throws when the configuration cannot be used. */
+  readConfig: () => readonly Pick<Tenant, 'lodging'>[];
+  /** Where the secrets that tenants.json names are looked up. */
+  env?: Record<string, string | undefined>;
   redisUrl: string | undefined;
   /** Resolves when the shared store answers; defaults to a Redis PING. */
   pingStore?: (url: string) => Promise<void>;
@@ -35,10 +38,24 @@ async function pingRedis(url: string): Promise<void> {
   }
 }
 
+/** A tenant with lodging whose credentials are not in the environment cannot take bookings. */
+function lacksLodgingCredentials(
+  tenant: Pick<Tenant, 'lodging'>,
+  env: Record<string, string | undefined>,
+): boolean {
+  const lodging = tenant.lodging;
+  if (!lodging) return false;
+  const set = (name: string | undefined) => Boolean(name && env[name]);
+  return !set(lodging.tokenEnv) && !(set(lodging.emailEnv) && set(lodging.passwordEnv));
+}
+
 export async function checkHealth(inputs: HealthInputs): Promise<Health> {
   let config: Health['checks']['config'] = 'ok';
   try {
-    inputs.readConfig();
+    const env = inputs.env ?? process.env;
+    if (inputs.readConfig().some((tenant) => lacksLodgingCredentials(tenant, env))) {
+      config = 'invalid';
+    }
   } catch {
     config = 'invalid';
   }
