@@ -69,6 +69,13 @@ describe('a public page through the edge', () => {
       return cacheStatus(reply) === 'HIT' ? reply : undefined;
     });
     expect(gzip.headers['content-encoding']).toBe('gzip');
+    const refused = await waitFor('gzip for a client that refuses brotli', async () => {
+      const reply = await viaEdge(POST, 'daily-planet.localhost', {
+        'Accept-Encoding': 'br;q=0, gzip',
+      });
+      return cacheStatus(reply) === 'HIT' ? reply : undefined;
+    });
+    expect(refused.headers['content-encoding']).toBe('gzip');
     const plain = await viaEdge(POST, 'daily-planet.localhost', { 'Accept-Encoding': 'identity' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.text).toContain('Daily Planet');
