@@ -90,6 +90,7 @@ export async function bufferResponse(
   vary = true,
 ): Promise<Response> {
   const plain = Buffer.from(await response.arrayBuffer());
+  if (plain.length < MIN_COMPRESS_BYTES) encoding = null;
   const body =
     encoding === 'br'
       ? await brotliBytes(plain, BROTLI_OPTIONS)

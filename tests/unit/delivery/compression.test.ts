@@ -116,6 +116,15 @@ describe('maybeCompress, for responses shared caches keep', () => {
     expect(response.headers.has('vary')).toBe(false);
   });
 
+  it('leaves a small body plain', async () => {
+    const response = await maybeCompress(page(shared, '<p>short</p>'), {
+      method: 'GET',
+      acceptEncoding: 'br',
+    });
+    expect(response.headers.has('content-encoding')).toBe(false);
+    expect(response.headers.get('content-length')).toBe('12');
+  });
+
   it('keeps streaming private pages', async () => {
     const response = await maybeCompress(page({ 'Cache-Control': 'private, no-store' }), {
       method: 'GET',
