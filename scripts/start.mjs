@@ -80,7 +80,11 @@ function servePrecompressed(req, res) {
   const encoding = pickEncoding(req.headers['accept-encoding'], asset);
   res.setHeader('Vary', 'Accept-Encoding');
   if (!encoding) return false;
-  const stream = send(req, `${asset.file}.${encoding === 'br' ? 'br' : 'gz'}`, { root: clientDir });
+  // No ranges: a byte range of the encoded copy is not what a client asking for one expects.
+  const stream = send(req, `${asset.file}.${encoding === 'br' ? 'br' : 'gz'}`, {
+    root: clientDir,
+    acceptRanges: false,
+  });
   stream.on('headers', (response) => {
     response.setHeader('Content-Type', TYPES[extname(asset.file)] ?? 'application/octet-stream');
     response.setHeader('Content-Encoding', encoding);
