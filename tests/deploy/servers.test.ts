@@ -126,6 +126,35 @@ describe('a visitor signed in on one server', () => {
   });
 });
 
+describe('per-visitor limits', () => {
+  it('count one visitor’s attempts on every server together', async () => {
+    const host = 'daily-planet.localhost';
+    const subscriber = demo.publishing['daily-planet']!.subscriber;
+    // One visitor (its own address, passed on by the trusted proxy) with a wrong password.
+    const attempt = (site: Service) =>
+      send(url(site, '/login?_action=login'), {
+        method: 'POST',
+        host,
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: `http://${host}`,
+          'X-Forwarded-For': '203.0.113.77',
+        },
+        body: new URLSearchParams({
+          email: subscriber.email,
+          password: 'not-the-password',
+          next: '/account',
+        }).toString(),
+      });
+    // Ten failures allowed per address: five on each server.
+    for (let i = 0; i < 10; i += 1) {
+      const reply = await attempt(sites[i % 2]!);
+      expect(reply.text).not.toContain('Too many attempts');
+    }
+    for (const site of sites) expect((await attempt(site)).text).toContain('Too many attempts');
+  });
+});
+
 describe('a booking submitted twice, once to each server', () => {
   const host = 'harbour-times.localhost';
   const account = Object.values(demo.lodging).find((candidate) =>
