@@ -2,6 +2,8 @@
 import { defineConfig, envField, memoryCache } from 'astro/config';
 import node from '@astrojs/node';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { precompressAssets } from './src/lib/delivery/precompress.ts';
 import { parseTenantsText } from './src/lib/tenants/schema.ts';
 
 // Fail dev and build early, with a readable message, when tenants.json is invalid.
@@ -27,13 +29,31 @@ const benchRoutes = {
 const positive = (options) =>
   envField.number({ context: 'server', access: 'secret', gt: 0, ...options });
 
+/** Brotli and gzip copies of text assets next to them, served by `npm start` (scripts/start.mjs). */
+const precompress = {
+  name: 'masthead:precompress',
+  hooks: {
+    /** @param {{ dir: URL }} options */
+    'astro:build:done': async ({ dir }) => {
+      await precompressAssets(fileURLToPath(dir));
+    },
+  },
+};
+
 export default defineConfig({
   output: 'server',
   outDir: process.env.MASTHEAD_OUT_DIR ?? './dist',
-  integrations: [benchRoutes],
+  integrations: [benchRoutes, precompress],
   adapter: node({ mode: 'standalone' }),
   trailingSlash: 'ignore',
   cache: { provider: memoryCache({ max: 2000 }) },
+  // Chosen when the server starts: Redis with REDIS_URL (shared by every server), files otherwise.
+  session: {
+    driver: {
+      entrypoint: new URL('./src/lib/delivery/session-driver.ts', import.meta.url),
+      config: { base: fileURLToPath(new URL('./node_modules/.astro/sessions', import.meta.url)) },
+    },
+  },
   security: { checkOrigin: true, csp: true },
   server: { port: 4321, host: true, allowedHosts: true },
   prefetch: false,
@@ -60,6 +80,16 @@ export default defineConfig({
       COMMENTS_PER_IP_PER_10_MIN: positive({ int: true, default: 10 }),
       BOOKING_PER_IP_PER_10_MIN: positive({ int: true, default: 10 }),
       BOOKING_SEARCHES_PER_IP_PER_MIN: positive({ int: true, default: 30 }),
+      // Idle lifetime of a visitor's session (each visit extends it); read by the session driver.
+      SESSION_TTL_SECONDS: envField.number({
+        context: 'server',
+        access: 'secret',
+        int: true,
+        gt: 0,
+        optional: true,
+      }),
+      // `false` behind a proxy or CDN that compresses itself.
+      COMPRESSION: envField.boolean({ context: 'server', access: 'secret', default: true }),
     },
   },
   vite: {

@@ -7,6 +7,7 @@ export default defineConfig(
   {
     ignores: [
       'dist/',
+      'dist-*/',
       '.astro/',
       'node_modules/',
       'test-results/',

@@ -5,6 +5,7 @@ import { resolveTenant } from './lib/tenants/resolution.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
 import { statusResponse } from './lib/status-access.ts';
+import { compressResponses, healthEndpoint } from './lib/delivery/middleware.ts';
 
 /** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
 const statusEndpoint = defineMiddleware((context, next) => {
@@ -78,4 +79,11 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   return response;
 });
 
-export const onRequest = sequence(statusEndpoint, tenantResolution, errorLogging, securityHeaders);
+export const onRequest = sequence(
+  compressResponses,
+  healthEndpoint,
+  statusEndpoint,
+  tenantResolution,
+  errorLogging,
+  securityHeaders,
+);
