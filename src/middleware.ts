@@ -4,6 +4,7 @@ import { getTenants } from './lib/tenants/registry.ts';
 import { resolveTenant } from './lib/tenants/resolution.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
+import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { mayReadStatus } from './lib/status-access.ts';
 import { getStatus } from './lib/upstream/index.ts';
 
@@ -32,7 +33,7 @@ const statusEndpoint = defineMiddleware((context, next) => {
   });
 });
 
-/** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
+/** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
   const match =
@@ -52,6 +53,10 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
   }
+  const paged = pagedRoute(match.pathname, context.url.searchParams);
+  if (paged && 'redirect' in paged)
+    return context.redirect(context.locals.href(paged.redirect), 301);
+  if (paged) return next(new URL(paged.rewrite, context.url));
   if (match.via === 'path') {
     const target = new URL(match.pathname + context.url.search, context.url);
     return next(target);
