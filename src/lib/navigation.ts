@@ -1,4 +1,5 @@
 import type { Tenant } from './tenants/schema.ts';
+import { isStaticBuild } from './static/mode.ts';
 
 export interface NavItem {
   label: string;
@@ -16,8 +17,10 @@ export function mainNavigation(
   }));
   if (tenant.features.epaper) items.push({ label: 'E-paper', path: '/epaper' });
   if (tenant.features.streams) items.push({ label: 'Live', path: '/streams' });
-  if (tenant.features.booking) items.push({ label: 'Stay', path: '/stay' });
+  // A static copy has no server for bookings and accounts: those links are left out.
+  const live = !isStaticBuild();
+  if (tenant.features.booking && live) items.push({ label: 'Stay', path: '/stay' });
   items.push({ label: 'Search', path: '/search' });
-  items.push({ label: 'Account', path: '/account' });
+  if (live) items.push({ label: 'Account', path: '/account' });
   return items;
 }
