@@ -1,3 +1,4 @@
+import { parseZoom, readerPath } from '../epaper/reader.ts';
 import { pageHref } from './pagination.ts';
 
 /** Lists paginated by path (search keeps its `?q=`: `/search/page/2?q=ferry`). */
@@ -12,6 +13,9 @@ const PAGED_LISTS = [
 
 const PAGE_SEGMENT = /^(.*?)\/page\/([^/]*)\/?$/;
 
+/** The e-paper reader by path: `/epaper/<slug>/page/3`, `/epaper/<slug>/page/3/zoom/1.5`, `/epaper/<slug>/zoom/2`. */
+const READER_PATH = /^(\/epaper\/[^/]+)(?:\/page\/([^/]*))?(?:\/zoom\/([^/]*))?\/?$/;
+
 export type PagedRoute = { redirect: string } | { rewrite: string } | null;
 
 function isPagedList(path: string): boolean {
@@ -24,6 +28,8 @@ function isPagedList(path: string): boolean {
  * static copy. `null` for everything else.
  */
 export function pagedRoute(pathname: string, search: URLSearchParams): PagedRoute {
+  const reader = READER_PATH.exec(pathname);
+  if (reader && reader[1] !== '/epaper/page') return readerRoute(reader, search);
   const segment = PAGE_SEGMENT.exec(pathname);
   if (segment) {
     const base = segment[1] || '/';
@@ -40,4 +46,28 @@ export function pagedRoute(pathname: string, search: URLSearchParams): PagedRout
   const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
   if (raw === null || !isPagedList(path) || !/^\d{1,6}$/.test(raw) || Number(raw) < 1) return null;
   return { redirect: pageHref(path, search, Number(raw)) };
+}
+
+/** The reader's page and zoom travel in the path; its query form answers with a redirect to it. */
+function readerRoute(match: RegExpExecArray, search: URLSearchParams): PagedRoute {
+  const [, base = '', page, zoom] = match;
+  const rest = new URLSearchParams(search);
+  if (page !== undefined || zoom !== undefined) {
+    // The reader clamps and checks both itself; a path form with a query form on top: the path wins.
+    rest.delete('page');
+    rest.delete('zoom');
+    if (page !== undefined) rest.set('page', page);
+    if (zoom !== undefined) rest.set('zoom', zoom);
+    return { rewrite: `${base}?${rest.toString()}` };
+  }
+  const queryPage = search.get('page');
+  const queryZoom = search.get('zoom');
+  if (queryPage === null && queryZoom === null) return null;
+  rest.delete('page');
+  rest.delete('zoom');
+  const pageNumber = queryPage !== null && /^\d{1,6}$/.test(queryPage) ? Number(queryPage) : 1;
+  const query = rest.toString();
+  return {
+    redirect: `${readerPath(base, pageNumber, parseZoom(queryZoom))}${query ? `?${query}` : ''}`,
+  };
 }

@@ -49,3 +49,29 @@ describe('pagination by path', () => {
     expect(route(url)).toBeNull();
   });
 });
+
+describe('the e-paper reader by path', () => {
+  it.each([
+    ['/epaper/weekly-1/page/3', '/epaper/weekly-1?page=3'],
+    ['/epaper/weekly-1/page/3/zoom/1.5', '/epaper/weekly-1?page=3&zoom=1.5'],
+    ['/epaper/weekly-1/zoom/2/', '/epaper/weekly-1?zoom=2'],
+    ['/epaper/weekly-1/page/2?page=9&tenant=x', '/epaper/weekly-1?tenant=x&page=2'],
+  ])('%s renders the reader at %s', (url, rewrite) => {
+    expect(route(url)).toEqual({ rewrite });
+  });
+
+  it.each([
+    ['/epaper/weekly-1?page=3', '/epaper/weekly-1/page/3'],
+    ['/epaper/weekly-1?page=3&zoom=1.5', '/epaper/weekly-1/page/3/zoom/1.5'],
+    ['/epaper/weekly-1?zoom=2&tenant=x', '/epaper/weekly-1/zoom/2?tenant=x'],
+    ['/epaper/weekly-1?page=1&zoom=1', '/epaper/weekly-1'],
+    ['/epaper/weekly-1?page=abc&zoom=9', '/epaper/weekly-1'],
+  ])('the go-to form and old links (%s) answer with a redirect to %s', (url, redirect) => {
+    expect(route(url)).toEqual({ redirect });
+  });
+
+  it('leaves the plain edition and the list pages to the list rules', () => {
+    expect(route('/epaper/weekly-1')).toBeNull();
+    expect(route('/epaper/page/2')).toEqual({ rewrite: '/epaper?page=2' });
+  });
+});
