@@ -36,7 +36,10 @@ export function fileForPath(path: string): string {
   if (path === '/') return 'index.html';
   if (path === '/404') return '404.html';
   const clean = path.replace(/^\/+|\/+$/g, '');
-  return /\.[a-z0-9]+$/i.test(clean) ? clean : `${clean}/index.html`;
+  // Only real file types keep their name (`/epaper/x/zoom/1.5` is a page, not a `.5` file).
+  return /\.(?:xml|txt|json|css|js|svg|html|webmanifest)$/i.test(clean)
+    ? clean
+    : `${clean}/index.html`;
 }
 
 const decode = (value: string): string =>

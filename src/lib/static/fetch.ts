@@ -77,6 +77,7 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   });
   const progress: FetchProgress = { planned: 0, made: 0, reused: 0, waitedMs: 0 };
   const failures: string[] = [];
+  let prePlanned = 0;
   const report = () => {
     progress.made = budget.calls - startCalls;
     progress.waitedMs = budget.waitedMs;
@@ -95,7 +96,9 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
       progress.reused += 1;
       return entry.value;
     }
-    progress.planned += 1;
+    // Details were counted up front; lists are counted as they are met.
+    if (prePlanned > 0) prePlanned -= 1;
+    else progress.planned += 1;
     report();
     const value = await load();
     cache.set(key, value, updatedAt);
@@ -168,6 +171,31 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   const sameVersion =
     (summary: PostSummary) => (entry: { updatedAt?: string | null | undefined }) =>
       entry.updatedAt === (summary.updated_at ?? summary.published_at ?? null);
+  // What the details will cost, known before the first one is asked (for progress and the estimate).
+  const known = (
+    key: string,
+    keep: (entry: { updatedAt?: string | null | undefined }) => boolean,
+  ) => {
+    const entry = cache.get(key);
+    return entry !== undefined && keep(entry);
+  };
+  let detailPlan = 0;
+  for (const summary of unique) {
+    if (!known(`posts.get|${summary.slug}`, sameVersion(summary))) detailPlan += 1;
+    if (features.comments && !known(`comments.list|${summary.slug}`, sameVersion(summary)))
+      detailPlan += 1;
+  }
+  for (const edition of editions ?? []) {
+    const version = edition.published_at ?? null;
+    if (
+      !edition.requires_subscription &&
+      !known(`epaper.get|${edition.slug}`, (e) => e.updatedAt === version)
+    )
+      detailPlan += 1;
+  }
+  progress.planned += detailPlan;
+  prePlanned = detailPlan;
+  report();
   await pool(unique, concurrency, async (summary) => {
     const version = summary.updated_at ?? summary.published_at ?? null;
     const path = `/posts/${summary.slug}`;

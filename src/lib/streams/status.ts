@@ -102,3 +102,32 @@ function compareKeys(a: number, b: number): number {
   if (a === b) return 0;
   return a < b ? -1 : 1;
 }
+
+/** Badge text of a static copy before its script has run: never "Live" from build-time data. */
+export const STATIC_LABEL: Readonly<Record<StreamStatus, string>> = {
+  live: 'Started',
+  scheduled: 'Scheduled',
+  ended: 'Ended',
+};
+
+/** The start and end a static copy's badge carries, for {@link statusAt} at view time. */
+export function statusTimes(stream: Pick<Stream, 'scheduled_at' | 'started_at' | 'ended_at'>): {
+  start: string | null;
+  end: string | null;
+} {
+  return {
+    start: validDate(stream.started_at ?? stream.scheduled_at)?.toISOString() ?? null,
+    end: validDate(stream.ended_at)?.toISOString() ?? null,
+  };
+}
+
+/** The state at `now` from the times alone (a static copy's badge decides this in the browser). */
+export function statusAt(
+  times: { start: string | null | undefined; end: string | null | undefined },
+  now: number,
+): StreamStatus {
+  const end = time(times.end);
+  if (end !== null && end <= now) return 'ended';
+  const start = time(times.start);
+  return start !== null && start > now ? 'scheduled' : 'live';
+}
