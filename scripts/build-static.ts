@@ -18,6 +18,7 @@ const { values, positionals } = parseArgs({
   options: {
     all: { type: 'boolean', default: false },
     out: { type: 'string', default: 'dist-static' },
+    // Must stay inside the project: the built server resolves its packages from node_modules.
     cache: { type: 'string', default: '.cache/static' },
     // Lists younger than this are not fetched again (posts are kept while their updated_at matches).
     fresh: { type: 'string', default: process.env['MASTHEAD_STATIC_FRESH_SECONDS'] ?? '900' },

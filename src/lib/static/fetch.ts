@@ -80,6 +80,8 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   let prePlanned = 0;
   const report = () => {
     progress.made = budget.calls - startCalls;
+    // Retries are calls too: the plan is never below what was made.
+    progress.planned = Math.max(progress.planned, progress.made);
     progress.waitedMs = budget.waitedMs;
     options.onProgress?.({ ...progress });
   };
