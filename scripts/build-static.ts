@@ -1,6 +1,6 @@
 // `npm run build:static -- <tenant-id>… | --all`: each tenant's public site as plain files in dist-static/<id>/.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import './check-node.mjs';
 import { parseTenantsText } from '../src/lib/tenants/schema.ts';
@@ -11,6 +11,7 @@ import {
   staticProblem,
   StaticBuildError,
 } from '../src/lib/static/build.ts';
+import type { StaticBuildSummary } from '../src/lib/static/build.ts';
 import { StaticFetchError } from '../src/lib/static/fetch.ts';
 
 const { values, positionals } = parseArgs({
@@ -24,6 +25,8 @@ const { values, positionals } = parseArgs({
     fresh: { type: 'string', default: process.env['MASTHEAD_STATIC_FRESH_SECONDS'] ?? '900' },
     tenants: { type: 'string', default: 'tenants.json' },
     'skip-server-build': { type: 'boolean', default: false },
+    // Machine-readable summaries (the bench reads them).
+    'summary-json': { type: 'string' },
   },
 });
 
@@ -84,6 +87,7 @@ const status = (line: string) => {
   }
 };
 
+const summaries: StaticBuildSummary[] = [];
 for (const tenant of chosen) {
   try {
     const summary = await buildStaticTenant({
@@ -96,9 +100,12 @@ for (const tenant of chosen) {
     });
     if (interactive) process.stdout.write('\r\x1b[K');
     console.log(describeSummary(summary));
+    summaries.push(summary);
   } catch (error) {
     if (interactive) process.stdout.write('\r\x1b[K');
     if (error instanceof StaticBuildError || error instanceof StaticFetchError) fail(error.message);
     throw error;
   }
 }
+if (values['summary-json'])
+  writeFileSync(values['summary-json'], JSON.stringify(summaries, null, 2));

@@ -65,10 +65,21 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const tenantsFile = join(work, 'tenants.json');
   writeFileSync(tenantsFile, tenants);
 
-  const firstOutput = await buildStatic(work, tenantsFile, false);
-  const afterFirst = await stats(mock.controlUrl);
-  const secondOutput = await buildStatic(work, tenantsFile, true);
-  const afterSecond = await stats(mock.controlUrl);
+  let firstOutput: string;
+  let secondOutput: string;
+  let afterFirst: Awaited<ReturnType<typeof stats>>;
+  let afterSecond: typeof afterFirst;
+  try {
+    firstOutput = await buildStatic(work, tenantsFile, false);
+    afterFirst = await stats(mock.controlUrl);
+    secondOutput = await buildStatic(work, tenantsFile, true);
+    afterSecond = await stats(mock.controlUrl);
+  } catch (error) {
+    // Playwright runs no teardown when the setup fails.
+    await mock.close();
+    rmSync(work, { recursive: true, force: true });
+    throw error;
+  }
 
   const port = await freePort();
   const dir = join(work, 'out', TENANT);
