@@ -65,6 +65,20 @@ test('pagination walks to the last page with rel prev/next', async ({ page, requ
   ).toBe(404);
 });
 
+test('old ?page=N addresses answer with a permanent redirect to the path', async ({ request }) => {
+  for (const [from, to] of [
+    ['/?page=2', '/page/2'],
+    ['/categories/sport?page=2', '/categories/sport/page/2'],
+    ['/page/1', '/'],
+  ]) {
+    const response = await request.get(tenantUrl('daily-planet', from), { maxRedirects: 0 });
+    expect(response.status(), from).toBe(301);
+    expect(new URL(response.headers()['location'] ?? '', tenantUrl('daily-planet')).pathname).toBe(
+      to,
+    );
+  }
+});
+
 test('a post renders sanitized content: nothing from the CMS runs', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
