@@ -6,6 +6,8 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      'dist-*/',
+      '.cache/',
       '.astro/',
       'node_modules/',
       'test-results/',

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { LinkChecker } from 'linkinator';
+import { LinkChecker, LinkState } from 'linkinator';
 import { PUBLIC_LIMIT, TENANT } from './global-setup.ts';
 
 interface Facts {
@@ -125,7 +125,7 @@ test('a link checker finds no broken internal link or image', async () => {
     linksToSkip: (link: string) => Promise.resolve(!link.startsWith(facts.base)),
   });
   const broken = result.links
-    .filter((link) => link.state === 'BROKEN')
+    .filter((link) => link.state === LinkState.BROKEN)
     .map((link) => `${link.url} (${link.status ?? '?'}) from ${link.parent ?? '?'}`);
   expect(broken).toEqual([]);
   expect(result.links.length).toBeGreaterThan(100);
