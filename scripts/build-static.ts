@@ -13,6 +13,8 @@ import {
 } from '../src/lib/static/build.ts';
 import type { StaticBuildSummary } from '../src/lib/static/build.ts';
 import { StaticFetchError } from '../src/lib/static/fetch.ts';
+import { createPacingBudget } from '../src/lib/static/pacer.ts';
+import { upstreamOptionsFromEnv } from '../src/lib/upstream/runtime.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -88,6 +90,8 @@ const status = (line: string) => {
 };
 
 const summaries: StaticBuildSummary[] = [];
+// One budget for the whole run: every tenant reaches the upstream from this machine's address.
+const budget = createPacingBudget({ limits: upstreamOptionsFromEnv().limits });
 for (const tenant of chosen) {
   try {
     const summary = await buildStaticTenant({
@@ -96,6 +100,7 @@ for (const tenant of chosen) {
       outRoot: values.out,
       cacheRoot: values.cache,
       freshSeconds,
+      budget,
       status,
     });
     if (interactive) process.stdout.write('\r\x1b[K');

@@ -1,5 +1,5 @@
 import type { Tenant } from './tenants/schema.ts';
-import { isStaticBuild } from './static/mode.ts';
+import { isStaticBuild, staticBookingEmbed } from './static/mode.ts';
 
 export interface NavItem {
   label: string;
@@ -17,9 +17,10 @@ export function mainNavigation(
   }));
   if (tenant.features.epaper) items.push({ label: 'E-paper', path: '/epaper' });
   if (tenant.features.streams) items.push({ label: 'Live', path: '/streams' });
-  // A static copy has no server for bookings and accounts: those links are left out.
+  // A static copy has no server for accounts, and books only through the live server's embed.
   const live = !isStaticBuild();
-  if (tenant.features.booking && live) items.push({ label: 'Stay', path: '/stay' });
+  if (tenant.features.booking && (live || staticBookingEmbed(tenant)))
+    items.push({ label: 'Stay', path: '/stay' });
   items.push({ label: 'Search', path: '/search' });
   if (live) items.push({ label: 'Account', path: '/account' });
   return items;

@@ -5,8 +5,10 @@ import { join, resolve } from 'node:path';
 import { startMock } from '../../mock/index.ts';
 import { demoEnv } from '../../scripts/demo-env.mjs';
 
-/** The tenant built in the test run: it has streams, e-paper, comments and booking (left out). */
+/** The tenant built and served in the test run: streams, e-paper, comments and booking on its live server. */
 export const TENANT = 'harbour-times';
+/** Booking and comments, no `static.liveOrigin`: both are left out of its copy. */
+export const OFFLINE_TENANT = 'alpine-post';
 /** Lowered public limit: the build needs more calls than this, so it must wait for a window. */
 export const PUBLIC_LIMIT = 20;
 
@@ -30,8 +32,13 @@ async function stats(
 }
 
 /** `npm run build:static -- <tenant>` against the test's mock (async: the mock answers in this process). */
-function buildStatic(work: string, tenantsFile: string, skipServerBuild: boolean): Promise<string> {
-  const args = ['scripts/build-static.ts', TENANT, '--tenants', tenantsFile];
+function buildStatic(
+  work: string,
+  tenantsFile: string,
+  skipServerBuild: boolean,
+  tenant = TENANT,
+): Promise<string> {
+  const args = ['scripts/build-static.ts', tenant, '--tenants', tenantsFile];
   args.push('--out', join(work, 'out'), '--cache', join(work, 'cache'));
   if (skipServerBuild) args.push('--skip-server-build');
   const child = spawn(process.execPath, args, {
@@ -74,6 +81,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     afterFirst = await stats(mock.controlUrl);
     secondOutput = await buildStatic(work, tenantsFile, true);
     afterSecond = await stats(mock.controlUrl);
+    // A tenant with booking and comments but no live server, built without a limit to wait for.
+    await fetch(`${mock.controlUrl}/limits`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ publicPerMinute: 0 }),
+    });
+    await buildStatic(work, tenantsFile, true, OFFLINE_TENANT);
   } catch (error) {
     // Playwright runs no teardown when the setup fails.
     await mock.close();
@@ -103,6 +117,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const facts = {
     base,
     dir,
+    offlineDir: join(work, 'out', OFFLINE_TENANT),
     publishingUrl: mock.publishingUrl,
     controlUrl: mock.controlUrl,
     firstOutput,

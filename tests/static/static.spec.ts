@@ -8,6 +8,7 @@ import { PUBLIC_LIMIT, TENANT } from './global-setup.ts';
 interface Facts {
   base: string;
   dir: string;
+  offlineDir: string;
   publishingUrl: string;
   controlUrl: string;
   firstOutput: string;
@@ -19,8 +20,8 @@ interface Facts {
 const facts = JSON.parse(readFileSync(process.env['STATIC_FACTS'] ?? '', 'utf8')) as Facts;
 const url = (path: string) => `${facts.base}${path}`;
 
-function outputFiles(): string[] {
-  return readdirSync(facts.dir, { recursive: true, withFileTypes: true })
+function outputFiles(dir = facts.dir): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name));
 }
@@ -104,7 +105,7 @@ test('no token, password or subscriber page image is in any file; no link needs 
   ];
   const forbidden = [...secrets, ...pageImages, ...pageImages.map((src) => new URL(src).pathname)];
   const found: string[] = [];
-  for (const file of outputFiles()) {
+  for (const file of [...outputFiles(), ...outputFiles(facts.offlineDir)]) {
     const text = readFileSync(file, 'utf8');
     for (const needle of forbidden) if (text.includes(needle)) found.push(`${file}: ${needle}`);
     if (/href="\/(?:login|register|account|logout|stay)\b/.test(text))
@@ -146,13 +147,16 @@ test('home → post → category → tag → page 2 → search → plans → e-p
 
   await page.goto(url('/'));
   await expect(page.getByRole('link', { name: 'Account' })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: 'Stay' })).toHaveCount(0);
   await checkA11y(page);
   const firstPost = page.locator('article.card .title a').first();
   const title = (await firstPost.innerText()).trim();
   await firstPost.click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
-  await expect(page.getByText(/Comments are closed on this copy/)).toBeVisible();
+  const join = page.getByRole('link', { name: 'Join the discussion' });
+  await expect(join).toHaveAttribute(
+    'href',
+    new URL(`${new URL(page.url()).pathname}#comments`, 'http://harbour-times.localhost:4321').href,
+  );
   await checkA11y(page);
   const postUrl = page.url();
 
@@ -216,4 +220,18 @@ test('a branded 404.html is there for static hosts to pick up', async ({ page })
   await expect(page.getByRole('heading', { level: 1 })).toContainText(/not found/i);
   await expect(page.locator('.site-header')).toContainText('Harbour Times');
   await checkA11y(page);
+});
+
+test('booking comes from the live server’s embed, and is left out without one', () => {
+  const stay = readFileSync(join(facts.dir, 'stay', 'index.html'), 'utf8');
+  expect(stay).toContain('src="http://harbour-times.localhost:4321/embed/booking.js"');
+  expect(stay).toMatch(/data-property="[0-9a-f-]{36}"/);
+
+  const home = readFileSync(join(facts.offlineDir, 'index.html'), 'utf8');
+  expect(home).not.toMatch(/href="\/stay"/);
+  expect(readdirSync(facts.offlineDir)).not.toContain('stay');
+  const post = readdirSync(join(facts.offlineDir, 'posts'))[0] ?? '';
+  const page = readFileSync(join(facts.offlineDir, 'posts', post, 'index.html'), 'utf8');
+  expect(page).toContain('Comments are closed on this copy of the site.');
+  expect(page).not.toContain('Join the discussion');
 });

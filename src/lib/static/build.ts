@@ -20,6 +20,7 @@ import { fetchSnapshot } from './fetch.ts';
 import type { FetchProgress } from './fetch.ts';
 import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
 import { createPacingBudget } from './pacer.ts';
+import type { PacingBudget } from './pacer.ts';
 
 export interface StaticBuildOptions {
   tenant: Tenant;
@@ -30,6 +31,8 @@ export interface StaticBuildOptions {
   /** Folder of the upstream answers; this tenant's are in `<cacheRoot>/<id>/`. */
   cacheRoot: string;
   freshSeconds: number;
+  /** One per run: tenants of one upstream share its per-IP limit (made from env when absent). */
+  budget?: PacingBudget | undefined;
   log?: (line: string) => void;
   /** Called with a one-line status while running (a terminal rewrites it in place). */
   status?: (line: string) => void;
@@ -162,7 +165,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
   const origin = staticOrigin(tenant) ?? '';
 
   const envOptions = upstreamOptionsFromEnv();
-  const budget = createPacingBudget({ limits: envOptions.limits });
+  const budget = options.budget ?? createPacingBudget({ limits: envOptions.limits });
   const upstream = {
     ...createUpstream({
       // The build needs no shared cache: its answers live on disk.

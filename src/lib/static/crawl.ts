@@ -27,7 +27,7 @@ export interface CrawlResult {
 
 /** Never part of a static copy: they need a server (forms, sessions, bookings, APIs). */
 const SERVER_ONLY =
-  /^\/(?:_actions|_server-islands|_status|api|embed|login|logout|register|account|stay)(?:\/|$)/;
+  /^\/(?:_actions|_server-islands|_status|api|embed|login|logout|register|account)(?:\/|$)/;
 /** Copied from the build or written later (Pagefind), never rendered. */
 const ASSETS = /^\/(?:_astro\/|pagefind\/|favicon\.svg$)/;
 

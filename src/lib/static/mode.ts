@@ -25,3 +25,13 @@ export function staticOrigin(tenant: Tenant): string | null {
 export function liveOrigin(tenant: Tenant): string | undefined {
   return tenant.static?.liveOrigin;
 }
+
+/** A static copy's booking: the live server's one-tag embed per property, or `null` (page and link left out). */
+export function staticBookingEmbed(tenant: Tenant): { src: string; propertyIds: string[] } | null {
+  const live = liveOrigin(tenant);
+  if (!live || !tenant.features.booking || !tenant.lodging) return null;
+  return {
+    src: new URL('/embed/booking.js', live).toString(),
+    propertyIds: tenant.lodging.propertyIds,
+  };
+}

@@ -31,6 +31,11 @@ interface Window {
   /** Highest `remaining` seen in this window: the answer that anchors it. */
   bestRemaining: number;
   blockedUntil: number;
+  /** Until the first answer, one request at a time: another process may have spent this window. */
+  firstAnswer: Promise<void> | null;
+  answered: () => void;
+  sentFirst: boolean;
+  gotAnswer: boolean;
 }
 
 export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
@@ -58,7 +63,19 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
     let found = windows.get(id);
     if (!found) {
       const limit = limitFor(key);
-      found = { limit, used: 0, endsAt: null, bestRemaining: -1, blockedUntil: 0 };
+      let answered = () => undefined as void;
+      const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+      found = {
+        limit,
+        used: 0,
+        endsAt: null,
+        bestRemaining: -1,
+        blockedUntil: 0,
+        firstAnswer,
+        answered,
+        sentFirst: false,
+        gotAnswer: false,
+      };
       windows.set(id, found);
     }
     return found;
@@ -83,6 +100,12 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
     },
     async take(key) {
       const w = windowOf(key);
+      if (w.sentFirst && w.firstAnswer && !w.gotAnswer) {
+        // A network error never answers: wait for the probe a few seconds at most.
+        await Promise.race([w.firstAnswer, sleep(3000)]);
+        w.firstAnswer = null;
+      }
+      w.sentFirst = true;
       for (;;) {
         const t = now();
         if (w.blockedUntil > t) {
@@ -107,6 +130,8 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
     observe(key, info: RateInfo) {
       const w = windowOf(key);
       const t = now();
+      w.gotAnswer = true;
+      w.answered();
       if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
         w.blockedUntil = t + info.retryAfterSeconds * 1000 + marginMs;
         w.used = w.limit;

@@ -34,10 +34,26 @@ describe('the build budget waits for the next window instead of refusing', () =>
     for (let i = 0; i < 7; i += 1) {
       expect((await budget.take(key)).ok).toBe(true);
       sentAt.push(clock.now());
+      await budget.observe(key, {}); // An answer without rate headers.
     }
     expect(sentAt).toEqual([0, 0, 0, 60_100, 60_100, 60_100, 120_200]);
     expect(budget.calls).toBe(7);
     expect(budget.waitedMs).toBe(120_200);
+  });
+
+  it('sends one request first: another process may have spent the window already', async () => {
+    const clock = fakeClock();
+    const budget = createPacingBudget({
+      limits: { publishingPublicPerMinute: 10 },
+      marginMs: 0,
+      ...clock,
+    });
+    await budget.take(key);
+    const second = budget.take(key);
+    // The first answer says the window is spent; the second request waits for the next one.
+    await budget.observe(key, { limit: 10, remaining: 0 });
+    await second;
+    expect(clock.now()).toBeGreaterThanOrEqual(60_000);
   });
 
   it('takes the limit from the upstream and anchors the window on its first answer', async () => {
