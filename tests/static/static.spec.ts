@@ -235,3 +235,20 @@ test('booking comes from the live server’s embed, and is left out without one'
   expect(page).toContain('Comments are closed on this copy of the site.');
   expect(page).not.toContain('Join the discussion');
 });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('search says what to do instead, and no stream claims to be live', async ({ page }) => {
+    await page.goto(url('/search'));
+    await expect(page.getByText(/Search in this copy of the site needs JavaScript/)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'categories' })).toHaveAttribute(
+      'href',
+      '/categories',
+    );
+    await page.goto(url('/streams'));
+    const badges = await page.locator('.stream-card .badge').allInnerTexts();
+    expect(badges.length).toBeGreaterThan(0);
+    expect(badges.map((text) => text.trim().toLowerCase())).not.toContain('live');
+  });
+});
