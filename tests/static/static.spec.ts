@@ -252,3 +252,19 @@ test.describe('without JavaScript', () => {
     expect(badges.map((text) => text.trim().toLowerCase())).not.toContain('live');
   });
 });
+
+test('canonical URLs, feed, sitemap and robots.txt name the copy’s origin, never the build server', () => {
+  const origin = 'https://harbour-times.localhost';
+  const read = (file: string) => readFileSync(join(facts.dir, file), 'utf8');
+  expect(read('index.html')).toContain(`<link rel="canonical" href="${origin}/">`);
+  expect(read('page/2/index.html')).toContain(`<link rel="canonical" href="${origin}/page/2">`);
+  expect(read('robots.txt')).toContain(`Sitemap: ${origin}/sitemap.xml`);
+  expect(read('rss.xml')).toContain(`<link>${origin}/posts/`);
+  expect(read('sitemap.xml')).toContain(`<loc>${origin}/sitemap-posts-1.xml</loc>`);
+  for (const file of outputFiles()) {
+    if (/\.(html|xml|txt)$/.test(file))
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(
+        /127\.0\.0\.1:\d+\/(?!media|player|subscribe|reader)/,
+      );
+  }
+});
