@@ -76,6 +76,7 @@ export function pageType(path: string): string {
     epaper: 'e-paper',
     streams: 'streams',
     search: 'search',
+    stay: 'booking',
   };
   return names[first] ?? 'other';
 }
