@@ -8,6 +8,7 @@ export default defineConfig(
     ignores: [
       'dist/',
       'dist-*/',
+      '.cache/',
       '.astro/',
       'node_modules/',
       'test-results/',

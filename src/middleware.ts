@@ -6,6 +6,7 @@ import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
 import { statusResponse } from './lib/status-access.ts';
 import { compressResponses, healthEndpoint } from './lib/delivery/middleware.ts';
+import { pagedRoute } from './lib/reading/paged-routes.ts';
 
 /** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
 const statusEndpoint = defineMiddleware((context, next) => {
@@ -24,7 +25,7 @@ const statusEndpoint = defineMiddleware((context, next) => {
   });
 });
 
-/** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
+/** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
   const match = resolveTenant(
@@ -41,6 +42,10 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
   }
+  const paged = pagedRoute(match.pathname, context.url.searchParams);
+  if (paged && 'redirect' in paged)
+    return context.redirect(context.locals.href(paged.redirect), 301);
+  if (paged) return next(new URL(paged.rewrite, context.url));
   if (match.via === 'path') {
     const target = new URL(match.pathname + context.url.search, context.url);
     return next(target);

@@ -1,5 +1,6 @@
 import type { I18n } from './i18n/index.ts';
 import type { Tenant } from './tenants/schema.ts';
+import { isStaticBuild, staticBookingEmbed } from './static/mode.ts';
 
 export interface NavItem {
   label: string;
@@ -19,12 +20,11 @@ export function mainNavigation(
     label: category.name,
     path: `/categories/${category.slug}`,
   }));
-  if (categories.length > HEADER_CATEGORIES) {
-    items.push({ label: t('nav.categories'), path: '/categories' });
-  }
   if (tenant.features.epaper) items.push({ label: t('nav.epaper'), path: '/epaper' });
   if (tenant.features.streams) items.push({ label: t('nav.streams'), path: '/streams' });
-  if (tenant.features.booking) items.push({ label: t('nav.stay'), path: '/stay' });
+  // A static copy has no server for accounts, and books only through the live server's embed.
+  if (tenant.features.booking && (!isStaticBuild() || staticBookingEmbed(tenant)))
+    items.push({ label: t('nav.stay'), path: '/stay' });
   items.push({ label: t('nav.search'), path: '/search' });
   return items;
 }

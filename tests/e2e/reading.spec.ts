@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { checkA11y, tenantUrl } from './helpers.ts';
+import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
 
 const API = 'http://127.0.0.1:4010/api/v1';
 
@@ -63,6 +63,20 @@ test('pagination walks to the last page with rel prev/next', async ({ page, requ
   expect(
     (await page.goto(tenantUrl('harbour-times', `/?page=${meta.last_page + 1}`)))?.status(),
   ).toBe(404);
+});
+
+test('old ?page=N addresses answer with a permanent redirect to the path', async ({ request }) => {
+  // Through the path prefix: Node's resolver (unlike Chromium's) knows no *.localhost names.
+  const base = `http://127.0.0.1:${E2E_PORT}/daily-planet`;
+  for (const [from, to] of [
+    ['/?page=2', '/daily-planet/page/2'],
+    ['/categories/sport?page=2', '/daily-planet/categories/sport/page/2'],
+    ['/page/1', '/daily-planet'],
+  ] as const) {
+    const response = await request.get(`${base}${from}`, { maxRedirects: 0 });
+    expect(response.status(), from).toBe(301);
+    expect(new URL(response.headers()['location'] ?? '', base).pathname).toBe(to);
+  }
 });
 
 test('a post renders sanitized content: nothing from the CMS runs', async ({ page }) => {

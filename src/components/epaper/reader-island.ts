@@ -11,6 +11,7 @@ import {
   neighbours,
   pageAlt,
   parseZoom,
+  readerPath,
   readerSearch,
   zoomLabel,
   zoomStep,
@@ -35,7 +36,7 @@ function enhance(root: HTMLElement): void {
   if (!image) return;
 
   const urlFor = (target: number, atZoom: number) =>
-    `${location.pathname}${readerSearch(location.search, target, atZoom)}${location.hash}`;
+    `${readerPath(location.pathname, target, atZoom)}${readerSearch(location.search, 1, 1)}${location.hash}`;
 
   const setLink = (link: HTMLAnchorElement | null, target: number | null, attr: string) => {
     if (!link) return;

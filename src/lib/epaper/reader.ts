@@ -84,6 +84,15 @@ export function readerSearch(base: URLSearchParams | string, page: number, zoom:
   return query ? `?${query}` : '';
 }
 
+/**
+ * The reader's path for a page and zoom (`/epaper/x/page/3/zoom/1.5`), replacing any page or zoom
+ * already in `path`: a static copy serves these as files, where query strings are ignored.
+ */
+export function readerPath(path: string, page: number, zoom: number): string {
+  const base = path.replace(/(?:\/page\/[^/]*)?(?:\/zoom\/[^/]*)?\/?$/, '');
+  return `${base}${page > 1 ? `/page/${page}` : ''}${zoom !== 1 ? `/zoom/${zoom}` : ''}`;
+}
+
 export type ReaderAction = { type: 'go'; page: number } | { type: 'zoom'; zoom: Zoom };
 
 export interface KeyContext {

@@ -1,6 +1,7 @@
 import type { TenantMatch } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Post } from '../publishing/schema.ts';
+import { isStaticBuild, staticOrigin } from '../static/mode.ts';
 
 const LOCAL_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$/;
 
@@ -14,6 +15,8 @@ export function primaryHost(tenant: Tenant): string {
  * tenant's own; otherwise (path prefix, preview) the tenant's primary host.
  */
 export function siteOrigin(match: Pick<TenantMatch, 'tenant' | 'via'>, requestUrl: URL): string {
+  // A static copy is rendered on a loopback port: its links name where the files will be served.
+  if (isStaticBuild()) return staticOrigin(match.tenant) ?? requestUrl.origin;
   if (match.via === 'host' || match.via === 'single') return requestUrl.origin;
   const host = primaryHost(match.tenant);
   if (LOCAL_HOST.test(host)) return `http://${host}${requestUrl.port ? `:${requestUrl.port}` : ''}`;

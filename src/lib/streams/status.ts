@@ -126,3 +126,23 @@ function compareKeys(a: number, b: number): number {
   if (a === b) return 0;
   return a < b ? -1 : 1;
 }
+
+/** Badge text of a static copy before its script has run: never "Live" from build-time data. */
+export const STATIC_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
+  live: 'streams.started',
+  scheduled: 'streams.scheduled',
+  ended: 'streams.ended',
+};
+
+/** The start and end a static copy's badge carries, for {@link statusAt} at view time. */
+export function statusTimes(stream: Pick<Stream, 'scheduled_at' | 'started_at' | 'ended_at'>): {
+  start: string | null;
+  end: string | null;
+} {
+  return {
+    start: validDate(stream.started_at ?? stream.scheduled_at)?.toISOString() ?? null,
+    end: validDate(stream.ended_at)?.toISOString() ?? null,
+  };
+}
+
+export { statusAt } from './status-at.ts';

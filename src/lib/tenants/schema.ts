@@ -29,6 +29,8 @@ export const RESERVED_TENANT_IDS = [
   'stay',
   'streams',
   'tags',
+  'page',
+  'pagefind',
 ] as const;
 
 const hexColor = z
@@ -153,6 +155,13 @@ export const LodgingConfigSchema = z
     path: ['minNights'],
   });
 
+export const StaticConfigSchema = z.strictObject({
+  /** Origin of the static copy for canonical URLs, feeds and sitemap (default: the primary host over https). */
+  origin: origin.optional(),
+  /** Origin of the tenant's live server: comments, booking and subscriber editions link there. */
+  liveOrigin: origin.optional(),
+});
+
 export const FeaturesSchema = z.strictObject({
   epaper: z.boolean().default(true),
   streams: z.boolean().default(true),
@@ -197,6 +206,8 @@ export const TenantSchema = z
     theme: ThemeSchema,
     publishing: PublishingConfigSchema,
     lodging: LodgingConfigSchema.optional(),
+    /** Settings for `npm run build:static` (plain files, no server). */
+    static: StaticConfigSchema.optional(),
     features: FeaturesSchema.default({
       epaper: true,
       streams: true,

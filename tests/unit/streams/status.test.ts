@@ -3,6 +3,8 @@ import { streamSchema, type Stream } from '../../../src/lib/publishing/schema.ts
 import {
   STATUS_LABEL,
   sortStreams,
+  statusAt,
+  statusTimes,
   streamStatus,
   streamTiming,
 } from '../../../src/lib/streams/status.ts';
@@ -132,5 +134,24 @@ describe('stream timing in the tenant’s language', () => {
     );
     expect(timing?.label).toBe('Beginnt');
     expect(timing?.text).toMatch(/20:00 MESZ$/);
+  });
+});
+
+describe('a static copy decides live, scheduled or ended at view time', () => {
+  const at = Date.parse('2026-11-22T12:00:00Z');
+  it.each([
+    [{ start: '2026-11-22T13:00:00Z', end: null }, 'scheduled'],
+    [{ start: '2026-11-22T11:00:00Z', end: null }, 'live'],
+    [{ start: '2026-11-22T10:00:00Z', end: '2026-11-22T11:00:00Z' }, 'ended'],
+    [{ start: '2026-11-22T10:00:00Z', end: '2026-11-22T13:00:00Z' }, 'live'],
+    [{ start: null, end: null }, 'live'],
+  ] as const)('%o at noon is %s', (times, expected) => {
+    expect(statusAt(times, at)).toBe(expected);
+  });
+
+  it('carries the start (started, else scheduled) and the end as ISO times', () => {
+    expect(
+      statusTimes({ scheduled_at: '2026-11-22T13:00:00Z', started_at: null, ended_at: null }),
+    ).toEqual({ start: '2026-11-22T13:00:00.000Z', end: null });
   });
 });

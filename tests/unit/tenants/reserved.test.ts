@@ -13,10 +13,13 @@ const topLevel = entries
   .filter((name) => name !== 'index');
 const staticRoutes = topLevel.filter((name) => !name.includes('['));
 const dynamicRoutes = topLevel.filter((name) => name.includes('['));
+/** Top-level paths that exist without a file of their own: `/page/N` (pagination, mapped by the
+ * middleware) and `/pagefind/` (the static copy's search index). */
+const virtualRoutes = ['page', 'pagefind'];
 
 describe('reserved tenant ids', () => {
-  it('are exactly the top-level routes in src/pages', () => {
-    expect([...RESERVED_TENANT_IDS].sort()).toEqual(staticRoutes.sort());
+  it('are exactly the top-level routes in src/pages and the virtual ones', () => {
+    expect([...RESERVED_TENANT_IDS].sort()).toEqual([...staticRoutes, ...virtualRoutes].sort());
   });
 
   it('leave no dynamic top-level route a tenant id could match', () => {

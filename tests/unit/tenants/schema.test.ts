@@ -43,6 +43,16 @@ describe('tenants.json schema', () => {
 
   it.each([
     [
+      'a static origin with a path',
+      { static: { origin: 'https://gazette.example.com/news' } },
+      'tenant "gazette" (tenants[0]) → static.origin: Expected an origin',
+    ],
+    [
+      'an unknown key in the static block',
+      { static: { origin: 'https://gazette.example.com', subPath: '/x' } },
+      'tenant "gazette" (tenants[0]) → static: Unknown key "subPath"',
+    ],
+    [
       'an unknown key',
       { colour: 'red' },
       'tenant "gazette" (tenants[0]) → (root): Unknown key "colour"',
@@ -103,6 +113,23 @@ describe('tenants.json schema', () => {
     ],
   ])('rejects %s with a message naming tenant and field', (_case, overrides, expected) => {
     expect(errorOf({ tenants: [validTenant(overrides)] })).toContain(expected);
+  });
+
+  it('accepts a static block with the copy and the live origins', () => {
+    const file = parseTenantsFile({
+      tenants: [
+        validTenant({
+          static: {
+            origin: 'https://static.gazette.example',
+            liveOrigin: 'https://gazette.example.com',
+          },
+        }),
+      ],
+    });
+    expect(file.tenants[0]?.static).toEqual({
+      origin: 'https://static.gazette.example',
+      liveOrigin: 'https://gazette.example.com',
+    });
   });
 
   it('rejects duplicate ids and hosts shared between tenants', () => {

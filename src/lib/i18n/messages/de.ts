@@ -110,6 +110,10 @@ export const de: Dictionary = {
     'Sie sind als {name} angemeldet, aber Ihr Konto hat kein E-Paper-Abonnement. Wählen Sie ein Abonnement, um jede Ausgabe zu lesen.',
   'epaper.paywallGuest':
     'Abonnieren Sie, um jede Seite dieser Ausgabe und das ganze Archiv zu lesen. Schon abonniert?',
+  'epaper.paywallStatic':
+    'Abonnieren Sie, um jede Seite dieser Ausgabe und das ganze Archiv zu lesen.',
+  'epaper.paywallStaticLive': 'Schon abonniert?',
+  'epaper.paywallStaticLink': 'Auf unserer Website lesen',
   'epaper.seePlans': 'Unsere Abonnemente ansehen.',
   'reader.label': 'Leseansicht: {title}',
   'reader.pageNav': 'Seiten blättern',

@@ -111,6 +111,9 @@ export const en = {
     'You are signed in as {name}, but your account has no e-paper subscription. Choose a plan to read every edition.',
   'epaper.paywallGuest':
     'Subscribe to read every page of this edition and the whole archive. Already a subscriber?',
+  'epaper.paywallStatic': 'Subscribe to read every page of this edition and the whole archive.',
+  'epaper.paywallStaticLive': 'Already a subscriber?',
+  'epaper.paywallStaticLink': 'Read it on our live site',
   'epaper.seePlans': 'See our subscription plans.',
   'reader.label': 'Reader: {title}',
   'reader.pageNav': 'Page navigation',

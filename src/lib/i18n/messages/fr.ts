@@ -111,6 +111,10 @@ export const fr: Dictionary = {
     'Vous êtes connecté en tant que {name}, mais votre compte n’a pas d’abonnement au journal numérique. Choisissez une formule pour lire chaque édition.',
   'epaper.paywallGuest':
     'Abonnez-vous pour lire chaque page de cette édition et toutes les archives. Déjà abonné ?',
+  'epaper.paywallStatic':
+    'Abonnez-vous pour lire chaque page de cette édition et toutes les archives.',
+  'epaper.paywallStaticLive': 'Déjà abonné ?',
+  'epaper.paywallStaticLink': 'La lire sur notre site',
   'epaper.seePlans': 'Voir nos formules d’abonnement.',
   'reader.label': 'Liseuse : {title}',
   'reader.pageNav': 'Navigation entre les pages',
