@@ -1,8 +1,8 @@
-import rawTenants from '../../../tenants.json' with { type: 'json' };
-import { parseTenantsFile, type Tenant } from './schema.ts';
+import tenantsText from '../../../tenants.json?raw';
+import { parseTenantsText, type Tenant } from './schema.ts';
 
-// Parsed once per process; astro.config has already refused an invalid file at dev/build start.
-const file = parseTenantsFile(rawTenants);
+// Parsed once per process from the raw text (BOM and JSON errors handled like astro.config does).
+const file = parseTenantsText(tenantsText);
 
 export function getTenants(): readonly Tenant[] {
   return file.tenants;
