@@ -3,6 +3,8 @@ import { defineConfig, envField, memoryCache } from 'astro/config';
 import node from '@astrojs/node';
 import { readFileSync } from 'node:fs';
 import { parseTenantsText } from './src/lib/tenants/schema.ts';
+import { badRequest400 } from './src/integrations/bad-request-400.ts';
+import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
 
 // Fail dev and build early, with a readable message, when tenants.json is invalid.
 parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));
@@ -23,11 +25,14 @@ const benchRoutes = {
 export default defineConfig({
   output: 'server',
   outDir: process.env.MASTHEAD_OUT_DIR ?? './dist',
-  integrations: [benchRoutes],
-  adapter: node({ mode: 'standalone' }),
+  integrations: [benchRoutes, badRequest400()],
+  // Backstop for src/lib/request/body-limit.ts: the adapter never reads more than this (default 1 GB).
+  adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),
   trailingSlash: 'ignore',
   cache: { provider: memoryCache({ max: 2000 }) },
-  security: { checkOrigin: true, csp: true },
+  // checkOrigin compares with `Host`, which a trusted proxy rewrites: src/middleware.ts checks the
+  // public origin instead (src/lib/request/origin-check.ts, same rules).
+  security: { checkOrigin: false, csp: true },
   server: { port: 4321, host: true, allowedHosts: true },
   prefetch: false,
   markdown: { syntaxHighlight: false },

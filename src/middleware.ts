@@ -6,6 +6,9 @@ import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
 import { mayReadStatus } from './lib/status-access.ts';
 import { getStatus } from './lib/upstream/index.ts';
+import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
+import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
+import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 
 /** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
 const statusEndpoint = defineMiddleware((context, next) => {
@@ -32,6 +35,24 @@ const statusEndpoint = defineMiddleware((context, next) => {
   });
 });
 
+/** Refuses cross-site form posts, comparing with the public origin (Astro's own check is off). */
+const originCheck = defineMiddleware((context, next) => {
+  if (context.isPrerendered) return next();
+  const expected = publicOrigin(context.url, context.request.headers, TRUST_PROXY);
+  return isCrossSiteFormPost(context.request, expected)
+    ? crossSiteForbidden(context.request)
+    : next();
+});
+
+/** Refuses oversized request bodies (forms, actions, booking JSON) before anything parses them. */
+const bodyLimit = defineMiddleware((context, next) => {
+  const verdict = context.isPrerendered ? 'ok' : judgeBody(context.request);
+  if (verdict === 'ok') return next();
+  // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
+  if (verdict === 'length-required') void context.request.body?.cancel().catch(() => undefined);
+  return refuseBody(context.request, verdict);
+});
+
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
@@ -41,9 +62,10 @@ const tenantResolution = defineMiddleware(async (context, next) => {
       : resolveTenant(
           {
             url: context.url,
-            forwardedHost: context.request.headers.get('x-forwarded-host'),
+            forwardedHost: forwardedHost(context.request.headers, TRUST_PROXY),
             trustProxy: TRUST_PROXY,
             forcedTenantId: MASTHEAD_TENANT,
+            publicOrigin: publicOrigin(context.url, context.request.headers, TRUST_PROXY),
           },
           getTenants(),
         );
@@ -90,4 +112,11 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   return response;
 });
 
-export const onRequest = sequence(statusEndpoint, tenantResolution, errorLogging, securityHeaders);
+export const onRequest = sequence(
+  originCheck,
+  bodyLimit,
+  statusEndpoint,
+  tenantResolution,
+  errorLogging,
+  securityHeaders,
+);
