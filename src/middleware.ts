@@ -6,6 +6,9 @@ import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
 import { mayReadStatus } from './lib/status-access.ts';
 import { getStatus } from './lib/upstream/index.ts';
+import { defaultUpstream, runForVisitor } from './lib/upstream/runtime.ts';
+import { warnTenantsWithoutReadToken } from './lib/upstream/warnings.ts';
+import { clientIp } from './lib/visitor-limits.ts';
 import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
@@ -81,6 +84,21 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   return next();
 });
 
+/**
+ * Renders the page as one visitor (address, or crawler by user agent) with one upstream deadline:
+ * cache misses spend that visitor's share of the shared budget, and no call outlives the deadline.
+ */
+const upstreamVisitor = defineMiddleware((context, next) => {
+  if (context.isPrerendered) return next();
+  // First request of the process: say which tenants share the anonymous budget.
+  warnTenantsWithoutReadToken(getTenants(), defaultUpstream());
+  return runForVisitor(
+    clientIp(context, TRUST_PROXY),
+    context.request.headers.get('user-agent'),
+    () => next(),
+  );
+});
+
 /** Logs unexpected errors with tenant and path; Astro then renders the branded 500 page. */
 const errorLogging = defineMiddleware(async (context, next) => {
   try {
@@ -117,6 +135,7 @@ export const onRequest = sequence(
   bodyLimit,
   statusEndpoint,
   tenantResolution,
+  upstreamVisitor,
   errorLogging,
   securityHeaders,
 );

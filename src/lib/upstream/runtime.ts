@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { createBudget } from './budget.ts';
-import type { Budget, BudgetLimits } from './budget.ts';
+import { createBudget, createVisitorAllowance } from './budget.ts';
+import type { Budget, BudgetLimits, VisitorAllowance } from './budget.ts';
 import { cacheKey, createReadCache, DEFAULT_CACHE_MAX_BYTES } from './cache.ts';
 import type { CacheKeyParts, ReadCache } from './cache.ts';
 import { InvalidResponseError } from './errors.ts';
@@ -10,6 +10,7 @@ import { createMetrics } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { parseOrThrow } from './parse.ts';
 import type { CachePolicy } from './ttl.ts';
+import { runAsVisitor, visitorFor } from './visitor.ts';
 
 /**
  * Everything the clients share in one process: the rate budget, the read cache, the metrics and
@@ -18,6 +19,10 @@ import type { CachePolicy } from './ttl.ts';
  */
 export interface Upstream {
   budget: Budget;
+  /** Per-visitor shares of the shared buckets (see `budget.ts`). */
+  allowance: VisitorAllowance;
+  /** One deadline per page render, from its start (see `visitor.ts`). */
+  pageDeadlineMs: number;
   cache: ReadCache;
   metrics: Metrics;
   http: HttpSettings;
@@ -31,25 +36,49 @@ export interface UpstreamOptions {
   redisUrl?: string | undefined;
   metrics?: Metrics | undefined;
   now?: () => number;
+  /** Share of a shared bucket one visitor may spend per window (default 0.25). */
+  visitorShare?: number | undefined;
+  /** Share of a shared bucket crawlers leave to humans (default 0.3). */
+  humanReserve?: number | undefined;
+  /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
+  pageDeadlineMs?: number | undefined;
+  /** How long an upstream 404 is remembered (default 60 s). */
+  notFoundSeconds?: number | undefined;
 }
+
+export const DEFAULT_PAGE_DEADLINE_MS = 4000;
 
 export function createUpstream(options: UpstreamOptions = {}): Upstream {
   const metrics = options.metrics ?? createMetrics();
+  const budget = createBudget({
+    ...(options.limits && { limits: options.limits }),
+    ...(options.safetyRatio !== undefined && { safetyRatio: options.safetyRatio }),
+    redisUrl: options.redisUrl,
+  });
   return {
     metrics,
-    budget: createBudget({
-      ...(options.limits && { limits: options.limits }),
-      ...(options.safetyRatio !== undefined && { safetyRatio: options.safetyRatio }),
+    budget,
+    allowance: createVisitorAllowance(budget, {
+      visitorShare: options.visitorShare,
+      humanReserve: options.humanReserve,
       redisUrl: options.redisUrl,
     }),
+    pageDeadlineMs: options.pageDeadlineMs ?? DEFAULT_PAGE_DEADLINE_MS,
     cache: createReadCache({
       metrics,
       maxSizeBytes: options.cacheMaxBytes,
       redisUrl: options.redisUrl,
+      notFoundSeconds: options.notFoundSeconds,
       ...(options.now ? { now: options.now } : {}),
     }),
     http: { ...DEFAULT_HTTP_SETTINGS, ...options.http },
   };
+}
+
+/** A share between 0 (exclusive) and 1 from the environment. */
+function envShare(name: string): number | undefined {
+  const value = envNumber(name);
+  return value !== undefined && value <= 1 ? value : undefined;
 }
 
 function envNumber(name: string): number | undefined {
@@ -77,6 +106,10 @@ export function upstreamOptionsFromEnv(): UpstreamOptions {
     http,
     limits,
     safetyRatio: envNumber('UPSTREAM_BUDGET_RATIO'),
+    visitorShare: envShare('UPSTREAM_VISITOR_SHARE'),
+    humanReserve: envShare('UPSTREAM_HUMAN_RESERVE'),
+    pageDeadlineMs: envNumber('PAGE_DEADLINE_MS'),
+    notFoundSeconds: envNumber('UPSTREAM_NOT_FOUND_SECONDS'),
   };
 }
 
@@ -95,7 +128,7 @@ export async function fetchParsed<S extends z.ZodType>(
   schema: S,
 ): Promise<z.output<S>> {
   const response = await sendRequest(
-    { budget: up.budget, metrics: up.metrics, settings: up.http },
+    { budget: up.budget, allowance: up.allowance, metrics: up.metrics, settings: up.http },
     req,
   );
   try {
@@ -126,4 +159,17 @@ export function cachedRead<T>(
     { service: parts.service, tenant: parts.tenant },
     { bypass: options.fresh },
   );
+}
+
+/**
+ * Runs a page render as one visitor with one deadline: its cache misses are charged to the
+ * visitor's allowance and no upstream call outlives `pageDeadlineMs` from now.
+ */
+export function runForVisitor<T>(
+  clientIp: string,
+  userAgent: string | null,
+  render: () => T,
+  up: Upstream = defaultUpstream(),
+): T {
+  return runAsVisitor(visitorFor(clientIp, userAgent, Date.now() + up.pageDeadlineMs), render);
 }
