@@ -174,8 +174,11 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     if (left <= 0) {
       return fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
     }
-    if (visitor && deps.allowance && method === 'GET') {
-      const charge = await deps.allowance.charge(req.budgetKey, visitor);
+    if (visitor?.visitor !== undefined && deps.allowance && method === 'GET') {
+      const charge = await deps.allowance.charge(req.budgetKey, {
+        visitor: visitor.visitor,
+        crawler: visitor.crawler,
+      });
       if (!charge.ok) {
         // Counted, not logged line by line: a crawler over its share would flood the log.
         metrics.count(req.service, req.tenant, 'visitorRejected');

@@ -6,8 +6,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * page or loader has to pass it along.
  */
 export interface VisitorContext {
-  /** Who cache misses are charged to: `ip:<address>`, or `crawler:<name>` for a known crawler. */
-  visitor: string;
+  /**
+   * Who cache misses are charged to: `ip:<address>`, or `crawler:<name>` for a known crawler;
+   * `undefined` for a human on a loopback address (dev, tests, a local proxy without TRUST_PROXY,
+   * where every visitor would share one address), who is not charged.
+   */
+  visitor: string | undefined;
   /** An obvious crawler (by user agent): a smaller claim on the shared budget than humans. */
   crawler: boolean;
   /** Epoch ms: no upstream call starts after it, and running ones are cut off at it. */
@@ -41,9 +45,11 @@ export function crawlerName(userAgent: string | null | undefined): string | unde
   return (match?.[1] ?? match?.[2])?.toLowerCase();
 }
 
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|unknown)$/;
+
 /**
  * The visitor a request is charged as. A crawler is one visitor whatever its address (they spread
- * over many), everyone else is their address.
+ * over many), everyone else is their address (loopback: not charged, see `VisitorContext`).
  */
 export function visitorFor(
   clientIp: string,
@@ -52,7 +58,7 @@ export function visitorFor(
 ): VisitorContext {
   const name = crawlerName(userAgent);
   return {
-    visitor: name ? `crawler:${name}` : `ip:${clientIp}`,
+    visitor: name ? `crawler:${name}` : LOOPBACK.test(clientIp) ? undefined : `ip:${clientIp}`,
     crawler: name !== undefined,
     deadline,
   };

@@ -170,5 +170,8 @@ describe('who a visitor is', () => {
       visitor: 'ip:10.0.0.1',
       crawler: false,
     });
+    // Loopback: dev, tests, or a local proxy without TRUST_PROXY, where everyone shares one address.
+    expect(visitorFor('127.0.0.1', 'Mozilla/5.0 Firefox/128.0').visitor).toBeUndefined();
+    expect(visitorFor('127.0.0.1', bot).visitor).toBe('crawler:googlebot');
   });
 });
