@@ -8,6 +8,7 @@ import { mayReadStatus } from './lib/status-access.ts';
 import { getStatus } from './lib/upstream/index.ts';
 import { defaultUpstream, runForVisitor } from './lib/upstream/runtime.ts';
 import { warnTenantsWithoutReadToken } from './lib/upstream/warnings.ts';
+import { currentVisitor } from './lib/upstream/visitor.ts';
 import { clientIp } from './lib/visitor-limits.ts';
 import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
@@ -89,7 +90,8 @@ const tenantResolution = defineMiddleware(async (context, next) => {
  * cache misses spend that visitor's share of the shared budget, and no call outlives the deadline.
  */
 const upstreamVisitor = defineMiddleware((context, next) => {
-  if (context.isPrerendered) return next();
+  // A rewrite (to /404, /503) runs the middleware again: it keeps the page's visitor and deadline.
+  if (context.isPrerendered || currentVisitor()) return next();
   // First request of the process: say which tenants share the anonymous budget.
   warnTenantsWithoutReadToken(getTenants(), defaultUpstream());
   return runForVisitor(
