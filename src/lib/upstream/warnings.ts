@@ -2,7 +2,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import type { Upstream } from './runtime.ts';
 import { originOf } from './identity.ts';
 
-const warned = new Set<string>();
+let checked = false;
 
 /**
  * One line per tenant that reads the publishing API without a read token, with the arithmetic of
@@ -38,15 +38,16 @@ export function readTokenWarnings(
   });
 }
 
-/** Logs `readTokenWarnings` once per tenant per process. */
+/** Logs `readTokenWarnings` once per process, so once per tenant. */
 export function warnTenantsWithoutReadToken(
   tenants: readonly Tenant[],
   up: Pick<Upstream, 'budget' | 'allowance'>,
   log: (line: string) => void = (line) => console.warn(line),
 ): void {
+  // Tenants and env are fixed for the life of the process: one look is enough.
+  if (checked) return;
+  checked = true;
   for (const { tenant, message } of readTokenWarnings(tenants, up)) {
-    if (warned.has(tenant)) continue;
-    warned.add(tenant);
     log(
       JSON.stringify({
         level: 'warn',
