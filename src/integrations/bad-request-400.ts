@@ -24,6 +24,8 @@ export function badRequest400(): AstroIntegration {
             plugins: [
               {
                 name: 'masthead:bad-request-400',
+                // Only the built server runs the adapter's request handler.
+                apply: 'build',
                 transform(code: string, id: string) {
                   if (!MODULE.test(id)) return null;
                   if (!FAILURE.test(code)) {
