@@ -2,12 +2,14 @@
  * `npm run bench`: every benchmark, one after the other, with a summary of targets met.
  *   npm run bench -- --no-lighthouse    skip the Lighthouse runs (about a minute each)
  *   npm run bench -- --no-static        skip the static build (about 8 minutes at the upstream's limit)
+ *   npm run bench -- --crawler-full     the crawler-plus-humans load for 2 minutes (default 20 s)
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { NGINX, REDIS_SERVER } from '../tests/deploy/stack.ts';
 import { printDelivery, run as runDelivery } from './delivery.ts';
 import { printReading, run as runReading } from './reading.ts';
 import { run as runUpstream } from './upstream.ts';
+import { run as runCrawler } from './crawler.ts';
 
 const root = new URL('../', import.meta.url);
 const results: Record<string, unknown> = {};
@@ -45,6 +47,21 @@ if (existsSync(NGINX) && existsSync(REDIS_SERVER)) {
   console.log(`\nProduction delivery: skipped, needs ${NGINX} and ${REDIS_SERVER}`);
   verdicts.push({ bench: `${deliveryBench} (skipped: no nginx/redis-server)`, ok: false });
 }
+const crawlerSeconds = process.argv.includes('--crawler-full') ? 120 : 20;
+const crawler = await runCrawler({ seconds: crawlerSeconds });
+console.log(
+  `\nA crawler at 5 distinct pages/s plus humans on popular pages (${crawlerSeconds} s, mock at its documented limits, no read tokens)`,
+);
+console.table([
+  {
+    humanFailedPercent: crawler.humanFailedPercent,
+    crawlerServedPercent: crawler.crawlerServedPercent,
+    upstream429: crawler.upstream429,
+    peakRssMb: crawler.peakRssMb,
+  },
+]);
+results['crawler'] = crawler;
+verdicts.push({ bench: 'crawler: humans < 1 % failed, zero upstream 429s', ok: crawler.ok });
 
 if (existsSync(new URL('bench/booking.ts', root))) {
   // A variable specifier: the booking bench is optional for the type checker.

@@ -7,6 +7,10 @@ import { logError } from './lib/log.ts';
 import { statusResponse } from './lib/status-access.ts';
 import { compressResponses, healthEndpoint } from './lib/delivery/middleware.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
+import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
+import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
+import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
+import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 
 /** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
 const statusEndpoint = defineMiddleware((context, next) => {
@@ -25,15 +29,34 @@ const statusEndpoint = defineMiddleware((context, next) => {
   });
 });
 
+/** Refuses cross-site form posts, comparing with the public origin (Astro's own check is off). */
+const originCheck = defineMiddleware((context, next) => {
+  if (context.isPrerendered) return next();
+  const expected = publicOrigin(context.url, context.request.headers, TRUST_PROXY);
+  return isCrossSiteFormPost(context.request, expected)
+    ? crossSiteForbidden(context.request)
+    : next();
+});
+
+/** Refuses oversized request bodies (forms, actions, booking JSON) before anything parses them. */
+const bodyLimit = defineMiddleware((context, next) => {
+  const verdict = context.isPrerendered ? 'ok' : judgeBody(context.request);
+  if (verdict === 'ok') return next();
+  // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
+  if (verdict === 'length-required') void context.request.body?.cancel().catch(() => undefined);
+  return refuseBody(context.request, verdict);
+});
+
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
   const match = resolveTenant(
     {
       url: context.url,
-      forwardedHost: context.request.headers.get('x-forwarded-host'),
+      forwardedHost: forwardedHost(context.request.headers, TRUST_PROXY),
       trustProxy: TRUST_PROXY,
       forcedTenantId: MASTHEAD_TENANT,
+      publicOrigin: publicOrigin(context.url, context.request.headers, TRUST_PROXY),
     },
     getTenants(),
   );
@@ -87,8 +110,11 @@ const securityHeaders = defineMiddleware(async (context, next) => {
 export const onRequest = sequence(
   compressResponses,
   healthEndpoint,
+  originCheck,
+  bodyLimit,
   statusEndpoint,
   tenantResolution,
+  upstreamVisitor,
   errorLogging,
   securityHeaders,
 );

@@ -21,6 +21,16 @@ export async function navigationCategories(tenant: Tenant): Promise<Category[]> 
   }
 }
 
+/**
+ * Starts the header's categories read alongside the page's own reads (the layout asks for it only
+ * after the page's data), so a cold page waits for the slowest call, not for their sum.
+ */
+function warmNavigation(tenant: Tenant): void {
+  void publishingFor(tenant)
+    .listCategories()
+    .catch(() => undefined);
+}
+
 export interface HomeData {
   featured: PostSummary[];
   latest: Paged<PostSummary>;
@@ -29,6 +39,7 @@ export interface HomeData {
 /** Featured posts on the first page, then the latest posts (without repeating the featured ones). */
 export async function loadHome(tenant: Tenant, page: number): Promise<HomeData> {
   const client = publishingFor(tenant);
+  warmNavigation(tenant);
   const [featured, latest] = await Promise.all([
     page === 1 ? client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }) : null,
     client.listPosts({ page, perPage: POSTS_PER_PAGE }),
@@ -49,6 +60,7 @@ export interface PostData {
 /** A post and up to three related posts (same category, then the first tag). */
 export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> {
   const client = publishingFor(tenant);
+  warmNavigation(tenant);
   const post = await client.getPost(slug);
   const related: PostSummary[] = [];
   const add = (items: PostSummary[]) => {
@@ -76,10 +88,12 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
 }
 
 export function loadCategory(tenant: Tenant, slug: string, page: number) {
+  warmNavigation(tenant);
   return publishingFor(tenant).getCategory(slug, { page, perPage: POSTS_PER_PAGE });
 }
 
 export function loadTag(tenant: Tenant, slug: string, page: number) {
+  warmNavigation(tenant);
   return publishingFor(tenant).getTag(slug, { page, perPage: POSTS_PER_PAGE });
 }
 

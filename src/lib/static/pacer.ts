@@ -152,5 +152,16 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
       const w = windowOf(key);
       return Promise.resolve(Math.max(0, w.limit - w.used));
     },
+    standing(key) {
+      const w = windowOf(key);
+      const resetMs = w.endsAt === null ? 0 : Math.max(0, w.endsAt - now());
+      return Promise.resolve({
+        remaining: Math.max(0, w.limit - w.used),
+        resetSeconds: Math.ceil(resetMs / 1000),
+      });
+    },
+    capacity(kind) {
+      return limitFor({ kind, key: '' });
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
 import { MESSAGE_KEYS, type MessageKey } from '../i18n/dictionary.ts';
@@ -77,6 +78,31 @@ const timeZone = z.string().refine((value) => {
   }
 }, 'Expected an IANA time zone such as "Europe/Berlin"');
 
+/** One family: a quoted name or bare words of font-name characters (no `<`, `;`, `{`, `\\` or `/`). */
+const FONT_FAMILY = String.raw`(?:"[\p{L}\p{N} ._-]+"|'[\p{L}\p{N} ._-]+'|[\p{L}\p{N}_-]+(?: [\p{L}\p{N}_-]+)*)`;
+const FONT_STACK = new RegExp(String.raw`^\s*${FONT_FAMILY}(?:\s*,\s*${FONT_FAMILY})*\s*$`, 'u');
+
+/** A CSS `font-family` list; it lands in an inline `<style>`, so nothing else may pass. */
+const fontStack = z
+  .string()
+  .regex(
+    FONT_STACK,
+    'Expected a comma-separated list of font names such as \'"Source Serif 4", Georgia, serif\' (letters, digits, spaces, ".", "_", "-" and quotes only)',
+  );
+
+/** An image address: http(s), or a path on the site itself (never `javascript:`, `data:` or `//host`). */
+const imageUrl = z
+  .string()
+  .min(1)
+  .refine((value) => {
+    if (/^\/(?![/\\])/.test(value)) return !/[\s\\]/.test(value);
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'Expected an http(s) URL or a site path starting with "/"');
+
 const SYSTEM_FONT_STACK =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
 
@@ -113,14 +139,14 @@ export const ThemeSchema = z.strictObject({
   }),
   logo: z
     .strictObject({
-      src: z.string().min(1),
+      src: imageUrl,
       alt: z.string(),
       width: z.int().positive(),
       height: z.int().positive(),
     })
     .optional(),
-  fontStack: z.string().min(1).default(SYSTEM_FONT_STACK),
-  headingFontStack: z.string().min(1).optional(),
+  fontStack: fontStack.default(SYSTEM_FONT_STACK),
+  headingFontStack: fontStack.optional(),
 });
 
 export const PublishingConfigSchema = z.strictObject({
@@ -297,13 +323,32 @@ export function parseTenantsFile(raw: unknown, source = 'tenants.json'): Tenants
   return result.data;
 }
 
-/** Parses the text of tenants.json, with a clear message for broken JSON too. */
-export function parseTenantsText(text: string, source = 'tenants.json'): TenantsFile {
+/** `line 3, column 5: CloseBraceExpected` for the first syntax error in strict JSON text. */
+function jsonErrorPlace(text: string): string {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const first = errors[0];
+  const offset = first?.offset ?? text.length;
+  const before = text.slice(0, offset).split('\n');
+  const what = first ? `: ${printParseErrorCode(first.error)}` : '';
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}${what}`;
+}
+
+/** Parses the text of tenants.json (a UTF-8 BOM is fine), with line and column for broken JSON. */
+export function parseTenantsText(
+  text: string,
+  source = 'tenants.json',
+  /** A change to the parsed JSON before validation (deployment overrides). */
+  adjust: (raw: unknown) => unknown = (raw) => raw,
+): TenantsFile {
+  const body = text.replace(/^\uFEFF/, '');
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(body);
   } catch (error) {
-    throw new TenantsConfigError(`Invalid ${source}: not valid JSON (${(error as Error).message})`);
+    throw new TenantsConfigError(
+      `Invalid ${source}: not valid JSON at ${jsonErrorPlace(body)} (${(error as Error).message})`,
+    );
   }
-  return parseTenantsFile(raw, source);
+  return parseTenantsFile(adjust(raw), source);
 }

@@ -95,7 +95,7 @@ export async function fetchParsed<S extends z.ZodType>(
   schema: S,
 ): Promise<z.output<S>> {
   const response = await sendRequest(
-    { budget: up.budget, metrics: up.metrics, settings: up.http },
+    { budget: up.budget, allowance: up.allowance, metrics: up.metrics, settings: up.http },
     req,
   );
   try {

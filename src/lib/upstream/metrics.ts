@@ -9,6 +9,12 @@ export interface Counters {
   coalesced: number;
   rateLimited429: number;
   budgetRejected: number;
+  /** Cache misses refused because this visitor (an address or a crawler) spent its share. */
+  visitorRejected: number;
+  /** Upstream 404s answered from the short negative cache. */
+  notFoundHits: number;
+  /** Values past their whole window served because the budget was spent (a slightly old page). */
+  staleBeyondWindow: number;
   errors: Record<string, number>;
 }
 
@@ -38,6 +44,9 @@ function emptyCounters(): Counters {
     coalesced: 0,
     rateLimited429: 0,
     budgetRejected: 0,
+    visitorRejected: 0,
+    notFoundHits: 0,
+    staleBeyondWindow: 0,
     errors: {},
   };
 }

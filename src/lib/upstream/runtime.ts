@@ -1,11 +1,12 @@
-import { createBudget } from './budget.ts';
-import type { Budget, BudgetLimits } from './budget.ts';
+import { createBudget, createVisitorAllowance } from './budget.ts';
+import type { Budget, BudgetLimits, VisitorAllowance } from './budget.ts';
 import { createReadCache } from './cache.ts';
 import type { ReadCache } from './cache.ts';
 import { DEFAULT_HTTP_SETTINGS } from './http.ts';
 import type { HttpSettings } from './http.ts';
 import { createMetrics } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
+import { runAsVisitor, visitorFor } from './visitor.ts';
 
 /**
  * Everything the clients share in one process: the rate budget, the read cache, the metrics and
@@ -14,6 +15,10 @@ import type { Metrics } from './metrics.ts';
  */
 export interface Upstream {
   budget: Budget;
+  /** Per-visitor shares of the shared buckets (see `budget.ts`). */
+  allowance: VisitorAllowance;
+  /** One deadline per page render, from its start (see `visitor.ts`). */
+  pageDeadlineMs: number;
   cache: ReadCache;
   metrics: Metrics;
   http: HttpSettings;
@@ -27,23 +32,54 @@ export interface UpstreamOptions {
   redisUrl?: string | undefined;
   metrics?: Metrics | undefined;
   now?: () => number;
+  /** Share of a shared bucket one visitor may spend per window (default 0.25). */
+  visitorShare?: number | undefined;
+  /** Share of a shared bucket crawlers leave to humans (default 0.3). */
+  humanReserve?: number | undefined;
+  /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
+  pageDeadlineMs?: number | undefined;
+  /** How long an upstream 404 is remembered (default 60 s). */
+  notFoundSeconds?: number | undefined;
 }
+
+export const DEFAULT_PAGE_DEADLINE_MS = 4000;
 
 export function createUpstream(options: UpstreamOptions = {}): Upstream {
   const metrics = options.metrics ?? createMetrics();
+  const budget = createBudget({
+    ...(options.limits && { limits: options.limits }),
+    ...(options.safetyRatio !== undefined && { safetyRatio: options.safetyRatio }),
+    redisUrl: options.redisUrl,
+  });
   return {
     metrics,
-    budget: createBudget({
-      ...(options.limits && { limits: options.limits }),
-      ...(options.safetyRatio !== undefined && { safetyRatio: options.safetyRatio }),
+    budget,
+    allowance: createVisitorAllowance(budget, {
+      visitorShare: options.visitorShare,
+      humanReserve: options.humanReserve,
       redisUrl: options.redisUrl,
     }),
+    pageDeadlineMs: options.pageDeadlineMs ?? DEFAULT_PAGE_DEADLINE_MS,
     cache: createReadCache({
       metrics,
       maxSizeBytes: options.cacheMaxBytes,
       redisUrl: options.redisUrl,
+      notFoundSeconds: options.notFoundSeconds,
       ...(options.now ? { now: options.now } : {}),
     }),
     http: { ...DEFAULT_HTTP_SETTINGS, ...options.http },
   };
+}
+
+/**
+ * Runs a page render as one visitor with one deadline: its cache misses are charged to the
+ * visitor's allowance and no upstream call outlives `pageDeadlineMs` from now.
+ */
+export function runForVisitor<T>(
+  up: Upstream,
+  clientIp: string,
+  userAgent: string | null,
+  render: () => T,
+): T {
+  return runAsVisitor(visitorFor(clientIp, userAgent, Date.now() + up.pageDeadlineMs), render);
 }

@@ -1,11 +1,15 @@
 import {
   LODGING_PER_MINUTE,
+  PAGE_DEADLINE_MS,
   PUBLISHING_PUBLIC_PER_MINUTE,
   PUBLISHING_TOKEN_PER_MINUTE,
   REDIS_URL,
   UPSTREAM_BUDGET_RATIO,
   UPSTREAM_CACHE_MAX_BYTES,
+  UPSTREAM_HUMAN_RESERVE,
+  UPSTREAM_NOT_FOUND_SECONDS,
   UPSTREAM_TIMEOUT_MS,
+  UPSTREAM_VISITOR_SHARE,
 } from 'astro:env/server';
 import type { MetricsSnapshot } from './metrics.ts';
 import { createUpstream } from './runtime.ts';
@@ -35,6 +39,10 @@ export function siteUpstream(): Upstream {
       ...(LODGING_PER_MINUTE !== undefined && { lodgingPerMinute: LODGING_PER_MINUTE }),
     },
     safetyRatio: UPSTREAM_BUDGET_RATIO,
+    visitorShare: UPSTREAM_VISITOR_SHARE,
+    humanReserve: UPSTREAM_HUMAN_RESERVE,
+    pageDeadlineMs: PAGE_DEADLINE_MS,
+    notFoundSeconds: UPSTREAM_NOT_FOUND_SECONDS,
   });
   return instance;
 }

@@ -21,10 +21,12 @@ const HOSTS = playerHosts(
 const SITE = 'http://daily-planet.localhost:4412';
 
 describe('player hosts', () => {
-  it('are YouTube nocookie, Vimeo player and the tenant’s own', () => {
+  it('are YouTube’s and Vimeo’s standard embed hosts and the tenant’s own', () => {
     expect(HOSTS).toEqual([
       'www.youtube-nocookie.com',
       'youtube-nocookie.com',
+      'www.youtube.com',
+      'youtube.com',
       'player.vimeo.com',
       '127.0.0.1',
       'player.example.tv',
@@ -61,7 +63,10 @@ describe('allowed player addresses', () => {
     ['https://player.vimeo.com/video/1', true],
     ['https://live.player.example.tv/x', true],
     ['http://127.0.0.1:4010/player/daily-planet/x?embed=1', true],
-    ['https://www.youtube.com/embed/abc', false],
+    ['https://www.youtube.com/embed/abc', true],
+    ['https://youtube.com/embed/abc?start=10', true],
+    ['https://www.youtube.com/watch?v=abc', false],
+    ['https://www.youtube.com/@channel', false],
     ['https://vimeo.com/1', false],
     ['https://evil.example/player', false],
     ['https://player.vimeo.com.evil.example/x', false],

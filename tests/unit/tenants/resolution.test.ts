@@ -82,4 +82,28 @@ describe('tenant resolution', () => {
     const host = resolve('http://herald.localhost/')!;
     expect(tenantHref(host, '/tags/a')).toBe('/tags/a');
   });
+
+  it.each([
+    'http://unknown.example/%/',
+    'http://unknown.example/%E0%A4%A/x',
+    'http://unknown.example/a%25b/',
+  ])('treats a malformed or unknown first segment as no tenant, without throwing: %s', (url) => {
+    expect(resolve(url)).toBeNull();
+  });
+
+  it('carries the public origin for absolute URLs', () => {
+    const match = resolveTenant(
+      {
+        url: new URL('http://10.0.0.5/'),
+        forwardedHost: 'gazette.example.com',
+        trustProxy: true,
+        publicOrigin: 'https://gazette.example.com',
+      },
+      tenants,
+    );
+    expect(match?.origin).toBe('https://gazette.example.com');
+    expect(resolve('http://gazette.example.com:4321/')?.origin).toBe(
+      'http://gazette.example.com:4321',
+    );
+  });
 });
