@@ -130,7 +130,6 @@ export const en = {
   'reader.pageAlt': 'Page {page} of {title}',
 
   // Streams
-  'streams.title': 'Live and upcoming streams',
   'streams.description': 'Live video, upcoming broadcasts and replays from {site}.',
   'streams.streamDescription': '{title}: a {site} stream.',
   'streams.count': { one: '{count} stream', other: '{count} streams' },
