@@ -287,4 +287,4 @@ export const en = {
 } as const satisfies Record<string, string | PluralMessage>;
 
 /** A message with one form per plural category; `other` is required. */
-export type PluralMessage = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+export type PluralMessage = { [K in Intl.LDMLPluralRule]?: string | undefined } & { other: string };
