@@ -132,7 +132,6 @@ export const de: Dictionary = {
   'reader.all': 'Alle Seiten',
   'reader.pageAlt': 'Seite {page} von {title}',
 
-  'streams.title': 'Live und demnächst',
   'streams.description': 'Livevideos, kommende Übertragungen und Aufzeichnungen von {site}.',
   'streams.streamDescription': '{title}: ein Livestream von {site}.',
   'streams.count': { one: '{count} Übertragung', other: '{count} Übertragungen' },

@@ -133,7 +133,6 @@ export const en = {
   'reader.pageAlt': 'Page {page} of {title}',
 
   // Streams
-  'streams.title': 'Live and upcoming streams',
   'streams.description': 'Live video, upcoming broadcasts and replays from {site}.',
   'streams.streamDescription': '{title}: a {site} stream.',
   'streams.count': { one: '{count} stream', other: '{count} streams' },
@@ -291,4 +290,4 @@ export const en = {
 } as const satisfies Record<string, string | PluralMessage>;
 
 /** A message with one form per plural category; `other` is required. */
-export type PluralMessage = { [R in Intl.LDMLPluralRule]?: string | undefined } & { other: string };
+export type PluralMessage = { [K in Intl.LDMLPluralRule]?: string | undefined } & { other: string };

@@ -133,7 +133,6 @@ export const fr: Dictionary = {
   'reader.all': 'Toutes les pages',
   'reader.pageAlt': 'Page {page} de {title}',
 
-  'streams.title': 'En direct et à venir',
   'streams.description': 'Vidéos en direct, diffusions à venir et rediffusions de {site}.',
   'streams.streamDescription': '{title} : une diffusion de {site}.',
   'streams.count': { one: '{count} diffusion', other: '{count} diffusions' },
