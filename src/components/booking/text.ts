@@ -1,5 +1,5 @@
 /** Client side of the widget's texts: messages from the server (`data-text`), plurals by the locale. */
-type Message = string | ({ other: string } & Partial<Record<Intl.LDMLPluralRule, string>>);
+type Message = string | ({ other: string } & { [R in Intl.LDMLPluralRule]?: string | undefined });
 
 export type Say = (key: string, values?: Record<string, string | number>) => string;
 
