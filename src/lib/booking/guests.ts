@@ -11,12 +11,7 @@ const MAX_PAGES = 10;
 /** Case, accents and spacing do not make another person: "José  Díaz" is "jose diaz". */
 function sameName(a: string, b: string): boolean {
   const plain = (s: string) =>
-    s
-      .normalize('NFKD')
-      .replace(/\p{M}/gu, '')
-      .toLowerCase()
-      .replace(/\s+/g, ' ')
-      .trim();
+    s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
   return plain(a) === plain(b);
 }
 

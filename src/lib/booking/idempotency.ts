@@ -38,7 +38,10 @@ export function assertSameDetails(attempt: Attempt | undefined, fingerprint: str
   }
 }
 
-export function attemptStore(options: { scope: string; redisUrl?: string | undefined }): AttemptStore {
+export function attemptStore(options: {
+  scope: string;
+  redisUrl?: string | undefined;
+}): AttemptStore {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const { redisUrl } = options;
   const name = (key: string) =>

@@ -86,17 +86,18 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     maxNights: lodging.maxNights,
   });
 
-  /** Missing fields go to the logs (once each) and `/_status`; a fatal gap refuses honestly. */
+  /** Missing fields go to the logs (one line per operation and set of fields) and `/_status`. */
   function usable<T>(operation: string, read: Read<T>, effect: string): T {
-    for (const field of read.missing) {
+    if (read.missing.length > 0) {
       options.upstream.metrics.problem({
         service: 'lodging',
         tenant: tenant.id,
         operation,
-        field,
-        effect: read.fatal ? effect : 'shown without it',
+        field: [...read.missing].sort().join(', '),
+        effect: read.value === undefined ? effect : 'shown without it',
       });
     }
+    // A step that cannot work without them: refused honestly, with whom to contact instead.
     if (read.value === undefined) throw notOnline(lodging.contact);
     return read.value;
   }
@@ -242,7 +243,13 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     if (known?.state === 'done') return known.confirmation;
 
     const email = input.email.trim().toLowerCase();
-    const lockKey = fingerprintOf([place.id, email, input.checkIn, input.checkOut, input.roomTypeId]);
+    const lockKey = fingerprintOf([
+      place.id,
+      email,
+      input.checkIn,
+      input.checkOut,
+      input.roomTypeId,
+    ]);
     try {
       return await creation.run(lockKey, () => createOnce(place, input, fingerprint));
     } catch (error) {

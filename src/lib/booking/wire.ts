@@ -28,10 +28,8 @@ import type {
 export interface Read<T> {
   /** Undefined when something required is missing. */
   value: T | undefined;
-  /** Fields that were missing or unreadable, required or not (each is logged once). */
+  /** Fields that were missing or unreadable, required or not (logged once). */
   missing: string[];
-  /** Whether a missing field makes the whole step impossible. */
-  fatal: boolean;
 }
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
@@ -64,7 +62,7 @@ export function propertySummary(property: Property): Read<PropertySummary> {
   const roomTypes = property.room_types.flatMap((room) => roomTypeSummary(room, missing) ?? []);
   if (roomTypes.length === 0) missing.push('property.room_types');
   if (!property.name || !currency || roomTypes.length === 0) {
-    return { value: undefined, missing, fatal: true };
+    return { value: undefined, missing };
   }
   const capacity: Capacity = {
     maxAdults: Math.max(...roomTypes.map((r) => r.maxAdults)),
@@ -81,7 +79,6 @@ export function propertySummary(property: Property): Read<PropertySummary> {
       capacity,
     },
     missing: [...new Set(missing)],
-    fatal: false,
   };
 }
 
@@ -101,7 +98,8 @@ function totalOf(
 ): number | undefined {
   if (total != null && Number.isFinite(Number(total))) return Number(total);
   if (nightly) return sum(nightly);
-  if (perNight != null && Number.isFinite(Number(perNight))) return round2(Number(perNight) * nights);
+  if (perNight != null && Number.isFinite(Number(perNight)))
+    return round2(Number(perNight) * nights);
   return undefined;
 }
 
@@ -123,7 +121,8 @@ export function availabilityResult(
       query.adults <= type.maxAdults &&
       query.children <= type.maxChildren &&
       guests <= (offer.max_occupancy ?? type.maxOccupancy);
-    const free = offer.available ?? (offer.available_rooms == null ? undefined : offer.available_rooms > 0);
+    const free =
+      offer.available ?? (offer.available_rooms == null ? undefined : offer.available_rooms > 0);
     if (free === undefined) missing.push('availability.room_types[].available_rooms');
     const nightly = nightlyOf(offer.nightly_rates, nights);
     const total = totalOf(offer.total_price, nightly, offer.price_per_night, nights);
@@ -158,8 +157,8 @@ export function availabilityResult(
     rooms,
   };
   // Offers exist but none could be read: saying "nothing is free" would be a lie.
-  const fatal = result.room_types.length > 0 && rooms.length === 0;
-  return { value: fatal ? undefined : value, missing: [...new Set(missing)], fatal };
+  const unreadable = result.room_types.length > 0 && rooms.length === 0;
+  return { value: unreadable ? undefined : value, missing: [...new Set(missing)] };
 }
 
 export function confirmationOf(
@@ -196,7 +195,6 @@ export function confirmationOf(
       statusKind: statusKind(booking.status),
     },
     missing,
-    fatal: false,
   };
 }
 

@@ -18,7 +18,9 @@ function first(raw: Raw, ...names: string[]): unknown {
 
 /** `"2026-12-04T00:00:00.000000Z"` (a date cast) → `"2026-12-04"`; anything else as it came. */
 export function dateOnly(value: unknown): unknown {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value;
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)
+    ? value.slice(0, 10)
+    : value;
 }
 
 /** `"15:00:00"` (SQL TIME) → `"15:00"`. */

@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { bool, decimal, enveloped, id, int, listOf } from '../upstream/parse.ts';
-import {
-  availabilityFields,
-  bookingFields,
-  propertyFields,
-  roomTypeFields,
-} from './normalize.ts';
+import { availabilityFields, bookingFields, propertyFields, roomTypeFields } from './normalize.ts';
 
 /**
  * Lodging API resources. The contract shows little beyond identifiers and request fields, so

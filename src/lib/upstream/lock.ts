@@ -35,8 +35,13 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createKeyedLock(options: LockOptions = {}): KeyedLock {
-  const { redisUrl, prefix = 'masthead:lock:', ttlMs = 60_000, waitMs = 20_000, pollMs = 25 } =
-    options;
+  const {
+    redisUrl,
+    prefix = 'masthead:lock:',
+    ttlMs = 60_000,
+    waitMs = 20_000,
+    pollMs = 25,
+  } = options;
   const tails = new Map<string, Promise<void>>();
   let warned = false;
 
