@@ -15,9 +15,7 @@ export function contactLine(contact: BookingContact | undefined): string {
 }
 
 /** Turns the lodging API's unusable answers into the "not available online" content. */
-export async function stayContent(
-  load: () => Promise<PropertySummary[]>,
-): Promise<StayContent> {
+export async function stayContent(load: () => Promise<PropertySummary[]>): Promise<StayContent> {
   try {
     return { kind: 'widget', properties: await load() };
   } catch (error) {

@@ -31,7 +31,7 @@ function timeOfDay(value: unknown): unknown {
 /** `[{ date, rate }]`, `[{ date, price }]` or `[119.5, …]` → rates as given (numbers or strings). */
 function nightlyRates(value: unknown): unknown {
   if (!Array.isArray(value)) return undefined;
-  return value.map((night) =>
+  return (value as unknown[]).map((night) =>
     isRecord(night) ? first(night, 'rate', 'price', 'amount', 'total') : night,
   );
 }
