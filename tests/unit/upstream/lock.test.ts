@@ -17,11 +17,13 @@ describe('keyed lock (in process)', () => {
       await first.opened;
       order.push('a end');
     });
-    const b = lock.run('k', async () => {
+    const b = lock.run('k', () => {
       order.push('b');
+      return Promise.resolve();
     });
-    await lock.run('other', async () => {
+    await lock.run('other', () => {
       order.push('other');
+      return Promise.resolve();
     });
     first.open();
     await Promise.all([a, b]);
