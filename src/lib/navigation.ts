@@ -20,6 +20,9 @@ export function mainNavigation(
     label: category.name,
     path: `/categories/${category.slug}`,
   }));
+  if (categories.length > HEADER_CATEGORIES) {
+    items.push({ label: t('nav.categories'), path: '/categories' });
+  }
   if (tenant.features.epaper) items.push({ label: t('nav.epaper'), path: '/epaper' });
   if (tenant.features.streams) items.push({ label: t('nav.streams'), path: '/streams' });
   // A static copy has no server for accounts, and books only through the live server's embed.

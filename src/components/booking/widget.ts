@@ -295,7 +295,9 @@ class MastheadBooking extends HTMLElement {
       say('guestsLabel'),
       `${say('adults', { count: confirmation.adults })}, ${say('children', { count: confirmation.children })}`,
     );
-    row(list, say('total'), money(confirmation.totalPrice, confirmation.currency, this.locale));
+    if (confirmation.totalPrice !== null) {
+      row(list, say('total'), money(confirmation.totalPrice, confirmation.currency, this.locale));
+    }
   }
 
   private announceConfirmed(confirmation: Confirmation): void {

@@ -2,7 +2,7 @@ import { classify, KnownFailure } from '../failures/classify.ts';
 import type { Failure } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { logError } from '../log.ts';
-import type { ApiError } from './types.ts';
+import type { ApiError, BookingContact } from './types.ts';
 
 /** A failure with a visitor-safe payload; endpoints turn it into JSON, pages into 404/503. */
 export class BookingFailure extends KnownFailure {
@@ -27,6 +27,8 @@ function kindOf(error: ApiError): Failure {
       return { kind: 'busy', retryAfterSeconds: error.retryAfter ?? 1 };
     case 'forbidden':
       return { kind: 'refused', status: 403 };
+    case 'not_online':
+      return { kind: 'unsupported', message: error.message };
     default:
       return { kind: 'invalid', fields: error.fields ?? {}, message: error.message };
   }
@@ -60,6 +62,45 @@ export function unavailable(message: string, retryAfter: number): BookingFailure
   return new BookingFailure(503, { code: 'unavailable', message, retryAfter });
 }
 
+/**
+ * The lodging API answers in a way this site cannot use (a required field is missing): no retry
+ * promise, the tenant's contact instead. The operator sees the problem in the logs and `/_status`.
+ */
+export function notOnline(contact: BookingContact | undefined): BookingFailure {
+  const ways = [contact?.phone, contact?.email, contact?.url].filter(Boolean).join(' · ');
+  return new BookingFailure(503, {
+    code: 'not_online',
+    message: ways
+      ? `Booking is not available online at the moment. Please contact us to book: ${ways}.`
+      : 'Booking is not available online at the moment. Please contact us directly to book.',
+    ...(contact ? { contact } : {}),
+  });
+}
+
+/** A booking for this guest, place, room and nights exists, and this visitor did not make it here. */
+export function alreadyBooked(): BookingFailure {
+  return new BookingFailure(409, {
+    code: 'conflict',
+    message:
+      'A booking for this guest, room and these dates already exists. Its confirmation went to ' +
+      'the guest’s e-mail address; to change it, please contact us.',
+  });
+}
+
+/** The e-mail belongs to a guest record under other names: never booked silently under it. */
+export function namesDiffer(): BookingFailure {
+  return new BookingFailure(409, {
+    code: 'conflict',
+    message: 'We could not book with these details. Please check them or contact us.',
+    fields: {
+      email: [
+        'This e-mail address is registered with us under another name. Please enter the name ' +
+          'used before, use another e-mail address, or contact us.',
+      ],
+    },
+  });
+}
+
 /** Upstream field names → widget field names. */
 const FIELD_NAMES: Record<string, string> = {
   property_id: 'propertyId',
@@ -71,6 +112,7 @@ const FIELD_NAMES: Record<string, string> = {
   children: 'children',
   first_name: 'firstName',
   last_name: 'lastName',
+  full_name: 'lastName',
   email: 'email',
   phone: 'phone',
   nationality: 'nationality',

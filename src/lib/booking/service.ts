@@ -1,31 +1,65 @@
 import { LRUCache } from 'lru-cache';
+import type { LodgingClient } from '../lodging/client.ts';
+import type { Booking } from '../lodging/schema.ts';
 import { offersBooking } from '../tenants/booking.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import {
+  InvalidResponseError,
+  NetworkError,
+  TimeoutError,
+  UpstreamServerError,
+} from '../upstream/errors.ts';
+import { createKeyedLock, LockTimeoutError } from '../upstream/lock.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { isCountryCode } from './countries.ts';
 import { stayErrors, todayIn } from './dates.ts';
-import { invalid, notOffered, placeNotFound, toFailure } from './failures.ts';
+import {
+  alreadyBooked,
+  busy,
+  invalid,
+  notOffered,
+  notOnline,
+  placeNotFound,
+  toFailure,
+} from './failures.ts';
 import { findOrCreateGuest } from './guests.ts';
-import { idempotentAttempts } from './idempotency.ts';
+import { assertSameDetails, attemptStore, fingerprintOf } from './idempotency.ts';
 import { lazyLodgingClient } from './lodging.ts';
 import { detailsErrors, guestErrors, hasErrors } from './rules.ts';
 import type { AvailabilityQuery, BookingRequest } from './schema.ts';
+import { holdsRoom } from './status.ts';
 import type { AvailabilityResult, Confirmation, PropertySummary } from './types.ts';
+import type { Read } from './wire.ts';
 import { availabilityResult, bookingInput, confirmationOf, propertySummary } from './wire.ts';
-
-const OCCUPYING = new Set(['pending', 'confirmed', 'checked_in']);
 
 export interface BookingServiceOptions {
   /** The site's (`siteUpstream()`) or a test's. */
   upstream: Upstream;
   /** The lodging credentials, by the names the tenant's config gives them. */
   env: Record<string, string | undefined>;
+  /** Shared store for the creation lock and the idempotency memory (several instances). */
+  redisUrl?: string | undefined;
   now?: () => Date;
+}
+
+/** Pages of the guest's bookings read when looking for one that already exists. */
+const MAX_BOOKING_PAGES = 5;
+
+/** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
+function outcomeUnknown(error: unknown): boolean {
+  return (
+    error instanceof UpstreamServerError ||
+    error instanceof TimeoutError ||
+    error instanceof NetworkError ||
+    error instanceof InvalidResponseError
+  );
 }
 
 /**
  * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache
- * (short availability TTL, concurrent identical searches coalesced); writes are idempotent per key.
+ * (short availability TTL, concurrent identical searches coalesced). Creating a booking is
+ * single-flight per (property, e-mail, dates, room) across instances, checks for an existing
+ * booking inside that lock, and returns a booking only to the idempotency key that created it.
  */
 export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   if (!offersBooking(tenant)) throw notOffered();
@@ -34,11 +68,15 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   const now = options.now ?? (() => new Date());
   const context = (operation: string) => ({ tenant: tenant.id, operation });
   const lodgingApi = lazyLodgingClient(tenant, lodging, options.env, options.upstream);
+  const attempts = attemptStore({ scope: tenant.id, redisUrl: options.redisUrl });
+  const creation = createKeyedLock({
+    redisUrl: options.redisUrl,
+    prefix: `masthead:lock:booking:${tenant.id}:`,
+  });
 
   // After a booking, the next search of each range on that property skips the cache once.
   const bookedAt = new Map<string, number>();
   const searchedAt = new LRUCache<string, number>({ max: 5000 });
-  const once = idempotentAttempts<Confirmation>();
   let clock = 0;
   const tick = (): number => (clock += 1);
 
@@ -48,10 +86,27 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     maxNights: lodging.maxNights,
   });
 
+  /** Missing fields go to the logs (one line per operation and set of fields) and `/_status`. */
+  function usable<T>(operation: string, read: Read<T>, effect: string): T {
+    if (read.missing.length > 0) {
+      options.upstream.metrics.problem({
+        service: 'lodging',
+        tenant: tenant.id,
+        operation,
+        field: [...read.missing].sort().join(', '),
+        effect: read.value === undefined ? effect : 'shown without it',
+      });
+    }
+    // A step that cannot work without them: refused honestly, with whom to contact instead.
+    if (read.value === undefined) throw notOnline(lodging.contact);
+    return read.value;
+  }
+
   async function property(id: string): Promise<PropertySummary> {
     if (!propertyIds.includes(id)) throw placeNotFound();
     try {
-      return propertySummary(await lodgingApi().getProperty(id));
+      const read = propertySummary(await lodgingApi().getProperty(id));
+      return usable('properties.get', read, 'booking not available online');
     } catch (error) {
       throw toFailure(error, context('property'));
     }
@@ -78,34 +133,86 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
         { check_in: query.checkIn, check_out: query.checkOut, guests },
         { fresh },
       );
-      return availabilityResult(place, query, result);
+      return usable(
+        'properties.availability',
+        availabilityResult(place, query, result),
+        'availability not shown',
+      );
     } catch (error) {
       throw toFailure(error, context('availability'));
     }
   }
 
-  async function createOnce(place: PropertySummary, input: BookingRequest): Promise<Confirmation> {
+  /** A booking of this guest for exactly these nights and room that still holds the room. */
+  async function existingBooking(
+    api: LodgingClient,
+    guestId: string,
+    place: PropertySummary,
+    input: BookingRequest,
+  ): Promise<Booking | undefined> {
+    for (let page = 1; page <= MAX_BOOKING_PAGES; page += 1) {
+      const list = await api.listBookings(
+        {
+          guest_id: guestId,
+          property_id: place.id,
+          check_in_from: input.checkIn,
+          check_in_to: input.checkIn,
+          page,
+          perPage: 50,
+        },
+        { fresh: true },
+      );
+      const same = list.items.find(
+        (b) =>
+          b.check_in === input.checkIn &&
+          b.check_out === input.checkOut &&
+          (b.guest_id == null || String(b.guest_id) === guestId) &&
+          (b.room_type_id == null || String(b.room_type_id) === input.roomTypeId) &&
+          holdsRoom(b.status),
+      );
+      if (same) return same;
+      if (list.page.current >= list.page.last || list.items.length === 0) return undefined;
+    }
+    return undefined;
+  }
+
+  function confirm(place: PropertySummary, booking: Booking, input: BookingRequest): Confirmation {
+    return usable('bookings.create', confirmationOf(place, booking, input), 'shown without it');
+  }
+
+  /** Runs inside the creation lock: the existing-booking check and the create cannot interleave. */
+  async function createOnce(
+    place: PropertySummary,
+    input: BookingRequest,
+    fingerprint: string,
+  ): Promise<Confirmation> {
+    const key = input.idempotencyKey;
+    const attempt = await attempts.get(key);
+    assertSameDetails(attempt, fingerprint);
+    if (attempt?.state === 'done') return attempt.confirmation;
     const api = lodgingApi();
     const guestId = await findOrCreateGuest(api, input);
-    // A retry after a lost response: the booking may already exist.
-    const previous = await api.listBookings(
-      {
-        guest_id: guestId,
-        property_id: place.id,
-        check_in_from: input.checkIn,
-        check_in_to: input.checkIn,
-        perPage: 100,
-      },
-      { fresh: true },
-    );
-    const same = previous.items.find(
-      (b) =>
-        b.check_in === input.checkIn && b.check_out === input.checkOut && OCCUPYING.has(b.status),
-    );
-    if (same) return confirmationOf(place, same, input);
-    const booking = await api.createBooking(bookingInput(place, input, guestId));
+    const found = await existingBooking(api, guestId, place, input);
+    if (found) {
+      // Ours only if this key sent a create whose answer was lost; anyone else learns nothing.
+      if (attempt?.state !== 'unknown') throw alreadyBooked();
+      const confirmation = confirm(place, found, input);
+      await attempts.set(key, { fingerprint, state: 'done', confirmation });
+      return confirmation;
+    }
+    await attempts.set(key, { fingerprint, state: 'unknown' });
+    let booking: Booking;
+    try {
+      booking = await api.createBooking(bookingInput(place, input, guestId));
+    } catch (error) {
+      // Known not stored (422, 429, 4xx): this key may try again from scratch.
+      if (!outcomeUnknown(error)) await attempts.delete(key);
+      throw error;
+    }
     bookedAt.set(place.id, tick());
-    return confirmationOf(place, booking, input);
+    const confirmation = confirm(place, booking, input);
+    await attempts.set(key, { fingerprint, state: 'done', confirmation });
+    return confirmation;
   }
 
   async function book(input: BookingRequest): Promise<Confirmation> {
@@ -113,7 +220,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, rules()),
       ...guestErrors(input.adults, input.children, place.capacity),
-      ...detailsErrors(input, isCountryCode),
+      ...detailsErrors(input, isCountryCode, lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
     if (!room) errors['roomTypeId'] = ['Choose a room.'];
@@ -129,11 +236,28 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     if (hasErrors(errors)) throw invalid(errors);
 
     const { idempotencyKey, ...details } = input;
-    return once(idempotencyKey, details, () =>
-      createOnce(place, input).catch((error: unknown) => {
-        throw toFailure(error, context('book'));
-      }),
-    );
+    const fingerprint = fingerprintOf(details);
+    // Fast path without the lock: a repeat of a finished attempt, or a reused key.
+    const known = await attempts.get(idempotencyKey);
+    assertSameDetails(known, fingerprint);
+    if (known?.state === 'done') return known.confirmation;
+
+    const email = input.email.trim().toLowerCase();
+    const lockKey = fingerprintOf([
+      place.id,
+      email,
+      input.checkIn,
+      input.checkOut,
+      input.roomTypeId,
+    ]);
+    try {
+      return await creation.run(lockKey, () => createOnce(place, input, fingerprint));
+    } catch (error) {
+      if (error instanceof LockTimeoutError) {
+        throw busy('This booking is being made right now. Please try again in 5 s.', 5);
+      }
+      throw toFailure(error, context('book'));
+    }
   }
 
   return { tenant, rules, property, properties, availability, book };

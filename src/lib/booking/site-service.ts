@@ -1,3 +1,4 @@
+import { REDIS_URL } from 'astro:env/server';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecret } from '../tenants/secrets.ts';
 import { siteUpstream } from '../upstream/site.ts';
@@ -20,7 +21,11 @@ function lodgingSecrets(tenant: Tenant): Record<string, string | undefined> {
 export function bookingServiceFor(tenant: Tenant): BookingService {
   let service = services.get(tenant.id);
   if (!service || service.tenant !== tenant) {
-    service = bookingService(tenant, { upstream: siteUpstream(), env: lodgingSecrets(tenant) });
+    service = bookingService(tenant, {
+      upstream: siteUpstream(),
+      env: lodgingSecrets(tenant),
+      redisUrl: REDIS_URL,
+    });
     services.set(tenant.id, service);
   }
   return service;

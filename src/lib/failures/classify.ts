@@ -23,6 +23,11 @@ export type Failure =
   | { kind: 'busy'; retryAfterSeconds: number }
   /** Field messages keyed as the source sent them, and its summary when it gave one. */
   | { kind: 'invalid'; fields: FieldErrors; message?: string | undefined }
+  /**
+   * The feature cannot work with what the upstream sends (a field it needs is missing): not
+   * temporary, so no retry promise; `message` says what to do instead (e.g. whom to contact).
+   */
+  | { kind: 'unsupported'; message: string }
   /** 401 (no valid sign-in) or 403 (signed in without the right). */
   | { kind: 'refused'; status: 401 | 403 }
   /** Anything else: a bug or an answer nobody expects. Log it, show a generic message. */

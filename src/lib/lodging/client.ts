@@ -45,7 +45,8 @@ export interface LodgingClientOptions {
 
 export type { PageParams, ReadOptions };
 
-const MAX_PER_PAGE = 100;
+// 50: the smaller maximum seen (some upstreams refuse more with 422 instead of clamping).
+const MAX_PER_PAGE = 50;
 
 /** `page` and `per_page`, clamped to the lodging API's maximum. */
 export const lodgingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
@@ -180,7 +181,11 @@ export function lodgingClient(options: LodgingClientOptions) {
     // Guests (the booking's find-or-create).
 
     listGuests(
-      params: PageParams & { search?: string | undefined } = {},
+      params: PageParams & {
+        search?: string | undefined;
+        /** The previous page's `page.nextCursor` (cursor-paginated upstreams). */
+        cursor?: string | undefined;
+      } = {},
       readOptions?: ReadOptions,
     ): Promise<Paged<Guest>> {
       return core.read(
@@ -188,7 +193,7 @@ export function lodgingClient(options: LodgingClientOptions) {
           operation: 'guests.list',
           schema: guestListSchema,
           path: '/guests',
-          query: { search: params.search, ...lodgingPageQuery(params) },
+          query: { search: params.search, cursor: params.cursor, ...lodgingPageQuery(params) },
           ttl: TTL.guestList,
           map: (list) => toPaged(list, params),
         },

@@ -158,6 +158,25 @@ export const PublishingConfigSchema = z.strictObject({
   embedHosts: z.array(hostName).default([]),
 });
 
+/** A rule of the lodging API for one optional form field (e.g. its phone is required). */
+const FieldRuleSchema = (maxLength: number) =>
+  z.strictObject({
+    required: z.boolean().default(false),
+    /** Shorter than the form's own limit when the lodging API refuses longer text. */
+    maxLength: z.int().min(1).max(maxLength).optional(),
+  });
+
+/** Where guests book when the lodging API's answers cannot be used online. */
+const LodgingContactSchema = z
+  .strictObject({
+    phone: z.string().min(3).max(40).optional(),
+    email: z.email().optional(),
+    url: z.url({ protocol: /^https?$/ }).optional(),
+  })
+  .refine((c) => c.phone ?? c.email ?? c.url, {
+    message: 'Give at least one of phone, email or url',
+  });
+
 export const LodgingConfigSchema = z
   .strictObject({
     baseUrl: apiBaseUrl,
@@ -171,6 +190,16 @@ export const LodgingConfigSchema = z
     allowedEmbedOrigins: z.array(origin).default([]),
     minNights: z.int().min(1).default(1),
     maxNights: z.int().min(1).max(30).default(30),
+    /** The lodging API's own rules for the guest's optional fields, e.g. `{ phone: { required: true } }`. */
+    fields: z
+      .strictObject({
+        phone: FieldRuleSchema(40).optional(),
+        nationality: FieldRuleSchema(2).omit({ maxLength: true }).optional(),
+        notes: FieldRuleSchema(1000).optional(),
+      })
+      .default({}),
+    /** Shown to guests when booking is not available online. */
+    contact: LodgingContactSchema.optional(),
   })
   .refine((value) => value.tokenEnv ?? (value.emailEnv && value.passwordEnv), {
     message: 'Set tokenEnv, or both emailEnv and passwordEnv',

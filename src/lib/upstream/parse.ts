@@ -50,6 +50,7 @@ export const pageMetaSchema = z.looseObject({
   last_page: int.optional(),
   per_page: int.optional(),
   total: int.optional(),
+  next_cursor: z.string().nullish().catch(undefined),
 });
 export type PageMeta = z.output<typeof pageMetaSchema>;
 
@@ -58,6 +59,8 @@ export interface PageInfo {
   last: number;
   perPage: number;
   total: number;
+  /** Laravel's cursor paginator: the `cursor` of the next page (no page numbers, no total). */
+  nextCursor?: string | undefined;
 }
 
 export interface Paged<T> {
@@ -92,12 +95,24 @@ export function pageInfo(
   const total = meta?.total ?? count;
   const current = meta?.current_page ?? requested.page ?? 1;
   const last = meta?.last_page ?? Math.max(1, Math.ceil(total / Math.max(perPage, 1)));
-  return { current, last, perPage, total };
+  const nextCursor = meta?.next_cursor ?? undefined;
+  return { current, last, perPage, total, ...(nextCursor ? { nextCursor } : {}) };
+}
+
+/** Page fields Laravel's raw paginators put next to `data` instead of in `meta`. */
+const TOP_LEVEL_META = ['current_page', 'last_page', 'per_page', 'total', 'next_cursor'] as const;
+
+function topLevelMeta(record: Record<string, unknown>): Record<string, unknown> | undefined {
+  const meta: Record<string, unknown> = {};
+  for (const name of TOP_LEVEL_META) if (record[name] !== undefined) meta[name] = record[name];
+  return Object.keys(meta).length ? meta : undefined;
 }
 
 /**
- * A page of `item`: accepts `{ data: [...], meta, links }`, `{ data: [...] }`, `{ items: [...] }`
- * or a bare array, always giving `{ items, meta? }`.
+ * A page of `item`: accepts `{ data: [...], meta, links }` (resource paginator), `{ data: [...],
+ * current_page, last_page, … }` (raw `->paginate()`), `{ data: [...], next_cursor, … }`
+ * (`->cursorPaginate()`), `{ data: [...] }`, `{ items: [...] }` or a bare array, always giving
+ * `{ items, meta? }`.
  */
 export function listOf<S extends z.ZodType>(item: S) {
   return z.preprocess(
@@ -116,7 +131,9 @@ export function listOf<S extends z.ZodType>(item: S) {
           const nested = inner as Record<string, unknown>;
           return { items: nested['data'], meta: nested['meta'] ?? record['meta'] };
         }
-        if (Array.isArray(inner)) return { items: inner, meta: record['meta'] };
+        if (Array.isArray(inner)) {
+          return { items: inner, meta: record['meta'] ?? topLevelMeta(record) };
+        }
         if (Array.isArray(record['items'])) return { items: record['items'], meta: record['meta'] };
       }
       return value;

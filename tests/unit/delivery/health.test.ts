@@ -8,6 +8,7 @@ const lodging = {
   allowedEmbedOrigins: [],
   minNights: 1,
   maxNights: 21,
+  fields: {},
 };
 const valid = () => [{ lodging: undefined }];
 const invalid = () => {

@@ -232,6 +232,10 @@ export const de: Dictionary = {
   'booking.unavailable':
     'Die Buchung ist vorübergehend nicht möglich. Bitte versuchen Sie es gleich noch einmal.',
   'booking.misconfigured': 'Dieses Buchungsformular ist nicht richtig eingerichtet: {warnings}.',
+  'booking.notOnline':
+    'Online buchen ist im Moment nicht möglich. Bitte buchen Sie direkt bei uns: {contact}.',
+  'booking.notOnlineDirect':
+    'Online buchen ist im Moment nicht möglich. Bitte buchen Sie direkt bei uns.',
   'booking.noscript':
     'Die Buchung braucht JavaScript. Bitte schalten Sie es ein oder rufen Sie uns an.',
   'booking.retry': 'Noch einmal versuchen',

@@ -231,6 +231,10 @@ export const en = {
   'booking.titleAt': 'Book a stay at {name}',
   'booking.unavailable': 'Booking is temporarily unavailable. Please try again in a moment.',
   'booking.misconfigured': 'This booking widget is not set up correctly: {warnings}.',
+  'booking.notOnline':
+    'Booking is not available online at the moment. Please contact us to book: {contact}.',
+  'booking.notOnlineDirect':
+    'Booking is not available online at the moment. Please contact us directly to book.',
   'booking.noscript': 'Booking needs JavaScript. Please switch it on, or call us.',
   'booking.retry': 'Try again',
   'booking.datesHeading': 'When would you like to stay?',

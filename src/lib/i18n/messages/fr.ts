@@ -232,6 +232,10 @@ export const fr: Dictionary = {
   'booking.unavailable':
     'La réservation est momentanément indisponible. Veuillez réessayer dans un instant.',
   'booking.misconfigured': 'Ce module de réservation est mal configuré : {warnings}.',
+  'booking.notOnline':
+    'La réservation en ligne n’est pas disponible pour le moment. Contactez-nous pour réserver : {contact}.',
+  'booking.notOnlineDirect':
+    'La réservation en ligne n’est pas disponible pour le moment. Contactez-nous directement pour réserver.',
   'booking.noscript': 'La réservation nécessite JavaScript. Activez-le ou appelez-nous.',
   'booking.retry': 'Réessayer',
   'booking.datesHeading': 'Quand souhaitez-vous séjourner ?',
