@@ -1,37 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { freePort, redisAnswers } from '../fixtures/net.ts';
 
 /** A throwaway `redis-server` on a free port (no persistence), for suites that need a shared store. */
 
 const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function pingOnce(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(200, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
-    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
-  });
-}
 
 export interface RedisServer {
   url: string;
@@ -53,7 +27,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   );
   for (let i = 0; ; i += 1) {
     if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-    if (await pingOnce(port)) break;
+    if (await redisAnswers(port)) break;
     if (i > 100) throw new Error(`redis-server did not answer on port ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { freePort, redisAnswers } from '../fixtures/net.ts';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { publishingClient } from '../../src/lib/publishing/client.ts';
@@ -33,32 +33,6 @@ interface RedisServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function pingOnce(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(200, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
-    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
-  });
-}
-
 async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -75,7 +49,7 @@ async function startRedis(): Promise<RedisServer> {
     child = proc;
     for (let i = 0; i < 100; i += 1) {
       if (proc.exitCode !== null) throw new Error(`redis-server exited with ${proc.exitCode}`);
-      if (await pingOnce(port)) return;
+      if (await redisAnswers(port)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`redis-server did not answer on port ${port}`);
