@@ -1,7 +1,7 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from './failures/wait.ts';
-import { getRedis } from './upstream/redis.ts';
+import { sharedLimiter } from './upstream/limiter.ts';
 
 /**
  * Per-visitor limits of the site's own forms and endpoints (sign-in, comments, bookings): one
@@ -26,18 +26,7 @@ export function visitorLimiter(
 ): Promise<RateLimiterAbstract> {
   let found = limiters.get(prefix);
   if (!found) {
-    const base = { ...limit, keyPrefix: `masthead:${prefix}` };
-    found = redisUrl
-      ? getRedis(redisUrl).then(
-          (storeClient) =>
-            new RateLimiterRedis({
-              ...base,
-              storeClient,
-              // Redis away: count in memory rather than refuse everyone or no one.
-              insuranceLimiter: new RateLimiterMemory(base),
-            }),
-        )
-      : Promise.resolve(new RateLimiterMemory(base));
+    found = sharedLimiter({ ...limit, keyPrefix: `masthead:${prefix}` }, redisUrl);
     limiters.set(prefix, found);
   }
   return found;

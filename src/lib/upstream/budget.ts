@@ -1,7 +1,7 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { hashToken, originOf } from './identity.ts';
-import { getRedis } from './redis.ts';
+import { sharedLimiter } from './limiter.ts';
 
 /**
  * Our share of the upstream rate limits, spent before a request is sent so the upstream never has
@@ -105,22 +105,10 @@ export function createBudget(options: BudgetOptions = {}): Budget {
   const limiter = (kind: BudgetKind): Promise<RateLimiterAbstract> => {
     let found = limiters.get(kind);
     if (!found) {
-      const base = { points: pointsFor(kind), duration, keyPrefix: `${prefix}:${kind}` };
-      const redisUrl = options.redisUrl;
-      found = redisUrl
-        ? getRedis(redisUrl).then(
-            (storeClient) =>
-              new RateLimiterRedis({
-                ...base,
-                storeClient,
-                // While Redis is away (not connected, or a command fails or times out), each
-                // instance counts on its own: N instances may then send up to N times our share
-                // until Redis is back, and the upstream's 429s (which we honour) cap the rest.
-                rejectIfRedisNotReady: true,
-                insuranceLimiter: new RateLimiterMemory(base),
-              }),
-          )
-        : Promise.resolve(new RateLimiterMemory(base));
+      found = sharedLimiter(
+        { points: pointsFor(kind), duration, keyPrefix: `${prefix}:${kind}` },
+        options.redisUrl,
+      );
       limiters.set(kind, found);
     }
     return found;
@@ -235,18 +223,7 @@ export function createVisitorAllowance(
     let found = limiters.get(kind);
     if (!found) {
       const points = Math.max(1, Math.ceil(budget.capacity(kind) * visitorShare));
-      const base = { points, duration, keyPrefix: `${prefix}:${kind}` };
-      const redisUrl = options.redisUrl;
-      found = redisUrl
-        ? getRedis(redisUrl).then(
-            (storeClient) =>
-              new RateLimiterRedis({
-                ...base,
-                storeClient,
-                insuranceLimiter: new RateLimiterMemory(base),
-              }),
-          )
-        : Promise.resolve(new RateLimiterMemory(base));
+      found = sharedLimiter({ points, duration, keyPrefix: `${prefix}:${kind}` }, options.redisUrl);
       limiters.set(kind, found);
     }
     return found;
