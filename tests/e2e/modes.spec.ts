@@ -64,7 +64,8 @@ test('single-tenant mode serves one tenant on any host', async ({ request }) => 
   servers.push(await startServer(port, { MASTHEAD_TENANT: 'alpine-post' }));
   const response = await request.get(`http://127.0.0.1:${port}/plans`);
   expect(response.status()).toBe(200);
-  expect(await response.text()).toContain('<title>Subscribe · Alpine Post</title>');
+  // Alpine Post speaks German (locale de-CH).
+  expect(await response.text()).toContain('<title>Abonnieren · Alpine Post</title>');
 });
 
 test.describe('behind a trusted proxy that rewrites Host', () => {
