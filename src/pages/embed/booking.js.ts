@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { EMBED_LOADER } from '../../lib/booking/embed-loader.ts';
+import { embedLoader } from '../../lib/booking/embed-loader.ts';
 
 /** The one-tag embed loader for partner pages (see `embed-loader.ts`). */
 export const GET: APIRoute = ({ locals }) => {
@@ -9,7 +9,12 @@ export const GET: APIRoute = ({ locals }) => {
       headers: { 'Content-Type': 'text/javascript; charset=utf-8' },
     });
   }
-  return new Response(EMBED_LOADER, {
+  const { tenant } = locals.site;
+  const loader = embedLoader({
+    name: tenant.name,
+    origins: tenant.lodging?.allowedEmbedOrigins ?? [],
+  });
+  return new Response(loader, {
     headers: {
       'Content-Type': 'text/javascript; charset=utf-8',
       'Cache-Control': 'public, max-age=300, stale-while-revalidate=3600',
