@@ -25,7 +25,7 @@ const server = createServer((request, response) => {
   response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
   response.end(`<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Partner travel blog</title></head>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Partner travel blog</title></head>
 <body>
 <main>
 <h1>Our favourite harbour hotel</h1>
