@@ -3,6 +3,7 @@
  *   npm run bench -- --no-lighthouse    skip the Lighthouse runs (about a minute each)
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { run as runEpaper } from './epaper.ts';
 import { printReading, run as runReading } from './reading.ts';
 import { run as runUpstream } from './upstream.ts';
 
@@ -43,6 +44,12 @@ if (existsSync(new URL('bench/booking.ts', root))) {
   results['booking'] = result;
   verdicts.push({ bench: 'booking: widget ≤ 20 KB gz, loader ≤ 2 KB', ok: result.ok !== false });
 }
+
+const epaper = runEpaper();
+console.log('\nE-paper reader island');
+console.log(JSON.stringify(epaper, null, 2));
+results['epaper'] = epaper;
+verdicts.push({ bench: 'epaper: reader island ≤ 12 KB gz', ok: epaper.ok });
 
 console.log('\nTargets');
 console.table(verdicts);
