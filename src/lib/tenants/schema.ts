@@ -127,7 +127,10 @@ export const PublishingConfigSchema = z.strictObject({
     .array(
       z
         .string()
-        .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'Expected a plan slug such as "digital-epaper"'),
+        .regex(
+          /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
+          'Expected a plan slug such as "digital-epaper"',
+        ),
     )
     .refine((slugs) => new Set(slugs).size === slugs.length, 'List each plan once')
     .default([]),

@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { epaperOffer } from '../../../src/lib/epaper/paywall.ts';
-import type { Plan } from '../../../src/lib/publishing/schema.ts';
+import { planSchema, type Plan } from '../../../src/lib/publishing/schema.ts';
 
 const plan = (slug: string): Plan =>
-  ({
-    id: slug.length,
+  planSchema.parse({
     slug,
     name: slug,
     description: '',
     price: '1.00',
     currency: 'USD',
     interval: 'month',
-    features: [],
-  }) as unknown as Plan;
+  });
 // The API's order: a plan without the e-paper comes first.
 const plans = [plan('digital'), plan('digital-epaper'), plan('annual')];
 
