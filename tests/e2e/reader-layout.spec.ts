@@ -152,6 +152,13 @@ test.describe('phone, 390×844 touch', () => {
     await expect(page.getByRole('link', { name: 'Zoom out' })).toBeInViewport();
     await shown(page).dblclick();
     await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1');
+
+    // Two fingers spreading apart zoom in one level, pinching together zoom out again.
+    await pinch(page, 60, 160);
+    await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1.5');
+    await pinch(page, 160, 60);
+    await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1');
+    await expect(page).toHaveURL(/\?page=3$/);
   });
 
   test('a 16-page edition does not scroll sideways at 320 px', async ({ page, request }) => {
@@ -196,6 +203,27 @@ async function swipe(page: Page, dx: number): Promise<void> {
     await cdp.send('Input.dispatchTouchEvent', {
       type: 'touchMove',
       touchPoints: point(x + (dx * step) / 5),
+    });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** Two fingers over the page moving from `from` to `to` pixels apart. */
+async function pinch(page: Page, from: number, to: number): Promise<void> {
+  const box = (await page.locator('.viewport').boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + Math.min(box.height, 500) / 2;
+  const cdp = await page.context().newCDPSession(page);
+  const fingers = (span: number) => [
+    { x: x - span / 2, y, id: 1 },
+    { x: x + span / 2, y, id: 2 },
+  ];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(from) });
+  for (let step = 1; step <= 5; step++) {
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: fingers(from + ((to - from) * step) / 5),
     });
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
