@@ -1,15 +1,30 @@
-import { defineConfig } from 'vitest/config';
+/// <reference types="vitest/config" />
+import { getViteConfig } from 'astro/config';
 
-export default defineConfig({
+// Components render through Astro's compiler (Container API); everything else runs as plain Node.
+const COMPONENT_TESTS = 'tests/unit/components/**/*.test.ts';
+
+// Astro's Vite config, so modules that read `astro:env/server` (the site's settings) load in tests.
+export default getViteConfig({
   test: {
-    include: [
-      'tests/unit/**/*.test.ts',
-      'tests/contract/**/*.test.ts',
-      'tests/integration/**/*.test.ts',
-    ],
     // Contract and integration suites start real servers on free ports.
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: [
+            'tests/unit/**/*.test.ts',
+            'tests/contract/**/*.test.ts',
+            'tests/integration/**/*.test.ts',
+          ],
+          exclude: [COMPONENT_TESTS],
+        },
+      },
+      { extends: true, test: { name: 'components', include: [COMPONENT_TESTS] } },
+    ],
   },
 });

@@ -4,7 +4,9 @@ declare namespace App {
   interface Locals {
     /** The tenant of this request; throws when none was resolved (see `site`). */
     tenant: import('./lib/tenants/schema.ts').Tenant;
-    /** How the tenant was resolved, or null for "site not found". */
+    /** How the tenant was resolved; throws when none was (see `site`). */
+    tenantMatch: import('./lib/tenants/resolution.ts').TenantMatch;
+    /** How the tenant was resolved, or null for "site not found" (404 and 500 pages). */
     site: import('./lib/tenants/resolution.ts').TenantMatch | null;
     /** Site-internal link that keeps the tenant's path prefix or preview query. */
     href: (path: string) => string;

@@ -4,8 +4,13 @@ import { getTenants } from './lib/tenants/registry.ts';
 import { resolveTenant } from './lib/tenants/resolution.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log.ts';
-import { mayReadStatus } from './lib/status-access.ts';
-import { getStatus } from './lib/upstream/index.ts';
+import { statusResponse } from './lib/status-access.ts';
+import { compressResponses, healthEndpoint } from './lib/delivery/middleware.ts';
+import { pagedRoute } from './lib/reading/paged-routes.ts';
+import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
+import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
+import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
+import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 
 /** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
 const statusEndpoint = defineMiddleware((context, next) => {
@@ -16,42 +21,54 @@ const statusEndpoint = defineMiddleware((context, next) => {
   } catch {
     clientAddress = undefined;
   }
-  const allowed = mayReadStatus({
+  return statusResponse({
     clientAddress,
     forwardedFor: context.request.headers.get('x-forwarded-for'),
     authorization: context.request.headers.get('authorization'),
     statusToken: STATUS_TOKEN,
   });
-  if (!allowed)
-    return new Response(JSON.stringify({ message: 'Forbidden' }), {
-      status: 403,
-      headers: { 'Content-Type': 'application/json' },
-    });
-  return new Response(JSON.stringify(getStatus(), null, 2), {
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
-  });
 });
 
-/** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`) and strips the prefix before routing. */
+/** Refuses cross-site form posts, comparing with the public origin (Astro's own check is off). */
+const originCheck = defineMiddleware((context, next) => {
+  if (context.isPrerendered) return next();
+  const expected = publicOrigin(context.url, context.request.headers, TRUST_PROXY);
+  return isCrossSiteFormPost(context.request, expected)
+    ? crossSiteForbidden(context.request)
+    : next();
+});
+
+/** Refuses oversized request bodies (forms, actions, booking JSON) before anything parses them. */
+const bodyLimit = defineMiddleware((context, next) => {
+  const verdict = context.isPrerendered ? 'ok' : judgeBody(context.request);
+  if (verdict === 'ok') return next();
+  // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
+  if (verdict === 'length-required') void context.request.body?.cancel().catch(() => undefined);
+  return refuseBody(context.request, verdict);
+});
+
+/** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
-  const match =
-    context.isPrerendered && !MASTHEAD_TENANT
-      ? null
-      : resolveTenant(
-          {
-            url: context.url,
-            forwardedHost: context.request.headers.get('x-forwarded-host'),
-            trustProxy: TRUST_PROXY,
-            forcedTenantId: MASTHEAD_TENANT,
-          },
-          getTenants(),
-        );
+  const match = resolveTenant(
+    {
+      url: context.url,
+      forwardedHost: forwardedHost(context.request.headers, TRUST_PROXY),
+      trustProxy: TRUST_PROXY,
+      forcedTenantId: MASTHEAD_TENANT,
+      publicOrigin: publicOrigin(context.url, context.request.headers, TRUST_PROXY),
+    },
+    getTenants(),
+  );
   installTenantLocals(context.locals, match);
   if (!match) {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
   }
+  const paged = pagedRoute(match.pathname, context.url.searchParams);
+  if (paged && 'redirect' in paged)
+    return context.redirect(context.locals.href(paged.redirect), 301);
+  if (paged) return next(new URL(paged.rewrite, context.url));
   if (match.via === 'path') {
     const target = new URL(match.pathname + context.url.search, context.url);
     return next(target);
@@ -90,4 +107,14 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   return response;
 });
 
-export const onRequest = sequence(statusEndpoint, tenantResolution, errorLogging, securityHeaders);
+export const onRequest = sequence(
+  compressResponses,
+  healthEndpoint,
+  originCheck,
+  bodyLimit,
+  statusEndpoint,
+  tenantResolution,
+  upstreamVisitor,
+  errorLogging,
+  securityHeaders,
+);

@@ -71,3 +71,36 @@ ${cols}
 <text x="${w - 80}" y="${h - 60}" text-anchor="end" font-family="Arial, sans-serif" font-size="32" fill="#555">${esc(card.footer)} · ${page}</text>
 </svg>`;
 }
+
+/** A small deterministic hash, so every post gets its own scene. */
+function hash(text: string): number {
+  let h = 2166136261;
+  for (const char of text) h = Math.imul(h ^ char.codePointAt(0)!, 16777619);
+  return h >>> 0;
+}
+
+/**
+ * A cover "photo" without words: sky, sun and three ridges in the tenant's colours, varied by the
+ * title. Pages print the headline next to it, so the picture does not repeat it.
+ */
+export function svgScene(card: SvgCard): string {
+  const { width: w, height: h } = card;
+  const seed = hash(card.title);
+  const pick = (shift: number, span: number) => (((seed >>> shift) % 1000) / 1000) * span;
+  const ridge = (base: number, amplitude: number, shift: number) => {
+    const points = Array.from({ length: 7 }, (_, i) => {
+      const x = (w / 6) * i;
+      const y = h * base - pick((shift + i * 3) % 24, h * amplitude);
+      return `${Math.round(x)},${Math.round(y)}`;
+    });
+    return `0,${h} ${points.join(' ')} ${w},${h}`;
+  };
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(card.title)}">
+<defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${card.color}"/><stop offset="1" stop-color="#f4efe6"/></linearGradient></defs>
+<rect width="${w}" height="${h}" fill="url(#sky)"/>
+<circle cx="${Math.round(w * 0.15 + pick(2, w * 0.7))}" cy="${Math.round(h * 0.3)}" r="${Math.round(h * 0.09)}" fill="${card.accent}" opacity="0.85"/>
+<polygon points="${ridge(0.62, 0.25, 1)}" fill="${card.color}" opacity="0.55"/>
+<polygon points="${ridge(0.76, 0.2, 5)}" fill="${card.color}" opacity="0.8"/>
+<polygon points="${ridge(0.9, 0.12, 9)}" fill="#1b1b1f" opacity="0.85"/>
+</svg>`;
+}

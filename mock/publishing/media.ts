@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { notFound } from '../lib/http.ts';
-import { svgCard, svgPage } from '../lib/svg.ts';
+import { svgCard, svgPage, svgScene } from '../lib/svg.ts';
 import type { MockState } from '../state.ts';
 import type { PubApp } from './context.ts';
 import type { Site } from './model.ts';
@@ -35,7 +35,8 @@ export function mediaRoutes(app: PubApp, state: MockState): void {
     const post = s?.posts.find((p) => p.slug === base(c.req.param('file')));
     if (!s || !post) return notFound(c);
     const cat = s.categories.find((x) => x.id === post.categoryId)?.name ?? s.name;
-    return c.body(svgCard(card(s, cat, post.title, s.name, 1600, 900)), 200, SVG);
+    // A wordless scene: the site prints headline and category beside the cover already.
+    return c.body(svgScene(card(s, cat, post.title, s.name, 1600, 900)), 200, SVG);
   });
 
   app.get('/media/:tenant/figures/:file', (c) => {

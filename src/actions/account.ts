@@ -1,6 +1,6 @@
 import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
-import { signIn, signUp, revoke } from '../lib/auth/account.ts';
+import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
 import {
   TooManyAttemptsError,
@@ -16,7 +16,6 @@ import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts'
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log.ts';
 import { publishingFor } from '../lib/reading/clients.ts';
-import { ValidationError } from '../lib/upstream/errors.ts';
 
 /**
  * Subscriber accounts. Every action is also a public endpoint (`/_actions/<name>`), so limits and
@@ -72,7 +71,7 @@ export const accountActions = {
         return { next: safeNext(input.next) };
       } catch (error) {
         // Only wrong credentials count: a slow upstream must not lock readers out.
-        if (error instanceof ValidationError) await recordFailure(limiter, ip);
+        if (isWrongCredentials(error)) await recordFailure(limiter, ip);
         throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused);
       }
     },

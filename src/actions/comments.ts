@@ -1,9 +1,9 @@
 import { ActionError, defineAction } from 'astro:actions';
-import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
-import { z } from 'astro/zod';
+import { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } from 'astro:env/server';
+import { z } from 'zod';
 import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
 import { readFormValues } from '../lib/comments/form.ts';
-import { commentLimiter, defaultCommentLimit, limitKey } from '../lib/comments/limit.ts';
+import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts';
 import type { ConsumeLimit } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
 import { logError } from '../lib/log.ts';
@@ -12,7 +12,7 @@ import { publishingFor } from '../lib/reading/clients.ts';
 
 let limiter: ConsumeLimit | undefined;
 const consume: ConsumeLimit = (key) => {
-  limiter ??= commentLimiter(defaultCommentLimit(), REDIS_URL);
+  limiter ??= commentLimiter(commentLimit(COMMENTS_PER_IP_PER_10_MIN), REDIS_URL);
   return limiter(key);
 };
 

@@ -54,7 +54,7 @@ export function formatPrice(amount: string | number, currency: string, locale: s
   }
 }
 
-/** The ISO date in the tenant's zone (`YYYY-MM-DD`), for `<time datetime>` and sitemaps. */
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 export function isoDateInZone(value: string | Date, timeZone: string): string {
   const date = value instanceof Date ? value : new Date(value);
   return new Intl.DateTimeFormat('en-CA', {

@@ -1,23 +1,50 @@
+import type { I18n } from './i18n/index.ts';
 import type { Tenant } from './tenants/schema.ts';
+import { isStaticBuild, staticBookingEmbed } from './static/mode.ts';
 
 export interface NavItem {
   label: string;
   path: string;
 }
 
+/** How many categories the header lists; the rest are one click away under "All sections". */
+export const HEADER_CATEGORIES = 6;
+
 /** Main navigation: categories from the API first, then the sections the tenant has switched on. */
 export function mainNavigation(
   tenant: Tenant,
+  t: I18n['t'],
   categories: readonly { name: string; slug: string }[] = [],
 ): NavItem[] {
-  const items: NavItem[] = categories.slice(0, 6).map((category) => ({
+  const items: NavItem[] = categories.slice(0, HEADER_CATEGORIES).map((category) => ({
     label: category.name,
     path: `/categories/${category.slug}`,
   }));
-  if (tenant.features.epaper) items.push({ label: 'E-paper', path: '/epaper' });
-  if (tenant.features.streams) items.push({ label: 'Live', path: '/streams' });
-  if (tenant.features.booking) items.push({ label: 'Stay', path: '/stay' });
-  items.push({ label: 'Search', path: '/search' });
-  items.push({ label: 'Account', path: '/account' });
+  if (categories.length > HEADER_CATEGORIES) {
+    items.push({ label: t('nav.categories'), path: '/categories' });
+  }
+  if (tenant.features.epaper) items.push({ label: t('nav.epaper'), path: '/epaper' });
+  if (tenant.features.streams) items.push({ label: t('nav.streams'), path: '/streams' });
+  // A static copy has no server for accounts, and books only through the live server's embed.
+  if (tenant.features.booking && (!isStaticBuild() || staticBookingEmbed(tenant)))
+    items.push({ label: t('nav.stay'), path: '/stay' });
+  items.push({ label: t('nav.search'), path: '/search' });
   return items;
+}
+
+/**
+ * `aria-current` of a menu entry: `page` on the entry's own page, `true` inside its section
+ * (a category's later pages, a post of that category, an edition under /epaper).
+ */
+export function currentMark(
+  itemPath: string,
+  pagePath: string,
+  sectionPath?: string,
+): 'page' | 'true' | undefined {
+  const path = pagePath.replace(/\/+$/, '') || '/';
+  if (path === itemPath) return 'page';
+  if (itemPath !== '/' && (path.startsWith(`${itemPath}/`) || sectionPath === itemPath)) {
+    return 'true';
+  }
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { upstreamStatus } from './upstream/site.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -18,4 +19,17 @@ export function mayReadStatus(input: StatusAccessInput): boolean {
     if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
   }
   return !input.forwardedFor && LOOPBACK.test(input.clientAddress ?? '');
+}
+
+/** The `/_status` answer: upstream counters of every tenant as JSON, or 403 for anyone else. */
+export function statusResponse(input: StatusAccessInput): Response {
+  if (!mayReadStatus(input)) {
+    return new Response(JSON.stringify({ message: 'Forbidden' }), {
+      status: 403,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  }
+  return new Response(JSON.stringify(upstreamStatus(), null, 2), {
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+  });
 }

@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { retryAfterFromMs } from './failures/wait.ts';
 import { getRedis } from './upstream/redis.ts';
 
 /**
@@ -14,12 +15,6 @@ export interface VisitorLimit {
 }
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number };
-
-/** A positive integer from the environment, or the fallback. */
-export function envInt(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
 
 const limiters = new Map<string, Promise<RateLimiterAbstract>>();
 
@@ -59,7 +54,7 @@ export async function consumeLimit(
     return { ok: true };
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+    return { ok: false, retryAfterSeconds: retryAfterFromMs(error.msBeforeNext) };
   }
 }
 

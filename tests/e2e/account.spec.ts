@@ -73,6 +73,15 @@ async function logIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
+/** Fills and sends the registration form (the same password twice). */
+async function register(page: Page, name: string, email: string, password: string) {
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Repeat the password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page.getByRole('status')).toHaveText('You have logged out.');
@@ -97,11 +106,7 @@ test('register, log out, log in again: a free account, and no token ever reaches
 
   await page.goto(tenantUrl(TENANT, '/register'));
   await checkA11y(page);
-  await page.getByLabel('Name').fill('Nora New');
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('a long password');
-  await page.getByLabel('Repeat the password').fill('a long password');
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await register(page, 'Nora New', email, 'a long password');
 
   await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
   await expectAccount(page, 'Nora New', email, 'free');
@@ -128,11 +133,7 @@ test('register, log out, log in again: a free account, and no token ever reaches
   // Registering the same address again: the API's message on the e-mail field, the name kept.
   await logOut(page);
   await page.goto(tenantUrl(TENANT, '/register'));
-  await page.getByLabel('Name').fill('Nora Again');
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('a long password');
-  await page.getByLabel('Repeat the password').fill('a long password');
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await register(page, 'Nora Again', email, 'a long password');
   await expect(page.getByLabel('E-mail address')).toHaveAccessibleDescription(
     /The email has already been taken\./,
   );
@@ -226,11 +227,7 @@ test.describe('without JavaScript', () => {
       /At least 8 characters\..*Use at least 8 characters\./,
     );
 
-    await page.getByLabel('Name').fill('Jo Plain');
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('plain html works');
-    await page.getByLabel('Repeat the password').fill('plain html works');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await register(page, 'Jo Plain', email, 'plain html works');
     await expectAccount(page, 'Jo Plain', email, 'free');
 
     await logOut(page);

@@ -84,10 +84,11 @@ function watchForTokens(context: BrowserContext): () => Promise<string[]> {
   };
 }
 
+// Alpine Post's widget speaks German (its tenant's locale), the others English.
 async function chooseDates(scope: Scope, checkIn: string, checkOut: string) {
-  await scope.getByLabel('Check-in').fill(checkIn);
-  await scope.getByLabel('Check-out').fill(checkOut);
-  await scope.getByRole('button', { name: 'Continue' }).click();
+  await scope.getByLabel(/^(Check-in|Anreise)$/).fill(checkIn);
+  await scope.getByLabel(/^(Check-out|Abreise)$/).fill(checkOut);
+  await scope.getByRole('button', { name: /^(Continue|Weiter)$/ }).click();
 }
 
 async function chooseGuests(scope: Scope, adults: number, children: number) {
@@ -497,10 +498,10 @@ test('an upstream 429 shows "busy, try again in N s", never an error page', asyn
   await page.goto(tenantUrl('alpine-post', '/stay'));
   await chooseDates(page, day(BASE + 80), day(BASE + 82));
   await setFaults(request, { force429: true });
-  await page.getByLabel('Adults').fill('1');
-  await page.getByRole('button', { name: 'Show rooms' }).click();
+  await page.getByLabel('Erwachsene').fill('1');
+  await page.getByRole('button', { name: 'Zimmer anzeigen' }).click();
   await expect(page.getByRole('alert').filter({ hasText: /busy.*\d+ s/ })).toBeVisible();
-  await expect(page.getByLabel('Adults')).toHaveValue('1');
+  await expect(page.getByLabel('Erwachsene')).toHaveValue('1');
   const params = new URLSearchParams({
     property: ALPINE_LODGE,
     checkIn: day(BASE + 84),

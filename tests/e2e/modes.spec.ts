@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
+import { raw } from './raw-http.ts';
 
 // The built server (from Playwright's webServer build) started again in the other run-time modes.
 const outDir = process.env.MASTHEAD_OUT_DIR ?? './dist';
@@ -64,4 +65,70 @@ test('single-tenant mode serves one tenant on any host', async ({ request }) => 
   const response = await request.get(`http://127.0.0.1:${port}/plans`);
   expect(response.status()).toBe(200);
   expect(await response.text()).toContain('<title>Subscribe · Alpine Post</title>');
+});
+
+test.describe('behind a trusted proxy that rewrites Host', () => {
+  const port = base + 3;
+  const publicOrigin = 'https://daily-planet.localhost';
+  const proxied = {
+    Host: `10.0.0.5:${port}`,
+    'X-Forwarded-Host': 'daily-planet.localhost',
+    'X-Forwarded-Proto': 'https',
+  };
+  test.beforeAll(async () => {
+    servers.push(await startServer(port, { TRUST_PROXY: 'true' }));
+  });
+
+  const form = (path: string, origin: string, body: string) =>
+    raw(
+      port,
+      {
+        method: 'POST',
+        path,
+        headers: {
+          ...proxied,
+          Origin: origin,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Content-Length': Buffer.byteLength(body),
+        },
+      },
+      body,
+    );
+
+  test('login, register, logout and comment posts from the public origin are accepted', async () => {
+    const login = await form(
+      '/login?_action=login',
+      publicOrigin,
+      'email=reader%40masthead.test&password=masthead-demo',
+    );
+    expect(login.status).toBeLessThan(400);
+    expect(String(login.headers['set-cookie'])).toContain('astro-session');
+    for (const [path, body] of [
+      ['/register?_action=register', 'name=&email=not-an-address&password=x'],
+      ['/logout?_action=logout', ''],
+      ['/posts/welcome?_action=postComment', 'post=1&content='],
+    ] as const) {
+      const response = await form(path, publicOrigin, body);
+      expect(response.status, path).not.toBe(403);
+      expect(response.body, path).not.toContain('Cross-site');
+    }
+  });
+
+  test('a post from the internal address or another site is still refused', async () => {
+    for (const origin of [`http://10.0.0.5:${port}`, 'https://evil.example']) {
+      const response = await form('/login?_action=login', origin, 'email=a%40b.c&password=x');
+      expect(response.status, origin).toBe(403);
+    }
+  });
+
+  test('canonical URLs, og:url, RSS and sitemap use the public address', async () => {
+    const plans = await raw(port, { path: '/plans', headers: proxied });
+    expect(plans.body).toContain(`<link rel="canonical" href="${publicOrigin}/plans">`);
+    expect(plans.body).toContain(`<meta property="og:url" content="${publicOrigin}/plans">`);
+    for (const path of ['/rss.xml', '/sitemap.xml', '/sitemap-pages.xml']) {
+      const body = (await raw(port, { path, headers: proxied })).body;
+      expect(body, path).toContain(publicOrigin);
+      expect(body, path).not.toContain('10.0.0.5');
+    }
+  });
 });

@@ -61,7 +61,7 @@ test.describe('wide screen, 1280×720', () => {
     await expectNoSideways(page);
 
     await page.keyboard.press('ArrowRight');
-    await expect(page).toHaveURL(/\?page=2$/);
+    await expect(page).toHaveURL(/\/page\/2$/);
     await expect(shown(page)).toHaveCount(2);
     await expect(page.locator('[data-position]:visible')).toHaveText(
       `Pages 2–3 of ${edition.page_count}`,
@@ -81,7 +81,7 @@ test.describe('wide screen, 1280×720', () => {
 
     // Next moves by spread: 2–3 → 4–5.
     await page.getByRole('link', { name: /Next page/ }).click();
-    await expect(page).toHaveURL(/\?page=4$/);
+    await expect(page).toHaveURL(/\/page\/4$/);
     await expect(shown(page).nth(1)).toHaveAttribute('alt', `Page 5 of ${edition.title}`);
 
     // Zoomed, the spread outgrows the window; the sticky toolbar stays on screen while it scrolls.
@@ -105,7 +105,7 @@ test.describe('wide screen, 1280×720', () => {
 
   test('a 16-page edition does not widen the page', async ({ page, request }) => {
     const edition = await longEdition(request);
-    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=9`));
+    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/9`));
     await expect(page.locator('.thumbs a')).toHaveCount(edition.page_count);
     await expectNoSideways(page);
   });
@@ -119,7 +119,7 @@ test.describe('phone, 390×844 touch', () => {
     request,
   }) => {
     const edition = await longEdition(request);
-    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=2`));
+    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2`));
     await expect(shown(page)).toHaveCount(1);
     await expect(shown(page)).toHaveAttribute('alt', `Page 2 of ${edition.title}`);
     await expect(page.locator('[data-position]:visible')).toHaveText(
@@ -137,14 +137,14 @@ test.describe('phone, 390×844 touch', () => {
 
     // Next moves one page on a phone.
     await page.getByRole('link', { name: /Next page/ }).click();
-    await expect(page).toHaveURL(/\?page=3$/);
+    await expect(page).toHaveURL(/\/page\/3$/);
 
     // A swipe to the left turns to the next page.
     await swipe(page, -150);
-    await expect(page).toHaveURL(/\?page=4$/);
+    await expect(page).toHaveURL(/\/page\/4$/);
     await expect(shown(page)).toHaveAttribute('alt', `Page 4 of ${edition.title}`);
     await swipe(page, 150);
-    await expect(page).toHaveURL(/\?page=3$/);
+    await expect(page).toHaveURL(/\/page\/3$/);
 
     // A double tap zooms to 200 %, a second one back to 100 %.
     await shown(page).dblclick();
@@ -158,13 +158,13 @@ test.describe('phone, 390×844 touch', () => {
     await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1.5');
     await pinch(page, 160, 60);
     await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1');
-    await expect(page).toHaveURL(/\?page=3$/);
+    await expect(page).toHaveURL(/\/page\/3$/);
   });
 
   test('a 16-page edition does not scroll sideways at 320 px', async ({ page, request }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     const edition = await longEdition(request);
-    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=9`));
+    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/9`));
     await expect(page.locator('.thumbs a')).toHaveCount(edition.page_count);
     await expectNoSideways(page);
   });
@@ -179,14 +179,14 @@ test.describe('without JavaScript', () => {
   }) => {
     const edition = await longEdition(request);
     await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=3`));
+    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/3`));
     await expect(shown(page)).toHaveCount(2);
     await page.getByRole('link', { name: /Next page/ }).click();
-    await expect(page).toHaveURL(/\?page=4$/);
+    await expect(page).toHaveURL(/\/page\/4$/);
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(shown(page)).toHaveCount(1);
     await page.getByRole('link', { name: /Next page/ }).click();
-    await expect(page).toHaveURL(/\?page=5$/);
+    await expect(page).toHaveURL(/\/page\/5$/);
     await expect(shown(page)).toHaveAttribute('alt', `Page 5 of ${edition.title}`);
   });
 });

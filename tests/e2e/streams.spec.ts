@@ -59,7 +59,9 @@ test('the list shows live streams, then scheduled, then ended, with text badges'
   const response = await page.goto(tenantUrl('daily-planet', '/streams'));
   expect(response?.status()).toBe(200);
   expect(response?.headers()['cache-control']).toContain('s-maxage=30');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Live and upcoming streams');
+  // One word for the section: the menu entry, the breadcrumb and the heading agree.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Live');
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Live');
   await expect(page.locator('main p.muted').first()).toHaveText(`${seeded.length} streams`);
 
   const cards = page.locator('article.stream-card');
@@ -77,7 +79,7 @@ test('the list shows live streams, then scheduled, then ended, with text badges'
   await expect(live.locator('.badge')).toHaveText('Live');
   await expect(live.locator('.when')).toContainText('Started');
   const scheduled = cards.filter({ has: page.locator('.badge.scheduled') }).first();
-  await expect(scheduled.locator('.badge')).toHaveText('Scheduled');
+  await expect(scheduled.locator('.badge')).toHaveText('Upcoming');
   await expect(scheduled.locator('.when')).toContainText(/^Starts [A-Z][a-z]{2} \d{1,2}, \d{4}/);
   await expect(scheduled.locator('.when time')).toHaveAttribute('datetime', /Z$/);
   const ended = cards.filter({ has: page.locator('.badge.ended') }).first();
@@ -144,7 +146,7 @@ test('a live stream plays in a sandboxed frame from an allowed host, within the 
 test('scheduled and ended streams say when', async ({ page, request }) => {
   const scheduled = await firstWithStatus(request, 'daily-planet', 'scheduled');
   await page.goto(tenantUrl('daily-planet', `/streams/${scheduled.slug}`));
-  await expect(page.locator('.stream .badge')).toHaveText('Scheduled');
+  await expect(page.locator('.stream .badge')).toHaveText('Upcoming');
   await expect(page.locator('.stream .when')).toContainText(/^Starts /);
 
   const ended = await firstWithStatus(request, 'daily-planet', 'ended');

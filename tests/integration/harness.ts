@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startMock } from '../../mock/index.ts';
 import { createMetrics } from '../../src/lib/upstream/metrics.ts';
 import { createUpstream } from '../../src/lib/upstream/runtime.ts';
@@ -31,6 +32,42 @@ export function startTestMock(limits?: {
     controlPort: 0,
     ...(limits ? { limits } : {}),
   });
+}
+
+/**
+ * The mock for one suite: started before its tests, closed after them and, with `reset`, back to
+ * its seed data before each test. Use it inside tests and hooks (it starts in `beforeAll`).
+ */
+export function useMock(
+  options: { limits?: Parameters<typeof startTestMock>[0]; reset?: boolean } = {},
+): Mock {
+  let started: Mock | undefined;
+  const current = (): Mock => {
+    if (!started) throw new Error('The mock starts in beforeAll: use it inside tests and hooks.');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTestMock(options.limits);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  if (options.reset) beforeEach(() => ctl.reset(current()));
+  return {
+    get publishingUrl() {
+      return current().publishingUrl;
+    },
+    get lodgingUrl() {
+      return current().lodgingUrl;
+    },
+    get controlUrl() {
+      return current().controlUrl;
+    },
+    get state() {
+      return current().state;
+    },
+    close: () => current().close(),
+  };
 }
 
 async function control(mock: Mock, method: string, path: string, body?: unknown): Promise<unknown> {

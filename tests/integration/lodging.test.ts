@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { clearLodgingTokens, lodgingAuth } from '../../src/lib/lodging/auth.ts';
-import { lodgingClient } from '../../src/lib/lodging/client.ts';
-import type { LodgingClient } from '../../src/lib/lodging/client.ts';
 import {
   ForbiddenError,
   NotFoundError,
@@ -9,12 +7,13 @@ import {
   ValidationError,
 } from '../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../src/lib/upstream/runtime.ts';
-import { ctl, demo, freshUpstream, startTestMock } from './harness.ts';
-import type { Mock } from './harness.ts';
+import { ctl, demo, freshUpstream, useMock } from './harness.ts';
+import { lodgingTestClient } from './operations.ts';
+import type { LodgingTestClient } from './operations.ts';
 
-let mock: Mock;
+const mock = useMock({ reset: true });
 let up: Upstream;
-let full: LodgingClient;
+let full: LodgingTestClient;
 const account = demo.lodging['harbour-hotels'];
 const other = demo.lodging['alpine-lodges'];
 if (!account || !other) throw new Error('demo accounts missing');
@@ -22,21 +21,14 @@ if (!account || !other) throw new Error('demo accounts missing');
 const day = (offset: number) =>
   new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-beforeAll(async () => {
-  mock = await startTestMock();
-});
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(async () => {
-  await ctl.reset(mock);
+beforeEach(() => {
   clearLodgingTokens();
   up = freshUpstream().up;
   full = client({ token: account.fullToken });
 });
 
 function client(credentials: { token: string } | { email: string; password: string }) {
-  return lodgingClient({
+  return lodgingTestClient({
     accountKey: 'harbour-hotels',
     baseUrl: mock.lodgingUrl,
     upstream: up,

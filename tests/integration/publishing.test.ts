@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { publishingClient } from '../../src/lib/publishing/client.ts';
-import type { PublishingClient } from '../../src/lib/publishing/client.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ForbiddenError,
   InvalidResponseError,
@@ -13,27 +11,21 @@ import {
   ValidationError,
 } from '../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../src/lib/upstream/runtime.ts';
-import { ctl, freshUpstream, PASSWORD, startTestMock } from './harness.ts';
-import type { Mock } from './harness.ts';
+import { ctl, freshUpstream, PASSWORD, useMock } from './harness.ts';
+import { publishingTestClient } from './operations.ts';
+import type { PublishingTestClient } from './operations.ts';
 
-let mock: Mock;
+const mock = useMock({ reset: true });
 let up: Upstream;
-let pub: PublishingClient;
+let pub: PublishingTestClient;
 
-beforeAll(async () => {
-  mock = await startTestMock();
-});
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(async () => {
-  await ctl.reset(mock);
+beforeEach(() => {
   up = freshUpstream().up;
   pub = client('daily-planet');
 });
 
 function client(tenantId: string, token?: string, timeoutMs?: number) {
-  return publishingClient({
+  return publishingTestClient({
     tenantId,
     baseUrl: mock.publishingUrl,
     upstream: up,

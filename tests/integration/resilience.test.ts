@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { publishingClient } from '../../src/lib/publishing/client.ts';
 import { RateLimitedError } from '../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../src/lib/upstream/runtime.ts';
-import { ctl, freshUpstream, PASSWORD, startTestMock } from './harness.ts';
-import type { Mock } from './harness.ts';
+import { ctl, freshUpstream, PASSWORD, useMock } from './harness.ts';
 
-let mock: Mock;
+const mock = useMock({ reset: true });
 
-beforeAll(async () => {
-  mock = await startTestMock();
-});
-afterAll(async () => {
-  await mock.close();
-});
 beforeEach(async () => {
-  await ctl.reset(mock);
   await ctl.clearFaults(mock);
 });
 

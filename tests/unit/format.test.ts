@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatPrice, isoDateInZone } from '../../src/lib/format.ts';
+import { formatDate, formatPrice } from '../../src/lib/format.ts';
 
 describe('formatting in the tenant locale and time zone', () => {
   it.each([
@@ -14,11 +14,6 @@ describe('formatting in the tenant locale and time zone', () => {
   it('returns an empty string for missing or invalid dates', () => {
     expect(formatDate(null, { locale: 'en', timeZone: 'UTC' })).toBe('');
     expect(formatDate('not a date', { locale: 'en', timeZone: 'UTC' })).toBe('');
-  });
-
-  it('gives the calendar day in the zone', () => {
-    expect(isoDateInZone('2026-10-25T00:30:00Z', 'Europe/Zurich')).toBe('2026-10-25');
-    expect(isoDateInZone('2026-10-25T00:30:00Z', 'America/New_York')).toBe('2026-10-24');
   });
 
   it.each([

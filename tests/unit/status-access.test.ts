@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayReadStatus } from '../../src/lib/status-access.ts';
+import { mayReadStatus, statusResponse } from '../../src/lib/status-access.ts';
 
 const base = {
   clientAddress: '203.0.113.9',
@@ -27,5 +27,20 @@ describe('/_status access', () => {
     ['a token when none is configured', { authorization: 'Bearer anything' }, false],
   ])('%s → %s', (_case, overrides, expected) => {
     expect(mayReadStatus({ ...base, ...overrides })).toBe(expected);
+  });
+});
+
+describe('/_status answer', () => {
+  it('gives operators the upstream counters, uncached', async () => {
+    const response = statusResponse({ ...base, clientAddress: '127.0.0.1' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toHaveProperty('totals');
+  });
+
+  it('refuses anyone else without saying more', async () => {
+    const response = statusResponse(base);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ message: 'Forbidden' });
   });
 });

@@ -1,37 +1,25 @@
 import { map } from 'nanostores';
 import type { MapStore } from 'nanostores';
 import { addDays, stayErrors, todayIn } from '../../lib/booking/dates.ts';
-import type { FieldErrors } from '../../lib/booking/dates.ts';
 import { detailsErrors, guestErrors, hasErrors } from '../../lib/booking/rules.ts';
+// Types only: the widget bundle stays free of zod.
+import type { AvailabilityQuery, BookingRequest } from '../../lib/booking/schema.ts';
 import type {
   ApiResult,
   AvailabilityResult,
-  BookingRequest,
   Confirmation,
   PropertySummary,
   RoomOffer,
 } from '../../lib/booking/types.ts';
+import type { FieldErrors } from '../../lib/failures/fields.ts';
 
 /** The booking flow: one store per widget, with its actions; the DOM only subscribes and calls. */
 
 export const STEPS = ['dates', 'guests', 'rooms', 'details', 'review', 'done'] as const;
 export type Step = (typeof STEPS)[number];
 
-export interface Draft {
-  propertyId: string;
-  checkIn: string;
-  checkOut: string;
-  /** NaN while the input holds no number. */
-  adults: number;
-  children: number;
-  roomTypeId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  nationality: string;
-  notes: string;
-}
+/** The booking request being filled in; `adults` and `children` are NaN while an input holds no number. */
+export type Draft = Omit<BookingRequest, 'idempotencyKey'>;
 export type DraftField = keyof Draft;
 
 export interface BookingState {
@@ -58,14 +46,9 @@ export interface BookingConfig {
   initial?: Partial<Pick<Draft, 'propertyId' | 'checkIn' | 'checkOut' | 'adults' | 'children'>>;
 }
 
+/** The site's booking endpoints as the store sees them (`httpApi` in the browser, fakes in tests). */
 export interface BookingApi {
-  availability(query: {
-    property: string;
-    checkIn: string;
-    checkOut: string;
-    adults: number;
-    children: number;
-  }): Promise<ApiResult<AvailabilityResult>>;
+  availability(query: AvailabilityQuery): Promise<ApiResult<AvailabilityResult>>;
   book(request: BookingRequest): Promise<ApiResult<Confirmation>>;
 }
 
@@ -309,8 +292,9 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
           : raw;
       if (draft[field] === value) return;
       const { [field]: _cleared, ...rest } = errors;
+      const nextDraft = { ...draft, [field]: value };
       const next: Partial<BookingState> = {
-        draft: { ...draft, [field]: value },
+        draft: nextDraft,
         errors: rest,
         idempotencyKey: newKey(),
       };
@@ -326,7 +310,7 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
         value >= draft.checkOut
       ) {
         try {
-          next.draft = { ...next.draft!, checkOut: addDays(value, config.minNights) };
+          next.draft = { ...nextDraft, checkOut: addDays(value, config.minNights) };
         } catch {
           // Not a full date yet.
         }
@@ -381,44 +365,3 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
 }
 
 export type BookingController = ReturnType<typeof createBooking>;
-
-/** The site's booking endpoints, relative to `endpoint` (e.g. `/harbour-times/api/booking`). */
-export function httpApi(endpoint: string, fetcher: typeof fetch = fetch): BookingApi {
-  const base = endpoint.replace(/\/+$/, '');
-  const read = async <T>(response: Response): Promise<ApiResult<T>> => {
-    const body = (await response.json().catch(() => null)) as ApiResult<T> | null;
-    if (body && typeof body === 'object' && 'ok' in body) return body;
-    return {
-      ok: false,
-      error: {
-        code: 'unavailable',
-        message: 'Booking is temporarily unavailable. Please try again.',
-      },
-    };
-  };
-  return {
-    async availability(query) {
-      const params = new URLSearchParams({
-        property: query.property,
-        checkIn: query.checkIn,
-        checkOut: query.checkOut,
-        adults: String(query.adults),
-        children: String(query.children),
-      });
-      return read(
-        await fetcher(`${base}/availability?${params}`, {
-          headers: { Accept: 'application/json' },
-        }),
-      );
-    },
-    async book(request) {
-      return read(
-        await fetcher(`${base}/bookings`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-          body: JSON.stringify(request),
-        }),
-      );
-    },
-  };
-}

@@ -1,6 +1,7 @@
 import { addDays, nightsBetween } from '../../lib/booking/dates.ts';
 import type { Confirmation } from '../../lib/booking/types.ts';
-import { createBooking, httpApi } from './booking.store.ts';
+import { createBooking } from './booking.store.ts';
+import { httpApi } from './http-api.ts';
 import type {
   BookingConfig,
   BookingController,
@@ -9,7 +10,8 @@ import type {
   DraftField,
   SavedState,
 } from './booking.store.ts';
-import { count, longDate, money } from './format.ts';
+import { longDate, money } from './format.ts';
+import { sayer, type Say } from './text.ts';
 
 /**
  * `<masthead-booking>`: binds the server-rendered steps to a booking store. It only subscribes and
@@ -45,12 +47,18 @@ class MastheadBooking extends HTMLElement {
   private controller: BookingController | undefined;
   private shown = '';
   private locale = 'en';
+  /** Texts in the page's language (`data-text`, from the server); English keys as a last resort. */
+  private say: Say = (key) => key;
   private parentOrigin = '';
 
   connectedCallback(): void {
     if (this.controller) return;
     const config = JSON.parse(this.dataset['config'] ?? '{}') as BookingConfig;
     this.locale = this.dataset['locale'] || navigator.language || 'en';
+    this.say = sayer(
+      JSON.parse(this.dataset['text'] ?? '{}') as Parameters<typeof sayer>[0],
+      this.locale,
+    );
     this.parentOrigin = this.dataset['parentOrigin'] ?? '';
     const storage = sessionStore(`masthead-booking:${this.dataset['storageKey'] ?? ''}`);
     const controller = createBooking(
@@ -159,7 +167,8 @@ class MastheadBooking extends HTMLElement {
 
   private renderDates(state: BookingState): void {
     const { draft } = state;
-    const controller = this.controller!;
+    const controller = this.controller;
+    if (!controller) return;
     const rules = controller.rules();
     const checkIn = this.q<HTMLInputElement>('[data-field="checkIn"]');
     const checkOut = this.q<HTMLInputElement>('[data-field="checkOut"]');
@@ -176,7 +185,7 @@ class MastheadBooking extends HTMLElement {
     const nights = this.q<HTMLElement>('[data-out="nights"]');
     if (nights) {
       const n = nightsBetween(draft.checkIn, draft.checkOut);
-      nights.textContent = n > 0 ? `${count(n, 'night', 'nights')}` : '';
+      nights.textContent = n > 0 ? this.say('nights', { count: n }) : '';
     }
   }
 
@@ -192,7 +201,7 @@ class MastheadBooking extends HTMLElement {
       list.replaceChildren();
       const summary = this.q<HTMLElement>('[data-out="search"]');
       if (summary && offers) {
-        summary.textContent = `${longDate(offers.checkIn, this.locale)} – ${longDate(offers.checkOut, this.locale)} · ${count(offers.nights, 'night', 'nights')} · ${count(offers.adults + offers.children, 'guest', 'guests')}`;
+        summary.textContent = `${longDate(offers.checkIn, this.locale)} – ${longDate(offers.checkOut, this.locale)} · ${this.say('nights', { count: offers.nights })} · ${this.say('guests', { count: offers.adults + offers.children })}`;
       }
       const id = this.id || 'booking';
       for (const room of offers?.rooms ?? []) {
@@ -211,25 +220,27 @@ class MastheadBooking extends HTMLElement {
         const label = el<HTMLLabelElement>('label', { for: inputId });
         label.append(
           el('strong', {}, room.name),
-          el('span', { class: 'muted' }, ` · sleeps ${room.maxOccupancy}`),
+          el('span', { class: 'muted' }, this.say('sleeps', { count: room.maxOccupancy })),
         );
         const price = el<HTMLElement>('p', { id: `${inputId}-price`, class: 'room-price' });
         price.textContent = room.available
-          ? `${money(room.totalPrice, room.currency, this.locale)} total · ${money(room.pricePerNight, room.currency, this.locale)} per night${room.availableRooms > 0 && room.availableRooms <= 3 ? ` · only ${room.availableRooms} left` : ''}`
-          : 'Not available for these dates and guests';
+          ? [
+              this.say('priceTotal', { price: money(room.totalPrice, room.currency, this.locale) }),
+              this.say('pricePerNight', {
+                price: money(room.pricePerNight, room.currency, this.locale),
+              }),
+              ...(room.availableRooms > 0 && room.availableRooms <= 3
+                ? [this.say('left', { count: room.availableRooms })]
+                : []),
+            ].join(' · ')
+          : this.say('notAvailable');
         option.append(input, label, price);
         if (room.description)
           option.append(el('p', { class: 'muted room-description' }, room.description));
         list.append(option);
       }
       if (offers && !offers.rooms.some((r) => r.available)) {
-        list.append(
-          el(
-            'p',
-            { class: 'notice' },
-            'Nothing is free for these dates. Please go back and try other dates.',
-          ),
-        );
+        list.append(el('p', { class: 'notice' }, this.say('nothingFree')));
       }
     }
     for (const input of list.querySelectorAll<HTMLInputElement>('input[name="roomTypeId"]')) {
@@ -240,29 +251,31 @@ class MastheadBooking extends HTMLElement {
   private renderReview(state: BookingState): void {
     const list = this.q<HTMLElement>('[data-review]');
     if (!list || state.step !== 'review') return;
-    const controller = this.controller!;
+    const controller = this.controller;
+    if (!controller) return;
     const { draft } = state;
     const offer = controller.selectedOffer();
     list.replaceChildren();
-    row(list, 'Place', controller.property()?.name ?? '');
-    row(list, 'Room', offer?.name ?? '');
-    row(list, 'Check-in', longDate(draft.checkIn, this.locale));
-    row(list, 'Check-out', longDate(draft.checkOut, this.locale));
-    row(list, 'Nights', String(nightsBetween(draft.checkIn, draft.checkOut)));
+    const say = this.say;
+    row(list, say('place'), controller.property()?.name ?? '');
+    row(list, say('room'), offer?.name ?? '');
+    row(list, say('checkIn'), longDate(draft.checkIn, this.locale));
+    row(list, say('checkOut'), longDate(draft.checkOut, this.locale));
+    row(list, say('nightsLabel'), String(nightsBetween(draft.checkIn, draft.checkOut)));
     row(
       list,
-      'Guests',
-      `${count(draft.adults, 'adult', 'adults')}, ${count(draft.children, 'child', 'children')}`,
+      say('guestsLabel'),
+      `${say('adults', { count: draft.adults })}, ${say('children', { count: draft.children })}`,
     );
-    row(list, 'Name', `${draft.firstName} ${draft.lastName}`);
-    row(list, 'E-mail', draft.email);
-    if (draft.phone) row(list, 'Phone', draft.phone);
+    row(list, say('name'), `${draft.firstName} ${draft.lastName}`);
+    row(list, say('email'), draft.email);
+    if (draft.phone) row(list, say('phone'), draft.phone);
     if (draft.nationality) {
       const select = this.q<HTMLSelectElement>('[data-field="nationality"]');
-      row(list, 'Nationality', select?.selectedOptions[0]?.textContent ?? draft.nationality);
+      row(list, say('nationality'), select?.selectedOptions[0]?.textContent ?? draft.nationality);
     }
-    if (draft.notes.trim()) row(list, 'Notes', draft.notes.trim());
-    if (offer) row(list, 'Total', money(offer.totalPrice, offer.currency, this.locale));
+    if (draft.notes.trim()) row(list, say('notes'), draft.notes.trim());
+    if (offer) row(list, say('total'), money(offer.totalPrice, offer.currency, this.locale));
   }
 
   private renderConfirmation(confirmation: Confirmation): void {
@@ -270,18 +283,21 @@ class MastheadBooking extends HTMLElement {
     if (!list || list.dataset['reference'] === confirmation.reference) return;
     list.dataset['reference'] = confirmation.reference;
     list.replaceChildren();
-    row(list, 'Booking reference', confirmation.reference);
-    row(list, 'Place', confirmation.propertyName);
-    row(list, 'Room', confirmation.roomName);
-    row(list, 'Check-in', longDate(confirmation.checkIn, this.locale));
-    row(list, 'Check-out', longDate(confirmation.checkOut, this.locale));
-    row(list, 'Nights', String(confirmation.nights));
+    const say = this.say;
+    row(list, say('reference'), confirmation.reference);
+    row(list, say('place'), confirmation.propertyName);
+    row(list, say('room'), confirmation.roomName);
+    row(list, say('checkIn'), longDate(confirmation.checkIn, this.locale));
+    row(list, say('checkOut'), longDate(confirmation.checkOut, this.locale));
+    row(list, say('nightsLabel'), String(confirmation.nights));
     row(
       list,
-      'Guests',
-      `${count(confirmation.adults, 'adult', 'adults')}, ${count(confirmation.children, 'child', 'children')}`,
+      say('guestsLabel'),
+      `${say('adults', { count: confirmation.adults })}, ${say('children', { count: confirmation.children })}`,
     );
-    row(list, 'Total', money(confirmation.totalPrice, confirmation.currency, this.locale));
+    if (confirmation.totalPrice !== null) {
+      row(list, say('total'), money(confirmation.totalPrice, confirmation.currency, this.locale));
+    }
   }
 
   private announceConfirmed(confirmation: Confirmation): void {

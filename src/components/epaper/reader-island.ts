@@ -9,6 +9,7 @@
  */
 import {
   clampPage,
+  fillText,
   isFormField,
   keyAction,
   layoutFor,
@@ -17,6 +18,7 @@ import {
   parseZoom,
   pinchDirection,
   positionLabel,
+  readerPath,
   readerSearch,
   spreadOf,
   swipeDirection,
@@ -24,7 +26,6 @@ import {
   zoomStep,
   type Zoom,
 } from '../../lib/epaper/reader.ts';
-import { READER_TEXT } from '../../lib/epaper/strings.ts';
 
 function enhance(root: HTMLElement): void {
   const count = Number(root.dataset.count) || 1;
@@ -43,10 +44,18 @@ function enhance(root: HTMLElement): void {
     thumbs.set(Number(link.dataset.go), link);
   }
   if (!image || !viewport) return;
+  // The tenant's language, rendered by the server (English only if an attribute is missing).
+  const text = root.dataset;
+  const positionTexts = {
+    page: text.textPosition ?? 'Page {page} of {count}',
+    spread: text.textSpread ?? 'Pages {first}–{second} of {count}',
+  };
+  const altFor = (number: number) =>
+    text.textAlt ? fillText(text.textAlt, { page: number, title }) : pageAlt(number, title);
 
   const spreads = () => layoutFor({ width: innerWidth, height: innerHeight }).spread;
   const urlFor = (target: number, atZoom: number) =>
-    `${location.pathname}${readerSearch(location.search, target, atZoom)}${location.hash}`;
+    `${readerPath(location.pathname, target, atZoom)}${readerSearch(location.search, 1, 1)}${location.hash}`;
 
   const setLink = (link: HTMLAnchorElement | null, target: number | null, attr: string) => {
     if (!link) return;
@@ -68,7 +77,11 @@ function enhance(root: HTMLElement): void {
       setLink(group.querySelector('[data-nav="next"]'), near.next, 'go');
       const position = group.querySelector('[data-position]');
       if (position)
-        position.textContent = positionLabel(spread ? spreadOf(page, count) : [page], count);
+        position.textContent = positionLabel(
+          spread ? spreadOf(page, count) : [page],
+          count,
+          positionTexts,
+        );
     }
     const [out, into] = root.querySelectorAll<HTMLAnchorElement>('[data-zoom-to]');
     const outZoom = zoomStep(zoom, -1);
@@ -83,7 +96,7 @@ function enhance(root: HTMLElement): void {
     img.width = Number(thumb?.dataset.width) || img.width;
     img.height = Number(thumb?.dataset.height) || img.height;
     img.src = thumb?.dataset.src ?? '';
-    img.alt = pageAlt(number, title);
+    img.alt = altFor(number);
   };
 
   /** Shows `target`; false when a page of its spread is outside the rendered thumbnails (the link loads it). */
@@ -105,7 +118,13 @@ function enhance(root: HTMLElement): void {
     root.dataset.page = String(page);
     if (gotoInput) gotoInput.value = String(page);
     refreshLinks();
-    if (live) live.textContent = positionLabel(spreads() ? spreadOf(page, count) : [page], count);
+    if (live) {
+      live.textContent = positionLabel(
+        spreads() ? spreadOf(page, count) : [page],
+        count,
+        positionTexts,
+      );
+    }
     thumb.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     history.replaceState(history.state, '', urlFor(page, zoom));
     // Warm the next page, so the common "next" is instant.
@@ -125,7 +144,7 @@ function enhance(root: HTMLElement): void {
     zoom = next;
     root.dataset.zoom = String(zoom);
     if (zoomText) zoomText.textContent = zoomLabel(zoom);
-    if (live) live.textContent = `Zoom ${zoomLabel(zoom)}`;
+    if (live) live.textContent = `${text.textZoom ?? 'Zoom'} ${zoomLabel(zoom)}`;
     refreshLinks();
     history.replaceState(history.state, '', urlFor(page, zoom));
   };
@@ -214,7 +233,8 @@ function enhance(root: HTMLElement): void {
     });
     document.addEventListener('fullscreenchange', () => {
       const on = document.fullscreenElement === root;
-      fullscreen.textContent = on ? READER_TEXT.exitFullscreen : READER_TEXT.fullscreen;
+      const label = on ? text.textExitFullscreen : text.textFullscreen;
+      if (label) fullscreen.textContent = label;
     });
   }
 

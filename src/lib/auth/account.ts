@@ -1,6 +1,6 @@
 import type { PublishingClient } from '../publishing/client.ts';
 import type { RegisterInput, User } from '../publishing/schema.ts';
-import { UnauthenticatedError, isOutage } from '../upstream/errors.ts';
+import { classify, isSignedOut, isTemporary } from '../failures/classify.ts';
 import type { SignedIn } from './session.ts';
 
 /** What the session keeps about a subscriber: `/auth/me` in our own field names. */
@@ -31,6 +31,11 @@ async function completeSignIn(client: PublishingClient, token: string): Promise<
   }
 }
 
+/** Wrong credentials (the upstream refused the e-mail and password), not an outage or a bug. */
+export function isWrongCredentials(error: unknown): boolean {
+  return classify(error).kind === 'invalid';
+}
+
 /** Logs in upstream. Wrong credentials → `ValidationError` with `fields.email`. */
 export async function signIn(
   client: PublishingClient,
@@ -54,7 +59,7 @@ export async function revoke(client: PublishingClient, signedIn: SignedIn): Prom
     return true;
   } catch (error) {
     // Already revoked or expired upstream: the goal is reached.
-    return error instanceof UnauthenticatedError;
+    return isSignedOut(classify(error));
   }
 }
 
@@ -75,8 +80,9 @@ export async function loadAccount(
     const user = await client.withToken(signedIn.token).me();
     return { kind: 'current', signedIn: toSignedIn(signedIn.token, user) };
   } catch (error) {
-    if (error instanceof UnauthenticatedError) return { kind: 'expired' };
-    if (isOutage(error)) return { kind: 'saved', signedIn };
+    const failure = classify(error);
+    if (isSignedOut(failure)) return { kind: 'expired' };
+    if (isTemporary(failure)) return { kind: 'saved', signedIn };
     throw error;
   }
 }

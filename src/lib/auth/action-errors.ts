@@ -1,4 +1,5 @@
 import { ActionError } from 'astro:actions';
+import type { FieldErrors } from '../failures/fields.ts';
 import type { FormFailure } from './failures.ts';
 
 interface FieldIssue {
@@ -17,7 +18,7 @@ interface FieldIssue {
 class UpstreamFieldsError extends ActionError {
   override type = 'AstroActionInputError';
   readonly issues: FieldIssue[];
-  readonly fields: Record<string, string[]>;
+  readonly fields: FieldErrors;
 
   constructor(failure: FormFailure) {
     super({ code: 'BAD_REQUEST', message: failure.message });

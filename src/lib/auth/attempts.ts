@@ -1,5 +1,6 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { retryAfterFromMs } from '../failures/wait.ts';
 
 /** A visitor has used up their sign-in attempts; `retryAfterSeconds` until the next one is allowed. */
 export class TooManyAttemptsError extends Error {
@@ -7,7 +8,7 @@ export class TooManyAttemptsError extends Error {
   readonly retryAfterSeconds: number;
 
   constructor(retryAfterMs: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    const seconds = retryAfterFromMs(retryAfterMs);
     super(`Too many attempts: retry in ${seconds}s`);
     this.retryAfterSeconds = seconds;
   }

@@ -1,9 +1,6 @@
-import {
-  RateLimitedError,
-  UnauthenticatedError,
-  ValidationError,
-  isOutage,
-} from '../upstream/errors.ts';
+import { classify, isSignedOut } from '../failures/classify.ts';
+import type { FieldErrors } from '../failures/fields.ts';
+import { waitText } from '../failures/wait.ts';
 
 /** The ActionError codes a sign-in form can end with (a subset of Astro's). */
 export type FailureCode =
@@ -17,7 +14,7 @@ export type FailureCode =
 export interface FormFailure {
   code: FailureCode;
   message: string;
-  fields: Record<string, string[]>;
+  fields: FieldErrors;
 }
 
 export const MESSAGES = {
@@ -27,14 +24,6 @@ export const MESSAGES = {
   rejected: 'Your sign-in did not go through. Please try again.',
   loginRefused: 'We could not log you in.',
 } as const;
-
-/** "30 seconds", "1 minute", "15 minutes": how long a refused visitor waits. */
-export function waitText(seconds: number): string {
-  const s = Math.max(1, Math.ceil(seconds));
-  if (s < 90) return `${s} ${s === 1 ? 'second' : 'seconds'}`;
-  const m = Math.ceil(s / 60);
-  return `${m} ${m === 1 ? 'minute' : 'minutes'}`;
-}
 
 export function tooManyAttempts(retryAfterSeconds: number): FormFailure {
   return {
@@ -49,10 +38,10 @@ export function tooManyAttempts(retryAfterSeconds: number): FormFailure {
  * summary), so an upstream rule we do not check locally still reaches the reader.
  */
 export function mapFieldErrors(
-  errors: Record<string, string[]>,
+  errors: FieldErrors,
   formFields: readonly string[],
-): { fields: Record<string, string[]>; other: string[] } {
-  const fields: Record<string, string[]> = {};
+): { fields: FieldErrors; other: string[] } {
+  const fields: FieldErrors = {};
   const other: string[] = [];
   for (const [name, messages] of Object.entries(errors)) {
     const clean = messages.map((m) => m.trim()).filter(Boolean);
@@ -72,10 +61,11 @@ export function authFailure(
   formFields: readonly string[],
   fieldsMessage: string = MESSAGES.fields,
 ): FormFailure | null {
-  if (error instanceof ValidationError) {
-    const { fields, other } = mapFieldErrors(error.fields, formFields);
+  const failure = classify(error);
+  if (failure.kind === 'invalid') {
+    const { fields, other } = mapFieldErrors(failure.fields, formFields);
     const hasFields = Object.keys(fields).length > 0;
-    const fallback = error.upstreamMessage?.trim() || MESSAGES.rejected;
+    const fallback = failure.message?.trim() || MESSAGES.rejected;
     return {
       code: 'BAD_REQUEST',
       message: other.length > 0 ? other.join(' ') : hasFields ? fieldsMessage : fallback,
@@ -83,16 +73,17 @@ export function authFailure(
     };
   }
   // The API's 429 counts this server's calls (every reader together), not this visitor's attempts.
-  if (error instanceof RateLimitedError) {
+  if (failure.kind === 'busy') {
     return {
       code: 'TOO_MANY_REQUESTS',
-      message: `Many people are signing in right now. Please wait ${waitText(error.retryAfterSeconds)} and try again.`,
+      message: `Many people are signing in right now. Please wait ${waitText(failure.retryAfterSeconds)} and try again.`,
       fields: {},
     };
   }
-  if (isOutage(error))
+  if (failure.kind === 'outage') {
     return { code: 'SERVICE_UNAVAILABLE', message: MESSAGES.unavailable, fields: {} };
-  if (error instanceof UnauthenticatedError) {
+  }
+  if (isSignedOut(failure)) {
     return { code: 'UNAUTHORIZED', message: MESSAGES.rejected, fields: {} };
   }
   return null;

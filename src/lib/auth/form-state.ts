@@ -1,3 +1,5 @@
+import { fieldErrorsOf, issuesFrom } from '../failures/fields.ts';
+import type { FieldErrors } from '../failures/fields.ts';
 import { MESSAGES } from './failures.ts';
 
 /** What a sign-in form renders after a submit. */
@@ -5,7 +7,7 @@ export interface FormState {
   /** Summary message; null when the last submit did not fail. */
   message: string | null;
   /** Messages per field name. */
-  fields: Record<string, string[]>;
+  fields: FieldErrors;
   /** What the visitor typed, to put back into the inputs (never a password). */
   values: Record<string, string>;
 }
@@ -29,9 +31,9 @@ interface ErrorLike {
   issues?: unknown;
 }
 
-function asFields(value: unknown): Record<string, string[]> {
+function asFields(value: unknown): FieldErrors {
   if (typeof value !== 'object' || value === null) return {};
-  const out: Record<string, string[]> = {};
+  const out: FieldErrors = {};
   for (const [name, messages] of Object.entries(value as Record<string, unknown>)) {
     if (Array.isArray(messages)) {
       const clean = messages.filter((m): m is string => typeof m === 'string' && m.length > 0);
@@ -41,22 +43,13 @@ function asFields(value: unknown): Record<string, string[]> {
   return out;
 }
 
-/** Messages of issues without a field (an upstream rule about the whole form). */
-function summaryIssues(value: unknown): string[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((issue: unknown) => {
-    if (typeof issue !== 'object' || issue === null) return [];
-    const { path, message } = issue as { path?: unknown; message?: unknown };
-    return Array.isArray(path) && path.length === 0 && typeof message === 'string' ? [message] : [];
-  });
-}
-
 /** Summary and field messages of an action's error (`Astro.getActionResult(…)?.error`). */
 export function describeError(error: unknown): Pick<FormState, 'message' | 'fields'> {
   if (typeof error !== 'object' || error === null) return { message: null, fields: {} };
   const e = error as ErrorLike;
   if (e.type === 'AstroActionInputError') {
-    const summary = summaryIssues(e.issues);
+    // Issues without a field carry an upstream rule about the whole form.
+    const summary = fieldErrorsOf(issuesFrom(e.issues))['form'] ?? [];
     return { message: summary.join(' ') || MESSAGES.fields, fields: asFields(e.fields) };
   }
   const ownMessage =

@@ -1,4 +1,4 @@
-import { z } from 'astro/zod';
+import { z } from 'zod';
 
 /** Input of the sign-in forms: Astro's `isInputError` shows these messages next to the fields. */
 

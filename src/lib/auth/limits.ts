@@ -1,15 +1,20 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
-import { clientIp as visitorIp, envInt, visitorLimiter } from '../visitor-limits.ts';
+import {
+  AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN,
+  AUTH_REGISTRATIONS_PER_IP_PER_HOUR,
+  REDIS_URL,
+  TRUST_PROXY,
+} from 'astro:env/server';
+import { clientIp as visitorIp, visitorLimiter } from '../visitor-limits.ts';
 import type { ClientAddressSource } from '../visitor-limits.ts';
 
 /** Per-IP limits of the sign-in forms, shared across instances through Redis when `REDIS_URL` is set. */
 
 const LIMITS = {
   // Failed logins: enough for typos and a forgotten password, far too few to guess one.
-  login: { points: envInt('AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN', 10), duration: 900 },
+  login: { points: AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN, duration: 900 },
   // New accounts: a household or office registers a few, a script registers hundreds.
-  register: { points: envInt('AUTH_REGISTRATIONS_PER_IP_PER_HOUR', 10), duration: 3600 },
+  register: { points: AUTH_REGISTRATIONS_PER_IP_PER_HOUR, duration: 3600 },
 } as const;
 export type AttemptKind = keyof typeof LIMITS;
 

@@ -35,22 +35,10 @@ export function setSignedIn(
   tenantId: string,
   value: SignedIn,
 ): void {
-  if (!session)
-    throw new Error(
-      'Sessions are not available: sign-in needs the Node server (not a static build).',
-    );
+  if (!session) throw new Error('Sessions are not available: sign-in needs Astro sessions.');
   session.set(key(tenantId), value);
 }
 
 export function clearSignedIn(session: AstroSession | undefined, tenantId: string): void {
   session?.delete(key(tenantId));
-}
-
-/** Paid e-paper access as the publishing API grants it: a paid subscription, or an editor/admin role. */
-export function hasPaidAccess(signedIn: SignedIn | null): boolean {
-  if (!signedIn) return false;
-  return (
-    signedIn.user.hasActiveSubscription ||
-    signedIn.user.roles.some((role) => role === 'admin' || role === 'editor')
-  );
 }

@@ -1,3 +1,5 @@
+import type { FieldErrors } from '../failures/fields.ts';
+
 /**
  * Date-only arithmetic for stays. Values are `YYYY-MM-DD` strings; every computation runs on the
  * UTC calendar, so no time zone or daylight-saving change can move a day. Shared by server and widget.
@@ -63,8 +65,6 @@ export interface StayRules {
   minNights: number;
   maxNights: number;
 }
-
-export type FieldErrors = Record<string, string[]>;
 
 /** Field messages for a date range, keyed `checkIn` / `checkOut`; empty when the stay is valid. */
 export function stayErrors(checkIn: string, checkOut: string, rules: StayRules): FieldErrors {

@@ -13,6 +13,8 @@ export interface EmbedLoaderConfig {
   name: string;
   /** Origins that may frame the widget (the site's own origin always may). */
   origins: string[];
+  /** The tenant's language: the fallback link (`Book at <tenant>`) and the iframe's default title. */
+  texts?: { link: string; title: string };
 }
 
 const LOADER = `(function(c){
@@ -28,7 +30,7 @@ var src=new URL(s.src,location.href),url=new URL('booking',src),q=url.searchPara
 if(o!==src.origin&&c.origins.indexOf(o)<0){
 var a=d.createElement('a');
 a.href=new URL('../stay',src).href;
-a.textContent='Book at '+c.name;
+a.textContent=c.link;
 put(s,a);
 console.error(P+'this page\\u2019s origin '+o+' may not show the '+c.name+' booking widget, so only a link to '+src.origin+' was inserted. Ask '+c.name+' to add "'+o+'" to its allowed embed origins (lodging.allowedEmbedOrigins).');
 return;
@@ -45,7 +47,7 @@ else if(v==='')console.warn(P+'data-'+keys[k]+' is empty and was ignored.');
 q.set('origin',o);
 var f=d.createElement('iframe');
 f.src=url.href;
-f.title=s.getAttribute('data-title')||'Book a stay';
+f.title=s.getAttribute('data-title')||c.title;
 f.style.cssText='display:block;width:100%;border:0;height:720px';
 put(s,f);
 w.addEventListener('message',function(e){
@@ -66,7 +68,8 @@ for(j=0;j<(m.warnings||[]).length;j++)console.warn(P+m.warnings[j]);
 
 /** The loader for one tenant; its config is JSON, so names and origins cannot break out of it. */
 export function embedLoader(config: EmbedLoaderConfig): string {
-  const json = JSON.stringify({ name: config.name, origins: config.origins })
+  const { link, title } = config.texts ?? { link: `Book at ${config.name}`, title: 'Book a stay' };
+  const json = JSON.stringify({ name: config.name, origins: config.origins, link, title })
     .replace(/</g, '\\u003c')
     .replace(/\u2028|\u2029/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
   return `${LOADER}(${json});\n`;

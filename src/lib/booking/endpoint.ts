@@ -1,8 +1,15 @@
 import type { APIContext } from 'astro';
-import { REDIS_URL, TRUST_PROXY } from 'astro:env/server';
+import {
+  BOOKING_PER_IP_PER_10_MIN,
+  BOOKING_SEARCHES_PER_IP_PER_MIN,
+  REDIS_URL,
+  TRUST_PROXY,
+} from 'astro:env/server';
 import { logError } from '../log.ts';
-import { clientIp, consumeLimit, envInt, visitorLimiter } from '../visitor-limits.ts';
-import { BookingFailure, bookingServiceFor, toFailure } from './service.ts';
+import { clientIp, consumeLimit, visitorLimiter } from '../visitor-limits.ts';
+import { bookingTenant } from '../tenants/booking.ts';
+import { BookingFailure, busy, notOffered, toFailure } from './failures.ts';
+import { bookingServiceFor } from './site-service.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
 
@@ -10,9 +17,9 @@ import type { ApiResult } from './types.ts';
 
 const LIMITS = {
   // Creating bookings: a person books a handful of stays, not dozens, from one address.
-  book: { points: envInt('BOOKING_PER_IP_PER_10_MIN', 10), duration: 600 },
+  book: { points: BOOKING_PER_IP_PER_10_MIN, duration: 600 },
   // Searches: generous, but one visitor must not spend the tenant's whole upstream budget.
-  search: { points: envInt('BOOKING_SEARCHES_PER_IP_PER_MIN', 30), duration: 60 },
+  search: { points: BOOKING_SEARCHES_PER_IP_PER_MIN, duration: 60 },
 } as const;
 type LimitKind = keyof typeof LIMITS;
 
@@ -66,15 +73,13 @@ export async function limit(context: APIContext, kind: LimitKind): Promise<void>
     key,
   );
   if (outcome.ok) return;
-  const retryAfter = outcome.retryAfterSeconds;
-  throw new BookingFailure(429, {
-    code: 'busy',
-    message:
-      kind === 'book'
-        ? `Too many bookings from your connection. Please try again in ${retryAfter} s.`
-        : `Too many searches. Please try again in ${retryAfter} s.`,
-    retryAfter,
-  });
+  const wait = outcome.retryAfterSeconds;
+  throw busy(
+    kind === 'book'
+      ? `Too many bookings from your connection. Please try again in ${wait} s.`
+      : `Too many searches. Please try again in ${wait} s.`,
+    wait,
+  );
 }
 
 /** Runs a handler with the tenant's booking service; every failure becomes a JSON answer. */
@@ -83,11 +88,9 @@ export async function handle<T>(
   operation: string,
   run: (service: BookingService) => Promise<T>,
 ): Promise<Response> {
-  const tenant = context.locals.site?.tenant;
+  const tenant = bookingTenant(context.locals);
   try {
-    if (!tenant?.features.booking || !tenant.lodging) {
-      throw new BookingFailure(404, { code: 'not_found', message: 'Booking is not offered here.' });
-    }
+    if (!tenant) throw notOffered();
     const data = await run(bookingServiceFor(tenant));
     return json({ ok: true, data });
   } catch (error) {

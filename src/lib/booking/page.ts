@@ -1,12 +1,34 @@
 import type { AstroGlobal } from 'astro';
-import { bookingServiceFor } from './service.ts';
-import type { PropertySummary } from './types.ts';
+import { bookingTenant } from '../tenants/booking.ts';
+import { BookingFailure } from './failures.ts';
+import { bookingServiceFor } from './site-service.ts';
+import type { BookingContact, PropertySummary } from './types.ts';
+
+/** What the booking pages show: the widget, or "not available online" with whom to contact. */
+export type StayContent =
+  | { kind: 'widget'; properties: PropertySummary[] }
+  | { kind: 'not-online'; contact: BookingContact | undefined };
+
+/** The contact as one line: `+44 20 7946 0000 · rooms@example.com`, or '' when none is set. */
+export function contactLine(contact: BookingContact | undefined): string {
+  return [contact?.phone, contact?.email, contact?.url].filter(Boolean).join(' · ');
+}
+
+/** Turns the lodging API's unusable answers into the "not available online" content. */
+export async function stayContent(load: () => Promise<PropertySummary[]>): Promise<StayContent> {
+  try {
+    return { kind: 'widget', properties: await load() };
+  } catch (error) {
+    if (error instanceof BookingFailure && error.error.code === 'not_online') {
+      return { kind: 'not-online', contact: error.error.contact };
+    }
+    throw error;
+  }
+}
 
 /** The on-site pages' loader: the tenant's properties, or null when booking is off here. */
-export async function loadStay(
-  Astro: Pick<AstroGlobal, 'locals'>,
-): Promise<PropertySummary[] | null> {
-  const tenant = Astro.locals.tenant;
-  if (!tenant.features.booking || !tenant.lodging) return null;
-  return bookingServiceFor(tenant).properties();
+export async function loadStay(Astro: Pick<AstroGlobal, 'locals'>): Promise<StayContent | null> {
+  const tenant = bookingTenant(Astro.locals);
+  if (!tenant) return null;
+  return stayContent(() => bookingServiceFor(tenant).properties());
 }

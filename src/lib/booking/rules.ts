@@ -1,5 +1,6 @@
 import { plural } from './dates.ts';
-import type { FieldErrors } from './dates.ts';
+import type { FieldErrors } from '../failures/fields.ts';
+import type { GuestDetails } from './schema.ts';
 
 /**
  * Field rules of the booking form, shared by the widget (instant messages) and the server (which
@@ -44,18 +45,17 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 // Deliberately loose: one @, a dot in the domain, no spaces (the upstream checks again).
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export interface DetailsInput {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  nationality: string;
-  notes: string;
+/** The lodging API's own rules for optional fields (tenants.json `lodging.fields`). */
+export interface FieldRules {
+  phone?: { required?: boolean | undefined; maxLength?: number | undefined } | undefined;
+  nationality?: { required?: boolean | undefined } | undefined;
+  notes?: { required?: boolean | undefined; maxLength?: number | undefined } | undefined;
 }
 
 export function detailsErrors(
-  input: DetailsInput,
+  input: GuestDetails,
   isCountry: (code: string) => boolean = (code) => /^[A-Z]{2}$/.test(code),
+  rules: FieldRules = {},
 ): FieldErrors {
   const errors: FieldErrors = {};
   const name = (field: 'firstName' | 'lastName', label: string): void => {
@@ -72,14 +72,19 @@ export function detailsErrors(
     errors['email'] = ['Enter an e-mail address such as name@example.com.'];
   }
   const phone = normalizePhone(input.phone);
-  if (phone && !E164.test(phone)) {
+  if (!phone && rules.phone?.required) errors['phone'] = ['Enter a phone number.'];
+  else if (phone && !E164.test(phone)) {
     errors['phone'] = ['Enter the phone number in international format, such as +44 20 7946 0958.'];
   }
-  if (input.nationality && !isCountry(input.nationality)) {
+  if (!input.nationality && rules.nationality?.required) {
+    errors['nationality'] = ['Choose your country.'];
+  } else if (input.nationality && !isCountry(input.nationality)) {
     errors['nationality'] = ['Choose a country from the list.'];
   }
-  if (input.notes.length > MAX_NOTES) {
-    errors['notes'] = [`Keep the notes under ${MAX_NOTES} characters.`];
+  const maxNotes = Math.min(MAX_NOTES, rules.notes?.maxLength ?? MAX_NOTES);
+  if (!input.notes.trim() && rules.notes?.required) errors['notes'] = ['Please add a note.'];
+  else if (input.notes.length > maxNotes) {
+    errors['notes'] = [`Keep the notes under ${maxNotes} characters.`];
   }
   return errors;
 }

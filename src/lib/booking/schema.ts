@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { isIsoDate } from './dates.ts';
-import type { FieldErrors } from './dates.ts';
 import { MAX_NAME, MAX_NOTES } from './rules.ts';
 
 /** Zod schemas of everything that enters the booking endpoints and the embed page. */
@@ -22,18 +21,10 @@ export const availabilityQuerySchema = z.object({
   adults: count('Enter the number of adults.'),
   children: count('Enter the number of children.').default(0),
 });
-export type AvailabilityQueryInput = z.output<typeof availabilityQuerySchema>;
+export type AvailabilityQuery = z.output<typeof availabilityQuerySchema>;
 
-export const bookingRequestSchema = z.strictObject({
-  idempotencyKey: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{16,100}$/, { error: 'Missing or malformed idempotency key.' }),
-  propertyId: z.uuid({ error: 'Choose a place to stay.' }),
-  roomTypeId: z.string({ error: 'Choose a room.' }).min(1, { error: 'Choose a room.' }).max(100),
-  checkIn: isoDate('check-in'),
-  checkOut: isoDate('check-out'),
-  adults: count('Enter the number of adults.'),
-  children: count('Enter the number of children.'),
+/** The guest's own details (the widget's last form step). */
+const guestDetailsSchema = z.strictObject({
   firstName: z.string({ error: 'Enter your first name.' }).max(MAX_NAME * 2),
   lastName: z.string({ error: 'Enter your last name.' }).max(MAX_NAME * 2),
   email: z.string({ error: 'Enter your e-mail address.' }).max(320),
@@ -44,7 +35,23 @@ export const bookingRequestSchema = z.strictObject({
     .max(MAX_NOTES * 2)
     .default(''),
 });
-export type BookingRequestInput = z.output<typeof bookingRequestSchema>;
+export type GuestDetails = z.output<typeof guestDetailsSchema>;
+
+/** What the widget posts to `/api/booking/bookings`. */
+export const bookingRequestSchema = z.strictObject({
+  /** One per attempt at a booking: the same key never creates a second booking. */
+  idempotencyKey: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,100}$/, { error: 'Missing or malformed idempotency key.' }),
+  propertyId: z.uuid({ error: 'Choose a place to stay.' }),
+  roomTypeId: z.string({ error: 'Choose a room.' }).min(1, { error: 'Choose a room.' }).max(100),
+  checkIn: isoDate('check-in'),
+  checkOut: isoDate('check-out'),
+  adults: count('Enter the number of adults.'),
+  children: count('Enter the number of children.'),
+  ...guestDetailsSchema.shape,
+});
+export type BookingRequest = z.output<typeof bookingRequestSchema>;
 
 const optionalDate = z
   .string()
@@ -81,13 +88,3 @@ export const embedQuerySchema = z.object({
     .catch(undefined),
 });
 export type EmbedQuery = z.output<typeof embedQuerySchema>;
-
-/** zod issues → `{ field: [messages] }` (first path segment as the field). */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const fields: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = typeof issue.path[0] === 'string' ? issue.path[0] : 'form';
-    (fields[key] ??= []).push(issue.message);
-  }
-  return fields;
-}

@@ -1,5 +1,8 @@
-import type { FieldErrors } from './dates.ts';
+import type { FieldErrors } from '../failures/fields.ts';
 import type { Capacity } from './rules.ts';
+import type { StatusKind } from './status.ts';
+
+export type { StatusKind };
 
 /** Wire format between the site's booking endpoints and the widget (never upstream shapes). */
 
@@ -15,9 +18,10 @@ export interface RoomTypeSummary {
 export interface PropertySummary {
   id: string;
   name: string;
-  /** ISO 4217 code prices are charged in. */
+  /** ISO 4217 code prices are charged in (never guessed: without it the property is not bookable online). */
   currency: string;
-  city: string;
+  /** Null when the lodging API does not say. */
+  city: string | null;
   roomTypes: RoomTypeSummary[];
   capacity: Capacity;
 }
@@ -30,7 +34,13 @@ export interface RoomOffer {
   /** Free and big enough for this party. */
   available: boolean;
   availableRooms: number;
+  /** The API's price per night when it gives one, else `averageNightly`. */
   pricePerNight: number;
+  /** One price per night, in order, when the API lists them (they may differ: weekend rates). */
+  nightly: number[] | null;
+  /** `totalPrice / nights`: show as "average per night" when `nightly` is null or not all equal. */
+  averageNightly: number;
+  /** Always the API's total for the stay. */
   totalPrice: number;
   currency: string;
 }
@@ -46,23 +56,6 @@ export interface AvailabilityResult {
   rooms: RoomOffer[];
 }
 
-export interface BookingRequest {
-  /** One per attempt at a booking: the same key never creates a second booking. */
-  idempotencyKey: string;
-  propertyId: string;
-  roomTypeId: string;
-  checkIn: string;
-  checkOut: string;
-  adults: number;
-  children: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  nationality: string;
-  notes: string;
-}
-
 export interface Confirmation {
   reference: string;
   propertyId: string;
@@ -74,13 +67,36 @@ export interface Confirmation {
   nights: number;
   adults: number;
   children: number;
-  totalPrice: number;
+  /** The API's total; null when its booking record carries none (then show no total). */
+  totalPrice: number | null;
+  /** One price per night when the API lists them. */
+  nightly: number[] | null;
+  /** `totalPrice / nights`, null without a total. */
+  averageNightly: number | null;
   currency: string;
+  /** The lodging API's own word, e.g. `tentative`. */
   status: string;
+  /** What it means to the guest: `received` ("request received"), `confirmed`, `cancelled`, `other` (neutral). */
+  statusKind: StatusKind;
 }
 
 export type ErrorCode =
-  'validation' | 'busy' | 'unavailable' | 'not_found' | 'forbidden' | 'conflict' | 'bad_request';
+  | 'validation'
+  | 'busy'
+  | 'unavailable'
+  /** The lodging API's answers cannot be used: book by contacting the tenant (`contact`), no retry. */
+  | 'not_online'
+  | 'not_found'
+  | 'forbidden'
+  | 'conflict'
+  | 'bad_request';
+
+/** How to book instead when booking is not available online (from the tenant's `lodging.contact`). */
+export interface BookingContact {
+  phone?: string | undefined;
+  email?: string | undefined;
+  url?: string | undefined;
+}
 
 export interface ApiError {
   code: ErrorCode;
@@ -89,6 +105,8 @@ export interface ApiError {
   fields?: FieldErrors;
   /** Seconds until a retry can succeed (`busy`, `unavailable`). */
   retryAfter?: number;
+  /** `not_online`: whom to contact instead. */
+  contact?: BookingContact;
 }
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };

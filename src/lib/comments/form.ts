@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FieldErrors } from '../failures/fields.ts';
 import type { CommentInput } from '../publishing/schema.ts';
 
 /** The contract's limit on `content`, counted in characters (code points, as Laravel's `max` does). */
@@ -7,7 +8,6 @@ export const COMMENT_MAX = 2000;
 export const NAME_MAX = 100;
 
 export type CommentField = 'content' | 'name' | 'email';
-export type FieldMessages = Partial<Record<CommentField, string>>;
 
 /** What the visitor typed, kept as typed (only line endings normalised) to refill the form. */
 export interface CommentFormValues {
@@ -47,29 +47,35 @@ export function readFormValues(raw: Record<string, unknown>): CommentFormValues 
 const emailSchema = z.email();
 
 export type ValidatedComment =
-  { ok: true; input: CommentInput } | { ok: false; fields: FieldMessages };
+  { ok: true; input: CommentInput } | { ok: false; fields: FieldErrors };
 
 /**
  * The same rules as the API, checked before a call so a mistake costs no upstream request and no
  * rate-limit point. A signed-in visitor's name and e-mail are ignored (the API takes them from the token).
  */
 export function validateComment(values: CommentFormValues, signedIn: boolean): ValidatedComment {
-  const fields: FieldMessages = {};
+  const fields: FieldErrors = {};
   const content = values.content.trim();
   const length = characterCount(values.content);
-  if (content === '') fields.content = 'Enter your comment.';
+  // Zero-width characters count as blank too: a comment must have something to read.
+  const blank = content.replace(/[\u200b-\u200d\u2060\ufeff]/g, '') === '';
+  if (values.content === '') fields['content'] = ['Enter your comment.'];
+  else if (blank)
+    fields['content'] = ['Your comment is only spaces. Write something before posting.'];
   else if (length > COMMENT_MAX)
-    fields.content = `Your comment is ${length} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`;
+    fields['content'] = [
+      `Your comment is ${length} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`,
+    ];
 
   const name = values.name.trim();
   const email = values.email.trim();
   if (!signedIn) {
-    if (name === '') fields.name = 'Enter your name, or sign in to comment.';
+    if (name === '') fields['name'] = ['Enter your name, or sign in to comment.'];
     else if ([...name].length > NAME_MAX)
-      fields.name = `Your name must be ${NAME_MAX} characters or fewer.`;
-    if (email === '') fields.email = 'Enter your e-mail address, or sign in to comment.';
+      fields['name'] = [`Your name must be ${NAME_MAX} characters or fewer.`];
+    if (email === '') fields['email'] = ['Enter your e-mail address, or sign in to comment.'];
     else if (!emailSchema.safeParse(email).success)
-      fields.email = 'Enter an e-mail address in the correct format, like name@example.com.';
+      fields['email'] = ['Enter an e-mail address in the correct format, like name@example.com.'];
   }
   if (Object.keys(fields).length > 0) return { ok: false, fields };
 
@@ -90,7 +96,7 @@ const API_FIELDS: Record<string, CommentField> = {
 };
 
 export interface MappedValidation {
-  fields: FieldMessages;
+  fields: FieldErrors;
   /** The replied-to comment was refused (deleted, not approved, other post): post as a new comment. */
   parentRejected: boolean;
   /** Messages for fields the form does not have. */
@@ -99,14 +105,14 @@ export interface MappedValidation {
 
 /** Upstream 422 `errors` onto the form: first message per field, unknown fields kept for the summary. */
 export function mapValidationErrors(errors: Record<string, readonly string[]>): MappedValidation {
-  const fields: FieldMessages = {};
+  const fields: FieldErrors = {};
   const other: string[] = [];
   let parentRejected = false;
   for (const [apiField, messages] of Object.entries(errors)) {
     const message = messages[0];
     if (!message) continue;
     const field = API_FIELDS[apiField];
-    if (field) fields[field] ??= message;
+    if (field) fields[field] ??= [message];
     else if (apiField === 'parent_id') parentRejected = true;
     else other.push(message);
   }

@@ -1,5 +1,5 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { consumeLimit, envInt, visitorLimiter } from '../visitor-limits.ts';
+import { consumeLimit, visitorLimiter } from '../visitor-limits.ts';
 import type { LimitOutcome, VisitorLimit } from '../visitor-limits.ts';
 
 export type CommentLimit = VisitorLimit;
@@ -12,8 +12,8 @@ export type ConsumeLimit = (key: string) => Promise<LimitOutcome>;
  * A person writes a few comments in ten minutes, not dozens: this stops a flood from one address
  * before it reaches the moderation queue or spends the tenant's upstream budget.
  */
-export function defaultCommentLimit(): CommentLimit {
-  return { points: envInt('COMMENTS_PER_IP_PER_10_MIN', 10), duration: 600 };
+export function commentLimit(perTenMinutes: number): CommentLimit {
+  return { points: perTenMinutes, duration: 600 };
 }
 
 /** In-process limiter of its own (tests). */

@@ -1,13 +1,9 @@
+import { classify, isSignedOut } from '../failures/classify.ts';
+import type { FieldErrors } from '../failures/fields.ts';
+import { waitText } from '../failures/wait.ts';
 import type { PublishingClient } from '../publishing/client.ts';
-import {
-  NotFoundError,
-  RateLimitedError,
-  UnauthenticatedError,
-  ValidationError,
-  isOutage,
-} from '../upstream/errors.ts';
 import { mapValidationErrors, validateComment } from './form.ts';
-import type { CommentFormValues, FieldMessages } from './form.ts';
+import type { CommentFormValues } from './form.ts';
 import type { ConsumeLimit } from './limit.ts';
 
 export const MODERATION_MESSAGE = 'Your comment is awaiting moderation.';
@@ -29,7 +25,7 @@ export type CommentOutcome =
       kind: FailureKind;
       /** One sentence for the top of the form. */
       message: string;
-      fields: FieldMessages;
+      fields: FieldErrors;
       /** What was typed, to refill the form. */
       values: CommentFormValues;
       retryAfterSeconds?: number;
@@ -70,13 +66,6 @@ export interface PostCommentDeps {
   onUnexpected?: (error: unknown) => void;
 }
 
-/** A wait as people say it: seconds up to a minute and a half, then whole minutes. */
-export function waitText(seconds: number): string {
-  if (seconds === 1) return '1 second';
-  if (seconds < 90) return `${seconds} seconds`;
-  return `${Math.ceil(seconds / 60)} minutes`;
-}
-
 /**
  * Validates, rate-limits and posts one comment. Every failure comes back as a typed outcome with
  * the visitor's text, never as a thrown error: with JavaScript off the page re-renders from it.
@@ -90,7 +79,7 @@ export async function postComment(
   const fail = (
     kind: FailureKind,
     message: string,
-    fields: FieldMessages = {},
+    fields: FieldErrors = {},
     extra: { retryAfterSeconds?: number; values?: CommentFormValues } = {},
   ): CommentOutcome => ({
     ok: false,
@@ -134,8 +123,9 @@ export async function postComment(
       message: status === 'approved' ? PUBLISHED_MESSAGE : MODERATION_MESSAGE,
     };
   } catch (error) {
-    if (error instanceof ValidationError) {
-      const mapped = mapValidationErrors(error.fields);
+    const failure = classify(error);
+    if (failure.kind === 'invalid') {
+      const mapped = mapValidationErrors(failure.fields);
       if (mapped.parentRejected) {
         return fail(
           'invalid',
@@ -148,8 +138,8 @@ export async function postComment(
         mapped.other[0] ?? 'Your comment could not be posted. Check the highlighted fields.';
       return fail('invalid', summary, mapped.fields);
     }
-    if (error instanceof RateLimitedError) {
-      const wait = Math.max(1, Math.ceil(error.retryAfterSeconds));
+    if (failure.kind === 'busy') {
+      const wait = failure.retryAfterSeconds;
       return fail(
         'busy',
         `Comments are busy right now. Please try again in ${waitText(wait)}; your text is kept below.`,
@@ -157,19 +147,19 @@ export async function postComment(
         { retryAfterSeconds: wait },
       );
     }
-    if (isOutage(error)) {
+    if (failure.kind === 'outage') {
       return fail(
         'unavailable',
         'Comments are unavailable at the moment, so yours was not posted. Please try again in a minute; your text is kept below.',
       );
     }
-    if (error instanceof UnauthenticatedError && signedIn) {
+    if (isSignedOut(failure) && signedIn) {
       return fail(
         'signed-out',
         'Your sign-in has expired, so your comment was not posted. Sign in again, or enter your name and e-mail to post as a guest; your text is kept below.',
       );
     }
-    if (error instanceof NotFoundError) {
+    if (failure.kind === 'not-found') {
       return fail('closed', 'This post no longer accepts comments.');
     }
     deps.onUnexpected?.(error);

@@ -1,7 +1,8 @@
 import type { PublishingClient } from '../publishing/client.ts';
-import { isOutage } from '../upstream/errors.ts';
+import { classify, isTemporary } from '../failures/classify.ts';
 import { EMPTY_VALUES } from './form.ts';
-import type { CommentFormValues, FieldMessages } from './form.ts';
+import type { FieldErrors } from '../failures/fields.ts';
+import type { CommentFormValues } from './form.ts';
 import type { CommentOutcome, FailureKind } from './post.ts';
 import { buildThread, countComments, findComment, parseReplyId } from './thread.ts';
 import type { ThreadNode } from './thread.ts';
@@ -13,7 +14,7 @@ export const PAGE_PARAM = 'comments-page';
 
 export interface CommentFormState {
   values: CommentFormValues;
-  fields: FieldMessages;
+  fields: FieldErrors;
   /** A failed submission: its kind and the sentence for the top of the form. */
   error: { kind: FailureKind; message: string } | null;
   /** A successful submission. */
@@ -77,7 +78,7 @@ export async function loadCommentsView(
     page = { current: listed.page.current, last: Math.max(listed.page.last, 1) };
     totalThreads = listed.page.total;
   } catch (error) {
-    if (!isOutage(error)) throw error;
+    if (!isTemporary(classify(error))) throw error;
     onOutage?.(error);
     unavailable = true;
   }

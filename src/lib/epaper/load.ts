@@ -5,7 +5,7 @@ import { publishingFor } from '../reading/clients.ts';
 import { loadPlans } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { isOutage, UnauthenticatedError } from '../upstream/errors.ts';
+import { classify, isSignedOut, isTemporary } from '../failures/classify.ts';
 import type { Paged } from '../upstream/parse.ts';
 
 export const EDITIONS_PER_PAGE = 12;
@@ -77,7 +77,7 @@ export async function loadReader(
       }
     } catch (error) {
       // A revoked or expired token: show the paywall with its "Log in" link instead of an error.
-      if (!(error instanceof UnauthenticatedError)) throw error;
+      if (!isSignedOut(classify(error))) throw error;
       logWarn('epaper.token.rejected', { tenant: tenant.id });
       return {
         kind: 'paywall',
@@ -104,7 +104,7 @@ async function paywallPlans(tenant: Tenant): Promise<Plan[]> {
     if (offer.length === 0) logWarn('epaper.plans.none', { tenant: tenant.id });
     return offer;
   } catch (error) {
-    if (!isOutage(error)) throw error;
+    if (!isTemporary(classify(error))) throw error;
     logWarn('epaper.plans.unavailable', { tenant: tenant.id });
     return [];
   }

@@ -3,8 +3,6 @@
  * parameters, neighbours, the thumbnail window and the keyboard map. No DOM, no server imports, so
  * it stays small in the island bundle and is unit-tested on its own.
  */
-import { READER_TEXT } from './strings.ts';
-
 /** Zoom factors the reader offers; the page image's width is the fitted width times the factor. */
 export const ZOOM_LEVELS = [1, 1.5, 2, 3] as const;
 export type Zoom = (typeof ZOOM_LEVELS)[number];
@@ -146,12 +144,29 @@ export function layoutFor(viewport: { width: number; height: number }): Layout {
   return { spread, fit };
 }
 
-/** The position label: `Page 3 of 16`, or `Pages 2–3 of 16` for a spread. */
-export function positionLabel(pages: readonly number[], pageCount: number): string {
+/** A translated template (`Page {page} of {count}`) with its `{name}` placeholders filled in. */
+export function fillText(template: string, values: Readonly<Record<string, string | number>>) {
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
+}
+
+/** The dictionary's position templates: `reader.position` and `reader.positionSpread`. */
+export interface PositionTexts {
+  /** `Page {page} of {count}`. */
+  page: string;
+  /** `Pages {first}–{second} of {count}`: a two-page spread. */
+  spread: string;
+}
+
+/** The position label: `Page 3 of 16`, or `Pages 2–3 of 16` for a spread (in the tenant's language). */
+export function positionLabel(
+  pages: readonly number[],
+  pageCount: number,
+  texts: PositionTexts,
+): string {
   const [first = 1, second] = pages;
   return second === undefined
-    ? READER_TEXT.onePage(first, pageCount)
-    : READER_TEXT.twoPages(first, second, pageCount);
+    ? fillText(texts.page, { page: first, count: pageCount })
+    : fillText(texts.spread, { first, second, count: pageCount });
 }
 
 /** A horizontal touch swipe turns the page: left → next (+1), right → previous (-1). */
@@ -168,6 +183,15 @@ export function pinchDirection(startDistance: number, endDistance: number): 1 | 
   if (ratio >= 1.25) return 1;
   if (ratio <= 0.8) return -1;
   return null;
+}
+
+/**
+ * The reader's path for a page and zoom (`/epaper/x/page/3/zoom/1.5`), replacing any page or zoom
+ * already in `path`: a static copy serves these as files, where query strings are ignored.
+ */
+export function readerPath(path: string, page: number, zoom: number): string {
+  const base = path.replace(/(?:\/page\/[^/]*)?(?:\/zoom\/[^/]*)?\/?$/, '');
+  return `${base}${page > 1 ? `/page/${page}` : ''}${zoom !== 1 ? `/zoom/${zoom}` : ''}`;
 }
 
 export type ReaderAction = { type: 'go'; page: number } | { type: 'zoom'; zoom: Zoom };

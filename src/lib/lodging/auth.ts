@@ -1,6 +1,6 @@
 import { budgetKeys } from '../upstream/budget.ts';
 import { UnauthenticatedError } from '../upstream/errors.ts';
-import { fetchParsed } from '../upstream/runtime.ts';
+import { fetchParsed } from '../upstream/client-core.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { lodgingLoginSchema } from './schema.ts';
 import type { LodgingLogin } from './schema.ts';

@@ -1,21 +1,17 @@
-import type { z } from 'zod';
 import { budgetKeys } from '../upstream/budget.ts';
-import type { HttpMethod, QueryValue } from '../upstream/http.ts';
+import { clientCore, urlPath } from '../upstream/client-core.ts';
+import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
+import type { QueryValue } from '../upstream/http.ts';
 import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
-import { cachedRead, defaultUpstream, fetchParsed } from '../upstream/runtime.ts';
-import type { CachedReadOptions, Upstream } from '../upstream/runtime.ts';
+import type { Upstream } from '../upstream/runtime.ts';
 import { TTL } from '../upstream/ttl.ts';
-import type { CachePolicy } from '../upstream/ttl.ts';
-import { lodgingAuth, lodgingLogin } from './auth.ts';
+import { lodgingAuth } from './auth.ts';
 import type { LodgingCredentials } from './auth.ts';
 import {
   bookingListSchema,
   cancelResultSchema,
   guestListSchema,
-  meSchema,
-  messageSchema,
-  propertyListSchema,
   singleAvailabilitySchema,
   singleBookingSchema,
   singleGuestSchema,
@@ -27,11 +23,8 @@ import type {
   Booking,
   BookingFilters,
   BookingInput,
-  BookingUpdate,
   Guest,
   GuestInput,
-  LodgingLogin,
-  LodgingUser,
   Property,
 } from './schema.ts';
 
@@ -45,15 +38,18 @@ export interface LodgingClientOptions {
   /** …e-mail and password: logged in on first use and again after a 401. */
   email?: string | undefined;
   password?: string | undefined;
-  upstream?: Upstream | undefined;
+  /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
+  upstream: Upstream;
   timeoutMs?: number | undefined;
 }
 
-export type { PageParams };
+export type { PageParams, ReadOptions };
 
-export type ReadOptions = CachedReadOptions;
+// 50: the smaller maximum seen (some upstreams refuse more with 422 instead of clamping).
+const MAX_PER_PAGE = 50;
 
-const MAX_PER_PAGE = 100;
+/** `page` and `per_page`, clamped to the lodging API's maximum. */
+export const lodgingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
 function credentialsOf(options: LodgingClientOptions): LodgingCredentials {
   if (options.token !== undefined) return { token: options.token };
@@ -63,14 +59,18 @@ function credentialsOf(options: LodgingClientOptions): LodgingCredentials {
   throw new TypeError('lodgingClient needs either `token` or `email` and `password`.');
 }
 
+export interface LodgingCore extends ClientCore {
+  /** Forgets the cached login token (after logout). */
+  forgetLogin(): void;
+}
+
 /**
- * A lodging client bound to one account. Every read is private to the account and cached per
- * token (hash in the key). Writes are never cached and invalidate nothing: read again with
- * `{ fresh: true }` where the change must show at once.
+ * The core a lodging client (and the test harness's extra operations) calls through. Every call
+ * carries the account's token (logging in again after a 401 with e-mail and password) and every
+ * read is private to the account, cached per token.
  */
-export function lodgingClient(options: LodgingClientOptions) {
-  const up = options.upstream ?? defaultUpstream();
-  const { accountKey, baseUrl } = options;
+export function lodgingCore(options: LodgingClientOptions): LodgingCore {
+  const { accountKey, baseUrl, upstream } = options;
   const credentials = credentialsOf(options);
   // Cache identity: the API token, or the login e-mail (stable across re-logins); hashed in the key.
   const identity = credentials.token ?? `login:${credentials.email}`;
@@ -78,104 +78,47 @@ export function lodgingClient(options: LodgingClientOptions) {
     accountKey,
     baseUrl,
     credentials,
-    upstream: up,
+    upstream,
     timeoutMs: options.timeoutMs,
   });
-  const enc = encodeURIComponent;
-
-  const call = <S extends z.ZodType>(
-    operation: string,
-    schema: S,
-    request: {
-      method?: HttpMethod;
-      path: string;
-      query?: Record<string, QueryValue> | undefined;
-      body?: unknown;
+  const core = clientCore({
+    service: 'lodging',
+    tenant: accountKey,
+    baseUrl,
+    upstream,
+    timeoutMs: options.timeoutMs,
+    access: {
+      withToken: (_call, send) => auth.withToken(send),
+      budgetKey: (token) => budgetKeys.lodging(baseUrl, accountKey, token),
+      cacheIdentity: () => identity,
     },
-  ): Promise<z.output<S>> =>
-    auth.withToken((token) =>
-      fetchParsed(
-        up,
-        {
-          service: 'lodging',
-          operation,
-          tenant: accountKey,
-          baseUrl,
-          path: request.path,
-          method: request.method ?? 'GET',
-          query: request.query,
-          body: request.body,
-          token,
-          budgetKey: budgetKeys.lodging(baseUrl, accountKey, token),
-          timeoutMs: options.timeoutMs,
-        },
-        schema,
-      ),
-    );
+  });
+  return { ...core, forgetLogin: () => auth.forget() };
+}
 
-  const read = <T>(
-    operation: string,
-    params: Record<string, unknown>,
-    policy: CachePolicy,
-    load: () => Promise<T>,
-    readOptions: ReadOptions = {},
-  ): Promise<T> =>
-    cachedRead(
-      up,
-      { service: 'lodging', tenant: accountKey, operation, params, token: identity },
-      policy,
-      load,
-      readOptions,
-    );
-
-  const pageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
+/**
+ * A lodging client bound to one account, with the operations the booking feature uses. Writes are
+ * never cached and invalidate nothing: read again with `{ fresh: true }` where the change must show
+ * at once. Operations the site does not use (sign-in, property list, guest and booking updates)
+ * live in the test harness, `tests/integration/operations.ts`.
+ */
+export function lodgingClient(options: LodgingClientOptions) {
+  const core = lodgingCore(options);
 
   return {
-    accountKey,
-
-    // Authentication.
-
-    /** `POST /auth/login` with any credentials (does not change this client's own). */
-    login(email: string, password: string): Promise<LodgingLogin> {
-      return lodgingLogin(up, options, email, password);
-    },
-    me(readOptions?: ReadOptions): Promise<LodgingUser> {
-      return read(
-        'auth.me',
-        {},
-        TTL.lodgingMe,
-        () => call('auth.me', meSchema, { path: '/auth/me' }),
-        readOptions,
-      );
-    },
-    /** Ends the current token's session and forgets a login token. */
-    async logout(): Promise<void> {
-      await call('auth.logout', messageSchema, { method: 'POST', path: '/auth/logout' });
-      auth.forget();
-    },
+    accountKey: options.accountKey,
 
     // Properties.
 
-    listProperties(params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Property>> {
-      const query = pageQuery(params);
-      return read(
-        'properties.list',
-        query,
-        TTL.propertyList,
-        async () =>
-          toPaged(
-            await call('properties.list', propertyListSchema, { path: '/properties', query }),
-            params,
-          ),
-        readOptions,
-      );
-    },
     getProperty(id: string, readOptions?: ReadOptions): Promise<Property> {
-      return read(
-        'properties.get',
-        { id },
-        TTL.property,
-        () => call('properties.get', singlePropertySchema, { path: `/properties/${enc(id)}` }),
+      return core.read(
+        {
+          operation: 'properties.get',
+          schema: singlePropertySchema,
+          path: urlPath`/properties/${id}`,
+          params: { id },
+          ttl: TTL.property,
+        },
         readOptions,
       );
     },
@@ -185,16 +128,15 @@ export function lodgingClient(options: LodgingClientOptions) {
       query: AvailabilityQuery,
       readOptions?: ReadOptions,
     ): Promise<Availability> {
-      const q: Record<string, QueryValue> = { ...query };
-      return read(
-        'properties.availability',
-        { propertyId, ...q },
-        TTL.availability,
-        () =>
-          call('properties.availability', singleAvailabilitySchema, {
-            path: `/properties/${enc(propertyId)}/availability`,
-            query: q,
-          }),
+      return core.read(
+        {
+          operation: 'properties.availability',
+          schema: singleAvailabilitySchema,
+          path: urlPath`/properties/${propertyId}/availability`,
+          params: { propertyId },
+          query: { ...query },
+          ttl: TTL.availability,
+        },
         readOptions,
       );
     },
@@ -203,84 +145,69 @@ export function lodgingClient(options: LodgingClientOptions) {
 
     listBookings(filters: BookingFilters = {}, readOptions?: ReadOptions): Promise<Paged<Booking>> {
       const { page, perPage, ...rest } = filters;
-      const query: Record<string, QueryValue> = { ...rest, ...pageQuery({ page, perPage }) };
-      return read(
-        'bookings.list',
-        query,
-        TTL.bookingList,
-        async () =>
-          toPaged(await call('bookings.list', bookingListSchema, { path: '/bookings', query }), {
-            page,
-            perPage,
-          }),
+      const query: Record<string, QueryValue> = { ...rest, ...lodgingPageQuery({ page, perPage }) };
+      return core.read(
+        {
+          operation: 'bookings.list',
+          schema: bookingListSchema,
+          path: '/bookings',
+          query,
+          ttl: TTL.bookingList,
+          map: (list) => toPaged(list, { page, perPage }),
+        },
         readOptions,
       );
     },
     createBooking(input: BookingInput): Promise<Booking> {
-      return call('bookings.create', singleBookingSchema, {
+      return core.call({
+        operation: 'bookings.create',
+        schema: singleBookingSchema,
         method: 'POST',
         path: '/bookings',
         body: input,
       });
     },
-    updateBooking(id: string, input: BookingUpdate): Promise<Booking> {
-      return call('bookings.update', singleBookingSchema, {
-        method: 'PATCH',
-        path: `/bookings/${enc(id)}`,
-        body: input,
-      });
-    },
     /** Soft cancel: the booking with `status: "cancelled"` (or `null` if the upstream sends none). */
     async cancelBooking(id: string): Promise<Booking | null> {
-      const result = await call('bookings.cancel', cancelResultSchema, {
+      const result = await core.call({
+        operation: 'bookings.cancel',
+        schema: cancelResultSchema,
         method: 'DELETE',
-        path: `/bookings/${enc(id)}`,
+        path: urlPath`/bookings/${id}`,
       });
       return result.data;
     },
 
-    // Guests.
+    // Guests (the booking's find-or-create).
 
     listGuests(
-      params: PageParams & { search?: string | undefined } = {},
+      params: PageParams & {
+        search?: string | undefined;
+        /** The previous page's `page.nextCursor` (cursor-paginated upstreams). */
+        cursor?: string | undefined;
+      } = {},
       readOptions?: ReadOptions,
     ): Promise<Paged<Guest>> {
-      const query: Record<string, QueryValue> = { search: params.search, ...pageQuery(params) };
-      return read(
-        'guests.list',
-        query,
-        TTL.guestList,
-        async () =>
-          toPaged(await call('guests.list', guestListSchema, { path: '/guests', query }), params),
+      return core.read(
+        {
+          operation: 'guests.list',
+          schema: guestListSchema,
+          path: '/guests',
+          query: { search: params.search, cursor: params.cursor, ...lodgingPageQuery(params) },
+          ttl: TTL.guestList,
+          map: (list) => toPaged(list, params),
+        },
         readOptions,
       );
     },
     createGuest(input: GuestInput): Promise<Guest> {
-      return call('guests.create', singleGuestSchema, {
+      return core.call({
+        operation: 'guests.create',
+        schema: singleGuestSchema,
         method: 'POST',
         path: '/guests',
         body: input,
       });
-    },
-    getGuest(id: string, readOptions?: ReadOptions): Promise<Guest> {
-      return read(
-        'guests.get',
-        { id },
-        TTL.guest,
-        () => call('guests.get', singleGuestSchema, { path: `/guests/${enc(id)}` }),
-        readOptions,
-      );
-    },
-    /** Full replacement, validated like create. */
-    updateGuest(id: string, input: GuestInput): Promise<Guest> {
-      return call('guests.update', singleGuestSchema, {
-        method: 'PUT',
-        path: `/guests/${enc(id)}`,
-        body: input,
-      });
-    },
-    async deleteGuest(id: string): Promise<void> {
-      await call('guests.delete', messageSchema, { method: 'DELETE', path: `/guests/${enc(id)}` });
     },
   };
 }

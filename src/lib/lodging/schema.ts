@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bool, decimal, enveloped, id, int, listOf } from '../upstream/parse.ts';
+import { availabilityFields, bookingFields, propertyFields, roomTypeFields } from './normalize.ts';
 
 /**
  * Lodging API resources. The contract shows little beyond identifiers and request fields, so
@@ -25,78 +26,105 @@ export const lodgingLoginSchema = enveloped(
 );
 export type LodgingLogin = z.output<typeof lodgingLoginSchema>;
 
-export const roomTypeSchema = z.looseObject({
-  id,
-  name: z.string(),
-  description: nullableString,
-  max_adults: int.optional(),
-  max_children: int.optional(),
-  max_occupancy: int.optional(),
-  base_price: decimal.optional(),
-  currency: z.string().optional(),
-  total_rooms: int.optional(),
-});
+/** Optional and lenient: a value of an unexpected type reads as absent (the mapping decides). */
+const maybe = <S extends z.ZodType>(schema: S) => schema.nullish().catch(undefined);
+const text = maybe(z.string());
+const count = maybe(int);
+const money = maybe(decimal);
+/** Nightly rates as decimal strings; anything unreadable makes the whole list absent. */
+const nightlyRates = maybe(z.array(decimal));
+
+export const roomTypeSchema = z.preprocess(
+  roomTypeFields,
+  z.looseObject({
+    id,
+    name: text,
+    description: text,
+    max_adults: count,
+    max_children: count,
+    max_occupancy: count,
+    base_price: money,
+    currency: text,
+    total_rooms: count,
+  }),
+);
 export type RoomType = z.output<typeof roomTypeSchema>;
 
-export const propertySchema = z.looseObject({
-  id,
-  name: z.string().optional(),
-  description: nullableString,
-  address: nullableString,
-  city: nullableString,
-  country: nullableString,
-  timezone: nullableString,
-  currency: nullableString,
-  check_in_time: nullableString,
-  check_out_time: nullableString,
-  room_types: z
-    .array(roomTypeSchema)
-    .nullish()
-    .transform((r) => r ?? []),
-});
+/** Only the id is required to parse: what else is missing is the booking mapping's to judge. */
+export const propertySchema = z.preprocess(
+  propertyFields,
+  z.looseObject({
+    id,
+    name: text,
+    description: text,
+    address: text,
+    city: text,
+    country: text,
+    timezone: text,
+    currency: text,
+    check_in_time: text,
+    check_out_time: text,
+    room_types: maybe(z.array(z.unknown())).transform((rooms) =>
+      // One unreadable room type does not hide the others.
+      (rooms ?? []).flatMap((room) => {
+        const parsed = roomTypeSchema.safeParse(room);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    ),
+  }),
+);
 export type Property = z.output<typeof propertySchema>;
 
 export const roomAvailabilitySchema = z.looseObject({
   room_type_id: id,
-  name: z.string().optional(),
-  max_occupancy: int.optional(),
-  available_rooms: int.optional(),
-  available: bool,
-  price_per_night: decimal.optional(),
-  total_price: decimal.optional(),
-  currency: z.string().optional(),
+  name: text,
+  max_occupancy: count,
+  available_rooms: count,
+  /** Absent on upstreams that only count free units. */
+  available: maybe(bool),
+  price_per_night: money,
+  total_price: money,
+  currency: text,
+  nightly_rates: nightlyRates,
 });
 export type RoomAvailability = z.output<typeof roomAvailabilitySchema>;
 
-export const availabilitySchema = z.looseObject({
-  property_id: id,
-  check_in: z.string(),
-  check_out: z.string(),
-  nights: int.optional(),
-  guests: int.optional(),
-  currency: z.string().optional(),
-  room_types: z.array(roomAvailabilitySchema).default([]),
-});
+export const availabilitySchema = z.preprocess(
+  availabilityFields,
+  z.looseObject({
+    property_id: maybe(id),
+    check_in: text,
+    check_out: text,
+    nights: count,
+    guests: count,
+    currency: text,
+    room_types: maybe(z.array(roomAvailabilitySchema)).transform((rooms) => rooms ?? []),
+  }),
+);
 export type Availability = z.output<typeof availabilitySchema>;
 
-export const bookingSchema = z.looseObject({
-  id,
-  reference: z.string().optional(),
-  property_id: id,
-  room_type_id: id.optional(),
-  guest_id: id.optional(),
-  check_in: z.string(),
-  check_out: z.string(),
-  nights: int.optional(),
-  adults: int.optional(),
-  children: int.optional(),
-  notes: nullableString,
-  status: z.string(),
-  total_price: decimal.nullish(),
-  currency: nullableString,
-  created_at: nullableString,
-  updated_at: nullableString,
-});
+export const bookingSchema = z.preprocess(
+  bookingFields,
+  z.looseObject({
+    id,
+    reference: text,
+    property_id: maybe(id),
+    room_type_id: maybe(id),
+    guest_id: maybe(id),
+    check_in: z.string(),
+    check_out: z.string(),
+    nights: count,
+    adults: count,
+    children: count,
+    notes: text,
+    status: z.string(),
+    total_price: money,
+    currency: text,
+    nightly_rates: nightlyRates,
+    created_at: text,
+    updated_at: text,
+  }),
+);
 export type Booking = z.output<typeof bookingSchema>;
 
 export const guestSchema = z.looseObject({
@@ -125,9 +153,11 @@ export const messageSchema = z.looseObject({ message: z.string().optional() });
 export const cancelResultSchema = z.preprocess(
   (value) => {
     if (typeof value === 'object' && value !== null && 'data' in value) return value;
+    // A bare model (no resource envelope).
+    if (typeof value === 'object' && value !== null && 'status' in value) return { data: value };
     return { data: null, message: (value as { message?: unknown } | undefined)?.message };
   },
-  z.object({ data: bookingSchema.nullable(), message: z.unknown().optional() }),
+  z.object({ data: bookingSchema.nullable().catch(null), message: z.unknown().optional() }),
 );
 
 // Inputs.

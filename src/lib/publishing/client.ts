@@ -1,17 +1,15 @@
 import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
-import type { HttpMethod, QueryValue } from '../upstream/http.ts';
-import type { PageParams, Paged } from '../upstream/parse.ts';
+import { clientCore, urlPath } from '../upstream/client-core.ts';
+import type { ClientCore, ReadOptions, ServiceAccess } from '../upstream/client-core.ts';
 import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
-import { cachedRead, defaultUpstream, fetchParsed } from '../upstream/runtime.ts';
-import type { CachedReadOptions, Upstream } from '../upstream/runtime.ts';
+import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
+import type { Upstream } from '../upstream/runtime.ts';
 import { TTL } from '../upstream/ttl.ts';
-import type { CachePolicy } from '../upstream/ttl.ts';
 import {
   authResultSchema,
   categoryDetailSchema,
   categoryListSchema,
-  commentApprovedSchema,
   commentCreatedSchema,
   commentListSchema,
   editionListSchema,
@@ -19,7 +17,6 @@ import {
   messageSchema,
   planListSchema,
   postListSchema,
-  postWriteResultSchema,
   singleEditionSchema,
   singlePlanSchema,
   singlePostSchema,
@@ -37,16 +34,12 @@ import type {
   Edition,
   Plan,
   Post,
-  PostInput,
   PostSummary,
-  PostUpdate,
-  PostWriteResult,
   RegisterInput,
   Stream,
   Tag,
   User,
 } from './schema.ts';
-import type { z } from 'zod';
 
 export interface PublishingClientOptions {
   /** Tenant short name, sent as `X-Tenant` on every call. */
@@ -61,14 +54,14 @@ export interface PublishingClientOptions {
    * reads, so it cannot unlock paid e-paper pages for anonymous visitors.
    */
   serviceToken?: string | undefined;
-  /** Shared budget + cache + metrics; the process default when absent. */
-  upstream?: Upstream | undefined;
+  /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
+  upstream: Upstream;
   /** Extra iframe hosts kept in post content and stream embeds (e.g. the site's player host). */
   iframeHosts?: readonly string[] | undefined;
   timeoutMs?: number | undefined;
 }
 
-export type { PageParams };
+export type { PageParams, ReadOptions };
 
 export interface PostListParams extends PageParams {
   /** Category slug. */
@@ -89,90 +82,59 @@ export interface TagWithPosts {
   posts: Paged<PostSummary>;
 }
 
-export type ReadOptions = CachedReadOptions;
-
 const MAX_PER_PAGE = 50;
 
-const pageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
+/** `page` and `per_page`, clamped to the publishing API's maximum. */
+export const publishingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
+
+/**
+ * Public reads go out anonymously (or with the tenant's read token) and are cached once for every
+ * visitor; personal reads and writes carry the user's token, and personal reads are cached per user.
+ */
+function publishingAccess(options: PublishingClientOptions): ServiceAccess {
+  const { baseUrl, tenantId, token } = options;
+  return {
+    withToken: ({ access, method }, send) =>
+      send(access === 'personal' ? token : method === 'GET' ? options.serviceToken : undefined),
+    budgetKey: (sent) =>
+      sent === undefined
+        ? budgetKeys.publishingPublic(baseUrl)
+        : budgetKeys.publishingToken(baseUrl, tenantId, sent),
+    cacheIdentity: (access) => (access === 'personal' ? token : undefined),
+  };
+}
+
+/** The core a publishing client (and the test harness's extra operations) calls through. */
+export function publishingCore(options: PublishingClientOptions): ClientCore {
+  return clientCore({
+    service: 'publishing',
+    tenant: options.tenantId,
+    baseUrl: options.baseUrl,
+    upstream: options.upstream,
+    access: publishingAccess(options),
+    headers: { 'X-Tenant': options.tenantId },
+    timeoutMs: options.timeoutMs,
+  });
+}
 
 /**
  * A publishing client bound to one tenant and (optionally) one user token.
  *
  * Reads go through the shared cache. Public content (posts, categories, tags, plans, streams,
  * comments) is always fetched anonymously, whatever the token, so every visitor shares one cached
- * copy and the anonymous budget. Personal reads (`me`, e-paper, pending comments) send the token
- * and are cached per user (token hash in the key), so a subscriber's edition pages never reach an
- * anonymous visitor.
+ * copy and the anonymous budget. Personal reads (`me`, e-paper) send the token and are cached per
+ * user (token hash in the key), so a subscriber's edition pages never reach an anonymous visitor.
  *
  * Writes are never cached and invalidate nothing: after a write, read again with `{ fresh: true }`
  * where the page must show the change at once (otherwise it appears within the resource's TTL).
+ *
+ * Operations the site does not use (post writing, comment moderation) live in the test harness,
+ * `tests/integration/operations.ts`.
  */
 export function publishingClient(options: PublishingClientOptions) {
-  const up = options.upstream ?? defaultUpstream();
-  const { tenantId, baseUrl, token } = options;
+  const core = publishingCore(options);
   const iframeHosts = [...DEFAULT_IFRAME_HOSTS, ...(options.iframeHosts ?? [])];
   const sanitize = (html: string): string => sanitizePostHtml(html, { iframeHosts });
-
-  const call = <S extends z.ZodType>(
-    operation: string,
-    schema: S,
-    request: {
-      method?: HttpMethod;
-      path: string;
-      query?: Record<string, QueryValue> | undefined;
-      body?: unknown;
-      /** Send the user's token (personal reads and writes). */
-      auth?: boolean;
-    },
-  ): Promise<z.output<S>> => {
-    const isRead = (request.method ?? 'GET') === 'GET';
-    const withToken = request.auth === true ? token : isRead ? options.serviceToken : undefined;
-    return fetchParsed(
-      up,
-      {
-        service: 'publishing',
-        operation,
-        tenant: tenantId,
-        baseUrl,
-        path: request.path,
-        method: request.method ?? 'GET',
-        query: request.query,
-        body: request.body,
-        headers: { 'X-Tenant': tenantId },
-        token: withToken,
-        budgetKey:
-          withToken === undefined
-            ? budgetKeys.publishingPublic(baseUrl)
-            : budgetKeys.publishingToken(baseUrl, tenantId, withToken),
-        timeoutMs: options.timeoutMs,
-      },
-      schema,
-    );
-  };
-
-  const read = <T>(
-    operation: string,
-    params: Record<string, unknown>,
-    policy: CachePolicy,
-    personal: boolean,
-    load: () => Promise<T>,
-    readOptions: ReadOptions = {},
-  ): Promise<T> =>
-    cachedRead(
-      up,
-      {
-        service: 'publishing',
-        tenant: tenantId,
-        operation,
-        params,
-        token: personal ? token : undefined,
-      },
-      policy,
-      load,
-      readOptions,
-    );
-
-  const enc = encodeURIComponent;
 
   const cleanSummary = (post: PostSummary): PostSummary =>
     post.content === undefined ? post : { ...post, content: sanitize(post.content) };
@@ -180,18 +142,32 @@ export function publishingClient(options: PublishingClientOptions) {
   const cleanStream = (stream: Stream): Stream =>
     stream.embed_code ? { ...stream, embed_code: sanitize(stream.embed_code) } : stream;
 
+  /** The posts of a category or tag page (the two endpoints share this shape). */
+  const archivePosts = (
+    detail: {
+      posts: { items: PostSummary[]; meta?: PageMeta | undefined };
+      meta?: PageMeta | undefined;
+    },
+    params: PageParams,
+  ): Paged<PostSummary> => ({
+    items: detail.posts.items.map(cleanSummary),
+    page: pageInfo(detail.meta ?? detail.posts.meta, detail.posts.items.length, params),
+  });
+
   return {
-    tenantId,
+    tenantId: options.tenantId,
     /** The same client acting for another user (or anonymously with `undefined`). */
     withToken(nextToken: string | undefined) {
-      return publishingClient({ ...options, upstream: up, token: nextToken });
+      return publishingClient({ ...options, token: nextToken });
     },
 
     // Authentication (never cached).
 
     /** `POST /auth/login`. Wrong credentials → `ValidationError` with `fields.email`. */
     login(email: string, password: string): Promise<AuthResult> {
-      return call('auth.login', authResultSchema, {
+      return core.call({
+        operation: 'auth.login',
+        schema: authResultSchema,
         method: 'POST',
         path: '/auth/login',
         body: { email, password },
@@ -199,7 +175,9 @@ export function publishingClient(options: PublishingClientOptions) {
     },
     /** `POST /auth/register` (subscriber). */
     register(input: RegisterInput): Promise<AuthResult> {
-      return call('auth.register', authResultSchema, {
+      return core.call({
+        operation: 'auth.register',
+        schema: authResultSchema,
         method: 'POST',
         path: '/auth/register',
         body: input,
@@ -207,95 +185,79 @@ export function publishingClient(options: PublishingClientOptions) {
     },
     /** `GET /auth/me`, cached per user for `TTL.me`. */
     me(readOptions?: ReadOptions): Promise<User> {
-      return read(
-        'auth.me',
-        {},
-        TTL.me,
-        true,
-        () => call('auth.me', meSchema, { path: '/auth/me', auth: true }),
+      return core.read(
+        {
+          operation: 'auth.me',
+          schema: meSchema,
+          path: '/auth/me',
+          access: 'personal',
+          ttl: TTL.me,
+        },
         readOptions,
       );
     },
     /** `POST /auth/logout`: revokes the token. */
     async logout(): Promise<void> {
-      await call('auth.logout', messageSchema, {
+      await core.call({
+        operation: 'auth.logout',
+        schema: messageSchema,
         method: 'POST',
         path: '/auth/logout',
-        auth: true,
+        access: 'personal',
       });
     },
 
     // Posts.
 
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
-      const query: Record<string, QueryValue> = {
-        ...pageQuery(params),
+      const query = {
+        ...publishingPageQuery(params),
         category: params.category,
         tag: params.tag,
         featured: params.featured === undefined ? undefined : params.featured ? '1' : '0',
         search: params.search,
       };
-      return read(
-        'posts.list',
-        query,
-        TTL.postList,
-        false,
-        async () => {
-          const list = await call('posts.list', postListSchema, { path: '/posts', query });
-          const paged = toPaged(list, params);
-          return { ...paged, items: paged.items.map(cleanSummary) };
+      return core.read(
+        {
+          operation: 'posts.list',
+          schema: postListSchema,
+          path: '/posts',
+          query,
+          ttl: TTL.postList,
+          map: (list) => {
+            const paged = toPaged(list, params);
+            return { ...paged, items: paged.items.map(cleanSummary) };
+          },
         },
         readOptions,
       );
     },
     /** One published post; `content` is sanitized HTML. Unknown or draft → `NotFoundError`. */
     getPost(slug: string, readOptions?: ReadOptions): Promise<Post> {
-      return read(
-        'posts.get',
-        { slug },
-        TTL.post,
-        false,
-        async () => {
-          const post = await call('posts.get', singlePostSchema, { path: `/posts/${enc(slug)}` });
-          return { ...post, content: sanitize(post.content) };
+      return core.read(
+        {
+          operation: 'posts.get',
+          schema: singlePostSchema,
+          path: urlPath`/posts/${slug}`,
+          params: { slug },
+          ttl: TTL.post,
+          map: (post) => ({ ...post, content: sanitize(post.content) }),
         },
         readOptions,
       );
-    },
-    createPost(input: PostInput): Promise<PostWriteResult> {
-      return call('posts.create', postWriteResultSchema, {
-        method: 'POST',
-        path: '/posts',
-        body: input,
-        auth: true,
-      });
-    },
-    updatePost(id: number | string, input: PostUpdate): Promise<PostWriteResult> {
-      return call('posts.update', postWriteResultSchema, {
-        method: 'PATCH',
-        path: `/posts/${enc(String(id))}`,
-        body: input,
-        auth: true,
-      });
-    },
-    async deletePost(id: number | string): Promise<void> {
-      await call('posts.delete', messageSchema, {
-        method: 'DELETE',
-        path: `/posts/${enc(String(id))}`,
-        auth: true,
-      });
     },
 
     // Categories and tags.
 
     listCategories(readOptions?: ReadOptions): Promise<Category[]> {
-      return read(
-        'categories.list',
-        {},
-        TTL.categoryList,
-        false,
-        async () =>
-          (await call('categories.list', categoryListSchema, { path: '/categories' })).items,
+      return core.read(
+        {
+          operation: 'categories.list',
+          schema: categoryListSchema,
+          path: '/categories',
+          ttl: TTL.categoryList,
+          map: (list) => list.items,
+        },
         readOptions,
       );
     },
@@ -304,36 +266,28 @@ export function publishingClient(options: PublishingClientOptions) {
       params: PageParams = {},
       readOptions?: ReadOptions,
     ): Promise<CategoryWithPosts> {
-      const query = pageQuery(params);
-      return read(
-        'categories.get',
-        { slug, ...query },
-        TTL.category,
-        false,
-        async () => {
-          const detail = await call('categories.get', categoryDetailSchema, {
-            path: `/categories/${enc(slug)}`,
-            query,
-          });
-          const posts = detail.posts;
-          return {
-            category: detail.category,
-            posts: {
-              items: posts.items.map(cleanSummary),
-              page: pageInfo(detail.meta ?? posts.meta, posts.items.length, params),
-            },
-          };
+      return core.read(
+        {
+          operation: 'categories.get',
+          schema: categoryDetailSchema,
+          path: urlPath`/categories/${slug}`,
+          params: { slug },
+          query: publishingPageQuery(params),
+          ttl: TTL.category,
+          map: (detail) => ({ category: detail.category, posts: archivePosts(detail, params) }),
         },
         readOptions,
       );
     },
     listTags(readOptions?: ReadOptions): Promise<Tag[]> {
-      return read(
-        'tags.list',
-        {},
-        TTL.tagList,
-        false,
-        async () => (await call('tags.list', tagListSchema, { path: '/tags' })).items,
+      return core.read(
+        {
+          operation: 'tags.list',
+          schema: tagListSchema,
+          path: '/tags',
+          ttl: TTL.tagList,
+          map: (list) => list.items,
+        },
         readOptions,
       );
     },
@@ -342,25 +296,15 @@ export function publishingClient(options: PublishingClientOptions) {
       params: PageParams = {},
       readOptions?: ReadOptions,
     ): Promise<TagWithPosts> {
-      const query = pageQuery(params);
-      return read(
-        'tags.get',
-        { slug, ...query },
-        TTL.tag,
-        false,
-        async () => {
-          const detail = await call('tags.get', tagDetailSchema, {
-            path: `/tags/${enc(slug)}`,
-            query,
-          });
-          const posts = detail.posts;
-          return {
-            tag: detail.tag,
-            posts: {
-              items: posts.items.map(cleanSummary),
-              page: pageInfo(detail.meta ?? posts.meta, posts.items.length, params),
-            },
-          };
+      return core.read(
+        {
+          operation: 'tags.get',
+          schema: tagDetailSchema,
+          path: urlPath`/tags/${slug}`,
+          params: { slug },
+          query: publishingPageQuery(params),
+          ttl: TTL.tag,
+          map: (detail) => ({ tag: detail.tag, posts: archivePosts(detail, params) }),
         },
         readOptions,
       );
@@ -369,22 +313,26 @@ export function publishingClient(options: PublishingClientOptions) {
     // Plans.
 
     listPlans(readOptions?: ReadOptions): Promise<Plan[]> {
-      return read(
-        'plans.list',
-        {},
-        TTL.planList,
-        false,
-        async () => (await call('plans.list', planListSchema, { path: '/plans' })).items,
+      return core.read(
+        {
+          operation: 'plans.list',
+          schema: planListSchema,
+          path: '/plans',
+          ttl: TTL.planList,
+          map: (list) => list.items,
+        },
         readOptions,
       );
     },
     getPlan(slug: string, readOptions?: ReadOptions): Promise<Plan> {
-      return read(
-        'plans.get',
-        { slug },
-        TTL.plan,
-        false,
-        () => call('plans.get', singlePlanSchema, { path: `/plans/${enc(slug)}` }),
+      return core.read(
+        {
+          operation: 'plans.get',
+          schema: singlePlanSchema,
+          path: urlPath`/plans/${slug}`,
+          params: { slug },
+          ttl: TTL.plan,
+        },
         readOptions,
       );
     },
@@ -392,28 +340,30 @@ export function publishingClient(options: PublishingClientOptions) {
     // E-paper: personal (what the caller may see depends on their subscription).
 
     listEditions(params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Edition>> {
-      const query = pageQuery(params);
-      return read(
-        'epaper.list',
-        query,
-        TTL.editionList,
-        true,
-        async () =>
-          toPaged(
-            await call('epaper.list', editionListSchema, { path: '/epaper', query, auth: true }),
-            params,
-          ),
+      return core.read(
+        {
+          operation: 'epaper.list',
+          schema: editionListSchema,
+          path: '/epaper',
+          query: publishingPageQuery(params),
+          access: 'personal',
+          ttl: TTL.editionList,
+          map: (list) => toPaged(list, params),
+        },
         readOptions,
       );
     },
     /** A subscriber-only edition read anonymously has `requires_subscription: true`, `pages: []`. */
     getEdition(slug: string, readOptions?: ReadOptions): Promise<Edition> {
-      return read(
-        'epaper.get',
-        { slug },
-        TTL.edition,
-        true,
-        () => call('epaper.get', singleEditionSchema, { path: `/epaper/${enc(slug)}`, auth: true }),
+      return core.read(
+        {
+          operation: 'epaper.get',
+          schema: singleEditionSchema,
+          path: urlPath`/epaper/${slug}`,
+          params: { slug },
+          access: 'personal',
+          ttl: TTL.edition,
+        },
         readOptions,
       );
     },
@@ -421,32 +371,31 @@ export function publishingClient(options: PublishingClientOptions) {
     // Streams: `embed_code` is sanitized (iframes from allowed hosts only).
 
     listStreams(params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Stream>> {
-      const query = pageQuery(params);
-      return read(
-        'streams.list',
-        query,
-        TTL.streamList,
-        false,
-        async () => {
-          const paged = toPaged(
-            await call('streams.list', streamListSchema, { path: '/streams', query }),
-            params,
-          );
-          return { ...paged, items: paged.items.map(cleanStream) };
+      return core.read(
+        {
+          operation: 'streams.list',
+          schema: streamListSchema,
+          path: '/streams',
+          query: publishingPageQuery(params),
+          ttl: TTL.streamList,
+          map: (list) => {
+            const paged = toPaged(list, params);
+            return { ...paged, items: paged.items.map(cleanStream) };
+          },
         },
         readOptions,
       );
     },
     getStream(slug: string, readOptions?: ReadOptions): Promise<Stream> {
-      return read(
-        'streams.get',
-        { slug },
-        TTL.stream,
-        false,
-        async () =>
-          cleanStream(
-            await call('streams.get', singleStreamSchema, { path: `/streams/${enc(slug)}` }),
-          ),
+      return core.read(
+        {
+          operation: 'streams.get',
+          schema: singleStreamSchema,
+          path: urlPath`/streams/${slug}`,
+          params: { slug },
+          ttl: TTL.stream,
+          map: cleanStream,
+        },
         readOptions,
       );
     },
@@ -459,62 +408,28 @@ export function publishingClient(options: PublishingClientOptions) {
       params: PageParams = {},
       readOptions?: ReadOptions,
     ): Promise<Paged<Comment>> {
-      const query = pageQuery(params);
-      return read(
-        'comments.list',
-        { postSlug, ...query },
-        TTL.comments,
-        false,
-        async () =>
-          toPaged(
-            await call('comments.list', commentListSchema, {
-              path: `/posts/${enc(postSlug)}/comments`,
-              query,
-            }),
-            params,
-          ),
+      return core.read(
+        {
+          operation: 'comments.list',
+          schema: commentListSchema,
+          path: urlPath`/posts/${postSlug}/comments`,
+          params: { postSlug },
+          query: publishingPageQuery(params),
+          ttl: TTL.comments,
+          map: (list) => toPaged(list, params),
+        },
         readOptions,
       );
     },
     /** Signed in: published at once. Guest (no token): needs `author_name` + `author_email`, pending. */
     createComment(postSlug: string, input: CommentInput): Promise<CommentCreated> {
-      return call('comments.create', commentCreatedSchema, {
+      return core.call({
+        operation: 'comments.create',
+        schema: commentCreatedSchema,
         method: 'POST',
-        path: `/posts/${enc(postSlug)}/comments`,
+        path: urlPath`/posts/${postSlug}/comments`,
         body: input,
-        auth: true,
-      });
-    },
-    /** Editors and admins: comments awaiting moderation (per user, short TTL). */
-    listPendingComments(
-      params: PageParams = {},
-      readOptions?: ReadOptions,
-    ): Promise<Paged<Comment>> {
-      const query = { status: 'pending', ...pageQuery(params) };
-      return read(
-        'comments.pending',
-        query,
-        TTL.pendingComments,
-        true,
-        async () =>
-          toPaged(
-            await call('comments.pending', commentListSchema, {
-              path: '/comments',
-              query,
-              auth: true,
-            }),
-            params,
-          ),
-        readOptions,
-      );
-    },
-    approveComment(
-      id: number | string,
-    ): Promise<{ id: number | string; status?: string | undefined }> {
-      return call('comments.approve', commentApprovedSchema, {
-        method: 'POST',
-        path: `/comments/${enc(String(id))}/approve`,
-        auth: true,
+        access: 'personal',
       });
     },
   };

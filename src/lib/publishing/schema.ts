@@ -9,6 +9,7 @@ import {
   pageMetaSchema,
   unwrap,
 } from '../upstream/parse.ts';
+import { normalizePostImage } from './images.ts';
 
 /**
  * Publishing API resources as this site reads them. Field names stay as the upstream sends them
@@ -49,8 +50,7 @@ export const tagRefSchema = z.looseObject({
   slug: z.string().optional(),
 });
 
-/** A post as listed: every field but `content` (which lists may still carry). */
-export const postSummarySchema = z.looseObject({
+const postFields = {
   id,
   title: z.string(),
   slug: z.string(),
@@ -71,12 +71,20 @@ export const postSummarySchema = z.looseObject({
   cover_image_url: nullableString,
   cover_image_width: int.nullish(),
   cover_image_height: int.nullish(),
+  /** From an image object's `alt` (see `images.ts`); the contract has none. */
+  cover_image_alt: z.string().optional(),
   content: z.string().optional(),
-});
+};
+
+/** A post as listed: every field but `content` (which lists may still carry). */
+export const postSummarySchema = z.preprocess(normalizePostImage, z.looseObject(postFields));
 export type PostSummary = z.output<typeof postSummarySchema>;
 
 /** One post with `content`: sanitized HTML by the time it leaves the client. */
-export const postSchema = postSummarySchema.extend({ content: z.string() });
+export const postSchema = z.preprocess(
+  normalizePostImage,
+  z.looseObject({ ...postFields, content: z.string() }),
+);
 export type Post = z.output<typeof postSchema>;
 
 export const categorySchema = z.looseObject({
@@ -269,16 +277,18 @@ export const postInputSchema = z.object({
 export type PostInput = z.input<typeof postInputSchema>;
 export type PostUpdate = Partial<PostInput>;
 
-export interface CommentInput {
-  content: string;
-  parent_id?: number | string | undefined;
+export const commentInputSchema = z.object({
+  content: z.string(),
+  parent_id: z.union([z.number(), z.string()]).optional(),
   /** Guests only. */
-  author_name?: string | undefined;
-  author_email?: string | undefined;
-}
+  author_name: z.string().optional(),
+  author_email: z.string().optional(),
+});
+export type CommentInput = z.input<typeof commentInputSchema>;
 
-export interface RegisterInput {
-  name: string;
-  email: string;
-  password: string;
-}
+export const registerInputSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  password: z.string(),
+});
+export type RegisterInput = z.input<typeof registerInputSchema>;

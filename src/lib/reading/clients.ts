@@ -1,16 +1,21 @@
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import { tenantSecret } from '../tenants/secrets.ts';
+import { siteUpstream } from '../upstream/site.ts';
+import { snapshotPath } from '../static/mode.ts';
+import { loadSnapshot, snapshotClient } from '../static/snapshot.ts';
 
 /** The tenant's publishing client for anonymous reads (with the tenant's read token when one is configured). */
 export function publishingFor(tenant: Tenant, userToken?: string): PublishingClient {
-  const readToken = tenant.publishing.tokenEnv
-    ? process.env[tenant.publishing.tokenEnv]
-    : undefined;
+  // A static build renders from what it fetched before: no upstream call while rendering.
+  const snapshot = snapshotPath();
+  if (snapshot) return snapshotClient(loadSnapshot(snapshot));
   return publishingClient({
     tenantId: tenant.id,
     baseUrl: tenant.publishing.baseUrl,
     token: userToken,
-    serviceToken: readToken,
+    serviceToken: tenantSecret(tenant.publishing.tokenEnv),
+    upstream: siteUpstream(),
     iframeHosts: tenant.publishing.embedHosts,
   });
 }

@@ -1,6 +1,6 @@
 import type { APIContext } from 'astro';
 import type { TenantMatch } from '../tenants/resolution.ts';
-import { isOutage, NotFoundError, RateLimitedError } from '../upstream/errors.ts';
+import { classify, isTemporary } from '../failures/classify.ts';
 
 /**
  * Feeds and sitemaps: cacheable like pages, and on an outage a plain 503 with `Retry-After`
@@ -24,13 +24,13 @@ export async function feedResponse(
     context.cache.set({ maxAge, swr: maxAge * 6 });
     return response;
   } catch (error) {
-    if (error instanceof NotFoundError) return new Response('Not found', { status: 404 });
-    if (!isOutage(error)) throw error;
-    const retryAfter = error instanceof RateLimitedError ? Math.ceil(error.retryAfterSeconds) : 60;
+    const failure = classify(error);
+    if (failure.kind === 'not-found') return new Response('Not found', { status: 404 });
+    if (!isTemporary(failure)) throw error;
     return new Response('Temporarily unavailable', {
       status: 503,
       headers: {
-        'Retry-After': String(retryAfter),
+        'Retry-After': String(failure.retryAfterSeconds ?? 60),
         'Cache-Control': 'no-store',
         'Content-Type': 'text/plain',
       },

@@ -2,6 +2,7 @@ import type { PostSummary } from '../publishing/schema.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
 import { publishingFor } from './clients.ts';
 import { absoluteUrl } from './seo.ts';
+import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
 import {
   POSTS_PER_SITEMAP,
   postSitemapCount,
@@ -61,7 +62,10 @@ export async function pageSitemapEntries(
     '/plans',
     ...(features.epaper ? ['/epaper'] : []),
     ...(features.streams ? ['/streams'] : []),
-    ...(features.booking ? ['/stay'] : []),
+    // A static copy has a booking page only with the live server's embed.
+    ...(features.booking && (!isStaticBuild() || staticBookingEmbed(match.tenant))
+      ? ['/stay']
+      : []),
     ...categories.map((category) => `/categories/${category.slug}`),
     ...tags.map((tag) => `/tags/${tag.slug}`),
   ];

@@ -1,6 +1,6 @@
 import type { Category, Post, PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
-import { isOutage } from '../upstream/errors.ts';
+import { classify, isTemporary } from '../failures/classify.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log.ts';
 import { publishingFor } from './clients.ts';
@@ -15,10 +15,20 @@ export async function navigationCategories(tenant: Tenant): Promise<Category[]> 
     const categories = await publishingFor(tenant).listCategories();
     return [...categories].sort((a, b) => (b.posts_count ?? 0) - (a.posts_count ?? 0));
   } catch (error) {
-    if (!isOutage(error)) throw error;
+    if (!isTemporary(classify(error))) throw error;
     logWarn('navigation.categories.unavailable', { tenant: tenant.id });
     return [];
   }
+}
+
+/**
+ * Starts the header's categories read alongside the page's own reads (the layout asks for it only
+ * after the page's data), so a cold page waits for the slowest call, not for their sum.
+ */
+function warmNavigation(tenant: Tenant): void {
+  void publishingFor(tenant)
+    .listCategories()
+    .catch(() => undefined);
 }
 
 export interface HomeData {
@@ -29,6 +39,7 @@ export interface HomeData {
 /** Featured posts on the first page, then the latest posts (without repeating the featured ones). */
 export async function loadHome(tenant: Tenant, page: number): Promise<HomeData> {
   const client = publishingFor(tenant);
+  warmNavigation(tenant);
   const [featured, latest] = await Promise.all([
     page === 1 ? client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }) : null,
     client.listPosts({ page, perPage: POSTS_PER_PAGE }),
@@ -49,12 +60,14 @@ export interface PostData {
 /** A post and up to three related posts (same category, then the first tag). */
 export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> {
   const client = publishingFor(tenant);
+  warmNavigation(tenant);
   const post = await client.getPost(slug);
   const related: PostSummary[] = [];
   const add = (items: PostSummary[]) => {
     for (const item of items) {
       if (related.length >= RELATED_COUNT) return;
-      if (item.id !== post.id && !related.some((known) => known.id === item.id)) related.push(item);
+      const isArticle = item.id === post.id || item.slug === post.slug;
+      if (!isArticle && !related.some((known) => known.id === item.id)) related.push(item);
     }
   };
   try {
@@ -69,16 +82,18 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
     }
   } catch (error) {
     // Related posts are a nice-to-have: the article itself is what the visitor came for.
-    if (!isOutage(error)) throw error;
+    if (!isTemporary(classify(error))) throw error;
   }
   return { post, related };
 }
 
 export function loadCategory(tenant: Tenant, slug: string, page: number) {
+  warmNavigation(tenant);
   return publishingFor(tenant).getCategory(slug, { page, perPage: POSTS_PER_PAGE });
 }
 
 export function loadTag(tenant: Tenant, slug: string, page: number) {
+  warmNavigation(tenant);
   return publishingFor(tenant).getTag(slug, { page, perPage: POSTS_PER_PAGE });
 }
 

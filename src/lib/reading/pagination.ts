@@ -48,11 +48,11 @@ export function paginate(
   };
 }
 
-/** The list URL for a page number, keeping other query parameters (`q`, `tenant`). */
+/** The list URL for a page number: `/page/2`, `/categories/x/page/2` (static hosts ignore query strings); other query parameters (`q`, `tenant`) kept. */
 export function pageHref(path: string, params: URLSearchParams, page: number): string {
   const next = new URLSearchParams(params);
-  if (page <= 1) next.delete('page');
-  else next.set('page', String(page));
+  next.delete('page');
   const query = next.toString();
-  return `${path}${query ? `?${query}` : ''}`;
+  const base = page <= 1 ? path : `${path === '/' ? '' : path.replace(/\/$/, '')}/page/${page}`;
+  return `${base}${query ? `?${query}` : ''}`;
 }

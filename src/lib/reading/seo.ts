@@ -1,6 +1,9 @@
 import type { TenantMatch } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Post } from '../publishing/schema.ts';
+import { isStaticBuild, staticOrigin } from '../static/mode.ts';
+
+type SiteMatch = Pick<TenantMatch, 'tenant' | 'via'> & Partial<Pick<TenantMatch, 'origin'>>;
 
 const LOCAL_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$/;
 
@@ -13,19 +16,18 @@ export function primaryHost(tenant: Tenant): string {
  * Origin for canonical URLs, feeds and sitemaps: the host the visitor used when it is one of the
  * tenant's own; otherwise (path prefix, preview) the tenant's primary host.
  */
-export function siteOrigin(match: Pick<TenantMatch, 'tenant' | 'via'>, requestUrl: URL): string {
-  if (match.via === 'host' || match.via === 'single') return requestUrl.origin;
+export function siteOrigin(match: SiteMatch, requestUrl: URL): string {
+  // A static copy is rendered on a loopback port: its links name where the files will be served.
+  if (isStaticBuild()) return staticOrigin(match.tenant) ?? requestUrl.origin;
+  // `origin` is the public one behind a trusted proxy (the request URL holds the internal address).
+  if (match.via === 'host' || match.via === 'single') return match.origin ?? requestUrl.origin;
   const host = primaryHost(match.tenant);
   if (LOCAL_HOST.test(host)) return `http://${host}${requestUrl.port ? `:${requestUrl.port}` : ''}`;
   return `https://${host}`;
 }
 
 /** Absolute URL of a site path on the tenant's own host (no prefix, no preview query). */
-export function absoluteUrl(
-  match: Pick<TenantMatch, 'tenant' | 'via'>,
-  requestUrl: URL,
-  path: string,
-): string {
+export function absoluteUrl(match: SiteMatch, requestUrl: URL, path: string): string {
   return new URL(path, siteOrigin(match, requestUrl)).toString();
 }
 

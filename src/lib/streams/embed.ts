@@ -1,4 +1,4 @@
-import { DEFAULT_IFRAME_HOSTS } from '../content/sanitize.ts';
+import { DEFAULT_IFRAME_HOSTS, isEmbeddable } from '../content/sanitize.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 
@@ -6,20 +6,12 @@ import type { Tenant } from '../tenants/schema.ts';
 export const PLAYER_SANDBOX = 'allow-scripts allow-same-origin allow-presentation';
 export const PLAYER_ALLOW = 'autoplay; fullscreen; picture-in-picture';
 
-/** Player hosts a tenant may embed: YouTube (nocookie), Vimeo's player and the tenant's `publishing.embedHosts`. */
+/** Player hosts a tenant may embed: YouTube's and Vimeo's embed hosts and the tenant's `publishing.embedHosts`. */
 export function playerHosts(tenant: Pick<Tenant, 'publishing'>): string[] {
   return [...DEFAULT_IFRAME_HOSTS, ...tenant.publishing.embedHosts];
 }
 
 const LOOPBACK = /^((.+\.)?localhost|127(\.\d{1,3}){3}|\[::1\])$/;
-
-function hostMatches(hostname: string, hosts: readonly string[]): boolean {
-  const host = hostname.toLowerCase();
-  return hosts.some((allowed) => {
-    const name = allowed.toLowerCase();
-    return host === name || host.endsWith(`.${name}`);
-  });
-}
 
 const ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',
@@ -71,7 +63,7 @@ export function allowedPlayerUrl(
   const secure =
     url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
   if (!secure || url.username || url.password) return null;
-  if (!hostMatches(url.hostname, hosts)) return null;
+  if (!isEmbeddable(url, hosts)) return null;
   if (siteOrigin !== undefined && url.origin === siteOrigin) return null;
   return url;
 }
@@ -121,7 +113,7 @@ export function providerName(
 
 export type StreamPlayer =
   | { kind: 'embed'; src: string; origin: string; title: string }
-  | { kind: 'link'; href: string; label: string }
+  | { kind: 'link'; href: string; label: string; provider: string }
   | { kind: 'none' };
 
 type PlayerFields = Pick<Stream, 'title' | 'embed_code' | 'stream_url' | 'watch_url' | 'provider'>;
@@ -147,6 +139,9 @@ export function streamPlayer(
     };
   }
   const href = webUrl(stream.watch_url);
-  if (href) return { kind: 'link', href, label: `Watch on ${providerName(stream.provider, href)}` };
+  if (href) {
+    const provider = providerName(stream.provider, href);
+    return { kind: 'link', href, label: `Watch on ${provider}`, provider };
+  }
   return { kind: 'none' };
 }

@@ -1,4 +1,4 @@
-import { formatDateTime } from '../format.ts';
+import { createI18n, type I18n, type MessageKey } from '../i18n/index.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 
@@ -28,19 +28,21 @@ export function streamStatus(stream: StatusFields): StreamStatus {
   return 'scheduled';
 }
 
-/** Badge text: words, never colour alone. */
-export const STATUS_LABEL: Readonly<Record<StreamStatus, string>> = {
-  live: 'Live',
-  scheduled: 'Scheduled',
-  ended: 'Ended',
+/** Badge text (a dictionary key): words, never colour alone. */
+export const STATUS_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
+  live: 'streams.live',
+  scheduled: 'streams.scheduled',
+  ended: 'streams.ended',
 };
 
+const english = createI18n('en', 'UTC').t;
+
 export interface StreamTiming {
-  /** "Starts", "Started" or "Ended". */
+  /** "Starts", "Started" or "Ended", in `t`'s language. */
   label: string;
   /** Normalised ISO timestamp for `<time datetime>`. */
   iso: string;
-  /** Date and time in the tenant's locale and time zone. */
+  /** Date and time in the tenant's locale and time zone, with the zone's name. */
   text: string;
 }
 
@@ -57,17 +59,39 @@ function validDate(value: string | null | undefined): Date | null {
 export function streamTiming(
   stream: Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' | 'ended_at'>,
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
+  t: I18n['t'] = english,
 ): StreamTiming | null {
   const status = streamStatus(stream);
-  const [label, value] =
+  const [label, value]: [MessageKey, string | null | undefined] =
     status === 'scheduled'
-      ? ['Starts', stream.scheduled_at]
+      ? ['streams.starts', stream.scheduled_at]
       : status === 'live'
-        ? ['Started', stream.started_at ?? stream.scheduled_at]
-        : ['Ended', stream.ended_at];
+        ? ['streams.started', stream.started_at ?? stream.scheduled_at]
+        : ['streams.endedAt', stream.ended_at];
   const date = validDate(value);
   if (!date || !value) return null;
-  return { label, iso: date.toISOString(), text: formatDateTime(value, tenant) };
+  return { label: t(label), iso: date.toISOString(), text: zonedDateTime(date, tenant) };
+}
+
+/** `Nov 23, 2026, 1:00 PM EST`: a viewer elsewhere sees whose clock the time is on. */
+export function zonedDateTime(date: Date, tenant: Pick<Tenant, 'locale' | 'timeZone'>): string {
+  return new Intl.DateTimeFormat(tenant.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: tenant.timeZone,
+  })
+    .formatToParts(date)
+    .map((part) => part.value)
+    .join('')
+    .concat(' ', zoneName(date, tenant));
+}
+
+function zoneName(date: Date, tenant: Pick<Tenant, 'locale' | 'timeZone'>): string {
+  const parts = new Intl.DateTimeFormat(tenant.locale, {
+    timeZone: tenant.timeZone,
+    timeZoneName: 'short',
+  }).formatToParts(date);
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? tenant.timeZone;
 }
 
 const RANK: Readonly<Record<StreamStatus, number>> = { live: 0, scheduled: 1, ended: 2 };
@@ -102,3 +126,23 @@ function compareKeys(a: number, b: number): number {
   if (a === b) return 0;
   return a < b ? -1 : 1;
 }
+
+/** Badge text of a static copy before its script has run: never "Live" from build-time data. */
+export const STATIC_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
+  live: 'streams.started',
+  scheduled: 'streams.scheduled',
+  ended: 'streams.ended',
+};
+
+/** The start and end a static copy's badge carries, for {@link statusAt} at view time. */
+export function statusTimes(stream: Pick<Stream, 'scheduled_at' | 'started_at' | 'ended_at'>): {
+  start: string | null;
+  end: string | null;
+} {
+  return {
+    start: validDate(stream.started_at ?? stream.scheduled_at)?.toISOString() ?? null,
+    end: validDate(stream.ended_at)?.toISOString() ?? null,
+  };
+}
+
+export { statusAt } from './status-at.ts';

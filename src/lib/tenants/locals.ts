@@ -1,23 +1,23 @@
 import type { Tenant } from './schema.ts';
 import { tenantHref, type TenantMatch } from './resolution.ts';
 
+const NO_TENANT =
+  'No tenant was resolved for this request. Pages that can render without a tenant (404, 500) must read `Astro.locals.site` (null when unresolved) instead of `Astro.locals.tenant` or `Astro.locals.tenantMatch`.';
+
 /**
- * Puts the resolved tenant on `locals`. Reading `locals.tenant` on a request without one throws a message
- * that says how to fix it, instead of an `undefined` that breaks three components later.
+ * Puts the resolved tenant on `locals`. Reading `locals.tenant` or `locals.tenantMatch` on a request
+ * without one throws a message that says how to fix it, instead of an `undefined` that breaks three
+ * components later; pages therefore never need `!`.
  */
 export function installTenantLocals(locals: App.Locals, match: TenantMatch | null): void {
   locals.site = match;
   locals.href = (path: string) => (match ? tenantHref(match, path) : path);
-  Object.defineProperty(locals, 'tenant', {
-    configurable: true,
-    enumerable: true,
-    get(): Tenant {
-      if (!match) {
-        throw new Error(
-          'No tenant was resolved for this request. Pages that can render without a tenant (404, 500) must read `Astro.locals.site` (null when unresolved) instead of `Astro.locals.tenant`.',
-        );
-      }
-      return match.tenant;
-    },
+  const resolved = (): TenantMatch => {
+    if (!match) throw new Error(NO_TENANT);
+    return match;
+  };
+  Object.defineProperties(locals, {
+    tenant: { configurable: true, enumerable: true, get: (): Tenant => resolved().tenant },
+    tenantMatch: { configurable: true, enumerable: true, get: resolved },
   });
 }

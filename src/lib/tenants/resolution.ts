@@ -10,15 +10,28 @@ export interface TenantMatch {
   basePath: string;
   /** The path to render, with the prefix removed. */
   pathname: string;
+  /** The origin the visitor used (the forwarded one behind a trusted proxy): for absolute URLs. */
+  origin: string;
 }
 
 export interface ResolveInput {
   url: URL;
   /** Raw `X-Forwarded-Host`, only used when `trustProxy` is set. */
-  forwardedHost?: string | null;
+  forwardedHost?: string | null | undefined;
   trustProxy?: boolean;
-  /** Single-tenant mode (static build, or one site per server). */
+  /** Single-tenant mode (`MASTHEAD_TENANT`: one site per server). */
   forcedTenantId?: string | undefined;
+  /** See `publicOrigin` in lib/request; the request URL's origin when absent. */
+  publicOrigin?: string | undefined;
+}
+
+/** `decodeURIComponent`, or `undefined` for a malformed escape such as `%` or `%E0%A4%A`. */
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Lower-cases and strips port and trailing dot: `News.Example.com.:443` → `news.example.com`. */
@@ -56,28 +69,32 @@ export function findTenantById(id: string, tenants: readonly Tenant[]): Tenant |
 /** Host, then `/<id>/` path prefix, then `?tenant=`; `null` when nothing matches (never a default tenant). */
 export function resolveTenant(input: ResolveInput, tenants: readonly Tenant[]): TenantMatch | null {
   const { url } = input;
+  const origin = input.publicOrigin ?? url.origin;
   if (input.forcedTenantId) {
     const tenant = findTenantById(input.forcedTenantId, tenants);
-    return tenant ? { tenant, via: 'single', basePath: '', pathname: url.pathname } : null;
+    return tenant ? { tenant, via: 'single', basePath: '', pathname: url.pathname, origin } : null;
   }
   const host = input.trustProxy && input.forwardedHost ? input.forwardedHost : url.host;
   const byHost = findTenantByHost(host, tenants);
-  if (byHost) return { tenant: byHost, via: 'host', basePath: '', pathname: url.pathname };
+  if (byHost) return { tenant: byHost, via: 'host', basePath: '', pathname: url.pathname, origin };
 
   const [, first = '', ...rest] = url.pathname.split('/');
-  const byPath = first ? findTenantById(decodeURIComponent(first), tenants) : undefined;
+  const firstId = first ? safeDecode(first) : undefined;
+  const byPath = firstId ? findTenantById(firstId, tenants) : undefined;
   if (byPath) {
     return {
       tenant: byPath,
       via: 'path',
       basePath: `/${byPath.id}`,
       pathname: `/${rest.join('/')}`,
+      origin,
     };
   }
 
   const queryId = url.searchParams.get('tenant');
   const byQuery = queryId ? findTenantById(queryId, tenants) : undefined;
-  if (byQuery) return { tenant: byQuery, via: 'query', basePath: '', pathname: url.pathname };
+  if (byQuery)
+    return { tenant: byQuery, via: 'query', basePath: '', pathname: url.pathname, origin };
   return null;
 }
 

@@ -1,7 +1,17 @@
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
+import { issueMessage, issuePath } from '../failures/fields.ts';
+import { MESSAGE_KEYS, type MessageKey } from '../i18n/dictionary.ts';
 
-/** Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages. */
+/**
+ * Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages: every
+ * top-level entry of src/pages (tests/unit/tenants/reserved.test.ts keeps the two in step).
+ */
 export const RESERVED_TENANT_IDS = [
+  '404',
+  '500',
+  '503',
+  'account',
   'api',
   'categories',
   'embed',
@@ -10,16 +20,18 @@ export const RESERVED_TENANT_IDS = [
   'logout',
   'plans',
   'posts',
+  'reader.css',
   'register',
+  'robots.txt',
   'rss.xml',
   'search',
+  'sitemap-pages.xml',
   'sitemap.xml',
-  'robots.txt',
   'stay',
   'streams',
   'tags',
-  'theme.css',
-  'account',
+  'page',
+  'pagefind',
 ] as const;
 
 const hexColor = z
@@ -66,6 +78,31 @@ const timeZone = z.string().refine((value) => {
   }
 }, 'Expected an IANA time zone such as "Europe/Berlin"');
 
+/** One family: a quoted name or bare words of font-name characters (no `<`, `;`, `{`, `\\` or `/`). */
+const FONT_FAMILY = String.raw`(?:"[\p{L}\p{N} ._-]+"|'[\p{L}\p{N} ._-]+'|[\p{L}\p{N}_-]+(?: [\p{L}\p{N}_-]+)*)`;
+const FONT_STACK = new RegExp(String.raw`^\s*${FONT_FAMILY}(?:\s*,\s*${FONT_FAMILY})*\s*$`, 'u');
+
+/** A CSS `font-family` list; it lands in an inline `<style>`, so nothing else may pass. */
+const fontStack = z
+  .string()
+  .regex(
+    FONT_STACK,
+    'Expected a comma-separated list of font names such as \'"Source Serif 4", Georgia, serif\' (letters, digits, spaces, ".", "_", "-" and quotes only)',
+  );
+
+/** An image address: http(s), or a path on the site itself (never `javascript:`, `data:` or `//host`). */
+const imageUrl = z
+  .string()
+  .min(1)
+  .refine((value) => {
+    if (/^\/(?![/\\])/.test(value)) return !/[\s\\]/.test(value);
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'Expected an http(s) URL or a site path starting with "/"');
+
 const SYSTEM_FONT_STACK =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
 
@@ -102,14 +139,14 @@ export const ThemeSchema = z.strictObject({
   }),
   logo: z
     .strictObject({
-      src: z.string().min(1),
+      src: imageUrl,
       alt: z.string(),
       width: z.int().positive(),
       height: z.int().positive(),
     })
     .optional(),
-  fontStack: z.string().min(1).default(SYSTEM_FONT_STACK),
-  headingFontStack: z.string().min(1).optional(),
+  fontStack: fontStack.default(SYSTEM_FONT_STACK),
+  headingFontStack: fontStack.optional(),
 });
 
 export const PublishingConfigSchema = z.strictObject({
@@ -136,6 +173,25 @@ export const PublishingConfigSchema = z.strictObject({
     .default([]),
 });
 
+/** A rule of the lodging API for one optional form field (e.g. its phone is required). */
+const FieldRuleSchema = (maxLength: number) =>
+  z.strictObject({
+    required: z.boolean().default(false),
+    /** Shorter than the form's own limit when the lodging API refuses longer text. */
+    maxLength: z.int().min(1).max(maxLength).optional(),
+  });
+
+/** Where guests book when the lodging API's answers cannot be used online. */
+const LodgingContactSchema = z
+  .strictObject({
+    phone: z.string().min(3).max(40).optional(),
+    email: z.email().optional(),
+    url: z.url({ protocol: /^https?$/ }).optional(),
+  })
+  .refine((c) => c.phone ?? c.email ?? c.url, {
+    message: 'Give at least one of phone, email or url',
+  });
+
 export const LodgingConfigSchema = z
   .strictObject({
     baseUrl: apiBaseUrl,
@@ -149,6 +205,16 @@ export const LodgingConfigSchema = z
     allowedEmbedOrigins: z.array(origin).default([]),
     minNights: z.int().min(1).default(1),
     maxNights: z.int().min(1).max(30).default(30),
+    /** The lodging API's own rules for the guest's optional fields, e.g. `{ phone: { required: true } }`. */
+    fields: z
+      .strictObject({
+        phone: FieldRuleSchema(40).optional(),
+        nationality: FieldRuleSchema(2).omit({ maxLength: true }).optional(),
+        notes: FieldRuleSchema(1000).optional(),
+      })
+      .default({}),
+    /** Shown to guests when booking is not available online. */
+    contact: LodgingContactSchema.optional(),
   })
   .refine((value) => value.tokenEnv ?? (value.emailEnv && value.passwordEnv), {
     message: 'Set tokenEnv, or both emailEnv and passwordEnv',
@@ -159,12 +225,34 @@ export const LodgingConfigSchema = z
     path: ['minNights'],
   });
 
+export const StaticConfigSchema = z.strictObject({
+  /** Origin of the static copy for canonical URLs, feeds and sitemap (default: the primary host over https). */
+  origin: origin.optional(),
+  /** Origin of the tenant's live server: comments, booking and subscriber editions link there. */
+  liveOrigin: origin.optional(),
+});
+
 export const FeaturesSchema = z.strictObject({
   epaper: z.boolean().default(true),
   streams: z.boolean().default(true),
   comments: z.boolean().default(true),
   booking: z.boolean().default(false),
 });
+
+const PluralMessageSchema = z.strictObject({
+  zero: z.string().optional(),
+  one: z.string().optional(),
+  two: z.string().optional(),
+  few: z.string().optional(),
+  many: z.string().optional(),
+  other: z.string(),
+});
+
+/** Per-tenant interface text: a key of `src/lib/i18n/messages/en.ts` and its text in the tenant's language. */
+export const MessageOverridesSchema = z.partialRecord(
+  z.enum(MESSAGE_KEYS as [MessageKey, ...MessageKey[]]),
+  z.union([z.string().min(1), PluralMessageSchema]),
+);
 
 export const TenantSchema = z
   .strictObject({
@@ -188,12 +276,16 @@ export const TenantSchema = z
     theme: ThemeSchema,
     publishing: PublishingConfigSchema,
     lodging: LodgingConfigSchema.optional(),
+    /** Settings for `npm run build:static` (plain files, no server). */
+    static: StaticConfigSchema.optional(),
     features: FeaturesSchema.default({
       epaper: true,
       streams: true,
       comments: true,
       booking: false,
     }),
+    /** Interface text that differs from the language's dictionary, e.g. `{ "nav.stay": "Hotels" }`. */
+    messages: MessageOverridesSchema.default({}),
   })
   .refine((tenant) => !tenant.features.booking || tenant.lodging, {
     message: 'features.booking needs a lodging section',
@@ -261,12 +353,7 @@ export function formatTenantIssues(error: z.ZodError, raw: unknown): string {
         where = id ? `tenant "${id}" (tenants[${index}])` : `tenants[${index}]`;
         path.splice(0, 2);
       }
-      let message = issue.message;
-      if (issue.code === 'unrecognized_keys') {
-        message = `Unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-      }
-      const field = path.length ? path.join('.') : '(root)';
-      return `  - ${where} → ${field}: ${message}`;
+      return `  - ${where} → ${issuePath(path)}: ${issueMessage(issue)}`;
     })
     .join('\n');
 }
@@ -280,13 +367,32 @@ export function parseTenantsFile(raw: unknown, source = 'tenants.json'): Tenants
   return result.data;
 }
 
-/** Parses the text of tenants.json, with a clear message for broken JSON too. */
-export function parseTenantsText(text: string, source = 'tenants.json'): TenantsFile {
+/** `line 3, column 5: CloseBraceExpected` for the first syntax error in strict JSON text. */
+function jsonErrorPlace(text: string): string {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const first = errors[0];
+  const offset = first?.offset ?? text.length;
+  const before = text.slice(0, offset).split('\n');
+  const what = first ? `: ${printParseErrorCode(first.error)}` : '';
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}${what}`;
+}
+
+/** Parses the text of tenants.json (a UTF-8 BOM is fine), with line and column for broken JSON. */
+export function parseTenantsText(
+  text: string,
+  source = 'tenants.json',
+  /** A change to the parsed JSON before validation (deployment overrides). */
+  adjust: (raw: unknown) => unknown = (raw) => raw,
+): TenantsFile {
+  const body = text.replace(/^\uFEFF/, '');
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(body);
   } catch (error) {
-    throw new TenantsConfigError(`Invalid ${source}: not valid JSON (${(error as Error).message})`);
+    throw new TenantsConfigError(
+      `Invalid ${source}: not valid JSON at ${jsonErrorPlace(body)} (${(error as Error).message})`,
+    );
   }
-  return parseTenantsFile(raw, source);
+  return parseTenantsFile(adjust(raw), source);
 }

@@ -63,6 +63,10 @@ export interface Budget {
   observe(key: BudgetKey, info: RateInfo): Promise<void>;
   /** Requests we may still send in the current window. */
   remaining(key: BudgetKey): Promise<number>;
+  /** Requests left and seconds until the window resets. */
+  standing(key: BudgetKey): Promise<{ remaining: number; resetSeconds: number }>;
+  /** Requests we allow ourselves per window in a bucket of this kind. */
+  capacity(kind: BudgetKind): number;
 }
 
 export const budgetKeys = {
@@ -122,10 +126,16 @@ export function createBudget(options: BudgetOptions = {}): Budget {
     return found;
   };
 
-  const remaining = async (key: BudgetKey): Promise<number> => {
+  const standing = async (key: BudgetKey) => {
     const res = await (await limiter(key.kind)).get(key.key);
-    return res ? res.remainingPoints : pointsFor(key.kind);
+    return res
+      ? {
+          remaining: res.remainingPoints,
+          resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+        }
+      : { remaining: pointsFor(key.kind), resetSeconds: duration };
   };
+  const remaining = async (key: BudgetKey): Promise<number> => (await standing(key)).remaining;
 
   /** Self-correction from response headers (see `Budget.observe`). */
   const observeOn = async (key: BudgetKey, info: RateInfo): Promise<void> => {
@@ -181,5 +191,91 @@ export function createBudget(options: BudgetOptions = {}): Budget {
       }
     },
     remaining,
+    standing,
+    capacity: pointsFor,
+  };
+}
+
+export interface AllowanceOptions {
+  /** Share of a shared bucket one visitor may spend per window (default 0.25). */
+  visitorShare?: number | undefined;
+  /** Share of a shared bucket crawlers must leave to humans (default 0.3). */
+  humanReserve?: number | undefined;
+  windowSeconds?: number | undefined;
+  redisUrl?: string | undefined;
+  keyPrefix?: string | undefined;
+}
+
+/**
+ * Per-visitor allowances on the shared publishing buckets, charged before the shared budget: one
+ * address (or one crawler, whatever its addresses) may spend at most `visitorShare` of a bucket per
+ * window, and crawlers stop while less than `humanReserve` of it is left, so humans' pages keep
+ * priority. Lodging calls (bookings) are never charged.
+ */
+export interface VisitorAllowance {
+  readonly visitorShare: number;
+  readonly humanReserve: number;
+  charge(key: BudgetKey, visitor: { visitor: string; crawler: boolean }): Promise<TakeResult>;
+}
+
+export const DEFAULT_VISITOR_SHARE = 0.25;
+export const DEFAULT_HUMAN_RESERVE = 0.3;
+
+export function createVisitorAllowance(
+  budget: Budget,
+  options: AllowanceOptions = {},
+): VisitorAllowance {
+  const visitorShare = options.visitorShare ?? DEFAULT_VISITOR_SHARE;
+  const humanReserve = options.humanReserve ?? DEFAULT_HUMAN_RESERVE;
+  const duration = options.windowSeconds ?? 60;
+  const prefix = options.keyPrefix ?? 'masthead:allowance';
+  const limiters = new Map<BudgetKind, Promise<RateLimiterAbstract>>();
+
+  const limiter = (kind: BudgetKind): Promise<RateLimiterAbstract> => {
+    let found = limiters.get(kind);
+    if (!found) {
+      const points = Math.max(1, Math.ceil(budget.capacity(kind) * visitorShare));
+      const base = { points, duration, keyPrefix: `${prefix}:${kind}` };
+      const redisUrl = options.redisUrl;
+      found = redisUrl
+        ? getRedis(redisUrl).then(
+            (storeClient) =>
+              new RateLimiterRedis({
+                ...base,
+                storeClient,
+                insuranceLimiter: new RateLimiterMemory(base),
+              }),
+          )
+        : Promise.resolve(new RateLimiterMemory(base));
+      limiters.set(kind, found);
+    }
+    return found;
+  };
+
+  return {
+    visitorShare,
+    humanReserve,
+    async charge(key, visitor) {
+      if (key.kind === 'lodging') return { ok: true, remaining: Infinity };
+      try {
+        if (visitor.crawler) {
+          const shared = await budget.standing(key);
+          const reserve = Math.ceil(budget.capacity(key.kind) * humanReserve);
+          if (shared.remaining <= reserve) {
+            return { ok: false, retryAfterSeconds: shared.resetSeconds };
+          }
+        }
+        const res = await (await limiter(key.kind)).consume(`${key.key}|${visitor.visitor}`, 1);
+        return { ok: true, remaining: res.remainingPoints };
+      } catch (error) {
+        if (error instanceof RateLimiterRes) {
+          return {
+            ok: false,
+            retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
+          };
+        }
+        return { ok: true, remaining: 0 }; // Store failure: the shared budget still bounds the total.
+      }
+    },
   };
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Storage } from 'unstorage';
-import { isOutage } from './errors.ts';
+import { isOutage, NotFoundError, RateLimitedError, TimeoutError } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
 import { hashToken } from './identity.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
+import { currentVisitor, withoutDeadline } from './visitor.ts';
 
 /**
  * Read cache for parsed, validated upstream values.
@@ -15,6 +16,14 @@ import type { CachePolicy } from './ttl.ts';
  * - stale-if-error: up to `errorGrace` later, the last good value when the upstream is down, 5xx,
  *   429, answers garbage or our budget is empty;
  * - coalescing: concurrent identical misses share one upstream call;
+ * - negative caching: an upstream 404 is remembered for `notFoundSeconds`, so the same unknown URL
+ *   costs one call, not one per request;
+ * - servable for good: a value past its whole window is kept (until the LRU needs the room) and
+ *   served when the budget is spent (429, ours or the upstream's), counted as `staleBeyondWindow`
+ *   and logged: an exhausted budget means "slightly old page", not "error" (not for resources
+ *   whose policy has no `errorGrace`, such as availability);
+ * - page deadline: a read made for a page never waits past the page's deadline (see `visitor.ts`),
+ *   not even for another visitor's call it joined;
  * - bounded: an LRU capped by approximate bytes, with a shared Redis store behind it (unstorage)
  *   when `REDIS_URL` is set so instances share their cache.
  *
@@ -61,8 +70,16 @@ export function cacheKey(parts: CacheKeyParts): string {
   ].join('|');
 }
 
+/** What an upstream 404 left in the cache. */
+interface Missing {
+  operation: string;
+  message: string;
+}
+
 interface Entry {
   value: unknown;
+  /** Set when the entry remembers a 404 instead of a value. */
+  missing?: Missing | undefined;
   storedAt: number;
   freshUntil: number;
   staleUntil: number;
@@ -102,9 +119,16 @@ export interface CacheOptions {
   store?: Storage | undefined;
   redisUrl?: string | undefined;
   now?: () => number;
+  /** How long an upstream 404 is remembered (default 60 s). */
+  notFoundSeconds?: number | undefined;
+  /** Where "stale beyond its window" lines go; `console.warn` by default. */
+  log?: ((line: string) => void) | undefined;
 }
 
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_NOT_FOUND_SECONDS = 60;
+/** How long the shared store keeps a value that may still be served when the budget is spent. */
+const KEEP_SERVABLE_SECONDS = 7 * 24 * 60 * 60;
 
 /** Redis keys are `masthead:cache:<this>`. */
 export const SHARED_STORE_BASE = 'masthead:cache';
@@ -181,6 +205,7 @@ function fromWire(value: unknown): unknown {
 
 /** `undefined` when the value cannot be shared (see `toWire`). */
 function encodeEntry(entry: Entry): string | undefined {
+  if (entry.missing) return JSON.stringify({ ...entry, value: null });
   try {
     return JSON.stringify({ ...entry, value: toWire(entry.value) });
   } catch {
@@ -202,6 +227,12 @@ function decodeEntry(raw: unknown): Entry | undefined {
     ) {
       return undefined;
     }
+    const missing = parsed['missing'] as Missing | undefined;
+    if (missing !== undefined) {
+      if (typeof missing.operation !== 'string' || typeof missing.message !== 'string')
+        return undefined;
+      return { value: undefined, missing, storedAt, freshUntil, staleUntil, keepUntil };
+    }
     return { value: fromWire(parsed['value']), storedAt, freshUntil, staleUntil, keepUntil };
   } catch {
     return undefined; // Not ours, or from an older format: a miss.
@@ -220,6 +251,8 @@ function approxSize(value: unknown): number {
 export function createReadCache(options: CacheOptions): ReadCache {
   const { metrics } = options;
   const now = options.now ?? Date.now;
+  const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
+  const log = options.log ?? ((line: string) => console.warn(line));
   const maxSize = options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES;
   const lru = new LRUCache<string, Entry>({
     maxSize,
@@ -243,8 +276,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
     const shared = await store();
     if (!shared) return undefined;
     try {
-      const remote = decodeEntry(await shared.getItemRaw(sharedStoreKey(key)));
-      return remote && remote.keepUntil > now() ? remote : undefined;
+      return decodeEntry(await shared.getItemRaw(sharedStoreKey(key)));
     } catch {
       return undefined; // Shared store unavailable: behave as a local miss.
     }
@@ -262,24 +294,69 @@ export function createReadCache(options: CacheOptions): ReadCache {
     return local;
   };
 
-  const setEntry = async (key: string, value: unknown, policy: CachePolicy): Promise<void> => {
-    const at = now();
-    const entry: Entry = {
-      value,
-      storedAt: at,
-      freshUntil: at + policy.fresh * 1000,
-      staleUntil: at + (policy.fresh + policy.stale) * 1000,
-      keepUntil: at + (policy.fresh + policy.stale + policy.errorGrace) * 1000,
-    };
+  const putEntry = async (key: string, entry: Entry, ttlSeconds: number): Promise<void> => {
     lru.set(key, entry);
     const shared = await store();
     if (!shared) return;
     const raw = encodeEntry(entry);
     if (raw === undefined) return;
-    // Redis drops the entry when no instance may use it any more (seconds, at least 1).
-    const ttl = Math.max(1, Math.ceil(policy.fresh + policy.stale + policy.errorGrace));
     // Awaited (bounded by the command timeout) so that once a read returns, every instance sees it.
-    await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
+    await shared
+      .setItemRaw(sharedStoreKey(key), raw, { ttl: Math.max(1, Math.ceil(ttlSeconds)) })
+      .catch(() => undefined);
+  };
+
+  const setEntry = (key: string, value: unknown, policy: CachePolicy): Promise<void> => {
+    const at = now();
+    const window = policy.fresh + policy.stale + policy.errorGrace;
+    const entry: Entry = {
+      value,
+      storedAt: at,
+      freshUntil: at + policy.fresh * 1000,
+      staleUntil: at + (policy.fresh + policy.stale) * 1000,
+      keepUntil: at + window * 1000,
+    };
+    // The shared copy outlives the window when it may still be served with the budget spent.
+    return putEntry(
+      key,
+      entry,
+      policy.errorGrace > 0 ? Math.max(window, KEEP_SERVABLE_SECONDS) : window,
+    );
+  };
+
+  const setMissing = (key: string, error: NotFoundError): Promise<void> => {
+    const at = now();
+    const until = at + notFoundSeconds * 1000;
+    const missing = { operation: error.operation, message: error.message };
+    const entry: Entry = {
+      value: undefined,
+      missing,
+      storedAt: at,
+      freshUntil: until,
+      staleUntil: until,
+      keepUntil: until,
+    };
+    return putEntry(key, entry, notFoundSeconds);
+  };
+
+  /** Waits for `promise`, but not past the page's deadline: a TimeoutError then (stale may follow). */
+  const withinDeadline = <T>(promise: Promise<T>, context: ReadContext): Promise<T> => {
+    const deadline = currentVisitor()?.deadline;
+    if (deadline === undefined) return promise;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
+              service: context.service,
+              operation: 'cache.wait',
+            }),
+          ),
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
   };
 
   /** Runs `load` once per key at a time; later callers join the running call. */
@@ -299,6 +376,9 @@ export function createReadCache(options: CacheOptions): ReadCache {
         const value = await load();
         await setEntry(key, value, policy);
         return value;
+      } catch (error) {
+        if (error instanceof NotFoundError && notFoundSeconds > 0) await setMissing(key, error);
+        throw error;
       } finally {
         inflight.delete(key);
       }
@@ -309,30 +389,57 @@ export function createReadCache(options: CacheOptions): ReadCache {
 
   return {
     async read(key, policy, load, context, readOptions = {}) {
-      const entry = readOptions.bypass ? undefined : await getEntry(key);
+      const found = readOptions.bypass ? undefined : await getEntry(key);
       const at = now();
-      if (entry && entry.keepUntil <= at) {
-        lru.delete(key);
-      } else if (entry && at < entry.freshUntil) {
+      if (found?.missing && at < found.freshUntil) {
+        metrics.count(context.service, context.tenant, 'notFoundHits');
+        throw new NotFoundError(found.missing.message, {
+          service: context.service,
+          operation: found.missing.operation,
+          status: 404,
+        });
+      }
+      const entry = found?.missing ? undefined : found;
+      type Value = Awaited<ReturnType<typeof load>>;
+      if (entry && at < entry.freshUntil) {
         metrics.count(context.service, context.tenant, 'cacheHits');
-        return entry.value as Awaited<ReturnType<typeof load>>;
-      } else if (entry && at < entry.staleUntil) {
+        return entry.value as Value;
+      }
+      if (entry && at < entry.staleUntil) {
         metrics.count(context.service, context.tenant, 'staleServes');
         if (!inflight.has(key)) {
-          const refresh = loadOnce(key, policy, load, context).promise.catch(() => undefined);
+          // The refresh outlives this page: no page deadline, same visitor.
+          const refresh = withoutDeadline(() => loadOnce(key, policy, load, context).promise).catch(
+            () => undefined,
+          );
           background.add(refresh);
           void refresh.finally(() => background.delete(refresh));
         }
-        return entry.value as Awaited<ReturnType<typeof load>>;
+        return entry.value as Value;
       }
       const { promise, joined } = loadOnce(key, policy, load, context);
       if (!joined) metrics.count(context.service, context.tenant, 'misses');
       try {
-        return await promise;
+        return await withinDeadline(promise, context);
       } catch (error) {
         if (entry && entry.keepUntil > now() && isOutage(error)) {
           metrics.count(context.service, context.tenant, 'staleServes');
-          return entry.value as Awaited<ReturnType<typeof load>>;
+          return entry.value as Value;
+        }
+        if (entry && policy.errorGrace > 0 && error instanceof RateLimitedError) {
+          metrics.count(context.service, context.tenant, 'staleBeyondWindow');
+          log(
+            JSON.stringify({
+              level: 'warn',
+              event: 'upstream_stale_beyond_window',
+              time: new Date().toISOString(),
+              service: context.service,
+              tenant: context.tenant,
+              operation: error.operation,
+              storedAt: new Date(entry.storedAt).toISOString(),
+            }),
+          );
+          return entry.value as Value;
         }
         throw error;
       }

@@ -1,6 +1,6 @@
 import { ofetch } from 'ofetch';
 import type { FetchOptions } from 'ofetch';
-import type { Budget, BudgetKey, RateInfo } from './budget.ts';
+import type { Budget, BudgetKey, RateInfo, VisitorAllowance } from './budget.ts';
 import {
   errorFromStatus,
   InvalidResponseError,
@@ -11,6 +11,7 @@ import {
 } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
 import type { Metrics } from './metrics.ts';
+import { currentVisitor } from './visitor.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -74,8 +75,11 @@ export interface HttpDeps {
   budget: Budget;
   metrics: Metrics;
   settings: HttpSettings;
+  /** Per-visitor shares of the shared buckets, charged before them (reads made for a visitor only). */
+  allowance?: VisitorAllowance | undefined;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  now?: () => number;
 }
 
 const defaultSleep = (ms: number): Promise<void> =>
@@ -141,14 +145,18 @@ export function retryDelayMs(
 }
 
 /**
- * Sends one logical request: budget first, then up to `maxRetries` extra attempts for GET on a
- * network error, timeout or a status in `RETRY_STATUS_CODES`. Every failure leaves as a typed
- * `UpstreamError`, counted and logged once.
+ * Sends one logical request: the visitor's allowance and the budget first, then up to `maxRetries`
+ * extra attempts for GET on a network error, timeout or a status in `RETRY_STATUS_CODES`. Inside a
+ * page render (see `visitor.ts`) every attempt ends by the page's deadline and no retry starts that
+ * could not finish before it. Every failure leaves as a typed `UpstreamError`, counted and logged once.
  */
 export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise<UpstreamResponse> {
   const { budget, metrics, settings } = deps;
   const sleep = deps.sleep ?? defaultSleep;
   const random = deps.random ?? Math.random;
+  const now = deps.now ?? Date.now;
+  const visitor = currentVisitor();
+  const deadline = visitor?.deadline;
   const method = req.method ?? 'GET';
   const retries = method === 'GET' ? settings.maxRetries : 0;
   const ctx = { service: req.service, operation: req.operation };
@@ -162,6 +170,26 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
   };
 
   for (let attempt = 0; ; attempt += 1) {
+    const left = deadline === undefined ? Infinity : deadline - now();
+    if (left <= 0) {
+      return fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
+    }
+    if (visitor?.visitor !== undefined && deps.allowance && method === 'GET') {
+      const charge = await deps.allowance.charge(req.budgetKey, {
+        visitor: visitor.visitor,
+        crawler: visitor.crawler,
+      });
+      if (!charge.ok) {
+        // Counted, not logged line by line: a crawler over its share would flood the log.
+        metrics.count(req.service, req.tenant, 'visitorRejected');
+        throw new RateLimitedError(
+          `${label}: this visitor's share of the upstream budget is spent, retry in ${charge.retryAfterSeconds}s`,
+          { ...ctx, status: 429 },
+          charge.retryAfterSeconds,
+          true,
+        );
+      }
+    }
     const spend = await budget.take(req.budgetKey);
     if (!spend.ok) {
       metrics.count(req.service, req.tenant, 'budgetRejected');
@@ -178,6 +206,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
 
     let error: UpstreamError;
     let retryAfterSeconds: number | undefined;
+    const timeoutMs = Math.min(req.timeoutMs ?? settings.timeoutMs, left);
     try {
       const options: FetchOptions<'text'> = {
         baseURL: req.baseUrl,
@@ -187,7 +216,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         ignoreResponseError: true,
         responseType: 'text',
         // Our own signal so the body read is inside the timeout too.
-        signal: AbortSignal.timeout(req.timeoutMs ?? settings.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       };
       if (req.query) options.query = req.query;
       if (req.body !== undefined) options.body = req.body as Record<string, unknown>;
@@ -225,7 +254,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       error =
         name === 'TimeoutError'
           ? new TimeoutError(
-              `${label}: no response within ${req.timeoutMs ?? settings.timeoutMs} ms`,
+              `${label}: no response within ${Math.round(timeoutMs)} ms${timeoutMs < (req.timeoutMs ?? settings.timeoutMs) ? ' (page deadline)' : ''}`,
               {
                 ...ctx,
                 cause: caught,
@@ -245,6 +274,9 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     if (retryAfterSeconds !== undefined && retryAfterSeconds * 1000 > settings.retryAfterCapMs) {
       return fail(error);
     }
-    await sleep(retryDelayMs(settings, attempt, retryAfterSeconds, random));
+    const delay = retryDelayMs(settings, attempt, retryAfterSeconds, random);
+    // A retry that could not finish before the page's deadline only delays the answer.
+    if (deadline !== undefined && now() + delay >= deadline) return fail(error);
+    await sleep(delay);
   }
 }

@@ -9,7 +9,30 @@ export interface Counters {
   coalesced: number;
   rateLimited429: number;
   budgetRejected: number;
+  /** Cache misses refused because this visitor (an address or a crawler) spent its share. */
+  visitorRejected: number;
+  /** Upstream 404s answered from the short negative cache. */
+  notFoundHits: number;
+  /** Values past their whole window served because the budget was spent (a slightly old page). */
+  staleBeyondWindow: number;
   errors: Record<string, number>;
+}
+
+/**
+ * An upstream answer the site cannot use although the call succeeded: a field it needs is missing
+ * or unreadable. Not an outage (retrying will not help); someone has to look at the integration.
+ */
+export interface IntegrationProblem {
+  service: UpstreamService;
+  tenant: string;
+  operation: string;
+  /** The field as the upstream would name it, e.g. `property.currency`. */
+  field: string;
+  /** What the site does instead, for the operator. */
+  effect: string;
+  firstSeen: string;
+  lastSeen: string;
+  count: number;
 }
 
 export interface MetricsSnapshot {
@@ -17,6 +40,7 @@ export interface MetricsSnapshot {
   totals: Counters;
   /** Keyed `"<service>:<tenant>"`. */
   byTenant: Record<string, Counters>;
+  integrationProblems: IntegrationProblem[];
 }
 
 export type CounterName = Exclude<keyof Counters, 'errors'>;
@@ -25,6 +49,13 @@ export interface Metrics {
   count(service: UpstreamService, tenant: string, counter: CounterName, by?: number): void;
   /** Counts the error by class and writes one JSON `console.warn` line (no token, no query). */
   failure(tenant: string, error: UpstreamError): void;
+  /**
+   * Records an integration problem: one error-level line the first time a (service, tenant,
+   * operation, field) is seen, then only counted (shown in `/_status`).
+   */
+  problem(
+    problem: Pick<IntegrationProblem, 'service' | 'tenant' | 'operation' | 'field' | 'effect'>,
+  ): void;
   getStatus(): MetricsSnapshot;
   reset(): void;
 }
@@ -38,6 +69,9 @@ function emptyCounters(): Counters {
     coalesced: 0,
     rateLimited429: 0,
     budgetRejected: 0,
+    visitorRejected: 0,
+    notFoundHits: 0,
+    staleBeyondWindow: 0,
     errors: {},
   };
 }
@@ -45,12 +79,16 @@ function emptyCounters(): Counters {
 export interface MetricsOptions {
   /** Where failure lines go; defaults to `console.warn`. Tests pass a spy or a no-op. */
   log?: (line: string) => void;
+  /** Where integration problems go; defaults to `log` when given, else `console.error`. */
+  logError?: (line: string) => void;
 }
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const log = options.log ?? ((line: string) => console.warn(line));
+  const logError = options.logError ?? options.log ?? ((line: string) => console.error(line));
   let startedAt = new Date();
   let byTenant = new Map<string, Counters>();
+  let problems = new Map<string, IntegrationProblem>();
 
   const countersFor = (service: UpstreamService, tenant: string): Counters => {
     const key = `${service}:${tenant}`;
@@ -79,6 +117,25 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         }),
       );
     },
+    problem(found) {
+      const key = [found.service, found.tenant, found.operation, found.field].join('|');
+      const now = new Date().toISOString();
+      const known = problems.get(key);
+      if (known) {
+        known.count += 1;
+        known.lastSeen = now;
+        return;
+      }
+      problems.set(key, { ...found, firstSeen: now, lastSeen: now, count: 1 });
+      logError(
+        JSON.stringify({
+          level: 'error',
+          event: 'upstream_integration_problem',
+          time: now,
+          ...found,
+        }),
+      );
+    },
     getStatus() {
       const totals = emptyCounters();
       const tenants: Record<string, Counters> = {};
@@ -92,11 +149,17 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
           totals.errors[name] = (totals.errors[name] ?? 0) + n;
         }
       }
-      return { startedAt: startedAt.toISOString(), totals, byTenant: tenants };
+      return {
+        startedAt: startedAt.toISOString(),
+        totals,
+        byTenant: tenants,
+        integrationProblems: [...problems.values()].map((p) => ({ ...p })),
+      };
     },
     reset() {
       startedAt = new Date();
       byTenant = new Map();
+      problems = new Map();
     },
   };
 }

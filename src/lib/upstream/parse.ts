@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidResponseError } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
+import { issuesSummary } from '../failures/fields.ts';
 
 /**
  * Lenient building blocks for upstream payloads: a real upstream may differ from the mock in
@@ -17,15 +18,6 @@ export const int = z
       .transform(Number),
   ])
   .pipe(z.int());
-
-/** A number that may arrive as a numeric string. */
-export const num = z.union([
-  z.number(),
-  z
-    .string()
-    .regex(/^-?\d+(\.\d+)?$/)
-    .transform(Number),
-]);
 
 /** A decimal kept as a string (money): `"129.00"`, also accepting a number. */
 export const decimal = z.union([z.string(), z.number().transform((n) => n.toFixed(2))]);
@@ -58,13 +50,17 @@ export const pageMetaSchema = z.looseObject({
   last_page: int.optional(),
   per_page: int.optional(),
   total: int.optional(),
+  next_cursor: z.string().nullish().catch(undefined),
 });
+export type PageMeta = z.output<typeof pageMetaSchema>;
 
 export interface PageInfo {
   current: number;
   last: number;
   perPage: number;
   total: number;
+  /** Laravel's cursor paginator: the `cursor` of the next page (no page numbers, no total). */
+  nextCursor?: string | undefined;
 }
 
 export interface Paged<T> {
@@ -99,12 +95,24 @@ export function pageInfo(
   const total = meta?.total ?? count;
   const current = meta?.current_page ?? requested.page ?? 1;
   const last = meta?.last_page ?? Math.max(1, Math.ceil(total / Math.max(perPage, 1)));
-  return { current, last, perPage, total };
+  const nextCursor = meta?.next_cursor ?? undefined;
+  return { current, last, perPage, total, ...(nextCursor ? { nextCursor } : {}) };
+}
+
+/** Page fields Laravel's raw paginators put next to `data` instead of in `meta`. */
+const TOP_LEVEL_META = ['current_page', 'last_page', 'per_page', 'total', 'next_cursor'] as const;
+
+function topLevelMeta(record: Record<string, unknown>): Record<string, unknown> | undefined {
+  const meta: Record<string, unknown> = {};
+  for (const name of TOP_LEVEL_META) if (record[name] !== undefined) meta[name] = record[name];
+  return Object.keys(meta).length ? meta : undefined;
 }
 
 /**
- * A page of `item`: accepts `{ data: [...], meta, links }`, `{ data: [...] }`, `{ items: [...] }`
- * or a bare array, always giving `{ items, meta? }`.
+ * A page of `item`: accepts `{ data: [...], meta, links }` (resource paginator), `{ data: [...],
+ * current_page, last_page, … }` (raw `->paginate()`), `{ data: [...], next_cursor, … }`
+ * (`->cursorPaginate()`), `{ data: [...] }`, `{ items: [...] }` or a bare array, always giving
+ * `{ items, meta? }`.
  */
 export function listOf<S extends z.ZodType>(item: S) {
   return z.preprocess(
@@ -123,7 +131,9 @@ export function listOf<S extends z.ZodType>(item: S) {
           const nested = inner as Record<string, unknown>;
           return { items: nested['data'], meta: nested['meta'] ?? record['meta'] };
         }
-        if (Array.isArray(inner)) return { items: inner, meta: record['meta'] };
+        if (Array.isArray(inner)) {
+          return { items: inner, meta: record['meta'] ?? topLevelMeta(record) };
+        }
         if (Array.isArray(record['items'])) return { items: record['items'], meta: record['meta'] };
       }
       return value;
@@ -145,10 +155,7 @@ export function parseOrThrow<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
+  const issues = issuesSummary(result.error.issues);
   throw new InvalidResponseError(
     `[${context.service}] ${context.operation}: response does not match the expected shape`,
     { service: context.service, operation: context.operation },

@@ -4,7 +4,6 @@ import {
   authFailure,
   mapFieldErrors,
   tooManyAttempts,
-  waitText,
 } from '../../../src/lib/auth/failures.ts';
 import {
   ForbiddenError,
@@ -105,21 +104,8 @@ describe('mapFieldErrors', () => {
   });
 });
 
-describe('waitText', () => {
-  it.each([
-    [0, '1 second'],
-    [1, '1 second'],
-    [0.2, '1 second'],
-    [30, '30 seconds'],
-    [89, '89 seconds'],
-    [90, '2 minutes'],
-    [900, '15 minutes'],
-    [3600, '60 minutes'],
-  ])('%d s → %s', (seconds, text) => {
-    expect(waitText(seconds)).toBe(text);
-  });
-
-  it('is part of the too-many-attempts message', () => {
+describe('tooManyAttempts', () => {
+  it('says how long to wait (waitText)', () => {
     expect(tooManyAttempts(840).message).toBe(
       'Too many attempts. Please wait 14 minutes and try again.',
     );

@@ -57,6 +57,8 @@ const offers: AvailabilityResult = {
       available: true,
       availableRooms: 4,
       pricePerNight: 100,
+      nightly: [100, 100],
+      averageNightly: 100,
       totalPrice: 200,
       currency: 'EUR',
     },
@@ -68,6 +70,8 @@ const offers: AvailabilityResult = {
       available: false,
       availableRooms: 0,
       pricePerNight: 200,
+      nightly: null,
+      averageNightly: 200,
       totalPrice: 400,
       currency: 'EUR',
     },
@@ -86,8 +90,11 @@ const confirmation: Confirmation = {
   adults: 2,
   children: 0,
   totalPrice: 200,
+  nightly: null,
+  averageNightly: 100,
   currency: 'EUR',
   status: 'pending',
+  statusKind: 'received',
 };
 
 function fakeApi(

@@ -49,30 +49,37 @@ describe('validateComment', () => {
     });
   });
 
-  it.each<[string, Partial<CommentFormValues>, Record<string, string>]>([
-    ['empty comment', { content: '  \n ' }, { content: 'Enter your comment.' }],
+  it.each<[string, Partial<CommentFormValues>, Record<string, string[]>]>([
+    ['empty comment', { content: '' }, { content: ['Enter your comment.'] }],
+    [
+      'only spaces',
+      { content: '  \n \u200b ' },
+      { content: ['Your comment is only spaces. Write something before posting.'] },
+    ],
     [
       'too long',
       { content: 'x'.repeat(COMMENT_MAX + 5) },
       {
-        content: `Your comment is ${COMMENT_MAX + 5} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`,
+        content: [
+          `Your comment is ${COMMENT_MAX + 5} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`,
+        ],
       },
     ],
-    ['missing name', { name: ' ' }, { name: 'Enter your name, or sign in to comment.' }],
+    ['missing name', { name: ' ' }, { name: ['Enter your name, or sign in to comment.'] }],
     [
       'long name',
       { name: 'n'.repeat(101) },
-      { name: 'Your name must be 100 characters or fewer.' },
+      { name: ['Your name must be 100 characters or fewer.'] },
     ],
     [
       'missing e-mail',
       { email: '' },
-      { email: 'Enter your e-mail address, or sign in to comment.' },
+      { email: ['Enter your e-mail address, or sign in to comment.'] },
     ],
     [
       'bad e-mail',
       { email: 'gina@' },
-      { email: 'Enter an e-mail address in the correct format, like name@example.com.' },
+      { email: ['Enter an e-mail address in the correct format, like name@example.com.'] },
     ],
   ])('refuses a guest comment: %s', (_label, change, fields) => {
     expect(validateComment({ ...guest, ...change }, false)).toEqual({ ok: false, fields });
@@ -95,8 +102,8 @@ describe('mapValidationErrors', () => {
       }),
     ).toEqual({
       fields: {
-        content: 'The content field must not be greater than 2000 characters.',
-        email: 'The author email field is required.',
+        content: ['The content field must not be greater than 2000 characters.'],
+        email: ['The author email field is required.'],
       },
       parentRejected: true,
       other: ['Solve the captcha.'],

@@ -45,13 +45,13 @@ describe('formState', () => {
       ok: false,
       kind: 'invalid',
       message: 'Check the fields.',
-      fields: { email: 'Bad e-mail' },
+      fields: { email: ['Bad e-mail'] },
       values: typed,
     };
     // The submission wins over a stale ?reply= in the address.
     const state = formState(thread, { reply: '1', outcome });
     expect(state.values).toEqual(typed);
-    expect(state.fields).toEqual({ email: 'Bad e-mail' });
+    expect(state.fields).toEqual({ email: ['Bad e-mail'] });
     expect(state.error).toEqual({ kind: 'invalid', message: 'Check the fields.' });
     expect(state.replyTo).toEqual({ id: '2', authorName: 'Tom Keller' });
   });

@@ -97,7 +97,28 @@ describe('sanitizePostHtml options', () => {
     ).toBe('<a href="https://daily.example/p">x</a>');
   });
 
-  it('keeps relative links', () => {
-    expect(sanitizePostHtml('<a href="/posts/x">x</a>')).toBe('<a href="/posts/x">x</a>');
+  it('resolves relative URLs against the upstream’s origin', () => {
+    const baseUrl = 'https://cms.example/api/v1';
+    expect(sanitizePostHtml('<p><img src="x.png" alt="x"></p>', { baseUrl })).toBe(
+      '<p><img src="https://cms.example/x.png" alt="x" loading="lazy" /></p>',
+    );
+    expect(sanitizePostHtml('<a href="/posts/x">x</a>', { baseUrl })).toBe(
+      '<a href="https://cms.example/posts/x" rel="noopener noreferrer">x</a>',
+    );
+  });
+
+  it('drops relative URLs when the upstream is unknown, so browsers never ask this site for them', () => {
+    expect(sanitizePostHtml('<p>a<img src="x" alt="x">b</p>')).toBe('<p>ab</p>');
+    expect(sanitizePostHtml('<a href="/posts/x">x</a>')).toBe('<a>x</a>');
+    expect(sanitizePostHtml('<a href="#notes">n</a>')).toBe('<a href="#notes">n</a>');
+  });
+
+  it('keeps YouTube’s standard embed host on its player path only', () => {
+    expect(sanitizePostHtml('<iframe src="https://www.youtube.com/embed/abc"></iframe>')).toContain(
+      'src="https://www.youtube.com/embed/abc"',
+    );
+    expect(sanitizePostHtml('<iframe src="https://www.youtube.com/watch?v=abc"></iframe>')).toBe(
+      '',
+    );
   });
 });

@@ -11,6 +11,8 @@ import {
   spreadOf,
   swipeDirection,
 } from '../../../src/lib/epaper/reader.ts';
+import { de } from '../../../src/lib/i18n/messages/de.ts';
+import { en } from '../../../src/lib/i18n/messages/en.ts';
 
 describe('spreadOf: the cover alone, then pairs as printed', () => {
   it.each([
@@ -94,13 +96,21 @@ describe('layoutFor: spreads and fit mode by screen shape', () => {
   });
 });
 
-describe('positionLabel', () => {
+describe("positionLabel: the dictionary's templates filled in", () => {
+  const texts = (messages: typeof en | typeof de) => ({
+    page: String(messages['reader.position']),
+    spread: String(messages['reader.positionSpread']),
+  });
   it.each([
     [[3], 16, 'Page 3 of 16'],
     [[1], 16, 'Page 1 of 16'],
     [[2, 3], 16, 'Pages 2–3 of 16'],
   ])('%j of %i → %s', (pages, count, expected) => {
-    expect(positionLabel(pages, count)).toBe(expected);
+    expect(positionLabel(pages, count, texts(en))).toBe(expected);
+  });
+
+  it("speaks the tenant's language", () => {
+    expect(positionLabel([2, 3], 16, texts(de))).toBe('Seiten 2–3 von 16');
   });
 });
 

@@ -7,6 +7,7 @@ import {
   pageAlt,
   parsePage,
   parseZoom,
+  readerPath,
   readerSearch,
   thumbWindow,
   zoomLabel,
@@ -185,4 +186,17 @@ describe('isFormField', () => {
 
 it('describes a page image', () => {
   expect(pageAlt(3, 'Weekend Edition')).toBe('Page 3 of Weekend Edition');
+});
+
+describe('readerPath: page and zoom in the path', () => {
+  it.each([
+    ['/epaper/x', 1, 1, '/epaper/x'],
+    ['/epaper/x', 3, 1, '/epaper/x/page/3'],
+    ['/epaper/x', 3, 1.5, '/epaper/x/page/3/zoom/1.5'],
+    ['/epaper/x', 1, 2, '/epaper/x/zoom/2'],
+    ['/epaper/x/page/3/zoom/1.5', 4, 1.5, '/epaper/x/page/4/zoom/1.5'],
+    ['/daily-planet/epaper/x/page/3', 1, 1, '/daily-planet/epaper/x'],
+  ])('%s at page %s, zoom %s is %s', (path, page, zoom, expected) => {
+    expect(readerPath(path, page, zoom)).toBe(expected);
+  });
 });

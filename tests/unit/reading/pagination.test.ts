@@ -48,10 +48,14 @@ describe('pagination', () => {
     expect(model.next).toBeNull();
   });
 
-  it('builds page links that keep other parameters and drop page=1', () => {
-    const params = new URLSearchParams({ q: 'harbour ferry' });
+  it('builds page links by path that keep other parameters and drop page 1', () => {
+    const params = new URLSearchParams({ q: 'harbour ferry', page: '2' });
     expect(pageHref('/search', params, 1)).toBe('/search?q=harbour+ferry');
-    expect(pageHref('/search', params, 3)).toBe('/search?q=harbour+ferry&page=3');
+    expect(pageHref('/search', params, 3)).toBe('/search/page/3?q=harbour+ferry');
     expect(pageHref('/', new URLSearchParams(), 1)).toBe('/');
+    expect(pageHref('/', new URLSearchParams(), 2)).toBe('/page/2');
+    expect(pageHref('/categories/sport', new URLSearchParams(), 4)).toBe(
+      '/categories/sport/page/4',
+    );
   });
 });

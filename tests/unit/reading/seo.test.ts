@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { parseTenantsFile } from '../../../src/lib/tenants/schema.ts';
 import {
   absoluteUrl,
   describe as describeText,
@@ -8,27 +7,19 @@ import {
   siteOrigin,
 } from '../../../src/lib/reading/seo.ts';
 import { intervalLabel } from '../../../src/lib/reading/plans.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
 import {
   postSitemapCount,
   sitemapIndex,
   upstreamPagesForChunk,
   urlset,
 } from '../../../src/lib/reading/sitemap.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 
-const [tenant] = parseTenantsFile({
-  tenants: [
-    {
-      id: 'gazette',
-      name: 'Gazette',
-      hosts: ['*.gazette.example', 'www.gazette.example', 'gazette.localhost'],
-      locale: 'en-GB',
-      timeZone: 'Europe/London',
-      theme: { colors: { primary: '#123456', accent: '#abcdef' } },
-      publishing: { baseUrl: 'https://api.example/api/v1' },
-    },
-  ],
-}).tenants;
-if (!tenant) throw new Error('no tenant');
+const tenant = buildTenant({
+  hosts: ['*.gazette.example', 'www.gazette.example', 'gazette.localhost'],
+  publishing: { baseUrl: 'https://api.example/api/v1' },
+});
 
 describe('canonical origins', () => {
   it('uses the host the visitor came by when it is the tenant’s own', () => {
@@ -73,9 +64,14 @@ describe('structured data and descriptions', () => {
   it.each([
     ['month', 'per month'],
     ['Yearly', 'per year'],
-    ['fortnight', 'per fortnight'],
+    // An interval no dictionary knows is shown as the API sent it, never with an English "per".
+    ['fortnight', 'fortnight'],
   ])('labels interval %s as %s', (interval, label) => {
     expect(intervalLabel(interval)).toBe(label);
+  });
+
+  it('labels intervals in the tenant’s language', () => {
+    expect(intervalLabel('month', createI18n('de-CH', 'Europe/Zurich').t)).toBe('pro Monat');
   });
 });
 

@@ -8,17 +8,25 @@ import {
   streamPlayer,
   webUrl,
 } from '../../../src/lib/streams/embed.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 
-const HOSTS = playerHosts({
-  publishing: { embedHosts: ['127.0.0.1', 'player.example.tv'] },
-} as never);
+const HOSTS = playerHosts(
+  buildTenant({
+    publishing: {
+      baseUrl: 'https://api.example.com/api/v1',
+      embedHosts: ['127.0.0.1', 'player.example.tv'],
+    },
+  }),
+);
 const SITE = 'http://daily-planet.localhost:4412';
 
 describe('player hosts', () => {
-  it('are YouTube nocookie, Vimeo player and the tenant’s own', () => {
+  it('are YouTube’s and Vimeo’s standard embed hosts and the tenant’s own', () => {
     expect(HOSTS).toEqual([
       'www.youtube-nocookie.com',
       'youtube-nocookie.com',
+      'www.youtube.com',
+      'youtube.com',
       'player.vimeo.com',
       '127.0.0.1',
       'player.example.tv',
@@ -55,7 +63,10 @@ describe('allowed player addresses', () => {
     ['https://player.vimeo.com/video/1', true],
     ['https://live.player.example.tv/x', true],
     ['http://127.0.0.1:4010/player/daily-planet/x?embed=1', true],
-    ['https://www.youtube.com/embed/abc', false],
+    ['https://www.youtube.com/embed/abc', true],
+    ['https://youtube.com/embed/abc?start=10', true],
+    ['https://www.youtube.com/watch?v=abc', false],
+    ['https://www.youtube.com/@channel', false],
     ['https://vimeo.com/1', false],
     ['https://evil.example/player', false],
     ['https://player.vimeo.com.evil.example/x', false],
@@ -130,7 +141,12 @@ describe('the player a stream gets', () => {
         stream_url: 'https://player.twitch.tv/?channel=x',
         watch_url: 'https://www.twitch.tv/x',
       },
-      { kind: 'link', href: 'https://www.twitch.tv/x', label: 'Watch on Twitch' },
+      {
+        kind: 'link',
+        href: 'https://www.twitch.tv/x',
+        label: 'Watch on Twitch',
+        provider: 'Twitch',
+      },
     ],
     [
       'nothing when the watch URL is not a web address',

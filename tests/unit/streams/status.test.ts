@@ -3,9 +3,12 @@ import { streamSchema, type Stream } from '../../../src/lib/publishing/schema.ts
 import {
   STATUS_LABEL,
   sortStreams,
+  statusAt,
+  statusTimes,
   streamStatus,
   streamTiming,
 } from '../../../src/lib/streams/status.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
 
 const stream = (fields: Record<string, unknown>): Stream =>
   streamSchema.parse({ title: 'T', slug: 't', ...fields });
@@ -31,7 +34,8 @@ describe('stream status', () => {
   });
 
   it('labels every state with words, not colour alone', () => {
-    expect(STATUS_LABEL).toEqual({ live: 'Live', scheduled: 'Scheduled', ended: 'Ended' });
+    const { t } = createI18n('en-US', 'UTC');
+    expect(Object.values(STATUS_LABEL).map((key) => t(key))).toEqual(['Live', 'Upcoming', 'Ended']);
   });
 });
 
@@ -40,12 +44,12 @@ describe('stream timing in the tenant locale and zone', () => {
     [
       { status: 'scheduled', scheduled_at: '2026-11-23T18:00:00+00:00' },
       NEW_YORK,
-      { label: 'Starts', iso: '2026-11-23T18:00:00.000Z', text: 'Nov 23, 2026, 1:00 PM' },
+      { label: 'Starts', iso: '2026-11-23T18:00:00.000Z', text: 'Nov 23, 2026, 1:00 PM EST' },
     ],
     [
       { status: 'scheduled', scheduled_at: '2026-11-23T23:30:00+00:00' },
       ZURICH,
-      { label: 'Starts', iso: '2026-11-23T23:30:00.000Z', text: '24.11.2026, 00:30' },
+      { label: 'Starts', iso: '2026-11-23T23:30:00.000Z', text: '24.11.2026, 00:30 MEZ' },
     ],
     [
       {
@@ -55,12 +59,12 @@ describe('stream timing in the tenant locale and zone', () => {
         started_at: '2026-11-21T23:30:00Z',
       },
       NEW_YORK,
-      { label: 'Started', iso: '2026-11-21T23:30:00.000Z', text: 'Nov 21, 2026, 6:30 PM' },
+      { label: 'Started', iso: '2026-11-21T23:30:00.000Z', text: 'Nov 21, 2026, 6:30 PM EST' },
     ],
     [
       { status: 'live', scheduled_at: '2026-11-21T23:00:00Z' },
       NEW_YORK,
-      { label: 'Started', iso: '2026-11-21T23:00:00.000Z', text: 'Nov 21, 2026, 6:00 PM' },
+      { label: 'Started', iso: '2026-11-21T23:00:00.000Z', text: 'Nov 21, 2026, 6:00 PM EST' },
     ],
     [
       {
@@ -69,9 +73,9 @@ describe('stream timing in the tenant locale and zone', () => {
         ended_at: '2026-11-16T20:35:00+00:00',
       },
       NEW_YORK,
-      { label: 'Ended', iso: '2026-11-16T20:35:00.000Z', text: 'Nov 16, 2026, 3:35 PM' },
+      { label: 'Ended', iso: '2026-11-16T20:35:00.000Z', text: 'Nov 16, 2026, 3:35 PM EST' },
     ],
-  ])('%j in %j', (fields, tenant, expected) => {
+  ])('%j in %j, with the zone', (fields, tenant, expected) => {
     const timing = streamTiming(stream(fields), tenant);
     expect(timing && { ...timing, text: timing.text.replace(/\u202f|\u00a0/g, ' ') }).toEqual(
       expected,
@@ -118,5 +122,36 @@ describe('stream order', () => {
     ];
     expect(sortStreams(list).map((s) => s.slug)).toEqual(['c', 'a', 'b']);
     expect(list.map((s) => s.slug)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('stream timing in the tenant’s language', () => {
+  it('says "Beginnt" to a German tenant', () => {
+    const timing = streamTiming(
+      stream({ status: 'scheduled', scheduled_at: '2026-07-01T18:00:00Z' }),
+      ZURICH,
+      createI18n('de-CH', 'Europe/Zurich').t,
+    );
+    expect(timing?.label).toBe('Beginnt');
+    expect(timing?.text).toMatch(/20:00 MESZ$/);
+  });
+});
+
+describe('a static copy decides live, scheduled or ended at view time', () => {
+  const at = Date.parse('2026-11-22T12:00:00Z');
+  it.each([
+    [{ start: '2026-11-22T13:00:00Z', end: null }, 'scheduled'],
+    [{ start: '2026-11-22T11:00:00Z', end: null }, 'live'],
+    [{ start: '2026-11-22T10:00:00Z', end: '2026-11-22T11:00:00Z' }, 'ended'],
+    [{ start: '2026-11-22T10:00:00Z', end: '2026-11-22T13:00:00Z' }, 'live'],
+    [{ start: null, end: null }, 'live'],
+  ] as const)('%o at noon is %s', (times, expected) => {
+    expect(statusAt(times, at)).toBe(expected);
+  });
+
+  it('carries the start (started, else scheduled) and the end as ISO times', () => {
+    expect(
+      statusTimes({ scheduled_at: '2026-11-22T13:00:00Z', started_at: null, ended_at: null }),
+    ).toEqual({ start: '2026-11-22T13:00:00.000Z', end: null });
   });
 });

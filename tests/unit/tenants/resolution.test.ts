@@ -1,29 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseTenantsFile } from '../../../src/lib/tenants/schema.ts';
 import { normalizeHost, resolveTenant, tenantHref } from '../../../src/lib/tenants/resolution.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 
-const base = {
-  locale: 'en-GB',
-  timeZone: 'Europe/London',
-  theme: { colors: { primary: '#123456', accent: '#abcdef' } },
-  publishing: { baseUrl: 'https://api.example.com/api/v1' },
-};
-const { tenants } = parseTenantsFile({
-  tenants: [
-    {
-      ...base,
-      id: 'gazette',
-      name: 'Gazette',
-      hosts: ['gazette.example.com', '*.gazette.example.com'],
-    },
-    {
-      ...base,
-      id: 'herald',
-      name: 'Herald',
-      hosts: ['herald.localhost', 'www.gazette.example.com'],
-    },
-  ],
-});
+const tenants = [
+  buildTenant({ hosts: ['gazette.example.com', '*.gazette.example.com'] }),
+  buildTenant({
+    id: 'herald',
+    name: 'Herald',
+    hosts: ['herald.localhost', 'www.gazette.example.com'],
+  }),
+];
 
 function resolve(
   url: string,
@@ -95,5 +81,29 @@ describe('tenant resolution', () => {
     expect(tenantHref(query, '/search?q=x')).toBe('/search?q=x&tenant=herald');
     const host = resolve('http://herald.localhost/')!;
     expect(tenantHref(host, '/tags/a')).toBe('/tags/a');
+  });
+
+  it.each([
+    'http://unknown.example/%/',
+    'http://unknown.example/%E0%A4%A/x',
+    'http://unknown.example/a%25b/',
+  ])('treats a malformed or unknown first segment as no tenant, without throwing: %s', (url) => {
+    expect(resolve(url)).toBeNull();
+  });
+
+  it('carries the public origin for absolute URLs', () => {
+    const match = resolveTenant(
+      {
+        url: new URL('http://10.0.0.5/'),
+        forwardedHost: 'gazette.example.com',
+        trustProxy: true,
+        publicOrigin: 'https://gazette.example.com',
+      },
+      tenants,
+    );
+    expect(match?.origin).toBe('https://gazette.example.com');
+    expect(resolve('http://gazette.example.com:4321/')?.origin).toBe(
+      'http://gazette.example.com:4321',
+    );
   });
 });

@@ -5,22 +5,15 @@ import {
   parseTenantsText,
   TenantsConfigError,
 } from '../../../src/lib/tenants/schema.ts';
+import { tenantInput } from '../../fixtures/tenant.ts';
 
 const shipped: unknown = JSON.parse(
   readFileSync(new URL('../../../tenants.json', import.meta.url), 'utf8'),
 );
 
+/** A valid entry with some keys replaced, possibly by invalid values. */
 function validTenant(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: 'gazette',
-    name: 'Gazette',
-    hosts: ['gazette.example.com'],
-    locale: 'en-GB',
-    timeZone: 'Europe/London',
-    theme: { colors: { primary: '#123456', accent: '#abcdef' } },
-    publishing: { baseUrl: 'https://api.example.com/api/v1' },
-    ...overrides,
-  };
+  return { ...tenantInput(), ...overrides };
 }
 
 function errorOf(raw: unknown): string {
@@ -49,6 +42,16 @@ describe('tenants.json schema', () => {
   });
 
   it.each([
+    [
+      'a static origin with a path',
+      { static: { origin: 'https://gazette.example.com/news' } },
+      'tenant "gazette" (tenants[0]) → static.origin: Expected an origin',
+    ],
+    [
+      'an unknown key in the static block',
+      { static: { origin: 'https://gazette.example.com', subPath: '/x' } },
+      'tenant "gazette" (tenants[0]) → static: Unknown key "subPath"',
+    ],
     [
       'an unknown key',
       { colour: 'red' },
@@ -122,6 +125,23 @@ describe('tenants.json schema', () => {
     expect(errorOf({ tenants: [validTenant(overrides)] })).toContain(expected);
   });
 
+  it('accepts a static block with the copy and the live origins', () => {
+    const file = parseTenantsFile({
+      tenants: [
+        validTenant({
+          static: {
+            origin: 'https://static.gazette.example',
+            liveOrigin: 'https://gazette.example.com',
+          },
+        }),
+      ],
+    });
+    expect(file.tenants[0]?.static).toEqual({
+      origin: 'https://static.gazette.example',
+      liveOrigin: 'https://gazette.example.com',
+    });
+  });
+
   it('rejects duplicate ids and hosts shared between tenants', () => {
     const message = errorOf({
       tenants: [validTenant(), validTenant({ hosts: ['gazette.example.com'] })],
@@ -137,9 +157,68 @@ describe('tenants.json schema', () => {
     expect(errorOf({ tenants: [] })).toContain('Configure at least one tenant');
   });
 
-  it('reports broken JSON clearly', () => {
-    expect(() => parseTenantsText('{ "tenants": [ }')).toThrow(
-      /Invalid tenants.json: not valid JSON/,
+  it('reports broken JSON clearly, with line and column', () => {
+    expect(() => parseTenantsText('{\n  "tenants": [\n    }\n')).toThrow(
+      /Invalid tenants.json: not valid JSON at line 3, column 5/,
     );
+  });
+
+  it('accepts a file that starts with a UTF-8 byte order mark', () => {
+    const text = `\uFEFF${JSON.stringify({ tenants: [validTenant()] })}`;
+    expect(parseTenantsText(text).tenants[0]?.id).toBe('gazette');
+  });
+});
+
+describe('tenants.json values that reach HTML', () => {
+  const theme = (extra: Record<string, unknown>) => ({
+    theme: { colors: { primary: '#123456', accent: '#abcdef' }, ...extra },
+  });
+  const logo = (src: string) => theme({ logo: { src, alt: 'Logo', width: 10, height: 10 } });
+
+  it.each([
+    [
+      'a font stack that closes the style element',
+      theme({ fontStack: 'x}</style><script>alert(1)</script>' }),
+      '→ theme.fontStack: Expected a comma-separated list of font names',
+    ],
+    [
+      'a font stack with a declaration break',
+      theme({ fontStack: 'serif;background:url(x)' }),
+      '→ theme.fontStack: Expected',
+    ],
+    [
+      'a heading font stack with an unbalanced quote',
+      theme({ headingFontStack: '"Georgia, serif' }),
+      '→ theme.headingFontStack: Expected',
+    ],
+    [
+      'a javascript: logo',
+      logo('javascript:alert(1)'),
+      '→ theme.logo.src: Expected an http(s) URL or a site path',
+    ],
+    [
+      'a data: logo',
+      logo('data:image/svg+xml,<svg/>'),
+      '→ theme.logo.src: Expected an http(s) URL',
+    ],
+    ['a protocol-relative logo', logo('//evil.example/x.png'), '→ theme.logo.src: Expected'],
+    [
+      'a colour with a payload',
+      theme({ colors: { primary: '#123456;}</style>', accent: '#abcdef' } }),
+      '→ theme.colors.primary: Expected a hex colour',
+    ],
+  ])('rejects %s', (_case, overrides, expected) => {
+    expect(errorOf({ tenants: [validTenant(overrides)] })).toContain(expected);
+  });
+
+  it.each([
+    [
+      'quoted and bare font names',
+      theme({ fontStack: '"Source Serif 4", \'Noto Serif\', Georgia, serif' }),
+    ],
+    ['an https logo', logo('https://cdn.example.com/logo.svg')],
+    ['a site-relative logo', logo('/logo.svg')],
+  ])('accepts %s', (_case, overrides) => {
+    expect(parseTenantsFile({ tenants: [validTenant(overrides)] }).tenants).toHaveLength(1);
   });
 });

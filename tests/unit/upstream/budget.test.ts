@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { budgetKeys, createBudget } from '../../../src/lib/upstream/budget.ts';
 
 const base = 'http://127.0.0.1:4000/api/v1';
@@ -79,11 +79,19 @@ describe('budget', () => {
     if (!res.ok) expect(res.retryAfterSeconds).toBeGreaterThanOrEqual(29);
   });
 
-  it('refills after the window', async () => {
-    const budget = createBudget({ limits: { publishingPublicPerMinute: 2 }, windowSeconds: 1 });
-    const key = budgetKeys.publishingPublic(base);
-    expect(await spend(budget, key, 5)).toBe(1);
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(await spend(budget, key, 5)).toBe(1);
+  it('refills after the window, not before', async () => {
+    // The in-memory limiter reads Date.now(): a fake clock stands in for a minute of waiting.
+    vi.useFakeTimers();
+    try {
+      const budget = createBudget({ limits: { publishingPublicPerMinute: 2 } });
+      const key = budgetKeys.publishingPublic(base);
+      expect(await spend(budget, key, 5)).toBe(1);
+      vi.advanceTimersByTime(59_000);
+      expect(await spend(budget, key, 5)).toBe(0);
+      vi.advanceTimersByTime(1_100);
+      expect(await spend(budget, key, 5)).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

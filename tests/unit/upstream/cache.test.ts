@@ -106,14 +106,18 @@ describe('read cache', () => {
   it('coalesces 100 concurrent identical misses into one load', async () => {
     const { cache, counters } = setup();
     let calls = 0;
+    // The load stays pending until every caller has asked: all 100 overlap, whatever the timing.
+    const gate = Promise.withResolvers<void>();
     const load = async () => {
       calls += 1;
-      await new Promise((r) => setTimeout(r, 20));
+      await gate.promise;
       return 'v';
     };
-    const results = await Promise.all(
+    const pending = Promise.all(
       Array.from({ length: 100 }, () => cache.read('k', policy, load, ctx)),
     );
+    gate.resolve();
+    const results = await pending;
     expect(new Set(results)).toEqual(new Set(['v']));
     expect(calls).toBe(1);
     expect(counters()).toMatchObject({ misses: 1, coalesced: 99 });
@@ -122,14 +126,15 @@ describe('read cache', () => {
   it('coalesced callers share a failure, then the next read retries', async () => {
     const { cache } = setup();
     let calls = 0;
+    const gate = Promise.withResolvers<void>();
     const failing = async () => {
       calls += 1;
-      await new Promise((r) => setTimeout(r, 5));
+      await gate.promise;
       throw new NetworkError('down', errCtx);
     };
-    const results = await Promise.allSettled(
-      [1, 2, 3].map(() => cache.read('k', policy, failing, ctx)),
-    );
+    const pending = Promise.allSettled([1, 2, 3].map(() => cache.read('k', policy, failing, ctx)));
+    gate.resolve();
+    const results = await pending;
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     expect(calls).toBe(1);
     await cache.read('k', policy, () => Promise.resolve('ok'), ctx);

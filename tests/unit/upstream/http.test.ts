@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
 import {
   InvalidResponseError,
@@ -16,6 +16,7 @@ import {
 } from '../../../src/lib/upstream/http.ts';
 import type { HttpMethod, UpstreamRequest } from '../../../src/lib/upstream/http.ts';
 import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
+import { runAsVisitor } from '../../../src/lib/upstream/visitor.ts';
 import { json, startServer, testUpstream } from './helpers.ts';
 import type { Handler, TestServer } from './helpers.ts';
 
@@ -128,19 +129,35 @@ describe('sendRequest', () => {
     expect(sleeps[0]).toBeGreaterThanOrEqual(2000);
   });
 
-  it('really waits for a 429 Retry-After over the wire (budget blocked meanwhile)', async () => {
+  it('waits out a 429 Retry-After with the budget blocked meanwhile, then retries', async () => {
     let n = 0;
     const { server, up } = await setup((_r, res) =>
       (n += 1) === 1
         ? json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' })
         : json(res, 200, { data: 1 }),
     );
-    const started = Date.now();
-    await sendRequest(
-      { budget: up.budget, metrics: up.metrics, settings: up.http },
-      req(server.baseUrl),
-    );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    const request = req(server.baseUrl);
+    const remainingDuringWait: number[] = [];
+    // Only Date is faked: the budget's clock moves by the waited time, the sockets stay real.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await sendRequest(
+        {
+          budget: up.budget,
+          metrics: up.metrics,
+          settings: up.http,
+          sleep: async (ms) => {
+            expect(ms).toBeGreaterThanOrEqual(1000);
+            remainingDuringWait.push(await up.budget.remaining(request.budgetKey));
+            vi.setSystemTime(Date.now() + ms);
+          },
+        },
+        request,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(remainingDuringWait).toEqual([0]);
     expect(server.seen).toHaveLength(2);
   });
 
@@ -157,9 +174,8 @@ describe('sendRequest', () => {
   });
 
   it('maps a slow response to TimeoutError (and retries the GET)', async () => {
-    const { server, up } = await setup((_r, res) => {
-      setTimeout(() => json(res, 200, {}), 400);
-    }, 80);
+    // A server that never answers (its connections are closed with it).
+    const { server, up } = await setup(() => undefined, 80);
     await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(TimeoutError);
     expect(server.seen).toHaveLength(3);
   });
@@ -218,5 +234,43 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs(s, 1, undefined, () => 1)).toBe(400);
     expect(retryDelayMs(s, 10, undefined, () => 1)).toBe(s.backoffMaxMs);
     expect(retryDelayMs(s, 0, 3, () => 1)).toBe(3050);
+  });
+});
+
+describe('sendRequest inside a page render', () => {
+  const asPage = <T>(deadline: number, fn: () => Promise<T>) =>
+    runAsVisitor({ visitor: 'ip:10.0.0.1', crawler: false, deadline }, fn);
+
+  it('starts no retry that could not finish before the page deadline', async () => {
+    const { server, up } = await setup((_r, res) => json(res, 503, { message: 'Down' }));
+    let clock = 1_000_000;
+    const deps = {
+      budget: up.budget,
+      metrics: up.metrics,
+      settings: { ...up.http, backoffBaseMs: 1000, backoffMaxMs: 1000 },
+      now: () => clock,
+      sleep: (ms: number) => {
+        clock += ms;
+        return Promise.resolve();
+      },
+      random: () => 1,
+    };
+    await expect(sendRequest(deps, req(server.baseUrl))).rejects.toBeInstanceOf(
+      UpstreamServerError,
+    );
+    expect(server.seen).toHaveLength(3); // outside a page: every retry
+    server.seen.length = 0;
+    await expect(
+      asPage(clock + 500, () => sendRequest(deps, req(server.baseUrl))),
+    ).rejects.toBeInstanceOf(UpstreamServerError);
+    expect(server.seen).toHaveLength(1); // a 1 s backoff would pass the 0.5 s left
+  });
+
+  it('sends nothing once the page deadline has passed', async () => {
+    const { server, up } = await setup((_r, res) => json(res, 200, { data: [] }));
+    await expect(
+      asPage(Date.now() - 1, () => send(up, req(server.baseUrl))),
+    ).rejects.toBeInstanceOf(TimeoutError);
+    expect(server.seen).toHaveLength(0);
   });
 });

@@ -1,13 +1,14 @@
 import type { APIRoute } from 'astro';
 import { handle, limit } from '../../../lib/booking/endpoint.ts';
-import { fieldErrorsOf, availabilityQuerySchema } from '../../../lib/booking/schema.ts';
-import { invalid } from '../../../lib/booking/service.ts';
+import { availabilityQuerySchema } from '../../../lib/booking/schema.ts';
+import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
+import { invalid } from '../../../lib/booking/failures.ts';
 
 /** `GET ?property&checkIn&checkOut&adults&children`: the rooms free for that stay, with prices. */
 export const GET: APIRoute = (context) =>
   handle(context, 'availability', async (service) => {
     const parsed = availabilityQuerySchema.safeParse(Object.fromEntries(context.url.searchParams));
-    if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error));
+    if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error.issues));
     await limit(context, 'search');
     return service.availability(parsed.data);
   });

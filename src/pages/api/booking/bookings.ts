@@ -1,14 +1,15 @@
 import type { APIRoute } from 'astro';
 import { assertSameOrigin, handle, limit, readJson } from '../../../lib/booking/endpoint.ts';
-import { bookingRequestSchema, fieldErrorsOf } from '../../../lib/booking/schema.ts';
-import { invalid } from '../../../lib/booking/service.ts';
+import { bookingRequestSchema } from '../../../lib/booking/schema.ts';
+import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
+import { invalid } from '../../../lib/booking/failures.ts';
 
 /** `POST` JSON from this site's own pages: finds or creates the guest, then books once per key. */
 export const POST: APIRoute = (context) =>
   handle(context, 'book', async (service) => {
     assertSameOrigin(context);
     const parsed = bookingRequestSchema.safeParse(await readJson(context.request));
-    if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error));
+    if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error.issues));
     await limit(context, 'book');
     return service.book(parsed.data);
   });

@@ -1,0 +1,118 @@
+/**
+ * Static build of a 1,000-post tenant against the mock at its documented limits (240/min with the
+ * tenant's read token, 60/min anonymous for e-paper): wall time ÷ the rate-limit floor of the calls
+ * it needed (target ≤ 1.15), calls per 100 posts, and the rebuild's upstream calls (target 0).
+ *   BENCH_STATIC_POSTS=200 npm run bench   a quicker run (MOCK_POSTS otherwise, default 1000)
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startMock } from '../mock/index.ts';
+
+const TENANT = 'daily-planet';
+const TOKEN_ENV = 'BENCH_PUBLISHING_TOKEN';
+
+interface Summary {
+  upstreamCalls: number;
+  reused: number;
+  wallMs: number;
+  fetchMs: number;
+  waitedMs: number;
+  pagesByType: Record<string, number>;
+}
+
+function build(work: string, tenantsFile: string, token: string, skipServerBuild: boolean) {
+  const summaryFile = join(work, `summary-${Date.now()}.json`);
+  const args = [
+    'scripts/build-static.ts',
+    TENANT,
+    '--tenants',
+    tenantsFile,
+    '--summary-json',
+    summaryFile,
+  ];
+  args.push('--out', join(work, 'out'), '--cache', join(work, 'cache'));
+  if (skipServerBuild) args.push('--skip-server-build');
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, [TOKEN_ENV]: token, ASTRO_TELEMETRY_DISABLED: '1' },
+  });
+  return new Promise<Summary>((resolve, reject) => {
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`build:static exited with ${code}`));
+      resolve((JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary[])[0] as Summary);
+    });
+  });
+}
+
+export async function run() {
+  const posts = Number(process.env['BENCH_STATIC_POSTS'] ?? process.env['MOCK_POSTS'] ?? 1000);
+  const mock = await startMock({
+    publishingPort: 0,
+    lodgingPort: 0,
+    controlPort: 0,
+    postsPerTenant: posts,
+    limits: { publicPerMinute: 60, tokenPerMinute: 240 },
+  });
+  mkdirSync('.cache', { recursive: true });
+  const work = mkdtempSync(join('.cache', 'static-bench-'));
+  try {
+    // A reader's token stands for the tenant's read token (`publishing.tokenEnv`).
+    const login = await fetch(`${mock.publishingUrl}/auth/login`, {
+      method: 'POST',
+      headers: {
+        'X-Tenant': TENANT,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      },
+      body: JSON.stringify({ email: 'reader@masthead.test', password: 'masthead-demo' }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const file = JSON.parse(readFileSync('tenants.json', 'utf8')) as {
+      tenants: { id: string; publishing: Record<string, unknown> }[];
+    };
+    for (const tenant of file.tenants) {
+      tenant.publishing['baseUrl'] = mock.publishingUrl;
+      if (tenant.id === TENANT) tenant.publishing['tokenEnv'] = TOKEN_ENV;
+    }
+    const tenantsFile = join(work, 'tenants.json');
+    writeFileSync(tenantsFile, JSON.stringify(file));
+    await fetch(`${mock.controlUrl}/stats`, { method: 'DELETE' });
+
+    const first = await build(work, tenantsFile, token, false);
+    const stats = (await (await fetch(`${mock.controlUrl}/stats`)).json()) as {
+      publishing: { total: number; routes: Record<string, number> };
+    };
+    // E-paper is read anonymously (60/min), everything else with the token (240/min), in parallel.
+    const anonymous = Object.entries(stats.publishing.routes)
+      .filter(([route]) => route.startsWith('GET /epaper') || route.startsWith('POST /auth'))
+      .reduce((sum, [, count]) => sum + count, 0);
+    const withToken = stats.publishing.total - anonymous;
+    const floorMs = Math.max(withToken / 240, anonymous / 60) * 60_000;
+    const second = await build(work, tenantsFile, token, true);
+    const published = first.pagesByType['posts'] ?? 0;
+    const result = {
+      posts: published,
+      upstreamCalls: first.upstreamCalls,
+      callsPer100Posts: Math.round((first.upstreamCalls / Math.max(1, published)) * 100 * 10) / 10,
+      wallSeconds: Math.round(first.wallMs / 1000),
+      fetchSeconds: Math.round(first.fetchMs / 1000),
+      floorSeconds: Math.round(floorMs / 1000),
+      wallOverFloor: Math.round((first.wallMs / floorMs) * 100) / 100,
+      fetchOverFloor: Math.round((first.fetchMs / floorMs) * 100) / 100,
+      rebuildUpstreamCalls: second.upstreamCalls,
+      rebuildSeconds: Math.round(second.wallMs / 1000),
+    };
+    return {
+      ...result,
+      ok: result.wallOverFloor <= 1.15 && result.rebuildUpstreamCalls === 0,
+    };
+  } finally {
+    await mock.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await run(), null, 2));
+}

@@ -1,0 +1,43 @@
+import type { ApiResult } from '../../lib/booking/types.ts';
+import type { BookingApi } from './booking.store.ts';
+
+/** The site's booking endpoints, relative to `endpoint` (e.g. `/harbour-times/api/booking`). */
+export function httpApi(endpoint: string, fetcher: typeof fetch = fetch): BookingApi {
+  const base = endpoint.replace(/\/+$/, '');
+  const read = async <T>(response: Response): Promise<ApiResult<T>> => {
+    const body = (await response.json().catch(() => null)) as ApiResult<T> | null;
+    if (body && typeof body === 'object' && 'ok' in body) return body;
+    return {
+      ok: false,
+      error: {
+        code: 'unavailable',
+        message: 'Booking is temporarily unavailable. Please try again.',
+      },
+    };
+  };
+  return {
+    async availability(query) {
+      const params = new URLSearchParams({
+        property: query.property,
+        checkIn: query.checkIn,
+        checkOut: query.checkOut,
+        adults: String(query.adults),
+        children: String(query.children),
+      });
+      return read(
+        await fetcher(`${base}/availability?${params}`, {
+          headers: { Accept: 'application/json' },
+        }),
+      );
+    },
+    async book(request) {
+      return read(
+        await fetcher(`${base}/bookings`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify(request),
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * Who is signed in, told to a shared public page without JavaScript and without making it private:
+ * every page links `/reader.css`, a tiny private stylesheet. For a guest it is empty; for a subscriber
+ * it shows the `.when-member` parts, hides the `.when-guest` ones and writes the name into `.reader-name`.
+ */
+export function readerCss(name: string | null): string {
+  if (name === null) return '';
+  return [
+    '.when-guest{display:none!important}',
+    '.when-member{display:revert!important}',
+    `.reader-name::before{content:"${cssString(name)}"}`,
+  ].join('');
+}
+
+/** Escapes everything but letters, digits and spaces, so a name can never end the CSS string. */
+export function cssString(text: string): string {
+  return [...text.replace(/[\r\n\t]+/g, ' ')]
+    .map((char) =>
+      /[\p{L}\p{N} ]/u.test(char) ? char : `\\${(char.codePointAt(0) ?? 0).toString(16)} `,
+    )
+    .join('');
+}

@@ -1,0 +1,45 @@
+/**
+ * What a lodging booking status means to a guest. The contract names no status values, and real
+ * lodging APIs spell them differently: known spellings get honest words, anything else is shown
+ * neutrally, never as confirmed.
+ */
+export type StatusKind = 'received' | 'confirmed' | 'cancelled' | 'other';
+
+const KINDS: Readonly<Record<string, StatusKind>> = {
+  pending: 'received',
+  tentative: 'received',
+  requested: 'received',
+  on_hold: 'received',
+  confirmed: 'confirmed',
+  booked: 'confirmed',
+  guaranteed: 'confirmed',
+  checked_in: 'confirmed',
+  cancelled: 'cancelled',
+  canceled: 'cancelled',
+};
+
+/** Statuses that release the room: everything else holds it (unknown ones too, to be safe). */
+const RELEASES_ROOM = new Set([
+  'cancelled',
+  'canceled',
+  'no_show',
+  'checked_out',
+  'declined',
+  'rejected',
+]);
+
+function normalize(status: string): string {
+  return status
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+}
+
+export function statusKind(status: string): StatusKind {
+  return KINDS[normalize(status)] ?? 'other';
+}
+
+/** Whether a booking with this status still occupies its room (for the duplicate check). */
+export function holdsRoom(status: string): boolean {
+  return !RELEASES_ROOM.has(normalize(status));
+}

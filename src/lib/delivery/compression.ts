@@ -1,0 +1,153 @@
+import { Duplex } from 'node:stream';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
+
+const brotliBytes = promisify(brotliCompress);
+const gzipBytes = promisify(gzip);
+
+export type Encoding = 'br' | 'gzip';
+
+/** Text formats worth compressing: HTML, CSS, JS, XML (RSS, sitemaps), JSON and SVG. */
+const COMPRESSIBLE_TYPE =
+  /^(text\/|application\/(javascript|json|xml|rss\+xml|atom\+xml|manifest\+json|ld\+json|problem\+json)|image\/svg\+xml)/i;
+
+/** Below this, headers and framing cost more than compression saves. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+/** Brotli quality 5: close to gzip's speed on a miss, clearly smaller; hits reuse the cached bytes. */
+const BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 6;
+
+/**
+ * The encoding to answer with, from `Accept-Encoding`: brotli before gzip at equal weight, never one
+ * the client gave `q=0`, `*` standing for any encoding it did not name.
+ */
+export function negotiateEncoding(acceptEncoding: string | null | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    weights.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  const weightOf = (name: Encoding) => weights.get(name) ?? weights.get('*') ?? 0;
+  const br = weightOf('br');
+  const gzip = weightOf('gzip');
+  if (br <= 0 && gzip <= 0) return null;
+  return br >= gzip ? 'br' : 'gzip';
+}
+
+/** Whether `response` is text worth compressing that nobody has encoded yet (headers say `Vary`). */
+export function isCompressible(response: Response): boolean {
+  if (!response.body || [204, 206, 304].includes(response.status)) return false;
+  const headers = response.headers;
+  if (headers.has('content-encoding')) return false;
+  if (/no-transform/i.test(headers.get('cache-control') ?? '')) return false;
+  if (!COMPRESSIBLE_TYPE.test(headers.get('content-type') ?? '')) return false;
+  const length = headers.get('content-length');
+  return length === null || Number(length) >= MIN_COMPRESS_BYTES;
+}
+
+/** Adds `token` to the `Vary` header unless it is already there. */
+export function appendVary(headers: Headers, token: string): void {
+  const current = headers.get('vary');
+  if (!current) {
+    headers.set('Vary', token);
+    return;
+  }
+  const listed = current.split(',').map((value) => value.trim().toLowerCase());
+  if (!listed.includes(token.toLowerCase()) && !listed.includes('*')) {
+    headers.set('Vary', `${current}, ${token}`);
+  }
+}
+
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } };
+
+function compressor(encoding: Encoding) {
+  return encoding === 'br'
+    ? createBrotliCompress(BROTLI_OPTIONS)
+    : createGzip({ level: GZIP_LEVEL });
+}
+
+/** A response shared caches may keep (`public` or `s-maxage`, neither `private` nor `no-store`). */
+export function isShareable(response: Response): boolean {
+  const cacheControl = response.headers.get('cache-control') ?? '';
+  return (
+    /\b(public|s-maxage)\b/i.test(cacheControl) && !/\b(private|no-store)\b/i.test(cacheControl)
+  );
+}
+
+/**
+ * The whole body, compressed if `encoding` says so, with its `Content-Length`: for responses caches
+ * keep (Astro's route cache, the edge), which then answer hits with a known length instead of
+ * chunks (nginx serves a cached chunked page markedly slower).
+ */
+export async function bufferResponse(
+  response: Response,
+  encoding: Encoding | null,
+  vary = true,
+): Promise<Response> {
+  const plain = Buffer.from(await response.arrayBuffer());
+  if (plain.length < MIN_COMPRESS_BYTES) encoding = null;
+  const body =
+    encoding === 'br'
+      ? await brotliBytes(plain, BROTLI_OPTIONS)
+      : encoding === 'gzip'
+        ? await gzipBytes(plain, { level: GZIP_LEVEL })
+        : plain;
+  const headers = new Headers(response.headers);
+  if (encoding) headers.set('Content-Encoding', encoding);
+  headers.set('Content-Length', String(body.length));
+  if (vary) appendVary(headers, 'Accept-Encoding');
+  return new Response(new Uint8Array(body), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/**
+ * The response with its body streamed through `encoding`. Status, headers and (through Astro)
+ * cookies are kept; the length is unknown until the end, so `Content-Length` goes.
+ */
+export function compressResponse(response: Response, encoding: Encoding): Response {
+  if (!response.body) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Content-Encoding', encoding);
+  headers.delete('Content-Length');
+  appendVary(headers, 'Accept-Encoding');
+  const transform = Duplex.toWeb(compressor(encoding)) as unknown as ReadableWritablePair<
+    Uint8Array,
+    Uint8Array
+  >;
+  return new Response(response.body.pipeThrough(transform), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/**
+ * What the compression middleware does with one response: compress it for this client, or leave it
+ * (still announcing `Vary: Accept-Encoding`, so caches keep the variants apart). Responses shared
+ * caches keep are buffered to give them a length; the others (private pages) stay streamed. With
+ * `compress: false` (a proxy compresses) only the buffering is left.
+ */
+export async function maybeCompress(
+  response: Response,
+  request: { method: string; acceptEncoding: string | null; compress?: boolean },
+): Promise<Response> {
+  if (request.method === 'HEAD' || !isCompressible(response)) return response;
+  if (request.compress === false) {
+    return isShareable(response) ? bufferResponse(response, null, false) : response;
+  }
+  const encoding = negotiateEncoding(request.acceptEncoding);
+  if (isShareable(response)) return bufferResponse(response, encoding);
+  if (!encoding) {
+    appendVary(response.headers, 'Accept-Encoding');
+    return response;
+  }
+  return compressResponse(response, encoding);
+}

@@ -1,0 +1,82 @@
+import type { Tenant } from '../tenants/schema.ts';
+import { getRedis } from '../upstream/redis.ts';
+
+/** One answer of `/_health`: operators and load balancers see which part failed, no tenant data. */
+export interface Health {
+  ok: boolean;
+  checks: {
+    config: 'ok' | 'invalid';
+    sharedStore: 'ok' | 'unavailable' | 'not configured';
+  };
+}
+
+export interface HealthInputs {
+  /** The tenants; throws when the configuration cannot be used. */
+  readConfig: () => readonly Pick<Tenant, 'lodging'>[];
+  /** Where the secrets that tenants.json names are looked up. */
+  env?: Record<string, string | undefined>;
+  redisUrl: string | undefined;
+  /** Resolves when the shared store answers; defaults to a Redis PING. */
+  pingStore?: (url: string) => Promise<void>;
+}
+
+/** Longest the check waits for Redis: a load balancer's probe must not hang. */
+const PING_TIMEOUT_MS = 1000;
+
+async function pingRedis(url: string): Promise<void> {
+  const redis = await getRedis(url);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      redis.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('Redis PING timed out')), PING_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A tenant with lodging whose credentials are not in the environment cannot take bookings. */
+function lacksLodgingCredentials(
+  tenant: Pick<Tenant, 'lodging'>,
+  env: Record<string, string | undefined>,
+): boolean {
+  const lodging = tenant.lodging;
+  if (!lodging) return false;
+  const set = (name: string | undefined) => Boolean(name && env[name]);
+  return !set(lodging.tokenEnv) && !(set(lodging.emailEnv) && set(lodging.passwordEnv));
+}
+
+export async function checkHealth(inputs: HealthInputs): Promise<Health> {
+  let config: Health['checks']['config'] = 'ok';
+  try {
+    const env = inputs.env ?? process.env;
+    if (inputs.readConfig().some((tenant) => lacksLodgingCredentials(tenant, env))) {
+      config = 'invalid';
+    }
+  } catch {
+    config = 'invalid';
+  }
+  let sharedStore: Health['checks']['sharedStore'] = 'not configured';
+  if (inputs.redisUrl) {
+    const ping = inputs.pingStore ?? pingRedis;
+    sharedStore = await ping(inputs.redisUrl).then(
+      () => 'ok' as const,
+      () => 'unavailable' as const,
+    );
+  }
+  return {
+    ok: config === 'ok' && sharedStore !== 'unavailable',
+    checks: { config, sharedStore },
+  };
+}
+
+/** `/_health` as a response: 200 or 503, JSON, never cached anywhere. */
+export function healthResponse(health: Health): Response {
+  return new Response(JSON.stringify({ status: health.ok ? 'ok' : 'failing', ...health.checks }), {
+    status: health.ok ? 200 : 503,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+  });
+}

@@ -1,0 +1,107 @@
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { getRedis } from '../upstream/redis.ts';
+import { logWarn } from '../log.ts';
+
+/** What Astro's session runtime calls on its driver (the rest of unstorage's interface is unused). */
+export interface SessionStore {
+  name: string;
+  getItem(key: string): Promise<string | null>;
+  setItem(key: string, value: string): Promise<void>;
+  removeItem(key: string): Promise<void>;
+}
+
+/** Two weeks without a visit signs a subscriber out; every request that reads the session extends it. */
+export const DEFAULT_SESSION_TTL_SECONDS = 14 * 24 * 60 * 60;
+
+/** `SESSION_TTL_SECONDS` when it is a positive integer, else the default. */
+export function sessionTtlSeconds(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env['SESSION_TTL_SECONDS']);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_SESSION_TTL_SECONDS;
+}
+
+/**
+ * Sessions in Redis, shared by every server with the same `REDIS_URL`: a sign-in on one is honoured
+ * by the others. Each read slides the expiry (GETEX), so Redis itself removes idle sessions.
+ */
+export function redisSessionStore(url: string, ttlSeconds: number): SessionStore {
+  const key = (id: string) => `masthead:session:${id}`;
+  return {
+    name: 'masthead-redis-session',
+    async getItem(id) {
+      try {
+        return await (await getRedis(url)).getex(key(id), 'EX', ttlSeconds);
+      } catch (error) {
+        // Redis away: the visitor reads as signed out until it is back, pages still render.
+        logWarn('session.redis.read_failed', {
+          message: error instanceof Error ? error.message : String(error),
+        });
+        return null;
+      }
+    },
+    async setItem(id, value) {
+      await (await getRedis(url)).set(key(id), value, 'EX', ttlSeconds);
+    },
+    async removeItem(id) {
+      await (await getRedis(url)).unlink(key(id));
+    },
+  };
+}
+
+// Astro only hands over ids it generated (UUIDs); anything else must never become a path.
+const SAFE_ID = /^[A-Za-z0-9-]+$/;
+
+/**
+ * Sessions as files under `base` (one server only). A read slides the expiry by touching the file;
+ * an expired file is removed when read, and `sweep()` removes the ones nobody reads again.
+ */
+export function fileSessionStore(
+  base: string,
+  ttlSeconds: number,
+  now: () => number = Date.now,
+): SessionStore & { sweep(): Promise<number> } {
+  const path = (id: string) => {
+    if (!SAFE_ID.test(id)) throw new Error('Invalid session id');
+    return join(base, id);
+  };
+  const expired = (mtimeMs: number) => now() - mtimeMs > ttlSeconds * 1000;
+  return {
+    name: 'masthead-file-session',
+    async getItem(id) {
+      if (!SAFE_ID.test(id)) return null;
+      const file = path(id);
+      try {
+        const info = await stat(file);
+        if (expired(info.mtimeMs)) {
+          await rm(file, { force: true });
+          return null;
+        }
+        const at = new Date(now());
+        await utimes(file, at, at);
+        return await readFile(file, 'utf8');
+      } catch {
+        return null;
+      }
+    },
+    async setItem(id, value) {
+      await mkdir(base, { recursive: true });
+      await writeFile(path(id), value);
+    },
+    async removeItem(id) {
+      if (SAFE_ID.test(id)) await rm(path(id), { force: true });
+    },
+    async sweep() {
+      let removed = 0;
+      const names = await readdir(base).catch(() => [] as string[]);
+      for (const name of names) {
+        if (!SAFE_ID.test(name)) continue;
+        const info = await stat(join(base, name)).catch(() => null);
+        if (info?.isFile() && expired(info.mtimeMs)) {
+          await rm(join(base, name), { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
+    },
+  };
+}

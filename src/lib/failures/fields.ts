@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+
+/** Messages per form field; `form` holds those about no single field. The one shape of field errors. */
+export type FieldErrors = Record<string, string[]>;
+
+/** A zod issue, or one that travelled as JSON (Astro's action input errors). */
+type Issue = Pick<z.core.$ZodIssue, 'path' | 'message'> & { code?: string; keys?: string[] };
+
+/** Issues read back from JSON: anything without a path and a message is dropped. */
+export function issuesFrom(value: unknown): Issue[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (issue: unknown): issue is Issue =>
+      typeof issue === 'object' &&
+      issue !== null &&
+      Array.isArray((issue as Issue).path) &&
+      typeof (issue as Issue).message === 'string',
+  );
+}
+
+/** An issue's message, naming unknown keys (zod's own text does not say which). */
+export function issueMessage(issue: Issue): string {
+  if (issue.code === 'unrecognized_keys' && issue.keys) {
+    return `Unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  }
+  return issue.message;
+}
+
+/** A path as `a.b.0`, or `(root)`. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path.length ? path.map(String).join('.') : '(root)';
+}
+
+/** `path: message; …` of the first `max` issues: a short summary for logs. */
+export function issuesSummary(issues: readonly Issue[], max = 5): string {
+  return issues
+    .slice(0, max)
+    .map((issue) => `${issuePath(issue.path)}: ${issueMessage(issue)}`)
+    .join('; ');
+}
+
+/** Issues as field errors: the first path segment names the field, anything else goes to `form`. */
+export function fieldErrorsOf(issues: readonly Issue[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    const key = typeof issue.path[0] === 'string' ? issue.path[0] : 'form';
+    (fields[key] ??= []).push(issueMessage(issue));
+  }
+  return fields;
+}

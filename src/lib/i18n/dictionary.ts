@@ -1,0 +1,20 @@
+import { en, type PluralMessage } from './messages/en.ts';
+
+export type { PluralMessage };
+/** Every interface text key; English defines them. */
+export type MessageKey = keyof typeof en;
+/** A key whose English text is a plural message (needs `{count}`). */
+export type PluralKey = {
+  [K in MessageKey]: (typeof en)[K] extends string ? never : K;
+}[MessageKey];
+export type Message = string | PluralMessage;
+/** Another language: any subset of the English keys, same shape (a missing key falls back to English). */
+export type Dictionary = {
+  readonly [K in MessageKey]?: (typeof en)[K] extends string ? string : PluralMessage;
+};
+
+export const MESSAGE_KEYS = Object.keys(en) as MessageKey[];
+
+export function isPlural(message: Message): message is PluralMessage {
+  return typeof message === 'object';
+}

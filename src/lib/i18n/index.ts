@@ -1,0 +1,64 @@
+import type { Tenant } from '../tenants/schema.ts';
+import { isPlural, type Message, type MessageKey } from './dictionary.ts';
+import { dictionaryFor } from './languages.ts';
+import { en } from './messages/en.ts';
+
+export type { Message, MessageKey } from './dictionary.ts';
+export type Values = Readonly<Record<string, string | number>>;
+
+/** Interface text and formats in one tenant's language, locale and time zone. */
+export interface I18n {
+  /** BCP 47 locale of the tenant (`de-CH`). */
+  locale: string;
+  /** Language of the dictionary in use (`de`); `en` when the locale's language has none. */
+  language: string;
+  timeZone: string;
+  /** The text for `key`, `{name}` filled from `values`; plural messages pick their form by `values.count`. */
+  t: (key: MessageKey, values?: Values) => string;
+  number: (value: number) => string;
+  /** The raw message (override, language, English), for text a client-side island formats itself. */
+  message: (key: MessageKey) => Message;
+}
+
+type I18nTenant = Pick<Tenant, 'locale' | 'timeZone' | 'messages'>;
+
+const cache = new WeakMap<I18nTenant, I18n>();
+
+/** The tenant's `I18n`; built once per tenant (tenants are read once at start-up). */
+export function i18nFor(tenant: I18nTenant): I18n {
+  let i18n = cache.get(tenant);
+  if (!i18n) {
+    i18n = createI18n(tenant.locale, tenant.timeZone, tenant.messages);
+    cache.set(tenant, i18n);
+  }
+  return i18n;
+}
+
+/** Override → the language's dictionary → English: a missing key never shows as a key. */
+export function createI18n(
+  locale: string,
+  timeZone: string,
+  overrides: { readonly [K in MessageKey]?: Message | undefined } = {},
+): I18n {
+  const { language, messages } = dictionaryFor(locale);
+  const plurals = new Intl.PluralRules(locale);
+  const numbers = new Intl.NumberFormat(locale);
+  const number = (value: number) => numbers.format(value);
+  const message = (key: MessageKey): Message => overrides[key] ?? messages[key] ?? en[key];
+  const t = (key: MessageKey, values: Values = {}): string =>
+    interpolate(pick(message(key), values['count']), values, number);
+  const pick = (message: Message, count: string | number | undefined): string => {
+    if (!isPlural(message)) return message;
+    const category = typeof count === 'number' ? plurals.select(count) : 'other';
+    return message[category] ?? message.other;
+  };
+  return { locale, language, timeZone, t, number, message };
+}
+
+function interpolate(text: string, values: Values, number: (value: number) => string): string {
+  return text.replace(/\{(\w+)\}/g, (match, name: string) => {
+    const value = values[name];
+    if (value === undefined) return match;
+    return typeof value === 'number' ? number(value) : value;
+  });
+}

@@ -1,0 +1,67 @@
+import type { AstroGlobal } from 'astro';
+import { classify, isTemporary } from '../failures/classify.ts';
+import type { Failure } from '../failures/classify.ts';
+
+/** Shared by every page (reading, account, booking): failure pages and cache headers. */
+
+type PageContext = Pick<AstroGlobal, 'rewrite' | 'locals' | 'url'>;
+
+/** Seconds a visitor (and a CDN) should wait before retrying when the upstream is unavailable. */
+const DEFAULT_RETRY_AFTER = 30;
+
+/**
+ * Runs a page's data loader and turns failures into the right page: 404 for a missing resource,
+ * the branded 503 with `Retry-After` for an outage or rate limit (never a 500). Anything else is a
+ * bug and goes on to the 500 page. (The client has already logged the upstream failure.)
+ */
+export async function loadOrRespond<T>(
+  Astro: PageContext,
+  loader: () => Promise<T>,
+): Promise<T | Response> {
+  try {
+    return await loader();
+  } catch (error) {
+    const response = failurePage(Astro, classify(error));
+    if (response) return response;
+    throw error;
+  }
+}
+
+/** The 404 or 503 page for `failure`, or null when it is not a page's to show (a bug, a refusal). */
+function failurePage(Astro: PageContext, failure: Failure): Promise<Response> | null {
+  if (failure.kind === 'not-found') return notFound(Astro);
+  if (!isTemporary(failure)) return null;
+  Astro.locals.retryAfter = failure.retryAfterSeconds ?? DEFAULT_RETRY_AFTER;
+  return Astro.rewrite(Astro.locals.href('/503'));
+}
+
+export function notFound(Astro: PageContext): Promise<Response> {
+  return Astro.rewrite(Astro.locals.href('/404'));
+}
+
+interface CacheRule {
+  /** Seconds a shared cache may serve the page as fresh. */
+  maxAge: number;
+  /** Seconds it may then serve it stale while refetching. */
+  swr: number;
+  tags?: string[];
+}
+
+/** Public, tenant-wide pages: CDN-cacheable, and held in Astro's route cache on this server. */
+export function cachePublic(Astro: Pick<AstroGlobal, 'response' | 'cache'>, rule: CacheRule): void {
+  Astro.response.headers.set(
+    'Cache-Control',
+    `public, max-age=0, s-maxage=${rule.maxAge}, stale-while-revalidate=${rule.swr}, stale-if-error=86400`,
+  );
+  Astro.cache.set({
+    maxAge: rule.maxAge,
+    swr: rule.swr,
+    ...(rule.tags ? { tags: rule.tags } : {}),
+  });
+}
+
+/** Anything that depends on the visitor (session, form results): never stored by a shared cache. */
+export function cachePrivate(Astro: Pick<AstroGlobal, 'response'>): void {
+  Astro.response.headers.set('Cache-Control', 'private, no-store');
+  Astro.response.headers.append('Vary', 'Cookie');
+}

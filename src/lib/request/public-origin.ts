@@ -1,0 +1,34 @@
+/** A bare host with an optional port: no user info, path, spaces or other URL syntax. */
+const HOST_SYNTAX =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** The first value of a comma-separated proxy header, trimmed; `undefined` when empty. */
+function firstValue(header: string | null | undefined): string | undefined {
+  const value = header?.split(',')[0]?.trim();
+  return value ? value : undefined;
+}
+
+/** `true` for a host header value a browser could have sent (`news.example.com:8080`, `[::1]`). */
+export function isValidHost(host: string): boolean {
+  return HOST_SYNTAX.test(host);
+}
+
+/** `X-Forwarded-Host` when the proxy is trusted and the value is a plain host, else undefined. */
+export function forwardedHost(headers: Headers, trustProxy: boolean): string | undefined {
+  if (!trustProxy) return undefined;
+  const host = firstValue(headers.get('x-forwarded-host'));
+  return host && isValidHost(host) ? host : undefined;
+}
+
+/**
+ * The origin the visitor's browser used. Behind a trusted proxy that rewrites `Host`, it comes from
+ * `X-Forwarded-Host` and `X-Forwarded-Proto`; otherwise from the request URL. Origin checks and
+ * every absolute URL (canonical, og:url, feeds, sitemaps) use this one value.
+ */
+export function publicOrigin(url: URL, headers: Headers, trustProxy: boolean): string {
+  const host = forwardedHost(headers, trustProxy);
+  if (!host) return url.origin;
+  const proto = firstValue(headers.get('x-forwarded-proto'))?.toLowerCase();
+  const scheme = proto === 'https' || proto === 'http' ? proto : url.protocol.replace(/:$/, '');
+  return new URL(`${scheme}://${host}`).origin;
+}

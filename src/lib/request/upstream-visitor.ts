@@ -1,0 +1,26 @@
+import { defineMiddleware } from 'astro:middleware';
+import { TRUST_PROXY } from 'astro:env/server';
+import { getTenants } from '../tenants/registry.ts';
+import { runForVisitor } from '../upstream/runtime.ts';
+import { siteUpstream } from '../upstream/site.ts';
+import { currentVisitor } from '../upstream/visitor.ts';
+import { warnTenantsWithoutReadToken } from '../upstream/warnings.ts';
+import { clientIp } from '../visitor-limits.ts';
+
+/**
+ * Renders the page as one visitor (address, or crawler by user agent) with one upstream deadline:
+ * cache misses spend that visitor's share of the shared budget, and no call outlives the deadline.
+ */
+export const upstreamVisitor = defineMiddleware((context, next) => {
+  // A rewrite (to /404, /503) runs the middleware again: it keeps the page's visitor and deadline.
+  if (context.isPrerendered || currentVisitor()) return next();
+  // First request of the process: say which tenants share the anonymous budget.
+  const upstream = siteUpstream();
+  warnTenantsWithoutReadToken(getTenants(), upstream);
+  return runForVisitor(
+    upstream,
+    clientIp(context, TRUST_PROXY),
+    context.request.headers.get('user-agent'),
+    () => next(),
+  );
+});

@@ -1,0 +1,291 @@
+import { spawn } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Tenant } from '../tenants/schema.ts';
+import { createMetrics } from '../upstream/metrics.ts';
+import { createUpstream } from '../upstream/runtime.ts';
+import { staticBuildSettings } from './env.ts';
+import { crawl } from './crawl.ts';
+import type { CrawlResult } from './crawl.ts';
+import { createDiskCache } from './disk-cache.ts';
+import { fetchSnapshot } from './fetch.ts';
+import type { FetchProgress } from './fetch.ts';
+import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
+import { createPacingBudget } from './pacer.ts';
+import type { PacingBudget } from './pacer.ts';
+
+export interface StaticBuildOptions {
+  tenant: Tenant;
+  /** The built server (`astro build` output: `client/` and `server/`). */
+  serverDir: string;
+  /** Folder of all copies; this tenant's goes to `<outRoot>/<id>/`. */
+  outRoot: string;
+  /** Folder of the upstream answers; this tenant's are in `<cacheRoot>/<id>/`. */
+  cacheRoot: string;
+  freshSeconds: number;
+  /** One per run: tenants of one upstream share its per-IP limit (made from env when absent). */
+  budget?: PacingBudget | undefined;
+  log?: (line: string) => void;
+  /** Called with a one-line status while running (a terminal rewrites it in place). */
+  status?: (line: string) => void;
+}
+
+export interface StaticBuildSummary {
+  tenant: string;
+  outDir: string;
+  pagesByType: Record<string, number>;
+  files: number;
+  bytes: number;
+  upstreamCalls: number;
+  reused: number;
+  waitedMs: number;
+  fetchMs: number;
+  wallMs: number;
+}
+
+export class StaticBuildError extends Error {
+  override name = 'StaticBuildError';
+}
+
+/** Why a tenant cannot be built as plain files, or `null` when it can. */
+export function staticProblem(tenant: Tenant): string | null {
+  return staticOrigin(tenant)
+    ? null
+    : `tenant "${tenant.id}" cannot be built statically: its first host is a wildcard; set static.origin in tenants.json`;
+}
+
+/** What kind of page a site path is, for the summary. */
+export function pageType(path: string): string {
+  if (path === '/' || /^\/page\/\d+$/.test(path)) return 'home';
+  const [, first = ''] = path.split('/');
+  if (/\.(xml|txt)$/.test(path)) return 'feeds and sitemaps';
+  if (path === '/404') return '404';
+  const names: Record<string, string> = {
+    posts: 'posts',
+    categories: 'categories',
+    tags: 'tags',
+    plans: 'plans',
+    epaper: 'e-paper',
+    streams: 'streams',
+    search: 'search',
+    stay: 'booking',
+  };
+  return names[first] ?? 'other';
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the built server for one tenant in static mode and waits until it answers. */
+async function startRenderer(serverDir: string, tenantId: string, snapshotFile: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(serverDir, 'server', 'entry.mjs')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      MASTHEAD_TENANT: tenantId,
+      [SNAPSHOT_ENV]: snapshotFile,
+    },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries += 1) {
+    if (child.exitCode !== null) {
+      throw new StaticBuildError(`${tenantId}: the rendering server stopped: ${stderr.trim()}`);
+    }
+    try {
+      const res = await fetch(`${url}/favicon.svg`);
+      await res.body?.cancel();
+      if (res.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (tries > 200) throw new StaticBuildError(`${tenantId}: the rendering server did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function folderSize(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    files += 1;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return { files, bytes };
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+function fetchStatus(tenantId: string, p: FetchProgress, startedAt: number): string {
+  const elapsed = Date.now() - startedAt;
+  const left = Math.max(0, p.planned - p.made);
+  const eta = p.made > 0 ? (elapsed / p.made) * left : 0;
+  return `${tenantId}: upstream ${p.made}/${p.planned} calls, ${p.reused} reused, waited ${seconds(p.waitedMs)} for the budget, ~${seconds(eta)} left`;
+}
+
+/** One tenant: fetch (resumable), render every public page, index for search, swap into place. */
+export async function buildStaticTenant(options: StaticBuildOptions): Promise<StaticBuildSummary> {
+  const { tenant, serverDir, outRoot, cacheRoot } = options;
+  const status = options.status ?? (() => undefined);
+  const started = Date.now();
+  const problem = staticProblem(tenant);
+  if (problem) throw new StaticBuildError(problem);
+  const origin = staticOrigin(tenant) ?? '';
+
+  const envOptions = staticBuildSettings();
+  const budget = options.budget ?? createPacingBudget({ limits: envOptions.limits });
+  const upstream = {
+    ...createUpstream({
+      // The build needs no shared cache: its answers live on disk.
+      metrics: createMetrics({ log: options.log ?? (() => undefined) }),
+      http: {
+        ...envOptions.http,
+        // A build may wait for the upstream's window; a page render may not.
+        maxRetries: 5,
+        retryAfterCapMs: 120_000,
+        backoffBaseMs: 500,
+        backoffMaxMs: 10_000,
+      },
+    }),
+    budget,
+  };
+  const cacheDir = join(cacheRoot, tenant.id);
+  const { snapshot, progress } = await fetchSnapshot({
+    tenant,
+    cache: createDiskCache(join(cacheDir, 'answers')),
+    freshMs: options.freshSeconds * 1000,
+    upstream,
+    onProgress: (p) => status(fetchStatus(tenant.id, p, started)),
+  });
+  const fetchMs = Date.now() - started;
+  const snapshotFile = join(cacheDir, 'snapshot.json');
+  writeFileSync(snapshotFile, JSON.stringify(snapshot));
+
+  const outDir = join(outRoot, tenant.id);
+  const workDir = join(outRoot, `.${tenant.id}.partial`);
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  const renderer = await startRenderer(serverDir, tenant.id, snapshotFile);
+  let result: CrawlResult;
+  try {
+    const seeds = [
+      '/',
+      '/404',
+      '/robots.txt',
+      '/rss.xml',
+      '/sitemap.xml',
+      '/search',
+      '/categories',
+      '/tags',
+      '/plans',
+    ];
+    if (tenant.features.epaper) seeds.push('/epaper');
+    if (tenant.features.streams) seeds.push('/streams');
+    result = await crawl({
+      server: renderer.url,
+      siteOrigin: origin,
+      outDir: workDir,
+      seeds,
+      onPage: (written, queued) =>
+        status(`${tenant.id}: ${written} pages written, ${queued} queued`),
+    });
+  } finally {
+    await renderer.stop();
+  }
+  if (result.broken.length > 0) {
+    throw new StaticBuildError(
+      `${tenant.id}: ${result.broken.length} page(s) could not be written:\n${result.broken.map((line) => `  - ${line}`).join('\n')}`,
+    );
+  }
+  cpSync(join(serverDir, 'client'), workDir, { recursive: true });
+  status(`${tenant.id}: indexing for search`);
+  await indexForSearch(workDir);
+  rmSync(outDir, { recursive: true, force: true });
+  renameSync(workDir, outDir);
+
+  const pagesByType: Record<string, number> = {};
+  for (const path of result.written) {
+    const type = pageType(path);
+    pagesByType[type] = (pagesByType[type] ?? 0) + 1;
+  }
+  const size = folderSize(outDir);
+  return {
+    tenant: tenant.id,
+    outDir,
+    pagesByType,
+    files: size.files,
+    bytes: size.bytes,
+    upstreamCalls: progress.made,
+    reused: progress.reused,
+    waitedMs: progress.waitedMs,
+    fetchMs,
+    wallMs: Date.now() - started,
+  };
+}
+
+/** Pagefind's index of the written pages (only post bodies are marked for it). */
+async function indexForSearch(dir: string): Promise<void> {
+  const pagefind = await import('pagefind');
+  const { index, errors } = await pagefind.createIndex({});
+  if (!index) throw new StaticBuildError(`search index: ${errors.join('; ')}`);
+  try {
+    const added = await index.addDirectory({ path: dir });
+    if (added.errors.length > 0)
+      throw new StaticBuildError(`search index: ${added.errors.join('; ')}`);
+    const written = await index.writeFiles({ outputPath: join(dir, 'pagefind') });
+    if (written.errors.length > 0)
+      throw new StaticBuildError(`search index: ${written.errors.join('; ')}`);
+  } finally {
+    await index.deleteIndex();
+    await pagefind.close();
+  }
+}
+
+/** `12 posts, 3 categories, …` for the summary. */
+export function describeSummary(summary: StaticBuildSummary): string {
+  const pages = Object.entries(summary.pagesByType)
+    .sort(([, a], [, b]) => b - a)
+    .map(([type, count]) => `${count} ${type}`)
+    .join(', ');
+  const total = Object.values(summary.pagesByType).reduce((sum, count) => sum + count, 0);
+  return [
+    `${summary.tenant} → ${summary.outDir}`,
+    `  pages: ${total} (${pages})`,
+    `  upstream: ${summary.upstreamCalls} calls, ${summary.reused} answers reused from the cache, ${seconds(summary.waitedMs)} waiting for the budget`,
+    `  time: ${seconds(summary.wallMs)} (fetching ${seconds(summary.fetchMs)}); output: ${(summary.bytes / 1024 / 1024).toFixed(1)} MB in ${summary.files} files`,
+  ].join('\n');
+}

@@ -1,0 +1,135 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * Render-and-save: asks the site's own server (single-tenant, static mode, on a loopback port) for
+ * every page reachable from the seeds, follows root-relative links and sitemap entries, and writes
+ * each answer where a static host looks for it (`/posts/x` → `posts/x/index.html`).
+ */
+export interface CrawlOptions {
+  /** Where the rendering server listens, e.g. `http://127.0.0.1:5123`. */
+  server: string;
+  /** Public origin of the copy: absolute links to it (sitemap, feed) are crawled as paths. */
+  siteOrigin: string;
+  outDir: string;
+  seeds: readonly string[];
+  concurrency?: number;
+  onPage?: (written: number, queued: number) => void;
+}
+
+export interface CrawlResult {
+  /** Site paths written, in crawl order. */
+  written: string[];
+  bytes: number;
+  /** `path (linked from …): status`: links the copy cannot serve. */
+  broken: string[];
+}
+
+/** Never part of a static copy: they need a server (forms, sessions, bookings, APIs). */
+const SERVER_ONLY =
+  /^\/(?:_actions|_server-islands|_status|api|embed|login|logout|register|account)(?:\/|$)/;
+/** Copied from the build or written later (Pagefind), never rendered. */
+const ASSETS = /^\/(?:_astro\/|pagefind\/|favicon\.svg$)/;
+
+/** The file a static host serves for a site path. */
+export function fileForPath(path: string): string {
+  if (path === '/') return 'index.html';
+  if (path === '/404') return '404.html';
+  const clean = path.replace(/^\/+|\/+$/g, '');
+  // Only real file types keep their name (`/epaper/x/zoom/1.5` is a page, not a `.5` file).
+  return /\.(?:xml|txt|json|css|js|svg|html|webmanifest)$/i.test(clean)
+    ? clean
+    : `${clean}/index.html`;
+}
+
+const decode = (value: string): string =>
+  value
+    .replace(/&amp;/g, '&')
+    .replace(/&#x2F;/gi, '/')
+    .replace(/&#47;/g, '/');
+
+/** Root-relative or same-origin links in an HTML or XML body, as site paths without query or hash. */
+export function linksIn(body: string, siteOrigin: string): string[] {
+  const found = new Set<string>();
+  const pattern = /(?:href|src)="([^"]*)"|<loc>([^<]*)<\/loc>/g;
+  for (const match of body.matchAll(pattern)) {
+    const raw = decode((match[1] ?? match[2] ?? '').trim());
+    let path: string | undefined;
+    if (raw.startsWith('/') && !raw.startsWith('//')) path = raw;
+    else if (raw.startsWith(`${siteOrigin}/`) || raw === siteOrigin)
+      path = raw.slice(siteOrigin.length) || '/';
+    if (!path) continue;
+    const bare = path.split('#')[0]?.split('?')[0] ?? '';
+    if (bare) found.add(bare.length > 1 ? bare.replace(/\/$/, '') : bare);
+  }
+  return [...found];
+}
+
+export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
+  const { server, siteOrigin, outDir } = options;
+  const concurrency = options.concurrency ?? 4;
+  const queue: string[] = [];
+  const referrer = new Map<string, string>();
+  const seen = new Set<string>();
+  const written: string[] = [];
+  const broken: string[] = [];
+  let bytes = 0;
+
+  const enqueue = (path: string, from: string) => {
+    if (seen.has(path) || ASSETS.test(path)) return;
+    seen.add(path);
+    if (SERVER_ONLY.test(path)) {
+      broken.push(`${path} (linked from ${from}): needs a server`);
+      return;
+    }
+    referrer.set(path, from);
+    queue.push(path);
+  };
+  for (const seed of options.seeds) enqueue(seed, 'the build');
+
+  const visit = async (path: string) => {
+    const response = await fetch(`${server}${path}`, { redirect: 'manual' });
+    const expected = path === '/404' ? 404 : 200;
+    if (response.status !== expected) {
+      const where = `${path} (linked from ${referrer.get(path) ?? '?'})`;
+      const location = response.headers.get('location');
+      broken.push(
+        location ? `${where}: ${response.status} → ${location}` : `${where}: ${response.status}`,
+      );
+      await response.body?.cancel();
+      return;
+    }
+    const body = Buffer.from(await response.arrayBuffer());
+    const file = join(outDir, fileForPath(path));
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, body);
+    written.push(path);
+    bytes += body.length;
+    const type = response.headers.get('content-type') ?? '';
+    if (/html|xml/.test(type)) {
+      for (const link of linksIn(body.toString('utf8'), siteOrigin)) enqueue(link, path);
+    }
+    options.onPage?.(written.length, queue.length);
+  };
+
+  let active = 0;
+  const workers = Array.from({ length: concurrency }, async () => {
+    // Workers stop when the queue is empty and no one else can add to it.
+    for (;;) {
+      const path = queue.shift();
+      if (path === undefined) {
+        if (active === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        continue;
+      }
+      active += 1;
+      try {
+        await visit(path);
+      } finally {
+        active -= 1;
+      }
+    }
+  });
+  await Promise.all(workers);
+  return { written, bytes, broken };
+}

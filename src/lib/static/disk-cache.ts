@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Upstream answers of one tenant's static build, one JSON file each, written as they arrive so an
+ * interrupted build resumes from what it stored. `updatedAt` (the item's `updated_at`) lets a
+ * rebuild keep a post that has not changed, however old the copy.
+ */
+export interface DiskEntry<T> {
+  key: string;
+  storedAt: number;
+  updatedAt?: string | null | undefined;
+  value: T;
+}
+
+export interface DiskCache {
+  readonly dir: string;
+  get<T>(key: string): DiskEntry<T> | undefined;
+  set<T>(key: string, value: T, updatedAt?: string | null): void;
+}
+
+const fileName = (key: string): string =>
+  `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`;
+
+export function createDiskCache(dir: string, now: () => number = Date.now): DiskCache {
+  mkdirSync(dir, { recursive: true });
+  return {
+    dir,
+    get<T>(key: string) {
+      try {
+        const entry = JSON.parse(readFileSync(join(dir, fileName(key)), 'utf8')) as DiskEntry<T>;
+        return entry.key === key ? entry : undefined;
+      } catch {
+        return undefined; // Missing or half-written: fetch again.
+      }
+    },
+    set<T>(key: string, value: T, updatedAt?: string | null) {
+      const entry: DiskEntry<T> = { key, storedAt: now(), updatedAt, value };
+      const target = join(dir, fileName(key));
+      // Write then rename: an interruption never leaves a truncated answer behind.
+      writeFileSync(`${target}.tmp`, JSON.stringify(entry));
+      renameSync(`${target}.tmp`, target);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Tenant } from '../tenants/schema.ts';
+import { primaryHost } from '../reading/seo.ts';
+
+/** Set by `npm run build:static` on the server it renders from: the tenant's snapshot file. */
+export const SNAPSHOT_ENV = 'MASTHEAD_STATIC_SNAPSHOT';
+
+/** True while rendering pages for a static copy (no sessions, forms or live data on those pages). */
+export function isStaticBuild(): boolean {
+  return Boolean(process.env[SNAPSHOT_ENV]);
+}
+
+/** The snapshot the static build renders from, or `undefined` on a normal server. */
+export function snapshotPath(): string | undefined {
+  return process.env[SNAPSHOT_ENV] || undefined;
+}
+
+/** Origin of the static copy: `static.origin`, else the primary host over https; `null` when none can be named. */
+export function staticOrigin(tenant: Tenant): string | null {
+  if (tenant.static?.origin) return tenant.static.origin;
+  const host = primaryHost(tenant);
+  return host.startsWith('*.') ? null : `https://${host}`;
+}
+
+/** The tenant's live server (comments, booking, subscriber editions), when it has one. */
+export function liveOrigin(tenant: Tenant): string | undefined {
+  return tenant.static?.liveOrigin;
+}
+
+/** A static copy's booking: the live server's one-tag embed per property, or `null` (page and link left out). */
+export function staticBookingEmbed(tenant: Tenant): { src: string; propertyIds: string[] } | null {
+  const live = liveOrigin(tenant);
+  if (!live || !tenant.features.booking || !tenant.lodging) return null;
+  return {
+    src: new URL('/embed/booking.js', live).toString(),
+    propertyIds: tenant.lodging.propertyIds,
+  };
+}

@@ -1,0 +1,167 @@
+import { DEFAULT_LIMITS } from '../upstream/budget.ts';
+import type { Budget, BudgetKey, BudgetLimits, RateInfo } from '../upstream/budget.ts';
+
+/**
+ * A budget for builds: instead of refusing when the window is spent (what a page render needs), it
+ * waits for the next window, so a build runs at the upstream's limit and never above it. It
+ * follows the upstream's fixed windows: a window is anchored on the answer of its first request
+ * (never earlier than the upstream's own start) and trusts `X-RateLimit-*` over its own count.
+ */
+export interface PacingBudget extends Budget {
+  /** Requests let through. */
+  readonly calls: number;
+  /** Wall-clock milliseconds during which at least one request waited for the budget. */
+  readonly waitedMs: number;
+}
+
+export interface PacerOptions {
+  limits?: Partial<BudgetLimits> | undefined;
+  windowMs?: number;
+  /** Added to each window so clock granularity never lands a request in the old one. */
+  marginMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+interface Window {
+  limit: number;
+  used: number;
+  /** When the current window ends; `null` before its first request. */
+  endsAt: number | null;
+  /** Highest `remaining` seen in this window: the answer that anchors it. */
+  bestRemaining: number;
+  blockedUntil: number;
+  /** Until the first answer, one request at a time: another process may have spent this window. */
+  firstAnswer: Promise<void> | null;
+  answered: () => void;
+  sentFirst: boolean;
+  gotAnswer: boolean;
+}
+
+export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
+  const limits: BudgetLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const windowMs = options.windowMs ?? 60_000;
+  const marginMs = options.marginMs ?? 150;
+  const now = options.now ?? Date.now;
+  const sleep =
+    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const windows = new Map<string, Window>();
+  let calls = 0;
+  let waitedMs = 0;
+  let waiters = 0;
+  let waitingSince = 0;
+
+  const limitFor = (key: BudgetKey): number =>
+    key.kind === 'publishing-public'
+      ? limits.publishingPublicPerMinute
+      : key.kind === 'publishing-token'
+        ? limits.publishingTokenPerMinute
+        : limits.lodgingPerMinute;
+
+  const windowOf = (key: BudgetKey): Window => {
+    const id = `${key.kind}|${key.key}`;
+    let found = windows.get(id);
+    if (!found) {
+      const limit = limitFor(key);
+      let answered = () => undefined as void;
+      const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+      found = {
+        limit,
+        used: 0,
+        endsAt: null,
+        bestRemaining: -1,
+        blockedUntil: 0,
+        firstAnswer,
+        answered,
+        sentFirst: false,
+        gotAnswer: false,
+      };
+      windows.set(id, found);
+    }
+    return found;
+  };
+
+  const wait = async (ms: number): Promise<void> => {
+    if (waiters++ === 0) waitingSince = now();
+    try {
+      await sleep(Math.max(1, ms));
+    } finally {
+      if (--waiters === 0) waitedMs += now() - waitingSince;
+    }
+  };
+
+  return {
+    limits,
+    get calls() {
+      return calls;
+    },
+    get waitedMs() {
+      return waitedMs + (waiters > 0 ? now() - waitingSince : 0);
+    },
+    async take(key) {
+      const w = windowOf(key);
+      if (w.sentFirst && w.firstAnswer && !w.gotAnswer) {
+        // A network error never answers: wait for the probe a few seconds at most.
+        await Promise.race([w.firstAnswer, sleep(3000)]);
+        w.firstAnswer = null;
+      }
+      w.sentFirst = true;
+      for (;;) {
+        const t = now();
+        if (w.blockedUntil > t) {
+          await wait(w.blockedUntil - t);
+          continue;
+        }
+        if (w.endsAt !== null && t >= w.endsAt) {
+          w.used = 0;
+          w.endsAt = null;
+          w.bestRemaining = -1;
+        }
+        if (w.used < w.limit) {
+          w.used += 1;
+          // Provisional end; the first answer moves it to when the upstream started counting.
+          w.endsAt ??= t + windowMs + marginMs;
+          calls += 1;
+          return { ok: true, remaining: w.limit - w.used };
+        }
+        await wait((w.endsAt ?? t + windowMs) - t);
+      }
+    },
+    observe(key, info: RateInfo) {
+      const w = windowOf(key);
+      const t = now();
+      w.gotAnswer = true;
+      w.answered();
+      if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
+        w.blockedUntil = t + info.retryAfterSeconds * 1000 + marginMs;
+        w.used = w.limit;
+        w.endsAt = w.blockedUntil;
+        return Promise.resolve();
+      }
+      if (info.limit !== undefined && info.limit > 0) w.limit = info.limit;
+      if (info.remaining === undefined) return Promise.resolve();
+      w.used = Math.max(w.used, w.limit - info.remaining);
+      if (info.remaining > w.bestRemaining) {
+        // The earliest request of the window: the upstream's window began no later than now.
+        w.bestRemaining = info.remaining;
+        w.endsAt = t + windowMs + marginMs;
+      }
+      return Promise.resolve();
+    },
+    remaining(key) {
+      const w = windowOf(key);
+      return Promise.resolve(Math.max(0, w.limit - w.used));
+    },
+    standing(key) {
+      const w = windowOf(key);
+      const resetMs = w.endsAt === null ? 0 : Math.max(0, w.endsAt - now());
+      return Promise.resolve({
+        remaining: Math.max(0, w.limit - w.used),
+        resetSeconds: Math.ceil(resetMs / 1000),
+      });
+    },
+    capacity(kind) {
+      return limitFor({ kind, key: '' });
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { StreamStatus } from './status.ts';
+
+function time(value: string | null | undefined): number | null {
+  if (!value) return null;
+  const parsed = new Date(value).getTime();
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+/**
+ * The state at `now` from the times alone (a static copy's badge decides this in the browser). Its own
+ * module so the badge script does not bundle the dictionaries that status.ts imports.
+ */
+export function statusAt(
+  times: { start: string | null | undefined; end: string | null | undefined },
+  now: number,
+): StreamStatus {
+  const end = time(times.end);
+  if (end !== null && end <= now) return 'ended';
+  const start = time(times.start);
+  return start !== null && start > now ? 'scheduled' : 'live';
+}

@@ -1,0 +1,33 @@
+/**
+ * Deployment override of the upstream APIs: `PUBLISHING_BASE_URL` / `LODGING_BASE_URL` replace every
+ * tenant's `publishing.baseUrl` / `lodging.baseUrl` (a staging API, or the contract mock on other
+ * ports in tests). Applied to the raw file before validation, so a bad URL fails like a bad file.
+ */
+export function withUpstreamOverrides(
+  raw: unknown,
+  env: Record<string, string | undefined> = process.env,
+): unknown {
+  const publishing = env['PUBLISHING_BASE_URL'] || undefined;
+  const lodging = env['LODGING_BASE_URL'] || undefined;
+  if (!publishing && !lodging) return raw;
+  if (!isRecord(raw) || !Array.isArray(raw['tenants'])) return raw;
+  return {
+    ...raw,
+    tenants: raw['tenants'].map((tenant: unknown) => {
+      if (!isRecord(tenant)) return tenant;
+      return {
+        ...tenant,
+        ...(publishing && isRecord(tenant['publishing'])
+          ? { publishing: { ...tenant['publishing'], baseUrl: publishing } }
+          : {}),
+        ...(lodging && isRecord(tenant['lodging'])
+          ? { lodging: { ...tenant['lodging'], baseUrl: lodging } }
+          : {}),
+      };
+    }),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

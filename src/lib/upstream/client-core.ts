@@ -1,0 +1,176 @@
+import type { z } from 'zod';
+import type { BudgetKey } from './budget.ts';
+import { cacheKey } from './cache.ts';
+import type { CacheKeyParts } from './cache.ts';
+import { InvalidResponseError } from './errors.ts';
+import type { UpstreamService } from './errors.ts';
+import { sendRequest } from './http.ts';
+import type { HttpMethod, QueryValue, UpstreamRequest } from './http.ts';
+import { parseOrThrow } from './parse.ts';
+import type { Upstream } from './runtime.ts';
+import type { CachePolicy } from './ttl.ts';
+
+/**
+ * What every upstream client shares: one call (budget, retries, zod parse) and one cached read
+ * (key per service, tenant, operation, identity and parameters). A service file only says how it
+ * authorizes (`ServiceAccess`) and declares its operations with `call` and `read`.
+ */
+
+/** `public`: one copy for every visitor. `personal`: sent with the caller's own token, cached per user. */
+export type Access = 'public' | 'personal';
+
+/** The part that differs between services: tokens, budgets and whose cached copy a read is. */
+export interface ServiceAccess {
+  /** Runs `send` with the token this call carries (or none). */
+  withToken<T>(
+    call: { access: Access; method: HttpMethod },
+    send: (token: string | undefined) => Promise<T>,
+  ): Promise<T>;
+  /** The budget a call sent with `token` spends. */
+  budgetKey(token: string | undefined): BudgetKey;
+  /** Hashed into the cache key; `undefined` means one shared copy. */
+  cacheIdentity(access: Access): string | undefined;
+}
+
+export interface ClientCoreOptions {
+  service: UpstreamService;
+  /** Publishing tenant id or lodging account key: in every cache key, metric and log line. */
+  tenant: string;
+  /** The `/api/v1` base address. */
+  baseUrl: string;
+  upstream: Upstream;
+  access: ServiceAccess;
+  /** Sent on every call (e.g. publishing's `X-Tenant`). */
+  headers?: Record<string, string> | undefined;
+  timeoutMs?: number | undefined;
+}
+
+export interface CallSpec<S extends z.ZodType> {
+  /** Stable name for logs, metrics and cache keys, e.g. `posts.get`. */
+  operation: string;
+  /** The response body's shape; a mismatch throws `InvalidResponseError`. */
+  schema: S;
+  method?: HttpMethod | undefined;
+  /** Relative to the base address; build it with `urlPath`. */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+  /** Default `public`. */
+  access?: Access | undefined;
+}
+
+export interface ReadSpec<S extends z.ZodType, T> extends Omit<CallSpec<S>, 'method' | 'body'> {
+  ttl: CachePolicy;
+  /** Path parameters: with the query they make the cache key. */
+  params?: Record<string, unknown> | undefined;
+  /** Shapes the parsed body (sanitizing, paging) before it is cached; the body itself when absent. */
+  map?: ((parsed: z.output<S>) => T) | undefined;
+}
+
+export interface ReadOptions {
+  /** Skip the cache read; the fresh value is still stored. */
+  fresh?: boolean | undefined;
+}
+
+export interface ClientCore {
+  readonly upstream: Upstream;
+  /** One upstream call, never cached (writes, sign-in). */
+  call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>>;
+  /** A GET through the read cache: the upstream is called only on a miss or refresh. */
+  read<S extends z.ZodType, T = z.output<S>>(
+    spec: ReadSpec<S, T>,
+    options?: ReadOptions,
+  ): Promise<T>;
+}
+
+/** A path with every interpolated value URL-encoded: urlPath`/posts/${slug}`. */
+export function urlPath(strings: TemplateStringsArray, ...values: (string | number)[]): string {
+  return strings.reduce((path, part, i) => path + encodeURIComponent(String(values[i - 1])) + part);
+}
+
+/** Sends `req` and parses the body with `schema`; a mismatch is counted, logged and thrown. */
+export async function fetchParsed<S extends z.ZodType>(
+  up: Upstream,
+  req: UpstreamRequest,
+  schema: S,
+): Promise<z.output<S>> {
+  const response = await sendRequest(
+    { budget: up.budget, allowance: up.allowance, metrics: up.metrics, settings: up.http },
+    req,
+  );
+  try {
+    return parseOrThrow(schema, response.data, { service: req.service, operation: req.operation });
+  } catch (error) {
+    if (error instanceof InvalidResponseError) up.metrics.failure(req.tenant, error);
+    throw error;
+  }
+}
+
+/** A cached read: key from `parts`, policy from `ttl.ts`, `load` only on a miss or refresh. */
+export function cachedRead<T>(
+  up: Upstream,
+  parts: CacheKeyParts,
+  policy: CachePolicy,
+  load: () => Promise<T>,
+  options: ReadOptions = {},
+): Promise<T> {
+  return up.cache.read(
+    cacheKey(parts),
+    policy,
+    load,
+    { service: parts.service, tenant: parts.tenant },
+    { bypass: options.fresh },
+  );
+}
+
+export function clientCore(options: ClientCoreOptions): ClientCore {
+  const { service, tenant, baseUrl, upstream, access } = options;
+
+  const call = <S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> => {
+    const method = spec.method ?? 'GET';
+    return access.withToken({ access: spec.access ?? 'public', method }, (token) =>
+      fetchParsed(
+        upstream,
+        {
+          service,
+          operation: spec.operation,
+          tenant,
+          baseUrl,
+          path: spec.path,
+          method,
+          query: spec.query,
+          body: spec.body,
+          ...(options.headers && { headers: options.headers }),
+          token,
+          budgetKey: access.budgetKey(token),
+          timeoutMs: options.timeoutMs,
+        },
+        spec.schema,
+      ),
+    );
+  };
+
+  const read = <S extends z.ZodType, T = z.output<S>>(
+    spec: ReadSpec<S, T>,
+    readOptions?: ReadOptions,
+  ): Promise<T> =>
+    cachedRead(
+      upstream,
+      {
+        service,
+        tenant,
+        operation: spec.operation,
+        params: { ...spec.params, ...spec.query },
+        token: access.cacheIdentity(spec.access ?? 'public'),
+      },
+      spec.ttl,
+      async () => {
+        const parsed = await call(spec);
+        // Without `map`, `T` is its default, the parsed body.
+        return spec.map ? spec.map(parsed) : (parsed as T);
+      },
+      readOptions,
+    );
+
+  return { upstream, call, read };
+}

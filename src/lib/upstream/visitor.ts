@@ -1,0 +1,65 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Who a page render is for, and by when it must be done. Set once per request by the middleware and
+ * read deep in the upstream layer (cache misses charge `visitor`; calls stop at `deadline`), so no
+ * page or loader has to pass it along.
+ */
+export interface VisitorContext {
+  /**
+   * Who cache misses are charged to: `ip:<address>`, or `crawler:<name>` for a known crawler;
+   * `undefined` for a human on a loopback address (dev, tests, a local proxy without TRUST_PROXY,
+   * where every visitor would share one address), who is not charged.
+   */
+  visitor: string | undefined;
+  /** An obvious crawler (by user agent): a smaller claim on the shared budget than humans. */
+  crawler: boolean;
+  /** Epoch ms: no upstream call starts after it, and running ones are cut off at it. */
+  deadline?: number | undefined;
+}
+
+const storage = new AsyncLocalStorage<VisitorContext>();
+
+export function runAsVisitor<T>(context: VisitorContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+export function currentVisitor(): VisitorContext | undefined {
+  return storage.getStore();
+}
+
+/** Runs `fn` for the same visitor with no page deadline (background refreshes outlive the page). */
+export function withoutDeadline<T>(fn: () => T): T {
+  const context = storage.getStore();
+  return context ? storage.run({ ...context, deadline: undefined }, fn) : fn();
+}
+
+/** Crawlers, preview fetchers and HTTP libraries that say what they are. */
+const CRAWLER =
+  /([a-z0-9-]*(?:bot|crawler|spider|slurp|scraper|fetcher|preview|archiver))\b|\b(curl|wget|python-requests|python-urllib|aiohttp|go-http-client|java|okhttp|axios|node-fetch|undici|libwww-perl|scrapy|httpclient|headlesschrome|phantomjs)\b/i;
+
+/** `googlebot`, `curl`, … for an obvious crawler's user agent; `undefined` for a browser (or none). */
+export function crawlerName(userAgent: string | null | undefined): string | undefined {
+  if (!userAgent) return undefined;
+  const match = CRAWLER.exec(userAgent);
+  return (match?.[1] ?? match?.[2])?.toLowerCase();
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|unknown)$/;
+
+/**
+ * The visitor a request is charged as. A crawler is one visitor whatever its address (they spread
+ * over many), everyone else is their address (loopback: not charged, see `VisitorContext`).
+ */
+export function visitorFor(
+  clientIp: string,
+  userAgent: string | null | undefined,
+  deadline?: number,
+): VisitorContext {
+  const name = crawlerName(userAgent);
+  return {
+    visitor: name ? `crawler:${name}` : LOOPBACK.test(clientIp) ? undefined : `ip:${clientIp}`,
+    crawler: name !== undefined,
+    deadline,
+  };
+}

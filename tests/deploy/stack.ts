@@ -1,0 +1,164 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMock } from '../../mock/index.ts';
+import { demoEnv } from '../../scripts/demo-env.mjs';
+import { send } from './http.ts';
+import { freePort, Service } from './processes.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** Built once by the suite's global setup (tests/deploy/build.ts). */
+export const OUT_DIR = join(root, 'dist-deploy');
+export const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
+export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
+export const STATUS_TOKEN = 'deploy-suite-status-token';
+
+export type Mock = Awaited<ReturnType<typeof startMock>>;
+
+/** The mock at its documented limits: 60 public/min per IP, 240 per token, 60 lodging. */
+export function startDocumentedMock(): Promise<Mock> {
+  return startMock({
+    publishingPort: 0,
+    lodgingPort: 0,
+    controlPort: 0,
+    host: '127.0.0.1',
+    limits: { publicPerMinute: 60, tokenPerMinute: 240, lodgingPerMinute: 60 },
+  });
+}
+
+export async function startRedis(): Promise<Service> {
+  const port = await freePort();
+  const redis = new Service('redis-server', port, REDIS_SERVER, [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
+  await redis.start();
+  return redis;
+}
+
+export interface SiteOptions {
+  mock: Mock;
+  redisUrl?: string | undefined;
+  env?: Record<string, string>;
+}
+
+/** One `npm start` server (scripts/start.mjs) on the suite's build, pointed at the mock. */
+export async function startSite(options: SiteOptions): Promise<Service> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...demoEnv({}),
+    ASTRO_TELEMETRY_DISABLED: '1',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    MASTHEAD_OUT_DIR: OUT_DIR,
+    PUBLISHING_BASE_URL: options.mock.publishingUrl,
+    LODGING_BASE_URL: options.mock.lodgingUrl,
+    TRUST_PROXY: 'true',
+    STATUS_TOKEN,
+    REDIS_URL: options.redisUrl ?? '',
+    // The site's own defaults, whatever the calling shell raised for other suites.
+    PUBLISHING_PUBLIC_PER_MINUTE: '',
+    PUBLISHING_TOKEN_PER_MINUTE: '',
+    LODGING_PER_MINUTE: '',
+    ...options.env,
+  };
+  const site = new Service(
+    `site :${port}`,
+    port,
+    process.execPath,
+    [join(root, 'scripts/start.mjs')],
+    env,
+    async () => {
+      try {
+        return (await send(`http://127.0.0.1:${port}/favicon.svg`)).status === 200;
+      } catch {
+        return false;
+      }
+    },
+  );
+  await site.start();
+  return site;
+}
+
+/** The shipped deploy/nginx/masthead.conf with only its EDIT lines changed: address, servers, cache dir. */
+export function edgeConfig(shipped: string, listen: number, upstreams: number[], cacheDir: string) {
+  const replace = (text: string, pattern: RegExp, replacement: string) => {
+    if (!pattern.test(text)) throw new Error(`deploy/nginx/masthead.conf: ${pattern} not found`);
+    return text.replace(pattern, replacement);
+  };
+  let conf = replace(
+    shipped,
+    /(upstream masthead \{\n)(?:\s*#.*\n)?(?:\s*server .*\n)+/,
+    `$1${upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;\n`).join('')}`,
+  );
+  conf = replace(conf, /listen 80;/, `listen 127.0.0.1:${listen};`);
+  conf = replace(conf, /\/var\/cache\/nginx\/masthead/, cacheDir);
+  return conf;
+}
+
+/** nginx in the foreground with a temp prefix: `httpConf(dir)` inside a minimal main file. */
+export async function startNginx(
+  httpConf: (dir: string, port: number) => string,
+): Promise<Service & { dir: string }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'masthead-nginx-'));
+  const asRoot = process.getuid?.() === 0;
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `${asRoot ? 'user root;\n' : ''}daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+${httpConf(dir, port)}
+}
+`,
+  );
+  const nginx = new Service('nginx', port, NGINX, [
+    '-p',
+    dir,
+    '-e',
+    join(dir, 'error.log'),
+    '-c',
+    join(dir, 'nginx.conf'),
+  ]);
+  await nginx.start();
+  const stop = nginx.stop.bind(nginx);
+  return Object.assign(nginx, {
+    dir,
+    stop: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** The shipped edge config in front of the servers on `upstreams`. */
+export function startEdge(upstreams: number[]): Promise<Service & { dir: string }> {
+  const shipped = readFileSync(join(root, 'deploy/nginx/masthead.conf'), 'utf8');
+  return startNginx((dir, port) => {
+    mkdirSync(join(dir, 'cache'));
+    writeFileSync(
+      join(dir, 'masthead.conf'),
+      edgeConfig(shipped, port, upstreams, join(dir, 'cache')),
+    );
+    return `  include ${dir}/masthead.conf;`;
+  });
+}

@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { E2E_PORT } from './helpers.ts';
+import { raw } from './raw-http.ts';
+
+const SITE = {
+  host: 'daily-planet.localhost',
+  origin: `http://daily-planet.localhost:${E2E_PORT}`,
+};
+
+test.describe('bad URLs and hosts', () => {
+  for (const path of ['/%25/', '/a%25b/', '/%2525/', '/%/', '/posts/%E0%A4%A']) {
+    test(`${path} answers 400 or 404, never a 500 or a stack`, async () => {
+      const response = await raw(E2E_PORT, { path, headers: { Host: `${SITE.host}:${E2E_PORT}` } });
+      expect([400, 404]).toContain(response.status);
+      expect(response.body).not.toMatch(/\bat .+\.m?js:\d+/);
+    });
+  }
+
+  test('Host: evil@<tenant-host> answers 400', async () => {
+    const response = await raw(E2E_PORT, { path: '/', headers: { Host: `evil@${SITE.host}` } });
+    expect(response.status).toBe(400);
+    expect(response.body).toBe('Bad request.');
+  });
+});
+
+test.describe('bounded request bodies', () => {
+  const outDir = process.env.MASTHEAD_OUT_DIR ?? './dist';
+  const port = E2E_PORT + 41;
+  let server: ChildProcess | undefined;
+  test.beforeAll(async () => {
+    server = spawn(process.execPath, [`${outDir}/server/entry.mjs`], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) },
+      stdio: 'ignore',
+    });
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const up = await fetch(`http://127.0.0.1:${port}/favicon.svg`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('server did not start');
+  });
+  test.afterAll(() => {
+    server?.kill();
+  });
+  const rssKb = () => {
+    const status = readFileSync(`/proc/${server?.pid ?? 0}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  };
+
+  test('400 MB bodies to the booking endpoint and a 200 MB form are refused; memory stays near idle', async () => {
+    const headers = { Host: `${SITE.host}:${port}`, Origin: `http://${SITE.host}:${port}` };
+    await raw(port, { path: '/plans', headers }); // warm the server before measuring
+    const idle = rssKb();
+    const json = () =>
+      raw(
+        port,
+        {
+          method: 'POST',
+          path: '/api/booking/bookings',
+          headers: {
+            ...headers,
+            'Content-Type': 'application/json',
+            'Content-Length': 400 * 1024 * 1024,
+          },
+        },
+        { bytes: 400 * 1024 * 1024 },
+      );
+    const results = await Promise.all([json(), json(), json(), json()]);
+    for (const result of results) expect(result.status).toBe(413);
+    expect(JSON.parse(results[0]?.body ?? '{}')).toEqual({
+      message: 'The request body is larger than 64 KB.',
+    });
+    const form = await raw(
+      port,
+      {
+        method: 'POST',
+        path: '/login?_action=login',
+        headers: {
+          ...headers,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Content-Length': 200 * 1024 * 1024,
+        },
+      },
+      { bytes: 200 * 1024 * 1024 },
+    );
+    expect(form.status).toBe(413);
+    const streamed = await raw(
+      port,
+      {
+        method: 'POST',
+        path: '/login?_action=login',
+        headers: {
+          ...headers,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Transfer-Encoding': 'chunked',
+        },
+      },
+      { bytes: 50 * 1024 * 1024 },
+    ).catch(() => ({ status: 0 }));
+    // Refused at once (411) or cut off: never read into memory.
+    expect([0, 411]).toContain(streamed.status);
+    const grownMb = (rssKb() - idle) / 1024;
+    // Before: +640 MB for one such body. "Within a few MB of idle", with room for GC noise.
+    expect(grownMb).toBeLessThan(16);
+  });
+});
+
+test.describe('the page deadline', () => {
+  const CONTROL = 'http://127.0.0.1:4009';
+  test.afterEach(async ({ request }) => {
+    await request.delete(`${CONTROL}/faults`);
+  });
+
+  test('with a 15-second upstream delay, an uncached post answers 503 within the deadline, not after 24 s', async ({
+    page,
+    request,
+  }) => {
+    await request.post(`${CONTROL}/faults`, { data: { service: 'publishing', latencyMs: 15_000 } });
+    const started = Date.now();
+    const response = await page.goto(
+      `http://alpine-post.localhost:${E2E_PORT}/posts/never-cached-${started}`,
+    );
+    const waited = Date.now() - started;
+    expect(response?.status()).toBe(503);
+    expect(Number(response?.headers()['retry-after'])).toBeGreaterThan(0);
+    // The deadline is 4 s (PAGE_DEADLINE_MS); before, 3 attempts × 8 s. The bound sits between, far from both.
+    expect(waited).toBeLessThan(12_000);
+  });
+});

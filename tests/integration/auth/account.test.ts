@@ -1,0 +1,125 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  isWrongCredentials,
+  loadAccount,
+  revoke,
+  signIn,
+  signUp,
+  toSignedIn,
+} from '../../../src/lib/auth/account.ts';
+import { MESSAGES, authFailure } from '../../../src/lib/auth/failures.ts';
+import { publishingClient } from '../../../src/lib/publishing/client.ts';
+import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
+import { ValidationError, isOutage } from '../../../src/lib/upstream/errors.ts';
+import { PASSWORD, ctl, freshUpstream, startTestMock } from '../harness.ts';
+import type { Mock } from '../harness.ts';
+
+// The account service against the contract mock, started in-process on free ports (its own data).
+let mock: Mock;
+
+beforeAll(async () => {
+  mock = await startTestMock({ publicPerMinute: 0, tokenPerMinute: 0 });
+});
+afterAll(() => mock.close());
+afterEach(() => ctl.clearFaults(mock));
+
+function client(tenantId = 'daily-planet'): PublishingClient {
+  return publishingClient({
+    tenantId,
+    baseUrl: mock.publishingUrl,
+    upstream: freshUpstream({ http: { maxRetries: 0, timeoutMs: 1000 } }).up,
+  });
+}
+
+const unique = () => `reader-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+describe('signIn', () => {
+  it.each([
+    ['subscriber@masthead.test', true],
+    ['reader@masthead.test', false],
+  ])('%s: roles and subscription come from /auth/me', async (email, paid) => {
+    const signedIn = await signIn(client(), email, PASSWORD);
+    expect(signedIn.token).toMatch(/.+/);
+    expect(signedIn.user).toMatchObject({ email, hasActiveSubscription: paid });
+    expect(signedIn.user.roles).toContain('subscriber');
+  });
+
+  it('wrong credentials → a message on the e-mail field', async () => {
+    const error = await signIn(client(), 'reader@masthead.test', 'wrong-password').catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(isWrongCredentials(error)).toBe(true);
+    expect(authFailure(error, ['email', 'password'])?.fields).toEqual({
+      email: ['These credentials do not match our records.'],
+    });
+  });
+
+  it('the API down → "try again"', async () => {
+    await ctl.faults(mock, { service: 'publishing', down: true });
+    const error = await signIn(client(), 'reader@masthead.test', PASSWORD).catch((e: unknown) => e);
+    expect(isOutage(error)).toBe(true);
+    // An outage must not count toward locking the reader out.
+    expect(isWrongCredentials(error)).toBe(false);
+    expect(authFailure(error, ['email'])?.message).toBe(MESSAGES.unavailable);
+  });
+});
+
+describe('signUp', () => {
+  it('registers a free subscriber and signs them in; the same e-mail again is taken', async () => {
+    const email = unique();
+    const signedIn = await signUp(client(), { name: 'New Reader', email, password: 'long enough' });
+    expect(signedIn.user).toMatchObject({
+      name: 'New Reader',
+      email,
+      hasActiveSubscription: false,
+    });
+
+    const again = await signUp(client(), { name: 'Again', email, password: 'long enough' }).catch(
+      (e: unknown) => e,
+    );
+    expect(authFailure(again, ['name', 'email', 'password'])?.fields).toEqual({
+      email: ['The email has already been taken.'],
+    });
+  });
+
+  it('an account belongs to one tenant', async () => {
+    const email = unique();
+    await signUp(client('daily-planet'), { name: 'Tenant A', email, password: 'long enough' });
+    await expect(signIn(client('harbour-times'), email, 'long enough')).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+  });
+});
+
+describe('revoke and loadAccount', () => {
+  it('reads the current account, and reports a revoked token as expired', async () => {
+    const c = client();
+    const signedIn = await signIn(c, 'subscriber@masthead.test', PASSWORD);
+    expect(await loadAccount(c, signedIn)).toEqual({ kind: 'current', signedIn });
+
+    expect(await revoke(c, signedIn)).toBe(true);
+    // A second logout finds the token already revoked: still done.
+    expect(await revoke(c, signedIn)).toBe(true);
+    expect(await loadAccount(client(), signedIn)).toEqual({ kind: 'expired' });
+  });
+
+  it('keeps the saved account when the API is down, and says revoking failed', async () => {
+    const c = client();
+    const signedIn = await signIn(c, 'reader@masthead.test', PASSWORD);
+    await ctl.faults(mock, { service: 'publishing', down: true });
+    expect(await loadAccount(client(), signedIn)).toEqual({ kind: 'saved', signedIn });
+    expect(await revoke(client(), signedIn)).toBe(false);
+  });
+});
+
+describe('toSignedIn', () => {
+  it('maps the API user to the session shape', () => {
+    expect(
+      toSignedIn('t', { id: 7, name: 'N', roles: ['editor'], has_active_subscription: true }),
+    ).toEqual({
+      token: 't',
+      user: { id: 7, name: 'N', roles: ['editor'], hasActiveSubscription: true },
+    });
+  });
+});

@@ -1,0 +1,316 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { lodgingClient } from '../../../src/lib/lodging/client.ts';
+import { statusKind } from '../../../src/lib/booking/status.ts';
+import type { StatusKind } from '../../../src/lib/booking/types.ts';
+import { confirmationOf } from '../../../src/lib/booking/wire.ts';
+import { demo, freshUpstream } from '../harness.ts';
+import {
+  bookingsIn,
+  control,
+  day,
+  HARBOUR_VIEW,
+  request,
+  serviceFor,
+  startDialect,
+  STANDARD_DOUBLE,
+  thursdayFrom,
+  today,
+  uniqueEmail,
+} from './fixture.ts';
+import type { Dialect, Mock } from './fixture.ts';
+
+// The booking journeys against both readings of the lodging contract's silences (mock/README.md,
+// "Dialects"): the site must book correctly, or refuse honestly, against either, and never twice.
+
+const WORDS: Record<string, StatusKind> = {
+  pending: 'received',
+  requested: 'received',
+  tentative: 'received',
+  confirmed: 'confirmed',
+  booked: 'confirmed',
+  checked_in: 'confirmed',
+  cancelled: 'cancelled',
+  canceled: 'cancelled',
+  checked_out: 'other',
+  no_show: 'other',
+};
+
+describe.each<Dialect>(['default', 'alt'])('booking against the %s dialect', (dialect) => {
+  let mock: Mock;
+  beforeAll(async () => {
+    mock = await startDialect(dialect);
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+  beforeEach(async () => {
+    await control(mock, 'DELETE', '/faults');
+  });
+
+  it('a new guest sees real names, currency and capacity, and books: "request received"', async () => {
+    const { service, up } = serviceFor(mock.lodgingUrl);
+    const place = await service.property(HARBOUR_VIEW);
+    expect(place.name).toBe('Harbour View Hotel');
+    expect(place.currency).toBe(dialect === 'alt' ? 'GBP' : 'EUR');
+    expect(place.city).toBeTruthy();
+    expect(place.capacity.maxOccupancy).toBeGreaterThan(1);
+
+    const checkIn = day(150);
+    const checkOut = day(152);
+    const offers = await service.availability({
+      property: HARBOUR_VIEW,
+      checkIn,
+      checkOut,
+      adults: 2,
+      children: 0,
+    });
+    const double = offers.rooms.find((r) => r.roomTypeId === STANDARD_DOUBLE)!;
+    expect(double.available).toBe(true);
+    expect(double.currency).toBe(place.currency);
+
+    const input = request({ checkIn, checkOut, email: uniqueEmail('new') });
+    const confirmation = await service.book(input);
+    expect(confirmation.status).toBe(dialect === 'alt' ? 'tentative' : 'pending');
+    expect(confirmation.statusKind).toBe('received');
+    expect(confirmation.totalPrice).toBe(double.totalPrice);
+    expect(confirmation.currency).toBe(place.currency);
+    expect(confirmation.checkIn).toBe(checkIn);
+    expect(bookingsIn(mock, input.email, checkIn, checkOut)).toHaveLength(1);
+    // Everything was readable: no integration problem recorded.
+    expect(up.metrics.getStatus().integrationProblems).toEqual([]);
+  });
+
+  it('a returning guest books under their own guest record', async () => {
+    const { service } = serviceFor(mock.lodgingUrl);
+    const account = mock.state.lodging.properties.find((p) => p.id === HARBOUR_VIEW)!.accountId;
+    const guest = mock.state.lodging.guests.find((g) => g.accountId === account)!;
+    const guestsBefore = mock.state.lodging.guests.length;
+    const input = request({
+      checkIn: day(160),
+      checkOut: day(161),
+      firstName: guest.first_name,
+      lastName: guest.last_name,
+      email: guest.email.toUpperCase(),
+    });
+    await service.book(input);
+    const booked = bookingsIn(mock, guest.email, input.checkIn, input.checkOut);
+    expect(booked).toHaveLength(1);
+    expect(booked[0]!.guestId).toBe(guest.id);
+    expect(mock.state.lodging.guests.length).toBe(guestsBefore);
+  });
+
+  it('a returning e-mail typed with other names is refused at the e-mail field, nothing booked', async () => {
+    const { service } = serviceFor(mock.lodgingUrl);
+    const account = mock.state.lodging.properties.find((p) => p.id === HARBOUR_VIEW)!.accountId;
+    const guest = mock.state.lodging.guests.filter((g) => g.accountId === account)[1]!;
+    const input = request({
+      checkIn: day(165),
+      checkOut: day(166),
+      firstName: 'Mallory',
+      lastName: 'Stranger',
+      email: guest.email,
+    });
+    const error = await service.book(input).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 409, error: { code: 'conflict' } });
+    expect(
+      (error as { error: { fields: Record<string, string[]> } }).error.fields['email'],
+    ).toEqual([expect.stringMatching(/another name/)]);
+    expect(JSON.stringify(error)).not.toContain(guest.first_name);
+    expect(bookingsIn(mock, guest.email, input.checkIn, input.checkOut)).toHaveLength(0);
+  });
+
+  it('gives every status value the API uses honest words', async () => {
+    const { up } = freshUpstream();
+    const api = lodgingClient({
+      accountKey: 'test',
+      baseUrl: mock.lodgingUrl,
+      token: demo.lodging['harbour-hotels']!.fullToken,
+      upstream: up,
+    });
+    const { service } = serviceFor(mock.lodgingUrl);
+    const place = await service.property(HARBOUR_VIEW);
+    const seen = new Set<string>();
+    for (let page = 1; page <= 5; page += 1) {
+      const list = await api.listBookings({ page, perPage: 50 });
+      for (const booking of list.items) {
+        const confirmation = confirmationOf(place, booking, request()).value!;
+        expect([booking.status, confirmation.statusKind]).toEqual([
+          booking.status,
+          WORDS[booking.status],
+        ]);
+        seen.add(booking.status);
+      }
+      if (list.page.current >= list.page.last) break;
+    }
+    const expected =
+      dialect === 'alt'
+        ? [
+            'booked',
+            'canceled',
+            'checked_in',
+            'checked_out',
+            'confirmed',
+            'no_show',
+            'requested',
+            'tentative',
+          ]
+        : ['cancelled', 'checked_in', 'checked_out', 'confirmed', 'no_show', 'pending'];
+    // (The seed has no booking checked in right now; its words are in WORDS all the same.)
+    expect([...seen].sort()).toEqual(expected.filter((status) => status !== 'checked_in'));
+    // Never "confirmed" for a word nobody knows.
+    expect(statusKind('awaiting_payment')).toBe('other');
+  });
+
+  it('shows nightly rates when the API lists them, and always the API total', async () => {
+    const { service } = serviceFor(mock.lodgingUrl);
+    const checkIn = thursdayFrom(120);
+    const checkOut =
+      day(0) &&
+      new Date(Date.parse(`${checkIn}T00:00:00Z`) + 3 * 86_400_000).toISOString().slice(0, 10);
+    const result = await service.availability({
+      property: HARBOUR_VIEW,
+      checkIn,
+      checkOut,
+      adults: 2,
+      children: 0,
+    });
+    const room = result.rooms.find((r) => r.roomTypeId === STANDARD_DOUBLE)!;
+    if (dialect === 'alt') {
+      // Thu at the base rate, Fri and Sat 15 % more: the total is their sum, not 3 × one price.
+      expect(room.nightly).toHaveLength(3);
+      expect(room.nightly![1]).toBeGreaterThan(room.nightly![0]!);
+      expect(room.totalPrice).toBeCloseTo(
+        room.nightly!.reduce((a, b) => a + b, 0),
+        2,
+      );
+    } else {
+      expect(room.nightly).toBeNull();
+      expect(room.pricePerNight * 3).toBeCloseTo(room.totalPrice, 2);
+    }
+    expect(room.averageNightly).toBeCloseTo(room.totalPrice / 3, 2);
+
+    const confirmation = await service.book(
+      request({ checkIn, checkOut, email: uniqueEmail('nightly') }),
+    );
+    expect(confirmation.totalPrice).toBe(room.totalPrice);
+    expect(confirmation.nightly).toEqual(dialect === 'alt' ? room.nightly : null);
+  });
+
+  it('puts the API’s own field rules (a required phone, a short notes limit) at the fields', async () => {
+    const { service } = serviceFor(mock.lodgingUrl);
+    const input = request({
+      checkIn: day(170),
+      checkOut: day(171),
+      phone: '',
+      notes: 'n'.repeat(600),
+      email: uniqueEmail('rules'),
+    });
+    const outcome = (await service.book(input).catch((e: unknown) => e)) as {
+      status: number | string;
+      error: { fields?: Record<string, string[]> };
+    };
+    if (dialect === 'alt') {
+      // The form did not know them: the API's 422 lands at the field it names.
+      expect(outcome.status).toBe(422);
+      expect(Object.keys(outcome.error.fields ?? {})).toContain('phone');
+      expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(0);
+    } else {
+      // This API has neither rule: the booking is made.
+      expect(outcome.status).toBe('pending');
+    }
+
+    // Configured in tenants.json: refused before any upstream call, at both fields.
+    const configured = serviceFor(mock.lodgingUrl, {
+      lodging: { fields: { phone: { required: true }, notes: { maxLength: 500 } } },
+    }).service;
+    const other = { ...input, email: uniqueEmail('configured') };
+    const refused = (await configured.book(other).catch((e: unknown) => e)) as {
+      status: number;
+      error: { fields?: Record<string, string[]> };
+    };
+    expect(refused.status).toBe(422);
+    expect(refused.error.fields?.['phone']).toEqual(['Enter a phone number.']);
+    expect(refused.error.fields?.['notes']).toEqual(['Keep the notes under 500 characters.']);
+    expect(bookingsIn(mock, other.email, other.checkIn, other.checkOut)).toHaveLength(0);
+  });
+
+  it('"saved, then 500" and Try again leave exactly one booking', async () => {
+    const { service } = serviceFor(mock.lodgingUrl);
+    const input = request({ checkIn: day(175), checkOut: day(177), email: uniqueEmail('saved') });
+    await control(mock, 'POST', '/faults', {
+      service: 'lodging',
+      savedThen500: true,
+      savedThen500Route: 'POST /bookings',
+      savedThen500Times: 1,
+    });
+    const first = await service.book(input).catch((e: unknown) => e);
+    expect(first).toMatchObject({ status: 503, error: { code: 'unavailable' } });
+    expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(1);
+
+    // "Try again" sends the same key: the stored booking is found and returned, not made again.
+    const again = await service.book(input);
+    expect(again.checkIn).toBe(input.checkIn);
+    expect(again.statusKind).toBe('received');
+    expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(1);
+    // And once more (a double click after it): the same confirmation.
+    expect((await service.book(input)).reference).toBe(again.reference);
+  });
+
+  it('ten simultaneous posts with ten keys book once', async () => {
+    const { service } = serviceFor(mock.lodgingUrl);
+    const base = request({ checkIn: day(180), checkOut: day(182), email: uniqueEmail('ten') });
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        service.book({ ...base, idempotencyKey: `tenkeys${i}${Date.now()}000000` }),
+      ),
+    );
+    const booked = results.filter((r) => r.status === 'fulfilled');
+    expect(booked).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ error: { code: 'conflict' } });
+    }
+    expect(bookingsIn(mock, base.email, base.checkIn, base.checkOut)).toHaveLength(1);
+  });
+
+  it('a stranger who knows a guest’s e-mail, names and dates learns nothing of the booking', async () => {
+    const { service } = serviceFor(mock.lodgingUrl);
+    const now = today();
+    const seeded = mock.state.lodging.bookings.find(
+      (b) =>
+        b.propertyId === HARBOUR_VIEW &&
+        b.checkIn > day(2) &&
+        b.checkIn < day(20) &&
+        !['cancelled', 'canceled'].includes(b.status),
+    )!;
+    expect(seeded.checkIn > now).toBe(true);
+    const guest = mock.state.lodging.guests.find((g) => g.id === seeded.guestId)!;
+    const before = mock.state.lodging.bookings.length;
+    const attempt = {
+      propertyId: seeded.propertyId,
+      roomTypeId: seeded.roomTypeId,
+      checkIn: seeded.checkIn,
+      checkOut: seeded.checkOut,
+      adults: 1,
+      children: 0,
+      email: guest.email,
+    };
+    // Names right: refused without a reference, status or price.
+    const known = await service
+      .book(request({ ...attempt, firstName: guest.first_name, lastName: guest.last_name }))
+      .catch((e: unknown) => e);
+    expect(known).toMatchObject({ status: 409, error: { code: 'conflict' } });
+    const text = JSON.stringify(known);
+    expect(text).not.toContain(seeded.reference);
+    expect(text).not.toContain(seeded.totalPrice);
+    // E-mail only (other names): refused at the e-mail field.
+    const emailOnly = await service
+      .book(request({ ...attempt, firstName: 'Eve', lastName: 'Dropper' }))
+      .catch((e: unknown) => e);
+    expect(emailOnly).toMatchObject({
+      status: 409,
+      error: { fields: { email: [expect.any(String)] } },
+    });
+    expect(JSON.stringify(emailOnly)).not.toContain(seeded.reference);
+    expect(mock.state.lodging.bookings.length).toBe(before);
+  });
+});

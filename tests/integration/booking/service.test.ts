@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BookingFailure } from '../../../src/lib/booking/failures.ts';
+import { bookingService } from '../../../src/lib/booking/service.ts';
+import type { BookingRequest } from '../../../src/lib/booking/schema.ts';
+import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
+import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+import { demo, startTestMock, type Mock } from '../harness.ts';
+
+// The booking service against the contract mock (in-process, free ports): no stubs.
+let mock: Mock;
+const PROPERTY = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
+const TOKEN = demo.lodging['harbour-hotels']!.fullToken;
+
+function tenantFor(baseUrl: string) {
+  return buildTenant({
+    id: 'harbour-times',
+    features: { booking: true },
+    lodging: { baseUrl, tokenEnv: 'TEST_LODGING_TOKEN', propertyIds: [PROPERTY], maxNights: 21 },
+  });
+}
+
+function service(limits?: { lodgingPerMinute: number }) {
+  return bookingService(tenantFor(mock.lodgingUrl), {
+    env: { TEST_LODGING_TOKEN: TOKEN },
+    upstream: createUpstream(limits ? { limits } : {}),
+  });
+}
+
+async function stats(): Promise<Record<string, number>> {
+  const body = (await (await fetch(`${mock.controlUrl}/stats`)).json()) as {
+    lodging: { routes: Record<string, number> };
+  };
+  return body.lodging.routes;
+}
+
+const day = (n: number) => addDays(todayIn('Europe/London'), n);
+
+function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
+  return {
+    idempotencyKey: `key${Math.random().toString(36).slice(2)}0000000000`,
+    propertyId: PROPERTY,
+    roomTypeId: 'd8d28b5c-3ea5-5c0b-80f4-c1a0fa8af222',
+    checkIn: day(300),
+    checkOut: day(302),
+    adults: 2,
+    children: 0,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: `ada.${Math.random().toString(36).slice(2)}@example.com`,
+    phone: '+44 20 7946 0958',
+    nationality: 'GB',
+    notes: '',
+    ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  mock = await startTestMock();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+describe('booking service', () => {
+  it('shares one upstream call among identical concurrent searches, and caches briefly', async () => {
+    const s = service();
+    const before = (await stats())['GET /properties/{id}/availability'] ?? 0;
+    const query = {
+      property: PROPERTY,
+      checkIn: day(310),
+      checkOut: day(312),
+      adults: 2,
+      children: 0,
+    };
+    const results = await Promise.all(Array.from({ length: 5 }, () => s.availability(query)));
+    await s.availability(query);
+    expect(new Set(results.map((r) => JSON.stringify(r))).size).toBe(1);
+    expect((await stats())['GET /properties/{id}/availability']).toBe(before + 1);
+    expect(results[0]!.rooms.some((r) => r.available)).toBe(true);
+  });
+
+  it('books once per idempotency key, and never hands that booking to another key', async () => {
+    const s = service();
+    const before = (await stats())['POST /bookings'] ?? 0;
+    const input = request({ checkIn: day(320), checkOut: day(322) });
+    const [a, b] = await Promise.all([s.book(input), s.book(input)]);
+    expect(a.reference).toMatch(/^BK-/);
+    expect(b.reference).toBe(a.reference);
+    // Same guest, property and nights from another key (another browser): no second booking,
+    // and nothing of the first one disclosed.
+    const other = await s
+      .book({ ...input, idempotencyKey: 'anotherkey000000000000' })
+      .catch((e: unknown) => e);
+    expect(other).toMatchObject({ status: 409, error: { code: 'conflict' } });
+    expect(JSON.stringify(other)).not.toContain(a.reference);
+    expect((await stats())['POST /bookings']).toBe(before + 1);
+    expect((await stats())['POST /guests']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows the booked room as gone on the next search of those nights', async () => {
+    const s = service();
+    const query = {
+      property: PROPERTY,
+      checkIn: day(330),
+      checkOut: day(332),
+      adults: 2,
+      children: 0,
+    };
+    const double = (r: Awaited<ReturnType<typeof s.availability>>) =>
+      r.rooms.find((room) => room.name === 'Standard Double')!.availableRooms;
+    const before = double(await s.availability(query));
+    await s.book(request({ checkIn: day(330), checkOut: day(332) }));
+    expect(double(await s.availability(query))).toBe(before - 1);
+  });
+
+  it('refuses a reused key with other details', async () => {
+    const s = service();
+    const input = request({ checkIn: day(340), checkOut: day(341) });
+    await s.book(input);
+    await expect(s.book({ ...input, notes: 'changed' })).rejects.toMatchObject({
+      status: 409,
+      error: { code: 'conflict' },
+    });
+  });
+
+  it('validates with the tenant rules before calling upstream', async () => {
+    const s = service();
+    const error = await s
+      .book(request({ checkIn: day(-1), checkOut: day(40), email: 'x', nationality: 'EU' }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BookingFailure);
+    expect((error as BookingFailure).status).toBe(422);
+    expect(Object.keys((error as BookingFailure).error.fields ?? {}).sort()).toEqual([
+      'checkIn',
+      'email',
+      'nationality',
+    ]);
+  });
+
+  it('answers "busy, try again in N s" when the lodging budget is spent', async () => {
+    const s = service({ lodgingPerMinute: 3 });
+    const search = (n: number) =>
+      s.availability({
+        property: PROPERTY,
+        checkIn: day(350 + n),
+        checkOut: day(351 + n),
+        adults: 1,
+        children: 0,
+      });
+    const error = await (async () => {
+      for (let n = 0; n < 5; n += 1) {
+        try {
+          await search(n);
+        } catch (caught) {
+          return caught;
+        }
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(BookingFailure);
+    expect((error as BookingFailure).status).toBe(429);
+    expect((error as BookingFailure).error.message).toMatch(/try again in \d+ s/);
+  });
+
+  it('hides upstream failures behind a visitor-safe message', async () => {
+    const s = service();
+    await fetch(`${mock.controlUrl}/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'lodging', errorRate: 1 }),
+    });
+    try {
+      const error = await s.book(request()).catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 503, error: { code: 'unavailable' } });
+      expect(JSON.stringify((error as BookingFailure).error)).not.toMatch(
+        /Server Error|lodging|\[/,
+      );
+    } finally {
+      await fetch(`${mock.controlUrl}/faults`, { method: 'DELETE' });
+    }
+  });
+});

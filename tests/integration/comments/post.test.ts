@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
+import { memoryCommentLimiter } from '../../../src/lib/comments/limit.ts';
+import type { ConsumeLimit } from '../../../src/lib/comments/limit.ts';
+import {
+  MODERATION_MESSAGE,
+  PUBLISHED_MESSAGE,
+  failureStatus,
+  postComment,
+} from '../../../src/lib/comments/post.ts';
+import type { CommentOutcome, PostCommentRequest } from '../../../src/lib/comments/post.ts';
+import { loadCommentsView } from '../../../src/lib/comments/section.ts';
+import { findComment } from '../../../src/lib/comments/thread.ts';
+import { ValidationError } from '../../../src/lib/upstream/errors.ts';
+import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
+import { PASSWORD, ctl, freshUpstream, startTestMock } from '../harness.ts';
+import type { Mock } from '../harness.ts';
+import { publishingTestClient } from '../operations.ts';
+import type { PublishingTestClient } from '../operations.ts';
+
+// The action's logic against the in-process contract mock (its own ports, its own faults):
+// the signed-in path uses a real token from POST /auth/login, as the session would hold it.
+
+const SLUG = 'welcome-to-our-new-website';
+let mock: Mock;
+let up: Upstream;
+
+beforeAll(async () => {
+  mock = await startTestMock({ publicPerMinute: 0, tokenPerMinute: 0 });
+});
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(async () => {
+  await ctl.reset(mock);
+  await ctl.limits(mock, { publicPerMinute: 0, tokenPerMinute: 0 });
+  up = freshUpstream().up;
+});
+
+function client(token?: string): PublishingTestClient {
+  return publishingTestClient({
+    tenantId: 'daily-planet',
+    baseUrl: mock.publishingUrl,
+    upstream: up,
+    token,
+    timeoutMs: 2000,
+  });
+}
+
+const unlimited: ConsumeLimit = () => Promise.resolve({ ok: true });
+
+function request(change: Partial<PostCommentRequest> = {}): PostCommentRequest {
+  return {
+    postSlug: SLUG,
+    values: {
+      content: 'A guest thought',
+      name: 'Gina Guest',
+      email: 'gina@example.com',
+      parentId: '',
+    },
+    token: null,
+    limitKey: 'daily-planet|203.0.113.5',
+    ...change,
+  };
+}
+
+const post = (
+  req: PostCommentRequest,
+  consume: ConsumeLimit = unlimited,
+  onUnexpected?: (e: unknown) => void,
+) => postComment(req, { client, consume, ...(onUnexpected ? { onUnexpected } : {}) });
+
+async function login(role: 'reader' | 'editor'): Promise<string> {
+  return (await client().login(`${role}@masthead.test`, PASSWORD)).token;
+}
+
+function failure(outcome: CommentOutcome) {
+  if (outcome.ok) throw new Error(`expected a failure, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+describe('postComment: guests', () => {
+  it('leaves a guest comment pending (not listed), then lists it once an editor approves it', async () => {
+    const content = `Guest ${crypto.randomUUID()}`;
+    const outcome = await post(request({ values: { ...request().values, content } }));
+    expect(outcome).toMatchObject({ ok: true, status: 'pending', message: MODERATION_MESSAGE });
+    const before = await loadCommentsView(client(), SLUG, { reply: null, page: null, outcome });
+    expect(JSON.stringify(before.thread)).not.toContain(content);
+    expect(before.form.success).toMatchObject({ status: 'pending', listed: false });
+    expect(before.form.values.content).toBe('');
+
+    if (!outcome.ok) return;
+    await client(await login('editor')).approveComment(outcome.id);
+    const after = await loadCommentsView(client(), SLUG, {
+      reply: null,
+      page: null,
+      outcome: undefined,
+    });
+    // The data cache still holds the list read above until its TTL; a fresh read shows the approval.
+    expect(JSON.stringify(after.thread)).not.toContain(content);
+    const fresh = await client().listComments(SLUG, { perPage: 50 }, { fresh: true });
+    expect(JSON.stringify(fresh.items)).toContain(content);
+  });
+
+  it('keeps the text and maps an API 422 that the local rules did not foresee', async () => {
+    const refusing = () =>
+      ({
+        createComment: () =>
+          Promise.reject(
+            new ValidationError(
+              'x',
+              { service: 'publishing', operation: 'comments.create', status: 422 },
+              {
+                author_email: ['The author email field must be a valid email address.'],
+                captcha: ['Please solve the captcha.'],
+              },
+            ),
+          ),
+      }) as unknown as PublishingClient;
+    const outcome = failure(await postComment(request(), { client: refusing, consume: unlimited }));
+    expect(outcome).toMatchObject({
+      kind: 'invalid',
+      message: 'Please solve the captcha.',
+      fields: { email: ['The author email field must be a valid email address.'] },
+      values: request().values,
+    });
+    expect(failureStatus(outcome.kind)).toBe(422);
+  });
+
+  it('refuses locally (no upstream call, no rate-limit point) and keeps every field', async () => {
+    let spent = 0;
+    const counting: ConsumeLimit = () => {
+      spent += 1;
+      return Promise.resolve({ ok: true });
+    };
+    const values = { content: 'x'.repeat(2001), name: 'Gina', email: '', parentId: '1' };
+    const outcome = failure(await post(request({ values }), counting));
+    expect(outcome.values).toEqual(values);
+    expect(Object.keys(outcome.fields).sort()).toEqual(['content', 'email']);
+    expect(spent).toBe(0);
+  });
+
+  it('posts a reply under an approved parent; a refused parent drops the reply target', async () => {
+    const reply = await post(request({ values: { ...request().values, parentId: '1' } }));
+    expect(reply).toMatchObject({ ok: true, status: 'pending' });
+    const pendingParent = failure(
+      await post(request({ values: { ...request().values, parentId: '999999' } })),
+    );
+    expect(pendingParent.kind).toBe('invalid');
+    expect(pendingParent.message).toMatch(/no longer available/);
+    expect(pendingParent.values).toMatchObject({ parentId: '', content: 'A guest thought' });
+  });
+});
+
+describe('postComment: signed in', () => {
+  it('publishes at once with the token (name and e-mail ignored) and the fresh list shows it', async () => {
+    const token = await login('reader');
+    // Warm the data cache first, as a visitor's earlier page view would.
+    await loadCommentsView(client(), SLUG, { reply: null, page: null, outcome: undefined });
+    const content = `Signed in ${crypto.randomUUID()}`;
+    const outcome = await post(
+      request({ token, values: { content, name: '', email: '', parentId: '4' } }),
+    );
+    expect(outcome).toMatchObject({ ok: true, status: 'approved', message: PUBLISHED_MESSAGE });
+    if (!outcome.ok) return;
+
+    const view = await loadCommentsView(client(), SLUG, { reply: null, page: null, outcome });
+    const mine = findComment(view.thread, outcome.id);
+    expect(mine?.content).toBe(content);
+    expect(mine?.authorName).toBe('Riley Reader');
+    // …as a reply to comment 4.
+    expect(findComment(findComment(view.thread, '4')?.replies ?? [], outcome.id)).not.toBeNull();
+    expect(view.form.success).toMatchObject({ status: 'approved', listed: true });
+  });
+
+  it('says the sign-in expired when the token is no longer valid', async () => {
+    const token = await login('reader');
+    await client(token).logout();
+    const outcome = failure(await post(request({ token })));
+    expect(outcome.kind).toBe('signed-out');
+    expect(outcome.values.content).toBe('A guest thought');
+  });
+});
+
+describe('postComment: limits and outages', () => {
+  it('stops a flood from one address before the upstream', async () => {
+    const consume = memoryCommentLimiter({ points: 1, duration: 600 });
+    expect((await post(request(), consume)).ok).toBe(true);
+    const refused = failure(await post(request(), consume));
+    expect(refused.kind).toBe('busy');
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused.message).toMatch(/wait 10 minutes/);
+    expect(refused.values.content).toBe('A guest thought');
+    expect(failureStatus(refused.kind)).toBe(429);
+  });
+
+  it.each([
+    ['429 from the API', { force429: true, retryAfterSeconds: 7 }, 'busy', /7 seconds/],
+    ['500 from the API', { errorRate: 1 }, 'unavailable', /unavailable/],
+    ['the API down', { down: true }, 'unavailable', /unavailable/],
+    ['garbage from the API', { malformed: true }, 'unavailable', /unavailable/],
+  ] as const)('%s: a clear message and the text kept', async (_label, faults, kind, message) => {
+    await ctl.faults(mock, { service: 'publishing', ...faults });
+    try {
+      const outcome = failure(await post(request()));
+      expect(outcome.kind).toBe(kind);
+      expect(outcome.message).toMatch(message);
+      expect(outcome.values).toEqual(request().values);
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+  });
+
+  it('hides an unexpected failure behind a generic message and reports it', async () => {
+    const seen: unknown[] = [];
+    const broken = () =>
+      ({
+        createComment: () => Promise.reject(new TypeError('boom at line 42')),
+      }) as unknown as PublishingClient;
+    const outcome = failure(
+      await postComment(request(), {
+        client: broken,
+        consume: unlimited,
+        onUnexpected: (e) => seen.push(e),
+      }),
+    );
+    expect(outcome.kind).toBe('error');
+    expect(outcome.message).not.toMatch(/boom|line 42/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('shows the form even when the list cannot be read', async () => {
+    await ctl.faults(mock, { service: 'publishing', down: true });
+    try {
+      const warned: unknown[] = [];
+      const view = await loadCommentsView(
+        client(),
+        'some-uncached-post',
+        { reply: null, page: null, outcome: undefined },
+        (e) => warned.push(e),
+      );
+      expect(view.unavailable).toBe(true);
+      expect(warned).toHaveLength(1);
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+  });
+});

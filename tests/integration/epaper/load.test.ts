@@ -1,0 +1,163 @@
+// The e-paper loader against the contract mock (started in-process on free ports), with real tokens
+// from its `POST /auth/login`: who gets page images of a subscriber-only edition, and who never does.
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SignedIn } from '../../../src/lib/auth/session.ts';
+import {
+  EDITIONS_PER_PAGE,
+  loadEditions,
+  loadReader,
+  loginHref,
+} from '../../../src/lib/epaper/load.ts';
+import type { Tenant } from '../../../src/lib/tenants/schema.ts';
+import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+import { PASSWORD, useMock } from '../harness.ts';
+
+const mock = useMock({ limits: { publicPerMinute: 0, tokenPerMinute: 0 } });
+let tenant: Tenant;
+
+interface ApiEdition {
+  slug: string;
+  is_free: boolean;
+  page_count: number;
+  published_at: string;
+}
+let editions: ApiEdition[];
+
+async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${mock.publishingUrl}${path}`, {
+    ...init,
+    headers: { 'X-Tenant': 'daily-planet', 'Content-Type': 'application/json', ...init.headers },
+  });
+  expect(response.ok, `${path}: ${response.status}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+/** A real session value: token from the mock's login, user as the auth engineer stores it. */
+async function signIn(role: 'subscriber' | 'reader'): Promise<SignedIn> {
+  const { data } = await api<{ data: { token: string; user: { id: number; name: string } } }>(
+    '/auth/login',
+    {
+      method: 'POST',
+      body: JSON.stringify({ email: `${role}@masthead.test`, password: PASSWORD }),
+    },
+  );
+  return {
+    token: data.token,
+    user: {
+      id: data.user.id,
+      name: data.user.name,
+      roles: ['subscriber'],
+      hasActiveSubscription: role === 'subscriber',
+    },
+  };
+}
+
+const paidSlug = () => editions.find((e) => !e.is_free)?.slug ?? '';
+const freeSlug = () => editions.find((e) => e.is_free)?.slug ?? '';
+
+beforeAll(async () => {
+  tenant = buildTenant({
+    id: 'daily-planet',
+    publishing: { baseUrl: mock.publishingUrl, epaperPlans: ['digital-epaper', 'annual'] },
+  });
+  editions = (await api<{ data: ApiEdition[] }>('/epaper?per_page=50')).data;
+});
+
+describe('loadEditions', () => {
+  it('lists every edition newest first, 12 to a page, without pages', async () => {
+    const list = await loadEditions(tenant, 1);
+    expect(list.items.length).toBe(Math.min(editions.length, EDITIONS_PER_PAGE));
+    expect(list.page.total).toBe(editions.length);
+    const dates = list.items.map((e) => e.published_at ?? '');
+    expect(dates).toEqual([...dates].sort().reverse());
+    for (const edition of list.items) {
+      expect(edition.cover_image_url).toMatch(/^http/);
+      expect(edition.pages).toEqual([]);
+    }
+    // The newest is subscriber-only; every third is free.
+    expect(list.items[0]?.is_free).toBe(false);
+    expect(list.items.filter((e) => e.is_free).length).toBe(3);
+  });
+});
+
+describe('loadReader', () => {
+  it('free edition: public pages, and the session is never read', async () => {
+    const readSession = vi.fn(() => Promise.resolve(null));
+    const data = await loadReader(tenant, freeSlug(), readSession);
+    expect(readSession).not.toHaveBeenCalled();
+    expect(data.kind).toBe('reader');
+    expect(data.cache).toBe('public');
+    if (data.kind !== 'reader') return;
+    const expected = editions.find((e) => e.slug === freeSlug())?.page_count;
+    expect(data.pages.map((p) => p.page_number)).toEqual(
+      Array.from({ length: expected ?? 0 }, (_, i) => i + 1),
+    );
+    expect(data.pages[0]).toMatchObject({ width: 1200, height: 1600 });
+  });
+
+  it('subscriber-only edition, anonymous: private paywall with the active plans, no pages', async () => {
+    const readSession = vi.fn(() => Promise.resolve(null));
+    const data = await loadReader(tenant, paidSlug(), readSession);
+    expect(readSession).toHaveBeenCalledOnce();
+    expect(data.kind).toBe('paywall');
+    expect(data.cache).toBe('private');
+    if (data.kind !== 'paywall') return;
+    expect(data.signedIn).toBeNull();
+    expect(data.edition.pages).toEqual([]);
+    // Only the plans the tenant names as unlocking the e-paper, in its order (not the API's).
+    expect(data.plans.map((p) => p.slug)).toEqual(['digital-epaper', 'annual']);
+    expect(JSON.stringify(data)).not.toContain('/pages/');
+  });
+
+  it('paying subscriber: pages from their own token; an anonymous read afterwards still gets none', async () => {
+    const subscriber = await signIn('subscriber');
+    const data = await loadReader(tenant, paidSlug(), () => Promise.resolve(subscriber));
+    expect(data.kind).toBe('reader');
+    expect(data.cache).toBe('private');
+    if (data.kind !== 'reader') return;
+    expect(data.pages.length).toBeGreaterThanOrEqual(8);
+    expect(data.pages[0]?.image_url).toContain(`/epaper/${paidSlug()}/pages/1.svg`);
+
+    // The personal copy is cached per token: it must not answer an anonymous visitor.
+    const anonymous = await loadReader(tenant, paidSlug(), () => Promise.resolve(null));
+    expect(anonymous.kind).toBe('paywall');
+    expect(JSON.stringify(anonymous)).not.toContain('/pages/');
+  });
+
+  it('signed in without a subscription: paywall that knows the account', async () => {
+    const reader = await signIn('reader');
+    const data = await loadReader(tenant, paidSlug(), () => Promise.resolve(reader));
+    expect(data.kind).toBe('paywall');
+    if (data.kind !== 'paywall') return;
+    expect(data.signedIn?.user.name).toBe(reader.user.name);
+    expect(JSON.stringify(data)).not.toContain('/pages/');
+  });
+
+  it('a revoked token: paywall offering to log in again, not an error', async () => {
+    const subscriber = await signIn('subscriber');
+    await api('/auth/logout', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${subscriber.token}` },
+    });
+    const data = await loadReader(tenant, paidSlug(), () => Promise.resolve(subscriber));
+    expect(data.kind).toBe('paywall');
+    if (data.kind !== 'paywall') return;
+    expect(data.signedIn).toBeNull();
+  });
+
+  it('unknown edition → NotFoundError', async () => {
+    await expect(
+      loadReader(tenant, 'no-such-edition', () => Promise.resolve(null)),
+    ).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('loginHref', () => {
+  it.each([
+    [(p: string) => p, '/epaper/x?page=5', '/login?next=%2Fepaper%2Fx%3Fpage%3D5'],
+    [(p: string) => `/daily-planet${p}`, '/epaper/x', '/daily-planet/login?next=%2Fepaper%2Fx'],
+  ])('%#', (href, returnTo, expected) => {
+    expect(loginHref(href, returnTo)).toBe(expected);
+  });
+});

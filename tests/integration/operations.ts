@@ -1,0 +1,166 @@
+// Client operations the site does not use: post writing and comment moderation (publishing), sign-in,
+// `me`, the property list and guest/booking updates (lodging). The suites need them to set up and
+// check data, so they are declared here, on the same client core as the site's own operations.
+import { lodgingLogin } from '../../src/lib/lodging/auth.ts';
+import { lodgingClient, lodgingCore, lodgingPageQuery } from '../../src/lib/lodging/client.ts';
+import type { LodgingClientOptions } from '../../src/lib/lodging/client.ts';
+import {
+  meSchema as lodgingMeSchema,
+  messageSchema as lodgingMessageSchema,
+  propertyListSchema,
+  singleBookingSchema,
+  singleGuestSchema,
+} from '../../src/lib/lodging/schema.ts';
+import type { BookingUpdate, GuestInput } from '../../src/lib/lodging/schema.ts';
+import {
+  publishingClient,
+  publishingCore,
+  publishingPageQuery,
+} from '../../src/lib/publishing/client.ts';
+import type { PublishingClientOptions } from '../../src/lib/publishing/client.ts';
+import {
+  commentApprovedSchema,
+  commentListSchema,
+  messageSchema,
+  postWriteResultSchema,
+} from '../../src/lib/publishing/schema.ts';
+import type { PostInput, PostUpdate } from '../../src/lib/publishing/schema.ts';
+import { urlPath } from '../../src/lib/upstream/client-core.ts';
+import type { ReadOptions } from '../../src/lib/upstream/client-core.ts';
+import { toPaged } from '../../src/lib/upstream/parse.ts';
+import type { PageParams } from '../../src/lib/upstream/parse.ts';
+import { TTL } from '../../src/lib/upstream/ttl.ts';
+
+/** The site's publishing client plus post writing and moderation. */
+export function publishingTestClient(options: PublishingClientOptions) {
+  const core = publishingCore(options);
+  return {
+    ...publishingClient(options),
+    createPost: (input: PostInput) =>
+      core.call({
+        operation: 'posts.create',
+        schema: postWriteResultSchema,
+        method: 'POST',
+        path: '/posts',
+        body: input,
+        access: 'personal',
+      }),
+    updatePost: (id: number | string, input: PostUpdate) =>
+      core.call({
+        operation: 'posts.update',
+        schema: postWriteResultSchema,
+        method: 'PATCH',
+        path: urlPath`/posts/${id}`,
+        body: input,
+        access: 'personal',
+      }),
+    deletePost: async (id: number | string): Promise<void> => {
+      await core.call({
+        operation: 'posts.delete',
+        schema: messageSchema,
+        method: 'DELETE',
+        path: urlPath`/posts/${id}`,
+        access: 'personal',
+      });
+    },
+    /** Editors and admins: comments awaiting moderation (per user, short TTL). */
+    listPendingComments: (params: PageParams = {}, readOptions?: ReadOptions) =>
+      core.read(
+        {
+          operation: 'comments.pending',
+          schema: commentListSchema,
+          path: '/comments',
+          query: { status: 'pending', ...publishingPageQuery(params) },
+          access: 'personal',
+          ttl: TTL.pendingComments,
+          map: (list) => toPaged(list, params),
+        },
+        readOptions,
+      ),
+    approveComment: (id: number | string) =>
+      core.call({
+        operation: 'comments.approve',
+        schema: commentApprovedSchema,
+        method: 'POST',
+        path: urlPath`/comments/${id}/approve`,
+        access: 'personal',
+      }),
+  };
+}
+
+/** The site's lodging client plus sign-in, `me`, the property list and guest/booking updates. */
+export function lodgingTestClient(options: LodgingClientOptions) {
+  const core = lodgingCore(options);
+  return {
+    ...lodgingClient(options),
+    /** `POST /auth/login` with any credentials (does not change this client's own). */
+    login: (email: string, password: string) =>
+      lodgingLogin(options.upstream, options, email, password),
+    me: (readOptions?: ReadOptions) =>
+      core.read(
+        { operation: 'auth.me', schema: lodgingMeSchema, path: '/auth/me', ttl: TTL.lodgingMe },
+        readOptions,
+      ),
+    /** Ends the current token's session and forgets a login token. */
+    logout: async (): Promise<void> => {
+      await core.call({
+        operation: 'auth.logout',
+        schema: lodgingMessageSchema,
+        method: 'POST',
+        path: '/auth/logout',
+      });
+      core.forgetLogin();
+    },
+    listProperties: (params: PageParams = {}, readOptions?: ReadOptions) =>
+      core.read(
+        {
+          operation: 'properties.list',
+          schema: propertyListSchema,
+          path: '/properties',
+          query: lodgingPageQuery(params),
+          ttl: TTL.propertyList,
+          map: (list) => toPaged(list, params),
+        },
+        readOptions,
+      ),
+    updateBooking: (id: string, input: BookingUpdate) =>
+      core.call({
+        operation: 'bookings.update',
+        schema: singleBookingSchema,
+        method: 'PATCH',
+        path: urlPath`/bookings/${id}`,
+        body: input,
+      }),
+    getGuest: (id: string, readOptions?: ReadOptions) =>
+      core.read(
+        {
+          operation: 'guests.get',
+          schema: singleGuestSchema,
+          path: urlPath`/guests/${id}`,
+          params: { id },
+          ttl: TTL.guest,
+        },
+        readOptions,
+      ),
+    /** Full replacement, validated like create. */
+    updateGuest: (id: string, input: GuestInput) =>
+      core.call({
+        operation: 'guests.update',
+        schema: singleGuestSchema,
+        method: 'PUT',
+        path: urlPath`/guests/${id}`,
+        body: input,
+      }),
+    deleteGuest: async (id: string): Promise<void> => {
+      await core.call({
+        operation: 'guests.delete',
+        schema: lodgingMessageSchema,
+        method: 'DELETE',
+        path: urlPath`/guests/${id}`,
+      });
+    },
+  };
+}
+
+export type PublishingTestClient = ReturnType<typeof publishingTestClient>;
+export type LodgingTestClient = ReturnType<typeof lodgingTestClient>;

@@ -1,0 +1,114 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDiskCache } from '../../src/lib/static/disk-cache.ts';
+import { fetchSnapshot, StaticFetchError } from '../../src/lib/static/fetch.ts';
+import { createPacingBudget } from '../../src/lib/static/pacer.ts';
+import { TenantSchema, type Tenant } from '../../src/lib/tenants/schema.ts';
+import { createMetrics } from '../../src/lib/upstream/metrics.ts';
+import { createUpstream } from '../../src/lib/upstream/runtime.ts';
+import { ctl, freshUpstream, PASSWORD, startTestMock, type Mock } from './harness.ts';
+import { publishingTestClient } from './operations.ts';
+
+let mock: Mock;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  mock = await startTestMock({ publicPerMinute: 0, tokenPerMinute: 0 });
+  tenant = TenantSchema.parse({
+    id: 'harbour-times',
+    name: 'Harbour Times',
+    hosts: ['harbour-times.localhost'],
+    locale: 'en-GB',
+    timeZone: 'Europe/London',
+    theme: { colors: { primary: '#0f6e6e', accent: '#e08a1e' } },
+    publishing: { baseUrl: mock.publishingUrl },
+  });
+});
+afterAll(() => mock.close());
+beforeEach(async () => {
+  await ctl.reset(mock);
+  await ctl.limits(mock, { publicPerMinute: 0, tokenPerMinute: 0 });
+});
+
+/** One build's fetch: a fresh process's worth of budget and client cache, the same disk cache. */
+function fetchWith(dir: string, freshMs = 60_000) {
+  const upstream = {
+    ...createUpstream({
+      metrics: createMetrics({ log: () => undefined }),
+      http: { maxRetries: 0 },
+    }),
+    // The mock's limits are off here (no headers to follow): a limit that never makes it wait.
+    budget: createPacingBudget({ limits: { publishingPublicPerMinute: 100_000 } }),
+  };
+  return fetchSnapshot({ tenant, cache: createDiskCache(dir), freshMs, upstream });
+}
+
+const calls = async () => (await ctl.stats(mock)).publishing;
+
+describe('fetching a static copy', () => {
+  it('reads every list 50 at a time and each post once, then nothing within the window', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masthead-fetch-'));
+    const { snapshot, progress } = await fetchWith(dir);
+    const first = await calls();
+    expect(first.total).toBe(progress.made);
+    expect(first.routes['GET /posts/{slug}']).toBe(snapshot.posts.length);
+    expect(first.routes['GET /posts/{slug}/comments']).toBe(snapshot.posts.length);
+    // Subscriber-only editions keep no pages; free ones have theirs.
+    expect(snapshot.editions.filter((e) => e.requires_subscription && e.pages.length > 0)).toEqual(
+      [],
+    );
+    expect(snapshot.editions.some((e) => e.pages.length > 0)).toBe(true);
+
+    const again = await fetchWith(dir);
+    expect((await calls()).total).toBe(first.total);
+    expect(again.progress.made).toBe(0);
+    expect(again.snapshot.posts).toEqual(snapshot.posts);
+  });
+
+  it('after the window, asks the lists again and only the posts that changed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masthead-fetch-'));
+    const { snapshot } = await fetchWith(dir);
+    const options = {
+      tenantId: tenant.id,
+      baseUrl: mock.publishingUrl,
+      upstream: freshUpstream().up,
+    };
+    const { token } = await publishingTestClient(options).login('editor@masthead.test', PASSWORD);
+    const editor = publishingTestClient({ ...options, token });
+    const changed = snapshot.posts[3]!;
+    await editor.updatePost(changed.id, { title: 'A corrected headline' });
+    await fetch(`${mock.controlUrl}/stats`, { method: 'DELETE' });
+
+    const rebuilt = await fetchWith(dir, 0);
+    const routes = (await calls()).routes;
+    expect(routes['GET /posts/{slug}']).toBe(1);
+    expect(routes['GET /posts/{slug}/comments']).toBe(1);
+    expect(routes['GET /posts']).toBe(Math.ceil(snapshot.posts.length / 50));
+    expect(rebuilt.snapshot.posts.find((p) => p.id === changed.id)?.title).toBe(
+      'A corrected headline',
+    );
+  });
+
+  it('stores what it got when the upstream goes away midway, names the rest, and resumes from there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masthead-fetch-'));
+    const interrupted = fetchWith(dir).catch((error: unknown) => error);
+    // Lists come first; once details are under way, the upstream disappears.
+    while ((await calls()).total < 40) await new Promise((resolve) => setTimeout(resolve, 5));
+    await ctl.faults(mock, { service: 'publishing', down: true });
+    const failed = await interrupted;
+    expect(failed).toBeInstanceOf(StaticFetchError);
+    expect((failed as Error).message).toMatch(/could not be fetched[\s\S]*- \/posts\/[a-z0-9-]+: /);
+
+    await ctl.clearFaults(mock);
+    await fetch(`${mock.controlUrl}/stats`, { method: 'DELETE' });
+    const { snapshot, progress } = await fetchWith(dir);
+    const routes = (await calls()).routes;
+    // The lists and the details stored before the interruption are not asked again.
+    expect(routes['GET /posts']).toBeUndefined();
+    expect(routes['GET /posts/{slug}']).toBeGreaterThan(0);
+    expect(routes['GET /posts/{slug}']).toBeLessThan(snapshot.posts.length);
+    expect(progress.reused).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { checkHealth, healthResponse } from '../../../src/lib/delivery/health.ts';
+
+const lodging = {
+  baseUrl: 'https://lodging.example/api/v1',
+  tokenEnv: 'HARBOUR_LODGING_TOKEN',
+  propertyIds: ['f288dd17-9e1e-5421-8b43-5674c8a96975'],
+  allowedEmbedOrigins: [],
+  minNights: 1,
+  maxNights: 21,
+  fields: {},
+};
+const valid = () => [{ lodging: undefined }];
+const invalid = () => {
+  throw new Error('Invalid tenants.json');
+};
+const answers = () => Promise.resolve();
+const away = () => Promise.reject(new Error('connect ECONNREFUSED'));
+
+describe('checkHealth', () => {
+  it.each([
+    ['valid config, no shared store', valid, undefined, answers, 200, 'not configured'],
+    ['valid config, store answers', valid, 'redis://r:6379', answers, 200, 'ok'],
+    ['valid config, store away', valid, 'redis://r:6379', away, 503, 'unavailable'],
+    ['invalid config', invalid, undefined, answers, 503, 'not configured'],
+  ] as const)('%s → %d', async (_label, readConfig, redisUrl, pingStore, status, store) => {
+    const response = healthResponse(
+      await checkHealth({ readConfig, redisUrl, pingStore, env: {} }),
+    );
+    expect(response.status).toBe(status);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toMatchObject({ sharedStore: store });
+  });
+});
+
+describe('checkHealth, lodging credentials', () => {
+  it.each([
+    ['the token is set', { HARBOUR_LODGING_TOKEN: '2|abc' }, 'ok'],
+    ['e-mail and password are set', { LODGE_EMAIL: 'm@x.test', LODGE_PASSWORD: 'p' }, 'ok'],
+    ['nothing is set', {}, 'invalid'],
+    ['only the e-mail is set', { LODGE_EMAIL: 'm@x.test' }, 'invalid'],
+  ] as const)('%s → config %s', async (_label, env, config) => {
+    const tenant = {
+      lodging: { ...lodging, emailEnv: 'LODGE_EMAIL', passwordEnv: 'LODGE_PASSWORD' },
+    };
+    const health = await checkHealth({ readConfig: () => [tenant], redisUrl: undefined, env });
+    expect(health.checks.config).toBe(config);
+    expect(health.ok).toBe(config === 'ok');
+  });
+});

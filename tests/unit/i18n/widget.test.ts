@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { widgetI18n, widgetText } from '../../../src/lib/i18n/widget.ts';
+import { sayer } from '../../../src/components/booking/text.ts';
+import { parseTenantsFile } from '../../../src/lib/tenants/schema.ts';
+
+const tenant = parseTenantsFile({
+  tenants: [
+    {
+      id: 'x',
+      name: 'X',
+      hosts: ['x.localhost'],
+      locale: 'de-CH',
+      timeZone: 'Europe/Zurich',
+      theme: { colors: { primary: '#000000', accent: '#ffffff' } },
+      publishing: { baseUrl: 'http://127.0.0.1:1/api/v1' },
+      messages: { 'widget.total': 'Gesamtbetrag' },
+    },
+  ],
+}).tenants[0]!;
+
+describe('the booking widget’s texts', () => {
+  it('speak the tenant’s language, overrides included', () => {
+    const i18n = widgetI18n(tenant, undefined);
+    const say = sayer(widgetText(i18n), i18n.locale);
+    expect(say('nights', { count: 1 })).toBe('1 Nacht');
+    expect(say('nights', { count: 3 })).toBe('3 Nächte');
+    expect(say('total')).toBe('Gesamtbetrag');
+  });
+
+  it('follow an embed’s data-locale, without the other language’s overrides', () => {
+    const i18n = widgetI18n(tenant, 'fr-CH');
+    const say = sayer(widgetText(i18n), i18n.locale);
+    expect(i18n.locale).toBe('fr-CH');
+    expect(say('nights', { count: 2 })).toBe('2 nuits');
+    expect(say('total')).toBe('Total');
+  });
+
+  it('send only the widget’s own keys', () => {
+    const keys = Object.keys(widgetText(widgetI18n(tenant, undefined)));
+    expect(keys).toContain('reference');
+    expect(keys.some((key) => key.includes('.'))).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { pagedRoute } from '../../../src/lib/reading/paged-routes.ts';
+
+const route = (url: string) => {
+  const parsed = new URL(url, 'http://x.test');
+  return pagedRoute(parsed.pathname, parsed.searchParams);
+};
+
+describe('pagination by path', () => {
+  it.each([
+    ['/page/2', '/?page=2'],
+    ['/page/2/', '/?page=2'],
+    ['/categories/sport/page/3', '/categories/sport?page=3'],
+    ['/tags/harbour/page/2/', '/tags/harbour?page=2'],
+    ['/epaper/page/2', '/epaper?page=2'],
+    ['/streams/page/2', '/streams?page=2'],
+    ['/search/page/2?q=ferry', '/search?q=ferry&page=2'],
+    ['/page/2?tenant=daily-planet', '/?tenant=daily-planet&page=2'],
+    // Invalid numbers reach the list, whose own check answers 404.
+    ['/page/0', '/?page=0'],
+    ['/page/abc', '/?page=abc'],
+  ])('%s renders the list at %s', (url, rewrite) => {
+    expect(route(url)).toEqual({ rewrite });
+  });
+
+  it.each([
+    ['/?page=2', '/page/2'],
+    ['/?page=1', '/'],
+    ['/categories/sport?page=3', '/categories/sport/page/3'],
+    ['/categories/sport/?page=3', '/categories/sport/page/3'],
+    ['/tags/harbour?page=2&tenant=x', '/tags/harbour/page/2?tenant=x'],
+    ['/search?q=ferry&page=4', '/search/page/4?q=ferry'],
+    ['/page/1', '/'],
+    ['/categories/sport/page/1', '/categories/sport'],
+  ])('the old %s answers with a redirect to %s', (url, redirect) => {
+    expect(route(url)).toEqual({ redirect });
+  });
+
+  it.each([
+    '/posts/a-post',
+    '/posts/a-post?page=2',
+    '/posts/page/2',
+    '/categories/page/2',
+    '/?page=abc',
+    '/?page=0',
+    '/categories/sport',
+    '/plans?page=2',
+  ])('leaves %s alone', (url) => {
+    expect(route(url)).toBeNull();
+  });
+});
+
+describe('the e-paper reader by path', () => {
+  it.each([
+    ['/epaper/weekly-1/page/3', '/epaper/weekly-1?page=3'],
+    ['/epaper/weekly-1/page/3/zoom/1.5', '/epaper/weekly-1?page=3&zoom=1.5'],
+    ['/epaper/weekly-1/zoom/2/', '/epaper/weekly-1?zoom=2'],
+    ['/epaper/weekly-1/page/2?page=9&tenant=x', '/epaper/weekly-1?tenant=x&page=2'],
+  ])('%s renders the reader at %s', (url, rewrite) => {
+    expect(route(url)).toEqual({ rewrite });
+  });
+
+  it.each([
+    ['/epaper/weekly-1?page=3', '/epaper/weekly-1/page/3'],
+    ['/epaper/weekly-1?page=3&zoom=1.5', '/epaper/weekly-1/page/3/zoom/1.5'],
+    ['/epaper/weekly-1?zoom=2&tenant=x', '/epaper/weekly-1/zoom/2?tenant=x'],
+    ['/epaper/weekly-1?page=1&zoom=1', '/epaper/weekly-1'],
+    ['/epaper/weekly-1?page=abc&zoom=9', '/epaper/weekly-1'],
+  ])('the go-to form and old links (%s) answer with a redirect to %s', (url, redirect) => {
+    expect(route(url)).toEqual({ redirect });
+  });
+
+  it('leaves the plain edition and the list pages to the list rules', () => {
+    expect(route('/epaper/weekly-1')).toBeNull();
+    expect(route('/epaper/page/2')).toEqual({ rewrite: '/epaper?page=2' });
+  });
+});

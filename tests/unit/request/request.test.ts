@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { judgeBody, MAX_BODY_BYTES, refuseBody } from '../../../src/lib/request/body-limit.ts';
+import { isCrossSiteFormPost } from '../../../src/lib/request/origin-check.ts';
+import {
+  forwardedHost,
+  isValidHost,
+  publicOrigin,
+} from '../../../src/lib/request/public-origin.ts';
+
+const url = new URL('http://10.0.0.5:4321/login');
+const proxied = new Headers({
+  'x-forwarded-host': 'news.example.com',
+  'x-forwarded-proto': 'https',
+});
+
+describe('public origin', () => {
+  it('is the forwarded host and scheme only behind a trusted proxy', () => {
+    expect(publicOrigin(url, proxied, true)).toBe('https://news.example.com');
+    expect(publicOrigin(url, proxied, false)).toBe('http://10.0.0.5:4321');
+  });
+
+  it.each(['evil@news.example.com', 'news.example.com/path', 'a b', ''])(
+    'ignores a forwarded host that is not a plain host: %j',
+    (host) => {
+      const headers = new Headers({ 'x-forwarded-host': host });
+      expect(forwardedHost(headers, true)).toBeUndefined();
+      expect(publicOrigin(url, headers, true)).toBe('http://10.0.0.5:4321');
+    },
+  );
+
+  it('accepts host names with ports and IPv6 literals', () => {
+    expect(isValidHost('news.example.com:8443')).toBe(true);
+    expect(isValidHost('[::1]:4321')).toBe(true);
+    expect(isValidHost('evil@news.example.com')).toBe(false);
+  });
+});
+
+function post(headers: Record<string, string>, body: string | null = 'a=b'): Request {
+  return new Request('http://10.0.0.5:4321/login?_action=login', { method: 'POST', headers, body });
+}
+
+describe('origin check', () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  it('lets a form from the public origin through behind a proxy that rewrote Host', () => {
+    const request = post({ ...form, origin: 'https://news.example.com' });
+    expect(isCrossSiteFormPost(request, 'https://news.example.com')).toBe(false);
+  });
+
+  it.each([
+    ['a form from another site', { ...form, origin: 'https://evil.example' }],
+    ['a form without Origin', form],
+    [
+      'text/plain from another site',
+      { 'content-type': 'text/plain', origin: 'https://evil.example' },
+    ],
+  ])('refuses %s', (_case, headers) => {
+    expect(isCrossSiteFormPost(post(headers), 'https://news.example.com')).toBe(true);
+  });
+
+  it('leaves JSON and safe methods alone, like Astro', () => {
+    const json = post({ 'content-type': 'application/json', origin: 'https://evil.example' }, '{}');
+    expect(isCrossSiteFormPost(json, 'https://news.example.com')).toBe(false);
+    expect(isCrossSiteFormPost(new Request(url), 'https://news.example.com')).toBe(false);
+  });
+});
+
+describe('body limit', () => {
+  it.each([
+    ['a small form', { 'content-length': '3' }, 'ok'],
+    [
+      'a declared size above the limit',
+      { 'content-length': String(MAX_BODY_BYTES + 1) },
+      'too-large',
+    ],
+    ['a nonsense length', { 'content-length': 'lots' }, 'too-large'],
+    ['a streamed body without a length', {}, 'length-required'],
+  ] as const)('judges %s', (_case, headers, verdict) => {
+    expect(judgeBody(post(headers))).toBe(verdict);
+  });
+
+  it('answers JSON callers in JSON and forms in text, with the limit', async () => {
+    const json = refuseBody(post({ 'content-type': 'application/json' }), 'too-large');
+    expect(json.status).toBe(413);
+    expect(await json.json()).toEqual({ message: 'The request body is larger than 64 KB.' });
+    const form = refuseBody(post({}), 'length-required');
+    expect(form.status).toBe(411);
+    expect(await form.text()).toMatch(/Content-Length/);
+  });
+});

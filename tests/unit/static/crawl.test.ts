@@ -1,0 +1,62 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fileForPath, linksIn } from '../../../src/lib/static/crawl.ts';
+import { createDiskCache } from '../../../src/lib/static/disk-cache.ts';
+import { pageType } from '../../../src/lib/static/build.ts';
+
+describe('render-and-save', () => {
+  it.each([
+    ['/', 'index.html'],
+    ['/404', '404.html'],
+    ['/posts/hello', 'posts/hello/index.html'],
+    ['/page/2', 'page/2/index.html'],
+    ['/rss.xml', 'rss.xml'],
+    ['/robots.txt', 'robots.txt'],
+    ['/epaper/x/page/3/zoom/1.5', 'epaper/x/page/3/zoom/1.5/index.html'],
+  ])('writes %s to %s', (path, file) => {
+    expect(fileForPath(path)).toBe(file);
+  });
+
+  it('follows root-relative links and sitemap entries of its own origin, without query or hash', () => {
+    const html = `<a href="/posts/a?x=1#top">a</a><a href="https://other.example/">x</a>
+      <img src="/_astro/a.css"><a href="/tags/b/">b</a><a href="//cdn.example/x">c</a>
+      <loc>https://news.example.com/posts/c</loc><a href="/categories/d?tenant=x&amp;y=1">d</a>`;
+    expect(linksIn(html, 'https://news.example.com')).toEqual([
+      '/posts/a',
+      '/_astro/a.css',
+      '/tags/b',
+      '/posts/c',
+      '/categories/d',
+    ]);
+  });
+
+  it('names page types for the summary', () => {
+    expect(['/', '/page/3', '/posts/a', '/rss.xml', '/epaper/x', '/404'].map(pageType)).toEqual([
+      'home',
+      'home',
+      'posts',
+      'feeds and sitemaps',
+      'e-paper',
+      '404',
+    ]);
+  });
+});
+
+describe('the disk cache', () => {
+  it('keeps answers with when they were stored and their updated_at, across processes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masthead-static-'));
+    let now = 1000;
+    createDiskCache(dir, () => now).set('posts.get|a', { title: 'A' }, '2026-01-01T00:00:00Z');
+    now = 2000;
+    const again = createDiskCache(dir, () => now);
+    expect(again.get('posts.get|a')).toEqual({
+      key: 'posts.get|a',
+      storedAt: 1000,
+      updatedAt: '2026-01-01T00:00:00Z',
+      value: { title: 'A' },
+    });
+    expect(again.get('posts.get|b')).toBeUndefined();
+  });
+});

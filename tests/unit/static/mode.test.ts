@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { staticProblem } from '../../../src/lib/static/build.ts';
+import {
+  SNAPSHOT_ENV,
+  isStaticBuild,
+  staticBookingEmbed,
+  staticOrigin,
+} from '../../../src/lib/static/mode.ts';
+import { TenantSchema } from '../../../src/lib/tenants/schema.ts';
+
+const tenant = (fields: Record<string, unknown> = {}) =>
+  TenantSchema.parse({
+    id: 'gazette',
+    name: 'Gazette',
+    hosts: ['gazette.example.com', '*.gazette.example.com'],
+    locale: 'en-GB',
+    timeZone: 'Europe/London',
+    theme: { colors: { primary: '#123456', accent: '#abcdef' } },
+    publishing: { baseUrl: 'https://api.example.com/api/v1' },
+    ...fields,
+  });
+
+const lodging = {
+  baseUrl: 'https://lodging.example.com/api/v1',
+  tokenEnv: 'GAZETTE_LODGING_TOKEN',
+  propertyIds: ['f288dd17-9e1e-5421-8b43-5674c8a96975'],
+};
+
+afterEach(() => {
+  delete process.env[SNAPSHOT_ENV];
+});
+
+describe('static mode', () => {
+  it('is on only while the build renders from a snapshot', () => {
+    expect(isStaticBuild()).toBe(false);
+    process.env[SNAPSHOT_ENV] = '/tmp/snapshot.json';
+    expect(isStaticBuild()).toBe(true);
+  });
+
+  it('names the copy after static.origin, else the primary host over https', () => {
+    expect(staticOrigin(tenant())).toBe('https://gazette.example.com');
+    expect(staticOrigin(tenant({ static: { origin: 'https://files.gazette.example' } }))).toBe(
+      'https://files.gazette.example',
+    );
+  });
+
+  it('refuses a tenant whose only host is a wildcard, naming it and the fix', () => {
+    expect(staticProblem(tenant({ hosts: ['*.gazette.example.com'] }))).toBe(
+      'tenant "gazette" cannot be built statically: its first host is a wildcard; set static.origin in tenants.json',
+    );
+    expect(
+      staticProblem(
+        tenant({ hosts: ['*.gazette.example.com'], static: { origin: 'https://gazette.example' } }),
+      ),
+    ).toBeNull();
+  });
+
+  it('books through the live server’s embed only when there is one', () => {
+    const booking = { features: { booking: true, epaper: true, streams: true, comments: true } };
+    expect(staticBookingEmbed(tenant({ ...booking, lodging }))).toBeNull();
+    expect(
+      staticBookingEmbed(
+        tenant({ ...booking, lodging, static: { liveOrigin: 'https://gazette.example.com' } }),
+      ),
+    ).toEqual({
+      src: 'https://gazette.example.com/embed/booking.js',
+      propertyIds: lodging.propertyIds,
+    });
+  });
+});

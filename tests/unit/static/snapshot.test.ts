@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { postSchema, type Post } from '../../../src/lib/publishing/schema.ts';
+import { pageOf, snapshotClient, type Snapshot } from '../../../src/lib/static/snapshot.ts';
+import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
+
+const post = (n: number, fields: Record<string, unknown> = {}): Post =>
+  postSchema.parse({
+    id: n,
+    title: `Post ${n}`,
+    slug: `post-${n}`,
+    content: `<p>${n}</p>`,
+    ...fields,
+  });
+
+const sport = { id: 1, name: 'Sport', slug: 'sport' };
+const ferries = { id: 7, name: 'Ferries', slug: 'ferries' };
+const snapshot: Snapshot = {
+  tenant: 'harbour-times',
+  fetchedAt: '2026-11-22T12:00:00Z',
+  posts: [
+    post(5, { category: sport, is_featured: true, tags: [ferries] }),
+    post(4),
+    post(3, { category: sport }),
+    post(2, { tags: [ferries] }),
+    post(1, { category: sport }),
+  ],
+  categories: [sport],
+  tags: [ferries],
+  plans: [],
+  editions: [],
+  streams: [],
+  comments: {
+    'post-3': [{ id: 1, content: 'Hi', author_name: 'A', created_at: null, replies: [] }],
+  },
+};
+const client = snapshotClient(snapshot);
+
+describe('pages render from a snapshot exactly as from the API', () => {
+  it('pages like the API: current, last, total', () => {
+    expect(pageOf([1, 2, 3, 4, 5], { page: 2, perPage: 2 })).toEqual({
+      items: [3, 4],
+      page: { current: 2, last: 3, perPage: 2, total: 5 },
+    });
+    expect(pageOf([], { perPage: 10 }).page).toEqual({
+      current: 1,
+      last: 1,
+      perPage: 10,
+      total: 0,
+    });
+  });
+
+  it('filters lists by category, tag and featured, newest first', async () => {
+    const titles = async (params: Parameters<typeof client.listPosts>[0]) =>
+      (await client.listPosts(params)).items.map((p) => p.id);
+    expect(await titles({ category: 'sport', perPage: 10 })).toEqual([5, 3, 1]);
+    expect(await titles({ tag: 'Ferries', perPage: 10 })).toEqual([5, 2]);
+    expect(await titles({ featured: true, perPage: 3 })).toEqual([5]);
+    expect(await titles({ page: 2, perPage: 2 })).toEqual([3, 2]);
+  });
+
+  it('answers category and tag pages, and 404 for what it does not hold', async () => {
+    const category = await client.getCategory('sport', { page: 2, perPage: 2 });
+    expect(category.posts.items.map((p) => p.id)).toEqual([1]);
+    expect(category.posts.page.last).toBe(2);
+    expect((await client.getTag('ferries')).posts.page.total).toBe(2);
+    await expect(client.getPost('nope')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.getCategory('nope')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('gives the whole approved thread on one page', async () => {
+    const thread = await client.listComments('post-3', { page: 1, perPage: 1 });
+    expect(thread.items).toHaveLength(1);
+    expect(thread.page.last).toBe(1);
+    expect((await client.listComments('post-4')).items).toEqual([]);
+  });
+
+  it('refuses personal reads and writes: a static copy never acts for a user', async () => {
+    await expect(client.me()).rejects.toThrow(/live server/);
+    await expect(client.login('a@b.test', 'x')).rejects.toThrow(/live server/);
+    expect(client.withToken('secret')).toBe(client);
+  });
+});
