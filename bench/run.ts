@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { NGINX, REDIS_SERVER } from '../tests/deploy/stack.ts';
 import { printDelivery, run as runDelivery } from './delivery.ts';
+import { run as runEpaper } from './epaper.ts';
 import { printReading, run as runReading } from './reading.ts';
 import { run as runUpstream } from './upstream.ts';
 import { run as runCrawler } from './crawler.ts';
@@ -75,6 +76,12 @@ if (existsSync(new URL('bench/booking.ts', root))) {
   results['booking'] = result;
   verdicts.push({ bench: 'booking: widget ≤ 20 KB gz, loader ≤ 2 KB', ok: result.ok !== false });
 }
+
+const epaper = runEpaper();
+console.log('\nE-paper reader island');
+console.log(JSON.stringify(epaper, null, 2));
+results['epaper'] = epaper;
+verdicts.push({ bench: 'epaper: reader island ≤ 12 KB gz', ok: epaper.ok });
 
 if (!process.argv.includes('--no-static')) {
   // Minutes long: it runs at the upstream's documented rate limit on purpose.

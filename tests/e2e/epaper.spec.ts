@@ -93,7 +93,8 @@ test('a free edition: keys, thumbnails and zoom change the page and the URL', as
   await page.keyboard.press('ArrowRight');
   await expectPage(page, 2, edition);
   await expect(page).toHaveURL(/\/page\/2$/);
-  await expect(page.locator('[data-live]')).toHaveText(`Page 2 of ${edition.page_count}`);
+  // 1280×720: two-page spreads, so page 2 comes with page 3.
+  await expect(page.locator('[data-live]')).toHaveText(`Pages 2–3 of ${edition.page_count}`);
   await page.keyboard.press('ArrowLeft');
   await expectPage(page, 1, edition);
   await expect(page).toHaveURL(new RegExp(`/epaper/${edition.slug}$`));
@@ -141,7 +142,7 @@ test('?page=5 deep-links to page 5; out-of-range pages are clamped', async ({ pa
   const edition = (await apiEditions(request)).find((e) => e.is_free)!;
   await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=5`));
   await expectPage(page, 5, edition);
-  await expect(page.getByText(`Page 5 of ${edition.page_count}`)).toBeVisible();
+  await expect(page.getByText(`Pages 4–5 of ${edition.page_count}`)).toBeVisible();
   const { width, height } = await pageImage(page).evaluate((img) => ({
     width: (img as HTMLImageElement).getAttribute('width'),
     height: (img as HTMLImageElement).getAttribute('height'),
@@ -166,10 +167,11 @@ test.describe('without JavaScript', () => {
     await page.locator('.thumbs a[data-go="5"]').click();
     await expect(page).toHaveURL(/\/page\/5$/);
     await expectPage(page, 5, edition);
+    // Spreads (2–3, 4–5) at this width: "Previous" from page 5 goes to the spread 2–3.
     await page.getByRole('link', { name: /Previous page/ }).click();
-    await expectPage(page, 4, edition);
+    await expectPage(page, 2, edition);
     await page.getByRole('link', { name: 'Zoom in' }).click();
-    await expect(page).toHaveURL(/\/page\/4\/zoom\/1\.5$/);
+    await expect(page).toHaveURL(/\/page\/2\/zoom\/1\.5$/);
     await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1.5');
     await page.getByLabel('Go to page').fill('7');
     await page.getByRole('button', { name: 'Go' }).click();
@@ -196,10 +198,15 @@ test('a subscriber-only edition shows anonymous visitors the paywall and no page
   await expect(
     page.getByRole('heading', { name: 'This edition is for subscribers' }),
   ).toBeVisible();
+  // Only the plans that unlock the e-paper (tenants.json `epaperPlans`), led by the first.
   const plans = page.locator('article.plan');
-  await expect(plans).toHaveCount(3);
+  await expect(plans).toHaveCount(2);
+  await expect(page.getByText('Includes the e-paper')).toBeVisible();
+  await expect(plans.first().getByRole('heading')).toHaveText('Digital + E-Paper');
   await expect(plans.first().locator('.price')).toContainText('per month');
-  await expect(page.getByRole('link', { name: /^Subscribe to / })).toHaveCount(3);
+  await expect(page.getByRole('link', { name: /^Subscribe to / })).toHaveCount(2);
+  await expect(page.getByRole('link', { name: 'Digital', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'All plans' })).toHaveAttribute('href', '/plans');
   await expect(page.locator('.paywall').getByRole('link', { name: 'Log in' })).toHaveAttribute(
     'href',
     `/login?next=${encodeURIComponent(`/epaper/${newest.slug}/page/3`)}`,

@@ -1,18 +1,27 @@
 /**
- * Enhances the server-rendered reader: page links, zoom links and the keyboard change the page in
- * place (image, thumbnails, live region) and keep the URL in step with `history.replaceState`.
+ * Enhances the server-rendered reader: page links, zoom links, the keyboard, swipes, pinches and
+ * double taps change the page in place (images, thumbnails, live region) and keep the URL in step
+ * with `history.replaceState`; a full-screen button appears where the browser allows it.
  * Without this script every control is a plain link or form and does the same with a page load.
- * Page images come only from the thumbnails' `data-src`, i.e. what the server rendered for this visitor.
+ * Spreads and fit modes are CSS media queries; the script only asks `layoutFor` whether spreads
+ * are on, to step by spread. Page images come only from the thumbnails' `data-src`, i.e. what the
+ * server rendered for this visitor.
  */
 import {
   clampPage,
+  fillText,
   isFormField,
   keyAction,
-  neighbours,
+  layoutFor,
+  neighboursIn,
   pageAlt,
   parseZoom,
+  pinchDirection,
+  positionLabel,
   readerPath,
   readerSearch,
+  spreadOf,
+  swipeDirection,
   zoomLabel,
   zoomStep,
   type Zoom,
@@ -25,16 +34,26 @@ function enhance(root: HTMLElement): void {
   let zoom: Zoom = parseZoom(root.dataset.zoom);
   const $ = <E extends Element>(selector: string) => root.querySelector<E>(selector);
   const image = $<HTMLImageElement>('[data-page-image]');
+  const partner = $<HTMLImageElement>('[data-partner-image]');
+  const viewport = $<HTMLElement>('[data-viewport]');
   const live = $<HTMLElement>('[data-live]');
-  const currentLabel = $<HTMLElement>('[data-current]');
   const zoomText = $<HTMLElement>('[data-zoom-label]');
   const gotoInput = $<HTMLInputElement>('[data-goto]');
   const thumbs = new Map<number, HTMLAnchorElement>();
   for (const link of root.querySelectorAll<HTMLAnchorElement>('.thumbs a[data-go]')) {
     thumbs.set(Number(link.dataset.go), link);
   }
-  if (!image) return;
+  if (!image || !viewport) return;
+  // The tenant's language, rendered by the server (English only if an attribute is missing).
+  const text = root.dataset;
+  const positionTexts = {
+    page: text.textPosition ?? 'Page {page} of {count}',
+    spread: text.textSpread ?? 'Pages {first}–{second} of {count}',
+  };
+  const altFor = (number: number) =>
+    text.textAlt ? fillText(text.textAlt, { page: number, title }) : pageAlt(number, title);
 
+  const spreads = () => layoutFor({ width: innerWidth, height: innerHeight }).spread;
   const urlFor = (target: number, atZoom: number) =>
     `${readerPath(location.pathname, target, atZoom)}${readerSearch(location.search, 1, 1)}${location.hash}`;
 
@@ -51,9 +70,19 @@ function enhance(root: HTMLElement): void {
   };
 
   const refreshLinks = () => {
-    const near = neighbours(page, count);
-    setLink($('[data-nav="prev"]'), near.prev, 'go');
-    setLink($('[data-nav="next"]'), near.next, 'go');
+    for (const group of root.querySelectorAll<HTMLElement>('[data-mode]')) {
+      const spread = group.dataset.mode === 'spread';
+      const near = neighboursIn(spread, page, count);
+      setLink(group.querySelector('[data-nav="prev"]'), near.prev, 'go');
+      setLink(group.querySelector('[data-nav="next"]'), near.next, 'go');
+      const position = group.querySelector('[data-position]');
+      if (position)
+        position.textContent = positionLabel(
+          spread ? spreadOf(page, count) : [page],
+          count,
+          positionTexts,
+        );
+    }
     const [out, into] = root.querySelectorAll<HTMLAnchorElement>('[data-zoom-to]');
     const outZoom = zoomStep(zoom, -1);
     const inZoom = zoomStep(zoom, 1);
@@ -62,38 +91,60 @@ function enhance(root: HTMLElement): void {
     for (const [number, link] of thumbs) link.href = urlFor(number, zoom);
   };
 
-  /** Shows `target`; false when its thumbnail is outside the rendered window (the link loads it). */
+  const show = (img: HTMLImageElement, number: number) => {
+    const thumb = thumbs.get(number);
+    img.width = Number(thumb?.dataset.width) || img.width;
+    img.height = Number(thumb?.dataset.height) || img.height;
+    img.src = thumb?.dataset.src ?? '';
+    img.alt = altFor(number);
+  };
+
+  /** Shows `target`; false when a page of its spread is outside the rendered thumbnails (the link loads it). */
   const go = (target: number): boolean => {
     const thumb = thumbs.get(target);
-    if (!thumb?.dataset.src) return false;
+    const other = spreadOf(target, count).find((n) => n !== target);
+    if (!thumb?.dataset.src || (other !== undefined && !thumbs.get(other)?.dataset.src))
+      return false;
     if (target === page) return true;
     thumbs.get(page)?.removeAttribute('aria-current');
     thumb.setAttribute('aria-current', 'page');
     page = target;
-    image.width = Number(thumb.dataset.width) || image.width;
-    image.height = Number(thumb.dataset.height) || image.height;
-    image.src = thumb.dataset.src;
-    image.alt = fill(root.dataset.textAlt, { page, title }) ?? pageAlt(page, title);
+    show(image, page);
+    if (partner) {
+      partner.hidden = other === undefined;
+      if (other !== undefined) show(partner, other);
+      partner.dataset.side = other !== undefined && other < page ? 'left' : 'right';
+    }
     root.dataset.page = String(page);
-    if (currentLabel) currentLabel.textContent = String(page);
     if (gotoInput) gotoInput.value = String(page);
-    if (live)
-      live.textContent =
-        fill(root.dataset.textPosition, { page, count }) ?? `Page ${page} of ${count}`;
-    thumb.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     refreshLinks();
+    if (live) {
+      live.textContent = positionLabel(
+        spreads() ? spreadOf(page, count) : [page],
+        count,
+        positionTexts,
+      );
+    }
+    thumb.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     history.replaceState(history.state, '', urlFor(page, zoom));
     // Warm the next page, so the common "next" is instant.
-    const ahead = thumbs.get(page + 1)?.dataset.src;
+    const ahead = thumbs.get(neighboursIn(spreads(), page, count).next ?? 0)?.dataset.src;
     if (ahead) new Image().src = ahead;
     return true;
   };
 
+  const turn = (direction: 1 | -1) => {
+    const near = neighboursIn(spreads(), page, count);
+    const target = direction === 1 ? near.next : near.prev;
+    if (target !== null && !go(target)) location.assign(urlFor(target, zoom));
+  };
+
   const setZoom = (next: Zoom) => {
+    if (next === zoom) return;
     zoom = next;
     root.dataset.zoom = String(zoom);
     if (zoomText) zoomText.textContent = zoomLabel(zoom);
-    if (live) live.textContent = `${root.dataset.textZoom ?? 'Zoom'} ${zoomLabel(zoom)}`;
+    if (live) live.textContent = `${text.textZoom ?? 'Zoom'} ${zoomLabel(zoom)}`;
     refreshLinks();
     history.replaceState(history.state, '', urlFor(page, zoom));
   };
@@ -121,6 +172,7 @@ function enhance(root: HTMLElement): void {
       zoom,
       modified: event.ctrlKey || event.metaKey || event.altKey,
       inField: active instanceof HTMLElement && isFormField(active),
+      spread: spreads(),
     });
     if (!action) return;
     event.preventDefault();
@@ -128,12 +180,65 @@ function enhance(root: HTMLElement): void {
     else if (!go(action.page)) location.assign(urlFor(action.page, zoom));
   });
 
+  // Double click or double tap: 100 % ↔ 200 %, keeping the spot under the finger in view.
+  viewport.addEventListener('dblclick', (event) => {
+    const box = viewport.getBoundingClientRect();
+    const x = (viewport.scrollLeft + event.clientX - box.left) / viewport.scrollWidth;
+    const y = (viewport.scrollTop + event.clientY - box.top) / viewport.scrollHeight;
+    setZoom(zoom === 1 ? 2 : 1);
+    viewport.scrollLeft = x * viewport.scrollWidth - (event.clientX - box.left);
+    viewport.scrollTop = y * viewport.scrollHeight - (event.clientY - box.top);
+  });
+
+  // Touch: one finger swiping sideways turns the page (at 100 %), two fingers pinch the zoom.
+  const touches = new Map<number, { x0: number; y0: number; x: number; y: number }>();
+  let pinchStart = 0;
+  const spanOf = () => {
+    const [a, b] = [...touches.values()];
+    return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
+  };
+  viewport.addEventListener('pointerdown', (event) => {
+    if (event.pointerType !== 'touch') return;
+    const at = { x0: event.clientX, y0: event.clientY, x: event.clientX, y: event.clientY };
+    touches.set(event.pointerId, at);
+    if (touches.size === 2) pinchStart = spanOf();
+  });
+  viewport.addEventListener('pointermove', (event) => {
+    const at = touches.get(event.pointerId);
+    if (at) Object.assign(at, { x: event.clientX, y: event.clientY });
+  });
+  const release = (event: PointerEvent) => {
+    const at = touches.get(event.pointerId);
+    if (!at) return;
+    if (touches.size === 2) {
+      const direction = pinchDirection(pinchStart, spanOf());
+      if (direction) setZoom(zoomStep(zoom, direction));
+      pinchStart = -1; // the other finger's release is not a swipe
+    } else if (event.type === 'pointerup' && pinchStart !== -1 && zoom === 1) {
+      const direction = swipeDirection(at.x - at.x0, at.y - at.y0);
+      if (direction) turn(direction);
+    }
+    touches.delete(event.pointerId);
+    if (touches.size === 0) pinchStart = 0;
+  };
+  viewport.addEventListener('pointerup', release);
+  viewport.addEventListener('pointercancel', release);
+
+  const fullscreen = $<HTMLButtonElement>('[data-fullscreen]');
+  if (fullscreen && document.fullscreenEnabled) {
+    fullscreen.hidden = false;
+    fullscreen.addEventListener('click', () => {
+      if (document.fullscreenElement) void document.exitFullscreen();
+      else void root.requestFullscreen();
+    });
+    document.addEventListener('fullscreenchange', () => {
+      const on = document.fullscreenElement === root;
+      const label = on ? text.textExitFullscreen : text.textFullscreen;
+      if (label) fullscreen.textContent = label;
+    });
+  }
+
   $<HTMLElement>('[data-hint]')?.removeAttribute('hidden');
 }
 
 for (const root of document.querySelectorAll<HTMLElement>('[data-reader]')) enhance(root);
-
-/** A server-translated template (`data-text-*`) with `{name}` filled in; undefined without one. */
-function fill(template: string | undefined, values: Record<string, string | number>) {
-  return template?.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
-}

@@ -5,22 +5,23 @@ import type { EmbedQuery } from './schema.ts';
 export interface EmbedSettings {
   /** Null when `data-property` is missing or not one of this tenant's properties. */
   query: EmbedQuery | null;
+  /** Why the widget cannot be shown (a bad `data-property`), for the partner's console. */
+  errors: string[];
   /** A line per `data-*` value that was ignored, for the partner's console. */
   warnings: string[];
   /** `'self'` plus the tenant's allowed partner origins, for `frame-ancestors`. */
   frameAncestors: string;
-  /** The host page's origin when it may receive `postMessage`, else undefined. */
+  /** The host page's origin when it may receive `postMessage` (even with a bad property), else undefined. */
   parentOrigin: string | undefined;
 }
 
-const ATTRIBUTE: Record<string, string> = {
-  property: 'data-property',
-  checkIn: 'data-check-in',
-  checkOut: 'data-check-out',
-  adults: 'data-adults',
-  children: 'data-children',
-  locale: 'data-locale',
-  currency: 'data-currency',
+/** Each optional attribute and what it expects (`data-currency` is gone: see embed-loader.ts). */
+const ATTRIBUTE: Record<string, [name: string, expected: string]> = {
+  checkIn: ['data-check-in', 'a date as YYYY-MM-DD'],
+  checkOut: ['data-check-out', 'a date as YYYY-MM-DD'],
+  adults: ['data-adults', 'a whole number from 0 to 50'],
+  children: ['data-children', 'a whole number from 0 to 50'],
+  locale: ['data-locale', 'a BCP 47 locale such as en-GB'],
 };
 
 /** Reads the embed page's query (the loader's `data-*` attributes) for one tenant. */
@@ -28,22 +29,26 @@ export function embedSettings(tenant: Tenant, params: URLSearchParams): EmbedSet
   const allowed = tenant.lodging?.allowedEmbedOrigins ?? [];
   const frameAncestors = ["'self'", ...allowed].join(' ');
   const raw = Object.fromEntries(params);
+  const origin = raw['origin'];
+  const parentOrigin = origin && allowed.includes(origin) ? origin : undefined;
   const parsed = embedQuerySchema.safeParse(raw);
   const warnings: string[] = [];
   if (!parsed.success || !tenant.lodging?.propertyIds.includes(parsed.data.property)) {
+    const given = raw['property'] ? `"${raw['property']}" is not` : 'is missing; it must be';
+    const ids = (tenant.lodging?.propertyIds ?? []).join(', ');
     return {
       query: null,
-      warnings: ['data-property must be the id of one of this site’s properties'],
+      errors: [`data-property ${given} the id of one of ${tenant.name}’s properties (${ids}).`],
+      warnings,
       frameAncestors,
-      parentOrigin: undefined,
+      parentOrigin,
     };
   }
   const query = parsed.data;
-  for (const [key, attribute] of Object.entries(ATTRIBUTE)) {
+  for (const [key, [attribute, expected]] of Object.entries(ATTRIBUTE)) {
     if (raw[key] !== undefined && query[key as keyof EmbedQuery] === undefined) {
-      warnings.push(`${attribute}="${raw[key]}" was ignored: not a valid value`);
+      warnings.push(`${attribute}="${raw[key]}" was ignored: expected ${expected}.`);
     }
   }
-  const parentOrigin = query.origin && allowed.includes(query.origin) ? query.origin : undefined;
-  return { query, warnings, frameAncestors, parentOrigin };
+  return { query, errors: [], warnings, frameAncestors, parentOrigin };
 }

@@ -82,11 +82,6 @@ export const embedQuerySchema = z.object({
     )
     .optional()
     .catch(undefined),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/)
-    .optional()
-    .catch(undefined),
   origin: z
     .url({ protocol: /^https?$/ })
     .optional()

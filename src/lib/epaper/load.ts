@@ -3,6 +3,7 @@ import { logWarn } from '../log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../reading/clients.ts';
 import { loadPlans } from '../reading/loaders.ts';
+import { epaperOffer } from './paywall.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { classify, isSignedOut, isTemporary } from '../failures/classify.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -39,6 +40,7 @@ export type ReaderData =
   | {
       kind: 'paywall';
       edition: Edition;
+      /** The plans that unlock the e-paper, the one to lead with first (see `epaperOffer`). */
       plans: Plan[];
       /** The signed-in subscriber (without access), or null for an anonymous visitor. */
       signedIn: SignedIn | null;
@@ -95,10 +97,12 @@ export async function loadReader(
   };
 }
 
-/** Active plans for the paywall; an outage leaves the list empty (the paywall links to /plans). */
+/** The e-paper plans for the paywall; an outage leaves the list empty (the paywall links to /plans). */
 async function paywallPlans(tenant: Tenant): Promise<Plan[]> {
   try {
-    return await loadPlans(tenant);
+    const offer = epaperOffer(await loadPlans(tenant), tenant.publishing.epaperPlans);
+    if (offer.length === 0) logWarn('epaper.plans.none', { tenant: tenant.id });
+    return offer;
   } catch (error) {
     if (!isTemporary(classify(error))) throw error;
     logWarn('epaper.plans.unavailable', { tenant: tenant.id });

@@ -3,7 +3,6 @@
  * parameters, neighbours, the thumbnail window and the keyboard map. No DOM, no server imports, so
  * it stays small in the island bundle and is unit-tested on its own.
  */
-
 /** Zoom factors the reader offers; the page image's width is the fitted width times the factor. */
 export const ZOOM_LEVELS = [1, 1.5, 2, 3] as const;
 export type Zoom = (typeof ZOOM_LEVELS)[number];
@@ -85,6 +84,108 @@ export function readerSearch(base: URLSearchParams | string, page: number, zoom:
 }
 
 /**
+ * The pages shown together on a wide screen: the cover alone, then pairs as printed (2–3, 4–5, …);
+ * an even last page stands alone. Always in page order (left, right).
+ */
+export function spreadOf(page: number, pageCount: number): number[] {
+  const last = Math.max(1, Math.floor(pageCount));
+  const current = clampPage(page, last);
+  if (current === 1) return [1];
+  const left = current % 2 === 0 ? current : current - 1;
+  return left + 1 <= last ? [left, left + 1] : [left];
+}
+
+/** Neighbours by spread: `prev`/`next` are the first page of the spread before/after `page`'s. */
+export function spreadNeighbours(page: number, pageCount: number): Neighbours {
+  const spread = spreadOf(page, pageCount);
+  const first = spread[0] ?? 1;
+  const last = Math.max(1, Math.floor(pageCount));
+  const after = (spread.at(-1) ?? first) + 1;
+  return {
+    first: 1,
+    last,
+    prev: first > 1 ? (spreadOf(first - 1, last)[0] ?? 1) : null,
+    next: after <= last ? after : null,
+  };
+}
+
+/** Previous/next for the layout in use: by page on one-page screens, by spread on wide ones. */
+export function neighboursIn(spread: boolean, page: number, pageCount: number): Neighbours {
+  return spread ? spreadNeighbours(page, pageCount) : neighbours(page, pageCount);
+}
+
+/**
+ * Screen shape → layout. Keep in step with the media queries of Reader.astro (a unit test checks
+ * that they appear there): spreads from 56rem wide in landscape; the page (or spread) fitted whole
+ * when the screen is at least 30rem high and wider, relative to its height, than the content;
+ * otherwise fitted to the width and scrolled.
+ */
+export const LAYOUT_MEDIA = {
+  spread: '(min-width: 56rem) and (orientation: landscape)',
+  pageFit: '(min-height: 30rem) and (min-aspect-ratio: 3/4)',
+  spreadPageFit: '(min-height: 30rem) and (min-aspect-ratio: 3/2)',
+} as const;
+const REM = 16;
+/** Width/height of a typical printed page (3:4), the ratio the media queries assume. */
+export const PAGE_RATIO = 3 / 4;
+
+export interface Layout {
+  /** Two pages side by side (cover alone). */
+  spread: boolean;
+  /** `page`: the whole page or spread fits the screen; `width`: it fills the width and scrolls. */
+  fit: 'page' | 'width';
+}
+
+export function layoutFor(viewport: { width: number; height: number }): Layout {
+  const { width, height } = viewport;
+  const spread = width >= 56 * REM && width > height;
+  const content = PAGE_RATIO * (spread ? 2 : 1);
+  const fit = height >= 30 * REM && width / height >= content ? 'page' : 'width';
+  return { spread, fit };
+}
+
+/** A translated template (`Page {page} of {count}`) with its `{name}` placeholders filled in. */
+export function fillText(template: string, values: Readonly<Record<string, string | number>>) {
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
+}
+
+/** The dictionary's position templates: `reader.position` and `reader.positionSpread`. */
+export interface PositionTexts {
+  /** `Page {page} of {count}`. */
+  page: string;
+  /** `Pages {first}–{second} of {count}`: a two-page spread. */
+  spread: string;
+}
+
+/** The position label: `Page 3 of 16`, or `Pages 2–3 of 16` for a spread (in the tenant's language). */
+export function positionLabel(
+  pages: readonly number[],
+  pageCount: number,
+  texts: PositionTexts,
+): string {
+  const [first = 1, second] = pages;
+  return second === undefined
+    ? fillText(texts.page, { page: first, count: pageCount })
+    : fillText(texts.spread, { first, second, count: pageCount });
+}
+
+/** A horizontal touch swipe turns the page: left → next (+1), right → previous (-1). */
+export const SWIPE_MIN_PX = 48;
+export function swipeDirection(dx: number, dy: number): 1 | -1 | null {
+  if (Math.abs(dx) < SWIPE_MIN_PX || Math.abs(dx) < Math.abs(dy) * 1.5) return null;
+  return dx < 0 ? 1 : -1;
+}
+
+/** Two fingers moving apart zoom in one level, together zoom out; small changes are ignored. */
+export function pinchDirection(startDistance: number, endDistance: number): 1 | -1 | null {
+  if (startDistance <= 0) return null;
+  const ratio = endDistance / startDistance;
+  if (ratio >= 1.25) return 1;
+  if (ratio <= 0.8) return -1;
+  return null;
+}
+
+/**
  * The reader's path for a page and zoom (`/epaper/x/page/3/zoom/1.5`), replacing any page or zoom
  * already in `path`: a static copy serves these as files, where query strings are ignored.
  */
@@ -104,13 +205,15 @@ export interface KeyContext {
   modified: boolean;
   /** Focus is in a text field, select or editable element: keys belong to it. */
   inField: boolean;
+  /** Two-page spreads on screen: ← and → move by spread. */
+  spread?: boolean;
 }
 
-/** Keyboard shortcuts: ←/→ previous/next, Home/End first/last, +/- zoom. `null`: not ours. */
+/** Keyboard shortcuts: ←/→ previous/next (page or spread), Home/End first/last, +/- zoom. `null`: not ours. */
 export function keyAction(context: KeyContext): ReaderAction | null {
   if (context.modified || context.inField) return null;
   const { page, pageCount, zoom } = context;
-  const n = neighbours(page, pageCount);
+  const n = neighboursIn(context.spread ?? false, page, pageCount);
   const go = (target: number | null): ReaderAction | null =>
     target === null || target === clampPage(page, pageCount) ? null : { type: 'go', page: target };
   const zoomTo = (direction: 1 | -1): ReaderAction | null => {

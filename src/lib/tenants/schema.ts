@@ -156,6 +156,21 @@ export const PublishingConfigSchema = z.strictObject({
   tokenEnv: envVarName.optional(),
   /** Extra iframe hosts kept in post content and stream embeds (video players); YouTube and Vimeo are built in. */
   embedHosts: z.array(hostName).default([]),
+  /**
+   * Slugs of the plans that unlock the e-paper, the one to lead with first. The e-paper paywall offers
+   * only these (other plans stay on /plans); empty: the paywall links to /plans.
+   */
+  epaperPlans: z
+    .array(
+      z
+        .string()
+        .regex(
+          /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
+          'Expected a plan slug such as "digital-epaper"',
+        ),
+    )
+    .refine((slugs) => new Set(slugs).size === slugs.length, 'List each plan once')
+    .default([]),
 });
 
 /** A rule of the lodging API for one optional form field (e.g. its phone is required). */

@@ -1,16 +1,24 @@
 import type { APIRoute } from 'astro';
-import { EMBED_LOADER } from '../../lib/booking/embed-loader.ts';
+import { embedLoader } from '../../lib/booking/embed-loader.ts';
+import { i18nFor } from '../../lib/i18n/index.ts';
 import { bookingTenant } from '../../lib/tenants/booking.ts';
 
 /** The one-tag embed loader for partner pages (see `embed-loader.ts`). */
 export const GET: APIRoute = ({ locals }) => {
-  if (!bookingTenant(locals)) {
+  const tenant = bookingTenant(locals);
+  if (!tenant) {
     return new Response('/* Booking is not offered on this site. */', {
       status: 404,
       headers: { 'Content-Type': 'text/javascript; charset=utf-8' },
     });
   }
-  return new Response(EMBED_LOADER, {
+  const { t } = i18nFor(tenant);
+  const loader = embedLoader({
+    name: tenant.name,
+    origins: tenant.lodging.allowedEmbedOrigins,
+    texts: { link: t('booking.bookAt', { name: tenant.name }), title: t('booking.title') },
+  });
+  return new Response(loader, {
     headers: {
       'Content-Type': 'text/javascript; charset=utf-8',
       'Cache-Control': 'public, max-age=300, stale-while-revalidate=3600',

@@ -1,18 +1,10 @@
 // A stand-in partner site for the embed e2e tests: `node tests/e2e/partner/server.mjs <port>`.
-// GET /?site=<origin>&property=<uuid>[&check-in=…&adults=…] serves a page with the one-tag embed;
-// confirmations posted by the widget are collected in `window.confirmations`.
+// GET /?site=<origin>&property=<uuid>[&check-in=…&adults=…] serves a page with the one-tag embed:
+// every parameter but `site` becomes a data-* attribute of the script (unknown ones too, to test
+// that the loader reports them); confirmations posted by the widget go to `window.confirmations`.
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2] ?? process.env.PARTNER_PORT ?? 4322);
-const attributes = [
-  'property',
-  'check-in',
-  'check-out',
-  'adults',
-  'children',
-  'locale',
-  'currency',
-];
 const escape = (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const server = createServer((request, response) => {
@@ -26,14 +18,14 @@ const server = createServer((request, response) => {
     return;
   }
   const site = url.searchParams.get('site') ?? 'http://harbour-times.localhost:4400';
-  const data = attributes
-    .filter((name) => url.searchParams.has(name))
-    .map((name) => ` data-${name}="${escape(url.searchParams.get(name) ?? '')}"`)
+  const data = [...url.searchParams]
+    .filter(([name]) => name !== 'site' && /^[a-z][a-z0-9-]*$/.test(name))
+    .map(([name, value]) => ` data-${name}="${escape(value)}"`)
     .join('');
   response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
   response.end(`<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Partner travel blog</title></head>
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Partner travel blog</title></head>
 <body>
 <main>
 <h1>Our favourite harbour hotel</h1>

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { embedSettings } from '../../../src/lib/booking/embed.ts';
-import { EMBED_LOADER } from '../../../src/lib/booking/embed-loader.ts';
+import { embedLoader } from '../../../src/lib/booking/embed-loader.ts';
 import { parseTenantsText } from '../../../src/lib/tenants/schema.ts';
 
 const tenants = parseTenantsText(readFileSync('tenants.json', 'utf8')).tenants;
@@ -26,7 +28,6 @@ describe('embed settings from the loader’s data-* attributes', () => {
         adults: '2',
         children: 'many',
         locale: 'de-CH',
-        currency: 'euro',
         origin: 'http://127.0.0.1:4322',
       }),
     );
@@ -38,10 +39,10 @@ describe('embed settings from the loader’s data-* attributes', () => {
     });
     expect(settings.query?.checkOut).toBeUndefined();
     expect(settings.warnings).toEqual([
-      'data-check-out="2099-02-30" was ignored: not a valid value',
-      'data-children="many" was ignored: not a valid value',
-      'data-currency="euro" was ignored: not a valid value',
+      'data-check-out="2099-02-30" was ignored: expected a date as YYYY-MM-DD.',
+      'data-children="many" was ignored: expected a whole number from 0 to 50.',
     ]);
+    expect(settings.errors).toEqual([]);
     expect(settings.parentOrigin).toBe('http://127.0.0.1:4322');
   });
 
@@ -56,13 +57,32 @@ describe('embed settings from the loader’s data-* attributes', () => {
   it.each([[''], ['not-a-uuid'], ['2f7e65da-5ffa-5e37-b3a8-dd6d533190d1']])(
     'refuses property %j (missing, malformed, another tenant’s)',
     (property) => {
-      const settings = embedSettings(harbour, new URLSearchParams({ property }));
+      const settings = embedSettings(
+        harbour,
+        new URLSearchParams({ property, origin: 'http://127.0.0.1:4322' }),
+      );
       expect(settings.query).toBeNull();
-      expect(settings.warnings[0]).toMatch(/data-property/);
+      expect(settings.errors).toHaveLength(1);
+      expect(settings.errors[0]).toMatch(/^data-property .*Harbour Times’s properties/);
+      expect(settings.errors[0]).toContain(PROPERTY);
+      // The partner page still hears why (and resizes the frame).
+      expect(settings.parentOrigin).toBe('http://127.0.0.1:4322');
     },
   );
 
-  it('keeps the loader within 2 KB', () => {
-    expect(Buffer.byteLength(EMBED_LOADER)).toBeLessThanOrEqual(2048);
+  it('keeps the loader within 2 KB gzipped', () => {
+    const loader = embedLoader({
+      name: harbour.name,
+      origins: harbour.lodging!.allowedEmbedOrigins,
+    });
+    expect(gzipSync(loader, { level: 9 }).length).toBeLessThanOrEqual(2048);
+  });
+
+  it('writes the tenant name and origins into the loader as inert JSON', () => {
+    const loader = embedLoader({ name: 'A</script>\u2028"B', origins: ['https://a.example'] });
+    expect(loader).not.toContain('</script>');
+    expect(loader).toContain('["https://a.example"]');
+    // Parses as a script (it is hand-written JS inside a template string); compiled, never run.
+    expect(() => new vm.Script(loader)).not.toThrow();
   });
 });

@@ -80,6 +80,16 @@ describe('tenants.json schema', () => {
       '→ publishing.tokenEnv: Expected the NAME of an environment variable',
     ],
     [
+      'an e-paper plan that is not a slug',
+      { publishing: { baseUrl: 'https://a.example/api/v1', epaperPlans: ['Digital + E-Paper'] } },
+      '→ publishing.epaperPlans.0: Expected a plan slug',
+    ],
+    [
+      'an e-paper plan named twice',
+      { publishing: { baseUrl: 'https://a.example/api/v1', epaperPlans: ['annual', 'annual'] } },
+      '→ publishing.epaperPlans: List each plan once',
+    ],
+    [
       'booking without lodging',
       { features: { booking: true } },
       '→ features.booking: features.booking needs a lodging section',

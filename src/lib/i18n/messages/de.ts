@@ -115,6 +115,8 @@ export const de: Dictionary = {
   'epaper.paywallStaticLive': 'Schon abonniert?',
   'epaper.paywallStaticLink': 'Auf unserer Website lesen',
   'epaper.seePlans': 'Unsere Abonnemente ansehen.',
+  'epaper.leadBadge': 'Mit E-Paper',
+  'epaper.allPlans': 'Alle Abonnemente',
   'reader.label': 'Leseansicht: {title}',
   'reader.pageNav': 'Seiten blättern',
   'reader.previous': 'Vorherige',
@@ -131,6 +133,9 @@ export const de: Dictionary = {
     'Tasten: ← und → blättern, Pos1 und Ende springen zur ersten und letzten Seite, + und − zoomen.',
   'reader.all': 'Alle Seiten',
   'reader.pageAlt': 'Seite {page} von {title}',
+  'reader.positionSpread': 'Seiten {first}–{second} von {count}',
+  'reader.fullscreen': 'Vollbild',
+  'reader.exitFullscreen': 'Vollbild beenden',
 
   'streams.description': 'Livevideos, kommende Übertragungen und Aufzeichnungen von {site}.',
   'streams.streamDescription': '{title}: ein Livestream von {site}.',
@@ -231,7 +236,8 @@ export const de: Dictionary = {
   'booking.titleAt': 'Aufenthalt buchen: {name}',
   'booking.unavailable':
     'Die Buchung ist vorübergehend nicht möglich. Bitte versuchen Sie es gleich noch einmal.',
-  'booking.misconfigured': 'Dieses Buchungsformular ist nicht richtig eingerichtet: {warnings}.',
+  'booking.notHere': 'Online-Buchung ist hier im Moment nicht möglich.',
+  'booking.bookAt': 'Bei {name} buchen',
   'booking.notOnline':
     'Online buchen ist im Moment nicht möglich. Bitte buchen Sie direkt bei uns: {contact}.',
   'booking.notOnlineDirect':

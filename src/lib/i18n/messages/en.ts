@@ -115,6 +115,8 @@ export const en = {
   'epaper.paywallStaticLive': 'Already a subscriber?',
   'epaper.paywallStaticLink': 'Read it on our live site',
   'epaper.seePlans': 'See our subscription plans.',
+  'epaper.leadBadge': 'Includes the e-paper',
+  'epaper.allPlans': 'All plans',
   'reader.label': 'Reader: {title}',
   'reader.pageNav': 'Page navigation',
   'reader.previous': 'Previous',
@@ -131,6 +133,9 @@ export const en = {
     'Keys: ← and → turn pages, Home and End jump to the first and last page, + and − zoom.',
   'reader.all': 'All pages',
   'reader.pageAlt': 'Page {page} of {title}',
+  'reader.positionSpread': 'Pages {first}–{second} of {count}',
+  'reader.fullscreen': 'Full screen',
+  'reader.exitFullscreen': 'Exit full screen',
 
   // Streams
   'streams.description': 'Live video, upcoming broadcasts and replays from {site}.',
@@ -230,7 +235,8 @@ export const en = {
   'booking.title': 'Book a stay',
   'booking.titleAt': 'Book a stay at {name}',
   'booking.unavailable': 'Booking is temporarily unavailable. Please try again in a moment.',
-  'booking.misconfigured': 'This booking widget is not set up correctly: {warnings}.',
+  'booking.notHere': 'Online booking is not available here at the moment.',
+  'booking.bookAt': 'Book at {name}',
   'booking.notOnline':
     'Booking is not available online at the moment. Please contact us to book: {contact}.',
   'booking.notOnlineDirect':

@@ -116,6 +116,8 @@ export const fr: Dictionary = {
   'epaper.paywallStaticLive': 'Déjà abonné ?',
   'epaper.paywallStaticLink': 'La lire sur notre site',
   'epaper.seePlans': 'Voir nos formules d’abonnement.',
+  'epaper.leadBadge': 'Journal numérique inclus',
+  'epaper.allPlans': 'Toutes les formules',
   'reader.label': 'Liseuse : {title}',
   'reader.pageNav': 'Navigation entre les pages',
   'reader.previous': 'Précédente',
@@ -132,6 +134,9 @@ export const fr: Dictionary = {
     'Touches : ← et → tournent les pages, Début et Fin vont à la première et à la dernière page, + et − zooment.',
   'reader.all': 'Toutes les pages',
   'reader.pageAlt': 'Page {page} de {title}',
+  'reader.positionSpread': 'Pages {first}–{second} sur {count}',
+  'reader.fullscreen': 'Plein écran',
+  'reader.exitFullscreen': 'Quitter le plein écran',
 
   'streams.description': 'Vidéos en direct, diffusions à venir et rediffusions de {site}.',
   'streams.streamDescription': '{title} : une diffusion de {site}.',
@@ -231,7 +236,8 @@ export const fr: Dictionary = {
   'booking.titleAt': 'Réserver un séjour : {name}',
   'booking.unavailable':
     'La réservation est momentanément indisponible. Veuillez réessayer dans un instant.',
-  'booking.misconfigured': 'Ce module de réservation est mal configuré : {warnings}.',
+  'booking.notHere': 'La réservation en ligne n’est pas disponible ici pour le moment.',
+  'booking.bookAt': 'Réserver chez {name}',
   'booking.notOnline':
     'La réservation en ligne n’est pas disponible pour le moment. Contactez-nous pour réserver : {contact}.',
   'booking.notOnlineDirect':

@@ -1,0 +1,129 @@
+import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
+
+// The one-tag embed as a partner sees it: tests/e2e/partner/server.mjs serves the partner page
+// (4322 is in harbour-times' allowedEmbedOrigins, 4323 is not).
+const HARBOUR = 'harbour-times';
+const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
+const ALLOWED_PARTNER = 'http://127.0.0.1:4322';
+const FOREIGN_PARTNER = 'http://127.0.0.1:4323';
+const SITE = tenantUrl(HARBOUR, '').replace(/\/$/, '');
+
+function partnerPage(partner: string, attributes: Record<string, string>): string {
+  return `${partner}/?${new URLSearchParams({ site: SITE, ...attributes })}`;
+}
+
+/** What the loader (`/embed/booking.js`) writes to the partner page's console. */
+function watchConsole(page: Page) {
+  const messages: ConsoleMessage[] = [];
+  page.on('console', (message) => {
+    if (message.location().url.includes('/embed/booking.js')) messages.push(message);
+  });
+  const of = (type: 'error' | 'warning') =>
+    messages.filter((m) => m.type() === type).map((m) => m.text());
+  return { errors: () => of('error'), warnings: () => of('warning') };
+}
+
+function day(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+test('on an origin outside allowedEmbedOrigins the tag becomes one link and one console error', async ({
+  page,
+}) => {
+  const partnerConsole = watchConsole(page);
+  const framed: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/embed/booking?')) framed.push(request.url());
+  });
+  await page.goto(partnerPage(FOREIGN_PARTNER, { property: HARBOUR_VIEW }));
+  const link = page.getByRole('link', { name: 'Book at Harbour Times' });
+  await expect(link).toHaveAttribute('href', `${SITE}/stay`);
+  await expect(page.locator('iframe')).toHaveCount(0);
+  expect(partnerConsole.errors()).toHaveLength(1);
+  expect(partnerConsole.errors()[0]).toContain(`"${FOREIGN_PARTNER}"`);
+  expect(partnerConsole.errors()[0]).toContain('allowedEmbedOrigins');
+  expect(framed).toEqual([]);
+  await checkA11y(page);
+
+  // Even a hand-made iframe cannot frame the widget there, nor any other page of the site.
+  const api = `http://127.0.0.1:${E2E_PORT}/${HARBOUR}`;
+  const embed = await page.request.get(`${api}/embed/booking?property=${HARBOUR_VIEW}`);
+  const csp = embed.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain(`frame-ancestors 'self' http://partner.localhost:4322 ${ALLOWED_PARTNER}`);
+  expect(csp).not.toContain(FOREIGN_PARTNER);
+  const stay = await page.request.get(`${api}/stay`);
+  expect(stay.headers()['x-frame-options']).toBe('DENY');
+});
+
+test('a wrong data-property: guests read a short notice, the partner reads why', async ({
+  page,
+}) => {
+  const partnerConsole = watchConsole(page);
+  await page.goto(partnerPage(ALLOWED_PARTNER, { property: 'not-our-hotel', 'check-in': '' }));
+  const frame = page.frameLocator('iframe');
+  await expect(frame.getByRole('alert')).toContainText(
+    'Online booking is not available here at the moment.',
+  );
+  await expect(frame.getByRole('link', { name: 'Book at Harbour Times' })).toBeVisible();
+  await expect(frame.locator('body')).not.toContainText('data-property');
+  await expect.poll(() => partnerConsole.errors()).toHaveLength(1);
+  expect(partnerConsole.errors()[0]).toContain('data-property "not-our-hotel" is not the id');
+  expect(partnerConsole.errors()[0]).toContain(HARBOUR_VIEW);
+  expect(partnerConsole.warnings()).toEqual([expect.stringContaining('data-check-in is empty')]);
+  // The frame follows its (short) content instead of the 720 px fallback.
+  await expect
+    .poll(() => page.locator('iframe').evaluate((f: HTMLIFrameElement) => f.style.height))
+    .not.toBe('720px');
+  await checkA11y(page);
+});
+
+test('invalid and unsupported attributes are named in the partner console; the widget still works', async ({
+  page,
+}) => {
+  const partnerConsole = watchConsole(page);
+  await page.goto(
+    partnerPage(ALLOWED_PARTNER, {
+      property: HARBOUR_VIEW,
+      adults: 'lots',
+      currency: 'EUR',
+      'check-in': day(230),
+    }),
+  );
+  const frame = page.frameLocator('iframe');
+  await expect(frame.getByLabel('Check-in')).toHaveValue(day(230));
+  await expect.poll(() => partnerConsole.warnings()).toHaveLength(2);
+  expect(partnerConsole.warnings()).toEqual(
+    expect.arrayContaining([
+      expect.stringContaining('data-currency was ignored'),
+      expect.stringContaining('data-adults="lots" was ignored: expected a whole number'),
+    ]),
+  );
+  expect(partnerConsole.errors()).toEqual([]);
+});
+
+test('a 320 px partner page: no step of the embedded flow scrolls sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto(
+    partnerPage(ALLOWED_PARTNER, {
+      property: HARBOUR_VIEW,
+      'check-in': day(240),
+      'check-out': day(242),
+    }),
+  );
+  const frame = page.frameLocator('iframe');
+  const overflow = () =>
+    frame.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await expect(frame.getByRole('heading', { name: 'Who is coming?' })).toBeFocused();
+  expect(await overflow()).toBe(0);
+  await frame.getByRole('button', { name: 'Show rooms' }).click();
+  await expect(frame.getByRole('heading', { name: 'Choose a room' })).toBeFocused();
+  expect(await overflow()).toBe(0);
+  await frame.getByRole('radio', { name: /Standard Double/ }).check();
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await expect(frame.getByRole('heading', { name: 'Your details' })).toBeFocused();
+  expect(await overflow()).toBe(0);
+  // And the partner page itself does not scroll sideways because of the frame.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+});

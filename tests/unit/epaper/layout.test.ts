@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  keyAction,
+  LAYOUT_MEDIA,
+  layoutFor,
+  neighboursIn,
+  pinchDirection,
+  positionLabel,
+  spreadNeighbours,
+  spreadOf,
+  swipeDirection,
+} from '../../../src/lib/epaper/reader.ts';
+import { de } from '../../../src/lib/i18n/messages/de.ts';
+import { en } from '../../../src/lib/i18n/messages/en.ts';
+
+describe('spreadOf: the cover alone, then pairs as printed', () => {
+  it.each([
+    [1, 16, [1]],
+    [2, 16, [2, 3]],
+    [3, 16, [2, 3]],
+    [15, 16, [14, 15]],
+    [16, 16, [16]],
+    [14, 15, [14, 15]],
+    [15, 15, [14, 15]],
+    [99, 16, [16]],
+    [2, 2, [2]],
+    [1, 1, [1]],
+  ])('page %i of %i → %j', (page, count, expected) => {
+    expect(spreadOf(page, count)).toEqual(expected);
+  });
+
+  it('covers every page of a 16-page edition exactly once', () => {
+    const seen = new Set<string>();
+    for (let page = 1; page <= 16; page++) seen.add(spreadOf(page, 16).join('-'));
+    expect([...seen]).toEqual(['1', '2-3', '4-5', '6-7', '8-9', '10-11', '12-13', '14-15', '16']);
+  });
+});
+
+describe('spreadNeighbours: previous and next move by spread', () => {
+  it.each([
+    [1, 16, null, 2],
+    [2, 16, 1, 4],
+    [3, 16, 1, 4],
+    [4, 16, 2, 6],
+    [14, 16, 12, 16],
+    [16, 16, 14, null],
+    [14, 15, 12, null],
+    [1, 1, null, null],
+  ])('page %i of %i → prev %j, next %j', (page, count, prev, next) => {
+    expect(spreadNeighbours(page, count)).toMatchObject({ prev, next, first: 1, last: count });
+  });
+
+  it('one-page screens keep moving page by page', () => {
+    expect(neighboursIn(false, 3, 16)).toMatchObject({ prev: 2, next: 4 });
+    expect(neighboursIn(true, 3, 16)).toMatchObject({ prev: 1, next: 4 });
+  });
+
+  it('arrow keys follow the layout', () => {
+    const base = {
+      key: 'ArrowRight',
+      page: 2,
+      pageCount: 16,
+      zoom: 1,
+      modified: false,
+      inField: false,
+    };
+    expect(keyAction({ ...base, spread: true })).toEqual({ type: 'go', page: 4 });
+    expect(keyAction({ ...base, spread: false })).toEqual({ type: 'go', page: 3 });
+    expect(keyAction({ ...base, key: 'ArrowLeft', page: 5, spread: true })).toEqual({
+      type: 'go',
+      page: 2,
+    });
+  });
+});
+
+describe('layoutFor: spreads and fit mode by screen shape', () => {
+  it.each([
+    ['desktop 1280×720', 1280, 720, true, 'page'],
+    ['desktop 1920×1080', 1920, 1080, true, 'page'],
+    ['square-ish monitor 1280×1024', 1280, 1024, true, 'width'],
+    ['tablet landscape 1180×820', 1180, 820, true, 'width'],
+    ['tablet portrait 820×1180', 820, 1180, false, 'width'],
+    ['small laptop window 800×600', 800, 600, false, 'page'],
+    ['phone 390×844', 390, 844, false, 'width'],
+    ['phone 320×568', 320, 568, false, 'width'],
+    ['phone landscape 844×390', 844, 390, false, 'width'],
+    ['wide but short 1280×400', 1280, 400, true, 'width'],
+  ] as const)('%s', (_, width, height, spread, fit) => {
+    expect(layoutFor({ width, height })).toEqual({ spread, fit });
+  });
+
+  it('Reader.astro uses the same media queries', () => {
+    const css = readFileSync('src/components/epaper/Reader.astro', 'utf8');
+    for (const query of Object.values(LAYOUT_MEDIA)) expect(css).toContain(`@media ${query}`);
+  });
+});
+
+describe("positionLabel: the dictionary's templates filled in", () => {
+  const texts = (messages: typeof en | typeof de) => ({
+    page: String(messages['reader.position']),
+    spread: String(messages['reader.positionSpread']),
+  });
+  it.each([
+    [[3], 16, 'Page 3 of 16'],
+    [[1], 16, 'Page 1 of 16'],
+    [[2, 3], 16, 'Pages 2–3 of 16'],
+  ])('%j of %i → %s', (pages, count, expected) => {
+    expect(positionLabel(pages, count, texts(en))).toBe(expected);
+  });
+
+  it("speaks the tenant's language", () => {
+    expect(positionLabel([2, 3], 16, texts(de))).toBe('Seiten 2–3 von 16');
+  });
+});
+
+describe('touch gestures', () => {
+  it.each([
+    [-120, 10, 1],
+    [120, -10, -1],
+    [-30, 0, null],
+    [-80, 70, null],
+    [0, -200, null],
+  ])('swipe dx %i, dy %i → %j', (dx, dy, expected) => {
+    expect(swipeDirection(dx, dy)).toBe(expected);
+  });
+
+  it.each([
+    [100, 160, 1],
+    [160, 100, -1],
+    [100, 110, null],
+    [0, 100, null],
+  ])('pinch from %i px to %i px → %j', (from, to, expected) => {
+    expect(pinchDirection(from, to)).toBe(expected);
+  });
+});
