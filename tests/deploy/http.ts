@@ -37,7 +37,14 @@ export function send(url: string, options: RequestOptions = {}): Promise<Reply> 
       target,
       {
         method: options.method ?? 'GET',
-        headers: { ...(options.host ? { host: options.host } : {}), ...options.headers },
+        headers: {
+          ...(options.host ? { host: options.host } : {}),
+          // As browsers do: the site refuses a body without a length (411).
+          ...(options.body !== undefined && {
+            'content-length': String(Buffer.byteLength(options.body)),
+          }),
+          ...options.headers,
+        },
         agent: false,
       },
       (res) => {

@@ -180,11 +180,9 @@ describe('a booking submitted twice, once to each server', () => {
     return (JSON.parse(reply.text) as { data: unknown[] }).data.length;
   }
 
-  // FIXME (skipped, as Playwright's test.fixme): today it creates two bookings in most runs. The
-  // idempotency keys live in each server's memory (`attempts` in src/lib/booking/service.ts) and the
-  // duplicate check is list-then-create, so two servers both create. Missing piece: booking creation
-  // single-flight per idempotency key through the shared store (Redis). Then drop `.skip`.
-  it.skip('creates one booking', async () => {
+  // Both submits are in flight at once: creation is single-flight through a lock in Redis and the
+  // idempotency key is remembered there, so the second server answers with the same booking.
+  it('creates one booking', async () => {
     const [first, second] = sites as [Service, Service];
     const search = await send(
       url(

@@ -188,7 +188,7 @@ test('home → post → category → tag → page 2 → search → plans → e-p
   await hit.click();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
-  await page.getByRole('link', { name: 'Subscribe' }).click();
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Subscribe' }).click();
   await expect(page).toHaveURL(/\/plans$/);
   await checkA11y(page);
 
