@@ -18,6 +18,11 @@ export interface PropertySummary {
   /** ISO 4217 code prices are charged in. */
   currency: string;
   city: string;
+  /** Street address, when the lodging API gives one. */
+  address?: string;
+  /** Local check-in and check-out times ("15:00"), when the lodging API gives them. */
+  checkInTime?: string;
+  checkOutTime?: string;
   roomTypes: RoomTypeSummary[];
   capacity: Capacity;
 }

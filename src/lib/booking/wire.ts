@@ -32,6 +32,9 @@ export function propertySummary(property: Property): PropertySummary {
     name: property.name ?? 'Our property',
     currency: property.currency ?? property.room_types[0]?.currency ?? 'EUR',
     city: property.city ?? '',
+    ...(property.address ? { address: property.address } : {}),
+    ...(property.check_in_time ? { checkInTime: property.check_in_time } : {}),
+    ...(property.check_out_time ? { checkOutTime: property.check_out_time } : {}),
     roomTypes,
     capacity,
   };
