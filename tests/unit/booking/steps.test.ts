@@ -8,7 +8,6 @@ import type {
   SavedState,
 } from '../../../src/components/booking/booking.store.ts';
 import type {
-  ApiResult,
   AvailabilityResult,
   Confirmation,
 } from '../../../src/lib/booking/types.ts';
