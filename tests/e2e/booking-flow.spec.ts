@@ -206,14 +206,21 @@ test('a pending booking says "request received", the manage link shows it confir
   });
   expect(confirm.ok()).toBe(true);
 
+  const url = new URL(manage!, page.url()).href;
+  const answer = await page.goto(url);
+  expect(answer?.headers()['cache-control']).toContain('no-store');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(reference);
+  await expect(heading(page, 'Booking confirmed')).toBeVisible();
+  await checkA11y(page);
+  await page.goto(`${url}?cancel=1`);
+  await expect(heading(page, 'Cancel this booking?')).toBeVisible();
+  await checkA11y(page);
+
+  // axe needs scripts: the guest without JavaScript comes after the checks.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const guest = await noJs.newPage();
-  const url = new URL(manage!, page.url()).href;
-  const answer = await guest.goto(url);
-  expect(answer?.headers()['cache-control']).toContain('no-store');
-  await expect(guest.getByRole('heading', { level: 1 })).toContainText(reference);
+  await guest.goto(url);
   await expect(heading(guest, 'Booking confirmed')).toBeVisible();
-  await checkA11y(guest);
   const ics = await guest.request.get(`${url}/calendar.ics`);
   expect(ics.headers()['content-type']).toContain('text/calendar');
   expect(await ics.text()).toContain(`DTSTART;VALUE=DATE:${checkIn.replaceAll('-', '')}`);
@@ -221,7 +228,6 @@ test('a pending booking says "request received", the manage link shows it confir
   // Cancelling asks first, then the lodging API holds it cancelled and the page says so.
   await guest.getByRole('link', { name: 'Cancel this booking' }).click();
   await expect(heading(guest, 'Cancel this booking?')).toBeVisible();
-  await checkA11y(guest);
   await guest.getByRole('button', { name: 'Yes, cancel the booking' }).click();
   await expect(guest.getByText('Your booking is cancelled.')).toBeVisible();
   await expect(heading(guest, 'Booking cancelled')).toBeVisible();
@@ -329,3 +335,53 @@ for (const width of [390, 1280, 320]) {
     await shoot(page, '7-manage');
   });
 }
+
+test('without JavaScript: dates to confirmation as plain forms, Back links, field messages kept', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const guest = await context.newPage();
+  await guest.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(heading(guest, 'When would you like to stay?')).toBeVisible();
+  await expect(guest.getByText('Booking needs JavaScript')).toHaveCount(0);
+  await guest.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+  await guest.getByLabel('Check-in').fill(day(BASE + 50));
+  await guest.getByLabel('Check-out').fill(day(BASE + 49));
+  await guest.getByRole('button', { name: 'Continue' }).click();
+  await expect(guest.getByText('Check-out must be after check-in.')).toBeVisible();
+  await guest.getByLabel('Check-out').fill(day(BASE + 52));
+  await guest.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(heading(guest, 'Who is coming?')).toBeVisible();
+  await guest.getByLabel('Adults').fill('2');
+  await guest.getByLabel('Children').fill('1');
+  await guest.getByRole('button', { name: 'Show rooms' }).click();
+
+  await expect(heading(guest, 'Choose a room')).toBeVisible();
+  await expect(guest.getByText(/Sleeps \d: you are 3/).first()).toBeVisible();
+  await guest.getByRole('link', { name: 'Back' }).click();
+  await expect(guest.getByLabel('Children')).toHaveValue('1');
+  await guest.getByRole('button', { name: 'Show rooms' }).click();
+  await guest.getByRole('radio', { name: /Sea View Suite/ }).check();
+  await guest.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(heading(guest, 'Your details')).toBeVisible();
+  await guest.getByLabel('First name').fill('Hedy');
+  await guest.getByLabel('Last name').fill('Lamarr');
+  await guest.getByLabel('E-mail').fill('not-an-address');
+  await guest.getByRole('button', { name: 'Review' }).click();
+  await expect(guest.getByText('Enter an e-mail address such as name@example.com.')).toBeVisible();
+  await expect(guest.getByLabel('First name')).toHaveValue('Hedy');
+  await guest.getByLabel('E-mail').fill(`hedy.${Date.now()}@example.com`);
+  await guest.getByRole('button', { name: 'Review' }).click();
+
+  await expect(heading(guest, 'Check and book')).toBeVisible();
+  await expect(guest.locator('.summary')).toContainText('Sea View Suite');
+  await expect(guest.locator('.summary')).toContainText('2 adults, 1 child');
+  await guest.getByRole('button', { name: 'Book' }).click();
+
+  await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
+  await expect(heading(guest, 'Request received')).toBeVisible();
+  await expect(guest.locator('.summary')).toContainText('Sea View Suite');
+  await context.close();
+});

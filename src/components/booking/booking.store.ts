@@ -122,7 +122,8 @@ export function isStep(value: unknown): value is Step {
 /** The step a reload returns to: rooms and later need the offers, done needs the confirmation. */
 export function restoredStep(saved: SavedState): Step {
   if (!isStep(saved.step)) return 'dates';
-  if (saved.step === 'done') return saved.confirmation ? 'done' : saved.offers ? 'review' : 'guests';
+  if (saved.step === 'done')
+    return saved.confirmation ? 'done' : saved.offers ? 'review' : 'guests';
   if (STEPS.indexOf(saved.step) >= STEPS.indexOf('rooms') && !saved.offers) return 'guests';
   return saved.step;
 }

@@ -268,6 +268,7 @@ export const de: Dictionary = {
   'booking.stepRooms': 'Zimmer',
   'booking.stepDetails': 'Angaben',
   'booking.stepReview': 'Prüfen',
+  'booking.edit': 'Angaben ändern',
   'booking.stepDone': 'Fertig',
   'manage.title': 'Ihre Buchung',
   'manage.heading': 'Ihre Buchung {reference}',
@@ -307,7 +308,7 @@ export const de: Dictionary = {
   'widget.left': { one: 'nur noch {count} frei', other: 'nur noch {count} frei' },
   'widget.doneReceived': 'Anfrage erhalten',
   'widget.doneReceivedText':
-    'Das Hotel bestätigt Ihre Buchung. Mit dem Buchungslink unten sehen Sie jederzeit den Stand.',
+    'Das Hotel bestätigt Ihre Buchung. Mit Ihrem privaten Buchungslink sehen Sie jederzeit den Stand.',
   'widget.doneConfirmed': 'Buchung bestätigt',
   'widget.doneConfirmedText': 'Ihr Zimmer ist gebucht. Wir freuen uns auf Ihren Besuch.',
   'widget.doneCancelled': 'Buchung storniert',

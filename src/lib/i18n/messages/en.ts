@@ -267,6 +267,7 @@ export const en = {
   'booking.stepRooms': 'Room',
   'booking.stepDetails': 'Details',
   'booking.stepReview': 'Review',
+  'booking.edit': 'Change details',
   'booking.stepDone': 'Done',
   'manage.title': 'Your booking',
   'manage.heading': 'Your booking {reference}',
@@ -306,7 +307,7 @@ export const en = {
   'widget.left': { one: 'only {count} left', other: 'only {count} left' },
   'widget.doneReceived': 'Request received',
   'widget.doneReceivedText':
-    'The hotel will confirm your booking. Keep your booking link below to check its status.',
+    'The hotel will confirm your booking. Keep your private booking link to check its status.',
   'widget.doneConfirmed': 'Booking confirmed',
   'widget.doneConfirmedText': 'Your room is booked. We look forward to your stay.',
   'widget.doneCancelled': 'Booking cancelled',

@@ -267,6 +267,7 @@ export const fr: Dictionary = {
   'booking.stepRooms': 'Chambre',
   'booking.stepDetails': 'Coordonnées',
   'booking.stepReview': 'Vérification',
+  'booking.edit': 'Modifier les coordonnées',
   'booking.stepDone': 'Terminé',
   'manage.title': 'Votre réservation',
   'manage.heading': 'Votre réservation {reference}',
@@ -306,7 +307,7 @@ export const fr: Dictionary = {
   'widget.left': { one: 'plus que {count} disponible', other: 'plus que {count} disponibles' },
   'widget.doneReceived': 'Demande reçue',
   'widget.doneReceivedText':
-    'L’hôtel confirmera votre réservation. Gardez le lien ci-dessous pour suivre son état.',
+    'L’hôtel confirmera votre réservation. Gardez votre lien privé pour suivre son état.',
   'widget.doneConfirmed': 'Réservation confirmée',
   'widget.doneConfirmedText':
     'Votre chambre est réservée. Nous nous réjouissons de vous accueillir.',
