@@ -87,6 +87,8 @@ class MastheadBooking extends HTMLElement {
       storage,
     );
     this.controller = controller;
+    // The page's plain forms (for guests without JavaScript) give way to the widget.
+    document.querySelector(`[data-plain-for="${this.id}"]`)?.remove();
 
     for (const control of this.querySelectorAll<Control>('[data-field]')) {
       const field = control.dataset['field'] as DraftField;
