@@ -381,8 +381,8 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await guest.getByRole('button', { name: 'Review' }).click();
 
   await expect(heading(guest, 'Check and book')).toBeVisible();
-  await expect(guest.locator('.summary')).toContainText('Sea View Suite');
-  await expect(guest.locator('.summary')).toContainText('2 adults, 1 child');
+  await expect(plain.locator('.summary')).toContainText('Sea View Suite');
+  await expect(plain.locator('.summary')).toContainText('2 adults, 1 child');
   await guest.getByRole('button', { name: 'Book' }).click();
 
   await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
