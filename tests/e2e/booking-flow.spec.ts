@@ -354,15 +354,18 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await plain.getByLabel('Check-out').fill(day(BASE + 49));
   await guest.getByRole('button', { name: 'Continue' }).click();
   await expect(guest.getByText('Check-out must be after check-in.')).toBeVisible();
+  await shoot(guest, 'nojs-1-dates-error');
   await plain.getByLabel('Check-out').fill(day(BASE + 52));
   await guest.getByRole('button', { name: 'Continue' }).click();
 
   await expect(heading(guest, 'Who is coming?')).toBeVisible();
+  await shoot(guest, 'nojs-2-guests');
   await plain.getByLabel('Adults').fill('2');
   await plain.getByLabel('Children').fill('1');
   await guest.getByRole('button', { name: 'Show rooms' }).click();
 
   await expect(heading(guest, 'Choose a room')).toBeVisible();
+  await shoot(guest, 'nojs-3-rooms');
   await expect(guest.getByText(/Sleeps \d: you are 3/).first()).toBeVisible();
   await guest.getByRole('link', { name: 'Back' }).click();
   await expect(plain.getByLabel('Children')).toHaveValue('1');
@@ -371,6 +374,7 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await guest.getByRole('button', { name: 'Continue' }).click();
 
   await expect(heading(guest, 'Your details')).toBeVisible();
+  await shoot(guest, 'nojs-4-details');
   await plain.getByLabel('First name').fill('Hedy');
   await plain.getByLabel('Last name').fill('Lamarr');
   await plain.getByLabel('E-mail').fill('not-an-address');
@@ -381,12 +385,14 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await guest.getByRole('button', { name: 'Review' }).click();
 
   await expect(heading(guest, 'Check and book')).toBeVisible();
+  await shoot(guest, 'nojs-5-review');
   await expect(plain.locator('.summary')).toContainText('Sea View Suite');
   await expect(plain.locator('.summary')).toContainText('2 adults, 1 child');
   await guest.getByRole('button', { name: 'Book' }).click();
 
   await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
   await expect(heading(guest, 'Request received')).toBeVisible();
+  await shoot(guest, 'nojs-6-manage');
   await expect(guest.locator('.summary')).toContainText('Sea View Suite');
   await context.close();
 });
