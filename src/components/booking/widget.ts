@@ -311,7 +311,10 @@ class MastheadBooking extends HTMLElement {
           el('span', { class: 'room-left' }, this.say('left', { count: room.availableRooms })),
         );
     } else {
-      facts.append(capacity, el('span', { class: 'room-why' }, this.unavailableReason(room)));
+      // "Sleeps 2: you are 3" already names the capacity.
+      const why = el('span', { class: 'room-why' }, this.unavailableReason(room));
+      if (this.partySize() > room.maxOccupancy) facts.append(why);
+      else facts.append(capacity, why);
     }
     card.append(input, label, facts);
     if (room.description)
@@ -319,10 +322,15 @@ class MastheadBooking extends HTMLElement {
     return card;
   }
 
+  private partySize(): number {
+    const offers = this.controller?.$booking.get().offers;
+    return offers ? offers.adults + offers.children : 0;
+  }
+
   private unavailableReason(room: RoomOffer): string {
     const offers = this.controller?.$booking.get().offers;
     if (!offers) return this.say('soldOut');
-    const party = offers.adults + offers.children;
+    const party = this.partySize();
     if (party > room.maxOccupancy)
       return this.say('sleepsYouAre', { max: room.maxOccupancy, count: party });
     const type = this.controller?.property()?.roomTypes.find((r) => r.id === room.roomTypeId);

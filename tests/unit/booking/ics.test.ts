@@ -34,7 +34,9 @@ describe('stayIcs', () => {
     for (const line of long.split('\r\n')) {
       expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
     }
-    expect(long.replace(/\r\n /g, '')).toContain(`SUMMARY:${'Zimmer mit Blick aufs Meer '.repeat(6)}`);
+    expect(long.replace(/\r\n /g, '')).toContain(
+      `SUMMARY:${'Zimmer mit Blick aufs Meer '.repeat(6)}`,
+    );
   });
 
   it('leaves out what is not known', () => {

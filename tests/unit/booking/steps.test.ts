@@ -7,10 +7,7 @@ import type {
   BookingStorage,
   SavedState,
 } from '../../../src/components/booking/booking.store.ts';
-import type {
-  AvailabilityResult,
-  Confirmation,
-} from '../../../src/lib/booking/types.ts';
+import type { AvailabilityResult, Confirmation } from '../../../src/lib/booking/types.ts';
 
 const PROPERTY = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const config: BookingConfig = {
