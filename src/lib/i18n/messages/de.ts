@@ -281,7 +281,6 @@ export const de: Dictionary = {
   'manage.cancelNo': 'Nein, behalten',
   'manage.cancelledNow': 'Ihre Buchung ist storniert. Das Hotel ist informiert.',
   'manage.cancelFailed': 'Die Buchung konnte gerade nicht storniert werden: {message}',
-  'manage.print': 'Drucken',
   'widget.nights': { one: '{count} Nacht', other: '{count} Nächte' },
   'widget.guests': { one: '{count} Gast', other: '{count} Gäste' },
   'widget.adults': { one: '{count} Erwachsene Person', other: '{count} Erwachsene' },

@@ -280,7 +280,6 @@ export const en = {
   'manage.cancelNo': 'No, keep it',
   'manage.cancelledNow': 'Your booking is cancelled. The hotel has been told.',
   'manage.cancelFailed': 'The booking could not be cancelled just now: {message}',
-  'manage.print': 'Print',
   // Booking widget (client side): passed to the widget as JSON, see src/lib/i18n/widget.ts
   'widget.nights': { one: '{count} night', other: '{count} nights' },
   'widget.guests': { one: '{count} guest', other: '{count} guests' },

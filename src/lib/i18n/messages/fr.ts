@@ -280,7 +280,6 @@ export const fr: Dictionary = {
   'manage.cancelNo': 'Non, la garder',
   'manage.cancelledNow': 'Votre réservation est annulée. L’hôtel a été prévenu.',
   'manage.cancelFailed': 'La réservation n’a pas pu être annulée pour le moment : {message}',
-  'manage.print': 'Imprimer',
   'widget.nights': { one: '{count} nuit', other: '{count} nuits' },
   'widget.guests': { one: '{count} personne', other: '{count} personnes' },
   'widget.adults': { one: '{count} adulte', other: '{count} adultes' },
