@@ -396,3 +396,51 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await expect(guest.locator('.summary')).toContainText('Sea View Suite');
   await context.close();
 });
+
+test('the calendar picks dates by keyboard, within the stay rules, two months wide and one on phones', async ({
+  page,
+}) => {
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  const grids = page.getByRole('grid');
+  await expect(grids).toHaveCount(2);
+  await checkA11y(page);
+  await shoot(page, '0-calendar');
+
+  const stop = page.locator('[data-calendar] [data-day][tabindex="0"]');
+  await stop.focus();
+  for (const key of ['PageDown', 'PageDown', 'PageDown', 'ArrowDown', 'Home'])
+    await page.keyboard.press(key);
+  const checkIn =
+    (await page.evaluate(() => document.activeElement?.getAttribute('data-day'))) ?? '';
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Check-in')).toHaveValue(checkIn);
+  await expect(page.locator(`[data-day="${checkIn}"]`)).toHaveAttribute('aria-selected', 'true');
+
+  // Only check-outs from one to 21 nights can be picked now.
+  const wrong = await page.evaluate((from) => {
+    const max = new Date(`${from}T00:00:00Z`);
+    max.setUTCDate(max.getUTCDate() + 21);
+    const last = max.toISOString().slice(0, 10);
+    return [...document.querySelectorAll<HTMLElement>('[data-calendar] [data-day]')]
+      .filter((cell) => {
+        const day = cell.dataset['day'] ?? '';
+        const disabled = cell.getAttribute('aria-disabled') === 'true';
+        return day > from && (day > last ? !disabled : disabled);
+      })
+      .map((cell) => cell.dataset['day']);
+  }, checkIn);
+  expect(wrong).toEqual([]);
+
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Check-out')).not.toHaveValue('');
+  await expect(page.getByText('2 nights')).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.reload();
+  await expect(page.getByRole('grid')).toHaveCount(1);
+  await noOverflow(page);
+  await shoot(page, '0-calendar');
+});

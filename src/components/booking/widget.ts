@@ -13,6 +13,7 @@ import type {
   SavedState,
   Step,
 } from './booking.store.ts';
+import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
 import { longDate, money } from './format.ts';
 import { sayer, type Say } from './text.ts';
 
@@ -70,6 +71,9 @@ class MastheadBooking extends HTMLElement {
   private historyStep: Step | undefined;
   private busyTimer: ReturnType<typeof setTimeout> | undefined;
   private calendarUrl = '';
+  /** The calendar's first month and the day with its tab stop. */
+  private month = '';
+  private focusDay = '';
 
   connectedCallback(): void {
     if (this.controller) return;
@@ -120,6 +124,7 @@ class MastheadBooking extends HTMLElement {
       this.historyStep = target;
       void controller.goTo(target).then(() => this.syncHistory(controller.$booking.get().step));
     });
+    this.bindCalendar(controller);
     controller.$booking.subscribe((state) => this.render(state));
     if (this.parentOrigin && 'ResizeObserver' in window) {
       // The framed document's body has no minimum height, so it measures the content alone.
@@ -168,6 +173,7 @@ class MastheadBooking extends HTMLElement {
       control?.setAttribute('aria-invalid', String(messages.length > 0));
     }
     this.renderDates(state);
+    this.renderCalendar(state);
     this.renderRooms(state);
     this.renderReview(state);
     if (state.confirmation) this.renderConfirmation(state.confirmation);
@@ -228,6 +234,153 @@ class MastheadBooking extends HTMLElement {
       if (!this.controller?.$booking.get().pending) return;
       busy.replaceChildren(el('span', { class: 'spinner', 'aria-hidden': 'true' }), text);
     }, BUSY_DELAY_MS);
+  }
+
+  private bindCalendar(controller: BookingController): void {
+    const root = this.q<HTMLElement>('[data-calendar]');
+    if (!root) return;
+    const choose = (day: string) => {
+      const { draft } = controller.$booking.get();
+      const state = {
+        checkIn: draft.checkIn,
+        checkOut: draft.checkOut,
+        month: this.month,
+        focus: day,
+      };
+      const chosen = pick(day, state, controller.rules());
+      if (!chosen) return;
+      this.focusDay = day;
+      controller.update('checkIn', chosen.checkIn);
+      controller.update('checkOut', chosen.checkOut);
+    };
+    root.addEventListener('click', (event) => {
+      const target = event.target as HTMLElement;
+      const shift = target.closest<HTMLElement>('[data-shift]')?.dataset['shift'];
+      if (shift) {
+        this.month = addMonths(this.month, Number(shift));
+        this.focusDay = this.month;
+        this.renderCalendar(controller.$booking.get());
+        return;
+      }
+      const day = target.closest<HTMLElement>('[data-day]')?.dataset['day'];
+      if (day) choose(day);
+    });
+    root.addEventListener('keydown', (event) => {
+      const day = (event.target as HTMLElement).dataset['day'];
+      if (!day) return;
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        choose(day);
+        return;
+      }
+      const next = moveFocus(day, event.key);
+      if (!next) return;
+      event.preventDefault();
+      this.focusDay = next;
+      const shown = this.monthsShown();
+      if (next < this.month) this.month = monthStart(next);
+      else if (next >= addMonths(this.month, shown))
+        this.month = addMonths(monthStart(next), 1 - shown);
+      this.renderCalendar(controller.$booking.get());
+      this.q<HTMLElement>(`[data-day="${next}"]`)?.focus();
+    });
+  }
+
+  private monthsShown(): number {
+    return window.matchMedia('(min-width: 40rem)').matches ? 2 : 1;
+  }
+
+  /** The month grids, redrawn from the draft: the inputs and the calendar always agree. */
+  private renderCalendar(state: BookingState): void {
+    const root = this.q<HTMLElement>('[data-calendar]');
+    const controller = this.controller;
+    if (!root || !controller || state.step !== 'dates') return;
+    const rules = controller.rules();
+    const { checkIn, checkOut } = state.draft;
+    const valid = (d: string) => /^\d{4}-\d{2}-\d{2}$/.test(d);
+    if (!this.month) this.month = monthStart(valid(checkIn) ? checkIn : rules.today);
+    if (!this.focusDay) this.focusDay = valid(checkIn) ? checkIn : rules.today;
+    const calendar = { checkIn, checkOut, month: this.month, focus: this.focusDay };
+    const key = JSON.stringify(calendar) + this.monthsShown();
+    if (root.dataset['key'] === key) return;
+    root.dataset['key'] = key;
+    const hadFocus = root.contains(document.activeElement);
+    const monthName = new Intl.DateTimeFormat(this.locale, {
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    const weekday = new Intl.DateTimeFormat(this.locale, { weekday: 'short', timeZone: 'UTC' });
+    const nav = el<HTMLElement>('div', { class: 'calendar-nav' });
+    nav.append(
+      el(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          'data-shift': '-1',
+          'aria-label': this.say('prevMonth'),
+        },
+        '‹',
+      ),
+      el('span', { class: 'muted' }, this.say('calendarHint')),
+      el(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          'data-shift': '1',
+          'aria-label': this.say('nextMonth'),
+        },
+        '›',
+      ),
+    );
+    const grids: HTMLElement[] = [];
+    for (let i = 0; i < this.monthsShown(); i += 1) {
+      const month = addMonths(this.month, i);
+      const table = el<HTMLTableElement>('table', { role: 'grid' });
+      const caption = el('caption', {}, monthName.format(new Date(`${month}T00:00:00Z`)));
+      const head = el('tr');
+      for (let d = 0; d < 7; d += 1) {
+        const day = new Date(Date.UTC(2024, 0, 1 + d)); // 1 January 2024 was a Monday.
+        head.append(
+          el('th', { scope: 'col', abbr: weekday.format(day) }, weekday.format(day).slice(0, 2)),
+        );
+      }
+      const body = el('tbody');
+      for (const week of monthWeeks(month)) {
+        const tr = el('tr');
+        for (const day of week) {
+          if (!day) {
+            tr.append(el('td'));
+            continue;
+          }
+          const cell = el<HTMLElement>(
+            'td',
+            {
+              'data-day': day,
+              tabindex: day === this.focusDay ? '0' : '-1',
+              'aria-label': longDate(day, this.locale),
+              'aria-selected': String(day === checkIn || day === checkOut),
+            },
+            String(Number(day.slice(8))),
+          );
+          if (!selectable(day, calendar, rules)) cell.setAttribute('aria-disabled', 'true');
+          if (valid(checkIn) && valid(checkOut) && day > checkIn && day < checkOut)
+            cell.classList.add('in-range');
+          tr.append(cell);
+        }
+        body.append(tr);
+      }
+      table.append(caption, el('thead'), body);
+      table.tHead?.append(head);
+      grids.push(table);
+    }
+    // A focus day outside the months shown gets no tab stop: give it to the first day shown.
+    root.replaceChildren(nav, ...grids);
+    if (!root.querySelector('[tabindex="0"]'))
+      root.querySelector('[data-day]')?.setAttribute('tabindex', '0');
+    if (hadFocus) root.querySelector<HTMLElement>(`[data-day="${this.focusDay}"]`)?.focus();
   }
 
   private renderDates(state: BookingState): void {

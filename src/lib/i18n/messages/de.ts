@@ -334,4 +334,7 @@ export const de: Dictionary = {
   'widget.noChildren': 'Nicht für Kinder',
   'widget.fewerChildren': 'Für höchstens {max} Kinder',
   'widget.soldOut': 'An diesen Daten ausgebucht',
+  'widget.calendarHint': 'Anreise wählen, dann Abreise',
+  'widget.prevMonth': 'Voriger Monat',
+  'widget.nextMonth': 'Nächster Monat',
 };

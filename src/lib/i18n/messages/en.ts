@@ -333,6 +333,9 @@ export const en = {
   'widget.noChildren': 'Not for children',
   'widget.fewerChildren': 'For up to {max} children',
   'widget.soldOut': 'Sold out for these dates',
+  'widget.calendarHint': 'Pick check-in, then check-out',
+  'widget.prevMonth': 'Previous month',
+  'widget.nextMonth': 'Next month',
 } as const satisfies Record<string, string | PluralMessage>;
 
 /** A message with one form per plural category; `other` is required. */

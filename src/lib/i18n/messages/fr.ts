@@ -334,4 +334,7 @@ export const fr: Dictionary = {
   'widget.noChildren': 'Pas pour les enfants',
   'widget.fewerChildren': 'Pour {max} enfants au plus',
   'widget.soldOut': 'Complet à ces dates',
+  'widget.calendarHint': 'Choisissez l’arrivée, puis le départ',
+  'widget.prevMonth': 'Mois précédent',
+  'widget.nextMonth': 'Mois suivant',
 };
