@@ -407,7 +407,7 @@ test('the calendar picks dates by keyboard, within the stay rules, two months wi
   await checkA11y(page);
   await shoot(page, '0-calendar');
 
-  const stop = page.locator('[data-calendar] [data-day][tabindex="0"]');
+  const stop = page.locator('[data-date-calendar] [data-day][tabindex="0"]');
   await stop.focus();
   for (const key of ['PageDown', 'PageDown', 'PageDown', 'ArrowDown', 'Home'])
     await page.keyboard.press(key);
@@ -422,7 +422,7 @@ test('the calendar picks dates by keyboard, within the stay rules, two months wi
     const max = new Date(`${from}T00:00:00Z`);
     max.setUTCDate(max.getUTCDate() + 21);
     const last = max.toISOString().slice(0, 10);
-    return [...document.querySelectorAll<HTMLElement>('[data-calendar] [data-day]')]
+    return [...document.querySelectorAll<HTMLElement>('[data-date-calendar] [data-day]')]
       .filter((cell) => {
         const day = cell.dataset['day'] ?? '';
         const disabled = cell.getAttribute('aria-disabled') === 'true';

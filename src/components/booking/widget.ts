@@ -237,7 +237,7 @@ class MastheadBooking extends HTMLElement {
   }
 
   private bindCalendar(controller: BookingController): void {
-    const root = this.q<HTMLElement>('[data-calendar]');
+    const root = this.q<HTMLElement>('[data-date-calendar]');
     if (!root) return;
     const choose = (day: string) => {
       const { draft } = controller.$booking.get();
@@ -292,7 +292,7 @@ class MastheadBooking extends HTMLElement {
 
   /** The month grids, redrawn from the draft: the inputs and the calendar always agree. */
   private renderCalendar(state: BookingState): void {
-    const root = this.q<HTMLElement>('[data-calendar]');
+    const root = this.q<HTMLElement>('[data-date-calendar]');
     const controller = this.controller;
     if (!root || !controller || state.step !== 'dates') return;
     const rules = controller.rules();
