@@ -72,6 +72,9 @@ export default defineConfig({
       MASTHEAD_TENANT: envField.string({ context: 'server', access: 'secret', optional: true }),
       STATUS_TOKEN: envField.string({ context: 'server', access: 'secret', optional: true }),
       REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // Signs guests' private "manage your booking" links (HMAC, per tenant). Unset: a random
+      // secret per process (links die on restart): set it, 32+ random characters, in production.
+      BOOKING_LINK_SECRET: envField.string({ context: 'server', access: 'secret', optional: true }),
       // Upstream budgets, timeout and cache: unset keeps the defaults in src/lib/upstream/.
       PUBLISHING_PUBLIC_PER_MINUTE: positive({ optional: true }),
       PUBLISHING_TOKEN_PER_MINUTE: positive({ optional: true }),

@@ -115,13 +115,25 @@ export interface BookingStorage {
   save(state: SavedState): void;
 }
 
+export function isStep(value: unknown): value is Step {
+  return typeof value === 'string' && (STEPS as readonly string[]).includes(value);
+}
+
+/** The step a reload returns to: rooms and later need the offers, done needs the confirmation. */
+export function restoredStep(saved: SavedState): Step {
+  if (!isStep(saved.step)) return 'dates';
+  if (saved.step === 'done')
+    return saved.confirmation ? 'done' : saved.offers ? 'review' : 'guests';
+  if (STEPS.indexOf(saved.step) >= STEPS.indexOf('rooms') && !saved.offers) return 'guests';
+  return saved.step;
+}
+
 export function createBooking(config: BookingConfig, api: BookingApi, storage?: BookingStorage) {
   const $booking: MapStore<BookingState> = map(initialState(config));
   const saved = storage?.load();
   if (saved && config.properties.some((p) => p.id === saved.draft.propertyId)) {
-    // A reload keeps the draft; only the steps that need no fresh data are restored.
-    const step: Step =
-      saved.step === 'done' && saved.confirmation ? 'done' : saved.offers ? saved.step : 'dates';
+    // A reload keeps the draft and the step, unless the step needs data that was not kept.
+    const step = restoredStep(saved);
     $booking.set({ ...$booking.get(), ...saved, step });
   }
   if (storage) {
@@ -339,6 +351,22 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
       const index = STEPS.indexOf(step);
       if (pending || index <= 0 || step === 'done') return;
       patch({ step: STEPS[index - 1] as Step, errors: {}, message: '', retryable: false });
+    },
+
+    /**
+     * The browser's Back and Forward: any earlier step (the done step too: booking again with the
+     * same details and key gives the same booking), or the next one through its usual checks.
+     */
+    async goTo(target: Step): Promise<void> {
+      const { step, pending } = $booking.get();
+      const from = STEPS.indexOf(step);
+      const to = STEPS.indexOf(target);
+      if (pending || to === from) return;
+      if (to < from) {
+        patch({ step: target, errors: {}, message: '', retryable: false });
+        return;
+      }
+      if (to === from + 1 && target !== 'done') await this.next();
     },
 
     /** Retries whatever failed on this step (search or booking). */

@@ -1,6 +1,8 @@
 import { addDays, nightsBetween } from '../../lib/booking/dates.ts';
-import type { Confirmation } from '../../lib/booking/types.ts';
-import { createBooking } from './booking.store.ts';
+import { stayIcs } from '../../lib/booking/ics.ts';
+import { statusKind } from '../../lib/booking/status.ts';
+import type { Confirmation, PropertySummary, RoomOffer } from '../../lib/booking/types.ts';
+import { createBooking, isStep, STEPS } from './booking.store.ts';
 import { httpApi } from './http-api.ts';
 import type {
   BookingConfig,
@@ -9,7 +11,9 @@ import type {
   BookingStorage,
   DraftField,
   SavedState,
+  Step,
 } from './booking.store.ts';
+import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
 import { longDate, money } from './format.ts';
 import { sayer, type Say } from './text.ts';
 
@@ -43,6 +47,19 @@ function row(list: HTMLElement, term: string, value: string): void {
   list.append(el('dt', {}, term), el('dd', {}, value));
 }
 
+/** What the booking endpoint answers: the confirmation and the guest's private link. */
+type GuestConfirmation = Confirmation & { manageUrl?: string };
+
+/** Waiting this long shows the busy text (a quick answer never flashes it). */
+const BUSY_DELAY_MS = 400;
+
+const DONE_TEXT = {
+  received: ['doneReceived', 'doneReceivedText', 'statusReceived'],
+  confirmed: ['doneConfirmed', 'doneConfirmedText', 'statusConfirmed'],
+  cancelled: ['doneCancelled', 'doneCancelledText', 'statusCancelled'],
+  other: ['doneOther', 'doneOtherText', ''],
+} as const;
+
 class MastheadBooking extends HTMLElement {
   private controller: BookingController | undefined;
   private shown = '';
@@ -50,6 +67,13 @@ class MastheadBooking extends HTMLElement {
   /** Texts in the page's language (`data-text`, from the server); English keys as a last resort. */
   private say: Say = (key) => key;
   private parentOrigin = '';
+  /** The step of the current history entry (Back and Forward move between steps). */
+  private historyStep: Step | undefined;
+  private busyTimer: ReturnType<typeof setTimeout> | undefined;
+  private calendarUrl = '';
+  /** The calendar's first month and the day with its tab stop. */
+  private month = '';
+  private focusDay = '';
 
   connectedCallback(): void {
     if (this.controller) return;
@@ -67,6 +91,8 @@ class MastheadBooking extends HTMLElement {
       storage,
     );
     this.controller = controller;
+    // The page's plain forms (for guests without JavaScript) give way to the widget.
+    document.querySelector(`[data-plain-for="${this.id}"]`)?.remove();
 
     for (const control of this.querySelectorAll<Control>('[data-field]')) {
       const field = control.dataset['field'] as DraftField;
@@ -90,7 +116,15 @@ class MastheadBooking extends HTMLElement {
       if (action === 'back') controller.back();
       else if (action === 'retry') void controller.retry();
       else if (action === 'restart') controller.restart();
+      else if (action === 'print') window.print();
     });
+    window.addEventListener('popstate', (event) => {
+      const target = (event.state as { bookingStep?: unknown } | null)?.bookingStep;
+      if (!isStep(target)) return;
+      this.historyStep = target;
+      void controller.goTo(target).then(() => this.syncHistory(controller.$booking.get().step));
+    });
+    this.bindCalendar(controller);
     controller.$booking.subscribe((state) => this.render(state));
     if (this.parentOrigin && 'ResizeObserver' in window) {
       // The framed document's body has no minimum height, so it measures the content alone.
@@ -115,6 +149,13 @@ class MastheadBooking extends HTMLElement {
     for (const section of this.querySelectorAll<HTMLElement>('[data-step]')) {
       section.hidden = section.dataset['step'] !== step;
     }
+    for (const item of this.querySelectorAll<HTMLElement>('[data-step-item]')) {
+      const at = STEPS.indexOf(item.dataset['stepItem'] as Step);
+      if (item.dataset['stepItem'] === step) item.setAttribute('aria-current', 'step');
+      else item.removeAttribute('aria-current');
+      item.classList.toggle('step--past', at < STEPS.indexOf(step));
+    }
+    this.syncHistory(step);
     for (const control of this.querySelectorAll<Control>('[data-field]')) {
       const field = control.dataset['field'] as DraftField;
       const value = draft[field];
@@ -132,6 +173,7 @@ class MastheadBooking extends HTMLElement {
       control?.setAttribute('aria-invalid', String(messages.length > 0));
     }
     this.renderDates(state);
+    this.renderCalendar(state);
     this.renderRooms(state);
     this.renderReview(state);
     if (state.confirmation) this.renderConfirmation(state.confirmation);
@@ -148,6 +190,7 @@ class MastheadBooking extends HTMLElement {
       button.setAttribute('aria-disabled', String(state.pending));
     }
     this.toggleAttribute('aria-busy', state.pending);
+    this.renderBusy(state);
 
     // Focus: a new step gets its heading; new field messages get the first invalid field.
     const errorKeys = Object.keys(state.errors).join();
@@ -163,6 +206,181 @@ class MastheadBooking extends HTMLElement {
       if (step === 'done' && stepChanged && state.confirmation)
         this.announceConfirmed(state.confirmation);
     }
+  }
+
+  /** Each step is a history entry: a new step pushes one, Back and Forward arrive here as steps. */
+  private syncHistory(step: Step): void {
+    if (step === this.historyStep) return;
+    const state = { ...(history.state as object | null), bookingStep: step };
+    if (this.historyStep === undefined) history.replaceState(state, '');
+    else if (this.dataset['ready'] === 'true') history.pushState(state, '');
+    else history.replaceState(state, '');
+    this.historyStep = step;
+  }
+
+  /** After a short wait, says what is going on; the fields stay usable meanwhile. */
+  private renderBusy(state: BookingState): void {
+    const busy = this.q<HTMLElement>('[data-busy]');
+    if (!busy) return;
+    if (!state.pending) {
+      clearTimeout(this.busyTimer);
+      this.busyTimer = undefined;
+      busy.replaceChildren();
+      return;
+    }
+    if (this.busyTimer !== undefined || busy.textContent) return;
+    const text = this.say(state.step === 'review' ? 'sending' : 'searching');
+    this.busyTimer = setTimeout(() => {
+      if (!this.controller?.$booking.get().pending) return;
+      busy.replaceChildren(el('span', { class: 'spinner', 'aria-hidden': 'true' }), text);
+    }, BUSY_DELAY_MS);
+  }
+
+  private bindCalendar(controller: BookingController): void {
+    const root = this.q<HTMLElement>('[data-date-calendar]');
+    if (!root) return;
+    const choose = (day: string) => {
+      const { draft } = controller.$booking.get();
+      const state = {
+        checkIn: draft.checkIn,
+        checkOut: draft.checkOut,
+        month: this.month,
+        focus: day,
+      };
+      const chosen = pick(day, state, controller.rules());
+      if (!chosen) return;
+      this.focusDay = day;
+      controller.update('checkIn', chosen.checkIn);
+      controller.update('checkOut', chosen.checkOut);
+    };
+    root.addEventListener('click', (event) => {
+      const target = event.target as HTMLElement;
+      const shift = target.closest<HTMLElement>('[data-shift]')?.dataset['shift'];
+      if (shift) {
+        this.month = addMonths(this.month, Number(shift));
+        this.focusDay = this.month;
+        this.renderCalendar(controller.$booking.get());
+        return;
+      }
+      const day = target.closest<HTMLElement>('[data-day]')?.dataset['day'];
+      if (day) choose(day);
+    });
+    root.addEventListener('keydown', (event) => {
+      const day = (event.target as HTMLElement).dataset['day'];
+      if (!day) return;
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        choose(day);
+        return;
+      }
+      const next = moveFocus(day, event.key);
+      if (!next) return;
+      event.preventDefault();
+      this.focusDay = next;
+      const shown = this.monthsShown();
+      if (next < this.month) this.month = monthStart(next);
+      else if (next >= addMonths(this.month, shown))
+        this.month = addMonths(monthStart(next), 1 - shown);
+      this.renderCalendar(controller.$booking.get());
+      this.q<HTMLElement>(`[data-day="${next}"]`)?.focus();
+    });
+  }
+
+  private monthsShown(): number {
+    return window.matchMedia('(min-width: 40rem)').matches ? 2 : 1;
+  }
+
+  /** The month grids, redrawn from the draft: the inputs and the calendar always agree. */
+  private renderCalendar(state: BookingState): void {
+    const root = this.q<HTMLElement>('[data-date-calendar]');
+    const controller = this.controller;
+    if (!root || !controller || state.step !== 'dates') return;
+    const rules = controller.rules();
+    const { checkIn, checkOut } = state.draft;
+    const valid = (d: string) => /^\d{4}-\d{2}-\d{2}$/.test(d);
+    if (!this.month) this.month = monthStart(valid(checkIn) ? checkIn : rules.today);
+    if (!this.focusDay) this.focusDay = valid(checkIn) ? checkIn : rules.today;
+    const calendar = { checkIn, checkOut, month: this.month, focus: this.focusDay };
+    const key = JSON.stringify(calendar) + this.monthsShown();
+    if (root.dataset['key'] === key) return;
+    root.dataset['key'] = key;
+    const hadFocus = root.contains(document.activeElement);
+    const monthName = new Intl.DateTimeFormat(this.locale, {
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    const weekday = new Intl.DateTimeFormat(this.locale, { weekday: 'short', timeZone: 'UTC' });
+    const nav = el<HTMLElement>('div', { class: 'calendar-nav' });
+    nav.append(
+      el(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          'data-shift': '-1',
+          'aria-label': this.say('prevMonth'),
+        },
+        '‹',
+      ),
+      el('span', { class: 'muted' }, this.say('calendarHint')),
+      el(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          'data-shift': '1',
+          'aria-label': this.say('nextMonth'),
+        },
+        '›',
+      ),
+    );
+    const grids: HTMLElement[] = [];
+    for (let i = 0; i < this.monthsShown(); i += 1) {
+      const month = addMonths(this.month, i);
+      const table = el<HTMLTableElement>('table', { role: 'grid' });
+      const caption = el('caption', {}, monthName.format(new Date(`${month}T00:00:00Z`)));
+      const head = el('tr');
+      for (let d = 0; d < 7; d += 1) {
+        const day = new Date(Date.UTC(2024, 0, 1 + d)); // 1 January 2024 was a Monday.
+        head.append(
+          el('th', { scope: 'col', abbr: weekday.format(day) }, weekday.format(day).slice(0, 2)),
+        );
+      }
+      const body = el('tbody');
+      for (const week of monthWeeks(month)) {
+        const tr = el('tr');
+        for (const day of week) {
+          if (!day) {
+            tr.append(el('td'));
+            continue;
+          }
+          const cell = el<HTMLElement>(
+            'td',
+            {
+              'data-day': day,
+              tabindex: day === this.focusDay ? '0' : '-1',
+              'aria-label': longDate(day, this.locale),
+              'aria-selected': String(day === checkIn || day === checkOut),
+            },
+            String(Number(day.slice(8))),
+          );
+          if (!selectable(day, calendar, rules)) cell.setAttribute('aria-disabled', 'true');
+          if (valid(checkIn) && valid(checkOut) && day > checkIn && day < checkOut)
+            cell.classList.add('in-range');
+          tr.append(cell);
+        }
+        body.append(tr);
+      }
+      table.append(caption, el('thead'), body);
+      table.tHead?.append(head);
+      grids.push(table);
+    }
+    // A focus day outside the months shown gets no tab stop: give it to the first day shown.
+    root.replaceChildren(nav, ...grids);
+    if (!root.querySelector('[tabindex="0"]'))
+      root.querySelector('[data-day]')?.setAttribute('tabindex', '0');
+    if (hadFocus) root.querySelector<HTMLElement>(`[data-day="${this.focusDay}"]`)?.focus();
   }
 
   private renderDates(state: BookingState): void {
@@ -204,41 +422,8 @@ class MastheadBooking extends HTMLElement {
         summary.textContent = `${longDate(offers.checkIn, this.locale)} – ${longDate(offers.checkOut, this.locale)} · ${this.say('nights', { count: offers.nights })} · ${this.say('guests', { count: offers.adults + offers.children })}`;
       }
       const id = this.id || 'booking';
-      for (const room of offers?.rooms ?? []) {
-        const inputId = `${id}-room-${room.roomTypeId}`;
-        const option = el<HTMLElement>('div', {
-          class: `room${room.available ? '' : ' room--full'}`,
-        });
-        const input = el<HTMLInputElement>('input', {
-          type: 'radio',
-          name: 'roomTypeId',
-          id: inputId,
-          value: room.roomTypeId,
-          'aria-describedby': `${inputId}-price`,
-        });
-        input.disabled = !room.available;
-        const label = el<HTMLLabelElement>('label', { for: inputId });
-        label.append(
-          el('strong', {}, room.name),
-          el('span', { class: 'muted' }, this.say('sleeps', { count: room.maxOccupancy })),
-        );
-        const price = el<HTMLElement>('p', { id: `${inputId}-price`, class: 'room-price' });
-        price.textContent = room.available
-          ? [
-              this.say('priceTotal', { price: money(room.totalPrice, room.currency, this.locale) }),
-              this.say('pricePerNight', {
-                price: money(room.pricePerNight, room.currency, this.locale),
-              }),
-              ...(room.availableRooms > 0 && room.availableRooms <= 3
-                ? [this.say('left', { count: room.availableRooms })]
-                : []),
-            ].join(' · ')
-          : this.say('notAvailable');
-        option.append(input, label, price);
-        if (room.description)
-          option.append(el('p', { class: 'muted room-description' }, room.description));
-        list.append(option);
-      }
+      for (const room of offers?.rooms ?? [])
+        list.append(this.roomCard(room, `${id}-room-${room.roomTypeId}`));
       if (offers && !offers.rooms.some((r) => r.available)) {
         list.append(el('p', { class: 'notice' }, this.say('nothingFree')));
       }
@@ -246,6 +431,69 @@ class MastheadBooking extends HTMLElement {
     for (const input of list.querySelectorAll<HTMLInputElement>('input[name="roomTypeId"]')) {
       input.checked = input.value === state.draft.roomTypeId;
     }
+  }
+
+  /** One room as a card: capacity, price per night and total, or why it cannot be chosen. */
+  private roomCard(room: RoomOffer, inputId: string): HTMLElement {
+    const card = el<HTMLElement>('div', { class: `room${room.available ? '' : ' room--full'}` });
+    const input = el<HTMLInputElement>('input', {
+      type: 'radio',
+      name: 'roomTypeId',
+      id: inputId,
+      value: room.roomTypeId,
+      'aria-describedby': `${inputId}-facts`,
+    });
+    input.disabled = !room.available;
+    const label = el<HTMLLabelElement>('label', { for: inputId, class: 'room-name' }, room.name);
+    const facts = el<HTMLElement>('p', { id: `${inputId}-facts`, class: 'room-facts' });
+    const capacity = el('span', {}, this.say('capacity', { count: room.maxOccupancy }));
+    if (room.available) {
+      const perNight = el(
+        'strong',
+        { class: 'room-price' },
+        this.say('pricePerNight', { price: money(room.pricePerNight, room.currency, this.locale) }),
+      );
+      const total = el(
+        'span',
+        {},
+        this.say('priceTotal', { price: money(room.totalPrice, room.currency, this.locale) }),
+      );
+      facts.append(capacity, perNight, total);
+      if (room.availableRooms > 0 && room.availableRooms <= 3)
+        facts.append(
+          el('span', { class: 'room-left' }, this.say('left', { count: room.availableRooms })),
+        );
+    } else {
+      // "Sleeps 2: you are 3" already names the capacity.
+      const why = el('span', { class: 'room-why' }, this.unavailableReason(room));
+      if (this.partySize() > room.maxOccupancy) facts.append(why);
+      else facts.append(capacity, why);
+    }
+    card.append(input, label, facts);
+    if (room.description)
+      card.append(el('p', { class: 'muted room-description' }, room.description));
+    return card;
+  }
+
+  private partySize(): number {
+    const offers = this.controller?.$booking.get().offers;
+    return offers ? offers.adults + offers.children : 0;
+  }
+
+  private unavailableReason(room: RoomOffer): string {
+    const offers = this.controller?.$booking.get().offers;
+    if (!offers) return this.say('soldOut');
+    const party = this.partySize();
+    if (party > room.maxOccupancy)
+      return this.say('sleepsYouAre', { max: room.maxOccupancy, count: party });
+    const type = this.controller?.property()?.roomTypes.find((r) => r.id === room.roomTypeId);
+    if (type && offers.adults > type.maxAdults)
+      return this.say('adultsOnly', { max: type.maxAdults });
+    if (type && offers.children > type.maxChildren)
+      return type.maxChildren === 0
+        ? this.say('noChildren')
+        : this.say('fewerChildren', { max: type.maxChildren });
+    return this.say('soldOut');
   }
 
   private renderReview(state: BookingState): void {
@@ -278,17 +526,42 @@ class MastheadBooking extends HTMLElement {
     if (offer) row(list, say('total'), money(offer.totalPrice, offer.currency, this.locale));
   }
 
-  private renderConfirmation(confirmation: Confirmation): void {
+  /** The last step says what the lodging API said: a request is not a confirmed booking. */
+  private renderConfirmation(confirmation: GuestConfirmation): void {
     const list = this.q<HTMLElement>('[data-confirmation]');
-    if (!list || list.dataset['reference'] === confirmation.reference) return;
-    list.dataset['reference'] = confirmation.reference;
-    list.replaceChildren();
+    const key = `${confirmation.reference}|${confirmation.status}`;
+    if (!list || list.dataset['key'] === key) return;
+    list.dataset['key'] = key;
     const say = this.say;
+    const kind = statusKind(confirmation.status);
+    const [heading, text, status] = DONE_TEXT[kind];
+    const out = (name: string, value: string) => {
+      const node = this.q<HTMLElement>(`[data-out="${name}"]`);
+      if (node) node.textContent = value;
+    };
+    out('doneHeading', say(heading));
+    out('doneText', say(text, { status: confirmation.status }));
+
+    const place = this.controller?.property() ?? this.propertyOf(confirmation.propertyId);
+    list.replaceChildren();
     row(list, say('reference'), confirmation.reference);
+    row(list, say('status'), status ? say(status) : confirmation.status);
     row(list, say('place'), confirmation.propertyName);
+    const address = [place?.address, place?.city].filter(Boolean).join(', ');
+    if (address) row(list, say('address'), address);
     row(list, say('room'), confirmation.roomName);
-    row(list, say('checkIn'), longDate(confirmation.checkIn, this.locale));
-    row(list, say('checkOut'), longDate(confirmation.checkOut, this.locale));
+    const time = (at: string | undefined, key: string) =>
+      at ? ` · ${say(key, { time: at })}` : '';
+    row(
+      list,
+      say('checkIn'),
+      longDate(confirmation.checkIn, this.locale) + time(place?.checkInTime, 'timeFrom'),
+    );
+    row(
+      list,
+      say('checkOut'),
+      longDate(confirmation.checkOut, this.locale) + time(place?.checkOutTime, 'timeUntil'),
+    );
     row(list, say('nightsLabel'), String(confirmation.nights));
     row(
       list,
@@ -298,6 +571,34 @@ class MastheadBooking extends HTMLElement {
     if (confirmation.totalPrice !== null) {
       row(list, say('total'), money(confirmation.totalPrice, confirmation.currency, this.locale));
     }
+
+    const manage = this.q<HTMLElement>('[data-manage]');
+    const link = this.q<HTMLAnchorElement>('[data-manage-link]');
+    if (manage && link) {
+      manage.hidden = !confirmation.manageUrl;
+      if (confirmation.manageUrl) link.href = confirmation.manageUrl;
+    }
+    const calendar = this.q<HTMLAnchorElement>('[data-calendar]');
+    if (calendar) {
+      if (this.calendarUrl) URL.revokeObjectURL(this.calendarUrl);
+      const ics = stayIcs({
+        uid: `${confirmation.reference}@${location.hostname}`,
+        title: say('stayAt', { place: confirmation.propertyName }),
+        checkIn: confirmation.checkIn,
+        checkOut: confirmation.checkOut,
+        location: [confirmation.propertyName, address].filter(Boolean).join(', '),
+        description: `${say('reference')}: ${confirmation.reference}\n${say('room')}: ${confirmation.roomName}`,
+        url: link?.href,
+      });
+      this.calendarUrl = URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
+      calendar.href = this.calendarUrl;
+      calendar.download = `stay-${confirmation.reference}.ics`;
+    }
+  }
+
+  private propertyOf(id: string): PropertySummary | undefined {
+    const config = JSON.parse(this.dataset['config'] ?? '{}') as BookingConfig;
+    return config.properties.find((p) => p.id === id);
   }
 
   private announceConfirmed(confirmation: Confirmation): void {

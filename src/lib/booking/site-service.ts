@@ -8,7 +8,7 @@ import type { BookingService } from './service.ts';
 const services = new Map<string, BookingService>();
 
 /** The credentials the tenant's lodging section names, read from the environment. */
-function lodgingSecrets(tenant: Tenant): Record<string, string | undefined> {
+export function lodgingSecrets(tenant: Tenant): Record<string, string | undefined> {
   const { tokenEnv, emailEnv, passwordEnv } = tenant.lodging ?? {};
   const names = [tokenEnv, emailEnv, passwordEnv].filter((name) => name !== undefined);
   return Object.fromEntries(names.map((name) => [name, tenantSecret(name)]));

@@ -22,6 +22,11 @@ export interface PropertySummary {
   currency: string;
   /** Null when the lodging API does not say. */
   city: string | null;
+  /** Street address, when the lodging API gives one. */
+  address?: string;
+  /** Local check-in and check-out times ("15:00"), when the lodging API gives them. */
+  checkInTime?: string;
+  checkOutTime?: string;
   roomTypes: RoomTypeSummary[];
   capacity: Capacity;
 }

@@ -11,7 +11,8 @@ const topLevel = entries
     entry.isDirectory() ? entry.name : entry.name.replace(/\.(astro|ts|js|md)$/, ''),
   )
   .filter((name) => name !== 'index');
-const staticRoutes = topLevel.filter((name) => !name.includes('['));
+// `stay.astro` beside `stay/` is one route name.
+const staticRoutes = [...new Set(topLevel.filter((name) => !name.includes('[')))];
 const dynamicRoutes = topLevel.filter((name) => name.includes('['));
 /** Top-level paths that exist without a file of their own: `/page/N` (pagination, mapped by the
  * middleware) and `/pagefind/` (the static copy's search index). */

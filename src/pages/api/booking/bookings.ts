@@ -3,6 +3,7 @@ import { assertSameOrigin, handle, limit, readJson } from '../../../lib/booking/
 import { bookingRequestSchema } from '../../../lib/booking/schema.ts';
 import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
 import { invalid } from '../../../lib/booking/failures.ts';
+import { managePath } from '../../../lib/booking/managed.ts';
 
 /** `POST` JSON from this site's own pages: finds or creates the guest, then books once per key. */
 export const POST: APIRoute = (context) =>
@@ -11,5 +12,8 @@ export const POST: APIRoute = (context) =>
     const parsed = bookingRequestSchema.safeParse(await readJson(context.request));
     if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error.issues));
     await limit(context, 'book');
-    return service.book(parsed.data);
+    const confirmation = await service.book(parsed.data);
+    // The guest's private link back to this booking (see lib/booking/manage.ts).
+    const manageUrl = context.locals.href(managePath(service.tenant.id, confirmation));
+    return { ...confirmation, manageUrl };
   });

@@ -1,0 +1,106 @@
+import type { APIContext } from 'astro';
+import { ActionError, defineAction } from 'astro:actions';
+import { z } from 'zod';
+import { isCountryCode } from '../lib/booking/countries.ts';
+import { limit } from '../lib/booking/endpoint.ts';
+import { BookingFailure } from '../lib/booking/failures.ts';
+import { cancelManagedStay, managePath } from '../lib/booking/managed.ts';
+import { detailsErrors, hasErrors } from '../lib/booking/rules.ts';
+import { bookingRequestSchema } from '../lib/booking/schema.ts';
+import { bookingServiceFor } from '../lib/booking/site-service.ts';
+import { fieldErrorsOf, type FieldErrors } from '../lib/failures/fields.ts';
+import { bookingTenant } from '../lib/tenants/booking.ts';
+
+const text = (max: number) => z.string().max(max).optional();
+
+// Lenient on purpose (as the comment form): the rules, with friendly messages and the typed
+// values kept, run in the handler, so a mistake re-renders the form instead of failing parsing.
+const stayInput = z.object({
+  intent: z.enum(['review', 'book', 'edit']),
+  idempotencyKey: text(100),
+  propertyId: text(100),
+  checkIn: text(20),
+  checkOut: text(20),
+  adults: text(5),
+  children: text(5),
+  roomTypeId: text(100),
+  firstName: text(400),
+  lastName: text(400),
+  email: text(400),
+  phone: text(80),
+  nationality: text(4),
+  notes: text(4000),
+});
+
+type Stage = 'details' | 'review';
+type StayOutcome =
+  | { ok: true; stage: 'booked'; manage: string }
+  | {
+      ok: boolean;
+      stage: Stage;
+      values: Record<string, string>;
+      fields: FieldErrors;
+      message: string;
+    };
+
+export const bookingActions = {
+  /**
+   * The booking without JavaScript: `review` checks the details and shows them for a last look,
+   * `edit` goes back to the details, `book` books once per idempotency key (the review's).
+   */
+  bookStay: defineAction({
+    accept: 'form',
+    input: stayInput,
+    handler: async ({ intent, ...form }, ctx): Promise<StayOutcome> => {
+      const tenant = bookingTenant(ctx.locals);
+      if (!tenant)
+        throw new ActionError({ code: 'NOT_FOUND', message: 'Booking is not offered here.' });
+      const values = Object.fromEntries(
+        Object.entries(form).map(([key, value]) => [key, value ?? '']),
+      );
+      const back = (stage: Stage, fields: FieldErrors = {}, message = ''): StayOutcome => ({
+        ok: false,
+        stage,
+        values,
+        fields,
+        message,
+      });
+      if (intent === 'edit') return back('details');
+      const parsed = bookingRequestSchema.safeParse(values);
+      const fields = parsed.success
+        ? detailsErrors(parsed.data, isCountryCode)
+        : fieldErrorsOf(parsed.error.issues);
+      if (!parsed.success || hasErrors(fields)) return back('details', fields);
+      if (intent === 'review')
+        return { ok: true, stage: 'review', values, fields: {}, message: '' };
+      try {
+        await limit(ctx as unknown as APIContext, 'book');
+        const confirmation = await bookingServiceFor(tenant).book(parsed.data);
+        return { ok: true, stage: 'booked', manage: managePath(tenant.id, confirmation) };
+      } catch (error) {
+        if (!(error instanceof BookingFailure)) throw error;
+        if (error.error.code === 'validation') return back('details', error.error.fields ?? {});
+        return back('review', {}, error.message);
+      }
+    },
+  }),
+
+  /**
+   * Cancels the booking a private manage link names (the link is the only authority: no session).
+   * A bad or foreign token is a 404, like the page; an upstream failure comes back as a message.
+   */
+  cancelStay: defineAction({
+    accept: 'form',
+    input: z.object({ token: z.string().max(600) }),
+    handler: async ({ token }, ctx) => {
+      try {
+        const stay = await cancelManagedStay(ctx.locals, token);
+        if (!stay) throw new ActionError({ code: 'NOT_FOUND', message: 'Not found.' });
+        return { ok: true as const, status: stay.status };
+      } catch (error) {
+        if (error instanceof BookingFailure) return { ok: false as const, message: error.message };
+        throw error;
+      }
+    },
+  }),
+};

@@ -1,0 +1,105 @@
+import { addDays } from '../../lib/booking/dates.ts';
+
+/**
+ * A date-range calendar beside the native date inputs (which stay the source of truth): a grid per
+ * month, one on phones and two on wide screens, with the ARIA date-picker keys (arrows, Home/End,
+ * Page Up/Down, Enter/Space). Past days, and check-outs outside the minimum and maximum stay, are
+ * disabled as the guest picks.
+ */
+
+export interface CalendarRules {
+  today: string;
+  minNights: number;
+  maxNights: number;
+}
+
+export interface CalendarState {
+  checkIn: string;
+  checkOut: string;
+  /** The first month shown (YYYY-MM-01). */
+  month: string;
+  /** The day with the roving tab stop. */
+  focus: string;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}$/;
+
+export function monthStart(date: string): string {
+  return `${date.slice(0, 7)}-01`;
+}
+
+export function addMonths(month: string, count: number): string {
+  const d = new Date(`${month}T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() + count, 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whether a day can be picked now: never in the past; a check-out only within the stay rules. */
+export function selectable(day: string, state: CalendarState, rules: CalendarRules): boolean {
+  if (day < rules.today) return false;
+  if (ISO.test(state.checkIn) && !ISO.test(state.checkOut) && day > state.checkIn) {
+    return (
+      day >= addDays(state.checkIn, rules.minNights) &&
+      day <= addDays(state.checkIn, rules.maxNights)
+    );
+  }
+  return true;
+}
+
+/** A click on `day`: the first pick (or a day before check-in) is the check-in, the next the check-out. */
+export function pick(
+  day: string,
+  state: CalendarState,
+  rules: CalendarRules,
+): { checkIn: string; checkOut: string } | null {
+  if (!selectable(day, state, rules)) return null;
+  const choosingOut = ISO.test(state.checkIn) && !ISO.test(state.checkOut) && day > state.checkIn;
+  if (choosingOut) return { checkIn: state.checkIn, checkOut: day };
+  return { checkIn: day, checkOut: '' };
+}
+
+/** Where a key moves the focused day (null: not a calendar key). */
+export function moveFocus(day: string, key: string): string | null {
+  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+  switch (key) {
+    case 'ArrowLeft':
+      return addDays(day, -1);
+    case 'ArrowRight':
+      return addDays(day, 1);
+    case 'ArrowUp':
+      return addDays(day, -7);
+    case 'ArrowDown':
+      return addDays(day, 7);
+    case 'Home':
+      return addDays(day, -weekday);
+    case 'End':
+      return addDays(day, 6 - weekday);
+    case 'PageUp':
+    case 'PageDown': {
+      const target = addMonths(monthStart(day), key === 'PageUp' ? -1 : 1);
+      const last = addDays(addMonths(target, 1), -1);
+      const wanted = `${target.slice(0, 8)}${day.slice(8)}`;
+      return wanted > last ? last : wanted;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The weeks of a month (Monday first), `''` for days outside it. */
+export function monthWeeks(month: string): string[][] {
+  const first = new Date(`${month}T00:00:00Z`);
+  const offset = (first.getUTCDay() + 6) % 7;
+  const end = addMonths(month, 1);
+  const weeks: string[][] = [];
+  let week: string[] = Array.from({ length: offset }, () => '');
+  for (let day = month; day < end; day = addDays(day, 1)) {
+    week.push(day);
+    if (week.length === 7) {
+      weeks.push(week);
+      week = [];
+    }
+  }
+  if (week.length) weeks.push([...week, ...Array.from({ length: 7 - week.length }, () => '')]);
+  return weeks;
+}

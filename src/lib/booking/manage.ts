@@ -1,0 +1,62 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Private "manage your booking" links. A token names the booking by what the confirmation knows
+ * (property, check-in day, reference) and carries an HMAC over it and the tenant's id: it cannot
+ * be guessed, changed or moved to another tenant. The lodging API is asked again on every visit.
+ */
+
+export interface ManagedBooking {
+  propertyId: string;
+  checkIn: string;
+  reference: string;
+}
+
+const encode = (text: string | Buffer): string => Buffer.from(text).toString('base64url');
+
+function signature(secret: string, tenantId: string, payload: string): Buffer {
+  return createHmac('sha256', secret).update(`masthead-manage\n${tenantId}\n${payload}`).digest();
+}
+
+export function signManageToken(secret: string, tenantId: string, booking: ManagedBooking): string {
+  const payload = encode(JSON.stringify([booking.propertyId, booking.checkIn, booking.reference]));
+  return `${payload}.${encode(signature(secret, tenantId, payload))}`;
+}
+
+/** The booking a token names, or null for anything not signed with this secret for this tenant. */
+export function verifyManageToken(
+  secret: string,
+  tenantId: string,
+  token: string,
+): ManagedBooking | null {
+  const match = /^([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return null;
+  const [, payload = '', sent = ''] = match;
+  const expected = signature(secret, tenantId, payload);
+  const given = Buffer.from(sent, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 3) return null;
+    if (!value.every((part) => typeof part === 'string')) return null;
+    const [propertyId, checkIn, reference] = value as [string, string, string];
+    return { propertyId, checkIn, reference };
+  } catch {
+    return null;
+  }
+}
+
+let processSecret: string | undefined;
+
+/**
+ * `BOOKING_LINK_SECRET`, or (when unset) a random secret for this process: links then stop working
+ * after a restart and across instances, never become guessable. Production sets the variable.
+ */
+export function linkSecret(configured: string | undefined, warn: () => void): string {
+  if (configured && configured.length >= 16) return configured;
+  if (!processSecret) {
+    processSecret = randomBytes(32).toString('hex');
+    warn();
+  }
+  return processSecret;
+}

@@ -1,0 +1,142 @@
+import { BOOKING_LINK_SECRET } from 'astro:env/server';
+import type { Booking } from '../lodging/schema.ts';
+import { logWarn } from '../log.ts';
+import { bookingTenant, type BookingTenant } from '../tenants/booking.ts';
+import { siteUpstream } from '../upstream/site.ts';
+import { nightsBetween } from './dates.ts';
+import { toFailure } from './failures.ts';
+import { lazyLodgingClient } from './lodging.ts';
+import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './manage.ts';
+import { bookingServiceFor, lodgingSecrets } from './site-service.ts';
+import { statusKind, type StatusKind } from './status.ts';
+import type { Confirmation, PropertySummary } from './types.ts';
+
+/** The "manage your booking" side: signed links, the booking they name, and its cancellation. */
+
+const secret = () =>
+  linkSecret(BOOKING_LINK_SECRET, () =>
+    logWarn('booking.link_secret_missing', {
+      note: 'BOOKING_LINK_SECRET is unset: manage links work until this process restarts',
+    }),
+  );
+
+const clients = new Map<string, ReturnType<typeof lazyLodgingClient>>();
+function lodgingFor(tenant: BookingTenant) {
+  let client = clients.get(tenant.id);
+  if (!client) {
+    client = lazyLodgingClient(tenant, tenant.lodging, lodgingSecrets(tenant), siteUpstream());
+    clients.set(tenant.id, client);
+  }
+  return client();
+}
+
+/** The private path (without tenant prefix) of a confirmation's manage page. */
+export function managePath(tenantId: string, confirmation: Confirmation): string {
+  const token = signManageToken(secret(), tenantId, {
+    propertyId: confirmation.propertyId,
+    checkIn: confirmation.checkIn,
+    reference: confirmation.reference,
+  });
+  return `/stay/manage/${token}`;
+}
+
+export interface ManagedStay {
+  token: string;
+  reference: string;
+  status: string;
+  kind: StatusKind;
+  property: PropertySummary;
+  roomName: string;
+  checkIn: string;
+  checkOut: string;
+  nights: number;
+  adults: number;
+  children: number;
+  totalPrice: number | null;
+  currency: string;
+}
+
+function stayOf(token: string, property: PropertySummary, booking: Booking): ManagedStay {
+  const roomTypeId = String(booking.room_type_id ?? '');
+  return {
+    token,
+    reference: booking.reference ?? String(booking.id),
+    status: booking.status,
+    kind: statusKind(booking.status),
+    property,
+    roomName: property.roomTypes.find((r) => r.id === roomTypeId)?.name ?? '',
+    checkIn: booking.check_in,
+    checkOut: booking.check_out,
+    nights: booking.nights ?? nightsBetween(booking.check_in, booking.check_out),
+    adults: booking.adults ?? 1,
+    children: booking.children ?? 0,
+    totalPrice:
+      booking.total_price === null || booking.total_price === undefined
+        ? null
+        : Number(booking.total_price),
+    currency: booking.currency ?? property.currency,
+  };
+}
+
+async function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Booking | null> {
+  const list = await lodgingFor(tenant).listBookings(
+    {
+      property_id: named.propertyId,
+      check_in_from: named.checkIn,
+      check_in_to: named.checkIn,
+      perPage: 100,
+    },
+    { fresh: true },
+  );
+  return (
+    list.items.find(
+      (b) =>
+        (b.reference ?? String(b.id)) === named.reference &&
+        String(b.property_id) === named.propertyId,
+    ) ?? null
+  );
+}
+
+/**
+ * The stay a token names, asked fresh from the lodging API; null (a 404 to the visitor) for a
+ * bad token, another tenant's, a property this tenant does not list, or a booking that is gone.
+ */
+export async function loadManagedStay(
+  locals: Pick<App.Locals, 'site'>,
+  token: string,
+): Promise<ManagedStay | null> {
+  const tenant = bookingTenant(locals);
+  if (!tenant) return null;
+  const named = verifyManageToken(secret(), tenant.id, token);
+  if (!named || !tenant.lodging.propertyIds.includes(named.propertyId)) return null;
+  const [property, booking] = await Promise.all([
+    bookingServiceFor(tenant).property(named.propertyId),
+    findBooking(tenant, named).catch((error: unknown) => {
+      throw toFailure(error, { tenant: tenant.id, operation: 'manage.find' });
+    }),
+  ]);
+  return booking ? stayOf(token, property, booking) : null;
+}
+
+/** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
+export async function cancelManagedStay(
+  locals: Pick<App.Locals, 'site'>,
+  token: string,
+): Promise<ManagedStay | null> {
+  const tenant = bookingTenant(locals);
+  if (!tenant) return null;
+  const named = verifyManageToken(secret(), tenant.id, token);
+  if (!named || !tenant.lodging.propertyIds.includes(named.propertyId)) return null;
+  const context = { tenant: tenant.id, operation: 'manage.cancel' };
+  try {
+    const booking = await findBooking(tenant, named);
+    if (!booking) return null;
+    const property = await bookingServiceFor(tenant).property(named.propertyId);
+    if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
+    const cancelled = await lodgingFor(tenant).cancelBooking(String(booking.id));
+    const after = cancelled ?? (await findBooking(tenant, named)) ?? booking;
+    return stayOf(token, property, after);
+  } catch (error) {
+    throw toFailure(error, context);
+  }
+}

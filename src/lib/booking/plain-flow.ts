@@ -1,0 +1,119 @@
+import type { FieldErrors } from '../failures/fields.ts';
+import { stayErrors } from './dates.ts';
+import { BookingFailure } from './failures.ts';
+import { guestErrors, hasErrors } from './rules.ts';
+import type { BookingService } from './service.ts';
+import type { AvailabilityResult } from './types.ts';
+
+/**
+ * The booking without JavaScript: dates, guests and room travel as GET query parameters (a search,
+ * bookmarkable, Back works); the guest's details go by POST (see actions/booking.ts). Each step is
+ * checked again on the server; a refused value sends the guest back to the step that asked for it.
+ */
+
+export const PLAIN_STEPS = ['dates', 'guests', 'rooms', 'details'] as const;
+export type PlainStep = (typeof PLAIN_STEPS)[number];
+
+export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
+
+export interface PlainState {
+  step: PlainStep;
+  values: Record<string, string>;
+  errors: FieldErrors;
+  offers: AvailabilityResult | null;
+}
+
+/** What /stay shows without JavaScript: a step of the search, or the details posted for review. */
+export type PlainView = Omit<PlainState, 'step'> & { step: PlainStep | 'review'; message: string };
+
+const FIELD_STEP: Record<string, PlainStep> = {
+  propertyId: 'dates',
+  property: 'dates',
+  checkIn: 'dates',
+  checkOut: 'dates',
+  adults: 'guests',
+  children: 'guests',
+};
+
+/** Earliest step any of `errors` belongs to. */
+function stepOf(errors: FieldErrors, fallback: PlainStep): PlainStep {
+  let step = fallback;
+  for (const field of Object.keys(errors)) {
+    const at = FIELD_STEP[field];
+    if (at && PLAIN_STEPS.indexOf(at) < PLAIN_STEPS.indexOf(step)) step = at;
+  }
+  return step;
+}
+
+function wanted(value: string | null): PlainStep {
+  return (PLAIN_STEPS as readonly string[]).includes(value ?? '') ? (value as PlainStep) : 'dates';
+}
+
+const count = (value: string | undefined): number =>
+  value === undefined || value.trim() === '' ? Number.NaN : Number(value);
+
+export async function plainFlow(
+  query: URLSearchParams,
+  service: Pick<BookingService, 'rules' | 'availability' | 'properties'>,
+  defaultProperty: string,
+): Promise<PlainState> {
+  const values: Record<string, string> = { property: defaultProperty, adults: '2', children: '0' };
+  for (const name of [...SEARCH_FIELDS, 'roomTypeId'])
+    if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
+  const target = wanted(query.get('step'));
+  const at = (
+    step: PlainStep,
+    errors: FieldErrors = {},
+    offers: AvailabilityResult | null = null,
+  ) => ({ step, values, errors, offers }) satisfies PlainState;
+  if (target === 'dates') return at('dates');
+
+  const dates = stayErrors(values['checkIn'] ?? '', values['checkOut'] ?? '', service.rules());
+  if (hasErrors(dates)) return at('dates', dates);
+  if (target === 'guests') return at('guests');
+
+  const adults = count(values['adults']);
+  const children = count(values['children']);
+  const place = (await service.properties()).find((p) => p.id === values['property']);
+  if (!place) return at('dates', { propertyId: ['Choose a place to stay.'] });
+  const guests = guestErrors(adults, children, place.capacity);
+  if (hasErrors(guests)) return at('guests', guests);
+
+  let offers: AvailabilityResult;
+  try {
+    offers = await service.availability({
+      property: place.id,
+      checkIn: values['checkIn'] ?? '',
+      checkOut: values['checkOut'] ?? '',
+      adults,
+      children,
+    });
+  } catch (error) {
+    if (error instanceof BookingFailure && error.error.code === 'validation') {
+      const fields = error.error.fields ?? {};
+      return at(stepOf(fields, 'guests'), fields);
+    }
+    throw error;
+  }
+  if (target === 'rooms') return at('rooms', {}, offers);
+
+  const room = offers.rooms.find((r) => r.roomTypeId === values['roomTypeId']);
+  if (!room) return at('rooms', { roomTypeId: ['Choose a room.'] }, offers);
+  if (!room.available)
+    return at(
+      'rooms',
+      { roomTypeId: ['This room is not available. Please choose another.'] },
+      offers,
+    );
+  return at('details', {}, offers);
+}
+
+/** The query of a step link: the search so far, and the step to show. */
+export function stepQuery(values: Record<string, string>, step: PlainStep): string {
+  const params = new URLSearchParams({ step });
+  for (const name of [...SEARCH_FIELDS, 'roomTypeId']) {
+    const value = values[name];
+    if (value) params.set(name, value);
+  }
+  return `?${params}`;
+}

@@ -1,0 +1,43 @@
+import type { APIRoute } from 'astro';
+import { stayIcs } from '../../../../lib/booking/ics.ts';
+import { loadManagedStay } from '../../../../lib/booking/managed.ts';
+import { classify, isTemporary } from '../../../../lib/failures/classify.ts';
+import { i18nFor } from '../../../../lib/i18n/index.ts';
+
+/** The stay as an .ics file, for the manage page's "Add to calendar" (works without JavaScript). */
+export const GET: APIRoute = async (context) => {
+  const token = context.params.token ?? '';
+  let stay;
+  try {
+    stay = await loadManagedStay(context.locals, token);
+  } catch (error) {
+    const failure = classify(error);
+    if (!isTemporary(failure)) throw error;
+    return new Response('Please try again in a moment.', {
+      status: 503,
+      headers: { 'Retry-After': String(failure.retryAfterSeconds ?? 30) },
+    });
+  }
+  if (!stay) return new Response('Not found', { status: 404 });
+  const { t } = i18nFor(context.locals.tenant);
+  const page = new URL(context.locals.href(`/stay/manage/${token}`), context.url).href;
+  const ics = stayIcs({
+    uid: `${stay.reference}@${context.url.hostname}`,
+    title: t('widget.stayAt', { place: stay.property.name }),
+    checkIn: stay.checkIn,
+    checkOut: stay.checkOut,
+    location: [stay.property.name, stay.property.address, stay.property.city]
+      .filter(Boolean)
+      .join(', '),
+    description: `${t('widget.reference')}: ${stay.reference}`,
+    url: page,
+  });
+  return new Response(ics, {
+    headers: {
+      'Content-Type': 'text/calendar; charset=utf-8',
+      'Content-Disposition': `attachment; filename="stay-${stay.reference.replace(/[^\w-]/g, '')}.ics"`,
+      'Cache-Control': 'private, no-store',
+      'Referrer-Policy': 'no-referrer',
+    },
+  });
+};

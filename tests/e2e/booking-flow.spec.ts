@@ -1,0 +1,446 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
+
+/** The guest's journey: steps and history, honest status, the private manage link, no JavaScript. */
+
+const CONTROL = process.env['MOCK_CONTROL_URL'] ?? 'http://127.0.0.1:4009';
+const LODGING = 'http://127.0.0.1:4020/api/v1';
+const HARBOUR = 'harbour-times';
+const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
+const SHOTS = process.env['SHOTS_DIR'];
+
+interface DemoAccounts {
+  lodging: Record<string, { fullToken: string; propertyIds: string[] }>;
+}
+const accounts = JSON.parse(readFileSync('mock/demo-accounts.json', 'utf8')) as DemoAccounts;
+const harbourToken =
+  Object.values(accounts.lodging).find((a) => a.propertyIds.includes(HARBOUR_VIEW))?.fullToken ??
+  '';
+
+/** A date `days` after today (UTC); these tests book far beyond the other specs' nights. */
+function day(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+const BASE = 420;
+
+async function shoot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+}
+
+async function noOverflow(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ]);
+  expect(widths[0], 'page scrolls sideways').toBeLessThanOrEqual(widths[1] ?? 0);
+}
+
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name });
+
+/** The booking as the lodging API holds it (the mock is the truth). */
+async function upstreamBooking(request: APIRequestContext, checkIn: string, reference: string) {
+  const response = await request.get(
+    `${LODGING}/bookings?property_id=${HARBOUR_VIEW}&check_in_from=${checkIn}&check_in_to=${checkIn}&per_page=100`,
+    { headers: { Authorization: `Bearer ${harbourToken}`, Accept: 'application/json' } },
+  );
+  expect(response.ok()).toBe(true);
+  const body = (await response.json()) as {
+    data: { id: string; reference: string; status: string }[];
+  };
+  const booking = body.data.find((b) => b.reference === reference);
+  expect(booking, `booking ${reference} upstream`).toBeTruthy();
+  return booking!;
+}
+
+async function toDetails(page: Page, checkIn: string, checkOut: string) {
+  await page.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+  await page.getByLabel('Check-in').fill(checkIn);
+  await page.getByLabel('Check-out').fill(checkOut);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(heading(page, 'Who is coming?')).toBeFocused();
+  await page.getByLabel('Adults').fill('2');
+  await page.getByLabel('Children').fill('0');
+  await page.getByRole('button', { name: 'Show rooms' }).click();
+  await expect(heading(page, 'Choose a room')).toBeFocused();
+  await page.getByRole('radio', { name: /Standard Double/ }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(heading(page, 'Your details')).toBeFocused();
+}
+
+async function fillDetails(page: Page, first: string) {
+  await page.getByLabel('First name').fill(first);
+  await page.getByLabel('Last name').fill('Guest');
+  await page.getByLabel('E-mail').fill(`${first.toLowerCase()}.${Date.now()}@example.com`);
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(heading(page, 'Check and book')).toBeFocused();
+}
+
+test.beforeAll(async ({ request }) => {
+  await request.post(`${CONTROL}/reset`);
+});
+
+test.afterEach(async ({ request }) => {
+  await request.delete(`${CONTROL}/faults`);
+});
+
+test('Back and reload on every step keep the step and what was typed; axe is clean', async ({
+  page,
+}) => {
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  const current = page.locator('[data-step-item][aria-current="step"]');
+  await expect(current).toHaveText(/Dates/);
+  await page.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+  await page.getByLabel('Check-in').fill(day(BASE));
+  await page.getByLabel('Check-out').fill(day(BASE + 2));
+  await page.reload();
+  await expect(page.getByLabel('Check-in')).toHaveValue(day(BASE));
+  await expect(page.getByLabel('Check-out')).toHaveValue(day(BASE + 2));
+  await checkA11y(page);
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  // Guests: Back returns to the dates, Forward comes back, a reload stays.
+  await expect(heading(page, 'Who is coming?')).toBeFocused();
+  await expect(current).toHaveText(/Guests/);
+  await page.getByLabel('Adults').fill('2');
+  await page.goBack();
+  await expect(heading(page, 'When would you like to stay?')).toBeFocused();
+  await expect(page.getByLabel('Check-in')).toHaveValue(day(BASE));
+  await page.goForward();
+  await expect(heading(page, 'Who is coming?')).toBeVisible();
+  await page.reload();
+  await expect(heading(page, 'Who is coming?')).toBeVisible();
+  await expect(page.getByLabel('Adults')).toHaveValue('2');
+  await checkA11y(page);
+  await page.getByRole('button', { name: 'Show rooms' }).click();
+
+  // Rooms.
+  await expect(heading(page, 'Choose a room')).toBeFocused();
+  await page.getByRole('radio', { name: /Standard Double/ }).check();
+  await page.goBack();
+  await expect(heading(page, 'Who is coming?')).toBeVisible();
+  await page.goForward();
+  await expect(heading(page, 'Choose a room')).toBeVisible();
+  await page.reload();
+  await expect(heading(page, 'Choose a room')).toBeVisible();
+  await expect(page.getByRole('radio', { name: /Standard Double/ })).toBeChecked();
+  await checkA11y(page);
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  // Details: typed text survives Back and a reload.
+  await expect(heading(page, 'Your details')).toBeFocused();
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Notes for the hotel (optional)').fill('Late arrival');
+  await page.goBack();
+  await expect(heading(page, 'Choose a room')).toBeVisible();
+  await page.goForward();
+  await expect(heading(page, 'Your details')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('First name')).toHaveValue('Ada');
+  await expect(page.getByLabel('Notes for the hotel (optional)')).toHaveValue('Late arrival');
+  await checkA11y(page);
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('E-mail').fill(`ada.${Date.now()}@example.com`);
+  await page.getByRole('button', { name: 'Review' }).click();
+
+  // Review.
+  await expect(heading(page, 'Check and book')).toBeFocused();
+  await expect(current).toHaveText(/Review/);
+  await page.goBack();
+  await expect(heading(page, 'Your details')).toBeVisible();
+  await page.goForward();
+  await expect(heading(page, 'Check and book')).toBeVisible();
+  await page.reload();
+  await expect(heading(page, 'Check and book')).toBeVisible();
+  await expect(page.locator('[data-review]')).toContainText('Late arrival');
+  await checkA11y(page);
+  await page.getByRole('button', { name: 'Book' }).click();
+
+  // Done: a reload keeps the confirmation.
+  await expect(heading(page, 'Request received')).toBeFocused();
+  await checkA11y(page);
+  await page.reload();
+  await expect(heading(page, 'Request received')).toBeVisible();
+});
+
+test('a pending booking says "request received", the manage link shows it confirmed, then cancels it without JavaScript', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const checkIn = day(BASE + 5);
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  await toDetails(page, checkIn, day(BASE + 8));
+  await fillDetails(page, 'Grace');
+  await page.getByRole('button', { name: 'Book' }).click();
+
+  await expect(heading(page, 'Request received')).toBeFocused();
+  await expect(page.getByText('The hotel will confirm your booking.')).toBeVisible();
+  await expect(page.getByText('Booking confirmed')).toHaveCount(0);
+  const summary = page.locator('[data-confirmation]');
+  await expect(summary).toContainText('Requested: the hotel will confirm');
+  await expect(summary).toContainText('Harbour View Hotel');
+  await expect(summary).toContainText('€');
+  await expect(page.getByRole('link', { name: 'Add to calendar' })).toHaveAttribute(
+    'href',
+    /^blob:/,
+  );
+  const reference = /BK-[A-Z0-9]{6}/.exec(await summary.innerText())?.[0] ?? '';
+  expect(reference).not.toBe('');
+  const manage = await page
+    .getByRole('link', { name: /See or cancel this booking/ })
+    .getAttribute('href');
+  expect(manage).toMatch(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
+  expect((await upstreamBooking(request, checkIn, reference)).status).toBe('pending');
+
+  // The hotel confirms: the manage page says so, in the guest's words.
+  const booking = await upstreamBooking(request, checkIn, reference);
+  const confirm = await request.patch(`${LODGING}/bookings/${booking.id}`, {
+    headers: { Authorization: `Bearer ${harbourToken}`, Accept: 'application/json' },
+    data: { status: 'confirmed' },
+  });
+  expect(confirm.ok()).toBe(true);
+
+  const url = new URL(manage!, page.url()).href;
+  const answer = await page.goto(url);
+  expect(answer?.headers()['cache-control']).toContain('no-store');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(reference);
+  await expect(heading(page, 'Booking confirmed')).toBeVisible();
+  await checkA11y(page);
+  await page.goto(`${url}?cancel=1`);
+  await expect(heading(page, 'Cancel this booking?')).toBeVisible();
+  await checkA11y(page);
+
+  // axe needs scripts: the guest without JavaScript comes after the checks.
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const guest = await noJs.newPage();
+  await guest.goto(url);
+  await expect(heading(guest, 'Booking confirmed')).toBeVisible();
+  // Node cannot resolve *.localhost: the same token under the path-prefix address.
+  const token = url.split('/').pop() ?? '';
+  const ics = await guest.request.get(
+    `http://127.0.0.1:${E2E_PORT}/${HARBOUR}/stay/manage/${token}/calendar.ics`,
+  );
+  expect(ics.headers()['content-type']).toContain('text/calendar');
+  expect(await ics.text()).toContain(`DTSTART;VALUE=DATE:${checkIn.replaceAll('-', '')}`);
+
+  // Cancelling asks first, then the lodging API holds it cancelled and the page says so.
+  await guest.getByRole('link', { name: 'Cancel this booking' }).click();
+  await expect(heading(guest, 'Cancel this booking?')).toBeVisible();
+  await guest.getByRole('button', { name: 'Yes, cancel the booking' }).click();
+  await expect(guest.getByText('Your booking is cancelled.')).toBeVisible();
+  await expect(heading(guest, 'Booking cancelled')).toBeVisible();
+  await expect(guest.getByRole('link', { name: 'Cancel this booking' })).toHaveCount(0);
+  expect((await upstreamBooking(request, checkIn, reference)).status).toBe('cancelled');
+  await noJs.close();
+});
+
+test('a tampered manage link, or another tenant’s, shows nothing', async ({ page }) => {
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  await toDetails(page, day(BASE + 10), day(BASE + 12));
+  await fillDetails(page, 'Mallory');
+  await page.getByRole('button', { name: 'Book' }).click();
+  await expect(heading(page, 'Request received')).toBeFocused();
+  const manage = (await page
+    .getByRole('link', { name: /See or cancel this booking/ })
+    .getAttribute('href'))!;
+  const token = manage.split('/').pop() ?? '';
+  const reference =
+    /BK-[A-Z0-9]{6}/.exec(await page.locator('[data-confirmation]').innerText())?.[0] ?? '';
+
+  const flipped = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+  const [payload = '', signature = ''] = token.split('.');
+  const other = JSON.parse(Buffer.from(payload, 'base64url').toString()) as string[];
+  other[2] = 'BK-AAAAAA';
+  const forged = `${Buffer.from(JSON.stringify(other)).toString('base64url')}.${signature}`;
+  for (const [host, path] of [
+    [HARBOUR, `/stay/manage/${flipped}`],
+    [HARBOUR, `/stay/manage/${forged}`],
+    [HARBOUR, `/stay/manage/${token}x`],
+    ['alpine-post', `/stay/manage/${token}`],
+    ['alpine-post', `/stay/manage/${token}/calendar.ics`],
+  ] as const) {
+    const response = await page.goto(tenantUrl(host, path));
+    expect(response?.status(), `${host}${path}`).toBe(404);
+    await expect(page.locator('body')).not.toContainText(reference);
+  }
+});
+
+test('waiting for rooms shows a busy text and leaves the form usable', async ({
+  page,
+  request,
+}) => {
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  await page.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+  await page.getByLabel('Check-in').fill(day(BASE + 20));
+  await page.getByLabel('Check-out').fill(day(BASE + 22));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Adults').fill('2');
+  await page.getByLabel('Children').fill('1');
+  await request.post(`${CONTROL}/faults`, { data: { service: 'lodging', latencyMs: 2500 } });
+  await page.getByRole('button', { name: 'Show rooms' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Looking for free rooms…' }),
+  ).toBeVisible();
+  await expect(page.locator('masthead-booking')).toHaveAttribute('aria-busy', '');
+  await expect(page.getByLabel('Children')).toBeEditable();
+  await expect(heading(page, 'Choose a room')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Looking for free rooms…')).toHaveCount(0);
+
+  // Rooms as cards: the price per night, and why a room cannot be chosen.
+  await expect(page.locator('.room').first()).toContainText('per night');
+  await expect(page.getByText(/Sleeps \d: you are 3/).first()).toBeVisible();
+});
+
+for (const width of [390, 1280, 320]) {
+  test(`every step at ${width} px: no sideways scrolling${SHOTS ? ', screenshots' : ''}`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(tenantUrl(HARBOUR, '/stay'));
+    await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+    await noOverflow(page);
+    await shoot(page, '1-dates');
+    await page.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+    await page.getByLabel('Check-in').fill(day(BASE + 30 + (width % 7)));
+    await page.getByLabel('Check-out').fill(day(BASE + 33 + (width % 7)));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(heading(page, 'Who is coming?')).toBeFocused();
+    await page.getByLabel('Adults').fill('2');
+    await page.getByLabel('Children').fill('1');
+    await noOverflow(page);
+    await shoot(page, '2-guests');
+    await page.getByRole('button', { name: 'Show rooms' }).click();
+    await expect(heading(page, 'Choose a room')).toBeFocused();
+    await page.getByRole('radio', { name: /Sea View Suite/ }).check();
+    await noOverflow(page);
+    await shoot(page, '3-rooms');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(heading(page, 'Your details')).toBeFocused();
+    await noOverflow(page);
+    await shoot(page, '4-details');
+    await fillDetails(page, 'Katherine');
+    await noOverflow(page);
+    await shoot(page, '5-review');
+    await page.getByRole('button', { name: 'Book' }).click();
+    await expect(heading(page, 'Request received')).toBeFocused();
+    await noOverflow(page);
+    await shoot(page, '6-done');
+    const manage = await page.getByRole('link', { name: /See or cancel/ }).getAttribute('href');
+    await page.goto(new URL(manage!, page.url()).href);
+    await noOverflow(page);
+    await shoot(page, '7-manage');
+  });
+}
+
+test('without JavaScript: dates to confirmation as plain forms, Back links, field messages kept', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const guest = await context.newPage();
+  await guest.goto(tenantUrl(HARBOUR, '/stay'));
+  const plain = guest.locator('.plain-booking');
+  await expect(heading(guest, 'When would you like to stay?')).toBeVisible();
+  await expect(guest.getByText('Booking needs JavaScript')).toHaveCount(0);
+  await plain.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+  await plain.getByLabel('Check-in').fill(day(BASE + 50));
+  await plain.getByLabel('Check-out').fill(day(BASE + 49));
+  await guest.getByRole('button', { name: 'Continue' }).click();
+  await expect(guest.getByText('Check-out must be after check-in.')).toBeVisible();
+  await shoot(guest, 'nojs-1-dates-error');
+  await plain.getByLabel('Check-out').fill(day(BASE + 52));
+  await guest.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(heading(guest, 'Who is coming?')).toBeVisible();
+  await shoot(guest, 'nojs-2-guests');
+  await plain.getByLabel('Adults').fill('2');
+  await plain.getByLabel('Children').fill('1');
+  await guest.getByRole('button', { name: 'Show rooms' }).click();
+
+  await expect(heading(guest, 'Choose a room')).toBeVisible();
+  await shoot(guest, 'nojs-3-rooms');
+  await expect(guest.getByText(/Sleeps \d: you are 3/).first()).toBeVisible();
+  await guest.getByRole('link', { name: 'Back' }).click();
+  await expect(plain.getByLabel('Children')).toHaveValue('1');
+  await guest.getByRole('button', { name: 'Show rooms' }).click();
+  await guest.getByRole('radio', { name: /Sea View Suite/ }).check();
+  await guest.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(heading(guest, 'Your details')).toBeVisible();
+  await shoot(guest, 'nojs-4-details');
+  await plain.getByLabel('First name').fill('Hedy');
+  await plain.getByLabel('Last name').fill('Lamarr');
+  await plain.getByLabel('E-mail').fill('not-an-address');
+  await guest.getByRole('button', { name: 'Review' }).click();
+  await expect(guest.getByText('Enter an e-mail address such as name@example.com.')).toBeVisible();
+  await expect(plain.getByLabel('First name')).toHaveValue('Hedy');
+  await plain.getByLabel('E-mail').fill(`hedy.${Date.now()}@example.com`);
+  await guest.getByRole('button', { name: 'Review' }).click();
+
+  await expect(heading(guest, 'Check and book')).toBeVisible();
+  await shoot(guest, 'nojs-5-review');
+  await expect(plain.locator('.summary')).toContainText('Sea View Suite');
+  await expect(plain.locator('.summary')).toContainText('2 adults, 1 child');
+  await guest.getByRole('button', { name: 'Book' }).click();
+
+  await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
+  await expect(heading(guest, 'Request received')).toBeVisible();
+  await shoot(guest, 'nojs-6-manage');
+  await expect(guest.locator('.summary')).toContainText('Sea View Suite');
+  await context.close();
+});
+
+test('the calendar picks dates by keyboard, within the stay rules, two months wide and one on phones', async ({
+  page,
+}) => {
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  const grids = page.getByRole('grid');
+  await expect(grids).toHaveCount(2);
+  await checkA11y(page);
+  await shoot(page, '0-calendar');
+
+  const stop = page.locator('[data-date-calendar] [data-day][tabindex="0"]');
+  await stop.focus();
+  for (const key of ['PageDown', 'PageDown', 'PageDown', 'ArrowDown', 'Home'])
+    await page.keyboard.press(key);
+  const checkIn =
+    (await page.evaluate(() => document.activeElement?.getAttribute('data-day'))) ?? '';
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Check-in')).toHaveValue(checkIn);
+  await expect(page.locator(`[data-day="${checkIn}"]`)).toHaveAttribute('aria-selected', 'true');
+
+  // Only check-outs from one to 21 nights can be picked now.
+  const wrong = await page.evaluate((from) => {
+    const max = new Date(`${from}T00:00:00Z`);
+    max.setUTCDate(max.getUTCDate() + 21);
+    const last = max.toISOString().slice(0, 10);
+    return [...document.querySelectorAll<HTMLElement>('[data-date-calendar] [data-day]')]
+      .filter((cell) => {
+        const day = cell.dataset['day'] ?? '';
+        const disabled = cell.getAttribute('aria-disabled') === 'true';
+        return day > from && (day > last ? !disabled : disabled);
+      })
+      .map((cell) => cell.dataset['day']);
+  }, checkIn);
+  expect(wrong).toEqual([]);
+
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Check-out')).not.toHaveValue('');
+  await expect(page.getByText('2 nights')).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.reload();
+  await expect(page.getByRole('grid')).toHaveCount(1);
+  await noOverflow(page);
+  await shoot(page, '0-calendar');
+});

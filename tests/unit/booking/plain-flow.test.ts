@@ -1,0 +1,106 @@
+import { describe, expect, it, vi } from 'vitest';
+import { invalid } from '../../../src/lib/booking/failures.ts';
+import { plainFlow, stepQuery } from '../../../src/lib/booking/plain-flow.ts';
+import type { AvailabilityResult, PropertySummary } from '../../../src/lib/booking/types.ts';
+
+const PROPERTY = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
+const place: PropertySummary = {
+  id: PROPERTY,
+  name: 'Harbour View Hotel',
+  currency: 'EUR',
+  city: 'Port Haven',
+  roomTypes: [],
+  capacity: { maxAdults: 4, maxChildren: 2, maxOccupancy: 4 },
+};
+const offers: AvailabilityResult = {
+  propertyId: PROPERTY,
+  checkIn: '2099-03-28',
+  checkOut: '2099-03-30',
+  nights: 2,
+  adults: 2,
+  children: 0,
+  currency: 'EUR',
+  rooms: [
+    {
+      roomTypeId: 'double',
+      name: 'Double',
+      description: '',
+      maxOccupancy: 2,
+      available: true,
+      availableRooms: 3,
+      pricePerNight: 100,
+      nightly: null,
+      averageNightly: 100,
+      totalPrice: 200,
+      currency: 'EUR',
+    },
+    {
+      roomTypeId: 'suite',
+      name: 'Suite',
+      description: '',
+      maxOccupancy: 4,
+      available: false,
+      availableRooms: 0,
+      pricePerNight: 200,
+      nightly: null,
+      averageNightly: 200,
+      totalPrice: 400,
+      currency: 'EUR',
+    },
+  ],
+};
+
+function service(availability = vi.fn(() => Promise.resolve(offers))) {
+  return {
+    rules: () => ({ today: '2099-01-01', minNights: 1, maxNights: 21 }),
+    properties: () => Promise.resolve([place]),
+    availability,
+  };
+}
+
+const query = (values: Record<string, string>) => new URLSearchParams(values);
+const search = { property: PROPERTY, checkIn: '2099-03-28', checkOut: '2099-03-30' };
+
+describe('the booking without JavaScript', () => {
+  it('starts on the dates, with the first place and two adults', async () => {
+    const state = await plainFlow(query({}), service(), PROPERTY);
+    expect(state).toMatchObject({ step: 'dates', values: { property: PROPERTY, adults: '2' } });
+  });
+
+  it('sends bad dates back to the dates step with messages, asking nothing upstream', async () => {
+    const api = service();
+    const state = await plainFlow(
+      query({ ...search, step: 'rooms', checkOut: '2099-03-27', adults: '2' }),
+      api,
+      PROPERTY,
+    );
+    expect(state.step).toBe('dates');
+    expect(state.errors['checkOut']).toBeDefined();
+    expect(api.availability).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['no adult', { adults: '0' }, 'guests'],
+    ['no room chosen', { adults: '2', step: 'details' }, 'rooms'],
+    ['a sold-out room', { adults: '2', step: 'details', roomTypeId: 'suite' }, 'rooms'],
+    ['a free room', { adults: '2', step: 'details', roomTypeId: 'double' }, 'details'],
+  ])('with %s it shows the %s step', async (_case, extra, step) => {
+    const state = await plainFlow(
+      query({ ...search, step: 'rooms', ...extra }),
+      service(),
+      PROPERTY,
+    );
+    expect(state.step).toBe(step);
+  });
+
+  it('a refusal by the server goes to the step of the refused field', async () => {
+    const api = service(vi.fn(() => Promise.reject(invalid({ checkIn: ['Too late.'] }))));
+    const state = await plainFlow(query({ ...search, step: 'rooms', adults: '2' }), api, PROPERTY);
+    expect(state).toMatchObject({ step: 'dates', errors: { checkIn: ['Too late.'] } });
+  });
+
+  it('Back links carry the search so far', () => {
+    const link = new URLSearchParams(stepQuery({ ...search, adults: '3', children: '' }, 'guests'));
+    expect(Object.fromEntries(link)).toEqual({ step: 'guests', ...search, adults: '3' });
+  });
+});

@@ -1,0 +1,196 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Mock } from 'vitest';
+import { createBooking, restoredStep } from '../../../src/components/booking/booking.store.ts';
+import type {
+  BookingApi,
+  BookingConfig,
+  BookingStorage,
+  SavedState,
+} from '../../../src/components/booking/booking.store.ts';
+import type { AvailabilityResult, Confirmation } from '../../../src/lib/booking/types.ts';
+
+const PROPERTY = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
+const config: BookingConfig = {
+  properties: [
+    {
+      id: PROPERTY,
+      name: 'Harbour View Hotel',
+      currency: 'EUR',
+      city: 'Port Haven',
+      roomTypes: [
+        {
+          id: 'double',
+          name: 'Double',
+          description: '',
+          maxAdults: 2,
+          maxChildren: 1,
+          maxOccupancy: 3,
+        },
+      ],
+      capacity: { maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
+    },
+  ],
+  timeZone: 'Europe/London',
+  today: '2026-03-01',
+  minNights: 1,
+  maxNights: 21,
+};
+
+const offers: AvailabilityResult = {
+  propertyId: PROPERTY,
+  checkIn: '2099-03-28',
+  checkOut: '2099-03-30',
+  nights: 2,
+  adults: 2,
+  children: 0,
+  currency: 'EUR',
+  rooms: [
+    {
+      roomTypeId: 'double',
+      name: 'Double',
+      description: '',
+      maxOccupancy: 3,
+      available: true,
+      availableRooms: 4,
+      pricePerNight: 100,
+      nightly: null,
+      averageNightly: 100,
+      totalPrice: 200,
+      currency: 'EUR',
+    },
+    {
+      roomTypeId: 'suite',
+      name: 'Suite',
+      description: '',
+      maxOccupancy: 4,
+      available: false,
+      availableRooms: 0,
+      pricePerNight: 200,
+      nightly: null,
+      averageNightly: 200,
+      totalPrice: 400,
+      currency: 'EUR',
+    },
+  ],
+};
+
+const confirmation: Confirmation = {
+  reference: 'BK-ABC123',
+  propertyId: PROPERTY,
+  propertyName: 'Harbour View Hotel',
+  roomTypeId: 'double',
+  roomName: 'Double',
+  checkIn: '2099-03-28',
+  checkOut: '2099-03-30',
+  nights: 2,
+  adults: 2,
+  children: 0,
+  totalPrice: 200,
+  currency: 'EUR',
+  status: 'pending',
+  statusKind: 'received',
+  nightly: null,
+  averageNightly: null,
+};
+
+function fakeApi(
+  overrides: {
+    availability?: Mock<BookingApi['availability']>;
+    book?: Mock<BookingApi['book']>;
+  } = {},
+) {
+  return {
+    availability:
+      overrides.availability ??
+      vi.fn<BookingApi['availability']>(() => Promise.resolve({ ok: true, data: offers })),
+    book:
+      overrides.book ??
+      vi.fn<BookingApi['book']>(() => Promise.resolve({ ok: true, data: confirmation })),
+  };
+}
+
+async function toReview(booking: ReturnType<typeof createBooking>) {
+  booking.update('checkIn', '2099-03-28');
+  booking.update('checkOut', '2099-03-30');
+  await booking.next();
+  booking.update('adults', '2');
+  await booking.next();
+  booking.update('roomTypeId', 'double');
+  await booking.next();
+  booking.update('firstName', 'Ada');
+  booking.update('lastName', 'Lovelace');
+  booking.update('email', 'ada@example.com');
+  await booking.next();
+}
+function memory(): BookingStorage {
+  let saved: SavedState | null = null;
+  return { load: () => saved, save: (state) => (saved = state) };
+}
+
+describe('steps and the browser history', () => {
+  it('Back (goTo an earlier step) returns to any earlier step and keeps what was typed', async () => {
+    const booking = createBooking(config, fakeApi());
+    await toReview(booking);
+    expect(booking.$booking.get().step).toBe('review');
+    await booking.goTo('details');
+    expect(booking.$booking.get().step).toBe('details');
+    await booking.goTo('dates');
+    expect(booking.$booking.get()).toMatchObject({
+      step: 'dates',
+      draft: { checkIn: '2099-03-28', firstName: 'Ada', roomTypeId: 'double' },
+    });
+  });
+
+  it('Forward goes to the next step only through its checks', async () => {
+    const booking = createBooking(config, fakeApi());
+    await booking.goTo('guests');
+    expect(booking.$booking.get().step).toBe('dates');
+    expect(booking.$booking.get().errors['checkIn']).toBeDefined();
+    booking.update('checkIn', '2099-03-28');
+    booking.update('checkOut', '2099-03-30');
+    await booking.goTo('rooms');
+    expect(booking.$booking.get().step).toBe('dates');
+    await booking.goTo('guests');
+    expect(booking.$booking.get().step).toBe('guests');
+  });
+
+  it('Back from the done step shows the review, and booking again sends the same key', async () => {
+    const api = fakeApi();
+    const booking = createBooking(config, api);
+    await toReview(booking);
+    await booking.next();
+    expect(booking.$booking.get().step).toBe('done');
+    await booking.goTo('review');
+    expect(booking.$booking.get().step).toBe('review');
+    await booking.next();
+    const keys = api.book.mock.calls.map(([request]) => request.idempotencyKey);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(keys[1]);
+  });
+
+  it.each(['guests', 'rooms', 'details', 'review'] as const)(
+    'a reload on the %s step returns to it with the typed values',
+    async (step) => {
+      const storage = memory();
+      const booking = createBooking(config, fakeApi(), storage);
+      await toReview(booking);
+      await booking.goTo(step);
+      booking.update('notes', 'Late arrival');
+      const reloaded = createBooking(config, fakeApi(), storage);
+      expect(reloaded.$booking.get()).toMatchObject({
+        step,
+        draft: { notes: 'Late arrival', firstName: 'Ada' },
+      });
+    },
+  );
+
+  it('a reload returns to the guests step when the rooms shown were not kept', () => {
+    const draft = createBooking(config, fakeApi()).$booking.get().draft;
+    const saved = { draft, offers: null, confirmation: null, idempotencyKey: 'k'.repeat(16) };
+    expect(restoredStep({ ...saved, step: 'details' })).toBe('guests');
+    expect(restoredStep({ ...saved, step: 'done' })).toBe('guests');
+    expect(restoredStep({ ...saved, step: 'guests' })).toBe('guests');
+    expect(restoredStep({ ...saved, step: 'nonsense' as 'dates' })).toBe('dates');
+    expect(restoredStep({ ...saved, offers, step: 'done' })).toBe('review');
+  });
+});
