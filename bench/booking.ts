@@ -9,9 +9,10 @@
  * Time is simulated for the read cache (100 searches over 10 minutes by default); the mock's rate
  * limit is off and our budget raised so the count measures caching and coalescing only.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { bundleSize } from './bundle.ts';
 import { startMock } from '../mock/index.ts';
 import { addDays, todayIn } from '../src/lib/booking/dates.ts';
 import { embedLoader } from '../src/lib/booking/embed-loader.ts';
@@ -52,32 +53,10 @@ const ACCOUNTS = JSON.parse(readFileSync(`${root}mock/demo-accounts.json`, 'utf8
 };
 
 /** The built widget: the chunk defining `masthead-booking` and every chunk it imports. */
+/** The widget's script and its chunks (the custom element's name marks its entry). */
 function widgetSize(clientDir: string): { files: string[]; bytes: number; gzip: number } | null {
-  const dir = `${clientDir}/_astro`;
-  if (!existsSync(dir)) return null;
-  const scripts = readdirSync(dir).filter((name) => name.endsWith('.js'));
-  const entry = scripts.find((name) =>
-    readFileSync(`${dir}/${name}`, 'utf8').includes('masthead-booking'),
-  );
-  if (!entry) return null;
-  const files = new Set<string>();
-  const visit = (name: string): void => {
-    if (files.has(name) || !existsSync(`${dir}/${name}`)) return;
-    files.add(name);
-    const code = readFileSync(`${dir}/${name}`, 'utf8');
-    for (const match of code.matchAll(/(?:from|import)\s*["']\.\/([^"']+\.js)["']/g)) {
-      visit(match[1]!);
-    }
-  };
-  visit(entry);
-  let bytes = 0;
-  let gzip = 0;
-  for (const name of files) {
-    const content = readFileSync(`${dir}/${name}`);
-    bytes += content.length;
-    gzip += gzipSync(content, { level: 9 }).length;
-  }
-  return { files: [...files], bytes, gzip };
+  const size = bundleSize(clientDir, 'masthead-booking');
+  return size && { files: size.files, bytes: size.bytes, gzip: size.gzipBytes };
 }
 
 export async function run(options: BookingBenchOptions = {}): Promise<BookingBenchResult> {

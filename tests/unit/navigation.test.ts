@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { currentMark, mainNavigation } from '../../src/lib/navigation.ts';
 import { createI18n } from '../../src/lib/i18n/index.ts';
-import { parseTenantsFile } from '../../src/lib/tenants/schema.ts';
+import { buildTenant } from '../fixtures/tenant.ts';
 
-const tenant = parseTenantsFile({
-  tenants: [
-    {
-      id: 'x',
-      name: 'X',
-      hosts: ['x.localhost'],
-      locale: 'de-CH',
-      timeZone: 'Europe/Zurich',
-      theme: { colors: { primary: '#000000', accent: '#ffffff' } },
-      publishing: { baseUrl: 'http://127.0.0.1:1/api/v1' },
-      features: { epaper: true, streams: false, comments: true, booking: false },
-    },
-  ],
-}).tenants[0]!;
+const tenant = buildTenant({
+  locale: 'de-CH',
+  timeZone: 'Europe/Zurich',
+  features: { epaper: true, streams: false, comments: true, booking: false },
+});
 
 describe('mainNavigation', () => {
   const categories = Array.from({ length: 8 }, (_, i) => ({ name: `C${i}`, slug: `c${i}` }));

@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { widgetI18n, widgetText } from '../../../src/lib/i18n/widget.ts';
 import { sayer } from '../../../src/components/booking/text.ts';
-import { parseTenantsFile } from '../../../src/lib/tenants/schema.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 
-const tenant = parseTenantsFile({
-  tenants: [
-    {
-      id: 'x',
-      name: 'X',
-      hosts: ['x.localhost'],
-      locale: 'de-CH',
-      timeZone: 'Europe/Zurich',
-      theme: { colors: { primary: '#000000', accent: '#ffffff' } },
-      publishing: { baseUrl: 'http://127.0.0.1:1/api/v1' },
-      messages: { 'widget.total': 'Gesamtbetrag' },
-    },
-  ],
-}).tenants[0]!;
+const tenant = buildTenant({
+  locale: 'de-CH',
+  timeZone: 'Europe/Zurich',
+  messages: { 'widget.total': 'Gesamtbetrag' },
+});
 
 describe('the booking widget’s texts', () => {
   it('speak the tenant’s language, overrides included', () => {
