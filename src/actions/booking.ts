@@ -68,7 +68,7 @@ export const bookingActions = {
       if (intent === 'edit') return back('details');
       const parsed = bookingRequestSchema.safeParse(values);
       const fields = parsed.success
-        ? detailsErrors(parsed.data, isCountryCode)
+        ? detailsErrors(parsed.data, isCountryCode, tenant.lodging.fields)
         : fieldErrorsOf(parsed.error.issues);
       if (!parsed.success || hasErrors(fields)) return back('details', fields);
       if (intent === 'review')

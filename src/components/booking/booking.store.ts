@@ -2,6 +2,7 @@ import { map } from 'nanostores';
 import type { MapStore } from 'nanostores';
 import { addDays, stayErrors, todayIn } from '../../lib/booking/dates.ts';
 import { detailsErrors, guestErrors, hasErrors } from '../../lib/booking/rules.ts';
+import type { FieldRules } from '../../lib/booking/rules.ts';
 // Types only: the widget bundle stays free of zod.
 import type { AvailabilityQuery, BookingRequest } from '../../lib/booking/schema.ts';
 import type {
@@ -43,6 +44,8 @@ export interface BookingConfig {
   today: string;
   minNights: number;
   maxNights: number;
+  /** The lodging API's rules for phone, nationality and notes (tenants.json `lodging.fields`). */
+  fields?: FieldRules;
   initial?: Partial<Pick<Draft, 'propertyId' | 'checkIn' | 'checkOut' | 'adults' | 'children'>>;
 }
 
@@ -193,7 +196,7 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
         return { roomTypeId: ['This room is not available. Please choose another.'] };
       return {};
     }
-    if (step === 'details') return detailsErrors(draft);
+    if (step === 'details') return detailsErrors(draft, undefined, config.fields);
     return {};
   };
 

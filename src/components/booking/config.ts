@@ -1,5 +1,6 @@
 import { countryOptions } from '../../lib/booking/countries.ts';
 import { todayIn } from '../../lib/booking/dates.ts';
+import { detailsPresentation } from '../../lib/booking/rules.ts';
 import type { Tenant } from '../../lib/tenants/schema.ts';
 import type { PropertySummary } from '../../lib/booking/types.ts';
 import type { BookingConfig } from './booking.store.ts';
@@ -18,6 +19,7 @@ export function widgetModel(
     today: todayIn(tenant.timeZone),
     minNights: lodging?.minNights ?? 1,
     maxNights: lodging?.maxNights ?? 30,
+    fields: lodging?.fields ?? {},
     initial,
   };
   const capacity = properties.find((p) => p.id === initial.propertyId)?.capacity ??
@@ -29,5 +31,6 @@ export function widgetModel(
     today: config.today,
     minNights: config.minNights,
     maxNights: config.maxNights,
+    details: detailsPresentation(config.fields),
   };
 }

@@ -52,6 +52,16 @@ export interface FieldRules {
   notes?: { required?: boolean | undefined; maxLength?: number | undefined } | undefined;
 }
 
+/** How the details form presents the optional fields under the tenant's rules (labels, limits). */
+export function detailsPresentation(rules: FieldRules = {}) {
+  return {
+    phoneRequired: rules.phone?.required === true,
+    nationalityRequired: rules.nationality?.required === true,
+    notesRequired: rules.notes?.required === true,
+    notesMax: Math.min(MAX_NOTES, rules.notes?.maxLength ?? MAX_NOTES),
+  } as const;
+}
+
 export function detailsErrors(
   input: GuestDetails,
   isCountry: (code: string) => boolean = (code) => /^[A-Z]{2}$/.test(code),

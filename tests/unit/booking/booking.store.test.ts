@@ -128,6 +128,28 @@ async function toReview(booking: ReturnType<typeof createBooking>) {
 }
 
 describe('the booking store', () => {
+  it("holds the details step to the lodging API's field rules from tenants.json", async () => {
+    const strict: BookingConfig = {
+      ...config,
+      fields: { phone: { required: true }, notes: { maxLength: 500 } },
+    };
+    const booking = createBooking(strict, fakeApi());
+    await toReview(booking);
+    expect(booking.$booking.get()).toMatchObject({
+      step: 'details',
+      errors: { phone: ['Enter a phone number.'] },
+    });
+    booking.update('phone', '+44 20 7946 0958');
+    booking.update('notes', 'x'.repeat(501));
+    await booking.next();
+    expect(booking.$booking.get().errors['notes']).toEqual([
+      'Keep the notes under 500 characters.',
+    ]);
+    booking.update('notes', 'Late arrival.');
+    await booking.next();
+    expect(booking.$booking.get().step).toBe('review');
+  });
+
   it('walks dates → guests → rooms → details → review → done', async () => {
     const api = fakeApi();
     const booking = createBooking(config, api);
