@@ -44,11 +44,25 @@ export const categoryRefSchema = z.looseObject({
   name: z.string(),
   slug: z.string(),
 });
-export const tagRefSchema = z.looseObject({
-  id: id.optional(),
-  name: z.string(),
-  slug: z.string().optional(),
-});
+/** A tag's slug from its name, for APIs that list a post's tags as plain names. */
+export function slugFromName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+export const tagRefSchema = z.preprocess(
+  // Some APIs give a post's tags as names only: `["Harbour", "Local news"]`.
+  (value) => (typeof value === 'string' ? { name: value, slug: slugFromName(value) } : value),
+  z.looseObject({
+    id: id.optional(),
+    name: z.string(),
+    slug: z.string().optional(),
+  }),
+);
 
 const postFields = {
   id,

@@ -38,6 +38,18 @@ describe('publishing schemas are lenient', () => {
     });
   });
 
+  it('reads tags given as plain names, with a slug made from the name', () => {
+    const parsed = parseOrThrow(
+      singlePostSchema,
+      { ...post, tags: ['Harbour', 'Zürich Süd'] },
+      ctx,
+    );
+    expect(parsed.tags).toEqual([
+      { name: 'Harbour', slug: 'harbour' },
+      { name: 'Zürich Süd', slug: 'zurich-sud' },
+    ]);
+  });
+
   it('keeps unknown fields', () => {
     const parsed = parseOrThrow(singlePostSchema, { data: { ...post, reading_time: 4 } }, ctx);
     expect(parsed['reading_time']).toBe(4);

@@ -1,0 +1,48 @@
+import { defineConfig } from '@playwright/test';
+import base from './playwright.config.ts';
+
+/**
+ * The site against the mock's alt dialect (MOCK_DIALECT=alt: the other reading of every silence in
+ * the contracts), on its own ports and build, so it runs beside the default e2e suite.
+ */
+const port = 4600;
+const mock = { control: 4609, publishing: 4610, lodging: 4620 };
+
+export default defineConfig({
+  ...base,
+  testDir: 'tests/e2e-alt',
+  use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
+  webServer: [
+    {
+      command: 'node mock/server.ts',
+      url: `http://127.0.0.1:${mock.control}/`,
+      env: {
+        MOCK_DIALECT: 'alt',
+        MOCK_CONTROL_PORT: String(mock.control),
+        MOCK_PUBLISHING_PORT: String(mock.publishing),
+        MOCK_LODGING_PORT: String(mock.lodging),
+        MOCK_LIMIT_PUBLIC: '600',
+        MOCK_LIMIT_LODGING: '600',
+      },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: 'npm run build && node scripts/e2e-server.mjs',
+      url: `http://127.0.0.1:${port}/favicon.svg`,
+      env: {
+        E2E_PORT: String(port),
+        MASTHEAD_OUT_DIR: './dist-alt',
+        ASTRO_TELEMETRY_DISABLED: '1',
+        PUBLISHING_BASE_URL: `http://127.0.0.1:${mock.publishing}/api/v1`,
+        LODGING_BASE_URL: `http://127.0.0.1:${mock.lodging}/api/v1`,
+        PUBLISHING_PUBLIC_PER_MINUTE: '600',
+        LODGING_PER_MINUTE: '600',
+        BOOKING_PER_IP_PER_10_MIN: '200',
+        BOOKING_SEARCHES_PER_IP_PER_MIN: '600',
+      },
+      reuseExistingServer: false,
+      timeout: 180_000,
+    },
+  ],
+});
