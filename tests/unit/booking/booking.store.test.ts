@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Mock } from 'vitest';
 import { createBooking } from '../../../src/components/booking/booking.store.ts';
 import type {
   BookingApi,
@@ -7,125 +6,8 @@ import type {
   BookingStorage,
   SavedState,
 } from '../../../src/components/booking/booking.store.ts';
-import type {
-  ApiResult,
-  AvailabilityResult,
-  Confirmation,
-} from '../../../src/lib/booking/types.ts';
-
-const PROPERTY = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
-const config: BookingConfig = {
-  properties: [
-    {
-      id: PROPERTY,
-      name: 'Harbour View Hotel',
-      currency: 'EUR',
-      city: 'Port Haven',
-      roomTypes: [
-        {
-          id: 'double',
-          name: 'Double',
-          description: '',
-          maxAdults: 2,
-          maxChildren: 1,
-          maxOccupancy: 3,
-        },
-      ],
-      capacity: { maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
-    },
-  ],
-  timeZone: 'Europe/London',
-  today: '2026-03-01',
-  minNights: 1,
-  maxNights: 21,
-};
-
-const offers: AvailabilityResult = {
-  propertyId: PROPERTY,
-  checkIn: '2099-03-28',
-  checkOut: '2099-03-30',
-  nights: 2,
-  adults: 2,
-  children: 0,
-  currency: 'EUR',
-  rooms: [
-    {
-      roomTypeId: 'double',
-      name: 'Double',
-      description: '',
-      maxOccupancy: 3,
-      available: true,
-      availableRooms: 4,
-      pricePerNight: 100,
-      nightly: [100, 100],
-      averageNightly: 100,
-      totalPrice: 200,
-      currency: 'EUR',
-    },
-    {
-      roomTypeId: 'suite',
-      name: 'Suite',
-      description: '',
-      maxOccupancy: 4,
-      available: false,
-      availableRooms: 0,
-      pricePerNight: 200,
-      nightly: null,
-      averageNightly: 200,
-      totalPrice: 400,
-      currency: 'EUR',
-    },
-  ],
-};
-
-const confirmation: Confirmation = {
-  reference: 'BK-ABC123',
-  propertyId: PROPERTY,
-  propertyName: 'Harbour View Hotel',
-  roomTypeId: 'double',
-  roomName: 'Double',
-  checkIn: '2099-03-28',
-  checkOut: '2099-03-30',
-  nights: 2,
-  adults: 2,
-  children: 0,
-  totalPrice: 200,
-  nightly: null,
-  averageNightly: 100,
-  currency: 'EUR',
-  status: 'pending',
-  statusKind: 'received',
-};
-
-function fakeApi(
-  overrides: {
-    availability?: Mock<BookingApi['availability']>;
-    book?: Mock<BookingApi['book']>;
-  } = {},
-) {
-  return {
-    availability:
-      overrides.availability ??
-      vi.fn<BookingApi['availability']>(() => Promise.resolve({ ok: true, data: offers })),
-    book:
-      overrides.book ??
-      vi.fn<BookingApi['book']>(() => Promise.resolve({ ok: true, data: confirmation })),
-  };
-}
-
-async function toReview(booking: ReturnType<typeof createBooking>) {
-  booking.update('checkIn', '2099-03-28');
-  booking.update('checkOut', '2099-03-30');
-  await booking.next();
-  booking.update('adults', '2');
-  await booking.next();
-  booking.update('roomTypeId', 'double');
-  await booking.next();
-  booking.update('firstName', 'Ada');
-  booking.update('lastName', 'Lovelace');
-  booking.update('email', 'ada@example.com');
-  await booking.next();
-}
+import type { ApiResult, Confirmation } from '../../../src/lib/booking/types.ts';
+import { config, confirmation, fakeApi, PROPERTY, toReview } from '../../fixtures/booking-store.ts';
 
 describe('the booking store', () => {
   it("holds the details step to the lodging API's field rules from tenants.json", async () => {
