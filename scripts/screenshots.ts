@@ -48,8 +48,9 @@ if (!(await up(`http://127.0.0.1:${PORT}/favicon.svg`))) {
   }
   start(['scripts/e2e-server.mjs'], {
     E2E_PORT: String(PORT),
-    PUBLISHING_PUBLIC_PER_MINUTE: '0',
-    LODGING_PER_MINUTE: '0',
+    // Many pages in a row: a high budget (0 is not a valid budget and would fail every page).
+    PUBLISHING_PUBLIC_PER_MINUTE: '6000',
+    LODGING_PER_MINUTE: '6000',
   });
   await waitFor(`http://127.0.0.1:${PORT}/favicon.svg`, 60);
 }
