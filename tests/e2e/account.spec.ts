@@ -318,8 +318,9 @@ test('repeated wrong passwords from one address get a friendly "too many attempt
     else expect(answer.body).toContain('These credentials do not match our records.');
   }
   expect(refused, 'no 429 within 12 failed logins').toBeDefined();
+  // postLogin signs in to Alpine Post: the message is in its German.
   expect(refused!.body).toMatch(
-    /Too many attempts\. Please wait \d+ (minutes|seconds) and try again\./,
+    /Zu viele Versuche\. Bitte warten Sie \d+ (Minuten|Sekunden) und versuchen Sie es erneut\./,
   );
   expect(refused!.body).toContain('value="reader@masthead.test"');
 

@@ -303,7 +303,7 @@ test('invalid input at each step shows field messages', async ({ page, request }
   // The minimum stay comes from the tenant (alpine-post: 2 nights).
   await page.goto(tenantUrl('alpine-post', '/stay'));
   await chooseDates(page, day(BASE + 20), day(BASE + 21));
-  await expect(page.getByText('The minimum stay is 2 nights.')).toBeVisible();
+  await expect(page.getByText('Der Mindestaufenthalt beträgt 2 Nächte.')).toBeVisible();
 
   // The server applies the same rules (and zod) to JSON posted to it.
   const response = await request.post(siteUrl('/api/booking/bookings'), {
@@ -491,7 +491,7 @@ test('booking posts from another origin are refused', async ({ request }) => {
 
 // Alpine Post has its own lodging account, so the 429 (which blocks that account's budget for its
 // Retry-After) leaves the other tests' tenant alone; last in the file all the same.
-test('an upstream 429 shows "busy, try again in N s", never an error page', async ({
+test('an upstream 429 shows "busy, try again in N seconds", never an error page', async ({
   page,
   request,
 }) => {
@@ -500,7 +500,9 @@ test('an upstream 429 shows "busy, try again in N s", never an error page', asyn
   await setFaults(request, { force429: true });
   await page.getByLabel('Erwachsene').fill('1');
   await page.getByRole('button', { name: 'Zimmer anzeigen' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: /busy.*\d+ s/ })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: /viel los.*in \d+ Sekunden erneut/ }),
+  ).toBeVisible();
   await expect(page.getByLabel('Erwachsene')).toHaveValue('1');
   const params = new URLSearchParams({
     property: ALPINE_LODGE,

@@ -125,7 +125,7 @@ async function postReply(page: Page, status: number): Promise<void> {
   expect(posted.headers()['cache-control']).toBe('private, no-store');
 }
 
-test('threads render nested with authors, dates in the tenant’s zone, reply links and no JavaScript', async ({
+test('threads render nested with authors, dates in the tenant’s zone, and reply links', async ({
   page,
   request,
   browser,
@@ -182,8 +182,31 @@ test('threads render nested with authors, dates in the tenant’s zone, reply li
   const shown = await page.getByRole('list', { name: 'Comments', exact: true }).innerText();
   for (const content of onlyPending) expect(shown).not.toContain(content);
 
-  await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
   await auditCopy(page, browser);
+});
+
+test.describe('with JavaScript', () => {
+  // The rest of this file runs without it: the forms must work as plain HTML.
+  test.use({ javaScriptEnabled: true });
+
+  test('the comment field counts characters as the reader types, and says so after a pause', async ({
+    page,
+  }) => {
+    await page.goto(tenantUrl(TENANT, POST_PATH));
+    const content = page.locator('#comment-form').getByLabel('Comment', { exact: true });
+    await expect(content).toHaveAccessibleDescription(/^Up to 2,000 characters/);
+    await content.fill('Hello, 😀 world'); // 14 characters: the emoji is one
+    await expect(content).toHaveAccessibleDescription('14 of 2,000 characters.');
+    const live = page.locator('#comment-form [aria-live="polite"]');
+    await expect(live).toHaveText('14 of 2,000 characters.');
+    await content.fill('x'.repeat(2003));
+    await expect(content).toHaveAccessibleDescription(
+      '2,003 of 2,000 characters. 3 characters too many.',
+    );
+    await expect(page.locator('#comment-content-hint')).toHaveClass(/over/);
+    await content.fill('x'.repeat(2000));
+    await expect(page.locator('#comment-content-hint')).not.toHaveClass(/over/);
+  });
 });
 
 test('a guest reply waits for moderation, is listed after an editor approves it, under its parent', async ({
@@ -268,7 +291,7 @@ test('a too-long comment and a missing e-mail keep everything typed and show the
   await expect(content).toHaveAttribute('aria-invalid', 'true');
   await expect(content).toHaveAccessibleDescription(
     new RegExp(
-      `${[...long].length.toLocaleString('en-US')} of 2,000 characters\\. \\d+ characters too many\\..*Shorten it to 2000`,
+      `${[...long].length.toLocaleString('en-US')} of 2,000 characters\\. \\d+ characters too many\\..*Shorten it to 2,000`,
     ),
   );
   await expect(form.getByLabel('Name', { exact: true })).toHaveValue('Gina Guest');

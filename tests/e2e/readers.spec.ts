@@ -3,7 +3,7 @@ import { en } from '../../src/lib/i18n/messages/en.ts';
 import { de } from '../../src/lib/i18n/messages/de.ts';
 import type { MessageKey } from '../../src/lib/i18n/dictionary.ts';
 import { DEMO_TENANTS, pageTypes } from './page-types.ts';
-import { tenantUrl } from './helpers.ts';
+import { E2E_PORT, tenantUrl } from './helpers.ts';
 
 const API = 'http://127.0.0.1:4010/api/v1';
 
@@ -78,6 +78,61 @@ test('the German tenant’s pages contain no English interface text', async ({ p
   // The dictionary is really in use, not just English removed.
   await page.goto(tenantUrl(alpine.id, '/'));
   await expect(page.getByRole('link', { name: 'Abonnieren' }).first()).toBeVisible();
+});
+
+test('a German reader’s refused forms answer in German, the API’s own text aside', async ({
+  page,
+  request,
+}) => {
+  const alpine = DEMO_TENANTS.find((tenant) => tenant.locale.startsWith('de'))!;
+  // Sign-in: the server's rules (a browser without form validation posts anything).
+  await page.goto(tenantUrl(alpine.id, '/register'));
+  await page.locator('form:has([name="password_confirmation"])').evaluate((form) => {
+    (form as HTMLFormElement).noValidate = true;
+  });
+  await page.getByLabel('Name', { exact: true }).fill('Gina');
+  await page.getByLabel('E-Mail-Adresse').fill('gina@example');
+  await page.getByLabel('Passwort', { exact: true }).fill('kurz');
+  await page.getByRole('button', { name: 'Konto erstellen' }).click();
+  await expect(page.getByLabel('Passwort', { exact: true })).toHaveAccessibleDescription(
+    /Verwenden Sie mindestens 8 Zeichen\./,
+  );
+  await expect(page.getByLabel('E-Mail-Adresse')).toHaveAccessibleDescription(
+    /Geben Sie eine E-Mail-Adresse wie name@example\.com ein\./,
+  );
+  await expect(page.getByRole('alert')).toContainText(
+    'Bitte korrigieren Sie die markierten Felder.',
+  );
+  await expect(page.getByLabel('E-Mail-Adresse')).toHaveValue('gina@example');
+
+  // A comment of spaces only.
+  const post = (await pageTypes(alpine)).find((type) => type.name === 'post')!;
+  await page.goto(tenantUrl(alpine.id, post.path));
+  const form = page.locator('#comment-form');
+  await form.getByLabel('Kommentar', { exact: true }).fill('   ');
+  await form.getByLabel('Name', { exact: true }).fill('Gina');
+  await form.getByLabel('E-Mail', { exact: true }).fill('gina@example.com');
+  await form.getByRole('button').last().click();
+  await expect(page.getByRole('alert')).toContainText('Prüfen Sie die markierten Felder');
+  await expect(form.getByLabel('Kommentar', { exact: true })).toHaveAccessibleDescription(
+    /Ihr Kommentar besteht nur aus Leerzeichen/,
+  );
+
+  // The booking API answers in the tenant's language, or in the one the caller asks for.
+  const property = alpine.lodging!.propertyIds[0]!;
+  const query = `property=${property}&checkIn=2026-02-30&checkOut=x&adults=1`;
+  // The path prefix: Node's resolver (unlike Chromium's) knows no *.localhost names.
+  const url = `http://127.0.0.1:${E2E_PORT}/${alpine.id}/api/booking/availability?${query}`;
+  type Refused = { error: { fields: Record<string, string[]> } };
+  const german = (await (await request.get(url)).json()) as Refused;
+  expect(german.error.fields.checkIn).toEqual(['Geben Sie das Anreisedatum als JJJJ-MM-TT ein.']);
+  const french = (await (
+    await request.get(url, { headers: { 'Accept-Language': 'fr-CH' } })
+  ).json()) as Refused;
+  expect(french.error.fields.checkIn).toEqual([
+    'Saisissez la date d’arrivée au format AAAA-MM-JJ.',
+  ]);
+  expect(JSON.stringify([german, french])).not.toContain('\u2063');
 });
 
 test.describe('at 360 px wide', () => {

@@ -2,6 +2,7 @@ import { map } from 'nanostores';
 import type { MapStore } from 'nanostores';
 import { addDays, stayErrors, todayIn } from '../../lib/booking/dates.ts';
 import { detailsErrors, guestErrors, hasErrors } from '../../lib/booking/rules.ts';
+import { textKey } from '../../lib/i18n/text-key.ts';
 import type { FieldRules } from '../../lib/booking/rules.ts';
 // Types only: the widget bundle stays free of zod.
 import type { AvailabilityQuery, BookingRequest } from '../../lib/booking/schema.ts';
@@ -184,16 +185,15 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
     const place = property();
     if (step === 'dates') {
       const errors = stayErrors(draft.checkIn, draft.checkOut, rules());
-      if (!place) errors['propertyId'] = ['Choose a place to stay.'];
+      if (!place) errors['propertyId'] = [textKey('booking.error.placeRequired')];
       return errors;
     }
     if (step === 'guests' && place)
       return guestErrors(draft.adults, draft.children, place.capacity);
     if (step === 'rooms') {
       const offer = selectedOffer();
-      if (!offer) return { roomTypeId: ['Choose a room.'] };
-      if (!offer.available)
-        return { roomTypeId: ['This room is not available. Please choose another.'] };
+      if (!offer) return { roomTypeId: [textKey('booking.error.roomRequired')] };
+      if (!offer.available) return { roomTypeId: [textKey('booking.error.roomUnavailable')] };
       return {};
     }
     if (step === 'details') return detailsErrors(draft, undefined, config.fields);
@@ -216,7 +216,7 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
   const offline = (): void => {
     patch({
       pending: false,
-      message: 'We could not reach the booking service. Your details are kept: please try again.',
+      message: textKey('booking.error.offline'),
       retryable: true,
     });
   };

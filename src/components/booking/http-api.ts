@@ -1,9 +1,18 @@
 import type { ApiResult } from '../../lib/booking/types.ts';
+import { textKey } from '../../lib/i18n/text-key.ts';
 import type { BookingApi } from './booking.store.ts';
 
-/** The site's booking endpoints, relative to `endpoint` (e.g. `/harbour-times/api/booking`). */
-export function httpApi(endpoint: string, fetcher: typeof fetch = fetch): BookingApi {
+/**
+ * The site's booking endpoints, relative to `endpoint` (e.g. `/harbour-times/api/booking`); the
+ * server answers its messages in `locale`, the widget's language.
+ */
+export function httpApi(
+  endpoint: string,
+  locale: string,
+  fetcher: typeof fetch = fetch,
+): BookingApi {
   const base = endpoint.replace(/\/+$/, '');
+  const accept = { Accept: 'application/json', 'Accept-Language': locale };
   const read = async <T>(response: Response): Promise<ApiResult<T>> => {
     const body = (await response.json().catch(() => null)) as ApiResult<T> | null;
     if (body && typeof body === 'object' && 'ok' in body) return body;
@@ -11,7 +20,7 @@ export function httpApi(endpoint: string, fetcher: typeof fetch = fetch): Bookin
       ok: false,
       error: {
         code: 'unavailable',
-        message: 'Booking is temporarily unavailable. Please try again.',
+        message: textKey('booking.unavailable'),
       },
     };
   };
@@ -26,7 +35,7 @@ export function httpApi(endpoint: string, fetcher: typeof fetch = fetch): Bookin
       });
       return read(
         await fetcher(`${base}/availability?${params}`, {
-          headers: { Accept: 'application/json' },
+          headers: accept,
         }),
       );
     },
@@ -34,7 +43,7 @@ export function httpApi(endpoint: string, fetcher: typeof fetch = fetch): Bookin
       return read(
         await fetcher(`${base}/bookings`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          headers: { ...accept, 'Content-Type': 'application/json' },
           body: JSON.stringify(request),
         }),
       );

@@ -15,7 +15,7 @@ import type {
 } from './booking.store.ts';
 import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
 import { longDate, money } from './format.ts';
-import { sayer, type Say } from './text.ts';
+import { sayText, sayer, type Say } from '../../lib/i18n/say.ts';
 
 /**
  * `<masthead-booking>`: binds the server-rendered steps to a booking store. It only subscribes and
@@ -87,7 +87,7 @@ class MastheadBooking extends HTMLElement {
     const storage = sessionStore(`masthead-booking:${this.dataset['storageKey'] ?? ''}`);
     const controller = createBooking(
       config,
-      httpApi(this.dataset['endpoint'] ?? '/api/booking'),
+      httpApi(this.dataset['endpoint'] ?? '/api/booking', this.locale),
       storage,
     );
     this.controller = controller;
@@ -140,6 +140,11 @@ class MastheadBooking extends HTMLElement {
       window.parent.postMessage(message, this.parentOrigin);
   }
 
+  /** A store or server message in this widget's language. */
+  private sayText(message: string): string {
+    return sayText(this.say, this.locale, message);
+  }
+
   private q<T extends Element>(selector: string): T | null {
     return this.querySelector<T>(selector);
   }
@@ -165,7 +170,7 @@ class MastheadBooking extends HTMLElement {
     for (const slot of this.querySelectorAll<HTMLElement>('[data-error-for]')) {
       const field = slot.dataset['errorFor'] ?? '';
       const messages = state.errors[field] ?? [];
-      slot.textContent = messages.join(' ');
+      slot.textContent = messages.map((m) => this.sayText(m)).join(' ');
       slot.hidden = messages.length === 0;
       const control = this.querySelector<HTMLElement>(
         `[data-field="${field}"], [data-group="${field}"]`,
@@ -182,7 +187,8 @@ class MastheadBooking extends HTMLElement {
     if (message) {
       message.hidden = !state.message;
       const text = this.q<HTMLElement>('[data-message-text]');
-      if (text && text.textContent !== state.message) text.textContent = state.message;
+      const shown = this.sayText(state.message);
+      if (text && text.textContent !== shown) text.textContent = shown;
       const retry = this.q<HTMLButtonElement>('[data-action="retry"]');
       if (retry) retry.hidden = !state.retryable;
     }

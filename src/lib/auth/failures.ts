@@ -1,6 +1,6 @@
 import { classify, isSignedOut } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
-import { waitText } from '../failures/wait.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 /** The ActionError codes a sign-in form can end with (a subset of Astro's). */
 export type FailureCode =
@@ -10,7 +10,7 @@ export type FailureCode =
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
-/** What a failed submit shows: a message for the summary and messages per form field. */
+/** What a failed submit shows: a message for the summary and messages per form field (text keys or upstream text). */
 export interface FormFailure {
   code: FailureCode;
   message: string;
@@ -18,17 +18,17 @@ export interface FormFailure {
 }
 
 export const MESSAGES = {
-  fields: 'Please correct the highlighted fields.',
-  unavailable: 'We could not reach the sign-in service just now. Please try again in a moment.',
-  unexpected: 'Something went wrong on our side. Please try again.',
-  rejected: 'Your sign-in did not go through. Please try again.',
-  loginRefused: 'We could not log you in.',
+  fields: textKey('auth.fields'),
+  unavailable: textKey('auth.unavailable'),
+  unexpected: textKey('auth.unexpected'),
+  rejected: textKey('auth.rejected'),
+  loginRefused: textKey('auth.loginRefused'),
 } as const;
 
 export function tooManyAttempts(retryAfterSeconds: number): FormFailure {
   return {
     code: 'TOO_MANY_REQUESTS',
-    message: `Too many attempts. Please wait ${waitText(retryAfterSeconds)} and try again.`,
+    message: textKey('auth.tooManyAttempts', { wait: retryAfterSeconds }),
     fields: {},
   };
 }
@@ -76,7 +76,7 @@ export function authFailure(
   if (failure.kind === 'busy') {
     return {
       code: 'TOO_MANY_REQUESTS',
-      message: `Many people are signing in right now. Please wait ${waitText(failure.retryAfterSeconds)} and try again.`,
+      message: textKey('auth.busy', { wait: failure.retryAfterSeconds }),
       fields: {},
     };
   }

@@ -1,5 +1,7 @@
 import { fieldErrorsOf, issuesFrom } from '../failures/fields.ts';
 import type { FieldErrors } from '../failures/fields.ts';
+import type { I18n } from '../i18n/index.ts';
+import { localize, localizeFields } from '../i18n/text.ts';
 import { MESSAGES } from './failures.ts';
 
 /** What a sign-in form renders after a submit. */
@@ -43,21 +45,26 @@ function asFields(value: unknown): FieldErrors {
   return out;
 }
 
-/** Summary and field messages of an action's error (`Astro.getActionResult(…)?.error`). */
-export function describeError(error: unknown): Pick<FormState, 'message' | 'fields'> {
+/** Summary and field messages of an action's error (`Astro.getActionResult(…)?.error`), in the reader's language. */
+export function describeError(error: unknown, i18n: I18n): Pick<FormState, 'message' | 'fields'> {
   if (typeof error !== 'object' || error === null) return { message: null, fields: {} };
   const e = error as ErrorLike;
   if (e.type === 'AstroActionInputError') {
     // Issues without a field carry an upstream rule about the whole form.
     const summary = fieldErrorsOf(issuesFrom(e.issues))['form'] ?? [];
-    return { message: summary.join(' ') || MESSAGES.fields, fields: asFields(e.fields) };
+    const message = summary.map((m) => localize(i18n, m)).join(' ');
+    return {
+      message: message || localize(i18n, MESSAGES.fields),
+      fields: localizeFields(i18n, asFields(e.fields)),
+    };
   }
   const ownMessage =
     typeof e.code === 'string' &&
     OWN_MESSAGE_CODES.has(e.code) &&
     typeof e.message === 'string' &&
     e.message.length > 0;
-  return { message: ownMessage ? (e.message as string) : MESSAGES.unexpected, fields: {} };
+  const message = ownMessage ? (e.message as string) : MESSAGES.unexpected;
+  return { message: localize(i18n, message), fields: localizeFields(i18n, asFields(e.fields)) };
 }
 
 /**
@@ -89,7 +96,8 @@ export async function formState(
   request: Request,
   error: unknown,
   keep: readonly string[],
+  i18n: I18n,
 ): Promise<FormState> {
   if (!error) return EMPTY_FORM;
-  return { ...describeError(error), values: await submittedValues(request, keep) };
+  return { ...describeError(error, i18n), values: await submittedValues(request, keep) };
 }

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { textKey } from '../i18n/text-key.ts';
 
-/** Input of the sign-in forms: Astro's `isInputError` shows these messages next to the fields. */
+/** Input of the sign-in forms: Astro's `isInputError` shows these messages (text keys) next to the fields. */
 
 const emailField = z
-  .string({ error: 'Enter your e-mail address.' })
+  .string({ error: textKey('auth.emailRequired') })
   .trim()
-  .max(254, { error: 'An e-mail address has at most 254 characters.' })
-  .pipe(z.email({ error: 'Enter an e-mail address like name@example.com.' }));
+  .max(254, { error: textKey('auth.emailTooLong', { max: 254 }) })
+  .pipe(z.email({ error: textKey('auth.emailInvalid') }));
 
 /** Where to continue after signing in (checked by `safeNext` before use). */
 const nextField = z.string().max(512).optional();
@@ -17,8 +18,8 @@ export const loginInput = z.object({
   email: emailField,
   // Never trimmed: spaces may be part of a password.
   password: z
-    .string({ error: 'Enter your password.' })
-    .max(1000, { error: 'That password is too long.' }),
+    .string({ error: textKey('auth.passwordRequired') })
+    .max(1000, { error: textKey('auth.passwordTooLong') }),
   next: nextField,
 });
 export type LoginInput = z.output<typeof loginInput>;
@@ -26,21 +27,21 @@ export type LoginInput = z.output<typeof loginInput>;
 export const registerInput = z
   .object({
     name: z
-      .string({ error: 'Enter your name.' })
+      .string({ error: textKey('auth.nameRequired') })
       .trim()
-      .min(1, { error: 'Enter your name.' })
-      .max(255, { error: 'A name has at most 255 characters.' }),
+      .min(1, { error: textKey('auth.nameRequired') })
+      .max(255, { error: textKey('auth.nameTooLong', { max: 255 }) }),
     email: emailField,
     password: z
-      .string({ error: 'Choose a password.' })
-      .min(PASSWORD_MIN, { error: `Use at least ${PASSWORD_MIN} characters.` })
-      .max(1000, { error: 'That password is too long.' }),
-    password_confirmation: z.string({ error: 'Enter the password again.' }),
+      .string({ error: textKey('auth.passwordChoose') })
+      .min(PASSWORD_MIN, { error: textKey('auth.passwordShort', { min: PASSWORD_MIN }) })
+      .max(1000, { error: textKey('auth.passwordTooLong') }),
+    password_confirmation: z.string({ error: textKey('auth.passwordRepeat') }),
     next: nextField,
   })
   .refine((value) => value.password === value.password_confirmation, {
     path: ['password_confirmation'],
-    error: 'The two passwords do not match.',
+    error: textKey('auth.passwordMismatch'),
     // Also when another field failed, so every message shows after one submit.
     when: (payload) => {
       const value = payload.value as Partial<Record<string, unknown>>;

@@ -1,4 +1,5 @@
 import type { FieldErrors } from '../failures/fields.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 /**
  * Date-only arithmetic for stays. Values are `YYYY-MM-DD` strings; every computation runs on the
@@ -71,24 +72,19 @@ export function stayErrors(checkIn: string, checkOut: string, rules: StayRules):
   const errors: FieldErrors = {};
   const inOk = isIsoDate(checkIn);
   const outOk = isIsoDate(checkOut);
-  if (!checkIn) errors['checkIn'] = ['Choose a check-in date.'];
-  else if (!inOk) errors['checkIn'] = ['Enter the check-in date as YYYY-MM-DD.'];
-  else if (checkIn < rules.today) errors['checkIn'] = ['Check-in cannot be in the past.'];
-  if (!checkOut) errors['checkOut'] = ['Choose a check-out date.'];
-  else if (!outOk) errors['checkOut'] = ['Enter the check-out date as YYYY-MM-DD.'];
+  if (!checkIn) errors['checkIn'] = [textKey('booking.error.checkInRequired')];
+  else if (!inOk) errors['checkIn'] = [textKey('booking.error.checkInFormat')];
+  else if (checkIn < rules.today) errors['checkIn'] = [textKey('booking.error.checkInPast')];
+  if (!checkOut) errors['checkOut'] = [textKey('booking.error.checkOutRequired')];
+  else if (!outOk) errors['checkOut'] = [textKey('booking.error.checkOutFormat')];
   if (inOk && outOk && !errors['checkIn']) {
     const nights = nightsBetween(checkIn, checkOut);
-    if (nights <= 0) errors['checkOut'] = ['Check-out must be after check-in.'];
+    if (nights <= 0) errors['checkOut'] = [textKey('booking.error.checkOutBefore')];
     else if (nights < rules.minNights) {
-      errors['checkOut'] = [`The minimum stay is ${plural(rules.minNights, 'night')}.`];
+      errors['checkOut'] = [textKey('booking.error.minStay', { count: rules.minNights })];
     } else if (nights > rules.maxNights) {
-      errors['checkOut'] = [`The maximum stay is ${plural(rules.maxNights, 'night')}.`];
+      errors['checkOut'] = [textKey('booking.error.maxStay', { count: rules.maxNights })];
     }
   }
   return errors;
-}
-
-/** `1 night`, `2 nights`; irregular plurals are passed in (`child`, `children`). */
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
 }

@@ -5,6 +5,9 @@ import {
   REDIS_URL,
   TRUST_PROXY,
 } from 'astro:env/server';
+import type { I18n } from '../i18n/index.ts';
+import { localize, localizeFields } from '../i18n/text.ts';
+import { widgetI18n } from '../i18n/widget.ts';
 import { logError } from '../log.ts';
 import { clientIp, consumeLimit, visitorLimiter } from '../visitor-limits.ts';
 import { bookingTenant } from '../tenants/booking.ts';
@@ -12,6 +15,7 @@ import { BookingFailure, busy, notOffered, toFailure } from './failures.ts';
 import { bookingServiceFor } from './site-service.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 /** Shared plumbing of the `/api/booking/*` endpoints: JSON answers, origin check, per-IP limits. */
 
@@ -38,10 +42,32 @@ export function json<T>(
   });
 }
 
-export function failure(error: BookingFailure): Response {
+/** A failure as JSON, its messages in the language the caller asked for. */
+export function failure(error: BookingFailure, i18n: I18n): Response {
   const headers: Record<string, string> = {};
   if (error.error.retryAfter !== undefined) headers['Retry-After'] = String(error.error.retryAfter);
-  return json({ ok: false, error: error.error }, error.status, headers);
+  const { message, fields } = error.error;
+  const body = {
+    ...error.error,
+    message: localize(i18n, message),
+    ...(fields ? { fields: localizeFields(i18n, fields) } : {}),
+  };
+  return json({ ok: false, error: body }, error.status, headers);
+}
+
+/**
+ * The language of the answer: the first `Accept-Language` tag (the widget sends its own locale,
+ * which an embed's `data-locale` may set), else the tenant's.
+ */
+export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
+  const tag = context.request.headers.get('accept-language')?.split(/[,;]/)[0]?.trim() ?? '';
+  let locale: string | undefined;
+  try {
+    locale = tag && tag !== '*' ? Intl.getCanonicalLocales(tag)[0] : undefined;
+  } catch {
+    locale = undefined;
+  }
+  return widgetI18n(context.locals.tenant, locale);
 }
 
 /** The site's own origin as the browser sees it (proxy headers only when trusted). */
@@ -62,7 +88,10 @@ export function assertSameOrigin(context: APIContext): void {
   const origin = context.request.headers.get('origin');
   const type = context.request.headers.get('content-type') ?? '';
   if (origin !== ownOrigin(context) || !type.startsWith('application/json')) {
-    throw new BookingFailure(403, { code: 'forbidden', message: 'This request is not allowed.' });
+    throw new BookingFailure(403, {
+      code: 'forbidden',
+      message: textKey('booking.error.forbidden'),
+    });
   }
 }
 
@@ -76,8 +105,8 @@ export async function limit(context: APIContext, kind: LimitKind): Promise<void>
   const wait = outcome.retryAfterSeconds;
   throw busy(
     kind === 'book'
-      ? `Too many bookings from your connection. Please try again in ${wait} s.`
-      : `Too many searches. Please try again in ${wait} s.`,
+      ? textKey('booking.error.tooManyBookings', { wait })
+      : textKey('booking.error.tooManySearches', { wait }),
     wait,
   );
 }
@@ -94,7 +123,7 @@ export async function handle<T>(
     const data = await run(bookingServiceFor(tenant));
     return json({ ok: true, data });
   } catch (error) {
-    if (error instanceof BookingFailure) return failure(error);
+    if (error instanceof BookingFailure) return failure(error, answerI18n(context));
     const mapped = toFailure(error, { tenant: tenant?.id ?? '-', operation });
     if (mapped.status >= 500) {
       logError('booking.endpoint', {
@@ -103,7 +132,7 @@ export async function handle<T>(
         requestId: context.locals.requestId,
       });
     }
-    return failure(mapped);
+    return failure(mapped, answerI18n(context));
   }
 }
 
@@ -114,7 +143,7 @@ export async function readJson(request: Request): Promise<unknown> {
   } catch {
     throw new BookingFailure(400, {
       code: 'bad_request',
-      message: 'The request was not valid JSON.',
+      message: textKey('booking.error.badJson'),
     });
   }
 }

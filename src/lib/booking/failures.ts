@@ -3,6 +3,7 @@ import type { Failure } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { logError } from '../log.ts';
 import type { ApiError, BookingContact } from './types.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 /** A failure with a visitor-safe payload; endpoints turn it into JSON, pages into 404/503. */
 export class BookingFailure extends KnownFailure {
@@ -37,19 +38,22 @@ function kindOf(error: ApiError): Failure {
 export function invalid(fields: FieldErrors): BookingFailure {
   return new BookingFailure(422, {
     code: 'validation',
-    message: 'Please check the highlighted fields.',
+    message: textKey('booking.error.fields'),
     fields,
   });
 }
 
 export function notOffered(): BookingFailure {
-  return new BookingFailure(404, { code: 'not_found', message: 'Booking is not offered here.' });
+  return new BookingFailure(404, {
+    code: 'not_found',
+    message: textKey('booking.error.notOffered'),
+  });
 }
 
 export function placeNotFound(): BookingFailure {
   return new BookingFailure(404, {
     code: 'not_found',
-    message: 'This place to stay was not found.',
+    message: textKey('booking.error.placeNotFound'),
   });
 }
 
@@ -71,8 +75,8 @@ export function notOnline(contact: BookingContact | undefined): BookingFailure {
   return new BookingFailure(503, {
     code: 'not_online',
     message: ways
-      ? `Booking is not available online at the moment. Please contact us to book: ${ways}.`
-      : 'Booking is not available online at the moment. Please contact us directly to book.',
+      ? textKey('booking.notOnline', { contact: ways })
+      : textKey('booking.notOnlineDirect'),
     ...(contact ? { contact } : {}),
   });
 }
@@ -81,9 +85,7 @@ export function notOnline(contact: BookingContact | undefined): BookingFailure {
 export function alreadyBooked(): BookingFailure {
   return new BookingFailure(409, {
     code: 'conflict',
-    message:
-      'A booking for this guest, room and these dates already exists. Its confirmation went to ' +
-      'the guest’s e-mail address; to change it, please contact us.',
+    message: textKey('booking.error.alreadyBooked'),
   });
 }
 
@@ -91,13 +93,8 @@ export function alreadyBooked(): BookingFailure {
 export function namesDiffer(): BookingFailure {
   return new BookingFailure(409, {
     code: 'conflict',
-    message: 'We could not book with these details. Please check them or contact us.',
-    fields: {
-      email: [
-        'This e-mail address is registered with us under another name. Please enter the name ' +
-          'used before, use another e-mail address, or contact us.',
-      ],
-    },
+    message: textKey('booking.error.namesDiffer'),
+    fields: { email: [textKey('booking.error.namesDifferEmail')] },
   });
 }
 
@@ -124,12 +121,9 @@ function widgetFields(upstream: FieldErrors): FieldErrors {
   const fields: FieldErrors = {};
   for (const [name, messages] of Object.entries(upstream)) {
     const key = FIELD_NAMES[name] ?? 'form';
-    fields[key] =
-      key === 'roomTypeId'
-        ? ['This room is no longer free for these dates. Please choose another.']
-        : messages;
+    fields[key] = key === 'roomTypeId' ? [textKey('booking.error.roomGone')] : messages;
   }
-  return Object.keys(fields).length ? fields : { form: ['Please check your details.'] };
+  return Object.keys(fields).length ? fields : { form: [textKey('booking.error.details')] };
 }
 
 /** Maps a thrown error to a visitor-safe failure (upstream messages stay in the logs). */
@@ -142,14 +136,11 @@ export function toFailure(
   if (failure.kind === 'invalid') return invalid(widgetFields(failure.fields));
   if (failure.kind === 'busy') {
     const wait = failure.retryAfterSeconds;
-    return busy(`Booking is busy right now. Please try again in ${wait} s.`, wait);
+    return busy(textKey('booking.error.busy', { wait }), wait);
   }
   if (failure.kind === 'not-found') return placeNotFound();
   // Outages were logged once by the upstream client; 401/403 (a token or configuration problem)
   // and bugs are loud in the logs, vague to visitors.
   if (failure.kind !== 'outage') logError('booking.failed', context, error);
-  return unavailable(
-    'Booking is temporarily unavailable. Your details are kept: please try again.',
-    10,
-  );
+  return unavailable(textKey('booking.error.unavailable'), 10);
 }

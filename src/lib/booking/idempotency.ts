@@ -4,6 +4,7 @@ import { logWarn } from '../log.ts';
 import { getRedis } from '../upstream/redis.ts';
 import { BookingFailure } from './failures.ts';
 import type { Confirmation } from './types.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 /**
  * What the site remembers of each idempotency key (one attempt at a booking in one browser), in
@@ -33,7 +34,7 @@ export function assertSameDetails(attempt: Attempt | undefined, fingerprint: str
   if (attempt && attempt.fingerprint !== fingerprint) {
     throw new BookingFailure(409, {
       code: 'conflict',
-      message: 'This booking was already sent with other details. Please reload and try again.',
+      message: textKey('booking.error.keyReused'),
     });
   }
 }

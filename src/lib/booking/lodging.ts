@@ -4,6 +4,7 @@ import { logError } from '../log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { unavailable } from './failures.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 type Lodging = NonNullable<Tenant['lodging']>;
 
@@ -25,7 +26,7 @@ export function lazyLodgingClient(
     const password = lodging.passwordEnv ? env[lodging.passwordEnv] : undefined;
     if (!token && !(email && password)) {
       logError('booking.no_credentials', { tenant: tenant.id });
-      throw unavailable('Booking is temporarily unavailable.', 60);
+      throw unavailable(textKey('booking.unavailable'), 60);
     }
     client = lodgingClient({
       accountKey: `tenant:${tenant.id}`,

@@ -4,6 +4,7 @@ import { BookingFailure } from './failures.ts';
 import { guestErrors, hasErrors } from './rules.ts';
 import type { BookingService } from './service.ts';
 import type { AvailabilityResult } from './types.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 /**
  * The booking without JavaScript: dates, guests and room travel as GET query parameters (a search,
@@ -75,7 +76,7 @@ export async function plainFlow(
   const adults = count(values['adults']);
   const children = count(values['children']);
   const place = (await service.properties()).find((p) => p.id === values['property']);
-  if (!place) return at('dates', { propertyId: ['Choose a place to stay.'] });
+  if (!place) return at('dates', { propertyId: [textKey('booking.error.placeRequired')] });
   const guests = guestErrors(adults, children, place.capacity);
   if (hasErrors(guests)) return at('guests', guests);
 
@@ -98,13 +99,9 @@ export async function plainFlow(
   if (target === 'rooms') return at('rooms', {}, offers);
 
   const room = offers.rooms.find((r) => r.roomTypeId === values['roomTypeId']);
-  if (!room) return at('rooms', { roomTypeId: ['Choose a room.'] }, offers);
+  if (!room) return at('rooms', { roomTypeId: [textKey('booking.error.roomRequired')] }, offers);
   if (!room.available)
-    return at(
-      'rooms',
-      { roomTypeId: ['This room is not available. Please choose another.'] },
-      offers,
-    );
+    return at('rooms', { roomTypeId: [textKey('booking.error.roomUnavailable')] }, offers);
   return at('details', {}, offers);
 }
 

@@ -1,4 +1,6 @@
 import type { AstroGlobal } from 'astro';
+import { i18nFor } from '../i18n/index.ts';
+import { localize, localizeFields } from '../i18n/text.ts';
 import { bookingTenant } from '../tenants/booking.ts';
 import { plainFlow, type PlainState, type PlainView } from './plain-flow.ts';
 import { bookingServiceFor } from './site-service.ts';
@@ -17,6 +19,20 @@ interface StayResult {
  * the details just posted (their messages, or the review), with the room checked again.
  */
 export async function plainStay(
+  Astro: Pick<AstroGlobal, 'locals' | 'url'>,
+  properties: PropertySummary[],
+  posted: StayResult | undefined,
+): Promise<PlainView> {
+  const view = await plainStep(Astro, properties, posted);
+  const i18n = i18nFor(Astro.locals.tenant);
+  return {
+    ...view,
+    errors: localizeFields(i18n, view.errors),
+    message: localize(i18n, view.message),
+  };
+}
+
+async function plainStep(
   Astro: Pick<AstroGlobal, 'locals' | 'url'>,
   properties: PropertySummary[],
   posted: StayResult | undefined,

@@ -1,10 +1,11 @@
-import { plural } from './dates.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import type { GuestDetails } from './schema.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 /**
  * Field rules of the booking form, shared by the widget (instant messages) and the server (which
- * applies them again after zod has checked the shapes). Keys are the widget's field names.
+ * applies them again after zod has checked the shapes). Keys are the widget's field names; messages
+ * are text keys (`src/lib/i18n/text-key.ts`), shown in the reader's language.
  */
 
 /** What a property's rooms can hold, from the largest room type. */
@@ -19,19 +20,18 @@ export const MAX_NOTES = 1000;
 
 export function guestErrors(adults: number, children: number, capacity: Capacity): FieldErrors {
   const errors: FieldErrors = {};
-  if (!Number.isInteger(adults) || adults < 1) errors['adults'] = ['At least one adult must stay.'];
+  if (!Number.isInteger(adults) || adults < 1)
+    errors['adults'] = [textKey('booking.error.adultsMin')];
   else if (adults > capacity.maxAdults) {
-    errors['adults'] = [`Our rooms take at most ${plural(capacity.maxAdults, 'adult')}.`];
+    errors['adults'] = [textKey('booking.error.adultsMax', { count: capacity.maxAdults })];
   }
   if (!Number.isInteger(children) || children < 0) {
-    errors['children'] = ['Enter 0 or more children.'];
+    errors['children'] = [textKey('booking.error.childrenMin')];
   } else if (children > capacity.maxChildren) {
-    errors['children'] = [
-      `Our rooms take at most ${plural(capacity.maxChildren, 'child', 'children')}.`,
-    ];
+    errors['children'] = [textKey('booking.error.childrenMax', { count: capacity.maxChildren })];
   }
   if (!errors['adults'] && !errors['children'] && adults + children > capacity.maxOccupancy) {
-    errors['children'] = [`Our rooms sleep at most ${plural(capacity.maxOccupancy, 'guest')}.`];
+    errors['children'] = [textKey('booking.error.guestsMax', { count: capacity.maxOccupancy })];
   }
   return errors;
 }
@@ -68,33 +68,34 @@ export function detailsErrors(
   rules: FieldRules = {},
 ): FieldErrors {
   const errors: FieldErrors = {};
-  const name = (field: 'firstName' | 'lastName', label: string): void => {
+  const name = (field: 'firstName' | 'lastName'): void => {
     const value = input[field].trim();
-    if (!value) errors[field] = [`Enter your ${label}.`];
+    if (!value) errors[field] = [textKey(`booking.error.${field}Required`)];
     else if (value.length > MAX_NAME)
-      errors[field] = [`Keep the ${label} under ${MAX_NAME} characters.`];
+      errors[field] = [textKey(`booking.error.${field}TooLong`, { max: MAX_NAME })];
   };
-  name('firstName', 'first name');
-  name('lastName', 'last name');
+  name('firstName');
+  name('lastName');
   const email = input.email.trim();
-  if (!email) errors['email'] = ['Enter your e-mail address.'];
+  if (!email) errors['email'] = [textKey('booking.error.emailRequired')];
   else if (!EMAIL.test(email) || email.length > 254) {
-    errors['email'] = ['Enter an e-mail address such as name@example.com.'];
+    errors['email'] = [textKey('booking.error.emailInvalid')];
   }
   const phone = normalizePhone(input.phone);
-  if (!phone && rules.phone?.required) errors['phone'] = ['Enter a phone number.'];
+  if (!phone && rules.phone?.required) errors['phone'] = [textKey('booking.error.phoneRequired')];
   else if (phone && !E164.test(phone)) {
-    errors['phone'] = ['Enter the phone number in international format, such as +44 20 7946 0958.'];
+    errors['phone'] = [textKey('booking.error.phoneInvalid')];
   }
   if (!input.nationality && rules.nationality?.required) {
-    errors['nationality'] = ['Choose your country.'];
+    errors['nationality'] = [textKey('booking.error.countryRequired')];
   } else if (input.nationality && !isCountry(input.nationality)) {
-    errors['nationality'] = ['Choose a country from the list.'];
+    errors['nationality'] = [textKey('booking.error.countryInvalid')];
   }
   const maxNotes = Math.min(MAX_NOTES, rules.notes?.maxLength ?? MAX_NOTES);
-  if (!input.notes.trim() && rules.notes?.required) errors['notes'] = ['Please add a note.'];
+  if (!input.notes.trim() && rules.notes?.required)
+    errors['notes'] = [textKey('booking.error.notesRequired')];
   else if (input.notes.length > maxNotes) {
-    errors['notes'] = [`Keep the notes under ${maxNotes} characters.`];
+    errors['notes'] = [textKey('booking.error.notesTooLong', { max: maxNotes })];
   }
   return errors;
 }

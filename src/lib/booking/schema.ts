@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { isIsoDate } from './dates.ts';
 import { MAX_NAME, MAX_NOTES } from './rules.ts';
+import { textKey } from '../i18n/text-key.ts';
 
-/** Zod schemas of everything that enters the booking endpoints and the embed page. */
+/** Zod schemas of everything that enters the booking endpoints and the embed page (messages are text keys). */
 
-const isoDate = (label: string) =>
-  z.string({ error: `Choose a ${label} date.` }).refine(isIsoDate, {
-    error: `Enter the ${label} date as YYYY-MM-DD.`,
+const isoDate = (field: 'checkIn' | 'checkOut') =>
+  z.string({ error: textKey(`booking.error.${field}Required`) }).refine(isIsoDate, {
+    error: textKey(`booking.error.${field}Format`),
   });
 
 const count = (message: string) =>
@@ -15,19 +16,19 @@ const count = (message: string) =>
   });
 
 export const availabilityQuerySchema = z.object({
-  property: z.uuid({ error: 'Choose a place to stay.' }),
-  checkIn: isoDate('check-in'),
-  checkOut: isoDate('check-out'),
-  adults: count('Enter the number of adults.'),
-  children: count('Enter the number of children.').default(0),
+  property: z.uuid({ error: textKey('booking.error.placeRequired') }),
+  checkIn: isoDate('checkIn'),
+  checkOut: isoDate('checkOut'),
+  adults: count(textKey('booking.error.adultsCount')),
+  children: count(textKey('booking.error.childrenCount')).default(0),
 });
 export type AvailabilityQuery = z.output<typeof availabilityQuerySchema>;
 
 /** The guest's own details (the widget's last form step). */
 const guestDetailsSchema = z.strictObject({
-  firstName: z.string({ error: 'Enter your first name.' }).max(MAX_NAME * 2),
-  lastName: z.string({ error: 'Enter your last name.' }).max(MAX_NAME * 2),
-  email: z.string({ error: 'Enter your e-mail address.' }).max(320),
+  firstName: z.string({ error: textKey('booking.error.firstNameRequired') }).max(MAX_NAME * 2),
+  lastName: z.string({ error: textKey('booking.error.lastNameRequired') }).max(MAX_NAME * 2),
+  email: z.string({ error: textKey('booking.error.emailRequired') }).max(320),
   phone: z.string().max(40).default(''),
   nationality: z.string().max(2).default(''),
   notes: z
@@ -42,13 +43,16 @@ export const bookingRequestSchema = z.strictObject({
   /** One per attempt at a booking: the same key never creates a second booking. */
   idempotencyKey: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{16,100}$/, { error: 'Missing or malformed idempotency key.' }),
-  propertyId: z.uuid({ error: 'Choose a place to stay.' }),
-  roomTypeId: z.string({ error: 'Choose a room.' }).min(1, { error: 'Choose a room.' }).max(100),
-  checkIn: isoDate('check-in'),
-  checkOut: isoDate('check-out'),
-  adults: count('Enter the number of adults.'),
-  children: count('Enter the number of children.'),
+    .regex(/^[A-Za-z0-9_-]{16,100}$/, { error: textKey('booking.error.requestKey') }),
+  propertyId: z.uuid({ error: textKey('booking.error.placeRequired') }),
+  roomTypeId: z
+    .string({ error: textKey('booking.error.roomRequired') })
+    .min(1, { error: textKey('booking.error.roomRequired') })
+    .max(100),
+  checkIn: isoDate('checkIn'),
+  checkOut: isoDate('checkOut'),
+  adults: count(textKey('booking.error.adultsCount')),
+  children: count(textKey('booking.error.childrenCount')),
   ...guestDetailsSchema.shape,
 });
 export type BookingRequest = z.output<typeof bookingRequestSchema>;

@@ -31,6 +31,7 @@ import { holdsRoom } from './status.ts';
 import type { AvailabilityResult, Confirmation, PropertySummary } from './types.ts';
 import type { Read } from './wire.ts';
 import { availabilityResult, bookingInput, confirmationOf, propertySummary } from './wire.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 export interface BookingServiceOptions {
   /** The site's (`siteUpstream()`) or a test's. */
@@ -223,15 +224,13 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       ...detailsErrors(input, isCountryCode, lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
-    if (!room) errors['roomTypeId'] = ['Choose a room.'];
+    if (!room) errors['roomTypeId'] = [textKey('booking.error.roomRequired')];
     else if (
       input.adults > room.maxAdults ||
       input.children > room.maxChildren ||
       input.adults + input.children > room.maxOccupancy
     ) {
-      errors['roomTypeId'] = [
-        `This room sleeps at most ${room.maxOccupancy}. Please choose another.`,
-      ];
+      errors['roomTypeId'] = [textKey('booking.error.roomTooSmall', { count: room.maxOccupancy })];
     }
     if (hasErrors(errors)) throw invalid(errors);
 
@@ -254,7 +253,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       return await creation.run(lockKey, () => createOnce(place, input, fingerprint));
     } catch (error) {
       if (error instanceof LockTimeoutError) {
-        throw busy('This booking is being made right now. Please try again in 5 s.', 5);
+        throw busy(textKey('booking.error.inProgress', { wait: 5 }), 5);
       }
       throw toFailure(error, context('book'));
     }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { FieldErrors } from '../failures/fields.ts';
+import { textKey } from '../i18n/text-key.ts';
 import type { CommentInput } from '../publishing/schema.ts';
+import { COMMENT_MAX, characterCount, normaliseText } from './count.ts';
 
-/** The contract's limit on `content`, counted in characters (code points, as Laravel's `max` does). */
-export const COMMENT_MAX = 2000;
 /** The API's limit on a guest's `author_name`. */
 export const NAME_MAX = 100;
 
@@ -19,16 +19,6 @@ export interface CommentFormValues {
 }
 
 export const EMPTY_VALUES: CommentFormValues = { content: '', name: '', email: '', parentId: '' };
-
-/** Characters as a person counts them (an emoji is one), with the browser's CRLF line breaks as one. */
-export function characterCount(text: string): number {
-  return [...normaliseText(text)].length;
-}
-
-/** Browsers submit textarea line breaks as CRLF; the API and the count see one `\n`. */
-export function normaliseText(text: string): string {
-  return text.replace(/\r\n?/g, '\n');
-}
 
 /** Raw form fields (any of them may be missing or not a string on a hand-made POST). */
 export function readFormValues(raw: Record<string, unknown>): CommentFormValues {
@@ -50,7 +40,7 @@ export type ValidatedComment =
   { ok: true; input: CommentInput } | { ok: false; fields: FieldErrors };
 
 /**
- * The same rules as the API, checked before a call so a mistake costs no upstream request and no
+ * The same rules as the API (messages are text keys), checked before a call so a mistake costs no upstream request and no
  * rate-limit point. A signed-in visitor's name and e-mail are ignored (the API takes them from the token).
  */
 export function validateComment(values: CommentFormValues, signedIn: boolean): ValidatedComment {
@@ -59,23 +49,20 @@ export function validateComment(values: CommentFormValues, signedIn: boolean): V
   const length = characterCount(values.content);
   // Zero-width characters count as blank too: a comment must have something to read.
   const blank = content.replace(/[\u200b-\u200d\u2060\ufeff]/g, '') === '';
-  if (values.content === '') fields['content'] = ['Enter your comment.'];
-  else if (blank)
-    fields['content'] = ['Your comment is only spaces. Write something before posting.'];
+  if (values.content === '') fields['content'] = [textKey('comments.error.empty')];
+  else if (blank) fields['content'] = [textKey('comments.error.blank')];
   else if (length > COMMENT_MAX)
-    fields['content'] = [
-      `Your comment is ${length} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`,
-    ];
+    fields['content'] = [textKey('comments.error.tooLong', { length, max: COMMENT_MAX })];
 
   const name = values.name.trim();
   const email = values.email.trim();
   if (!signedIn) {
-    if (name === '') fields['name'] = ['Enter your name, or sign in to comment.'];
+    if (name === '') fields['name'] = [textKey('comments.error.nameRequired')];
     else if ([...name].length > NAME_MAX)
-      fields['name'] = [`Your name must be ${NAME_MAX} characters or fewer.`];
-    if (email === '') fields['email'] = ['Enter your e-mail address, or sign in to comment.'];
+      fields['name'] = [textKey('comments.error.nameTooLong', { max: NAME_MAX })];
+    if (email === '') fields['email'] = [textKey('comments.error.emailRequired')];
     else if (!emailSchema.safeParse(email).success)
-      fields['email'] = ['Enter an e-mail address in the correct format, like name@example.com.'];
+      fields['email'] = [textKey('comments.error.emailInvalid')];
   }
   if (Object.keys(fields).length > 0) return { ok: false, fields };
 

@@ -1,5 +1,8 @@
 import type { AstroGlobal } from 'astro';
 import { actions, isInputError } from 'astro:actions';
+import { i18nFor } from '../i18n/index.ts';
+import type { I18n } from '../i18n/index.ts';
+import { localize, localizeFields, textKey } from '../i18n/text.ts';
 import { logWarn } from '../log.ts';
 import { publishingFor } from '../reading/clients.ts';
 import { EMPTY_VALUES, readFormValues } from './form.ts';
@@ -24,6 +27,16 @@ async function submittedValues(request: Request): Promise<CommentFormValues> {
   }
 }
 
+/** The outcome's messages (text keys or the API's own text) in the reader's language. */
+export function localizeOutcome(i18n: I18n, outcome: CommentOutcome): CommentOutcome {
+  if (outcome.ok) return { ...outcome, message: localize(i18n, outcome.message) };
+  return {
+    ...outcome,
+    message: localize(i18n, outcome.message),
+    fields: localizeFields(i18n, outcome.fields),
+  };
+}
+
 /** The post page's comments: the action's outcome (if this is a submission) and the thread. */
 export async function commentsForPage(
   Astro: AstroGlobal,
@@ -40,8 +53,8 @@ export async function commentsForPage(
       ok: false,
       kind: 'error',
       message: isInputError(result.error)
-        ? 'Your comment could not be posted. Please reload the page and try again; your text is kept below.'
-        : 'Your comment could not be posted. Please try again; your text is kept below.',
+        ? textKey('comments.error.reload')
+        : textKey('comments.error.retry'),
       fields: {},
       values: await submittedValues(Astro.request),
     };
@@ -57,7 +70,7 @@ export async function commentsForPage(
     {
       reply: Astro.url.searchParams.get('reply'),
       page: Astro.url.searchParams.get(PAGE_PARAM),
-      outcome,
+      outcome: outcome && localizeOutcome(i18nFor(tenant), outcome),
     },
     () => logWarn('comments.list.unavailable', { tenant: tenant.id, path: Astro.url.pathname }),
   );

@@ -1,13 +1,13 @@
 import { classify, isSignedOut } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
-import { waitText } from '../failures/wait.ts';
+import { textKey } from '../i18n/text-key.ts';
 import type { PublishingClient } from '../publishing/client.ts';
 import { mapValidationErrors, validateComment } from './form.ts';
 import type { CommentFormValues } from './form.ts';
 import type { ConsumeLimit } from './limit.ts';
 
-export const MODERATION_MESSAGE = 'Your comment is awaiting moderation.';
-export const PUBLISHED_MESSAGE = 'Your comment has been published.';
+export const MODERATION_MESSAGE = textKey('comments.awaiting');
+export const PUBLISHED_MESSAGE = textKey('comments.published');
 
 export type FailureKind = 'invalid' | 'busy' | 'unavailable' | 'signed-out' | 'closed' | 'error';
 
@@ -23,7 +23,7 @@ export type CommentOutcome =
   | {
       ok: false;
       kind: FailureKind;
-      /** One sentence for the top of the form. */
+      /** One sentence for the top of the form (a text key, or the API's own message). */
       message: string;
       fields: FieldErrors;
       /** What was typed, to refill the form. */
@@ -94,18 +94,14 @@ export async function postComment(
 
   const checked = validateComment(values, signedIn);
   if (!checked.ok) {
-    return fail(
-      'invalid',
-      'Your comment could not be posted. Check the highlighted fields.',
-      checked.fields,
-    );
+    return fail('invalid', textKey('comments.error.fields'), checked.fields);
   }
 
   const limited = await deps.consume(request.limitKey);
   if (!limited.ok) {
     return fail(
       'busy',
-      `You have posted several comments in a short time. Please wait ${waitText(limited.retryAfterSeconds)} and send it again; your text is kept below.`,
+      textKey('comments.error.tooMany', { wait: limited.retryAfterSeconds }),
       {},
       { retryAfterSeconds: limited.retryAfterSeconds },
     );
@@ -127,45 +123,32 @@ export async function postComment(
     if (failure.kind === 'invalid') {
       const mapped = mapValidationErrors(failure.fields);
       if (mapped.parentRejected) {
-        return fail(
-          'invalid',
-          'The comment you replied to is no longer available. Send your text as a new comment instead.',
-          mapped.fields,
-          { values: { ...values, parentId: '' } },
-        );
+        return fail('invalid', textKey('comments.error.parentGone'), mapped.fields, {
+          values: { ...values, parentId: '' },
+        });
       }
-      const summary =
-        mapped.other[0] ?? 'Your comment could not be posted. Check the highlighted fields.';
+      const summary = mapped.other[0] ?? textKey('comments.error.fields');
       return fail('invalid', summary, mapped.fields);
     }
     if (failure.kind === 'busy') {
       const wait = failure.retryAfterSeconds;
       return fail(
         'busy',
-        `Comments are busy right now. Please try again in ${waitText(wait)}; your text is kept below.`,
+        textKey('comments.error.busy', { wait }),
         {},
         { retryAfterSeconds: wait },
       );
     }
     if (failure.kind === 'outage') {
-      return fail(
-        'unavailable',
-        'Comments are unavailable at the moment, so yours was not posted. Please try again in a minute; your text is kept below.',
-      );
+      return fail('unavailable', textKey('comments.error.unavailable'));
     }
     if (isSignedOut(failure) && signedIn) {
-      return fail(
-        'signed-out',
-        'Your sign-in has expired, so your comment was not posted. Sign in again, or enter your name and e-mail to post as a guest; your text is kept below.',
-      );
+      return fail('signed-out', textKey('comments.error.signedOut'));
     }
     if (failure.kind === 'not-found') {
-      return fail('closed', 'This post no longer accepts comments.');
+      return fail('closed', textKey('comments.error.closed'));
     }
     deps.onUnexpected?.(error);
-    return fail(
-      'error',
-      'Something went wrong and your comment was not posted. Please try again; your text is kept below.',
-    );
+    return fail('error', textKey('comments.error.unexpected'));
   }
 }

@@ -10,10 +10,9 @@ export function retryAfterFromMs(ms: number): number {
   return retryAfterSeconds(ms / 1000);
 }
 
-/** "30 seconds", "1 minute", "15 minutes": seconds up to a minute and a half, then whole minutes. */
-export function waitText(seconds: number): string {
+/** "30 seconds", "2 Minuten": seconds up to a minute and a half, then whole minutes, in `locale`. */
+export function formatWait(seconds: number, locale: string): string {
   const s = retryAfterSeconds(seconds);
-  if (s < 90) return `${s} ${s === 1 ? 'second' : 'seconds'}`;
-  const m = Math.ceil(s / 60);
-  return `${m} ${m === 1 ? 'minute' : 'minutes'}`;
+  const [value, unit] = s < 90 ? [s, 'second'] : [Math.ceil(s / 60), 'minute'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }

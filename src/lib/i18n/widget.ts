@@ -3,7 +3,7 @@ import { createI18n, i18nFor, type I18n } from './index.ts';
 import { dictionaryFor } from './languages.ts';
 import type { Tenant } from '../tenants/schema.ts';
 
-/** The booking widget's own texts (`widget.*`), resolved for one locale, sent along as JSON. */
+/** The booking widget's texts (`widget.*`, `booking.error.*`), resolved for one locale, sent along as JSON. */
 export type WidgetText = Record<string, Message>;
 
 /**
@@ -17,11 +17,12 @@ export function widgetI18n(tenant: Tenant, locale: string | undefined): I18n {
   return createI18n(locale, tenant.timeZone, sameLanguage ? tenant.messages : {});
 }
 
+/** Keys the widget may show: its own, and the booking rules' messages it checks before a call. */
+const widgetKey = (key: string): boolean =>
+  key.startsWith('widget.') || key.startsWith('booking.error.') || key === 'booking.unavailable';
+
 export function widgetText(i18n: I18n): WidgetText {
   return Object.fromEntries(
-    MESSAGE_KEYS.filter((key) => key.startsWith('widget.')).map((key) => [
-      key.slice('widget.'.length),
-      i18n.message(key),
-    ]),
+    MESSAGE_KEYS.filter(widgetKey).map((key) => [key.replace(/^widget\./, ''), i18n.message(key)]),
   );
 }

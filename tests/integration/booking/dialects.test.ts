@@ -18,6 +18,7 @@ import {
   uniqueEmail,
 } from './fixture.ts';
 import type { Dialect, Mock } from './fixture.ts';
+import { english } from '../../fixtures/english.ts';
 
 // The booking journeys against both readings of the lodging contract's silences (mock/README.md,
 // "Dialects"): the site must book correctly, or refuse honestly, against either, and never twice.
@@ -113,7 +114,7 @@ describe.each<Dialect>(['default', 'alt'])('booking against the %s dialect', (di
     const error = await service.book(input).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 409, error: { code: 'conflict' } });
     expect(
-      (error as { error: { fields: Record<string, string[]> } }).error.fields['email'],
+      english((error as { error: { fields: Record<string, string[]> } }).error.fields['email']),
     ).toEqual([expect.stringMatching(/another name/)]);
     expect(JSON.stringify(error)).not.toContain(guest.first_name);
     expect(bookingsIn(mock, guest.email, input.checkIn, input.checkOut)).toHaveLength(0);
@@ -229,8 +230,10 @@ describe.each<Dialect>(['default', 'alt'])('booking against the %s dialect', (di
       error: { fields?: Record<string, string[]> };
     };
     expect(refused.status).toBe(422);
-    expect(refused.error.fields?.['phone']).toEqual(['Enter a phone number.']);
-    expect(refused.error.fields?.['notes']).toEqual(['Keep the notes under 500 characters.']);
+    expect(english(refused.error.fields?.['phone'])).toEqual(['Enter a phone number.']);
+    expect(english(refused.error.fields?.['notes'])).toEqual([
+      'Keep the notes under 500 characters.',
+    ]);
     expect(bookingsIn(mock, other.email, other.checkIn, other.checkOut)).toHaveLength(0);
   });
 

@@ -6,6 +6,7 @@ import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { demo, startTestMock, type Mock } from '../harness.ts';
+import { english } from '../../fixtures/english.ts';
 
 // The booking service against the contract mock (in-process, free ports): no stubs.
 let mock: Mock;
@@ -138,7 +139,7 @@ describe('booking service', () => {
     ]);
   });
 
-  it('answers "busy, try again in N s" when the lodging budget is spent', async () => {
+  it('answers "busy, try again in N seconds" when the lodging budget is spent', async () => {
     const s = service({ lodgingPerMinute: 3 });
     const search = (n: number) =>
       s.availability({
@@ -160,7 +161,7 @@ describe('booking service', () => {
     })();
     expect(error).toBeInstanceOf(BookingFailure);
     expect((error as BookingFailure).status).toBe(429);
-    expect((error as BookingFailure).error.message).toMatch(/try again in \d+ s/);
+    expect(english((error as BookingFailure).error.message)).toMatch(/try again in \d+ seconds?\./);
   });
 
   it('hides upstream failures behind a visitor-safe message', async () => {

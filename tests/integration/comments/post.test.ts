@@ -17,6 +17,7 @@ import { PASSWORD, ctl, freshUpstream, startTestMock } from '../harness.ts';
 import type { Mock } from '../harness.ts';
 import { publishingTestClient } from '../operations.ts';
 import type { PublishingTestClient } from '../operations.ts';
+import { english } from '../../fixtures/english.ts';
 
 // The action's logic against the in-process contract mock (its own ports, its own faults):
 // the signed-in path uses a real token from POST /auth/login, as the session would hold it.
@@ -147,7 +148,7 @@ describe('postComment: guests', () => {
       await post(request({ values: { ...request().values, parentId: '999999' } })),
     );
     expect(pendingParent.kind).toBe('invalid');
-    expect(pendingParent.message).toMatch(/no longer available/);
+    expect(english(pendingParent.message)).toMatch(/no longer available/);
     expect(pendingParent.values).toMatchObject({ parentId: '', content: 'A guest thought' });
   });
 });
@@ -189,7 +190,7 @@ describe('postComment: limits and outages', () => {
     const refused = failure(await post(request(), consume));
     expect(refused.kind).toBe('busy');
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
-    expect(refused.message).toMatch(/wait 10 minutes/);
+    expect(english(refused.message)).toMatch(/wait 10 minutes/);
     expect(refused.values.content).toBe('A guest thought');
     expect(failureStatus(refused.kind)).toBe(429);
   });
@@ -204,7 +205,7 @@ describe('postComment: limits and outages', () => {
     try {
       const outcome = failure(await post(request()));
       expect(outcome.kind).toBe(kind);
-      expect(outcome.message).toMatch(message);
+      expect(english(outcome.message)).toMatch(message);
       expect(outcome.values).toEqual(request().values);
     } finally {
       await ctl.clearFaults(mock);

@@ -15,6 +15,7 @@ import {
   UpstreamServerError,
   ValidationError,
 } from '../../../src/lib/upstream/errors.ts';
+import { english } from '../../fixtures/english.ts';
 
 const ctx = { service: 'publishing' as const, operation: 'auth.login' };
 const FIELDS = ['name', 'email', 'password'] as const;
@@ -26,16 +27,18 @@ describe('authFailure', () => {
       { ...ctx, status: 422, upstreamMessage: 'The email has already been taken.' },
       { email: ['The email has already been taken.'] },
     );
-    expect(authFailure(error, FIELDS)).toEqual({
+    expect(english(authFailure(error, FIELDS))).toEqual({
       code: 'BAD_REQUEST',
-      message: MESSAGES.fields,
+      message: english(MESSAGES.fields),
       fields: { email: ['The email has already been taken.'] },
     });
   });
 
   it('uses the form summary the caller names', () => {
     const error = new ValidationError('422', { ...ctx, status: 422 }, { email: ['Nope.'] });
-    expect(authFailure(error, FIELDS, MESSAGES.loginRefused)?.message).toBe(MESSAGES.loginRefused);
+    expect(english(authFailure(error, FIELDS, english(MESSAGES.loginRefused))?.message)).toBe(
+      english(MESSAGES.loginRefused),
+    );
   });
 
   it('sends messages of fields the form does not have to the summary', () => {
@@ -44,7 +47,7 @@ describe('authFailure', () => {
       { ...ctx, status: 422 },
       { email: ['Taken.'], captcha: ['Solve the puzzle.'] },
     );
-    expect(authFailure(error, FIELDS)).toEqual({
+    expect(english(authFailure(error, FIELDS))).toEqual({
       code: 'BAD_REQUEST',
       message: 'Solve the puzzle.',
       fields: { email: ['Taken.'] },
@@ -57,7 +60,7 @@ describe('authFailure', () => {
       { ...ctx, status: 422, upstreamMessage: 'Registrations are closed.' },
       {},
     );
-    expect(authFailure(error, FIELDS)?.message).toBe('Registrations are closed.');
+    expect(english(authFailure(error, FIELDS)?.message)).toBe('Registrations are closed.');
   });
 
   it.each([
@@ -66,16 +69,16 @@ describe('authFailure', () => {
     ['network', new NetworkError('refused', ctx)],
     ['garbage', new InvalidResponseError('bad', ctx, 'issues')],
   ])('asks to try again when the API is down (%s)', (_name, error) => {
-    expect(authFailure(error, FIELDS)).toEqual({
+    expect(english(authFailure(error, FIELDS))).toEqual({
       code: 'SERVICE_UNAVAILABLE',
-      message: MESSAGES.unavailable,
+      message: english(MESSAGES.unavailable),
       fields: {},
     });
   });
 
   it("turns the API's 429 (all readers together) into a busy message with the wait", () => {
     const error = new RateLimitedError('429', { ...ctx, status: 429 }, 42);
-    expect(authFailure(error, FIELDS)).toEqual({
+    expect(english(authFailure(error, FIELDS))).toEqual({
       code: 'TOO_MANY_REQUESTS',
       message: 'Many people are signing in right now. Please wait 42 seconds and try again.',
       fields: {},
@@ -83,7 +86,9 @@ describe('authFailure', () => {
   });
 
   it('answers a 401 during sign-in with a retry message', () => {
-    expect(authFailure(new UnauthenticatedError('401', ctx), FIELDS)?.code).toBe('UNAUTHORIZED');
+    expect(english(authFailure(new UnauthenticatedError('401', ctx), FIELDS)?.code)).toBe(
+      'UNAUTHORIZED',
+    );
   });
 
   it.each([
@@ -91,7 +96,7 @@ describe('authFailure', () => {
     ['a 403', new ForbiddenError('403', ctx)],
     ['a string', 'boom'],
   ])('returns null for %s (logged, shown as a generic message)', (_name, error) => {
-    expect(authFailure(error, FIELDS)).toBeNull();
+    expect(english(authFailure(error, FIELDS))).toBeNull();
   });
 });
 
@@ -105,8 +110,8 @@ describe('mapFieldErrors', () => {
 });
 
 describe('tooManyAttempts', () => {
-  it('says how long to wait (waitText)', () => {
-    expect(tooManyAttempts(840).message).toBe(
+  it('says how long to wait, in words', () => {
+    expect(english(tooManyAttempts(840).message)).toBe(
       'Too many attempts. Please wait 14 minutes and try again.',
     );
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loginInput, registerInput } from '../../../src/lib/auth/forms.ts';
+import { english } from '../../fixtures/english.ts';
 
 function messages(result: {
   success: boolean;
@@ -13,7 +14,7 @@ function messages(result: {
 // Astro turns an empty form field into null before parsing.
 describe('loginInput', () => {
   it('asks for both fields', () => {
-    expect(messages(loginInput.safeParse({ email: null, password: null }))).toEqual({
+    expect(english(messages(loginInput.safeParse({ email: null, password: null })))).toEqual({
       email: 'Enter your e-mail address.',
       password: 'Enter your password.',
     });
@@ -27,7 +28,7 @@ describe('loginInput', () => {
   });
 
   it('explains a malformed e-mail address', () => {
-    expect(messages(loginInput.safeParse({ email: 'nope', password: 'x' }))).toEqual({
+    expect(english(messages(loginInput.safeParse({ email: 'nope', password: 'x' })))).toEqual({
       email: 'Enter an e-mail address like name@example.com.',
     });
   });
@@ -47,13 +48,15 @@ describe('registerInput', () => {
 
   it('shows every message after one submit, the confirmation included', () => {
     expect(
-      messages(
-        registerInput.safeParse({
-          name: null,
-          email: 'x',
-          password: 'short',
-          password_confirmation: 'other',
-        }),
+      english(
+        messages(
+          registerInput.safeParse({
+            name: null,
+            email: 'x',
+            password: 'short',
+            password_confirmation: 'other',
+          }),
+        ),
       ),
     ).toEqual({
       name: 'Enter your name.',
@@ -64,7 +67,7 @@ describe('registerInput', () => {
   });
 
   it('asks for a name that is more than spaces', () => {
-    expect(messages(registerInput.safeParse({ ...valid, name: '   ' }))).toEqual({
+    expect(english(messages(registerInput.safeParse({ ...valid, name: '   ' })))).toEqual({
       name: 'Enter your name.',
     });
   });

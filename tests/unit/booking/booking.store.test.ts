@@ -8,6 +8,7 @@ import type {
 } from '../../../src/components/booking/booking.store.ts';
 import type { ApiResult, Confirmation } from '../../../src/lib/booking/types.ts';
 import { config, confirmation, fakeApi, PROPERTY, toReview } from '../../fixtures/booking-store.ts';
+import { english } from '../../fixtures/english.ts';
 
 describe('the booking store', () => {
   it("holds the details step to the lodging API's field rules from tenants.json", async () => {
@@ -17,19 +18,19 @@ describe('the booking store', () => {
     };
     const booking = createBooking(strict, fakeApi());
     await toReview(booking);
-    expect(booking.$booking.get()).toMatchObject({
+    expect(english(booking.$booking.get())).toMatchObject({
       step: 'details',
       errors: { phone: ['Enter a phone number.'] },
     });
     booking.update('phone', '+44 20 7946 0958');
     booking.update('notes', 'x'.repeat(501));
     await booking.next();
-    expect(booking.$booking.get().errors['notes']).toEqual([
+    expect(english(booking.$booking.get().errors['notes'])).toEqual([
       'Keep the notes under 500 characters.',
     ]);
     booking.update('notes', 'Late arrival.');
     await booking.next();
-    expect(booking.$booking.get().step).toBe('review');
+    expect(english(booking.$booking.get().step)).toBe('review');
   });
 
   it('walks dates → guests → rooms → details → review → done', async () => {
@@ -49,38 +50,42 @@ describe('the booking store', () => {
       adults: 2,
       children: 0,
     });
-    expect(booking.$booking.get().confirmation?.reference).toBe('BK-ABC123');
+    expect(english(booking.$booking.get().confirmation?.reference)).toBe('BK-ABC123');
   });
 
   it('stops each step on invalid input with field messages', async () => {
     const booking = createBooking(config, fakeApi());
     await booking.next();
-    expect(booking.$booking.get()).toMatchObject({
+    expect(english(booking.$booking.get())).toMatchObject({
       step: 'dates',
       errors: { checkIn: ['Choose a check-in date.'], checkOut: ['Choose a check-out date.'] },
     });
     booking.update('checkIn', '2026-02-01');
     booking.update('checkOut', '2026-02-03');
     await booking.next();
-    expect(booking.$booking.get().errors['checkIn']).toEqual(['Check-in cannot be in the past.']);
+    expect(english(booking.$booking.get().errors['checkIn'])).toEqual([
+      'Check-in cannot be in the past.',
+    ]);
     booking.update('checkIn', '2099-03-28');
     booking.update('checkOut', '2099-03-30');
     await booking.next();
     booking.update('adults', '');
     await booking.next();
-    expect(booking.$booking.get()).toMatchObject({
+    expect(english(booking.$booking.get())).toMatchObject({
       step: 'guests',
       errors: { adults: [expect.any(String)] },
     });
     booking.update('adults', '2');
     booking.update('children', '2');
     await booking.next();
-    expect(booking.$booking.get().errors['children']).toEqual(['Our rooms take at most 1 child.']);
+    expect(english(booking.$booking.get().errors['children'])).toEqual([
+      'Our rooms take at most 1 child.',
+    ]);
     booking.update('children', '0');
     await booking.next();
     booking.update('roomTypeId', 'suite');
     await booking.next();
-    expect(booking.$booking.get().errors['roomTypeId']).toEqual([
+    expect(english(booking.$booking.get().errors['roomTypeId'])).toEqual([
       'This room is not available. Please choose another.',
     ]);
   });
@@ -97,7 +102,7 @@ describe('the booking store', () => {
     booking.update('checkIn', '2099-03-28');
     booking.update('checkOut', '2099-03-30');
     booking.update('checkIn', '2099-04-02');
-    expect(booking.$booking.get().draft.checkOut).toBe('2099-04-03');
+    expect(english(booking.$booking.get().draft.checkOut)).toBe('2099-04-03');
   });
 
   it('sends one booking for a double click, with the same idempotency key on retry', async () => {
@@ -111,7 +116,7 @@ describe('the booking store', () => {
     await toReview(booking);
     const first = booking.next();
     const second = booking.next();
-    expect(booking.$booking.get().pending).toBe(true);
+    expect(english(booking.$booking.get().pending)).toBe(true);
     resolve({ ok: true, data: confirmation });
     await Promise.all([first, second]);
     expect(api.book).toHaveBeenCalledTimes(1);
@@ -136,7 +141,7 @@ describe('the booking store', () => {
     await toReview(booking);
     const draft = booking.$booking.get().draft;
     await booking.next();
-    expect(booking.$booking.get()).toMatchObject({
+    expect(english(booking.$booking.get())).toMatchObject({
       step: 'review',
       draft,
       message: 'Booking is temporarily unavailable.',
@@ -144,9 +149,9 @@ describe('the booking store', () => {
       pending: false,
     });
     await booking.retry();
-    expect(booking.$booking.get().message).toMatch(/could not reach/);
+    expect(english(booking.$booking.get().message)).toMatch(/could not reach/);
     await booking.retry();
-    expect(booking.$booking.get().step).toBe('done');
+    expect(english(booking.$booking.get().step)).toBe('done');
     const keys = api.book.mock.calls.map(([request]) => request.idempotencyKey);
     expect(new Set(keys).size).toBe(1);
   });
@@ -185,7 +190,7 @@ describe('the booking store', () => {
     const booking = createBooking(config, api);
     await toReview(booking);
     await booking.next();
-    expect(booking.$booking.get()).toMatchObject({
+    expect(english(booking.$booking.get())).toMatchObject({
       step: 'rooms',
       errors: { roomTypeId: [expect.stringContaining('no longer free')] },
     });
@@ -199,7 +204,7 @@ describe('the booking store', () => {
     await booking.next();
     await booking.next();
     await booking.next();
-    expect(booking.$booking.get()).toMatchObject({
+    expect(english(booking.$booking.get())).toMatchObject({
       step: 'details',
       errors: { email: ['The email is invalid.'] },
     });

@@ -6,6 +6,7 @@ import {
   stayErrors,
   todayIn,
 } from '../../../src/lib/booking/dates.ts';
+import { english } from '../../fixtures/english.ts';
 
 const originalTz = process.env['TZ'];
 afterEach(() => {
@@ -75,7 +76,7 @@ describe('stay rules', () => {
   const rules = { today: '2026-03-29', minNights: 2, maxNights: 14 };
 
   it('accepts a stay starting today across the DST change', () => {
-    expect(stayErrors('2026-03-29', '2026-03-31', rules)).toEqual({});
+    expect(english(stayErrors('2026-03-29', '2026-03-31', rules))).toEqual({});
   });
 
   it.each([
@@ -87,16 +88,16 @@ describe('stay rules', () => {
     ['2026-04-02', '2026-04-17', { checkOut: ['The maximum stay is 14 nights.'] }],
     ['2026-02-30', '2026-04-03', { checkIn: ['Enter the check-in date as YYYY-MM-DD.'] }],
   ])('%j → %j gives %j', (checkIn, checkOut, expected) => {
-    expect(stayErrors(checkIn, checkOut, rules)).toEqual(expected);
+    expect(english(stayErrors(checkIn, checkOut, rules))).toEqual(expected);
   });
 
   it('allows exactly the minimum and the maximum', () => {
-    expect(stayErrors('2026-04-02', '2026-04-04', rules)).toEqual({});
-    expect(stayErrors('2026-04-02', '2026-04-16', rules)).toEqual({});
+    expect(english(stayErrors('2026-04-02', '2026-04-04', rules))).toEqual({});
+    expect(english(stayErrors('2026-04-02', '2026-04-16', rules))).toEqual({});
   });
 
   it('uses singular words for one night', () => {
-    expect(stayErrors('2026-04-02', '2026-04-04', { ...rules, maxNights: 1 })).toEqual({
+    expect(english(stayErrors('2026-04-02', '2026-04-04', { ...rules, maxNights: 1 }))).toEqual({
       checkOut: ['The maximum stay is 1 night.'],
     });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES, isCountryCode } from '../../../src/lib/booking/countries.ts';
 import { detailsErrors, guestErrors } from '../../../src/lib/booking/rules.ts';
+import { english } from '../../fixtures/english.ts';
 
 const capacity = { maxAdults: 3, maxChildren: 2, maxOccupancy: 4 };
 
@@ -15,7 +16,7 @@ describe('guests', () => {
     [2, -1, { children: ['Enter 0 or more children.'] }],
     [3, 2, { children: ['Our rooms sleep at most 4 guests.'] }],
   ])('%d adults, %d children → %j', (adults, children, expected) => {
-    expect(guestErrors(adults, children, capacity)).toEqual(expected);
+    expect(english(guestErrors(adults, children, capacity))).toEqual(expected);
   });
 });
 
@@ -30,7 +31,7 @@ describe('guest details', () => {
   };
 
   it('accepts a complete guest, phone with spaces and brackets', () => {
-    expect(detailsErrors(valid, isCountryCode)).toEqual({});
+    expect(english(detailsErrors(valid, isCountryCode))).toEqual({});
   });
 
   it.each([

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { COMMENT_MAX, characterCount } from '../../../src/lib/comments/count.ts';
 import {
-  COMMENT_MAX,
-  characterCount,
   mapValidationErrors,
   readFormValues,
   validateComment,
 } from '../../../src/lib/comments/form.ts';
 import type { CommentFormValues } from '../../../src/lib/comments/form.ts';
+import { english } from '../../fixtures/english.ts';
 
 const guest: CommentFormValues = {
   content: 'Nice piece.',
@@ -31,7 +31,9 @@ describe('characterCount', () => {
 
 describe('validateComment', () => {
   it('builds a guest comment for the API', () => {
-    expect(validateComment({ ...guest, content: '  Hi  ', parentId: '12' }, false)).toEqual({
+    expect(
+      english(validateComment({ ...guest, content: '  Hi  ', parentId: '12' }, false)),
+    ).toEqual({
       ok: true,
       input: {
         content: 'Hi',
@@ -43,7 +45,7 @@ describe('validateComment', () => {
   });
 
   it('sends neither name nor e-mail for a signed-in visitor, and does not require them', () => {
-    expect(validateComment({ ...guest, name: '', email: 'not-an-email' }, true)).toEqual({
+    expect(english(validateComment({ ...guest, name: '', email: 'not-an-email' }, true))).toEqual({
       ok: true,
       input: { content: 'Nice piece.' },
     });
@@ -61,7 +63,7 @@ describe('validateComment', () => {
       { content: 'x'.repeat(COMMENT_MAX + 5) },
       {
         content: [
-          `Your comment is ${COMMENT_MAX + 5} characters long. Shorten it to ${COMMENT_MAX} characters or fewer.`,
+          'Your comment is 2,005 characters long. Shorten it to 2,000 characters or fewer.',
         ],
       },
     ],
@@ -82,11 +84,13 @@ describe('validateComment', () => {
       { email: ['Enter an e-mail address in the correct format, like name@example.com.'] },
     ],
   ])('refuses a guest comment: %s', (_label, change, fields) => {
-    expect(validateComment({ ...guest, ...change }, false)).toEqual({ ok: false, fields });
+    expect(english(validateComment({ ...guest, ...change }, false))).toEqual({ ok: false, fields });
   });
 
   it('accepts exactly the limit (emoji count as one)', () => {
-    expect(validateComment({ ...guest, content: '😀'.repeat(COMMENT_MAX) }, false).ok).toBe(true);
+    expect(
+      english(validateComment({ ...guest, content: '😀'.repeat(COMMENT_MAX) }, false).ok),
+    ).toBe(true);
   });
 });
 

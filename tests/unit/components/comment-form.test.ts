@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import CommentForm from '../../../src/components/comments/CommentForm.astro';
-import { COMMENT_MAX, EMPTY_VALUES } from '../../../src/lib/comments/form.ts';
+import { COMMENT_MAX } from '../../../src/lib/comments/count.ts';
+import { EMPTY_VALUES } from '../../../src/lib/comments/form.ts';
 import type { CommentFormState } from '../../../src/lib/comments/section.ts';
 import { render } from './render.ts';
 

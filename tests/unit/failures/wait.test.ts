@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterFromMs, retryAfterSeconds, waitText } from '../../../src/lib/failures/wait.ts';
+import { formatWait, retryAfterFromMs, retryAfterSeconds } from '../../../src/lib/failures/wait.ts';
 
 describe('retryAfterSeconds', () => {
   it.each([
@@ -25,7 +25,7 @@ describe('retryAfterSeconds', () => {
   });
 });
 
-describe('waitText', () => {
+describe('formatWait', () => {
   it.each([
     [0, '1 second'],
     [0.2, '1 second'],
@@ -39,6 +39,6 @@ describe('waitText', () => {
     [900, '15 minutes'],
     [3600, '60 minutes'],
   ])('%d s → %s', (seconds, text) => {
-    expect(waitText(seconds)).toBe(text);
+    expect(formatWait(seconds, 'en-GB')).toBe(text);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { widgetI18n, widgetText } from '../../../src/lib/i18n/widget.ts';
-import { sayer } from '../../../src/components/booking/text.ts';
+import { sayer } from '../../../src/lib/i18n/say.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 const tenant = buildTenant({
@@ -26,9 +26,11 @@ describe('the booking widget’s texts', () => {
     expect(say('total')).toBe('Total');
   });
 
-  it('send only the widget’s own keys', () => {
+  it('send the widget’s own keys and the booking rules’ messages, nothing else', () => {
     const keys = Object.keys(widgetText(widgetI18n(tenant, undefined)));
     expect(keys).toContain('reference');
-    expect(keys.some((key) => key.includes('.'))).toBe(false);
+    expect(keys).toContain('booking.error.checkInPast');
+    const other = keys.filter((key) => key.includes('.') && !key.startsWith('booking.error.'));
+    expect(other).toEqual(['booking.unavailable']);
   });
 });

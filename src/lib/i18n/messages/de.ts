@@ -190,6 +190,27 @@ export const de: Dictionary = {
   'field.passwordRepeat': 'Passwort wiederholen',
   'field.passwordHint': 'Mindestens {count} Zeichen.',
   'field.error': 'Fehler:',
+  // Anmeldung (src/lib/auth)
+  'auth.fields': 'Bitte korrigieren Sie die markierten Felder.',
+  'auth.unavailable':
+    'Der Anmeldedienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
+  'auth.unexpected': 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es noch einmal.',
+  'auth.rejected': 'Ihre Anmeldung hat nicht geklappt. Bitte versuchen Sie es noch einmal.',
+  'auth.loginRefused': 'Wir konnten Sie nicht anmelden.',
+  'auth.tooManyAttempts': 'Zu viele Versuche. Bitte warten Sie {wait} und versuchen Sie es erneut.',
+  'auth.busy':
+    'Gerade melden sich sehr viele Personen an. Bitte warten Sie {wait} und versuchen Sie es erneut.',
+  'auth.emailRequired': 'Geben Sie Ihre E-Mail-Adresse ein.',
+  'auth.emailTooLong': 'Eine E-Mail-Adresse hat höchstens {max} Zeichen.',
+  'auth.emailInvalid': 'Geben Sie eine E-Mail-Adresse wie name@example.com ein.',
+  'auth.passwordRequired': 'Geben Sie Ihr Passwort ein.',
+  'auth.passwordTooLong': 'Dieses Passwort ist zu lang.',
+  'auth.nameRequired': 'Geben Sie Ihren Namen ein.',
+  'auth.nameTooLong': 'Ein Name hat höchstens {max} Zeichen.',
+  'auth.passwordChoose': 'Wählen Sie ein Passwort.',
+  'auth.passwordShort': 'Verwenden Sie mindestens {min} Zeichen.',
+  'auth.passwordRepeat': 'Geben Sie das Passwort noch einmal ein.',
+  'auth.passwordMismatch': 'Die beiden Passwörter stimmen nicht überein.',
 
   'comments.heading': 'Kommentare',
   'comments.unavailable':
@@ -227,7 +248,37 @@ export const de: Dictionary = {
   'comments.email': 'E-Mail',
   'comments.post': 'Kommentar senden',
   'comments.postReply': 'Antwort senden',
-  'comments.blank': 'Schreiben Sie etwas, bevor Sie senden: Der Kommentar ist leer.',
+  'comments.error.blank':
+    'Ihr Kommentar besteht nur aus Leerzeichen. Schreiben Sie etwas, bevor Sie senden.',
+  'comments.error.empty': 'Schreiben Sie Ihren Kommentar.',
+  'comments.error.tooLong':
+    'Ihr Kommentar ist {length} Zeichen lang. Kürzen Sie ihn auf höchstens {max} Zeichen.',
+  'comments.error.nameRequired':
+    'Geben Sie Ihren Namen ein oder melden Sie sich zum Kommentieren an.',
+  'comments.error.nameTooLong': 'Ihr Name darf höchstens {max} Zeichen lang sein.',
+  'comments.error.emailRequired':
+    'Geben Sie Ihre E-Mail-Adresse ein oder melden Sie sich zum Kommentieren an.',
+  'comments.error.emailInvalid':
+    'Geben Sie eine E-Mail-Adresse im richtigen Format ein, etwa name@example.com.',
+  'comments.error.fields':
+    'Ihr Kommentar konnte nicht veröffentlicht werden. Prüfen Sie die markierten Felder.',
+  'comments.error.tooMany':
+    'Sie haben in kurzer Zeit mehrere Kommentare geschrieben. Bitte warten Sie {wait} und senden Sie ihn dann erneut; Ihr Text bleibt unten erhalten.',
+  'comments.error.parentGone':
+    'Der Kommentar, auf den Sie antworten, ist nicht mehr verfügbar. Senden Sie Ihren Text als neuen Kommentar.',
+  'comments.error.busy':
+    'Bei den Kommentaren ist gerade viel los. Bitte versuchen Sie es in {wait} erneut; Ihr Text bleibt unten erhalten.',
+  'comments.error.unavailable':
+    'Kommentare sind im Moment nicht verfügbar, Ihr Kommentar wurde nicht veröffentlicht. Bitte versuchen Sie es in einer Minute erneut; Ihr Text bleibt unten erhalten.',
+  'comments.error.signedOut':
+    'Ihre Anmeldung ist abgelaufen, Ihr Kommentar wurde nicht veröffentlicht. Melden Sie sich erneut an oder geben Sie Name und E-Mail ein, um als Gast zu kommentieren; Ihr Text bleibt unten erhalten.',
+  'comments.error.closed': 'Dieser Beitrag nimmt keine Kommentare mehr an.',
+  'comments.error.unexpected':
+    'Etwas ist schiefgelaufen, Ihr Kommentar wurde nicht veröffentlicht. Bitte versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',
+  'comments.error.reload':
+    'Ihr Kommentar konnte nicht veröffentlicht werden. Bitte laden Sie die Seite neu und versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',
+  'comments.error.retry':
+    'Ihr Kommentar konnte nicht veröffentlicht werden. Bitte versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',
 
   'stay.title': 'Übernachten',
   'stay.heading': 'Übernachten Sie bei uns',
@@ -297,6 +348,83 @@ export const de: Dictionary = {
   'manage.cancelNo': 'Nein, behalten',
   'manage.cancelledNow': 'Ihre Buchung ist storniert. Das Hotel ist informiert.',
   'manage.cancelFailed': 'Die Buchung konnte gerade nicht storniert werden: {message}',
+  'booking.error.placeRequired': 'Wählen Sie eine Unterkunft.',
+  'booking.error.checkInRequired': 'Wählen Sie ein Anreisedatum.',
+  'booking.error.checkInFormat': 'Geben Sie das Anreisedatum als JJJJ-MM-TT ein.',
+  'booking.error.checkInPast': 'Die Anreise kann nicht in der Vergangenheit liegen.',
+  'booking.error.checkOutRequired': 'Wählen Sie ein Abreisedatum.',
+  'booking.error.checkOutFormat': 'Geben Sie das Abreisedatum als JJJJ-MM-TT ein.',
+  'booking.error.checkOutBefore': 'Die Abreise muss nach der Anreise liegen.',
+  'booking.error.minStay': {
+    one: 'Der Mindestaufenthalt beträgt {count} Nacht.',
+    other: 'Der Mindestaufenthalt beträgt {count} Nächte.',
+  },
+  'booking.error.maxStay': {
+    one: 'Der Höchstaufenthalt beträgt {count} Nacht.',
+    other: 'Der Höchstaufenthalt beträgt {count} Nächte.',
+  },
+  'booking.error.adultsCount': 'Geben Sie die Zahl der Erwachsenen ein.',
+  'booking.error.childrenCount': 'Geben Sie die Zahl der Kinder ein.',
+  'booking.error.adultsMin': 'Mindestens eine erwachsene Person muss übernachten.',
+  'booking.error.adultsMax': {
+    one: 'Unsere Zimmer bieten höchstens {count} erwachsenen Person Platz.',
+    other: 'Unsere Zimmer bieten höchstens {count} Erwachsenen Platz.',
+  },
+  'booking.error.childrenMin': 'Geben Sie 0 oder mehr Kinder ein.',
+  'booking.error.childrenMax': {
+    one: 'Unsere Zimmer bieten höchstens {count} Kind Platz.',
+    other: 'Unsere Zimmer bieten höchstens {count} Kindern Platz.',
+  },
+  'booking.error.guestsMax': {
+    one: 'Unsere Zimmer bieten höchstens {count} Gast Platz.',
+    other: 'Unsere Zimmer bieten höchstens {count} Gästen Platz.',
+  },
+  'booking.error.roomRequired': 'Wählen Sie ein Zimmer.',
+  'booking.error.roomUnavailable':
+    'Dieses Zimmer ist nicht verfügbar. Bitte wählen Sie ein anderes.',
+  'booking.error.roomTooSmall':
+    'Dieses Zimmer bietet höchstens {count} Personen Platz. Bitte wählen Sie ein anderes.',
+  'booking.error.roomGone':
+    'Dieses Zimmer ist für diese Daten nicht mehr frei. Bitte wählen Sie ein anderes.',
+  'booking.error.firstNameRequired': 'Geben Sie Ihren Vornamen ein.',
+  'booking.error.firstNameTooLong': 'Der Vorname darf höchstens {max} Zeichen lang sein.',
+  'booking.error.lastNameRequired': 'Geben Sie Ihren Nachnamen ein.',
+  'booking.error.lastNameTooLong': 'Der Nachname darf höchstens {max} Zeichen lang sein.',
+  'booking.error.emailRequired': 'Geben Sie Ihre E-Mail-Adresse ein.',
+  'booking.error.emailInvalid': 'Geben Sie eine E-Mail-Adresse wie name@example.com ein.',
+  'booking.error.phoneRequired': 'Geben Sie eine Telefonnummer ein.',
+  'booking.error.phoneInvalid':
+    'Geben Sie die Telefonnummer im internationalen Format ein, etwa +41 44 668 18 00.',
+  'booking.error.countryRequired': 'Wählen Sie Ihr Land.',
+  'booking.error.countryInvalid': 'Wählen Sie ein Land aus der Liste.',
+  'booking.error.notesRequired': 'Bitte schreiben Sie eine Nachricht.',
+  'booking.error.notesTooLong': 'Die Nachricht darf höchstens {max} Zeichen lang sein.',
+  'booking.error.fields': 'Bitte prüfen Sie die markierten Felder.',
+  'booking.error.details': 'Bitte prüfen Sie Ihre Angaben.',
+  'booking.error.notOffered': 'Hier kann nicht gebucht werden.',
+  'booking.error.placeNotFound': 'Diese Unterkunft wurde nicht gefunden.',
+  'booking.error.alreadyBooked':
+    'Für diesen Gast, dieses Zimmer und diese Daten gibt es bereits eine Buchung. Die Bestätigung ging an die E-Mail-Adresse des Gastes; für Änderungen kontaktieren Sie uns bitte.',
+  'booking.error.namesDiffer':
+    'Mit diesen Angaben konnten wir nicht buchen. Bitte prüfen Sie sie oder kontaktieren Sie uns.',
+  'booking.error.namesDifferEmail':
+    'Diese E-Mail-Adresse ist bei uns unter einem anderen Namen registriert. Geben Sie den früher verwendeten Namen ein, verwenden Sie eine andere E-Mail-Adresse oder kontaktieren Sie uns.',
+  'booking.error.keyReused':
+    'Diese Buchung wurde bereits mit anderen Angaben gesendet. Bitte laden Sie die Seite neu und versuchen Sie es erneut.',
+  'booking.error.requestKey': 'Der Idempotenzschlüssel fehlt oder ist ungültig.',
+  'booking.error.inProgress':
+    'Diese Buchung wird gerade ausgeführt. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.busy':
+    'Bei den Buchungen ist gerade viel los. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.tooManyBookings':
+    'Zu viele Buchungen von Ihrer Verbindung. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.tooManySearches': 'Zu viele Suchen. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.unavailable':
+    'Die Buchung ist vorübergehend nicht möglich. Ihre Angaben bleiben erhalten: Bitte versuchen Sie es erneut.',
+  'booking.error.offline':
+    'Wir konnten den Buchungsdienst nicht erreichen. Ihre Angaben bleiben erhalten: Bitte versuchen Sie es erneut.',
+  'booking.error.forbidden': 'Diese Anfrage ist nicht erlaubt.',
+  'booking.error.badJson': 'Die Anfrage war kein gültiges JSON.',
   'widget.nights': { one: '{count} Nacht', other: '{count} Nächte' },
   'widget.guests': { one: '{count} Gast', other: '{count} Gäste' },
   'widget.adults': { one: '{count} Erwachsene Person', other: '{count} Erwachsene' },

@@ -190,6 +190,26 @@ export const en = {
   'field.passwordRepeat': 'Repeat the password',
   'field.passwordHint': 'At least {count} characters.',
   'field.error': 'Error:',
+  // Sign-in messages (src/lib/auth); {wait} is a duration ("30 seconds")
+  'auth.fields': 'Please correct the highlighted fields.',
+  'auth.unavailable':
+    'We could not reach the sign-in service just now. Please try again in a moment.',
+  'auth.unexpected': 'Something went wrong on our side. Please try again.',
+  'auth.rejected': 'Your sign-in did not go through. Please try again.',
+  'auth.loginRefused': 'We could not log you in.',
+  'auth.tooManyAttempts': 'Too many attempts. Please wait {wait} and try again.',
+  'auth.busy': 'Many people are signing in right now. Please wait {wait} and try again.',
+  'auth.emailRequired': 'Enter your e-mail address.',
+  'auth.emailTooLong': 'An e-mail address has at most {max} characters.',
+  'auth.emailInvalid': 'Enter an e-mail address like name@example.com.',
+  'auth.passwordRequired': 'Enter your password.',
+  'auth.passwordTooLong': 'That password is too long.',
+  'auth.nameRequired': 'Enter your name.',
+  'auth.nameTooLong': 'A name has at most {max} characters.',
+  'auth.passwordChoose': 'Choose a password.',
+  'auth.passwordShort': 'Use at least {min} characters.',
+  'auth.passwordRepeat': 'Enter the password again.',
+  'auth.passwordMismatch': 'The two passwords do not match.',
 
   // Comments
   'comments.heading': 'Comments',
@@ -226,7 +246,34 @@ export const en = {
   'comments.email': 'E-mail',
   'comments.post': 'Post comment',
   'comments.postReply': 'Post reply',
-  'comments.blank': 'Write something before posting: the comment is empty.',
+  // Comment messages (src/lib/comments); {wait} is a duration ("30 seconds")
+  'comments.error.blank': 'Your comment is only spaces. Write something before posting.',
+  'comments.error.empty': 'Enter your comment.',
+  'comments.error.tooLong':
+    'Your comment is {length} characters long. Shorten it to {max} characters or fewer.',
+  'comments.error.nameRequired': 'Enter your name, or sign in to comment.',
+  'comments.error.nameTooLong': 'Your name must be {max} characters or fewer.',
+  'comments.error.emailRequired': 'Enter your e-mail address, or sign in to comment.',
+  'comments.error.emailInvalid':
+    'Enter an e-mail address in the correct format, like name@example.com.',
+  'comments.error.fields': 'Your comment could not be posted. Check the highlighted fields.',
+  'comments.error.tooMany':
+    'You have posted several comments in a short time. Please wait {wait} and send it again; your text is kept below.',
+  'comments.error.parentGone':
+    'The comment you replied to is no longer available. Send your text as a new comment instead.',
+  'comments.error.busy':
+    'Comments are busy right now. Please try again in {wait}; your text is kept below.',
+  'comments.error.unavailable':
+    'Comments are unavailable at the moment, so yours was not posted. Please try again in a minute; your text is kept below.',
+  'comments.error.signedOut':
+    'Your sign-in has expired, so your comment was not posted. Sign in again, or enter your name and e-mail to post as a guest; your text is kept below.',
+  'comments.error.closed': 'This post no longer accepts comments.',
+  'comments.error.unexpected':
+    'Something went wrong and your comment was not posted. Please try again; your text is kept below.',
+  'comments.error.reload':
+    'Your comment could not be posted. Please reload the page and try again; your text is kept below.',
+  'comments.error.retry':
+    'Your comment could not be posted. Please try again; your text is kept below.',
 
   // Booking
   'stay.title': 'Stay',
@@ -295,6 +342,79 @@ export const en = {
   'manage.cancelNo': 'No, keep it',
   'manage.cancelledNow': 'Your booking is cancelled. The hotel has been told.',
   'manage.cancelFailed': 'The booking could not be cancelled just now: {message}',
+  // Booking rules and failures (src/lib/booking), also sent to the widget; {wait} is a duration
+  'booking.error.placeRequired': 'Choose a place to stay.',
+  'booking.error.checkInRequired': 'Choose a check-in date.',
+  'booking.error.checkInFormat': 'Enter the check-in date as YYYY-MM-DD.',
+  'booking.error.checkInPast': 'Check-in cannot be in the past.',
+  'booking.error.checkOutRequired': 'Choose a check-out date.',
+  'booking.error.checkOutFormat': 'Enter the check-out date as YYYY-MM-DD.',
+  'booking.error.checkOutBefore': 'Check-out must be after check-in.',
+  'booking.error.minStay': {
+    one: 'The minimum stay is {count} night.',
+    other: 'The minimum stay is {count} nights.',
+  },
+  'booking.error.maxStay': {
+    one: 'The maximum stay is {count} night.',
+    other: 'The maximum stay is {count} nights.',
+  },
+  'booking.error.adultsCount': 'Enter the number of adults.',
+  'booking.error.childrenCount': 'Enter the number of children.',
+  'booking.error.adultsMin': 'At least one adult must stay.',
+  'booking.error.adultsMax': {
+    one: 'Our rooms take at most {count} adult.',
+    other: 'Our rooms take at most {count} adults.',
+  },
+  'booking.error.childrenMin': 'Enter 0 or more children.',
+  'booking.error.childrenMax': {
+    one: 'Our rooms take at most {count} child.',
+    other: 'Our rooms take at most {count} children.',
+  },
+  'booking.error.guestsMax': {
+    one: 'Our rooms sleep at most {count} guest.',
+    other: 'Our rooms sleep at most {count} guests.',
+  },
+  'booking.error.roomRequired': 'Choose a room.',
+  'booking.error.roomUnavailable': 'This room is not available. Please choose another.',
+  'booking.error.roomTooSmall': 'This room sleeps at most {count}. Please choose another.',
+  'booking.error.roomGone': 'This room is no longer free for these dates. Please choose another.',
+  'booking.error.firstNameRequired': 'Enter your first name.',
+  'booking.error.firstNameTooLong': 'Keep the first name under {max} characters.',
+  'booking.error.lastNameRequired': 'Enter your last name.',
+  'booking.error.lastNameTooLong': 'Keep the last name under {max} characters.',
+  'booking.error.emailRequired': 'Enter your e-mail address.',
+  'booking.error.emailInvalid': 'Enter an e-mail address such as name@example.com.',
+  'booking.error.phoneRequired': 'Enter a phone number.',
+  'booking.error.phoneInvalid':
+    'Enter the phone number in international format, such as +44 20 7946 0958.',
+  'booking.error.countryRequired': 'Choose your country.',
+  'booking.error.countryInvalid': 'Choose a country from the list.',
+  'booking.error.notesRequired': 'Please add a note.',
+  'booking.error.notesTooLong': 'Keep the notes under {max} characters.',
+  'booking.error.fields': 'Please check the highlighted fields.',
+  'booking.error.details': 'Please check your details.',
+  'booking.error.notOffered': 'Booking is not offered here.',
+  'booking.error.placeNotFound': 'This place to stay was not found.',
+  'booking.error.alreadyBooked':
+    'A booking for this guest, room and these dates already exists. Its confirmation went to the guest’s e-mail address; to change it, please contact us.',
+  'booking.error.namesDiffer':
+    'We could not book with these details. Please check them or contact us.',
+  'booking.error.namesDifferEmail':
+    'This e-mail address is registered with us under another name. Please enter the name used before, use another e-mail address, or contact us.',
+  'booking.error.keyReused':
+    'This booking was already sent with other details. Please reload and try again.',
+  'booking.error.requestKey': 'Missing or malformed idempotency key.',
+  'booking.error.inProgress': 'This booking is being made right now. Please try again in {wait}.',
+  'booking.error.busy': 'Booking is busy right now. Please try again in {wait}.',
+  'booking.error.tooManyBookings':
+    'Too many bookings from your connection. Please try again in {wait}.',
+  'booking.error.tooManySearches': 'Too many searches. Please try again in {wait}.',
+  'booking.error.unavailable':
+    'Booking is temporarily unavailable. Your details are kept: please try again.',
+  'booking.error.offline':
+    'We could not reach the booking service. Your details are kept: please try again.',
+  'booking.error.forbidden': 'This request is not allowed.',
+  'booking.error.badJson': 'The request was not valid JSON.',
   // Booking widget (client side): passed to the widget as JSON, see src/lib/i18n/widget.ts
   'widget.nights': { one: '{count} night', other: '{count} nights' },
   'widget.guests': { one: '{count} guest', other: '{count} guests' },

@@ -1,6 +1,6 @@
 import type { Dictionary } from '../dictionary.ts';
 
-/** French. Typographic spaces before « : ; ? ! » are narrow no-break spaces (U+202F), so they never start a line. */
+/** French. Typographic spaces before « : ; ? ! » are narrow no-break spaces (U+202F), so they never start a line. */
 export const fr: Dictionary = {
   'layout.skip': 'Aller au contenu',
   'layout.menu': 'Menu',
@@ -190,6 +190,27 @@ export const fr: Dictionary = {
   'field.passwordRepeat': 'Répétez le mot de passe',
   'field.passwordHint': 'Au moins {count} caractères.',
   'field.error': 'Erreur :',
+  // Connexion (src/lib/auth)
+  'auth.fields': 'Veuillez corriger les champs signalés.',
+  'auth.unavailable':
+    'Le service de connexion est injoignable pour le moment. Veuillez réessayer dans un instant.',
+  'auth.unexpected': 'Un problème est survenu de notre côté. Veuillez réessayer.',
+  'auth.rejected': 'Votre connexion n’a pas abouti. Veuillez réessayer.',
+  'auth.loginRefused': 'Nous n’avons pas pu vous connecter.',
+  'auth.tooManyAttempts': 'Trop de tentatives. Veuillez patienter {wait} et réessayer.',
+  'auth.busy':
+    'Beaucoup de personnes se connectent en ce moment. Veuillez patienter {wait} et réessayer.',
+  'auth.emailRequired': 'Saisissez votre adresse e-mail.',
+  'auth.emailTooLong': 'Une adresse e-mail compte au plus {max} caractères.',
+  'auth.emailInvalid': 'Saisissez une adresse e-mail comme nom@example.com.',
+  'auth.passwordRequired': 'Saisissez votre mot de passe.',
+  'auth.passwordTooLong': 'Ce mot de passe est trop long.',
+  'auth.nameRequired': 'Saisissez votre nom.',
+  'auth.nameTooLong': 'Un nom compte au plus {max} caractères.',
+  'auth.passwordChoose': 'Choisissez un mot de passe.',
+  'auth.passwordShort': 'Utilisez au moins {min} caractères.',
+  'auth.passwordRepeat': 'Saisissez à nouveau le mot de passe.',
+  'auth.passwordMismatch': 'Les deux mots de passe ne correspondent pas.',
 
   'comments.heading': 'Commentaires',
   'comments.unavailable':
@@ -227,7 +248,36 @@ export const fr: Dictionary = {
   'comments.email': 'E-mail',
   'comments.post': 'Publier le commentaire',
   'comments.postReply': 'Publier la réponse',
-  'comments.blank': 'Écrivez quelque chose avant de publier : le commentaire est vide.',
+  'comments.error.blank':
+    'Votre commentaire ne contient que des espaces. Écrivez quelque chose avant de publier.',
+  'comments.error.empty': 'Écrivez votre commentaire.',
+  'comments.error.tooLong':
+    'Votre commentaire compte {length} caractères. Raccourcissez-le à {max} caractères au plus.',
+  'comments.error.nameRequired': 'Saisissez votre nom, ou connectez-vous pour commenter.',
+  'comments.error.nameTooLong': 'Votre nom doit compter {max} caractères au plus.',
+  'comments.error.emailRequired':
+    'Saisissez votre adresse e-mail, ou connectez-vous pour commenter.',
+  'comments.error.emailInvalid':
+    'Saisissez une adresse e-mail au bon format, comme nom@example.com.',
+  'comments.error.fields':
+    'Votre commentaire n’a pas pu être publié. Vérifiez les champs signalés.',
+  'comments.error.tooMany':
+    'Vous avez publié plusieurs commentaires en peu de temps. Veuillez patienter {wait} puis l’envoyer à nouveau ; votre texte est conservé ci-dessous.',
+  'comments.error.parentGone':
+    'Le commentaire auquel vous répondez n’est plus disponible. Envoyez votre texte comme nouveau commentaire.',
+  'comments.error.busy':
+    'Les commentaires sont très sollicités en ce moment. Veuillez réessayer dans {wait} ; votre texte est conservé ci-dessous.',
+  'comments.error.unavailable':
+    'Les commentaires sont indisponibles pour le moment : le vôtre n’a pas été publié. Veuillez réessayer dans une minute ; votre texte est conservé ci-dessous.',
+  'comments.error.signedOut':
+    'Votre session a expiré : votre commentaire n’a pas été publié. Reconnectez-vous, ou saisissez votre nom et votre e-mail pour commenter en invité ; votre texte est conservé ci-dessous.',
+  'comments.error.closed': 'Cet article n’accepte plus de commentaires.',
+  'comments.error.unexpected':
+    'Un problème est survenu et votre commentaire n’a pas été publié. Veuillez réessayer ; votre texte est conservé ci-dessous.',
+  'comments.error.reload':
+    'Votre commentaire n’a pas pu être publié. Veuillez recharger la page et réessayer ; votre texte est conservé ci-dessous.',
+  'comments.error.retry':
+    'Votre commentaire n’a pas pu être publié. Veuillez réessayer ; votre texte est conservé ci-dessous.',
 
   'stay.title': 'Séjourner',
   'stay.heading': 'Séjournez chez nous',
@@ -288,14 +338,90 @@ export const fr: Dictionary = {
   'manage.title': 'Votre réservation',
   'manage.heading': 'Votre réservation {reference}',
   'manage.private':
-    'Cette page est privée : toute personne qui connaît son adresse peut voir et annuler la réservation. Gardez le lien pour vous.',
+    'Cette page est privée : toute personne qui connaît son adresse peut voir et annuler la réservation. Gardez le lien pour vous.',
   'manage.cancel': 'Annuler cette réservation',
   'manage.cancelHeading': 'Annuler cette réservation ?',
   'manage.cancelText': 'L’hôtel libérera votre chambre. Cette action est définitive.',
   'manage.cancelYes': 'Oui, annuler la réservation',
   'manage.cancelNo': 'Non, la garder',
   'manage.cancelledNow': 'Votre réservation est annulée. L’hôtel a été prévenu.',
-  'manage.cancelFailed': 'La réservation n’a pas pu être annulée pour le moment : {message}',
+  'manage.cancelFailed': 'La réservation n’a pas pu être annulée pour le moment : {message}',
+  'booking.error.placeRequired': 'Choisissez un hébergement.',
+  'booking.error.checkInRequired': 'Choisissez une date d’arrivée.',
+  'booking.error.checkInFormat': 'Saisissez la date d’arrivée au format AAAA-MM-JJ.',
+  'booking.error.checkInPast': 'L’arrivée ne peut pas être dans le passé.',
+  'booking.error.checkOutRequired': 'Choisissez une date de départ.',
+  'booking.error.checkOutFormat': 'Saisissez la date de départ au format AAAA-MM-JJ.',
+  'booking.error.checkOutBefore': 'Le départ doit suivre l’arrivée.',
+  'booking.error.minStay': {
+    one: 'Le séjour minimum est de {count} nuit.',
+    other: 'Le séjour minimum est de {count} nuits.',
+  },
+  'booking.error.maxStay': {
+    one: 'Le séjour maximum est de {count} nuit.',
+    other: 'Le séjour maximum est de {count} nuits.',
+  },
+  'booking.error.adultsCount': 'Saisissez le nombre d’adultes.',
+  'booking.error.childrenCount': 'Saisissez le nombre d’enfants.',
+  'booking.error.adultsMin': 'Au moins un adulte doit séjourner.',
+  'booking.error.adultsMax': {
+    one: 'Nos chambres accueillent au plus {count} adulte.',
+    other: 'Nos chambres accueillent au plus {count} adultes.',
+  },
+  'booking.error.childrenMin': 'Saisissez 0 enfant ou plus.',
+  'booking.error.childrenMax': {
+    one: 'Nos chambres accueillent au plus {count} enfant.',
+    other: 'Nos chambres accueillent au plus {count} enfants.',
+  },
+  'booking.error.guestsMax': {
+    one: 'Nos chambres accueillent au plus {count} personne.',
+    other: 'Nos chambres accueillent au plus {count} personnes.',
+  },
+  'booking.error.roomRequired': 'Choisissez une chambre.',
+  'booking.error.roomUnavailable':
+    'Cette chambre n’est pas disponible. Veuillez en choisir une autre.',
+  'booking.error.roomTooSmall':
+    'Cette chambre accueille au plus {count} personnes. Veuillez en choisir une autre.',
+  'booking.error.roomGone':
+    'Cette chambre n’est plus libre à ces dates. Veuillez en choisir une autre.',
+  'booking.error.firstNameRequired': 'Saisissez votre prénom.',
+  'booking.error.firstNameTooLong': 'Le prénom doit compter moins de {max} caractères.',
+  'booking.error.lastNameRequired': 'Saisissez votre nom.',
+  'booking.error.lastNameTooLong': 'Le nom doit compter moins de {max} caractères.',
+  'booking.error.emailRequired': 'Saisissez votre adresse e-mail.',
+  'booking.error.emailInvalid': 'Saisissez une adresse e-mail comme nom@example.com.',
+  'booking.error.phoneRequired': 'Saisissez un numéro de téléphone.',
+  'booking.error.phoneInvalid':
+    'Saisissez le numéro au format international, par exemple +33 1 23 45 67 89.',
+  'booking.error.countryRequired': 'Choisissez votre pays.',
+  'booking.error.countryInvalid': 'Choisissez un pays dans la liste.',
+  'booking.error.notesRequired': 'Veuillez ajouter un message.',
+  'booking.error.notesTooLong': 'Le message doit compter moins de {max} caractères.',
+  'booking.error.fields': 'Veuillez vérifier les champs signalés.',
+  'booking.error.details': 'Veuillez vérifier vos informations.',
+  'booking.error.notOffered': 'La réservation n’est pas proposée ici.',
+  'booking.error.placeNotFound': 'Cet hébergement est introuvable.',
+  'booking.error.alreadyBooked':
+    'Une réservation existe déjà pour ce client, cette chambre et ces dates. Sa confirmation a été envoyée à l’adresse e-mail du client ; pour la modifier, contactez-nous.',
+  'booking.error.namesDiffer':
+    'Nous n’avons pas pu réserver avec ces informations. Vérifiez-les ou contactez-nous.',
+  'booking.error.namesDifferEmail':
+    'Cette adresse e-mail est enregistrée chez nous sous un autre nom. Saisissez le nom utilisé auparavant, utilisez une autre adresse e-mail ou contactez-nous.',
+  'booking.error.keyReused':
+    'Cette réservation a déjà été envoyée avec d’autres informations. Veuillez recharger la page et réessayer.',
+  'booking.error.requestKey': 'Clé d’idempotence manquante ou mal formée.',
+  'booking.error.inProgress': 'Cette réservation est en cours. Veuillez réessayer dans {wait}.',
+  'booking.error.busy':
+    'Les réservations sont très sollicitées en ce moment. Veuillez réessayer dans {wait}.',
+  'booking.error.tooManyBookings':
+    'Trop de réservations depuis votre connexion. Veuillez réessayer dans {wait}.',
+  'booking.error.tooManySearches': 'Trop de recherches. Veuillez réessayer dans {wait}.',
+  'booking.error.unavailable':
+    'La réservation est temporairement indisponible. Vos informations sont conservées : veuillez réessayer.',
+  'booking.error.offline':
+    'Nous n’avons pas pu joindre le service de réservation. Vos informations sont conservées : veuillez réessayer.',
+  'booking.error.forbidden': 'Cette requête n’est pas autorisée.',
+  'booking.error.badJson': 'La requête n’était pas du JSON valide.',
   'widget.nights': { one: '{count} nuit', other: '{count} nuits' },
   'widget.guests': { one: '{count} personne', other: '{count} personnes' },
   'widget.adults': { one: '{count} adulte', other: '{count} adultes' },
@@ -329,23 +455,23 @@ export const fr: Dictionary = {
   'widget.doneCancelled': 'Réservation annulée',
   'widget.doneCancelledText': 'Cette réservation est annulée.',
   'widget.doneOther': 'Réservation envoyée',
-  'widget.doneOtherText': 'L’hôtel a reçu votre réservation. Son état chez lui : « {status} ».',
+  'widget.doneOtherText': 'L’hôtel a reçu votre réservation. Son état chez lui : « {status} ».',
   'widget.status': 'État',
-  'widget.statusReceived': 'Demandée : l’hôtel confirmera',
+  'widget.statusReceived': 'Demandée : l’hôtel confirmera',
   'widget.statusConfirmed': 'Confirmée',
   'widget.statusCancelled': 'Annulée',
   'widget.address': 'Adresse',
   'widget.timeFrom': 'à partir de {time}',
   'widget.timeUntil': 'jusqu’à {time}',
   'widget.manageLink': 'Voir ou annuler cette réservation plus tard',
-  'widget.manageHint': 'Un lien privé : gardez-le pour vous.',
+  'widget.manageHint': 'Un lien privé : gardez-le pour vous.',
   'widget.calendar': 'Ajouter au calendrier',
   'widget.print': 'Imprimer',
   'widget.stayAt': 'Séjour à {place}',
   'widget.searching': 'Recherche de chambres libres…',
   'widget.sending': 'Envoi de votre réservation à l’hôtel…',
   'widget.capacity': { one: '{count} personne', other: '{count} personnes' },
-  'widget.sleepsYouAre': 'Pour {max} personnes : vous êtes {count}',
+  'widget.sleepsYouAre': 'Pour {max} personnes : vous êtes {count}',
   'widget.adultsOnly': 'Pour {max} adultes au plus',
   'widget.noChildren': 'Pas pour les enfants',
   'widget.fewerChildren': 'Pour {max} enfants au plus',

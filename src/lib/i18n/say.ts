@@ -1,4 +1,7 @@
-/** Client side of the widget's texts: messages from the server (`data-text`), plurals by the locale. */
+import { formatWait } from '../failures/wait.ts';
+import { readTextKey } from './text-key.ts';
+
+/** Texts an island says in the browser: messages the page passed as JSON, plurals and numbers by the locale. */
 type Message = string | ({ other: string } & { [R in Intl.LDMLPluralRule]?: string | undefined });
 
 export type Say = (key: string, values?: Record<string, string | number>) => string;
@@ -19,4 +22,18 @@ export function sayer(text: Record<string, Message>, locale: string): Say {
       return typeof value === 'number' ? numbers.format(value) : value;
     });
   };
+}
+
+/**
+ * A message from the shared booking rules or the store (a text key) in the widget's language; the
+ * server's own answers arrive translated and pass unchanged. Widget keys drop their `widget.` prefix.
+ */
+export function sayText(say: Say, locale: string, message: string): string {
+  const parsed = readTextKey(message);
+  if (!parsed) return message;
+  const { wait, ...values } = parsed.values;
+  return say(
+    parsed.key.replace(/^widget\./, ''),
+    typeof wait === 'number' ? { ...values, wait: formatWait(wait, locale) } : values,
+  );
 }

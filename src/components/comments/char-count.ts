@@ -1,0 +1,42 @@
+import { COMMENT_MAX, characterCount } from '../../lib/comments/count.ts';
+import { sayer, type Say } from '../../lib/i18n/say.ts';
+
+/**
+ * The comment field's live character count (progressive enhancement): without JavaScript the server
+ * shows the count after a submit. The visible hint follows every keystroke; screen readers hear the
+ * count once typing pauses, as GOV.UK's character count does, not on every key.
+ */
+
+/** What the page passes in `data-count`: the tenant's messages and locale. */
+export interface CountConfig {
+  locale: string;
+  count: string;
+  over: string | { other: string };
+}
+
+/** The hint for `text`: "120 of 2,000 characters." plus "5 characters too many." past the limit. */
+export function countText(say: Say, text: string, max = COMMENT_MAX): string {
+  const count = characterCount(text);
+  const over = count - max;
+  return over > 0
+    ? `${say('count', { count, max })} ${say('over', { count: over })}`
+    : say('count', { count, max });
+}
+
+const ANNOUNCE_AFTER_MS = 1000;
+
+export function enhanceCount(field: HTMLTextAreaElement): void {
+  const config = JSON.parse(field.dataset['count'] ?? '{}') as CountConfig;
+  const say = sayer({ count: config.count, over: config.over }, config.locale);
+  const hint = document.getElementById(`${field.id}-hint`);
+  const live = field.form?.querySelector<HTMLElement>('[data-count-live]');
+  if (!hint) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  field.addEventListener('input', () => {
+    const text = countText(say, field.value);
+    hint.textContent = text;
+    hint.classList.toggle('over', characterCount(field.value) > COMMENT_MAX);
+    clearTimeout(timer);
+    if (live) timer = setTimeout(() => (live.textContent = text), ANNOUNCE_AFTER_MS);
+  });
+}

@@ -1,0 +1,36 @@
+import type { MessageKey } from './dictionary.ts';
+
+/**
+ * Text written before the reader's language is known (validation rules, failures, zod schemas): a
+ * message key and its values, encoded as a plain string so it travels wherever a message string
+ * goes (zod issues, `FieldErrors`, Action errors, JSON). The page, endpoint or widget that shows it
+ * turns it into the reader's language (`localize` in `./text.ts`, `say` in the widget); any other
+ * string, such as an upstream API's own message, passes unchanged.
+ *
+ * No imports beyond types: the booking widget bundles this file.
+ */
+
+/** Values of a text key; a number named `wait` is a duration in seconds ("30 seconds", "2 Minuten"). */
+export type TextValues = Readonly<Record<string, string | number>>;
+
+// U+2063 INVISIBLE SEPARATOR: not typed by people nor sent by APIs, so a real message never matches.
+const MARK = '\u2063';
+
+export function textKey(key: MessageKey, values?: TextValues): string {
+  return values ? `${MARK}${key}${MARK}${JSON.stringify(values)}` : `${MARK}${key}`;
+}
+
+/** The key and values of an encoded text, or null for any other string. */
+export function readTextKey(text: string): { key: MessageKey; values: TextValues } | null {
+  if (!text.startsWith(MARK)) return null;
+  const [, key = '', json] = text.split(MARK);
+  let values: TextValues = {};
+  if (json) {
+    try {
+      values = JSON.parse(json) as TextValues;
+    } catch {
+      return null;
+    }
+  }
+  return { key: key as MessageKey, values };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { sayText, sayer } from '../../../src/lib/i18n/say.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
+import { localize, localizeFields, readTextKey, textKey } from '../../../src/lib/i18n/text.ts';
+import { widgetText } from '../../../src/lib/i18n/widget.ts';
+
+const de = createI18n('de-CH', 'Europe/Zurich');
+const fr = createI18n('fr-CH', 'Europe/Zurich');
+
+describe('text keys', () => {
+  it('carry a key and its values through a plain string', () => {
+    const text = textKey('booking.error.minStay', { count: 2 });
+    expect(typeof text).toBe('string');
+    expect(readTextKey(text)).toEqual({ key: 'booking.error.minStay', values: { count: 2 } });
+    expect(readTextKey('The email has already been taken.')).toBeNull();
+  });
+
+  it('are written in the reader’s language, plurals and numbers included', () => {
+    expect(localize(de, textKey('booking.error.minStay', { count: 1 }))).toBe(
+      'Der Mindestaufenthalt beträgt 1 Nacht.',
+    );
+    expect(localize(de, textKey('booking.error.minStay', { count: 3 }))).toBe(
+      'Der Mindestaufenthalt beträgt 3 Nächte.',
+    );
+    expect(localize(de, textKey('comments.error.tooLong', { length: 2005, max: 2000 }))).toBe(
+      "Ihr Kommentar ist 2'005 Zeichen lang. Kürzen Sie ihn auf höchstens 2'000 Zeichen.",
+    );
+  });
+
+  it('write a wait out in words: seconds, then whole minutes', () => {
+    expect(localize(de, textKey('booking.error.busy', { wait: 5 }))).toBe(
+      'Bei den Buchungen ist gerade viel los. Bitte versuchen Sie es in 5 Sekunden erneut.',
+    );
+    expect(localize(fr, textKey('auth.tooManyAttempts', { wait: 840 }))).toMatch(
+      /^Trop de tentatives\. Veuillez patienter 14\sminutes et réessayer\.$/,
+    );
+  });
+
+  it('leave an upstream’s own message and unknown keys alone', () => {
+    expect(localize(de, 'The email has already been taken.')).toBe(
+      'The email has already been taken.',
+    );
+    const unknown = '\u2063no.such.key';
+    expect(localize(de, unknown)).toBe(unknown);
+    expect(localizeFields(de, { email: ['Taken.', textKey('auth.emailRequired')] })).toEqual({
+      email: ['Taken.', 'Geben Sie Ihre E-Mail-Adresse ein.'],
+    });
+  });
+
+  it('are said by the booking widget in its own language', () => {
+    const say = sayer(widgetText(fr), 'fr-CH');
+    expect(sayText(say, 'fr-CH', textKey('booking.error.checkInPast'))).toBe(
+      'L’arrivée ne peut pas être dans le passé.',
+    );
+    expect(sayText(say, 'fr-CH', textKey('booking.error.tooManySearches', { wait: 30 }))).toMatch(
+      /^Trop de recherches\. Veuillez réessayer dans 30\ssecondes\.$/,
+    );
+    expect(sayText(say, 'fr-CH', 'Réponse du serveur.')).toBe('Réponse du serveur.');
+  });
+});
