@@ -68,4 +68,11 @@ describe('npm start with valid settings', () => {
     expect(health.status).toBe(200);
     expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', settings: 'ok' });
   });
+
+  it('serves pages through the site middleware (tenant resolution, security headers)', async () => {
+    const home = await send(`http://127.0.0.1:${site.port}/`, { host: 'daily-planet.localhost' });
+    expect(home.status).toBe(200);
+    expect(home.headers['x-frame-options']).toBe('DENY');
+    expect(home.text).toContain('Daily Planet');
+  });
 });
