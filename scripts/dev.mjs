@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import './check-node.mjs';
 import { demoEnv } from './demo-env.mjs';
+import { settingsSchema } from '../src/lib/settings/schema.ts';
+import { settingsMessage, settingsProblems } from '../src/lib/settings/validate.ts';
 
 const children = [];
 let stopping = false;
@@ -33,6 +35,22 @@ process.on('SIGTERM', () => stop(0));
 const devLimit = process.env.MOCK_LIMIT_PUBLIC ?? '600';
 const useMock =
   process.env.MASTHEAD_MOCK !== '0' && existsSync(new URL('../mock/server.ts', import.meta.url));
+const astroEnv = {
+  ASTRO_TELEMETRY_DISABLED: '1',
+  ...(useMock
+    ? {
+        PUBLISHING_PUBLIC_PER_MINUTE: process.env.PUBLISHING_PUBLIC_PER_MINUTE ?? devLimit,
+        ...demoEnv(),
+      }
+    : {}),
+};
+// The same check as the built server's: otherwise dev starts and every page answers 500.
+const problems = settingsProblems(settingsSchema, { ...process.env, ...astroEnv });
+if (problems.length > 0) {
+  console.error(`[dev] ${settingsMessage(problems)}`);
+  process.exit(1);
+}
+
 const mockRunning = await fetch('http://127.0.0.1:4009/', {
   signal: AbortSignal.timeout(1000),
 }).then(
@@ -47,13 +65,5 @@ run(
   'astro',
   process.execPath,
   ['node_modules/astro/bin/astro.mjs', 'dev', ...process.argv.slice(2)],
-  {
-    ASTRO_TELEMETRY_DISABLED: '1',
-    ...(useMock
-      ? {
-          PUBLISHING_PUBLIC_PER_MINUTE: process.env.PUBLISHING_PUBLIC_PER_MINUTE ?? devLimit,
-          ...demoEnv(),
-        }
-      : {}),
-  },
+  astroEnv,
 );

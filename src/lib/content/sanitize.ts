@@ -6,8 +6,9 @@ export interface SanitizeOptions {
   /** The site's own host: links to it stay without `rel`. */
   siteHost?: string | undefined;
   /**
-   * The upstream's address: relative `src`/`href` values are resolved against its origin. Without it
-   * they are dropped (a relative image would otherwise make every browser ask this site for it).
+   * The upstream's address: relative `src`/`href`/`srcset` values are resolved against its origin.
+   * Without it they are dropped (a relative image would otherwise make every browser ask this site
+   * for it), except links to `/posts/<slug>`, which are this site's own post route.
    */
   baseUrl?: string | undefined;
 }
@@ -39,21 +40,63 @@ export function isEmbeddable(url: URL, hosts: readonly string[]): boolean {
 }
 
 /**
- * A `src`/`href` from upstream HTML: absolute URLs and `#fragments` as they are, relative ones
- * resolved against the upstream's origin, or `undefined` (dropped) when there is no base.
+ * A `src`/`href` from upstream HTML: absolute URLs and `#fragments` as they are, relative and
+ * protocol-relative ones (`/storage/x.jpg`, `x.jpg`, `//cdn/x.jpg`) resolved against the upstream's
+ * origin (and scheme), or `undefined` (dropped) when there is no base. Schemes are judged afterwards.
  */
 export function resolveUpstreamUrl(value: string, baseUrl: string | undefined): string | undefined {
   const trimmed = value.trim();
   if (trimmed === '' || trimmed.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(trimmed)) {
     return value;
   }
-  if (trimmed.startsWith('//')) return undefined; // protocol-relative: never kept
   if (!baseUrl) return undefined;
   try {
     return new URL(trimmed, `${new URL(baseUrl).origin}/`).toString();
   } catch {
     return undefined;
   }
+}
+
+/** `/posts/<slug>` (query and fragment allowed): a path of this site's own post route. */
+const OWN_POST_PATH = /^\/posts\/[^/?#\\]+\/?(?:[?#].*)?$/;
+
+/**
+ * A link's `href`: a CMS path to `/posts/<slug>` stays a path, since this site serves the same
+ * tenant's post at the same route (docs/api-assumptions.md); anything else as `resolveUpstreamUrl`.
+ */
+export function resolveUpstreamLink(href: string, baseUrl: string | undefined): string | undefined {
+  return OWN_POST_PATH.test(href.trim()) ? href.trim() : resolveUpstreamUrl(href, baseUrl);
+}
+
+/** A `srcset`'s candidates, split as browsers do: a URL ends at whitespace (or trailing commas). */
+function srcsetCandidates(srcset: string): { url: string; descriptor: string }[] {
+  const candidates: { url: string; descriptor: string }[] = [];
+  let rest = srcset;
+  for (;;) {
+    rest = rest.replace(/^[\s,]+/, '');
+    const url = /^\S+/.exec(rest)?.[0];
+    if (url === undefined) return candidates;
+    rest = rest.slice(url.length);
+    if (url.endsWith(',')) {
+      candidates.push({ url: url.replace(/,+$/, ''), descriptor: '' });
+      continue;
+    }
+    const end = rest.indexOf(',');
+    candidates.push({ url, descriptor: (end === -1 ? rest : rest.slice(0, end)).trim() });
+    rest = end === -1 ? '' : rest.slice(end + 1);
+  }
+}
+
+/** Each candidate of a `srcset` resolved like `src`; candidates that cannot be are left out. */
+export function resolveUpstreamSrcset(
+  srcset: string,
+  baseUrl: string | undefined,
+): string | undefined {
+  const resolved = srcsetCandidates(srcset).flatMap(({ url, descriptor }) => {
+    const absolute = resolveUpstreamUrl(url, baseUrl);
+    return absolute === undefined ? [] : [descriptor ? `${absolute} ${descriptor}` : absolute];
+  });
+  return resolved.length > 0 ? resolved.join(', ') : undefined;
 }
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
@@ -89,16 +132,16 @@ function hostAllowed(src: string, hosts: readonly string[]): boolean {
   }
 }
 
-/** `attribs` with `name` resolved by `resolveUpstreamUrl`, or removed. */
+/** `attribs` with `name` resolved by `resolve`, or removed. */
 function withResolved(
   attribs: Record<string, string>,
   name: string,
-  baseUrl: string | undefined,
+  resolve: (value: string) => string | undefined,
 ): Record<string, string> {
   const value = attribs[name];
   if (value === undefined) return attribs;
   const next = { ...attribs };
-  const resolved = resolveUpstreamUrl(value, baseUrl);
+  const resolved = resolve(value);
   if (resolved === undefined) delete next[name];
   else next[name] = resolved;
   return next;
@@ -119,15 +162,16 @@ function isExternal(href: string, siteHost: string | undefined): boolean {
  * Cleans post HTML from the upstream before it is cached and rendered with `set:html`: an
  * allow-list of tags and attributes, http/https/mailto links only, external links get
  * `rel="noopener noreferrer"`, images lazy, iframes only from `iframeHosts` (player paths), relative
- * URLs resolved against the upstream (`baseUrl`) or dropped.
+ * URLs (`srcset` too) resolved against the upstream (`baseUrl`) or dropped, `/posts/<slug>` links kept.
  */
 export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): string {
   const iframeHosts = options.iframeHosts ?? DEFAULT_IFRAME_HOSTS;
+  const baseUrl = options.baseUrl;
   return sanitizeHtml(html, {
     allowedTags: [...HEADINGS, ...TEXT, ...LISTS, ...TABLES, ...BLOCKS],
     allowedAttributes: {
       a: ['href', 'title', 'rel', 'target'],
-      img: ['src', 'alt', 'width', 'height', 'loading', 'title'],
+      img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading', 'title'],
       iframe: ['src', 'width', 'height', 'title', 'allow', 'allowfullscreen', 'loading'],
       th: ['colspan', 'rowspan', 'scope'],
       td: ['colspan', 'rowspan'],
@@ -151,7 +195,7 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
       (frame.tag === 'img' && !frame.attribs['src']),
     transformTags: {
       a: (tagName, attribs) => {
-        const next = withResolved(attribs, 'href', options.baseUrl);
+        const next = withResolved(attribs, 'href', (href) => resolveUpstreamLink(href, baseUrl));
         const href = next['href'];
         delete next['rel'];
         if (href !== undefined && isExternal(href, options.siteHost)) {
@@ -159,11 +203,18 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
         }
         return { tagName, attribs: next };
       },
-      img: (tagName, attribs) => ({
+      img: (tagName, attribs) => {
+        const withSrc = withResolved(attribs, 'src', (src) => resolveUpstreamUrl(src, baseUrl));
+        const next = withResolved(withSrc, 'srcset', (set) => resolveUpstreamSrcset(set, baseUrl));
+        return { tagName, attribs: { ...next, loading: 'lazy' } };
+      },
+      iframe: (tagName, attribs) => ({
         tagName,
-        attribs: { ...withResolved(attribs, 'src', options.baseUrl), loading: 'lazy' },
+        attribs: {
+          ...withResolved(attribs, 'src', (src) => resolveUpstreamUrl(src, baseUrl)),
+          loading: 'lazy',
+        },
       }),
-      iframe: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: 'lazy' } }),
     },
   });
 }

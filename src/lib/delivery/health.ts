@@ -1,16 +1,22 @@
+import { describeProblem, type SettingProblem } from '../settings/validate.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { getRedis } from '../upstream/redis.ts';
 
 /** One answer of `/_health`: operators and load balancers see which part failed, no tenant data. */
 export interface Health {
   ok: boolean;
+  /** What to fix, when a setting is invalid: names and rules, never the values. */
+  reason?: string;
   checks: {
+    settings: 'ok' | 'invalid';
     config: 'ok' | 'invalid';
     sharedStore: 'ok' | 'unavailable' | 'not configured';
   };
 }
 
 export interface HealthInputs {
+  /** The environment's invalid settings (`settingsProblems`); none when absent. */
+  settings?: () => readonly SettingProblem[];
   /** The tenants; throws when the configuration cannot be used. */
   readConfig: () => readonly Pick<Tenant, 'lodging'>[];
   /** Where the secrets that tenants.json names are looked up. */
@@ -59,6 +65,7 @@ export async function checkHealth(inputs: HealthInputs): Promise<Health> {
   } catch {
     config = 'invalid';
   }
+  const problems = inputs.settings?.() ?? [];
   let sharedStore: Health['checks']['sharedStore'] = 'not configured';
   if (inputs.redisUrl) {
     const ping = inputs.pingStore ?? pingRedis;
@@ -67,15 +74,20 @@ export async function checkHealth(inputs: HealthInputs): Promise<Health> {
       () => 'unavailable' as const,
     );
   }
+  const settings = problems.length > 0 ? 'invalid' : 'ok';
   return {
-    ok: config === 'ok' && sharedStore !== 'unavailable',
-    checks: { config, sharedStore },
+    ok: settings === 'ok' && config === 'ok' && sharedStore !== 'unavailable',
+    ...(problems.length > 0 && {
+      reason: `Invalid settings: ${problems.map((problem) => describeProblem(problem, false)).join('; ')}`,
+    }),
+    checks: { settings, config, sharedStore },
   };
 }
 
 /** `/_health` as a response: 200 or 503, JSON, never cached anywhere. */
 export function healthResponse(health: Health): Response {
-  return new Response(JSON.stringify({ status: health.ok ? 'ok' : 'failing', ...health.checks }), {
+  const body = { status: health.ok ? 'ok' : 'failing', reason: health.reason, ...health.checks };
+  return new Response(JSON.stringify(body), {
     status: health.ok ? 200 : 503,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   });

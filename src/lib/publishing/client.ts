@@ -134,7 +134,9 @@ export function publishingCore(options: PublishingClientOptions): ClientCore {
 export function publishingClient(options: PublishingClientOptions) {
   const core = publishingCore(options);
   const iframeHosts = [...DEFAULT_IFRAME_HOSTS, ...(options.iframeHosts ?? [])];
-  const sanitize = (html: string): string => sanitizePostHtml(html, { iframeHosts });
+  // Relative URLs in post HTML point at the CMS's own site, the origin of this API.
+  const sanitize = (html: string): string =>
+    sanitizePostHtml(html, { iframeHosts, baseUrl: options.baseUrl });
 
   const cleanSummary = (post: PostSummary): PostSummary =>
     post.content === undefined ? post : { ...post, content: sanitize(post.content) };

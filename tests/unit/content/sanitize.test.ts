@@ -97,19 +97,10 @@ describe('sanitizePostHtml options', () => {
     ).toBe('<a href="https://daily.example/p">x</a>');
   });
 
-  it('resolves relative URLs against the upstream’s origin', () => {
-    const baseUrl = 'https://cms.example/api/v1';
-    expect(sanitizePostHtml('<p><img src="x.png" alt="x"></p>', { baseUrl })).toBe(
-      '<p><img src="https://cms.example/x.png" alt="x" loading="lazy" /></p>',
-    );
-    expect(sanitizePostHtml('<a href="/posts/x">x</a>', { baseUrl })).toBe(
-      '<a href="https://cms.example/posts/x" rel="noopener noreferrer">x</a>',
-    );
-  });
-
   it('drops relative URLs when the upstream is unknown, so browsers never ask this site for them', () => {
     expect(sanitizePostHtml('<p>a<img src="x" alt="x">b</p>')).toBe('<p>ab</p>');
-    expect(sanitizePostHtml('<a href="/posts/x">x</a>')).toBe('<a>x</a>');
+    expect(sanitizePostHtml('<a href="/other">x</a>')).toBe('<a>x</a>');
+    expect(sanitizePostHtml('<p>a<img src="//cdn.example/x.jpg">b</p>')).toBe('<p>ab</p>');
     expect(sanitizePostHtml('<a href="#notes">n</a>')).toBe('<a href="#notes">n</a>');
   });
 
@@ -120,5 +111,82 @@ describe('sanitizePostHtml options', () => {
     expect(sanitizePostHtml('<iframe src="https://www.youtube.com/watch?v=abc"></iframe>')).toBe(
       '',
     );
+  });
+});
+
+describe('sanitizePostHtml with the upstream’s address (a CMS on https://cms.example)', () => {
+  const baseUrl = 'https://cms.example/api/v1';
+  const clean = (html: string) => sanitizePostHtml(html, { baseUrl, siteHost: 'daily.example' });
+
+  it.each([
+    [
+      'a root-relative image',
+      '<img src="/storage/x.jpg" alt="x">',
+      '<img src="https://cms.example/storage/x.jpg" alt="x" loading="lazy" />',
+    ],
+    [
+      'a document-relative image (against the origin, not /api/v1)',
+      '<img src="storage/x.jpg">',
+      '<img src="https://cms.example/storage/x.jpg" loading="lazy" />',
+    ],
+    [
+      'a protocol-relative image, with the API’s scheme',
+      '<img src="//cdn.example/x.jpg">',
+      '<img src="https://cdn.example/x.jpg" loading="lazy" />',
+    ],
+    [
+      'a relative link to another page of the CMS site (external, so with rel)',
+      '<a href="/about?x=1#team">x</a>',
+      '<a href="https://cms.example/about?x=1#team" rel="noopener noreferrer">x</a>',
+    ],
+    [
+      'a link to a post: this site’s own post route, kept as a path',
+      '<a href="/posts/other-story">x</a>',
+      '<a href="/posts/other-story">x</a>',
+    ],
+    [
+      'a post link with a fragment',
+      '<a href="/posts/other-story#comments">x</a>',
+      '<a href="/posts/other-story#comments">x</a>',
+    ],
+    [
+      'a deeper /posts/ path, which is not the post route',
+      '<a href="/posts/a/b">x</a>',
+      '<a href="https://cms.example/posts/a/b" rel="noopener noreferrer">x</a>',
+    ],
+    [
+      'every srcset candidate',
+      '<img src="/a.jpg" srcset="/a-480.jpg 480w, //cdn.example/a-960.jpg 960w,https://img.example/a.jpg 2x" sizes="50vw">',
+      '<img src="https://cms.example/a.jpg" srcset="https://cms.example/a-480.jpg 480w, https://cdn.example/a-960.jpg 960w, https://img.example/a.jpg 2x" sizes="50vw" loading="lazy" />',
+    ],
+    [
+      'a protocol-relative player iframe on an allowed host',
+      '<iframe src="//www.youtube-nocookie.com/embed/x"></iframe>',
+      '<iframe src="https://www.youtube-nocookie.com/embed/x" loading="lazy"></iframe>',
+    ],
+  ])('resolves %s', (_label, input, expected) => {
+    expect(clean(input)).toBe(expected);
+  });
+
+  it.each([
+    ['javascript: links', '<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
+    ['data: images', '<img src="data:image/png;base64,AAAA">', ''],
+    [
+      'javascript: srcset candidates (the rest stay)',
+      '<img src="/a.jpg" srcset="javascript:alert(1) 1x, /a2.jpg 2x">',
+      '<img src="https://cms.example/a.jpg" srcset="https://cms.example/a2.jpg 2x" loading="lazy" />',
+    ],
+    [
+      'protocol-relative iframes from other hosts',
+      '<iframe src="//evil.example/embed"></iframe>',
+      '',
+    ],
+    ['relative iframes (the CMS is no player host)', '<iframe src="/player/1"></iframe>', ''],
+  ])('still drops %s', (_label, input, expected) => {
+    expect(clean(input)).toBe(expected);
+  });
+
+  it('keeps post links without a base too: they never depended on it', () => {
+    expect(sanitizePostHtml('<a href="/posts/x">x</a>')).toBe('<a href="/posts/x">x</a>');
   });
 });

@@ -48,3 +48,41 @@ describe('checkHealth, lodging credentials', () => {
     expect(health.ok).toBe(config === 'ok');
   });
 });
+
+describe('checkHealth, settings', () => {
+  const timeout = {
+    name: 'UPSTREAM_TIMEOUT_MS',
+    expected: 'a number greater than 0',
+    given: 'abc',
+  };
+
+  it('answers 503 naming the invalid setting and its rule, without the value', async () => {
+    const response = healthResponse(
+      await checkHealth({
+        settings: () => [timeout],
+        readConfig: valid,
+        redisUrl: undefined,
+        env: {},
+      }),
+    );
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as Record<string, string>;
+    expect(body).toMatchObject({ status: 'failing', settings: 'invalid', config: 'ok' });
+    expect(body['reason']).toBe(
+      'Invalid settings: UPSTREAM_TIMEOUT_MS must be a number greater than 0',
+    );
+  });
+
+  it('answers 200 without a reason when every setting fits', async () => {
+    const response = healthResponse(
+      await checkHealth({ settings: () => [], readConfig: valid, redisUrl: undefined, env: {} }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      settings: 'ok',
+      config: 'ok',
+      sharedStore: 'not configured',
+    });
+  });
+});

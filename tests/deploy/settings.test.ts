@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send } from './http.ts';
+import type { Service } from './processes.ts';
+import { OUT_DIR, startDocumentedMock, startSite, type Mock } from './stack.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs a server entry that should refuse to start: its exit code and everything it printed. */
+function runUntilExit(script: string, args: string[], env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', MASTHEAD_OUT_DIR: OUT_DIR, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // A server that starts after all would never exit: stop it so the assertion below fails.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe.each([
+  ['npm start (scripts/start.mjs)', join(root, 'scripts/start.mjs'), []],
+  ['the built entry (dist/server/entry.mjs)', join(OUT_DIR, 'server/entry.mjs'), []],
+  // Without the mock, and on a port of this suite's range should the check ever let it through.
+  ['npm run dev (scripts/dev.mjs)', join(root, 'scripts/dev.mjs'), ['--port', '4899']],
+])('%s with invalid settings', (_label, script, args) => {
+  it('refuses to start, naming each variable, its rule and the value given', async () => {
+    const { code, output } = await runUntilExit(script, args, {
+      MASTHEAD_MOCK: '0',
+      UPSTREAM_TIMEOUT_MS: 'abc',
+      COMMENTS_PER_IP_PER_10_MIN: '0',
+    });
+    expect(code).toBeGreaterThan(0);
+    expect(output).toContain('Masthead cannot start: 2 invalid settings in the environment.');
+    expect(output).toContain('UPSTREAM_TIMEOUT_MS must be a number greater than 0 (got "abc")');
+    expect(output).toContain(
+      'COMMENTS_PER_IP_PER_10_MIN must be a whole number greater than 0 (got "0")',
+    );
+    expect(output).not.toContain('listening');
+  });
+});
+
+describe('npm start with valid settings', () => {
+  let mock: Mock;
+  let site: Service;
+
+  beforeAll(async () => {
+    mock = await startDocumentedMock();
+    site = await startSite({ mock, env: { UPSTREAM_TIMEOUT_MS: '2500', COMPRESSION: 'false' } });
+  });
+  afterAll(async () => {
+    await site.stop();
+    await mock.close();
+  });
+
+  it('starts, and /_health reports the settings as fine', async () => {
+    const health = await send(`http://127.0.0.1:${site.port}/_health`);
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', settings: 'ok' });
+  });
+
+  it('serves pages through the site middleware (tenant resolution, security headers)', async () => {
+    const home = await send(`http://127.0.0.1:${site.port}/`, { host: 'daily-planet.localhost' });
+    expect(home.status).toBe(200);
+    expect(home.headers['x-frame-options']).toBe('DENY');
+    expect(home.text).toContain('Daily Planet');
+  });
+});
