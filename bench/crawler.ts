@@ -8,20 +8,19 @@
  *   node bench/crawler.ts            20 seconds (the default, also in `npm run bench`)
  *   node bench/crawler.ts --full     the two minutes of the issue
  *
- * Uses dist-bench/ (built by the reading bench; built here when missing), the mock on its default
- * ports like the reading bench, and the server on BENCH_PORT + 1 (4601) with TRUST_PROXY so every
- * human can have an address of its own (X-Forwarded-For), as behind a real proxy.
+ * Uses dist-bench/ (built by the reading bench; built here when missing), the mock on the bench's
+ * ports like the reading bench (bench/pages.ts), and the server on BENCH_PORT + 1 (4701) with
+ * TRUST_PROXY so every human can have an address of its own (X-Forwarded-For), as behind a real proxy.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { startMock } from '../mock/index.ts';
+import { BENCH_PORT, benchMock, MOCK_CONTROL as CONTROL, upstreamEnv } from './pages.ts';
 import { prng } from './random.ts';
 
 const root = new URL('../', import.meta.url);
-const PORT = Number(process.env['BENCH_PORT'] ?? 4600) + 1;
-const CONTROL = 'http://127.0.0.1:4009';
-const PUBLISHING = 'http://127.0.0.1:4010/api/v1';
+const PORT = BENCH_PORT + 1;
+const PUBLISHING = upstreamEnv.PUBLISHING_BASE_URL;
 const CRAWLED = 'daily-planet';
 const TENANTS = ['daily-planet', 'harbour-times', 'alpine-post'];
 const CRAWLER_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -63,15 +62,6 @@ function get(path: string, host: string, headers: Record<string, string>): Promi
   });
 }
 
-async function mockOnDefaultPorts(): Promise<{ close(): Promise<void> }> {
-  const running = await fetch(`${CONTROL}/`).then(
-    (r) => r.ok,
-    () => false,
-  );
-  if (running) return { close: () => Promise.resolve() };
-  return startMock({ publishingPort: 4010, lodgingPort: 4020, controlPort: 4009 });
-}
-
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${CONTROL}${path}`, {
     method,
@@ -107,7 +97,7 @@ function startServer(): Promise<ChildProcess> {
   }
   const child = spawn(process.execPath, ['dist-bench/server/entry.mjs'], {
     cwd: root,
-    env: { ...env, HOST: '127.0.0.1', PORT: String(PORT), TRUST_PROXY: 'true' },
+    env: { ...env, ...upstreamEnv, HOST: '127.0.0.1', PORT: String(PORT), TRUST_PROXY: 'true' },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   return new Promise((resolve, reject) => {
@@ -143,7 +133,7 @@ export async function run(options: { seconds?: number } = {}): Promise<CrawlerBe
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   }
-  const mock = await mockOnDefaultPorts();
+  const mock = await benchMock();
   let server: ChildProcess | undefined;
   try {
     await control('POST', '/reset');

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, one after the other, with a summary of targets met.
- *   npm run bench -- --no-lighthouse    skip the Lighthouse runs (about a minute each)
+ *   npm run bench -- --no-lighthouse    skip Lighthouse (every page type, about 20 s each)
  *   npm run bench -- --no-static        skip the static build (about 8 minutes at the upstream's limit)
  *   npm run bench -- --crawler-full     the crawler-plus-humans load for 2 minutes (default 20 s)
  */

@@ -582,7 +582,9 @@ class MastheadBooking extends HTMLElement {
     const link = this.q<HTMLAnchorElement>('[data-manage-link]');
     if (manage && link) {
       manage.hidden = !confirmation.manageUrl;
-      if (confirmation.manageUrl) link.href = confirmation.manageUrl;
+      // href-less placeholders until now: target/download only with an href (HTML; crawlable links).
+      if (confirmation.manageUrl)
+        Object.assign(link, { href: confirmation.manageUrl, target: '_blank' });
     }
     const calendar = this.q<HTMLAnchorElement>('[data-calendar]');
     if (calendar) {
