@@ -42,8 +42,10 @@ export interface PageType {
   tenant: string;
   path: string;
   expectedStatus: number;
-  /** Reading pages ship no JavaScript at all; the others are interactive by design. */
+  /** Reading pages ship no JavaScript beyond `allowedJs`; the others are interactive by design. */
   reading: boolean;
+  /** Bytes of JavaScript a reading page may ship: only a post page's live comment count (0 elsewhere). */
+  allowedJs: number;
 }
 
 export interface PageWeight extends PageType {
@@ -74,10 +76,13 @@ export async function pageTypes(): Promise<PageType[]> {
     path,
     expectedStatus: status,
     reading,
+    allowedJs: 0,
   });
+  // The comment field's live character count (about 1.6 KB, 1 KB gzipped): the post page's only script.
+  const withComments = (type: PageType): PageType => ({ ...type, allowedJs: 2048 });
   return [
     page('home', dp, '/'),
-    page('post', dp, '/posts/welcome-to-our-new-website'),
+    withComments(page('post', dp, '/posts/welcome-to-our-new-website')),
     page('categories', dp, '/categories'),
     page('category', dp, '/categories/news'),
     page('tags', dp, '/tags'),
@@ -96,7 +101,7 @@ export async function pageTypes(): Promise<PageType[]> {
     page('stay', 'harbour-times', '/stay', false),
     page('embed', 'harbour-times', `/embed/booking?property=${property}`, false),
     page('home-de', 'alpine-post', '/'),
-    page('post-de', 'alpine-post', '/posts/welcome-to-our-new-website'),
+    withComments(page('post-de', 'alpine-post', '/posts/welcome-to-our-new-website')),
     page('stay-de', 'alpine-post', '/stay', false),
   ];
 }
@@ -172,7 +177,9 @@ export async function pageWeights(port: number, pages: PageType[]): Promise<Page
 
 /** Reading pages at 0 JavaScript bytes, every page with its expected status. */
 export function weightsOk(weights: PageWeight[]): boolean {
-  return weights.every((w) => w.status === w.expectedStatus && (!w.reading || w.jsBytes === 0));
+  return weights.every(
+    (w) => w.status === w.expectedStatus && (!w.reading || w.jsBytes <= w.allowedJs),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
