@@ -97,6 +97,15 @@ async function findBooking(tenant: BookingTenant, named: ManagedBooking): Promis
   );
 }
 
+/** The tenant and booking a token names, when it is valid here and for a property this tenant lists. */
+function tokenTarget(locals: Pick<App.Locals, 'site'>, token: string) {
+  const tenant = bookingTenant(locals);
+  if (!tenant) return null;
+  const named = verifyManageToken(secret(), tenant.id, token);
+  if (!named || !tenant.lodging.propertyIds.includes(named.propertyId)) return null;
+  return { tenant, named };
+}
+
 /**
  * The stay a token names, asked fresh from the lodging API; null (a 404 to the visitor) for a
  * bad token, another tenant's, a property this tenant does not list, or a booking that is gone.
@@ -105,10 +114,9 @@ export async function loadManagedStay(
   locals: Pick<App.Locals, 'site'>,
   token: string,
 ): Promise<ManagedStay | null> {
-  const tenant = bookingTenant(locals);
-  if (!tenant) return null;
-  const named = verifyManageToken(secret(), tenant.id, token);
-  if (!named || !tenant.lodging.propertyIds.includes(named.propertyId)) return null;
+  const found = tokenTarget(locals, token);
+  if (!found) return null;
+  const { tenant, named } = found;
   const [property, booking] = await Promise.all([
     bookingServiceFor(tenant).property(named.propertyId),
     findBooking(tenant, named).catch((error: unknown) => {
@@ -123,10 +131,9 @@ export async function cancelManagedStay(
   locals: Pick<App.Locals, 'site'>,
   token: string,
 ): Promise<ManagedStay | null> {
-  const tenant = bookingTenant(locals);
-  if (!tenant) return null;
-  const named = verifyManageToken(secret(), tenant.id, token);
-  if (!named || !tenant.lodging.propertyIds.includes(named.propertyId)) return null;
+  const found = tokenTarget(locals, token);
+  if (!found) return null;
+  const { tenant, named } = found;
   const context = { tenant: tenant.id, operation: 'manage.cancel' };
   try {
     const booking = await findBooking(tenant, named);

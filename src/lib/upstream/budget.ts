@@ -1,5 +1,6 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { retryAfterFromMs } from '../failures/wait.ts';
 import { hashToken, originOf } from './identity.ts';
 import { sharedLimiter } from './limiter.ts';
 
@@ -155,22 +156,7 @@ export function createBudget(options: BudgetOptions = {}): Budget {
 
   return {
     limits,
-    async take(key) {
-      try {
-        const res = await (await limiter(key.kind)).consume(key.key, 1);
-        return { ok: true, remaining: res.remainingPoints };
-      } catch (error) {
-        if (error instanceof RateLimiterRes) {
-          return {
-            ok: false,
-            retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
-          };
-        }
-        // The store failed and no insurance answered: let the request go (the upstream still
-        // protects itself with 429, which we then honour).
-        return { ok: true, remaining: 0 };
-      }
-    },
+    take: (key) => consumeOne(limiter(key.kind), key.key),
     async observe(key, info) {
       try {
         await observeOn(key, info);
@@ -234,25 +220,31 @@ export function createVisitorAllowance(
     humanReserve,
     async charge(key, visitor) {
       if (key.kind === 'lodging') return { ok: true, remaining: Infinity };
-      try {
-        if (visitor.crawler) {
-          const shared = await budget.standing(key);
-          const reserve = Math.ceil(budget.capacity(key.kind) * humanReserve);
-          if (shared.remaining <= reserve) {
-            return { ok: false, retryAfterSeconds: shared.resetSeconds };
-          }
+      if (visitor.crawler) {
+        // A store failure refuses no one: the shared budget still bounds the total.
+        const shared = await budget.standing(key).catch(() => null);
+        const reserve = Math.ceil(budget.capacity(key.kind) * humanReserve);
+        if (shared && shared.remaining <= reserve) {
+          return { ok: false, retryAfterSeconds: shared.resetSeconds };
         }
-        const res = await (await limiter(key.kind)).consume(`${key.key}|${visitor.visitor}`, 1);
-        return { ok: true, remaining: res.remainingPoints };
-      } catch (error) {
-        if (error instanceof RateLimiterRes) {
-          return {
-            ok: false,
-            retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
-          };
-        }
-        return { ok: true, remaining: 0 }; // Store failure: the shared budget still bounds the total.
       }
+      return consumeOne(limiter(key.kind), `${key.key}|${visitor.visitor}`);
     },
   };
+}
+
+/**
+ * One point from a limiter: refused with its wait when spent. When the store itself fails the
+ * request goes ahead: the upstream still protects itself with 429, which is then honoured.
+ */
+async function consumeOne(limiter: Promise<RateLimiterAbstract>, key: string): Promise<TakeResult> {
+  try {
+    const res = await (await limiter).consume(key, 1);
+    return { ok: true, remaining: res.remainingPoints };
+  } catch (error) {
+    if (error instanceof RateLimiterRes) {
+      return { ok: false, retryAfterSeconds: retryAfterFromMs(error.msBeforeNext) };
+    }
+    return { ok: true, remaining: 0 };
+  }
 }
