@@ -1,3 +1,5 @@
+import type { RoomOffer } from '../../lib/booking/types.ts';
+
 /** Visitor-locale formatting for the widget; dates are date-only, formatted on the UTC calendar. */
 
 export function money(amount: number, currency: string, locale: string): string {
@@ -6,6 +8,23 @@ export function money(amount: number, currency: string, locale: string): string 
   } catch {
     return `${amount.toFixed(2)} ${currency}`;
   }
+}
+
+/**
+ * A room's price per night: its rate when every night costs the same, else the average, labelled so
+ * (with weekend rates no night costs `total / nights`).
+ */
+export function nightlyPrice(
+  room: Pick<RoomOffer, 'pricePerNight' | 'nightly' | 'averageNightly'>,
+): {
+  amount: number;
+  average: boolean;
+} {
+  const [first] = room.nightly ?? [];
+  const varies = room.nightly?.some((rate) => rate !== first) ?? false;
+  return varies
+    ? { amount: room.averageNightly, average: true }
+    : { amount: room.pricePerNight, average: false };
 }
 
 export function longDate(date: string, locale: string): string {

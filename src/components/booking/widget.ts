@@ -14,7 +14,7 @@ import type {
   Step,
 } from './booking.store.ts';
 import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
-import { longDate, money } from './format.ts';
+import { longDate, money, nightlyPrice } from './format.ts';
 import { sayText, sayer, type Say } from '../../lib/i18n/say.ts';
 
 /**
@@ -454,10 +454,13 @@ class MastheadBooking extends HTMLElement {
     const facts = el<HTMLElement>('p', { id: `${inputId}-facts`, class: 'room-facts' });
     const capacity = el('span', {}, this.say('capacity', { count: room.maxOccupancy }));
     if (room.available) {
+      const nightly = nightlyPrice(room);
       const perNight = el(
         'strong',
         { class: 'room-price' },
-        this.say('pricePerNight', { price: money(room.pricePerNight, room.currency, this.locale) }),
+        this.say(nightly.average ? 'priceAverage' : 'pricePerNight', {
+          price: money(nightly.amount, room.currency, this.locale),
+        }),
       );
       const total = el(
         'span',

@@ -448,6 +448,7 @@ export const de: Dictionary = {
   'widget.reference': 'Buchungsnummer',
   'widget.priceTotal': '{price} total',
   'widget.pricePerNight': '{price} pro Nacht',
+  'widget.priceAverage': '{price} pro Nacht im Durchschnitt',
   'widget.left': { one: 'nur noch {count} frei', other: 'nur noch {count} frei' },
   'widget.doneReceived': 'Anfrage erhalten',
   'widget.doneReceivedText':

@@ -438,6 +438,7 @@ export const en = {
   'widget.reference': 'Booking reference',
   'widget.priceTotal': '{price} total',
   'widget.pricePerNight': '{price} per night',
+  'widget.priceAverage': '{price} per night on average',
   'widget.left': { one: 'only {count} left', other: 'only {count} left' },
   'widget.doneReceived': 'Request received',
   'widget.doneReceivedText':

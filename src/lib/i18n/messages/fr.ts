@@ -445,6 +445,7 @@ export const fr: Dictionary = {
   'widget.reference': 'Référence de réservation',
   'widget.priceTotal': '{price} au total',
   'widget.pricePerNight': '{price} par nuit',
+  'widget.priceAverage': '{price} par nuit en moyenne',
   'widget.left': { one: 'plus que {count} disponible', other: 'plus que {count} disponibles' },
   'widget.doneReceived': 'Demande reçue',
   'widget.doneReceivedText':
