@@ -12,17 +12,13 @@ export function money(amount: number, currency: string, locale: string): string 
 
 /**
  * A room's price per night: its rate when every night costs the same, else the average, labelled so
- * (with weekend rates no night costs `total / nights`).
+ * (with weekend rates, or a total alone, no night is known to cost `total / nights`).
  */
-export function nightlyPrice(
-  room: Pick<RoomOffer, 'pricePerNight' | 'nightly' | 'averageNightly'>,
-): {
+export function nightlyPrice(room: Pick<RoomOffer, 'pricePerNight' | 'averageNightly'>): {
   amount: number;
   average: boolean;
 } {
-  const [first] = room.nightly ?? [];
-  const varies = room.nightly?.some((rate) => rate !== first) ?? false;
-  return varies
+  return room.pricePerNight === null
     ? { amount: room.averageNightly, average: true }
     : { amount: room.pricePerNight, average: false };
 }

@@ -39,8 +39,11 @@ export interface RoomOffer {
   /** Free and big enough for this party. */
   available: boolean;
   availableRooms: number;
-  /** The API's price per night when it gives one, else `averageNightly`. */
-  pricePerNight: number;
+  /**
+   * The one rate every night costs: the API's price per night, or its nightly rates when all equal;
+   * null when the nights differ or the API gave only a total (then `averageNightly`, called an average).
+   */
+  pricePerNight: number | null;
   /** One price per night, in order, when the API lists them (they may differ: weekend rates). */
   nightly: number[] | null;
   /** `totalPrice / nights`: show as "average per night" when `nightly` is null or not all equal. */

@@ -92,6 +92,12 @@ function nightlyOf(rates: string[] | null | undefined, nights: number): number[]
   return values.every(Number.isFinite) ? values : null;
 }
 
+/** The rate of every night: the listed rates when all equal, else the API's flat rate; else null. */
+function flatRate(nightly: number[] | null, perNight: string | null | undefined): number | null {
+  if (nightly) return nightly.every((rate) => rate === nightly[0]) ? (nightly[0] ?? null) : null;
+  return perNight != null && Number.isFinite(Number(perNight)) ? Number(perNight) : null;
+}
+
 /** The API's total, else the sum of its nightly rates, else its flat rate × nights; else unknown. */
 function totalOf(
   total: string | null | undefined,
@@ -140,8 +146,7 @@ export function availabilityResult(
         maxOccupancy: offer.max_occupancy ?? type.maxOccupancy,
         available: free && fits,
         availableRooms: offer.available_rooms ?? (free ? 1 : 0),
-        pricePerNight:
-          offer.price_per_night != null && !nightly ? Number(offer.price_per_night) : average,
+        pricePerNight: flatRate(nightly, offer.price_per_night),
         nightly,
         averageNightly: average,
         totalPrice: total,
