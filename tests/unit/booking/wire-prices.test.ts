@@ -32,7 +32,7 @@ function offer(prices: Record<string, unknown>) {
   const api = availabilitySchema.parse({
     room_types: [{ room_type_id: 'double', available_rooms: 2, ...prices }],
   });
-  const [room] = availabilityResult(place, query, api).value.rooms;
+  const [room] = availabilityResult(place, query, api).value?.rooms ?? [];
   return (
     room && {
       pricePerNight: room.pricePerNight,

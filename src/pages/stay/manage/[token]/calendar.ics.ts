@@ -7,19 +7,20 @@ import { i18nFor } from '../../../../lib/i18n/index.ts';
 /** The stay as an .ics file, for the manage page's "Add to calendar" (works without JavaScript). */
 export const GET: APIRoute = async (context) => {
   const token = context.params.token ?? '';
+  const { t } = i18nFor(context.locals.tenant);
+  const text = { 'Content-Type': 'text/plain; charset=utf-8' };
   let stay;
   try {
     stay = await loadManagedStay(context.locals, token);
   } catch (error) {
     const failure = classify(error);
     if (!isTemporary(failure)) throw error;
-    return new Response('Please try again in a moment.', {
+    return new Response(t('booking.unavailable'), {
       status: 503,
-      headers: { 'Retry-After': String(failure.retryAfterSeconds ?? 30) },
+      headers: { ...text, 'Retry-After': String(failure.retryAfterSeconds ?? 30) },
     });
   }
-  if (!stay) return new Response('Not found', { status: 404 });
-  const { t } = i18nFor(context.locals.tenant);
+  if (!stay) return new Response(t('error.notFound'), { status: 404, headers: text });
   const page = new URL(context.locals.href(`/stay/manage/${token}`), context.url).href;
   const ics = stayIcs({
     uid: `${stay.reference}@${context.url.hostname}`,
