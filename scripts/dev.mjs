@@ -1,6 +1,8 @@
 // `npm run dev`: the contract mock and `astro dev` together; one Ctrl-C stops both.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadEnv } from 'vite';
 import './check-node.mjs';
 import { demoEnv } from './demo-env.mjs';
 import { settingsSchema } from '../src/lib/settings/schema.ts';
@@ -44,8 +46,10 @@ const astroEnv = {
       }
     : {}),
 };
-// The same check as the built server's: otherwise dev starts and every page answers 500.
-const problems = settingsProblems(settingsSchema, { ...process.env, ...astroEnv });
+// The same check as the built server's: otherwise dev starts and every page answers 500. The values
+// are Astro's: `.env` files read as Astro reads them (Vite's loadEnv), the environment winning.
+const fileEnv = loadEnv('development', fileURLToPath(new URL('..', import.meta.url)), '');
+const problems = settingsProblems(settingsSchema, { ...fileEnv, ...astroEnv });
 if (problems.length > 0) {
   console.error(`[dev] ${settingsMessage(problems)}`);
   process.exit(1);
