@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { invalid } from '../../../src/lib/booking/failures.ts';
 import { plainFlow, stepQuery } from '../../../src/lib/booking/plain-flow.ts';
-import type { AvailabilityResult, PropertySummary } from '../../../src/lib/booking/types.ts';
+import type { PropertySummary } from '../../../src/lib/booking/types.ts';
+import { PROPERTY, offers } from '../../fixtures/booking-store.ts';
 
-const PROPERTY = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const place: PropertySummary = {
   id: PROPERTY,
   name: 'Harbour View Hotel',
@@ -11,43 +11,6 @@ const place: PropertySummary = {
   city: 'Port Haven',
   roomTypes: [],
   capacity: { maxAdults: 4, maxChildren: 2, maxOccupancy: 4 },
-};
-const offers: AvailabilityResult = {
-  propertyId: PROPERTY,
-  checkIn: '2099-03-28',
-  checkOut: '2099-03-30',
-  nights: 2,
-  adults: 2,
-  children: 0,
-  currency: 'EUR',
-  rooms: [
-    {
-      roomTypeId: 'double',
-      name: 'Double',
-      description: '',
-      maxOccupancy: 2,
-      available: true,
-      availableRooms: 3,
-      pricePerNight: 100,
-      nightly: null,
-      averageNightly: 100,
-      totalPrice: 200,
-      currency: 'EUR',
-    },
-    {
-      roomTypeId: 'suite',
-      name: 'Suite',
-      description: '',
-      maxOccupancy: 4,
-      available: false,
-      availableRooms: 0,
-      pricePerNight: 200,
-      nightly: null,
-      averageNightly: 200,
-      totalPrice: 400,
-      currency: 'EUR',
-    },
-  ],
 };
 
 function service(availability = vi.fn(() => Promise.resolve(offers))) {
