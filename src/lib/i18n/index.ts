@@ -2,7 +2,6 @@ import type { Tenant } from '../tenants/schema.ts';
 import { isPlural, type Message, type MessageKey } from './dictionary.ts';
 import { dictionaryFor } from './languages.ts';
 import { en } from './messages/en.ts';
-import { formatWait } from '../failures/wait.ts';
 
 export type { Message, MessageKey } from './dictionary.ts';
 export type Values = Readonly<Record<string, string | number>>;
@@ -17,8 +16,6 @@ export interface I18n {
   /** The text for `key`, `{name}` filled from `values`; plural messages pick their form by `values.count`. */
   t: (key: MessageKey, values?: Values) => string;
   number: (value: number) => string;
-  /** A wait as people say it: "30 seconds" up to a minute and a half, then whole minutes ("2 Minuten"). */
-  duration: (seconds: number) => string;
   /** The raw message (override, language, English), for text a client-side island formats itself. */
   message: (key: MessageKey) => Message;
 }
@@ -55,8 +52,7 @@ export function createI18n(
     const category = typeof count === 'number' ? plurals.select(count) : 'other';
     return message[category] ?? message.other;
   };
-  const duration = (seconds: number): string => formatWait(seconds, locale);
-  return { locale, language, timeZone, t, number, duration, message };
+  return { locale, language, timeZone, t, number, message };
 }
 
 function interpolate(text: string, values: Values, number: (value: number) => string): string {

@@ -1,5 +1,4 @@
-import { formatWait } from '../failures/wait.ts';
-import { readTextKey } from './text-key.ts';
+import { writeText } from './text-key.ts';
 
 /** Texts an island says in the browser: messages the page passed as JSON, plurals and numbers by the locale. */
 type Message = string | ({ other: string } & { [R in Intl.LDMLPluralRule]?: string | undefined });
@@ -29,11 +28,5 @@ export function sayer(text: Record<string, Message>, locale: string): Say {
  * server's own answers arrive translated and pass unchanged. Widget keys drop their `widget.` prefix.
  */
 export function sayText(say: Say, locale: string, message: string): string {
-  const parsed = readTextKey(message);
-  if (!parsed) return message;
-  const { wait, ...values } = parsed.values;
-  return say(
-    parsed.key.replace(/^widget\./, ''),
-    typeof wait === 'number' ? { ...values, wait: formatWait(wait, locale) } : values,
-  );
+  return writeText(message, locale, (key, values) => say(key.replace(/^widget\./, ''), values));
 }

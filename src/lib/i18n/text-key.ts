@@ -1,3 +1,4 @@
+import { formatWait } from '../failures/wait.ts';
 import type { MessageKey } from './dictionary.ts';
 
 /**
@@ -33,4 +34,22 @@ export function readTextKey(text: string): { key: MessageKey; values: TextValues
     }
   }
   return { key: key as MessageKey, values };
+}
+
+/**
+ * `text` written by `write` when it is a text key (its `wait` spelled out in `locale`), else as it is:
+ * the one reading of text keys, for pages (`localize`) and the widget (`sayText`) alike.
+ */
+export function writeText(
+  text: string,
+  locale: string,
+  write: (key: MessageKey, values: TextValues) => string,
+): string {
+  const parsed = readTextKey(text);
+  if (!parsed) return text;
+  const { wait, ...values } = parsed.values;
+  return write(
+    parsed.key,
+    typeof wait === 'number' ? { ...values, wait: formatWait(wait, locale) } : values,
+  );
 }

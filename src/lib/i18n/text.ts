@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../failures/fields.ts';
 import type { I18n } from './index.ts';
 import { MESSAGE_KEYS } from './dictionary.ts';
-import { readTextKey } from './text-key.ts';
+import { writeText } from './text-key.ts';
 
 export { textKey, readTextKey, type TextValues } from './text-key.ts';
 
@@ -9,12 +9,8 @@ const KNOWN = new Set<string>(MESSAGE_KEYS);
 
 /** A text key (see `./text-key.ts`) in the reader's language; any other string unchanged. */
 export function localize(i18n: I18n, text: string): string {
-  const parsed = readTextKey(text);
-  if (!parsed || !KNOWN.has(parsed.key)) return text;
-  const { wait, ...values } = parsed.values;
-  return i18n.t(
-    parsed.key,
-    typeof wait === 'number' ? { ...values, wait: i18n.duration(wait) } : values,
+  return writeText(text, i18n.locale, (key, values) =>
+    KNOWN.has(key) ? i18n.t(key, values) : text,
   );
 }
 
