@@ -7,8 +7,11 @@ import { precompressAssets } from './src/lib/delivery/precompress.ts';
 import { parseTenantsText } from './src/lib/tenants/schema.ts';
 import { badRequest400 } from './src/integrations/bad-request-400.ts';
 import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
-import { settingsSchema } from './src/lib/settings/schema.ts';
+import { readSettings } from './src/lib/settings/settings.ts';
 import { settingsCheck } from './src/integrations/settings-check.ts';
+
+// The build's own settings (the server's are read when it starts: src/lib/settings/settings.ts).
+const build = readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH']);
 
 // Fail dev and build early, with a readable message, when tenants.json is invalid.
 parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));
@@ -19,7 +22,7 @@ const benchRoutes = {
   hooks: {
     /** @param {{ injectRoute: (route: { pattern: string; entrypoint: string }) => void }} options */
     'astro:config:setup': ({ injectRoute }) => {
-      if (process.env.MASTHEAD_BENCH === '1') {
+      if (build.MASTHEAD_BENCH) {
         injectRoute({ pattern: '/bench/plain', entrypoint: './bench/plain.astro' });
       }
     },
@@ -39,7 +42,7 @@ const precompress = {
 
 export default defineConfig({
   output: 'server',
-  outDir: process.env.MASTHEAD_OUT_DIR ?? './dist',
+  outDir: build.MASTHEAD_OUT_DIR,
   integrations: [benchRoutes, precompress, badRequest400(), settingsCheck()],
   // Backstop for src/lib/request/body-limit.ts: the adapter never reads more than this (default 1 GB).
   adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),
@@ -59,8 +62,6 @@ export default defineConfig({
   prefetch: false,
   markdown: { syntaxHighlight: false },
   devToolbar: { enabled: false },
-  // Every server setting, declared once (the start-up check and `/_health` validate against it).
-  env: { schema: settingsSchema },
   vite: {
     server: { allowedHosts: true },
     preview: { allowedHosts: true },

@@ -138,7 +138,7 @@ export async function run(options: { lighthouse?: boolean } = {}): Promise<Readi
     cwd: root,
     env: {
       ...process.env,
-      MASTHEAD_BENCH: '1',
+      MASTHEAD_BENCH: 'true',
       MASTHEAD_OUT_DIR: './dist-bench',
       ASTRO_TELEMETRY_DISABLED: '1',
     },

@@ -15,6 +15,9 @@ import type { StaticBuildSummary } from '../src/lib/static/build.ts';
 import { StaticFetchError } from '../src/lib/static/fetch.ts';
 import { createPacingBudget } from '../src/lib/static/pacer.ts';
 import { staticBuildSettings } from '../src/lib/static/env.ts';
+import { childEnvironment, settingsOrExit } from '../src/lib/settings/settings.ts';
+
+const current = settingsOrExit();
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -24,7 +27,7 @@ const { values, positionals } = parseArgs({
     // Must stay inside the project: the built server resolves its packages from node_modules.
     cache: { type: 'string', default: '.cache/static' },
     // Lists younger than this are not fetched again (posts are kept while their updated_at matches).
-    fresh: { type: 'string', default: process.env['MASTHEAD_STATIC_FRESH_SECONDS'] ?? '900' },
+    fresh: { type: 'string', default: String(current.MASTHEAD_STATIC_FRESH_SECONDS) },
     tenants: { type: 'string', default: 'tenants.json' },
     'skip-server-build': { type: 'boolean', default: false },
     // Machine-readable summaries (the bench reads them).
@@ -68,7 +71,7 @@ if (!values['skip-server-build']) {
   console.log('Building the site…');
   const built = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MASTHEAD_OUT_DIR: serverDir, ASTRO_TELEMETRY_DISABLED: '1' },
+    env: childEnvironment({ MASTHEAD_OUT_DIR: serverDir, ASTRO_TELEMETRY_DISABLED: '1' }),
   });
   if (built.status !== 0) {
     process.stderr.write(built.stdout);
@@ -91,7 +94,7 @@ const status = (line: string) => {
 
 const summaries: StaticBuildSummary[] = [];
 // One budget for the whole run: every tenant reaches the upstream from this machine's address.
-const budget = createPacingBudget({ limits: staticBuildSettings().limits });
+const budget = createPacingBudget({ limits: staticBuildSettings(current).limits });
 for (const tenant of chosen) {
   try {
     const summary = await buildStaticTenant({

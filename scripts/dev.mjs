@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { loadEnv } from 'vite';
 import './check-node.mjs';
 import { demoEnv } from './demo-env.mjs';
-import { settingsSchema } from '../src/lib/settings/schema.ts';
 import { settingsMessage, settingsProblems } from '../src/lib/settings/validate.ts';
 
 const children = [];
@@ -46,10 +45,12 @@ const astroEnv = {
       }
     : {}),
 };
-// The same check as the built server's: otherwise dev starts and every page answers 500. The values
-// are Astro's: `.env` files read as Astro reads them (Vite's loadEnv), the environment winning.
+// `.env` files read as Vite reads them (loadEnv), the environment winning, handed to `astro dev`
+// whose settings module reads its environment. The same check as the built server's first:
+// otherwise dev starts and every page answers 500.
 const fileEnv = loadEnv('development', fileURLToPath(new URL('..', import.meta.url)), '');
-const problems = settingsProblems(settingsSchema, { ...fileEnv, ...astroEnv });
+const siteEnv = { ...fileEnv, ...astroEnv };
+const problems = settingsProblems(siteEnv);
 if (problems.length > 0) {
   console.error(`[dev] ${settingsMessage(problems)}`);
   process.exit(1);
@@ -69,5 +70,5 @@ run(
   'astro',
   process.execPath,
   ['node_modules/astro/bin/astro.mjs', 'dev', ...process.argv.slice(2)],
-  astroEnv,
+  siteEnv,
 );

@@ -1,11 +1,13 @@
 // `npm start`: the built Astro server (adapter handler) behind a small HTTP server that answers
 // text assets with the brotli/gzip copies the build wrote beside them (`COMPRESSION=false`: never).
-// Pages are compressed by the site's own middleware. HOST, PORT and MASTHEAD_OUT_DIR as for entry.mjs.
+// Pages are compressed by the site's own middleware. HOST, PORT and MASTHEAD_OUT_DIR as for entry.mjs;
+// every setting is read (and refused) by src/lib/settings/, like the server's own.
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import send from 'send';
 import './check-node.mjs';
+import { settingsOrExit, tellAdapter } from '../src/lib/settings/settings.ts';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -19,9 +21,9 @@ const TYPES = {
   '.webmanifest': 'application/manifest+json',
 };
 
-const outDir = resolve(process.env.MASTHEAD_OUT_DIR ?? './dist');
+const { MASTHEAD_OUT_DIR, COMPRESSION: compression, HOST, PORT } = settingsOrExit();
+const outDir = resolve(MASTHEAD_OUT_DIR);
 const clientDir = join(outDir, 'client');
-const compression = !/^(false|0|off|no)$/i.test(process.env.COMPRESSION ?? '');
 
 /** URL path → which encoded copies exist; only files found at start-up can ever be served here. */
 function findPrecompressed(dir) {
@@ -63,7 +65,7 @@ function pickEncoding(acceptEncoding, available) {
 
 const precompressed = compression ? findPrecompressed(clientDir) : new Map();
 
-process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+tellAdapter({ ASTRO_NODE_AUTOSTART: 'disabled' });
 const { handler, options } = await import(join(outDir, 'server', 'entry.mjs'));
 
 function servePrecompressed(req, res) {
@@ -103,8 +105,8 @@ function servePrecompressed(req, res) {
 const server = http.createServer((req, res) => {
   if (!servePrecompressed(req, res)) handler(req, res);
 });
-const port = Number(process.env.PORT ?? options.port ?? 8080);
-const host = process.env.HOST ?? (options.host === true ? '0.0.0.0' : options.host || 'localhost');
+const port = PORT;
+const host = HOST ?? (options.host === true ? '0.0.0.0' : options.host || 'localhost');
 server.listen(port, host, () => {
   console.log(
     `Masthead listening on http://${host}:${port} (compression ${compression ? 'on' : 'off'}, ${precompressed.size} precompressed assets)`,

@@ -15,8 +15,3 @@ declare namespace App {
     retryAfter?: number;
   }
 }
-
-declare module 'virtual:astro:env/internal' {
-  /** Astro's own copy of `env.schema`, the one `astro:env/server` validates against. */
-  export const schema: import('./lib/settings/validate.ts').SettingsSchema;
-}

@@ -1,6 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 
-// The site's middleware reads `astro:env/server`, which throws on load when a setting is invalid:
+// The site's middleware reads `settings()`, which throws on load when a setting is invalid:
 // loaded on first use, and never for `/_health`, so that route can still say which setting is wrong.
 let loaded: Promise<typeof import('./site-middleware.ts')> | undefined;
 const site = () => (loaded ??= import('./site-middleware.ts'));

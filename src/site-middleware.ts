@@ -1,5 +1,5 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
-import { MASTHEAD_TENANT, STATUS_TOKEN, TRUST_PROXY } from 'astro:env/server';
+import { settings } from './lib/settings/settings.ts';
 import { getTenants } from './lib/tenants/registry.ts';
 import { resolveTenant } from './lib/tenants/resolution.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
@@ -11,6 +11,8 @@ import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
+
+const { MASTHEAD_TENANT, STATUS_TOKEN, TRUST_PROXY } = settings();
 
 /** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
 const statusEndpoint = defineMiddleware((context, next) => {

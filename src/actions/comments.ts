@@ -1,5 +1,5 @@
 import { ActionError, defineAction } from 'astro:actions';
-import { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } from 'astro:env/server';
+import { settings } from '../lib/settings/settings.ts';
 import { z } from 'zod';
 import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
 import { readFormValues } from '../lib/comments/form.ts';
@@ -9,6 +9,7 @@ import { postComment } from '../lib/comments/post.ts';
 import { logError } from '../lib/log.ts';
 import { clientIp } from '../lib/visitor-limits.ts';
 import { publishingFor } from '../lib/reading/clients.ts';
+const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } = settings();
 
 let limiter: ConsumeLimit | undefined;
 const consume: ConsumeLimit = (key) => {

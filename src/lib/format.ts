@@ -64,3 +64,20 @@ export function isoDateInZone(value: string | Date, timeZone: string): string {
     day: '2-digit',
   }).format(date);
 }
+
+/** A date-only `YYYY-MM-DD` (a stay's check-in) in the locale, on its own calendar day: "Fri, 12 March 2027". */
+export function stayDate(date: string, locale: string): string {
+  const instant = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(instant.getTime())) return date;
+  try {
+    return new Intl.DateTimeFormat(locale, {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(instant);
+  } catch {
+    return date;
+  }
+}

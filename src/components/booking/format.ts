@@ -2,13 +2,8 @@ import type { RoomOffer } from '../../lib/booking/types.ts';
 
 /** Visitor-locale formatting for the widget; dates are date-only, formatted on the UTC calendar. */
 
-export function money(amount: number, currency: string, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency}`;
-  }
-}
+// One money and one stay-date formatter for the widget and the server's pages (src/lib owns them).
+export { formatPrice as money, stayDate as longDate } from '../../lib/format.ts';
 
 /**
  * A room's price per night: its rate when every night costs the same, else the average, labelled so
@@ -21,22 +16,6 @@ export function nightlyPrice(room: Pick<RoomOffer, 'pricePerNight' | 'averageNig
   return room.pricePerNight === null
     ? { amount: room.averageNightly, average: true }
     : { amount: room.pricePerNight, average: false };
-}
-
-export function longDate(date: string, locale: string): string {
-  const instant = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(instant.getTime())) return date;
-  try {
-    return new Intl.DateTimeFormat(locale, {
-      weekday: 'short',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      timeZone: 'UTC',
-    }).format(instant);
-  } catch {
-    return date;
-  }
 }
 
 export function count(n: number, one: string, many: string): string {

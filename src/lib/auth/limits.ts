@@ -1,12 +1,13 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import {
+import { settings } from '../settings/settings.ts';
+import { clientIp as visitorIp, visitorLimiter } from '../visitor-limits.ts';
+import type { ClientAddressSource } from '../visitor-limits.ts';
+const {
   AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN,
   AUTH_REGISTRATIONS_PER_IP_PER_HOUR,
   REDIS_URL,
   TRUST_PROXY,
-} from 'astro:env/server';
-import { clientIp as visitorIp, visitorLimiter } from '../visitor-limits.ts';
-import type { ClientAddressSource } from '../visitor-limits.ts';
+} = settings();
 
 /** Per-IP limits of the sign-in forms, shared across instances through Redis when `REDIS_URL` is set. */
 

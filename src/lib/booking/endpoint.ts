@@ -1,10 +1,5 @@
 import type { APIContext } from 'astro';
-import {
-  BOOKING_PER_IP_PER_10_MIN,
-  BOOKING_SEARCHES_PER_IP_PER_MIN,
-  REDIS_URL,
-  TRUST_PROXY,
-} from 'astro:env/server';
+import { settings } from '../settings/settings.ts';
 import type { I18n } from '../i18n/index.ts';
 import { localize, localizeFields } from '../i18n/text.ts';
 import { widgetI18n } from '../i18n/widget.ts';
@@ -16,6 +11,8 @@ import { bookingServiceFor } from './site-service.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
 import { textKey } from '../i18n/text-key.ts';
+const { BOOKING_PER_IP_PER_10_MIN, BOOKING_SEARCHES_PER_IP_PER_MIN, REDIS_URL, TRUST_PROXY } =
+  settings();
 
 /** Shared plumbing of the `/api/booking/*` endpoints: JSON answers, origin check, per-IP limits. */
 

@@ -1,4 +1,4 @@
-import { longDate, money } from '../../components/booking/format.ts';
+import { formatPrice, stayDate } from '../format.ts';
 import type { I18n } from '../i18n/index.ts';
 import type { ManagedStay } from './managed.ts';
 
@@ -23,11 +23,11 @@ export function manageView(stay: ManagedStay, { t, locale }: Pick<I18n, 't' | 'l
     ...(stay.roomName ? [[t('widget.room'), stay.roomName] as [string, string]] : []),
     [
       t('widget.checkIn'),
-      longDate(stay.checkIn, locale) + at(property.checkInTime, 'widget.timeFrom'),
+      stayDate(stay.checkIn, locale) + at(property.checkInTime, 'widget.timeFrom'),
     ],
     [
       t('widget.checkOut'),
-      longDate(stay.checkOut, locale) + at(property.checkOutTime, 'widget.timeUntil'),
+      stayDate(stay.checkOut, locale) + at(property.checkOutTime, 'widget.timeUntil'),
     ],
     [t('widget.nightsLabel'), String(stay.nights)],
     [
@@ -36,7 +36,12 @@ export function manageView(stay: ManagedStay, { t, locale }: Pick<I18n, 't' | 'l
     ],
     ...(stay.totalPrice === null
       ? []
-      : [[t('widget.total'), money(stay.totalPrice, stay.currency, locale)] as [string, string]]),
+      : [
+          [t('widget.total'), formatPrice(stay.totalPrice, stay.currency, locale)] as [
+            string,
+            string,
+          ],
+        ]),
   ];
   return {
     heading: t(heading),

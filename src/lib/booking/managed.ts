@@ -1,4 +1,4 @@
-import { BOOKING_LINK_SECRET } from 'astro:env/server';
+import { settings } from '../settings/settings.ts';
 import type { Booking } from '../lodging/schema.ts';
 import { logWarn } from '../log.ts';
 import { bookingTenant, type BookingTenant } from '../tenants/booking.ts';
@@ -10,6 +10,8 @@ import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } f
 import { bookingServiceFor, lodgingSecrets } from './site-service.ts';
 import { statusKind, type StatusKind } from './status.ts';
 import type { Confirmation, PropertySummary } from './types.ts';
+
+const { BOOKING_LINK_SECRET } = settings();
 
 /** The "manage your booking" side: signed links, the booking they name, and its cancellation. */
 

@@ -1,5 +1,4 @@
 import type { FieldErrors } from '../failures/fields.ts';
-import type { GuestDetails } from './schema.ts';
 import { textKey } from '../i18n/text-key.ts';
 
 /**
@@ -13,6 +12,16 @@ export interface Capacity {
   maxAdults: number;
   maxChildren: number;
   maxOccupancy: number;
+}
+
+/** The guest's own details (the widget's last form step); `schema.ts` parses them into this shape. */
+export interface GuestDetails {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  nationality: string;
+  notes: string;
 }
 
 export const MAX_NAME = 100;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate } from './dates.ts';
-import { MAX_NAME, MAX_NOTES } from './rules.ts';
+import { MAX_NAME, MAX_NOTES, type GuestDetails } from './rules.ts';
 import { textKey } from '../i18n/text-key.ts';
 
 /** Zod schemas of everything that enters the booking endpoints and the embed page (messages are text keys). */
@@ -35,8 +35,8 @@ const guestDetailsSchema = z.strictObject({
     .string()
     .max(MAX_NOTES * 2)
     .default(''),
-});
-export type GuestDetails = z.output<typeof guestDetailsSchema>;
+}) satisfies z.ZodType<GuestDetails>;
+export type { GuestDetails };
 
 /** What the widget posts to `/api/booking/bookings`. */
 export const bookingRequestSchema = z.strictObject({

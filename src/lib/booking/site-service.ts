@@ -1,9 +1,11 @@
-import { REDIS_URL } from 'astro:env/server';
+import { settings } from '../settings/settings.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecret } from '../tenants/secrets.ts';
 import { siteUpstream } from '../upstream/site.ts';
 import { bookingService } from './service.ts';
 import type { BookingService } from './service.ts';
+
+const { REDIS_URL } = settings();
 
 const services = new Map<string, BookingService>();
 

@@ -1,4 +1,5 @@
 import { describeProblem, type SettingProblem } from '../settings/validate.ts';
+import { namedSecret } from '../settings/settings.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { getRedis } from '../upstream/redis.ts';
 
@@ -19,7 +20,7 @@ export interface HealthInputs {
   settings?: () => readonly SettingProblem[];
   /** The tenants; throws when the configuration cannot be used. */
   readConfig: () => readonly Pick<Tenant, 'lodging'>[];
-  /** Where the secrets that tenants.json names are looked up. */
+  /** Where the secrets that tenants.json names are looked up (default: the environment). */
   env?: Record<string, string | undefined>;
   redisUrl: string | undefined;
   /** Resolves when the shared store answers; defaults to a Redis PING. */
@@ -47,19 +48,20 @@ async function pingRedis(url: string): Promise<void> {
 /** A tenant with lodging whose credentials are not in the environment cannot take bookings. */
 function lacksLodgingCredentials(
   tenant: Pick<Tenant, 'lodging'>,
-  env: Record<string, string | undefined>,
+  secret: (name: string) => string | undefined,
 ): boolean {
   const lodging = tenant.lodging;
   if (!lodging) return false;
-  const set = (name: string | undefined) => Boolean(name && env[name]);
+  const set = (name: string | undefined) => Boolean(name && secret(name));
   return !set(lodging.tokenEnv) && !(set(lodging.emailEnv) && set(lodging.passwordEnv));
 }
 
 export async function checkHealth(inputs: HealthInputs): Promise<Health> {
   let config: Health['checks']['config'] = 'ok';
   try {
-    const env = inputs.env ?? process.env;
-    if (inputs.readConfig().some((tenant) => lacksLodgingCredentials(tenant, env))) {
+    const env = inputs.env;
+    const secret = env ? (name: string) => env[name] : namedSecret;
+    if (inputs.readConfig().some((tenant) => lacksLodgingCredentials(tenant, secret))) {
       config = 'invalid';
     }
   } catch {

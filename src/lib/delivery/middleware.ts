@@ -1,6 +1,8 @@
 import { defineMiddleware } from 'astro:middleware';
-import { COMPRESSION } from 'astro:env/server';
+import { settings } from '../settings/settings.ts';
 import { maybeCompress } from './compression.ts';
+
+const { COMPRESSION } = settings();
 
 /**
  * Brotli or gzip for text responses (`COMPRESSION=false` behind a proxy that compresses). It runs

@@ -1,4 +1,5 @@
-import { fileSessionStore, redisSessionStore, sessionTtlSeconds } from './session-store.ts';
+import { settings } from '../settings/settings.ts';
+import { fileSessionStore, redisSessionStore } from './session-store.ts';
 import type { SessionStore } from './session-store.ts';
 
 /** Hourly at most: removes file sessions nobody came back for. */
@@ -9,8 +10,8 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
  * at build time: Redis when `REDIS_URL` is set (several servers), files under `base` otherwise.
  */
 export default function sessionDriver(config: { base: string }): SessionStore {
-  const ttl = sessionTtlSeconds();
-  const redisUrl = process.env['REDIS_URL'];
+  // SESSION_TTL_SECONDS: two weeks without a visit signs a subscriber out (each visit extends it).
+  const { SESSION_TTL_SECONDS: ttl, REDIS_URL: redisUrl } = settings();
   if (redisUrl) return redisSessionStore(redisUrl, ttl);
   const store = fileSessionStore(config.base, ttl);
   const sweep = () => void store.sweep().catch(() => undefined);

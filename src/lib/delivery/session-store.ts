@@ -11,15 +11,6 @@ export interface SessionStore {
   removeItem(key: string): Promise<void>;
 }
 
-/** Two weeks without a visit signs a subscriber out; every request that reads the session extends it. */
-export const DEFAULT_SESSION_TTL_SECONDS = 14 * 24 * 60 * 60;
-
-/** `SESSION_TTL_SECONDS` when it is a positive integer, else the default. */
-export function sessionTtlSeconds(env: Record<string, string | undefined> = process.env): number {
-  const value = Number(env['SESSION_TTL_SECONDS']);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_SESSION_TTL_SECONDS;
-}
-
 /**
  * Sessions in Redis, shared by every server with the same `REDIS_URL`: a sign-in on one is honoured
  * by the others. Each read slides the expiry (GETEX), so Redis itself removes idle sessions.

@@ -1,4 +1,4 @@
-import type { TenantMatch } from '../tenants/resolution.ts';
+import { primaryHost, type TenantMatch } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Post } from '../publishing/schema.ts';
 import { isStaticBuild, staticOrigin } from '../static/mode.ts';
@@ -6,11 +6,6 @@ import { isStaticBuild, staticOrigin } from '../static/mode.ts';
 type SiteMatch = Pick<TenantMatch, 'tenant' | 'via'> & Partial<Pick<TenantMatch, 'origin'>>;
 
 const LOCAL_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$/;
-
-/** The tenant's primary host: the first exact (non-wildcard) name in `hosts`. */
-export function primaryHost(tenant: Tenant): string {
-  return tenant.hosts.find((host) => !host.startsWith('*.')) ?? tenant.hosts[0] ?? 'localhost';
-}
 
 /**
  * Origin for canonical URLs, feeds and sitemaps: the host the visitor used when it is one of the

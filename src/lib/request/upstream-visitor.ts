@@ -1,11 +1,13 @@
 import { defineMiddleware } from 'astro:middleware';
-import { TRUST_PROXY } from 'astro:env/server';
+import { settings } from '../settings/settings.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { runForVisitor } from '../upstream/runtime.ts';
 import { siteUpstream } from '../upstream/site.ts';
 import { currentVisitor } from '../upstream/visitor.ts';
 import { warnTenantsWithoutReadToken } from '../upstream/warnings.ts';
 import { clientIp } from '../visitor-limits.ts';
+
+const { TRUST_PROXY } = settings();
 
 /**
  * Renders the page as one visitor (address, or crawler by user agent) with one upstream deadline:

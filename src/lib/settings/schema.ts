@@ -1,47 +1,205 @@
-import { envField } from 'astro/config';
+import { z } from 'zod';
 
 /**
- * A positive number read by the server at run time (`max`: an upper bound, e.g. 1 for a share).
- * Only Astro's own keys count: an unknown one (such as `lte`) is silently dropped by Astro.
+ * One environment variable: how its text is read (a zod schema with the default), what a value must
+ * be (for the start-up message) and its row of the README's settings table.
  */
-const positive = (options: { optional?: boolean; int?: boolean; default?: number; max?: number }) =>
-  envField.number({ context: 'server', access: 'secret', gt: 0, ...options });
+export interface Setting<Schema extends z.ZodType = z.ZodType> {
+  schema: Schema;
+  /** What a value must be, e.g. "a whole number greater than 0". */
+  expected: string;
+  /** The README's "Default" column. */
+  shown: string;
+  /** The README's "Purpose" column (Markdown). */
+  purpose: string;
+  /** Text settings may be tokens or URLs with passwords: a message never repeats their value. */
+  hidden: boolean;
+}
+
+/** `true` or `false`, nothing else (`off`, `0` and `yes` are mistakes, not a default). */
+function flag(fallback: boolean, purpose: string) {
+  return {
+    schema: z
+      .enum(['true', 'false'])
+      .transform((value) => value === 'true')
+      .default(fallback),
+    expected: 'true or false',
+    shown: `\`${fallback}\``,
+    purpose,
+    hidden: false,
+  } satisfies Setting;
+}
+
+interface NumberRule {
+  fallback: number;
+  int?: boolean;
+  /** At least this (instead of greater than 0). */
+  min?: number;
+  max?: number;
+  /** The README's default, when the bare number says too little. */
+  shown?: string;
+}
+
+/** A number (greater than 0 unless `min` says otherwise) with its default. */
+function number(rule: NumberRule, purpose: string) {
+  let schema = z.coerce.number();
+  schema = rule.min === undefined ? schema.gt(0) : schema.min(rule.min);
+  if (rule.int) schema = schema.int();
+  if (rule.max !== undefined) schema = schema.max(rule.max);
+  const bounds = [
+    rule.min === undefined ? 'greater than 0' : `at least ${rule.min}`,
+    ...(rule.max === undefined ? [] : [`at most ${rule.max}`]),
+  ];
+  return {
+    schema: schema.default(rule.fallback),
+    expected: `${rule.int ? 'a whole number' : 'a number'} ${bounds.join(' and ')}`,
+    shown: rule.shown ?? `\`${rule.fallback}\``,
+    purpose,
+    hidden: false,
+  } satisfies Setting;
+}
+
+/** Free text, unset by default (`shown` names what unset means). */
+function text(purpose: string, shown = 'unset') {
+  return {
+    schema: z.string().optional(),
+    expected: 'text',
+    shown,
+    purpose,
+    hidden: true,
+  } satisfies Setting;
+}
+
+/** A folder, relative to the project. */
+function folder(fallback: string, purpose: string) {
+  return {
+    schema: z.string().default(fallback),
+    expected: 'a folder',
+    shown: `\`${fallback}\``,
+    purpose,
+    hidden: false,
+  } satisfies Setting;
+}
+
+/** An http(s) address, unset by default. */
+function address(purpose: string) {
+  return {
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    expected: 'an http(s) URL',
+    shown: 'unset',
+    purpose,
+    hidden: true,
+  } satisfies Setting;
+}
 
 /**
- * Every server setting: the `env.schema` of astro.config.mjs (read through `astro:env/server`) and
- * what the start-up check (`./validate.ts`) holds the environment to. Declare a new setting here.
+ * Every variable Masthead reads, declared once: the server's settings (checked before it starts and
+ * by `/_health`), and those of the build, `npm start` and the static build. Defaults live here only.
+ * Add a setting here, then `npm run settings:readme` writes its row into the README.
  */
-export const settingsSchema = {
-  // `secret` is Astro's run-time access mode (public server vars are inlined at build time):
-  // these are deployment settings of the built server, not secrets.
-  TRUST_PROXY: envField.boolean({ context: 'server', access: 'secret', default: false }),
-  MASTHEAD_TENANT: envField.string({ context: 'server', access: 'secret', optional: true }),
-  STATUS_TOKEN: envField.string({ context: 'server', access: 'secret', optional: true }),
-  REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
-  // Signs guests' private "manage your booking" links (HMAC, per tenant). Unset: a random
-  // secret per process (links die on restart): set it, 32+ random characters, in production.
-  BOOKING_LINK_SECRET: envField.string({ context: 'server', access: 'secret', optional: true }),
-  // Upstream budgets, timeout and cache: unset keeps the defaults in src/lib/upstream/.
-  PUBLISHING_PUBLIC_PER_MINUTE: positive({ optional: true }),
-  PUBLISHING_TOKEN_PER_MINUTE: positive({ optional: true }),
-  LODGING_PER_MINUTE: positive({ optional: true }),
-  UPSTREAM_BUDGET_RATIO: positive({ optional: true }),
-  UPSTREAM_TIMEOUT_MS: positive({ optional: true }),
-  UPSTREAM_CACHE_MAX_BYTES: positive({ optional: true }),
-  // Fairness: one visitor's share of a shared budget, what crawlers leave to humans (0–1),
-  // one deadline per page for its upstream calls, and how long an upstream 404 is remembered.
-  UPSTREAM_VISITOR_SHARE: positive({ optional: true, max: 1 }),
-  UPSTREAM_HUMAN_RESERVE: positive({ optional: true, max: 1 }),
-  PAGE_DEADLINE_MS: positive({ optional: true }),
-  UPSTREAM_NOT_FOUND_SECONDS: positive({ optional: true }),
-  // Per-visitor limits of the site's own forms and endpoints.
-  AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN: positive({ int: true, default: 10 }),
-  AUTH_REGISTRATIONS_PER_IP_PER_HOUR: positive({ int: true, default: 10 }),
-  COMMENTS_PER_IP_PER_10_MIN: positive({ int: true, default: 10 }),
-  BOOKING_PER_IP_PER_10_MIN: positive({ int: true, default: 10 }),
-  BOOKING_SEARCHES_PER_IP_PER_MIN: positive({ int: true, default: 30 }),
-  // Idle lifetime of a visitor's session (each visit extends it); read by the session driver.
-  SESSION_TTL_SECONDS: positive({ int: true, optional: true }),
-  // `false` behind a proxy or CDN that compresses itself.
-  COMPRESSION: envField.boolean({ context: 'server', access: 'secret', default: true }),
+export const settingDefinitions = {
+  HOST: text('where `npm start` listens (also read by the Node adapter)', 'all addresses'),
+  PORT: number(
+    { fallback: 4321, int: true, min: 0, max: 65535 },
+    'port of `npm start` (also read by the Node adapter)',
+  ),
+  MASTHEAD_TENANT: text('single-tenant mode: every request is this tenant id'),
+  TRUST_PROXY: flag(
+    false,
+    'trust `X-Forwarded-Host` and `X-Forwarded-For` (only behind your own proxy)',
+  ),
+  STATUS_TOKEN: text('bearer token for `/_status` from non-local addresses'),
+  REDIS_URL: text('share the upstream cache, rate budget and visitor limits between instances'),
+  SESSION_TTL_SECONDS: number(
+    { fallback: 14 * 24 * 60 * 60, int: true },
+    "idle lifetime of a visitor's session, extended on each visit (14 days); Redis with `REDIS_URL`",
+  ),
+  COMPRESSION: flag(true, '`false`: no brotli/gzip from Node (a proxy or CDN in front compresses)'),
+  PUBLISHING_BASE_URL: address(
+    "point every tenant at this publishing API instead of `tenants.json`'s (staging, tests)",
+  ),
+  LODGING_BASE_URL: address(
+    "point every tenant at this lodging API instead of `tenants.json`'s (staging, tests)",
+  ),
+  PUBLISHING_PUBLIC_PER_MINUTE: number(
+    { fallback: 60 },
+    'anonymous publishing budget per upstream (the documented limit)',
+  ),
+  PUBLISHING_TOKEN_PER_MINUTE: number({ fallback: 240 }, 'publishing budget per token'),
+  LODGING_PER_MINUTE: number({ fallback: 60 }, 'lodging budget per token'),
+  UPSTREAM_BUDGET_RATIO: number(
+    { fallback: 0.9 },
+    'share of each upstream limit the site allows itself to spend',
+  ),
+  UPSTREAM_TIMEOUT_MS: number({ fallback: 8000 }, 'timeout of one upstream call attempt'),
+  UPSTREAM_CACHE_MAX_BYTES: number(
+    { fallback: 64 * 1024 * 1024 },
+    'memory cap of the upstream read cache (64 MiB)',
+  ),
+  PAGE_DEADLINE_MS: number(
+    { fallback: 4000 },
+    'one deadline per page for all its upstream calls, retries included',
+  ),
+  UPSTREAM_VISITOR_SHARE: number(
+    { fallback: 0.25, max: 1 },
+    'share of a shared budget one visitor (an address, or a crawler by user agent) may spend on cache misses (at most 1)',
+  ),
+  UPSTREAM_HUMAN_RESERVE: number(
+    { fallback: 0.3, max: 1 },
+    'share of a shared budget crawlers leave to humans (at most 1)',
+  ),
+  UPSTREAM_NOT_FOUND_SECONDS: number({ fallback: 60 }, 'how long an upstream 404 is remembered'),
+  AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN: number(
+    { fallback: 10, int: true },
+    'failed sign-ins per visitor address in 15 minutes',
+  ),
+  AUTH_REGISTRATIONS_PER_IP_PER_HOUR: number(
+    { fallback: 10, int: true },
+    'new accounts per visitor address in an hour',
+  ),
+  COMMENTS_PER_IP_PER_10_MIN: number(
+    { fallback: 10, int: true },
+    'comments per visitor address and tenant in 10 minutes',
+  ),
+  BOOKING_PER_IP_PER_10_MIN: number(
+    { fallback: 10, int: true },
+    'bookings per visitor address in 10 minutes',
+  ),
+  BOOKING_SEARCHES_PER_IP_PER_MIN: number(
+    { fallback: 30, int: true },
+    'availability searches per visitor address in a minute',
+  ),
+  // Signs guests' private "manage your booking" links (HMAC, per tenant).
+  BOOKING_LINK_SECRET: text(
+    'HMAC key of guests\' private "manage your booking" links (32+ random characters; unset: links break on restart)',
+    'random per process',
+  ),
+  MASTHEAD_OUT_DIR: folder(
+    './dist',
+    'where `npm run build` writes the server and `npm start` serves it from',
+  ),
+  MASTHEAD_STATIC_FRESH_SECONDS: number(
+    { fallback: 900, min: 0 },
+    '`npm run build:static`: lists younger than this are not fetched again (`--fresh`)',
+  ),
+  MASTHEAD_STATIC_SNAPSHOT: text(
+    'set by `npm run build:static` on the server it renders from (its snapshot file); never by hand',
+  ),
+  MASTHEAD_BENCH: flag(false, 'set by `npm run bench`: builds a plain page to compare against'),
 };
+
+type Definitions = typeof settingDefinitions;
+
+/** The settings' zod schema, one field per variable, in declaration order. */
+export const settingsSchema = z.object(
+  Object.fromEntries(
+    Object.entries(settingDefinitions).map(([name, setting]) => [name, setting.schema]),
+  ) as { [Name in keyof Definitions]: Definitions[Name]['schema'] },
+);
+
+/** What the site runs with: typed, defaults filled in. */
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingName = keyof Settings;
+
+/** Every setting at its default (what an empty environment gives). */
+export const settingDefaults: Settings = settingsSchema.parse({});

@@ -1,8 +1,6 @@
-import { validateEnvVariable } from 'astro/env/runtime';
+import { settingDefinitions, type Setting, type SettingName, type Settings } from './schema.ts';
 
-/** One declared setting, exactly as Astro's `astro:env` validator reads it. */
-export type SettingField = Parameters<typeof validateEnvVariable>[1];
-export type SettingsSchema = Readonly<Record<string, SettingField>>;
+type Env = Readonly<Record<string, string | undefined>>;
 
 export interface SettingProblem {
   name: string;
@@ -12,47 +10,59 @@ export interface SettingProblem {
   given: string | undefined;
 }
 
-/** "a number greater than 0 and at most 1", "true or false", … from the field's own constraints. */
-export function describeSetting(field: SettingField): string {
-  if (field.type === 'boolean') return 'true or false';
-  if (field.type === 'enum') return `one of ${field.values.join(', ')}`;
-  const bounds: string[] = [];
-  if (field.type === 'number') {
-    if (field.gt !== undefined) bounds.push(`greater than ${field.gt}`);
-    if (field.min !== undefined) bounds.push(`at least ${field.min}`);
-    if (field.lt !== undefined) bounds.push(`less than ${field.lt}`);
-    if (field.max !== undefined) bounds.push(`at most ${field.max}`);
-    const kind = field.int ? 'a whole number' : 'a number';
-    return [kind, bounds.join(' and ')].filter(Boolean).join(' ');
+/** An environment that does not fit the schema; the message is the one paragraph operators see. */
+export class SettingsError extends Error {
+  readonly problems: readonly SettingProblem[];
+  constructor(problems: readonly SettingProblem[]) {
+    super(settingsMessage(problems));
+    this.name = 'SettingsError';
+    this.problems = problems;
   }
-  if (field.min !== undefined) bounds.push(`at least ${field.min} characters`);
-  if (field.max !== undefined) bounds.push(`at most ${field.max} characters`);
-  if (field.length !== undefined) bounds.push(`exactly ${field.length} characters`);
-  if (field.url) bounds.push('a URL');
-  if (field.startsWith !== undefined) bounds.push(`starting with "${field.startsWith}"`);
-  if (field.endsWith !== undefined) bounds.push(`ending with "${field.endsWith}"`);
-  if (field.includes !== undefined) bounds.push(`containing "${field.includes}"`);
-  return ['text', bounds.join(', ')].filter(Boolean).join(' ');
 }
 
-/**
- * The settings of `env` that Astro's `astro:env/server` would refuse (so every page would answer
- * 500): same validator, same rule that an empty value counts as unset.
- */
+/** An empty variable counts as unset (keeps its default). */
+function valueOf(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === '' ? undefined : raw;
+}
+
+/** Every setting of `env` that does not fit its declaration, in declaration order. */
 export function settingsProblems(
-  schema: SettingsSchema,
-  env: Record<string, string | undefined>,
+  env: Env,
+  definitions: Readonly<Record<string, Setting>> = settingDefinitions,
 ): SettingProblem[] {
   const problems: SettingProblem[] = [];
-  for (const [name, field] of Object.entries(schema)) {
-    const raw = env[name];
-    const value = raw === '' ? undefined : raw;
-    if (validateEnvVariable(value, field).ok) continue;
-    const expected =
-      value === undefined ? `set (${describeSetting(field)})` : describeSetting(field);
-    problems.push({ name, expected, given: field.type === 'string' ? undefined : value });
+  for (const [name, setting] of Object.entries(definitions)) {
+    const value = valueOf(env, name);
+    if (setting.schema.safeParse(value).success) continue;
+    problems.push({
+      name,
+      expected: value === undefined ? `set (${setting.expected})` : setting.expected,
+      given: setting.hidden ? undefined : value,
+    });
   }
   return problems;
+}
+
+/** The typed settings of `env`, defaults filled in; a `SettingsError` naming every bad value. */
+export function settingsFrom(env: Env): Settings {
+  const problems = settingsProblems(env);
+  if (problems.length > 0) throw new SettingsError(problems);
+  const values = Object.fromEntries(
+    Object.entries(settingDefinitions).map(([name, setting]) => [
+      name,
+      setting.schema.parse(valueOf(env, name)),
+    ]),
+  );
+  return values as Settings;
+}
+
+/** Only the named settings of `env` (the others are neither read nor checked): for build tools. */
+export function pickSettings<Name extends SettingName>(
+  env: Env,
+  names: readonly Name[],
+): Pick<Settings, Name> {
+  return settingsFrom(Object.fromEntries(names.map((name) => [name, env[name]])));
 }
 
 /** One problem: `UPSTREAM_TIMEOUT_MS must be a number greater than 0 (got "abc")`. */

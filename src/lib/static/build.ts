@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { childEnvironment } from '../settings/settings.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
@@ -99,13 +100,12 @@ async function startRenderer(serverDir: string, tenantId: string, snapshotFile: 
   const port = await freePort();
   const child = spawn(process.execPath, [join(serverDir, 'server', 'entry.mjs')], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
+    env: childEnvironment({
       HOST: '127.0.0.1',
       PORT: String(port),
       MASTHEAD_TENANT: tenantId,
       [SNAPSHOT_ENV]: snapshotFile,
-    },
+    }),
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {

@@ -2,6 +2,7 @@ import { publishingClient } from '../publishing/client.ts';
 import type { PublishingClient } from '../publishing/client.ts';
 import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import { tenantSecret } from '../tenants/secrets.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import type { DiskCache } from './disk-cache.ts';
@@ -65,9 +66,7 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   const concurrency = options.concurrency ?? 4;
   const budget = upstream.budget;
   const startCalls = budget.calls;
-  const readToken = tenant.publishing.tokenEnv
-    ? process.env[tenant.publishing.tokenEnv]
-    : undefined;
+  const readToken = tenantSecret(tenant.publishing.tokenEnv);
   const client: PublishingClient = publishingClient({
     tenantId: tenant.id,
     baseUrl: tenant.publishing.baseUrl,

@@ -1,17 +1,19 @@
 import type { Tenant } from '../tenants/schema.ts';
-import { primaryHost } from '../reading/seo.ts';
+import { primaryHost } from '../tenants/resolution.ts';
+import type { SettingName } from '../settings/schema.ts';
+import { settings } from '../settings/settings.ts';
 
 /** Set by `npm run build:static` on the server it renders from: the tenant's snapshot file. */
-export const SNAPSHOT_ENV = 'MASTHEAD_STATIC_SNAPSHOT';
+export const SNAPSHOT_ENV = 'MASTHEAD_STATIC_SNAPSHOT' satisfies SettingName;
 
 /** True while rendering pages for a static copy (no sessions, forms or live data on those pages). */
 export function isStaticBuild(): boolean {
-  return Boolean(process.env[SNAPSHOT_ENV]);
+  return Boolean(settings().MASTHEAD_STATIC_SNAPSHOT);
 }
 
 /** The snapshot the static build renders from, or `undefined` on a normal server. */
 export function snapshotPath(): string | undefined {
-  return process.env[SNAPSHOT_ENV] || undefined;
+  return settings().MASTHEAD_STATIC_SNAPSHOT;
 }
 
 /** Origin of the static copy: `static.origin`, else the primary host over https; `null` when none can be named. */

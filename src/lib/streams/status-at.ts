@@ -1,4 +1,5 @@
-import type { StreamStatus } from './status.ts';
+/** Where a stream stands: its badge, its order in lists. */
+export type StreamStatus = 'live' | 'scheduled' | 'ended';
 
 function time(value: string | null | undefined): number | null {
   if (!value) return null;

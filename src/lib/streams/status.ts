@@ -1,8 +1,9 @@
 import { createI18n, type I18n, type MessageKey } from '../i18n/index.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import type { StreamStatus } from './status-at.ts';
 
-export type StreamStatus = 'live' | 'scheduled' | 'ended';
+export type { StreamStatus };
 
 type StatusFields = Pick<Stream, 'is_live' | 'status' | 'started_at' | 'ended_at'>;
 

@@ -34,6 +34,11 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
+/** The tenant's primary host: the first exact (non-wildcard) name in `hosts`. */
+export function primaryHost(tenant: Tenant): string {
+  return tenant.hosts.find((host) => !host.startsWith('*.')) ?? tenant.hosts[0] ?? 'localhost';
+}
+
 /** Lower-cases and strips port and trailing dot: `News.Example.com.:443` → `news.example.com`. */
 export function normalizeHost(host: string): string {
   const first = host.split(',')[0]?.trim().toLowerCase() ?? '';

@@ -1,3 +1,6 @@
+import type { Settings } from '../settings/schema.ts';
+import { settings } from '../settings/settings.ts';
+
 /**
  * Deployment override of the upstream APIs: `PUBLISHING_BASE_URL` / `LODGING_BASE_URL` replace every
  * tenant's `publishing.baseUrl` / `lodging.baseUrl` (a staging API, or the contract mock on other
@@ -5,10 +8,9 @@
  */
 export function withUpstreamOverrides(
   raw: unknown,
-  env: Record<string, string | undefined> = process.env,
+  overrides: Pick<Settings, 'PUBLISHING_BASE_URL' | 'LODGING_BASE_URL'> = settings(),
 ): unknown {
-  const publishing = env['PUBLISHING_BASE_URL'] || undefined;
-  const lodging = env['LODGING_BASE_URL'] || undefined;
+  const { PUBLISHING_BASE_URL: publishing, LODGING_BASE_URL: lodging } = overrides;
   if (!publishing && !lodging) return raw;
   if (!isRecord(raw) || !Array.isArray(raw['tenants'])) return raw;
   return {

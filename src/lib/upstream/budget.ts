@@ -1,3 +1,4 @@
+import { settingDefaults } from '../settings/schema.ts';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
@@ -30,9 +31,9 @@ export interface BudgetLimits {
 
 /** The documented upstream limits. */
 export const DEFAULT_LIMITS: BudgetLimits = {
-  publishingPublicPerMinute: 60,
-  publishingTokenPerMinute: 240,
-  lodgingPerMinute: 60,
+  publishingPublicPerMinute: settingDefaults.PUBLISHING_PUBLIC_PER_MINUTE,
+  publishingTokenPerMinute: settingDefaults.PUBLISHING_TOKEN_PER_MINUTE,
+  lodgingPerMinute: settingDefaults.LODGING_PER_MINUTE,
 };
 
 export interface BudgetOptions {
@@ -95,7 +96,7 @@ function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
 
 export function createBudget(options: BudgetOptions = {}): Budget {
   const limits: BudgetLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const ratio = options.safetyRatio ?? 0.9;
+  const ratio = options.safetyRatio ?? settingDefaults.UPSTREAM_BUDGET_RATIO;
   const duration = options.windowSeconds ?? 60;
   const prefix = options.keyPrefix ?? 'masthead:budget';
   const limiters = new Map<BudgetKind, Promise<RateLimiterAbstract>>();
@@ -192,8 +193,8 @@ export interface VisitorAllowance {
   charge(key: BudgetKey, visitor: { visitor: string; crawler: boolean }): Promise<TakeResult>;
 }
 
-export const DEFAULT_VISITOR_SHARE = 0.25;
-export const DEFAULT_HUMAN_RESERVE = 0.3;
+export const DEFAULT_VISITOR_SHARE = settingDefaults.UPSTREAM_VISITOR_SHARE;
+export const DEFAULT_HUMAN_RESERVE = settingDefaults.UPSTREAM_HUMAN_RESERVE;
 
 export function createVisitorAllowance(
   budget: Budget,

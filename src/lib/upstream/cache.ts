@@ -1,3 +1,4 @@
+import { settingDefaults } from '../settings/schema.ts';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Storage } from 'unstorage';
@@ -125,8 +126,8 @@ export interface CacheOptions {
   log?: ((line: string) => void) | undefined;
 }
 
-export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_NOT_FOUND_SECONDS = 60;
+export const DEFAULT_CACHE_MAX_BYTES = settingDefaults.UPSTREAM_CACHE_MAX_BYTES;
+export const DEFAULT_NOT_FOUND_SECONDS = settingDefaults.UPSTREAM_NOT_FOUND_SECONDS;
 /** How long the shared store keeps a value that may still be served when the budget is spent. */
 const KEEP_SERVABLE_SECONDS = 7 * 24 * 60 * 60;
 

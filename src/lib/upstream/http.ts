@@ -1,3 +1,4 @@
+import { settingDefaults } from '../settings/schema.ts';
 import { ofetch } from 'ofetch';
 import type { FetchOptions } from 'ofetch';
 import type { Budget, BudgetKey, RateInfo, VisitorAllowance } from './budget.ts';
@@ -27,7 +28,7 @@ export interface HttpSettings {
 }
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
-  timeoutMs: 8000,
+  timeoutMs: settingDefaults.UPSTREAM_TIMEOUT_MS,
   maxRetries: 2,
   backoffBaseMs: 200,
   backoffMaxMs: 2000,

@@ -1,3 +1,4 @@
+import { settingDefaults } from '../settings/schema.ts';
 import { createBudget, createVisitorAllowance } from './budget.ts';
 import type { Budget, BudgetLimits, VisitorAllowance } from './budget.ts';
 import { createReadCache } from './cache.ts';
@@ -42,7 +43,7 @@ export interface UpstreamOptions {
   notFoundSeconds?: number | undefined;
 }
 
-export const DEFAULT_PAGE_DEADLINE_MS = 4000;
+export const DEFAULT_PAGE_DEADLINE_MS = settingDefaults.PAGE_DEADLINE_MS;
 
 export function createUpstream(options: UpstreamOptions = {}): Upstream {
   const metrics = options.metrics ?? createMetrics();

@@ -1,48 +1,32 @@
-import {
-  LODGING_PER_MINUTE,
-  PAGE_DEADLINE_MS,
-  PUBLISHING_PUBLIC_PER_MINUTE,
-  PUBLISHING_TOKEN_PER_MINUTE,
-  REDIS_URL,
-  UPSTREAM_BUDGET_RATIO,
-  UPSTREAM_CACHE_MAX_BYTES,
-  UPSTREAM_HUMAN_RESERVE,
-  UPSTREAM_NOT_FOUND_SECONDS,
-  UPSTREAM_TIMEOUT_MS,
-  UPSTREAM_VISITOR_SHARE,
-} from 'astro:env/server';
+import { settings } from '../settings/settings.ts';
 import type { MetricsSnapshot } from './metrics.ts';
 import { createUpstream } from './runtime.ts';
 import type { Upstream } from './runtime.ts';
 
 /**
- * The running site's upstream (one per process), configured from its environment (declared in
- * `astro.config.mjs`). Only Astro-side code imports this file: clients, tests and benches take an
- * `Upstream` as an argument and never read the environment.
+ * The running site's upstream (one per process), configured from its settings. Only Astro-side code
+ * imports this file: clients, tests and benches take an `Upstream` as an argument.
  */
 
 let instance: Upstream | undefined;
 
-/** Created on first use; unset settings keep the defaults of `budget.ts`, `http.ts` and `cache.ts`. */
+/** Created on first use, from the settings (their defaults are in `settings/schema.ts`). */
 export function siteUpstream(): Upstream {
+  const current = settings();
   instance ??= createUpstream({
-    redisUrl: REDIS_URL,
-    cacheMaxBytes: UPSTREAM_CACHE_MAX_BYTES,
-    http: { ...(UPSTREAM_TIMEOUT_MS !== undefined && { timeoutMs: UPSTREAM_TIMEOUT_MS }) },
+    redisUrl: current.REDIS_URL,
+    cacheMaxBytes: current.UPSTREAM_CACHE_MAX_BYTES,
+    http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS },
     limits: {
-      ...(PUBLISHING_PUBLIC_PER_MINUTE !== undefined && {
-        publishingPublicPerMinute: PUBLISHING_PUBLIC_PER_MINUTE,
-      }),
-      ...(PUBLISHING_TOKEN_PER_MINUTE !== undefined && {
-        publishingTokenPerMinute: PUBLISHING_TOKEN_PER_MINUTE,
-      }),
-      ...(LODGING_PER_MINUTE !== undefined && { lodgingPerMinute: LODGING_PER_MINUTE }),
+      publishingPublicPerMinute: current.PUBLISHING_PUBLIC_PER_MINUTE,
+      publishingTokenPerMinute: current.PUBLISHING_TOKEN_PER_MINUTE,
+      lodgingPerMinute: current.LODGING_PER_MINUTE,
     },
-    safetyRatio: UPSTREAM_BUDGET_RATIO,
-    visitorShare: UPSTREAM_VISITOR_SHARE,
-    humanReserve: UPSTREAM_HUMAN_RESERVE,
-    pageDeadlineMs: PAGE_DEADLINE_MS,
-    notFoundSeconds: UPSTREAM_NOT_FOUND_SECONDS,
+    safetyRatio: current.UPSTREAM_BUDGET_RATIO,
+    visitorShare: current.UPSTREAM_VISITOR_SHARE,
+    humanReserve: current.UPSTREAM_HUMAN_RESERVE,
+    pageDeadlineMs: current.PAGE_DEADLINE_MS,
+    notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
   });
   return instance;
 }

@@ -1,3 +1,4 @@
+import { namedSecret } from '../settings/settings.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Upstream } from './runtime.ts';
 import { originOf } from './identity.ts';
@@ -11,11 +12,9 @@ let checked = false;
 export function readTokenWarnings(
   tenants: readonly Tenant[],
   up: Pick<Upstream, 'budget' | 'allowance'>,
-  env: Record<string, string | undefined> = process.env,
+  secret: (name: string | undefined) => string | undefined = namedSecret,
 ): { tenant: string; message: string }[] {
-  const anonymous = tenants.filter(
-    (tenant) => !(tenant.publishing.tokenEnv && env[tenant.publishing.tokenEnv]),
-  );
+  const anonymous = tenants.filter((tenant) => !secret(tenant.publishing.tokenEnv));
   const perMinute = up.budget.capacity('publishing-public');
   const limit = up.budget.limits.publishingPublicPerMinute;
   const perVisitor = Math.max(1, Math.ceil(perMinute * up.allowance.visitorShare));

@@ -2,11 +2,7 @@ import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SESSION_TTL_SECONDS,
-  fileSessionStore,
-  sessionTtlSeconds,
-} from '../../../src/lib/delivery/session-store.ts';
+import { fileSessionStore } from '../../../src/lib/delivery/session-store.ts';
 
 const ID = '0b7c0c53-3a55-4b8e-9f5f-2f0e6f0b8d11';
 const OTHER = '5d1f3a2e-8c4b-4a7e-b1d2-6e9f0a3c7b55';
@@ -56,18 +52,5 @@ describe('fileSessionStore', () => {
     const store = fileSessionStore(dir, 60, () => now);
     expect(await store.getItem('../../etc/passwd')).toBeNull();
     await expect(store.setItem('../escape', 'x')).rejects.toThrow('Invalid session id');
-  });
-});
-
-describe('sessionTtlSeconds', () => {
-  it.each([
-    [undefined, DEFAULT_SESSION_TTL_SECONDS],
-    ['3600', 3600],
-    ['0', DEFAULT_SESSION_TTL_SECONDS],
-    ['-5', DEFAULT_SESSION_TTL_SECONDS],
-    ['1.5', DEFAULT_SESSION_TTL_SECONDS],
-    ['soon', DEFAULT_SESSION_TTL_SECONDS],
-  ])('%j → %d', (value, expected) => {
-    expect(sessionTtlSeconds({ SESSION_TTL_SECONDS: value })).toBe(expected);
   });
 });

@@ -3,9 +3,9 @@ import {
   absoluteUrl,
   describe as describeText,
   jsonLd,
-  primaryHost,
   siteOrigin,
 } from '../../../src/lib/reading/seo.ts';
+import { primaryHost } from '../../../src/lib/tenants/resolution.ts';
 import { intervalLabel } from '../../../src/lib/reading/plans.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import {

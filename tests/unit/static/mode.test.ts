@@ -6,6 +6,7 @@ import {
   staticBookingEmbed,
   staticOrigin,
 } from '../../../src/lib/static/mode.ts';
+import { forgetSettings } from '../../../src/lib/settings/settings.ts';
 import { TenantSchema } from '../../../src/lib/tenants/schema.ts';
 
 const tenant = (fields: Record<string, unknown> = {}) =>
@@ -28,12 +29,14 @@ const lodging = {
 
 afterEach(() => {
   delete process.env[SNAPSHOT_ENV];
+  forgetSettings();
 });
 
 describe('static mode', () => {
   it('is on only while the build renders from a snapshot', () => {
     expect(isStaticBuild()).toBe(false);
     process.env[SNAPSHOT_ENV] = '/tmp/snapshot.json';
+    forgetSettings();
     expect(isStaticBuild()).toBe(true);
   });
 

@@ -13,6 +13,10 @@ const tenant = (id: string, tokenEnv?: string) => ({
   publishing: { baseUrl: 'https://api.example.com/api/v1', ...(tokenEnv ? { tokenEnv } : {}) },
 });
 
+/** The environment's lookup of the secrets tenants.json names, over a plain record. */
+const secrets = (env: Record<string, string>) => (name: string | undefined) =>
+  name === undefined ? undefined : env[name];
+
 describe('start-up warning for tenants without a read token', () => {
   const { tenants } = parseTenantsFile({
     tenants: [
@@ -23,7 +27,11 @@ describe('start-up warning for tenants without a read token', () => {
   });
 
   it('names each tenant without a token and the budget it shares', () => {
-    const warnings = readTokenWarnings(tenants, createUpstream(), { COURIER_TOKEN: 'secret' });
+    const warnings = readTokenWarnings(
+      tenants,
+      createUpstream(),
+      secrets({ COURIER_TOKEN: 'secret' }),
+    );
     expect(warnings.map((w) => w.tenant)).toEqual(['gazette', 'herald']);
     expect(warnings[0]?.message).toBe(
       'Tenant "gazette" has no publishing read token: 2 tenant(s) (gazette, herald) share 54 uncached upstream reads a minute at https://api.example.com (60/min per server IP, less headroom); one visitor may take 14 of them. Set publishing.tokenEnv to give it 216 a minute of its own.',
@@ -33,10 +41,14 @@ describe('start-up warning for tenants without a read token', () => {
 
   it('is silent when every tenant has its token', () => {
     expect(
-      readTokenWarnings(tenants.slice(1), createUpstream(), {
-        HERALD_TOKEN: 'a',
-        COURIER_TOKEN: 'b',
-      }),
+      readTokenWarnings(
+        tenants.slice(1),
+        createUpstream(),
+        secrets({
+          HERALD_TOKEN: 'a',
+          COURIER_TOKEN: 'b',
+        }),
+      ),
     ).toEqual([]);
   });
 });
