@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The project's ESLint config, on made-up sources at real paths; only the rules under test run
+// (the type-checked ones would need the whole program).
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const RULES = new Set([
+  'no-restricted-properties',
+  'no-restricted-syntax',
+  'no-restricted-imports',
+]);
+const eslint = new ESLint({
+  cwd: root,
+  ruleFilter: ({ ruleId }) => RULES.has(ruleId),
+  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+});
+
+async function messages(path: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: join(root, path) });
+  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+}
+
+describe('ESLint keeps the environment in the settings module', () => {
+  it.each([
+    [
+      'process.env in a feature',
+      'src/lib/reading/loaders.ts',
+      "export const x = process.env['REDIS_URL'];\n",
+    ],
+    [
+      'process.env destructured',
+      'src/lib/booking/endpoint.ts',
+      'const { env } = process;\nexport const x = env;\n',
+    ],
+    [
+      'astro:env/server',
+      'src/lib/delivery/middleware.ts',
+      "import { COMPRESSION } from 'astro:env/server';\nexport const x = COMPRESSION;\n",
+    ],
+    [
+      "Astro's internal env schema",
+      'src/lib/delivery/health-route.ts',
+      "import { schema } from 'virtual:astro:env/internal';\nexport const x = schema;\n",
+    ],
+    [
+      'an env variable through import.meta',
+      'src/pages/404.astro',
+      '---\nconst token = import.meta.env.STATUS_TOKEN;\n---\n<p>{token}</p>\n',
+    ],
+    ['process.env in npm start', 'scripts/start.mjs', 'export const port = process.env.PORT;\n'],
+  ])('refuses %s', async (_label, path, source) => {
+    const found = await messages(path, source);
+    expect(found.join('\n')).toMatch(/settings\(\) from src\/lib\/settings\/settings\.ts/);
+  });
+
+  it('allows the settings module itself, and Astro build flags', async () => {
+    expect(
+      await messages('src/lib/settings/settings.ts', "export const x = process.env['X'];\n"),
+    ).toEqual([]);
+    expect(
+      await messages(
+        'src/pages/404.astro',
+        '---\nconst dev = import.meta.env.DEV;\n---\n<p>{dev}</p>\n',
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses the contract mock in a component', async () => {
+    const found = await messages(
+      'src/components/posts/PostCard.astro',
+      "---\nimport { seed } from '../../../mock/seed/posts.ts';\n---\n<p>{seed}</p>\n",
+    );
+    expect(found.join('\n')).toContain('The site never imports the contract mock.');
+  });
+});
