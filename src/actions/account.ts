@@ -15,7 +15,7 @@ import { safeNext } from '../lib/auth/next.ts';
 import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log.ts';
-import { publishingFor } from '../lib/reading/clients.ts';
+import { publishingFor } from '../lib/site/clients.ts';
 
 /**
  * Subscriber accounts. Every action is also a public endpoint (`/_actions/<name>`), so limits and

@@ -7,7 +7,7 @@ import { BookingFailure } from '../lib/booking/failures.ts';
 import { cancelManagedStay, managePath } from '../lib/booking/managed.ts';
 import { detailsErrors, hasErrors } from '../lib/booking/rules.ts';
 import { bookingRequestSchema } from '../lib/booking/schema.ts';
-import { bookingServiceFor } from '../lib/booking/site-service.ts';
+import { bookingServiceFor } from '../lib/site/clients.ts';
 import { fieldErrorsOf, type FieldErrors } from '../lib/failures/fields.ts';
 import { bookingTenant } from '../lib/tenants/booking.ts';
 

@@ -8,7 +8,7 @@ import type { ConsumeLimit } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
 import { logError } from '../lib/log.ts';
 import { clientIp } from '../lib/visitor-limits.ts';
-import { publishingFor } from '../lib/reading/clients.ts';
+import { publishingFor } from '../lib/site/clients.ts';
 const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } = settings();
 
 let limiter: ConsumeLimit | undefined;

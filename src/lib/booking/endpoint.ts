@@ -7,7 +7,7 @@ import { logError } from '../log.ts';
 import { clientIp, consumeLimit, visitorLimiter } from '../visitor-limits.ts';
 import { bookingTenant } from '../tenants/booking.ts';
 import { BookingFailure, busy, notOffered, toFailure } from './failures.ts';
-import { bookingServiceFor } from './site-service.ts';
+import { bookingServiceFor } from '../site/clients.ts';
 import type { BookingService } from './service.ts';
 import type { ApiResult } from './types.ts';
 import { textKey } from '../i18n/text-key.ts';

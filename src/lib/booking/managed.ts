@@ -2,12 +2,10 @@ import { settings } from '../settings/settings.ts';
 import type { Booking } from '../lodging/schema.ts';
 import { logWarn } from '../log.ts';
 import { bookingTenant, type BookingTenant } from '../tenants/booking.ts';
-import { siteUpstream } from '../upstream/site.ts';
 import { nightsBetween } from './dates.ts';
 import { toFailure } from './failures.ts';
-import { lazyLodgingClient } from './lodging.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './manage.ts';
-import { bookingServiceFor, lodgingSecrets } from './site-service.ts';
+import { bookingServiceFor, lodgingFor } from '../site/clients.ts';
 import { statusKind, type StatusKind } from './status.ts';
 import type { Confirmation, PropertySummary } from './types.ts';
 
@@ -21,16 +19,6 @@ const secret = () =>
       note: 'BOOKING_LINK_SECRET is unset: manage links work until this process restarts',
     }),
   );
-
-const clients = new Map<string, ReturnType<typeof lazyLodgingClient>>();
-function lodgingFor(tenant: BookingTenant) {
-  let client = clients.get(tenant.id);
-  if (!client) {
-    client = lazyLodgingClient(tenant, tenant.lodging, lodgingSecrets(tenant), siteUpstream());
-    clients.set(tenant.id, client);
-  }
-  return client();
-}
 
 /** The private path (without tenant prefix) of a confirmation's manage page. */
 export function managePath(tenantId: string, confirmation: Confirmation): string {

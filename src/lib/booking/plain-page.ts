@@ -3,7 +3,7 @@ import { i18nFor } from '../i18n/index.ts';
 import { localize, localizeFields } from '../i18n/text.ts';
 import { bookingTenant } from '../tenants/booking.ts';
 import { plainFlow, type PlainState, type PlainView } from './plain-flow.ts';
-import { bookingServiceFor } from './site-service.ts';
+import { bookingServiceFor } from '../site/clients.ts';
 import type { PropertySummary } from './types.ts';
 
 /** What the `bookStay` action answered (details refused, or ready for review). */

@@ -4,7 +4,7 @@ import { i18nFor } from '../i18n/index.ts';
 import type { I18n } from '../i18n/index.ts';
 import { localize, localizeFields, textKey } from '../i18n/text.ts';
 import { logWarn } from '../log.ts';
-import { publishingFor } from '../reading/clients.ts';
+import { publishingFor } from '../site/clients.ts';
 import { EMPTY_VALUES, readFormValues } from './form.ts';
 import type { CommentFormValues } from './form.ts';
 import { failureStatus } from './post.ts';

@@ -1,7 +1,7 @@
 import type { SignedIn } from '../auth/session.ts';
 import { logWarn } from '../log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
-import { publishingFor } from '../reading/clients.ts';
+import { publishingFor } from '../site/clients.ts';
 import { loadPlans } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
 import type { Tenant } from '../tenants/schema.ts';

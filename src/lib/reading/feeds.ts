@@ -1,6 +1,6 @@
 import type { PostSummary } from '../publishing/schema.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
-import { publishingFor } from './clients.ts';
+import { publishingFor } from '../site/clients.ts';
 import { absoluteUrl } from './seo.ts';
 import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
 import {

@@ -3,7 +3,7 @@ import type { Paged } from '../upstream/parse.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log.ts';
-import { publishingFor } from './clients.ts';
+import { publishingFor } from '../site/clients.ts';
 
 export const POSTS_PER_PAGE = 10;
 const FEATURED_ON_HOME = 3;

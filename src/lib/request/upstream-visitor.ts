@@ -2,7 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { settings } from '../settings/settings.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { runForVisitor } from '../upstream/runtime.ts';
-import { siteUpstream } from '../upstream/site.ts';
+import { siteUpstream } from '../site/clients.ts';
 import { currentVisitor } from '../upstream/visitor.ts';
 import { warnTenantsWithoutReadToken } from '../upstream/warnings.ts';
 import { clientIp } from '../visitor-limits.ts';

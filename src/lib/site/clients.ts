@@ -1,11 +1,23 @@
+import { lazyLodgingClient } from '../booking/lodging.ts';
+import { bookingService } from '../booking/service.ts';
+import type { BookingService } from '../booking/service.ts';
+import type { LodgingClient } from '../lodging/client.ts';
+import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import { settings } from '../settings/settings.ts';
-import type { MetricsSnapshot } from './metrics.ts';
-import { createUpstream } from './runtime.ts';
-import type { Upstream } from './runtime.ts';
+import { snapshotPath } from '../static/mode.ts';
+import { loadSnapshot, snapshotClient } from '../static/snapshot.ts';
+import type { BookingTenant } from '../tenants/booking.ts';
+import type { Tenant } from '../tenants/schema.ts';
+import { tenantSecret } from '../tenants/secrets.ts';
+import type { MetricsSnapshot } from '../upstream/metrics.ts';
+import { createUpstream } from '../upstream/runtime.ts';
+import type { Upstream } from '../upstream/runtime.ts';
 
 /**
- * The running site's upstream (one per process), configured from its settings. Only Astro-side code
- * imports this file: clients, tests and benches take an `Upstream` as an argument.
+ * The one place the running site wires its upstream clients: one upstream per process (budget,
+ * cache, metrics) from the settings, and per tenant its publishing client, lodging client and
+ * booking service with the credentials tenants.json names. Features call these; tests, benches and
+ * the static build make their own `Upstream` and clients and never import this file.
  */
 
 let instance: Upstream | undefined;
@@ -34,4 +46,57 @@ export function siteUpstream(): Upstream {
 /** Counters of the site's upstream, JSON-able (for `/_status`). */
 export function upstreamStatus(): MetricsSnapshot {
   return siteUpstream().metrics.getStatus();
+}
+
+/** The tenant's publishing client for anonymous reads (with the tenant's read token when one is configured). */
+export function publishingFor(tenant: Tenant, userToken?: string): PublishingClient {
+  // A static build renders from what it fetched before: no upstream call while rendering.
+  const snapshot = snapshotPath();
+  if (snapshot) return snapshotClient(loadSnapshot(snapshot));
+  return publishingClient({
+    tenantId: tenant.id,
+    baseUrl: tenant.publishing.baseUrl,
+    token: userToken,
+    serviceToken: tenantSecret(tenant.publishing.tokenEnv),
+    upstream: siteUpstream(),
+    iframeHosts: tenant.publishing.embedHosts,
+  });
+}
+
+/** The credentials the tenant's lodging section names, read from the environment. */
+export function lodgingSecrets(tenant: Tenant): Record<string, string | undefined> {
+  const { tokenEnv, emailEnv, passwordEnv } = tenant.lodging ?? {};
+  const names = [tokenEnv, emailEnv, passwordEnv].filter((name) => name !== undefined);
+  return Object.fromEntries(names.map((name) => [name, tenantSecret(name)]));
+}
+
+const lodgingClients = new Map<string, () => LodgingClient>();
+
+/** The tenant's lodging client (created, and logged in, on first use). */
+export function lodgingFor(tenant: BookingTenant): LodgingClient {
+  let client = lodgingClients.get(tenant.id);
+  if (!client) {
+    client = lazyLodgingClient(tenant, tenant.lodging, lodgingSecrets(tenant), siteUpstream());
+    lodgingClients.set(tenant.id, client);
+  }
+  return client();
+}
+
+const services = new Map<string, BookingService>();
+
+/**
+ * The process-wide booking service of a tenant (its idempotency and freshness memory live here),
+ * wired to the site's upstream and the tenant's credentials. Pages and endpoints use this one.
+ */
+export function bookingServiceFor(tenant: Tenant): BookingService {
+  let service = services.get(tenant.id);
+  if (!service || service.tenant !== tenant) {
+    service = bookingService(tenant, {
+      upstream: siteUpstream(),
+      env: lodgingSecrets(tenant),
+      redisUrl: settings().REDIS_URL,
+    });
+    services.set(tenant.id, service);
+  }
+  return service;
 }

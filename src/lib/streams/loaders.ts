@@ -1,5 +1,5 @@
 import type { Stream } from '../publishing/schema.ts';
-import { publishingFor } from '../reading/clients.ts';
+import { publishingFor } from '../site/clients.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { sortStreams } from './status.ts';
