@@ -96,17 +96,21 @@ function tokenTarget(locals: Pick<App.Locals, 'site'>, token: string) {
   return { tenant, named };
 }
 
+/** A manage action on the stay a token names: null (a 404 to the visitor) when it names none here. */
+function onTokenTarget(
+  act: (token: string, tenant: BookingTenant, named: ManagedBooking) => Promise<ManagedStay | null>,
+) {
+  return (locals: Pick<App.Locals, 'site'>, token: string): Promise<ManagedStay | null> => {
+    const found = tokenTarget(locals, token);
+    return found ? act(token, found.tenant, found.named) : Promise.resolve(null);
+  };
+}
+
 /**
  * The stay a token names, asked fresh from the lodging API; null (a 404 to the visitor) for a
  * bad token, another tenant's, a property this tenant does not list, or a booking that is gone.
  */
-export async function loadManagedStay(
-  locals: Pick<App.Locals, 'site'>,
-  token: string,
-): Promise<ManagedStay | null> {
-  const found = tokenTarget(locals, token);
-  if (!found) return null;
-  const { tenant, named } = found;
+export const loadManagedStay = onTokenTarget(async (token, tenant, named) => {
   const [property, booking] = await Promise.all([
     bookingServiceFor(tenant).property(named.propertyId),
     findBooking(tenant, named).catch((error: unknown) => {
@@ -114,16 +118,10 @@ export async function loadManagedStay(
     }),
   ]);
   return booking ? stayOf(token, property, booking) : null;
-}
+});
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
-export async function cancelManagedStay(
-  locals: Pick<App.Locals, 'site'>,
-  token: string,
-): Promise<ManagedStay | null> {
-  const found = tokenTarget(locals, token);
-  if (!found) return null;
-  const { tenant, named } = found;
+export const cancelManagedStay = onTokenTarget(async (token, tenant, named) => {
   const context = { tenant: tenant.id, operation: 'manage.cancel' };
   try {
     const booking = await findBooking(tenant, named);
@@ -136,4 +134,4 @@ export async function cancelManagedStay(
   } catch (error) {
     throw toFailure(error, context);
   }
-}
+});
