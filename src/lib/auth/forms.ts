@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
 
 /** Input of the sign-in forms: Astro's `isInputError` shows these messages (text keys) next to the fields. */
@@ -55,3 +56,48 @@ export type RegisterFormInput = z.output<typeof registerInput>;
 /** The fields each form shows messages for (upstream 422 keys outside these go to the summary). */
 export const LOGIN_FIELDS = ['email', 'password'] as const;
 export const REGISTER_FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
+
+/** One field of an account form as `components/account/AccountForm.astro` shows it. */
+export interface AccountField {
+  name: (typeof REGISTER_FIELDS)[number];
+  label: MessageKey;
+  type: 'text' | 'email' | 'password';
+  autocomplete: string;
+  /** Addresses and passwords: no spell check, no capital first letter. */
+  verbatim?: true;
+  /** A password never travels back into the page. */
+  secret?: true;
+  /** A hint with the minimum length, and the length itself on the control. */
+  minLength?: number;
+}
+
+const email: AccountField = {
+  name: 'email',
+  label: 'field.email',
+  type: 'email',
+  autocomplete: 'email',
+  verbatim: true,
+};
+const password = (autocomplete: string): AccountField => ({
+  name: 'password',
+  label: 'field.password',
+  type: 'password',
+  autocomplete,
+  verbatim: true,
+  secret: true,
+});
+
+/** Each account form: its fields in order and its button. */
+export const ACCOUNT_FORMS = {
+  login: { submit: 'login.submit', fields: [email, password('current-password')] },
+  register: {
+    submit: 'register.submit',
+    fields: [
+      { name: 'name', label: 'field.name', type: 'text', autocomplete: 'name' },
+      email,
+      { ...password('new-password'), minLength: PASSWORD_MIN },
+      { ...password('new-password'), name: 'password_confirmation', label: 'field.passwordRepeat' },
+    ],
+  },
+} as const satisfies Record<string, { submit: MessageKey; fields: readonly AccountField[] }>;
+export type AccountFormName = keyof typeof ACCOUNT_FORMS;

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import LoginForm from '../../../src/components/account/LoginForm.astro';
-import RegisterForm from '../../../src/components/account/RegisterForm.astro';
+import AccountForm from '../../../src/components/account/AccountForm.astro';
 import { EMPTY_FORM, type FormState } from '../../../src/lib/auth/form-state.ts';
 import { PASSWORD_MIN } from '../../../src/lib/auth/forms.ts';
 import { render } from './render.ts';
 
 // Markup of the sign-in forms without a browser: what a screen reader announces for each field.
-const props = (state: FormState) => ({ action: '/login?_action=login', state, next: '/account' });
+const props = (form: 'login' | 'register', state: FormState) => ({
+  form,
+  action: `/${form}?_action=${form}`,
+  state,
+  next: '/account',
+});
 
 describe('login form', () => {
   it('labels every field and marks none invalid before a submit', async () => {
-    const view = await render(LoginForm, { props: props(EMPTY_FORM) });
+    const view = await render(AccountForm, { props: props('login', EMPTY_FORM) });
     const email = view.getByRole('textbox', { name: 'E-mail address' });
     expect(email.getAttribute('type')).toBe('email');
     expect(email.getAttribute('autocomplete')).toBe('email');
@@ -20,8 +24,8 @@ describe('login form', () => {
   });
 
   it('after a failed submit: summary links to the field, which is invalid, described and keeps its value', async () => {
-    const view = await render(LoginForm, {
-      props: props({
+    const view = await render(AccountForm, {
+      props: props('login', {
         message: 'Check the highlighted fields.',
         fields: { email: ['Enter a valid e-mail address.'] },
         values: { email: 'ada@example', password: 'typed secret' },
@@ -47,15 +51,15 @@ describe('login form', () => {
 
 describe('register form', () => {
   it('describes the password rule, and the error beside it after a submit', async () => {
-    const before = await render(RegisterForm, { props: props(EMPTY_FORM) });
+    const before = await render(AccountForm, { props: props('register', EMPTY_FORM) });
     const hint = `At least ${PASSWORD_MIN} characters.`;
     const password = before.getByLabelText('Password');
     expect(password.getAttribute('minlength')).toBe(String(PASSWORD_MIN));
     expect(password.getAttribute('aria-describedby')).toBeTruthy();
     expect(before.getByText(hint).id).toBe(password.getAttribute('aria-describedby'));
 
-    const after = await render(RegisterForm, {
-      props: props({
+    const after = await render(AccountForm, {
+      props: props('register', {
         message: 'Check the highlighted fields.',
         fields: {
           password: ['Use at least 8 characters.'],
