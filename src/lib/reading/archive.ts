@@ -1,0 +1,53 @@
+import type { AstroGlobal } from 'astro';
+import { i18nFor } from '../i18n/index.ts';
+import { cachePublic, loadOrRespond, notFound } from '../pages/respond.ts';
+import type { PostSummary } from '../publishing/schema.ts';
+import type { Paged } from '../upstream/parse.ts';
+import { loadCategory, loadTag } from './loaders.ts';
+import { pageParam } from './pagination.ts';
+import type { Crumb } from './seo.ts';
+
+/** What `components/posts/ArchiveView.astro` shows. */
+export interface Archive {
+  /** e.g. "Sport" or "#election" */
+  heading: string;
+  /** Site path of the archive's first page. */
+  path: string;
+  parent: Crumb;
+  posts: Paged<PostSummary>;
+  description: string;
+}
+
+/**
+ * A category's or tag's page of posts (`/categories/<slug>/page/2`, `/tags/<slug>`), or the 404 /
+ * 503 page to answer with instead; cached publicly like the other lists.
+ */
+export async function archivePage(
+  Astro: Pick<AstroGlobal, 'locals' | 'params' | 'url' | 'rewrite' | 'response' | 'cache'>,
+  kind: 'category' | 'tag',
+): Promise<Archive | Response> {
+  const { tenant } = Astro.locals;
+  const { t } = i18nFor(tenant);
+  const slug = Astro.params['slug'] ?? '';
+  const page = pageParam(Astro.url);
+  if (page === null) return notFound(Astro);
+  const data = await loadOrRespond(Astro, async () => {
+    if (kind === 'tag') {
+      const { tag, posts } = await loadTag(tenant, slug, page);
+      return { ...tag, heading: `#${tag.name}`, path: `/tags/${tag.slug}`, posts };
+    }
+    const { category, posts } = await loadCategory(tenant, slug, page);
+    return { ...category, heading: category.name, path: `/categories/${category.slug}`, posts };
+  });
+  if (data instanceof Response) return data;
+  if (page > data.posts.page.last) return notFound(Astro);
+  cachePublic(Astro, { maxAge: 120, swr: 900, tags: [`${tenant.id}:posts`] });
+  const list = kind === 'tag' ? 'tags' : 'categories';
+  return {
+    heading: data.heading,
+    path: data.path,
+    parent: { name: t(`${list}.title`), path: `/${list}` },
+    posts: data.posts,
+    description: t(`${kind}.description`, { name: data.name, site: tenant.name }),
+  };
+}
