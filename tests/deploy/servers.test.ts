@@ -10,6 +10,7 @@ import { send, waitFor } from './http.ts';
 import type { Service } from './processes.ts';
 import { OUT_DIR, startDocumentedMock, startRedis, startSite, STATUS_TOKEN } from './stack.ts';
 import type { Mock } from './stack.ts';
+import { day } from '../fixtures/dates.ts';
 
 const demo = JSON.parse(
   readFileSync(new URL('../../mock/demo-accounts.json', import.meta.url), 'utf8'),
@@ -161,8 +162,6 @@ describe('a booking submitted twice, once to each server', () => {
     candidate.propertyIds.includes('f288dd17-9e1e-5421-8b43-5674c8a96975'),
   )!;
   const propertyId = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
-  const day = (offset: number) =>
-    new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const checkIn = day(150);
   const checkOut = day(152);
 

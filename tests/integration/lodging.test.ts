@@ -10,6 +10,7 @@ import type { Upstream } from '../../src/lib/upstream/runtime.ts';
 import { ctl, demo, freshUpstream, useMock } from './harness.ts';
 import { lodgingTestClient } from './operations.ts';
 import type { LodgingTestClient } from './operations.ts';
+import { day } from '../fixtures/dates.ts';
 
 const mock = useMock({ reset: true });
 let up: Upstream;
@@ -17,9 +18,6 @@ let full: LodgingTestClient;
 const account = demo.lodging['harbour-hotels'];
 const other = demo.lodging['alpine-lodges'];
 if (!account || !other) throw new Error('demo accounts missing');
-
-const day = (offset: number) =>
-  new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 beforeEach(() => {
   clearLodgingTokens();

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { startMock } from '../../mock/index.ts';
 import { demoEnv } from '../../scripts/demo-env.mjs';
+import { freePort } from '../fixtures/net.ts';
 
 /** The tenant built and served in the test run: streams, e-paper, comments and booking on its live server. */
 export const TENANT = 'harbour-times';
@@ -11,17 +11,6 @@ export const TENANT = 'harbour-times';
 export const OFFLINE_TENANT = 'alpine-post';
 /** Lowered public limit: the build needs more calls than this, so it must wait for a window. */
 export const PUBLIC_LIMIT = 20;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function stats(
   controlUrl: string,

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookingFailure } from '../../../src/lib/booking/failures.ts';
 import { bookingService } from '../../../src/lib/booking/service.ts';
 import type { BookingRequest } from '../../../src/lib/booking/schema.ts';
-import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { demo, startTestMock, type Mock } from '../harness.ts';
+import { day } from './fixture.ts';
 import { english } from '../../fixtures/english.ts';
 
 // The booking service against the contract mock (in-process, free ports): no stubs.
@@ -34,8 +34,6 @@ async function stats(): Promise<Record<string, number>> {
   };
   return body.lodging.routes;
 }
-
-const day = (n: number) => addDays(todayIn('Europe/London'), n);
 
 function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
   return {
