@@ -14,7 +14,7 @@ import { attemptLimiter, clientIp } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
 import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
-import { logError, logWarn } from '../lib/log.ts';
+import { logError, logWarn } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/site/clients.ts';
 
 /**

@@ -6,8 +6,8 @@ import { readFormValues } from '../lib/comments/form.ts';
 import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts';
 import type { ConsumeLimit } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
-import { logError } from '../lib/log.ts';
-import { clientIp } from '../lib/visitor-limits.ts';
+import { logError } from '../lib/log/log.ts';
+import { clientIp } from '../lib/request/visitor-limits.ts';
 import { publishingFor } from '../lib/site/clients.ts';
 const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } = settings();
 

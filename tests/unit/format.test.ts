@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatPrice } from '../../src/lib/format.ts';
+import { formatDate, formatPrice } from '../../src/lib/i18n/format.ts';
 
 describe('formatting in the tenant locale and time zone', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentMark, mainNavigation } from '../../src/lib/navigation.ts';
+import { currentMark, mainNavigation } from '../../src/lib/reading/navigation.ts';
 import { createI18n } from '../../src/lib/i18n/index.ts';
 import { buildTenant } from '../fixtures/tenant.ts';
 

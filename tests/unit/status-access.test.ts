@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayReadStatus, statusResponse } from '../../src/lib/status-access.ts';
+import { mayReadStatus, statusResponse } from '../../src/lib/delivery/status-access.ts';
 
 const base = {
   clientAddress: '203.0.113.9',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, consumeLimit, visitorLimiter } from '../../src/lib/visitor-limits.ts';
+import { clientIp, consumeLimit, visitorLimiter } from '../../src/lib/request/visitor-limits.ts';
 
 function context(headers: Record<string, string>, address?: string) {
   return {

@@ -3,7 +3,7 @@ import type { RoomOffer } from '../../lib/booking/types.ts';
 /** Visitor-locale formatting for the widget; dates are date-only, formatted on the UTC calendar. */
 
 // One money and one stay-date formatter for the widget and the server's pages (src/lib owns them).
-export { formatPrice as money, stayDate as longDate } from '../../lib/format.ts';
+export { formatPrice as money, stayDate as longDate } from '../../lib/i18n/format.ts';
 
 /**
  * A room's price per night: its rate when every night costs the same, else the average, labelled so

@@ -1,7 +1,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { settings } from '../settings/settings.ts';
-import { clientIp as visitorIp, visitorLimiter } from '../visitor-limits.ts';
-import type { ClientAddressSource } from '../visitor-limits.ts';
+import { clientIp as visitorIp, visitorLimiter } from '../request/visitor-limits.ts';
+import type { ClientAddressSource } from '../request/visitor-limits.ts';
 const {
   AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN,
   AUTH_REGISTRATIONS_PER_IP_PER_HOUR,

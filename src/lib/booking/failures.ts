@@ -1,7 +1,7 @@
 import { classify, KnownFailure } from '../failures/classify.ts';
 import type { Failure } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
-import { logError } from '../log.ts';
+import { logError } from '../log/log.ts';
 import type { ApiError, BookingContact } from './types.ts';
 import { textKey } from '../i18n/text-key.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { logWarn } from '../log.ts';
+import { logWarn } from '../log/log.ts';
 import { getRedis } from '../upstream/redis.ts';
 import { BookingFailure } from './failures.ts';
 import type { Confirmation } from './types.ts';

@@ -1,6 +1,6 @@
 import { lodgingClient } from '../lodging/client.ts';
 import type { LodgingClient } from '../lodging/client.ts';
-import { logError } from '../log.ts';
+import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { unavailable } from './failures.ts';

@@ -1,4 +1,4 @@
-import { formatPrice, stayDate } from '../format.ts';
+import { formatPrice, stayDate } from '../i18n/format.ts';
 import type { I18n } from '../i18n/index.ts';
 import type { ManagedStay } from './managed.ts';
 

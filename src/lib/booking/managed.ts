@@ -1,6 +1,6 @@
 import { settings } from '../settings/settings.ts';
 import type { Booking } from '../lodging/schema.ts';
-import { logWarn } from '../log.ts';
+import { logWarn } from '../log/log.ts';
 import { bookingTenant, type BookingTenant } from '../tenants/booking.ts';
 import { nightsBetween } from './dates.ts';
 import { toFailure } from './failures.ts';

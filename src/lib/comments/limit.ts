@@ -1,6 +1,6 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { consumeLimit, visitorLimiter } from '../visitor-limits.ts';
-import type { LimitOutcome, VisitorLimit } from '../visitor-limits.ts';
+import { consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
+import type { LimitOutcome, VisitorLimit } from '../request/visitor-limits.ts';
 
 export type CommentLimit = VisitorLimit;
 export type { LimitOutcome };

@@ -3,7 +3,7 @@ import { actions, isInputError } from 'astro:actions';
 import { i18nFor } from '../i18n/index.ts';
 import type { I18n } from '../i18n/index.ts';
 import { localize, localizeFields, textKey } from '../i18n/text.ts';
-import { logWarn } from '../log.ts';
+import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../site/clients.ts';
 import { EMPTY_VALUES, readFormValues } from './form.ts';
 import type { CommentFormValues } from './form.ts';

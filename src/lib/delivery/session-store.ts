@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getRedis } from '../upstream/redis.ts';
-import { logWarn } from '../log.ts';
+import { logWarn } from '../log/log.ts';
 
 /** What Astro's session runtime calls on its driver (the rest of unstorage's interface is unused). */
 export interface SessionStore {

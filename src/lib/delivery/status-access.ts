@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { upstreamStatus } from './site/clients.ts';
+import { upstreamStatus } from '../site/clients.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 

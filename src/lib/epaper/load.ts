@@ -1,5 +1,5 @@
 import type { SignedIn } from '../auth/session.ts';
-import { logWarn } from '../log.ts';
+import { logWarn } from '../log/log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../site/clients.ts';
 import { loadPlans } from '../reading/loaders.ts';

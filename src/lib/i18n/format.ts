@@ -1,4 +1,4 @@
-import type { Tenant } from './tenants/schema.ts';
+import type { Tenant } from '../tenants/schema.ts';
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 

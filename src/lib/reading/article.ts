@@ -1,5 +1,5 @@
 import type { PostSummary } from '../publishing/schema.ts';
-import { isoDateInZone } from '../format.ts';
+import { isoDateInZone } from '../i18n/format.ts';
 
 /** Words a reader gets through in a minute (news prose, on screen). */
 const WORDS_PER_MINUTE = 220;

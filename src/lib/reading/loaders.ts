@@ -2,7 +2,7 @@ import type { Category, Post, PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { logWarn } from '../log.ts';
+import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../site/clients.ts';
 
 export const POSTS_PER_PAGE = 10;

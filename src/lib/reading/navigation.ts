@@ -1,6 +1,6 @@
-import type { I18n } from './i18n/index.ts';
-import type { Tenant } from './tenants/schema.ts';
-import { isStaticBuild, staticBookingEmbed } from './static/mode.ts';
+import type { I18n } from '../i18n/index.ts';
+import type { Tenant } from '../tenants/schema.ts';
+import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
 
 export interface NavItem {
   label: string;

@@ -5,7 +5,7 @@ import { runForVisitor } from '../upstream/runtime.ts';
 import { siteUpstream } from '../site/clients.ts';
 import { currentVisitor } from '../upstream/visitor.ts';
 import { warnTenantsWithoutReadToken } from '../upstream/warnings.ts';
-import { clientIp } from '../visitor-limits.ts';
+import { clientIp } from './visitor-limits.ts';
 
 const { TRUST_PROXY } = settings();
 

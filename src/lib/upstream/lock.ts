@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { logWarn } from '../log.ts';
+import { logWarn } from '../log/log.ts';
 import { getRedis } from './redis.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type { Driver } from 'unstorage';
-import { logWarn } from '../log.ts';
+import { logWarn } from '../log/log.ts';
 
 /** Longest a Redis command may take before the caller treats Redis as away (local fallback). */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
