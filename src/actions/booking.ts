@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isCountryCode } from '../lib/booking/countries.ts';
 import { limit } from '../lib/booking/endpoint.ts';
 import { BookingFailure } from '../lib/booking/failures.ts';
-import { cancelManagedStay, managePath } from '../lib/booking/managed.ts';
+import { cancelManagedStay, managePath } from '../lib/booking/manage-stay.ts';
 import { detailsErrors, hasErrors } from '../lib/booking/rules.ts';
 import { bookingRequestSchema } from '../lib/booking/schema.ts';
 import { bookingServiceFor } from '../lib/site/clients.ts';

@@ -1,11 +1,12 @@
 import type { APIRoute } from 'astro';
 import { getSignedIn } from '../lib/auth/session.ts';
-import { readerCss } from '../lib/auth/reader-css.ts';
+import { subscriberCss } from '../lib/auth/subscriber-css.ts';
 
-// Personal, so never in a shared cache; the pages that link it stay public and identical for everyone.
+// The signed-in subscriber's stylesheet (the URL predates the name; the e-paper viewer is the "reader"
+// elsewhere). Personal, so never in a shared cache; the pages that link it stay public and identical for everyone.
 export const GET: APIRoute = async ({ locals, session }) => {
   const signedIn = await getSignedIn(session, locals.tenant.id);
-  return new Response(readerCss(signedIn?.user.name ?? null), {
+  return new Response(subscriberCss(signedIn?.user.name ?? null), {
     headers: {
       'Content-Type': 'text/css; charset=utf-8',
       'Cache-Control': 'private, no-store',

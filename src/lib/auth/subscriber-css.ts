@@ -3,7 +3,7 @@
  * every page links `/reader.css`, a tiny private stylesheet. For a guest it is empty; for a subscriber
  * it shows the `.when-member` parts, hides the `.when-guest` ones and writes the name into `.reader-name`.
  */
-export function readerCss(name: string | null): string {
+export function subscriberCss(name: string | null): string {
   if (name === null) return '';
   return [
     '.when-guest{display:none!important}',

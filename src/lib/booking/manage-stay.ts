@@ -4,7 +4,12 @@ import { logWarn } from '../log/log.ts';
 import { bookingTenant, type BookingTenant } from '../tenants/booking.ts';
 import { nightsBetween } from './dates.ts';
 import { toFailure } from './failures.ts';
-import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './manage.ts';
+import {
+  linkSecret,
+  signManageToken,
+  verifyManageToken,
+  type ManagedBooking,
+} from './manage-link.ts';
 import { bookingServiceFor, lodgingFor } from '../site/clients.ts';
 import { statusKind, type StatusKind } from './status.ts';
 import type { Confirmation, PropertySummary } from './types.ts';

@@ -1,6 +1,6 @@
 import { formatPrice, stayDate } from '../i18n/format.ts';
 import type { I18n } from '../i18n/index.ts';
-import type { ManagedStay } from './managed.ts';
+import type { ManagedStay } from './manage-stay.ts';
 
 /** The manage page's texts and summary rows for one stay, in the tenant's language. */
 export function manageView(stay: ManagedStay, { t, locale }: Pick<I18n, 't' | 'locale'>) {

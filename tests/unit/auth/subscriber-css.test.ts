@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { cssString, readerCss } from '../../../src/lib/auth/reader-css.ts';
+import { cssString, subscriberCss } from '../../../src/lib/auth/subscriber-css.ts';
 
-describe('readerCss', () => {
+describe('subscriberCss', () => {
   it('is empty for a guest', () => {
-    expect(readerCss(null)).toBe('');
+    expect(subscriberCss(null)).toBe('');
   });
 
   it('shows the member parts and the name for a subscriber', () => {
-    const css = readerCss('Jürgen Müller');
+    const css = subscriberCss('Jürgen Müller');
     expect(css).toContain('.when-guest{display:none!important}');
     expect(css).toContain('.reader-name::before{content:"Jürgen Müller"}');
   });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { linkSecret, signManageToken, verifyManageToken } from '../../../src/lib/booking/manage.ts';
+import {
+  linkSecret,
+  signManageToken,
+  verifyManageToken,
+} from '../../../src/lib/booking/manage-link.ts';
 
 const SECRET = 'a-long-enough-test-secret';
 const BOOKING = {

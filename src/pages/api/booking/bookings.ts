@@ -3,7 +3,7 @@ import { assertSameOrigin, handle, limit, readJson } from '../../../lib/booking/
 import { bookingRequestSchema } from '../../../lib/booking/schema.ts';
 import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
 import { invalid } from '../../../lib/booking/failures.ts';
-import { managePath } from '../../../lib/booking/managed.ts';
+import { managePath } from '../../../lib/booking/manage-stay.ts';
 
 /** `POST` JSON from this site's own pages: finds or creates the guest, then books once per key. */
 export const POST: APIRoute = (context) =>
