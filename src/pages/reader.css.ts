@@ -2,8 +2,9 @@ import type { APIRoute } from 'astro';
 import { getSignedIn } from '../lib/auth/session.ts';
 import { subscriberCss } from '../lib/auth/subscriber-css.ts';
 
-// The signed-in subscriber's stylesheet (the URL predates the name; the e-paper viewer is the "reader"
-// elsewhere). Personal, so never in a shared cache; the pages that link it stay public and identical for everyone.
+// The signed-in subscriber's stylesheet (the URL predates the name; elsewhere the "reader" is the
+// e-paper viewer). Personal, so never in a shared cache; the pages that link it stay public and
+// identical for everyone.
 export const GET: APIRoute = async ({ locals, session }) => {
   const signedIn = await getSignedIn(session, locals.tenant.id);
   return new Response(subscriberCss(signedIn?.user.name ?? null), {
