@@ -8,6 +8,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMock } from '../mock/index.ts';
+import { settingDefaults } from '../src/lib/settings/schema.ts';
+
+// The documented limits are the settings' defaults: the mock enforces them, the floor divides by them.
+const PUBLIC_PER_MINUTE = settingDefaults.PUBLISHING_PUBLIC_PER_MINUTE;
+const TOKEN_PER_MINUTE = settingDefaults.PUBLISHING_TOKEN_PER_MINUTE;
 
 const TENANT = 'daily-planet';
 const TOKEN_ENV = 'BENCH_PUBLISHING_TOKEN';
@@ -52,7 +57,7 @@ export async function run() {
     lodgingPort: 0,
     controlPort: 0,
     postsPerTenant: posts,
-    limits: { publicPerMinute: 60, tokenPerMinute: 240 },
+    limits: { publicPerMinute: PUBLIC_PER_MINUTE, tokenPerMinute: TOKEN_PER_MINUTE },
   });
   mkdirSync('.cache', { recursive: true });
   const work = mkdtempSync(join('.cache', 'static-bench-'));
@@ -88,7 +93,7 @@ export async function run() {
       .filter(([route]) => route.startsWith('GET /epaper') || route.startsWith('POST /auth'))
       .reduce((sum, [, count]) => sum + count, 0);
     const withToken = stats.publishing.total - anonymous;
-    const floorMs = Math.max(withToken / 240, anonymous / 60) * 60_000;
+    const floorMs = Math.max(withToken / TOKEN_PER_MINUTE, anonymous / PUBLIC_PER_MINUTE) * 60_000;
     const second = await build(work, tenantsFile, token, true);
     const published = first.pagesByType['posts'] ?? 0;
     const result = {
