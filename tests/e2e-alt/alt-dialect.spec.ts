@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { day } from '../fixtures/dates.ts';
 
 // The same journeys against a lodging and publishing API that fills the contracts' silences the
 // other way (docs/api-assumptions.md, "Dialects"): bare resources, cursor pages, decimal numbers,
@@ -9,7 +10,6 @@ const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const site = (tenant: string, path: string) => `${SITE}/${tenant}${path}`;
 
 /** A date `days` after today (UTC), clear of the seeded bookings. */
-const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 interface Room {
   roomTypeId: string;

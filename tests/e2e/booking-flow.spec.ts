@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
+import { day } from '../fixtures/dates.ts';
 
 /** The guest's journey: steps and history, honest status, the private manage link, no JavaScript. */
 
@@ -17,11 +18,6 @@ const accounts = JSON.parse(readFileSync('mock/demo-accounts.json', 'utf8')) as 
 const harbourToken =
   Object.values(accounts.lodging).find((a) => a.propertyIds.includes(HARBOUR_VIEW))?.fullToken ??
   '';
-
-/** A date `days` after today (UTC); these tests book far beyond the other specs' nights. */
-function day(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
 const BASE = 420;
 
 async function shoot(page: Page, name: string): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type Page,
 } from '@playwright/test';
 import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
+import { day } from '../fixtures/dates.ts';
 
 const CONTROL = process.env['MOCK_CONTROL_URL'] ?? 'http://127.0.0.1:4009';
 const HARBOUR = 'harbour-times';
@@ -24,10 +25,6 @@ const SECRETS = Object.values(accounts.lodging).flatMap((a) =>
   [a.readToken, a.fullToken].flatMap((t) => [t, t.split('|')[1] ?? t]),
 );
 
-/** A date `days` after today (UTC), far beyond the seeded bookings of the next weeks. */
-function day(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
 // Each test books its own nights, ~200 days out, so runs and tests never collide.
 const BASE = 200;
 

@@ -1,5 +1,6 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
+import { day } from '../fixtures/dates.ts';
 
 // The one-tag embed as a partner sees it: tests/e2e/partner/server.mjs serves the partner page
 // (4322 is in harbour-times' allowedEmbedOrigins, 4323 is not).
@@ -22,10 +23,6 @@ function watchConsole(page: Page) {
   const of = (type: 'error' | 'warning') =>
     messages.filter((m) => m.type() === type).map((m) => m.text());
   return { errors: () => of('error'), warnings: () => of('warning') };
-}
-
-function day(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 test('on an origin outside allowedEmbedOrigins the tag becomes one link and one console error', async ({
