@@ -4,7 +4,7 @@ import { getViteConfig } from 'astro/config';
 // Components render through Astro's compiler (Container API); everything else runs as plain Node.
 const COMPONENT_TESTS = 'tests/unit/components/**/*.test.ts';
 
-// Astro's Vite config, so modules that read `astro:env/server` (the site's settings) load in tests.
+// Astro's Vite config, so modules that import Astro's virtual modules (`astro:actions`, …) load in tests.
 export default getViteConfig({
   test: {
     // Contract and integration suites start real servers on free ports.
