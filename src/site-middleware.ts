@@ -46,11 +46,12 @@ const originCheck = defineMiddleware((context, next) => {
 
 /** Addresses no page takes: too long (414), or escapes that only a second decoding would resolve (400). */
 const urlShape = defineMiddleware((context, next) => {
-  const { pathname, search } = context.url;
+  // The request as sent: `context.url` has its path decoded already.
+  const { pathname, search } = new URL(context.request.url);
   if (pathname.length + search.length > MAX_URL_LENGTH) {
     return plainRefusal(414, 'This address is too long.');
   }
-  // Astro decodes a route's parameters once more: `%252E` would reach a page as `.`.
+  // Astro decodes a path until it stops changing: `%252E` would reach a page as `.`.
   if (isDoublyEscaped(pathname)) return plainRefusal(400, 'Bad request.');
   return next();
 });
@@ -89,7 +90,7 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
   }
-  const clean = cleanAddress(context.request.method, context.url, match.pathname);
+  const clean = cleanAddress(context.request.method, new URL(context.request.url), match.pathname);
   if (clean) return clean;
   const paged = pagedRoute(match.pathname, context.url.searchParams);
   if (paged && 'redirect' in paged)

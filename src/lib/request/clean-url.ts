@@ -69,6 +69,7 @@ export function cleanQuery(search: URLSearchParams, allowed: ReadonlySet<string>
  * The parameters kept stay in the visitor's order, so a clean URL never redirects.
  */
 export function cleanRedirect(url: URL, allowed: ReadonlySet<string>): string | null {
+  // `url` is the request as sent (its path still escaped, so the Location header stays ASCII).
   const all = [...url.searchParams];
   const kept = all.filter(([name]) => allowed.has(name));
   if (kept.length === all.length) return null;
@@ -76,13 +77,16 @@ export function cleanRedirect(url: URL, allowed: ReadonlySet<string>): string | 
   return `${url.pathname}${query ? `?${query}` : ''}`;
 }
 
-/** The once-decoded path still holds an escape (`%252E` → `%2E`): a second decoding would change it. */
-export function isDoublyEscaped(pathname: string): boolean {
-  let decoded: string;
+/**
+ * The raw path (as sent) decodes to something a second decoding changes (`%252E` → `%2E` → `.`).
+ * Astro decodes a path until it stops changing, so such a path would reach a page as a different
+ * one than the visitor's escapes say; it is refused instead. Malformed escapes are not this case.
+ */
+export function isDoublyEscaped(rawPathname: string): boolean {
   try {
-    decoded = decodeURIComponent(pathname);
+    const once = decodeURI(rawPathname);
+    return decodeURI(once) !== once;
   } catch {
-    return false; // malformed escapes have their own answer (400/404) further on
+    return false;
   }
-  return /%[0-9a-f]{2}/i.test(decoded);
 }
