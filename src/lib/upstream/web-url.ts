@@ -1,28 +1,24 @@
 import { z } from 'zod';
 
-/** Parses like a browser (tabs, newlines and leading controls removed) to find the real scheme. */
-const RELATIVE_BASE = 'http://relative.invalid/';
-
 /**
  * The one scheme check for every address an upstream sends that ends up in an `href` or `src`: an
- * absolute http(s) URL (returned normalized) or a path without a scheme (returned as sent); `null`
- * for anything else (`javascript:`, `data:`, `java\tscript:`, unparseable).
+ * absolute http(s) URL, returned as the URL parser reads it (as a browser would: tabs, newlines and
+ * leading control characters do not hide a `javascript:`); `null` for anything else (`javascript:`,
+ * `data:`, relative or unparseable addresses).
  */
 export function webUrl(candidate: string | null | undefined): string | null {
-  if (candidate === null || candidate === undefined || candidate.trim() === '') return null;
+  if (!candidate) return null;
   let url: URL;
   try {
-    url = new URL(candidate, RELATIVE_BASE);
+    url = new URL(candidate);
   } catch {
     return null;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const relative = url.href.startsWith(RELATIVE_BASE) && !/^\s*[a-z][a-z0-9+.-]*:/i.test(candidate);
-  return relative ? candidate.trim() : url.href;
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
 }
 
-/** A schema field holding such an address: `null` when absent or not http(s). */
+/** A schema field holding such an address: as absent as sent, `null` when not http(s). */
 export const webUrlField = z
   .string()
   .nullish()
-  .transform((value) => webUrl(value));
+  .transform((value) => (value === undefined ? undefined : webUrl(value)));
