@@ -1,13 +1,19 @@
 import type { CacheProvider, InvalidateOptions } from 'astro';
 import { LRUCache } from 'lru-cache';
-import { cleanQuery, MAX_URL_LENGTH, shareableParamsOfRequestPath } from '../request/clean-url.ts';
+import {
+  cleanQuery,
+  cleanRedirect,
+  MAX_URL_LENGTH,
+  shareableParamsOfRequestPath,
+} from '../request/clean-url.ts';
 
 /**
  * The route cache (astro.config.mjs `cache.provider`): Astro's `memoryCache`, bounded. Astro's own
  * provider caps its entries but keeps a map from every URL it ever stored to that URL's `Vary`
  * headers, never trimmed, and keys pages by every query parameter: one entry per made-up query
  * string and memory that grows with the URLs strangers send. Here both maps are LRU caches with a
- * byte budget, a page is keyed only by the query parameters it reads (src/lib/request/clean-url.ts),
+ * byte budget, a page is keyed only by the query parameters it reads, in a stable order (any other
+ * parameter is answered with a redirect to the clean URL by the site: src/lib/request/clean-url.ts),
  * and routes that are not shareable pages are never stored.
  */
 
@@ -144,7 +150,9 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       const url = new URL(request.url);
       if (url.pathname.length + url.search.length > MAX_URL_LENGTH) return next();
       const allowed = shareableParamsOfRequestPath(url.pathname);
-      if (!allowed) return next();
+      // Not a shareable page, or parameters it does not read (the site redirects to the clean URL;
+      // answering from here would let the edge store the page under the made-up URL).
+      if (!allowed || cleanRedirect(url, allowed) !== null) return next();
       const primary = `${url.origin}${url.pathname}${cleanQuery(url.searchParams, allowed)}`;
       const key = primary + varySuffix(request, varyByKey.get(primary) ?? []);
       const cached = entries.get(key);
