@@ -155,8 +155,9 @@ const securityHeaders = defineMiddleware(async (context, next) => {
 export const onRequest = sequence(
   compressResponses,
   urlShape,
-  originCheck,
+  // Before the origin check: a refused body closes the connection instead of being read.
   bodyLimit,
+  originCheck,
   statusEndpoint,
   tenantResolution,
   upstreamVisitor,
