@@ -1,5 +1,5 @@
 // @ts-check
-import { defineConfig, memoryCache } from 'astro/config';
+import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,15 @@ export default defineConfig({
   // Backstop for src/lib/request/body-limit.ts: the adapter never reads more than this (default 1 GB).
   adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),
   trailingSlash: 'ignore',
-  cache: { provider: memoryCache({ max: 2000 }) },
+  // Astro's memoryCache, bounded: pages keyed by the query parameters they read, and no map that grows
+  // with the URLs strangers send (src/lib/delivery/route-cache.ts).
+  cache: {
+    provider: {
+      name: 'masthead-route-cache',
+      entrypoint: fileURLToPath(new URL('./src/lib/delivery/route-cache.ts', import.meta.url)),
+      config: { max: 2000, maxBytes: 64 * 1024 * 1024 },
+    },
+  },
   // Chosen when the server starts: Redis with REDIS_URL (shared by every server), files otherwise.
   session: {
     driver: {

@@ -11,6 +11,7 @@ import { run as runEpaper } from './epaper.ts';
 import { printReading, run as runReading } from './reading.ts';
 import { run as runUpstream } from './upstream.ts';
 import { run as runCrawler } from './crawler.ts';
+import { run as runQueryFlood } from './query-flood.ts';
 
 const root = new URL('../', import.meta.url);
 const results: Record<string, unknown> = {};
@@ -76,6 +77,12 @@ if (existsSync(new URL('bench/booking.ts', root))) {
   results['booking'] = result;
   verdicts.push({ bench: 'booking: widget ≤ 20 KB gz, loader ≤ 2 KB', ok: result.ok !== false });
 }
+
+const flood = await runQueryFlood();
+console.log('\nRoute cache under a distinct-query flood (heap grown after GC, MB)');
+console.table([flood]);
+results['queryFlood'] = flood;
+verdicts.push({ bench: 'query flood: route cache grows < 20 MB over 40,000 URLs', ok: flood.ok });
 
 const epaper = runEpaper();
 console.log('\nE-paper reader island');

@@ -102,9 +102,33 @@ function servePrecompressed(req, res) {
   return true;
 }
 
-const server = http.createServer((req, res) => {
-  if (!servePrecompressed(req, res)) handler(req, res);
-});
+/** GET, HEAD, DELETE, OPTIONS… take no body here: one announced is refused before Node reads it. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+function refusesBody(req, res) {
+  const length = req.headers['content-length'];
+  const announced =
+    req.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length.trim() !== '0');
+  if (BODY_METHODS.has(req.method ?? '') || !announced) return false;
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+  res.end('This request method takes no body.');
+  return true;
+}
+
+// Slow clients cannot hold connections: the request's headers within 10 s, the whole request within
+// 30 s, an idle keep-alive connection 5 s (Node's defaults: 60 s, 300 s, checked every 30 s).
+const server = http.createServer(
+  {
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+    connectionsCheckingInterval: 1_000,
+  },
+  (req, res) => {
+    if (refusesBody(req, res)) return;
+    if (!servePrecompressed(req, res)) handler(req, res);
+  },
+);
 const port = PORT;
 const host = HOST ?? (options.host === true ? '0.0.0.0' : options.host || 'localhost');
 server.listen(port, host, () => {

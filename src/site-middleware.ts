@@ -11,6 +11,12 @@ import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
+import {
+  cleanRedirect,
+  isDoublyEscaped,
+  MAX_URL_LENGTH,
+  shareableParams,
+} from './lib/request/clean-url.ts';
 
 const { MASTHEAD_TENANT, STATUS_TOKEN, TRUST_PROXY } = settings();
 
@@ -40,6 +46,25 @@ const originCheck = defineMiddleware((context, next) => {
     : next();
 });
 
+/** Addresses no page takes: too long (414), or escapes that only a second decoding would resolve (400). */
+const urlShape = defineMiddleware((context, next) => {
+  // The request as sent: `context.url` has its path decoded already.
+  const { pathname, search } = new URL(context.request.url);
+  if (pathname.length + search.length > MAX_URL_LENGTH) {
+    return plainRefusal(414, 'This address is too long.');
+  }
+  // Astro decodes a path until it stops changing: `%252E` would reach a page as `.`.
+  if (isDoublyEscaped(pathname)) return plainRefusal(400, 'Bad request.');
+  return next();
+});
+
+function plainRefusal(status: number, message: string): Response {
+  return new Response(message, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
 /** Refuses oversized request bodies (forms, actions, booking JSON) before anything parses them. */
 const bodyLimit = defineMiddleware((context, next) => {
   const verdict = context.isPrerendered ? 'ok' : judgeBody(context.request);
@@ -67,6 +92,8 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
   }
+  const clean = cleanAddress(context.request.method, new URL(context.request.url), match.pathname);
+  if (clean) return clean;
   const paged = pagedRoute(match.pathname, context.url.searchParams);
   if (paged && 'redirect' in paged)
     return context.redirect(context.locals.href(paged.redirect), 301);
@@ -77,6 +104,21 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   }
   return next();
 });
+
+/**
+ * A shareable page asked with query parameters it does not read: a redirect to the clean address
+ * (never stored), so no cache holds one copy per made-up query string (src/lib/request/clean-url.ts).
+ */
+function cleanAddress(method: string, url: URL, pathname: string): Response | null {
+  if (method !== 'GET' && method !== 'HEAD') return null;
+  const allowed = shareableParams(pathname);
+  const location = allowed && cleanRedirect(url, allowed);
+  if (!location) return null;
+  return new Response(null, {
+    status: 301,
+    headers: { Location: location, 'Cache-Control': 'no-store' },
+  });
+}
 
 /** Logs unexpected errors with tenant and path; Astro then renders the branded 500 page. */
 const errorLogging = defineMiddleware(async (context, next) => {
@@ -100,7 +142,10 @@ const errorLogging = defineMiddleware(async (context, next) => {
 const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
   response.headers.set('X-Content-Type-Options', 'nosniff');
-  response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  // A private page (the booking's manage page and its .ics) sets `no-referrer` itself: kept.
+  if (!response.headers.has('Referrer-Policy')) {
+    response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  }
   if (!context.url.pathname.startsWith('/embed/')) {
     response.headers.set('X-Frame-Options', 'DENY');
   }
@@ -111,8 +156,10 @@ const securityHeaders = defineMiddleware(async (context, next) => {
 
 export const onRequest = sequence(
   compressResponses,
-  originCheck,
+  urlShape,
+  // Before the origin check: a refused body closes the connection instead of being read.
   bodyLimit,
+  originCheck,
   statusEndpoint,
   tenantResolution,
   upstreamVisitor,

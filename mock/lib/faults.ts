@@ -23,6 +23,11 @@ export const FaultPatchSchema = z.object({
   savedThen500Route: z.string().min(1).nullable().optional(),
   /** How many more writes get it before it switches itself off; null = until cleared. */
   savedThen500Times: z.number().int().min(1).nullable().optional(),
+  /**
+   * A compromised content system: every `subscribe_url` is answered as a `javascript:` address (still
+   * a string, an absolute address as the contract says); clients must not make it a live link.
+   */
+  hostileLinks: z.boolean().optional(),
 });
 
 export type Faults = {
@@ -35,6 +40,7 @@ export type Faults = {
   savedThen500: boolean;
   savedThen500Route: string | null;
   savedThen500Times: number | null;
+  hostileLinks: boolean;
 };
 
 /** Applies a patch, skipping switches it leaves out. */
@@ -59,7 +65,32 @@ export const noFaults = (): Faults => ({
   savedThen500: false,
   savedThen500Route: null,
   savedThen500Times: null,
+  hostileLinks: false,
 });
+
+/** What `hostileLinks` puts in every `subscribe_url`: marks the page when it runs. */
+export const HOSTILE_URL = "javascript:document.title='hostile link ran'";
+
+function withHostileLinks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withHostileLinks);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === 'subscribe_url' ? HOSTILE_URL : withHostileLinks(inner),
+    ]),
+  );
+}
+
+/** Runs the route and rewrites its JSON answer with hostile `subscribe_url`s. */
+async function hostileLinks(c: Context, next: Next) {
+  await next();
+  if (!c.res.headers.get('content-type')?.includes('json')) return;
+  const body: unknown = await c.res.clone().json();
+  const headers = new Headers(c.res.headers);
+  headers.delete('content-length');
+  c.res = new Response(JSON.stringify(withHostileLinks(body)), { status: c.res.status, headers });
+}
 
 /** Login and logout are not writes of data; every other non-GET request is. */
 const isDataWrite = (method: string, route: string) =>
@@ -105,5 +136,6 @@ export async function injectFaults(
   if (faults.savedThen500 && isDataWrite(c.req.method, route)) {
     return savedThen500(c, next, faults, route);
   }
+  if (faults.hostileLinks) return hostileLinks(c, next);
   return next();
 }

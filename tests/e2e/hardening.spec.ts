@@ -108,6 +108,21 @@ test.describe('bounded request bodies', () => {
     // Before: +640 MB for one such body. "Within a few MB of idle", with room for GC noise.
     expect(grownMb).toBeLessThan(16);
   });
+
+  for (const method of ['GET', 'DELETE', 'OPTIONS']) {
+    test(`a 50 MB body on ${method} is refused from its headers, not read`, async () => {
+      const headers = { Host: `${SITE.host}:${port}`, 'Content-Length': 50 * 1024 * 1024 };
+      const refused = await raw(
+        port,
+        { method, path: '/plans', headers },
+        { bytes: 50 * 1024 * 1024 },
+      );
+      // Before: the page (200), and Node read all 50 MB afterwards to keep the connection.
+      expect(refused.status).toBe(400);
+      expect(refused.headers['connection']).toBe('close');
+      expect(refused.body).toBe('This request method takes no body.');
+    });
+  }
 });
 
 test.describe('the page deadline', () => {

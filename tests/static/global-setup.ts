@@ -70,13 +70,20 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     afterFirst = await stats(mock.controlUrl);
     secondOutput = await buildStatic(work, tenantsFile, true);
     afterSecond = await stats(mock.controlUrl);
-    // A tenant with booking and comments but no live server, built without a limit to wait for.
+    // A tenant with booking and comments but no live server, built without a limit to wait for,
+    // from a content system that sends `javascript:` subscribe links (none may reach the copy).
     await fetch(`${mock.controlUrl}/limits`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ publicPerMinute: 0 }),
     });
+    await fetch(`${mock.controlUrl}/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ service: 'publishing', hostileLinks: true }),
+    });
     await buildStatic(work, tenantsFile, true, OFFLINE_TENANT);
+    await fetch(`${mock.controlUrl}/faults`, { method: 'DELETE' });
   } catch (error) {
     // Playwright runs no teardown when the setup fails.
     await mock.close();

@@ -132,6 +132,35 @@ test('a link checker finds no broken internal link or image', async () => {
   expect(result.links.length).toBeGreaterThan(100);
 });
 
+test('a hostile subscribe link from the API never reaches the copy', () => {
+  // alpine-post was built while the API answered every subscribe_url with `javascript:…`.
+  const plans = readFileSync(join(facts.offlineDir, 'plans', 'index.html'), 'utf8');
+  expect(plans).toContain('Annual All Access');
+  for (const file of outputFiles(facts.offlineDir)) {
+    if (/\.(html|xml)$/.test(file))
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/href="\s*javascript:/i);
+  }
+});
+
+test('the copy carries the live CSP: a javascript: link does not run when clicked', async ({
+  page,
+}) => {
+  await page.goto(url('/plans'));
+  const policy = page.locator('meta[http-equiv="content-security-policy"]');
+  await expect(policy).toHaveAttribute('content', /script-src 'self'/);
+  // As a copy built before the scheme check held it: a subscribe button with the hostile address.
+  const subscribe = page.locator('article.plan a.button').first();
+  await subscribe.evaluate((link) =>
+    link.setAttribute('href', "javascript:document.title='hostile link ran'"),
+  );
+  await subscribe.click({ noWaitAfter: true });
+  await page.waitForTimeout(300);
+  // Before: no policy at all in the copy, and the click ran the script.
+  expect(await page.title()).not.toBe('hostile link ran');
+  const headers = readFileSync(join(facts.dir, '_headers'), 'utf8');
+  expect(headers).toMatch(/^\/plans\n {2}content-security-policy: script-src 'self'/m);
+});
+
 test('reading pages ship no JavaScript', async ({ page }) => {
   for (const path of ['/', '/page/2', '/categories', '/tags', '/plans']) {
     await page.goto(url(path));
@@ -226,6 +255,10 @@ test('booking comes from the live server’s embed, and is left out without one'
   const stay = readFileSync(join(facts.dir, 'stay', 'index.html'), 'utf8');
   expect(stay).toContain('src="http://harbour-times.localhost:4321/embed/booking.js"');
   expect(stay).toMatch(/data-property="[0-9a-f-]{36}"/);
+  // Its policy (carried in the page) lets the live server's loader run.
+  expect(stay).toMatch(
+    /<meta http-equiv="content-security-policy" content="script-src 'self' http:\/\/harbour-times\.localhost:4321 /,
+  );
 
   const home = readFileSync(join(facts.offlineDir, 'index.html'), 'utf8');
   expect(home).not.toMatch(/href="\/stay"/);

@@ -32,8 +32,11 @@ const EMBED_PATHS: Readonly<Record<string, RegExp>> = {
 export function isEmbeddable(url: URL, hosts: readonly string[]): boolean {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
   const host = url.hostname.toLowerCase();
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const listed = hosts.some((allowed) => {
-    const name = allowed.toLowerCase();
+    // `host:port` allows that port only; a bare host (and its subdomains) any port.
+    const [name = '', only] = allowed.toLowerCase().split(':');
+    if (only !== undefined && only !== port) return false;
     return host === name || host.endsWith(`.${name}`);
   });
   return listed && (EMBED_PATHS[host]?.test(url.pathname) ?? true);

@@ -10,6 +10,7 @@ import {
   unwrap,
 } from '../upstream/parse.ts';
 import { normalizePostImage } from './images.ts';
+import { webUrl, webUrlField } from '../upstream/web-url.ts';
 
 /**
  * Publishing API resources as this site reads them. Field names stay as the upstream sends them
@@ -18,6 +19,8 @@ import { normalizePostImage } from './images.ts';
  */
 
 const nullableString = z.string().nullish();
+/** Addresses used as links or images: http(s) only (src/lib/upstream/web-url.ts), else `null`. */
+const webAddress = webUrlField;
 
 export const userSchema = z.looseObject({
   id,
@@ -82,7 +85,7 @@ const postFields = {
     .nullish()
     .transform((tags) => tags ?? []),
   is_featured: bool.optional(),
-  cover_image_url: nullableString,
+  cover_image_url: webAddress,
   cover_image_width: int.nullish(),
   cover_image_height: int.nullish(),
   /** From an image object's `alt` (see `images.ts`); the contract has none. */
@@ -138,13 +141,14 @@ export const planSchema = z.looseObject({
     .array(featureSchema)
     .nullish()
     .transform((f) => f ?? []),
-  subscribe_url: z.string().optional(),
+  subscribe_url: webAddress,
 });
 export type Plan = z.output<typeof planSchema>;
 
 export const editionPageSchema = z.looseObject({
   page_number: int,
-  image_url: z.string(),
+  /** '' when not http(s): such pages are left out (epaper/load.ts). */
+  image_url: z.string().transform((value) => webUrl(value) ?? ''),
   width: int.nullish(),
   height: int.nullish(),
 });
@@ -156,9 +160,9 @@ export const editionSchema = z.looseObject({
   slug: z.string(),
   page_count: int.optional(),
   is_free: bool.default(false),
-  reader_url: nullableString,
+  reader_url: webAddress,
   requires_subscription: bool.default(false),
-  cover_image_url: nullableString,
+  cover_image_url: webAddress,
   published_at: nullableString,
   pages: z
     .array(editionPageSchema)
@@ -174,13 +178,13 @@ export const streamSchema = z.looseObject({
   is_live: bool.default(false),
   /** `live`, `scheduled` or `ended` in the mock; other values pass. */
   status: z.string().optional(),
-  watch_url: nullableString,
+  watch_url: webAddress,
   provider: nullableString,
-  stream_url: nullableString,
+  stream_url: webAddress,
   /** Sanitized (iframe host allow-list) by the time it leaves the client. */
   embed_code: nullableString,
   description: nullableString,
-  thumbnail_url: nullableString,
+  thumbnail_url: webAddress,
   scheduled_at: nullableString,
   started_at: nullableString,
   ended_at: nullableString,

@@ -6,7 +6,14 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-export type BodyVerdict = 'ok' | 'too-large' | 'length-required';
+export type BodyVerdict = 'ok' | 'too-large' | 'length-required' | 'no-body-allowed';
+
+/** A body announced on a method that takes none (GET, HEAD, DELETE, OPTIONS …): nothing here reads one. */
+function announcesBody(headers: Headers): boolean {
+  if (headers.has('transfer-encoding')) return true;
+  const declared = headers.get('content-length');
+  return declared !== null && declared.trim() !== '0';
+}
 
 /**
  * Judges a request body by its `Content-Length`, without reading it. Browsers send one with every
@@ -14,6 +21,9 @@ export type BodyVerdict = 'ok' | 'too-large' | 'length-required';
  * read, and the adapter's own `bodySizeLimit` (astro.config.mjs) stops any stream at the same size.
  */
 export function judgeBody(request: Request, limit = MAX_BODY_BYTES): BodyVerdict {
+  // Refused from the headers, so Node does not read (and drop) the body to keep the connection.
+  if (!BODY_METHODS.has(request.method))
+    return announcesBody(request.headers) ? 'no-body-allowed' : 'ok';
   if (request.body === null) return 'ok';
   const declared = request.headers.get('content-length');
   if (declared === null) {
@@ -26,17 +36,28 @@ export function judgeBody(request: Request, limit = MAX_BODY_BYTES): BodyVerdict
   return Number.isSafeInteger(length) && length >= 0 && length <= limit ? 'ok' : 'too-large';
 }
 
-/** 413 or 411 in the shape the caller reads: JSON for API and action calls, text for a page form. */
+const REFUSALS: Record<
+  Exclude<BodyVerdict, 'ok'>,
+  (limit: number) => { status: number; message: string }
+> = {
+  'too-large': (limit) => ({
+    status: 413,
+    message: `The request body is larger than ${Math.round(limit / 1024)} KB.`,
+  }),
+  'length-required': () => ({
+    status: 411,
+    message: 'Send the request body with a Content-Length header.',
+  }),
+  'no-body-allowed': () => ({ status: 400, message: 'This request method takes no body.' }),
+};
+
+/** 413, 411 or 400 in the shape the caller reads: JSON for API and action calls, text for a page form. */
 export function refuseBody(
   request: Request,
   verdict: Exclude<BodyVerdict, 'ok'>,
   limit = MAX_BODY_BYTES,
 ): Response {
-  const status = verdict === 'too-large' ? 413 : 411;
-  const message =
-    verdict === 'too-large'
-      ? `The request body is larger than ${Math.round(limit / 1024)} KB.`
-      : 'Send the request body with a Content-Length header.';
+  const { status, message } = REFUSALS[verdict](limit);
   const wantsJson =
     request.headers.get('content-type')?.includes('json') ||
     request.headers.get('accept')?.includes('application/json');

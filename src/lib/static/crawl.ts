@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { headersFile, securityHeaders, withPolicyMeta } from './headers.ts';
 
 /**
  * Render-and-save: asks the site's own server (single-tenant, static mode, on a loopback port) for
@@ -73,6 +74,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const seen = new Set<string>();
   const written: string[] = [];
   const broken: string[] = [];
+  const headers: { path: string; headers: [string, string][] }[] = [];
   let bytes = 0;
 
   const enqueue = (path: string, from: string) => {
@@ -99,13 +101,20 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
       await response.body?.cancel();
       return;
     }
-    const body = Buffer.from(await response.arrayBuffer());
+    const type = response.headers.get('content-type') ?? '';
+    const fetched = Buffer.from(await response.arrayBuffer());
+    // The live site's policy travels with the page (no server sends the header for a copy).
+    const body = /html/.test(type)
+      ? Buffer.from(
+          withPolicyMeta(fetched.toString('utf8'), response.headers.get('content-security-policy')),
+        )
+      : fetched;
+    headers.push({ path, headers: securityHeaders(response.headers) });
     const file = join(outDir, fileForPath(path));
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, body);
     written.push(path);
     bytes += body.length;
-    const type = response.headers.get('content-type') ?? '';
     if (/html|xml/.test(type)) {
       for (const link of linksIn(body.toString('utf8'), siteOrigin)) enqueue(link, path);
     }
@@ -131,5 +140,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     }
   });
   await Promise.all(workers);
+  // Every host gets the policy from the pages' <meta>; hosts that read `_headers` get all of them.
+  headers.sort((a, b) => a.path.localeCompare(b.path));
+  writeFileSync(join(outDir, '_headers'), headersFile(headers));
   return { written, bytes, broken };
 }

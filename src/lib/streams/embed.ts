@@ -1,5 +1,6 @@
 import { DEFAULT_IFRAME_HOSTS, isEmbeddable } from '../content/sanitize.ts';
 import type { Stream } from '../publishing/schema.ts';
+import { webUrl } from '../upstream/web-url.ts';
 import type { Tenant } from '../tenants/schema.ts';
 
 /** Scripts for the player, its own origin for its storage, fullscreen; no forms, popups or top navigation. */
@@ -66,17 +67,6 @@ export function allowedPlayerUrl(
   if (!isEmbeddable(url, hosts)) return null;
   if (siteOrigin !== undefined && url.origin === siteOrigin) return null;
   return url;
-}
-
-/** An http(s) address for a plain link (never `javascript:` and friends). */
-export function webUrl(candidate: string | null | undefined): string | null {
-  if (!candidate) return null;
-  try {
-    const url = new URL(candidate);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
-  } catch {
-    return null;
-  }
 }
 
 const PROVIDER_NAMES: Readonly<Record<string, string>> = {

@@ -45,6 +45,14 @@ const hostName = z
     'Expected a lower-case host name such as "news.example.com" or "*.example.com" (no port, no scheme)',
   );
 
+/** An iframe host, optionally with the one port it may use: `player.example.com`, `127.0.0.1:4010`. */
+const embedHost = z
+  .string()
+  .regex(
+    /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/,
+    'Expected a lower-case host name, optionally with a port ("player.example.com", "127.0.0.1:4010")',
+  );
+
 const envVarName = z
   .string()
   .regex(
@@ -155,7 +163,7 @@ export const PublishingConfigSchema = z.strictObject({
   /** Env var holding a read token for builds and server reads (optional). */
   tokenEnv: envVarName.optional(),
   /** Extra iframe hosts kept in post content and stream embeds (video players); YouTube and Vimeo are built in. */
-  embedHosts: z.array(hostName).default([]),
+  embedHosts: z.array(embedHost).default([]),
   /**
    * Slugs of the plans that unlock the e-paper, the one to lead with first. The e-paper paywall offers
    * only these (other plans stay on /plans); empty: the paywall links to /plans.

@@ -79,6 +79,26 @@ describe('body limit', () => {
     expect(judgeBody(post(headers))).toBe(verdict);
   });
 
+  it.each(['GET', 'HEAD', 'DELETE', 'OPTIONS'])(
+    'refuses a body announced on %s (Node would read it all to keep the connection)',
+    (method) => {
+      const announced = (headers: Record<string, string>) =>
+        judgeBody(new Request('http://10.0.0.5:4321/', { method, headers }));
+      expect(announced({ 'content-length': String(50 * 1024 * 1024) })).toBe('no-body-allowed');
+      expect(announced({ 'content-length': '1' })).toBe('no-body-allowed');
+      expect(announced({ 'transfer-encoding': 'chunked' })).toBe('no-body-allowed');
+      expect(announced({ 'content-length': '0' })).toBe('ok');
+      expect(announced({})).toBe('ok');
+    },
+  );
+
+  it('says why a body on GET is refused', async () => {
+    const refused = refuseBody(new Request('http://10.0.0.5:4321/'), 'no-body-allowed');
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect(await refused.text()).toBe('This request method takes no body.');
+  });
+
   it('answers JSON callers in JSON and forms in text, with the limit', async () => {
     const json = refuseBody(post({ 'content-type': 'application/json' }), 'too-large');
     expect(json.status).toBe(413);

@@ -6,8 +6,8 @@ import {
   playerHosts,
   providerName,
   streamPlayer,
-  webUrl,
 } from '../../../src/lib/streams/embed.ts';
+import { webUrl } from '../../../src/lib/upstream/web-url.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 const HOSTS = playerHosts(
@@ -78,6 +78,17 @@ describe('allowed player addresses', () => {
     ['not a url', false],
   ])('%s → %s', (candidate, allowed) => {
     expect(allowedPlayerUrl(candidate, HOSTS) !== null).toBe(allowed);
+  });
+
+  it('allows only the listed port of an entry that names one', () => {
+    const pinned = ['127.0.0.1:4010', 'player.example.tv:8443', 'cdn.example.tv:443'];
+    expect(allowedPlayerUrl('http://127.0.0.1:4010/player/x', pinned)).not.toBeNull();
+    expect(allowedPlayerUrl('http://127.0.0.1:4321/player/x', pinned)).toBeNull();
+    expect(allowedPlayerUrl('http://127.0.0.1/player/x', pinned)).toBeNull();
+    expect(allowedPlayerUrl('https://live.player.example.tv:8443/x', pinned)).not.toBeNull();
+    expect(allowedPlayerUrl('https://live.player.example.tv/x', pinned)).toBeNull();
+    expect(allowedPlayerUrl('https://cdn.example.tv/x', pinned)).not.toBeNull();
+    expect(allowedPlayerUrl('https://cdn.example.tv:8443/x', pinned)).toBeNull();
   });
 
   it('refuses the site’s own origin (the sandbox would not hold)', () => {

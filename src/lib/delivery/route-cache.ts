@@ -1,0 +1,203 @@
+import type { CacheProvider, InvalidateOptions } from 'astro';
+import { LRUCache } from 'lru-cache';
+import {
+  cleanQuery,
+  cleanRedirect,
+  MAX_URL_LENGTH,
+  shareableParamsOfRequestPath,
+} from '../request/clean-url.ts';
+
+/**
+ * The route cache (astro.config.mjs `cache.provider`): Astro's `memoryCache`, bounded. Astro's own
+ * provider caps its entries but keeps a map from every URL it ever stored to that URL's `Vary`
+ * headers, never trimmed, and keys pages by every query parameter: one entry per made-up query
+ * string and memory that grows with the URLs strangers send. Here both maps are LRU caches with a
+ * byte budget, a page is keyed only by the query parameters it reads, in a stable order (any other
+ * parameter is answered with a redirect to the clean URL by the site: src/lib/request/clean-url.ts),
+ * and routes that are not shareable pages are never stored.
+ */
+
+export interface RouteCacheOptions {
+  /** Most pages (and page variants) kept. */
+  max?: number;
+  /** Most bytes of bodies, headers and keys kept. */
+  maxBytes?: number;
+}
+
+interface Entry {
+  body: ArrayBuffer;
+  status: number;
+  headers: [string, string][];
+  storedAt: number;
+  maxAge: number;
+  swr: number;
+  tags: string[];
+  path: string;
+}
+
+const ASTRO_COOKIES = Symbol.for('astro.cookies');
+
+/** `max-age` and `stale-while-revalidate` of the `CDN-Cache-Control` header Astro's cache writes. */
+function cdnRule(response: Response): { maxAge: number; swr: number } {
+  let maxAge = 0;
+  let swr = 0;
+  for (const part of (response.headers.get('CDN-Cache-Control') ?? '').split(',')) {
+    const [name = '', value = ''] = part.trim().toLowerCase().split('=');
+    if (name === 'max-age') maxAge = Number.parseInt(value, 10) || 0;
+    if (name === 'stale-while-revalidate') swr = Number.parseInt(value, 10) || 0;
+  }
+  return { maxAge, swr };
+}
+
+function setsCookie(response: Response): boolean {
+  if (response.headers.has('set-cookie')) return true;
+  const cookies = Reflect.get(response, ASTRO_COOKIES) as
+    { headers(): Iterator<string> } | undefined;
+  return cookies ? !cookies.headers().next().done : false;
+}
+
+/** The request headers a response varies on; `null` when it varies on the visitor (never stored). */
+function varyOf(response: Response): string[] | null {
+  const names = (response.headers.get('Vary') ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name && name !== 'set-cookie');
+  if (names.includes('cookie') || names.includes('*')) return null;
+  return names;
+}
+
+function varySuffix(request: Request, names: readonly string[]): string {
+  return names.map((name) => `\0${name}=${request.headers.get(name) ?? ''}`).join('');
+}
+
+/** A GET that says it carries a body: left to the site, which refuses it. */
+function announcesBody(request: Request): boolean {
+  const length = request.headers.get('content-length');
+  return request.headers.has('transfer-encoding') || (length !== null && length.trim() !== '0');
+}
+
+function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
+  const response = new Response(entry.body.slice(0), {
+    status: entry.status,
+    headers: entry.headers,
+  });
+  response.headers.set('X-Astro-Cache', state);
+  return response;
+}
+
+export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider & {
+  /** Pages held and the `Vary` lists known, for tests and the bench. */
+  readonly sizes: () => { entries: number; bytes: number; varyKeys: number };
+} {
+  const max = options.max ?? 2000;
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const entries = new LRUCache<string, Entry>({
+    max,
+    maxSize: maxBytes,
+    sizeCalculation: (entry, key) =>
+      Math.max(
+        1,
+        entry.body.byteLength +
+          key.length +
+          entry.headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0),
+      ),
+  });
+  // One `Vary` list per page key, as bounded as the pages themselves.
+  const varyByKey = new LRUCache<string, string[]>({ max });
+  const revalidating = new Set<string>();
+
+  async function store(key: string, primary: string, request: Request, response: Response) {
+    const { maxAge, swr } = cdnRule(response);
+    if (maxAge <= 0 || setsCookie(response)) return false;
+    const vary = varyOf(response);
+    if (vary === null) {
+      entries.delete(key);
+      return false;
+    }
+    const headers: [string, string][] = [];
+    response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') headers.push([name, value]);
+    });
+    const entry: Entry = {
+      body: await response.arrayBuffer(),
+      status: response.status,
+      headers,
+      storedAt: Date.now(),
+      maxAge,
+      swr,
+      tags: (response.headers.get('Cache-Tag') ?? '')
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+      path: new URL(primary).pathname,
+    };
+    if (vary.length > 0) varyByKey.set(primary, vary);
+    else varyByKey.delete(primary);
+    entries.set(primary + varySuffix(request, vary), entry);
+    return true;
+  }
+
+  return {
+    name: 'masthead-route-cache',
+    sizes: () => ({
+      entries: entries.size,
+      bytes: entries.calculatedSize,
+      varyKeys: varyByKey.size,
+    }),
+    async onRequest(context, next) {
+      const { request } = context;
+      if (request.method !== 'GET' || announcesBody(request)) return next();
+      const url = new URL(request.url);
+      if (url.pathname.length + url.search.length > MAX_URL_LENGTH) return next();
+      const allowed = shareableParamsOfRequestPath(url.pathname);
+      // Not a shareable page, or parameters it does not read (the site redirects to the clean URL;
+      // answering from here would let the edge store the page under the made-up URL).
+      if (!allowed || cleanRedirect(url, allowed) !== null) return next();
+      const primary = `${url.origin}${url.pathname}${cleanQuery(url.searchParams, allowed)}`;
+      const key = primary + varySuffix(request, varyByKey.get(primary) ?? []);
+      const cached = entries.get(key);
+      const age = cached ? (Date.now() - cached.storedAt) / 1000 : 0;
+      if (cached && age <= cached.maxAge) return toResponse(cached, 'HIT');
+      if (cached && age <= cached.maxAge + cached.swr) {
+        if (!revalidating.has(key)) {
+          revalidating.add(key);
+          next()
+            .then((fresh) => store(key, primary, request, fresh))
+            .catch((error: unknown) => {
+              context.logger.warn(
+                `Background revalidation of ${url.pathname} failed: ${String(error)}`,
+              );
+            })
+            .finally(() => revalidating.delete(key));
+        }
+        return toResponse(cached, 'STALE');
+      }
+      const response = await next();
+      const { maxAge } = cdnRule(response);
+      if (maxAge <= 0) return response;
+      const stored = await store(key, primary, request, response.clone());
+      if (stored) response.headers.set('X-Astro-Cache', 'MISS');
+      return response;
+    },
+    invalidate(invalidation: InvalidateOptions) {
+      const tags = new Set(
+        invalidation.tags === undefined
+          ? []
+          : Array.isArray(invalidation.tags)
+            ? invalidation.tags
+            : [invalidation.tags],
+      );
+      for (const [key, entry] of entries.entries()) {
+        if (entry.path === invalidation.path || entry.tags.some((tag) => tags.has(tag))) {
+          entries.delete(key);
+        }
+      }
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Astro loads the provider as this module's default export, with `cache.provider.config`. */
+export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
+  return createRouteCache(config);
+}

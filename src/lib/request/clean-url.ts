@@ -1,0 +1,92 @@
+import { PAGE_PARAM as COMMENTS_PAGE_PARAM } from '../comments/section.ts';
+
+/**
+ * What a shareable page's URL may carry. Every page a shared cache (Astro's route cache, the nginx
+ * edge, a CDN) stores is listed here with the query parameters that change it; anything else in
+ * its query is answered with a redirect to the clean URL, so a stranger cannot make one cache entry
+ * per made-up query string. Routes not listed are never stored by the route cache
+ * (src/lib/delivery/route-cache.ts): a new shareable page must be added here.
+ */
+
+/** Longest path and query (in bytes as sent) any page takes; longer requests get 414. */
+export const MAX_URL_LENGTH = 2048;
+
+/** Previews pick the tenant with `?tenant=` on any page. */
+const EVERYWHERE = ['tenant'];
+
+const SHAREABLE: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  // Lists (`?page=` is answered with the path form by paged-routes.ts).
+  [/^\/(page\/[^/]+)?$/, ['page']],
+  [/^\/(categories|tags)(\/[^/]+(\/page\/[^/]+)?)?$/, ['page']],
+  [/^\/(epaper|streams)(\/page\/[^/]+)?$/, ['page']],
+  [/^\/search(\/page\/[^/]+)?$/, ['q', 'page']],
+  // The e-paper reader (page and zoom by path; their query form redirects to it).
+  [/^\/epaper\/[^/]+(\/page\/[^/]+)?(\/zoom\/[^/]+)?$/, ['page', 'zoom']],
+  [/^\/posts\/[^/]+$/, ['reply', COMMENTS_PAGE_PARAM]],
+  [/^\/streams\/[^/]+$/, []],
+  [/^\/plans(\/[^/]+)?$/, []],
+  [/^\/(rss\.xml|sitemap\.xml|sitemap-pages\.xml|sitemap-posts-[^/]+\.xml|robots\.txt)$/, []],
+  [/^\/embed\/booking\.js$/, []],
+];
+
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/**
+ * The query parameters that change the page at `pathname` (the path inside the tenant, without its
+ * `/<id>` prefix), or `null` when the route is not a shareable page.
+ */
+export function shareableParams(pathname: string): ReadonlySet<string> | null {
+  const path = withoutTrailingSlash(pathname);
+  const route = SHAREABLE.find(([pattern]) => pattern.test(path));
+  return route ? new Set([...EVERYWHERE, ...route[1]]) : null;
+}
+
+/**
+ * For the route cache, which sees the request before the tenant is known: the path as it is, or
+ * without its first segment (a `/<id>/` prefix). `null` when neither is a shareable page.
+ */
+export function shareableParamsOfRequestPath(pathname: string): ReadonlySet<string> | null {
+  const direct = shareableParams(pathname);
+  const afterPrefix = /^\/[^/]+(\/.*)?$/.exec(pathname);
+  const prefixed = afterPrefix ? shareableParams(afterPrefix[1] ?? '/') : null;
+  if (!direct) return prefixed;
+  if (!prefixed) return direct;
+  return new Set([...direct, ...prefixed]);
+}
+
+/** The query with only `allowed` parameters, in a stable order (one cache key per page). */
+export function cleanQuery(search: URLSearchParams, allowed: ReadonlySet<string>): string {
+  const kept = new URLSearchParams([...search].filter(([name]) => allowed.has(name)));
+  kept.sort();
+  const query = kept.toString();
+  return query ? `?${query}` : '';
+}
+
+/**
+ * The clean address when the query holds a parameter the page does not read (`null`: it is clean).
+ * The parameters kept stay in the visitor's order, so a clean URL never redirects.
+ */
+export function cleanRedirect(url: URL, allowed: ReadonlySet<string>): string | null {
+  // `url` is the request as sent (its path still escaped, so the Location header stays ASCII).
+  const all = [...url.searchParams];
+  const kept = all.filter(([name]) => allowed.has(name));
+  if (kept.length === all.length) return null;
+  const query = new URLSearchParams(kept).toString();
+  return `${url.pathname}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * The raw path (as sent) decodes to something a second decoding changes (`%252E` → `%2E` → `.`).
+ * Astro decodes a path until it stops changing, so such a path would reach a page as a different
+ * one than the visitor's escapes say; it is refused instead. Malformed escapes are not this case.
+ */
+export function isDoublyEscaped(rawPathname: string): boolean {
+  try {
+    const once = decodeURI(rawPathname);
+    return decodeURI(once) !== once;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,74 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { E2E_PORT } from './helpers.ts';
+
+// The manage link's token is the key to a booking: no request the manage page makes (its styles,
+// icon, the .ics) may carry it in a Referer, where the edge's access log or another site would see it.
+
+const HARBOUR = 'harbour-times';
+const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
+const SITE = `http://127.0.0.1:${E2E_PORT}`;
+const siteUrl = (path: string) => `${SITE}/${HARBOUR}${path}`;
+const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A booking made through the site's own JSON endpoints; its private manage path. */
+async function bookAndManagePath(request: APIRequestContext): Promise<string> {
+  const offset = 640 + Math.floor(Math.random() * 200);
+  const stay = { checkIn: day(offset), checkOut: day(offset + 1), adults: 1, children: 0 };
+  const query = new URLSearchParams({
+    property: HARBOUR_VIEW,
+    ...stay,
+    adults: '1',
+    children: '0',
+  });
+  const offers = await request.get(siteUrl(`/api/booking/availability?${query.toString()}`));
+  expect(offers.ok(), await offers.text()).toBe(true);
+  const { data } = (await offers.json()) as {
+    data: { rooms: { roomTypeId: string; available: boolean }[] };
+  };
+  const room = data.rooms.find((offer) => offer.available);
+  expect(room, 'a free room').toBeTruthy();
+  const booked = await request.post(siteUrl('/api/booking/bookings'), {
+    headers: { Origin: SITE },
+    data: {
+      idempotencyKey: `referrer${Date.now()}abcdefgh`,
+      propertyId: HARBOUR_VIEW,
+      roomTypeId: room!.roomTypeId,
+      ...stay,
+      firstName: 'Rita',
+      lastName: 'Referrer',
+      email: `rita.${Date.now()}@example.com`,
+      phone: '',
+      nationality: '',
+      notes: '',
+    },
+  });
+  expect(booked.ok(), await booked.text()).toBe(true);
+  const { data: confirmation } = (await booked.json()) as { data: { manageUrl: string } };
+  return confirmation.manageUrl;
+}
+
+test('the manage page and its .ics keep no-referrer; no request carries the token', async ({
+  page,
+  request,
+}) => {
+  const managePath = await bookAndManagePath(request);
+  const token = managePath.split('/').pop() ?? '';
+  expect(token).toMatch(/\./);
+
+  const referers: string[] = [];
+  page.on('request', (sent) => {
+    const referer = sent.headers()['referer'];
+    if (referer) referers.push(`${sent.url()} ← ${referer}`);
+  });
+  const response = await page.goto(`${SITE}${managePath}`);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['referrer-policy']).toBe('no-referrer');
+  await page.waitForLoadState('networkidle');
+  // The page's styles and icon were asked for, without the token (before: in every Referer).
+  const leaked = referers.filter((line) => line.includes(token));
+  expect(leaked).toEqual([]);
+
+  const ics = await request.get(`${SITE}${managePath}/calendar.ics`);
+  expect(ics.status()).toBe(200);
+  expect(ics.headers()['referrer-policy']).toBe('no-referrer');
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cleanQuery,
+  cleanRedirect,
+  isDoublyEscaped,
+  shareableParams,
+  shareableParamsOfRequestPath,
+} from '../../../src/lib/request/clean-url.ts';
+
+const names = (set: ReadonlySet<string> | null) => (set ? [...set].sort() : null);
+
+describe('shareable pages and the query parameters that change them', () => {
+  it.each([
+    ['/', ['page', 'tenant']],
+    ['/page/2', ['page', 'tenant']],
+    ['/search', ['page', 'q', 'tenant']],
+    ['/search/page/3/', ['page', 'q', 'tenant']],
+    ['/posts/ferry-news', ['comments-page', 'reply', 'tenant']],
+    ['/epaper/monday/page/3/zoom/2', ['page', 'tenant', 'zoom']],
+    ['/tags/harbour', ['page', 'tenant']],
+    ['/plans/digital', ['tenant']],
+    ['/rss.xml', ['tenant']],
+    ['/sitemap-posts-1.xml', ['tenant']],
+  ])('%s reads %j', (path, expected) => {
+    expect(names(shareableParams(path))).toEqual(expected);
+  });
+
+  it.each(['/login', '/account', '/stay', '/stay/manage/abc.def', '/api/booking/availability'])(
+    '%s is not a shareable page',
+    (path) => {
+      expect(shareableParams(path)).toBeNull();
+    },
+  );
+
+  it('sees through a /<tenant>/ prefix for the route cache, which runs before tenant resolution', () => {
+    expect(names(shareableParamsOfRequestPath('/daily-planet/search'))).toEqual([
+      'page',
+      'q',
+      'tenant',
+    ]);
+    expect(names(shareableParamsOfRequestPath('/daily-planet'))).toEqual(['page', 'tenant']);
+    expect(shareableParamsOfRequestPath('/daily-planet/login')).toBeNull();
+  });
+});
+
+describe('clean URLs', () => {
+  const allowed = new Set(['q', 'tenant']);
+
+  it('keys a page by its own parameters only, in a stable order', () => {
+    const a = new URLSearchParams('utm_source=x&q=ferry&tenant=daily-planet&v=1');
+    const b = new URLSearchParams('tenant=daily-planet&q=ferry&pad=zzzz');
+    expect(cleanQuery(a, allowed)).toBe('?q=ferry&tenant=daily-planet');
+    expect(cleanQuery(b, allowed)).toBe(cleanQuery(a, allowed));
+    expect(cleanQuery(new URLSearchParams('v=1'), allowed)).toBe('');
+  });
+
+  it('redirects only an address with parameters the page does not read', () => {
+    const url = (s: string) => new URL(`http://x.test${s}`);
+    expect(cleanRedirect(url('/search?v=1&q=ferry&pad=x'), allowed)).toBe('/search?q=ferry');
+    expect(cleanRedirect(url('/?v=1'), allowed)).toBe('/');
+    expect(cleanRedirect(url('/caf%C3%A9?v=1'), allowed)).toBe('/caf%C3%A9');
+    // Clean addresses never redirect, whatever the order of their parameters.
+    expect(cleanRedirect(url('/search?tenant=a&q=b'), allowed)).toBeNull();
+    expect(cleanRedirect(url('/search'), allowed)).toBeNull();
+  });
+});
+
+describe('path escapes', () => {
+  it.each([
+    ['/stay/manage/abc%252Edef', true],
+    ['/posts/welcome%252Dto', true],
+    ['/%2525/', true],
+    ['/posts/caf%C3%A9', false],
+    ['/search/a%20b', false],
+    ['/a%25b/', false],
+    ['/posts/plain', false],
+  ])('%s would be decoded twice: %s', (path, expected) => {
+    expect(isDoublyEscaped(path)).toBe(expected);
+  });
+});
