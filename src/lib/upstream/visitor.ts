@@ -7,9 +7,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export interface VisitorContext {
   /**
-   * Who cache misses are charged to: `ip:<address>`, or `crawler:<name>` for a known crawler;
-   * `undefined` for a human on a loopback address (dev, tests, a local proxy without TRUST_PROXY,
-   * where every visitor would share one address), who is not charged.
+   * Who cache misses are charged to: `ip:<address>` (loopback and private addresses too: behind a
+   * proxy, TRUST_PROXY makes each visitor their forwarded address), or `crawler:<name>` for a known
+   * crawler; `undefined` only where no address exists (prerendering), which is not charged.
    */
   visitor: string | undefined;
   /** An obvious crawler (by user agent): a smaller claim on the shared budget than humans. */
@@ -45,11 +45,9 @@ export function crawlerName(userAgent: string | null | undefined): string | unde
   return (match?.[1] ?? match?.[2])?.toLowerCase();
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|unknown)$/;
-
 /**
  * The visitor a request is charged as. A crawler is one visitor whatever its address (they spread
- * over many), everyone else is their address (loopback: not charged, see `VisitorContext`).
+ * over many), everyone else is their address, loopback included (see `VisitorContext`).
  */
 export function visitorFor(
   clientIp: string,
@@ -58,7 +56,7 @@ export function visitorFor(
 ): VisitorContext {
   const name = crawlerName(userAgent);
   return {
-    visitor: name ? `crawler:${name}` : LOOPBACK.test(clientIp) ? undefined : `ip:${clientIp}`,
+    visitor: name ? `crawler:${name}` : clientIp === 'unknown' ? undefined : `ip:${clientIp}`,
     crawler: name !== undefined,
     deadline,
   };
