@@ -11,6 +11,7 @@ import {
 } from '../upstream/errors.ts';
 import { createKeyedLock, LockTimeoutError } from '../upstream/lock.ts';
 import type { Upstream } from '../upstream/runtime.ts';
+import { asBookingStep } from '../upstream/visitor.ts';
 import { isCountryCode } from './countries.ts';
 import { stayErrors, todayIn } from './dates.ts';
 import { busy, invalid, notOffered, notOnline, placeNotFound, toFailure } from './failures.ts';
@@ -269,7 +270,12 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     return confirmation;
   }
 
-  async function book(input: BookingRequest): Promise<Confirmation> {
+  /** Books as the booking step: its lodging calls may use the reserve that searches leave. */
+  function book(input: BookingRequest): Promise<Confirmation> {
+    return asBookingStep(() => bookNow(input));
+  }
+
+  async function bookNow(input: BookingRequest): Promise<Confirmation> {
     const place = await property(input.propertyId);
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, rules()),

@@ -32,6 +32,9 @@ export const settingsSchema = {
   // one deadline per page for its upstream calls, and how long an upstream 404 is remembered.
   UPSTREAM_VISITOR_SHARE: positive({ optional: true, max: 1 }),
   UPSTREAM_HUMAN_RESERVE: positive({ optional: true, max: 1 }),
+  // Lodging: one visitor's share of the budget for searches, and what searches leave to bookings.
+  UPSTREAM_LODGING_SEARCH_SHARE: positive({ optional: true, max: 1 }),
+  UPSTREAM_BOOKING_RESERVE: positive({ optional: true, max: 1 }),
   PAGE_DEADLINE_MS: positive({ optional: true }),
   UPSTREAM_NOT_FOUND_SECONDS: positive({ optional: true }),
   // Per-visitor limits of the site's own forms and endpoints.

@@ -179,6 +179,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       const charge = await deps.allowance.charge(req.budgetKey, {
         visitor: visitor.visitor,
         crawler: visitor.crawler,
+        bookingStep: visitor.bookingStep,
       });
       if (!charge.ok) {
         // Counted, not logged line by line: a crawler over its share would flood the log.

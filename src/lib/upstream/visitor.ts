@@ -16,6 +16,8 @@ export interface VisitorContext {
   crawler: boolean;
   /** Epoch ms: no upstream call starts after it, and running ones are cut off at it. */
   deadline?: number | undefined;
+  /** Inside a booking (after a room was chosen): lodging calls may use the reserve searches leave. */
+  bookingStep?: boolean | undefined;
 }
 
 const storage = new AsyncLocalStorage<VisitorContext>();
@@ -32,6 +34,12 @@ export function currentVisitor(): VisitorContext | undefined {
 export function withoutDeadline<T>(fn: () => T): T {
   const context = storage.getStore();
   return context ? storage.run({ ...context, deadline: undefined }, fn) : fn();
+}
+
+/** Runs `fn` as the booking step of the current visitor (see `VisitorContext.bookingStep`). */
+export function asBookingStep<T>(fn: () => T): T {
+  const context = storage.getStore();
+  return context ? storage.run({ ...context, bookingStep: true }, fn) : fn();
 }
 
 /** Crawlers, preview fetchers and HTTP libraries that say what they are. */

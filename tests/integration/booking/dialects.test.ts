@@ -334,6 +334,10 @@ describe.each<Dialect>(['default', 'alt'])('booking against the %s dialect', (di
   it('ten simultaneous posts with ten keys book once', async () => {
     const { service } = serviceFor(mock.lodgingUrl);
     const base = request({ checkIn: day(180), checkOut: day(182), email: uniqueEmail('ten') });
+    await service.property(HARBOUR_VIEW);
+    const calls = async () =>
+      ((await control(mock, 'GET', '/stats')) as { lodging: { total: number } }).lodging.total;
+    const before = await calls();
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
         service.book({ ...base, idempotencyKey: `tenkeys${i}${Date.now()}000000` }),
@@ -346,6 +350,9 @@ describe.each<Dialect>(['default', 'alt'])('booking against the %s dialect', (di
       if (r.status === 'rejected') expect(r.reason).toMatchObject({ error: { code: 'busy' } });
     }
     expect(bookingsIn(mock, base.email, base.checkIn, base.checkOut)).toHaveLength(1);
+    // The refused nine cost the lodging budget nothing: one booking's calls in all (look-up,
+    // new guest, the booking).
+    expect((await calls()) - before).toBeLessThanOrEqual(3);
   });
 
   it('a stranger who knows a guest’s e-mail, names and dates learns nothing of the booking', async () => {
