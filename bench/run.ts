@@ -11,6 +11,7 @@ import { run as runEpaper } from './epaper.ts';
 import { printReading, run as runReading } from './reading.ts';
 import { run as runUpstream } from './upstream.ts';
 import { run as runCrawler } from './crawler.ts';
+import { run as runLodgingFlood } from './lodging-flood.ts';
 
 const root = new URL('../', import.meta.url);
 const results: Record<string, unknown> = {};
@@ -76,6 +77,14 @@ if (existsSync(new URL('bench/booking.ts', root))) {
   results['booking'] = result;
   verdicts.push({ bench: 'booking: widget ≤ 20 KB gz, loader ≤ 2 KB', ok: result.ok !== false });
 }
+
+const flood = await runLodgingFlood();
+console.log(
+  '\nReal guests searching and booking while 4 addresses flood the lodging search (mock at 60/min)',
+);
+console.table([flood]);
+results['lodgingFlood'] = flood;
+verdicts.push({ bench: 'lodging flood: guests failing < 5 %, zero upstream 429s', ok: flood.ok });
 
 const epaper = runEpaper();
 console.log('\nE-paper reader island');
