@@ -74,9 +74,7 @@ describe('sign-in bursts', () => {
     const other = client(up, 'harbour-times');
     const pages = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
-        runForVisitor(up, `198.51.100.${i + 1}`, BROWSER, () =>
-other.getPost(slugs[i] ?? ''),
-        ),
+        runForVisitor(up, `198.51.100.${i + 1}`, BROWSER, () => other.getPost(slugs[i] ?? '')),
       ),
     );
     expect(pages.filter((p) => p.status === 'rejected')).toEqual([]);

@@ -142,7 +142,7 @@ describe.each<Dialect>(['default', 'alt'])('booking against the %s dialect', (di
       answers.push(shape(outcome));
       expect(JSON.stringify(outcome)).not.toContain(guest.first_name);
     }
-    expect(answers[0]).toMatchObject({ booked: expect.any(Array), kind: 'received' });
+    expect(answers[0]).toHaveProperty('kind', 'received');
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
     // Nothing was attached to the guest's own record.
