@@ -38,6 +38,8 @@ export default defineConfig({
         LODGING_BASE_URL: `http://127.0.0.1:${mock.lodging}/api/v1`,
         PUBLISHING_PUBLIC_PER_MINUTE: '600',
         LODGING_PER_MINUTE: '600',
+        // One visitor (127.0.0.1) may spend the whole budget: loopback is charged like any address.
+        UPSTREAM_VISITOR_SHARE: '1',
         BOOKING_PER_IP_PER_10_MIN: '200',
         BOOKING_SEARCHES_PER_IP_PER_MIN: '600',
       },

@@ -117,7 +117,15 @@ async function lighthouse(
 function startServer(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['dist-bench/server/entry.mjs'], {
     cwd: root,
-    env: { ...process.env, ...demoEnv(), ...upstreamEnv, HOST: '127.0.0.1', PORT: String(PORT) },
+    env: {
+      ...process.env,
+      ...demoEnv(),
+      ...upstreamEnv,
+      // The bench's browser and load tool are one visitor on loopback: the whole budget.
+      UPSTREAM_VISITOR_SHARE: '1',
+      HOST: '127.0.0.1',
+      PORT: String(PORT),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return new Promise((resolve, reject) => {

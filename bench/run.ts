@@ -12,6 +12,7 @@ import { printReading, run as runReading } from './reading.ts';
 import { run as runUpstream } from './upstream.ts';
 import { run as runCrawler } from './crawler.ts';
 import { run as runQueryFlood } from './query-flood.ts';
+import { run as runLodgingFlood } from './lodging-flood.ts';
 
 const root = new URL('../', import.meta.url);
 const results: Record<string, unknown> = {};
@@ -83,6 +84,14 @@ console.log('\nRoute cache under a distinct-query flood (heap grown after GC, MB
 console.table([flood]);
 results['queryFlood'] = flood;
 verdicts.push({ bench: 'query flood: route cache grows < 20 MB over 40,000 URLs', ok: flood.ok });
+
+const lodgingFlood = await runLodgingFlood();
+console.log(
+  '\nReal guests searching and booking while 4 addresses flood the lodging search (mock at 60/min)',
+);
+console.table([lodgingFlood]);
+results['lodgingFlood'] = lodgingFlood;
+verdicts.push({ bench: 'lodging flood: guests failing < 5 %, zero upstream 429s', ok: lodgingFlood.ok });
 
 const epaper = runEpaper();
 console.log('\nE-paper reader island');

@@ -41,6 +41,8 @@ const astroEnv = {
   ...(useMock
     ? {
         PUBLISHING_PUBLIC_PER_MINUTE: process.env.PUBLISHING_PUBLIC_PER_MINUTE ?? devLimit,
+        // One developer on loopback is one visitor (charged like any address): the whole budget.
+        UPSTREAM_VISITOR_SHARE: process.env.UPSTREAM_VISITOR_SHARE ?? '1',
         ...demoEnv(),
       }
     : {}),

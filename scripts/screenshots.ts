@@ -51,6 +51,8 @@ if (!(await up(`http://127.0.0.1:${PORT}/favicon.svg`))) {
     // Many pages in a row: a high budget (0 is not a valid budget and would fail every page).
     PUBLISHING_PUBLIC_PER_MINUTE: '6000',
     LODGING_PER_MINUTE: '6000',
+    // One browser on loopback is one visitor: it may spend the whole budget.
+    UPSTREAM_VISITOR_SHARE: '1',
   });
   await waitFor(`http://127.0.0.1:${PORT}/favicon.svg`, 60);
 }

@@ -2,12 +2,7 @@ import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
-import {
-  TooManyAttemptsError,
-  assertAttemptsLeft,
-  countAttempt,
-  recordFailure,
-} from '../lib/auth/attempts.ts';
+import { TooManyAttemptsError, countAttempt, withinAttempts } from '../lib/auth/attempts.ts';
 import { MESSAGES, authFailure, tooManyAttempts } from '../lib/auth/failures.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
 import { attemptLimiter, clientIp } from '../lib/auth/limits.ts';
@@ -58,20 +53,18 @@ export const accountActions = {
     accept: 'form',
     input: loginInput,
     handler: async (input, ctx) => {
-      const ip = clientIp(ctx);
       const limiter = await attemptLimiter('login');
       try {
-        await assertAttemptsLeft(limiter, ip);
-        const signedIn = await signIn(
-          publishingFor(ctx.locals.tenant),
-          input.email,
-          input.password,
+        // Only wrong credentials count: a slow upstream must not lock readers out.
+        const signedIn = await withinAttempts(
+          limiter,
+          clientIp(ctx),
+          () => signIn(publishingFor(ctx.locals.tenant), input.email, input.password),
+          isWrongCredentials,
         );
         await startSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
-        // Only wrong credentials count: a slow upstream must not lock readers out.
-        if (isWrongCredentials(error)) await recordFailure(limiter, ip);
         throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused);
       }
     },

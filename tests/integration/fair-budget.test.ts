@@ -83,6 +83,25 @@ describe('a fair upstream budget', () => {
     expect(totals.visitorRejected).toBeGreaterThan(0);
   });
 
+  it('a flood from a loopback address (a local proxy without TRUST_PROXY) spends its share only', async () => {
+    await ctl.limits(mock, { publicPerMinute: 60 });
+    const up = quietUpstream();
+    const flooded = client(up, 'daily-planet');
+    const flood = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        page(up, '127.0.0.1', BROWSER, () => flooded.getPost(`loopback-flood-${i}`)),
+      ),
+    );
+    expect(flood.filter((result) => result === 'refused').length).toBeGreaterThan(40);
+    const other = client(up, 'alpine-post');
+    const readers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        page(up, `198.51.100.${i + 1}`, BROWSER, () => other.getPost(`reader-${i}`)),
+      ),
+    );
+    expect(readers.every((result) => result === 'not-found')).toBe(true);
+  });
+
   it('the same unknown URL, asked again and again, costs one upstream call', async () => {
     await ctl.limits(mock, { publicPerMinute: 60 });
     await ctl.reset(mock);

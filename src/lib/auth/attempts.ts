@@ -14,12 +14,33 @@ export class TooManyAttemptsError extends Error {
   }
 }
 
-/** Refuses, without counting, when `key` has spent all its points (checked before a login is tried). */
-export async function assertAttemptsLeft(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  const state = await limiter.get(key);
-  if (state && state.consumedPoints >= limiter.points) {
-    throw new TooManyAttemptsError(state.msBeforeNext);
+/**
+ * Runs one login attempt within `key`'s limit. The attempt is reserved before the upstream is asked,
+ * so parallel tries cannot all pass a check made before any of them failed; it is given back unless
+ * `counts(error)` says it was a wrong guess, so people who sign in often (or meet an outage) are
+ * never refused while guessing passwords is. The attempt that spends the last point still shows its
+ * own message.
+ */
+export async function withinAttempts<T>(
+  limiter: RateLimiterAbstract,
+  key: string,
+  attempt: () => Promise<T>,
+  counts: (error: unknown) => boolean,
+): Promise<T> {
+  await countAttempt(limiter, key);
+  try {
+    const result = await attempt();
+    await refund(limiter, key);
+    return result;
+  } catch (error) {
+    if (!counts(error)) await refund(limiter, key);
+    throw error;
   }
+}
+
+/** Gives a reserved attempt back; a store failure only leaves it counted. */
+async function refund(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  await limiter.reward(key, 1).catch(() => undefined);
 }
 
 /** Counts one attempt and refuses it when it goes over the limit (registrations: every try counts). */
@@ -29,17 +50,5 @@ export async function countAttempt(limiter: RateLimiterAbstract, key: string): P
   } catch (error) {
     if (error instanceof RateLimiterRes) throw new TooManyAttemptsError(error.msBeforeNext);
     throw error;
-  }
-}
-
-/**
- * Counts a failed login. Only failures count, so people who sign in often are never refused while
- * guessing passwords is; the attempt that spends the last point still shows its own message.
- */
-export async function recordFailure(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error;
   }
 }

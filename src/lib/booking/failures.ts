@@ -81,23 +81,6 @@ export function notOnline(contact: BookingContact | undefined): BookingFailure {
   });
 }
 
-/** A booking for this guest, place, room and nights exists, and this visitor did not make it here. */
-export function alreadyBooked(): BookingFailure {
-  return new BookingFailure(409, {
-    code: 'conflict',
-    message: textKey('booking.error.alreadyBooked'),
-  });
-}
-
-/** The e-mail belongs to a guest record under other names: never booked silently under it. */
-export function namesDiffer(): BookingFailure {
-  return new BookingFailure(409, {
-    code: 'conflict',
-    message: textKey('booking.error.namesDiffer'),
-    fields: { email: [textKey('booking.error.namesDifferEmail')] },
-  });
-}
-
 /** Upstream field names → widget field names. */
 const FIELD_NAMES: Record<string, string> = {
   property_id: 'propertyId',

@@ -1,21 +1,15 @@
 import type { LodgingClient } from '../lodging/client.ts';
 import type { Guest } from '../lodging/schema.ts';
 import { classify } from '../failures/classify.ts';
-import { namesDiffer } from './failures.ts';
+import { normalizeEmail } from './email.ts';
+import { normalizePhone } from './rules.ts';
 import type { BookingRequest } from './schema.ts';
 import { guestInput } from './wire.ts';
 
 /** Pages read per search before giving up (50 guests a page). */
 const MAX_PAGES = 10;
 
-/** Case, accents and spacing do not make another person: "José  Díaz" is "jose diaz". */
-function sameName(a: string, b: string): boolean {
-  const plain = (s: string) =>
-    s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-  return plain(a) === plain(b);
-}
-
-/** The guest with exactly this e-mail among the results of `search`, following every page. */
+/** The guest with exactly this e-mail (after normalizing both) among the results of `search`. */
 async function findByEmail(
   api: LodgingClient,
   search: string,
@@ -28,7 +22,7 @@ async function findByEmail(
       { search, perPage: 50, ...(cursor ? { cursor } : { page }) },
       { fresh: true },
     );
-    const guest = result.items.find((g) => (g.email ?? '').trim().toLowerCase() === email);
+    const guest = result.items.find((g) => normalizeEmail(g.email ?? '') === email);
     if (guest) return guest;
     if (result.items.length === 0) return undefined;
     if (result.page.nextCursor) cursor = result.page.nextCursor;
@@ -38,40 +32,78 @@ async function findByEmail(
   return undefined;
 }
 
-/**
- * The lodging guest for the booking's e-mail address: the existing one, else a new one. Upstreams
- * differ in what `search` matches (e-mail on some, names only on others), so after "the email has
- * already been taken" the guest is looked up by the typed names too, matching the e-mail exactly.
- * A guest record under other names is never used: the booking is refused (docs/api-assumptions.md).
- */
-export async function findOrCreateGuest(
+/** "The email has already been taken" (or the like) on `email`: the record exists upstream. */
+function emailTaken(error: unknown): boolean {
+  const failure = classify(error);
+  return (
+    failure.kind === 'invalid' &&
+    (failure.fields['email'] ?? []).some((m) => /taken|exists|already|unique/i.test(m))
+  );
+}
+
+/** Where a booking goes: a guest record made for it, or the tenant's record of online requests. */
+export type GuestChoice =
+  /** The e-mail was new: a guest record was created with the typed details. */
+  | { kind: 'new'; guestId: string }
+  /** The e-mail is already on file: never attached to that record (see `docs/api-assumptions.md`). */
+  | { kind: 'on-file'; guestId: string };
+
+/** The record that holds online requests for e-mails on file, until the hotel moves them. */
+export interface OnlineRequests {
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** For upstreams that require one: the hotel's own number, else the first requester's. */
+  phone?: string | undefined;
+}
+
+/** Finds the online-requests record, else creates it (on upstreams whose search misses e-mails too). */
+export async function onlineRequestsGuest(
   api: LodgingClient,
-  input: BookingRequest,
+  holder: OnlineRequests,
 ): Promise<string> {
-  const email = input.email.trim().toLowerCase();
-  const first = input.firstName.trim();
-  const last = input.lastName.trim();
-  const use = (guest: Guest): string => {
-    if (!sameName(guest.first_name, first) || !sameName(guest.last_name, last)) throw namesDiffer();
-    return String(guest.id);
-  };
-  const existing = await findByEmail(api, email, email);
-  if (existing) return use(existing);
+  const found = await findByEmail(api, holder.email, holder.email);
+  if (found) return String(found.id);
   try {
-    const created = await api.createGuest(guestInput(input, email));
+    const created = await api.createGuest({
+      first_name: holder.firstName,
+      last_name: holder.lastName,
+      email: holder.email,
+      ...(holder.phone ? { phone: holder.phone } : {}),
+    });
     return String(created.id);
   } catch (error) {
-    const failure = classify(error);
-    const taken =
-      failure.kind === 'invalid' &&
-      (failure.fields['email'] ?? []).some((m) => /taken|exists|already|unique/i.test(m));
-    if (!taken) throw error;
-    // The e-mail exists (on an upstream whose search missed it, or created just now).
-    for (const search of [email, `${first} ${last}`, last]) {
-      const found = await findByEmail(api, search, email);
-      if (found) return use(found);
+    if (!emailTaken(error)) throw error;
+    for (const search of [holder.lastName, `${holder.firstName} ${holder.lastName}`]) {
+      const again = await findByEmail(api, search, holder.email);
+      if (again) return String(again.id);
     }
-    // Registered, but not under the names typed (or not findable): never book blind.
-    throw namesDiffer();
+    throw error;
+  }
+}
+
+/**
+ * The guest record a booking goes under. A new e-mail gets a record of its own. An e-mail already
+ * on file (whatever the names typed) is never attached to that record, since the site cannot tell
+ * the guest from a stranger who knows their name and address: the booking goes under the tenant's
+ * online-requests record, its typed details in the notes, for the hotel to check and move. Both
+ * answer the same, so nothing tells a visitor whether an e-mail is a guest.
+ */
+export async function chooseGuest(
+  api: LodgingClient,
+  input: BookingRequest,
+  onlineRequests: (requesterPhone: string) => Promise<string>,
+): Promise<GuestChoice> {
+  const email = normalizeEmail(input.email);
+  const existing = await findByEmail(api, email, email);
+  const phone = normalizePhone(input.phone);
+  if (existing) return { kind: 'on-file', guestId: await onlineRequests(phone) };
+  try {
+    const created = await api.createGuest(guestInput(input, email));
+    return { kind: 'new', guestId: String(created.id) };
+  } catch (error) {
+    // On an upstream whose search misses e-mails, "taken" is how we learn it is on file.
+    if (!emailTaken(error)) throw error;
+    return { kind: 'on-file', guestId: await onlineRequests(phone) };
   }
 }

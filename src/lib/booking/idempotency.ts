@@ -10,17 +10,22 @@ import { textKey } from '../i18n/text-key.ts';
  * What the site remembers of each idempotency key (one attempt at a booking in one browser), in
  * Redis when configured so every instance knows it, else in this process:
  * - `done`: the booking it created, returned again to the same key (a double click, a retry);
- * - `unknown`: a create was sent and its outcome never arrived (5xx, timeout, dropped connection).
- *   A matching booking found later belongs to this key; to any other key it is someone else's.
+ * - `unknown`: a create was sent and its outcome never arrived (5xx, timeout, dropped connection),
+ *   with the guest record (and notes) it was sent with: a retry looks there for the booking first.
+ * Besides, for a few seconds after a stay is booked, its stay key (see service.ts), so racing
+ * submits of the same stay with other keys are turned away before any upstream call.
  */
 export type Attempt =
   | { fingerprint: string; state: 'done'; confirmation: Confirmation }
-  | { fingerprint: string; state: 'unknown' };
+  | { fingerprint: string; state: 'unknown'; guestId?: string; notes?: string | undefined };
 
 export interface AttemptStore {
   get(key: string): Promise<Attempt | undefined>;
   set(key: string, attempt: Attempt): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Remembers for `seconds` that the stay `stayKey` was just booked. */
+  markBooked(stayKey: string, seconds: number): Promise<void>;
+  justBooked(stayKey: string): Promise<boolean>;
 }
 
 const TTL_SECONDS = 24 * 60 * 60;
@@ -44,6 +49,7 @@ export function attemptStore(options: {
   redisUrl?: string | undefined;
 }): AttemptStore {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
+  const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
   const { redisUrl } = options;
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
@@ -76,6 +82,25 @@ export function attemptStore(options: {
         await (await getRedis(redisUrl)).set(name(key), JSON.stringify(attempt), 'EX', TTL_SECONDS);
       } catch (error) {
         fallback(error);
+      }
+    },
+    async markBooked(stayKey, seconds) {
+      booked.set(stayKey, true, { ttl: seconds * 1000 });
+      if (!redisUrl) return;
+      try {
+        await (await getRedis(redisUrl)).set(name(`stay:${stayKey}`), '1', 'EX', seconds);
+      } catch (error) {
+        fallback(error);
+      }
+    },
+    async justBooked(stayKey) {
+      if (booked.has(stayKey)) return true;
+      if (!redisUrl) return false;
+      try {
+        return (await (await getRedis(redisUrl)).exists(name(`stay:${stayKey}`))) === 1;
+      } catch (error) {
+        fallback(error);
+        return false;
       }
     },
     async delete(key) {

@@ -1,4 +1,5 @@
 import type { FieldErrors } from '../failures/fields.ts';
+import { hasLookAlikeLetters, normalizeEmail } from './email.ts';
 import { textKey } from '../i18n/text-key.ts';
 
 /**
@@ -85,10 +86,12 @@ export function detailsErrors(
   };
   name('firstName');
   name('lastName');
-  const email = input.email.trim();
+  const email = normalizeEmail(input.email);
   if (!email) errors['email'] = [textKey('booking.error.emailRequired')];
   else if (!EMAIL.test(email) || email.length > 254) {
     errors['email'] = [textKey('booking.error.emailInvalid')];
+  } else if (hasLookAlikeLetters(email)) {
+    errors['email'] = [textKey('booking.error.emailLookAlike')];
   }
   const phone = normalizePhone(input.phone);
   if (!phone && rules.phone?.required) errors['phone'] = [textKey('booking.error.phoneRequired')];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate } from './dates.ts';
+import { normalizeEmail } from './email.ts';
 import { MAX_NAME, MAX_NOTES, type GuestDetails } from './rules.ts';
 import { textKey } from '../i18n/text-key.ts';
 
@@ -28,7 +29,11 @@ export type AvailabilityQuery = z.output<typeof availabilityQuerySchema>;
 const guestDetailsSchema = z.strictObject({
   firstName: z.string({ error: textKey('booking.error.firstNameRequired') }).max(MAX_NAME * 2),
   lastName: z.string({ error: textKey('booking.error.lastNameRequired') }).max(MAX_NAME * 2),
-  email: z.string({ error: textKey('booking.error.emailRequired') }).max(320),
+  // One spelling before anything compares it (see email.ts); the form keeps what was typed.
+  email: z
+    .string({ error: textKey('booking.error.emailRequired') })
+    .max(320)
+    .transform(normalizeEmail),
   phone: z.string().max(40).default(''),
   nationality: z.string().max(2).default(''),
   notes: z

@@ -11,27 +11,30 @@ import {
 } from '../upstream/errors.ts';
 import { createKeyedLock, LockTimeoutError } from '../upstream/lock.ts';
 import type { Upstream } from '../upstream/runtime.ts';
+import { asBookingStep } from '../upstream/visitor.ts';
 import { isCountryCode } from './countries.ts';
 import { stayErrors, todayIn } from './dates.ts';
-import {
-  alreadyBooked,
-  busy,
-  invalid,
-  notOffered,
-  notOnline,
-  placeNotFound,
-  toFailure,
-} from './failures.ts';
-import { findOrCreateGuest } from './guests.ts';
+import { busy, invalid, notOffered, notOnline, placeNotFound, toFailure } from './failures.ts';
+import { normalizeEmail } from './email.ts';
+import { chooseGuest, onlineRequestsGuest } from './guests.ts';
+import { onFileNotes } from './hotel-note.ts';
 import { assertSameDetails, attemptStore, fingerprintOf } from './idempotency.ts';
+import type { Attempt } from './idempotency.ts';
 import { lazyLodgingClient } from './lodging.ts';
-import { detailsErrors, guestErrors, hasErrors } from './rules.ts';
+import {
+  detailsErrors,
+  detailsPresentation,
+  guestErrors,
+  hasErrors,
+  normalizePhone,
+} from './rules.ts';
 import type { AvailabilityQuery, BookingRequest } from './schema.ts';
 import { holdsRoom } from './status.ts';
 import type { AvailabilityResult, Confirmation, PropertySummary } from './types.ts';
 import type { Read } from './wire.ts';
 import { availabilityResult, bookingInput, confirmationOf, propertySummary } from './wire.ts';
 import { textKey } from '../i18n/text-key.ts';
+import { i18nFor } from '../i18n/index.ts';
 
 export interface BookingServiceOptions {
   /** The site's (`siteUpstream()`) or a test's. */
@@ -43,8 +46,11 @@ export interface BookingServiceOptions {
   now?: () => Date;
 }
 
-/** Pages of the guest's bookings read when looking for one that already exists. */
+/** Pages of the guest's bookings read when looking for one whose answer was lost. */
 const MAX_BOOKING_PAGES = 5;
+
+/** How long other keys for a stay just booked are turned away (racing submits). */
+const JUST_BOOKED_SECONDS = 15;
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 function outcomeUnknown(error: unknown): boolean {
@@ -59,8 +65,9 @@ function outcomeUnknown(error: unknown): boolean {
 /**
  * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache
  * (short availability TTL, concurrent identical searches coalesced). Creating a booking is
- * single-flight per (property, e-mail, dates, room) across instances, checks for an existing
- * booking inside that lock, and returns a booking only to the idempotency key that created it.
+ * single-flight per (property, e-mail, dates, room) across instances, and returns a booking only to
+ * the idempotency key that created it. Whether a guest, an e-mail or a stay exists changes nothing
+ * in the answer (guests.ts).
  */
 export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   if (!offersBooking(tenant)) throw notOffered();
@@ -144,17 +151,20 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     }
   }
 
-  /** A booking of this guest for exactly these nights and room that still holds the room. */
-  async function existingBooking(
+  /**
+   * The booking a create whose answer was lost may have stored: this guest record's, for exactly
+   * these nights and room, still holding it (and with the notes sent, under the online-requests record).
+   */
+  async function lostBooking(
     api: LodgingClient,
-    guestId: string,
+    sent: { guestId: string; notes?: string | undefined },
     place: PropertySummary,
     input: BookingRequest,
   ): Promise<Booking | undefined> {
     for (let page = 1; page <= MAX_BOOKING_PAGES; page += 1) {
       const list = await api.listBookings(
         {
-          guest_id: guestId,
+          guest_id: sent.guestId,
           property_id: place.id,
           check_in_from: input.checkIn,
           check_in_to: input.checkIn,
@@ -167,8 +177,9 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
         (b) =>
           b.check_in === input.checkIn &&
           b.check_out === input.checkOut &&
-          (b.guest_id == null || String(b.guest_id) === guestId) &&
+          (b.guest_id == null || String(b.guest_id) === sent.guestId) &&
           (b.room_type_id == null || String(b.room_type_id) === input.roomTypeId) &&
+          (sent.notes === undefined || (b.notes ?? '').trim() === sent.notes.trim()) &&
           holdsRoom(b.status),
       );
       if (same) return same;
@@ -181,42 +192,90 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     return usable('bookings.create', confirmationOf(place, booking, input), 'shown without it');
   }
 
-  /** Runs inside the creation lock: the existing-booking check and the create cannot interleave. */
+  // The tenant's record for bookings whose e-mail is on file (see guests.ts), found once per process.
+  let holder: Promise<string> | undefined;
+  const onlineRequests = (api: LodgingClient, requesterPhone: string): Promise<string> => {
+    const i18n = i18nFor(tenant);
+    const own = normalizePhone(lodging.contact?.phone ?? '');
+    holder ??= onlineRequestsGuest(api, {
+      email: `online-requests@${tenant.id}.masthead.invalid`,
+      firstName: i18n.t('booking.onlineRequests.firstName'),
+      lastName: i18n.t('booking.onlineRequests.lastName'),
+      phone: own || requesterPhone || undefined,
+    }).catch((error: unknown) => {
+      holder = undefined;
+      throw error;
+    });
+    return holder;
+  };
+
+  /** The guest record and notes this attempt books with (the same again after a lost answer). */
+  async function recipient(
+    api: LodgingClient,
+    input: BookingRequest,
+    attempt: Attempt | undefined,
+  ): Promise<{ guestId: string; notes?: string | undefined }> {
+    if (attempt?.state === 'unknown' && attempt.guestId) {
+      return { guestId: attempt.guestId, notes: attempt.notes };
+    }
+    const choice = await chooseGuest(api, input, (phone) => onlineRequests(api, phone));
+    if (choice.kind === 'new') return { guestId: choice.guestId };
+    const max = detailsPresentation(lodging.fields).notesMax;
+    return { guestId: choice.guestId, notes: onFileNotes(i18nFor(tenant), input, max) };
+  }
+
+  /** Runs inside the creation lock: the lost-answer check and the create cannot interleave. */
   async function createOnce(
     place: PropertySummary,
     input: BookingRequest,
     fingerprint: string,
+    stayKey: string,
   ): Promise<Confirmation> {
     const key = input.idempotencyKey;
     const attempt = await attempts.get(key);
     assertSameDetails(attempt, fingerprint);
     if (attempt?.state === 'done') return attempt.confirmation;
-    const api = lodgingApi();
-    const guestId = await findOrCreateGuest(api, input);
-    const found = await existingBooking(api, guestId, place, input);
-    if (found) {
-      // Ours only if this key sent a create whose answer was lost; anyone else learns nothing.
-      if (attempt?.state !== 'unknown') throw alreadyBooked();
-      const confirmation = confirm(place, found, input);
-      await attempts.set(key, { fingerprint, state: 'done', confirmation });
-      return confirmation;
+    // Racing submits of one stay with other keys (two tabs, a script): the first books, the rest
+    // are turned away here, before any upstream call. Only for a short while, so it tells no one
+    // later that a stay exists; after it a new key is a new request.
+    if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
+      throw busy(
+        textKey('booking.error.inProgress', { wait: JUST_BOOKED_SECONDS }),
+        JUST_BOOKED_SECONDS,
+      );
     }
-    await attempts.set(key, { fingerprint, state: 'unknown' });
+    const api = lodgingApi();
+    const sent = await recipient(api, input, attempt);
+    if (attempt?.state === 'unknown') {
+      const found = await lostBooking(api, sent, place, input);
+      if (found) {
+        const confirmation = confirm(place, found, input);
+        await attempts.set(key, { fingerprint, state: 'done', confirmation });
+        return confirmation;
+      }
+    }
+    await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
     let booking: Booking;
     try {
-      booking = await api.createBooking(bookingInput(place, input, guestId));
+      booking = await api.createBooking(bookingInput(place, input, sent.guestId, sent.notes));
     } catch (error) {
       // Known not stored (422, 429, 4xx): this key may try again from scratch.
       if (!outcomeUnknown(error)) await attempts.delete(key);
       throw error;
     }
     bookedAt.set(place.id, tick());
+    await attempts.markBooked(stayKey, JUST_BOOKED_SECONDS);
     const confirmation = confirm(place, booking, input);
     await attempts.set(key, { fingerprint, state: 'done', confirmation });
     return confirmation;
   }
 
-  async function book(input: BookingRequest): Promise<Confirmation> {
+  /** Books as the booking step: its lodging calls may use the reserve that searches leave. */
+  function book(input: BookingRequest): Promise<Confirmation> {
+    return asBookingStep(() => bookNow(input));
+  }
+
+  async function bookNow(input: BookingRequest): Promise<Confirmation> {
     const place = await property(input.propertyId);
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, rules()),
@@ -241,7 +300,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     assertSameDetails(known, fingerprint);
     if (known?.state === 'done') return known.confirmation;
 
-    const email = input.email.trim().toLowerCase();
+    const email = normalizeEmail(input.email);
     const lockKey = fingerprintOf([
       place.id,
       email,
@@ -250,7 +309,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       input.roomTypeId,
     ]);
     try {
-      return await creation.run(lockKey, () => createOnce(place, input, fingerprint));
+      return await creation.run(lockKey, () => createOnce(place, input, fingerprint, lockKey));
     } catch (error) {
       if (error instanceof LockTimeoutError) {
         throw busy(textKey('booking.error.inProgress', { wait: 5 }), 5);

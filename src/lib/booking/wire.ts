@@ -218,10 +218,12 @@ export function guestInput(input: BookingRequest, email: string): GuestInput {
   };
 }
 
+/** The booking to create; `notes` replaces the guest's own (the online-requests record's note). */
 export function bookingInput(
   place: PropertySummary,
   input: BookingRequest,
   guestId: string,
+  notes = input.notes.trim(),
 ): BookingInput {
   return {
     property_id: place.id,
@@ -231,6 +233,6 @@ export function bookingInput(
     check_out: input.checkOut,
     adults: input.adults,
     children: input.children,
-    ...(input.notes.trim() ? { notes: input.notes.trim() } : {}),
+    ...(notes ? { notes } : {}),
   };
 }

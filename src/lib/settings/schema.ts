@@ -148,6 +148,14 @@ export const settingDefinitions = {
     { fallback: 0.3, max: 1 },
     'share of a shared budget crawlers leave to humans (at most 1)',
   ),
+  UPSTREAM_LODGING_SEARCH_SHARE: number(
+    { fallback: 0.1, max: 1 },
+    "share of a tenant's lodging budget one address's availability searches may spend (at most 1)",
+  ),
+  UPSTREAM_BOOKING_RESERVE: number(
+    { fallback: 0.3, max: 1 },
+    "share of a tenant's lodging budget searches leave to the booking step (at most 1)",
+  ),
   UPSTREAM_NOT_FOUND_SECONDS: number({ fallback: 60 }, 'how long an upstream 404 is remembered'),
   AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN: number(
     { fallback: 10, int: true },

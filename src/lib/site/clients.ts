@@ -37,6 +37,8 @@ export function siteUpstream(): Upstream {
     safetyRatio: current.UPSTREAM_BUDGET_RATIO,
     visitorShare: current.UPSTREAM_VISITOR_SHARE,
     humanReserve: current.UPSTREAM_HUMAN_RESERVE,
+    lodgingSearchShare: current.UPSTREAM_LODGING_SEARCH_SHARE,
+    bookingReserve: current.UPSTREAM_BOOKING_RESERVE,
     pageDeadlineMs: current.PAGE_DEADLINE_MS,
     notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
   });

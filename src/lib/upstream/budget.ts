@@ -176,25 +176,40 @@ export interface AllowanceOptions {
   visitorShare?: number | undefined;
   /** Share of a shared bucket crawlers must leave to humans (default 0.3). */
   humanReserve?: number | undefined;
+  /** Share of a lodging bucket one visitor's searches may spend per window (default 0.1). */
+  lodgingSearchShare?: number | undefined;
+  /** Share of a lodging bucket searches must leave to the booking step (default 0.3). */
+  bookingReserve?: number | undefined;
   windowSeconds?: number | undefined;
   redisUrl?: string | undefined;
   keyPrefix?: string | undefined;
 }
 
 /**
- * Per-visitor allowances on the shared publishing buckets, charged before the shared budget: one
- * address (or one crawler, whatever its addresses) may spend at most `visitorShare` of a bucket per
+ * Per-visitor allowances on the shared buckets, charged before the shared budget: one address (or
+ * one crawler, whatever its addresses) may spend at most `visitorShare` of a publishing bucket per
  * window, and crawlers stop while less than `humanReserve` of it is left, so humans' pages keep
- * priority. Lodging calls (bookings) are never charged.
+ * priority. On a lodging bucket one visitor's searches may spend `lodgingSearchShare`, and searches
+ * stop while less than `bookingReserve` is left: a guest who has chosen a room can always book.
+ * Booking-step calls (guest records, the booking) may use that reserve, within `visitorShare` each.
  */
 export interface VisitorAllowance {
   readonly visitorShare: number;
   readonly humanReserve: number;
-  charge(key: BudgetKey, visitor: { visitor: string; crawler: boolean }): Promise<TakeResult>;
+  charge(key: BudgetKey, visitor: ChargedVisitor): Promise<TakeResult>;
+}
+
+export interface ChargedVisitor {
+  visitor: string;
+  crawler: boolean;
+  /** A call of the booking step (see `asBookingStep` in visitor.ts), not a search. */
+  bookingStep?: boolean | undefined;
 }
 
 export const DEFAULT_VISITOR_SHARE = settingDefaults.UPSTREAM_VISITOR_SHARE;
 export const DEFAULT_HUMAN_RESERVE = settingDefaults.UPSTREAM_HUMAN_RESERVE;
+export const DEFAULT_LODGING_SEARCH_SHARE = settingDefaults.UPSTREAM_LODGING_SEARCH_SHARE;
+export const DEFAULT_BOOKING_RESERVE = settingDefaults.UPSTREAM_BOOKING_RESERVE;
 
 export function createVisitorAllowance(
   budget: Budget,
@@ -202,34 +217,49 @@ export function createVisitorAllowance(
 ): VisitorAllowance {
   const visitorShare = options.visitorShare ?? DEFAULT_VISITOR_SHARE;
   const humanReserve = options.humanReserve ?? DEFAULT_HUMAN_RESERVE;
+  const searchShare = options.lodgingSearchShare ?? DEFAULT_LODGING_SEARCH_SHARE;
+  const bookingReserve = options.bookingReserve ?? DEFAULT_BOOKING_RESERVE;
   const duration = options.windowSeconds ?? 60;
   const prefix = options.keyPrefix ?? 'masthead:allowance';
-  const limiters = new Map<BudgetKind, Promise<RateLimiterAbstract>>();
+  const limiters = new Map<string, Promise<RateLimiterAbstract>>();
 
-  const limiter = (kind: BudgetKind): Promise<RateLimiterAbstract> => {
-    let found = limiters.get(kind);
+  /** One visitor's share of a bucket of `kind`, named `name` (lodging searches have their own). */
+  const limiter = (kind: BudgetKind, name: string, share: number): Promise<RateLimiterAbstract> => {
+    let found = limiters.get(name);
     if (!found) {
-      const points = Math.max(1, Math.ceil(budget.capacity(kind) * visitorShare));
-      found = sharedLimiter({ points, duration, keyPrefix: `${prefix}:${kind}` }, options.redisUrl);
-      limiters.set(kind, found);
+      const points = Math.max(1, Math.ceil(budget.capacity(kind) * share));
+      found = sharedLimiter({ points, duration, keyPrefix: `${prefix}:${name}` }, options.redisUrl);
+      limiters.set(name, found);
     }
     return found;
+  };
+
+  /** Refused while no more than `share` of the shared bucket is left (a store failure refuses no one). */
+  const keepReserve = async (key: BudgetKey, share: number): Promise<TakeResult | undefined> => {
+    const shared = await budget.standing(key).catch(() => null);
+    const reserve = Math.ceil(budget.capacity(key.kind) * share);
+    return shared && shared.remaining <= reserve
+      ? { ok: false, retryAfterSeconds: shared.resetSeconds }
+      : undefined;
   };
 
   return {
     visitorShare,
     humanReserve,
     async charge(key, visitor) {
-      if (key.kind === 'lodging') return { ok: true, remaining: Infinity };
-      if (visitor.crawler) {
-        // A store failure refuses no one: the shared budget still bounds the total.
-        const shared = await budget.standing(key).catch(() => null);
-        const reserve = Math.ceil(budget.capacity(key.kind) * humanReserve);
-        if (shared && shared.remaining <= reserve) {
-          return { ok: false, retryAfterSeconds: shared.resetSeconds };
+      const who = `${key.key}|${visitor.visitor}`;
+      if (key.kind === 'lodging') {
+        if (visitor.bookingStep) {
+          return consumeOne(limiter('lodging', 'lodging-booking', visitorShare), who);
         }
+        const refused = await keepReserve(key, bookingReserve);
+        return refused ?? consumeOne(limiter('lodging', 'lodging', searchShare), who);
       }
-      return consumeOne(limiter(key.kind), `${key.key}|${visitor.visitor}`);
+      if (visitor.crawler) {
+        const refused = await keepReserve(key, humanReserve);
+        if (refused) return refused;
+      }
+      return consumeOne(limiter(key.kind, key.kind, visitorShare), who);
     },
   };
 }

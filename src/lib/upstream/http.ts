@@ -76,7 +76,7 @@ export interface HttpDeps {
   budget: Budget;
   metrics: Metrics;
   settings: HttpSettings;
-  /** Per-visitor shares of the shared buckets, charged before them (reads made for a visitor only). */
+  /** Per-visitor shares of the shared buckets, charged before them (calls made for a visitor only). */
   allowance?: VisitorAllowance | undefined;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -175,10 +175,12 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     if (left <= 0) {
       return fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
     }
-    if (visitor?.visitor !== undefined && deps.allowance && method === 'GET') {
+    // Writes too: a burst of form posts spends its sender's share, not everyone's reads.
+    if (visitor?.visitor !== undefined && deps.allowance) {
       const charge = await deps.allowance.charge(req.budgetKey, {
         visitor: visitor.visitor,
         crawler: visitor.crawler,
+        bookingStep: visitor.bookingStep,
       });
       if (!charge.ok) {
         // Counted, not logged line by line: a crawler over its share would flood the log.

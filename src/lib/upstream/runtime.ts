@@ -37,6 +37,10 @@ export interface UpstreamOptions {
   visitorShare?: number | undefined;
   /** Share of a shared bucket crawlers leave to humans (default 0.3). */
   humanReserve?: number | undefined;
+  /** Share of the lodging bucket one visitor's searches may spend (default 0.1). */
+  lodgingSearchShare?: number | undefined;
+  /** Share of the lodging bucket searches leave to the booking step (default 0.3). */
+  bookingReserve?: number | undefined;
   /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
   pageDeadlineMs?: number | undefined;
   /** How long an upstream 404 is remembered (default 60 s). */
@@ -58,6 +62,8 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
     allowance: createVisitorAllowance(budget, {
       visitorShare: options.visitorShare,
       humanReserve: options.humanReserve,
+      lodgingSearchShare: options.lodgingSearchShare,
+      bookingReserve: options.bookingReserve,
       redisUrl: options.redisUrl,
     }),
     pageDeadlineMs: options.pageDeadlineMs ?? DEFAULT_PAGE_DEADLINE_MS,

@@ -7,15 +7,17 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export interface VisitorContext {
   /**
-   * Who cache misses are charged to: `ip:<address>`, or `crawler:<name>` for a known crawler;
-   * `undefined` for a human on a loopback address (dev, tests, a local proxy without TRUST_PROXY,
-   * where every visitor would share one address), who is not charged.
+   * Who cache misses are charged to: `ip:<address>` (loopback and private addresses too: behind a
+   * proxy, TRUST_PROXY makes each visitor their forwarded address), or `crawler:<name>` for a known
+   * crawler; `undefined` only where no address exists (prerendering), which is not charged.
    */
   visitor: string | undefined;
   /** An obvious crawler (by user agent): a smaller claim on the shared budget than humans. */
   crawler: boolean;
   /** Epoch ms: no upstream call starts after it, and running ones are cut off at it. */
   deadline?: number | undefined;
+  /** Inside a booking (after a room was chosen): lodging calls may use the reserve searches leave. */
+  bookingStep?: boolean | undefined;
 }
 
 const storage = new AsyncLocalStorage<VisitorContext>();
@@ -34,6 +36,12 @@ export function withoutDeadline<T>(fn: () => T): T {
   return context ? storage.run({ ...context, deadline: undefined }, fn) : fn();
 }
 
+/** Runs `fn` as the booking step of the current visitor (see `VisitorContext.bookingStep`). */
+export function asBookingStep<T>(fn: () => T): T {
+  const context = storage.getStore();
+  return context ? storage.run({ ...context, bookingStep: true }, fn) : fn();
+}
+
 /** Crawlers, preview fetchers and HTTP libraries that say what they are. */
 const CRAWLER =
   /([a-z0-9-]*(?:bot|crawler|spider|slurp|scraper|fetcher|preview|archiver))\b|\b(curl|wget|python-requests|python-urllib|aiohttp|go-http-client|java|okhttp|axios|node-fetch|undici|libwww-perl|scrapy|httpclient|headlesschrome|phantomjs)\b/i;
@@ -45,11 +53,9 @@ export function crawlerName(userAgent: string | null | undefined): string | unde
   return (match?.[1] ?? match?.[2])?.toLowerCase();
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|unknown)$/;
-
 /**
  * The visitor a request is charged as. A crawler is one visitor whatever its address (they spread
- * over many), everyone else is their address (loopback: not charged, see `VisitorContext`).
+ * over many), everyone else is their address, loopback included (see `VisitorContext`).
  */
 export function visitorFor(
   clientIp: string,
@@ -58,7 +64,7 @@ export function visitorFor(
 ): VisitorContext {
   const name = crawlerName(userAgent);
   return {
-    visitor: name ? `crawler:${name}` : LOOPBACK.test(clientIp) ? undefined : `ip:${clientIp}`,
+    visitor: name ? `crawler:${name}` : clientIp === 'unknown' ? undefined : `ip:${clientIp}`,
     crawler: name !== undefined,
     deadline,
   };

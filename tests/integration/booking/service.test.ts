@@ -86,12 +86,12 @@ describe('booking service', () => {
     const [a, b] = await Promise.all([s.book(input), s.book(input)]);
     expect(a.reference).toMatch(/^BK-/);
     expect(b.reference).toBe(a.reference);
-    // Same guest, property and nights from another key (another browser): no second booking,
-    // and nothing of the first one disclosed.
+    // Same guest, property and nights from another key (another tab) right after: turned away
+    // before any upstream call, no second booking, and nothing of the first one disclosed.
     const other = await s
       .book({ ...input, idempotencyKey: 'anotherkey000000000000' })
       .catch((e: unknown) => e);
-    expect(other).toMatchObject({ status: 409, error: { code: 'conflict' } });
+    expect(other).toMatchObject({ status: 429, error: { code: 'busy' } });
     expect(JSON.stringify(other)).not.toContain(a.reference);
     expect((await stats())['POST /bookings']).toBe(before + 1);
     expect((await stats())['POST /guests']).toBeGreaterThanOrEqual(1);

@@ -2,39 +2,66 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import {
   TooManyAttemptsError,
-  assertAttemptsLeft,
   countAttempt,
-  recordFailure,
+  withinAttempts,
 } from '../../../src/lib/auth/attempts.ts';
 
 const limiter = (points: number) => new RateLimiterMemory({ points, duration: 60 });
+
+const wrong = () => Promise.reject(new Error('wrong password'));
+const always = () => true;
 
 describe('failed logins', () => {
   it('allows attempts until the failures reach the limit, then refuses with the wait', async () => {
     const l = limiter(3);
     for (let i = 0; i < 3; i++) {
-      await expect(assertAttemptsLeft(l, 'ip')).resolves.toBeUndefined();
-      await recordFailure(l, 'ip');
+      await expect(withinAttempts(l, 'ip', wrong, always)).rejects.toThrow('wrong password');
     }
-    const refused = await assertAttemptsLeft(l, 'ip').catch((e: unknown) => e);
+    const refused = await withinAttempts(l, 'ip', wrong, always).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TooManyAttemptsError);
     expect((refused as TooManyAttemptsError).retryAfterSeconds).toBeGreaterThan(0);
     expect((refused as TooManyAttemptsError).retryAfterSeconds).toBeLessThanOrEqual(60);
   });
 
-  it('checking does not count, and failures beyond the limit do not throw', async () => {
+  it('gives the attempt back on success and on failures that are not wrong guesses', async () => {
     const l = limiter(1);
-    await assertAttemptsLeft(l, 'ip');
-    await assertAttemptsLeft(l, 'ip');
-    await recordFailure(l, 'ip');
-    await expect(recordFailure(l, 'ip')).resolves.toBeUndefined();
+    for (let i = 0; i < 5; i++) {
+      await expect(withinAttempts(l, 'ip', () => Promise.resolve('in'), always)).resolves.toBe(
+        'in',
+      );
+      await expect(withinAttempts(l, 'ip', wrong, () => false)).rejects.toThrow('wrong password');
+    }
+    await expect(withinAttempts(l, 'ip', wrong, always)).rejects.toThrow('wrong password');
+    await expect(withinAttempts(l, 'ip', wrong, always)).rejects.toBeInstanceOf(
+      TooManyAttemptsError,
+    );
+  });
+
+  it('reserves before the attempt runs: 40 parallel tries, at most the limit run', async () => {
+    const l = limiter(10);
+    let ran = 0;
+    const slowWrong = async () => {
+      ran += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error('wrong password');
+    };
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, () => withinAttempts(l, 'ip', slowWrong, always)),
+    );
+    expect(ran).toBe(10);
+    const refused = results.filter(
+      (r) => r.status === 'rejected' && r.reason instanceof TooManyAttemptsError,
+    );
+    expect(refused).toHaveLength(30);
   });
 
   it('keeps addresses apart', async () => {
     const l = limiter(1);
-    await recordFailure(l, 'a');
-    await expect(assertAttemptsLeft(l, 'a')).rejects.toBeInstanceOf(TooManyAttemptsError);
-    await expect(assertAttemptsLeft(l, 'b')).resolves.toBeUndefined();
+    await withinAttempts(l, 'a', wrong, always).catch(() => undefined);
+    await expect(withinAttempts(l, 'a', wrong, always)).rejects.toBeInstanceOf(
+      TooManyAttemptsError,
+    );
+    await expect(withinAttempts(l, 'b', wrong, always)).rejects.toThrow('wrong password');
   });
 });
 

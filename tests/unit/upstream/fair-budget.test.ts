@@ -170,8 +170,10 @@ describe('who a visitor is', () => {
       visitor: 'ip:10.0.0.1',
       crawler: false,
     });
-    // Loopback: dev, tests, or a local proxy without TRUST_PROXY, where everyone shares one address.
-    expect(visitorFor('127.0.0.1', 'Mozilla/5.0 Firefox/128.0').visitor).toBeUndefined();
+    // Loopback and private addresses are charged like any other (a local proxy sets TRUST_PROXY).
+    expect(visitorFor('127.0.0.1', 'Mozilla/5.0 Firefox/128.0').visitor).toBe('ip:127.0.0.1');
+    expect(visitorFor('::1', 'Mozilla/5.0 Firefox/128.0').visitor).toBe('ip:::1');
+    expect(visitorFor('unknown', 'Mozilla/5.0 Firefox/128.0').visitor).toBeUndefined();
     expect(visitorFor('127.0.0.1', bot).visitor).toBe('crawler:googlebot');
   });
 });

@@ -392,6 +392,8 @@ export const de: Dictionary = {
   'booking.error.lastNameTooLong': 'Der Nachname darf höchstens {max} Zeichen lang sein.',
   'booking.error.emailRequired': 'Geben Sie Ihre E-Mail-Adresse ein.',
   'booking.error.emailInvalid': 'Geben Sie eine E-Mail-Adresse wie name@example.com ein.',
+  'booking.error.emailLookAlike':
+    'Diese Adresse enthält Buchstaben eines anderen Alphabets, die wie lateinische aussehen (etwa ein kyrillisches „а“). Bitte geben Sie die Adresse noch einmal ein.',
   'booking.error.phoneRequired': 'Geben Sie eine Telefonnummer ein.',
   'booking.error.phoneInvalid':
     'Geben Sie die Telefonnummer im internationalen Format ein, etwa +41 44 668 18 00.',
@@ -403,12 +405,11 @@ export const de: Dictionary = {
   'booking.error.details': 'Bitte prüfen Sie Ihre Angaben.',
   'booking.error.notOffered': 'Hier kann nicht gebucht werden.',
   'booking.error.placeNotFound': 'Diese Unterkunft wurde nicht gefunden.',
-  'booking.error.alreadyBooked':
-    'Für diesen Gast, dieses Zimmer und diese Daten gibt es bereits eine Buchung. Die Bestätigung ging an die E-Mail-Adresse des Gastes; für Änderungen kontaktieren Sie uns bitte.',
-  'booking.error.namesDiffer':
-    'Mit diesen Angaben konnten wir nicht buchen. Bitte prüfen Sie sie oder kontaktieren Sie uns.',
-  'booking.error.namesDifferEmail':
-    'Diese E-Mail-Adresse ist bei uns unter einem anderen Namen registriert. Geben Sie den früher verwendeten Namen ein, verwenden Sie eine andere E-Mail-Adresse oder kontaktieren Sie uns.',
+  'booking.hotelNote.onFile':
+    'Online-Anfrage von {name} <{email}>, Telefon {phone}, Land {country}. Diese E-Mail-Adresse ist bereits gespeichert: Bitte mit dem Gast bestätigen und die Buchung dann seinem Datensatz zuordnen.',
+  'booking.hotelNote.guestNotes': 'Notiz des Gastes: {notes}',
+  'booking.onlineRequests.firstName': 'Online',
+  'booking.onlineRequests.lastName': 'Anfragen (E-Mail gespeichert)',
   'booking.error.keyReused':
     'Diese Buchung wurde bereits mit anderen Angaben gesendet. Bitte laden Sie die Seite neu und versuchen Sie es erneut.',
   'booking.error.requestKey': 'Der Idempotenzschlüssel fehlt oder ist ungültig.',

@@ -384,6 +384,8 @@ export const en = {
   'booking.error.lastNameTooLong': 'Keep the last name under {max} characters.',
   'booking.error.emailRequired': 'Enter your e-mail address.',
   'booking.error.emailInvalid': 'Enter an e-mail address such as name@example.com.',
+  'booking.error.emailLookAlike':
+    'This address contains letters of another alphabet that look like Latin ones (such as a Cyrillic “а”). Please type the address again.',
   'booking.error.phoneRequired': 'Enter a phone number.',
   'booking.error.phoneInvalid':
     'Enter the phone number in international format, such as +44 20 7946 0958.',
@@ -395,12 +397,11 @@ export const en = {
   'booking.error.details': 'Please check your details.',
   'booking.error.notOffered': 'Booking is not offered here.',
   'booking.error.placeNotFound': 'This place to stay was not found.',
-  'booking.error.alreadyBooked':
-    'A booking for this guest, room and these dates already exists. Its confirmation went to the guest’s e-mail address; to change it, please contact us.',
-  'booking.error.namesDiffer':
-    'We could not book with these details. Please check them or contact us.',
-  'booking.error.namesDifferEmail':
-    'This e-mail address is registered with us under another name. Please enter the name used before, use another e-mail address, or contact us.',
+  'booking.hotelNote.onFile':
+    'Online request from {name} <{email}>, phone {phone}, country {country}. This e-mail is already on file: please confirm with the guest, then move the booking to their record.',
+  'booking.hotelNote.guestNotes': 'Guest’s note: {notes}',
+  'booking.onlineRequests.firstName': 'Online',
+  'booking.onlineRequests.lastName': 'Requests (e-mail on file)',
   'booking.error.keyReused':
     'This booking was already sent with other details. Please reload and try again.',
   'booking.error.requestKey': 'Missing or malformed idempotency key.',

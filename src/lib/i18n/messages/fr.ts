@@ -390,6 +390,8 @@ export const fr: Dictionary = {
   'booking.error.lastNameTooLong': 'Le nom doit compter moins de {max} caractères.',
   'booking.error.emailRequired': 'Saisissez votre adresse e-mail.',
   'booking.error.emailInvalid': 'Saisissez une adresse e-mail comme nom@example.com.',
+  'booking.error.emailLookAlike':
+    'Cette adresse contient des lettres d’un autre alphabet qui ressemblent à des lettres latines (comme un « а » cyrillique). Veuillez saisir l’adresse à nouveau.',
   'booking.error.phoneRequired': 'Saisissez un numéro de téléphone.',
   'booking.error.phoneInvalid':
     'Saisissez le numéro au format international, par exemple +33 1 23 45 67 89.',
@@ -401,12 +403,11 @@ export const fr: Dictionary = {
   'booking.error.details': 'Veuillez vérifier vos informations.',
   'booking.error.notOffered': 'La réservation n’est pas proposée ici.',
   'booking.error.placeNotFound': 'Cet hébergement est introuvable.',
-  'booking.error.alreadyBooked':
-    'Une réservation existe déjà pour ce client, cette chambre et ces dates. Sa confirmation a été envoyée à l’adresse e-mail du client ; pour la modifier, contactez-nous.',
-  'booking.error.namesDiffer':
-    'Nous n’avons pas pu réserver avec ces informations. Vérifiez-les ou contactez-nous.',
-  'booking.error.namesDifferEmail':
-    'Cette adresse e-mail est enregistrée chez nous sous un autre nom. Saisissez le nom utilisé auparavant, utilisez une autre adresse e-mail ou contactez-nous.',
+  'booking.hotelNote.onFile':
+    'Demande en ligne de {name} <{email}>, téléphone {phone}, pays {country}. Cette adresse e-mail est déjà enregistrée : veuillez confirmer avec le client, puis rattacher la réservation à sa fiche.',
+  'booking.hotelNote.guestNotes': 'Note du client : {notes}',
+  'booking.onlineRequests.firstName': 'En ligne',
+  'booking.onlineRequests.lastName': 'Demandes (e-mail enregistré)',
   'booking.error.keyReused':
     'Cette réservation a déjà été envoyée avec d’autres informations. Veuillez recharger la page et réessayer.',
   'booking.error.requestKey': 'Clé d’idempotence manquante ou mal formée.',
