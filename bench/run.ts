@@ -91,7 +91,10 @@ console.log(
 );
 console.table([lodgingFlood]);
 results['lodgingFlood'] = lodgingFlood;
-verdicts.push({ bench: 'lodging flood: guests failing < 5 %, zero upstream 429s', ok: lodgingFlood.ok });
+verdicts.push({
+  bench: 'lodging flood: guests failing < 5 %, zero upstream 429s',
+  ok: lodgingFlood.ok,
+});
 
 const epaper = runEpaper();
 console.log('\nE-paper reader island');
