@@ -8,13 +8,14 @@ const fault = (body: Record<string, unknown>) => t.control('/faults', { method: 
 
 describe('fault injection', () => {
   it('adds latency per service', async () => {
-    await fault({ service: 'publishing', latencyMs: 200 });
+    // A delay far above a loaded machine's own latency, so the lodging call's margin means something.
+    await fault({ service: 'publishing', latencyMs: 1000 });
     let start = performance.now();
     expect((await t.pub('/plans')).status).toBe(200);
-    expect(performance.now() - start).toBeGreaterThanOrEqual(190);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(990);
     start = performance.now();
     expect((await t.lodge('/properties', full)).status).toBe(200);
-    expect(performance.now() - start).toBeLessThan(150);
+    expect(performance.now() - start).toBeLessThan(700);
     await t.control('/faults', { method: 'DELETE' });
   });
 
