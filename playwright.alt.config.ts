@@ -40,6 +40,7 @@ export default defineConfig({
         LODGING_PER_MINUTE: '600',
         // One visitor (127.0.0.1) may spend the whole budget: loopback is charged like any address.
         UPSTREAM_VISITOR_SHARE: '1',
+        UPSTREAM_LODGING_SEARCH_SHARE: '1',
         BOOKING_PER_IP_PER_10_MIN: '200',
         BOOKING_SEARCHES_PER_IP_PER_MIN: '600',
       },

@@ -61,6 +61,7 @@ export default defineConfig({
         // Every e2e request comes from 127.0.0.1, one visitor: it may spend the whole upstream budget
         // (loopback is charged like any address) and the per-visitor booking limits are raised.
         UPSTREAM_VISITOR_SHARE: '1',
+        UPSTREAM_LODGING_SEARCH_SHARE: '1',
         BOOKING_PER_IP_PER_10_MIN: '200',
         BOOKING_SEARCHES_PER_IP_PER_MIN: '600',
       },

@@ -43,6 +43,7 @@ const astroEnv = {
         PUBLISHING_PUBLIC_PER_MINUTE: process.env.PUBLISHING_PUBLIC_PER_MINUTE ?? devLimit,
         // One developer on loopback is one visitor (charged like any address): the whole budget.
         UPSTREAM_VISITOR_SHARE: process.env.UPSTREAM_VISITOR_SHARE ?? '1',
+        UPSTREAM_LODGING_SEARCH_SHARE: process.env.UPSTREAM_LODGING_SEARCH_SHARE ?? '1',
         ...demoEnv(),
       }
     : {}),

@@ -53,6 +53,7 @@ if (!(await up(`http://127.0.0.1:${PORT}/favicon.svg`))) {
     LODGING_PER_MINUTE: '6000',
     // One browser on loopback is one visitor: it may spend the whole budget.
     UPSTREAM_VISITOR_SHARE: '1',
+    UPSTREAM_LODGING_SEARCH_SHARE: '1',
   });
   await waitFor(`http://127.0.0.1:${PORT}/favicon.svg`, 60);
 }

@@ -71,6 +71,7 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     // Every test client is 127.0.0.1 (through the edge too), one visitor charged like any
     // address: it may spend the whole budget; a test that checks shares sets its own.
     UPSTREAM_VISITOR_SHARE: '1',
+    UPSTREAM_LODGING_SEARCH_SHARE: '1',
     ...options.env,
   };
   const site = new Service(

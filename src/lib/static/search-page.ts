@@ -1,0 +1,40 @@
+import { cspHash } from '../tenants/theme.ts';
+
+/** Starts Pagefind's UI on the static copy's search page (src/components/search/StaticSearch.astro). */
+export const START_SEARCH = `// \`?q=\` from the header's search form (or a shared link) starts the search at once.
+const ui = new PagefindUI({
+  element: '#static-search',
+  showSubResults: true,
+  resetStyles: false,
+});
+// Pagefind's input has only a title: give it the visible label above.
+const labelInput = () => {
+  const input = document.querySelector('#static-search input');
+  if (input) input.id = 'static-q';
+  return Boolean(input);
+};
+if (!labelInput()) {
+  new MutationObserver((_, observer) => labelInput() && observer.disconnect()).observe(
+    document.getElementById('static-search'),
+    { childList: true, subtree: true },
+  );
+}
+const q = new URLSearchParams(location.search).get('q');
+if (q) ui.triggerSearch(q);`;
+
+interface PagePolicy {
+  insertScriptHash(hash: `sha256-${string}`): void;
+  insertScriptResource(resource: string): void;
+}
+
+/**
+ * What the static search page's policy must allow (the copy carries it in a <meta>): the inline start
+ * script by its hash, and Pagefind's WebAssembly. Called from the page's frontmatter: a component's
+ * frontmatter runs after the policy has been written. A resource given replaces Astro's default
+ * `'self'`, so it is given again.
+ */
+export function allowStaticSearch(csp: PagePolicy | undefined): void {
+  csp?.insertScriptHash(cspHash(START_SEARCH));
+  csp?.insertScriptResource("'self'");
+  csp?.insertScriptResource("'wasm-unsafe-eval'");
+}
