@@ -18,6 +18,7 @@ export const RESERVED_TENANT_IDS = [
   'epaper',
   'login',
   'logout',
+  'news-sitemap.xml',
   'plans',
   'posts',
   'reader.css',
