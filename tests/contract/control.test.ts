@@ -168,9 +168,11 @@ describe('stream states', () => {
   const setStreams = (body: Record<string, unknown>) =>
     t.control('/streams', { method: 'POST', body });
   const statuses = async (tenant: string) =>
-    ((await t.pub('/streams?per_page=50', { tenant })).body as {
-      data: { slug: string; status: string; is_live: boolean; scheduled_at: string }[];
-    }).data;
+    (
+      (await t.pub('/streams?per_page=50', { tenant })).body as {
+        data: { slug: string; status: string; is_live: boolean; scheduled_at: string }[];
+      }
+    ).data;
 
   it('ends every stream of a tenant, then makes one live and schedules one, leaving others alone', async () => {
     expect((await setStreams({ tenant: 'harbour-times', status: 'ended' })).status).toBe(200);
@@ -193,9 +195,9 @@ describe('stream states', () => {
 
   it('refuses an unknown tenant, stream or state', async () => {
     expect((await setStreams({ tenant: 'nobody', status: 'live' })).status).toBe(404);
-    expect((await setStreams({ tenant: 'daily-planet', slug: 'nope', status: 'live' })).status).toBe(
-      404,
-    );
+    expect(
+      (await setStreams({ tenant: 'daily-planet', slug: 'nope', status: 'live' })).status,
+    ).toBe(404);
     expect((await setStreams({ tenant: 'daily-planet', status: 'paused' })).status).toBe(422);
   });
 });

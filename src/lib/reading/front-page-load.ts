@@ -15,7 +15,12 @@ import {
   type LiveBand,
   type SectionBlock,
 } from './front-page.ts';
-import { FEATURED_ON_HOME, POSTS_PER_PAGE, navigationCategories, type HomeData } from './loaders.ts';
+import {
+  FEATURED_ON_HOME,
+  POSTS_PER_PAGE,
+  navigationCategories,
+  type HomeData,
+} from './loaders.ts';
 
 /** Newest stories read at once for the list and every section block (the API's page maximum). */
 const FRONT_POOL = 50;
@@ -27,7 +32,11 @@ export interface FrontPageData extends HomeData {
 }
 
 /** A part of the page the reader can do without: an outage leaves it out instead of failing the page. */
-async function optional<T>(tenant: Tenant, part: string, read: () => Promise<T>): Promise<T | null> {
+async function optional<T>(
+  tenant: Tenant,
+  part: string,
+  read: () => Promise<T>,
+): Promise<T | null> {
   try {
     return await read();
   } catch (error) {

@@ -66,8 +66,7 @@ export function topUp(
 }
 
 export type LiveBand =
-  | { kind: 'live'; streams: Stream[] }
-  | { kind: 'today'; stream: Stream; startsAt: string };
+  { kind: 'live'; streams: Stream[] } | { kind: 'today'; stream: Stream; startsAt: string };
 
 /** At most this many live streams named in the band. */
 const LIVE_IN_BAND = 2;
