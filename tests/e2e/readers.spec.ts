@@ -199,9 +199,10 @@ test('the current section is marked in the menu and /categories and /tags are li
   page,
 }) => {
   await page.goto(tenantUrl('daily-planet', '/search'));
-  await expect(
-    page.locator('.site-header').getByRole('link', { name: 'Search' }),
-  ).toHaveAttribute('aria-current', 'page');
+  await expect(page.locator('.site-header').getByRole('link', { name: 'Search' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   const footer = page.locator('.site-footer');
   await expect(footer.getByRole('link', { name: 'All sections' })).toHaveAttribute(
     'href',
