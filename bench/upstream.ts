@@ -104,10 +104,13 @@ async function view(pub: PublishingClient, page: string, c: Catalog, random: () 
       return Promise.all([nav, pub.getPost(slug), pub.listComments(slug)]);
     }
     case 'home':
+      // The front page's reads (src/lib/reading/front-page-load.ts); the demo tenants have streams and e-paper.
       return Promise.all([
         nav,
-        pub.listPosts({ perPage: 10 }),
+        pub.listPosts({ page: 1, perPage: 50 }),
         pub.listPosts({ featured: true, perPage: 3 }),
+        pub.listStreams({ page: 1, perPage: 12 }),
+        pub.listEditions({ page: 1, perPage: 12 }),
       ]);
     case 'category':
       return Promise.all([

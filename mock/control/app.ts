@@ -6,6 +6,7 @@ import { notFound, readBody } from '../lib/http.ts';
 import { createLimiter } from '../lib/ratelimit.ts';
 import { emptyStats } from '../lib/stats.ts';
 import { resetState, type MockState } from '../state.ts';
+import { streamControlRoutes } from './streams.ts';
 
 /** Body of `POST /limits`: requests per minute, 0 disables a limit. */
 export const LimitsPatchSchema = z.object({
@@ -92,6 +93,8 @@ export function createControlApp(state: MockState, setDown: SetDown): Hono {
     await syncDown();
     return c.json({ dialect: state.dialect });
   });
+
+  streamControlRoutes(app, state);
 
   app.get('/stats', (c) => c.json(state.stats));
 

@@ -12,6 +12,7 @@ export const GET: APIRoute = ({ locals, url }) => {
     'Disallow: /search',
     '',
     `Sitemap: ${absoluteUrl(match, url, '/sitemap.xml')}`,
+    `Sitemap: ${absoluteUrl(match, url, '/news-sitemap.xml')}`,
     '',
   ].join('\n');
   return new Response(body, {

@@ -4,12 +4,13 @@ import { feedResponse, xmlResponse } from '../lib/reading/endpoint.ts';
 import { absoluteUrl } from '../lib/reading/seo.ts';
 import { sitemapIndex } from '../lib/reading/sitemap.ts';
 
-/** A sitemap index: the section pages, then the posts in chunks (any size of site, within the upstream budget). */
+/** A sitemap index: the section pages, the news sitemap (last two days), then the posts in chunks (any size of site, within the upstream budget). */
 export const GET: APIRoute = (context) =>
   feedResponse(context, async (match) => {
     const chunks = await countPostSitemaps(match);
     const locations = [
       absoluteUrl(match, context.url, '/sitemap-pages.xml'),
+      absoluteUrl(match, context.url, '/news-sitemap.xml'),
       ...Array.from({ length: chunks }, (_, index) =>
         absoluteUrl(match, context.url, `/sitemap-posts-${index + 1}.xml`),
       ),

@@ -164,3 +164,41 @@ describe('reset', () => {
     });
   });
 });
+
+describe('stream states', () => {
+  const setStreams = (body: Record<string, unknown>) =>
+    t.control('/streams', { method: 'POST', body });
+  const statuses = async (tenant: string) =>
+    (
+      (await t.pub('/streams?per_page=50', { tenant })).body as {
+        data: { slug: string; status: string; is_live: boolean; scheduled_at: string }[];
+      }
+    ).data;
+
+  it('ends every stream of a tenant, then makes one live and schedules one, leaving others alone', async () => {
+    expect((await setStreams({ tenant: 'harbour-times', status: 'ended' })).status).toBe(200);
+    expect((await statuses('harbour-times')).every((s) => s.status === 'ended')).toBe(true);
+    expect((await statuses('daily-planet')).some((s) => s.is_live)).toBe(true);
+
+    const [first, second] = await statuses('harbour-times');
+    await setStreams({ tenant: 'harbour-times', slug: first?.slug, status: 'live' });
+    const at = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    await setStreams({ tenant: 'harbour-times', slug: second?.slug, status: 'scheduled', at });
+    const after = await statuses('harbour-times');
+    expect(after.filter((s) => s.is_live).map((s) => s.slug)).toEqual([first?.slug]);
+    const scheduled = after.find((s) => s.slug === second?.slug);
+    expect(scheduled?.status).toBe('scheduled');
+    expect(Date.parse(scheduled?.scheduled_at ?? '')).toBe(Date.parse(at));
+
+    await t.control('/reset', { method: 'POST' });
+    expect((await statuses('harbour-times')).some((s) => s.is_live)).toBe(true);
+  });
+
+  it('refuses an unknown tenant, stream or state', async () => {
+    expect((await setStreams({ tenant: 'nobody', status: 'live' })).status).toBe(404);
+    expect(
+      (await setStreams({ tenant: 'daily-planet', slug: 'nope', status: 'live' })).status,
+    ).toBe(404);
+    expect((await setStreams({ tenant: 'daily-planet', status: 'paused' })).status).toBe(422);
+  });
+});

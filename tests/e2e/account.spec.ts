@@ -83,7 +83,7 @@ async function register(page: Page, name: string, email: string, password: strin
 }
 
 async function logOut(page: Page) {
-  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('main').getByRole('button', { name: 'Log out' }).click();
   await expect(page.getByRole('status')).toHaveText('You have logged out.');
 }
 

@@ -294,6 +294,10 @@ test('canonical URLs, feed, sitemap and robots.txt name the copy’s origin, nev
   expect(read('robots.txt')).toContain(`Sitemap: ${origin}/sitemap.xml`);
   expect(read('rss.xml')).toContain(`<link>${origin}/posts/`);
   expect(read('sitemap.xml')).toContain(`<loc>${origin}/sitemap-posts-1.xml</loc>`);
+  expect(read('robots.txt')).toContain(`Sitemap: ${origin}/news-sitemap.xml`);
+  expect(read('news-sitemap.xml')).toContain(
+    'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"',
+  );
   for (const file of outputFiles()) {
     if (/\.(html|xml|txt)$/.test(file))
       expect(readFileSync(file, 'utf8'), file).not.toMatch(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentMark, mainNavigation } from '../../src/lib/reading/navigation.ts';
+import { currentMark, currentMarks, mainNavigation } from '../../src/lib/reading/navigation.ts';
 import { createI18n } from '../../src/lib/i18n/index.ts';
 import { buildTenant } from '../fixtures/tenant.ts';
 
@@ -38,5 +38,20 @@ describe('currentMark', () => {
     ['/', '/search', undefined, undefined],
   ] as const)('%s on %s (section %s) → %s', (item, page, section, mark) => {
     expect(currentMark(item, page, section)).toBe(mark);
+  });
+});
+
+describe('currentMarks', () => {
+  const menu = ['/categories/news', '/categories/sport', '/categories', '/epaper', '/search'];
+  it.each([
+    ['/categories/news', undefined, ['page', undefined, undefined, undefined, undefined]],
+    ['/categories/news/page/2', undefined, ['true', undefined, undefined, undefined, undefined]],
+    ['/posts/a', '/categories/sport', [undefined, 'true', undefined, undefined, undefined]],
+    // A category the header does not list belongs under "All sections".
+    ['/categories/weather', undefined, [undefined, undefined, 'true', undefined, undefined]],
+    ['/categories', undefined, [undefined, undefined, 'page', undefined, undefined]],
+    ['/', undefined, [undefined, undefined, undefined, undefined, undefined]],
+  ] as const)('on %s (section %s) only one entry is current', (page, section, marks) => {
+    expect(currentMarks(menu, page, section)).toEqual(marks);
   });
 });

@@ -161,6 +161,13 @@ function isExternal(href: string, siteHost: string | undefined): boolean {
   }
 }
 
+/** `allowfullscreen` beside an `allow` that grants fullscreen only earns a console warning. */
+function withoutRedundantFullscreen(attribs: Record<string, string>): Record<string, string> {
+  if (!/(^|;)\s*fullscreen\b/.test(attribs['allow'] ?? '')) return attribs;
+  const { allowfullscreen: _dropped, ...rest } = attribs;
+  return rest;
+}
+
 /**
  * Cleans post HTML from the upstream before it is cached and rendered with `set:html`: an
  * allow-list of tags and attributes, http/https/mailto links only, external links get
@@ -214,7 +221,9 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
       iframe: (tagName, attribs) => ({
         tagName,
         attribs: {
-          ...withResolved(attribs, 'src', (src) => resolveUpstreamUrl(src, baseUrl)),
+          ...withoutRedundantFullscreen(
+            withResolved(attribs, 'src', (src) => resolveUpstreamUrl(src, baseUrl)),
+          ),
           loading: 'lazy',
         },
       }),

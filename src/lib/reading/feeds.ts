@@ -3,6 +3,7 @@ import type { TenantMatch } from '../tenants/resolution.ts';
 import { publishingFor } from '../site/clients.ts';
 import { absoluteUrl } from './seo.ts';
 import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
+import { collectRecentNews, type NewsEntry } from './news-sitemap.ts';
 import {
   POSTS_PER_SITEMAP,
   postSitemapCount,
@@ -45,6 +46,24 @@ export async function postSitemapEntries(
   }
   if (chunk > 1 && entries.length === 0) return null;
   return entries.slice(0, POSTS_PER_SITEMAP);
+}
+
+/** The articles of the news sitemap (last two days, newest first), as absolute addresses. */
+export async function newsSitemapEntries(
+  match: TenantMatch,
+  requestUrl: URL,
+  now: Date,
+): Promise<NewsEntry[]> {
+  const client = publishingFor(match.tenant);
+  const posts = await collectRecentNews(
+    (page) => client.listPosts({ page, perPage: UPSTREAM_PAGE_SIZE }),
+    now,
+  );
+  return posts.map((post) => ({
+    loc: absoluteUrl(match, requestUrl, `/posts/${post.slug}`),
+    title: post.title,
+    publishedAt: post.published_at ?? '',
+  }));
 }
 
 /** Home, sections and archives: everything that is not a post. */

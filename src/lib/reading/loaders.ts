@@ -6,7 +6,8 @@ import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../site/clients.ts';
 
 export const POSTS_PER_PAGE = 10;
-const FEATURED_ON_HOME = 3;
+/** Lead and secondaries: the newest featured stories. */
+export const FEATURED_ON_HOME = 3;
 const RELATED_COUNT = 3;
 
 /** Header categories; the page still renders (without them) when the upstream is down. */

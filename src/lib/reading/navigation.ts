@@ -48,3 +48,25 @@ export function currentMark(
   }
   return undefined;
 }
+
+/**
+ * `aria-current` for each menu entry: only the most specific entry that matches is marked, so a
+ * category page marks its category and not also "All sections" (`/categories`) above it.
+ */
+export function currentMarks(
+  itemPaths: readonly string[],
+  pagePath: string,
+  sectionPath?: string,
+): ('page' | 'true' | undefined)[] {
+  const marks = itemPaths.map((path) => currentMark(path, pagePath, sectionPath));
+  const best = marks.reduce<number>((found, mark, index) => {
+    if (!mark) return found;
+    const current = marks[found];
+    const better =
+      found < 0 ||
+      (mark === 'page' && current !== 'page') ||
+      (mark === current && (itemPaths[index]?.length ?? 0) > (itemPaths[found]?.length ?? 0));
+    return better ? index : found;
+  }, -1);
+  return marks.map((mark, index) => (index === best ? mark : undefined));
+}

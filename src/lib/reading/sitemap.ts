@@ -9,7 +9,7 @@ export interface SitemapEntry {
   lastmod?: string | null | undefined;
 }
 
-function escapeXml(value: string): string {
+export function escapeXml(value: string): string {
   return value.replace(
     /[<>&'"]/g,
     (char) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', "'": 'apos', '"': 'quot' }[char]};`,

@@ -208,6 +208,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
       '/robots.txt',
       '/rss.xml',
       '/sitemap.xml',
+      '/news-sitemap.xml',
       '/search',
       '/categories',
       '/tags',

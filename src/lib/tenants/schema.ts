@@ -18,6 +18,7 @@ export const RESERVED_TENANT_IDS = [
   'epaper',
   'login',
   'logout',
+  'news-sitemap.xml',
   'plans',
   'posts',
   'reader.css',
@@ -247,6 +248,25 @@ export const FeaturesSchema = z.strictObject({
   booking: z.boolean().default(false),
 });
 
+/** Upper bound of section blocks: a front page, not an index of every category. */
+export const MAX_FRONT_SECTIONS = 8;
+
+export const FrontPageSchema = z.strictObject({
+  /**
+   * Category slugs whose latest stories get a block on the front page, in this order. Absent: the
+   * four largest categories (the header's first four); a slug the API does not know is skipped.
+   */
+  sections: z
+    .array(
+      z
+        .string()
+        .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'Expected a category slug such as "news"'),
+    )
+    .max(MAX_FRONT_SECTIONS)
+    .refine((slugs) => new Set(slugs).size === slugs.length, 'List each category once')
+    .optional(),
+});
+
 const PluralMessageSchema = z.strictObject({
   zero: z.string().optional(),
   one: z.string().optional(),
@@ -292,6 +312,8 @@ export const TenantSchema = z
       comments: true,
       booking: false,
     }),
+    /** The front page's section blocks. */
+    frontPage: FrontPageSchema.default({}),
     /** Interface text that differs from the language's dictionary, e.g. `{ "nav.stay": "Hotels" }`. */
     messages: MessageOverridesSchema.default({}),
   })

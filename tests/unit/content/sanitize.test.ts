@@ -49,6 +49,16 @@ describe('sanitizePostHtml keeps', () => {
       '<iframe src="https://player.vimeo.com/video/1"></iframe>',
       '<iframe src="https://player.vimeo.com/video/1" loading="lazy"></iframe>',
     ],
+    [
+      'allowfullscreen where allow already grants fullscreen (no console warning)',
+      '<iframe src="https://player.vimeo.com/video/1" allow="autoplay; fullscreen" allowfullscreen></iframe>',
+      '<iframe src="https://player.vimeo.com/video/1" allow="autoplay; fullscreen" loading="lazy"></iframe>',
+    ],
+    [
+      'allowfullscreen where allow does not mention fullscreen',
+      '<iframe src="https://player.vimeo.com/video/1" allow="autoplay" allowfullscreen></iframe>',
+      '<iframe src="https://player.vimeo.com/video/1" allow="autoplay" allowfullscreen loading="lazy"></iframe>',
+    ],
   ])('%s', (_name, input, expected) => {
     expect(sanitizePostHtml(input)).toBe(expected);
   });

@@ -38,6 +38,15 @@ export const en = {
   'home.latest': 'Latest',
   'home.more': 'More news',
   'home.empty': 'Nothing has been published yet.',
+  'home.liveNow': 'Live now',
+  'home.liveToday': 'Live today',
+  'home.startsAt': 'starts at {time}',
+  'home.allStreams': 'All streams',
+  'home.edition': 'Latest edition',
+  'home.readEdition': 'Read the e-paper',
+  'home.allEditions': 'All editions',
+  'home.sections': 'Sections',
+  'home.sectionMore': 'More from {section}',
 
   // Posts
   'post.by': 'By {name}',
@@ -65,6 +74,9 @@ export const en = {
   'search.none': 'No articles match “{query}”. Try fewer or different words.',
   'search.results': { one: '{count} result for “{query}”', other: '{count} results for “{query}”' },
   'search.pages': 'Search results pages',
+  'search.sort': 'Order',
+  'search.sortNewest': 'Newest first',
+  'search.sortRelevance': 'Best match',
 
   // Errors
   'error.home': 'Back to the front page',

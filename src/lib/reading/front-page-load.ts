@@ -1,0 +1,105 @@
+import { EDITIONS_PER_PAGE } from '../epaper/load.ts';
+import { classify, isTemporary } from '../failures/classify.ts';
+import { logWarn } from '../log/log.ts';
+import type { Edition } from '../publishing/schema.ts';
+import { STREAMS_PER_PAGE } from '../streams/loaders.ts';
+import type { Tenant } from '../tenants/schema.ts';
+import { publishingFor } from '../site/clients.ts';
+import {
+  frontSections,
+  liveBand,
+  needsTopUp,
+  promotedEdition,
+  sectionBlocks,
+  topUp,
+  type LiveBand,
+  type SectionBlock,
+} from './front-page.ts';
+import {
+  FEATURED_ON_HOME,
+  POSTS_PER_PAGE,
+  navigationCategories,
+  type HomeData,
+} from './loaders.ts';
+
+/** Newest stories read at once for the list and every section block (the API's page maximum). */
+const FRONT_POOL = 50;
+
+export interface FrontPageData extends HomeData {
+  sections: SectionBlock[];
+  band: LiveBand | null;
+  edition: Edition | null;
+}
+
+/** A part of the page the reader can do without: an outage leaves it out instead of failing the page. */
+async function optional<T>(
+  tenant: Tenant,
+  part: string,
+  read: () => Promise<T>,
+): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!isTemporary(classify(error))) throw error;
+    logWarn('front.part.unavailable', { tenant: tenant.id, part });
+    return null;
+  }
+}
+
+/**
+ * The first page of the front page, all reads in parallel. A cold page costs 5 upstream calls
+ * (featured, the newest 50, categories, streams, editions; 3 without streams and e-paper), each
+ * the same read as the sitemap's, the header's, /streams' and /epaper's first pages, so they share
+ * cache entries; plus one category read for a block the newest 50 cannot fill.
+ */
+export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<FrontPageData> {
+  const client = publishingFor(tenant);
+  const { features } = tenant;
+  const [featured, pool, categories, streams, editions] = await Promise.all([
+    client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }),
+    client.listPosts({ page: 1, perPage: FRONT_POOL }),
+    navigationCategories(tenant),
+    features.streams
+      ? optional(tenant, 'streams', () =>
+          client.listStreams({ page: 1, perPage: STREAMS_PER_PAGE }),
+        )
+      : null,
+    features.epaper
+      ? optional(tenant, 'epaper', () =>
+          client.listEditions({ page: 1, perPage: EDITIONS_PER_PAGE }),
+        )
+      : null,
+  ]);
+  const shown = new Set(featured.items.map((post) => post.id));
+  const blocks = sectionBlocks(
+    frontSections(tenant.frontPage.sections, categories),
+    pool.items,
+    shown,
+  );
+  const sections = await Promise.all(
+    blocks.map(async (block) => {
+      if (!needsTopUp(block)) return block;
+      const own = await optional(tenant, 'section', () =>
+        client.getCategory(block.category.slug, { page: 1, perPage: POSTS_PER_PAGE }),
+      );
+      return own ? topUp(block, own.posts.items, shown) : block;
+    }),
+  );
+  const { total } = pool.page;
+  return {
+    featured: featured.items,
+    // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
+    latest: {
+      items: pool.items.slice(0, POSTS_PER_PAGE).filter((post) => !shown.has(post.id)),
+      page: {
+        current: 1,
+        last: Math.max(1, Math.ceil(total / POSTS_PER_PAGE)),
+        perPage: POSTS_PER_PAGE,
+        total,
+      },
+    },
+    sections: sections.filter((block) => block.posts.length > 0),
+    band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,
+    edition: editions ? promotedEdition(editions.items) : null,
+  };
+}

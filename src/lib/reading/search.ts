@@ -1,0 +1,83 @@
+/**
+ * Search results as a reader scans them: the query's words marked, newest first or best match.
+ * The publishing API has no sort parameter and answers newest first (docs/api-assumptions.md), so
+ * "best match" ranks the page shown, never across pages.
+ */
+import type { PostSummary } from '../publishing/schema.ts';
+import { newestFirst } from './article.ts';
+
+export const SEARCH_SORTS = ['newest', 'relevance'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+/** `?sort=`: anything but a known order is the default, newest first (the API's own order). */
+export function searchSort(value: string | null): SearchSort {
+  return (SEARCH_SORTS as readonly string[]).includes(value ?? '')
+    ? (value as SearchSort)
+    : 'newest';
+}
+
+/** The words of a query worth marking: letters or digits, two or more, each once, at most ten. */
+export function queryTerms(query: string): string[] {
+  const words = query.toLocaleLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  return [...new Set(words)].slice(0, 10);
+}
+
+export interface Segment {
+  text: string;
+  mark: boolean;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function termPattern(terms: readonly string[]): RegExp | null {
+  if (terms.length === 0) return null;
+  // Longest first, so "harbourside" is marked whole rather than as "harbour" + "side".
+  const alternatives = [...terms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(`(${alternatives.join('|')})`, 'giu');
+}
+
+/** `text` cut into plain and marked parts (rendered as text and `<mark>`, never as HTML). */
+export function highlight(text: string, terms: readonly string[]): Segment[] {
+  const pattern = termPattern(terms);
+  if (!pattern) return text ? [{ text, mark: false }] : [];
+  // `split` with one capture group alternates: the matches sit at the odd indexes.
+  return text
+    .split(pattern)
+    .map((part, index) => ({ text: part, mark: index % 2 === 1 }))
+    .filter((segment) => segment.text !== '');
+}
+
+function hits(text: string, pattern: RegExp | null): number {
+  return pattern ? (text.match(pattern)?.length ?? 0) : 0;
+}
+
+/** How well a post matches: a word in the headline counts three times one in the excerpt. */
+export function matchScore(post: Pick<PostSummary, 'title' | 'excerpt'>, terms: readonly string[]) {
+  const pattern = termPattern(terms);
+  return 3 * hits(post.title, pattern) + hits(post.excerpt, pattern);
+}
+
+/** The page's results in the reader's order; ties keep the newest first. */
+export function orderResults<T extends Pick<PostSummary, 'title' | 'excerpt' | 'published_at'>>(
+  posts: readonly T[],
+  sort: SearchSort,
+  terms: readonly string[],
+): T[] {
+  const newest = newestFirst(posts);
+  if (sort === 'newest') return newest;
+  const scores = new Map(newest.map((post) => [post, matchScore(post, terms)]));
+  return [...newest].sort((a, b) => (scores.get(b) ?? 0) - (scores.get(a) ?? 0));
+}
+
+/** At most `max` characters of the excerpt, starting near its first marked word. */
+export function excerptAround(excerpt: string, terms: readonly string[], max = 180): string {
+  if (excerpt.length <= max) return excerpt;
+  const pattern = termPattern(terms);
+  const first = pattern ? excerpt.search(pattern) : -1;
+  let start = first > max / 3 ? excerpt.lastIndexOf(' ', first - max / 3) + 1 : 0;
+  if (start < 0) start = 0;
+  const end = Math.min(excerpt.length, start + max);
+  const cut = excerpt.slice(start, end);
+  const trimmed = end < excerpt.length ? cut.slice(0, cut.lastIndexOf(' ')) || cut : cut;
+  return `${start > 0 ? '… ' : ''}${trimmed}${end < excerpt.length ? ' …' : ''}`;
+}

@@ -1,0 +1,229 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { DEMO_TENANTS } from './page-types.ts';
+import { tenantUrl } from './helpers.ts';
+
+const API = 'http://127.0.0.1:4010/api/v1';
+const CONTROL = 'http://127.0.0.1:4009';
+const WIDTHS = [360, 390, 1280];
+/** A word with many hits in each demo tenant's seed. */
+const SEARCH_WORD: Record<string, string> = {
+  'daily-planet': 'city',
+  'harbour-times': 'ferry',
+  'alpine-post': 'berg',
+};
+
+async function overflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
+
+async function apiCategories(request: APIRequestContext, tenant: string) {
+  const response = await request.get(`${API}/categories`, { headers: { 'X-Tenant': tenant } });
+  return ((await response.json()) as { data: { slug: string; posts_count: number }[] }).data;
+}
+
+for (const tenant of DEMO_TENANTS) {
+  for (const width of WIDTHS) {
+    test(`${tenant.id} at ${width} px: Subscribe and Search in the header, section blocks, nothing sideways`, async ({
+      browser,
+      request,
+    }) => {
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        viewport: { width, height: 800 },
+      });
+      const page = await context.newPage();
+      await page.goto(tenantUrl(tenant.id, '/'));
+      const header = page.locator('header.site-header');
+      // In sight without opening the menu, and inside the screen.
+      for (const name of [/subscribe|abonnieren/i, /search|suche/i]) {
+        const door = header.getByRole('link', { name });
+        await expect(door).toBeVisible();
+        const box = await door.boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      }
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+
+      // Section blocks: the configured categories in order, else the four largest.
+      const configured = (tenant as { frontPage?: { sections?: string[] } }).frontPage?.sections;
+      const categories = (await apiCategories(request, tenant.id)).sort(
+        (a, b) => b.posts_count - a.posts_count,
+      );
+      const expected = configured ?? categories.slice(0, 4).map((c) => c.slug);
+      const blocks = page.locator('[data-section]');
+      await expect(blocks).toHaveCount(expected.length);
+      expect(
+        await blocks.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-section'))),
+      ).toEqual(expected);
+      for (const block of await blocks.all()) {
+        await expect(block.getByRole('heading', { level: 3 }).first()).toBeVisible();
+      }
+      // The latest edition, with its cover, only where the tenant has the e-paper.
+      await expect(page.locator('.edition-promo img')).toHaveCount(
+        tenant.features?.epaper === false ? 0 : 1,
+      );
+      if (tenant.features?.streams === false)
+        await expect(page.locator('[data-live-band]')).toHaveCount(0);
+      await context.close();
+    });
+  }
+
+  test(`${tenant.id}: search results are a compact list with the query's words marked`, async ({
+    browser,
+  }) => {
+    const word = SEARCH_WORD[tenant.id] ?? 'the';
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(tenantUrl(tenant.id, `/search?q=${word}`));
+    const results = page.locator('ol.results > li');
+    await expect(results).toHaveCount(10);
+    // A list, not one picture card per screen: at least four results start on the first screen.
+    const tops = await results.evaluateAll((nodes) =>
+      nodes.map((node) => node.getBoundingClientRect().top),
+    );
+    expect(tops.filter((top) => top < 800).length).toBeGreaterThanOrEqual(4);
+    await expect(page.locator('ol.results img')).toHaveCount(0);
+    const marks = await page.locator('ol.results mark').allInnerTexts();
+    expect(marks.length).toBeGreaterThan(0);
+    for (const mark of marks) expect(mark.toLowerCase()).toBe(word);
+    // Each result names its section and date.
+    await expect(results.first().locator('time')).toHaveAttribute('datetime', /\d{4}-\d\d-\d\d/);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+
+    // Newest first by default; best match is one link away and stays with the next query.
+    const dates = await results
+      .locator('time')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime') ?? ''));
+    expect(dates).toEqual([...dates].sort().reverse());
+    const sort = page.getByRole('navigation', { name: /order|reihenfolge/i });
+    await sort.getByRole('link', { name: /best match|beste treffer/i }).click();
+    await expect(page).toHaveURL(/sort=relevance/);
+    await expect(sort.locator('[aria-current]')).toHaveText(/best match|beste treffer/i);
+    await expect(page.locator('input[name="sort"]')).toHaveValue('relevance');
+    await context.close();
+  });
+}
+
+test.describe('the live band', () => {
+  test.describe.configure({ timeout: 180_000 });
+  const tenant = 'harbour-times';
+  const setStreams = async (request: APIRequestContext, body: Record<string, unknown>) => {
+    const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
+    expect(response.ok()).toBe(true);
+    return ((await response.json()) as { streams: { slug: string }[] }).streams;
+  };
+  // A new address each time: the route cache keeps a page for a minute; the stream list is read
+  // again within seconds (20 s fresh), so the band follows the streams' state shortly after.
+  let visit = 0;
+  const band = async (page: Page) => {
+    visit += 1;
+    await page.goto(tenantUrl(tenant, `/?band=${Date.now()}-${visit}`));
+    const found = page.locator('[data-live-band]');
+    return (await found.count()) === 0 ? 'none' : await found.getAttribute('data-live-band');
+  };
+
+  test.afterAll(async ({ request }) => {
+    await request.post(`${CONTROL}/reset`);
+  });
+
+  test('shows only while a stream is live, and "starts at" for one due later today', async ({
+    page,
+    request,
+  }) => {
+    const streams = await setStreams(request, { status: 'ended' });
+    await expect.poll(() => band(page), { timeout: 60_000, intervals: [2_000] }).toBe('none');
+
+    const first = streams[0]!.slug;
+    await setStreams(request, { slug: first, status: 'live' });
+    await expect.poll(() => band(page), { timeout: 60_000, intervals: [2_000] }).toBe('live');
+    const live = page.locator('[data-live-band]');
+    await expect(live.getByRole('heading', { level: 2 })).toHaveText('Live now');
+    await expect(live.getByRole('link').first()).toHaveAttribute('href', `/streams/${first}`);
+    await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
+
+    // Scheduled a few minutes from now (skipped in the last minutes of London's day).
+    const londonHour = Number(
+      new Intl.DateTimeFormat('en-GB', { hour: 'numeric', timeZone: 'Europe/London' }).format(
+        new Date(),
+      ),
+    );
+    const londonMinute = new Date().getUTCMinutes();
+    if (londonHour === 23 && londonMinute > 45) return;
+    const at = new Date(Date.now() + 10 * 60_000).toISOString();
+    await setStreams(request, { status: 'ended' });
+    await setStreams(request, { slug: first, status: 'scheduled', at });
+    await expect.poll(() => band(page), { timeout: 60_000, intervals: [2_000] }).toBe('today');
+    await expect(page.locator('[data-live-band] time')).toContainText('starts at');
+  });
+});
+
+test('stream pages log nothing to the console', async ({ page, request }) => {
+  const messages: string[] = [];
+  page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
+  page.on('pageerror', (error) => messages.push(error.message));
+  for (const tenant of DEMO_TENANTS.filter((t) => t.features?.streams !== false)) {
+    const response = await request.get(`${API}/streams?per_page=50`, {
+      headers: { 'X-Tenant': tenant.id },
+    });
+    const streams = ((await response.json()) as { data: { slug: string }[] }).data;
+    for (const stream of streams.slice(0, 3)) {
+      await page.goto(tenantUrl(tenant.id, `/streams/${stream.slug}`));
+      await page
+        .locator('iframe')
+        .first()
+        .waitFor({ state: 'attached' })
+        .catch(() => undefined);
+      await page.waitForLoadState('load');
+    }
+  }
+  expect(messages).toEqual([]);
+});
+
+test('the news sitemap lists exactly the articles of the last 48 hours, in the tenant’s language', async ({
+  page,
+  request,
+}) => {
+  for (const tenant of DEMO_TENANTS) {
+    await page.goto(tenantUrl(tenant.id, '/robots.txt'));
+    await expect(page.locator('body')).toContainText('/news-sitemap.xml');
+    const { status, xml } = await page.evaluate(async () => {
+      const response = await fetch('/news-sitemap.xml');
+      return { status: response.status, xml: await response.text() };
+    });
+    expect(status).toBe(200);
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      const news = 'http://www.google.com/schemas/sitemap-news/0.9';
+      return {
+        error: doc.querySelector('parsererror') !== null,
+        root: doc.documentElement.namespaceURI,
+        urls: [...doc.getElementsByTagNameNS(news, 'news')].map((node) => ({
+          loc: node.parentElement?.querySelector('loc')?.textContent ?? '',
+          name: node.getElementsByTagNameNS(news, 'name')[0]?.textContent,
+          language: node.getElementsByTagNameNS(news, 'language')[0]?.textContent,
+          date: node.getElementsByTagNameNS(news, 'publication_date')[0]?.textContent ?? '',
+        })),
+      };
+    }, xml);
+    expect(parsed.error).toBe(false);
+    expect(parsed.root).toBe('http://www.sitemaps.org/schemas/sitemap/0.9');
+    expect(parsed.urls.length).toBeLessThanOrEqual(1000);
+
+    // The API's published posts of the last 48 hours, exactly.
+    const api = await request.get(`${API}/posts?per_page=50`, {
+      headers: { 'X-Tenant': tenant.id },
+    });
+    const posts = ((await api.json()) as { data: { slug: string; published_at: string }[] }).data;
+    const now = Date.now();
+    const recent = posts
+      .filter((post) => now - Date.parse(post.published_at) <= 48 * 3_600_000)
+      .map((post) => post.slug);
+    expect(parsed.urls.map((url) => url.loc.replace(/^.*\/posts\//, ''))).toEqual(recent);
+    for (const url of parsed.urls) {
+      expect(url.name).toBe(tenant.name);
+      expect(url.language).toBe(tenant.locale.slice(0, 2));
+      expect(now - Date.parse(url.date)).toBeLessThanOrEqual(48 * 3_600_000 + 600_000);
+    }
+  }
+});

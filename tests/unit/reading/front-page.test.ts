@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import {
+  SECTION_POSTS,
+  clockTime,
+  frontSections,
+  liveBand,
+  needsTopUp,
+  promotedEdition,
+  sectionBlocks,
+  topUp,
+} from '../../../src/lib/reading/front-page.ts';
+import { editionSchema, streamSchema, type Category } from '../../../src/lib/publishing/schema.ts';
+import { postSummary } from '../../fixtures/post.ts';
+
+const category = (slug: string, posts_count = 20): Category => ({
+  id: slug.length,
+  name: slug.toUpperCase(),
+  slug,
+  posts_count,
+});
+const CATEGORIES = ['news', 'sport', 'city', 'culture', 'opinion'].map((slug) => category(slug));
+
+const post = (id: number, slug: string) =>
+  postSummary({ id, slug: `p${id}`, category: { id: 1, name: slug, slug } });
+
+describe('frontSections', () => {
+  it('without configuration takes the four largest categories, in the header’s order', () => {
+    expect(frontSections(undefined, CATEGORIES).map((c) => c.slug)).toEqual([
+      'news',
+      'sport',
+      'city',
+      'culture',
+    ]);
+  });
+
+  it('follows the configured order and skips slugs the API does not know', () => {
+    const configured = ['opinion', 'gone', 'news'];
+    expect(frontSections(configured, CATEGORIES).map((c) => c.slug)).toEqual(['opinion', 'news']);
+  });
+});
+
+describe('sectionBlocks', () => {
+  const pool = [
+    post(1, 'news'),
+    post(2, 'sport'),
+    post(3, 'news'),
+    post(4, 'news'),
+    post(5, 'news'),
+    post(6, 'news'),
+    post(7, 'news'),
+  ];
+
+  it('gives each section its newest stories, without those already shown above', () => {
+    const [news, sport] = sectionBlocks([category('news'), category('sport')], pool, new Set([1]));
+    expect(news?.posts.map((p) => p.id)).toEqual([3, 4, 5, 6]);
+    expect(news?.posts).toHaveLength(SECTION_POSTS);
+    expect(sport?.posts.map((p) => p.id)).toEqual([2]);
+  });
+
+  it('asks the category itself only when the pool falls short of what it holds', () => {
+    const [news, sport, city] = sectionBlocks(
+      [category('news'), category('sport', 1), category('city', 2)],
+      pool,
+      new Set(),
+    );
+    expect([news, sport, city].map((block) => block && needsTopUp(block))).toEqual([
+      false,
+      false,
+      true,
+    ]);
+  });
+
+  it('a topped-up block keeps its stories first and never repeats one', () => {
+    const block = { category: category('sport'), posts: [post(2, 'sport')] };
+    const own = [post(2, 'sport'), post(1, 'sport'), post(9, 'sport'), post(10, 'sport')];
+    expect(topUp(block, own, new Set([1])).posts.map((p) => p.id)).toEqual([2, 9, 10]);
+  });
+});
+
+describe('liveBand', () => {
+  const stream = (slug: string, fields: Record<string, unknown>) =>
+    streamSchema.parse({ title: slug, slug, ...fields });
+  // 15:00 in Zurich.
+  const NOW = new Date('2026-11-23T14:00:00Z');
+  const ZONE = 'Europe/Zurich';
+
+  it('names the live streams', () => {
+    const band = liveBand(
+      [stream('a', { status: 'live' }), stream('b', { status: 'scheduled' })],
+      NOW,
+      ZONE,
+    );
+    expect(band).toMatchObject({ kind: 'live', streams: [{ slug: 'a' }] });
+  });
+
+  it('without a live stream, announces the next one scheduled later today on the tenant’s clock', () => {
+    const band = liveBand(
+      [
+        stream('tomorrow', { status: 'scheduled', scheduled_at: '2026-11-23T23:30:00Z' }),
+        stream('tonight', { status: 'scheduled', scheduled_at: '2026-11-23T19:00:00Z' }),
+        stream('soon', { status: 'scheduled', scheduled_at: '2026-11-23T17:00:00Z' }),
+        stream('over', { status: 'ended', ended_at: '2026-11-23T10:00:00Z' }),
+      ],
+      NOW,
+      ZONE,
+    );
+    // 23:30 UTC is already tomorrow in Zurich.
+    expect(band).toEqual({
+      kind: 'today',
+      stream: expect.objectContaining({ slug: 'soon' }) as unknown,
+      startsAt: '2026-11-23T17:00:00.000Z',
+    });
+  });
+
+  it('says nothing when no stream is live or due today', () => {
+    const streams = [
+      stream('next-week', { status: 'scheduled', scheduled_at: '2026-11-30T18:00:00Z' }),
+      stream('over', { status: 'ended', ended_at: '2026-11-23T10:00:00Z' }),
+    ];
+    expect(liveBand(streams, NOW, ZONE)).toBeNull();
+    expect(liveBand([], NOW, ZONE)).toBeNull();
+  });
+});
+
+describe('promotedEdition', () => {
+  const edition = (slug: string, published_at: string, cover: string | null) =>
+    editionSchema.parse({ title: slug, slug, published_at, cover_image_url: cover });
+
+  it('is the newest edition with a cover', () => {
+    const editions = [
+      edition('old', '2026-11-01', 'https://cdn.example/old.jpg'),
+      edition('uncovered', '2026-11-22', null),
+      edition('new', '2026-11-15', 'https://cdn.example/new.jpg'),
+    ];
+    expect(promotedEdition(editions)?.slug).toBe('new');
+    expect(promotedEdition([])).toBeNull();
+  });
+});
+
+describe('clockTime', () => {
+  it.each([
+    ['de-CH', 'Europe/Zurich', '18:00 MEZ'],
+    ['en-US', 'America/New_York', '12:00 PM EST'],
+  ])('%s in %s', (locale, timeZone, text) => {
+    expect(clockTime('2026-11-23T17:00:00Z', { locale, timeZone })).toBe(text);
+  });
+});

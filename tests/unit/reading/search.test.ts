@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  excerptAround,
+  highlight,
+  orderResults,
+  queryTerms,
+  searchSort,
+} from '../../../src/lib/reading/search.ts';
+
+describe('searchSort', () => {
+  it.each([
+    ['relevance', 'relevance'],
+    ['newest', 'newest'],
+    [null, 'newest'],
+    ['oldest', 'newest'],
+  ] as const)('%s → %s', (value, sort) => {
+    expect(searchSort(value)).toBe(sort);
+  });
+});
+
+describe('queryTerms', () => {
+  it('keeps words of two or more letters or digits, once, lower-cased, any script', () => {
+    expect(queryTerms('Ferry, ferry & the "Zürich" 5 G20 a')).toEqual([
+      'ferry',
+      'the',
+      'zürich',
+      'g20',
+    ]);
+  });
+});
+
+describe('highlight', () => {
+  it('marks every occurrence of the words, whatever their case, and nothing else', () => {
+    expect(
+      highlight('Ferries and the ferry: Harbourside', ['ferr', 'harbour', 'harbourside']),
+    ).toEqual([
+      { text: 'Ferr', mark: true },
+      { text: 'ies and the ', mark: false },
+      { text: 'ferr', mark: true },
+      { text: 'y: ', mark: false },
+      { text: 'Harbourside', mark: true },
+    ]);
+  });
+
+  it('treats the query as text, never as a pattern or markup', () => {
+    expect(highlight('a <b> (x) b', queryTerms('(x'))).toEqual([
+      { text: 'a <b> (x) b', mark: false },
+    ]);
+    expect(highlight('1+1=2', ['1+1'])).toEqual([
+      { text: '1+1', mark: true },
+      { text: '=2', mark: false },
+    ]);
+  });
+
+  it('without words, the text stays whole', () => {
+    expect(highlight('Plain text', [])).toEqual([{ text: 'Plain text', mark: false }]);
+  });
+});
+
+describe('orderResults', () => {
+  const posts = [
+    { title: 'Budget vote', excerpt: 'The ferry budget', published_at: '2026-11-20T08:00:00Z' },
+    {
+      title: 'Ferry strike',
+      excerpt: 'Ferry crews walk out',
+      published_at: '2026-11-01T08:00:00Z',
+    },
+    { title: 'Ferry fares', excerpt: 'Prices rise', published_at: '2026-11-22T08:00:00Z' },
+  ];
+
+  it('newest first by publication date', () => {
+    expect(orderResults(posts, 'newest', ['ferry']).map((p) => p.title)).toEqual([
+      'Ferry fares',
+      'Budget vote',
+      'Ferry strike',
+    ]);
+  });
+
+  it('best match: headline hits weigh most, ties newest first', () => {
+    expect(orderResults(posts, 'relevance', ['ferry']).map((p) => p.title)).toEqual([
+      'Ferry strike',
+      'Ferry fares',
+      'Budget vote',
+    ]);
+  });
+});
+
+describe('excerptAround', () => {
+  const long = `${'Lorem ipsum dolor sit amet. '.repeat(12)}The ferry leaves at noon. ${'Sed do eiusmod. '.repeat(8)}`;
+
+  it('keeps a short excerpt whole', () => {
+    expect(excerptAround('Short one.', ['ferry'])).toBe('Short one.');
+  });
+
+  it('cuts a long one near the first hit, on word boundaries, with ellipses', () => {
+    const cut = excerptAround(long, ['ferry'], 120);
+    expect(cut).toContain('The ferry leaves at noon.');
+    expect(cut.startsWith('… ')).toBe(true);
+    expect(cut.endsWith(' …')).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(124);
+  });
+});
