@@ -9,6 +9,7 @@ import { badRequest400 } from './src/integrations/bad-request-400.ts';
 import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
 import { settingsSchema } from './src/lib/settings/schema.ts';
 import { settingsCheck } from './src/integrations/settings-check.ts';
+import { imageRoute } from './src/integrations/image-route.ts';
 
 // Fail dev and build early, with a readable message, when tenants.json is invalid.
 parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));
@@ -40,7 +41,7 @@ const precompress = {
 export default defineConfig({
   output: 'server',
   outDir: process.env.MASTHEAD_OUT_DIR ?? './dist',
-  integrations: [benchRoutes, precompress, badRequest400(), settingsCheck()],
+  integrations: [benchRoutes, precompress, badRequest400(), settingsCheck(), imageRoute()],
   // Backstop for src/lib/request/body-limit.ts: the adapter never reads more than this (default 1 GB).
   adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),
   trailingSlash: 'ignore',

@@ -42,6 +42,16 @@ export const settingsSchema = {
   BOOKING_SEARCHES_PER_IP_PER_MIN: positive({ int: true, default: 30 }),
   // Idle lifetime of a visitor's session (each visit extends it); read by the session driver.
   SESSION_TTL_SECONDS: positive({ int: true, optional: true }),
+  // The image route (/_img/…, src/lib/images/): HMAC key of its URLs (unset: random per process,
+  // so several servers behind one edge must share it), the disk cache of derived images and its
+  // byte limit, and the limits on each source: bytes, pixels, time, transforms at once.
+  IMAGE_SIGNING_SECRET: envField.string({ context: 'server', access: 'secret', optional: true }),
+  IMAGE_CACHE_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
+  IMAGE_CACHE_MAX_BYTES: positive({ int: true, default: 512 * 1024 * 1024 }),
+  IMAGE_SOURCE_MAX_BYTES: positive({ int: true, default: 25 * 1024 * 1024 }),
+  IMAGE_SOURCE_MAX_PIXELS: positive({ int: true, default: 40_000_000 }),
+  IMAGE_TIMEOUT_MS: positive({ int: true, default: 15_000 }),
+  IMAGE_TRANSFORMS: positive({ int: true, default: 2 }),
   // `false` behind a proxy or CDN that compresses itself.
   COMPRESSION: envField.boolean({ context: 'server', access: 'secret', default: true }),
 };
