@@ -22,6 +22,8 @@ export type UpstreamImage = {
   url: string | null | undefined;
   width?: number | null | undefined;
   height?: number | null | undefined;
+  /** Height over width to assume when the upstream gives no size (3:2 unless said). */
+  assumedRatio?: number | undefined;
 };
 
 /** How wide the layout shows a picture: the `sizes` attribute and its largest CSS width. */

@@ -12,6 +12,9 @@ export type Crop = keyof typeof CROP_RATIO;
 sharp.concurrency(1);
 sharp.cache(false);
 
+const tooManyPixels = (limits: TransformLimits) =>
+  new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
+
 /**
  * `input` at `width` (never enlarged) in `format`, turned upright and without metadata. A source
  * of more than `maxPixels` (a decompression bomb), or one that is no image, is a 422.
@@ -31,12 +34,11 @@ export async function transformImage(
   let meta: Metadata;
   try {
     meta = await image.metadata();
-  } catch {
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message)) throw tooManyPixels(limits);
     throw new ImageError(422, 'The image source is not a picture this site can read.');
   }
-  if ((meta.width ?? 0) * (meta.height ?? 0) > limits.maxPixels) {
-    throw new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
-  }
+  if ((meta.width ?? 0) * (meta.height ?? 0) > limits.maxPixels) throw tooManyPixels(limits);
   const resized = image
     .rotate()
     .resize({
@@ -62,9 +64,7 @@ export async function transformImage(
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     if (/timeout/i.test(message)) throw new ImageError(504, 'Making this image took too long.');
-    if (/pixel limit/i.test(message)) {
-      throw new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
-    }
+    if (/pixel limit/i.test(message)) throw tooManyPixels(limits);
     throw new ImageError(422, 'The image source could not be converted.');
   }
 }
