@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { tenantUrl } from './helpers.ts';
 import { DEMO_TENANTS, pageTypes } from './page-types.ts';
 
@@ -17,6 +17,23 @@ function signed(source: string, width: number, format: 'avif' | 'webp' | 'jpeg')
     .toString('base64url');
   const extension = format === 'jpeg' ? 'jpg' : format;
   return `/_img/u/${Buffer.from(source).toString('base64url')}/${width}/${signature}.${extension}`;
+}
+
+/** GET from inside the page (Node cannot resolve `*.localhost`; the browser sends its cookies). */
+async function browserGet(page: Page, url: string) {
+  return page.evaluate(async (target) => {
+    const response = await fetch(target);
+    const text = response.headers.get('content-type')?.startsWith('text/')
+      ? await response.text()
+      : '';
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      cache: response.headers.get('cache-control'),
+      reason: response.headers.get('x-image-error'),
+      text,
+    };
+  }, url);
 }
 
 test('no page type names an upstream media URL; every picture has srcset, sizes, width and height', async ({
@@ -62,10 +79,12 @@ test('the largest picture loads first, the rest wait; each loads as a modern for
   await expect(images.nth(1)).toHaveAttribute('loading', 'lazy');
   const current = await images.first().evaluate((img) => (img as HTMLImageElement).currentSrc);
   expect(current).toMatch(/\.avif$/);
-  const response = await page.request.get(current);
-  expect(response.status()).toBe(200);
-  expect(response.headers()['content-type']).toBe('image/avif');
-  expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  const response = await browserGet(page, current);
+  expect(response).toMatchObject({
+    status: 200,
+    type: 'image/avif',
+    cache: 'public, max-age=31536000, immutable',
+  });
 });
 
 test('articles allow large image previews and describe their picture in three shapes', async ({
@@ -96,16 +115,16 @@ test('articles allow large image previews and describe their picture in three sh
     '4x3',
     '1x1',
   ]);
-  const square = await request.get(article.image[2]!);
-  expect(square.status()).toBe(200);
+  expect((await browserGet(page, article.image[2]!)).status).toBe(200);
 });
 
 test.describe('the image route refuses what the site did not sign', () => {
   const cover = 'http://127.0.0.1:4010/media/daily-planet/covers/nothing-here.jpg';
 
   test('a tampered signature, an unknown width or a foreign host: a clear status, never a 500', async ({
-    request,
+    page,
   }) => {
+    await page.goto(tenantUrl(TENANT, '/robots.txt'));
     const good = signed(cover, 480, 'avif');
     const cases: [string, number, RegExp][] = [
       [good.replace(/\/[\w-]{22}\./, '/AAAAAAAAAAAAAAAAAAAAAA.'), 403, /not signed/],
@@ -114,20 +133,30 @@ test.describe('the image route refuses what the site did not sign', () => {
       [signed('http://169.254.169.254/latest/meta-data', 480, 'jpeg'), 403, /not on a host/],
     ];
     for (const [path, status, reason] of cases) {
-      const response = await request.get(tenantUrl(TENANT, path));
-      expect(response.status(), path).toBe(status);
-      expect(response.headers()['x-image-error'], path).toMatch(reason);
-      expect(await response.text()).not.toMatch(/at .*\.(ts|js|mjs):\d+/);
+      const response = await browserGet(page, path);
+      expect(response.status, path).toBe(status);
+      expect(response.reason, path).toMatch(reason);
+      expect(response.text).not.toMatch(/at .*\.(ts|js|mjs):\d+/);
     }
   });
 
   test('a missing source answers 404 with a blank picture, so the layout shows its fallback', async ({
-    request,
+    page,
   }) => {
-    const response = await request.get(tenantUrl(TENANT, signed(cover, 480, 'avif')));
-    expect(response.status()).toBe(404);
-    expect(response.headers()['content-type']).toBe('image/gif');
-    expect(response.headers()['cache-control']).toBe('no-store');
+    await page.goto(tenantUrl(TENANT, '/robots.txt'));
+    const response = await browserGet(page, signed(cover, 480, 'avif'));
+    expect(response).toMatchObject({ status: 404, type: 'image/gif', cache: 'no-store' });
+    // The browser draws it (no broken-image icon): a 1×1 transparent picture.
+    const drawn = await page.evaluate(
+      async (src) => {
+        const img = new Image();
+        img.src = src;
+        await img.decode().catch(() => undefined);
+        return img.naturalWidth;
+      },
+      signed(cover, 480, 'avif'),
+    );
+    expect(drawn).toBe(1);
   });
 });
 
@@ -153,15 +182,13 @@ test('a subscriber page image needs the session on every request, and is never s
     .toBeGreaterThan(1);
   const src = new URL((await image.getAttribute('src'))!, page.url()).toString();
 
-  const withSession = await page.request.get(src);
-  expect(withSession.status()).toBe(200);
-  expect(withSession.headers()['cache-control']).toBe('private, no-store');
+  expect(await browserGet(page, src)).toMatchObject({ status: 200, cache: 'private, no-store' });
 
   const stranger = await browser.newContext();
   try {
-    const without = await stranger.request.get(src);
-    expect(without.status()).toBe(401);
-    expect(without.headers()['cache-control']).toBe('no-store');
+    const other = await stranger.newPage();
+    await other.goto(tenantUrl(TENANT, '/robots.txt'));
+    expect(await browserGet(other, src)).toMatchObject({ status: 401, cache: 'no-store' });
   } finally {
     await stranger.close();
   }
