@@ -64,6 +64,9 @@ export default defineConfig({
         UPSTREAM_LODGING_SEARCH_SHARE: '1',
         BOOKING_PER_IP_PER_10_MIN: '200',
         BOOKING_SEARCHES_PER_IP_PER_MIN: '600',
+        // Known to tests/e2e/images.spec.ts, which forges addresses an attacker might sign.
+        IMAGE_SIGNING_SECRET: process.env.E2E_IMAGE_SECRET ?? 'e2e-image-signing-secret',
+        IMAGE_CACHE_DIR: '.cache/e2e-images',
       },
       reuseExistingServer: !process.env.CI,
       timeout: 180_000,

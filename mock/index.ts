@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createControlApp } from './control/app.ts';
 import { envDialect, type Dialect } from './lib/dialect.ts';
+import { envMedia, type MediaMode } from './lib/media-mode.ts';
 import { FaultPatchSchema, mergeDefined, type Service } from './lib/faults.ts';
 import { DEFAULT_LIMITS, type Limits } from './lib/ratelimit.ts';
 import { createLodgingApp } from './lodging/app.ts';
@@ -19,6 +20,8 @@ export type MockOptions = {
   postsPerTenant?: number;
   /** `default` or `alt` (docs/api-assumptions.md, "Dialects"); env `MOCK_DIALECT`. */
   dialect?: Dialect;
+  /** `svg` placeholders or camera-size `photos` (mock/README.md); env `MOCK_MEDIA`. */
+  media?: MediaMode;
 };
 
 export type MockHandle = {
@@ -93,6 +96,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     options.postsPerTenant ?? env('MOCK_POSTS') ?? 120,
     limits,
     options.dialect ?? envDialect() ?? 'default',
+    options.media ?? envMedia() ?? 'svg',
   );
   envFaults(state);
 

@@ -1,5 +1,6 @@
 import { baseNow } from './lib/dates.ts';
 import type { Dialect } from './lib/dialect.ts';
+import type { MediaMode } from './lib/media-mode.ts';
 import { noFaults, type Faults, type Service } from './lib/faults.ts';
 import { createRng, type Rng } from './lib/prng.ts';
 import { createLimiter, type Limiter, type Limits } from './lib/ratelimit.ts';
@@ -15,6 +16,8 @@ export type MockState = {
   postsPerTenant: number;
   /** Read on every request, so `POST /dialect` switches a running mock. */
   dialect: Dialect;
+  /** `svg` placeholders or camera-size `photos` (`MOCK_MEDIA`); fixed for the process. */
+  media: MediaMode;
   now: Date;
   publishing: PublishingData;
   lodging: LodgingData;
@@ -33,14 +36,16 @@ export function createState(
   postsPerTenant: number,
   limits: Limits,
   dialect: Dialect = 'default',
+  media: MediaMode = 'svg',
 ): MockState {
   const now = baseNow();
   return {
     seed,
     postsPerTenant,
     dialect,
+    media,
     now,
-    publishing: seedPublishing(seed, now, postsPerTenant),
+    publishing: seedPublishing(seed, now, postsPerTenant, media),
     lodging: seedLodging(seed, now, dialect),
     limits: { ...limits },
     initialLimits: { ...limits },
@@ -57,6 +62,12 @@ export function createState(
  * limit and fault changes; keeps origins.
  */
 export function resetState(state: MockState, dialect: Dialect = state.dialect): void {
-  const fresh = createState(state.seed, state.postsPerTenant, state.initialLimits, dialect);
+  const fresh = createState(
+    state.seed,
+    state.postsPerTenant,
+    state.initialLimits,
+    dialect,
+    state.media,
+  );
   Object.assign(state, { ...fresh, origins: state.origins });
 }

@@ -24,6 +24,7 @@ export function catalogRoutes(api: PubApp, state: MockState): void {
     origin: state.origins.publishing,
     site: c.get('site'),
     alt: dialectOf(c) === 'alt',
+    media: state.media,
   });
 
   api.get('/plans', (c) => {

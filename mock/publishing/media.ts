@@ -1,11 +1,20 @@
 import type { Context } from 'hono';
 import { notFound } from '../lib/http.ts';
+import { mediaSize, type MediaKind } from '../lib/media-mode.ts';
+import { photoJpeg } from '../lib/photo.ts';
 import { svgCard, svgPage, svgScene } from '../lib/svg.ts';
 import type { MockState } from '../state.ts';
 import type { PubApp } from './context.ts';
 import type { Site } from './model.ts';
 
 const SVG = { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=3600' };
+const JPEG = { 'Content-Type': 'image/jpeg', 'Cache-Control': 'public, max-age=3600' };
+
+/** `cover.svg` → `{ name: 'cover', photo: false }`; `.jpg` asks for the photo-mode JPEG. */
+const fileName = (file: string | undefined) => {
+  const match = /^(.+)\.(svg|jpg)$/.exec(file ?? '');
+  return { name: match?.[1] ?? '', photo: match?.[2] === 'jpg' };
+};
 
 const esc = (s: string) =>
   s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;');
@@ -28,7 +37,18 @@ export function mediaRoutes(app: PubApp, state: MockState): void {
     width: number,
     height: number,
   ) => ({ width, height, color: s.color, accent: s.accent, kicker, title, footer });
-  const base = (file: string | undefined) => (file ?? '').replace(/\.svg$/, '');
+  const base = (file: string | undefined) => fileName(file).name;
+  /** The drawing as SVG, or as a camera-size JPEG of it when the URL ends in `.jpg`. */
+  const picture = async (c: Context, kind: MediaKind, draw: (w: number, h: number) => string) => {
+    if (!fileName(c.req.param('file')).photo) {
+      const { width, height } = mediaSize('svg', kind);
+      return c.body(draw(width, height), 200, SVG);
+    }
+    const { width, height } = mediaSize('photos', kind);
+    // Pages keep their drawing's coordinates and are scaled up; scenes and cards draw at full size.
+    const svg = kind === 'page' ? draw(1200, 1600) : draw(width, height);
+    return c.body(new Uint8Array(await photoJpeg(svg, width, height)), 200, JPEG);
+  };
 
   app.get('/media/:tenant/covers/:file', (c) => {
     const s = site(c);
@@ -36,47 +56,48 @@ export function mediaRoutes(app: PubApp, state: MockState): void {
     if (!s || !post) return notFound(c);
     const cat = s.categories.find((x) => x.id === post.categoryId)?.name ?? s.name;
     // A wordless scene: the site prints headline and category beside the cover already.
-    return c.body(svgScene(card(s, cat, post.title, s.name, 1600, 900)), 200, SVG);
+    return picture(c, 'cover', (w, h) => svgScene(card(s, cat, post.title, s.name, w, h)));
   });
 
   app.get('/media/:tenant/figures/:file', (c) => {
     const s = site(c);
     if (!s) return notFound(c);
     const name = base(c.req.param('file'));
-    return c.body(
-      svgCard(card(s, 'Photo', name.replaceAll('-', ' '), s.name, 1200, 800)),
-      200,
-      SVG,
+    return picture(c, 'figure', (w, h) =>
+      svgCard(card(s, 'Photo', name.replaceAll('-', ' '), s.name, w, h)),
     );
   });
 
-  app.get('/media/:tenant/epaper/:slug/cover.svg', (c) => {
+  app.get('/media/:tenant/epaper/:slug/:file{cover\\.(?:svg|jpg)}', (c) => {
     const s = site(c);
     const e = s?.editions.find((x) => x.slug === c.req.param('slug'));
     if (!s || !e) return notFound(c);
-    return c.body(svgPage(card(s, s.name, e.title, e.publishedAt, 1200, 1600), 1), 200, SVG);
+    return picture(c, 'page', (w, h) => svgPage(card(s, s.name, e.title, e.publishedAt, w, h), 1));
   });
 
   app.get('/media/:tenant/epaper/:slug/pages/:file', (c) => {
     const s = site(c);
     const e = s?.editions.find((x) => x.slug === c.req.param('slug'));
     const n = Number(base(c.req.param('file')));
-    if (!s || !e || !Number.isInteger(n) || n < 1 || n > e.pageCount) return notFound(c);
-    return c.body(svgPage(card(s, s.name, e.title, e.publishedAt, 1200, 1600), n), 200, SVG);
+    if (!s || !e || !/^\d+$/.test(base(c.req.param('file'))) || n < 1 || n > e.pageCount)
+      return notFound(c);
+    return picture(c, 'page', (w, h) => svgPage(card(s, s.name, e.title, e.publishedAt, w, h), n));
   });
 
   app.get('/media/:tenant/streams/:file', (c) => {
     const s = site(c);
     const st = s?.streams.find((x) => x.slug === base(c.req.param('file')));
     if (!s || !st) return notFound(c);
-    return c.body(svgCard(card(s, st.status.toUpperCase(), st.title, s.name, 1280, 720)), 200, SVG);
+    return picture(c, 'stream', (w, h) =>
+      svgCard(card(s, st.status.toUpperCase(), st.title, s.name, w, h)),
+    );
   });
 
   app.get('/player/:tenant/:slug', (c) => {
     const s = site(c);
     const st = s?.streams.find((x) => x.slug === c.req.param('slug'));
     if (!s || !st) return notFound(c);
-    const poster = `${state.origins.publishing}/media/${s.slug}/streams/${st.slug}.svg`;
+    const poster = `${state.origins.publishing}/media/${s.slug}/streams/${st.slug}.${state.media === 'photos' ? 'jpg' : 'svg'}`;
     return c.html(
       page(
         st.title,

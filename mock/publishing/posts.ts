@@ -26,6 +26,7 @@ export function postRoutes(api: PubApp, state: MockState): void {
     origin: state.origins.publishing,
     site: c.get('site'),
     alt: dialectOf(c) === 'alt',
+    media: state.media,
   });
 
   api.get('/posts', (c) => {

@@ -2,7 +2,7 @@ import { laravelTime } from '../lib/dates.ts';
 import { stableSecret } from '../lib/prng.ts';
 import { ORIGIN } from '../seed/text.ts';
 import type { Edition, Plan, Post, Stream } from './model.ts';
-import type { Out } from './serialize.ts';
+import { media, sizeOf, type Out } from './serialize.ts';
 
 /**
  * Publishing shapes of the alt dialect (docs/api-assumptions.md, "Dialects"), only where the
@@ -11,7 +11,6 @@ import type { Out } from './serialize.ts';
  */
 
 const time = (iso: string | null) => (iso === null ? null : laravelTime(iso));
-const media = (o: Out, path: string) => `${o.origin}/media/${o.site.slug}/${path}`;
 
 export function altPostItem(o: Out, p: Post) {
   const author = o.site.users.find((u) => u.id === p.authorId);
@@ -28,7 +27,7 @@ export function altPostItem(o: Out, p: Post) {
     updated_at: time(p.updatedAt),
     featured: p.isFeatured ? 1 : 0,
     featured_image: p.hasCover
-      ? { url: media(o, `covers/${p.slug}.svg`), alt: p.title, width: 1600, height: 900 }
+      ? { url: media(o, `covers/${p.slug}`), alt: p.title, ...sizeOf(o, 'cover') }
       : null,
     author: { id: p.authorId, name: author?.name ?? 'Unknown' },
     category: cat ? { id: cat.id, name: cat.name, slug: cat.slug } : null,
@@ -70,7 +69,7 @@ export function altEdition(o: Out, e: Edition, locked: boolean, withPages: boole
     is_free: e.isFree,
     requires_subscription: locked,
     reader_url: `${o.origin}/reader/${o.site.slug}/${e.slug}`,
-    cover_image: media(o, `epaper/${e.slug}/cover.svg`),
+    cover_image: media(o, `epaper/${e.slug}/cover`),
     issue_date: e.publishedAt,
   };
   if (!withPages) return base;
@@ -78,7 +77,7 @@ export function altEdition(o: Out, e: Edition, locked: boolean, withPages: boole
     ? []
     : Array.from({ length: e.pageCount }, (_, i) => ({
         page_number: i + 1,
-        image_url: media(o, `epaper/${e.slug}/pages/${i + 1}.svg`),
+        image_url: media(o, `epaper/${e.slug}/pages/${i + 1}`),
       }));
   return { ...base, pages };
 }
@@ -105,7 +104,7 @@ export function altStream(o: Out, s: Stream) {
     watch_url: watch,
     stream_url: embed,
     embed_code: `<iframe width="560" height="315" src="${embed}" title="${s.title.replaceAll('"', '&quot;')}" frameborder="0" allow="accelerometer; autoplay; clipboard-write; encrypted-media; gyroscope; picture-in-picture" allowfullscreen></iframe>`,
-    thumbnail: media(o, `streams/${s.slug}.svg`),
+    thumbnail: media(o, `streams/${s.slug}`),
     starts_at: laravelTime(s.scheduledAt),
     started_at: time(s.startedAt),
     ended_at: time(s.endedAt),

@@ -1,4 +1,5 @@
 import { laravelTime } from '../lib/dates.ts';
+import { mediaExtension, mediaSize, type MediaMode } from '../lib/media-mode.ts';
 import { ORIGIN } from '../seed/text.ts';
 import { API_BASE } from './context.ts';
 import { altContent, altEdition, altPlan, altPostItem, altStream } from './serialize-alt.ts';
@@ -6,9 +7,17 @@ import type { Category, Comment, Edition, Plan, Post, Site, Stream, Tag } from '
 
 /** JSON shapes of the publishing service (docs/api-assumptions.md). */
 /** `alt`: the alt dialect's shapes (serialize-alt.ts). */
-export type Out = { origin: string; site: Site; alt?: boolean };
+export type Out = { origin: string; site: Site; alt?: boolean; media?: MediaMode };
 
-const media = (o: Out, path: string) => `${o.origin}/media/${o.site.slug}/${path}`;
+/** A media URL; `name` without extension (`.svg`, or `.jpg` in photo mode). */
+export const media = (o: Out, name: string) =>
+  `${o.origin}/media/${o.site.slug}/${name}.${mediaExtension(o.media ?? 'svg')}`;
+/** Pixel size of a kind of picture in the mode `o` serves. */
+export const sizeOf = (o: Out, kind: Parameters<typeof mediaSize>[1]) =>
+  mediaSize(o.media ?? 'svg', kind);
+/** Figures inside post HTML point at photos in photo mode (same 3:2 shape as the drawings). */
+const figures = (o: Out, html: string) =>
+  o.media === 'photos' ? html.replace(/(\/figures\/[^"]+)\.svg"/g, '$1.jpg"') : html;
 
 export const tagRef = (t: Tag) => ({ id: t.id, name: t.name, slug: t.slug });
 
@@ -25,9 +34,9 @@ export function postItem(o: Out, p: Post) {
     published_at: p.publishedAt,
     updated_at: p.updatedAt,
     is_featured: p.isFeatured,
-    cover_image_url: p.hasCover ? media(o, `covers/${p.slug}.svg`) : null,
-    cover_image_width: p.hasCover ? 1600 : null,
-    cover_image_height: p.hasCover ? 900 : null,
+    cover_image_url: p.hasCover ? media(o, `covers/${p.slug}`) : null,
+    cover_image_width: p.hasCover ? sizeOf(o, 'cover').width : null,
+    cover_image_height: p.hasCover ? sizeOf(o, 'cover').height : null,
     author: { id: p.authorId, name: author?.name ?? 'Unknown' },
     category: cat ? { id: cat.id, name: cat.name, slug: cat.slug } : null,
     tags: o.site.tags.filter((t) => p.tagIds.includes(t.id)).map(tagRef),
@@ -36,7 +45,7 @@ export function postItem(o: Out, p: Post) {
 
 export const postFull = (o: Out, p: Post) => ({
   ...postItem(o, p),
-  content: o.alt ? altContent(o, p.content) : p.content.replaceAll(ORIGIN, o.origin),
+  content: figures(o, o.alt ? altContent(o, p.content) : p.content.replaceAll(ORIGIN, o.origin)),
 });
 
 export const category = (c: Category, postsCount: number) => ({
@@ -77,7 +86,7 @@ export function edition(o: Out, e: Edition, access: boolean, withPages: boolean)
     is_free: e.isFree,
     requires_subscription: locked,
     reader_url: `${o.origin}/reader/${o.site.slug}/${e.slug}`,
-    cover_image_url: media(o, `epaper/${e.slug}/cover.svg`),
+    cover_image_url: media(o, `epaper/${e.slug}/cover`),
     published_at: e.publishedAt,
   };
   if (!withPages) return base;
@@ -85,9 +94,8 @@ export function edition(o: Out, e: Edition, access: boolean, withPages: boolean)
     ? []
     : Array.from({ length: e.pageCount }, (_, i) => ({
         page_number: i + 1,
-        image_url: media(o, `epaper/${e.slug}/pages/${i + 1}.svg`),
-        width: 1200,
-        height: 1600,
+        image_url: media(o, `epaper/${e.slug}/pages/${i + 1}`),
+        ...sizeOf(o, 'page'),
       }));
   return { ...base, pages };
 }
@@ -106,7 +114,7 @@ export function stream(o: Out, s: Stream) {
     watch_url: player,
     stream_url: `${player}?embed=1`,
     embed_code: `<iframe src="${player}?embed=1" width="1280" height="720" title="${s.title.replaceAll('"', '&quot;')}" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen></iframe>`,
-    thumbnail_url: media(o, `streams/${s.slug}.svg`),
+    thumbnail_url: media(o, `streams/${s.slug}`),
     scheduled_at: s.scheduledAt,
     started_at: s.startedAt,
     ended_at: s.endedAt,

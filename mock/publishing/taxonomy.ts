@@ -16,6 +16,7 @@ function nested(state: MockState, c: PubContext, posts: Post[], key: string, val
     origin: state.origins.publishing,
     site: c.get('site'),
     alt: dialectOf(c) === 'alt',
+    media: state.media,
   };
   const p = paginate(posts, page.data, c.req.url, (x) => postItem(out, x));
   const { total, current_page, last_page, per_page } = p.meta;
@@ -29,6 +30,7 @@ export function taxonomyRoutes(api: PubApp, state: MockState): void {
     origin: state.origins.publishing,
     site: c.get('site'),
     alt: dialectOf(c) === 'alt',
+    media: state.media,
   });
 
   api.get('/categories', (c) => {

@@ -1,4 +1,5 @@
 import { addDays, addMinutes, isoDate, isoTime } from '../lib/dates.ts';
+import { editionPages, type MediaMode } from '../lib/media-mode.ts';
 import { createRng, type Rng } from '../lib/prng.ts';
 import type {
   Comment,
@@ -163,7 +164,7 @@ function plans(theme: Theme): Plan[] {
   ];
 }
 
-function editions(rng: Rng, theme: Theme, now: Date): Edition[] {
+function editions(rng: Rng, theme: Theme, now: Date, media: MediaMode): Edition[] {
   return Array.from({ length: 10 }, (_, k) => {
     const day = addDays(now, -(7 * k + 1));
     const date = isoDate(day);
@@ -177,7 +178,7 @@ function editions(rng: Rng, theme: Theme, now: Date): Edition[] {
       id: k + 1,
       title: `${theme.edition} Weekend Edition, ${label}`,
       slug: `weekend-edition-${date}`,
-      pageCount: rng.int(8, 16),
+      pageCount: editionPages(media, rng.int(8, 16)),
       isFree: k % 3 === 2,
       publishedAt: date,
     };
@@ -243,7 +244,7 @@ function comments(rng: Rng, theme: Theme, site: Site): Comment[] {
 }
 
 /** Builds one tenant's site from its theme; all randomness comes from `rng`. */
-function site(rng: Rng, theme: Theme, now: Date, postsPerTenant: number): Site {
+function site(rng: Rng, theme: Theme, now: Date, postsPerTenant: number, media: MediaMode): Site {
   const s: Site = {
     slug: theme.slug,
     name: theme.name,
@@ -258,7 +259,7 @@ function site(rng: Rng, theme: Theme, now: Date, postsPerTenant: number): Site {
       slug: slugify(name),
     })),
     plans: plans(theme),
-    editions: editions(rng, theme, now),
+    editions: editions(rng, theme, now, media),
     streams: streams(rng, theme, now),
     comments: [],
     nextId: { user: 0, post: 0, comment: 0 },
@@ -269,10 +270,15 @@ function site(rng: Rng, theme: Theme, now: Date, postsPerTenant: number): Site {
   return s;
 }
 
-export function seedPublishing(seed: number, now: Date, postsPerTenant: number): PublishingData {
+export function seedPublishing(
+  seed: number,
+  now: Date,
+  postsPerTenant: number,
+  media: MediaMode = 'svg',
+): PublishingData {
   const sites = new Map<string, Site>();
   THEMES.forEach((theme, i) => {
-    sites.set(theme.slug, site(createRng(seed * 31 + i), theme, now, postsPerTenant));
+    sites.set(theme.slug, site(createRng(seed * 31 + i), theme, now, postsPerTenant, media));
   });
   return { sites, tokens: new Map() };
 }

@@ -91,6 +91,22 @@ describe('a public page through the edge', () => {
   });
 });
 
+describe('a public image through the edge', () => {
+  it('is made once and then served from the edge to everyone, signed-in visitors included', async () => {
+    const page = await viaEdge(POST, 'daily-planet.localhost', { 'Accept-Encoding': 'identity' });
+    const path = /\/_img\/u\/[\w/-]+\.avif/.exec(page.text)?.[0];
+    expect(path).toBeDefined();
+    const first = await viaEdge(path!, 'daily-planet.localhost');
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const again = await viaEdge(path!, 'daily-planet.localhost', {
+      Cookie: 'astro-session=someone',
+    });
+    expect(cacheStatus(again)).toBe('HIT');
+    expect(again.raw.equals(first.raw)).toBe(true);
+  });
+});
+
 describe('a signed-in visitor through the edge', () => {
   it('is never answered from the cache, and never cached for anyone else', async () => {
     const host = 'daily-planet.localhost';

@@ -305,3 +305,18 @@ test('canonical URLs, feed, sitemap and robots.txt name the copy’s origin, nev
       );
   }
 });
+
+test('no page hot-links an upstream picture: every image is a file of the copy', () => {
+  const files = outputFiles();
+  const present = new Set(files);
+  const found: string[] = [];
+  for (const file of files.filter((name) => name.endsWith('.html'))) {
+    const text = readFileSync(file, 'utf8');
+    if (/<img[^>]+src="https?:\/\/127\.0\.0\.1:\d+\/media\//.test(text)) found.push(file);
+    for (const [path] of text.matchAll(/\/_img\/[\w/-]+\.(?:avif|webp|jpg)/g)) {
+      if (!present.has(join(facts.dir, path))) found.push(`${file}: ${path} missing`);
+    }
+  }
+  expect(found.slice(0, 5)).toEqual([]);
+  expect(files.some((name) => name.endsWith('.avif'))).toBe(true);
+});

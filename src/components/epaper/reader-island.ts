@@ -4,8 +4,8 @@
  * with `history.replaceState`; a full-screen button appears where the browser allows it.
  * Without this script every control is a plain link or form and does the same with a page load.
  * Spreads and fit modes are CSS media queries; the script only asks `layoutFor` whether spreads
- * are on, to step by spread. Page images come only from the thumbnails' `data-src`, i.e. what the
- * server rendered for this visitor.
+ * are on, to step by spread. Page images come only from the thumbnails' `data-src` and `data-webp`
+ * (signed image-route addresses), i.e. what the server rendered for this visitor.
  */
 import {
   clampPage,
@@ -20,6 +20,7 @@ import {
   positionLabel,
   readerPath,
   readerSearch,
+  readerSizes,
   spreadOf,
   swipeDirection,
   zoomLabel,
@@ -91,10 +92,23 @@ function enhance(root: HTMLElement): void {
     for (const [number, link] of thumbs) link.href = urlFor(number, zoom);
   };
 
+  /** The WebP `<source>` of a page image's `<picture>` (absent for an empty partner). */
+  const sourceOf = (img: HTMLImageElement) => {
+    const previous = img.previousElementSibling;
+    if (previous instanceof HTMLSourceElement) return previous;
+    const source = document.createElement('source');
+    source.type = 'image/webp';
+    img.before(source);
+    return source;
+  };
+
   const show = (img: HTMLImageElement, number: number) => {
     const thumb = thumbs.get(number);
     img.width = Number(thumb?.dataset.width) || img.width;
     img.height = Number(thumb?.dataset.height) || img.height;
+    const source = sourceOf(img);
+    source.sizes = readerSizes(zoom);
+    source.srcset = thumb?.dataset.webp ?? '';
     img.src = thumb?.dataset.src ?? '';
     img.alt = altFor(number);
   };
@@ -127,9 +141,13 @@ function enhance(root: HTMLElement): void {
     }
     thumb.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     history.replaceState(history.state, '', urlFor(page, zoom));
-    // Warm the next page, so the common "next" is instant.
-    const ahead = thumbs.get(neighboursIn(spreads(), page, count).next ?? 0)?.dataset.src;
-    if (ahead) new Image().src = ahead;
+    // Warm the next page at the width this screen picks, so the common "next" is instant.
+    const ahead = thumbs.get(neighboursIn(spreads(), page, count).next ?? 0)?.dataset;
+    if (ahead?.webp) {
+      const warm = new Image();
+      warm.sizes = readerSizes(zoom);
+      warm.srcset = ahead.webp;
+    }
     return true;
   };
 
@@ -143,6 +161,8 @@ function enhance(root: HTMLElement): void {
     if (next === zoom) return;
     zoom = next;
     root.dataset.zoom = String(zoom);
+    // A larger zoom asks the browser for a wider image from the same srcset.
+    for (const img of [image, partner]) if (img) sourceOf(img).sizes = readerSizes(zoom);
     if (zoomText) zoomText.textContent = zoomLabel(zoom);
     if (live) live.textContent = `${text.textZoom ?? 'Zoom'} ${zoomLabel(zoom)}`;
     refreshLinks();

@@ -263,3 +263,19 @@ export function zoomLabel(zoom: number): string {
 export function pageAlt(page: number, title: string): string {
   return `Page ${page} of ${title}`;
 }
+
+/**
+ * The `sizes` of a page image: how wide CSS shows one page in each layout above (a fitted page is
+ * its height, the screen's less the toolbar, times the page ratio), times the zoom, so the browser
+ * picks the width of the screen × its pixel ratio from the `srcset` and a larger one when zoomed.
+ */
+export function readerSizes(zoom: number): string {
+  const times = (css: string) => (zoom === 1 ? css : `calc(${css} * ${zoom})`);
+  const fitted = `calc((100vh - 6.5rem) * ${PAGE_RATIO})`;
+  return [
+    `${LAYOUT_MEDIA.spread} and ${LAYOUT_MEDIA.spreadPageFit} ${times(fitted)}`,
+    `${LAYOUT_MEDIA.spread} ${times('50vw')}`,
+    `${LAYOUT_MEDIA.pageFit} ${times(fitted)}`,
+    times('calc(100vw - 2rem)'),
+  ].join(', ');
+}

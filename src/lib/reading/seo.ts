@@ -64,6 +64,8 @@ export function newsArticleLd(
   tenant: Tenant,
   canonical: string,
   origin: string,
+  /** The cover through the site's image route (16:9, 4:3, 1:1); none: no `image`. */
+  images: readonly string[] = [],
 ): Record<string, unknown> {
   return {
     '@context': 'https://schema.org',
@@ -73,7 +75,7 @@ export function newsArticleLd(
     mainEntityOfPage: canonical,
     ...(post.published_at ? { datePublished: post.published_at } : {}),
     ...(post.updated_at ? { dateModified: post.updated_at } : {}),
-    ...(post.cover_image_url ? { image: [post.cover_image_url] } : {}),
+    ...(images.length > 0 ? { image: [...images] } : {}),
     ...(post.author ? { author: [{ '@type': 'Person', name: post.author.name }] } : {}),
     ...(post.category ? { articleSection: post.category.name } : {}),
     keywords: post.tags.map((tag) => tag.name).join(', '),

@@ -182,6 +182,28 @@ export const settingDefinitions = {
     'HMAC key of guests\' private "manage your booking" links (32+ random characters; unset: links break on restart)',
     'random per process',
   ),
+  IMAGE_SIGNING_SECRET: text(
+    'HMAC key of image addresses (16+ characters; every server behind one edge needs the same; unset: addresses change on restart)',
+    'random per process',
+  ),
+  IMAGE_CACHE_DIR: text('disk cache of originals and derived images', '`.cache/images`'),
+  IMAGE_CACHE_MAX_BYTES: number(
+    { fallback: 512 * 1024 * 1024, int: true },
+    'byte limit of that cache (512 MiB; least recently used out)',
+  ),
+  IMAGE_SOURCE_MAX_BYTES: number(
+    { fallback: 25 * 1024 * 1024, int: true },
+    'largest upstream picture fetched (25 MiB)',
+  ),
+  IMAGE_SOURCE_MAX_PIXELS: number(
+    { fallback: 40_000_000, int: true },
+    'most pixels a source may have (decompression bombs)',
+  ),
+  IMAGE_TIMEOUT_MS: number({ fallback: 15_000, int: true }, 'fetching a source, and making one image'),
+  IMAGE_TRANSFORMS: number(
+    { fallback: 2, int: true },
+    'images made at once (more wait; 503 beyond 16 waiting per slot)',
+  ),
   MASTHEAD_OUT_DIR: folder(
     './dist',
     'where `npm run build` writes the server and `npm start` serves it from',

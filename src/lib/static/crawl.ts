@@ -38,7 +38,7 @@ export function fileForPath(path: string): string {
   if (path === '/404') return '404.html';
   const clean = path.replace(/^\/+|\/+$/g, '');
   // Only real file types keep their name (`/epaper/x/zoom/1.5` is a page, not a `.5` file).
-  return /\.(?:xml|txt|json|css|js|svg|html|webmanifest)$/i.test(clean)
+  return /\.(?:xml|txt|json|css|js|svg|html|webmanifest|avif|webp|jpg)$/i.test(clean)
     ? clean
     : `${clean}/index.html`;
 }
@@ -49,9 +49,16 @@ const decode = (value: string): string =>
     .replace(/&#x2F;/gi, '/')
     .replace(/&#47;/g, '/');
 
+/**
+ * Derived images of the image route wherever a page names them: `srcset`, the reader's `data-webp`,
+ * `og:image`, JSON-LD. Their paths carry no characters that need escaping.
+ */
+const IMAGE_PATH = /\/_img\/[\w/-]+\.(?:avif|webp|jpg)/g;
+
 /** Root-relative or same-origin links in an HTML or XML body, as site paths without query or hash. */
 export function linksIn(body: string, siteOrigin: string): string[] {
   const found = new Set<string>();
+  for (const [image] of body.matchAll(IMAGE_PATH)) found.add(image);
   const pattern = /(?:href|src)="([^"]*)"|<loc>([^<]*)<\/loc>/g;
   for (const match of body.matchAll(pattern)) {
     const raw = decode((match[1] ?? match[2] ?? '').trim());

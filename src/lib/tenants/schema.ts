@@ -166,6 +166,11 @@ export const PublishingConfigSchema = z.strictObject({
   /** Extra iframe hosts kept in post content and stream embeds (video players); YouTube and Vimeo are built in. */
   embedHosts: z.array(embedHost).default([]),
   /**
+   * Hosts besides the API's own origin whose pictures the image route may fetch (a media CDN);
+   * pictures from any other host are not shown.
+   */
+  mediaHosts: z.array(hostName).default([]),
+  /**
    * Slugs of the plans that unlock the e-paper, the one to lead with first. The e-paper paywall offers
    * only these (other plans stay on /plans); empty: the paywall links to /plans.
    */

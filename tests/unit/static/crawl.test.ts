@@ -15,6 +15,10 @@ describe('render-and-save', () => {
     ['/rss.xml', 'rss.xml'],
     ['/robots.txt', 'robots.txt'],
     ['/epaper/x/page/3/zoom/1.5', 'epaper/x/page/3/zoom/1.5/index.html'],
+    [
+      '/_img/u/aHR0cA/800/AAAAAAAAAAAAAAAAAAAAAA.avif',
+      '_img/u/aHR0cA/800/AAAAAAAAAAAAAAAAAAAAAA.avif',
+    ],
   ])('writes %s to %s', (path, file) => {
     expect(fileForPath(path)).toBe(file);
   });
@@ -30,6 +34,25 @@ describe('render-and-save', () => {
       '/posts/c',
       '/categories/d',
     ]);
+  });
+
+  it("saves every derived image a page names: srcset, the reader's data-webp, og:image, JSON-LD", () => {
+    const html = `<picture><source srcset="/_img/u/YQ/160/AAAAAAAAAAAAAAAAAAAAAA.avif 160w, /_img/u/YQ/320/BBBBBBBBBBBBBBBBBBBBBB.avif 320w">
+      <img src="/_img/u/YQ/320/CCCCCCCCCCCCCCCCCCCCCC.jpg"></picture>
+      <a data-webp="/_img/u/Yg/800/DDDDDDDDDDDDDDDDDDDDDD.webp 800w" href="/epaper/x/page/2">2</a>
+      <meta property="og:image" content="https://news.example.com/_img/u/YQ/1200/EEEEEEEEEEEEEEEEEEEEEE.jpg">
+      <script type="application/ld+json">{"image":["https://news.example.com/_img/u/YQ/1200-1x1/FFFFFFFFFFFFFFFFFFFFFF.jpg"]}</script>`;
+    expect(linksIn(html, 'https://news.example.com').sort()).toEqual(
+      [
+        '/_img/u/YQ/160/AAAAAAAAAAAAAAAAAAAAAA.avif',
+        '/_img/u/YQ/320/BBBBBBBBBBBBBBBBBBBBBB.avif',
+        '/_img/u/YQ/320/CCCCCCCCCCCCCCCCCCCCCC.jpg',
+        '/_img/u/Yg/800/DDDDDDDDDDDDDDDDDDDDDD.webp',
+        '/_img/u/YQ/1200/EEEEEEEEEEEEEEEEEEEEEE.jpg',
+        '/_img/u/YQ/1200-1x1/FFFFFFFFFFFFFFFFFFFFFF.jpg',
+        '/epaper/x/page/2',
+      ].sort(),
+    );
   });
 
   it('names page types for the summary', () => {

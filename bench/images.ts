@@ -1,0 +1,262 @@
+/**
+ * Image bench (issue 21), against the contract mock in photo mode (3000×2000 covers, 2200×3000 page
+ * scans): bytes on the wire of each page's first view on a phone, the reader's first view and its
+ * thumbnail strip, cold transform times, a warm image's throughput, and the server's peak memory
+ * under 50 concurrent cold transforms. Own build and free ports.
+ *
+ *   node bench/images.ts [--lighthouse] [--skip-build]
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import autocannon from 'autocannon';
+import { startMock } from '../mock/index.ts';
+import { demoEnv } from '../scripts/demo-env.mjs';
+import { transformImage } from '../src/lib/images/transform.ts';
+import { freePort } from '../tests/fixtures/net.ts';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const OUT = './dist-bench-images';
+const TENANT = 'daily-planet';
+const args = new Set(process.argv.slice(2));
+/** The issue's targets: each page's first view, the reader's first view, its thumbnail strip. */
+const PAGE_BUDGET = 1.5 * 1024 * 1024;
+const THUMBS_BUDGET = 300 * 1024;
+
+if (!args.has('--skip-build')) {
+  execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
+    cwd: root,
+    env: { ...process.env, MASTHEAD_OUT_DIR: OUT, ASTRO_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+const mock = await startMock({
+  publishingPort: 0,
+  lodgingPort: 0,
+  controlPort: 0,
+  media: 'photos',
+  limits: { publicPerMinute: 0, tokenPerMinute: 0, lodgingPerMinute: 0 },
+});
+const port = await freePort();
+const origin = `http://${TENANT}.localhost:${port}`;
+// Node cannot resolve `*.localhost`: its own requests take the tenant's path prefix instead.
+const direct = `http://127.0.0.1:${port}/${TENANT}`;
+const cacheDir = mkdtempSync(join(tmpdir(), 'masthead-bench-images-'));
+const server: ChildProcess = spawn(process.execPath, [`${OUT}/server/entry.mjs`], {
+  cwd: root,
+  env: {
+    ...process.env,
+    ...demoEnv(),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLISHING_BASE_URL: mock.publishingUrl,
+    LODGING_BASE_URL: mock.lodgingUrl,
+    PUBLISHING_PUBLIC_PER_MINUTE: '6000',
+    IMAGE_CACHE_DIR: cacheDir,
+    IMAGE_SIGNING_SECRET: 'bench-images-signing-secret',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+
+const api = async <T>(path: string): Promise<T> =>
+  (
+    (await (
+      await fetch(`${mock.publishingUrl}${path}`, { headers: { 'X-Tenant': TENANT } })
+    ).json()) as {
+      data: T;
+    }
+  ).data;
+
+async function waitForServer(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/favicon.svg`);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error('server did not start');
+}
+
+/** Peak resident memory of the server so far (VmHWM), in MB. */
+const peakRss = () =>
+  Math.round(
+    Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) /
+      1024,
+  );
+
+try {
+  await waitForServer();
+  const posts = await api<{ slug: string; cover_image_url: string | null }[]>('/posts?per_page=20');
+  const category = (await api<{ slug: string }[]>('/categories'))[0]!;
+  const free = (await api<{ slug: string; is_free: boolean }[]>('/epaper?per_page=50')).find(
+    (e) => e.is_free,
+  )!;
+  const post = posts.find((p) => p.cover_image_url)!;
+  const pages = {
+    home: '/',
+    post: `/posts/${post.slug}`,
+    category: `/categories/${category.slug}`,
+    epaper: '/epaper',
+    reader: `/epaper/${free.slug}`,
+  };
+
+  // First view on a phone (Lighthouse's mobile: 412×823 at 1.75): every byte over the wire.
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROME_PATH'] ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
+  const weights: Record<
+    string,
+    { kB: number; images: number; imageKB: number; thumbsKB?: number }
+  > = {};
+  for (const [name, path] of Object.entries(pages)) {
+    const context = await browser.newContext({
+      viewport: { width: 412, height: 823 },
+      deviceScaleFactor: 1.75,
+      isMobile: true,
+    });
+    const page = await context.newPage();
+    const sizes: { url: string; bytes: number }[] = [];
+    page.on('requestfinished', (request) => {
+      void request.sizes().then((s) => {
+        sizes.push({ url: request.url(), bytes: s.responseBodySize + s.responseHeadersSize });
+      });
+    });
+    await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
+    await page.waitForTimeout(300);
+    const total = sizes.reduce((sum, s) => sum + s.bytes, 0);
+    const images = sizes.filter((s) => s.url.includes('/_img/'));
+    const thumbs = images.filter((s) => /\/_img\/[^ ]*\/(160|320)\//.test(s.url));
+    weights[name] = {
+      kB: Math.round(total / 1024),
+      images: images.length,
+      imageKB: Math.round(images.reduce((sum, s) => sum + s.bytes, 0) / 1024),
+      ...(name === 'reader'
+        ? { thumbsKB: Math.round(thumbs.reduce((sum, s) => sum + s.bytes, 0) / 1024) }
+        : {}),
+    };
+    await context.close();
+  }
+  await browser.close();
+  console.log('\nFirst view on a phone (412×823 @1.75), mock in photo mode');
+  console.table(weights);
+
+  // Cold transforms, in process: 3000×2000 originals fetched first, then decode + resize + encode.
+  const html = await (await fetch(`${direct}/categories/${category.slug}`)).text();
+  const covers = (await api<{ cover_image_url: string | null }[]>('/posts?per_page=50&page=2'))
+    .map((p) => p.cover_image_url)
+    .filter((url): url is string => url !== null)
+    .slice(0, 5);
+  const timings: Record<'avif' | 'webp', number[]> = { avif: [], webp: [] };
+  for (const cover of covers) {
+    const original = Buffer.from(await (await fetch(cover)).arrayBuffer());
+    for (const format of ['avif', 'webp'] as const) {
+      const started = performance.now();
+      await transformImage(original, 800, format, { maxPixels: 40_000_000, timeoutMs: 30_000 });
+      timings[format].push(performance.now() - started);
+    }
+  }
+  const median = (list: number[]) =>
+    Math.round(list.sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0);
+  const transforms = { coldAvif800Ms: median(timings.avif), coldWebp800Ms: median(timings.webp) };
+  console.log('\nCold 3000×2000 JPEG → 800 px (median of 5, one sharp thread)');
+  console.table(transforms);
+  const cold = [...new Set(html.match(/\/_img\/u\/[\w-]+\/800\/[\w-]+\.(?:avif|webp)/g) ?? [])];
+
+  // A warm derived image through `npm start`'s server (a file read, no sharp).
+  const warmPath = cold[0]!;
+  const warm = await autocannon({
+    url: `http://127.0.0.1:${port}${warmPath}`,
+    headers: { host: `${TENANT}.localhost:${port}` },
+    connections: 20,
+    duration: 6,
+  });
+  const warmResult = { rps: Math.round(warm.requests.average), errors: warm.errors + warm.non2xx };
+  console.log('\nWarm derived image (20 connections, 6 s)');
+  console.table(warmResult);
+
+  // 50 concurrent cold transforms of different sources: statuses and the server's peak memory.
+  const before = peakRss();
+  const slugs = (await api<{ slug: string }[]>('/categories')).map((c) => c.slug);
+  const listings = await Promise.all(
+    slugs
+      .flatMap((slug) => [`/categories/${slug}`, `/categories/${slug}/page/2`])
+      .map(async (path) => (await fetch(`${direct}${path}`)).text()),
+  );
+  const many = [
+    ...new Set(listings.join('').match(/\/_img\/u\/[\w-]+\/1200\/[\w-]+\.avif/g) ?? []),
+  ].slice(0, 50);
+  const statuses: Record<string, number> = {};
+  await Promise.all(
+    many.map(async (path) => {
+      const response = await fetch(`${direct}${path}`);
+      await response.arrayBuffer();
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+    }),
+  );
+  const memory = {
+    requests: many.length,
+    statuses: JSON.stringify(statuses),
+    peakRssBeforeMB: before,
+    peakRssAfterMB: peakRss(),
+  };
+  console.log('\nConcurrent cold transforms');
+  console.table(memory);
+
+  let lighthouse: Record<string, unknown> | string = 'skipped (--lighthouse to run it)';
+  if (args.has('--lighthouse')) {
+    lighthouse = {};
+    const outDir = join(root, 'bench/results');
+    mkdirSync(outDir, { recursive: true });
+    for (const [name, path] of Object.entries(pages)) {
+      const output = join(outDir, `lighthouse-photos-${name}.json`);
+      try {
+        execFileSync(
+          process.execPath,
+          [
+            'node_modules/lighthouse/cli/index.js',
+            `${origin}${path}`,
+            '--quiet',
+            '--output=json',
+            `--output-path=${output}`,
+            '--only-categories=performance',
+            '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+          ],
+          { cwd: root, env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, stdio: 'ignore' },
+        );
+      } catch (error) {
+        lighthouse[name] = { error: (error as Error).message.split('\n')[0] };
+        continue;
+      }
+      const report = JSON.parse(readFileSync(output, 'utf8')) as {
+        categories: { performance: { score: number } };
+        audits: Record<string, { numericValue?: number }>;
+      };
+      lighthouse[name] = {
+        performance: Math.round(report.categories.performance.score * 100),
+        lcpMs: Math.round(report.audits['largest-contentful-paint']?.numericValue ?? 0),
+        totalKB: Math.round((report.audits['total-byte-weight']?.numericValue ?? 0) / 1024),
+      };
+    }
+    console.log('\nLighthouse mobile (13.5.0), photo mode');
+    console.table(lighthouse);
+  }
+
+  const ok =
+    Object.values(weights).every((w) => w.kB * 1024 <= PAGE_BUDGET) &&
+    (weights['reader']?.thumbsKB ?? Infinity) * 1024 <= THUMBS_BUDGET;
+  const result = { weights, transforms, warm: warmResult, memory, lighthouse, ok };
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(join(root, 'bench/results/images.json'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nImages: ${ok ? 'targets met' : 'a target missed'} (bench/results/images.json)`);
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  server.kill('SIGTERM');
+  await mock.close();
+}

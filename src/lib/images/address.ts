@@ -1,0 +1,89 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { FORMAT_EXTENSION, formatOfExtension, isLadderWidth, type ImageFormat } from './ladder.ts';
+
+/**
+ * Addresses of the image route, signed by the server so nobody can ask it for an arbitrary source,
+ * width or format:
+ * - `/_img/u/<source, base64url>/<width>[-<crop>]/<signature>.<ext>`: a public upstream picture;
+ * - `/_img/e/<edition slug>/<page>/<width>/<signature>.<ext>`: a page of a subscriber-only edition,
+ *   checked against the session on every request (its upstream URL never leaves the server).
+ * Paths only (no query), so a static copy stores each one as a file.
+ */
+export type ImageTarget =
+  { kind: 'source'; source: string } | { kind: 'edition-page'; edition: string; page: number };
+
+/** Crops for search engines' article images (16:9, 4:3, 1:1); none keeps the source's shape. */
+export const IMAGE_CROPS = ['16x9', '4x3', '1x1'] as const;
+export type ImageCrop = (typeof IMAGE_CROPS)[number];
+
+export type ImageRequest = {
+  target: ImageTarget;
+  width: number;
+  format: ImageFormat;
+  crop?: ImageCrop | undefined;
+};
+
+const SIGNATURE_BYTES = 16;
+
+const sizeSegment = ({ width, crop }: ImageRequest) => (crop ? `${width}-${crop}` : `${width}`);
+
+const signed = (target: ImageTarget) =>
+  target.kind === 'source' ? `u\n${target.source}` : `e\n${target.edition}\n${target.page}`;
+
+/** HMAC-SHA256 over target, width and format, base64url (22 characters). */
+export function imageSignature(secret: string, request: ImageRequest): string {
+  return createHmac('sha256', secret)
+    .update(`${signed(request.target)}\n${sizeSegment(request)}\n${request.format}`)
+    .digest()
+    .subarray(0, SIGNATURE_BYTES)
+    .toString('base64url');
+}
+
+/** The signed site path (without a tenant prefix) of one derived image. */
+export function imagePath(secret: string, request: ImageRequest): string {
+  const { target, format } = request;
+  const head =
+    target.kind === 'source'
+      ? `u/${Buffer.from(target.source).toString('base64url')}`
+      : `e/${encodeURIComponent(target.edition)}/${target.page}`;
+  const file = `${imageSignature(secret, request)}.${FORMAT_EXTENSION[format]}`;
+  return `/_img/${head}/${sizeSegment(request)}/${file}`;
+}
+
+export type ParsedImagePath =
+  { ok: true; request: ImageRequest } | { ok: false; status: 400 | 403; reason: string };
+
+const bad = (reason: string): ParsedImagePath => ({ ok: false, status: 400, reason });
+
+/** Reads and verifies an image route path (`/_img/…`): a malformed one is 400, a bad signature 403. */
+export function parseImagePath(secret: string, pathname: string): ParsedImagePath {
+  const parts = pathname.replace(/^\/_img\//, '').split('/');
+  const file = /^([A-Za-z0-9_-]{22})\.([a-z]+)$/.exec(parts.at(-1) ?? '');
+  const format = formatOfExtension(file?.[2] ?? '');
+  const size = /^(\d{1,5})(?:-(16x9|4x3|1x1))?$/.exec(parts.at(-2) ?? '');
+  const width = Number(size?.[1]);
+  const crop = size?.[2] as ImageCrop | undefined;
+  if (!file || !format) return bad('Unknown image format: use .avif, .webp or .jpg.');
+  if (!size || !isLadderWidth(width)) return bad('This width is not one the site makes.');
+  let target: ImageTarget;
+  if (parts[0] === 'u' && parts.length === 4) {
+    const source = Buffer.from(parts[1] ?? '', 'base64url').toString('utf8');
+    if (!/^https?:\/\//.test(source)) return bad('Malformed image source.');
+    target = { kind: 'source', source };
+  } else if (parts[0] === 'e' && parts.length === 5 && /^[1-9]\d{0,3}$/.test(parts[2] ?? '')) {
+    target = {
+      kind: 'edition-page',
+      edition: decodeURIComponent(parts[1] ?? ''),
+      page: Number(parts[2]),
+    };
+  } else {
+    return bad('Malformed image address.');
+  }
+  const request: ImageRequest = { target, width, format, ...(crop ? { crop } : {}) };
+  const expected = Buffer.from(imageSignature(secret, request));
+  const given = Buffer.from(file[1] ?? '');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    return { ok: false, status: 403, reason: 'The image address is not signed by this site.' };
+  }
+  return { ok: true, request };
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Derived images (and originals) on disk within a byte limit, least recently used out. The index
+ * lives in memory and is rebuilt from the folder at start (oldest file first), so a restart keeps
+ * the warm set; files are written under a temporary name and renamed, so a reader never sees half.
+ */
+export class DiskStore {
+  private readonly index: LRUCache<string, number>;
+  private ready: Promise<void> | undefined;
+  private readonly dir: string;
+
+  constructor(dir: string, maxBytes: number) {
+    this.dir = dir;
+    this.index = new LRUCache<string, number>({
+      maxSize: maxBytes,
+      sizeCalculation: (size) => Math.max(1, size),
+      dispose: (_size, name, reason) => {
+        if (reason === 'evict' || reason === 'delete') void unlink(this.file(name)).catch(() => {});
+      },
+    });
+  }
+
+  /** File name of a key: its SHA-256, spread over 256 folders. */
+  static nameOf(key: string): string {
+    return createHash('sha256').update(key).digest('hex');
+  }
+
+  private file(name: string): string {
+    return join(this.dir, name.slice(0, 2), name);
+  }
+
+  private load(): Promise<void> {
+    this.ready ??= (async () => {
+      await mkdir(this.dir, { recursive: true });
+      const found: { name: string; size: number; time: number }[] = [];
+      for (const folder of await readdir(this.dir).catch(() => [])) {
+        for (const name of await readdir(join(this.dir, folder)).catch(() => [])) {
+          if (name.includes('.')) continue; // a temporary file left by a crash
+          const info = await stat(join(this.dir, folder, name)).catch(() => undefined);
+          if (info?.isFile()) found.push({ name, size: info.size, time: info.mtimeMs });
+        }
+      }
+      for (const entry of found.sort((a, b) => a.time - b.time)) {
+        this.index.set(entry.name, entry.size);
+      }
+    })();
+    return this.ready;
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    await this.load();
+    const name = DiskStore.nameOf(key);
+    if (this.index.get(name) === undefined) return undefined;
+    try {
+      return await readFile(this.file(name));
+    } catch {
+      this.index.delete(name);
+      return undefined;
+    }
+  }
+
+  async put(key: string, bytes: Uint8Array): Promise<void> {
+    await this.load();
+    const name = DiskStore.nameOf(key);
+    const file = this.file(name);
+    await mkdir(join(this.dir, name.slice(0, 2)), { recursive: true });
+    const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
+    await writeFile(partial, bytes);
+    await rename(partial, file);
+    this.index.set(name, bytes.byteLength);
+  }
+
+  /** Bytes held (the index's view). */
+  async size(): Promise<number> {
+    await this.load();
+    return this.index.calculatedSize;
+  }
+}

@@ -1,0 +1,62 @@
+import { ImageError } from './errors.ts';
+
+export type SourceLimits = { maxBytes: number; timeoutMs: number };
+
+const MAX_REDIRECTS = 3;
+
+/**
+ * The bytes of an upstream picture: at most `maxBytes` (by `Content-Length`, then counted while
+ * reading), within `timeoutMs`, following redirects only to sources `allowed` accepts.
+ */
+export async function fetchSource(
+  source: string,
+  limits: SourceLimits,
+  allowed: (url: string) => boolean,
+  headers: Record<string, string> = {},
+): Promise<Buffer> {
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  let url = source;
+  try {
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const response = await fetch(url, { redirect: 'manual', signal, headers });
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        void response.body?.cancel();
+        url = new URL(location, url).href;
+        if (!allowed(url))
+          throw new ImageError(502, 'The image source redirects to a host that is not allowed.');
+        continue;
+      }
+      if (response.status === 404 || response.status === 410) {
+        void response.body?.cancel();
+        throw new ImageError(404, 'The image source does not exist.');
+      }
+      if (!response.ok || !response.body) {
+        void response.body?.cancel();
+        throw new ImageError(502, `The image source answered ${response.status}.`);
+      }
+      return await readLimited(response, limits.maxBytes);
+    }
+    throw new ImageError(502, 'The image source redirects too often.');
+  } catch (error) {
+    if (error instanceof ImageError) throw error;
+    if (signal.aborted) throw new ImageError(504, 'The image source took too long to answer.');
+    throw new ImageError(502, 'The image source could not be reached.');
+  }
+}
+
+async function readLimited(response: Response, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () => new ImageError(422, `The image source is larger than ${maxBytes} bytes.`);
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    void response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,44 @@
+/**
+ * The fixed ladder of image widths the site makes, so caches stay bounded: every `srcset` picks from
+ * it, and the image route refuses any other width. 160 is the reader's thumbnail, 1200 the Open
+ * Graph width, 2400 the zoomed e-paper page.
+ */
+export const IMAGE_WIDTHS = [160, 320, 480, 640, 800, 1200, 1600, 2400] as const;
+export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+const LARGEST: ImageWidth = 2400;
+
+/** Output formats, best first: `<picture>` offers AVIF and WebP, the `<img>` itself JPEG. */
+export const IMAGE_FORMATS = ['avif', 'webp', 'jpeg'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+export const FORMAT_EXTENSION: Record<ImageFormat, string> = {
+  avif: 'avif',
+  webp: 'webp',
+  jpeg: 'jpg',
+};
+export const FORMAT_TYPE: Record<ImageFormat, string> = {
+  avif: 'image/avif',
+  webp: 'image/webp',
+  jpeg: 'image/jpeg',
+};
+
+export const isLadderWidth = (value: number): value is ImageWidth =>
+  (IMAGE_WIDTHS as readonly number[]).includes(value);
+
+export const formatOfExtension = (extension: string): ImageFormat | undefined =>
+  IMAGE_FORMATS.find((format) => FORMAT_EXTENSION[format] === extension);
+
+/** The smallest ladder width of at least `px` (the largest when none is). */
+export function widthAtLeast(px: number): ImageWidth {
+  return IMAGE_WIDTHS.find((width) => width >= px) ?? LARGEST;
+}
+
+/**
+ * The widths a `srcset` lists for a picture shown at most `maxDisplay` CSS pixels wide (up to twice
+ * that for dense screens), never wider than the source: its first step at or above the source's
+ * width stands for the source itself (the route never enlarges).
+ */
+export function srcsetWidths(maxDisplay: number, sourceWidth?: number): ImageWidth[] {
+  const cap = Math.min(widthAtLeast(maxDisplay * 2), widthAtLeast(sourceWidth ?? Infinity));
+  return IMAGE_WIDTHS.filter((width) => width <= cap);
+}

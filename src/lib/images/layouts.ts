@@ -1,0 +1,42 @@
+import type { PictureLayout } from './picture.ts';
+
+/**
+ * How wide each layout shows its pictures (`sizes`, and the widest CSS width for the ladder), in
+ * step with the CSS of its component. The page is at most 72rem wide (global.css).
+ */
+export const CARD_LAYOUT: Record<'lead' | 'secondary' | 'grid', PictureLayout> = {
+  // Beside the text (3fr of 5) from 56rem, the full column below.
+  lead: { sizes: '(min-width: 56rem) min(42rem, 58vw), calc(100vw - 2rem)', maxWidth: 900 },
+  secondary: {
+    sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
+    maxWidth: 560,
+  },
+  grid: {
+    sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
+    maxWidth: 560,
+  },
+};
+
+/** A post's cover above the article (the column of the article page). */
+export const ARTICLE_COVER: PictureLayout = {
+  sizes: '(min-width: 46rem) 44rem, calc(100vw - 2rem)',
+  maxWidth: 704,
+};
+
+/** A picture inside the article text. */
+export const ARTICLE_FIGURE: PictureLayout = ARTICLE_COVER;
+
+/** Edition covers in the e-paper list and on the paywall. */
+export const EDITION_COVER: PictureLayout = {
+  sizes: '(min-width: 36rem) 14rem, 45vw',
+  maxWidth: 240,
+};
+
+/** Stream thumbnails in cards. */
+export const STREAM_CARD: PictureLayout = {
+  sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
+  maxWidth: 560,
+};
+
+/** The reader's thumbnail strip: about 160 px wide at any density. */
+export const READER_THUMB: PictureLayout = { sizes: '5rem', maxWidth: 80 };

@@ -1,0 +1,102 @@
+import type { Tenant } from '../tenants/schema.ts';
+import { imagePath, type ImageCrop, type ImageTarget } from './address.ts';
+import {
+  FORMAT_TYPE,
+  srcsetWidths,
+  widthAtLeast,
+  type ImageFormat,
+  type ImageWidth,
+} from './ladder.ts';
+import { sourceAllowed } from './sources.ts';
+
+/** What a page needs to address the image route: the signing key, the tenant and its link prefix. */
+export type ImageLinks = {
+  secret: string;
+  tenant: Pick<Tenant, 'publishing'>;
+  /** Site path → link (adds the `/<tenant>/` prefix when the visitor came that way). */
+  href: (path: string) => string;
+};
+
+/** A picture as the upstream describes it; unknown sizes are taken as 3:2 (the usual photo). */
+export type UpstreamImage = {
+  url: string | null | undefined;
+  width?: number | null | undefined;
+  height?: number | null | undefined;
+  /** Height over width to assume when the upstream gives no size (3:2 unless said). */
+  assumedRatio?: number | undefined;
+};
+
+/** How wide the layout shows a picture: the `sizes` attribute and its largest CSS width. */
+export type PictureLayout = { sizes: string; maxWidth: number };
+
+export type PictureSource = { type: string; srcset: string };
+export type Picture = {
+  /** AVIF and WebP `<source>`s, best first. */
+  sources: PictureSource[];
+  /** The `<img>`: JPEG, for browsers that take neither. */
+  src: string;
+  srcset: string;
+  sizes: string;
+  width: number;
+  height: number;
+};
+
+const MODERN: ImageFormat[] = ['avif', 'webp'];
+const DEFAULT_WIDTH = 1200;
+
+/** The signed link of one derived image. */
+export function imageHref(
+  links: ImageLinks,
+  target: ImageTarget,
+  width: ImageWidth,
+  format: ImageFormat,
+  crop?: ImageCrop,
+): string {
+  return links.href(imagePath(links.secret, { target, width, format, crop }));
+}
+
+/** `{ width, height }` of an upstream image, 3:2 when the upstream does not say. */
+export function intrinsicSize(image: UpstreamImage): { width: number; height: number } {
+  const width = image.width && image.width > 0 ? image.width : DEFAULT_WIDTH;
+  const height = image.height && image.height > 0 ? image.height : Math.round((width * 2) / 3);
+  return { width, height };
+}
+
+/**
+ * `<picture>` data for a target the route can serve, at the widths the layout needs. The sizes of
+ * `image` are the source's (for `width`/`height`, so nothing shifts, and to cap the ladder).
+ */
+export function pictureFor(
+  links: ImageLinks,
+  target: ImageTarget,
+  image: UpstreamImage,
+  layout: PictureLayout,
+): Picture {
+  const size = intrinsicSize(image);
+  const widths = srcsetWidths(layout.maxWidth, image.width ?? undefined);
+  const set = (format: ImageFormat) =>
+    widths
+      .map((width) => `${imageHref(links, target, width, format)} ${Math.min(width, size.width)}w`)
+      .join(', ');
+  const fallback = Math.min(widthAtLeast(layout.maxWidth), widths.at(-1) ?? DEFAULT_WIDTH);
+  return {
+    sources: MODERN.map((format) => ({ type: FORMAT_TYPE[format], srcset: set(format) })),
+    src: imageHref(links, target, widthAtLeast(fallback), 'jpeg'),
+    srcset: set('jpeg'),
+    sizes: layout.sizes,
+    ...size,
+  };
+}
+
+/**
+ * `<picture>` data for an upstream picture, or null when there is none or it comes from a host the
+ * tenant does not take pictures from: the layout then shows its typographic fallback.
+ */
+export function upstreamPicture(
+  links: ImageLinks,
+  image: UpstreamImage,
+  layout: PictureLayout,
+): Picture | null {
+  if (!image.url || !sourceAllowed(links.tenant, image.url)) return null;
+  return pictureFor(links, { kind: 'source', source: image.url }, image, layout);
+}

@@ -1,0 +1,67 @@
+import type { EditionPage } from '../publishing/schema.ts';
+import type { ImageTarget } from './address.ts';
+import { IMAGE_WIDTHS, type ImageWidth } from './ladder.ts';
+import { imageHref, intrinsicSize, type ImageLinks } from './picture.ts';
+
+/** What the reader shows of one page: WebP `srcset` (the `<source>`), a JPEG `src`, the page's size. */
+export type ReaderImage = { webp: string; src: string; width: number; height: number };
+
+/** Page widths: a phone's screen up to a zoomed page on a large, dense screen. */
+const PAGE_WIDTHS = IMAGE_WIDTHS.filter((width) => width >= 320);
+/** Thumbnails are about 80 CSS px wide: 160 px, 320 on dense screens. */
+const THUMB_WIDTHS: ImageWidth[] = [160, 320];
+
+/**
+ * `public`: a free edition, through the signed public route (cacheable, files in a static copy).
+ * `private`: a subscriber-only edition, by edition and page number: the route checks the session on
+ * every request, and the upstream URL never appears in the page.
+ */
+export type ReaderAccess = 'public' | 'private';
+
+function targetOf(edition: string, page: EditionPage, access: ReaderAccess): ImageTarget {
+  return access === 'private'
+    ? { kind: 'edition-page', edition, page: page.page_number }
+    : { kind: 'source', source: page.image_url };
+}
+
+function readerImage(
+  links: ImageLinks,
+  target: ImageTarget,
+  page: EditionPage,
+  widths: readonly ImageWidth[],
+  fallback: ImageWidth,
+): ReaderImage {
+  const size = intrinsicSize({
+    url: page.image_url,
+    width: page.width,
+    height: page.height,
+    assumedRatio: 4 / 3,
+  });
+  return {
+    webp: widths
+      .map((w) => `${imageHref(links, target, w, 'webp')} ${Math.min(w, size.width)}w`)
+      .join(', '),
+    src: imageHref(links, target, fallback, 'jpeg'),
+    ...size,
+  };
+}
+
+/** A page at every width the reader may need (the browser picks by `readerSizes`). */
+export function readerPage(
+  links: ImageLinks,
+  edition: string,
+  page: EditionPage,
+  access: ReaderAccess,
+): ReaderImage {
+  return readerImage(links, targetOf(edition, page, access), page, PAGE_WIDTHS, 1200);
+}
+
+/** A page's thumbnail. */
+export function readerThumb(
+  links: ImageLinks,
+  edition: string,
+  page: EditionPage,
+  access: ReaderAccess,
+): ReaderImage {
+  return readerImage(links, targetOf(edition, page, access), page, THUMB_WIDTHS, 160);
+}

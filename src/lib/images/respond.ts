@@ -1,0 +1,44 @@
+import { ImageError } from './errors.ts';
+import { FORMAT_TYPE, type ImageFormat } from './ladder.ts';
+
+/** Derived images of public sources: their address changes with source, width and format. */
+export const PUBLIC_IMAGE_CACHE = 'public, max-age=31536000, immutable';
+/** A subscriber's page image: never stored by a browser cache or a shared one. */
+export const PRIVATE_IMAGE_CACHE = 'private, no-store';
+
+// A transparent 1×1 GIF: a failed picture shows the layout's typographic fallback beneath it,
+// never a broken-image icon.
+const BLANK_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+export function imageOk(bytes: Buffer, format: ImageFormat, cacheControl: string): Response {
+  return new Response(new Uint8Array(bytes), {
+    status: 200,
+    headers: {
+      'Content-Type': FORMAT_TYPE[format],
+      'Content-Length': String(bytes.byteLength),
+      'Cache-Control': cacheControl,
+    },
+  });
+}
+
+/**
+ * A refusal: the status and a one-line reason (`X-Image-Error`). Addresses the site never signed
+ * get plain text; a source that failed gets the blank picture, so the page shows its fallback.
+ */
+export function imageRefused(error: ImageError): Response {
+  const headers = { 'Cache-Control': 'no-store', 'X-Image-Error': error.message };
+  if (error.status === 400 || error.status === 403 || error.status === 401) {
+    return new Response(`${error.message}\n`, {
+      status: error.status,
+      headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
+    });
+  }
+  return new Response(new Uint8Array(BLANK_GIF), {
+    status: error.status,
+    headers: {
+      ...headers,
+      'Content-Type': 'image/gif',
+      ...(error.status === 503 ? { 'Retry-After': '5' } : {}),
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import type { APIContext } from 'astro';
+import { getSignedIn } from '../auth/session.ts';
+import { loadReader } from '../epaper/load.ts';
+import { classify } from '../failures/classify.ts';
+import { logError } from '../log.ts';
+import type { Tenant } from '../tenants/schema.ts';
+import { parseImagePath, type ImageRequest } from './address.ts';
+import { ImageError } from './errors.ts';
+import { imageOk, imageRefused, PRIVATE_IMAGE_CACHE, PUBLIC_IMAGE_CACHE } from './respond.ts';
+import { imagePipeline, imageSecret } from './site.ts';
+import { sourceAllowed } from './sources.ts';
+
+/** `GET /_img/…` (injected by astro.config.mjs): one signed, cached, size-limited derived image. */
+export async function imageRoute(context: APIContext): Promise<Response> {
+  const tenant = context.locals.site?.tenant;
+  try {
+    if (!tenant) throw new ImageError(404, 'No site is served at this address.');
+    const parsed = parseImagePath(imageSecret(), context.url.pathname);
+    if (!parsed.ok) throw new ImageError(parsed.status, parsed.reason);
+    const { request } = parsed;
+    if (request.target.kind === 'source') {
+      const bytes = await derived(tenant, request.target.source, request);
+      return imageOk(bytes, request.format, PUBLIC_IMAGE_CACHE);
+    }
+    const source = await subscriberPage(
+      context,
+      tenant,
+      request.target.edition,
+      request.target.page,
+    );
+    return imageOk(await derived(tenant, source, request), request.format, PRIVATE_IMAGE_CACHE);
+  } catch (error) {
+    if (error instanceof ImageError) return imageRefused(error);
+    logError('images.failed', { tenant: tenant?.id, path: context.url.pathname }, error);
+    return imageRefused(new ImageError(502, 'The image could not be made.'));
+  }
+}
+
+function derived(tenant: Tenant, source: string, request: ImageRequest): Promise<Buffer> {
+  const allowed = (url: string) => sourceAllowed(tenant, url);
+  if (!allowed(source)) {
+    throw new ImageError(403, 'The image source is not on a host this site takes pictures from.');
+  }
+  const { width, format, crop } = request;
+  return imagePipeline().derive({ source, width, format, crop, allowed });
+}
+
+/** The upstream URL of a page the signed-in visitor may read, checked on every request. */
+async function subscriberPage(
+  context: APIContext,
+  tenant: Tenant,
+  edition: string,
+  page: number,
+): Promise<string> {
+  const signedIn = await getSignedIn(context.session, tenant.id);
+  if (!signedIn) throw new ImageError(401, 'Log in as a subscriber to see this page.');
+  let reader: Awaited<ReturnType<typeof loadReader>>;
+  try {
+    reader = await loadReader(tenant, edition, () => Promise.resolve(signedIn));
+  } catch (error) {
+    const failure = classify(error);
+    if (failure.kind === 'not-found') throw new ImageError(404, 'There is no such edition.');
+    throw new ImageError(503, 'The edition cannot be checked right now; try again shortly.');
+  }
+  if (reader.kind !== 'reader')
+    throw new ImageError(403, 'Your subscription does not include this edition.');
+  const found = reader.pages.find((p) => p.page_number === page);
+  if (!found) throw new ImageError(404, 'This edition has no such page.');
+  return found.image_url;
+}

@@ -1,0 +1,150 @@
+import { once } from 'node:events';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImageError } from '../../../src/lib/images/errors.ts';
+import { ImagePipeline, type PipelineOptions } from '../../../src/lib/images/pipeline.ts';
+import type { ImageFormat } from '../../../src/lib/images/ladder.ts';
+
+/** A PNG whose header claims `width`×`height` but holds almost no data: a decompression bomb. */
+async function pngClaiming(width: number, height: number): Promise<Buffer> {
+  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } })
+    .png()
+    .toBuffer();
+  const bomb = Buffer.from(png);
+  bomb.writeUInt32BE(width, 16);
+  bomb.writeUInt32BE(height, 20);
+  bomb.writeUInt32BE(crc32(bomb.subarray(12, 29)), 29);
+  return bomb;
+}
+
+let server: Server;
+let origin = '';
+let dir = '';
+const hits = new Map<string, number>();
+let photo: Buffer;
+let bomb: Buffer;
+
+beforeAll(async () => {
+  photo = await sharp({
+    create: { width: 3000, height: 2000, channels: 3, background: '#3a6ea5' },
+  })
+    .jpeg()
+    .toBuffer();
+  bomb = await pngClaiming(60_000, 60_000);
+  server = createServer((req, res) => {
+    const path = req.url ?? '';
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (path === '/photo.jpg') return void res.end(photo);
+    if (path === '/bomb.png') return void res.end(bomb);
+    if (path === '/huge.jpg') return void res.end(Buffer.alloc(3_000_000, 1));
+    if (path === '/text.jpg') return void res.end('not a picture');
+    if (path === '/slow.jpg') return void setTimeout(() => res.end(photo), 2_000);
+    if (path === '/away.jpg') {
+      res.writeHead(302, { Location: 'https://elsewhere.example/a.jpg' });
+      return void res.end();
+    }
+    if (path === '/broken.jpg') {
+      res.writeHead(500);
+      return void res.end();
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dir = await mkdtemp(join(tmpdir(), 'masthead-images-'));
+});
+
+afterAll(async () => {
+  server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const options = (over: Partial<PipelineOptions> = {}): PipelineOptions => ({
+  cacheDir: join(dir, String(Math.random()).slice(2)),
+  cacheMaxBytes: 50_000_000,
+  maxBytes: 2_000_000,
+  maxPixels: 40_000_000,
+  timeoutMs: 1_000,
+  transforms: 2,
+  ...over,
+});
+const sameOrigin = (url: string) => url.startsWith(origin);
+const derive = (pipeline: ImagePipeline, path: string, width = 800, format: ImageFormat = 'webp') =>
+  pipeline.derive({ source: `${origin}${path}`, width, format, allowed: sameOrigin });
+
+describe('the image pipeline', () => {
+  it('makes each size once from one fetch of the original, however many ask at once', async () => {
+    const pipeline = new ImagePipeline(options());
+    hits.clear();
+    const many = await Promise.all(
+      Array.from({ length: 10 }, () => derive(pipeline, '/photo.jpg')),
+    );
+    expect(new Set(many.map((b) => b.toString('base64'))).size).toBe(1);
+    expect(await sharp(many[0]).metadata()).toMatchObject({ format: 'webp', width: 800 });
+    await derive(pipeline, '/photo.jpg', 320, 'webp');
+    await derive(pipeline, '/photo.jpg', 800, 'webp');
+    expect(hits.get('/photo.jpg')).toBe(1);
+    expect(pipeline.counts).toEqual({ fetches: 1, transforms: 2 });
+  });
+
+  it('serves a warm image from disk after a restart, with no fetch and no transform', async () => {
+    const shared = options();
+    await derive(new ImagePipeline(shared), '/photo.jpg', 480, 'avif');
+    const restarted = new ImagePipeline(shared);
+    const bytes = await derive(restarted, '/photo.jpg', 480, 'avif');
+    expect((await sharp(bytes).metadata()).width).toBe(480);
+    expect(restarted.counts).toEqual({ fetches: 0, transforms: 0 });
+  });
+
+  it('crops to a shape for search engines', async () => {
+    const bytes = await new ImagePipeline(options()).derive({
+      source: `${origin}/photo.jpg`,
+      width: 1200,
+      format: 'jpeg',
+      crop: '1x1',
+      allowed: sameOrigin,
+    });
+    expect(await sharp(bytes).metadata()).toMatchObject({ width: 1200, height: 1200 });
+  });
+
+  it('keeps the disk within its byte limit, least recently used out', async () => {
+    const pipeline = new ImagePipeline(options({ cacheMaxBytes: 400_000 }));
+    for (const width of [160, 320, 480, 640, 800] as const)
+      await derive(pipeline, '/photo.jpg', width);
+    expect(await pipeline.store.size()).toBeLessThanOrEqual(400_000);
+  });
+
+  it.each([
+    ['a decompression bomb', '/bomb.png', 422, /pixels/],
+    ['a source over the byte limit', '/huge.jpg', 422, /larger than/],
+    ['a source that is no picture', '/text.jpg', 422, /not a picture/],
+    ['a missing source', '/gone.jpg', 404, /does not exist/],
+    ['a failing source', '/broken.jpg', 502, /answered 500/],
+    ['a slow source', '/slow.jpg', 504, /too long/],
+    ['a redirect to another host', '/away.jpg', 502, /not allowed/],
+  ])('refuses %s with %s', async (_label, path, status, message) => {
+    const error = await derive(new ImagePipeline(options()), path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImageError);
+    expect((error as ImageError).status).toBe(status);
+    expect((error as ImageError).message).toMatch(message);
+  });
+
+  it('stores nothing for a refused source', async () => {
+    const settings = options();
+    await derive(new ImagePipeline(settings), '/bomb.png').catch(() => undefined);
+    const folders = await readdir(settings.cacheDir).catch(() => []);
+    const files = (
+      await Promise.all(folders.map((f) => readdir(join(settings.cacheDir, f))))
+    ).flat();
+    // The original is kept (it was fetched within limits); no derived image is.
+    expect(files.length).toBeLessThanOrEqual(1);
+  });
+});

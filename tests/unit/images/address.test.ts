@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { imagePath, parseImagePath, type ImageRequest } from '../../../src/lib/images/address.ts';
+import { srcsetWidths, widthAtLeast } from '../../../src/lib/images/ladder.ts';
+
+const SECRET = 'test-secret-of-enough-length';
+const source = 'https://api.example/media/daily-planet/covers/a.jpg';
+const request: ImageRequest = { target: { kind: 'source', source }, width: 800, format: 'avif' };
+
+describe('signed image addresses', () => {
+  it('reads back what it signed, crops and edition pages included', () => {
+    for (const r of [
+      request,
+      { ...request, width: 1200, format: 'jpeg', crop: '16x9' },
+      {
+        target: { kind: 'edition-page', edition: 'weekend-2026', page: 12 },
+        width: 160,
+        format: 'webp',
+      },
+    ] satisfies ImageRequest[]) {
+      expect(parseImagePath(SECRET, imagePath(SECRET, r))).toEqual({ ok: true, request: r });
+    }
+  });
+
+  it('keeps the upstream URL out of the address in plain text', () => {
+    expect(imagePath(SECRET, request)).not.toContain('api.example');
+    expect(imagePath(SECRET, request)).toMatch(/^\/_img\/u\/[\w-]+\/800\/[\w-]{22}\.avif$/);
+  });
+
+  it.each([
+    ['another secret', (p: string) => p, 'other-secret-of-enough-length'],
+    ['a changed width', (p: string) => p.replace('/800/', '/1600/'), SECRET],
+    ['a changed format', (p: string) => p.replace('.avif', '.webp'), SECRET],
+    ['an added crop', (p: string) => p.replace('/800/', '/800-1x1/'), SECRET],
+    [
+      'another source',
+      (p: string) =>
+        p.replace(
+          /\/u\/[\w-]+\//,
+          `/u/${Buffer.from('https://evil.example/x.jpg').toString('base64url')}/`,
+        ),
+      SECRET,
+    ],
+    [
+      'a tampered signature',
+      (p: string) => p.replace(/\/([\w-])[\w-]{21}\./, '/AAAAAAAAAAAAAAAAAAAAAA.'),
+      SECRET,
+    ],
+  ])('refuses %s with 403', (_label, change, secret) => {
+    const parsed = parseImagePath(secret, change(imagePath(SECRET, request)));
+    expect(parsed).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it.each([
+    ['a width off the ladder', '/_img/u/aHR0cHM6Ly9hLmI/801/AAAAAAAAAAAAAAAAAAAAAA.avif'],
+    ['an unknown format', '/_img/u/aHR0cHM6Ly9hLmI/800/AAAAAAAAAAAAAAAAAAAAAA.gif'],
+    [
+      'a source that is no web address',
+      `/_img/u/${Buffer.from('file:///etc/passwd').toString('base64url')}/800/AAAAAAAAAAAAAAAAAAAAAA.jpg`,
+    ],
+    ['a bad page number', '/_img/e/slug/0/800/AAAAAAAAAAAAAAAAAAAAAA.jpg'],
+    ['a short signature', '/_img/u/aHR0cHM6Ly9hLmI/800/AAAA.jpg'],
+  ])('answers %s with 400', (_label, path) => {
+    expect(parseImagePath(SECRET, path)).toMatchObject({ ok: false, status: 400 });
+  });
+});
+
+describe('the width ladder', () => {
+  it('lists widths up to twice the layout width, never far beyond the source', () => {
+    expect(srcsetWidths(400)).toEqual([160, 320, 480, 640, 800]);
+    expect(srcsetWidths(900, 1000)).toEqual([160, 320, 480, 640, 800, 1200]);
+    expect(srcsetWidths(80)).toEqual([160]);
+  });
+
+  it('rounds a wanted width up to the next step, the largest beyond it', () => {
+    expect(widthAtLeast(390 * 3)).toBe(1200);
+    expect(widthAtLeast(5000)).toBe(2400);
+  });
+});
