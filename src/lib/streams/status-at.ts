@@ -1,9 +1,8 @@
+import { readDate } from '../format.ts';
 import type { StreamStatus } from './status.ts';
 
 function time(value: string | null | undefined): number | null {
-  if (!value) return null;
-  const parsed = new Date(value).getTime();
-  return Number.isNaN(parsed) ? null : parsed;
+  return readDate(value)?.date.getTime() ?? null;
 }
 
 /**
