@@ -8,7 +8,14 @@ import {
   countAttempt,
   recordFailure,
 } from '../lib/auth/attempts.ts';
-import { MESSAGES, authFailure, tooManyAttempts } from '../lib/auth/failures.ts';
+import {
+  LOGIN_KEYS,
+  MESSAGES,
+  REGISTER_KEYS,
+  authFailure,
+  tooManyAttempts,
+} from '../lib/auth/failures.ts';
+import type { FieldKeys } from '../lib/failures/upstream-text.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
 import { attemptLimiter, clientIp } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
@@ -36,12 +43,16 @@ function formError(
   event: string,
   error: unknown,
   fields: readonly string[],
-  fieldsMessage?: string,
+  fieldsMessage: string | undefined,
+  keys: FieldKeys,
 ): ActionError {
   if (error instanceof TooManyAttemptsError) {
     return toActionError(tooManyAttempts(error.retryAfterSeconds));
   }
-  const failure = authFailure(error, fields, fieldsMessage);
+  const failure = authFailure(error, fields, fieldsMessage, keys);
+  // The reader sees the site's own words; the log keeps what the upstream said.
+  if (failure?.upstream)
+    logWarn(`${event}.refused`, { ...logContext(ctx), upstream: failure.upstream });
   if (failure) return toActionError(failure);
   logError(event, logContext(ctx), error);
   return toActionError({ code: 'INTERNAL_SERVER_ERROR', message: MESSAGES.unexpected, fields: {} });
@@ -72,7 +83,7 @@ export const accountActions = {
       } catch (error) {
         // Only wrong credentials count: a slow upstream must not lock readers out.
         if (isWrongCredentials(error)) await recordFailure(limiter, ip);
-        throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused);
+        throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
       }
     },
   }),
@@ -91,7 +102,7 @@ export const accountActions = {
         await startSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
-        throw formError(ctx, 'auth.register', error, REGISTER_FIELDS);
+        throw formError(ctx, 'auth.register', error, REGISTER_FIELDS, undefined, REGISTER_KEYS);
       }
     },
   }),
