@@ -1,4 +1,5 @@
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
+import { profileFor } from '../profiles/site.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecret } from '../tenants/secrets.ts';
 import { siteUpstream } from '../upstream/site.ts';
@@ -17,5 +18,6 @@ export function publishingFor(tenant: Tenant, userToken?: string): PublishingCli
     serviceToken: tenantSecret(tenant.publishing.tokenEnv),
     upstream: siteUpstream(),
     iframeHosts: tenant.publishing.embedHosts,
+    profile: profileFor(tenant, 'publishing'),
   });
 }

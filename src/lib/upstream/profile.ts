@@ -121,6 +121,29 @@ export function mapFields(
   return out;
 }
 
+/** Where a list usually sits when a profile names no envelope. */
+export const LIST_ENVELOPES: readonly SourcePath[] = ['', 'data', 'data.data', 'items', 'results'];
+/** Page fields of a raw paginator, next to the list instead of in `meta`. */
+const PAGE_KEYS = ['current_page', 'last_page', 'per_page', 'total', 'next_cursor'] as const;
+
+/** The list in `body`: at the profile's envelope, else the first usual place holding an array. */
+export function findList(
+  body: unknown,
+  envelope: readonly SourcePath[] | undefined,
+): unknown[] | undefined {
+  for (const path of envelope ?? LIST_ENVELOPES) {
+    const found = valueAt(body, path);
+    if (Array.isArray(found)) return found;
+  }
+  return undefined;
+}
+
+/** The item in `body`: at the profile's envelope, else inside a `data` envelope, else the body. */
+export function findItem(body: unknown, envelope: readonly SourcePath[] | undefined): unknown {
+  if (envelope) return firstValue(body, envelope)?.value;
+  return isRecord(body) && isRecord(body['data']) ? body['data'] : body;
+}
+
 /**
  * The body as the client's schema reads it: the envelope found and re-wrapped as `{ data, meta }`
  * (lists) or `{ data }` (items), each item's fields at the site's names. Unchanged without a profile.
@@ -132,29 +155,28 @@ export function reshapeBody(
 ): unknown {
   if (!op || (!op.envelope && !op.fields)) return body;
   const fields = op.fields ?? {};
-  const inner = op.envelope ? firstValue(body, op.envelope)?.value : undefined;
-  if (kind === 'list') {
-    const items = Array.isArray(inner) ? inner : Array.isArray(body) ? body : undefined;
-    if (!items) {
-      // No list where the profile says: map what there is and let the schema judge it.
-      return mapFields(body, fields, body);
-    }
-    const itemFields = Object.fromEntries(
-      Object.entries(fields).filter(([target]) => !target.startsWith('meta.')),
-    );
-    const metaFields = Object.fromEntries(
-      Object.entries(fields)
-        .filter(([target]) => target.startsWith('meta.'))
-        .map(([target, sources]) => [target.slice('meta.'.length), sources]),
-    );
-    const meta = mapFields(
-      isRecord(body) && isRecord(body['meta']) ? body['meta'] : {},
-      metaFields,
-      body,
-    );
-    return { data: items.map((item) => mapFields(item, itemFields)), meta };
+  if (kind === 'item')
+    return { data: mapFields(findItem(body, op.envelope) ?? body, fields, body) };
+  const items = findList(body, op.envelope);
+  // No list where the profile says: left to the schema, which says what it lacks.
+  if (!items) return body;
+  const itemFields: Record<string, readonly SourcePath[]> = {};
+  const metaFields: Record<string, readonly SourcePath[]> = {};
+  for (const [target, sources] of Object.entries(fields)) {
+    if (target.startsWith('meta.')) metaFields[target.slice('meta.'.length)] = sources;
+    else itemFields[target] = sources;
   }
-  return { data: mapFields(inner ?? body, fields, body) };
+  const source = isRecord(body) ? body : {};
+  const given = isRecord(source['meta']) ? source['meta'] : {};
+  const topLevel = Object.fromEntries(
+    PAGE_KEYS.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]),
+  );
+  const meta = { ...topLevel, ...given };
+  for (const [target, sources] of Object.entries(metaFields)) {
+    const found = firstValue(body, sources);
+    if (found) meta[target] = found.value;
+  }
+  return { data: items.map((item) => mapFields(item, itemFields)), meta };
 }
 
 /** `/articles/{slug}` with each placeholder URL-encoded from `params`; unknown ones stay. */
