@@ -235,7 +235,9 @@ function hasField(value: unknown, need: string): boolean {
     const found = valueAt(value, need);
     return found !== undefined && found !== null && found !== '';
   }
-  const list = valueAt(value, need.slice(0, split));
+  const at = valueAt(value, need.slice(0, split));
+  // A list as sent (an array) or as a schema made it (`{ items }`).
+  const list = isRecord(at) && Array.isArray(at['items']) ? at['items'] : at;
   // An empty list says nothing about its elements: not missing.
   return (
     Array.isArray(list) &&
