@@ -98,7 +98,7 @@ export const ctl = {
   ) => control(mock, 'POST', '/limits', limits),
   reset: (mock: Mock) => control(mock, 'POST', '/reset'),
   /** Switches the mock's dialect (and reseeds its data). */
-  dialect: (mock: Mock, dialect: 'default' | 'alt' | 'third') =>
+  dialect: (mock: Mock, dialect: 'default' | 'alt') =>
     control(mock, 'POST', '/dialect', { dialect }),
   async stats(mock: Mock) {
     return (await control(mock, 'GET', '/stats')) as Record<

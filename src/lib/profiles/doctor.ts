@@ -62,6 +62,8 @@ export interface OperationReport {
   operation: string;
   method: string;
   path?: string | undefined;
+  /** The profile's (or default) path when it answered 404 and `path` is the one found instead. */
+  notAt?: string | undefined;
   reachable: boolean;
   status?: number | undefined;
   envelope: { recognised: boolean; at?: string | undefined };
@@ -209,6 +211,7 @@ async function checkService(
   const samples = new Map<string, unknown>();
   let calls = 0;
   const maxCalls = options.maxCalls ?? 40;
+  let pageSizeName: string | undefined;
 
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (service === 'publishing') {
@@ -299,6 +302,7 @@ async function checkService(
       continue;
     }
     entry.path = usedTemplate;
+    if (usedTemplate !== template) entry.notAt = template;
     entry.status = answer.status;
     entry.rateLimit = answer.rateLimit;
     entry.reachable = answer.status > 0;
@@ -333,6 +337,24 @@ async function checkService(
       return { parsed, parsedSample, rawShaped };
     };
 
+    if (declared.kind === 'list') {
+      proposeListMeta(answer.body, operation, proposals);
+      const items = findList(answer.body, working().envelope) ?? [];
+      // More items than asked for: the API reads the page size under another name.
+      if (items.length > PAGE_SIZE && !pageSizeName) {
+        for (const name of PAGE_SIZE_NAMES) {
+          const tried = await get(fillPath(usedTemplate, params), {
+            ...query,
+            [name]: String(PAGE_SIZE),
+          });
+          const list = tried && findList(tried.body, working().envelope);
+          if (list && list.length <= PAGE_SIZE) {
+            pageSizeName = name;
+            break;
+          }
+        }
+      }
+    }
     let state = evaluate();
     const raw =
       declared.kind === 'list'
@@ -342,23 +364,19 @@ async function checkService(
       entry.skipped = 'the list is empty: nothing to check its fields on';
       continue;
     }
-    // A list the schema defaulted to empty is missing unless the answer has one by that name.
-    const defaulted = (need: string) => {
-      const value = valueAt(state.parsedSample, need);
-      return (
-        Array.isArray(value) && value.length === 0 && !Array.isArray(valueAt(state.rawShaped, need))
-      );
+    // Where the schema dropped or defaulted a list to empty, the answer's own list is judged.
+    const missingOf = (): string[] => {
+      if (!state.parsed.success) return missingNeeds(state.rawShaped, declared.needs);
+      return declared.needs.filter((need) => {
+        const split = need.indexOf('[].');
+        const list = valueAt(state.parsedSample, split >= 0 ? need.slice(0, split) : need);
+        if (Array.isArray(list) && list.length === 0) {
+          const raw = valueAt(state.rawShaped, split >= 0 ? need.slice(0, split) : need);
+          return !Array.isArray(raw) || missingNeeds(state.rawShaped, [need]).length > 0;
+        }
+        return missingNeeds(state.parsedSample, [need]).length > 0;
+      });
     };
-    const missingOf = () =>
-      state.parsed.success
-        ? [
-            ...new Set([
-              ...missingNeeds(state.parsedSample, declared.needs),
-              ...declared.needs.filter(defaulted),
-            ]),
-          ]
-        : missingNeeds(state.rawShaped, declared.needs);
-    // Propose an entry for each missing field, then check again with the proposals.
     // Rounds: a list found in one round shows what its elements lack in the next.
     for (let round = 0, proposed = true; proposed && round < 3; round++) {
       proposed = false;
@@ -379,16 +397,41 @@ async function checkService(
     entry.fields = declared.needs.map((need) => ({
       need,
       found: !missing.has(need),
-      path: mapped[need]?.join(' | ') ?? need,
+      path: (proposedFields[need] ?? mapped[need])?.join(' | ') ?? need,
       ...(proposedFields[need] && { proposed: true }),
       sample: missing.has(need) ? undefined : sample(valueAt(read, need.split('[].')[0] ?? need)),
     }));
     if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);
-    for (const need of missing) report.unmapped.push(`${service} ${operation} → ${need}`);
+    // Unmapped until the profile says it: fields not found, and those only a proposal reads.
+    for (const field of entry.fields) {
+      if (!field.found) report.unmapped.push(`${service} ${operation} → ${field.need}: not found`);
+      else if (field.proposed) {
+        report.unmapped.push(
+          `${service} ${operation} → ${field.need}: at ${field.path} (proposed)`,
+        );
+      }
+    }
+    const proposal = proposals[operation];
+    if (proposal?.path)
+      report.unmapped.push(`${service} ${operation} → path ${proposal.path} (proposed)`);
+    if (proposal?.envelope) {
+      report.unmapped.push(
+        `${service} ${operation} → envelope ${proposal.envelope.join(' | ')} (proposed)`,
+      );
+    }
     if (state.parsed.success && state.parsedSample !== undefined)
       samples.set(operation, state.parsedSample);
   }
 
+  if (pageSizeName) {
+    for (const [operation, declared] of Object.entries(catalogue)) {
+      if (declared.kind !== 'list') continue;
+      proposals[operation] = {
+        ...proposals[operation],
+        rename: { ...proposals[operation]?.rename, per_page: pageSizeName },
+      };
+    }
+  }
   // Writes answer with the resource of their list: they take its field entries (and envelope).
   for (const [write, list] of Object.entries(WRITE_LIKE)) {
     const fields = proposals[list]?.fields;
@@ -437,6 +480,59 @@ function findEnvelope(
     return { recognised: false, at: only, propose: only };
   }
   return { recognised: true, at: '(body)' };
+}
+
+const PAGE_SIZE = 5;
+/** Other names of `per_page`, tried when a list gives more than was asked for. */
+const PAGE_SIZE_NAMES = ['limit', 'page_size', 'size', 'perPage', 'pageSize'];
+
+/** Page fields of a list, when the answer has none where the schemas look (`meta`, top level). */
+const META_CANDIDATES: Record<string, readonly string[]> = {
+  total: [
+    'paging.count',
+    'paging.total',
+    'pagination.total',
+    'pagination.count',
+    'total',
+    'count',
+    'total_count',
+  ],
+  current_page: [
+    'paging.page',
+    'pagination.page',
+    'pagination.current_page',
+    'page',
+    'current_page',
+  ],
+  last_page: [
+    'paging.pages',
+    'pagination.pages',
+    'pagination.last_page',
+    'pagination.total_pages',
+    'total_pages',
+    'pages',
+    'last_page',
+  ],
+};
+
+function proposeListMeta(
+  body: unknown,
+  operation: string,
+  proposals: Record<string, OperationProfile>,
+): void {
+  for (const [field, candidates] of Object.entries(META_CANDIDATES)) {
+    if (valueAt(body, `meta.${field}`) !== undefined || valueAt(body, field) !== undefined)
+      continue;
+    const found = candidates.find((path) => {
+      const value = valueAt(body, path);
+      return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value));
+    });
+    if (found) {
+      proposals[operation] = mergeOp(proposals[operation], {
+        fields: { [`meta.${field}`]: [found] },
+      });
+    }
+  }
 }
 
 /** A source path for `need` in `item` (`a[].b`: inside the first element of the list `a`). */

@@ -11,7 +11,8 @@ const bundled = import.meta.glob<string>('../../../profiles/*.json', {
 });
 
 let texts: ProfileTexts | undefined;
-const resolved = new Map<string, ServiceProfile | undefined>();
+// Per tenant object: the registry's are fixed for the life of the process.
+const resolved = new WeakMap<Tenant, Map<ProfileService, ServiceProfile | undefined>>();
 
 export function siteProfileTexts(): ProfileTexts {
   texts ??= profileTexts(Object.entries(bundled));
@@ -20,10 +21,11 @@ export function siteProfileTexts(): ProfileTexts {
 
 /** The tenant's profile for `service` (resolved once); undefined when it names none. */
 export function profileFor(tenant: Tenant, service: ProfileService): ServiceProfile | undefined {
-  const key = `${tenant.id}|${service}`;
-  if (!resolved.has(key)) {
+  let byService = resolved.get(tenant);
+  if (!byService) resolved.set(tenant, (byService = new Map()));
+  if (!byService.has(service)) {
     const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
-    resolved.set(key, resolveProfile(service, ref, siteProfileTexts()));
+    byService.set(service, resolveProfile(service, ref, siteProfileTexts()));
   }
-  return resolved.get(key);
+  return byService.get(service);
 }
