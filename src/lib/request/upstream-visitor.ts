@@ -1,5 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { TRUST_PROXY } from 'astro:env/server';
+import { logProfileLines } from '../profiles/status.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { runForVisitor } from '../upstream/runtime.ts';
 import { siteUpstream } from '../upstream/site.ts';
@@ -17,6 +18,7 @@ export const upstreamVisitor = defineMiddleware((context, next) => {
   // First request of the process: say which tenants share the anonymous budget.
   const upstream = siteUpstream();
   warnTenantsWithoutReadToken(getTenants(), upstream);
+  logProfileLines(getTenants());
   return runForVisitor(
     upstream,
     clientIp(context, TRUST_PROXY),
