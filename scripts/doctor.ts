@@ -57,7 +57,9 @@ async function check() {
   }
 }
 
-let { report, tenant, index, text } = await check();
+const first = await check();
+let report = first.report;
+const { tenant, index, text } = first;
 console.log(values.json ? JSON.stringify(report, null, 2) : doctorLines(report).join('\n'));
 
 if (values.write) {

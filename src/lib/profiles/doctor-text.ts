@@ -22,7 +22,8 @@ export function doctorLines(report: DoctorReport): string[] {
       ? ` · envelope ${op.envelope.at}${op.envelope.recognised ? '' : ' (proposed)'}`
       : ' · envelope not found';
     const readable = op.status !== undefined && op.status < 300 && op.fields.every((f) => f.found);
-    const asIs = readable && !op.notAt && op.envelope.recognised && !op.fields.some((f) => f.proposed);
+    const asIs =
+      readable && !op.notAt && op.envelope.recognised && !op.fields.some((f) => f.proposed);
     // ✓ readable as configured, ~ readable with the proposed entries, ✗ not readable.
     const mark = asIs ? '✓' : readable ? '~' : '✗';
     lines.push(`${mark} ${head}${op.notAt ? '' : ` → ${op.status ?? '-'}`}${envelope}${rate}`);

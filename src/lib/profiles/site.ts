@@ -22,7 +22,10 @@ export function siteProfileTexts(): ProfileTexts {
 /** The tenant's profile for `service` (resolved once); undefined when it names none. */
 export function profileFor(tenant: Tenant, service: ProfileService): ServiceProfile | undefined {
   let byService = resolved.get(tenant);
-  if (!byService) resolved.set(tenant, (byService = new Map()));
+  if (!byService) {
+    byService = new Map<ProfileService, ServiceProfile | undefined>();
+    resolved.set(tenant, byService);
+  }
   if (!byService.has(service)) {
     const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
     byService.set(service, resolveProfile(service, ref, siteProfileTexts()));

@@ -133,7 +133,7 @@ export function findList(
 ): unknown[] | undefined {
   for (const path of envelope ?? LIST_ENVELOPES) {
     const found = valueAt(body, path);
-    if (Array.isArray(found)) return found;
+    if (Array.isArray(found)) return found as unknown[];
   }
   return undefined;
 }
@@ -183,7 +183,9 @@ export function reshapeBody(
 export function fillPath(template: string, params: Readonly<Record<string, unknown>>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = params[name];
-    return value === undefined || value === null ? whole : encodeURIComponent(String(value));
+    return typeof value === 'string' || typeof value === 'number'
+      ? encodeURIComponent(String(value))
+      : whole;
   });
 }
 
@@ -192,7 +194,7 @@ export function renameKeys<T>(
   values: Readonly<Record<string, T>> | undefined,
   rename: Readonly<Record<string, string>> | undefined,
 ): Record<string, T> | undefined {
-  if (!values || !rename) return values as Record<string, T> | undefined;
+  if (!values || !rename) return values;
   return Object.fromEntries(
     Object.entries(values).map(([key, value]) => [rename[key] ?? key, value]),
   );

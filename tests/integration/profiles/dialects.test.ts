@@ -46,14 +46,14 @@ describe.each(['default', 'alt'] as const)('the doctor on the %s dialect', (dial
         env: { LODGING_TOKEN: demo.lodging['harbour-hotels']!.readToken },
       });
       // Lenient reading covers the alt dialect but for the editions' own names: the profile has them.
-    expect(report.unmapped).toEqual(
-      dialect === 'alt' && !profile
-        ? [
-            'publishing epaper.list → published_at: at issue_date (proposed)',
-            'publishing epaper.list → cover_image_url: at cover_image (proposed)',
-          ]
-        : [],
-    );
+      expect(report.unmapped).toEqual(
+        dialect === 'alt' && !profile
+          ? [
+              'publishing epaper.list → published_at: at issue_date (proposed)',
+              'publishing epaper.list → cover_image_url: at cover_image (proposed)',
+            ]
+          : [],
+      );
       expect(report.operations.filter((o) => o.skipped)).toEqual([]);
       expect(report.operations.map((o) => o.status)).toEqual(report.operations.map(() => 200));
       expect(report.calls).toBeLessThan(40);
