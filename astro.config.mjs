@@ -5,13 +5,18 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { precompressAssets } from './src/lib/delivery/precompress.ts';
 import { parseTenantsText } from './src/lib/tenants/schema.ts';
+import { checkTenantProfiles } from './src/lib/profiles/schema.ts';
+import { readProfileTexts } from './src/lib/profiles/files.ts';
 import { badRequest400 } from './src/integrations/bad-request-400.ts';
 import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
 import { settingsSchema } from './src/lib/settings/schema.ts';
 import { settingsCheck } from './src/integrations/settings-check.ts';
 
-// Fail dev and build early, with a readable message, when tenants.json is invalid.
-parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));
+// Fail dev and build early, with a readable message, when tenants.json (or a profile it names) is invalid.
+checkTenantProfiles(
+  parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8')).tenants,
+  readProfileTexts(fileURLToPath(new URL('./profiles', import.meta.url))),
+);
 
 /** `npm run bench` builds with a plain page to compare against (never in a normal build). */
 const benchRoutes = {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readProfileTexts } from '../../../src/lib/profiles/files.ts';
 import {
+  checkTenantProfiles,
   parseProfileText,
   profileTexts,
   resolveProfile,
@@ -85,6 +86,17 @@ describe('profile files', () => {
     expect(() => resolveProfile('publishing', 'a', texts)).toThrow(/extends itself/);
     expect(() => resolveProfile('publishing', 'l', texts)).toThrow(
       'profiles/l.json is a lodging profile, named for publishing',
+    );
+  });
+
+  it('a tenant naming a profile that does not exist is named with the field', () => {
+    const tenant = parseTenantsFile({
+      tenants: [
+        tenantInput({ publishing: { baseUrl: 'https://x.test/api/v1', profile: 'my-api' } }),
+      ],
+    }).tenants;
+    expect(() => checkTenantProfiles(tenant, readProfileTexts())).toThrow(
+      'tenant "gazette" → publishing.profile: Unknown publishing profile "my-api" (profiles/: lodging-alt, lodging-default, publishing-alt, publishing-default)',
     );
   });
 
