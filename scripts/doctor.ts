@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import './check-node.mjs';
+import { demoEnv } from './demo-env.mjs';
 import { runDoctor } from '../src/lib/profiles/doctor.ts';
 import { doctorLines } from '../src/lib/profiles/doctor-text.ts';
 import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor-write.ts';
@@ -14,6 +15,8 @@ const { values, positionals } = parseArgs({
   options: {
     write: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    // Against the contract mock: lodging tokens from its demo accounts, as `npm run dev` fills them.
+    demo: { type: 'boolean', default: false },
     tenants: { type: 'string', default: 'tenants.json' },
     profiles: { type: 'string', default: 'profiles' },
     // Where the findings are kept for /_status and the server's start-up line.
@@ -48,7 +51,7 @@ async function check() {
     const report = await runDoctor({
       tenant,
       profiles: readProfileTexts(values.profiles),
-      env: process.env,
+      env: values.demo ? { ...demoEnv(), ...process.env } : process.env,
     });
     return { report, tenant, index, text };
   } catch (error) {
