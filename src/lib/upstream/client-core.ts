@@ -154,6 +154,7 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
       state: 'ok' | 'missing-fields' | 'unreadable' | 'no-route',
       missing: string[],
       status?: number,
+      issues?: string,
     ) =>
       recordFinding({
         service,
@@ -163,6 +164,7 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
         state,
         missing,
         status,
+        issues,
       });
     return access.withToken(
       { access: spec.access ?? 'public', method: request.method },
@@ -195,7 +197,8 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
           }
           return parsed;
         } catch (error) {
-          if (declared && error instanceof InvalidResponseError) note('unreadable', [], undefined);
+          if (declared && error instanceof InvalidResponseError)
+            note('unreadable', [], undefined, error.issues);
           // A list that is not there is a path this API spells otherwise (an item may just be gone).
           if (declared && kind === 'list' && error instanceof NotFoundError)
             note('no-route', [], 404);

@@ -15,6 +15,8 @@ export interface OperationFinding {
   /** `ok`; `missing-fields` (parsed, but a needed field is absent); `unreadable` (the body did not parse); `no-route` (404 on a list). */
   state: 'ok' | 'missing-fields' | 'unreadable' | 'no-route';
   missing: string[];
+  /** What the schema refused, for an unreadable answer (`items.0.title: Invalid input`). */
+  issues?: string | undefined;
   status?: number | undefined;
   at: string;
 }

@@ -126,7 +126,11 @@ describe('an API shaped like neither dialect', () => {
     const findings = operationFindings(THIRD_TENANT);
     expect(findings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ operation: 'posts.list', state: 'unreadable' }),
+        expect.objectContaining({
+          operation: 'posts.list',
+          state: 'unreadable',
+          issues: expect.stringContaining('items') as unknown,
+        }),
         expect.objectContaining({ operation: 'plans.list', state: 'no-route', status: 404 }),
       ]),
     );
