@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { precompressAssets } from './src/lib/delivery/precompress.ts';
 import { parseTenantsText } from './src/lib/tenants/schema.ts';
+import { checkTenantProfiles } from './src/lib/profiles/schema.ts';
+import { readProfileTexts } from './src/lib/profiles/files.ts';
 import { badRequest400 } from './src/integrations/bad-request-400.ts';
 import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
 import { readSettings } from './src/lib/settings/settings.ts';
@@ -14,8 +16,11 @@ import { imageRoute } from './src/integrations/image-route.ts';
 // The build's own settings (the server's are read when it starts: src/lib/settings/settings.ts).
 const build = readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH']);
 
-// Fail dev and build early, with a readable message, when tenants.json is invalid.
-parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8'));
+// Fail dev and build early, with a readable message, when tenants.json (or a profile it names) is invalid.
+checkTenantProfiles(
+  parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8')).tenants,
+  readProfileTexts(fileURLToPath(new URL('./profiles', import.meta.url))),
+);
 
 /** `npm run bench` builds with a plain page to compare against (never in a normal build). */
 const benchRoutes = {

@@ -3,7 +3,14 @@ import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
 import { TooManyAttemptsError, countAttempt, withinAttempts } from '../lib/auth/attempts.ts';
-import { MESSAGES, authFailure, tooManyAttempts } from '../lib/auth/failures.ts';
+import {
+  LOGIN_KEYS,
+  MESSAGES,
+  REGISTER_KEYS,
+  authFailure,
+  tooManyAttempts,
+} from '../lib/auth/failures.ts';
+import type { FieldKeys } from '../lib/failures/upstream-text.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
 import { attemptLimiter, clientIp } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
@@ -31,12 +38,16 @@ function formError(
   event: string,
   error: unknown,
   fields: readonly string[],
-  fieldsMessage?: string,
+  fieldsMessage: string | undefined,
+  keys: FieldKeys,
 ): ActionError {
   if (error instanceof TooManyAttemptsError) {
     return toActionError(tooManyAttempts(error.retryAfterSeconds));
   }
-  const failure = authFailure(error, fields, fieldsMessage);
+  const failure = authFailure(error, fields, fieldsMessage, keys);
+  // The reader sees the site's own words; the log keeps what the upstream said.
+  if (failure?.upstream)
+    logWarn(`${event}.refused`, { ...logContext(ctx), upstream: failure.upstream });
   if (failure) return toActionError(failure);
   logError(event, logContext(ctx), error);
   return toActionError({ code: 'INTERNAL_SERVER_ERROR', message: MESSAGES.unexpected, fields: {} });
@@ -65,7 +76,7 @@ export const accountActions = {
         await startSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
-        throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused);
+        throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
       }
     },
   }),
@@ -84,7 +95,7 @@ export const accountActions = {
         await startSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
-        throw formError(ctx, 'auth.register', error, REGISTER_FIELDS);
+        throw formError(ctx, 'auth.register', error, REGISTER_FIELDS, undefined, REGISTER_KEYS);
       }
     },
   }),

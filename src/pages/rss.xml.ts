@@ -1,5 +1,6 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
+import { readDate } from '../lib/i18n/format.ts';
 import { latestForFeed } from '../lib/reading/feeds.ts';
 import { absoluteUrl, siteOrigin } from '../lib/reading/seo.ts';
 import { feedResponse } from '../lib/reading/endpoint.ts';
@@ -15,7 +16,7 @@ export const GET: APIRoute = (context) =>
       items: posts.map((post) => ({
         title: post.title,
         link: absoluteUrl(match, context.url, `/posts/${post.slug}`),
-        ...(post.published_at ? { pubDate: new Date(post.published_at) } : {}),
+        ...(readDate(post.published_at) ? { pubDate: readDate(post.published_at)?.date } : {}),
         description: post.excerpt,
         ...(post.author ? { author: post.author.name } : {}),
         categories: [post.category?.name, ...post.tags.map((tag) => tag.name)].filter(

@@ -130,12 +130,12 @@ test('register, log out, log in again: a free account, and no token ever reaches
   await expectAccount(page, 'Nora New', email, 'free');
   await watch.rememberSessionTokens();
 
-  // Registering the same address again: the API's message on the e-mail field, the name kept.
+  // Registering the same address again: the site's own words for the API's "taken", the name kept.
   await logOut(page);
   await page.goto(tenantUrl(TENANT, '/register'));
   await register(page, 'Nora Again', email, 'a long password');
   await expect(page.getByLabel('E-mail address')).toHaveAccessibleDescription(
-    /The email has already been taken\./,
+    /An account with this e-mail address already exists\./,
   );
   await expect(page.getByLabel('Name')).toHaveValue('Nora Again');
   await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
@@ -179,12 +179,14 @@ test('a wrong password keeps the e-mail and says what went wrong, in an accessib
   const summary = page.getByRole('alert');
   await expect(summary).toBeFocused();
   await expect(summary).toContainText('We could not log you in.');
-  await expect(summary.getByRole('link')).toHaveText('These credentials do not match our records.');
+  await expect(summary.getByRole('link')).toHaveText(
+    'The e-mail address or the password is not right.',
+  );
   const emailField = page.getByLabel('E-mail address');
   await expect(emailField).toHaveValue('reader@masthead.test');
   await expect(emailField).toHaveAttribute('aria-invalid', 'true');
   await expect(emailField).toHaveAccessibleDescription(
-    /These credentials do not match our records\./,
+    /The e-mail address or the password is not right\./,
   );
   await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
   expect(await page.content()).not.toContain('not-the-password');
@@ -315,7 +317,8 @@ test('repeated wrong passwords from one address get a friendly "too many attempt
   for (let attempt = 0; attempt < 12 && !refused; attempt++) {
     const answer = await postLogin(from, wrong);
     if (answer.status === 429) refused = answer;
-    else expect(answer.body).toContain('These credentials do not match our records.');
+    // Alpine Post's German, not the upstream's English sentence.
+    else expect(answer.body).toContain('E-Mail-Adresse oder Passwort stimmen nicht.');
   }
   expect(refused, 'no 429 within 12 failed logins').toBeDefined();
   // postLogin signs in to Alpine Post: the message is in its German.

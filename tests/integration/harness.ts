@@ -97,6 +97,9 @@ export const ctl = {
     limits: { publicPerMinute?: number; tokenPerMinute?: number; lodgingPerMinute?: number },
   ) => control(mock, 'POST', '/limits', limits),
   reset: (mock: Mock) => control(mock, 'POST', '/reset'),
+  /** Switches the mock's dialect (and reseeds its data). */
+  dialect: (mock: Mock, dialect: 'default' | 'alt') =>
+    control(mock, 'POST', '/dialect', { dialect }),
   async stats(mock: Mock) {
     return (await control(mock, 'GET', '/stats')) as Record<
       'publishing' | 'lodging',

@@ -33,7 +33,9 @@ async function completeSignIn(client: PublishingClient, token: string): Promise<
 
 /** Wrong credentials (the upstream refused the e-mail and password), not an outage or a bug. */
 export function isWrongCredentials(error: unknown): boolean {
-  return classify(error).kind === 'invalid';
+  const failure = classify(error);
+  // Signing in sends no token, so a 401 to it (as some APIs answer) is a refusal too.
+  return failure.kind === 'invalid' || isSignedOut(failure);
 }
 
 /** Logs in upstream. Wrong credentials → `ValidationError` with `fields.email`. */

@@ -1,6 +1,9 @@
 import { classify, isSignedOut } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
+import { localizeUpstreamFields, recogniseUpstream } from '../failures/upstream-text.ts';
+import type { FieldKeys } from '../failures/upstream-text.ts';
 import { textKey } from '../i18n/text-key.ts';
+import { UpstreamError } from '../upstream/errors.ts';
 
 /** The ActionError codes a sign-in form can end with (a subset of Astro's). */
 export type FailureCode =
@@ -15,7 +18,30 @@ export interface FormFailure {
   code: FailureCode;
   message: string;
   fields: FieldErrors;
+  /** What the upstream said, when the form shows the site's own words instead (for the log). */
+  upstream?: { message?: string | undefined; fields?: FieldErrors } | undefined;
 }
+
+/** The sign-in form's own words for what the upstream refused (`src/lib/failures/upstream-text.ts`). */
+export const LOGIN_KEYS: FieldKeys = {
+  email: {
+    credentials: 'auth.credentialsWrong',
+    required: 'auth.emailRequired',
+    email: 'auth.emailInvalid',
+  },
+  password: { credentials: 'auth.credentialsWrong', required: 'auth.passwordRequired' },
+};
+
+export const REGISTER_KEYS: FieldKeys = {
+  name: { required: 'auth.nameRequired', tooLong: 'auth.nameTooLong' },
+  email: {
+    required: 'auth.emailRequired',
+    email: 'auth.emailInvalid',
+    taken: 'auth.emailTaken',
+    tooLong: 'auth.emailTooLong',
+  },
+  password: { required: 'auth.passwordChoose', tooShort: 'auth.passwordShort' },
+};
 
 export const MESSAGES = {
   fields: textKey('auth.fields'),
@@ -60,16 +86,29 @@ export function authFailure(
   error: unknown,
   formFields: readonly string[],
   fieldsMessage: string = MESSAGES.fields,
+  keys: FieldKeys = {},
 ): FormFailure | null {
   const failure = classify(error);
   if (failure.kind === 'invalid') {
-    const { fields, other } = mapFieldErrors(failure.fields, formFields);
+    const mapped = mapFieldErrors(failure.fields, formFields);
+    const { fields, translated } = localizeUpstreamFields(mapped.fields, keys);
+    const { other } = mapped;
     const hasFields = Object.keys(fields).length > 0;
-    const fallback = failure.message?.trim() || MESSAGES.rejected;
+    // A 422 about no field: its message, unless it says the credentials were wrong.
+    const summary = failure.message?.trim();
+    const credentialsKey = Object.values(keys).find((k) => k.credentials)?.credentials;
+    const refused =
+      credentialsKey !== undefined &&
+      summary !== undefined &&
+      recogniseUpstream(summary)?.rule === 'credentials';
+    const fallback = refused ? textKey(credentialsKey) : summary || MESSAGES.rejected;
     return {
       code: 'BAD_REQUEST',
       message: other.length > 0 ? other.join(' ') : hasFields ? fieldsMessage : fallback,
       fields,
+      ...((translated || (refused && !hasFields && other.length === 0)) && {
+        upstream: { message: failure.message, fields: failure.fields },
+      }),
     };
   }
   // The API's 429 counts this server's calls (every reader together), not this visitor's attempts.
@@ -84,7 +123,21 @@ export function authFailure(
     return { code: 'SERVICE_UNAVAILABLE', message: MESSAGES.unavailable, fields: {} };
   }
   if (isSignedOut(failure)) {
+    // A 401 to a call made without a token (signing in) means the credentials were refused.
+    const credentials = Object.entries(keys).find(([, k]) => k.credentials);
+    if (credentials?.[1].credentials) {
+      return {
+        code: 'BAD_REQUEST',
+        message: fieldsMessage,
+        fields: { [credentials[0]]: [textKey(credentials[1].credentials)] },
+        upstream: { message: upstreamMessageOf(error) },
+      };
+    }
     return { code: 'UNAUTHORIZED', message: MESSAGES.rejected, fields: {} };
   }
   return null;
+}
+
+function upstreamMessageOf(error: unknown): string | undefined {
+  return error instanceof UpstreamError ? error.upstreamMessage : undefined;
 }

@@ -1,6 +1,7 @@
 import { lodgingClient } from '../lodging/client.ts';
 import type { LodgingClient } from '../lodging/client.ts';
 import { logError } from '../log/log.ts';
+import { profileFor } from '../profiles/site.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { unavailable } from './failures.ts';
@@ -33,6 +34,7 @@ export function lazyLodgingClient(
       baseUrl: lodging.baseUrl,
       ...(token ? { token } : { email, password }),
       upstream,
+      profile: profileFor(tenant, 'lodging'),
     });
     return client;
   };

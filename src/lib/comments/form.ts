@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { localizeUpstreamFields } from '../failures/upstream-text.ts';
+import type { FieldKeys } from '../failures/upstream-text.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { textKey } from '../i18n/text-key.ts';
 import type { CommentInput } from '../publishing/schema.ts';
@@ -90,7 +92,17 @@ export interface MappedValidation {
   other: string[];
 }
 
-/** Upstream 422 `errors` onto the form: first message per field, unknown fields kept for the summary. */
+/** The form's own words for the upstream rules it recognises (`failures/upstream-text.ts`). */
+const COMMENT_KEYS: FieldKeys = {
+  content: { required: 'comments.error.empty' },
+  name: { required: 'comments.error.nameRequired', tooLong: 'comments.error.nameTooLong' },
+  email: { required: 'comments.error.emailRequired', email: 'comments.error.emailInvalid' },
+};
+
+/**
+ * Upstream 422 `errors` onto the form: first message per field (in the reader's words where a key
+ * fits), unknown fields kept for the summary.
+ */
 export function mapValidationErrors(errors: Record<string, readonly string[]>): MappedValidation {
   const fields: FieldErrors = {};
   const other: string[] = [];
@@ -103,7 +115,7 @@ export function mapValidationErrors(errors: Record<string, readonly string[]>): 
     else if (apiField === 'parent_id') parentRejected = true;
     else other.push(message);
   }
-  return { fields, parentRejected, other };
+  return { fields: localizeUpstreamFields(fields, COMMENT_KEYS).fields, parentRejected, other };
 }
 
 /** Order of fields in the form, for the error summary. */

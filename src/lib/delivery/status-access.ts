@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
+import { profileStatus } from '../profiles/status.ts';
 import { upstreamStatus } from '../site/clients.ts';
+import { getTenants } from '../tenants/registry.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -29,7 +31,8 @@ export function statusResponse(input: StatusAccessInput): Response {
       headers: { 'Content-Type': 'application/json' },
     });
   }
-  return new Response(JSON.stringify(upstreamStatus(), null, 2), {
+  const body = { ...upstreamStatus(), profiles: profileStatus(getTenants()) };
+  return new Response(JSON.stringify(body, null, 2), {
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   });
 }

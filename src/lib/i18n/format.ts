@@ -16,26 +16,60 @@ function dateFormat(
   return format;
 }
 
-/** A timestamp as a date in the tenant's locale and time zone; '' for a missing or invalid value. */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** `2026-11-22 10:00:00` or `2026-11-22T10:00:00`: a timestamp that names no offset. */
+const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/** `"2026-11-22"`: a calendar date, which no time zone may move. */
+export const isDateOnly = (value: string): boolean => DATE_ONLY.test(value.trim());
+
+/**
+ * An upstream date value read as the site shows it: a date-only value is a calendar day (kept at
+ * midnight UTC and always formatted in UTC); a timestamp is an instant, UTC when it names no offset
+ * (docs/api-assumptions.md, "Dates"). `null` for a missing or unreadable value.
+ */
+export function readDate(
+  value: string | Date | null | undefined,
+): { date: Date; calendar: boolean } | null {
+  if (!value) return null;
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? null : { date: value, calendar: false };
+  const text = value.trim();
+  const calendar = DATE_ONLY.test(text);
+  const iso = calendar
+    ? `${text}T00:00:00Z`
+    : NO_OFFSET.test(text)
+      ? `${text.replace(' ', 'T')}Z`
+      : text;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : { date, calendar };
+}
+
+/**
+ * A date in the tenant's locale: a timestamp on the tenant's clock, a date-only value as the day it
+ * names; '' for a missing or invalid value.
+ */
 export function formatDate(
   value: string | Date | null | undefined,
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
   style: 'long' | 'medium' | 'short' = 'long',
 ): string {
-  if (!value) return '';
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return dateFormat(tenant.locale, tenant.timeZone, style).format(date);
+  const read = readDate(value);
+  if (!read) return '';
+  return dateFormat(tenant.locale, read.calendar ? 'UTC' : tenant.timeZone, style).format(
+    read.date,
+  );
 }
 
-/** Date and time in the tenant's zone, e.g. for stream start times. */
+/** Date and time in the tenant's zone, e.g. for comments; a date-only value shows its day alone. */
 export function formatDateTime(
   value: string | null | undefined,
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
 ): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
+  const read = readDate(value);
+  if (!read) return '';
+  if (read.calendar) return formatDate(value, tenant, 'medium');
+  const date = read.date;
   return new Intl.DateTimeFormat(tenant.locale, {
     dateStyle: 'medium',
     timeStyle: 'short',
@@ -54,9 +88,10 @@ export function formatPrice(amount: string | number, currency: string, locale: s
   }
 }
 
-/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone; a date-only value is its own day. */
 export function isoDateInZone(value: string | Date, timeZone: string): string {
-  const date = value instanceof Date ? value : new Date(value);
+  if (typeof value === 'string' && isDateOnly(value)) return value.trim();
+  const date = readDate(value)?.date ?? new Date(Number.NaN);
   return new Intl.DateTimeFormat('en-CA', {
     timeZone,
     year: 'numeric',

@@ -2,7 +2,7 @@ import type { APIContext } from 'astro';
 import { getSignedIn } from '../auth/session.ts';
 import { loadReader } from '../epaper/load.ts';
 import { classify } from '../failures/classify.ts';
-import { logError } from '../log.ts';
+import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { parseImagePath, type ImageRequest } from './address.ts';
 import { ImageError } from './errors.ts';

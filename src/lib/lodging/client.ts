@@ -4,7 +4,9 @@ import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
 import type { QueryValue } from '../upstream/http.ts';
 import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
+import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
+import { LODGING_OPERATIONS } from './operations.ts';
 import { TTL } from '../upstream/ttl.ts';
 import { lodgingAuth } from './auth.ts';
 import type { LodgingCredentials } from './auth.ts';
@@ -41,6 +43,8 @@ export interface LodgingClientOptions {
   /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
   upstream: Upstream;
   timeoutMs?: number | undefined;
+  /** How this API spells the operations (`lodging.profile`); none: the contract and default dialect. */
+  profile?: ServiceProfile | undefined;
 }
 
 export type { PageParams, ReadOptions };
@@ -87,6 +91,8 @@ export function lodgingCore(options: LodgingClientOptions): LodgingCore {
     baseUrl,
     upstream,
     timeoutMs: options.timeoutMs,
+    operations: LODGING_OPERATIONS,
+    profile: options.profile,
     access: {
       withToken: (_call, send) => auth.withToken(send),
       budgetKey: (token) => budgetKeys.lodging(baseUrl, accountKey, token),
@@ -174,6 +180,7 @@ export function lodgingClient(options: LodgingClientOptions) {
         schema: cancelResultSchema,
         method: 'DELETE',
         path: urlPath`/bookings/${id}`,
+        params: { id },
       });
       return result.data;
     },

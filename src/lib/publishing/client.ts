@@ -4,7 +4,9 @@ import { clientCore, urlPath } from '../upstream/client-core.ts';
 import type { ClientCore, ReadOptions, ServiceAccess } from '../upstream/client-core.ts';
 import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
+import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
+import { PUBLISHING_OPERATIONS } from './operations.ts';
 import { TTL } from '../upstream/ttl.ts';
 import {
   authResultSchema,
@@ -59,6 +61,8 @@ export interface PublishingClientOptions {
   /** Extra iframe hosts kept in post content and stream embeds (e.g. the site's player host). */
   iframeHosts?: readonly string[] | undefined;
   timeoutMs?: number | undefined;
+  /** How this tenant's API spells the operations (`publishing.profile`); none: the default dialect. */
+  profile?: ServiceProfile | undefined;
 }
 
 export type { PageParams, ReadOptions };
@@ -114,6 +118,8 @@ export function publishingCore(options: PublishingClientOptions): ClientCore {
     access: publishingAccess(options),
     headers: { 'X-Tenant': options.tenantId },
     timeoutMs: options.timeoutMs,
+    operations: PUBLISHING_OPERATIONS,
+    profile: options.profile,
   });
 }
 
@@ -430,6 +436,7 @@ export function publishingClient(options: PublishingClientOptions) {
         schema: commentCreatedSchema,
         method: 'POST',
         path: urlPath`/posts/${postSlug}/comments`,
+        params: { postSlug },
         body: input,
         access: 'personal',
       });

@@ -1,3 +1,5 @@
+import { readDate } from '../i18n/format.ts';
+
 /** Sitemaps as XML text. Posts are split into files small enough to build within the upstream budget. */
 
 export const POSTS_PER_SITEMAP = 1000;
@@ -17,9 +19,8 @@ export function escapeXml(value: string): string {
 }
 
 function lastmod(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : `<lastmod>${date.toISOString()}</lastmod>`;
+  const date = readDate(value)?.date;
+  return date ? `<lastmod>${date.toISOString()}</lastmod>` : '';
 }
 
 export function urlset(entries: readonly SitemapEntry[]): string {

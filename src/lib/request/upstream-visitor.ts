@@ -1,4 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
+import { logProfileLines } from '../profiles/status.ts';
 import { settings } from '../settings/settings.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { runForVisitor } from '../upstream/runtime.ts';
@@ -19,6 +20,7 @@ export const upstreamVisitor = defineMiddleware((context, next) => {
   // First request of the process: say which tenants share the anonymous budget.
   const upstream = siteUpstream();
   warnTenantsWithoutReadToken(getTenants(), upstream);
+  logProfileLines(getTenants());
   return runForVisitor(
     upstream,
     clientIp(context, TRUST_PROXY),

@@ -199,7 +199,10 @@ export const settingDefinitions = {
     { fallback: 40_000_000, int: true },
     'most pixels a source may have (decompression bombs)',
   ),
-  IMAGE_TIMEOUT_MS: number({ fallback: 15_000, int: true }, 'fetching a source, and making one image'),
+  IMAGE_TIMEOUT_MS: number(
+    { fallback: 15_000, int: true },
+    'fetching a source, and making one image',
+  ),
   IMAGE_TRANSFORMS: number(
     { fallback: 2, int: true },
     'images made at once (more wait; 503 beyond 16 waiting per slot)',

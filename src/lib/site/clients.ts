@@ -2,6 +2,7 @@ import { lazyLodgingClient } from '../booking/lodging.ts';
 import { bookingService } from '../booking/service.ts';
 import type { BookingService } from '../booking/service.ts';
 import type { LodgingClient } from '../lodging/client.ts';
+import { profileFor } from '../profiles/site.ts';
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import { settings } from '../settings/settings.ts';
 import { snapshotPath } from '../static/mode.ts';
@@ -62,6 +63,7 @@ export function publishingFor(tenant: Tenant, userToken?: string): PublishingCli
     serviceToken: tenantSecret(tenant.publishing.tokenEnv),
     upstream: siteUpstream(),
     iframeHosts: tenant.publishing.embedHosts,
+    profile: profileFor(tenant, 'publishing'),
   });
 }
 

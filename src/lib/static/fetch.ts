@@ -1,4 +1,6 @@
 import { publishingClient } from '../publishing/client.ts';
+import { readProfileTexts } from '../profiles/files.ts';
+import { resolveProfile } from '../profiles/schema.ts';
 import type { PublishingClient } from '../publishing/client.ts';
 import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -73,6 +75,8 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
     serviceToken: readToken,
     iframeHosts: tenant.publishing.embedHosts,
     upstream,
+    // Node, not Vite: the profile files are read from disk.
+    profile: resolveProfile('publishing', tenant.publishing.profile, readProfileTexts()),
   });
   const progress: FetchProgress = { planned: 0, made: 0, reused: 0, waitedMs: 0 };
   const failures: string[] = [];

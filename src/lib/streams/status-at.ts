@@ -1,10 +1,10 @@
+import { readDate } from '../i18n/format.ts';
+
 /** Where a stream stands: its badge, its order in lists. */
 export type StreamStatus = 'live' | 'scheduled' | 'ended';
 
 function time(value: string | null | undefined): number | null {
-  if (!value) return null;
-  const parsed = new Date(value).getTime();
-  return Number.isNaN(parsed) ? null : parsed;
+  return readDate(value)?.date.getTime() ?? null;
 }
 
 /**

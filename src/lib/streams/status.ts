@@ -1,4 +1,5 @@
 import { createI18n, type I18n, type MessageKey } from '../i18n/index.ts';
+import { readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { StreamStatus } from './status-at.ts';
@@ -48,9 +49,7 @@ export interface StreamTiming {
 }
 
 function validDate(value: string | null | undefined): Date | null {
-  if (!value) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
+  return readDate(value)?.date ?? null;
 }
 
 /**

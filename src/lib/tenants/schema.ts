@@ -1,4 +1,5 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { InlineProfileSchema } from '../profiles/schema.ts';
 import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
 import { MESSAGE_KEYS, type MessageKey } from '../i18n/dictionary.ts';
@@ -185,6 +186,8 @@ export const PublishingConfigSchema = z.strictObject({
     )
     .refine((slugs) => new Set(slugs).size === slugs.length, 'List each plan once')
     .default([]),
+  /** How this API spells the operations: a file of profiles/ by name, or parts inline (README, "Upstream profiles"). */
+  profile: InlineProfileSchema.optional(),
 });
 
 /** A rule of the lodging API for one optional form field (e.g. its phone is required). */
@@ -229,6 +232,8 @@ export const LodgingConfigSchema = z
       .default({}),
     /** Shown to guests when booking is not available online. */
     contact: LodgingContactSchema.optional(),
+    /** How this API spells the operations: a file of profiles/ by name, or parts inline. */
+    profile: InlineProfileSchema.optional(),
   })
   .refine((value) => value.tokenEnv ?? (value.emailEnv && value.passwordEnv), {
     message: 'Set tokenEnv, or both emailEnv and passwordEnv',

@@ -2,11 +2,14 @@ import type { z } from 'zod';
 import type { BudgetKey } from './budget.ts';
 import { cacheKey } from './cache.ts';
 import type { CacheKeyParts } from './cache.ts';
-import { InvalidResponseError } from './errors.ts';
+import { InvalidResponseError, NotFoundError } from './errors.ts';
+import { recordFinding } from './findings.ts';
 import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
 import type { HttpMethod, QueryValue, UpstreamRequest } from './http.ts';
 import { parseOrThrow } from './parse.ts';
+import { missingNeeds, profiledRequest, reshapeBody } from './profile.ts';
+import type { OperationNeeds, ServiceProfile } from './profile.ts';
 import type { Upstream } from './runtime.ts';
 import type { CachePolicy } from './ttl.ts';
 
@@ -43,6 +46,10 @@ export interface ClientCoreOptions {
   /** Sent on every call (e.g. publishing's `X-Tenant`). */
   headers?: Record<string, string> | undefined;
   timeoutMs?: number | undefined;
+  /** What each operation is and needs (the client's declaration, e.g. `PUBLISHING_OPERATIONS`). */
+  operations?: Readonly<Record<string, OperationNeeds>> | undefined;
+  /** How this tenant's API spells them (`src/lib/upstream/profile.ts`); none: as declared. */
+  profile?: ServiceProfile | undefined;
 }
 
 export interface CallSpec<S extends z.ZodType> {
@@ -55,14 +62,14 @@ export interface CallSpec<S extends z.ZodType> {
   path: string;
   query?: Record<string, QueryValue> | undefined;
   body?: unknown;
+  /** Path parameters by name, for a profile's `{param}` placeholders. */
+  params?: Record<string, unknown> | undefined;
   /** Default `public`. */
   access?: Access | undefined;
 }
 
 export interface ReadSpec<S extends z.ZodType, T> extends Omit<CallSpec<S>, 'method' | 'body'> {
   ttl: CachePolicy;
-  /** Path parameters: with the query they make the cache key. */
-  params?: Record<string, unknown> | undefined;
   /** Shapes the parsed body (sanitizing, paging) before it is cached; the body itself when absent. */
   map?: ((parsed: z.output<S>) => T) | undefined;
 }
@@ -93,13 +100,16 @@ export async function fetchParsed<S extends z.ZodType>(
   up: Upstream,
   req: UpstreamRequest,
   schema: S,
+  /** The body as the schema reads it (a profile's reshaping); the body itself when absent. */
+  prepare?: (body: unknown) => unknown,
 ): Promise<z.output<S>> {
   const response = await sendRequest(
     { budget: up.budget, allowance: up.allowance, metrics: up.metrics, settings: up.http },
     req,
   );
   try {
-    return parseOrThrow(schema, response.data, { service: req.service, operation: req.operation });
+    const body = prepare ? prepare(response.data) : response.data;
+    return parseOrThrow(schema, body, { service: req.service, operation: req.operation });
   } catch (error) {
     if (error instanceof InvalidResponseError) up.metrics.failure(req.tenant, error);
     throw error;
@@ -127,26 +137,74 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
   const { service, tenant, baseUrl, upstream, access } = options;
 
   const call = <S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> => {
-    const method = spec.method ?? 'GET';
-    return access.withToken({ access: spec.access ?? 'public', method }, (token) =>
-      fetchParsed(
-        upstream,
-        {
-          service,
-          operation: spec.operation,
-          tenant,
-          baseUrl,
-          path: spec.path,
-          method,
-          query: spec.query,
-          body: spec.body,
-          ...(options.headers && { headers: options.headers }),
-          token,
-          budgetKey: access.budgetKey(token),
-          timeoutMs: options.timeoutMs,
-        },
-        spec.schema,
-      ),
+    const declared = options.operations?.[spec.operation];
+    const op = options.profile?.operations[spec.operation];
+    const kind = declared?.kind ?? 'item';
+    const request = profiledRequest(
+      {
+        method: spec.method ?? 'GET',
+        path: spec.path,
+        query: spec.query,
+        body: spec.body,
+        params: spec.params,
+      },
+      op,
+    );
+    const note = (
+      state: 'ok' | 'missing-fields' | 'unreadable' | 'no-route',
+      missing: string[],
+      status?: number,
+      issues?: string,
+    ) =>
+      recordFinding({
+        service,
+        tenant,
+        operation: spec.operation,
+        profile: options.profile?.name ?? 'default',
+        state,
+        missing,
+        status,
+        issues,
+      });
+    return access.withToken(
+      { access: spec.access ?? 'public', method: request.method },
+      async (token) => {
+        try {
+          const parsed = await fetchParsed(
+            upstream,
+            {
+              service,
+              operation: spec.operation,
+              tenant,
+              baseUrl,
+              path: request.path,
+              method: request.method,
+              query: request.query,
+              body: request.body,
+              ...(options.headers && { headers: options.headers }),
+              token,
+              budgetKey: access.budgetKey(token),
+              timeoutMs: options.timeoutMs,
+            },
+            spec.schema,
+            (body) => reshapeBody(body, op, kind),
+          );
+          if (declared) {
+            const sample: unknown =
+              kind === 'list' ? (parsed as { items?: unknown[] }).items?.[0] : parsed;
+            const missing = sample === undefined ? [] : missingNeeds(sample, declared.needs);
+            note(missing.length ? 'missing-fields' : 'ok', missing, 200);
+          }
+          return parsed;
+        } catch (error) {
+          if (declared && error instanceof InvalidResponseError)
+            note('unreadable', [], undefined, error.issues);
+          // A list that is not there is a path this API spells otherwise (an item may just be gone).
+          if (declared && kind === 'list' && error instanceof NotFoundError)
+            note('no-route', [], 404);
+          throw error;
+        }
+      },
     );
   };
 

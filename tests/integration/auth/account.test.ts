@@ -7,7 +7,15 @@ import {
   signUp,
   toSignedIn,
 } from '../../../src/lib/auth/account.ts';
-import { MESSAGES, authFailure } from '../../../src/lib/auth/failures.ts';
+import {
+  LOGIN_KEYS,
+  MESSAGES,
+  REGISTER_KEYS,
+  authFailure,
+} from '../../../src/lib/auth/failures.ts';
+import { LOGIN_FIELDS, REGISTER_FIELDS } from '../../../src/lib/auth/forms.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
+import { localizeFields } from '../../../src/lib/i18n/text.ts';
 import { publishingClient } from '../../../src/lib/publishing/client.ts';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
 import { ValidationError, isOutage } from '../../../src/lib/upstream/errors.ts';
@@ -55,6 +63,36 @@ describe('signIn', () => {
     });
   });
 
+  it("the German tenant's refused sign-in is in German; the log keeps the upstream's words", async () => {
+    const error = await signIn(client('alpine-post'), 'reader@masthead.test', 'wrong').catch(
+      (e: unknown) => e,
+    );
+    const failure = authFailure(error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
+    const german = localizeFields(createI18n('de-CH', 'Europe/Zurich'), failure?.fields ?? {});
+    expect(german).toEqual({ email: ['E-Mail-Adresse oder Passwort stimmen nicht.'] });
+    expect(JSON.stringify(german)).not.toContain('credentials');
+    expect(failure?.upstream?.fields).toEqual({
+      email: ['These credentials do not match our records.'],
+    });
+  });
+
+  it('a 401 to the sign-in (the alt dialect) is a refused sign-in too, in French', async () => {
+    await ctl.dialect(mock, 'alt');
+    try {
+      const error = await signIn(client(), 'reader@masthead.test', 'wrong').catch(
+        (e: unknown) => e,
+      );
+      expect(isWrongCredentials(error)).toBe(true);
+      const failure = authFailure(error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
+      expect(localizeFields(createI18n('fr-CH', 'Europe/Zurich'), failure?.fields ?? {})).toEqual({
+        email: ['L’adresse e-mail ou le mot de passe n’est pas correct.'],
+      });
+      expect(failure?.upstream?.message).toBe('Invalid credentials.');
+    } finally {
+      await ctl.dialect(mock, 'default');
+    }
+  });
+
   it('the API down → "try again"', async () => {
     await ctl.faults(mock, { service: 'publishing', down: true });
     const error = await signIn(client(), 'reader@masthead.test', PASSWORD).catch((e: unknown) => e);
@@ -80,6 +118,11 @@ describe('signUp', () => {
     );
     expect(authFailure(again, ['name', 'email', 'password'])?.fields).toEqual({
       email: ['The email has already been taken.'],
+    });
+    // With the form's keys, the reader's language: "e-mail taken" in German.
+    const keyed = authFailure(again, REGISTER_FIELDS, undefined, REGISTER_KEYS);
+    expect(localizeFields(createI18n('de-CH', 'UTC'), keyed?.fields ?? {})).toEqual({
+      email: ['Mit dieser E-Mail-Adresse gibt es schon ein Konto. Möchten Sie sich anmelden?'],
     });
   });
 

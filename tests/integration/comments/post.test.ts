@@ -1,3 +1,4 @@
+import { textKey } from '../../../src/lib/i18n/text-key.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
 import { memoryCommentLimiter } from '../../../src/lib/comments/limit.ts';
@@ -122,7 +123,7 @@ describe('postComment: guests', () => {
     expect(outcome).toMatchObject({
       kind: 'invalid',
       message: 'Please solve the captcha.',
-      fields: { email: ['The author email field must be a valid email address.'] },
+      fields: { email: [textKey('comments.error.emailInvalid')] },
       values: request().values,
     });
     expect(failureStatus(outcome.kind)).toBe(422);

@@ -95,19 +95,21 @@ describe('validateComment', () => {
 });
 
 describe('mapValidationErrors', () => {
-  it('maps API fields to form fields, flags a refused parent and keeps the rest', () => {
+  it('maps API fields to form fields (known rules in the reader words), flags a refused parent and keeps the rest', () => {
     expect(
-      mapValidationErrors({
-        content: ['The content field must not be greater than 2000 characters.', 'second'],
-        author_email: ['The author email field is required.'],
-        parent_id: ['The selected parent id is invalid.'],
-        captcha: ['Solve the captcha.'],
-        author_name: [],
-      }),
+      english(
+        mapValidationErrors({
+          content: ['The content field must not be greater than 2000 characters.', 'second'],
+          author_email: ['The author email field is required.'],
+          parent_id: ['The selected parent id is invalid.'],
+          captcha: ['Solve the captcha.'],
+          author_name: [],
+        }),
+      ),
     ).toEqual({
       fields: {
         content: ['The content field must not be greater than 2000 characters.'],
-        email: ['The author email field is required.'],
+        email: ['Enter your e-mail address, or sign in to comment.'],
       },
       parentRejected: true,
       other: ['Solve the captcha.'],

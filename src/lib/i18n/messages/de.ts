@@ -223,6 +223,9 @@ export const de: Dictionary = {
   'auth.passwordShort': 'Verwenden Sie mindestens {min} Zeichen.',
   'auth.passwordRepeat': 'Geben Sie das Passwort noch einmal ein.',
   'auth.passwordMismatch': 'Die beiden Passwörter stimmen nicht überein.',
+  'auth.credentialsWrong': 'E-Mail-Adresse oder Passwort stimmen nicht.',
+  'auth.emailTaken':
+    'Mit dieser E-Mail-Adresse gibt es schon ein Konto. Möchten Sie sich anmelden?',
 
   'comments.heading': 'Kommentare',
   'comments.unavailable':

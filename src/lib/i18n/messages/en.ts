@@ -222,6 +222,8 @@ export const en = {
   'auth.passwordShort': 'Use at least {min} characters.',
   'auth.passwordRepeat': 'Enter the password again.',
   'auth.passwordMismatch': 'The two passwords do not match.',
+  'auth.credentialsWrong': 'The e-mail address or the password is not right.',
+  'auth.emailTaken': 'An account with this e-mail address already exists. Sign in instead?',
 
   // Comments
   'comments.heading': 'Comments',

@@ -223,6 +223,9 @@ export const fr: Dictionary = {
   'auth.passwordShort': 'Utilisez au moins {min} caractères.',
   'auth.passwordRepeat': 'Saisissez à nouveau le mot de passe.',
   'auth.passwordMismatch': 'Les deux mots de passe ne correspondent pas.',
+  'auth.credentialsWrong': 'L’adresse e-mail ou le mot de passe n’est pas correct.',
+  'auth.emailTaken':
+    'Un compte existe déjà avec cette adresse e-mail. Voulez-vous vous connecter ?',
 
   'comments.heading': 'Commentaires',
   'comments.unavailable':

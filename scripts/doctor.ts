@@ -1,0 +1,88 @@
+// `npm run doctor -- <tenant-id> [--write]`: can the site read this tenant's APIs? (README, "Upstream profiles")
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import './check-node.mjs';
+import { demoEnv } from './demo-env.mjs';
+import { runDoctor } from '../src/lib/profiles/doctor.ts';
+import { doctorLines } from '../src/lib/profiles/doctor-text.ts';
+import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor-write.ts';
+import { readProfileTexts } from '../src/lib/profiles/files.ts';
+import { parseTenantsText } from '../src/lib/tenants/schema.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    write: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    // Against the contract mock: lodging tokens from its demo accounts, as `npm run dev` fills them.
+    demo: { type: 'boolean', default: false },
+    tenants: { type: 'string', default: 'tenants.json' },
+    profiles: { type: 'string', default: 'profiles' },
+    // Where the findings are kept for /_status and the server's start-up line.
+    findings: { type: 'string', default: '.cache/doctor' },
+  },
+});
+
+function fail(message: string, code = 2): never {
+  console.error(message);
+  process.exit(code);
+}
+
+const id = positionals[0];
+if (!id) fail('Usage: npm run doctor -- <tenant-id> [--write]');
+
+const load = () => {
+  const text = readFileSync(values.tenants, 'utf8');
+  try {
+    return { text, tenants: parseTenantsText(text, values.tenants).tenants };
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+};
+
+async function check() {
+  const { text, tenants } = load();
+  const index = tenants.findIndex((tenant) => tenant.id === id);
+  const tenant = tenants[index];
+  if (!tenant)
+    fail(`No tenant "${id}" in ${values.tenants} (${tenants.map((t) => t.id).join(', ')})`);
+  try {
+    const report = await runDoctor({
+      tenant,
+      profiles: readProfileTexts(values.profiles),
+      env: values.demo ? { ...demoEnv(), ...process.env } : process.env,
+    });
+    return { report, tenant, index, text };
+  } catch (error) {
+    // A broken profile file: its readable message, no stack.
+    return fail((error as Error).message);
+  }
+}
+
+const first = await check();
+let report = first.report;
+const { tenant, index, text } = first;
+console.log(values.json ? JSON.stringify(report, null, 2) : doctorLines(report).join('\n'));
+
+if (values.write) {
+  const writes = profileWrites(report, tenant);
+  let tenantsText = text;
+  for (const write of writes) {
+    const file = join(values.profiles, `${write.name}.json`);
+    mkdirSync(values.profiles, { recursive: true });
+    writeFileSync(file, write.text);
+    tenantsText = withProfileNamed(tenantsText, index, write.service, write.name);
+    console.log(`Wrote ${file}; ${values.tenants}: ${write.service}.profile = "${write.name}"`);
+  }
+  if (writes.length > 0) {
+    writeFileSync(values.tenants, tenantsText);
+    // Check again with what was written: the exit code says whether it is enough.
+    ({ report } = await check());
+    console.log(`\nWith the new profile: ${doctorLines(report).at(-1) ?? ''}`);
+  }
+}
+
+mkdirSync(values.findings, { recursive: true });
+writeFileSync(join(values.findings, `${id}.json`), `${JSON.stringify(report, null, 2)}\n`);
+process.exit(report.unmapped.length > 0 ? 1 : 0);

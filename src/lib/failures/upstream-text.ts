@@ -1,0 +1,79 @@
+import type { MessageKey } from '../i18n/dictionary.ts';
+import { textKey } from '../i18n/text-key.ts';
+import type { FieldErrors } from './fields.ts';
+
+/**
+ * Upstream validation sentences the site recognises (Laravel's English wording and the usual
+ * variants), so a reader sees the interface's own message in their language instead. A sentence
+ * no rule matches passes unchanged: it is better shown in English than hidden.
+ */
+
+export type UpstreamRule = 'required' | 'email' | 'tooShort' | 'tooLong' | 'taken' | 'credentials';
+
+interface Recognised {
+  rule: UpstreamRule;
+  /** `min` or `max` when the sentence gives one. */
+  values: Readonly<Record<string, number>>;
+}
+
+const RULES: readonly [UpstreamRule, RegExp][] = [
+  [
+    'credentials',
+    /credentials|do(es)? not match our records|invalid (e-?mail|login|password)|incorrect (e-?mail|password)|wrong (e-?mail|password)/i,
+  ],
+  ['taken', /already (been )?(taken|registered|in use|exists)|is taken|already have an account/i],
+  [
+    'required',
+    /\b(is|field is) required\b|must be (present|provided)|cannot be (blank|empty)|can't be blank/i,
+  ],
+  ['email', /valid e-?mail|e-?mail (address )?(format )?is invalid/i],
+  ['tooShort', /at least (\d+) char|minimum (of )?(\d+) char|too short/i],
+  [
+    'tooLong',
+    /(not be greater than|at most|maximum (of )?|not exceed|no more than) ?(\d+) char|too long/i,
+  ],
+];
+
+/** The rule an upstream field message states, or null. */
+export function recogniseUpstream(message: string): Recognised | null {
+  for (const [rule, pattern] of RULES) {
+    if (!pattern.test(message)) continue;
+    const number = /(\d+)/.exec(message)?.[1];
+    const values: Record<string, number> = {};
+    if (number !== undefined && rule === 'tooShort') values['min'] = Number(number);
+    if (number !== undefined && rule === 'tooLong') values['max'] = Number(number);
+    return { rule, values };
+  }
+  return null;
+}
+
+/** For each field a form has, the message key of each rule it can say in the reader's language. */
+export type FieldKeys = Readonly<Record<string, Partial<Record<UpstreamRule, MessageKey>>>>;
+
+/**
+ * `errors` with every recognised message of a known field replaced by its text key (the values the
+ * upstream gave, such as the minimum length, kept); `translated` says whether anything changed, so
+ * the caller logs the original once.
+ */
+export function localizeUpstreamFields(
+  errors: FieldErrors,
+  keys: FieldKeys,
+): { fields: FieldErrors; translated: boolean } {
+  const fields: FieldErrors = {};
+  let translated = false;
+  for (const [field, messages] of Object.entries(errors)) {
+    fields[field] = messages.map((message) => {
+      const recognised = recogniseUpstream(message);
+      const key = recognised && keys[field]?.[recognised.rule];
+      if (!recognised || !key) return message;
+      // A length rule whose number the sentence did not give keeps the sentence.
+      const needsNumber = recognised.rule === 'tooShort' || recognised.rule === 'tooLong';
+      if (needsNumber && Object.keys(recognised.values).length === 0) return message;
+      translated = true;
+      return Object.keys(recognised.values).length > 0
+        ? textKey(key, recognised.values)
+        : textKey(key);
+    });
+  }
+  return { fields, translated };
+}

@@ -1,0 +1,73 @@
+import type { OperationNeeds } from '../upstream/profile.ts';
+
+/**
+ * What the booking feature reads of each lodging operation, in its own field names (see
+ * `src/lib/publishing/operations.ts`). Paths are the contract's.
+ */
+export const LODGING_OPERATIONS = {
+  'properties.list': { kind: 'list', read: true, path: '/properties', needs: ['id'] },
+  'properties.get': {
+    kind: 'item',
+    read: true,
+    path: '/properties/{id}',
+    needs: [
+      'id',
+      'name',
+      'currency',
+      'city',
+      'room_types',
+      'room_types[].id',
+      'room_types[].name',
+      'room_types[].max_occupancy',
+    ],
+  },
+  'properties.availability': {
+    kind: 'item',
+    read: true,
+    path: '/properties/{propertyId}/availability',
+    needs: [
+      'room_types',
+      'room_types[].room_type_id',
+      'room_types[].available_rooms',
+      'room_types[].total_price',
+    ],
+  },
+  'bookings.list': {
+    kind: 'list',
+    read: true,
+    path: '/bookings',
+    needs: [
+      'id',
+      'reference',
+      'status',
+      'check_in',
+      'check_out',
+      'guest_id',
+      'room_type_id',
+      'total_price',
+    ],
+  },
+  'bookings.create': {
+    kind: 'item',
+    read: false,
+    method: 'POST',
+    path: '/bookings',
+    needs: ['id', 'status', 'reference', 'check_in', 'check_out', 'total_price'],
+  },
+  'bookings.cancel': {
+    kind: 'item',
+    read: false,
+    method: 'DELETE',
+    path: '/bookings/{id}',
+    needs: [],
+  },
+  'guests.list': {
+    kind: 'list',
+    read: true,
+    path: '/guests',
+    needs: ['id', 'first_name', 'last_name', 'email'],
+  },
+  'guests.create': { kind: 'item', read: false, method: 'POST', path: '/guests', needs: ['id'] },
+} as const satisfies Record<string, OperationNeeds>;
+
+export type LodgingOperation = keyof typeof LODGING_OPERATIONS;

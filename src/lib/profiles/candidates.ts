@@ -1,0 +1,128 @@
+import { valueAt } from '../upstream/profile.ts';
+
+/**
+ * Where else an API may keep a field the site needs: the names real APIs use for each of the site's
+ * field names (segments of a need such as `category.name` are tried separately). The doctor tries
+ * them on an answer and proposes the first that holds a value of the right kind.
+ */
+const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  id: ['id', 'uid', 'uuid', 'key', 'identifier', '_id'],
+  title: ['title', 'headline', 'heading', 'name', 'label', 'subject'],
+  name: ['name', 'label', 'title', 'display', 'display_name', 'full_name'],
+  slug: ['slug', 'handle', 'permalink', 'code', 'key', 'path'],
+  content: ['content', 'body', 'body_html', 'html', 'text'],
+  excerpt: ['excerpt', 'summary', 'teaser', 'lead', 'description'],
+  published_at: [
+    'published_at',
+    'published_on',
+    'publish_date',
+    'issue_date',
+    'date',
+    'published',
+    'released_at',
+    'created_at',
+  ],
+  created_at: ['created_at', 'posted_at', 'date', 'timestamp', 'submitted_at'],
+  author: ['author', 'writer', 'byline', 'user'],
+  author_name: [
+    'author_name',
+    'author.name',
+    'author.display',
+    'author.display_name',
+    'byline',
+    'user.name',
+  ],
+  cover_image_url: [
+    'cover_image_url',
+    'cover',
+    'cover_url',
+    'cover_image',
+    'image',
+    'image_url',
+    'thumbnail',
+  ],
+  page_count: ['page_count', 'pages_total', 'num_pages', 'page_total', 'pages_count'],
+  price: ['price', 'amount', 'cost', 'price_amount'],
+  currency: ['currency', 'currency_code', 'iso_currency'],
+  interval: ['interval', 'billing_period', 'period', 'billing_interval', 'frequency'],
+  status: ['status', 'state', 'booking_status', 'phase'],
+  city: ['city', 'town', 'locality', 'location.town', 'location.city', 'address.city'],
+  category: ['category', 'section', 'department'],
+  tag: ['tag', 'topic', 'keyword', 'label'],
+  posts: ['posts', 'articles', 'stories', 'items'],
+  room_types: ['room_types', 'rooms', 'room_categories', 'categories', 'units', 'offers'],
+  room_type_id: ['room_type_id', 'category_id', 'category_ref', 'room_id', 'unit_id', 'id'],
+  available_rooms: [
+    'available_rooms',
+    'free_units',
+    'units_available',
+    'available_units',
+    'vacancies',
+    'remaining',
+  ],
+  total_price: ['total_price', 'total', 'price.total', 'grand_total', 'total_amount', 'amount'],
+  max_occupancy: [
+    'max_occupancy',
+    'sleeps',
+    'capacity.total',
+    'capacity',
+    'occupancy',
+    'max_guests',
+  ],
+  reference: ['reference', 'locator', 'confirmation_code', 'booking_reference', 'code'],
+  check_in: ['check_in', 'arrival', 'arrival_date', 'from', 'start_date', 'stay.from'],
+  check_out: ['check_out', 'departure', 'departure_date', 'to', 'end_date', 'stay.to'],
+  guest_id: ['guest_id', 'guest_ref', 'guest.id', 'customer_id'],
+  first_name: ['first_name', 'given_name', 'firstname', 'forename'],
+  last_name: ['last_name', 'family_name', 'lastname', 'surname'],
+  email: ['email', 'email_address', 'mail', 'e_mail'],
+  token: ['token', 'access_token', 'api_token', 'plain_text_token'],
+};
+
+const DATE = /^\d{4}-\d{2}-\d{2}/;
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+
+/** Whether `value` can be what the site reads as `need` (a date where it reads a date, and so on). */
+function fits(need: string, value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return false;
+  const leaf = need.split('.').at(-1) ?? need;
+  if (['room_types', 'posts'].includes(leaf)) return Array.isArray(value);
+  if (['category', 'tag', 'author'].includes(leaf)) return typeof value === 'object';
+  if (Array.isArray(value) || typeof value === 'object') return false;
+  if (/_at$|_on$|^check_(in|out)$/.test(leaf)) return typeof value === 'string' && DATE.test(value);
+  if (['price', 'total_price', 'available_rooms', 'max_occupancy', 'page_count'].includes(leaf)) {
+    return typeof value === 'number' || (typeof value === 'string' && NUMERIC.test(value));
+  }
+  if (leaf === 'currency') return typeof value === 'string' && /^[A-Z]{3}$/.test(value);
+  if (leaf === 'email') return typeof value === 'string' && value.includes('@');
+  if (leaf === 'id' || leaf.endsWith('_id'))
+    return typeof value === 'number' || typeof value === 'string';
+  return typeof value === 'string' || typeof value === 'number';
+}
+
+/** Every path the synonyms give for `need` (each dotted segment expanded), the need itself first. */
+function spellings(need: string): string[] {
+  if (SYNONYMS[need]) return [...SYNONYMS[need]];
+  return need.split('.').reduce<string[]>(
+    (paths, segment) => {
+      const options = SYNONYMS[segment] ?? [segment];
+      return paths.flatMap((path) =>
+        options.map((option) => (path ? `${path}.${option}` : option)),
+      );
+    },
+    [''],
+  );
+}
+
+/** Candidate places of `need` in `item` (an answer's raw item), best first. */
+export function candidatePaths(item: unknown, need: string): { path: string; value: unknown }[] {
+  const seen = new Set<string>();
+  const found: { path: string; value: unknown }[] = [];
+  for (const path of spellings(need)) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const value = valueAt(item, path);
+    if (fits(need, value)) found.push({ path, value });
+  }
+  return found;
+}

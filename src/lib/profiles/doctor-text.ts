@@ -1,0 +1,55 @@
+import type { DoctorReport } from './doctor.ts';
+
+/** The doctor's report as lines for a terminal (never a token: the report holds none). */
+export function doctorLines(report: DoctorReport): string[] {
+  const lines: string[] = [`Doctor for tenant "${report.tenant}" (${report.calls} upstream calls)`];
+  for (const op of report.operations) {
+    const rate = op.rateLimit['x-ratelimit-remaining']
+      ? ` · rate limit ${op.rateLimit['x-ratelimit-remaining']}/${op.rateLimit['x-ratelimit-limit'] ?? '?'} left`
+      : ' · no rate-limit headers';
+    const head = op.notAt
+      ? `${op.service} ${op.operation}: ${op.method} ${op.notAt} → 404, found at ${op.path ?? '?'} (proposed)`
+      : `${op.service} ${op.operation}: ${op.method} ${op.path ?? '?'}`;
+    if (op.skipped) {
+      lines.push(`- ${head} · skipped: ${op.skipped}`);
+      continue;
+    }
+    if (!op.reachable) {
+      lines.push(`✗ ${head} · not reachable`);
+      continue;
+    }
+    const envelope = op.envelope.at
+      ? ` · envelope ${op.envelope.at}${op.envelope.recognised ? '' : ' (proposed)'}`
+      : ' · envelope not found';
+    const readable = op.status !== undefined && op.status < 300 && op.fields.every((f) => f.found);
+    const asIs =
+      readable && !op.notAt && op.envelope.recognised && !op.fields.some((f) => f.proposed);
+    // ✓ readable as configured, ~ readable with the proposed entries, ✗ not readable.
+    const mark = asIs ? '✓' : readable ? '~' : '✗';
+    lines.push(`${mark} ${head}${op.notAt ? '' : ` → ${op.status ?? '-'}`}${envelope}${rate}`);
+    for (const field of op.fields) {
+      const where = field.found
+        ? `${field.path}${field.proposed ? ' (proposed)' : ''}${field.sample === undefined ? '' : ` = ${field.sample}`}`
+        : 'not found';
+      lines.push(`    ${field.found ? (field.proposed ? '~' : '✓') : '✗'} ${field.need}: ${where}`);
+    }
+    if (op.issues) lines.push(`    the site's schema says: ${op.issues}`);
+  }
+  const services = Object.entries(report.proposals);
+  if (services.length > 0) {
+    lines.push(
+      '',
+      'Proposed profile entries (--write saves them to profiles/<tenant>-<service>.json):',
+    );
+    for (const [service, operations] of services) {
+      lines.push(`${service}: ${JSON.stringify(operations, null, 2)}`);
+    }
+  }
+  lines.push(
+    '',
+    report.unmapped.length === 0
+      ? 'Every operation and field the site needs is readable.'
+      : `Not readable yet (${report.unmapped.length}):\n${report.unmapped.map((u) => `  - ${u}`).join('\n')}`,
+  );
+  return lines;
+}

@@ -1,0 +1,76 @@
+import { applyEdits, modify } from 'jsonc-parser';
+import type { Tenant } from '../tenants/schema.ts';
+import type { OperationProfile } from '../upstream/profile.ts';
+import type { DoctorReport } from './doctor.ts';
+import type { ProfileService } from './schema.ts';
+
+/** What `npm run doctor -- <tenant> --write` saves: a profile file per service with proposals. */
+export interface ProfileWrite {
+  service: ProfileService;
+  /** File name without `.json`: `<tenant>-<service>`. */
+  name: string;
+  text: string;
+}
+
+/** `[a]` → `"a"`: one path reads better without brackets. */
+function compact(op: OperationProfile): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...op };
+  if (op.envelope?.length === 1) out['envelope'] = op.envelope[0];
+  if (op.fields) {
+    out['fields'] = Object.fromEntries(
+      Object.entries(op.fields).map(([k, v]) => [k, v.length === 1 ? v[0] : v]),
+    );
+  }
+  return out;
+}
+
+/**
+ * The tenant's own profile per service: what it named before (extended, or its inline parts kept)
+ * plus the doctor's proposals, which win.
+ */
+export function profileWrites(report: DoctorReport, tenant: Tenant): ProfileWrite[] {
+  const writes: ProfileWrite[] = [];
+  for (const service of ['publishing', 'lodging'] as const) {
+    const proposals = report.proposals[service];
+    if (!proposals) continue;
+    const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
+    const name = `${tenant.id}-${service}`;
+    const base = typeof ref === 'string' ? (ref === name ? undefined : ref) : ref?.extends;
+    const inline =
+      typeof ref === 'object' ? (ref.operations as Record<string, OperationProfile>) : {};
+    const operations: Record<string, unknown> = {};
+    for (const op of new Set([...Object.keys(inline), ...Object.keys(proposals)])) {
+      const before = inline[op] ?? {};
+      const proposal = proposals[op] ?? {};
+      operations[op] = compact({
+        ...before,
+        ...proposal,
+        ...((before.fields ?? proposal.fields) && {
+          fields: { ...before.fields, ...proposal.fields },
+        }),
+      });
+    }
+    const file = {
+      $schema: '../profile.schema.json',
+      service,
+      description: `${tenant.name}'s ${service} API, as npm run doctor found it on ${report.at.slice(0, 10)}.`,
+      ...(base && { extends: base }),
+      operations,
+    };
+    writes.push({ service, name, text: `${JSON.stringify(file, null, 2)}\n` });
+  }
+  return writes;
+}
+
+/** tenants.json text with the tenant's `<service>.profile` set to `name` (formatting kept). */
+export function withProfileNamed(
+  tenantsText: string,
+  tenantIndex: number,
+  service: ProfileService,
+  name: string,
+): string {
+  const edits = modify(tenantsText, ['tenants', tenantIndex, service, 'profile'], name, {
+    formattingOptions: { insertSpaces: true, tabSize: 2 },
+  });
+  return applyEdits(tenantsText, edits);
+}

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { issueMessage, issuePath } from '../failures/fields.ts';
+import { LODGING_OPERATIONS } from '../lodging/operations.ts';
+import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
+import type { OperationProfile, ServiceProfile } from '../upstream/profile.ts';
+
+/**
+ * Upstream profile files (`profiles/<name>.json`, JSON Schema in `profile.schema.json`): how one
+ * API spells the operations of one service. `src/lib/upstream/profile.ts` applies them.
+ */
+
+export const SERVICES = ['publishing', 'lodging'] as const;
+export type ProfileService = (typeof SERVICES)[number];
+
+export const OPERATIONS_OF: Record<ProfileService, readonly string[]> = {
+  publishing: Object.keys(PUBLISHING_OPERATIONS),
+  lodging: Object.keys(LODGING_OPERATIONS),
+};
+
+const ALL_OPERATIONS = [...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging] as [
+  string,
+  ...string[],
+];
+
+const sourcePath = z
+  .string()
+  .regex(
+    /^$|^[^.\s[\]]+(\.[^.\s[\]]+)*$/,
+    'Expected a dot path into the answer, such as "data.items", "author.name" or "images.0.url"',
+  );
+
+/** One path or alternatives, first found wins. */
+const sourcePaths = z
+  .union([sourcePath, z.array(sourcePath).min(1)])
+  .transform((value) => (typeof value === 'string' ? [value] : value));
+
+const siteField = z
+  .string()
+  .regex(
+    /^[a-z_][a-z0-9_]*((\.|\[\]\.)[a-z_][a-z0-9_]*)*$/,
+    'Expected a field the site reads, such as "title", "category.slug" or "room_types[].total_price"',
+  );
+
+export const OperationProfileSchema = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+  path: z
+    .string()
+    .regex(
+      /^\/[^\s?#]*$/,
+      'Expected a path relative to the base address, starting with "/", such as "/articles/{slug}"',
+    )
+    .optional(),
+  /** Where the list or item sits in the answer; "" for the answer itself. */
+  envelope: sourcePaths.optional(),
+  /** Site field → where the API has it. */
+  fields: z.record(siteField, sourcePaths).optional(),
+  /** Site query/body name → the API's name. */
+  rename: z.record(z.string().min(1), z.string().min(1)).optional(),
+});
+
+const operations = z.partialRecord(z.enum(ALL_OPERATIONS), OperationProfileSchema);
+
+const profileName = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9-]*$/,
+    'Expected a profile name such as "publishing-alt" (a file in profiles/)',
+  );
+
+/** Inline in tenants.json (`publishing.profile`): a profile's name, or parts of one. */
+export const InlineProfileSchema = z.union([
+  profileName,
+  z.strictObject({
+    /** The profile this one changes (a file in profiles/); none: the default dialect. */
+    extends: profileName.optional(),
+    operations: operations.default({}),
+  }),
+]);
+export type InlineProfile = z.output<typeof InlineProfileSchema>;
+
+export const ProfileFileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    service: z.enum(SERVICES),
+    description: z.string().optional(),
+    extends: profileName.optional(),
+    operations: operations.default({}),
+  })
+  .superRefine((file, ctx) => {
+    for (const name of Object.keys(file.operations)) {
+      if (!OPERATIONS_OF[file.service].includes(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['operations', name],
+          message: `"${name}" is not a ${file.service} operation (one of ${OPERATIONS_OF[file.service].join(', ')})`,
+        });
+      }
+    }
+  });
+export type ProfileFile = z.output<typeof ProfileFileSchema>;
+
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+}
+
+/** Parses one profile file's text; errors name the file and the field. */
+export function parseProfileText(text: string, source: string): ProfileFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ProfileError(`Invalid ${source}: not valid JSON (${(error as Error).message})`);
+  }
+  const result = ProfileFileSchema.safeParse(raw);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  - ${source} → ${issuePath(issue.path)}: ${issueMessage(issue)}`,
+    );
+    throw new ProfileError(`Invalid ${source}:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** The profile files a process knows: name → text and where it came from. */
+export type ProfileTexts = ReadonlyMap<string, { source: string; text: string }>;
+
+type Operations = Record<string, OperationProfile>;
+
+function merge(base: Operations, over: Operations): Operations {
+  const out: Operations = { ...base };
+  for (const [name, op] of Object.entries(over)) {
+    const prior = out[name] ?? {};
+    out[name] = {
+      ...prior,
+      ...op,
+      ...((prior.fields ?? op.fields) && { fields: { ...prior.fields, ...op.fields } }),
+      ...((prior.rename ?? op.rename) && { rename: { ...prior.rename, ...op.rename } }),
+    };
+  }
+  return out;
+}
+
+function fileProfile(
+  name: string,
+  service: ProfileService,
+  files: ProfileTexts,
+  seen: readonly string[],
+): Operations {
+  const file = files.get(name);
+  if (!file) {
+    const known = [...files.keys()].sort().join(', ') || 'none';
+    throw new ProfileError(`Unknown ${service} profile "${name}" (profiles/: ${known})`);
+  }
+  if (seen.includes(name))
+    throw new ProfileError(`Profile "${name}" extends itself (${[...seen, name].join(' → ')})`);
+  const parsed = parseProfileText(file.text, file.source);
+  if (parsed.service !== service) {
+    throw new ProfileError(`${file.source} is a ${parsed.service} profile, named for ${service}`);
+  }
+  const base = parsed.extends ? fileProfile(parsed.extends, service, files, [...seen, name]) : {};
+  return merge(base, parsed.operations as Operations);
+}
+
+/** A tenant's profile for one service, or undefined (no profile: requests as declared, lenient reading). */
+export function resolveProfile(
+  service: ProfileService,
+  ref: InlineProfile | undefined,
+  files: ProfileTexts,
+): ServiceProfile | undefined {
+  if (ref === undefined) return undefined;
+  if (typeof ref === 'string')
+    return { name: ref, operations: fileProfile(ref, service, files, []) };
+  const base = ref.extends ? fileProfile(ref.extends, service, files, []) : {};
+  return {
+    name: ref.extends ? `${ref.extends}+inline` : 'inline',
+    operations: merge(base, ref.operations as Operations),
+  };
+}
+
+/** `profiles/x.json` files as `ProfileTexts` (by file name without `.json`). */
+export function profileTexts(entries: Iterable<[path: string, text: string]>): ProfileTexts {
+  const map = new Map<string, { source: string; text: string }>();
+  for (const [path, text] of entries) {
+    const file = path.split('/').at(-1) ?? path;
+    if (!file.endsWith('.json') || file.endsWith('.schema.json')) continue;
+    map.set(file.slice(0, -'.json'.length), { source: `profiles/${file}`, text });
+  }
+  return map;
+}
+
+/** Resolves every tenant's profiles once, so a wrong name or file stops the start with tenant and field. */
+export function checkTenantProfiles(
+  tenants: readonly {
+    id: string;
+    publishing: { profile?: InlineProfile | undefined };
+    lodging?: { profile?: InlineProfile | undefined } | undefined;
+  }[],
+  files: ProfileTexts,
+): void {
+  for (const tenant of tenants) {
+    for (const service of SERVICES) {
+      const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
+      try {
+        resolveProfile(service, ref, files);
+      } catch (error) {
+        throw new ProfileError(
+          `tenant "${tenant.id}" → ${service}.profile: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
+}

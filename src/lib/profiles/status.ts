@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Tenant } from '../tenants/schema.ts';
+import { operationFindings } from '../upstream/findings.ts';
+import type { OperationFinding } from '../upstream/findings.ts';
+import type { InlineProfile } from './schema.ts';
+
+/**
+ * What `/_status` and the start-up line say about reading each tenant's APIs: the profile in use,
+ * the last `npm run doctor` run (saved in `.cache/doctor/<tenant>.json`) and what this process
+ * found it could not read.
+ */
+
+export interface DoctorSummary {
+  at: string;
+  unmapped: string[];
+}
+
+export interface TenantProfileStatus {
+  tenant: string;
+  publishingProfile: string;
+  lodgingProfile?: string | undefined;
+  doctor: DoctorSummary | null;
+  /** Operations this process could not read (fully) since it started. */
+  problems: OperationFinding[];
+}
+
+const label = (ref: InlineProfile | undefined): string =>
+  ref === undefined
+    ? 'none'
+    : typeof ref === 'string'
+      ? ref
+      : ref.extends
+        ? `${ref.extends}+inline`
+        : 'inline';
+
+/** The saved findings of the last doctor run, or null when it never ran here. */
+export function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSummary | null {
+  try {
+    const report = JSON.parse(readFileSync(join(dir, `${tenantId}.json`), 'utf8')) as DoctorSummary;
+    return { at: report.at, unmapped: report.unmapped };
+  } catch {
+    return null;
+  }
+}
+
+export function profileStatus(
+  tenants: readonly Tenant[],
+  readSummary: (id: string) => DoctorSummary | null = readDoctorSummary,
+): TenantProfileStatus[] {
+  return tenants.map((tenant) => ({
+    tenant: tenant.id,
+    publishingProfile: label(tenant.publishing.profile),
+    ...(tenant.lodging && { lodgingProfile: label(tenant.lodging.profile) }),
+    doctor: readSummary(tenant.id),
+    problems: [
+      ...operationFindings(tenant.id),
+      // The booking feature's lodging account key.
+      ...operationFindings(`tenant:${tenant.id}`),
+    ].filter((finding) => finding.state !== 'ok'),
+  }));
+}
+
+/** One start-up line per tenant: its profiles and what the last doctor run left unmapped. */
+export function profileStartupLine(status: TenantProfileStatus): string {
+  const profiles = `publishing profile ${status.publishingProfile}${
+    status.lodgingProfile ? `, lodging profile ${status.lodgingProfile}` : ''
+  }`;
+  const doctor = status.doctor
+    ? status.doctor.unmapped.length === 0
+      ? `doctor ${status.doctor.at.slice(0, 10)}: every needed field readable`
+      : `doctor ${status.doctor.at.slice(0, 10)}: ${status.doctor.unmapped.length} not readable (${status.doctor.unmapped.slice(0, 3).join('; ')}${status.doctor.unmapped.length > 3 ? '; …' : ''})`
+    : `not checked yet (npm run doctor -- ${status.tenant})`;
+  return `Tenant "${status.tenant}": ${profiles}; ${doctor}.`;
+}
+
+let logged = false;
+
+/** Logs `profileStartupLine` once per process for every tenant. */
+export function logProfileLines(
+  tenants: readonly Tenant[],
+  log: (line: string) => void = (line) => console.info(line),
+): void {
+  if (logged) return;
+  logged = true;
+  for (const status of profileStatus(tenants)) {
+    const unreadable = (status.doctor?.unmapped.length ?? 0) > 0;
+    log(
+      JSON.stringify({
+        level: unreadable ? 'warn' : 'info',
+        event: 'tenant.upstream_profile',
+        time: new Date().toISOString(),
+        tenant: status.tenant,
+        message: profileStartupLine(status),
+      }),
+    );
+  }
+}

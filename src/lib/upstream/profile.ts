@@ -1,0 +1,248 @@
+import type { HttpMethod, QueryValue } from './http.ts';
+
+/**
+ * Upstream profiles: how one API spells the operations a client declares. This is the one place
+ * that turns a profile into requests and responses: the method and path of an operation, the names
+ * of its query and body fields, where its list or item sits in the body, and where each field the
+ * site reads is found. Where a profile says nothing, the request goes out as the client declared it
+ * and the body reaches the client's lenient zod schemas untouched.
+ */
+
+/** Where a value is found: a dot path (`data.items`, `address.city`, `images.0.url`); `""` is the body. */
+export type SourcePath = string;
+
+export interface OperationProfile {
+  method?: HttpMethod | undefined;
+  /** Relative to the base address, with `{param}` placeholders: `/articles/{slug}`. */
+  path?: string | undefined;
+  /** Where the list (or the item) sits in the body, first match wins; `""` is the body itself. */
+  envelope?: readonly SourcePath[] | undefined;
+  /**
+   * Site field → where the API has it (alternatives, first found wins). A target `a[].b` maps `b`
+   * of every element of the list `a`, sources relative to that element; `meta.total` and other
+   * `meta.*` targets of a list read from the body's root.
+   */
+  fields?: Readonly<Record<string, readonly SourcePath[]>> | undefined;
+  /** Query and body names the API uses instead of the site's: `{ "per_page": "limit" }`. */
+  rename?: Readonly<Record<string, string>> | undefined;
+}
+
+export interface ServiceProfile {
+  /** The profile's name (file name) or `inline`, for logs and `/_status`. */
+  name: string;
+  operations: Readonly<Record<string, OperationProfile>>;
+}
+
+/** What a client declares of an operation; the profile decides how it is spelled. */
+export interface OperationNeeds {
+  /** `list`: a page of items; `item`: one resource. */
+  kind: 'list' | 'item';
+  /** Fields the site cannot work without, as the site names them (`room_types[].total_price`). */
+  needs: readonly string[];
+  /** Reads the doctor may try (no writes, no personal reads). */
+  read: boolean;
+  /** The path without a profile (the mock's default dialect). */
+  path: string;
+  method?: HttpMethod | undefined;
+}
+
+type Raw = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Raw =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The value at `path` in `value`, or undefined (`""` is `value` itself). */
+export function valueAt(value: unknown, path: SourcePath): unknown {
+  if (path === '') return value;
+  let current: unknown = value;
+  for (const part of path.split('.')) {
+    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
+    else if (isRecord(current)) current = current[part];
+    else return undefined;
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/** The first of `paths` that holds a value (not null or undefined). */
+export function firstValue(
+  value: unknown,
+  paths: readonly SourcePath[],
+): { path: SourcePath; value: unknown } | undefined {
+  for (const path of paths) {
+    const found = valueAt(value, path);
+    if (found !== undefined && found !== null) return { path, value: found };
+  }
+  return undefined;
+}
+
+/** A copy of `target` with `value` at the dot path `path` (objects on the way copied, not changed). */
+function withValue(target: Raw, path: string, value: unknown): Raw {
+  const [head = '', ...rest] = path.split('.');
+  if (rest.length === 0) return { ...target, [head]: value };
+  const inner = isRecord(target[head]) ? target[head] : {};
+  return { ...target, [head]: withValue(inner, rest.join('.'), value) };
+}
+
+/** `item` with every mapped field at the site's name; `a[].b` targets map inside the list `a`. */
+export function mapFields(
+  item: unknown,
+  fields: Readonly<Record<string, readonly SourcePath[]>>,
+  root?: unknown,
+): unknown {
+  if (!isRecord(item)) return item;
+  let out: Raw = { ...item };
+  const nested = new Map<string, Record<string, readonly SourcePath[]>>();
+  for (const [target, sources] of Object.entries(fields)) {
+    const split = target.indexOf('[].');
+    if (split >= 0) {
+      const list = target.slice(0, split);
+      const inner = nested.get(list) ?? {};
+      inner[target.slice(split + 3)] = sources;
+      nested.set(list, inner);
+      continue;
+    }
+    // `meta.*` of a list reads from the body's root, the rest from the item.
+    const from = root !== undefined && target.startsWith('meta.') ? root : item;
+    const found = firstValue(from, sources);
+    if (found) out = withValue(out, target, found.value);
+  }
+  // Lists after plain fields, so `room_types[].x` sees `room_types` already mapped.
+  for (const [list, inner] of nested) {
+    const elements = valueAt(out, list);
+    if (Array.isArray(elements)) {
+      out = withValue(
+        out,
+        list,
+        elements.map((element) => mapFields(element, inner)),
+      );
+    }
+  }
+  return out;
+}
+
+/** Where a list usually sits when a profile names no envelope. */
+export const LIST_ENVELOPES: readonly SourcePath[] = ['', 'data', 'data.data', 'items', 'results'];
+/** Page fields of a raw paginator, next to the list instead of in `meta`. */
+const PAGE_KEYS = ['current_page', 'last_page', 'per_page', 'total', 'next_cursor'] as const;
+
+/** The list in `body`: at the profile's envelope, else the first usual place holding an array. */
+export function findList(
+  body: unknown,
+  envelope: readonly SourcePath[] | undefined,
+): unknown[] | undefined {
+  for (const path of envelope ?? LIST_ENVELOPES) {
+    const found = valueAt(body, path);
+    if (Array.isArray(found)) return found as unknown[];
+  }
+  return undefined;
+}
+
+/** The item in `body`: at the profile's envelope, else inside a `data` envelope, else the body. */
+export function findItem(body: unknown, envelope: readonly SourcePath[] | undefined): unknown {
+  if (envelope) return firstValue(body, envelope)?.value;
+  return isRecord(body) && isRecord(body['data']) ? body['data'] : body;
+}
+
+/**
+ * The body as the client's schema reads it: the envelope found and re-wrapped as `{ data, meta }`
+ * (lists) or `{ data }` (items), each item's fields at the site's names. Unchanged without a profile.
+ */
+export function reshapeBody(
+  body: unknown,
+  op: OperationProfile | undefined,
+  kind: 'list' | 'item',
+): unknown {
+  if (!op || (!op.envelope && !op.fields)) return body;
+  const fields = op.fields ?? {};
+  if (kind === 'item')
+    return { data: mapFields(findItem(body, op.envelope) ?? body, fields, body) };
+  const items = findList(body, op.envelope);
+  // No list where the profile says: left to the schema, which says what it lacks.
+  if (!items) return body;
+  const itemFields: Record<string, readonly SourcePath[]> = {};
+  const metaFields: Record<string, readonly SourcePath[]> = {};
+  for (const [target, sources] of Object.entries(fields)) {
+    if (target.startsWith('meta.')) metaFields[target.slice('meta.'.length)] = sources;
+    else itemFields[target] = sources;
+  }
+  const source = isRecord(body) ? body : {};
+  const given = isRecord(source['meta']) ? source['meta'] : {};
+  const topLevel = Object.fromEntries(
+    PAGE_KEYS.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]),
+  );
+  const meta = { ...topLevel, ...given };
+  for (const [target, sources] of Object.entries(metaFields)) {
+    const found = firstValue(body, sources);
+    if (found) meta[target] = found.value;
+  }
+  return { data: items.map((item) => mapFields(item, itemFields)), meta };
+}
+
+/** `/articles/{slug}` with each placeholder URL-encoded from `params`; unknown ones stay. */
+export function fillPath(template: string, params: Readonly<Record<string, unknown>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return typeof value === 'string' || typeof value === 'number'
+      ? encodeURIComponent(String(value))
+      : whole;
+  });
+}
+
+/** `values` with each key the profile renames sent under the API's name. */
+export function renameKeys<T>(
+  values: Readonly<Record<string, T>> | undefined,
+  rename: Readonly<Record<string, string>> | undefined,
+): Record<string, T> | undefined {
+  if (!values || !rename) return values;
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [rename[key] ?? key, value]),
+  );
+}
+
+/** Method, path, query and body of an operation as the profile spells them. */
+export function profiledRequest(
+  declared: {
+    method: HttpMethod;
+    path: string;
+    query?: Record<string, QueryValue> | undefined;
+    body?: unknown;
+    params?: Readonly<Record<string, unknown>> | undefined;
+  },
+  op: OperationProfile | undefined,
+): {
+  method: HttpMethod;
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+} {
+  if (!op) return declared;
+  const body = isRecord(declared.body) ? renameKeys(declared.body, op.rename) : declared.body;
+  return {
+    method: op.method ?? declared.method,
+    path: op.path ? fillPath(op.path, declared.params ?? {}) : declared.path,
+    query: renameKeys(declared.query, op.rename),
+    body,
+  };
+}
+
+/** Each needed field that `parsed` (what the schema made of the body) lacks. */
+export function missingNeeds(parsed: unknown, needs: readonly string[]): string[] {
+  return needs.filter((need) => !hasField(parsed, need));
+}
+
+function hasField(value: unknown, need: string): boolean {
+  const split = need.indexOf('[].');
+  if (split < 0) {
+    const found = valueAt(value, need);
+    return found !== undefined && found !== null && found !== '';
+  }
+  const at = valueAt(value, need.slice(0, split));
+  // A list as sent (an array) or as a schema made it (`{ items }`).
+  const list = isRecord(at) && Array.isArray(at['items']) ? at['items'] : at;
+  // An empty list says nothing about its elements: not missing.
+  return (
+    Array.isArray(list) &&
+    (list.length === 0 || list.some((element) => hasField(element, need.slice(split + 3))))
+  );
+}

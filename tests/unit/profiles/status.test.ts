@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { profileStartupLine, profileStatus } from '../../../src/lib/profiles/status.ts';
+import { statusResponse } from '../../../src/lib/delivery/status-access.ts';
+import { clearFindings, recordFinding } from '../../../src/lib/upstream/findings.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+
+afterEach(() => clearFindings());
+
+const tenant = buildTenant({
+  id: 'gazette',
+  publishing: { baseUrl: 'https://api.example.com/api/v1', profile: 'publishing-alt' },
+});
+
+describe('what the site says about reading a tenant API', () => {
+  it('names the profile, the last doctor run and the operations it could not read', () => {
+    recordFinding({
+      service: 'publishing',
+      tenant: 'gazette',
+      operation: 'plans.list',
+      profile: 'publishing-alt',
+      state: 'no-route',
+      missing: [],
+      status: 404,
+    });
+    recordFinding({
+      service: 'publishing',
+      tenant: 'gazette',
+      operation: 'posts.list',
+      profile: 'publishing-alt',
+      state: 'ok',
+      missing: [],
+    });
+    const [status] = profileStatus([tenant], () => ({
+      at: '2026-11-23T10:00:00Z',
+      unmapped: ['publishing plans.list → path /pricing (proposed)'],
+    }));
+    expect(status).toMatchObject({
+      tenant: 'gazette',
+      publishingProfile: 'publishing-alt',
+      problems: [{ operation: 'plans.list', state: 'no-route', status: 404 }],
+    });
+    expect(profileStartupLine(status!)).toBe(
+      'Tenant "gazette": publishing profile publishing-alt; doctor 2026-11-23: 1 not readable (publishing plans.list → path /pricing (proposed)).',
+    );
+  });
+
+  it('asks for a doctor run when none was made', () => {
+    const [status] = profileStatus([buildTenant()], () => null);
+    expect(profileStartupLine(status!)).toBe(
+      'Tenant "gazette": publishing profile none; not checked yet (npm run doctor -- gazette).',
+    );
+  });
+
+  it('/_status carries the same findings for every tenant', async () => {
+    const response = statusResponse({
+      clientAddress: '127.0.0.1',
+      forwardedFor: null,
+      authorization: null,
+      statusToken: undefined,
+    });
+    const body = (await response.json()) as { profiles: { tenant: string }[] };
+    expect(body.profiles.map((p) => p.tenant)).toEqual([
+      'daily-planet',
+      'harbour-times',
+      'alpine-post',
+    ]);
+  });
+});
