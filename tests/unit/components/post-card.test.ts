@@ -14,9 +14,13 @@ describe('post card', () => {
   });
 
   it('with a picture, shows it above the same excerpt', async () => {
-    const post = postSummary();
+    // A picture on the tenant's publishing origin, which the image route may fetch.
+    const post = postSummary({ cover_image_url: 'https://api.example.com/storage/ferry.jpg' });
     const view = await render(PostCard, { props: { post, variant: 'secondary' } });
-    expect(view.body.querySelector('img.media')?.getAttribute('src')).toBe(post.cover_image_url);
+    const picture = view.body.querySelector('.media img');
+    // Through the site's image route, in sizes: never the upstream's own address.
+    expect(picture?.getAttribute('src')).toMatch(/^\/_img\/u\//);
+    expect(picture?.getAttribute('srcset')).toContain('/_img/u/');
     expect(view.getByText(post.excerpt).className).toContain('excerpt');
   });
 });
