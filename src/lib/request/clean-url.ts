@@ -19,13 +19,16 @@ const SHAREABLE: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/^\/(page\/[^/]+)?$/, ['page']],
   [/^\/(categories|tags)(\/[^/]+(\/page\/[^/]+)?)?$/, ['page']],
   [/^\/(epaper|streams)(\/page\/[^/]+)?$/, ['page']],
-  [/^\/search(\/page\/[^/]+)?$/, ['q', 'page']],
+  [/^\/search(\/page\/[^/]+)?$/, ['q', 'page', 'sort']],
   // The e-paper reader (page and zoom by path; their query form redirects to it).
   [/^\/epaper\/[^/]+(\/page\/[^/]+)?(\/zoom\/[^/]+)?$/, ['page', 'zoom']],
   [/^\/posts\/[^/]+$/, ['reply', COMMENTS_PAGE_PARAM]],
   [/^\/streams\/[^/]+$/, []],
   [/^\/plans(\/[^/]+)?$/, []],
-  [/^\/(rss\.xml|sitemap\.xml|sitemap-pages\.xml|sitemap-posts-[^/]+\.xml|robots\.txt)$/, []],
+  [
+    /^\/(rss\.xml|sitemap\.xml|sitemap-pages\.xml|news-sitemap\.xml|sitemap-posts-[^/]+\.xml|robots\.txt)$/,
+    [],
+  ],
   [/^\/embed\/booking\.js$/, []],
 ];
 

@@ -13,8 +13,8 @@ describe('shareable pages and the query parameters that change them', () => {
   it.each([
     ['/', ['page', 'tenant']],
     ['/page/2', ['page', 'tenant']],
-    ['/search', ['page', 'q', 'tenant']],
-    ['/search/page/3/', ['page', 'q', 'tenant']],
+    ['/search', ['page', 'q', 'sort', 'tenant']],
+    ['/search/page/3/', ['page', 'q', 'sort', 'tenant']],
     ['/posts/ferry-news', ['comments-page', 'reply', 'tenant']],
     ['/epaper/monday/page/3/zoom/2', ['page', 'tenant', 'zoom']],
     ['/tags/harbour', ['page', 'tenant']],
@@ -36,6 +36,7 @@ describe('shareable pages and the query parameters that change them', () => {
     expect(names(shareableParamsOfRequestPath('/daily-planet/search'))).toEqual([
       'page',
       'q',
+      'sort',
       'tenant',
     ]);
     expect(names(shareableParamsOfRequestPath('/daily-planet'))).toEqual(['page', 'tenant']);
