@@ -142,7 +142,7 @@ const errorLogging = defineMiddleware(async (context, next) => {
 const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
   response.headers.set('X-Content-Type-Options', 'nosniff');
-  // A private page (the booking's manage page and its .ics) sets `no-referrer` itself: kept.
+  // A private page (the booking's manage page and its .ics) sets `strict-origin` itself: kept.
   if (!response.headers.has('Referrer-Policy')) {
     response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   }

@@ -38,7 +38,7 @@ export const GET: APIRoute = async (context) => {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Content-Disposition': `attachment; filename="stay-${stay.reference.replace(/[^\w-]/g, '')}.ics"`,
       'Cache-Control': 'private, no-store',
-      'Referrer-Policy': 'no-referrer',
+      'Referrer-Policy': 'strict-origin',
     },
   });
 };
