@@ -31,9 +31,10 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 function termPattern(terms: readonly string[]): RegExp | null {
   if (terms.length === 0) return null;
-  // Longest first, so "harbourside" is marked whole rather than as "harbour" + "side".
+  // Longest first, so "harbourside" is marked whole rather than as "harbour" + "side"; only at the
+  // start of a word ("Bergbahn" for "berg"), never inside one ("another" for "the").
   const alternatives = [...terms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return new RegExp(`(${alternatives.join('|')})`, 'giu');
+  return new RegExp(`(?<![\\p{L}\\p{N}])(${alternatives.join('|')})`, 'giu');
 }
 
 /** `text` cut into plain and marked parts (rendered as text and `<mark>`, never as HTML). */

@@ -42,6 +42,16 @@ describe('highlight', () => {
     ]);
   });
 
+  it('marks words where they start, never inside another word', () => {
+    expect(highlight('Another side of the Bergbahn', ['the', 'berg'])).toEqual([
+      { text: 'Another side of ', mark: false },
+      { text: 'the', mark: true },
+      { text: ' ', mark: false },
+      { text: 'Berg', mark: true },
+      { text: 'bahn', mark: false },
+    ]);
+  });
+
   it('treats the query as text, never as a pattern or markup', () => {
     expect(highlight('a <b> (x) b', queryTerms('(x'))).toEqual([
       { text: 'a <b> (x) b', mark: false },
