@@ -96,7 +96,8 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the built server for one tenant in static mode and waits until it answers. */
-async function startRenderer(serverDir: string, tenantId: string, snapshotFile: string) {
+async function startRenderer(serverDir: string, tenant: Tenant, snapshotFile: string) {
+  const tenantId = tenant.id;
   const port = await freePort();
   const child = spawn(process.execPath, [join(serverDir, 'server', 'entry.mjs')], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -104,6 +105,9 @@ async function startRenderer(serverDir: string, tenantId: string, snapshotFile: 
       HOST: '127.0.0.1',
       PORT: String(port),
       MASTHEAD_TENANT: tenantId,
+      // The API the snapshot came from (the build's tenants file may name another than the one the
+      // server was built with): its origin is where the image route may take the pictures from.
+      PUBLISHING_BASE_URL: tenant.publishing.baseUrl,
       [SNAPSHOT_ENV]: snapshotFile,
     }),
   });
@@ -199,7 +203,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
   const workDir = join(outRoot, `.${tenant.id}.partial`);
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
-  const renderer = await startRenderer(serverDir, tenant.id, snapshotFile);
+  const renderer = await startRenderer(serverDir, tenant, snapshotFile);
   let result: CrawlResult;
   try {
     const seeds = [
