@@ -3,7 +3,6 @@ import { DEMO_TENANTS } from './page-types.ts';
 import { tenantUrl } from './helpers.ts';
 
 const API = 'http://127.0.0.1:4010/api/v1';
-const CONTROL = 'http://127.0.0.1:4009';
 const WIDTHS = [360, 390, 1280];
 /** A word with many hits in each demo tenant's seed. */
 const SEARCH_WORD: Record<string, string> = {
@@ -104,58 +103,6 @@ for (const tenant of DEMO_TENANTS) {
     await context.close();
   });
 }
-
-test.describe('the live band', () => {
-  test.describe.configure({ timeout: 480_000 });
-  const tenant = 'harbour-times';
-  const setStreams = async (request: APIRequestContext, body: Record<string, unknown>) => {
-    const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
-    expect(response.ok()).toBe(true);
-    return ((await response.json()) as { streams: { slug: string }[] }).streams;
-  };
-  // The home page as readers get it: the route cache keeps it a minute (a made-up query parameter
-  // is redirected to the clean URL, so nothing bypasses it) and the stream list is fresh for 20 s,
-  // so the band follows the streams' state within about a minute and a half.
-  const band = async (page: Page) => {
-    await page.goto(tenantUrl(tenant, '/'));
-    const found = page.locator('[data-live-band]');
-    return (await found.count()) === 0 ? 'none' : await found.getAttribute('data-live-band');
-  };
-
-  test.afterAll(async ({ request }) => {
-    await request.post(`${CONTROL}/reset`);
-  });
-
-  test('shows only while a stream is live, and "starts at" for one due later today', async ({
-    page,
-    request,
-  }) => {
-    const streams = await setStreams(request, { status: 'ended' });
-    await expect.poll(() => band(page), { timeout: 150_000, intervals: [5_000] }).toBe('none');
-
-    const first = streams[0]!.slug;
-    await setStreams(request, { slug: first, status: 'live' });
-    await expect.poll(() => band(page), { timeout: 150_000, intervals: [5_000] }).toBe('live');
-    const live = page.locator('[data-live-band]');
-    await expect(live.getByRole('heading', { level: 2 })).toHaveText('Live now');
-    await expect(live.getByRole('link').first()).toHaveAttribute('href', `/streams/${first}`);
-    await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
-
-    // Scheduled a few minutes from now (skipped in the last minutes of London's day).
-    const londonHour = Number(
-      new Intl.DateTimeFormat('en-GB', { hour: 'numeric', timeZone: 'Europe/London' }).format(
-        new Date(),
-      ),
-    );
-    const londonMinute = new Date().getUTCMinutes();
-    if (londonHour === 23 && londonMinute > 45) return;
-    const at = new Date(Date.now() + 10 * 60_000).toISOString();
-    await setStreams(request, { status: 'ended' });
-    await setStreams(request, { slug: first, status: 'scheduled', at });
-    await expect.poll(() => band(page), { timeout: 150_000, intervals: [5_000] }).toBe('today');
-    await expect(page.locator('[data-live-band] time')).toContainText('starts at');
-  });
-});
 
 test('stream pages log nothing to the console', async ({ page, request }) => {
   const messages: string[] = [];
