@@ -86,6 +86,8 @@ test.afterEach(async ({ request }) => {
 test('Back and reload on every step keep the step and what was typed; axe is clean', async ({
   page,
 }) => {
+  // Four steps, each left, reloaded and checked with axe: more than the default 30 s on 2 cores.
+  test.slow();
   await page.goto(tenantUrl(HARBOUR, '/stay'));
   await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
   const current = page.locator('[data-step-item][aria-current="step"]');
