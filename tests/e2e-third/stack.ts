@@ -7,7 +7,12 @@ import { once } from 'node:events';
 import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { THIRD_PROPERTY, THIRD_TENANT, THIRD_TOKEN, startThirdApi } from '../fixtures/third-api.ts';
+import {
+  THIRD_TENANT,
+  THIRD_TOKEN,
+  startThirdApi,
+  thirdTenantsJson,
+} from '../fixtures/third-api.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const port = Number(process.env['THIRD_PORT'] ?? 4800);
@@ -35,25 +40,7 @@ for (const name of readdirSync(join(root, 'node_modules'))) {
 mkdirSync(join(fork, '.cache'), { recursive: true });
 writeFileSync(
   join(fork, 'tenants.json'),
-  `${JSON.stringify(
-    {
-      tenants: [
-        {
-          id: THIRD_TENANT,
-          name: 'Third Times',
-          hosts: [`${THIRD_TENANT}.localhost`],
-          locale: 'en-US',
-          timeZone: 'America/New_York',
-          theme: { colors: { primary: '#123456', accent: '#b3261e' } },
-          publishing: { baseUrl: api.publishingUrl },
-          lodging: { baseUrl: api.lodgingUrl, tokenEnv: TOKEN_ENV, propertyIds: [THIRD_PROPERTY] },
-          features: { booking: true },
-        },
-      ],
-    },
-    null,
-    2,
-  )}\n`,
+  thirdTenantsJson(api, `${THIRD_TENANT}.localhost`, TOKEN_ENV),
 );
 
 const env = { ...process.env, [TOKEN_ENV]: THIRD_TOKEN, ASTRO_TELEMETRY_DISABLED: '1' };

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { THIRD_TOKEN } from '../fixtures/third-api.ts';
-import { checkA11y } from '../e2e/helpers.ts';
+import { checkA11y, watchErrors } from '../e2e/helpers.ts';
 
 /**
  * Reading and booking on a site whose APIs are shaped like neither mock dialect: other paths, field
@@ -8,16 +8,6 @@ import { checkA11y } from '../e2e/helpers.ts';
  */
 
 const LODGING = 'http://127.0.0.1:4810/lodging/api/v1';
-
-/** Console errors and uncaught exceptions of a page. */
-function watchErrors(page: Page): () => string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return () => errors;
-}
 
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');

@@ -69,40 +69,42 @@ for (const tenant of DEMO_TENANTS) {
     });
   }
 
-  test(`${tenant.id}: search results are a compact list with the query's words marked`, async ({
-    browser,
-  }) => {
-    const word = SEARCH_WORD[tenant.id] ?? 'the';
-    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(tenantUrl(tenant.id, `/search?q=${word}`));
-    const results = page.locator('ol.results > li');
-    await expect(results).toHaveCount(10);
-    // A list, not one picture card per screen: at least four results start on the first screen.
-    const tops = await results.evaluateAll((nodes) =>
-      nodes.map((node) => node.getBoundingClientRect().top),
-    );
-    expect(tops.filter((top) => top < 800).length).toBeGreaterThanOrEqual(4);
-    await expect(page.locator('ol.results img')).toHaveCount(0);
-    const marks = await page.locator('ol.results mark').allInnerTexts();
-    expect(marks.length).toBeGreaterThan(0);
-    for (const mark of marks) expect(mark.toLowerCase()).toBe(word);
-    // Each result names its section and date.
-    await expect(results.first().locator('time')).toHaveAttribute('datetime', /\d{4}-\d\d-\d\d/);
-    expect(await overflow(page)).toBeLessThanOrEqual(0);
+  for (const width of [360, 390]) {
+    test(`${tenant.id} at ${width} px: search results are a compact list with the query's words marked`, async ({
+      browser,
+    }) => {
+      const word = SEARCH_WORD[tenant.id] ?? 'the';
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(tenantUrl(tenant.id, `/search?q=${word}`));
+      const results = page.locator('ol.results > li');
+      await expect(results).toHaveCount(10);
+      // A list, not one picture card per screen: at least four results start on the first screen.
+      const tops = await results.evaluateAll((nodes) =>
+        nodes.map((node) => node.getBoundingClientRect().top),
+      );
+      expect(tops.filter((top) => top < 800).length).toBeGreaterThanOrEqual(4);
+      await expect(page.locator('ol.results img')).toHaveCount(0);
+      const marks = await page.locator('ol.results mark').allInnerTexts();
+      expect(marks.length).toBeGreaterThan(0);
+      for (const mark of marks) expect(mark.toLowerCase()).toBe(word);
+      // Each result names its section and date.
+      await expect(results.first().locator('time')).toHaveAttribute('datetime', /\d{4}-\d\d-\d\d/);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
 
-    // Newest first by default; best match is one link away and stays with the next query.
-    const dates = await results
-      .locator('time')
-      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime') ?? ''));
-    expect(dates).toEqual([...dates].sort().reverse());
-    const sort = page.getByRole('navigation', { name: /order|reihenfolge/i });
-    await sort.getByRole('link', { name: /best match|beste treffer/i }).click();
-    await expect(page).toHaveURL(/sort=relevance/);
-    await expect(sort.locator('[aria-current]')).toHaveText(/best match|beste treffer/i);
-    await expect(page.locator('input[name="sort"]')).toHaveValue('relevance');
-    await context.close();
-  });
+      // Newest first by default; best match is one link away and stays with the next query.
+      const dates = await results
+        .locator('time')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime') ?? ''));
+      expect(dates).toEqual([...dates].sort().reverse());
+      const sort = page.getByRole('navigation', { name: /order|reihenfolge/i });
+      await sort.getByRole('link', { name: /best match|beste treffer/i }).click();
+      await expect(page).toHaveURL(/sort=relevance/);
+      await expect(sort.locator('[aria-current]')).toHaveText(/best match|beste treffer/i);
+      await expect(page.locator('input[name="sort"]')).toHaveValue('relevance');
+      await context.close();
+    });
+  }
 }
 
 test.describe('the live band', () => {
