@@ -28,6 +28,7 @@ import {
  * 2 × FRONT_PAGE_CACHE_SECONDS + the stream list's fresh time (20 s): a stale page is rendered again
  * in the background, and that render may still read the list's previous copy (served while it is
  * refreshed), so the page after it is the first to show the change (140 s with the default 60 s).
+ * Behind the shipped nginx edge, which refreshes in the background too, add it once more (200 s).
  */
 export function frontPageCache(): { maxAge: number; swr: number } {
   return { maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 };
