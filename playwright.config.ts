@@ -67,6 +67,8 @@ export default defineConfig({
         // Known to tests/e2e/images.spec.ts, which forges addresses an attacker might sign.
         IMAGE_SIGNING_SECRET: process.env.E2E_IMAGE_SECRET ?? 'e2e-image-signing-secret',
         IMAGE_CACHE_DIR: '.cache/e2e-images',
+        // The front page's route-cache life (60 s by default): its live band is watched changing.
+        FRONT_PAGE_CACHE_SECONDS: '2',
       },
       reuseExistingServer: !process.env.CI,
       timeout: 180_000,

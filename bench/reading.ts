@@ -4,6 +4,7 @@
  * (target ≥ 0.9×); optionally Lighthouse (mobile) on every page type (target 100).
  *
  *   node bench/reading.ts [--no-lighthouse]
+ *   node bench/reading.ts --lighthouse-only=home,search   Lighthouse on those page types alone
  *
  * Builds into dist-bench/ with a plain page injected, starts the contract mock and the built server on
  * the bench's own ports (bench/pages.ts: 4700, mock 4709/4710/4720), clear of the e2e suite's.
@@ -114,6 +115,20 @@ async function lighthouse(
   return scores;
 }
 
+/** The bench's own build (dist-bench/), with the plain comparison page. */
+function buildBench(): void {
+  execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      MASTHEAD_BENCH: 'true',
+      MASTHEAD_OUT_DIR: './dist-bench',
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
 function startServer(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['dist-bench/server/entry.mjs'], {
     cwd: root,
@@ -142,16 +157,7 @@ function startServer(): Promise<ChildProcess> {
 }
 
 export async function run(options: { lighthouse?: boolean } = {}): Promise<ReadingBenchResult> {
-  execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      MASTHEAD_BENCH: 'true',
-      MASTHEAD_OUT_DIR: './dist-bench',
-      ASTRO_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  buildBench();
   // The documented limits stay on: the warm-cache measurement must not need the upstream at all.
   const mock = await benchMock();
   const server = await startServer();
@@ -222,7 +228,24 @@ export function printReading(result: ReadingBenchResult): void {
   else console.table(result.lighthouse);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** Lighthouse alone, on the named page types (bench/pages.ts), with the same build, mock and server. */
+export async function lighthouseOnly(names: readonly string[]) {
+  buildBench();
+  const mock = await benchMock();
+  const server = await startServer();
+  try {
+    const types = (await pageTypes()).filter((type) => names.includes(type.page));
+    return await lighthouse(types);
+  } finally {
+    server.kill('SIGTERM');
+    await mock.close();
+  }
+}
+
+const only = process.argv.find((arg) => arg.startsWith('--lighthouse-only='));
+if (import.meta.url === `file://${process.argv[1]}` && only) {
+  console.table(await lighthouseOnly(only.slice('--lighthouse-only='.length).split(',')));
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await run({ lighthouse: !process.argv.includes('--no-lighthouse') });
   printReading(result);
   mkdirSync(new URL('bench/results/', root), { recursive: true });

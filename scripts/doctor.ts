@@ -1,4 +1,4 @@
-// `npm run doctor -- <tenant-id> [--write]`: can the site read this tenant's APIs? (README, "Upstream profiles")
+// `npm run doctor -- <tenant-id> [--write] [--writes]`: can the site read this tenant's APIs? (README, "Upstream profiles")
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,6 +7,7 @@ import { demoEnv } from './demo-env.mjs';
 import { runDoctor } from '../src/lib/profiles/doctor.ts';
 import { doctorLines } from '../src/lib/profiles/doctor-text.ts';
 import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor-write.ts';
+import { checkWrites, writeLines } from '../src/lib/profiles/doctor-writes.ts';
 import { readProfileTexts } from '../src/lib/profiles/files.ts';
 import { parseTenantsText } from '../src/lib/tenants/schema.ts';
 
@@ -14,6 +15,8 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     write: { type: 'boolean', default: false },
+    // Also the subscriber's writes (register a throwaway account, sign in, read it, sign out): never by default.
+    writes: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     // Against the contract mock: lodging tokens from its demo accounts, as `npm run dev` fills them.
     demo: { type: 'boolean', default: false },
@@ -30,7 +33,7 @@ function fail(message: string, code = 2): never {
 }
 
 const id = positionals[0];
-if (!id) fail('Usage: npm run doctor -- <tenant-id> [--write]');
+if (!id) fail('Usage: npm run doctor -- <tenant-id> [--write] [--writes]');
 
 const load = () => {
   const text = readFileSync(values.tenants, 'utf8');
@@ -83,6 +86,17 @@ if (values.write) {
   }
 }
 
+const writes = values.writes
+  ? await checkWrites({
+      tenant: load().tenants[index] ?? tenant,
+      profiles: readProfileTexts(values.profiles),
+    })
+  : [];
+if (values.writes) console.log(writeLines(writes).join('\n'));
+
 mkdirSync(values.findings, { recursive: true });
-writeFileSync(join(values.findings, `${id}.json`), `${JSON.stringify(report, null, 2)}\n`);
-process.exit(report.unmapped.length > 0 ? 1 : 0);
+writeFileSync(
+  join(values.findings, `${id}.json`),
+  `${JSON.stringify(values.writes ? { ...report, writes } : report, null, 2)}\n`,
+);
+process.exit(report.unmapped.length > 0 || writes.some((w) => !w.ok) ? 1 : 0);

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 /** The Node adapter's server entry (`dist/server/entry.mjs` once built). */
 const SERVER_ENTRY = /@astrojs\/node\/dist\/server\.js$/;
 const STARTUP_CHECK = fileURLToPath(new URL('../lib/settings/startup-check.ts', import.meta.url));
+/** The tenants' start-up lines (upstream profiles, read tokens): logged once the settings are fine. */
+const STARTUP_LINES = fileURLToPath(new URL('../lib/site/startup-lines.ts', import.meta.url));
 const HEALTH_ROUTE = fileURLToPath(new URL('../lib/delivery/health-route.ts', import.meta.url));
 
 /**
@@ -24,8 +26,11 @@ export function settingsCheck(): AstroIntegration {
                 apply: 'build',
                 transform(code: string, id: string) {
                   if (!SERVER_ENTRY.test(id)) return null;
-                  // First import: it runs before the adapter sets anything up or listens.
-                  return { code: `import ${JSON.stringify(STARTUP_CHECK)};\n${code}`, map: null };
+                  // First imports: they run before the adapter sets anything up or listens.
+                  const first = [STARTUP_CHECK, STARTUP_LINES].map(
+                    (module) => `import ${JSON.stringify(module)};\n`,
+                  );
+                  return { code: `${first.join('')}${code}`, map: null };
                 },
               },
             ],

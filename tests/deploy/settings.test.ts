@@ -1,8 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send } from './http.ts';
+import { demoEnv } from '../../scripts/demo-env.mjs';
+import { send, waitFor } from './http.ts';
+import { freePort } from './processes.ts';
 import type { Service } from './processes.ts';
 import { OUT_DIR, startDocumentedMock, startSite, type Mock } from './stack.ts';
 
@@ -74,5 +76,57 @@ describe('npm start with valid settings', () => {
     expect(home.status).toBe(200);
     expect(home.headers['x-frame-options']).toBe('DENY');
     expect(home.text).toContain('Daily Planet');
+  });
+});
+
+describe.each([
+  ['npm start (scripts/start.mjs)', join(root, 'scripts/start.mjs')],
+  ['the built entry (dist/server/entry.mjs)', join(OUT_DIR, 'server/entry.mjs')],
+])('%s at start-up', (_label, script) => {
+  let mock: Mock;
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(async () => {
+    mock = await startDocumentedMock();
+  });
+  afterAll(async () => {
+    child?.kill('SIGTERM');
+    await mock.close();
+  });
+
+  it('logs one line per tenant on how its APIs are read, before any request', async () => {
+    const port = await freePort();
+    child = spawn(process.execPath, [script], {
+      env: {
+        ...process.env,
+        ...demoEnv({}),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        MASTHEAD_OUT_DIR: OUT_DIR,
+        PUBLISHING_BASE_URL: mock.publishingUrl,
+        LODGING_BASE_URL: mock.lodgingUrl,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const profileLines = () =>
+      output
+        .split('\n')
+        .filter((line) => line.includes('"event":"tenant.upstream_profile"'))
+        .map((line) => JSON.parse(line) as { tenant: string; message: string });
+    // Listening, and not one request sent yet.
+    await waitFor('the server to listen', () =>
+      Promise.resolve(/listening/i.test(output) ? true : undefined),
+    );
+    const tenants = profileLines().map((line) => line.tenant);
+    expect(tenants.sort()).toEqual(['alpine-post', 'daily-planet', 'harbour-times']);
+    for (const line of profileLines()) expect(line.message).toMatch(/publishing profile \S+/);
+
+    // A first request says nothing again.
+    const home = await send(`http://127.0.0.1:${port}/`, { host: 'daily-planet.localhost' });
+    expect(home.status).toBe(200);
+    expect(profileLines()).toHaveLength(3);
   });
 });

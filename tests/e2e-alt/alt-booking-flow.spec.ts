@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { checkA11y } from '../e2e/helpers.ts';
+import { checkA11y, watchErrors } from '../e2e/helpers.ts';
 
 /**
  * A guest's booking, in the browser, against the alt dialect (docs/api-assumptions.md, "Dialects"):
@@ -102,16 +102,6 @@ async function bookingsCreated(request: APIRequestContext): Promise<number> {
     lodging: { routes: Record<string, number> };
   };
   return stats.lodging.routes['POST /bookings'] ?? 0;
-}
-
-/** Console errors and uncaught exceptions of a page (a CSP refusal shows up here too). */
-function watchErrors(page: Page): () => string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return () => errors;
 }
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name });

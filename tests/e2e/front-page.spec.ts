@@ -3,6 +3,7 @@ import { DEMO_TENANTS } from './page-types.ts';
 import { tenantUrl } from './helpers.ts';
 
 const API = 'http://127.0.0.1:4010/api/v1';
+const CONTROL = 'http://127.0.0.1:4009';
 const WIDTHS = [360, 390, 1280];
 /** A word with many hits in each demo tenant's seed. */
 const SEARCH_WORD: Record<string, string> = {
@@ -68,41 +69,94 @@ for (const tenant of DEMO_TENANTS) {
     });
   }
 
-  test(`${tenant.id}: search results are a compact list with the query's words marked`, async ({
-    browser,
-  }) => {
-    const word = SEARCH_WORD[tenant.id] ?? 'the';
-    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(tenantUrl(tenant.id, `/search?q=${word}`));
-    const results = page.locator('ol.results > li');
-    await expect(results).toHaveCount(10);
-    // A list, not one picture card per screen: at least four results start on the first screen.
-    const tops = await results.evaluateAll((nodes) =>
-      nodes.map((node) => node.getBoundingClientRect().top),
-    );
-    expect(tops.filter((top) => top < 800).length).toBeGreaterThanOrEqual(4);
-    await expect(page.locator('ol.results img')).toHaveCount(0);
-    const marks = await page.locator('ol.results mark').allInnerTexts();
-    expect(marks.length).toBeGreaterThan(0);
-    for (const mark of marks) expect(mark.toLowerCase()).toBe(word);
-    // Each result names its section and date.
-    await expect(results.first().locator('time')).toHaveAttribute('datetime', /\d{4}-\d\d-\d\d/);
-    expect(await overflow(page)).toBeLessThanOrEqual(0);
+  for (const width of [360, 390]) {
+    test(`${tenant.id} at ${width} px: search results are a compact list with the query's words marked`, async ({
+      browser,
+    }) => {
+      const word = SEARCH_WORD[tenant.id] ?? 'the';
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(tenantUrl(tenant.id, `/search?q=${word}`));
+      const results = page.locator('ol.results > li');
+      await expect(results).toHaveCount(10);
+      // A list, not one picture card per screen: at least four results start on the first screen.
+      const tops = await results.evaluateAll((nodes) =>
+        nodes.map((node) => node.getBoundingClientRect().top),
+      );
+      expect(tops.filter((top) => top < 800).length).toBeGreaterThanOrEqual(4);
+      await expect(page.locator('ol.results img')).toHaveCount(0);
+      const marks = await page.locator('ol.results mark').allInnerTexts();
+      expect(marks.length).toBeGreaterThan(0);
+      for (const mark of marks) expect(mark.toLowerCase()).toBe(word);
+      // Each result names its section and date.
+      await expect(results.first().locator('time')).toHaveAttribute('datetime', /\d{4}-\d\d-\d\d/);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
 
-    // Newest first by default; best match is one link away and stays with the next query.
-    const dates = await results
-      .locator('time')
-      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime') ?? ''));
-    expect(dates).toEqual([...dates].sort().reverse());
-    const sort = page.getByRole('navigation', { name: /order|reihenfolge/i });
-    await sort.getByRole('link', { name: /best match|beste treffer/i }).click();
-    await expect(page).toHaveURL(/sort=relevance/);
-    await expect(sort.locator('[aria-current]')).toHaveText(/best match|beste treffer/i);
-    await expect(page.locator('input[name="sort"]')).toHaveValue('relevance');
-    await context.close();
-  });
+      // Newest first by default; best match is one link away and stays with the next query.
+      const dates = await results
+        .locator('time')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime') ?? ''));
+      expect(dates).toEqual([...dates].sort().reverse());
+      const sort = page.getByRole('navigation', { name: /order|reihenfolge/i });
+      await sort.getByRole('link', { name: /best match|beste treffer/i }).click();
+      await expect(page).toHaveURL(/sort=relevance/);
+      await expect(sort.locator('[aria-current]')).toHaveText(/best match|beste treffer/i);
+      await expect(page.locator('input[name="sort"]')).toHaveValue('relevance');
+      await context.close();
+    });
+  }
 }
+
+test.describe('the live band', () => {
+  const tenant = 'harbour-times';
+  const setStreams = async (request: APIRequestContext, body: Record<string, unknown>) => {
+    const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
+    expect(response.ok()).toBe(true);
+    return ((await response.json()) as { streams: { slug: string }[] }).streams;
+  };
+  // The home page as readers get it, from the route cache. The e2e server keeps it 2 s
+  // (FRONT_PAGE_CACHE_SECONDS; 60 s by default) and the stream list is fresh for 20 s, so the band
+  // follows a change within 2 × 2 + 20 s (src/lib/reading/front-page-load.ts): polled for 60 s.
+  const band = async (page: Page) => {
+    await page.goto(tenantUrl(tenant, '/'));
+    const found = page.locator('[data-live-band]');
+    return (await found.count()) === 0 ? 'none' : await found.getAttribute('data-live-band');
+  };
+  const settles = { timeout: 60_000, intervals: [1_000] };
+
+  test.afterAll(async ({ request }) => {
+    await request.post(`${CONTROL}/reset`);
+  });
+
+  test('shows only while a stream is live, and "starts at" for one due later today', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const streams = await setStreams(request, { status: 'ended' });
+    await expect.poll(() => band(page), settles).toBe('none');
+
+    const first = streams[0]!.slug;
+    await setStreams(request, { slug: first, status: 'live' });
+    await expect.poll(() => band(page), settles).toBe('live');
+    const live = page.locator('[data-live-band]');
+    await expect(live.getByRole('heading', { level: 2 })).toHaveText('Live now');
+    await expect(live.getByRole('link').first()).toHaveAttribute('href', `/streams/${first}`);
+    await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
+
+    await setStreams(request, { slug: first, status: 'ended' });
+    await expect.poll(() => band(page), settles).toBe('none');
+
+    // Scheduled ten minutes from now: "starts at" while that is still today on London's clock.
+    const at = new Date(Date.now() + 10 * 60_000);
+    const londonDay = (date: Date) =>
+      date.toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
+    if (londonDay(at) !== londonDay(new Date(Date.now() + 2 * 60_000))) return;
+    await setStreams(request, { slug: first, status: 'scheduled', at: at.toISOString() });
+    await expect.poll(() => band(page), settles).toBe('today');
+    await expect(page.locator('[data-live-band] time')).toContainText('starts at');
+  });
+});
 
 test('stream pages log nothing to the console', async ({ page, request }) => {
   const messages: string[] = [];

@@ -19,3 +19,13 @@ export async function checkA11y(page: Page): Promise<void> {
     );
   expect(serious, serious.join('\n')).toEqual([]);
 }
+
+/** Console errors and uncaught exceptions of a page (a CSP refusal shows up here too). */
+export function watchErrors(page: Page): () => string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return () => errors;
+}

@@ -43,6 +43,8 @@ export const LODGING_OPERATIONS = {
       'check_in',
       'check_out',
       'guest_id',
+      // The manage page finds a guest's booking in the list by reference and property.
+      'property_id',
       'room_type_id',
       'total_price',
     ],

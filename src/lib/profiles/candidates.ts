@@ -73,6 +73,7 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   check_in: ['check_in', 'arrival', 'arrival_date', 'from', 'start_date', 'stay.from'],
   check_out: ['check_out', 'departure', 'departure_date', 'to', 'end_date', 'stay.to'],
   guest_id: ['guest_id', 'guest_ref', 'guest.id', 'customer_id'],
+  property_id: ['property_id', 'property_ref', 'property.id', 'hotel_id', 'hotel_ref'],
   first_name: ['first_name', 'given_name', 'firstname', 'forename'],
   last_name: ['last_name', 'family_name', 'lastname', 'surname'],
   email: ['email', 'email_address', 'mail', 'e_mail'],

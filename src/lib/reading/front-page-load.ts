@@ -1,6 +1,7 @@
 import { EDITIONS_PER_PAGE } from '../epaper/load.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import { logWarn } from '../log/log.ts';
+import { settings } from '../settings/settings.ts';
 import type { Edition } from '../publishing/schema.ts';
 import { STREAMS_PER_PAGE } from '../streams/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -21,6 +22,17 @@ import {
   navigationCategories,
   type HomeData,
 } from './loaders.ts';
+
+/**
+ * The front page's route-cache rule. The live band follows a stream's state within
+ * 2 × FRONT_PAGE_CACHE_SECONDS + the stream list's fresh time (20 s): a stale page is rendered again
+ * in the background, and that render may still read the list's previous copy (served while it is
+ * refreshed), so the page after it is the first to show the change (140 s with the default 60 s).
+ * Behind the shipped nginx edge, which refreshes in the background too, add it once more (200 s).
+ */
+export function frontPageCache(): { maxAge: number; swr: number } {
+  return { maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 };
+}
 
 /** Newest stories read at once for the list and every section block (the API's page maximum). */
 const FRONT_POOL = 50;

@@ -17,7 +17,8 @@ const { TRUST_PROXY } = settings();
 export const upstreamVisitor = defineMiddleware((context, next) => {
   // A rewrite (to /404, /503) runs the middleware again: it keeps the page's visitor and deadline.
   if (context.isPrerendered || currentVisitor()) return next();
-  // First request of the process: say which tenants share the anonymous budget.
+  // Said at start-up by the built server (src/lib/site/startup-lines.ts); `astro dev` says it here,
+  // on its first request (each is logged once per process).
   const upstream = siteUpstream();
   warnTenantsWithoutReadToken(getTenants(), upstream);
   logProfileLines(getTenants());

@@ -156,6 +156,10 @@ export const settingDefinitions = {
     { fallback: 0.3, max: 1 },
     "share of a tenant's lodging budget searches leave to the booking step (at most 1)",
   ),
+  FRONT_PAGE_CACHE_SECONDS: number(
+    { fallback: 60, int: true },
+    'seconds the front page is served from the route cache (and an edge) before it is rendered again; its live band follows a stream within twice this plus 20 s',
+  ),
   UPSTREAM_NOT_FOUND_SECONDS: number({ fallback: 60 }, 'how long an upstream 404 is remembered'),
   AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN: number(
     { fallback: 10, int: true },

@@ -19,6 +19,7 @@ import {
   THIRD_TENANT,
   THIRD_TOKEN,
   startThirdApi,
+  thirdTenantsJson,
 } from '../../fixtures/third-api.ts';
 import type { ThirdApi } from '../../fixtures/third-api.ts';
 
@@ -28,27 +29,7 @@ let api: ThirdApi;
 let dir: string;
 const TOKEN_ENV = 'THIRD_LODGING_TOKEN';
 
-function tenantsJson(): string {
-  return `${JSON.stringify(
-    {
-      tenants: [
-        {
-          id: THIRD_TENANT,
-          name: 'Third Times',
-          hosts: ['third.example.com'],
-          locale: 'en-US',
-          timeZone: 'America/New_York',
-          theme: { colors: { primary: '#123456', accent: '#abcdef' } },
-          publishing: { baseUrl: api.publishingUrl },
-          lodging: { baseUrl: api.lodgingUrl, tokenEnv: TOKEN_ENV, propertyIds: [THIRD_PROPERTY] },
-          features: { booking: true },
-        },
-      ],
-    },
-    null,
-    2,
-  )}\n`;
-}
+const tenantsJson = () => thirdTenantsJson(api, 'third.example.com', TOKEN_ENV);
 
 const tenantsFile = () => join(dir, 'tenants.json');
 const profilesDir = () => join(dir, 'profiles');

@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test';
+import base from './playwright.config.ts';
+
+/**
+ * The site against a third API shape, like neither mock dialect (tests/fixtures/third-api.ts): a fork
+ * of this project with its own tenants.json, profiled by `npm run doctor -- third-times --write`,
+ * built and served (tests/e2e-third/stack.ts). Own ports (4800–4899) and build: runs beside the others.
+ */
+const port = 4800;
+const apiPort = 4810;
+
+export default defineConfig({
+  ...base,
+  testDir: 'tests/e2e-third',
+  use: { ...base.use, baseURL: `http://third-times.localhost:${port}` },
+  webServer: [
+    {
+      command: 'node tests/e2e-third/stack.ts',
+      url: `http://127.0.0.1:${port}/favicon.svg`,
+      env: { THIRD_PORT: String(port), THIRD_API_PORT: String(apiPort) },
+      reuseExistingServer: !process.env.CI,
+      timeout: 240_000,
+    },
+  ],
+});
