@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../../', import.meta.url);
@@ -14,6 +14,26 @@ function treePaths(text: string): string[] {
     .flatMap((entry) => entry.split(',').filter(Boolean));
 }
 
+/** Repository paths a text names (`src/…`, `tests/…`, `docs/…`…), without placeholders (`<area>`, `*`). */
+function repoPaths(text: string): string[] {
+  const found = text.match(
+    /(?<![\w./-])(?:src|tests|scripts|docs|mock|deploy|bench|profiles)\/[\w./<>{}[\]*,-]*[\w/]/g,
+  );
+  return [...new Set(found ?? [])].filter((path) => !/[<{*[]/.test(path));
+}
+
+/** Named but not in the repository on purpose: benchmark output (git-ignored), an example's file. */
+const NOT_IN_REPO = new Set(['bench/results/', 'profiles/my-api.json']);
+
+/** The README and the docs beside it. */
+const TEXTS = [
+  'README.md',
+  'mock/README.md',
+  ...readdirSync(new URL('docs/', root))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
 describe('README', () => {
   it('names only files and folders that exist in its project tree', () => {
     const paths = treePaths(readme);
@@ -21,13 +41,31 @@ describe('README', () => {
     expect(paths.filter((path) => !existsSync(new URL(path, root)))).toEqual([]);
   });
 
-  it('links only to files that exist', () => {
-    const links = [...readme.matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g)].map((match) => match[1] ?? '');
-    expect(links.length).toBeGreaterThan(3);
-    expect(links.filter((link) => !existsSync(new URL(link, root)))).toEqual([]);
+  it('links only to files that exist, in the README as in the docs beside it', () => {
+    const links = (file: string) =>
+      [...readFileSync(new URL(file, root), 'utf8').matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g)].map(
+        (match) => new URL(match[1] ?? '', new URL(file, root)),
+      );
+    expect(links('README.md').length).toBeGreaterThan(3);
+    const broken = TEXTS.flatMap((file) =>
+      links(file)
+        .filter((url) => !existsSync(url))
+        .map((url) => `${file}: ${url.pathname}`),
+    );
+    expect(broken).toEqual([]);
   });
 
   it('shows the e-paper reader by path, as the site links it (the query form is a 301)', () => {
     expect(readme).not.toMatch(/\/epaper\/<slug>\?page=/);
+  });
+
+  it('names only paths that exist, in its text as in the docs beside it', () => {
+    const missing = TEXTS.flatMap((file) =>
+      repoPaths(readFileSync(new URL(file, root), 'utf8'))
+        .filter((path) => !NOT_IN_REPO.has(path) && !existsSync(new URL(path, root)))
+        .map((path) => `${file}: ${path}`),
+    );
+    expect(repoPaths(readme)).toContain('src/lib/site/clients.ts');
+    expect(missing).toEqual([]);
   });
 });
