@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 const root = new URL('../../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
 
-/** The paths at the start of each line of the README's project tree. */
+/** The paths at the start of each line of the README's project tree (`a/, b/, c/` names three). */
 function treePaths(text: string): string[] {
   const start = text.indexOf('## Project structure');
   const block = text.slice(start).split('```text\n')[1]?.split('```')[0] ?? '';
   return block
     .split('\n')
-    .flatMap((line) => line.match(/^(\S+?)(,|\s|$)/)?.[1] ?? [])
-    .flatMap((entry) => entry.split(',').filter(Boolean));
+    .flatMap((line) => line.match(/^[^\s,]+(?:, [^\s,]+)*/)?.[0] ?? [])
+    .flatMap((entries) => entries.split(/,\s*/).filter(Boolean));
 }
 
 /** Repository paths a text names (`src/…`, `tests/…`, `docs/…`…), without placeholders (`<area>`, `*`). */
@@ -38,7 +38,22 @@ describe('README', () => {
   it('names only files and folders that exist in its project tree', () => {
     const paths = treePaths(readme);
     expect(paths).toContain('src/lib/settings/');
-    expect(paths.filter((path) => !existsSync(new URL(path, root)))).toEqual([]);
+    const concrete = paths.filter((path) => !path.includes('<'));
+    expect(concrete).toContain('src/lib/comments/');
+    expect(concrete.filter((path) => !existsSync(new URL(path, root)))).toEqual([]);
+  });
+
+  it('names every folder of src/ and src/lib/ in its project tree', () => {
+    const paths = treePaths(readme);
+    const folders = (dir: string) =>
+      readdirSync(new URL(dir, root), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${dir}${entry.name}/`);
+    const named = (folder: string) => paths.some((path) => path.startsWith(folder));
+    const unnamed = [...folders('src/'), ...folders('src/lib/')].filter(
+      (folder) => folder !== 'src/lib/' && !named(folder),
+    );
+    expect(unnamed).toEqual([]);
   });
 
   it('links only to files that exist, in the README as in the docs beside it', () => {
