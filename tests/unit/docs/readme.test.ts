@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { settingDefinitions } from '../../../src/lib/settings/schema.ts';
 
 const root = new URL('../../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -82,5 +83,25 @@ describe('README', () => {
     );
     expect(repoPaths(readme)).toContain('src/lib/site/clients.ts');
     expect(missing).toEqual([]);
+  });
+
+  it('names only settings the schema declares, besides the test, mock and tenant variables', () => {
+    const tenantsFile = readFileSync(new URL('tenants.json', root), 'utf8');
+    // Tenants name their own token variables (`tokenEnv`, `emailEnv`, …) in tenants.json.
+    const tenantVariables = new Set(tenantsFile.match(/(?<="\w+Env": ")[A-Z0-9_]+/g) ?? []);
+    const harness = /^(MOCK|BENCH|E2E)_|^CHROMIUM_PATH$/;
+    const unknown = TEXTS.flatMap((file) =>
+      [
+        ...readFileSync(new URL(file, root), 'utf8').matchAll(
+          /`([A-Z][A-Z0-9]*_[A-Z0-9_]+)(=[^`]*)?`/g,
+        ),
+      ]
+        .map((match) => match[1] ?? '')
+        .filter((name) => !(name in settingDefinitions) && !tenantVariables.has(name))
+        .filter((name) => !harness.test(name))
+        .map((name) => `${file}: ${name}`),
+    );
+    expect(tenantVariables).toContain('HARBOUR_LODGING_TOKEN');
+    expect(unknown).toEqual([]);
   });
 });
