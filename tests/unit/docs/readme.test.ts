@@ -104,4 +104,16 @@ describe('README', () => {
     expect(tenantVariables).toContain('HARBOUR_LODGING_TOKEN');
     expect(unknown).toEqual([]);
   });
+
+  it('names only npm scripts that package.json has', () => {
+    const packageJson = readFileSync(new URL('package.json', root), 'utf8');
+    const scripts = (JSON.parse(packageJson) as { scripts: Record<string, string> }).scripts;
+    const named = TEXTS.flatMap((file) =>
+      [...readFileSync(new URL(file, root), 'utf8').matchAll(/npm run ([\w:.-]*\w)/g)].map(
+        (match) => ({ file, script: match[1] ?? '' }),
+      ),
+    );
+    expect(named.map(({ script }) => script)).toContain('settings:readme');
+    expect(named.filter(({ script }) => !(script in scripts))).toEqual([]);
+  });
 });
