@@ -42,6 +42,12 @@ export function bearer(c: Context): string | undefined {
   return /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] ?? '';
 }
 
+/** The issued token the Bearer header names; `undefined` when none was sent or it is unknown. */
+export function sentToken<T>(c: Context, tokens: ReadonlyMap<string, T>): T | undefined {
+  const raw = bearer(c);
+  return raw === undefined ? undefined : tokens.get(raw);
+}
+
 /** Client IP for per-IP rate limits. */
 export function clientIp(c: Context): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)

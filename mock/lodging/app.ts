@@ -1,8 +1,8 @@
-import { Hono, type Next } from 'hono';
-import { injectFaults } from '../lib/faults.ts';
-import { bearer, clientIp, forbidden, notFound, problem, unauthenticated } from '../lib/http.ts';
+import type { Hono, Next } from 'hono';
+import { clientIp, forbidden, sentToken, unauthenticated } from '../lib/http.ts';
 import { throttle } from '../lib/ratelimit.ts';
-import { count, routeKey } from '../lib/stats.ts';
+import { countAndFault, serviceApp } from '../lib/service-app.ts';
+import { routeKey } from '../lib/stats.ts';
 import type { MockState } from '../state.ts';
 import { authRoutes } from './auth.ts';
 import { bookingRoutes } from './bookings.ts';
@@ -16,23 +16,11 @@ const ANY_ABILITY = new Set(['POST /auth/logout']);
 
 /** The lodging service: bearer tokens scoped `read` (GET only) or `*`, one account per token. */
 export function createLodgingApp(state: MockState): Hono<LodgeEnv> {
-  const app = new Hono<LodgeEnv>();
-  app.onError((err, c) => {
-    console.error('[mock lodging]', err);
-    return problem(c, 500, 'Server Error');
-  });
-  app.notFound((c) => notFound(c));
-
+  const app = serviceApp<LodgeEnv>('lodging');
   const api = app.basePath(API_BASE);
+  api.use('*', countAndFault(state, 'lodging', API_BASE));
   api.use('*', async (c: LodgeContext, next: Next) => {
-    const route = routeKey(c, API_BASE);
-    count(state.stats.lodging, route);
-    c.set('dialect', state.dialect);
-    return injectFaults(c, next, state.faults.lodging, state.faultRng, route);
-  });
-  api.use('*', async (c: LodgeContext, next: Next) => {
-    const raw = bearer(c);
-    const token = raw === undefined ? undefined : state.lodging.tokens.get(raw);
+    const token = sentToken(c, state.lodging.tokens);
     const key = token ? `lodging:token:${token.token}` : `lodging:ip:${clientIp(c)}`;
     return throttle(c, next, state.limiter, key, state.limits.lodgingPerMinute);
   });
@@ -40,8 +28,7 @@ export function createLodgingApp(state: MockState): Hono<LodgeEnv> {
     const route = routeKey(c, API_BASE);
     // Unknown routes 404 before auth, as Laravel routes before its middleware.
     if (PUBLIC.has(route) || route.endsWith('(unmatched)')) return next();
-    const raw = bearer(c);
-    const token = raw === undefined ? undefined : state.lodging.tokens.get(raw);
+    const token = sentToken(c, state.lodging.tokens);
     const user = token && state.lodging.users.find((u) => u.id === token.userId);
     if (!token || !user) return unauthenticated(c);
     const canWrite = token.abilities.includes('*');
@@ -51,9 +38,6 @@ export function createLodgingApp(state: MockState): Hono<LodgeEnv> {
     return next();
   });
 
-  authRoutes(api, state);
-  propertyRoutes(api, state);
-  bookingRoutes(api, state);
-  guestRoutes(api, state);
+  for (const routes of [authRoutes, propertyRoutes, bookingRoutes, guestRoutes]) routes(api, state);
   return app;
 }

@@ -1,9 +1,7 @@
-import { Hono } from 'hono';
-import type { Next } from 'hono';
-import { injectFaults } from '../lib/faults.ts';
-import { bearer, clientIp, notFound, problem, unauthenticated } from '../lib/http.ts';
+import type { Hono, Next } from 'hono';
+import { bearer, clientIp, sentToken, unauthenticated } from '../lib/http.ts';
 import { throttle } from '../lib/ratelimit.ts';
-import { count, routeKey } from '../lib/stats.ts';
+import { countAndFault, serviceApp } from '../lib/service-app.ts';
 import type { MockState } from '../state.ts';
 import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
@@ -24,36 +22,21 @@ function tenantName(c: PubContext): string {
 
 /** The publishing service: `/api/v1/*` plus media, player and stand-in pages. */
 export function createPublishingApp(state: MockState): Hono<PubEnv> {
-  const app = new Hono<PubEnv>();
-  app.onError((err, c) => {
-    console.error('[mock publishing]', err);
-    return problem(c, 500, 'Server Error');
-  });
-  app.notFound((c) => notFound(c));
+  const app = serviceApp<PubEnv>('publishing');
   mediaRoutes(app, state);
 
   const api = app.basePath(API_BASE);
-  api.use('*', async (c: PubContext, next: Next) => {
-    const route = routeKey(c, API_BASE);
-    count(state.stats.publishing, route);
-    c.set('dialect', state.dialect);
-    return injectFaults(c, next, state.faults.publishing, state.faultRng, route);
-  });
+  api.use('*', countAndFault(state, 'publishing', API_BASE));
   api.use('*', async (c: PubContext, next: Next) => {
     const site = state.publishing.sites.get(tenantName(c));
-    const raw = bearer(c);
-    const token = raw === undefined ? undefined : state.publishing.tokens.get(raw);
-    const valid = token !== undefined && token.tenant === site?.slug;
-    const { limiter, limits } = state;
-    return valid
-      ? throttle(c, () => authenticate(c, next), limiter, `pub:token:${raw}`, limits.tokenPerMinute)
-      : throttle(
-          c,
-          () => authenticate(c, next),
-          limiter,
-          `pub:ip:${clientIp(c)}`,
-          limits.publicPerMinute,
-        );
+    const token = sentToken(c, state.publishing.tokens);
+    const { limits } = state;
+    // A token of this tenant has its own budget; anything else counts against the caller's IP.
+    const [key, perMinute] =
+      token !== undefined && token.tenant === site?.slug
+        ? [`pub:token:${token.token}`, limits.tokenPerMinute]
+        : [`pub:ip:${clientIp(c)}`, limits.publicPerMinute];
+    return throttle(c, () => authenticate(c, next), state.limiter, key, perMinute);
   });
 
   /** 404 for an unknown tenant; 401 for a sent-but-invalid token (Sanctum guard). */
@@ -81,10 +64,8 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
     await next();
   }
 
-  authRoutes(api, state);
-  postRoutes(api, state);
-  taxonomyRoutes(api, state);
-  catalogRoutes(api, state);
-  commentRoutes(api, state);
+  for (const routes of [authRoutes, postRoutes, taxonomyRoutes, catalogRoutes, commentRoutes]) {
+    routes(api, state);
+  }
   return app;
 }

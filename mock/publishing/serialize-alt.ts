@@ -2,7 +2,16 @@ import { laravelTime } from '../lib/dates.ts';
 import { stableSecret } from '../lib/prng.ts';
 import { ORIGIN } from '../seed/text.ts';
 import type { Edition, Plan, Post, Stream } from './model.ts';
-import { media, sizeOf, type Out } from './serialize.ts';
+import {
+  editionFields,
+  editionPages,
+  media,
+  planFields,
+  postRelations,
+  sizeOf,
+  streamFields,
+  type Out,
+} from './serialize.ts';
 
 /**
  * Publishing shapes of the alt dialect (docs/api-assumptions.md, "Dialects"), only where the
@@ -13,8 +22,6 @@ import { media, sizeOf, type Out } from './serialize.ts';
 const time = (iso: string | null) => (iso === null ? null : laravelTime(iso));
 
 export function altPostItem(o: Out, p: Post) {
-  const author = o.site.users.find((u) => u.id === p.authorId);
-  const cat = o.site.categories.find((c) => c.id === p.categoryId);
   return {
     id: p.id,
     title: p.title,
@@ -29,8 +36,7 @@ export function altPostItem(o: Out, p: Post) {
     featured_image: p.hasCover
       ? { url: media(o, `covers/${p.slug}`), alt: p.title, ...sizeOf(o, 'cover') }
       : null,
-    author: { id: p.authorId, name: author?.name ?? 'Unknown' },
-    category: cat ? { id: cat.id, name: cat.name, slug: cat.slug } : null,
+    ...postRelations(o, p),
     tags: o.site.tags.filter((t) => p.tagIds.includes(t.id)).map((t) => t.name),
   };
 }
@@ -48,38 +54,21 @@ export function altContent(o: Out, html: string): string {
     .replaceAll(ORIGIN, o.origin);
 }
 
-export const altPlan = (o: Out, p: Plan) => ({
-  id: p.id,
-  name: p.name,
-  slug: p.slug,
-  description: p.description,
-  price: p.price,
-  currency: p.currency,
-  interval: p.interval === 'month' ? 'monthly' : 'yearly',
-  features: p.features.map((name) => ({ name, included: true })),
-  subscribe_url: `${o.origin}/subscribe/${o.site.slug}/${p.slug}`,
-});
+export const altPlan = (o: Out, p: Plan) =>
+  planFields(
+    o,
+    p,
+    p.interval === 'month' ? 'monthly' : 'yearly',
+    p.features.map((name) => ({ name, included: true })),
+  );
 
 export function altEdition(o: Out, e: Edition, locked: boolean, withPages: boolean) {
   const base = {
-    id: e.id,
-    title: e.title,
-    slug: e.slug,
-    page_count: e.pageCount,
-    is_free: e.isFree,
-    requires_subscription: locked,
-    reader_url: `${o.origin}/reader/${o.site.slug}/${e.slug}`,
+    ...editionFields(o, e, locked),
     cover_image: media(o, `epaper/${e.slug}/cover`),
     issue_date: e.publishedAt,
   };
-  if (!withPages) return base;
-  const pages = locked
-    ? []
-    : Array.from({ length: e.pageCount }, (_, i) => ({
-        page_number: i + 1,
-        image_url: media(o, `epaper/${e.slug}/pages/${i + 1}`),
-      }));
-  return { ...base, pages };
+  return withPages ? { ...base, pages: editionPages(o, e, locked) } : base;
 }
 
 /** Streams on YouTube (even ids) or Vimeo (odd ids), with the providers' standard embed hosts. */
@@ -94,12 +83,7 @@ export function altStream(o: Out, s: Stream) {
     ? `https://www.youtube.com/embed/${key.slice(0, 11)}`
     : `https://player.vimeo.com/video/${vimeoId}`;
   return {
-    id: s.id,
-    title: s.title,
-    slug: s.slug,
-    description: s.description,
-    status: s.status,
-    is_live: s.status === 'live',
+    ...streamFields(s),
     provider: youtube ? 'youtube' : 'vimeo',
     watch_url: watch,
     stream_url: embed,

@@ -21,10 +21,18 @@ const figures = (o: Out, html: string) =>
 
 export const tagRef = (t: Tag) => ({ id: t.id, name: t.name, slug: t.slug });
 
-export function postItem(o: Out, p: Post) {
-  if (o.alt) return altPostItem(o, p);
+/** A post's author and category, embedded alike in both dialects. */
+export function postRelations(o: Out, p: Post) {
   const author = o.site.users.find((u) => u.id === p.authorId);
   const cat = o.site.categories.find((c) => c.id === p.categoryId);
+  return {
+    author: { id: p.authorId, name: author?.name ?? 'Unknown' },
+    category: cat ? { id: cat.id, name: cat.name, slug: cat.slug } : null,
+  };
+}
+
+export function postItem(o: Out, p: Post) {
+  if (o.alt) return altPostItem(o, p);
   return {
     id: p.id,
     title: p.title,
@@ -37,8 +45,7 @@ export function postItem(o: Out, p: Post) {
     cover_image_url: p.hasCover ? media(o, `covers/${p.slug}`) : null,
     cover_image_width: p.hasCover ? sizeOf(o, 'cover').width : null,
     cover_image_height: p.hasCover ? sizeOf(o, 'cover').height : null,
-    author: { id: p.authorId, name: author?.name ?? 'Unknown' },
-    category: cat ? { id: cat.id, name: cat.name, slug: cat.slug } : null,
+    ...postRelations(o, p),
     tags: o.site.tags.filter((t) => p.tagIds.includes(t.id)).map(tagRef),
   };
 }
@@ -60,17 +67,19 @@ export const tag = (o: Out, t: Tag) => ({
   url: `${o.origin}${API_BASE}/tags/${t.slug}`,
 });
 
-export const plan = (o: Out, p: Plan) => (o.alt ? altPlan(o, p) : defaultPlan(o, p));
+export const plan = (o: Out, p: Plan) =>
+  o.alt ? altPlan(o, p) : planFields(o, p, p.interval, p.features);
 
-const defaultPlan = (o: Out, p: Plan) => ({
+/** A plan as both dialects send it; each spells `interval` and `features` its own way. */
+export const planFields = <F>(o: Out, p: Plan, interval: string, features: F) => ({
   id: p.id,
   name: p.name,
   slug: p.slug,
   description: p.description,
   price: p.price,
   currency: p.currency,
-  interval: p.interval,
-  features: p.features,
+  interval,
+  features,
   subscribe_url: `${o.origin}/subscribe/${o.site.slug}/${p.slug}`,
 });
 
@@ -79,37 +88,39 @@ export function edition(o: Out, e: Edition, access: boolean, withPages: boolean)
   const locked = !e.isFree && !access;
   if (o.alt) return altEdition(o, e, locked, withPages);
   const base = {
-    id: e.id,
-    title: e.title,
-    slug: e.slug,
-    page_count: e.pageCount,
-    is_free: e.isFree,
-    requires_subscription: locked,
-    reader_url: `${o.origin}/reader/${o.site.slug}/${e.slug}`,
+    ...editionFields(o, e, locked),
     cover_image_url: media(o, `epaper/${e.slug}/cover`),
     published_at: e.publishedAt,
   };
-  if (!withPages) return base;
-  const pages = locked
+  return withPages ? { ...base, pages: editionPages(o, e, locked, sizeOf(o, 'page')) } : base;
+}
+
+/** What both dialects send of an edition before its cover and date. */
+export const editionFields = (o: Out, e: Edition, locked: boolean) => ({
+  id: e.id,
+  title: e.title,
+  slug: e.slug,
+  page_count: e.pageCount,
+  is_free: e.isFree,
+  requires_subscription: locked,
+  reader_url: `${o.origin}/reader/${o.site.slug}/${e.slug}`,
+});
+
+/** An edition's pages (none when locked), each with `size` where the dialect sends one. */
+export const editionPages = (o: Out, e: Edition, locked: boolean, size = {}) =>
+  locked
     ? []
     : Array.from({ length: e.pageCount }, (_, i) => ({
         page_number: i + 1,
         image_url: media(o, `epaper/${e.slug}/pages/${i + 1}`),
-        ...sizeOf(o, 'page'),
+        ...size,
       }));
-  return { ...base, pages };
-}
 
 export function stream(o: Out, s: Stream) {
   if (o.alt) return altStream(o, s);
   const player = `${o.origin}/player/${o.site.slug}/${s.slug}`;
   return {
-    id: s.id,
-    title: s.title,
-    slug: s.slug,
-    description: s.description,
-    status: s.status,
-    is_live: s.status === 'live',
+    ...streamFields(s),
     provider: 'masthead-player',
     watch_url: player,
     stream_url: `${player}?embed=1`,
@@ -120,6 +131,16 @@ export function stream(o: Out, s: Stream) {
     ended_at: s.endedAt,
   };
 }
+
+/** What both dialects send of a stream before its provider and addresses. */
+export const streamFields = (s: Stream) => ({
+  id: s.id,
+  title: s.title,
+  slug: s.slug,
+  description: s.description,
+  status: s.status,
+  is_live: s.status === 'live',
+});
 
 type CommentOut = {
   id: number;

@@ -1,4 +1,5 @@
 import { stableSecret, stableUuid } from '../lib/prng.ts';
+import type { Property, RoomType } from '../lodging/model.ts';
 import { THEMES } from './themes.ts';
 
 /** One password for every demo login, in every tenant and account. */
@@ -44,26 +45,14 @@ export const DEMO_USERS: {
   },
 ];
 
-export type RoomTypeDef = {
-  name: string;
-  description: string;
-  maxAdults: number;
-  maxChildren: number;
-  maxOccupancy: number;
-  basePrice: string;
-  totalRooms: number;
-};
+/** A room type to seed; `seedLodging` adds the id and the weekend price. */
+export type RoomTypeDef = Omit<RoomType, 'id' | 'weekendPrice'>;
 
-export type PropertyDef = {
-  name: string;
-  description: string;
-  address: string;
-  postcode: string;
-  city: string;
-  country: string;
-  timezone: string;
-  roomTypes: RoomTypeDef[];
-};
+/** A property to seed; `seedLodging` adds the ids, the account's currency and the house times. */
+export type PropertyDef = Omit<
+  Property,
+  'id' | 'accountId' | 'currency' | 'checkInTime' | 'checkOutTime' | 'roomTypes'
+> & { roomTypes: RoomTypeDef[] };
 
 export type LodgingAccountDef = {
   slug: string;

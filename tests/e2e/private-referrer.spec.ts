@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { day } from '../fixtures/dates.ts';
 import { E2E_PORT } from './helpers.ts';
 
 // The manage link's token is the key to a booking: no request the manage page makes (its styles,
@@ -8,7 +9,6 @@ const HARBOUR = 'harbour-times';
 const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const SITE = `http://127.0.0.1:${E2E_PORT}`;
 const siteUrl = (path: string) => `${SITE}/${HARBOUR}${path}`;
-const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** A booking made through the site's own JSON endpoints; its private manage path. */
 async function bookAndManagePath(request: APIRequestContext): Promise<string> {

@@ -14,13 +14,8 @@ export function safeNext(raw: string | null | undefined, fallback = DEFAULT_NEXT
   if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(raw)) {
     return fallback;
   }
-  let url: URL;
-  try {
-    url = new URL(raw, 'http://site.invalid');
-  } catch {
-    return fallback;
-  }
-  if (url.origin !== 'http://site.invalid') return fallback;
+  const url = URL.parse(raw, 'http://site.invalid');
+  if (url?.origin !== 'http://site.invalid') return fallback;
   const path = url.pathname.replace(/\/+$/, '') || '/';
   if (FLOW_PATHS.has(path)) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;

@@ -1,28 +1,8 @@
 import type { z } from 'zod';
-import {
-  bookingListSchema,
-  guestListSchema,
-  propertyListSchema,
-  singleAvailabilitySchema,
-  singlePropertySchema,
-} from '../lodging/schema.ts';
+import * as lodgingSchemas from '../lodging/schema.ts';
 import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
-import {
-  categoryDetailSchema,
-  categoryListSchema,
-  commentListSchema,
-  editionListSchema,
-  planListSchema,
-  postListSchema,
-  singleEditionSchema,
-  singlePlanSchema,
-  singlePostSchema,
-  singleStreamSchema,
-  streamListSchema,
-  tagDetailSchema,
-  tagListSchema,
-} from '../publishing/schema.ts';
+import * as publishingSchemas from '../publishing/schema.ts';
 import { issuesSummary } from '../failures/fields.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import {
@@ -98,27 +78,27 @@ export interface DoctorOptions {
 type Schema = z.ZodType;
 
 const PUBLISHING_READS: Record<string, Schema> = {
-  'posts.list': postListSchema,
-  'posts.get': singlePostSchema,
-  'categories.list': categoryListSchema,
-  'categories.get': categoryDetailSchema,
-  'tags.list': tagListSchema,
-  'tags.get': tagDetailSchema,
-  'plans.list': planListSchema,
-  'plans.get': singlePlanSchema,
-  'epaper.list': editionListSchema,
-  'epaper.get': singleEditionSchema,
-  'streams.list': streamListSchema,
-  'streams.get': singleStreamSchema,
-  'comments.list': commentListSchema,
+  'posts.list': publishingSchemas.postListSchema,
+  'posts.get': publishingSchemas.singlePostSchema,
+  'categories.list': publishingSchemas.categoryListSchema,
+  'categories.get': publishingSchemas.categoryDetailSchema,
+  'tags.list': publishingSchemas.tagListSchema,
+  'tags.get': publishingSchemas.tagDetailSchema,
+  'plans.list': publishingSchemas.planListSchema,
+  'plans.get': publishingSchemas.singlePlanSchema,
+  'epaper.list': publishingSchemas.editionListSchema,
+  'epaper.get': publishingSchemas.singleEditionSchema,
+  'streams.list': publishingSchemas.streamListSchema,
+  'streams.get': publishingSchemas.singleStreamSchema,
+  'comments.list': publishingSchemas.commentListSchema,
 };
 
 const LODGING_READS: Record<string, Schema> = {
-  'properties.list': propertyListSchema,
-  'properties.get': singlePropertySchema,
-  'properties.availability': singleAvailabilitySchema,
-  'bookings.list': bookingListSchema,
-  'guests.list': guestListSchema,
+  'properties.list': lodgingSchemas.propertyListSchema,
+  'properties.get': lodgingSchemas.singlePropertySchema,
+  'properties.availability': lodgingSchemas.singleAvailabilitySchema,
+  'bookings.list': lodgingSchemas.bookingListSchema,
+  'guests.list': lodgingSchemas.guestListSchema,
 };
 
 /** Other usual names of each publishing resource, tried when the profile's path answers 404. */

@@ -23,7 +23,13 @@ export function siteOrigin(match: SiteMatch, requestUrl: URL): string {
 
 /** Absolute URL of a site path on the tenant's own host (no prefix, no preview query). */
 export function absoluteUrl(match: SiteMatch, requestUrl: URL, path: string): string {
-  return new URL(path, siteOrigin(match, requestUrl)).toString();
+  return pageAddress(match, requestUrl, path).canonical;
+}
+
+/** A page's site origin and its canonical address: what a detail page's structured data names. */
+export function pageAddress(match: SiteMatch, requestUrl: URL, path: string) {
+  const origin = siteOrigin(match, requestUrl);
+  return { origin, canonical: new URL(path, origin).toString() };
 }
 
 /** Serialises JSON-LD so it cannot close its `<script>` element. */

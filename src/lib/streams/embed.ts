@@ -54,13 +54,8 @@ export function allowedPlayerUrl(
   hosts: readonly string[],
   siteOrigin?: string,
 ): URL | null {
-  if (!candidate) return null;
-  let url: URL;
-  try {
-    url = new URL(candidate);
-  } catch {
-    return null;
-  }
+  const url = candidate ? URL.parse(candidate) : null;
+  if (!url) return null;
   const secure =
     url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
   if (!secure || url.username || url.password) return null;

@@ -7,13 +7,8 @@ import { z } from 'zod';
  * `data:`, relative or unparseable addresses).
  */
 export function webUrl(candidate: string | null | undefined): string | null {
-  if (!candidate) return null;
-  let url: URL;
-  try {
-    url = new URL(candidate);
-  } catch {
-    return null;
-  }
+  const url = candidate ? URL.parse(candidate) : null;
+  if (!url) return null;
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
 }
 

@@ -1,33 +1,119 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { settingDefinitions } from '../../../src/lib/settings/schema.ts';
 
 const root = new URL('../../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
 
-/** The paths at the start of each line of the README's project tree. */
+/** The paths at the start of each line of the README's project tree (`a/, b/, c/` names three). */
 function treePaths(text: string): string[] {
   const start = text.indexOf('## Project structure');
   const block = text.slice(start).split('```text\n')[1]?.split('```')[0] ?? '';
   return block
     .split('\n')
-    .flatMap((line) => line.match(/^(\S+?)(,|\s|$)/)?.[1] ?? [])
-    .flatMap((entry) => entry.split(',').filter(Boolean));
+    .flatMap((line) => line.match(/^[^\s,]+(?:, [^\s,]+)*/)?.[0] ?? [])
+    .flatMap((entries) => entries.split(/,\s*/).filter(Boolean));
 }
+
+/** Repository paths a text names (`src/…`, `tests/…`, `docs/…`…), without placeholders (`<area>`, `*`). */
+function repoPaths(text: string): string[] {
+  const found = text.match(
+    /(?<![\w./-])(?:src|tests|scripts|docs|mock|deploy|bench|profiles)\/[\w./<>{}[\]*,-]*[\w/]/g,
+  );
+  return [...new Set(found ?? [])].filter((path) => !/[<{*[]/.test(path));
+}
+
+/** Named but not in the repository on purpose: benchmark output (git-ignored), an example's file. */
+const NOT_IN_REPO = new Set(['bench/results/', 'profiles/my-api.json']);
+
+/** The README and the docs beside it. */
+const TEXTS = [
+  'README.md',
+  'mock/README.md',
+  ...readdirSync(new URL('docs/', root))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 describe('README', () => {
   it('names only files and folders that exist in its project tree', () => {
     const paths = treePaths(readme);
     expect(paths).toContain('src/lib/settings/');
-    expect(paths.filter((path) => !existsSync(new URL(path, root)))).toEqual([]);
+    const concrete = paths.filter((path) => !path.includes('<'));
+    expect(concrete).toContain('src/lib/comments/');
+    expect(concrete.filter((path) => !existsSync(new URL(path, root)))).toEqual([]);
   });
 
-  it('links only to files that exist', () => {
-    const links = [...readme.matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g)].map((match) => match[1] ?? '');
-    expect(links.length).toBeGreaterThan(3);
-    expect(links.filter((link) => !existsSync(new URL(link, root)))).toEqual([]);
+  it('names every folder of src/ and src/lib/ in its project tree', () => {
+    const paths = treePaths(readme);
+    const folders = (dir: string) =>
+      readdirSync(new URL(dir, root), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${dir}${entry.name}/`);
+    const named = (folder: string) => paths.some((path) => path.startsWith(folder));
+    const unnamed = [...folders('src/'), ...folders('src/lib/')].filter(
+      (folder) => folder !== 'src/lib/' && !named(folder),
+    );
+    expect(unnamed).toEqual([]);
+  });
+
+  it('links only to files that exist, in the README as in the docs beside it', () => {
+    const links = (file: string) =>
+      [...readFileSync(new URL(file, root), 'utf8').matchAll(/\]\(([^)#:]+)(#[^)]*)?\)/g)].map(
+        (match) => new URL(match[1] ?? '', new URL(file, root)),
+      );
+    expect(links('README.md').length).toBeGreaterThan(3);
+    const broken = TEXTS.flatMap((file) =>
+      links(file)
+        .filter((url) => !existsSync(url))
+        .map((url) => `${file}: ${url.pathname}`),
+    );
+    expect(broken).toEqual([]);
   });
 
   it('shows the e-paper reader by path, as the site links it (the query form is a 301)', () => {
     expect(readme).not.toMatch(/\/epaper\/<slug>\?page=/);
+  });
+
+  it('names only paths that exist, in its text as in the docs beside it', () => {
+    const missing = TEXTS.flatMap((file) =>
+      repoPaths(readFileSync(new URL(file, root), 'utf8'))
+        .filter((path) => !NOT_IN_REPO.has(path) && !existsSync(new URL(path, root)))
+        .map((path) => `${file}: ${path}`),
+    );
+    expect(repoPaths(readme)).toContain('src/lib/site/clients.ts');
+    expect(missing).toEqual([]);
+  });
+
+  it('names only settings the schema declares, besides the test, mock and tenant variables', () => {
+    const tenantsFile = readFileSync(new URL('tenants.json', root), 'utf8');
+    // Tenants name their own token variables (`tokenEnv`, `emailEnv`, …) in tenants.json.
+    const tenantVariables = new Set(tenantsFile.match(/(?<="\w+Env": ")[A-Z0-9_]+/g) ?? []);
+    const harness = /^(MOCK|BENCH|E2E)_|^CHROMIUM_PATH$/;
+    const unknown = TEXTS.flatMap((file) =>
+      [
+        ...readFileSync(new URL(file, root), 'utf8').matchAll(
+          /`([A-Z][A-Z0-9]*_[A-Z0-9_]+)(=[^`]*)?`/g,
+        ),
+      ]
+        .map((match) => match[1] ?? '')
+        .filter((name) => !(name in settingDefinitions) && !tenantVariables.has(name))
+        .filter((name) => !harness.test(name))
+        .map((name) => `${file}: ${name}`),
+    );
+    expect(tenantVariables).toContain('HARBOUR_LODGING_TOKEN');
+    expect(unknown).toEqual([]);
+  });
+
+  it('names only npm scripts that package.json has', () => {
+    const packageJson = readFileSync(new URL('package.json', root), 'utf8');
+    const scripts = (JSON.parse(packageJson) as { scripts: Record<string, string> }).scripts;
+    const named = TEXTS.flatMap((file) =>
+      [...readFileSync(new URL(file, root), 'utf8').matchAll(/npm run ([\w:.-]*\w)/g)].map(
+        (match) => ({ file, script: match[1] ?? '' }),
+      ),
+    );
+    expect(named.map(({ script }) => script)).toContain('settings:readme');
+    expect(named.filter(({ script }) => !(script in scripts))).toEqual([]);
   });
 });

@@ -1,26 +1,5 @@
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-
-// The project's ESLint config, on made-up sources at real paths; only the rules under test run
-// (the type-checked ones would need the whole program).
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const RULES = new Set([
-  'no-restricted-properties',
-  'no-restricted-syntax',
-  'no-restricted-imports',
-]);
-const eslint = new ESLint({
-  cwd: root,
-  ruleFilter: ({ ruleId }) => RULES.has(ruleId),
-  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
-});
-
-async function messages(path: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(source, { filePath: join(root, path) });
-  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
-}
+import { messages } from './eslint-messages.ts';
 
 describe('ESLint keeps the environment in the settings module', () => {
   it.each([
