@@ -193,3 +193,35 @@ test('a subscriber page image needs the session on every request, and is never s
     await stranger.close();
   }
 });
+
+test('the reader shows its pages in AVIF, turned in place, and fetches the next page ahead', async ({
+  page,
+  request,
+}) => {
+  const list = await request.get('http://127.0.0.1:4010/api/v1/epaper?per_page=50', {
+    headers: { 'X-Tenant': TENANT },
+  });
+  const free = ((await list.json()) as { data: { slug: string; is_free: boolean }[] }).data.find(
+    (e) => e.is_free,
+  )!;
+  /** The upstream page number and format of an image-route address. */
+  const pageOf = (url: string) => {
+    const match = /\/_img\/u\/([\w-]+)\/\d+\/[\w-]+\.(\w+)$/.exec(new URL(url).pathname);
+    const source = Buffer.from(match?.[1] ?? '', 'base64url').toString();
+    return `${/\/pages\/(\d+)\./.exec(source)?.[1]}.${match?.[2]}`;
+  };
+  const loaded: string[] = [];
+  page.on('requestfinished', (r) => {
+    if (r.url().includes('/_img/u/')) loaded.push(pageOf(r.url()));
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(tenantUrl(TENANT, `/epaper/${free.slug}`));
+  const image = page.locator('img[data-page-image]');
+  const shown = () => image.evaluate((img) => (img as HTMLImageElement).currentSrc);
+  await expect.poll(async () => pageOf(await shown())).toBe('1.avif');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => pageOf(await shown())).toBe('2.avif');
+  await expect.poll(() => loaded).toContain('3.avif');
+  // Thumbnails stay WebP (AVIF saves nothing at 160 px); no page ever loads as JPEG.
+  expect(loaded.filter((entry) => entry.endsWith('.jpg'))).toEqual([]);
+});
