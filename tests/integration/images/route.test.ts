@@ -1,9 +1,3 @@
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { APIContext } from 'astro';
 import sharp from 'sharp';
@@ -11,13 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePath } from '../../../src/lib/images/address.ts';
 import { imageRoute } from '../../../src/lib/images/route.ts';
 import { imageSecret } from '../../../src/lib/images/site.ts';
-import { forgetSettings } from '../../../src/lib/settings/settings.ts';
+import { imageUpstream } from './fixture.ts';
 
 // The route's answers to sources that fail their limits: a clear status and reason, a blank
 // picture for the layout's fallback, never a 500.
-let server: Server;
+let upstream: Awaited<ReturnType<typeof imageUpstream>>;
 let origin = '';
-let dir = '';
 
 beforeAll(async () => {
   const pixel = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } })
@@ -28,28 +21,19 @@ beforeAll(async () => {
   bomb.writeUInt32BE(60_000, 16);
   bomb.writeUInt32BE(60_000, 20);
   bomb.writeUInt32BE(crc32(bomb.subarray(12, 29)), 29);
-  server = createServer((req, res) => {
-    if (req.url === '/media/bomb.png') return void res.end(bomb);
-    if (req.url === '/media/huge.jpg') return void res.end(Buffer.alloc(2_000_000, 1));
-    res.writeHead(404);
-    res.end();
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  dir = await mkdtemp(join(tmpdir(), 'masthead-route-'));
-  process.env['IMAGE_CACHE_DIR'] = dir;
-  process.env['IMAGE_SOURCE_MAX_BYTES'] = '1000000';
-  forgetSettings();
+  upstream = await imageUpstream(
+    (req, res) => {
+      if (req.url === '/media/bomb.png') return void res.end(bomb);
+      if (req.url === '/media/huge.jpg') return void res.end(Buffer.alloc(2_000_000, 1));
+      res.writeHead(404);
+      res.end();
+    },
+    { IMAGE_SOURCE_MAX_BYTES: '1000000' },
+  );
+  origin = upstream.origin;
 });
 
-afterAll(async () => {
-  server.close();
-  delete process.env['IMAGE_CACHE_DIR'];
-  delete process.env['IMAGE_SOURCE_MAX_BYTES'];
-  forgetSettings();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => upstream.close());
 
 async function get(source: string) {
   const path = imagePath(imageSecret(), {

@@ -1,21 +1,14 @@
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePath, type ImageRequest } from '../../../src/lib/images/address.ts';
 import { imagePipeline } from '../../../src/lib/images/site.ts';
 import { warmImage } from '../../../src/lib/images/warm.ts';
-import { forgetSettings } from '../../../src/lib/settings/settings.ts';
+import { imageUpstream } from './fixture.ts';
 
 // `npm start`'s warm path (scripts/start.mjs): a public image already made is read from the one
 // pipeline's disk store, anything else is left to the route.
 const SECRET = 'warm-path-test-signing-secret';
-let server: Server;
-let dir = '';
+let upstream: Awaited<ReturnType<typeof imageUpstream>>;
 let source = '';
 
 beforeAll(async () => {
@@ -24,23 +17,11 @@ beforeAll(async () => {
   })
     .jpeg()
     .toBuffer();
-  server = createServer((_req, res) => res.end(photo));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  source = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cover.jpg`;
-  dir = await mkdtemp(join(tmpdir(), 'masthead-warm-'));
-  process.env['IMAGE_CACHE_DIR'] = dir;
-  process.env['IMAGE_SIGNING_SECRET'] = SECRET;
-  forgetSettings();
+  upstream = await imageUpstream((_req, res) => res.end(photo), { IMAGE_SIGNING_SECRET: SECRET });
+  source = `${upstream.origin}/cover.jpg`;
 });
 
-afterAll(async () => {
-  server.close();
-  delete process.env['IMAGE_CACHE_DIR'];
-  delete process.env['IMAGE_SIGNING_SECRET'];
-  forgetSettings();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => upstream.close());
 
 describe("npm start's warm image path", () => {
   it('leaves every image to the route until the site has made its pipeline', async () => {
