@@ -9,13 +9,14 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import autocannon from 'autocannon';
 import { startMock } from '../mock/index.ts';
 import { demoEnv } from '../scripts/demo-env.mjs';
 import { transformImage } from '../src/lib/images/transform.ts';
+import { startNginx } from '../tests/deploy/stack.ts';
 import { freePort } from '../tests/fixtures/net.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -25,6 +26,8 @@ const args = new Set(process.argv.slice(2));
 /** The issue's targets: each page's first view, the reader's first view, its thumbnail strip. */
 const PAGE_BUDGET = 1.5 * 1024 * 1024;
 const THUMBS_BUDGET = 300 * 1024;
+/** Rounds of the warm-image comparison. */
+const ROUNDS = 5;
 
 if (!args.has('--skip-build')) {
   execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
@@ -46,11 +49,13 @@ const origin = `http://${TENANT}.localhost:${port}`;
 // Node cannot resolve `*.localhost`: its own requests take the tenant's path prefix instead.
 const direct = `http://127.0.0.1:${port}/${TENANT}`;
 const cacheDir = mkdtempSync(join(tmpdir(), 'masthead-bench-images-'));
-const server: ChildProcess = spawn(process.execPath, [`${OUT}/server/entry.mjs`], {
+// `npm start`'s server (scripts/start.mjs: the adapter's handler behind a small HTTP server).
+const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
   cwd: root,
   env: {
     ...process.env,
     ...demoEnv(),
+    MASTHEAD_OUT_DIR: OUT,
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLISHING_BASE_URL: mock.publishingUrl,
@@ -83,12 +88,13 @@ async function waitForServer(): Promise<void> {
   throw new Error('server did not start');
 }
 
-/** Peak resident memory of the server so far (VmHWM), in MB. */
-const peakRss = () =>
-  Math.round(
-    Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) /
-      1024,
-  );
+/** The server's resident memory now and its peak so far (VmRSS, VmHWM), in MB. */
+function rss(): { current: number; peak: number } {
+  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  const mb = (field: string) =>
+    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+  return { current: mb('VmRSS'), peak: mb('VmHWM') };
+}
 
 try {
   await waitForServer();
@@ -147,42 +153,140 @@ try {
   console.log('\nFirst view on a phone (412×823 @1.75), mock in photo mode');
   console.table(weights);
 
-  // Cold transforms, in process: 3000×2000 originals fetched first, then decode + resize + encode.
+  // Cold transforms, in process: originals fetched first, then decode + resize + encode, one sharp
+  // thread as on the server. Formats alternate, so a burst of load hits both alike.
   const html = await (await fetch(`${direct}/categories/${category.slug}`)).text();
   const covers = (await api<{ cover_image_url: string | null }[]>('/posts?per_page=50&page=2'))
     .map((p) => p.cover_image_url)
     .filter((url): url is string => url !== null)
     .slice(0, 5);
-  const timings: Record<'avif' | 'webp', number[]> = { avif: [], webp: [] };
-  for (const cover of covers) {
-    const original = Buffer.from(await (await fetch(cover)).arrayBuffer());
-    for (const format of ['avif', 'webp'] as const) {
-      const started = performance.now();
-      await transformImage(original, 800, format, { maxPixels: 40_000_000, timeoutMs: 30_000 });
-      timings[format].push(performance.now() - started);
-    }
-  }
+  const scans = (await api<{ pages: { image_url: string }[] }>(`/epaper/${free.slug}`)).pages
+    .slice(0, 5)
+    .map((p) => p.image_url);
   const median = (list: number[]) =>
     Math.round(list.sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0);
-  const transforms = { coldAvif800Ms: median(timings.avif), coldWebp800Ms: median(timings.webp) };
-  console.log('\nCold 3000×2000 JPEG → 800 px (median of 5, one sharp thread)');
+  const transforms: Record<string, { ms: number; kB: number }> = {};
+  const time = async (label: string, sources: string[], width: number) => {
+    const runs: Record<string, { ms: number[]; bytes: number[] }> = {};
+    for (const source of sources) {
+      const original = Buffer.from(await (await fetch(source)).arrayBuffer());
+      for (const format of ['avif', 'webp', 'jpeg'] as const) {
+        const started = performance.now();
+        const bytes = await transformImage(original, width, format, {
+          maxPixels: 40_000_000,
+          timeoutMs: 30_000,
+        });
+        const run = (runs[format] ??= { ms: [], bytes: [] });
+        run.ms.push(performance.now() - started);
+        run.bytes.push(bytes.byteLength);
+      }
+    }
+    for (const [format, run] of Object.entries(runs)) {
+      transforms[`${label} → ${width} ${format}`] = {
+        ms: median(run.ms),
+        kB: Math.round(median(run.bytes) / 1024),
+      };
+    }
+  };
+  await time('3000×2000 cover', covers, 800);
+  for (const width of [800, 1200, 1600]) await time('2200×3000 page', scans, width);
+  console.log('\nCold transforms (median of 5 sources, one sharp thread)');
   console.table(transforms);
   const cold = [...new Set(html.match(/\/_img\/u\/[\w-]+\/800\/[\w-]+\.(?:avif|webp)/g) ?? [])];
 
-  // A warm derived image through `npm start`'s server (a file read, no sharp).
+  // A warm derived image: `npm start`'s server against nginx serving the same file with the same
+  // headers (one worker, sendfile), side by side: three alternating rounds each, 20 connections.
   const warmPath = cold[0]!;
-  const warm = await autocannon({
-    url: `http://127.0.0.1:${port}${warmPath}`,
-    headers: { host: `${TENANT}.localhost:${port}` },
-    connections: 20,
-    duration: 6,
-  });
-  const warmResult = { rps: Math.round(warm.requests.average), errors: warm.errors + warm.non2xx };
-  console.log('\nWarm derived image (20 connections, 6 s)');
+  const warmUrl = `http://127.0.0.1:${port}${warmPath}`;
+  const host = { host: `${TENANT}.localhost:${port}` };
+  const first = await fetch(warmUrl, { headers: host });
+  const warmBytes = Buffer.from(await first.arrayBuffer());
+  // The site's middleware adds X-Frame-Options; the warm path of scripts/start.mjs does not.
+  const again = await fetch(warmUrl, { headers: host });
+  await again.arrayBuffer();
+  const answeredBy = again.headers.has('x-frame-options') ? 'site handler' : 'start.mjs warm path';
+  const fileDir = mkdtempSync(join(tmpdir(), 'masthead-bench-nginx-files-'));
+  mkdirSync(join(fileDir, dirname(warmPath)), { recursive: true });
+  writeFileSync(join(fileDir, warmPath), warmBytes);
+  const nginx = await startNginx(
+    (_dir, nginxPort) => `  types { image/avif avif; image/webp webp; image/jpeg jpg; }
+  server {
+    listen 127.0.0.1:${nginxPort};
+    root ${fileDir};
+    etag off;
+    location / {
+      add_header Cache-Control "${first.headers.get('cache-control')}";
+      add_header X-Content-Type-Options nosniff;
+      add_header X-Frame-Options DENY;
+      add_header Referrer-Policy strict-origin-when-cross-origin;
+    }
+  }`,
+  );
+  // For scale: the least any Node server does, the same bytes from memory with the same headers.
+  const barePort = await freePort();
+  const bare = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const bytes = require('fs').readFileSync(${JSON.stringify(join(fileDir, warmPath))});
+       const headers = ${JSON.stringify(Object.fromEntries(first.headers))};
+       require('http').createServer((req, res) => { res.writeHead(200, headers); res.end(bytes); })
+         .listen(${barePort}, '127.0.0.1');`,
+    ],
+    { stdio: 'ignore' },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const urls = {
+    masthead: warmUrl,
+    nginx: `http://127.0.0.1:${nginx.port}${warmPath}`,
+    bareNode: `http://127.0.0.1:${barePort}${warmPath}`,
+  };
+  const rounds: Record<keyof typeof urls, number[]> = { masthead: [], nginx: [], bareNode: [] };
+  try {
+    // Round 0 warms each side up (the JIT, the connections) and is not counted.
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (const side of ['masthead', 'nginx', 'bareNode'] as const) {
+        const run = await autocannon({
+          url: urls[side],
+          headers: host,
+          connections: 20,
+          duration: round === 0 ? 2 : 3,
+        });
+        if (run.errors + run.non2xx > 0) throw new Error(`${side}: ${run.non2xx} non-2xx answers`);
+        if (round > 0) rounds[side].push(run.requests.average);
+      }
+    }
+  } finally {
+    await nginx.stop();
+    bare.kill();
+  }
+  const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
+  const ratioOf = (side: number[]) =>
+    Number(
+      side
+        .map((rps, i) => rps / (rounds.nginx[i] ?? Infinity))
+        .sort((a, b) => a - b)
+        [Math.floor(side.length / 2)]?.toFixed(2),
+    );
+  const warmResult = {
+    bytes: warmBytes.byteLength,
+    answeredBy,
+    rounds: JSON.stringify(Object.values(rounds).map((list) => list.map(Math.round))),
+    mastheadRps: Math.round(sum(rounds.masthead) / ROUNDS),
+    nginxRps: Math.round(sum(rounds.nginx) / ROUNDS),
+    bareNodeRps: Math.round(sum(rounds.bareNode) / ROUNDS),
+    // Each round's sides ran back to back: the median of the rounds' ratios leaves out the rounds
+    // where other work on the machine hit one side more than the other.
+    ratio: ratioOf(rounds.masthead),
+    bareNodeRatio: ratioOf(rounds.bareNode),
+  };
+  console.log(
+    '\nWarm derived image: npm start, nginx, a bare Node server (20 connections, 5 rounds of 3 s after a warm-up)',
+  );
   console.table(warmResult);
 
-  // 50 concurrent cold transforms of different sources: statuses and the server's peak memory.
-  const before = peakRss();
+  // 50 concurrent cold transforms of different sources, the mock's photos warm (drawn beforehand,
+  // so the source fetches are quick and the transforms are what is measured): statuses, memory.
   const slugs = (await api<{ slug: string }[]>('/categories')).map((c) => c.slug);
   const listings = await Promise.all(
     slugs
@@ -192,7 +296,21 @@ try {
   const many = [
     ...new Set(listings.join('').match(/\/_img\/u\/[\w-]+\/1200\/[\w-]+\.avif/g) ?? []),
   ].slice(0, 50);
+  for (const path of many) {
+    const source = Buffer.from(path.split('/')[3] ?? '', 'base64url').toString();
+    await (await fetch(source)).arrayBuffer();
+  }
+  const rssBefore = rss().current;
   const statuses: Record<string, number> = {};
+  let sampling = true;
+  let peak = rssBefore;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, rss().current);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  const started = performance.now();
   await Promise.all(
     many.map(async (path) => {
       const response = await fetch(`${direct}${path}`);
@@ -200,11 +318,15 @@ try {
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
     }),
   );
+  sampling = false;
+  await sampler;
   const memory = {
     requests: many.length,
     statuses: JSON.stringify(statuses),
-    peakRssBeforeMB: before,
-    peakRssAfterMB: peakRss(),
+    seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+    rssBeforeMB: rssBefore,
+    rssPeakMB: peak,
+    processPeakMB: rss().peak,
   };
   console.log('\nConcurrent cold transforms');
   console.table(memory);

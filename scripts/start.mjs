@@ -8,6 +8,7 @@ import { extname, join, relative, resolve, sep } from 'node:path';
 import send from 'send';
 import './check-node.mjs';
 import { settingsOrExit, tellAdapter } from '../src/lib/settings/settings.ts';
+import { warmImage } from '../src/lib/images/warm.ts';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -102,6 +103,25 @@ function servePrecompressed(req, res) {
   return true;
 }
 
+/**
+ * A public derived image already on disk, answered here (about a file read) instead of through the
+ * site's middleware and routing; anything else, or a failure, goes to the site's handler.
+ */
+function serveWarmImage(req, res) {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url?.includes('/_img/u/')) {
+    return false;
+  }
+  warmImage(req.url).then(
+    (warm) => {
+      if (!warm) return handler(req, res);
+      res.writeHead(200, warm.headers);
+      res.end(req.method === 'HEAD' ? undefined : warm.bytes);
+    },
+    () => handler(req, res),
+  );
+  return true;
+}
+
 /** GET, HEAD, DELETE, OPTIONS… take no body here: one announced is refused before Node reads it. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 function refusesBody(req, res) {
@@ -126,6 +146,7 @@ const server = http.createServer(
   },
   (req, res) => {
     if (refusesBody(req, res)) return;
+    if (serveWarmImage(req, res)) return;
     if (!servePrecompressed(req, res)) handler(req, res);
   },
 );

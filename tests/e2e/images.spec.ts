@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { tenantUrl } from './helpers.ts';
 import { DEMO_TENANTS, pageTypes } from './page-types.ts';
 
@@ -17,6 +17,15 @@ function signed(source: string, width: number, format: 'avif' | 'webp' | 'jpeg')
     .toString('base64url');
   const extension = format === 'jpeg' ? 'jpg' : format;
   return `/_img/u/${Buffer.from(source).toString('base64url')}/${width}/${signature}.${extension}`;
+}
+
+/** The first free (or subscriber-only) edition of the mock. */
+async function editionOf(request: APIRequestContext, free: boolean): Promise<{ slug: string }> {
+  const list = await request.get('http://127.0.0.1:4010/api/v1/epaper?per_page=50', {
+    headers: { 'X-Tenant': TENANT },
+  });
+  const editions = ((await list.json()) as { data: { slug: string; is_free: boolean }[] }).data;
+  return editions.find((e) => e.is_free === free)!;
 }
 
 /** GET from inside the page (Node cannot resolve `*.localhost`; the browser sends its cookies). */
@@ -165,12 +174,7 @@ test('a subscriber page image needs the session on every request, and is never s
   browser,
   request,
 }) => {
-  const list = await request.get('http://127.0.0.1:4010/api/v1/epaper?per_page=50', {
-    headers: { 'X-Tenant': TENANT },
-  });
-  const paid = ((await list.json()) as { data: { slug: string; is_free: boolean }[] }).data.find(
-    (e) => !e.is_free,
-  )!;
+  const paid = await editionOf(request, false);
   await page.goto(tenantUrl(TENANT, `/login?next=${encodeURIComponent(`/epaper/${paid.slug}`)}`));
   await page.getByLabel('E-mail address').fill('subscriber@masthead.test');
   await page.getByLabel('Password').fill('masthead-demo');
@@ -192,4 +196,31 @@ test('a subscriber page image needs the session on every request, and is never s
   } finally {
     await stranger.close();
   }
+});
+
+test('the reader shows its pages in AVIF, turned in place, and fetches the next page ahead', async ({
+  page,
+  request,
+}) => {
+  const free = await editionOf(request, true);
+  /** The upstream page number and format of an image-route address. */
+  const pageOf = (url: string) => {
+    const match = /\/_img\/u\/([\w-]+)\/\d+\/[\w-]+\.(\w+)$/.exec(new URL(url).pathname);
+    const source = Buffer.from(match?.[1] ?? '', 'base64url').toString();
+    return `${/\/pages\/(\d+)\./.exec(source)?.[1]}.${match?.[2]}`;
+  };
+  const loaded: string[] = [];
+  page.on('requestfinished', (r) => {
+    if (r.url().includes('/_img/u/')) loaded.push(pageOf(r.url()));
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(tenantUrl(TENANT, `/epaper/${free.slug}`));
+  const image = page.locator('img[data-page-image]');
+  const shown = () => image.evaluate((img) => (img as HTMLImageElement).currentSrc);
+  await expect.poll(async () => pageOf(await shown())).toBe('1.avif');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => pageOf(await shown())).toBe('2.avif');
+  await expect.poll(() => loaded).toContain('3.avif');
+  // Thumbnails stay WebP (AVIF saves nothing at 160 px); no page ever loads as JPEG.
+  expect(loaded.filter((entry) => entry.endsWith('.jpg'))).toEqual([]);
 });

@@ -4,7 +4,7 @@
  * with `history.replaceState`; a full-screen button appears where the browser allows it.
  * Without this script every control is a plain link or form and does the same with a page load.
  * Spreads and fit modes are CSS media queries; the script only asks `layoutFor` whether spreads
- * are on, to step by spread. Page images come only from the thumbnails' `data-src` and `data-webp`
+ * are on, to step by spread. Page images come only from the thumbnails' `data-src`, `data-avif` and `data-webp`
  * (signed image-route addresses), i.e. what the server rendered for this visitor.
  */
 import {
@@ -27,6 +27,12 @@ import {
   zoomStep,
   type Zoom,
 } from '../../lib/epaper/reader.ts';
+
+/** The page images' `<source>`s, best first, and the thumbnail data attribute each reads. */
+const FORMATS = [
+  { type: 'image/avif', key: 'avif' },
+  { type: 'image/webp', key: 'webp' },
+] as const;
 
 function enhance(root: HTMLElement): void {
   const count = Number(root.dataset.count) || 1;
@@ -92,23 +98,28 @@ function enhance(root: HTMLElement): void {
     for (const [number, link] of thumbs) link.href = urlFor(number, zoom);
   };
 
-  /** The WebP `<source>` of a page image's `<picture>` (absent for an empty partner). */
-  const sourceOf = (img: HTMLImageElement) => {
-    const previous = img.previousElementSibling;
-    if (previous instanceof HTMLSourceElement) return previous;
-    const source = document.createElement('source');
-    source.type = 'image/webp';
-    img.before(source);
-    return source;
-  };
+  /** The AVIF and WebP `<source>`s of a page image's `<picture>` (made for an empty partner). */
+  const sourcesOf = (img: HTMLImageElement) =>
+    FORMATS.map(({ type }) => {
+      const found = img.parentElement?.querySelector<HTMLSourceElement>(`source[type="${type}"]`);
+      if (found) return found;
+      const source = document.createElement('source');
+      source.type = type;
+      img.before(source);
+      return source;
+    });
 
   const show = (img: HTMLImageElement, number: number) => {
     const thumb = thumbs.get(number);
     img.width = Number(thumb?.dataset.width) || img.width;
     img.height = Number(thumb?.dataset.height) || img.height;
-    const source = sourceOf(img);
-    source.sizes = readerSizes(zoom);
-    source.srcset = thumb?.dataset.webp ?? '';
+    const sources = sourcesOf(img);
+    FORMATS.forEach(({ key }, i) => {
+      const source = sources[i];
+      if (!source) return;
+      source.sizes = readerSizes(zoom);
+      source.srcset = thumb?.dataset[key] ?? '';
+    });
     img.src = thumb?.dataset.src ?? '';
     img.alt = altFor(number);
   };
@@ -143,10 +154,20 @@ function enhance(root: HTMLElement): void {
     history.replaceState(history.state, '', urlFor(page, zoom));
     // Warm the next page at the width this screen picks, so the common "next" is instant.
     const ahead = thumbs.get(neighboursIn(spreads(), page, count).next ?? 0)?.dataset;
-    if (ahead?.webp) {
-      const warm = new Image();
-      warm.sizes = readerSizes(zoom);
-      warm.srcset = ahead.webp;
+    if (ahead?.src) {
+      // A detached <picture>: the browser picks the format and width it would show, and loads it.
+      const warm = document.createElement('picture');
+      for (const { type, key } of FORMATS) {
+        const source = document.createElement('source');
+        source.type = type;
+        source.sizes = readerSizes(zoom);
+        source.srcset = ahead[key] ?? '';
+        warm.append(source);
+      }
+      const img = document.createElement('img');
+      warm.append(img);
+      // Set last, inside the <picture>: otherwise the JPEG would start loading first.
+      img.src = ahead.src;
     }
     return true;
   };
@@ -162,7 +183,9 @@ function enhance(root: HTMLElement): void {
     zoom = next;
     root.dataset.zoom = String(zoom);
     // A larger zoom asks the browser for a wider image from the same srcset.
-    for (const img of [image, partner]) if (img) sourceOf(img).sizes = readerSizes(zoom);
+    for (const img of [image, partner]) {
+      if (img) for (const source of sourcesOf(img)) source.sizes = readerSizes(zoom);
+    }
     if (zoomText) zoomText.textContent = zoomLabel(zoom);
     if (live) live.textContent = `${text.textZoom ?? 'Zoom'} ${zoomLabel(zoom)}`;
     refreshLinks();

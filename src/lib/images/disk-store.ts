@@ -8,8 +8,17 @@ import { LRUCache } from 'lru-cache';
  * lives in memory and is rebuilt from the folder at start (oldest file first), so a restart keeps
  * the warm set; files are written under a temporary name and renamed, so a reader never sees half.
  */
+/** Recently served small files (derived images, not originals) also kept in memory, up to 32 MiB. */
+const MEMORY_BYTES = 32 * 1024 * 1024;
+const MEMORY_FILE_MAX = 256 * 1024;
+
 export class DiskStore {
   private readonly index: LRUCache<string, number>;
+  /** A warm image's bytes without a file read (the file read was most of a warm image's cost). */
+  private readonly hot = new LRUCache<string, Buffer>({
+    maxSize: MEMORY_BYTES,
+    sizeCalculation: (bytes) => Math.max(1, bytes.byteLength),
+  });
   private ready: Promise<void> | undefined;
   private readonly dir: string;
 
@@ -19,7 +28,9 @@ export class DiskStore {
       maxSize: maxBytes,
       sizeCalculation: (size) => Math.max(1, size),
       dispose: (_size, name, reason) => {
-        if (reason === 'evict' || reason === 'delete') void unlink(this.file(name)).catch(() => {});
+        if (reason !== 'evict' && reason !== 'delete') return;
+        this.hot.delete(name);
+        void unlink(this.file(name)).catch(() => {});
       },
     });
   }
@@ -55,8 +66,10 @@ export class DiskStore {
     await this.load();
     const name = DiskStore.nameOf(key);
     if (this.index.get(name) === undefined) return undefined;
+    const hot = this.hot.get(name);
+    if (hot) return hot;
     try {
-      return await readFile(this.file(name));
+      return this.remember(name, await readFile(this.file(name)));
     } catch {
       this.index.delete(name);
       return undefined;
@@ -72,6 +85,12 @@ export class DiskStore {
     await writeFile(partial, bytes);
     await rename(partial, file);
     this.index.set(name, bytes.byteLength);
+    this.remember(name, Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+  }
+
+  private remember(name: string, bytes: Buffer): Buffer {
+    if (bytes.byteLength <= MEMORY_FILE_MAX) this.hot.set(name, bytes);
+    return bytes;
   }
 
   /** Bytes held (the index's view). */

@@ -16,6 +16,10 @@ export type Derive = {
   allowed: (url: string) => boolean;
 };
 
+/** The disk store's key of one derived image. */
+export const derivedKey = ({ source, width, format, crop }: Omit<Derive, 'allowed'>) =>
+  `derived\n${format}\n${width}\n${crop ?? ''}\n${source}`;
+
 /**
  * Originals fetched once per server and each size made once: both kept in one disk store, and
  * concurrent requests for the same original or the same derived image share one promise. A warm
@@ -59,14 +63,16 @@ export class ImagePipeline {
 
   /** `source` at `width` in `format`, from disk or made once. */
   derive({ source, width, format, crop, allowed }: Derive): Promise<Buffer> {
-    const key = `derived\n${format}\n${width}\n${crop ?? ''}\n${source}`;
+    const key = derivedKey({ source, width, format, crop });
     return this.once(key, async () => {
       const stored = await this.store.get(key);
       if (stored) return stored;
-      const original = await this.original(source, allowed);
-      const bytes = await this.slots.run(() => {
-        this.counts.transforms++;
-        return transformImage(original, width, format, this.options, crop);
+      const bytes = await this.slots.admit(async (slot) => {
+        const original = await this.original(source, allowed);
+        return slot(() => {
+          this.counts.transforms++;
+          return transformImage(original, width, format, this.options, crop);
+        });
       });
       await this.store.put(key, bytes);
       return bytes;

@@ -10,14 +10,24 @@ export const PRIVATE_IMAGE_CACHE = 'private, no-store';
 // never a broken-image icon.
 const BLANK_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
+/** The headers of a derived image (the same from the route and from `npm start`'s warm path). */
+export function imageHeaders(
+  bytes: Uint8Array,
+  format: ImageFormat,
+  cacheControl: string,
+): Record<string, string> {
+  return {
+    'Content-Type': FORMAT_TYPE[format],
+    'Content-Length': String(bytes.byteLength),
+    'Cache-Control': cacheControl,
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
 export function imageOk(bytes: Buffer, format: ImageFormat, cacheControl: string): Response {
   return new Response(new Uint8Array(bytes), {
     status: 200,
-    headers: {
-      'Content-Type': FORMAT_TYPE[format],
-      'Content-Length': String(bytes.byteLength),
-      'Cache-Control': cacheControl,
-    },
+    headers: imageHeaders(bytes, format, cacheControl),
   });
 }
 

@@ -12,6 +12,24 @@ export type Crop = keyof typeof CROP_RATIO;
 sharp.concurrency(1);
 sharp.cache(false);
 
+/**
+ * AVIF's encoder effort by output size. Effort 3 costs about 4–7× WebP's time on a large picture
+ * (a 1200 px page scan: 2 s against 0.3 s on a busy two-core server), effort 1 about WebP's own
+ * time for 2–5 % more bytes (still 15–20 % under WebP): large outputs, e-paper pages above all,
+ * take effort 1 so a cold page is not slower in AVIF than in WebP (figures in bench/images.md).
+ */
+const AVIF_FAST_ABOVE_PIXELS = 600_000;
+export const avifEffort = (pixels: number) => (pixels > AVIF_FAST_ABOVE_PIXELS ? 1 : 3);
+
+/** Width × height of the output: never enlarged; a crop's shape, or the source's. */
+function outputPixels(meta: Metadata, width: number, crop?: Crop): number {
+  // Upright, as `rotate()` turns it.
+  const { width: sourceWidth, height: sourceHeight } = meta.autoOrient;
+  const out = Math.min(width, sourceWidth);
+  const ratio = crop ? CROP_RATIO[crop] : sourceHeight / sourceWidth;
+  return out * Math.round(out * ratio);
+}
+
 const tooManyPixels = (limits: TransformLimits) =>
   new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
 
@@ -55,7 +73,7 @@ export async function transformImage(
     .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) });
   const encoded =
     format === 'avif'
-      ? resized.avif({ quality: 52, effort: 3 })
+      ? resized.avif({ quality: 52, effort: avifEffort(outputPixels(meta, width, crop)) })
       : format === 'webp'
         ? resized.webp({ quality: 74, effort: 4 })
         : resized.flatten({ background: '#ffffff' }).jpeg({ quality: 76, mozjpeg: true });

@@ -40,6 +40,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const path = req.url ?? '';
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (path.startsWith('/slow.jpg?')) return void setTimeout(() => res.end(photo), 500);
     if (path === '/photo.jpg') return void res.end(photo);
     if (path === '/bomb.png') return void res.end(bomb);
     if (path === '/huge.jpg') return void res.end(Buffer.alloc(3_000_000, 1));
@@ -120,6 +121,22 @@ describe('the image pipeline', () => {
     for (const width of [160, 320, 480, 640, 800] as const)
       await derive(pipeline, '/photo.jpg', width);
     expect(await pipeline.store.size()).toBeLessThanOrEqual(400_000);
+  });
+
+  it('transforms no more than its slots at once, and refuses beyond its queue before fetching', async () => {
+    // One slot and 16 waiting: of 30 different cold pictures asked at once (each source answering
+    // in 0.5 s), 17 are made one at a time, 13 are refused at once without touching the upstream.
+    const pipeline = new ImagePipeline(options({ transforms: 1, timeoutMs: 20_000 }));
+    hits.clear();
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => derive(pipeline, `/slow.jpg?n=${i}`, 160)),
+    );
+    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    expect(results.length - refused.length).toBe(17);
+    expect(refused.map((e) => (e as ImageError).status)).toEqual(Array(13).fill(503));
+    expect(pipeline.slots.peak).toBe(1);
+    expect(pipeline.counts).toEqual({ fetches: 17, transforms: 17 });
+    expect(hits.size).toBe(17);
   });
 
   it.each([

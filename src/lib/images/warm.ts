@@ -1,0 +1,29 @@
+import { parseImagePath } from './address.ts';
+import { derivedKey } from './pipeline.ts';
+import { imageHeaders, PUBLIC_IMAGE_CACHE } from './respond.ts';
+import { imageSecret, madePipeline } from './site.ts';
+
+export type WarmImage = { bytes: Buffer; headers: Record<string, string> };
+
+const PUBLIC_IMAGE = /^(?:\/[^/]+)?(\/_img\/u\/[^?]+)$/;
+
+/**
+ * A public derived image already on disk, for `npm start`'s server to answer before the site's
+ * handler (a file read: no middleware, no routing, no sharp). Null for anything else, which the
+ * route then handles: a cold image, a subscriber's page (its session is checked on every request),
+ * an address not signed by this site. A file is on disk only once the route made it for a tenant
+ * whose pictures may come from that source; the signature says this site named that address.
+ * Until the site's first image request has made the pipeline, everything goes to the route.
+ */
+export async function warmImage(url: string): Promise<WarmImage | null> {
+  const path = PUBLIC_IMAGE.exec(url)?.[1];
+  const pipeline = madePipeline();
+  if (!path || !pipeline) return null;
+  const parsed = parseImagePath(imageSecret(), path);
+  if (!parsed.ok || parsed.request.target.kind !== 'source') return null;
+  const { target, width, format, crop } = parsed.request;
+  const bytes = await pipeline.store.get(
+    derivedKey({ source: target.source, width, format, crop }),
+  );
+  return bytes ? { bytes, headers: imageHeaders(bytes, format, PUBLIC_IMAGE_CACHE) } : null;
+}

@@ -1,0 +1,68 @@
+import { crc32 } from 'node:zlib';
+import type { APIContext } from 'astro';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagePath } from '../../../src/lib/images/address.ts';
+import { imageRoute } from '../../../src/lib/images/route.ts';
+import { imageSecret } from '../../../src/lib/images/site.ts';
+import { imageUpstream } from './fixture.ts';
+
+// The route's answers to sources that fail their limits: a clear status and reason, a blank
+// picture for the layout's fallback, never a 500.
+let upstream: Awaited<ReturnType<typeof imageUpstream>>;
+let origin = '';
+
+beforeAll(async () => {
+  const pixel = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } })
+    .png()
+    .toBuffer();
+  // A PNG whose header claims 60000×60000 pixels: a decompression bomb of a few bytes.
+  const bomb = Buffer.from(pixel);
+  bomb.writeUInt32BE(60_000, 16);
+  bomb.writeUInt32BE(60_000, 20);
+  bomb.writeUInt32BE(crc32(bomb.subarray(12, 29)), 29);
+  upstream = await imageUpstream(
+    (req, res) => {
+      if (req.url === '/media/bomb.png') return void res.end(bomb);
+      if (req.url === '/media/huge.jpg') return void res.end(Buffer.alloc(2_000_000, 1));
+      res.writeHead(404);
+      res.end();
+    },
+    { IMAGE_SOURCE_MAX_BYTES: '1000000' },
+  );
+  origin = upstream.origin;
+});
+
+afterAll(() => upstream.close());
+
+async function get(source: string) {
+  const path = imagePath(imageSecret(), {
+    target: { kind: 'source', source },
+    width: 480,
+    format: 'avif',
+  });
+  const tenant = {
+    id: 'daily-planet',
+    publishing: { baseUrl: `${origin}/api/v1`, mediaHosts: [] },
+  };
+  const context = {
+    locals: { site: { tenant } },
+    url: new URL(`http://daily-planet.localhost${path}`),
+  } as unknown as APIContext;
+  return imageRoute(context);
+}
+
+describe('the image route refuses a source beyond its limits', () => {
+  it.each([
+    ['a decompression bomb', '/media/bomb.png', /pixels/],
+    ['a source over the byte limit', '/media/huge.jpg', /larger than 1000000 bytes/],
+  ])('%s: 422 with a blank picture, every time', async (_label, path, reason) => {
+    for (let i = 0; i < 2; i++) {
+      const response = await get(`${origin}${path}`);
+      expect(response.status).toBe(422);
+      expect(response.headers.get('x-image-error')).toMatch(reason);
+      expect(response.headers.get('content-type')).toBe('image/gif');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+});
