@@ -225,7 +225,9 @@ test('a pending booking says "request received", the manage link shows it confir
     `http://127.0.0.1:${E2E_PORT}/${HARBOUR}/stay/manage/${token}/calendar.ics`,
   );
   expect(ics.headers()['content-type']).toContain('text/calendar');
-  expect(await ics.text()).toContain(`DTSTART;VALUE=DATE:${checkIn.replaceAll('-', '')}`);
+  const confirmedIcs = await ics.text();
+  expect(confirmedIcs).toContain(`DTSTART;VALUE=DATE:${checkIn.replaceAll('-', '')}`);
+  expect(confirmedIcs).toContain('STATUS:CONFIRMED');
 
   // Cancelling asks first, then the lodging API holds it cancelled and the page says so.
   await guest.getByRole('link', { name: 'Cancel this booking' }).click();
@@ -235,6 +237,20 @@ test('a pending booking says "request received", the manage link shows it confir
   await expect(heading(guest, 'Booking cancelled')).toBeVisible();
   await expect(guest.getByRole('link', { name: 'Cancel this booking' })).toHaveCount(0);
   expect((await upstreamBooking(request, checkIn, reference)).status).toBe('cancelled');
+  // Cancelled everywhere: no calendar entry offered, no "anyone can cancel it", and an .ics
+  // fetched from before says CANCELLED (and no longer blocks the days).
+  await guest.reload();
+  await expect(heading(guest, 'Booking cancelled')).toBeVisible();
+  await expect(guest.getByRole('link', { name: 'Add to calendar' })).toHaveCount(0);
+  await expect(guest.locator('main')).not.toContainText('cancel this booking. Keep');
+  await expect(guest.getByText('anyone with its address can see this booking')).toBeVisible();
+  await expect(guest.getByText('Contact the hotel: +44 20 7946 0000')).toBeVisible();
+  const cancelledIcs = await (
+    await guest.request.get(
+      `http://127.0.0.1:${E2E_PORT}/${HARBOUR}/stay/manage/${token}/calendar.ics`,
+    )
+  ).text();
+  expect(cancelledIcs).toContain('STATUS:CANCELLED');
   await noJs.close();
 });
 
@@ -295,6 +311,10 @@ test('waiting for rooms shows a busy text and leaves the form usable', async ({
   // Rooms as cards: the price per night, and why a room cannot be chosen.
   await expect(page.locator('.room').first()).toContainText('per night');
   await expect(page.getByText(/Sleeps \d: you are 3/).first()).toBeVisible();
+  // Capacity as the rules have it: the double takes three, but never three adults.
+  await expect(page.locator('.room', { hasText: 'Standard Double' })).toContainText(
+    'Sleeps 3, at most 2 adults',
+  );
 });
 
 for (const width of [390, 1280, 320]) {
@@ -365,6 +385,10 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await expect(heading(guest, 'Choose a room')).toBeVisible();
   await shoot(guest, 'nojs-3-rooms');
   await expect(guest.getByText(/Sleeps \d: you are 3/).first()).toBeVisible();
+  // The same facts as the widget's cards (one presenter): capacity, prices, what is left.
+  await expect(
+    guest.getByText(/Standard Double.*Sleeps 3, at most 2 adults.*per night/),
+  ).toBeVisible();
   await guest.getByRole('link', { name: 'Back' }).click();
   await expect(plain.getByLabel('Children')).toHaveValue('1');
   await guest.getByRole('button', { name: 'Show rooms' }).click();

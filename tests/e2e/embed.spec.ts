@@ -33,9 +33,17 @@ test('on an origin outside allowedEmbedOrigins the tag becomes one link and one 
   page.on('request', (request) => {
     if (request.url().includes('/embed/booking?')) framed.push(request.url());
   });
-  await page.goto(partnerPage(FOREIGN_PARTNER, { property: HARBOUR_VIEW }));
+  const tag = { property: HARBOUR_VIEW, 'check-in': day(250), 'check-out': day(253), adults: '3' };
+  await page.goto(partnerPage(FOREIGN_PARTNER, tag));
+  // The link keeps the stay the tag named: the guest lands on it, prefilled.
   const link = page.getByRole('link', { name: 'Book at Harbour Times' });
-  await expect(link).toHaveAttribute('href', `${SITE}/stay`);
+  const kept = new URLSearchParams({
+    property: HARBOUR_VIEW,
+    checkIn: day(250),
+    checkOut: day(253),
+    adults: '3',
+  });
+  await expect(link).toHaveAttribute('href', `${SITE}/stay?${kept}`);
   await expect(page.locator('iframe')).toHaveCount(0);
   expect(partnerConsole.errors()).toHaveLength(1);
   expect(partnerConsole.errors()[0]).toContain(`"${FOREIGN_PARTNER}"`);
@@ -123,4 +131,15 @@ test('a 320 px partner page: no step of the embedded flow scrolls sideways', asy
   expect(await overflow()).toBe(0);
   // And the partner page itself does not scroll sideways because of the frame.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+});
+
+test('data-locale speaks the widget’s language in the partner page too: frame title and fallback link', async ({
+  page,
+}) => {
+  await page.goto(partnerPage(ALLOWED_PARTNER, { property: HARBOUR_VIEW, locale: 'de-CH' }));
+  await expect(page.locator('iframe')).toHaveAttribute('title', 'Aufenthalt buchen');
+  await expect(page.frameLocator('iframe').getByRole('button', { name: 'Weiter' })).toBeVisible();
+
+  await page.goto(partnerPage(FOREIGN_PARTNER, { property: HARBOUR_VIEW, locale: 'fr-CH' }));
+  await expect(page.getByRole('link', { name: 'Réserver chez Harbour Times' })).toBeVisible();
 });

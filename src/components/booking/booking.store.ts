@@ -135,7 +135,11 @@ export function restoredStep(saved: SavedState): Step {
 export function createBooking(config: BookingConfig, api: BookingApi, storage?: BookingStorage) {
   const $booking: MapStore<BookingState> = map(initialState(config));
   const saved = storage?.load();
-  if (saved && config.properties.some((p) => p.id === saved.draft.propertyId)) {
+  // A link that names another stay than the one kept (a new campaign click) starts afresh.
+  const linked = Object.entries(config.initial ?? {}).every(
+    ([field, value]) => saved?.draft[field as DraftField] === value,
+  );
+  if (saved && linked && config.properties.some((p) => p.id === saved.draft.propertyId)) {
     // A reload keeps the draft and the step, unless the step needs data that was not kept.
     const step = restoredStep(saved);
     $booking.set({ ...$booking.get(), ...saved, step });

@@ -1,7 +1,12 @@
 import { addDays, nightsBetween } from '../../lib/booking/dates.ts';
 import { stayIcs } from '../../lib/booking/ics.ts';
 import { statusKind } from '../../lib/booking/status.ts';
-import type { Confirmation, PropertySummary, RoomOffer } from '../../lib/booking/types.ts';
+import type {
+  AvailabilityResult,
+  Confirmation,
+  PropertySummary,
+  RoomOffer,
+} from '../../lib/booking/types.ts';
 import { createBooking, isStep, STEPS } from './booking.store.ts';
 import { httpApi } from './http-api.ts';
 import type {
@@ -14,7 +19,8 @@ import type {
   Step,
 } from './booking.store.ts';
 import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
-import { longDate, money, nightlyPrice } from './format.ts';
+import { formatPrice as money, stayDate as longDate } from '../../lib/i18n/format.ts';
+import { roomFacts } from '../../lib/booking/room-facts.ts';
 import { sayText, sayer, type Say } from '../../lib/i18n/say.ts';
 
 /**
@@ -49,6 +55,9 @@ function row(list: HTMLElement, term: string, value: string): void {
 
 /** What the booking endpoint answers: the confirmation and the guest's private link. */
 type GuestConfirmation = Confirmation & { manageUrl?: string };
+
+/** What a link to /stay may fill in (lib/booking/deep-link.ts). */
+const LINK_PARAMS = ['property', 'checkIn', 'checkOut', 'adults', 'children', 'step', 'roomTypeId'];
 
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
@@ -124,6 +133,7 @@ class MastheadBooking extends HTMLElement {
       this.historyStep = target;
       void controller.goTo(target).then(() => this.syncHistory(controller.$booking.get().step));
     });
+    this.forgetLink();
     this.bindCalendar(controller);
     controller.$booking.subscribe((state) => this.render(state));
     if (this.parentOrigin && 'ResizeObserver' in window) {
@@ -133,6 +143,14 @@ class MastheadBooking extends HTMLElement {
       ).observe(this);
     }
     this.dataset['ready'] = 'true';
+  }
+
+  /** A link's stay is in the draft now: a reload keeps what the guest changed since (not the link's). */
+  private forgetLink(): void {
+    if (this.parentOrigin) return;
+    const url = new URL(location.href);
+    for (const name of LINK_PARAMS) url.searchParams.delete(name);
+    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
   }
 
   private postToParent(message: Record<string, unknown>): void {
@@ -429,7 +447,7 @@ class MastheadBooking extends HTMLElement {
       }
       const id = this.id || 'booking';
       for (const room of offers?.rooms ?? [])
-        list.append(this.roomCard(room, `${id}-room-${room.roomTypeId}`));
+        if (offers) list.append(this.roomCard(room, offers, `${id}-room-${room.roomTypeId}`));
       if (offers && !offers.rooms.some((r) => r.available)) {
         list.append(el('p', { class: 'notice' }, this.say('nothingFree')));
       }
@@ -440,7 +458,7 @@ class MastheadBooking extends HTMLElement {
   }
 
   /** One room as a card: capacity, price per night and total, or why it cannot be chosen. */
-  private roomCard(room: RoomOffer, inputId: string): HTMLElement {
+  private roomCard(room: RoomOffer, party: AvailabilityResult, inputId: string): HTMLElement {
     const card = el<HTMLElement>('div', { class: `room${room.available ? '' : ' room--full'}` });
     const input = el<HTMLInputElement>('input', {
       type: 'radio',
@@ -452,57 +470,20 @@ class MastheadBooking extends HTMLElement {
     input.disabled = !room.available;
     const label = el<HTMLLabelElement>('label', { for: inputId, class: 'room-name' }, room.name);
     const facts = el<HTMLElement>('p', { id: `${inputId}-facts`, class: 'room-facts' });
-    const capacity = el('span', {}, this.say('capacity', { count: room.maxOccupancy }));
-    if (room.available) {
-      const nightly = nightlyPrice(room);
-      const perNight = el(
-        'strong',
-        { class: 'room-price' },
-        this.say(nightly.average ? 'priceAverage' : 'pricePerNight', {
-          price: money(nightly.amount, room.currency, this.locale),
-        }),
-      );
-      const total = el(
-        'span',
-        {},
-        this.say('priceTotal', { price: money(room.totalPrice, room.currency, this.locale) }),
-      );
-      facts.append(capacity, perNight, total);
-      if (room.availableRooms > 0 && room.availableRooms <= 3)
-        facts.append(
-          el('span', { class: 'room-left' }, this.say('left', { count: room.availableRooms })),
-        );
-    } else {
-      // "Sleeps 2: you are 3" already names the capacity.
-      const why = el('span', { class: 'room-why' }, this.unavailableReason(room));
-      if (this.partySize() > room.maxOccupancy) facts.append(why);
-      else facts.append(capacity, why);
-    }
+    const said = roomFacts(room, party, this.say, this.locale);
+    const parts: [string | undefined, string, string][] = [
+      [said.capacity, 'span', ''],
+      [said.perNight, 'strong', 'room-price'],
+      [said.total, 'span', ''],
+      [said.left, 'span', 'room-left'],
+      [said.why, 'span', 'room-why'],
+    ];
+    for (const [text, tag, name] of parts)
+      if (text) facts.append(el(tag, name ? { class: name } : {}, text));
     card.append(input, label, facts);
     if (room.description)
       card.append(el('p', { class: 'muted room-description' }, room.description));
     return card;
-  }
-
-  private partySize(): number {
-    const offers = this.controller?.$booking.get().offers;
-    return offers ? offers.adults + offers.children : 0;
-  }
-
-  private unavailableReason(room: RoomOffer): string {
-    const offers = this.controller?.$booking.get().offers;
-    if (!offers) return this.say('soldOut');
-    const party = this.partySize();
-    if (party > room.maxOccupancy)
-      return this.say('sleepsYouAre', { max: room.maxOccupancy, count: party });
-    const type = this.controller?.property()?.roomTypes.find((r) => r.id === room.roomTypeId);
-    if (type && offers.adults > type.maxAdults)
-      return this.say('adultsOnly', { max: type.maxAdults });
-    if (type && offers.children > type.maxChildren)
-      return type.maxChildren === 0
-        ? this.say('noChildren')
-        : this.say('fewerChildren', { max: type.maxChildren });
-    return this.say('soldOut');
   }
 
   private renderReview(state: BookingState): void {
@@ -600,6 +581,7 @@ class MastheadBooking extends HTMLElement {
         location: [confirmation.propertyName, address].filter(Boolean).join(', '),
         description: `${say('reference')}: ${confirmation.reference}\n${say('room')}: ${confirmation.roomName}`,
         url: link?.href,
+        status: confirmation.statusKind,
       });
       this.calendarUrl = URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
       calendar.href = this.calendarUrl;

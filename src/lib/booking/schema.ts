@@ -69,6 +69,19 @@ const optionalDate = z
   .catch(undefined);
 const optionalCount = z.coerce.number().int().min(0).max(50).optional().catch(undefined);
 
+/**
+ * A link to a stay (`/stay?property=…&checkIn=…&checkOut=…&adults=…&children=…`, the embed's
+ * fallback link, a campaign): each value that is not readable is dropped, never an error page.
+ */
+export const stayLinkSchema = z.object({
+  property: z.uuid().optional().catch(undefined),
+  checkIn: optionalDate,
+  checkOut: optionalDate,
+  adults: optionalCount,
+  children: optionalCount,
+});
+export type StayLink = z.output<typeof stayLinkSchema>;
+
 /** `/embed/booking` query: the embed script's `data-*` attributes, plus the host page's origin. */
 export const embedQuerySchema = z.object({
   property: z.uuid({ error: 'data-property must be the id of one of this site’s properties' }),

@@ -14,6 +14,7 @@ import type { Upstream } from '../upstream/runtime.ts';
 import { asBookingStep } from '../upstream/visitor.ts';
 import { isCountryCode } from './countries.ts';
 import { stayErrors, todayIn } from './dates.ts';
+import { contactLine } from './contact.ts';
 import { busy, invalid, notOffered, notOnline, placeNotFound, toFailure } from './failures.ts';
 import { normalizeEmail } from './email.ts';
 import { chooseGuest, onlineRequestsGuest } from './guests.ts';
@@ -224,6 +225,19 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     return { guestId: choice.guestId, notes: onFileNotes(i18nFor(tenant), input, max) };
   }
 
+  /**
+   * The same stay booked moments ago with another key (another tab, a second click after a reload):
+   * where its confirmation is, and whom to ask (the tenant's contact, when it gives one). Never a
+   * success, and no e-mail promised: that one may not have been sent.
+   */
+  function justBookedMessage(): string {
+    const contact = contactLine(lodging.contact);
+    const wait = JUST_BOOKED_SECONDS;
+    return contact
+      ? textKey('booking.error.justBookedContact', { wait, contact })
+      : textKey('booking.error.justBooked', { wait });
+  }
+
   /** Runs inside the creation lock: the lost-answer check and the create cannot interleave. */
   async function createOnce(
     place: PropertySummary,
@@ -239,10 +253,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     // are turned away here, before any upstream call. Only for a short while, so it tells no one
     // later that a stay exists; after it a new key is a new request.
     if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
-      throw busy(
-        textKey('booking.error.inProgress', { wait: JUST_BOOKED_SECONDS }),
-        JUST_BOOKED_SECONDS,
-      );
+      throw busy(justBookedMessage(), JUST_BOOKED_SECONDS);
     }
     const api = lodgingApi();
     const sent = await recipient(api, input, attempt);

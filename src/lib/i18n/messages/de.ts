@@ -356,6 +356,9 @@ export const de: Dictionary = {
   'manage.heading': 'Ihre Buchung {reference}',
   'manage.private':
     'Diese Seite ist privat: Wer ihre Adresse kennt, kann die Buchung sehen und stornieren. Geben Sie den Link nicht weiter.',
+  'manage.privateFinal':
+    'Diese Seite ist privat: Wer ihre Adresse kennt, kann diese Buchung sehen. Geben Sie den Link nicht weiter.',
+  'manage.contact': 'Fragen zu Ihrem Aufenthalt? Wenden Sie sich an das Hotel: {contact}.',
   'manage.cancel': 'Buchung stornieren',
   'manage.cancelHeading': 'Buchung stornieren?',
   'manage.cancelText': 'Das Hotel gibt Ihr Zimmer frei. Das lässt sich nicht rückgängig machen.',
@@ -430,6 +433,10 @@ export const de: Dictionary = {
   'booking.error.requestKey': 'Der Idempotenzschlüssel fehlt oder ist ungültig.',
   'booking.error.inProgress':
     'Diese Buchung wird gerade ausgeführt. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.justBooked':
+    'Dieser Aufenthalt wurde gerade eben gebucht, vielleicht in einem anderen Tab oder Fenster: Dort finden Sie die Bestätigung und Ihren privaten Link. Um ihn noch einmal zu buchen, versuchen Sie es in {wait} erneut.',
+  'booking.error.justBookedContact':
+    'Dieser Aufenthalt wurde gerade eben gebucht, vielleicht in einem anderen Tab oder Fenster: Dort finden Sie die Bestätigung und Ihren privaten Link. Unsicher, ob es geklappt hat? Wenden Sie sich an das Hotel: {contact}.',
   'booking.error.busy':
     'Bei den Buchungen ist gerade viel los. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.tooManyBookings':
@@ -490,6 +497,8 @@ export const de: Dictionary = {
   'widget.searching': 'Freie Zimmer werden gesucht…',
   'widget.sending': 'Ihre Buchung wird an das Hotel gesendet…',
   'widget.capacity': { one: 'Für {count} Person', other: 'Für {count} Personen' },
+  'widget.capacityAdults': 'Für {count} Personen, höchstens {adults}',
+  'widget.capacityNoChildren': 'Für {adults}, keine Kinder',
   'widget.sleepsYouAre': 'Für {max} Personen: Sie sind {count}',
   'widget.adultsOnly': 'Für höchstens {max} Erwachsene',
   'widget.noChildren': 'Nicht für Kinder',

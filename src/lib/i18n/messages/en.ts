@@ -349,6 +349,9 @@ export const en = {
   'manage.heading': 'Your booking {reference}',
   'manage.private':
     'This page is private: anyone with its address can see and cancel this booking. Keep the link to yourself.',
+  'manage.privateFinal':
+    'This page is private: anyone with its address can see this booking. Keep the link to yourself.',
+  'manage.contact': 'Questions about your stay? Contact the hotel: {contact}.',
   'manage.cancel': 'Cancel this booking',
   'manage.cancelHeading': 'Cancel this booking?',
   'manage.cancelText': 'The hotel will release your room. This cannot be undone.',
@@ -420,6 +423,10 @@ export const en = {
     'This booking was already sent with other details. Please reload and try again.',
   'booking.error.requestKey': 'Missing or malformed idempotency key.',
   'booking.error.inProgress': 'This booking is being made right now. Please try again in {wait}.',
+  'booking.error.justBooked':
+    'This stay was booked moments ago, perhaps in another tab or window: its confirmation and private link are there. To book it once more, try again in {wait}.',
+  'booking.error.justBookedContact':
+    'This stay was booked moments ago, perhaps in another tab or window: its confirmation and private link are there. Not sure it went through? Contact the hotel: {contact}.',
   'booking.error.busy': 'Booking is busy right now. Please try again in {wait}.',
   'booking.error.tooManyBookings':
     'Too many bookings from your connection. Please try again in {wait}.',
@@ -479,6 +486,8 @@ export const en = {
   'widget.searching': 'Looking for free rooms…',
   'widget.sending': 'Sending your booking to the hotel…',
   'widget.capacity': { one: 'Sleeps {count}', other: 'Sleeps {count}' },
+  'widget.capacityAdults': 'Sleeps {count}, at most {adults}',
+  'widget.capacityNoChildren': 'Sleeps {adults}, no children',
   'widget.sleepsYouAre': 'Sleeps {max}: you are {count}',
   'widget.adultsOnly': 'For up to {max} adults',
   'widget.noChildren': 'Not for children',

@@ -354,6 +354,9 @@ export const fr: Dictionary = {
   'manage.heading': 'Votre réservation {reference}',
   'manage.private':
     'Cette page est privée : toute personne qui connaît son adresse peut voir et annuler la réservation. Gardez le lien pour vous.',
+  'manage.privateFinal':
+    'Cette page est privée : toute personne qui connaît son adresse peut voir cette réservation. Gardez le lien pour vous.',
+  'manage.contact': 'Des questions sur votre séjour ? Contactez l’hôtel : {contact}.',
   'manage.cancel': 'Annuler cette réservation',
   'manage.cancelHeading': 'Annuler cette réservation ?',
   'manage.cancelText': 'L’hôtel libérera votre chambre. Cette action est définitive.',
@@ -427,6 +430,10 @@ export const fr: Dictionary = {
     'Cette réservation a déjà été envoyée avec d’autres informations. Veuillez recharger la page et réessayer.',
   'booking.error.requestKey': 'Clé d’idempotence manquante ou mal formée.',
   'booking.error.inProgress': 'Cette réservation est en cours. Veuillez réessayer dans {wait}.',
+  'booking.error.justBooked':
+    'Ce séjour vient d’être réservé, peut-être dans un autre onglet ou une autre fenêtre : sa confirmation et son lien privé s’y trouvent. Pour le réserver encore une fois, réessayez dans {wait}.',
+  'booking.error.justBookedContact':
+    'Ce séjour vient d’être réservé, peut-être dans un autre onglet ou une autre fenêtre : sa confirmation et son lien privé s’y trouvent. Vous ne savez pas si cela a fonctionné ? Contactez l’hôtel : {contact}.',
   'booking.error.busy':
     'Les réservations sont très sollicitées en ce moment. Veuillez réessayer dans {wait}.',
   'booking.error.tooManyBookings':
@@ -488,6 +495,8 @@ export const fr: Dictionary = {
   'widget.searching': 'Recherche de chambres libres…',
   'widget.sending': 'Envoi de votre réservation à l’hôtel…',
   'widget.capacity': { one: '{count} personne', other: '{count} personnes' },
+  'widget.capacityAdults': '{count} personnes, dont {adults} au plus',
+  'widget.capacityNoChildren': 'Pour {adults}, sans enfants',
   'widget.sleepsYouAre': 'Pour {max} personnes : vous êtes {count}',
   'widget.adultsOnly': 'Pour {max} adultes au plus',
   'widget.noChildren': 'Pas pour les enfants',
