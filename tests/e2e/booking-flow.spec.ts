@@ -466,3 +466,97 @@ test('the calendar picks dates by keyboard, within the stay rules, two months wi
   await noOverflow(page);
   await shoot(page, '0-calendar');
 });
+
+/** Upstream writes so far: a resubmitted form would show up here. */
+async function writes(request: APIRequestContext): Promise<number> {
+  const stats = (await (await request.get(`${CONTROL}/stats`)).json()) as {
+    lodging: { routes: Record<string, number> };
+  };
+  return Object.entries(stats.lodging.routes)
+    .filter(([route]) => /^(POST|PATCH|DELETE) \/bookings/.test(route))
+    .reduce((sum, [, n]) => sum + n, 0);
+}
+
+test('without the widget’s script: Back and reload after every step and after booking never send a form again; axe is clean', async ({
+  browser,
+  request,
+}) => {
+  test.slow();
+  // The plain forms as a guest whose script never arrives sees them (axe needs scripts of its own).
+  const context = await browser.newContext();
+  await context.route('**/_astro/**/*.js', (route) => route.abort());
+  const guest = await context.newPage();
+  const posts: string[] = [];
+  guest.on('request', (r) => {
+    if (r.isNavigationRequest() && r.method() === 'POST') posts.push(r.url());
+  });
+  const plain = guest.locator('.plain-booking');
+  const again = async (name: string) => {
+    await guest.reload();
+    await expect(heading(guest, name)).toBeVisible();
+  };
+
+  await guest.goto(tenantUrl(HARBOUR, '/stay'));
+  await checkA11y(guest);
+  await plain.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+  await plain.getByLabel('Check-in').fill(day(BASE + 60));
+  await plain.getByLabel('Check-out').fill(day(BASE + 62));
+  await guest.getByRole('button', { name: 'Continue' }).click();
+  await expect(heading(guest, 'Who is coming?')).toBeVisible();
+  await again('Who is coming?');
+  await checkA11y(guest);
+  await guest.getByRole('button', { name: 'Show rooms' }).click();
+  await expect(heading(guest, 'Choose a room')).toBeVisible();
+  await again('Choose a room');
+  await checkA11y(guest);
+  await guest.getByRole('radio', { name: /Standard Double/ }).check();
+  await guest.getByRole('button', { name: 'Continue' }).click();
+  await expect(heading(guest, 'Your details')).toBeVisible();
+  await again('Your details');
+  await checkA11y(guest);
+
+  // Details are posted, then shown by a GET: reload and Back repeat no POST.
+  await plain.getByLabel('First name').fill('Mary');
+  await plain.getByLabel('Last name').fill('Somerville');
+  await plain.getByLabel('E-mail').fill(`mary.${Date.now()}@example.com`);
+  await guest.getByRole('button', { name: 'Review' }).click();
+  await expect(heading(guest, 'Check and book')).toBeVisible();
+  expect(posts).toHaveLength(1);
+  expect(guest.url()).toContain('step=review');
+  await again('Check and book');
+  await expect(plain.locator('.summary')).toContainText('Somerville');
+  await checkA11y(guest);
+  await guest.goBack();
+  await expect(heading(guest, 'Your details')).toBeVisible();
+  await expect(plain.getByLabel('First name')).toHaveValue('Mary');
+  await guest.goForward();
+  await expect(heading(guest, 'Check and book')).toBeVisible();
+  expect(posts).toHaveLength(1);
+
+  // Booked: the manage page, then reload and Back book nothing more.
+  const before = await writes(request);
+  await guest.getByRole('button', { name: 'Book' }).click();
+  await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
+  await expect(heading(guest, 'Request received')).toBeVisible();
+  expect(await writes(request)).toBe(before + 1);
+  await again('Request received');
+  await checkA11y(guest);
+  await guest.goBack();
+  await expect(heading(guest, 'Your details')).toBeVisible();
+  await guest.goForward();
+  await expect(heading(guest, 'Request received')).toBeVisible();
+  expect(await writes(request)).toBe(before + 1);
+
+  // Cancelled, then reload and Back: one cancellation upstream, the page says cancelled.
+  await guest.getByRole('link', { name: 'Cancel this booking' }).click();
+  await guest.getByRole('button', { name: 'Yes, cancel the booking' }).click();
+  await expect(guest.getByText('Your booking is cancelled.')).toBeVisible();
+  const cancelled = await writes(request);
+  await again('Booking cancelled');
+  await guest.goBack();
+  await expect(heading(guest, 'Booking cancelled')).toBeVisible();
+  await checkA11y(guest);
+  expect(await writes(request)).toBe(cancelled);
+  expect(posts).toHaveLength(3);
+  await context.close();
+});

@@ -47,6 +47,8 @@ function stepOf(errors: FieldErrors, fallback: PlainStep): PlainStep {
 }
 
 function wanted(value: string | null): PlainStep {
+  // The review's address without its details (a session gone): the details, to type them again.
+  if (value === 'review') return 'details';
   return (PLAIN_STEPS as readonly string[]).includes(value ?? '') ? (value as PlainStep) : 'dates';
 }
 
@@ -106,7 +108,7 @@ export async function plainFlow(
 }
 
 /** The query of a step link: the search so far, and the step to show. */
-export function stepQuery(values: Record<string, string>, step: PlainStep): string {
+export function stepQuery(values: Record<string, string>, step: PlainStep | 'review'): string {
   const params = new URLSearchParams({ step });
   for (const name of [...SEARCH_FIELDS, 'roomTypeId']) {
     const value = values[name];
