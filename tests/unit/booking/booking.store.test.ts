@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createBooking } from '../../../src/components/booking/booking.store.ts';
+import { createBooking } from '../../../src/lib/booking/browser/booking.store.ts';
 import type {
   BookingApi,
   BookingConfig,
   BookingStorage,
   SavedState,
-} from '../../../src/components/booking/booking.store.ts';
+} from '../../../src/lib/booking/browser/booking.store.ts';
 import type { ApiResult, Confirmation } from '../../../src/lib/booking/types.ts';
 import { config, confirmation, fakeApi, PROPERTY, toReview } from '../../fixtures/booking-store.ts';
 import { english } from '../../fixtures/english.ts';

@@ -2,7 +2,7 @@ import type { AstroGlobal } from 'astro';
 import { i18nFor } from '../i18n/index.ts';
 import { localize, localizeFields } from '../i18n/text.ts';
 import { bookingTenant } from '../tenants/booking.ts';
-import { plainFlow, stepQuery, type PlainState, type PlainView } from './plain-flow.ts';
+import { plainFlow, stepQuery, type PlainState, type PlainView } from './plain-steps.ts';
 import { bookingServiceFor } from '../site/clients.ts';
 import type { PropertySummary } from './types.ts';
 

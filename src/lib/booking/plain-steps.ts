@@ -5,6 +5,7 @@ import { guestErrors, hasErrors } from './rules.ts';
 import type { BookingService } from './service.ts';
 import type { AvailabilityResult } from './types.ts';
 import { textKey } from '../i18n/text-key.ts';
+import { earliestStep, STEPS } from './steps.ts';
 
 /**
  * The booking without JavaScript: dates, guests and room travel as GET query parameters (a search,
@@ -12,7 +13,8 @@ import { textKey } from '../i18n/text-key.ts';
  * checked again on the server; a refused value sends the guest back to the step that asked for it.
  */
 
-export const PLAIN_STEPS = ['dates', 'guests', 'rooms', 'details'] as const;
+/** The steps the query reaches (the review and what follows are posted: plain-request.ts). */
+export const PLAIN_STEPS = STEPS.slice(0, 4) as ['dates', 'guests', 'rooms', 'details'];
 export type PlainStep = (typeof PLAIN_STEPS)[number];
 
 export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
@@ -26,25 +28,6 @@ export interface PlainState {
 
 /** What /stay shows without JavaScript: a step of the search, or the details posted for review. */
 export type PlainView = Omit<PlainState, 'step'> & { step: PlainStep | 'review'; message: string };
-
-const FIELD_STEP: Record<string, PlainStep> = {
-  propertyId: 'dates',
-  property: 'dates',
-  checkIn: 'dates',
-  checkOut: 'dates',
-  adults: 'guests',
-  children: 'guests',
-};
-
-/** Earliest step any of `errors` belongs to. */
-function stepOf(errors: FieldErrors, fallback: PlainStep): PlainStep {
-  let step = fallback;
-  for (const field of Object.keys(errors)) {
-    const at = FIELD_STEP[field];
-    if (at && PLAIN_STEPS.indexOf(at) < PLAIN_STEPS.indexOf(step)) step = at;
-  }
-  return step;
-}
 
 function wanted(value: string | null): PlainStep {
   // The review's address without its details (a session gone): the details, to type them again.
@@ -94,7 +77,7 @@ export async function plainFlow(
   } catch (error) {
     if (error instanceof BookingFailure && error.error.code === 'validation') {
       const fields = error.error.fields ?? {};
-      return at(stepOf(fields, 'guests'), fields);
+      return at(earliestStep(fields, 'guests') as PlainStep, fields);
     }
     throw error;
   }

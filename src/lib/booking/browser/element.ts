@@ -1,13 +1,9 @@
-import { addDays, nightsBetween } from '../../lib/booking/dates.ts';
-import { stayIcs } from '../../lib/booking/ics.ts';
-import { statusKind } from '../../lib/booking/status.ts';
-import type {
-  AvailabilityResult,
-  Confirmation,
-  PropertySummary,
-  RoomOffer,
-} from '../../lib/booking/types.ts';
-import { createBooking, isStep, STEPS } from './booking.store.ts';
+import { addDays, nightsBetween } from '../dates.ts';
+import { stayIcs } from '../ics.ts';
+import { statusKind } from '../status.ts';
+import type { AvailabilityResult, Confirmation, PropertySummary, RoomOffer } from '../types.ts';
+import { createBooking } from './booking.store.ts';
+import { isStep, STEPS } from '../steps.ts';
 import { httpApi } from './http-api.ts';
 import type {
   BookingConfig,
@@ -19,9 +15,10 @@ import type {
   Step,
 } from './booking.store.ts';
 import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
-import { formatPrice as money, stayDate as longDate } from '../../lib/i18n/format.ts';
-import { roomFacts } from '../../lib/booking/room-facts.ts';
-import { sayText, sayer, type Say } from '../../lib/i18n/say.ts';
+import { stayDate as longDate } from '../../i18n/format.ts';
+import { roomFacts } from '../room-facts.ts';
+import { reviewRows, STATUS_TEXT, stayRows, type SummaryRows } from '../summary-rows.ts';
+import { sayText, sayer, type Say } from '../../i18n/say.ts';
 
 /**
  * `<masthead-booking>`: binds the server-rendered steps to a booking store. It only subscribes and
@@ -49,8 +46,11 @@ function el<T extends Element>(tag: string, attrs: Record<string, string> = {}, 
   return node as unknown as T;
 }
 
-function row(list: HTMLElement, term: string, value: string): void {
-  list.append(el('dt', {}, term), el('dd', {}, value));
+/** A summary list's rows as `<dt>`/`<dd>` pairs. */
+function fill(list: HTMLElement, rows: SummaryRows): void {
+  list.replaceChildren(
+    ...rows.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]),
+  );
 }
 
 /** What the booking endpoint answers: the confirmation and the guest's private link. */
@@ -61,13 +61,6 @@ const LINK_PARAMS = ['property', 'checkIn', 'checkOut', 'adults', 'children', 's
 
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
-
-const DONE_TEXT = {
-  received: ['doneReceived', 'doneReceivedText', 'statusReceived'],
-  confirmed: ['doneConfirmed', 'doneConfirmedText', 'statusConfirmed'],
-  cancelled: ['doneCancelled', 'doneCancelledText', 'statusCancelled'],
-  other: ['doneOther', 'doneOtherText', ''],
-} as const;
 
 class MastheadBooking extends HTMLElement {
   private controller: BookingController | undefined;
@@ -488,32 +481,23 @@ class MastheadBooking extends HTMLElement {
 
   private renderReview(state: BookingState): void {
     const list = this.q<HTMLElement>('[data-review]');
-    if (!list || state.step !== 'review') return;
     const controller = this.controller;
-    if (!controller) return;
+    if (!list || !controller || state.step !== 'review') return;
     const { draft } = state;
     const offer = controller.selectedOffer();
-    list.replaceChildren();
-    const say = this.say;
-    row(list, say('place'), controller.property()?.name ?? '');
-    row(list, say('room'), offer?.name ?? '');
-    row(list, say('checkIn'), longDate(draft.checkIn, this.locale));
-    row(list, say('checkOut'), longDate(draft.checkOut, this.locale));
-    row(list, say('nightsLabel'), String(nightsBetween(draft.checkIn, draft.checkOut)));
-    row(
-      list,
-      say('guestsLabel'),
-      `${say('adults', { count: draft.adults })}, ${say('children', { count: draft.children })}`,
-    );
-    row(list, say('name'), `${draft.firstName} ${draft.lastName}`);
-    row(list, say('email'), draft.email);
-    if (draft.phone) row(list, say('phone'), draft.phone);
-    if (draft.nationality) {
-      const select = this.q<HTMLSelectElement>('[data-field="nationality"]');
-      row(list, say('nationality'), select?.selectedOptions[0]?.textContent ?? draft.nationality);
-    }
-    if (draft.notes.trim()) row(list, say('notes'), draft.notes.trim());
-    if (offer) row(list, say('total'), money(offer.totalPrice, offer.currency, this.locale));
+    const select = this.q<HTMLSelectElement>('[data-field="nationality"]');
+    const country = draft.nationality
+      ? (select?.selectedOptions[0]?.textContent ?? draft.nationality)
+      : '';
+    const facts = {
+      ...draft,
+      place: controller.property()?.name ?? '',
+      room: offer?.name ?? '',
+      country,
+      total: offer?.totalPrice ?? null,
+      currency: offer?.currency ?? '',
+    };
+    fill(list, reviewRows(facts, this.say, this.locale));
   }
 
   /** The last step says what the lodging API said: a request is not a confirmed booking. */
@@ -523,44 +507,27 @@ class MastheadBooking extends HTMLElement {
     if (!list || list.dataset['key'] === key) return;
     list.dataset['key'] = key;
     const say = this.say;
-    const kind = statusKind(confirmation.status);
-    const [heading, text, status] = DONE_TEXT[kind];
+    const text = STATUS_TEXT[statusKind(confirmation.status)];
     const out = (name: string, value: string) => {
       const node = this.q<HTMLElement>(`[data-out="${name}"]`);
       if (node) node.textContent = value;
     };
-    out('doneHeading', say(heading));
-    out('doneText', say(text, { status: confirmation.status }));
+    out('doneHeading', say(text.heading));
+    out('doneText', say(text.text, { status: confirmation.status }));
 
     const place = this.controller?.property() ?? this.propertyOf(confirmation.propertyId);
-    list.replaceChildren();
-    row(list, say('reference'), confirmation.reference);
-    row(list, say('status'), status ? say(status) : confirmation.status);
-    row(list, say('place'), confirmation.propertyName);
     const address = [place?.address, place?.city].filter(Boolean).join(', ');
-    if (address) row(list, say('address'), address);
-    row(list, say('room'), confirmation.roomName);
-    const time = (at: string | undefined, key: string) =>
-      at ? ` · ${say(key, { time: at })}` : '';
-    row(
-      list,
-      say('checkIn'),
-      longDate(confirmation.checkIn, this.locale) + time(place?.checkInTime, 'timeFrom'),
-    );
-    row(
-      list,
-      say('checkOut'),
-      longDate(confirmation.checkOut, this.locale) + time(place?.checkOutTime, 'timeUntil'),
-    );
-    row(list, say('nightsLabel'), String(confirmation.nights));
-    row(
-      list,
-      say('guestsLabel'),
-      `${say('adults', { count: confirmation.adults })}, ${say('children', { count: confirmation.children })}`,
-    );
-    if (confirmation.totalPrice !== null) {
-      row(list, say('total'), money(confirmation.totalPrice, confirmation.currency, this.locale));
-    }
+    const facts = {
+      ...confirmation,
+      kind: statusKind(confirmation.status),
+      place: confirmation.propertyName,
+      address,
+      room: confirmation.roomName,
+      checkInTime: place?.checkInTime,
+      checkOutTime: place?.checkOutTime,
+      total: confirmation.totalPrice,
+    };
+    fill(list, stayRows(facts, say, this.locale));
 
     const manage = this.q<HTMLElement>('[data-manage]');
     const link = this.q<HTMLAnchorElement>('[data-manage-link]');
