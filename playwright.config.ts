@@ -67,9 +67,19 @@ export default defineConfig({
         // Known to tests/e2e/images.spec.ts, which forges addresses an attacker might sign.
         IMAGE_SIGNING_SECRET: process.env.E2E_IMAGE_SECRET ?? 'e2e-image-signing-secret',
         IMAGE_CACHE_DIR: '.cache/e2e-images',
+        // Guests' e-mails go to the mail sink below (tests/e2e/mail/server.mjs).
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: '4325',
+        SMTP_FROM: 'bookings@masthead.test',
       },
       reuseExistingServer: !process.env.CI,
       timeout: 180_000,
+    },
+    {
+      command: 'node tests/e2e/mail/server.mjs 4325 4326',
+      url: 'http://127.0.0.1:4326/health',
+      reuseExistingServer: !process.env.CI,
+      timeout: 10_000,
     },
     // Partner pages for the booking embed: 4322 is in harbour-times' allowedEmbedOrigins, 4323 is not.
     ...[4322, 4323].map((partnerPort) => ({

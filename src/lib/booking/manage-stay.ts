@@ -26,7 +26,10 @@ const secret = () =>
   );
 
 /** The private path (without tenant prefix) of a confirmation's manage page. */
-export function managePath(tenantId: string, confirmation: Confirmation): string {
+export function managePath(
+  tenantId: string,
+  confirmation: Pick<Confirmation, 'propertyId' | 'checkIn' | 'reference'>,
+): string {
   const token = signManageToken(secret(), tenantId, {
     propertyId: confirmation.propertyId,
     checkIn: confirmation.checkIn,

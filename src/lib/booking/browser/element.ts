@@ -54,7 +54,7 @@ function fill(list: HTMLElement, rows: SummaryRows): void {
 }
 
 /** What the booking endpoint answers: the confirmation and the guest's private link. */
-type GuestConfirmation = Confirmation & { manageUrl?: string };
+type GuestConfirmation = Confirmation & { manageUrl?: string; mailed?: boolean };
 
 /** What a link to /stay may fill in (lib/booking/deep-link.ts). */
 const LINK_PARAMS = ['property', 'checkIn', 'checkOut', 'adults', 'children', 'step', 'roomTypeId'];
@@ -514,6 +514,9 @@ class MastheadBooking extends HTMLElement {
     };
     out('doneHeading', say(text.heading));
     out('doneText', say(text.text, { status: confirmation.status }));
+    // Only an e-mail that went out is mentioned.
+    const to = this.controller?.$booking.get().draft.email ?? '';
+    out('mailed', confirmation.mailed ? say('mailed', { email: to }) : '');
 
     const place = this.controller?.property() ?? this.propertyOf(confirmation.propertyId);
     const address = [place?.address, place?.city].filter(Boolean).join(', ');

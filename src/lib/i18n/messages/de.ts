@@ -359,6 +359,30 @@ export const de: Dictionary = {
   'manage.privateFinal':
     'Diese Seite ist privat: Wer ihre Adresse kennt, kann diese Buchung sehen. Geben Sie den Link nicht weiter.',
   'manage.contact': 'Fragen zu Ihrem Aufenthalt? Wenden Sie sich an das Hotel: {contact}.',
+  'mail.subject': 'Ihre Buchung {reference}: {place}',
+  'mail.greeting': 'Guten Tag {name}',
+  'mail.manage': 'Buchung ansehen oder stornieren',
+  'mail.footer':
+    'Sie erhalten diese E-Mail, weil diese Adresse bei einer Buchung auf {site} angegeben wurde.',
+  'widget.mailed': 'Wir haben diese Bestätigung und Ihren privaten Link an {email} gesendet.',
+  'manage.mailed': 'Wir haben den Link zu dieser Seite an die angegebene Adresse gesendet.',
+  'mail.findSubject': 'Der Link zu Ihrer Buchung {reference}',
+  'mail.findText': 'Sie haben den privaten Link zu Ihrer Buchung {reference} angefordert.',
+  'find.title': 'Buchung finden',
+  'find.text':
+    'Link zur Buchung verloren? Geben Sie die E-Mail-Adresse der Buchung und die Buchungsnummer (etwa BK-AB12CD) ein, und wir senden Ihnen den Link.',
+  'find.email': 'E-Mail-Adresse der Buchung',
+  'find.reference': 'Buchungsnummer',
+  'find.submit': 'Link per E-Mail senden',
+  'find.sent':
+    'Wenn mit dieser E-Mail-Adresse eine Buchung mit dieser Nummer gemacht wurde, ist ihr Link jetzt dorthin unterwegs.',
+  'find.noMail':
+    'Der private Link zu Ihrer Buchung steht in der Bestätigung. Verloren? Wenden Sie sich an das Hotel: {contact}.',
+  'find.noMailDirect':
+    'Der private Link zu Ihrer Buchung steht in der Bestätigung. Verloren? Bitte wenden Sie sich an das Hotel.',
+  'booking.error.tooManyFinds':
+    'Zu viele Anfragen von Ihrer Verbindung. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.referenceRequired': 'Geben Sie die Buchungsnummer ein.',
   'manage.cancel': 'Buchung stornieren',
   'manage.cancelHeading': 'Buchung stornieren?',
   'manage.cancelText': 'Das Hotel gibt Ihr Zimmer frei. Das lässt sich nicht rückgängig machen.',

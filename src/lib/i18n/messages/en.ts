@@ -352,6 +352,29 @@ export const en = {
   'manage.privateFinal':
     'This page is private: anyone with its address can see this booking. Keep the link to yourself.',
   'manage.contact': 'Questions about your stay? Contact the hotel: {contact}.',
+  'mail.subject': 'Your booking {reference}: {place}',
+  'mail.greeting': 'Hello {name},',
+  'mail.manage': 'See or cancel your booking',
+  'mail.footer': 'You receive this e-mail because this address was given for a booking on {site}.',
+  'widget.mailed': 'We have e-mailed this confirmation and your private link to {email}.',
+  'manage.mailed': 'We have e-mailed the link to this page to the address you gave.',
+  'mail.findSubject': 'The link to your booking {reference}',
+  'mail.findText': 'You asked for the private link to your booking {reference}.',
+  'find.title': 'Find your booking',
+  'find.text':
+    'Lost the link to your booking? Enter the e-mail address you booked with and the booking reference (such as BK-AB12CD), and we will e-mail you the link.',
+  'find.email': 'E-mail address used for the booking',
+  'find.reference': 'Booking reference',
+  'find.submit': 'E-mail me the link',
+  'find.sent':
+    'If a booking with this reference was made with this e-mail address, its link is on its way there now.',
+  'find.noMail':
+    'Your booking’s private link is in its confirmation. Lost it? Contact the hotel: {contact}.',
+  'find.noMailDirect':
+    'Your booking’s private link is in its confirmation. Lost it? Please contact the hotel.',
+  'booking.error.tooManyFinds':
+    'Too many look-ups from your connection. Please try again in {wait}.',
+  'booking.error.referenceRequired': 'Enter the booking reference.',
   'manage.cancel': 'Cancel this booking',
   'manage.cancelHeading': 'Cancel this booking?',
   'manage.cancelText': 'The hotel will release your room. This cannot be undone.',
