@@ -143,3 +143,34 @@ test('data-locale speaks the widget’s language in the partner page too: frame 
   await page.goto(partnerPage(FOREIGN_PARTNER, { property: HARBOUR_VIEW, locale: 'fr-CH' }));
   await expect(page.getByRole('link', { name: 'Réserver chez Harbour Times' })).toBeVisible();
 });
+
+test('a deep link to /stay (campaign, price comparison, fallback link) prefills both flows', async ({
+  page,
+  browser,
+}) => {
+  const link = new URLSearchParams({
+    property: HARBOUR_VIEW,
+    checkIn: day(260),
+    nights: '3',
+    adults: '1',
+    children: '1',
+  });
+  await page.goto(tenantUrl(HARBOUR, `/stay?${link}`));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  await expect(page.getByLabel('Check-in')).toHaveValue(day(260));
+  await expect(page.getByLabel('Check-out')).toHaveValue(day(263));
+  // The link's values are in the draft now: the address no longer repeats them on a reload.
+  expect(new URL(page.url()).search).toBe('');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByLabel('Children')).toHaveValue('1');
+
+  // Without the widget's script, the plain forms start from the same values.
+  const context = await browser.newContext();
+  await context.route('**/_astro/**/*.js', (route) => route.abort());
+  const guest = await context.newPage();
+  await guest.goto(tenantUrl(HARBOUR, `/stay?${link}`));
+  const plain = guest.locator('.plain-booking');
+  await expect(plain.getByLabel('Check-in')).toHaveValue(day(260));
+  await expect(plain.getByLabel('Check-out')).toHaveValue(day(263));
+  await context.close();
+});

@@ -32,7 +32,7 @@ export interface EmbedTexts {
 
 const LOADER = `(function(c){
 var d=document,w=window,P='Masthead booking embed: ',o=location.origin,
-keys=['property','check-in','check-out','adults','children','locale'],known=keys.concat('title','masthead-ready'),
+keys=['property','check-in','check-out','nights','adults','children','room','locale'],known=keys.concat('title','masthead-ready'),
 list=d.querySelectorAll('script[src*="/embed/booking.js"]');
 for(var i=0;i<list.length;i++)setup(list[i]);
 function put(s,e){s.parentNode.insertBefore(e,s.nextSibling)}
@@ -72,8 +72,8 @@ if(e.origin!==src.origin||e.source!==f.contentWindow||!m||typeof m!=='object')re
 if(m.type==='masthead:resize'){
 var h=Number(m.height);
 if(h>0)f.style.height=Math.min(Math.max(Math.ceil(h),240),4000)+'px';
-}else if(m.type==='masthead:booking-confirmed'){
-f.dispatchEvent(new CustomEvent('masthead:booking-confirmed',{bubbles:true,detail:m.booking}));
+}else if(/^masthead:(search|room-chosen|booking-confirmed)$/.test(m.type)){
+f.dispatchEvent(new CustomEvent(m.type,{bubbles:true,detail:m.booking||m}));
 }else if(m.type==='masthead:problems'){
 for(j=0;j<(m.errors||[]).length;j++)console.error(P+m.errors[j]);
 for(j=0;j<(m.warnings||[]).length;j++)console.warn(P+m.warnings[j]);

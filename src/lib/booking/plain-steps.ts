@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../failures/fields.ts';
-import { stayErrors } from './dates.ts';
+import { addDays, isIsoDate, stayErrors } from './dates.ts';
 import { BookingFailure } from './failures.ts';
 import { guestErrors, hasErrors } from './rules.ts';
 import type { BookingService } from './service.ts';
@@ -46,6 +46,17 @@ export async function plainFlow(
   const values: Record<string, string> = { property: defaultProperty, adults: '2', children: '0' };
   for (const name of [...SEARCH_FIELDS, 'roomTypeId'])
     if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
+  // A deep link's `nights` and `room` (docs/booking-partners.md), in the steps' own terms.
+  const nights = Number(query.get('nights'));
+  if (
+    !values['checkOut'] &&
+    isIsoDate(values['checkIn'] ?? '') &&
+    Number.isInteger(nights) &&
+    nights > 0
+  )
+    values['checkOut'] = addDays(values['checkIn'] ?? '', Math.min(nights, 365));
+  if (!values['roomTypeId'] && query.get('room'))
+    values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
   const target = wanted(query.get('step'));
   const at = (
     step: PlainStep,

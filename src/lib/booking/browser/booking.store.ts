@@ -48,7 +48,9 @@ export interface BookingConfig {
   maxNights: number;
   /** The lodging API's rules for phone, nationality and notes (tenants.json `lodging.fields`). */
   fields?: FieldRules;
-  initial?: Partial<Pick<Draft, 'propertyId' | 'checkIn' | 'checkOut' | 'adults' | 'children'>>;
+  initial?: Partial<
+    Pick<Draft, 'propertyId' | 'checkIn' | 'checkOut' | 'adults' | 'children' | 'roomTypeId'>
+  >;
 }
 
 /** The site's booking endpoints as the store sees them (`httpApi` in the browser, fakes in tests). */
@@ -69,7 +71,7 @@ function emptyDraft(config: BookingConfig): Draft {
     checkOut: config.initial?.checkOut ?? '',
     adults: config.initial?.adults ?? 2,
     children: config.initial?.children ?? 0,
-    roomTypeId: '',
+    roomTypeId: config.initial?.roomTypeId ?? '',
     firstName: '',
     lastName: '',
     email: '',

@@ -57,7 +57,17 @@ function fill(list: HTMLElement, rows: SummaryRows): void {
 type GuestConfirmation = Confirmation & { manageUrl?: string; mailed?: boolean };
 
 /** What a link to /stay may fill in (lib/booking/deep-link.ts). */
-const LINK_PARAMS = ['property', 'checkIn', 'checkOut', 'adults', 'children', 'step', 'roomTypeId'];
+const LINK_PARAMS = [
+  'property',
+  'checkIn',
+  'checkOut',
+  'nights',
+  'adults',
+  'children',
+  'room',
+  'step',
+  'roomTypeId',
+];
 
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
@@ -76,6 +86,8 @@ class MastheadBooking extends HTMLElement {
   /** The calendar's first month and the day with its tab stop. */
   private month = '';
   private focusDay = '';
+  /** The last search told to the partner page. */
+  private searched = '';
 
   connectedCallback(): void {
     if (this.controller) return;
@@ -104,7 +116,20 @@ class MastheadBooking extends HTMLElement {
     }
     this.addEventListener('change', (event) => {
       const target = event.target as HTMLInputElement;
-      if (target.name === 'roomTypeId') controller.update('roomTypeId', target.value);
+      if (target.name !== 'roomTypeId') return;
+      controller.update('roomTypeId', target.value);
+      const { offers, draft } = controller.$booking.get();
+      const room = controller.selectedOffer();
+      if (offers && room)
+        this.announce('room-chosen', {
+          propertyId: draft.propertyId,
+          roomTypeId: room.roomTypeId,
+          checkIn: offers.checkIn,
+          checkOut: offers.checkOut,
+          nights: offers.nights,
+          value: room.totalPrice,
+          currency: room.currency,
+        });
     });
     for (const form of this.querySelectorAll('form')) {
       form.addEventListener('submit', (event) => {
@@ -222,6 +247,7 @@ class MastheadBooking extends HTMLElement {
       else if (stepChanged) section?.querySelector<HTMLElement>('[data-heading]')?.focus();
       if (step === 'done' && stepChanged && state.confirmation)
         this.announceConfirmed(state.confirmation);
+      if (step === 'rooms' && state.offers) this.announceSearch(state.offers);
     }
   }
 
@@ -576,7 +602,42 @@ class MastheadBooking extends HTMLElement {
       currency: confirmation.currency,
     };
     this.dispatchEvent(new CustomEvent('masthead:booking-confirmed', { detail, bubbles: true }));
-    this.postToParent({ type: 'masthead:booking-confirmed', booking: detail });
+    this.postToParent({
+      type: 'masthead:booking-confirmed',
+      booking: detail,
+      event: 'masthead_booked',
+      transaction_id: detail.reference,
+      value: detail.totalPrice,
+      currency: detail.currency,
+    });
+  }
+
+  /** The search a guest ran, once per search (Back to the rooms repeats none). */
+  private announceSearch(offers: AvailabilityResult): void {
+    const facts = {
+      propertyId: offers.propertyId,
+      checkIn: offers.checkIn,
+      checkOut: offers.checkOut,
+      nights: offers.nights,
+      adults: offers.adults,
+      children: offers.children,
+    };
+    const key = JSON.stringify(facts);
+    if (key === this.searched) return;
+    this.searched = key;
+    this.announce('search', facts);
+  }
+
+  /**
+   * A partner event: flat, with a `dataLayer` event name, so `dataLayer.push(event.data)` takes it.
+   * Never a name, e-mail or phone number (docs/booking-partners.md).
+   */
+  private announce(name: 'search' | 'room-chosen', facts: Record<string, unknown>): void {
+    this.postToParent({
+      type: `masthead:${name}`,
+      event: `masthead_${name.replace('-', '_')}`,
+      ...facts,
+    });
   }
 }
 
