@@ -69,9 +69,19 @@ export default defineConfig({
         IMAGE_CACHE_DIR: '.cache/e2e-images',
         // The front page's route-cache life (60 s by default): its live band is watched changing.
         FRONT_PAGE_CACHE_SECONDS: '2',
+        // Guests' e-mails go to the mail sink below (tests/e2e/mail/server.mjs).
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: '4325',
+        SMTP_FROM: 'bookings@masthead.test',
       },
       reuseExistingServer: !process.env.CI,
       timeout: 180_000,
+    },
+    {
+      command: 'node tests/e2e/mail/server.mjs 4325 4326',
+      url: 'http://127.0.0.1:4326/health',
+      reuseExistingServer: !process.env.CI,
+      timeout: 10_000,
     },
     // Partner pages for the booking embed: 4322 is in harbour-times' allowedEmbedOrigins, 4323 is not.
     ...[4322, 4323].map((partnerPort) => ({

@@ -2,9 +2,11 @@ import type { APIContext } from 'astro';
 import { ActionError, defineAction } from 'astro:actions';
 import { z } from 'zod';
 import { isCountryCode } from '../lib/booking/countries.ts';
-import { limit } from '../lib/booking/endpoint.ts';
+import { afterBooking, findAndMail, limit } from '../lib/booking/endpoint.ts';
+import { normalizeEmail } from '../lib/booking/email.ts';
+import { textKey } from '../lib/i18n/text-key.ts';
 import { BookingFailure } from '../lib/booking/failures.ts';
-import { cancelManagedStay, managePath } from '../lib/booking/manage-stay.ts';
+import { cancelManagedStay } from '../lib/booking/manage-stay.ts';
 import { detailsErrors, hasErrors } from '../lib/booking/rules.ts';
 import { bookingRequestSchema } from '../lib/booking/schema.ts';
 import { bookingServiceFor } from '../lib/site/clients.ts';
@@ -75,13 +77,44 @@ export const bookingActions = {
         return { ok: true, stage: 'review', values, fields: {}, message: '' };
       try {
         await limit(ctx as unknown as APIContext, 'book');
-        const confirmation = await bookingServiceFor(tenant).book(parsed.data);
-        return { ok: true, stage: 'booked', manage: managePath(tenant.id, confirmation) };
+        const service = bookingServiceFor(tenant);
+        const confirmation = await service.book(parsed.data);
+        const context = ctx as unknown as APIContext;
+        const { manage, mailed } = await afterBooking(context, service, confirmation, parsed.data);
+        return { ok: true, stage: 'booked', manage: mailed ? `${manage}?mailed=1` : manage };
       } catch (error) {
         if (!(error instanceof BookingFailure)) throw error;
         if (error.error.code === 'validation') return back('details', error.error.fields ?? {});
         return back('review', {}, error.message);
       }
+    },
+  }),
+
+  /**
+   * "Find my booking" by e-mail and reference: rate-limited per visitor, and one answer whatever
+   * is found (the link goes only to the address the booking was made with; see `findAndMail`).
+   */
+  findStay: defineAction({
+    accept: 'form',
+    input: z.object({ email: text(400), reference: text(40) }),
+    handler: async ({ email = '', reference = '' }, ctx) => {
+      const tenant = bookingTenant(ctx.locals);
+      if (!tenant)
+        throw new ActionError({ code: 'NOT_FOUND', message: 'Booking is not offered here.' });
+      const values = { email, reference };
+      const fields: FieldErrors = {};
+      if (!normalizeEmail(email)) fields['email'] = [textKey('booking.error.emailRequired')];
+      if (!reference.trim()) fields['reference'] = [textKey('booking.error.referenceRequired')];
+      if (hasErrors(fields)) return { ok: false as const, values, fields, message: '' };
+      try {
+        await limit(ctx as unknown as APIContext, 'find');
+      } catch (error) {
+        if (!(error instanceof BookingFailure)) throw error;
+        return { ok: false as const, values, fields, message: error.message };
+      }
+      const service = bookingServiceFor(tenant);
+      void findAndMail(ctx, service, email, reference);
+      return { ok: true as const };
     },
   }),
 

@@ -225,7 +225,9 @@ test('a pending booking says "request received", the manage link shows it confir
     `http://127.0.0.1:${E2E_PORT}/${HARBOUR}/stay/manage/${token}/calendar.ics`,
   );
   expect(ics.headers()['content-type']).toContain('text/calendar');
-  expect(await ics.text()).toContain(`DTSTART;VALUE=DATE:${checkIn.replaceAll('-', '')}`);
+  const confirmedIcs = await ics.text();
+  expect(confirmedIcs).toContain(`DTSTART;VALUE=DATE:${checkIn.replaceAll('-', '')}`);
+  expect(confirmedIcs).toContain('STATUS:CONFIRMED');
 
   // Cancelling asks first, then the lodging API holds it cancelled and the page says so.
   await guest.getByRole('link', { name: 'Cancel this booking' }).click();
@@ -235,6 +237,20 @@ test('a pending booking says "request received", the manage link shows it confir
   await expect(heading(guest, 'Booking cancelled')).toBeVisible();
   await expect(guest.getByRole('link', { name: 'Cancel this booking' })).toHaveCount(0);
   expect((await upstreamBooking(request, checkIn, reference)).status).toBe('cancelled');
+  // Cancelled everywhere: no calendar entry offered, no "anyone can cancel it", and an .ics
+  // fetched from before says CANCELLED (and no longer blocks the days).
+  await guest.reload();
+  await expect(heading(guest, 'Booking cancelled')).toBeVisible();
+  await expect(guest.getByRole('link', { name: 'Add to calendar' })).toHaveCount(0);
+  await expect(guest.locator('main')).not.toContainText('cancel this booking. Keep');
+  await expect(guest.getByText('anyone with its address can see this booking')).toBeVisible();
+  await expect(guest.getByText('Contact the hotel: +44 20 7946 0000')).toBeVisible();
+  const cancelledIcs = await (
+    await guest.request.get(
+      `http://127.0.0.1:${E2E_PORT}/${HARBOUR}/stay/manage/${token}/calendar.ics`,
+    )
+  ).text();
+  expect(cancelledIcs).toContain('STATUS:CANCELLED');
   await noJs.close();
 });
 
@@ -295,6 +311,10 @@ test('waiting for rooms shows a busy text and leaves the form usable', async ({
   // Rooms as cards: the price per night, and why a room cannot be chosen.
   await expect(page.locator('.room').first()).toContainText('per night');
   await expect(page.getByText(/Sleeps \d: you are 3/).first()).toBeVisible();
+  // Capacity as the rules have it: the double takes three, but never three adults.
+  await expect(page.locator('.room', { hasText: 'Standard Double' })).toContainText(
+    'Sleeps 3, at most 2 adults',
+  );
 });
 
 for (const width of [390, 1280, 320]) {
@@ -365,6 +385,10 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await expect(heading(guest, 'Choose a room')).toBeVisible();
   await shoot(guest, 'nojs-3-rooms');
   await expect(guest.getByText(/Sleeps \d: you are 3/).first()).toBeVisible();
+  // The same facts as the widget's cards (one presenter): capacity, prices, what is left.
+  await expect(
+    guest.getByText(/Standard Double.*Sleeps 3, at most 2 adults.*per night/),
+  ).toBeVisible();
   await guest.getByRole('link', { name: 'Back' }).click();
   await expect(plain.getByLabel('Children')).toHaveValue('1');
   await guest.getByRole('button', { name: 'Show rooms' }).click();
@@ -388,8 +412,10 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await expect(plain.locator('.summary')).toContainText('2 adults, 1 child');
   await guest.getByRole('button', { name: 'Book' }).click();
 
-  await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
+  // The e2e site mails confirmations (tests/e2e/mail/server.mjs): the page says it went out.
+  await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+\?mailed=1$/);
   await expect(heading(guest, 'Request received')).toBeVisible();
+  await expect(guest.getByText('We have e-mailed the link to this page')).toBeVisible();
   await shoot(guest, 'nojs-6-manage');
   await expect(guest.locator('.summary')).toContainText('Sea View Suite');
   await context.close();
@@ -441,4 +467,98 @@ test('the calendar picks dates by keyboard, within the stay rules, two months wi
   await expect(page.getByRole('grid')).toHaveCount(1);
   await noOverflow(page);
   await shoot(page, '0-calendar');
+});
+
+/** Upstream writes so far: a resubmitted form would show up here. */
+async function writes(request: APIRequestContext): Promise<number> {
+  const stats = (await (await request.get(`${CONTROL}/stats`)).json()) as {
+    lodging: { routes: Record<string, number> };
+  };
+  return Object.entries(stats.lodging.routes)
+    .filter(([route]) => /^(POST|PATCH|DELETE) \/bookings/.test(route))
+    .reduce((sum, [, n]) => sum + n, 0);
+}
+
+test('without the widget’s script: Back and reload after every step and after booking never send a form again; axe is clean', async ({
+  browser,
+  request,
+}) => {
+  test.slow();
+  // The plain forms as a guest whose script never arrives sees them (axe needs scripts of its own).
+  const context = await browser.newContext();
+  await context.route('**/_astro/**/*.js', (route) => route.abort());
+  const guest = await context.newPage();
+  const posts: string[] = [];
+  guest.on('request', (r) => {
+    if (r.isNavigationRequest() && r.method() === 'POST') posts.push(r.url());
+  });
+  const plain = guest.locator('.plain-booking');
+  const again = async (name: string) => {
+    await guest.reload();
+    await expect(heading(guest, name)).toBeVisible();
+  };
+
+  await guest.goto(tenantUrl(HARBOUR, '/stay'));
+  await checkA11y(guest);
+  await plain.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+  await plain.getByLabel('Check-in').fill(day(BASE + 60));
+  await plain.getByLabel('Check-out').fill(day(BASE + 62));
+  await guest.getByRole('button', { name: 'Continue' }).click();
+  await expect(heading(guest, 'Who is coming?')).toBeVisible();
+  await again('Who is coming?');
+  await checkA11y(guest);
+  await guest.getByRole('button', { name: 'Show rooms' }).click();
+  await expect(heading(guest, 'Choose a room')).toBeVisible();
+  await again('Choose a room');
+  await checkA11y(guest);
+  await guest.getByRole('radio', { name: /Standard Double/ }).check();
+  await guest.getByRole('button', { name: 'Continue' }).click();
+  await expect(heading(guest, 'Your details')).toBeVisible();
+  await again('Your details');
+  await checkA11y(guest);
+
+  // Details are posted, then shown by a GET: reload and Back repeat no POST.
+  await plain.getByLabel('First name').fill('Mary');
+  await plain.getByLabel('Last name').fill('Somerville');
+  await plain.getByLabel('E-mail').fill(`mary.${Date.now()}@example.com`);
+  await guest.getByRole('button', { name: 'Review' }).click();
+  await expect(heading(guest, 'Check and book')).toBeVisible();
+  expect(posts).toHaveLength(1);
+  expect(guest.url()).toContain('step=review');
+  await again('Check and book');
+  await expect(plain.locator('.summary')).toContainText('Somerville');
+  await checkA11y(guest);
+  await guest.goBack();
+  await expect(heading(guest, 'Your details')).toBeVisible();
+  await expect(plain.getByLabel('First name')).toHaveValue('Mary');
+  await guest.goForward();
+  await expect(heading(guest, 'Check and book')).toBeVisible();
+  expect(posts).toHaveLength(1);
+
+  // Booked: the manage page, then reload and Back book nothing more.
+  const before = await writes(request);
+  await guest.getByRole('button', { name: 'Book' }).click();
+  await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+\?mailed=1$/);
+  await expect(heading(guest, 'Request received')).toBeVisible();
+  expect(await writes(request)).toBe(before + 1);
+  await again('Request received');
+  await checkA11y(guest);
+  await guest.goBack();
+  await expect(heading(guest, 'Your details')).toBeVisible();
+  await guest.goForward();
+  await expect(heading(guest, 'Request received')).toBeVisible();
+  expect(await writes(request)).toBe(before + 1);
+
+  // Cancelled, then reload and Back: one cancellation upstream, the page says cancelled.
+  await guest.getByRole('link', { name: 'Cancel this booking' }).click();
+  await guest.getByRole('button', { name: 'Yes, cancel the booking' }).click();
+  await expect(guest.getByText('Your booking is cancelled.')).toBeVisible();
+  const cancelled = await writes(request);
+  await again('Booking cancelled');
+  await guest.goBack();
+  await expect(heading(guest, 'Booking cancelled')).toBeVisible();
+  await checkA11y(guest);
+  expect(await writes(request)).toBe(cancelled);
+  expect(posts).toHaveLength(3);
+  await context.close();
 });

@@ -461,6 +461,21 @@ test('a partner page books through the one-tag embed and hears about it', async 
       booking: expect.objectContaining({ reference, propertyId: HARBOUR_VIEW }) as unknown,
     },
   ]);
+  // Partner events, ready for a dataLayer push: search, room chosen, booked with value and currency.
+  const events = await page.evaluate(() => (window as unknown as { events: unknown[] }).events);
+  expect(events).toEqual([
+    expect.objectContaining({ event: 'masthead_search', checkIn: day(BASE + 70), adults: 2 }),
+    expect.objectContaining({ event: 'masthead_room_chosen', currency: 'EUR' }),
+    expect.objectContaining({
+      event: 'masthead_booked',
+      transaction_id: reference,
+      currency: 'EUR',
+    }),
+  ]);
+  const booked = events[2] as { value: number };
+  expect(booked.value).toBeGreaterThan(0);
+  // No personal data: the guest's name and address stay in the frame.
+  expect(JSON.stringify(events)).not.toMatch(/Partner|Guest|@example\.com/);
   // The iframe follows its content's height (capped), instead of the 720 px fallback.
   await expect
     .poll(async () =>

@@ -33,9 +33,17 @@ test('on an origin outside allowedEmbedOrigins the tag becomes one link and one 
   page.on('request', (request) => {
     if (request.url().includes('/embed/booking?')) framed.push(request.url());
   });
-  await page.goto(partnerPage(FOREIGN_PARTNER, { property: HARBOUR_VIEW }));
+  const tag = { property: HARBOUR_VIEW, 'check-in': day(250), 'check-out': day(253), adults: '3' };
+  await page.goto(partnerPage(FOREIGN_PARTNER, tag));
+  // The link keeps the stay the tag named: the guest lands on it, prefilled.
   const link = page.getByRole('link', { name: 'Book at Harbour Times' });
-  await expect(link).toHaveAttribute('href', `${SITE}/stay`);
+  const kept = new URLSearchParams({
+    property: HARBOUR_VIEW,
+    checkIn: day(250),
+    checkOut: day(253),
+    adults: '3',
+  });
+  await expect(link).toHaveAttribute('href', `${SITE}/stay?${kept}`);
   await expect(page.locator('iframe')).toHaveCount(0);
   expect(partnerConsole.errors()).toHaveLength(1);
   expect(partnerConsole.errors()[0]).toContain(`"${FOREIGN_PARTNER}"`);
@@ -123,4 +131,46 @@ test('a 320 px partner page: no step of the embedded flow scrolls sideways', asy
   expect(await overflow()).toBe(0);
   // And the partner page itself does not scroll sideways because of the frame.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+});
+
+test('data-locale speaks the widget’s language in the partner page too: frame title and fallback link', async ({
+  page,
+}) => {
+  await page.goto(partnerPage(ALLOWED_PARTNER, { property: HARBOUR_VIEW, locale: 'de-CH' }));
+  await expect(page.locator('iframe')).toHaveAttribute('title', 'Aufenthalt buchen');
+  await expect(page.frameLocator('iframe').getByRole('button', { name: 'Weiter' })).toBeVisible();
+
+  await page.goto(partnerPage(FOREIGN_PARTNER, { property: HARBOUR_VIEW, locale: 'fr-CH' }));
+  await expect(page.getByRole('link', { name: 'Réserver chez Harbour Times' })).toBeVisible();
+});
+
+test('a deep link to /stay (campaign, price comparison, fallback link) prefills both flows', async ({
+  page,
+  browser,
+}) => {
+  const link = new URLSearchParams({
+    property: HARBOUR_VIEW,
+    checkIn: day(260),
+    nights: '3',
+    adults: '1',
+    children: '1',
+  });
+  await page.goto(tenantUrl(HARBOUR, `/stay?${link}`));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  await expect(page.getByLabel('Check-in')).toHaveValue(day(260));
+  await expect(page.getByLabel('Check-out')).toHaveValue(day(263));
+  // The link's values are in the draft now: the address no longer repeats them on a reload.
+  expect(new URL(page.url()).search).toBe('');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByLabel('Children')).toHaveValue('1');
+
+  // Without the widget's script, the plain forms start from the same values.
+  const context = await browser.newContext();
+  await context.route('**/_astro/**/*.js', (route) => route.abort());
+  const guest = await context.newPage();
+  await guest.goto(tenantUrl(HARBOUR, `/stay?${link}`));
+  const plain = guest.locator('.plain-booking');
+  await expect(plain.getByLabel('Check-in')).toHaveValue(day(260));
+  await expect(plain.getByLabel('Check-out')).toHaveValue(day(263));
+  await context.close();
 });

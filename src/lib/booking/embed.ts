@@ -19,6 +19,8 @@ export interface EmbedSettings {
 const ATTRIBUTE: Record<string, [name: string, expected: string]> = {
   checkIn: ['data-check-in', 'a date as YYYY-MM-DD'],
   checkOut: ['data-check-out', 'a date as YYYY-MM-DD'],
+  nights: ['data-nights', 'a whole number from 1 to 365'],
+  room: ['data-room', 'the id of one of the property’s room types'],
   adults: ['data-adults', 'a whole number from 0 to 50'],
   children: ['data-children', 'a whole number from 0 to 50'],
   locale: ['data-locale', 'a BCP 47 locale such as en-GB'],

@@ -9,7 +9,9 @@ import { bookingTenant } from '../tenants/booking.ts';
 import { BookingFailure, busy, notOffered, toFailure } from './failures.ts';
 import { bookingServiceFor } from '../site/clients.ts';
 import type { BookingService } from './service.ts';
-import type { ApiResult } from './types.ts';
+import type { ApiResult, Confirmation } from './types.ts';
+import { managePath } from './manage-stay.ts';
+import type { BookingRequest } from './schema.ts';
 import { textKey } from '../i18n/text-key.ts';
 const { BOOKING_PER_IP_PER_10_MIN, BOOKING_SEARCHES_PER_IP_PER_MIN, REDIS_URL, TRUST_PROXY } =
   settings();
@@ -21,6 +23,8 @@ const LIMITS = {
   book: { points: BOOKING_PER_IP_PER_10_MIN, duration: 600 },
   // Searches: generous, but one visitor must not spend the tenant's whole upstream budget.
   search: { points: BOOKING_SEARCHES_PER_IP_PER_MIN, duration: 60 },
+  // "Find my booking" e-mails links: as few as bookings, so it cannot be used to send mail in bulk.
+  find: { points: BOOKING_PER_IP_PER_10_MIN, duration: 600 },
 } as const;
 type LimitKind = keyof typeof LIMITS;
 
@@ -68,13 +72,40 @@ export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18
 }
 
 /** The site's own origin as the browser sees it (proxy headers only when trusted). */
-function ownOrigin(context: APIContext): string {
+function ownOrigin(context: Pick<APIContext, 'request' | 'url'>): string {
   if (TRUST_PROXY) {
     const host = context.request.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
     const proto = context.request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
     if (host) return `${proto || context.url.protocol.replace(':', '')}://${host}`;
   }
   return context.url.origin;
+}
+
+/** An absolute address on this site, as the browser sees it (for e-mails). */
+export function siteAddress(context: Pick<APIContext, 'request' | 'url'>, path: string): string {
+  return new URL(path, ownOrigin(context)).href;
+}
+
+/**
+ * After a booking: its private link, and the confirmation e-mail (once; `mailed` says whether one
+ * went out, so no page promises an e-mail that was not sent).
+ */
+export async function afterBooking(
+  context: Pick<APIContext, 'request' | 'url' | 'locals'>,
+  service: BookingService,
+  confirmation: Confirmation,
+  guest: Pick<BookingRequest, 'email' | 'firstName' | 'lastName'>,
+): Promise<{ manage: string; mailed: boolean }> {
+  // Without the tenant's path prefix (as `href` takes it).
+  const manage = managePath(service.tenant.id, confirmation);
+  const mailed = await service.mailConfirmation({
+    confirmation,
+    to: guest.email,
+    guestName: `${guest.firstName.trim()} ${guest.lastName.trim()}`,
+    manageUrl: siteAddress(context, context.locals.href(manage)),
+    site: siteAddress(context, context.locals.href('/')),
+  });
+  return { manage, mailed };
 }
 
 /**
@@ -100,12 +131,12 @@ export async function limit(context: APIContext, kind: LimitKind): Promise<void>
   );
   if (outcome.ok) return;
   const wait = outcome.retryAfterSeconds;
-  throw busy(
-    kind === 'book'
-      ? textKey('booking.error.tooManyBookings', { wait })
-      : textKey('booking.error.tooManySearches', { wait }),
-    wait,
-  );
+  const message = {
+    book: textKey('booking.error.tooManyBookings', { wait }),
+    search: textKey('booking.error.tooManySearches', { wait }),
+    find: textKey('booking.error.tooManyFinds', { wait }),
+  }[kind];
+  throw busy(message, wait);
 }
 
 /** Runs a handler with the tenant's booking service; every failure becomes a JSON answer. */
@@ -143,4 +174,36 @@ export async function readJson(request: Request): Promise<unknown> {
       message: textKey('booking.error.badJson'),
     });
   }
+}
+
+/**
+ * "Find my booking": looks for the booking and, when found, e-mails its link to the address it was
+ * made with. It runs after the answer, so the answer (and how long it takes) is the same whether
+ * or not the booking exists; only the address's owner learns anything.
+ */
+export function findAndMail(
+  context: Pick<APIContext, 'request' | 'url' | 'locals'>,
+  service: BookingService,
+  email: string,
+  reference: string,
+): Promise<void> {
+  const run = async () => {
+    const booking = await service.findStay(email, reference);
+    if (!booking) return;
+    const path = managePath(service.tenant.id, {
+      propertyId: String(booking.property_id ?? ''),
+      checkIn: booking.check_in,
+      reference: booking.reference ?? String(booking.id),
+    });
+    await service.mailLink({
+      booking,
+      to: email,
+      guestName: '',
+      manageUrl: siteAddress(context, context.locals.href(path)),
+      site: siteAddress(context, context.locals.href('/')),
+    });
+  };
+  return run().catch((error: unknown) => {
+    logError('booking.find_failed', { tenant: service.tenant.id }, error);
+  });
 }

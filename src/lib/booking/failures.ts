@@ -2,6 +2,7 @@ import { classify, KnownFailure } from '../failures/classify.ts';
 import type { Failure } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { logError } from '../log/log.ts';
+import { contactLine } from './contact.ts';
 import type { ApiError, BookingContact } from './types.ts';
 import { textKey } from '../i18n/text-key.ts';
 
@@ -71,7 +72,7 @@ export function unavailable(message: string, retryAfter: number): BookingFailure
  * promise, the tenant's contact instead. The operator sees the problem in the logs and `/_status`.
  */
 export function notOnline(contact: BookingContact | undefined): BookingFailure {
-  const ways = [contact?.phone, contact?.email, contact?.url].filter(Boolean).join(' · ');
+  const ways = contactLine(contact);
   return new BookingFailure(503, {
     code: 'not_online',
     message: ways

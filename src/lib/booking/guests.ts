@@ -10,7 +10,7 @@ import { guestInput } from './wire.ts';
 const MAX_PAGES = 10;
 
 /** The guest with exactly this e-mail (after normalizing both) among the results of `search`. */
-async function findByEmail(
+export async function findByEmail(
   api: LodgingClient,
   search: string,
   email: string,

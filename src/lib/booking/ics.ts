@@ -1,3 +1,5 @@
+import type { StatusKind } from './status.ts';
+
 /** An iCalendar (RFC 5545) file for one stay: an all-day event from check-in to check-out. */
 
 export interface StayEvent {
@@ -9,6 +11,8 @@ export interface StayEvent {
   location?: string | undefined;
   description?: string | undefined;
   url?: string | undefined;
+  /** What the booking is now: a cancelled stay is `CANCELLED` in the guest's calendar too. */
+  status?: StatusKind | undefined;
   /** When the file was made (DTSTAMP). */
   now?: Date;
 }
@@ -40,6 +44,14 @@ function fold(line: string): string {
 
 const day = (iso: string): string => iso.replaceAll('-', '');
 
+/** The event's STATUS (RFC 5545 3.8.1.11): a request is tentative until the hotel confirms it. */
+const STATUS: Record<StatusKind, string | null> = {
+  received: 'TENTATIVE',
+  confirmed: 'CONFIRMED',
+  cancelled: 'CANCELLED',
+  other: null,
+};
+
 export function stayIcs(event: StayEvent): string {
   const stamp = (event.now ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
   const lines = [
@@ -57,7 +69,9 @@ export function stayIcs(event: StayEvent): string {
     ...(event.location ? [`LOCATION:${text(event.location)}`] : []),
     ...(event.description ? [`DESCRIPTION:${text(event.description)}`] : []),
     ...(event.url ? [`URL:${event.url}`] : []),
-    'TRANSP:OPAQUE',
+    ...(event.status && STATUS[event.status] ? [`STATUS:${STATUS[event.status]}`] : []),
+    // A cancelled stay no longer blocks the guest's days.
+    event.status === 'cancelled' ? 'TRANSP:TRANSPARENT' : 'TRANSP:OPAQUE',
     'END:VEVENT',
     'END:VCALENDAR',
   ];

@@ -26,6 +26,10 @@ export interface AttemptStore {
   /** Remembers for `seconds` that the stay `stayKey` was just booked. */
   markBooked(stayKey: string, seconds: number): Promise<void>;
   justBooked(stayKey: string): Promise<boolean>;
+  /** True for the first caller only (per name, across instances with Redis): an e-mail sent once. */
+  claim(name: string): Promise<boolean>;
+  /** Gives a claim back (the e-mail could not be sent: a retry may send it). */
+  release(name: string): Promise<void>;
 }
 
 const TTL_SECONDS = 24 * 60 * 60;
@@ -50,6 +54,7 @@ export function attemptStore(options: {
 }): AttemptStore {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
+  const claims = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const { redisUrl } = options;
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
@@ -101,6 +106,30 @@ export function attemptStore(options: {
       } catch (error) {
         fallback(error);
         return false;
+      }
+    },
+    async claim(claimName) {
+      const key = `claim:${claimName}`;
+      if (redisUrl) {
+        try {
+          const set = await (await getRedis(redisUrl)).set(name(key), '1', 'EX', TTL_SECONDS, 'NX');
+          return set === 'OK';
+        } catch (error) {
+          fallback(error);
+        }
+      }
+      if (claims.has(key)) return false;
+      claims.set(key, true);
+      return true;
+    },
+    async release(claimName) {
+      const key = `claim:${claimName}`;
+      claims.delete(key);
+      if (!redisUrl) return;
+      try {
+        await (await getRedis(redisUrl)).unlink(name(key));
+      } catch (error) {
+        fallback(error);
       }
     },
     async delete(key) {

@@ -26,7 +26,10 @@ const secret = () =>
   );
 
 /** The private path (without tenant prefix) of a confirmation's manage page. */
-export function managePath(tenantId: string, confirmation: Confirmation): string {
+export function managePath(
+  tenantId: string,
+  confirmation: Pick<Confirmation, 'propertyId' | 'checkIn' | 'reference'>,
+): string {
   const token = signManageToken(secret(), tenantId, {
     propertyId: confirmation.propertyId,
     checkIn: confirmation.checkIn,
@@ -35,21 +38,20 @@ export function managePath(tenantId: string, confirmation: Confirmation): string
   return `/stay/manage/${token}`;
 }
 
-export interface ManagedStay {
-  token: string;
-  reference: string;
-  status: string;
-  kind: StatusKind;
-  property: PropertySummary;
-  roomName: string;
-  checkIn: string;
-  checkOut: string;
-  nights: number;
-  adults: number;
-  children: number;
-  totalPrice: number | null;
-  currency: string;
-}
+/** A booked stay as its manage page shows it: the confirmation's facts, asked fresh. */
+export type ManagedStay = Pick<
+  Confirmation,
+  | 'reference'
+  | 'status'
+  | 'roomName'
+  | 'checkIn'
+  | 'checkOut'
+  | 'nights'
+  | 'adults'
+  | 'children'
+  | 'totalPrice'
+  | 'currency'
+> & { token: string; kind: StatusKind; property: PropertySummary };
 
 function stayOf(token: string, property: PropertySummary, booking: Booking): ManagedStay {
   const roomTypeId = String(booking.room_type_id ?? '');

@@ -1,52 +1,30 @@
-import { formatPrice, stayDate } from '../i18n/format.ts';
 import type { I18n } from '../i18n/index.ts';
+import { widgetSay } from '../i18n/widget.ts';
 import type { ManagedStay } from './manage-stay.ts';
+import { STATUS_TEXT, stayRows } from './summary-rows.ts';
 
 /** The manage page's texts and summary rows for one stay, in the tenant's language. */
-export function manageView(stay: ManagedStay, { t, locale }: Pick<I18n, 't' | 'locale'>) {
-  const headline = {
-    received: ['widget.doneReceived', 'widget.doneReceivedText', 'widget.statusReceived'],
-    confirmed: ['widget.doneConfirmed', 'widget.doneConfirmedText', 'widget.statusConfirmed'],
-    cancelled: ['widget.doneCancelled', 'widget.doneCancelledText', 'widget.statusCancelled'],
-    other: ['widget.doneOther', 'widget.doneOtherText', null],
-  } as const;
-  const [heading, text, status] = headline[stay.kind];
+export function manageView(stay: ManagedStay, i18n: Pick<I18n, 't' | 'locale'>) {
+  const say = widgetSay(i18n);
   const { property } = stay;
   const address = [property.address, property.city].filter(Boolean).join(', ');
-  const at = (time: string | undefined, key: 'widget.timeFrom' | 'widget.timeUntil') =>
-    time ? ` · ${t(key, { time })}` : '';
-  const rows: [string, string][] = [
-    [t('widget.reference'), stay.reference],
-    [t('widget.status'), status ? t(status) : stay.status],
-    [t('widget.place'), property.name],
-    ...(address ? [[t('widget.address'), address] as [string, string]] : []),
-    ...(stay.roomName ? [[t('widget.room'), stay.roomName] as [string, string]] : []),
-    [
-      t('widget.checkIn'),
-      stayDate(stay.checkIn, locale) + at(property.checkInTime, 'widget.timeFrom'),
-    ],
-    [
-      t('widget.checkOut'),
-      stayDate(stay.checkOut, locale) + at(property.checkOutTime, 'widget.timeUntil'),
-    ],
-    [t('widget.nightsLabel'), String(stay.nights)],
-    [
-      t('widget.guestsLabel'),
-      `${t('widget.adults', { count: stay.adults })}, ${t('widget.children', { count: stay.children })}`,
-    ],
-    ...(stay.totalPrice === null
-      ? []
-      : [
-          [t('widget.total'), formatPrice(stay.totalPrice, stay.currency, locale)] as [
-            string,
-            string,
-          ],
-        ]),
-  ];
+  const text = STATUS_TEXT[stay.kind];
   return {
-    heading: t(heading),
-    text: t(text, { status: stay.status }),
-    rows,
+    heading: say(text.heading),
+    text: say(text.text, { status: stay.status }),
+    rows: stayRows(
+      {
+        ...stay,
+        place: property.name,
+        address,
+        room: stay.roomName,
+        checkInTime: property.checkInTime,
+        checkOutTime: property.checkOutTime,
+        total: stay.totalPrice,
+      },
+      say,
+      i18n.locale,
+    ),
     address,
     cancellable: stay.kind === 'received' || stay.kind === 'confirmed',
   };

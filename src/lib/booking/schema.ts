@@ -69,13 +69,27 @@ const optionalDate = z
   .catch(undefined);
 const optionalCount = z.coerce.number().int().min(0).max(50).optional().catch(undefined);
 
-/** `/embed/booking` query: the embed script's `data-*` attributes, plus the host page's origin. */
-export const embedQuerySchema = z.object({
-  property: z.uuid({ error: 'data-property must be the id of one of this site’s properties' }),
+/**
+ * A link to a stay (`/stay?property=…&checkIn=…&checkOut=…&adults=…&children=…`, the embed's
+ * fallback link, a campaign): each value that is not readable is dropped, never an error page.
+ */
+export const stayLinkSchema = z.object({
+  property: z.uuid().optional().catch(undefined),
   checkIn: optionalDate,
   checkOut: optionalDate,
+  /** Instead of `checkOut`: the number of nights from `checkIn`. */
+  nights: z.coerce.number().int().min(1).max(365).optional().catch(undefined),
   adults: optionalCount,
   children: optionalCount,
+  /** A room type of the property, chosen once its rooms are shown (if free). */
+  room: z.string().max(100).optional().catch(undefined),
+});
+export type StayLink = z.output<typeof stayLinkSchema>;
+
+/** `/embed/booking` query: the embed script's `data-*` attributes, plus the host page's origin. */
+export const embedQuerySchema = z.object({
+  ...stayLinkSchema.shape,
+  property: z.uuid({ error: 'data-property must be the id of one of this site’s properties' }),
   locale: z
     .string()
     .max(35)

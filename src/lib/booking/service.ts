@@ -14,9 +14,10 @@ import type { Upstream } from '../upstream/runtime.ts';
 import { asBookingStep } from '../upstream/visitor.ts';
 import { isCountryCode } from './countries.ts';
 import { stayErrors, todayIn } from './dates.ts';
+import { contactLine } from './contact.ts';
 import { busy, invalid, notOffered, notOnline, placeNotFound, toFailure } from './failures.ts';
 import { normalizeEmail } from './email.ts';
-import { chooseGuest, onlineRequestsGuest } from './guests.ts';
+import { chooseGuest, findByEmail, onlineRequestsGuest } from './guests.ts';
 import { onFileNotes } from './hotel-note.ts';
 import { assertSameDetails, attemptStore, fingerprintOf } from './idempotency.ts';
 import type { Attempt } from './idempotency.ts';
@@ -35,6 +36,9 @@ import type { Read } from './wire.ts';
 import { availabilityResult, bookingInput, confirmationOf, propertySummary } from './wire.ts';
 import { textKey } from '../i18n/text-key.ts';
 import { i18nFor } from '../i18n/index.ts';
+import { logError } from '../log/log.ts';
+import { confirmationMail } from './confirmation-mail.ts';
+import type { Mailer } from './mailer.ts';
 
 export interface BookingServiceOptions {
   /** The site's (`siteUpstream()`) or a test's. */
@@ -44,6 +48,20 @@ export interface BookingServiceOptions {
   /** Shared store for the creation lock and the idempotency memory (several instances). */
   redisUrl?: string | undefined;
   now?: () => Date;
+  /** Sends guests' e-mails; none is sent (or promised) without one. */
+  mailer?: Mailer | undefined;
+}
+
+/** What the confirmation e-mail needs besides the booking. */
+export interface MailRequest {
+  confirmation: Confirmation;
+  /** The address and name the guest typed. */
+  to: string;
+  guestName: string;
+  /** Absolute address of the booking's private manage page. */
+  manageUrl: string;
+  /** The site the guest booked on (its address), named in the e-mail's footer. */
+  site: string;
 }
 
 /** Pages of the guest's bookings read when looking for one whose answer was lost. */
@@ -224,6 +242,19 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     return { guestId: choice.guestId, notes: onFileNotes(i18nFor(tenant), input, max) };
   }
 
+  /**
+   * The same stay booked moments ago with another key (another tab, a second click after a reload):
+   * where its confirmation is, and whom to ask (the tenant's contact, when it gives one). Never a
+   * success, and no e-mail promised: that one may not have been sent.
+   */
+  function justBookedMessage(): string {
+    const contact = contactLine(lodging.contact);
+    const wait = JUST_BOOKED_SECONDS;
+    return contact
+      ? textKey('booking.error.justBookedContact', { wait, contact })
+      : textKey('booking.error.justBooked', { wait });
+  }
+
   /** Runs inside the creation lock: the lost-answer check and the create cannot interleave. */
   async function createOnce(
     place: PropertySummary,
@@ -239,10 +270,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     // are turned away here, before any upstream call. Only for a short while, so it tells no one
     // later that a stay exists; after it a new key is a new request.
     if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
-      throw busy(
-        textKey('booking.error.inProgress', { wait: JUST_BOOKED_SECONDS }),
-        JUST_BOOKED_SECONDS,
-      );
+      throw busy(justBookedMessage(), JUST_BOOKED_SECONDS);
     }
     const api = lodgingApi();
     const sent = await recipient(api, input, attempt);
@@ -318,7 +346,104 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     }
   }
 
-  return { tenant, rules, property, properties, availability, book };
+  /**
+   * The confirmation e-mail, in the tenant's language, once per booking: a retry, a double click or
+   * another server (with Redis) finds it claimed. False when none was sent (no mailer, sent before,
+   * or the mail server refused it; then a later retry may send it).
+   */
+  async function mailConfirmation(request: MailRequest): Promise<boolean> {
+    const send = options.mailer;
+    if (!send) return false;
+    const claim = `mail:${request.confirmation.reference}`;
+    if (!(await attempts.claim(claim))) return false;
+    try {
+      const place = await property(request.confirmation.propertyId).catch(() => undefined);
+      const mail = confirmationMail(
+        { ...request, property: place, contact: lodging.contact },
+        i18nFor(tenant),
+      );
+      await send({ ...mail, to: request.to, fromName: tenant.name });
+      return true;
+    } catch (error) {
+      await attempts.release(claim);
+      logError('booking.mail_failed', context('mail'), error);
+      return false;
+    }
+  }
+
+  /**
+   * "Find my booking": the booking with this reference made with this e-mail, on a property of this
+   * tenant (under the guest's own record, or under the online-requests record with that e-mail in
+   * its notes), or null. Callers answer the same either way (no disclosure).
+   */
+  async function findStay(emailTyped: string, reference: string): Promise<Booking | null> {
+    const email = normalizeEmail(emailTyped);
+    const wanted = reference.trim().toUpperCase();
+    const api = lodgingApi();
+    const guest = await findByEmail(api, email, email);
+    const holder = await onlineRequests(api, '').catch(() => undefined);
+    const records = [guest ? String(guest.id) : undefined, holder].filter(
+      (id): id is string => id !== undefined,
+    );
+    for (const guestId of records) {
+      for (let page = 1; page <= MAX_BOOKING_PAGES; page += 1) {
+        const list = await api.listBookings(
+          { guest_id: guestId, page, perPage: 50 },
+          { fresh: true },
+        );
+        const found = list.items.find(
+          (b) =>
+            (b.reference ?? String(b.id)).toUpperCase() === wanted &&
+            propertyIds.includes(String(b.property_id ?? '')) &&
+            (guestId !== holder || normalizeEmail(b.notes ?? '').includes(`<${email}>`)),
+        );
+        if (found) return found;
+        if (list.page.current >= list.page.last || list.items.length === 0) break;
+      }
+    }
+    return null;
+  }
+
+  /** Sends the private link of the booking `findStay` found to the address it was made with. */
+  async function mailLink(request: Omit<MailRequest, 'confirmation'> & { booking: Booking }) {
+    const send = options.mailer;
+    if (!send) return false;
+    const { t } = i18nFor(tenant);
+    const reference = request.booking.reference ?? String(request.booking.id);
+    const text = [
+      ...(request.guestName ? [t('mail.greeting', { name: request.guestName }), ''] : []),
+      t('mail.findText', { reference }),
+      `${t('mail.manage')}: ${request.manageUrl}`,
+      t('manage.private'),
+      '',
+      '-- ',
+      t('mail.footer', { site: request.site }),
+    ].join('\n');
+    const html = text
+      .split('\n')
+      .map((line) => `<p>${line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
+      .join('\n');
+    await send({
+      to: request.to,
+      fromName: tenant.name,
+      subject: t('mail.findSubject', { reference }),
+      text,
+      html,
+    });
+    return true;
+  }
+
+  return {
+    tenant,
+    rules,
+    property,
+    properties,
+    availability,
+    book,
+    mailConfirmation,
+    findStay,
+    mailLink,
+  };
 }
 
 export type BookingService = ReturnType<typeof bookingService>;

@@ -36,6 +36,9 @@ export interface RoomOffer {
   name: string;
   description: string;
   maxOccupancy: number;
+  /** The room type's limits apart: a room may sleep 3 but only 2 of them adults. */
+  maxAdults: number;
+  maxChildren: number;
   /** Free and big enough for this party. */
   available: boolean;
   availableRooms: number;

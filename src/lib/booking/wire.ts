@@ -144,6 +144,8 @@ export function availabilityResult(
         name: offer.name ?? type.name,
         description: type.description,
         maxOccupancy: offer.max_occupancy ?? type.maxOccupancy,
+        maxAdults: type.maxAdults,
+        maxChildren: type.maxChildren,
         available: free && fits,
         availableRooms: offer.available_rooms ?? (free ? 1 : 0),
         pricePerNight: flatRate(nightly, offer.price_per_night),

@@ -1,4 +1,4 @@
-import { MESSAGE_KEYS, type Message } from './dictionary.ts';
+import { MESSAGE_KEYS, type Message, type MessageKey } from './dictionary.ts';
 import { createI18n, i18nFor, type I18n } from './index.ts';
 import { dictionaryFor } from './languages.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -25,4 +25,10 @@ export function widgetText(i18n: I18n): WidgetText {
   return Object.fromEntries(
     MESSAGE_KEYS.filter(widgetKey).map((key) => [key.replace(/^widget\./, ''), i18n.message(key)]),
   );
+}
+
+/** The server's `t` spoken as the widget's `say` (keys without `widget.`), for presenters both share. */
+export function widgetSay(i18n: Pick<I18n, 't'>) {
+  return (key: string, values?: Readonly<Record<string, string | number>>): string =>
+    i18n.t(`widget.${key}` as MessageKey, values);
 }

@@ -186,6 +186,19 @@ export const settingDefinitions = {
     'HMAC key of guests\' private "manage your booking" links (32+ random characters; unset: links break on restart)',
     'random per process',
   ),
+  SMTP_HOST: text(
+    "mail server for guests' booking confirmations and find-my-booking links (unset: no e-mail is sent, none is promised)",
+  ),
+  SMTP_PORT: number(
+    { fallback: 587, int: true, max: 65535 },
+    'its port (465: TLS from the start; otherwise STARTTLS when the server offers it)',
+  ),
+  SMTP_USER: text('its login, when it asks for one'),
+  SMTP_PASSWORD: text('the password of that login'),
+  SMTP_FROM: text(
+    "sender address of those e-mails (the tenant's name is shown as the sender)",
+    '`SMTP_USER`, else `no-reply@<SMTP_HOST>`',
+  ),
   IMAGE_SIGNING_SECRET: text(
     'HMAC key of image addresses (16+ characters; every server behind one edge needs the same; unset: addresses change on restart)',
     'random per process',

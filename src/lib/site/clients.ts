@@ -1,4 +1,5 @@
 import { lazyLodgingClient } from '../booking/lodging.ts';
+import { smtpMailer, type Mailer } from '../booking/mailer.ts';
 import { bookingService } from '../booking/service.ts';
 import type { BookingService } from '../booking/service.ts';
 import type { LodgingClient } from '../lodging/client.ts';
@@ -88,6 +89,22 @@ export function lodgingFor(tenant: BookingTenant): LodgingClient {
 
 const services = new Map<string, BookingService>();
 
+let mailer: Mailer | undefined;
+
+/** The site's mail server for guests' e-mails (`SMTP_*`), or undefined when none is set. */
+export function siteMailer(): Mailer | undefined {
+  const { SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASSWORD, SMTP_FROM } = settings();
+  if (!SMTP_HOST) return undefined;
+  mailer ??= smtpMailer({
+    host: SMTP_HOST,
+    port: SMTP_PORT,
+    user: SMTP_USER,
+    password: SMTP_PASSWORD,
+    from: SMTP_FROM,
+  });
+  return mailer;
+}
+
 /**
  * The process-wide booking service of a tenant (its idempotency and freshness memory live here),
  * wired to the site's upstream and the tenant's credentials. Pages and endpoints use this one.
@@ -99,6 +116,7 @@ export function bookingServiceFor(tenant: Tenant): BookingService {
       upstream: siteUpstream(),
       env: lodgingSecrets(tenant),
       redisUrl: settings().REDIS_URL,
+      mailer: siteMailer(),
     });
     services.set(tenant.id, service);
   }

@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro';
-import { embedLoader } from '../../lib/booking/embed-loader.ts';
-import { i18nFor } from '../../lib/i18n/index.ts';
+import { embedLoader, embedTexts } from '../../lib/booking/embed-loader.ts';
 import { bookingTenant } from '../../lib/tenants/booking.ts';
 
 /** The one-tag embed loader for partner pages (see `embed-loader.ts`). */
@@ -12,11 +11,10 @@ export const GET: APIRoute = ({ locals }) => {
       headers: { 'Content-Type': 'text/javascript; charset=utf-8' },
     });
   }
-  const { t } = i18nFor(tenant);
   const loader = embedLoader({
     name: tenant.name,
     origins: tenant.lodging.allowedEmbedOrigins,
-    texts: { link: t('booking.bookAt', { name: tenant.name }), title: t('booking.title') },
+    texts: embedTexts(tenant),
   });
   return new Response(loader, {
     headers: {

@@ -33,7 +33,9 @@ const server = createServer((request, response) => {
 <script>
 window.confirmations = [];
 window.domConfirmations = [];
+window.events = [];
 window.addEventListener('message', function (e) {
+  if (e.data && typeof e.data.event === 'string') window.events.push(e.data);
   if (e.data && e.data.type === 'masthead:booking-confirmed') window.confirmations.push({ origin: e.origin, booking: e.data.booking });
 });
 document.addEventListener('masthead:booking-confirmed', function (e) { window.domConfirmations.push(e.detail); });

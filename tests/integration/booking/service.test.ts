@@ -13,16 +13,24 @@ let mock: Mock;
 const PROPERTY = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const TOKEN = demo.lodging['harbour-hotels']!.fullToken;
 
-function tenantFor(baseUrl: string) {
+const CONTACT = { phone: '+44 20 7946 0000', email: 'rooms@harbour-hotels.test' };
+
+function tenantFor(baseUrl: string, contact?: typeof CONTACT) {
   return buildTenant({
     id: 'harbour-times',
     features: { booking: true },
-    lodging: { baseUrl, tokenEnv: 'TEST_LODGING_TOKEN', propertyIds: [PROPERTY], maxNights: 21 },
+    lodging: {
+      baseUrl,
+      tokenEnv: 'TEST_LODGING_TOKEN',
+      propertyIds: [PROPERTY],
+      maxNights: 21,
+      ...(contact ? { contact } : {}),
+    },
   });
 }
 
-function service(limits?: { lodgingPerMinute: number }) {
-  return bookingService(tenantFor(mock.lodgingUrl), {
+function service(limits?: { lodgingPerMinute: number }, contact?: typeof CONTACT) {
+  return bookingService(tenantFor(mock.lodgingUrl, contact), {
     env: { TEST_LODGING_TOKEN: TOKEN },
     upstream: createUpstream(limits ? { limits } : {}),
   });
@@ -93,8 +101,27 @@ describe('booking service', () => {
       .catch((e: unknown) => e);
     expect(other).toMatchObject({ status: 429, error: { code: 'busy' } });
     expect(JSON.stringify(other)).not.toContain(a.reference);
+    // It says where the confirmation is, promises no e-mail (none may have been sent), and
+    // tells the guest to ask the hotel only when there is a contact to show.
+    const said = english((other as BookingFailure).error.message);
+    expect(said).toContain('booked moments ago');
+    expect(said).not.toMatch(/e-?mail/i);
+    expect(said).not.toMatch(/contact/i);
     expect((await stats())['POST /bookings']).toBe(before + 1);
     expect((await stats())['POST /guests']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('names the tenant’s contact when it turns away the same stay booked moments ago', async () => {
+    const s = service(undefined, CONTACT);
+    const input = request({ checkIn: day(324), checkOut: day(326) });
+    await s.book(input);
+    const other = await s
+      .book({ ...input, idempotencyKey: 'anotherkey111111111111' })
+      .catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(BookingFailure);
+    const said = english((other as BookingFailure).error.message);
+    expect(said).toContain('Contact the hotel: +44 20 7946 0000 · rooms@harbour-hotels.test.');
+    expect(said).not.toMatch(/e-?mail/i);
   });
 
   it('shows the booked room as gone on the next search of those nights', async () => {

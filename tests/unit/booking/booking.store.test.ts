@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createBooking } from '../../../src/components/booking/booking.store.ts';
+import { createBooking } from '../../../src/lib/booking/browser/booking.store.ts';
 import type {
   BookingApi,
   BookingConfig,
   BookingStorage,
   SavedState,
-} from '../../../src/components/booking/booking.store.ts';
+} from '../../../src/lib/booking/browser/booking.store.ts';
 import type { ApiResult, Confirmation } from '../../../src/lib/booking/types.ts';
 import { config, confirmation, fakeApi, PROPERTY, toReview } from '../../fixtures/booking-store.ts';
 import { english } from '../../fixtures/english.ts';
@@ -222,5 +222,22 @@ describe('the booking store', () => {
     reloaded.restart();
     expect(reloaded.$booking.get()).toMatchObject({ step: 'dates', confirmation: null });
     expect(reloaded.$booking.get().draft.propertyId).toBe(PROPERTY);
+  });
+
+  it('a link to another stay starts afresh; the same link reloaded keeps the progress', async () => {
+    let saved: SavedState | null = null;
+    const storage: BookingStorage = { load: () => saved, save: (state) => (saved = state) };
+    const link = { ...config, initial: { checkIn: '2099-03-28', checkOut: '2099-03-30' } };
+    const booking = createBooking(link, fakeApi(), storage);
+    await toReview(booking);
+    expect(createBooking(link, fakeApi(), storage).$booking.get().step).toBe('review');
+
+    const campaign = {
+      ...config,
+      initial: { checkIn: '2099-05-01', checkOut: '2099-05-04', adults: 3 },
+    };
+    const fresh = createBooking(campaign, fakeApi(), storage).$booking.get();
+    expect(fresh.step).toBe('dates');
+    expect(fresh.draft).toMatchObject({ checkIn: '2099-05-01', checkOut: '2099-05-04', adults: 3 });
   });
 });

@@ -5,7 +5,7 @@ import {
   moveFocus,
   pick,
   selectable,
-} from '../../../src/components/booking/calendar.ts';
+} from '../../../src/lib/booking/browser/calendar.ts';
 
 const rules = { today: '2099-03-10', minNights: 2, maxNights: 5 };
 const empty = { checkIn: '', checkOut: '', month: '2099-03-01', focus: '2099-03-10' };

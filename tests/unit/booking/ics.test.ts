@@ -44,4 +44,19 @@ describe('stayIcs', () => {
     expect(bare).not.toContain('LOCATION');
     expect(bare).not.toContain('DESCRIPTION');
   });
+
+  it.each([
+    ['received', 'STATUS:TENTATIVE', 'TRANSP:OPAQUE'],
+    ['confirmed', 'STATUS:CONFIRMED', 'TRANSP:OPAQUE'],
+    // A cancelled stay is cancelled in the guest's calendar too, and no longer blocks the days.
+    ['cancelled', 'STATUS:CANCELLED', 'TRANSP:TRANSPARENT'],
+  ] as const)('a %s booking is %s', (status, line, transparency) => {
+    const lines = stayIcs({ ...event, status }).split('\r\n');
+    expect(lines).toContain(line);
+    expect(lines).toContain(transparency);
+  });
+
+  it('says no status it does not know', () => {
+    expect(stayIcs({ ...event, status: 'other' })).not.toContain('STATUS:');
+  });
 });

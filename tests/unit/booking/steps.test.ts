@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBooking, restoredStep } from '../../../src/components/booking/booking.store.ts';
-import type { BookingStorage, SavedState } from '../../../src/components/booking/booking.store.ts';
+import { createBooking, restoredStep } from '../../../src/lib/booking/browser/booking.store.ts';
+import type { BookingStorage, SavedState } from '../../../src/lib/booking/browser/booking.store.ts';
 import { config, fakeApi, offers, toReview } from '../../fixtures/booking-store.ts';
 
 function memory(): BookingStorage {

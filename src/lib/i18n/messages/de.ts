@@ -356,6 +356,33 @@ export const de: Dictionary = {
   'manage.heading': 'Ihre Buchung {reference}',
   'manage.private':
     'Diese Seite ist privat: Wer ihre Adresse kennt, kann die Buchung sehen und stornieren. Geben Sie den Link nicht weiter.',
+  'manage.privateFinal':
+    'Diese Seite ist privat: Wer ihre Adresse kennt, kann diese Buchung sehen. Geben Sie den Link nicht weiter.',
+  'manage.contact': 'Fragen zu Ihrem Aufenthalt? Wenden Sie sich an das Hotel: {contact}.',
+  'mail.subject': 'Ihre Buchung {reference}: {place}',
+  'mail.greeting': 'Guten Tag {name}',
+  'mail.manage': 'Buchung ansehen oder stornieren',
+  'mail.footer':
+    'Sie erhalten diese E-Mail, weil diese Adresse bei einer Buchung auf {site} angegeben wurde.',
+  'widget.mailed': 'Wir haben diese Bestätigung und Ihren privaten Link an {email} gesendet.',
+  'manage.mailed': 'Wir haben den Link zu dieser Seite an die angegebene Adresse gesendet.',
+  'mail.findSubject': 'Der Link zu Ihrer Buchung {reference}',
+  'mail.findText': 'Sie haben den privaten Link zu Ihrer Buchung {reference} angefordert.',
+  'find.title': 'Buchung finden',
+  'find.text':
+    'Link zur Buchung verloren? Geben Sie die E-Mail-Adresse der Buchung und die Buchungsnummer (etwa BK-AB12CD) ein, und wir senden Ihnen den Link.',
+  'find.email': 'E-Mail-Adresse der Buchung',
+  'find.reference': 'Buchungsnummer',
+  'find.submit': 'Link per E-Mail senden',
+  'find.sent':
+    'Wenn mit dieser E-Mail-Adresse eine Buchung mit dieser Nummer gemacht wurde, ist ihr Link jetzt dorthin unterwegs.',
+  'find.noMail':
+    'Der private Link zu Ihrer Buchung steht in der Bestätigung. Verloren? Wenden Sie sich an das Hotel: {contact}.',
+  'find.noMailDirect':
+    'Der private Link zu Ihrer Buchung steht in der Bestätigung. Verloren? Bitte wenden Sie sich an das Hotel.',
+  'booking.error.tooManyFinds':
+    'Zu viele Anfragen von Ihrer Verbindung. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.referenceRequired': 'Geben Sie die Buchungsnummer ein.',
   'manage.cancel': 'Buchung stornieren',
   'manage.cancelHeading': 'Buchung stornieren?',
   'manage.cancelText': 'Das Hotel gibt Ihr Zimmer frei. Das lässt sich nicht rückgängig machen.',
@@ -430,6 +457,10 @@ export const de: Dictionary = {
   'booking.error.requestKey': 'Der Idempotenzschlüssel fehlt oder ist ungültig.',
   'booking.error.inProgress':
     'Diese Buchung wird gerade ausgeführt. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.justBooked':
+    'Dieser Aufenthalt wurde gerade eben gebucht, vielleicht in einem anderen Tab oder Fenster: Dort finden Sie die Bestätigung und Ihren privaten Link. Um ihn noch einmal zu buchen, versuchen Sie es in {wait} erneut.',
+  'booking.error.justBookedContact':
+    'Dieser Aufenthalt wurde gerade eben gebucht, vielleicht in einem anderen Tab oder Fenster: Dort finden Sie die Bestätigung und Ihren privaten Link. Unsicher, ob es geklappt hat? Wenden Sie sich an das Hotel: {contact}.',
   'booking.error.busy':
     'Bei den Buchungen ist gerade viel los. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.tooManyBookings':
@@ -490,6 +521,8 @@ export const de: Dictionary = {
   'widget.searching': 'Freie Zimmer werden gesucht…',
   'widget.sending': 'Ihre Buchung wird an das Hotel gesendet…',
   'widget.capacity': { one: 'Für {count} Person', other: 'Für {count} Personen' },
+  'widget.capacityAdults': 'Für {count} Personen, höchstens {adults}',
+  'widget.capacityNoChildren': 'Für {adults}, keine Kinder',
   'widget.sleepsYouAre': 'Für {max} Personen: Sie sind {count}',
   'widget.adultsOnly': 'Für höchstens {max} Erwachsene',
   'widget.noChildren': 'Nicht für Kinder',

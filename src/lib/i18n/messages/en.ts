@@ -349,6 +349,32 @@ export const en = {
   'manage.heading': 'Your booking {reference}',
   'manage.private':
     'This page is private: anyone with its address can see and cancel this booking. Keep the link to yourself.',
+  'manage.privateFinal':
+    'This page is private: anyone with its address can see this booking. Keep the link to yourself.',
+  'manage.contact': 'Questions about your stay? Contact the hotel: {contact}.',
+  'mail.subject': 'Your booking {reference}: {place}',
+  'mail.greeting': 'Hello {name},',
+  'mail.manage': 'See or cancel your booking',
+  'mail.footer': 'You receive this e-mail because this address was given for a booking on {site}.',
+  'widget.mailed': 'We have e-mailed this confirmation and your private link to {email}.',
+  'manage.mailed': 'We have e-mailed the link to this page to the address you gave.',
+  'mail.findSubject': 'The link to your booking {reference}',
+  'mail.findText': 'You asked for the private link to your booking {reference}.',
+  'find.title': 'Find your booking',
+  'find.text':
+    'Lost the link to your booking? Enter the e-mail address you booked with and the booking reference (such as BK-AB12CD), and we will e-mail you the link.',
+  'find.email': 'E-mail address used for the booking',
+  'find.reference': 'Booking reference',
+  'find.submit': 'E-mail me the link',
+  'find.sent':
+    'If a booking with this reference was made with this e-mail address, its link is on its way there now.',
+  'find.noMail':
+    'Your booking’s private link is in its confirmation. Lost it? Contact the hotel: {contact}.',
+  'find.noMailDirect':
+    'Your booking’s private link is in its confirmation. Lost it? Please contact the hotel.',
+  'booking.error.tooManyFinds':
+    'Too many look-ups from your connection. Please try again in {wait}.',
+  'booking.error.referenceRequired': 'Enter the booking reference.',
   'manage.cancel': 'Cancel this booking',
   'manage.cancelHeading': 'Cancel this booking?',
   'manage.cancelText': 'The hotel will release your room. This cannot be undone.',
@@ -420,6 +446,10 @@ export const en = {
     'This booking was already sent with other details. Please reload and try again.',
   'booking.error.requestKey': 'Missing or malformed idempotency key.',
   'booking.error.inProgress': 'This booking is being made right now. Please try again in {wait}.',
+  'booking.error.justBooked':
+    'This stay was booked moments ago, perhaps in another tab or window: its confirmation and private link are there. To book it once more, try again in {wait}.',
+  'booking.error.justBookedContact':
+    'This stay was booked moments ago, perhaps in another tab or window: its confirmation and private link are there. Not sure it went through? Contact the hotel: {contact}.',
   'booking.error.busy': 'Booking is busy right now. Please try again in {wait}.',
   'booking.error.tooManyBookings':
     'Too many bookings from your connection. Please try again in {wait}.',
@@ -479,6 +509,8 @@ export const en = {
   'widget.searching': 'Looking for free rooms…',
   'widget.sending': 'Sending your booking to the hotel…',
   'widget.capacity': { one: 'Sleeps {count}', other: 'Sleeps {count}' },
+  'widget.capacityAdults': 'Sleeps {count}, at most {adults}',
+  'widget.capacityNoChildren': 'Sleeps {adults}, no children',
   'widget.sleepsYouAre': 'Sleeps {max}: you are {count}',
   'widget.adultsOnly': 'For up to {max} adults',
   'widget.noChildren': 'Not for children',

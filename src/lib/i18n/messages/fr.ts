@@ -354,6 +354,33 @@ export const fr: Dictionary = {
   'manage.heading': 'Votre réservation {reference}',
   'manage.private':
     'Cette page est privée : toute personne qui connaît son adresse peut voir et annuler la réservation. Gardez le lien pour vous.',
+  'manage.privateFinal':
+    'Cette page est privée : toute personne qui connaît son adresse peut voir cette réservation. Gardez le lien pour vous.',
+  'manage.contact': 'Des questions sur votre séjour ? Contactez l’hôtel : {contact}.',
+  'mail.subject': 'Votre réservation {reference} : {place}',
+  'mail.greeting': 'Bonjour {name},',
+  'mail.manage': 'Voir ou annuler votre réservation',
+  'mail.footer':
+    'Vous recevez cet e-mail parce que cette adresse a été donnée pour une réservation sur {site}.',
+  'widget.mailed': 'Nous avons envoyé cette confirmation et votre lien privé à {email}.',
+  'manage.mailed': 'Nous avons envoyé le lien de cette page à l’adresse indiquée.',
+  'mail.findSubject': 'Le lien de votre réservation {reference}',
+  'mail.findText': 'Vous avez demandé le lien privé de votre réservation {reference}.',
+  'find.title': 'Retrouver votre réservation',
+  'find.text':
+    'Vous avez perdu le lien de votre réservation ? Indiquez l’adresse e-mail de la réservation et sa référence (par exemple BK-AB12CD), et nous vous enverrons le lien.',
+  'find.email': 'Adresse e-mail de la réservation',
+  'find.reference': 'Référence de réservation',
+  'find.submit': 'M’envoyer le lien',
+  'find.sent':
+    'Si une réservation avec cette référence a été faite avec cette adresse, son lien y est envoyé maintenant.',
+  'find.noMail':
+    'Le lien privé de votre réservation figure dans sa confirmation. Perdu ? Contactez l’hôtel : {contact}.',
+  'find.noMailDirect':
+    'Le lien privé de votre réservation figure dans sa confirmation. Perdu ? Veuillez contacter l’hôtel.',
+  'booking.error.tooManyFinds':
+    'Trop de recherches depuis votre connexion. Veuillez réessayer dans {wait}.',
+  'booking.error.referenceRequired': 'Indiquez la référence de réservation.',
   'manage.cancel': 'Annuler cette réservation',
   'manage.cancelHeading': 'Annuler cette réservation ?',
   'manage.cancelText': 'L’hôtel libérera votre chambre. Cette action est définitive.',
@@ -427,6 +454,10 @@ export const fr: Dictionary = {
     'Cette réservation a déjà été envoyée avec d’autres informations. Veuillez recharger la page et réessayer.',
   'booking.error.requestKey': 'Clé d’idempotence manquante ou mal formée.',
   'booking.error.inProgress': 'Cette réservation est en cours. Veuillez réessayer dans {wait}.',
+  'booking.error.justBooked':
+    'Ce séjour vient d’être réservé, peut-être dans un autre onglet ou une autre fenêtre : sa confirmation et son lien privé s’y trouvent. Pour le réserver encore une fois, réessayez dans {wait}.',
+  'booking.error.justBookedContact':
+    'Ce séjour vient d’être réservé, peut-être dans un autre onglet ou une autre fenêtre : sa confirmation et son lien privé s’y trouvent. Vous ne savez pas si cela a fonctionné ? Contactez l’hôtel : {contact}.',
   'booking.error.busy':
     'Les réservations sont très sollicitées en ce moment. Veuillez réessayer dans {wait}.',
   'booking.error.tooManyBookings':
@@ -488,6 +519,8 @@ export const fr: Dictionary = {
   'widget.searching': 'Recherche de chambres libres…',
   'widget.sending': 'Envoi de votre réservation à l’hôtel…',
   'widget.capacity': { one: '{count} personne', other: '{count} personnes' },
+  'widget.capacityAdults': '{count} personnes, dont {adults} au plus',
+  'widget.capacityNoChildren': 'Pour {adults}, sans enfants',
   'widget.sleepsYouAre': 'Pour {max} personnes : vous êtes {count}',
   'widget.adultsOnly': 'Pour {max} adultes au plus',
   'widget.noChildren': 'Pas pour les enfants',

@@ -1,9 +1,14 @@
 import type { APIRoute } from 'astro';
-import { assertSameOrigin, handle, limit, readJson } from '../../../lib/booking/endpoint.ts';
+import {
+  afterBooking,
+  assertSameOrigin,
+  handle,
+  limit,
+  readJson,
+} from '../../../lib/booking/endpoint.ts';
 import { bookingRequestSchema } from '../../../lib/booking/schema.ts';
 import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
 import { invalid } from '../../../lib/booking/failures.ts';
-import { managePath } from '../../../lib/booking/manage-stay.ts';
 
 /** `POST` JSON from this site's own pages: finds or creates the guest, then books once per key. */
 export const POST: APIRoute = (context) =>
@@ -13,7 +18,7 @@ export const POST: APIRoute = (context) =>
     if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error.issues));
     await limit(context, 'book');
     const confirmation = await service.book(parsed.data);
-    // The guest's private link back to this booking (see lib/booking/manage.ts).
-    const manageUrl = context.locals.href(managePath(service.tenant.id, confirmation));
-    return { ...confirmation, manageUrl };
+    // The guest's private link back to this booking, and the e-mail that carries it.
+    const { manage, mailed } = await afterBooking(context, service, confirmation, parsed.data);
+    return { ...confirmation, manageUrl: context.locals.href(manage), mailed };
   });

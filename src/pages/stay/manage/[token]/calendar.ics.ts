@@ -32,6 +32,7 @@ export const GET: APIRoute = async (context) => {
       .join(', '),
     description: `${t('widget.reference')}: ${stay.reference}`,
     url: page,
+    status: stay.kind,
   });
   return new Response(ics, {
     headers: {

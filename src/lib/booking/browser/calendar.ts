@@ -1,4 +1,4 @@
-import { addDays } from '../../lib/booking/dates.ts';
+import { addDays } from '../dates.ts';
 
 /**
  * A date-range calendar beside the native date inputs (which stay the source of truth): a grid per

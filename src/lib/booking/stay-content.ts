@@ -9,11 +9,6 @@ export type StayContent =
   | { kind: 'widget'; properties: PropertySummary[] }
   | { kind: 'not-online'; contact: BookingContact | undefined };
 
-/** The contact as one line: `+44 20 7946 0000 · rooms@example.com`, or '' when none is set. */
-export function contactLine(contact: BookingContact | undefined): string {
-  return [contact?.phone, contact?.email, contact?.url].filter(Boolean).join(' · ');
-}
-
 /** Turns the lodging API's unusable answers into the "not available online" content. */
 export async function stayContent(load: () => Promise<PropertySummary[]>): Promise<StayContent> {
   try {

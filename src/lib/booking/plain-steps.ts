@@ -1,10 +1,11 @@
 import type { FieldErrors } from '../failures/fields.ts';
-import { stayErrors } from './dates.ts';
+import { addDays, isIsoDate, stayErrors } from './dates.ts';
 import { BookingFailure } from './failures.ts';
 import { guestErrors, hasErrors } from './rules.ts';
 import type { BookingService } from './service.ts';
 import type { AvailabilityResult } from './types.ts';
 import { textKey } from '../i18n/text-key.ts';
+import { earliestStep, STEPS } from './steps.ts';
 
 /**
  * The booking without JavaScript: dates, guests and room travel as GET query parameters (a search,
@@ -12,7 +13,8 @@ import { textKey } from '../i18n/text-key.ts';
  * checked again on the server; a refused value sends the guest back to the step that asked for it.
  */
 
-export const PLAIN_STEPS = ['dates', 'guests', 'rooms', 'details'] as const;
+/** The steps the query reaches (the review and what follows are posted: plain-request.ts). */
+export const PLAIN_STEPS = STEPS.slice(0, 4) as ['dates', 'guests', 'rooms', 'details'];
 export type PlainStep = (typeof PLAIN_STEPS)[number];
 
 export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
@@ -27,26 +29,9 @@ export interface PlainState {
 /** What /stay shows without JavaScript: a step of the search, or the details posted for review. */
 export type PlainView = Omit<PlainState, 'step'> & { step: PlainStep | 'review'; message: string };
 
-const FIELD_STEP: Record<string, PlainStep> = {
-  propertyId: 'dates',
-  property: 'dates',
-  checkIn: 'dates',
-  checkOut: 'dates',
-  adults: 'guests',
-  children: 'guests',
-};
-
-/** Earliest step any of `errors` belongs to. */
-function stepOf(errors: FieldErrors, fallback: PlainStep): PlainStep {
-  let step = fallback;
-  for (const field of Object.keys(errors)) {
-    const at = FIELD_STEP[field];
-    if (at && PLAIN_STEPS.indexOf(at) < PLAIN_STEPS.indexOf(step)) step = at;
-  }
-  return step;
-}
-
 function wanted(value: string | null): PlainStep {
+  // The review's address without its details (a session gone): the details, to type them again.
+  if (value === 'review') return 'details';
   return (PLAIN_STEPS as readonly string[]).includes(value ?? '') ? (value as PlainStep) : 'dates';
 }
 
@@ -61,6 +46,17 @@ export async function plainFlow(
   const values: Record<string, string> = { property: defaultProperty, adults: '2', children: '0' };
   for (const name of [...SEARCH_FIELDS, 'roomTypeId'])
     if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
+  // A deep link's `nights` and `room` (docs/booking-partners.md), in the steps' own terms.
+  const nights = Number(query.get('nights'));
+  if (
+    !values['checkOut'] &&
+    isIsoDate(values['checkIn'] ?? '') &&
+    Number.isInteger(nights) &&
+    nights > 0
+  )
+    values['checkOut'] = addDays(values['checkIn'] ?? '', Math.min(nights, 365));
+  if (!values['roomTypeId'] && query.get('room'))
+    values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
   const target = wanted(query.get('step'));
   const at = (
     step: PlainStep,
@@ -92,7 +88,7 @@ export async function plainFlow(
   } catch (error) {
     if (error instanceof BookingFailure && error.error.code === 'validation') {
       const fields = error.error.fields ?? {};
-      return at(stepOf(fields, 'guests'), fields);
+      return at(earliestStep(fields, 'guests') as PlainStep, fields);
     }
     throw error;
   }
@@ -106,7 +102,7 @@ export async function plainFlow(
 }
 
 /** The query of a step link: the search so far, and the step to show. */
-export function stepQuery(values: Record<string, string>, step: PlainStep): string {
+export function stepQuery(values: Record<string, string>, step: PlainStep | 'review'): string {
   const params = new URLSearchParams({ step });
   for (const name of [...SEARCH_FIELDS, 'roomTypeId']) {
     const value = values[name];

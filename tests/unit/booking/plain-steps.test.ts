@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { invalid } from '../../../src/lib/booking/failures.ts';
-import { plainFlow, stepQuery } from '../../../src/lib/booking/plain-flow.ts';
+import { plainFlow, stepQuery } from '../../../src/lib/booking/plain-steps.ts';
 import type { PropertySummary } from '../../../src/lib/booking/types.ts';
 import { PROPERTY, offers } from '../../fixtures/booking-store.ts';
 

@@ -1,8 +1,9 @@
-import { addDays, nightsBetween } from '../../lib/booking/dates.ts';
-import { stayIcs } from '../../lib/booking/ics.ts';
-import { statusKind } from '../../lib/booking/status.ts';
-import type { Confirmation, PropertySummary, RoomOffer } from '../../lib/booking/types.ts';
-import { createBooking, isStep, STEPS } from './booking.store.ts';
+import { addDays, nightsBetween } from '../dates.ts';
+import { stayIcs } from '../ics.ts';
+import { statusKind } from '../status.ts';
+import type { AvailabilityResult, Confirmation, PropertySummary, RoomOffer } from '../types.ts';
+import { createBooking } from './booking.store.ts';
+import { isStep, STEPS } from '../steps.ts';
 import { httpApi } from './http-api.ts';
 import type {
   BookingConfig,
@@ -14,8 +15,10 @@ import type {
   Step,
 } from './booking.store.ts';
 import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
-import { longDate, money, nightlyPrice } from './format.ts';
-import { sayText, sayer, type Say } from '../../lib/i18n/say.ts';
+import { stayDate as longDate } from '../../i18n/format.ts';
+import { roomFacts } from '../room-facts.ts';
+import { reviewRows, STATUS_TEXT, stayRows, type SummaryRows } from '../summary-rows.ts';
+import { sayText, sayer, type Say } from '../../i18n/say.ts';
 
 /**
  * `<masthead-booking>`: binds the server-rendered steps to a booking store. It only subscribes and
@@ -43,22 +46,31 @@ function el<T extends Element>(tag: string, attrs: Record<string, string> = {}, 
   return node as unknown as T;
 }
 
-function row(list: HTMLElement, term: string, value: string): void {
-  list.append(el('dt', {}, term), el('dd', {}, value));
+/** A summary list's rows as `<dt>`/`<dd>` pairs. */
+function fill(list: HTMLElement, rows: SummaryRows): void {
+  list.replaceChildren(
+    ...rows.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]),
+  );
 }
 
 /** What the booking endpoint answers: the confirmation and the guest's private link. */
-type GuestConfirmation = Confirmation & { manageUrl?: string };
+type GuestConfirmation = Confirmation & { manageUrl?: string; mailed?: boolean };
+
+/** What a link to /stay may fill in (lib/booking/deep-link.ts). */
+const LINK_PARAMS = [
+  'property',
+  'checkIn',
+  'checkOut',
+  'nights',
+  'adults',
+  'children',
+  'room',
+  'step',
+  'roomTypeId',
+];
 
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
-
-const DONE_TEXT = {
-  received: ['doneReceived', 'doneReceivedText', 'statusReceived'],
-  confirmed: ['doneConfirmed', 'doneConfirmedText', 'statusConfirmed'],
-  cancelled: ['doneCancelled', 'doneCancelledText', 'statusCancelled'],
-  other: ['doneOther', 'doneOtherText', ''],
-} as const;
 
 class MastheadBooking extends HTMLElement {
   private controller: BookingController | undefined;
@@ -74,6 +86,8 @@ class MastheadBooking extends HTMLElement {
   /** The calendar's first month and the day with its tab stop. */
   private month = '';
   private focusDay = '';
+  /** The last search told to the partner page. */
+  private searched = '';
 
   connectedCallback(): void {
     if (this.controller) return;
@@ -102,7 +116,20 @@ class MastheadBooking extends HTMLElement {
     }
     this.addEventListener('change', (event) => {
       const target = event.target as HTMLInputElement;
-      if (target.name === 'roomTypeId') controller.update('roomTypeId', target.value);
+      if (target.name !== 'roomTypeId') return;
+      controller.update('roomTypeId', target.value);
+      const { offers, draft } = controller.$booking.get();
+      const room = controller.selectedOffer();
+      if (offers && room)
+        this.announce('room-chosen', {
+          propertyId: draft.propertyId,
+          roomTypeId: room.roomTypeId,
+          checkIn: offers.checkIn,
+          checkOut: offers.checkOut,
+          nights: offers.nights,
+          value: room.totalPrice,
+          currency: room.currency,
+        });
     });
     for (const form of this.querySelectorAll('form')) {
       form.addEventListener('submit', (event) => {
@@ -124,6 +151,7 @@ class MastheadBooking extends HTMLElement {
       this.historyStep = target;
       void controller.goTo(target).then(() => this.syncHistory(controller.$booking.get().step));
     });
+    this.forgetLink();
     this.bindCalendar(controller);
     controller.$booking.subscribe((state) => this.render(state));
     if (this.parentOrigin && 'ResizeObserver' in window) {
@@ -133,6 +161,14 @@ class MastheadBooking extends HTMLElement {
       ).observe(this);
     }
     this.dataset['ready'] = 'true';
+  }
+
+  /** A link's stay is in the draft now: a reload keeps what the guest changed since (not the link's). */
+  private forgetLink(): void {
+    if (this.parentOrigin) return;
+    const url = new URL(location.href);
+    for (const name of LINK_PARAMS) url.searchParams.delete(name);
+    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
   }
 
   private postToParent(message: Record<string, unknown>): void {
@@ -211,6 +247,7 @@ class MastheadBooking extends HTMLElement {
       else if (stepChanged) section?.querySelector<HTMLElement>('[data-heading]')?.focus();
       if (step === 'done' && stepChanged && state.confirmation)
         this.announceConfirmed(state.confirmation);
+      if (step === 'rooms' && state.offers) this.announceSearch(state.offers);
     }
   }
 
@@ -429,7 +466,7 @@ class MastheadBooking extends HTMLElement {
       }
       const id = this.id || 'booking';
       for (const room of offers?.rooms ?? [])
-        list.append(this.roomCard(room, `${id}-room-${room.roomTypeId}`));
+        if (offers) list.append(this.roomCard(room, offers, `${id}-room-${room.roomTypeId}`));
       if (offers && !offers.rooms.some((r) => r.available)) {
         list.append(el('p', { class: 'notice' }, this.say('nothingFree')));
       }
@@ -440,7 +477,7 @@ class MastheadBooking extends HTMLElement {
   }
 
   /** One room as a card: capacity, price per night and total, or why it cannot be chosen. */
-  private roomCard(room: RoomOffer, inputId: string): HTMLElement {
+  private roomCard(room: RoomOffer, party: AvailabilityResult, inputId: string): HTMLElement {
     const card = el<HTMLElement>('div', { class: `room${room.available ? '' : ' room--full'}` });
     const input = el<HTMLInputElement>('input', {
       type: 'radio',
@@ -452,87 +489,41 @@ class MastheadBooking extends HTMLElement {
     input.disabled = !room.available;
     const label = el<HTMLLabelElement>('label', { for: inputId, class: 'room-name' }, room.name);
     const facts = el<HTMLElement>('p', { id: `${inputId}-facts`, class: 'room-facts' });
-    const capacity = el('span', {}, this.say('capacity', { count: room.maxOccupancy }));
-    if (room.available) {
-      const nightly = nightlyPrice(room);
-      const perNight = el(
-        'strong',
-        { class: 'room-price' },
-        this.say(nightly.average ? 'priceAverage' : 'pricePerNight', {
-          price: money(nightly.amount, room.currency, this.locale),
-        }),
-      );
-      const total = el(
-        'span',
-        {},
-        this.say('priceTotal', { price: money(room.totalPrice, room.currency, this.locale) }),
-      );
-      facts.append(capacity, perNight, total);
-      if (room.availableRooms > 0 && room.availableRooms <= 3)
-        facts.append(
-          el('span', { class: 'room-left' }, this.say('left', { count: room.availableRooms })),
-        );
-    } else {
-      // "Sleeps 2: you are 3" already names the capacity.
-      const why = el('span', { class: 'room-why' }, this.unavailableReason(room));
-      if (this.partySize() > room.maxOccupancy) facts.append(why);
-      else facts.append(capacity, why);
-    }
+    const said = roomFacts(room, party, this.say, this.locale);
+    const parts: [string | undefined, string, string][] = [
+      [said.capacity, 'span', ''],
+      [said.perNight, 'strong', 'room-price'],
+      [said.total, 'span', ''],
+      [said.left, 'span', 'room-left'],
+      [said.why, 'span', 'room-why'],
+    ];
+    for (const [text, tag, name] of parts)
+      if (text) facts.append(el(tag, name ? { class: name } : {}, text));
     card.append(input, label, facts);
     if (room.description)
       card.append(el('p', { class: 'muted room-description' }, room.description));
     return card;
   }
 
-  private partySize(): number {
-    const offers = this.controller?.$booking.get().offers;
-    return offers ? offers.adults + offers.children : 0;
-  }
-
-  private unavailableReason(room: RoomOffer): string {
-    const offers = this.controller?.$booking.get().offers;
-    if (!offers) return this.say('soldOut');
-    const party = this.partySize();
-    if (party > room.maxOccupancy)
-      return this.say('sleepsYouAre', { max: room.maxOccupancy, count: party });
-    const type = this.controller?.property()?.roomTypes.find((r) => r.id === room.roomTypeId);
-    if (type && offers.adults > type.maxAdults)
-      return this.say('adultsOnly', { max: type.maxAdults });
-    if (type && offers.children > type.maxChildren)
-      return type.maxChildren === 0
-        ? this.say('noChildren')
-        : this.say('fewerChildren', { max: type.maxChildren });
-    return this.say('soldOut');
-  }
-
   private renderReview(state: BookingState): void {
     const list = this.q<HTMLElement>('[data-review]');
-    if (!list || state.step !== 'review') return;
     const controller = this.controller;
-    if (!controller) return;
+    if (!list || !controller || state.step !== 'review') return;
     const { draft } = state;
     const offer = controller.selectedOffer();
-    list.replaceChildren();
-    const say = this.say;
-    row(list, say('place'), controller.property()?.name ?? '');
-    row(list, say('room'), offer?.name ?? '');
-    row(list, say('checkIn'), longDate(draft.checkIn, this.locale));
-    row(list, say('checkOut'), longDate(draft.checkOut, this.locale));
-    row(list, say('nightsLabel'), String(nightsBetween(draft.checkIn, draft.checkOut)));
-    row(
-      list,
-      say('guestsLabel'),
-      `${say('adults', { count: draft.adults })}, ${say('children', { count: draft.children })}`,
-    );
-    row(list, say('name'), `${draft.firstName} ${draft.lastName}`);
-    row(list, say('email'), draft.email);
-    if (draft.phone) row(list, say('phone'), draft.phone);
-    if (draft.nationality) {
-      const select = this.q<HTMLSelectElement>('[data-field="nationality"]');
-      row(list, say('nationality'), select?.selectedOptions[0]?.textContent ?? draft.nationality);
-    }
-    if (draft.notes.trim()) row(list, say('notes'), draft.notes.trim());
-    if (offer) row(list, say('total'), money(offer.totalPrice, offer.currency, this.locale));
+    const select = this.q<HTMLSelectElement>('[data-field="nationality"]');
+    const country = draft.nationality
+      ? (select?.selectedOptions[0]?.textContent ?? draft.nationality)
+      : '';
+    const facts = {
+      ...draft,
+      place: controller.property()?.name ?? '',
+      room: offer?.name ?? '',
+      country,
+      total: offer?.totalPrice ?? null,
+      currency: offer?.currency ?? '',
+    };
+    fill(list, reviewRows(facts, this.say, this.locale));
   }
 
   /** The last step says what the lodging API said: a request is not a confirmed booking. */
@@ -542,44 +533,30 @@ class MastheadBooking extends HTMLElement {
     if (!list || list.dataset['key'] === key) return;
     list.dataset['key'] = key;
     const say = this.say;
-    const kind = statusKind(confirmation.status);
-    const [heading, text, status] = DONE_TEXT[kind];
+    const text = STATUS_TEXT[statusKind(confirmation.status)];
     const out = (name: string, value: string) => {
       const node = this.q<HTMLElement>(`[data-out="${name}"]`);
       if (node) node.textContent = value;
     };
-    out('doneHeading', say(heading));
-    out('doneText', say(text, { status: confirmation.status }));
+    out('doneHeading', say(text.heading));
+    out('doneText', say(text.text, { status: confirmation.status }));
+    // Only an e-mail that went out is mentioned.
+    const to = this.controller?.$booking.get().draft.email ?? '';
+    out('mailed', confirmation.mailed ? say('mailed', { email: to }) : '');
 
     const place = this.controller?.property() ?? this.propertyOf(confirmation.propertyId);
-    list.replaceChildren();
-    row(list, say('reference'), confirmation.reference);
-    row(list, say('status'), status ? say(status) : confirmation.status);
-    row(list, say('place'), confirmation.propertyName);
     const address = [place?.address, place?.city].filter(Boolean).join(', ');
-    if (address) row(list, say('address'), address);
-    row(list, say('room'), confirmation.roomName);
-    const time = (at: string | undefined, key: string) =>
-      at ? ` · ${say(key, { time: at })}` : '';
-    row(
-      list,
-      say('checkIn'),
-      longDate(confirmation.checkIn, this.locale) + time(place?.checkInTime, 'timeFrom'),
-    );
-    row(
-      list,
-      say('checkOut'),
-      longDate(confirmation.checkOut, this.locale) + time(place?.checkOutTime, 'timeUntil'),
-    );
-    row(list, say('nightsLabel'), String(confirmation.nights));
-    row(
-      list,
-      say('guestsLabel'),
-      `${say('adults', { count: confirmation.adults })}, ${say('children', { count: confirmation.children })}`,
-    );
-    if (confirmation.totalPrice !== null) {
-      row(list, say('total'), money(confirmation.totalPrice, confirmation.currency, this.locale));
-    }
+    const facts = {
+      ...confirmation,
+      kind: statusKind(confirmation.status),
+      place: confirmation.propertyName,
+      address,
+      room: confirmation.roomName,
+      checkInTime: place?.checkInTime,
+      checkOutTime: place?.checkOutTime,
+      total: confirmation.totalPrice,
+    };
+    fill(list, stayRows(facts, say, this.locale));
 
     const manage = this.q<HTMLElement>('[data-manage]');
     const link = this.q<HTMLAnchorElement>('[data-manage-link]');
@@ -600,6 +577,7 @@ class MastheadBooking extends HTMLElement {
         location: [confirmation.propertyName, address].filter(Boolean).join(', '),
         description: `${say('reference')}: ${confirmation.reference}\n${say('room')}: ${confirmation.roomName}`,
         url: link?.href,
+        status: confirmation.statusKind,
       });
       this.calendarUrl = URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
       calendar.href = this.calendarUrl;
@@ -624,7 +602,42 @@ class MastheadBooking extends HTMLElement {
       currency: confirmation.currency,
     };
     this.dispatchEvent(new CustomEvent('masthead:booking-confirmed', { detail, bubbles: true }));
-    this.postToParent({ type: 'masthead:booking-confirmed', booking: detail });
+    this.postToParent({
+      type: 'masthead:booking-confirmed',
+      booking: detail,
+      event: 'masthead_booked',
+      transaction_id: detail.reference,
+      value: detail.totalPrice,
+      currency: detail.currency,
+    });
+  }
+
+  /** The search a guest ran, once per search (Back to the rooms repeats none). */
+  private announceSearch(offers: AvailabilityResult): void {
+    const facts = {
+      propertyId: offers.propertyId,
+      checkIn: offers.checkIn,
+      checkOut: offers.checkOut,
+      nights: offers.nights,
+      adults: offers.adults,
+      children: offers.children,
+    };
+    const key = JSON.stringify(facts);
+    if (key === this.searched) return;
+    this.searched = key;
+    this.announce('search', facts);
+  }
+
+  /**
+   * A partner event: flat, with a `dataLayer` event name, so `dataLayer.push(event.data)` takes it.
+   * Never a name, e-mail or phone number (docs/booking-partners.md).
+   */
+  private announce(name: 'search' | 'room-chosen', facts: Record<string, unknown>): void {
+    this.postToParent({
+      type: `masthead:${name}`,
+      event: `masthead_${name.replace('-', '_')}`,
+      ...facts,
+    });
   }
 }
 

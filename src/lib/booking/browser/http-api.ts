@@ -1,5 +1,5 @@
-import type { ApiResult } from '../../lib/booking/types.ts';
-import { textKey } from '../../lib/i18n/text-key.ts';
+import type { ApiResult } from '../types.ts';
+import { textKey } from '../../i18n/text-key.ts';
 import type { BookingApi } from './booking.store.ts';
 
 /**

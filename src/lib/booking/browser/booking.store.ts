@@ -1,24 +1,25 @@
 import { map } from 'nanostores';
 import type { MapStore } from 'nanostores';
-import { addDays, stayErrors, todayIn } from '../../lib/booking/dates.ts';
-import { detailsErrors, guestErrors, hasErrors } from '../../lib/booking/rules.ts';
-import { textKey } from '../../lib/i18n/text-key.ts';
-import type { FieldRules } from '../../lib/booking/rules.ts';
+import { addDays, stayErrors, todayIn } from '../dates.ts';
+import { detailsErrors, guestErrors, hasErrors } from '../rules.ts';
+import { textKey } from '../../i18n/text-key.ts';
+import { earliestStep, isStep, STEPS, type Step } from '../steps.ts';
+import type { FieldRules } from '../rules.ts';
 // Types only: the widget bundle stays free of zod.
-import type { AvailabilityQuery, BookingRequest } from '../../lib/booking/schema.ts';
+import type { AvailabilityQuery, BookingRequest } from '../schema.ts';
 import type {
   ApiResult,
   AvailabilityResult,
   Confirmation,
   PropertySummary,
   RoomOffer,
-} from '../../lib/booking/types.ts';
-import type { FieldErrors } from '../../lib/failures/fields.ts';
+} from '../types.ts';
+import type { FieldErrors } from '../../failures/fields.ts';
 
 /** The booking flow: one store per widget, with its actions; the DOM only subscribes and calls. */
 
-export const STEPS = ['dates', 'guests', 'rooms', 'details', 'review', 'done'] as const;
-export type Step = (typeof STEPS)[number];
+/** The steps (dates … done): ../steps.ts. */
+export type { Step };
 
 /** The booking request being filled in; `adults` and `children` are NaN while an input holds no number. */
 export type Draft = Omit<BookingRequest, 'idempotencyKey'>;
@@ -47,7 +48,9 @@ export interface BookingConfig {
   maxNights: number;
   /** The lodging API's rules for phone, nationality and notes (tenants.json `lodging.fields`). */
   fields?: FieldRules;
-  initial?: Partial<Pick<Draft, 'propertyId' | 'checkIn' | 'checkOut' | 'adults' | 'children'>>;
+  initial?: Partial<
+    Pick<Draft, 'propertyId' | 'checkIn' | 'checkOut' | 'adults' | 'children' | 'roomTypeId'>
+  >;
 }
 
 /** The site's booking endpoints as the store sees them (`httpApi` in the browser, fakes in tests). */
@@ -55,22 +58,6 @@ export interface BookingApi {
   availability(query: AvailabilityQuery): Promise<ApiResult<AvailabilityResult>>;
   book(request: BookingRequest): Promise<ApiResult<Confirmation>>;
 }
-
-/** Where a field lives, so a server message sends the visitor back to the right step. */
-const FIELD_STEP: Record<string, Step> = {
-  propertyId: 'dates',
-  checkIn: 'dates',
-  checkOut: 'dates',
-  adults: 'guests',
-  children: 'guests',
-  roomTypeId: 'rooms',
-  firstName: 'details',
-  lastName: 'details',
-  email: 'details',
-  phone: 'details',
-  nationality: 'details',
-  notes: 'details',
-};
 
 export function newKey(): string {
   return crypto.randomUUID().replaceAll('-', '');
@@ -84,7 +71,7 @@ function emptyDraft(config: BookingConfig): Draft {
     checkOut: config.initial?.checkOut ?? '',
     adults: config.initial?.adults ?? 2,
     children: config.initial?.children ?? 0,
-    roomTypeId: '',
+    roomTypeId: config.initial?.roomTypeId ?? '',
     firstName: '',
     lastName: '',
     email: '',
@@ -119,10 +106,6 @@ export interface BookingStorage {
   save(state: SavedState): void;
 }
 
-export function isStep(value: unknown): value is Step {
-  return typeof value === 'string' && (STEPS as readonly string[]).includes(value);
-}
-
 /** The step a reload returns to: rooms and later need the offers, done needs the confirmation. */
 export function restoredStep(saved: SavedState): Step {
   if (!isStep(saved.step)) return 'dates';
@@ -135,7 +118,11 @@ export function restoredStep(saved: SavedState): Step {
 export function createBooking(config: BookingConfig, api: BookingApi, storage?: BookingStorage) {
   const $booking: MapStore<BookingState> = map(initialState(config));
   const saved = storage?.load();
-  if (saved && config.properties.some((p) => p.id === saved.draft.propertyId)) {
+  // A link that names another stay than the one kept (a new campaign click) starts afresh.
+  const linked = Object.entries(config.initial ?? {}).every(
+    ([field, value]) => saved?.draft[field as DraftField] === value,
+  );
+  if (saved && linked && config.properties.some((p) => p.id === saved.draft.propertyId)) {
     // A reload keeps the draft and the step, unless the step needs data that was not kept.
     const step = restoredStep(saved);
     $booking.set({ ...$booking.get(), ...saved, step });
@@ -172,11 +159,7 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
 
   /** Shows field messages; a message for an earlier step moves the visitor there. */
   const showErrors = (errors: FieldErrors): void => {
-    let step = $booking.get().step;
-    for (const field of Object.keys(errors)) {
-      const at = FIELD_STEP[field];
-      if (at && STEPS.indexOf(at) < STEPS.indexOf(step)) step = at;
-    }
+    const step = earliestStep(errors, $booking.get().step);
     patch({ errors, step, pending: false, message: '', retryable: false });
   };
 

@@ -1,0 +1,199 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingService } from '../../../src/lib/booking/service.ts';
+import { smtpMailer } from '../../../src/lib/booking/mailer.ts';
+import { closeRedis } from '../../../src/lib/upstream/redis.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+import { demo, freshUpstream } from '../harness.ts';
+import { startRedisServer, type RedisServer } from '../redis-server.ts';
+import { day, request, startDialect, type Mock } from './fixture.ts';
+
+// The guest's confirmation e-mail, through nodemailer, to a mail server this test starts on a free
+// port (smtp-server, with a login), from the booking service against the contract mock.
+const EDELWEISS = '2f7e65da-5ffa-5e37-b3a8-dd6d533190d1';
+const TOKEN = demo.lodging['alpine-lodges']!.fullToken;
+const LOGIN = { user: 'masthead', password: 'mail-secret' };
+
+let mock: Mock;
+let redis: RedisServer;
+let smtp: SMTPServer;
+let port = 0;
+const inbox: ParsedMail[] = [];
+
+beforeAll(async () => {
+  [mock, redis] = await Promise.all([startDialect('default'), startRedisServer()]);
+  smtp = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    onAuth(auth, _session, done) {
+      const ok = auth.username === LOGIN.user && auth.password === LOGIN.password;
+      done(ok ? null : new Error('Invalid login'), ok ? { user: auth.username } : undefined);
+    },
+    onData(stream, _session, done) {
+      simpleParser(stream)
+        .then((mail) => {
+          inbox.push(mail);
+          done();
+        })
+        .catch(done);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  port = (smtp.server.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(resolve));
+  await closeRedis();
+  await redis?.stop();
+  await mock?.close();
+});
+
+/** Alpine Post as tenants.json has it: German, Edelweiss Lodge, a contact; its own server. */
+function alpine(options: { redisUrl?: string; password?: string } = {}) {
+  const tenant = buildTenant({
+    id: 'alpine-post',
+    name: 'Alpine Post',
+    locale: 'de-CH',
+    timeZone: 'Europe/Zurich',
+    features: { booking: true },
+    lodging: {
+      baseUrl: mock.lodgingUrl,
+      tokenEnv: 'TEST_LODGING_TOKEN',
+      propertyIds: [EDELWEISS],
+      minNights: 2,
+      maxNights: 14,
+      contact: { phone: '+41 33 555 01 23', email: 'zimmer@alpine-lodges.test' },
+    },
+  });
+  return bookingService(tenant, {
+    env: { TEST_LODGING_TOKEN: TOKEN },
+    upstream: freshUpstream().up,
+    redisUrl: options.redisUrl,
+    mailer: smtpMailer({
+      host: '127.0.0.1',
+      port,
+      user: LOGIN.user,
+      password: options.password ?? LOGIN.password,
+      from: 'buchungen@alpine-post.test',
+    }),
+  });
+}
+
+async function bookAt(service: ReturnType<typeof alpine>, nights: number, email: string) {
+  const place = await service.property(EDELWEISS);
+  const room = place.roomTypes.find((r) => r.name === 'Alpine Double')!;
+  const input = request({
+    propertyId: EDELWEISS,
+    roomTypeId: room.id,
+    checkIn: day(nights),
+    checkOut: day(nights + 2),
+    email,
+    firstName: 'Heidi',
+    lastName: 'Muster',
+  });
+  return { input, confirmation: await service.book(input) };
+}
+
+const mailFor = (to: string) => inbox.filter((m) => m.to && JSON.stringify(m.to).includes(to));
+
+describe('the confirmation e-mail', () => {
+  it('goes out once, in German for Alpine Post, with the stay, the manage link, the contact and a plain-text part', async () => {
+    const service = alpine();
+    const email = `heidi.${Date.now()}@example.com`;
+    const { input, confirmation } = await bookAt(service, 400, email);
+    const manageUrl = `http://alpine-post.localhost:4321/stay/manage/${'x'.repeat(8)}`;
+    const sent = {
+      confirmation,
+      to: input.email,
+      guestName: 'Heidi Muster',
+      manageUrl,
+      site: 'Alpine Post',
+    };
+    expect(await service.mailConfirmation(sent)).toBe(true);
+
+    const [mail, ...more] = mailFor(email);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe(`Ihre Buchung ${confirmation.reference}: Edelweiss Lodge`);
+    expect(mail!.from?.text).toBe('"Alpine Post" <buchungen@alpine-post.test>');
+    const text = mail!.text ?? '';
+    expect(text).toContain('Guten Tag Heidi Muster');
+    expect(text).toContain('Anfrage erhalten');
+    expect(text).toContain('Alpine Double');
+    expect(text).toContain(`Buchung ansehen oder stornieren: ${manageUrl}`);
+    expect(text).toContain('+41 33 555 01 23 · zimmer@alpine-lodges.test');
+    expect(mail!.html).toContain(`href="${manageUrl}"`);
+
+    // The guest's retry (same key) gets the same booking, and no second e-mail.
+    const again = await service.book(input);
+    expect(again.reference).toBe(confirmation.reference);
+    expect(await service.mailConfirmation({ ...sent, confirmation: again })).toBe(false);
+    expect(mailFor(email)).toHaveLength(1);
+  });
+
+  it('is sent once across two servers sharing Redis', async () => {
+    const [a, b] = [alpine({ redisUrl: redis.url }), alpine({ redisUrl: redis.url })];
+    const email = `peter.${Date.now()}@example.com`;
+    const { input, confirmation } = await bookAt(a, 410, email);
+    const sent = {
+      confirmation,
+      to: input.email,
+      guestName: 'Peter',
+      manageUrl: 'http://x/',
+      site: 'Alpine Post',
+    };
+    const results = await Promise.all([a.mailConfirmation(sent), b.mailConfirmation(sent)]);
+    expect(results.sort()).toEqual([false, true]);
+    expect(mailFor(email)).toHaveLength(1);
+  });
+
+  it('a refused send promises nothing, and the next attempt sends it', async () => {
+    const email = `refused.${Date.now()}@example.com`;
+    const good = alpine({ redisUrl: redis.url });
+    const broken = alpine({ redisUrl: redis.url, password: 'wrong' });
+    const { input, confirmation } = await bookAt(good, 420, email);
+    const sent = {
+      confirmation,
+      to: input.email,
+      guestName: 'X',
+      manageUrl: 'http://x/',
+      site: 'Alpine Post',
+    };
+    expect(await broken.mailConfirmation(sent)).toBe(false);
+    expect(mailFor(email)).toEqual([]);
+    expect(await good.mailConfirmation(sent)).toBe(true);
+    expect(mailFor(email)).toHaveLength(1);
+  });
+});
+
+describe('find my booking', () => {
+  it('finds a booking only by its reference with the address it was made with, and mails its link there', async () => {
+    const service = alpine();
+    const email = `anna.${Date.now()}@example.com`;
+    const { confirmation } = await bookAt(service, 430, email);
+    // A second stay with the same address goes under the online-requests record (the e-mail is on
+    // file now): it is found too, by the address in its notes.
+    const second = (await bookAt(service, 440, email)).confirmation;
+
+    for (const wanted of [confirmation, second]) {
+      const found = await service.findStay(email.toUpperCase(), wanted.reference.toLowerCase());
+      expect(found?.reference).toBe(wanted.reference);
+    }
+    expect(await service.findStay(`other.${email}`, confirmation.reference)).toBeNull();
+    expect(await service.findStay(email, 'BK-NOSUCH')).toBeNull();
+
+    const found = (await service.findStay(email, second.reference))!;
+    const link = 'http://alpine-post.localhost:4321/stay/manage/token';
+    await service.mailLink({
+      booking: found,
+      to: email,
+      guestName: '',
+      manageUrl: link,
+      site: 'Alpine Post',
+    });
+    const mail = mailFor(email).at(-1)!;
+    expect(mail.subject).toBe(`Der Link zu Ihrer Buchung ${second.reference}`);
+    expect(mail.text).toContain(`Buchung ansehen oder stornieren: ${link}`);
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { createI18n, type MessageKey } from '../../../src/lib/i18n/index.ts';
+import {
+  capacityText,
+  nightlyPrice,
+  roomFacts,
+  type RoomSay,
+} from '../../../src/lib/booking/room-facts.ts';
+import type { RoomOffer } from '../../../src/lib/booking/types.ts';
+
+const sayIn = (locale: string): RoomSay => {
+  const { t } = createI18n(locale, 'UTC');
+  return (key, values) => t(`widget.${key}` as MessageKey, values);
+};
+const en = sayIn('en-GB');
+
+// The demo hotel's rooms (mock/seed/accounts.ts).
+const double = { maxAdults: 2, maxChildren: 1, maxOccupancy: 3 };
+const suite = { maxAdults: 4, maxChildren: 4, maxOccupancy: 4 };
+const cabin = { maxAdults: 1, maxChildren: 0, maxOccupancy: 1 };
+
+const offer = (limits: typeof double, more: Partial<RoomOffer> = {}): RoomOffer => ({
+  roomTypeId: 'r',
+  name: 'Room',
+  description: '',
+  ...limits,
+  available: true,
+  availableRooms: 5,
+  pricePerNight: 119,
+  nightly: null,
+  averageNightly: 119,
+  totalPrice: 238,
+  currency: 'EUR',
+  ...more,
+});
+
+describe('nightlyPrice: what a room card shows per night', () => {
+  it.each([
+    // One flat rate (default dialect): the API's price per night.
+    ['flat rate', { pricePerNight: 119, averageNightly: 119 }, 119, false],
+    // Weekend rates (alt dialect, Thu–Sun), or a total alone: no one rate, so the average, called one.
+    ['no one rate', { pricePerNight: null, averageNightly: 131.45 }, 131.45, true],
+  ])('%s', (_, room, amount, average) => {
+    expect(nightlyPrice(room)).toEqual({ amount, average });
+  });
+});
+
+describe('capacity in the words of the rules', () => {
+  it.each([
+    // "Sleeps 3" would promise a bed to the third adult that booking then refuses.
+    ['a double for 2 adults and a child', double, 'Sleeps 3, at most 2 adults'],
+    ['a room any party fits', suite, 'Sleeps 4'],
+    ['a single without children', cabin, 'Sleeps 1 adult, no children'],
+  ])('%s', (_, limits, text) => {
+    expect(capacityText(limits, en)).toBe(text);
+  });
+
+  it('speaks the tenant’s language', () => {
+    expect(capacityText(double, sayIn('de-CH'))).toBe('Für 3 Personen, höchstens 2 Erwachsene');
+  });
+});
+
+describe('a room card’s facts', () => {
+  it('a free room: capacity, price per night, total, and few left', () => {
+    expect(
+      roomFacts(offer(double, { availableRooms: 2 }), { adults: 2, children: 0 }, en, 'en-GB'),
+    ).toEqual({
+      capacity: 'Sleeps 3, at most 2 adults',
+      perNight: '€119.00 per night',
+      total: '€238.00 total',
+      left: 'only 2 left',
+    });
+  });
+
+  it.each([
+    ['three adults in the double', double, 3, 0, 'For up to 2 adults'],
+    ['a party larger than the room', double, 2, 2, 'Sleeps 3: you are 4'],
+    ['a child in the cabin', { ...cabin, maxOccupancy: 2 }, 1, 1, 'Not for children'],
+  ])('says why it cannot be chosen: %s', (_, limits, adults, children, why) => {
+    const facts = roomFacts(offer(limits, { available: false }), { adults, children }, en, 'en');
+    expect(facts.why).toBe(why);
+    expect(facts.perNight).toBeUndefined();
+  });
+
+  it('a room that fits but is taken says so, with its capacity', () => {
+    const facts = roomFacts(
+      offer(suite, { available: false }),
+      { adults: 2, children: 0 },
+      en,
+      'en',
+    );
+    expect(facts).toEqual({ capacity: 'Sleeps 4', why: 'Sold out for these dates' });
+  });
+});

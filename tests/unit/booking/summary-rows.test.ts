@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
+import { widgetSay } from '../../../src/lib/i18n/widget.ts';
+import { reviewRows, stayRows } from '../../../src/lib/booking/summary-rows.ts';
+
+const en = widgetSay(createI18n('en-GB', 'UTC'));
+const de = widgetSay(createI18n('de-CH', 'UTC'));
+
+const stay = {
+  reference: 'BK-ABC123',
+  status: 'pending',
+  kind: 'received' as const,
+  place: 'Edelweiss Lodge',
+  address: 'Dorfstrasse 41, Bergheim',
+  room: 'Alpine Double',
+  checkIn: '2099-03-28',
+  checkOut: '2099-03-30',
+  checkInTime: '15:00',
+  nights: 2,
+  adults: 2,
+  children: 1,
+  total: 378,
+  currency: 'CHF',
+};
+
+describe('the summaries every interface shows', () => {
+  it('a booked stay, in the tenant’s language, with status words and times', () => {
+    expect(Object.fromEntries(stayRows(stay, de, 'de-CH'))).toMatchObject({
+      Buchungsnummer: 'BK-ABC123',
+      Unterkunft: 'Edelweiss Lodge',
+      Zimmer: 'Alpine Double',
+      Gäste: '2 Erwachsene, 1 Kind',
+    });
+    const rows = Object.fromEntries(stayRows(stay, en, 'en-GB'));
+    expect(rows['Status']).toBe('Requested: the hotel will confirm');
+    expect(rows['Check-in']).toMatch(/28 March 2099 · from 15:00/);
+    expect(rows['Total']).toContain('378.00');
+  });
+
+  it('leaves out what is not known: no total, no address, an unknown status as the API says it', () => {
+    const rows = stayRows(
+      { ...stay, kind: 'other', status: 'on_request', total: null, address: '' },
+      en,
+      'en',
+    );
+    const terms = rows.map(([term]) => term);
+    expect(terms).not.toContain('Total');
+    expect(terms).not.toContain('Address');
+    expect(Object.fromEntries(rows)['Status']).toBe('on_request');
+  });
+
+  it('the review shows optional details only when given', () => {
+    const facts = {
+      place: 'Harbour View Hotel',
+      room: 'Standard Double',
+      checkIn: '2099-03-28',
+      checkOut: '2099-03-31',
+      adults: 2,
+      children: 0,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '',
+      country: '',
+      notes: '  ',
+      total: 357,
+      currency: 'EUR',
+    };
+    const rows = Object.fromEntries(reviewRows(facts, en, 'en-GB'));
+    expect(rows).toMatchObject({
+      Name: 'Ada Lovelace',
+      Nights: '3',
+      Guests: '2 adults, 0 children',
+    });
+    expect(Object.keys(rows)).not.toEqual(expect.arrayContaining(['Phone']));
+    expect(Object.keys(rows)).not.toContain('Notes');
+  });
+});
