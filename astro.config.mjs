@@ -12,6 +12,7 @@ import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
 import { readSettings } from './src/lib/settings/settings.ts';
 import { settingsCheck } from './src/integrations/settings-check.ts';
 import { imageRoute } from './src/integrations/image-route.ts';
+import { staticFiles } from './src/integrations/static-files.ts';
 
 // The build's own settings (the server's are read when it starts: src/lib/settings/settings.ts).
 const build = readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH']);
@@ -49,7 +50,14 @@ const precompress = {
 export default defineConfig({
   output: 'server',
   outDir: build.MASTHEAD_OUT_DIR,
-  integrations: [benchRoutes, precompress, badRequest400(), settingsCheck(), imageRoute()],
+  integrations: [
+    benchRoutes,
+    precompress,
+    badRequest400(),
+    settingsCheck(),
+    imageRoute(),
+    staticFiles(),
+  ],
   // Backstop for src/lib/request/body-limit.ts: the adapter never reads more than this (default 1 GB).
   adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),
   trailingSlash: 'ignore',
