@@ -41,6 +41,16 @@ export interface ColdResult extends ColdPage {
   status: number;
   calls: number;
   roundTrips: number;
+  /** The response's status line and headers as sent (keep-alive off). */
+  headerBytes: number;
+}
+
+/** Bytes of a response's head: status line, `name: value` lines and the blank line. */
+export function headBytes(headers: Record<string, string | string[] | undefined>): number {
+  const lines = Object.entries(headers).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value ?? '']).map((one) => `${name}: ${one}\r\n`),
+  );
+  return Buffer.byteLength(`HTTP/1.1 200 OK\r\n${lines.join('')}\r\n`);
 }
 
 /**
@@ -65,6 +75,7 @@ export async function measureColdPages(mock: Mock, pages: ColdPage[]): Promise<C
           status: reply.status,
           calls: calls.length,
           roundTrips: sequentialRoundTrips(calls),
+          headerBytes: headBytes(reply.headers),
         });
       } finally {
         await site.stop();
