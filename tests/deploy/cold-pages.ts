@@ -58,12 +58,16 @@ export function headBytes(headers: Record<string, string | string[] | undefined>
  * logging proxy: the calls the first view makes, and how many of them ran one after the other.
  * Set a latency on the mock first, so calls made together overlap beyond doubt.
  */
-export async function measureColdPages(mock: Mock, pages: ColdPage[]): Promise<ColdResult[]> {
+export async function measureColdPages(
+  mock: Mock,
+  pages: ColdPage[],
+  env: Record<string, string> = {},
+): Promise<ColdResult[]> {
   const proxy = await startLoggingProxy(mock.publishingUrl);
   const results: ColdResult[] = [];
   try {
     for (const page of pages) {
-      const site = await startSite({ mock, env: { PUBLISHING_BASE_URL: proxy.url } });
+      const site = await startSite({ mock, env: { ...env, PUBLISHING_BASE_URL: proxy.url } });
       try {
         proxy.log.length = 0;
         const reply = await send(`http://127.0.0.1:${site.port}${page.path}`, {
