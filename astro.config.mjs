@@ -89,7 +89,9 @@ export default defineConfig({
   devToolbar: { enabled: false },
   vite: {
     // Astro inlines a processed script below this size: 0 keeps every one a file (see `build`).
-    build: { assetsInlineLimit: 0 },
+    // One stylesheet for every page (about 9 KB brotli), fetched once and cached: fewer
+    // render-blocking requests on a first view than a file per component.
+    build: { assetsInlineLimit: 0, cssCodeSplit: false },
     server: { allowedHosts: true },
     preview: { allowedHosts: true },
   },
