@@ -87,20 +87,17 @@ describe.each(zones)('cached formatters for $locale in $timeZone', (tenant) => {
         new Intl.NumberFormat(tenant.locale, { style: 'currency', currency }).format(1234.5),
       );
     }
-    expect(formatWait(30, tenant.locale)).toBe(
-      new Intl.NumberFormat(tenant.locale, {
-        style: 'unit',
-        unit: 'second',
-        unitDisplay: 'long',
-      }).format(30),
-    );
-    expect(formatWait(600, tenant.locale)).toBe(
-      new Intl.NumberFormat(tenant.locale, {
-        style: 'unit',
-        unit: 'minute',
-        unitDisplay: 'long',
-      }).format(10),
-    );
+    // 30 s in seconds, 600 s in whole minutes.
+    for (const [seconds, unit, value] of [
+      [30, 'second', 30],
+      [600, 'minute', 10],
+    ] as const) {
+      expect(formatWait(seconds, tenant.locale)).toBe(
+        new Intl.NumberFormat(tenant.locale, { style: 'unit', unit, unitDisplay: 'long' }).format(
+          value,
+        ),
+      );
+    }
   });
 
   it('builds each formatter once and shares it', () => {
