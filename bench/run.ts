@@ -50,6 +50,16 @@ if (existsSync(NGINX) && existsSync(REDIS_SERVER)) {
   console.log(`\nProduction delivery: skipped, needs ${NGINX} and ${REDIS_SERVER}`);
   verdicts.push({ bench: `${deliveryBench} (skipped: no nginx/redis-server)`, ok: false });
 }
+const originBench =
+  'origin: npm start ≥ 0.6× nginx file, post render ≥ 0.3× and home ≥ 0.5× a bare page, cold post ≤ 2 round trips and other pages 1, headers ≤ 800 B, RSS ≤ 300 MB under render load, ≤ 0.3 MB per tenant';
+if (existsSync(NGINX)) {
+  const { run: runOrigin } = await import('./origin.ts');
+  const origin = await runOrigin();
+  results['origin'] = origin;
+  verdicts.push({ bench: originBench, ok: origin.ok });
+} else {
+  verdicts.push({ bench: `${originBench} (skipped: no nginx)`, ok: false });
+}
 const crawlerSeconds = process.argv.includes('--crawler-full') ? 120 : 20;
 const crawler = await runCrawler({ seconds: crawlerSeconds });
 console.log(

@@ -6,6 +6,7 @@ import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log/log.ts';
 import { statusResponse } from './lib/delivery/status-access.ts';
 import { compressResponses } from './lib/delivery/middleware.ts';
+import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
@@ -142,6 +143,7 @@ const errorLogging = defineMiddleware(async (context, next) => {
 const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
   response.headers.set('X-Content-Type-Options', 'nosniff');
+  trimPolicy(response.headers);
   // A private page (the booking's manage page and its .ics) sets `strict-origin` itself: kept.
   if (!response.headers.has('Referrer-Policy')) {
     response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');

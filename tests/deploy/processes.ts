@@ -52,6 +52,11 @@ export class Service {
     );
   }
 
+  /** The process id while it runs (benchmarks read its memory). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** What the process printed (for failure messages). */
   get log(): string {
     return this.output.slice(-4000);

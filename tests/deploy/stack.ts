@@ -49,6 +49,14 @@ export interface SiteOptions {
   env?: Record<string, string>;
 }
 
+/** The Node flags `npm start` runs with (package.json `scripts.start`): the heap settings. */
+export function npmStartFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return pkg.scripts.start.match(/--[\w-]+=\S+/g) ?? [];
+}
+
 /** One `npm start` server (scripts/start.mjs) on the suite's build, pointed at the mock. */
 export async function startSite(options: SiteOptions): Promise<Service> {
   const port = await freePort();
@@ -81,7 +89,7 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     `site :${port}`,
     port,
     process.execPath,
-    [join(root, 'scripts/start.mjs')],
+    [...npmStartFlags(), join(root, 'scripts/start.mjs')],
     env,
     async () => {
       try {

@@ -76,3 +76,17 @@ export async function commentsForPage(
   );
   return { view, submitted: result !== undefined };
 }
+
+/**
+ * The post page's comments, read while the post loads: they need only the address's slug. Call
+ * the returned function with the post's own slug; another slug (an old address) reads again.
+ */
+export function commentsAlongside(
+  Astro: AstroGlobal,
+  requestedSlug: string,
+): (postSlug: string) => Promise<PageComments | null> {
+  const early = commentsForPage(Astro, requestedSlug);
+  // The post may fail first (404, outage): this read's own failure is then nobody's concern.
+  early.catch(() => undefined);
+  return (postSlug) => (postSlug === requestedSlug ? early : commentsForPage(Astro, postSlug));
+}

@@ -2,7 +2,7 @@ import type { SignedIn } from '../auth/session.ts';
 import { logWarn } from '../log/log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../site/clients.ts';
-import { loadPlans } from '../reading/loaders.ts';
+import { loadPlans, warmNavigation } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { classify, isSignedOut, isTemporary } from '../failures/classify.ts';
@@ -12,6 +12,7 @@ export const EDITIONS_PER_PAGE = 12;
 
 /** The edition list, newest first (anonymous: the same list for every visitor). */
 export async function loadEditions(tenant: Tenant, page: number): Promise<Paged<Edition>> {
+  warmNavigation(tenant);
   const list = await publishingFor(tenant).listEditions({ page, perPage: EDITIONS_PER_PAGE });
   const items = [...list.items].sort((a, b) =>
     (b.published_at ?? '').localeCompare(a.published_at ?? ''),
@@ -52,13 +53,18 @@ export type ReaderData =
  * One edition for the reader. The anonymous copy is asked first (shared cache); only when it
  * requires a subscription is the session read (`readSession`), and with a signed-in subscriber the
  * edition is asked again with their token. Page images of a paid edition therefore only ever come
- * from a response for this user's token. Unknown slug → `NotFoundError`.
+ * from a response for this user's token. Unknown slug → `NotFoundError`. The header's categories
+ * and the plans start with the edition (one round trip for a cold page, paywall or not).
  */
 export async function loadReader(
   tenant: Tenant,
   slug: string,
   readSession: () => Promise<SignedIn | null>,
 ): Promise<ReaderData> {
+  warmNavigation(tenant);
+  const plans = loadPlans(tenant);
+  // Only a paywall awaits the plans; a free edition leaves them (and their failure) to the cache.
+  plans.catch(() => undefined);
   const anonymous = await publishingFor(tenant).getEdition(slug);
   if (!anonymous.requires_subscription) {
     return { kind: 'reader', edition: anonymous, pages: readablePages(anonymous), cache: 'public' };
@@ -82,7 +88,7 @@ export async function loadReader(
       return {
         kind: 'paywall',
         edition: anonymous,
-        plans: await paywallPlans(tenant),
+        plans: await paywallPlans(tenant, plans),
         signedIn: null,
         cache: 'private',
       };
@@ -91,16 +97,16 @@ export async function loadReader(
   return {
     kind: 'paywall',
     edition: anonymous,
-    plans: await paywallPlans(tenant),
+    plans: await paywallPlans(tenant, plans),
     signedIn,
     cache: 'private',
   };
 }
 
 /** The e-paper plans for the paywall; an outage leaves the list empty (the paywall links to /plans). */
-async function paywallPlans(tenant: Tenant): Promise<Plan[]> {
+async function paywallPlans(tenant: Tenant, plans: Promise<Plan[]>): Promise<Plan[]> {
   try {
-    const offer = epaperOffer(await loadPlans(tenant), tenant.publishing.epaperPlans);
+    const offer = epaperOffer(await plans, tenant.publishing.epaperPlans);
     if (offer.length === 0) logWarn('epaper.plans.none', { tenant: tenant.id });
     return offer;
   } catch (error) {

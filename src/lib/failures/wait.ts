@@ -1,3 +1,5 @@
+import { numberFormat } from '../i18n/intl-cache.ts';
+
 /** How long a refused visitor waits: one rounding and one wording for every surface. */
 
 /** Seconds for `Retry-After` and messages: whole seconds, rounded up, never below 1. */
@@ -14,5 +16,5 @@ export function retryAfterFromMs(ms: number): number {
 export function formatWait(seconds: number, locale: string): string {
   const s = retryAfterSeconds(seconds);
   const [value, unit] = s < 90 ? [s, 'second'] : [Math.ceil(s / 60), 'minute'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+  return numberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }

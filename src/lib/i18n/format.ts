@@ -1,19 +1,12 @@
 import type { Tenant } from '../tenants/schema.ts';
-
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
+import { dateTimeFormat, numberFormat } from './intl-cache.ts';
 
 function dateFormat(
   locale: string,
   timeZone: string,
   style: 'long' | 'medium' | 'short',
 ): Intl.DateTimeFormat {
-  const key = `${locale}|${timeZone}|${style}`;
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone });
-    dateFormats.set(key, format);
-  }
-  return format;
+  return dateTimeFormat(locale, { dateStyle: style, timeZone });
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -70,7 +63,7 @@ export function formatDateTime(
   if (!read) return '';
   if (read.calendar) return formatDate(value, tenant, 'medium');
   const date = read.date;
-  return new Intl.DateTimeFormat(tenant.locale, {
+  return dateTimeFormat(tenant.locale, {
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: tenant.timeZone,
@@ -82,7 +75,7 @@ export function formatPrice(amount: string | number, currency: string, locale: s
   const value = typeof amount === 'number' ? amount : Number.parseFloat(amount);
   if (!Number.isFinite(value)) return `${amount} ${currency}`;
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(value);
+    return numberFormat(locale, { style: 'currency', currency }).format(value);
   } catch {
     return `${value.toFixed(2)} ${currency}`;
   }
@@ -92,7 +85,7 @@ export function formatPrice(amount: string | number, currency: string, locale: s
 export function isoDateInZone(value: string | Date, timeZone: string): string {
   if (typeof value === 'string' && isDateOnly(value)) return value.trim();
   const date = readDate(value)?.date ?? new Date(Number.NaN);
-  return new Intl.DateTimeFormat('en-CA', {
+  return dateTimeFormat('en-CA', {
     timeZone,
     year: 'numeric',
     month: '2-digit',
@@ -105,7 +98,7 @@ export function stayDate(date: string, locale: string): string {
   const instant = new Date(`${date}T00:00:00Z`);
   if (Number.isNaN(instant.getTime())) return date;
   try {
-    return new Intl.DateTimeFormat(locale, {
+    return dateTimeFormat(locale, {
       weekday: 'short',
       day: 'numeric',
       month: 'long',

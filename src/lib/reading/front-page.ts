@@ -2,6 +2,7 @@
  * The newspaper front page beyond the lead story: which section blocks it shows and with which
  * stories, and what the "live now" band says. Pure functions; `loadFrontPage` gathers the data.
  */
+import { dateTimeFormat } from '../i18n/intl-cache.ts';
 import { isoDateInZone } from '../i18n/format.ts';
 import type { Category, Edition, PostSummary, Stream } from '../publishing/schema.ts';
 import { streamStatus } from '../streams/status.ts';
@@ -103,7 +104,7 @@ export function promotedEdition(editions: readonly Edition[]): Edition | null {
 
 /** `6:00 PM EST` / `18:00 MEZ`: a start time on the tenant's clock, with the zone's name. */
 export function clockTime(iso: string, tenant: Pick<Tenant, 'locale' | 'timeZone'>): string {
-  return new Intl.DateTimeFormat(tenant.locale, {
+  return dateTimeFormat(tenant.locale, {
     hour: 'numeric',
     minute: '2-digit',
     timeZone: tenant.timeZone,

@@ -26,7 +26,7 @@ export async function navigationCategories(tenant: Tenant): Promise<Category[]> 
  * Starts the header's categories read alongside the page's own reads (the layout asks for it only
  * after the page's data), so a cold page waits for the slowest call, not for their sum.
  */
-function warmNavigation(tenant: Tenant): void {
+export function warmNavigation(tenant: Tenant): void {
   void publishingFor(tenant)
     .listCategories()
     .catch(() => undefined);
@@ -71,16 +71,17 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
       if (!isArticle && !related.some((known) => known.id === item.id)) related.push(item);
     }
   };
+  const firstTag = post.tags[0];
   try {
-    if (post.category)
-      add(
-        (await client.listPosts({ category: post.category.slug, perPage: RELATED_COUNT + 1 }))
-          .items,
-      );
-    const firstTag = post.tags[0];
-    if (related.length < RELATED_COUNT && firstTag) {
-      add((await client.listPosts({ tag: firstTag.name, perPage: RELATED_COUNT + 1 })).items);
-    }
+    // Both lists at once (one round trip); the tag's fills only what the category's leaves.
+    const [byCategory, byTag] = await Promise.all([
+      post.category
+        ? client.listPosts({ category: post.category.slug, perPage: RELATED_COUNT + 1 })
+        : null,
+      firstTag ? client.listPosts({ tag: firstTag.name, perPage: RELATED_COUNT + 1 }) : null,
+    ]);
+    add(byCategory?.items ?? []);
+    add(byTag?.items ?? []);
   } catch (error) {
     // Related posts are a nice-to-have: the article itself is what the visitor came for.
     if (!isTemporary(classify(error))) throw error;
@@ -103,6 +104,7 @@ export function loadCategories(tenant: Tenant) {
 }
 
 export function loadTags(tenant: Tenant) {
+  warmNavigation(tenant);
   return publishingFor(tenant).listTags();
 }
 
@@ -114,13 +116,16 @@ export async function loadSearch(
 ): Promise<Paged<PostSummary> | null> {
   const q = query.trim();
   if (!q) return null;
+  warmNavigation(tenant);
   return publishingFor(tenant).listPosts({ search: q, page, perPage: POSTS_PER_PAGE });
 }
 
 export function loadPlans(tenant: Tenant) {
+  warmNavigation(tenant);
   return publishingFor(tenant).listPlans();
 }
 
 export function loadPlan(tenant: Tenant, slug: string) {
+  warmNavigation(tenant);
   return publishingFor(tenant).getPlan(slug);
 }

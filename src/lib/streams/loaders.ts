@@ -1,5 +1,6 @@
 import type { Stream } from '../publishing/schema.ts';
 import { publishingFor } from '../site/clients.ts';
+import { warmNavigation } from '../reading/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { sortStreams } from './status.ts';
@@ -16,11 +17,13 @@ export function streamsEnabled(tenant: Pick<Tenant, 'features'>): boolean {
 
 /** One page of streams, live first, then scheduled (soonest), then ended (latest). */
 export async function loadStreams(tenant: Tenant, page: number): Promise<Paged<Stream>> {
+  warmNavigation(tenant);
   const paged = await publishingFor(tenant).listStreams({ page, perPage: STREAMS_PER_PAGE });
   return { ...paged, items: sortStreams(paged.items) };
 }
 
 /** One stream; unknown → `NotFoundError` (the page answers 404). */
 export function loadStream(tenant: Tenant, slug: string): Promise<Stream> {
+  warmNavigation(tenant);
   return publishingFor(tenant).getStream(slug);
 }

@@ -1,3 +1,4 @@
+import { dateTimeFormat } from '../i18n/intl-cache.ts';
 import { createI18n, type I18n, type MessageKey } from '../i18n/index.ts';
 import { readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
@@ -75,7 +76,7 @@ export function streamTiming(
 
 /** `Nov 23, 2026, 1:00 PM EST`: a viewer elsewhere sees whose clock the time is on. */
 export function zonedDateTime(date: Date, tenant: Pick<Tenant, 'locale' | 'timeZone'>): string {
-  return new Intl.DateTimeFormat(tenant.locale, {
+  return dateTimeFormat(tenant.locale, {
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: tenant.timeZone,
@@ -87,7 +88,7 @@ export function zonedDateTime(date: Date, tenant: Pick<Tenant, 'locale' | 'timeZ
 }
 
 function zoneName(date: Date, tenant: Pick<Tenant, 'locale' | 'timeZone'>): string {
-  const parts = new Intl.DateTimeFormat(tenant.locale, {
+  const parts = dateTimeFormat(tenant.locale, {
     timeZone: tenant.timeZone,
     timeZoneName: 'short',
   }).formatToParts(date);

@@ -1,0 +1,317 @@
+/**
+ * The origin server near the machine's limit (issue 23), in one run on loopback:
+ * - `npm start` serving a warm post (brotli) vs nginx serving a file with the same body and headers;
+ * - post and home rendered (data cached, page not: every request another host of the tenant's
+ *   wildcard, so the route cache misses) vs a bare Astro page of a post's size (bench/plain.astro);
+ * - response header bytes;
+ * - cold upstream round trips per page type with 150 ms upstream latency (counted from a request log);
+ * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
+ *   (`--no-tenants` skips the three builds that takes).
+ *
+ *   node bench/origin.ts [--seconds 60] [--no-tenants]
+ *
+ * Throughput pairs are measured alternately (3 rounds each) so background load falls on both sides;
+ * compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startMock } from '../mock/index.ts';
+import { coldPages, headBytes, measureColdPages } from '../tests/deploy/cold-pages.ts';
+import { send } from '../tests/deploy/http.ts';
+import type { Service } from '../tests/deploy/processes.ts';
+import { startDocumentedMock, startNginx, startSite, type Mock } from '../tests/deploy/stack.ts';
+import { startTenantProxy, tenantsFile } from './origin-tenants.ts';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const OUT_DIR = join(root, 'dist-origin');
+const HOST = 'daily-planet.localhost';
+const CONNECTIONS = 20;
+const SECONDS = 4;
+const args = process.argv.slice(2);
+const loadSeconds = Number(args[args.indexOf('--seconds') + 1]) || 60;
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
+
+function build(outDir = OUT_DIR): void {
+  execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      MASTHEAD_BENCH: 'true',
+      MASTHEAD_OUT_DIR: outDir,
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** Requests per second; `host(n)` gives every request its own Host when set. */
+async function rps(
+  url: string,
+  options: { headers?: Record<string, string>; host?: (n: number) => string } = {},
+): Promise<number> {
+  let n = 0;
+  const { host } = options;
+  const headers = { host: HOST, ...options.headers };
+  const requests = host
+    ? [{ setupRequest: (req: object) => ({ ...req, headers: { ...headers, host: host(n++) } }) }]
+    : undefined;
+  const once = (duration: number) =>
+    autocannon({
+      url,
+      headers,
+      connections: CONNECTIONS,
+      duration,
+      ...(requests ? { requests } : {}),
+    });
+  await once(1);
+  const result = await once(SECONDS);
+  if (result.non2xx + result.errors > 0) throw new Error(`errors while measuring ${url}`);
+  return result.requests.average;
+}
+
+/** Alternates two measurements, three rounds each: background load falls on both alike. */
+async function compare(a: () => Promise<number>, b: () => Promise<number>) {
+  let sumA = 0;
+  let sumB = 0;
+  for (let round = 0; round < 3; round += 1) {
+    sumA += await a();
+    sumB += await b();
+  }
+  return { a: Math.round(sumA / 3), b: Math.round(sumB / 3), ratio: round2(sumA / sumB) };
+}
+
+const unlimited = () =>
+  startMock({
+    publishingPort: 0,
+    lodgingPort: 0,
+    controlPort: 0,
+    host: '127.0.0.1',
+    limits: { publicPerMinute: 0, tokenPerMinute: 0, lodgingPerMinute: 0 },
+  });
+
+const site = (mock: Mock, env: Record<string, string> = {}) =>
+  startSite({ mock, env: { MASTHEAD_OUT_DIR: OUT_DIR, ...env } });
+
+async function postPath(mock: Mock): Promise<string> {
+  const pages = await coldPages(mock);
+  return pages.find((page) => page.type === 'post')?.path ?? '/';
+}
+
+/** `npm start`'s warm post vs nginx sending the same bytes and headers from a file. */
+async function startVersusNginx(mock: Mock) {
+  const server = await site(mock);
+  const path = await postPath(mock);
+  const url = `http://127.0.0.1:${server.port}${path}`;
+  const br = { 'accept-encoding': 'br' };
+  for (let i = 0; i < 3; i += 1) await send(url, { host: HOST, headers: br });
+  const page = await send(url, { host: HOST, headers: br });
+  const skip = new Set(['date', 'connection', 'content-length', 'keep-alive', 'content-type']);
+  const nginx = await startNginx((dir, port) => {
+    mkdirSync(join(dir, 'www'), { recursive: true });
+    writeFileSync(join(dir, 'www', 'post'), page.raw);
+    const headers = Object.entries(page.headers)
+      .filter(([name]) => !skip.has(name))
+      .map(([name, value]) => `      add_header ${name} ${JSON.stringify(String(value))};`)
+      .join('\n');
+    return `  server {
+    listen 127.0.0.1:${port};
+    root ${dir}/www;
+    location = ${path} {
+      default_type ${JSON.stringify(String(page.headers['content-type'] ?? 'text/html'))};
+${headers}
+      try_files /post =404;
+    }
+  }`;
+  });
+  try {
+    const measured = await compare(
+      () => rps(url, { headers: br }),
+      () => rps(`http://127.0.0.1:${nginx.port}${path}`, { headers: br }),
+    );
+    return {
+      npmStartRps: measured.a,
+      nginxFileRps: measured.b,
+      ratio: measured.ratio,
+      bodyBytesBrotli: page.raw.length,
+      headerBytes: headBytes(page.headers),
+    };
+  } finally {
+    await nginx.stop();
+    await server.stop();
+  }
+}
+
+/** Renders with the data cached and the page not (another host each time) vs the bare page. */
+async function renderVersusPlain(mock: Mock) {
+  const server = await site(mock);
+  const path = await postPath(mock);
+  const base = `http://127.0.0.1:${server.port}`;
+  const fresh = (n: number) => `r${n}.dailyplanet.example.com`;
+  try {
+    for (const warm of [path, '/']) await send(`${base}${warm}`, { host: HOST });
+    const htmlBytes = async (p: string) => (await send(`${base}${p}`, { host: HOST })).text.length;
+    const sizes = { post: await htmlBytes(path), plain: await htmlBytes('/bench/plain') };
+    const post = await compare(
+      () => rps(`${base}${path}`, { host: fresh }),
+      () => rps(`${base}/bench/plain`, { host: fresh }),
+    );
+    const home = await compare(
+      () => rps(`${base}/`, { host: fresh }),
+      () => rps(`${base}/bench/plain`, { host: fresh }),
+    );
+    return {
+      postRenderRps: post.a,
+      plainRps: post.b,
+      postRatio: post.ratio,
+      homeRenderRps: home.a,
+      plainRpsWithHome: home.b,
+      homeRatio: home.ratio,
+      postHtmlBytes: sizes.post,
+      plainHtmlBytes: sizes.plain,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+function rssOf(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** RSS of `npm start` while it renders posts (a new host each request) for `seconds`. */
+async function rssUnderLoad(mock: Mock, seconds: number) {
+  const server: Service = await site(mock);
+  const path = await postPath(mock);
+  const base = `http://127.0.0.1:${server.port}`;
+  try {
+    await send(`${base}${path}`, { host: HOST });
+    const idle = rssOf(server.pid);
+    let peak = idle;
+    const timer = setInterval(() => (peak = Math.max(peak, rssOf(server.pid))), 500);
+    let n = 0;
+    const result = await autocannon({
+      url: `${base}${path}`,
+      connections: CONNECTIONS,
+      duration: seconds,
+      requests: [
+        {
+          setupRequest: (req: object) => ({
+            ...req,
+            headers: { host: `m${n++}.dailyplanet.example.com` },
+          }),
+        },
+      ],
+    });
+    clearInterval(timer);
+    const end = rssOf(server.pid);
+    return {
+      seconds,
+      renders: result.requests.total,
+      errors: result.errors + result.non2xx,
+      idleRssMb: mb(idle),
+      peakRssMb: mb(peak),
+      endRssMb: mb(end),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** RSS after a home and a post view of every tenant, for a build with `count` tenants. */
+async function rssPerTenant(mock: Mock, counts: number[]) {
+  const path = await postPath(mock);
+  const proxy = await startTenantProxy(mock.publishingUrl);
+  const original = join(root, 'tenants.json');
+  const saved = `${original}.bench-saved`;
+  copyFileSync(original, saved);
+  const rows: { tenants: number; rssMb: number; buildSeconds: number }[] = [];
+  try {
+    for (const count of counts) {
+      writeFileSync(original, tenantsFile(readFileSync(saved, 'utf8'), count));
+      const started = Date.now();
+      const outDir = join(root, `dist-origin-${count}`);
+      build(outDir);
+      const buildSeconds = Math.round((Date.now() - started) / 100) / 10;
+      // Every tenant's first views are cold: the site's upstream budget must not be what is measured.
+      const server = await site(mock, {
+        MASTHEAD_OUT_DIR: outDir,
+        PUBLISHING_BASE_URL: proxy.url,
+        PUBLISHING_PUBLIC_PER_MINUTE: '1000000',
+      });
+      try {
+        for (let i = 0; i < count; i += 1) {
+          const host = `t${i}.localhost`;
+          for (const page of ['/', path]) {
+            const reply = await send(`http://127.0.0.1:${server.port}${page}`, { host });
+            if (reply.status !== 200) throw new Error(`${host}${page}: ${reply.status}`);
+          }
+        }
+        rows.push({ tenants: count, rssMb: mb(rssOf(server.pid)), buildSeconds });
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    copyFileSync(saved, original);
+    unlinkSync(saved);
+    await proxy.close();
+  }
+  const first = rows[0]!;
+  const last = rows.at(-1)!;
+  return {
+    rows,
+    mbPerTenant: round2((last.rssMb - first.rssMb) / (last.tenants - first.tenants)),
+  };
+}
+
+export async function run() {
+  build();
+  const mock = await unlimited();
+  const latency = await startDocumentedMock();
+  try {
+    const delivery = await startVersusNginx(mock);
+    console.table([delivery]);
+    const render = await renderVersusPlain(mock);
+    console.table([render]);
+    await fetch(`${latency.controlUrl}/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'publishing', latencyMs: 150 }),
+    });
+    const cold = await measureColdPages(latency, await coldPages(latency), {
+      MASTHEAD_OUT_DIR: OUT_DIR,
+    });
+    console.table(cold);
+    const memory = await rssUnderLoad(mock, loadSeconds);
+    console.table([memory]);
+    const tenants = args.includes('--no-tenants') ? null : await rssPerTenant(mock, [3, 30, 300]);
+    if (tenants) console.table(tenants.rows);
+    const result = { delivery, render, cold, memory, tenants };
+    const ok =
+      delivery.ratio >= 0.6 &&
+      render.postRatio >= 0.3 &&
+      render.homeRatio >= 0.5 &&
+      cold.every((page) => page.roundTrips <= (page.type === 'post' ? 2 : 1)) &&
+      cold.every((page) => page.headerBytes <= 800) &&
+      memory.peakRssMb <= 300 &&
+      (!tenants || tenants.mbPerTenant <= 0.3);
+    return { ...result, ok };
+  } finally {
+    await mock.close();
+    await latency.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await run();
+  console.log(JSON.stringify(result, null, 2));
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(join(root, 'bench/results/origin.json'), `${JSON.stringify(result, null, 2)}\n`);
+  if (!result.ok) process.exitCode = 1;
+}

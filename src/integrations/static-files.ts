@@ -1,0 +1,43 @@
+import type { AstroIntegration } from 'astro';
+import { fileURLToPath } from 'node:url';
+
+const STANDALONE = /@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/;
+const ADAPTER_IMPORT = 'from "./serve-static.js"';
+const OURS = fileURLToPath(new URL('../lib/delivery/adapter-static.ts', import.meta.url));
+
+/**
+ * The Node adapter's standalone server with Masthead's static handler (src/lib/delivery/static-files.ts):
+ * the adapter's own stats the path of every request on disk before a page renders. The build fails
+ * if the adapter's file no longer imports its handler the way this replaces it.
+ */
+export function staticFiles(): AstroIntegration {
+  return {
+    name: 'masthead:static-files',
+    hooks: {
+      'astro:config:setup': ({ updateConfig }) => {
+        updateConfig({
+          vite: {
+            plugins: [
+              {
+                name: 'masthead:static-files',
+                apply: 'build',
+                transform(code: string, id: string) {
+                  if (!STANDALONE.test(id)) return null;
+                  if (!code.includes(ADAPTER_IMPORT)) {
+                    throw new Error(
+                      `@astrojs/node changed: ${id} no longer imports ./serve-static.js (src/integrations/static-files.ts)`,
+                    );
+                  }
+                  return {
+                    code: code.replace(ADAPTER_IMPORT, `from ${JSON.stringify(OURS)}`),
+                    map: null,
+                  };
+                },
+              },
+            ],
+          },
+        });
+      },
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { readdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import send from 'send';
+
+/** Content types of the precompressed kinds (the `.br`/`.gz` copy must say what it decodes to). */
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** A file of the client build: its path under the client directory and its encoded copies. */
+export interface StaticFile {
+  file: string;
+  br: boolean;
+  gz: boolean;
+}
+
+/**
+ * Every file of the client build by URL path, read once at start: a page request then reaches the
+ * app without touching the disk (the adapter's own handler stats the path of every request).
+ * A directory's `index.html` answers for `/dir` and `/dir/`; dot files only under `.well-known`.
+ */
+export function listStaticFiles(clientDir: string): Map<string, StaticFile> {
+  const paths = new Set<string>();
+  const walk = (current: string) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const urlPath = '/' + relative(clientDir, join(current, entry.name)).split(sep).join('/');
+      if (entry.name.startsWith('.') && urlPath !== '/.well-known') continue;
+      if (entry.isDirectory()) walk(join(current, entry.name));
+      else if (entry.isFile()) paths.add(urlPath);
+    }
+  };
+  try {
+    walk(clientDir);
+  } catch {
+    // No client directory: every request goes to the app.
+  }
+  const found = new Map<string, StaticFile>();
+  for (const urlPath of paths) {
+    // An encoded copy is served only for its original (a lone `x.js.br` is never served).
+    if (/\.(br|gz)$/.test(urlPath)) continue;
+    const known = { file: urlPath, br: paths.has(`${urlPath}.br`), gz: paths.has(`${urlPath}.gz`) };
+    found.set(urlPath, known);
+    if (basename(urlPath) === 'index.html') {
+      const dir = dirname(urlPath);
+      found.set(dir, known);
+      if (dir !== '/') found.set(`${dir}/`, known);
+    }
+  }
+  return found;
+}
+
+/** `br` or `gzip` as the client accepts them (q=0 refuses), brotli first. */
+export function pickEncoding(
+  acceptEncoding: string | undefined,
+  available: Pick<StaticFile, 'br' | 'gz'>,
+): 'br' | 'gzip' | null {
+  const weights = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name) weights.set(name, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const weight = (name: string) => weights.get(name) ?? weights.get('*') ?? 0;
+  if (available.br && weight('br') > 0 && weight('br') >= weight('gzip')) return 'br';
+  if (available.gz && weight('gzip') > 0) return 'gzip';
+  return null;
+}
+
+export type StaticHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/**
+ * Serves the files known at start (with their brotli/gzip copies when `compression`), and hands
+ * every other request to `next` at once. Hashed `/_astro/` assets are cached for a year.
+ */
+export function staticHandler(clientDir: string, options: { compression: boolean }): StaticHandler {
+  const files = listStaticFiles(clientDir);
+  return (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url) return next();
+    const query = req.url.indexOf('?');
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(query < 0 ? req.url : req.url.slice(0, query));
+    } catch {
+      return next();
+    }
+    const asset = files.get(pathname);
+    if (!asset) return next();
+    const compressible = asset.br || asset.gz;
+    if (compressible) res.setHeader('Vary', 'Accept-Encoding');
+    const encoding = options.compression
+      ? pickEncoding(req.headers['accept-encoding'], asset)
+      : null;
+    const path = encoding ? `${asset.file}.${encoding === 'br' ? 'br' : 'gz'}` : asset.file;
+    // No ranges of an encoded copy: a byte range of it is not what a client asking for one expects.
+    const stream = send(req, path, { root: clientDir, acceptRanges: !encoding, dotfiles: 'allow' });
+    stream.on('headers', (response: ServerResponse) => {
+      if (encoding) {
+        response.setHeader(
+          'Content-Type',
+          TYPES[extname(asset.file)] ?? 'application/octet-stream',
+        );
+        response.setHeader('Content-Encoding', encoding);
+      }
+      if (asset.file.startsWith('/_astro/')) {
+        response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      }
+    });
+    // Gone since start (a redeploy in place): the app answers, as for any unknown path.
+    stream.on('error', () => {
+      res.removeHeader('Content-Encoding');
+      next();
+    });
+    stream.pipe(res);
+  };
+}
+
+/**
+ * The client directory of a built server, found from where the server's code runs (as the Node
+ * adapter finds it, so a moved `dist/` still works): `options.client` relative to `options.server`.
+ */
+export function clientDirOf(
+  options: { client: string; server: string },
+  moduleUrl: string,
+): string {
+  const server = fileURLToPath(options.server);
+  const rel = relative(server, fileURLToPath(options.client));
+  const serverFolder = basename(server);
+  let dir = dirname(fileURLToPath(moduleUrl));
+  while (basename(dir) !== serverFolder) {
+    const up = dirname(dir);
+    if (up === dir) return fileURLToPath(options.client);
+    dir = up;
+  }
+  return join(dir, rel);
+}
