@@ -13,6 +13,8 @@ export const OUT_DIR = join(root, 'dist-deploy');
 export const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
 export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
 export const STATUS_TOKEN = 'deploy-suite-status-token';
+export const METRICS_TOKEN = 'deploy-suite-metrics-token';
+export const PROMETHEUS = process.env['PROMETHEUS'] ?? '/usr/bin/prometheus';
 
 export type Mock = Awaited<ReturnType<typeof startMock>>;
 
@@ -63,6 +65,7 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     LODGING_BASE_URL: options.mock.lodgingUrl,
     TRUST_PROXY: 'true',
     STATUS_TOKEN,
+    METRICS_TOKEN,
     REDIS_URL: options.redisUrl ?? '',
     // Every server behind one edge signs image addresses with the same key (docs/deploy.md).
     IMAGE_SIGNING_SECRET: 'deploy-suite-image-signing-key',
@@ -167,5 +170,38 @@ export function startEdge(upstreams: number[]): Promise<Service & { dir: string 
       edgeConfig(shipped, port, upstreams, join(dir, 'cache')),
     );
     return `  include ${dir}/masthead.conf;`;
+  });
+}
+
+/** Prometheus (Debian's package) scraping `/_metrics` of `targets` every second, with the token. */
+export async function startPrometheus(targets: number[]): Promise<Service & { dir: string }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'masthead-prometheus-'));
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    `global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: masthead
+    metrics_path: /_metrics
+    authorization:
+      credentials: ${METRICS_TOKEN}
+    static_configs:
+      - targets: [${targets.map((target) => `'127.0.0.1:${target}'`).join(', ')}]
+`,
+  );
+  const prometheus = new Service('prometheus', port, PROMETHEUS, [
+    `--config.file=${join(dir, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+  ]);
+  await prometheus.start();
+  const stop = prometheus.stop.bind(prometheus);
+  return Object.assign(prometheus, {
+    dir,
+    stop: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   });
 }

@@ -6,6 +6,7 @@ import {
   MAX_URL_LENGTH,
   shareableParamsOfRequestPath,
 } from '../request/clean-url.ts';
+import { observedProvider } from '../observability/request.ts';
 
 /**
  * The route cache (astro.config.mjs `cache.provider`): Astro's `memoryCache`, bounded. Astro's own
@@ -199,5 +200,5 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
 
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
-  return createRouteCache(config);
+  return observedProvider(createRouteCache(config));
 }

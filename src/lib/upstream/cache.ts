@@ -1,3 +1,4 @@
+import { logJsonLine } from '../log/log.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -122,7 +123,7 @@ export interface CacheOptions {
   now?: () => number;
   /** How long an upstream 404 is remembered (default 60 s). */
   notFoundSeconds?: number | undefined;
-  /** Where "stale beyond its window" lines go; `console.warn` by default. */
+  /** Where "stale beyond its window" lines go; the process's logger by default. */
   log?: ((line: string) => void) | undefined;
 }
 
@@ -253,7 +254,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
   const { metrics } = options;
   const now = options.now ?? Date.now;
   const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
   const maxSize = options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES;
   const lru = new LRUCache<string, Entry>({
     maxSize,
