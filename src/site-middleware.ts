@@ -10,6 +10,7 @@ import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { publicOrigin } from './lib/request/public-origin.ts';
 import { tenantOfRequest } from './lib/request/tenant-of.ts';
 import { noteRequest } from './lib/observability/request.ts';
+import { startFreshness } from './lib/freshness/start.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 import {
@@ -20,6 +21,8 @@ import {
 } from './lib/request/clean-url.ts';
 
 const { METRICS_TOKEN, STATUS_TOKEN, TRUST_PROXY } = settings();
+// The change watchers and the invalidation listener run from the moment the site loads.
+startFreshness();
 
 /**
  * `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every tenant at

@@ -3,7 +3,7 @@ import type { Next } from 'hono';
 import { injectFaults } from '../lib/faults.ts';
 import { bearer, clientIp, notFound, problem, unauthenticated } from '../lib/http.ts';
 import { throttle } from '../lib/ratelimit.ts';
-import { count, routeKey } from '../lib/stats.ts';
+import { count, countTenant, routeKey } from '../lib/stats.ts';
 import type { MockState } from '../state.ts';
 import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
@@ -36,6 +36,8 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
   api.use('*', async (c: PubContext, next: Next) => {
     const route = routeKey(c, API_BASE);
     count(state.stats.publishing, route);
+    const perPage = c.req.query('per_page');
+    countTenant(state.tenantStats, tenantName(c), perPage ? `${route}?per_page=${perPage}` : route);
     c.set('dialect', state.dialect);
     return injectFaults(c, next, state.faults.publishing, state.faultRng, route);
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Built once by the suite's global setup (tests/deploy/build.ts). */
 export const OUT_DIR = join(root, 'dist-deploy');
 export const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
+/** Debian's libnginx-mod-http-cache-purge, which the shipped config's `/_edge_purge` needs. */
+export const PURGE_MODULE = '/usr/lib/nginx/modules/ngx_http_cache_purge_module.so';
 export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
 export const STATUS_TOKEN = 'deploy-suite-status-token';
 export const METRICS_TOKEN = 'deploy-suite-metrics-token';
@@ -78,6 +80,8 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     // address: it may spend the whole budget; a test that checks shares sets its own.
     UPSTREAM_VISITOR_SHARE: '1',
     UPSTREAM_LODGING_SEARCH_SHARE: '1',
+    // Tests that count upstream calls; tests/deploy/freshness.test.ts turns it on.
+    WATCH_CHANGES: 'false',
     ...options.env,
   };
   const site = new Service(
@@ -117,13 +121,14 @@ export function edgeConfig(shipped: string, listen: number, upstreams: number[],
 /** nginx in the foreground with a temp prefix: `httpConf(dir)` inside a minimal main file. */
 export async function startNginx(
   httpConf: (dir: string, port: number) => string,
+  chosenPort?: number,
 ): Promise<Service & { dir: string }> {
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'masthead-nginx-'));
   const asRoot = process.getuid?.() === 0;
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `${asRoot ? 'user root;\n' : ''}daemon off;
+    `${asRoot ? 'user root;\n' : ''}${existsSync(PURGE_MODULE) ? `load_module ${PURGE_MODULE};\n` : ''}daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -161,7 +166,7 @@ ${httpConf(dir, port)}
 }
 
 /** The shipped edge config in front of the servers on `upstreams`. */
-export function startEdge(upstreams: number[]): Promise<Service & { dir: string }> {
+export function startEdge(upstreams: number[], port?: number): Promise<Service & { dir: string }> {
   const shipped = readFileSync(join(root, 'deploy/nginx/masthead.conf'), 'utf8');
   return startNginx((dir, port) => {
     mkdirSync(join(dir, 'cache'));
@@ -170,7 +175,7 @@ export function startEdge(upstreams: number[]): Promise<Service & { dir: string 
       edgeConfig(shipped, port, upstreams, join(dir, 'cache')),
     );
     return `  include ${dir}/masthead.conf;`;
-  });
+  }, port);
 }
 
 /** Prometheus (Debian's package) scraping `/_metrics` of `targets` every second, with the token. */

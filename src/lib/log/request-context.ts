@@ -18,3 +18,8 @@ export function runInRequest<T>(record: RequestRecord, run: () => T): T {
 export function currentRequest(): RequestRecord | undefined {
   return storage.getStore();
 }
+
+/** Runs `fn` outside any request (work started by one that outlives it, such as the change watcher). */
+export function outsideRequest<T>(run: () => T): T {
+  return storage.exit(run);
+}

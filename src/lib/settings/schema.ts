@@ -127,6 +127,13 @@ export const settingDefinitions = {
   METRICS_TOKEN: text(
     'bearer token for the Prometheus metrics at `/_metrics` from non-local addresses (docs/deploy.md)',
   ),
+  WATCH_CHANGES: flag(
+    true,
+    "watch each tenant's newest posts (at most 4 calls a minute) and drop changed pages from every cache (docs/deploy.md); `false` in tests that count calls",
+  ),
+  EDGE_PURGE_URL: address(
+    "the edge's purge address (`http://127.0.0.1/_edge_purge` with the shipped nginx config): changed and purged pages are dropped there too",
+  ),
   LOG_LEVEL: choice(
     ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
     'info',
