@@ -11,6 +11,7 @@ import { publicOrigin } from './lib/request/public-origin.ts';
 import { tenantOfRequest } from './lib/request/tenant-of.ts';
 import { noteRequest } from './lib/observability/request.ts';
 import { startFreshness } from './lib/freshness/start.ts';
+import { purgeEndpoint } from './lib/freshness/purge-route.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 import {
@@ -164,6 +165,7 @@ export const onRequest = sequence(
   originCheck,
   operatorEndpoints,
   tenantResolution,
+  purgeEndpoint,
   upstreamVisitor,
   errorLogging,
   securityHeaders,

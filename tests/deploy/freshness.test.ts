@@ -20,6 +20,10 @@ let edge: Service;
 let editor: Editor;
 let startedAt: number;
 const tenant = 'daily-planet';
+const SECRETS = {
+  'daily-planet': 'deploy-suite-purge-daily-planet',
+  'harbour-times': 'deploy-suite-purge-harbour-times',
+};
 const host = () => `${tenant}.localhost:${edge.port}`;
 const viaEdge = (path: string) =>
   send(`http://127.0.0.1:${edge.port}${path}`, {
@@ -34,6 +38,7 @@ beforeAll(async () => {
   const edgePort = await freePort();
   const env = {
     WATCH_CHANGES: 'true',
+    PURGE_SECRETS: `daily-planet=${SECRETS['daily-planet']},harbour-times=${SECRETS['harbour-times']}`,
     EDGE_PURGE_URL: `http://127.0.0.1:${edgePort}/_edge_purge`,
   };
   sites = await Promise.all([
@@ -134,4 +139,91 @@ describe('the change watcher', () => {
       client.disconnect();
     }
   });
+});
+
+describe('POST /_purge', () => {
+  const direct = (site: Service, id: string, path: string) =>
+    send(`http://127.0.0.1:${site.port}${path}`, {
+      host: `${id}.localhost`,
+      headers: { 'Accept-Encoding': 'br' },
+    });
+  const edgeOf = (id: string, path: string) =>
+    send(`http://127.0.0.1:${edge.port}${path}`, {
+      host: `${id}.localhost:${edge.port}`,
+      headers: { 'Accept-Encoding': 'br' },
+    });
+  const purge = (id: string, body: unknown, secret?: string) =>
+    send(`http://127.0.0.1:${edge.port}/_purge`, {
+      method: 'POST',
+      host: `${id}.localhost:${edge.port}`,
+      headers: {
+        'Content-Type': 'application/json',
+        ...(secret === undefined ? {} : { Authorization: `Bearer ${secret}` }),
+      },
+      body: JSON.stringify(body),
+    });
+  /** Each cache in front of the page: both servers' route caches and the edge. */
+  const caches = (id: string, path: string) => [
+    ...sites.map((site) => async () => (await direct(site, id, path)).headers['x-astro-cache']),
+    async () => (await edgeOf(id, path)).headers['x-cache-status'],
+  ];
+  async function warm(id: string, path: string) {
+    for (const state of caches(id, path)) {
+      await waitFor(`${id}${path} cached`, async () =>
+        (await state()) === 'HIT' ? true : undefined,
+      );
+    }
+  }
+  /** Until each cache has answered once from a fresh render (the first request after it dropped the page). */
+  const dropped = (id: string, path: string) =>
+    Promise.all(
+      caches(id, path).map((state) =>
+        waitFor(
+          `${id}${path} dropped`,
+          async () => ((await state()) !== 'HIT' ? Date.now() : undefined),
+          15_000,
+        ),
+      ),
+    );
+  const firstSlug = async (id: string) => {
+    const list = await send(`${mock.publishingUrl}/posts?per_page=1`, {
+      headers: { 'X-Tenant': id },
+    });
+    return (JSON.parse(list.text) as { data: { slug: string }[] }).data[0]!.slug;
+  };
+
+  it('drops a post from both servers and the edge within 5 seconds', async () => {
+    const path = `/posts/${await firstSlug(tenant)}`;
+    await warm(tenant, path);
+    await warm(tenant, '/');
+    const asked = Date.now();
+    const reply = await purge(tenant, { slug: path.slice('/posts/'.length) }, SECRETS[tenant]);
+    expect(reply.status, reply.text).toBe(202);
+    const times = await dropped(tenant, path);
+    for (const time of times) expect(time - asked).toBeLessThan(5000);
+    // The lists that may show it go too.
+    const home = await dropped(tenant, '/');
+    for (const time of home) expect(time - asked).toBeLessThan(5000);
+  }, 60_000);
+
+  it('changes nothing without the secret', async () => {
+    const path = `/posts/${await firstSlug(tenant)}`;
+    await warm(tenant, path);
+    for (const secret of [undefined, 'not-the-secret', SECRETS['harbour-times']]) {
+      const reply = await purge(tenant, { everything: true }, secret);
+      expect(reply.status).toBe(401);
+      expect(reply.headers['cache-control']).toBe('no-store');
+    }
+    // A purge of another site after them, seen everywhere: anything they had sent would have arrived.
+    const other = `/posts/${await firstSlug('harbour-times')}`;
+    await warm('harbour-times', other);
+    const accepted = await purge(
+      'harbour-times',
+      { slug: other.slice('/posts/'.length) },
+      SECRETS['harbour-times'],
+    );
+    expect(accepted.status).toBe(202);
+    await dropped('harbour-times', other);
+    for (const state of caches(tenant, path)) expect(await state()).toBe('HIT');
+  }, 60_000);
 });

@@ -131,6 +131,9 @@ export const settingDefinitions = {
     true,
     "watch each tenant's newest posts (at most 4 calls a minute) and drop changed pages from every cache (docs/deploy.md); `false` in tests that count calls",
   ),
+  PURGE_SECRETS: text(
+    'per-tenant bearer secrets of `POST /_purge`: `daily-planet=<secret>,harbour-times=<secret>` (never in tenants.json; unset: no purging)',
+  ),
   EDGE_PURGE_URL: address(
     "the edge's purge address (`http://127.0.0.1/_edge_purge` with the shipped nginx config): changed and purged pages are dropped there too",
   ),
