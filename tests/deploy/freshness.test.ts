@@ -65,6 +65,10 @@ describe('a post published upstream', () => {
     expect((await viaEdge('/')).status).toBe(200);
     const cached = await viaEdge('/');
     expect(cached.headers['x-cache-status']).toBe('HIT');
+    // For a CDN that purges by key: the tenant's tags on the page.
+    expect(String(cached.headers['surrogate-key']).split(' ')).toEqual(
+      expect.arrayContaining([tenant, `${tenant}:posts`]),
+    );
 
     const title = `Harbour bridge reopens ${Date.now()}`;
     const post = await editor.publish(title);
