@@ -21,7 +21,8 @@ export const logger = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   },
-  pino.destination({ fd: 2, sync: true }),
+  // Through `process.stderr` (synchronous for files, terminals and pipes on Linux): tests can spy on it.
+  { write: (line: string) => process.stderr.write(line) },
 );
 
 export interface LogContext {
