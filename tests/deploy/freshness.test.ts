@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, waitFor } from './http.ts';
 import { freePort } from './processes.ts';
 import type { Service } from './processes.ts';
-import { startDocumentedMock, startEdge, startRedis, startSite } from './stack.ts';
-import type { Mock } from './stack.ts';
+import { startEdge, startTwoServers } from './stack.ts';
+import type { Mock, TwoServers } from './stack.ts';
 import { editorOf } from './editor.ts';
 import type { Editor } from './editor.ts';
 
+let stack: TwoServers;
 let mock: Mock;
 let redis: Service;
 let sites: Service[];
@@ -32,19 +33,14 @@ const viaEdge = (path: string) =>
   });
 
 beforeAll(async () => {
-  mock = await startDocumentedMock();
-  redis = await startRedis();
-  const redisUrl = `redis://127.0.0.1:${redis.port}`;
   const edgePort = await freePort();
   const env = {
     WATCH_CHANGES: 'true',
     PURGE_SECRETS: `daily-planet=${SECRETS['daily-planet']},harbour-times=${SECRETS['harbour-times']}`,
     EDGE_PURGE_URL: `http://127.0.0.1:${edgePort}/_edge_purge`,
   };
-  sites = await Promise.all([
-    startSite({ mock, redisUrl, env }),
-    startSite({ mock, redisUrl, env }),
-  ]);
+  stack = await startTwoServers(env);
+  ({ mock, redis, sites } = stack);
   startedAt = Date.now();
   edge = await startEdge(
     sites.map((site) => site.port),
@@ -55,9 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await edge?.stop();
-  await Promise.all((sites ?? []).map((site) => site.stop()));
-  await redis?.stop();
-  await mock?.close();
+  await stack?.stop();
 });
 
 describe('a post published upstream', () => {

@@ -5,34 +5,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, waitFor } from './http.ts';
 import type { Service } from './processes.ts';
-import {
-  METRICS_TOKEN,
-  startDocumentedMock,
-  startPrometheus,
-  startRedis,
-  startSite,
-} from './stack.ts';
-import type { Mock } from './stack.ts';
+import { METRICS_TOKEN, startPrometheus, startTwoServers } from './stack.ts';
+import type { TwoServers } from './stack.ts';
 
-let mock: Mock;
-let redis: Service;
+let stack: TwoServers;
 let sites: Service[];
 let prometheus: Service;
 const url = (site: Service, path: string) => `http://127.0.0.1:${site.port}${path}`;
 
 beforeAll(async () => {
-  mock = await startDocumentedMock();
-  redis = await startRedis();
-  const redisUrl = `redis://127.0.0.1:${redis.port}`;
-  sites = await Promise.all([startSite({ mock, redisUrl }), startSite({ mock, redisUrl })]);
+  stack = await startTwoServers();
+  sites = stack.sites;
   prometheus = await startPrometheus(sites.map((site) => site.port));
 });
 
 afterAll(async () => {
   await prometheus?.stop();
-  await Promise.all((sites ?? []).map((site) => site.stop()));
-  await redis?.stop();
-  await mock?.close();
+  await stack?.stop();
 });
 
 interface Series {

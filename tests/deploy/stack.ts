@@ -155,8 +155,13 @@ ${httpConf(dir, port)}
     join(dir, 'nginx.conf'),
   ]);
   await nginx.start();
-  const stop = nginx.stop.bind(nginx);
-  return Object.assign(nginx, {
+  return removingDir(nginx, dir);
+}
+
+/** The service, whose `stop` also removes its temporary folder. */
+function removingDir(service: Service, dir: string): Service & { dir: string } {
+  const stop = service.stop.bind(service);
+  return Object.assign(service, {
     dir,
     stop: async () => {
       await stop();
@@ -201,12 +206,34 @@ scrape_configs:
     `--web.listen-address=127.0.0.1:${port}`,
   ]);
   await prometheus.start();
-  const stop = prometheus.stop.bind(prometheus);
-  return Object.assign(prometheus, {
-    dir,
-    stop: async () => {
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
+  return removingDir(prometheus, dir);
+}
+
+export interface TwoServers {
+  mock: Mock;
+  redis: Service;
+  sites: Service[];
+  /** Stops the servers, Redis and the mock. */
+  stop(): Promise<void>;
+}
+
+/** The mock at its documented limits, Redis, and two servers sharing it, with `env` on both. */
+export async function startTwoServers(env: Record<string, string> = {}): Promise<TwoServers> {
+  const mock = await startDocumentedMock();
+  const redis = await startRedis();
+  const redisUrl = `redis://127.0.0.1:${redis.port}`;
+  const sites = await Promise.all([
+    startSite({ mock, redisUrl, env }),
+    startSite({ mock, redisUrl, env }),
+  ]);
+  return {
+    mock,
+    redis,
+    sites,
+    async stop() {
+      await Promise.all(sites.map((site) => site.stop()));
+      await redis.stop();
+      await mock.close();
     },
-  });
+  };
 }
