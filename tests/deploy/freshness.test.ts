@@ -224,4 +224,29 @@ describe('POST /_purge', () => {
     await dropped('harbour-times', other);
     for (const state of caches(tenant, path)) expect(await state()).toBe('HIT');
   }, 60_000);
+  it('stops an address that keeps guessing, and only that address', async () => {
+    const [first] = sites as [Service];
+    const guess = (secret: string) =>
+      send(`http://127.0.0.1:${first.port}/_purge`, {
+        method: 'POST',
+        host: `${tenant}.localhost`,
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${secret}`,
+          'X-Forwarded-For': '203.0.113.66',
+        },
+        body: JSON.stringify({ everything: true }),
+      });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 11; attempt += 1) {
+      statuses.push((await guess(`guess-${attempt}`)).status);
+    }
+    expect(statuses.slice(0, 9).every((status) => status === 401)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const right = await guess(SECRETS[tenant]);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address (the edge's) still purges.
+    expect((await purge(tenant, { slug: 'no-such-post' }, SECRETS[tenant])).status).toBe(202);
+  });
 });
