@@ -14,6 +14,21 @@ function levelFromEnvironment(): string {
   }
 }
 
+/** Straight to file descriptor 2, synchronously: nothing queues in memory however many lines. */
+const stderr = pino.destination({ fd: 2, sync: true });
+let writeLine = (line: string): void => {
+  stderr.write(line);
+};
+
+/** Sends the log lines to `write` instead (tests that read them); returns a function that undoes it. */
+export function redirectLogLines(write: (line: string) => void): () => void {
+  const previous = writeLine;
+  writeLine = write;
+  return () => {
+    writeLine = previous;
+  };
+}
+
 export const logger = pino(
   {
     level: levelFromEnvironment(),
@@ -21,8 +36,7 @@ export const logger = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   },
-  // Through `process.stderr` (synchronous for files, terminals and pipes on Linux): tests can spy on it.
-  { write: (line: string) => process.stderr.write(line) },
+  { write: (line: string) => writeLine(line) },
 );
 
 export interface LogContext {
