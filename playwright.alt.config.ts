@@ -34,6 +34,10 @@ export default defineConfig({
         E2E_PORT: String(port),
         MASTHEAD_OUT_DIR: './dist-alt',
         ASTRO_TELEMETRY_DISABLED: '1',
+        // No change watcher: tests count upstream calls, and nothing here publishes.
+        WATCH_CHANGES: 'false',
+        // Failures only: a line per request would bury the test output.
+        LOG_LEVEL: 'warn',
         PUBLISHING_BASE_URL: `http://127.0.0.1:${mock.publishing}/api/v1`,
         LODGING_BASE_URL: `http://127.0.0.1:${mock.lodging}/api/v1`,
         PUBLISHING_PUBLIC_PER_MINUTE: '600',

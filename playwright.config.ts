@@ -56,6 +56,10 @@ export default defineConfig({
       env: {
         E2E_PORT: String(port),
         ASTRO_TELEMETRY_DISABLED: '1',
+        // No change watcher: tests count upstream calls, and nothing here publishes.
+        WATCH_CHANGES: 'false',
+        // Failures only: a line per request would bury the test output.
+        LOG_LEVEL: 'warn',
         PUBLISHING_PUBLIC_PER_MINUTE: '600',
         LODGING_PER_MINUTE: '600',
         // Every e2e request comes from 127.0.0.1, one visitor: it may spend the whole upstream budget

@@ -9,6 +9,8 @@ export default getViteConfig({
   test: {
     // Contract and integration suites start real servers on free ports.
     testTimeout: 20_000,
+    // Failures only: the route cache's flood test alone would print 40,000 request lines.
+    env: { LOG_LEVEL: 'warn' },
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [

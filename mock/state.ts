@@ -4,7 +4,7 @@ import type { MediaMode } from './lib/media-mode.ts';
 import { noFaults, type Faults, type Service } from './lib/faults.ts';
 import { createRng, type Rng } from './lib/prng.ts';
 import { createLimiter, type Limiter, type Limits } from './lib/ratelimit.ts';
-import { emptyStats, type ServiceStats } from './lib/stats.ts';
+import { emptyStats, type ServiceStats, type TenantStats } from './lib/stats.ts';
 import type { LodgingData } from './lodging/model.ts';
 import type { PublishingData } from './publishing/model.ts';
 import { seedLodging } from './seed/lodging.ts';
@@ -26,6 +26,8 @@ export type MockState = {
   limiter: Limiter;
   faults: Record<Service, Faults>;
   stats: Record<Service, ServiceStats>;
+  /** Publishing calls per tenant, `GET /posts?per_page=12` style (GET /stats/tenants). */
+  tenantStats: TenantStats;
   faultRng: Rng;
   /** Listening origins, e.g. `http://127.0.0.1:4010`; set once the servers listen. */
   origins: { publishing: string; lodging: string; control: string };
@@ -52,6 +54,7 @@ export function createState(
     limiter: createLimiter(),
     faults: { publishing: noFaults(), lodging: noFaults() },
     stats: { publishing: emptyStats(), lodging: emptyStats() },
+    tenantStats: {},
     faultRng: createRng(seed),
     origins: { publishing: '', lodging: '', control: '' },
   };

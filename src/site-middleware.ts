@@ -1,15 +1,18 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { settings } from './lib/settings/settings.ts';
-import { getTenants } from './lib/tenants/registry.ts';
-import { resolveTenant } from './lib/tenants/resolution.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log/log.ts';
 import { statusResponse } from './lib/delivery/status-access.ts';
+import { metricsResponse } from './lib/delivery/metrics-route.ts';
 import { compressResponses } from './lib/delivery/middleware.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
-import { forwardedHost, publicOrigin } from './lib/request/public-origin.ts';
+import { publicOrigin } from './lib/request/public-origin.ts';
+import { tenantOfRequest } from './lib/request/tenant-of.ts';
+import { noteRequest } from './lib/observability/request.ts';
+import { startFreshness } from './lib/freshness/start.ts';
+import { purgeEndpoint } from './lib/freshness/purge-route.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 import {
@@ -19,23 +22,31 @@ import {
   shareableParams,
 } from './lib/request/clean-url.ts';
 
-const { MASTHEAD_TENANT, STATUS_TOKEN, TRUST_PROXY } = settings();
+const { METRICS_TOKEN, STATUS_TOKEN, TRUST_PROXY } = settings();
+// The change watchers and the invalidation listener run from the moment the site loads.
+startFreshness();
 
-/** `/_status`: upstream counters for operators, for every tenant at once (local or token-protected). */
-const statusEndpoint = defineMiddleware((context, next) => {
-  if (context.url.pathname !== '/_status') return next();
+/**
+ * `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every tenant at
+ * once: local requests, or with the bearer token of each.
+ */
+const operatorEndpoints = defineMiddleware((context, next) => {
+  const { pathname } = context.url;
+  if (pathname !== '/_status' && pathname !== '/_metrics') return next();
   let clientAddress: string | undefined;
   try {
     clientAddress = context.clientAddress;
   } catch {
     clientAddress = undefined;
   }
-  return statusResponse({
+  const access = {
     clientAddress,
     forwardedFor: context.request.headers.get('x-forwarded-for'),
     authorization: context.request.headers.get('authorization'),
-    statusToken: STATUS_TOKEN,
-  });
+  };
+  return pathname === '/_metrics'
+    ? metricsResponse({ ...access, metricsToken: METRICS_TOKEN })
+    : statusResponse({ ...access, statusToken: STATUS_TOKEN });
 });
 
 /** Refuses cross-site form posts, comparing with the public origin (Astro's own check is off). */
@@ -78,17 +89,9 @@ const bodyLimit = defineMiddleware((context, next) => {
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   context.locals.requestId = crypto.randomUUID();
-  const match = resolveTenant(
-    {
-      url: context.url,
-      forwardedHost: forwardedHost(context.request.headers, TRUST_PROXY),
-      trustProxy: TRUST_PROXY,
-      forcedTenantId: MASTHEAD_TENANT,
-      publicOrigin: publicOrigin(context.url, context.request.headers, TRUST_PROXY),
-    },
-    getTenants(),
-  );
+  const match = tenantOfRequest(context.url, context.request.headers);
   installTenantLocals(context.locals, match);
+  noteRequest(match?.tenant.id, context.routePattern);
   if (!match) {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
@@ -162,8 +165,9 @@ export const onRequest = sequence(
   // Before the origin check: a refused body closes the connection instead of being read.
   bodyLimit,
   originCheck,
-  statusEndpoint,
+  operatorEndpoints,
   tenantResolution,
+  purgeEndpoint,
   upstreamVisitor,
   errorLogging,
   securityHeaders,

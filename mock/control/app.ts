@@ -98,8 +98,11 @@ export function createControlApp(state: MockState, setDown: SetDown): Hono {
 
   app.get('/stats', (c) => c.json(state.stats));
 
+  app.get('/stats/tenants', (c) => c.json(state.tenantStats));
+
   app.delete('/stats', (c) => {
     state.stats = { publishing: emptyStats(), lodging: emptyStats() };
+    state.tenantStats = {};
     return c.json(state.stats);
   });
 

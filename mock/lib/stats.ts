@@ -22,3 +22,11 @@ export function count(stats: ServiceStats, key: string): void {
   stats.total++;
   stats.routes[key] = (stats.routes[key] ?? 0) + 1;
 }
+
+/** Calls per tenant by route, with the list's `per_page` when one was asked for. */
+export type TenantStats = Record<string, Record<string, number>>;
+
+export function countTenant(stats: TenantStats, tenant: string, key: string): void {
+  const routes = (stats[tenant] ??= {});
+  routes[key] = (routes[key] ?? 0) + 1;
+}

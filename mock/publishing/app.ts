@@ -2,6 +2,7 @@ import type { Hono, Next } from 'hono';
 import { bearer, clientIp, sentToken, unauthenticated } from '../lib/http.ts';
 import { throttle } from '../lib/ratelimit.ts';
 import { countAndFault, serviceApp } from '../lib/service-app.ts';
+import { countTenant, routeKey } from '../lib/stats.ts';
 import type { MockState } from '../state.ts';
 import { authRoutes } from './auth.ts';
 import { catalogRoutes } from './catalog.ts';
@@ -26,6 +27,13 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
   mediaRoutes(app, state);
 
   const api = app.basePath(API_BASE);
+  // Calls per tenant (with a list's per_page), counted before any fault: the watcher's budget is read here.
+  api.use('*', async (c: PubContext, next: Next) => {
+    const route = routeKey(c, API_BASE);
+    const perPage = c.req.query('per_page');
+    countTenant(state.tenantStats, tenantName(c), perPage ? `${route}?per_page=${perPage}` : route);
+    return next();
+  });
   api.use('*', countAndFault(state, 'publishing', API_BASE));
   api.use('*', async (c: PubContext, next: Next) => {
     const site = state.publishing.sites.get(tenantName(c));

@@ -62,6 +62,11 @@ export class Service {
     return this.output.slice(-4000);
   }
 
+  /** The last 20,000 characters the process printed (its log lines). */
+  get printed(): string {
+    return this.output;
+  }
+
   async start(timeoutMs = 30_000): Promise<void> {
     const child = spawn(this.command, this.args, {
       env: this.env,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +11,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Built once by the suite's global setup (tests/deploy/build.ts). */
 export const OUT_DIR = join(root, 'dist-deploy');
 export const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
+/** Debian's libnginx-mod-http-cache-purge, which the shipped config's `/_edge_purge` needs. */
+export const PURGE_MODULE = '/usr/lib/nginx/modules/ngx_http_cache_purge_module.so';
 export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
 export const STATUS_TOKEN = 'deploy-suite-status-token';
+export const METRICS_TOKEN = 'deploy-suite-metrics-token';
+export const PROMETHEUS = process.env['PROMETHEUS'] ?? '/usr/bin/prometheus';
 
 export type Mock = Awaited<ReturnType<typeof startMock>>;
 
@@ -71,6 +75,7 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     LODGING_BASE_URL: options.mock.lodgingUrl,
     TRUST_PROXY: 'true',
     STATUS_TOKEN,
+    METRICS_TOKEN,
     REDIS_URL: options.redisUrl ?? '',
     // Every server behind one edge signs image addresses with the same key (docs/deploy.md).
     IMAGE_SIGNING_SECRET: 'deploy-suite-image-signing-key',
@@ -83,6 +88,8 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     // address: it may spend the whole budget; a test that checks shares sets its own.
     UPSTREAM_VISITOR_SHARE: '1',
     UPSTREAM_LODGING_SEARCH_SHARE: '1',
+    // Tests that count upstream calls; tests/deploy/freshness.test.ts turns it on.
+    WATCH_CHANGES: 'false',
     ...options.env,
   };
   const site = new Service(
@@ -122,13 +129,14 @@ export function edgeConfig(shipped: string, listen: number, upstreams: number[],
 /** nginx in the foreground with a temp prefix: `httpConf(dir)` inside a minimal main file. */
 export async function startNginx(
   httpConf: (dir: string, port: number) => string,
+  chosenPort?: number,
 ): Promise<Service & { dir: string }> {
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'masthead-nginx-'));
   const asRoot = process.getuid?.() === 0;
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `${asRoot ? 'user root;\n' : ''}daemon off;
+    `${asRoot ? 'user root;\n' : ''}${existsSync(PURGE_MODULE) ? `load_module ${PURGE_MODULE};\n` : ''}daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -155,8 +163,13 @@ ${httpConf(dir, port)}
     join(dir, 'nginx.conf'),
   ]);
   await nginx.start();
-  const stop = nginx.stop.bind(nginx);
-  return Object.assign(nginx, {
+  return removingDir(nginx, dir);
+}
+
+/** The service, whose `stop` also removes its temporary folder. */
+function removingDir(service: Service, dir: string): Service & { dir: string } {
+  const stop = service.stop.bind(service);
+  return Object.assign(service, {
     dir,
     stop: async () => {
       await stop();
@@ -166,7 +179,7 @@ ${httpConf(dir, port)}
 }
 
 /** The shipped edge config in front of the servers on `upstreams`. */
-export function startEdge(upstreams: number[]): Promise<Service & { dir: string }> {
+export function startEdge(upstreams: number[], port?: number): Promise<Service & { dir: string }> {
   const shipped = readFileSync(join(root, 'deploy/nginx/masthead.conf'), 'utf8');
   return startNginx((dir, port) => {
     mkdirSync(join(dir, 'cache'));
@@ -175,5 +188,60 @@ export function startEdge(upstreams: number[]): Promise<Service & { dir: string 
       edgeConfig(shipped, port, upstreams, join(dir, 'cache')),
     );
     return `  include ${dir}/masthead.conf;`;
-  });
+  }, port);
+}
+
+/** Prometheus (Debian's package) scraping `/_metrics` of `targets` every second, with the token. */
+export async function startPrometheus(targets: number[]): Promise<Service & { dir: string }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'masthead-prometheus-'));
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    `global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: masthead
+    metrics_path: /_metrics
+    authorization:
+      credentials: ${METRICS_TOKEN}
+    static_configs:
+      - targets: [${targets.map((target) => `'127.0.0.1:${target}'`).join(', ')}]
+`,
+  );
+  const prometheus = new Service('prometheus', port, PROMETHEUS, [
+    `--config.file=${join(dir, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+  ]);
+  await prometheus.start();
+  return removingDir(prometheus, dir);
+}
+
+export interface TwoServers {
+  mock: Mock;
+  redis: Service;
+  sites: Service[];
+  /** Stops the servers, Redis and the mock. */
+  stop(): Promise<void>;
+}
+
+/** The mock at its documented limits, Redis, and two servers sharing it, with `env` on both. */
+export async function startTwoServers(env: Record<string, string> = {}): Promise<TwoServers> {
+  const mock = await startDocumentedMock();
+  const redis = await startRedis();
+  const redisUrl = `redis://127.0.0.1:${redis.port}`;
+  const sites = await Promise.all([
+    startSite({ mock, redisUrl, env }),
+    startSite({ mock, redisUrl, env }),
+  ]);
+  return {
+    mock,
+    redis,
+    sites,
+    async stop() {
+      await Promise.all(sites.map((site) => site.stop()));
+      await redis.stop();
+      await mock.close();
+    },
+  };
 }

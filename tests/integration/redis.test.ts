@@ -14,6 +14,7 @@ import { publishingClient } from '../../src/lib/publishing/client.ts';
 import { cacheKey, createReadCache, sharedStoreKey } from '../../src/lib/upstream/cache.ts';
 import { RateLimitedError } from '../../src/lib/upstream/errors.ts';
 import { createMetrics } from '../../src/lib/upstream/metrics.ts';
+import { redirectLogLines } from '../../src/lib/log/log.ts';
 import { closeRedis, getRedis } from '../../src/lib/upstream/redis.ts';
 import type { Upstream, UpstreamOptions } from '../../src/lib/upstream/runtime.ts';
 import { ctl, demo, freshUpstream, PASSWORD, startTestMock } from './harness.ts';
@@ -342,7 +343,9 @@ describe('nothing sensitive in Redis', () => {
 describe('Redis going away', () => {
   it('degrades to the local cache, logs once per connection, never fails a read, recovers', async () => {
     const lost = await startRedis();
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    // Log lines go through the one logger (pino); ioredis's own would go to the console.
+    const warn = { mock: { calls: [] as unknown[][] } };
+    const restoreLog = redirectLogLines((line) => warn.mock.calls.push([line]));
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const [a, b] = instances({}, lost.url);
@@ -361,7 +364,8 @@ describe('Redis going away', () => {
       expect(stats.publishing.routes['GET /plans']).toBe(2);
       expect(stats.publishing.routes['GET /tags']).toBe(2); // each instance's LRU still works
 
-      const lines = (spy: typeof warn) => spy.mock.calls.map((call) => String(call[0]));
+      const lines = (spy: { mock: { calls: unknown[][] } }) =>
+        spy.mock.calls.map((call) => String(call[0]));
       const down = lines(warn).filter((l) => l.includes('upstream.redis.unavailable'));
       expect(down).toHaveLength(2); // once per connection, not once per failed command
       expect(down.join('\n')).not.toContain(PASSWORD);
@@ -375,6 +379,7 @@ describe('Redis going away', () => {
       expect((await ctl.stats(mock)).publishing.routes['GET /posts/{slug}']).toBe(1);
       expect(lines(warn).filter((l) => l.includes('upstream.redis.restored'))).toHaveLength(2);
     } finally {
+      restoreLog();
       await closeRedis();
       await lost.stop();
     }

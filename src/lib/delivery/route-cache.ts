@@ -6,6 +6,8 @@ import {
   MAX_URL_LENGTH,
   shareableParamsOfRequestPath,
 } from '../request/clean-url.ts';
+import { observedProvider } from '../observability/request.ts';
+import { cacheHeaders } from './surrogate-keys.ts';
 
 /**
  * The route cache (astro.config.mjs `cache.provider`): Astro's `memoryCache`, bounded. Astro's own
@@ -144,6 +146,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       bytes: entries.calculatedSize,
       varyKeys: varyByKey.size,
     }),
+    setHeaders: cacheHeaders,
     async onRequest(context, next) {
       const { request } = context;
       if (request.method !== 'GET' || announcesBody(request)) return next();
@@ -197,7 +200,18 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
   };
 }
 
+let active: CacheProvider | undefined;
+
+/**
+ * Drops pages with these tags from this server's route cache (the change watcher and purges; Astro's
+ * own `cache.invalidate` needs a request). A no-op until Astro has loaded the provider.
+ */
+export async function invalidateRoutes(tags: readonly string[]): Promise<void> {
+  await active?.invalidate({ tags: [...tags] });
+}
+
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
-  return createRouteCache(config);
+  active = observedProvider(createRouteCache(config));
+  return active;
 }

@@ -41,7 +41,11 @@ export async function archivePage(
   });
   if (data instanceof Response) return data;
   if (page > data.posts.page.last) return notFound(Astro);
-  cachePublic(Astro, { maxAge: 120, swr: 900, tags: [`${tenant.id}:posts`] });
+  cachePublic(Astro, {
+    maxAge: 120,
+    swr: 900,
+    tags: [`${tenant.id}:posts`, `${tenant.id}:${kind}:${data.slug}`],
+  });
   const list = kind === 'tag' ? 'tags' : 'categories';
   return {
     heading: data.heading,

@@ -21,7 +21,8 @@ export async function feedResponse(
       'Cache-Control',
       `public, max-age=0, s-maxage=${maxAge}, stale-while-revalidate=${maxAge * 6}`,
     );
-    context.cache.set({ maxAge, swr: maxAge * 6 });
+    // Feeds and sitemaps list posts: dropped with the lists when posts change (src/lib/freshness/).
+    context.cache.set({ maxAge, swr: maxAge * 6, tags: [`${match.tenant.id}:posts`] });
     return response;
   } catch (error) {
     const failure = classify(error);

@@ -81,6 +81,21 @@ function folder(fallback: string, purpose: string) {
   } satisfies Setting;
 }
 
+/** One of a few words, with its default. */
+function choice<const Words extends readonly [string, ...string[]]>(
+  words: Words,
+  fallback: Words[number],
+  purpose: string,
+) {
+  return {
+    schema: z.enum(words).default(fallback),
+    expected: `one of ${words.join(', ')}`,
+    shown: `\`${fallback}\``,
+    purpose,
+    hidden: false,
+  } satisfies Setting;
+}
+
 /** An http(s) address, unset by default. */
 function address(purpose: string) {
   return {
@@ -109,6 +124,24 @@ export const settingDefinitions = {
     'trust `X-Forwarded-Host` and `X-Forwarded-For` (only behind your own proxy)',
   ),
   STATUS_TOKEN: text('bearer token for `/_status` from non-local addresses'),
+  METRICS_TOKEN: text(
+    'bearer token for the Prometheus metrics at `/_metrics` from non-local addresses (docs/deploy.md)',
+  ),
+  WATCH_CHANGES: flag(
+    true,
+    "watch each tenant's newest posts (at most 4 calls a minute) and drop changed pages from every cache (docs/deploy.md); `false` in tests that count calls",
+  ),
+  PURGE_SECRETS: text(
+    'per-tenant bearer secrets of `POST /_purge`: `daily-planet=<secret>,harbour-times=<secret>` (never in tenants.json; unset: no purging)',
+  ),
+  EDGE_PURGE_URL: address(
+    "the edge's purge address (`http://127.0.0.1/_edge_purge` with the shipped nginx config): changed and purged pages are dropped there too",
+  ),
+  LOG_LEVEL: choice(
+    ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
+    'info',
+    'least level of the JSON log lines on stderr (`info`: one line per request)',
+  ),
   REDIS_URL: text('share the upstream cache, rate budget and visitor limits between instances'),
   SESSION_TTL_SECONDS: number(
     { fallback: 14 * 24 * 60 * 60, int: true },

@@ -13,6 +13,12 @@ import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecret } from '../tenants/secrets.ts';
 import type { MetricsSnapshot } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
+import { createMetrics } from '../upstream/metrics.ts';
+import { budgetKeys } from '../upstream/budget.ts';
+import type { BudgetKey } from '../upstream/budget.ts';
+import { getTenants } from '../tenants/registry.ts';
+import { readBudgetsWith, upstreamSink } from '../observability/prometheus.ts';
+import type { BudgetReading } from '../observability/prometheus.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 
 /**
@@ -27,7 +33,9 @@ let instance: Upstream | undefined;
 /** Created on first use, from the settings (their defaults are in `settings/schema.ts`). */
 export function siteUpstream(): Upstream {
   const current = settings();
-  instance ??= createUpstream({
+  if (instance) return instance;
+  const created = createUpstream({
+    metrics: createMetrics({ sink: upstreamSink }),
     redisUrl: current.REDIS_URL,
     cacheMaxBytes: current.UPSTREAM_CACHE_MAX_BYTES,
     http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS },
@@ -44,7 +52,28 @@ export function siteUpstream(): Upstream {
     pageDeadlineMs: current.PAGE_DEADLINE_MS,
     notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
   });
-  return instance;
+  readBudgetsWith(() => budgetReadings(created));
+  instance = created;
+  return created;
+}
+
+/** The publishing budget each tenant's anonymous pages spend: its read token's, or the shared one. */
+export function publishingBudgetKey(tenant: Tenant): BudgetKey {
+  const token = tenantSecret(tenant.publishing.tokenEnv);
+  return token
+    ? budgetKeys.publishingToken(tenant.publishing.baseUrl, tenant.id, token)
+    : budgetKeys.publishingPublic(tenant.publishing.baseUrl);
+}
+
+/** Every tenant's publishing budget left, for the metrics (a shared bucket shows under each tenant). */
+function budgetReadings(up: Upstream): Promise<BudgetReading[]> {
+  return Promise.all(
+    getTenants().map(async (tenant) => {
+      const key = publishingBudgetKey(tenant);
+      const remaining = await up.budget.remaining(key).catch(() => Number.NaN);
+      return { tenant: tenant.id, bucket: key.kind, remaining };
+    }),
+  );
 }
 
 /** Counters of the site's upstream, JSON-able (for `/_status`). */

@@ -1,3 +1,4 @@
+import { logJsonLine } from '../log/log.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -87,6 +88,13 @@ interface Entry {
   keepUntil: number;
 }
 
+export interface InvalidationTarget {
+  service: UpstreamService;
+  tenant: string;
+  /** Operation names (`posts.list`); every operation of the tenant when absent. */
+  operations?: readonly string[] | undefined;
+}
+
 export interface ReadContext {
   service: UpstreamService;
   tenant: string;
@@ -106,6 +114,12 @@ export interface ReadCache {
     options?: ReadOptions,
   ): Promise<T>;
   delete(key: string): Promise<void>;
+  /**
+   * Values of these operations of a tenant stored before `at` are no longer served as fresh or
+   * stale, only when the upstream fails (the change watcher and purges, src/lib/freshness/).
+   * Every instance records it itself (the invalidation reaches each by Redis pub/sub).
+   */
+  invalidate(target: InvalidationTarget, at?: number): void;
   clear(): Promise<void>;
   /** Waits for background refreshes (tests, graceful shutdown). */
   settle(): Promise<void>;
@@ -122,7 +136,7 @@ export interface CacheOptions {
   now?: () => number;
   /** How long an upstream 404 is remembered (default 60 s). */
   notFoundSeconds?: number | undefined;
-  /** Where "stale beyond its window" lines go; `console.warn` by default. */
+  /** Where "stale beyond its window" lines go; the process's logger by default. */
   log?: ((line: string) => void) | undefined;
 }
 
@@ -253,7 +267,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
   const { metrics } = options;
   const now = options.now ?? Date.now;
   const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
   const maxSize = options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES;
   const lru = new LRUCache<string, Entry>({
     maxSize,
@@ -261,6 +275,17 @@ export function createReadCache(options: CacheOptions): ReadCache {
     sizeCalculation: (entry) => approxSize(entry.value),
   });
   const inflight = new Map<string, Promise<unknown>>();
+  /** `service|tenant|operation` (or `service|tenant|*`) → values stored before this are out of date. */
+  const cutoffs = new Map<string, number>();
+  const cutoffOf = (key: string): number => {
+    const [service, tenant, operation] = key.split('|');
+    return Math.max(
+      cutoffs.get(`${service}|${tenant}|${operation}`) ?? 0,
+      cutoffs.get(`${service}|${tenant}|*`) ?? 0,
+    );
+  };
+  /** Stored after the last invalidation of its operation. */
+  const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffOf(key);
   const background = new Set<Promise<unknown>>();
   let storePromise: Promise<Storage | undefined> | undefined;
 
@@ -286,7 +311,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
   /** The local entry while fresh; otherwise the newer of the local and the shared one. */
   const getEntry = async (key: string): Promise<Entry | undefined> => {
     const local = lru.get(key);
-    if (local && now() < local.freshUntil) return local;
+    if (local && now() < local.freshUntil && current(key, local)) return local;
     const remote = await getShared(key);
     if (remote && (!local || remote.storedAt > local.storedAt)) {
       lru.set(key, remote);
@@ -307,8 +332,14 @@ export function createReadCache(options: CacheOptions): ReadCache {
       .catch(() => undefined);
   };
 
-  const setEntry = (key: string, value: unknown, policy: CachePolicy): Promise<void> => {
-    const at = now();
+  /** `began`: when the load started, so a load that overlapped an invalidation counts as older. */
+  const setEntry = (
+    key: string,
+    value: unknown,
+    policy: CachePolicy,
+    began = now(),
+  ): Promise<void> => {
+    const at = began;
     const window = policy.fresh + policy.stale + policy.errorGrace;
     const entry: Entry = {
       value,
@@ -373,9 +404,10 @@ export function createReadCache(options: CacheOptions): ReadCache {
       return { promise: running as Promise<T>, joined: true };
     }
     const promise = (async () => {
+      const began = now();
       try {
         const value = await load();
-        await setEntry(key, value, policy);
+        await setEntry(key, value, policy, began);
         return value;
       } catch (error) {
         if (error instanceof NotFoundError && notFoundSeconds > 0) await setMissing(key, error);
@@ -390,7 +422,10 @@ export function createReadCache(options: CacheOptions): ReadCache {
 
   return {
     async read(key, policy, load, context, readOptions = {}) {
-      const found = readOptions.bypass ? undefined : await getEntry(key);
+      const stored = readOptions.bypass ? undefined : await getEntry(key);
+      // Out of date after an invalidation: only served if the upstream fails (below).
+      const outdated = stored !== undefined && !current(key, stored);
+      const found = outdated && stored.missing ? undefined : stored;
       const at = now();
       if (found?.missing && at < found.freshUntil) {
         metrics.count(context.service, context.tenant, 'notFoundHits');
@@ -402,11 +437,11 @@ export function createReadCache(options: CacheOptions): ReadCache {
       }
       const entry = found?.missing ? undefined : found;
       type Value = Awaited<ReturnType<typeof load>>;
-      if (entry && at < entry.freshUntil) {
+      if (entry && !outdated && at < entry.freshUntil) {
         metrics.count(context.service, context.tenant, 'cacheHits');
         return entry.value as Value;
       }
-      if (entry && at < entry.staleUntil) {
+      if (entry && !outdated && at < entry.staleUntil) {
         metrics.count(context.service, context.tenant, 'staleServes');
         if (!inflight.has(key)) {
           // The refresh outlives this page: no page deadline, same visitor.
@@ -443,6 +478,13 @@ export function createReadCache(options: CacheOptions): ReadCache {
           return entry.value as Value;
         }
         throw error;
+      }
+    },
+    invalidate(target, at = now()) {
+      const operations = target.operations ?? ['*'];
+      for (const operation of operations) {
+        const name = `${target.service}|${target.tenant}|${operation}`;
+        cutoffs.set(name, Math.max(cutoffs.get(name) ?? 0, at));
       }
     },
     async delete(key) {

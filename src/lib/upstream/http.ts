@@ -225,6 +225,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       if (req.body !== undefined) options.body = req.body as Record<string, unknown>;
       const response = await ofetch.raw(req.path, options);
       const { status } = response;
+      metrics.answered(req.service, req.tenant, req.operation, String(status));
       await budget.observe(req.budgetKey, rateInfo(response.headers, status));
       const parsed = tryJson(response._data ?? '');
       if (status >= 200 && status < 300) {
@@ -254,6 +255,12 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     } catch (caught) {
       if (caught instanceof UpstreamError) throw caught;
       const name = errorName(caught);
+      metrics.answered(
+        req.service,
+        req.tenant,
+        req.operation,
+        name === 'TimeoutError' ? 'timeout' : 'network',
+      );
       error =
         name === 'TimeoutError'
           ? new TimeoutError(

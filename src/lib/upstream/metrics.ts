@@ -1,3 +1,4 @@
+import { logJsonLine } from '../log/log.ts';
 import type { UpstreamError, UpstreamService } from './errors.ts';
 
 /** Counters of one tenant (or lodging account) and service. */
@@ -45,9 +46,18 @@ export interface MetricsSnapshot {
 
 export type CounterName = Exclude<keyof Counters, 'errors'>;
 
+/** Where counts also go as they happen (the Prometheus exporter: src/lib/observability/). */
+export interface MetricsSink {
+  count(service: UpstreamService, tenant: string, counter: CounterName, by: number): void;
+  /** One upstream attempt's outcome: an HTTP status, or `timeout` / `network`. */
+  answered(service: UpstreamService, tenant: string, operation: string, outcome: string): void;
+}
+
 export interface Metrics {
   count(service: UpstreamService, tenant: string, counter: CounterName, by?: number): void;
-  /** Counts the error by class and writes one JSON `console.warn` line (no token, no query). */
+  /** One upstream attempt's outcome, by operation (for the exporter and the request's log line). */
+  answered(service: UpstreamService, tenant: string, operation: string, outcome: string): void;
+  /** Counts the error by class and writes one JSON warning line (no token, no query). */
   failure(tenant: string, error: UpstreamError): void;
   /**
    * Records an integration problem: one error-level line the first time a (service, tenant,
@@ -77,15 +87,17 @@ function emptyCounters(): Counters {
 }
 
 export interface MetricsOptions {
-  /** Where failure lines go; defaults to `console.warn`. Tests pass a spy or a no-op. */
+  /** Where failure lines go; defaults to the process's logger. Tests pass a spy or a no-op. */
   log?: (line: string) => void;
-  /** Where integration problems go; defaults to `log` when given, else `console.error`. */
+  /** Where integration problems go; defaults to `log` when given, else the logger at error level. */
   logError?: (line: string) => void;
+  sink?: MetricsSink | undefined;
 }
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
-  const log = options.log ?? ((line: string) => console.warn(line));
-  const logError = options.logError ?? options.log ?? ((line: string) => console.error(line));
+  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
+  const logError =
+    options.logError ?? options.log ?? ((line: string) => logJsonLine('error', line));
   let startedAt = new Date();
   let byTenant = new Map<string, Counters>();
   let problems = new Map<string, IntegrationProblem>();
@@ -103,6 +115,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   return {
     count(service, tenant, counter, by = 1) {
       countersFor(service, tenant)[counter] += by;
+      options.sink?.count(service, tenant, counter, by);
+    },
+    answered(service, tenant, operation, outcome) {
+      options.sink?.answered(service, tenant, operation, outcome);
     },
     failure(tenant, error) {
       const counters = countersFor(error.service, tenant);

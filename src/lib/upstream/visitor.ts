@@ -69,3 +69,8 @@ export function visitorFor(
     deadline,
   };
 }
+
+/** Runs `fn` as no visitor: work the process does for itself (the change watcher), never charged to one. */
+export function outsideVisitor<T>(fn: () => T): T {
+  return storage.exit(fn);
+}

@@ -1,3 +1,4 @@
+import { logJsonLine } from '../log/log.ts';
 import { namedSecret } from '../settings/settings.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Upstream } from './runtime.ts';
@@ -41,7 +42,7 @@ export function readTokenWarnings(
 export function warnTenantsWithoutReadToken(
   tenants: readonly Tenant[],
   up: Pick<Upstream, 'budget' | 'allowance'>,
-  log: (line: string) => void = (line) => console.warn(line),
+  log: (line: string) => void = (line) => logJsonLine('warn', line),
 ): void {
   // Tenants and env are fixed for the life of the process: one look is enough.
   if (checked) return;

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { logWarn } from '../log/log.ts';
+import { getRedis } from '../upstream/redis.ts';
+import type { Tenant } from '../tenants/schema.ts';
+import { purgeEdge } from './edge.ts';
+import { applyLocally } from './invalidation.ts';
+import type { Invalidation } from './invalidation.ts';
+
+/**
+ * Invalidations reach every server: applied here at once, and sent on the Redis channel
+ * `masthead:invalidate` that every server of the same `REDIS_URL` listens to. Without Redis there is
+ * one server, and applying here is all there is to do.
+ */
+const CHANNEL = 'masthead:invalidate';
+/** This process, so it does not apply its own message twice. */
+const SELF = randomUUID();
+
+let listening: Promise<void> | undefined;
+
+function parse(text: string): Invalidation | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Invalidation> & { origin?: string };
+    if (value.origin === SELF || typeof value.tenant !== 'string') return undefined;
+    if (typeof value.at !== 'number') return undefined;
+    return {
+      tenant: value.tenant,
+      at: value.at,
+      slugs: Array.isArray(value.slugs) ? value.slugs.map(String) : undefined,
+      topics: Array.isArray(value.topics) ? value.topics.map(String) : undefined,
+      categories: Array.isArray(value.categories) ? value.categories.map(String) : undefined,
+      everything: value.everything === true,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Subscribes once per process (a connection of its own: a subscribed client sends nothing else). */
+export function listenForInvalidations(redisUrl: string | undefined): Promise<void> {
+  if (!redisUrl) return Promise.resolve();
+  listening ??= getRedis(redisUrl).then((shared) => {
+    const subscriber: Redis = shared.duplicate();
+    const subscribe = () =>
+      subscriber.subscribe(CHANNEL).catch((error: unknown) => {
+        logWarn('freshness.subscribe.failed', { message: String(error) });
+      });
+    subscriber.on('error', () => undefined); // the shared client already reports Redis away
+    subscriber.on('ready', () => void subscribe());
+    subscriber.on('message', (_channel: string, text: string) => {
+      const invalidation = parse(text);
+      if (invalidation) void applyLocally(invalidation);
+    });
+  });
+  return listening;
+}
+
+/** How long the other servers get to drop their copies before the edge is purged (else it refetches an old one). */
+const EDGE_AFTER_MS = 1000;
+
+/**
+ * Applies `invalidation` here, sends it to every other server, then (a second later) purges the
+ * edge's copies when `EDGE_PURGE_URL` names one.
+ */
+export async function invalidateEverywhere(
+  tenant: Tenant,
+  invalidation: Invalidation,
+  { redisUrl, edgePurgeUrl }: { redisUrl: string | undefined; edgePurgeUrl: string | undefined },
+): Promise<void> {
+  await applyLocally(invalidation);
+  if (edgePurgeUrl) {
+    setTimeout(() => void purgeEdge(tenant, invalidation, edgePurgeUrl), EDGE_AFTER_MS).unref();
+  }
+  if (!redisUrl) return;
+  try {
+    const redis = await getRedis(redisUrl);
+    await redis.publish(CHANNEL, JSON.stringify({ ...invalidation, origin: SELF }));
+  } catch (error) {
+    logWarn('freshness.publish.failed', { tenant: invalidation.tenant, message: String(error) });
+  }
+}
+
+// Renews the lease only while it is still ours.
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+
+/**
+ * Whether this process watches `name` now: a Redis lease (SET NX with a TTL, renewed by its holder)
+ * so one server watches each tenant; another takes over once a holder stops renewing. Without
+ * Redis, or while it is away, this process watches (a second watcher costs calls, not correctness).
+ */
+export async function holdLease(
+  name: string,
+  ttlMs: number,
+  redisUrl: string | undefined,
+): Promise<boolean> {
+  if (!redisUrl) return true;
+  try {
+    const redis = await getRedis(redisUrl);
+    const key = `masthead:watch:${name}`;
+    if ((await redis.set(key, SELF, 'PX', ttlMs, 'NX')) === 'OK') return true;
+    return (await redis.eval(RENEW, 1, key, SELF, String(ttlMs))) === 1;
+  } catch {
+    return true;
+  }
+}
+
+/** The last look of the watcher of `name`, shared so a server taking over the lease compares with it. */
+export async function sharedMemory(
+  redisUrl: string | undefined,
+): Promise<
+  | { get(name: string): Promise<string | null>; set(name: string, value: string): Promise<void> }
+  | undefined
+> {
+  if (!redisUrl) return undefined;
+  const redis = await getRedis(redisUrl);
+  return {
+    get: (name) => redis.get(`masthead:watch:${name}:seen`).catch(() => null),
+    set: async (name, value) => {
+      await redis.set(`masthead:watch:${name}:seen`, value, 'EX', 3600).catch(() => undefined);
+    },
+  };
+}

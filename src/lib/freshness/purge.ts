@@ -1,0 +1,135 @@
+import { timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { logInfo, logWarn } from '../log/log.ts';
+import type { Tenant } from '../tenants/schema.ts';
+import { sharedLimiter } from '../upstream/limiter.ts';
+import { invalidateEverywhere } from './bus.ts';
+import type { Invalidation } from './invalidation.ts';
+
+/**
+ * `POST /_purge` (the newsroom's "now"): with `Authorization: Bearer <the tenant's secret>` from
+ * `PURGE_SECRETS`, and a JSON body naming a post slug, a tag or everything, every server and the
+ * edge drop it (./bus.ts). An API with a bearer secret, not a form: no cookie is read, so there is
+ * nothing for a cross-site request to borrow; bodies other than JSON are refused.
+ */
+export const PurgeSchema = z.union([
+  z.strictObject({ slug: z.string().min(1).max(300) }),
+  z.strictObject({ tag: z.string().min(1).max(300) }),
+  z.strictObject({ everything: z.literal(true) }),
+]);
+
+/** `PURGE_SECRETS` (`daily-planet=<secret>,harbour-times=<secret>`) → secret by tenant id. */
+export function purgeSecrets(setting: string | undefined): Map<string, string> {
+  const secrets = new Map<string, string>();
+  for (const pair of (setting ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(at + 1).trim()) {
+      secrets.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+  }
+  return secrets;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
+  });
+}
+
+export interface PurgeContext {
+  tenant: Tenant;
+  request: Request;
+  clientIp: string;
+  secrets: Map<string, string>;
+  redisUrl: string | undefined;
+  edgePurgeUrl: string | undefined;
+}
+
+/** Accepted purges per tenant a minute, and refused attempts per address in ten minutes. */
+const PURGES_PER_MINUTE = 30;
+const REFUSALS_PER_10_MIN = 10;
+
+let limiters:
+  | Promise<[Awaited<ReturnType<typeof sharedLimiter>>, Awaited<ReturnType<typeof sharedLimiter>>]>
+  | undefined;
+
+function purgeLimiters(redisUrl: string | undefined) {
+  limiters ??= Promise.all([
+    sharedLimiter(
+      { points: PURGES_PER_MINUTE, duration: 60, keyPrefix: 'masthead:purge' },
+      redisUrl,
+    ),
+    sharedLimiter(
+      { points: REFUSALS_PER_10_MIN, duration: 600, keyPrefix: 'masthead:purge-refused' },
+      redisUrl,
+    ),
+  ]);
+  return limiters;
+}
+
+/** Seconds to wait when `key` has spent `limiter`, else `undefined` (one point taken). */
+async function spent(
+  limiter: Awaited<ReturnType<typeof sharedLimiter>>,
+  key: string,
+): Promise<number | undefined> {
+  try {
+    await limiter.consume(key, 1);
+    return undefined;
+  } catch (error) {
+    const ms = (error as { msBeforeNext?: number }).msBeforeNext;
+    return typeof ms === 'number' ? Math.max(1, Math.ceil(ms / 1000)) : undefined;
+  }
+}
+
+export async function purgeResponse(context: PurgeContext): Promise<Response> {
+  const { tenant, request, clientIp } = context;
+  const [accepted, refused] = await purgeLimiters(context.redisUrl);
+  const refuse = async (status: number, reason: string) => {
+    logWarn('purge.refused', { tenant: tenant.id, reason, address: clientIp });
+    const wait = await spent(refused, clientIp);
+    if (wait !== undefined) {
+      return json(429, { message: 'Too many refused purges.' }, { 'Retry-After': String(wait) });
+    }
+    return json(status, { message: reason });
+  };
+  if (request.method !== 'POST') return json(405, { message: 'Use POST.' }, { Allow: 'POST' });
+  const blocked = await refused.get(clientIp).catch(() => null);
+  if (blocked && blocked.remainingPoints <= 0) {
+    const wait = Math.max(1, Math.ceil(blocked.msBeforeNext / 1000));
+    return json(429, { message: 'Too many refused purges.' }, { 'Retry-After': String(wait) });
+  }
+  const secret = context.secrets.get(tenant.id);
+  const authorization = request.headers.get('authorization') ?? '';
+  const given = authorization.startsWith('Bearer ') ? authorization.slice(7) : '';
+  if (!secret) return refuse(403, 'Purging is not set up for this site.');
+  if (!given || !sameSecret(given, secret)) return refuse(401, 'A valid purge secret is required.');
+  if (!(request.headers.get('content-type') ?? '').startsWith('application/json')) {
+    return json(415, { message: 'Send JSON: {"slug"}, {"tag"} or {"everything": true}.' });
+  }
+  const body = PurgeSchema.safeParse(await request.json().catch(() => undefined));
+  if (!body.success) {
+    return json(422, { message: 'Send JSON: {"slug"}, {"tag"} or {"everything": true}.' });
+  }
+  const wait = await spent(accepted, tenant.id);
+  if (wait !== undefined) {
+    return json(429, { message: 'Too many purges.' }, { 'Retry-After': String(wait) });
+  }
+  const target = body.data;
+  const invalidation: Invalidation = {
+    tenant: tenant.id,
+    at: Date.now(),
+    ...('slug' in target ? { slugs: [target.slug] } : {}),
+    ...('tag' in target ? { topics: [target.tag] } : {}),
+    ...('everything' in target ? { everything: true } : {}),
+  };
+  await invalidateEverywhere(tenant, invalidation, context);
+  logInfo('purge', { tenant: tenant.id, ...target, address: clientIp });
+  return json(202, { purged: target, edge: Boolean(context.edgePurgeUrl) });
+}

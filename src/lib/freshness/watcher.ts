@@ -1,0 +1,140 @@
+import { logInfo, logWarn } from '../log/log.ts';
+import { outsideRequest } from '../log/request-context.ts';
+import { observeWatcherLag } from '../observability/prometheus.ts';
+import { publishingBudgetKey, publishingFor, siteUpstream } from '../site/clients.ts';
+import type { PostSummary } from '../publishing/schema.ts';
+import type { Tenant } from '../tenants/schema.ts';
+import { outsideVisitor } from '../upstream/visitor.ts';
+import { holdLease, invalidateEverywhere, sharedMemory } from './bus.ts';
+import { postChanges } from './changes.ts';
+import type { SeenPost } from './changes.ts';
+import { watchIntervalMs } from './pace.ts';
+
+/**
+ * The change watcher of one tenant: every few seconds (./pace.ts: at most 4 calls a minute) one
+ * read of the newest posts, bypassing the cache; new, changed and vanished posts are invalidated
+ * on every server (./bus.ts). With Redis one server holds each tenant's lease and watches it.
+ */
+
+/** Posts per look: enough that a burst of publishing is seen whole, small enough to be cheap. */
+export const WATCH_WINDOW = 12;
+
+export interface WatcherOptions {
+  tenant: Tenant;
+  /** Tenants whose watchers spend the same budget bucket as this one. */
+  tenantsSharing: number;
+  redisUrl: string | undefined;
+  edgePurgeUrl: string | undefined;
+}
+
+export interface Watcher {
+  stop(): void;
+}
+
+function seenOf(items: readonly PostSummary[]): SeenPost[] {
+  return items.map((post) => ({
+    id: post.id,
+    slug: post.slug,
+    publishedAt: post.published_at ?? null,
+    updatedAt: post.updated_at ?? null,
+    category: post.category?.slug ?? null,
+    topics: post.tags.flatMap((tag) => (tag.slug ? [tag.slug] : [])),
+  }));
+}
+
+function lagSeconds(at: string | null): number | undefined {
+  const time = at === null ? Number.NaN : Date.parse(at);
+  return Number.isFinite(time) ? (Date.now() - time) / 1000 : undefined;
+}
+
+export function watchTenant(options: WatcherOptions): Watcher {
+  const { tenant, redisUrl } = options;
+  const upstream = siteUpstream();
+  const budgetKey = publishingBudgetKey(tenant);
+  let previous: SeenPost[] | undefined;
+  let intervalMs = 15_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  const pace = async () => {
+    const remaining = await upstream.budget.remaining(budgetKey).catch(() => 0);
+    intervalMs = watchIntervalMs({
+      capacityPerMinute: upstream.budget.capacity(budgetKey.kind),
+      tenantsSharing: options.tenantsSharing,
+      remaining,
+      lastMs: intervalMs,
+    });
+  };
+
+  const look = async () => {
+    await pace();
+    // The lease outlives a few missed looks, so a busy holder keeps it.
+    if (!(await holdLease(tenant.id, intervalMs * 3, redisUrl))) {
+      previous = undefined;
+      return;
+    }
+    const memory = await sharedMemory(redisUrl).catch(() => undefined);
+    if (!previous && memory) {
+      const stored = await memory.get(tenant.id);
+      previous = stored ? (JSON.parse(stored) as SeenPost[]) : undefined;
+    }
+    const list = await publishingFor(tenant).listPosts({ perPage: WATCH_WINDOW }, { fresh: true });
+    const current = seenOf(list.items);
+    const changes = postChanges(previous, current, WATCH_WINDOW);
+    previous = current;
+    await memory?.set(tenant.id, JSON.stringify(current));
+    if (changes.length === 0) return;
+    const seen = changes.map((change) => change.post);
+    const unique = (values: (string | null | undefined)[]) =>
+      [...new Set(values)].filter((value): value is string => Boolean(value));
+    await invalidateEverywhere(
+      tenant,
+      {
+        tenant: tenant.id,
+        slugs: unique(changes.map((change) => change.slug)),
+        categories: unique(seen.map((post) => post.category)),
+        topics: unique(seen.flatMap((post) => post.topics ?? [])),
+        at: Date.now(),
+      },
+      { redisUrl, edgePurgeUrl: options.edgePurgeUrl },
+    );
+    for (const change of changes) {
+      const lag = lagSeconds(change.at);
+      if (lag !== undefined) observeWatcherLag(tenant.id, lag);
+    }
+    logInfo('freshness.changes', {
+      tenant: tenant.id,
+      changes: changes.map((change) => `${change.kind} ${change.slug}`),
+    });
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      look()
+        .catch((error: unknown) => {
+          logWarn('freshness.look.failed', {
+            tenant: tenant.id,
+            message: error instanceof Error ? error.message : String(error),
+          });
+        })
+        .finally(schedule);
+    }, intervalMs);
+    timer.unref();
+  };
+
+  // Timers started inside a request would count its calls to that request and visitor.
+  outsideRequest(() =>
+    outsideVisitor(() => {
+      void look()
+        .catch(() => undefined)
+        .finally(schedule);
+    }),
+  );
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

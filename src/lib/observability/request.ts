@@ -1,0 +1,81 @@
+import type { CacheProvider } from 'astro';
+import { logger } from '../log/log.ts';
+import { currentRequest, runInRequest } from '../log/request-context.ts';
+import type { RequestRecord } from '../log/request-context.ts';
+import { tenantOfRequest } from '../request/tenant-of.ts';
+import { observeResponse } from './prometheus.ts';
+
+/**
+ * One JSON log line and the HTTP metrics of every request Astro routes. Astro runs the route
+ * cache around the middleware, so a cache hit never reaches the middleware: this wraps the route
+ * cache provider (src/lib/delivery/route-cache.ts) to see hits, misses and renders alike.
+ */
+
+/** Query parameters whose values are logged; any other value is left out (tokens, e-mails…). */
+const LOGGED_PARAMS = new Set(['page', 'sort', 'tenant', 'zoom', '_action']);
+
+/** The path as logged: no secret path segments (a booking's manage token), no query values but harmless ones. */
+export function loggedPath(url: URL): string {
+  const path = url.pathname.replace(/\/manage\/[^/]+/, '/manage/[token]');
+  const params = [...url.searchParams.keys()].map((name) =>
+    LOGGED_PARAMS.has(name) ? `${name}=${url.searchParams.get(name) ?? ''}` : `${name}=…`,
+  );
+  return params.length ? `${path}?${params.join('&')}` : path;
+}
+
+/** Called by the middleware once the tenant is known (a page that renders). */
+export function noteRequest(tenant: string | undefined, route: string): void {
+  const record = currentRequest();
+  if (!record) return;
+  record.tenant = tenant;
+  record.route = route;
+}
+
+function cacheState(response: Response): string {
+  return (response.headers.get('X-Astro-Cache') ?? 'none').toLowerCase();
+}
+
+function finish(
+  request: Request,
+  record: RequestRecord,
+  status: number,
+  cache: string,
+  started: number,
+) {
+  const url = new URL(request.url);
+  const seconds = (performance.now() - started) / 1000;
+  const tenant = record.tenant ?? tenantOfRequest(url, request.headers)?.tenant.id ?? 'none';
+  observeResponse({ tenant, status, cache, route: record.route, seconds });
+  logger.info({
+    event: 'request',
+    tenant,
+    method: request.method,
+    path: loggedPath(url),
+    status,
+    durationMs: Math.round(seconds * 10_000) / 10,
+    cache,
+    upstreamCalls: record.upstreamCalls,
+  });
+}
+
+/** The provider with every request measured and logged. */
+export function observedProvider<P extends CacheProvider>(provider: P): P {
+  const onRequest = provider.onRequest?.bind(provider);
+  if (!onRequest) return provider;
+  return Object.assign(provider, {
+    onRequest(context: Parameters<typeof onRequest>[0], next: Parameters<typeof onRequest>[1]) {
+      const record: RequestRecord = { upstreamCalls: 0 };
+      const started = performance.now();
+      return runInRequest(record, async () => {
+        try {
+          const response = await onRequest(context, next);
+          finish(context.request, record, response.status, cacheState(response), started);
+          return response;
+        } catch (error) {
+          finish(context.request, record, 500, 'none', started);
+          throw error;
+        }
+      });
+    },
+  });
+}

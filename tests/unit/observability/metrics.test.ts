@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { registry, upstreamSink } from '../../../src/lib/observability/prometheus.ts';
+import { loggedPath } from '../../../src/lib/observability/request.ts';
+import { runInRequest } from '../../../src/lib/log/request-context.ts';
+
+describe('the Grafana dashboard', () => {
+  it('graphs only series the exporter has', async () => {
+    const dashboard = readFileSync(
+      new URL('../../../deploy/grafana/masthead-dashboard.json', import.meta.url),
+      'utf8',
+    );
+    const used = new Set(
+      [...dashboard.matchAll(/masthead_[a-z_0-9]+/g)].map(([name]) =>
+        name.replace(/_(bucket|count|sum)$/, ''),
+      ),
+    );
+    const exported = new Set((await registry.getMetricsAsJSON()).map((metric) => metric.name));
+    expect(used.size).toBeGreaterThan(5);
+    expect([...used].filter((name) => !exported.has(name))).toEqual([]);
+  });
+});
+
+describe('the upstream sink', () => {
+  it('counts calls by operation and status, and the calls of the request it runs in', async () => {
+    const record = { upstreamCalls: 0 };
+    runInRequest(record, () => {
+      upstreamSink.count('publishing', 'sink-test', 'upstreamCalls', 1);
+      upstreamSink.answered('publishing', 'sink-test', 'posts.list', '429');
+      upstreamSink.count('publishing', 'sink-test', 'rateLimited429', 1);
+      upstreamSink.count('publishing', 'sink-test', 'cacheHits', 2);
+    });
+    expect(record.upstreamCalls).toBe(1);
+    const text = await registry.metrics();
+    expect(text).toContain(
+      'masthead_upstream_calls_total{service="publishing",tenant="sink-test",operation="posts.list",status="429"} 1',
+    );
+    expect(text).toContain(
+      'masthead_upstream_refused_total{service="publishing",tenant="sink-test",reason="429"} 1',
+    );
+    expect(text).toContain(
+      'masthead_upstream_cache_total{service="publishing",tenant="sink-test",result="hit"} 2',
+    );
+  });
+});
+
+describe('a logged path', () => {
+  it.each([
+    ['/posts/hello?page=2', '/posts/hello?page=2'],
+    ['/search?q=my+name&token=abc', '/search?q=…&token=…'],
+    ['/stay/manage/secret-token/calendar.ics', '/stay/manage/[token]/calendar.ics'],
+    ['/login?email=a%40b.c&_action=login', '/login?email=…&_action=login'],
+  ])('%s → %s', (address, logged) => {
+    expect(loggedPath(new URL(address, 'http://example.test'))).toBe(logged);
+  });
+});
