@@ -8,7 +8,7 @@
  * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
  *   (`--no-tenants` skips the three builds that takes).
  *
- *   node bench/origin.ts [--seconds 60] [--no-tenants]
+ *   node bench/origin.ts [--seconds 60] [--no-tenants] [--delivery-only]
  *
  * Throughput pairs are measured alternately (3 rounds each) so background load falls on both sides;
  * compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
@@ -277,6 +277,7 @@ export async function run() {
   try {
     const delivery = await startVersusNginx(mock);
     console.table([delivery]);
+    if (args.includes('--delivery-only')) return { delivery, ok: delivery.ratio >= 0.6 };
     const render = await renderVersusPlain(mock);
     console.table([render]);
     await fetch(`${latency.controlUrl}/faults`, {

@@ -34,6 +34,11 @@ function serveWarmImage(req, res) {
   return true;
 }
 
+// A fresh page in the site's route cache, written straight to Node's response: no Web `Request`, no
+// routing, no middleware (src/lib/delivery/route-cache.ts, `NODE_HIT`; set once Astro loads it).
+const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
+const routeCacheHit = (req, res) => globalThis[NODE_HIT]?.(req, res) === true;
+
 /** GET, HEAD, DELETE, OPTIONS… take no body here: one announced is refused before Node reads it. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 function refusesBody(req, res) {
@@ -59,6 +64,7 @@ const server = http.createServer(
   (req, res) => {
     if (refusesBody(req, res)) return;
     if (serveWarmImage(req, res)) return;
+    if (routeCacheHit(req, res)) return;
     handler(req, res);
   },
 );

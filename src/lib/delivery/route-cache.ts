@@ -1,4 +1,5 @@
 import type { CacheProvider, InvalidateOptions } from 'astro';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import {
   cleanQuery,
@@ -6,7 +7,8 @@ import {
   MAX_URL_LENGTH,
   shareableParamsOfRequestPath,
 } from '../request/clean-url.ts';
-import { observedProvider } from '../observability/request.ts';
+import { currentRequest } from '../log/request-context.ts';
+import { logResponse, observedProvider } from '../observability/request.ts';
 import { cacheHeaders } from './surrogate-keys.ts';
 
 /**
@@ -35,7 +37,18 @@ interface Entry {
   swr: number;
   tags: string[];
   path: string;
+  /** Who rendered it, for the log line and metrics of a hit served before Astro. */
+  tenant: string;
+  route: string | undefined;
+  /** The headers as Node writes them on a hit, made on the first such hit. */
+  nodeHeaders?: OutgoingHttpHeaders;
 }
+
+/** Reads one request header, whether from a Web `Request` or a Node request. */
+type HeaderOf = (name: string) => string | null;
+
+/** The headers Astro takes off a provider's response before it is sent (core/cache/handler.js). */
+const INTERNAL_HEADERS = new Set(['cdn-cache-control', 'cache-tag']);
 
 const ASTRO_COOKIES = Symbol.for('astro.cookies');
 
@@ -68,14 +81,43 @@ function varyOf(response: Response): string[] | null {
   return names;
 }
 
-function varySuffix(request: Request, names: readonly string[]): string {
-  return names.map((name) => `\0${name}=${request.headers.get(name) ?? ''}`).join('');
+function varySuffix(header: HeaderOf, names: readonly string[]): string {
+  return names.map((name) => `\0${name}=${header(name) ?? ''}`).join('');
 }
 
 /** A GET that says it carries a body: left to the site, which refuses it. */
-function announcesBody(request: Request): boolean {
-  const length = request.headers.get('content-length');
-  return request.headers.has('transfer-encoding') || (length !== null && length.trim() !== '0');
+function announcesBody(header: HeaderOf): boolean {
+  const length = header('content-length');
+  return header('transfer-encoding') !== null || (length !== null && length.trim() !== '0');
+}
+
+/**
+ * The page's key without its `Vary` suffix, or `null` for a request the cache never answers: not a
+ * GET, a body, not a shareable page, or parameters the page does not read (the site redirects to the
+ * clean URL; answering from here would let the edge store the page under the made-up URL).
+ */
+function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
+  if (method !== 'GET' || announcesBody(header)) return null;
+  if (url.pathname.length + url.search.length > MAX_URL_LENGTH) return null;
+  const allowed = shareableParamsOfRequestPath(url.pathname);
+  if (!allowed || cleanRedirect(url, allowed) !== null) return null;
+  return `${url.origin}${url.pathname}${cleanQuery(url.searchParams, allowed)}`;
+}
+
+/** The URL Astro's Node adapter gives this request (`createRequestFromNodeRequest`), if it can tell. */
+function nodeRequestUrl(req: IncomingMessage): URL | null {
+  const host = req.headers.host;
+  if (typeof host !== 'string' || !host || req.url?.startsWith('/') !== true) return null;
+  return URL.parse(`http://${host}${req.url}`);
+}
+
+function nodeHeadersOf(entry: Entry): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of entry.headers) {
+    if (!INTERNAL_HEADERS.has(name)) headers[name] = value;
+  }
+  headers['x-astro-cache'] = 'HIT';
+  return headers;
 }
 
 function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
@@ -90,6 +132,8 @@ function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
 export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider & {
   /** Pages held and the `Vary` lists known, for tests and the bench. */
   readonly sizes: () => { entries: number; bytes: number; varyKeys: number };
+  /** Answers a fresh hit straight on Node's response, before Astro; `false` when it cannot. */
+  readonly nodeHit: NodeHit;
 } {
   const max = options.max ?? 2000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
@@ -108,7 +152,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
   const varyByKey = new LRUCache<string, string[]>({ max });
   const revalidating = new Set<string>();
 
-  async function store(key: string, primary: string, request: Request, response: Response) {
+  async function store(key: string, primary: string, header: HeaderOf, response: Response) {
     const { maxAge, swr } = cdnRule(response);
     if (maxAge <= 0 || setsCookie(response)) return false;
     const vary = varyOf(response);
@@ -132,10 +176,12 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
         .map((tag) => tag.trim())
         .filter(Boolean),
       path: new URL(primary).pathname,
+      tenant: currentRequest()?.tenant ?? 'none',
+      route: currentRequest()?.route,
     };
     if (vary.length > 0) varyByKey.set(primary, vary);
     else varyByKey.delete(primary);
-    entries.set(primary + varySuffix(request, vary), entry);
+    entries.set(primary + varySuffix(header, vary), entry);
     return true;
   }
 
@@ -147,17 +193,39 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       varyKeys: varyByKey.size,
     }),
     setHeaders: cacheHeaders,
+    nodeHit(req: IncomingMessage, res: ServerResponse): boolean {
+      const started = performance.now();
+      const url = nodeRequestUrl(req);
+      const header: HeaderOf = (name) => {
+        const value = req.headers[name];
+        return value === undefined ? null : String(value);
+      };
+      const primary = url && primaryKey(req.method ?? 'GET', url, header);
+      if (!url || !primary) return false;
+      const cached = entries.get(primary + varySuffix(header, varyByKey.get(primary) ?? []));
+      if (!cached || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) return false;
+      cached.nodeHeaders ??= nodeHeadersOf(cached);
+      res.writeHead(cached.status, cached.nodeHeaders);
+      res.end(Buffer.from(cached.body));
+      logResponse({
+        url,
+        method: 'GET',
+        tenant: cached.tenant,
+        route: cached.route,
+        status: cached.status,
+        cache: 'hit',
+        upstreamCalls: 0,
+        started,
+      });
+      return true;
+    },
     async onRequest(context, next) {
       const { request } = context;
-      if (request.method !== 'GET' || announcesBody(request)) return next();
       const url = new URL(request.url);
-      if (url.pathname.length + url.search.length > MAX_URL_LENGTH) return next();
-      const allowed = shareableParamsOfRequestPath(url.pathname);
-      // Not a shareable page, or parameters it does not read (the site redirects to the clean URL;
-      // answering from here would let the edge store the page under the made-up URL).
-      if (!allowed || cleanRedirect(url, allowed) !== null) return next();
-      const primary = `${url.origin}${url.pathname}${cleanQuery(url.searchParams, allowed)}`;
-      const key = primary + varySuffix(request, varyByKey.get(primary) ?? []);
+      const header: HeaderOf = (name) => request.headers.get(name);
+      const primary = primaryKey(request.method, url, header);
+      if (!primary) return next();
+      const key = primary + varySuffix(header, varyByKey.get(primary) ?? []);
       const cached = entries.get(key);
       const age = cached ? (Date.now() - cached.storedAt) / 1000 : 0;
       if (cached && age <= cached.maxAge) return toResponse(cached, 'HIT');
@@ -165,7 +233,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
         if (!revalidating.has(key)) {
           revalidating.add(key);
           next()
-            .then((fresh) => store(key, primary, request, fresh))
+            .then((fresh) => store(key, primary, header, fresh))
             .catch((error: unknown) => {
               context.logger.warn(
                 `Background revalidation of ${url.pathname} failed: ${String(error)}`,
@@ -178,7 +246,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       const response = await next();
       const { maxAge } = cdnRule(response);
       if (maxAge <= 0) return response;
-      const stored = await store(key, primary, request, response.clone());
+      const stored = await store(key, primary, header, response.clone());
       if (stored) response.headers.set('X-Astro-Cache', 'MISS');
       return response;
     },
@@ -200,6 +268,14 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
   };
 }
 
+export type NodeHit = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Where `npm start` (scripts/start.mjs) finds the loaded provider's `nodeHit`: Astro loads this
+ * module inside the server bundle, so a plain import from the script would be another instance.
+ */
+export const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
+
 let active: CacheProvider | undefined;
 
 /**
@@ -212,6 +288,8 @@ export async function invalidateRoutes(tags: readonly string[]): Promise<void> {
 
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
-  active = observedProvider(createRouteCache(config));
+  const provider = createRouteCache(config);
+  Reflect.set(globalThis, NODE_HIT, provider.nodeHit);
+  active = observedProvider(provider);
   return active;
 }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { FORMAT_EXTENSION, formatOfExtension, isLadderWidth, type ImageFormat } from './ladder.ts';
 
 /**
@@ -39,15 +40,32 @@ export function imageSignature(secret: string, request: ImageRequest): string {
     .toString('base64url');
 }
 
+// A page asks for the same few dozen addresses on every render (each picture in each width and
+// format): an HMAC each was 4 % of a post render's CPU. Only the site's own addresses are kept
+// (never what a visitor sends to be verified), within a byte bound.
+const paths = new LRUCache<string, string>({
+  maxSize: 4 * 1024 * 1024,
+  sizeCalculation: (path, key) => path.length + key.length,
+});
+
 /** The signed site path (without a tenant prefix) of one derived image. */
 export function imagePath(secret: string, request: ImageRequest): string {
-  const { target, format } = request;
-  const head =
+  const { target, format, width, crop } = request;
+  const key =
     target.kind === 'source'
-      ? `u/${Buffer.from(target.source).toString('base64url')}`
-      : `e/${encodeURIComponent(target.edition)}/${target.page}`;
-  const file = `${imageSignature(secret, request)}.${FORMAT_EXTENSION[format]}`;
-  return `/_img/${head}/${sizeSegment(request)}/${file}`;
+      ? `${secret}\0u\0${target.source}\0${width}\0${crop ?? ''}\0${format}`
+      : `${secret}\0e\0${target.edition}\0${target.page}\0${width}\0${crop ?? ''}\0${format}`;
+  let path = paths.get(key);
+  if (path === undefined) {
+    const head =
+      target.kind === 'source'
+        ? `u/${Buffer.from(target.source).toString('base64url')}`
+        : `e/${encodeURIComponent(target.edition)}/${target.page}`;
+    const file = `${imageSignature(secret, request)}.${FORMAT_EXTENSION[format]}`;
+    path = `/_img/${head}/${sizeSegment(request)}/${file}`;
+    paths.set(key, path);
+  }
+  return path;
 }
 
 export type ParsedImagePath =

@@ -35,6 +35,32 @@ function cacheState(response: Response): string {
   return (response.headers.get('X-Astro-Cache') ?? 'none').toLowerCase();
 }
 
+/** The request's metrics and its log line. */
+export function logResponse(input: {
+  url: URL;
+  method: string;
+  tenant: string;
+  route: string | undefined;
+  status: number;
+  cache: string;
+  upstreamCalls: number;
+  started: number;
+}): void {
+  const seconds = (performance.now() - input.started) / 1000;
+  const { tenant, status, cache } = input;
+  observeResponse({ tenant, status, cache, route: input.route, seconds });
+  logger.info({
+    event: 'request',
+    tenant,
+    method: input.method,
+    path: loggedPath(input.url),
+    status,
+    durationMs: Math.round(seconds * 10_000) / 10,
+    cache,
+    upstreamCalls: input.upstreamCalls,
+  });
+}
+
 function finish(
   request: Request,
   record: RequestRecord,
@@ -43,18 +69,15 @@ function finish(
   started: number,
 ) {
   const url = new URL(request.url);
-  const seconds = (performance.now() - started) / 1000;
-  const tenant = record.tenant ?? tenantOfRequest(url, request.headers)?.tenant.id ?? 'none';
-  observeResponse({ tenant, status, cache, route: record.route, seconds });
-  logger.info({
-    event: 'request',
-    tenant,
+  logResponse({
+    url,
     method: request.method,
-    path: loggedPath(url),
+    tenant: record.tenant ?? tenantOfRequest(url, request.headers)?.tenant.id ?? 'none',
+    route: record.route,
     status,
-    durationMs: Math.round(seconds * 10_000) / 10,
     cache,
     upstreamCalls: record.upstreamCalls,
+    started,
   });
 }
 

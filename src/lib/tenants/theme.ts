@@ -16,8 +16,21 @@ function declarations(vars: Record<string, string>): string {
     .join(';');
 }
 
+// Every page renders its tenant's theme and hashes it for the CSP: made once per tenant and content.
+const cssByTenant = new WeakMap<Tenant, string>();
+const hashByContent = new Map<string, `sha256-${string}`>();
+
 /** The tenant's theme as CSS custom properties, light by default and dark under `prefers-color-scheme`. */
 export function themeCss(tenant: Tenant): string {
+  let css = cssByTenant.get(tenant);
+  if (css === undefined) {
+    css = buildThemeCss(tenant);
+    cssByTenant.set(tenant, css);
+  }
+  return css;
+}
+
+function buildThemeCss(tenant: Tenant): string {
   const { colors, dark, fontStack, headingFontStack } = tenant.theme;
   const light = declarations({
     'color-primary': colors.primary,
@@ -47,5 +60,12 @@ export function themeCss(tenant: Tenant): string {
 
 /** CSP hash of an inline `<style>` body, so the theme needs no `'unsafe-inline'`. */
 export function cspHash(content: string): `sha256-${string}` {
-  return `sha256-${createHash('sha256').update(content).digest('base64')}`;
+  let hash = hashByContent.get(content);
+  if (hash === undefined) {
+    hash = `sha256-${createHash('sha256').update(content).digest('base64')}`;
+    // The site hashes only its own few inline bodies (themes, the static search script).
+    if (hashByContent.size >= 1000) hashByContent.clear();
+    hashByContent.set(content, hash);
+  }
+  return hash;
 }

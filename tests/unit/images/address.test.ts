@@ -21,6 +21,18 @@ describe('signed image addresses', () => {
     }
   });
 
+  it('signs each address with the secret it is given, the same picture asked for again too', () => {
+    const other = 'other-secret-of-enough-length';
+    const first = imagePath(SECRET, request);
+    const withOther = imagePath(other, request);
+    expect(withOther).not.toBe(first);
+    expect(imagePath(SECRET, request)).toBe(first);
+    expect(parseImagePath(other, withOther)).toMatchObject({ ok: true });
+    expect(parseImagePath(SECRET, withOther)).toMatchObject({ ok: false, status: 403 });
+    const page = { ...request, target: { kind: 'edition-page', edition: 'a', page: 2 } } as const;
+    expect(imagePath(SECRET, page)).not.toBe(imagePath(SECRET, { ...page, width: 1600 }));
+  });
+
   it('keeps the upstream URL out of the address in plain text', () => {
     expect(imagePath(SECRET, request)).not.toContain('api.example');
     expect(imagePath(SECRET, request)).toMatch(/^\/_img\/u\/[\w-]+\/800\/[\w-]{22}\.avif$/);
