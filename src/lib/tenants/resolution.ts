@@ -108,6 +108,11 @@ export function tenantHref(
   match: Pick<TenantMatch, 'via' | 'basePath' | 'tenant'>,
   path: string,
 ): string {
+  // Pages link many plain paths (every picture size is one): those need no query handling.
+  if (match.via !== 'query' && !path.includes('?') && !path.includes('#')) {
+    const prefixed = match.basePath ? `${match.basePath}${path === '/' ? '' : path}` : path;
+    return prefixed || '/';
+  }
   const [pathAndQuery = '', hash] = path.split('#');
   const [pathname = '/', query = ''] = pathAndQuery.split('?');
   const params = new URLSearchParams(query);

@@ -77,10 +77,14 @@ describe('tenant resolution', () => {
     const path = resolve('http://localhost/gazette/')!;
     expect(tenantHref(path, '/posts/a?page=2#c')).toBe('/gazette/posts/a?page=2#c');
     expect(tenantHref(path, '/')).toBe('/gazette');
+    expect(tenantHref(path, '/_img/u/aHR0/800/x.avif')).toBe('/gazette/_img/u/aHR0/800/x.avif');
+    expect(tenantHref(path, '')).toBe('/gazette');
     const query = resolve('http://localhost/?tenant=herald')!;
     expect(tenantHref(query, '/search?q=x')).toBe('/search?q=x&tenant=herald');
     const host = resolve('http://herald.localhost/')!;
     expect(tenantHref(host, '/tags/a')).toBe('/tags/a');
+    expect(tenantHref(host, '')).toBe('/');
+    expect(tenantHref(query, '/tags/a')).toBe('/tags/a?tenant=herald');
   });
 
   it.each([
