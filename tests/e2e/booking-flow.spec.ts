@@ -184,16 +184,17 @@ test('a pending booking says "request received", the manage link shows it confir
   await expect(summary).toContainText('Requested: the hotel will confirm');
   await expect(summary).toContainText('Harbour View Hotel');
   await expect(summary).toContainText('€');
-  await expect(page.getByRole('link', { name: 'Add to calendar' })).toHaveAttribute(
-    'href',
-    /^blob:/,
-  );
   const reference = /BK-[A-Z0-9]{6}/.exec(await summary.innerText())?.[0] ?? '';
   expect(reference).not.toBe('');
   const manage = await page
     .getByRole('link', { name: /See or cancel this booking/ })
     .getAttribute('href');
   expect(manage).toMatch(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
+  // The widget offers the manage page's own calendar file (one .ics for every way of booking; its
+  // content is checked below).
+  const calendarLink = page.getByRole('link', { name: 'Add to calendar' });
+  const calendarUrl = new URL(`${manage}/calendar.ics`, page.url()).href;
+  await expect(calendarLink).toHaveAttribute('href', calendarUrl);
   expect((await upstreamBooking(request, checkIn, reference)).status).toBe('pending');
 
   // The hotel confirms: the manage page says so, in the guest's words.

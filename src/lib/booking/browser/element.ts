@@ -1,5 +1,4 @@
 import { addDays, nightsBetween } from '../dates.ts';
-import { stayIcs } from '../ics.ts';
 import { statusKind } from '../status.ts';
 import type { AvailabilityResult, Confirmation, PropertySummary, RoomOffer } from '../types.ts';
 import { createBooking } from './booking.store.ts';
@@ -82,7 +81,6 @@ class MastheadBooking extends HTMLElement {
   /** The step of the current history entry (Back and Forward move between steps). */
   private historyStep: Step | undefined;
   private busyTimer: ReturnType<typeof setTimeout> | undefined;
-  private calendarUrl = '';
   /** The calendar's first month and the day with its tab stop. */
   private month = '';
   private focusDay = '';
@@ -566,22 +564,16 @@ class MastheadBooking extends HTMLElement {
       if (confirmation.manageUrl)
         Object.assign(link, { href: confirmation.manageUrl, target: '_blank' });
     }
+    // The manage page's own .ics (one calendar file for the widget, the plain flow and the e-mail).
     const calendar = this.q<HTMLAnchorElement>('[data-calendar]');
     if (calendar) {
-      if (this.calendarUrl) URL.revokeObjectURL(this.calendarUrl);
-      const ics = stayIcs({
-        uid: `${confirmation.reference}@${location.hostname}`,
-        title: say('stayAt', { place: confirmation.propertyName }),
-        checkIn: confirmation.checkIn,
-        checkOut: confirmation.checkOut,
-        location: [confirmation.propertyName, address].filter(Boolean).join(', '),
-        description: `${say('reference')}: ${confirmation.reference}\n${say('room')}: ${confirmation.roomName}`,
-        url: link?.href,
-        status: confirmation.statusKind,
-      });
-      this.calendarUrl = URL.createObjectURL(new Blob([ics], { type: 'text/calendar' }));
-      calendar.href = this.calendarUrl;
-      calendar.download = `stay-${confirmation.reference}.ics`;
+      calendar.hidden = !confirmation.manageUrl;
+      if (confirmation.manageUrl) {
+        const file = new URL(confirmation.manageUrl, location.href);
+        file.pathname += '/calendar.ics';
+        calendar.href = file.href;
+        calendar.download = `stay-${confirmation.reference}.ics`;
+      }
     }
   }
 
