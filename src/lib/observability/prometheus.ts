@@ -8,26 +8,42 @@ import type { CounterName, MetricsSink } from '../upstream/metrics.ts';
  */
 export const registry = new Registry();
 
-const upstreamCalls = new Counter({
-  name: 'masthead_upstream_calls_total',
-  help: 'Upstream call attempts by service, tenant, operation and outcome (HTTP status, timeout, network).',
-  labelNames: ['service', 'tenant', 'operation', 'status'] as const,
-  registers: [registry],
-});
+/** A counter on the process registry. */
+function counter<Label extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly Label[],
+): Counter<Label> {
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
 
-const cacheReads = new Counter({
-  name: 'masthead_upstream_cache_total',
-  help: 'Upstream read cache: hit, miss, stale (served while refreshing or while the upstream fails), stale_beyond_window, coalesced, not_found_hit.',
-  labelNames: ['service', 'tenant', 'result'] as const,
-  registers: [registry],
-});
+/** A histogram on the process registry, with buckets in seconds. */
+function histogram<Label extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly Label[],
+  buckets: number[],
+): Histogram<Label> {
+  return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
+}
 
-const refusals = new Counter({
-  name: 'masthead_upstream_refused_total',
-  help: 'Calls not sent or refused: 429 (the upstream said so), budget (our own budget spent), visitor (one visitor spent its share).',
-  labelNames: ['service', 'tenant', 'reason'] as const,
-  registers: [registry],
-});
+const upstreamCalls = counter(
+  'masthead_upstream_calls_total',
+  'Upstream call attempts by service, tenant, operation and outcome (HTTP status, timeout, network).',
+  ['service', 'tenant', 'operation', 'status'],
+);
+
+const cacheReads = counter(
+  'masthead_upstream_cache_total',
+  'Upstream read cache: hit, miss, stale (served while refreshing or while the upstream fails), stale_beyond_window, coalesced, not_found_hit.',
+  ['service', 'tenant', 'result'],
+);
+
+const refusals = counter(
+  'masthead_upstream_refused_total',
+  'Calls not sent or refused: 429 (the upstream said so), budget (our own budget spent), visitor (one visitor spent its share).',
+  ['service', 'tenant', 'reason'],
+);
 
 new Gauge({
   name: 'masthead_upstream_budget_remaining',
@@ -42,28 +58,25 @@ new Gauge({
   },
 });
 
-const httpResponses = new Counter({
-  name: 'masthead_http_responses_total',
-  help: 'Responses by tenant, status class (2xx…5xx) and route cache state (hit, stale, miss, none).',
-  labelNames: ['tenant', 'class', 'cache'] as const,
-  registers: [registry],
-});
+const httpResponses = counter(
+  'masthead_http_responses_total',
+  'Responses by tenant, status class (2xx…5xx) and route cache state (hit, stale, miss, none).',
+  ['tenant', 'class', 'cache'],
+);
 
-const renderSeconds = new Histogram({
-  name: 'masthead_render_seconds',
-  help: 'Time to render a response that did not come from the route cache, by tenant and route.',
-  labelNames: ['tenant', 'route'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
-  registers: [registry],
-});
+const renderSeconds = histogram(
+  'masthead_render_seconds',
+  'Time to render a response that did not come from the route cache, by tenant and route.',
+  ['tenant', 'route'],
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+);
 
-const watcherLag = new Histogram({
-  name: 'masthead_watcher_lag_seconds',
-  help: 'Time from a change upstream (its published_at / updated_at) to the invalidation of what shows it.',
-  labelNames: ['tenant'] as const,
-  buckets: [1, 2, 5, 10, 15, 20, 30, 45, 60, 120, 300],
-  registers: [registry],
-});
+const watcherLag = histogram(
+  'masthead_watcher_lag_seconds',
+  'Time from a change upstream (its published_at / updated_at) to the invalidation of what shows it.',
+  ['tenant'],
+  [1, 2, 5, 10, 15, 20, 30, 45, 60, 120, 300],
+);
 
 const CACHE_RESULTS: Partial<Record<CounterName, string>> = {
   cacheHits: 'hit',

@@ -16,6 +16,7 @@ import type {
 import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
 import { roomFacts } from '../room-facts.ts';
+import { bookedFacts, searchFacts } from '../partner-events.ts';
 import { reviewRows, STATUS_TEXT, stayRows, type SummaryRows } from '../summary-rows.ts';
 import { sayText, sayer, type Say } from '../../i18n/say.ts';
 
@@ -583,16 +584,7 @@ class MastheadBooking extends HTMLElement {
   }
 
   private announceConfirmed(confirmation: Confirmation): void {
-    const detail = {
-      reference: confirmation.reference,
-      propertyId: confirmation.propertyId,
-      roomTypeId: confirmation.roomTypeId,
-      checkIn: confirmation.checkIn,
-      checkOut: confirmation.checkOut,
-      nights: confirmation.nights,
-      totalPrice: confirmation.totalPrice,
-      currency: confirmation.currency,
-    };
+    const detail = bookedFacts(confirmation);
     this.dispatchEvent(new CustomEvent('masthead:booking-confirmed', { detail, bubbles: true }));
     this.postToParent({
       type: 'masthead:booking-confirmed',
@@ -606,14 +598,7 @@ class MastheadBooking extends HTMLElement {
 
   /** The search a guest ran, once per search (Back to the rooms repeats none). */
   private announceSearch(offers: AvailabilityResult): void {
-    const facts = {
-      propertyId: offers.propertyId,
-      checkIn: offers.checkIn,
-      checkOut: offers.checkOut,
-      nights: offers.nights,
-      adults: offers.adults,
-      children: offers.children,
-    };
+    const facts = searchFacts(offers);
     const key = JSON.stringify(facts);
     if (key === this.searched) return;
     this.searched = key;
