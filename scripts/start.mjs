@@ -74,11 +74,6 @@ server.listen(port, host, () => {
   console.log(
     `Masthead listening on http://${host}:${port} (compression ${compression ? 'on' : 'off'})`,
   );
-  // Loads the site at start-up, not on the first visit: its change watchers start now (docs/deploy.md).
-  const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  fetch(`http://${local.includes(':') ? `[${local}]` : local}:${port}/_metrics`)
-    .then((response) => response.body?.cancel())
-    .catch(() => {});
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {

@@ -6,6 +6,8 @@ const SERVER_ENTRY = /@astrojs\/node\/dist\/server\.js$/;
 const STARTUP_CHECK = fileURLToPath(new URL('../lib/settings/startup-check.ts', import.meta.url));
 /** The tenants' start-up lines (upstream profiles, read tokens): logged once the settings are fine. */
 const STARTUP_LINES = fileURLToPath(new URL('../lib/site/startup-lines.ts', import.meta.url));
+/** The change watchers and the invalidation listener (issue 24): running before the first visit. */
+const FRESHNESS_START = fileURLToPath(new URL('../lib/freshness/at-start.ts', import.meta.url));
 const HEALTH_ROUTE = fileURLToPath(new URL('../lib/delivery/health-route.ts', import.meta.url));
 
 /**
@@ -27,7 +29,7 @@ export function settingsCheck(): AstroIntegration {
                 transform(code: string, id: string) {
                   if (!SERVER_ENTRY.test(id)) return null;
                   // First imports: they run before the adapter sets anything up or listens.
-                  const first = [STARTUP_CHECK, STARTUP_LINES].map(
+                  const first = [STARTUP_CHECK, STARTUP_LINES, FRESHNESS_START].map(
                     (module) => `import ${JSON.stringify(module)};\n`,
                   );
                   return { code: `${first.join('')}${code}`, map: null };

@@ -95,7 +95,7 @@ describe.each([
     await mock.close();
   });
 
-  it('logs one line per tenant on how its APIs are read, before any request', async () => {
+  it('logs one line per tenant on how its APIs are read and starts the change watchers, before any request', async () => {
     const port = await freePort();
     child = spawn(process.execPath, [script], {
       env: {
@@ -106,6 +106,7 @@ describe.each([
         MASTHEAD_OUT_DIR: OUT_DIR,
         PUBLISHING_BASE_URL: mock.publishingUrl,
         LODGING_BASE_URL: mock.lodgingUrl,
+        WATCH_CHANGES: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -123,6 +124,17 @@ describe.each([
     const tenants = profileLines().map((line) => line.tenant);
     expect(tenants.sort()).toEqual(['alpine-post', 'daily-planet', 'harbour-times']);
     for (const line of profileLines()) expect(line.message).toMatch(/publishing profile \S+/);
+
+    // The change watchers run from the start too: each tenant's newest posts read upstream.
+    const looks = async () => {
+      const stats = await send(`${mock.controlUrl}/stats/tenants`);
+      const byTenant = JSON.parse(stats.text) as Record<string, Record<string, number>>;
+      const watched = ['alpine-post', 'daily-planet', 'harbour-times'].every(
+        (id) => (byTenant[id]?.['GET /posts?per_page=12'] ?? 0) > 0,
+      );
+      return watched ? true : undefined;
+    };
+    await waitFor('a change watcher look per tenant, before any request', looks, 20_000);
 
     // A first request says nothing again.
     const home = await send(`http://127.0.0.1:${port}/`, { host: 'daily-planet.localhost' });

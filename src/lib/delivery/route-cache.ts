@@ -44,6 +44,23 @@ interface Entry {
   nodeHeaders?: OutgoingHttpHeaders;
 }
 
+/** A page the route cache has just stored: what an edge in front may hold a copy of too. */
+export interface StoredPage {
+  tenant: string;
+  /** The address as requested (the edge keys on it as sent, parameters in the visitor's order). */
+  url: URL;
+  /** Reads one of the request's headers (the edge's `X-Forwarded-Host`, `Accept-Encoding`…). */
+  header: (name: string) => string | null;
+  tags: readonly string[];
+}
+
+const storedListeners = new Set<(page: StoredPage) => void>();
+
+/** Calls `listener` with every page this server's route cache stores (src/lib/freshness/). */
+export function onPageStored(listener: (page: StoredPage) => void): void {
+  storedListeners.add(listener);
+}
+
 /** Reads one request header, whether from a Web `Request` or a Node request. */
 type HeaderOf = (name: string) => string | null;
 
@@ -152,7 +169,13 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
   const varyByKey = new LRUCache<string, string[]>({ max });
   const revalidating = new Set<string>();
 
-  async function store(key: string, primary: string, header: HeaderOf, response: Response) {
+  async function store(
+    key: string,
+    primary: string,
+    url: URL,
+    header: HeaderOf,
+    response: Response,
+  ) {
     const { maxAge, swr } = cdnRule(response);
     if (maxAge <= 0 || setsCookie(response)) return false;
     const vary = varyOf(response);
@@ -182,6 +205,10 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
     if (vary.length > 0) varyByKey.set(primary, vary);
     else varyByKey.delete(primary);
     entries.set(primary + varySuffix(header, vary), entry);
+    if (entry.tenant !== 'none') {
+      const page = { tenant: entry.tenant, url, header, tags: entry.tags };
+      for (const listener of storedListeners) listener(page);
+    }
     return true;
   }
 
@@ -233,7 +260,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
         if (!revalidating.has(key)) {
           revalidating.add(key);
           next()
-            .then((fresh) => store(key, primary, header, fresh))
+            .then((fresh) => store(key, primary, url, header, fresh))
             .catch((error: unknown) => {
               context.logger.warn(
                 `Background revalidation of ${url.pathname} failed: ${String(error)}`,
@@ -246,7 +273,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       const response = await next();
       const { maxAge } = cdnRule(response);
       if (maxAge <= 0) return response;
-      const stored = await store(key, primary, header, response.clone());
+      const stored = await store(key, primary, url, header, response.clone());
       if (stored) response.headers.set('X-Astro-Cache', 'MISS');
       return response;
     },

@@ -1,4 +1,5 @@
 import type { CacheOptions } from 'astro';
+import { currentRequest } from '../log/request-context.ts';
 import { tenantOfRequest } from '../request/tenant-of.ts';
 
 /**
@@ -14,7 +15,9 @@ export function cacheHeaders(options: CacheOptions, request: Request): Headers {
     ...(options.swr === undefined ? [] : [`stale-while-revalidate=${options.swr}`]),
   ];
   if (directives.length > 0) headers.set('CDN-Cache-Control', directives.join(', '));
-  const tenant = tenantOfRequest(new URL(request.url), request.headers)?.tenant.id;
+  // The tenant the middleware found: a `/<id>/` address reaches here rewritten, without its prefix.
+  const tenant =
+    currentRequest()?.tenant ?? tenantOfRequest(new URL(request.url), request.headers)?.tenant.id;
   const tags = [...new Set([...(tenant ? [tenant] : []), ...(options.tags ?? [])])];
   if (tags.length > 0) {
     headers.set('Cache-Tag', tags.join(', '));

@@ -69,7 +69,10 @@ export async function invalidateEverywhere(
 ): Promise<void> {
   await applyLocally(invalidation);
   if (edgePurgeUrl) {
-    setTimeout(() => void purgeEdge(tenant, invalidation, edgePurgeUrl), EDGE_AFTER_MS).unref();
+    setTimeout(
+      () => void purgeEdge(tenant, invalidation, edgePurgeUrl, redisUrl),
+      EDGE_AFTER_MS,
+    ).unref();
   }
   if (!redisUrl) return;
   try {

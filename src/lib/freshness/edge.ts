@@ -1,13 +1,16 @@
 import { request } from 'node:http';
 import { logInfo, logWarn } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import type { Invalidation } from './invalidation.ts';
+import { edgeAddresses } from './edge-addresses.ts';
+import { routeTags, type Invalidation } from './invalidation.ts';
 
 /**
  * The edge follows (deploy/nginx/masthead.conf, `location ~ ^/_edge_purge`): nginx's cache purge
  * module drops one cache key per request, so the server that decided an invalidation asks it to
- * drop each address that shows the posts, for each host of the tenant and each encoding the edge
- * keys on. A CDN purges by surrogate key instead (docs/deploy.md).
+ * drop each address that shows the posts: the lists below for each host of the tenant and each
+ * encoding the edge keys on, and every address the servers have answered whose page carries one of
+ * the invalidation's tags (./edge-addresses.ts: post pages, path-prefixed and `?tenant=` addresses
+ * included). A CDN purges by surrogate key instead (docs/deploy.md).
  */
 
 /** The encodings the edge keys pages on (`$masthead_encoding`): brotli, gzip and none. */
@@ -42,23 +45,36 @@ export function purgedHosts(tenant: Tenant, purgeUrl: URL): string[] {
   return tenant.hosts.filter((host) => !host.includes('*')).map((host) => `${host}${port}`);
 }
 
+/** PURGE requests in flight at once: a purge of everything may name thousands of addresses. */
+const IN_FLIGHT = 32;
+
 /** Sends the purges; never throws (an edge that is away keeps its copies until they expire). */
 export async function purgeEdge(
   tenant: Tenant,
   invalidation: Invalidation,
   purgeUrl: string | undefined,
+  redisUrl?: string,
 ): Promise<number> {
   if (!purgeUrl) return 0;
   const base = new URL(purgeUrl);
-  const requests = purgedHosts(tenant, base).flatMap((host) =>
-    purgedPaths(invalidation).flatMap((path) =>
-      ENCODINGS.map((encoding) => ({ host, path, encoding })),
-    ),
-  );
+  const asked = new Map<string, { host: string; path: string; encoding: string }>();
+  const ask = (host: string, path: string, encoding: string) =>
+    asked.set(`${host}\n${path}\n${encoding}`, { host, path, encoding });
+  for (const host of purgedHosts(tenant, base)) {
+    for (const path of purgedPaths(invalidation)) {
+      for (const encoding of ENCODINGS) ask(host, path, encoding);
+    }
+  }
+  for (const address of await edgeAddresses(tenant.id, routeTags(invalidation), redisUrl)) {
+    ask(address.host, address.path, address.encoding);
+  }
+  const requests = [...asked.values()];
   let purged = 0;
   let failed = 0;
-  await Promise.all(
-    requests.map(async ({ host, path, encoding }) => {
+  let next = 0;
+  const worker = async () => {
+    for (let request = requests[next++]; request; request = requests[next++]) {
+      const { host, path, encoding } = request;
       const status = await sendPurge(
         new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base),
         host,
@@ -66,8 +82,9 @@ export async function purgeEdge(
       );
       if (status === 200) purged += 1;
       else if (status !== 404) failed += 1;
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, requests.length) }, worker));
   if (failed > 0) logWarn('freshness.edge.failed', { tenant: tenant.id, failed });
   logInfo('freshness.edge.purged', { tenant: tenant.id, purged, asked: requests.length });
   return purged;

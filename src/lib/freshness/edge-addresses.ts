@@ -1,0 +1,129 @@
+import { LRUCache } from 'lru-cache';
+import type { StoredPage } from '../delivery/route-cache.ts';
+import { logWarn } from '../log/log.ts';
+import { getRedis } from '../upstream/redis.ts';
+
+/**
+ * The edge's address book. nginx's purge module drops one exact cache key per request, so a purge
+ * of a tag or of everything must name every address the edge may hold: each cacheable page a server
+ * has answered, as the edge keys it (the `Host` the visitor sent, the request URI, the encoding),
+ * with the page's tags. The newest 5,000 per tenant, kept two days (longer than any copy the edge
+ * keeps), in this process and, when the servers share Redis, in a sorted set any server can read
+ * (the one that decides a purge may not be the one that rendered the page).
+ */
+export interface EdgeAddress {
+  host: string;
+  /** Path and query as requested. */
+  path: string;
+  /** `br`, `gzip` or `identity`: the edge keys each encoding apart. */
+  encoding: string;
+  tags: string[];
+}
+
+const PER_TENANT = 5000;
+const KEEP_MS = 2 * 24 * 3600 * 1000;
+/** A known address is written to Redis again after this long, so the age trim never drops a live one. */
+const REFRESH_MS = 3600 * 1000;
+
+interface Known {
+  address: EdgeAddress;
+  sharedAt: number;
+}
+
+const books = new Map<string, LRUCache<string, Known>>();
+
+function bookOf(tenant: string): LRUCache<string, Known> {
+  let book = books.get(tenant);
+  if (!book) {
+    book = new LRUCache({ max: PER_TENANT, ttl: KEEP_MS });
+    books.set(tenant, book);
+  }
+  return book;
+}
+
+const keyOf = (address: EdgeAddress) => `${address.host}\n${address.path}\n${address.encoding}`;
+const redisKey = (tenant: string) => `masthead:edge:${tenant}`;
+
+/** The address the edge stored a page under: behind a trusted proxy, the host it forwarded. */
+export function edgeAddressOf(page: StoredPage, trustProxy: boolean): EdgeAddress {
+  const forwarded = trustProxy ? page.header('x-forwarded-host') : null;
+  return {
+    host: forwarded ?? page.header('host') ?? page.url.host,
+    path: `${page.url.pathname}${page.url.search}`,
+    encoding: page.header('accept-encoding') || 'identity',
+    tags: [...page.tags],
+  };
+}
+
+const sameTags = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((tag, index) => tag === b[index]);
+
+/** Notes one address (never throws; Redis away means this process's book only). */
+export function recordEdgeAddress(
+  tenant: string,
+  address: EdgeAddress,
+  redisUrl: string | undefined,
+): void {
+  const book = bookOf(tenant);
+  const key = keyOf(address);
+  const known = book.get(key);
+  const now = Date.now();
+  const share =
+    redisUrl !== undefined &&
+    (!known || !sameTags(known.address.tags, address.tags) || now - known.sharedAt > REFRESH_MS);
+  book.set(key, { address, sharedAt: share ? now : (known?.sharedAt ?? now) });
+  if (!share) return;
+  getRedis(redisUrl)
+    .then((redis) =>
+      redis
+        .multi()
+        .zadd(redisKey(tenant), now, JSON.stringify(address))
+        .zremrangebyscore(redisKey(tenant), '-inf', now - KEEP_MS)
+        .zremrangebyrank(redisKey(tenant), 0, -PER_TENANT - 1)
+        .exec(),
+    )
+    .catch((error: unknown) => {
+      logWarn('freshness.edge.record_failed', { tenant, message: String(error) });
+    });
+}
+
+function parse(member: string): EdgeAddress | undefined {
+  try {
+    const value = JSON.parse(member) as Partial<EdgeAddress>;
+    if (typeof value.host !== 'string' || typeof value.path !== 'string') return undefined;
+    return {
+      host: value.host,
+      path: value.path,
+      encoding: typeof value.encoding === 'string' ? value.encoding : 'identity',
+      tags: Array.isArray(value.tags) ? value.tags.map(String) : [],
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every address noted for `tenant` whose page carries one of `tags`, each once. */
+export async function edgeAddresses(
+  tenant: string,
+  tags: readonly string[],
+  redisUrl: string | undefined,
+): Promise<EdgeAddress[]> {
+  const wanted = new Set(tags);
+  const found = new Map<string, EdgeAddress>();
+  const add = (address: EdgeAddress) => {
+    if (address.tags.some((tag) => wanted.has(tag))) found.set(keyOf(address), address);
+  };
+  for (const { address } of bookOf(tenant).values()) add(address);
+  if (redisUrl) {
+    try {
+      const redis = await getRedis(redisUrl);
+      for (const member of await redis.zrange(redisKey(tenant), 0, -1)) {
+        const address = parse(member);
+        if (address) add(address);
+      }
+    } catch (error) {
+      logWarn('freshness.edge.book_unreadable', { tenant, message: String(error) });
+    }
+  }
+  return [...found.values()];
+}
