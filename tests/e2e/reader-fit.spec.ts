@@ -5,7 +5,8 @@ import { tenantUrl } from './helpers.ts';
 // sizes, with and without JavaScript, and full screen gives it the whole screen (issue 21). Boxes
 // are measured: a fitted page is drawn inside its box (object-fit: contain), so the drawn rectangle
 // is worked out from the box and the page's shape.
-const API = 'http://127.0.0.1:4010/api/v1';
+// The photos suite (playwright.photos.config.ts) runs this spec too, against its own mock.
+const API = process.env.E2E_MOCK_API ?? 'http://127.0.0.1:4010/api/v1';
 const TENANT = 'daily-planet';
 const SIZES = [
   [390, 844],

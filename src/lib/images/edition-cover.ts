@@ -1,5 +1,6 @@
 import type { Edition } from '../publishing/schema.ts';
 import { EDITION_COVER } from './layouts.ts';
+import type { PictureLayout } from './picture.ts';
 import { imageLinks } from './links.ts';
 import { upstreamPicture } from './picture.ts';
 
@@ -10,10 +11,11 @@ import { upstreamPicture } from './picture.ts';
 export function editionCover(
   locals: Pick<App.Locals, 'tenant' | 'href'>,
   edition: Pick<Edition, 'cover_image_url'>,
+  layout: PictureLayout = EDITION_COVER,
 ) {
   return upstreamPicture(
     imageLinks(locals),
     { url: edition.cover_image_url, assumedRatio: 4 / 3 },
-    EDITION_COVER,
+    layout,
   );
 }

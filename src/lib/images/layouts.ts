@@ -26,7 +26,16 @@ export const ARTICLE_COVER: PictureLayout = {
 /** A picture inside the article text. */
 export const ARTICLE_FIGURE: PictureLayout = ARTICLE_COVER;
 
-/** Edition covers in the e-paper list and on the paywall. */
+/**
+ * Edition covers in the e-paper list's grid (`minmax(min(100%, 12rem), 1fr)`, gap 1.25rem): one column
+ * as wide as the page below about 27rem (up to 404 px), then columns of at most 18.6rem.
+ */
+export const EDITION_LIST: PictureLayout = {
+  sizes: '(min-width: 27.25rem) 18.75rem, calc(100vw - 2rem)',
+  maxWidth: 404,
+};
+
+/** Edition covers at most 14rem wide: the paywall and the front page's promo. */
 export const EDITION_COVER: PictureLayout = {
   sizes: '(min-width: 36rem) 14rem, 45vw',
   maxWidth: 240,
