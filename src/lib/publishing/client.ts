@@ -144,8 +144,9 @@ export function publishingClient(options: PublishingClientOptions) {
   const sanitize = (html: string): string =>
     sanitizePostHtml(html, { iframeHosts, baseUrl: options.baseUrl });
 
-  const cleanSummary = (post: PostSummary): PostSummary =>
-    post.content === undefined ? post : { ...post, content: sanitize(post.content) };
+  // Many APIs send each listed post's whole body; no list shows it, so it is neither sanitized nor
+  // cached (50 bodies of a section-block read would otherwise sit in every tenant's cache).
+  const cleanSummary = ({ content: _body, ...post }: PostSummary): PostSummary => post;
 
   const cleanStream = (stream: Stream): Stream =>
     stream.embed_code ? { ...stream, embed_code: sanitize(stream.embed_code) } : stream;

@@ -93,7 +93,7 @@ const postFields = {
   content: z.string().optional(),
 };
 
-/** A post as listed: every field but `content` (which lists may still carry). */
+/** A post as listed: every field but `content` (which lists may still carry; the client drops it). */
 export const postSummarySchema = z.preprocess(normalizePostImage, z.looseObject(postFields));
 export type PostSummary = z.output<typeof postSummarySchema>;
 

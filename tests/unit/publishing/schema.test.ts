@@ -233,6 +233,22 @@ describe('publishing client over the wire', () => {
     expect(server.seen[0]?.headers['x-tenant']).toBe('daily-planet');
   });
 
+  it('keeps no body of a listed post: an API that sends them costs neither sanitizing nor cache', async () => {
+    const body = `<p>${'A long story. '.repeat(4000)}</p>`;
+    server = await startServer((_r, res) =>
+      json(res, 200, { data: [{ ...post, content: body }], meta: { total: 1 } }),
+    );
+    const { up } = testUpstream();
+    const pub = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: server.baseUrl,
+      upstream: up,
+    });
+    const [item] = (await pub.listPosts()).items;
+    expect(item?.title).toBe(post.title);
+    expect(item).not.toHaveProperty('content');
+  });
+
   it('sends public reads anonymously even with a token, personal reads with it', async () => {
     server = await startServer((r, res) =>
       r.url.startsWith('/api/v1/epaper')
