@@ -1,5 +1,6 @@
 import type { Tenant } from '../tenants/schema.ts';
 import { isPlural, type Message, type MessageKey } from './dictionary.ts';
+import { numberFormat, pluralRules } from './intl-cache.ts';
 import { dictionaryFor } from './languages.ts';
 import { en } from './messages/en.ts';
 
@@ -41,8 +42,8 @@ export function createI18n(
   overrides: { readonly [K in MessageKey]?: Message | undefined } = {},
 ): I18n {
   const { language, messages } = dictionaryFor(locale);
-  const plurals = new Intl.PluralRules(locale);
-  const numbers = new Intl.NumberFormat(locale);
+  const plurals = pluralRules(locale);
+  const numbers = numberFormat(locale);
   const number = (value: number) => numbers.format(value);
   const message = (key: MessageKey): Message => overrides[key] ?? messages[key] ?? en[key];
   const t = (key: MessageKey, values: Values = {}): string =>

@@ -6,7 +6,7 @@ import {
   formatPrice,
   isoDateInZone,
 } from '../../../src/lib/i18n/format.ts';
-import { dateTimeFormat, numberFormat } from '../../../src/lib/i18n/intl-cache.ts';
+import { dateTimeFormat, numberFormat, pluralRules } from '../../../src/lib/i18n/intl-cache.ts';
 import { formatWait } from '../../../src/lib/failures/wait.ts';
 import { clockTime } from '../../../src/lib/reading/front-page.ts';
 import { zonedDateTime } from '../../../src/lib/streams/status.ts';
@@ -100,12 +100,23 @@ describe.each(zones)('cached formatters for $locale in $timeZone', (tenant) => {
     }
   });
 
+  it('chooses plural forms and writes numbers as fresh rules do', () => {
+    const fresh = new Intl.PluralRules(tenant.locale);
+    for (const count of [0, 1, 2, 3, 5, 11, 21, 1.5]) {
+      expect(pluralRules(tenant.locale).select(count)).toBe(fresh.select(count));
+    }
+    expect(numberFormat(tenant.locale).format(1234567.5)).toBe(
+      new Intl.NumberFormat(tenant.locale).format(1234567.5),
+    );
+  });
+
   it('builds each formatter once and shares it', () => {
     const options = { dateStyle: 'medium', timeStyle: 'short', timeZone: tenant.timeZone } as const;
     expect(dateTimeFormat(tenant.locale, options)).toBe(
       dateTimeFormat(tenant.locale, { ...options }),
     );
     expect(numberFormat(tenant.locale)).toBe(numberFormat(tenant.locale));
+    expect(pluralRules(tenant.locale)).toBe(pluralRules(tenant.locale));
     // Another zone or locale is another formatter.
     expect(dateTimeFormat(tenant.locale, { ...options, timeZone: 'UTC' })).not.toBe(
       dateTimeFormat(tenant.locale, options),
