@@ -13,6 +13,7 @@ import { readSettings } from './src/lib/settings/settings.ts';
 import { settingsCheck } from './src/integrations/settings-check.ts';
 import { imageRoute } from './src/integrations/image-route.ts';
 import { staticFiles } from './src/integrations/static-files.ts';
+import { cspEmptyHashes } from './src/integrations/csp-empty-hashes.ts';
 
 // The build's own settings (the server's are read when it starts: src/lib/settings/settings.ts).
 const build = readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH']);
@@ -57,6 +58,7 @@ export default defineConfig({
     settingsCheck(),
     imageRoute(),
     staticFiles(),
+    cspEmptyHashes(),
   ],
   // Backstop for src/lib/request/body-limit.ts: the adapter never reads more than this (default 1 GB).
   adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),

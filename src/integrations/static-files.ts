@@ -1,5 +1,6 @@
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
+import { patchAtBuild } from './patch-at-build.ts';
 
 const STANDALONE = /@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/;
 const ADAPTER_IMPORT = 'from "./serve-static.js"';
@@ -11,33 +12,12 @@ const OURS = fileURLToPath(new URL('../lib/delivery/adapter-static.ts', import.m
  * if the adapter's file no longer imports its handler the way this replaces it.
  */
 export function staticFiles(): AstroIntegration {
-  return {
-    name: 'masthead:static-files',
-    hooks: {
-      'astro:config:setup': ({ updateConfig }) => {
-        updateConfig({
-          vite: {
-            plugins: [
-              {
-                name: 'masthead:static-files',
-                apply: 'build',
-                transform(code: string, id: string) {
-                  if (!STANDALONE.test(id)) return null;
-                  if (!code.includes(ADAPTER_IMPORT)) {
-                    throw new Error(
-                      `@astrojs/node changed: ${id} no longer imports ./serve-static.js (src/integrations/static-files.ts)`,
-                    );
-                  }
-                  return {
-                    code: code.replace(ADAPTER_IMPORT, `from ${JSON.stringify(OURS)}`),
-                    map: null,
-                  };
-                },
-              },
-            ],
-          },
-        });
-      },
-    },
-  };
+  return patchAtBuild('masthead:static-files', STANDALONE, (code, id) => {
+    if (!code.includes(ADAPTER_IMPORT)) {
+      throw new Error(
+        `@astrojs/node changed: ${id} no longer imports ./serve-static.js (src/integrations/static-files.ts)`,
+      );
+    }
+    return code.replace(ADAPTER_IMPORT, `from ${JSON.stringify(OURS)}`);
+  });
 }
