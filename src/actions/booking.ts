@@ -1,7 +1,7 @@
 import type { APIContext } from 'astro';
 import { ActionError, defineAction } from 'astro:actions';
 import { z } from 'zod';
-import { isCountryCode } from '../lib/booking/countries.ts';
+import { SERVER_CHECKS } from '../lib/booking/server-checks.ts';
 import { afterBooking, findAndMail, limit } from '../lib/booking/endpoint.ts';
 import { normalizeEmail } from '../lib/booking/email.ts';
 import { textKey } from '../lib/i18n/text-key.ts';
@@ -70,7 +70,7 @@ export const bookingActions = {
       if (intent === 'edit') return back('details');
       const parsed = bookingRequestSchema.safeParse(values);
       const fields = parsed.success
-        ? detailsErrors(parsed.data, isCountryCode, tenant.lodging.fields)
+        ? detailsErrors(parsed.data, SERVER_CHECKS, tenant.lodging.fields)
         : fieldErrorsOf(parsed.error.issues);
       if (!parsed.success || hasErrors(fields)) return back('details', fields);
       if (intent === 'review')

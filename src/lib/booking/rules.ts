@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../failures/fields.ts';
-import { hasLookAlikeLetters, normalizeEmail } from './email.ts';
+import { normalizeEmail } from './email.ts';
 import { textKey } from '../i18n/text-key.ts';
 
 /**
@@ -72,9 +72,25 @@ export function detailsPresentation(rules: FieldRules = {}) {
   } as const;
 }
 
+/**
+ * The guest-detail checks that need tables: the server runs them in full (`SERVER_CHECKS`,
+ * server-checks.ts). The widget checks shapes only: the tables would be a third of a kilobyte of its
+ * JavaScript for refusals a guest rarely meets, and the server's answer to the booking brings the
+ * guest back to the field with the same message.
+ */
+export interface DetailsChecks {
+  isCountry(code: string): boolean;
+  hasLookAlike(email: string): boolean;
+}
+
+const SHAPES_ONLY: DetailsChecks = {
+  isCountry: (code) => /^[A-Z]{2}$/.test(code),
+  hasLookAlike: () => false,
+};
+
 export function detailsErrors(
   input: GuestDetails,
-  isCountry: (code: string) => boolean = (code) => /^[A-Z]{2}$/.test(code),
+  checks: DetailsChecks = SHAPES_ONLY,
   rules: FieldRules = {},
 ): FieldErrors {
   const errors: FieldErrors = {};
@@ -90,7 +106,7 @@ export function detailsErrors(
   if (!email) errors['email'] = [textKey('booking.error.emailRequired')];
   else if (!EMAIL.test(email) || email.length > 254) {
     errors['email'] = [textKey('booking.error.emailInvalid')];
-  } else if (hasLookAlikeLetters(email)) {
+  } else if (checks.hasLookAlike(email)) {
     errors['email'] = [textKey('booking.error.emailLookAlike')];
   }
   const phone = normalizePhone(input.phone);
@@ -100,7 +116,7 @@ export function detailsErrors(
   }
   if (!input.nationality && rules.nationality?.required) {
     errors['nationality'] = [textKey('booking.error.countryRequired')];
-  } else if (input.nationality && !isCountry(input.nationality)) {
+  } else if (input.nationality && !checks.isCountry(input.nationality)) {
     errors['nationality'] = [textKey('booking.error.countryInvalid')];
   }
   const maxNotes = Math.min(MAX_NOTES, rules.notes?.maxLength ?? MAX_NOTES);

@@ -12,7 +12,7 @@ import {
 import { createKeyedLock, LockTimeoutError } from '../upstream/lock.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { asBookingStep } from '../upstream/visitor.ts';
-import { isCountryCode } from './countries.ts';
+import { SERVER_CHECKS } from './server-checks.ts';
 import { stayErrors, todayIn } from './dates.ts';
 import { contactLine } from './contact.ts';
 import { busy, invalid, notOffered, notOnline, placeNotFound, toFailure } from './failures.ts';
@@ -308,7 +308,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, rules()),
       ...guestErrors(input.adults, input.children, place.capacity),
-      ...detailsErrors(input, isCountryCode, lodging.fields),
+      ...detailsErrors(input, SERVER_CHECKS, lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
     if (!room) errors['roomTypeId'] = [textKey('booking.error.roomRequired')];

@@ -1,4 +1,3 @@
-import { numberFormat, pluralRules } from './intl-cache.ts';
 import { writeText } from './text-key.ts';
 
 /** Texts an island says in the browser: messages the page passed as JSON, plurals and numbers by the locale. */
@@ -7,8 +6,8 @@ type Message = string | ({ other: string } & { [R in Intl.LDMLPluralRule]?: stri
 export type Say = (key: string, values?: Record<string, string | number>) => string;
 
 export function sayer(text: Record<string, Message>, locale: string): Say {
-  const plurals = pluralRules(locale);
-  const numbers = numberFormat(locale);
+  const plurals = new Intl.PluralRules(locale);
+  const numbers = new Intl.NumberFormat(locale);
   return (key, values = {}) => {
     const message = text[key] ?? key;
     const count = values['count'];

@@ -1,5 +1,5 @@
-import { map } from 'nanostores';
-import type { MapStore } from 'nanostores';
+import { atom } from 'nanostores';
+import type { WritableAtom } from 'nanostores';
 import { addDays, stayErrors, todayIn } from '../dates.ts';
 import { detailsErrors, guestErrors, hasErrors } from '../rules.ts';
 import { textKey } from '../../i18n/text-key.ts';
@@ -116,7 +116,7 @@ export function restoredStep(saved: SavedState): Step {
 }
 
 export function createBooking(config: BookingConfig, api: BookingApi, storage?: BookingStorage) {
-  const $booking: MapStore<BookingState> = map(initialState(config));
+  const $booking: WritableAtom<BookingState> = atom(initialState(config));
   const saved = storage?.load();
   // A link that names another stay than the one kept (a new campaign click) starts afresh.
   const linked = Object.entries(config.initial ?? {}).every(
@@ -145,8 +145,9 @@ export function createBooking(config: BookingConfig, api: BookingApi, storage?: 
     return { today, minNights: config.minNights, maxNights: config.maxNights };
   };
 
-  const property = (): PropertySummary | undefined =>
-    config.properties.find((p) => p.id === $booking.get().draft.propertyId);
+  /** The property chosen in the draft, or the one with `id`. */
+  const property = (id = $booking.get().draft.propertyId): PropertySummary | undefined =>
+    config.properties.find((p) => p.id === id);
 
   const selectedOffer = (): RoomOffer | undefined => {
     const { offers, draft } = $booking.get();

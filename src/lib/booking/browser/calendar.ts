@@ -1,4 +1,4 @@
-import { addDays } from '../dates.ts';
+import { addDays, isIsoDate } from '../dates.ts';
 
 /**
  * A date-range calendar beside the native date inputs (which stay the source of truth): a grid per
@@ -22,8 +22,6 @@ export interface CalendarState {
   focus: string;
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}$/;
-
 export function monthStart(date: string): string {
   return `${date.slice(0, 7)}-01`;
 }
@@ -37,7 +35,7 @@ export function addMonths(month: string, count: number): string {
 /** Whether a day can be picked now: never in the past; a check-out only within the stay rules. */
 export function selectable(day: string, state: CalendarState, rules: CalendarRules): boolean {
   if (day < rules.today) return false;
-  if (ISO.test(state.checkIn) && !ISO.test(state.checkOut) && day > state.checkIn) {
+  if (isIsoDate(state.checkIn) && !isIsoDate(state.checkOut) && day > state.checkIn) {
     return (
       day >= addDays(state.checkIn, rules.minNights) &&
       day <= addDays(state.checkIn, rules.maxNights)
@@ -53,7 +51,7 @@ export function pick(
   rules: CalendarRules,
 ): { checkIn: string; checkOut: string } | null {
   if (!selectable(day, state, rules)) return null;
-  const choosingOut = ISO.test(state.checkIn) && !ISO.test(state.checkOut) && day > state.checkIn;
+  const choosingOut = isIsoDate(state.checkIn) && !isIsoDate(state.checkOut) && day > state.checkIn;
   if (choosingOut) return { checkIn: state.checkIn, checkOut: day };
   return { checkIn: day, checkOut: '' };
 }

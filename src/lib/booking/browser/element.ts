@@ -1,6 +1,5 @@
-import { addDays, nightsBetween } from '../dates.ts';
-import { statusKind } from '../status.ts';
-import type { AvailabilityResult, Confirmation, PropertySummary, RoomOffer } from '../types.ts';
+import { addDays, isIsoDate, nightsBetween } from '../dates.ts';
+import type { AvailabilityResult, Confirmation, RoomOffer } from '../types.ts';
 import { createBooking } from './booking.store.ts';
 import { isStep, STEPS } from '../steps.ts';
 import { httpApi } from './http-api.ts';
@@ -339,9 +338,8 @@ class MastheadBooking extends HTMLElement {
     if (!root || !controller || state.step !== 'dates') return;
     const rules = controller.rules();
     const { checkIn, checkOut } = state.draft;
-    const valid = (d: string) => /^\d{4}-\d{2}-\d{2}$/.test(d);
-    if (!this.month) this.month = monthStart(valid(checkIn) ? checkIn : rules.today);
-    if (!this.focusDay) this.focusDay = valid(checkIn) ? checkIn : rules.today;
+    if (!this.month) this.month = monthStart(isIsoDate(checkIn) ? checkIn : rules.today);
+    if (!this.focusDay) this.focusDay = isIsoDate(checkIn) ? checkIn : rules.today;
     const calendar = { checkIn, checkOut, month: this.month, focus: this.focusDay };
     const key = JSON.stringify(calendar) + this.monthsShown();
     if (root.dataset['key'] === key) return;
@@ -408,7 +406,7 @@ class MastheadBooking extends HTMLElement {
             String(Number(day.slice(8))),
           );
           if (!selectable(day, calendar, rules)) cell.setAttribute('aria-disabled', 'true');
-          if (valid(checkIn) && valid(checkOut) && day > checkIn && day < checkOut)
+          if (isIsoDate(checkIn) && isIsoDate(checkOut) && day > checkIn && day < checkOut)
             cell.classList.add('in-range');
           tr.append(cell);
         }
@@ -434,7 +432,7 @@ class MastheadBooking extends HTMLElement {
     const checkOut = this.q<HTMLInputElement>('[data-field="checkOut"]');
     if (checkIn) checkIn.min = rules.today;
     if (checkOut) {
-      const from = /^\d{4}-\d{2}-\d{2}$/.test(draft.checkIn) ? draft.checkIn : rules.today;
+      const from = isIsoDate(draft.checkIn) ? draft.checkIn : rules.today;
       try {
         checkOut.min = addDays(from, rules.minNights);
         checkOut.max = addDays(from, rules.maxNights);
@@ -532,7 +530,9 @@ class MastheadBooking extends HTMLElement {
     if (!list || list.dataset['key'] === key) return;
     list.dataset['key'] = key;
     const say = this.say;
-    const text = STATUS_TEXT[statusKind(confirmation.status)];
+    // The server's reading of the status (a confirmation kept by an older version may lack it).
+    const kind = confirmation.statusKind in STATUS_TEXT ? confirmation.statusKind : 'other';
+    const text = STATUS_TEXT[kind];
     const out = (name: string, value: string) => {
       const node = this.q<HTMLElement>(`[data-out="${name}"]`);
       if (node) node.textContent = value;
@@ -543,11 +543,11 @@ class MastheadBooking extends HTMLElement {
     const to = this.controller?.$booking.get().draft.email ?? '';
     out('mailed', confirmation.mailed ? say('mailed', { email: to }) : '');
 
-    const place = this.controller?.property() ?? this.propertyOf(confirmation.propertyId);
+    const place = this.controller?.property(confirmation.propertyId);
     const address = [place?.address, place?.city].filter(Boolean).join(', ');
     const facts = {
       ...confirmation,
-      kind: statusKind(confirmation.status),
+      kind,
       place: confirmation.propertyName,
       address,
       room: confirmation.roomName,
@@ -576,11 +576,6 @@ class MastheadBooking extends HTMLElement {
         calendar.download = `stay-${confirmation.reference}.ics`;
       }
     }
-  }
-
-  private propertyOf(id: string): PropertySummary | undefined {
-    const config = JSON.parse(this.dataset['config'] ?? '{}') as BookingConfig;
-    return config.properties.find((p) => p.id === id);
   }
 
   private announceConfirmed(confirmation: Confirmation): void {

@@ -26,13 +26,10 @@ export function httpApi(
   };
   return {
     async availability(query) {
-      const params = new URLSearchParams({
-        property: query.property,
-        checkIn: query.checkIn,
-        checkOut: query.checkOut,
-        adults: String(query.adults),
-        children: String(query.children),
-      });
+      // Every value of the query, numbers included, as text.
+      const params = new URLSearchParams(
+        Object.entries(query).map(([name, value]) => [name, String(value)]),
+      );
       return read(
         await fetcher(`${base}/availability?${params}`, {
           headers: accept,
