@@ -359,6 +359,34 @@ for (const width of [390, 1280, 320]) {
   });
 }
 
+test('a look-alike e-mail passes the widget’s shape check and the server’s answer brings the guest back to the field', async ({
+  page,
+  request,
+}) => {
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  await toDetails(page, day(BASE + 30), day(BASE + 32));
+  await page.getByLabel('First name').fill('Zed');
+  await page.getByLabel('Last name').fill('Guest');
+  const lookAlike = 'zed-x@ex\u0430mple.com'; // a Cyrillic "а"
+  await page.getByLabel('E-mail').fill(lookAlike);
+  // Chromium keeps an e-mail field's international domain as punycode (`xn--exmple-4nf.com`).
+  const typed = await page.getByLabel('E-mail').inputValue();
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(heading(page, 'Check and book')).toBeFocused();
+  const before = await writes(request);
+  await page.getByRole('button', { name: 'Book' }).click();
+
+  await expect(heading(page, 'Your details')).toBeVisible();
+  const email = page.getByLabel('E-mail');
+  await expect(email).toBeFocused();
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(email).toHaveValue(typed);
+  await expect(page.locator('[data-error-for="email"]')).toContainText('another alphabet');
+  await expect(page.getByLabel('First name')).toHaveValue('Zed');
+  expect(await writes(request)).toBe(before);
+});
+
 test('without JavaScript: dates to confirmation as plain forms, Back links, field messages kept', async ({
   browser,
 }) => {
@@ -404,6 +432,10 @@ test('without JavaScript: dates to confirmation as plain forms, Back links, fiel
   await guest.getByRole('button', { name: 'Review' }).click();
   await expect(guest.getByText('Enter an e-mail address such as name@example.com.')).toBeVisible();
   await expect(plain.getByLabel('First name')).toHaveValue('Hedy');
+  // A look-alike domain (a Cyrillic "а"), which the browser posts as punycode, is refused too.
+  await plain.getByLabel('E-mail').fill('hedy@ex\u0430mple.com');
+  await guest.getByRole('button', { name: 'Review' }).click();
+  await expect(guest.getByText(/letters of another alphabet/)).toBeVisible();
   await plain.getByLabel('E-mail').fill(`hedy.${Date.now()}@example.com`);
   await guest.getByRole('button', { name: 'Review' }).click();
 

@@ -2,7 +2,8 @@
  * One spelling per e-mail address, applied before any comparison (guest look-up, creation lock,
  * idempotency), so `Zed-x@Example.com`, the same with a zero-width space and `zed-x@example.com.`
  * are one guest; and the check that refuses look-alike letters from other scripts (a Cyrillic "а"
- * in `exаmple.com`), which would make another guest that reads the same. Runs in the widget too.
+ * in `exаmple.com`), which would make another guest that reads the same. The spelling runs in the
+ * widget too; the server alone refuses look-alikes (server-checks.ts, which also reads punycode).
  */
 
 /** Characters that show nothing: zero-width spaces and joiners, soft hyphen, direction marks, BOM. */

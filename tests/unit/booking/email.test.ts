@@ -39,6 +39,15 @@ describe('e-mail addresses', () => {
     };
     const errors = detailsErrors(details, SERVER_CHECKS);
     expect(english(errors['email'])).toEqual([expect.stringMatching(/another alphabet/)]);
+    // As a browser sends it from an e-mail field: the domain in punycode.
+    expect(
+      english(
+        detailsErrors({ ...details, email: 'zed-x@xn--exmple-4nf.com' }, SERVER_CHECKS)['email'],
+      ),
+    ).toEqual([expect.stringMatching(/another alphabet/)]);
+    expect(
+      detailsErrors({ ...details, email: 'zed-x@xn--bcher-kva.example' }, SERVER_CHECKS),
+    ).toEqual({});
     // The widget checks shapes only (no letter tables in its JavaScript): the server's answer to
     // the booking brings the guest back to this field (booking.store.test.ts).
     expect(detailsErrors(details)).toEqual({});
