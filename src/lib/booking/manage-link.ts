@@ -32,8 +32,10 @@ export function verifyManageToken(
   const match = /^([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) return null;
   const [, payload = '', sent = ''] = match;
-  const expected = signature(secret, tenantId, payload);
-  const given = Buffer.from(sent, 'base64url');
+  // Compared as text: base64url's last letter carries spare bits, so another spelling of the same
+  // bytes (…A and …B) would otherwise pass as the same signature.
+  const expected = Buffer.from(signature(secret, tenantId, payload).toString('base64url'));
+  const given = Buffer.from(sent);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const value: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
