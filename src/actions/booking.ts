@@ -9,6 +9,8 @@ import { BookingFailure } from '../lib/booking/failures.ts';
 import { cancelManagedStay } from '../lib/booking/manage-stay.ts';
 import { detailsErrors, hasErrors } from '../lib/booking/rules.ts';
 import { bookingRequestSchema } from '../lib/booking/schema.ts';
+import type { BookedResult } from '../lib/booking/step-request.ts';
+import { retryable } from '../lib/booking/step-flow.ts';
 import { bookingServiceFor } from '../lib/site/clients.ts';
 import { fieldErrorsOf, type FieldErrors } from '../lib/failures/fields.ts';
 import { bookingTenant } from '../lib/tenants/booking.ts';
@@ -36,13 +38,14 @@ const stayInput = z.object({
 
 type Stage = 'details' | 'review';
 type StayOutcome =
-  | { ok: true; stage: 'booked'; manage: string }
+  | ({ ok: true } & BookedResult)
   | {
       ok: boolean;
       stage: Stage;
       values: Record<string, string>;
       fields: FieldErrors;
       message: string;
+      retry: boolean;
     };
 
 export const bookingActions = {
@@ -60,13 +63,12 @@ export const bookingActions = {
       const values = Object.fromEntries(
         Object.entries(form).map(([key, value]) => [key, value ?? '']),
       );
-      const back = (stage: Stage, fields: FieldErrors = {}, message = ''): StayOutcome => ({
-        ok: false,
-        stage,
-        values,
-        fields,
-        message,
-      });
+      const back = (
+        stage: Stage,
+        fields: FieldErrors = {},
+        message = '',
+        retry = false,
+      ): StayOutcome => ({ ok: false, stage, values, fields, message, retry });
       if (intent === 'edit') return back('details');
       const parsed = bookingRequestSchema.safeParse(values);
       const fields = parsed.success
@@ -74,18 +76,25 @@ export const bookingActions = {
         : fieldErrorsOf(parsed.error.issues);
       if (!parsed.success || hasErrors(fields)) return back('details', fields);
       if (intent === 'review')
-        return { ok: true, stage: 'review', values, fields: {}, message: '' };
+        return { ok: true, stage: 'review', values, fields: {}, message: '', retry: false };
       try {
         await limit(ctx as unknown as APIContext, 'book');
         const service = bookingServiceFor(tenant);
         const confirmation = await service.book(parsed.data);
         const context = ctx as unknown as APIContext;
         const { manage, mailed } = await afterBooking(context, service, confirmation, parsed.data);
-        return { ok: true, stage: 'booked', manage: mailed ? `${manage}?mailed=1` : manage };
+        return {
+          ok: true,
+          stage: 'booked',
+          manage,
+          mailed,
+          email: parsed.data.email,
+          confirmation,
+        };
       } catch (error) {
         if (!(error instanceof BookingFailure)) throw error;
         if (error.error.code === 'validation') return back('details', error.error.fields ?? {});
-        return back('review', {}, error.message);
+        return back('review', {}, error.message, retryable(error));
       }
     },
   }),

@@ -234,7 +234,7 @@ test('without JavaScript: plain forms book once in GBP and land on the manage pa
   const context = await browser.newContext({ javaScriptEnabled: false });
   const guest = await context.newPage();
   const errors = watchErrors(guest);
-  const form = guest.locator('.plain-booking');
+  const form = guest.locator('masthead-booking');
   await guest.goto(byPath('/stay'));
   await expect(heading(guest, 'When would you like to stay?')).toBeVisible();
   await form.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
@@ -248,7 +248,7 @@ test('without JavaScript: plain forms book once in GBP and land on the manage pa
   await guest.getByRole('button', { name: 'Show rooms' }).click();
 
   await expect(heading(guest, 'Choose a room')).toBeVisible();
-  const option = await text(form.locator('.plain-room').filter({ hasText: 'Sea View Suite' }));
+  const option = await text(form.locator('.room').filter({ hasText: 'Sea View Suite' }));
   expect(option).toContain(`${total} total`);
   expect(option).toMatch(
     perNight(

@@ -112,7 +112,7 @@ test('a returning guest books without JavaScript, under the record the API alrea
 }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const guest = await context.newPage();
-  const form = guest.locator('.plain-booking');
+  const form = guest.locator('masthead-booking');
   await guest.goto('/stay');
   await form.getByLabel('Check-in').fill(day(50));
   await form.getByLabel('Check-out').fill(day(51));
@@ -120,7 +120,7 @@ test('a returning guest books without JavaScript, under the record the API alrea
   await form.getByLabel('Adults').fill('2');
   await form.getByLabel('Children').fill('0');
   await guest.getByRole('button', { name: 'Show rooms' }).click();
-  expect(plain(await form.locator('.plain-room').first().innerText())).toContain('€120.00 total');
+  expect(plain(await form.locator('.room').first().innerText())).toContain('€120.00 total');
   await guest.getByRole('radio', { name: /Sea double/ }).check();
   await guest.getByRole('button', { name: 'Continue' }).click();
   // Grace Hopper is on file at the API (`given_name`, `family_name`, `email_address`).

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { day } from '../fixtures/dates.ts';
 import { en } from '../../src/lib/i18n/messages/en.ts';
 import { de } from '../../src/lib/i18n/messages/de.ts';
 import type { MessageKey } from '../../src/lib/i18n/dictionary.ts';
@@ -160,16 +161,23 @@ test.describe('at 360 px wide', () => {
 
   test('every booking step fits, on /stay and in the embed', async ({ page }) => {
     const harbour = DEMO_TENANTS.find((tenant) => tenant.id === 'harbour-times')!;
-    for (const path of ['/stay', `/embed/booking?property=${harbour.lodging!.propertyIds[0]}`]) {
-      await page.goto(tenantUrl(harbour.id, path));
-      await expect(page.locator('masthead-booking')).toBeVisible();
-      // Every step at once: the widest of them decides.
-      await page.evaluate(() => {
-        for (const step of document.querySelectorAll<HTMLElement>('[data-step]'))
-          step.hidden = false;
-      });
+    const property = harbour.lodging!.propertyIds[0]!;
+    const stay = { property, checkIn: day(420), checkOut: day(423), adults: '2', children: '1' };
+    for (const path of ['/stay', `/embed/booking`]) {
+      const at = (query: Record<string, string>) =>
+        tenantUrl(harbour.id, `${path}?${new URLSearchParams({ property, ...query })}`);
+      await page.goto(at({}));
+      await expect(
+        page.getByRole('heading', { name: 'When would you like to stay?' }),
+      ).toBeVisible();
+      expect(await overflow(page), `${path} dates`).toBeLessThanOrEqual(0);
+      await page.goto(at({ ...stay, step: 'rooms' }));
+      await expect(page.getByRole('heading', { name: 'Choose a room' })).toBeVisible();
+      expect(await overflow(page), `${path} rooms`).toBeLessThanOrEqual(0);
+      const room = await page.locator('input[name="roomTypeId"]:enabled').first().inputValue();
+      await page.goto(at({ ...stay, roomTypeId: room, step: 'details' }));
       await expect(page.getByRole('heading', { name: 'Your details' })).toBeVisible();
-      expect(await overflow(page), path).toBeLessThanOrEqual(0);
+      expect(await overflow(page), `${path} details`).toBeLessThanOrEqual(0);
     }
   });
 

@@ -2,7 +2,7 @@ import { formatPrice } from '../i18n/format.ts';
 import type { AvailabilityResult, RoomOffer } from './types.ts';
 
 /**
- * What a room card says, for the widget, the plain forms and anything else that lists rooms: its
+ * What a room card says (the rooms step, and anything else that lists rooms): its
  * capacity in the words of the rules (adults and children apart where they differ), its prices, or
  * why it cannot be chosen for this party. Runs in the browser too (no zod, no Node).
  */

@@ -2,18 +2,14 @@ import type { FieldErrors } from '../failures/fields.ts';
 import type { MessageKey } from '../i18n/dictionary.ts';
 
 /**
- * The booking's steps, in order, for every interface (the widget, the plain forms, their step
- * lists), and which step asks for which field: a refused value sends the guest back there.
+ * The booking's steps, in order (the step forms and their step list), and which step asks for
+ * which field: a refused value sends the guest back there.
  */
 
 export const STEPS = ['dates', 'guests', 'rooms', 'details', 'review', 'done'] as const;
 export type Step = (typeof STEPS)[number];
 
-export function isStep(value: unknown): value is Step {
-  return typeof value === 'string' && (STEPS as readonly string[]).includes(value);
-}
-
-/** Where a field lives (the plain forms also say `property` for the widget's `propertyId`). */
+/** Where a field lives (the search says `property`, the details post `propertyId`). */
 const FIELD_STEP: Readonly<Record<string, Step>> = {
   propertyId: 'dates',
   property: 'dates',

@@ -4,7 +4,7 @@ import type { RoomSay } from './room-facts.ts';
 import type { StatusKind } from './status.ts';
 
 /**
- * The rows of the booking's two summaries, as the widget, the plain forms and the manage page all
+ * The rows of the booking's two summaries, as the booking's steps and the manage page both
  * show them: the review before booking, and the stay once booked. Runs in the browser too.
  */
 export type SummaryRows = [term: string, value: string][];

@@ -1,5 +1,3 @@
-import { writeText } from './text-key.ts';
-
 /** Texts an island says in the browser: messages the page passed as JSON, plurals and numbers by the locale. */
 type Message = string | ({ other: string } & { [R in Intl.LDMLPluralRule]?: string | undefined });
 
@@ -21,12 +19,4 @@ export function sayer(text: Record<string, Message>, locale: string): Say {
       return typeof value === 'number' ? numbers.format(value) : value;
     });
   };
-}
-
-/**
- * A message from the shared booking rules or the store (a text key) in the widget's language; the
- * server's own answers arrive translated and pass unchanged. Widget keys drop their `widget.` prefix.
- */
-export function sayText(say: Say, locale: string, message: string): string {
-  return writeText(message, locale, (key, values) => say(key.replace(/^widget\./, ''), values));
 }

@@ -38,7 +38,7 @@ export function readTextKey(text: string): { key: MessageKey; values: TextValues
 
 /**
  * `text` written by `write` when it is a text key (its `wait` spelled out in `locale`), else as it is:
- * the one reading of text keys, for pages (`localize`) and the widget (`sayText`) alike.
+ * the one reading of text keys (`localize`).
  */
 export function writeText(
   text: string,

@@ -49,7 +49,7 @@ describe('e-mail addresses', () => {
       detailsErrors({ ...details, email: 'zed-x@xn--bcher-kva.example' }, SERVER_CHECKS),
     ).toEqual({});
     // The widget checks shapes only (no letter tables in its JavaScript): the server's answer to
-    // the booking brings the guest back to this field (booking.store.test.ts).
+    // the booking brings the guest back to this field (e2e: booking-flow.spec.ts).
     expect(detailsErrors(details)).toEqual({});
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bookedFacts, searchFacts } from '../../../src/lib/booking/partner-events.ts';
-import { confirmation, offers, PROPERTY } from '../../fixtures/booking-store.ts';
+import { confirmation, offers, PROPERTY } from '../../fixtures/booking.ts';
 
 /** The fields docs/booking-partners.md promises partners, in its order. */
 const docs = readFileSync(new URL('../../../docs/booking-partners.md', import.meta.url), 'utf8');

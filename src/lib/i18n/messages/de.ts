@@ -308,8 +308,6 @@ export const de: Dictionary = {
     'Online buchen ist im Moment nicht möglich. Bitte buchen Sie direkt bei uns: {contact}.',
   'booking.notOnlineDirect':
     'Online buchen ist im Moment nicht möglich. Bitte buchen Sie direkt bei uns.',
-  'booking.noscript':
-    'Die Buchung braucht JavaScript. Bitte schalten Sie es ein oder rufen Sie uns an.',
   'booking.retry': 'Noch einmal versuchen',
   'booking.datesHeading': 'Wann möchten Sie übernachten?',
   'booking.place': 'Unterkunft',

@@ -302,7 +302,6 @@ export const en = {
     'Booking is not available online at the moment. Please contact us to book: {contact}.',
   'booking.notOnlineDirect':
     'Booking is not available online at the moment. Please contact us directly to book.',
-  'booking.noscript': 'Booking needs JavaScript. Please switch it on, or call us.',
   'booking.retry': 'Try again',
   'booking.datesHeading': 'When would you like to stay?',
   'booking.place': 'Place to stay',

@@ -307,7 +307,6 @@ export const fr: Dictionary = {
     'La réservation en ligne n’est pas disponible pour le moment. Contactez-nous pour réserver : {contact}.',
   'booking.notOnlineDirect':
     'La réservation en ligne n’est pas disponible pour le moment. Contactez-nous directement pour réserver.',
-  'booking.noscript': 'La réservation nécessite JavaScript. Activez-le ou appelez-nous.',
   'booking.retry': 'Réessayer',
   'booking.datesHeading': 'Quand souhaitez-vous séjourner ?',
   'booking.place': 'Hébergement',

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { invalid } from '../../../src/lib/booking/failures.ts';
-import { plainFlow, stepQuery } from '../../../src/lib/booking/plain-steps.ts';
+import { busy, invalid, placeNotFound } from '../../../src/lib/booking/failures.ts';
+import { stepFlow, stepQuery } from '../../../src/lib/booking/step-flow.ts';
 import type { PropertySummary } from '../../../src/lib/booking/types.ts';
-import { PROPERTY, offers } from '../../fixtures/booking-store.ts';
+import { PROPERTY, offers } from '../../fixtures/booking.ts';
 
 const place: PropertySummary = {
   id: PROPERTY,
@@ -26,13 +26,13 @@ const search = { property: PROPERTY, checkIn: '2099-03-28', checkOut: '2099-03-3
 
 describe('the booking without JavaScript', () => {
   it('starts on the dates, with the first place and two adults', async () => {
-    const state = await plainFlow(query({}), service(), PROPERTY);
+    const state = await stepFlow(query({}), service(), PROPERTY);
     expect(state).toMatchObject({ step: 'dates', values: { property: PROPERTY, adults: '2' } });
   });
 
   it('sends bad dates back to the dates step with messages, asking nothing upstream', async () => {
     const api = service();
-    const state = await plainFlow(
+    const state = await stepFlow(
       query({ ...search, step: 'rooms', checkOut: '2099-03-27', adults: '2' }),
       api,
       PROPERTY,
@@ -48,7 +48,7 @@ describe('the booking without JavaScript', () => {
     ['a sold-out room', { adults: '2', step: 'details', roomTypeId: 'suite' }, 'rooms'],
     ['a free room', { adults: '2', step: 'details', roomTypeId: 'double' }, 'details'],
   ])('with %s it shows the %s step', async (_case, extra, step) => {
-    const state = await plainFlow(
+    const state = await stepFlow(
       query({ ...search, step: 'rooms', ...extra }),
       service(),
       PROPERTY,
@@ -58,8 +58,30 @@ describe('the booking without JavaScript', () => {
 
   it('a refusal by the server goes to the step of the refused field', async () => {
     const api = service(vi.fn(() => Promise.reject(invalid({ checkIn: ['Too late.'] }))));
-    const state = await plainFlow(query({ ...search, step: 'rooms', adults: '2' }), api, PROPERTY);
+    const state = await stepFlow(query({ ...search, step: 'rooms', adults: '2' }), api, PROPERTY);
     expect(state).toMatchObject({ step: 'dates', errors: { checkIn: ['Too late.'] } });
+  });
+
+  it('a busy or down lodging API keeps the guests step with its reason, and offers to try again', async () => {
+    const api = service(vi.fn(() => Promise.reject(busy('booking.error.busy', 12))));
+    const state = await stepFlow(
+      query({ ...search, step: 'rooms', adults: '3', children: '1' }),
+      api,
+      PROPERTY,
+    );
+    expect(state).toMatchObject({
+      step: 'guests',
+      message: 'booking.error.busy',
+      retry: true,
+      values: { adults: '3', children: '1' },
+    });
+  });
+
+  it('a place the API no longer knows is not turned into a step (the page says not found)', async () => {
+    const api = service(vi.fn(() => Promise.reject(placeNotFound())));
+    await expect(
+      stepFlow(query({ ...search, step: 'rooms', adults: '2' }), api, PROPERTY),
+    ).rejects.toThrow();
   });
 
   it('Back links carry the search so far', () => {

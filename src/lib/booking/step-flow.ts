@@ -3,7 +3,7 @@ import { addDays, isIsoDate, stayErrors } from './dates.ts';
 import { BookingFailure } from './failures.ts';
 import { guestErrors, hasErrors } from './rules.ts';
 import type { BookingService } from './service.ts';
-import type { AvailabilityResult } from './types.ts';
+import type { AvailabilityResult, Confirmation } from './types.ts';
 import { textKey } from '../i18n/text-key.ts';
 import { earliestStep, STEPS } from './steps.ts';
 
@@ -13,36 +13,58 @@ import { earliestStep, STEPS } from './steps.ts';
  * checked again on the server; a refused value sends the guest back to the step that asked for it.
  */
 
-/** The steps the query reaches (the review and what follows are posted: plain-request.ts). */
-export const PLAIN_STEPS = STEPS.slice(0, 4) as ['dates', 'guests', 'rooms', 'details'];
-export type PlainStep = (typeof PLAIN_STEPS)[number];
+/** The steps the query reaches (the review and what follows are posted: step-request.ts). */
+export const SEARCH_STEPS = STEPS.slice(0, 4) as ['dates', 'guests', 'rooms', 'details'];
+export type SearchStep = (typeof SEARCH_STEPS)[number];
 
 export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
 
-export interface PlainState {
-  step: PlainStep;
+export interface SearchState {
+  step: SearchStep;
   values: Record<string, string>;
   errors: FieldErrors;
   offers: AvailabilityResult | null;
+  /** Why the search could not run (the lodging API busy or down): the same form again may work. */
+  message?: string;
+  retry?: boolean;
 }
 
-/** What /stay shows without JavaScript: a step of the search, or the details posted for review. */
-export type PlainView = Omit<PlainState, 'step'> & { step: PlainStep | 'review'; message: string };
+/** A booked stay as the last step shows it (rendered in place where no redirect is wanted). */
+export interface BookedView {
+  confirmation: Confirmation;
+  /** The private manage path, without the tenant's prefix. */
+  manage: string;
+  mailed: boolean;
+  email: string;
+}
 
-function wanted(value: string | null): PlainStep {
+/** What a booking page shows: a step of the search, the details posted for review, or the stay booked. */
+export type StepView = Omit<SearchState, 'step' | 'message'> & {
+  step: SearchStep | 'review' | 'done';
+  message: string;
+  booked?: BookedView;
+};
+
+function wanted(value: string | null): SearchStep {
   // The review's address without its details (a session gone): the details, to type them again.
   if (value === 'review') return 'details';
-  return (PLAIN_STEPS as readonly string[]).includes(value ?? '') ? (value as PlainStep) : 'dates';
+  return (SEARCH_STEPS as readonly string[]).includes(value ?? '')
+    ? (value as SearchStep)
+    : 'dates';
 }
+
+/** A wait (busy, down) rather than a refusal: the same request again may work. */
+export const retryable = (error: BookingFailure): boolean =>
+  error.error.code === 'busy' || error.error.code === 'unavailable';
 
 const count = (value: string | undefined): number =>
   value === undefined || value.trim() === '' ? Number.NaN : Number(value);
 
-export async function plainFlow(
+export async function stepFlow(
   query: URLSearchParams,
   service: Pick<BookingService, 'rules' | 'availability' | 'properties'>,
   defaultProperty: string,
-): Promise<PlainState> {
+): Promise<SearchState> {
   const values: Record<string, string> = { property: defaultProperty, adults: '2', children: '0' };
   for (const name of [...SEARCH_FIELDS, 'roomTypeId'])
     if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
@@ -59,10 +81,10 @@ export async function plainFlow(
     values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
   const target = wanted(query.get('step'));
   const at = (
-    step: PlainStep,
+    step: SearchStep,
     errors: FieldErrors = {},
     offers: AvailabilityResult | null = null,
-  ) => ({ step, values, errors, offers }) satisfies PlainState;
+  ) => ({ step, values, errors, offers }) satisfies SearchState;
   if (target === 'dates') return at('dates');
 
   const dates = stayErrors(values['checkIn'] ?? '', values['checkOut'] ?? '', service.rules());
@@ -88,8 +110,11 @@ export async function plainFlow(
   } catch (error) {
     if (error instanceof BookingFailure && error.error.code === 'validation') {
       const fields = error.error.fields ?? {};
-      return at(earliestStep(fields, 'guests') as PlainStep, fields);
+      return at(earliestStep(fields, 'guests') as SearchStep, fields);
     }
+    // Busy or down: the guests step again, with the reason and what was asked kept.
+    if (error instanceof BookingFailure && error.error.code !== 'not_found')
+      return { ...at('guests'), message: error.message, retry: retryable(error) };
     throw error;
   }
   if (target === 'rooms') return at('rooms', {}, offers);
@@ -102,7 +127,7 @@ export async function plainFlow(
 }
 
 /** The query of a step link: the search so far, and the step to show. */
-export function stepQuery(values: Record<string, string>, step: PlainStep | 'review'): string {
+export function stepQuery(values: Record<string, string>, step: SearchStep | 'review'): string {
   const params = new URLSearchParams({ step });
   for (const name of [...SEARCH_FIELDS, 'roomTypeId']) {
     const value = values[name];
