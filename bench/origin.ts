@@ -8,7 +8,7 @@
  * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
  *   (`--no-tenants` skips the three builds that takes; `--tenants-only` runs only those).
  *
- *   node bench/origin.ts [--seconds 60] [--no-tenants] [--delivery-only] [--tenants-only]
+ *   node bench/origin.ts [--seconds 60] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only]
  *
  * Throughput pairs are measured alternately (3 rounds each) so background load falls on both sides;
  * compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
@@ -292,6 +292,11 @@ export async function run() {
       const tenants = await rssPerTenant(mock, [3, 30, 300]);
       console.table(tenants.rows);
       return { tenants, ok: tenants.mbPerTenant <= 0.3 };
+    }
+    if (args.includes('--memory-only')) {
+      const memory = await rssUnderLoad(mock, loadSeconds);
+      console.table([memory]);
+      return { memory, ok: memory.peakRssMb <= 300 };
     }
     const delivery = await startVersusNginx(mock);
     console.table([delivery]);
