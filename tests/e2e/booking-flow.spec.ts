@@ -317,6 +317,33 @@ test('waiting for rooms shows a busy text and leaves the form usable', async ({
   );
 });
 
+test('a lost connection keeps the step and what was typed, and the same button sends it again', async ({
+  page,
+}) => {
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  await page.getByLabel('Place to stay').selectOption(HARBOUR_VIEW);
+  await page.getByLabel('Check-in').fill(day(BASE + 24));
+  await page.getByLabel('Check-out').fill(day(BASE + 26));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(heading(page, 'Who is coming?')).toBeFocused();
+  await page.getByLabel('Adults').fill('1');
+  await page.getByLabel('Children').fill('1');
+  // The network drops the next step's request.
+  await page.route('**/stay?*step=rooms*', (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: 'Show rooms' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'We could not reach the booking service' }),
+  ).toBeVisible();
+  await expect(heading(page, 'Who is coming?')).toBeVisible();
+  await expect(page.getByLabel('Adults')).toHaveValue('1');
+  await expect(page.getByLabel('Children')).toHaveValue('1');
+  await page.unrouteAll();
+  await page.getByRole('button', { name: 'Show rooms' }).click();
+  await expect(heading(page, 'Choose a room')).toBeFocused();
+  await expect(page.getByText(/2 guests/)).toBeVisible();
+});
+
 for (const width of [390, 1280, 320]) {
   test(`every step at ${width} px: no sideways scrolling${SHOTS ? ', screenshots' : ''}`, async ({
     page,
