@@ -8,7 +8,7 @@
  * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
  *   (`--no-tenants` skips the three builds that takes; `--tenants-only` runs only those).
  *
- *   node bench/origin.ts [--seconds 60] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only]
+ *   node bench/origin.ts [--seconds 60] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only]
  *
  * Throughput pairs are measured alternately (3 rounds each) so background load falls on both sides;
  * compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
@@ -297,6 +297,11 @@ export async function run() {
       const memory = await rssUnderLoad(mock, loadSeconds);
       console.table([memory]);
       return { memory, ok: memory.peakRssMb <= 300 };
+    }
+    if (args.includes('--render-only')) {
+      const render = await renderVersusPlain(mock);
+      console.table([render]);
+      return { render, ok: render.postRatio >= 0.3 && render.homeRatio >= 0.5 };
     }
     const delivery = await startVersusNginx(mock);
     console.table([delivery]);
