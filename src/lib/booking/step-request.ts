@@ -22,7 +22,7 @@ export interface StayResult {
   retry?: boolean;
 }
 
-type PlainAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
+type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
 
 /** What the `bookStay` action answers once the stay is booked. */
 export interface BookedResult {
@@ -49,7 +49,7 @@ export interface StepAnswer {
 /** The header `<masthead-booking>` sends: it swaps the step in place and keeps history itself. */
 export const STEP_HEADER = 'x-masthead-step';
 
-/** How /stay answers a request: a browser's own form post gets a redirect; the widget's fetch the step. */
+/** How /stay answers a post: the browser's own form gets a redirect, the element's fetch the step. */
 export function stayAnswer(request: Request): StepAnswer {
   return { redirect: request.headers.get(STEP_HEADER) !== '1', keep: true };
 }
@@ -58,11 +58,11 @@ export function stayAnswer(request: Request): StepAnswer {
  * The booking's steps, POST then redirect then GET for a form the browser posts: a posted form is
  * kept in the session and answered with a 303 to its step's address, so Back and reload only ever
  * repeat a GET (never "Confirm form resubmission", never a second booking); a booked stay goes to
- * its manage page. The widget's own posts (and the embed, whose frame has no cookie) get the step
+ * its manage page. The element's own posts (and the embed, whose frame has no cookie) get the step
  * in place instead.
  */
 export async function stepRequest(
-  Astro: PlainAstro,
+  Astro: StepAstro,
   properties: PropertySummary[],
   posted: BookedResult | StayResult | undefined,
   answer: StepAnswer = { redirect: true, keep: true },
