@@ -1,6 +1,7 @@
 import type { I18n } from '../i18n/index.ts';
 import { stayDate } from '../i18n/format.ts';
-import { widgetSay, widgetText } from '../i18n/widget.ts';
+import type { MessageKey } from '../i18n/dictionary.ts';
+import { widgetSay } from '../i18n/widget.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { countryOptions } from './countries.ts';
 import { nightsBetween, todayIn } from './dates.ts';
@@ -43,8 +44,9 @@ export function stepsModel(
   const maxNights = tenant.lodging?.maxNights ?? 30;
   const today = todayIn(tenant.timeZone);
   const nights = nightsBetween(v('checkIn'), v('checkOut'));
-  const text = widgetText(i18n);
-  const browserText = Object.fromEntries(BROWSER_KEYS.map((key) => [key, text[key] ?? key]));
+  const browserText = Object.fromEntries(
+    BROWSER_KEYS.map((key) => [key, i18n.message(`widget.${key}` as MessageKey)]),
+  );
   browserText['offline'] = i18n.message('booking.error.offline');
   const booked = state.booked
     ? {
