@@ -61,7 +61,11 @@ export default defineConfig({
     cspEmptyHashes(),
   ],
   // Backstop for src/lib/request/body-limit.ts: the adapter never reads more than this (default 1 GB).
-  adapter: node({ mode: 'standalone', bodySizeLimit: MAX_BODY_BYTES }),
+  adapter: node({
+    mode: 'standalone',
+    bodySizeLimit: MAX_BODY_BYTES,
+    experimentalDisableStreaming: true,
+  }),
   trailingSlash: 'ignore',
   // Astro's memoryCache, bounded: pages keyed by the query parameters they read, and no map that grows
   // with the URLs strangers send (src/lib/delivery/route-cache.ts).

@@ -2,7 +2,7 @@
  * The origin server near the machine's limit (issue 23), in one run on loopback:
  * - `npm start` serving a warm post (brotli) vs nginx serving a file with the same body and headers;
  * - post and home rendered (data cached, page not: every request another host of the tenant's
- *   wildcard, so the route cache misses) vs a bare Astro page of a post's size (bench/plain.astro);
+ *   wildcard, so the route cache misses) vs a bare Astro page of the same size (bench/plain.astro);
  * - response header bytes;
  * - cold upstream round trips per page type with 150 ms upstream latency (counted from a request log);
  * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
@@ -146,24 +146,30 @@ ${headers}
   }
 }
 
-/** Renders with the data cached and the page not (another host each time) vs the bare page. */
+/**
+ * Renders with the data cached and the page not (another host each time) vs the bare page, made as
+ * large as the page it is compared with (`/bench/plain?bytes=N`).
+ */
 async function renderVersusPlain(mock: Mock) {
   const server = await site(mock);
   const path = await postPath(mock);
   const base = `http://127.0.0.1:${server.port}`;
   const fresh = (n: number) => `r${n}.dailyplanet.example.com`;
+  const htmlBytes = async (p: string) =>
+    Buffer.byteLength((await send(`${base}${p}`, { host: HOST })).text);
+  const versusPlain = async (page: string) => {
+    const bytes = await htmlBytes(page);
+    const plain = `/bench/plain?bytes=${bytes}`;
+    const measured = await compare(
+      () => rps(`${base}${page}`, { host: fresh }),
+      () => rps(`${base}${plain}`, { host: fresh }),
+    );
+    return { ...measured, bytes, plainBytes: await htmlBytes(plain) };
+  };
   try {
     for (const warm of [path, '/']) await send(`${base}${warm}`, { host: HOST });
-    const htmlBytes = async (p: string) => (await send(`${base}${p}`, { host: HOST })).text.length;
-    const sizes = { post: await htmlBytes(path), plain: await htmlBytes('/bench/plain') };
-    const post = await compare(
-      () => rps(`${base}${path}`, { host: fresh }),
-      () => rps(`${base}/bench/plain`, { host: fresh }),
-    );
-    const home = await compare(
-      () => rps(`${base}/`, { host: fresh }),
-      () => rps(`${base}/bench/plain`, { host: fresh }),
-    );
+    const post = await versusPlain(path);
+    const home = await versusPlain('/');
     return {
       postRenderRps: post.a,
       plainRps: post.b,
@@ -171,8 +177,10 @@ async function renderVersusPlain(mock: Mock) {
       homeRenderRps: home.a,
       plainRpsWithHome: home.b,
       homeRatio: home.ratio,
-      postHtmlBytes: sizes.post,
-      plainHtmlBytes: sizes.plain,
+      postHtmlBytes: post.bytes,
+      plainHtmlBytes: post.plainBytes,
+      homeHtmlBytes: home.bytes,
+      plainHomeHtmlBytes: home.plainBytes,
     };
   } finally {
     await server.stop();

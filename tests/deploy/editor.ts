@@ -9,6 +9,8 @@ const demo = JSON.parse(
 export interface Editor {
   publish(title: string): Promise<{ id: number; slug: string }>;
   unpublish(id: number): Promise<void>;
+  /** A new headline for a published story. */
+  retitle(id: number, title: string): Promise<void>;
   /** The mock's publishing calls per tenant (`GET /stats/tenants` of its control server). */
   tenantStats(): Promise<Record<string, Record<string, number>>>;
 }
@@ -46,6 +48,10 @@ export async function editorOf(mock: Mock, tenant: string): Promise<Editor> {
     async unpublish(id) {
       const updated = await api(`/posts/${id}`, 'PATCH', { status: 'draft' }, token);
       if (updated.status !== 200) throw new Error(`unpublish: ${updated.status} ${updated.text}`);
+    },
+    async retitle(id, title) {
+      const updated = await api(`/posts/${id}`, 'PATCH', { title }, token);
+      if (updated.status !== 200) throw new Error(`retitle: ${updated.status} ${updated.text}`);
     },
     async tenantStats() {
       const stats = await send(`${mock.controlUrl}/stats/tenants`);

@@ -1,10 +1,11 @@
+import type { KeyPart } from '../render/fragments.ts';
 import type { PublishingClient } from '../publishing/client.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import { EMPTY_VALUES } from './form.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import type { CommentFormValues } from './form.ts';
 import type { CommentOutcome, FailureKind } from './post.ts';
-import { buildThread, countComments, findComment, parseReplyId } from './thread.ts';
+import { countComments, findComment, parseReplyId, threadOf } from './thread.ts';
 import type { ThreadNode } from './thread.ts';
 
 /** Top-level comments per page (the API's maximum). */
@@ -74,7 +75,7 @@ export async function loadCommentsView(
       { page: current, perPage: COMMENTS_PER_PAGE },
       { fresh },
     );
-    thread = buildThread(listed.items);
+    thread = threadOf(listed.items);
     page = { current: listed.page.current, last: Math.max(listed.page.last, 1) };
     totalThreads = listed.page.total;
   } catch (error) {
@@ -137,4 +138,16 @@ export function formState(
     success: null,
     replyTo,
   };
+}
+
+/**
+ * What the comments section shows, for a rendered copy to be reused (src/lib/render/fragments.ts),
+ * or null when it shows more than that: a reply target, a submission's notices and typed text, or
+ * the "unavailable" notice (no list object to name).
+ */
+export function commentsShown(view: CommentsView): KeyPart[] | null {
+  const { form } = view;
+  const untouched = !form.error && !form.success && !form.replyTo;
+  if (!untouched || view.unavailable) return null;
+  return [view.thread, view.page.current, view.page.last];
 }

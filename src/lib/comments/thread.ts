@@ -120,3 +120,17 @@ export function paragraphs(content: string): string[][] {
     .map((block) => block.split('\n'))
     .filter((lines) => lines.some((line) => line.trim() !== ''));
 }
+
+// The same upstream list (the data cache hands every render the same object) gives the same thread
+// object, so a rendered thread can be reused (src/lib/render/fragments.ts). Nothing changes a node.
+const threads = new WeakMap<readonly Comment[], ThreadNode[]>();
+
+/** `buildThread`, once per list object. */
+export function threadOf(comments: readonly Comment[]): ThreadNode[] {
+  let thread = threads.get(comments);
+  if (!thread) {
+    thread = buildThread(comments);
+    threads.set(comments, thread);
+  }
+  return thread;
+}

@@ -101,7 +101,7 @@ export async function bufferResponse(
   if (encoding) headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(body.length));
   if (vary) appendVary(headers, 'Accept-Encoding');
-  return new Response(new Uint8Array(body), {
+  return new Response(body, {
     status: response.status,
     statusText: response.statusText,
     headers,

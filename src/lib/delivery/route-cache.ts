@@ -169,12 +169,13 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
   const varyByKey = new LRUCache<string, string[]>({ max });
   const revalidating = new Set<string>();
 
-  async function store(
+  function store(
     key: string,
     primary: string,
     url: URL,
     header: HeaderOf,
     response: Response,
+    body: ArrayBuffer,
   ) {
     const { maxAge, swr } = cdnRule(response);
     if (maxAge <= 0 || setsCookie(response)) return false;
@@ -188,7 +189,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       if (name !== 'set-cookie') headers.push([name, value]);
     });
     const entry: Entry = {
-      body: await response.arrayBuffer(),
+      body,
       status: response.status,
       headers,
       storedAt: Date.now(),
@@ -260,7 +261,9 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
         if (!revalidating.has(key)) {
           revalidating.add(key);
           next()
-            .then((fresh) => store(key, primary, url, header, fresh))
+            .then(async (fresh) =>
+              store(key, primary, url, header, fresh, await fresh.arrayBuffer()),
+            )
             .catch((error: unknown) => {
               context.logger.warn(
                 `Background revalidation of ${url.pathname} failed: ${String(error)}`,
@@ -273,9 +276,21 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       const response = await next();
       const { maxAge } = cdnRule(response);
       if (maxAge <= 0) return response;
-      const stored = await store(key, primary, url, header, response.clone());
-      if (stored) response.headers.set('X-Astro-Cache', 'MISS');
-      return response;
+      // The body read once, for the entry and the answer: a clone would tee the stream and copy
+      // every chunk on both sides.
+      const body = await response.arrayBuffer();
+      const answer = new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+      // What Astro keeps on the response itself (its cookies, above all) goes along.
+      for (const symbol of Object.getOwnPropertySymbols(response)) {
+        Reflect.set(answer, symbol, Reflect.get(response, symbol));
+      }
+      const stored = store(key, primary, url, header, answer, body);
+      if (stored) answer.headers.set('X-Astro-Cache', 'MISS');
+      return answer;
     },
     invalidate(invalidation: InvalidateOptions) {
       const tags = new Set(

@@ -71,6 +71,12 @@ const renderSeconds = histogram(
   [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
 );
 
+const renderedParts = counter(
+  'masthead_rendered_parts_total',
+  'Page parts by tenant: kept (the HTML of an earlier render of the same data) or rendered.',
+  ['tenant', 'result'],
+);
+
 const watcherLag = histogram(
   'masthead_watcher_lag_seconds',
   'Time from a change upstream (its published_at / updated_at) to the invalidation of what shows it.',
@@ -135,6 +141,11 @@ export function observeResponse(input: {
   if (input.cache === 'miss' || input.cache === 'none') {
     renderSeconds.observe({ tenant: input.tenant, route: input.route ?? 'other' }, input.seconds);
   }
+}
+
+/** One `<Rendered>` part of a page: reused from an earlier render, or rendered now. */
+export function observeRenderedPart(tenant: string, result: 'kept' | 'rendered'): void {
+  renderedParts.inc({ tenant, result });
 }
 
 export function observeWatcherLag(tenant: string, seconds: number): void {

@@ -70,3 +70,8 @@ export function currentMarks(
   }, -1);
   return marks.map((mark, index) => (index === best ? mark : undefined));
 }
+
+/** The entries as one string: what a rendered header depends on besides the page's path. */
+export function navKey(items: readonly NavItem[]): string {
+  return items.map((item) => `${item.path}\n${item.label}`).join('\n');
+}

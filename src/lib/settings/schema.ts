@@ -169,6 +169,10 @@ export const settingDefinitions = {
     { fallback: 64 * 1024 * 1024 },
     'memory cap of the upstream read cache (64 MiB)',
   ),
+  RENDER_CACHE_MAX_BYTES: number(
+    { fallback: 16 * 1024 * 1024, min: 0, int: true },
+    'memory cap of the page parts kept rendered for the next render of the same data (16 MiB; 0: none kept)',
+  ),
   PAGE_DEADLINE_MS: number(
     { fallback: 4000 },
     'one deadline per page for all its upstream calls, retries included',

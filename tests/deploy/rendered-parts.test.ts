@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coldPages } from './cold-pages.ts';
+import { editorOf } from './editor.ts';
+import { send } from './http.ts';
+import type { Service } from './processes.ts';
+import { startDocumentedMock, startSite, type Mock } from './stack.ts';
+
+// Page parts kept rendered (src/lib/render/fragments.ts): a page made from kept parts is the page a
+// full render makes, and a story read again upstream is rendered again, never shown as it was.
+const SECRET = 'rendered-parts-purge-secret-0123456789';
+let mock: Mock;
+let kept: Service;
+let none: Service;
+let paths: Record<string, string>;
+
+beforeAll(async () => {
+  mock = await startDocumentedMock();
+  [kept, none] = await Promise.all([
+    startSite({ mock, env: { PURGE_SECRETS: `daily-planet=${SECRET}` } }),
+    startSite({ mock, env: { RENDER_CACHE_MAX_BYTES: '0' } }),
+  ]);
+  paths = Object.fromEntries((await coldPages(mock)).map((page) => [page.type, page.path]));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([kept?.stop(), none?.stop()]);
+  await mock?.close();
+});
+
+// Another host of the tenant's wildcard each time: the route cache misses and the page renders.
+let hosts = 0;
+const render = async (site: Service, path: string) => {
+  hosts += 1;
+  return send(`http://127.0.0.1:${site.port}${path}`, {
+    host: `r${hosts}.dailyplanet.example.com`,
+  });
+};
+const withoutHost = (html: string) => html.replace(/r\d+\.dailyplanet\.example\.com/g, 'HOST');
+
+async function keptParts(site: Service): Promise<number> {
+  const metrics = await send(`http://127.0.0.1:${site.port}/_metrics`);
+  const line = metrics.text
+    .split('\n')
+    .find((row) =>
+      row.startsWith('masthead_rendered_parts_total{tenant="daily-planet",result="kept"}'),
+    );
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+describe('page parts kept rendered', () => {
+  it.each(['home', 'post', 'category', 'tag'])(
+    'a %s page made again from kept parts is the page a full render makes',
+    async (type) => {
+      const path = paths[type]!;
+      await render(kept, path);
+      const before = await keptParts(kept);
+      const again = await render(kept, path);
+      expect(await keptParts(kept)).toBeGreaterThan(before);
+      const full = await render(none, path);
+      expect(again.status).toBe(200);
+      expect(withoutHost(again.text)).toBe(withoutHost(full.text));
+      expect(await keptParts(none)).toBe(0);
+    },
+  );
+
+  it('a story edited upstream shows its new headline once it is read again', async () => {
+    const path = paths.post!;
+    const slug = path.split('/').at(-1)!;
+    const story = (await (
+      await fetch(`${mock.publishingUrl}/posts/${slug}`, {
+        headers: { 'x-tenant': 'daily-planet' },
+      })
+    ).json()) as { data: { id: number; title: string } };
+    expect((await render(kept, path)).text).toContain(story.data.title);
+    const editor = await editorOf(mock, 'daily-planet');
+    const headline = `${story.data.title} (updated)`;
+    await editor.retitle(story.data.id, headline);
+    const purge = await send(`http://127.0.0.1:${kept.port}/_purge`, {
+      method: 'POST',
+      host: 'daily-planet.localhost',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${SECRET}` },
+      body: JSON.stringify({ slug }),
+    });
+    expect(purge.status).toBe(202);
+    const page = await render(kept, path);
+    const shown = /<h1[^>]*>([^<]*)<\/h1>/.exec(page.text)?.[1];
+    expect(shown).toBe(headline);
+  });
+});
