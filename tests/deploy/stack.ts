@@ -53,12 +53,28 @@ export interface SiteOptions {
   env?: Record<string, string>;
 }
 
-/** The Node flags `npm start` runs with (package.json `scripts.start`): the heap settings. */
-export function npmStartFlags(): string[] {
+function startScript(): string {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  return pkg.scripts.start.match(/--[\w-]+=\S+/g) ?? [];
+  return pkg.scripts.start;
+}
+
+/** The Node flags `npm start` runs with (package.json `scripts.start`): the heap settings. */
+export function npmStartFlags(): string[] {
+  return startScript().match(/--[\w-]+=\S+/g) ?? [];
+}
+
+/** The variables `npm start` sets before `node` (package.json `scripts.start`): the allocator's. */
+export function npmStartEnv(): Record<string, string> {
+  const assignments = /^((?:\w+=\S+\s+)*)node\b/.exec(startScript())?.[1] ?? '';
+  return Object.fromEntries(
+    assignments
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
 }
 
 /** One `npm start` server (scripts/start.mjs) on the suite's build, pointed at the mock. */
@@ -66,6 +82,7 @@ export async function startSite(options: SiteOptions): Promise<Service> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...npmStartEnv(),
     ...demoEnv({}),
     ASTRO_TELEMETRY_DISABLED: '1',
     HOST: '127.0.0.1',

@@ -89,6 +89,16 @@ export async function bufferResponse(
   encoding: Encoding | null,
   vary = true,
 ): Promise<Response> {
+  // Already whole (Astro renders pages to one string): nothing to buffer, nothing to copy.
+  const length = response.headers.get('content-length');
+  if (length !== null && (encoding === null || Number(length) < MIN_COMPRESS_BYTES)) {
+    try {
+      if (vary) appendVary(response.headers, 'Accept-Encoding');
+      return response;
+    } catch {
+      // Headers of a fetched response cannot change: the copy below can.
+    }
+  }
   const plain = Buffer.from(await response.arrayBuffer());
   if (plain.length < MIN_COMPRESS_BYTES) encoding = null;
   const body =

@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata, Sharp, SharpOptions } from 'sharp';
 import { ImageError } from './errors.ts';
 import type { ImageFormat } from './ladder.ts';
 
@@ -8,9 +8,21 @@ export type TransformLimits = { maxPixels: number; timeoutMs: number };
 const CROP_RATIO = { '16x9': 9 / 16, '4x3': 3 / 4, '1x1': 1 } as const;
 export type Crop = keyof typeof CROP_RATIO;
 
-// Two cores are typical for a Masthead server: libvips threads per image, not per request.
-sharp.concurrency(1);
-sharp.cache(false);
+let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined;
+
+/**
+ * sharp, loaded on the first transform: libvips and its threads cost a server that never makes a
+ * picture (an image CDN in front, a warm disk store) memory for nothing.
+ */
+function sharpOf() {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    // Two cores are typical for a Masthead server: libvips threads per image, not per request.
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return (input: Buffer, options: SharpOptions) => sharp(input, options);
+  });
+  return loaded;
+}
 
 /**
  * AVIF's encoder effort by output size. Effort 3 costs about 4–7× WebP's time on a large picture
@@ -44,6 +56,7 @@ export async function transformImage(
   limits: TransformLimits,
   crop?: Crop,
 ): Promise<Buffer> {
+  const sharp = await sharpOf();
   const image = sharp(input, {
     limitInputPixels: limits.maxPixels,
     failOn: 'error',

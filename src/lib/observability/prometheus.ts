@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { currentRequest } from '../log/request-context.ts';
 import type { CounterName, MetricsSink } from '../upstream/metrics.ts';
 
@@ -7,6 +7,8 @@ import type { CounterName, MetricsSink } from '../upstream/metrics.ts';
  * series carries `tenant`; several servers are told apart by Prometheus's own `instance` label.
  */
 export const registry = new Registry();
+// The process's own: resident memory, heap spaces, external memory, GC pauses, event-loop delay.
+collectDefaultMetrics({ register: registry });
 
 /** A counter on the process registry. */
 function counter<Label extends string>(
