@@ -109,3 +109,24 @@ export function stayDate(date: string, locale: string): string {
     return date;
   }
 }
+
+const years = new Map<string, { year: string; until: number }>();
+const YEAR_CHECKED_MS = 60_000;
+
+/**
+ * This year on the tenant's clock, in its locale's digits (the footer's copyright line). Formatting
+ * in a time zone is among the dearer `Intl` calls and the answer changes once a year: it is worked
+ * out at most once a minute per locale and zone.
+ */
+export function currentYear(tenant: Pick<Tenant, 'locale' | 'timeZone'>, now = new Date()): string {
+  const key = `${tenant.locale}\n${tenant.timeZone}`;
+  const known = years.get(key);
+  if (known && now.getTime() < known.until && now.getTime() >= known.until - YEAR_CHECKED_MS) {
+    return known.year;
+  }
+  const year = dateTimeFormat(tenant.locale, { year: 'numeric', timeZone: tenant.timeZone }).format(
+    now,
+  );
+  years.set(key, { year, until: now.getTime() + YEAR_CHECKED_MS });
+  return year;
+}

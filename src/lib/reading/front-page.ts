@@ -2,6 +2,7 @@
  * The newspaper front page beyond the lead story: which section blocks it shows and with which
  * stories, and what the "live now" band says. Pure functions; `loadFrontPage` gathers the data.
  */
+import type { KeyPart } from '../render/fragments.ts';
 import { dateTimeFormat } from '../i18n/intl-cache.ts';
 import { isoDateInZone } from '../i18n/format.ts';
 import type { Category, Edition, PostSummary, Stream } from '../publishing/schema.ts';
@@ -68,6 +69,12 @@ export function topUp(
 
 export type LiveBand =
   { kind: 'live'; streams: Stream[] } | { kind: 'today'; stream: Stream; startsAt: string };
+
+/** What a rendered band shows (src/lib/render/fragments.ts): its streams by identity and its time. */
+export function liveBandParts(band: LiveBand | null): KeyPart[] {
+  if (!band) return [null];
+  return band.kind === 'live' ? ['live', ...band.streams] : ['today', band.stream, band.startsAt];
+}
 
 /** At most this many live streams named in the band. */
 const LIVE_IN_BAND = 2;
