@@ -8,10 +8,10 @@
  * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
  *   (`--no-tenants` skips the three builds that takes; `--tenants-only` runs only those).
  *
- *   node bench/origin.ts [--seconds 60] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only]
+ *   node bench/origin.ts [--seconds 60] [--rounds 5] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only]
  *
- * Throughput pairs are measured alternately (3 rounds each) so background load falls on both sides;
- * compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
+ * Throughput pairs are measured alternately (5 rounds each; the ratio is the median of the rounds')
+ * so background load falls on both sides; compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -74,15 +74,30 @@ async function rps(
   return result.requests.average;
 }
 
-/** Alternates two measurements, three rounds each: background load falls on both alike. */
+const rounds = Number(args[args.indexOf('--rounds') + 1]) || 5;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * Alternates two measurements (`--rounds`, 5 by default): background load falls on both alike.
+ * The ratio is the median of the rounds' own ratios, so one disturbed round does not move it.
+ */
 async function compare(a: () => Promise<number>, b: () => Promise<number>) {
-  let sumA = 0;
-  let sumB = 0;
-  for (let round = 0; round < 3; round += 1) {
-    sumA += await a();
-    sumB += await b();
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    as.push(await a());
+    bs.push(await b());
   }
-  return { a: Math.round(sumA / 3), b: Math.round(sumB / 3), ratio: round2(sumA / sumB) };
+  return {
+    a: Math.round(median(as)),
+    b: Math.round(median(bs)),
+    ratio: round2(median(as.map((value, index) => value / bs[index]!))),
+  };
 }
 
 const unlimited = () =>

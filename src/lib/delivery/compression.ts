@@ -1,6 +1,7 @@
 import { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
+import { responseOver } from './whole-body.ts';
 
 const brotliBytes = promisify(brotliCompress);
 const gzipBytes = promisify(gzip);
@@ -89,16 +90,6 @@ export async function bufferResponse(
   encoding: Encoding | null,
   vary = true,
 ): Promise<Response> {
-  // Already whole (Astro renders pages to one string): nothing to buffer, nothing to copy.
-  const length = response.headers.get('content-length');
-  if (length !== null && (encoding === null || Number(length) < MIN_COMPRESS_BYTES)) {
-    try {
-      if (vary) appendVary(response.headers, 'Accept-Encoding');
-      return response;
-    } catch {
-      // Headers of a fetched response cannot change: the copy below can.
-    }
-  }
   const plain = Buffer.from(await response.arrayBuffer());
   if (plain.length < MIN_COMPRESS_BYTES) encoding = null;
   const body =
@@ -111,7 +102,8 @@ export async function bufferResponse(
   if (encoding) headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(body.length));
   if (vary) appendVary(headers, 'Accept-Encoding');
-  return new Response(body, {
+  // The route cache keeps these very bytes (./whole-body.ts): read once, copied never.
+  return responseOver(body, {
     status: response.status,
     statusText: response.statusText,
     headers,

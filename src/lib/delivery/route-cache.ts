@@ -1,6 +1,7 @@
 import type { CacheProvider, InvalidateOptions } from 'astro';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { streamOver, wholeBody } from './whole-body.ts';
 import {
   cleanQuery,
   cleanRedirect,
@@ -29,7 +30,7 @@ export interface RouteCacheOptions {
 }
 
 interface Entry {
-  body: ArrayBuffer;
+  body: Uint8Array;
   status: number;
   headers: [string, string][];
   storedAt: number;
@@ -137,23 +138,8 @@ function nodeHeadersOf(entry: Entry): OutgoingHttpHeaders {
   return headers;
 }
 
-/**
- * A body over `bytes` without copying them (a `Response` copies an `ArrayBuffer` it is given): pages
- * are tens of kilobytes, and each copy is one more large allocation per request. Nothing writes to
- * a cached body.
- */
-function bodyOver(bytes: ArrayBuffer): ReadableStream<Uint8Array> {
-  const view = new Uint8Array(bytes);
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(view);
-      controller.close();
-    },
-  });
-}
-
 function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
-  const response = new Response(bodyOver(entry.body), {
+  const response = new Response(streamOver(entry.body), {
     status: entry.status,
     headers: entry.headers,
   });
@@ -190,7 +176,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
     url: URL,
     header: HeaderOf,
     response: Response,
-    body: ArrayBuffer,
+    body: Uint8Array,
   ) {
     const { maxAge, swr } = cdnRule(response);
     if (maxAge <= 0 || setsCookie(response)) return false;
@@ -249,7 +235,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       if (!cached || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) return false;
       cached.nodeHeaders ??= nodeHeadersOf(cached);
       res.writeHead(cached.status, cached.nodeHeaders);
-      res.end(Buffer.from(cached.body));
+      res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
       logResponse({
         url,
         method: 'GET',
@@ -277,7 +263,14 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
           revalidating.add(key);
           next()
             .then(async (fresh) =>
-              store(key, primary, url, header, fresh, await fresh.arrayBuffer()),
+              store(
+                key,
+                primary,
+                url,
+                header,
+                fresh,
+                wholeBody(fresh) ?? new Uint8Array(await fresh.arrayBuffer()),
+              ),
             )
             .catch((error: unknown) => {
               context.logger.warn(
@@ -291,17 +284,21 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       const response = await next();
       const { maxAge } = cdnRule(response);
       if (maxAge <= 0) return response;
-      // The body read once, for the entry and the answer: a clone would tee the stream and copy
-      // every chunk on both sides.
-      const body = await response.arrayBuffer();
-      const answer = new Response(bodyOver(body), {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-      // What Astro keeps on the response itself (its cookies, above all) goes along.
-      for (const symbol of Object.getOwnPropertySymbols(response)) {
-        Reflect.set(answer, symbol, Reflect.get(response, symbol));
+      // The compression middleware's bytes when it buffered the page (./whole-body.ts), else the
+      // body read once for the entry and the answer: a clone would tee the stream and copy both.
+      const whole = wholeBody(response);
+      const body = whole ?? new Uint8Array(await response.arrayBuffer());
+      let answer = response;
+      if (!whole) {
+        answer = new Response(streamOver(body), {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        });
+        // What Astro keeps on the response itself (its cookies, above all) goes along.
+        for (const symbol of Object.getOwnPropertySymbols(response)) {
+          Reflect.set(answer, symbol, Reflect.get(response, symbol));
+        }
       }
       const stored = store(key, primary, url, header, answer, body);
       if (stored) answer.headers.set('X-Astro-Cache', 'MISS');

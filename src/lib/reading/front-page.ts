@@ -90,11 +90,14 @@ export function liveBand(
 ): LiveBand | null {
   const live = streams.filter((stream) => streamStatus(stream) === 'live');
   if (live.length > 0) return { kind: 'live', streams: live.slice(0, LIVE_IN_BAND) };
-  const today = isoDateInZone(now, timeZone);
-  const next = streams
+  const ahead = streams
     .filter((stream) => streamStatus(stream) === 'scheduled' && stream.scheduled_at)
     .map((stream) => ({ stream, at: new Date(stream.scheduled_at ?? '') }))
-    .filter(({ at }) => !Number.isNaN(at.getTime()) && at >= now)
+    .filter(({ at }) => !Number.isNaN(at.getTime()) && at >= now);
+  // The day in the tenant's zone (a dear Intl call) only when a stream is still to come.
+  if (ahead.length === 0) return null;
+  const today = isoDateInZone(now, timeZone);
+  const next = ahead
     .filter(({ at }) => isoDateInZone(at, timeZone) === today)
     .sort((a, b) => a.at.getTime() - b.at.getTime())[0];
   return next ? { kind: 'today', stream: next.stream, startsAt: next.at.toISOString() } : null;

@@ -277,12 +277,15 @@ export function createReadCache(options: CacheOptions): ReadCache {
   const inflight = new Map<string, Promise<unknown>>();
   /** `service|tenant|operation` (or `service|tenant|*`) → values stored before this are out of date. */
   const cutoffs = new Map<string, number>();
+  // Read on every cached read: nothing to look up until something was invalidated, and only the
+  // key's first three fields (not its parameters) to split.
   const cutoffOf = (key: string): number => {
-    const [service, tenant, operation] = key.split('|');
-    return Math.max(
-      cutoffs.get(`${service}|${tenant}|${operation}`) ?? 0,
-      cutoffs.get(`${service}|${tenant}|*`) ?? 0,
-    );
+    if (cutoffs.size === 0) return 0;
+    const afterTenant = key.indexOf('|', key.indexOf('|') + 1);
+    const afterOperation = key.indexOf('|', afterTenant + 1);
+    const scope = key.slice(0, afterTenant);
+    const operation = afterOperation < 0 ? key : key.slice(0, afterOperation);
+    return Math.max(cutoffs.get(operation) ?? 0, cutoffs.get(`${scope}|*`) ?? 0);
   };
   /** Stored after the last invalidation of its operation. */
   const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffOf(key);
