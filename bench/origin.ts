@@ -3,12 +3,14 @@
  * - `npm start` serving a warm post (brotli) vs nginx serving a file with the same body and headers;
  * - post and home rendered (data cached, page not: every request another host of the tenant's
  *   wildcard, so the route cache misses) vs a bare Astro page of the same size (bench/plain.astro);
+ *   parts kept rendered from the last render of the same data (src/lib/render/) are reused, as after
+ *   a route-cache entry ends with its data unchanged; `--nothing-kept` renders every part;
  * - response header bytes;
  * - cold upstream round trips per page type with 150 ms upstream latency (counted from a request log);
  * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
  *   (`--no-tenants` skips the three builds that takes; `--tenants-only` runs only those).
  *
- *   node bench/origin.ts [--seconds 60] [--rounds 5] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only]
+ *   node bench/origin.ts [--seconds 60] [--rounds 5] [--nothing-kept] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only]
  *
  * Throughput pairs are measured alternately (5 rounds each; the ratio is the median of the rounds')
  * so background load falls on both sides; compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
@@ -166,7 +168,11 @@ ${headers}
  * large as the page it is compared with (`/bench/plain?bytes=N`).
  */
 async function renderVersusPlain(mock: Mock) {
-  const server = await site(mock);
+  // `--nothing-kept`: every render renders every part (RENDER_CACHE_MAX_BYTES=0), as after a change.
+  const server = await site(
+    mock,
+    args.includes('--nothing-kept') ? { RENDER_CACHE_MAX_BYTES: '0' } : {},
+  );
   const path = await postPath(mock);
   const base = `http://127.0.0.1:${server.port}`;
   const fresh = (n: number) => `r${n}.dailyplanet.example.com`;
