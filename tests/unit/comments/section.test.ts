@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formState, parsePage } from '../../../src/lib/comments/section.ts';
+import { commentsShown, formState, parsePage } from '../../../src/lib/comments/section.ts';
 import { buildThread } from '../../../src/lib/comments/thread.ts';
 import type { CommentOutcome } from '../../../src/lib/comments/post.ts';
 
@@ -100,5 +100,43 @@ describe('parsePage', () => {
     ['999999', 1],
   ])('%j → %d', (value, expected) => {
     expect(parsePage(value)).toBe(expected);
+  });
+});
+
+describe('commentsShown: what a kept page body may be keyed by', () => {
+  const view = (request: Parameters<typeof formState>[1], unavailable = false) => ({
+    thread,
+    count: 2,
+    totalThreads: 1,
+    page: { current: 1, last: 1 },
+    unavailable,
+    form: formState(thread, request),
+  });
+
+  it('names the thread and page of a plain visit', () => {
+    expect(commentsShown(view({ reply: null, outcome: undefined }))).toEqual([thread, 1, 1]);
+  });
+
+  it('keeps nothing that shows a visit its own state: a reply target, a notice, typed text', () => {
+    expect(commentsShown(view({ reply: '2', outcome: undefined }))).toBeNull();
+    const failed: CommentOutcome = {
+      ok: false,
+      kind: 'invalid',
+      message: 'Check the fields.',
+      fields: {},
+      values: typed,
+    };
+    expect(commentsShown(view({ reply: null, outcome: failed }))).toBeNull();
+    const published: CommentOutcome = {
+      ok: true,
+      status: 'pending',
+      id: '3',
+      message: 'Awaiting review.',
+    };
+    expect(commentsShown(view({ reply: null, outcome: published }))).toBeNull();
+  });
+
+  it('keeps nothing while the comments are unavailable (no list to name)', () => {
+    expect(commentsShown(view({ reply: null, outcome: undefined }, true))).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import {
   clockTime,
   frontSections,
   liveBand,
+  liveBandParts,
   needsTopUp,
   promotedEdition,
   sectionBlocks,
@@ -119,6 +120,15 @@ describe('liveBand', () => {
     ];
     expect(liveBand(streams, NOW, ZONE)).toBeNull();
     expect(liveBand([], NOW, ZONE)).toBeNull();
+  });
+
+  it('is named in a kept front page by its streams and start, so a change of either renders anew', () => {
+    const live = stream('a', { status: 'live' });
+    const soon = stream('soon', { status: 'scheduled', scheduled_at: '2026-11-23T17:00:00Z' });
+    expect(liveBandParts(null)).toEqual([null]);
+    expect(liveBandParts({ kind: 'live', streams: [live] })).toEqual(['live', live]);
+    const today = liveBand([soon], NOW, ZONE);
+    expect(liveBandParts(today)).toEqual(['today', soon, '2026-11-23T17:00:00.000Z']);
   });
 });
 
