@@ -14,7 +14,7 @@ describe('ESLint keeps the app layer on the feature modules', () => {
     ],
     [
       'a component importing the upstream core',
-      'src/components/posts/PostCard.astro',
+      'src/components/posts/PostCards.astro',
       "---\nimport { httpGet } from '../../lib/upstream/http.ts';\nconst get = httpGet;\n---\n<p>{String(get)}</p>\n",
     ],
     [
@@ -29,7 +29,7 @@ describe('ESLint keeps the app layer on the feature modules', () => {
   it("allows an API's data types and the same import in a feature module", async () => {
     expect(
       await messages(
-        'src/components/posts/PostCard.astro',
+        'src/components/posts/PostCards.astro',
         "---\nimport type { Post } from '../../lib/publishing/schema.ts';\nconst p: Post | null = null;\n---\n<p>{String(p)}</p>\n",
       ),
     ).toEqual([]);

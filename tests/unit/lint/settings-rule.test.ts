@@ -48,7 +48,7 @@ describe('ESLint keeps the environment in the settings module', () => {
 
   it('refuses the contract mock in a component', async () => {
     const found = await messages(
-      'src/components/posts/PostCard.astro',
+      'src/components/posts/PostCards.astro',
       "---\nimport { seed } from '../../../mock/seed/posts.ts';\n---\n<p>{seed}</p>\n",
     );
     expect(found.join('\n')).toContain('The site never imports the contract mock.');
