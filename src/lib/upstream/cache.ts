@@ -6,6 +6,7 @@ import type { Storage } from 'unstorage';
 import { isOutage, NotFoundError, RateLimitedError, TimeoutError } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
 import { hashToken } from './identity.ts';
+import { keepUnchanged } from './share.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
 import { currentVisitor, withoutDeadline } from './visitor.ts';
@@ -317,8 +318,10 @@ export function createReadCache(options: CacheOptions): ReadCache {
     if (local && now() < local.freshUntil && current(key, local)) return local;
     const remote = await getShared(key);
     if (remote && (!local || remote.storedAt > local.storedAt)) {
-      lru.set(key, remote);
-      return remote;
+      // Another instance's refresh: what it did not change keeps this instance's objects.
+      const adopted = { ...remote, value: keepUnchanged(local?.value, remote.value) };
+      lru.set(key, adopted);
+      return adopted;
     }
     return local;
   };
@@ -409,7 +412,8 @@ export function createReadCache(options: CacheOptions): ReadCache {
     const promise = (async () => {
       const began = now();
       try {
-        const value = await load();
+        // What the re-read did not change stays the same object (see share.ts).
+        const value = keepUnchanged(lru.peek(key)?.value, await load());
         await setEntry(key, value, policy, began);
         return value;
       } catch (error) {

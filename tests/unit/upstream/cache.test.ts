@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createStorage } from 'unstorage';
 import { cacheKey, createReadCache } from '../../../src/lib/upstream/cache.ts';
 import {
   NetworkError,
@@ -184,5 +185,56 @@ describe('cacheKey', () => {
     const key = cacheKey({ ...base, token: 'plain-token-value-123' });
     expect(key).not.toContain('plain-token-value-123');
     expect(key).toMatch(/\|user:[0-9a-f]{32}\|/);
+  });
+});
+
+describe('read cache: a re-read keeps what did not change', () => {
+  const story = (id: number, title: string) => ({ id, title, tags: [{ name: 'city' }] });
+  const list = (...titles: string[]) => ({
+    items: titles.map((title, index) => story(index + 1, title)),
+    page: { current: 1 },
+  });
+
+  it('a refresh with the same data hands back the very objects of the last read', async () => {
+    const { cache, advance } = setup();
+    const first = await cache.read('k', policy, () => Promise.resolve(list('a', 'b')), ctx);
+    advance(15);
+    await cache.read('k', policy, () => Promise.resolve(list('a', 'b')), ctx);
+    await cache.settle();
+    expect(await cache.read('k', policy, () => Promise.resolve(list('x')), ctx)).toBe(first);
+  });
+
+  it('a changed story is a new object; the stories beside it stay the same', async () => {
+    const { cache, advance } = setup();
+    const first = await cache.read('k', policy, () => Promise.resolve(list('a', 'b')), ctx);
+    advance(31);
+    const second = await cache.read(
+      'k',
+      policy,
+      () => Promise.resolve(list('a', 'b, retitled')),
+      ctx,
+    );
+    expect(second).not.toBe(first);
+    expect(second.items[0]).toBe(first.items[0]);
+    expect(second.items[1]).not.toBe(first.items[1]);
+    expect(second.items[1]?.title).toBe('b, retitled');
+    // Unchanged parts of the changed story are shared too; the value read is the new one.
+    expect(second.items[1]?.tags).toBe(first.items[1]?.tags);
+    expect(second.page).toBe(first.page);
+  });
+
+  it("another instance's refresh keeps this instance's objects where nothing changed", async () => {
+    let clock = 1_000_000;
+    const store = createStorage();
+    const metrics = createMetrics({ log: () => undefined });
+    const one = createReadCache({ metrics, now: () => clock, store });
+    const two = createReadCache({ metrics, now: () => clock, store });
+    const first = await one.read('k', policy, () => Promise.resolve(list('a', 'b')), ctx);
+    clock += 31_000;
+    await two.read('k', policy, () => Promise.resolve(list('a', 'c')), ctx);
+    const adopted = await one.read('k', policy, () => Promise.resolve(list('never read')), ctx);
+    expect(adopted.items.map((item) => item.title)).toEqual(['a', 'c']);
+    expect(adopted.items[0]).toBe(first.items[0]);
+    expect(adopted.items[1]).not.toBe(first.items[1]);
   });
 });
