@@ -9,6 +9,24 @@ function dateFormat(
   return dateTimeFormat(locale, { dateStyle: style, timeZone });
 }
 
+/**
+ * Dates as shown, per upstream value, locale and zone: a page shows the same few dates on every
+ * render (each card's, each comment's), and reading and formatting one costs more than a lookup.
+ * A plain Map emptied when full (islands import this module too).
+ */
+const shown = new Map<string, string>();
+const MAX_SHOWN = 5000;
+
+function remembered(key: string, make: () => string): string {
+  let text = shown.get(key);
+  if (text === undefined) {
+    text = make();
+    if (shown.size >= MAX_SHOWN) shown.clear();
+    shown.set(key, text);
+  }
+  return text;
+}
+
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /** `2026-11-22 10:00:00` or `2026-11-22T10:00:00`: a timestamp that names no offset. */
 const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
@@ -47,6 +65,19 @@ export function formatDate(
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
   style: 'long' | 'medium' | 'short' = 'long',
 ): string {
+  if (typeof value === 'string') {
+    return remembered(`d|${style}|${tenant.locale}|${tenant.timeZone}|${value}`, () =>
+      formatDateOnce(value, tenant, style),
+    );
+  }
+  return formatDateOnce(value, tenant, style);
+}
+
+function formatDateOnce(
+  value: string | Date | null | undefined,
+  tenant: Pick<Tenant, 'locale' | 'timeZone'>,
+  style: 'long' | 'medium' | 'short',
+): string {
   const read = readDate(value);
   if (!read) return '';
   return dateFormat(tenant.locale, read.calendar ? 'UTC' : tenant.timeZone, style).format(
@@ -59,6 +90,13 @@ export function formatDateTime(
   value: string | null | undefined,
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
 ): string {
+  if (!value) return '';
+  return remembered(`dt|${tenant.locale}|${tenant.timeZone}|${value}`, () =>
+    formatDateTimeOnce(value, tenant),
+  );
+}
+
+function formatDateTimeOnce(value: string, tenant: Pick<Tenant, 'locale' | 'timeZone'>): string {
   const read = readDate(value);
   if (!read) return '';
   if (read.calendar) return formatDate(value, tenant, 'medium');

@@ -130,3 +130,24 @@ it('still refuses a zone that does not exist, and does not remember it', () => {
   // A bad currency falls back to the plain text, as before.
   expect(formatPrice('9.9', 'NOPE!', 'en-GB')).toBe('9.90 NOPE!');
 });
+
+it('a date shown again is remembered per locale and zone: each reader still sees their own day', () => {
+  const late = '2026-11-22T23:30:00Z';
+  const auckland = { locale: 'en-NZ', timeZone: 'Pacific/Auckland' };
+  const london = { locale: 'en-GB', timeZone: 'Europe/London' };
+  const berlin = { locale: 'de-DE', timeZone: 'Europe/London' };
+  for (let round = 0; round < 2; round++) {
+    expect(formatDate(late, auckland)).toBe('23 November 2026');
+    expect(formatDate(late, london)).toBe('22 November 2026');
+    expect(formatDate(late, berlin)).toBe('22. November 2026');
+    expect(formatDate(late, london, 'short')).toBe('22/11/2026');
+    expect(formatDateTime(late, auckland)).toBe(
+      fresh(
+        'en-NZ',
+        { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Pacific/Auckland' },
+        late,
+      ),
+    );
+    expect(formatDate('not a date', london)).toBe('');
+  }
+});
