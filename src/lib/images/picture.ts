@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Tenant } from '../tenants/schema.ts';
 import { imagePath, type ImageCrop, type ImageTarget } from './address.ts';
 import {
@@ -15,6 +16,11 @@ export type ImageLinks = {
   tenant: Pick<Tenant, 'publishing'>;
   /** Site path → link (adds the `/<tenant>/` prefix when the visitor came that way). */
   href: (path: string) => string;
+  /**
+   * How `href` writes links (the way the visitor came: host, path prefix or `?tenant=`), when the
+   * caller can name it: pictures are then remembered per tenant and scope (see `upstreamPicture`).
+   */
+  scope?: string | undefined;
 };
 
 /** A picture as the upstream describes it; unknown sizes are taken as 3:2 (the usual photo). */
@@ -97,6 +103,31 @@ export function upstreamPicture(
   image: UpstreamImage,
   layout: PictureLayout,
 ): Picture | null {
-  if (!image.url || !sourceAllowed(links.tenant, image.url)) return null;
-  return pictureFor(links, { kind: 'source', source: image.url }, image, layout);
+  const { url } = image;
+  if (!url) return null;
+  const make = () =>
+    sourceAllowed(links.tenant, url)
+      ? pictureFor(links, { kind: 'source', source: url }, image, layout)
+      : null;
+  if (links.scope === undefined) return make();
+  let pictures = remembered.get(links.tenant);
+  if (!pictures) {
+    pictures = new LRUCache<string, Picture | false>({ max: 2000 });
+    remembered.set(links.tenant, pictures);
+  }
+  const key = `${links.scope}\0${links.secret}\0${layout.sizes}\0${layout.maxWidth}\0${image.width}\0${image.height}\0${image.assumedRatio}\0${url}`;
+  let picture = pictures.get(key);
+  if (picture === undefined) {
+    picture = make() ?? false;
+    pictures.set(key, picture);
+  }
+  return picture || null;
 }
+
+/**
+ * Pictures made before, per tenant settings object (a new one when tenants.json is read again):
+ * every card of every render shows one, and its addresses (three formats at several widths, each
+ * signed) are the same until the picture, the layout or the way links are written changes.
+ * Shared between renders, so never changed by a caller.
+ */
+const remembered = new WeakMap<object, LRUCache<string, Picture | false>>();

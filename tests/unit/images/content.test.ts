@@ -83,4 +83,41 @@ describe('card pictures', () => {
     ).toBeNull();
     expect(upstreamPicture(links, { url: null }, CARD_LAYOUT.grid)).toBeNull();
   });
+
+  it('are remembered per tenant and link scope: the same picture again, another scope its own links', () => {
+    const tenant = {
+      publishing: { baseUrl: `${API}/api/v1`, mediaHosts: ['cdn.example'] },
+    } as never;
+    const scoped = (scope: string, href: (path: string) => string): ImageLinks => ({
+      ...links,
+      tenant,
+      href,
+      scope,
+    });
+    const byHost = scoped('host\0', (path) => path);
+    const byPrefix = scoped('path\0/daily-planet', (path) => `/daily-planet${path}`);
+    const cover = { url: `${API}/media/cover.jpg`, width: 700, height: 400 };
+    const first = upstreamPicture(byHost, cover, CARD_LAYOUT.grid);
+    expect(upstreamPicture(byHost, { ...cover }, CARD_LAYOUT.grid)).toBe(first);
+    expect(first?.src).toMatch(/^\/_img\//);
+    expect(upstreamPicture(byPrefix, cover, CARD_LAYOUT.grid)?.src).toBe(
+      `/daily-planet${first?.src}`,
+    );
+    // Another size or layout is another picture.
+    expect(
+      upstreamPicture(byHost, { ...cover, width: 1400, height: 800 }, CARD_LAYOUT.grid),
+    ).not.toBe(first);
+    expect(upstreamPicture(byHost, cover, CARD_LAYOUT.lead)?.sizes).toBe(CARD_LAYOUT.lead.sizes);
+    // A foreign host stays refused when asked again, and a new tenants.json object is asked anew.
+    const foreign = { url: 'https://elsewhere.example/x.jpg' };
+    expect(upstreamPicture(byHost, foreign, CARD_LAYOUT.grid)).toBeNull();
+    expect(upstreamPicture(byHost, foreign, CARD_LAYOUT.grid)).toBeNull();
+    const widened = {
+      ...byHost,
+      tenant: {
+        publishing: { baseUrl: `${API}/api/v1`, mediaHosts: ['elsewhere.example'] },
+      } as never,
+    };
+    expect(upstreamPicture(widened, foreign, CARD_LAYOUT.grid)).not.toBeNull();
+  });
 });
