@@ -57,4 +57,23 @@ describe('post cards', () => {
     expect(view.queryByText(post.excerpt)).toBeNull();
     expect(view.body.querySelector('h2 a')?.getAttribute('href')).toBe(`/posts/${post.slug}`);
   });
+
+  it("grid cards name the story's tags as links to their pages; other cards do not", async () => {
+    const post = postSummary({
+      tags: [
+        { name: 'Ferries', slug: 'ferries' },
+        { name: 'Winter', slug: 'winter' },
+      ],
+    });
+    const grid = await render(PostCards, { props: { posts: [post], variant: 'grid' } });
+    const list = grid.getByRole('list', { name: 'Tags' });
+    expect(
+      [...list.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
+      ['#Ferries', '/tags/ferries'],
+      ['#Winter', '/tags/winter'],
+    ]);
+    const secondary = await render(PostCards, { props: { posts: [post], variant: 'secondary' } });
+    expect(secondary.queryByRole('list')).toBeNull();
+  });
 });
