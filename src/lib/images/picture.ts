@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { objectId } from '../render/identity.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { imagePath, type ImageCrop, type ImageTarget } from './address.ts';
 import {
@@ -110,24 +111,29 @@ export function upstreamPicture(
       ? pictureFor(links, { kind: 'source', source: url }, image, layout)
       : null;
   if (links.scope === undefined) return make();
-  let pictures = remembered.get(links.tenant);
-  if (!pictures) {
-    pictures = new LRUCache<string, Picture | false>({ max: 2000 });
-    remembered.set(links.tenant, pictures);
-  }
-  const key = `${links.scope}\0${links.secret}\0${layout.sizes}\0${layout.maxWidth}\0${image.width}\0${image.height}\0${image.assumedRatio}\0${url}`;
-  let picture = pictures.get(key);
+  const key = `${objectId(links.tenant)}\0${links.scope}\0${links.secret}\0${layout.sizes}\0${layout.maxWidth}\0${image.width}\0${image.height}\0${image.assumedRatio}\0${url}`;
+  let picture = remembered.get(key);
   if (picture === undefined) {
     picture = make() ?? false;
-    pictures.set(key, picture);
+    remembered.set(key, picture);
   }
   return picture || null;
 }
 
 /**
- * Pictures made before, per tenant settings object (a new one when tenants.json is read again):
- * every card of every render shows one, and its addresses (three formats at several widths, each
- * signed) are the same until the picture, the layout or the way links are written changes.
- * Shared between renders, so never changed by a caller.
+ * Pictures made before, per tenant settings object (a new one when tenants.json is read again) and
+ * link scope: every card of every render shows one, and its addresses (three formats at several
+ * widths, each signed) are the same until the picture, the layout or the way links are written
+ * changes. Shared between renders, so never changed by a caller; 4 MiB at most for all tenants.
  */
-const remembered = new WeakMap<object, LRUCache<string, Picture | false>>();
+const remembered = new LRUCache<string, Picture | false>({
+  maxSize: 4 * 1024 * 1024,
+  sizeCalculation: (picture, key) =>
+    key.length +
+    (picture
+      ? picture.src.length +
+        picture.srcset.length +
+        picture.sizes.length +
+        picture.sources.reduce((bytes, source) => bytes + source.srcset.length, 0)
+      : 1),
+});

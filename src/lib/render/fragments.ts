@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { observeRenderedPart } from '../observability/prometheus.ts';
 import { settings } from '../settings/settings.ts';
+import { objectId } from './identity.ts';
 
 /**
  * HTML of page parts already rendered, reused by the next render that shows the same data the same
@@ -15,24 +16,11 @@ import { settings } from '../settings/settings.ts';
  */
 export type KeyPart = object | string | number | boolean | null | undefined;
 
-const ids = new WeakMap<object, number>();
-let lastId = 0;
-
-function identity(value: object): number {
-  let id = ids.get(value);
-  if (id === undefined) {
-    lastId += 1;
-    id = lastId;
-    ids.set(value, id);
-  }
-  return id;
-}
-
 /** One string for the parts: objects by identity (`#n`), the rest as JSON. */
 export function fragmentKey(parts: readonly KeyPart[]): string {
   return parts
     .map((part) =>
-      part !== null && typeof part === 'object' ? `#${identity(part)}` : JSON.stringify(part),
+      part !== null && typeof part === 'object' ? `#${objectId(part)}` : JSON.stringify(part),
     )
     .join('|');
 }
