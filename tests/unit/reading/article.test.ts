@@ -4,6 +4,7 @@ import {
   gridColumns,
   readingMinutes,
   shownUpdate,
+  tagPath,
 } from '../../../src/lib/reading/article.ts';
 
 describe('readingMinutes', () => {
@@ -71,5 +72,14 @@ describe('gridColumns', () => {
     [10, 2, 2],
   ])('%i cards: %i columns, then %i', (count, medium, wide) => {
     expect(gridColumns(count)).toEqual({ medium, wide });
+  });
+});
+
+describe('tagPath', () => {
+  it('links a tag by its slug, by its name when the upstream gives none', () => {
+    expect(tagPath({ name: 'Winter Ferries', slug: 'winter-ferries' })).toBe(
+      '/tags/winter-ferries',
+    );
+    expect(tagPath({ name: 'ferries' })).toBe('/tags/ferries');
   });
 });
