@@ -52,7 +52,7 @@ function readChecked(
   if (check && stats.mode & REFUSED_BITS) {
     throw new SecretsFileError(path, [
       `its mode ${octal(stats.mode)} lets others read or change it (chmod 600, or 0400 in the ` +
-        'Docker or Kubernetes secret mount: docs/deploy.md, "Secrets")',
+        'Docker or Kubernetes secret mount: docs/deploy.md, section 8)',
     ]);
   }
   let text: string;

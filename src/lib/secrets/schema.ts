@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * The secrets file (`SECRETS_FILE`): every tenant's credentials in one mounted file, keyed by tenant
- * id. Two spellings of the same content (docs/deploy.md, "Secrets"):
+ * id. Two spellings of the same content (docs/deploy.md, section 8):
  *
  * - JSON: `{"harbour-times": {"publishingReadToken": "…", "lodgingToken": "…", "purgeSecret": "…"}}`
  * - `.env` lines (Node's own parser, as `node --env-file`): `harbour-times__LODGING_TOKEN=…`
