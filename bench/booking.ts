@@ -102,7 +102,7 @@ export async function run(options: BookingBenchOptions = {}): Promise<BookingBen
     });
     const upstream = createUpstream({ limits: { lodgingPerMinute: 100_000 }, now: () => clock });
     const service = bookingService(tenant, {
-      env: { BENCH_LODGING_TOKEN: account.fullToken },
+      credentials: () => ({ token: account.fullToken }),
       upstream,
     });
     await fetch(`${mock.controlUrl}/stats`, { method: 'DELETE' });

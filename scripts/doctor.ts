@@ -9,6 +9,9 @@ import { doctorLines } from '../src/lib/profiles/doctor-text.ts';
 import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor-write.ts';
 import { checkWrites, writeLines } from '../src/lib/profiles/doctor-writes.ts';
 import { readProfileTexts } from '../src/lib/profiles/files.ts';
+import { SecretsFileError } from '../src/lib/secrets/schema.ts';
+import { tenantSecrets } from '../src/lib/secrets/site.ts';
+import { tenantSecretsLine } from '../src/lib/secrets/summary.ts';
 import { parseTenantsText } from '../src/lib/tenants/schema.ts';
 
 const { values, positionals } = parseArgs({
@@ -50,13 +53,24 @@ async function check() {
   const tenant = tenants[index];
   if (!tenant)
     fail(`No tenant "${id}" in ${values.tenants} (${tenants.map((t) => t.id).join(', ')})`);
+  // SECRETS_FILE first, then the variables tenants.json names (with --demo, the mock's tokens too).
+  const env: Record<string, string | undefined> = values.demo
+    ? { ...demoEnv(), ...process.env }
+    : process.env;
+  let secrets;
+  try {
+    secrets = tenantSecrets(tenant, (name) => (name ? env[name] || undefined : undefined));
+  } catch (error) {
+    if (error instanceof SecretsFileError) fail(error.message);
+    throw error;
+  }
   try {
     const report = await runDoctor({
       tenant,
       profiles: readProfileTexts(values.profiles),
-      env: values.demo ? { ...demoEnv(), ...process.env } : process.env,
+      secrets: secrets.values,
     });
-    return { report, tenant, index, text };
+    return { report, tenant, index, text, secrets };
   } catch (error) {
     // A broken profile file: its readable message, no stack.
     return fail((error as Error).message);
@@ -66,6 +80,7 @@ async function check() {
 const first = await check();
 let report = first.report;
 const { tenant, index, text } = first;
+if (!values.json) console.log(tenantSecretsLine(tenant, first.secrets));
 console.log(values.json ? JSON.stringify(report, null, 2) : doctorLines(report).join('\n'));
 
 if (values.write) {

@@ -6,26 +6,28 @@ import type { Tenant } from '../tenants/schema.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { unavailable } from './failures.ts';
 import { textKey } from '../i18n/text-key.ts';
+import { hasLodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
 
 type Lodging = NonNullable<Tenant['lodging']>;
 
 /**
  * The tenant's lodging client, made on first use from its credentials (a token, or e-mail and
- * password). Missing credentials are a configuration problem: logged, and "unavailable" to visitors.
+ * password), and made again when they change (a token rotated in SECRETS_FILE). Missing credentials
+ * are a configuration problem: logged, and "unavailable" to visitors.
  */
 export function lazyLodgingClient(
   tenant: Tenant,
   lodging: Lodging,
-  env: Record<string, string | undefined>,
+  credentials: () => LodgingCredentials,
   upstream: Upstream,
 ): () => LodgingClient {
   let client: LodgingClient | undefined;
+  let madeWith: LodgingCredentials | undefined;
   return () => {
-    if (client) return client;
-    const token = lodging.tokenEnv ? env[lodging.tokenEnv] : undefined;
-    const email = lodging.emailEnv ? env[lodging.emailEnv] : undefined;
-    const password = lodging.passwordEnv ? env[lodging.passwordEnv] : undefined;
-    if (!token && !(email && password)) {
+    const current = credentials();
+    const { token, email, password } = current;
+    if (client && madeWith && sameCredentials(madeWith, current)) return client;
+    if (!hasLodgingCredentials(current)) {
       logError('booking.no_credentials', { tenant: tenant.id });
       throw unavailable(textKey('booking.unavailable'), 60);
     }
@@ -36,6 +38,10 @@ export function lazyLodgingClient(
       upstream,
       profile: profileFor(tenant, 'lodging'),
     });
+    madeWith = current;
     return client;
   };
 }
+
+const sameCredentials = (a: LodgingCredentials, b: LodgingCredentials): boolean =>
+  a.token === b.token && a.email === b.email && a.password === b.password;

@@ -22,6 +22,7 @@ import { onFileNotes } from './hotel-note.ts';
 import { assertSameDetails, attemptStore, fingerprintOf } from './idempotency.ts';
 import type { Attempt } from './idempotency.ts';
 import { lazyLodgingClient } from './lodging.ts';
+import type { LodgingCredentials } from '../secrets/tenant.ts';
 import {
   detailsErrors,
   detailsPresentation,
@@ -43,8 +44,8 @@ import type { Mailer } from './mailer.ts';
 export interface BookingServiceOptions {
   /** The site's (`siteUpstream()`) or a test's. */
   upstream: Upstream;
-  /** The lodging credentials, by the names the tenant's config gives them. */
-  env: Record<string, string | undefined>;
+  /** The tenant's lodging credentials, asked again on each use (they may change while running). */
+  credentials: () => LodgingCredentials;
   /** Shared store for the creation lock and the idempotency memory (several instances). */
   redisUrl?: string | undefined;
   now?: () => Date;
@@ -93,7 +94,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   const { propertyIds } = lodging;
   const now = options.now ?? (() => new Date());
   const context = (operation: string) => ({ tenant: tenant.id, operation });
-  const lodgingApi = lazyLodgingClient(tenant, lodging, options.env, options.upstream);
+  const lodgingApi = lazyLodgingClient(tenant, lodging, options.credentials, options.upstream);
   const attempts = attemptStore({ scope: tenant.id, redisUrl: options.redisUrl });
   const creation = createKeyedLock({
     redisUrl: options.redisUrl,

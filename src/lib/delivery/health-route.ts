@@ -1,5 +1,7 @@
 import type { APIRoute } from 'astro';
 import { environmentProblems, readSettings } from '../settings/settings.ts';
+import { tenantSecrets } from '../secrets/site.ts';
+import { lodgingCredentials } from '../secrets/tenant.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { checkHealth, healthResponse } from './health.ts';
 
@@ -13,6 +15,7 @@ export const ALL: APIRoute = async () =>
     await checkHealth({
       settings: environmentProblems,
       readConfig: getTenants,
+      credentials: (tenant) => lodgingCredentials(tenantSecrets(tenant)),
       redisUrl: readSettings(['REDIS_URL']).REDIS_URL,
     }),
   );

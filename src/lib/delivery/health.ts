@@ -1,5 +1,5 @@
 import { describeProblem, type SettingProblem } from '../settings/validate.ts';
-import { namedSecret } from '../settings/settings.ts';
+import { hasLodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { getRedis } from '../upstream/redis.ts';
 
@@ -15,13 +15,13 @@ export interface Health {
   };
 }
 
-export interface HealthInputs {
+export interface HealthInputs<T extends Pick<Tenant, 'lodging'>> {
   /** The environment's invalid settings (`settingsProblems`); none when absent. */
   settings?: () => readonly SettingProblem[];
   /** The tenants; throws when the configuration cannot be used. */
-  readConfig: () => readonly Pick<Tenant, 'lodging'>[];
-  /** Where the secrets that tenants.json names are looked up (default: the environment). */
-  env?: Record<string, string | undefined>;
+  readConfig: () => readonly T[];
+  /** A tenant's lodging credentials (SECRETS_FILE, then variables: `tenantSecrets`). */
+  credentials: (tenant: T) => LodgingCredentials;
   redisUrl: string | undefined;
   /** Resolves when the shared store answers; defaults to a Redis PING. */
   pingStore?: (url: string) => Promise<void>;
@@ -45,23 +45,15 @@ async function pingRedis(url: string): Promise<void> {
   }
 }
 
-/** A tenant with lodging whose credentials are not in the environment cannot take bookings. */
-function lacksLodgingCredentials(
-  tenant: Pick<Tenant, 'lodging'>,
-  secret: (name: string) => string | undefined,
-): boolean {
-  const lodging = tenant.lodging;
-  if (!lodging) return false;
-  const set = (name: string | undefined) => Boolean(name && secret(name));
-  return !set(lodging.tokenEnv) && !(set(lodging.emailEnv) && set(lodging.passwordEnv));
-}
-
-export async function checkHealth(inputs: HealthInputs): Promise<Health> {
+export async function checkHealth<T extends Pick<Tenant, 'lodging'>>(
+  inputs: HealthInputs<T>,
+): Promise<Health> {
   let config: Health['checks']['config'] = 'ok';
   try {
-    const env = inputs.env;
-    const secret = env ? (name: string) => env[name] : namedSecret;
-    if (inputs.readConfig().some((tenant) => lacksLodgingCredentials(tenant, secret))) {
+    // A tenant with lodging whose credentials are nowhere cannot take bookings.
+    const lacking = (tenant: T) =>
+      tenant.lodging !== undefined && !hasLodgingCredentials(inputs.credentials(tenant));
+    if (inputs.readConfig().some(lacking)) {
       config = 'invalid';
     }
   } catch {

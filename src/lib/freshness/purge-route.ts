@@ -1,10 +1,10 @@
 import { defineMiddleware } from 'astro:middleware';
 import { clientIp } from '../request/visitor-limits.ts';
+import { tenantSecrets } from '../secrets/site.ts';
 import { settings } from '../settings/settings.ts';
-import { purgeResponse, purgeSecrets } from './purge.ts';
+import { purgeResponse } from './purge.ts';
 
-const { PURGE_SECRETS, REDIS_URL, EDGE_PURGE_URL, TRUST_PROXY } = settings();
-const secrets = purgeSecrets(PURGE_SECRETS);
+const { REDIS_URL, EDGE_PURGE_URL, TRUST_PROXY } = settings();
 
 /** `POST /_purge` on a tenant's host (./purge.ts); after tenant resolution. */
 export const purgeEndpoint = defineMiddleware((context, next) => {
@@ -14,7 +14,8 @@ export const purgeEndpoint = defineMiddleware((context, next) => {
     tenant: match.tenant,
     request: context.request,
     clientIp: clientIp(context, TRUST_PROXY),
-    secrets,
+    // Looked up per request: a secret added to SECRETS_FILE works without a restart.
+    secret: tenantSecrets(match.tenant).values.purgeSecret,
     redisUrl: REDIS_URL,
     edgePurgeUrl: EDGE_PURGE_URL,
   });

@@ -7,8 +7,8 @@ import { invalidateEverywhere } from './bus.ts';
 import type { Invalidation } from './invalidation.ts';
 
 /**
- * `POST /_purge` (the newsroom's "now"): with `Authorization: Bearer <the tenant's secret>` from
- * `PURGE_SECRETS`, and a JSON body naming a post slug, a tag or everything, every server and the
+ * `POST /_purge` (the newsroom's "now"): with `Authorization: Bearer <the tenant's secret>` (its
+ * `purgeSecret` in SECRETS_FILE, or `PURGE_SECRETS`), and a JSON body naming a post slug, a tag or everything, every server and the
  * edge drop it (./bus.ts). An API with a bearer secret, not a form: no cookie is read, so there is
  * nothing for a cross-site request to borrow; bodies other than JSON are refused.
  */
@@ -17,18 +17,6 @@ export const PurgeSchema = z.union([
   z.strictObject({ tag: z.string().min(1).max(300) }),
   z.strictObject({ everything: z.literal(true) }),
 ]);
-
-/** `PURGE_SECRETS` (`daily-planet=<secret>,harbour-times=<secret>`) → secret by tenant id. */
-export function purgeSecrets(setting: string | undefined): Map<string, string> {
-  const secrets = new Map<string, string>();
-  for (const pair of (setting ?? '').split(',')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(at + 1).trim()) {
-      secrets.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-    }
-  }
-  return secrets;
-}
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -47,7 +35,8 @@ export interface PurgeContext {
   tenant: Tenant;
   request: Request;
   clientIp: string;
-  secrets: Map<string, string>;
+  /** The tenant's purge secret (`purgeSecret` in SECRETS_FILE, or its pair in `PURGE_SECRETS`). */
+  secret: string | undefined;
   redisUrl: string | undefined;
   edgePurgeUrl: string | undefined;
 }
@@ -105,7 +94,7 @@ export async function purgeResponse(context: PurgeContext): Promise<Response> {
     const wait = Math.max(1, Math.ceil(blocked.msBeforeNext / 1000));
     return json(429, { message: 'Too many refused purges.' }, { 'Retry-After': String(wait) });
   }
-  const secret = context.secrets.get(tenant.id);
+  const { secret } = context;
   const authorization = request.headers.get('authorization') ?? '';
   const given = authorization.startsWith('Bearer ') ? authorization.slice(7) : '';
   if (!secret) return refuse(403, 'Purging is not set up for this site.');

@@ -4,6 +4,7 @@ import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
 import * as publishingSchemas from '../publishing/schema.ts';
 import { issuesSummary } from '../failures/fields.ts';
+import type { SecretKey } from '../secrets/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import {
   LIST_ENVELOPES,
@@ -68,7 +69,8 @@ export interface DoctorReport {
 export interface DoctorOptions {
   tenant: Tenant;
   profiles: ProfileTexts;
-  env: Record<string, string | undefined>;
+  /** The tenant's secrets (`tenantSecrets(…).values`: SECRETS_FILE, then variables). */
+  secrets: Partial<Record<SecretKey, string>>;
   fetch?: typeof fetch;
   /** Upstream calls per service at most (the anonymous publishing budget is 60 a minute). */
   maxCalls?: number;
@@ -196,7 +198,7 @@ async function checkService(
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (service === 'publishing') {
     headers['X-Tenant'] = tenant.id;
-    const token = tenant.publishing.tokenEnv ? options.env[tenant.publishing.tokenEnv] : undefined;
+    const token = options.secrets.publishingReadToken;
     if (token) headers['Authorization'] = `Bearer ${token}`;
   } else {
     const token = await lodgingToken(tenant, options, doFetch);
@@ -550,7 +552,7 @@ function queryFor(operation: string, declared: OperationNeeds): Record<string, s
   return declared.kind === 'list' ? { per_page: '5' } : {};
 }
 
-/** The lodging token from the tenant's env var, or a login with its e-mail and password (never printed). */
+/** The tenant's lodging token, or a login with its e-mail and password (never printed). */
 async function lodgingToken(
   tenant: Tenant,
   options: DoctorOptions,
@@ -558,10 +560,8 @@ async function lodgingToken(
 ): Promise<{ value?: string | undefined; calls: number }> {
   const lodging = tenant.lodging;
   if (!lodging) return { calls: 0 };
-  const token = lodging.tokenEnv ? options.env[lodging.tokenEnv] : undefined;
+  const { lodgingToken: token, lodgingEmail: email, lodgingPassword: password } = options.secrets;
   if (token) return { value: token, calls: 0 };
-  const email = lodging.emailEnv ? options.env[lodging.emailEnv] : undefined;
-  const password = lodging.passwordEnv ? options.env[lodging.passwordEnv] : undefined;
   if (!email || !password) return { calls: 0 };
   try {
     const response = await doFetch(`${lodging.baseUrl}/auth/login`, {

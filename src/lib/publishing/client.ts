@@ -51,9 +51,11 @@ export interface PublishingClientOptions {
   /** A signed-in user's token; only personal reads and writes send it. */
   token?: string | undefined;
   /**
-   * The tenant's server read token (`publishing.tokenEnv`). Public reads send it so they count against
-   * its 240/min instead of the 60/min per-IP budget shared by every tenant. Never sent on personal
-   * reads, so it cannot unlock paid e-paper pages for anonymous visitors.
+   * The tenant's server read token (`publishingReadToken` in SECRETS_FILE, or `publishing.tokenEnv`).
+   * Public reads (the e-paper list and an anonymous visitor's edition included) send it so they count
+   * against its 240/min instead of the 60/min per-IP budget shared by every tenant. What it reads of
+   * the e-paper is cut to what an anonymous reader may see (`anonymousEdition`), so it cannot unlock
+   * paid pages; never sent on a signed-in reader's own reads.
    */
   serviceToken?: string | undefined;
   /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
@@ -127,9 +129,10 @@ export function publishingCore(options: PublishingClientOptions): ClientCore {
  * A publishing client bound to one tenant and (optionally) one user token.
  *
  * Reads go through the shared cache. Public content (posts, categories, tags, plans, streams,
- * comments) is always fetched anonymously, whatever the token, so every visitor shares one cached
- * copy and the anonymous budget. Personal reads (`me`, e-paper) send the token and are cached per
- * user (token hash in the key), so a subscriber's edition pages never reach an anonymous visitor.
+ * comments, the e-paper list, an edition for anyone not signed in) is fetched without the user's
+ * token (with the tenant's read token when it has one), so every visitor shares one cached copy.
+ * Personal reads (`me`, a signed-in reader's edition) send the user's token and are cached per user
+ * (token hash in the key), so a subscriber's edition pages never reach an anonymous visitor.
  *
  * Writes are never cached and invalidate nothing: after a write, read again with `{ fresh: true }`
  * where the page must show the change at once (otherwise it appears within the resource's TTL).
@@ -143,6 +146,15 @@ export function publishingClient(options: PublishingClientOptions) {
   // Relative URLs in post HTML point at the CMS's own site, the origin of this API.
   const sanitize = (html: string): string =>
     sanitizePostHtml(html, { iframeHosts, baseUrl: options.baseUrl });
+
+  // Read with the tenant's token, an edition is cut to the anonymous view before it is cached: a
+  // paid edition (not `is_free`) is locked and has no pages, whatever the token's account may read.
+  const anonymousEdition = (edition: Edition): Edition =>
+    options.serviceToken && (edition.requires_subscription || !edition.is_free)
+      ? { ...edition, requires_subscription: true, pages: [] }
+      : edition;
+  // A signed-in reader's edition is their own (cached per user); anyone else's is the shared one.
+  const editionAccess = options.token ? 'personal' : 'public';
 
   // Many APIs send each listed post's whole body; no list shows it, so it is neither sanitized nor
   // cached (50 bodies of a section-block read would otherwise sit in every tenant's cache).
@@ -346,7 +358,8 @@ export function publishingClient(options: PublishingClientOptions) {
       );
     },
 
-    // E-paper: personal (what the caller may see depends on their subscription).
+    // E-paper: the list is the same for every reader (its badges come from `is_free`): one shared
+    // copy, read with the tenant's token. An edition is the reader's own when they are signed in.
 
     listEditions(params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Edition>> {
       return core.read(
@@ -355,9 +368,11 @@ export function publishingClient(options: PublishingClientOptions) {
           schema: editionListSchema,
           path: '/epaper',
           query: publishingPageQuery(params),
-          access: 'personal',
           ttl: TTL.editionList,
-          map: (list) => toPaged(list, params),
+          map: (list) => {
+            const paged = toPaged(list, params);
+            return { ...paged, items: paged.items.map(anonymousEdition) };
+          },
         },
         readOptions,
       );
@@ -370,8 +385,9 @@ export function publishingClient(options: PublishingClientOptions) {
           schema: singleEditionSchema,
           path: urlPath`/epaper/${slug}`,
           params: { slug },
-          access: 'personal',
+          access: editionAccess,
           ttl: TTL.edition,
+          map: editionAccess === 'public' ? anonymousEdition : undefined,
         },
         readOptions,
       );

@@ -4,8 +4,8 @@ import { settings } from '../settings/settings.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { runForVisitor } from '../upstream/runtime.ts';
 import { siteUpstream } from '../site/clients.ts';
+import { logSecretsLineOnce } from '../site/secrets-line.ts';
 import { currentVisitor } from '../upstream/visitor.ts';
-import { warnTenantsWithoutReadToken } from '../upstream/warnings.ts';
 import { clientIp } from './visitor-limits.ts';
 
 const { TRUST_PROXY } = settings();
@@ -20,7 +20,7 @@ export const upstreamVisitor = defineMiddleware((context, next) => {
   // Said at start-up by the built server (src/lib/site/startup-lines.ts); `astro dev` says it here,
   // on its first request (each is logged once per process).
   const upstream = siteUpstream();
-  warnTenantsWithoutReadToken(getTenants(), upstream);
+  logSecretsLineOnce();
   logProfileLines(getTenants());
   return runForVisitor(
     upstream,

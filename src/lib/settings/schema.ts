@@ -131,8 +131,11 @@ export const settingDefinitions = {
     true,
     "watch each tenant's newest posts (at most 4 calls a minute) and drop changed pages from every cache (docs/deploy.md); `false` in tests that count calls",
   ),
+  SECRETS_FILE: text(
+    "one file with every tenant's secrets (read tokens, lodging tokens, purge secrets), JSON or `.env` lines keyed by tenant id; mode 0600 or 0400 (others may not read it); read again when it changes or on `SIGHUP`; its values win over the variables below and `tokenEnv` (docs/deploy.md, section 8)",
+  ),
   PURGE_SECRETS: text(
-    'per-tenant bearer secrets of `POST /_purge`: `daily-planet=<secret>,harbour-times=<secret>` (never in tenants.json; unset: no purging)',
+    'per-tenant bearer secrets of `POST /_purge`: `daily-planet=<secret>,harbour-times=<secret>` (never in tenants.json; `purgeSecret` in `SECRETS_FILE` wins; neither: no purging)',
   ),
   EDGE_PURGE_URL: address(
     "the edge's purge address (`http://127.0.0.1/_edge_purge` with the shipped nginx config): changed and purged pages are dropped there too",

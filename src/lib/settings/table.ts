@@ -12,7 +12,7 @@ export function settingsRows(): SettingsRow[] {
     [
       'the names in `tenants.json`',
       'unset',
-      'lodging credentials (`lodging.tokenEnv`, `emailEnv`, `passwordEnv`) and a publishing read token (`publishing.tokenEnv`), read with `namedSecret`',
+      'lodging credentials (`lodging.tokenEnv`, `emailEnv`, `passwordEnv`) and a publishing read token (`publishing.tokenEnv`), read with `namedSecret` when `SECRETS_FILE` has no value for them',
     ],
   ];
 }

@@ -10,13 +10,14 @@ import { snapshotPath } from '../static/mode.ts';
 import { loadSnapshot, snapshotClient } from '../static/snapshot.ts';
 import type { BookingTenant } from '../tenants/booking.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { tenantSecret } from '../tenants/secrets.ts';
 import type { MetricsSnapshot } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import type { BudgetKey } from '../upstream/budget.ts';
 import { getTenants } from '../tenants/registry.ts';
+import { tenantSecrets } from '../secrets/site.ts';
+import { lodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
 import { readBudgetsWith, upstreamSink } from '../observability/prometheus.ts';
 import type { BudgetReading } from '../observability/prometheus.ts';
 import type { Upstream } from '../upstream/runtime.ts';
@@ -59,7 +60,7 @@ export function siteUpstream(): Upstream {
 
 /** The publishing budget each tenant's anonymous pages spend: its read token's, or the shared one. */
 export function publishingBudgetKey(tenant: Tenant): BudgetKey {
-  const token = tenantSecret(tenant.publishing.tokenEnv);
+  const token = tenantSecrets(tenant).values.publishingReadToken;
   return token
     ? budgetKeys.publishingToken(tenant.publishing.baseUrl, tenant.id, token)
     : budgetKeys.publishingPublic(tenant.publishing.baseUrl);
@@ -90,27 +91,30 @@ export function publishingFor(tenant: Tenant, userToken?: string): PublishingCli
     tenantId: tenant.id,
     baseUrl: tenant.publishing.baseUrl,
     token: userToken,
-    serviceToken: tenantSecret(tenant.publishing.tokenEnv),
+    serviceToken: tenantSecrets(tenant).values.publishingReadToken,
     upstream: siteUpstream(),
     iframeHosts: tenant.publishing.embedHosts,
     profile: profileFor(tenant, 'publishing'),
   });
 }
 
-/** The credentials the tenant's lodging section names, read from the environment. */
-export function lodgingSecrets(tenant: Tenant): Record<string, string | undefined> {
-  const { tokenEnv, emailEnv, passwordEnv } = tenant.lodging ?? {};
-  const names = [tokenEnv, emailEnv, passwordEnv].filter((name) => name !== undefined);
-  return Object.fromEntries(names.map((name) => [name, tenantSecret(name)]));
+/** The tenant's lodging credentials now (SECRETS_FILE, else the variables its lodging section names). */
+export function lodgingSecrets(tenant: Tenant): LodgingCredentials {
+  return lodgingCredentials(tenantSecrets(tenant));
 }
 
 const lodgingClients = new Map<string, () => LodgingClient>();
 
-/** The tenant's lodging client (created, and logged in, on first use). */
+/** The tenant's lodging client (created, and logged in, on first use; again when its credentials change). */
 export function lodgingFor(tenant: BookingTenant): LodgingClient {
   let client = lodgingClients.get(tenant.id);
   if (!client) {
-    client = lazyLodgingClient(tenant, tenant.lodging, lodgingSecrets(tenant), siteUpstream());
+    client = lazyLodgingClient(
+      tenant,
+      tenant.lodging,
+      () => lodgingSecrets(tenant),
+      siteUpstream(),
+    );
     lodgingClients.set(tenant.id, client);
   }
   return client();
@@ -143,7 +147,7 @@ export function bookingServiceFor(tenant: Tenant): BookingService {
   if (!service || service.tenant !== tenant) {
     service = bookingService(tenant, {
       upstream: siteUpstream(),
-      env: lodgingSecrets(tenant),
+      credentials: () => lodgingSecrets(tenant),
       redisUrl: settings().REDIS_URL,
       mailer: siteMailer(),
     });

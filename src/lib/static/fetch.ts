@@ -4,7 +4,7 @@ import { resolveProfile } from '../profiles/schema.ts';
 import type { PublishingClient } from '../publishing/client.ts';
 import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { tenantSecret } from '../tenants/secrets.ts';
+import { tenantSecrets } from '../secrets/site.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import type { DiskCache } from './disk-cache.ts';
@@ -68,7 +68,7 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   const concurrency = options.concurrency ?? 4;
   const budget = upstream.budget;
   const startCalls = budget.calls;
-  const readToken = tenantSecret(tenant.publishing.tokenEnv);
+  const readToken = tenantSecrets(tenant).values.publishingReadToken;
   const client: PublishingClient = publishingClient({
     tenantId: tenant.id,
     baseUrl: tenant.publishing.baseUrl,

@@ -212,7 +212,7 @@ const LodgingContactSchema = z
 export const LodgingConfigSchema = z
   .strictObject({
     baseUrl: apiBaseUrl,
-    /** Env var holding a lodging API token. */
+    /** Env var holding a lodging API token (`lodgingToken` in SECRETS_FILE wins). */
     tokenEnv: envVarName.optional(),
     /** Env vars holding an e-mail and password to log in with when no token is set. */
     emailEnv: envVarName.optional(),
@@ -235,9 +235,10 @@ export const LodgingConfigSchema = z
     /** How this API spells the operations: a file of profiles/ by name, or parts inline. */
     profile: InlineProfileSchema.optional(),
   })
-  .refine((value) => value.tokenEnv ?? (value.emailEnv && value.passwordEnv), {
-    message: 'Set tokenEnv, or both emailEnv and passwordEnv',
-    path: ['tokenEnv'],
+  // No name at all is fine: the credentials may be in SECRETS_FILE (missing ones are said at start).
+  .refine((value) => (value.emailEnv === undefined) === (value.passwordEnv === undefined), {
+    message: 'Set both emailEnv and passwordEnv, or neither',
+    path: ['emailEnv'],
   })
   .refine((value) => value.minNights <= value.maxNights, {
     message: 'minNights must not exceed maxNights',

@@ -44,7 +44,7 @@ export function serviceFor(
     },
   });
   const service = bookingService(tenant, {
-    env: { TEST_LODGING_TOKEN: TOKEN },
+    credentials: () => ({ token: TOKEN }),
     upstream: up,
     redisUrl: options.redisUrl,
   });

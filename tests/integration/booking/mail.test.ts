@@ -68,7 +68,7 @@ function alpine(options: { redisUrl?: string; password?: string } = {}) {
     },
   });
   return bookingService(tenant, {
-    env: { TEST_LODGING_TOKEN: TOKEN },
+    credentials: () => ({ token: TOKEN }),
     upstream: freshUpstream().up,
     redisUrl: options.redisUrl,
     mailer: smtpMailer({

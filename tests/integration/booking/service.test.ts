@@ -31,7 +31,7 @@ function tenantFor(baseUrl: string, contact?: typeof CONTACT) {
 
 function service(limits?: { lodgingPerMinute: number }, contact?: typeof CONTACT) {
   return bookingService(tenantFor(mock.lodgingUrl, contact), {
-    env: { TEST_LODGING_TOKEN: TOKEN },
+    credentials: () => ({ token: TOKEN }),
     upstream: createUpstream(limits ? { limits } : {}),
   });
 }

@@ -43,7 +43,7 @@ describe.each(['default', 'alt'] as const)('the doctor on the %s dialect', (dial
       const report = await runDoctor({
         tenant: tenant(profile),
         profiles: readProfileTexts(),
-        env: { LODGING_TOKEN: demo.lodging['harbour-hotels']!.readToken },
+        secrets: { lodgingToken: demo.lodging['harbour-hotels']!.readToken },
       });
       // Lenient reading covers the alt dialect but for the editions' own names: the profile has them.
       expect(report.unmapped).toEqual(

@@ -81,7 +81,7 @@ function clients(tenant: Tenant) {
           },
         },
       } as Tenant,
-      { env: { [TOKEN_ENV]: THIRD_TOKEN }, upstream },
+      { credentials: () => ({ token: THIRD_TOKEN }), upstream },
     ),
   };
 }

@@ -25,7 +25,7 @@ describe('checkHealth', () => {
     ['invalid config', invalid, undefined, answers, 503, 'not configured'],
   ] as const)('%s → %d', async (_label, readConfig, redisUrl, pingStore, status, store) => {
     const response = healthResponse(
-      await checkHealth({ readConfig, redisUrl, pingStore, env: {} }),
+      await checkHealth({ readConfig, redisUrl, pingStore, credentials: () => ({}) }),
     );
     expect(response.status).toBe(status);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -35,15 +35,19 @@ describe('checkHealth', () => {
 
 describe('checkHealth, lodging credentials', () => {
   it.each([
-    ['the token is set', { HARBOUR_LODGING_TOKEN: '2|abc' }, 'ok'],
-    ['e-mail and password are set', { LODGE_EMAIL: 'm@x.test', LODGE_PASSWORD: 'p' }, 'ok'],
+    ['the token is set', { token: '2|abc' }, 'ok'],
+    ['e-mail and password are set', { email: 'm@x.test', password: 'p' }, 'ok'],
     ['nothing is set', {}, 'invalid'],
-    ['only the e-mail is set', { LODGE_EMAIL: 'm@x.test' }, 'invalid'],
-  ] as const)('%s → config %s', async (_label, env, config) => {
+    ['only the e-mail is set', { email: 'm@x.test' }, 'invalid'],
+  ] as const)('%s → config %s', async (_label, credentials, config) => {
     const tenant = {
       lodging: { ...lodging, emailEnv: 'LODGE_EMAIL', passwordEnv: 'LODGE_PASSWORD' },
     };
-    const health = await checkHealth({ readConfig: () => [tenant], redisUrl: undefined, env });
+    const health = await checkHealth({
+      readConfig: () => [tenant],
+      redisUrl: undefined,
+      credentials: () => credentials,
+    });
     expect(health.checks.config).toBe(config);
     expect(health.ok).toBe(config === 'ok');
   });
@@ -62,7 +66,7 @@ describe('checkHealth, settings', () => {
         settings: () => [timeout],
         readConfig: valid,
         redisUrl: undefined,
-        env: {},
+        credentials: () => ({}),
       }),
     );
     expect(response.status).toBe(503);
@@ -75,7 +79,12 @@ describe('checkHealth, settings', () => {
 
   it('answers 200 without a reason when every setting fits', async () => {
     const response = healthResponse(
-      await checkHealth({ settings: () => [], readConfig: valid, redisUrl: undefined, env: {} }),
+      await checkHealth({
+        settings: () => [],
+        readConfig: valid,
+        redisUrl: undefined,
+        credentials: () => ({}),
+      }),
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SECRET_KEYS } from '../../../src/lib/secrets/schema.ts';
 import { settingDefinitions } from '../../../src/lib/settings/schema.ts';
 
 const root = new URL('../../../', import.meta.url);
@@ -95,6 +96,8 @@ describe('README', () => {
       scripts: { start: string };
     };
     const runtime = new Set(packageJson.scripts.start.match(/\b[A-Z][A-Z0-9_]+(?==)/g) ?? []);
+    // The names of a secrets file's `.env` lines (`<tenant-id>__LODGING_TOKEN=`), not variables.
+    const secretNames = new Set<string>(Object.values(SECRET_KEYS));
     expect(runtime).toContain('MALLOC_MMAP_THRESHOLD_');
     const unknown = TEXTS.flatMap((file) =>
       [
@@ -104,7 +107,7 @@ describe('README', () => {
       ]
         .map((match) => match[1] ?? '')
         .filter((name) => !(name in settingDefinitions) && !tenantVariables.has(name))
-        .filter((name) => !harness.test(name) && !runtime.has(name))
+        .filter((name) => !harness.test(name) && !runtime.has(name) && !secretNames.has(name))
         .map((name) => `${file}: ${name}`),
     );
     expect(tenantVariables).toContain('HARBOUR_LODGING_TOKEN');

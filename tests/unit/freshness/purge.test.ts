@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PurgeSchema, purgeSecrets } from '../../../src/lib/freshness/purge.ts';
+import { PurgeSchema } from '../../../src/lib/freshness/purge.ts';
 import { purgedHosts, purgedPaths } from '../../../src/lib/freshness/edge.ts';
 import { routeTags } from '../../../src/lib/freshness/invalidation.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
-
-describe('PURGE_SECRETS', () => {
-  it('gives each tenant its own secret, and none to a tenant not named', () => {
-    const secrets = purgeSecrets('daily-planet=abc=def, harbour-times = xyz ,alpine-post=');
-    expect(secrets.get('daily-planet')).toBe('abc=def');
-    expect(secrets.get('harbour-times')).toBe('xyz');
-    expect(secrets.has('alpine-post')).toBe(false);
-    expect(purgeSecrets(undefined).size).toBe(0);
-  });
-});
 
 describe('a purge request', () => {
   it.each([

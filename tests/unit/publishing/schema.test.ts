@@ -249,10 +249,10 @@ describe('publishing client over the wire', () => {
     expect(item).not.toHaveProperty('content');
   });
 
-  it('sends public reads anonymously even with a token, personal reads with it', async () => {
+  it('sends public reads without the user token (the e-paper list too), personal reads with it', async () => {
     server = await startServer((r, res) =>
-      r.url.startsWith('/api/v1/epaper')
-        ? json(res, 200, { data: [] })
+      r.url.startsWith('/api/v1/auth/me')
+        ? json(res, 200, { data: { id: 1, name: 'Sam' } })
         : json(res, 200, { data: [] }),
     );
     const { up } = testUpstream();
@@ -264,7 +264,18 @@ describe('publishing client over the wire', () => {
     });
     await pub.listPosts();
     await pub.listEditions();
+    await pub.me();
     expect(server.seen[0]?.headers['authorization']).toBeUndefined();
-    expect(server.seen[1]?.headers['authorization']).toBe('Bearer tok');
+    expect(server.seen[1]?.headers['authorization']).toBeUndefined();
+    expect(server.seen[2]?.headers['authorization']).toBe('Bearer tok');
+    // With the tenant's read token, the public reads carry that one instead.
+    const withReadToken = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: server.baseUrl,
+      upstream: testUpstream().up,
+      serviceToken: 'read',
+    });
+    await withReadToken.listEditions();
+    expect(server.seen[3]?.headers['authorization']).toBe('Bearer read');
   });
 });

@@ -112,14 +112,15 @@ describe('tenants.json schema', () => {
       '→ lodging.allowedEmbedOrigins.0: Expected an origin',
     ],
     [
-      'lodging with no credentials',
+      'lodging with an e-mail but no password',
       {
         lodging: {
           baseUrl: 'https://l.example/api/v1',
+          emailEnv: 'LODGING_EMAIL',
           propertyIds: ['0b6f9a8e-2c1d-4e5f-8a9b-0c1d2e3f4a5b'],
         },
       },
-      '→ lodging.tokenEnv: Set tokenEnv, or both emailEnv and passwordEnv',
+      '→ lodging.emailEnv: Set both emailEnv and passwordEnv, or neither',
     ],
   ])('rejects %s with a message naming tenant and field', (_case, overrides, expected) => {
     expect(errorOf({ tenants: [validTenant(overrides)] })).toContain(expected);

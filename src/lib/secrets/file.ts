@@ -1,0 +1,149 @@
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { parseSecretsText, SecretsFileError, type SecretsByTenant } from './schema.ts';
+
+/**
+ * The secrets file at run time: read at start (a bad file refuses the start), then looked at again
+ * lazily (at most once per `recheckMs`, on the next lookup) and on `reload()` (SIGHUP). A changed
+ * file that fails its checks is refused with the reason and the secrets in use are kept, so a
+ * half-written file never empties a running server.
+ */
+
+/** Mode bits that refuse a file: group write, or anything for others (read, write). */
+const REFUSED_BITS = 0o026;
+/** Group read: allowed (Kubernetes' `fsGroup` with `defaultMode: 0440`), but said loudly. */
+const WARNED_BITS = 0o040;
+
+export interface SecretsFileOptions {
+  path: string;
+  /** How often a lookup may look at the file's modification (default 2 s). */
+  recheckMs?: number | undefined;
+  now?: () => number;
+  /** A problem or a reload, for the log: never a value (the tests read these). */
+  report?: (event: SecretsFileEvent) => void;
+  /** The platform's mode bits mean nothing on Windows. */
+  checkMode?: boolean | undefined;
+}
+
+export type SecretsFileEvent =
+  | { kind: 'loaded'; tenants: number }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'open-to-group'; mode: string };
+
+export interface SecretsFile {
+  readonly path: string;
+  /** The secrets in use, by tenant id (looked at again when `recheckMs` has passed). */
+  current(): SecretsByTenant;
+  /** Reads the file now; false when it was refused (the previous secrets stay). */
+  reload(): boolean;
+  /** Called after each reload that changed the secrets; returns a function that stops it. */
+  onChange(listener: () => void): () => void;
+}
+
+const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
+
+/** The file's text after its mode check; a `SecretsFileError` when it cannot be used. */
+function readChecked(
+  path: string,
+  stats: Stats,
+  options: SecretsFileOptions,
+): { text: string; groupReadable: boolean } {
+  if (!stats.isFile()) throw new SecretsFileError(path, ['it is not a file']);
+  const check = options.checkMode ?? process.platform !== 'win32';
+  if (check && stats.mode & REFUSED_BITS) {
+    throw new SecretsFileError(path, [
+      `its mode ${octal(stats.mode)} lets others read or change it (chmod 600, or 0400 in the ` +
+        'Docker or Kubernetes secret mount: docs/deploy.md, section 8)',
+    ]);
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  return { text, groupReadable: check && (stats.mode & WARNED_BITS) > 0 };
+}
+
+/** A file that is not there or not ours to read (`EACCES`: owned by another user). */
+function unreadable(path: string, error: unknown): SecretsFileError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+  return new SecretsFileError(path, [
+    code === 'ENOENT' ? 'it does not exist' : `cannot read it (${code})`,
+  ]);
+}
+
+/** Which version of the file `stats` describes (a Kubernetes update swaps a symlink: inode changes). */
+const versionOf = (stats: Stats) => `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+
+function statOrThrow(path: string): Stats {
+  try {
+    return statSync(path);
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+}
+
+/** Opens the file: throws a `SecretsFileError` when it cannot be used at start. */
+export function openSecretsFile(options: SecretsFileOptions): SecretsFile {
+  const { path } = options;
+  const now = options.now ?? Date.now;
+  const recheckMs = options.recheckMs ?? 2000;
+  const report = options.report ?? (() => undefined);
+  const listeners = new Set<() => void>();
+
+  const load = (stats: Stats) => {
+    const { text, groupReadable } = readChecked(path, stats, options);
+    const secrets = parseSecretsText(text, path);
+    if (groupReadable) report({ kind: 'open-to-group', mode: octal(stats.mode) });
+    report({ kind: 'loaded', tenants: secrets.size });
+    return secrets;
+  };
+
+  const first = statOrThrow(path);
+  let secrets = load(first);
+  let version = versionOf(first);
+  let lookedAt = now();
+
+  const reload = (): boolean => {
+    lookedAt = now();
+    try {
+      const next = statOrThrow(path);
+      secrets = load(next);
+      version = versionOf(next);
+    } catch (error) {
+      if (!(error instanceof SecretsFileError)) throw error;
+      // Looked at again only once the file changes once more.
+      try {
+        version = versionOf(statSync(path));
+      } catch {
+        version = 'missing';
+      }
+      report({ kind: 'refused', reason: error.message });
+      return false;
+    }
+    for (const listener of listeners) listener();
+    return true;
+  };
+
+  return {
+    path,
+    current() {
+      if (now() - lookedAt >= recheckMs) {
+        lookedAt = now();
+        let seen: string;
+        try {
+          seen = versionOf(statSync(path));
+        } catch {
+          seen = 'missing';
+        }
+        if (seen !== version) reload();
+      }
+      return secrets;
+    },
+    reload,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+
+/**
+ * The secrets file (`SECRETS_FILE`): every tenant's credentials in one mounted file, keyed by tenant
+ * id. Two spellings of the same content (docs/deploy.md, section 8):
+ *
+ * - JSON: `{"harbour-times": {"publishingReadToken": "…", "lodgingToken": "…", "purgeSecret": "…"}}`
+ * - `.env` lines (Node's own parser, as `node --env-file`): `harbour-times__LODGING_TOKEN=…`
+ *
+ * A file whose first character is `{` is JSON; any other is `.env` lines. No message built here
+ * ever holds a value: reasons name the file, the tenant and the key.
+ */
+
+/** Each secret a tenant can have, with its `.env` spelling. */
+export const SECRET_KEYS = {
+  publishingReadToken: 'PUBLISHING_READ_TOKEN',
+  lodgingToken: 'LODGING_TOKEN',
+  lodgingEmail: 'LODGING_EMAIL',
+  lodgingPassword: 'LODGING_PASSWORD',
+  purgeSecret: 'PURGE_SECRET',
+} as const;
+
+export type SecretKey = keyof typeof SECRET_KEYS;
+
+/** A value; an empty one counts as unset (as an empty variable does). */
+const secretValue = z
+  .string()
+  .transform((value) => value.trim() || undefined)
+  .optional();
+
+export const TenantSecretsSchema = z.strictObject({
+  /** Publishing read token: the tenant's public reads spend its own 240/min. */
+  publishingReadToken: secretValue,
+  /** Lodging API token (or the e-mail and password below). */
+  lodgingToken: secretValue,
+  lodgingEmail: secretValue,
+  lodgingPassword: secretValue,
+  /** Bearer secret of the tenant's `POST /_purge`. */
+  purgeSecret: secretValue,
+});
+
+/** One tenant's secrets as the file gives them (absent: not in the file). */
+export type TenantSecretValues = z.output<typeof TenantSecretsSchema>;
+
+/** Tenant ids as tenants.json spells them. */
+const tenantId = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'is not a tenant id such as "daily-planet"');
+
+export const SecretsFileSchema = z.record(tenantId, TenantSecretsSchema);
+
+export type SecretsByTenant = ReadonlyMap<string, TenantSecretValues>;
+
+/** A secrets file that cannot be used; the message names the file and each reason, never a value. */
+export class SecretsFileError extends Error {
+  constructor(file: string, reasons: readonly string[]) {
+    super(`The secrets file ${file} cannot be used: ${reasons.join('; ')}.`);
+    this.name = 'SecretsFileError';
+  }
+}
+
+/** `path: message` of each zod issue (the path is a tenant id and a key, never a value). */
+function issueReasons(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const where = issue.path.map(String).join('.');
+    const message =
+      issue.code === 'invalid_key' ? 'is not a tenant id such as "daily-planet"' : issue.message;
+    return where ? `${where}: ${message}` : message;
+  });
+}
+
+/** The position of a JSON syntax error as "line L, column C", from V8's message (never its excerpt). */
+function syntaxPosition(text: string, error: unknown): string {
+  const at = /position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (!at) return 'it is not valid JSON';
+  const before = text.slice(0, Number(at[1])).split('\n');
+  return `it is not valid JSON (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})`;
+}
+
+/** `.env` lines → the JSON form: `harbour-times__LODGING_TOKEN` → `{"harbour-times": {lodgingToken}}`. */
+function fromEnvLines(text: string, reasons: string[]): Record<string, Record<string, string>> {
+  const byName = new Map<string, SecretKey>(
+    Object.entries(SECRET_KEYS).map(([key, name]) => [name, key as SecretKey]),
+  );
+  const tenants: Record<string, Record<string, string>> = {};
+  const unknown: string[] = [];
+  for (const [name, value] of Object.entries(parseEnv(text))) {
+    const at = name.lastIndexOf('__');
+    const key = at > 0 ? byName.get(name.slice(at + 2)) : undefined;
+    if (key) (tenants[name.slice(0, at)] ??= {})[key] = value ?? '';
+    else unknown.push(name);
+  }
+  if (unknown.length > 0) {
+    reasons.push(
+      `${unknown.join(', ')}: expected <tenant-id>__<${Object.values(SECRET_KEYS).join('|')}>`,
+    );
+  }
+  return tenants;
+}
+
+/** The secrets of a file's text, by tenant id; a `SecretsFileError` naming every problem. */
+export function parseSecretsText(text: string, file: string): SecretsByTenant {
+  const body = text.replace(/^\uFEFF/, '');
+  const reasons: string[] = [];
+  let raw: unknown;
+  if (body.trimStart().startsWith('{')) {
+    try {
+      raw = JSON.parse(body);
+    } catch (error) {
+      throw new SecretsFileError(file, [syntaxPosition(body, error)]);
+    }
+  } else {
+    raw = fromEnvLines(body, reasons);
+  }
+  const parsed = SecretsFileSchema.safeParse(raw);
+  if (!parsed.success) reasons.push(...issueReasons(parsed.error));
+  if (reasons.length > 0 || !parsed.success) throw new SecretsFileError(file, reasons);
+  return new Map(Object.entries(parsed.data));
+}

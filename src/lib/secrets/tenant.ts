@@ -1,0 +1,109 @@
+import type { Tenant } from '../tenants/schema.ts';
+import type { SecretKey, TenantSecretValues } from './schema.ts';
+
+/**
+ * One tenant's secrets from wherever they are kept. Precedence, per secret: the secrets file
+ * (`SECRETS_FILE`) first, then the variable tenants.json names (`publishing.tokenEnv`,
+ * `lodging.tokenEnv`, `emailEnv`, `passwordEnv`) or the tenant's pair in `PURGE_SECRETS`. The file
+ * wins because it is the one that can change while the server runs: a token rotated there must not
+ * be shadowed by a stale variable from the last deploy.
+ */
+
+export type SecretTenant = Pick<Tenant, 'id' | 'publishing' | 'lodging'>;
+
+export interface SecretSources {
+  /** The file's entry for this tenant id (none without a file). */
+  file: (tenantId: string) => TenantSecretValues | undefined;
+  /** A variable by name (the environment). */
+  variable: (name: string | undefined) => string | undefined;
+  /** `PURGE_SECRETS` by tenant id. */
+  purgeSecrets: ReadonlyMap<string, string>;
+}
+
+export interface TenantSecrets {
+  values: Partial<Record<SecretKey, string>>;
+  /** Where each value came from: `SECRETS_FILE` or the variable's name (for the doctor). */
+  from: Partial<Record<SecretKey, string>>;
+}
+
+/** The variable each secret falls back to, when tenants.json names one. */
+function variableNames(tenant: SecretTenant): Partial<Record<SecretKey, string | undefined>> {
+  return {
+    publishingReadToken: tenant.publishing.tokenEnv,
+    lodgingToken: tenant.lodging?.tokenEnv,
+    lodgingEmail: tenant.lodging?.emailEnv,
+    lodgingPassword: tenant.lodging?.passwordEnv,
+  };
+}
+
+const KEYS: readonly SecretKey[] = [
+  'publishingReadToken',
+  'lodgingToken',
+  'lodgingEmail',
+  'lodgingPassword',
+  'purgeSecret',
+];
+
+export function resolveTenantSecrets(tenant: SecretTenant, sources: SecretSources): TenantSecrets {
+  const inFile = sources.file(tenant.id) ?? {};
+  const names = variableNames(tenant);
+  const values: TenantSecrets['values'] = {};
+  const from: TenantSecrets['from'] = {};
+  for (const key of KEYS) {
+    const fromFile = inFile[key];
+    const name = names[key];
+    const fromVariable =
+      key === 'purgeSecret' ? sources.purgeSecrets.get(tenant.id) : sources.variable(name);
+    const value = fromFile ?? fromVariable;
+    if (value === undefined) continue;
+    values[key] = value;
+    from[key] =
+      fromFile !== undefined
+        ? 'SECRETS_FILE'
+        : key === 'purgeSecret'
+          ? 'PURGE_SECRETS'
+          : (name ?? '');
+  }
+  return { values, from };
+}
+
+/** The lodging API's credentials: a token, or an e-mail and password to sign in with. */
+export interface LodgingCredentials {
+  token?: string | undefined;
+  email?: string | undefined;
+  password?: string | undefined;
+}
+
+export function lodgingCredentials(secrets: TenantSecrets): LodgingCredentials {
+  const { lodgingToken, lodgingEmail, lodgingPassword } = secrets.values;
+  return { token: lodgingToken, email: lodgingEmail, password: lodgingPassword };
+}
+
+export const hasLodgingCredentials = (credentials: LodgingCredentials): boolean =>
+  Boolean(credentials.token || (credentials.email && credentials.password));
+
+/**
+ * The secrets this tenant lacks, by their name in the secrets file: `publishingReadToken`
+ * (its reads share the anonymous budget), `lodgingToken` (a tenant with lodging cannot book without
+ * it or the e-mail and password), `purgeSecret` (its `POST /_purge` is off).
+ */
+export function missingSecrets(tenant: SecretTenant, secrets: TenantSecrets): SecretKey[] {
+  const missing: SecretKey[] = [];
+  if (!secrets.values.publishingReadToken) missing.push('publishingReadToken');
+  if (tenant.lodging && !hasLodgingCredentials(lodgingCredentials(secrets)))
+    missing.push('lodgingToken');
+  if (!secrets.values.purgeSecret) missing.push('purgeSecret');
+  return missing;
+}
+
+/** `PURGE_SECRETS` (`daily-planet=<secret>,harbour-times=<secret>`) → secret by tenant id. */
+export function purgeSecretPairs(setting: string | undefined): Map<string, string> {
+  const secrets = new Map<string, string>();
+  for (const pair of (setting ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(at + 1).trim()) {
+      secrets.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+  }
+  return secrets;
+}

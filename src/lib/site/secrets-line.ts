@@ -1,0 +1,41 @@
+import { logInfo, logWarn } from '../log/log.ts';
+import { onSecretsChange, reloadSecrets, secretsSource, tenantSecrets } from '../secrets/site.ts';
+import { secretsSummary } from '../secrets/summary.ts';
+import { getTenants } from '../tenants/registry.ts';
+import { siteUpstream } from './clients.ts';
+
+let said = false;
+
+/** The one line saying which tenants lack which secret (./secrets/summary.ts). */
+export function logSecretsLine(): void {
+  const { level, message } = secretsSummary(
+    getTenants(),
+    tenantSecrets,
+    siteUpstream(),
+    secretsSource(),
+  );
+  (level === 'warn' ? logWarn : logInfo)('tenants.secrets', { message });
+}
+
+/** `logSecretsLine` once per process (`astro dev` says it on its first request). */
+export function logSecretsLineOnce(): void {
+  if (said) return;
+  said = true;
+  logSecretsLine();
+}
+
+/**
+ * The built server: `SIGHUP` reads the secrets file again (it is also looked at lazily when it
+ * changes), and each reload says the line again, so an operator sees the new tenant's secret arrive.
+ */
+export function watchSecrets(): () => void {
+  const reload = () => {
+    reloadSecrets();
+  };
+  process.on('SIGHUP', reload);
+  const stop = onSecretsChange(logSecretsLine);
+  return () => {
+    process.off('SIGHUP', reload);
+    stop();
+  };
+}
