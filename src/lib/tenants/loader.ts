@@ -162,7 +162,7 @@ export function createTenantRegistry(options: TenantRegistryOptions): TenantRegi
       log?.warn('tenants.reload.refused', {
         file: path,
         reason,
-        message: `${message} (the ${tenants.length} tenants running are kept)`,
+        message: `${message} (still serving the ${tenants.length} tenant${tenants.length === 1 ? '' : 's'} read before)`,
       });
       return { status: 'refused', message };
     }
