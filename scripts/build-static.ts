@@ -59,7 +59,9 @@ const chosen = values.all
   : positionals.map(
       (id) =>
         tenants.find((tenant) => tenant.id === id) ??
-        fail(`Unknown tenant "${id}" (${values.tenants} has: ${tenants.map((t) => t.id).join(', ')})`),
+        fail(
+          `Unknown tenant "${id}" (${values.tenants} has: ${tenants.map((t) => t.id).join(', ')})`,
+        ),
     );
 for (const tenant of chosen) {
   const problem = staticProblem(tenant);

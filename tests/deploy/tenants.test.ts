@@ -145,7 +145,7 @@ describe('a tenants file that changes while the servers run', () => {
     writeTenants([...others, broken], ['watching']);
     await waitFor(
       'the refusal in the log',
-      async () => (watching.printed.includes('tenants.reload.refused') ? true : undefined),
+      () => Promise.resolve(watching.printed.includes('tenants.reload.refused') ? true : undefined),
       WITHIN_MS,
     );
     const line = watching.printed
@@ -170,7 +170,7 @@ describe('a tenants file that changes while the servers run', () => {
     const replies = await servedEverywhere('the removed site gone', null, true);
     for (const reply of replies) expect(reply.text).toContain('Site not found');
     // The others are still there.
-    const other = await send(`http://127.0.0.1:${listening.port}/`, { host: others[0]!.hosts[0] });
+    const other = await send(`http://127.0.0.1:${listening.port}/`, { host: others[0]!.hosts[0]! });
     expect(other.status).toBe(200);
   });
 });

@@ -111,7 +111,12 @@ export function lodgingFor(tenant: BookingTenant): LodgingClient {
   followTenants();
   let made = lodgingClients.get(tenant.id);
   if (made?.tenant !== tenant) {
-    const client = lazyLodgingClient(tenant, tenant.lodging, lodgingSecrets(tenant), siteUpstream());
+    const client = lazyLodgingClient(
+      tenant,
+      tenant.lodging,
+      lodgingSecrets(tenant),
+      siteUpstream(),
+    );
     made = { tenant, client };
     lodgingClients.set(tenant.id, made);
   }

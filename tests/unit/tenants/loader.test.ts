@@ -60,7 +60,9 @@ describe('readTenantsFile', () => {
   });
 
   it('says when the file cannot be read', () => {
-    expect(() => readTenantsFile(join(dir, 'none.json'))).toThrow(/Cannot read .*none\.json: ENOENT/);
+    expect(() => readTenantsFile(join(dir, 'none.json'))).toThrow(
+      /Cannot read .*none\.json: ENOENT/,
+    );
   });
 
   it("refuses tenants the extra check refuses (profiles the build doesn't have)", () => {
