@@ -7,8 +7,8 @@ import { onPageStored } from '../delivery/route-cache.ts';
 import { listenForInvalidations } from './bus.ts';
 import { edgeAddressOf, recordEdgeAddress } from './edge-addresses.ts';
 import { followTenantReloads } from './tenants.ts';
+import { watchEveryTenant } from './watch-all.ts';
 import { watchTenant } from './watcher.ts';
-import type { Watcher } from './watcher.ts';
 
 let started = false;
 
@@ -39,28 +39,12 @@ export function startFreshness(): void {
     );
   }
   if (!WATCH_CHANGES) return;
-  const watchers = new Map<string, Watcher>();
-  const watch = (tenant: Tenant) =>
-    watchers.set(
-      tenant.id,
-      watchTenant({
-        tenant,
-        tenantsSharing: () => tenantsSharing(tenant),
-        redisUrl: REDIS_URL,
-        edgePurgeUrl: EDGE_PURGE_URL,
-      }),
-    );
-  const stop = (tenant: Tenant) => {
-    watchers.get(tenant.id)?.stop();
-    watchers.delete(tenant.id);
-  };
-  for (const tenant of getTenants()) watch(tenant);
-  onTenantsChange((change) => {
-    for (const tenant of change.removed) stop(tenant);
-    for (const { before, after } of change.changed) {
-      stop(before);
-      watch(after);
-    }
-    for (const tenant of change.added) watch(tenant);
-  });
+  watchEveryTenant(getTenants(), onTenantsChange, (tenant) =>
+    watchTenant({
+      tenant,
+      tenantsSharing: () => tenantsSharing(tenant),
+      redisUrl: REDIS_URL,
+      edgePurgeUrl: EDGE_PURGE_URL,
+    }),
+  );
 }
