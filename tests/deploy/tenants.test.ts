@@ -4,14 +4,17 @@
  * watch (`TENANTS_WATCH=false`), so it learns of a change only from the first server's announcement
  * on Redis or from `SIGHUP`. A site is added, renamed, broken and removed without a build or a restart.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, waitFor } from './http.ts';
 import { freePort } from './processes.ts';
 import type { Service } from './processes.ts';
-import { startDocumentedMock, startEdge, startRedis, startSite } from './stack.ts';
+import { OUT_DIR, startDocumentedMock, startEdge, startRedis, startSite } from './stack.ts';
 import type { Mock } from './stack.ts';
 
 interface Entry {
@@ -172,5 +175,37 @@ describe('a tenants file that changes while the servers run', () => {
     // The others are still there.
     const other = await send(`http://127.0.0.1:${listening.port}/`, { host: others[0]!.hosts[0]! });
     expect(other.status).toBe(200);
+  });
+});
+
+describe('a server started with a tenants file that fails validation', () => {
+  it('refuses to start, naming the file, the tenant and the field', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, JSON.stringify({ tenants: [...others, { ...added, locale: 'klingon!' }] }));
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          MASTHEAD_OUT_DIR: OUT_DIR,
+          TENANTS_FILE: file,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // A server that starts after all would never exit: stop it so the assertion below fails.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(timer);
+    expect(code).toBe(1);
+    expect(output).toContain(`Masthead cannot start: Invalid ${file}:`);
+    expect(output).toContain(`tenant "${ADDED}" (tenants[${others.length}]) → locale:`);
+    expect(output).not.toContain('listening');
   });
 });
