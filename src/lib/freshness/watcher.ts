@@ -21,7 +21,7 @@ export const WATCH_WINDOW = 12;
 
 export interface WatcherOptions {
   tenant: Tenant;
-  /** Tenants whose watchers spend the same budget bucket as this one (now: tenants come and go). */
+  /** Tenants whose watchers spend this budget bucket too, asked at each look (tenants come and go). */
   tenantsSharing: () => number;
   redisUrl: string | undefined;
   edgePurgeUrl: string | undefined;
