@@ -1,10 +1,10 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { precompressAssets } from './src/lib/delivery/precompress.ts';
-import { parseTenantsText } from './src/lib/tenants/schema.ts';
+import { readTenantsFile } from './src/lib/tenants/loader.ts';
 import { checkTenantProfiles } from './src/lib/profiles/schema.ts';
 import { readProfileTexts } from './src/lib/profiles/files.ts';
 import { badRequest400 } from './src/integrations/bad-request-400.ts';
@@ -16,13 +16,20 @@ import { staticFiles } from './src/integrations/static-files.ts';
 import { cspEmptyHashes } from './src/integrations/csp-empty-hashes.ts';
 
 // The build's own settings (the server's are read when it starts: src/lib/settings/settings.ts).
-const build = readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH']);
+const build = readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH', 'TENANTS_FILE']);
 
-// Fail dev and build early, with a readable message, when tenants.json (or a profile it names) is invalid.
-checkTenantProfiles(
-  parseTenantsText(readFileSync(new URL('./tenants.json', import.meta.url), 'utf8')).tenants,
-  readProfileTexts(fileURLToPath(new URL('./profiles', import.meta.url))),
-);
+// Fail dev and build early, with a readable message, when the tenants file (or a profile it names) is
+// invalid. The server reads it at run time (TENANTS_FILE, src/lib/tenants/registry.ts), so a build
+// without one (a container that mounts it) is fine.
+if (existsSync(build.TENANTS_FILE)) {
+  readTenantsFile(build.TENANTS_FILE, {
+    check: (tenants) =>
+      checkTenantProfiles(
+        tenants,
+        readProfileTexts(fileURLToPath(new URL('./profiles', import.meta.url))),
+      ),
+  });
+}
 
 /** `npm run bench` builds with a plain page to compare against (never in a normal build). */
 const benchRoutes = {

@@ -1,9 +1,9 @@
 // `npm run build:static -- <tenant-id>… | --all`: each tenant's public site as plain files in dist-static/<id>/.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import './check-node.mjs';
-import { parseTenantsText } from '../src/lib/tenants/schema.ts';
+import { readTenantsFile } from '../src/lib/tenants/loader.ts';
 import type { Tenant } from '../src/lib/tenants/schema.ts';
 import {
   buildStaticTenant,
@@ -28,7 +28,8 @@ const { values, positionals } = parseArgs({
     cache: { type: 'string', default: '.cache/static' },
     // Lists younger than this are not fetched again (posts are kept while their updated_at matches).
     fresh: { type: 'string', default: String(current.MASTHEAD_STATIC_FRESH_SECONDS) },
-    tenants: { type: 'string', default: 'tenants.json' },
+    // The server's tenants file (TENANTS_FILE), read the same way.
+    tenants: { type: 'string', default: current.TENANTS_FILE },
     'skip-server-build': { type: 'boolean', default: false },
     // Machine-readable summaries (the bench reads them).
     'summary-json': { type: 'string' },
@@ -42,7 +43,7 @@ function fail(message: string): never {
 
 let tenants: readonly Tenant[];
 try {
-  tenants = parseTenantsText(readFileSync(values.tenants, 'utf8'), values.tenants).tenants;
+  tenants = readTenantsFile(values.tenants).file.tenants;
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
@@ -58,7 +59,9 @@ const chosen = values.all
   : positionals.map(
       (id) =>
         tenants.find((tenant) => tenant.id === id) ??
-        fail(`Unknown tenant "${id}" (tenants.json has: ${tenants.map((t) => t.id).join(', ')})`),
+        fail(
+          `Unknown tenant "${id}" (${values.tenants} has: ${tenants.map((t) => t.id).join(', ')})`,
+        ),
     );
 for (const tenant of chosen) {
   const problem = staticProblem(tenant);
@@ -99,6 +102,7 @@ for (const tenant of chosen) {
   try {
     const summary = await buildStaticTenant({
       tenant,
+      tenantsFile: values.tenants,
       serverDir,
       outRoot: values.out,
       cacheRoot: values.cache,

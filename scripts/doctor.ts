@@ -1,5 +1,5 @@
 // `npm run doctor -- <tenant-id> [--write] [--writes]`: can the site read this tenant's APIs? (README, "Upstream profiles")
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import './check-node.mjs';
@@ -12,7 +12,8 @@ import { readProfileTexts } from '../src/lib/profiles/files.ts';
 import { SecretsFileError } from '../src/lib/secrets/schema.ts';
 import { tenantSecrets } from '../src/lib/secrets/site.ts';
 import { tenantSecretsLine } from '../src/lib/secrets/summary.ts';
-import { parseTenantsText } from '../src/lib/tenants/schema.ts';
+import { readSettings } from '../src/lib/settings/settings.ts';
+import { readTenantsFile } from '../src/lib/tenants/loader.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -23,7 +24,8 @@ const { values, positionals } = parseArgs({
     json: { type: 'boolean', default: false },
     // Against the contract mock: lodging tokens from its demo accounts, as `npm run dev` fills them.
     demo: { type: 'boolean', default: false },
-    tenants: { type: 'string', default: 'tenants.json' },
+    // The server's tenants file (TENANTS_FILE), read the same way.
+    tenants: { type: 'string', default: readSettings(['TENANTS_FILE']).TENANTS_FILE },
     profiles: { type: 'string', default: 'profiles' },
     // Where the findings are kept for /_status and the server's start-up line.
     findings: { type: 'string', default: '.cache/doctor' },
@@ -39,9 +41,9 @@ const id = positionals[0];
 if (!id) fail('Usage: npm run doctor -- <tenant-id> [--write] [--writes]');
 
 const load = () => {
-  const text = readFileSync(values.tenants, 'utf8');
   try {
-    return { text, tenants: parseTenantsText(text, values.tenants).tenants };
+    const { text, file } = readTenantsFile(values.tenants);
+    return { text, tenants: file.tenants };
   } catch (error) {
     return fail((error as Error).message);
   }

@@ -18,6 +18,36 @@ const SELF = randomUUID();
 
 let listening: Promise<void> | undefined;
 
+/** The message that asks every other server to read its tenants file again (./tenants.ts). */
+const TENANTS_RELOAD = 'tenants.reload';
+const tenantsListeners = new Set<() => void>();
+
+/** Calls `listener` when another server announces that it reloaded its tenants file. */
+export function onTenantsAnnounced(listener: () => void): void {
+  tenantsListeners.add(listener);
+}
+
+/** Tells every other server on `redisUrl` to read its tenants file again. */
+export async function announceTenantsReload(redisUrl: string | undefined): Promise<void> {
+  if (!redisUrl) return;
+  try {
+    const redis = await getRedis(redisUrl);
+    await redis.publish(CHANNEL, JSON.stringify({ kind: TENANTS_RELOAD, origin: SELF }));
+  } catch (error) {
+    logWarn('tenants.announce.failed', { message: String(error) });
+  }
+}
+
+/** Whether `text` is another server's tenants announcement. */
+function isTenantsAnnouncement(text: string): boolean {
+  try {
+    const value = JSON.parse(text) as { kind?: unknown; origin?: unknown };
+    return value.kind === TENANTS_RELOAD && value.origin !== SELF;
+  } catch {
+    return false;
+  }
+}
+
 function parse(text: string): Invalidation | undefined {
   try {
     const value = JSON.parse(text) as Partial<Invalidation> & { origin?: string };
@@ -48,6 +78,10 @@ export function listenForInvalidations(redisUrl: string | undefined): Promise<vo
     subscriber.on('error', () => undefined); // the shared client already reports Redis away
     subscriber.on('ready', () => void subscribe());
     subscriber.on('message', (_channel: string, text: string) => {
+      if (isTenantsAnnouncement(text)) {
+        for (const listener of tenantsListeners) listener();
+        return;
+      }
       const invalidation = parse(text);
       if (invalidation) void applyLocally(invalidation);
     });

@@ -1,18 +1,29 @@
 import { settings } from '../settings/settings.ts';
 import { publishingBudgetKey } from '../site/clients.ts';
 import { isStaticBuild } from '../static/mode.ts';
-import { getTenants } from '../tenants/registry.ts';
+import { getTenants, onTenantsChange } from '../tenants/registry.ts';
+import type { Tenant } from '../tenants/schema.ts';
 import { onPageStored } from '../delivery/route-cache.ts';
 import { listenForInvalidations } from './bus.ts';
 import { edgeAddressOf, recordEdgeAddress } from './edge-addresses.ts';
+import { followTenantReloads } from './tenants.ts';
+import { watchEveryTenant } from './watch-all.ts';
 import { watchTenant } from './watcher.ts';
 
 let started = false;
 
+/** How many tenants of the registry spend the tenant's publishing budget bucket (looked up each time). */
+function tenantsSharing(tenant: Tenant): number {
+  const { key } = publishingBudgetKey(tenant);
+  return getTenants().filter((other) => publishingBudgetKey(other).key === key).length || 1;
+}
+
 /**
  * Starts listening for invalidations and one change watcher per tenant, once per process: when the
  * built server starts (./at-start.ts) or, under `astro dev`, when the middleware loads. Off with `WATCH_CHANGES=false` and in
- * static builds (nothing to invalidate there).
+ * static builds (nothing to invalidate there). A reload of the tenants file starts the watchers of
+ * added tenants, restarts those of changed ones and stops those of removed ones (./tenants.ts does
+ * the caches).
  */
 export function startFreshness(): void {
   if (started) return;
@@ -20,6 +31,7 @@ export function startFreshness(): void {
   const { REDIS_URL, WATCH_CHANGES, EDGE_PURGE_URL, TRUST_PROXY } = settings();
   if (isStaticBuild()) return;
   void listenForInvalidations(REDIS_URL);
+  followTenantReloads({ redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL });
   // Behind an edge that purges by address: note every address it may hold (./edge-addresses.ts).
   if (EDGE_PURGE_URL) {
     onPageStored((page) =>
@@ -27,18 +39,12 @@ export function startFreshness(): void {
     );
   }
   if (!WATCH_CHANGES) return;
-  const tenants = getTenants();
-  const buckets = new Map<string, number>();
-  for (const tenant of tenants) {
-    const { key } = publishingBudgetKey(tenant);
-    buckets.set(key, (buckets.get(key) ?? 0) + 1);
-  }
-  for (const tenant of tenants) {
+  watchEveryTenant(getTenants(), onTenantsChange, (tenant) =>
     watchTenant({
       tenant,
-      tenantsSharing: buckets.get(publishingBudgetKey(tenant).key) ?? 1,
+      tenantsSharing: () => tenantsSharing(tenant),
       redisUrl: REDIS_URL,
       edgePurgeUrl: EDGE_PURGE_URL,
-    });
-  }
+    }),
+  );
 }

@@ -21,8 +21,8 @@ export const WATCH_WINDOW = 12;
 
 export interface WatcherOptions {
   tenant: Tenant;
-  /** Tenants whose watchers spend the same budget bucket as this one. */
-  tenantsSharing: number;
+  /** Tenants whose watchers spend this budget bucket too, asked at each look (tenants come and go). */
+  tenantsSharing: () => number;
   redisUrl: string | undefined;
   edgePurgeUrl: string | undefined;
 }
@@ -60,7 +60,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
     const remaining = await upstream.budget.remaining(budgetKey).catch(() => 0);
     intervalMs = watchIntervalMs({
       capacityPerMinute: upstream.budget.capacity(budgetKey.kind),
-      tenantsSharing: options.tenantsSharing,
+      tenantsSharing: options.tenantsSharing(),
       remaining,
       lastMs: intervalMs,
     });

@@ -1,23 +1,11 @@
 import type { Tenant } from '../tenants/schema.ts';
+import { siteProfileTexts } from '../tenants/profile-files.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
-import { profileTexts, resolveProfile } from './schema.ts';
-import type { ProfileService, ProfileTexts } from './schema.ts';
+import { resolveProfile } from './schema.ts';
+import type { ProfileService } from './schema.ts';
 
-// Every file of profiles/, bundled at build time (tenants name them; custom ones are added there).
-const bundled = import.meta.glob<string>('../../../profiles/*.json', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-});
-
-let texts: ProfileTexts | undefined;
-// Per tenant object: the registry's are fixed for the life of the process.
+// Per tenant object: a reload of the tenants file makes new objects of the tenants it changed only.
 const resolved = new WeakMap<Tenant, Map<ProfileService, ServiceProfile | undefined>>();
-
-export function siteProfileTexts(): ProfileTexts {
-  texts ??= profileTexts(Object.entries(bundled));
-  return texts;
-}
 
 /** The tenant's profile for `service` (resolved once); undefined when it names none. */
 export function profileFor(tenant: Tenant, service: ProfileService): ServiceProfile | undefined {

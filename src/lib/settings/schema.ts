@@ -119,6 +119,18 @@ export const settingDefinitions = {
     'port of `npm start` (also read by the Node adapter)',
   ),
   MASTHEAD_TENANT: text('single-tenant mode: every request is this tenant id'),
+  TENANTS_FILE: {
+    schema: z.string().default('tenants.json'),
+    expected: 'a file',
+    shown: '`./tenants.json`',
+    purpose:
+      'the sites this server runs, read when it starts and again when the file changes, on `SIGHUP` and when another server on `REDIS_URL` reloads (relative to the working directory; docs/deploy.md)',
+    hidden: false,
+  } satisfies Setting,
+  TENANTS_WATCH: flag(
+    true,
+    'reload `TENANTS_FILE` when it changes (`false`: only on `SIGHUP` or when another server on `REDIS_URL` reloads)',
+  ),
   TRUST_PROXY: flag(
     false,
     'trust `X-Forwarded-Host` and `X-Forwarded-For` (only behind your own proxy)',

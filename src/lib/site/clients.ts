@@ -15,7 +15,7 @@ import { createUpstream } from '../upstream/runtime.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import type { BudgetKey } from '../upstream/budget.ts';
-import { getTenants } from '../tenants/registry.ts';
+import { getTenants, onTenantsChange } from '../tenants/registry.ts';
 import { tenantSecrets } from '../secrets/site.ts';
 import { lodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
 import { readBudgetsWith, upstreamSink } from '../observability/prometheus.ts';
@@ -103,24 +103,40 @@ export function lodgingSecrets(tenant: Tenant): LodgingCredentials {
   return lodgingCredentials(tenantSecrets(tenant));
 }
 
-const lodgingClients = new Map<string, () => LodgingClient>();
+const lodgingClients = new Map<string, { tenant: Tenant; client: () => LodgingClient }>();
 
-/** The tenant's lodging client (created, and logged in, on first use; again when its credentials change). */
+/** The tenant's lodging client (created, and logged in, on first use; again when the tenant changed). */
 export function lodgingFor(tenant: BookingTenant): LodgingClient {
-  let client = lodgingClients.get(tenant.id);
-  if (!client) {
-    client = lazyLodgingClient(
+  followTenants();
+  let made = lodgingClients.get(tenant.id);
+  if (made?.tenant !== tenant) {
+    const client = lazyLodgingClient(
       tenant,
       tenant.lodging,
       () => lodgingSecrets(tenant),
       siteUpstream(),
     );
-    lodgingClients.set(tenant.id, client);
+    made = { tenant, client };
+    lodgingClients.set(tenant.id, made);
   }
-  return client();
+  return made.client();
 }
 
 const services = new Map<string, BookingService>();
+
+let following = false;
+
+/** A reload of the tenants file: the clients of changed and removed tenants go (made anew on use). */
+function followTenants(): void {
+  if (following) return;
+  following = true;
+  onTenantsChange((change) => {
+    for (const { id } of [...change.removed, ...change.changed.map(({ before }) => before)]) {
+      lodgingClients.delete(id);
+      services.delete(id);
+    }
+  });
+}
 
 let mailer: Mailer | undefined;
 
@@ -143,6 +159,7 @@ export function siteMailer(): Mailer | undefined {
  * wired to the site's upstream and the tenant's credentials. Pages and endpoints use this one.
  */
 export function bookingServiceFor(tenant: Tenant): BookingService {
+  followTenants();
   let service = services.get(tenant.id);
   if (!service || service.tenant !== tenant) {
     service = bookingService(tenant, {

@@ -1,7 +1,7 @@
 import { logInfo, logWarn } from '../log/log.ts';
 import { onSecretsChange, reloadSecrets, secretsSource, tenantSecrets } from '../secrets/site.ts';
 import { secretsSummary } from '../secrets/summary.ts';
-import { getTenants } from '../tenants/registry.ts';
+import { getTenants, onTenantsChange } from '../tenants/registry.ts';
 import { siteUpstream } from './clients.ts';
 
 let said = false;
@@ -26,16 +26,17 @@ export function logSecretsLineOnce(): void {
 
 /**
  * The built server: `SIGHUP` reads the secrets file again (it is also looked at lazily when it
- * changes), and each reload says the line again, so an operator sees the new tenant's secret arrive.
+ * changes), and each reload of secrets or tenants says the line again, so an operator sees a new
+ * tenant's secret arrive (or learns which one it still lacks).
  */
 export function watchSecrets(): () => void {
   const reload = () => {
     reloadSecrets();
   };
   process.on('SIGHUP', reload);
-  const stop = onSecretsChange(logSecretsLine);
+  const stops = [onSecretsChange(logSecretsLine), onTenantsChange(logSecretsLine)];
   return () => {
     process.off('SIGHUP', reload);
-    stop();
+    for (const stop of stops) stop();
   };
 }

@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { childEnvironment } from '../settings/settings.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
@@ -26,6 +26,8 @@ import type { PacingBudget } from './pacer.ts';
 
 export interface StaticBuildOptions {
   tenant: Tenant;
+  /** The tenants file `tenant` comes from: the rendering server reads it too (`TENANTS_FILE`). */
+  tenantsFile: string;
   /** The built server (`astro build` output: `client/` and `server/`). */
   serverDir: string;
   /** Folder of all copies; this tenant's goes to `<outRoot>/<id>/`. */
@@ -96,7 +98,12 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the built server for one tenant in static mode and waits until it answers. */
-async function startRenderer(serverDir: string, tenant: Tenant, snapshotFile: string) {
+async function startRenderer(
+  serverDir: string,
+  tenant: Tenant,
+  tenantsFile: string,
+  snapshotFile: string,
+) {
   const tenantId = tenant.id;
   const port = await freePort();
   const child = spawn(process.execPath, [join(serverDir, 'server', 'entry.mjs')], {
@@ -105,8 +112,9 @@ async function startRenderer(serverDir: string, tenant: Tenant, snapshotFile: st
       HOST: '127.0.0.1',
       PORT: String(port),
       MASTHEAD_TENANT: tenantId,
-      // The API the snapshot came from (the build's tenants file may name another than the one the
-      // server was built with): its origin is where the image route may take the pictures from.
+      TENANTS_FILE: resolve(tenantsFile),
+      // The API the snapshot came from, whatever PUBLISHING_BASE_URL says in this environment: its
+      // origin is where the image route may take the pictures from.
       PUBLISHING_BASE_URL: tenant.publishing.baseUrl,
       [SNAPSHOT_ENV]: snapshotFile,
     }),
@@ -203,7 +211,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
   const workDir = join(outRoot, `.${tenant.id}.partial`);
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
-  const renderer = await startRenderer(serverDir, tenant, snapshotFile);
+  const renderer = await startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile);
   let result: CrawlResult;
   try {
     const seeds = [

@@ -1,11 +1,58 @@
-import tenantsText from '../../../tenants.json?raw';
-import { parseTenantsText, type Tenant } from './schema.ts';
+import { resolve } from 'node:path';
+import { logInfo, logWarn } from '../log/log.ts';
+import { checkTenantProfiles } from '../profiles/schema.ts';
+import { readSettings } from '../settings/settings.ts';
+import { createTenantRegistry } from './loader.ts';
+import type { TenantRegistry, TenantsChange, TenantsFileOptions } from './loader.ts';
+import { siteProfileTexts } from './profile-files.ts';
+import type { Tenant } from './schema.ts';
 import { withUpstreamOverrides } from './upstream-override.ts';
 
-// Parsed once per process from the raw text (BOM and JSON errors handled like astro.config does),
-// with the deployment's upstream overrides applied before validation.
-const file = parseTenantsText(tenantsText, 'tenants.json', withUpstreamOverrides);
+/**
+ * The site's one registry of tenants: `TENANTS_FILE` (default `./tenants.json`, relative to the
+ * working directory), read when first asked, and again when the file changes, on `SIGHUP`, and when
+ * another server on `REDIS_URL` reloads (src/lib/freshness/tenants.ts). Callers look the tenants up
+ * on every request (`getTenants()`) and subscribe to changes (`onTenantsChange`) for what they keep.
+ */
 
+let registry: TenantRegistry | undefined;
+
+/** How the site reads the file: with the deployment's upstream overrides, and the profiles it was built with. */
+export function siteTenantsFileOptions(): TenantsFileOptions {
+  const overrides = readSettings(['PUBLISHING_BASE_URL', 'LODGING_BASE_URL']);
+  return {
+    adjust: (raw) => withUpstreamOverrides(raw, overrides),
+    check: (tenants) => checkTenantProfiles(tenants, siteProfileTexts()),
+  };
+}
+
+/** The registry of this process (created on first use: throws when the file is invalid then). */
+export function tenantRegistry(): TenantRegistry {
+  if (registry) return registry;
+  const { TENANTS_FILE, TENANTS_WATCH, MASTHEAD_STATIC_SNAPSHOT } = readSettings([
+    'TENANTS_FILE',
+    'TENANTS_WATCH',
+    'MASTHEAD_STATIC_SNAPSHOT',
+  ]);
+  const created = createTenantRegistry({
+    path: resolve(TENANTS_FILE),
+    file: siteTenantsFileOptions(),
+    log: { info: logInfo, warn: logWarn },
+  });
+  registry = created;
+  // A static build's renderer lives for one build: nothing to follow.
+  if (MASTHEAD_STATIC_SNAPSHOT) return created;
+  if (TENANTS_WATCH) created.watch();
+  process.on('SIGHUP', () => created.reload('signal'));
+  return created;
+}
+
+/** The tenants now: look them up per request, never keep the list. */
 export function getTenants(): readonly Tenant[] {
-  return file.tenants;
+  return tenantRegistry().tenants();
+}
+
+/** Calls `listener` after every reload that added, changed or removed a tenant. */
+export function onTenantsChange(listener: (change: TenantsChange) => void): () => void {
+  return tenantRegistry().onChange(listener);
 }

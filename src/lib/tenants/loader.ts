@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, watch } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { parseTenantsText, TenantsConfigError } from './schema.ts';
+import type { Tenant, TenantsFile } from './schema.ts';
+
+/**
+ * The tenants file, read at run time (issue 35): the server's registry (./registry.ts), the static
+ * build and the doctor all read it here, with the same zod schema. A running registry follows the
+ * file: it watches the file's folder (editors and Kubernetes ConfigMaps replace the file by rename or
+ * symlink swap, which a watch on the file itself would miss), waits for the writes to settle, and
+ * compares the file's `stat` every few seconds as well (a watch can miss changes on network file
+ * systems). A file that fails validation is refused with the reason logged; the tenants already
+ * running stay.
+ */
+
+export interface TenantsFileOptions {
+  /** A change to the parsed JSON before validation (the deployment's upstream overrides). */
+  adjust?: (raw: unknown) => unknown;
+  /** Further checks of the valid tenants (the upstream profiles they name); throws the reason. */
+  check?: (tenants: readonly Tenant[]) => void;
+}
+
+export interface TenantsRead {
+  text: string;
+  file: TenantsFile;
+  /** Of the text: the same content read again is no change. */
+  hash: string;
+}
+
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Reads and validates the tenants file; throws a `TenantsConfigError` saying what is wrong. */
+export function readTenantsFile(path: string, options: TenantsFileOptions = {}): TenantsRead {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new TenantsConfigError(`Cannot read ${path}: ${code ?? message}`);
+  }
+  const file = parseTenantsText(text, path, options.adjust);
+  try {
+    options.check?.(file.tenants);
+  } catch (error) {
+    throw new TenantsConfigError(`Invalid ${path}: ${(error as Error).message}`);
+  }
+  return { text, file, hash: hashOf(text) };
+}
+
+/** Why the registry read the file again. */
+export type ReloadReason = 'start' | 'file' | 'poll' | 'signal' | 'bus' | 'manual';
+
+/** What one reload changed; unchanged tenants keep their object (caches keyed by it stay warm). */
+export interface TenantsChange {
+  version: number;
+  reason: ReloadReason;
+  tenants: readonly Tenant[];
+  added: readonly Tenant[];
+  changed: readonly { before: Tenant; after: Tenant }[];
+  removed: readonly Tenant[];
+}
+
+export type ReloadResult =
+  | { status: 'changed'; change: TenantsChange }
+  | { status: 'unchanged' }
+  | { status: 'refused'; message: string };
+
+export interface TenantRegistry {
+  /** The file, as given. */
+  readonly path: string;
+  /** The tenants now: look them up on every request, never keep the list. */
+  tenants(): readonly Tenant[];
+  /** 1 at start, one more with each reload that changed something. */
+  version(): number;
+  /** Called after each reload that changed something; returns the unsubscribe. */
+  onChange(listener: (change: TenantsChange) => void): () => void;
+  /** Reads the file now; a file that fails validation is refused (logged) and the tenants stay. */
+  reload(reason: ReloadReason): ReloadResult;
+  /** Something happened to the file: reloads once things have been quiet for `debounceMs`. */
+  notice(): void;
+  /** Starts following the file (its folder's events and the periodic `stat`); idempotent. */
+  watch(): void;
+  /** Stops following the file. */
+  close(): void;
+}
+
+export interface TenantRegistryOptions {
+  path: string;
+  file?: TenantsFileOptions;
+  /** Quiet time after the last event before the file is read (writes in several steps). */
+  debounceMs?: number;
+  /** How often the file's `stat` is compared, in case an event was missed. */
+  pollMs?: number;
+  log?: {
+    info(event: string, fields: Record<string, unknown>): void;
+    warn(event: string, fields: Record<string, unknown>): void;
+  };
+}
+
+/** `added`/`changed`/`removed` by id, reusing the old object of every tenant that is the same. */
+export function diffTenants(
+  before: readonly Tenant[],
+  after: readonly Tenant[],
+): Omit<TenantsChange, 'version' | 'reason'> {
+  const old = new Map(before.map((tenant) => [tenant.id, tenant]));
+  const ids = new Set(after.map((tenant) => tenant.id));
+  const added: Tenant[] = [];
+  const changed: { before: Tenant; after: Tenant }[] = [];
+  const tenants = after.map((tenant) => {
+    const previous = old.get(tenant.id);
+    if (!previous) added.push(tenant);
+    else if (isDeepStrictEqual(previous, tenant)) return previous;
+    else changed.push({ before: previous, after: tenant });
+    return tenant;
+  });
+  const removed = before.filter((tenant) => !ids.has(tenant.id));
+  return { tenants, added, changed, removed };
+}
+
+/** `stat` fields that change when the file (or the target of its symlink) is replaced or written. */
+function signature(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The reason on one line: `Invalid tenants.json: tenant "x" (tenants[3]) → hosts[0]: …; …`. */
+function oneLine(message: string): string {
+  const [first = '', ...issues] = message.split('\n').map((line) => line.trim());
+  const rest = issues.map((line) => line.replace(/^- /, '')).filter(Boolean);
+  return rest.length > 0 ? `${first} ${rest.join('; ')}` : first;
+}
+
+/** The tenants of `path`, read now (throws when the file is invalid: a server does not start so). */
+export function createTenantRegistry(options: TenantRegistryOptions): TenantRegistry {
+  const { path, debounceMs = 200, pollMs = 5000 } = options;
+  const log = options.log;
+  let read = readTenantsFile(path, options.file);
+  let seen = signature(path);
+  let tenants: readonly Tenant[] = read.file.tenants;
+  let version = 1;
+  const listeners = new Set<(change: TenantsChange) => void>();
+  let debounce: ReturnType<typeof setTimeout> | undefined;
+  let poll: ReturnType<typeof setInterval> | undefined;
+  let watcher: FSWatcher | undefined;
+
+  const reload = (reason: ReloadReason): ReloadResult => {
+    seen = signature(path);
+    let next: TenantsRead;
+    try {
+      next = readTenantsFile(path, options.file);
+    } catch (error) {
+      const message = oneLine(describe(error));
+      log?.warn('tenants.reload.refused', {
+        file: path,
+        reason,
+        message: `${message} (still serving the ${tenants.length} tenant${tenants.length === 1 ? '' : 's'} read before)`,
+      });
+      return { status: 'refused', message };
+    }
+    if (next.hash === read.hash) return { status: 'unchanged' };
+    read = next;
+    const diff = diffTenants(tenants, next.file.tenants);
+    const sameOrder =
+      diff.tenants.length === tenants.length &&
+      diff.tenants.every((tenant, index) => tenant === tenants[index]);
+    if (sameOrder) return { status: 'unchanged' };
+    tenants = diff.tenants;
+    version += 1;
+    const change: TenantsChange = { version, reason, ...diff };
+    log?.info('tenants.reloaded', {
+      file: path,
+      reason,
+      version,
+      tenants: tenants.length,
+      added: diff.added.map((tenant) => tenant.id),
+      changed: diff.changed.map(({ after }) => after.id),
+      removed: diff.removed.map((tenant) => tenant.id),
+    });
+    for (const listener of listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        log?.warn('tenants.listener.failed', { message: describe(error) });
+      }
+    }
+    return { status: 'changed', change };
+  };
+
+  const notice = () => {
+    clearTimeout(debounce);
+    debounce = setTimeout(() => void reload('file'), debounceMs);
+    debounce.unref();
+  };
+
+  const name = basename(path);
+  return {
+    path,
+    tenants: () => tenants,
+    version: () => version,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    reload,
+    notice,
+    watch() {
+      if (poll) return;
+      poll = setInterval(() => {
+        if (signature(path) !== seen) reload('poll');
+      }, pollMs);
+      poll.unref();
+      try {
+        // Kubernetes swaps a `..data` symlink in the folder; editors rename a temporary file over it.
+        watcher = watch(dirname(path), { persistent: false }, (_event, file) => {
+          if (file === null || file === name || file.startsWith('..')) notice();
+        });
+        watcher.on('error', () => watcher?.close());
+      } catch (error) {
+        log?.warn('tenants.watch.failed', { file: path, message: describe(error) });
+      }
+    },
+    close() {
+      clearTimeout(debounce);
+      clearInterval(poll);
+      poll = undefined;
+      watcher?.close();
+      watcher = undefined;
+    },
+  };
+}

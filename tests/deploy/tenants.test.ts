@@ -1,0 +1,211 @@
+/**
+ * Tenants at run time (issue 35): two `npm start` servers on one Redis behind the shipped nginx edge,
+ * each reading its own tenants file (`TENANTS_FILE`). The first follows its file; the second does not
+ * watch (`TENANTS_WATCH=false`), so it learns of a change only from the first server's announcement
+ * on Redis or from `SIGHUP`. A site is added, renamed, broken and removed without a build or a restart.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send, waitFor } from './http.ts';
+import { freePort } from './processes.ts';
+import type { Service } from './processes.ts';
+import { OUT_DIR, startDocumentedMock, startEdge, startRedis, startSite } from './stack.ts';
+import type { Mock } from './stack.ts';
+
+interface Entry {
+  id: string;
+  name: string;
+  description?: string;
+  hosts: string[];
+  [key: string]: unknown;
+}
+
+const repoFile = JSON.parse(
+  readFileSync(new URL('../../tenants.json', import.meta.url), 'utf8'),
+) as { tenants: Entry[] };
+const ADDED = 'alpine-post';
+const added = repoFile.tenants.find((tenant) => tenant.id === ADDED)!;
+const others = repoFile.tenants.filter((tenant) => tenant.id !== ADDED);
+/** What the reload must stay within (issue 35). */
+const WITHIN_MS = 10_000;
+
+let mock: Mock;
+let redis: Service;
+let watching: Service;
+let listening: Service;
+let edge: Service;
+let dir: string;
+const files = { watching: '', listening: '' };
+
+/** Writes both servers' files: the one that does not watch first, so the announcement finds it. */
+function writeTenants(tenants: Entry[], which: (keyof typeof files)[] = ['listening', 'watching']) {
+  for (const name of which) {
+    writeFileSync(files[name], JSON.stringify({ tenants }, null, 2));
+  }
+}
+
+const page = (site: Service, path = '/') =>
+  send(`http://127.0.0.1:${site.port}${path}`, { host: `${ADDED}.localhost` });
+const viaEdge = (path = '/') =>
+  send(`http://127.0.0.1:${edge.port}${path}`, {
+    host: `${ADDED}.localhost:${edge.port}`,
+    headers: { 'Accept-Encoding': 'br' },
+  });
+
+/** Until every server answers the tenant's home page with `text` (or 404 for `null`). */
+function servedEverywhere(what: string, text: string | null, viaTheEdge = false) {
+  return waitFor(
+    what,
+    async () => {
+      const replies = await Promise.all([
+        page(watching),
+        page(listening),
+        ...(viaTheEdge ? [viaEdge()] : []),
+      ]);
+      const ok = replies.every((reply) =>
+        text === null ? reply.status === 404 : reply.status === 200 && reply.text.includes(text),
+      );
+      return ok ? replies : undefined;
+    },
+    WITHIN_MS,
+  );
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'masthead-tenants-'));
+  files.watching = join(dir, 'watching.json');
+  files.listening = join(dir, 'listening.json');
+  writeTenants(others);
+  mock = await startDocumentedMock();
+  redis = await startRedis();
+  const redisUrl = `redis://127.0.0.1:${redis.port}`;
+  const edgePort = await freePort();
+  const env = { EDGE_PURGE_URL: `http://127.0.0.1:${edgePort}/_edge_purge` };
+  [watching, listening] = await Promise.all([
+    startSite({ mock, redisUrl, env: { ...env, TENANTS_FILE: files.watching } }),
+    startSite({
+      mock,
+      redisUrl,
+      env: { ...env, TENANTS_FILE: files.listening, TENANTS_WATCH: 'false' },
+    }),
+  ]);
+  edge = await startEdge([watching.port, listening.port], edgePort);
+}, 90_000);
+
+afterAll(async () => {
+  await edge?.stop();
+  await Promise.all([watching?.stop(), listening?.stop()]);
+  await redis?.stop();
+  await mock?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a tenants file that changes while the servers run', () => {
+  it('serves an added site on every server', async () => {
+    for (const site of [watching, listening]) {
+      const unknown = await page(site);
+      expect(unknown.status).toBe(404);
+      expect(unknown.text).toContain('Site not found');
+    }
+    writeTenants([...others, added]);
+    const [first] = await servedEverywhere('the added site', added.name);
+    expect(first?.text).toContain(`<html lang="de`);
+    // The second server does not watch its file: the first one's announcement made it read it.
+    expect(listening.printed).toMatch(/"event":"tenants\.reloaded".*"reason":"bus"/);
+    expect(watching.printed).toMatch(/"event":"tenants\.reloaded".*"added":\["alpine-post"\]/);
+  });
+
+  it('serves a renamed site under its new name, the edge included', async () => {
+    expect((await viaEdge()).status).toBe(200);
+    expect((await viaEdge()).headers['x-cache-status']).toBe('HIT');
+    const name = `Alpine Post am Abend ${Date.now()}`;
+    writeTenants([...others, { ...added, name }]);
+    const replies = await servedEverywhere('the new name', name, true);
+    for (const reply of replies) expect(reply.text).not.toContain(`>${added.name}<`);
+  });
+
+  it('reloads on SIGHUP', async () => {
+    const description = `Nachrichten aus den Bergen ${Date.now()}`;
+    writeTenants([...others, { ...added, name: 'Alpine Post', description }], ['listening']);
+    process.kill(listening.pid!, 'SIGHUP');
+    await waitFor(
+      'the description after SIGHUP',
+      async () => ((await page(listening)).text.includes(description) ? true : undefined),
+      WITHIN_MS,
+    );
+    expect(listening.printed).toMatch(/"event":"tenants\.reloaded".*"reason":"signal"/);
+    writeTenants([...others, { ...added, name: 'Alpine Post', description }], ['watching']);
+    await servedEverywhere('the description on both', description);
+  });
+
+  it('refuses a file that fails validation, names why, and keeps serving the tenants it had', async () => {
+    const broken = { ...added, hosts: [others[0]!.hosts[0]!] };
+    writeTenants([...others, broken], ['watching']);
+    await waitFor(
+      'the refusal in the log',
+      () => Promise.resolve(watching.printed.includes('tenants.reload.refused') ? true : undefined),
+      WITHIN_MS,
+    );
+    const line = watching.printed
+      .split('\n')
+      .find((text) => text.includes('tenants.reload.refused'));
+    expect(line).toContain(
+      `tenant \\"${ADDED}\\" (tenants[${others.length}]) → hosts.0: Host \\"${others[0]!.hosts[0]}\\" is already used by tenant \\"${others[0]!.id}\\"`,
+    );
+    const reply = await page(watching);
+    expect(reply.status).toBe(200);
+    expect(reply.text).toContain('Alpine Post');
+    expect(
+      (await send(`http://127.0.0.1:${watching.port}/_health`)).status,
+      'a refused reload is no failure of the running server',
+    ).toBe(200);
+  });
+
+  it('stops serving a removed site on every server and at the edge', async () => {
+    expect((await viaEdge()).status).toBe(200);
+    expect((await viaEdge()).headers['x-cache-status']).toBe('HIT');
+    writeTenants(others);
+    const replies = await servedEverywhere('the removed site gone', null, true);
+    for (const reply of replies) expect(reply.text).toContain('Site not found');
+    // The others are still there.
+    const other = await send(`http://127.0.0.1:${listening.port}/`, { host: others[0]!.hosts[0]! });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe('a server started with a tenants file that fails validation', () => {
+  it('refuses to start, naming the file, the tenant and the field', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, JSON.stringify({ tenants: [...others, { ...added, locale: 'klingon!' }] }));
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url))],
+      {
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          MASTHEAD_OUT_DIR: OUT_DIR,
+          TENANTS_FILE: file,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // A server that starts after all would never exit: stop it so the assertion below fails.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(timer);
+    expect(code).toBe(1);
+    expect(output).toContain(`Masthead cannot start: Invalid ${file}:`);
+    expect(output).toContain(`tenant "${ADDED}" (tenants[${others.length}]) → locale:`);
+    expect(output).not.toContain('listening');
+  });
+});

@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { invalidateRoutes } from '../../../src/lib/delivery/route-cache.ts';
+import { purgeEdge } from '../../../src/lib/freshness/edge.ts';
+import { applyLocally } from '../../../src/lib/freshness/invalidation.ts';
+import { applyTenantsChange } from '../../../src/lib/freshness/tenants.ts';
+import { diffTenants } from '../../../src/lib/tenants/loader.ts';
+import type { Tenant } from '../../../src/lib/tenants/schema.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+
+vi.mock('../../../src/lib/delivery/route-cache.ts', () => ({ invalidateRoutes: vi.fn() }));
+vi.mock('../../../src/lib/freshness/invalidation.ts', () => ({ applyLocally: vi.fn() }));
+vi.mock('../../../src/lib/freshness/edge.ts', () => ({ purgeEdge: vi.fn() }));
+
+const gazette = buildTenant();
+const courier = buildTenant({
+  id: 'courier',
+  name: 'Courier',
+  hosts: ['courier.example.com', '*.courier.example.com'],
+});
+const edgePurgeUrl = 'http://127.0.0.1:8080/_edge_purge';
+
+const reload = (before: readonly Tenant[], after: Tenant[]) =>
+  applyTenantsChange(
+    { version: 2, reason: 'file', ...diffTenants(before, after) },
+    { redisUrl: undefined, edgePurgeUrl },
+  );
+
+/** Tenant ids whose pages (routes) and whose data (everything) this server dropped. */
+const dropped = () => ({
+  routes: vi.mocked(invalidateRoutes).mock.calls.map(([tags]) => tags),
+  data: vi.mocked(applyLocally).mock.calls.map(([invalidation]) => invalidation.tenant),
+});
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.clearAllMocks();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('applyTenantsChange', () => {
+  it('drops a removed tenant’s pages and data here, then at the edge under its old hosts', async () => {
+    await reload([gazette, courier], [gazette]);
+    expect(dropped()).toEqual({ routes: [], data: ['courier'] });
+    expect(vi.mocked(applyLocally).mock.calls[0]?.[0]).toMatchObject({ everything: true });
+    expect(purgeEdge).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1000);
+    expect(vi.mocked(purgeEdge).mock.calls.map(([tenant]) => tenant)).toEqual([courier]);
+    // Once more a moment later: a render that began before the reload may have stored its page.
+    vi.advanceTimersByTime(5000);
+    expect(dropped().routes).toEqual([['courier']]);
+  });
+
+  it('renders a renamed tenant’s pages again, keeping its data', async () => {
+    await reload([gazette, courier], [gazette, buildTenant({ ...courier, name: 'The Courier' })]);
+    expect(dropped()).toEqual({ routes: [['courier']], data: [] });
+  });
+
+  it('fetches the data again when the tenant’s upstream changed', async () => {
+    const moved = buildTenant({
+      ...courier,
+      publishing: { baseUrl: 'https://other.example.com/api/v1' },
+    });
+    await reload([gazette, courier], [gazette, moved]);
+    expect(dropped()).toEqual({ routes: [], data: ['courier'] });
+  });
+
+  it('drops the pages a wildcard tenant answered for a host an added tenant now names', async () => {
+    const sports = buildTenant({ id: 'sports', hosts: ['sports.courier.example.com'] });
+    await reload([gazette, courier], [gazette, courier, sports]);
+    expect(dropped()).toEqual({ routes: [['courier']], data: [] });
+  });
+
+  it('leaves the tenants that did not change alone', async () => {
+    await reload([gazette, courier], [gazette, courier]);
+    vi.advanceTimersByTime(10_000);
+    expect(dropped()).toEqual({ routes: [], data: [] });
+    expect(purgeEdge).not.toHaveBeenCalled();
+  });
+});
