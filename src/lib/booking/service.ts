@@ -15,7 +15,15 @@ import { asBookingStep } from '../upstream/visitor.ts';
 import { SERVER_CHECKS } from './server-checks.ts';
 import { stayErrors, todayIn } from './dates.ts';
 import { contactLine } from './contact.ts';
-import { busy, invalid, notOffered, notOnline, placeNotFound, toFailure } from './failures.ts';
+import {
+  busy,
+  invalid,
+  notOffered,
+  notOnline,
+  placeNotFound,
+  sameStay,
+  toFailure,
+} from './failures.ts';
 import { normalizeEmail } from './email.ts';
 import { chooseGuest, findByEmail, onlineRequestsGuest } from './guests.ts';
 import { onFileNotes } from './hotel-note.ts';
@@ -67,8 +75,12 @@ export interface MailRequest {
 /** Pages of the guest's bookings read when looking for one whose answer was lost. */
 const MAX_BOOKING_PAGES = 5;
 
-/** How long other keys for a stay just booked are turned away (racing submits). */
-const JUST_BOOKED_SECONDS = 15;
+/**
+ * How long other keys for a stay just booked are turned away (a second tab or browser, racing
+ * submits) unless the guest chose "book another room for the same dates". Long enough to cover a
+ * second browser filling in the form; it says only what the one who typed the stay already knows.
+ */
+const JUST_BOOKED_SECONDS = 10 * 60;
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 function outcomeUnknown(error: unknown): boolean {
@@ -146,7 +158,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     const place = await property(query.property);
     const errors = {
       ...stayErrors(query.checkIn, query.checkOut, rules()),
-      ...guestErrors(query.adults, query.children, place.capacity),
+      ...guestErrors(query.adults, query.children, place.capacity, place.name),
     };
     if (hasErrors(errors)) throw invalid(errors);
     const guests = query.adults + query.children;
@@ -245,14 +257,14 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   /**
    * The same stay booked moments ago with another key (another tab, a second click after a reload):
    * where its confirmation is, and whom to ask (the tenant's contact, when it gives one). Never a
-   * success, and no e-mail promised: that one may not have been sent.
+   * success, no e-mail promised (that one may not have been sent), and no "try again": only the
+   * explicit "book another room for the same dates" (`anotherRoom`) books it once more.
    */
   function justBookedMessage(): string {
     const contact = contactLine(lodging.contact);
-    const wait = JUST_BOOKED_SECONDS;
     return contact
-      ? textKey('booking.error.justBookedContact', { wait, contact })
-      : textKey('booking.error.justBooked', { wait });
+      ? textKey('booking.error.justBookedContact', { contact })
+      : textKey('booking.error.justBooked');
   }
 
   /** Runs inside the creation lock: the lost-answer check and the create cannot interleave. */
@@ -261,16 +273,22 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     input: BookingRequest,
     fingerprint: string,
     stayKey: string,
+    anotherRoom: boolean,
   ): Promise<Confirmation> {
     const key = input.idempotencyKey;
     const attempt = await attempts.get(key);
     assertSameDetails(attempt, fingerprint);
     if (attempt?.state === 'done') return attempt.confirmation;
-    // Racing submits of one stay with other keys (two tabs, a script): the first books, the rest
-    // are turned away here, before any upstream call. Only for a short while, so it tells no one
-    // later that a stay exists; after it a new key is a new request.
-    if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
-      throw busy(justBookedMessage(), JUST_BOOKED_SECONDS);
+    // Racing submits of one stay with other keys (two tabs, a second browser, a script): the first
+    // books, the rest are turned away here, before any upstream call, and a key once turned away
+    // stays so (pressing "Book" again later never books it): only `anotherRoom` goes on. For a
+    // while only, so it tells no one much later that a stay exists; after it a new key is new.
+    if (!anotherRoom) {
+      if (attempt?.state === 'same-stay') throw sameStay(justBookedMessage());
+      if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
+        await attempts.set(key, { fingerprint, state: 'same-stay' });
+        throw sameStay(justBookedMessage());
+      }
     }
     const api = lodgingApi();
     const sent = await recipient(api, input, attempt);
@@ -298,16 +316,22 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     return confirmation;
   }
 
-  /** Books as the booking step: its lodging calls may use the reserve that searches leave. */
-  function book(input: BookingRequest): Promise<Confirmation> {
-    return asBookingStep(() => bookNow(input));
+  /**
+   * Books as the booking step: its lodging calls may use the reserve that searches leave.
+   * `anotherRoom`: the guest chose to book the same stay once more (a second room).
+   */
+  function book(
+    input: BookingRequest,
+    choice: { anotherRoom?: boolean } = {},
+  ): Promise<Confirmation> {
+    return asBookingStep(() => bookNow(input, choice.anotherRoom === true));
   }
 
-  async function bookNow(input: BookingRequest): Promise<Confirmation> {
+  async function bookNow(input: BookingRequest, anotherRoom: boolean): Promise<Confirmation> {
     const place = await property(input.propertyId);
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, rules()),
-      ...guestErrors(input.adults, input.children, place.capacity),
+      ...guestErrors(input.adults, input.children, place.capacity, place.name),
       ...detailsErrors(input, SERVER_CHECKS, lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
@@ -337,7 +361,9 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       input.roomTypeId,
     ]);
     try {
-      return await creation.run(lockKey, () => createOnce(place, input, fingerprint, lockKey));
+      return await creation.run(lockKey, () =>
+        createOnce(place, input, fingerprint, lockKey, anotherRoom),
+      );
     } catch (error) {
       if (error instanceof LockTimeoutError) {
         throw busy(textKey('booking.error.inProgress', { wait: 5 }), 5);

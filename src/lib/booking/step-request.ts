@@ -20,6 +20,10 @@ export interface StayResult {
   message?: string;
   /** The message is a wait (busy, down): the same post again may work. */
   retry?: boolean;
+  /** Seconds until then. */
+  wait?: number;
+  /** Refused as the same stay booked moments ago (see `sameStay` in failures.ts). */
+  sameStay?: boolean;
 }
 
 type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
@@ -92,7 +96,8 @@ export async function stepRequest(
         ? stayResult(await session?.get(key))
         : undefined;
   // A failed booking's message is said once: a reload shows the review without it.
-  if (kept?.message && Astro.request.method === 'GET') session?.set(key, { ...kept, message: '' });
+  if (kept?.message && Astro.request.method === 'GET')
+    session?.set(key, { ...kept, message: '', retry: false, sameStay: false });
   // Back from the review to the details: the details as typed, without the review's verdict.
   const shown = kept && wanted === 'details' ? { ...kept, stage: 'details' } : kept;
   return stepView(Astro, properties, shown, answer.i18n);
@@ -178,5 +183,7 @@ async function searchStep(
     offers: search.offers,
     message: posted.message ?? '',
     retry: posted.retry ?? false,
+    wait: posted.wait ?? 0,
+    sameStay: posted.sameStay === true,
   };
 }
