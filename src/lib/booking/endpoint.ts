@@ -6,7 +6,7 @@ import { widgetI18n } from '../i18n/widget.ts';
 import { createHash } from 'node:crypto';
 import { logError, logWarn } from '../log/log.ts';
 import { publicOrigin } from '../request/public-origin.ts';
-import { mailOrigin } from '../tenants/mail-origin.ts';
+import { mailUrl } from '../tenants/mail-origin.ts';
 import { normalizeEmail } from './email.ts';
 import { clientIp, consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
 import { bookingTenant } from '../tenants/booking.ts';
@@ -81,9 +81,7 @@ export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18
  * path prefix (the origin is the tenant's own host). `null` when the tenant has no host to name.
  */
 export function mailAddress(context: Pick<APIContext, 'locals'>, path: string): string | null {
-  const match = context.locals.site;
-  const origin = match ? mailOrigin(match) : null;
-  return origin ? new URL(path, origin).href : null;
+  return mailUrl(context.locals.site, path);
 }
 
 /** The manage link and the site's address for an e-mail, or null (nothing may be mailed). */

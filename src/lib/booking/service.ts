@@ -46,6 +46,8 @@ import { textKey } from '../i18n/text-key.ts';
 import { i18nFor } from '../i18n/index.ts';
 import { logError } from '../log/log.ts';
 import { confirmationMail } from './confirmation-mail.ts';
+import { textMail } from './mail-text.ts';
+import { stayDate } from '../i18n/format.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface BookingServiceOptions {
@@ -223,12 +225,13 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   }
 
   // The tenant's record for bookings whose e-mail is on file (see guests.ts), found once per process.
+  const onlineRequestsEmail = `online-requests@${tenant.id}.masthead.invalid`;
   let holder: Promise<string> | undefined;
   const onlineRequests = (api: LodgingClient, requesterPhone: string): Promise<string> => {
     const i18n = i18nFor(tenant);
     const own = normalizePhone(lodging.contact?.phone ?? '');
     holder ??= onlineRequestsGuest(api, {
-      email: `online-requests@${tenant.id}.masthead.invalid`,
+      email: onlineRequestsEmail,
       firstName: i18n.t('booking.onlineRequests.firstName'),
       lastName: i18n.t('booking.onlineRequests.lastName'),
       phone: own || requesterPhone || undefined,
@@ -436,7 +439,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     if (!send) return false;
     const { t } = i18nFor(tenant);
     const reference = request.booking.reference ?? String(request.booking.id);
-    const text = [
+    const { text, html } = textMail([
       ...(request.guestName ? [t('mail.greeting', { name: request.guestName }), ''] : []),
       t('mail.findText', { reference }),
       `${t('mail.manage')}: ${request.manageUrl}`,
@@ -444,11 +447,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       '',
       '-- ',
       t('mail.footer', { site: request.site }),
-    ].join('\n');
-    const html = text
-      .split('\n')
-      .map((line) => `<p>${line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
-      .join('\n');
+    ]);
     await send({
       to: request.to,
       fromName: tenant.name,
@@ -459,9 +458,69 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     return true;
   }
 
+  /**
+   * Where a booking's e-mails go: its guest record's address, or for a booking under the
+   * online-requests record, the address its notes name (see guests.ts). Undefined when neither.
+   */
+  async function guestOf(booking: Booking): Promise<{ email: string; name: string } | undefined> {
+    if (booking.guest_id == null) return undefined;
+    const guest = await lodgingApi().getGuest(String(booking.guest_id), { fresh: true });
+    const email = normalizeEmail(guest.email ?? '');
+    if (email === onlineRequestsEmail) {
+      const named = /<([^<>\s]+@[^<>\s]+)>/.exec(booking.notes ?? '')?.[1];
+      return named ? { email: named, name: '' } : undefined;
+    }
+    const name = `${guest.first_name} ${guest.last_name}`.trim();
+    return email ? { email: guest.email ?? email, name } : undefined;
+  }
+
+  /**
+   * The cancellation e-mail, in the tenant's language, once per booking (a repeated cancel, a
+   * reload or another server finds it claimed), to the address the booking was made with.
+   */
+  async function mailCancellation(request: {
+    booking: Booking;
+    place: PropertySummary;
+    /** Absolute addresses on the tenant's mail origin: its booking page and its home. */
+    bookUrl: string;
+    site: string;
+  }): Promise<boolean> {
+    const send = options.mailer;
+    if (!send) return false;
+    const { booking, place } = request;
+    const reference = booking.reference ?? String(booking.id);
+    const claim = `cancel-mail:${reference}`;
+    if (!(await attempts.claim(claim))) return false;
+    try {
+      const guest = await guestOf(booking);
+      if (!guest) return false;
+      const { t, locale } = i18nFor(tenant);
+      const contact = contactLine(lodging.contact);
+      const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
+      const { text, html } = textMail([
+        ...(guest.name ? [t('mail.greeting', { name: guest.name }), ''] : []),
+        t('manage.cancelMailText', { reference, place: place.name, dates }),
+        '',
+        t('manage.cancelMailAgain', { url: request.bookUrl }),
+        ...(contact ? [t('manage.contact', { contact })] : []),
+        '',
+        '-- ',
+        t('mail.footer', { site: request.site }),
+      ]);
+      const subject = t('manage.cancelMailSubject', { reference });
+      await send({ to: guest.email, fromName: tenant.name, subject, text, html });
+      return true;
+    } catch (error) {
+      await attempts.release(claim);
+      logError('booking.cancel_mail_failed', context('mail'), error);
+      return false;
+    }
+  }
+
   return {
     tenant,
     rules,
+    mailCancellation,
     property,
     properties,
     availability,

@@ -65,9 +65,13 @@ function wanted(value: string | null): SearchStep {
 export const retryable = (error: BookingFailure): boolean =>
   error.error.code === 'busy' || error.error.code === 'unavailable';
 
-/** How a failure is offered again: "Try again" only for a wait, and only once it is over. */
+/**
+ * How a failure is offered again: "Try again" only for a wait, and only once the wait its message
+ * names is over (a `busy` one: "try again in 6 minutes"); an outage says "try again" now.
+ */
 export function retryOf(error: BookingFailure): { retry: boolean; wait: number } {
-  return { retry: retryable(error), wait: error.error.retryAfter ?? 0 };
+  const wait = error.error.code === 'busy' ? (error.error.retryAfter ?? 0) : 0;
+  return { retry: retryable(error), wait };
 }
 
 const count = (value: string | undefined): number =>

@@ -29,3 +29,12 @@ export function mailOrigin(match: Pick<TenantMatch, 'tenant' | 'origin'>): strin
   const port = used && LOOPBACK_NAME.test(normalizeHost(used.host)) ? used.port : '';
   return `http://${host}${port ? `:${port}` : ''}`;
 }
+
+/** `path` (without the tenant's path prefix) on the tenant's mail origin, or null (see above). */
+export function mailUrl(
+  match: Pick<TenantMatch, 'tenant' | 'origin'> | null | undefined,
+  path: string,
+): string | null {
+  const origin = match ? mailOrigin(match) : null;
+  return origin ? new URL(path, origin).href : null;
+}

@@ -407,17 +407,17 @@ export const de: Dictionary = {
   'booking.error.childrenCount': 'Geben Sie die Zahl der Kinder ein.',
   'booking.error.adultsMin': 'Mindestens eine erwachsene Person muss übernachten.',
   'booking.error.adultsMax': {
-    one: 'Die Zimmer im {place} bieten höchstens {count} erwachsenen Person Platz.',
-    other: 'Die Zimmer im {place} bieten höchstens {count} Erwachsenen Platz.',
+    one: '{place}: Die Zimmer bieten höchstens {count} erwachsenen Person Platz.',
+    other: '{place}: Die Zimmer bieten höchstens {count} Erwachsenen Platz.',
   },
   'booking.error.childrenMin': 'Geben Sie 0 oder mehr Kinder ein.',
   'booking.error.childrenMax': {
-    one: 'Die Zimmer im {place} bieten höchstens {count} Kind Platz.',
-    other: 'Die Zimmer im {place} bieten höchstens {count} Kindern Platz.',
+    one: '{place}: Die Zimmer bieten höchstens {count} Kind Platz.',
+    other: '{place}: Die Zimmer bieten höchstens {count} Kindern Platz.',
   },
   'booking.error.guestsMax': {
-    one: 'Die Zimmer im {place} bieten höchstens {count} Gast Platz.',
-    other: 'Die Zimmer im {place} bieten höchstens {count} Gästen Platz.',
+    one: '{place}: Die Zimmer bieten höchstens {count} Gast Platz.',
+    other: '{place}: Die Zimmer bieten höchstens {count} Gästen Platz.',
   },
   'booking.error.roomRequired': 'Wählen Sie ein Zimmer.',
   'booking.error.roomUnavailable':
@@ -547,6 +547,6 @@ export const de: Dictionary = {
     'Diese Daten sind vorbei: {checkIn} – {checkOut}. Bitte wählen Sie neue Daten.',
   'manage.cancelMailSubject': 'Ihre Buchung {reference} ist storniert',
   'manage.cancelMailText':
-    'Ihre Buchung {reference} im {place} ({dates}) ist storniert. Das Hotel ist informiert.',
+    'Ihre Buchung {reference} ({place}, {dates}) ist storniert. Das Hotel ist informiert.',
   'manage.cancelMailAgain': 'Doch anreisen? Buchen Sie neu: {url}',
 };
