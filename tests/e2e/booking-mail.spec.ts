@@ -153,3 +153,25 @@ test('find my booking: one answer for a wrong reference, a wrong address and the
   await page.goto(linkIn(found));
   await expect(page.getByRole('heading', { level: 1 })).toContainText(reference);
 });
+
+test('cancelling from the manage link mails the guest once, like the confirmation', async ({
+  page,
+  request,
+}) => {
+  const email = `storno.${Date.now()}@example.com`;
+  const reference = await bookAlpine(page, email, 40);
+  const confirmation = await mailTo(request, email);
+  await page.goto(`${linkIn(confirmation)}?cancel=1`);
+  await page.getByRole('button', { name: 'Ja, Buchung stornieren' }).click();
+  await expect(page.getByText('Ihre Buchung ist storniert.')).toBeVisible();
+  // A reload (a GET after the redirect) sends nothing again.
+  await page.reload();
+  await expect
+    .poll(async () => (await inbox(request, email)).map((mail) => mail.subject))
+    .toEqual([expect.stringContaining(reference), `Ihre Buchung ${reference} ist storniert`]);
+  const cancelled = (await inbox(request, email))[1]!;
+  expect(cancelled.text).toContain('Guten Tag Heidi Muster');
+  expect(cancelled.text).toMatch(/http:\/\/alpine-post\.localhost:\d+\/stay\b/);
+  await page.waitForTimeout(500);
+  expect(await inbox(request, email)).toHaveLength(2);
+});
