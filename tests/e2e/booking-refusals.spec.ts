@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { raw } from './raw-http.ts';
 import { E2E_PORT, tenantUrl } from './helpers.ts';
@@ -10,6 +11,15 @@ const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const DUNE = 'a06218e9-2a16-55fd-a201-69b7dcb570ce';
 const INBOX = 'http://127.0.0.1:4326/messages';
 const BASE = 700;
+const SHOTS = process.env['SHOTS_DIR'];
+
+/** With SHOTS_DIR set, a full-page screenshot named by step and width (to look at, not compared). */
+async function shoot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+}
 
 interface Mail {
   to: string;
@@ -47,8 +57,10 @@ async function toReview(
   await expect(heading(page, 'Check and book')).toBeVisible();
 }
 
+/** Another browser (no cookies shared); without JavaScript it is a phone, 390 px wide. */
 async function secondBrowser(browser: Browser, javaScriptEnabled: boolean) {
-  const context = await browser.newContext({ javaScriptEnabled });
+  const viewport = javaScriptEnabled ? { width: 1280, height: 720 } : { width: 390, height: 844 };
+  const context = await browser.newContext({ javaScriptEnabled, viewport });
   return { context, page: await context.newPage() };
 }
 
@@ -80,6 +92,7 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(find).toHaveAttribute('href', '/stay/manage');
     const another = refusal.getByRole('button', { name: 'Book another room for the same dates' });
     await expect(another).toBeVisible();
+    await shoot(second.page, 'same-stay-refusal');
 
     // Reload and Back write nothing; 15 s later "Book" (were it offered) still books nothing.
     await second.page.reload();
@@ -231,4 +244,26 @@ test('the embed on a partner page without JavaScript is a link to the booking pa
   await expect(page.getByRole('heading', { name: 'When would you like to stay?' })).toBeVisible();
   await expect(page.getByLabel('Check-in')).toHaveValue(day(BASE + 40));
   await context.close();
+});
+
+test('screenshots: the guests step with its place, the capacity refusal, a stale link’s calendar', async ({
+  page,
+}) => {
+  test.skip(!SHOTS, 'SHOTS_DIR not set');
+  const [checkIn, checkOut] = [day(BASE + 50), day(BASE + 52)];
+  const stay = `property=${HARBOUR_VIEW}&checkIn=${checkIn}&checkOut=${checkOut}`;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(tenantUrl(HARBOUR, `/stay?${stay}&step=guests`));
+    await expect(page.getByText('Staying at Harbour View Hotel, Port Haven')).toBeVisible();
+    await shoot(page, 'guests-step-place');
+    await page.goto(tenantUrl(HARBOUR, `/stay?${stay}&adults=5&step=rooms`));
+    await expect(page.locator('[data-other-places]')).toBeVisible();
+    await shoot(page, 'capacity-refusal');
+    await page.goto(
+      tenantUrl(HARBOUR, `/stay?property=${HARBOUR_VIEW}&checkIn=2024-02-10&nights=2`),
+    );
+    await expect(page.locator('.calendar caption').first()).toBeVisible();
+    await shoot(page, 'stale-link-calendar');
+  }
 });

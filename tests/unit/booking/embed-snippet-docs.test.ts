@@ -11,14 +11,16 @@ describe('the embed snippet partners copy (docs/booking-partners.md)', () => {
     const href = /href="([^"]+)"/.exec(noscript)?.[1] ?? '';
     const link = new URL(href.replace('<site>', 'site.example').replace('<uuid>', 'x'));
     expect(link.pathname).toBe('/stay');
-    const tag = Object.fromEntries(
-      [...snippet.matchAll(/data-(check-in|check-out|adults)="([^"]+)"/g)].map((m) => [m[1], m[2]]),
+    const tag = new Map<string, string>(
+      [...snippet.matchAll(/data-(check-in|check-out|adults)="([^"]+)"/g)].map(
+        (m) => [m[1] ?? '', m[2] ?? ''] as [string, string],
+      ),
     );
     const values = stayLinkSchema.parse(Object.fromEntries(link.searchParams));
     expect(values).toMatchObject({
-      checkIn: tag['check-in'],
-      checkOut: tag['check-out'],
-      adults: Number(tag['adults']),
+      checkIn: tag.get('check-in'),
+      checkOut: tag.get('check-out'),
+      adults: Number(tag.get('adults')),
     });
   });
 });

@@ -142,6 +142,6 @@ describe('booking refusals', () => {
     expect(view.body.querySelector('[data-stale-dates]')?.textContent).toContain(
       'These dates have passed',
     );
-    expect((view.getByLabelText('Check-in') as HTMLInputElement).value).toBe('');
+    expect(view.getByLabelText<HTMLInputElement>('Check-in').value).toBe('');
   });
 });
