@@ -81,6 +81,9 @@ export async function stepRequest(
     const { confirmation, mailed, email } = posted;
     return { ...doneView(), booked: { confirmation, manage: posted.manage, mailed, email } };
   }
+  // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
+  if (Astro.request.method === 'POST' && !posted && answer.redirect)
+    return Astro.redirect(href('/stay'), 303);
   if (Astro.request.method === 'POST' && posted?.values) {
     session?.set(key, posted);
     if (answer.redirect && session) {
