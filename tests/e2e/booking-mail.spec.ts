@@ -4,7 +4,7 @@ import { day } from '../fixtures/dates.ts';
 
 // The guest's loop: the confirmation e-mail and "find my booking", with the e2e site's mail going
 // to the sink tests/e2e/mail/server.mjs (SMTP 4325, its inbox as JSON on 4326).
-const INBOX = 'http://127.0.0.1:4326/messages';
+const INBOX = `http://127.0.0.1:${process.env['E2E_MAIL_HTTP_PORT'] ?? 4326}/messages`;
 const BASE = 600;
 
 interface Mail {
