@@ -97,9 +97,12 @@ export async function stepFlow(
   if (!values['roomTypeId'] && query.get('room'))
     values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
   // A stay that has passed (an old link, a bookmark): dropped with a notice, so the dates step
-  // opens at today's month (in the tenant's time zone) instead of a month of struck-out days.
-  const stale = staleStay(values, service.rules().today);
-  const target = stale ? 'dates' : wanted(query.get('step'));
+  // opens at today's month (in the tenant's time zone) instead of a month of struck-out days. A
+  // date the guest just typed on the dates step (its form asks for `step=guests`) gets the field's
+  // own message instead.
+  const step = query.get('step');
+  const stale = step === 'guests' ? undefined : staleStay(values, service.rules().today);
+  const target = stale ? 'dates' : wanted(step);
   const at = (
     step: SearchStep,
     errors: FieldErrors = {},

@@ -131,6 +131,15 @@ describe('the booking without JavaScript', () => {
     expect(state.values['checkOut']).toBeUndefined();
     expect(state.values['adults']).toBe('3');
     expect(state.errors).toEqual({});
+    // A past date typed on the dates step (its form asks for the guests step): the field's message.
+    const typed = await stepFlow(
+      query({ ...search, checkIn: '2098-12-20', checkOut: '2098-12-22', step: 'guests' }),
+      service(),
+      PROPERTY,
+    );
+    expect(typed).toMatchObject({ step: 'dates', values: { checkIn: '2098-12-20' } });
+    expect(typed.stale).toBeUndefined();
+    expect(typed.errors['checkIn']).toBeDefined();
     // Today's stay is not stale.
     const current = await stepFlow(
       query({ ...search, checkIn: '2099-01-01', checkOut: '2099-01-02' }),
