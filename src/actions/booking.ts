@@ -10,7 +10,7 @@ import { cancelManagedStay } from '../lib/booking/manage-stay.ts';
 import { detailsErrors, hasErrors } from '../lib/booking/rules.ts';
 import { bookingRequestSchema } from '../lib/booking/schema.ts';
 import type { BookedResult } from '../lib/booking/step-request.ts';
-import { retryable } from '../lib/booking/step-flow.ts';
+import { retryOf } from '../lib/booking/step-flow.ts';
 import { bookingServiceFor } from '../lib/site/clients.ts';
 import { fieldErrorsOf, type FieldErrors } from '../lib/failures/fields.ts';
 import { bookingTenant } from '../lib/tenants/booking.ts';
@@ -20,7 +20,8 @@ const text = (max: number) => z.string().max(max).optional();
 // Lenient on purpose (as the comment form): the rules, with friendly messages and the typed
 // values kept, run in the handler, so a mistake re-renders the form instead of failing parsing.
 const stayInput = z.object({
-  intent: z.enum(['review', 'book', 'edit']),
+  /** `another`: "book another room for the same dates", the only way past the same-stay guard. */
+  intent: z.enum(['review', 'book', 'another', 'edit']),
   idempotencyKey: text(100),
   propertyId: text(100),
   checkIn: text(20),
@@ -37,16 +38,17 @@ const stayInput = z.object({
 });
 
 type Stage = 'details' | 'review';
-type StayOutcome =
-  | ({ ok: true } & BookedResult)
-  | {
-      ok: boolean;
-      stage: Stage;
-      values: Record<string, string>;
-      fields: FieldErrors;
-      message: string;
-      retry: boolean;
-    };
+interface StayStep {
+  ok: boolean;
+  stage: Stage;
+  values: Record<string, string>;
+  fields: FieldErrors;
+  message: string;
+  retry: boolean;
+  wait?: number;
+  sameStay?: boolean;
+}
+type StayOutcome = ({ ok: true } & BookedResult) | StayStep;
 
 export const bookingActions = {
   /**
@@ -68,7 +70,7 @@ export const bookingActions = {
         fields: FieldErrors = {},
         message = '',
         retry = false,
-      ): StayOutcome => ({ ok: false, stage, values, fields, message, retry });
+      ): StayStep => ({ ok: false, stage, values, fields, message, retry });
       if (intent === 'edit') return back('details');
       const parsed = bookingRequestSchema.safeParse(values);
       const fields = parsed.success
@@ -80,7 +82,9 @@ export const bookingActions = {
       try {
         await limit(ctx as unknown as APIContext, 'book');
         const service = bookingServiceFor(tenant);
-        const confirmation = await service.book(parsed.data);
+        const confirmation = await service.book(parsed.data, {
+          anotherRoom: intent === 'another',
+        });
         const context = ctx as unknown as APIContext;
         const { manage, mailed } = await afterBooking(context, service, confirmation, parsed.data);
         return {
@@ -94,7 +98,11 @@ export const bookingActions = {
       } catch (error) {
         if (!(error instanceof BookingFailure)) throw error;
         if (error.error.code === 'validation') return back('details', error.error.fields ?? {});
-        return back('review', {}, error.message, retryable(error));
+        return {
+          ...back('review', {}, error.message),
+          ...retryOf(error),
+          sameStay: error.error.code === 'same_stay',
+        };
       }
     },
   }),

@@ -4,7 +4,7 @@ import { day } from '../fixtures/dates.ts';
 
 // The guest's loop: the confirmation e-mail and "find my booking", with the e2e site's mail going
 // to the sink tests/e2e/mail/server.mjs (SMTP 4325, its inbox as JSON on 4326).
-const INBOX = 'http://127.0.0.1:4326/messages';
+const INBOX = `http://127.0.0.1:${process.env['E2E_MAIL_HTTP_PORT'] ?? 4326}/messages`;
 const BASE = 600;
 
 interface Mail {
@@ -152,4 +152,26 @@ test('find my booking: one answer for a wrong reference, a wrong address and the
   expect(found.subject).toBe(`Der Link zu Ihrer Buchung ${reference}`);
   await page.goto(linkIn(found));
   await expect(page.getByRole('heading', { level: 1 })).toContainText(reference);
+});
+
+test('cancelling from the manage link mails the guest once, like the confirmation', async ({
+  page,
+  request,
+}) => {
+  const email = `storno.${Date.now()}@example.com`;
+  const reference = await bookAlpine(page, email, 40);
+  const confirmation = await mailTo(request, email);
+  await page.goto(`${linkIn(confirmation)}?cancel=1`);
+  await page.getByRole('button', { name: 'Ja, Buchung stornieren' }).click();
+  await expect(page.getByText('Ihre Buchung ist storniert.')).toBeVisible();
+  // A reload (a GET after the redirect) sends nothing again.
+  await page.reload();
+  await expect
+    .poll(async () => (await inbox(request, email)).map((mail) => mail.subject))
+    .toEqual([expect.stringContaining(reference), `Ihre Buchung ${reference} ist storniert`]);
+  const cancelled = (await inbox(request, email))[1]!;
+  expect(cancelled.text).toContain('Guten Tag Heidi Muster');
+  expect(cancelled.text).toMatch(/http:\/\/alpine-post\.localhost:\d+\/stay\b/);
+  await page.waitForTimeout(500);
+  expect(await inbox(request, email)).toHaveLength(2);
 });

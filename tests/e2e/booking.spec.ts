@@ -513,6 +513,9 @@ test('an upstream 429 shows "busy, try again in N seconds", never an error page'
   await expect(
     page.getByRole('alert').filter({ hasText: /viel los.*in \d+ Sekunden erneut/ }),
   ).toBeVisible();
+  // While the wait it names runs, no "Try again" that could only fail again.
+  await expect(page.locator('[data-retry-after]')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Noch einmal versuchen' })).toHaveCount(0);
   await expect(page.getByLabel('Erwachsene')).toHaveValue('1');
   const params = new URLSearchParams({
     property: ALPINE_LODGE,

@@ -4,3 +4,36 @@ import type { BookingContact } from './types.ts';
 export function contactLine(contact: BookingContact | undefined): string {
   return [contact?.phone, contact?.email, contact?.url].filter(Boolean).join(' · ');
 }
+
+/** One way to reach the hotel as a link: `tel:`, `mailto:` or its web address. */
+export interface ContactLink {
+  text: string;
+  href: string;
+}
+
+/** The parts of `contactLine`, each with the address that calls, writes to or opens it. */
+export function contactLinks(contact: BookingContact | undefined): ContactLink[] {
+  const links: ContactLink[] = [];
+  const phone = contact?.phone?.trim();
+  // tel: takes digits and a leading +; spaces, dots, dashes and brackets are what people type.
+  if (phone) links.push({ text: phone, href: `tel:${phone.replace(/[^\d+]/g, '')}` });
+  const email = contact?.email?.trim();
+  if (email) links.push({ text: email, href: `mailto:${email}` });
+  const url = contact?.url?.trim();
+  if (url && /^https?:\/\//i.test(url)) links.push({ text: url, href: url });
+  else if (url) links.push({ text: url, href: '' });
+  return links;
+}
+
+/**
+ * `text` cut around the contact line it contains (a message that names the hotel's contact), so a
+ * page can put links in its place: `[before, after]`, or null when the line is not in it.
+ */
+export function aroundContact(
+  text: string,
+  contact: BookingContact | undefined,
+): [string, string] | null {
+  const line = contactLine(contact);
+  const at = line ? text.indexOf(line) : -1;
+  return at < 0 ? null : [text.slice(0, at), text.slice(at + line.length)];
+}

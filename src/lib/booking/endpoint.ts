@@ -3,7 +3,11 @@ import { settings } from '../settings/settings.ts';
 import type { I18n } from '../i18n/index.ts';
 import { localize, localizeFields } from '../i18n/text.ts';
 import { widgetI18n } from '../i18n/widget.ts';
-import { logError } from '../log/log.ts';
+import { createHash } from 'node:crypto';
+import { logError, logWarn } from '../log/log.ts';
+import { publicOrigin } from '../request/public-origin.ts';
+import { mailUrl } from '../tenants/mail-origin.ts';
+import { normalizeEmail } from './email.ts';
 import { clientIp, consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
 import { bookingTenant } from '../tenants/booking.ts';
 import { BookingFailure, busy, notOffered, toFailure } from './failures.ts';
@@ -71,19 +75,27 @@ export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18
   return widgetI18n(context.locals.tenant, locale);
 }
 
-/** The site's own origin as the browser sees it (proxy headers only when trusted). */
-function ownOrigin(context: Pick<APIContext, 'request' | 'url'>): string {
-  if (TRUST_PROXY) {
-    const host = context.request.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
-    const proto = context.request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-    if (host) return `${proto || context.url.protocol.replace(':', '')}://${host}`;
-  }
-  return context.url.origin;
+/**
+ * An absolute address on this tenant's site for an e-mail: from the tenant's configured hosts
+ * (`mailOrigin`), never from the request's `Host` or `X-Forwarded-Host`; `path` without the tenant's
+ * path prefix (the origin is the tenant's own host). `null` when the tenant has no host to name.
+ */
+export function mailAddress(context: Pick<APIContext, 'locals'>, path: string): string | null {
+  return mailUrl(context.locals.site, path);
 }
 
-/** An absolute address on this site, as the browser sees it (for e-mails). */
-export function siteAddress(context: Pick<APIContext, 'request' | 'url'>, path: string): string {
-  return new URL(path, ownOrigin(context)).href;
+/** The manage link and the site's address for an e-mail, or null (nothing may be mailed). */
+function mailLinks(context: Pick<APIContext, 'locals'>, manage: string) {
+  const manageUrl = mailAddress(context, manage);
+  const site = mailAddress(context, '/');
+  if (!manageUrl || !site) {
+    logWarn('booking.mail_no_origin', {
+      tenant: context.locals.site?.tenant.id,
+      note: 'the tenant has no exact host name in tenants.json: no link is mailed',
+    });
+    return null;
+  }
+  return { manageUrl, site };
 }
 
 /**
@@ -91,20 +103,22 @@ export function siteAddress(context: Pick<APIContext, 'request' | 'url'>, path: 
  * went out, so no page promises an e-mail that was not sent).
  */
 export async function afterBooking(
-  context: Pick<APIContext, 'request' | 'url' | 'locals'>,
+  context: Pick<APIContext, 'locals'>,
   service: BookingService,
   confirmation: Confirmation,
   guest: Pick<BookingRequest, 'email' | 'firstName' | 'lastName'>,
 ): Promise<{ manage: string; mailed: boolean }> {
   // Without the tenant's path prefix (as `href` takes it).
   const manage = managePath(service.tenant.id, confirmation);
-  const mailed = await service.mailConfirmation({
-    confirmation,
-    to: guest.email,
-    guestName: `${guest.firstName.trim()} ${guest.lastName.trim()}`,
-    manageUrl: siteAddress(context, context.locals.href(manage)),
-    site: siteAddress(context, context.locals.href('/')),
-  });
+  const links = mailLinks(context, manage);
+  const mailed = links
+    ? await service.mailConfirmation({
+        confirmation,
+        to: guest.email,
+        guestName: `${guest.firstName.trim()} ${guest.lastName.trim()}`,
+        ...links,
+      })
+    : false;
   return { manage, mailed };
 }
 
@@ -115,7 +129,8 @@ export async function afterBooking(
 export function assertSameOrigin(context: APIContext): void {
   const origin = context.request.headers.get('origin');
   const type = context.request.headers.get('content-type') ?? '';
-  if (origin !== ownOrigin(context) || !type.startsWith('application/json')) {
+  const own = publicOrigin(context.url, context.request.headers, TRUST_PROXY);
+  if (origin !== own || !type.startsWith('application/json')) {
     throw new BookingFailure(403, {
       code: 'forbidden',
       message: textKey('booking.error.forbidden'),
@@ -137,6 +152,40 @@ export async function limit(context: APIContext, kind: LimitKind): Promise<void>
     find: textKey('booking.error.tooManyFinds', { wait }),
   }[kind];
   throw busy(message, wait);
+}
+
+/**
+ * Link mails ("find my booking") per recipient and per booking, across servers with Redis: a few an
+ * hour and a few more a day, whoever asks and from wherever.
+ */
+const LINK_MAILS = {
+  recipientHour: { points: 3, duration: 3600 },
+  recipientDay: { points: 10, duration: 86_400 },
+  bookingHour: { points: 3, duration: 3600 },
+} as const;
+
+/** Spends one link mail to `email` for the booking `reference`; false once a cap is reached. */
+export async function mayMailLink(
+  tenantId: string,
+  email: string,
+  reference: string,
+): Promise<boolean> {
+  const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
+  const recipient = `${tenantId}|${hash(normalizeEmail(email))}`;
+  const booking = `${tenantId}|${hash(reference.trim().toUpperCase())}`;
+  const checks = [
+    ['recipientHour', recipient],
+    ['recipientDay', recipient],
+    ['bookingHour', booking],
+  ] as const;
+  for (const [name, key] of checks) {
+    const limiter = visitorLimiter(`booking:link-mail:${name}`, LINK_MAILS[name], REDIS_URL);
+    if (!(await consumeLimit(limiter, key)).ok) {
+      logWarn('booking.link_mail_capped', { tenant: tenantId, cap: name });
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Runs a handler with the tenant's booking service; every failure becomes a JSON answer. */
@@ -182,7 +231,7 @@ export async function readJson(request: Request): Promise<unknown> {
  * or not the booking exists; only the address's owner learns anything.
  */
 export function findAndMail(
-  context: Pick<APIContext, 'request' | 'url' | 'locals'>,
+  context: Pick<APIContext, 'locals'>,
   service: BookingService,
   email: string,
   reference: string,
@@ -190,18 +239,17 @@ export function findAndMail(
   const run = async () => {
     const booking = await service.findStay(email, reference);
     if (!booking) return;
+    const booked = booking.reference ?? String(booking.id);
     const path = managePath(service.tenant.id, {
       propertyId: String(booking.property_id ?? ''),
       checkIn: booking.check_in,
-      reference: booking.reference ?? String(booking.id),
+      reference: booked,
     });
-    await service.mailLink({
-      booking,
-      to: email,
-      guestName: '',
-      manageUrl: siteAddress(context, context.locals.href(path)),
-      site: siteAddress(context, context.locals.href('/')),
-    });
+    const links = mailLinks(context, path);
+    // At most a few link mails per address and per booking: many finds (from many addresses)
+    // cannot fill one guest's inbox. The answer was given before: it is the same either way.
+    if (!links || !(await mayMailLink(service.tenant.id, email, booked))) return;
+    await service.mailLink({ booking, to: email, guestName: '', ...links });
   };
   return run().catch((error: unknown) => {
     logError('booking.find_failed', { tenant: service.tenant.id }, error);

@@ -63,6 +63,14 @@ export function busy(message: string, retryAfter: number): BookingFailure {
   return new BookingFailure(429, { code: 'busy', message, retryAfter });
 }
 
+/**
+ * The same stay was booked moments ago from another tab or browser: no retry (that would book it
+ * twice); the guest finds that booking, or chooses to book another room for the same dates.
+ */
+export function sameStay(message: string): BookingFailure {
+  return new BookingFailure(409, { code: 'same_stay', message });
+}
+
 export function unavailable(message: string, retryAfter: number): BookingFailure {
   return new BookingFailure(503, { code: 'unavailable', message, retryAfter });
 }

@@ -17,6 +17,8 @@ import { textKey } from '../i18n/text-key.ts';
  */
 export type Attempt =
   | { fingerprint: string; state: 'done'; confirmation: Confirmation }
+  /** Turned away as the same stay booked moments ago: only "book another room" goes on. */
+  | { fingerprint: string; state: 'same-stay' }
   | { fingerprint: string; state: 'unknown'; guestId?: string; notes?: string | undefined };
 
 export interface AttemptStore {

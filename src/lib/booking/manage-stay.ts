@@ -12,6 +12,7 @@ import {
 } from './manage-link.ts';
 import { bookingServiceFor, lodgingFor } from '../site/clients.ts';
 import { statusKind, type StatusKind } from './status.ts';
+import { mailUrl } from '../tenants/mail-origin.ts';
 import type { Confirmation, PropertySummary } from './types.ts';
 
 const { BOOKING_LINK_SECRET } = settings();
@@ -128,7 +129,15 @@ export const loadManagedStay = onTokenTarget(async (token, tenant, named) => {
 });
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
-export const cancelManagedStay = onTokenTarget(async (token, tenant, named) => {
+export const cancelManagedStay = (locals: Pick<App.Locals, 'site'>, token: string) =>
+  onTokenTarget((found, tenant, named) => cancelStay(locals, found, tenant, named))(locals, token);
+
+async function cancelStay(
+  locals: Pick<App.Locals, 'site'>,
+  token: string,
+  tenant: BookingTenant,
+  named: ManagedBooking,
+): Promise<ManagedStay | null> {
   const context = { tenant: tenant.id, operation: 'manage.cancel' };
   try {
     const booking = await findBooking(tenant, named);
@@ -137,8 +146,18 @@ export const cancelManagedStay = onTokenTarget(async (token, tenant, named) => {
     if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
     const cancelled = await lodgingFor(tenant).cancelBooking(String(booking.id));
     const after = cancelled ?? (await findBooking(tenant, named)) ?? booking;
+    const bookUrl = mailUrl(locals.site, '/stay');
+    const site = mailUrl(locals.site, '/');
+    // The guest hears of it by e-mail too (once; after the answer, which it never delays).
+    if (bookUrl && site)
+      void bookingServiceFor(tenant).mailCancellation({
+        booking,
+        place: property,
+        bookUrl,
+        site,
+      });
     return stayOf(token, property, after);
   } catch (error) {
     throw toFailure(error, context);
   }
-});
+}

@@ -60,14 +60,14 @@ export function roomFacts(
     return { why: say('sleepsYouAre', { max: room.maxOccupancy, count: guests }) };
   const capacity = capacityText(room, say);
   if (party.adults > room.maxAdults)
-    return { capacity, why: say('adultsOnly', { max: room.maxAdults }) };
+    return { capacity, why: say('adultsOnly', { count: room.maxAdults }) };
   if (party.children > room.maxChildren)
     return {
       capacity,
       why:
         room.maxChildren === 0
           ? say('noChildren')
-          : say('fewerChildren', { max: room.maxChildren }),
+          : say('fewerChildren', { count: room.maxChildren }),
     };
   if (!room.available) return { capacity, why: say('soldOut') };
   const nightly = nightlyPrice(room);

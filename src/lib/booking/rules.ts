@@ -28,20 +28,30 @@ export interface GuestDetails {
 export const MAX_NAME = 100;
 export const MAX_NOTES = 1000;
 
-export function guestErrors(adults: number, children: number, capacity: Capacity): FieldErrors {
+/** The party against one place's rooms; a refusal names the place (a tenant may have several). */
+export function guestErrors(
+  adults: number,
+  children: number,
+  capacity: Capacity,
+  place: string,
+): FieldErrors {
   const errors: FieldErrors = {};
   if (!Number.isInteger(adults) || adults < 1)
     errors['adults'] = [textKey('booking.error.adultsMin')];
   else if (adults > capacity.maxAdults) {
-    errors['adults'] = [textKey('booking.error.adultsMax', { count: capacity.maxAdults })];
+    errors['adults'] = [textKey('booking.error.adultsMax', { count: capacity.maxAdults, place })];
   }
   if (!Number.isInteger(children) || children < 0) {
     errors['children'] = [textKey('booking.error.childrenMin')];
   } else if (children > capacity.maxChildren) {
-    errors['children'] = [textKey('booking.error.childrenMax', { count: capacity.maxChildren })];
+    errors['children'] = [
+      textKey('booking.error.childrenMax', { count: capacity.maxChildren, place }),
+    ];
   }
   if (!errors['adults'] && !errors['children'] && adults + children > capacity.maxOccupancy) {
-    errors['children'] = [textKey('booking.error.guestsMax', { count: capacity.maxOccupancy })];
+    errors['children'] = [
+      textKey('booking.error.guestsMax', { count: capacity.maxOccupancy, place }),
+    ];
   }
   return errors;
 }

@@ -15,7 +15,15 @@ import { asBookingStep } from '../upstream/visitor.ts';
 import { SERVER_CHECKS } from './server-checks.ts';
 import { stayErrors, todayIn } from './dates.ts';
 import { contactLine } from './contact.ts';
-import { busy, invalid, notOffered, notOnline, placeNotFound, toFailure } from './failures.ts';
+import {
+  busy,
+  invalid,
+  notOffered,
+  notOnline,
+  placeNotFound,
+  sameStay,
+  toFailure,
+} from './failures.ts';
 import { normalizeEmail } from './email.ts';
 import { chooseGuest, findByEmail, onlineRequestsGuest } from './guests.ts';
 import { onFileNotes } from './hotel-note.ts';
@@ -39,6 +47,8 @@ import { textKey } from '../i18n/text-key.ts';
 import { i18nFor } from '../i18n/index.ts';
 import { logError } from '../log/log.ts';
 import { confirmationMail } from './confirmation-mail.ts';
+import { textMail } from './mail-text.ts';
+import { stayDate } from '../i18n/format.ts';
 import type { Mailer } from './mailer.ts';
 
 export interface BookingServiceOptions {
@@ -68,8 +78,12 @@ export interface MailRequest {
 /** Pages of the guest's bookings read when looking for one whose answer was lost. */
 const MAX_BOOKING_PAGES = 5;
 
-/** How long other keys for a stay just booked are turned away (racing submits). */
-const JUST_BOOKED_SECONDS = 15;
+/**
+ * How long other keys for a stay just booked are turned away (a second tab or browser, racing
+ * submits) unless the guest chose "book another room for the same dates". Long enough to cover a
+ * second browser filling in the form; it says only what the one who typed the stay already knows.
+ */
+const JUST_BOOKED_SECONDS = 10 * 60;
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 function outcomeUnknown(error: unknown): boolean {
@@ -147,7 +161,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     const place = await property(query.property);
     const errors = {
       ...stayErrors(query.checkIn, query.checkOut, rules()),
-      ...guestErrors(query.adults, query.children, place.capacity),
+      ...guestErrors(query.adults, query.children, place.capacity, place.name),
     };
     if (hasErrors(errors)) throw invalid(errors);
     const guests = query.adults + query.children;
@@ -212,12 +226,13 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   }
 
   // The tenant's record for bookings whose e-mail is on file (see guests.ts), found once per process.
+  const onlineRequestsEmail = `online-requests@${tenant.id}.masthead.invalid`;
   let holder: Promise<string> | undefined;
   const onlineRequests = (api: LodgingClient, requesterPhone: string): Promise<string> => {
     const i18n = i18nFor(tenant);
     const own = normalizePhone(lodging.contact?.phone ?? '');
     holder ??= onlineRequestsGuest(api, {
-      email: `online-requests@${tenant.id}.masthead.invalid`,
+      email: onlineRequestsEmail,
       firstName: i18n.t('booking.onlineRequests.firstName'),
       lastName: i18n.t('booking.onlineRequests.lastName'),
       phone: own || requesterPhone || undefined,
@@ -246,14 +261,14 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   /**
    * The same stay booked moments ago with another key (another tab, a second click after a reload):
    * where its confirmation is, and whom to ask (the tenant's contact, when it gives one). Never a
-   * success, and no e-mail promised: that one may not have been sent.
+   * success, no e-mail promised (that one may not have been sent), and no "try again": only the
+   * explicit "book another room for the same dates" (`anotherRoom`) books it once more.
    */
   function justBookedMessage(): string {
     const contact = contactLine(lodging.contact);
-    const wait = JUST_BOOKED_SECONDS;
     return contact
-      ? textKey('booking.error.justBookedContact', { wait, contact })
-      : textKey('booking.error.justBooked', { wait });
+      ? textKey('booking.error.justBookedContact', { contact })
+      : textKey('booking.error.justBooked');
   }
 
   /** Runs inside the creation lock: the lost-answer check and the create cannot interleave. */
@@ -262,16 +277,22 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     input: BookingRequest,
     fingerprint: string,
     stayKey: string,
+    anotherRoom: boolean,
   ): Promise<Confirmation> {
     const key = input.idempotencyKey;
     const attempt = await attempts.get(key);
     assertSameDetails(attempt, fingerprint);
     if (attempt?.state === 'done') return attempt.confirmation;
-    // Racing submits of one stay with other keys (two tabs, a script): the first books, the rest
-    // are turned away here, before any upstream call. Only for a short while, so it tells no one
-    // later that a stay exists; after it a new key is a new request.
-    if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
-      throw busy(justBookedMessage(), JUST_BOOKED_SECONDS);
+    // Racing submits of one stay with other keys (two tabs, a second browser, a script): the first
+    // books, the rest are turned away here, before any upstream call, and a key once turned away
+    // stays so (pressing "Book" again later never books it): only `anotherRoom` goes on. For a
+    // while only, so it tells no one much later that a stay exists; after it a new key is new.
+    if (!anotherRoom) {
+      if (attempt?.state === 'same-stay') throw sameStay(justBookedMessage());
+      if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
+        await attempts.set(key, { fingerprint, state: 'same-stay' });
+        throw sameStay(justBookedMessage());
+      }
     }
     const api = lodgingApi();
     const sent = await recipient(api, input, attempt);
@@ -299,16 +320,22 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     return confirmation;
   }
 
-  /** Books as the booking step: its lodging calls may use the reserve that searches leave. */
-  function book(input: BookingRequest): Promise<Confirmation> {
-    return asBookingStep(() => bookNow(input));
+  /**
+   * Books as the booking step: its lodging calls may use the reserve that searches leave.
+   * `anotherRoom`: the guest chose to book the same stay once more (a second room).
+   */
+  function book(
+    input: BookingRequest,
+    choice: { anotherRoom?: boolean } = {},
+  ): Promise<Confirmation> {
+    return asBookingStep(() => bookNow(input, choice.anotherRoom === true));
   }
 
-  async function bookNow(input: BookingRequest): Promise<Confirmation> {
+  async function bookNow(input: BookingRequest, anotherRoom: boolean): Promise<Confirmation> {
     const place = await property(input.propertyId);
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, rules()),
-      ...guestErrors(input.adults, input.children, place.capacity),
+      ...guestErrors(input.adults, input.children, place.capacity, place.name),
       ...detailsErrors(input, SERVER_CHECKS, lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
@@ -338,7 +365,9 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       input.roomTypeId,
     ]);
     try {
-      return await creation.run(lockKey, () => createOnce(place, input, fingerprint, lockKey));
+      return await creation.run(lockKey, () =>
+        createOnce(place, input, fingerprint, lockKey, anotherRoom),
+      );
     } catch (error) {
       if (error instanceof LockTimeoutError) {
         throw busy(textKey('booking.error.inProgress', { wait: 5 }), 5);
@@ -411,7 +440,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     if (!send) return false;
     const { t } = i18nFor(tenant);
     const reference = request.booking.reference ?? String(request.booking.id);
-    const text = [
+    const { text, html } = textMail([
       ...(request.guestName ? [t('mail.greeting', { name: request.guestName }), ''] : []),
       t('mail.findText', { reference }),
       `${t('mail.manage')}: ${request.manageUrl}`,
@@ -419,11 +448,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       '',
       '-- ',
       t('mail.footer', { site: request.site }),
-    ].join('\n');
-    const html = text
-      .split('\n')
-      .map((line) => `<p>${line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
-      .join('\n');
+    ]);
     await send({
       to: request.to,
       fromName: tenant.name,
@@ -434,9 +459,69 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     return true;
   }
 
+  /**
+   * Where a booking's e-mails go: its guest record's address, or for a booking under the
+   * online-requests record, the address its notes name (see guests.ts). Undefined when neither.
+   */
+  async function guestOf(booking: Booking): Promise<{ email: string; name: string } | undefined> {
+    if (booking.guest_id == null) return undefined;
+    const guest = await lodgingApi().getGuest(String(booking.guest_id), { fresh: true });
+    const email = normalizeEmail(guest.email ?? '');
+    if (email === onlineRequestsEmail) {
+      const named = /<([^<>\s]+@[^<>\s]+)>/.exec(booking.notes ?? '')?.[1];
+      return named ? { email: named, name: '' } : undefined;
+    }
+    const name = `${guest.first_name} ${guest.last_name}`.trim();
+    return email ? { email: guest.email ?? email, name } : undefined;
+  }
+
+  /**
+   * The cancellation e-mail, in the tenant's language, once per booking (a repeated cancel, a
+   * reload or another server finds it claimed), to the address the booking was made with.
+   */
+  async function mailCancellation(request: {
+    booking: Booking;
+    place: PropertySummary;
+    /** Absolute addresses on the tenant's mail origin: its booking page and its home. */
+    bookUrl: string;
+    site: string;
+  }): Promise<boolean> {
+    const send = options.mailer;
+    if (!send) return false;
+    const { booking, place } = request;
+    const reference = booking.reference ?? String(booking.id);
+    const claim = `cancel-mail:${reference}`;
+    if (!(await attempts.claim(claim))) return false;
+    try {
+      const guest = await guestOf(booking);
+      if (!guest) return false;
+      const { t, locale } = i18nFor(tenant);
+      const contact = contactLine(lodging.contact);
+      const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
+      const { text, html } = textMail([
+        ...(guest.name ? [t('mail.greeting', { name: guest.name }), ''] : []),
+        t('manage.cancelMailText', { reference, place: place.name, dates }),
+        '',
+        t('manage.cancelMailAgain', { url: request.bookUrl }),
+        ...(contact ? [t('manage.contact', { contact })] : []),
+        '',
+        '-- ',
+        t('mail.footer', { site: request.site }),
+      ]);
+      const subject = t('manage.cancelMailSubject', { reference });
+      await send({ to: guest.email, fromName: tenant.name, subject, text, html });
+      return true;
+    } catch (error) {
+      await attempts.release(claim);
+      logError('booking.cancel_mail_failed', context('mail'), error);
+      return false;
+    }
+  }
+
   return {
     tenant,
     rules,
+    mailCancellation,
     property,
     properties,
     availability,

@@ -27,6 +27,14 @@ export interface SearchState {
   /** Why the search could not run (the lodging API busy or down): the same form again may work. */
   message?: string;
   retry?: boolean;
+  /** Seconds until `retry` can work (the "Try again" button is not offered before). */
+  wait?: number;
+  /** A party too big for the chosen place: the tenant's other places that take it. */
+  alternatives?: string[];
+  /** A link's stay that has passed (dropped, so the calendar opens at today): said once. */
+  stale?: { checkIn: string; checkOut: string };
+  /** The same stay was booked moments ago (step-request.ts): find it, or book another room. */
+  sameStay?: boolean;
 }
 
 /** A booked stay as the last step shows it (rendered in place where no redirect is wanted). */
@@ -57,6 +65,15 @@ function wanted(value: string | null): SearchStep {
 export const retryable = (error: BookingFailure): boolean =>
   error.error.code === 'busy' || error.error.code === 'unavailable';
 
+/**
+ * How a failure is offered again: "Try again" only for a wait, and only once the wait its message
+ * names is over (a `busy` one: "try again in 6 minutes"); an outage says "try again" now.
+ */
+export function retryOf(error: BookingFailure): { retry: boolean; wait: number } {
+  const wait = error.error.code === 'busy' ? (error.error.retryAfter ?? 0) : 0;
+  return { retry: retryable(error), wait };
+}
+
 const count = (value: string | undefined): number =>
   value === undefined || value.trim() === '' ? Number.NaN : Number(value);
 
@@ -79,12 +96,18 @@ export async function stepFlow(
     values['checkOut'] = addDays(values['checkIn'] ?? '', Math.min(nights, 365));
   if (!values['roomTypeId'] && query.get('room'))
     values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
-  const target = wanted(query.get('step'));
+  // A stay that has passed (an old link, a bookmark): dropped with a notice, so the dates step
+  // opens at today's month (in the tenant's time zone) instead of a month of struck-out days. A
+  // date the guest just typed on the dates step (its form asks for `step=guests`) gets the field's
+  // own message instead.
+  const step = query.get('step');
+  const stale = step === 'guests' ? undefined : staleStay(values, service.rules().today);
+  const target = stale ? 'dates' : wanted(step);
   const at = (
     step: SearchStep,
     errors: FieldErrors = {},
     offers: AvailabilityResult | null = null,
-  ) => ({ step, values, errors, offers }) satisfies SearchState;
+  ): SearchState => ({ step, values, errors, offers, ...(stale ? { stale } : {}) });
   if (target === 'dates') return at('dates');
 
   const dates = stayErrors(values['checkIn'] ?? '', values['checkOut'] ?? '', service.rules());
@@ -93,10 +116,17 @@ export async function stepFlow(
 
   const adults = count(values['adults']);
   const children = count(values['children']);
-  const place = (await service.properties()).find((p) => p.id === values['property']);
+  const places = await service.properties();
+  const place = places.find((p) => p.id === values['property']);
   if (!place) return at('dates', { propertyId: [textKey('booking.error.placeRequired')] });
-  const guests = guestErrors(adults, children, place.capacity);
-  if (hasErrors(guests)) return at('guests', guests);
+  const guests = guestErrors(adults, children, place.capacity, place.name);
+  if (hasErrors(guests)) {
+    // The refusal names the place; the tenant's other places that take the party are offered.
+    const alternatives = places
+      .filter((p) => p.id !== place.id && !hasErrors(guestErrors(adults, children, p.capacity, '')))
+      .map((p) => p.id);
+    return { ...at('guests', guests), alternatives };
+  }
 
   let offers: AvailabilityResult;
   try {
@@ -114,7 +144,7 @@ export async function stepFlow(
     }
     // Busy or down: the guests step again, with the reason and what was asked kept.
     if (error instanceof BookingFailure && error.error.code !== 'not_found')
-      return { ...at('guests'), message: error.message, retry: retryable(error) };
+      return { ...at('guests'), message: error.message, ...retryOf(error) };
     throw error;
   }
   if (target === 'rooms') return at('rooms', {}, offers);
@@ -124,6 +154,19 @@ export async function stepFlow(
   if (!room.available)
     return at('rooms', { roomTypeId: [textKey('booking.error.roomUnavailable')] }, offers);
   return at('details', {}, offers);
+}
+
+/** A link's check-in before `today`: its dates, removed from `values`. */
+function staleStay(
+  values: Record<string, string>,
+  today: string,
+): SearchState['stale'] | undefined {
+  const checkIn = values['checkIn'] ?? '';
+  if (!isIsoDate(checkIn) || checkIn >= today) return undefined;
+  const checkOut = values['checkOut'] ?? '';
+  delete values['checkIn'];
+  delete values['checkOut'];
+  return { checkIn, checkOut: isIsoDate(checkOut) ? checkOut : '' };
 }
 
 /** The query of a step link: the search so far, and the step to show. */

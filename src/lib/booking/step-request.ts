@@ -20,6 +20,10 @@ export interface StayResult {
   message?: string;
   /** The message is a wait (busy, down): the same post again may work. */
   retry?: boolean;
+  /** Seconds until then. */
+  wait?: number;
+  /** Refused as the same stay booked moments ago (see `sameStay` in failures.ts). */
+  sameStay?: boolean;
 }
 
 type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
@@ -77,6 +81,9 @@ export async function stepRequest(
     const { confirmation, mailed, email } = posted;
     return { ...doneView(), booked: { confirmation, manage: posted.manage, mailed, email } };
   }
+  // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
+  if (Astro.request.method === 'POST' && !posted && answer.redirect)
+    return Astro.redirect(href('/stay'), 303);
   if (Astro.request.method === 'POST' && posted?.values) {
     session?.set(key, posted);
     if (answer.redirect && session) {
@@ -92,7 +99,8 @@ export async function stepRequest(
         ? stayResult(await session?.get(key))
         : undefined;
   // A failed booking's message is said once: a reload shows the review without it.
-  if (kept?.message && Astro.request.method === 'GET') session?.set(key, { ...kept, message: '' });
+  if (kept?.message && Astro.request.method === 'GET')
+    session?.set(key, { ...kept, message: '', retry: false, sameStay: false });
   // Back from the review to the details: the details as typed, without the review's verdict.
   const shown = kept && wanted === 'details' ? { ...kept, stage: 'details' } : kept;
   return stepView(Astro, properties, shown, answer.i18n);
@@ -178,5 +186,7 @@ async function searchStep(
     offers: search.offers,
     message: posted.message ?? '',
     retry: posted.retry ?? false,
+    wait: posted.wait ?? 0,
+    sameStay: posted.sameStay === true,
   };
 }

@@ -111,6 +111,16 @@ export function stepsModel(
         : [],
     booked,
     bookedFacts: booked ? JSON.stringify(bookedFacts(booked.confirmation)) : undefined,
+    /** The tenant's other places that take a party too big for this one (links keep the dates). */
+    alternatives: (state.alternatives ?? [])
+      .map((id) => properties.find((p) => p.id === id))
+      .filter((p): p is PropertySummary => p !== undefined),
+    staleNotice: state.stale
+      ? i18n.t('booking.staleDates', {
+          checkIn: stayDate(state.stale.checkIn, locale),
+          checkOut: state.stale.checkOut ? stayDate(state.stale.checkOut, locale) : '…',
+        })
+      : '',
   };
 }
 

@@ -100,6 +100,8 @@ export type ErrorCode =
   | 'not_found'
   | 'forbidden'
   | 'conflict'
+  /** The same stay was booked moments ago (another tab): book it again only with `anotherRoom`. */
+  | 'same_stay'
   | 'bad_request';
 
 /** How to book instead when booking is not available online (from the tenant's `lodging.contact`). */

@@ -207,6 +207,19 @@ export function lodgingClient(options: LodgingClientOptions) {
         readOptions,
       );
     },
+    /** One guest (the cancellation e-mail's address). Not profiled: the contract's path. */
+    getGuest(id: string, readOptions?: ReadOptions): Promise<Guest> {
+      return core.read(
+        {
+          operation: 'guests.get',
+          schema: singleGuestSchema,
+          path: urlPath`/guests/${id}`,
+          params: { id },
+          ttl: TTL.guest,
+        },
+        readOptions,
+      );
+    },
     createGuest(input: GuestInput): Promise<Guest> {
       return core.call({
         operation: 'guests.create',

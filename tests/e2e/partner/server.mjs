@@ -7,6 +7,22 @@ import { createServer } from 'node:http';
 const port = Number(process.argv[2] ?? process.env.PARTNER_PORT ?? 4322);
 const escape = (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The snippet's <noscript> link as docs/booking-partners.md writes it: the deep link of the tag. */
+function noscriptLink(site, params) {
+  const link = new URL('/stay', site);
+  const names = {
+    property: 'property',
+    'check-in': 'checkIn',
+    'check-out': 'checkOut',
+    adults: 'adults',
+  };
+  for (const [name, key] of Object.entries(names)) {
+    const value = params.get(name);
+    if (value) link.searchParams.set(key, value);
+  }
+  return link.href;
+}
+
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
   if (url.pathname === '/health') {
@@ -41,6 +57,7 @@ window.addEventListener('message', function (e) {
 document.addEventListener('masthead:booking-confirmed', function (e) { window.domConfirmations.push(e.detail); });
 </script>
 <script src="${escape(site)}/embed/booking.js"${data} async></script>
+<noscript><a href="${escape(noscriptLink(site, url.searchParams))}">Book at Harbour Times</a></noscript>
 <p>Text after the widget.</p>
 </main>
 </body>

@@ -197,3 +197,35 @@ describe('find my booking', () => {
     expect(mail.text).toContain(`Buchung ansehen oder stornieren: ${link}`);
   });
 });
+
+describe('the cancellation e-mail', () => {
+  it('goes once to the address each booking was made with (its own record, or the one its notes name)', async () => {
+    const service = alpine();
+    const email = `storno.${Date.now()}@example.com`;
+    const first = (await bookAt(service, 450, email)).confirmation;
+    // The address is on file now: the second stay goes under the online-requests record.
+    const second = (await bookAt(service, 460, email)).confirmation;
+    const place = await service.property(EDELWEISS);
+    const links = {
+      bookUrl: 'https://alpinepost.example/stay',
+      site: 'https://alpinepost.example/',
+    };
+    for (const [index, made] of [first, second].entries()) {
+      const booking = (await service.findStay(email, made.reference))!;
+      expect(await service.mailCancellation({ booking, place, ...links })).toBe(true);
+      // A repeated cancel (a reload, another server) sends nothing more.
+      expect(await service.mailCancellation({ booking, place, ...links })).toBe(false);
+      const mails = mailFor(email).filter((m) => m.subject?.includes('storniert'));
+      expect(mails).toHaveLength(index + 1);
+      const mail = mails.at(-1)!;
+      expect(mail.subject).toBe(`Ihre Buchung ${made.reference} ist storniert`);
+      expect(mail.text).toContain(`Ihre Buchung ${made.reference} (Edelweiss Lodge, `);
+      expect(mail.text).toContain('Doch anreisen? Buchen Sie neu: https://alpinepost.example/stay');
+      expect(mail.text).toContain('+41 33 555 01 23 · zimmer@alpine-lodges.test');
+      expect(mail.html).toContain('<a href="https://alpinepost.example/stay">');
+    }
+    expect(
+      mailFor(email).find((m) => m.subject?.includes(first.reference + ' ist'))?.text,
+    ).toContain('Guten Tag Heidi Muster');
+  });
+});

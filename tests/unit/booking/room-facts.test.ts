@@ -76,6 +76,8 @@ describe('a room card’s facts', () => {
     ['three adults in the double', double, 3, 0, 'For up to 2 adults'],
     ['a party larger than the room', double, 2, 2, 'Sleeps 3: you are 4'],
     ['a child in the cabin', { ...cabin, maxOccupancy: 2 }, 1, 1, 'Not for children'],
+    ['two children in the double', double, 1, 2, 'For 1 child at most'],
+    ['two adults in a room for one', { ...double, maxAdults: 1 }, 2, 0, 'For 1 adult at most'],
   ])('says why it cannot be chosen: %s', (_, limits, adults, children, why) => {
     const facts = roomFacts(offer(limits, { available: false }), { adults, children }, en, 'en');
     expect(facts.why).toBe(why);
@@ -90,5 +92,24 @@ describe('a room card’s facts', () => {
       'en',
     );
     expect(facts).toEqual({ capacity: 'Sleeps 4', why: 'Sold out for these dates' });
+  });
+});
+
+describe('“for up to N” in the plural rules of each language', () => {
+  it.each([
+    ['de-CH', 1, 'Für höchstens 1 Kind'],
+    ['de-CH', 2, 'Für höchstens 2 Kinder'],
+    ['fr-FR', 1, 'Pour 1 enfant au plus'],
+    ['fr-FR', 0, 'Pour 0 enfant au plus'],
+    ['fr-FR', 3, 'Pour 3 enfants au plus'],
+  ])('%s, %d children', (locale, max, said) => {
+    const limits = { maxAdults: 4, maxChildren: max, maxOccupancy: 8 };
+    const facts = roomFacts(
+      offer(limits, { available: false }),
+      { adults: 1, children: 4 },
+      sayIn(locale),
+      locale,
+    );
+    expect(facts.why).toBe(max === 0 ? sayIn(locale)('noChildren') : said);
   });
 });

@@ -12,12 +12,13 @@ describe('guests', () => {
     [1, 2, {}],
     [0, 0, { adults: ['At least one adult must stay.'] }],
     [Number.NaN, 0, { adults: ['At least one adult must stay.'] }],
-    [4, 0, { adults: ['Our rooms take at most 3 adults.'] }],
-    [2, 3, { children: ['Our rooms take at most 2 children.'] }],
+    [4, 0, { adults: ['Rooms at Harbour Inn take at most 3 adults.'] }],
+    [2, 3, { children: ['Rooms at Harbour Inn take at most 2 children.'] }],
     [2, -1, { children: ['Enter 0 or more children.'] }],
-    [3, 2, { children: ['Our rooms sleep at most 4 guests.'] }],
+    [3, 2, { children: ['Rooms at Harbour Inn sleep at most 4 guests.'] }],
+    [1, 0, {}],
   ])('%d adults, %d children → %j', (adults, children, expected) => {
-    expect(english(guestErrors(adults, children, capacity))).toEqual(expected);
+    expect(english(guestErrors(adults, children, capacity, 'Harbour Inn'))).toEqual(expected);
   });
 });
 
@@ -53,5 +54,17 @@ describe('guest details', () => {
     expect(new Set(COUNTRY_CODES).size).toBe(249);
     expect(isCountryCode('CH')).toBe(true);
     expect(isCountryCode('EU')).toBe(false);
+  });
+});
+
+describe('capacity refusals count in the language’s plural rules', () => {
+  it.each([
+    [{ maxAdults: 1, maxChildren: 1, maxOccupancy: 2 }, 2, 0, 'at most 1 adult.'],
+    [{ maxAdults: 2, maxChildren: 1, maxOccupancy: 3 }, 1, 2, 'at most 1 child.'],
+    [{ maxAdults: 1, maxChildren: 0, maxOccupancy: 1 }, 1, 0, ''],
+  ])('%j with %d adults, %d children', (capacity, adults, children, said) => {
+    const text = Object.values(english(guestErrors(adults, children, capacity, 'Inn'))).flat();
+    if (said) expect(text.join(' ')).toContain(said);
+    else expect(text).toEqual([]);
   });
 });

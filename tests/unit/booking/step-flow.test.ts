@@ -73,6 +73,8 @@ describe('the booking without JavaScript', () => {
       step: 'guests',
       message: 'booking.error.busy',
       retry: true,
+      // "Try again" is offered only once the 12 s the message names are over.
+      wait: 12,
       values: { adults: '3', children: '1' },
     });
   });
@@ -87,5 +89,63 @@ describe('the booking without JavaScript', () => {
   it('Back links carry the search so far', () => {
     const link = new URLSearchParams(stepQuery({ ...search, adults: '3', children: '' }, 'guests'));
     expect(Object.fromEntries(link)).toEqual({ step: 'guests', ...search, adults: '3' });
+  });
+
+  it('a party too big for the chosen place is told so by name, and which other places take it', async () => {
+    const small = { ...place, capacity: { maxAdults: 2, maxChildren: 1, maxOccupancy: 3 } };
+    const big = {
+      ...place,
+      id: 'other',
+      name: 'Bay Lodge',
+      capacity: { maxAdults: 6, maxChildren: 4, maxOccupancy: 6 },
+    };
+    const tiny = {
+      ...place,
+      id: 'tiny',
+      name: 'Cabin',
+      capacity: { maxAdults: 1, maxChildren: 0, maxOccupancy: 1 },
+    };
+    const api = { ...service(), properties: () => Promise.resolve([small, big, tiny]) };
+    const state = await stepFlow(query({ ...search, step: 'rooms', adults: '3' }), api, PROPERTY);
+    expect(state.step).toBe('guests');
+    expect(state.errors['adults']?.[0]).toContain('"place":"Harbour View Hotel"');
+    expect(state.alternatives).toEqual(['other']);
+    expect(api.availability).not.toHaveBeenCalled();
+  });
+
+  it('a stay that has passed (an old link) is dropped with a notice: the dates step, no dates', async () => {
+    const state = await stepFlow(
+      query({
+        ...search,
+        checkIn: '2098-12-20',
+        checkOut: '2098-12-22',
+        adults: '3',
+        step: 'rooms',
+      }),
+      service(),
+      PROPERTY,
+    );
+    expect(state.step).toBe('dates');
+    expect(state.stale).toEqual({ checkIn: '2098-12-20', checkOut: '2098-12-22' });
+    expect(state.values['checkIn']).toBeUndefined();
+    expect(state.values['checkOut']).toBeUndefined();
+    expect(state.values['adults']).toBe('3');
+    expect(state.errors).toEqual({});
+    // A past date typed on the dates step (its form asks for the guests step): the field's message.
+    const typed = await stepFlow(
+      query({ ...search, checkIn: '2098-12-20', checkOut: '2098-12-22', step: 'guests' }),
+      service(),
+      PROPERTY,
+    );
+    expect(typed).toMatchObject({ step: 'dates', values: { checkIn: '2098-12-20' } });
+    expect(typed.stale).toBeUndefined();
+    expect(typed.errors['checkIn']).toBeDefined();
+    // Today's stay is not stale.
+    const current = await stepFlow(
+      query({ ...search, checkIn: '2099-01-01', checkOut: '2099-01-02' }),
+      service(),
+      PROPERTY,
+    );
+    expect(current.stale).toBeUndefined();
   });
 });

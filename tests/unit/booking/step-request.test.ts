@@ -10,7 +10,8 @@ import { confirmation, config } from '../../fixtures/booking.ts';
 /** The page's view of a request: what stepRequest reads, and a redirect it can be seen to make. */
 function astro(method: string, headers: Record<string, string> = {}) {
   const deleted = vi.fn();
-  const session = { get: vi.fn(), set: vi.fn(), delete: deleted };
+  const kept = vi.fn();
+  const session = { get: vi.fn(), set: kept, delete: deleted };
   const page = {
     locals: { tenant: { id: 'harbour-times' }, href: (path: string) => `/harbour-times${path}` },
     url: new URL('http://site.test/harbour-times/stay'),
@@ -19,7 +20,7 @@ function astro(method: string, headers: Record<string, string> = {}) {
     redirect: (to: string, status: number) =>
       new Response(null, { status, headers: { Location: to } }),
   } as unknown as Parameters<typeof stepRequest>[0];
-  return { page, deleted };
+  return { page, deleted, kept };
 }
 
 const booked: BookedResult = {
@@ -63,5 +64,28 @@ describe('how a booking page answers a post', () => {
       booked: { manage: '/stay/manage/token.sig', mailed: true, confirmation },
     });
     expect(deleted).not.toHaveBeenCalled();
+  });
+
+  it('a refused post (the same stay booked moments ago) is kept for the GET its redirect leads to', async () => {
+    const { page, kept } = astro('POST');
+    const refused = {
+      stage: 'review',
+      values: { propertyId: 'p', checkIn: '2099-03-28', checkOut: '2099-03-30', adults: '2' },
+      fields: {},
+      message: 'booked moments ago',
+      retry: false,
+      sameStay: true,
+    };
+    const answer = (await stepRequest(page, config.properties, refused)) as Response;
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('Location')).toMatch(/^\/harbour-times\/stay\?step=review&/);
+    expect(kept).toHaveBeenCalledWith('booking:plain:harbour-times', refused);
+  });
+
+  it('a post the action refused outright is answered with a redirect too, never a page to re-post', async () => {
+    const { page } = astro('POST');
+    const answer = (await stepRequest(page, config.properties, undefined)) as Response;
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('Location')).toBe('/harbour-times/stay');
   });
 });

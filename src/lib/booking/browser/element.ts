@@ -157,6 +157,11 @@ class MastheadBooking extends HTMLElement {
   /** What a new step adds: the calendar, the print button, its partner events. */
   private enter(): void {
     this.querySelector<HTMLElement>('[data-action="print"]')?.removeAttribute('hidden');
+    // "Try again" appears once the wait the message names is over (before, it could only fail).
+    for (const retry of this.querySelectorAll<HTMLElement>('[data-retry-after]')) {
+      const wait = Number(retry.dataset['retryAfter']) * 1000;
+      setTimeout(() => retry.removeAttribute('hidden'), Number.isFinite(wait) ? wait : 0);
+    }
     this.renderDates();
     this.renderCalendar();
     const search = this.querySelector<HTMLElement>('[data-search]')?.dataset['search'];
@@ -418,8 +423,10 @@ class MastheadBooking extends HTMLElement {
     const rules = this.rules();
     if (!root || !inputs || !rules) return;
     const [checkIn, checkOut] = inputs.map((input) => input.value) as [string, string];
-    if (!this.month) this.month = monthStart(isIsoDate(checkIn) ? checkIn : rules.today);
-    if (!this.focusDay) this.focusDay = isIsoDate(checkIn) ? checkIn : rules.today;
+    // A check-in in the past (a stale link, an old draft) opens today's month, not that one.
+    const start = isIsoDate(checkIn) && checkIn >= rules.today ? checkIn : rules.today;
+    if (!this.month) this.month = monthStart(start);
+    if (!this.focusDay) this.focusDay = start;
     const calendar = { checkIn, checkOut, month: this.month, focus: this.focusDay };
     const hadFocus = root.contains(document.activeElement);
     const monthName = new Intl.DateTimeFormat(this.locale, {

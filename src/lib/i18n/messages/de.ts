@@ -407,17 +407,17 @@ export const de: Dictionary = {
   'booking.error.childrenCount': 'Geben Sie die Zahl der Kinder ein.',
   'booking.error.adultsMin': 'Mindestens eine erwachsene Person muss übernachten.',
   'booking.error.adultsMax': {
-    one: 'Unsere Zimmer bieten höchstens {count} erwachsenen Person Platz.',
-    other: 'Unsere Zimmer bieten höchstens {count} Erwachsenen Platz.',
+    one: '{place}: Die Zimmer bieten höchstens {count} erwachsenen Person Platz.',
+    other: '{place}: Die Zimmer bieten höchstens {count} Erwachsenen Platz.',
   },
   'booking.error.childrenMin': 'Geben Sie 0 oder mehr Kinder ein.',
   'booking.error.childrenMax': {
-    one: 'Unsere Zimmer bieten höchstens {count} Kind Platz.',
-    other: 'Unsere Zimmer bieten höchstens {count} Kindern Platz.',
+    one: '{place}: Die Zimmer bieten höchstens {count} Kind Platz.',
+    other: '{place}: Die Zimmer bieten höchstens {count} Kindern Platz.',
   },
   'booking.error.guestsMax': {
-    one: 'Unsere Zimmer bieten höchstens {count} Gast Platz.',
-    other: 'Unsere Zimmer bieten höchstens {count} Gästen Platz.',
+    one: '{place}: Die Zimmer bieten höchstens {count} Gast Platz.',
+    other: '{place}: Die Zimmer bieten höchstens {count} Gästen Platz.',
   },
   'booking.error.roomRequired': 'Wählen Sie ein Zimmer.',
   'booking.error.roomUnavailable':
@@ -456,9 +456,9 @@ export const de: Dictionary = {
   'booking.error.inProgress':
     'Diese Buchung wird gerade ausgeführt. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.justBooked':
-    'Dieser Aufenthalt wurde gerade eben gebucht, vielleicht in einem anderen Tab oder Fenster: Dort finden Sie die Bestätigung und Ihren privaten Link. Um ihn noch einmal zu buchen, versuchen Sie es in {wait} erneut.',
+    'Dieser Aufenthalt wurde gerade eben mit derselben E-Mail-Adresse gebucht, vielleicht in einem anderen Tab, Fenster oder Browser: Dort finden Sie die Bestätigung und Ihren privaten Link. Es wurde nichts weiter gebucht.',
   'booking.error.justBookedContact':
-    'Dieser Aufenthalt wurde gerade eben gebucht, vielleicht in einem anderen Tab oder Fenster: Dort finden Sie die Bestätigung und Ihren privaten Link. Unsicher, ob es geklappt hat? Wenden Sie sich an das Hotel: {contact}.',
+    'Dieser Aufenthalt wurde gerade eben mit derselben E-Mail-Adresse gebucht, vielleicht in einem anderen Tab, Fenster oder Browser: Dort finden Sie die Bestätigung und Ihren privaten Link. Es wurde nichts weiter gebucht. Unsicher, ob es geklappt hat? Wenden Sie sich an das Hotel: {contact}.',
   'booking.error.busy':
     'Bei den Buchungen ist gerade viel los. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.tooManyBookings':
@@ -522,11 +522,31 @@ export const de: Dictionary = {
   'widget.capacityAdults': 'Für {count} Personen, höchstens {adults}',
   'widget.capacityNoChildren': 'Für {adults}, keine Kinder',
   'widget.sleepsYouAre': 'Für {max} Personen: Sie sind {count}',
-  'widget.adultsOnly': 'Für höchstens {max} Erwachsene',
+  'widget.adultsOnly': {
+    one: 'Für höchstens {count} erwachsene Person',
+    other: 'Für höchstens {count} Erwachsene',
+  },
   'widget.noChildren': 'Nicht für Kinder',
-  'widget.fewerChildren': 'Für höchstens {max} Kinder',
+  'widget.fewerChildren': {
+    one: 'Für höchstens {count} Kind',
+    other: 'Für höchstens {count} Kinder',
+  },
   'widget.soldOut': 'An diesen Daten ausgebucht',
   'widget.calendarHint': 'Anreise wählen, dann Abreise',
   'widget.prevMonth': 'Voriger Monat',
   'widget.nextMonth': 'Nächster Monat',
+  // Booking: refusals that say what to do instead (issue 34), the guests step's place
+  'booking.sameStayFind': 'Diese Buchung finden',
+  'booking.anotherRoom': 'Ein weiteres Zimmer für dieselben Daten buchen',
+  'booking.guestsAt': 'Unterkunft: {place}',
+  'booking.otherPlaces': {
+    one: 'Für Ihre Gruppe passt, zu denselben Daten:',
+    other: 'Für Ihre Gruppe passen, zu denselben Daten:',
+  },
+  'booking.staleDates':
+    'Diese Daten sind vorbei: {checkIn} – {checkOut}. Bitte wählen Sie neue Daten.',
+  'manage.cancelMailSubject': 'Ihre Buchung {reference} ist storniert',
+  'manage.cancelMailText':
+    'Ihre Buchung {reference} ({place}, {dates}) ist storniert. Das Hotel ist informiert.',
+  'manage.cancelMailAgain': 'Doch anreisen? Buchen Sie neu: {url}',
 };

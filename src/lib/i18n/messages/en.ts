@@ -401,17 +401,17 @@ export const en = {
   'booking.error.childrenCount': 'Enter the number of children.',
   'booking.error.adultsMin': 'At least one adult must stay.',
   'booking.error.adultsMax': {
-    one: 'Our rooms take at most {count} adult.',
-    other: 'Our rooms take at most {count} adults.',
+    one: 'Rooms at {place} take at most {count} adult.',
+    other: 'Rooms at {place} take at most {count} adults.',
   },
   'booking.error.childrenMin': 'Enter 0 or more children.',
   'booking.error.childrenMax': {
-    one: 'Our rooms take at most {count} child.',
-    other: 'Our rooms take at most {count} children.',
+    one: 'Rooms at {place} take at most {count} child.',
+    other: 'Rooms at {place} take at most {count} children.',
   },
   'booking.error.guestsMax': {
-    one: 'Our rooms sleep at most {count} guest.',
-    other: 'Our rooms sleep at most {count} guests.',
+    one: 'Rooms at {place} sleep at most {count} guest.',
+    other: 'Rooms at {place} sleep at most {count} guests.',
   },
   'booking.error.roomRequired': 'Choose a room.',
   'booking.error.roomUnavailable': 'This room is not available. Please choose another.',
@@ -446,9 +446,9 @@ export const en = {
   'booking.error.requestKey': 'Missing or malformed idempotency key.',
   'booking.error.inProgress': 'This booking is being made right now. Please try again in {wait}.',
   'booking.error.justBooked':
-    'This stay was booked moments ago, perhaps in another tab or window: its confirmation and private link are there. To book it once more, try again in {wait}.',
+    'This stay was booked moments ago with the same e-mail address, perhaps in another tab, window or browser: its confirmation and private link are there. Nothing more was booked.',
   'booking.error.justBookedContact':
-    'This stay was booked moments ago, perhaps in another tab or window: its confirmation and private link are there. Not sure it went through? Contact the hotel: {contact}.',
+    'This stay was booked moments ago with the same e-mail address, perhaps in another tab, window or browser: its confirmation and private link are there. Nothing more was booked. Not sure it went through? Contact the hotel: {contact}.',
   'booking.error.busy': 'Booking is busy right now. Please try again in {wait}.',
   'booking.error.tooManyBookings':
     'Too many bookings from your connection. Please try again in {wait}.',
@@ -511,13 +511,26 @@ export const en = {
   'widget.capacityAdults': 'Sleeps {count}, at most {adults}',
   'widget.capacityNoChildren': 'Sleeps {adults}, no children',
   'widget.sleepsYouAre': 'Sleeps {max}: you are {count}',
-  'widget.adultsOnly': 'For up to {max} adults',
+  'widget.adultsOnly': { one: 'For {count} adult at most', other: 'For up to {count} adults' },
   'widget.noChildren': 'Not for children',
-  'widget.fewerChildren': 'For up to {max} children',
+  'widget.fewerChildren': { one: 'For {count} child at most', other: 'For up to {count} children' },
   'widget.soldOut': 'Sold out for these dates',
   'widget.calendarHint': 'Pick check-in, then check-out',
   'widget.prevMonth': 'Previous month',
   'widget.nextMonth': 'Next month',
+  // Booking: refusals that say what to do instead (issue 34), the guests step's place
+  'booking.sameStayFind': 'Find that booking',
+  'booking.anotherRoom': 'Book another room for the same dates',
+  'booking.guestsAt': 'Staying at {place}',
+  'booking.otherPlaces': {
+    one: 'This place takes your party, for the same dates:',
+    other: 'These places take your party, for the same dates:',
+  },
+  'booking.staleDates': 'These dates have passed: {checkIn} – {checkOut}. Please choose new dates.',
+  'manage.cancelMailSubject': 'Your booking {reference} is cancelled',
+  'manage.cancelMailText':
+    'Your booking {reference} at {place} ({dates}) is cancelled. The hotel has been told.',
+  'manage.cancelMailAgain': 'To stay after all, book again: {url}',
 } as const satisfies Record<string, string | PluralMessage>;
 
 /** A message with one form per plural category; `other` is required. */

@@ -406,17 +406,17 @@ export const fr: Dictionary = {
   'booking.error.childrenCount': 'Saisissez le nombre d’enfants.',
   'booking.error.adultsMin': 'Au moins un adulte doit séjourner.',
   'booking.error.adultsMax': {
-    one: 'Nos chambres accueillent au plus {count} adulte.',
-    other: 'Nos chambres accueillent au plus {count} adultes.',
+    one: 'Les chambres de {place} accueillent au plus {count} adulte.',
+    other: 'Les chambres de {place} accueillent au plus {count} adultes.',
   },
   'booking.error.childrenMin': 'Saisissez 0 enfant ou plus.',
   'booking.error.childrenMax': {
-    one: 'Nos chambres accueillent au plus {count} enfant.',
-    other: 'Nos chambres accueillent au plus {count} enfants.',
+    one: 'Les chambres de {place} accueillent au plus {count} enfant.',
+    other: 'Les chambres de {place} accueillent au plus {count} enfants.',
   },
   'booking.error.guestsMax': {
-    one: 'Nos chambres accueillent au plus {count} personne.',
-    other: 'Nos chambres accueillent au plus {count} personnes.',
+    one: 'Les chambres de {place} accueillent au plus {count} personne.',
+    other: 'Les chambres de {place} accueillent au plus {count} personnes.',
   },
   'booking.error.roomRequired': 'Choisissez une chambre.',
   'booking.error.roomUnavailable':
@@ -454,9 +454,9 @@ export const fr: Dictionary = {
   'booking.error.requestKey': 'Clé d’idempotence manquante ou mal formée.',
   'booking.error.inProgress': 'Cette réservation est en cours. Veuillez réessayer dans {wait}.',
   'booking.error.justBooked':
-    'Ce séjour vient d’être réservé, peut-être dans un autre onglet ou une autre fenêtre : sa confirmation et son lien privé s’y trouvent. Pour le réserver encore une fois, réessayez dans {wait}.',
+    'Ce séjour vient d’être réservé avec la même adresse e-mail, peut-être dans un autre onglet, une autre fenêtre ou un autre navigateur : sa confirmation et son lien privé s’y trouvent. Rien de plus n’a été réservé.',
   'booking.error.justBookedContact':
-    'Ce séjour vient d’être réservé, peut-être dans un autre onglet ou une autre fenêtre : sa confirmation et son lien privé s’y trouvent. Vous ne savez pas si cela a fonctionné ? Contactez l’hôtel : {contact}.',
+    'Ce séjour vient d’être réservé avec la même adresse e-mail, peut-être dans un autre onglet, une autre fenêtre ou un autre navigateur : sa confirmation et son lien privé s’y trouvent. Rien de plus n’a été réservé. Vous ne savez pas si cela a fonctionné ? Contactez l’hôtel : {contact}.',
   'booking.error.busy':
     'Les réservations sont très sollicitées en ce moment. Veuillez réessayer dans {wait}.',
   'booking.error.tooManyBookings':
@@ -521,11 +521,31 @@ export const fr: Dictionary = {
   'widget.capacityAdults': '{count} personnes, dont {adults} au plus',
   'widget.capacityNoChildren': 'Pour {adults}, sans enfants',
   'widget.sleepsYouAre': 'Pour {max} personnes : vous êtes {count}',
-  'widget.adultsOnly': 'Pour {max} adultes au plus',
+  'widget.adultsOnly': {
+    one: 'Pour {count} adulte au plus',
+    other: 'Pour {count} adultes au plus',
+  },
   'widget.noChildren': 'Pas pour les enfants',
-  'widget.fewerChildren': 'Pour {max} enfants au plus',
+  'widget.fewerChildren': {
+    one: 'Pour {count} enfant au plus',
+    other: 'Pour {count} enfants au plus',
+  },
   'widget.soldOut': 'Complet à ces dates',
   'widget.calendarHint': 'Choisissez l’arrivée, puis le départ',
   'widget.prevMonth': 'Mois précédent',
   'widget.nextMonth': 'Mois suivant',
+  // Booking: refusals that say what to do instead (issue 34), the guests step's place
+  'booking.sameStayFind': 'Retrouver cette réservation',
+  'booking.anotherRoom': 'Réserver une autre chambre aux mêmes dates',
+  'booking.guestsAt': 'Hébergement : {place}',
+  'booking.otherPlaces': {
+    one: 'Cet hébergement accueille votre groupe, aux mêmes dates :',
+    other: 'Ces hébergements accueillent votre groupe, aux mêmes dates :',
+  },
+  'booking.staleDates':
+    'Ces dates sont passées : {checkIn} – {checkOut}. Veuillez choisir de nouvelles dates.',
+  'manage.cancelMailSubject': 'Votre réservation {reference} est annulée',
+  'manage.cancelMailText':
+    'Votre réservation {reference} à {place} ({dates}) est annulée. L’hôtel en est informé.',
+  'manage.cancelMailAgain': 'Finalement vous venez ? Réservez à nouveau : {url}',
 };

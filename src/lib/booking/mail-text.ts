@@ -1,0 +1,22 @@
+/** HTML-escapes text for an e-mail's HTML part. */
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * A short e-mail from its lines: the plain-text part as they are, the HTML part one paragraph each
+ * (an address in a line becomes a link).
+ */
+export function textMail(lines: readonly string[]): { text: string; html: string } {
+  const text = lines.join('\n');
+  const html = lines
+    .filter((line) => line !== '')
+    .map((line) => {
+      const escaped = escapeHtml(line).replace(
+        /https?:\/\/[^\s<>&"']+/g,
+        (url) => `<a href="${url}">${url}</a>`,
+      );
+      return `<p>${escaped}</p>`;
+    })
+    .join('\n');
+  return { text, html };
+}
