@@ -183,3 +183,49 @@ test('a tenant without streams answers 404', async ({ page, request }) => {
   }
   await expect(page.getByRole('link', { name: 'Live', exact: true })).toHaveCount(0);
 });
+
+test.describe('a page kept in the cache before a stream starts', () => {
+  const tenant = 'harbour-times';
+  const CONTROL = 'http://127.0.0.1:4009';
+  test.afterAll(async ({ request }) => {
+    await request.post(`${CONTROL}/reset`);
+  });
+
+  test('says live on the first view after the start: neither the stream page nor the band says upcoming', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const setStreams = async (body: Record<string, unknown>) => {
+      const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
+      expect(response.ok()).toBe(true);
+    };
+    const { slug } = await firstWithStatus(request, tenant, 'scheduled');
+    const start = Date.now() + 15_000;
+    const londonDay = (time: number) =>
+      new Date(time).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
+    // The band announces a start "today": near midnight in London there is nothing to announce.
+    test.skip(londonDay(start) !== londonDay(start + 60_000), 'too close to midnight in London');
+    await setStreams({ status: 'ended' });
+    await setStreams({ slug, status: 'scheduled', at: new Date(start).toISOString() });
+
+    // Both pages as readers get them before the start: from the route cache.
+    const streamPage = tenantUrl(tenant, `/streams/${slug}`);
+    const front = tenantUrl(tenant, '/');
+    for (const url of [streamPage, front]) {
+      for (let view = 0; view < 2; view++) await page.goto(url);
+    }
+    await page.goto(streamPage);
+    await expect(page.locator('article.stream')).toHaveAttribute('data-status', 'scheduled');
+    await page.goto(front);
+    await expect(page.locator('[data-live-band]')).toHaveAttribute('data-live-band', 'today');
+
+    // The upstream says live at the start, as the player does.
+    await page.waitForTimeout(Math.max(0, start - Date.now()) + 1_000);
+    await setStreams({ slug, status: 'live' });
+    await page.goto(streamPage);
+    await expect(page.locator('article.stream')).toHaveAttribute('data-status', 'live');
+    await page.goto(front);
+    await expect(page.locator('[data-live-band]')).toHaveAttribute('data-live-band', 'live');
+  });
+});
