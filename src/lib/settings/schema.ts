@@ -113,7 +113,10 @@ function address(purpose: string) {
  * Add a setting here, then `npm run settings:readme` writes its row into the README.
  */
 export const settingDefinitions = {
-  HOST: text('where `npm start` listens (also read by the Node adapter)', 'all addresses'),
+  HOST: text(
+    'where `npm start` listens (also read by the Node adapter); with `TRUST_PROXY=true` a HOST other machines can reach gets a warning at start',
+    'all addresses; `127.0.0.1` with `TRUST_PROXY=true`',
+  ),
   PORT: number(
     { fallback: 4321, int: true, min: 0, max: 65535 },
     'port of `npm start` (also read by the Node adapter)',
