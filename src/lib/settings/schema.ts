@@ -198,7 +198,7 @@ export const settingDefinitions = {
   ),
   FRONT_PAGE_CACHE_SECONDS: number(
     { fallback: 60, int: true },
-    'seconds the front page is served from the route cache (and an edge) before it is rendered again; its live band follows a stream within twice this plus 20 s',
+    'seconds the front page is served from the route cache (and an edge) before it is rendered again; its live band follows a stream within twice this plus 20 s, and is never kept past a scheduled start',
   ),
   UPSTREAM_NOT_FOUND_SECONDS: number({ fallback: 60 }, 'how long an upstream 404 is remembered'),
   AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN: number(
