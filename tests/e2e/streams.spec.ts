@@ -195,14 +195,14 @@ test.describe('a page kept in the cache before a stream starts', () => {
     page,
     request,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     const setStreams = async (body: Record<string, unknown>) => {
       const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
       expect(response.ok()).toBe(true);
     };
     const { slug } = await firstWithStatus(request, tenant, 'scheduled');
     // Whole seconds, far enough ahead for the site's caches to take the new time first (below).
-    const start = Math.ceil((Date.now() + 60_000) / 1000) * 1000;
+    const start = Math.ceil((Date.now() + 100_000) / 1000) * 1000;
     const startIso = new Date(start).toISOString();
     const londonDay = (time: number) =>
       new Date(time).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
@@ -218,7 +218,7 @@ test.describe('a page kept in the cache before a stream starts', () => {
       await page.goto(url);
       return page.locator(selector).getAttribute('datetime');
     };
-    const settles = { timeout: 40_000, intervals: [1_000] };
+    const settles = { timeout: 45_000, intervals: [1_000] };
     await expect
       .poll(() => announced(streamPage, 'article.stream .when time'), settles)
       .toBe(startIso);
