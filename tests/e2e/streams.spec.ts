@@ -214,9 +214,13 @@ test.describe('a page kept in the cache before a stream starts', () => {
     // Both pages as readers get them before the start (from the route cache), once they name it.
     const streamPage = tenantUrl(tenant, `/streams/${slug}`);
     const front = tenantUrl(tenant, '/');
+    // Read at once (a locator would wait for an element the page may not have yet).
     const announced = async (url: string, selector: string) => {
       await page.goto(url);
-      return page.locator(selector).getAttribute('datetime');
+      return page.evaluate(
+        (found) => document.querySelector(found)?.getAttribute('datetime') ?? null,
+        selector,
+      );
     };
     const settles = { timeout: 45_000, intervals: [1_000] };
     await expect
