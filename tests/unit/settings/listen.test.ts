@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopback, listenChoice, PROXY_ONLY_HOST } from '../../../src/lib/settings/listen.ts';
 
+type Current = { TRUST_PROXY: boolean; HOST?: string };
+
 describe('listenChoice: behind a trusted proxy, Node is reachable only from it, or says so', () => {
-  it.each([
+  it.each<[string, Current, string | undefined, boolean]>([
     ['no proxy, no HOST: the adapter default', { TRUST_PROXY: false }, undefined, false],
     ['no proxy, a HOST: that one', { TRUST_PROXY: false, HOST: '0.0.0.0' }, '0.0.0.0', false],
     ['proxy, no HOST: loopback only', { TRUST_PROXY: true }, PROXY_ONLY_HOST, false],
