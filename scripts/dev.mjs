@@ -5,6 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { loadEnv } from 'vite';
 import './check-node.mjs';
 import { demoEnv } from './demo-env.mjs';
+import {
+  controlUrl,
+  foreignMessage,
+  mockAddress,
+  mockApiUrls,
+  probeMock,
+  siteOverrides,
+} from './dev-mock.ts';
 import { settingsMessage, settingsProblems } from '../src/lib/settings/validate.ts';
 
 const children = [];
@@ -59,16 +67,32 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
-const mockRunning = await fetch('http://127.0.0.1:4009/', {
-  signal: AbortSignal.timeout(1000),
-}).then(
-  (response) => response.ok,
-  () => false,
-);
-if (useMock && mockRunning)
-  console.log('[dev] a contract mock is already running on :4009; using it');
-else if (useMock)
-  run('mock', process.execPath, ['mock/server.ts'], { MOCK_LIMIT_PUBLIC: devLimit });
+// The mock where MOCK_HOST / MOCK_*_PORT say (as mock/index.ts reads them): reused when the
+// contract mock already answers there, started when the port is free, and a stop with a clear
+// message when another program holds it (it would otherwise leave every page a 503).
+if (useMock) {
+  let address;
+  try {
+    address = mockAddress();
+  } catch (error) {
+    console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  const probe = await probeMock(controlUrl(address));
+  if (probe.kind === 'foreign') {
+    console.error(foreignMessage(address, probe.detail));
+    process.exit(1);
+  }
+  if (probe.kind === 'mock') {
+    console.log(`[dev] a contract mock is already running at ${controlUrl(address)}; using it`);
+  } else {
+    run('mock', process.execPath, ['mock/server.ts'], { MOCK_LIMIT_PUBLIC: devLimit });
+  }
+  Object.assign(
+    siteEnv,
+    siteOverrides(probe.kind === 'mock' ? probe : mockApiUrls(address), siteEnv),
+  );
+}
 run(
   'astro',
   process.execPath,

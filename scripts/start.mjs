@@ -2,15 +2,17 @@
 // The handler serves the client files listed at start, text assets with the brotli/gzip copies the
 // build wrote beside them (`COMPRESSION=false`: never; src/lib/delivery/static-files.ts), and hands
 // every other request to the app without a disk lookup. Pages are compressed by the site's middleware.
-// HOST, PORT and MASTHEAD_OUT_DIR as for entry.mjs; every setting is read (and refused) by
-// src/lib/settings/, like the server's own.
+// HOST (127.0.0.1 by default with TRUST_PROXY=true), PORT and MASTHEAD_OUT_DIR as for entry.mjs;
+// every setting is read (and refused) by src/lib/settings/, like the server's own.
 import http from 'node:http';
 import { join, resolve } from 'node:path';
 import './check-node.mjs';
 import { settingsOrExit, tellAdapter } from '../src/lib/settings/settings.ts';
+import { listenChoice } from '../src/lib/settings/listen.ts';
 import { warmImage } from '../src/lib/images/warm.ts';
 
-const { COMPRESSION: compression, HOST, PORT, MASTHEAD_OUT_DIR } = settingsOrExit();
+const current = settingsOrExit();
+const { COMPRESSION: compression, PORT, MASTHEAD_OUT_DIR } = current;
 
 tellAdapter({ ASTRO_NODE_AUTOSTART: 'disabled' });
 const { handler, options } = await import(join(resolve(MASTHEAD_OUT_DIR), 'server', 'entry.mjs'));
@@ -69,7 +71,10 @@ const server = http.createServer(
   },
 );
 const port = PORT;
-const host = HOST ?? (options.host === true ? '0.0.0.0' : options.host || 'localhost');
+// Behind a trusted proxy without a HOST: loopback only (src/lib/settings/listen.ts; the built
+// entry's start-up check, imported above, has already warned about a HOST others can reach).
+const host =
+  listenChoice(current).host ?? (options.host === true ? '0.0.0.0' : options.host || 'localhost');
 server.listen(port, host, () => {
   console.log(
     `Masthead listening on http://${host}:${port} (compression ${compression ? 'on' : 'off'})`,

@@ -142,3 +142,48 @@ describe.each([
     expect(profileLines()).toHaveLength(3);
   });
 });
+
+describe.each([
+  ['npm start (scripts/start.mjs)', join(root, 'scripts/start.mjs')],
+  ['the built entry (dist/server/entry.mjs)', join(OUT_DIR, 'server/entry.mjs')],
+])('%s behind a trusted proxy (TRUST_PROXY=true)', (_label, script) => {
+  /** Starts the server with `env`, returns what it printed up to its listening line, stops it. */
+  async function startUp(env: NodeJS.ProcessEnv): Promise<string> {
+    const { HOST: _unset, ...inherited } = process.env;
+    const child = spawn(process.execPath, [script], {
+      env: {
+        ...inherited,
+        PORT: String(await freePort()),
+        MASTHEAD_OUT_DIR: OUT_DIR,
+        WATCH_CHANGES: 'false',
+        TRUST_PROXY: 'true',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await waitFor('the server to listen', () =>
+        Promise.resolve(/listening on/i.test(output) ? true : undefined),
+      );
+      return output;
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }
+
+  it('listens on loopback only without a HOST (the proxy on this machine), silently', async () => {
+    const output = await startUp({});
+    expect(output).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/i);
+    expect(output).not.toContain('TRUST_PROXY is on');
+  });
+
+  it('warns at start when HOST lets other machines reach Node directly', async () => {
+    const output = await startUp({ HOST: '0.0.0.0' });
+    expect(output).toContain(
+      'TRUST_PROXY is on and HOST=0.0.0.0 lets other machines reach Node directly',
+    );
+  });
+});

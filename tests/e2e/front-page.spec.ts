@@ -59,6 +59,12 @@ for (const tenant of DEMO_TENANTS) {
       for (const block of await blocks.all()) {
         await expect(block.getByRole('heading', { level: 3 }).first()).toBeVisible();
       }
+      // A story appears once per front page: featured, "More news" and the section blocks.
+      const stories = await page
+        .locator('main a[href^="/posts/"]')
+        .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+      expect(stories.length).toBeGreaterThan(10);
+      expect(stories.filter((story, i) => stories.indexOf(story) !== i)).toEqual([]);
       // The latest edition, with its cover, only where the tenant has the e-paper.
       await expect(page.locator('.edition-promo img')).toHaveCount(
         tenant.features?.epaper === false ? 0 : 1,
@@ -156,6 +162,50 @@ test.describe('the live band', () => {
     await expect.poll(() => band(page), settles).toBe('today');
     await expect(page.locator('[data-live-band] time')).toContainText('starts at');
   });
+});
+
+test('two live streams in the band are two items apart, on a phone and a desktop', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const tenant = 'harbour-times';
+  // Two streams live besides the seed's others (a scheduled one stays for the tests after this).
+  const list = await request.get(`${API}/streams?per_page=50`, { headers: { 'X-Tenant': tenant } });
+  const [first, second] = ((await list.json()) as { data: { slug: string }[] }).data;
+  for (const stream of [first!, second!]) {
+    await request.post(`${CONTROL}/streams`, {
+      data: { tenant, slug: stream.slug, status: 'live' },
+    });
+  }
+  try {
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      const items = page.locator('[data-live-band] li');
+      await expect
+        .poll(
+          async () => {
+            await page.goto(tenantUrl(tenant, '/'));
+            return items.count();
+          },
+          { timeout: 60_000, intervals: [1_000] },
+        )
+        .toBe(2);
+      const [a, b] = await items.evaluateAll((nodes) =>
+        nodes.map((node) => node.getBoundingClientRect().toJSON() as DOMRect),
+      );
+      // One under the other with space between, or side by side with a clear gap: never one line
+      // of text running into the next.
+      const apart = b!.top >= a!.bottom + 4 || b!.left >= a!.right + 12;
+      expect(apart, `items at ${width} px: ${JSON.stringify([a, b])}`).toBe(true);
+      for (const box of [a!, b!]) expect(box.right).toBeLessThanOrEqual(width);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      await context.close();
+    }
+  } finally {
+    await request.post(`${CONTROL}/reset`);
+  }
 });
 
 test('stream pages log nothing to the console', async ({ page, request }) => {

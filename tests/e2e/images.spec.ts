@@ -155,17 +155,88 @@ test.describe('the image route refuses what the site did not sign', () => {
     await page.goto(tenantUrl(TENANT, '/robots.txt'));
     const response = await browserGet(page, signed(cover, 480, 'avif'));
     expect(response).toMatchObject({ status: 404, type: 'image/gif', cache: 'no-store' });
-    // The browser draws it (no broken-image icon): a 1×1 transparent picture.
+    // The browser draws it (no broken-image icon): a transparent strip one pixel high.
     const drawn = await page.evaluate(
       async (src) => {
         const img = new Image();
         img.src = src;
         await img.decode().catch(() => undefined);
-        return img.naturalWidth;
+        return { width: img.naturalWidth, height: img.naturalHeight };
       },
       signed(cover, 480, 'avif'),
     );
-    expect(drawn).toBe(1);
+    expect(drawn).toEqual({ width: 1000, height: 1 });
+  });
+});
+
+test.describe('a picture in an article that cannot be made', () => {
+  const API = 'http://127.0.0.1:4010/api/v1';
+  const headers = { 'X-Tenant': TENANT, Accept: 'application/json' };
+  const token = async (request: APIRequestContext, email: string) => {
+    const login = await request.post(`${API}/auth/login`, {
+      headers,
+      data: { email, password: 'masthead-demo' },
+    });
+    expect(login.ok()).toBe(true);
+    return ((await login.json()) as { data: { token: string } }).data.token;
+  };
+  let post: { id: number; slug: string } | undefined;
+
+  test.afterAll(async ({ request }) => {
+    if (!post) return;
+    const admin = await token(request, 'admin@masthead.test');
+    await request.delete(`${API}/posts/${post.id}`, {
+      headers: { ...headers, Authorization: `Bearer ${admin}` },
+    });
+  });
+
+  test('collapses to its alt text: no blank gap, the working picture beside it unchanged', async ({
+    browser,
+    request,
+  }) => {
+    const editor = await token(request, 'editor@masthead.test');
+    const figure = (src: string, alt: string) =>
+      `<figure><img src="${src}" alt="${alt}" width="1200" height="800"><figcaption>${alt}.</figcaption></figure>`;
+    const created = await request.post(`${API}/posts`, {
+      headers: { ...headers, Authorization: `Bearer ${editor}` },
+      data: {
+        title: `A broken picture ${Date.now()}`,
+        status: 'published',
+        content: [
+          '<p>Before the picture.</p>',
+          figure('http://127.0.0.1:4010/media/daily-planet/covers/nothing-here.jpg', 'The pier'),
+          '<p>After the picture.</p>',
+          figure('http://127.0.0.1:4010/media/daily-planet/figures/harbour-1.svg', 'The harbour'),
+        ].join(''),
+      },
+    });
+    expect(created.status()).toBe(201);
+    post = ((await created.json()) as { data: { id: number; slug: string } }).data;
+
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(tenantUrl(TENANT, `/posts/${post.slug}`));
+      const [broken, working] = [
+        page.locator('.content picture[data-alt="The pier"]'),
+        page.locator('.content picture[data-alt="The harbour"]'),
+      ];
+      for (const picture of [broken, working]) {
+        await picture.scrollIntoViewIfNeeded();
+        await expect
+          .poll(() => picture.locator('img').evaluate((img: HTMLImageElement) => img.complete))
+          .toBe(true);
+      }
+      // The failed one is as high as its alt text (shown in its place), not a column-wide gap.
+      const brokenBox = (await broken.boundingBox())!;
+      expect(brokenBox.height).toBeLessThan(80);
+      expect(await broken.evaluate((node) => getComputedStyle(node, '::before').content)).toContain(
+        'The pier',
+      );
+      const workingImg = (await working.locator('img').boundingBox())!;
+      expect(workingImg.height).toBeGreaterThan(workingImg.width / 2);
+      await context.close();
+    }
   });
 });
 

@@ -183,3 +183,62 @@ test('a tenant without streams answers 404', async ({ page, request }) => {
   }
   await expect(page.getByRole('link', { name: 'Live', exact: true })).toHaveCount(0);
 });
+
+test.describe('a page kept in the cache before a stream starts', () => {
+  const tenant = 'harbour-times';
+  const CONTROL = 'http://127.0.0.1:4009';
+  test.afterAll(async ({ request }) => {
+    await request.post(`${CONTROL}/reset`);
+  });
+
+  test('says live on the first view after the start: neither the stream page nor the band says upcoming', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const setStreams = async (body: Record<string, unknown>) => {
+      const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
+      expect(response.ok()).toBe(true);
+    };
+    const { slug } = await firstWithStatus(request, tenant, 'scheduled');
+    // Whole seconds, far enough ahead for the site's caches to take the new time first (below).
+    const start = Math.ceil((Date.now() + 100_000) / 1000) * 1000;
+    const startIso = new Date(start).toISOString();
+    const londonDay = (time: number) =>
+      new Date(time).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
+    // The band announces a start "today": near midnight in London there is nothing to announce.
+    test.skip(londonDay(start) !== londonDay(start + 60_000), 'too close to midnight in London');
+    await setStreams({ status: 'ended' });
+    await setStreams({ slug, status: 'scheduled', at: startIso });
+
+    // Both pages as readers get them before the start (from the route cache), once they name it.
+    const streamPage = tenantUrl(tenant, `/streams/${slug}`);
+    const front = tenantUrl(tenant, '/');
+    // Read at once (a locator would wait for an element the page may not have yet).
+    const announced = async (url: string, selector: string) => {
+      await page.goto(url);
+      return page.evaluate(
+        (found) => document.querySelector(found)?.getAttribute('datetime') ?? null,
+        selector,
+      );
+    };
+    const settles = { timeout: 45_000, intervals: [1_000] };
+    await expect
+      .poll(() => announced(streamPage, 'article.stream .when time'), settles)
+      .toBe(startIso);
+    await expect
+      .poll(() => announced(front, '[data-live-band="today"] time'), settles)
+      .toBe(startIso);
+    await page.goto(streamPage);
+    await expect(page.locator('article.stream')).toHaveAttribute('data-status', 'scheduled');
+    expect(start - Date.now()).toBeGreaterThan(0);
+
+    // The upstream says live at the start, as the player does.
+    await page.waitForTimeout(Math.max(0, start - Date.now()) + 1_000);
+    await setStreams({ slug, status: 'live' });
+    await page.goto(streamPage);
+    await expect(page.locator('article.stream')).toHaveAttribute('data-status', 'live');
+    await page.goto(front);
+    await expect(page.locator('[data-live-band]')).toHaveAttribute('data-live-band', 'live');
+  });
+});

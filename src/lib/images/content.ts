@@ -28,13 +28,16 @@ function pictureHtml(picture: Picture, alt: string, title: string | undefined): 
     .map((s) => `<source type="${s.type}" srcset="${escape(s.srcset)}" sizes="${sizes}">`)
     .join('');
   const titleAttribute = title === undefined ? '' : ` title="${escape(title)}"`;
-  return `<picture>${sources}<img src="${escape(picture.src)}" srcset="${escape(picture.srcset)}" sizes="${sizes}" width="${picture.width}" height="${picture.height}" alt="${escape(alt)}"${titleAttribute} loading="lazy" decoding="async"></picture>`;
+  // The alt text again for CSS, shown beneath the picture: seen only when the picture failed.
+  const altAttribute = alt.trim() === '' ? '' : ` data-alt="${escape(alt)}"`;
+  return `<picture${altAttribute}>${sources}<img src="${escape(picture.src)}" srcset="${escape(picture.srcset)}" sizes="${sizes}" width="${picture.width}" height="${picture.height}" alt="${escape(alt)}"${titleAttribute} loading="lazy" decoding="async"></picture>`;
 }
 
 /**
  * Cleaned post HTML with every `<img>` served through the image route: a `<picture>` with AVIF,
  * WebP and JPEG at the article column's widths, width and height set (3:2 when the upstream gave
  * none). A picture from a host the tenant does not take pictures from is left out, never hot-linked.
+ * A picture with alt text carries it as `data-alt` too: a failed one collapses to that text.
  */
 export function withPictures(html: string, links: ImageLinks): string {
   return html.replace(IMG, (_tag, body: string) => {

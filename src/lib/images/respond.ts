@@ -6,9 +6,14 @@ export const PUBLIC_IMAGE_CACHE = 'public, max-age=31536000, immutable';
 /** A subscriber's page image: never stored by a browser cache or a shared one. */
 export const PRIVATE_IMAGE_CACHE = 'private, no-store';
 
-// A transparent 1×1 GIF: a failed picture shows the layout's typographic fallback beneath it,
-// never a broken-image icon.
-const BLANK_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+// A transparent 1000×1 GIF (71 bytes): a failed picture shows the layout's typographic fallback
+// beneath it, never a broken-image icon. Its shape is the point: a picture sized by its own ratio
+// (`height: auto`, an article's figures) collapses to a hairline and the alt text beneath it shows
+// (src/components/posts/PostArticle.astro), where a square stand-in left a blank gap a column wide.
+export const BLANK_GIF = Buffer.from(
+  'R0lGODlh6AMBAIAAAExpcQAAACH5BAUAAAAALAAAAADoAwEAAAIehI+py+0Po5y02ouz3rz7D4biSJbmiabqyrbuCzsFADs=',
+  'base64',
+);
 
 /** The headers of a derived image (the same from the route and from `npm start`'s warm path). */
 export function imageHeaders(

@@ -2,16 +2,18 @@ import { EDITIONS_PER_PAGE } from '../epaper/load.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
-import type { Edition } from '../publishing/schema.ts';
-import { STREAMS_PER_PAGE } from '../streams/loaders.ts';
+import type { Edition, Stream } from '../publishing/schema.ts';
+import { streamCacheLife } from '../streams/cache-life.ts';
+import { STREAMS_PER_PAGE, streamList } from '../streams/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { publishingFor } from '../site/clients.ts';
 import {
+  distinctBlocks,
+  frontPageStories,
   frontSections,
   liveBand,
   needsTopUp,
   promotedEdition,
-  sectionBlocks,
   topUp,
   type LiveBand,
   type SectionBlock,
@@ -29,9 +31,14 @@ import {
  * in the background, and that render may still read the list's previous copy (served while it is
  * refreshed), so the page after it is the first to show the change (140 s with the default 60 s).
  * Behind the shipped nginx edge, which refreshes in the background too, add it once more (200 s).
+ * A scheduled start is the exception: the page is never kept, fresh or stale, past the next one,
+ * and the first render after it reads the list afresh (src/lib/streams/cache-life.ts).
  */
-export function frontPageCache(): { maxAge: number; swr: number } {
-  return { maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 };
+export function frontPageCache(
+  streams: readonly Stream[] = [],
+  now = Date.now(),
+): { maxAge: number; swr: number } {
+  return streamCacheLife({ maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 }, streams, now);
 }
 
 /** Newest stories read at once for the list and every section block (the API's page maximum). */
@@ -40,6 +47,8 @@ const FRONT_POOL = 50;
 export interface FrontPageData extends HomeData {
   sections: SectionBlock[];
   band: LiveBand | null;
+  /** The streams the band was chosen from: the page's cache life ends at their next start. */
+  streams: Stream[];
   edition: Edition | null;
 }
 
@@ -73,7 +82,7 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
     navigationCategories(tenant),
     features.streams
       ? optional(tenant, 'streams', () =>
-          client.listStreams({ page: 1, perPage: STREAMS_PER_PAGE }),
+          streamList(tenant, { page: 1, perPage: STREAMS_PER_PAGE }, now.getTime()),
         )
       : null,
     features.epaper
@@ -82,11 +91,11 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
         )
       : null,
   ]);
-  const shown = new Set(featured.items.map((post) => post.id));
-  const blocks = sectionBlocks(
-    frontSections(tenant.frontPage.sections, categories),
+  const { list, blocks, shown } = frontPageStories(
+    featured.items,
     pool.items,
-    shown,
+    frontSections(tenant.frontPage.sections, categories),
+    POSTS_PER_PAGE,
   );
   const sections = await Promise.all(
     blocks.map(async (block) => {
@@ -102,7 +111,7 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
     featured: featured.items,
     // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
     latest: {
-      items: pool.items.slice(0, POSTS_PER_PAGE).filter((post) => !shown.has(post.id)),
+      items: list,
       page: {
         current: 1,
         last: Math.max(1, Math.ceil(total / POSTS_PER_PAGE)),
@@ -110,8 +119,9 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
         total,
       },
     },
-    sections: sections.filter((block) => block.posts.length > 0),
+    sections: distinctBlocks(sections, shown),
     band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,
+    streams: streams?.items ?? [],
     edition: editions ? promotedEdition(editions.items) : null,
   };
 }

@@ -51,6 +51,47 @@ export function sectionBlocks(
   });
 }
 
+/** The stories below the lead: the "More news" list and the section blocks, each story once. */
+export interface FrontPageStories {
+  list: PostSummary[];
+  blocks: SectionBlock[];
+  /** Every story shown so far (featured and list): what a block's top-up must leave out. */
+  shown: Set<PostSummary['id']>;
+}
+
+/**
+ * Composes the front page below its featured stories from a newest-first pool: the list is the
+ * newest `listSize` stories that are not featured, the section blocks take from what is left. A
+ * story appears once per front page (the list and a block used to share the newest ones).
+ */
+export function frontPageStories(
+  featured: readonly PostSummary[],
+  pool: readonly PostSummary[],
+  sections: readonly Category[],
+  listSize: number,
+): FrontPageStories {
+  const featuredIds = new Set(featured.map((post) => post.id));
+  const list = pool.slice(0, listSize).filter((post) => !featuredIds.has(post.id));
+  const shown = new Set([...featuredIds, ...list.map((post) => post.id)]);
+  return { list, blocks: sectionBlocks(sections, pool, shown), shown };
+}
+
+/**
+ * The blocks with every story shown above or in an earlier block left out (after top-ups, whose
+ * category reads may bring back a story the list or another block has), empty blocks dropped.
+ */
+export function distinctBlocks(
+  blocks: readonly SectionBlock[],
+  shown: ReadonlySet<PostSummary['id']>,
+): SectionBlock[] {
+  const used = new Set(shown);
+  return blocks.flatMap((block) => {
+    const posts = block.posts.filter((post) => !used.has(post.id));
+    for (const post of posts) used.add(post.id);
+    return posts.length > 0 ? [{ ...block, posts }] : [];
+  });
+}
+
 /** A block the pool could not fill although its category has more stories: read the category. */
 export function needsTopUp({ category, posts }: SectionBlock): boolean {
   return posts.length < SECTION_POSTS && (category.posts_count ?? Infinity) > posts.length;

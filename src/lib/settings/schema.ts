@@ -113,7 +113,10 @@ function address(purpose: string) {
  * Add a setting here, then `npm run settings:readme` writes its row into the README.
  */
 export const settingDefinitions = {
-  HOST: text('where `npm start` listens (also read by the Node adapter)', 'all addresses'),
+  HOST: text(
+    'where `npm start` listens (also read by the Node adapter); with `TRUST_PROXY=true` a HOST other machines can reach gets a warning at start',
+    'all addresses; `127.0.0.1` with `TRUST_PROXY=true`',
+  ),
   PORT: number(
     { fallback: 4321, int: true, min: 0, max: 65535 },
     'port of `npm start` (also read by the Node adapter)',
@@ -210,7 +213,7 @@ export const settingDefinitions = {
   ),
   FRONT_PAGE_CACHE_SECONDS: number(
     { fallback: 60, int: true },
-    'seconds the front page is served from the route cache (and an edge) before it is rendered again; its live band follows a stream within twice this plus 20 s',
+    'seconds the front page is served from the route cache (and an edge) before it is rendered again; its live band follows a stream within twice this plus 20 s, and is never kept past a scheduled start',
   ),
   UPSTREAM_NOT_FOUND_SECONDS: number({ fallback: 60 }, 'how long an upstream 404 is remembered'),
   AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN: number(

@@ -66,7 +66,10 @@ export function childEnvironment(
   return { ...process.env, ...overrides };
 }
 
-/** Sets the Node adapter's own variables before `npm start` loads its handler. */
-export function tellAdapter(variables: { ASTRO_NODE_AUTOSTART: 'disabled' }): void {
+/**
+ * Sets the Node adapter's own variables before it reads them: `npm start` turns off its autostart
+ * before loading its handler; the start-up check gives the built entry its listening address.
+ */
+export function tellAdapter(variables: { ASTRO_NODE_AUTOSTART?: 'disabled'; HOST?: string }): void {
   Object.assign(process.env, variables);
 }

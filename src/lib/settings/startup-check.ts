@@ -1,7 +1,8 @@
 // Imported first by the built server's entry (src/integrations/settings-check.ts), so
 // `node dist/server/entry.mjs` and `npm start` refuse to start with an invalid setting instead of
 // listening and answering 500 on every page.
-import { environmentProblems } from './settings.ts';
+import { listenChoice } from './listen.ts';
+import { environmentProblems, settings, tellAdapter } from './settings.ts';
 import { settingsMessage } from './validate.ts';
 
 const problems = environmentProblems();
@@ -9,3 +10,9 @@ if (problems.length > 0) {
   console.error(settingsMessage(problems));
   process.exit(1);
 }
+
+// Behind a trusted proxy only the proxy may reach Node: loopback without a HOST (the adapter reads
+// HOST when it listens, after these imports), a warning with one others can reach.
+const listen = listenChoice(settings());
+if (listen.host !== undefined && settings().HOST === undefined) tellAdapter({ HOST: listen.host });
+if (listen.warning) console.warn(`Masthead: ${listen.warning}`);

@@ -65,4 +65,14 @@ describe('the image route refuses a source beyond its limits', () => {
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
   });
+
+  it('stands in with a transparent strip: a picture sized by its own ratio shrinks to a hairline', async () => {
+    const response = await get(`${origin}/media/missing.jpg`);
+    expect(response.status).toBe(404);
+    const image = sharp(Buffer.from(await response.arrayBuffer()));
+    const [meta, stats] = await Promise.all([image.metadata(), image.stats()]);
+    expect(meta).toMatchObject({ format: 'gif', height: 1 });
+    expect(meta.width).toBeGreaterThanOrEqual(1000);
+    expect(stats.isOpaque).toBe(false);
+  });
 });

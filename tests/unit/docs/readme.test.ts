@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SECRET_KEYS } from '../../../src/lib/secrets/schema.ts';
 import { settingDefinitions } from '../../../src/lib/settings/schema.ts';
+import { TenantSchema } from '../../../src/lib/tenants/schema.ts';
+import { listenChoice, PROXY_ONLY_HOST } from '../../../src/lib/settings/listen.ts';
 
 const root = new URL('../../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -26,6 +28,27 @@ function repoPaths(text: string): string[] {
 
 /** Named but not in the repository on purpose: benchmark output (git-ignored), an example's file. */
 const NOT_IN_REPO = new Set(['bench/results/', 'profiles/my-api.json']);
+
+/** The object inside optional and default wrappers, if the schema is one; else `undefined`. */
+function objectShape(schema: unknown): Record<string, unknown> | undefined {
+  let current = schema as { shape?: Record<string, unknown>; def?: { innerType?: unknown } };
+  while (current.shape === undefined && current.def?.innerType !== undefined) {
+    current = current.def.innerType as typeof current;
+  }
+  return current.shape;
+}
+
+/** The first-column names of the README's tenants.json table (`theme.colors`, `name`…). */
+function tenantTableFields(text: string): Set<string> {
+  const section = text.slice(text.indexOf('## tenants.json reference')).split('\n## ')[0] ?? '';
+  const firstCells = section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => line.split('|')[1] ?? '');
+  return new Set(
+    firstCells.flatMap((cell) => [...cell.matchAll(/`([\w.$]+)`/g)].map((m) => m[1] ?? '')),
+  );
+}
 
 /** The README and the docs beside it. */
 const TEXTS = [
@@ -114,6 +137,20 @@ describe('README', () => {
     expect(unknown).toEqual([]);
   });
 
+  it('names every field of a tenant in its tenants.json table (a config object: each of its fields)', () => {
+    const named = tenantTableFields(readme);
+    expect(named).toContain('publishing.baseUrl');
+    const missing = Object.entries(TenantSchema.shape).flatMap(([field, schema]) => {
+      const inner = objectShape(schema);
+      // A row for the whole object (`features`, `messages`) or one per field of it.
+      if (!inner || named.has(field)) return named.has(field) ? [] : [field];
+      return Object.keys(inner)
+        .map((key) => `${field}.${key}`)
+        .filter((path) => !named.has(path));
+    });
+    expect(missing).toEqual([]);
+  });
+
   it('names only npm scripts that package.json has', () => {
     const packageJson = readFileSync(new URL('package.json', root), 'utf8');
     const scripts = (JSON.parse(packageJson) as { scripts: Record<string, string> }).scripts;
@@ -124,5 +161,33 @@ describe('README', () => {
     );
     expect(named.map(({ script }) => script)).toContain('settings:readme');
     expect(named.filter(({ script }) => !(script in scripts))).toEqual([]);
+  });
+});
+
+describe('docs/deploy.md, followed as written', () => {
+  const guide = readFileSync(new URL('docs/deploy.md', root), 'utf8');
+  const section = (title: string) => guide.slice(guide.indexOf(title)).split('\n## ')[0] ?? '';
+
+  it('installs the cache purge module the shipped nginx config needs (nginx -t fails without it)', () => {
+    const config = readFileSync(new URL('deploy/nginx/masthead.conf', root), 'utf8');
+    expect(config).toMatch(/^\s*proxy_cache_purge /m);
+    const install = /```sh\n([\s\S]*?)```/.exec(section('## 3. The edge cache'))?.[1] ?? '';
+    expect(install).toMatch(/apt-get install [^\n]*\blibnginx-mod-http-cache-purge\b/);
+  });
+
+  it('gives the static build its command, not a promise', () => {
+    const text = section('## 5. Static builds');
+    expect(text).toContain('npm run build:static -- ');
+    expect(text).not.toMatch(/when it lands|haven't landed|not landed|tracked as its own issue/i);
+  });
+
+  it('states where Node listens as the code decides it (loopback behind a trusted proxy)', () => {
+    const row = guide.split('\n').find((line) => line.startsWith('| `HOST`'));
+    expect(row).toContain(`\`${PROXY_ONLY_HOST}\` with \`TRUST_PROXY=true\``);
+    expect(row).not.toContain('`localhost`');
+    expect(listenChoice({ TRUST_PROXY: true }).host).toBe(PROXY_ONLY_HOST);
+    expect(settingDefinitions.HOST.shown).toContain(
+      `\`${PROXY_ONLY_HOST}\` with \`TRUST_PROXY=true\``,
+    );
   });
 });

@@ -38,6 +38,11 @@ describe('pictures inside post HTML', () => {
     expect(out.match(/<source type="image\/avif"/g)).toHaveLength(2);
   });
 
+  it('repeats a picture’s alt text as data-alt, shown in its place when it fails; none when empty', () => {
+    const pictures = [...out.matchAll(/<picture([^>]*)>/g)].map(([, attributes]) => attributes);
+    expect(pictures).toEqual([' data-alt="A &quot;harbour&quot;"', '']);
+  });
+
   it('never names the upstream, and drops a picture from a host the tenant does not use', () => {
     expect(out).not.toContain('api.news.example');
     expect(out).not.toContain('cdn.example/');

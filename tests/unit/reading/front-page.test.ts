@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   SECTION_POSTS,
   clockTime,
+  distinctBlocks,
+  frontPageStories,
   frontSections,
   liveBand,
   liveBandParts,
@@ -75,6 +77,43 @@ describe('sectionBlocks', () => {
     const block = { category: category('sport'), posts: [post(2, 'sport')] };
     const own = [post(2, 'sport'), post(1, 'sport'), post(9, 'sport'), post(10, 'sport')];
     expect(topUp(block, own, new Set([1])).posts.map((p) => p.id)).toEqual([2, 9, 10]);
+  });
+});
+
+describe('frontPageStories', () => {
+  // Newest first: the list takes the newest four that are not featured, blocks take the rest.
+  const pool = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((id) => post(id, id % 2 ? 'news' : 'sport'));
+  const featured = [post(2, 'sport'), post(20, 'news')];
+  const sections = [category('news'), category('sport')];
+
+  it('shows a story at most once: featured, then the "More news" list, then the section blocks', () => {
+    const { list, blocks, shown } = frontPageStories(featured, pool, sections, 5);
+    expect(list.map((p) => p.id)).toEqual([1, 3, 4, 5]);
+    expect(blocks.map((block) => block.posts.map((p) => p.id))).toEqual([
+      [7, 9],
+      [6, 8, 10],
+    ]);
+    const everyStory = [...featured, ...list, ...blocks.flatMap((block) => block.posts)];
+    const ids = everyStory.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(shown).toEqual(new Set([2, 20, 1, 3, 4, 5]));
+  });
+
+  it('after top-ups, drops a story the list or an earlier block already has, and empty blocks', () => {
+    const blocks = [
+      { category: category('news'), posts: [post(1, 'news'), post(7, 'news')] },
+      { category: category('sport'), posts: [post(7, 'news'), post(8, 'sport')] },
+      { category: category('city'), posts: [post(3, 'city')] },
+    ];
+    expect(
+      distinctBlocks(blocks, new Set([1, 3])).map((block) => [
+        block.category.slug,
+        block.posts.map((p) => p.id),
+      ]),
+    ).toEqual([
+      ['news', [7]],
+      ['sport', [8]],
+    ]);
   });
 });
 
