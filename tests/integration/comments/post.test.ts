@@ -59,6 +59,7 @@ function request(change: Partial<PostCommentRequest> = {}): PostCommentRequest {
       name: 'Gina Guest',
       email: 'gina@example.com',
       parentId: '',
+      key: '',
     },
     token: null,
     limitKey: 'daily-planet|203.0.113.5',
@@ -135,7 +136,7 @@ describe('postComment: guests', () => {
       spent += 1;
       return Promise.resolve({ ok: true });
     };
-    const values = { content: 'x'.repeat(2001), name: 'Gina', email: '', parentId: '1' };
+    const values = { content: 'x'.repeat(2001), name: 'Gina', email: '', parentId: '1', key: '' };
     const outcome = failure(await post(request({ values }), counting));
     expect(outcome.values).toEqual(values);
     expect(Object.keys(outcome.fields).sort()).toEqual(['content', 'email']);
@@ -161,7 +162,7 @@ describe('postComment: signed in', () => {
     await loadCommentsView(client(), SLUG, { reply: null, page: null, outcome: undefined });
     const content = `Signed in ${crypto.randomUUID()}`;
     const outcome = await post(
-      request({ token, values: { content, name: '', email: '', parentId: '4' } }),
+      request({ token, values: { content, name: '', email: '', parentId: '4', key: '' } }),
     );
     expect(outcome).toMatchObject({ ok: true, status: 'approved', message: PUBLISHED_MESSAGE });
     if (!outcome.ok) return;
