@@ -121,3 +121,82 @@ export function landingAddress(
   const path = `/${pathname.replace(/^[/\\]+/, '')}`;
   return href(text ? `${path}?${text}` : path);
 }
+
+function seeOther(location: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { Location: location, 'Cache-Control': 'no-store' },
+  });
+}
+
+/** What of Astro's `getActionContext(context)` the rule uses. */
+export interface ActionsOfRequest {
+  action?:
+    { calledFrom: 'rpc' | 'form'; name: string; handler: () => Promise<unknown> } | undefined;
+  setActionResult(name: string, result: never): void;
+  serializeActionResult(result: never): unknown;
+}
+
+/** What of the request's context the rule uses (Astro's `APIContext` has all of it). */
+export interface FormRequest {
+  request: Request;
+  url: URL;
+  locals: App.Locals;
+  session?:
+    | {
+        get(key: string): Promise<unknown>;
+        set(key: string, value: KeptResult, options?: { ttl?: number }): void;
+        delete(key: string): void;
+      }
+    | undefined;
+}
+
+/**
+ * The rule itself (./middleware.ts gives it Astro's context): a form post of `REDIRECTED_ACTIONS`
+ * runs its action, keeps result and typed values, and is answered `303` to `?sent=<id>`; that GET
+ * gets them once and is private; a `?sent=` whose result is gone redirects to the page without it.
+ */
+export async function answerForm(
+  context: FormRequest,
+  actions: ActionsOfRequest,
+  next: () => Promise<Response>,
+): Promise<Response> {
+  const { action } = actions;
+  const { session, locals, url } = context;
+  const pathname = locals.tenantMatch.pathname;
+
+  if (action?.calledFrom === 'form' && REDIRECTED_ACTIONS.has(action.name) && session) {
+    const form = await context.request
+      .clone()
+      .formData()
+      .catch(() => new FormData());
+    const result = await action.handler();
+    const id = newResultId();
+    // The session as it is after the action (a sign-in gives it a new id: the result goes there).
+    session.set(
+      keptKey(id),
+      {
+        action: action.name,
+        result: actions.serializeActionResult(result as never) as KeptResult['result'],
+        values: keptValues(form),
+      },
+      { ttl: KEPT_SECONDS },
+    );
+    return seeOther(landingAddress(pathname, url.searchParams, id, locals.href));
+  }
+
+  if (context.request.method !== 'GET' || !url.searchParams.has(SENT_PARAM)) return next();
+  const id = parseResultId(url.searchParams.get(SENT_PARAM));
+  const kept = id && session ? readKept(await session.get(keptKey(id))) : undefined;
+  // Taken already (a reload, Back), expired, or never ours: the page itself, without the id.
+  if (!id || !kept || !session) {
+    return seeOther(landingAddress(pathname, url.searchParams, null, locals.href));
+  }
+  session.delete(keptKey(id));
+  actions.setActionResult(kept.action, kept.result as never);
+  keepFormValues(locals, kept.values);
+  const response = await next();
+  // Personal whatever the page says: it shows this visitor's result and typed text.
+  response.headers.set('Cache-Control', 'private, no-store');
+  return response;
+}
