@@ -153,7 +153,9 @@ async function postOnceThenWander(page: Page, request: APIRequestContext): Promi
   await form.getByLabel('Comment', { exact: true }).fill(text);
   await form.getByLabel('Name', { exact: true }).fill('Olga Once');
   await form.getByLabel('E-mail', { exact: true }).fill('olga@example.com');
-  await postReply(page, 200);
+  const landing = await submit(page, /Post comment/);
+  expect(landing.status()).toBe(200);
+  expect(landing.headers()['cache-control']).toBe('private, no-store');
   await expect(page).toHaveURL(/[?&]sent=[\w-]{16}#comment-form$/);
   // The guest sees what they posted, waiting for a moderator: never "published".
   await expect(page.getByRole('status')).toContainText('Your comment is awaiting moderation');
@@ -302,7 +304,9 @@ test('a guest reply waits for moderation, is listed after an editor approves it,
   await form.getByLabel('E-mail', { exact: true }).fill('gina@example.com');
   await postReply(page, 200);
   await expect(page.getByRole('status')).toContainText('Your comment is awaiting moderation');
-  await expect(page.locator('#comments')).not.toContainText(text);
+  // Its text is shown to them with the notice, not in the thread.
+  await expect(page.locator('[data-posted-comment]')).toHaveText(text);
+  await expect(page.getByRole('list', { name: 'Comments', exact: true })).not.toContainText(text);
   await expect(form.getByLabel('Comment', { exact: true })).toHaveValue('');
   await auditCopy(page, browser);
 
