@@ -7,7 +7,7 @@ import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts
 import type { ConsumeLimit } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
 import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
-import type { PostOnce } from '../lib/comments/once.ts';
+import type { PostOnce } from '../lib/comments/post.ts';
 import { invalidateEverywhere } from '../lib/freshness/bus.ts';
 import { logError } from '../lib/log/log.ts';
 import { clientIp } from '../lib/request/visitor-limits.ts';

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { logWarn } from '../log/log.ts';
 import { LockTimeoutError, createKeyedLock } from '../upstream/lock.ts';
 import { getRedis } from '../upstream/redis.ts';
-import type { CommentOutcome } from './post.ts';
+import type { CommentOutcome, PostOnce } from './post.ts';
 
 /**
  * A comment carries an idempotency key, as a booking does: a hidden field minted when the form
@@ -75,13 +75,6 @@ export function postedStore(redisUrl: string | undefined): PostedStore {
     },
   };
 }
-
-/** Runs a post once per remembered name. */
-export type PostOnce = (
-  name: string,
-  post: () => Promise<CommentOutcome>,
-  busy: () => CommentOutcome,
-) => Promise<CommentOutcome>;
 
 export function postOnce(store: PostedStore, redisUrl: string | undefined): PostOnce {
   const lock = createKeyedLock({

@@ -5,7 +5,6 @@ import type { PublishingClient } from '../publishing/client.ts';
 import { mapValidationErrors, validateComment } from './form.ts';
 import type { CommentFormValues } from './form.ts';
 import type { ConsumeLimit } from './limit.ts';
-import type { PostOnce } from './once.ts';
 import type { CommentInput } from '../publishing/schema.ts';
 
 export const MODERATION_MESSAGE = textKey('comments.awaiting');
@@ -63,6 +62,13 @@ export interface PostCommentRequest {
   /** The name this post is remembered under (its idempotency key: ./once.ts), if it has one. */
   remember?: string | null;
 }
+
+/** Runs a post once per remembered name (./once.ts). */
+export type PostOnce = (
+  name: string,
+  post: () => Promise<CommentOutcome>,
+  busy: () => CommentOutcome,
+) => Promise<CommentOutcome>;
 
 export interface PostCommentDeps {
   /** The tenant's publishing client acting for `token` (anonymous when undefined). */
