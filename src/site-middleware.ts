@@ -15,6 +15,8 @@ import { startFreshness } from './lib/freshness/start.ts';
 import { purgeEndpoint } from './lib/freshness/purge-route.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
+import { formPosts } from './lib/forms/middleware.ts';
+import { SENT_PARAM } from './lib/forms/after-post.ts';
 import {
   cleanRedirect,
   isDoublyEscaped,
@@ -115,6 +117,8 @@ const tenantResolution = defineMiddleware(async (context, next) => {
  */
 function cleanAddress(method: string, url: URL, pathname: string): Response | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
+  // A form's landing (`?sent=`): private, or a redirect to the page without it (`formPosts`).
+  if (url.searchParams.has(SENT_PARAM)) return null;
   const allowed = shareableParams(pathname);
   const location = allowed && cleanRedirect(url, allowed);
   if (!location) return null;
@@ -171,4 +175,6 @@ export const onRequest = sequence(
   upstreamVisitor,
   errorLogging,
   securityHeaders,
+  // Every form: POST → 303 → GET, the action's result kept in the session (src/lib/forms/).
+  formPosts,
 );

@@ -6,16 +6,22 @@ import { readFormValues } from '../lib/comments/form.ts';
 import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts';
 import type { ConsumeLimit } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
+import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
+import type { PostOnce } from '../lib/comments/post.ts';
+import { invalidateEverywhere } from '../lib/freshness/bus.ts';
 import { logError } from '../lib/log/log.ts';
 import { clientIp } from '../lib/request/visitor-limits.ts';
 import { publishingFor } from '../lib/site/clients.ts';
-const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } = settings();
+const { COMMENTS_PER_IP_PER_10_MIN, EDGE_PURGE_URL, REDIS_URL, TRUST_PROXY } = settings();
 
 let limiter: ConsumeLimit | undefined;
 const consume: ConsumeLimit = (key) => {
   limiter ??= commentLimiter(commentLimit(COMMENTS_PER_IP_PER_10_MIN), REDIS_URL);
   return limiter(key);
 };
+
+let once: PostOnce | undefined;
+const postOnceFor = (): PostOnce => (once ??= postOnce(postedStore(REDIS_URL), REDIS_URL));
 
 // Lenient on purpose: the rules (with friendly messages and the typed text kept) live in
 // `lib/comments/form.ts`, so a mistake re-renders the form instead of failing Astro's input parsing.
@@ -28,6 +34,8 @@ const input = z.object({
   name: z.string().optional(),
   email: z.string().optional(),
   parent_id: z.string().optional(),
+  /** The form's idempotency key (src/lib/comments/once.ts). */
+  key: z.string().max(100).optional(),
 });
 
 export const commentActions = {
@@ -42,16 +50,30 @@ export const commentActions = {
       }
       // The only place the session is read: the post page itself stays session-free and cacheable.
       const signedIn = await getSignedIn(ctx.session, tenant.id);
+      const values = readFormValues(form);
       const outcome = await postComment(
         {
           postSlug: form.post,
-          values: readFormValues(form),
+          values,
           token: signedIn?.token ?? null,
           limitKey: limitKey(tenant.id, clientIp(ctx, TRUST_PROXY)),
+          remember:
+            values.key &&
+            rememberedName({
+              tenant: tenant.id,
+              post: form.post,
+              key: values.key,
+              author: signedIn
+                ? `user:${signedIn.user.id}`
+                : `guest:${values.name}|${values.email}`,
+              content: values.content.trim(),
+              parentId: values.parentId,
+            }),
         },
         {
           client: (token) => publishingFor(tenant, token),
           consume,
+          once: postOnceFor(),
           onUnexpected: (error) =>
             logError(
               'comments.post.failed',
@@ -63,6 +85,15 @@ export const commentActions = {
       // The upstream refused the stored token (revoked, expired): forget it, so the next attempt
       // can go out as a guest instead of failing the same way.
       if (!outcome.ok && outcome.kind === 'signed-out') clearSignedIn(ctx.session, tenant.id);
+      // Published at once: the post's cached thread goes on every server and at the edge, so the
+      // reader finds it wherever they land (the change watcher's way: src/lib/freshness/).
+      if (outcome.ok && outcome.status === 'approved') {
+        await invalidateEverywhere(
+          tenant,
+          { tenant: tenant.id, comments: [form.post], at: Date.now() },
+          { redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL },
+        );
+      }
       return outcome;
     },
   }),

@@ -11,7 +11,12 @@ import type { Service } from './processes.ts';
 import { startEdge, startTwoServers } from './stack.ts';
 import type { Mock, TwoServers } from './stack.ts';
 import { editorOf } from './editor.ts';
+import { readFileSync } from 'node:fs';
 import type { Editor } from './editor.ts';
+
+const demo = JSON.parse(
+  readFileSync(new URL('../../mock/demo-accounts.json', import.meta.url), 'utf8'),
+) as { password: string; publishing: Record<string, { reader: { email: string } }> };
 
 let stack: TwoServers;
 let mock: Mock;
@@ -202,6 +207,54 @@ describe('POST /_purge', () => {
     // The lists that may show it go too.
     const home = await dropped(tenant, '/');
     for (const time of home) expect(time - asked).toBeLessThan(5000);
+  }, 60_000);
+
+  it('shows a reader’s published comment at once on both servers and through the edge', async () => {
+    const slug = await firstSlug(tenant);
+    const path = `/posts/${slug}`;
+    await warm(tenant, path);
+    const siteHost = `${tenant}.localhost:${edge.port}`;
+    const form = (address: string, fields: Record<string, string>, cookie?: string) =>
+      send(`http://127.0.0.1:${edge.port}${address}`, {
+        method: 'POST',
+        host: siteHost,
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: `http://${siteHost}`,
+          ...(cookie ? { Cookie: cookie } : {}),
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const reader = demo.publishing[tenant]!.reader;
+    const login = await form('/login?_action=login', {
+      email: reader.email,
+      password: demo.password,
+      next: '/account',
+    });
+    expect(login.status).toBe(303);
+    const cookie = login.cookies;
+    const text = `A reader comment ${Date.now()}`;
+    const posted = await form(
+      `${path}?_action=postComment`,
+      { post: slug, content: text, key: crypto.randomUUID().replaceAll('-', '') },
+      cookie,
+    );
+    expect(posted.status).toBe(303);
+    // The page the reader lands on says so and lists it.
+    const landing = await send(`http://127.0.0.1:${edge.port}${String(posted.headers.location)}`, {
+      host: siteHost,
+      headers: { Cookie: posted.cookies || cookie },
+    });
+    expect(landing.text).toContain('Your comment has been published.');
+    expect(landing.text).toContain(text);
+    // Reopened, on either server and through the edge, for anyone: its cached copies went.
+    for (const site of sites) {
+      const page = await direct(site, tenant, path);
+      expect(page.text, `server ${site.port}`).toContain(text);
+    }
+    await waitFor('the comment at the edge', async () =>
+      (await edgeOf(tenant, path)).text.includes(text) ? true : undefined,
+    );
   }, 60_000);
 
   it('drops every page of a tag or of everything at the edge, path-prefixed addresses too', async () => {

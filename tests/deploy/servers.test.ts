@@ -131,8 +131,17 @@ describe('per-visitor limits', () => {
   it('count one visitor’s attempts on every server together', async () => {
     const host = 'daily-planet.localhost';
     const subscriber = demo.publishing['daily-planet']!.subscriber;
-    // One visitor (its own address, passed on by the trusted proxy) with a wrong password.
-    const attempt = (site: Service) =>
+    // One visitor (its own address, passed on by the trusted proxy) with a wrong password: the
+    // post is answered 303, and the page it lands on (with the session cookie) says what happened.
+    const attempt = async (site: Service) => {
+      const posted = await post(site);
+      expect(posted.status).toBe(303);
+      return send(url(site, String(posted.headers.location)), {
+        host,
+        headers: { Cookie: posted.cookies, 'X-Forwarded-For': '203.0.113.77' },
+      });
+    };
+    const post = (site: Service) =>
       send(url(site, '/login?_action=login'), {
         method: 'POST',
         host,

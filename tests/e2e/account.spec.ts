@@ -164,6 +164,11 @@ test('the paying subscriber sees "paid", coming back to the page that asked for 
   await page.goto(tenantUrl(TENANT, '/login?next=https://evil.example/'));
   await logIn(page, 'subscriber@masthead.test');
   await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+  // Before: `/.//evil.example` passed the check on the raw string, answered `Location: //evil.example`.
+  await logOut(page);
+  await page.goto(tenantUrl(TENANT, `/login?next=${encodeURIComponent('/.//evil.example')}`));
+  await logIn(page, 'subscriber@masthead.test');
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
   await page.goto(tenantUrl(TENANT, '/login?next=%2Fplans'));
   await expect(page).toHaveURL(tenantUrl(TENANT, '/plans'));
 
@@ -201,6 +206,49 @@ test('a wrong password keeps the e-mail and says what went wrong, in an accessib
   await page.getByRole('button', { name: 'Log in' }).click();
   await expectAccount(page, 'Riley Reader', 'reader@masthead.test', 'free');
 });
+
+/** Upstream sign-ins so far, from the mock's control server. */
+async function upstreamLogins(page: Page): Promise<number> {
+  const stats = (await (await page.request.get('http://127.0.0.1:4009/stats')).json()) as {
+    publishing: { routes: Record<string, number> };
+  };
+  return stats.publishing.routes['POST /auth/login'] ?? 0;
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`POST → 303 → GET (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, () => {
+    test.use({ javaScriptEnabled });
+
+    test('a refused sign-in is answered with a redirect: reload and Back send it no second time', async ({
+      page,
+    }) => {
+      await page.goto(tenantUrl(TENANT, '/login?next=%2Fplans'));
+      const before = await upstreamLogins(page);
+      const [posted] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        logIn(page, 'reader@masthead.test', 'not-the-password'),
+      ]);
+      expect(posted.status()).toBe(303);
+      await expect(page).toHaveURL(/\/login\?sent=[\w-]{16}$/);
+      // The typed e-mail and the page to go on to survive the redirect; the password never does.
+      await expect(page.getByLabel('E-mail address')).toHaveValue('reader@masthead.test');
+      await expect(page.getByRole('alert')).toContainText('We could not log you in.');
+      await expect(page.locator('input[name="next"]')).toHaveValue('/plans');
+      expect(await upstreamLogins(page)).toBe(before + 1);
+
+      await page.reload();
+      await expect(page).toHaveURL(tenantUrl(TENANT, '/login'));
+      await page.goBack();
+      await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Fplans'));
+      expect(await upstreamLogins(page)).toBe(before + 1);
+
+      // Corrected, it signs in and goes on to the page that asked.
+      await logIn(page, 'reader@masthead.test');
+      await expect(page).toHaveURL(tenantUrl(TENANT, '/plans'));
+      expect(await upstreamLogins(page)).toBe(before + 2);
+    });
+  });
+}
 
 test.describe('without JavaScript', () => {
   // (axe needs JavaScript: the same pages are checked in the tests above.)
@@ -275,37 +323,68 @@ test('a session on one tenant signs nobody in on another (path-prefix tenants sh
   await watch.check();
 });
 
-/** A form POST from a loopback address of our own choosing, so the per-IP limit is this test's alone. */
-function postLogin(
+interface Answer {
+  status: number;
+  body: string;
+  location: string | undefined;
+  cookie: string | undefined;
+}
+
+/** One request from a loopback address of our own choosing. */
+function send(
   from: string,
-  fields: Record<string, string>,
-): Promise<{ status: number; body: string }> {
-  const body = new URLSearchParams(fields).toString();
+  path: string,
+  options: { body?: string; cookie?: string | undefined } = {},
+): Promise<Answer> {
+  const { body, cookie } = options;
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
         host: '127.0.0.1',
         port: E2E_PORT,
-        path: '/alpine-post/login?_action=login',
-        method: 'POST',
+        path,
+        method: body === undefined ? 'GET' : 'POST',
         localAddress: from,
         headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'content-length': Buffer.byteLength(body),
-          origin: `http://127.0.0.1:${E2E_PORT}`,
+          ...(body === undefined
+            ? {}
+            : {
+                'content-type': 'application/x-www-form-urlencoded',
+                'content-length': Buffer.byteLength(body),
+                origin: `http://127.0.0.1:${E2E_PORT}`,
+              }),
+          ...(cookie ? { cookie } : {}),
         },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            location: res.headers.location,
+            cookie: res.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; '),
+          }),
         );
       },
     );
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * A sign-in form POST from a loopback address of our own choosing (so the per-IP limit is this
+ * test's alone), then the GET its `303` lands on, with the session cookie: the landing's answer.
+ */
+async function postLogin(from: string, fields: Record<string, string>): Promise<Answer> {
+  const posted = await send(from, '/alpine-post/login?_action=login', {
+    body: new URLSearchParams(fields).toString(),
+  });
+  expect(posted.status).toBe(303);
+  expect(posted.location).toMatch(/^\/alpine-post\/login\?sent=[\w-]{16}$/);
+  return send(from, posted.location!, { cookie: posted.cookie });
 }
 
 test('repeated wrong passwords from one address get a friendly "too many attempts"', async () => {
@@ -331,5 +410,7 @@ test('repeated wrong passwords from one address get a friendly "too many attempt
   const right = await postLogin(from, { ...wrong, password: PASSWORD });
   expect(right.status).toBe(429);
   const other = await postLogin(`127.1.${octet()}.${octet()}`, { ...wrong, password: PASSWORD });
+  // Signed in: the landing goes on to the account.
   expect(other.status).toBe(303);
+  expect(other.location).toBe('/alpine-post/account');
 });

@@ -14,6 +14,7 @@ import { checkA11y, tenantUrl } from './helpers.ts';
 test.use({ javaScriptEnabled: false });
 
 const API = 'http://127.0.0.1:4010/api/v1';
+const CONTROL = 'http://127.0.0.1:4009';
 const TENANT = 'daily-planet';
 const SLUG = 'welcome-to-our-new-website';
 const POST_PATH = `/posts/${SLUG}`;
@@ -108,21 +109,74 @@ async function auditCopy(page: Page, browser: Browser): Promise<void> {
   }
 }
 
-/** Submits the comment form and returns the POST's response. */
+/**
+ * Submits the comment form: the POST is answered `303` to the post page with `?sent=`, whose GET
+ * shows the result. Returns the landing GET's response.
+ */
 async function submit(page: Page, button: RegExp = /Post (comment|reply)/): Promise<Response> {
-  const [response] = await Promise.all([
+  const [posted] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('_action=')),
     page.getByRole('button', { name: button }).click(),
   ]);
   await page.waitForLoadState();
-  return response;
+  // POST → 303 → GET: the POST itself never renders a page (a reload would post again).
+  expect(posted.status()).toBe(303);
+  expect(posted.headers()['cache-control']).toBe('no-store');
+  expect(posted.headers()['location']).toMatch(/[?&]sent=[\w-]{16}$/);
+  const landing = await posted.request().redirectedTo()?.response();
+  expect(landing, 'the GET the POST redirected to').toBeTruthy();
+  expect(landing!.request().method()).toBe('GET');
+  return landing!;
 }
 
-/** Posts a reply; the answer has `status` and is personal, so never stored by a shared cache. */
+/** Posts a reply; its landing has `status` and is personal, so never stored by a shared cache. */
 async function postReply(page: Page, status: number): Promise<void> {
-  const posted = await submit(page, /Post reply/);
-  expect(posted.status()).toBe(status);
-  expect(posted.headers()['cache-control']).toBe('private, no-store');
+  const landing = await submit(page, /Post reply/);
+  expect(landing.status()).toBe(status);
+  expect(landing.headers()['cache-control']).toBe('private, no-store');
+}
+
+/** Upstream `POST /posts/{slug}/comments` calls so far, from the mock's control server. */
+async function commentWrites(request: APIRequestContext): Promise<number> {
+  const stats = (await (await request.get(`${CONTROL}/stats`)).json()) as {
+    publishing: { routes: Record<string, number> };
+  };
+  return stats.publishing.routes['POST /posts/{slug}/comments'] ?? 0;
+}
+
+/** A guest comment posted through the form; reload, Back and Forward afterwards post nothing. */
+async function postOnceThenWander(page: Page, request: APIRequestContext): Promise<void> {
+  const text = unique('Posted once');
+  await page.goto(tenantUrl(TENANT, POST_PATH));
+  const before = await commentWrites(request);
+  const form = page.locator('#comment-form');
+  await form.getByLabel('Comment', { exact: true }).fill(text);
+  await form.getByLabel('Name', { exact: true }).fill('Olga Once');
+  await form.getByLabel('E-mail', { exact: true }).fill('olga@example.com');
+  const landing = await submit(page, /Post comment/);
+  expect(landing.status()).toBe(200);
+  expect(landing.headers()['cache-control']).toBe('private, no-store');
+  await expect(page).toHaveURL(/[?&]sent=[\w-]{16}#comment-form$/);
+  // The guest sees what they posted, waiting for a moderator: never "published".
+  await expect(page.getByRole('status')).toContainText('Your comment is awaiting moderation');
+  await expect(page.getByRole('status')).not.toContainText('published');
+  await expect(page.locator('[data-posted-comment]')).toHaveText(text);
+  expect(await commentWrites(request)).toBe(before + 1);
+
+  // A reload repeats the GET only: the result was shown once, the page comes back without it.
+  const reloaded = await page.reload();
+  expect(reloaded?.request().method()).toBe('GET');
+  await expect(page).toHaveURL(new RegExp(`${POST_PATH}#comment-form$`));
+  await expect(page.locator('[data-posted-comment]')).toHaveCount(0);
+  expect(await commentWrites(request)).toBe(before + 1);
+
+  // Back reaches the page the form was on (a GET, no ERR_CACHE_MISS); Forward again.
+  const back = await page.goBack();
+  expect(back?.request().method() ?? 'GET').toBe('GET');
+  await expect(page.locator('#comment-form')).toBeVisible();
+  await page.goForward();
+  await expect(page.locator('#comment-form')).toBeVisible();
+  expect(await commentWrites(request)).toBe(before + 1);
 }
 
 test('threads render nested with authors, dates in the tenant’s zone, and reply links', async ({
@@ -185,9 +239,23 @@ test('threads render nested with authors, dates in the tenant’s zone, and repl
   await auditCopy(page, browser);
 });
 
+test('a comment is posted once: reload, Back and Forward send no second write', async ({
+  page,
+  request,
+}) => {
+  await postOnceThenWander(page, request);
+});
+
 test.describe('with JavaScript', () => {
   // The rest of this file runs without it: the forms must work as plain HTML.
   test.use({ javaScriptEnabled: true });
+
+  test('a comment is posted once with JavaScript too: reload, Back and Forward send no write', async ({
+    page,
+    request,
+  }) => {
+    await postOnceThenWander(page, request);
+  });
 
   test('the comment field counts characters as the reader types, and says so after a pause', async ({
     page,
@@ -236,7 +304,9 @@ test('a guest reply waits for moderation, is listed after an editor approves it,
   await form.getByLabel('E-mail', { exact: true }).fill('gina@example.com');
   await postReply(page, 200);
   await expect(page.getByRole('status')).toContainText('Your comment is awaiting moderation');
-  await expect(page.locator('#comments')).not.toContainText(text);
+  // Its text is shown to them with the notice, not in the thread.
+  await expect(page.locator('[data-posted-comment]')).toHaveText(text);
+  await expect(page.getByRole('list', { name: 'Comments', exact: true })).not.toContainText(text);
   await expect(form.getByLabel('Comment', { exact: true })).toHaveValue('');
   await auditCopy(page, browser);
 
@@ -350,4 +420,12 @@ test('a signed-in comment is published at once, under its parent, from a fresh l
   );
   await expect(page.locator('#comments')).toContainText(guestText);
   await auditCopy(page, browser);
+
+  // Reopening the post at its public address (the copy the route cache held before): the comment
+  // is there at once, and the count with it.
+  const heading = page.getByRole('heading', { level: 2, name: /^Comments/ });
+  const counted = await heading.innerText();
+  await page.goto(tenantUrl(TENANT, POST_PATH));
+  await expect(commentBy(page, 'Riley Reader', text)).toHaveCount(1);
+  await expect(heading).toHaveText(counted);
 });

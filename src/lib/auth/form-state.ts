@@ -68,36 +68,29 @@ export function describeError(error: unknown, i18n: I18n): Pick<FormState, 'mess
 }
 
 /**
- * The submitted values of `names` (never a field whose name mentions a password). Astro's action
- * reads a clone of the body, so the page can read it again.
+ * The submitted values of `names` (never a field whose name mentions a password), from what the
+ * form's POST kept for its GET (src/lib/forms/after-post.ts).
  */
-export async function submittedValues(
-  request: Request,
+export function submittedValues(
+  kept: Readonly<Record<string, string>> | undefined,
   names: readonly string[],
-): Promise<Record<string, string>> {
-  if (request.method !== 'POST') return {};
-  let data: FormData;
-  try {
-    data = await request.formData();
-  } catch {
-    return {};
-  }
+): Record<string, string> {
   const values: Record<string, string> = {};
   for (const name of names) {
     if (name.includes('password')) continue;
-    const value = data.get(name);
+    const value = kept?.[name];
     if (typeof value === 'string') values[name] = value.slice(0, 1000);
   }
   return values;
 }
 
 /** Everything a form needs after a failed submit; `EMPTY_FORM` when there was none. */
-export async function formState(
-  request: Request,
+export function formState(
+  kept: Readonly<Record<string, string>> | undefined,
   error: unknown,
   keep: readonly string[],
   i18n: I18n,
-): Promise<FormState> {
+): FormState {
   if (!error) return EMPTY_FORM;
-  return { ...describeError(error, i18n), values: await submittedValues(request, keep) };
+  return { ...describeError(error, i18n), values: submittedValues(kept, keep) };
 }

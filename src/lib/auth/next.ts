@@ -4,18 +4,30 @@ export const DEFAULT_NEXT = '/account';
 // Pages that would loop back into the sign-in flow.
 const FLOW_PATHS = new Set(['/login', '/register', '/logout']);
 
+/** Stands in for the tenant's origin when none is given: only same-origin paths come out anyway. */
+const SITE_ORIGIN = 'https://site.invalid';
+
 /**
- * A same-site path to continue to after signing in, or `fallback`. Only relative paths of this site
- * pass: no scheme, no `//host` or `/\host` (browsers read both as another host), no control
- * characters. The result is a site path (`/account?tab=1`); pass it through `locals.href`.
+ * A same-site path to continue to after signing in, or `fallback`. The value is resolved with the
+ * URL parser against the site's origin (as a browser would resolve a `Location`), and passes only
+ * when it stays on that origin and its normalised path cannot be read as another host: no scheme,
+ * no `//host`, `/\host` or `/.//host` (dot segments removed first), no control characters or
+ * backslashes anywhere. The result is a site path (`/account?tab=1`); pass it through `locals.href`.
  */
-export function safeNext(raw: string | null | undefined, fallback = DEFAULT_NEXT): string {
+export function safeNext(
+  raw: string | null | undefined,
+  fallback = DEFAULT_NEXT,
+  origin: string = SITE_ORIGIN,
+): string {
   if (!raw || raw.length > 512) return fallback;
-  if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(raw)) {
-    return fallback;
-  }
-  const url = URL.parse(raw, 'http://site.invalid');
-  if (url?.origin !== 'http://site.invalid') return fallback;
+  // The parser drops tabs and newlines and reads `\` as `/`: refuse them rather than guess.
+  if (!raw.startsWith('/') || /[\\\u0000-\u001f\u007f-\u009f]/.test(raw)) return fallback;
+  const base = URL.parse(origin);
+  const url = base && URL.parse(raw, base);
+  if (!base || !url || url.origin !== base.origin) return fallback;
+  // After normalisation (`/./`, `/../`), a path that starts with `//` is a host to a browser.
+  if (url.pathname.startsWith('//') || !url.pathname.startsWith('/')) return fallback;
+  if (url.username || url.password) return fallback;
   const path = url.pathname.replace(/\/+$/, '') || '/';
   if (FLOW_PATHS.has(path)) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;

@@ -18,9 +18,28 @@ export interface CommentFormValues {
   email: string;
   /** The comment being replied to, or '' for a new thread. */
   parentId: string;
+  /** The form's idempotency key ('' until one is minted: `newCommentKey`). */
+  key: string;
 }
 
-export const EMPTY_VALUES: CommentFormValues = { content: '', name: '', email: '', parentId: '' };
+export const EMPTY_VALUES: CommentFormValues = {
+  content: '',
+  name: '',
+  email: '',
+  parentId: '',
+  key: '',
+};
+
+/** The idempotency key as the form sends it: minted by the site, so anything else is ignored. */
+export function parseCommentKey(value: string | undefined): string | null {
+  const key = value?.trim() ?? '';
+  return /^[\w-]{16,64}$/.test(key) ? key : null;
+}
+
+/** A fresh idempotency key for a comment form (src/lib/comments/once.ts remembers it). */
+export function newCommentKey(): string {
+  return crypto.randomUUID().replaceAll('-', '');
+}
 
 /** Raw form fields (any of them may be missing or not a string on a hand-made POST). */
 export function readFormValues(raw: Record<string, unknown>): CommentFormValues {
@@ -33,6 +52,7 @@ export function readFormValues(raw: Record<string, unknown>): CommentFormValues 
     name: text('name'),
     email: text('email'),
     parentId: text('parent_id').trim(),
+    key: parseCommentKey(text('key')) ?? '',
   };
 }
 

@@ -3,6 +3,7 @@ import { actions, isInputError } from 'astro:actions';
 import { i18nFor } from '../i18n/index.ts';
 import type { I18n } from '../i18n/index.ts';
 import { localize, localizeFields, textKey } from '../i18n/text.ts';
+import { keptFormValues } from '../forms/after-post.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../site/clients.ts';
 import { EMPTY_VALUES, readFormValues } from './form.ts';
@@ -18,13 +19,10 @@ export interface PageComments {
   submitted: boolean;
 }
 
-/** The form fields of the POST itself, when the action failed before it could echo them. */
-async function submittedValues(request: Request): Promise<CommentFormValues> {
-  try {
-    return readFormValues(Object.fromEntries((await request.clone().formData()).entries()));
-  } catch {
-    return EMPTY_VALUES;
-  }
+/** What the POST kept of the form, when the action failed before it could echo it. */
+function submittedValues(Astro: AstroGlobal): CommentFormValues {
+  const kept = keptFormValues(Astro.locals);
+  return kept ? readFormValues(kept) : EMPTY_VALUES;
 }
 
 /** The outcome's messages (text keys or the API's own text) in the reader's language. */
@@ -56,7 +54,7 @@ export async function commentsForPage(
         ? textKey('comments.error.reload')
         : textKey('comments.error.retry'),
       fields: {},
-      values: await submittedValues(Astro.request),
+      values: submittedValues(Astro),
     };
   } else if (outcome && !outcome.ok) {
     Astro.response.status = failureStatus(outcome.kind);

@@ -5,6 +5,7 @@ import type { PublishingClient } from '../publishing/client.ts';
 import { mapValidationErrors, validateComment } from './form.ts';
 import type { CommentFormValues } from './form.ts';
 import type { ConsumeLimit } from './limit.ts';
+import type { CommentInput } from '../publishing/schema.ts';
 
 export const MODERATION_MESSAGE = textKey('comments.awaiting');
 export const PUBLISHED_MESSAGE = textKey('comments.published');
@@ -19,6 +20,8 @@ export type CommentOutcome =
       status: 'approved' | 'pending';
       id: string;
       message: string;
+      /** What was posted, as sent: a guest sees it with "awaiting moderation" until approved. */
+      content: string;
     }
   | {
       ok: false;
@@ -56,7 +59,16 @@ export interface PostCommentRequest {
   token: string | null;
   /** Rate-limit key (tenant and client address). */
   limitKey: string;
+  /** The name this post is remembered under (its idempotency key: ./once.ts), if it has one. */
+  remember?: string | null;
 }
+
+/** Runs a post once per remembered name (./once.ts). */
+export type PostOnce = (
+  name: string,
+  post: () => Promise<CommentOutcome>,
+  busy: () => CommentOutcome,
+) => Promise<CommentOutcome>;
 
 export interface PostCommentDeps {
   /** The tenant's publishing client acting for `token` (anonymous when undefined). */
@@ -64,6 +76,8 @@ export interface PostCommentDeps {
   consume: ConsumeLimit;
   /** Called with unexpected failures (never shown to the visitor). */
   onUnexpected?: (error: unknown) => void;
+  /** Posts once per idempotency key (./once.ts); without it every call posts. */
+  once?: PostOnce;
 }
 
 /**
@@ -97,6 +111,26 @@ export async function postComment(
     return fail('invalid', textKey('comments.error.fields'), checked.fields);
   }
 
+  const send = () => limitAndCreate(request, deps, checked.input, fail);
+  if (!deps.once || !request.remember) return send();
+  // A second post of the same key answers the first one's comment (no rate-limit point either).
+  return deps.once(request.remember, send, () => fail('busy', textKey('comments.error.posting')));
+}
+
+/** Spends a rate-limit point and creates the comment; failures come back as outcomes. */
+async function limitAndCreate(
+  request: PostCommentRequest,
+  deps: PostCommentDeps,
+  input: CommentInput,
+  fail: (
+    kind: FailureKind,
+    message: string,
+    fields?: FieldErrors,
+    extra?: { retryAfterSeconds?: number; values?: CommentFormValues },
+  ) => CommentOutcome,
+): Promise<CommentOutcome> {
+  const { values } = request;
+  const signedIn = request.token !== null;
   const limited = await deps.consume(request.limitKey);
   if (!limited.ok) {
     return fail(
@@ -110,13 +144,14 @@ export async function postComment(
   try {
     const created = await deps
       .client(request.token ?? undefined)
-      .createComment(request.postSlug, checked.input);
+      .createComment(request.postSlug, input);
     const status = created.comment.status === 'approved' ? 'approved' : 'pending';
     return {
       ok: true,
       status,
       id: String(created.comment.id),
       message: status === 'approved' ? PUBLISHED_MESSAGE : MODERATION_MESSAGE,
+      content: input.content,
     };
   } catch (error) {
     const failure = classify(error);

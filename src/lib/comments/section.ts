@@ -18,8 +18,14 @@ export interface CommentFormState {
   fields: FieldErrors;
   /** A failed submission: its kind and the sentence for the top of the form. */
   error: { kind: FailureKind; message: string } | null;
-  /** A successful submission. */
-  success: { status: 'approved' | 'pending'; message: string; id: string; listed: boolean } | null;
+  /** A successful submission (`content`: what was posted, shown while it awaits moderation). */
+  success: {
+    status: 'approved' | 'pending';
+    message: string;
+    id: string;
+    listed: boolean;
+    content: string;
+  } | null;
   /** The comment being answered (from `?reply=` or the submitted form), when it is listed. */
   replyTo: { id: string; authorName: string } | null;
 }
@@ -114,6 +120,7 @@ export function formState(
         message: outcome.message,
         id: outcome.id,
         listed: findComment(thread, outcome.id) !== null,
+        content: outcome.content,
       },
       replyTo: null,
     };

@@ -59,6 +59,7 @@ function parse(text: string): Invalidation | undefined {
       slugs: Array.isArray(value.slugs) ? value.slugs.map(String) : undefined,
       topics: Array.isArray(value.topics) ? value.topics.map(String) : undefined,
       categories: Array.isArray(value.categories) ? value.categories.map(String) : undefined,
+      comments: Array.isArray(value.comments) ? value.comments.map(String) : undefined,
       everything: value.everything === true,
     };
   } catch {

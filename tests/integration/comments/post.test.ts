@@ -11,6 +11,7 @@ import {
 } from '../../../src/lib/comments/post.ts';
 import type { CommentOutcome, PostCommentRequest } from '../../../src/lib/comments/post.ts';
 import { loadCommentsView } from '../../../src/lib/comments/section.ts';
+import { postOnce, postedStore, rememberedName } from '../../../src/lib/comments/once.ts';
 import { findComment } from '../../../src/lib/comments/thread.ts';
 import { ValidationError } from '../../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
@@ -59,6 +60,7 @@ function request(change: Partial<PostCommentRequest> = {}): PostCommentRequest {
       name: 'Gina Guest',
       email: 'gina@example.com',
       parentId: '',
+      key: '',
     },
     token: null,
     limitKey: 'daily-planet|203.0.113.5',
@@ -135,7 +137,7 @@ describe('postComment: guests', () => {
       spent += 1;
       return Promise.resolve({ ok: true });
     };
-    const values = { content: 'x'.repeat(2001), name: 'Gina', email: '', parentId: '1' };
+    const values = { content: 'x'.repeat(2001), name: 'Gina', email: '', parentId: '1', key: '' };
     const outcome = failure(await post(request({ values }), counting));
     expect(outcome.values).toEqual(values);
     expect(Object.keys(outcome.fields).sort()).toEqual(['content', 'email']);
@@ -161,7 +163,7 @@ describe('postComment: signed in', () => {
     await loadCommentsView(client(), SLUG, { reply: null, page: null, outcome: undefined });
     const content = `Signed in ${crypto.randomUUID()}`;
     const outcome = await post(
-      request({ token, values: { content, name: '', email: '', parentId: '4' } }),
+      request({ token, values: { content, name: '', email: '', parentId: '4', key: '' } }),
     );
     expect(outcome).toMatchObject({ ok: true, status: 'approved', message: PUBLISHED_MESSAGE });
     if (!outcome.ok) return;
@@ -246,5 +248,67 @@ describe('postComment: limits and outages', () => {
     } finally {
       await ctl.clearFaults(mock);
     }
+  });
+});
+
+describe('postComment: the idempotency key', () => {
+  const writes = async () =>
+    ((await ctl.stats(mock)) as { publishing: { routes: Record<string, number> } }).publishing
+      .routes['POST /posts/{slug}/comments'] ?? 0;
+  const named = (content: string, key = 'k'.repeat(32)) =>
+    rememberedName({
+      tenant: 'daily-planet',
+      post: SLUG,
+      key,
+      author: 'guest:Gina Guest|gina@example.com',
+      content,
+      parentId: '',
+    });
+
+  it('posts one comment for a key sent twice, one after the other or both at once', async () => {
+    const once = postOnce(postedStore(undefined), undefined);
+    const content = `Once ${crypto.randomUUID()}`;
+    const req = request({ values: { ...request().values, content }, remember: named(content) });
+    const before = await writes();
+    const first = await postComment(req, { client, consume: unlimited, once });
+    const again = await postComment(req, { client, consume: unlimited, once });
+    expect(first).toMatchObject({ ok: true, status: 'pending', content });
+    expect(again).toEqual(first);
+    expect(await writes()).toBe(before + 1);
+
+    // A double click: two posts of a new key at the same moment.
+    const racing = `Racing ${crypto.randomUUID()}`;
+    const both = request({
+      values: { ...request().values, content: racing },
+      remember: named(racing),
+    });
+    const [a, b] = await Promise.all([
+      postComment(both, { client, consume: unlimited, once }),
+      postComment(both, { client, consume: unlimited, once }),
+    ]);
+    expect(a).toEqual(b);
+    expect(await writes()).toBe(before + 2);
+  });
+
+  it('posts again for another text under the same key (a cached page shares its key), or a refused one', async () => {
+    const once = postOnce(postedStore(undefined), undefined);
+    const before = await writes();
+    for (const content of [`One ${crypto.randomUUID()}`, `Two ${crypto.randomUUID()}`]) {
+      const req = request({ values: { ...request().values, content }, remember: named(content) });
+      expect(await postComment(req, { client, consume: unlimited, once })).toMatchObject({
+        ok: true,
+      });
+    }
+    expect(await writes()).toBe(before + 2);
+
+    // Refused (rate limit): nothing remembered, so the same key may be sent again and post.
+    const content = `Later ${crypto.randomUUID()}`;
+    const req = request({ values: { ...request().values, content }, remember: named(content) });
+    const busy: ConsumeLimit = () => Promise.resolve({ ok: false, retryAfterSeconds: 30 });
+    expect(await postComment(req, { client, consume: busy, once })).toMatchObject({ ok: false });
+    expect(await postComment(req, { client, consume: unlimited, once })).toMatchObject({
+      ok: true,
+    });
+    expect(await writes()).toBe(before + 3);
   });
 });

@@ -8,19 +8,40 @@ describe('safeNext', () => {
     ['/plans/', '/plans/'],
     ['/', '/'],
     ['/epaper/%2F%2Fevil', '/epaper/%2F%2Fevil'],
+    // An encoded slash stays inside a segment: a path of this site, never a host.
+    ['/%2F/evil.example', '/%2F/evil.example'],
+    ['/posts/caf\u00e9', '/posts/caf%C3%A9'],
   ])('keeps the same-site path %s', (raw, expected) => {
     expect(safeNext(raw)).toBe(expected);
   });
 
+  // Each of these, answered as `Location`, would take the browser to another host (or is no path).
   it.each([
     [null],
     [undefined],
     [''],
     ['account'],
     ['https://evil.example/account'],
+    ['https:evil.example'],
+    ['http:/evil.example'],
     ['//evil.example/account'],
+    ['//evil.example'],
+    ['/.//evil.example'],
+    ['/./evil.example/..//evil.example'],
+    ['/a/..//evil.example'],
+    ['/%2e//evil.example'],
+    ['/%2E%2E//evil.example'],
     ['/\\evil.example'],
+    ['/\\/evil.example'],
     ['\\\\evil.example'],
+    ['\\/evil.example'],
+    ['/\t/evil.example'],
+    ['/\n/evil.example'],
+    ['/\r\n/evil.example'],
+    ['/ /evil.example'.replace(' ', '\u0000')],
+    ['/\u0085/evil.example'],
+    ['//user:pass@evil.example'],
+    ['/@evil.example'.replace('/@', '//@')],
     ['javascript:alert(1)'],
     ['/account\n/evil'],
     ['/acc\tount'],
@@ -31,6 +52,20 @@ describe('safeNext', () => {
     [`/${'a'.repeat(600)}`],
   ])('falls back for %j', (raw) => {
     expect(safeNext(raw)).toBe(DEFAULT_NEXT);
+  });
+
+  it('never answers a path a browser reads as a host', () => {
+    const hostile = ['/.//x', '/%2F/x', '//x', '/\\x', '\\\\x', 'https:x', '/\t/x', '/././/x'];
+    for (const raw of hostile) {
+      const next = safeNext(raw, '/fallback');
+      expect(next.startsWith('//')).toBe(false);
+      expect(new URL(next, 'https://tenant.example').origin).toBe('https://tenant.example');
+    }
+  });
+
+  it('checks against the tenant origin given', () => {
+    expect(safeNext('/account', '/', 'https://news.example')).toBe('/account');
+    expect(safeNext('/.//news.example/x', '/', 'https://news.example')).toBe('/');
   });
 
   it('uses the given fallback', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMENT_MAX, characterCount } from '../../../src/lib/comments/count.ts';
 import {
   mapValidationErrors,
+  newCommentKey,
   readFormValues,
   validateComment,
 } from '../../../src/lib/comments/form.ts';
@@ -13,13 +14,22 @@ const guest: CommentFormValues = {
   name: 'Gina Guest',
   email: 'gina@example.com',
   parentId: '',
+  key: '',
 };
 
 describe('readFormValues', () => {
   it('keeps what was typed, normalises CRLF and ignores non-string fields', () => {
     expect(
       readFormValues({ content: 'a\r\nb', name: ' Gina ', email: 42, parent_id: ' 7 ' }),
-    ).toEqual({ content: 'a\nb', name: ' Gina ', email: '', parentId: '7' });
+    ).toEqual({ content: 'a\nb', name: ' Gina ', email: '', parentId: '7', key: '' });
+  });
+
+  it('keeps an idempotency key the site minted, and nothing else in its place', () => {
+    const key = newCommentKey();
+    expect(readFormValues({ content: 'x', key }).key).toBe(key);
+    expect(readFormValues({ content: 'x', key: 'short' }).key).toBe('');
+    expect(readFormValues({ content: 'x', key: `${key}<script>` }).key).toBe('');
+    expect(newCommentKey()).not.toBe(key);
   });
 });
 

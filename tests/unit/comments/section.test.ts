@@ -25,7 +25,7 @@ const thread = buildThread([
   },
 ]);
 
-const typed = { content: 'My words', name: 'Gina', email: 'gina@', parentId: '2' };
+const typed = { content: 'My words', name: 'Gina', email: 'gina@', parentId: '2', key: '' };
 
 describe('formState', () => {
   it.each([
@@ -36,7 +36,7 @@ describe('formState', () => {
   ])('?reply= %s', (_label, reply, replyTo, parentId) => {
     const state = formState(thread, { reply, outcome: undefined });
     expect(state.replyTo).toEqual(replyTo);
-    expect(state.values).toEqual({ content: '', name: '', email: '', parentId });
+    expect(state.values).toEqual({ content: '', name: '', email: '', parentId, key: '' });
     expect(state.error).toBeNull();
   });
 
@@ -72,21 +72,30 @@ describe('formState', () => {
   it('clears the form after a success and says whether the comment is listed', () => {
     const listed = formState(thread, {
       reply: '1',
-      outcome: { ok: true, status: 'approved', id: '2', message: 'Published.' },
+      outcome: { ok: true, status: 'approved', id: '2', message: 'Published.', content: 'Mine' },
     });
     expect(listed.success).toEqual({
       status: 'approved',
       id: '2',
       message: 'Published.',
       listed: true,
+      content: 'Mine',
     });
     expect(listed.values.content).toBe('');
     expect(listed.replyTo).toBeNull();
     const pending = formState(thread, {
       reply: null,
-      outcome: { ok: true, status: 'pending', id: '50', message: 'Awaiting.' },
+      outcome: {
+        ok: true,
+        status: 'pending',
+        id: '50',
+        message: 'Awaiting.',
+        content: 'Mine, waiting',
+      },
     });
     expect(pending.success?.listed).toBe(false);
+    // The guest sees what they posted while it waits for a moderator.
+    expect(pending.success?.content).toBe('Mine, waiting');
   });
 });
 
@@ -132,6 +141,7 @@ describe('commentsShown: what a kept page body may be keyed by', () => {
       status: 'pending',
       id: '3',
       message: 'Awaiting review.',
+      content: 'Waiting',
     };
     expect(commentsShown(view({ reply: null, outcome: published }))).toBeNull();
   });

@@ -50,7 +50,7 @@ describe('comment form', () => {
 
   it('after a refused submit: every field keeps its text, errors are announced and linked', async () => {
     const view = await renderForm({
-      values: { content: 'Hello there', name: '', email: 'ada@', parentId: '' },
+      values: { content: 'Hello there', name: '', email: 'ada@', parentId: '', key: '' },
       fields: { name: ['Enter your name.'], email: ['Enter a valid e-mail address.'] },
       error: { kind: 'invalid', message: 'Check the highlighted fields.' },
     });

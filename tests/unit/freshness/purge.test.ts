@@ -40,6 +40,18 @@ describe('what a post change drops', () => {
     );
   });
 
+  it('drops only the post’s page for a comment published on it, no list of posts', () => {
+    const comment = { tenant: 'daily-planet', comments: ['a-b'], at: 1 };
+    expect(routeTags(comment)).toEqual(['daily-planet:post:a-b']);
+    expect(purgedPaths(comment)).toEqual(['/posts/a-b']);
+    // With a post change besides, the lists go too.
+    expect(routeTags({ ...comment, slugs: ['c'] })).toEqual([
+      'daily-planet:posts',
+      'daily-planet:post:c',
+      'daily-planet:post:a-b',
+    ]);
+  });
+
   it('purges the hosts visitors use, with the edge’s own port', () => {
     const tenant = buildTenant({ hosts: ['news.example.com', '*.news.example.com'] });
     expect(purgedHosts(tenant, new URL('http://127.0.0.1/_edge_purge'))).toEqual([

@@ -243,6 +243,7 @@ export const de: Dictionary = {
   'comments.published': 'Ihr Kommentar ist veröffentlicht.',
   'comments.awaiting': 'Ihr Kommentar wartet auf die Freigabe durch die Redaktion.',
   'comments.pending': 'Er erscheint hier, sobald die Redaktion ihn freigegeben hat.',
+  'comments.yourComment': 'Ihr Kommentar',
   'comments.goTo': 'Zu Ihrem Kommentar',
   'comments.replying': 'Antwort auf',
   'comments.cancelReply': 'Antwort abbrechen',
@@ -292,6 +293,8 @@ export const de: Dictionary = {
     'Etwas ist schiefgelaufen, Ihr Kommentar wurde nicht veröffentlicht. Bitte versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',
   'comments.error.reload':
     'Ihr Kommentar konnte nicht veröffentlicht werden. Bitte laden Sie die Seite neu und versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',
+  'comments.error.posting':
+    'Ihr Kommentar wird noch übermittelt. Laden Sie die Seite gleich neu, um ihn zu sehen; Ihr Text bleibt unten erhalten.',
   'comments.error.retry':
     'Ihr Kommentar konnte nicht veröffentlicht werden. Bitte versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',
 

@@ -241,6 +241,7 @@ export const en = {
   'comments.published': 'Your comment has been published.',
   'comments.awaiting': 'Your comment is awaiting moderation.',
   'comments.pending': 'It will appear here once an editor has approved it.',
+  'comments.yourComment': 'Your comment',
   'comments.goTo': 'Go to your comment',
   'comments.replying': 'Replying to',
   'comments.cancelReply': 'Cancel reply',
@@ -286,6 +287,8 @@ export const en = {
     'Something went wrong and your comment was not posted. Please try again; your text is kept below.',
   'comments.error.reload':
     'Your comment could not be posted. Please reload the page and try again; your text is kept below.',
+  'comments.error.posting':
+    'Your comment is still being posted. Reload this page in a moment to see it; your text is kept below.',
   'comments.error.retry':
     'Your comment could not be posted. Please try again; your text is kept below.',
 

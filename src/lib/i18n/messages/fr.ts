@@ -243,6 +243,7 @@ export const fr: Dictionary = {
   'comments.published': 'Votre commentaire est publié.',
   'comments.awaiting': 'Votre commentaire attend la validation de la rédaction.',
   'comments.pending': 'Il apparaîtra ici dès que la rédaction l’aura validé.',
+  'comments.yourComment': 'Votre commentaire',
   'comments.goTo': 'Aller à votre commentaire',
   'comments.replying': 'En réponse à',
   'comments.cancelReply': 'Annuler la réponse',
@@ -291,6 +292,8 @@ export const fr: Dictionary = {
     'Un problème est survenu et votre commentaire n’a pas été publié. Veuillez réessayer ; votre texte est conservé ci-dessous.',
   'comments.error.reload':
     'Votre commentaire n’a pas pu être publié. Veuillez recharger la page et réessayer ; votre texte est conservé ci-dessous.',
+  'comments.error.posting':
+    'Votre commentaire est encore en cours d’envoi. Rechargez la page dans un instant pour le voir ; votre texte est conservé ci-dessous.',
   'comments.error.retry':
     'Votre commentaire n’a pas pu être publié. Veuillez réessayer ; votre texte est conservé ci-dessous.',
 

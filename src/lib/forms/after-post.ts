@@ -1,0 +1,202 @@
+/**
+ * POST → 303 → GET for every form of the site, one rule (Astro's documented way to keep an
+ * action's result across a redirect: middleware with `getActionContext`, the result in the session).
+ *
+ * A form posts to its page with `?_action=<name>`. The middleware (./middleware.ts) runs the action,
+ * keeps its result and what was typed in the session under a fresh id, and answers `303` to the
+ * same page with `?sent=<id>`. That GET takes the result out of the session (once) and hands it to
+ * `Astro.getActionResult()`, so the page renders exactly as it did for the POST. A reload or Back
+ * repeats only the GET; once the result is taken, the address redirects to the page without `sent`.
+ * `?sent=` never reaches a shared cache: such an answer is private, and one whose result is gone is a
+ * redirect. This module holds the rules; the middleware only wires them to Astro.
+ */
+
+/** The landing address's parameter: the id of the kept result. */
+export const SENT_PARAM = 'sent';
+
+/** The action's own query parameter (`actions.x.queryString`). */
+export const ACTION_PARAM = '_action';
+
+/**
+ * Actions whose forms are answered POST → 303 → GET. A form action joins by name; the booking steps
+ * (`bookStay`, `findStay`, `cancelStay`) keep their own redirect for now (src/lib/booking/step-request.ts)
+ * and can join here once their pages read the kept result instead of the POST.
+ */
+export const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
+  'postComment',
+  'login',
+  'register',
+  'logout',
+]);
+
+/** How long a kept result waits for its GET (a slow connection, a phone put away mid-redirect). */
+export const KEPT_SECONDS = 10 * 60;
+
+/** Typed values kept per field, and fields kept per form: a form is small, a hostile post is not. */
+const MAX_VALUE_LENGTH = 4000;
+const MAX_FIELDS = 30;
+
+/** What the session holds between the POST and its GET. */
+export interface KeptResult {
+  /** The action's name (`getActionResult(actions.<name>)` finds it under this). */
+  action: string;
+  /** `serializeActionResult(result)`: JSON-safe, read back by Astro. */
+  result: { type: string; [key: string]: unknown };
+  /** What was typed (never a password), to put back into the form. */
+  values: Record<string, string>;
+}
+
+/** Where the landing GET's locals carry what was typed into the form it answers. */
+const KEPT_VALUES = Symbol.for('masthead.form.kept-values');
+
+export function keepFormValues(locals: object, values: Record<string, string>): void {
+  Reflect.set(locals, KEPT_VALUES, values);
+}
+
+/** What was typed into the form whose result this GET shows (never a password), else undefined. */
+export function keptFormValues(locals: object): Readonly<Record<string, string>> | undefined {
+  return Reflect.get(locals, KEPT_VALUES) as Record<string, string> | undefined;
+}
+
+export const keptKey = (id: string): string => `form-result:${id}`;
+
+/** A fresh id for a kept result: unguessable, URL-safe. */
+export function newResultId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Buffer.from(bytes).toString('base64url');
+}
+
+/** An id as `newResultId` writes it, else null (anything else in `?sent=` is not looked up). */
+export function parseResultId(value: string | null): string | null {
+  return value !== null && /^[\w-]{16}$/.test(value) ? value : null;
+}
+
+/** The posted form's text fields, without passwords, the action's own field or anything huge. */
+export function keptValues(form: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  let count = 0;
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== 'string' || /password/i.test(name) || name.startsWith('_')) continue;
+    if (name in values) continue;
+    if (++count > MAX_FIELDS) break;
+    values[name] = value.slice(0, MAX_VALUE_LENGTH);
+  }
+  return values;
+}
+
+/** A kept result as this module wrote it, else undefined (another version's, or tampered). */
+export function readKept(stored: unknown): KeptResult | undefined {
+  if (!stored || typeof stored !== 'object') return undefined;
+  const { action, result, values } = stored as Partial<KeptResult>;
+  if (typeof action !== 'string' || !REDIRECTED_ACTIONS.has(action)) return undefined;
+  if (!result || typeof result !== 'object' || typeof result.type !== 'string') return undefined;
+  const clean: Record<string, string> = {};
+  if (values && typeof values === 'object') {
+    for (const [name, value] of Object.entries(values)) {
+      if (typeof value === 'string') clean[name] = value;
+    }
+  }
+  return { action, result, values: clean };
+}
+
+/**
+ * The page a post is answered with: the same path inside the tenant (`pathname`, before any prefix),
+ * its query without the action's parameters, and `sent=<id>` (or no `sent` for the clean address).
+ * `href` adds the tenant's path prefix or preview query.
+ */
+export function landingAddress(
+  pathname: string,
+  search: URLSearchParams,
+  id: string | null,
+  href: (path: string) => string,
+): string {
+  const query = new URLSearchParams(
+    [...search].filter(
+      ([name]) => name !== ACTION_PARAM && name !== SENT_PARAM && name !== 'tenant',
+    ),
+  );
+  if (id) query.set(SENT_PARAM, id);
+  const text = query.toString();
+  // One leading slash: `//host` would be another site to the browser.
+  const path = `/${pathname.replace(/^[/\\]+/, '')}`;
+  return href(text ? `${path}?${text}` : path);
+}
+
+function seeOther(location: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { Location: location, 'Cache-Control': 'no-store' },
+  });
+}
+
+/** What of Astro's `getActionContext(context)` the rule uses. */
+export interface ActionsOfRequest {
+  action?:
+    { calledFrom: 'rpc' | 'form'; name: string; handler: () => Promise<unknown> } | undefined;
+  setActionResult(name: string, result: never): void;
+  serializeActionResult(result: never): unknown;
+}
+
+/** What of the request's context the rule uses (Astro's `APIContext` has all of it). */
+export interface FormRequest {
+  request: Request;
+  url: URL;
+  locals: App.Locals;
+  session?:
+    | {
+        get(key: string): Promise<unknown>;
+        set(key: string, value: KeptResult, options?: { ttl?: number }): void;
+        delete(key: string): void;
+      }
+    | undefined;
+}
+
+/**
+ * The rule itself (./middleware.ts gives it Astro's context): a form post of `REDIRECTED_ACTIONS`
+ * runs its action, keeps result and typed values, and is answered `303` to `?sent=<id>`; that GET
+ * gets them once and is private; a `?sent=` whose result is gone redirects to the page without it.
+ */
+export async function answerForm(
+  context: FormRequest,
+  actions: ActionsOfRequest,
+  next: () => Promise<Response>,
+): Promise<Response> {
+  const { action } = actions;
+  const { session, locals, url } = context;
+  const pathname = locals.tenantMatch.pathname;
+
+  if (action?.calledFrom === 'form' && REDIRECTED_ACTIONS.has(action.name) && session) {
+    const form = await context.request
+      .clone()
+      .formData()
+      .catch(() => new FormData());
+    const result = await action.handler();
+    const id = newResultId();
+    // The session as it is after the action (a sign-in gives it a new id: the result goes there).
+    session.set(
+      keptKey(id),
+      {
+        action: action.name,
+        result: actions.serializeActionResult(result as never) as KeptResult['result'],
+        values: keptValues(form),
+      },
+      { ttl: KEPT_SECONDS },
+    );
+    return seeOther(landingAddress(pathname, url.searchParams, id, locals.href));
+  }
+
+  if (context.request.method !== 'GET' || !url.searchParams.has(SENT_PARAM)) return next();
+  const id = parseResultId(url.searchParams.get(SENT_PARAM));
+  const kept = id && session ? readKept(await session.get(keptKey(id))) : undefined;
+  // Taken already (a reload, Back), expired, or never ours: the page itself, without the id.
+  if (!id || !kept || !session) {
+    return seeOther(landingAddress(pathname, url.searchParams, null, locals.href));
+  }
+  session.delete(keptKey(id));
+  actions.setActionResult(kept.action, kept.result as never);
+  keepFormValues(locals, kept.values);
+  const response = await next();
+  // Personal whatever the page says: it shows this visitor's result and typed text.
+  response.headers.set('Cache-Control', 'private, no-store');
+  return response;
+}

@@ -1,0 +1,13 @@
+import { getActionContext } from 'astro:actions';
+import { defineMiddleware } from 'astro:middleware';
+import { answerForm } from './after-post.ts';
+
+/**
+ * POST → 303 → GET for every form (./after-post.ts), as Astro's Actions guide does it:
+ * `getActionContext` runs the action here, the session keeps the result, and `setActionResult`
+ * hands it to the page on the GET. Runs after the tenant is known.
+ */
+export const formPosts = defineMiddleware((context, next) => {
+  if (context.isPrerendered || !context.locals.site) return next();
+  return answerForm(context, getActionContext(context), next);
+});

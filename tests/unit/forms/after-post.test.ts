@@ -1,0 +1,191 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  SENT_PARAM,
+  answerForm,
+  keptFormValues,
+  keptValues,
+  landingAddress,
+  readKept,
+} from '../../../src/lib/forms/after-post.ts';
+import type {
+  ActionsOfRequest,
+  FormRequest,
+  KeptResult,
+} from '../../../src/lib/forms/after-post.ts';
+
+/** A session as Astro's behaves for this rule: values by key, read back as stored. */
+function memorySession() {
+  const values = new Map<string, unknown>();
+  return {
+    values,
+    get: (key: string) => Promise.resolve(values.get(key)),
+    set: (key: string, value: KeptResult) => void values.set(key, structuredClone(value)),
+    delete: (key: string) => void values.delete(key),
+  };
+}
+
+/** Locals of a tenant reached by path prefix (`/daily-planet/…`) or by host (`prefix` ''). */
+function localsFor(pathname: string, prefix = ''): App.Locals {
+  return {
+    tenantMatch: { pathname },
+    href: (path: string) => `${prefix}${path}`,
+  } as unknown as App.Locals;
+}
+
+function formPost(path: string, fields: Record<string, string>): Request {
+  return new Request(`https://news.example${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
+}
+
+interface Run {
+  session: ReturnType<typeof memorySession>;
+  locals: App.Locals;
+}
+
+/** One request through the rule: the action (if any) answers `result`. */
+async function through(
+  request: Request,
+  run: Run,
+  actionName: string | undefined,
+  result: unknown = { data: { ok: true } },
+) {
+  const handler = vi.fn(() => Promise.resolve(result));
+  const setActionResult = vi.fn();
+  const actions: ActionsOfRequest = {
+    action:
+      actionName && request.method === 'POST'
+        ? { calledFrom: 'form', name: actionName, handler }
+        : undefined,
+    setActionResult,
+    serializeActionResult: (value: never) => ({ type: 'data', body: JSON.stringify(value) }),
+  };
+  const next = vi.fn(() => Promise.resolve(new Response('the page', { status: 200 })));
+  const context: FormRequest = {
+    request,
+    url: new URL(request.url),
+    locals: run.locals,
+    session: run.session,
+  };
+  const response = await answerForm(context, actions, next);
+  return { response, handler, setActionResult, next };
+}
+
+describe('answerForm: POST → 303 → GET', () => {
+  it('runs the action once and answers 303 to the page with ?sent=, keeping result and typing', async () => {
+    const run = { session: memorySession(), locals: localsFor('/posts/harbour-news') };
+    const posted = await through(
+      formPost('/posts/harbour-news?reply=4&_action=postComment', {
+        post: 'harbour-news',
+        content: 'Kept text',
+        password: 'never kept',
+        _action: 'x',
+      }),
+      run,
+      'postComment',
+    );
+    expect(posted.handler).toHaveBeenCalledTimes(1);
+    expect(posted.next).not.toHaveBeenCalled();
+    expect(posted.response.status).toBe(303);
+    expect(posted.response.headers.get('cache-control')).toBe('no-store');
+    const location = posted.response.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/posts\/harbour-news\?reply=4&sent=[\w-]{16}$/);
+    const [stored] = [...run.session.values.values()] as KeptResult[];
+    expect(stored?.values).toEqual({ post: 'harbour-news', content: 'Kept text' });
+
+    // The GET it lands on: the page renders with the result, once, privately.
+    const landing = await through(new Request(`https://news.example${location}`), run, undefined);
+    expect(landing.next).toHaveBeenCalledTimes(1);
+    expect(landing.setActionResult).toHaveBeenCalledWith('postComment', stored?.result);
+    expect(keptFormValues(run.locals)).toEqual({ post: 'harbour-news', content: 'Kept text' });
+    expect(landing.response.headers.get('cache-control')).toBe('private, no-store');
+    expect(run.session.values.size).toBe(0);
+
+    // A reload (or Back to it): no result any more, so the page without the id; nothing runs.
+    const reload = await through(new Request(`https://news.example${location}`), run, undefined);
+    expect(reload.next).not.toHaveBeenCalled();
+    expect(reload.setActionResult).not.toHaveBeenCalled();
+    expect(reload.response.status).toBe(303);
+    expect(reload.response.headers.get('location')).toBe('/posts/harbour-news?reply=4');
+  });
+
+  it('keeps the tenant’s path prefix and answers a failure the same way', async () => {
+    const run = { session: memorySession(), locals: localsFor('/login', '/daily-planet') };
+    const failed = { error: { type: 'AstroActionError', code: 'UNAUTHORIZED' } };
+    const posted = await through(
+      formPost('/daily-planet/login?_action=login', { email: 'a@b.example', password: 'x' }),
+      run,
+      'login',
+      failed,
+    );
+    expect(posted.response.status).toBe(303);
+    expect(posted.response.headers.get('location')).toMatch(
+      /^\/daily-planet\/login\?sent=[\w-]{16}$/,
+    );
+  });
+
+  it('leaves other actions (the booking steps) and plain requests to the page', async () => {
+    const run = { session: memorySession(), locals: localsFor('/stay') };
+    const booking = await through(
+      formPost('/stay?_action=bookStay', { intent: 'review' }),
+      run,
+      'bookStay',
+    );
+    expect(booking.handler).not.toHaveBeenCalled();
+    expect(booking.next).toHaveBeenCalledTimes(1);
+    const plain = await through(new Request('https://news.example/stay'), run, undefined);
+    expect(plain.next).toHaveBeenCalledTimes(1);
+    expect(run.session.values.size).toBe(0);
+  });
+
+  it.each(['nonsense', '', 'a'.repeat(40), '../../etc/passwd'])(
+    'answers a made-up ?sent=%j with the page without it, never rendering',
+    async (id) => {
+      const run = { session: memorySession(), locals: localsFor('/posts/x') };
+      const request = new Request(`https://news.example/posts/x?${SENT_PARAM}=${id}&reply=2`);
+      const answer = await through(request, run, undefined);
+      expect(answer.next).not.toHaveBeenCalled();
+      expect(answer.response.status).toBe(303);
+      expect(answer.response.headers.get('location')).toBe('/posts/x?reply=2');
+    },
+  );
+});
+
+describe('landingAddress', () => {
+  it('never begins with two slashes (another host to a browser)', () => {
+    for (const pathname of ['//evil.example/x', '/\\evil.example', '///x']) {
+      const address = landingAddress(pathname, new URLSearchParams(), null, (p) => p);
+      expect(address.startsWith('//')).toBe(false);
+      expect(new URL(address, 'https://news.example').host).toBe('news.example');
+    }
+  });
+
+  it('drops the action and an old id, and leaves `tenant` to the tenant’s href', () => {
+    const search = new URLSearchParams('tenant=x&_action=login&sent=old&next=%2Fplans');
+    expect(landingAddress('/login', search, null, (p) => p)).toBe('/login?next=%2Fplans');
+  });
+});
+
+describe('keptValues and readKept', () => {
+  it('keeps text fields only, never a password, bounded', () => {
+    const form = new FormData();
+    form.set('email', 'a@b.example');
+    form.set('new_password', 'secret');
+    form.set('Password', 'secret');
+    form.set('big', 'x'.repeat(10_000));
+    form.set('file', new Blob(['x']));
+    const kept = keptValues(form);
+    expect(Object.keys(kept).sort()).toEqual(['big', 'email']);
+    expect(kept['big']).toHaveLength(4000);
+  });
+
+  it('reads back only what the rule wrote, for its actions', () => {
+    const kept = { action: 'login', result: { type: 'data' }, values: { email: 'a', n: 1 } };
+    expect(readKept(kept)).toEqual({ ...kept, values: { email: 'a' } });
+    expect(readKept({ ...kept, action: 'bookStay' })).toBeUndefined();
+    expect(readKept({ ...kept, result: 'x' })).toBeUndefined();
+    expect(readKept('x')).toBeUndefined();
+  });
+});
