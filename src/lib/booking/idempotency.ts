@@ -130,15 +130,16 @@ export function attemptStore(options: {
     },
     async claim(claimName) {
       const key = `claim:${claimName}`;
+      // This process's own claims first: they outlive a Redis that came back empty.
+      if (claims.has(key)) return false;
       if (redisUrl) {
         try {
           const set = await (await getRedis(redisUrl)).set(name(key), '1', 'EX', TTL_SECONDS, 'NX');
-          return set === 'OK';
+          if (set !== 'OK') return false;
         } catch (error) {
           return fail(error);
         }
       }
-      if (claims.has(key)) return false;
       claims.set(key, true);
       return true;
     },
