@@ -87,13 +87,15 @@ describe('the image route answers one spelling per picture (issue 33)', () => {
     return imageRoute(context);
   };
 
-  it.each([
-    ['a made-up query', (p: string) => `${p}?x=1`],
-    ['a bare "?"', (p: string) => `${p}?`],
-    ['"?tenant=" on a site found by its host', (p: string) => `${p}?tenant=daily-planet`],
-    ...PATH_SPELLINGS.filter(([, , status]) => status === 404).slice(0, 3),
-    PATH_SPELLINGS.find(([label]) => label.startsWith('a trailing "="'))!,
-  ])('%s: 404, never stored', async (_label, change) => {
+  const spellings: [string, (path: string) => string][] = [
+    ['a made-up query', (p) => `${p}?x=1`],
+    ['a bare "?"', (p) => `${p}?`],
+    ['"?tenant=" on a site found by its host', (p) => `${p}?tenant=daily-planet`],
+    ...PATH_SPELLINGS.filter(([label, , status]) => status === 404 && /"[!=~]"/.test(label)).map(
+      ([label, change]): [string, (path: string) => string] => [label, change],
+    ),
+  ];
+  it.each(spellings)('%s: 404, never stored', async (_label, change) => {
     const response = await ask(`http://daily-planet.localhost${change(path())}`);
     expect(response.status).toBe(404);
     expect(response.headers.get('cache-control')).toBe('no-store');
