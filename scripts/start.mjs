@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import './check-node.mjs';
 import { settingsOrExit, tellAdapter } from '../src/lib/settings/settings.ts';
 import { listenChoice } from '../src/lib/settings/listen.ts';
-import { warmImage } from '../src/lib/images/warm.ts';
+import { bareQueryRefusal, warmImage } from '../src/lib/images/warm.ts';
 
 const current = settingsOrExit();
 const { COMPRESSION: compression, PORT, MASTHEAD_OUT_DIR } = current;
@@ -24,6 +24,12 @@ const { handler, options } = await import(join(resolve(MASTHEAD_OUT_DIR), 'serve
 function serveWarmImage(req, res) {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url?.includes('/_img/u/')) {
     return false;
+  }
+  const refusal = bareQueryRefusal(req.url);
+  if (refusal) {
+    res.writeHead(refusal.status, Object.fromEntries(refusal.headers));
+    refusal.text().then((text) => res.end(req.method === 'HEAD' ? undefined : text));
+    return true;
   }
   warmImage(req.url).then(
     (warm) => {

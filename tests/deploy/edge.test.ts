@@ -107,6 +107,31 @@ describe('a public image through the edge', () => {
   });
 });
 
+describe('another spelling of a public image through the edge (issue 33)', () => {
+  it.each([
+    ['a made-up query', 'daily-planet.localhost', (p: string) => `${p}?v=2`],
+    ['a bare "?"', 'daily-planet.localhost', (p: string) => `${p}?`],
+    [
+      'a "!" in the source',
+      'daily-planet.localhost',
+      (p: string) => p.replace('/u/aHR0', '/u/aHR0!'),
+    ],
+    ['a trailing "="', 'daily-planet.localhost', (p: string) => p.replace(/(\/u\/[\w-]+)/, '$1=')],
+    ['a bare "?" under the /<id>/ prefix', 'localhost', (p: string) => `/daily-planet${p}?`],
+  ])('%s: 404, never a second cached copy', async (_label, host, change) => {
+    const page = await viaEdge(POST, 'daily-planet.localhost', { 'Accept-Encoding': 'identity' });
+    const path = /\/_img\/u\/[\w/-]+\.avif/.exec(page.text)?.[0];
+    expect(path).toBeDefined();
+    for (let i = 0; i < 2; i++) {
+      const spelled = change(path!);
+      const reply = await send(`http://127.0.0.1:${edge.port}${spelled}`, { host, path: spelled });
+      expect(reply.status).toBe(404);
+      expect(reply.headers['cache-control']).not.toMatch(/immutable/);
+      expect(cacheStatus(reply)).not.toBe('HIT');
+    }
+  });
+});
+
 describe('a signed-in visitor through the edge', () => {
   it('is never answered from the cache, and never cached for anyone else', async () => {
     const host = 'daily-planet.localhost';

@@ -18,6 +18,8 @@ export interface RequestOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** The request target exactly as written (a URL drops a bare `?`, an edge cache keys on it). */
+  path?: string;
 }
 
 function decode(raw: Buffer, encoding: string | undefined): string {
@@ -37,6 +39,7 @@ export function send(url: string, options: RequestOptions = {}): Promise<Reply> 
       target,
       {
         method: options.method ?? 'GET',
+        ...(options.path !== undefined && { path: options.path }),
         headers: {
           ...(options.host ? { host: options.host } : {}),
           // As browsers do: the site refuses a body without a length (411).

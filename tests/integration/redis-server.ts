@@ -12,14 +12,17 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Fails (never skips) when redis-server is missing: `.ci/run` installs it. */
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * Fails (never skips) when redis-server is missing: `.ci/run` installs it. `port`: start again where
+ * a stopped one was (empty, as Redis comes back without persistence).
+ */
+export async function startRedisServer(at?: number): Promise<RedisServer> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(
       `redis-server not found at ${REDIS_SERVER}. Install it (apt-get install -y redis-server) or set REDIS_SERVER.`,
     );
   }
-  const port = await freePort();
+  const port = at ?? (await freePort());
   const child: ChildProcess = spawn(
     REDIS_SERVER,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

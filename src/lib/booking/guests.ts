@@ -93,9 +93,11 @@ export async function chooseGuest(
   api: LodgingClient,
   input: BookingRequest,
   onlineRequests: (requesterPhone: string) => Promise<string>,
+  /** The look-up of this e-mail, when the caller just made it. */
+  looked?: { guest: Guest | undefined },
 ): Promise<GuestChoice> {
   const email = normalizeEmail(input.email);
-  const existing = await findByEmail(api, email, email);
+  const existing = looked ? looked.guest : await findByEmail(api, email, email);
   const phone = normalizePhone(input.phone);
   if (existing) return { kind: 'on-file', guestId: await onlineRequests(phone) };
   try {

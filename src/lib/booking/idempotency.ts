@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { logWarn } from '../log/log.ts';
+import type { Redis } from 'ioredis';
 import { getRedis } from '../upstream/redis.ts';
-import { BookingFailure } from './failures.ts';
+import { BookingFailure, unavailable } from './failures.ts';
 import type { Confirmation } from './types.ts';
 import { textKey } from '../i18n/text-key.ts';
 
@@ -14,6 +15,11 @@ import { textKey } from '../i18n/text-key.ts';
  *   with the guest record (and notes) it was sent with: a retry looks there for the booking first.
  * Besides, for a few seconds after a stay is booked, its stay key (see service.ts), so racing
  * submits of the same stay with other keys are turned away before any upstream call.
+ *
+ * With Redis configured, Redis is the guard: while it does not answer, reads and claims throw a
+ * 503 "try again shortly" (never a write without its guard, which another server could not see).
+ * After Redis comes back empty it has forgotten every key: `mayHaveForgotten` says so for a day,
+ * and the service then looks for the key in the bookings themselves (service.ts, `keyMark`).
  */
 export type Attempt =
   | { fingerprint: string; state: 'done'; confirmation: Confirmation }
@@ -32,7 +38,13 @@ export interface AttemptStore {
   claim(name: string): Promise<boolean>;
   /** Gives a claim back (the e-mail could not be sent: a retry may send it). */
   release(name: string): Promise<void>;
+  /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
+  mayHaveForgotten(): Promise<boolean>;
 }
+
+/** The shared store cannot be read: the write that needs it is refused, the form kept. */
+export const storeUnavailable = (): BookingFailure =>
+  unavailable(textKey('booking.error.unavailable'), 5);
 
 const TTL_SECONDS = 24 * 60 * 60;
 
@@ -61,26 +73,40 @@ export function attemptStore(options: {
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
   let warned = false;
-  // Redis away: this process's memory still protects its own visitors; say so once.
-  const fallback = (error: unknown) => {
+  // Redis away: every guarded step is refused (storeUnavailable); say so once in the logs.
+  const warn = (error: unknown) => {
     if (warned) return;
     warned = true;
     logWarn('booking.attempts.redis_unavailable', {
       message: error instanceof Error ? error.message : String(error),
+      effect: 'bookings and their e-mails refused (503) until Redis answers again',
     });
   };
+  const fail = (error: unknown): never => {
+    warn(error);
+    throw storeUnavailable();
+  };
+  /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
+  const tryShared = async (write: (redis: Redis) => Promise<unknown>) => {
+    if (!redisUrl) return;
+    try {
+      await write(await getRedis(redisUrl));
+    } catch (error) {
+      warn(error);
+    }
+  };
+  const startedAt = Date.now();
 
   return {
     async get(key) {
-      if (redisUrl) {
-        try {
-          const raw = await (await getRedis(redisUrl)).get(name(key));
-          if (raw) return JSON.parse(raw) as Attempt;
-        } catch (error) {
-          fallback(error);
-        }
+      if (!redisUrl) return local.get(key);
+      try {
+        const raw = await (await getRedis(redisUrl)).get(name(key));
+        // This process's memory too: it outlives a Redis that came back empty.
+        return raw ? (JSON.parse(raw) as Attempt) : local.get(key);
+      } catch (error) {
+        return fail(error);
       }
-      return local.get(key);
     },
     async set(key, attempt) {
       local.set(key, attempt);
@@ -88,17 +114,12 @@ export function attemptStore(options: {
       try {
         await (await getRedis(redisUrl)).set(name(key), JSON.stringify(attempt), 'EX', TTL_SECONDS);
       } catch (error) {
-        fallback(error);
+        fail(error);
       }
     },
     async markBooked(stayKey, seconds) {
       booked.set(stayKey, true, { ttl: seconds * 1000 });
-      if (!redisUrl) return;
-      try {
-        await (await getRedis(redisUrl)).set(name(`stay:${stayKey}`), '1', 'EX', seconds);
-      } catch (error) {
-        fallback(error);
-      }
+      await tryShared((redis) => redis.set(name(`stay:${stayKey}`), '1', 'EX', seconds));
     },
     async justBooked(stayKey) {
       if (booked.has(stayKey)) return true;
@@ -106,41 +127,43 @@ export function attemptStore(options: {
       try {
         return (await (await getRedis(redisUrl)).exists(name(`stay:${stayKey}`))) === 1;
       } catch (error) {
-        fallback(error);
-        return false;
+        return fail(error);
       }
     },
     async claim(claimName) {
       const key = `claim:${claimName}`;
+      // This process's own claims first: they outlive a Redis that came back empty.
+      if (claims.has(key)) return false;
       if (redisUrl) {
         try {
           const set = await (await getRedis(redisUrl)).set(name(key), '1', 'EX', TTL_SECONDS, 'NX');
-          return set === 'OK';
+          if (set !== 'OK') return false;
         } catch (error) {
-          fallback(error);
+          return fail(error);
         }
       }
-      if (claims.has(key)) return false;
       claims.set(key, true);
       return true;
     },
     async release(claimName) {
       const key = `claim:${claimName}`;
       claims.delete(key);
-      if (!redisUrl) return;
-      try {
-        await (await getRedis(redisUrl)).unlink(name(key));
-      } catch (error) {
-        fallback(error);
-      }
+      await tryShared((redis) => redis.unlink(name(key)));
     },
     async delete(key) {
       local.delete(key);
-      if (!redisUrl) return;
+      await tryShared((redis) => redis.unlink(name(key)));
+    },
+    async mayHaveForgotten() {
+      if (!redisUrl) return Date.now() - startedAt < TTL_SECONDS * 1000;
       try {
-        await (await getRedis(redisUrl)).unlink(name(key));
+        const redis = await getRedis(redisUrl);
+        // The first instance after an empty start writes the time; every later one reads it.
+        await redis.set(name('since'), String(Date.now()), 'NX');
+        const since = Number(await redis.get(name('since')));
+        return !(Date.now() - since >= TTL_SECONDS * 1000);
       } catch (error) {
-        fallback(error);
+        return fail(error);
       }
     },
   };

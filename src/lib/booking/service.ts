@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { LodgingClient } from '../lodging/client.ts';
-import type { Booking } from '../lodging/schema.ts';
+import type { Booking, Guest } from '../lodging/schema.ts';
 import { offersBooking } from '../tenants/booking.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import {
@@ -84,6 +85,23 @@ const MAX_BOOKING_PAGES = 5;
  * second browser filling in the form; it says only what the one who typed the stay already knows.
  */
 const JUST_BOOKED_SECONDS = 10 * 60;
+
+/**
+ * The line that records an idempotency key in the booking it made (last line of its notes, a hash:
+ * the key itself never leaves the site), so a replay finds it after the shared store forgot.
+ */
+export function keyMark(tenantId: string, key: string): string {
+  const hash = createHash('sha256').update(`${tenantId}\0${key}`).digest('base64url');
+  return `[ref ${hash.slice(0, 16)}]`;
+}
+
+/** `notes` (cut with "…" to leave room) and then the key's mark, within `max` characters. */
+export function markedNotes(notes: string, mark: string, max: number): string {
+  if (!notes) return mark;
+  const room = max - mark.length - 1;
+  const kept = notes.length <= room ? notes : `${notes.slice(0, Math.max(0, room - 1))}…`;
+  return `${kept}\n${mark}`;
+}
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 function outcomeUnknown(error: unknown): boolean {
@@ -190,10 +208,14 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
    */
   async function lostBooking(
     api: LodgingClient,
-    sent: { guestId: string; notes?: string | undefined },
+    sent: { guestId: string; notes?: string | undefined; mark?: string },
     place: PropertySummary,
     input: BookingRequest,
   ): Promise<Booking | undefined> {
+    const sameNotes = (notes: string) =>
+      sent.mark !== undefined
+        ? notes.includes(sent.mark)
+        : sent.notes === undefined || notes.trim() === sent.notes.trim();
     for (let page = 1; page <= MAX_BOOKING_PAGES; page += 1) {
       const list = await api.listBookings(
         {
@@ -212,7 +234,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
           b.check_out === input.checkOut &&
           (b.guest_id == null || String(b.guest_id) === sent.guestId) &&
           (b.room_type_id == null || String(b.room_type_id) === input.roomTypeId) &&
-          (sent.notes === undefined || (b.notes ?? '').trim() === sent.notes.trim()) &&
+          sameNotes(b.notes ?? '') &&
           holdsRoom(b.status),
       );
       if (same) return same;
@@ -248,14 +270,38 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     api: LodgingClient,
     input: BookingRequest,
     attempt: Attempt | undefined,
+    looked?: { guest: Guest | undefined },
   ): Promise<{ guestId: string; notes?: string | undefined }> {
     if (attempt?.state === 'unknown' && attempt.guestId) {
       return { guestId: attempt.guestId, notes: attempt.notes };
     }
-    const choice = await chooseGuest(api, input, (phone) => onlineRequests(api, phone));
-    if (choice.kind === 'new') return { guestId: choice.guestId };
+    const choice = await chooseGuest(api, input, (phone) => onlineRequests(api, phone), looked);
     const max = detailsPresentation(lodging.fields).notesMax;
-    return { guestId: choice.guestId, notes: onFileNotes(i18nFor(tenant), input, max) };
+    const mark = keyMark(tenant.id, input.idempotencyKey);
+    const notes =
+      choice.kind === 'new' ? input.notes.trim() : onFileNotes(i18nFor(tenant), input, max);
+    return { guestId: choice.guestId, notes: markedNotes(notes, mark, max) };
+  }
+
+  /**
+   * The booking this key made before the shared store forgot it (Redis came back empty, a new
+   * process without Redis): found by the key's mark under the guest's record or the
+   * online-requests one. Only the key that made it finds it.
+   */
+  async function markedBooking(
+    api: LodgingClient,
+    place: PropertySummary,
+    input: BookingRequest,
+    guest: Guest | undefined,
+  ): Promise<Booking | undefined> {
+    // No record with this e-mail: nothing was booked for it (a first booking makes one).
+    if (!guest) return undefined;
+    const mark = keyMark(tenant.id, input.idempotencyKey);
+    for (const guestId of new Set([String(guest.id), await onlineRequests(api, '')])) {
+      const found = await lostBooking(api, { guestId, mark }, place, input);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /**
@@ -295,7 +341,20 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       }
     }
     const api = lodgingApi();
-    const sent = await recipient(api, input, attempt);
+    let looked: { guest: Guest | undefined } | undefined;
+    if (!attempt && (await attempts.mayHaveForgotten())) {
+      const email = normalizeEmail(input.email);
+      looked = { guest: await findByEmail(api, email, email) };
+      const found = await markedBooking(api, place, input, looked.guest);
+      if (found) {
+        const confirmation = confirm(place, found, input);
+        // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
+        await attempts.claim(`mail:${confirmation.reference}`);
+        await attempts.set(key, { fingerprint, state: 'done', confirmation });
+        return confirmation;
+      }
+    }
+    const sent = await recipient(api, input, attempt, looked);
     if (attempt?.state === 'unknown') {
       const found = await lostBooking(api, sent, place, input);
       if (found) {

@@ -57,23 +57,49 @@ export function imagePath(secret: string, request: ImageRequest): string {
       : `${secret}\0e\0${target.edition}\0${target.page}\0${width}\0${crop ?? ''}\0${format}`;
   let path = paths.get(key);
   if (path === undefined) {
-    const head =
-      target.kind === 'source'
-        ? `u/${Buffer.from(target.source).toString('base64url')}`
-        : `e/${encodeURIComponent(target.edition)}/${target.page}`;
-    const file = `${imageSignature(secret, request)}.${FORMAT_EXTENSION[format]}`;
-    path = `/_img/${head}/${sizeSegment(request)}/${file}`;
+    path = `${unsignedPath(request)}${imageSignature(secret, request)}.${FORMAT_EXTENSION[format]}`;
     paths.set(key, path);
   }
   return path;
 }
 
+/** The one spelling of an address up to its signature: `/_img/<target>/<size>/`. */
+function unsignedPath(request: ImageRequest): string {
+  const { target } = request;
+  const head =
+    target.kind === 'source'
+      ? `u/${Buffer.from(target.source).toString('base64url')}`
+      : `e/${encodeURIComponent(target.edition)}/${target.page}`;
+  return `/_img/${head}/${sizeSegment(request)}/`;
+}
+
 export type ParsedImagePath =
-  { ok: true; request: ImageRequest } | { ok: false; status: 400 | 403; reason: string };
+  { ok: true; request: ImageRequest } | { ok: false; status: 400 | 403 | 404; reason: string };
 
 const bad = (reason: string): ParsedImagePath => ({ ok: false, status: 400, reason });
 
-/** Reads and verifies an image route path (`/_img/…`): a malformed one is 400, a bad signature 403. */
+/** Another spelling of an address the site signs (a cache would keep one copy per spelling). */
+const NOT_CANONICAL: ParsedImagePath = {
+  ok: false,
+  status: 404,
+  reason: 'No picture has this address: the site spells each one in exactly one way.',
+};
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** The text of a base64url segment only when the segment is exactly how it would be written. */
+function strictBase64url(segment: string): string | undefined {
+  if (!BASE64URL.test(segment)) return undefined;
+  const bytes = Buffer.from(segment, 'base64url');
+  // Node's decoder skips what it cannot read, and the last letter carries spare bits: re-encode.
+  return bytes.toString('base64url') === segment ? bytes.toString('utf8') : undefined;
+}
+
+/**
+ * Reads and verifies an image route path (`/_img/…`): a malformed one is 400, a bad signature 403,
+ * any spelling but the one `imagePath` writes (padding, stray characters, escapes, leading zeros)
+ * 404. Every spelling the edge could store separately is refused, so one picture has one address.
+ */
 export function parseImagePath(secret: string, pathname: string): ParsedImagePath {
   const parts = pathname.replace(/^\/_img\//, '').split('/');
   const file = /^([A-Za-z0-9_-]{22})\.([a-z]+)$/.exec(parts.at(-1) ?? '');
@@ -85,23 +111,33 @@ export function parseImagePath(secret: string, pathname: string): ParsedImagePat
   if (!size || !isLadderWidth(width)) return bad('This width is not one the site makes.');
   let target: ImageTarget;
   if (parts[0] === 'u' && parts.length === 4) {
-    const source = Buffer.from(parts[1] ?? '', 'base64url').toString('utf8');
+    const source = strictBase64url(parts[1] ?? '');
+    if (source === undefined) return NOT_CANONICAL;
     if (!/^https?:\/\//.test(source)) return bad('Malformed image source.');
     target = { kind: 'source', source };
   } else if (parts[0] === 'e' && parts.length === 5 && /^[1-9]\d{0,3}$/.test(parts[2] ?? '')) {
-    target = {
-      kind: 'edition-page',
-      edition: decodeURIComponent(parts[1] ?? ''),
-      page: Number(parts[2]),
-    };
+    const edition = safeDecode(parts[1] ?? '');
+    if (edition === undefined) return NOT_CANONICAL;
+    target = { kind: 'edition-page', edition, page: Number(parts[2]) };
   } else {
     return bad('Malformed image address.');
   }
   const request: ImageRequest = { target, width, format, ...(crop ? { crop } : {}) };
+  if (`${unsignedPath(request)}${file[0]}` !== pathname) return NOT_CANONICAL;
+  // The signature covers the canonical form (compared as text, in constant time: the last letter
+  // of base64url carries spare bits, so only the spelling the site wrote is its signature).
   const expected = Buffer.from(imageSignature(secret, request));
   const given = Buffer.from(file[1] ?? '');
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     return { ok: false, status: 403, reason: 'The image address is not signed by this site.' };
   }
   return { ok: true, request };
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

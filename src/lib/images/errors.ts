@@ -8,3 +8,7 @@ export class ImageError extends Error {
     this.status = status;
   }
 }
+
+/** Image addresses take no query: an edge cache keys on it, so each would be a second copy. */
+export const queryRefused = (): ImageError =>
+  new ImageError(404, 'No picture has this address: pictures take no query string.');

@@ -5,7 +5,7 @@ import { classify } from '../failures/classify.ts';
 import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { parseImagePath, type ImageRequest } from './address.ts';
-import { ImageError } from './errors.ts';
+import { ImageError, queryRefused } from './errors.ts';
 import { imageOk, imageRefused, PRIVATE_IMAGE_CACHE, PUBLIC_IMAGE_CACHE } from './respond.ts';
 import { imagePipeline, imageSecret } from './site.ts';
 import { sourceAllowed } from './sources.ts';
@@ -15,6 +15,7 @@ export async function imageRoute(context: APIContext): Promise<Response> {
   const tenant = context.locals.site?.tenant;
   try {
     if (!tenant) throw new ImageError(404, 'No site is served at this address.');
+    if (!queryAllowed(context)) throw queryRefused();
     const parsed = parseImagePath(imageSecret(), context.url.pathname);
     if (!parsed.ok) throw new ImageError(parsed.status, parsed.reason);
     const { request } = parsed;
@@ -34,6 +35,20 @@ export async function imageRoute(context: APIContext): Promise<Response> {
     logError('images.failed', { tenant: tenant?.id, path: context.url.pathname }, error);
     return imageRefused(new ImageError(502, 'The image could not be made.'));
   }
+}
+
+/**
+ * The route reads nothing from the query, and an edge cache keys on it: a query (even a bare `?`)
+ * would make a second cached copy of the same picture. Only a preview's own `?tenant=<id>` (what
+ * `tenantHref` writes when the tenant came from the query) is this picture's address.
+ */
+function queryAllowed(context: APIContext): boolean {
+  const site = context.locals.site;
+  const expected =
+    site?.via === 'query' ? `?${new URLSearchParams({ tenant: site.tenant.id })}` : '';
+  const raw = context.request.url;
+  const asked = raw.includes('?') ? raw.slice(raw.indexOf('?')) : '';
+  return asked === expected && context.url.search === expected;
 }
 
 function derived(tenant: Tenant, source: string, request: ImageRequest): Promise<Buffer> {

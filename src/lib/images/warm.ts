@@ -1,6 +1,7 @@
 import { parseImagePath } from './address.ts';
 import { derivedKey } from './pipeline.ts';
-import { imageHeaders, PUBLIC_IMAGE_CACHE } from './respond.ts';
+import { queryRefused } from './errors.ts';
+import { imageHeaders, imageRefused, PUBLIC_IMAGE_CACHE } from './respond.ts';
 import { imageSecret, madePipeline } from './site.ts';
 
 export type WarmImage = { bytes: Buffer; headers: Record<string, string> };
@@ -26,4 +27,13 @@ export async function warmImage(url: string): Promise<WarmImage | null> {
     derivedKey({ source: target.source, width, format, crop }),
   );
   return bytes ? { bytes, headers: imageHeaders(bytes, format, PUBLIC_IMAGE_CACHE) } : null;
+}
+
+/**
+ * The route's 404 for an image address ending in a bare `?`, which the adapter drops before the
+ * route could see it while an edge cache keys on it (a second copy of the picture); null otherwise.
+ */
+export function bareQueryRefusal(url: string): Response | null {
+  if (!url.includes('/_img/') || url.indexOf('?') !== url.length - 1) return null;
+  return imageRefused(queryRefused());
 }

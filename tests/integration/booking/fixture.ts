@@ -1,6 +1,7 @@
 import { startMock } from '../../../mock/index.ts';
 import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
 import type { BookingRequest } from '../../../src/lib/booking/schema.ts';
+import type { Mailer } from '../../../src/lib/booking/mailer.ts';
 import { bookingService } from '../../../src/lib/booking/service.ts';
 import type { TenantInput } from '../../../src/lib/tenants/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -29,7 +30,7 @@ type LodgingInput = NonNullable<TenantInput['lodging']>;
 
 export function serviceFor(
   baseUrl: string,
-  options: { lodging?: Partial<LodgingInput>; redisUrl?: string } = {},
+  options: { lodging?: Partial<LodgingInput>; redisUrl?: string; mailer?: Mailer } = {},
 ) {
   const { up, lines } = freshUpstream();
   const tenant = buildTenant({
@@ -47,6 +48,7 @@ export function serviceFor(
     credentials: () => ({ token: TOKEN }),
     upstream: up,
     redisUrl: options.redisUrl,
+    mailer: options.mailer,
   });
   return { service, up, lines };
 }

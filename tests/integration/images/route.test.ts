@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePath } from '../../../src/lib/images/address.ts';
 import { imageRoute } from '../../../src/lib/images/route.ts';
 import { imageSecret } from '../../../src/lib/images/site.ts';
+import { PATH_SPELLINGS } from '../../unit/images/spellings.ts';
 import { imageUpstream } from './fixture.ts';
 
 // The route's answers to sources that fail their limits: a clear status and reason, a blank
@@ -45,9 +46,11 @@ async function get(source: string) {
     id: 'daily-planet',
     publishing: { baseUrl: `${origin}/api/v1`, mediaHosts: [] },
   };
+  const url = `http://daily-planet.localhost${path}`;
   const context = {
     locals: { site: { tenant } },
-    url: new URL(`http://daily-planet.localhost${path}`),
+    url: new URL(url),
+    request: new Request(url),
   } as unknown as APIContext;
   return imageRoute(context);
 }
@@ -74,5 +77,47 @@ describe('the image route refuses a source beyond its limits', () => {
     expect(meta).toMatchObject({ format: 'gif', height: 1 });
     expect(meta.width).toBeGreaterThanOrEqual(1000);
     expect(stats.isOpaque).toBe(false);
+  });
+});
+
+describe('the image route answers one spelling per picture (issue 33)', () => {
+  const path = () =>
+    imagePath(imageSecret(), {
+      target: { kind: 'source', source: `${origin}/media/huge.jpg` },
+      width: 480,
+      format: 'avif',
+    });
+  const ask = (url: string, via: 'host' | 'query' = 'host') => {
+    const tenant = { id: 'daily-planet', publishing: { baseUrl: origin, mediaHosts: [] } };
+    const context = {
+      locals: { site: { tenant, via } },
+      url: new URL(url),
+      request: new Request(url),
+    } as unknown as APIContext;
+    return imageRoute(context);
+  };
+
+  const spellings: [string, (path: string) => string][] = [
+    ['a made-up query', (p) => `${p}?x=1`],
+    ['a bare "?"', (p) => `${p}?`],
+    ['"?tenant=" on a site found by its host', (p) => `${p}?tenant=daily-planet`],
+    ...PATH_SPELLINGS.filter(([label, , status]) => status === 404 && /"[!=~]"/.test(label)).map(
+      ([label, change]): [string, (path: string) => string] => [label, change],
+    ),
+  ];
+  it.each(spellings)('%s: 404, never stored', async (_label, change) => {
+    const response = await ask(`http://daily-planet.localhost${change(path())}`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('takes the address it wrote (and a preview its own "?tenant=")', async () => {
+    // The source is over the byte limit: 422 says the route read the address and went upstream.
+    expect((await ask(`http://daily-planet.localhost${path()}`)).status).toBe(422);
+    const preview = await ask(`http://localhost${path()}?tenant=daily-planet`, 'query');
+    expect(preview.status).toBe(422);
+    expect((await ask(`http://localhost${path()}?tenant=daily-planet&x`, 'query')).status).toBe(
+      404,
+    );
   });
 });

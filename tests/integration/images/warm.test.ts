@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePath, type ImageRequest } from '../../../src/lib/images/address.ts';
 import { imagePipeline } from '../../../src/lib/images/site.ts';
-import { warmImage } from '../../../src/lib/images/warm.ts';
+import { bareQueryRefusal, warmImage } from '../../../src/lib/images/warm.ts';
 import { imageUpstream } from './fixture.ts';
 
 // `npm start`'s warm path (scripts/start.mjs): a public image already made is read from the one
@@ -70,5 +70,22 @@ describe("npm start's warm image path", () => {
       expect(await warmImage(path), path).toBeNull();
     }
     expect(imagePipeline().counts.transforms).toBe(1);
+  });
+});
+
+describe('an image address with a bare "?" (issue 33)', () => {
+  it('is refused before the adapter drops the "?" (an edge would store a second copy)', () => {
+    const path = imagePath(SECRET, {
+      target: { kind: 'source', source },
+      width: 480,
+      format: 'avif',
+    });
+    for (const url of [`${path}?`, `/daily-planet${path}?`]) {
+      const refusal = bareQueryRefusal(url);
+      expect(refusal?.status).toBe(404);
+      expect(refusal?.headers.get('cache-control')).toBe('no-store');
+    }
+    expect(bareQueryRefusal(path)).toBeNull();
+    expect(bareQueryRefusal('/posts/a?')).toBeNull();
   });
 });

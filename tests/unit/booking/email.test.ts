@@ -52,4 +52,70 @@ describe('e-mail addresses', () => {
     // the booking brings the guest back to this field (e2e: booking-flow.spec.ts).
     expect(detailsErrors(details)).toEqual({});
   });
+
+  it.each([
+    ['a variation selector', 'zed-x\uFE0F@example.com'],
+    ['a variation selector in the supplement', 'zed\u{E0100}-x@example.com'],
+    ['a tag character', 'zed-x\u{E0061}@example.com'],
+    ['a tag sequence', '\u{E0001}zed-x@exa\u{E007F}mple.com'],
+    ['a Mongolian variation selector', 'zed-x@exam\u180Bple.com'],
+    ['a Hangul filler', 'zed-x\u3164@example.com'],
+    ['a musical formatting mark', 'zed-x@example\u{1D173}.com'],
+    ['an unassigned default-ignorable', 'zed-x\u2065@example.com'],
+    ['an ignorable between a letter and its accent-free twin', 'ZED-X\u200D@EXAMPLE.COM\uFE0E'],
+    ['mathematical letters', '\u{1D433}\u{1D41E}\u{1D41D}-x@example.com'],
+  ])('removes %s (Default_Ignorable_Code_Point)', (_label, typed) => {
+    expect(normalizeEmail(typed)).toBe('zed-x@example.com');
+    expect(normalizeEmail(normalizeEmail(typed))).toBe('zed-x@example.com');
+  });
+
+  it.each([
+    ['a Latin alpha "ɑ"', 'zed-x@ex\u0251mple.com'],
+    ['a dotless "ı"', '\u0131zed-x@example.com'],
+    ['a dental click "ǀ"', 'zed-x@examp\u01C0e.com'],
+    ['a script "ɡ"', 'zed-x@gmail.com'.replace('g', '\u0261')],
+    ['a Latin iota "ɩ"', 'zed-x@\u0269cloud.com'],
+    ['a Latin "ʋ"', 'zed-x@ʋnited.example'],
+    ['a Cyrillic palochka "ӏ"', 'zed-x@examp\u04CFe.com'],
+    ['a Greek omicron', 'zed-x@example.c\u03BFm'],
+    ['a look-alike beside an accent', 'zed-\u0251-m\u00FCller@example.com'],
+    ['a look-alike hidden behind a variation selector', 'zed-x@ex\u0251\uFE0Fmple.com'],
+  ])('refuses %s as a look-alike', (_label, typed) => {
+    expect(hasLookAlikeLetters(normalizeEmail(typed))).toBe(true);
+  });
+
+  it.each([
+    ['josé@exämple.de'],
+    ['müller@bücher.example'],
+    ['søren.łukasz@example.dk'],
+    ['иван@пример.рф'],
+    ['zed-x@παράδειγμα.gr'],
+    ['用户@例子.广告'],
+    ['zed+x1@example.com'],
+    ['straße@example.de'],
+  ])('takes %s, a real address', (typed) => {
+    expect(hasLookAlikeLetters(normalizeEmail(typed))).toBe(false);
+  });
+
+  it('makes one guest of every spelling it takes: the rest are refused (issue 33)', () => {
+    const spellings = [
+      'zed-x@example.com',
+      'Zed-X@Example.COM.',
+      'zed-x\uFE0F@example.com',
+      'zed-x\u{E0061}@example.com',
+      'zed-x@ex\u0251mple.com',
+      'zed-x@\u0131example.com',
+      'zed-x@examp\u01C0e.com',
+      'zed-x@ex\u0430mple.com',
+      'zed-x@xn--exmple-4nf.com',
+      'ｚｅｄ-x@example.com',
+      'zed-x\u00AD@example.com',
+      'zed-x@example.com\u{E007F}',
+      'zed-x\u180E@example.com',
+      'zed-x@exampl\u0435.com',
+    ];
+    const taken = spellings.filter((email) => !SERVER_CHECKS.hasLookAlike(normalizeEmail(email)));
+    expect(new Set(taken.map(normalizeEmail))).toEqual(new Set(['zed-x@example.com']));
+    expect(taken.length).toBeGreaterThan(5);
+  });
 });

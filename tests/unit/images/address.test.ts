@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { imagePath, parseImagePath, type ImageRequest } from '../../../src/lib/images/address.ts';
 import { srcsetWidths, widthAtLeast } from '../../../src/lib/images/ladder.ts';
+import { PATH_SPELLINGS } from './spellings.ts';
 
 const SECRET = 'test-secret-of-enough-length';
 const source = 'https://api.example/media/daily-planet/covers/a.jpg';
@@ -73,6 +74,50 @@ describe('signed image addresses', () => {
     ['a short signature', '/_img/u/aHR0cHM6Ly9hLmI/800/AAAA.jpg'],
   ])('answers %s with 400', (_label, path) => {
     expect(parseImagePath(SECRET, path)).toMatchObject({ ok: false, status: 400 });
+  });
+});
+
+describe('one spelling per picture (issue 33)', () => {
+  // 52 bytes: its base64url has spare bits in the last letter.
+  const picture: ImageRequest = {
+    ...request,
+    target: { kind: 'source', source: 'https://api.example/media/daily-planet/covers/ab.jpg' },
+  };
+  const canonical = imagePath(SECRET, picture);
+  const edition: ImageRequest = {
+    target: { kind: 'edition-page', edition: 'weekend-2026', page: 12 },
+    width: 160,
+    format: 'webp',
+  };
+
+  it('reads the address it wrote', () => {
+    expect(parseImagePath(SECRET, canonical)).toEqual({ ok: true, request: picture });
+  });
+
+  it.each(PATH_SPELLINGS)('refuses %s with %i', (_label, change, status) => {
+    const spelled = change(canonical);
+    expect(spelled).not.toBe(canonical);
+    expect(parseImagePath(SECRET, spelled)).toMatchObject({ ok: false, status });
+  });
+
+  it.each([
+    ['a letter escaped', (p: string) => p.replace('/weekend', '/%77eekend')],
+    ['a dash escaped', (p: string) => p.replace('weekend-', 'weekend%2D')],
+    ['a broken escape', (p: string) => p.replace('/weekend', '/%E0%A4weekend')],
+    ['a leading zero in the page', (p: string) => p.replace('/12/', '/012/')],
+  ])('refuses an edition page with %s', (_label, change) => {
+    const spelled = change(imagePath(SECRET, edition));
+    expect(parseImagePath(SECRET, spelled)).toMatchObject({ ok: false });
+  });
+
+  it.each([
+    ['an upper-case extension', (p: string) => p.replace('.avif', '.AVIF')],
+    [
+      'spare bits set in the signature',
+      (p: string) => p.replace(/(.)\.avif$/, (_a, c: string) => `${c === 'A' ? 'B' : 'A'}.avif`),
+    ],
+  ])('refuses %s (never a second copy)', (_label, change) => {
+    expect(parseImagePath(SECRET, change(canonical))).toMatchObject({ ok: false });
   });
 });
 
