@@ -4,16 +4,19 @@ import { observeWatcherLag } from '../observability/prometheus.ts';
 import { publishingBudgetKey, publishingFor, siteUpstream } from '../site/clients.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { outsideVisitor } from '../upstream/visitor.ts';
+import { RateLimitedError } from '../upstream/errors.ts';
+import { asBackground } from '../upstream/visitor.ts';
 import { holdLease, invalidateEverywhere, sharedMemory } from './bus.ts';
 import { postChanges } from './changes.ts';
 import type { SeenPost } from './changes.ts';
-import { watchIntervalMs } from './pace.ts';
+import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
 
 /**
  * The change watcher of one tenant: every few seconds (./pace.ts: at most 4 calls a minute) one
  * read of the newest posts, bypassing the cache; new, changed and vanished posts are invalidated
  * on every server (./bus.ts). With Redis one server holds each tenant's lease and watches it.
+ * The first look comes somewhere in the first interval, and every look spends the budget at
+ * `background` priority: only what readers leave (a refused look comes back when a call frees).
  */
 
 /** Posts per look: enough that a burst of publishing is seen whole, small enough to be cheap. */
@@ -108,27 +111,39 @@ export function watchTenant(options: WatcherOptions): Watcher {
     });
   };
 
+  /** The next look: the interval, or sooner when the budget refused this one (see `retryMs`). */
+  let nextMs: number | undefined;
   const schedule = () => {
     if (stopped) return;
+    const delay = nextMs ?? intervalMs;
+    nextMs = undefined;
     timer = setTimeout(() => {
       look()
         .catch((error: unknown) => {
+          // Readers had the budget: not a failure, the look waits its turn (metrics count it).
+          if (error instanceof RateLimitedError && error.local) {
+            nextMs = Math.min(intervalMs, retryMs(error.retryAfterSeconds));
+            return;
+          }
           logWarn('freshness.look.failed', {
             tenant: tenant.id,
             message: error instanceof Error ? error.message : String(error),
           });
         })
         .finally(schedule);
-    }, intervalMs);
+    }, delay);
     timer.unref();
   };
 
   // Timers started inside a request would count its calls to that request and visitor.
   outsideRequest(() =>
-    outsideVisitor(() => {
-      void look()
+    asBackground(() => {
+      void pace()
         .catch(() => undefined)
-        .finally(schedule);
+        .finally(() => {
+          nextMs = firstLookMs(intervalMs);
+          schedule();
+        });
     }),
   );
   return {
