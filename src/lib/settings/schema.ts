@@ -194,7 +194,7 @@ export const settingDefinitions = {
     "share of a tenant's lodging budget searches leave to the booking step (at most 1)",
   ),
   UPSTREAM_WRITE_RESERVE: number(
-    { fallback: 0.2, max: 1 },
+    { fallback: 0.1, max: 1 },
     'share of a publishing budget pages leave to sign-ins and comments (at most 1)',
   ),
   FRONT_PAGE_CACHE_SECONDS: number(

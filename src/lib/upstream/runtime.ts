@@ -41,7 +41,7 @@ export interface UpstreamOptions {
   lodgingSearchShare?: number | undefined;
   /** Share of the lodging bucket searches leave to the booking step (default 0.3). */
   bookingReserve?: number | undefined;
-  /** Share of a publishing bucket pages leave to sign-ins and comments (default 0.2). */
+  /** Share of a publishing bucket pages leave to sign-ins and comments (default 0.1). */
   writeReserve?: number | undefined;
   /** The upstream's window in seconds (default 60; tests scale it down with the limits). */
   windowSeconds?: number | undefined;
