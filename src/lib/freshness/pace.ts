@@ -17,6 +17,11 @@ export interface PaceInput {
   remaining: number;
   /** The interval used last time (for the back-off). */
   lastMs?: number | undefined;
+  /**
+   * The budget's window when not the upstream's minute (tests scale both down): "a minute" above
+   * and every interval are then this long.
+   */
+  windowMs?: number | undefined;
 }
 
 export const PACE = {
@@ -30,11 +35,13 @@ export const PACE = {
 } as const;
 
 export function watchIntervalMs(input: PaceInput): number {
+  const scale = (input.windowMs ?? 60_000) / 60_000;
+  const slowest = PACE.slowestMs * scale;
   const perTenant = (input.capacityPerMinute * PACE.share) / Math.max(1, input.tenantsSharing);
   const perMinute = Math.max(60_000 / PACE.slowestMs, Math.min(PACE.maxPerMinute, perTenant));
-  const steady = Math.ceil(60_000 / perMinute);
+  const steady = Math.ceil((60_000 * scale) / perMinute);
   if (input.remaining > input.capacityPerMinute * PACE.lowShare) return steady;
-  return Math.min(PACE.slowestMs, Math.max(steady, input.lastMs ?? steady) * 2);
+  return Math.min(slowest, Math.max(steady, input.lastMs ?? steady) * 2);
 }
 
 /**

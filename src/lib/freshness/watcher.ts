@@ -2,9 +2,12 @@ import { logInfo, logWarn } from '../log/log.ts';
 import { outsideRequest } from '../log/request-context.ts';
 import { observeWatcherLag } from '../observability/prometheus.ts';
 import { publishingBudgetKey, publishingFor, siteUpstream } from '../site/clients.ts';
+import type { PublishingClient } from '../publishing/client.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import type { BudgetKey } from '../upstream/budget.ts';
 import { RateLimitedError } from '../upstream/errors.ts';
+import type { Upstream } from '../upstream/runtime.ts';
 import { asBackground } from '../upstream/visitor.ts';
 import { holdLease, invalidateEverywhere, sharedMemory } from './bus.ts';
 import { postChanges } from './changes.ts';
@@ -28,6 +31,10 @@ export interface WatcherOptions {
   tenantsSharing: number;
   redisUrl: string | undefined;
   edgePurgeUrl: string | undefined;
+  /** The site's upstream, client and budget key of the tenant unless given (tests, benches). */
+  upstream?: Upstream | undefined;
+  publishing?: Pick<PublishingClient, 'listPosts'> | undefined;
+  budgetKey?: BudgetKey | undefined;
 }
 
 export interface Watcher {
@@ -52,8 +59,9 @@ function lagSeconds(at: string | null): number | undefined {
 
 export function watchTenant(options: WatcherOptions): Watcher {
   const { tenant, redisUrl } = options;
-  const upstream = siteUpstream();
-  const budgetKey = publishingBudgetKey(tenant);
+  const upstream = options.upstream ?? siteUpstream();
+  const budgetKey = options.budgetKey ?? publishingBudgetKey(tenant);
+  const publishing = options.publishing ?? publishingFor(tenant);
   let previous: SeenPost[] | undefined;
   let intervalMs = 15_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -66,6 +74,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
       tenantsSharing: options.tenantsSharing,
       remaining,
       lastMs: intervalMs,
+      windowMs: upstream.budget.windowSeconds * 1000,
     });
   };
 
@@ -81,7 +90,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
       const stored = await memory.get(tenant.id);
       previous = stored ? (JSON.parse(stored) as SeenPost[]) : undefined;
     }
-    const list = await publishingFor(tenant).listPosts({ perPage: WATCH_WINDOW }, { fresh: true });
+    const list = await publishing.listPosts({ perPage: WATCH_WINDOW }, { fresh: true });
     const current = seenOf(list.items);
     const changes = postChanges(previous, current, WATCH_WINDOW);
     previous = current;

@@ -92,6 +92,7 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
 
   return {
     limits,
+    windowSeconds: windowMs / 1000,
     get calls() {
       return calls;
     },

@@ -58,7 +58,7 @@ export interface BudgetOptions {
    * `UPSTREAM_WRITE_RESERVE`, lodging `UPSTREAM_BOOKING_RESERVE`.
    */
   writeReserve?: Partial<Record<BudgetKind, number>> | undefined;
-  /** Share of each bucket the watchers leave to readers beyond the write reserve (default 0.25). */
+  /** Share of each bucket the watchers leave to readers beyond the write reserve (default 0.1). */
   backgroundHeadroom?: number | undefined;
   /** Shared counters across instances; in-memory when absent. */
   redisUrl?: string | undefined;
@@ -82,6 +82,8 @@ export interface RateInfo {
 
 export interface Budget {
   readonly limits: BudgetLimits;
+  /** The window the limits count in (60 s; tests scale it down). */
+  readonly windowSeconds: number;
   /**
    * Spends one request (default priority `read`); `ok: false` means do not send (fail fast or
    * serve stale). Never more than `capacity` in any window-long span, whenever the calls fall.
@@ -123,7 +125,7 @@ function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
 }
 
 export const DEFAULT_WRITE_RESERVE = settingDefaults.UPSTREAM_WRITE_RESERVE;
-export const DEFAULT_BACKGROUND_HEADROOM = 0.25;
+export const DEFAULT_BACKGROUND_HEADROOM = 0.1;
 
 /**
  * Each bucket is a sliding log (./sliding-log.ts): at most `capacity` calls in ANY window-long
@@ -193,6 +195,7 @@ export function createBudget(options: BudgetOptions = {}): Budget {
 
   return {
     limits,
+    windowSeconds: windowMs / 1000,
     async take(key, priority = 'read') {
       const res = await log.take(id(key), ceiling(key.kind, priority)).catch(() => undefined);
       // When the store itself fails the request goes ahead: the upstream's 429 caps the rest.
