@@ -13,7 +13,7 @@ function clocked(options: Parameters<typeof createBudget>[0] = {}) {
   return {
     budget,
     at: () => clock,
-    advance(ms: number) {
+    advance: (ms: number) => {
       clock += ms;
     },
   };
