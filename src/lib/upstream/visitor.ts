@@ -72,11 +72,6 @@ export function visitorFor(
   };
 }
 
-/** Runs `fn` as no visitor: work the process does for itself, never charged to one. */
-export function outsideVisitor<T>(fn: () => T): T {
-  return storage.exit(fn);
-}
-
 /**
  * Runs `fn` as the process' background work (the change watchers): charged to no visitor, and its
  * upstream calls spend the budget at `background` priority, only what readers leave.
