@@ -126,8 +126,9 @@ export function watchTenant(options: WatcherOptions): Watcher {
     if (stopped) return;
     const delay = nextMs ?? intervalMs;
     nextMs = undefined;
+    // Each look outside any request and as background work, whatever context the timer carries.
     timer = setTimeout(() => {
-      look()
+      outsideRequest(() => asBackground(look))
         .catch((error: unknown) => {
           // Readers had the budget: not a failure, the look waits its turn (metrics count it).
           if (error instanceof RateLimitedError && error.local) {
@@ -144,17 +145,12 @@ export function watchTenant(options: WatcherOptions): Watcher {
     timer.unref();
   };
 
-  // Timers started inside a request would count its calls to that request and visitor.
-  outsideRequest(() =>
-    asBackground(() => {
-      void pace()
-        .catch(() => undefined)
-        .finally(() => {
-          nextMs = firstLookMs(intervalMs);
-          schedule();
-        });
-    }),
-  );
+  void pace()
+    .catch(() => undefined)
+    .finally(() => {
+      nextMs = firstLookMs(intervalMs);
+      schedule();
+    });
   return {
     stop() {
       stopped = true;
