@@ -10,7 +10,7 @@ import { RateLimitedError } from '../upstream/errors.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { asBackground } from '../upstream/visitor.ts';
 import { holdLease, invalidateEverywhere, sharedMemory } from './bus.ts';
-import { postChanges } from './changes.ts';
+import { postChanges, seenBefore } from './changes.ts';
 import type { SeenPost } from './changes.ts';
 import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
 
@@ -63,6 +63,8 @@ export function watchTenant(options: WatcherOptions): Watcher {
   const budgetKey = options.budgetKey ?? publishingBudgetKey(tenant);
   const publishing = options.publishing ?? publishingFor(tenant);
   let previous: SeenPost[] | undefined;
+  // The first look's baseline without a stored one (see `seenBefore`), allowing for clock skew.
+  const startedAt = Date.now() - 10_000;
   let intervalMs = 15_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
@@ -92,7 +94,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
     }
     const list = await publishing.listPosts({ perPage: WATCH_WINDOW }, { fresh: true });
     const current = seenOf(list.items);
-    const changes = postChanges(previous, current, WATCH_WINDOW);
+    const changes = postChanges(previous ?? seenBefore(current, startedAt), current, WATCH_WINDOW);
     previous = current;
     await memory?.set(tenant.id, JSON.stringify(current));
     if (changes.length === 0) return;

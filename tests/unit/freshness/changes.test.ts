@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postChanges } from '../../../src/lib/freshness/changes.ts';
+import { postChanges, seenBefore } from '../../../src/lib/freshness/changes.ts';
 import type { SeenPost } from '../../../src/lib/freshness/changes.ts';
 import { firstLookMs, retryMs, watchIntervalMs } from '../../../src/lib/freshness/pace.ts';
 
@@ -35,6 +35,23 @@ describe('postChanges', () => {
   it('finds a post unpublished when the window is not full', () => {
     const changes = postChanges(before, [post(2, 20), post(1, 10)], 5);
     expect(changes.map((change) => [change.kind, change.slug])).toEqual([['vanished', 'post-3']]);
+  });
+});
+
+describe('the first look after a start', () => {
+  it('takes a post published between the start and the (jittered) first look for a change', () => {
+    const start = Date.parse('2026-11-24T09:35:00Z');
+    const current = [post(4, 40), post(3, 30), post(2, 20)];
+    const changes = postChanges(seenBefore(current, start), current, 3);
+    // post 4 came at 09:40, after the start; posts 2 and 3 were as they are before it.
+    expect(changes.map((change) => [change.kind, change.slug])).toEqual([['new', 'post-4']]);
+  });
+
+  it('sees nothing when nothing moved since the start', () => {
+    const current = [post(3, 30), post(2, 20)];
+    expect(
+      postChanges(seenBefore(current, Date.parse('2026-11-24T10:00:00Z')), current, 3),
+    ).toEqual([]);
   });
 });
 
