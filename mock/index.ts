@@ -5,7 +5,7 @@ import { createControlApp } from './control/app.ts';
 import { envDialect, type Dialect } from './lib/dialect.ts';
 import { envMedia, type MediaMode } from './lib/media-mode.ts';
 import { FaultPatchSchema, mergeDefined, type Service } from './lib/faults.ts';
-import { DEFAULT_LIMITS, type Limits } from './lib/ratelimit.ts';
+import { DEFAULT_LIMITS, type LimitWindow, type Limits } from './lib/ratelimit.ts';
 import { createLodgingApp } from './lodging/app.ts';
 import { createPublishingApp } from './publishing/app.ts';
 import { createState, type MockState } from './state.ts';
@@ -34,6 +34,14 @@ export type MockHandle = {
   close(): Promise<void>;
   state: MockState;
 };
+
+/** `MOCK_LIMIT_WINDOW`: `fixed` or `sliding`; anything else refuses to start. */
+function envWindow(): LimitWindow | undefined {
+  const v = process.env['MOCK_LIMIT_WINDOW']?.trim();
+  if (!v) return undefined;
+  if (v === 'fixed' || v === 'sliding') return v;
+  throw new Error(`MOCK_LIMIT_WINDOW must be "fixed" or "sliding", not "${v}"`);
+}
 
 const env = (name: string): number | undefined => {
   const v = process.env[name];
@@ -90,6 +98,11 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
       options.limits?.lodgingPerMinute ??
       env('MOCK_LIMIT_LODGING') ??
       DEFAULT_LIMITS.lodgingPerMinute,
+    window: options.limits?.window ?? envWindow() ?? DEFAULT_LIMITS.window,
+    windowSeconds:
+      options.limits?.windowSeconds ??
+      env('MOCK_LIMIT_WINDOW_SECONDS') ??
+      DEFAULT_LIMITS.windowSeconds,
   };
   const state = createState(
     options.seed ?? env('MOCK_SEED') ?? 42,

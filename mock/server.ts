@@ -10,7 +10,7 @@ console.log(`Masthead contract mock (dialect ${mock.state.dialect}, seed ${mock.
   lodging     ${mock.lodgingUrl}
   control     ${mock.controlUrl}
   demo accounts: ${accounts}
-  limits: public ${mock.state.limits.publicPerMinute}/min, token ${mock.state.limits.tokenPerMinute}/min, lodging ${mock.state.limits.lodgingPerMinute}/min (0 = off)`);
+  limits: public ${mock.state.limits.publicPerMinute}, token ${mock.state.limits.tokenPerMinute}, lodging ${mock.state.limits.lodgingPerMinute} per ${mock.state.limits.windowSeconds} s, ${mock.state.limits.window} windows (0 = off)`);
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

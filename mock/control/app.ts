@@ -8,11 +8,13 @@ import { emptyStats } from '../lib/stats.ts';
 import { resetState, type MockState } from '../state.ts';
 import { streamControlRoutes } from './streams.ts';
 
-/** Body of `POST /limits`: requests per minute, 0 disables a limit. */
+/** Body of `POST /limits`: requests per window (0 disables a limit), how and how long it counts. */
 export const LimitsPatchSchema = z.object({
   publicPerMinute: z.number().int().min(0).optional(),
   tokenPerMinute: z.number().int().min(0).optional(),
   lodgingPerMinute: z.number().int().min(0).optional(),
+  window: z.enum(['fixed', 'sliding']).optional(),
+  windowSeconds: z.number().int().min(1).optional(),
 });
 
 const DialectBodySchema = z.object({ dialect: DialectSchema });

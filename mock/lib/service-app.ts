@@ -3,7 +3,7 @@ import type { Dialect } from './dialect.ts';
 import { injectFaults, type Faults, type Service } from './faults.ts';
 import { notFound, problem } from './http.ts';
 import type { Rng } from './prng.ts';
-import { count, routeKey, type ServiceStats } from './stats.ts';
+import { count, countRateLimited, routeKey, type ServiceStats } from './stats.ts';
 
 /** What of the mock's state every service reads on each request. */
 type Shared = {
@@ -24,12 +24,18 @@ export function serviceApp<E extends Env>(service: Service): Hono<E> {
   return app;
 }
 
-/** A service's first middleware: counts the call, fixes the dialect, applies the set faults. */
+/**
+ * A service's first middleware: counts the call, fixes the dialect, applies the set faults, and
+ * counts a 429 answer (its own or the rate limit's after it) under `who` sent it.
+ */
 export const countAndFault =
-  (state: Shared, service: Service, base: string) =>
-  (c: Context<{ Variables: { dialect: Dialect } }>, next: Next) => {
+  (state: Shared, service: Service, base: string, who: (c: Context) => string) =>
+  async (c: Context<{ Variables: { dialect: Dialect } }>, next: Next) => {
     const route = routeKey(c, base);
     count(state.stats[service], route);
     c.set('dialect', state.dialect);
-    return injectFaults(c, next, state.faults[service], state.faultRng, route);
+    const answer = await injectFaults(c, next, state.faults[service], state.faultRng, route);
+    if ((answer instanceof Response ? answer : c.res).status === 429)
+      countRateLimited(state.stats[service], who(c));
+    return answer;
   };

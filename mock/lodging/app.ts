@@ -18,11 +18,19 @@ const ANY_ABILITY = new Set(['POST /auth/logout']);
 export function createLodgingApp(state: MockState): Hono<LodgeEnv> {
   const app = serviceApp<LodgeEnv>('lodging');
   const api = app.basePath(API_BASE);
-  api.use('*', countAndFault(state, 'lodging', API_BASE));
+  api.use(
+    '*',
+    countAndFault(
+      state,
+      'lodging',
+      API_BASE,
+      (c) => sentToken(c, state.lodging.tokens)?.accountId ?? 'anonymous',
+    ),
+  );
   api.use('*', async (c: LodgeContext, next: Next) => {
     const token = sentToken(c, state.lodging.tokens);
     const key = token ? `lodging:token:${token.token}` : `lodging:ip:${clientIp(c)}`;
-    return throttle(c, next, state.limiter, key, state.limits.lodgingPerMinute);
+    return throttle(c, next, state.limiter, key, state.limits.lodgingPerMinute, state.limits);
   });
   api.use('*', async (c: LodgeContext, next: Next) => {
     const route = routeKey(c, API_BASE);

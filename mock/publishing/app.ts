@@ -34,7 +34,7 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
     countTenant(state.tenantStats, tenantName(c), perPage ? `${route}?per_page=${perPage}` : route);
     return next();
   });
-  api.use('*', countAndFault(state, 'publishing', API_BASE));
+  api.use('*', countAndFault(state, 'publishing', API_BASE, tenantName));
   api.use('*', async (c: PubContext, next: Next) => {
     const site = state.publishing.sites.get(tenantName(c));
     const token = sentToken(c, state.publishing.tokens);
@@ -44,7 +44,7 @@ export function createPublishingApp(state: MockState): Hono<PubEnv> {
       token !== undefined && token.tenant === site?.slug
         ? [`pub:token:${token.token}`, limits.tokenPerMinute]
         : [`pub:ip:${clientIp(c)}`, limits.publicPerMinute];
-    return throttle(c, () => authenticate(c, next), state.limiter, key, perMinute);
+    return throttle(c, () => authenticate(c, next), state.limiter, key, perMinute, limits);
   });
 
   /** 404 for an unknown tenant; 401 for a sent-but-invalid token (Sanctum guard). */

@@ -118,11 +118,17 @@ describe('stats', () => {
     await t.pub('/posts/welcome-to-our-new-website');
     await t.pub('/no-such-route');
     const stats = (await t.control('/stats')).body;
+    const none = { total: 0, by: {} };
     expect(stats).toEqual({
-      publishing: { total: 2, routes: { 'GET /posts/{slug}': 1, 'GET (unmatched)': 1 } },
+      publishing: {
+        total: 2,
+        routes: { 'GET /posts/{slug}': 1, 'GET (unmatched)': 1 },
+        rateLimited: none,
+      },
       lodging: {
         total: 4,
         routes: { 'GET /guests': 1, 'GET /properties/{id}': 1, 'POST /bookings': 2 },
+        rateLimited: none,
       },
     });
   });

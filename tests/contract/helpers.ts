@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { z } from 'zod';
 import { startMock, type MockHandle, type MockOptions } from '../../mock/index.ts';
+import type { Limits } from '../../mock/lib/ratelimit.ts';
 import demo from '../../mock/demo-accounts.json' with { type: 'json' };
 import { ErrorSchema } from './schemas.ts';
 
@@ -18,7 +19,13 @@ export type Call = {
 };
 
 /** Rate limits off: most suites send far more than 60 requests a minute from one IP. */
-export const NO_LIMITS = { publicPerMinute: 0, tokenPerMinute: 0, lodgingPerMinute: 0 };
+export const NO_LIMITS: Limits = {
+  publicPerMinute: 0,
+  tokenPerMinute: 0,
+  lodgingPerMinute: 0,
+  window: 'fixed',
+  windowSeconds: 60,
+};
 
 export async function http(url: string, init: Call = {}): Promise<Res> {
   const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };

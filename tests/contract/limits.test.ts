@@ -35,6 +35,37 @@ describe('rate limits', () => {
     expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
   });
 
+  it('counts by sliding window when asked: the calls of the last window, wherever it starts', async () => {
+    const limits = { publicPerMinute: 2, window: 'sliding', windowSeconds: 2 };
+    expect((await t.control('/limits', { method: 'POST', body: limits })).body).toMatchObject(
+      limits,
+    );
+    await t.control('/stats', { method: 'DELETE' });
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    expect((await t.pub('/plans')).status).toBe(200); // A at 0 s
+    await wait(1200);
+    expect((await t.pub('/plans')).status).toBe(200); // B at 1.2 s
+    expectError(await t.pub('/plans'), 429, 'Too Many Attempts.');
+    await wait(1000);
+    // 2.2 s: a fixed window would have started afresh and let two through; A has left, B has not.
+    expect((await t.pub('/plans')).status).toBe(200);
+    const refused = await t.pub('/plans', { tenant: 'alpine-post' });
+    expectError(refused, 429, 'Too Many Attempts.');
+    // Room again when B leaves, at 3.2 s.
+    expect(Number(refused.headers.get('retry-after'))).toBe(1);
+    const stats = (await t.control('/stats')).body as {
+      publishing: { rateLimited: { total: number; by: Record<string, number> } };
+    };
+    expect(stats.publishing.rateLimited).toEqual({
+      total: 2,
+      by: { 'daily-planet': 1, 'alpine-post': 1 },
+    });
+    await t.control('/limits', {
+      method: 'POST',
+      body: { publicPerMinute: 60, window: 'fixed', windowSeconds: 60 },
+    });
+  });
+
   it.each([
     ['token', 'tokenPerMinute'],
     ['lodging', 'lodgingPerMinute'],
@@ -70,6 +101,8 @@ describe('rate limits', () => {
       publicPerMinute: 0,
       tokenPerMinute: 0,
       lodgingPerMinute: 0,
+      window: 'fixed',
+      windowSeconds: 60,
     });
   });
 
@@ -95,6 +128,8 @@ describe('rate limits', () => {
           publicPerMinute: 2,
           tokenPerMinute: 240,
           lodgingPerMinute: 0,
+          window: 'fixed',
+          windowSeconds: 60,
         });
       } finally {
         await m.close();

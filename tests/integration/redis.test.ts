@@ -254,15 +254,16 @@ describe('shared budget across instances', () => {
     );
     const ok = results.filter((r) => r.status === 'fulfilled').length;
     const failed = results.filter((r) => r.status === 'rejected');
-    expect(ok).toBe(7); // 9 spendable (90% of 10) in total, two went on the warm-up reads
+    // 9 spendable (90% of 10) in total, 1 kept for writes, two went on the warm-up reads.
+    expect(ok).toBe(6);
     expect(failed.every((r) => r.reason instanceof RateLimitedError && r.reason.local)).toBe(true);
 
     const [ta, tb] = [a.metrics.getStatus().totals, b.metrics.getStatus().totals];
     expect(ta.rateLimited429 + tb.rateLimited429).toBe(0);
-    expect(ta.budgetRejected + tb.budgetRejected).toBe(43);
-    expect(ta.upstreamCalls + tb.upstreamCalls).toBe(9);
+    expect(ta.budgetRejected + tb.budgetRejected).toBe(44);
+    expect(ta.upstreamCalls + tb.upstreamCalls).toBe(8);
     const stats = await ctl.stats(mock);
-    expect(stats.publishing.total).toBe(9);
+    expect(stats.publishing.total).toBe(8);
     // The counter lives in Redis, with the window as its TTL.
     const budgetKeys = [...(await dump()).keys()].filter((k) => k.startsWith('masthead:budget:'));
     expect(budgetKeys).toHaveLength(1);

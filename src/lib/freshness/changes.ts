@@ -78,3 +78,18 @@ export function postChanges(
   }
   return changes;
 }
+
+/**
+ * What a watcher's first look compares with when no earlier look is stored (no Redis, or a fresh
+ * one): the posts as they were before `since` (the watcher's start). The first look comes anywhere
+ * in the first interval, so a post published or updated between the start and that look is a
+ * change the caches may already have missed; without this it would be taken for the baseline.
+ */
+export function seenBefore(current: readonly SeenPost[], since: number): SeenPost[] {
+  const time = (at: string | null) => (at === null ? Number.NaN : Date.parse(at));
+  return current.filter((post) => {
+    const latest = Math.max(time(post.publishedAt), time(post.updatedAt));
+    // A post without dates cannot be told new: it counts as seen.
+    return Number.isNaN(latest) || latest < since;
+  });
+}

@@ -1,8 +1,12 @@
 /**
  * How often the change watcher reads a tenant's newest posts: at most `maxPerMinute` (4) calls a
- * minute, and no more than `share` of the budget bucket the tenant's pages spend, divided among the
- * tenants that share that bucket (the anonymous publishing budget is one per upstream, not per
- * tenant). While the bucket is low it backs off, doubling up to `slowestMs`.
+ * minute, and no more than `share` of the budget bucket the tenant's pages spend, divided evenly
+ * among the tenants that share that bucket (the anonymous publishing budget is one per upstream,
+ * not per tenant), so fifty tenants on one anonymous bucket look every few minutes each, not every
+ * two minutes all together. While the bucket is low it backs off, doubling up to `slowestMs`.
+ *
+ * The watchers also spend at `background` priority (upstream/budget.ts): a look is refused while
+ * readers do not have their headroom, then retried when a call leaves the window (`retryMs`).
  */
 export interface PaceInput {
   /** Calls a minute the site allows itself in the tenant's bucket. */
@@ -13,6 +17,11 @@ export interface PaceInput {
   remaining: number;
   /** The interval used last time (for the back-off). */
   lastMs?: number | undefined;
+  /**
+   * The budget's window when not the upstream's minute (tests scale both down): "a minute" above
+   * and every interval are then this long.
+   */
+  windowMs?: number | undefined;
 }
 
 export const PACE = {
@@ -21,13 +30,34 @@ export const PACE = {
   share: 0.25,
   /** Below this share of the bucket left, back off. */
   lowShare: 0.2,
-  slowestMs: 120_000,
+  /** The longest interval, and the least often a tenant is looked at. */
+  slowestMs: 300_000,
 } as const;
 
 export function watchIntervalMs(input: PaceInput): number {
+  const scale = (input.windowMs ?? 60_000) / 60_000;
+  const slowest = PACE.slowestMs * scale;
   const perTenant = (input.capacityPerMinute * PACE.share) / Math.max(1, input.tenantsSharing);
-  const perMinute = Math.max(0.5, Math.min(PACE.maxPerMinute, perTenant));
-  const steady = Math.ceil(60_000 / perMinute);
+  const perMinute = Math.max(60_000 / PACE.slowestMs, Math.min(PACE.maxPerMinute, perTenant));
+  const steady = Math.ceil((60_000 * scale) / perMinute);
   if (input.remaining > input.capacityPerMinute * PACE.lowShare) return steady;
-  return Math.min(PACE.slowestMs, Math.max(steady, input.lastMs ?? steady) * 2);
+  return Math.min(slowest, Math.max(steady, input.lastMs ?? steady) * 2);
+}
+
+/**
+ * The first look: somewhere in the first interval, so a start (or fifty tenants at once) spreads
+ * its looks over the interval instead of spending the budget in its first second.
+ */
+export function firstLookMs(intervalMs: number, random: () => number = Math.random): number {
+  return Math.floor(random() * intervalMs);
+}
+
+/**
+ * After a look the budget refused: when a call next leaves the window, plus up to a second of
+ * jitter so the refused watchers of a bucket do not all come back in the same millisecond. A
+ * refused watcher keeps its turn (it comes back sooner than one that looked), which is what shares
+ * a scarce budget evenly across tenants.
+ */
+export function retryMs(waitSeconds: number, random: () => number = Math.random): number {
+  return Math.max(1, waitSeconds) * 1000 + Math.floor(random() * 1000);
 }

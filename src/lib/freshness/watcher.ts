@@ -2,18 +2,24 @@ import { logInfo, logWarn } from '../log/log.ts';
 import { outsideRequest } from '../log/request-context.ts';
 import { observeWatcherLag } from '../observability/prometheus.ts';
 import { publishingBudgetKey, publishingFor, siteUpstream } from '../site/clients.ts';
+import type { PublishingClient } from '../publishing/client.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { outsideVisitor } from '../upstream/visitor.ts';
+import type { BudgetKey } from '../upstream/budget.ts';
+import { RateLimitedError } from '../upstream/errors.ts';
+import type { Upstream } from '../upstream/runtime.ts';
+import { asBackground } from '../upstream/visitor.ts';
 import { holdLease, invalidateEverywhere, sharedMemory } from './bus.ts';
-import { postChanges } from './changes.ts';
+import { postChanges, seenBefore } from './changes.ts';
 import type { SeenPost } from './changes.ts';
-import { watchIntervalMs } from './pace.ts';
+import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
 
 /**
  * The change watcher of one tenant: every few seconds (./pace.ts: at most 4 calls a minute) one
  * read of the newest posts, bypassing the cache; new, changed and vanished posts are invalidated
  * on every server (./bus.ts). With Redis one server holds each tenant's lease and watches it.
+ * The first look comes somewhere in the first interval, and every look spends the budget at
+ * `background` priority: only what readers leave (a refused look comes back when a call frees).
  */
 
 /** Posts per look: enough that a burst of publishing is seen whole, small enough to be cheap. */
@@ -25,6 +31,10 @@ export interface WatcherOptions {
   tenantsSharing: () => number;
   redisUrl: string | undefined;
   edgePurgeUrl: string | undefined;
+  /** The site's upstream, client and budget key of the tenant unless given (tests, benches). */
+  upstream?: Upstream | undefined;
+  publishing?: Pick<PublishingClient, 'listPosts'> | undefined;
+  budgetKey?: BudgetKey | undefined;
 }
 
 export interface Watcher {
@@ -49,9 +59,12 @@ function lagSeconds(at: string | null): number | undefined {
 
 export function watchTenant(options: WatcherOptions): Watcher {
   const { tenant, redisUrl } = options;
-  const upstream = siteUpstream();
-  const budgetKey = publishingBudgetKey(tenant);
+  const upstream = options.upstream ?? siteUpstream();
+  const budgetKey = options.budgetKey ?? publishingBudgetKey(tenant);
+  const publishing = options.publishing ?? publishingFor(tenant);
   let previous: SeenPost[] | undefined;
+  // The first look's baseline without a stored one (see `seenBefore`), allowing for clock skew.
+  const startedAt = Date.now() - 10_000;
   let intervalMs = 15_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
@@ -63,6 +76,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
       tenantsSharing: options.tenantsSharing(),
       remaining,
       lastMs: intervalMs,
+      windowMs: upstream.budget.windowSeconds * 1000,
     });
   };
 
@@ -78,9 +92,9 @@ export function watchTenant(options: WatcherOptions): Watcher {
       const stored = await memory.get(tenant.id);
       previous = stored ? (JSON.parse(stored) as SeenPost[]) : undefined;
     }
-    const list = await publishingFor(tenant).listPosts({ perPage: WATCH_WINDOW }, { fresh: true });
+    const list = await publishing.listPosts({ perPage: WATCH_WINDOW }, { fresh: true });
     const current = seenOf(list.items);
-    const changes = postChanges(previous, current, WATCH_WINDOW);
+    const changes = postChanges(previous ?? seenBefore(current, startedAt), current, WATCH_WINDOW);
     previous = current;
     await memory?.set(tenant.id, JSON.stringify(current));
     if (changes.length === 0) return;
@@ -108,29 +122,37 @@ export function watchTenant(options: WatcherOptions): Watcher {
     });
   };
 
+  /** The next look: the interval, or sooner when the budget refused this one (see `retryMs`). */
+  let nextMs: number | undefined;
   const schedule = () => {
     if (stopped) return;
+    const delay = nextMs ?? intervalMs;
+    nextMs = undefined;
+    // Each look outside any request and as background work, whatever context the timer carries.
     timer = setTimeout(() => {
-      look()
+      outsideRequest(() => asBackground(look))
         .catch((error: unknown) => {
+          // Readers had the budget: not a failure, the look waits its turn (metrics count it).
+          if (error instanceof RateLimitedError && error.local) {
+            nextMs = Math.min(intervalMs, retryMs(error.retryAfterSeconds));
+            return;
+          }
           logWarn('freshness.look.failed', {
             tenant: tenant.id,
             message: error instanceof Error ? error.message : String(error),
           });
         })
         .finally(schedule);
-    }, intervalMs);
+    }, delay);
     timer.unref();
   };
 
-  // Timers started inside a request would count its calls to that request and visitor.
-  outsideRequest(() =>
-    outsideVisitor(() => {
-      void look()
-        .catch(() => undefined)
-        .finally(schedule);
-    }),
-  );
+  void pace()
+    .catch(() => undefined)
+    .finally(() => {
+      nextMs = firstLookMs(intervalMs);
+      schedule();
+    });
   return {
     stop() {
       stopped = true;

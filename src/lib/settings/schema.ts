@@ -211,6 +211,10 @@ export const settingDefinitions = {
     { fallback: 0.3, max: 1 },
     "share of a tenant's lodging budget searches leave to the booking step (at most 1)",
   ),
+  UPSTREAM_WRITE_RESERVE: number(
+    { fallback: 0.1, max: 1 },
+    'share of a publishing budget pages leave to sign-ins and comments (at most 1)',
+  ),
   FRONT_PAGE_CACHE_SECONDS: number(
     { fallback: 60, int: true },
     'seconds the front page is served from the route cache (and an edge) before it is rendered again; its live band follows a stream within twice this plus 20 s, and is never kept past a scheduled start',

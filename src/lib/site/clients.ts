@@ -50,6 +50,7 @@ export function siteUpstream(): Upstream {
     humanReserve: current.UPSTREAM_HUMAN_RESERVE,
     lodgingSearchShare: current.UPSTREAM_LODGING_SEARCH_SHARE,
     bookingReserve: current.UPSTREAM_BOOKING_RESERVE,
+    writeReserve: current.UPSTREAM_WRITE_RESERVE,
     pageDeadlineMs: current.PAGE_DEADLINE_MS,
     notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
   });

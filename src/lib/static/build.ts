@@ -189,6 +189,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
         // A build may wait for the upstream's window; a page render may not.
         maxRetries: 5,
         retryAfterCapMs: 120_000,
+        retryRateLimited: true,
         backoffBaseMs: 500,
         backoffMaxMs: 10_000,
       },

@@ -92,6 +92,7 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
 
   return {
     limits,
+    windowSeconds: windowMs / 1000,
     get calls() {
       return calls;
     },
@@ -161,6 +162,10 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
       });
     },
     capacity(kind) {
+      return limitFor({ kind, key: '' });
+    },
+    // A build is the only spender: every call may use the whole window.
+    ceiling(kind) {
       return limitFor({ kind, key: '' });
     },
   };

@@ -4,6 +4,8 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
 import { hashToken, originOf } from './identity.ts';
 import { sharedLimiter } from './limiter.ts';
+import { memoryLog, redisLog } from './sliding-log.ts';
+import type { SlidingLog } from './sliding-log.ts';
 
 /**
  * Our share of the upstream rate limits, spent before a request is sent so the upstream never has
@@ -36,20 +38,41 @@ export const DEFAULT_LIMITS: BudgetLimits = {
   lodgingPerMinute: settingDefaults.LODGING_PER_MINUTE,
 };
 
+/**
+ * Who spends a call, from first to last claim on a bucket:
+ * - `write`: sign-ins, comments, the booking step: may use the whole budget;
+ * - `read`: pages: leave the write reserve (`writeReserve`) untouched;
+ * - `background`: the change watchers: spend only while readers still have `backgroundHeadroom`
+ *   of the budget left beyond the write reserve, so a watcher never takes a reader's call.
+ */
+export type Priority = 'write' | 'read' | 'background';
+
 export interface BudgetOptions {
   limits?: Partial<BudgetLimits>;
   /** Share of each limit we allow ourselves to spend (default 0.9): headroom for clock skew and other clients. */
   safetyRatio?: number;
+  /** The upstream's window (default 60 s; tests and benches scale it down with the limits). */
   windowSeconds?: number;
+  /**
+   * Share of each bucket only writes may spend (readers stop at the rest). Default: publishing
+   * `UPSTREAM_WRITE_RESERVE`, lodging `UPSTREAM_BOOKING_RESERVE`.
+   */
+  writeReserve?: Partial<Record<BudgetKind, number>> | undefined;
+  /** Share of each bucket the watchers leave to readers beyond the write reserve (default 0.1). */
+  backgroundHeadroom?: number | undefined;
   /** Shared counters across instances; in-memory when absent. */
   redisUrl?: string | undefined;
   keyPrefix?: string;
+  /** The in-memory log's clock (tests); with Redis, Redis' clock counts. */
+  now?: () => number;
 }
 
 export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
 /** What an upstream response said about our standing. */
 export interface RateInfo {
+  /** The answer was a 429: the upstream counted a full window. */
+  rateLimited?: boolean | undefined;
   limit?: number | undefined;
   remaining?: number | undefined;
   retryAfterSeconds?: number | undefined;
@@ -59,16 +82,23 @@ export interface RateInfo {
 
 export interface Budget {
   readonly limits: BudgetLimits;
-  /** Spends one request; `ok: false` means do not send (fail fast or serve stale). */
-  take(key: BudgetKey): Promise<TakeResult>;
+  /** The window the limits count in (60 s; tests scale it down). */
+  readonly windowSeconds: number;
+  /**
+   * Spends one request (default priority `read`); `ok: false` means do not send (fail fast or
+   * serve stale). Never more than `capacity` in any window-long span, whenever the calls fall.
+   */
+  take(key: BudgetKey, priority?: Priority): Promise<TakeResult>;
   /** Self-correction from response headers: only ever lowers what we think is left. */
   observe(key: BudgetKey, info: RateInfo): Promise<void>;
-  /** Requests we may still send in the current window. */
+  /** Requests we may still send in the last window (at write priority). */
   remaining(key: BudgetKey): Promise<number>;
-  /** Requests left and seconds until the window resets. */
+  /** Requests left, and seconds until the oldest call of the window leaves it. */
   standing(key: BudgetKey): Promise<{ remaining: number; resetSeconds: number }>;
   /** Requests we allow ourselves per window in a bucket of this kind. */
   capacity(kind: BudgetKind): number;
+  /** Of those, how many calls of `priority` may be in one window. */
+  ceiling(kind: BudgetKind, priority: Priority): number;
 }
 
 export const budgetKeys = {
@@ -94,45 +124,62 @@ function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
   return limits.lodgingPerMinute;
 }
 
+export const DEFAULT_WRITE_RESERVE = settingDefaults.UPSTREAM_WRITE_RESERVE;
+export const DEFAULT_BACKGROUND_HEADROOM = 0.1;
+
+/**
+ * Each bucket is a sliding log (./sliding-log.ts): at most `capacity` calls in ANY window-long
+ * span, against upstreams that count by fixed or by sliding window alike.
+ *
+ * A 429 means the upstream counted a full window, whatever our log says (another client behind the
+ * same address, a server that counted alone while Redis was away). The log is then padded to full
+ * capacity with calls stamped now and shut for `Retry-After`: nothing is sent before
+ * max(Retry-After, the oldest logged call + 60 s), and after that one call per call leaving the
+ * window, never a fresh burst. The padding ages out 60 s after the 429, the latest any call the
+ * upstream counted then can leave its window. A 429 without `Retry-After` (the contracts do not
+ * promise the header) shuts the same way, by the padding alone.
+ */
 export function createBudget(options: BudgetOptions = {}): Budget {
   const limits: BudgetLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const ratio = options.safetyRatio ?? settingDefaults.UPSTREAM_BUDGET_RATIO;
-  const duration = options.windowSeconds ?? 60;
+  const windowMs = (options.windowSeconds ?? 60) * 1000;
   const prefix = options.keyPrefix ?? 'masthead:budget';
-  const limiters = new Map<BudgetKind, Promise<RateLimiterAbstract>>();
+  const headroom = options.backgroundHeadroom ?? DEFAULT_BACKGROUND_HEADROOM;
+  const reserves: Record<BudgetKind, number> = {
+    'publishing-public': DEFAULT_WRITE_RESERVE,
+    'publishing-token': DEFAULT_WRITE_RESERVE,
+    lodging: settingDefaults.UPSTREAM_BOOKING_RESERVE,
+    ...options.writeReserve,
+  };
+  const log: SlidingLog = options.redisUrl
+    ? redisLog(options.redisUrl, windowMs, prefix)
+    : memoryLog(windowMs, options.now);
 
   const pointsFor = (kind: BudgetKind): number =>
     Math.max(1, Math.floor(limitFor(limits, kind) * ratio));
-
-  const limiter = (kind: BudgetKind): Promise<RateLimiterAbstract> => {
-    let found = limiters.get(kind);
-    if (!found) {
-      found = sharedLimiter(
-        { points: pointsFor(kind), duration, keyPrefix: `${prefix}:${kind}` },
-        options.redisUrl,
-      );
-      limiters.set(kind, found);
-    }
-    return found;
+  const ceiling = (kind: BudgetKind, priority: Priority): number => {
+    const points = pointsFor(kind);
+    if (priority === 'write') return points;
+    // Readers always keep one call, whatever the reserve; watchers may be left none.
+    const read = Math.max(1, points - Math.ceil(points * reserves[kind]));
+    if (priority === 'read') return read;
+    return Math.max(0, read - Math.ceil(points * headroom));
   };
+  const id = (key: BudgetKey) => `${key.kind}:${key.key}`;
 
   const standing = async (key: BudgetKey) => {
-    const res = await (await limiter(key.kind)).get(key.key);
-    return res
-      ? {
-          remaining: res.remainingPoints,
-          resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-        }
-      : { remaining: pointsFor(key.kind), resetSeconds: duration };
+    const now = await log.standing(id(key));
+    return {
+      remaining: Math.max(0, pointsFor(key.kind) - now.count),
+      resetSeconds: Math.max(1, Math.ceil((now.nextFreeMs || windowMs) / 1000)),
+    };
   };
-  const remaining = async (key: BudgetKey): Promise<number> => (await standing(key)).remaining;
 
   /** Self-correction from response headers (see `Budget.observe`). */
   const observeOn = async (key: BudgetKey, info: RateInfo): Promise<void> => {
-    const rl = await limiter(key.kind);
-    const now = Date.now() / 1000;
-    if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
-      await rl.block(key.key, Math.ceil(info.retryAfterSeconds));
+    const points = pointsFor(key.kind);
+    if (info.rateLimited) {
+      await log.fill(id(key), points, (info.retryAfterSeconds ?? 0) * 1000);
       return;
     }
     if (info.remaining === undefined) return;
@@ -140,24 +187,23 @@ export function createBudget(options: BudgetOptions = {}): Budget {
     // Keep the same headroom on what the upstream says is left.
     const reserve = upstreamLimit - Math.floor(upstreamLimit * ratio);
     const allowed = Math.max(0, info.remaining - reserve);
-    const current = await rl.get(key.key);
-    const ours = current ? current.remainingPoints : pointsFor(key.kind);
+    const ours = (await standing(key)).remaining;
     if (allowed >= ours) return;
-    const points = pointsFor(key.kind);
-    const consumed = points - allowed;
-    // Align our window with the upstream's when it tells us when it resets.
-    const seconds =
-      info.resetAt !== undefined && info.resetAt > now
-        ? Math.ceil(info.resetAt - now)
-        : current
-          ? Math.max(1, Math.ceil(current.msBeforeNext / 1000))
-          : duration;
-    await rl.set(key.key, consumed, seconds);
+    // The calls we did not see count as sent now: they leave our window no earlier than theirs.
+    await log.fill(id(key), points - allowed, 0);
   };
 
   return {
     limits,
-    take: (key) => consumeOne(limiter(key.kind), key.key),
+    windowSeconds: windowMs / 1000,
+    async take(key, priority = 'read') {
+      const res = await log.take(id(key), ceiling(key.kind, priority)).catch(() => undefined);
+      // When the store itself fails the request goes ahead: the upstream's 429 caps the rest.
+      if (!res) return { ok: true, remaining: 0 };
+      return res.ok
+        ? { ok: true, remaining: Math.max(0, pointsFor(key.kind) - res.count) }
+        : { ok: false, retryAfterSeconds: retryAfterFromMs(res.waitMs) };
+    },
     async observe(key, info) {
       try {
         await observeOn(key, info);
@@ -165,9 +211,10 @@ export function createBudget(options: BudgetOptions = {}): Budget {
         // Bookkeeping only: a store failure must never turn an answered request into an error.
       }
     },
-    remaining,
+    remaining: async (key) => (await standing(key)).remaining,
     standing,
     capacity: pointsFor,
+    ceiling,
   };
 }
 
@@ -178,8 +225,6 @@ export interface AllowanceOptions {
   humanReserve?: number | undefined;
   /** Share of a lodging bucket one visitor's searches may spend per window (default 0.1). */
   lodgingSearchShare?: number | undefined;
-  /** Share of a lodging bucket searches must leave to the booking step (default 0.3). */
-  bookingReserve?: number | undefined;
   windowSeconds?: number | undefined;
   redisUrl?: string | undefined;
   keyPrefix?: string | undefined;
@@ -189,9 +234,9 @@ export interface AllowanceOptions {
  * Per-visitor allowances on the shared buckets, charged before the shared budget: one address (or
  * one crawler, whatever its addresses) may spend at most `visitorShare` of a publishing bucket per
  * window, and crawlers stop while less than `humanReserve` of it is left, so humans' pages keep
- * priority. On a lodging bucket one visitor's searches may spend `lodgingSearchShare`, and searches
- * stop while less than `bookingReserve` is left: a guest who has chosen a room can always book.
- * Booking-step calls (guest records, the booking) may use that reserve, within `visitorShare` each.
+ * priority. On a lodging bucket one visitor's searches may spend `lodgingSearchShare`; the booking
+ * step's calls (guest records, the booking) have their own share, `visitorShare` each, and spend at
+ * write priority, so the budget's write reserve (`UPSTREAM_BOOKING_RESERVE`) keeps them bookable.
  */
 export interface VisitorAllowance {
   readonly visitorShare: number;
@@ -209,7 +254,6 @@ export interface ChargedVisitor {
 export const DEFAULT_VISITOR_SHARE = settingDefaults.UPSTREAM_VISITOR_SHARE;
 export const DEFAULT_HUMAN_RESERVE = settingDefaults.UPSTREAM_HUMAN_RESERVE;
 export const DEFAULT_LODGING_SEARCH_SHARE = settingDefaults.UPSTREAM_LODGING_SEARCH_SHARE;
-export const DEFAULT_BOOKING_RESERVE = settingDefaults.UPSTREAM_BOOKING_RESERVE;
 
 export function createVisitorAllowance(
   budget: Budget,
@@ -218,7 +262,6 @@ export function createVisitorAllowance(
   const visitorShare = options.visitorShare ?? DEFAULT_VISITOR_SHARE;
   const humanReserve = options.humanReserve ?? DEFAULT_HUMAN_RESERVE;
   const searchShare = options.lodgingSearchShare ?? DEFAULT_LODGING_SEARCH_SHARE;
-  const bookingReserve = options.bookingReserve ?? DEFAULT_BOOKING_RESERVE;
   const duration = options.windowSeconds ?? 60;
   const prefix = options.keyPrefix ?? 'masthead:allowance';
   const limiters = new Map<string, Promise<RateLimiterAbstract>>();
@@ -252,8 +295,7 @@ export function createVisitorAllowance(
         if (visitor.bookingStep) {
           return consumeOne(limiter('lodging', 'lodging-booking', visitorShare), who);
         }
-        const refused = await keepReserve(key, bookingReserve);
-        return refused ?? consumeOne(limiter('lodging', 'lodging', searchShare), who);
+        return consumeOne(limiter('lodging', 'lodging', searchShare), who);
       }
       if (visitor.crawler) {
         const refused = await keepReserve(key, humanReserve);

@@ -1,7 +1,7 @@
 import { settingDefaults } from '../settings/schema.ts';
 import { ofetch } from 'ofetch';
 import type { FetchOptions } from 'ofetch';
-import type { Budget, BudgetKey, RateInfo, VisitorAllowance } from './budget.ts';
+import type { Budget, BudgetKey, Priority, RateInfo, VisitorAllowance } from './budget.ts';
 import {
   errorFromStatus,
   InvalidResponseError,
@@ -13,6 +13,7 @@ import {
 import type { UpstreamService } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import { currentVisitor } from './visitor.ts';
+import type { VisitorContext } from './visitor.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -25,6 +26,12 @@ export interface HttpSettings {
   backoffMaxMs: number;
   /** A `Retry-After` longer than this is not waited for: the call fails with the typed error. */
   retryAfterCapMs: number;
+  /**
+   * Retry a GET answered 429 (within `retryAfterCapMs`). Off for the site: its budget stays shut
+   * after a 429 until the upstream's window is surely clear (budget.ts), far past any wait a page
+   * can afford, so the retry could only be refused. A build's pacing budget waits instead: on.
+   */
+  retryRateLimited: boolean;
 }
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
@@ -33,12 +40,13 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   backoffBaseMs: 200,
   backoffMaxMs: 2000,
   retryAfterCapMs: 3000,
+  retryRateLimited: false,
 };
 
 /** Statuses worth another GET attempt; everything else is an answer, not a hiccup. */
 export const RETRY_STATUS_CODES: ReadonlySet<number> = new Set([
   408, // Request Timeout: the server gave up waiting, a fresh attempt may pass.
-  429, // Too Many Requests: only when Retry-After fits within `retryAfterCapMs`.
+  429, // Too Many Requests: only with `retryRateLimited`, when Retry-After fits within `retryAfterCapMs`.
   500, // Internal Server Error: often transient on a loaded upstream; reads are idempotent.
   502, // Bad Gateway: proxy in front of the upstream lost it.
   503, // Service Unavailable: restarting or overloaded, usually with Retry-After.
@@ -104,12 +112,22 @@ export function parseRetryAfter(value: string | null, nowMs = Date.now()): numbe
 
 function rateInfo(headers: Headers, status: number): RateInfo {
   return {
+    rateLimited: status === 429,
     limit: numberHeader(headers, 'x-ratelimit-limit'),
     remaining: numberHeader(headers, 'x-ratelimit-remaining'),
     resetAt: numberHeader(headers, 'x-ratelimit-reset'),
     // Retry-After blocks the bucket only on 429; on 503 it is about the server, not our share.
     retryAfterSeconds: status === 429 ? parseRetryAfter(headers.get('retry-after')) : undefined,
   };
+}
+
+/**
+ * Whose claim on the budget a call is (see `Priority`): the change watchers' last, sign-ins,
+ * comments and the booking step (writes) first, pages in between.
+ */
+export function priorityOf(method: HttpMethod, visitor: VisitorContext | undefined): Priority {
+  if (visitor?.background) return 'background';
+  return method !== 'GET' || visitor?.bookingStep ? 'write' : 'read';
 }
 
 function errorName(error: unknown): string | undefined {
@@ -193,17 +211,19 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         );
       }
     }
-    const spend = await budget.take(req.budgetKey);
+    const priority = priorityOf(method, visitor);
+    const spend = await budget.take(req.budgetKey, priority);
     if (!spend.ok) {
       metrics.count(req.service, req.tenant, 'budgetRejected');
-      return fail(
-        new RateLimitedError(
-          `${label}: local rate budget spent, retry in ${spend.retryAfterSeconds}s`,
-          { ...ctx, status: 429 },
-          spend.retryAfterSeconds,
-          true,
-        ),
+      const refused = new RateLimitedError(
+        `${label}: local rate budget spent, retry in ${spend.retryAfterSeconds}s`,
+        { ...ctx, status: 429 },
+        spend.retryAfterSeconds,
+        true,
       );
+      // A watcher waiting its turn behind readers is the design, not a failure worth a line.
+      if (priority === 'background') throw refused;
+      return fail(refused);
     }
     metrics.count(req.service, req.tenant, 'upstreamCalls');
 
@@ -252,6 +272,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         retryAfterSeconds,
       });
       if (!RETRY_STATUS_CODES.has(status)) return fail(error);
+      if (status === 429 && !settings.retryRateLimited) return fail(error);
     } catch (caught) {
       if (caught instanceof UpstreamError) throw caught;
       const name = errorName(caught);

@@ -41,6 +41,10 @@ export interface UpstreamOptions {
   lodgingSearchShare?: number | undefined;
   /** Share of the lodging bucket searches leave to the booking step (default 0.3). */
   bookingReserve?: number | undefined;
+  /** Share of a publishing bucket pages leave to sign-ins and comments (default 0.1). */
+  writeReserve?: number | undefined;
+  /** The upstream's window in seconds (default 60; tests scale it down with the limits). */
+  windowSeconds?: number | undefined;
   /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
   pageDeadlineMs?: number | undefined;
   /** How long an upstream 404 is remembered (default 60 s). */
@@ -54,6 +58,14 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
   const budget = createBudget({
     ...(options.limits && { limits: options.limits }),
     ...(options.safetyRatio !== undefined && { safetyRatio: options.safetyRatio }),
+    ...(options.windowSeconds !== undefined && { windowSeconds: options.windowSeconds }),
+    writeReserve: {
+      ...(options.writeReserve !== undefined && {
+        'publishing-public': options.writeReserve,
+        'publishing-token': options.writeReserve,
+      }),
+      ...(options.bookingReserve !== undefined && { lodging: options.bookingReserve }),
+    },
     redisUrl: options.redisUrl,
   });
   return {
@@ -63,7 +75,7 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
       visitorShare: options.visitorShare,
       humanReserve: options.humanReserve,
       lodgingSearchShare: options.lodgingSearchShare,
-      bookingReserve: options.bookingReserve,
+      ...(options.windowSeconds !== undefined && { windowSeconds: options.windowSeconds }),
       redisUrl: options.redisUrl,
     }),
     pageDeadlineMs: options.pageDeadlineMs ?? DEFAULT_PAGE_DEADLINE_MS,

@@ -18,6 +18,8 @@ export interface VisitorContext {
   deadline?: number | undefined;
   /** Inside a booking (after a room was chosen): lodging calls may use the reserve searches leave. */
   bookingStep?: boolean | undefined;
+  /** Work the process does for itself (the change watchers): spends the budget last. */
+  background?: boolean | undefined;
 }
 
 const storage = new AsyncLocalStorage<VisitorContext>();
@@ -70,7 +72,10 @@ export function visitorFor(
   };
 }
 
-/** Runs `fn` as no visitor: work the process does for itself (the change watcher), never charged to one. */
-export function outsideVisitor<T>(fn: () => T): T {
-  return storage.exit(fn);
+/**
+ * Runs `fn` as the process' background work (the change watchers): charged to no visitor, and its
+ * upstream calls spend the budget at `background` priority, only what readers leave.
+ */
+export function asBackground<T>(fn: () => T): T {
+  return storage.run({ visitor: undefined, crawler: false, background: true }, fn);
 }

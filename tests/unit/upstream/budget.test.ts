@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { budgetKeys, createBudget } from '../../../src/lib/upstream/budget.ts';
+import type { Priority } from '../../../src/lib/upstream/budget.ts';
 
 const base = 'http://127.0.0.1:4000/api/v1';
 
@@ -7,9 +8,10 @@ async function spend(
   budget: ReturnType<typeof createBudget>,
   key: ReturnType<typeof budgetKeys.publishingPublic>,
   n: number,
+  priority: Priority = 'write',
 ) {
   let ok = 0;
-  for (let i = 0; i < n; i += 1) if ((await budget.take(key)).ok) ok += 1;
+  for (let i = 0; i < n; i += 1) if ((await budget.take(key, priority)).ok) ok += 1;
   return ok;
 }
 
@@ -18,7 +20,7 @@ describe('budget', () => {
     const budget = createBudget({ limits: { publishingPublicPerMinute: 10 } });
     const key = budgetKeys.publishingPublic(base);
     expect(await spend(budget, key, 50)).toBe(9);
-    const refused = await budget.take(key);
+    const refused = await budget.take(key, 'write');
     expect(refused.ok).toBe(false);
     if (!refused.ok) {
       expect(refused.retryAfterSeconds).toBeGreaterThan(0);
@@ -73,8 +75,8 @@ describe('budget', () => {
   it('blocks for Retry-After after an upstream 429', async () => {
     const budget = createBudget();
     const key = budgetKeys.lodging(base, 'acc', 'tok');
-    await budget.observe(key, { retryAfterSeconds: 30, remaining: 0 });
-    const res = await budget.take(key);
+    await budget.observe(key, { rateLimited: true, retryAfterSeconds: 30, remaining: 0 });
+    const res = await budget.take(key, 'write');
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.retryAfterSeconds).toBeGreaterThanOrEqual(29);
   });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
 import {
   InvalidResponseError,
@@ -129,36 +129,18 @@ describe('sendRequest', () => {
     expect(sleeps[0]).toBeGreaterThanOrEqual(2000);
   });
 
-  it('waits out a 429 Retry-After with the budget blocked meanwhile, then retries', async () => {
-    let n = 0;
+  it('does not retry a 429, however short its Retry-After: the budget stays shut a minute', async () => {
     const { server, up } = await setup((_r, res) =>
-      (n += 1) === 1
-        ? json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' })
-        : json(res, 200, { data: 1 }),
+      json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' }),
     );
     const request = req(server.baseUrl);
-    const remainingDuringWait: number[] = [];
-    // Only Date is faked: the budget's clock moves by the waited time, the sockets stay real.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      await sendRequest(
-        {
-          budget: up.budget,
-          metrics: up.metrics,
-          settings: up.http,
-          sleep: async (ms) => {
-            expect(ms).toBeGreaterThanOrEqual(1000);
-            remainingDuringWait.push(await up.budget.remaining(request.budgetKey));
-            vi.setSystemTime(Date.now() + ms);
-          },
-        },
-        request,
-      );
-    } finally {
-      vi.useRealTimers();
-    }
-    expect(remainingDuringWait).toEqual([0]);
-    expect(server.seen).toHaveLength(2);
+    const error = await send(up, request).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'RateLimitedError', local: false });
+    expect(server.seen).toHaveLength(1);
+    // The upstream counted a full window: nothing goes out, writes included, until it has passed.
+    const next = await up.budget.take(request.budgetKey, 'write');
+    expect(next.ok).toBe(false);
+    if (!next.ok) expect(next.retryAfterSeconds).toBeGreaterThanOrEqual(59);
   });
 
   it('gives up at once when Retry-After exceeds the cap', async () => {

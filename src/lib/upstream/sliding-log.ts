@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { getRedis } from './redis.ts';
+
+/**
+ * A sliding log of calls: the time of every call of the last window, so "fewer than N calls in the
+ * last window" holds for EVERY span of that length, not only for the spans a counter's fixed
+ * windows happen to start at. This is what an upstream counting by sliding window checks, and a
+ * fixed-window upstream never counts more than a sliding one, so the log is safe against both.
+ *
+ * Why not rate-limiter-flexible (which the per-visitor allowances still use): it counts in fixed
+ * windows only. A fixed 60 s window lets 2N calls through in the 60 s around a window's end (N at
+ * its close, N at the next one's start) - the 76 calls a minute against a budget of 54 of issue 35.
+ * A token bucket made of short windows (N/k points per 60/k s, or `BurstyRateLimiter`) is only safe
+ * with N/(k+1) points per short window, giving away a share of the budget, and neither can say
+ * "readers may use N - R of the same count, writes all N", which the reserves below need. A log is
+ * exact, knows when the next call fits (its oldest call leaving the window), and on Redis it is one
+ * sorted set per bucket and one Lua script (atomic across servers, Redis' own clock).
+ */
+
+export type LogTake = { ok: true; count: number } | { ok: false; count: number; waitMs: number };
+
+export interface LogStanding {
+  /** Calls in the last window (padding included). */
+  count: number;
+  /** Milliseconds until the oldest of them leaves the window; 0 when the log is empty. */
+  nextFreeMs: number;
+}
+
+export interface SlidingLog {
+  readonly windowMs: number;
+  /** Records a call when fewer than `ceiling` are in the window and the log is not shut. */
+  take(key: string, ceiling: number): Promise<LogTake>;
+  standing(key: string): Promise<LogStanding>;
+  /**
+   * Pads the log with calls stamped now until it holds `upTo`, and shuts it for `shutMs` whatever
+   * its count: what the upstream counted that we did not send (another client, another server).
+   */
+  fill(key: string, upTo: number, shutMs: number): Promise<void>;
+}
+
+interface Entry {
+  times: number[];
+  shutUntil: number;
+}
+
+/** Milliseconds until a call fits under `ceiling` in a sorted log of `times`. */
+function waitFor(times: readonly number[], ceiling: number, now: number, windowMs: number): number {
+  if (ceiling <= 0) return windowMs;
+  const leaving = times[times.length - ceiling];
+  return leaving === undefined ? 0 : Math.max(1, leaving + windowMs - now);
+}
+
+/** One process' log (no `REDIS_URL`, or the insurance while Redis is away). */
+export function memoryLog(windowMs: number, now: () => number = Date.now): SlidingLog {
+  const entries = new Map<string, Entry>();
+  const entry = (key: string, t: number): Entry => {
+    let found = entries.get(key);
+    if (!found) {
+      found = { times: [], shutUntil: 0 };
+      entries.set(key, found);
+    }
+    const first = found.times.findIndex((time) => time > t - windowMs);
+    found.times.splice(0, first === -1 ? found.times.length : first);
+    return found;
+  };
+  return {
+    windowMs,
+    take(key, ceiling) {
+      const t = now();
+      const e = entry(key, t);
+      const count = e.times.length;
+      const wait = Math.max(
+        e.shutUntil - t,
+        count < ceiling ? 0 : waitFor(e.times, ceiling, t, windowMs),
+      );
+      if (wait > 0) return Promise.resolve({ ok: false, count, waitMs: wait });
+      e.times.push(t);
+      return Promise.resolve({ ok: true, count: count + 1 });
+    },
+    standing(key) {
+      const t = now();
+      const e = entry(key, t);
+      const oldest = e.times[0];
+      return Promise.resolve({
+        count: e.times.length,
+        nextFreeMs: Math.max(e.shutUntil - t, oldest === undefined ? 0 : oldest + windowMs - t),
+      });
+    },
+    fill(key, upTo, shutMs) {
+      const t = now();
+      const e = entry(key, t);
+      while (e.times.length < upTo) e.times.push(t);
+      e.shutUntil = Math.max(e.shutUntil, t + shutMs);
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * KEYS: the log (a sorted set scored by call time in ms) and its shut marker.
+ * ARGV: operation (`take`, `standing`, `fill`), window ms, ceiling or fill target, a unique
+ * member id, shut ms. Answers { taken 0/1, count, wait ms }.
+ */
+const SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[2])
+local n = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+local shut = redis.call('PTTL', KEYS[2])
+if shut < 0 then shut = 0 end
+if ARGV[1] == 'fill' then
+  for i = count + 1, n do redis.call('ZADD', KEYS[1], now, ARGV[4] .. ':' .. i) end
+  if count < n then redis.call('PEXPIRE', KEYS[1], window) end
+  local ms = tonumber(ARGV[5])
+  if ms > shut then redis.call('SET', KEYS[2], '1', 'PX', ms) end
+  return {0, math.max(count, n), 0}
+end
+local wait = shut
+if ARGV[1] == 'standing' then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if oldest[2] then wait = math.max(wait, tonumber(oldest[2]) + window - now) end
+  return {0, count, wait}
+end
+if count >= n then
+  if n <= 0 then
+    wait = math.max(wait, window)
+  else
+    local leaving = redis.call('ZRANGE', KEYS[1], count - n, count - n, 'WITHSCORES')
+    wait = math.max(wait, math.max(1, tonumber(leaving[2]) + window - now))
+  end
+end
+if wait > 0 then return {0, count, wait} end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window)
+return {1, count + 1, 0}
+`;
+
+type Answer = [number, number, number];
+
+interface LogClient extends Redis {
+  mastheadSlidingLog(
+    log: string,
+    shut: string,
+    operation: string,
+    windowMs: number,
+    n: number,
+    member: string,
+    shutMs: number,
+  ): Promise<Answer>;
+}
+
+function withScript(client: Redis): LogClient {
+  if (!('mastheadSlidingLog' in client)) {
+    client.defineCommand('mastheadSlidingLog', { numberOfKeys: 2, lua: SCRIPT });
+  }
+  return client as LogClient;
+}
+
+/**
+ * The log shared by every server through Redis (one clock: Redis'), falling back to this
+ * process' own log while Redis is away: each server then counts alone, and the upstream's 429s,
+ * which shut the log for everyone once Redis is back, cap the rest.
+ */
+export function redisLog(redisUrl: string, windowMs: number, prefix: string): SlidingLog {
+  const insurance = memoryLog(windowMs);
+  const client = getRedis(redisUrl).then(withScript);
+  const run = async (
+    key: string,
+    operation: 'take' | 'standing' | 'fill',
+    n: number,
+    shutMs = 0,
+  ): Promise<Answer> =>
+    (await client).mastheadSlidingLog(
+      `${prefix}:${key}`,
+      `${prefix}:${key}:shut`,
+      operation,
+      windowMs,
+      n,
+      randomUUID(),
+      Math.ceil(shutMs),
+    );
+  return {
+    windowMs,
+    async take(key, ceiling) {
+      try {
+        const [taken, count, waitMs] = await run(key, 'take', ceiling);
+        return taken === 1 ? { ok: true, count } : { ok: false, count, waitMs };
+      } catch {
+        return insurance.take(key, ceiling);
+      }
+    },
+    async standing(key) {
+      try {
+        const [, count, nextFreeMs] = await run(key, 'standing', 0);
+        return { count, nextFreeMs };
+      } catch {
+        return insurance.standing(key);
+      }
+    },
+    async fill(key, upTo, shutMs) {
+      await insurance.fill(key, upTo, shutMs);
+      try {
+        await run(key, 'fill', upTo, shutMs);
+      } catch {
+        // Kept in this process' log above.
+      }
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetKeys, createBudget } from '../../src/lib/upstream/budget.ts';
+import type { Budget, Priority } from '../../src/lib/upstream/budget.ts';
+import { closeRedis } from '../../src/lib/upstream/redis.ts';
+import { startRedisServer } from './redis-server.ts';
+import type { RedisServer } from './redis-server.ts';
+
+/**
+ * The budget's sliding log on Redis (one Lua script, Redis' clock): two servers share it, and
+ * together they never send more than the budget in any window, whatever the window's phase.
+ * The window is 2 s so the test takes seconds; the script is the same at 60 s.
+ */
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await closeRedis();
+  await redis.stop();
+});
+
+const WINDOW_MS = 2000;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function servers(prefix: string): [Budget, Budget] {
+  const options = {
+    limits: { publishingPublicPerMinute: 20 },
+    windowSeconds: WINDOW_MS / 1000,
+    keyPrefix: prefix,
+  };
+  return [
+    createBudget({ ...options, redisUrl: redis.url }),
+    createBudget({ ...options, redisUrl: `${redis.url}/0` }),
+  ];
+}
+
+const key = budgetKeys.publishingPublic('http://127.0.0.1:4010/api/v1');
+
+/**
+ * Calls each known only to lie between `before` and `after` (sent then, answered then): the most
+ * that surely fell inside one `span`, i.e. whose whole bracket is shorter than it.
+ */
+function surelyInOneSpan(calls: readonly { before: number; after: number }[], span: number) {
+  const sorted = [...calls].sort((x, y) => x.before - y.before);
+  let most = 0;
+  for (let first = 0; first < sorted.length; first += 1) {
+    let latest = 0;
+    for (let last = first; last < sorted.length; last += 1) {
+      latest = Math.max(latest, sorted[last]?.after ?? 0);
+      if (latest - (sorted[first]?.before ?? 0) >= span) break;
+      most = Math.max(most, last - first + 1);
+    }
+  }
+  return most;
+}
+
+describe('the sliding budget on Redis', () => {
+  it('two servers hammering one bucket for three windows: never more than 18 in any 2 s', async () => {
+    const [a, b] = servers('test:sliding:both');
+    const sent: { before: number; after: number }[] = [];
+    const priorities: Priority[] = ['write', 'read', 'background'];
+    const started = Date.now();
+    let n = 0;
+    while (Date.now() - started < 3 * WINDOW_MS) {
+      n += 1;
+      const budget = n % 2 === 0 ? a : b;
+      const before = Date.now();
+      const res = await budget.take(key, priorities[n % 3]);
+      if (res.ok) sent.push({ before, after: Date.now() });
+      await wait(n % 7 === 0 ? 40 : 3);
+    }
+    expect(a.capacity('publishing-public')).toBe(18);
+    expect(surelyInOneSpan(sent, WINDOW_MS)).toBeLessThanOrEqual(18);
+    expect(sent.length).toBeGreaterThanOrEqual(18 * 2);
+  });
+
+  it('keeps the write reserve across servers', async () => {
+    const [a, b] = servers('test:sliding:reserve');
+    let reads = 0;
+    for (let i = 0; i < 30; i += 1) if ((await a.take(key, 'read')).ok) reads += 1;
+    // 18: readers 16, the last 2 for sign-ins, comments, bookings, on the other server too.
+    expect(reads).toBe(16);
+    expect((await b.take(key, 'read')).ok).toBe(false);
+    expect((await b.take(key, 'write')).ok).toBe(true);
+    expect((await a.take(key, 'write')).ok).toBe(true);
+    expect((await b.take(key, 'write')).ok).toBe(false);
+  });
+
+  it('a 429 seen by one server shuts the bucket on the other for the window, Retry-After or not', async () => {
+    const [a, b] = servers('test:sliding:429');
+    expect((await a.take(key, 'read')).ok).toBe(true);
+    await wait(800);
+    // 0.8 s: someone else spent the address' budget; the upstream says come back in 0.2 s.
+    await a.observe(key, { rateLimited: true, retryAfterSeconds: 0.2 });
+    await wait(500);
+    expect((await b.take(key, 'write')).ok).toBe(false);
+    // 2.1 s: the first call has left: one write; the padding of the 429 keeps readers out.
+    await wait(800);
+    expect((await b.take(key, 'write')).ok).toBe(true);
+    expect((await b.take(key, 'write')).ok).toBe(false);
+    expect((await b.take(key, 'read')).ok).toBe(false);
+    // 2.9 s: the padding has left too.
+    await wait(800);
+    expect((await b.take(key, 'read')).ok).toBe(true);
+  });
+
+  it('stays shut for a Retry-After longer than the window', async () => {
+    const [a, b] = servers('test:sliding:long');
+    await a.observe(key, { rateLimited: true, retryAfterSeconds: 3 });
+    await wait(WINDOW_MS + 200);
+    const refused = await b.take(key, 'write');
+    expect(refused.ok).toBe(false);
+    await wait(1000);
+    expect((await b.take(key, 'write')).ok).toBe(true);
+  });
+});
