@@ -60,7 +60,8 @@ function lagSeconds(at: string | null): number | undefined {
 export function watchTenant(options: WatcherOptions): Watcher {
   const { tenant, redisUrl } = options;
   const upstream = options.upstream ?? siteUpstream();
-  const budgetKey = options.budgetKey ?? publishingBudgetKey(tenant);
+  // Asked at each look: a read token added to the secrets file moves the watcher to its own bucket.
+  const budgetKeyNow = () => options.budgetKey ?? publishingBudgetKey(tenant);
   const publishing = options.publishing ?? publishingFor(tenant);
   let previous: SeenPost[] | undefined;
   // The first look's baseline without a stored one (see `seenBefore`), allowing for clock skew.
@@ -70,6 +71,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
   let stopped = false;
 
   const pace = async () => {
+    const budgetKey = budgetKeyNow();
     const remaining = await upstream.budget.remaining(budgetKey).catch(() => 0);
     intervalMs = watchIntervalMs({
       capacityPerMinute: upstream.budget.capacity(budgetKey.kind),
