@@ -168,18 +168,16 @@ function enhance(root: HTMLElement): void {
     );
   };
 
-  /** Says in the live region, the loading notice and the position label what is on screen. */
+  /** The loading notice and aria-busy while `loading`; the position label names `shown`. */
   const announce = (loading: boolean) => {
-    const pages = spreads() ? spreadOf(page, count) : [page];
-    const label = positionLabel(pages, count, loading ? loadingTexts : positionTexts);
     if (loading) viewport.setAttribute('aria-busy', 'true');
     else viewport.removeAttribute('aria-busy');
     if (cue) {
       cue.hidden = !loading;
+      const pages = spreads() ? spreadOf(page, count) : [page];
       const words = cue.querySelector('[data-loading-text]');
-      if (words) words.textContent = label;
+      if (words) words.textContent = positionLabel(pages, count, loadingTexts);
     }
-    if (live) live.textContent = label;
     refreshLinks();
   };
 
@@ -224,6 +222,14 @@ function enhance(root: HTMLElement): void {
     }
     root.dataset.page = String(page);
     if (gotoInput) gotoInput.value = String(page);
+    // Spoken at once: a screen reader has the new pages' alt texts before their pictures arrive.
+    if (live) {
+      live.textContent = positionLabel(
+        spreads() ? spreadOf(page, count) : [page],
+        count,
+        positionTexts,
+      );
+    }
     settle();
     follow(thumb);
     viewport.scrollTop = 0;
@@ -390,6 +396,8 @@ function enhance(root: HTMLElement): void {
   });
   root.addEventListener('click', showControls);
 
+  const current = thumbs.get(page);
+  if (current) follow(current);
   measureToolbar();
   if (toolbar) {
     new ResizeObserver(() => {
@@ -403,7 +411,12 @@ function enhance(root: HTMLElement): void {
   // a reload or Back keeps the scroll position the browser restores.
   const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
   const fresh = navigation?.type !== 'reload' && navigation?.type !== 'back_forward';
-  if (fresh && scrollY === 0 && !location.hash) reveal();
+  if (fresh && scrollY === 0 && !location.hash) {
+    reveal();
+    // Once more when everything has loaded (late styles or fonts), unless the reader scrolled.
+    const settled = scrollY;
+    addEventListener('load', () => scrollY === settled && reveal(), { once: true });
+  }
 
   $<HTMLElement>('[data-hint]')?.removeAttribute('hidden');
 }
