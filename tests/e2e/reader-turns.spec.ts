@@ -18,6 +18,8 @@ const DESKTOPS = [
 ] as const;
 
 const position = (page: Page) => page.locator('[data-position]:visible');
+/** The image route makes a photo suite's page scan on its first request: that can take seconds. */
+const LOADED = { timeout: 30_000 };
 
 /** Every drawn page is below the toolbar and inside the window, and together they fill 80 %. */
 async function expectWholeSpread(page: Page, pages: number, label: string): Promise<void> {
@@ -47,6 +49,7 @@ async function turned(page: Page, label: string, count: number, spread: boolean,
   const pair = spread && first > 1 && first < count;
   await expect(position(page), label).toHaveText(
     pair ? `Pages ${first}–${first + 1} of ${count}` : `Page ${first} of ${count}`,
+    LOADED,
   );
   await expectWholeSpread(page, pair ? 2 : 1, label);
 }
@@ -59,6 +62,7 @@ for (const [width, height] of [[390, 844] as const, ...DESKTOPS]) {
     test('every way of turning shows the whole page or spread below the toolbar', async ({
       page,
     }) => {
+      test.slow(); // six turns, each waiting for its pictures
       const { slug, page_count: count } = await freeEdition(page);
       const spread = !phone;
       const step = spread ? 2 : 1;
@@ -122,7 +126,7 @@ for (const [width, height] of [[390, 844] as const, ...DESKTOPS]) {
 
       await Promise.all(held.map((route) => route.continue()));
       await page.unroute('**/_img/u/**');
-      await expect(position(page)).toHaveText(after);
+      await expect(position(page)).toHaveText(after, LOADED);
       await expect(cue).toBeHidden();
       await expect(page.locator('[data-viewport]')).not.toHaveAttribute('aria-busy', 'true');
     });
