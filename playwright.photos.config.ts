@@ -4,8 +4,9 @@ import base from './playwright.config.ts';
 /**
  * The site against the mock in photo mode (MOCK_MEDIA=photos: 3000×2000 JPEG covers, editions of
  * 24–26 page scans of 2200×3000), as a newsroom's data is: what a phone downloads and shows, and the
- * reader's fit with real page shapes (tests/e2e/reader-fit.spec.ts runs here too). Own ports
- * (4900–4920) and build, so it runs beside the other suites.
+ * reader's fit and page turns with real page shapes (tests/e2e/reader-fit.spec.ts and
+ * reader-turns.spec.ts run here too). Own ports (4900–4920) and build, so it runs beside the other
+ * suites.
  */
 const port = 4900;
 const mock = { control: 4909, publishing: 4910, lodging: 4920 };
@@ -16,7 +17,7 @@ process.env['E2E_MOCK_API'] = api;
 export default defineConfig({
   ...base,
   testDir: 'tests',
-  testMatch: ['e2e-photos/**/*.spec.ts', 'e2e/reader-fit.spec.ts'],
+  testMatch: ['e2e-photos/**/*.spec.ts', 'e2e/reader-fit.spec.ts', 'e2e/reader-turns.spec.ts'],
   use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
   webServer: [
     {

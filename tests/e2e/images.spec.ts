@@ -276,6 +276,8 @@ test('the reader shows its pages in AVIF, turned in place, and fetches the next 
   const free = await editionOf(request, true);
   /** The upstream page number and format of an image-route address. */
   const pageOf = (url: string) => {
+    // Chromium's currentSrc is empty while a new picture loads.
+    if (!url) return 'loading';
     const match = /\/_img\/u\/([\w-]+)\/\d+\/[\w-]+\.(\w+)$/.exec(new URL(url).pathname);
     const source = Buffer.from(match?.[1] ?? '', 'base64url').toString();
     return `${/\/pages\/(\d+)\./.exec(source)?.[1]}.${match?.[2]}`;

@@ -1,7 +1,9 @@
 /**
  * Enhances the server-rendered reader: page links, zoom links, the keyboard, swipes, pinches and
  * double taps change the page in place (images, thumbnails, live region) and keep the URL in step
- * with `history.replaceState`; a full-screen button appears where the browser allows it.
+ * with `history.replaceState`; a full-screen button appears where the browser allows it. A turned
+ * page scrolls the spread to just under the sticky toolbar (whose height it measures for the CSS),
+ * and the position label keeps naming the pages on screen until the new ones have loaded.
  * Without this script every control is a plain link or form and does the same with a page load.
  * Spreads and fit modes are CSS media queries; the script only asks `layoutFor` whether spreads
  * are on, to step by spread. Page images come only from the thumbnails' `data-src`, `data-avif` and `data-webp`
@@ -21,12 +23,16 @@ import {
   readerPath,
   readerSearch,
   readerSizes,
+  scrollToShow,
   spreadOf,
   swipeDirection,
   zoomLabel,
   zoomStep,
   type Zoom,
 } from '../../lib/epaper/reader.ts';
+
+/** Full screen: how long the toolbar and thumbnails stay after the pointer or a key last asked. */
+const CONTROLS_IDLE_MS = 2500;
 
 /** The page images' `<source>`s, best first, and the thumbnail data attribute each reads. */
 const FORMATS = [
@@ -38,6 +44,10 @@ function enhance(root: HTMLElement): void {
   const count = Number(root.dataset.count) || 1;
   const title = root.dataset.title ?? '';
   let page = clampPage(Number(root.dataset.page), count);
+  /** The page whose images are on screen: `page` once they have loaded. */
+  let shown = page;
+  /** Counts turns, so a slow load that a later turn overtook changes nothing. */
+  let turns = 0;
   let zoom: Zoom = parseZoom(root.dataset.zoom);
   const $ = <E extends Element>(selector: string) => root.querySelector<E>(selector);
   const image = $<HTMLImageElement>('[data-page-image]');
@@ -46,6 +56,9 @@ function enhance(root: HTMLElement): void {
   const live = $<HTMLElement>('[data-live]');
   const zoomText = $<HTMLElement>('[data-zoom-label]');
   const gotoInput = $<HTMLInputElement>('[data-goto]');
+  const toolbar = $<HTMLElement>('.toolbar');
+  const strip = $<HTMLElement>('.thumbs ol');
+  const cue = $<HTMLElement>('[data-loading-cue]');
   const thumbs = new Map<number, HTMLAnchorElement>();
   for (const link of root.querySelectorAll<HTMLAnchorElement>('.thumbs a[data-go]')) {
     thumbs.set(Number(link.dataset.go), link);
@@ -56,6 +69,10 @@ function enhance(root: HTMLElement): void {
   const positionTexts = {
     page: text.textPosition ?? 'Page {page} of {count}',
     spread: text.textSpread ?? 'Pages {first}–{second} of {count}',
+  };
+  const loadingTexts = {
+    page: text.textLoading ?? 'Loading page {page}…',
+    spread: text.textLoadingSpread ?? 'Loading pages {first}–{second}…',
   };
   const altFor = (number: number) =>
     text.textAlt ? fillText(text.textAlt, { page: number, title }) : pageAlt(number, title);
@@ -85,7 +102,7 @@ function enhance(root: HTMLElement): void {
       const position = group.querySelector('[data-position]');
       if (position)
         position.textContent = positionLabel(
-          spread ? spreadOf(page, count) : [page],
+          spread ? spreadOf(shown, count) : [shown],
           count,
           positionTexts,
         );
@@ -124,6 +141,69 @@ function enhance(root: HTMLElement): void {
     img.alt = altFor(number);
   };
 
+  /** The sticky toolbar's height, for the CSS (`--toolbar`: fit height and scroll margin). */
+  let toolbarHeight = 0;
+  const measureToolbar = () => {
+    toolbarHeight = toolbar?.offsetHeight ?? 0;
+    if (toolbar) root.style.setProperty('--toolbar', `${toolbarHeight}px`);
+  };
+
+  /** Scrolls the page (or spread) to just under the toolbar, unless it is wholly in view already. */
+  const reveal = () => {
+    if (document.fullscreenElement) return;
+    const box = viewport.getBoundingClientRect();
+    const under = toolbar?.getBoundingClientRect().bottom ?? 0;
+    if (box.top >= under - 1 && box.bottom <= innerHeight + 1) return;
+    viewport.scrollIntoView({ block: 'start', inline: 'nearest', behavior: 'instant' });
+  };
+
+  /** Scrolls the thumbnail strip sideways to `thumb`, never the page itself. */
+  const follow = (thumb: HTMLElement) => {
+    if (!strip) return;
+    const item = (thumb.parentElement ?? thumb).getBoundingClientRect();
+    const view = strip.getBoundingClientRect();
+    strip.scrollLeft += scrollToShow(
+      { start: item.left, end: item.right },
+      { start: view.left, end: view.right },
+    );
+  };
+
+  /** The loading notice and aria-busy while `loading`; the position label names `shown`. */
+  const announce = (loading: boolean) => {
+    if (loading) viewport.setAttribute('aria-busy', 'true');
+    else viewport.removeAttribute('aria-busy');
+    if (cue) {
+      cue.hidden = !loading;
+      const pages = spreads() ? spreadOf(page, count) : [page];
+      const words = cue.querySelector('[data-loading-text]');
+      if (words) words.textContent = positionLabel(pages, count, loadingTexts);
+    }
+    refreshLinks();
+  };
+
+  /** After a turn: the labels claim the new pages once every page image drawn has loaded. */
+  const settle = () => {
+    const turn = ++turns;
+    const drawn = [image, partner].filter(
+      (img): img is HTMLImageElement => img !== null && img.getClientRects().length > 0,
+    );
+    // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
+    for (const img of drawn) img.loading = 'eager';
+    const pending = drawn.filter((img) => !img.complete);
+    const done = () => {
+      if (turn !== turns) return;
+      shown = page;
+      announce(false);
+    };
+    if (pending.length === 0) {
+      done();
+      return;
+    }
+    announce(true);
+    // decode() settles when the image has loaded (or failed: its alt text is then what shows).
+    void Promise.allSettled(pending.map((img) => img.decode())).then(done);
+  };
+
   /** Shows `target`; false when a page of its spread is outside the rendered thumbnails (the link loads it). */
   const go = (target: number): boolean => {
     const thumb = thumbs.get(target);
@@ -142,7 +222,7 @@ function enhance(root: HTMLElement): void {
     }
     root.dataset.page = String(page);
     if (gotoInput) gotoInput.value = String(page);
-    refreshLinks();
+    // Spoken at once: a screen reader has the new pages' alt texts before their pictures arrive.
     if (live) {
       live.textContent = positionLabel(
         spreads() ? spreadOf(page, count) : [page],
@@ -150,7 +230,10 @@ function enhance(root: HTMLElement): void {
         positionTexts,
       );
     }
-    thumb.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    settle();
+    follow(thumb);
+    viewport.scrollTop = 0;
+    reveal();
     history.replaceState(history.state, '', urlFor(page, zoom));
     // Warm the next page at the width this screen picks, so the common "next" is instant.
     const ahead = thumbs.get(neighboursIn(spreads(), page, count).next ?? 0)?.dataset;
@@ -192,6 +275,24 @@ function enhance(root: HTMLElement): void {
     history.replaceState(history.state, '', urlFor(page, zoom));
   };
 
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const hideControls = () => {
+    clearTimeout(idle);
+    delete root.dataset.controls;
+  };
+  const showControls = () => {
+    if (document.fullscreenElement !== root) return;
+    root.dataset.controls = '';
+    clearTimeout(idle);
+    const later = () => {
+      // Not while the pointer rests on them.
+      if (root.querySelector('.toolbar:hover, .thumbs:hover'))
+        idle = setTimeout(later, CONTROLS_IDLE_MS);
+      else hideControls();
+    };
+    idle = setTimeout(later, CONTROLS_IDLE_MS);
+  };
+
   root.addEventListener('click', (event) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
       return;
@@ -217,7 +318,10 @@ function enhance(root: HTMLElement): void {
       inField: active instanceof HTMLElement && isFormField(active),
       spread: spreads(),
     });
-    if (!action) return;
+    if (!action) {
+      showControls();
+      return;
+    }
     event.preventDefault();
     if (action.type === 'zoom') setZoom(action.zoom);
     else if (!go(action.page)) location.assign(urlFor(action.page, zoom));
@@ -277,8 +381,41 @@ function enhance(root: HTMLElement): void {
     document.addEventListener('fullscreenchange', () => {
       const on = document.fullscreenElement === root;
       const label = on ? text.textExitFullscreen : text.textFullscreen;
-      if (label) fullscreen.textContent = label;
+      const word = fullscreen.querySelector('[data-fullscreen-word]');
+      if (label && word) word.textContent = label;
+      hideControls();
+      // The page, not the button, holds the focus: the toolbar stays out of the way until asked for.
+      if (on) viewport.focus({ preventScroll: true });
     });
+  }
+
+  // Full screen: the pointer moving, a tap or a key other than the reader's shows the toolbar and
+  // thumbnails for a while (CSS keeps them while a keyboard user's focus is inside).
+  root.addEventListener('pointermove', (event) => {
+    if (event.pointerType !== 'touch') showControls();
+  });
+  root.addEventListener('click', showControls);
+
+  const current = thumbs.get(page);
+  if (current) follow(current);
+  measureToolbar();
+  if (toolbar) {
+    new ResizeObserver(() => {
+      // Keep a spread that sat just under the toolbar there when the toolbar's height changes.
+      const docked = Math.abs(viewport.getBoundingClientRect().top - toolbarHeight) < 2;
+      measureToolbar();
+      if (docked) reveal();
+    }).observe(toolbar);
+  }
+  // A fresh visit (a deep link, a link from the edition list) opens on the page, not the header;
+  // a reload or Back keeps the scroll position the browser restores.
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  const fresh = navigation?.type !== 'reload' && navigation?.type !== 'back_forward';
+  if (fresh && scrollY === 0 && !location.hash) {
+    reveal();
+    // Once more when everything has loaded (late styles or fonts), unless the reader scrolled.
+    const settled = scrollY;
+    addEventListener('load', () => scrollY === settled && reveal(), { once: true });
   }
 
   $<HTMLElement>('[data-hint]')?.removeAttribute('hidden');

@@ -157,16 +157,38 @@ export interface PositionTexts {
   spread: string;
 }
 
+/** The dictionary's templates while a turned-to page is still loading: `reader.loading*`. */
+export interface LoadingTexts {
+  /** `Loading page {page}…`. */
+  page: string;
+  /** `Loading pages {first}–{second}…`. */
+  spread: string;
+}
+
 /** The position label: `Page 3 of 16`, or `Pages 2–3 of 16` for a spread (in the tenant's language). */
 export function positionLabel(
   pages: readonly number[],
   pageCount: number,
-  texts: PositionTexts,
+  texts: PositionTexts | LoadingTexts,
 ): string {
   const [first = 1, second] = pages;
   return second === undefined
     ? fillText(texts.page, { page: first, count: pageCount })
     : fillText(texts.spread, { first, second, count: pageCount });
+}
+
+/**
+ * How far a scrolling strip must move so an item in it is wholly in view (0 when it already is):
+ * the thumbnail strip follows the current page sideways without scrolling the document.
+ */
+export function scrollToShow(
+  item: { start: number; end: number },
+  view: { start: number; end: number },
+): number {
+  if (item.start < view.start || item.end - item.start > view.end - view.start) {
+    return item.start - view.start;
+  }
+  return item.end > view.end ? item.end - view.end : 0;
 }
 
 /** A horizontal touch swipe turns the page: left → next (+1), right → previous (-1). */
@@ -271,7 +293,8 @@ export function pageAlt(page: number, title: string): string {
  */
 export function readerSizes(zoom: number): string {
   const times = (css: string) => (zoom === 1 ? css : `calc(${css} * ${zoom})`);
-  const fitted = `calc((100vh - 6.5rem) * ${PAGE_RATIO})`;
+  // The screen's height less the one-row toolbar (3.5rem) and the viewport's padding.
+  const fitted = `calc((100vh - 4.5rem) * ${PAGE_RATIO})`;
   return [
     `${LAYOUT_MEDIA.spread} and ${LAYOUT_MEDIA.spreadPageFit} ${times(fitted)}`,
     `${LAYOUT_MEDIA.spread} ${times('50vw')}`,

@@ -7,6 +7,7 @@ import {
   neighboursIn,
   pinchDirection,
   positionLabel,
+  scrollToShow,
   spreadNeighbours,
   spreadOf,
   swipeDirection,
@@ -132,5 +133,27 @@ describe('touch gestures', () => {
     [0, 100, null],
   ])('pinch from %i px to %i px → %j', (from, to, expected) => {
     expect(pinchDirection(from, to)).toBe(expected);
+  });
+});
+
+describe('loading labels: the pages asked for, not yet shown', () => {
+  it.each([
+    [[6], 'Loading page 6…'],
+    [[6, 7], 'Loading pages 6–7…'],
+  ])('%j → %s', (pages, expected) => {
+    const loading = { page: en['reader.loadingPage'], spread: en['reader.loadingSpread'] };
+    expect(positionLabel(pages, 16, loading)).toBe(expected);
+  });
+});
+
+describe('scrollToShow: the thumbnail strip follows the current page sideways', () => {
+  const view = { start: 100, end: 500 };
+  it.each([
+    ['already in view', { start: 200, end: 272 }, 0],
+    ['past the right edge', { start: 480, end: 552 }, 52],
+    ['before the left edge', { start: 40, end: 112 }, -60],
+    ['wider than the strip: its start', { start: 300, end: 800 }, 200],
+  ])('%s', (_, item, expected) => {
+    expect(scrollToShow(item, view)).toBe(expected);
   });
 });

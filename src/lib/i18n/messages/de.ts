@@ -146,6 +146,8 @@ export const de: Dictionary = {
   'reader.all': 'Alle Seiten',
   'reader.pageAlt': 'Seite {page} von {title}',
   'reader.positionSpread': 'Seiten {first}–{second} von {count}',
+  'reader.loadingPage': 'Seite {page} wird geladen …',
+  'reader.loadingSpread': 'Seiten {first}–{second} werden geladen …',
   'reader.fullscreen': 'Vollbild',
   'reader.exitFullscreen': 'Vollbild beenden',
 

@@ -146,6 +146,8 @@ export const en = {
   'reader.all': 'All pages',
   'reader.pageAlt': 'Page {page} of {title}',
   'reader.positionSpread': 'Pages {first}–{second} of {count}',
+  'reader.loadingPage': 'Loading page {page}…',
+  'reader.loadingSpread': 'Loading pages {first}–{second}…',
   'reader.fullscreen': 'Full screen',
   'reader.exitFullscreen': 'Exit full screen',
 

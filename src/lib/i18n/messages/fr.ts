@@ -147,6 +147,8 @@ export const fr: Dictionary = {
   'reader.all': 'Toutes les pages',
   'reader.pageAlt': 'Page {page} de {title}',
   'reader.positionSpread': 'Pages {first}–{second} sur {count}',
+  'reader.loadingPage': 'Chargement de la page {page}…',
+  'reader.loadingSpread': 'Chargement des pages {first}–{second}…',
   'reader.fullscreen': 'Plein écran',
   'reader.exitFullscreen': 'Quitter le plein écran',
 
