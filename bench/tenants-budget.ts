@@ -83,7 +83,7 @@ export async function runTenantsBudget(
   const watchers = tenants.map((tenant, n) =>
     watchTenant({
       tenant,
-      tenantsSharing: count,
+      tenantsSharing: () => count,
       redisUrl: undefined,
       edgePurgeUrl: undefined,
       upstream: up,

@@ -41,7 +41,7 @@ function watchAll(up: Upstream, listPosts: (tenant: string) => PublishingClient[
   watchers = tenants.map((tenant) =>
     watchTenant({
       tenant,
-      tenantsSharing: tenants.length,
+      tenantsSharing: () => tenants.length,
       redisUrl: undefined,
       edgePurgeUrl: undefined,
       upstream: up,
