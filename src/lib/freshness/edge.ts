@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { logInfo, logWarn } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { edgeAddresses } from './edge-addresses.ts';
+import { postsChanged } from '../delivery/cache-tags.ts';
 import { routeTags, type Invalidation } from './invalidation.ts';
 
 /**
@@ -18,22 +19,27 @@ const ENCODINGS = ['br', 'gzip', 'identity'];
 
 /** Addresses that show posts: home, lists, feeds, sitemaps, and those of the posts named. */
 export function purgedPaths(invalidation: Invalidation): string[] {
-  const lists = [
-    '/',
-    '/page/2',
-    '/page/3',
-    '/categories',
-    '/tags',
-    '/rss.xml',
-    '/sitemap.xml',
-    '/sitemap-pages.xml',
-    '/sitemap-posts-1.xml',
-    '/news-sitemap.xml',
-    '/search',
-  ];
+  const lists =
+    !invalidation.everything && !postsChanged(invalidation)
+      ? []
+      : [
+          '/',
+          '/page/2',
+          '/page/3',
+          '/categories',
+          '/tags',
+          '/rss.xml',
+          '/sitemap.xml',
+          '/sitemap-pages.xml',
+          '/sitemap-posts-1.xml',
+          '/news-sitemap.xml',
+          '/search',
+        ];
   return [
     ...lists,
-    ...(invalidation.slugs ?? []).map((slug) => `/posts/${encodeURIComponent(slug)}`),
+    ...[...(invalidation.slugs ?? []), ...(invalidation.comments ?? [])].map(
+      (slug) => `/posts/${encodeURIComponent(slug)}`,
+    ),
     ...(invalidation.categories ?? []).map((slug) => `/categories/${encodeURIComponent(slug)}`),
     ...(invalidation.topics ?? []).map((slug) => `/tags/${encodeURIComponent(slug)}`),
   ];

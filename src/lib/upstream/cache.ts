@@ -4,9 +4,11 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Storage } from 'unstorage';
 import { isOutage, NotFoundError, RateLimitedError, TimeoutError } from './errors.ts';
-import type { UpstreamService } from './errors.ts';
+import type { UpstreamError, UpstreamService } from './errors.ts';
 import { hashToken } from './identity.ts';
 import { keepUnchanged } from './share.ts';
+import { decodeEntry, encodeEntry } from './cache-entry.ts';
+import type { Entry } from './cache-entry.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
 import { currentVisitor, withoutDeadline } from './visitor.ts';
@@ -73,27 +75,13 @@ export function cacheKey(parts: CacheKeyParts): string {
   ].join('|');
 }
 
-/** What an upstream 404 left in the cache. */
-interface Missing {
-  operation: string;
-  message: string;
-}
-
-interface Entry {
-  value: unknown;
-  /** Set when the entry remembers a 404 instead of a value. */
-  missing?: Missing | undefined;
-  storedAt: number;
-  freshUntil: number;
-  staleUntil: number;
-  keepUntil: number;
-}
-
 export interface InvalidationTarget {
   service: UpstreamService;
   tenant: string;
-  /** Operation names (`posts.list`); every operation of the tenant when absent. */
+  /** Operation names (`posts.list`); every operation of the tenant when both this and `entries` are absent. */
   operations?: readonly string[] | undefined;
+  /** Only the values of an operation read with one parameter's value (`posts.get`, `slug`, `a-b`). */
+  entries?: readonly { operation: string; param: string; value: string }[] | undefined;
 }
 
 export interface ReadContext {
@@ -165,96 +153,6 @@ async function createRedisStore(url: string): Promise<Storage> {
   return createStorage({ driver: redisStorageDriver(url, SHARED_STORE_BASE) });
 }
 
-/**
- * JSON with the values JSON loses tagged, so a value read from Redis equals the one stored:
- * `Date`, `undefined` (also as the whole value or in arrays), non-finite numbers and bigint. An
- * object that has a `$t` key of its own is escaped. Anything else that is not plain data (class
- * instances, Map, Set, functions) is not shared: the entry then stays in the local LRU only.
- * `__proto__` keys are dropped both ways (no prototype games through Redis).
- */
-const TAG = '$t';
-
-class NotShareable extends Error {}
-
-function toWire(value: unknown): unknown {
-  if (value === undefined) return { [TAG]: 'undefined' };
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') {
-    return Number.isFinite(value) ? value : { [TAG]: 'number', v: String(value) };
-  }
-  if (typeof value === 'bigint') return { [TAG]: 'bigint', v: value.toString() };
-  if (value instanceof Date) return { [TAG]: 'date', v: value.getTime() };
-  if (Array.isArray(value)) return value.map(toWire);
-  if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) throw new NotShareable();
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (k !== '__proto__') out[k] = toWire(v);
-    return TAG in out ? { [TAG]: 'object', v: out } : out;
-  }
-  throw new NotShareable();
-}
-
-function fromWire(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(fromWire);
-  const record = value as Record<string, unknown>;
-  const tag = record[TAG];
-  if (tag === undefined) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(record)) if (k !== '__proto__') out[k] = fromWire(v);
-    return out;
-  }
-  if (tag === 'undefined') return undefined;
-  if (tag === 'number') return Number(record['v']);
-  if (tag === 'bigint') return BigInt(String(record['v']));
-  if (tag === 'date') return new Date(Number(record['v']));
-  if (tag === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(record['v'] as Record<string, unknown>)) {
-      if (k !== '__proto__') out[k] = fromWire(v);
-    }
-    return out;
-  }
-  throw new TypeError(`unknown tag ${JSON.stringify(tag)}`);
-}
-
-/** `undefined` when the value cannot be shared (see `toWire`). */
-function encodeEntry(entry: Entry): string | undefined {
-  if (entry.missing) return JSON.stringify({ ...entry, value: null });
-  try {
-    return JSON.stringify({ ...entry, value: toWire(entry.value) });
-  } catch {
-    return undefined;
-  }
-}
-
-function decodeEntry(raw: unknown): Entry | undefined {
-  if (typeof raw !== 'string') return undefined;
-  try {
-    const parsed = JSON.parse(raw) as Record<string, unknown>;
-    const { storedAt, freshUntil, staleUntil, keepUntil } = parsed;
-    if (
-      typeof storedAt !== 'number' ||
-      typeof freshUntil !== 'number' ||
-      typeof staleUntil !== 'number' ||
-      typeof keepUntil !== 'number' ||
-      !('value' in parsed)
-    ) {
-      return undefined;
-    }
-    const missing = parsed['missing'] as Missing | undefined;
-    if (missing !== undefined) {
-      if (typeof missing.operation !== 'string' || typeof missing.message !== 'string')
-        return undefined;
-      return { value: undefined, missing, storedAt, freshUntil, staleUntil, keepUntil };
-    }
-    return { value: fromWire(parsed['value']), storedAt, freshUntil, staleUntil, keepUntil };
-  } catch {
-    return undefined; // Not ours, or from an older format: a miss.
-  }
-}
-
 /** Approximate bytes for the LRU cap; never throws (`undefined` counts 1, a bigint value 1 KiB). */
 function approxSize(value: unknown): number {
   try {
@@ -278,15 +176,30 @@ export function createReadCache(options: CacheOptions): ReadCache {
   const inflight = new Map<string, Promise<unknown>>();
   /** `service|tenant|operation` (or `service|tenant|*`) → values stored before this are out of date. */
   const cutoffs = new Map<string, number>();
-  // Read on every cached read: nothing to look up until something was invalidated, and only the
-  // key's first three fields (not its parameters) to split.
+  /** The same for one parameter's value, `service|tenant|operation|param=<json>` (one a publish). */
+  const entryCutoffs = new LRUCache<string, number>({ max: 50_000 });
+  /** `service|tenant|operation` → the parameters `entryCutoffs` has values for. */
+  const cutoffParams = new Map<string, Set<string>>();
+  // Read on every cached read: nothing to look up until something was invalidated, and the
+  // parameters parsed only for an operation with a value invalidated.
   const cutoffOf = (key: string): number => {
-    if (cutoffs.size === 0) return 0;
+    if (cutoffs.size === 0 && cutoffParams.size === 0) return 0;
     const afterTenant = key.indexOf('|', key.indexOf('|') + 1);
     const afterOperation = key.indexOf('|', afterTenant + 1);
     const scope = key.slice(0, afterTenant);
     const operation = afterOperation < 0 ? key : key.slice(0, afterOperation);
-    return Math.max(cutoffs.get(operation) ?? 0, cutoffs.get(`${scope}|*`) ?? 0);
+    let cutoff = Math.max(cutoffs.get(operation) ?? 0, cutoffs.get(`${scope}|*`) ?? 0);
+    const names = cutoffParams.get(operation);
+    if (names) {
+      const params = JSON.parse(
+        key.slice(key.indexOf('|', afterOperation + 1) + 1) || '{}',
+      ) as Record<string, unknown>;
+      for (const name of names) {
+        const at = entryCutoffs.get(`${operation}|${name}=${JSON.stringify(params[name])}`);
+        if (at !== undefined) cutoff = Math.max(cutoff, at);
+      }
+    }
+    return cutoff;
   };
   /** Stored after the last invalidation of its operation. */
   const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffOf(key);
@@ -465,11 +378,14 @@ export function createReadCache(options: CacheOptions): ReadCache {
       try {
         return await withinDeadline(promise, context);
       } catch (error) {
-        if (entry && entry.keepUntil > now() && isOutage(error)) {
+        const kept = entry !== undefined && entry.keepUntil > now();
+        if (!entry || !isOutage(error)) throw error;
+        if (kept && !outdated) {
           metrics.count(context.service, context.tenant, 'staleServes');
           return entry.value as Value;
         }
-        if (entry && policy.errorGrace > 0 && error instanceof RateLimitedError) {
+        // Invalidated or past its window: still better than an error page while the budget is spent.
+        if (kept || (policy.errorGrace > 0 && error instanceof RateLimitedError)) {
           metrics.count(context.service, context.tenant, 'staleBeyondWindow');
           log(
             JSON.stringify({
@@ -478,7 +394,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
               time: new Date().toISOString(),
               service: context.service,
               tenant: context.tenant,
-              operation: error.operation,
+              operation: (error as UpstreamError).operation,
               storedAt: new Date(entry.storedAt).toISOString(),
             }),
           );
@@ -488,10 +404,18 @@ export function createReadCache(options: CacheOptions): ReadCache {
       }
     },
     invalidate(target, at = now()) {
-      const operations = target.operations ?? ['*'];
-      for (const operation of operations) {
-        const name = `${target.service}|${target.tenant}|${operation}`;
+      const scope = `${target.service}|${target.tenant}`;
+      const everything = target.operations === undefined && target.entries === undefined;
+      for (const operation of everything ? ['*'] : (target.operations ?? [])) {
+        const name = `${scope}|${operation}`;
         cutoffs.set(name, Math.max(cutoffs.get(name) ?? 0, at));
+      }
+      for (const { operation, param, value } of target.entries ?? []) {
+        const name = `${scope}|${operation}`;
+        const names = cutoffParams.get(name) ?? new Set<string>();
+        cutoffParams.set(name, names.add(param));
+        const key = `${name}|${param}=${JSON.stringify(value)}`;
+        entryCutoffs.set(key, Math.max(entryCutoffs.get(key) ?? 0, at));
       }
     },
     async delete(key) {
