@@ -23,21 +23,23 @@ import { currentVisitor, withoutDeadline } from './visitor.ts';
  * - coalescing: concurrent identical misses share one upstream call;
  * - negative caching: an upstream 404 is remembered for `notFoundSeconds`, so the same unknown URL
  *   costs one call, not one per request;
- * - servable for good: a value past its whole window is kept (until the LRU needs the room) and
- *   served when the budget is spent (429, ours or the upstream's), counted as `staleBeyondWindow`
+ * - servable for good: a value past its whole window, or invalidated (`invalidate`: marked, never
+ *   deleted), is kept (until the LRU needs the room) and served when it cannot be loaded again
+ *   (the budget is spent, 429 ours or the upstream's; or an outage), counted as `staleBeyondWindow`
  *   and logged: an exhausted budget means "slightly old page", not "error" (not for resources
  *   whose policy has no `errorGrace`, such as availability);
  * - page deadline: a read made for a page never waits past the page's deadline (see `visitor.ts`),
  *   not even for another visitor's call it joined;
- * - bounded: an LRU capped by approximate bytes, with a shared Redis store behind it (unstorage)
- *   when `REDIS_URL` is set so instances share their cache.
+ * - bounded: an LRU capped by approximate bytes, with a store behind it (unstorage): Redis when
+ *   `REDIS_URL` is set so instances share their cache, else files (bounded, ./disk-store.ts) so a
+ *   restart is not a cold start. The store keeps each value for its kind's `keep` (./ttl.ts).
  *
  * With several instances: each keeps its own LRU and its own coalescing (concurrent misses on
  * two instances may both call the upstream once; the shared budget still bounds the total), and
  * all of them read and write the shared store. A value any instance stored is a hit on every
  * other; a local entry past `fresh` is first compared with the shared one, so an instance picks up
- * another's refresh instead of refreshing again. Entries expire in Redis after
- * `fresh + stale + errorGrace`. Redis away or slow (see `redis.ts`): reads and writes fail fast
+ * another's refresh instead of refreshing again. Entries expire in the store after their kind's
+ * `keep`, at least `fresh + stale + errorGrace`. Redis away or slow (see `redis.ts`): reads and writes fail fast
  * and the cache works as a local one; a page never fails because of Redis.
  */
 
@@ -119,9 +121,13 @@ export interface CacheOptions {
   metrics: Metrics;
   /** Approximate byte cap of the local LRU (default 64 MiB). */
   maxSizeBytes?: number | undefined;
-  /** Shared store; created from `redisUrl` when absent. */
+  /** Shared store; created from `redisUrl`, else from `diskDir`, when absent. */
   store?: Storage | undefined;
   redisUrl?: string | undefined;
+  /** Without Redis: a folder the values are kept in across restarts (./disk-store.ts). */
+  diskDir?: string | undefined;
+  /** Most bytes kept in `diskDir` (default 256 MiB). */
+  diskMaxBytes?: number | undefined;
   now?: () => number;
   /** How long an upstream 404 is remembered (default 60 s). */
   notFoundSeconds?: number | undefined;
@@ -131,9 +137,6 @@ export interface CacheOptions {
 
 export const DEFAULT_CACHE_MAX_BYTES = settingDefaults.UPSTREAM_CACHE_MAX_BYTES;
 export const DEFAULT_NOT_FOUND_SECONDS = settingDefaults.UPSTREAM_NOT_FOUND_SECONDS;
-/** How long the shared store keeps a value that may still be served when the budget is spent. */
-const KEEP_SERVABLE_SECONDS = 7 * 24 * 60 * 60;
-
 /** Redis keys are `masthead:cache:<this>`. */
 export const SHARED_STORE_BASE = 'masthead:cache';
 
@@ -211,7 +214,11 @@ export function createReadCache(options: CacheOptions): ReadCache {
       ? Promise.resolve(options.store)
       : options.redisUrl
         ? createRedisStore(options.redisUrl).catch(() => undefined)
-        : Promise.resolve(undefined);
+        : options.diskDir
+          ? import('./disk-store.ts').then(({ createDiskStore }) =>
+              createDiskStore({ base: options.diskDir ?? '', maxBytes: options.diskMaxBytes }),
+            )
+          : Promise.resolve(undefined);
     return storePromise;
   };
 
@@ -267,12 +274,8 @@ export function createReadCache(options: CacheOptions): ReadCache {
       staleUntil: at + (policy.fresh + policy.stale) * 1000,
       keepUntil: at + window * 1000,
     };
-    // The shared copy outlives the window when it may still be served with the budget spent.
-    return putEntry(
-      key,
-      entry,
-      policy.errorGrace > 0 ? Math.max(window, KEEP_SERVABLE_SECONDS) : window,
-    );
+    // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
+    return putEntry(key, entry, Math.max(window, policy.keep ?? 0));
   };
 
   const setMissing = (key: string, error: NotFoundError): Promise<void> => {

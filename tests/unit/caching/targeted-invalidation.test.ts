@@ -182,10 +182,15 @@ describe('the data cache after a publish', () => {
     tick();
     const spent = () =>
       Promise.reject(
-        new RateLimitedError('local rate budget spent', {
-          service: 'publishing',
-          operation: 'posts.list',
-        }),
+        new RateLimitedError(
+          'local rate budget spent',
+          {
+            service: 'publishing',
+            operation: 'posts.list',
+          },
+          30,
+          true,
+        ),
       );
     expect(await counted.read(key('posts.list', { page: 1 }), policy, spent, ctx)).toBe('old list');
     expect(metrics.getStatus().totals.staleBeyondWindow).toBe(1);
