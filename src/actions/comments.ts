@@ -62,7 +62,7 @@ export const commentActions = {
       );
       // The upstream refused the stored token (revoked, expired): forget it, so the next attempt
       // can go out as a guest instead of failing the same way.
-      if (!outcome.ok && outcome.kind === 'signed-out') clearSignedIn(ctx.session, tenant.id);
+      if (!outcome.ok && outcome.kind === 'signed-out') await clearSignedIn(ctx.session, tenant.id);
       return outcome;
     },
   }),
