@@ -10,7 +10,13 @@ import { confirmation, config } from '../../fixtures/booking.ts';
 /** The page's view of a request: what stepRequest reads, and a redirect it can be seen to make. */
 function astro(method: string, headers: Record<string, string> = {}) {
   const deleted = vi.fn();
-  const session = { get: vi.fn(), set: vi.fn(), delete: deleted };
+  // A visitor whose session holds a draft (one without a session keeps none: session-keys.ts).
+  const session = {
+    get: vi.fn(),
+    set: vi.fn(),
+    has: vi.fn(() => Promise.resolve(true)),
+    delete: deleted,
+  };
   const page = {
     locals: { tenant: { id: 'harbour-times' }, href: (path: string) => `/harbour-times${path}` },
     url: new URL('http://site.test/harbour-times/stay'),
