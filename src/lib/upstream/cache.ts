@@ -140,20 +140,24 @@ export const DEFAULT_NOT_FOUND_SECONDS = settingDefaults.UPSTREAM_NOT_FOUND_SECO
 /** Redis keys are `masthead:cache:<this>`. */
 export const SHARED_STORE_BASE = 'masthead:cache';
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
 /**
- * The key in the shared store: a hash of the cache key. unstorage treats `:`, `/` and `?`
- * specially, and the hash keeps tenant, params and identity (already a token hash) out of Redis.
+ * The key in the shared store: `<group>:<hash>`, the group a short hash of service and tenant (the
+ * per-tenant bound, ./cache-bound.ts), then a hash of the cache key. unstorage treats `:`, `/` and
+ * `?` specially, and the hashes keep tenant, params and identity (already a token hash) out of Redis.
  */
 export function sharedStoreKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  const scope = key.slice(0, key.indexOf('|', key.indexOf('|') + 1));
+  return `${sha256(scope).slice(0, 16)}:${sha256(key)}`;
 }
 
 async function createRedisStore(url: string): Promise<Storage> {
-  const [{ createStorage }, { redisStorageDriver }] = await Promise.all([
+  const [{ createStorage }, { boundedRedisDriver }] = await Promise.all([
     import('unstorage'),
-    import('./redis.ts'),
+    import('./cache-bound.ts'),
   ]);
-  return createStorage({ driver: redisStorageDriver(url, SHARED_STORE_BASE) });
+  return createStorage({ driver: boundedRedisDriver(url, SHARED_STORE_BASE) });
 }
 
 /** Approximate bytes for the LRU cap; never throws (`undefined` counts 1, a bigint value 1 KiB). */

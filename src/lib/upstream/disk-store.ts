@@ -51,7 +51,9 @@ export function createDiskStore(options: DiskStoreOptions): Storage {
       keys.map(async (key) => ({ key, meta: await files.getMeta?.(key, {}) })),
     );
     metas.sort((a, b) => Number(a.meta?.mtime ?? 0) - Number(b.meta?.mtime ?? 0));
-    for (const { key, meta } of metas) remember(key, Number(meta?.['size'] ?? 0));
+    // Files in subfolders are listed with `/`; the storage names them with `:`.
+    for (const { key, meta } of metas)
+      remember(key.replaceAll('/', ':'), Number(meta?.['size'] ?? 0));
   })().catch(() => undefined);
   const trim = async () => {
     await known;

@@ -39,7 +39,7 @@ export const TTL = {
   // Publishing: public content changes a few times an hour; an outage page is worse than old news.
   postList: { fresh: 60, stale: 10 * MINUTE, errorGrace: DAY, keep: 2 * DAY },
   // Search: any query text a stranger sends is a key; kept minutes, not days.
-  search: { fresh: 60, stale: 5 * MINUTE, errorGrace: 10 * MINUTE, keep: 15 * MINUTE },
+  search: { fresh: 60, stale: 5 * MINUTE, errorGrace: 5 * MINUTE, keep: 15 * MINUTE },
   // A published post rarely changes; new posts surface through the (shorter) lists.
   post: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
   categoryList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
