@@ -7,6 +7,8 @@ import { isOutage, NotFoundError, RateLimitedError, TimeoutError } from './error
 import type { UpstreamError, UpstreamService } from './errors.ts';
 import { hashToken } from './identity.ts';
 import { keepUnchanged } from './share.ts';
+import { createCutoffs } from './cache-cutoffs.ts';
+import type { InvalidationTarget } from './cache-cutoffs.ts';
 import { decodeEntry, encodeEntry } from './cache-entry.ts';
 import type { Entry } from './cache-entry.ts';
 import type { Metrics } from './metrics.ts';
@@ -77,14 +79,7 @@ export function cacheKey(parts: CacheKeyParts): string {
   ].join('|');
 }
 
-export interface InvalidationTarget {
-  service: UpstreamService;
-  tenant: string;
-  /** Operation names (`posts.list`); every operation of the tenant when both this and `entries` are absent. */
-  operations?: readonly string[] | undefined;
-  /** Only the values of an operation read with one parameter's value (`posts.get`, `slug`, `a-b`). */
-  entries?: readonly { operation: string; param: string; value: string }[] | undefined;
-}
+export type { InvalidationTarget } from './cache-cutoffs.ts';
 
 export interface ReadContext {
   service: UpstreamService;
@@ -106,8 +101,9 @@ export interface ReadCache {
   ): Promise<T>;
   delete(key: string): Promise<void>;
   /**
-   * Values of these operations of a tenant stored before `at` are no longer served as fresh or
-   * stale, only when the upstream fails (the change watcher and purges, src/lib/freshness/).
+   * Values of these operations (or of one parameter's value) of a tenant stored before `at` are
+   * marked stale, never deleted: loaded again on the next read, and served (`staleBeyondWindow`)
+   * only when that fails (the change watcher and purges, src/lib/freshness/).
    * Every instance records it itself (the invalidation reaches each by Redis pub/sub).
    */
   invalidate(target: InvalidationTarget, at?: number): void;
@@ -181,35 +177,9 @@ export function createReadCache(options: CacheOptions): ReadCache {
     sizeCalculation: (entry) => approxSize(entry.value),
   });
   const inflight = new Map<string, Promise<unknown>>();
-  /** `service|tenant|operation` (or `service|tenant|*`) → values stored before this are out of date. */
-  const cutoffs = new Map<string, number>();
-  /** The same for one parameter's value, `service|tenant|operation|param=<json>` (one a publish). */
-  const entryCutoffs = new LRUCache<string, number>({ max: 50_000 });
-  /** `service|tenant|operation` → the parameters `entryCutoffs` has values for. */
-  const cutoffParams = new Map<string, Set<string>>();
-  // Read on every cached read: nothing to look up until something was invalidated, and the
-  // parameters parsed only for an operation with a value invalidated.
-  const cutoffOf = (key: string): number => {
-    if (cutoffs.size === 0 && cutoffParams.size === 0) return 0;
-    const afterTenant = key.indexOf('|', key.indexOf('|') + 1);
-    const afterOperation = key.indexOf('|', afterTenant + 1);
-    const scope = key.slice(0, afterTenant);
-    const operation = afterOperation < 0 ? key : key.slice(0, afterOperation);
-    let cutoff = Math.max(cutoffs.get(operation) ?? 0, cutoffs.get(`${scope}|*`) ?? 0);
-    const names = cutoffParams.get(operation);
-    if (names) {
-      const params = JSON.parse(
-        key.slice(key.indexOf('|', afterOperation + 1) + 1) || '{}',
-      ) as Record<string, unknown>;
-      for (const name of names) {
-        const at = entryCutoffs.get(`${operation}|${name}=${JSON.stringify(params[name])}`);
-        if (at !== undefined) cutoff = Math.max(cutoff, at);
-      }
-    }
-    return cutoff;
-  };
+  const cutoffs = createCutoffs();
   /** Stored after the last invalidation of its operation. */
-  const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffOf(key);
+  const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffs.of(key);
   const background = new Set<Promise<unknown>>();
   let storePromise: Promise<Storage | undefined> | undefined;
 
@@ -411,19 +381,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
       }
     },
     invalidate(target, at = now()) {
-      const scope = `${target.service}|${target.tenant}`;
-      const everything = target.operations === undefined && target.entries === undefined;
-      for (const operation of everything ? ['*'] : (target.operations ?? [])) {
-        const name = `${scope}|${operation}`;
-        cutoffs.set(name, Math.max(cutoffs.get(name) ?? 0, at));
-      }
-      for (const { operation, param, value } of target.entries ?? []) {
-        const name = `${scope}|${operation}`;
-        const names = cutoffParams.get(name) ?? new Set<string>();
-        cutoffParams.set(name, names.add(param));
-        const key = `${name}|${param}=${JSON.stringify(value)}`;
-        entryCutoffs.set(key, Math.max(entryCutoffs.get(key) ?? 0, at));
-      }
+      cutoffs.add(target, at);
     },
     async delete(key) {
       lru.delete(key);
