@@ -165,6 +165,37 @@ function approxSize(value: unknown): number {
   }
 }
 
+/** The store behind the LRU: the one given, else Redis, else files, else none. */
+function openStore(options: CacheOptions): Promise<Storage | undefined> {
+  if (options.store) return Promise.resolve(options.store);
+  if (options.redisUrl) return createRedisStore(options.redisUrl).catch(() => undefined);
+  const base = options.diskDir;
+  if (!base) return Promise.resolve(undefined);
+  return import('./disk-store.ts').then(({ createDiskStore }) =>
+    createDiskStore({ base, maxBytes: options.diskMaxBytes }),
+  );
+}
+
+/** Waits for `promise`, but not past the page's deadline: a TimeoutError then (stale may follow). */
+function withinDeadline<T>(promise: Promise<T>, context: ReadContext): Promise<T> {
+  const deadline = currentVisitor()?.deadline;
+  if (deadline === undefined) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
+            service: context.service,
+            operation: 'cache.wait',
+          }),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
 export function createReadCache(options: CacheOptions): ReadCache {
   const { metrics } = options;
   const now = options.now ?? Date.now;
@@ -182,19 +213,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
   const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffs.of(key);
   const background = new Set<Promise<unknown>>();
   let storePromise: Promise<Storage | undefined> | undefined;
-
-  const store = (): Promise<Storage | undefined> => {
-    storePromise ??= options.store
-      ? Promise.resolve(options.store)
-      : options.redisUrl
-        ? createRedisStore(options.redisUrl).catch(() => undefined)
-        : options.diskDir
-          ? import('./disk-store.ts').then(({ createDiskStore }) =>
-              createDiskStore({ base: options.diskDir ?? '', maxBytes: options.diskMaxBytes }),
-            )
-          : Promise.resolve(undefined);
-    return storePromise;
-  };
+  const store = (): Promise<Storage | undefined> => (storePromise ??= openStore(options));
 
   const getShared = async (key: string): Promise<Entry | undefined> => {
     const shared = await store();
@@ -265,26 +284,6 @@ export function createReadCache(options: CacheOptions): ReadCache {
       keepUntil: until,
     };
     return putEntry(key, entry, notFoundSeconds);
-  };
-
-  /** Waits for `promise`, but not past the page's deadline: a TimeoutError then (stale may follow). */
-  const withinDeadline = <T>(promise: Promise<T>, context: ReadContext): Promise<T> => {
-    const deadline = currentVisitor()?.deadline;
-    if (deadline === undefined) return promise;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
-              service: context.service,
-              operation: 'cache.wait',
-            }),
-          ),
-        Math.max(0, deadline - Date.now()),
-      );
-    });
-    return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
   };
 
   /** Runs `load` once per key at a time; later callers join the running call. */
