@@ -302,7 +302,11 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       // The render failed (the budget is spent, the upstream is down): any copy beats a 503.
       if (cached && response.status >= 500) return staleCopy(cached);
       const { maxAge } = cdnRule(response);
-      if (maxAge <= 0) return response;
+      if (maxAge <= 0) {
+        // Gone (a takedown's 404) or no longer shareable: the old copy must not come back later.
+        entries.delete(key);
+        return response;
+      }
       // The compression middleware's bytes when it buffered the page (./whole-body.ts), else the
       // body read once for the entry and the answer: a clone would tee the stream and copy both.
       const whole = wholeBody(response);

@@ -82,7 +82,7 @@ describe('the route cache after a publish', () => {
         body: await response.text(),
       };
     };
-    return { cache, get, failRenders: () => (status = 503) };
+    return { cache, get, answer: (code: number) => (status = code) };
   }
   const pages: [string, string[]][] = [
     ['/', listTags(T)],
@@ -112,14 +112,43 @@ describe('the route cache after a publish', () => {
   });
 
   it('serves the invalidated copy, marked stale, when the new render fails', async () => {
-    const { cache, get, failRenders } = setup();
+    const { cache, get, answer } = setup();
     const first = await get('/', listTags(T));
     await cache.invalidate({ tags: changedTags(published) });
-    failRenders();
+    answer(503);
     const busy = await get('/', listTags(T));
     expect(busy).toEqual({ state: 'STALE', status: 200, body: first.body });
     // A page nobody had rendered has no copy: the 503 goes through.
     expect((await get('/categories/sport', [])).status).toBe(503);
+  });
+});
+
+describe('a takedown', () => {
+  it('never brings the old page back once it answered 404', async () => {
+    const cache = createRouteCache();
+    let status = 200;
+    const logger = { info() {}, warn() {}, error() {} };
+    const get = async () => {
+      const request = new Request(`http://${T}.localhost/posts/older-story`);
+      const response = await cache.onRequest!({ request, url: new URL(request.url), logger }, () =>
+        Promise.resolve(
+          new Response(status === 200 ? 'Wrong name printed' : 'Gone', {
+            status,
+            headers:
+              status === 200
+                ? { 'CDN-Cache-Control': 'max-age=300', 'Cache-Tag': `${T}:post:older-story` }
+                : {},
+          }),
+        ),
+      );
+      return response.status;
+    };
+    expect(await get()).toBe(200);
+    await cache.invalidate({ tags: changedTags({ tenant: T, slugs: ['older-story'] }) });
+    status = 404;
+    expect(await get()).toBe(404);
+    status = 503;
+    expect(await get()).toBe(503);
   });
 });
 
