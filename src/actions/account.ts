@@ -106,7 +106,7 @@ export const accountActions = {
       const tenant = ctx.locals.tenant;
       const signedIn = await getSignedIn(ctx.session, tenant.id);
       // The session is cleared first and whatever the API answers: logging out always works here.
-      clearSignedIn(ctx.session, tenant.id);
+      await clearSignedIn(ctx.session, tenant.id);
       if (signedIn && !(await revoke(publishingFor(tenant), signedIn))) {
         logWarn('auth.logout.revoke_failed', logContext(ctx));
       }

@@ -8,11 +8,11 @@ import type { ConsumeLimit } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
 import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
 import type { PostOnce } from '../lib/comments/post.ts';
-import { invalidateEverywhere } from '../lib/freshness/bus.ts';
+import { invalidatePostComments } from '../lib/freshness/bus.ts';
 import { logError } from '../lib/log/log.ts';
 import { clientIp } from '../lib/request/visitor-limits.ts';
 import { publishingFor } from '../lib/site/clients.ts';
-const { COMMENTS_PER_IP_PER_10_MIN, EDGE_PURGE_URL, REDIS_URL, TRUST_PROXY } = settings();
+const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } = settings();
 
 let limiter: ConsumeLimit | undefined;
 const consume: ConsumeLimit = (key) => {
@@ -84,16 +84,11 @@ export const commentActions = {
       );
       // The upstream refused the stored token (revoked, expired): forget it, so the next attempt
       // can go out as a guest instead of failing the same way.
-      if (!outcome.ok && outcome.kind === 'signed-out') clearSignedIn(ctx.session, tenant.id);
+      if (!outcome.ok && outcome.kind === 'signed-out') await clearSignedIn(ctx.session, tenant.id);
       // Published at once: the post's cached thread goes on every server and at the edge, so the
       // reader finds it wherever they land (the change watcher's way: src/lib/freshness/).
-      if (outcome.ok && outcome.status === 'approved') {
-        await invalidateEverywhere(
-          tenant,
-          { tenant: tenant.id, comments: [form.post], at: Date.now() },
-          { redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL },
-        );
-      }
+      if (outcome.ok && outcome.status === 'approved')
+        await invalidatePostComments(tenant, form.post);
       return outcome;
     },
   }),

@@ -97,6 +97,7 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     // Every server behind one edge signs image addresses with the same key (docs/deploy.md).
     IMAGE_SIGNING_SECRET: 'deploy-suite-image-signing-key',
     IMAGE_CACHE_DIR: join(tmpdir(), `masthead-deploy-images-${port}`),
+    UPSTREAM_CACHE_DIR: join(tmpdir(), `masthead-deploy-cache-${port}`),
     // The site's own defaults, whatever the calling shell raised for other suites.
     PUBLISHING_PUBLIC_PER_MINUTE: '',
     PUBLISHING_TOKEN_PER_MINUTE: '',

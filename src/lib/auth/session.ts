@@ -1,5 +1,6 @@
 import type { AstroSession } from 'astro';
 import { z } from 'zod';
+import { deleteIfKept } from '../delivery/session-keys.ts';
 
 /**
  * The signed-in subscriber of one tenant, kept in Astro's server-side session: the upstream token
@@ -39,6 +40,7 @@ export function setSignedIn(
   session.set(key(tenantId), value);
 }
 
-export function clearSignedIn(session: AstroSession | undefined, tenantId: string): void {
-  session?.delete(key(tenantId));
+/** Signs out; a visitor who had no session still has none (../delivery/session-keys.ts). */
+export function clearSignedIn(session: AstroSession | undefined, tenantId: string): Promise<void> {
+  return deleteIfKept(session, key(tenantId));
 }

@@ -1,4 +1,5 @@
 import type { AstroGlobal } from 'astro';
+import { deleteIfKept } from '../delivery/session-keys.ts';
 import { i18nFor, type I18n } from '../i18n/index.ts';
 import { localize, localizeFields } from '../i18n/text.ts';
 import { bookingTenant } from '../tenants/booking.ts';
@@ -75,7 +76,7 @@ export async function stepRequest(
   const key = draftKey(tenant.id);
   const session = answer.keep ? Astro.session : undefined;
   if (posted && 'manage' in posted) {
-    session?.delete(key);
+    await deleteIfKept(session, key);
     const manage = posted.mailed ? `${posted.manage}?mailed=1` : posted.manage;
     if (answer.redirect) return Astro.redirect(href(manage), 303);
     const { confirmation, mailed, email } = posted;

@@ -43,6 +43,8 @@ interface Entry {
   route: string | undefined;
   /** The headers as Node writes them on a hit, made on the first such hit. */
   nodeHeaders?: OutgoingHttpHeaders;
+  /** Dropped by an invalidation: rendered again before it is served, and kept for when that fails. */
+  invalidated?: boolean;
 }
 
 /** A page the route cache has just stored: what an edge in front may hold a copy of too. */
@@ -147,6 +149,19 @@ function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
   return response;
 }
 
+/** Seconds an edge may keep a copy served because its render failed: long enough to spare us. */
+const STALE_COPY_SECONDS = 10;
+
+/** A page past its time (or invalidated), served because rendering it again failed. */
+function staleCopy(entry: Entry): Response {
+  const response = toResponse(entry, 'STALE');
+  response.headers.set(
+    'Cache-Control',
+    `public, max-age=0, s-maxage=${STALE_COPY_SECONDS}, stale-if-error=86400`,
+  );
+  return response;
+}
+
 export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider & {
   /** Pages held and the `Vary` lists known, for tests and the bench. */
   readonly sizes: () => { entries: number; bytes: number; varyKeys: number };
@@ -232,7 +247,8 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       const primary = url && primaryKey(req.method ?? 'GET', url, header);
       if (!url || !primary) return false;
       const cached = entries.get(primary + varySuffix(header, varyByKey.get(primary) ?? []));
-      if (!cached || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) return false;
+      if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge)
+        return false;
       cached.nodeHeaders ??= nodeHeadersOf(cached);
       res.writeHead(cached.status, cached.nodeHeaders);
       res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
@@ -257,8 +273,9 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       const key = primary + varySuffix(header, varyByKey.get(primary) ?? []);
       const cached = entries.get(key);
       const age = cached ? (Date.now() - cached.storedAt) / 1000 : 0;
-      if (cached && age <= cached.maxAge) return toResponse(cached, 'HIT');
-      if (cached && age <= cached.maxAge + cached.swr) {
+      const current = cached && !cached.invalidated;
+      if (current && age <= cached.maxAge) return toResponse(cached, 'HIT');
+      if (current && age <= cached.maxAge + cached.swr) {
         if (!revalidating.has(key)) {
           revalidating.add(key);
           next()
@@ -282,8 +299,14 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
         return toResponse(cached, 'STALE');
       }
       const response = await next();
+      // The render failed (the budget is spent, the upstream is down): any copy beats a 503.
+      if (cached && response.status >= 500) return staleCopy(cached);
       const { maxAge } = cdnRule(response);
-      if (maxAge <= 0) return response;
+      if (maxAge <= 0) {
+        // Gone (a takedown's 404) or no longer shareable: the old copy must not come back later.
+        entries.delete(key);
+        return response;
+      }
       // The compression middleware's bytes when it buffered the page (./whole-body.ts), else the
       // body read once for the entry and the answer: a clone would tee the stream and copy both.
       const whole = wholeBody(response);
@@ -312,9 +335,10 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
             ? invalidation.tags
             : [invalidation.tags],
       );
-      for (const [key, entry] of entries.entries()) {
+      // Marked, not deleted: the next request renders it again, and gets this copy if that fails.
+      for (const entry of entries.values()) {
         if (entry.path === invalidation.path || entry.tags.some((tag) => tags.has(tag))) {
-          entries.delete(key);
+          entry.invalidated = true;
         }
       }
       return Promise.resolve();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { logWarn } from '../log/log.ts';
+import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { purgeEdge } from './edge.ts';
@@ -59,6 +60,7 @@ function parse(text: string): Invalidation | undefined {
       slugs: Array.isArray(value.slugs) ? value.slugs.map(String) : undefined,
       topics: Array.isArray(value.topics) ? value.topics.map(String) : undefined,
       categories: Array.isArray(value.categories) ? value.categories.map(String) : undefined,
+      postsTagged: Array.isArray(value.postsTagged) ? value.postsTagged.map(String) : undefined,
       comments: Array.isArray(value.comments) ? value.comments.map(String) : undefined,
       everything: value.everything === true,
     };
@@ -116,6 +118,19 @@ export async function invalidateEverywhere(
   } catch (error) {
     logWarn('freshness.publish.failed', { tenant: invalidation.tenant, message: String(error) });
   }
+}
+
+/**
+ * After a comment is posted or moderated: the post's cached thread (every page of it) and the
+ * post's page, on every server and at the edge; the post and the lists stay.
+ */
+export async function invalidatePostComments(tenant: Tenant, postSlug: string): Promise<void> {
+  const { REDIS_URL, EDGE_PURGE_URL } = settings();
+  await invalidateEverywhere(
+    tenant,
+    { tenant: tenant.id, comments: [postSlug], at: Date.now() },
+    { redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL },
+  );
 }
 
 // Renews the lease only while it is still ours.

@@ -2,7 +2,8 @@ import { request } from 'node:http';
 import { logInfo, logWarn } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { edgeAddresses } from './edge-addresses.ts';
-import { onlyComments, routeTags, type Invalidation } from './invalidation.ts';
+import { postsChanged } from '../delivery/cache-tags.ts';
+import { routeTags, type Invalidation } from './invalidation.ts';
 
 /**
  * The edge follows (deploy/nginx/masthead.conf, `location ~ ^/_edge_purge`): nginx's cache purge
@@ -18,28 +19,29 @@ const ENCODINGS = ['br', 'gzip', 'identity'];
 
 /** Addresses that show posts: home, lists, feeds, sitemaps, and those of the posts named. */
 export function purgedPaths(invalidation: Invalidation): string[] {
-  const threads = (invalidation.comments ?? []).map((slug) => `/posts/${encodeURIComponent(slug)}`);
-  // A comment shows on its post's page only (other addresses of it come by tag, below).
-  if (onlyComments(invalidation)) return threads;
-  const lists = [
-    '/',
-    '/page/2',
-    '/page/3',
-    '/categories',
-    '/tags',
-    '/rss.xml',
-    '/sitemap.xml',
-    '/sitemap-pages.xml',
-    '/sitemap-posts-1.xml',
-    '/news-sitemap.xml',
-    '/search',
-  ];
+  const lists =
+    !invalidation.everything && !postsChanged(invalidation)
+      ? []
+      : [
+          '/',
+          '/page/2',
+          '/page/3',
+          '/categories',
+          '/tags',
+          '/rss.xml',
+          '/sitemap.xml',
+          '/sitemap-pages.xml',
+          '/sitemap-posts-1.xml',
+          '/news-sitemap.xml',
+          '/search',
+        ];
   return [
     ...lists,
-    ...(invalidation.slugs ?? []).map((slug) => `/posts/${encodeURIComponent(slug)}`),
+    ...[...(invalidation.slugs ?? []), ...(invalidation.comments ?? [])].map(
+      (slug) => `/posts/${encodeURIComponent(slug)}`,
+    ),
     ...(invalidation.categories ?? []).map((slug) => `/categories/${encodeURIComponent(slug)}`),
     ...(invalidation.topics ?? []).map((slug) => `/tags/${encodeURIComponent(slug)}`),
-    ...threads,
   ];
 }
 

@@ -1,75 +1,58 @@
+import { changedTags, postsChanged } from '../delivery/cache-tags.ts';
+import type { TaggedChange } from '../delivery/cache-tags.ts';
 import { invalidateRoutes } from '../delivery/route-cache.ts';
 import { siteUpstream } from '../site/clients.ts';
+import type { InvalidationTarget } from '../upstream/cache.ts';
 
 /**
- * What to drop, on one server, when a tenant's posts change (the change watcher) or a newsroom
- * purges: pages in the route cache (by tag, src/lib/delivery/surrogate-keys.ts) and values in the
- * data cache (by operation). `./bus.ts` sends the same to every server.
+ * What to drop, on one server, when a tenant's posts change (the change watcher), a newsroom
+ * purges or a comment thread changes: pages in the route cache (by tag, src/lib/delivery/cache-tags.ts)
+ * and values in the data cache (by operation, or by one parameter for a post's own values). Both
+ * are marked stale, not deleted: refreshed when the budget allows, served when it does not.
+ * `./bus.ts` sends the same to every server.
  */
-export interface Invalidation {
+export interface Invalidation extends TaggedChange {
   tenant: string;
-  /** Posts by slug: their pages and every list that may show them. */
-  slugs?: string[] | undefined;
-  /** Post tags (topics) by slug: their pages and the lists. */
-  topics?: string[] | undefined;
-  /** Categories by slug whose pages list the posts (for the edge, which purges by address). */
-  categories?: string[] | undefined;
-  /**
-   * Posts by slug whose comment threads changed (a reader's comment published at once): their
-   * pages and their comment lists only, not the lists of posts.
-   */
-  comments?: string[] | undefined;
-  /** Everything of the tenant. */
-  everything?: boolean | undefined;
   /** Epoch ms when it was decided: values stored before it are out of date on every server. */
   at: number;
 }
 
-/** The operations whose values show posts: lists, a post, and the category and tag counts. */
-const POST_OPERATIONS = [
-  'posts.list',
-  'posts.get',
-  'categories.list',
-  'categories.get',
-  'tags.list',
-  'tags.get',
-];
-
-/** Only comment threads changed: the posts' pages and comment lists, nothing that lists posts. */
-export function onlyComments(invalidation: Invalidation): boolean {
-  const { slugs, topics, categories, comments, everything } = invalidation;
-  return !everything && !slugs && !topics && !categories && comments !== undefined;
-}
+/** Every list of posts, and the category and tag lists (their counts). */
+const LIST_OPERATIONS = ['posts.list', 'categories.list', 'tags.list'];
 
 /** Route cache tags (and surrogate keys) of what an invalidation drops. */
 export function routeTags(invalidation: Invalidation): string[] {
-  const { tenant } = invalidation;
-  if (invalidation.everything) return [tenant];
-  const threads = (invalidation.comments ?? []).map((slug) => `${tenant}:post:${slug}`);
-  if (onlyComments(invalidation)) return threads;
-  return [
-    `${tenant}:posts`,
-    ...(invalidation.slugs ?? []).map((slug) => `${tenant}:post:${slug}`),
-    ...(invalidation.topics ?? []).map((topic) => `${tenant}:tag:${topic}`),
-    ...threads,
-  ];
+  return changedTags(invalidation);
 }
 
-/** Drops it from this server's data cache and route cache. */
+/** The data cache's part: the lists, the named posts, categories and tags, and comment threads. */
+export function dataTarget(invalidation: Invalidation): InvalidationTarget {
+  const base = { service: 'publishing' as const, tenant: invalidation.tenant };
+  if (invalidation.everything) return base;
+  const one = (operation: string, param: string) => (value: string) => ({
+    operation,
+    param,
+    value,
+  });
+  // A purge of a tag names no post: every post's own value goes (its pages are dropped too).
+  const everyPost = (invalidation.postsTagged?.length ?? 0) > 0;
+  return {
+    ...base,
+    operations: [
+      ...(postsChanged(invalidation) ? LIST_OPERATIONS : []),
+      ...(everyPost ? ['posts.get', 'tags.get'] : []),
+    ],
+    entries: [
+      ...(invalidation.slugs ?? []).map(one('posts.get', 'slug')),
+      ...(invalidation.categories ?? []).map(one('categories.get', 'slug')),
+      ...(invalidation.topics ?? []).map(one('tags.get', 'slug')),
+      ...(invalidation.comments ?? []).map(one('comments.list', 'postSlug')),
+    ],
+  };
+}
+
+/** Marks it stale in this server's data cache and route cache. */
 export async function applyLocally(invalidation: Invalidation): Promise<void> {
-  const { everything, comments } = invalidation;
-  const operations = [
-    ...(onlyComments(invalidation) ? [] : POST_OPERATIONS),
-    // The data cache drops by operation: every comment list of the tenant is read again once.
-    ...(comments ? ['comments.list'] : []),
-  ];
-  siteUpstream().cache.invalidate(
-    {
-      service: 'publishing',
-      tenant: invalidation.tenant,
-      operations: everything ? undefined : operations,
-    },
-    invalidation.at,
-  );
+  siteUpstream().cache.invalidate(dataTarget(invalidation), invalidation.at);
   await invalidateRoutes(routeTags(invalidation));
 }

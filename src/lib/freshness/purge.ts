@@ -115,7 +115,8 @@ export async function purgeResponse(context: PurgeContext): Promise<Response> {
     tenant: tenant.id,
     at: Date.now(),
     ...('slug' in target ? { slugs: [target.slug] } : {}),
-    ...('tag' in target ? { topics: [target.tag] } : {}),
+    // A tag's pages of posts and the pages of the posts that carry it.
+    ...('tag' in target ? { topics: [target.tag], postsTagged: [target.tag] } : {}),
     ...('everything' in target ? { everything: true } : {}),
   };
   await invalidateEverywhere(tenant, invalidation, context);

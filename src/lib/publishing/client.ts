@@ -244,7 +244,7 @@ export function publishingClient(options: PublishingClientOptions) {
           schema: postListSchema,
           path: '/posts',
           query,
-          ttl: TTL.postList,
+          ttl: params.search ? TTL.search : TTL.postList,
           map: (list) => {
             const paged = toPaged(list, params);
             return { ...paged, items: paged.items.map(cleanSummary) };

@@ -1,4 +1,5 @@
 import type { AstroGlobal } from 'astro';
+import { archiveTags } from '../delivery/cache-tags.ts';
 import { i18nFor } from '../i18n/index.ts';
 import { cachePublic, loadOrRespond, notFound } from '../pages/respond.ts';
 import type { PostSummary } from '../publishing/schema.ts';
@@ -44,7 +45,7 @@ export async function archivePage(
   cachePublic(Astro, {
     maxAge: 120,
     swr: 900,
-    tags: [`${tenant.id}:posts`, `${tenant.id}:${kind}:${data.slug}`],
+    tags: archiveTags(tenant.id, kind, data.slug),
   });
   const list = kind === 'tag' ? 'tags' : 'categories';
   return {

@@ -1,4 +1,5 @@
 import type { APIContext } from 'astro';
+import { listTags } from '../delivery/cache-tags.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 
@@ -22,7 +23,7 @@ export async function feedResponse(
       `public, max-age=0, s-maxage=${maxAge}, stale-while-revalidate=${maxAge * 6}`,
     );
     // Feeds and sitemaps list posts: dropped with the lists when posts change (src/lib/freshness/).
-    context.cache.set({ maxAge, swr: maxAge * 6, tags: [`${match.tenant.id}:posts`] });
+    context.cache.set({ maxAge, swr: maxAge * 6, tags: listTags(match.tenant.id) });
     return response;
   } catch (error) {
     const failure = classify(error);

@@ -187,6 +187,17 @@ export const settingDefinitions = {
     { fallback: 64 * 1024 * 1024 },
     'memory cap of the upstream read cache (64 MiB)',
   ),
+  UPSTREAM_CACHE_DIR: folder(
+    '.cache/upstream',
+    'without `REDIS_URL`: where upstream values are kept across restarts (empty: nowhere, memory only)',
+  ),
+  UPSTREAM_CACHE_DISK_MAX_BYTES: number(
+    { fallback: 256 * 1024 * 1024, int: true },
+    'disk cap of `UPSTREAM_CACHE_DIR` (256 MiB; also at most 20,000 files)',
+  ),
+  CACHE_REDIS_URL: text(
+    'a Redis for the upstream cache alone (`allkeys-lru`), apart from `REDIS_URL`’s guards (docs/deploy.md); `REDIS_URL` when unset',
+  ),
   RENDER_CACHE_MAX_BYTES: number(
     { fallback: 16 * 1024 * 1024, min: 0, int: true },
     'memory cap of the page parts kept rendered for the next render of the same data (16 MiB; 0: none kept)',

@@ -12,6 +12,7 @@ import type { BookingTenant } from '../tenants/booking.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { MetricsSnapshot } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
+import { diskCacheDir } from '../upstream/disk-store.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import type { BudgetKey } from '../upstream/budget.ts';
@@ -39,6 +40,9 @@ export function siteUpstream(): Upstream {
     metrics: createMetrics({ sink: upstreamSink }),
     redisUrl: current.REDIS_URL,
     cacheMaxBytes: current.UPSTREAM_CACHE_MAX_BYTES,
+    cacheRedisUrl: current.CACHE_REDIS_URL,
+    cacheDir: diskCacheDir(current),
+    cacheDiskMaxBytes: current.UPSTREAM_CACHE_DISK_MAX_BYTES,
     http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS },
     limits: {
       publishingPublicPerMinute: current.PUBLISHING_PUBLIC_PER_MINUTE,

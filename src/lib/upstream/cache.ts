@@ -4,9 +4,13 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Storage } from 'unstorage';
 import { isOutage, NotFoundError, RateLimitedError, TimeoutError } from './errors.ts';
-import type { UpstreamService } from './errors.ts';
+import type { UpstreamError, UpstreamService } from './errors.ts';
 import { hashToken } from './identity.ts';
 import { keepUnchanged } from './share.ts';
+import { createCutoffs } from './cache-cutoffs.ts';
+import type { InvalidationTarget } from './cache-cutoffs.ts';
+import { decodeEntry, encodeEntry } from './cache-entry.ts';
+import type { Entry } from './cache-entry.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
 import { currentVisitor, withoutDeadline } from './visitor.ts';
@@ -21,21 +25,23 @@ import { currentVisitor, withoutDeadline } from './visitor.ts';
  * - coalescing: concurrent identical misses share one upstream call;
  * - negative caching: an upstream 404 is remembered for `notFoundSeconds`, so the same unknown URL
  *   costs one call, not one per request;
- * - servable for good: a value past its whole window is kept (until the LRU needs the room) and
- *   served when the budget is spent (429, ours or the upstream's), counted as `staleBeyondWindow`
+ * - servable for good: a value past its whole window, or invalidated (`invalidate`: marked, never
+ *   deleted), is kept (until the LRU needs the room) and served when it cannot be loaded again
+ *   (the budget is spent, 429 ours or the upstream's; or an outage), counted as `staleBeyondWindow`
  *   and logged: an exhausted budget means "slightly old page", not "error" (not for resources
  *   whose policy has no `errorGrace`, such as availability);
  * - page deadline: a read made for a page never waits past the page's deadline (see `visitor.ts`),
  *   not even for another visitor's call it joined;
- * - bounded: an LRU capped by approximate bytes, with a shared Redis store behind it (unstorage)
- *   when `REDIS_URL` is set so instances share their cache.
+ * - bounded: an LRU capped by approximate bytes, with a store behind it (unstorage): Redis when
+ *   `REDIS_URL` is set so instances share their cache, else files (bounded, ./disk-store.ts) so a
+ *   restart is not a cold start. The store keeps each value for its kind's `keep` (./ttl.ts).
  *
  * With several instances: each keeps its own LRU and its own coalescing (concurrent misses on
  * two instances may both call the upstream once; the shared budget still bounds the total), and
  * all of them read and write the shared store. A value any instance stored is a hit on every
  * other; a local entry past `fresh` is first compared with the shared one, so an instance picks up
- * another's refresh instead of refreshing again. Entries expire in Redis after
- * `fresh + stale + errorGrace`. Redis away or slow (see `redis.ts`): reads and writes fail fast
+ * another's refresh instead of refreshing again. Entries expire in the store after their kind's
+ * `keep`, at least `fresh + stale + errorGrace`. Redis away or slow (see `redis.ts`): reads and writes fail fast
  * and the cache works as a local one; a page never fails because of Redis.
  */
 
@@ -73,28 +79,7 @@ export function cacheKey(parts: CacheKeyParts): string {
   ].join('|');
 }
 
-/** What an upstream 404 left in the cache. */
-interface Missing {
-  operation: string;
-  message: string;
-}
-
-interface Entry {
-  value: unknown;
-  /** Set when the entry remembers a 404 instead of a value. */
-  missing?: Missing | undefined;
-  storedAt: number;
-  freshUntil: number;
-  staleUntil: number;
-  keepUntil: number;
-}
-
-export interface InvalidationTarget {
-  service: UpstreamService;
-  tenant: string;
-  /** Operation names (`posts.list`); every operation of the tenant when absent. */
-  operations?: readonly string[] | undefined;
-}
+export type { InvalidationTarget } from './cache-cutoffs.ts';
 
 export interface ReadContext {
   service: UpstreamService;
@@ -116,8 +101,9 @@ export interface ReadCache {
   ): Promise<T>;
   delete(key: string): Promise<void>;
   /**
-   * Values of these operations of a tenant stored before `at` are no longer served as fresh or
-   * stale, only when the upstream fails (the change watcher and purges, src/lib/freshness/).
+   * Values of these operations (or of one parameter's value) of a tenant stored before `at` are
+   * marked stale, never deleted: loaded again on the next read, and served (`staleBeyondWindow`)
+   * only when that fails (the change watcher and purges, src/lib/freshness/).
    * Every instance records it itself (the invalidation reaches each by Redis pub/sub).
    */
   invalidate(target: InvalidationTarget, at?: number): void;
@@ -131,9 +117,13 @@ export interface CacheOptions {
   metrics: Metrics;
   /** Approximate byte cap of the local LRU (default 64 MiB). */
   maxSizeBytes?: number | undefined;
-  /** Shared store; created from `redisUrl` when absent. */
+  /** Shared store; created from `redisUrl`, else from `diskDir`, when absent. */
   store?: Storage | undefined;
   redisUrl?: string | undefined;
+  /** Without Redis: a folder the values are kept in across restarts (./disk-store.ts). */
+  diskDir?: string | undefined;
+  /** Most bytes kept in `diskDir` (default 256 MiB). */
+  diskMaxBytes?: number | undefined;
   now?: () => number;
   /** How long an upstream 404 is remembered (default 60 s). */
   notFoundSeconds?: number | undefined;
@@ -143,116 +133,27 @@ export interface CacheOptions {
 
 export const DEFAULT_CACHE_MAX_BYTES = settingDefaults.UPSTREAM_CACHE_MAX_BYTES;
 export const DEFAULT_NOT_FOUND_SECONDS = settingDefaults.UPSTREAM_NOT_FOUND_SECONDS;
-/** How long the shared store keeps a value that may still be served when the budget is spent. */
-const KEEP_SERVABLE_SECONDS = 7 * 24 * 60 * 60;
-
 /** Redis keys are `masthead:cache:<this>`. */
 export const SHARED_STORE_BASE = 'masthead:cache';
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
 /**
- * The key in the shared store: a hash of the cache key. unstorage treats `:`, `/` and `?`
- * specially, and the hash keeps tenant, params and identity (already a token hash) out of Redis.
+ * The key in the shared store: `<group>:<hash>`, the group a short hash of service and tenant (the
+ * per-tenant bound, ./cache-bound.ts), then a hash of the cache key. unstorage treats `:`, `/` and
+ * `?` specially, and the hashes keep tenant, params and identity (already a token hash) out of Redis.
  */
 export function sharedStoreKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  const scope = key.slice(0, key.indexOf('|', key.indexOf('|') + 1));
+  return `${sha256(scope).slice(0, 16)}:${sha256(key)}`;
 }
 
 async function createRedisStore(url: string): Promise<Storage> {
-  const [{ createStorage }, { redisStorageDriver }] = await Promise.all([
+  const [{ createStorage }, { boundedRedisDriver }] = await Promise.all([
     import('unstorage'),
-    import('./redis.ts'),
+    import('./cache-bound.ts'),
   ]);
-  return createStorage({ driver: redisStorageDriver(url, SHARED_STORE_BASE) });
-}
-
-/**
- * JSON with the values JSON loses tagged, so a value read from Redis equals the one stored:
- * `Date`, `undefined` (also as the whole value or in arrays), non-finite numbers and bigint. An
- * object that has a `$t` key of its own is escaped. Anything else that is not plain data (class
- * instances, Map, Set, functions) is not shared: the entry then stays in the local LRU only.
- * `__proto__` keys are dropped both ways (no prototype games through Redis).
- */
-const TAG = '$t';
-
-class NotShareable extends Error {}
-
-function toWire(value: unknown): unknown {
-  if (value === undefined) return { [TAG]: 'undefined' };
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') {
-    return Number.isFinite(value) ? value : { [TAG]: 'number', v: String(value) };
-  }
-  if (typeof value === 'bigint') return { [TAG]: 'bigint', v: value.toString() };
-  if (value instanceof Date) return { [TAG]: 'date', v: value.getTime() };
-  if (Array.isArray(value)) return value.map(toWire);
-  if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) throw new NotShareable();
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (k !== '__proto__') out[k] = toWire(v);
-    return TAG in out ? { [TAG]: 'object', v: out } : out;
-  }
-  throw new NotShareable();
-}
-
-function fromWire(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(fromWire);
-  const record = value as Record<string, unknown>;
-  const tag = record[TAG];
-  if (tag === undefined) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(record)) if (k !== '__proto__') out[k] = fromWire(v);
-    return out;
-  }
-  if (tag === 'undefined') return undefined;
-  if (tag === 'number') return Number(record['v']);
-  if (tag === 'bigint') return BigInt(String(record['v']));
-  if (tag === 'date') return new Date(Number(record['v']));
-  if (tag === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(record['v'] as Record<string, unknown>)) {
-      if (k !== '__proto__') out[k] = fromWire(v);
-    }
-    return out;
-  }
-  throw new TypeError(`unknown tag ${JSON.stringify(tag)}`);
-}
-
-/** `undefined` when the value cannot be shared (see `toWire`). */
-function encodeEntry(entry: Entry): string | undefined {
-  if (entry.missing) return JSON.stringify({ ...entry, value: null });
-  try {
-    return JSON.stringify({ ...entry, value: toWire(entry.value) });
-  } catch {
-    return undefined;
-  }
-}
-
-function decodeEntry(raw: unknown): Entry | undefined {
-  if (typeof raw !== 'string') return undefined;
-  try {
-    const parsed = JSON.parse(raw) as Record<string, unknown>;
-    const { storedAt, freshUntil, staleUntil, keepUntil } = parsed;
-    if (
-      typeof storedAt !== 'number' ||
-      typeof freshUntil !== 'number' ||
-      typeof staleUntil !== 'number' ||
-      typeof keepUntil !== 'number' ||
-      !('value' in parsed)
-    ) {
-      return undefined;
-    }
-    const missing = parsed['missing'] as Missing | undefined;
-    if (missing !== undefined) {
-      if (typeof missing.operation !== 'string' || typeof missing.message !== 'string')
-        return undefined;
-      return { value: undefined, missing, storedAt, freshUntil, staleUntil, keepUntil };
-    }
-    return { value: fromWire(parsed['value']), storedAt, freshUntil, staleUntil, keepUntil };
-  } catch {
-    return undefined; // Not ours, or from an older format: a miss.
-  }
+  return createStorage({ driver: boundedRedisDriver(url, SHARED_STORE_BASE) });
 }
 
 /** Approximate bytes for the LRU cap; never throws (`undefined` counts 1, a bigint value 1 KiB). */
@@ -262,6 +163,37 @@ function approxSize(value: unknown): number {
   } catch {
     return 1024;
   }
+}
+
+/** The store behind the LRU: the one given, else Redis, else files, else none. */
+function openStore(options: CacheOptions): Promise<Storage | undefined> {
+  if (options.store) return Promise.resolve(options.store);
+  if (options.redisUrl) return createRedisStore(options.redisUrl).catch(() => undefined);
+  const base = options.diskDir;
+  if (!base) return Promise.resolve(undefined);
+  return import('./disk-store.ts').then(({ createDiskStore }) =>
+    createDiskStore({ base, maxBytes: options.diskMaxBytes }),
+  );
+}
+
+/** Waits for `promise`, but not past the page's deadline: a TimeoutError then (stale may follow). */
+function withinDeadline<T>(promise: Promise<T>, context: ReadContext): Promise<T> {
+  const deadline = currentVisitor()?.deadline;
+  if (deadline === undefined) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
+            service: context.service,
+            operation: 'cache.wait',
+          }),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 export function createReadCache(options: CacheOptions): ReadCache {
@@ -276,31 +208,12 @@ export function createReadCache(options: CacheOptions): ReadCache {
     sizeCalculation: (entry) => approxSize(entry.value),
   });
   const inflight = new Map<string, Promise<unknown>>();
-  /** `service|tenant|operation` (or `service|tenant|*`) → values stored before this are out of date. */
-  const cutoffs = new Map<string, number>();
-  // Read on every cached read: nothing to look up until something was invalidated, and only the
-  // key's first three fields (not its parameters) to split.
-  const cutoffOf = (key: string): number => {
-    if (cutoffs.size === 0) return 0;
-    const afterTenant = key.indexOf('|', key.indexOf('|') + 1);
-    const afterOperation = key.indexOf('|', afterTenant + 1);
-    const scope = key.slice(0, afterTenant);
-    const operation = afterOperation < 0 ? key : key.slice(0, afterOperation);
-    return Math.max(cutoffs.get(operation) ?? 0, cutoffs.get(`${scope}|*`) ?? 0);
-  };
+  const cutoffs = createCutoffs();
   /** Stored after the last invalidation of its operation. */
-  const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffOf(key);
+  const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffs.of(key);
   const background = new Set<Promise<unknown>>();
   let storePromise: Promise<Storage | undefined> | undefined;
-
-  const store = (): Promise<Storage | undefined> => {
-    storePromise ??= options.store
-      ? Promise.resolve(options.store)
-      : options.redisUrl
-        ? createRedisStore(options.redisUrl).catch(() => undefined)
-        : Promise.resolve(undefined);
-    return storePromise;
-  };
+  const store = (): Promise<Storage | undefined> => (storePromise ??= openStore(options));
 
   const getShared = async (key: string): Promise<Entry | undefined> => {
     const shared = await store();
@@ -354,12 +267,8 @@ export function createReadCache(options: CacheOptions): ReadCache {
       staleUntil: at + (policy.fresh + policy.stale) * 1000,
       keepUntil: at + window * 1000,
     };
-    // The shared copy outlives the window when it may still be served with the budget spent.
-    return putEntry(
-      key,
-      entry,
-      policy.errorGrace > 0 ? Math.max(window, KEEP_SERVABLE_SECONDS) : window,
-    );
+    // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
+    return putEntry(key, entry, Math.max(window, policy.keep ?? 0));
   };
 
   const setMissing = (key: string, error: NotFoundError): Promise<void> => {
@@ -375,26 +284,6 @@ export function createReadCache(options: CacheOptions): ReadCache {
       keepUntil: until,
     };
     return putEntry(key, entry, notFoundSeconds);
-  };
-
-  /** Waits for `promise`, but not past the page's deadline: a TimeoutError then (stale may follow). */
-  const withinDeadline = <T>(promise: Promise<T>, context: ReadContext): Promise<T> => {
-    const deadline = currentVisitor()?.deadline;
-    if (deadline === undefined) return promise;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
-              service: context.service,
-              operation: 'cache.wait',
-            }),
-          ),
-        Math.max(0, deadline - Date.now()),
-      );
-    });
-    return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
   };
 
   /** Runs `load` once per key at a time; later callers join the running call. */
@@ -465,11 +354,14 @@ export function createReadCache(options: CacheOptions): ReadCache {
       try {
         return await withinDeadline(promise, context);
       } catch (error) {
-        if (entry && entry.keepUntil > now() && isOutage(error)) {
+        const kept = entry !== undefined && entry.keepUntil > now();
+        if (!entry || !isOutage(error)) throw error;
+        if (kept && !outdated) {
           metrics.count(context.service, context.tenant, 'staleServes');
           return entry.value as Value;
         }
-        if (entry && policy.errorGrace > 0 && error instanceof RateLimitedError) {
+        // Invalidated or past its window: still better than an error page while the budget is spent.
+        if (kept || (policy.errorGrace > 0 && error instanceof RateLimitedError)) {
           metrics.count(context.service, context.tenant, 'staleBeyondWindow');
           log(
             JSON.stringify({
@@ -478,7 +370,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
               time: new Date().toISOString(),
               service: context.service,
               tenant: context.tenant,
-              operation: error.operation,
+              operation: (error as UpstreamError).operation,
               storedAt: new Date(entry.storedAt).toISOString(),
             }),
           );
@@ -488,11 +380,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
       }
     },
     invalidate(target, at = now()) {
-      const operations = target.operations ?? ['*'];
-      for (const operation of operations) {
-        const name = `${target.service}|${target.tenant}|${operation}`;
-        cutoffs.set(name, Math.max(cutoffs.get(name) ?? 0, at));
-      }
+      cutoffs.add(target, at);
     },
     async delete(key) {
       lru.delete(key);

@@ -49,6 +49,11 @@ export interface UpstreamOptions {
   pageDeadlineMs?: number | undefined;
   /** How long an upstream 404 is remembered (default 60 s). */
   notFoundSeconds?: number | undefined;
+  /** The cache's own Redis (evicting), apart from the guards' `redisUrl`; `redisUrl` when absent. */
+  cacheRedisUrl?: string | undefined;
+  /** Without Redis: the folder the cache keeps values in across restarts (none when absent). */
+  cacheDir?: string | undefined;
+  cacheDiskMaxBytes?: number | undefined;
 }
 
 export const DEFAULT_PAGE_DEADLINE_MS = settingDefaults.PAGE_DEADLINE_MS;
@@ -82,7 +87,9 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
     cache: createReadCache({
       metrics,
       maxSizeBytes: options.cacheMaxBytes,
-      redisUrl: options.redisUrl,
+      redisUrl: options.cacheRedisUrl ?? options.redisUrl,
+      diskDir: options.cacheDir,
+      diskMaxBytes: options.cacheDiskMaxBytes,
       notFoundSeconds: options.notFoundSeconds,
       ...(options.now ? { now: options.now } : {}),
     }),

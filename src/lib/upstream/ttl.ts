@@ -5,11 +5,30 @@
  * - `stale`: after `fresh`, still served immediately while one background refresh runs.
  * - `errorGrace`: after `fresh + stale`, served only when the upstream is down, 5xx, 429 or our
  *   budget is empty (stale-if-error); otherwise a normal miss.
+ * - `keep`: how long the store keeps it (its TTL in Redis): what a spent budget can still serve.
+ *
+ * The store's lifetime by kind (what bounds Redis, with the per-tenant entry cap in ./cache.ts):
+ *
+ * | kind                                   | kept in the store                     |
+ * | -------------------------------------- | ------------------------------------- |
+ * | post lists, posts, categories, tags    | 2 days                                |
+ * | plans, editions, properties            | 2 days                                |
+ * | search results (any query text)        | 15 minutes                            |
+ * | comments                               | about 1 hour (its window)             |
+ * | streams                                | about 1 hour (its window)             |
+ * | per-user reads (`me`), bookings, guests | minutes (their window)               |
+ * | availability                           | 1 minute (its window)                 |
+ * | a remembered 404                       | `UPSTREAM_NOT_FOUND_SECONDS` (60 s)   |
  */
 export interface CachePolicy {
   fresh: number;
   stale: number;
   errorGrace: number;
+  /**
+   * How long the store (Redis, or the disk without it) keeps the value, to be served when the
+   * budget is spent; at least `fresh + stale + errorGrace`, which it is when absent.
+   */
+  keep?: number;
 }
 
 const MINUTE = 60;
@@ -18,17 +37,19 @@ const DAY = 24 * HOUR;
 
 export const TTL = {
   // Publishing: public content changes a few times an hour; an outage page is worse than old news.
-  postList: { fresh: 60, stale: 10 * MINUTE, errorGrace: DAY },
+  postList: { fresh: 60, stale: 10 * MINUTE, errorGrace: DAY, keep: 2 * DAY },
+  // Search: any query text a stranger sends is a key; kept minutes, not days.
+  search: { fresh: 60, stale: 5 * MINUTE, errorGrace: 5 * MINUTE, keep: 15 * MINUTE },
   // A published post rarely changes; new posts surface through the (shorter) lists.
-  post: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
-  categoryList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
-  category: { fresh: 2 * MINUTE, stale: 30 * MINUTE, errorGrace: DAY },
-  tagList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
-  tag: { fresh: 2 * MINUTE, stale: 30 * MINUTE, errorGrace: DAY },
-  planList: { fresh: 10 * MINUTE, stale: HOUR, errorGrace: DAY },
-  plan: { fresh: 10 * MINUTE, stale: HOUR, errorGrace: DAY },
-  editionList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
-  edition: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
+  post: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
+  categoryList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
+  category: { fresh: 2 * MINUTE, stale: 30 * MINUTE, errorGrace: DAY, keep: 2 * DAY },
+  tagList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
+  tag: { fresh: 2 * MINUTE, stale: 30 * MINUTE, errorGrace: DAY, keep: 2 * DAY },
+  planList: { fresh: 10 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
+  plan: { fresh: 10 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
+  editionList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
+  edition: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
   // Live status flips; keep streams short.
   streamList: { fresh: 20, stale: 2 * MINUTE, errorGrace: HOUR },
   stream: { fresh: 20, stale: 2 * MINUTE, errorGrace: HOUR },
@@ -39,8 +60,8 @@ export const TTL = {
   pendingComments: { fresh: 5, stale: 0, errorGrace: 0 },
   // Lodging (always per token).
   lodgingMe: { fresh: 60, stale: 5 * MINUTE, errorGrace: 15 * MINUTE },
-  propertyList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
-  property: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY },
+  propertyList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
+  property: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
   // Availability drives booking decisions: never old for long, not served stale after an outage.
   availability: { fresh: 20, stale: 40, errorGrace: 0 },
   bookingList: { fresh: 10, stale: 30, errorGrace: 5 * MINUTE },

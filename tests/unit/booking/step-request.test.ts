@@ -11,7 +11,13 @@ import { confirmation, config } from '../../fixtures/booking.ts';
 function astro(method: string, headers: Record<string, string> = {}) {
   const deleted = vi.fn();
   const kept = vi.fn();
-  const session = { get: vi.fn(), set: kept, delete: deleted };
+  // A visitor whose session holds a draft (one without a session keeps none: session-keys.ts).
+  const session = {
+    get: vi.fn(),
+    set: kept,
+    has: vi.fn(() => Promise.resolve(true)),
+    delete: deleted,
+  };
   const page = {
     locals: { tenant: { id: 'harbour-times' }, href: (path: string) => `/harbour-times${path}` },
     url: new URL('http://site.test/harbour-times/stay'),

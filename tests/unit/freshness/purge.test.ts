@@ -29,6 +29,7 @@ describe('what a post change drops', () => {
     expect(routeTags(change)).toEqual([
       'daily-planet:posts',
       'daily-planet:post:a-b',
+      'daily-planet:category:city',
       'daily-planet:tag:port',
     ]);
     expect(routeTags({ tenant: 'daily-planet', everything: true, at: 1 })).toEqual([

@@ -1,0 +1,100 @@
+/**
+ * Route cache tags (and the edge's surrogate keys): the one place they are spelled, used by the
+ * pages that set them and by the invalidations that drop them (src/lib/freshness/invalidation.ts),
+ * so the two cannot disagree.
+ *
+ * | tag                       | carried by                                                     |
+ * | ------------------------- | -------------------------------------------------------------- |
+ * | `<tenant>`                | every page (src/lib/delivery/surrogate-keys.ts)                |
+ * | `<tenant>:posts`          | pages that list the newest posts: home, search, the category   |
+ * |                           | and tag indexes, feeds and sitemaps (never a post's own page)  |
+ * | `<tenant>:post:<slug>`    | the post's page, and each post page showing it as related      |
+ * | `<tenant>:category:<slug>`| the category's pages of posts                                  |
+ * | `<tenant>:tag:<slug>`     | the tag's pages of posts                                       |
+ * | `<tenant>:tagged:<slug>`  | the pages of posts that carry the tag (a purge of the tag)     |
+ * | `<tenant>:epaper`, `<tenant>:streams` | the e-paper and live stream pages                  |
+ *
+ * A new post drops `:posts`, its category and its tags, not the pages of older posts; a changed
+ * post drops the same and the pages that show it.
+ */
+export const tagOf = {
+  tenant: (tenant: string) => tenant,
+  lists: (tenant: string) => `${tenant}:posts`,
+  post: (tenant: string, slug: string) => `${tenant}:post:${slug}`,
+  category: (tenant: string, slug: string) => `${tenant}:category:${slug}`,
+  tag: (tenant: string, slug: string) => `${tenant}:tag:${slug}`,
+  tagged: (tenant: string, slug: string) => `${tenant}:tagged:${slug}`,
+  epaper: (tenant: string) => `${tenant}:epaper`,
+  streams: (tenant: string) => `${tenant}:streams`,
+};
+
+interface TaggedPost {
+  slug: string;
+  tags: readonly { slug?: string | null | undefined }[];
+}
+
+/** A post's page: the post, the related posts it shows, and its tags for a purge by tag. */
+export function postPageTags(
+  tenant: string,
+  post: TaggedPost,
+  related: readonly { slug: string }[],
+): string[] {
+  return [
+    ...new Set([
+      tagOf.post(tenant, post.slug),
+      ...related.map((shown) => tagOf.post(tenant, shown.slug)),
+      ...post.tags.flatMap((tag) => (tag.slug ? [tagOf.tagged(tenant, tag.slug)] : [])),
+    ]),
+  ];
+}
+
+/** A category's or tag's pages of posts. */
+export function archiveTags(tenant: string, kind: 'category' | 'tag', slug: string): string[] {
+  return [tagOf[kind](tenant, slug)];
+}
+
+/** Pages that list the newest posts of the tenant (home, search, indexes, feeds, sitemaps). */
+export function listTags(tenant: string): string[] {
+  return [tagOf.lists(tenant)];
+}
+
+/** What changed, as far as the route cache cares (src/lib/freshness/invalidation.ts). */
+export interface TaggedChange {
+  tenant: string;
+  /** Posts new, changed or gone: their pages, the pages showing them, and the lists. */
+  slugs?: readonly string[] | undefined;
+  /** Tag slugs whose pages of posts list the changed posts. */
+  topics?: readonly string[] | undefined;
+  /** Category slugs whose pages of posts list the changed posts. */
+  categories?: readonly string[] | undefined;
+  /** Tag slugs whose posts' own pages go too (a newsroom's purge of a tag). */
+  postsTagged?: readonly string[] | undefined;
+  /** Posts whose comment threads changed: their pages only. */
+  comments?: readonly string[] | undefined;
+  everything?: boolean | undefined;
+}
+
+/** Whether `change` touches posts (and so the lists), not only comment threads. */
+export function postsChanged(change: TaggedChange): boolean {
+  return [change.slugs, change.topics, change.categories, change.postsTagged].some(
+    (names) => (names?.length ?? 0) > 0,
+  );
+}
+
+/** The tags whose pages `change` drops. */
+export function changedTags(change: TaggedChange): string[] {
+  const { tenant } = change;
+  if (change.everything) return [tagOf.tenant(tenant)];
+  return [
+    ...new Set([
+      ...(postsChanged(change) ? listTags(tenant) : []),
+      ...(change.slugs ?? []).map((slug) => tagOf.post(tenant, slug)),
+      ...(change.categories ?? []).map((slug) => tagOf.category(tenant, slug)),
+      ...[...(change.topics ?? []), ...(change.postsTagged ?? [])].map((slug) =>
+        tagOf.tag(tenant, slug),
+      ),
+      ...(change.postsTagged ?? []).map((slug) => tagOf.tagged(tenant, slug)),
+      ...(change.comments ?? []).map((slug) => tagOf.post(tenant, slug)),
+    ]),
+  ];
+}

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { createStorage, defineDriver } from 'unstorage';
+import type { Storage } from 'unstorage';
+import fsLiteDriver from 'unstorage/drivers/fs-lite';
+
+/**
+ * The data cache's store without Redis: files under a folder (unstorage's fs-lite driver), so a
+ * restart is not a cold start. Each file starts with the epoch ms it expires at (the store's TTL,
+ * as Redis keeps it); an expired file is a miss and is removed. Bounded by entries and bytes: the
+ * files written longest ago go first (at start from their modification times, then in write order).
+ * Several processes may share the folder; each keeps the bound for what it sees.
+ */
+export interface DiskStoreOptions {
+  /** The folder (created when needed). */
+  base: string;
+  /** Most files kept (default 20,000). */
+  maxEntries?: number | undefined;
+  /** Most bytes kept (default 256 MiB). */
+  maxBytes?: number | undefined;
+  now?: () => number;
+}
+
+export const DEFAULT_DISK_MAX_ENTRIES = 20_000;
+
+export function createDiskStore(options: DiskStoreOptions): Storage {
+  const files = fsLiteDriver({ base: options.base });
+  const maxEntries = options.maxEntries ?? DEFAULT_DISK_MAX_ENTRIES;
+  const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+  const now = options.now ?? Date.now;
+  /** Key → bytes, oldest write first. */
+  const sizes = new Map<string, number>();
+  let bytes = 0;
+  const forget = (key: string) => {
+    bytes -= sizes.get(key) ?? 0;
+    sizes.delete(key);
+  };
+  const remember = (key: string, size: number) => {
+    forget(key);
+    sizes.set(key, size);
+    bytes += size;
+  };
+  const remove = async (key: string) => {
+    forget(key);
+    await files.removeItem?.(key, {});
+  };
+  // What an earlier run left, oldest first.
+  const known = (async () => {
+    const keys = await files.getKeys('', {});
+    const metas = await Promise.all(
+      keys.map(async (key) => ({ key, meta: await files.getMeta?.(key, {}) })),
+    );
+    metas.sort((a, b) => Number(a.meta?.mtime ?? 0) - Number(b.meta?.mtime ?? 0));
+    // Files in subfolders are listed with `/`; the storage names them with `:`.
+    for (const { key, meta } of metas)
+      remember(key.replaceAll('/', ':'), Number(meta?.['size'] ?? 0));
+  })().catch(() => undefined);
+  const trim = async () => {
+    await known;
+    for (const key of sizes.keys()) {
+      if (sizes.size <= maxEntries && bytes <= maxBytes) break;
+      await remove(key).catch(() => undefined);
+    }
+  };
+
+  const driver = defineDriver(() => ({
+    name: 'masthead-disk',
+    hasItem: (key) => files.hasItem(key, {}),
+    async getItem(key) {
+      const text = (await files.getItem(key, {})) as string | null;
+      if (typeof text !== 'string') return null;
+      const newline = text.indexOf('\n');
+      const expires = Number(text.slice(0, newline));
+      if (newline < 0 || !(expires > now())) {
+        await remove(key).catch(() => undefined);
+        return null;
+      }
+      return text.slice(newline + 1);
+    },
+    async setItem(key, value: string, topts: { ttl?: number } = {}) {
+      const expires = topts.ttl ? now() + topts.ttl * 1000 : Number.MAX_SAFE_INTEGER;
+      const text = `${expires}\n${value}`;
+      await files.setItem?.(key, text, {});
+      remember(key, Buffer.byteLength(text));
+      await trim();
+    },
+    removeItem: remove,
+    getKeys: (base) => files.getKeys(base, {}),
+    async clear() {
+      sizes.clear();
+      bytes = 0;
+      await files.clear?.('', {});
+    },
+  }));
+  return createStorage({ driver: driver(undefined) });
+}
+
+/**
+ * The running site's folder: `UPSTREAM_CACHE_DIR` (none when empty or with Redis), one subfolder
+ * per upstream override, so a server pointed at another API (a test's mock) never reads what one
+ * pointed elsewhere stored.
+ */
+export function diskCacheDir(current: {
+  UPSTREAM_CACHE_DIR: string;
+  REDIS_URL?: string | undefined;
+  CACHE_REDIS_URL?: string | undefined;
+  PUBLISHING_BASE_URL?: string | undefined;
+  LODGING_BASE_URL?: string | undefined;
+}): string | undefined {
+  if (!current.UPSTREAM_CACHE_DIR || current.REDIS_URL || current.CACHE_REDIS_URL) return undefined;
+  const upstreams = `${current.PUBLISHING_BASE_URL ?? ''} ${current.LODGING_BASE_URL ?? ''}`;
+  const name = createHash('sha256').update(upstreams).digest('hex').slice(0, 12);
+  return join(current.UPSTREAM_CACHE_DIR, name);
+}

@@ -1,0 +1,53 @@
+import { createStorage } from 'unstorage';
+import { describe, expect, it } from 'vitest';
+// Astro's own session and cookies (not exported by name): the behaviour this guards against is theirs.
+import {
+  AstroSession,
+  PERSIST_SYMBOL,
+} from '../../../node_modules/astro/dist/core/session/runtime.js';
+import { AstroCookies } from '../../../node_modules/astro/dist/core/cookies/index.js';
+import { deleteIfKept } from '../../../src/lib/delivery/session-keys.ts';
+
+function visit(storage: ReturnType<typeof createStorage>, cookie?: string) {
+  const request = new Request('http://daily-planet.localhost/logout', {
+    method: 'POST',
+    headers: cookie ? { cookie: `astro-session=${cookie}` } : {},
+  });
+  const cookies = new AstroCookies(request, console);
+  const session = new AstroSession({
+    cookies,
+    config: { driver: 'memory' },
+    runtimeMode: 'production',
+    mockStorage: storage,
+    logger: console,
+  } as never);
+  const end = () => (session as unknown as Record<symbol, () => Promise<void>>)[PERSIST_SYMBOL]!();
+  return { session, cookies, end };
+}
+
+describe('sessions are created only when something is stored', () => {
+  it('a form post that stores nothing (a logout, a booking) leaves no session behind', async () => {
+    const storage = createStorage();
+    const { session, cookies, end } = visit(storage);
+    expect(await session.get('auth:daily-planet')).toBeUndefined();
+    await deleteIfKept(session, 'auth:daily-planet');
+    await end();
+    expect(await storage.getKeys()).toEqual([]);
+    expect([...cookies.headers()]).toEqual([]);
+  });
+
+  it('still removes the key from a session that holds it', async () => {
+    const storage = createStorage();
+    const first = visit(storage);
+    first.session.set('auth:daily-planet', { token: 't' });
+    first.session.set('draft', 1);
+    await first.end();
+    const [id] = await storage.getKeys();
+    const again = visit(storage, id);
+    await deleteIfKept(again.session, 'auth:daily-planet');
+    await again.end();
+    const after = visit(storage, id);
+    expect(await after.session.get('auth:daily-planet')).toBeUndefined();
+    expect(await after.session.get('draft')).toBe(1);
+  });
+});
