@@ -117,7 +117,7 @@ const tenantResolution = defineMiddleware(async (context, next) => {
  */
 function cleanAddress(method: string, url: URL, pathname: string): Response | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
-  // A form's landing (`?sent=`): private, or a redirect to the page without it (`formPosts`).
+  // A form's landing (`?posted=`): private, or a redirect to the page without it (`formPosts`).
   if (url.searchParams.has(SENT_PARAM)) return null;
   const allowed = shareableParams(pathname);
   const location = allowed && cleanRedirect(url, allowed);

@@ -229,7 +229,7 @@ for (const javaScriptEnabled of [true, false]) {
         logIn(page, 'reader@masthead.test', 'not-the-password'),
       ]);
       expect(posted.status()).toBe(303);
-      await expect(page).toHaveURL(/\/login\?sent=[\w-]{16}$/);
+      await expect(page).toHaveURL(/\/login\?posted=[\w-]{16}$/);
       // The typed e-mail and the page to go on to survive the redirect; the password never does.
       await expect(page.getByLabel('E-mail address')).toHaveValue('reader@masthead.test');
       await expect(page.getByRole('alert')).toContainText('We could not log you in.');
@@ -383,7 +383,7 @@ async function postLogin(from: string, fields: Record<string, string>): Promise<
     body: new URLSearchParams(fields).toString(),
   });
   expect(posted.status).toBe(303);
-  expect(posted.location).toMatch(/^\/alpine-post\/login\?sent=[\w-]{16}$/);
+  expect(posted.location).toMatch(/^\/alpine-post\/login\?posted=[\w-]{16}$/);
   return send(from, posted.location!, { cookie: posted.cookie });
 }
 

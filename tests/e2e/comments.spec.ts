@@ -110,7 +110,7 @@ async function auditCopy(page: Page, browser: Browser): Promise<void> {
 }
 
 /**
- * Submits the comment form: the POST is answered `303` to the post page with `?sent=`, whose GET
+ * Submits the comment form: the POST is answered `303` to the post page with `?posted=`, whose GET
  * shows the result. Returns the landing GET's response.
  */
 async function submit(page: Page, button: RegExp = /Post (comment|reply)/): Promise<Response> {
@@ -122,7 +122,7 @@ async function submit(page: Page, button: RegExp = /Post (comment|reply)/): Prom
   // POST → 303 → GET: the POST itself never renders a page (a reload would post again).
   expect(posted.status()).toBe(303);
   expect(posted.headers()['cache-control']).toBe('no-store');
-  expect(posted.headers()['location']).toMatch(/[?&]sent=[\w-]{16}$/);
+  expect(posted.headers()['location']).toMatch(/[?&]posted=[\w-]{16}$/);
   const landing = await posted.request().redirectedTo()?.response();
   expect(landing, 'the GET the POST redirected to').toBeTruthy();
   expect(landing!.request().method()).toBe('GET');
@@ -156,7 +156,7 @@ async function postOnceThenWander(page: Page, request: APIRequestContext): Promi
   const landing = await submit(page, /Post comment/);
   expect(landing.status()).toBe(200);
   expect(landing.headers()['cache-control']).toBe('private, no-store');
-  await expect(page).toHaveURL(/[?&]sent=[\w-]{16}#comment-form$/);
+  await expect(page).toHaveURL(/[?&]posted=[\w-]{16}#comment-form$/);
   // The guest sees what they posted, waiting for a moderator: never "published".
   await expect(page.getByRole('status')).toContainText('Your comment is awaiting moderation');
   await expect(page.getByRole('status')).not.toContainText('published');

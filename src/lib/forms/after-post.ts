@@ -4,15 +4,15 @@
  *
  * A form posts to its page with `?_action=<name>`. The middleware (./middleware.ts) runs the action,
  * keeps its result and what was typed in the session under a fresh id, and answers `303` to the
- * same page with `?sent=<id>`. That GET takes the result out of the session (once) and hands it to
+ * same page with `?posted=<id>`. That GET takes the result out of the session (once) and hands it to
  * `Astro.getActionResult()`, so the page renders exactly as it did for the POST. A reload or Back
- * repeats only the GET; once the result is taken, the address redirects to the page without `sent`.
- * `?sent=` never reaches a shared cache: such an answer is private, and one whose result is gone is a
+ * repeats only the GET; once the result is taken, the address redirects to the page without `posted`.
+ * `?posted=` never reaches a shared cache: such an answer is private, and one whose result is gone is a
  * redirect. This module holds the rules; the middleware only wires them to Astro.
  */
 
 /** The landing address's parameter: the id of the kept result. */
-export const SENT_PARAM = 'sent';
+export const SENT_PARAM = 'posted';
 
 /** The action's own query parameter (`actions.x.queryString`). */
 export const ACTION_PARAM = '_action';
@@ -66,7 +66,7 @@ export function newResultId(): string {
   return Buffer.from(bytes).toString('base64url');
 }
 
-/** An id as `newResultId` writes it, else null (anything else in `?sent=` is not looked up). */
+/** An id as `newResultId` writes it, else null (anything else in `?posted=` is not looked up). */
 export function parseResultId(value: string | null): string | null {
   return value !== null && /^[\w-]{16}$/.test(value) ? value : null;
 }
@@ -101,7 +101,7 @@ export function readKept(stored: unknown): KeptResult | undefined {
 
 /**
  * The page a post is answered with: the same path inside the tenant (`pathname`, before any prefix),
- * its query without the action's parameters, and `sent=<id>` (or no `sent` for the clean address).
+ * its query without the action's parameters, and `posted=<id>` (or no `posted` for the clean address).
  * `href` adds the tenant's path prefix or preview query.
  */
 export function landingAddress(
@@ -153,8 +153,8 @@ export interface FormRequest {
 
 /**
  * The rule itself (./middleware.ts gives it Astro's context): a form post of `REDIRECTED_ACTIONS`
- * runs its action, keeps result and typed values, and is answered `303` to `?sent=<id>`; that GET
- * gets them once and is private; a `?sent=` whose result is gone redirects to the page without it.
+ * runs its action, keeps result and typed values, and is answered `303` to `?posted=<id>`; that GET
+ * gets them once and is private; a `?posted=` whose result is gone redirects to the page without it.
  */
 export async function answerForm(
   context: FormRequest,

@@ -74,7 +74,7 @@ async function through(
 }
 
 describe('answerForm: POST → 303 → GET', () => {
-  it('runs the action once and answers 303 to the page with ?sent=, keeping result and typing', async () => {
+  it('runs the action once and answers 303 to the page with ?posted=, keeping result and typing', async () => {
     const run = { session: memorySession(), locals: localsFor('/posts/harbour-news') };
     const posted = await through(
       formPost('/posts/harbour-news?reply=4&_action=postComment', {
@@ -91,7 +91,7 @@ describe('answerForm: POST → 303 → GET', () => {
     expect(posted.response.status).toBe(303);
     expect(posted.response.headers.get('cache-control')).toBe('no-store');
     const location = posted.response.headers.get('location') ?? '';
-    expect(location).toMatch(/^\/posts\/harbour-news\?reply=4&sent=[\w-]{16}$/);
+    expect(location).toMatch(/^\/posts\/harbour-news\?reply=4&posted=[\w-]{16}$/);
     const [stored] = [...run.session.values.values()] as KeptResult[];
     expect(stored?.values).toEqual({ post: 'harbour-news', content: 'Kept text' });
 
@@ -122,7 +122,7 @@ describe('answerForm: POST → 303 → GET', () => {
     );
     expect(posted.response.status).toBe(303);
     expect(posted.response.headers.get('location')).toMatch(
-      /^\/daily-planet\/login\?sent=[\w-]{16}$/,
+      /^\/daily-planet\/login\?posted=[\w-]{16}$/,
     );
   });
 
@@ -141,7 +141,7 @@ describe('answerForm: POST → 303 → GET', () => {
   });
 
   it.each(['nonsense', '', 'a'.repeat(40), '../../etc/passwd'])(
-    'answers a made-up ?sent=%j with the page without it, never rendering',
+    'answers a made-up ?posted=%j with the page without it, never rendering',
     async (id) => {
       const run = { session: memorySession(), locals: localsFor('/posts/x') };
       const request = new Request(`https://news.example/posts/x?${SENT_PARAM}=${id}&reply=2`);
@@ -163,7 +163,7 @@ describe('landingAddress', () => {
   });
 
   it('drops the action and an old id, and leaves `tenant` to the tenant’s href', () => {
-    const search = new URLSearchParams('tenant=x&_action=login&sent=old&next=%2Fplans');
+    const search = new URLSearchParams('tenant=x&_action=login&posted=old&next=%2Fplans');
     expect(landingAddress('/login', search, null, (p) => p)).toBe('/login?next=%2Fplans');
   });
 });
