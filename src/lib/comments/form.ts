@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { localizeUpstreamFields } from '../failures/upstream-text.ts';
 import type { FieldKeys } from '../failures/upstream-text.ts';
@@ -36,9 +37,17 @@ export function parseCommentKey(value: string | undefined): string | null {
   return /^[\w-]{16,64}$/.test(key) ? key : null;
 }
 
-/** A fresh idempotency key for a comment form (src/lib/comments/once.ts remembers it). */
-export function newCommentKey(): string {
-  return crypto.randomUUID().replaceAll('-', '');
+/**
+ * The idempotency key a comment form carries (src/lib/comments/once.ts remembers it): one per post
+ * and thread as shown, so a page rendered again from unchanged data is byte for byte the same (and
+ * kept in caches as such), while a thread that grew hands out a new key. It needs no secrecy: a
+ * cached page gives every reader the same key, and a post is remembered with its author and text.
+ */
+export function newCommentKey(postSlug: string, shownComments: number): string {
+  return createHash('sha256')
+    .update(`comment-form\n${postSlug}\n${shownComments}`)
+    .digest('base64url')
+    .slice(0, 32);
 }
 
 /** Raw form fields (any of them may be missing or not a string on a hand-made POST). */

@@ -25,11 +25,17 @@ describe('readFormValues', () => {
   });
 
   it('keeps an idempotency key the site minted, and nothing else in its place', () => {
-    const key = newCommentKey();
+    const key = newCommentKey('harbour-news', 3);
     expect(readFormValues({ content: 'x', key }).key).toBe(key);
     expect(readFormValues({ content: 'x', key: 'short' }).key).toBe('');
     expect(readFormValues({ content: 'x', key: `${key}<script>` }).key).toBe('');
-    expect(newCommentKey()).not.toBe(key);
+  });
+
+  it('names the key by post and thread: the same page renders the same key, a grown thread a new one', () => {
+    const key = newCommentKey('harbour-news', 3);
+    expect(newCommentKey('harbour-news', 3)).toBe(key);
+    expect(newCommentKey('harbour-news', 4)).not.toBe(key);
+    expect(newCommentKey('ferry-news', 3)).not.toBe(key);
   });
 });
 
