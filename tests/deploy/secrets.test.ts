@@ -21,7 +21,7 @@ const demo = JSON.parse(
 
 const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const ALPINE_LODGE = '2f7e65da-5ffa-5e37-b3a8-dd6d533190d1';
-const PURGE = 'deploy-suite-S3CRET-purge';
+const PURGE = 'deploy-suite-S3CRET-purge-0123456789abcdef';
 /** Every token variable tenants.json names, emptied: the file is the only source. */
 const NO_VARIABLES = { HARBOUR_LODGING_TOKEN: '', ALPINE_LODGING_TOKEN: '', PURGE_SECRETS: '' };
 
