@@ -30,7 +30,7 @@ function withoutTokens(pathname: string): string {
   const segments = pathname.split('/');
   return segments
     .map((segment, at) =>
-      at > 0 && TOKEN_BEFORE.has(decodedSegment(segments[at - 1]!)) && segment !== ''
+      segment !== '' && TOKEN_BEFORE.has(decodedSegment(segments[at - 1] ?? ''))
         ? '[token]'
         : segment,
     )
