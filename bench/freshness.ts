@@ -15,7 +15,7 @@ import { startDocumentedMock, startEdge, startRedis, startSite } from '../tests/
 
 const PUBLISHES = 10;
 const TENANT = 'daily-planet';
-const SECRET = 'bench-purge-secret';
+const SECRET = 'bench-purge-secret-0123456789abcdef';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quantile = (values: number[], q: number) => {

@@ -24,7 +24,7 @@ import {
   shareableParams,
 } from './lib/request/clean-url.ts';
 
-const { METRICS_TOKEN, STATUS_TOKEN, TRUST_PROXY } = settings();
+const { METRICS_TOKEN, REDIS_URL, STATUS_TOKEN, TRUST_PROXY } = settings();
 // The change watchers and the invalidation listener run from the moment the site loads.
 startFreshness();
 
@@ -41,14 +41,10 @@ const operatorEndpoints = defineMiddleware((context, next) => {
   } catch {
     clientAddress = undefined;
   }
-  const access = {
-    clientAddress,
-    forwardedFor: context.request.headers.get('x-forwarded-for'),
-    authorization: context.request.headers.get('authorization'),
-  };
+  const access = { clientAddress, headers: context.request.headers, redisUrl: REDIS_URL };
   return pathname === '/_metrics'
-    ? metricsResponse({ ...access, metricsToken: METRICS_TOKEN })
-    : statusResponse({ ...access, statusToken: STATUS_TOKEN });
+    ? metricsResponse({ ...access, token: METRICS_TOKEN })
+    : statusResponse({ ...access, token: STATUS_TOKEN });
 });
 
 /** Refuses cross-site form posts, comparing with the public origin (Astro's own check is off). */

@@ -5,6 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUESSES_PER_WINDOW } from '../../src/lib/request/secret-attempts.ts';
 import { send, waitFor } from './http.ts';
 import { freePort } from './processes.ts';
 import type { Service } from './processes.ts';
@@ -27,8 +28,8 @@ let editor: Editor;
 let startedAt: number;
 const tenant = 'daily-planet';
 const SECRETS = {
-  'daily-planet': 'deploy-suite-purge-daily-planet',
-  'harbour-times': 'deploy-suite-purge-harbour-times',
+  'daily-planet': 'deploy-suite-purge-daily-planet-0123456789',
+  'harbour-times': 'deploy-suite-purge-harbour-times-0123456789',
 };
 const host = () => `${tenant}.localhost:${edge.port}`;
 const viaEdge = (path: string) =>
@@ -330,6 +331,32 @@ describe('POST /_purge', () => {
     expect(right.status).toBe(429);
     expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
     // Another address (the edge's) still purges.
+    expect((await purge(tenant, { slug: 'no-such-post' }, SECRETS[tenant])).status).toBe(202);
+  });
+
+  it('stops guesses of a site’s secret from many addresses, on every server', async () => {
+    const site = 'harbour-times';
+    const guess = (server: Service, secret: string, address: string) =>
+      send(`http://127.0.0.1:${server.port}/_purge`, {
+        method: 'POST',
+        host: `${site}.localhost`,
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${secret}`,
+          'X-Forwarded-For': address,
+        },
+        body: JSON.stringify({ everything: true }),
+      });
+    const [first, second] = sites as [Service, Service];
+    for (let i = 0; i < GUESSES_PER_WINDOW; i += 1) {
+      const server = i % 2 === 0 ? first : second;
+      expect((await guess(server, `guess-${i}`, `198.51.100.${i + 1}`)).status).toBe(401);
+    }
+    const right = await guess(first, SECRETS[site], '192.0.2.1');
+    expect(right.status).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await guess(second, SECRETS[site], '192.0.2.2')).status).toBe(429);
+    // The other site's secret still works.
     expect((await purge(tenant, { slug: 'no-such-post' }, SECRETS[tenant])).status).toBe(202);
   });
 });

@@ -3,6 +3,7 @@
  * tenant; every request leaves one JSON log line without secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUESSES_PER_WINDOW } from '../../src/lib/request/secret-attempts.ts';
 import { send, waitFor } from './http.ts';
 import type { Service } from './processes.ts';
 import { METRICS_TOKEN, startPrometheus, startTwoServers } from './stack.ts';
@@ -53,6 +54,16 @@ describe('metrics', () => {
     expect(allowed.status).toBe(200);
     expect(allowed.headers['cache-control']).toBe('no-store');
     expect(allowed.text).toContain('# TYPE masthead_http_responses_total counter');
+  });
+
+  it('are refused to a local proxy that names the visitor in Forwarded or X-Real-IP', async () => {
+    const [first] = sites as [Service];
+    for (const headers of [{ Forwarded: 'for=203.0.113.9' }, { 'X-Real-IP': '203.0.113.9' }]) {
+      const reply = await send(url(first, '/_metrics'), { headers });
+      expect(reply.status).toBe(403);
+      expect(reply.text).not.toContain('masthead_http_responses_total');
+    }
+    expect((await send(url(first, '/_metrics'))).status).toBe(200);
   });
 
   it('reach Prometheus from both servers, per tenant', async () => {
@@ -125,14 +136,45 @@ describe('request log', () => {
     expect(typeof search['durationMs']).toBe('number');
     expect(typeof search['upstreamCalls']).toBe('number');
     expect(search['cache']).toBeTypeOf('string');
+    await send(url(first, '/STAY/MANAGE/deploy-suite-manage-token'), {
+      host: 'harbour-times.localhost',
+    });
+    await waitFor('the upper-case manage path’s log line', () =>
+      Promise.resolve(first.printed.includes('/STAY/MANAGE/[token]') || undefined),
+    );
     const all = first.printed;
     for (const secret of [
       'deploy-suite-query-secret',
       'deploy-suite-cookie-value',
       'deploy-suite-bearer',
+      'deploy-suite-manage-token',
       METRICS_TOKEN,
     ]) {
       expect(all).not.toContain(secret);
     }
+  });
+});
+
+describe('guessing the metrics token', () => {
+  it('is stopped for both servers together, from however many addresses', async () => {
+    const [first, second] = sites as [Service, Service];
+    const guess = (site: Service, token: string, address: string) =>
+      send(url(site, '/_metrics'), {
+        headers: { 'X-Forwarded-For': address, Authorization: `Bearer ${token}` },
+      });
+    // The wrong token of the first test counts too: this loop's last guess is one too many.
+    const statuses: number[] = [];
+    for (let i = 0; i < GUESSES_PER_WINDOW; i += 1) {
+      const site = i % 2 === 0 ? first : second;
+      statuses.push((await guess(site, `guess-${i}`, `198.51.100.${i + 1}`)).status);
+    }
+    expect(statuses.slice(0, -1).every((status) => status === 403)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const late = await guess(first, METRICS_TOKEN, '192.0.2.1');
+    expect(late.status).toBe(429);
+    expect(Number(late.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await guess(second, METRICS_TOKEN, '192.0.2.2')).status).toBe(429);
+    // Prometheus on this machine scrapes without a token and is not locked out.
+    expect((await send(url(second, '/_metrics'))).status).toBe(200);
   });
 });

@@ -21,7 +21,7 @@ const demo = JSON.parse(
 
 const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const ALPINE_LODGE = '2f7e65da-5ffa-5e37-b3a8-dd6d533190d1';
-const PURGE = 'deploy-suite-S3CRET-purge';
+const PURGE = 'deploy-suite-S3CRET-purge-0123456789abcdef';
 /** Every token variable tenants.json names, emptied: the file is the only source. */
 const NO_VARIABLES = { HARBOUR_LODGING_TOKEN: '', ALPINE_LODGING_TOKEN: '', PURGE_SECRETS: '' };
 
@@ -131,38 +131,53 @@ describe('npm start with only SECRETS_FILE', () => {
   });
 });
 
-describe('npm start with a secrets file others may read', () => {
-  it('refuses to start, naming the file and its mode, never a value', async () => {
+/** `npm start` with `SECRETS_FILE=file`, expected to refuse: its exit code and what it printed. */
+function refusedStart(file: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+      env: {
+        ...process.env,
+        ...NO_VARIABLES,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        MASTHEAD_OUT_DIR: OUT_DIR,
+        SECRETS_FILE: file,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.once('error', reject);
+    child.once('exit', (exit) => {
+      clearTimeout(timer);
+      resolve({ code: exit, output: printed });
+    });
+  });
+}
+
+describe('npm start with a secrets file it cannot use', () => {
+  it('refuses a file others may read, naming the file and its mode, never a value', async () => {
     const open = join(dir, 'open.json');
     writeFileSync(open, JSON.stringify(harbourOnly()));
     chmodSync(open, 0o644);
-    const { code, output } = await new Promise<{ code: number | null; output: string }>(
-      (resolve, reject) => {
-        const child = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
-          env: {
-            ...process.env,
-            ...NO_VARIABLES,
-            HOST: '127.0.0.1',
-            PORT: '0',
-            MASTHEAD_OUT_DIR: OUT_DIR,
-            SECRETS_FILE: open,
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let printed = '';
-        child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-        child.once('error', reject);
-        child.once('exit', (exit) => {
-          clearTimeout(timer);
-          resolve({ code: exit, output: printed });
-        });
-      },
-    );
+    const { code, output } = await refusedStart(open);
     expect(code).toBeGreaterThan(0);
     expect(output).toContain(
       `Masthead cannot start: The secrets file ${open} cannot be used: its mode 0644`,
+    );
+    expect(output).not.toContain('S3CRET');
+  });
+
+  it('refuses a purge secret shorter than 32 characters, naming the tenant, never the value', async () => {
+    const short = join(dir, 'short.json');
+    writeFileSync(short, JSON.stringify({ 'harbour-times': { purgeSecret: 'S3CRET-too-short' } }));
+    chmodSync(short, 0o600);
+    const { code, output } = await refusedStart(short);
+    expect(code).toBeGreaterThan(0);
+    expect(output).toContain(
+      `The secrets file ${short} cannot be used: harbour-times.purgeSecret: must be at least 32 characters`,
     );
     expect(output).not.toContain('S3CRET');
   });

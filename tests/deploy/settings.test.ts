@@ -52,6 +52,23 @@ describe.each([
   });
 });
 
+describe('npm start with short bearer secrets', () => {
+  it('refuses to start, naming each setting and never its value', async () => {
+    const { code, output } = await runUntilExit(join(root, 'scripts/start.mjs'), [], {
+      MASTHEAD_MOCK: '0',
+      METRICS_TOKEN: 'S3CRET-metrics',
+      STATUS_TOKEN: 'x'.repeat(32),
+      PURGE_SECRETS: `daily-planet=${'p'.repeat(32)},harbour-times=S3CRET-purge`,
+    });
+    expect(code).toBeGreaterThan(0);
+    expect(output).toContain('Masthead cannot start: 2 invalid settings in the environment.');
+    expect(output).toContain('METRICS_TOKEN must be a token of at least 32 characters');
+    expect(output).toContain('PURGE_SECRETS must be `tenant-id=<secret>` pairs');
+    expect(output).not.toContain('STATUS_TOKEN');
+    expect(output).not.toContain('S3CRET');
+  });
+});
+
 describe('npm start with valid settings', () => {
   let mock: Mock;
   let site: Service;

@@ -14,8 +14,8 @@ export const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
 /** Debian's libnginx-mod-http-cache-purge, which the shipped config's `/_edge_purge` needs. */
 export const PURGE_MODULE = '/usr/lib/nginx/modules/ngx_http_cache_purge_module.so';
 export const REDIS_SERVER = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server';
-export const STATUS_TOKEN = 'deploy-suite-status-token';
-export const METRICS_TOKEN = 'deploy-suite-metrics-token';
+export const STATUS_TOKEN = 'deploy-suite-status-token-0123456789abcdef';
+export const METRICS_TOKEN = 'deploy-suite-metrics-token-0123456789abcdef';
 export const PROMETHEUS = process.env['PROMETHEUS'] ?? '/usr/bin/prometheus';
 
 export type Mock = Awaited<ReturnType<typeof startMock>>;

@@ -43,6 +43,13 @@ describe('visitor limits', () => {
       '198.51.100.7',
     ],
     ['the socket address when a trusted proxy sent none', {}, '10.0.0.2', true, '10.0.0.2'],
+    [
+      'the socket address, not Forwarded or X-Real-IP, behind a trusted proxy',
+      { forwarded: 'for=198.51.100.7', 'x-real-ip': '198.51.100.8' },
+      '10.0.0.2',
+      true,
+      '10.0.0.2',
+    ],
     ['"unknown" when there is no address at all', {}, undefined, false, 'unknown'],
   ])('takes %s', (_case, headers, address, trustProxy, expected) => {
     expect(clientIp(context(headers, address), trustProxy)).toBe(expected);

@@ -1,35 +1,66 @@
-import { timingSafeEqual } from 'node:crypto';
 import { profileStatus } from '../profiles/status.ts';
+import { isDirectLocal } from '../request/local-request.ts';
+import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import { upstreamStatus } from '../site/clients.ts';
 import { getTenants } from '../tenants/registry.ts';
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
 export interface StatusAccessInput {
   clientAddress: string | undefined;
-  /** Any proxy header means the request may come from outside, whatever the socket says. */
-  forwardedFor: string | null;
-  authorization: string | null;
-  statusToken: string | undefined;
+  /** The request's headers: `Authorization`, and any proxy header (then it may come from outside). */
+  headers: Headers;
+  /** `STATUS_TOKEN` or `METRICS_TOKEN`; unset: local requests only. */
+  token: string | undefined;
+  /** Wrong tokens are counted per endpoint for the whole cluster through Redis when set. */
+  redisUrl: string | undefined;
 }
 
-/** `/_status` is open to direct local requests, and to anyone with `Authorization: Bearer $STATUS_TOKEN`. */
-export function mayReadStatus(input: StatusAccessInput): boolean {
-  if (input.statusToken && input.authorization?.startsWith('Bearer ')) {
-    const given = Buffer.from(input.authorization.slice('Bearer '.length));
-    const expected = Buffer.from(input.statusToken);
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
-  }
-  return !input.forwardedFor && LOOPBACK.test(input.clientAddress ?? '');
+export type StatusAccess = 'allowed' | 'forbidden' | { retryAfterSeconds: number };
+
+/**
+ * `/_status` and `/_metrics` are open to direct local requests, and to anyone with
+ * `Authorization: Bearer <token>`; wrong tokens from all addresses together are limited
+ * (../request/secret-attempts.ts).
+ */
+export async function operatorAccess(
+  endpoint: 'status' | 'metrics',
+  input: StatusAccessInput,
+): Promise<StatusAccess> {
+  if (isDirectLocal(input.clientAddress, input.headers)) return 'allowed';
+  const given = bearerToken(input.headers.get('authorization'));
+  if (!input.token || !given) return 'forbidden';
+  const check = await checkSecret({
+    given,
+    expected: input.token,
+    scope: endpoint,
+    redisUrl: input.redisUrl,
+  });
+  if (check === 'right') return 'allowed';
+  return check === 'wrong' ? 'forbidden' : check;
 }
 
-/** The `/_status` answer: upstream counters of every tenant as JSON, or 403 for anyone else. */
-export function statusResponse(input: StatusAccessInput): Response {
-  if (!mayReadStatus(input)) {
-    return new Response(JSON.stringify({ message: 'Forbidden' }), {
-      status: 403,
-      headers: { 'Content-Type': 'application/json' },
-    });
+/** The refusal of an operator endpoint: 403, or 429 with `Retry-After` once guesses are spent. */
+export function operatorRefusal(
+  access: Exclude<StatusAccess, 'allowed'>,
+  contentType: string,
+  body: (message: string) => string,
+): Response {
+  const limited = access !== 'forbidden';
+  const headers: Record<string, string> = {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-store',
+  };
+  if (limited) headers['Retry-After'] = String(access.retryAfterSeconds);
+  return new Response(body(limited ? 'Too many wrong tokens' : 'Forbidden'), {
+    status: limited ? 429 : 403,
+    headers,
+  });
+}
+
+/** The `/_status` answer: upstream counters of every tenant as JSON, or 403/429 for anyone else. */
+export async function statusResponse(input: StatusAccessInput): Promise<Response> {
+  const access = await operatorAccess('status', input);
+  if (access !== 'allowed') {
+    return operatorRefusal(access, 'application/json', (message) => JSON.stringify({ message }));
   }
   const body = { ...upstreamStatus(), profiles: profileStatus(getTenants()) };
   return new Response(JSON.stringify(body, null, 2), {

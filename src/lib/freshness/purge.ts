@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { logInfo, logWarn } from '../log/log.ts';
+import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { sharedLimiter } from '../upstream/limiter.ts';
 import { invalidateEverywhere } from './bus.ts';
@@ -17,12 +17,6 @@ export const PurgeSchema = z.union([
   z.strictObject({ tag: z.string().min(1).max(300) }),
   z.strictObject({ everything: z.literal(true) }),
 ]);
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -41,7 +35,10 @@ export interface PurgeContext {
   edgePurgeUrl: string | undefined;
 }
 
-/** Accepted purges per tenant a minute, and refused attempts per address in ten minutes. */
+/**
+ * Accepted purges per tenant a minute, and refused attempts per address in ten minutes; wrong
+ * secrets from all addresses together are limited per tenant too (../request/secret-attempts.ts).
+ */
 const PURGES_PER_MINUTE = 30;
 const REFUSALS_PER_10_MIN = 10;
 
@@ -95,10 +92,24 @@ export async function purgeResponse(context: PurgeContext): Promise<Response> {
     return json(429, { message: 'Too many refused purges.' }, { 'Retry-After': String(wait) });
   }
   const { secret } = context;
-  const authorization = request.headers.get('authorization') ?? '';
-  const given = authorization.startsWith('Bearer ') ? authorization.slice(7) : '';
+  const given = bearerToken(request.headers.get('authorization'));
   if (!secret) return refuse(403, 'Purging is not set up for this site.');
-  if (!given || !sameSecret(given, secret)) return refuse(401, 'A valid purge secret is required.');
+  if (!given) return refuse(401, 'A valid purge secret is required.');
+  const check = await checkSecret({
+    given,
+    expected: secret,
+    scope: `purge:${tenant.id}`,
+    redisUrl: context.redisUrl,
+  });
+  if (typeof check === 'object') {
+    logWarn('purge.refused', { tenant: tenant.id, reason: 'guesses spent', address: clientIp });
+    return json(
+      429,
+      { message: 'Too many refused purges.' },
+      { 'Retry-After': String(check.retryAfterSeconds) },
+    );
+  }
+  if (check === 'wrong') return refuse(401, 'A valid purge secret is required.');
   if (!(request.headers.get('content-type') ?? '').startsWith('application/json')) {
     return json(415, { message: 'Send JSON: {"slug"}, {"tag"} or {"everything": true}.' });
   }

@@ -14,9 +14,32 @@ import { observeResponse } from './prometheus.ts';
 /** Query parameters whose values are logged; any other value is left out (tokens, e-mails…). */
 const LOGGED_PARAMS = new Set(['page', 'sort', 'tenant', 'zoom', '_action']);
 
+/** A path segment that names a secret in the segment after it, once decoded and lower-cased. */
+const TOKEN_BEFORE = new Set(['manage']);
+
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
+}
+
+/** `/stay/manage/<token>/…` → `/stay/manage/[token]/…`, however the path spells `manage`. */
+function withoutTokens(pathname: string): string {
+  const segments = pathname.split('/');
+  return segments
+    .map((segment, at) =>
+      segment !== '' && TOKEN_BEFORE.has(decodedSegment(segments[at - 1] ?? ''))
+        ? '[token]'
+        : segment,
+    )
+    .join('/');
+}
+
 /** The path as logged: no secret path segments (a booking's manage token), no query values but harmless ones. */
 export function loggedPath(url: URL): string {
-  const path = url.pathname.replace(/\/manage\/[^/]+/, '/manage/[token]');
+  const path = withoutTokens(url.pathname);
   const params = [...url.searchParams.keys()].map((name) =>
     LOGGED_PARAMS.has(name) ? `${name}=${url.searchParams.get(name) ?? ''}` : `${name}=…`,
   );

@@ -1,5 +1,6 @@
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { MIN_SECRET_LENGTH } from '../settings/schema.ts';
 
 /**
  * The secrets file (`SECRETS_FILE`): every tenant's credentials in one mounted file, keyed by tenant
@@ -36,8 +37,11 @@ export const TenantSecretsSchema = z.strictObject({
   lodgingToken: secretValue,
   lodgingEmail: secretValue,
   lodgingPassword: secretValue,
-  /** Bearer secret of the tenant's `POST /_purge`. */
-  purgeSecret: secretValue,
+  /** Bearer secret of the tenant's `POST /_purge`: long enough that guessing is hopeless. */
+  purgeSecret: secretValue.refine(
+    (value) => value === undefined || value.length >= MIN_SECRET_LENGTH,
+    `must be at least ${MIN_SECRET_LENGTH} characters`,
+  ),
 });
 
 /** One tenant's secrets as the file gives them (absent: not in the file). */

@@ -70,6 +70,33 @@ function text(purpose: string, shown = 'unset') {
   } satisfies Setting;
 }
 
+/** The shortest bearer secret accepted at start (`/_purge`, `/_metrics`, `/_status`): no guessing. */
+export const MIN_SECRET_LENGTH = 32;
+
+/** A bearer token, unset by default; a short one is refused at start. */
+function token(purpose: string) {
+  return {
+    schema: z.string().min(MIN_SECRET_LENGTH).optional(),
+    expected: `a token of at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -hex 24\`)`,
+    shown: 'unset',
+    purpose,
+    hidden: true,
+  } satisfies Setting;
+}
+
+/** `PURGE_SECRETS` pairs (`daily-planet=<secret>,…`), each secret long enough. */
+const purgeSecretPairs = z
+  .string()
+  .refine((value) =>
+    value.split(',').every((pair) => {
+      const secret = pair.slice(pair.indexOf('=') + 1).trim();
+      return pair.includes('=')
+        ? secret === '' || secret.length >= MIN_SECRET_LENGTH
+        : !pair.trim();
+    }),
+  )
+  .optional();
+
 /** A folder, relative to the project. */
 function folder(fallback: string, purpose: string) {
   return {
@@ -138,8 +165,8 @@ export const settingDefinitions = {
     false,
     'trust `X-Forwarded-Host` and `X-Forwarded-For` (only behind your own proxy)',
   ),
-  STATUS_TOKEN: text('bearer token for `/_status` from non-local addresses'),
-  METRICS_TOKEN: text(
+  STATUS_TOKEN: token('bearer token for `/_status` from non-local addresses'),
+  METRICS_TOKEN: token(
     'bearer token for the Prometheus metrics at `/_metrics` from non-local addresses (docs/deploy.md)',
   ),
   WATCH_CHANGES: flag(
@@ -149,9 +176,13 @@ export const settingDefinitions = {
   SECRETS_FILE: text(
     "one file with every tenant's secrets (read tokens, lodging tokens, purge secrets), JSON or `.env` lines keyed by tenant id; mode 0600 or 0400 (others may not read it); read again when it changes or on `SIGHUP`; its values win over the variables below and `tokenEnv` (docs/deploy.md, section 8)",
   ),
-  PURGE_SECRETS: text(
-    'per-tenant bearer secrets of `POST /_purge`: `daily-planet=<secret>,harbour-times=<secret>` (never in tenants.json; `purgeSecret` in `SECRETS_FILE` wins; neither: no purging)',
-  ),
+  PURGE_SECRETS: {
+    ...text(
+      'per-tenant bearer secrets of `POST /_purge`: `daily-planet=<secret>,harbour-times=<secret>` (never in tenants.json; `purgeSecret` in `SECRETS_FILE` wins; neither: no purging)',
+    ),
+    schema: purgeSecretPairs,
+    expected: `\`tenant-id=<secret>\` pairs separated by commas, each secret at least ${MIN_SECRET_LENGTH} characters`,
+  },
   EDGE_PURGE_URL: address(
     "the edge's purge address (`http://127.0.0.1/_edge_purge` with the shipped nginx config): changed and purged pages are dropped there too",
   ),

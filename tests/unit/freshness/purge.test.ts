@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PurgeSchema } from '../../../src/lib/freshness/purge.ts';
+import { PurgeSchema, purgeResponse } from '../../../src/lib/freshness/purge.ts';
+import { GUESSES_PER_WINDOW } from '../../../src/lib/request/secret-attempts.ts';
+import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { purgedHosts, purgedPaths } from '../../../src/lib/freshness/edge.ts';
 import { routeTags } from '../../../src/lib/freshness/invalidation.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -61,5 +63,37 @@ describe('what a post change drops', () => {
     expect(purgedHosts(tenant, new URL('http://127.0.0.1:8080/_edge_purge'))).toEqual([
       'news.example.com:8080',
     ]);
+  });
+});
+
+describe('guessing the purge secret', () => {
+  const SECRET = 'purge-secret-of-the-unit-tests-0123456789';
+  const attempt = (tenant: Tenant, clientIp: string, secret: string) =>
+    purgeResponse({
+      tenant,
+      clientIp,
+      secret: SECRET,
+      request: new Request('http://site.test/_purge', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'text/plain' },
+      }),
+      redisUrl: undefined,
+      edgePurgeUrl: undefined,
+    });
+
+  it('is limited per tenant across addresses, and the right secret waits too', async () => {
+    const tenant = buildTenant({ id: 'guessed-gazette' });
+    for (let i = 0; i < GUESSES_PER_WINDOW; i += 1) {
+      // One guess per address: the per-address limit never trips.
+      expect((await attempt(tenant, `198.51.100.${i + 1}`, `guess-${i}`)).status).toBe(401);
+    }
+    const late = await attempt(tenant, '192.0.2.1', 'one-more');
+    expect(late.status).toBe(429);
+    expect(Number(late.headers.get('retry-after'))).toBeGreaterThan(60);
+    expect((await attempt(tenant, '192.0.2.2', SECRET)).status).toBe(429);
+    // Another tenant's secret is not affected (415: the right secret, then a body that is not JSON).
+    expect((await attempt(buildTenant({ id: 'other-gazette' }), '192.0.2.1', SECRET)).status).toBe(
+      415,
+    );
   });
 });

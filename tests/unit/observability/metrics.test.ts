@@ -49,6 +49,11 @@ describe('a logged path', () => {
     ['/posts/hello?page=2', '/posts/hello?page=2'],
     ['/search?q=my+name&token=abc', '/search?q=…&token=…'],
     ['/stay/manage/secret-token/calendar.ics', '/stay/manage/[token]/calendar.ics'],
+    ['/STAY/MANAGE/secret-token', '/STAY/MANAGE/[token]'],
+    ['/stay/Manage/secret-token/', '/stay/Manage/[token]/'],
+    ['/stay/m%61nage/secret-token', '/stay/m%61nage/[token]'],
+    ['/en/stay/manage/secret-token', '/en/stay/manage/[token]'],
+    ['/stay/manage/', '/stay/manage/'],
     ['/login?email=a%40b.c&_action=login', '/login?email=…&_action=login'],
   ])('%s → %s', (address, logged) => {
     expect(loggedPath(new URL(address, 'http://example.test'))).toBe(logged);

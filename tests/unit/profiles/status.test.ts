@@ -52,11 +52,11 @@ describe('what the site says about reading a tenant API', () => {
   });
 
   it('/_status carries the same findings for every tenant', async () => {
-    const response = statusResponse({
+    const response = await statusResponse({
       clientAddress: '127.0.0.1',
-      forwardedFor: null,
-      authorization: null,
-      statusToken: undefined,
+      headers: new Headers(),
+      token: undefined,
+      redisUrl: undefined,
     });
     const body = (await response.json()) as { profiles: { tenant: string }[] };
     expect(body.profiles.map((p) => p.tenant)).toEqual([

@@ -3,6 +3,8 @@ import { parseSecretsText, SecretsFileError } from '../../../src/lib/secrets/sch
 
 const FILE = '/run/secrets/masthead';
 const VALUE = 'S3CRET-value-7f3a';
+/** Purge secrets are at least 32 characters. */
+const PURGE = 'p1-purge-secret-of-32-characters';
 
 const parsed = (text: string) => Object.fromEntries(parseSecretsText(text, FILE));
 
@@ -22,12 +24,12 @@ describe('the secrets file, in its two spellings', () => {
     expect(
       parsed(
         JSON.stringify({
-          'harbour-times': { publishingReadToken: 'r1', lodgingToken: 'l1', purgeSecret: 'p1' },
+          'harbour-times': { publishingReadToken: 'r1', lodgingToken: 'l1', purgeSecret: PURGE },
           'alpine-post': { lodgingEmail: 'm@x.test', lodgingPassword: 'pw' },
         }),
       ),
     ).toEqual({
-      'harbour-times': { publishingReadToken: 'r1', lodgingToken: 'l1', purgeSecret: 'p1' },
+      'harbour-times': { publishingReadToken: 'r1', lodgingToken: 'l1', purgeSecret: PURGE },
       'alpine-post': { lodgingEmail: 'm@x.test', lodgingPassword: 'pw' },
     });
   });
@@ -37,20 +39,20 @@ describe('the secrets file, in its two spellings', () => {
       '# Harbour Times',
       'harbour-times__PUBLISHING_READ_TOKEN=r1',
       'harbour-times__LODGING_TOKEN="l 1"',
-      'export harbour-times__PURGE_SECRET=p1 # rotated in May',
+      `export harbour-times__PURGE_SECRET=${PURGE} # rotated in May`,
       '',
       "alpine-post__LODGING_EMAIL='m@x.test'",
       'alpine-post__LODGING_PASSWORD=pw',
     ].join('\n');
     expect(parsed(text)).toEqual({
-      'harbour-times': { publishingReadToken: 'r1', lodgingToken: 'l 1', purgeSecret: 'p1' },
+      'harbour-times': { publishingReadToken: 'r1', lodgingToken: 'l 1', purgeSecret: PURGE },
       'alpine-post': { lodgingEmail: 'm@x.test', lodgingPassword: 'pw' },
     });
   });
 
   it('counts an empty value as unset, like an empty variable; a BOM is no problem', () => {
-    expect(parsed('\uFEFF{"gazette": {"lodgingToken": "", "purgeSecret": " p "}}')).toEqual({
-      gazette: { lodgingToken: undefined, purgeSecret: 'p' },
+    expect(parsed(`\uFEFF{"gazette": {"lodgingToken": "", "purgeSecret": " ${PURGE} "}}`)).toEqual({
+      gazette: { lodgingToken: undefined, purgeSecret: PURGE },
     });
     expect(parsed('gazette__LODGING_TOKEN=\n')).toEqual({ gazette: { lodgingToken: undefined } });
   });
@@ -67,6 +69,16 @@ describe('a secrets file that cannot be used', () => {
       'a value that is not text',
       '{"harbour-times": {"lodgingToken": 12345}}',
       'harbour-times.lodgingToken: Invalid input: expected string, received number',
+    ],
+    [
+      'a purge secret shorter than 32 characters',
+      `{"harbour-times": {"purgeSecret": "${VALUE}"}}`,
+      'harbour-times.purgeSecret: must be at least 32 characters',
+    ],
+    [
+      'a short purge secret in .env lines',
+      `harbour-times__PURGE_SECRET=${VALUE}`,
+      'harbour-times.purgeSecret: must be at least 32 characters',
     ],
     [
       'a key that is no tenant id',

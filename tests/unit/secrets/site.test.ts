@@ -9,7 +9,12 @@ import { forgetSettings } from '../../../src/lib/settings/settings.ts';
 import { getTenants } from '../../../src/lib/tenants/registry.ts';
 
 // The repository's tenants.json: daily-planet, harbour-times (lodging: HARBOUR_LODGING_TOKEN), alpine-post.
-const VALUES = ['S3CRET-read-1', 'S3CRET-lodging-2', 'S3CRET-purge-3', 'S3CRET-env-4'];
+const VALUES = [
+  'S3CRET-read-1',
+  'S3CRET-lodging-2',
+  'S3CRET-purge-3-of-at-least-32-characters',
+  'S3CRET-env-4',
+];
 let dir: string;
 let path: string;
 let lines: string[];

@@ -43,6 +43,43 @@ describe('settingsProblems on the site’s schema', () => {
     ]);
   });
 
+  it.each(['STATUS_TOKEN', 'METRICS_TOKEN'])(
+    'refuses a %s shorter than 32 characters, naming it and never its value',
+    (name) => {
+      expect(settingsProblems({ [name]: 'x'.repeat(31) })).toEqual([
+        {
+          name,
+          expected: expect.stringContaining('at least 32 characters') as string,
+          given: undefined,
+        },
+      ]);
+      expect(settingsProblems({ [name]: 'x'.repeat(32) })).toEqual([]);
+      expect(() => settingsFrom({ [name]: 'short-token' })).toThrow(
+        new RegExp(`${name} must be a token of at least 32 characters`),
+      );
+    },
+  );
+
+  it.each([
+    ['daily-planet=short', false],
+    [`daily-planet=${'p'.repeat(32)},harbour-times=short`, false],
+    ['daily-planet', false],
+    [`daily-planet=${'p'.repeat(32)}, harbour-times = ${'h'.repeat(32)} ,alpine-post=`, true],
+  ])('checks every secret of PURGE_SECRETS=%s is long enough: %s', (value, fits) => {
+    const problems = settingsProblems({ PURGE_SECRETS: value });
+    expect(problems).toEqual(
+      fits
+        ? []
+        : [
+            {
+              name: 'PURGE_SECRETS',
+              expected: expect.stringContaining('each secret at least 32 characters') as string,
+              given: undefined,
+            },
+          ],
+    );
+  });
+
   it('lists every bad setting, in schema order', () => {
     const problems = settingsProblems({ COMPRESSION: 'off', UPSTREAM_TIMEOUT_MS: '0' });
     expect(problems.map((problem) => problem.name)).toEqual(['COMPRESSION', 'UPSTREAM_TIMEOUT_MS']);
