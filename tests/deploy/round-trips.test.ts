@@ -46,7 +46,10 @@ it.each(Object.entries(expected))(
 );
 
 // With styles and scripts as files, the policy needs no list of hashes (it was 1.9 KB of 2.3 KB).
-it.each(Object.keys(expected))('a %s page answers with headers under 800 bytes', (type) => {
+// A post's page also names, in `Surrogate-Key`, the related posts it shows and its tags, so a CDN
+// purging one of them drops it (src/lib/delivery/cache-tags.ts): a few hundred bytes more.
+const headerLimit = (type: string) => (type === 'post' ? 1200 : 800);
+it.each(Object.keys(expected))('a %s page answers with headers within its limit', (type) => {
   const result = results.find((item) => item.type === type);
-  expect(result?.headerBytes).toBeLessThanOrEqual(800);
+  expect(result?.headerBytes).toBeLessThanOrEqual(headerLimit(type));
 });

@@ -11,7 +11,7 @@ import { startDocumentedMock, startSite, STATUS_TOKEN, type Mock } from './stack
 let mock: Mock;
 let site: Service;
 const tenant = 'daily-planet';
-const secret = 'deploy-suite-stale-pages';
+const secret = 'deploy-suite-stale-pages-0123456789abcdef';
 const get = (path: string) =>
   send(`http://127.0.0.1:${site.port}${path}`, { host: `${tenant}.localhost` });
 
