@@ -4,11 +4,9 @@
  * reads as documentation: `docs/api-assumptions.md`, "Dialects", has the pairs.
  */
 
-type Raw = Record<string, unknown>;
+import { isRecord } from '../content/records.ts';
 
-export function isRecord(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+type Raw = Record<string, unknown>;
 
 /** The first of `names` that `raw` has (not null or undefined). */
 function first(raw: Raw, ...names: string[]): unknown {
