@@ -34,7 +34,7 @@ describe('profile files', () => {
     expect(
       resolveProfile('lodging', 'lodging-alt', texts)?.operations['properties.availability']
         ?.fields?.['room_types[].available_rooms'],
-    ).toEqual(['units_available']);
+    ).toEqual(['available_rooms', 'units_available', 'available_units']);
   });
 
   it('names the file and the field of each mistake', () => {
