@@ -26,11 +26,7 @@ describe('profile files', () => {
     ]);
     expect(
       resolveProfile('publishing', 'publishing-alt', texts)?.operations['posts.get'],
-    ).toMatchObject({
-      method: 'GET',
-      path: '/posts/{slug}',
-      fields: { cover_image_url: ['featured_image.url'] },
-    });
+    ).toMatchObject({ fields: { cover_image_url: ['featured_image.url'] } });
     expect(
       resolveProfile('lodging', 'lodging-alt', texts)?.operations['properties.availability']
         ?.fields?.['room_types[].available_rooms'],
