@@ -1,4 +1,3 @@
-import type { APIContext } from 'astro';
 import { ActionError, defineAction } from 'astro:actions';
 import { z } from 'zod';
 import { SERVER_CHECKS } from '../lib/booking/server-checks.ts';
@@ -8,7 +7,7 @@ import { textKey } from '../lib/i18n/text-key.ts';
 import { BookingFailure } from '../lib/booking/failures.ts';
 import { cancelManagedStay } from '../lib/booking/manage-stay.ts';
 import { detailsErrors, hasErrors } from '../lib/booking/rules.ts';
-import { bookingRequestSchema } from '../lib/booking/schema.ts';
+import { bookingFormFields, bookingRequestSchema } from '../lib/booking/schema.ts';
 import type { BookedResult } from '../lib/booking/step-request.ts';
 import { retryOf } from '../lib/booking/step-flow.ts';
 import { bookingServiceFor } from '../lib/site/clients.ts';
@@ -17,24 +16,10 @@ import { bookingTenant } from '../lib/tenants/booking.ts';
 
 const text = (max: number) => z.string().max(max).optional();
 
-// Lenient on purpose (as the comment form): the rules, with friendly messages and the typed
-// values kept, run in the handler, so a mistake re-renders the form instead of failing parsing.
 const stayInput = z.object({
   /** `another`: "book another room for the same dates", the only way past the same-stay guard. */
   intent: z.enum(['review', 'book', 'another', 'edit']),
-  idempotencyKey: text(100),
-  propertyId: text(100),
-  checkIn: text(20),
-  checkOut: text(20),
-  adults: text(5),
-  children: text(5),
-  roomTypeId: text(100),
-  firstName: text(400),
-  lastName: text(400),
-  email: text(400),
-  phone: text(80),
-  nationality: text(4),
-  notes: text(4000),
+  ...bookingFormFields,
 });
 
 type Stage = 'details' | 'review';
@@ -63,7 +48,7 @@ export const bookingActions = {
       if (!tenant)
         throw new ActionError({ code: 'NOT_FOUND', message: 'Booking is not offered here.' });
       const values = Object.fromEntries(
-        Object.entries(form).map(([key, value]) => [key, value ?? '']),
+        Object.entries(form).map(([key, value]) => [key, typeof value === 'string' ? value : '']),
       );
       const back = (
         stage: Stage,
@@ -80,13 +65,12 @@ export const bookingActions = {
       if (intent === 'review')
         return { ok: true, stage: 'review', values, fields: {}, message: '', retry: false };
       try {
-        await limit(ctx as unknown as APIContext, 'book');
+        await limit(ctx, 'book');
         const service = bookingServiceFor(tenant);
         const confirmation = await service.book(parsed.data, {
           anotherRoom: intent === 'another',
         });
-        const context = ctx as unknown as APIContext;
-        const { manage, mailed } = await afterBooking(context, service, confirmation, parsed.data);
+        const { manage, mailed } = await afterBooking(ctx, service, confirmation, parsed.data);
         return {
           ok: true,
           stage: 'booked',
@@ -124,7 +108,7 @@ export const bookingActions = {
       if (!reference.trim()) fields['reference'] = [textKey('booking.error.referenceRequired')];
       if (hasErrors(fields)) return { ok: false as const, values, fields, message: '' };
       try {
-        await limit(ctx as unknown as APIContext, 'find');
+        await limit(ctx, 'find');
       } catch (error) {
         if (!(error instanceof BookingFailure)) throw error;
         return { ok: false as const, values, fields, message: error.message };

@@ -138,7 +138,8 @@ export function assertSameOrigin(context: APIContext): void {
   }
 }
 
-export async function limit(context: APIContext, kind: LimitKind): Promise<void> {
+type Visit = Pick<APIContext, 'locals' | 'request' | 'clientAddress'>;
+export async function limit(context: Visit, kind: LimitKind): Promise<void> {
   const key = `${context.locals.site?.tenant.id ?? '-'}|${clientIp(context, TRUST_PROXY)}`;
   const outcome = await consumeLimit(
     visitorLimiter(`booking:${kind}`, LIMITS[kind], REDIS_URL),

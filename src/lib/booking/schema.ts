@@ -25,10 +25,15 @@ export const availabilityQuerySchema = z.object({
 });
 export type AvailabilityQuery = z.output<typeof availabilityQuerySchema>;
 
+const name = (field: 'firstName' | 'lastName') =>
+  z
+    .string({ error: textKey(`booking.error.${field}Required`) })
+    .max(MAX_NAME * 2, { error: textKey(`booking.error.${field}TooLong`, { max: MAX_NAME }) });
+
 /** The guest's own details (the widget's last form step). */
 const guestDetailsSchema = z.strictObject({
-  firstName: z.string({ error: textKey('booking.error.firstNameRequired') }).max(MAX_NAME * 2),
-  lastName: z.string({ error: textKey('booking.error.lastNameRequired') }).max(MAX_NAME * 2),
+  firstName: name('firstName'),
+  lastName: name('lastName'),
   // One spelling before anything compares it (see email.ts); the form keeps what was typed.
   email: z
     .string({ error: textKey('booking.error.emailRequired') })
@@ -38,7 +43,7 @@ const guestDetailsSchema = z.strictObject({
   nationality: z.string().max(2).default(''),
   notes: z
     .string()
-    .max(MAX_NOTES * 2)
+    .max(MAX_NOTES * 2, { error: textKey('booking.error.notesTooLong', { max: MAX_NOTES }) })
     .default(''),
 }) satisfies z.ZodType<GuestDetails>;
 export type { GuestDetails };
@@ -61,6 +66,15 @@ export const bookingRequestSchema = z.strictObject({
   ...guestDetailsSchema.shape,
 });
 export type BookingRequest = z.output<typeof bookingRequestSchema>;
+
+/** The request as the no-JavaScript form posts it: text as typed, for the handler to judge. */
+const asTyped = z
+  .string()
+  .max(MAX_NOTES * 2)
+  .optional();
+export const bookingFormFields = Object.fromEntries(
+  Object.keys(bookingRequestSchema.shape).map((key) => [key, asTyped]),
+);
 
 const optionalDate = z
   .string()

@@ -121,7 +121,6 @@ export function lodgingClient(options: LodgingClientOptions) {
         {
           operation: 'properties.get',
           schema: singlePropertySchema,
-          path: urlPath`/properties/${id}`,
           params: { id },
           ttl: TTL.property,
         },
@@ -138,7 +137,6 @@ export function lodgingClient(options: LodgingClientOptions) {
         {
           operation: 'properties.availability',
           schema: singleAvailabilitySchema,
-          path: urlPath`/properties/${propertyId}/availability`,
           params: { propertyId },
           query: { ...query },
           ttl: TTL.availability,
@@ -156,7 +154,6 @@ export function lodgingClient(options: LodgingClientOptions) {
         {
           operation: 'bookings.list',
           schema: bookingListSchema,
-          path: '/bookings',
           query,
           ttl: TTL.bookingList,
           map: (list) => toPaged(list, { page, perPage }),
@@ -168,8 +165,6 @@ export function lodgingClient(options: LodgingClientOptions) {
       return core.call({
         operation: 'bookings.create',
         schema: singleBookingSchema,
-        method: 'POST',
-        path: '/bookings',
         body: input,
       });
     },
@@ -178,8 +173,6 @@ export function lodgingClient(options: LodgingClientOptions) {
       const result = await core.call({
         operation: 'bookings.cancel',
         schema: cancelResultSchema,
-        method: 'DELETE',
-        path: urlPath`/bookings/${id}`,
         params: { id },
       });
       return result.data;
@@ -199,7 +192,6 @@ export function lodgingClient(options: LodgingClientOptions) {
         {
           operation: 'guests.list',
           schema: guestListSchema,
-          path: '/guests',
           query: { search: params.search, cursor: params.cursor, ...lodgingPageQuery(params) },
           ttl: TTL.guestList,
           map: (list) => toPaged(list, params),
@@ -224,8 +216,6 @@ export function lodgingClient(options: LodgingClientOptions) {
       return core.call({
         operation: 'guests.create',
         schema: singleGuestSchema,
-        method: 'POST',
-        path: '/guests',
         body: input,
       });
     },

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { bool, decimal, enveloped, id, int, listOf } from '../upstream/parse.ts';
-import { availabilityFields, bookingFields, propertyFields, roomTypeFields } from './normalize.ts';
+import { isRecord } from '../content/records.ts';
 
 /**
  * Lodging API resources. The contract shows little beyond identifiers and request fields, so
- * everything past those is optional; names stay as sent (snake_case) and unknown fields pass.
+ * everything past those is optional; names stay as sent (snake_case) and unknown fields pass. Other
+ * spellings of a field are the profile's to map (`profiles/lodging-default.json`); only the values'
+ * own forms are read here.
  */
 
 const nullableString = z.string().nullish();
@@ -31,48 +33,48 @@ const maybe = <S extends z.ZodType>(schema: S) => schema.nullish().catch(undefin
 const text = maybe(z.string());
 const count = maybe(int);
 const money = maybe(decimal);
-/** Nightly rates as decimal strings; anything unreadable makes the whole list absent. */
-const nightlyRates = maybe(z.array(decimal));
+/** `"2026-12-04T00:00:00.000000Z"` (a date cast) → `"2026-12-04"`. */
+const date = z.string().transform((value) => value.replace(/^(\d{4}-\d{2}-\d{2})T.*$/, '$1'));
+/** `"15:00:00"` (SQL TIME) → `"15:00"`. */
+const time = maybe(z.string().transform((value) => value.replace(/^(\d{2}:\d{2}):\d{2}$/, '$1')));
+/** A night as its rate (`119.5`, or `{ date, rate }`), as decimal strings; anything unreadable makes the whole list absent. */
+const night = (value: unknown) =>
+  isRecord(value) ? (value['rate'] ?? value['price'] ?? value['amount'] ?? value['total']) : value;
+const nightlyRates = maybe(z.array(z.preprocess(night, decimal)));
 
-export const roomTypeSchema = z.preprocess(
-  roomTypeFields,
-  z.looseObject({
-    id,
-    name: text,
-    description: text,
-    max_adults: count,
-    max_children: count,
-    max_occupancy: count,
-    base_price: money,
-    currency: text,
-    total_rooms: count,
-  }),
-);
+export const roomTypeSchema = z.looseObject({
+  id,
+  name: text,
+  description: text,
+  max_adults: count,
+  max_children: count,
+  max_occupancy: count,
+  base_price: money,
+  currency: text,
+  total_rooms: count,
+});
 export type RoomType = z.output<typeof roomTypeSchema>;
 
 /** Only the id is required to parse: what else is missing is the booking mapping's to judge. */
-export const propertySchema = z.preprocess(
-  propertyFields,
-  z.looseObject({
-    id,
-    name: text,
-    description: text,
-    address: text,
-    city: text,
-    country: text,
-    timezone: text,
-    currency: text,
-    check_in_time: text,
-    check_out_time: text,
-    room_types: maybe(z.array(z.unknown())).transform((rooms) =>
-      // One unreadable room type does not hide the others.
-      (rooms ?? []).flatMap((room) => {
-        const parsed = roomTypeSchema.safeParse(room);
-        return parsed.success ? [parsed.data] : [];
-      }),
-    ),
-  }),
-);
+export const propertySchema = z.looseObject({
+  id,
+  name: text,
+  description: text,
+  address: text,
+  city: text,
+  country: text,
+  timezone: text,
+  currency: text,
+  check_in_time: time,
+  check_out_time: time,
+  room_types: maybe(z.array(z.unknown())).transform((rooms) =>
+    // One unreadable room type does not hide the others.
+    (rooms ?? []).flatMap((room) => {
+      const parsed = roomTypeSchema.safeParse(room);
+      return parsed.success ? [parsed.data] : [];
+    }),
+  ),
+});
 export type Property = z.output<typeof propertySchema>;
 
 export const roomAvailabilitySchema = z.looseObject({
@@ -89,42 +91,36 @@ export const roomAvailabilitySchema = z.looseObject({
 });
 export type RoomAvailability = z.output<typeof roomAvailabilitySchema>;
 
-export const availabilitySchema = z.preprocess(
-  availabilityFields,
-  z.looseObject({
-    property_id: maybe(id),
-    check_in: text,
-    check_out: text,
-    nights: count,
-    guests: count,
-    currency: text,
-    room_types: maybe(z.array(roomAvailabilitySchema)).transform((rooms) => rooms ?? []),
-  }),
-);
+export const availabilitySchema = z.looseObject({
+  property_id: maybe(id),
+  check_in: maybe(date),
+  check_out: maybe(date),
+  nights: count,
+  guests: count,
+  currency: text,
+  room_types: maybe(z.array(roomAvailabilitySchema)).transform((rooms) => rooms ?? []),
+});
 export type Availability = z.output<typeof availabilitySchema>;
 
-export const bookingSchema = z.preprocess(
-  bookingFields,
-  z.looseObject({
-    id,
-    reference: text,
-    property_id: maybe(id),
-    room_type_id: maybe(id),
-    guest_id: maybe(id),
-    check_in: z.string(),
-    check_out: z.string(),
-    nights: count,
-    adults: count,
-    children: count,
-    notes: text,
-    status: z.string(),
-    total_price: money,
-    currency: text,
-    nightly_rates: nightlyRates,
-    created_at: text,
-    updated_at: text,
-  }),
-);
+export const bookingSchema = z.looseObject({
+  id,
+  reference: text,
+  property_id: maybe(id),
+  room_type_id: maybe(id),
+  guest_id: maybe(id),
+  check_in: date,
+  check_out: date,
+  nights: count,
+  adults: count,
+  children: count,
+  notes: text,
+  status: z.string(),
+  total_price: money,
+  currency: text,
+  nightly_rates: nightlyRates,
+  created_at: text,
+  updated_at: text,
+});
 export type Booking = z.output<typeof bookingSchema>;
 
 export const guestSchema = z.looseObject({

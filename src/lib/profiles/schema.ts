@@ -140,6 +140,15 @@ function merge(base: Operations, over: Operations): Operations {
   return out;
 }
 
+/**
+ * Read when a tenant names no profile, and under every profile that extends none: lodging's spells
+ * out the usual other names of what the contract leaves unshown (when the profiles hold it).
+ */
+function defaultProfile(service: ProfileService, files: ProfileTexts): string | undefined {
+  const name = service === 'lodging' ? 'lodging-default' : undefined;
+  return name && files.has(name) ? name : undefined;
+}
+
 function fileProfile(
   name: string,
   service: ProfileService,
@@ -157,20 +166,24 @@ function fileProfile(
   if (parsed.service !== service) {
     throw new ProfileError(`${file.source} is a ${parsed.service} profile, named for ${service}`);
   }
-  const base = parsed.extends ? fileProfile(parsed.extends, service, files, [...seen, name]) : {};
+  const fallback = defaultProfile(service, files);
+  const from = parsed.extends ?? (name === fallback ? undefined : fallback);
+  const base = from ? fileProfile(from, service, files, [...seen, name]) : {};
   return merge(base, parsed.operations as Operations);
 }
 
-/** A tenant's profile for one service, or undefined (no profile: requests as declared, lenient reading). */
+/** A tenant's profile for one service, or undefined (none named nor default: requests as declared). */
 export function resolveProfile(
   service: ProfileService,
-  ref: InlineProfile | undefined,
+  named: InlineProfile | undefined,
   files: ProfileTexts,
 ): ServiceProfile | undefined {
+  const ref = named ?? defaultProfile(service, files);
   if (ref === undefined) return undefined;
   if (typeof ref === 'string')
     return { name: ref, operations: fileProfile(ref, service, files, []) };
-  const base = ref.extends ? fileProfile(ref.extends, service, files, []) : {};
+  const from = ref.extends ?? defaultProfile(service, files);
+  const base = from ? fileProfile(from, service, files, []) : {};
   return {
     name: ref.extends ? `${ref.extends}+inline` : 'inline',
     operations: merge(base, ref.operations as Operations),

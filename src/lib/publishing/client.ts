@@ -1,6 +1,6 @@
 import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
-import { clientCore, urlPath } from '../upstream/client-core.ts';
+import { clientCore } from '../upstream/client-core.ts';
 import type { ClientCore, ReadOptions, ServiceAccess } from '../upstream/client-core.ts';
 import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
@@ -189,8 +189,6 @@ export function publishingClient(options: PublishingClientOptions) {
       return core.call({
         operation: 'auth.login',
         schema: authResultSchema,
-        method: 'POST',
-        path: '/auth/login',
         body: { email, password },
       });
     },
@@ -199,8 +197,6 @@ export function publishingClient(options: PublishingClientOptions) {
       return core.call({
         operation: 'auth.register',
         schema: authResultSchema,
-        method: 'POST',
-        path: '/auth/register',
         body: input,
       });
     },
@@ -210,7 +206,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'auth.me',
           schema: meSchema,
-          path: '/auth/me',
           access: 'personal',
           ttl: TTL.me,
         },
@@ -222,8 +217,6 @@ export function publishingClient(options: PublishingClientOptions) {
       await core.call({
         operation: 'auth.logout',
         schema: messageSchema,
-        method: 'POST',
-        path: '/auth/logout',
         access: 'personal',
       });
     },
@@ -242,7 +235,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'posts.list',
           schema: postListSchema,
-          path: '/posts',
           query,
           ttl: params.search ? TTL.search : TTL.postList,
           map: (list) => {
@@ -259,7 +251,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'posts.get',
           schema: singlePostSchema,
-          path: urlPath`/posts/${slug}`,
           params: { slug },
           ttl: TTL.post,
           map: (post) => ({ ...post, content: sanitize(post.content) }),
@@ -275,7 +266,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'categories.list',
           schema: categoryListSchema,
-          path: '/categories',
           ttl: TTL.categoryList,
           map: (list) => list.items,
         },
@@ -291,7 +281,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'categories.get',
           schema: categoryDetailSchema,
-          path: urlPath`/categories/${slug}`,
           params: { slug },
           query: publishingPageQuery(params),
           ttl: TTL.category,
@@ -305,7 +294,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'tags.list',
           schema: tagListSchema,
-          path: '/tags',
           ttl: TTL.tagList,
           map: (list) => list.items,
         },
@@ -321,7 +309,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'tags.get',
           schema: tagDetailSchema,
-          path: urlPath`/tags/${slug}`,
           params: { slug },
           query: publishingPageQuery(params),
           ttl: TTL.tag,
@@ -338,7 +325,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'plans.list',
           schema: planListSchema,
-          path: '/plans',
           ttl: TTL.planList,
           map: (list) => list.items,
         },
@@ -350,7 +336,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'plans.get',
           schema: singlePlanSchema,
-          path: urlPath`/plans/${slug}`,
           params: { slug },
           ttl: TTL.plan,
         },
@@ -366,7 +351,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'epaper.list',
           schema: editionListSchema,
-          path: '/epaper',
           query: publishingPageQuery(params),
           ttl: TTL.editionList,
           map: (list) => {
@@ -383,7 +367,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'epaper.get',
           schema: singleEditionSchema,
-          path: urlPath`/epaper/${slug}`,
           params: { slug },
           access: editionAccess,
           ttl: TTL.edition,
@@ -400,7 +383,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'streams.list',
           schema: streamListSchema,
-          path: '/streams',
           query: publishingPageQuery(params),
           ttl: TTL.streamList,
           map: (list) => {
@@ -416,7 +398,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'streams.get',
           schema: singleStreamSchema,
-          path: urlPath`/streams/${slug}`,
           params: { slug },
           ttl: TTL.stream,
           map: cleanStream,
@@ -437,7 +418,6 @@ export function publishingClient(options: PublishingClientOptions) {
         {
           operation: 'comments.list',
           schema: commentListSchema,
-          path: urlPath`/posts/${postSlug}/comments`,
           params: { postSlug },
           query: publishingPageQuery(params),
           ttl: TTL.comments,
@@ -451,8 +431,6 @@ export function publishingClient(options: PublishingClientOptions) {
       return core.call({
         operation: 'comments.create',
         schema: commentCreatedSchema,
-        method: 'POST',
-        path: urlPath`/posts/${postSlug}/comments`,
         params: { postSlug },
         body: input,
         access: 'personal',

@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import type { Settings } from '../settings/schema.ts';
 import { settings } from '../settings/settings.ts';
 
@@ -28,8 +29,4 @@ export function withUpstreamOverrides(
       };
     }),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,7 +8,7 @@ import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
 import type { HttpMethod, QueryValue, UpstreamRequest } from './http.ts';
 import { parseOrThrow } from './parse.ts';
-import { missingNeeds, profiledRequest, reshapeBody } from './profile.ts';
+import { fillPath, missingNeeds, profiledRequest, reshapeBody } from './profile.ts';
 import type { OperationNeeds, ServiceProfile } from './profile.ts';
 import type { Upstream } from './runtime.ts';
 import type { CachePolicy } from './ttl.ts';
@@ -57,12 +57,16 @@ export interface CallSpec<S extends z.ZodType> {
   operation: string;
   /** The response body's shape; a mismatch throws `InvalidResponseError`. */
   schema: S;
+  /** Default: the declared operation's method, else GET. */
   method?: HttpMethod | undefined;
-  /** Relative to the base address; build it with `urlPath`. */
-  path: string;
+  /**
+   * Relative to the base address. Default: the declared operation's path (`operations.ts`) with its
+   * `{param}` placeholders filled from `params`; an undeclared operation builds it with `urlPath`.
+   */
+  path?: string | undefined;
   query?: Record<string, QueryValue> | undefined;
   body?: unknown;
-  /** Path parameters by name, for a profile's `{param}` placeholders. */
+  /** Path parameters by name, for the `{param}` placeholders of the declared or profiled path. */
   params?: Record<string, unknown> | undefined;
   /** Default `public`. */
   access?: Access | undefined;
@@ -140,10 +144,12 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
     const declared = options.operations?.[spec.operation];
     const op = options.profile?.operations[spec.operation];
     const kind = declared?.kind ?? 'item';
+    const path = spec.path ?? (declared && fillPath(declared.path, spec.params ?? {}));
+    if (path === undefined) throw new TypeError(`${service} ${spec.operation}: no path declared`);
     const request = profiledRequest(
       {
-        method: spec.method ?? 'GET',
-        path: spec.path,
+        method: spec.method ?? declared?.method ?? 'GET',
+        path,
         query: spec.query,
         body: spec.body,
         params: spec.params,

@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import type { HttpMethod, QueryValue } from './http.ts';
 
 /**
@@ -47,9 +48,6 @@ export interface OperationNeeds {
 }
 
 type Raw = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Raw =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The value at `path` in `value`, or undefined (`""` is `value` itself). */
 export function valueAt(value: unknown, path: SourcePath): unknown {

@@ -5,15 +5,22 @@ import {
   singleBookingSchema,
   singlePropertySchema,
 } from '../../../src/lib/lodging/schema.ts';
+import { readProfileTexts } from '../../../src/lib/profiles/files.ts';
+import { resolveProfile } from '../../../src/lib/profiles/schema.ts';
 import { parseOrThrow, toPaged } from '../../../src/lib/upstream/parse.ts';
+import { reshapeBody } from '../../../src/lib/upstream/profile.ts';
 
 const ctx = { service: 'lodging' as const, operation: 'test' };
+// What a tenant without a profile reads through: profiles/lodging-default.json.
+const profile = resolveProfile('lodging', undefined, readProfileTexts());
+const asRead = (operation: string, body: unknown) =>
+  reshapeBody(body, profile?.operations[operation], 'item');
 
 describe('lodging shapes of the other plausible reading', () => {
   it('a bare property with an address object, currency_code, SQL times and capacity objects', () => {
     const property = parseOrThrow(
       singlePropertySchema,
-      {
+      asRead('properties.get', {
         id: 'p1',
         name: 'Harbour View Hotel',
         address: { street: '1 Quay', city: 'Brighton', postcode: 'BN1', country: 'GB' },
@@ -30,7 +37,7 @@ describe('lodging shapes of the other plausible reading', () => {
           },
           { id: 'r2', capacity: 'lots' },
         ],
-      },
+      }),
       ctx,
     );
     expect(property).toMatchObject({
@@ -55,7 +62,7 @@ describe('lodging shapes of the other plausible reading', () => {
   it('bare availability with a period, units as strings and nightly rates, no available flag', () => {
     const availability = parseOrThrow(
       singleAvailabilitySchema,
-      {
+      asRead('properties.availability', {
         property_id: 'p1',
         period: { check_in: '2026-12-03', check_out: '2026-12-06', nights: 3 },
         currency_code: 'GBP',
@@ -72,7 +79,7 @@ describe('lodging shapes of the other plausible reading', () => {
             total: 394.36,
           },
         ],
-      },
+      }),
       ctx,
     );
     expect(availability).toMatchObject({ check_in: '2026-12-03', nights: 3, currency: 'GBP' });
@@ -88,7 +95,7 @@ describe('lodging shapes of the other plausible reading', () => {
   it('a bare booking with confirmation_code, date casts and total_amount', () => {
     const booking = parseOrThrow(
       singleBookingSchema,
-      {
+      asRead('bookings.create', {
         id: 'b1',
         confirmation_code: 'HV-1234',
         property_id: 'p1',
@@ -98,7 +105,7 @@ describe('lodging shapes of the other plausible reading', () => {
         status: 'tentative',
         total_amount: 274.86,
         currency_code: 'GBP',
-      },
+      }),
       ctx,
     );
     expect(booking).toMatchObject({

@@ -26,15 +26,11 @@ describe('profile files', () => {
     ]);
     expect(
       resolveProfile('publishing', 'publishing-alt', texts)?.operations['posts.get'],
-    ).toMatchObject({
-      method: 'GET',
-      path: '/posts/{slug}',
-      fields: { cover_image_url: ['featured_image.url'] },
-    });
+    ).toMatchObject({ fields: { cover_image_url: ['featured_image.url'] } });
     expect(
       resolveProfile('lodging', 'lodging-alt', texts)?.operations['properties.availability']
         ?.fields?.['room_types[].available_rooms'],
-    ).toEqual(['units_available']);
+    ).toEqual(['available_rooms', 'units_available', 'available_units']);
   });
 
   it('names the file and the field of each mistake', () => {
