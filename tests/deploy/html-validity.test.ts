@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMock } from '../../mock/index.ts';
 import { DEMO_TENANTS, pageTypes } from '../e2e/page-types.ts';
+import { feedErrors } from '../feed-rules.ts';
 import { describeErrors, unexpected, vnuErrors } from '../vnu.ts';
 import { send, type Reply } from './http.ts';
 import type { Service } from './processes.ts';
@@ -94,3 +95,12 @@ it('every page type of every demo tenant is valid HTML to the Nu checker', async
     if (!process.env['VNU_KEEP']) rmSync(folder, { recursive: true, force: true });
   }
 }, 240_000);
+
+it('every demo tenant’s RSS feed, as served, passes the W3C feed validator’s rules', async () => {
+  for (const tenant of DEMO_TENANTS) {
+    const reply = await fetchPage(tenant.id, '/rss.xml');
+    expect(reply.status, tenant.id).toBe(200);
+    expect(reply.text, tenant.id).toContain('<dc:creator>');
+    expect(feedErrors(reply.text, `http://${tenant.id}.localhost/rss.xml`), tenant.id).toEqual([]);
+  }
+});
