@@ -19,8 +19,12 @@ interface DemoTenant {
 
 export const DEMO_TENANTS = tenantsFile.tenants as DemoTenant[];
 
-async function first(tenant: string, path: string): Promise<{ slug: string } | undefined> {
-  const response = await fetch(`${PUBLISHING}${path}`, { headers: { 'X-Tenant': tenant } });
+async function first(
+  tenant: string,
+  path: string,
+  publishing = PUBLISHING,
+): Promise<{ slug: string } | undefined> {
+  const response = await fetch(`${publishing}${path}`, { headers: { 'X-Tenant': tenant } });
   if (!response.ok) return undefined;
   const body = (await response.json()) as { data: { slug: string }[] };
   return body.data[0];
@@ -30,15 +34,16 @@ async function first(tenant: string, path: string): Promise<{ slug: string } | u
 export const LONG_WORD =
   'Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft';
 
-export async function pageTypes(tenant: DemoTenant): Promise<PageType[]> {
+/** `publishing`: the mock's publishing API (the e2e suite's fixed port by default). */
+export async function pageTypes(tenant: DemoTenant, publishing = PUBLISHING): Promise<PageType[]> {
   const features = { epaper: true, streams: true, booking: false, ...tenant.features };
   const [post, category, tag, plan, edition, stream] = await Promise.all([
-    first(tenant.id, '/posts?per_page=1'),
-    first(tenant.id, '/categories'),
-    first(tenant.id, '/tags'),
-    first(tenant.id, '/plans'),
-    features.epaper ? first(tenant.id, '/epaper?per_page=1') : undefined,
-    features.streams ? first(tenant.id, '/streams?per_page=1') : undefined,
+    first(tenant.id, '/posts?per_page=1', publishing),
+    first(tenant.id, '/categories', publishing),
+    first(tenant.id, '/tags', publishing),
+    first(tenant.id, '/plans', publishing),
+    features.epaper ? first(tenant.id, '/epaper?per_page=1', publishing) : undefined,
+    features.streams ? first(tenant.id, '/streams?per_page=1', publishing) : undefined,
   ]);
   const types: (PageType | false | undefined)[] = [
     { name: 'home', path: '/' },

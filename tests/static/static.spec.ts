@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { LinkChecker, LinkState } from 'linkinator';
 import { PUBLIC_LIMIT, TENANT } from './global-setup.ts';
+import { describeErrors, unexpected, vnuErrors } from '../vnu.ts';
 
 interface Facts {
   base: string;
@@ -319,4 +320,9 @@ test('no page hot-links an upstream picture: every image is a file of the copy',
   }
   expect(found.slice(0, 5)).toEqual([]);
   expect(files.some((name) => name.endsWith('.avif'))).toBe(true);
+});
+
+test('every page of the copy is valid HTML to the Nu checker (one run over the folder)', async () => {
+  test.setTimeout(180_000);
+  expect(describeErrors(unexpected(await vnuErrors(facts.dir)))).toEqual([]);
 });

@@ -42,3 +42,22 @@ export function srcsetWidths(maxDisplay: number, sourceWidth?: number): ImageWid
   const cap = Math.min(widthAtLeast(maxDisplay * 2), widthAtLeast(sourceWidth ?? Infinity));
   return IMAGE_WIDTHS.filter((width) => width <= cap);
 }
+
+/**
+ * A `srcset` over ascending ladder `widths` of a source `sourceWidth` pixels wide: each entry says
+ * the width the route really answers with (it never enlarges), and no width descriptor appears twice
+ * (HTML forbids it). Steps above the source are dropped; the first step at or above it stays, once,
+ * labelled with the source's width.
+ */
+export function srcsetOf(
+  widths: readonly ImageWidth[],
+  sourceWidth: number,
+  href: (width: ImageWidth) => string,
+): string {
+  const entries = new Map<number, string>();
+  for (const width of widths) {
+    const descriptor = Math.min(width, sourceWidth);
+    if (!entries.has(descriptor)) entries.set(descriptor, `${href(width)} ${descriptor}w`);
+  }
+  return [...entries.values()].join(', ');
+}

@@ -4,6 +4,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { imagePath, type ImageCrop, type ImageTarget } from './address.ts';
 import {
   FORMAT_TYPE,
+  srcsetOf,
   srcsetWidths,
   widthAtLeast,
   type ImageFormat,
@@ -82,9 +83,7 @@ export function pictureFor(
   const size = intrinsicSize(image);
   const widths = srcsetWidths(layout.maxWidth, image.width ?? undefined);
   const set = (format: ImageFormat) =>
-    widths
-      .map((width) => `${imageHref(links, target, width, format)} ${Math.min(width, size.width)}w`)
-      .join(', ');
+    srcsetOf(widths, size.width, (width) => imageHref(links, target, width, format));
   const fallback = Math.min(widthAtLeast(layout.maxWidth), widths.at(-1) ?? DEFAULT_WIDTH);
   return {
     sources: MODERN.map((format) => ({ type: FORMAT_TYPE[format], srcset: set(format) })),

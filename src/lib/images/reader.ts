@@ -1,6 +1,6 @@
 import type { EditionPage } from '../publishing/schema.ts';
 import type { ImageTarget } from './address.ts';
-import { IMAGE_WIDTHS, type ImageWidth } from './ladder.ts';
+import { IMAGE_WIDTHS, srcsetOf, type ImageWidth } from './ladder.ts';
 import { imageHref, intrinsicSize, type ImageLinks } from './picture.ts';
 
 /**
@@ -48,9 +48,7 @@ function readerImage(
     assumedRatio: 4 / 3,
   });
   const set = (format: 'avif' | 'webp') =>
-    widths
-      .map((w) => `${imageHref(links, target, w, format)} ${Math.min(w, size.width)}w`)
-      .join(', ');
+    srcsetOf(widths, size.width, (w) => imageHref(links, target, w, format));
   return {
     ...(formats.includes('avif') ? { avif: set('avif') } : {}),
     webp: set('webp'),

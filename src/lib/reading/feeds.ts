@@ -1,7 +1,9 @@
+import { getRssString } from '@astrojs/rss';
 import type { PostSummary } from '../publishing/schema.ts';
+import { readDate } from '../i18n/format.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
 import { publishingFor } from '../site/clients.ts';
-import { absoluteUrl } from './seo.ts';
+import { absoluteUrl, siteOrigin } from './seo.ts';
 import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
 import { collectRecentNews, type NewsEntry } from './news-sitemap.ts';
 import {
@@ -16,6 +18,50 @@ const FEED_SIZE = 20;
 
 export async function latestForFeed(match: TenantMatch): Promise<PostSummary[]> {
   return (await publishingFor(match.tenant).listPosts({ perPage: FEED_SIZE })).items;
+}
+
+/** Escapes text for an element written through `customData` (parsed as XML, then re-escaped). */
+function xmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The RSS 2.0 feed of the latest posts, valid to the W3C feed validator: RSS's `<author>` must be
+ * an e-mail address, so an author is named with `dc:creator`; the channel names its own absolute
+ * address (`atom:link rel="self"`, from the tenant's configured origin); each `guid` is the post's
+ * permanent address.
+ */
+export function rssFeed(
+  match: Pick<TenantMatch, 'tenant' | 'via'> & Partial<Pick<TenantMatch, 'origin'>>,
+  requestUrl: URL,
+  posts: readonly PostSummary[],
+): Promise<string> {
+  const { tenant } = match;
+  const self = absoluteUrl(match, requestUrl, '/rss.xml');
+  return getRssString({
+    title: tenant.name,
+    description: tenant.description || tenant.name,
+    site: siteOrigin(match, requestUrl),
+    xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
+    customData:
+      `<language>${xmlText(tenant.locale)}</language>` +
+      `<atom:link href="${xmlText(self).replace(/"/g, '&quot;')}" rel="self" type="application/rss+xml"/>`,
+    items: posts.map((post) => {
+      const published = readDate(post.published_at);
+      return {
+        title: post.title,
+        link: absoluteUrl(match, requestUrl, `/posts/${post.slug}`),
+        ...(published ? { pubDate: published.date } : {}),
+        description: post.excerpt,
+        ...(post.author?.name
+          ? { customData: `<dc:creator>${xmlText(post.author.name)}</dc:creator>` }
+          : {}),
+        categories: [post.category?.name, ...post.tags.map((tag) => tag.name)].filter(
+          (name): name is string => Boolean(name),
+        ),
+      };
+    }),
+  });
 }
 
 /** Number of post sitemaps: one small upstream call for the total. */

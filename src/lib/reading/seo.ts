@@ -43,7 +43,17 @@ export function organizationLd(tenant: Tenant, origin: string): Record<string, u
     '@type': 'NewsMediaOrganization',
     name: tenant.name,
     url: `${origin}/`,
-    ...(tenant.theme.logo ? { logo: new URL(tenant.theme.logo.src, origin).toString() } : {}),
+    ...(tenant.theme.logo ? { logo: logoLd(tenant.theme.logo, origin) } : {}),
+  };
+}
+
+/** The tenant's logo (`theme.logo`) as an absolute address on the tenant's origin, with its size. */
+function logoLd(logo: NonNullable<Tenant['theme']['logo']>, origin: string) {
+  return {
+    '@type': 'ImageObject',
+    url: new URL(logo.src, origin).toString(),
+    width: logo.width,
+    height: logo.height,
   };
 }
 

@@ -7,10 +7,13 @@ const ui = new PagefindUI({
   showSubResults: true,
   resetStyles: false,
 });
-// Pagefind's input has only a title: give it the visible label above.
+// Pagefind's input has only a title: give it the visible label above (which names no control in the
+// markup, where a page without JavaScript has none).
 const labelInput = () => {
   const input = document.querySelector('#static-search input');
+  const label = document.getElementById('static-q-label');
   if (input) input.id = 'static-q';
+  if (input && label) label.htmlFor = 'static-q';
   return Boolean(input);
 };
 if (!labelInput()) {

@@ -21,7 +21,7 @@ describe('stream structured data', () => {
     [
       'scheduled',
       { status: 'scheduled', scheduled_at: '2026-11-23T18:00:00+00:00' },
-      { isLiveBroadcast: false, startDate: '2026-11-23T18:00:00+00:00' },
+      { isLiveBroadcast: true, startDate: '2026-11-23T18:00:00+00:00' },
     ],
     [
       'ended',
@@ -31,7 +31,7 @@ describe('stream structured data', () => {
         ended_at: '2026-11-16T20:35:00+00:00',
       },
       {
-        isLiveBroadcast: false,
+        isLiveBroadcast: true,
         startDate: '2026-11-16T19:00:00+00:00',
         endDate: '2026-11-16T20:35:00+00:00',
       },
@@ -44,7 +44,6 @@ describe('stream structured data', () => {
       description: 'Budget session.',
       thumbnailUrl: base.thumbnail_url,
       url: URL,
-      contentUrl: base.watch_url,
       publication: { '@type': 'BroadcastEvent', ...event },
     });
   });
