@@ -40,13 +40,6 @@ export async function vnuErrors(folder: string): Promise<VnuMessage[]> {
 /** Errors known and accepted for now, each with its reason; any other error fails a test. */
 const EXPECTED: { message: RegExp; extract: RegExp }[] = [
   {
-    // Issue 38, left for now: the e-paper reader's hidden partner-page <img> has no src on a page
-    // shown alone (the cover, the last page) until its script fills it. The reader's markup is
-    // being changed on another branch (src/components/epaper/Reader.astro): drop this entry then.
-    message: /^Element “img” is missing one or more of the following attributes: “src”, “srcset”/,
-    extract: /data-partner-image/,
-  },
-  {
     // The stream player's sandbox keeps `allow-same-origin` (players such as YouTube's need their
     // own storage). The checker's concern, a same-origin frame lifting its own sandbox, cannot
     // arise: the player is never the page's own origin (src/lib/streams/embed.ts refuses that).
