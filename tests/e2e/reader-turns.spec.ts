@@ -192,3 +192,26 @@ test('full screen: the toolbar and thumbnails stay off the page until the pointe
     await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
   }
 });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a page link lands with the whole page or spread below the toolbar', async ({ page }) => {
+    test.slow(); // five sizes, three turns each
+    const { slug } = await freeEdition(page);
+    for (const [width, height] of [[390, 844] as const, ...DESKTOPS]) {
+      await page.setViewportSize({ width, height });
+      const pair = width >= 500 ? 2 : 1;
+      await page.goto(tenantUrl(TENANT, `/epaper/${slug}/page/4`));
+      for (const [what, link] of [
+        ['Next', page.getByRole('link', { name: /Next page/ })],
+        ['Previous', page.getByRole('link', { name: /Previous page/ })],
+        ['thumbnail', page.locator('.thumbs a[href*="/page/9#"]')],
+      ] as const) {
+        await link.first().click();
+        await expect(page).toHaveURL(/#reader-pages$/);
+        await expectWholeSpread(page, pair, `${width}×${height} ${what} without JavaScript`);
+      }
+    }
+  });
+});
