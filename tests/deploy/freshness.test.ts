@@ -171,14 +171,14 @@ describe('POST /_purge', () => {
     ...sites.map((site) => async () => (await direct(site, id, path)).headers['x-astro-cache']),
     async () => (await edgeOf(id, path)).headers['x-cache-status'],
   ];
-  // Up to 45 s: at the documented 60 calls a minute (pages may spend 48 of them), a page the earlier
-  // tests' renders left no budget for renders once the window has room again.
+  // Up to 100 s: the suite's own reads of the mock come from the servers' address too, so the mock may
+  // answer the servers 429, and the budget then stays quiet for a full minute before the page renders.
   async function warm(id: string, path: string) {
     for (const state of caches(id, path)) {
       await waitFor(
         `${id}${path} cached`,
         async () => ((await state()) === 'HIT' ? true : undefined),
-        45_000,
+        100_000,
       );
     }
   }
@@ -279,7 +279,7 @@ describe('POST /_purge', () => {
     await waitFor(
       `${prefixed} cached at the edge`,
       async () => ((await viaPrefix()).headers['x-cache-status'] === 'HIT' ? true : undefined),
-      45_000,
+      100_000,
     );
     const asked = Date.now();
     const reply = await purge(tenant, { everything: true }, SECRETS[tenant]);
@@ -292,7 +292,7 @@ describe('POST /_purge', () => {
       15_000,
     );
     expect(prefixDropped - asked).toBeLessThan(5000);
-  }, 120_000);
+  }, 300_000);
 
   it('changes nothing without the secret', async () => {
     const path = `/posts/${await firstSlug(tenant)}`;
@@ -313,7 +313,7 @@ describe('POST /_purge', () => {
     expect(accepted.status).toBe(202);
     await dropped('harbour-times', other);
     for (const state of caches(tenant, path)) expect(await state()).toBe('HIT');
-  }, 120_000);
+  }, 300_000);
   it('stops an address that keeps guessing, and only that address', async () => {
     const [first] = sites as [Service];
     const guess = (secret: string) =>
