@@ -250,25 +250,3 @@ test('the embed on a partner page without JavaScript is a link to the booking pa
   await expect(page.getByLabel('Check-in')).toHaveValue(day(BASE + 40));
   await context.close();
 });
-
-test('screenshots: the guests step with its place, the capacity refusal, a stale link’s calendar', async ({
-  page,
-}) => {
-  test.skip(!SHOTS, 'SHOTS_DIR not set');
-  const [checkIn, checkOut] = [day(BASE + 50), day(BASE + 52)];
-  const stay = `property=${HARBOUR_VIEW}&checkIn=${checkIn}&checkOut=${checkOut}`;
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(tenantUrl(HARBOUR, `/stay?${stay}&step=guests`));
-    await expect(page.getByText('Staying at Harbour View Hotel, Port Haven')).toBeVisible();
-    await shoot(page, 'guests-step-place');
-    await page.goto(tenantUrl(HARBOUR, `/stay?${stay}&adults=5&step=rooms`));
-    await expect(page.locator('[data-other-places]')).toBeVisible();
-    await shoot(page, 'capacity-refusal');
-    await page.goto(
-      tenantUrl(HARBOUR, `/stay?property=${HARBOUR_VIEW}&checkIn=2024-02-10&nights=2`),
-    );
-    await expect(page.locator('.calendar caption').first()).toBeVisible();
-    await shoot(page, 'stale-link-calendar');
-  }
-});
