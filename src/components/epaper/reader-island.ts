@@ -40,84 +40,125 @@ const FORMATS = [
   { type: 'image/webp', key: 'webp' },
 ] as const;
 
-function enhance(root: HTMLElement): void {
-  const count = Number(root.dataset.count) || 1;
-  const title = root.dataset.title ?? '';
-  let page = clampPage(Number(root.dataset.page), count);
+type Texts = { page: string; spread: string };
+
+/** One reader on the page: its state, and the methods every control, key and gesture calls. */
+class Reader {
+  readonly count: number;
+  readonly title: string;
+  readonly text: DOMStringMap;
+  readonly positionTexts: Texts;
+  readonly loadingTexts: Texts;
+  page: number;
   /** The page whose images are on screen: `page` once they have loaded. */
-  let shown = page;
+  shown: number;
   /** Counts turns, so a slow load that a later turn overtook changes nothing. */
-  let turns = 0;
-  let zoom: Zoom = parseZoom(root.dataset.zoom);
-  const $ = <E extends Element>(selector: string) => root.querySelector<E>(selector);
-  const image = $<HTMLImageElement>('[data-page-image]');
-  const partner = $<HTMLImageElement>('[data-partner-image]');
-  const viewport = $<HTMLElement>('[data-viewport]');
-  const live = $<HTMLElement>('[data-live]');
-  const zoomText = $<HTMLElement>('[data-zoom-label]');
-  const gotoInput = $<HTMLInputElement>('[data-goto]');
-  const toolbar = $<HTMLElement>('.toolbar');
-  const strip = $<HTMLElement>('.thumbs ol');
-  const cue = $<HTMLElement>('[data-loading-cue]');
-  const thumbs = new Map<number, HTMLAnchorElement>();
-  for (const link of root.querySelectorAll<HTMLAnchorElement>('.thumbs a[data-go]')) {
-    thumbs.set(Number(link.dataset.go), link);
+  turns = 0;
+  zoom: Zoom;
+  /** The sticky toolbar's height, for the CSS (`--toolbar`: fit height and scroll margin). */
+  toolbarHeight = 0;
+  idle: ReturnType<typeof setTimeout> | undefined;
+  readonly partner: HTMLImageElement | null;
+  readonly live: HTMLElement | null;
+  readonly zoomText: HTMLElement | null;
+  readonly gotoInput: HTMLInputElement | null;
+  readonly toolbar: HTMLElement | null;
+  readonly strip: HTMLElement | null;
+  readonly cue: HTMLElement | null;
+  readonly thumbs = new Map<number, HTMLAnchorElement>();
+
+  readonly root: HTMLElement;
+  readonly image: HTMLImageElement;
+  readonly viewport: HTMLElement;
+
+  constructor(root: HTMLElement, image: HTMLImageElement, viewport: HTMLElement) {
+    this.root = root;
+    this.image = image;
+    this.viewport = viewport;
+    const $ = <E extends Element>(selector: string) => root.querySelector<E>(selector);
+    this.count = Number(root.dataset.count) || 1;
+    this.title = root.dataset.title ?? '';
+    this.page = clampPage(Number(root.dataset.page), this.count);
+    this.shown = this.page;
+    this.zoom = parseZoom(root.dataset.zoom);
+    this.partner = $('[data-partner-image]');
+    this.live = $('[data-live]');
+    this.zoomText = $('[data-zoom-label]');
+    this.gotoInput = $('[data-goto]');
+    this.toolbar = $('.toolbar');
+    this.strip = $('.thumbs ol');
+    this.cue = $('[data-loading-cue]');
+    for (const link of root.querySelectorAll<HTMLAnchorElement>('.thumbs a[data-go]')) {
+      this.thumbs.set(Number(link.dataset.go), link);
+    }
+    // The tenant's language, rendered by the server (English only if an attribute is missing).
+    this.text = root.dataset;
+    this.positionTexts = {
+      page: this.text.textPosition ?? 'Page {page} of {count}',
+      spread: this.text.textSpread ?? 'Pages {first}–{second} of {count}',
+    };
+    this.loadingTexts = {
+      page: this.text.textLoading ?? 'Loading page {page}…',
+      spread: this.text.textLoadingSpread ?? 'Loading pages {first}–{second}…',
+    };
   }
-  if (!image || !viewport) return;
-  // The tenant's language, rendered by the server (English only if an attribute is missing).
-  const text = root.dataset;
-  const positionTexts = {
-    page: text.textPosition ?? 'Page {page} of {count}',
-    spread: text.textSpread ?? 'Pages {first}–{second} of {count}',
-  };
-  const loadingTexts = {
-    page: text.textLoading ?? 'Loading page {page}…',
-    spread: text.textLoadingSpread ?? 'Loading pages {first}–{second}…',
-  };
-  const altFor = (number: number) =>
-    text.textAlt ? fillText(text.textAlt, { page: number, title }) : pageAlt(number, title);
 
-  const spreads = () => layoutFor({ width: innerWidth, height: innerHeight }).spread;
-  const urlFor = (target: number, atZoom: number) =>
-    `${readerPath(location.pathname, target, atZoom)}${readerSearch(location.search, 1, 1)}${location.hash}`;
+  altFor(number: number): string {
+    const { textAlt } = this.text;
+    return textAlt
+      ? fillText(textAlt, { page: number, title: this.title })
+      : pageAlt(number, this.title);
+  }
 
-  const setLink = (link: HTMLAnchorElement | null, target: number | null, attr: string) => {
+  spreads(): boolean {
+    return layoutFor({ width: innerWidth, height: innerHeight }).spread;
+  }
+
+  /** The pages on screen for `page` (two where spreads are on). */
+  pagesOf(page: number): number[] {
+    return this.spreads() ? spreadOf(page, this.count) : [page];
+  }
+
+  urlFor(target: number, atZoom: number): string {
+    return `${readerPath(location.pathname, target, atZoom)}${readerSearch(location.search, 1, 1)}${location.hash}`;
+  }
+
+  setLink(link: HTMLAnchorElement | null, target: number | null, attr: string): void {
     if (!link) return;
     if (target === null) {
       link.removeAttribute('href');
       link.setAttribute('aria-disabled', 'true');
     } else {
-      link.href = attr === 'go' ? urlFor(target, zoom) : urlFor(page, target);
+      link.href = attr === 'go' ? this.urlFor(target, this.zoom) : this.urlFor(this.page, target);
       link.removeAttribute('aria-disabled');
     }
     link.setAttribute(`data-${attr}`, target === null ? '' : String(target));
-  };
+  }
 
-  const refreshLinks = () => {
-    for (const group of root.querySelectorAll<HTMLElement>('[data-mode]')) {
+  refreshLinks(): void {
+    const { count, zoom } = this;
+    for (const group of this.root.querySelectorAll<HTMLElement>('[data-mode]')) {
       const spread = group.dataset.mode === 'spread';
-      const near = neighboursIn(spread, page, count);
-      setLink(group.querySelector('[data-nav="prev"]'), near.prev, 'go');
-      setLink(group.querySelector('[data-nav="next"]'), near.next, 'go');
+      const near = neighboursIn(spread, this.page, count);
+      this.setLink(group.querySelector('[data-nav="prev"]'), near.prev, 'go');
+      this.setLink(group.querySelector('[data-nav="next"]'), near.next, 'go');
       const position = group.querySelector('[data-position]');
-      if (position)
-        position.textContent = positionLabel(
-          spread ? spreadOf(shown, count) : [shown],
-          count,
-          positionTexts,
-        );
+      if (position) {
+        const pages = spread ? spreadOf(this.shown, count) : [this.shown];
+        position.textContent = positionLabel(pages, count, this.positionTexts);
+      }
     }
-    const [out, into] = root.querySelectorAll<HTMLAnchorElement>('[data-zoom-to]');
+    const [out, into] = this.root.querySelectorAll<HTMLAnchorElement>('[data-zoom-to]');
     const outZoom = zoomStep(zoom, -1);
     const inZoom = zoomStep(zoom, 1);
-    setLink(out ?? null, outZoom === zoom ? null : outZoom, 'zoom-to');
-    setLink(into ?? null, inZoom === zoom ? null : inZoom, 'zoom-to');
-    for (const [number, link] of thumbs) link.href = urlFor(number, zoom);
-  };
+    this.setLink(out ?? null, outZoom === zoom ? null : outZoom, 'zoom-to');
+    this.setLink(into ?? null, inZoom === zoom ? null : inZoom, 'zoom-to');
+    for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
+  }
 
   /** The AVIF and WebP `<source>`s of a page image's `<picture>` (made for an empty partner). */
-  const sourcesOf = (img: HTMLImageElement) =>
-    FORMATS.map(({ type }) => {
+  sourcesOf(img: HTMLImageElement): HTMLSourceElement[] {
+    return FORMATS.map(({ type }) => {
       const found = img.parentElement?.querySelector<HTMLSourceElement>(`source[type="${type}"]`);
       if (found) return found;
       const source = document.createElement('source');
@@ -125,184 +166,192 @@ function enhance(root: HTMLElement): void {
       img.before(source);
       return source;
     });
+  }
 
-  const show = (img: HTMLImageElement, number: number) => {
-    const thumb = thumbs.get(number);
+  show(img: HTMLImageElement, number: number): void {
+    const thumb = this.thumbs.get(number);
     img.width = Number(thumb?.dataset.width) || img.width;
     img.height = Number(thumb?.dataset.height) || img.height;
-    const sources = sourcesOf(img);
+    const sources = this.sourcesOf(img);
     FORMATS.forEach(({ key }, i) => {
       const source = sources[i];
       if (!source) return;
-      source.sizes = readerSizes(zoom);
+      source.sizes = readerSizes(this.zoom);
       source.srcset = thumb?.dataset[key] ?? '';
     });
     img.src = thumb?.dataset.src ?? '';
-    img.alt = altFor(number);
-  };
+    img.alt = this.altFor(number);
+  }
 
-  /** The sticky toolbar's height, for the CSS (`--toolbar`: fit height and scroll margin). */
-  let toolbarHeight = 0;
-  const measureToolbar = () => {
-    toolbarHeight = toolbar?.offsetHeight ?? 0;
-    if (toolbar) root.style.setProperty('--toolbar', `${toolbarHeight}px`);
-  };
+  measureToolbar(): void {
+    this.toolbarHeight = this.toolbar?.offsetHeight ?? 0;
+    if (this.toolbar) this.root.style.setProperty('--toolbar', `${this.toolbarHeight}px`);
+  }
 
   /** Scrolls the page (or spread) to just under the toolbar, unless it is wholly in view already. */
-  const reveal = () => {
+  reveal(): void {
     if (document.fullscreenElement) return;
-    const box = viewport.getBoundingClientRect();
-    const under = toolbar?.getBoundingClientRect().bottom ?? 0;
+    const box = this.viewport.getBoundingClientRect();
+    const under = this.toolbar?.getBoundingClientRect().bottom ?? 0;
     if (box.top >= under - 1 && box.bottom <= innerHeight + 1) return;
-    viewport.scrollIntoView({ block: 'start', inline: 'nearest', behavior: 'instant' });
-  };
+    this.viewport.scrollIntoView({ block: 'start', inline: 'nearest', behavior: 'instant' });
+  }
 
   /** Scrolls the thumbnail strip sideways to `thumb`, never the page itself. */
-  const follow = (thumb: HTMLElement) => {
-    if (!strip) return;
+  follow(thumb: HTMLElement): void {
+    if (!this.strip) return;
     const item = (thumb.parentElement ?? thumb).getBoundingClientRect();
-    const view = strip.getBoundingClientRect();
-    strip.scrollLeft += scrollToShow(
+    const view = this.strip.getBoundingClientRect();
+    this.strip.scrollLeft += scrollToShow(
       { start: item.left, end: item.right },
       { start: view.left, end: view.right },
     );
-  };
+  }
 
   /** The loading notice and aria-busy while `loading`; the position label names `shown`. */
-  const announce = (loading: boolean) => {
-    if (loading) viewport.setAttribute('aria-busy', 'true');
-    else viewport.removeAttribute('aria-busy');
-    if (cue) {
-      cue.hidden = !loading;
-      const pages = spreads() ? spreadOf(page, count) : [page];
-      const words = cue.querySelector('[data-loading-text]');
-      if (words) words.textContent = positionLabel(pages, count, loadingTexts);
+  announce(loading: boolean): void {
+    if (loading) this.viewport.setAttribute('aria-busy', 'true');
+    else this.viewport.removeAttribute('aria-busy');
+    if (this.cue) {
+      this.cue.hidden = !loading;
+      const words = this.cue.querySelector('[data-loading-text]');
+      if (words)
+        words.textContent = positionLabel(this.pagesOf(this.page), this.count, this.loadingTexts);
     }
-    refreshLinks();
-  };
+    this.refreshLinks();
+  }
 
   /** After a turn: the labels claim the new pages once every page image drawn has loaded. */
-  const settle = () => {
-    const turn = ++turns;
-    const drawn = [image, partner].filter(
+  settle(): void {
+    const turn = ++this.turns;
+    const drawn = [this.image, this.partner].filter(
       (img): img is HTMLImageElement => img !== null && img.getClientRects().length > 0,
     );
     // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
     for (const img of drawn) img.loading = 'eager';
     const pending = drawn.filter((img) => !img.complete);
     const done = () => {
-      if (turn !== turns) return;
-      shown = page;
-      announce(false);
+      if (turn !== this.turns) return;
+      this.shown = this.page;
+      this.announce(false);
     };
     if (pending.length === 0) {
       done();
       return;
     }
-    announce(true);
+    this.announce(true);
     // decode() settles when the image has loaded (or failed: its alt text is then what shows).
     void Promise.allSettled(pending.map((img) => img.decode())).then(done);
-  };
+  }
 
   /** Shows `target`; false when a page of its spread is outside the rendered thumbnails (the link loads it). */
-  const go = (target: number): boolean => {
+  go(target: number): boolean {
+    const { count, thumbs, partner } = this;
     const thumb = thumbs.get(target);
     const other = spreadOf(target, count).find((n) => n !== target);
     if (!thumb?.dataset.src || (other !== undefined && !thumbs.get(other)?.dataset.src))
       return false;
-    if (target === page) return true;
-    thumbs.get(page)?.removeAttribute('aria-current');
+    if (target === this.page) return true;
+    thumbs.get(this.page)?.removeAttribute('aria-current');
     thumb.setAttribute('aria-current', 'page');
-    page = target;
-    show(image, page);
+    this.page = target;
+    this.show(this.image, target);
     if (partner) {
       partner.hidden = other === undefined;
-      if (other !== undefined) show(partner, other);
-      partner.dataset.side = other !== undefined && other < page ? 'left' : 'right';
+      if (other !== undefined) this.show(partner, other);
+      partner.dataset.side = other !== undefined && other < target ? 'left' : 'right';
     }
-    root.dataset.page = String(page);
-    if (gotoInput) gotoInput.value = String(page);
+    this.root.dataset.page = String(target);
+    if (this.gotoInput) this.gotoInput.value = String(target);
     // Spoken at once: a screen reader has the new pages' alt texts before their pictures arrive.
-    if (live) {
-      live.textContent = positionLabel(
-        spreads() ? spreadOf(page, count) : [page],
-        count,
-        positionTexts,
-      );
-    }
-    settle();
-    follow(thumb);
-    viewport.scrollTop = 0;
-    reveal();
-    history.replaceState(history.state, '', urlFor(page, zoom));
-    // Warm the next page at the width this screen picks, so the common "next" is instant.
-    const ahead = thumbs.get(neighboursIn(spreads(), page, count).next ?? 0)?.dataset;
-    if (ahead?.src) {
-      // A detached <picture>: the browser picks the format and width it would show, and loads it.
-      const warm = document.createElement('picture');
-      for (const { type, key } of FORMATS) {
-        const source = document.createElement('source');
-        source.type = type;
-        source.sizes = readerSizes(zoom);
-        source.srcset = ahead[key] ?? '';
-        warm.append(source);
-      }
-      const img = document.createElement('img');
-      warm.append(img);
-      // Set last, inside the <picture>: otherwise the JPEG would start loading first.
-      img.src = ahead.src;
-    }
+    if (this.live)
+      this.live.textContent = positionLabel(this.pagesOf(target), count, this.positionTexts);
+    this.settle();
+    this.follow(thumb);
+    this.viewport.scrollTop = 0;
+    this.reveal();
+    history.replaceState(history.state, '', this.urlFor(target, this.zoom));
+    this.warmNext();
     return true;
-  };
+  }
 
-  const turn = (direction: 1 | -1) => {
-    const near = neighboursIn(spreads(), page, count);
-    const target = direction === 1 ? near.next : near.prev;
-    if (target !== null && !go(target)) location.assign(urlFor(target, zoom));
-  };
-
-  const setZoom = (next: Zoom) => {
-    if (next === zoom) return;
-    zoom = next;
-    root.dataset.zoom = String(zoom);
-    // A larger zoom asks the browser for a wider image from the same srcset.
-    for (const img of [image, partner]) {
-      if (img) for (const source of sourcesOf(img)) source.sizes = readerSizes(zoom);
+  /** Warms the next page at the width this screen picks, so the common "next" is instant. */
+  warmNext(): void {
+    const ahead = this.thumbs.get(
+      neighboursIn(this.spreads(), this.page, this.count).next ?? 0,
+    )?.dataset;
+    if (!ahead?.src) return;
+    // A detached <picture>: the browser picks the format and width it would show, and loads it.
+    const warm = document.createElement('picture');
+    for (const { type, key } of FORMATS) {
+      const source = document.createElement('source');
+      source.type = type;
+      source.sizes = readerSizes(this.zoom);
+      source.srcset = ahead[key] ?? '';
+      warm.append(source);
     }
-    if (zoomText) zoomText.textContent = zoomLabel(zoom);
-    if (live) live.textContent = `${text.textZoom ?? 'Zoom'} ${zoomLabel(zoom)}`;
-    refreshLinks();
-    history.replaceState(history.state, '', urlFor(page, zoom));
-  };
+    const img = document.createElement('img');
+    warm.append(img);
+    // Set last, inside the <picture>: otherwise the JPEG would start loading first.
+    img.src = ahead.src;
+  }
 
-  let idle: ReturnType<typeof setTimeout> | undefined;
-  const hideControls = () => {
-    clearTimeout(idle);
-    delete root.dataset.controls;
-  };
-  const showControls = () => {
-    if (document.fullscreenElement !== root) return;
-    root.dataset.controls = '';
-    clearTimeout(idle);
+  /** Shows `target` in place, or loads its address when it was not rendered. */
+  goOrLoad(target: number): void {
+    if (!this.go(target)) location.assign(this.urlFor(target, this.zoom));
+  }
+
+  turn(direction: 1 | -1): void {
+    const near = neighboursIn(this.spreads(), this.page, this.count);
+    const target = direction === 1 ? near.next : near.prev;
+    if (target !== null) this.goOrLoad(target);
+  }
+
+  setZoom(next: Zoom): void {
+    if (next === this.zoom) return;
+    this.zoom = next;
+    this.root.dataset.zoom = String(next);
+    // A larger zoom asks the browser for a wider image from the same srcset.
+    for (const img of [this.image, this.partner]) {
+      if (img) for (const source of this.sourcesOf(img)) source.sizes = readerSizes(next);
+    }
+    if (this.zoomText) this.zoomText.textContent = zoomLabel(next);
+    if (this.live) this.live.textContent = `${this.text.textZoom ?? 'Zoom'} ${zoomLabel(next)}`;
+    this.refreshLinks();
+    history.replaceState(history.state, '', this.urlFor(this.page, next));
+  }
+
+  hideControls(): void {
+    clearTimeout(this.idle);
+    delete this.root.dataset.controls;
+  }
+
+  showControls(): void {
+    if (document.fullscreenElement !== this.root) return;
+    this.root.dataset.controls = '';
+    clearTimeout(this.idle);
     const later = () => {
       // Not while the pointer rests on them.
-      if (root.querySelector('.toolbar:hover, .thumbs:hover'))
-        idle = setTimeout(later, CONTROLS_IDLE_MS);
-      else hideControls();
+      if (this.root.querySelector('.toolbar:hover, .thumbs:hover'))
+        this.idle = setTimeout(later, CONTROLS_IDLE_MS);
+      else this.hideControls();
     };
-    idle = setTimeout(later, CONTROLS_IDLE_MS);
-  };
+    this.idle = setTimeout(later, CONTROLS_IDLE_MS);
+  }
+}
 
-  root.addEventListener('click', (event) => {
+/** Page and zoom links, and the keyboard. */
+function listenToControls(reader: Reader): void {
+  reader.root.addEventListener('click', (event) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
       return;
     }
     const link = (event.target as Element).closest<HTMLAnchorElement>('a[href]');
     if (!link) return;
-    if (link.dataset.go && go(Number(link.dataset.go))) event.preventDefault();
+    if (link.dataset.go && reader.go(Number(link.dataset.go))) event.preventDefault();
     else if (link.dataset.zoomTo) {
       event.preventDefault();
-      setZoom(parseZoom(link.dataset.zoomTo));
+      reader.setZoom(parseZoom(link.dataset.zoomTo));
     }
   });
 
@@ -311,33 +360,36 @@ function enhance(root: HTMLElement): void {
     const active = document.activeElement;
     const action = keyAction({
       key: event.key,
-      page,
-      pageCount: count,
-      zoom,
+      page: reader.page,
+      pageCount: reader.count,
+      zoom: reader.zoom,
       modified: event.ctrlKey || event.metaKey || event.altKey,
       inField: active instanceof HTMLElement && isFormField(active),
-      spread: spreads(),
+      spread: reader.spreads(),
     });
     if (!action) {
-      showControls();
+      reader.showControls();
       return;
     }
     event.preventDefault();
-    if (action.type === 'zoom') setZoom(action.zoom);
-    else if (!go(action.page)) location.assign(urlFor(action.page, zoom));
+    if (action.type === 'zoom') reader.setZoom(action.zoom);
+    else reader.goOrLoad(action.page);
   });
+}
 
+/** Double click or tap zooms; one finger swiping sideways turns the page, two fingers pinch. */
+function listenToGestures(reader: Reader): void {
+  const { viewport } = reader;
   // Double click or double tap: 100 % ↔ 200 %, keeping the spot under the finger in view.
   viewport.addEventListener('dblclick', (event) => {
     const box = viewport.getBoundingClientRect();
     const x = (viewport.scrollLeft + event.clientX - box.left) / viewport.scrollWidth;
     const y = (viewport.scrollTop + event.clientY - box.top) / viewport.scrollHeight;
-    setZoom(zoom === 1 ? 2 : 1);
+    reader.setZoom(reader.zoom === 1 ? 2 : 1);
     viewport.scrollLeft = x * viewport.scrollWidth - (event.clientX - box.left);
     viewport.scrollTop = y * viewport.scrollHeight - (event.clientY - box.top);
   });
 
-  // Touch: one finger swiping sideways turns the page (at 100 %), two fingers pinch the zoom.
   const touches = new Map<number, { x0: number; y0: number; x: number; y: number }>();
   let pinchStart = 0;
   const spanOf = () => {
@@ -359,19 +411,23 @@ function enhance(root: HTMLElement): void {
     if (!at) return;
     if (touches.size === 2) {
       const direction = pinchDirection(pinchStart, spanOf());
-      if (direction) setZoom(zoomStep(zoom, direction));
+      if (direction) reader.setZoom(zoomStep(reader.zoom, direction));
       pinchStart = -1; // the other finger's release is not a swipe
-    } else if (event.type === 'pointerup' && pinchStart !== -1 && zoom === 1) {
+    } else if (event.type === 'pointerup' && pinchStart !== -1 && reader.zoom === 1) {
       const direction = swipeDirection(at.x - at.x0, at.y - at.y0);
-      if (direction) turn(direction);
+      if (direction) reader.turn(direction);
     }
     touches.delete(event.pointerId);
     if (touches.size === 0) pinchStart = 0;
   };
   viewport.addEventListener('pointerup', release);
   viewport.addEventListener('pointercancel', release);
+}
 
-  const fullscreen = $<HTMLButtonElement>('[data-fullscreen]');
+/** The full-screen button where the browser allows it; in full screen the controls come when asked. */
+function offerFullscreen(reader: Reader): void {
+  const { root, text } = reader;
+  const fullscreen = root.querySelector<HTMLButtonElement>('[data-fullscreen]');
   if (fullscreen && document.fullscreenEnabled) {
     fullscreen.hidden = false;
     fullscreen.addEventListener('click', () => {
@@ -383,28 +439,31 @@ function enhance(root: HTMLElement): void {
       const label = on ? text.textExitFullscreen : text.textFullscreen;
       const word = fullscreen.querySelector('[data-fullscreen-word]');
       if (label && word) word.textContent = label;
-      hideControls();
+      reader.hideControls();
       // The page, not the button, holds the focus: the toolbar stays out of the way until asked for.
-      if (on) viewport.focus({ preventScroll: true });
+      if (on) reader.viewport.focus({ preventScroll: true });
     });
   }
-
   // Full screen: the pointer moving, a tap or a key other than the reader's shows the toolbar and
   // thumbnails for a while (CSS keeps them while a keyboard user's focus is inside).
   root.addEventListener('pointermove', (event) => {
-    if (event.pointerType !== 'touch') showControls();
+    if (event.pointerType !== 'touch') reader.showControls();
   });
-  root.addEventListener('click', showControls);
+  root.addEventListener('click', () => reader.showControls());
+}
 
-  const current = thumbs.get(page);
-  if (current) follow(current);
-  measureToolbar();
+/** Places the opening page: the strip at its thumbnail, the spread under the measured toolbar. */
+function place(reader: Reader): void {
+  const { toolbar, viewport } = reader;
+  const current = reader.thumbs.get(reader.page);
+  if (current) reader.follow(current);
+  reader.measureToolbar();
   if (toolbar) {
     new ResizeObserver(() => {
       // Keep a spread that sat just under the toolbar there when the toolbar's height changes.
-      const docked = Math.abs(viewport.getBoundingClientRect().top - toolbarHeight) < 2;
-      measureToolbar();
-      if (docked) reveal();
+      const docked = Math.abs(viewport.getBoundingClientRect().top - reader.toolbarHeight) < 2;
+      reader.measureToolbar();
+      if (docked) reader.reveal();
     }).observe(toolbar);
   }
   // A fresh visit (a deep link, a link from the edition list) opens on the page, not the header;
@@ -412,13 +471,23 @@ function enhance(root: HTMLElement): void {
   const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
   const fresh = navigation?.type !== 'reload' && navigation?.type !== 'back_forward';
   if (fresh && scrollY === 0 && !location.hash) {
-    reveal();
+    reader.reveal();
     // Once more when everything has loaded (late styles or fonts), unless the reader scrolled.
     const settled = scrollY;
-    addEventListener('load', () => scrollY === settled && reveal(), { once: true });
+    addEventListener('load', () => scrollY === settled && reader.reveal(), { once: true });
   }
+}
 
-  $<HTMLElement>('[data-hint]')?.removeAttribute('hidden');
+function enhance(root: HTMLElement): void {
+  const image = root.querySelector<HTMLImageElement>('[data-page-image]');
+  const viewport = root.querySelector<HTMLElement>('[data-viewport]');
+  if (!image || !viewport) return;
+  const reader = new Reader(root, image, viewport);
+  listenToControls(reader);
+  listenToGestures(reader);
+  offerFullscreen(reader);
+  place(reader);
+  root.querySelector<HTMLElement>('[data-hint]')?.removeAttribute('hidden');
 }
 
 for (const root of document.querySelectorAll<HTMLElement>('[data-reader]')) enhance(root);
