@@ -125,22 +125,8 @@ export function publishingCore(options: PublishingClientOptions): ClientCore {
   });
 }
 
-/**
- * A publishing client bound to one tenant and (optionally) one user token.
- *
- * Reads go through the shared cache. Public content (posts, categories, tags, plans, streams,
- * comments, the e-paper list, an edition for anyone not signed in) is fetched without the user's
- * token (with the tenant's read token when it has one), so every visitor shares one cached copy.
- * Personal reads (`me`, a signed-in reader's edition) send the user's token and are cached per user
- * (token hash in the key), so a subscriber's edition pages never reach an anonymous visitor.
- *
- * Writes are never cached and invalidate nothing: after a write, read again with `{ fresh: true }`
- * where the page must show the change at once (otherwise it appears within the resource's TTL).
- *
- * Operations the site does not use (post writing, comment moderation) live in the test harness,
- * `tests/integration/operations.ts`.
- */
-export function publishingClient(options: PublishingClientOptions) {
+/** What the reads of one client share: its core and how it cleans what the API sends. */
+function readingKit(options: PublishingClientOptions) {
   const core = publishingCore(options);
   const iframeHosts = [...DEFAULT_IFRAME_HOSTS, ...(options.iframeHosts ?? [])];
   // Relative URLs in post HTML point at the CMS's own site, the origin of this API.
@@ -154,7 +140,7 @@ export function publishingClient(options: PublishingClientOptions) {
       ? { ...edition, requires_subscription: true, pages: [] }
       : edition;
   // A signed-in reader's edition is their own (cached per user); anyone else's is the shared one.
-  const editionAccess = options.token ? 'personal' : 'public';
+  const editionAccess: 'personal' | 'public' = options.token ? 'personal' : 'public';
 
   // Many APIs send each listed post's whole body; no list shows it, so it is neither sanitized nor
   // cached (50 bodies of a section-block read would otherwise sit in every tenant's cache).
@@ -176,14 +162,21 @@ export function publishingClient(options: PublishingClientOptions) {
   });
 
   return {
-    tenantId: options.tenantId,
-    /** The same client acting for another user (or anonymously with `undefined`). */
-    withToken(nextToken: string | undefined) {
-      return publishingClient({ ...options, token: nextToken });
-    },
+    core,
+    sanitize,
+    anonymousEdition,
+    editionAccess,
+    cleanSummary,
+    cleanStream,
+    archivePosts,
+  };
+}
 
-    // Authentication (never cached).
+type Kit = ReturnType<typeof readingKit>;
 
+/** Sign-in, registration, the signed-in user and sign-out. */
+function accountOperations({ core }: Kit) {
+  return {
     /** `POST /auth/login`. Wrong credentials → `ValidationError` with `fields.email`. */
     login(email: string, password: string): Promise<AuthResult> {
       return core.call({
@@ -220,9 +213,12 @@ export function publishingClient(options: PublishingClientOptions) {
         access: 'personal',
       });
     },
+  };
+}
 
-    // Posts.
-
+/** Posts, categories, tags and plans: public, cached once for every visitor. */
+function contentOperations({ core, sanitize, cleanSummary, archivePosts }: Kit) {
+  return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const query = {
         ...publishingPageQuery(params),
@@ -342,7 +338,17 @@ export function publishingClient(options: PublishingClientOptions) {
         readOptions,
       );
     },
+  };
+}
 
+/** E-paper, streams and comments. */
+function editionStreamCommentOperations({
+  core,
+  anonymousEdition,
+  editionAccess,
+  cleanStream,
+}: Kit) {
+  return {
     // E-paper: the list is the same for every reader (its badges come from `is_free`): one shared
     // copy, read with the tenant's token. An edition is the reader's own when they are signed in.
 
@@ -436,6 +442,35 @@ export function publishingClient(options: PublishingClientOptions) {
         access: 'personal',
       });
     },
+  };
+}
+
+/**
+ * A publishing client bound to one tenant and (optionally) one user token.
+ *
+ * Reads go through the shared cache. Public content (posts, categories, tags, plans, streams,
+ * comments, the e-paper list, an edition for anyone not signed in) is fetched without the user's
+ * token (with the tenant's read token when it has one), so every visitor shares one cached copy.
+ * Personal reads (`me`, a signed-in reader's edition) send the user's token and are cached per user
+ * (token hash in the key), so a subscriber's edition pages never reach an anonymous visitor.
+ *
+ * Writes are never cached and invalidate nothing: after a write, read again with `{ fresh: true }`
+ * where the page must show the change at once (otherwise it appears within the resource's TTL).
+ *
+ * Operations the site does not use (post writing, comment moderation) live in the test harness,
+ * `tests/integration/operations.ts`.
+ */
+export function publishingClient(options: PublishingClientOptions) {
+  const kit = readingKit(options);
+  return {
+    tenantId: options.tenantId,
+    /** The same client acting for another user (or anonymously with `undefined`). */
+    withToken(nextToken: string | undefined) {
+      return publishingClient({ ...options, token: nextToken });
+    },
+    ...accountOperations(kit),
+    ...contentOperations(kit),
+    ...editionStreamCommentOperations(kit),
   };
 }
 
