@@ -216,8 +216,8 @@ function accountOperations({ core }: Kit) {
   };
 }
 
-/** Posts, categories, tags and plans: public, cached once for every visitor. */
-function contentOperations({ core, sanitize, cleanSummary, archivePosts }: Kit) {
+/** Posts: public, cached once for every visitor. */
+function postOperations({ core, sanitize, cleanSummary }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const query = {
@@ -254,7 +254,12 @@ function contentOperations({ core, sanitize, cleanSummary, archivePosts }: Kit) 
         readOptions,
       );
     },
+  };
+}
 
+/** Categories, tags and plans. */
+function sectionOperations({ core, archivePosts }: Kit) {
+  return {
     // Categories and tags.
 
     listCategories(readOptions?: ReadOptions): Promise<Category[]> {
@@ -469,7 +474,8 @@ export function publishingClient(options: PublishingClientOptions) {
       return publishingClient({ ...options, token: nextToken });
     },
     ...accountOperations(kit),
-    ...contentOperations(kit),
+    ...postOperations(kit),
+    ...sectionOperations(kit),
     ...editionStreamCommentOperations(kit),
   };
 }
