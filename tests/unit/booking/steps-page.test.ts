@@ -1,10 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  stepRequest,
-  stayAnswer,
-  STEP_HEADER,
-  type BookedResult,
-} from '../../../src/lib/booking/steps/page.ts';
+import { stepRequest, stayAnswer, STEP_HEADER } from '../../../src/lib/booking/steps/page.ts';
+import type { StepState } from '../../../src/lib/booking/steps/order.ts';
 import { confirmation, config } from '../../fixtures/booking.ts';
 
 /** The page's view of a request: what stepRequest reads, and a redirect it can be seen to make. */
@@ -29,12 +25,18 @@ function astro(method: string, headers: Record<string, string> = {}) {
   return { page, deleted, kept };
 }
 
-const booked: BookedResult = {
-  stage: 'booked',
-  manage: '/stay/manage/token.sig',
-  mailed: true,
-  email: 'ada@example.com',
-  confirmation,
+const booked: StepState = {
+  step: 'done',
+  values: {},
+  errors: {},
+  offers: null,
+  message: '',
+  booked: {
+    manage: '/stay/manage/token.sig',
+    mailed: true,
+    email: 'ada@example.com',
+    confirmation,
+  },
 };
 
 describe('how a booking page answers a post', () => {
@@ -74,10 +76,11 @@ describe('how a booking page answers a post', () => {
 
   it('a refused post (the same stay booked moments ago) is kept for the GET its redirect leads to', async () => {
     const { page, kept } = astro('POST');
-    const refused = {
-      stage: 'review',
+    const refused: StepState = {
+      step: 'review',
       values: { propertyId: 'p', checkIn: '2099-03-28', checkOut: '2099-03-30', adults: '2' },
-      fields: {},
+      errors: {},
+      offers: null,
       message: 'booked moments ago',
       retry: false,
       sameStay: true,
@@ -85,7 +88,7 @@ describe('how a booking page answers a post', () => {
     const answer = (await stepRequest(page, config.properties, refused)) as Response;
     expect(answer.status).toBe(303);
     expect(answer.headers.get('Location')).toMatch(/^\/harbour-times\/stay\?step=review&/);
-    expect(kept).toHaveBeenCalledWith('booking:plain:harbour-times', refused);
+    expect(kept).toHaveBeenCalledWith('booking:draft:harbour-times', refused);
   });
 
   it('a post the action refused outright is answered with a redirect too, never a page to re-post', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepsModel } from '../../../src/lib/booking/steps/view-model.ts';
-import type { StepView } from '../../../src/lib/booking/steps/search.ts';
+import type { StepState } from '../../../src/lib/booking/steps/order.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { config, confirmation, offers, PROPERTY } from '../../fixtures/booking.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -22,7 +22,7 @@ const guest = {
   notes: 'Late arrival',
   idempotencyKey: 'k'.repeat(32),
 };
-const view = (step: StepView['step'], extra: Partial<StepView> = {}): StepView => ({
+const view = (step: StepState['step'], extra: Partial<StepState> = {}): StepState => ({
   step,
   values: guest,
   errors: {},

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../../failures/fields.ts';
 import type { MessageKey } from '../../i18n/dictionary.ts';
+import type { AvailabilityResult, Confirmation } from '../domain/types.ts';
 
 /**
  * The booking's steps, in order (the step forms and their step list), and which step asks for
@@ -45,3 +46,36 @@ export const STEP_TEXT = {
   review: { label: 'booking.stepReview', heading: 'booking.reviewHeading' },
   done: { label: 'booking.stepDone', heading: null },
 } as const satisfies Record<Step, { label: MessageKey; heading: MessageKey | null }>;
+
+/**
+ * The booking's one step state: what the search makes of the address (search.ts), what the
+ * `bookStay` action answers and the session keeps between its POST and GET (page.ts), and what a
+ * booking page renders (view-model.ts).
+ */
+export interface StepState {
+  step: Step;
+  values: Record<string, string>;
+  errors: FieldErrors;
+  /** The rooms the search found (null before the guests step, and in what the action answers). */
+  offers: AvailabilityResult | null;
+  /** Why the step could not go on (the lodging API busy or down, a refusal); '' when none. */
+  message: string;
+  /** The message is a wait (busy, down): the same form again may work. */
+  retry?: boolean;
+  /** Seconds until `retry` can work (the "Try again" button is not offered before). */
+  wait?: number;
+  /** A party too big for the chosen place: the tenant's other places that take it. */
+  alternatives?: string[];
+  /** A link's stay that has passed (dropped, so the calendar opens at today): said once. */
+  stale?: { checkIn: string; checkOut: string };
+  /** The same stay was booked moments ago (see `sameStay` in domain/failures.ts): find it, or book another room. */
+  sameStay?: boolean;
+  /** The `done` step: the stay booked. */
+  booked?: {
+    confirmation: Confirmation;
+    /** The private manage path, without the tenant's prefix. */
+    manage: string;
+    mailed: boolean;
+    email: string;
+  };
+}

@@ -3,37 +3,16 @@ import { deleteIfKept } from '../../delivery/session-keys.ts';
 import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
-import { stepFlow, stepQuery, type BookedView, type SearchState, type StepView } from './search.ts';
+import { stepFlow, stepQuery } from './search.ts';
+import type { StepState } from './order.ts';
+import { hasErrors } from '../domain/rules.ts';
 import { bookingServiceFor } from '../../site/clients.ts';
 import type { PropertySummary } from '../domain/types.ts';
 
-/** What the `bookStay` action answered (details refused, or ready for review), kept between requests. */
-export interface StayResult {
-  stage: string;
-  values?: Record<string, string>;
-  fields?: SearchState['errors'];
-  message?: string;
-  /** The message is a wait (busy, down): the same post again may work. */
-  retry?: boolean;
-  /** Seconds until then. */
-  wait?: number;
-  /** Refused as the same stay booked moments ago (see `sameStay` in domain/failures.ts). */
-  sameStay?: boolean;
-}
-
 type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
 
-/** What the `bookStay` action answers once the stay is booked. */
-export interface BookedResult {
-  stage: 'booked';
-  manage: string;
-  mailed: boolean;
-  email: string;
-  confirmation: BookedView['confirmation'];
-}
-
-/** The details between the POST and the GET that shows them (one per tenant and browser). */
-const draftKey = (tenantId: string) => `booking:plain:${tenantId}`;
+/** What the `bookStay` action answered, kept between its POST and the GET that shows it. */
+const draftKey = (tenantId: string) => `booking:draft:${tenantId}`;
 
 /** Whether a post is answered with a redirect (a browser's form) or with the step in place. */
 export interface StepAnswer {
@@ -63,58 +42,49 @@ export function stayAnswer(request: Request): StepAnswer {
 export async function stepRequest(
   Astro: StepAstro,
   properties: PropertySummary[],
-  posted: BookedResult | StayResult | undefined,
+  posted: StepState | undefined,
   answer: StepAnswer = { redirect: true, keep: true },
-): Promise<StepView | Response> {
+): Promise<StepState | Response> {
   const { tenant, href } = Astro.locals;
   const key = draftKey(tenant.id);
   const session = answer.keep ? Astro.session : undefined;
-  if (posted && 'manage' in posted) {
+  const { method } = Astro.request;
+  if (posted?.booked) {
     await deleteIfKept(session, key);
-    const manage = posted.mailed ? `${posted.manage}?mailed=1` : posted.manage;
-    if (answer.redirect) return Astro.redirect(href(manage), 303);
-    const { confirmation, mailed, email } = posted;
-    return { ...doneView(), booked: { confirmation, manage: posted.manage, mailed, email } };
+    const { manage, mailed } = posted.booked;
+    if (answer.redirect) return Astro.redirect(href(mailed ? `${manage}?mailed=1` : manage), 303);
+    return posted;
   }
   // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
-  if (Astro.request.method === 'POST' && !posted && answer.redirect)
-    return Astro.redirect(href('/stay'), 303);
-  if (Astro.request.method === 'POST' && posted?.values) {
+  if (method === 'POST' && !posted && answer.redirect) return Astro.redirect(href('/stay'), 303);
+  if (method === 'POST' && posted) {
     session?.set(key, posted);
     if (answer.redirect && session) {
-      const step = posted.stage === 'review' ? 'review' : 'details';
+      const step = posted.step === 'review' ? 'review' : 'details';
       return Astro.redirect(href(`/stay${stepQuery(searchOf(posted.values), step)}`), 303);
     }
   }
   const wanted = Astro.url.searchParams.get('step');
   const kept =
-    Astro.request.method === 'POST'
+    method === 'POST'
       ? posted
       : wanted === 'details' || wanted === 'review'
-        ? stayResult(await session?.get(key))
+        ? keptState(await session?.get(key))
         : undefined;
   // A failed booking's message is said once: a reload shows the review without it.
-  if (kept?.message && Astro.request.method === 'GET')
+  if (kept?.message && method === 'GET')
     session?.set(key, { ...kept, message: '', retry: false, sameStay: false });
   // Back from the review to the details: the details as typed, without the review's verdict.
-  const shown = kept && wanted === 'details' ? { ...kept, stage: 'details' } : kept;
+  const shown = kept && wanted === 'details' ? { ...kept, step: 'details' as const } : kept;
   return stepView(Astro, properties, shown, answer.i18n);
 }
 
-const doneView = (): StepView => ({
-  step: 'done',
-  values: {},
-  errors: {},
-  offers: null,
-  message: '',
-});
-
-/** A kept result as this module wrote it, else nothing (a session of another version). */
-function stayResult(stored: unknown): StayResult | undefined {
+/** A kept state as this module wrote it, else nothing (a session of another version). */
+function keptState(stored: unknown): StepState | undefined {
   if (!stored || typeof stored !== 'object') return undefined;
-  const { stage, values } = stored as Partial<StayResult>;
-  return typeof stage === 'string' && values && typeof values === 'object'
-    ? (stored as StayResult)
+  const { step, values, errors } = stored as Partial<StepState>;
+  return typeof step === 'string' && values && typeof values === 'object' && errors
+    ? (stored as StepState)
     : undefined;
 }
 
@@ -138,9 +108,9 @@ function searchOf(values: Record<string, string>): Record<string, string> {
 export async function stepView(
   Astro: Pick<AstroGlobal, 'locals' | 'url'>,
   properties: PropertySummary[],
-  posted: StayResult | undefined,
+  posted: StepState | undefined,
   i18n: I18n = i18nFor(Astro.locals.tenant),
-): Promise<StepView> {
+): Promise<StepState> {
   const view = await searchStep(Astro, properties, posted);
   return {
     ...view,
@@ -152,34 +122,23 @@ export async function stepView(
 async function searchStep(
   Astro: Pick<AstroGlobal, 'locals' | 'url'>,
   properties: PropertySummary[],
-  posted: StayResult | undefined,
-): Promise<StepView> {
+  posted: StepState | undefined,
+): Promise<StepState> {
   const tenant = bookingTenant(Astro.locals);
   const first = properties[0]?.id ?? '';
   if (!tenant) return { step: 'dates', values: {}, errors: {}, offers: null, message: '' };
   const service = bookingServiceFor(tenant);
-  if (!posted?.values) {
-    const flow = await stepFlow(Astro.url.searchParams, service, first);
-    return { ...flow, message: flow.message ?? '', retry: flow.retry ?? false };
-  }
-  const values = posted.values;
-  const query = new URLSearchParams({ ...searchOf(values), step: 'details' });
+  if (!posted) return { retry: false, ...(await stepFlow(Astro.url.searchParams, service, first)) };
+  const query = new URLSearchParams({ ...searchOf(posted.values), step: 'details' });
   const search = await stepFlow(query, service, first);
   if (search.step !== 'details')
-    return {
-      ...search,
-      message: search.message ?? posted.message ?? '',
-      retry: search.retry ?? false,
-    };
+    return { ...search, message: search.message || posted.message, retry: search.retry ?? false };
   return {
-    step:
-      posted.stage === 'review' && posted.fields && Object.keys(posted.fields).length === 0
-        ? 'review'
-        : 'details',
-    values: { ...search.values, ...values },
-    errors: posted.fields ?? {},
+    ...posted,
+    // The review only for details without a refusal.
+    step: posted.step === 'review' && !hasErrors(posted.errors) ? 'review' : 'details',
+    values: { ...search.values, ...posted.values },
     offers: search.offers,
-    message: posted.message ?? '',
     retry: posted.retry ?? false,
     wait: posted.wait ?? 0,
     sameStay: posted.sameStay === true,

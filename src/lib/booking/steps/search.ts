@@ -3,9 +3,9 @@ import { addDays, isIsoDate, stayErrors } from '../domain/dates.ts';
 import { BookingFailure } from '../domain/failures.ts';
 import { guestErrors, hasErrors } from '../domain/rules.ts';
 import type { BookingService } from '../service/service.ts';
-import type { AvailabilityResult, Confirmation } from '../domain/types.ts';
+import type { AvailabilityResult } from '../domain/types.ts';
 import { textKey } from '../../i18n/text-key.ts';
-import { earliestStep, STEPS } from './order.ts';
+import { earliestStep, STEPS, type Step, type StepState } from './order.ts';
 
 /**
  * The booking without JavaScript: dates, guests and room travel as GET query parameters (a search,
@@ -18,40 +18,6 @@ export const SEARCH_STEPS = STEPS.slice(0, 4) as ['dates', 'guests', 'rooms', 'd
 export type SearchStep = (typeof SEARCH_STEPS)[number];
 
 export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
-
-export interface SearchState {
-  step: SearchStep;
-  values: Record<string, string>;
-  errors: FieldErrors;
-  offers: AvailabilityResult | null;
-  /** Why the search could not run (the lodging API busy or down): the same form again may work. */
-  message?: string;
-  retry?: boolean;
-  /** Seconds until `retry` can work (the "Try again" button is not offered before). */
-  wait?: number;
-  /** A party too big for the chosen place: the tenant's other places that take it. */
-  alternatives?: string[];
-  /** A link's stay that has passed (dropped, so the calendar opens at today): said once. */
-  stale?: { checkIn: string; checkOut: string };
-  /** The same stay was booked moments ago (page.ts): find it, or book another room. */
-  sameStay?: boolean;
-}
-
-/** A booked stay as the last step shows it (rendered in place where no redirect is wanted). */
-export interface BookedView {
-  confirmation: Confirmation;
-  /** The private manage path, without the tenant's prefix. */
-  manage: string;
-  mailed: boolean;
-  email: string;
-}
-
-/** What a booking page shows: a step of the search, the details posted for review, or the stay booked. */
-export type StepView = Omit<SearchState, 'step' | 'message'> & {
-  step: SearchStep | 'review' | 'done';
-  message: string;
-  booked?: BookedView;
-};
 
 function wanted(value: string | null): SearchStep {
   // The review's address without its details (a session gone): the details, to type them again.
@@ -81,7 +47,7 @@ export async function stepFlow(
   query: URLSearchParams,
   service: Pick<BookingService, 'rules' | 'availability' | 'properties'>,
   defaultProperty: string,
-): Promise<SearchState> {
+): Promise<StepState> {
   const values: Record<string, string> = { property: defaultProperty, adults: '2', children: '0' };
   for (const name of [...SEARCH_FIELDS, 'roomTypeId'])
     if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
@@ -104,10 +70,10 @@ export async function stepFlow(
   const stale = step === 'guests' ? undefined : staleStay(values, service.rules().today);
   const target = stale ? 'dates' : wanted(step);
   const at = (
-    step: SearchStep,
+    step: Step,
     errors: FieldErrors = {},
     offers: AvailabilityResult | null = null,
-  ): SearchState => ({ step, values, errors, offers, ...(stale ? { stale } : {}) });
+  ): StepState => ({ step, values, errors, offers, message: '', ...(stale ? { stale } : {}) });
   if (target === 'dates') return at('dates');
 
   const dates = stayErrors(values['checkIn'] ?? '', values['checkOut'] ?? '', service.rules());
@@ -140,7 +106,7 @@ export async function stepFlow(
   } catch (error) {
     if (error instanceof BookingFailure && error.error.code === 'validation') {
       const fields = error.error.fields ?? {};
-      return at(earliestStep(fields, 'guests') as SearchStep, fields);
+      return at(earliestStep(fields, 'guests'), fields);
     }
     // Busy or down: the guests step again, with the reason and what was asked kept.
     if (error instanceof BookingFailure && error.error.code !== 'not_found')
@@ -157,10 +123,7 @@ export async function stepFlow(
 }
 
 /** A link's check-in before `today`: its dates, removed from `values`. */
-function staleStay(
-  values: Record<string, string>,
-  today: string,
-): SearchState['stale'] | undefined {
+function staleStay(values: Record<string, string>, today: string): StepState['stale'] {
   const checkIn = values['checkIn'] ?? '';
   if (!isIsoDate(checkIn) || checkIn >= today) return undefined;
   const checkOut = values['checkOut'] ?? '';

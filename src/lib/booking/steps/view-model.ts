@@ -7,7 +7,7 @@ import { countryOptions } from '../domain/countries.ts';
 import { nightsBetween, todayIn } from '../domain/dates.ts';
 import { confirmationView } from '../manage/view.ts';
 import { bookedFacts, searchFacts } from './partner-events.ts';
-import type { StepView } from './search.ts';
+import type { StepState } from './order.ts';
 import { roomFacts, type RoomFacts } from './room-facts.ts';
 import { reviewRows } from './summary-rows.ts';
 import type { AvailabilityResult, PropertySummary, RoomOffer } from '../domain/types.ts';
@@ -28,7 +28,7 @@ const BROWSER_KEYS = ['searching', 'sending', 'calendarHint', 'prevMonth', 'next
 
 /** What BookingSteps.astro shows for one step: everything computed, nothing left to the markup. */
 export function stepsModel(
-  state: StepView,
+  state: StepState,
   properties: PropertySummary[],
   tenant: Tenant,
   i18n: I18n,
