@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingFailure } from '../../../src/lib/booking/domain/failures.ts';
-import { keyMark } from '../../../src/lib/booking/service/service.ts';
+import { keyMark } from '../../../src/lib/booking/service/create.ts';
 import type { Mail } from '../../../src/lib/booking/mail/mailer.ts';
 import { closeRedis } from '../../../src/lib/upstream/redis.ts';
 import { startRedisServer } from '../redis-server.ts';

@@ -1,6 +1,8 @@
 import type { LodgingClient } from '../../lodging/client.ts';
 import type { Guest } from '../../lodging/schema.ts';
 import { classify } from '../../failures/classify.ts';
+import { i18nFor } from '../../i18n/index.ts';
+import type { BookingTenant } from '../../tenants/booking.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import { normalizePhone } from '../domain/rules.ts';
 import type { BookingRequest } from '../domain/schema.ts';
@@ -80,6 +82,25 @@ export async function onlineRequestsGuest(
     }
     throw error;
   }
+}
+
+/** The tenant's online-requests record (`email`), found or made once per process. */
+export function onlineRequestsRecord(tenant: BookingTenant, email: string) {
+  let holder: Promise<string> | undefined;
+  return (api: LodgingClient, requesterPhone: string): Promise<string> => {
+    const { t } = i18nFor(tenant);
+    const own = normalizePhone(tenant.lodging.contact?.phone ?? '');
+    holder ??= onlineRequestsGuest(api, {
+      email,
+      firstName: t('booking.onlineRequests.firstName'),
+      lastName: t('booking.onlineRequests.lastName'),
+      phone: own || requesterPhone || undefined,
+    }).catch((error: unknown) => {
+      holder = undefined;
+      throw error;
+    });
+    return holder;
+  };
 }
 
 /**

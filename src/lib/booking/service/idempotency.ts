@@ -13,13 +13,13 @@ import { textKey } from '../../i18n/text-key.ts';
  * - `done`: the booking it created, returned again to the same key (a double click, a retry);
  * - `unknown`: a create was sent and its outcome never arrived (5xx, timeout, dropped connection),
  *   with the guest record (and notes) it was sent with: a retry looks there for the booking first.
- * Besides, for a few seconds after a stay is booked, its stay key (see service.ts), so racing
+ * Besides, for a few seconds after a stay is booked, its stay key (see create.ts), so racing
  * submits of the same stay with other keys are turned away before any upstream call.
  *
  * With Redis configured, Redis is the guard: while it does not answer, reads and claims throw a
  * 503 "try again shortly" (never a write without its guard, which another server could not see).
  * After Redis comes back empty it has forgotten every key: `mayHaveForgotten` says so for a day,
- * and the service then looks for the key in the bookings themselves (service.ts, `keyMark`).
+ * and the service then looks for the key in the bookings themselves (create.ts, `keyMark`).
  */
 export type Attempt =
   | { fingerprint: string; state: 'done'; confirmation: Confirmation }
