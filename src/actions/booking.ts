@@ -1,15 +1,15 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { z } from 'zod';
-import { SERVER_CHECKS } from '../lib/booking/server-checks.ts';
-import { afterBooking, findAndMail, limit } from '../lib/booking/endpoint.ts';
-import { normalizeEmail } from '../lib/booking/email.ts';
+import { SERVER_CHECKS } from '../lib/booking/domain/server-checks.ts';
+import { afterBooking, findAndMail, limit } from '../lib/booking/api/plumbing.ts';
+import { normalizeEmail } from '../lib/booking/domain/email.ts';
 import { textKey } from '../lib/i18n/text-key.ts';
-import { BookingFailure } from '../lib/booking/failures.ts';
-import { cancelManagedStay } from '../lib/booking/manage-stay.ts';
-import { detailsErrors, hasErrors } from '../lib/booking/rules.ts';
-import { bookingFormFields, bookingRequestSchema } from '../lib/booking/schema.ts';
-import type { BookedResult } from '../lib/booking/step-request.ts';
-import { retryOf } from '../lib/booking/step-flow.ts';
+import { BookingFailure } from '../lib/booking/domain/failures.ts';
+import { cancelManagedStay } from '../lib/booking/manage/stay.ts';
+import { detailsErrors, hasErrors } from '../lib/booking/domain/rules.ts';
+import { bookingFormFields, bookingRequestSchema } from '../lib/booking/domain/schema.ts';
+import type { StepState } from '../lib/booking/steps/order.ts';
+import { retryOf } from '../lib/booking/steps/search.ts';
 import { bookingServiceFor } from '../lib/site/clients.ts';
 import { fieldErrorsOf, type FieldErrors } from '../lib/failures/fields.ts';
 import { bookingTenant } from '../lib/tenants/booking.ts';
@@ -22,19 +22,6 @@ const stayInput = z.object({
   ...bookingFormFields,
 });
 
-type Stage = 'details' | 'review';
-interface StayStep {
-  ok: boolean;
-  stage: Stage;
-  values: Record<string, string>;
-  fields: FieldErrors;
-  message: string;
-  retry: boolean;
-  wait?: number;
-  sameStay?: boolean;
-}
-type StayOutcome = ({ ok: true } & BookedResult) | StayStep;
-
 export const bookingActions = {
   /**
    * The booking without JavaScript: `review` checks the details and shows them for a last look,
@@ -43,27 +30,28 @@ export const bookingActions = {
   bookStay: defineAction({
     accept: 'form',
     input: stayInput,
-    handler: async ({ intent, ...form }, ctx): Promise<StayOutcome> => {
+    handler: async ({ intent, ...form }, ctx): Promise<StepState> => {
       const tenant = bookingTenant(ctx.locals);
       if (!tenant)
         throw new ActionError({ code: 'NOT_FOUND', message: 'Booking is not offered here.' });
       const values = Object.fromEntries(
         Object.entries(form).map(([key, value]) => [key, typeof value === 'string' ? value : '']),
       );
-      const back = (
-        stage: Stage,
-        fields: FieldErrors = {},
-        message = '',
-        retry = false,
-      ): StayStep => ({ ok: false, stage, values, fields, message, retry });
+      const back = (step: 'details' | 'review', errors: FieldErrors = {}): StepState => ({
+        step,
+        values,
+        errors,
+        offers: null,
+        message: '',
+        retry: false,
+      });
       if (intent === 'edit') return back('details');
       const parsed = bookingRequestSchema.safeParse(values);
       const fields = parsed.success
         ? detailsErrors(parsed.data, SERVER_CHECKS, tenant.lodging.fields)
         : fieldErrorsOf(parsed.error.issues);
       if (!parsed.success || hasErrors(fields)) return back('details', fields);
-      if (intent === 'review')
-        return { ok: true, stage: 'review', values, fields: {}, message: '', retry: false };
+      if (intent === 'review') return back('review');
       try {
         await limit(ctx, 'book');
         const service = bookingServiceFor(tenant);
@@ -71,19 +59,14 @@ export const bookingActions = {
           anotherRoom: intent === 'another',
         });
         const { manage, mailed } = await afterBooking(ctx, service, confirmation, parsed.data);
-        return {
-          ok: true,
-          stage: 'booked',
-          manage,
-          mailed,
-          email: parsed.data.email,
-          confirmation,
-        };
+        const booked = { manage, mailed, email: parsed.data.email, confirmation };
+        return { step: 'done', values: {}, errors: {}, offers: null, message: '', booked };
       } catch (error) {
         if (!(error instanceof BookingFailure)) throw error;
         if (error.error.code === 'validation') return back('details', error.error.fields ?? {});
         return {
-          ...back('review', {}, error.message),
+          ...back('review'),
+          message: error.message,
           ...retryOf(error),
           sameStay: error.error.code === 'same_stay',
         };

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { E2E_PORT } from './helpers.ts';
 import { day } from '../fixtures/dates.ts';
 
-// One schema decides what a booking request may hold (src/lib/booking/schema.ts): the form posted
+// One schema decides what a booking request may hold (src/lib/booking/domain/schema.ts): the form posted
 // without JavaScript (the `bookStay` action) and the widget's JSON API refuse the same input alike.
 
 const SITE = `http://127.0.0.1:${E2E_PORT}`;

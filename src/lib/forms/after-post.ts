@@ -19,7 +19,7 @@ export const ACTION_PARAM = '_action';
 
 /**
  * Actions whose forms are answered POST → 303 → GET. A form action joins by name; the booking steps
- * (`bookStay`, `findStay`, `cancelStay`) keep their own redirect for now (src/lib/booking/step-request.ts)
+ * (`bookStay`, `findStay`, `cancelStay`) keep their own redirect for now (src/lib/booking/steps/page.ts)
  * and can join here once their pages read the kept result instead of the POST.
  */
 export const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([

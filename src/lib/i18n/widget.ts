@@ -1,10 +1,7 @@
-import { MESSAGE_KEYS, type Message, type MessageKey } from './dictionary.ts';
+import type { MessageKey } from './dictionary.ts';
 import { createI18n, i18nFor, type I18n } from './index.ts';
 import { dictionaryFor } from './languages.ts';
 import type { Tenant } from '../tenants/schema.ts';
-
-/** The booking widget's texts (`widget.*`, `booking.error.*`), resolved for one locale, sent along as JSON. */
-export type WidgetText = Record<string, Message>;
 
 /**
  * The widget's `I18n`: the tenant's, or the one of an embed's `data-locale` (the tenant's overrides
@@ -15,16 +12,6 @@ export function widgetI18n(tenant: Tenant, locale: string | undefined): I18n {
   if (!locale || locale === tenant.locale) return own;
   const sameLanguage = dictionaryFor(locale).language === own.language;
   return createI18n(locale, tenant.timeZone, sameLanguage ? tenant.messages : {});
-}
-
-/** Keys the widget may show: its own, and the booking rules' messages it checks before a call. */
-const widgetKey = (key: string): boolean =>
-  key.startsWith('widget.') || key.startsWith('booking.error.') || key === 'booking.unavailable';
-
-export function widgetText(i18n: I18n): WidgetText {
-  return Object.fromEntries(
-    MESSAGE_KEYS.filter(widgetKey).map((key) => [key.replace(/^widget\./, ''), i18n.message(key)]),
-  );
 }
 
 /** The server's `t` spoken as the widget's `say` (keys without `widget.`), for presenters both share. */

@@ -1,7 +1,7 @@
-import { lazyLodgingClient } from '../booking/lodging.ts';
-import { smtpMailer, type Mailer } from '../booking/mailer.ts';
-import { bookingService } from '../booking/service.ts';
-import type { BookingService } from '../booking/service.ts';
+import { lazyLodgingClient } from '../booking/service/lodging.ts';
+import { smtpMailer, type Mailer } from '../booking/mail/mailer.ts';
+import { bookingService } from '../booking/service/service.ts';
+import type { BookingService } from '../booking/service/service.ts';
 import type { LodgingClient } from '../lodging/client.ts';
 import { profileFor } from '../profiles/site.ts';
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';

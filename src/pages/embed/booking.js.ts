@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
-import { embedLoader, embedTexts } from '../../lib/booking/embed-loader.ts';
+import { embedLoader, embedTexts } from '../../lib/booking/embed/loader.ts';
 import { bookingTenant } from '../../lib/tenants/booking.ts';
 
-/** The one-tag embed loader for partner pages (see `embed-loader.ts`). */
+/** The one-tag embed loader for partner pages (see `lib/booking/embed/loader.ts`). */
 export const GET: APIRoute = ({ locals }) => {
   const tenant = bookingTenant(locals);
   if (!tenant) {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lodgingClient } from '../../../src/lib/lodging/client.ts';
-import { statusKind } from '../../../src/lib/booking/status.ts';
-import type { Confirmation, StatusKind } from '../../../src/lib/booking/types.ts';
-import { confirmationOf } from '../../../src/lib/booking/wire.ts';
+import { statusKind } from '../../../src/lib/booking/domain/status.ts';
+import type { Confirmation, StatusKind } from '../../../src/lib/booking/domain/types.ts';
+import { confirmationOf } from '../../../src/lib/booking/service/wire.ts';
 import { demo, freshUpstream } from '../harness.ts';
 import {
   bookingsIn,

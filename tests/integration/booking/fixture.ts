@@ -1,8 +1,8 @@
 import { startMock } from '../../../mock/index.ts';
-import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
-import type { BookingRequest } from '../../../src/lib/booking/schema.ts';
-import type { Mailer } from '../../../src/lib/booking/mailer.ts';
-import { bookingService } from '../../../src/lib/booking/service.ts';
+import { addDays, todayIn } from '../../../src/lib/booking/domain/dates.ts';
+import type { BookingRequest } from '../../../src/lib/booking/domain/schema.ts';
+import type { Mailer } from '../../../src/lib/booking/mail/mailer.ts';
+import { bookingService } from '../../../src/lib/booking/service/service.ts';
 import type { TenantInput } from '../../../src/lib/tenants/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { demo, freshUpstream } from '../harness.ts';

@@ -1,8 +1,8 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingService } from '../../../src/lib/booking/service.ts';
-import { smtpMailer } from '../../../src/lib/booking/mailer.ts';
+import { bookingService } from '../../../src/lib/booking/service/service.ts';
+import { smtpMailer } from '../../../src/lib/booking/mail/mailer.ts';
 import { closeRedis } from '../../../src/lib/upstream/redis.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { demo, freshUpstream } from '../harness.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BookingFailure } from '../../../src/lib/booking/failures.ts';
-import { keyMark } from '../../../src/lib/booking/service.ts';
-import type { Mail } from '../../../src/lib/booking/mailer.ts';
+import type { BookingFailure } from '../../../src/lib/booking/domain/failures.ts';
+import { keyMark } from '../../../src/lib/booking/service/create.ts';
+import type { Mail } from '../../../src/lib/booking/mail/mailer.ts';
 import { closeRedis } from '../../../src/lib/upstream/redis.ts';
 import { startRedisServer } from '../redis-server.ts';
 import type { RedisServer } from '../redis-server.ts';

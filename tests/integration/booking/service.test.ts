@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BookingFailure } from '../../../src/lib/booking/failures.ts';
-import { bookingService } from '../../../src/lib/booking/service.ts';
-import type { BookingRequest } from '../../../src/lib/booking/schema.ts';
+import { BookingFailure } from '../../../src/lib/booking/domain/failures.ts';
+import { bookingService } from '../../../src/lib/booking/service/service.ts';
+import type { BookingRequest } from '../../../src/lib/booking/domain/schema.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { demo, startTestMock, type Mock } from '../harness.ts';

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { aroundContact, contactLine, contactLinks } from '../../../src/lib/booking/contact.ts';
+import {
+  aroundContact,
+  contactLine,
+  contactLinks,
+} from '../../../src/lib/booking/domain/contact.ts';
 
 const contact = { phone: '+44 20 7946 0000', email: 'rooms@harbour-hotels.test' };
 

@@ -5,7 +5,7 @@ import {
   nightsBetween,
   stayErrors,
   todayIn,
-} from '../../../src/lib/booking/dates.ts';
+} from '../../../src/lib/booking/domain/dates.ts';
 import { english } from '../../fixtures/english.ts';
 
 const originalTz = process.env['TZ'];

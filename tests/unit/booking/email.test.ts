@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hasLookAlikeLetters, normalizeEmail } from '../../../src/lib/booking/email.ts';
-import { detailsErrors } from '../../../src/lib/booking/rules.ts';
-import { SERVER_CHECKS } from '../../../src/lib/booking/server-checks.ts';
+import { hasLookAlikeLetters, normalizeEmail } from '../../../src/lib/booking/domain/email.ts';
+import { detailsErrors } from '../../../src/lib/booking/domain/rules.ts';
+import { SERVER_CHECKS } from '../../../src/lib/booking/domain/server-checks.ts';
 import { english } from '../../fixtures/english.ts';
 
 describe('e-mail addresses', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { stayLinkSchema } from '../../../src/lib/booking/schema.ts';
+import { stayLinkSchema } from '../../../src/lib/booking/domain/schema.ts';
 
 const docs = readFileSync(new URL('../../../docs/booking-partners.md', import.meta.url), 'utf8');
 const snippet = /```html\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';

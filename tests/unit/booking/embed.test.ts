@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { embedSettings } from '../../../src/lib/booking/embed.ts';
-import { embedLoader } from '../../../src/lib/booking/embed-loader.ts';
+import { embedSettings } from '../../../src/lib/booking/embed/settings.ts';
+import { embedLoader } from '../../../src/lib/booking/embed/loader.ts';
 import { parseTenantsText } from '../../../src/lib/tenants/schema.ts';
 
 const tenants = parseTenantsText(readFileSync('tenants.json', 'utf8')).tenants;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stayIcs } from '../../../src/lib/booking/ics.ts';
+import { stayIcs } from '../../../src/lib/booking/manage/ics.ts';
 
 const event = {
   uid: 'HV-1@harbour-times',

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { findAndMail } from '../../../src/lib/booking/endpoint.ts';
-import type { BookingService } from '../../../src/lib/booking/service.ts';
+import { findAndMail } from '../../../src/lib/booking/api/plumbing.ts';
+import type { BookingService } from '../../../src/lib/booking/service/service.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 // "Find my booking" mails a booking's link to the address it was made with: however many look-ups

@@ -3,7 +3,7 @@ import {
   linkSecret,
   signManageToken,
   verifyManageToken,
-} from '../../../src/lib/booking/manage-link.ts';
+} from '../../../src/lib/booking/manage/link.ts';
 
 const SECRET = 'a-long-enough-test-secret';
 const BOOKING = {

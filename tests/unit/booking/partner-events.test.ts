@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bookedFacts, searchFacts } from '../../../src/lib/booking/partner-events.ts';
+import { bookedFacts, searchFacts } from '../../../src/lib/booking/steps/partner-events.ts';
 import { confirmation, offers, PROPERTY } from '../../fixtures/booking.ts';
 
 /** The fields docs/booking-partners.md promises partners, in its order. */

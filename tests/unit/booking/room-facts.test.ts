@@ -5,8 +5,8 @@ import {
   nightlyPrice,
   roomFacts,
   type RoomSay,
-} from '../../../src/lib/booking/room-facts.ts';
-import type { RoomOffer } from '../../../src/lib/booking/types.ts';
+} from '../../../src/lib/booking/steps/room-facts.ts';
+import type { RoomOffer } from '../../../src/lib/booking/domain/types.ts';
 
 const sayIn = (locale: string): RoomSay => {
   const { t } = createI18n(locale, 'UTC');

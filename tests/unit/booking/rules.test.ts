@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_CODES, isCountryCode } from '../../../src/lib/booking/countries.ts';
-import { detailsErrors, guestErrors } from '../../../src/lib/booking/rules.ts';
-import { SERVER_CHECKS } from '../../../src/lib/booking/server-checks.ts';
+import { COUNTRY_CODES, isCountryCode } from '../../../src/lib/booking/domain/countries.ts';
+import { detailsErrors, guestErrors } from '../../../src/lib/booking/domain/rules.ts';
+import { SERVER_CHECKS } from '../../../src/lib/booking/domain/server-checks.ts';
 import { english } from '../../fixtures/english.ts';
 
 const capacity = { maxAdults: 3, maxChildren: 2, maxOccupancy: 4 };

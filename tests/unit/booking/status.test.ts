@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdsRoom, statusKind } from '../../../src/lib/booking/status.ts';
+import { holdsRoom, statusKind } from '../../../src/lib/booking/domain/status.ts';
 
 describe('statusKind', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { widgetSay } from '../../../src/lib/i18n/widget.ts';
-import { reviewRows, stayRows } from '../../../src/lib/booking/summary-rows.ts';
+import { reviewRows, stayRows } from '../../../src/lib/booking/steps/summary-rows.ts';
 
 const en = widgetSay(createI18n('en-GB', 'UTC'));
 const de = widgetSay(createI18n('de-CH', 'UTC'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import BookingSteps from '../../../src/components/booking/BookingSteps.astro';
-import type { StepView } from '../../../src/lib/booking/step-flow.ts';
-import type { PropertySummary } from '../../../src/lib/booking/types.ts';
+import type { StepState } from '../../../src/lib/booking/steps/order.ts';
+import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { config, offers, PROPERTY } from '../../fixtures/booking.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -45,8 +45,8 @@ const details = {
   idempotencyKey: 'key0000000000000000',
 };
 
-function steps(state: Partial<StepView>) {
-  const view: StepView = {
+function steps(state: Partial<StepState>) {
+  const view: StepState = {
     step: 'review',
     values: details,
     errors: {},

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BookingFailure } from '../../../src/lib/booking/failures.ts';
+import { BookingFailure } from '../../../src/lib/booking/domain/failures.ts';
 import {
   classify,
   isSignedOut,

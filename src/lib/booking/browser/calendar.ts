@@ -1,4 +1,4 @@
-import { addDays, isIsoDate } from '../dates.ts';
+import { addDays, isIsoDate } from '../domain/dates.ts';
 
 /**
  * A date-range calendar beside the native date inputs (which stay the source of truth): a grid per

@@ -1,4 +1,4 @@
-import { addDays, isIsoDate, nightsBetween } from '../dates.ts';
+import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
 import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
 import type { CalendarRules } from './calendar.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
@@ -22,7 +22,7 @@ interface Entry {
   values: Values;
 }
 
-/** The header the server answers with a step in place instead of a redirect (step-request.ts). */
+/** The header the server answers with a step in place instead of a redirect (steps/page.ts). */
 const STEP_HEADER = 'x-masthead-step';
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;

@@ -344,8 +344,6 @@ export const de: Dictionary = {
   'booking.review': 'Prüfen',
   'booking.reviewHeading': 'Prüfen und buchen',
   'booking.book': 'Buchen',
-  'booking.doneHeading': 'Buchung bestätigt',
-  'booking.doneText': 'Vielen Dank. Wir haben Ihre Buchung an das Hotel geschickt.',
   'booking.again': 'Weiteren Aufenthalt buchen',
   'booking.steps': 'Buchungsschritte',
   'booking.stepDates': 'Daten',
@@ -479,8 +477,6 @@ export const de: Dictionary = {
   'widget.guests': { one: '{count} Gast', other: '{count} Gäste' },
   'widget.adults': { one: '{count} Erwachsene Person', other: '{count} Erwachsene' },
   'widget.children': { one: '{count} Kind', other: '{count} Kinder' },
-  'widget.sleeps': ' · für {count} Personen',
-  'widget.notAvailable': 'Für diese Daten und Gäste nicht verfügbar',
   'widget.nothingFree':
     'Für diese Daten ist nichts frei. Bitte gehen Sie zurück und wählen Sie andere Daten.',
   'widget.place': 'Unterkunft',

@@ -338,8 +338,6 @@ export const en = {
   'booking.review': 'Review',
   'booking.reviewHeading': 'Check and book',
   'booking.book': 'Book',
-  'booking.doneHeading': 'Booking confirmed',
-  'booking.doneText': 'Thank you. We have sent your booking to the hotel.',
   'booking.again': 'Book another stay',
   'booking.steps': 'Booking steps',
   'booking.stepDates': 'Dates',
@@ -386,7 +384,7 @@ export const en = {
   'manage.cancelNo': 'No, keep it',
   'manage.cancelledNow': 'Your booking is cancelled. The hotel has been told.',
   'manage.cancelFailed': 'The booking could not be cancelled just now: {message}',
-  // Booking rules and failures (src/lib/booking), also sent to the widget; {wait} is a duration
+  // Booking rules and failures (src/lib/booking), also in the JSON API's answers; {wait} is a duration
   'booking.error.placeRequired': 'Choose a place to stay.',
   'booking.error.checkInRequired': 'Choose a check-in date.',
   'booking.error.checkInFormat': 'Enter the check-in date as YYYY-MM-DD.',
@@ -464,13 +462,11 @@ export const en = {
     'We could not reach the booking service. Your details are kept: please try again.',
   'booking.error.forbidden': 'This request is not allowed.',
   'booking.error.badJson': 'The request was not valid JSON.',
-  // Booking widget (client side): passed to the widget as JSON, see src/lib/i18n/widget.ts
+  // Booking steps' words (said through widgetSay); the element gets the few it says itself as JSON (steps/view-model.ts)
   'widget.nights': { one: '{count} night', other: '{count} nights' },
   'widget.guests': { one: '{count} guest', other: '{count} guests' },
   'widget.adults': { one: '{count} adult', other: '{count} adults' },
   'widget.children': { one: '{count} child', other: '{count} children' },
-  'widget.sleeps': ' · sleeps {count}',
-  'widget.notAvailable': 'Not available for these dates and guests',
   'widget.nothingFree': 'Nothing is free for these dates. Please go back and try other dates.',
   'widget.place': 'Place',
   'widget.room': 'Room',

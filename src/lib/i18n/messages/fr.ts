@@ -343,8 +343,6 @@ export const fr: Dictionary = {
   'booking.review': 'Vérifier',
   'booking.reviewHeading': 'Vérifier et réserver',
   'booking.book': 'Réserver',
-  'booking.doneHeading': 'Réservation confirmée',
-  'booking.doneText': 'Merci. Nous avons transmis votre réservation à l’hôtel.',
   'booking.again': 'Réserver un autre séjour',
   'booking.steps': 'Étapes de la réservation',
   'booking.stepDates': 'Dates',
@@ -477,8 +475,6 @@ export const fr: Dictionary = {
   'widget.guests': { one: '{count} personne', other: '{count} personnes' },
   'widget.adults': { one: '{count} adulte', other: '{count} adultes' },
   'widget.children': { one: '{count} enfant', other: '{count} enfants' },
-  'widget.sleeps': ' · {count} personnes',
-  'widget.notAvailable': 'Indisponible pour ces dates et ces personnes',
   'widget.nothingFree':
     'Rien n’est libre à ces dates. Revenez en arrière et essayez d’autres dates.',
   'widget.place': 'Hébergement',

@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
-import { handle, limit } from '../../../lib/booking/endpoint.ts';
-import { availabilityQuerySchema } from '../../../lib/booking/schema.ts';
+import { handle, limit } from '../../../lib/booking/api/plumbing.ts';
+import { availabilityQuerySchema } from '../../../lib/booking/domain/schema.ts';
 import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
-import { invalid } from '../../../lib/booking/failures.ts';
+import { invalid } from '../../../lib/booking/domain/failures.ts';
 
 /** `GET ?property&checkIn&checkOut&adults&children`: the rooms free for that stay, with prices. */
 export const GET: APIRoute = (context) =>

@@ -5,10 +5,10 @@ import {
   handle,
   limit,
   readJson,
-} from '../../../lib/booking/endpoint.ts';
-import { bookingRequestSchema } from '../../../lib/booking/schema.ts';
+} from '../../../lib/booking/api/plumbing.ts';
+import { bookingRequestSchema } from '../../../lib/booking/domain/schema.ts';
 import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
-import { invalid } from '../../../lib/booking/failures.ts';
+import { invalid } from '../../../lib/booking/domain/failures.ts';
 
 /** `POST` JSON from this site's own pages: finds or creates the guest, then books once per key. */
 export const POST: APIRoute = (context) =>

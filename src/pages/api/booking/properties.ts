@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { handle } from '../../../lib/booking/endpoint.ts';
+import { handle } from '../../../lib/booking/api/plumbing.ts';
 
 /** `GET`: the places to stay this tenant offers, with room types and capacity. */
 export const GET: APIRoute = (context) =>

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { stayIcs } from '../../../../lib/booking/ics.ts';
-import { loadManagedStay } from '../../../../lib/booking/manage-stay.ts';
+import { stayIcs } from '../../../../lib/booking/manage/ics.ts';
+import { loadManagedStay } from '../../../../lib/booking/manage/stay.ts';
 import { classify, isTemporary } from '../../../../lib/failures/classify.ts';
 import { i18nFor } from '../../../../lib/i18n/index.ts';
 

@@ -1,0 +1,258 @@
+import type { APIContext } from 'astro';
+import { settings } from '../../settings/settings.ts';
+import type { I18n } from '../../i18n/index.ts';
+import { localize, localizeFields } from '../../i18n/text.ts';
+import { widgetI18n } from '../../i18n/widget.ts';
+import { createHash } from 'node:crypto';
+import { logError, logWarn } from '../../log/log.ts';
+import { publicOrigin } from '../../request/public-origin.ts';
+import { mailUrl } from '../../tenants/mail-origin.ts';
+import { normalizeEmail } from '../domain/email.ts';
+import { clientIp, consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
+import { bookingTenant } from '../../tenants/booking.ts';
+import { BookingFailure, busy, notOffered, toFailure } from '../domain/failures.ts';
+import { bookingServiceFor } from '../../site/clients.ts';
+import type { BookingService } from '../service/service.ts';
+import type { ApiResult, Confirmation } from '../domain/types.ts';
+import { managePath } from '../manage/stay.ts';
+import type { BookingRequest } from '../domain/schema.ts';
+import { textKey } from '../../i18n/text-key.ts';
+const { BOOKING_PER_IP_PER_10_MIN, BOOKING_SEARCHES_PER_IP_PER_MIN, REDIS_URL, TRUST_PROXY } =
+  settings();
+
+/** Shared plumbing of the `/api/booking/*` endpoints: JSON answers, origin check, per-IP limits. */
+
+const LIMITS = {
+  // Creating bookings: a person books a handful of stays, not dozens, from one address.
+  book: { points: BOOKING_PER_IP_PER_10_MIN, duration: 600 },
+  // Searches: generous, but one visitor must not spend the tenant's whole upstream budget.
+  search: { points: BOOKING_SEARCHES_PER_IP_PER_MIN, duration: 60 },
+  // "Find my booking" e-mails links: as few as bookings, so it cannot be used to send mail in bulk.
+  find: { points: BOOKING_PER_IP_PER_10_MIN, duration: 600 },
+} as const;
+type LimitKind = keyof typeof LIMITS;
+
+export function json<T>(
+  body: ApiResult<T>,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'private, no-store',
+      ...headers,
+    },
+  });
+}
+
+/** A failure as JSON, its messages in the language the caller asked for. */
+export function failure(error: BookingFailure, i18n: I18n): Response {
+  const headers: Record<string, string> = {};
+  if (error.error.retryAfter !== undefined) headers['Retry-After'] = String(error.error.retryAfter);
+  const { message, fields } = error.error;
+  const body = {
+    ...error.error,
+    message: localize(i18n, message),
+    ...(fields ? { fields: localizeFields(i18n, fields) } : {}),
+  };
+  return json({ ok: false, error: body }, error.status, headers);
+}
+
+/**
+ * The language of the answer: the first `Accept-Language` tag (the widget sends its own locale,
+ * which an embed's `data-locale` may set), else the tenant's.
+ */
+export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
+  const tag = context.request.headers.get('accept-language')?.split(/[,;]/)[0]?.trim() ?? '';
+  let locale: string | undefined;
+  try {
+    locale = tag && tag !== '*' ? Intl.getCanonicalLocales(tag)[0] : undefined;
+  } catch {
+    locale = undefined;
+  }
+  return widgetI18n(context.locals.tenant, locale);
+}
+
+/**
+ * An absolute address on this tenant's site for an e-mail: from the tenant's configured hosts
+ * (`mailOrigin`), never from the request's `Host` or `X-Forwarded-Host`; `path` without the tenant's
+ * path prefix (the origin is the tenant's own host). `null` when the tenant has no host to name.
+ */
+export function mailAddress(context: Pick<APIContext, 'locals'>, path: string): string | null {
+  return mailUrl(context.locals.site, path);
+}
+
+/** The manage link and the site's address for an e-mail, or null (nothing may be mailed). */
+function mailLinks(context: Pick<APIContext, 'locals'>, manage: string) {
+  const manageUrl = mailAddress(context, manage);
+  const site = mailAddress(context, '/');
+  if (!manageUrl || !site) {
+    logWarn('booking.mail_no_origin', {
+      tenant: context.locals.site?.tenant.id,
+      note: 'the tenant has no exact host name in tenants.json: no link is mailed',
+    });
+    return null;
+  }
+  return { manageUrl, site };
+}
+
+/**
+ * After a booking: its private link, and the confirmation e-mail (once; `mailed` says whether one
+ * went out, so no page promises an e-mail that was not sent).
+ */
+export async function afterBooking(
+  context: Pick<APIContext, 'locals'>,
+  service: BookingService,
+  confirmation: Confirmation,
+  guest: Pick<BookingRequest, 'email' | 'firstName' | 'lastName'>,
+): Promise<{ manage: string; mailed: boolean }> {
+  // Without the tenant's path prefix (as `href` takes it).
+  const manage = managePath(service.tenant.id, confirmation);
+  const links = mailLinks(context, manage);
+  const mailed = links
+    ? await service.mailConfirmation({
+        confirmation,
+        to: guest.email,
+        guestName: `${guest.firstName.trim()} ${guest.lastName.trim()}`,
+        ...links,
+      })
+    : false;
+  return { manage, mailed };
+}
+
+/**
+ * `checkOrigin` covers form posts only: a JSON POST must come from a page of this site (the
+ * on-site widget or the same-origin embed iframe), with a JSON body.
+ */
+export function assertSameOrigin(context: APIContext): void {
+  const origin = context.request.headers.get('origin');
+  const type = context.request.headers.get('content-type') ?? '';
+  const own = publicOrigin(context.url, context.request.headers, TRUST_PROXY);
+  if (origin !== own || !type.startsWith('application/json')) {
+    throw new BookingFailure(403, {
+      code: 'forbidden',
+      message: textKey('booking.error.forbidden'),
+    });
+  }
+}
+
+type Visit = Pick<APIContext, 'locals' | 'request' | 'clientAddress'>;
+export async function limit(context: Visit, kind: LimitKind): Promise<void> {
+  const key = `${context.locals.site?.tenant.id ?? '-'}|${clientIp(context, TRUST_PROXY)}`;
+  const outcome = await consumeLimit(
+    visitorLimiter(`booking:${kind}`, LIMITS[kind], REDIS_URL),
+    key,
+  );
+  if (outcome.ok) return;
+  const wait = outcome.retryAfterSeconds;
+  const message = {
+    book: textKey('booking.error.tooManyBookings', { wait }),
+    search: textKey('booking.error.tooManySearches', { wait }),
+    find: textKey('booking.error.tooManyFinds', { wait }),
+  }[kind];
+  throw busy(message, wait);
+}
+
+/**
+ * Link mails ("find my booking") per recipient and per booking, across servers with Redis: a few an
+ * hour and a few more a day, whoever asks and from wherever.
+ */
+const LINK_MAILS = {
+  recipientHour: { points: 3, duration: 3600 },
+  recipientDay: { points: 10, duration: 86_400 },
+  bookingHour: { points: 3, duration: 3600 },
+} as const;
+
+/** Spends one link mail to `email` for the booking `reference`; false once a cap is reached. */
+export async function mayMailLink(
+  tenantId: string,
+  email: string,
+  reference: string,
+): Promise<boolean> {
+  const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
+  const recipient = `${tenantId}|${hash(normalizeEmail(email))}`;
+  const booking = `${tenantId}|${hash(reference.trim().toUpperCase())}`;
+  const checks = [
+    ['recipientHour', recipient],
+    ['recipientDay', recipient],
+    ['bookingHour', booking],
+  ] as const;
+  for (const [name, key] of checks) {
+    const limiter = visitorLimiter(`booking:link-mail:${name}`, LINK_MAILS[name], REDIS_URL);
+    if (!(await consumeLimit(limiter, key)).ok) {
+      logWarn('booking.link_mail_capped', { tenant: tenantId, cap: name });
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Runs a handler with the tenant's booking service; every failure becomes a JSON answer. */
+export async function handle<T>(
+  context: APIContext,
+  operation: string,
+  run: (service: BookingService) => Promise<T>,
+): Promise<Response> {
+  const tenant = bookingTenant(context.locals);
+  try {
+    if (!tenant) throw notOffered();
+    const data = await run(bookingServiceFor(tenant));
+    return json({ ok: true, data });
+  } catch (error) {
+    if (error instanceof BookingFailure) return failure(error, answerI18n(context));
+    const mapped = toFailure(error, { tenant: tenant?.id ?? '-', operation });
+    if (mapped.status >= 500) {
+      logError('booking.endpoint', {
+        tenant: tenant?.id,
+        path: context.url.pathname,
+        requestId: context.locals.requestId,
+      });
+    }
+    return failure(mapped, answerI18n(context));
+  }
+}
+
+/** Reads a JSON body; anything else is a 400 with a plain message. */
+export async function readJson(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch {
+    throw new BookingFailure(400, {
+      code: 'bad_request',
+      message: textKey('booking.error.badJson'),
+    });
+  }
+}
+
+/**
+ * "Find my booking": looks for the booking and, when found, e-mails its link to the address it was
+ * made with. It runs after the answer, so the answer (and how long it takes) is the same whether
+ * or not the booking exists; only the address's owner learns anything.
+ */
+export function findAndMail(
+  context: Pick<APIContext, 'locals'>,
+  service: BookingService,
+  email: string,
+  reference: string,
+): Promise<void> {
+  const run = async () => {
+    const booking = await service.findStay(email, reference);
+    if (!booking) return;
+    const booked = booking.reference ?? String(booking.id);
+    const path = managePath(service.tenant.id, {
+      propertyId: String(booking.property_id ?? ''),
+      checkIn: booking.check_in,
+      reference: booked,
+    });
+    const links = mailLinks(context, path);
+    // At most a few link mails per address and per booking: many finds (from many addresses)
+    // cannot fill one guest's inbox. The answer was given before: it is the same either way.
+    if (!links || !(await mayMailLink(service.tenant.id, email, booked))) return;
+    await service.mailLink({ booking, to: email, guestName: '', ...links });
+  };
+  return run().catch((error: unknown) => {
+    logError('booking.find_failed', { tenant: service.tenant.id }, error);
+  });
+}

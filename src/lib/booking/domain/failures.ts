@@ -1,0 +1,138 @@
+import { classify, KnownFailure } from '../../failures/classify.ts';
+import type { Failure } from '../../failures/classify.ts';
+import type { FieldErrors } from '../../failures/fields.ts';
+import { logError } from '../../log/log.ts';
+import { contactLine } from './contact.ts';
+import type { ApiError, BookingContact } from './types.ts';
+import { textKey } from '../../i18n/text-key.ts';
+
+/** A failure with a visitor-safe payload; endpoints turn it into JSON, pages into 404/503. */
+export class BookingFailure extends KnownFailure {
+  override name = 'BookingFailure';
+  readonly error: ApiError;
+  readonly status: number;
+
+  constructor(status: number, error: ApiError) {
+    super(error.message, kindOf(error));
+    this.status = status;
+    this.error = error;
+  }
+}
+
+function kindOf(error: ApiError): Failure {
+  switch (error.code) {
+    case 'not_found':
+      return { kind: 'not-found' };
+    case 'unavailable':
+      return { kind: 'outage', retryAfterSeconds: error.retryAfter };
+    case 'busy':
+      return { kind: 'busy', retryAfterSeconds: error.retryAfter ?? 1 };
+    case 'forbidden':
+      return { kind: 'refused', status: 403 };
+    case 'not_online':
+      return { kind: 'unsupported', message: error.message };
+    default:
+      return { kind: 'invalid', fields: error.fields ?? {}, message: error.message };
+  }
+}
+
+export function invalid(fields: FieldErrors): BookingFailure {
+  return new BookingFailure(422, {
+    code: 'validation',
+    message: textKey('booking.error.fields'),
+    fields,
+  });
+}
+
+export function notOffered(): BookingFailure {
+  return new BookingFailure(404, {
+    code: 'not_found',
+    message: textKey('booking.error.notOffered'),
+  });
+}
+
+export function placeNotFound(): BookingFailure {
+  return new BookingFailure(404, {
+    code: 'not_found',
+    message: textKey('booking.error.placeNotFound'),
+  });
+}
+
+/** Too many requests: from the upstream, our budget, or this visitor (`message` says which). */
+export function busy(message: string, retryAfter: number): BookingFailure {
+  return new BookingFailure(429, { code: 'busy', message, retryAfter });
+}
+
+/**
+ * The same stay was booked moments ago from another tab or browser: no retry (that would book it
+ * twice); the guest finds that booking, or chooses to book another room for the same dates.
+ */
+export function sameStay(message: string): BookingFailure {
+  return new BookingFailure(409, { code: 'same_stay', message });
+}
+
+export function unavailable(message: string, retryAfter: number): BookingFailure {
+  return new BookingFailure(503, { code: 'unavailable', message, retryAfter });
+}
+
+/**
+ * The lodging API answers in a way this site cannot use (a required field is missing): no retry
+ * promise, the tenant's contact instead. The operator sees the problem in the logs and `/_status`.
+ */
+export function notOnline(contact: BookingContact | undefined): BookingFailure {
+  const ways = contactLine(contact);
+  return new BookingFailure(503, {
+    code: 'not_online',
+    message: ways
+      ? textKey('booking.notOnline', { contact: ways })
+      : textKey('booking.notOnlineDirect'),
+    ...(contact ? { contact } : {}),
+  });
+}
+
+/** Upstream field names → widget field names. */
+const FIELD_NAMES: Record<string, string> = {
+  property_id: 'propertyId',
+  room_type_id: 'roomTypeId',
+  check_in: 'checkIn',
+  check_out: 'checkOut',
+  guests: 'adults',
+  adults: 'adults',
+  children: 'children',
+  first_name: 'firstName',
+  last_name: 'lastName',
+  full_name: 'lastName',
+  email: 'email',
+  phone: 'phone',
+  nationality: 'nationality',
+  notes: 'notes',
+};
+
+/** The upstream's 422 messages on the widget's fields (a refused room means it went meanwhile). */
+function widgetFields(upstream: FieldErrors): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const [name, messages] of Object.entries(upstream)) {
+    const key = FIELD_NAMES[name] ?? 'form';
+    fields[key] = key === 'roomTypeId' ? [textKey('booking.error.roomGone')] : messages;
+  }
+  return Object.keys(fields).length ? fields : { form: [textKey('booking.error.details')] };
+}
+
+/** Maps a thrown error to a visitor-safe failure (upstream messages stay in the logs). */
+export function toFailure(
+  error: unknown,
+  context: { tenant: string; operation: string },
+): BookingFailure {
+  if (error instanceof BookingFailure) return error;
+  const failure = classify(error);
+  if (failure.kind === 'invalid') return invalid(widgetFields(failure.fields));
+  if (failure.kind === 'busy') {
+    const wait = failure.retryAfterSeconds;
+    return busy(textKey('booking.error.busy', { wait }), wait);
+  }
+  if (failure.kind === 'not-found') return placeNotFound();
+  // Outages were logged once by the upstream client; 401/403 (a token or configuration problem)
+  // and bugs are loud in the logs, vague to visitors.
+  if (failure.kind !== 'outage') logError('booking.failed', context, error);
+  return unavailable(textKey('booking.error.unavailable'), 10);
+}

@@ -1,0 +1,143 @@
+import type { FieldErrors } from '../../failures/fields.ts';
+import { normalizeEmail } from './email.ts';
+import { textKey } from '../../i18n/text-key.ts';
+
+/**
+ * Field rules of the booking form, shared by the widget (instant messages) and the server (which
+ * applies them again after zod has checked the shapes). Keys are the widget's field names; messages
+ * are text keys (`src/lib/i18n/text-key.ts`), shown in the reader's language.
+ */
+
+/** What a property's rooms can hold, from the largest room type. */
+export interface Capacity {
+  maxAdults: number;
+  maxChildren: number;
+  maxOccupancy: number;
+}
+
+/** The guest's own details (the widget's last form step); `schema.ts` parses them into this shape. */
+export interface GuestDetails {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  nationality: string;
+  notes: string;
+}
+
+export const MAX_NAME = 100;
+export const MAX_NOTES = 1000;
+
+/** The party against one place's rooms; a refusal names the place (a tenant may have several). */
+export function guestErrors(
+  adults: number,
+  children: number,
+  capacity: Capacity,
+  place: string,
+): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!Number.isInteger(adults) || adults < 1)
+    errors['adults'] = [textKey('booking.error.adultsMin')];
+  else if (adults > capacity.maxAdults) {
+    errors['adults'] = [textKey('booking.error.adultsMax', { count: capacity.maxAdults, place })];
+  }
+  if (!Number.isInteger(children) || children < 0) {
+    errors['children'] = [textKey('booking.error.childrenMin')];
+  } else if (children > capacity.maxChildren) {
+    errors['children'] = [
+      textKey('booking.error.childrenMax', { count: capacity.maxChildren, place }),
+    ];
+  }
+  if (!errors['adults'] && !errors['children'] && adults + children > capacity.maxOccupancy) {
+    errors['children'] = [
+      textKey('booking.error.guestsMax', { count: capacity.maxOccupancy, place }),
+    ];
+  }
+  return errors;
+}
+
+/** Spaces, dashes, dots and brackets people type in phone numbers. */
+export function normalizePhone(value: string): string {
+  return value.replace(/[\s\-.()]/g, '');
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+// Deliberately loose: one @, a dot in the domain, no spaces (the upstream checks again).
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The lodging API's own rules for optional fields (tenants.json `lodging.fields`). */
+export interface FieldRules {
+  phone?: { required?: boolean | undefined; maxLength?: number | undefined } | undefined;
+  nationality?: { required?: boolean | undefined } | undefined;
+  notes?: { required?: boolean | undefined; maxLength?: number | undefined } | undefined;
+}
+
+/** How the details form presents the optional fields under the tenant's rules (labels, limits). */
+export function detailsPresentation(rules: FieldRules = {}) {
+  return {
+    phoneRequired: rules.phone?.required === true,
+    nationalityRequired: rules.nationality?.required === true,
+    notesRequired: rules.notes?.required === true,
+    notesMax: Math.min(MAX_NOTES, rules.notes?.maxLength ?? MAX_NOTES),
+  } as const;
+}
+
+/**
+ * The guest-detail checks that need tables: the server runs them in full (`SERVER_CHECKS`,
+ * server-checks.ts). The widget checks shapes only: the tables would be a third of a kilobyte of its
+ * JavaScript for refusals a guest rarely meets, and the server's answer to the booking brings the
+ * guest back to the field with the same message.
+ */
+export interface DetailsChecks {
+  isCountry(code: string): boolean;
+  hasLookAlike(email: string): boolean;
+}
+
+const SHAPES_ONLY: DetailsChecks = {
+  isCountry: (code) => /^[A-Z]{2}$/.test(code),
+  hasLookAlike: () => false,
+};
+
+export function detailsErrors(
+  input: GuestDetails,
+  checks: DetailsChecks = SHAPES_ONLY,
+  rules: FieldRules = {},
+): FieldErrors {
+  const errors: FieldErrors = {};
+  const name = (field: 'firstName' | 'lastName'): void => {
+    const value = input[field].trim();
+    if (!value) errors[field] = [textKey(`booking.error.${field}Required`)];
+    else if (value.length > MAX_NAME)
+      errors[field] = [textKey(`booking.error.${field}TooLong`, { max: MAX_NAME })];
+  };
+  name('firstName');
+  name('lastName');
+  const email = normalizeEmail(input.email);
+  if (!email) errors['email'] = [textKey('booking.error.emailRequired')];
+  else if (!EMAIL.test(email) || email.length > 254) {
+    errors['email'] = [textKey('booking.error.emailInvalid')];
+  } else if (checks.hasLookAlike(email)) {
+    errors['email'] = [textKey('booking.error.emailLookAlike')];
+  }
+  const phone = normalizePhone(input.phone);
+  if (!phone && rules.phone?.required) errors['phone'] = [textKey('booking.error.phoneRequired')];
+  else if (phone && !E164.test(phone)) {
+    errors['phone'] = [textKey('booking.error.phoneInvalid')];
+  }
+  if (!input.nationality && rules.nationality?.required) {
+    errors['nationality'] = [textKey('booking.error.countryRequired')];
+  } else if (input.nationality && !checks.isCountry(input.nationality)) {
+    errors['nationality'] = [textKey('booking.error.countryInvalid')];
+  }
+  const maxNotes = Math.min(MAX_NOTES, rules.notes?.maxLength ?? MAX_NOTES);
+  if (!input.notes.trim() && rules.notes?.required)
+    errors['notes'] = [textKey('booking.error.notesRequired')];
+  else if (input.notes.length > maxNotes) {
+    errors['notes'] = [textKey('booking.error.notesTooLong', { max: maxNotes })];
+  }
+  return errors;
+}
+
+export function hasErrors(errors: FieldErrors): boolean {
+  return Object.keys(errors).length > 0;
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { isIsoDate } from './dates.ts';
+import { normalizeEmail } from './email.ts';
+import { MAX_NAME, MAX_NOTES, type GuestDetails } from './rules.ts';
+import { textKey } from '../../i18n/text-key.ts';
+
+/** Zod schemas of everything that enters the booking endpoints and the embed page (messages are text keys). */
+
+const isoDate = (field: 'checkIn' | 'checkOut') =>
+  z.string({ error: textKey(`booking.error.${field}Required`) }).refine(isIsoDate, {
+    error: textKey(`booking.error.${field}Format`),
+  });
+
+const count = (message: string) =>
+  z.coerce.number({ error: message }).int({ error: message }).min(0, { error: message }).max(50, {
+    error: message,
+  });
+
+export const availabilityQuerySchema = z.object({
+  property: z.uuid({ error: textKey('booking.error.placeRequired') }),
+  checkIn: isoDate('checkIn'),
+  checkOut: isoDate('checkOut'),
+  adults: count(textKey('booking.error.adultsCount')),
+  children: count(textKey('booking.error.childrenCount')).default(0),
+});
+export type AvailabilityQuery = z.output<typeof availabilityQuerySchema>;
+
+const name = (field: 'firstName' | 'lastName') =>
+  z
+    .string({ error: textKey(`booking.error.${field}Required`) })
+    .max(MAX_NAME * 2, { error: textKey(`booking.error.${field}TooLong`, { max: MAX_NAME }) });
+
+/** The guest's own details (the widget's last form step). */
+const guestDetailsSchema = z.strictObject({
+  firstName: name('firstName'),
+  lastName: name('lastName'),
+  // One spelling before anything compares it (see email.ts); the form keeps what was typed.
+  email: z
+    .string({ error: textKey('booking.error.emailRequired') })
+    .max(320)
+    .transform(normalizeEmail),
+  phone: z.string().max(40).default(''),
+  nationality: z.string().max(2).default(''),
+  notes: z
+    .string()
+    .max(MAX_NOTES * 2, { error: textKey('booking.error.notesTooLong', { max: MAX_NOTES }) })
+    .default(''),
+}) satisfies z.ZodType<GuestDetails>;
+export type { GuestDetails };
+
+/** What the widget posts to `/api/booking/bookings`. */
+export const bookingRequestSchema = z.strictObject({
+  /** One per attempt at a booking: the same key never creates a second booking. */
+  idempotencyKey: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,100}$/, { error: textKey('booking.error.requestKey') }),
+  propertyId: z.uuid({ error: textKey('booking.error.placeRequired') }),
+  roomTypeId: z
+    .string({ error: textKey('booking.error.roomRequired') })
+    .min(1, { error: textKey('booking.error.roomRequired') })
+    .max(100),
+  checkIn: isoDate('checkIn'),
+  checkOut: isoDate('checkOut'),
+  adults: count(textKey('booking.error.adultsCount')),
+  children: count(textKey('booking.error.childrenCount')),
+  ...guestDetailsSchema.shape,
+});
+export type BookingRequest = z.output<typeof bookingRequestSchema>;
+
+/** The request as the no-JavaScript form posts it: text as typed, for the handler to judge. */
+const asTyped = z
+  .string()
+  .max(MAX_NOTES * 2)
+  .optional();
+export const bookingFormFields = Object.fromEntries(
+  Object.keys(bookingRequestSchema.shape).map((key) => [key, asTyped]),
+);
+
+const optionalDate = z
+  .string()
+  .refine(isIsoDate, { error: 'must be YYYY-MM-DD' })
+  .optional()
+  .catch(undefined);
+const optionalCount = z.coerce.number().int().min(0).max(50).optional().catch(undefined);
+
+/**
+ * A link to a stay (`/stay?property=…&checkIn=…&checkOut=…&adults=…&children=…`, the embed's
+ * fallback link, a campaign): each value that is not readable is dropped, never an error page.
+ */
+export const stayLinkSchema = z.object({
+  property: z.uuid().optional().catch(undefined),
+  checkIn: optionalDate,
+  checkOut: optionalDate,
+  /** Instead of `checkOut`: the number of nights from `checkIn`. */
+  nights: z.coerce.number().int().min(1).max(365).optional().catch(undefined),
+  adults: optionalCount,
+  children: optionalCount,
+  /** A room type of the property, chosen once its rooms are shown (if free). */
+  room: z.string().max(100).optional().catch(undefined),
+});
+export type StayLink = z.output<typeof stayLinkSchema>;
+
+/** `/embed/booking` query: the embed script's `data-*` attributes, plus the host page's origin. */
+export const embedQuerySchema = z.object({
+  ...stayLinkSchema.shape,
+  property: z.uuid({ error: 'data-property must be the id of one of this site’s properties' }),
+  locale: z
+    .string()
+    .max(35)
+    .refine(
+      (value) => {
+        try {
+          return Intl.getCanonicalLocales(value).length === 1;
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be a BCP 47 locale such as en-GB' },
+    )
+    .optional()
+    .catch(undefined),
+  origin: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .catch(undefined),
+});
+export type EmbedQuery = z.output<typeof embedQuerySchema>;

@@ -1,0 +1,109 @@
+import type { I18n } from '../../i18n/index.ts';
+import { DICTIONARIES } from '../../i18n/languages.ts';
+import { widgetI18n } from '../../i18n/widget.ts';
+import type { Tenant } from '../../tenants/schema.ts';
+
+/**
+ * The partner-page loader served at `/embed/booking.js`: plain ES5-ish JS, written small by hand
+ * (budget 2 KB gzipped). It carries its tenant's name and allowed origins, so on any other origin it
+ * inserts only a plain "Book at <tenant>" link and says in the console which origin to allow.
+ * Otherwise, for each `<script src=".../embed/booking.js" data-property=…>` it inserts an iframe of
+ * `/embed/booking` next to the tag, passing the `data-*` values (checked by zod on the embed page,
+ * which posts back what it refused) and its own origin. Unknown `data-*` attributes are reported
+ * here. It resizes the iframe from the widget's `postMessage` (origin and source checked, height
+ * capped) and re-dispatches `masthead:booking-confirmed` as a DOM event on the iframe.
+ */
+export interface EmbedLoaderConfig {
+  /** The tenant's name, for the fallback link. */
+  name: string;
+  /** Origins that may frame the widget (the site's own origin always may). */
+  origins: string[];
+  /**
+   * The fallback link (`Book at <tenant>`) and the iframe's default title, by language (`en`, `de`…);
+   * `default` is the tenant's own. A tag's `data-locale` picks its language's texts.
+   */
+  texts?: Record<string, EmbedTexts>;
+}
+
+export interface EmbedTexts {
+  link: string;
+  title: string;
+}
+
+const LOADER = `(function(c){
+var d=document,w=window,P='Masthead booking embed: ',o=location.origin,
+keys=['property','check-in','check-out','nights','adults','children','room','locale'],known=keys.concat('title','masthead-ready'),
+list=d.querySelectorAll('script[src*="/embed/booking.js"]');
+for(var i=0;i<list.length;i++)setup(list[i]);
+function put(s,e){s.parentNode.insertBefore(e,s.nextSibling)}
+function camel(k){return k.replace(/-(\\w)/,function(_,c){return c.toUpperCase()})}
+function setup(s){
+if(s.getAttribute('data-masthead-ready'))return;
+s.setAttribute('data-masthead-ready','1');
+var src=new URL(s.src,location.href),url=new URL('booking',src),q=url.searchParams,at=s.attributes,k,n,v;
+var lang=(s.getAttribute('data-locale')||'').split('-')[0].toLowerCase(),tx=c.texts[lang]||c.texts['default'];
+if(o!==src.origin&&c.origins.indexOf(o)<0){
+var a=d.createElement('a'),stay=new URL('../stay',src);
+for(k=0;k<keys.length-1;k++){v=s.getAttribute('data-'+keys[k]);if(v)stay.searchParams.set(camel(keys[k]),v)}
+a.href=stay.href;
+a.textContent=tx.link;
+put(s,a);
+console.error(P+'this page\\u2019s origin '+o+' may not show the '+c.name+' booking widget, so only a link to '+src.origin+' was inserted. Ask '+c.name+' to add "'+o+'" to its allowed embed origins (lodging.allowedEmbedOrigins).');
+return;
+}
+for(k=0;k<at.length;k++){
+n=at[k].name.slice(5);
+if(at[k].name.slice(0,5)==='data-'&&known.indexOf(n)<0)console.warn(P+'data-'+n+' was ignored: '+(n==='currency'?'prices are always shown in the property\\u2019s own currency, the one it charges.':'not an attribute of this embed (use data-'+keys.join(', data-')+' or data-title).'));
+}
+for(k=0;k<keys.length;k++){
+v=s.getAttribute('data-'+keys[k]);
+if(v)q.set(camel(keys[k]),v);
+else if(v==='')console.warn(P+'data-'+keys[k]+' is empty and was ignored.');
+}
+q.set('origin',o);
+var f=d.createElement('iframe');
+f.src=url.href;
+f.title=s.getAttribute('data-title')||tx.title;
+f.style.cssText='display:block;width:100%;border:0;height:720px';
+put(s,f);
+w.addEventListener('message',function(e){
+var m=e.data,j;
+if(e.origin!==src.origin||e.source!==f.contentWindow||!m||typeof m!=='object')return;
+if(m.type==='masthead:resize'){
+var h=Number(m.height);
+if(h>0)f.style.height=Math.min(Math.max(Math.ceil(h),240),4000)+'px';
+}else if(/^masthead:(search|room-chosen|booking-confirmed)$/.test(m.type)){
+f.dispatchEvent(new CustomEvent(m.type,{bubbles:true,detail:m.booking||m}));
+}else if(m.type==='masthead:problems'){
+for(j=0;j<(m.errors||[]).length;j++)console.error(P+m.errors[j]);
+for(j=0;j<(m.warnings||[]).length;j++)console.warn(P+m.warnings[j]);
+}
+});
+}
+})`;
+
+/**
+ * The loader's texts in every interface language (a tag's `data-locale` picks one), and the tenant's
+ * own as `default`: the same words the framed widget then shows.
+ */
+export function embedTexts(tenant: Tenant): Record<string, EmbedTexts> {
+  const say = (i18n: I18n): EmbedTexts => ({
+    link: i18n.t('booking.bookAt', { name: tenant.name }),
+    title: i18n.t('booking.title'),
+  });
+  const texts: Record<string, EmbedTexts> = { default: say(widgetI18n(tenant, undefined)) };
+  for (const language of Object.keys(DICTIONARIES))
+    texts[language] = say(widgetI18n(tenant, language));
+  return texts;
+}
+
+/** The loader for one tenant; its config is JSON, so names and origins cannot break out of it. */
+export function embedLoader(config: EmbedLoaderConfig): string {
+  const texts = config.texts ?? {
+    default: { link: `Book at ${config.name}`, title: 'Book a stay' },
+  };
+  const json = JSON.stringify({ name: config.name, origins: config.origins, texts })
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028|\u2029/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  return `${LOADER}(${json});\n`;
+}

@@ -1,0 +1,56 @@
+import type { Tenant } from '../../tenants/schema.ts';
+import { embedQuerySchema } from '../domain/schema.ts';
+import type { EmbedQuery } from '../domain/schema.ts';
+
+export interface EmbedSettings {
+  /** Null when `data-property` is missing or not one of this tenant's properties. */
+  query: EmbedQuery | null;
+  /** Why the widget cannot be shown (a bad `data-property`), for the partner's console. */
+  errors: string[];
+  /** A line per `data-*` value that was ignored, for the partner's console. */
+  warnings: string[];
+  /** `'self'` plus the tenant's allowed partner origins, for `frame-ancestors`. */
+  frameAncestors: string;
+  /** The host page's origin when it may receive `postMessage` (even with a bad property), else undefined. */
+  parentOrigin: string | undefined;
+}
+
+/** Each optional attribute and what it expects (`data-currency` is gone: see loader.ts). */
+const ATTRIBUTE: Record<string, [name: string, expected: string]> = {
+  checkIn: ['data-check-in', 'a date as YYYY-MM-DD'],
+  checkOut: ['data-check-out', 'a date as YYYY-MM-DD'],
+  nights: ['data-nights', 'a whole number from 1 to 365'],
+  room: ['data-room', 'the id of one of the property’s room types'],
+  adults: ['data-adults', 'a whole number from 0 to 50'],
+  children: ['data-children', 'a whole number from 0 to 50'],
+  locale: ['data-locale', 'a BCP 47 locale such as en-GB'],
+};
+
+/** Reads the embed page's query (the loader's `data-*` attributes) for one tenant. */
+export function embedSettings(tenant: Tenant, params: URLSearchParams): EmbedSettings {
+  const allowed = tenant.lodging?.allowedEmbedOrigins ?? [];
+  const frameAncestors = ["'self'", ...allowed].join(' ');
+  const raw = Object.fromEntries(params);
+  const origin = raw['origin'];
+  const parentOrigin = origin && allowed.includes(origin) ? origin : undefined;
+  const parsed = embedQuerySchema.safeParse(raw);
+  const warnings: string[] = [];
+  if (!parsed.success || !tenant.lodging?.propertyIds.includes(parsed.data.property)) {
+    const given = raw['property'] ? `"${raw['property']}" is not` : 'is missing; it must be';
+    const ids = (tenant.lodging?.propertyIds ?? []).join(', ');
+    return {
+      query: null,
+      errors: [`data-property ${given} the id of one of ${tenant.name}’s properties (${ids}).`],
+      warnings,
+      frameAncestors,
+      parentOrigin,
+    };
+  }
+  const query = parsed.data;
+  for (const [key, [attribute, expected]] of Object.entries(ATTRIBUTE)) {
+    if (raw[key] !== undefined && query[key as keyof EmbedQuery] === undefined) {
+      warnings.push(`${attribute}="${raw[key]}" was ignored: expected ${expected}.`);
+    }
+  }
+  return { query, errors: [], warnings, frameAncestors, parentOrigin };
+}

@@ -1,0 +1,158 @@
+import { settings } from '../../settings/settings.ts';
+import type { Booking } from '../../lodging/schema.ts';
+import { logWarn } from '../../log/log.ts';
+import { bookingTenant, type BookingTenant } from '../../tenants/booking.ts';
+import { nightsBetween } from '../domain/dates.ts';
+import { toFailure } from '../domain/failures.ts';
+import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
+import { bookingServiceFor, lodgingFor } from '../../site/clients.ts';
+import { statusKind, type StatusKind } from '../domain/status.ts';
+import { mailUrl } from '../../tenants/mail-origin.ts';
+import type { Confirmation, PropertySummary } from '../domain/types.ts';
+
+const { BOOKING_LINK_SECRET } = settings();
+
+/** The "manage your booking" side: signed links, the booking they name, and its cancellation. */
+
+const secret = () =>
+  linkSecret(BOOKING_LINK_SECRET, () =>
+    logWarn('booking.link_secret_missing', {
+      note: 'BOOKING_LINK_SECRET is unset: manage links work until this process restarts',
+    }),
+  );
+
+/** The private path (without tenant prefix) of a confirmation's manage page. */
+export function managePath(
+  tenantId: string,
+  confirmation: Pick<Confirmation, 'propertyId' | 'checkIn' | 'reference'>,
+): string {
+  const token = signManageToken(secret(), tenantId, {
+    propertyId: confirmation.propertyId,
+    checkIn: confirmation.checkIn,
+    reference: confirmation.reference,
+  });
+  return `/stay/manage/${token}`;
+}
+
+/** A booked stay as its manage page shows it: the confirmation's facts, asked fresh. */
+export type ManagedStay = Pick<
+  Confirmation,
+  | 'reference'
+  | 'status'
+  | 'roomName'
+  | 'checkIn'
+  | 'checkOut'
+  | 'nights'
+  | 'adults'
+  | 'children'
+  | 'totalPrice'
+  | 'currency'
+> & { token: string; kind: StatusKind; property: PropertySummary };
+
+function stayOf(token: string, property: PropertySummary, booking: Booking): ManagedStay {
+  const roomTypeId = String(booking.room_type_id ?? '');
+  return {
+    token,
+    reference: booking.reference ?? String(booking.id),
+    status: booking.status,
+    kind: statusKind(booking.status),
+    property,
+    roomName: property.roomTypes.find((r) => r.id === roomTypeId)?.name ?? '',
+    checkIn: booking.check_in,
+    checkOut: booking.check_out,
+    nights: booking.nights ?? nightsBetween(booking.check_in, booking.check_out),
+    adults: booking.adults ?? 1,
+    children: booking.children ?? 0,
+    totalPrice:
+      booking.total_price === null || booking.total_price === undefined
+        ? null
+        : Number(booking.total_price),
+    currency: booking.currency ?? property.currency,
+  };
+}
+
+async function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Booking | null> {
+  const list = await lodgingFor(tenant).listBookings(
+    {
+      property_id: named.propertyId,
+      check_in_from: named.checkIn,
+      check_in_to: named.checkIn,
+      perPage: 100,
+    },
+    { fresh: true },
+  );
+  return (
+    list.items.find(
+      (b) =>
+        (b.reference ?? String(b.id)) === named.reference &&
+        String(b.property_id) === named.propertyId,
+    ) ?? null
+  );
+}
+
+/** The tenant and booking a token names, when it is valid here and for a property this tenant lists. */
+function tokenTarget(locals: Pick<App.Locals, 'site'>, token: string) {
+  const tenant = bookingTenant(locals);
+  if (!tenant) return null;
+  const named = verifyManageToken(secret(), tenant.id, token);
+  if (!named || !tenant.lodging.propertyIds.includes(named.propertyId)) return null;
+  return { tenant, named };
+}
+
+/** A manage action on the stay a token names: null (a 404 to the visitor) when it names none here. */
+function onTokenTarget(
+  act: (token: string, tenant: BookingTenant, named: ManagedBooking) => Promise<ManagedStay | null>,
+) {
+  return (locals: Pick<App.Locals, 'site'>, token: string): Promise<ManagedStay | null> => {
+    const found = tokenTarget(locals, token);
+    return found ? act(token, found.tenant, found.named) : Promise.resolve(null);
+  };
+}
+
+/**
+ * The stay a token names, asked fresh from the lodging API; null (a 404 to the visitor) for a
+ * bad token, another tenant's, a property this tenant does not list, or a booking that is gone.
+ */
+export const loadManagedStay = onTokenTarget(async (token, tenant, named) => {
+  const [property, booking] = await Promise.all([
+    bookingServiceFor(tenant).property(named.propertyId),
+    findBooking(tenant, named).catch((error: unknown) => {
+      throw toFailure(error, { tenant: tenant.id, operation: 'manage.find' });
+    }),
+  ]);
+  return booking ? stayOf(token, property, booking) : null;
+});
+
+/** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
+export const cancelManagedStay = (locals: Pick<App.Locals, 'site'>, token: string) =>
+  onTokenTarget((found, tenant, named) => cancelStay(locals, found, tenant, named))(locals, token);
+
+async function cancelStay(
+  locals: Pick<App.Locals, 'site'>,
+  token: string,
+  tenant: BookingTenant,
+  named: ManagedBooking,
+): Promise<ManagedStay | null> {
+  const context = { tenant: tenant.id, operation: 'manage.cancel' };
+  try {
+    const booking = await findBooking(tenant, named);
+    if (!booking) return null;
+    const property = await bookingServiceFor(tenant).property(named.propertyId);
+    if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
+    const cancelled = await lodgingFor(tenant).cancelBooking(String(booking.id));
+    const after = cancelled ?? (await findBooking(tenant, named)) ?? booking;
+    const bookUrl = mailUrl(locals.site, '/stay');
+    const site = mailUrl(locals.site, '/');
+    // The guest hears of it by e-mail too (once; after the answer, which it never delays).
+    if (bookUrl && site)
+      void bookingServiceFor(tenant).mailCancellation({
+        booking,
+        place: property,
+        bookUrl,
+        site,
+      });
+    return stayOf(token, property, after);
+  } catch (error) {
+    throw toFailure(error, context);
+  }
+}

@@ -1,0 +1,52 @@
+import type { I18n } from '../../i18n/index.ts';
+import { widgetSay } from '../../i18n/widget.ts';
+import type { ManagedStay } from './stay.ts';
+import type { Confirmation, PropertySummary } from '../domain/types.ts';
+import { STATUS_TEXT, stayRows } from '../steps/summary-rows.ts';
+
+/** A stay to show: as the manage page reads it, or as the booking step just confirmed it. */
+type ShownStay = Omit<ManagedStay, 'token'>;
+
+/** The manage page's (and the booking's last step's) texts and summary rows, in the tenant's language. */
+export function manageView(stay: ShownStay, i18n: Pick<I18n, 't' | 'locale'>) {
+  const say = widgetSay(i18n);
+  const { property } = stay;
+  const address = [property.address, property.city].filter(Boolean).join(', ');
+  const text = STATUS_TEXT[stay.kind];
+  return {
+    heading: say(text.heading),
+    text: say(text.text, { status: stay.status }),
+    rows: stayRows(
+      {
+        ...stay,
+        place: property.name,
+        address,
+        room: stay.roomName,
+        checkInTime: property.checkInTime,
+        checkOutTime: property.checkOutTime,
+        total: stay.totalPrice,
+      },
+      say,
+      i18n.locale,
+    ),
+    address,
+    cancellable: stay.kind === 'received' || stay.kind === 'confirmed',
+  };
+}
+
+/** A fresh confirmation, shown like the manage page shows the stay (its property from the list). */
+export function confirmationView(
+  confirmation: Confirmation,
+  property: PropertySummary | undefined,
+  i18n: Pick<I18n, 't' | 'locale'>,
+) {
+  const place: PropertySummary = property ?? {
+    id: confirmation.propertyId,
+    name: confirmation.propertyName,
+    currency: confirmation.currency,
+    city: null,
+    roomTypes: [],
+    capacity: { maxAdults: 0, maxChildren: 0, maxOccupancy: 0 },
+  };
+  return manageView({ ...confirmation, kind: confirmation.statusKind, property: place }, i18n);
+}

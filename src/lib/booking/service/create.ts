@@ -1,0 +1,295 @@
+import { createHash } from 'node:crypto';
+import type { LodgingClient } from '../../lodging/client.ts';
+import type { Booking, Guest } from '../../lodging/schema.ts';
+import {
+  InvalidResponseError,
+  NetworkError,
+  TimeoutError,
+  UpstreamServerError,
+} from '../../upstream/errors.ts';
+import { LockTimeoutError } from '../../upstream/lock.ts';
+import { asBookingStep } from '../../upstream/visitor.ts';
+import { textKey } from '../../i18n/text-key.ts';
+import { i18nFor } from '../../i18n/index.ts';
+import { SERVER_CHECKS } from '../domain/server-checks.ts';
+import { stayErrors } from '../domain/dates.ts';
+import { contactLine } from '../domain/contact.ts';
+import { busy, invalid, sameStay, toFailure } from '../domain/failures.ts';
+import { normalizeEmail } from '../domain/email.ts';
+import { detailsErrors, detailsPresentation, guestErrors, hasErrors } from '../domain/rules.ts';
+import type { BookingRequest } from '../domain/schema.ts';
+import { holdsRoom } from '../domain/status.ts';
+import type { Confirmation, PropertySummary } from '../domain/types.ts';
+import type { ServiceCore } from './core.ts';
+import { chooseGuest, findByEmail } from './guests.ts';
+import { onFileNotes } from './hotel-note.ts';
+import { assertSameDetails, fingerprintOf, type Attempt } from './idempotency.ts';
+import { bookingInput, confirmationOf } from './wire.ts';
+
+/** Creating a booking: single-flight per stay, once per idempotency key, a lost answer found again. */
+
+/** Pages of the guest's bookings read when looking for one whose answer was lost. */
+export const MAX_BOOKING_PAGES = 5;
+
+/**
+ * How long other keys for a stay just booked are turned away (a second tab or browser, racing
+ * submits) unless the guest chose "book another room for the same dates". Long enough to cover a
+ * second browser filling in the form; it says only what the one who typed the stay already knows.
+ */
+const JUST_BOOKED_SECONDS = 10 * 60;
+
+/**
+ * The line that records an idempotency key in the booking it made (last line of its notes, a hash:
+ * the key itself never leaves the site), so a replay finds it after the shared store forgot.
+ */
+export function keyMark(tenantId: string, key: string): string {
+  const hash = createHash('sha256').update(`${tenantId}\0${key}`).digest('base64url');
+  return `[ref ${hash.slice(0, 16)}]`;
+}
+
+/** `notes` (cut with "…" to leave room) and then the key's mark, within `max` characters. */
+export function markedNotes(notes: string, mark: string, max: number): string {
+  if (!notes) return mark;
+  const room = max - mark.length - 1;
+  const kept = notes.length <= room ? notes : `${notes.slice(0, Math.max(0, room - 1))}…`;
+  return `${kept}\n${mark}`;
+}
+
+/** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
+function outcomeUnknown(error: unknown): boolean {
+  return (
+    error instanceof UpstreamServerError ||
+    error instanceof TimeoutError ||
+    error instanceof NetworkError ||
+    error instanceof InvalidResponseError
+  );
+}
+
+/**
+ * The booking a create whose answer was lost may have stored: this guest record's, for exactly
+ * these nights and room, still holding it (and with the notes sent, under the online-requests record).
+ */
+async function lostBooking(
+  api: LodgingClient,
+  sent: { guestId: string; notes?: string | undefined; mark?: string },
+  place: PropertySummary,
+  input: BookingRequest,
+): Promise<Booking | undefined> {
+  const sameNotes = (notes: string) =>
+    sent.mark !== undefined
+      ? notes.includes(sent.mark)
+      : sent.notes === undefined || notes.trim() === sent.notes.trim();
+  for (let page = 1; page <= MAX_BOOKING_PAGES; page += 1) {
+    const list = await api.listBookings(
+      {
+        guest_id: sent.guestId,
+        property_id: place.id,
+        check_in_from: input.checkIn,
+        check_in_to: input.checkIn,
+        page,
+        perPage: 50,
+      },
+      { fresh: true },
+    );
+    const same = list.items.find(
+      (b) =>
+        b.check_in === input.checkIn &&
+        b.check_out === input.checkOut &&
+        (b.guest_id == null || String(b.guest_id) === sent.guestId) &&
+        (b.room_type_id == null || String(b.room_type_id) === input.roomTypeId) &&
+        sameNotes(b.notes ?? '') &&
+        holdsRoom(b.status),
+    );
+    if (same) return same;
+    if (list.page.current >= list.page.last || list.items.length === 0) return undefined;
+  }
+  return undefined;
+}
+
+function confirm(
+  core: ServiceCore,
+  place: PropertySummary,
+  booking: Booking,
+  input: BookingRequest,
+): Confirmation {
+  return core.usable('bookings.create', confirmationOf(place, booking, input), 'shown without it');
+}
+
+/** The guest record and notes this attempt books with (the same again after a lost answer). */
+async function recipient(
+  core: ServiceCore,
+  api: LodgingClient,
+  input: BookingRequest,
+  attempt: Attempt | undefined,
+  looked?: { guest: Guest | undefined },
+): Promise<{ guestId: string; notes?: string | undefined }> {
+  if (attempt?.state === 'unknown' && attempt.guestId) {
+    return { guestId: attempt.guestId, notes: attempt.notes };
+  }
+  const holder = (phone: string) => core.onlineRequests(api, phone);
+  const choice = await chooseGuest(api, input, holder, looked);
+  const max = detailsPresentation(core.lodging.fields).notesMax;
+  const mark = keyMark(core.tenant.id, input.idempotencyKey);
+  const notes =
+    choice.kind === 'new' ? input.notes.trim() : onFileNotes(i18nFor(core.tenant), input, max);
+  return { guestId: choice.guestId, notes: markedNotes(notes, mark, max) };
+}
+
+/**
+ * The booking this key made before the shared store forgot it (Redis came back empty, a new
+ * process without Redis): found by the key's mark under the guest's record or the
+ * online-requests one. Only the key that made it finds it.
+ */
+async function markedBooking(
+  core: ServiceCore,
+  api: LodgingClient,
+  place: PropertySummary,
+  input: BookingRequest,
+  guest: Guest | undefined,
+): Promise<Booking | undefined> {
+  // No record with this e-mail: nothing was booked for it (a first booking makes one).
+  if (!guest) return undefined;
+  const mark = keyMark(core.tenant.id, input.idempotencyKey);
+  for (const guestId of new Set([String(guest.id), await core.onlineRequests(api, '')])) {
+    const found = await lostBooking(api, { guestId, mark }, place, input);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The same stay booked moments ago with another key (another tab, a second click after a reload):
+ * where its confirmation is, and whom to ask (the tenant's contact, when it gives one). Never a
+ * success, no e-mail promised (that one may not have been sent), and no "try again": only the
+ * explicit "book another room for the same dates" (`anotherRoom`) books it once more.
+ */
+function justBooked(core: ServiceCore) {
+  const contact = contactLine(core.lodging.contact);
+  return sameStay(
+    contact
+      ? textKey('booking.error.justBookedContact', { contact })
+      : textKey('booking.error.justBooked'),
+  );
+}
+
+/** One attempt at creating `input` (with the fingerprint of its details and the stay's key). */
+interface Creation {
+  place: PropertySummary;
+  input: BookingRequest;
+  fingerprint: string;
+  stayKey: string;
+  anotherRoom: boolean;
+}
+
+/** Runs inside the creation lock: the lost-answer check and the create cannot interleave. */
+async function createOnce(core: ServiceCore, creation: Creation): Promise<Confirmation> {
+  const { place, input, fingerprint, stayKey, anotherRoom } = creation;
+  const { attempts } = core;
+  const key = input.idempotencyKey;
+  const attempt = await attempts.get(key);
+  assertSameDetails(attempt, fingerprint);
+  if (attempt?.state === 'done') return attempt.confirmation;
+  // Racing submits of one stay with other keys (two tabs, a second browser, a script): the first
+  // books, the rest are turned away here, before any upstream call, and a key once turned away
+  // stays so (pressing "Book" again later never books it): only `anotherRoom` goes on. For a
+  // while only, so it tells no one much later that a stay exists; after it a new key is new.
+  if (!anotherRoom) {
+    if (attempt?.state === 'same-stay') throw justBooked(core);
+    if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
+      await attempts.set(key, { fingerprint, state: 'same-stay' });
+      throw justBooked(core);
+    }
+  }
+  const api = core.lodgingApi();
+  let looked: { guest: Guest | undefined } | undefined;
+  if (!attempt && (await attempts.mayHaveForgotten())) {
+    const email = normalizeEmail(input.email);
+    looked = { guest: await findByEmail(api, email, email) };
+    const found = await markedBooking(core, api, place, input, looked.guest);
+    if (found) {
+      const confirmation = confirm(core, place, found, input);
+      // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
+      await attempts.claim(`mail:${confirmation.reference}`);
+      await attempts.set(key, { fingerprint, state: 'done', confirmation });
+      return confirmation;
+    }
+  }
+  const sent = await recipient(core, api, input, attempt, looked);
+  if (attempt?.state === 'unknown') {
+    const found = await lostBooking(api, sent, place, input);
+    if (found) {
+      const confirmation = confirm(core, place, found, input);
+      await attempts.set(key, { fingerprint, state: 'done', confirmation });
+      return confirmation;
+    }
+  }
+  await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
+  let booking: Booking;
+  try {
+    booking = await api.createBooking(bookingInput(place, input, sent.guestId, sent.notes));
+  } catch (error) {
+    // Known not stored (422, 429, 4xx): this key may try again from scratch.
+    if (!outcomeUnknown(error)) await attempts.delete(key);
+    throw error;
+  }
+  core.booked(place.id);
+  await attempts.markBooked(stayKey, JUST_BOOKED_SECONDS);
+  const confirmation = confirm(core, place, booking, input);
+  await attempts.set(key, { fingerprint, state: 'done', confirmation });
+  return confirmation;
+}
+
+/**
+ * Books as the booking step: its lodging calls may use the reserve that searches leave.
+ * `anotherRoom`: the guest chose to book the same stay once more (a second room).
+ */
+export function book(
+  core: ServiceCore,
+  input: BookingRequest,
+  anotherRoom: boolean,
+): Promise<Confirmation> {
+  return asBookingStep(() => bookNow(core, input, anotherRoom));
+}
+
+async function bookNow(
+  core: ServiceCore,
+  input: BookingRequest,
+  anotherRoom: boolean,
+): Promise<Confirmation> {
+  const place = await core.property(input.propertyId);
+  const errors = {
+    ...stayErrors(input.checkIn, input.checkOut, core.rules()),
+    ...guestErrors(input.adults, input.children, place.capacity, place.name),
+    ...detailsErrors(input, SERVER_CHECKS, core.lodging.fields),
+  };
+  const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
+  if (!room) errors['roomTypeId'] = [textKey('booking.error.roomRequired')];
+  else if (
+    input.adults > room.maxAdults ||
+    input.children > room.maxChildren ||
+    input.adults + input.children > room.maxOccupancy
+  ) {
+    errors['roomTypeId'] = [textKey('booking.error.roomTooSmall', { count: room.maxOccupancy })];
+  }
+  if (hasErrors(errors)) throw invalid(errors);
+
+  const { idempotencyKey, ...details } = input;
+  const fingerprint = fingerprintOf(details);
+  // Fast path without the lock: a repeat of a finished attempt, or a reused key.
+  const known = await core.attempts.get(idempotencyKey);
+  assertSameDetails(known, fingerprint);
+  if (known?.state === 'done') return known.confirmation;
+
+  const email = normalizeEmail(input.email);
+  const stayKey = fingerprintOf([place.id, email, input.checkIn, input.checkOut, input.roomTypeId]);
+  try {
+    return await core.lock.run(stayKey, () =>
+      createOnce(core, { place, input, fingerprint, stayKey, anotherRoom }),
+    );
+  } catch (error) {
+    if (error instanceof LockTimeoutError) {
+      throw busy(textKey('booking.error.inProgress', { wait: 5 }), 5);
+    }
+    throw toFailure(error, core.context('book'));
+  }
+}

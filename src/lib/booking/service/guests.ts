@@ -1,0 +1,132 @@
+import type { LodgingClient } from '../../lodging/client.ts';
+import type { Guest } from '../../lodging/schema.ts';
+import { classify } from '../../failures/classify.ts';
+import { i18nFor } from '../../i18n/index.ts';
+import type { BookingTenant } from '../../tenants/booking.ts';
+import { normalizeEmail } from '../domain/email.ts';
+import { normalizePhone } from '../domain/rules.ts';
+import type { BookingRequest } from '../domain/schema.ts';
+import { guestInput } from './wire.ts';
+
+/** Pages read per search before giving up (50 guests a page). */
+const MAX_PAGES = 10;
+
+/** The guest with exactly this e-mail (after normalizing both) among the results of `search`. */
+export async function findByEmail(
+  api: LodgingClient,
+  search: string,
+  email: string,
+): Promise<Guest | undefined> {
+  let page: number | undefined = 1;
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_PAGES; n += 1) {
+    const result = await api.listGuests(
+      { search, perPage: 50, ...(cursor ? { cursor } : { page }) },
+      { fresh: true },
+    );
+    const guest = result.items.find((g) => normalizeEmail(g.email ?? '') === email);
+    if (guest) return guest;
+    if (result.items.length === 0) return undefined;
+    if (result.page.nextCursor) cursor = result.page.nextCursor;
+    else if (!cursor && result.page.current < result.page.last) page = result.page.current + 1;
+    else return undefined;
+  }
+  return undefined;
+}
+
+/** "The email has already been taken" (or the like) on `email`: the record exists upstream. */
+function emailTaken(error: unknown): boolean {
+  const failure = classify(error);
+  return (
+    failure.kind === 'invalid' &&
+    (failure.fields['email'] ?? []).some((m) => /taken|exists|already|unique/i.test(m))
+  );
+}
+
+/** Where a booking goes: a guest record made for it, or the tenant's record of online requests. */
+export type GuestChoice =
+  /** The e-mail was new: a guest record was created with the typed details. */
+  | { kind: 'new'; guestId: string }
+  /** The e-mail is already on file: never attached to that record (see `docs/api-assumptions.md`). */
+  | { kind: 'on-file'; guestId: string };
+
+/** The record that holds online requests for e-mails on file, until the hotel moves them. */
+export interface OnlineRequests {
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** For upstreams that require one: the hotel's own number, else the first requester's. */
+  phone?: string | undefined;
+}
+
+/** Finds the online-requests record, else creates it (on upstreams whose search misses e-mails too). */
+export async function onlineRequestsGuest(
+  api: LodgingClient,
+  holder: OnlineRequests,
+): Promise<string> {
+  const found = await findByEmail(api, holder.email, holder.email);
+  if (found) return String(found.id);
+  try {
+    const created = await api.createGuest({
+      first_name: holder.firstName,
+      last_name: holder.lastName,
+      email: holder.email,
+      ...(holder.phone ? { phone: holder.phone } : {}),
+    });
+    return String(created.id);
+  } catch (error) {
+    if (!emailTaken(error)) throw error;
+    for (const search of [holder.lastName, `${holder.firstName} ${holder.lastName}`]) {
+      const again = await findByEmail(api, search, holder.email);
+      if (again) return String(again.id);
+    }
+    throw error;
+  }
+}
+
+/** The tenant's online-requests record (`email`), found or made once per process. */
+export function onlineRequestsRecord(tenant: BookingTenant, email: string) {
+  let holder: Promise<string> | undefined;
+  return (api: LodgingClient, requesterPhone: string): Promise<string> => {
+    const { t } = i18nFor(tenant);
+    const own = normalizePhone(tenant.lodging.contact?.phone ?? '');
+    holder ??= onlineRequestsGuest(api, {
+      email,
+      firstName: t('booking.onlineRequests.firstName'),
+      lastName: t('booking.onlineRequests.lastName'),
+      phone: own || requesterPhone || undefined,
+    }).catch((error: unknown) => {
+      holder = undefined;
+      throw error;
+    });
+    return holder;
+  };
+}
+
+/**
+ * The guest record a booking goes under. A new e-mail gets a record of its own. An e-mail already
+ * on file (whatever the names typed) is never attached to that record, since the site cannot tell
+ * the guest from a stranger who knows their name and address: the booking goes under the tenant's
+ * online-requests record, its typed details in the notes, for the hotel to check and move. Both
+ * answer the same, so nothing tells a visitor whether an e-mail is a guest.
+ */
+export async function chooseGuest(
+  api: LodgingClient,
+  input: BookingRequest,
+  onlineRequests: (requesterPhone: string) => Promise<string>,
+  /** The look-up of this e-mail, when the caller just made it. */
+  looked?: { guest: Guest | undefined },
+): Promise<GuestChoice> {
+  const email = normalizeEmail(input.email);
+  const existing = looked ? looked.guest : await findByEmail(api, email, email);
+  const phone = normalizePhone(input.phone);
+  if (existing) return { kind: 'on-file', guestId: await onlineRequests(phone) };
+  try {
+    const created = await api.createGuest(guestInput(input, email));
+    return { kind: 'new', guestId: String(created.id) };
+  } catch (error) {
+    // On an upstream whose search misses e-mails, "taken" is how we learn it is on file.
+    if (!emailTaken(error)) throw error;
+    return { kind: 'on-file', guestId: await onlineRequests(phone) };
+  }
+}

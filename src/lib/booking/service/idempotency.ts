@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { logWarn } from '../../log/log.ts';
+import type { Redis } from 'ioredis';
+import { getRedis } from '../../upstream/redis.ts';
+import { BookingFailure, unavailable } from '../domain/failures.ts';
+import type { Confirmation } from '../domain/types.ts';
+import { textKey } from '../../i18n/text-key.ts';
+
+/**
+ * What the site remembers of each idempotency key (one attempt at a booking in one browser), in
+ * Redis when configured so every instance knows it, else in this process:
+ * - `done`: the booking it created, returned again to the same key (a double click, a retry);
+ * - `unknown`: a create was sent and its outcome never arrived (5xx, timeout, dropped connection),
+ *   with the guest record (and notes) it was sent with: a retry looks there for the booking first.
+ * Besides, for a few seconds after a stay is booked, its stay key (see create.ts), so racing
+ * submits of the same stay with other keys are turned away before any upstream call.
+ *
+ * With Redis configured, Redis is the guard: while it does not answer, reads and claims throw a
+ * 503 "try again shortly" (never a write without its guard, which another server could not see).
+ * After Redis comes back empty it has forgotten every key: `mayHaveForgotten` says so for a day,
+ * and the service then looks for the key in the bookings themselves (create.ts, `keyMark`).
+ */
+export type Attempt =
+  | { fingerprint: string; state: 'done'; confirmation: Confirmation }
+  /** Turned away as the same stay booked moments ago: only "book another room" goes on. */
+  | { fingerprint: string; state: 'same-stay' }
+  | { fingerprint: string; state: 'unknown'; guestId?: string; notes?: string | undefined };
+
+export interface AttemptStore {
+  get(key: string): Promise<Attempt | undefined>;
+  set(key: string, attempt: Attempt): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Remembers for `seconds` that the stay `stayKey` was just booked. */
+  markBooked(stayKey: string, seconds: number): Promise<void>;
+  justBooked(stayKey: string): Promise<boolean>;
+  /** True for the first caller only (per name, across instances with Redis): an e-mail sent once. */
+  claim(name: string): Promise<boolean>;
+  /** Gives a claim back (the e-mail could not be sent: a retry may send it). */
+  release(name: string): Promise<void>;
+  /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
+  mayHaveForgotten(): Promise<boolean>;
+}
+
+/** The shared store cannot be read: the write that needs it is refused, the form kept. */
+export const storeUnavailable = (): BookingFailure =>
+  unavailable(textKey('booking.error.unavailable'), 5);
+
+const TTL_SECONDS = 24 * 60 * 60;
+
+export function fingerprintOf(details: unknown): string {
+  return createHash('sha256').update(JSON.stringify(details)).digest('base64url');
+}
+
+/** The same key with other details: refused (a reused key must never book something else). */
+export function assertSameDetails(attempt: Attempt | undefined, fingerprint: string): void {
+  if (attempt && attempt.fingerprint !== fingerprint) {
+    throw new BookingFailure(409, {
+      code: 'conflict',
+      message: textKey('booking.error.keyReused'),
+    });
+  }
+}
+
+export function attemptStore(options: {
+  scope: string;
+  redisUrl?: string | undefined;
+}): AttemptStore {
+  const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
+  const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
+  const claims = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
+  const { redisUrl } = options;
+  const name = (key: string) =>
+    `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
+  let warned = false;
+  // Redis away: every guarded step is refused (storeUnavailable); say so once in the logs.
+  const warn = (error: unknown) => {
+    if (warned) return;
+    warned = true;
+    logWarn('booking.attempts.redis_unavailable', {
+      message: error instanceof Error ? error.message : String(error),
+      effect: 'bookings and their e-mails refused (503) until Redis answers again',
+    });
+  };
+  const fail = (error: unknown): never => {
+    warn(error);
+    throw storeUnavailable();
+  };
+  /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
+  const tryShared = async (write: (redis: Redis) => Promise<unknown>) => {
+    if (!redisUrl) return;
+    try {
+      await write(await getRedis(redisUrl));
+    } catch (error) {
+      warn(error);
+    }
+  };
+  const startedAt = Date.now();
+
+  return {
+    async get(key) {
+      if (!redisUrl) return local.get(key);
+      try {
+        const raw = await (await getRedis(redisUrl)).get(name(key));
+        // This process's memory too: it outlives a Redis that came back empty.
+        return raw ? (JSON.parse(raw) as Attempt) : local.get(key);
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async set(key, attempt) {
+      local.set(key, attempt);
+      if (!redisUrl) return;
+      try {
+        await (await getRedis(redisUrl)).set(name(key), JSON.stringify(attempt), 'EX', TTL_SECONDS);
+      } catch (error) {
+        fail(error);
+      }
+    },
+    async markBooked(stayKey, seconds) {
+      booked.set(stayKey, true, { ttl: seconds * 1000 });
+      await tryShared((redis) => redis.set(name(`stay:${stayKey}`), '1', 'EX', seconds));
+    },
+    async justBooked(stayKey) {
+      if (booked.has(stayKey)) return true;
+      if (!redisUrl) return false;
+      try {
+        return (await (await getRedis(redisUrl)).exists(name(`stay:${stayKey}`))) === 1;
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async claim(claimName) {
+      const key = `claim:${claimName}`;
+      // This process's own claims first: they outlive a Redis that came back empty.
+      if (claims.has(key)) return false;
+      if (redisUrl) {
+        try {
+          const set = await (await getRedis(redisUrl)).set(name(key), '1', 'EX', TTL_SECONDS, 'NX');
+          if (set !== 'OK') return false;
+        } catch (error) {
+          return fail(error);
+        }
+      }
+      claims.set(key, true);
+      return true;
+    },
+    async release(claimName) {
+      const key = `claim:${claimName}`;
+      claims.delete(key);
+      await tryShared((redis) => redis.unlink(name(key)));
+    },
+    async delete(key) {
+      local.delete(key);
+      await tryShared((redis) => redis.unlink(name(key)));
+    },
+    async mayHaveForgotten() {
+      if (!redisUrl) return Date.now() - startedAt < TTL_SECONDS * 1000;
+      try {
+        const redis = await getRedis(redisUrl);
+        // The first instance after an empty start writes the time; every later one reads it.
+        await redis.set(name('since'), String(Date.now()), 'NX');
+        const since = Number(await redis.get(name('since')));
+        return !(Date.now() - since >= TTL_SECONDS * 1000);
+      } catch (error) {
+        return fail(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { LRUCache } from 'lru-cache';
+import { offersBooking } from '../../tenants/booking.ts';
+import type { Tenant } from '../../tenants/schema.ts';
+import { createKeyedLock } from '../../upstream/lock.ts';
+import type { Upstream } from '../../upstream/runtime.ts';
+import type { LodgingCredentials } from '../../secrets/tenant.ts';
+import { stayErrors, todayIn } from '../domain/dates.ts';
+import { invalid, notOffered, notOnline, placeNotFound, toFailure } from '../domain/failures.ts';
+import { guestErrors, hasErrors } from '../domain/rules.ts';
+import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
+import type { AvailabilityResult, PropertySummary } from '../domain/types.ts';
+import { mailCancellation, mailConfirmation, mailLink } from '../mail/send.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { findStay } from '../manage/find.ts';
+import type { ServiceCore } from './core.ts';
+import { book } from './create.ts';
+import { onlineRequestsRecord } from './guests.ts';
+import { attemptStore } from './idempotency.ts';
+import { lazyLodgingClient } from './lodging.ts';
+import { availabilityResult, propertySummary, type Read } from './wire.ts';
+
+export interface BookingServiceOptions {
+  /** The site's (`siteUpstream()`) or a test's. */
+  upstream: Upstream;
+  /** The tenant's lodging credentials, asked again on each use (they may change while running). */
+  credentials: () => LodgingCredentials;
+  /** Shared store for the creation lock and the idempotency memory (several instances). */
+  redisUrl?: string | undefined;
+  now?: () => Date;
+  /** Sends guests' e-mails; none is sent (or promised) without one. */
+  mailer?: Mailer | undefined;
+}
+
+/**
+ * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache
+ * (short availability TTL, concurrent identical searches coalesced). Creating a booking is
+ * single-flight per (property, e-mail, dates, room) across instances, and returns a booking only to
+ * the idempotency key that created it (create.ts). Whether a guest, an e-mail or a stay exists
+ * changes nothing in the answer (guests.ts).
+ */
+export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
+  if (!offersBooking(tenant)) throw notOffered();
+  const lodging = tenant.lodging;
+  const { propertyIds } = lodging;
+  const now = options.now ?? (() => new Date());
+  const context = (operation: string) => ({ tenant: tenant.id, operation });
+  const lodgingApi = lazyLodgingClient(tenant, lodging, options.credentials, options.upstream);
+
+  // After a booking, the next search of each range on that property skips the cache once.
+  const bookedAt = new Map<string, number>();
+  const searchedAt = new LRUCache<string, number>({ max: 5000 });
+  let clock = 0;
+  const tick = (): number => (clock += 1);
+
+  const rules = () => ({
+    today: todayIn(tenant.timeZone, now()),
+    minNights: lodging.minNights,
+    maxNights: lodging.maxNights,
+  });
+
+  /** Missing fields go to the logs (one line per operation and set of fields) and `/_status`. */
+  function usable<T>(operation: string, read: Read<T>, effect: string): T {
+    if (read.missing.length > 0) {
+      options.upstream.metrics.problem({
+        service: 'lodging',
+        tenant: tenant.id,
+        operation,
+        field: [...read.missing].sort().join(', '),
+        effect: read.value === undefined ? effect : 'shown without it',
+      });
+    }
+    // A step that cannot work without them: refused honestly, with whom to contact instead.
+    if (read.value === undefined) throw notOnline(lodging.contact);
+    return read.value;
+  }
+
+  async function property(id: string): Promise<PropertySummary> {
+    if (!propertyIds.includes(id)) throw placeNotFound();
+    try {
+      const read = propertySummary(await lodgingApi().getProperty(id));
+      return usable('properties.get', read, 'booking not available online');
+    } catch (error) {
+      throw toFailure(error, context('property'));
+    }
+  }
+
+  async function properties(): Promise<PropertySummary[]> {
+    return Promise.all(propertyIds.map((id) => property(id)));
+  }
+
+  async function availability(query: AvailabilityQuery): Promise<AvailabilityResult> {
+    const place = await property(query.property);
+    const errors = {
+      ...stayErrors(query.checkIn, query.checkOut, rules()),
+      ...guestErrors(query.adults, query.children, place.capacity, place.name),
+    };
+    if (hasErrors(errors)) throw invalid(errors);
+    const guests = query.adults + query.children;
+    const key = `${place.id}|${query.checkIn}|${query.checkOut}|${guests}`;
+    const fresh = (bookedAt.get(place.id) ?? 0) > (searchedAt.get(key) ?? 0);
+    searchedAt.set(key, tick());
+    try {
+      const result = await lodgingApi().getAvailability(
+        place.id,
+        { check_in: query.checkIn, check_out: query.checkOut, guests },
+        { fresh },
+      );
+      return usable(
+        'properties.availability',
+        availabilityResult(place, query, result),
+        'availability not shown',
+      );
+    } catch (error) {
+      throw toFailure(error, context('availability'));
+    }
+  }
+
+  const onlineRequestsEmail = `online-requests@${tenant.id}.masthead.invalid`;
+  const core: ServiceCore = {
+    tenant,
+    lodging,
+    lodgingApi,
+    attempts: attemptStore({ scope: tenant.id, redisUrl: options.redisUrl }),
+    lock: createKeyedLock({
+      redisUrl: options.redisUrl,
+      prefix: `masthead:lock:booking:${tenant.id}:`,
+    }),
+    rules,
+    mailer: options.mailer,
+    context,
+    property,
+    usable,
+    booked: (propertyId) => bookedAt.set(propertyId, tick()),
+    // The tenant's record for bookings whose e-mail is on file (see guests.ts).
+    onlineRequestsEmail,
+    onlineRequests: onlineRequestsRecord(tenant, onlineRequestsEmail),
+  };
+
+  return {
+    tenant,
+    rules,
+    property,
+    properties,
+    availability,
+    /** `anotherRoom`: the guest chose to book the same stay once more (a second room). */
+    book: (input: BookingRequest, choice: { anotherRoom?: boolean } = {}) =>
+      book(core, input, choice.anotherRoom === true),
+    mailConfirmation: (request: Parameters<typeof mailConfirmation>[1]) =>
+      mailConfirmation(core, request),
+    mailCancellation: (request: Parameters<typeof mailCancellation>[1]) =>
+      mailCancellation(core, request),
+    findStay: (email: string, reference: string) => findStay(core, email, reference),
+    mailLink: (request: Parameters<typeof mailLink>[1]) => mailLink(core, request),
+  };
+}
+
+export type BookingService = ReturnType<typeof bookingService>;

@@ -1,0 +1,240 @@
+import type {
+  Availability,
+  Booking,
+  BookingInput,
+  GuestInput,
+  Property,
+  RoomType,
+} from '../../lodging/schema.ts';
+import { nightsBetween } from '../domain/dates.ts';
+import type { Capacity } from '../domain/rules.ts';
+import { normalizePhone } from '../domain/rules.ts';
+import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
+import { statusKind } from '../domain/status.ts';
+import type {
+  AvailabilityResult,
+  Confirmation,
+  PropertySummary,
+  RoomOffer,
+  RoomTypeSummary,
+} from '../domain/types.ts';
+
+/**
+ * Upstream lodging shapes ↔ the widget's wire format (domain/types.ts). No calls. Nothing is invented: a
+ * value the API did not give stays unknown (null), and what a step cannot do without is listed in
+ * `missing` (upstream field names) for the service to report and refuse.
+ */
+
+export interface Read<T> {
+  /** Undefined when something required is missing. */
+  value: T | undefined;
+  /** Fields that were missing or unreadable, required or not (logged once). */
+  missing: string[];
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+const sum = (values: number[]): number => round2(values.reduce((a, b) => a + b, 0));
+
+function roomTypeSummary(room: RoomType, missing: string[]): RoomTypeSummary | undefined {
+  const occupancy = room.max_occupancy ?? undefined;
+  const adults = room.max_adults ?? occupancy;
+  if (!room.name) missing.push('room_types[].name');
+  if (adults === undefined) missing.push('room_types[].max_occupancy');
+  if (!room.name || adults === undefined) return undefined;
+  // Only what the API says, narrowed where it says less: at least one adult shares the room.
+  const children = room.max_children ?? (occupancy === undefined ? 0 : Math.max(0, occupancy - 1));
+  return {
+    id: String(room.id),
+    name: room.name,
+    description: room.description ?? '',
+    maxAdults: adults,
+    maxChildren: children,
+    maxOccupancy: occupancy ?? adults + (room.max_children ?? 0),
+  };
+}
+
+export function propertySummary(property: Property): Read<PropertySummary> {
+  const missing: string[] = [];
+  if (!property.name) missing.push('property.name');
+  const currency = property.currency ?? property.room_types.find((r) => r.currency)?.currency;
+  if (!currency) missing.push('property.currency');
+  if (!property.city) missing.push('property.city');
+  const roomTypes = property.room_types.flatMap((room) => roomTypeSummary(room, missing) ?? []);
+  if (roomTypes.length === 0) missing.push('property.room_types');
+  if (!property.name || !currency || roomTypes.length === 0) {
+    return { value: undefined, missing };
+  }
+  const capacity: Capacity = {
+    maxAdults: Math.max(...roomTypes.map((r) => r.maxAdults)),
+    maxChildren: Math.max(...roomTypes.map((r) => r.maxChildren)),
+    maxOccupancy: Math.max(...roomTypes.map((r) => r.maxOccupancy)),
+  };
+  return {
+    value: {
+      id: String(property.id),
+      name: property.name,
+      currency,
+      city: property.city ?? null,
+      ...(property.address ? { address: property.address } : {}),
+      ...(property.check_in_time ? { checkInTime: property.check_in_time } : {}),
+      ...(property.check_out_time ? { checkOutTime: property.check_out_time } : {}),
+      roomTypes,
+      capacity,
+    },
+    missing: [...new Set(missing)],
+  };
+}
+
+/** The API's nightly rates when there is one per night, else null. */
+function nightlyOf(rates: string[] | null | undefined, nights: number): number[] | null {
+  if (!rates || rates.length !== nights) return null;
+  const values = rates.map(Number);
+  return values.every(Number.isFinite) ? values : null;
+}
+
+/** The rate of every night: the listed rates when all equal, else the API's flat rate; else null. */
+function flatRate(nightly: number[] | null, perNight: string | null | undefined): number | null {
+  if (nightly) return nightly.every((rate) => rate === nightly[0]) ? (nightly[0] ?? null) : null;
+  return perNight != null && Number.isFinite(Number(perNight)) ? Number(perNight) : null;
+}
+
+/** The API's total, else the sum of its nightly rates, else its flat rate × nights; else unknown. */
+function totalOf(
+  total: string | null | undefined,
+  nightly: number[] | null,
+  perNight: string | null | undefined,
+  nights: number,
+): number | undefined {
+  if (total != null && Number.isFinite(Number(total))) return Number(total);
+  if (nightly) return sum(nightly);
+  if (perNight != null && Number.isFinite(Number(perNight)))
+    return round2(Number(perNight) * nights);
+  return undefined;
+}
+
+/** The upstream's availability for `query`, as offers (a room too small for the party is not available). */
+export function availabilityResult(
+  place: PropertySummary,
+  query: AvailabilityQuery,
+  result: Availability,
+): Read<AvailabilityResult> {
+  const missing: string[] = [];
+  const guests = query.adults + query.children;
+  const nights = nightsBetween(query.checkIn, query.checkOut);
+  const currency = result.currency ?? place.currency;
+  const rooms: RoomOffer[] = result.room_types.flatMap((offer) => {
+    const type = place.roomTypes.find((r) => r.id === String(offer.room_type_id));
+    // A room type the property did not describe readably cannot be booked here.
+    if (!type) return [];
+    const fits =
+      query.adults <= type.maxAdults &&
+      query.children <= type.maxChildren &&
+      guests <= (offer.max_occupancy ?? type.maxOccupancy);
+    const free =
+      offer.available ?? (offer.available_rooms == null ? undefined : offer.available_rooms > 0);
+    if (free === undefined) missing.push('availability.room_types[].available_rooms');
+    const nightly = nightlyOf(offer.nightly_rates, nights);
+    const total = totalOf(offer.total_price, nightly, offer.price_per_night, nights);
+    if (total === undefined) missing.push('availability.room_types[].total_price');
+    if (free === undefined || total === undefined) return [];
+    const average = round2(total / nights);
+    return [
+      {
+        roomTypeId: type.id,
+        name: offer.name ?? type.name,
+        description: type.description,
+        maxOccupancy: offer.max_occupancy ?? type.maxOccupancy,
+        maxAdults: type.maxAdults,
+        maxChildren: type.maxChildren,
+        available: free && fits,
+        availableRooms: offer.available_rooms ?? (free ? 1 : 0),
+        pricePerNight: flatRate(nightly, offer.price_per_night),
+        nightly,
+        averageNightly: average,
+        totalPrice: total,
+        currency: offer.currency ?? currency,
+      },
+    ];
+  });
+  const value: AvailabilityResult = {
+    propertyId: place.id,
+    checkIn: query.checkIn,
+    checkOut: query.checkOut,
+    nights,
+    adults: query.adults,
+    children: query.children,
+    currency,
+    rooms,
+  };
+  // Offers exist but none could be read: saying "nothing is free" would be a lie.
+  const unreadable = result.room_types.length > 0 && rooms.length === 0;
+  return { value: unreadable ? undefined : value, missing: [...new Set(missing)] };
+}
+
+export function confirmationOf(
+  place: PropertySummary,
+  booking: Booking,
+  input: BookingRequest,
+): Read<Confirmation> {
+  const missing: string[] = [];
+  const roomTypeId = String(booking.room_type_id ?? input.roomTypeId);
+  const checkIn = booking.check_in;
+  const checkOut = booking.check_out;
+  const nights = booking.nights ?? nightsBetween(checkIn, checkOut);
+  const nightly = nightlyOf(booking.nightly_rates, nights);
+  const total = totalOf(booking.total_price, nightly, undefined, nights) ?? null;
+  if (total === null) missing.push('booking.total_price');
+  if (!booking.reference) missing.push('booking.reference');
+  return {
+    value: {
+      reference: booking.reference ?? String(booking.id),
+      propertyId: place.id,
+      propertyName: place.name,
+      roomTypeId,
+      roomName: place.roomTypes.find((r) => r.id === roomTypeId)?.name ?? roomTypeId,
+      checkIn,
+      checkOut,
+      nights,
+      adults: booking.adults ?? input.adults,
+      children: booking.children ?? input.children,
+      totalPrice: total,
+      nightly,
+      averageNightly: total === null ? null : round2(total / nights),
+      currency: booking.currency ?? place.currency,
+      status: booking.status,
+      statusKind: statusKind(booking.status),
+    },
+    missing,
+  };
+}
+
+/** The guest record to create; `email` already normalised by the caller. */
+export function guestInput(input: BookingRequest, email: string): GuestInput {
+  const phone = normalizePhone(input.phone);
+  return {
+    first_name: input.firstName.trim(),
+    last_name: input.lastName.trim(),
+    email,
+    ...(phone ? { phone } : {}),
+    ...(input.nationality ? { nationality: input.nationality } : {}),
+  };
+}
+
+/** The booking to create; `notes` replaces the guest's own (the online-requests record's note). */
+export function bookingInput(
+  place: PropertySummary,
+  input: BookingRequest,
+  guestId: string,
+  notes = input.notes.trim(),
+): BookingInput {
+  return {
+    property_id: place.id,
+    room_type_id: input.roomTypeId,
+    guest_id: guestId,
+    check_in: input.checkIn,
+    check_out: input.checkOut,
+    adults: input.adults,
+    children: input.children,
+    ...(notes ? { notes } : {}),
+  };
+}

@@ -1,0 +1,146 @@
+import type { AstroGlobal } from 'astro';
+import { deleteIfKept } from '../../delivery/session-keys.ts';
+import { i18nFor, type I18n } from '../../i18n/index.ts';
+import { localize, localizeFields } from '../../i18n/text.ts';
+import { bookingTenant } from '../../tenants/booking.ts';
+import { stepFlow, stepQuery } from './search.ts';
+import type { StepState } from './order.ts';
+import { hasErrors } from '../domain/rules.ts';
+import { bookingServiceFor } from '../../site/clients.ts';
+import type { PropertySummary } from '../domain/types.ts';
+
+type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
+
+/** What the `bookStay` action answered, kept between its POST and the GET that shows it. */
+const draftKey = (tenantId: string) => `booking:draft:${tenantId}`;
+
+/** Whether a post is answered with a redirect (a browser's form) or with the step in place. */
+export interface StepAnswer {
+  /** POST, then redirect, then GET: what a form posted by the browser itself needs. */
+  redirect: boolean;
+  /** Keep the posted details in the session, so the step's address shows them again. */
+  keep: boolean;
+  /** The language messages are said in (an embed's `data-locale`); the tenant's by default. */
+  i18n?: I18n;
+}
+
+/** The header `<masthead-booking>` sends: it swaps the step in place and keeps history itself. */
+export const STEP_HEADER = 'x-masthead-step';
+
+/** How /stay answers a post: the browser's own form gets a redirect, the element's fetch the step. */
+export function stayAnswer(request: Request): StepAnswer {
+  return { redirect: request.headers.get(STEP_HEADER) !== '1', keep: true };
+}
+
+/**
+ * The booking's steps, POST then redirect then GET for a form the browser posts: a posted form is
+ * kept in the session and answered with a 303 to its step's address, so Back and reload only ever
+ * repeat a GET (never "Confirm form resubmission", never a second booking); a booked stay goes to
+ * its manage page. The element's own posts (and the embed, whose frame has no cookie) get the step
+ * in place instead.
+ */
+export async function stepRequest(
+  Astro: StepAstro,
+  properties: PropertySummary[],
+  posted: StepState | undefined,
+  answer: StepAnswer = { redirect: true, keep: true },
+): Promise<StepState | Response> {
+  const { tenant, href } = Astro.locals;
+  const key = draftKey(tenant.id);
+  const session = answer.keep ? Astro.session : undefined;
+  const { method } = Astro.request;
+  if (posted?.booked) {
+    await deleteIfKept(session, key);
+    const { manage, mailed } = posted.booked;
+    if (answer.redirect) return Astro.redirect(href(mailed ? `${manage}?mailed=1` : manage), 303);
+    return posted;
+  }
+  // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
+  if (method === 'POST' && !posted && answer.redirect) return Astro.redirect(href('/stay'), 303);
+  if (method === 'POST' && posted) {
+    session?.set(key, posted);
+    if (answer.redirect && session) {
+      const step = posted.step === 'review' ? 'review' : 'details';
+      return Astro.redirect(href(`/stay${stepQuery(searchOf(posted.values), step)}`), 303);
+    }
+  }
+  const wanted = Astro.url.searchParams.get('step');
+  const kept =
+    method === 'POST'
+      ? posted
+      : wanted === 'details' || wanted === 'review'
+        ? keptState(await session?.get(key))
+        : undefined;
+  // A failed booking's message is said once: a reload shows the review without it.
+  if (kept?.message && method === 'GET')
+    session?.set(key, { ...kept, message: '', retry: false, sameStay: false });
+  // Back from the review to the details: the details as typed, without the review's verdict.
+  const shown = kept && wanted === 'details' ? { ...kept, step: 'details' as const } : kept;
+  return stepView(Astro, properties, shown, answer.i18n);
+}
+
+/** A kept state as this module wrote it, else nothing (a session of another version). */
+function keptState(stored: unknown): StepState | undefined {
+  if (!stored || typeof stored !== 'object') return undefined;
+  const { step, values, errors } = stored as Partial<StepState>;
+  return typeof step === 'string' && values && typeof values === 'object' && errors
+    ? (stored as StepState)
+    : undefined;
+}
+
+/** The search part of posted details, under the names the step addresses use. */
+function searchOf(values: Record<string, string>): Record<string, string> {
+  const { propertyId = '', checkIn = '', checkOut = '', adults = '', children = '' } = values;
+  return {
+    property: propertyId,
+    checkIn,
+    checkOut,
+    adults,
+    children,
+    roomTypeId: values['roomTypeId'] ?? '',
+  };
+}
+
+/**
+ * The step a booking page shows: from the query (dates, guests, room), or from
+ * the details kept from the last post (their messages, or the review), with the room checked again.
+ */
+export async function stepView(
+  Astro: Pick<AstroGlobal, 'locals' | 'url'>,
+  properties: PropertySummary[],
+  posted: StepState | undefined,
+  i18n: I18n = i18nFor(Astro.locals.tenant),
+): Promise<StepState> {
+  const view = await searchStep(Astro, properties, posted);
+  return {
+    ...view,
+    errors: localizeFields(i18n, view.errors),
+    message: localize(i18n, view.message),
+  };
+}
+
+async function searchStep(
+  Astro: Pick<AstroGlobal, 'locals' | 'url'>,
+  properties: PropertySummary[],
+  posted: StepState | undefined,
+): Promise<StepState> {
+  const tenant = bookingTenant(Astro.locals);
+  const first = properties[0]?.id ?? '';
+  if (!tenant) return { step: 'dates', values: {}, errors: {}, offers: null, message: '' };
+  const service = bookingServiceFor(tenant);
+  if (!posted) return { retry: false, ...(await stepFlow(Astro.url.searchParams, service, first)) };
+  const query = new URLSearchParams({ ...searchOf(posted.values), step: 'details' });
+  const search = await stepFlow(query, service, first);
+  if (search.step !== 'details')
+    return { ...search, message: search.message || posted.message, retry: search.retry ?? false };
+  return {
+    ...posted,
+    // The review only for details without a refusal.
+    step: posted.step === 'review' && !hasErrors(posted.errors) ? 'review' : 'details',
+    values: { ...search.values, ...posted.values },
+    offers: search.offers,
+    retry: posted.retry ?? false,
+    wait: posted.wait ?? 0,
+    sameStay: posted.sameStay === true,
+  };
+}

@@ -1,0 +1,84 @@
+import { formatPrice } from '../../i18n/format.ts';
+import type { AvailabilityResult, RoomOffer } from '../domain/types.ts';
+
+/**
+ * What a room card says (the rooms step, and anything else that lists rooms): its
+ * capacity in the words of the rules (adults and children apart where they differ), its prices, or
+ * why it cannot be chosen for this party. Runs in the browser too (no zod, no Node).
+ */
+
+/** A `widget.*` text by its key without the prefix: the widget's `say`, or the server's `t`. */
+export type RoomSay = (key: string, values?: Record<string, string | number>) => string;
+
+export type RoomLimits = Pick<RoomOffer, 'maxAdults' | 'maxChildren' | 'maxOccupancy'>;
+
+export interface RoomFacts {
+  /** "Sleeps 3, at most 2 adults"; absent when `why` already names the capacity. */
+  capacity?: string;
+  /** Why the room cannot be chosen (too small for the party, sold out). */
+  why?: string;
+  perNight?: string;
+  total?: string;
+  /** "only 2 left", when few are. */
+  left?: string;
+}
+
+/**
+ * A room's price per night: its rate when every night costs the same, else the average, labelled so
+ * (with weekend rates, or a total alone, no night is known to cost `total / nights`).
+ */
+export function nightlyPrice(room: Pick<RoomOffer, 'pricePerNight' | 'averageNightly'>): {
+  amount: number;
+  average: boolean;
+} {
+  return room.pricePerNight === null
+    ? { amount: room.averageNightly, average: true }
+    : { amount: room.pricePerNight, average: false };
+}
+
+/** "Sleeps 4", "Sleeps 3, at most 2 adults" or "Sleeps 1 adult, no children": never more than the rules allow. */
+export function capacityText(room: RoomLimits, say: RoomSay): string {
+  const adults = say('adults', { count: room.maxAdults });
+  if (room.maxChildren === 0) return say('capacityNoChildren', { adults });
+  if (room.maxAdults < room.maxOccupancy)
+    return say('capacityAdults', { count: room.maxOccupancy, adults });
+  return say('capacity', { count: room.maxOccupancy });
+}
+
+/** Few enough left to say so. */
+const FEW_LEFT = 3;
+
+export function roomFacts(
+  room: RoomOffer,
+  party: Pick<AvailabilityResult, 'adults' | 'children'>,
+  say: RoomSay,
+  locale: string,
+): RoomFacts {
+  const guests = party.adults + party.children;
+  // "Sleeps 2: you are 3" already names the capacity.
+  if (guests > room.maxOccupancy)
+    return { why: say('sleepsYouAre', { max: room.maxOccupancy, count: guests }) };
+  const capacity = capacityText(room, say);
+  if (party.adults > room.maxAdults)
+    return { capacity, why: say('adultsOnly', { count: room.maxAdults }) };
+  if (party.children > room.maxChildren)
+    return {
+      capacity,
+      why:
+        room.maxChildren === 0
+          ? say('noChildren')
+          : say('fewerChildren', { count: room.maxChildren }),
+    };
+  if (!room.available) return { capacity, why: say('soldOut') };
+  const nightly = nightlyPrice(room);
+  return {
+    capacity,
+    perNight: say(nightly.average ? 'priceAverage' : 'pricePerNight', {
+      price: formatPrice(nightly.amount, room.currency, locale),
+    }),
+    total: say('priceTotal', { price: formatPrice(room.totalPrice, room.currency, locale) }),
+    ...(room.availableRooms > 0 && room.availableRooms <= FEW_LEFT
+      ? { left: say('left', { count: room.availableRooms }) }
+      : {}),
+  };
+}

@@ -1,0 +1,143 @@
+import type { FieldErrors } from '../../failures/fields.ts';
+import { addDays, isIsoDate, stayErrors } from '../domain/dates.ts';
+import { BookingFailure } from '../domain/failures.ts';
+import { guestErrors, hasErrors } from '../domain/rules.ts';
+import type { BookingService } from '../service/service.ts';
+import type { AvailabilityResult } from '../domain/types.ts';
+import { textKey } from '../../i18n/text-key.ts';
+import { earliestStep, STEPS, type Step, type StepState } from './order.ts';
+
+/**
+ * The booking without JavaScript: dates, guests and room travel as GET query parameters (a search,
+ * bookmarkable, Back works); the guest's details go by POST (see actions/booking.ts). Each step is
+ * checked again on the server; a refused value sends the guest back to the step that asked for it.
+ */
+
+/** The steps the query reaches (the review and what follows are posted: page.ts). */
+export const SEARCH_STEPS = STEPS.slice(0, 4) as ['dates', 'guests', 'rooms', 'details'];
+export type SearchStep = (typeof SEARCH_STEPS)[number];
+
+export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
+
+function wanted(value: string | null): SearchStep {
+  // The review's address without its details (a session gone): the details, to type them again.
+  if (value === 'review') return 'details';
+  return (SEARCH_STEPS as readonly string[]).includes(value ?? '')
+    ? (value as SearchStep)
+    : 'dates';
+}
+
+/** A wait (busy, down) rather than a refusal: the same request again may work. */
+export const retryable = (error: BookingFailure): boolean =>
+  error.error.code === 'busy' || error.error.code === 'unavailable';
+
+/**
+ * How a failure is offered again: "Try again" only for a wait, and only once the wait its message
+ * names is over (a `busy` one: "try again in 6 minutes"); an outage says "try again" now.
+ */
+export function retryOf(error: BookingFailure): { retry: boolean; wait: number } {
+  const wait = error.error.code === 'busy' ? (error.error.retryAfter ?? 0) : 0;
+  return { retry: retryable(error), wait };
+}
+
+const count = (value: string | undefined): number =>
+  value === undefined || value.trim() === '' ? Number.NaN : Number(value);
+
+export async function stepFlow(
+  query: URLSearchParams,
+  service: Pick<BookingService, 'rules' | 'availability' | 'properties'>,
+  defaultProperty: string,
+): Promise<StepState> {
+  const values: Record<string, string> = { property: defaultProperty, adults: '2', children: '0' };
+  for (const name of [...SEARCH_FIELDS, 'roomTypeId'])
+    if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
+  // A deep link's `nights` and `room` (docs/booking-partners.md), in the steps' own terms.
+  const nights = Number(query.get('nights'));
+  if (
+    !values['checkOut'] &&
+    isIsoDate(values['checkIn'] ?? '') &&
+    Number.isInteger(nights) &&
+    nights > 0
+  )
+    values['checkOut'] = addDays(values['checkIn'] ?? '', Math.min(nights, 365));
+  if (!values['roomTypeId'] && query.get('room'))
+    values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
+  // A stay that has passed (an old link, a bookmark): dropped with a notice, so the dates step
+  // opens at today's month (in the tenant's time zone) instead of a month of struck-out days. A
+  // date the guest just typed on the dates step (its form asks for `step=guests`) gets the field's
+  // own message instead.
+  const step = query.get('step');
+  const stale = step === 'guests' ? undefined : staleStay(values, service.rules().today);
+  const target = stale ? 'dates' : wanted(step);
+  const at = (
+    step: Step,
+    errors: FieldErrors = {},
+    offers: AvailabilityResult | null = null,
+  ): StepState => ({ step, values, errors, offers, message: '', ...(stale ? { stale } : {}) });
+  if (target === 'dates') return at('dates');
+
+  const dates = stayErrors(values['checkIn'] ?? '', values['checkOut'] ?? '', service.rules());
+  if (hasErrors(dates)) return at('dates', dates);
+  if (target === 'guests') return at('guests');
+
+  const adults = count(values['adults']);
+  const children = count(values['children']);
+  const places = await service.properties();
+  const place = places.find((p) => p.id === values['property']);
+  if (!place) return at('dates', { propertyId: [textKey('booking.error.placeRequired')] });
+  const guests = guestErrors(adults, children, place.capacity, place.name);
+  if (hasErrors(guests)) {
+    // The refusal names the place; the tenant's other places that take the party are offered.
+    const alternatives = places
+      .filter((p) => p.id !== place.id && !hasErrors(guestErrors(adults, children, p.capacity, '')))
+      .map((p) => p.id);
+    return { ...at('guests', guests), alternatives };
+  }
+
+  let offers: AvailabilityResult;
+  try {
+    offers = await service.availability({
+      property: place.id,
+      checkIn: values['checkIn'] ?? '',
+      checkOut: values['checkOut'] ?? '',
+      adults,
+      children,
+    });
+  } catch (error) {
+    if (error instanceof BookingFailure && error.error.code === 'validation') {
+      const fields = error.error.fields ?? {};
+      return at(earliestStep(fields, 'guests'), fields);
+    }
+    // Busy or down: the guests step again, with the reason and what was asked kept.
+    if (error instanceof BookingFailure && error.error.code !== 'not_found')
+      return { ...at('guests'), message: error.message, ...retryOf(error) };
+    throw error;
+  }
+  if (target === 'rooms') return at('rooms', {}, offers);
+
+  const room = offers.rooms.find((r) => r.roomTypeId === values['roomTypeId']);
+  if (!room) return at('rooms', { roomTypeId: [textKey('booking.error.roomRequired')] }, offers);
+  if (!room.available)
+    return at('rooms', { roomTypeId: [textKey('booking.error.roomUnavailable')] }, offers);
+  return at('details', {}, offers);
+}
+
+/** A link's check-in before `today`: its dates, removed from `values`. */
+function staleStay(values: Record<string, string>, today: string): StepState['stale'] {
+  const checkIn = values['checkIn'] ?? '';
+  if (!isIsoDate(checkIn) || checkIn >= today) return undefined;
+  const checkOut = values['checkOut'] ?? '';
+  delete values['checkIn'];
+  delete values['checkOut'];
+  return { checkIn, checkOut: isIsoDate(checkOut) ? checkOut : '' };
+}
+
+/** The query of a step link: the search so far, and the step to show. */
+export function stepQuery(values: Record<string, string>, step: SearchStep | 'review'): string {
+  const params = new URLSearchParams({ step });
+  for (const name of [...SEARCH_FIELDS, 'roomTypeId']) {
+    const value = values[name];
+    if (value) params.set(name, value);
+  }
+  return `?${params}`;
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it, vi } from 'vitest';
+import { busy, invalid, placeNotFound } from '../../../src/lib/booking/domain/failures.ts';
+import { stepFlow, stepQuery } from '../../../src/lib/booking/steps/search.ts';
+import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
+import { PROPERTY, offers } from '../../fixtures/booking.ts';
+
+const place: PropertySummary = {
+  id: PROPERTY,
+  name: 'Harbour View Hotel',
+  currency: 'EUR',
+  city: 'Port Haven',
+  roomTypes: [],
+  capacity: { maxAdults: 4, maxChildren: 2, maxOccupancy: 4 },
+};
+
+function service(availability = vi.fn(() => Promise.resolve(offers))) {
+  return {
+    rules: () => ({ today: '2099-01-01', minNights: 1, maxNights: 21 }),
+    properties: () => Promise.resolve([place]),
+    availability,
+  };
+}
+
+const query = (values: Record<string, string>) => new URLSearchParams(values);
+const search = { property: PROPERTY, checkIn: '2099-03-28', checkOut: '2099-03-30' };
+
+describe('the booking without JavaScript', () => {
+  it('starts on the dates, with the first place and two adults', async () => {
+    const state = await stepFlow(query({}), service(), PROPERTY);
+    expect(state).toMatchObject({ step: 'dates', values: { property: PROPERTY, adults: '2' } });
+  });
+
+  it('sends bad dates back to the dates step with messages, asking nothing upstream', async () => {
+    const api = service();
+    const state = await stepFlow(
+      query({ ...search, step: 'rooms', checkOut: '2099-03-27', adults: '2' }),
+      api,
+      PROPERTY,
+    );
+    expect(state.step).toBe('dates');
+    expect(state.errors['checkOut']).toBeDefined();
+    expect(api.availability).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['no adult', { adults: '0' }, 'guests'],
+    ['no room chosen', { adults: '2', step: 'details' }, 'rooms'],
+    ['a sold-out room', { adults: '2', step: 'details', roomTypeId: 'suite' }, 'rooms'],
+    ['a free room', { adults: '2', step: 'details', roomTypeId: 'double' }, 'details'],
+  ])('with %s it shows the %s step', async (_case, extra, step) => {
+    const state = await stepFlow(
+      query({ ...search, step: 'rooms', ...extra }),
+      service(),
+      PROPERTY,
+    );
+    expect(state.step).toBe(step);
+  });
+
+  it('a refusal by the server goes to the step of the refused field', async () => {
+    const api = service(vi.fn(() => Promise.reject(invalid({ checkIn: ['Too late.'] }))));
+    const state = await stepFlow(query({ ...search, step: 'rooms', adults: '2' }), api, PROPERTY);
+    expect(state).toMatchObject({ step: 'dates', errors: { checkIn: ['Too late.'] } });
+  });
+
+  it('a busy or down lodging API keeps the guests step with its reason, and offers to try again', async () => {
+    const api = service(vi.fn(() => Promise.reject(busy('booking.error.busy', 12))));
+    const state = await stepFlow(
+      query({ ...search, step: 'rooms', adults: '3', children: '1' }),
+      api,
+      PROPERTY,
+    );
+    expect(state).toMatchObject({
+      step: 'guests',
+      message: 'booking.error.busy',
+      retry: true,
+      // "Try again" is offered only once the 12 s the message names are over.
+      wait: 12,
+      values: { adults: '3', children: '1' },
+    });
+  });
+
+  it('a place the API no longer knows is not turned into a step (the page says not found)', async () => {
+    const api = service(vi.fn(() => Promise.reject(placeNotFound())));
+    await expect(
+      stepFlow(query({ ...search, step: 'rooms', adults: '2' }), api, PROPERTY),
+    ).rejects.toThrow();
+  });
+
+  it('Back links carry the search so far', () => {
+    const link = new URLSearchParams(stepQuery({ ...search, adults: '3', children: '' }, 'guests'));
+    expect(Object.fromEntries(link)).toEqual({ step: 'guests', ...search, adults: '3' });
+  });
+
+  it('a party too big for the chosen place is told so by name, and which other places take it', async () => {
+    const small = { ...place, capacity: { maxAdults: 2, maxChildren: 1, maxOccupancy: 3 } };
+    const big = {
+      ...place,
+      id: 'other',
+      name: 'Bay Lodge',
+      capacity: { maxAdults: 6, maxChildren: 4, maxOccupancy: 6 },
+    };
+    const tiny = {
+      ...place,
+      id: 'tiny',
+      name: 'Cabin',
+      capacity: { maxAdults: 1, maxChildren: 0, maxOccupancy: 1 },
+    };
+    const api = { ...service(), properties: () => Promise.resolve([small, big, tiny]) };
+    const state = await stepFlow(query({ ...search, step: 'rooms', adults: '3' }), api, PROPERTY);
+    expect(state.step).toBe('guests');
+    expect(state.errors['adults']?.[0]).toContain('"place":"Harbour View Hotel"');
+    expect(state.alternatives).toEqual(['other']);
+    expect(api.availability).not.toHaveBeenCalled();
+  });
+
+  it('a stay that has passed (an old link) is dropped with a notice: the dates step, no dates', async () => {
+    const state = await stepFlow(
+      query({
+        ...search,
+        checkIn: '2098-12-20',
+        checkOut: '2098-12-22',
+        adults: '3',
+        step: 'rooms',
+      }),
+      service(),
+      PROPERTY,
+    );
+    expect(state.step).toBe('dates');
+    expect(state.stale).toEqual({ checkIn: '2098-12-20', checkOut: '2098-12-22' });
+    expect(state.values['checkIn']).toBeUndefined();
+    expect(state.values['checkOut']).toBeUndefined();
+    expect(state.values['adults']).toBe('3');
+    expect(state.errors).toEqual({});
+    // A past date typed on the dates step (its form asks for the guests step): the field's message.
+    const typed = await stepFlow(
+      query({ ...search, checkIn: '2098-12-20', checkOut: '2098-12-22', step: 'guests' }),
+      service(),
+      PROPERTY,
+    );
+    expect(typed).toMatchObject({ step: 'dates', values: { checkIn: '2098-12-20' } });
+    expect(typed.stale).toBeUndefined();
+    expect(typed.errors['checkIn']).toBeDefined();
+    // Today's stay is not stale.
+    const current = await stepFlow(
+      query({ ...search, checkIn: '2099-01-01', checkOut: '2099-01-02' }),
+      service(),
+      PROPERTY,
+    );
+    expect(current.stale).toBeUndefined();
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { stepsModel } from '../../../src/lib/booking/steps/view-model.ts';
+import type { StepState } from '../../../src/lib/booking/steps/order.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
+import { config, confirmation, offers, PROPERTY } from '../../fixtures/booking.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+
+const tenant = buildTenant();
+const english = createI18n('en-GB', 'Europe/London');
+const guest = {
+  property: PROPERTY,
+  checkIn: '2099-03-28',
+  checkOut: '2099-03-30',
+  adults: '2',
+  children: '0',
+  roomTypeId: 'double',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '',
+  nationality: 'GB',
+  notes: 'Late arrival',
+  idempotencyKey: 'k'.repeat(32),
+};
+const view = (step: StepState['step'], extra: Partial<StepState> = {}): StepState => ({
+  step,
+  values: guest,
+  errors: {},
+  offers,
+  message: '',
+  ...extra,
+});
+
+describe('what a booking step shows', () => {
+  it('room cards say their facts, and what a partner hears of a choice has no personal data', () => {
+    const model = stepsModel(view('rooms'), config.properties, tenant, english);
+    const [double, suite] = model.rooms;
+    expect(double?.facts.perNight).toContain('100');
+    expect(suite?.facts.why).toBeTruthy();
+    expect(JSON.parse(double?.chosen ?? '{}')).toEqual({
+      propertyId: PROPERTY,
+      roomTypeId: 'double',
+      checkIn: '2099-03-28',
+      checkOut: '2099-03-30',
+      nights: 2,
+      value: 200,
+      currency: 'EUR',
+    });
+    expect(model.searchFacts).not.toContain('Ada');
+    expect(model.searchLine).toContain('2 nights');
+  });
+
+  it('the review lists the stay and the details as typed, and keeps the booking’s key', () => {
+    const model = stepsModel(view('review'), config.properties, tenant, english);
+    const rows = Object.fromEntries(model.reviewRows);
+    expect(rows).toMatchObject({
+      Place: 'Harbour View Hotel',
+      Room: 'Double',
+      Name: 'Ada Lovelace',
+      Nationality: 'United Kingdom',
+      Notes: 'Late arrival',
+    });
+    expect(model.idempotencyKey).toBe(guest.idempotencyKey);
+  });
+
+  it('a first visit gets a new booking key; the dates step says the nights and the calendar rules', () => {
+    const model = stepsModel(
+      view('dates', {
+        values: { property: PROPERTY, checkIn: '2099-03-28', checkOut: '2099-03-31' },
+      }),
+      config.properties,
+      tenant,
+      english,
+    );
+    expect(model.idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
+    expect(model.nights).toBe('3 nights');
+    expect(JSON.parse(model.calendarRules)).toMatchObject({ minNights: 1, maxNights: 30 });
+  });
+
+  it('the done step shows the confirmation, and a partner hears the booking without the guest', () => {
+    const booked = { confirmation, manage: '/stay/manage/t.s', mailed: true, email: guest.email };
+    const model = stepsModel(view('done', { booked }), config.properties, tenant, english);
+    expect(model.booked?.view.heading).toBe('Request received');
+    expect(Object.fromEntries(model.booked?.view.rows ?? [])).toMatchObject({
+      'Booking reference': 'BK-ABC123',
+    });
+    expect(JSON.parse(model.bookedFacts ?? '{}')).toMatchObject({
+      reference: 'BK-ABC123',
+      totalPrice: 200,
+      currency: 'EUR',
+    });
+    expect(model.bookedFacts).not.toContain('ada@example.com');
+  });
+
+  it('sends the element only the texts it says itself, in the page’s language', () => {
+    const german = createI18n('de-CH', 'Europe/Zurich');
+    const text = JSON.parse(
+      stepsModel(view('dates'), config.properties, tenant, german).browserText,
+    ) as Record<string, unknown>;
+    expect(Object.keys(text).sort()).toEqual([
+      'calendarHint',
+      'nextMonth',
+      'nights',
+      'offline',
+      'prevMonth',
+      'searching',
+      'sending',
+    ]);
+    expect(text['offline']).not.toBe(
+      'We could not reach the booking service. Your details are kept: please try again.',
+    );
+  });
+});
