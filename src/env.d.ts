@@ -11,6 +11,8 @@ declare namespace App {
     /** Site-internal link that keeps the tenant's path prefix or preview query. */
     href: (path: string) => string;
     requestId: string;
+    /** Who sent the request: address and whether it is a direct local one (src/lib/request/visitor.ts). */
+    visitor: import('./lib/request/visitor.ts').Visitor;
     /** Set before a rewrite to the 503 page: seconds for `Retry-After`. */
     retryAfter?: number;
   }

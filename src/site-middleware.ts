@@ -8,6 +8,7 @@ import { compressResponses } from './lib/delivery/middleware.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
+import { visitorOf } from './lib/request/visitor.ts';
 import { publicOrigin } from './lib/request/public-origin.ts';
 import { tenantOfRequest } from './lib/request/tenant-of.ts';
 import { noteRequest } from './lib/observability/request.ts';
@@ -28,6 +29,12 @@ const { METRICS_TOKEN, REDIS_URL, STATUS_TOKEN, TRUST_PROXY } = settings();
 // The change watchers and the invalidation listener run from the moment the site loads.
 startFreshness();
 
+/** Decides who sent the request once (`locals.visitor`, src/lib/request/visitor.ts). */
+const visitor = defineMiddleware((context, next) => {
+  context.locals.visitor = visitorOf(context, TRUST_PROXY);
+  return next();
+});
+
 /**
  * `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every tenant at
  * once: local requests, or with the bearer token of each.
@@ -35,13 +42,8 @@ startFreshness();
 const operatorEndpoints = defineMiddleware((context, next) => {
   const { pathname } = context.url;
   if (pathname !== '/_status' && pathname !== '/_metrics') return next();
-  let clientAddress: string | undefined;
-  try {
-    clientAddress = context.clientAddress;
-  } catch {
-    clientAddress = undefined;
-  }
-  const access = { clientAddress, headers: context.request.headers, redisUrl: REDIS_URL };
+  const { local } = context.locals.visitor;
+  const access = { local, headers: context.request.headers, redisUrl: REDIS_URL };
   return pathname === '/_metrics'
     ? metricsResponse({ ...access, token: METRICS_TOKEN })
     : statusResponse({ ...access, token: STATUS_TOKEN });
@@ -165,6 +167,7 @@ export const onRequest = sequence(
   // Before the origin check: a refused body closes the connection instead of being read.
   bodyLimit,
   originCheck,
+  visitor,
   operatorEndpoints,
   tenantResolution,
   purgeEndpoint,

@@ -1,12 +1,12 @@
 import { profileStatus } from '../profiles/status.ts';
-import { isDirectLocal } from '../request/local-request.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import { upstreamStatus } from '../site/clients.ts';
 import { getTenants } from '../tenants/registry.ts';
 
 export interface StatusAccessInput {
-  clientAddress: string | undefined;
-  /** The request's headers: `Authorization`, and any proxy header (then it may come from outside). */
+  /** A direct local request (`locals.visitor.local`, ../request/visitor.ts). */
+  local: boolean;
+  /** The request's headers, for `Authorization`. */
   headers: Headers;
   /** `STATUS_TOKEN` or `METRICS_TOKEN`; unset: local requests only. */
   token: string | undefined;
@@ -25,7 +25,7 @@ export async function operatorAccess(
   endpoint: 'status' | 'metrics',
   input: StatusAccessInput,
 ): Promise<StatusAccess> {
-  if (isDirectLocal(input.clientAddress, input.headers)) return 'allowed';
+  if (input.local) return 'allowed';
   const given = bearerToken(input.headers.get('authorization'));
   if (!input.token || !given) return 'forbidden';
   const check = await checkSecret({
