@@ -4,6 +4,7 @@ import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log/log.ts';
 import { statusResponse } from './lib/delivery/status-access.ts';
 import { metricsResponse } from './lib/delivery/metrics-route.ts';
+import { uncached, uncachedRedirect } from './lib/delivery/policy.ts';
 import { compressResponses } from './lib/delivery/middleware.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
@@ -63,19 +64,12 @@ const urlShape = defineMiddleware((context, next) => {
   // The request as sent: `context.url` has its path decoded already.
   const { pathname, search } = new URL(context.request.url);
   if (pathname.length + search.length > MAX_URL_LENGTH) {
-    return plainRefusal(414, 'This address is too long.');
+    return uncached(414, 'This address is too long.');
   }
   // Astro decodes a path until it stops changing: `%252E` would reach a page as `.`.
-  if (isDoublyEscaped(pathname)) return plainRefusal(400, 'Bad request.');
+  if (isDoublyEscaped(pathname)) return uncached(400, 'Bad request.');
   return next();
 });
-
-function plainRefusal(status: number, message: string): Response {
-  return new Response(message, {
-    status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
-  });
-}
 
 /** Refuses oversized request bodies (forms, actions, booking JSON) before anything parses them. */
 const bodyLimit = defineMiddleware((context, next) => {
@@ -120,10 +114,7 @@ function cleanAddress(method: string, url: URL, pathname: string): Response | nu
   const allowed = shareableParams(pathname);
   const location = allowed && cleanRedirect(url, allowed);
   if (!location) return null;
-  return new Response(null, {
-    status: 301,
-    headers: { Location: location, 'Cache-Control': 'no-store' },
-  });
+  return uncachedRedirect(301, location);
 }
 
 /** Logs unexpected errors with tenant and path; Astro then renders the branded 500 page. */

@@ -1,4 +1,5 @@
 import { registry } from '../observability/prometheus.ts';
+import { uncached } from './policy.ts';
 import { operatorAccess, operatorRefusal } from './status-access.ts';
 import type { StatusAccessInput } from './status-access.ts';
 
@@ -11,7 +12,5 @@ export async function metricsResponse(input: StatusAccessInput): Promise<Respons
   if (access !== 'allowed') {
     return operatorRefusal(access, 'text/plain; charset=utf-8', (message) => `${message}\n`);
   }
-  return new Response(await registry.metrics(), {
-    headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
-  });
+  return uncached(200, await registry.metrics(), { 'Content-Type': registry.contentType });
 }

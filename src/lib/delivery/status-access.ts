@@ -1,3 +1,4 @@
+import { uncached } from './policy.ts';
 import { profileStatus } from '../profiles/status.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import { upstreamStatus } from '../site/clients.ts';
@@ -44,15 +45,11 @@ export function operatorRefusal(
   contentType: string,
   body: (message: string) => string,
 ): Response {
-  const limited = access !== 'forbidden';
-  const headers: Record<string, string> = {
+  if (access === 'forbidden')
+    return uncached(403, body('Forbidden'), { 'Content-Type': contentType });
+  return uncached(429, body('Too many wrong tokens'), {
     'Content-Type': contentType,
-    'Cache-Control': 'no-store',
-  };
-  if (limited) headers['Retry-After'] = String(access.retryAfterSeconds);
-  return new Response(body(limited ? 'Too many wrong tokens' : 'Forbidden'), {
-    status: limited ? 429 : 403,
-    headers,
+    'Retry-After': String(access.retryAfterSeconds),
   });
 }
 
@@ -63,7 +60,5 @@ export async function statusResponse(input: StatusAccessInput): Promise<Response
     return operatorRefusal(access, 'application/json', (message) => JSON.stringify({ message }));
   }
   const body = { ...upstreamStatus(), profiles: profileStatus(getTenants()) };
-  return new Response(JSON.stringify(body, null, 2), {
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
-  });
+  return uncached(200, JSON.stringify(body, null, 2), { 'Content-Type': 'application/json' });
 }
