@@ -189,11 +189,9 @@ export function createTenantRegistry(options: TenantRegistryOptions): TenantRegi
     reload,
     notice: file.notice,
     watch: () =>
-      file.follow({
-        pollMs,
-        onWatchError: (error) =>
-          log?.warn('tenants.watch.failed', { file: path, message: describe(error) }),
-      }),
+      file.follow(pollMs, (error) =>
+        log?.warn('tenants.watch.failed', { file: path, message: describe(error) }),
+      ),
     close: file.close,
   };
 }
