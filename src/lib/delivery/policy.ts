@@ -1,5 +1,6 @@
 import { isTemporary } from '../failures/classify.ts';
 import type { Failure } from '../failures/classify.ts';
+import { textKey } from '../i18n/text-key.ts';
 
 /**
  * The one policy for how long answers live in caches and what a failure answers: pages
@@ -13,16 +14,11 @@ export const NO_STORE = 'no-store';
 export const PRIVATE = 'private, no-store';
 /** Addresses that change with their content (hashed assets, derived images). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** How long a shared cache may serve a stored copy while the site fails to answer. */
-const STALE_IF_ERROR = 86400;
 
-/**
- * Public answers: a browser asks again every time, a shared cache keeps the copy fresh for
- * `maxAge` s and may serve it stale for `swr` s more while it fetches the next.
- */
+/** Public answers: browsers ask every time; shared caches keep them `maxAge` s, then `swr` s stale. */
 export function sharedCache(maxAge: number, swr?: number): string {
   const revalidate = swr === undefined ? '' : `, stale-while-revalidate=${swr}`;
-  return `public, max-age=0, s-maxage=${maxAge}${revalidate}, stale-if-error=${STALE_IF_ERROR}`;
+  return `public, max-age=0, s-maxage=${maxAge}${revalidate}, stale-if-error=86400`;
 }
 
 /** Seconds to wait after an outage when the failure itself does not say (pages, feeds, images). */
@@ -34,11 +30,7 @@ export function retryAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy'
 }
 
 /** A plain-text answer no cache keeps (`headers` add to or replace the defaults). */
-export function uncached(
-  status: number,
-  text: string,
-  headers: Record<string, string> = {},
-): Response {
+export function uncached(status: number, text: string, headers: Record<string, string> = {}) {
   return new Response(text, {
     status,
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_STORE, ...headers },
@@ -46,11 +38,7 @@ export function uncached(
 }
 
 /** A JSON answer no cache keeps. */
-export function uncachedJson(
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Response {
+export function uncachedJson(status: number, body: unknown, headers: Record<string, string> = {}) {
   return uncached(status, JSON.stringify(body), { 'Content-Type': 'application/json', ...headers });
 }
 
@@ -67,4 +55,24 @@ export function failureAnswer(failure: Failure): Response | null {
   if (failure.kind === 'not-found') return uncached(404, 'Not found');
   if (!isTemporary(failure)) return null;
   return uncached(503, 'Temporarily unavailable', { 'Retry-After': String(retryAfterOf(failure)) });
+}
+
+/**
+ * What a form says about a temporary failure: `<area>.busy` with the wait (429), or
+ * `<area>.unavailable` (503); null for any other failure.
+ */
+export function temporaryMessage(
+  failure: Failure,
+  area: 'auth' | 'comments.error' | 'booking.error',
+) {
+  if (failure.kind === 'busy') {
+    const wait = failure.retryAfterSeconds;
+    return {
+      status: 429,
+      message: textKey(`${area}.busy`, { wait }),
+      retryAfterSeconds: wait,
+    } as const;
+  }
+  if (failure.kind !== 'outage') return null;
+  return { status: 503, message: textKey(`${area}.unavailable`) } as const;
 }

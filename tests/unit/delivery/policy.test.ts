@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { failureAnswer, sharedCache } from '../../../src/lib/delivery/policy.ts';
+import { failureAnswer, sharedCache, temporaryMessage } from '../../../src/lib/delivery/policy.ts';
+import { readTextKey } from '../../../src/lib/i18n/text-key.ts';
 
 describe('the failure answer of feeds and files', () => {
   it('is a 404 no cache keeps for a missing resource', async () => {
@@ -27,5 +28,20 @@ describe('shared cache lifetimes', () => {
     expect(sharedCache(300, 3600)).toBe(
       'public, max-age=0, s-maxage=300, stale-while-revalidate=3600, stale-if-error=86400',
     );
+  });
+});
+
+describe('what a form says about a temporary failure', () => {
+  it('gives the wait when busy, the area’s outage text when down, nothing otherwise', () => {
+    const busy = temporaryMessage({ kind: 'busy', retryAfterSeconds: 12 }, 'comments.error');
+    expect(busy?.status).toBe(429);
+    expect(readTextKey(busy?.message ?? '')).toEqual({
+      key: 'comments.error.busy',
+      values: { wait: 12 },
+    });
+    const down = temporaryMessage({ kind: 'outage' }, 'auth');
+    expect(down?.status).toBe(503);
+    expect(readTextKey(down?.message ?? '')?.key).toBe('auth.unavailable');
+    expect(temporaryMessage({ kind: 'not-found' }, 'auth')).toBeNull();
   });
 });
