@@ -1,5 +1,5 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
-import { watchedFile } from '../settings/watched-file.ts';
+import { errnoCode, watchedFile } from '../settings/watched-file.ts';
 import { parseSecretsText, SecretsFileError, type SecretsByTenant } from './schema.ts';
 
 /**
@@ -67,7 +67,7 @@ function readChecked(
 
 /** A file that is not there or not ours to read (`EACCES`: owned by another user). */
 function unreadable(path: string, error: unknown): SecretsFileError {
-  const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+  const code = errnoCode(error) ?? 'unreadable';
   return new SecretsFileError(path, [
     code === 'ENOENT' ? 'it does not exist' : `cannot read it (${code})`,
   ]);

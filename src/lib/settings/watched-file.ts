@@ -73,6 +73,13 @@ export function watchedFile(
   };
 }
 
+/** Why a file could not be read (`ENOENT`, `EACCES`…), when the error says. */
+export function errnoCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}
+
 /** Runs `reload` on each `SIGHUP` (the operator's "read your files again"); returns the stop. */
 export function onHangup(reload: () => void): () => void {
   const listener = () => reload();

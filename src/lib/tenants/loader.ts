@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { watchedFile } from '../settings/watched-file.ts';
+import { errnoCode, watchedFile } from '../settings/watched-file.ts';
 import { parseTenantsText, TenantsConfigError } from './schema.ts';
 import type { Tenant, TenantsFile } from './schema.ts';
 
@@ -26,6 +26,7 @@ export interface TenantsRead {
   hash: string;
 }
 
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Reads and validates the tenants file; throws a `TenantsConfigError` saying what is wrong. */
@@ -34,14 +35,13 @@ export function readTenantsFile(path: string, options: TenantsFileOptions = {}):
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new TenantsConfigError(`Cannot read ${path}: ${code ?? message}`);
+    throw new TenantsConfigError(`Cannot read ${path}: ${errnoCode(error) ?? describe(error)}`);
   }
   const file = parseTenantsText(text, path, options.adjust);
   try {
     options.check?.(file.tenants);
   } catch (error) {
-    throw new TenantsConfigError(`Invalid ${path}: ${(error as Error).message}`);
+    throw new TenantsConfigError(`Invalid ${path}: ${describe(error)}`);
   }
   return { text, file, hash: hashOf(text) };
 }
@@ -115,8 +115,6 @@ export function diffTenants(
   const removed = before.filter((tenant) => !ids.has(tenant.id));
   return { tenants, added, changed, removed };
 }
-
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The reason on one line: `Invalid tenants.json: tenant "x" (tenants[3]) → hosts[0]: …; …`. */
 function oneLine(message: string): string {
