@@ -9,8 +9,6 @@ import type { StatusAccessInput } from './status-access.ts';
  */
 export async function metricsResponse(input: StatusAccessInput): Promise<Response> {
   const access = await operatorAccess('metrics', input);
-  if (access !== 'allowed') {
-    return operatorRefusal(access, 'text/plain; charset=utf-8', (message) => `${message}\n`);
-  }
+  if (access !== 'allowed') return operatorRefusal(access, false);
   return uncached(200, await registry.metrics(), { 'Content-Type': registry.contentType });
 }

@@ -1,4 +1,4 @@
-import { uncached } from './policy.ts';
+import { uncached, uncachedJson } from './policy.ts';
 import { profileStatus } from '../profiles/status.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import { upstreamStatus } from '../site/clients.ts';
@@ -40,25 +40,20 @@ export async function operatorAccess(
 }
 
 /** The refusal of an operator endpoint: 403, or 429 with `Retry-After` once guesses are spent. */
-export function operatorRefusal(
-  access: Exclude<StatusAccess, 'allowed'>,
-  contentType: string,
-  body: (message: string) => string,
-): Response {
-  if (access === 'forbidden')
-    return uncached(403, body('Forbidden'), { 'Content-Type': contentType });
-  return uncached(429, body('Too many wrong tokens'), {
-    'Content-Type': contentType,
-    'Retry-After': String(access.retryAfterSeconds),
-  });
+export function operatorRefusal(access: Exclude<StatusAccess, 'allowed'>, json: boolean): Response {
+  const [status, message, headers] =
+    access === 'forbidden'
+      ? [403, 'Forbidden', {}]
+      : [429, 'Too many wrong tokens', { 'Retry-After': String(access.retryAfterSeconds) }];
+  return json
+    ? uncachedJson(status, { message }, headers)
+    : uncached(status, `${message}\n`, headers);
 }
 
 /** The `/_status` answer: upstream counters of every tenant as JSON, or 403/429 for anyone else. */
 export async function statusResponse(input: StatusAccessInput): Promise<Response> {
   const access = await operatorAccess('status', input);
-  if (access !== 'allowed') {
-    return operatorRefusal(access, 'application/json', (message) => JSON.stringify({ message }));
-  }
+  if (access !== 'allowed') return operatorRefusal(access, true);
   const body = { ...upstreamStatus(), profiles: profileStatus(getTenants()) };
   return uncached(200, JSON.stringify(body, null, 2), { 'Content-Type': 'application/json' });
 }
