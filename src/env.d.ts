@@ -6,11 +6,15 @@ declare namespace App {
     tenant: import('./lib/tenants/schema.ts').Tenant;
     /** How the tenant was resolved; throws when none was (see `site`). */
     tenantMatch: import('./lib/tenants/resolution.ts').TenantMatch;
+    /** The tenant's interface text and formats; throws when no tenant was resolved (see `site`). */
+    i18n: import('./lib/i18n/index.ts').I18n;
     /** How the tenant was resolved, or null for "site not found" (404 and 500 pages). */
     site: import('./lib/tenants/resolution.ts').TenantMatch | null;
     /** Site-internal link that keeps the tenant's path prefix or preview query. */
     href: (path: string) => string;
     requestId: string;
+    /** Who sent the request: address and whether it is a direct local one (src/lib/request/visitor.ts). */
+    visitor: import('./lib/request/visitor.ts').Visitor;
     /** Set before a rewrite to the 503 page: seconds for `Retry-After`. */
     retryAfter?: number;
   }

@@ -4,10 +4,12 @@ import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log/log.ts';
 import { statusResponse } from './lib/delivery/status-access.ts';
 import { metricsResponse } from './lib/delivery/metrics-route.ts';
+import { uncached, uncachedRedirect } from './lib/delivery/policy.ts';
 import { compressResponses } from './lib/delivery/middleware.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
+import { visitorOf } from './lib/request/visitor.ts';
 import { publicOrigin } from './lib/request/public-origin.ts';
 import { tenantOfRequest } from './lib/request/tenant-of.ts';
 import { noteRequest } from './lib/observability/request.ts';
@@ -28,6 +30,12 @@ const { METRICS_TOKEN, REDIS_URL, STATUS_TOKEN, TRUST_PROXY } = settings();
 // The change watchers and the invalidation listener run from the moment the site loads.
 startFreshness();
 
+/** Decides who sent the request once (`locals.visitor`, src/lib/request/visitor.ts). */
+const visitor = defineMiddleware((context, next) => {
+  context.locals.visitor = visitorOf(context, TRUST_PROXY);
+  return next();
+});
+
 /**
  * `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every tenant at
  * once: local requests, or with the bearer token of each.
@@ -35,13 +43,8 @@ startFreshness();
 const operatorEndpoints = defineMiddleware((context, next) => {
   const { pathname } = context.url;
   if (pathname !== '/_status' && pathname !== '/_metrics') return next();
-  let clientAddress: string | undefined;
-  try {
-    clientAddress = context.clientAddress;
-  } catch {
-    clientAddress = undefined;
-  }
-  const access = { clientAddress, headers: context.request.headers, redisUrl: REDIS_URL };
+  const { local } = context.locals.visitor;
+  const access = { local, headers: context.request.headers, redisUrl: REDIS_URL };
   return pathname === '/_metrics'
     ? metricsResponse({ ...access, token: METRICS_TOKEN })
     : statusResponse({ ...access, token: STATUS_TOKEN });
@@ -61,19 +64,12 @@ const urlShape = defineMiddleware((context, next) => {
   // The request as sent: `context.url` has its path decoded already.
   const { pathname, search } = new URL(context.request.url);
   if (pathname.length + search.length > MAX_URL_LENGTH) {
-    return plainRefusal(414, 'This address is too long.');
+    return uncached(414, 'This address is too long.');
   }
   // Astro decodes a path until it stops changing: `%252E` would reach a page as `.`.
-  if (isDoublyEscaped(pathname)) return plainRefusal(400, 'Bad request.');
+  if (isDoublyEscaped(pathname)) return uncached(400, 'Bad request.');
   return next();
 });
-
-function plainRefusal(status: number, message: string): Response {
-  return new Response(message, {
-    status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
-  });
-}
 
 /** Refuses oversized request bodies (forms, actions, booking JSON) before anything parses them. */
 const bodyLimit = defineMiddleware((context, next) => {
@@ -118,10 +114,7 @@ function cleanAddress(method: string, url: URL, pathname: string): Response | nu
   const allowed = shareableParams(pathname);
   const location = allowed && cleanRedirect(url, allowed);
   if (!location) return null;
-  return new Response(null, {
-    status: 301,
-    headers: { Location: location, 'Cache-Control': 'no-store' },
-  });
+  return uncachedRedirect(301, location);
 }
 
 /** Logs unexpected errors with tenant and path; Astro then renders the branded 500 page. */
@@ -165,6 +158,7 @@ export const onRequest = sequence(
   // Before the origin check: a refused body closes the connection instead of being read.
   bodyLimit,
   originCheck,
+  visitor,
   operatorEndpoints,
   tenantResolution,
   purgeEndpoint,

@@ -12,7 +12,7 @@ import {
 } from '../lib/auth/failures.ts';
 import type { FieldKeys } from '../lib/failures/upstream-text.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
-import { attemptLimiter, clientIp } from '../lib/auth/limits.ts';
+import { attemptLimiter } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
 import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
@@ -69,7 +69,7 @@ export const accountActions = {
         // Only wrong credentials count: a slow upstream must not lock readers out.
         const signedIn = await withinAttempts(
           limiter,
-          clientIp(ctx),
+          ctx.locals.visitor.address,
           () => signIn(publishingFor(ctx.locals.tenant), input.email, input.password),
           isWrongCredentials,
         );
@@ -86,7 +86,7 @@ export const accountActions = {
     input: registerInput,
     handler: async (input, ctx) => {
       try {
-        await countAttempt(await attemptLimiter('register'), clientIp(ctx));
+        await countAttempt(await attemptLimiter('register'), ctx.locals.visitor.address);
         const signedIn = await signUp(publishingFor(ctx.locals.tenant), {
           name: input.name,
           email: input.email,

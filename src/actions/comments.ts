@@ -10,9 +10,8 @@ import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
 import type { PostOnce } from '../lib/comments/post.ts';
 import { invalidatePostComments } from '../lib/freshness/bus.ts';
 import { logError } from '../lib/log/log.ts';
-import { clientIp } from '../lib/request/visitor-limits.ts';
 import { publishingFor } from '../lib/site/clients.ts';
-const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL, TRUST_PROXY } = settings();
+const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL } = settings();
 
 let limiter: ConsumeLimit | undefined;
 const consume: ConsumeLimit = (key) => {
@@ -56,7 +55,7 @@ export const commentActions = {
           postSlug: form.post,
           values,
           token: signedIn?.token ?? null,
-          limitKey: limitKey(tenant.id, clientIp(ctx, TRUST_PROXY)),
+          limitKey: limitKey(tenant.id, ctx.locals.visitor.address),
           remember:
             values.key &&
             rememberedName({

@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getSignedIn } from '../lib/auth/session.ts';
 import { subscriberCss } from '../lib/auth/subscriber-css.ts';
+import { PRIVATE } from '../lib/delivery/policy.ts';
 
 // The signed-in subscriber's stylesheet (the URL predates the name; elsewhere the "reader" is the
 // e-paper viewer). Personal, so never in a shared cache; the pages that link it stay public and
@@ -10,7 +11,7 @@ export const GET: APIRoute = async ({ locals, session }) => {
   return new Response(subscriberCss(signedIn?.user.name ?? null), {
     headers: {
       'Content-Type': 'text/css; charset=utf-8',
-      'Cache-Control': 'private, no-store',
+      'Cache-Control': PRIVATE,
     },
   });
 };

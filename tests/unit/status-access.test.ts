@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { operatorAccess, statusResponse } from '../../src/lib/delivery/status-access.ts';
 import { metricsResponse } from '../../src/lib/delivery/metrics-route.ts';
+import { visitorOf } from '../../src/lib/request/visitor.ts';
 import { GUESSES_PER_WINDOW } from '../../src/lib/request/secret-attempts.ts';
 
 const TOKEN = 'status-token-of-the-unit-tests-0123456789';
 
 function input(headers: Record<string, string> = {}, clientAddress = '203.0.113.9') {
-  return { clientAddress, headers: new Headers(headers), token: TOKEN, redisUrl: undefined };
+  const request = new Request('http://localhost/_status', { headers });
+  const { local } = visitorOf({ request, clientAddress }, false);
+  return { local, headers: request.headers, token: TOKEN, redisUrl: undefined };
 }
 
 describe('/_status and /_metrics access', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientIp, consumeLimit, visitorLimiter } from '../../src/lib/request/visitor-limits.ts';
+import { visitorOf } from '../../src/lib/request/visitor.ts';
 
 function context(headers: Record<string, string>, address?: string) {
   return {
@@ -53,5 +54,15 @@ describe('visitor limits', () => {
     ['"unknown" when there is no address at all', {}, undefined, false, 'unknown'],
   ])('takes %s', (_case, headers, address, trustProxy, expected) => {
     expect(clientIp(context(headers, address), trustProxy)).toBe(expected);
+  });
+});
+
+describe('visitorOf', () => {
+  it('believes a trusted proxy about the address, never about being local', () => {
+    const proxied = context({ 'x-forwarded-for': '127.0.0.1' }, '127.0.0.1');
+    expect(visitorOf(proxied, true)).toEqual({ address: '127.0.0.1', local: false });
+    const forged = context({ 'x-forwarded-for': '198.51.100.7' }, '203.0.113.9');
+    expect(visitorOf(forged, false)).toEqual({ address: '203.0.113.9', local: false });
+    expect(visitorOf(context({}, '::1'), true)).toEqual({ address: '::1', local: true });
   });
 });

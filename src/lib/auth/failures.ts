@@ -1,3 +1,4 @@
+import { temporaryMessage } from '../delivery/policy.ts';
 import { classify, isSignedOut } from '../failures/classify.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { localizeUpstreamFields, recogniseUpstream } from '../failures/upstream-text.ts';
@@ -112,15 +113,10 @@ export function authFailure(
     };
   }
   // The API's 429 counts this server's calls (every reader together), not this visitor's attempts.
-  if (failure.kind === 'busy') {
-    return {
-      code: 'TOO_MANY_REQUESTS',
-      message: textKey('auth.busy', { wait: failure.retryAfterSeconds }),
-      fields: {},
-    };
-  }
-  if (failure.kind === 'outage') {
-    return { code: 'SERVICE_UNAVAILABLE', message: MESSAGES.unavailable, fields: {} };
+  const temporary = temporaryMessage(failure, 'auth');
+  if (temporary) {
+    const code = temporary.status === 429 ? 'TOO_MANY_REQUESTS' : 'SERVICE_UNAVAILABLE';
+    return { code, message: temporary.message, fields: {} };
   }
   if (isSignedOut(failure)) {
     // A 401 to a call made without a token (signing in) means the credentials were refused.

@@ -1,13 +1,8 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { settings } from '../settings/settings.ts';
-import { clientIp as visitorIp, visitorLimiter } from '../request/visitor-limits.ts';
-import type { ClientAddressSource } from '../request/visitor-limits.ts';
-const {
-  AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN,
-  AUTH_REGISTRATIONS_PER_IP_PER_HOUR,
-  REDIS_URL,
-  TRUST_PROXY,
-} = settings();
+import { visitorLimiter } from '../request/visitor-limits.ts';
+const { AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN, AUTH_REGISTRATIONS_PER_IP_PER_HOUR, REDIS_URL } =
+  settings();
 
 /** Per-IP limits of the sign-in forms, shared across instances through Redis when `REDIS_URL` is set. */
 
@@ -21,9 +16,4 @@ export type AttemptKind = keyof typeof LIMITS;
 
 export function attemptLimiter(kind: AttemptKind): Promise<RateLimiterAbstract> {
   return visitorLimiter(`auth:${kind}`, LIMITS[kind], REDIS_URL);
-}
-
-/** The visitor's address: the proxy's `X-Forwarded-For` only when the proxy is trusted. */
-export function clientIp(context: ClientAddressSource): string {
-  return visitorIp(context, TRUST_PROXY);
 }

@@ -1,6 +1,5 @@
 import type { AstroGlobal } from 'astro';
 import { actions, isInputError } from 'astro:actions';
-import { i18nFor } from '../i18n/index.ts';
 import type { I18n } from '../i18n/index.ts';
 import { localize, localizeFields, textKey } from '../i18n/text.ts';
 import { keptFormValues } from '../forms/after-post.ts';
@@ -68,7 +67,7 @@ export async function commentsForPage(
     {
       reply: Astro.url.searchParams.get('reply'),
       page: Astro.url.searchParams.get(PAGE_PARAM),
-      outcome: outcome && localizeOutcome(i18nFor(tenant), outcome),
+      outcome: outcome && localizeOutcome(Astro.locals.i18n, outcome),
     },
     () => logWarn('comments.list.unavailable', { tenant: tenant.id, path: Astro.url.pathname }),
   );

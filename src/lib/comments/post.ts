@@ -1,4 +1,5 @@
 import { classify, isSignedOut } from '../failures/classify.ts';
+import { temporaryMessage } from '../delivery/policy.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { textKey } from '../i18n/text-key.ts';
 import type { PublishingClient } from '../publishing/client.ts';
@@ -165,18 +166,9 @@ async function limitAndCreate(
       const summary = mapped.other[0] ?? textKey('comments.error.fields');
       return fail('invalid', summary, mapped.fields);
     }
-    if (failure.kind === 'busy') {
-      const wait = failure.retryAfterSeconds;
-      return fail(
-        'busy',
-        textKey('comments.error.busy', { wait }),
-        {},
-        { retryAfterSeconds: wait },
-      );
-    }
-    if (failure.kind === 'outage') {
-      return fail('unavailable', textKey('comments.error.unavailable'));
-    }
+    const temporary = temporaryMessage(failure, 'comments.error');
+    if (temporary?.status === 429) return fail('busy', temporary.message, {}, temporary);
+    if (temporary) return fail('unavailable', temporary.message);
     if (isSignedOut(failure) && signedIn) {
       return fail('signed-out', textKey('comments.error.signedOut'));
     }

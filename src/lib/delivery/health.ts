@@ -2,6 +2,7 @@ import { describeProblem, type SettingProblem } from '../settings/validate.ts';
 import { hasLodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { getRedis } from '../upstream/redis.ts';
+import { uncachedJson } from './policy.ts';
 
 /** One answer of `/_health`: operators and load balancers see which part failed, no tenant data. */
 export interface Health {
@@ -81,8 +82,5 @@ export async function checkHealth<T extends Pick<Tenant, 'lodging'>>(
 /** `/_health` as a response: 200 or 503, JSON, never cached anywhere. */
 export function healthResponse(health: Health): Response {
   const body = { status: health.ok ? 'ok' : 'failing', reason: health.reason, ...health.checks };
-  return new Response(JSON.stringify(body), {
-    status: health.ok ? 200 : 503,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
-  });
+  return uncachedJson(health.ok ? 200 : 503, body);
 }

@@ -1,4 +1,5 @@
 import { registry } from '../observability/prometheus.ts';
+import { uncached } from './policy.ts';
 import { operatorAccess, operatorRefusal } from './status-access.ts';
 import type { StatusAccessInput } from './status-access.ts';
 
@@ -8,10 +9,6 @@ import type { StatusAccessInput } from './status-access.ts';
  */
 export async function metricsResponse(input: StatusAccessInput): Promise<Response> {
   const access = await operatorAccess('metrics', input);
-  if (access !== 'allowed') {
-    return operatorRefusal(access, 'text/plain; charset=utf-8', (message) => `${message}\n`);
-  }
-  return new Response(await registry.metrics(), {
-    headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
-  });
+  if (access !== 'allowed') return operatorRefusal(access, false);
+  return uncached(200, await registry.metrics(), { 'Content-Type': registry.contentType });
 }

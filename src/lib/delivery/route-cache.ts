@@ -1,3 +1,4 @@
+import { sharedCache } from './policy.ts';
 import type { CacheProvider, InvalidateOptions } from 'astro';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -155,10 +156,7 @@ const STALE_COPY_SECONDS = 10;
 /** A page past its time (or invalidated), served because rendering it again failed. */
 function staleCopy(entry: Entry): Response {
   const response = toResponse(entry, 'STALE');
-  response.headers.set(
-    'Cache-Control',
-    `public, max-age=0, s-maxage=${STALE_COPY_SECONDS}, stale-if-error=86400`,
-  );
+  response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
   return response;
 }
 

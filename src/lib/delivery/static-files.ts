@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import send from 'send';
+import { IMMUTABLE } from './policy.ts';
 
 /** Content types of the precompressed kinds (the `.br`/`.gz` copy must say what it decodes to). */
 const TYPES: Readonly<Record<string, string>> = {
@@ -112,7 +113,7 @@ export function staticHandler(clientDir: string, options: { compression: boolean
         response.setHeader('Content-Encoding', encoding);
       }
       if (asset.file.startsWith('/_astro/')) {
-        response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        response.setHeader('Cache-Control', IMMUTABLE);
       }
     });
     // Gone since start (a redeploy in place): the app answers, as for any unknown path.

@@ -1,12 +1,13 @@
+import { uncached, uncachedJson } from './policy.ts';
 import { profileStatus } from '../profiles/status.ts';
-import { isDirectLocal } from '../request/local-request.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import { upstreamStatus } from '../site/clients.ts';
 import { getTenants } from '../tenants/registry.ts';
 
 export interface StatusAccessInput {
-  clientAddress: string | undefined;
-  /** The request's headers: `Authorization`, and any proxy header (then it may come from outside). */
+  /** A direct local request (`locals.visitor.local`, ../request/visitor.ts). */
+  local: boolean;
+  /** The request's headers, for `Authorization`. */
   headers: Headers;
   /** `STATUS_TOKEN` or `METRICS_TOKEN`; unset: local requests only. */
   token: string | undefined;
@@ -25,7 +26,7 @@ export async function operatorAccess(
   endpoint: 'status' | 'metrics',
   input: StatusAccessInput,
 ): Promise<StatusAccess> {
-  if (isDirectLocal(input.clientAddress, input.headers)) return 'allowed';
+  if (input.local) return 'allowed';
   const given = bearerToken(input.headers.get('authorization'));
   if (!input.token || !given) return 'forbidden';
   const check = await checkSecret({
@@ -39,31 +40,20 @@ export async function operatorAccess(
 }
 
 /** The refusal of an operator endpoint: 403, or 429 with `Retry-After` once guesses are spent. */
-export function operatorRefusal(
-  access: Exclude<StatusAccess, 'allowed'>,
-  contentType: string,
-  body: (message: string) => string,
-): Response {
-  const limited = access !== 'forbidden';
-  const headers: Record<string, string> = {
-    'Content-Type': contentType,
-    'Cache-Control': 'no-store',
-  };
-  if (limited) headers['Retry-After'] = String(access.retryAfterSeconds);
-  return new Response(body(limited ? 'Too many wrong tokens' : 'Forbidden'), {
-    status: limited ? 429 : 403,
-    headers,
-  });
+export function operatorRefusal(access: Exclude<StatusAccess, 'allowed'>, json: boolean): Response {
+  const [status, message, headers] =
+    access === 'forbidden'
+      ? [403, 'Forbidden', {}]
+      : [429, 'Too many wrong tokens', { 'Retry-After': String(access.retryAfterSeconds) }];
+  return json
+    ? uncachedJson(status, { message }, headers)
+    : uncached(status, `${message}\n`, headers);
 }
 
 /** The `/_status` answer: upstream counters of every tenant as JSON, or 403/429 for anyone else. */
 export async function statusResponse(input: StatusAccessInput): Promise<Response> {
   const access = await operatorAccess('status', input);
-  if (access !== 'allowed') {
-    return operatorRefusal(access, 'application/json', (message) => JSON.stringify({ message }));
-  }
+  if (access !== 'allowed') return operatorRefusal(access, true);
   const body = { ...upstreamStatus(), profiles: profileStatus(getTenants()) };
-  return new Response(JSON.stringify(body, null, 2), {
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
-  });
+  return uncached(200, JSON.stringify(body, null, 2), { 'Content-Type': 'application/json' });
 }

@@ -1,3 +1,5 @@
+import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
+
 /**
  * POST → 303 → GET for every form of the site, one rule (Astro's documented way to keep an
  * action's result across a redirect: middleware with `getActionContext`, the result in the session).
@@ -122,12 +124,7 @@ export function landingAddress(
   return href(text ? `${path}?${text}` : path);
 }
 
-function seeOther(location: string): Response {
-  return new Response(null, {
-    status: 303,
-    headers: { Location: location, 'Cache-Control': 'no-store' },
-  });
-}
+const seeOther = (location: string): Response => uncachedRedirect(303, location);
 
 /** What of Astro's `getActionContext(context)` the rule uses. */
 export interface ActionsOfRequest {
@@ -197,6 +194,6 @@ export async function answerForm(
   keepFormValues(locals, kept.values);
   const response = await next();
   // Personal whatever the page says: it shows this visitor's result and typed text.
-  response.headers.set('Cache-Control', 'private, no-store');
+  response.headers.set('Cache-Control', PRIVATE);
   return response;
 }

@@ -1,10 +1,9 @@
 import { defineMiddleware } from 'astro:middleware';
-import { clientIp } from '../request/visitor-limits.ts';
 import { tenantSecrets } from '../secrets/site.ts';
 import { settings } from '../settings/settings.ts';
 import { purgeResponse } from './purge.ts';
 
-const { REDIS_URL, EDGE_PURGE_URL, TRUST_PROXY } = settings();
+const { REDIS_URL, EDGE_PURGE_URL } = settings();
 
 /** `POST /_purge` on a tenant's host (./purge.ts); after tenant resolution. */
 export const purgeEndpoint = defineMiddleware((context, next) => {
@@ -13,7 +12,7 @@ export const purgeEndpoint = defineMiddleware((context, next) => {
   return purgeResponse({
     tenant: match.tenant,
     request: context.request,
-    clientIp: clientIp(context, TRUST_PROXY),
+    clientIp: context.locals.visitor.address,
     // Looked up per request: a secret added to SECRETS_FILE works without a restart.
     secret: tenantSecrets(match.tenant).values.purgeSecret,
     redisUrl: REDIS_URL,

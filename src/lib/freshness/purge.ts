@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uncachedJson } from '../delivery/policy.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -18,12 +19,7 @@ export const PurgeSchema = z.union([
   z.strictObject({ everything: z.literal(true) }),
 ]);
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers },
-  });
-}
+const json = uncachedJson;
 
 export interface PurgeContext {
   tenant: Tenant;

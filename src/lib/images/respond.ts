@@ -1,10 +1,6 @@
 import { ImageError } from './errors.ts';
 import { FORMAT_TYPE, type ImageFormat } from './ladder.ts';
-
-/** Derived images of public sources: their address changes with source, width and format. */
-export const PUBLIC_IMAGE_CACHE = 'public, max-age=31536000, immutable';
-/** A subscriber's page image: never stored by a browser cache or a shared one. */
-export const PRIVATE_IMAGE_CACHE = 'private, no-store';
+import { NO_STORE, RETRY_AFTER_SECONDS, uncached } from '../delivery/policy.ts';
 
 // A transparent 1000×1 GIF (71 bytes): a failed picture shows the layout's typographic fallback
 // beneath it, never a broken-image icon. Its shape is the point: a picture sized by its own ratio
@@ -41,19 +37,16 @@ export function imageOk(bytes: Buffer, format: ImageFormat, cacheControl: string
  * get plain text; a source that failed gets the blank picture, so the page shows its fallback.
  */
 export function imageRefused(error: ImageError): Response {
-  const headers = { 'Cache-Control': 'no-store', 'X-Image-Error': error.message };
+  const headers = { 'Cache-Control': NO_STORE, 'X-Image-Error': error.message };
   if (error.status === 400 || error.status === 403 || error.status === 401) {
-    return new Response(`${error.message}\n`, {
-      status: error.status,
-      headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
-    });
+    return uncached(error.status, `${error.message}\n`, headers);
   }
   return new Response(new Uint8Array(BLANK_GIF), {
     status: error.status,
     headers: {
       ...headers,
       'Content-Type': 'image/gif',
-      ...(error.status === 503 ? { 'Retry-After': '5' } : {}),
+      ...(error.status === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {}),
     },
   });
 }

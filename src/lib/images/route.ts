@@ -6,7 +6,8 @@ import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { parseImagePath, type ImageRequest } from './address.ts';
 import { ImageError, queryRefused } from './errors.ts';
-import { imageOk, imageRefused, PRIVATE_IMAGE_CACHE, PUBLIC_IMAGE_CACHE } from './respond.ts';
+import { imageOk, imageRefused } from './respond.ts';
+import { IMMUTABLE, PRIVATE } from '../delivery/policy.ts';
 import { imagePipeline, imageSecret } from './site.ts';
 import { sourceAllowed } from './sources.ts';
 
@@ -21,7 +22,7 @@ export async function imageRoute(context: APIContext): Promise<Response> {
     const { request } = parsed;
     if (request.target.kind === 'source') {
       const bytes = await derived(tenant, request.target.source, request);
-      return imageOk(bytes, request.format, PUBLIC_IMAGE_CACHE);
+      return imageOk(bytes, request.format, IMMUTABLE);
     }
     const source = await subscriberPage(
       context,
@@ -29,7 +30,7 @@ export async function imageRoute(context: APIContext): Promise<Response> {
       request.target.edition,
       request.target.page,
     );
-    return imageOk(await derived(tenant, source, request), request.format, PRIVATE_IMAGE_CACHE);
+    return imageOk(await derived(tenant, source, request), request.format, PRIVATE);
   } catch (error) {
     if (error instanceof ImageError) return imageRefused(error);
     logError('images.failed', { tenant: tenant?.id, path: context.url.pathname }, error);

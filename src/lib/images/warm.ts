@@ -1,7 +1,8 @@
 import { parseImagePath } from './address.ts';
 import { derivedKey } from './pipeline.ts';
 import { queryRefused } from './errors.ts';
-import { imageHeaders, imageRefused, PUBLIC_IMAGE_CACHE } from './respond.ts';
+import { imageHeaders, imageRefused } from './respond.ts';
+import { IMMUTABLE } from '../delivery/policy.ts';
 import { imageSecret, madePipeline } from './site.ts';
 
 export type WarmImage = { bytes: Buffer; headers: Record<string, string> };
@@ -26,7 +27,7 @@ export async function warmImage(url: string): Promise<WarmImage | null> {
   const bytes = await pipeline.store.get(
     derivedKey({ source: target.source, width, format, crop }),
   );
-  return bytes ? { bytes, headers: imageHeaders(bytes, format, PUBLIC_IMAGE_CACHE) } : null;
+  return bytes ? { bytes, headers: imageHeaders(bytes, format, IMMUTABLE) } : null;
 }
 
 /**

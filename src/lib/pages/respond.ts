@@ -1,13 +1,11 @@
 import type { AstroGlobal } from 'astro';
+import { PRIVATE, retryAfterOf, sharedCache } from '../delivery/policy.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import type { Failure } from '../failures/classify.ts';
 
-/** Shared by every page (reading, account, booking): failure pages and cache headers. */
+/** Shared by every page (reading, account, booking): failure pages and cache headers (../delivery/policy.ts). */
 
 type PageContext = Pick<AstroGlobal, 'rewrite' | 'locals' | 'url'>;
-
-/** Seconds a visitor (and a CDN) should wait before retrying when the upstream is unavailable. */
-const DEFAULT_RETRY_AFTER = 30;
 
 /**
  * Runs a page's data loader and turns failures into the right page: 404 for a missing resource,
@@ -31,7 +29,7 @@ export async function loadOrRespond<T>(
 function failurePage(Astro: PageContext, failure: Failure): Promise<Response> | null {
   if (failure.kind === 'not-found') return notFound(Astro);
   if (!isTemporary(failure)) return null;
-  Astro.locals.retryAfter = failure.retryAfterSeconds ?? DEFAULT_RETRY_AFTER;
+  Astro.locals.retryAfter = retryAfterOf(failure);
   return Astro.rewrite(Astro.locals.href('/503'));
 }
 
@@ -49,10 +47,7 @@ interface CacheRule {
 
 /** Public, tenant-wide pages: CDN-cacheable, and held in Astro's route cache on this server. */
 export function cachePublic(Astro: Pick<AstroGlobal, 'response' | 'cache'>, rule: CacheRule): void {
-  Astro.response.headers.set(
-    'Cache-Control',
-    `public, max-age=0, s-maxage=${rule.maxAge}, stale-while-revalidate=${rule.swr}, stale-if-error=86400`,
-  );
+  Astro.response.headers.set('Cache-Control', sharedCache(rule.maxAge, rule.swr));
   Astro.cache.set({
     maxAge: rule.maxAge,
     swr: rule.swr,
@@ -62,6 +57,6 @@ export function cachePublic(Astro: Pick<AstroGlobal, 'response' | 'cache'>, rule
 
 /** Anything that depends on the visitor (session, form results): never stored by a shared cache. */
 export function cachePrivate(Astro: Pick<AstroGlobal, 'response'>): void {
-  Astro.response.headers.set('Cache-Control', 'private, no-store');
+  Astro.response.headers.set('Cache-Control', PRIVATE);
   Astro.response.headers.append('Vary', 'Cookie');
 }

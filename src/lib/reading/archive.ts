@@ -1,6 +1,5 @@
 import type { AstroGlobal } from 'astro';
 import { archiveTags } from '../delivery/cache-tags.ts';
-import { i18nFor } from '../i18n/index.ts';
 import { cachePublic, loadOrRespond, notFound } from '../pages/respond.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -27,8 +26,8 @@ export async function archivePage(
   Astro: Pick<AstroGlobal, 'locals' | 'params' | 'url' | 'rewrite' | 'response' | 'cache'>,
   kind: 'category' | 'tag',
 ): Promise<Archive | Response> {
-  const { tenant } = Astro.locals;
-  const { t } = i18nFor(tenant);
+  const { tenant, i18n } = Astro.locals;
+  const { t } = i18n;
   const slug = Astro.params['slug'] ?? '';
   const page = pageParam(Astro.url);
   if (page === null) return notFound(Astro);

@@ -1,7 +1,8 @@
 import type { APIContext } from 'astro';
 import { listTags } from '../delivery/cache-tags.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
-import { classify, isTemporary } from '../failures/classify.ts';
+import { classify } from '../failures/classify.ts';
+import { failureAnswer, sharedCache, uncached } from '../delivery/policy.ts';
 
 /**
  * Feeds and sitemaps: cacheable like pages, and on an outage a plain 503 with `Retry-After`
@@ -13,30 +14,18 @@ export async function feedResponse(
   maxAge = 600,
 ): Promise<Response> {
   const match = context.locals.site;
-  if (!match) return new Response('Not found', { status: 404 });
+  if (!match) return uncached(404, 'Not found');
   try {
     const response = await build(match);
-    if (!response)
-      return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'no-store' } });
-    response.headers.set(
-      'Cache-Control',
-      `public, max-age=0, s-maxage=${maxAge}, stale-while-revalidate=${maxAge * 6}`,
-    );
+    if (!response) return uncached(404, 'Not found');
+    response.headers.set('Cache-Control', sharedCache(maxAge, maxAge * 6));
     // Feeds and sitemaps list posts: dropped with the lists when posts change (src/lib/freshness/).
     context.cache.set({ maxAge, swr: maxAge * 6, tags: listTags(match.tenant.id) });
     return response;
   } catch (error) {
-    const failure = classify(error);
-    if (failure.kind === 'not-found') return new Response('Not found', { status: 404 });
-    if (!isTemporary(failure)) throw error;
-    return new Response('Temporarily unavailable', {
-      status: 503,
-      headers: {
-        'Retry-After': String(failure.retryAfterSeconds ?? 60),
-        'Cache-Control': 'no-store',
-        'Content-Type': 'text/plain',
-      },
-    });
+    const answer = failureAnswer(classify(error));
+    if (answer) return answer;
+    throw error;
   }
 }
 

@@ -1,3 +1,5 @@
+import { uncached, uncachedJson } from '../delivery/policy.ts';
+
 /**
  * Request bodies are refused above this size, before anything parses them. Every form and JSON
  * endpoint here needs a few kilobytes; the Node adapter would otherwise buffer up to 1 GB.
@@ -62,12 +64,6 @@ export function refuseBody(
     request.headers.get('content-type')?.includes('json') ||
     request.headers.get('accept')?.includes('application/json');
   return wantsJson
-    ? new Response(JSON.stringify({ message }), {
-        status,
-        headers: { 'Content-Type': 'application/json', Connection: 'close' },
-      })
-    : new Response(message, {
-        status,
-        headers: { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' },
-      });
+    ? uncachedJson(status, { message }, { Connection: 'close' })
+    : uncached(status, message, { Connection: 'close' });
 }

@@ -1,3 +1,5 @@
+import { uncached } from '../delivery/policy.ts';
+
 /**
  * Astro's `security.checkOrigin`, with one difference: the expected origin is the visitor's public
  * origin (see `publicOrigin`), so forms still work behind a trusted proxy that rewrites `Host`.
@@ -19,8 +21,5 @@ export function isCrossSiteFormPost(request: Request, expectedOrigin: string): b
 }
 
 export function crossSiteForbidden(request: Request): Response {
-  return new Response(`Cross-site ${request.method} form submissions are forbidden`, {
-    status: 403,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+  return uncached(403, `Cross-site ${request.method} form submissions are forbidden`);
 }

@@ -1,14 +1,10 @@
 import { defineMiddleware } from 'astro:middleware';
 import { logProfileLines } from '../profiles/status.ts';
-import { settings } from '../settings/settings.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { runForVisitor } from '../upstream/runtime.ts';
 import { siteUpstream } from '../site/clients.ts';
 import { logSecretsLineOnce } from '../site/secrets-line.ts';
 import { currentVisitor } from '../upstream/visitor.ts';
-import { clientIp } from './visitor-limits.ts';
-
-const { TRUST_PROXY } = settings();
 
 /**
  * Renders the page as one visitor (address, or crawler by user agent) with one upstream deadline:
@@ -24,7 +20,7 @@ export const upstreamVisitor = defineMiddleware((context, next) => {
   logProfileLines(getTenants());
   return runForVisitor(
     upstream,
-    clientIp(context, TRUST_PROXY),
+    context.locals.visitor.address,
     context.request.headers.get('user-agent'),
     () => next(),
   );

@@ -1,11 +1,12 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
+import { errnoCode, watchedFile } from '../settings/watched-file.ts';
 import { parseSecretsText, SecretsFileError, type SecretsByTenant } from './schema.ts';
 
 /**
  * The secrets file at run time: read at start (a bad file refuses the start), then looked at again
- * lazily (at most once per `recheckMs`, on the next lookup) and on `reload()` (SIGHUP). A changed
- * file that fails its checks is refused with the reason and the secrets in use are kept, so a
- * half-written file never empties a running server.
+ * lazily (at most once per `recheckMs`, on the next lookup: ../settings/watched-file.ts) and on
+ * `reload()` (SIGHUP). A changed file that fails its checks is refused with the reason and the
+ * secrets in use are kept, so a half-written file never empties a running server.
  */
 
 /** Mode bits that refuse a file: group write, or anything for others (read, write). */
@@ -66,14 +67,11 @@ function readChecked(
 
 /** A file that is not there or not ours to read (`EACCES`: owned by another user). */
 function unreadable(path: string, error: unknown): SecretsFileError {
-  const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+  const code = errnoCode(error) ?? 'unreadable';
   return new SecretsFileError(path, [
     code === 'ENOENT' ? 'it does not exist' : `cannot read it (${code})`,
   ]);
 }
-
-/** Which version of the file `stats` describes (a Kubernetes update swaps a symlink: inode changes). */
-const versionOf = (stats: Stats) => `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 
 function statOrThrow(path: string): Stats {
   try {
@@ -99,25 +97,16 @@ export function openSecretsFile(options: SecretsFileOptions): SecretsFile {
     return secrets;
   };
 
-  const first = statOrThrow(path);
-  let secrets = load(first);
-  let version = versionOf(first);
-  let lookedAt = now();
+  const file = watchedFile(path, () => undefined, { everyMs: recheckMs, now });
+  let secrets = load(statOrThrow(path));
 
   const reload = (): boolean => {
-    lookedAt = now();
+    // Read again only once the file changes once more, even when this version is refused.
+    file.markRead();
     try {
-      const next = statOrThrow(path);
-      secrets = load(next);
-      version = versionOf(next);
+      secrets = load(statOrThrow(path));
     } catch (error) {
       if (!(error instanceof SecretsFileError)) throw error;
-      // Looked at again only once the file changes once more.
-      try {
-        version = versionOf(statSync(path));
-      } catch {
-        version = 'missing';
-      }
       report({ kind: 'refused', reason: error.message });
       return false;
     }
@@ -128,16 +117,7 @@ export function openSecretsFile(options: SecretsFileOptions): SecretsFile {
   return {
     path,
     current() {
-      if (now() - lookedAt >= recheckMs) {
-        lookedAt = now();
-        let seen: string;
-        try {
-          seen = versionOf(statSync(path));
-        } catch {
-          seen = 'missing';
-        }
-        if (seen !== version) reload();
-      }
+      if (file.changed()) reload();
       return secrets;
     },
     reload,

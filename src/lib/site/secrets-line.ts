@@ -2,6 +2,7 @@ import { logInfo, logWarn } from '../log/log.ts';
 import { onSecretsChange, reloadSecrets, secretsSource, tenantSecrets } from '../secrets/site.ts';
 import { secretsSummary } from '../secrets/summary.ts';
 import { getTenants, onTenantsChange } from '../tenants/registry.ts';
+import { onHangup } from '../settings/watched-file.ts';
 import { siteUpstream } from './clients.ts';
 
 let said = false;
@@ -30,13 +31,12 @@ export function logSecretsLineOnce(): void {
  * tenant's secret arrive (or learns which one it still lacks).
  */
 export function watchSecrets(): () => void {
-  const reload = () => {
-    reloadSecrets();
-  };
-  process.on('SIGHUP', reload);
-  const stops = [onSecretsChange(logSecretsLine), onTenantsChange(logSecretsLine)];
+  const stops = [
+    onHangup(reloadSecrets),
+    onSecretsChange(logSecretsLine),
+    onTenantsChange(logSecretsLine),
+  ];
   return () => {
-    process.off('SIGHUP', reload);
     for (const stop of stops) stop();
   };
 }

@@ -1,19 +1,15 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, watch } from 'node:fs';
-import type { FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { errnoCode, watchedFile } from '../settings/watched-file.ts';
 import { parseTenantsText, TenantsConfigError } from './schema.ts';
 import type { Tenant, TenantsFile } from './schema.ts';
 
 /**
  * The tenants file, read at run time (issue 35): the server's registry (./registry.ts), the static
  * build and the doctor all read it here, with the same zod schema. A running registry follows the
- * file: it watches the file's folder (editors and Kubernetes ConfigMaps replace the file by rename or
- * symlink swap, which a watch on the file itself would miss), waits for the writes to settle, and
- * compares the file's `stat` every few seconds as well (a watch can miss changes on network file
- * systems). A file that fails validation is refused with the reason logged; the tenants already
- * running stay.
+ * file (its folder's events and a periodic `stat`: ../settings/watched-file.ts). A file that fails
+ * validation is refused with the reason logged; the tenants already running stay.
  */
 
 export interface TenantsFileOptions {
@@ -30,6 +26,7 @@ export interface TenantsRead {
   hash: string;
 }
 
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Reads and validates the tenants file; throws a `TenantsConfigError` saying what is wrong. */
@@ -38,14 +35,13 @@ export function readTenantsFile(path: string, options: TenantsFileOptions = {}):
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new TenantsConfigError(`Cannot read ${path}: ${code ?? message}`);
+    throw new TenantsConfigError(`Cannot read ${path}: ${errnoCode(error) ?? describe(error)}`);
   }
   const file = parseTenantsText(text, path, options.adjust);
   try {
     options.check?.(file.tenants);
   } catch (error) {
-    throw new TenantsConfigError(`Invalid ${path}: ${(error as Error).message}`);
+    throw new TenantsConfigError(`Invalid ${path}: ${describe(error)}`);
   }
   return { text, file, hash: hashOf(text) };
 }
@@ -120,18 +116,6 @@ export function diffTenants(
   return { tenants, added, changed, removed };
 }
 
-/** `stat` fields that change when the file (or the target of its symlink) is replaced or written. */
-function signature(path: string): string {
-  try {
-    const stat = statSync(path);
-    return `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
-  } catch {
-    return 'missing';
-  }
-}
-
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** The reason on one line: `Invalid tenants.json: tenant "x" (tenants[3]) → hosts[0]: …; …`. */
 function oneLine(message: string): string {
   const [first = '', ...issues] = message.split('\n').map((line) => line.trim());
@@ -143,17 +127,14 @@ function oneLine(message: string): string {
 export function createTenantRegistry(options: TenantRegistryOptions): TenantRegistry {
   const { path, debounceMs = 200, pollMs = 5000 } = options;
   const log = options.log;
+  const file = watchedFile(path, (reason) => void reload(reason), { debounceMs });
   let read = readTenantsFile(path, options.file);
-  let seen = signature(path);
   let tenants: readonly Tenant[] = read.file.tenants;
   let version = 1;
   const listeners = new Set<(change: TenantsChange) => void>();
-  let debounce: ReturnType<typeof setTimeout> | undefined;
-  let poll: ReturnType<typeof setInterval> | undefined;
-  let watcher: FSWatcher | undefined;
 
   const reload = (reason: ReloadReason): ReloadResult => {
-    seen = signature(path);
+    file.markRead();
     let next: TenantsRead;
     try {
       next = readTenantsFile(path, options.file);
@@ -195,13 +176,6 @@ export function createTenantRegistry(options: TenantRegistryOptions): TenantRegi
     return { status: 'changed', change };
   };
 
-  const notice = () => {
-    clearTimeout(debounce);
-    debounce = setTimeout(() => void reload('file'), debounceMs);
-    debounce.unref();
-  };
-
-  const name = basename(path);
   return {
     path,
     tenants: () => tenants,
@@ -211,29 +185,11 @@ export function createTenantRegistry(options: TenantRegistryOptions): TenantRegi
       return () => listeners.delete(listener);
     },
     reload,
-    notice,
-    watch() {
-      if (poll) return;
-      poll = setInterval(() => {
-        if (signature(path) !== seen) reload('poll');
-      }, pollMs);
-      poll.unref();
-      try {
-        // Kubernetes swaps a `..data` symlink in the folder; editors rename a temporary file over it.
-        watcher = watch(dirname(path), { persistent: false }, (_event, file) => {
-          if (file === null || file === name || file.startsWith('..')) notice();
-        });
-        watcher.on('error', () => watcher?.close());
-      } catch (error) {
-        log?.warn('tenants.watch.failed', { file: path, message: describe(error) });
-      }
-    },
-    close() {
-      clearTimeout(debounce);
-      clearInterval(poll);
-      poll = undefined;
-      watcher?.close();
-      watcher = undefined;
-    },
+    notice: file.notice,
+    watch: () =>
+      file.follow(pollMs, (error) =>
+        log?.warn('tenants.watch.failed', { file: path, message: describe(error) }),
+      ),
+    close: file.close,
   };
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { logInfo, logWarn } from '../log/log.ts';
 import { checkTenantProfiles } from '../profiles/schema.ts';
 import { readSettings } from '../settings/settings.ts';
+import { onHangup } from '../settings/watched-file.ts';
 import { createTenantRegistry } from './loader.ts';
 import type { TenantRegistry, TenantsChange, TenantsFileOptions } from './loader.ts';
 import { siteProfileTexts } from './profile-files.ts';
@@ -43,7 +44,7 @@ export function tenantRegistry(): TenantRegistry {
   // A static build's renderer lives for one build: nothing to follow.
   if (MASTHEAD_STATIC_SNAPSHOT) return created;
   if (TENANTS_WATCH) created.watch();
-  process.on('SIGHUP', () => created.reload('signal'));
+  onHangup(() => created.reload('signal'));
   return created;
 }
 

@@ -3,6 +3,7 @@ import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import type { ContainerRenderOptions } from 'astro/container';
 import { Window } from 'happy-dom';
 import { buildTenant } from '../../fixtures/tenant.ts';
+import { i18nFor } from '../../../src/lib/i18n/index.ts';
 
 type AstroComponent = Parameters<AstroContainer['renderToString']>[0];
 
@@ -13,8 +14,10 @@ type AstroComponent = Parameters<AstroContainer['renderToString']>[0];
 export async function render(Component: AstroComponent, options: ContainerRenderOptions = {}) {
   const container = await AstroContainer.create();
   // Components read the tenant (its language) and tenant-aware links from locals, as on a page.
+  const tenant = options.locals?.['tenant'] ?? buildTenant();
   const locals = {
-    tenant: buildTenant(),
+    tenant,
+    i18n: i18nFor(tenant),
     href: (path: string) => path,
     ...options.locals,
   } as App.Locals;

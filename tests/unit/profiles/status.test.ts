@@ -53,7 +53,7 @@ describe('what the site says about reading a tenant API', () => {
 
   it('/_status carries the same findings for every tenant', async () => {
     const response = await statusResponse({
-      clientAddress: '127.0.0.1',
+      local: true,
       headers: new Headers(),
       token: undefined,
       redisUrl: undefined,

@@ -1,0 +1,78 @@
+import { isTemporary } from '../failures/classify.ts';
+import type { Failure } from '../failures/classify.ts';
+import { textKey } from '../i18n/text-key.ts';
+
+/**
+ * The one policy for how long answers live in caches and what a failure answers: pages
+ * (../pages/respond.ts), feeds, images, operator and JSON endpoints all take their `Cache-Control`
+ * and `Retry-After` from here. Cache tags live beside it (./cache-tags.ts).
+ */
+
+/** Refusals, redirects, operator answers: no cache keeps them. */
+export const NO_STORE = 'no-store';
+/** Whatever depends on the visitor (session, a form's result, a subscriber's image or style). */
+export const PRIVATE = 'private, no-store';
+/** Addresses that change with their content (hashed assets, derived images). */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Public answers: browsers ask every time; shared caches keep them `maxAge` s, then `swr` s stale. */
+export function sharedCache(maxAge: number, swr?: number): string {
+  const revalidate = swr === undefined ? '' : `, stale-while-revalidate=${swr}`;
+  return `public, max-age=0, s-maxage=${maxAge}${revalidate}, stale-if-error=86400`;
+}
+
+/** Seconds to wait after an outage when the failure itself does not say (pages, feeds, images). */
+export const RETRY_AFTER_SECONDS = 30;
+
+/** `Retry-After` of a temporary failure. */
+export function retryAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy' }>): number {
+  return failure.retryAfterSeconds ?? RETRY_AFTER_SECONDS;
+}
+
+/** A plain-text answer no cache keeps (`headers` add to or replace the defaults). */
+export function uncached(status: number, text: string, headers: Record<string, string> = {}) {
+  return new Response(text, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_STORE, ...headers },
+  });
+}
+
+/** A JSON answer no cache keeps. */
+export function uncachedJson(status: number, body: unknown, headers: Record<string, string> = {}) {
+  return uncached(status, JSON.stringify(body), { 'Content-Type': 'application/json', ...headers });
+}
+
+/** A redirect no cache keeps. */
+export function uncachedRedirect(status: 301 | 303, location: string): Response {
+  return new Response(null, { status, headers: { Location: location, 'Cache-Control': NO_STORE } });
+}
+
+/**
+ * What a feed, sitemap or file answers for `failure`: 404, or 503 with `Retry-After` (readers and
+ * crawlers come back); null when it is not an answer but a bug (the caller throws it on).
+ */
+export function failureAnswer(failure: Failure): Response | null {
+  if (failure.kind === 'not-found') return uncached(404, 'Not found');
+  if (!isTemporary(failure)) return null;
+  return uncached(503, 'Temporarily unavailable', { 'Retry-After': String(retryAfterOf(failure)) });
+}
+
+/**
+ * What a form says about a temporary failure: `<area>.busy` with the wait (429), or
+ * `<area>.unavailable` (503); null for any other failure.
+ */
+export function temporaryMessage(
+  failure: Failure,
+  area: 'auth' | 'comments.error' | 'booking.error',
+) {
+  if (failure.kind === 'busy') {
+    const wait = failure.retryAfterSeconds;
+    return {
+      status: 429,
+      message: textKey(`${area}.busy`, { wait }),
+      retryAfterSeconds: wait,
+    } as const;
+  }
+  if (failure.kind !== 'outage') return null;
+  return { status: 503, message: textKey(`${area}.unavailable`) } as const;
+}

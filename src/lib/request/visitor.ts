@@ -1,0 +1,45 @@
+import { clientIp, type ClientAddressSource } from './visitor-limits.ts';
+
+/**
+ * Who sent the request, decided once per request by the middleware (`locals.visitor`).
+ *
+ * `address`: the proxy's `X-Forwarded-For` only when `TRUST_PROXY` is on, else the socket's.
+ * `local`: straight from a program on this machine (an operator's `curl`, a local Prometheus), for
+ * `/_metrics` and `/_status` without a token. A proxy on this machine also connects from loopback,
+ * passing on someone else's request: any header a proxy uses to name the visitor makes the request
+ * not local, trusted proxy or not. The address is never read from these other headers.
+ */
+export interface Visitor {
+  address: string;
+  local: boolean;
+}
+
+export function visitorOf(context: ClientAddressSource, trustProxy: boolean): Visitor {
+  const address = clientIp(context, false);
+  return {
+    address: trustProxy ? clientIp(context, true) : address,
+    local: LOOPBACK.test(address) && !carriesForwarding(context.request.headers),
+  };
+}
+
+/** Headers proxies set to pass on the visitor (standard, de facto and CDN spellings). */
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-real-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+  'client-ip',
+  'via',
+] as const;
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/** True when `headers` carry any proxy's account of the visitor. */
+function carriesForwarding(headers: Headers): boolean {
+  return FORWARDING_HEADERS.some((name) => headers.has(name));
+}
