@@ -5,5 +5,5 @@ import { urlset } from '../lib/reading/sitemap.ts';
 
 export const GET: APIRoute = (context) =>
   feedResponse(context, async (match) =>
-    xmlResponse(urlset(await pageSitemapEntries(match, context.url))),
+    xmlResponse(urlset(await pageSitemapEntries(match))),
   );
