@@ -1,5 +1,6 @@
-import { isStaticBuild, staticOrigin } from '../static/mode.ts';
+import { settings } from '../settings/settings.ts';
 import { normalizeHost, primaryHost, type TenantMatch } from './resolution.ts';
+import type { Tenant } from './schema.ts';
 
 /** Development names: `localhost` and `*.localhost` always reach the visitor's own machine. */
 const LOOPBACK_NAME = /(^|\.)localhost$/;
@@ -25,7 +26,8 @@ export type OriginMatch = Pick<TenantMatch, 'tenant' | 'origin'>;
  */
 export function tenantOrigin(match: OriginMatch): string {
   const { tenant } = match;
-  if (isStaticBuild()) {
+  // A static build (`isStaticBuild` in lib/static/mode.ts, a layer above this one).
+  if (settings().MASTHEAD_STATIC_SNAPSHOT) {
     const origin = staticOrigin(tenant);
     if (origin) return origin;
   }
@@ -36,6 +38,13 @@ export function tenantOrigin(match: OriginMatch): string {
   if (!LOOPBACK_NAME.test(host)) return `https://${host}`;
   const port = used && LOOPBACK_HOST.test(visited) ? used.port : '';
   return `http://${host}${port ? `:${port}` : ''}`;
+}
+
+/** Origin of the static copy: `static.origin`, else the primary host over https; `null` when none can be named. */
+export function staticOrigin(tenant: Tenant): string | null {
+  if (tenant.static?.origin) return tenant.static.origin;
+  const host = primaryHost(tenant);
+  return host.startsWith('*.') ? null : `https://${host}`;
 }
 
 /** `path` (without the tenant's path prefix) on the tenant's origin; null without a tenant. */

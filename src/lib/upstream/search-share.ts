@@ -1,7 +1,6 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
-import type { TakeResult } from './budget.ts';
 import { sharedLimiter } from './limiter.ts';
 
 /** Uncached availability searches any address may make per window: what a guest choosing dates needs. */
@@ -17,6 +16,9 @@ export interface SearchShareOptions {
   keyPrefix: string;
   redisUrl?: string | undefined;
 }
+
+/** As the budget's `TakeResult` (./budget.ts, which imports this module). */
+type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
 /** Charges one availability search of `address` on the lodging bucket `bucket`. */
 export type ChargeSearch = (bucket: string, address: string) => Promise<TakeResult>;
