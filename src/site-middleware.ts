@@ -16,6 +16,7 @@ import { noteRequest } from './lib/observability/request.ts';
 import { startFreshness } from './lib/freshness/start.ts';
 import { purgeEndpoint } from './lib/freshness/purge-route.ts';
 import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
+import { foreignWriteHost, foreignWriteRefusal } from './lib/request/host-guard.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';
@@ -117,6 +118,12 @@ function cleanAddress(method: string, url: URL, pathname: string): Response | nu
   return uncachedRedirect(301, location);
 }
 
+/** A write on a host that is not the tenant's own is refused before anything runs (./lib/request/host-guard.ts). */
+const tenantHostWrites = defineMiddleware((context, next) => {
+  const host = foreignWriteHost(context.request.method, context.locals.site);
+  return host ? foreignWriteRefusal(context.request, host) : next();
+});
+
 /** Logs unexpected errors with tenant and path; Astro then renders the branded 500 page. */
 const errorLogging = defineMiddleware(async (context, next) => {
   try {
@@ -161,7 +168,9 @@ export const onRequest = sequence(
   visitor,
   operatorEndpoints,
   tenantResolution,
+  // After the purge endpoint: a purge carries its own secret, wherever it is sent.
   purgeEndpoint,
+  tenantHostWrites,
   upstreamVisitor,
   errorLogging,
   securityHeaders,

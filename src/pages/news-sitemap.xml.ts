@@ -8,7 +8,7 @@ export const GET: APIRoute = (context) =>
   feedResponse(
     context,
     async (match) => {
-      const entries = await newsSitemapEntries(match, context.url, new Date());
+      const entries = await newsSitemapEntries(match, new Date());
       const { name, locale } = match.tenant;
       return xmlResponse(newsUrlset(entries, { name, language: newsLanguage(locale) }));
     },

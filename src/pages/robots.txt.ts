@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { absoluteUrl } from '../lib/reading/seo.ts';
 
-export const GET: APIRoute = ({ locals, url }) => {
+export const GET: APIRoute = ({ locals }) => {
   const match = locals.site;
   if (!match) return new Response('Not found', { status: 404 });
   const body = [
@@ -11,8 +11,8 @@ export const GET: APIRoute = ({ locals, url }) => {
     'Disallow: /embed/',
     'Disallow: /search',
     '',
-    `Sitemap: ${absoluteUrl(match, url, '/sitemap.xml')}`,
-    `Sitemap: ${absoluteUrl(match, url, '/news-sitemap.xml')}`,
+    `Sitemap: ${absoluteUrl(match, '/sitemap.xml')}`,
+    `Sitemap: ${absoluteUrl(match, '/news-sitemap.xml')}`,
     '',
   ].join('\n');
   return new Response(body, {

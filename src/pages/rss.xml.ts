@@ -4,6 +4,6 @@ import { feedResponse } from '../lib/reading/endpoint.ts';
 
 export const GET: APIRoute = (context) =>
   feedResponse(context, async (match) => {
-    const body = await rssFeed(match, context.url, await latestForFeed(match));
+    const body = await rssFeed(match, await latestForFeed(match));
     return new Response(body, { headers: { 'Content-Type': 'application/xml' } });
   });

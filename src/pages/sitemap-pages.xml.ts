@@ -4,6 +4,4 @@ import { feedResponse, xmlResponse } from '../lib/reading/endpoint.ts';
 import { urlset } from '../lib/reading/sitemap.ts';
 
 export const GET: APIRoute = (context) =>
-  feedResponse(context, async (match) =>
-    xmlResponse(urlset(await pageSitemapEntries(match, context.url))),
-  );
+  feedResponse(context, async (match) => xmlResponse(urlset(await pageSitemapEntries(match))));

@@ -9,7 +9,7 @@ export const GET: APIRoute = (context) =>
     async (match) => {
       const chunk = Number(context.params.chunk);
       if (!Number.isInteger(chunk) || chunk < 1) return null;
-      const entries = await postSitemapEntries(match, context.url, chunk);
+      const entries = await postSitemapEntries(match, chunk);
       return entries ? xmlResponse(urlset(entries)) : null;
     },
     3600,

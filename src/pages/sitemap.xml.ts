@@ -9,10 +9,10 @@ export const GET: APIRoute = (context) =>
   feedResponse(context, async (match) => {
     const chunks = await countPostSitemaps(match);
     const locations = [
-      absoluteUrl(match, context.url, '/sitemap-pages.xml'),
-      absoluteUrl(match, context.url, '/news-sitemap.xml'),
+      absoluteUrl(match, '/sitemap-pages.xml'),
+      absoluteUrl(match, '/news-sitemap.xml'),
       ...Array.from({ length: chunks }, (_, index) =>
-        absoluteUrl(match, context.url, `/sitemap-posts-${index + 1}.xml`),
+        absoluteUrl(match, `/sitemap-posts-${index + 1}.xml`),
       ),
     ];
     return xmlResponse(sitemapIndex(locations));

@@ -123,12 +123,15 @@ test.describe('behind a trusted proxy that rewrites Host', () => {
   });
 
   test('canonical URLs, og:url, RSS and sitemap use the public address', async () => {
-    const plans = await raw(port, { path: '/plans', headers: proxied });
-    expect(plans.body).toContain(`<link rel="canonical" href="${publicOrigin}/plans">`);
-    expect(plans.body).toContain(`<meta property="og:url" content="${publicOrigin}/plans">`);
+    // One of daily-planet's exact public names in tenants.json: https on it.
+    const named = { ...proxied, 'X-Forwarded-Host': 'dailyplanet.example.com' };
+    const site = 'https://dailyplanet.example.com';
+    const plans = await raw(port, { path: '/plans', headers: named });
+    expect(plans.body).toContain(`<link rel="canonical" href="${site}/plans">`);
+    expect(plans.body).toContain(`<meta property="og:url" content="${site}/plans">`);
     for (const path of ['/rss.xml', '/sitemap.xml', '/sitemap-pages.xml']) {
-      const body = (await raw(port, { path, headers: proxied })).body;
-      expect(body, path).toContain(publicOrigin);
+      const body = (await raw(port, { path, headers: named })).body;
+      expect(body, path).toContain(site);
       expect(body, path).not.toContain('10.0.0.5');
     }
   });

@@ -14,7 +14,16 @@ import type { CommentOutcome, PostOnce } from './post.ts';
  * click, a retry of a lost answer, Back and submit) answers the first comment, and no second one
  * reaches the upstream. Posts of the same key wait for each other (a keyed lock), so two at once
  * make one comment too. Only created comments are remembered: a refused post may be sent again.
+ *
+ * With Redis configured, Redis is the guard (as for bookings, src/lib/booking/idempotency.ts): while
+ * it does not answer, a post is refused with "try again shortly" (`unavailable`) before it reaches
+ * the upstream, since another server could not see its key (and this one forgets it on restart).
  */
+
+/** The shared store of posted keys did not answer: the post is refused, to be sent again. */
+export class PostedStoreUnavailable extends Error {
+  override name = 'PostedStoreUnavailable';
+}
 
 /** How long a posted comment's key is remembered. */
 export const REMEMBER_SECONDS = 24 * 60 * 60;
@@ -48,19 +57,23 @@ export function postedStore(redisUrl: string | undefined): PostedStore {
   const away = (error: unknown) => {
     if (warned) return;
     warned = true;
-    logWarn('comments.posted.redis_unavailable', { message: String(error) });
+    logWarn('comments.posted.redis_unavailable', {
+      message: String(error),
+      effect: 'comment posts refused (503, try again shortly) until Redis answers again',
+    });
   };
   return {
     async get(name) {
       const known = local.get(name);
       if (known || !redisUrl) return known;
+      let raw: string | null;
       try {
-        const raw = await (await getRedis(redisUrl)).get(redisKey(name));
-        return raw ? (JSON.parse(raw) as CommentOutcome) : undefined;
+        raw = await (await getRedis(redisUrl)).get(redisKey(name));
       } catch (error) {
         away(error);
-        return undefined;
+        throw new PostedStoreUnavailable('posted comments cannot be read', { cause: error });
       }
+      return raw ? (JSON.parse(raw) as CommentOutcome) : undefined;
     },
     async set(name, outcome) {
       local.set(name, outcome);
@@ -83,7 +96,7 @@ export function postOnce(store: PostedStore, redisUrl: string | undefined): Post
     ttlMs: 30_000,
     waitMs: 15_000,
   });
-  return async (name, post, busy) => {
+  return async (name, post, refused) => {
     try {
       return await lock.run(name, async () => {
         const known = await store.get(name);
@@ -93,7 +106,8 @@ export function postOnce(store: PostedStore, redisUrl: string | undefined): Post
         return outcome;
       });
     } catch (error) {
-      if (error instanceof LockTimeoutError) return busy();
+      if (error instanceof LockTimeoutError) return refused.busy();
+      if (error instanceof PostedStoreUnavailable) return refused.unavailable();
       throw error;
     }
   };

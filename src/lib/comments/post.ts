@@ -64,11 +64,14 @@ export interface PostCommentRequest {
   remember?: string | null;
 }
 
-/** Runs a post once per remembered name (./once.ts). */
+/**
+ * Runs a post once per remembered name (./once.ts); `refused.busy` when the same key is still being
+ * posted, `refused.unavailable` when the store of posted keys does not answer (nothing was sent).
+ */
 export type PostOnce = (
   name: string,
   post: () => Promise<CommentOutcome>,
-  busy: () => CommentOutcome,
+  refused: { busy: () => CommentOutcome; unavailable: () => CommentOutcome },
 ) => Promise<CommentOutcome>;
 
 export interface PostCommentDeps {
@@ -115,7 +118,11 @@ export async function postComment(
   const send = () => limitAndCreate(request, deps, checked.input, fail);
   if (!deps.once || !request.remember) return send();
   // A second post of the same key answers the first one's comment (no rate-limit point either).
-  return deps.once(request.remember, send, () => fail('busy', textKey('comments.error.posting')));
+  return deps.once(request.remember, send, {
+    busy: () => fail('busy', textKey('comments.error.posting')),
+    unavailable: () =>
+      fail('unavailable', textKey('comments.error.unavailable'), {}, { retryAfterSeconds: 5 }),
+  });
 }
 
 /** Spends a rate-limit point and creates the comment; failures come back as outcomes. */

@@ -146,6 +146,8 @@ export interface FormRequest {
         delete(key: string): void;
       }
     | undefined;
+  /** Whether the session's store takes the kept result now (./session-check.ts); yes when absent. */
+  canKeep?: (() => Promise<boolean>) | undefined;
 }
 
 /**
@@ -168,17 +170,25 @@ export async function answerForm(
       .formData()
       .catch(() => new FormData());
     const result = await action.handler();
+    const kept: KeptResult = {
+      action: action.name,
+      result: actions.serializeActionResult(result as never) as KeptResult['result'],
+      values: keptValues(form),
+    };
+    if (context.canKeep && !(await context.canKeep())) {
+      // The session's store is away (Redis down): a redirect would lose the result and the typed
+      // text, so the page answers the post itself, privately. Sending it again is safe: the
+      // action refused it (a write that needs the store says "try again shortly") or its key
+      // makes it once.
+      actions.setActionResult(kept.action, kept.result as never);
+      keepFormValues(locals, kept.values);
+      const response = await next();
+      response.headers.set('Cache-Control', 'private, no-store');
+      return response;
+    }
     const id = newResultId();
     // The session as it is after the action (a sign-in gives it a new id: the result goes there).
-    session.set(
-      keptKey(id),
-      {
-        action: action.name,
-        result: actions.serializeActionResult(result as never) as KeptResult['result'],
-        values: keptValues(form),
-      },
-      { ttl: KEPT_SECONDS },
-    );
+    session.set(keptKey(id), kept, { ttl: KEPT_SECONDS });
     return seeOther(landingAddress(pathname, url.searchParams, id, locals.href));
   }
 

@@ -1,6 +1,7 @@
 import { getActionContext } from 'astro:actions';
 import { defineMiddleware } from 'astro:middleware';
 import { answerForm } from './after-post.ts';
+import { sessionsAnswer } from './session-check.ts';
 
 /**
  * POST → 303 → GET for every form (./after-post.ts), as Astro's Actions guide does it:
@@ -9,5 +10,7 @@ import { answerForm } from './after-post.ts';
  */
 export const formPosts = defineMiddleware((context, next) => {
   if (context.isPrerendered || !context.locals.site) return next();
-  return answerForm(context, getActionContext(context), next);
+  const { request, url, locals, session } = context;
+  const form = { request, url, locals, session, canKeep: sessionsAnswer };
+  return answerForm(form, getActionContext(context), next);
 });

@@ -3,7 +3,8 @@ import type { PostSummary } from '../publishing/schema.ts';
 import { readDate } from '../i18n/format.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
 import { publishingFor } from '../site/clients.ts';
-import { absoluteUrl, siteOrigin } from './seo.ts';
+import { absoluteUrl } from './seo.ts';
+import { tenantOrigin } from '../tenants/origin.ts';
 import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
 import { collectRecentNews, type NewsEntry } from './news-sitemap.ts';
 import {
@@ -32,16 +33,15 @@ function xmlText(text: string): string {
  * permanent address.
  */
 export function rssFeed(
-  match: Pick<TenantMatch, 'tenant' | 'via'> & Partial<Pick<TenantMatch, 'origin'>>,
-  requestUrl: URL,
+  match: Pick<TenantMatch, 'tenant' | 'origin'>,
   posts: readonly PostSummary[],
 ): Promise<string> {
   const { tenant } = match;
-  const self = absoluteUrl(match, requestUrl, '/rss.xml');
+  const self = absoluteUrl(match, '/rss.xml');
   return getRssString({
     title: tenant.name,
     description: tenant.description || tenant.name,
-    site: siteOrigin(match, requestUrl),
+    site: tenantOrigin(match),
     xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
     customData:
       `<language>${xmlText(tenant.locale)}</language>` +
@@ -50,7 +50,7 @@ export function rssFeed(
       const published = readDate(post.published_at);
       return {
         title: post.title,
-        link: absoluteUrl(match, requestUrl, `/posts/${post.slug}`),
+        link: absoluteUrl(match, `/posts/${post.slug}`),
         ...(published ? { pubDate: published.date } : {}),
         description: post.excerpt,
         ...(post.author?.name
@@ -73,7 +73,6 @@ export async function countPostSitemaps(match: TenantMatch): Promise<number> {
 /** The posts of sitemap `chunk`, read page by page (stops at the last upstream page). */
 export async function postSitemapEntries(
   match: TenantMatch,
-  requestUrl: URL,
   chunk: number,
 ): Promise<SitemapEntry[] | null> {
   const client = publishingFor(match.tenant);
@@ -83,7 +82,7 @@ export async function postSitemapEntries(
     if (page === 1 || result.items.length > 0 || entries.length > 0) {
       entries.push(
         ...result.items.map((post) => ({
-          loc: absoluteUrl(match, requestUrl, `/posts/${post.slug}`),
+          loc: absoluteUrl(match, `/posts/${post.slug}`),
           lastmod: post.updated_at ?? post.published_at,
         })),
       );
@@ -95,28 +94,21 @@ export async function postSitemapEntries(
 }
 
 /** The articles of the news sitemap (last two days, newest first), as absolute addresses. */
-export async function newsSitemapEntries(
-  match: TenantMatch,
-  requestUrl: URL,
-  now: Date,
-): Promise<NewsEntry[]> {
+export async function newsSitemapEntries(match: TenantMatch, now: Date): Promise<NewsEntry[]> {
   const client = publishingFor(match.tenant);
   const posts = await collectRecentNews(
     (page) => client.listPosts({ page, perPage: UPSTREAM_PAGE_SIZE }),
     now,
   );
   return posts.map((post) => ({
-    loc: absoluteUrl(match, requestUrl, `/posts/${post.slug}`),
+    loc: absoluteUrl(match, `/posts/${post.slug}`),
     title: post.title,
     publishedAt: post.published_at ?? '',
   }));
 }
 
 /** Home, sections and archives: everything that is not a post. */
-export async function pageSitemapEntries(
-  match: TenantMatch,
-  requestUrl: URL,
-): Promise<SitemapEntry[]> {
+export async function pageSitemapEntries(match: TenantMatch): Promise<SitemapEntry[]> {
   const client = publishingFor(match.tenant);
   const [categories, tags] = await Promise.all([client.listCategories(), client.listTags()]);
   const { features } = match.tenant;
@@ -134,5 +126,5 @@ export async function pageSitemapEntries(
     ...categories.map((category) => `/categories/${category.slug}`),
     ...tags.map((tag) => `/tags/${tag.slug}`),
   ];
-  return paths.map((path) => ({ loc: absoluteUrl(match, requestUrl, path) }));
+  return paths.map((path) => ({ loc: absoluteUrl(match, path) }));
 }

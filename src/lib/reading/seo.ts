@@ -1,34 +1,15 @@
-import { primaryHost, type TenantMatch } from '../tenants/resolution.ts';
+import { tenantOrigin, type OriginMatch } from '../tenants/origin.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Post } from '../publishing/schema.ts';
-import { isStaticBuild, staticOrigin } from '../static/mode.ts';
 
-type SiteMatch = Pick<TenantMatch, 'tenant' | 'via'> & Partial<Pick<TenantMatch, 'origin'>>;
-
-const LOCAL_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$/;
-
-/**
- * Origin for canonical URLs, feeds and sitemaps: the host the visitor used when it is one of the
- * tenant's own; otherwise (path prefix, preview) the tenant's primary host.
- */
-export function siteOrigin(match: SiteMatch, requestUrl: URL): string {
-  // A static copy is rendered on a loopback port: its links name where the files will be served.
-  if (isStaticBuild()) return staticOrigin(match.tenant) ?? requestUrl.origin;
-  // `origin` is the public one behind a trusted proxy (the request URL holds the internal address).
-  if (match.via === 'host' || match.via === 'single') return match.origin ?? requestUrl.origin;
-  const host = primaryHost(match.tenant);
-  if (LOCAL_HOST.test(host)) return `http://${host}${requestUrl.port ? `:${requestUrl.port}` : ''}`;
-  return `https://${host}`;
-}
-
-/** Absolute URL of a site path on the tenant's own host (no prefix, no preview query). */
-export function absoluteUrl(match: SiteMatch, requestUrl: URL, path: string): string {
-  return pageAddress(match, requestUrl, path).canonical;
+/** Absolute URL of a site path on the tenant's own origin (no prefix, no preview query). */
+export function absoluteUrl(match: OriginMatch, path: string): string {
+  return pageAddress(match, path).canonical;
 }
 
 /** A page's site origin and its canonical address: what a detail page's structured data names. */
-export function pageAddress(match: SiteMatch, requestUrl: URL, path: string) {
-  const origin = siteOrigin(match, requestUrl);
+export function pageAddress(match: OriginMatch, path: string) {
+  const origin = tenantOrigin(match);
   return { origin, canonical: new URL(path, origin).toString() };
 }
 

@@ -22,8 +22,9 @@ export function forwardedHost(headers: Headers, trustProxy: boolean): string | u
 
 /**
  * The origin the visitor's browser used. Behind a trusted proxy that rewrites `Host`, it comes from
- * `X-Forwarded-Host` and `X-Forwarded-Proto`; otherwise from the request URL. Origin checks and
- * every absolute URL (canonical, og:url, feeds, sitemaps) use this one value.
+ * `X-Forwarded-Host` and `X-Forwarded-Proto`; otherwise from the request URL. It is what a request
+ * says, so it only serves to compare with the request's own `Origin` (cross-site checks); every
+ * absolute link takes the tenant's configured origin instead (`tenantOrigin`, lib/tenants/origin.ts).
  */
 export function publicOrigin(url: URL, headers: Headers, trustProxy: boolean): string {
   const host = forwardedHost(headers, trustProxy);

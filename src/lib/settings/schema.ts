@@ -247,7 +247,7 @@ export const settingDefinitions = {
   ),
   UPSTREAM_LODGING_SEARCH_SHARE: number(
     { fallback: 0.1, max: 1 },
-    "share of a tenant's lodging budget one address's availability searches may spend (at most 1)",
+    "share of a tenant's lodging budget that availability searches beyond each address's first two a minute spend together, split among those addresses (at most 1)",
   ),
   UPSTREAM_BOOKING_RESERVE: number(
     { fallback: 0.3, max: 1 },

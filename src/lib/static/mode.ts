@@ -1,5 +1,4 @@
 import type { Tenant } from '../tenants/schema.ts';
-import { primaryHost } from '../tenants/resolution.ts';
 import type { SettingName } from '../settings/schema.ts';
 import { settings } from '../settings/settings.ts';
 
@@ -16,12 +15,8 @@ export function snapshotPath(): string | undefined {
   return settings().MASTHEAD_STATIC_SNAPSHOT;
 }
 
-/** Origin of the static copy: `static.origin`, else the primary host over https; `null` when none can be named. */
-export function staticOrigin(tenant: Tenant): string | null {
-  if (tenant.static?.origin) return tenant.static.origin;
-  const host = primaryHost(tenant);
-  return host.startsWith('*.') ? null : `https://${host}`;
-}
+/** Origin of the static copy (kept with every other link origin, in lib/tenants/origin.ts). */
+export { staticOrigin } from '../tenants/origin.ts';
 
 /** The tenant's live server (comments, booking, subscriber editions), when it has one. */
 export function liveOrigin(tenant: Tenant): string | undefined {

@@ -10,7 +10,10 @@ export interface TenantMatch {
   basePath: string;
   /** The path to render, with the prefix removed. */
   pathname: string;
-  /** The origin the visitor used (the forwarded one behind a trusted proxy): for absolute URLs. */
+  /**
+   * The origin the visitor's browser used (the forwarded one behind a trusted proxy): what a
+   * request's `Origin` is compared with. Links never take it: see `tenantOrigin` (./origin.ts).
+   */
   origin: string;
 }
 

@@ -308,8 +308,17 @@ export const TenantSchema = z
       ),
     name: z.string().min(1),
     description: z.string().default(''),
-    /** Host names that serve this tenant: exact names or `*.example.com` wildcards. */
-    hosts: z.array(hostName).min(1),
+    /**
+     * Host names that serve this tenant: exact names or `*.example.com` wildcards. At least one
+     * exact name: links the site writes name only those (src/lib/tenants/origin.ts).
+     */
+    hosts: z
+      .array(hostName)
+      .min(1)
+      .refine((hosts) => hosts.some((host) => !host.startsWith('*.')), {
+        message:
+          'Name at least one exact host (not only *.wildcards): links in pages, feeds and e-mails use it',
+      }),
     locale,
     timeZone,
     theme: ThemeSchema,

@@ -4,6 +4,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
 import { hashToken, originOf } from './identity.ts';
 import { sharedLimiter } from './limiter.ts';
+import { fairSearches, type ChargeSearch } from './search-share.ts';
 import { memoryLog, redisLog } from './sliding-log.ts';
 import type { SlidingLog } from './sliding-log.ts';
 
@@ -265,6 +266,7 @@ export function createVisitorAllowance(
   const duration = options.windowSeconds ?? 60;
   const prefix = options.keyPrefix ?? 'masthead:allowance';
   const limiters = new Map<string, Promise<RateLimiterAbstract>>();
+  let searches: ChargeSearch | undefined;
 
   /** One visitor's share of a bucket of `kind`, named `name` (lodging searches have their own). */
   const limiter = (kind: BudgetKind, name: string, share: number): Promise<RateLimiterAbstract> => {
@@ -295,7 +297,15 @@ export function createVisitorAllowance(
         if (visitor.bookingStep) {
           return consumeOne(limiter('lodging', 'lodging-booking', visitorShare), who);
         }
-        return consumeOne(limiter('lodging', 'lodging', searchShare), who);
+        // Fair per address however many search (./search-share.ts).
+        searches ??= fairSearches({
+          capacity: budget.capacity('lodging'),
+          share: searchShare,
+          duration,
+          keyPrefix: prefix,
+          redisUrl: options.redisUrl,
+        });
+        return searches(key.key, visitor.visitor);
       }
       if (visitor.crawler) {
         const refused = await keepReserve(key, humanReserve);

@@ -27,4 +27,25 @@ describe('a lodging budget a few addresses cannot exhaust', () => {
     expect(outcome.floodRefused).toBeGreaterThan(outcome.floodSearches / 2);
     expect(outcome.upstream429).toBe(0);
   });
+
+  it('guests who come once four addresses have flooded the search: fewer than 5 % refused', async () => {
+    await ctl.reset(mock);
+    await ctl.limits(mock, { lodgingPerMinute: 60 });
+    // The drain of issue 33: the flood spends what it can first, then guests search dates of their
+    // own (nothing a cache could share). Before the search share was fair per address, 35 % of them
+    // were refused here.
+    const outcome = await floodRound({
+      lodgingUrl: mock.lodgingUrl,
+      floodAddresses: 4,
+      searchesPerAddress: 30,
+      guests: 20,
+      round: 1,
+      guestsAfterFlood: true,
+      searchOnly: true,
+    });
+    expect(outcome.guestFailures).toEqual([]);
+    expect(outcome.guestsFailed / outcome.guests).toBeLessThan(0.05);
+    expect(outcome.floodRefused).toBeGreaterThan(outcome.floodSearches * 0.8);
+    expect(outcome.upstream429).toBe(0);
+  });
 });

@@ -16,6 +16,7 @@ import { findComment } from '../../../src/lib/comments/thread.ts';
 import { ValidationError } from '../../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
 import { PASSWORD, ctl, freshUpstream, startTestMock } from '../harness.ts';
+import { freePort } from '../../fixtures/net.ts';
 import type { Mock } from '../harness.ts';
 import { publishingTestClient } from '../operations.ts';
 import type { PublishingTestClient } from '../operations.ts';
@@ -310,5 +311,21 @@ describe('postComment: the idempotency key', () => {
       ok: true,
     });
     expect(await writes()).toBe(before + 3);
+  });
+  it('with Redis configured and away, refuses the post with "try again shortly" and sends nothing', async () => {
+    // REDIS_URL names a port where nothing listens: the guard of the key cannot be read.
+    const away = `redis://127.0.0.1:${await freePort()}`;
+    const once = postOnce(postedStore(away), away);
+    const content = `Guarded ${crypto.randomUUID()}`;
+    const req = request({ values: { ...request().values, content }, remember: named(content) });
+    const before = await writes();
+    const outcome = failure(await postComment(req, { client, consume: unlimited, once }));
+    expect(outcome.kind).toBe('unavailable');
+    expect(failureStatus(outcome.kind)).toBe(503);
+    expect(outcome.message).toBe(textKey('comments.error.unavailable'));
+    expect(outcome.retryAfterSeconds).toBeGreaterThan(0);
+    // What was typed comes back, to be put into the form again.
+    expect(outcome.values.content).toBe(content);
+    expect(await writes()).toBe(before);
   });
 });

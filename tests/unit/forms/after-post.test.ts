@@ -43,6 +43,8 @@ function formPost(path: string, fields: Record<string, string>): Request {
 interface Run {
   session: ReturnType<typeof memorySession>;
   locals: App.Locals;
+  /** Whether the session's store answers (Redis away: false). */
+  canKeep?: () => Promise<boolean>;
 }
 
 /** One request through the rule: the action (if any) answers `result`. */
@@ -68,6 +70,7 @@ async function through(
     url: new URL(request.url),
     locals: run.locals,
     session: run.session,
+    canKeep: run.canKeep,
   };
   const response = await answerForm(context, actions, next);
   return { response, handler, setActionResult, next };
@@ -109,6 +112,38 @@ describe('answerForm: POST → 303 → GET', () => {
     expect(reload.setActionResult).not.toHaveBeenCalled();
     expect(reload.response.status).toBe(303);
     expect(reload.response.headers.get('location')).toBe('/posts/harbour-news?reply=4');
+  });
+
+  it('with the session’s store away, the page answers the post itself: result and typing kept, privately', async () => {
+    const run = {
+      session: memorySession(),
+      locals: localsFor('/posts/harbour-news'),
+      canKeep: () => Promise.resolve(false),
+    };
+    const refused = { data: { ok: false, kind: 'unavailable' } };
+    const posted = await through(
+      formPost('/posts/harbour-news?_action=postComment', {
+        post: 'harbour-news',
+        content: 'Typed while Redis was down',
+      }),
+      run,
+      'postComment',
+      refused,
+    );
+    expect(posted.handler).toHaveBeenCalledTimes(1);
+    // No redirect to a result the session could not keep: the page renders it now.
+    expect(posted.response.status).toBe(200);
+    expect(posted.next).toHaveBeenCalledTimes(1);
+    expect(posted.setActionResult).toHaveBeenCalledWith('postComment', {
+      type: 'data',
+      body: JSON.stringify(refused),
+    });
+    expect(keptFormValues(run.locals)).toEqual({
+      post: 'harbour-news',
+      content: 'Typed while Redis was down',
+    });
+    expect(posted.response.headers.get('cache-control')).toBe('private, no-store');
+    expect(run.session.values.size).toBe(0);
   });
 
   it('keeps the tenant’s path prefix and answers a failure the same way', async () => {

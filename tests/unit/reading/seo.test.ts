@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  absoluteUrl,
-  describe as describeText,
-  jsonLd,
-  siteOrigin,
-} from '../../../src/lib/reading/seo.ts';
+import { absoluteUrl, describe as describeText, jsonLd } from '../../../src/lib/reading/seo.ts';
 import { primaryHost } from '../../../src/lib/tenants/resolution.ts';
 import { intervalLabel } from '../../../src/lib/reading/plans.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
@@ -22,28 +17,30 @@ const tenant = buildTenant({
 });
 
 describe('canonical origins', () => {
-  it('uses the host the visitor came by when it is the tenant’s own', () => {
-    expect(
-      siteOrigin({ tenant, via: 'host' }, new URL('https://news.gazette.example/posts/a')),
-    ).toBe('https://news.gazette.example');
+  it('uses the host the visitor came by when it is one of the tenant’s exact names', () => {
+    expect(absoluteUrl({ tenant, origin: 'https://www.gazette.example' }, '/posts/a')).toBe(
+      'https://www.gazette.example/posts/a',
+    );
   });
 
-  it('uses the primary (first exact) host for path prefixes and previews', () => {
+  it('never a host matched by a wildcard: the primary (first exact) host', () => {
     expect(primaryHost(tenant)).toBe('www.gazette.example');
-    expect(
-      absoluteUrl(
-        { tenant, via: 'path' },
-        new URL('http://localhost:4321/gazette/posts/a'),
-        '/posts/a',
-      ),
-    ).toBe('https://www.gazette.example/posts/a');
+    expect(absoluteUrl({ tenant, origin: 'https://evil.gazette.example' }, '/posts/a')).toBe(
+      'https://www.gazette.example/posts/a',
+    );
+  });
+
+  it('uses the primary host for path prefixes and previews on another host', () => {
+    expect(absoluteUrl({ tenant, origin: 'http://evil.example:8080' }, '/posts/a')).toBe(
+      'https://www.gazette.example/posts/a',
+    );
   });
 
   it('keeps http and the port for local demo hosts', () => {
     const local = { ...tenant, hosts: ['gazette.localhost'] };
-    expect(
-      siteOrigin({ tenant: local, via: 'query' }, new URL('http://localhost:4321/?tenant=gazette')),
-    ).toBe('http://gazette.localhost:4321');
+    expect(absoluteUrl({ tenant: local, origin: 'http://localhost:4321' }, '/')).toBe(
+      'http://gazette.localhost:4321/',
+    );
   });
 });
 

@@ -5,8 +5,7 @@ import { localize, localizeFields } from '../../i18n/text.ts';
 import { widgetI18n } from '../../i18n/widget.ts';
 import { createHash } from 'node:crypto';
 import { logError, logWarn } from '../../log/log.ts';
-import { publicOrigin } from '../../request/public-origin.ts';
-import { mailUrl } from '../../tenants/mail-origin.ts';
+import { tenantUrl } from '../../tenants/origin.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import { clientIp, consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
@@ -76,26 +75,13 @@ export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18
 }
 
 /**
- * An absolute address on this tenant's site for an e-mail: from the tenant's configured hosts
- * (`mailOrigin`), never from the request's `Host` or `X-Forwarded-Host`; `path` without the tenant's
- * path prefix (the origin is the tenant's own host). `null` when the tenant has no host to name.
+ * The manage link and the site's address for an e-mail: on the tenant's configured origin
+ * (`tenantOrigin`), never the request's `Host` or `X-Forwarded-Host`; null without a tenant.
  */
-export function mailAddress(context: Pick<APIContext, 'locals'>, path: string): string | null {
-  return mailUrl(context.locals.site, path);
-}
-
-/** The manage link and the site's address for an e-mail, or null (nothing may be mailed). */
 function mailLinks(context: Pick<APIContext, 'locals'>, manage: string) {
-  const manageUrl = mailAddress(context, manage);
-  const site = mailAddress(context, '/');
-  if (!manageUrl || !site) {
-    logWarn('booking.mail_no_origin', {
-      tenant: context.locals.site?.tenant.id,
-      note: 'the tenant has no exact host name in tenants.json: no link is mailed',
-    });
-    return null;
-  }
-  return { manageUrl, site };
+  const manageUrl = tenantUrl(context.locals.site, manage);
+  const site = tenantUrl(context.locals.site, '/');
+  return manageUrl && site ? { manageUrl, site } : null;
 }
 
 /**
@@ -129,8 +115,9 @@ export async function afterBooking(
 export function assertSameOrigin(context: APIContext): void {
   const origin = context.request.headers.get('origin');
   const type = context.request.headers.get('content-type') ?? '';
-  const own = publicOrigin(context.url, context.request.headers, TRUST_PROXY);
-  if (origin !== own || !type.startsWith('application/json')) {
+  // The origin the visitor's browser is on (the forwarded one behind a trusted proxy).
+  const own = context.locals.site?.origin;
+  if (!own || origin !== own || !type.startsWith('application/json')) {
     throw new BookingFailure(403, {
       code: 'forbidden',
       message: textKey('booking.error.forbidden'),

@@ -7,7 +7,7 @@ import { toFailure } from '../domain/failures.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor, lodgingFor } from '../../site/clients.ts';
 import { statusKind, type StatusKind } from '../domain/status.ts';
-import { mailUrl } from '../../tenants/mail-origin.ts';
+import { tenantUrl } from '../../tenants/origin.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
 
 const { BOOKING_LINK_SECRET } = settings();
@@ -141,8 +141,8 @@ async function cancelStay(
     if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
     const cancelled = await lodgingFor(tenant).cancelBooking(String(booking.id));
     const after = cancelled ?? (await findBooking(tenant, named)) ?? booking;
-    const bookUrl = mailUrl(locals.site, '/stay');
-    const site = mailUrl(locals.site, '/');
+    const bookUrl = tenantUrl(locals.site, '/stay');
+    const site = tenantUrl(locals.site, '/');
     // The guest hears of it by e-mail too (once; after the answer, which it never delays).
     if (bookUrl && site)
       void bookingServiceFor(tenant).mailCancellation({

@@ -1,0 +1,41 @@
+import { hostMatches, normalizeHost, type TenantMatch } from '../tenants/resolution.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** This machine: development (`astro dev`, `*.localhost`) and the test suites' loopback servers. */
+const LOOPBACK_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$|^\[::1\]$/;
+
+/**
+ * The host a write came to, when it is not one the tenant answers to; `null` when the write may go
+ * on. A tenant picked by its `/<id>/` path prefix, `?tenant=` or single-tenant mode on a host that is
+ * not in its `hosts` (a foreign name pointed at the server, a rebound DNS name, a forged `Host` or
+ * `X-Forwarded-Host`) may be read, never written to: a form, action, comment, booking or sign-in
+ * there would run on a site the visitor did not mean. Reads, and this machine's names (development
+ * by `?tenant=` and path prefix, local checks), pass.
+ */
+export function foreignWriteHost(
+  method: string,
+  match: Pick<TenantMatch, 'tenant' | 'origin'> | null | undefined,
+): string | null {
+  if (!match || SAFE_METHODS.has(method.toUpperCase())) return null;
+  const url = URL.parse(match.origin);
+  const host = url ? normalizeHost(url.host) : '';
+  if (host && LOOPBACK_HOST.test(host)) return null;
+  if (host && match.tenant.hosts.some((pattern) => hostMatches(pattern, host))) return null;
+  return host || '(none)';
+}
+
+/** 421 Misdirected Request: nothing was written; a JSON caller (the booking widget) gets JSON. */
+export function foreignWriteRefusal(request: Request, host: string): Response {
+  const message = `This site does not take posts sent to ${host}: open the site at its own address and try again.`;
+  const json = (request.headers.get('content-type') ?? '').includes('application/json');
+  return new Response(
+    json ? JSON.stringify({ ok: false, error: { code: 'wrong_host', message } }) : message,
+    {
+      status: 421,
+      headers: {
+        'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+      },
+    },
+  );
+}
