@@ -3,6 +3,11 @@ import { FORMAT_TYPE, type ImageFormat } from './ladder.ts';
 
 /** Derived images of public sources: their address changes with source, width and format. */
 export const PUBLIC_IMAGE_CACHE = 'public, max-age=31536000, immutable';
+/**
+ * Another width standing in for a picture still being made (./pipeline.ts `answer`): kept a short
+ * while, so a cache asks again once the picture itself is made.
+ */
+export const STAND_IN_IMAGE_CACHE = 'public, max-age=30';
 /** A subscriber's page image: never stored by a browser cache or a shared one. */
 export const PRIVATE_IMAGE_CACHE = 'private, no-store';
 

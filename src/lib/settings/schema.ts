@@ -323,7 +323,7 @@ export const settingDefinitions = {
   ),
   IMAGE_TRANSFORMS: number(
     { fallback: 2, int: true },
-    'images made at once (more wait; 503 beyond 16 waiting per slot)',
+    'images made at once (more wait in line, the picture in view first; up to 128 per slot)',
   ),
   MASTHEAD_OUT_DIR: folder(
     './dist',
