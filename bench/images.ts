@@ -140,6 +140,7 @@ async function coldEdition(slug: string) {
     thumbnails: thumbs.length,
     pageImageMs: page.ms,
     pageImageStatus: page.status,
+    thumbnailsBeforePage: done.filter((d) => d.ms < page.ms).length,
     allMs: Math.max(page.ms, ...done.map((d) => d.ms)),
     statuses: JSON.stringify(statuses),
   };

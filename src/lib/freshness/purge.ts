@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { warmAfterPurge } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -131,6 +132,7 @@ export async function purgeResponse(context: PurgeContext): Promise<Response> {
     ...('everything' in target ? { everything: true } : {}),
   };
   await invalidateEverywhere(tenant, invalidation, context);
+  warmAfterPurge(tenant, target);
   logInfo('purge', { tenant: tenant.id, ...target, address: clientIp });
   return json(202, { purged: target, edge: Boolean(context.edgePurgeUrl) });
 }
