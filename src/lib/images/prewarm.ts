@@ -161,21 +161,28 @@ export function warmChangedPosts(
 /** Editions whose pages were looked up for warming lately. */
 const editionsSeen = new LRUCache<string, true>({ max: 1_000 });
 
+/** How long an edition list's warming waits: the page that listed the editions goes first. */
+const AFTER_PAGE_MS = 2_000;
+
 /**
- * An edition list's hook (the e-paper list, the front page's promo): its first row's covers, and the
- * newest edition's first pages, which the list does not carry: the edition is read once (at
- * background priority, outside the visitor's request), as its first reader would.
+ * An edition list's hook (the e-paper list): its first row's covers, and the newest edition's first
+ * pages, which the list does not carry: the edition is read once (at background priority, outside
+ * the visitor's request, as its first reader would), a moment after the list's page is answered.
  */
 export function warmEditions(tenant: Tenant, editions: readonly Edition[]): void {
   if (!warmingOn()) return;
-  warmPictures(tenant, editions.slice(0, FIRST_ROW).flatMap(editionPictures));
   const newest = editions[0];
   const key = newest && `${tenant.id}\0${newest.slug}\0${newest.published_at ?? ''}`;
-  if (!newest || !key || editionsSeen.has(key) || newest.requires_subscription) return;
-  editionsSeen.set(key, true);
-  void outsideRequest(() => asBackground(() => publishingFor(tenant).getEdition(newest.slug)))
-    .then((edition) => warmPictures(tenant, editionPictures(edition)))
-    .catch(() => editionsSeen.delete(key));
+  const readPages = newest && key && !editionsSeen.has(key) && !newest.requires_subscription;
+  if (key && readPages) editionsSeen.set(key, true);
+  const warm = () => {
+    warmPictures(tenant, editions.slice(0, FIRST_ROW).flatMap(editionPictures));
+    if (!newest || !key || !readPages) return;
+    void outsideRequest(() => asBackground(() => publishingFor(tenant).getEdition(newest.slug)))
+      .then((edition) => warmPictures(tenant, editionPictures(edition)))
+      .catch(() => editionsSeen.delete(key));
+  };
+  setTimeout(() => outsideRequest(warm), AFTER_PAGE_MS).unref();
 }
 
 /**
