@@ -134,6 +134,9 @@ async function coldEdition(slug: string) {
   const strip = thumbs.map((path) => timed(path, started));
   const page = await timed(pageImage, started);
   const done = await Promise.all(strip);
+  // For scale: another page of it alone, its source already fetched (the transform by itself).
+  const second = html.match(/\/_img\/u\/[\w-]+\/800\/[\w-]+\.avif/g)?.find((p) => p !== pageImage);
+  const alone = second ? await timed(second, performance.now()) : undefined;
   const statuses: Record<string, number> = {};
   for (const { status } of [...done, page]) statuses[status] = (statuses[status] ?? 0) + 1;
   return {
@@ -141,6 +144,7 @@ async function coldEdition(slug: string) {
     pageImageMs: page.ms,
     pageImageStatus: page.status,
     thumbnailsBeforePage: done.filter((d) => d.ms < page.ms).length,
+    anotherPageAloneMs: alone?.ms,
     allMs: Math.max(page.ms, ...done.map((d) => d.ms)),
     statuses: JSON.stringify(statuses),
   };

@@ -27,7 +27,8 @@ import { sourceAllowed } from './sources.ts';
  * takes at most one transform slot at a time, so readers keep the rest of the CPU; it fetches
  * pictures only from hosts the tenant takes pictures from, and the publishing API only for a new
  * edition's pages (one call, at the budget's background priority, which its first reader needs too).
- * Off with `IMAGE_WARM=false`, and in static builds (they make their pictures themselves).
+ * Off with `IMAGE_WARM=false` or `WATCH_CHANGES=false`, and in static builds (they make their
+ * pictures themselves).
  */
 export type WarmPicture = {
   source: string;
@@ -105,7 +106,11 @@ const asked = new LRUCache<string, true>({ max: 10_000 });
  * Queues `pictures` of `tenant` to be made (those of its sources the tenant may use, not made or
  * asked for lately). Returns at once; `settled()` says when the queue is done (tests, benches).
  */
-const warmingOn = () => settings().IMAGE_WARM && !isStaticBuild();
+/** Part of watching for changes: off with it too (tests that count upstream calls turn it off). */
+const warmingOn = () => {
+  const { IMAGE_WARM, WATCH_CHANGES } = settings();
+  return IMAGE_WARM && WATCH_CHANGES && !isStaticBuild();
+};
 
 export function warmPictures(tenant: Tenant, pictures: WarmPicture[]): void {
   if (!warmingOn()) return;

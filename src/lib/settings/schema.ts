@@ -323,7 +323,7 @@ export const settingDefinitions = {
   ),
   IMAGE_WARM: flag(
     true,
-    "make a new post's lead picture and a new edition's cover and first pages before readers come (one transform slot, after readers' pictures)",
+    "make a new post's lead picture and a new edition's cover and first pages before readers come (one transform slot, after readers' pictures; needs `WATCH_CHANGES`)",
   ),
   IMAGE_TRANSFORMS: number(
     { fallback: 2, int: true },
