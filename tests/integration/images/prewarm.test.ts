@@ -5,6 +5,7 @@ import { imagePath } from '../../../src/lib/images/address.ts';
 import {
   editionPictures,
   postPictures,
+  warmAfterPurge,
   warmingSettled,
   warmPosts,
 } from '../../../src/lib/images/prewarm.ts';
@@ -29,6 +30,11 @@ beforeAll(async () => {
   upstream = await imageUpstream(
     (req, res) => {
       if (req.url?.startsWith('/media/')) return void res.end(photo);
+      if (req.url === '/api/v1/posts/purged') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const cover = `http://${req.headers.host}/media/purged-cover.jpg`;
+        return void res.end(JSON.stringify({ data: { ...post('purged', cover), content: '' } }));
+      }
       res.writeHead(404);
       res.end();
     },
@@ -115,6 +121,17 @@ describe('pictures made before the first reader', () => {
     warmPosts(tenant!, [post('share-a', `${origin}/media/share-a.jpg`)]);
     await warmingSettled();
     expect(pipeline.counts.transforms - before).toBe(9);
+  });
+
+  it('a newsroom purge of a post makes its lead picture (its cover may be new)', async () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    const cover = `${origin}/media/purged-cover.jpg`;
+    expect(await warmImage(leadPath(cover))).toBeNull();
+    warmAfterPurge(tenant!, { slug: 'purged' });
+    await vi.waitFor(async () => expect(await warmImage(leadPath(cover))).not.toBeNull(), {
+      timeout: 15_000,
+      interval: 50,
+    });
   });
 
   it('takes nothing from a host the tenant does not take pictures from', () => {
