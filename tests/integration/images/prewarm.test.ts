@@ -30,10 +30,11 @@ beforeAll(async () => {
   upstream = await imageUpstream(
     (req, res) => {
       if (req.url?.startsWith('/media/')) return void res.end(photo);
-      if (req.url === '/api/v1/posts/purged') {
+      const purged = /^\/api\/v1\/posts\/(purged-\d+)$/.exec(req.url ?? '')?.[1];
+      if (purged) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        const cover = `http://${req.headers.host}/media/purged-cover.jpg`;
-        return void res.end(JSON.stringify({ data: { ...post('purged', cover), content: '' } }));
+        const cover = `http://${req.headers.host}/media/${purged}.jpg`;
+        return void res.end(JSON.stringify({ data: { ...post(purged, cover), content: '' } }));
       }
       res.writeHead(404);
       res.end();
@@ -125,9 +126,11 @@ describe('pictures made before the first reader', () => {
 
   it('a newsroom purge of a post makes its lead picture (its cover may be new)', async () => {
     const [tenant] = generatedTenants(1, `${origin}/api/v1`);
-    const cover = `${origin}/media/purged-cover.jpg`;
+    // A slug of its own: the site's data cache outlives a test run (.cache/upstream).
+    const slug = `purged-${Date.now()}`;
+    const cover = `${origin}/media/${slug}.jpg`;
     expect(await warmImage(leadPath(cover))).toBeNull();
-    warmAfterPurge(tenant!, { slug: 'purged' });
+    warmAfterPurge(tenant!, { slug });
     await vi.waitFor(async () => expect(await warmImage(leadPath(cover))).not.toBeNull(), {
       timeout: 15_000,
       interval: 50,
