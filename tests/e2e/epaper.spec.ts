@@ -97,6 +97,9 @@ test('a free edition: keys, thumbnails and zoom change the page and the URL', as
   await expectPage(page, 1, edition);
   await expect(page.locator('.thumbs a')).toHaveCount(edition.page_count);
   await expect(page.locator('.thumbs img').first()).toHaveAttribute('loading', 'lazy');
+  // The page in view goes first; the strip beside it never holds it up (issue 38).
+  await expect(page.locator('[data-page-image]')).toHaveAttribute('fetchpriority', 'high');
+  await expect(page.locator('.thumbs img').first()).toHaveAttribute('fetchpriority', 'low');
   await expect(page.locator('[data-hint]')).toBeVisible();
 
   await page.keyboard.press('ArrowRight');

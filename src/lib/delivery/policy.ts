@@ -14,6 +14,11 @@ export const NO_STORE = 'no-store';
 export const PRIVATE = 'private, no-store';
 /** Addresses that change with their content (hashed assets, derived images). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * Another width standing in for a picture still being made (../images/pipeline.ts `answer`): kept a
+ * short while, so a cache asks again once the picture itself is made.
+ */
+export const STAND_IN = 'public, max-age=30';
 
 /** Public answers: browsers ask every time; shared caches keep them `maxAge` s, then `swr` s stale. */
 export function sharedCache(maxAge: number, swr?: number): string {

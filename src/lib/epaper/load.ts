@@ -1,4 +1,5 @@
 import type { SignedIn } from '../auth/session.ts';
+import { warmEditions } from '../images/prewarm.ts';
 import { logWarn } from '../log/log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../site/clients.ts';
@@ -17,6 +18,8 @@ export async function loadEditions(tenant: Tenant, page: number): Promise<Paged<
   const items = [...list.items].sort((a, b) =>
     (b.published_at ?? '').localeCompare(a.published_at ?? ''),
   );
+  // The newest editions' covers and first pages, made before their first readers open them.
+  if (page === 1) warmEditions(tenant, items);
   return { ...list, items };
 }
 

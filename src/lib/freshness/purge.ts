@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uncachedJson } from '../delivery/policy.ts';
+import { warmAfterPurge } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -127,6 +128,7 @@ export async function purgeResponse(context: PurgeContext): Promise<Response> {
     ...('everything' in target ? { everything: true } : {}),
   };
   await invalidateEverywhere(tenant, invalidation, context);
+  warmAfterPurge(tenant, target);
   logInfo('purge', { tenant: tenant.id, ...target, address: clientIp });
   return json(202, { purged: target, edge: Boolean(context.edgePurgeUrl) });
 }

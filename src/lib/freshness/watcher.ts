@@ -1,3 +1,4 @@
+import { warmChangedPosts } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { outsideRequest } from '../log/request-context.ts';
 import { observeWatcherLag } from '../observability/prometheus.ts';
@@ -118,6 +119,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
       const lag = lagSeconds(change.at);
       if (lag !== undefined) observeWatcherLag(tenant.id, lag);
     }
+    warmChangedPosts(tenant, list.items, changes);
     logInfo('freshness.changes', {
       tenant: tenant.id,
       changes: changes.map((change) => `${change.kind} ${change.slug}`),

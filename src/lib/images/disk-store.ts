@@ -76,6 +76,12 @@ export class DiskStore {
     }
   }
 
+  /** Whether `key` is stored (without reading it). */
+  async has(key: string): Promise<boolean> {
+    await this.load();
+    return this.index.has(DiskStore.nameOf(key));
+  }
+
   async put(key: string, bytes: Uint8Array): Promise<void> {
     await this.load();
     const name = DiskStore.nameOf(key);

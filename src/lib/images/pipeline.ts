@@ -1,11 +1,23 @@
 import { DiskStore } from './disk-store.ts';
+import { ImageError } from './errors.ts';
 import { fetchSource, type SourceLimits } from './fetch-source.ts';
-import type { ImageFormat } from './ladder.ts';
-import { Slots } from './slots.ts';
+import { IMAGE_WIDTHS, type ImageFormat } from './ladder.ts';
+import { PRIORITY, TransformQueue, type Priority } from './queue.ts';
 import { transformImage, type Crop, type TransformLimits } from './transform.ts';
 
 export type PipelineOptions = SourceLimits &
-  TransformLimits & { cacheDir: string; cacheMaxBytes: number; transforms: number };
+  TransformLimits & {
+    cacheDir: string;
+    cacheMaxBytes: number;
+    transforms: number;
+    /**
+     * How long a request waits for its picture before it is answered from another width of it
+     * already made (when there is one; otherwise it waits on). 10 s unless given.
+     */
+    patienceMs?: number | undefined;
+    /** Cold pictures waiting at most beyond those being made (128 per transform unless given). */
+    waiting?: number | undefined;
+  };
 
 export type Derive = {
   source: string;
@@ -14,21 +26,47 @@ export type Derive = {
   crop?: Crop | undefined;
   /** Redirect targets the source may follow. */
   allowed: (url: string) => boolean;
+  /** Its place in the queue (./queue.ts): the picture in view first, warming last. */
+  priority?: Priority | undefined;
 };
 
+/** A derived image, or (`exact: false`) another width of it standing in while it is made. */
+export type Answer = { bytes: Buffer; exact: boolean };
+
 /** The disk store's key of one derived image. */
-export const derivedKey = ({ source, width, format, crop }: Omit<Derive, 'allowed'>) =>
+export const derivedKey = ({ source, width, format, crop }: Omit<Derive, 'allowed' | 'priority'>) =>
   `derived\n${format}\n${width}\n${crop ?? ''}\n${source}`;
+
+const originalKey = (source: string) => `original\n${source}`;
+
+/**
+ * Pictures in the making per transform slot (beyond them a request is answered by another width
+ * already made, or refused). A waiting picture holds an open request and a closure, not its source
+ * (that waits on disk), so this is generous: 50 pictures asked at once are all made.
+ */
+const WAITING_PER_SLOT = 128;
+/** Sources fetched at once per transform slot: the next ones are on disk when a slot frees. */
+const FETCHES_PER_SLOT = 2;
+const PATIENCE_MS = 10_000;
+
+const busy = () =>
+  new ImageError(503, 'Too many images are being made right now; try again shortly.');
 
 /**
  * Originals fetched once per server and each size made once: both kept in one disk store, and
  * concurrent requests for the same original or the same derived image share one promise. A warm
- * derived image is a file read, no sharp work.
+ * derived image is a file read, no sharp work. Cold ones queue by priority (./queue.ts): their
+ * sources are fetched ahead (a few at once, by the same priority) and wait on disk, so a long queue
+ * costs no memory per source; a request that has waited long is answered by a width already made.
  */
 export class ImagePipeline {
   readonly store: DiskStore;
-  readonly slots: Slots;
+  readonly queue: TransformQueue;
+  private readonly fetches: TransformQueue;
   private readonly inFlight = new Map<string, Promise<Buffer>>();
+  /** Cold pictures being made (their source fetched, waiting, or transformed), and the most. */
+  private making = 0;
+  private readonly limit: number;
   /** Counters for tests and benchmarks: upstream fetches and transforms made. */
   readonly counts = { fetches: 0, transforms: 0 };
 
@@ -37,7 +75,9 @@ export class ImagePipeline {
   constructor(options: PipelineOptions) {
     this.options = options;
     this.store = new DiskStore(options.cacheDir, options.cacheMaxBytes);
-    this.slots = new Slots(options.transforms, options.transforms * 16);
+    this.queue = new TransformQueue(options.transforms);
+    this.fetches = new TransformQueue(options.transforms * FETCHES_PER_SLOT);
+    this.limit = options.transforms + (options.waiting ?? options.transforms * WAITING_PER_SLOT);
   }
 
   private once(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
@@ -50,7 +90,7 @@ export class ImagePipeline {
 
   /** The original bytes of `source`, from disk or fetched (once, however many ask at the same time). */
   original(source: string, allowed: (url: string) => boolean): Promise<Buffer> {
-    const key = `original\n${source}`;
+    const key = originalKey(source);
     return this.once(key, async () => {
       const stored = await this.store.get(key);
       if (stored) return stored;
@@ -61,21 +101,84 @@ export class ImagePipeline {
     });
   }
 
-  /** `source` at `width` in `format`, from disk or made once. */
-  derive({ source, width, format, crop, allowed }: Derive): Promise<Buffer> {
+  /**
+   * `source` at `width` in `format`, from disk or made once, in its turn by `priority` (a picture
+   * shown at size unless said). A 503 only when the queue is full, before anything is fetched.
+   */
+  derive(request: Derive): Promise<Buffer> {
+    const { source, width, format, crop, allowed } = request;
+    const priority = request.priority ?? PRIORITY.picture;
     const key = derivedKey({ source, width, format, crop });
+    // Asked again while it waits (warmed, then a reader came): it moves up.
+    this.queue.raise(key, priority);
+    this.fetches.raise(key, priority);
     return this.once(key, async () => {
       const stored = await this.store.get(key);
       if (stored) return stored;
-      const bytes = await this.slots.admit(async (slot) => {
-        const original = await this.original(source, allowed);
-        return slot(() => {
-          this.counts.transforms++;
-          return transformImage(original, width, format, this.options, crop);
-        });
-      });
-      await this.store.put(key, bytes);
-      return bytes;
+      if (this.making >= this.limit) throw busy();
+      this.making++;
+      try {
+        // Fetched in its turn and left on disk (not held while it waits for a transform).
+        await this.fetches.run(
+          async () => {
+            if (!(await this.store.has(originalKey(source)))) await this.original(source, allowed);
+          },
+          priority,
+          key,
+        );
+        const bytes = await this.queue.run(
+          async () => {
+            const original = await this.original(source, allowed);
+            this.counts.transforms++;
+            return transformImage(original, width, format, this.options, crop);
+          },
+          priority,
+          key,
+        );
+        await this.store.put(key, bytes);
+        return bytes;
+      } finally {
+        this.making--;
+      }
     });
+  }
+
+  /**
+   * What a visitor's request gets: the derived image, or, when it is not made within the patience
+   * (or the queue is full), the nearest width of the same picture and format already made (smaller
+   * first), marked not exact; the exact one is still made for the next request. Without such a
+   * width it waits on (or, the queue full, is refused).
+   */
+  async answer(request: Derive): Promise<Answer> {
+    const made = this.derive(request);
+    made.catch(() => undefined); // awaited below, or left to finish for the next request
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const patience = new Promise<'waited'>((resolve) => {
+      timer = setTimeout(() => resolve('waited'), this.options.patienceMs ?? PATIENCE_MS);
+    });
+    try {
+      const first = await Promise.race([made, patience]);
+      if (first !== 'waited') return { bytes: first, exact: true };
+    } catch (error) {
+      if (!(error instanceof ImageError && error.status === 503)) throw error;
+      const near = await this.madeNear(request);
+      if (near) return { bytes: near, exact: false };
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    const near = await this.madeNear(request);
+    return near ? { bytes: near, exact: false } : { bytes: await made, exact: true };
+  }
+
+  /** Another width of the same picture, format and crop already on disk: smaller first, nearest. */
+  private async madeNear({ source, width, format, crop }: Derive): Promise<Buffer | undefined> {
+    const smaller = IMAGE_WIDTHS.filter((w) => w < width).reverse();
+    const larger = IMAGE_WIDTHS.filter((w) => w > width);
+    for (const other of [...smaller, ...larger]) {
+      const bytes = await this.store.get(derivedKey({ source, width: other, format, crop }));
+      if (bytes) return bytes;
+    }
+    return undefined;
   }
 }

@@ -6,8 +6,10 @@ import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { parseImagePath, type ImageRequest } from './address.ts';
 import { ImageError, queryRefused } from './errors.ts';
+import type { Answer } from './pipeline.ts';
+import { requestPriority, type Priority } from './queue.ts';
 import { imageOk, imageRefused } from './respond.ts';
-import { IMMUTABLE, PRIVATE } from '../delivery/policy.ts';
+import { IMMUTABLE, PRIVATE, STAND_IN } from '../delivery/policy.ts';
 import { imagePipeline, imageSecret } from './site.ts';
 import { sourceAllowed } from './sources.ts';
 
@@ -20,9 +22,10 @@ export async function imageRoute(context: APIContext): Promise<Response> {
     const parsed = parseImagePath(imageSecret(), context.url.pathname);
     if (!parsed.ok) throw new ImageError(parsed.status, parsed.reason);
     const { request } = parsed;
+    const priority = requestPriority(request.width, context.request.headers.get('priority'));
     if (request.target.kind === 'source') {
-      const bytes = await derived(tenant, request.target.source, request);
-      return imageOk(bytes, request.format, IMMUTABLE);
+      const { bytes, exact } = await derived(tenant, request.target.source, request, priority);
+      return imageOk(bytes, request.format, exact ? IMMUTABLE : STAND_IN);
     }
     const source = await subscriberPage(
       context,
@@ -30,7 +33,8 @@ export async function imageRoute(context: APIContext): Promise<Response> {
       request.target.edition,
       request.target.page,
     );
-    return imageOk(await derived(tenant, source, request), request.format, PRIVATE);
+    const { bytes } = await derived(tenant, source, request, priority);
+    return imageOk(bytes, request.format, PRIVATE);
   } catch (error) {
     if (error instanceof ImageError) return imageRefused(error);
     logError('images.failed', { tenant: tenant?.id, path: context.url.pathname }, error);
@@ -52,13 +56,22 @@ function queryAllowed(context: APIContext): boolean {
   return asked === expected && context.url.search === expected;
 }
 
-function derived(tenant: Tenant, source: string, request: ImageRequest): Promise<Buffer> {
+/**
+ * The picture, or while it waits long in the queue another width of it already made (a page shows
+ * no blank: ./pipeline.ts `answer`).
+ */
+function derived(
+  tenant: Tenant,
+  source: string,
+  request: ImageRequest,
+  priority: Priority,
+): Promise<Answer> {
   const allowed = (url: string) => sourceAllowed(tenant, url);
   if (!allowed(source)) {
     throw new ImageError(403, 'The image source is not on a host this site takes pictures from.');
   }
   const { width, format, crop } = request;
-  return imagePipeline().derive({ source, width, format, crop, allowed });
+  return imagePipeline().answer({ source, width, format, crop, allowed, priority });
 }
 
 /** The upstream URL of a page the signed-in visitor may read, checked on every request. */

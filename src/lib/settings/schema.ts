@@ -321,9 +321,13 @@ export const settingDefinitions = {
     { fallback: 15_000, int: true },
     'fetching a source, and making one image',
   ),
+  IMAGE_WARM: flag(
+    true,
+    "make a new post's lead picture and a new edition's cover and first pages before readers come (one transform slot, after readers' pictures; needs `WATCH_CHANGES`)",
+  ),
   IMAGE_TRANSFORMS: number(
     { fallback: 2, int: true },
-    'images made at once (more wait; 503 beyond 16 waiting per slot)',
+    'images made at once (more wait in line, the picture in view first; up to 128 per slot)',
   ),
   MASTHEAD_OUT_DIR: folder(
     './dist',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageError } from '../../../src/lib/images/errors.ts';
 import { ImagePipeline, type PipelineOptions } from '../../../src/lib/images/pipeline.ts';
 import type { ImageFormat } from '../../../src/lib/images/ladder.ts';
+import { PRIORITY } from '../../../src/lib/images/queue.ts';
 
 /** A PNG whose header claims `width`×`height` but holds almost no data: a decompression bomb. */
 async function pngClaiming(width: number, height: number): Promise<Buffer> {
@@ -41,7 +42,7 @@ beforeAll(async () => {
     const path = req.url ?? '';
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (path.startsWith('/slow.jpg?')) return void setTimeout(() => res.end(photo), 500);
-    if (path === '/photo.jpg') return void res.end(photo);
+    if (path.split('?')[0] === '/photo.jpg') return void res.end(photo);
     if (path === '/bomb.png') return void res.end(bomb);
     if (path === '/huge.jpg') return void res.end(Buffer.alloc(3_000_000, 1));
     if (path === '/text.jpg') return void res.end('not a picture');
@@ -123,20 +124,75 @@ describe('the image pipeline', () => {
     expect(await pipeline.store.size()).toBeLessThanOrEqual(400_000);
   });
 
-  it('transforms no more than its slots at once, and refuses beyond its queue before fetching', async () => {
-    // One slot and 16 waiting: of 30 different cold pictures asked at once (each source answering
-    // in 0.5 s), 17 are made one at a time, 13 are refused at once without touching the upstream.
-    const pipeline = new ImagePipeline(options({ transforms: 1, timeoutMs: 20_000 }));
+  it('makes 50 different cold pictures asked at once, none refused, no more than its slots at once', async () => {
+    const pipeline = new ImagePipeline(options({ transforms: 2, timeoutMs: 20_000 }));
     hits.clear();
     const results = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, i) => derive(pipeline, `/slow.jpg?n=${i}`, 160)),
+      Array.from({ length: 50 }, (_, i) => derive(pipeline, `/photo.jpg?n=${i}`, 160)),
     );
-    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-    expect(results.length - refused.length).toBe(17);
-    expect(refused.map((e) => (e as ImageError).status)).toEqual(Array(13).fill(503));
-    expect(pipeline.slots.peak).toBe(1);
-    expect(pipeline.counts).toEqual({ fetches: 17, transforms: 17 });
-    expect(hits.size).toBe(17);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(pipeline.queue.peak).toBe(2);
+    expect(pipeline.counts).toEqual({ fetches: 50, transforms: 50 });
+  });
+
+  it('makes the picture in view before thumbnails asked for earlier', async () => {
+    const pipeline = new ImagePipeline(options({ transforms: 1, timeoutMs: 20_000 }));
+    const done: string[] = [];
+    const thumbs = Array.from({ length: 12 }, (_, i) =>
+      derive(pipeline, `/photo.jpg?thumb=${i}`, 160).then(() => done.push(`thumb ${i}`)),
+    );
+    const page = pipeline
+      .derive({
+        source: `${origin}/photo.jpg?page`,
+        width: 1200,
+        format: 'webp',
+        allowed: sameOrigin,
+        priority: PRIORITY.view,
+      })
+      .then(() => done.push('page'));
+    await Promise.all([...thumbs, page]);
+    // At most the thumbnails already fetched or in the one slot when it came go first.
+    expect(done.indexOf('page')).toBeLessThanOrEqual(3);
+  });
+
+  it('answers a request that waited long with another width already made, and still makes its own', async () => {
+    const pipeline = new ImagePipeline(options({ patienceMs: 1 }));
+    const small = await derive(pipeline, '/photo.jpg?wait', 320);
+    const request = {
+      source: `${origin}/photo.jpg?wait`,
+      width: 1200,
+      format: 'webp' as const,
+      allowed: sameOrigin,
+    };
+    const answer = await pipeline.answer(request);
+    expect(answer).toEqual({ bytes: small, exact: false });
+    const made = await pipeline.derive(request);
+    expect((await sharp(made).metadata()).width).toBe(1200);
+    expect(await pipeline.answer(request)).toEqual({ bytes: made, exact: true });
+  });
+
+  it('when full, answers from another width already made, and refuses only what has none', async () => {
+    // One slot and nothing waiting: while one picture is made, a second is full up.
+    const pipeline = new ImagePipeline(options({ transforms: 1, waiting: 0, timeoutMs: 5_000 }));
+    const small = await derive(pipeline, '/photo.jpg?full', 160);
+    const making = derive(pipeline, '/slow.jpg?n=full', 160);
+    const standIn = await pipeline.answer({
+      source: `${origin}/photo.jpg?full`,
+      width: 800,
+      format: 'webp',
+      allowed: sameOrigin,
+    });
+    expect(standIn).toEqual({ bytes: small, exact: false });
+    const refused = await pipeline
+      .answer({
+        source: `${origin}/photo.jpg?none`,
+        width: 800,
+        format: 'webp',
+        allowed: sameOrigin,
+      })
+      .catch((error: unknown) => error);
+    expect((refused as ImageError).status).toBe(503);
+    await making;
   });
 
   it.each([

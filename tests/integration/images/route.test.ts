@@ -3,6 +3,7 @@ import type { APIContext } from 'astro';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePath } from '../../../src/lib/images/address.ts';
+import type { ImageFormat, ImageWidth } from '../../../src/lib/images/ladder.ts';
 import { imageRoute } from '../../../src/lib/images/route.ts';
 import { imageSecret } from '../../../src/lib/images/site.ts';
 import { PATH_SPELLINGS } from '../../unit/images/spellings.ts';
@@ -22,8 +23,14 @@ beforeAll(async () => {
   bomb.writeUInt32BE(60_000, 16);
   bomb.writeUInt32BE(60_000, 20);
   bomb.writeUInt32BE(crc32(bomb.subarray(12, 29)), 29);
+  const photo = await sharp({
+    create: { width: 3000, height: 2000, channels: 3, background: '#3a6ea5' },
+  })
+    .jpeg()
+    .toBuffer();
   upstream = await imageUpstream(
     (req, res) => {
+      if (req.url?.startsWith('/media/photo-')) return void res.end(photo);
       if (req.url === '/media/bomb.png') return void res.end(bomb);
       if (req.url === '/media/huge.jpg') return void res.end(Buffer.alloc(2_000_000, 1));
       res.writeHead(404);
@@ -36,12 +43,8 @@ beforeAll(async () => {
 
 afterAll(() => upstream.close());
 
-async function get(source: string) {
-  const path = imagePath(imageSecret(), {
-    target: { kind: 'source', source },
-    width: 480,
-    format: 'avif',
-  });
+async function get(source: string, width: ImageWidth = 480, format: ImageFormat = 'avif') {
+  const path = imagePath(imageSecret(), { target: { kind: 'source', source }, width, format });
   const tenant = {
     id: 'daily-planet',
     publishing: { baseUrl: `${origin}/api/v1`, mediaHosts: [] },
@@ -77,6 +80,19 @@ describe('the image route refuses a source beyond its limits', () => {
     expect(meta).toMatchObject({ format: 'gif', height: 1 });
     expect(meta.width).toBeGreaterThanOrEqual(1000);
     expect(stats.isOpaque).toBe(false);
+  });
+});
+
+describe('the image route under a burst of cold pictures', () => {
+  it('makes 50 different cold pictures asked at once: every one a picture, none refused', async () => {
+    // A page of thumbnails and covers nobody has asked for yet (IMAGE_TRANSFORMS: 2 by default).
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        get(`${origin}/media/photo-${i}.jpg`, i % 2 ? 160 : 320, 'webp'),
+      ),
+    );
+    expect(answers.map((response) => response.status)).toEqual(Array(50).fill(200));
+    expect(answers.every((r) => r.headers.get('cache-control')?.includes('immutable'))).toBe(true);
   });
 });
 

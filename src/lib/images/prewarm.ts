@@ -1,0 +1,210 @@
+import PQueue from 'p-queue';
+import { LRUCache } from 'lru-cache';
+import { logWarn } from '../log/log.ts';
+import type { Edition, PostSummary } from '../publishing/schema.ts';
+import type { PostChange } from '../freshness/changes.ts';
+import type { Tenant } from '../tenants/schema.ts';
+import { outsideRequest } from '../log/request-context.ts';
+import { settings } from '../settings/settings.ts';
+import { publishingFor } from '../site/clients.ts';
+import { isStaticBuild } from '../static/mode.ts';
+import { asBackground } from '../upstream/visitor.ts';
+import { ImageError } from './errors.ts';
+import { srcsetWidths, type ImageFormat, type ImageWidth } from './ladder.ts';
+import { ARTICLE_COVER, EDITION_LIST } from './layouts.ts';
+import { derivedKey } from './pipeline.ts';
+import { PRIORITY } from './queue.ts';
+import { imagePipeline } from './site.ts';
+import { sourceAllowed } from './sources.ts';
+
+/**
+ * Pictures made before the first reader comes: a new or changed post's lead picture, a new
+ * edition's cover and first pages, in the widths and formats most first views ask for (a phone at
+ * 1.75–3×, a desktop at 1–2×: AVIF, the format every current browser takes from `<picture>`), and
+ * the 1200 px JPEG that link previews fetch as soon as a post is shared.
+ *
+ * Warming waits behind every reader's picture (the lowest priority in the pipeline's queue) and
+ * takes at most one transform slot at a time, so readers keep the rest of the CPU; it fetches
+ * pictures only from hosts the tenant takes pictures from, and the publishing API only for a new
+ * edition's pages (one call, at the budget's background priority, which its first reader needs too).
+ * Off with `IMAGE_WARM=false` or `WATCH_CHANGES=false`, and in static builds (they make their
+ * pictures themselves).
+ */
+export type WarmPicture = {
+  source: string;
+  width: ImageWidth;
+  format: ImageFormat;
+};
+
+/** A post's cover above the article and in the lead card (phones: 800 and 1200 px). */
+const LEAD_WIDTHS: ImageWidth[] = [800, 1200];
+/** An edition's cover in the list: a phone's single column and a desktop's column at 2×. */
+const COVER_WIDTHS: ImageWidth[] = [640, 800];
+/** The first pages a reader opens (a phone's page; a desktop's spread is pages 1–2 or 2–3). */
+const FIRST_PAGES = 3;
+const PAGE_WIDTHS: ImageWidth[] = [800, 1200];
+/** The thumbnails of the strip's first screen. */
+const FIRST_THUMBNAILS = 8;
+/** Editions of a list whose covers are warmed: the first row of a desktop's grid. */
+const FIRST_ROW = 4;
+/** Posts warmed after a purge of everything: the watcher's window. */
+const PURGE_NEWEST = 12;
+/** Pictures waiting to be warmed at most (a burst of publishing beyond it is made by readers). */
+const WAITING_MAX = 500;
+
+/** Widths of `wanted` a layout's `srcset` lists for a source `sourceWidth` wide (never a wider). */
+function listed(wanted: ImageWidth[], maxDisplay: number, sourceWidth?: number | null) {
+  const widths = srcsetWidths(maxDisplay, sourceWidth ?? undefined);
+  return wanted.filter((width) => widths.includes(width));
+}
+
+/** The pictures to make for a post's first readers. */
+export function postPictures(post: PostSummary): WarmPicture[] {
+  const source = post.cover_image_url;
+  if (!source) return [];
+  return [
+    ...listed(LEAD_WIDTHS, ARTICLE_COVER.maxWidth, post.cover_image_width).map((width) => ({
+      source,
+      width,
+      format: 'avif' as const,
+    })),
+    { source, width: 1200, format: 'jpeg' },
+  ];
+}
+
+/** The pictures to make for an edition's first readers (public pages only: a free edition's). */
+export function editionPictures(edition: Edition): WarmPicture[] {
+  const pictures: WarmPicture[] = [];
+  const cover = edition.cover_image_url;
+  if (cover) {
+    for (const width of listed(COVER_WIDTHS, EDITION_LIST.maxWidth)) {
+      pictures.push({ source: cover, width, format: 'avif' });
+    }
+  }
+  if (edition.requires_subscription) return pictures;
+  // As the reader shows them (epaper/load.ts `readablePages`): those with an address, in order.
+  const pages = edition.pages
+    .filter((page) => page.image_url !== '')
+    .sort((a, b) => a.page_number - b.page_number);
+  for (const page of pages.slice(0, FIRST_PAGES)) {
+    for (const width of PAGE_WIDTHS) {
+      pictures.push({ source: page.image_url, width, format: 'avif' });
+    }
+  }
+  for (const page of pages.slice(0, FIRST_THUMBNAILS)) {
+    pictures.push({ source: page.image_url, width: 160, format: 'webp' });
+  }
+  return pictures;
+}
+
+/** One warming at a time: the other transform slots stay the readers'. */
+const warming = new PQueue({ concurrency: 1 });
+/** Pictures asked for lately, so a list seen again does not queue them again. */
+const asked = new LRUCache<string, true>({ max: 10_000 });
+
+/**
+ * Queues `pictures` of `tenant` to be made (those of its sources the tenant may use, not made or
+ * asked for lately). Returns at once; `settled()` says when the queue is done (tests, benches).
+ */
+/** Part of watching for changes: off with it too (tests that count upstream calls turn it off). */
+const warmingOn = () => {
+  const { IMAGE_WARM, WATCH_CHANGES } = settings();
+  return IMAGE_WARM && WATCH_CHANGES && !isStaticBuild();
+};
+
+export function warmPictures(tenant: Tenant, pictures: WarmPicture[]): void {
+  if (!warmingOn()) return;
+  for (const picture of pictures) {
+    if (!sourceAllowed(tenant, picture.source)) continue;
+    const key = `${tenant.id}\0${derivedKey(picture)}`;
+    if (asked.has(key) || warming.size >= WAITING_MAX) continue;
+    asked.set(key, true);
+    void warming.add(async () => {
+      try {
+        await imagePipeline().derive({
+          ...picture,
+          allowed: (url) => sourceAllowed(tenant, url),
+          priority: PRIORITY.warm,
+        });
+      } catch (error) {
+        asked.delete(key);
+        // A source missing, refused or away is the reader's 404, 422 or 502 later.
+        if (error instanceof ImageError) return;
+        logWarn('images.warm.failed', {
+          tenant: tenant.id,
+          source: picture.source,
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+    });
+  }
+}
+
+/** Resolves once every picture queued so far is made (or failed). */
+export function warmingSettled(): Promise<void> {
+  return warming.onIdle();
+}
+
+/** New and changed posts' lead pictures, before readers come. */
+export function warmPosts(tenant: Tenant, posts: readonly PostSummary[]): void {
+  warmPictures(tenant, posts.flatMap(postPictures));
+}
+
+/** The change watcher's hook: of the posts it listed, those new or changed since its last look. */
+export function warmChangedPosts(
+  tenant: Tenant,
+  listed: readonly PostSummary[],
+  changes: readonly Pick<PostChange, 'kind' | 'slug'>[],
+): void {
+  const fresh = new Set(changes.flatMap((c) => (c.kind === 'vanished' ? [] : [c.slug])));
+  warmPosts(
+    tenant,
+    listed.filter((post) => fresh.has(post.slug)),
+  );
+}
+
+/** Editions whose pages were looked up for warming lately. */
+const editionsSeen = new LRUCache<string, true>({ max: 1_000 });
+
+/** How long an edition list's warming waits: the page that listed the editions goes first. */
+const AFTER_PAGE_MS = 2_000;
+
+/**
+ * An edition list's hook (the e-paper list): its first row's covers, and the newest edition's first
+ * pages, which the list does not carry: the edition is read once (at background priority, outside
+ * the visitor's request, as its first reader would), a moment after the list's page is answered.
+ */
+export function warmEditions(tenant: Tenant, editions: readonly Edition[]): void {
+  if (!warmingOn()) return;
+  const newest = editions[0];
+  const key = newest && `${tenant.id}\0${newest.slug}\0${newest.published_at ?? ''}`;
+  const readPages = newest && key && !editionsSeen.has(key) && !newest.requires_subscription;
+  if (key && readPages) editionsSeen.set(key, true);
+  const warm = () => {
+    warmPictures(tenant, editions.slice(0, FIRST_ROW).flatMap(editionPictures));
+    if (!newest || !key || !readPages) return;
+    void outsideRequest(() => asBackground(() => publishingFor(tenant).getEdition(newest.slug)))
+      .then((edition) => warmPictures(tenant, editionPictures(edition)))
+      .catch(() => editionsSeen.delete(key));
+  };
+  setTimeout(() => outsideRequest(warm), AFTER_PAGE_MS).unref();
+}
+
+/**
+ * `POST /_purge`'s hook: a purged post's lead picture (its cover may be new), or after "everything"
+ * the newest posts' (one read each, at background priority, which the pages' next render needs too).
+ */
+export function warmAfterPurge(
+  tenant: Tenant,
+  purged: { slug?: string; everything?: true } | { tag: string },
+): void {
+  if (!warmingOn() || 'tag' in purged) return;
+  const publishing = publishingFor(tenant);
+  const posts = () =>
+    purged.slug !== undefined
+      ? publishing.getPost(purged.slug).then((post) => [post])
+      : publishing.listPosts({ perPage: PURGE_NEWEST }).then((list) => list.items);
+  void outsideRequest(() => asBackground(posts))
+    .then((found) => warmPosts(tenant, found))
+    .catch(() => undefined);
+}

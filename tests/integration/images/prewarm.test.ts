@@ -1,0 +1,183 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { watchTenant } from '../../../src/lib/freshness/watcher.ts';
+import { imagePath } from '../../../src/lib/images/address.ts';
+import {
+  editionPictures,
+  postPictures,
+  warmAfterPurge,
+  warmingSettled,
+  warmPosts,
+} from '../../../src/lib/images/prewarm.ts';
+import { imagePipeline, imageSecret } from '../../../src/lib/images/site.ts';
+import { warmImage } from '../../../src/lib/images/warm.ts';
+import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
+import type { Edition, PostSummary } from '../../../src/lib/publishing/schema.ts';
+import { createMetrics } from '../../../src/lib/upstream/metrics.ts';
+import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
+import { generatedTenants } from '../../fixtures/tenants.ts';
+import { imageUpstream } from './fixture.ts';
+
+let upstream: Awaited<ReturnType<typeof imageUpstream>>;
+let origin = '';
+
+beforeAll(async () => {
+  const photo = await sharp({
+    create: { width: 3000, height: 2000, channels: 3, background: '#3a6ea5' },
+  })
+    .jpeg()
+    .toBuffer();
+  upstream = await imageUpstream(
+    (req, res) => {
+      if (req.url?.startsWith('/media/')) return void res.end(photo);
+      const purged = /^\/api\/v1\/posts\/(purged-\d+)$/.exec(req.url ?? '')?.[1];
+      if (purged) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const cover = `http://${req.headers.host}/media/${purged}.jpg`;
+        return void res.end(JSON.stringify({ data: { ...post(purged, cover), content: '' } }));
+      }
+      res.writeHead(404);
+      res.end();
+    },
+    { IMAGE_TRANSFORMS: '2' },
+  );
+  origin = upstream.origin;
+});
+
+afterAll(() => upstream.close());
+
+function post(slug: string, cover: string | null): PostSummary {
+  const now = new Date().toISOString();
+  return {
+    id: slug,
+    slug,
+    title: slug,
+    excerpt: '',
+    published_at: now,
+    updated_at: now,
+    tags: [],
+    cover_image_url: cover,
+    cover_image_width: 3000,
+    cover_image_height: 2000,
+  };
+}
+
+/** The path a phone's first view of the post asks for: its cover, 800 px AVIF. */
+const leadPath = (source: string) =>
+  `/t0${imagePath(imageSecret(), { target: { kind: 'source', source }, width: 800, format: 'avif' })}`;
+
+describe('pictures made before the first reader', () => {
+  it('the change watcher makes a new post’s lead picture before anyone asks for it', async () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    const cover = `${origin}/media/new-post.jpg`;
+    let looks = 0;
+    const listPosts: PublishingClient['listPosts'] = () => {
+      looks++;
+      return Promise.resolve({ items: [post('new-post', cover)] } as unknown as Awaited<
+        ReturnType<PublishingClient['listPosts']>
+      >);
+    };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const watcher = watchTenant({
+      tenant: tenant!,
+      tenantsSharing: () => 1,
+      redisUrl: undefined,
+      edgePurgeUrl: undefined,
+      upstream: createUpstream({ metrics: createMetrics({ log: () => undefined }) }),
+      publishing: { listPosts },
+    });
+    try {
+      // The first look comes somewhere in the first interval (at most a minute here).
+      for (let i = 0; i < 70 && looks === 0; i++) await vi.advanceTimersByTimeAsync(1000);
+    } finally {
+      watcher.stop();
+      vi.useRealTimers();
+    }
+    expect(looks).toBe(1);
+    expect(await warmImage(leadPath(cover))).toBeNull(); // not made yet: the look just queued it
+    await vi.waitFor(async () => expect(await warmImage(leadPath(cover))).not.toBeNull(), {
+      timeout: 15_000,
+      interval: 50,
+    });
+    await warmingSettled();
+    // The reader's request is a file read (npm start answers it before the site's handler).
+    const warm = await warmImage(leadPath(cover));
+    expect(warm?.headers['Content-Type']).toBe('image/avif');
+    expect((await sharp(warm!.bytes).metadata()).width).toBe(800);
+  });
+
+  it('warms with one transform at a time, leaving the other slots to readers', async () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    const pipeline = imagePipeline();
+    const before = pipeline.counts.transforms;
+    warmPosts(
+      tenant!,
+      ['a', 'b', 'c'].map((slug) => post(`share-${slug}`, `${origin}/media/share-${slug}.jpg`)),
+    );
+    await warmingSettled();
+    // Three covers × (800 and 1200 AVIF, the 1200 JPEG link previews fetch), one at a time.
+    expect(pipeline.counts.transforms - before).toBe(9);
+    expect(pipeline.queue.peak).toBe(1);
+    // Asked again (the next look, a purge): nothing is made twice.
+    warmPosts(tenant!, [post('share-a', `${origin}/media/share-a.jpg`)]);
+    await warmingSettled();
+    expect(pipeline.counts.transforms - before).toBe(9);
+  });
+
+  it('a newsroom purge of a post makes its lead picture (its cover may be new)', async () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    // A slug of its own: the site's data cache outlives a test run (.cache/upstream).
+    const slug = `purged-${Date.now()}`;
+    const cover = `${origin}/media/${slug}.jpg`;
+    expect(await warmImage(leadPath(cover))).toBeNull();
+    warmAfterPurge(tenant!, { slug });
+    await vi.waitFor(async () => expect(await warmImage(leadPath(cover))).not.toBeNull(), {
+      timeout: 15_000,
+      interval: 50,
+    });
+  });
+
+  it('takes nothing from a host the tenant does not take pictures from', () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    const before = imagePipeline().counts.fetches;
+    warmPosts(tenant!, [post('elsewhere', 'https://elsewhere.example/x.jpg')]);
+    expect(imagePipeline().counts.fetches).toBe(before);
+  });
+});
+
+describe('which pictures are warmed', () => {
+  it('a post: its cover in the widths phones pick, and the link-preview JPEG', () => {
+    const source = `${origin}/media/p.jpg`;
+    expect(postPictures(post('p', source))).toEqual([
+      { source, width: 800, format: 'avif' },
+      { source, width: 1200, format: 'avif' },
+      { source, width: 1200, format: 'jpeg' },
+    ]);
+    expect(postPictures(post('none', null))).toEqual([]);
+  });
+
+  it('an edition: the cover, the first pages and the first screen of thumbnails; a paid one its cover', () => {
+    const pages = Array.from({ length: 24 }, (_, i) => ({
+      page_number: 24 - i,
+      image_url: `${origin}/media/page-${24 - i}.jpg`,
+    }));
+    const edition = {
+      slug: 'e',
+      title: 'E',
+      cover_image_url: `${origin}/media/cover.jpg`,
+      requires_subscription: false,
+      pages,
+    } as unknown as Edition;
+    const pictures = editionPictures(edition);
+    expect(pictures.filter((p) => p.source.endsWith('cover.jpg')).map((p) => p.width)).toEqual([
+      640, 800,
+    ]);
+    expect(
+      pictures
+        .filter((p) => p.format === 'avif' && p.source.includes('page-'))
+        .map((p) => p.source),
+    ).toEqual([1, 1, 2, 2, 3, 3].map((n) => `${origin}/media/page-${n}.jpg`));
+    expect(pictures.filter((p) => p.width === 160)).toHaveLength(8);
+    expect(editionPictures({ ...edition, requires_subscription: true })).toHaveLength(2);
+  });
+});
