@@ -76,18 +76,12 @@ export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18
 }
 
 /**
- * An absolute address on this tenant's site for an e-mail: from the tenant's configured hosts
- * (`mailOrigin`), never from the request's `Host` or `X-Forwarded-Host`; `path` without the tenant's
- * path prefix (the origin is the tenant's own host). `null` when the tenant has no host to name.
+ * The manage link and the site's address for an e-mail, or null (nothing may be mailed): from the
+ * tenant's configured hosts (`mailUrl`), never from the request's `Host` or `X-Forwarded-Host`.
  */
-export function mailAddress(context: Pick<APIContext, 'locals'>, path: string): string | null {
-  return mailUrl(context.locals.site, path);
-}
-
-/** The manage link and the site's address for an e-mail, or null (nothing may be mailed). */
 function mailLinks(context: Pick<APIContext, 'locals'>, manage: string) {
-  const manageUrl = mailAddress(context, manage);
-  const site = mailAddress(context, '/');
+  const manageUrl = mailUrl(context.locals.site, manage);
+  const site = mailUrl(context.locals.site, '/');
   if (!manageUrl || !site) {
     logWarn('booking.mail_no_origin', {
       tenant: context.locals.site?.tenant.id,
