@@ -1,5 +1,6 @@
 import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
-import { addMonths, monthStart, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
+import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
+import { bookingStore } from './booking.store.ts';
 import type { CalendarRules } from './calendar.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
 import { sayer, type Say } from '../../i18n/say.ts';
@@ -9,7 +10,8 @@ import { sayer, type Say } from '../../i18n/say.ts';
  * on their own without JavaScript. It sends each step's form with fetch and swaps in the step the
  * server answers (no reload, no resubmission), makes each step a history entry, keeps what the
  * guest typed across Back and reload, shows a busy state on slow answers, adds a date-range
- * calendar, and tells a partner page (when embedded) what happened, without personal data.
+ * calendar, and tells a partner page (when embedded) what happened, without personal data. Its state
+ * (the request under way, the calendar's months, the events sent) lives in booking.store.ts.
  */
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -46,19 +48,15 @@ class MastheadBooking extends HTMLElement {
   private locale = 'en';
   private say: Say = (key) => key;
   private parentOrigin = '';
-  private pending = false;
   private busyTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Partner events already sent (a search, a booking): Back and Forward repeat none. */
-  private told = new Set<string>();
-  /** The calendar's first month and the day with its tab stop. */
-  private month = '';
-  private focusDay = '';
+  private store = bookingStore();
 
   connectedCallback(): void {
     if (this.dataset['ready']) return;
     this.locale = this.dataset['locale'] || 'en';
     this.say = sayer(json(this.dataset['text']) ?? {}, this.locale);
     this.parentOrigin = this.dataset['parentOrigin'] ?? '';
+    this.store.$busy.listen((busy) => this.renderBusy(busy));
     this.addEventListener('submit', (event) => this.onSubmit(event));
     this.addEventListener('click', (event) => this.onClick(event));
     this.addEventListener('input', (event) => this.onInput(event));
@@ -84,7 +82,7 @@ class MastheadBooking extends HTMLElement {
     const form = event.target as HTMLFormElement;
     event.preventDefault();
     // A second click while the first is on its way sends nothing (the server also books once per key).
-    if (this.pending) return;
+    if (this.store.$busy.get()) return;
     const data = new FormData(form, event.submitter);
     if (form.method === 'get') {
       const url = new URL(form.action);
@@ -104,13 +102,12 @@ class MastheadBooking extends HTMLElement {
     const back = target.closest<HTMLAnchorElement>('a[data-back]');
     if (back && !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0) {
       event.preventDefault();
-      if (!this.pending) void this.load(back.href, { method: 'GET' }, 'searching');
+      if (!this.store.$busy.get()) void this.load(back.href, { method: 'GET' }, 'searching');
       return;
     }
     const shift = target.closest<HTMLElement>('[data-shift]')?.dataset['shift'];
     if (shift) {
-      this.month = addMonths(this.month, Number(shift));
-      this.focusDay = this.month;
+      this.store.shift(Number(shift));
       this.renderCalendar();
       return;
     }
@@ -121,7 +118,7 @@ class MastheadBooking extends HTMLElement {
   /** Asks the server for a step and shows it; on failure the guest keeps the form and its values. */
   private async load(url: string, init: RequestInit, busy: 'searching' | 'sending'): Promise<void> {
     this.remember();
-    this.setPending(true, busy);
+    this.store.$busy.set(busy);
     try {
       const response = await fetch(url, {
         ...init,
@@ -141,7 +138,7 @@ class MastheadBooking extends HTMLElement {
     } catch {
       this.problem(this.say('offline'));
     } finally {
-      this.setPending(false, busy);
+      this.store.$busy.set(null);
     }
   }
 
@@ -149,8 +146,7 @@ class MastheadBooking extends HTMLElement {
     this.innerHTML = html;
     this.dataset['step'] = step;
     this.dataset['url'] = url;
-    this.month = '';
-    this.focusDay = '';
+    this.store.newStep();
     this.enter();
   }
 
@@ -168,8 +164,7 @@ class MastheadBooking extends HTMLElement {
     if (search) this.tell(`search${search}`, 'search', json(search) ?? {});
     const booked = this.querySelector<HTMLElement>('[data-booked]')?.dataset['booked'];
     const facts = json<Record<string, unknown>>(booked);
-    if (booked && facts && !this.told.has(booked)) {
-      this.told.add(booked);
+    if (booked && facts && this.store.once(booked)) {
       this.dispatchEvent(
         new CustomEvent('masthead:booking-confirmed', { detail: facts, bubbles: true }),
       );
@@ -203,19 +198,20 @@ class MastheadBooking extends HTMLElement {
     box.replaceChildren(el('span', {}, text));
   }
 
-  private setPending(pending: boolean, busy: 'searching' | 'sending'): void {
-    this.pending = pending;
+  /** A request under way: busy and its buttons inert, the busy text only on a slow answer. */
+  private renderBusy(busy: 'searching' | 'sending' | null): void {
+    const pending = busy !== null;
     this.toggleAttribute('aria-busy', pending);
     for (const button of this.querySelectorAll('button[type="submit"]'))
       button.setAttribute('aria-disabled', String(pending));
     const slot = this.querySelector<HTMLElement>('[data-busy]');
     clearTimeout(this.busyTimer);
-    if (!pending) {
+    if (!busy) {
       slot?.replaceChildren();
       return;
     }
     this.busyTimer = setTimeout(() => {
-      if (this.pending)
+      if (this.store.$busy.get())
         slot?.replaceChildren(
           el('span', { class: 'spinner', 'aria-hidden': 'true' }),
           this.say(busy),
@@ -307,11 +303,7 @@ class MastheadBooking extends HTMLElement {
   private onInput(event: Event): void {
     this.keepValues();
     const { name, value } = event.target as Control;
-    // A check-in typed in the field brings its month into view.
-    if (name === 'checkIn' && isIsoDate(value) && value.slice(0, 7) !== this.month.slice(0, 7)) {
-      this.month = monthStart(value);
-      this.focusDay = value;
-    }
+    if (name === 'checkIn') this.store.typed(value);
     if (name === 'checkIn' || name === 'checkOut') {
       this.renderDates();
       this.renderCalendar();
@@ -332,8 +324,7 @@ class MastheadBooking extends HTMLElement {
    * takes it. Never a name, e-mail or phone number (docs/booking-partners.md).
    */
   private tell(key: string, name: 'search' | 'room-chosen', facts: Record<string, unknown>): void {
-    if (this.told.has(key)) return;
-    this.told.add(key);
+    if (!this.store.once(key)) return;
     this.postToParent({
       type: `masthead:${name}`,
       event: `masthead_${name.replace('-', '_')}`,
@@ -379,12 +370,12 @@ class MastheadBooking extends HTMLElement {
     const state = {
       checkIn: checkIn.value,
       checkOut: checkOut.value,
-      month: this.month,
+      month: this.store.$calendar.get().month,
       focus: day,
     };
     const chosen = pick(day, state, rules);
     if (!chosen) return;
-    this.focusDay = day;
+    this.store.focus(day);
     checkIn.value = chosen.checkIn;
     checkOut.value = chosen.checkOut;
     this.renderDates();
@@ -403,11 +394,7 @@ class MastheadBooking extends HTMLElement {
     const next = moveFocus(day, event.key);
     if (!next) return;
     event.preventDefault();
-    this.focusDay = next;
-    const shown = this.monthsShown();
-    if (next < this.month) this.month = monthStart(next);
-    else if (next >= addMonths(this.month, shown))
-      this.month = addMonths(monthStart(next), 1 - shown);
+    this.store.moveTo(next, this.monthsShown());
     this.renderCalendar();
     this.querySelector<HTMLElement>(`[data-day="${next}"]`)?.focus();
   }
@@ -425,9 +412,9 @@ class MastheadBooking extends HTMLElement {
     const [checkIn, checkOut] = inputs.map((input) => input.value) as [string, string];
     // A check-in in the past (a stale link, an old draft) opens today's month, not that one.
     const start = isIsoDate(checkIn) && checkIn >= rules.today ? checkIn : rules.today;
-    if (!this.month) this.month = monthStart(start);
-    if (!this.focusDay) this.focusDay = start;
-    const calendar = { checkIn, checkOut, month: this.month, focus: this.focusDay };
+    this.store.open(start);
+    const { month, focusDay } = this.store.$calendar.get();
+    const calendar = { checkIn, checkOut, month, focus: focusDay };
     const hadFocus = root.contains(document.activeElement);
     const monthName = new Intl.DateTimeFormat(this.locale, {
       month: 'long',
@@ -445,7 +432,7 @@ class MastheadBooking extends HTMLElement {
     );
     const grids: HTMLElement[] = [];
     for (let i = 0; i < this.monthsShown(); i += 1) {
-      const month = addMonths(this.month, i);
+      const shown = addMonths(month, i);
       const table = el<HTMLTableElement>('table', { role: 'grid' });
       const head = el('tr');
       for (let d = 0; d < 7; d += 1) {
@@ -453,13 +440,13 @@ class MastheadBooking extends HTMLElement {
         head.append(el('th', { scope: 'col', abbr: name }, name.slice(0, 2)));
       }
       const body = el('tbody');
-      for (const week of monthWeeks(month)) {
+      for (const week of monthWeeks(shown)) {
         const tr = el('tr');
         for (const day of week) tr.append(day ? this.dayCell(day, calendar, rules) : el('td'));
         body.append(tr);
       }
       table.append(
-        el('caption', {}, monthName.format(new Date(`${month}T00:00:00Z`))),
+        el('caption', {}, monthName.format(new Date(`${shown}T00:00:00Z`))),
         el('thead'),
         body,
       );
@@ -470,7 +457,7 @@ class MastheadBooking extends HTMLElement {
     // A focus day outside the months shown gets no tab stop: give it to the first day shown.
     if (!root.querySelector('[tabindex="0"]'))
       root.querySelector('[data-day]')?.setAttribute('tabindex', '0');
-    if (hadFocus) root.querySelector<HTMLElement>(`[data-day="${this.focusDay}"]`)?.focus();
+    if (hadFocus) root.querySelector<HTMLElement>(`[data-day="${focusDay}"]`)?.focus();
   }
 
   private dayCell(
@@ -483,7 +470,7 @@ class MastheadBooking extends HTMLElement {
       'td',
       {
         'data-day': day,
-        tabindex: day === this.focusDay ? '0' : '-1',
+        tabindex: day === calendar.focus ? '0' : '-1',
         'aria-label': longDate(day, this.locale),
         'aria-selected': String(day === checkIn || day === checkOut),
       },

@@ -90,45 +90,45 @@ async function findBooking(tenant: BookingTenant, named: ManagedBooking): Promis
   );
 }
 
-/** The tenant and booking a token names, when it is valid here and for a property this tenant lists. */
-function tokenTarget(locals: Pick<App.Locals, 'site'>, token: string) {
-  const tenant = bookingTenant(locals);
-  if (!tenant) return null;
-  const named = verifyManageToken(secret(), tenant.id, token);
-  if (!named || !tenant.lodging.propertyIds.includes(named.propertyId)) return null;
-  return { tenant, named };
-}
+type Locals = Pick<App.Locals, 'site'>;
 
-/** A manage action on the stay a token names: null (a 404 to the visitor) when it names none here. */
-function onTokenTarget(
-  act: (token: string, tenant: BookingTenant, named: ManagedBooking) => Promise<ManagedStay | null>,
-) {
-  return (locals: Pick<App.Locals, 'site'>, token: string): Promise<ManagedStay | null> => {
-    const found = tokenTarget(locals, token);
-    return found ? act(token, found.tenant, found.named) : Promise.resolve(null);
-  };
+/**
+ * `act` on the booking a token names, when the token is valid here and names a property this
+ * tenant lists; else null (a 404 to the visitor).
+ */
+function withToken(
+  locals: Locals,
+  token: string,
+  act: (tenant: BookingTenant, named: ManagedBooking) => Promise<ManagedStay | null>,
+): Promise<ManagedStay | null> {
+  const tenant = bookingTenant(locals);
+  const named = tenant ? verifyManageToken(secret(), tenant.id, token) : null;
+  if (!tenant || !named || !tenant.lodging.propertyIds.includes(named.propertyId))
+    return Promise.resolve(null);
+  return act(tenant, named);
 }
 
 /**
  * The stay a token names, asked fresh from the lodging API; null (a 404 to the visitor) for a
  * bad token, another tenant's, a property this tenant does not list, or a booking that is gone.
  */
-export const loadManagedStay = onTokenTarget(async (token, tenant, named) => {
-  const [property, booking] = await Promise.all([
-    bookingServiceFor(tenant).property(named.propertyId),
-    findBooking(tenant, named).catch((error: unknown) => {
-      throw toFailure(error, { tenant: tenant.id, operation: 'manage.find' });
-    }),
-  ]);
-  return booking ? stayOf(token, property, booking) : null;
-});
+export const loadManagedStay = (locals: Locals, token: string) =>
+  withToken(locals, token, async (tenant, named) => {
+    const [property, booking] = await Promise.all([
+      bookingServiceFor(tenant).property(named.propertyId),
+      findBooking(tenant, named).catch((error: unknown) => {
+        throw toFailure(error, { tenant: tenant.id, operation: 'manage.find' });
+      }),
+    ]);
+    return booking ? stayOf(token, property, booking) : null;
+  });
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
-export const cancelManagedStay = (locals: Pick<App.Locals, 'site'>, token: string) =>
-  onTokenTarget((found, tenant, named) => cancelStay(locals, found, tenant, named))(locals, token);
+export const cancelManagedStay = (locals: Locals, token: string) =>
+  withToken(locals, token, (tenant, named) => cancelStay(locals, token, tenant, named));
 
 async function cancelStay(
-  locals: Pick<App.Locals, 'site'>,
+  locals: Locals,
   token: string,
   tenant: BookingTenant,
   named: ManagedBooking,

@@ -251,11 +251,7 @@ export function book(
   return asBookingStep(() => bookNow(core, input, anotherRoom));
 }
 
-async function bookNow(
-  core: ServiceCore,
-  input: BookingRequest,
-  anotherRoom: boolean,
-): Promise<Confirmation> {
+async function bookNow(core: ServiceCore, input: BookingRequest, anotherRoom: boolean) {
   const place = await core.property(input.propertyId);
   const errors = {
     ...stayErrors(input.checkIn, input.checkOut, core.rules()),

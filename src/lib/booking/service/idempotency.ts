@@ -82,9 +82,14 @@ export function attemptStore(options: {
       effect: 'bookings and their e-mails refused (503) until Redis answers again',
     });
   };
-  const fail = (error: unknown): never => {
-    warn(error);
-    throw storeUnavailable();
+  /** A read or write the step needs (with Redis): Redis away refuses the step. */
+  const shared = async <T>(use: (redis: Redis) => Promise<T>): Promise<T> => {
+    try {
+      return await use(await getRedis(redisUrl ?? ''));
+    } catch (error) {
+      warn(error);
+      throw storeUnavailable();
+    }
   };
   /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
   const tryShared = async (write: (redis: Redis) => Promise<unknown>) => {
@@ -100,22 +105,16 @@ export function attemptStore(options: {
   return {
     async get(key) {
       if (!redisUrl) return local.get(key);
-      try {
-        const raw = await (await getRedis(redisUrl)).get(name(key));
+      return shared(async (redis) => {
+        const raw = await redis.get(name(key));
         // This process's memory too: it outlives a Redis that came back empty.
         return raw ? (JSON.parse(raw) as Attempt) : local.get(key);
-      } catch (error) {
-        return fail(error);
-      }
+      });
     },
     async set(key, attempt) {
       local.set(key, attempt);
-      if (!redisUrl) return;
-      try {
-        await (await getRedis(redisUrl)).set(name(key), JSON.stringify(attempt), 'EX', TTL_SECONDS);
-      } catch (error) {
-        fail(error);
-      }
+      if (redisUrl)
+        await shared((redis) => redis.set(name(key), JSON.stringify(attempt), 'EX', TTL_SECONDS));
     },
     async markBooked(stayKey, seconds) {
       booked.set(stayKey, true, { ttl: seconds * 1000 });
@@ -124,23 +123,15 @@ export function attemptStore(options: {
     async justBooked(stayKey) {
       if (booked.has(stayKey)) return true;
       if (!redisUrl) return false;
-      try {
-        return (await (await getRedis(redisUrl)).exists(name(`stay:${stayKey}`))) === 1;
-      } catch (error) {
-        return fail(error);
-      }
+      return (await shared((redis) => redis.exists(name(`stay:${stayKey}`)))) === 1;
     },
     async claim(claimName) {
       const key = `claim:${claimName}`;
       // This process's own claims first: they outlive a Redis that came back empty.
       if (claims.has(key)) return false;
       if (redisUrl) {
-        try {
-          const set = await (await getRedis(redisUrl)).set(name(key), '1', 'EX', TTL_SECONDS, 'NX');
-          if (set !== 'OK') return false;
-        } catch (error) {
-          return fail(error);
-        }
+        const set = await shared((redis) => redis.set(name(key), '1', 'EX', TTL_SECONDS, 'NX'));
+        if (set !== 'OK') return false;
       }
       claims.set(key, true);
       return true;
@@ -156,15 +147,12 @@ export function attemptStore(options: {
     },
     async mayHaveForgotten() {
       if (!redisUrl) return Date.now() - startedAt < TTL_SECONDS * 1000;
-      try {
-        const redis = await getRedis(redisUrl);
+      return shared(async (redis) => {
         // The first instance after an empty start writes the time; every later one reads it.
         await redis.set(name('since'), String(Date.now()), 'NX');
         const since = Number(await redis.get(name('since')));
         return !(Date.now() - since >= TTL_SECONDS * 1000);
-      } catch (error) {
-        return fail(error);
-      }
+      });
     },
   };
 }

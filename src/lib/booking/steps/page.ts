@@ -76,7 +76,13 @@ export async function stepRequest(
     session?.set(key, { ...kept, message: '', retry: false, sameStay: false });
   // Back from the review to the details: the details as typed, without the review's verdict.
   const shown = kept && wanted === 'details' ? { ...kept, step: 'details' as const } : kept;
-  return stepView(Astro, properties, shown, answer.i18n);
+  const view = await searchStep(Astro, properties, shown);
+  const i18n = answer.i18n ?? i18nFor(tenant);
+  return {
+    ...view,
+    errors: localizeFields(i18n, view.errors),
+    message: localize(i18n, view.message),
+  };
 }
 
 /** A kept state as this module wrote it, else nothing (a session of another version). */
@@ -105,20 +111,6 @@ function searchOf(values: Record<string, string>): Record<string, string> {
  * The step a booking page shows: from the query (dates, guests, room), or from
  * the details kept from the last post (their messages, or the review), with the room checked again.
  */
-export async function stepView(
-  Astro: Pick<AstroGlobal, 'locals' | 'url'>,
-  properties: PropertySummary[],
-  posted: StepState | undefined,
-  i18n: I18n = i18nFor(Astro.locals.tenant),
-): Promise<StepState> {
-  const view = await searchStep(Astro, properties, posted);
-  return {
-    ...view,
-    errors: localizeFields(i18n, view.errors),
-    message: localize(i18n, view.message),
-  };
-}
-
 async function searchStep(
   Astro: Pick<AstroGlobal, 'locals' | 'url'>,
   properties: PropertySummary[],

@@ -27,17 +27,15 @@ function wanted(value: string | null): SearchStep {
     : 'dates';
 }
 
-/** A wait (busy, down) rather than a refusal: the same request again may work. */
-export const retryable = (error: BookingFailure): boolean =>
-  error.error.code === 'busy' || error.error.code === 'unavailable';
-
 /**
  * How a failure is offered again: "Try again" only for a wait, and only once the wait its message
  * names is over (a `busy` one: "try again in 6 minutes"); an outage says "try again" now.
  */
 export function retryOf(error: BookingFailure): { retry: boolean; wait: number } {
   const wait = error.error.code === 'busy' ? (error.error.retryAfter ?? 0) : 0;
-  return { retry: retryable(error), wait };
+  // A wait (busy, down) rather than a refusal: the same request again may work.
+  const retry = error.error.code === 'busy' || error.error.code === 'unavailable';
+  return { retry, wait };
 }
 
 const count = (value: string | undefined): number =>
