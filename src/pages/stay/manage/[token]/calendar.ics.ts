@@ -2,12 +2,11 @@ import type { APIRoute } from 'astro';
 import { stayIcs } from '../../../../lib/booking/manage/ics.ts';
 import { loadManagedStay } from '../../../../lib/booking/manage/stay.ts';
 import { classify, isTemporary } from '../../../../lib/failures/classify.ts';
-import { i18nFor } from '../../../../lib/i18n/index.ts';
 
 /** The stay as an .ics file, for the manage page's "Add to calendar" (works without JavaScript). */
 export const GET: APIRoute = async (context) => {
   const token = context.params.token ?? '';
-  const { t } = i18nFor(context.locals.tenant);
+  const { t } = context.locals.i18n;
   const text = { 'Content-Type': 'text/plain; charset=utf-8' };
   let stay;
   try {
