@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { logError, logWarn } from '../../log/log.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
 import { normalizeEmail } from '../domain/email.ts';
-import { clientIp, consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
+import { consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { BookingFailure, busy, notOffered, toFailure } from '../domain/failures.ts';
 import { bookingServiceFor } from '../../site/clients.ts';
@@ -16,8 +16,7 @@ import type { ApiResult, Confirmation } from '../domain/types.ts';
 import { managePath } from '../manage/stay.ts';
 import type { BookingRequest } from '../domain/schema.ts';
 import { textKey } from '../../i18n/text-key.ts';
-const { BOOKING_PER_IP_PER_10_MIN, BOOKING_SEARCHES_PER_IP_PER_MIN, REDIS_URL, TRUST_PROXY } =
-  settings();
+const { BOOKING_PER_IP_PER_10_MIN, BOOKING_SEARCHES_PER_IP_PER_MIN, REDIS_URL } = settings();
 
 /** Shared plumbing of the `/api/booking/*` endpoints: JSON answers, origin check, per-IP limits. */
 
@@ -125,9 +124,9 @@ export function assertSameOrigin(context: APIContext): void {
   }
 }
 
-type Visit = Pick<APIContext, 'locals' | 'request' | 'clientAddress'>;
+type Visit = Pick<APIContext, 'locals'>;
 export async function limit(context: Visit, kind: LimitKind): Promise<void> {
-  const key = `${context.locals.site?.tenant.id ?? '-'}|${clientIp(context, TRUST_PROXY)}`;
+  const key = `${context.locals.site?.tenant.id ?? '-'}|${context.locals.visitor.address}`;
   const outcome = await consumeLimit(
     visitorLimiter(`booking:${kind}`, LIMITS[kind], REDIS_URL),
     key,
