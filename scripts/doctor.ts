@@ -14,6 +14,7 @@ import { tenantSecrets } from '../src/lib/secrets/site.ts';
 import { tenantSecretsLine } from '../src/lib/secrets/summary.ts';
 import { readSettings } from '../src/lib/settings/settings.ts';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
+import { doctorTenantsOptions } from '../src/lib/profiles/doctor/target.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -40,9 +41,15 @@ function fail(message: string, code = 2): never {
 const id = positionals[0];
 if (!id) fail('Usage: npm run doctor -- <tenant-id> [--write] [--writes]');
 
+// The deployment's overrides of the upstream addresses, as `npm start` applies them.
+const overrides = readSettings(['PUBLISHING_BASE_URL', 'LODGING_BASE_URL']);
+
 const load = () => {
   try {
-    const { text, file } = readTenantsFile(values.tenants);
+    const { text, file } = readTenantsFile(
+      values.tenants,
+      doctorTenantsOptions(overrides, readProfileTexts(values.profiles)),
+    );
     return { text, tenants: file.tenants };
   } catch (error) {
     return fail((error as Error).message);
@@ -71,6 +78,8 @@ async function check() {
       tenant,
       profiles: readProfileTexts(values.profiles),
       secrets: secrets.values,
+      secretsFrom: secrets.from,
+      overrides,
     });
     return { report, tenant, index, text, secrets };
   } catch (error) {

@@ -1,8 +1,12 @@
 import type { DoctorReport } from './doctor.ts';
+import { targetLine } from './doctor/target.ts';
 
 /** The doctor's report as lines for a terminal (never a token: the report holds none). */
 export function doctorLines(report: DoctorReport): string[] {
-  const lines: string[] = [`Doctor for tenant "${report.tenant}" (${report.calls} upstream calls)`];
+  const lines: string[] = [
+    `Doctor for tenant "${report.tenant}" (${report.calls} upstream calls)`,
+    ...(report.services ?? []).map(targetLine),
+  ];
   for (const op of report.operations) {
     const rate = op.rateLimit['x-ratelimit-remaining']
       ? ` · rate limit ${op.rateLimit['x-ratelimit-remaining']}/${op.rateLimit['x-ratelimit-limit'] ?? '?'} left`
@@ -16,6 +20,10 @@ export function doctorLines(report: DoctorReport): string[] {
     }
     if (!op.reachable) {
       lines.push(`✗ ${head} · not reachable`);
+      continue;
+    }
+    if (op.hint) {
+      lines.push(`✗ ${head} → ${op.status ?? '-'} · ${op.hint}`);
       continue;
     }
     const envelope = op.envelope.at

@@ -18,6 +18,8 @@ import {
 } from '../upstream/profile.ts';
 import type { OperationNeeds, OperationProfile } from '../upstream/profile.ts';
 import { candidatePaths } from './candidates.ts';
+import { authHint, serviceTargets } from './doctor/target.ts';
+import type { Overrides, ServiceTarget } from './doctor/target.ts';
 import { resolveProfile } from './schema.ts';
 import type { ProfileService, ProfileTexts } from './schema.ts';
 
@@ -52,12 +54,16 @@ export interface OperationReport {
   rateLimit: Record<string, string>;
   /** What the answer did not fit, when the site's schema refused it. */
   issues?: string | undefined;
+  /** On a 401 or 403: the secret or variable to set. */
+  hint?: string | undefined;
   skipped?: string | undefined;
 }
 
 export interface DoctorReport {
   tenant: string;
   at: string;
+  /** The address of each service read, where it came from and how the doctor signed in. */
+  services: ServiceTarget[];
   operations: OperationReport[];
   /** Profile entries that make the reports' missing fields and paths readable, per service. */
   proposals: Partial<Record<ProfileService, Record<string, OperationProfile>>>;
@@ -71,6 +77,10 @@ export interface DoctorOptions {
   profiles: ProfileTexts;
   /** The tenant's secrets (`tenantSecrets(…).values`: SECRETS_FILE, then variables). */
   secrets: Partial<Record<SecretKey, string>>;
+  /** Where each secret came from (`tenantSecrets(…).from`), to name it when an API refuses it. */
+  secretsFrom?: Partial<Record<SecretKey, string>>;
+  /** The deployment's upstream overrides, already applied to `tenant` (to say where an address came from). */
+  overrides?: Overrides;
   fetch?: typeof fetch;
   /** Upstream calls per service at most (the anonymous publishing budget is 60 a minute). */
   maxCalls?: number;
@@ -289,8 +299,10 @@ async function checkService(
     entry.rateLimit = answer.rateLimit;
     entry.reachable = answer.status > 0;
     if (answer.status < 200 || answer.status >= 300) {
+      const refused = answer.status === 401 || answer.status === 403;
+      if (refused) entry.hint = authHint(service, tenant, options.secrets, options.secretsFrom);
       report.unmapped.push(
-        `${service} ${operation} → ${template} answers ${answer.status || 'nothing'}`,
+        `${service} ${operation} → ${config.baseUrl}${template} answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`,
       );
       continue;
     }
@@ -580,6 +592,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const report: DoctorReport = {
     tenant: options.tenant.id,
     at: new Date().toISOString(),
+    services: serviceTargets(
+      options.tenant,
+      options.overrides ?? {},
+      options.secrets,
+      options.secretsFrom,
+    ),
     operations: [],
     proposals: {},
     unmapped: [],
