@@ -14,12 +14,17 @@ export function doctorLines(report: DoctorReport): string[] {
     const head = op.notAt
       ? `${op.service} ${op.operation}: ${op.method} ${op.notAt} → 404, found at ${op.path ?? '?'} (proposed)`
       : `${op.service} ${op.operation}: ${op.method} ${op.path ?? '?'}`;
+    // Every path tried, when the first was not the one: what the search looked at.
+    const tried =
+      op.tried && op.tried.length > 1
+        ? [`    tried: ${op.tried.map((t) => `${t.path} ${t.status}`).join(', ')}`]
+        : [];
     if (op.skipped) {
-      lines.push(`- ${head} · skipped: ${op.skipped}`);
+      lines.push(`- ${head} · skipped: ${op.skipped}`, ...tried);
       continue;
     }
     if (!op.reachable) {
-      lines.push(`✗ ${head} · not reachable`);
+      lines.push(`✗ ${head} · not reachable`, ...tried);
       continue;
     }
     if (op.hint) {
@@ -35,6 +40,7 @@ export function doctorLines(report: DoctorReport): string[] {
     // ✓ readable as configured, ~ readable with the proposed entries, ✗ not readable.
     const mark = asIs ? '✓' : readable ? '~' : '✗';
     lines.push(`${mark} ${head}${op.notAt ? '' : ` → ${op.status ?? '-'}`}${envelope}${rate}`);
+    lines.push(...tried);
     for (const field of op.fields) {
       const where = field.found
         ? `${field.path}${field.proposed ? ' (proposed)' : ''}${field.sample === undefined ? '' : ` = ${field.sample}`}`
