@@ -1,9 +1,9 @@
 import { valueAt } from '../upstream/profile.ts';
 
 /**
- * Where else an API may keep a field the site needs: the names real APIs use for each of the site's
- * field names (segments of a need such as `category.name` are tried separately). The doctor tries
- * them on an answer and proposes the first that holds a value of the right kind.
+ * Names real APIs use for each of the site's field names (segments of a need such as
+ * `category.name` are tried separately). A hint only: the doctor finds a field by what its values
+ * are (./doctor/field-finder.ts) and uses these to rank places that fit equally well.
  */
 const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   id: ['id', 'uid', 'uuid', 'key', 'identifier', '_id'],
@@ -126,4 +126,27 @@ export function candidatePaths(item: unknown, need: string): { path: string; val
     if (fits(need, value)) found.push({ path, value });
   }
   return found;
+}
+
+/** The words of a name: `grandTotal`, `grand_total`, `grand-total.amount` → grand, total, amount. */
+function tokens(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/**
+ * How well the name at `path` reads as `need`: 6 the same, 4 a usual other name, 2 a word in
+ * common (`grand_total` for `total_price`), 0 none.
+ */
+export function nameHint(path: string, need: string): number {
+  if (path === need) return 6;
+  if (spellings(need).includes(path)) return 4;
+  const leaf = need.split('.').at(-1) ?? need;
+  const last = path.split('.').at(-1) ?? path;
+  if (last === leaf || (SYNONYMS[leaf] ?? []).includes(last)) return 3;
+  const wanted = new Set(tokens(need).filter((t) => t !== 'at'));
+  return tokens(path).some((t) => wanted.has(t)) ? 2 : 0;
 }

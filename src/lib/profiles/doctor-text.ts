@@ -42,8 +42,11 @@ export function doctorLines(report: DoctorReport): string[] {
     lines.push(`${mark} ${head}${op.notAt ? '' : ` → ${op.status ?? '-'}`}${envelope}${rate}`);
     lines.push(...tried);
     for (const field of op.fields) {
+      const also = field.alternatives?.length
+        ? ` · also fits: ${field.alternatives.join(', ')}`
+        : '';
       const where = field.found
-        ? `${field.path}${field.proposed ? ' (proposed)' : ''}${field.sample === undefined ? '' : ` = ${field.sample}`}`
+        ? `${field.path}${field.proposed ? ' (proposed)' : ''}${field.sample === undefined ? '' : ` = ${field.sample}`}${also}`
         : 'not found';
       lines.push(`    ${field.found ? (field.proposed ? '~' : '✓') : '✗'} ${field.need}: ${where}`);
     }

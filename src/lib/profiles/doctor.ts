@@ -22,6 +22,8 @@ export interface FieldReport {
   /** Where: the profile's path, a proposed one, or the site's own name. */
   path?: string | undefined;
   proposed?: boolean | undefined;
+  /** Other places that fit every record as well (the proposal is the best ranked). */
+  alternatives?: string[] | undefined;
   sample?: string | undefined;
 }
 

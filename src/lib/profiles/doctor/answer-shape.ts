@@ -1,6 +1,8 @@
 import { LIST_ENVELOPES, valueAt } from '../../upstream/profile.ts';
 import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
-import { candidatePaths } from '../candidates.ts';
+import { fieldCandidates } from './field-finder.ts';
+import { recordLists } from './matchers.ts';
+import type { Evidence } from './field-finder.ts';
 
 /**
  * Where an answer keeps its list or item and its page fields, and where a needed field is when it is
@@ -30,12 +32,9 @@ export function findEnvelope(
       const known = op.envelope !== undefined || ['', 'data', 'data.data', 'items'].includes(path);
       return { recognised: true, at: path || '(body)', ...(!known && { propose: path }) };
     }
-    // Any top-level array of objects.
-    if (body && typeof body === 'object') {
-      for (const [key, value] of Object.entries(body)) {
-        if (Array.isArray(value)) return { recognised: false, at: key, propose: key };
-      }
-    }
+    // The longest list of records at any depth, under any envelope.
+    const [list] = recordLists(body);
+    if (list) return { recognised: false, at: list.path || '(body)', propose: list.path };
     return { recognised: false };
   }
   if (op.envelope)
@@ -107,13 +106,39 @@ export function proposeListMeta(
   }
 }
 
-/** A source path for `need` in `item` (`a[].b`: inside the first element of the list `a`). */
-export function proposeField(item: unknown, need: string): string | undefined {
+/** Where `need` is in `records`: the best place and the others that fit every record as well. */
+export interface FieldProposal {
+  path: string;
+  alternatives: string[];
+}
+
+/**
+ * A source path for `need` in `records` (the answer's records as the profile reads them so far;
+ * `a[].b`: inside the elements of each record's list `a`), judged by its values on every record.
+ * `taken`: places other needs of the operation read.
+ */
+export function proposeField(
+  records: readonly unknown[],
+  need: string,
+  evidence: Evidence,
+  taken: readonly string[] = [],
+): FieldProposal | undefined {
   const split = need.indexOf('[].');
-  if (split >= 0) {
-    const list = valueAt(item, need.slice(0, split));
-    const first: unknown = Array.isArray(list) ? list[0] : undefined;
-    return first === undefined ? undefined : candidatePaths(first, need.slice(split + 3))[0]?.path;
-  }
-  return candidatePaths(item, need).find((candidate) => candidate.path !== need)?.path;
+  const inner = split >= 0 ? need.slice(split + 3) : need;
+  const within =
+    split >= 0
+      ? records.flatMap((record) => {
+          const list = valueAt(record, need.slice(0, split));
+          return Array.isArray(list) ? (list as unknown[]) : [];
+        })
+      : records;
+  if (within.length === 0) return undefined;
+  const found = fieldCandidates(within, inner, evidence, taken).filter((c) => c.path !== need);
+  const [best, ...rest] = found;
+  if (!best) return undefined;
+  const alternatives = rest
+    .filter((c) => c.holdsAll && c.joined === best.joined && best.score - c.score < 3)
+    .slice(0, 2)
+    .map((c) => c.path);
+  return { path: best.path, alternatives };
 }

@@ -50,11 +50,11 @@ function evaluate(run: ServiceRun, at: Inspection, working: OperationProfile) {
       ? (parsed.data as { items: unknown[] }).items[0]
       : parsed.data
     : undefined;
-  const rawShaped: unknown =
-    declared.kind === 'list'
-      ? (valueAt(shaped, 'data') as unknown[] | undefined)?.[0]
-      : valueAt(shaped, 'data');
-  return { parsed, parsedSample, rawShaped };
+  const data = valueAt(shaped, 'data');
+  // Every record as the profile reads it so far: fields are judged on all of them.
+  const records: unknown[] =
+    declared.kind === 'list' ? (Array.isArray(data) ? data : []) : data === undefined ? [] : [data];
+  return { parsed, parsedSample, rawShaped: records[0], records };
 }
 type State = ReturnType<typeof evaluate>;
 
@@ -122,6 +122,47 @@ function recordFields(run: ServiceRun, at: Inspection, state: State, working: Op
   }
 }
 
+/**
+ * Where the other needs of the operation are read (their proposals, or their own names where the
+ * answer has them), relative to the records `need` is looked for in: not to be taken twice.
+ */
+function takenPaths(
+  need: string,
+  needs: readonly string[],
+  working: OperationProfile,
+  missing: readonly string[],
+): string[] {
+  const split = need.indexOf('[].');
+  const prefix = split >= 0 ? need.slice(0, split + 3) : '';
+  return needs
+    .filter(
+      (other) =>
+        other !== need && other.startsWith(prefix) && !other.slice(prefix.length).includes('[].'),
+    )
+    .flatMap((other) => {
+      // The site's own name too: a mapped field is copied there.
+      const own = other.slice(prefix.length);
+      return [...(working.fields?.[other] ?? []), ...(missing.includes(other) ? [] : [own])];
+    });
+}
+
+/** Ids the later reads join to: the property's rooms, the guests. */
+function collectIds(run: ServiceRun, operation: string, records: readonly unknown[]): void {
+  const ids = run.evidence.ids;
+  const add = (kind: string, value: unknown) => {
+    if (typeof value !== 'string' && typeof value !== 'number') return;
+    (ids[kind] ??= new Set()).add(String(value));
+  };
+  for (const record of records) {
+    if (operation === 'properties.list') add('property', valueAt(record, 'id'));
+    if (operation === 'guests.list') add('guest', valueAt(record, 'id'));
+    if (operation === 'properties.get') {
+      const rooms = valueAt(record, 'room_types');
+      if (Array.isArray(rooms)) for (const room of rooms) add('room', valueAt(room, 'id'));
+    }
+  }
+}
+
 /** Envelope, page fields and each needed field of one answer, with proposals where they are not. */
 export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<void> {
   const { operation, declared, entry, answer } = at;
@@ -136,6 +177,7 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
     await findPageSizeName(run, at, working());
   }
   let state = evaluate(run, at, working());
+  const alternatives = new Map<string, string[]>();
   const raw =
     declared.kind === 'list'
       ? findList(answer.body, working().envelope)?.[0]
@@ -151,16 +193,24 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
     for (const need of missingOf(state, declared.needs)) {
       // An earlier entry (the list a field lives in) may have made it readable.
       if (!missingOf(state, declared.needs).includes(need)) continue;
-      const proposal = proposeField(state.rawShaped ?? raw, need);
+      const records = state.records.length > 0 ? state.records : [raw];
+      const taken = takenPaths(need, declared.needs, working(), missingOf(state, declared.needs));
+      const proposal = proposeField(records, need, run.evidence, taken);
       if (!proposal) continue;
       run.proposals[operation] = mergeOp(run.proposals[operation], {
-        fields: { [need]: [proposal] },
+        fields: { [need]: [proposal.path] },
       });
+      if (proposal.alternatives.length > 0) alternatives.set(need, proposal.alternatives);
       state = evaluate(run, at, working());
       proposed = true;
     }
   }
   recordFields(run, at, state, working());
+  for (const field of entry.fields) {
+    const others = alternatives.get(field.need);
+    if (others && field.proposed) field.alternatives = others;
+  }
   if (state.parsed.success && state.parsedSample !== undefined)
     run.samples.set(operation, state.parsedSample);
+  collectIds(run, operation, state.records);
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { OperationNeeds, OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
 import type { DoctorOptions, DoctorReport } from '../doctor.ts';
 import type { ProfileService } from '../schema.ts';
+import type { Evidence } from './field-finder.ts';
 import type { Getter } from './http.ts';
 
 /** What the doctor keeps while it reads one service's operations in order. */
@@ -21,6 +22,8 @@ export interface ServiceRun {
   samples: Map<string, unknown>;
   /** The raw first record of each list (its links, its ids). */
   rawItems: Map<string, unknown>;
+  /** Ids and the asked stay, for judging fields by how they join (./field-finder.ts). */
+  evidence: Evidence;
   getter: Getter;
   index: () => Promise<string[]>;
   maxCalls: number;

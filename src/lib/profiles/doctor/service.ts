@@ -171,6 +171,17 @@ function finishService(run: ServiceRun): void {
   run.report.calls += run.getter.calls();
 }
 
+/** The catalogue's reads, guests before bookings (a booking's guest joins a guest read before). */
+function readOrder(catalogue: Record<string, OperationNeeds>): [string, OperationNeeds][] {
+  const entries = Object.entries(catalogue);
+  const bookings = entries.find(([name]) => name === 'bookings.list');
+  const rest = entries.filter((entry) => entry !== bookings);
+  const at = rest.findIndex(([name]) => name === 'guests.list');
+  return bookings && at >= 0
+    ? [...rest.slice(0, at + 1), bookings, ...rest.slice(at + 1)]
+    : entries;
+}
+
 /** One service's reads, in order (details after the lists that give their parameters). */
 export async function checkService(
   service: ProfileService,
@@ -213,11 +224,15 @@ export async function checkService(
     found: new Map(),
     samples: new Map(),
     rawItems: new Map(),
+    evidence: {
+      ids: { property: new Set(tenant.lodging?.propertyIds ?? []) },
+      stay: { from: askedStay().check_in, to: askedStay().check_out, nights: 2 },
+    },
     getter,
     index: indexReader(getter.get, config.baseUrl),
     maxCalls,
   };
-  for (const [operation, declared] of Object.entries(run.catalogue)) {
+  for (const [operation, declared] of readOrder(run.catalogue)) {
     if (declared.read && run.reads[operation]) await checkOperation(run, operation, declared);
   }
   finishService(run);
