@@ -1,5 +1,3 @@
-import { valueAt } from '../upstream/profile.ts';
-
 /**
  * Names real APIs use for each of the site's field names (segments of a need such as
  * `category.name` are tried separately). A hint only: the doctor finds a field by what its values
@@ -80,27 +78,6 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   token: ['token', 'access_token', 'api_token', 'plain_text_token'],
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}/;
-const NUMERIC = /^-?\d+(\.\d+)?$/;
-
-/** Whether `value` can be what the site reads as `need` (a date where it reads a date, and so on). */
-function fits(need: string, value: unknown): boolean {
-  if (value === undefined || value === null || value === '') return false;
-  const leaf = need.split('.').at(-1) ?? need;
-  if (['room_types', 'posts'].includes(leaf)) return Array.isArray(value);
-  if (['category', 'tag', 'author'].includes(leaf)) return typeof value === 'object';
-  if (Array.isArray(value) || typeof value === 'object') return false;
-  if (/_at$|_on$|^check_(in|out)$/.test(leaf)) return typeof value === 'string' && DATE.test(value);
-  if (['price', 'total_price', 'available_rooms', 'max_occupancy', 'page_count'].includes(leaf)) {
-    return typeof value === 'number' || (typeof value === 'string' && NUMERIC.test(value));
-  }
-  if (leaf === 'currency') return typeof value === 'string' && /^[A-Z]{3}$/.test(value);
-  if (leaf === 'email') return typeof value === 'string' && value.includes('@');
-  if (leaf === 'id' || leaf.endsWith('_id'))
-    return typeof value === 'number' || typeof value === 'string';
-  return typeof value === 'string' || typeof value === 'number';
-}
-
 /** Every path the synonyms give for `need` (each dotted segment expanded), the need itself first. */
 function spellings(need: string): string[] {
   if (SYNONYMS[need]) return [...SYNONYMS[need]];
@@ -113,19 +90,6 @@ function spellings(need: string): string[] {
     },
     [''],
   );
-}
-
-/** Candidate places of `need` in `item` (an answer's raw item), best first. */
-export function candidatePaths(item: unknown, need: string): { path: string; value: unknown }[] {
-  const seen = new Set<string>();
-  const found: { path: string; value: unknown }[] = [];
-  for (const path of spellings(need)) {
-    if (seen.has(path)) continue;
-    seen.add(path);
-    const value = valueAt(item, path);
-    if (fits(need, value)) found.push({ path, value });
-  }
-  return found;
 }
 
 /** The words of a name: `grandTotal`, `grand_total`, `grand-total.amount` → grand, total, amount. */
