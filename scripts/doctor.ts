@@ -15,6 +15,7 @@ import { tenantSecretsLine } from '../src/lib/secrets/summary.ts';
 import { readSettings } from '../src/lib/settings/settings.ts';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
 import { doctorTenantsOptions } from '../src/lib/profiles/doctor/target.ts';
+import { parseMaps } from '../src/lib/profiles/doctor/maps.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -30,6 +31,8 @@ const { values, positionals } = parseArgs({
     profiles: { type: 'string', default: 'profiles' },
     // Where the findings are kept for /_status and the server's start-up line.
     findings: { type: 'string', default: '.cache/doctor' },
+    // Settles what the doctor could not decide: `--map posts.list.title=headline` (repeatable).
+    map: { type: 'string', multiple: true, default: [] },
   },
 });
 
@@ -39,7 +42,17 @@ function fail(message: string, code = 2): never {
 }
 
 const id = positionals[0];
-if (!id) fail('Usage: npm run doctor -- <tenant-id> [--write] [--writes]');
+if (!id)
+  fail(
+    'Usage: npm run doctor -- <tenant-id> [--write] [--writes] [--map <operation>.<need>=<path>]',
+  );
+const maps = (() => {
+  try {
+    return parseMaps(values.map);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
 
 // The deployment's overrides of the upstream addresses, as `npm start` applies them.
 const overrides = readSettings(['PUBLISHING_BASE_URL', 'LODGING_BASE_URL']);
@@ -56,7 +69,8 @@ const load = () => {
   }
 };
 
-async function check() {
+// `--map` entries are checked on the first run; after --write the profile holds them.
+async function check(settle = true) {
   const { text, tenants } = load();
   const index = tenants.findIndex((tenant) => tenant.id === id);
   const tenant = tenants[index];
@@ -80,6 +94,7 @@ async function check() {
       secrets: secrets.values,
       secretsFrom: secrets.from,
       overrides,
+      ...(settle && { maps }),
     });
     return { report, tenant, index, text, secrets };
   } catch (error) {
@@ -107,7 +122,7 @@ if (values.write) {
   if (writes.length > 0) {
     writeFileSync(values.tenants, tenantsText);
     // Check again with what was written: the exit code says whether it is enough.
-    ({ report } = await check());
+    ({ report } = await check(false));
     console.log(`\nWith the new profile: ${doctorLines(report).at(-1) ?? ''}`);
   }
 }

@@ -51,6 +51,15 @@ export function doctorLines(report: DoctorReport): string[] {
       lines.push(`    ${field.found ? (field.proposed ? '~' : '✓') : '✗'} ${field.need}: ${where}`);
     }
     if (op.issues) lines.push(`    the site's schema says: ${op.issues}`);
+    const gaps = op.fields.filter((f) => !f.found).map((f) => f.need);
+    if (gaps.length > 0 && op.shape) {
+      // What the answer has, beside what was not found: a person settles it with --map.
+      lines.push(
+        `    not decided: ${gaps.join(', ')}; the answer has (first record):`,
+        ...op.shape.map((line) => `      ${line}`),
+        `    settle with: npm run doctor -- ${report.tenant} ${gaps.map((g) => `--map ${op.operation}.${g}=<path>`).join(' ')}`,
+      );
+    }
   }
   const services = Object.entries(report.proposals);
   if (services.length > 0) {

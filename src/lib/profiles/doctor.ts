@@ -2,6 +2,7 @@ import type { SecretKey } from '../secrets/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { OperationProfile } from '../upstream/profile.ts';
 import { checkService } from './doctor/service.ts';
+import type { Maps } from './doctor/maps.ts';
 import type { Tried } from './doctor/path-search.ts';
 import { serviceTargets } from './doctor/target.ts';
 import type { Overrides, ServiceTarget } from './doctor/target.ts';
@@ -43,6 +44,8 @@ export interface OperationReport {
   tried?: Tried[] | undefined;
   /** What the answer did not fit, when the site's schema refused it. */
   issues?: string | undefined;
+  /** Where a needed field was not found: the answer's places, types and masked samples. */
+  shape?: string[] | undefined;
   /** On a 401 or 403: the secret or variable to set. */
   hint?: string | undefined;
   skipped?: string | undefined;
@@ -70,6 +73,8 @@ export interface DoctorOptions {
   secretsFrom?: Partial<Record<SecretKey, string>>;
   /** The deployment's upstream overrides, already applied to `tenant` (to say where an address came from). */
   overrides?: Overrides;
+  /** What `--map` settles: entries checked as proposals and saved with them. */
+  maps?: Maps;
   fetch?: typeof fetch;
   /** Upstream calls per service at most (the anonymous publishing budget is 60 a minute). */
   maxCalls?: number;

@@ -12,7 +12,10 @@ let api: ThirdApi;
 let dir: string;
 const DEAD = 'http://127.0.0.1:9/api/v1';
 
-function doctor(env: Record<string, string>): Promise<{ code: number; out: string }> {
+function doctor(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -23,6 +26,7 @@ function doctor(env: Record<string, string>): Promise<{ code: number; out: strin
         join(dir, 'tenants.json'),
         '--findings',
         join(dir, 'findings'),
+        ...args,
       ],
       { env: { ...process.env, ...env } },
     );
@@ -71,5 +75,11 @@ describe('the doctor checks the API the site would use', () => {
     expect(code).toBe(1);
     expect(out).toContain(`publishing API: ${DEAD} (from tenants.json publishing.baseUrl)`);
     expect(out).toMatch(/not reachable/);
+  });
+
+  it('refuses a --map it cannot read, saying the form', async () => {
+    const { out, code } = await doctor({}, '--map', 'articles.list.title=headline');
+    expect(code).toBe(2);
+    expect(out).toContain('--map articles.list.title=headline: expected <operation>.<need>=<path>');
   });
 });

@@ -19,6 +19,7 @@ import {
 } from './answer-shape.ts';
 import type { Answer } from './http.ts';
 import type { ServiceRun } from './run.ts';
+import { shapeLines } from './shape.ts';
 
 /** One operation's answer, as the doctor inspects it. */
 export interface Inspection {
@@ -106,6 +107,7 @@ function recordFields(run: ServiceRun, at: Inspection, state: State, working: Op
     sample: missing.has(need) ? undefined : sample(valueAt(read, need.split('[].')[0] ?? need)),
   }));
   if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);
+  if (missing.size > 0) entry.shape = shapeLines(state.records);
   // Unmapped until the profile says it: fields not found, and those only a proposal reads.
   for (const field of entry.fields) {
     if (!field.found) report.unmapped.push(`${service} ${operation} → ${field.need}: not found`);

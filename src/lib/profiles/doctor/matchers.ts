@@ -30,7 +30,7 @@ export function isCurrencyCode(value: unknown): value is string {
 const email = z.email();
 
 /** An e-mail address. */
-export function isEmail(value: unknown): value is string {
+export function isEmail(value: unknown): boolean {
   return typeof value === 'string' && email.safeParse(value).success;
 }
 

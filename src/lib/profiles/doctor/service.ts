@@ -104,8 +104,11 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Oper
     entry.skipped = 'no item to read it with (its list was empty or unreadable)';
     return;
   }
+  // What --map settles goes in as a proposal: checked, reported and saved like the doctor's own.
+  const settled = options.maps?.[service]?.[operation];
+  if (settled) run.proposals[operation] = mergeOp(run.proposals[operation], settled);
   const query = renameKeys(queryFor(operation, declared), op?.rename) ?? {};
-  const template = op?.path ?? declared.path;
+  const template = settled?.path ?? op?.path ?? declared.path;
   const found = await searchPath({
     operation,
     declared,
@@ -125,6 +128,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Oper
     return;
   }
   entry.path = found.template;
+  if (settled?.path) entry.notAt = op?.path ?? declared.path;
   if (found.template !== template) {
     entry.notAt = template;
     run.proposals[operation] = mergeOp(run.proposals[operation], { path: found.template });
