@@ -50,3 +50,9 @@ describe("the answer's shape beside what was not found", () => {
     ]);
   });
 });
+
+describe('masking keeps what is not personal', () => {
+  it('a date is no phone number', () => {
+    expect(maskedSample('nightly_rates[].date', '2026-11-02')).toBe('2026-11-02');
+  });
+});

@@ -61,10 +61,11 @@ const joinsAll =
 const FITS: Readonly<Record<string, Fit>> = {
   id: (values) => values.every(isIdentifier) && distinct(values),
   slug: (values) => values.every(isSlug) && distinct(values),
-  // A booking's reference: a code with a digit in it (`TH-0999`), one per booking.
+  // A booking's reference: a code (`TH-0999`, `BK-JUSPNX`), one per booking; no status word.
   reference: (values) =>
-    values.every((v) => typeof v === 'string' && /^[\w-]{3,40}$/.test(v) && /\d/.test(v)) &&
-    distinct(values),
+    values.every(
+      (v) => typeof v === 'string' && /^[\w-]{3,40}$/.test(v) && /\d|^[A-Z0-9-]+$/.test(v),
+    ) && distinct(values),
   title: every(isText),
   name: every(isText),
   first_name: every(isText),

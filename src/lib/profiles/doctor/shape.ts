@@ -22,8 +22,8 @@ export function maskedSample(path: string, value: unknown): string {
   const text = String(value);
   if (SECRET_KEY.test(path)) return '***';
   if (isEmail(text)) return `${text[0] ?? ''}…@${text.split('@')[1] ?? ''}`;
-  if (/^\+?[\d\s()./-]{7,}$/.test(text) && /\d{6,}/.test(text.replace(/\D/g, '')))
-    return `${text.slice(0, 3)}…`;
+  const phone = /^\+?[\d\s()./-]{7,}$/.test(text) && !/^\d{4}-\d{2}-\d{2}/.test(text);
+  if (phone && /\d{6,}/.test(text.replace(/\D/g, ''))) return `${text.slice(0, 3)}…`;
   if (PERSONAL_KEY.test(path) && typeof value === 'string') return `${text[0] ?? ''}…`;
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 }
