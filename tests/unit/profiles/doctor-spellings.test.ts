@@ -5,7 +5,13 @@ import {
   resourceSegments,
   segmentsOf,
 } from '../../../src/lib/profiles/doctor/spellings.ts';
-import { linksIn, pathBelow, templateFromLinks } from '../../../src/lib/profiles/doctor/links.ts';
+import {
+  linksIn,
+  nestedFromLinks,
+  pathBelow,
+  templateFromLinks,
+} from '../../../src/lib/profiles/doctor/links.ts';
+import { judgeList } from '../../../src/lib/profiles/doctor/judge.ts';
 
 describe("paths spelled from the contract's words", () => {
   it.each([
@@ -90,5 +96,34 @@ describe('links the API gives itself', () => {
     const item = { slug: 'harbour-reopens', links: { self: `${base}/read/harbour-reopens` } };
     expect(templateFromLinks(item, 'harbour-reopens', 'slug', base)).toBe('/read/{slug}');
     expect(templateFromLinks({ url: `${base}/other` }, 'x', 'slug', base)).toBeUndefined();
+  });
+
+  it("a nested read's template from the item's links; the item's own address ends with its key", () => {
+    const item = { l: { a: `${base}/quays/q-7/berths`, b: `${base}/quays/q-7` } };
+    expect(nestedFromLinks(item, 'q-7', 'propertyId', base)).toEqual([
+      '/quays/{propertyId}/berths',
+    ]);
+    expect(templateFromLinks(item, 'q-7', 'id', base)).toBe('/quays/{id}');
+  });
+});
+
+describe('a list in words of its own, judged by its records', () => {
+  const declared = { kind: 'list', read: true, path: '/x', needs: ['id', 'name', 'slug'] } as const;
+  const answer = (records: unknown[]) => ({ status: 200, rateLimit: {}, body: { zz: records } });
+  const tag = { a: 1, b: 'Ferries', c: 'ferries', d: 'https://x.test/t/ferries' };
+  const category = { a: 1, b: 'Harbour', c: 'harbour', d: 3 };
+
+  it('a tag has an address, a category none (the contract)', () => {
+    const evidence = { ids: {} };
+    expect(judgeList('tags.list', declared, evidence)(answer([tag]))).toBe(true);
+    expect(judgeList('tags.list', declared, evidence)(answer([category]))).toBe(false);
+    expect(judgeList('categories.list', declared, evidence)(answer([category]))).toBe(true);
+    expect(judgeList('categories.list', declared, evidence)(answer([tag]))).toBe(false);
+  });
+
+  it('refuses records that lack a needed field', () => {
+    expect(judgeList('tags.list', declared, { ids: {} })(answer([{ b: 'Only words' }]))).toBe(
+      false,
+    );
   });
 });

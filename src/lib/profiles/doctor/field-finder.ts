@@ -168,5 +168,8 @@ export function fieldCandidates(
       (path.split('.').length === depth ? 1 : 0);
     found.push({ path, holdsAll, joined, score });
   }
-  return found.sort((a, b) => b.score - a.score || a.path.length - b.path.length);
+  // Equal evidence: the place that comes first in the record (APIs keep `name` before `city`,
+  // a first name before a last name).
+  const order = [...paths];
+  return found.sort((a, b) => b.score - a.score || order.indexOf(a.path) - order.indexOf(b.path));
 }

@@ -188,7 +188,8 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
     entry.skipped = 'the list is empty: nothing to check its fields on';
     return;
   }
-  if (declared.kind === 'list') run.rawItems.set(operation, raw);
+  // A list's first record (its links name details) and an item (its links name nested reads).
+  run.rawItems.set(operation, raw);
   // Rounds: a list found in one round shows what its elements lack in the next.
   for (let round = 0, proposed = true; proposed && round < 3; round++) {
     proposed = false;

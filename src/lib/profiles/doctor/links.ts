@@ -54,9 +54,10 @@ export function templateFromLinks(
   const encoded = encodeURIComponent(key);
   for (const path of linksIn(item, baseUrl)) {
     const segments = path.split('/');
-    const at = segments.findIndex((segment) => segment === encoded || segment === key);
-    if (at > 0) {
-      segments[at] = `{${param}}`;
+    // The item's own address ends with its key; one that goes on is a nested read's.
+    const last = segments.length - 1;
+    if (last > 0 && (segments[last] === encoded || segments[last] === key)) {
+      segments[last] = `{${param}}`;
       return segments.join('/');
     }
   }
@@ -66,4 +67,24 @@ export function templateFromLinks(
 /** The last word of a path, for matching a link to a resource's spellings (`/v1/Articles/` → `articles`). */
 export function lastSegment(path: string): string {
   return path.split('/').filter(Boolean).at(-1) ?? '';
+}
+
+/**
+ * A path template for a read nested below an item, from the item's own links: a link that goes on
+ * past the item's key (`/quays/7/berths` → `/quays/{propertyId}/berths`).
+ */
+export function nestedFromLinks(
+  item: unknown,
+  key: string,
+  param: string,
+  baseUrl: string,
+): string[] {
+  const encoded = encodeURIComponent(key);
+  return linksIn(item, baseUrl).flatMap((path) => {
+    const segments = path.split('/');
+    const at = segments.findIndex((segment) => segment === encoded || segment === key);
+    if (at <= 0 || at === segments.length - 1) return [];
+    segments[at] = `{${param}}`;
+    return [segments.join('/')];
+  });
 }

@@ -1,7 +1,7 @@
 import { fillPath } from '../../upstream/profile.ts';
 import type { OperationNeeds } from '../../upstream/profile.ts';
 import type { Answer, Getter } from './http.ts';
-import { lastSegment, linksIn, templateFromLinks } from './links.ts';
+import { lastSegment, linksIn, nestedFromLinks, templateFromLinks } from './links.ts';
 import { resourceSegments } from './spellings.ts';
 
 /**
@@ -32,6 +32,11 @@ export interface PathSearch {
   /** The links of the API's index (read once per service). */
   index: () => Promise<string[]>;
   get: Getter['get'];
+  /**
+   * Whether an answer's records hold what the operation needs: asked of the index's links whose
+   * words are none of the resource's (an API with words of its own).
+   */
+  judge?: ((answer: Answer) => boolean) | undefined;
 }
 
 /** Reads nested below another operation's item: comments of a post, availability of a property. */
@@ -70,6 +75,12 @@ function listTemplates(resource: string, index: readonly string[]): string[] {
   return [...listed, ...segments.map((segment) => `/${segment}`)];
 }
 
+/** The index's links that no operation has taken yet (judged by their records, last). */
+function unclaimed(search: PathSearch, index: readonly string[]): string[] {
+  const taken = new Set(search.found.values());
+  return index.filter((link) => !taken.has(link));
+}
+
 function detailTemplates(search: PathSearch, resource: string, index: readonly string[]): string[] {
   const param = placeholder(search.declared.path) ?? 'slug';
   const list = search.found.get(`${resource}.list`);
@@ -88,15 +99,22 @@ function nestedTemplates(search: PathSearch, index: readonly string[]): string[]
   if (!nested) return [];
   const [parentResource = ''] = nested.parent.split('.');
   const found = search.found.get(nested.parent);
+  const key = search.params[nested.param];
+  const linked = key
+    ? nestedFromLinks(search.rawItems.get(nested.parent), key, nested.param, search.baseUrl)
+    : [];
   const parents = [
     ...(found ? [found.replace(/\{\w+\}/, `{${nested.param}}`)] : []),
     ...listTemplates(parentResource, index).map((path) => `${path}/{${nested.param}}`),
   ];
   const children = resourceSegments(nested.resource);
   // Below the parent found: every spelling; below guessed parents: the usual ones.
-  return parents.flatMap((parent, i) =>
-    (i === 0 ? children : children.slice(0, 2)).map((child) => `${parent}/${child}`),
-  );
+  return [
+    ...linked,
+    ...parents.flatMap((parent, i) =>
+      (i === 0 ? children : children.slice(0, 2)).map((child) => `${parent}/${child}`),
+    ),
+  ];
 }
 
 /** The templates to try for an operation, in order, without the one already tried. */
@@ -108,7 +126,9 @@ export async function candidateTemplates(search: PathSearch): Promise<string[]> 
     : verb === 'list'
       ? listTemplates(resource, index)
       : detailTemplates(search, resource, index);
-  return [...new Set(templates)].filter((template) => template !== search.template);
+  const own = [...new Set(templates)].filter((template) => template !== search.template);
+  const judged = verb === 'list' && !NESTED[search.operation] ? unclaimed(search, index) : [];
+  return [...own, ...judged.filter((link) => !own.includes(link))];
 }
 
 /** The operation's answer: at its template, else at the first candidate that fits. */
@@ -132,10 +152,14 @@ export async function searchPath(
   if (!first || !missing) {
     return { ...(first && { answer: first }), template: search.template, tried };
   }
+  const index = await search.index();
   for (const template of await candidateTemplates(search)) {
     const answer = await attempt(template);
     if (!answer) break;
-    if (answerFits(answer, search.declared.kind)) return { answer, template, tried };
+    // A link of the index in words of its own counts only when its records fit the needs.
+    const judged = index.includes(template) && !!search.judge;
+    if (answerFits(answer, search.declared.kind) && (!judged || search.judge?.(answer)))
+      return { answer, template, tried };
   }
   return { answer: first, template: search.template, tried };
 }

@@ -12,6 +12,7 @@ import type { ProfileService } from '../schema.ts';
 import { mergeOp } from './answer-shape.ts';
 import { createGetter, lodgingToken } from './http.ts';
 import { inspectAnswer } from './inspect.ts';
+import { judgeList } from './judge.ts';
 import { indexReader, searchPath } from './path-search.ts';
 import type { ServiceRun } from './run.ts';
 import { authHint } from './target.ts';
@@ -49,6 +50,13 @@ const PARAM_FROM: Record<string, { list: string; param: string; field: string }>
   'epaper.get': { list: 'epaper.list', param: 'slug', field: 'slug' },
   'streams.get': { list: 'streams.list', param: 'slug', field: 'slug' },
   'comments.list': { list: 'posts.list', param: 'postSlug', field: 'slug' },
+};
+
+/** Writes at the collection of a list: the list's path and what follows it. */
+const WRITE_PATHS: Record<string, [list: string, suffix: string]> = {
+  'bookings.create': ['bookings.list', ''],
+  'guests.create': ['guests.list', ''],
+  'bookings.cancel': ['bookings.list', '/{id}'],
 };
 
 /** Writes answer with the resource their list shows: they take its field entries. */
@@ -120,6 +128,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Oper
     rawItems: run.rawItems,
     index: run.index,
     get: run.getter.get,
+    judge: declared.kind === 'list' ? judgeList(operation, declared, run.evidence) : undefined,
   });
   entry.tried = found.tried;
   const { answer } = found;
@@ -160,6 +169,13 @@ function finishService(run: ServiceRun): void {
         rename: { ...proposals[operation]?.rename, per_page: run.pageSizeName },
       };
     }
+  }
+  // Writes go to the collection their list was found at (lodging: the contract gives the same).
+  for (const [write, [list, suffix]] of Object.entries(WRITE_PATHS)) {
+    const found = run.found.get(list);
+    const declared = catalogue[list]?.path;
+    if (!(write in catalogue) || !found || found === declared) continue;
+    proposals[write] = mergeOp(proposals[write], { path: `${found}${suffix}` });
   }
   // Writes answer with the resource of their list: they take its field entries (and envelope).
   for (const [write, list] of Object.entries(WRITE_LIKE)) {
