@@ -16,6 +16,10 @@ import { readSettings } from '../src/lib/settings/settings.ts';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
 import { doctorTenantsOptions } from '../src/lib/profiles/doctor/target.ts';
 import { parseMaps } from '../src/lib/profiles/doctor/maps.ts';
+import {
+  checkLodgingWrites,
+  lodgingWriteNotice,
+} from '../src/lib/profiles/doctor/lodging-writes.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -134,6 +138,18 @@ const writes = values.writes
     })
   : [];
 if (values.writes) console.log(writeLines(writes).join('\n'));
+// The lodging write path, on a test stay booked and cancelled at once: said before it starts.
+const booking = load().tenants[index] ?? tenant;
+if (values.writes && booking.lodging && booking.features.booking) {
+  console.log(`\n${lodgingWriteNotice(booking)}`);
+  const lodgingWrites = await checkLodgingWrites({
+    tenant: booking,
+    profiles: readProfileTexts(values.profiles),
+    secrets: first.secrets.values,
+  });
+  console.log(writeLines(lodgingWrites).slice(2).join('\n'));
+  writes.push(...lodgingWrites);
+}
 
 mkdirSync(values.findings, { recursive: true });
 writeFileSync(

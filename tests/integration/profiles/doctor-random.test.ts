@@ -171,4 +171,10 @@ describe('an API in words nobody guessed', () => {
     });
     expect(returning.reference).toMatch(/^RX-/);
   });
+
+  it('doctor --writes proves the lodging write path there: a test stay booked and cancelled', async () => {
+    const { out } = await doctor('--writes');
+    expect(out).toMatch(/✓ lodging bookings\.create: POST \/\w+ · booked RX-\d+/);
+    expect(out).toMatch(/✓ lodging bookings\.cancel: DELETE \/\w+\/\{id\} · cancelled RX-\d+/);
+  });
 });
