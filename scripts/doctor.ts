@@ -14,6 +14,12 @@ import { tenantSecrets } from '../src/lib/secrets/site.ts';
 import { tenantSecretsLine } from '../src/lib/secrets/summary.ts';
 import { readSettings } from '../src/lib/settings/settings.ts';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
+import { doctorTenantsOptions } from '../src/lib/profiles/doctor/target.ts';
+import { parseMaps } from '../src/lib/profiles/doctor/maps.ts';
+import {
+  checkLodgingWrites,
+  lodgingWriteNotice,
+} from '../src/lib/profiles/doctor/lodging-writes.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -29,6 +35,8 @@ const { values, positionals } = parseArgs({
     profiles: { type: 'string', default: 'profiles' },
     // Where the findings are kept for /_status and the server's start-up line.
     findings: { type: 'string', default: '.cache/doctor' },
+    // Settles what the doctor could not decide: `--map posts.list.title=headline` (repeatable).
+    map: { type: 'string', multiple: true, default: [] },
   },
 });
 
@@ -38,18 +46,35 @@ function fail(message: string, code = 2): never {
 }
 
 const id = positionals[0];
-if (!id) fail('Usage: npm run doctor -- <tenant-id> [--write] [--writes]');
+if (!id)
+  fail(
+    'Usage: npm run doctor -- <tenant-id> [--write] [--writes] [--map <operation>.<need>=<path>]',
+  );
+const maps = (() => {
+  try {
+    return parseMaps(values.map);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+
+// The deployment's overrides of the upstream addresses, as `npm start` applies them.
+const overrides = readSettings(['PUBLISHING_BASE_URL', 'LODGING_BASE_URL']);
 
 const load = () => {
   try {
-    const { text, file } = readTenantsFile(values.tenants);
+    const { text, file } = readTenantsFile(
+      values.tenants,
+      doctorTenantsOptions(overrides, readProfileTexts(values.profiles)),
+    );
     return { text, tenants: file.tenants };
   } catch (error) {
     return fail((error as Error).message);
   }
 };
 
-async function check() {
+// `--map` entries are checked on the first run; after --write the profile holds them.
+async function check(settle = true) {
   const { text, tenants } = load();
   const index = tenants.findIndex((tenant) => tenant.id === id);
   const tenant = tenants[index];
@@ -71,6 +96,9 @@ async function check() {
       tenant,
       profiles: readProfileTexts(values.profiles),
       secrets: secrets.values,
+      secretsFrom: secrets.from,
+      overrides,
+      ...(settle && { maps }),
     });
     return { report, tenant, index, text, secrets };
   } catch (error) {
@@ -98,7 +126,7 @@ if (values.write) {
   if (writes.length > 0) {
     writeFileSync(values.tenants, tenantsText);
     // Check again with what was written: the exit code says whether it is enough.
-    ({ report } = await check());
+    ({ report } = await check(false));
     console.log(`\nWith the new profile: ${doctorLines(report).at(-1) ?? ''}`);
   }
 }
@@ -110,6 +138,18 @@ const writes = values.writes
     })
   : [];
 if (values.writes) console.log(writeLines(writes).join('\n'));
+// The lodging write path, on a test stay booked and cancelled at once: said before it starts.
+const booking = load().tenants[index] ?? tenant;
+if (values.writes && booking.lodging && booking.features.booking) {
+  console.log(`\n${lodgingWriteNotice(booking)}`);
+  const lodgingWrites = await checkLodgingWrites({
+    tenant: booking,
+    profiles: readProfileTexts(values.profiles),
+    secrets: first.secrets.values,
+  });
+  console.log(writeLines(lodgingWrites).slice(2).join('\n'));
+  writes.push(...lodgingWrites);
+}
 
 mkdirSync(values.findings, { recursive: true });
 writeFileSync(

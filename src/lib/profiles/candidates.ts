@@ -1,9 +1,7 @@
-import { valueAt } from '../upstream/profile.ts';
-
 /**
- * Where else an API may keep a field the site needs: the names real APIs use for each of the site's
- * field names (segments of a need such as `category.name` are tried separately). The doctor tries
- * them on an answer and proposes the first that holds a value of the right kind.
+ * Names real APIs use for each of the site's field names (segments of a need such as
+ * `category.name` are tried separately). A hint only: the doctor finds a field by what its values
+ * are (./doctor/field-finder.ts) and uses these to rank places that fit equally well.
  */
 const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   id: ['id', 'uid', 'uuid', 'key', 'identifier', '_id'],
@@ -80,27 +78,6 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   token: ['token', 'access_token', 'api_token', 'plain_text_token'],
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}/;
-const NUMERIC = /^-?\d+(\.\d+)?$/;
-
-/** Whether `value` can be what the site reads as `need` (a date where it reads a date, and so on). */
-function fits(need: string, value: unknown): boolean {
-  if (value === undefined || value === null || value === '') return false;
-  const leaf = need.split('.').at(-1) ?? need;
-  if (['room_types', 'posts'].includes(leaf)) return Array.isArray(value);
-  if (['category', 'tag', 'author'].includes(leaf)) return typeof value === 'object';
-  if (Array.isArray(value) || typeof value === 'object') return false;
-  if (/_at$|_on$|^check_(in|out)$/.test(leaf)) return typeof value === 'string' && DATE.test(value);
-  if (['price', 'total_price', 'available_rooms', 'max_occupancy', 'page_count'].includes(leaf)) {
-    return typeof value === 'number' || (typeof value === 'string' && NUMERIC.test(value));
-  }
-  if (leaf === 'currency') return typeof value === 'string' && /^[A-Z]{3}$/.test(value);
-  if (leaf === 'email') return typeof value === 'string' && value.includes('@');
-  if (leaf === 'id' || leaf.endsWith('_id'))
-    return typeof value === 'number' || typeof value === 'string';
-  return typeof value === 'string' || typeof value === 'number';
-}
-
 /** Every path the synonyms give for `need` (each dotted segment expanded), the need itself first. */
 function spellings(need: string): string[] {
   if (SYNONYMS[need]) return [...SYNONYMS[need]];
@@ -115,15 +92,25 @@ function spellings(need: string): string[] {
   );
 }
 
-/** Candidate places of `need` in `item` (an answer's raw item), best first. */
-export function candidatePaths(item: unknown, need: string): { path: string; value: unknown }[] {
-  const seen = new Set<string>();
-  const found: { path: string; value: unknown }[] = [];
-  for (const path of spellings(need)) {
-    if (seen.has(path)) continue;
-    seen.add(path);
-    const value = valueAt(item, path);
-    if (fits(need, value)) found.push({ path, value });
-  }
-  return found;
+/** The words of a name: `grandTotal`, `grand_total`, `grand-total.amount` → grand, total, amount. */
+function tokens(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/**
+ * How well the name at `path` reads as `need`: 6 the same, 4 a usual other name, 2 a word in
+ * common (`grand_total` for `total_price`), 0 none.
+ */
+export function nameHint(path: string, need: string): number {
+  if (path === need) return 6;
+  if (spellings(need).includes(path)) return 4;
+  const leaf = need.split('.').at(-1) ?? need;
+  const last = path.split('.').at(-1) ?? path;
+  if (last === leaf || (SYNONYMS[leaf] ?? []).includes(last)) return 3;
+  const wanted = new Set(tokens(need).filter((t) => t !== 'at'));
+  return tokens(path).some((t) => wanted.has(t)) ? 2 : 0;
 }

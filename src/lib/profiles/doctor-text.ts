@@ -1,8 +1,12 @@
 import type { DoctorReport } from './doctor.ts';
+import { targetLine } from './doctor/target.ts';
 
 /** The doctor's report as lines for a terminal (never a token: the report holds none). */
 export function doctorLines(report: DoctorReport): string[] {
-  const lines: string[] = [`Doctor for tenant "${report.tenant}" (${report.calls} upstream calls)`];
+  const lines: string[] = [
+    `Doctor for tenant "${report.tenant}" (${report.calls} upstream calls)`,
+    ...(report.services ?? []).map(targetLine),
+  ];
   for (const op of report.operations) {
     const rate = op.rateLimit['x-ratelimit-remaining']
       ? ` · rate limit ${op.rateLimit['x-ratelimit-remaining']}/${op.rateLimit['x-ratelimit-limit'] ?? '?'} left`
@@ -10,12 +14,21 @@ export function doctorLines(report: DoctorReport): string[] {
     const head = op.notAt
       ? `${op.service} ${op.operation}: ${op.method} ${op.notAt} → 404, found at ${op.path ?? '?'} (proposed)`
       : `${op.service} ${op.operation}: ${op.method} ${op.path ?? '?'}`;
+    // Every path tried, when the first was not the one: what the search looked at.
+    const tried =
+      op.tried && op.tried.length > 1
+        ? [`    tried: ${op.tried.map((t) => `${t.path} ${t.status}`).join(', ')}`]
+        : [];
     if (op.skipped) {
-      lines.push(`- ${head} · skipped: ${op.skipped}`);
+      lines.push(`- ${head} · skipped: ${op.skipped}`, ...tried);
       continue;
     }
     if (!op.reachable) {
-      lines.push(`✗ ${head} · not reachable`);
+      lines.push(`✗ ${head} · not reachable`, ...tried);
+      continue;
+    }
+    if (op.hint) {
+      lines.push(`✗ ${head} → ${op.status ?? '-'} · ${op.hint}`);
       continue;
     }
     const envelope = op.envelope.at
@@ -27,13 +40,26 @@ export function doctorLines(report: DoctorReport): string[] {
     // ✓ readable as configured, ~ readable with the proposed entries, ✗ not readable.
     const mark = asIs ? '✓' : readable ? '~' : '✗';
     lines.push(`${mark} ${head}${op.notAt ? '' : ` → ${op.status ?? '-'}`}${envelope}${rate}`);
+    lines.push(...tried);
     for (const field of op.fields) {
+      const also = field.alternatives?.length
+        ? ` · also fits: ${field.alternatives.join(', ')}`
+        : '';
       const where = field.found
-        ? `${field.path}${field.proposed ? ' (proposed)' : ''}${field.sample === undefined ? '' : ` = ${field.sample}`}`
+        ? `${field.path}${field.proposed ? ' (proposed)' : ''}${field.sample === undefined ? '' : ` = ${field.sample}`}${also}`
         : 'not found';
       lines.push(`    ${field.found ? (field.proposed ? '~' : '✓') : '✗'} ${field.need}: ${where}`);
     }
     if (op.issues) lines.push(`    the site's schema says: ${op.issues}`);
+    const gaps = op.fields.filter((f) => !f.found).map((f) => f.need);
+    if (gaps.length > 0 && op.shape) {
+      // What the answer has, beside what was not found: a person settles it with --map.
+      lines.push(
+        `    not decided: ${gaps.join(', ')}; the answer has (first record):`,
+        ...op.shape.map((line) => `      ${line}`),
+        `    settle with: npm run doctor -- ${report.tenant} ${gaps.map((g) => `--map ${op.operation}.${g}=<path>`).join(' ')}`,
+      );
+    }
   }
   const services = Object.entries(report.proposals);
   if (services.length > 0) {

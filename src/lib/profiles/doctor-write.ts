@@ -31,7 +31,11 @@ function compact(op: OperationProfile): Record<string, unknown> {
 export function profileWrites(report: DoctorReport, tenant: Tenant): ProfileWrite[] {
   const writes: ProfileWrite[] = [];
   for (const service of ['publishing', 'lodging'] as const) {
-    const proposals = report.proposals[service];
+    const gaps = report.operations
+      .filter((op) => op.service === service)
+      .flatMap((op) => op.fields.filter((f) => !f.found).map((f) => `${op.operation}.${f.need}`));
+    // A stub names what is still not found: the profile is written for it too.
+    const proposals = report.proposals[service] ?? (gaps.length > 0 ? {} : undefined);
     if (!proposals) continue;
     const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
     const name = `${tenant.id}-${service}`;
@@ -53,7 +57,11 @@ export function profileWrites(report: DoctorReport, tenant: Tenant): ProfileWrit
     const file = {
       $schema: '../profile.schema.json',
       service,
-      description: `${tenant.name}'s ${service} API, as npm run doctor found it on ${report.at.slice(0, 10)}.`,
+      description: `${tenant.name}'s ${service} API, as npm run doctor found it on ${report.at.slice(0, 10)}.${
+        gaps.length > 0
+          ? ` Not found yet: ${gaps.join(', ')}; settle each with npm run doctor -- ${tenant.id} --write --map <operation>.<need>=<path>.`
+          : ''
+      }`,
       ...(base && { extends: base }),
       operations,
     };

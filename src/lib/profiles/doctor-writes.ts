@@ -10,12 +10,15 @@ import type { ProfileTexts } from './schema.ts';
 /**
  * `npm run doctor -- <tenant> --writes`: the subscriber's account journey as the site makes it
  * (its own publishing client and the tenant's profile): register a throwaway account, sign in with
- * it, read it back, sign out. Only on request: it leaves that account on the API. Comments,
- * guests and bookings are never written: they would show on the site or hold a real room.
+ * it, read it back, sign out. Only on request: it leaves that account on the API. Comments are
+ * never written (they would show on the site); a tenant that books also has its lodging writes
+ * proven on a test stay booked and cancelled at once (./doctor/lodging-writes.ts).
  */
 
 export interface WriteReport {
-  operation: 'auth.register' | 'auth.login' | 'auth.me' | 'auth.logout';
+  /** Publishing unless said (the lodging writes: ./doctor/lodging-writes.ts). */
+  service?: 'publishing' | 'lodging' | undefined;
+  operation: string;
   method: string;
   path: string;
   ok: boolean;
@@ -30,7 +33,7 @@ export interface WriteCheckOptions {
   email?: string;
 }
 
-const failure = (error: unknown): string => {
+export const failure = (error: unknown): string => {
   const kind = classify(error).kind;
   const message = error instanceof Error ? error.message : String(error);
   return `${kind}: ${message.length > 160 ? `${message.slice(0, 157)}…` : message}`;
@@ -45,7 +48,7 @@ export async function checkWrites(options: WriteCheckOptions): Promise<WriteRepo
     upstream: createUpstream(),
     profile,
   });
-  const where = (operation: WriteReport['operation']) => {
+  const where = (operation: 'auth.register' | 'auth.login' | 'auth.me' | 'auth.logout') => {
     const declared = PUBLISHING_OPERATIONS[operation];
     const op = profile?.operations[operation];
     return {
@@ -58,7 +61,7 @@ export async function checkWrites(options: WriteCheckOptions): Promise<WriteRepo
   const password = randomBytes(18).toString('base64url');
   const reports: WriteReport[] = [];
   const step = async <T>(
-    operation: WriteReport['operation'],
+    operation: 'auth.register' | 'auth.login' | 'auth.me' | 'auth.logout',
     run: () => Promise<T>,
     describe: (value: T) => string,
   ): Promise<T | undefined> => {
@@ -104,7 +107,8 @@ export function writeLines(reports: readonly WriteReport[]): string[] {
     '',
     'Writes (--writes: a throwaway account was registered on the API):',
     ...reports.map(
-      (r) => `${r.ok ? '✓' : '✗'} publishing ${r.operation}: ${r.method} ${r.path} · ${r.detail}`,
+      (r) =>
+        `${r.ok ? '✓' : '✗'} ${r.service ?? 'publishing'} ${r.operation}: ${r.method} ${r.path} · ${r.detail}`,
     ),
   ];
 }

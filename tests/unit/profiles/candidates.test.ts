@@ -1,30 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { candidatePaths } from '../../../src/lib/profiles/candidates.ts';
+import { fieldCandidates } from '../../../src/lib/profiles/doctor/field-finder.ts';
+import { nameHint } from '../../../src/lib/profiles/candidates.ts';
 
-describe('where else an answer may keep a field', () => {
-  const article = {
-    uid: 7,
-    headline: 'Harbour reopens',
-    handle: 'harbour-reopens',
-    date: 'yesterday',
-    published_on: '2026-11-22',
-    section: { label: 'Harbour', handle: 'harbour' },
-    price: { total: '240.00', currency_code: 'EUR' },
-    currency_code: 'eur',
-  };
-
+describe('names as a hint', () => {
   it.each([
-    ['title', 'headline'],
-    ['slug', 'handle'],
-    ['category.name', 'section.label'],
-    ['total_price', 'price.total'],
-  ])('%s → %s', (need, path) => {
-    expect(candidatePaths(article, need)[0]?.path).toBe(path);
+    ['title', 'title', 6],
+    ['headline', 'title', 4],
+    ['section.label', 'category.name', 4],
+    ['price.total', 'total_price', 4],
+    ['grandTotal', 'total_price', 2],
+    ['zz', 'title', 0],
+  ])('%s for %s: %i', (path, need, score) => {
+    expect(nameHint(path, need)).toBe(score);
   });
 
-  it('takes only a value of the right kind: a date for a date, a currency code for a currency', () => {
+  it('only among places whose values fit: a date for a date, a currency code for a currency', () => {
+    const article = {
+      date: 'yesterday',
+      published_on: '2026-11-22',
+      currency_code: 'eur',
+    };
     // `date` holds no date, so `published_on` wins; `currency_code` is not a code (lower case).
-    expect(candidatePaths(article, 'published_at').map((c) => c.path)).toEqual(['published_on']);
-    expect(candidatePaths(article, 'currency')).toEqual([]);
+    expect(fieldCandidates([article], 'published_at', { ids: {} }).map((c) => c.path)).toEqual([
+      'published_on',
+    ]);
+    expect(fieldCandidates([article], 'currency', { ids: {} })).toEqual([]);
   });
 });

@@ -1,0 +1,175 @@
+import { valueAt } from '../../upstream/profile.ts';
+import { nameHint } from '../candidates.ts';
+import {
+  isCount,
+  isCurrencyCode,
+  isDateIn,
+  isEmail,
+  isHtml,
+  isIdentifier,
+  isIsoDate,
+  isSlug,
+  isStatusSet,
+  isStayTotal,
+  isText,
+  isUrl,
+  joins,
+  leafPaths,
+  moneyValue,
+} from './matchers.ts';
+
+/**
+ * Where a needed field is, found by what its values are and how they join, the name only a hint:
+ * every place in the records is tried, kept when its values fit the need on every record, and ranked
+ * by the evidence (an id that equals one seen in another answer, a total that is nights × a nightly
+ * rate beside it), then by how its name reads.
+ */
+
+/** What the doctor knows from other answers. */
+export interface Evidence {
+  /** Ids seen elsewhere, by what they identify: `property`, `room`, `guest`. */
+  ids: Record<string, Set<string>>;
+  /** The stay availability was asked for. */
+  stay?: { from: string; to: string; nights: number } | undefined;
+}
+
+export interface FieldCandidate {
+  path: string;
+  /** Whether the values fit on every record (else on some). */
+  holdsAll: boolean;
+  /** Evidence beyond the kind: a join or a stay total. */
+  joined: boolean;
+  score: number;
+}
+
+type Values = readonly unknown[];
+type Fit = (values: Values, records: Values, path: string, ev: Evidence) => boolean;
+
+const every =
+  (test: (value: unknown) => boolean): Fit =>
+  (values) =>
+    values.every(test);
+const distinct = (values: Values) => new Set(values.map(String)).size === values.length;
+const joinsAll =
+  (kind: string): Fit =>
+  (values, _r, _p, ev) => {
+    const ids = ev.ids[kind];
+    return ids !== undefined && ids.size > 0 && values.every((v) => joins(v, ids));
+  };
+
+/** How each field the site reads is recognised (by its last name segment). */
+const FITS: Readonly<Record<string, Fit>> = {
+  id: (values) => values.every(isIdentifier) && distinct(values),
+  slug: (values) => values.every(isSlug) && distinct(values),
+  // A booking's reference: a code (`TH-0999`, `BK-JUSPNX`), one per booking; no status word.
+  reference: (values) =>
+    values.every(
+      (v) => typeof v === 'string' && /^[\w-]{3,40}$/.test(v) && /\d|^[A-Z0-9-]+$/.test(v),
+    ) && distinct(values),
+  title: every(isText),
+  name: every(isText),
+  first_name: every(isText),
+  last_name: every(isText),
+  city: every(isText),
+  author_name: every(isText),
+  content: every((v) => isHtml(v) || isText(v)),
+  published_at: every(isIsoDate),
+  created_at: every(isIsoDate),
+  check_in: every(isIsoDate),
+  check_out: every(isIsoDate),
+  price: every((v) => moneyValue(v) !== undefined),
+  total_price: every((v) => moneyValue(v) !== undefined),
+  currency: every(isCurrencyCode),
+  email: every(isEmail),
+  status: (values) => isStatusSet(values),
+  interval: (values) => isStatusSet(values),
+  available_rooms: every((v) => isCount(v)),
+  max_occupancy: every((v) => isCount(v, 50)),
+  page_count: every((v) => isCount(v, 2000)),
+  cover_image_url: every(isUrl),
+  token: every((v) => typeof v === 'string' && v.length >= 16 && !/\s/.test(v)),
+  posts: every((v) => Array.isArray(v)),
+  room_types: every((v) => Array.isArray(v)),
+  room_type_id: every(isIdentifier),
+  property_id: every(isIdentifier),
+  guest_id: every(isIdentifier),
+};
+
+/** Joins that make a candidate certain: the id of another answer's record. */
+const JOINS: Readonly<Record<string, Fit>> = {
+  room_type_id: joinsAll('room'),
+  property_id: joinsAll('property'),
+  guest_id: joinsAll('guest'),
+};
+
+/** A date inside the asked stay; a total that is the nights × a nightly rate beside it. */
+function stayEvidence(leaf: string, values: Values, records: Values, ev: Evidence): boolean {
+  const stay = ev.stay;
+  if (!stay) return false;
+  if (leaf === 'check_in' || leaf === 'check_out')
+    return values.every((v) => isDateIn(v, stay.from, stay.to));
+  if (leaf !== 'total_price') return false;
+  return records.every((record, i) =>
+    leafPaths(record, 2).some(
+      ({ value }) => value !== values[i] && isStayTotal(values[i], stay.nights, value),
+    ),
+  );
+}
+
+/** Of dates, `check_in` is the earlier and `check_out` the later of a record's two. */
+function dateOrder(leaf: string, path: string, records: Values, taken: readonly string[]): number {
+  if (leaf !== 'check_in' && leaf !== 'check_out') return 0;
+  const dates = (record: unknown) =>
+    leafPaths(record, 2)
+      .filter(({ path: p, value }) => isIsoDate(value) && !taken.includes(p))
+      .map(({ value }) => String(value).slice(0, 10))
+      .sort();
+  const own = records.map((r) => String(valueAt(r, path)).slice(0, 10));
+  const fits = records.every((record, i) => {
+    const all = dates(record);
+    return leaf === 'check_in' ? own[i] === all[0] : own[i] === all.at(-1);
+  });
+  return fits ? 2 : 0;
+}
+
+/** Needs read as words for people: words with a space or a capital beat a slug's. */
+const TEXT_NEEDS = new Set(['title', 'name', 'first_name', 'last_name', 'city', 'author_name']);
+
+/** Places in `records` where `need` fits, best first (those holding on every record first). */
+export function fieldCandidates(
+  records: Values,
+  need: string,
+  ev: Evidence,
+  taken: readonly string[] = [],
+): FieldCandidate[] {
+  const leaf = need.split('.').at(-1) ?? need;
+  const fit = FITS[need.replace('.', '_')] ?? FITS[leaf] ?? every(isText);
+  const depth = need.split('.').length;
+  const paths = new Set(records.flatMap((record) => leafPaths(record).map((l) => l.path)));
+  const found: FieldCandidate[] = [];
+  for (const path of paths) {
+    if (taken.includes(path)) continue;
+    const values = records.map((record) => valueAt(record, path));
+    const present = values.filter((v) => v !== undefined && v !== null && v !== '');
+    if (present.length === 0 || !fit(present, records, path, ev)) continue;
+    const holdsAll = present.length === values.length;
+    const joined =
+      (JOINS[leaf]?.(present, records, path, ev) ?? false) ||
+      stayEvidence(leaf, present, records, ev);
+    const score =
+      (holdsAll ? 100 : 0) +
+      (joined ? 20 : 0) +
+      dateOrder(leaf, path, records, taken) +
+      (leaf === 'content' && present.some((v) => isHtml(v) || String(v).length > 40) ? 1 : 0) +
+      (TEXT_NEEDS.has(leaf) && present.some((v) => typeof v === 'string' && /\s|[A-Z]/.test(v))
+        ? 1
+        : 0) +
+      nameHint(path, need) +
+      (path.split('.').length === depth ? 1 : 0);
+    found.push({ path, holdsAll, joined, score });
+  }
+  // Equal evidence: the place that comes first in the record (APIs keep `name` before `city`,
+  // a first name before a last name).
+  const order = [...paths];
+  return found.sort((a, b) => b.score - a.score || order.indexOf(a.path) - order.indexOf(b.path));
+}

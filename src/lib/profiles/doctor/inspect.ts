@@ -1,0 +1,219 @@
+import { issuesSummary } from '../../failures/fields.ts';
+import {
+  fillPath,
+  findItem,
+  findList,
+  missingNeeds,
+  reshapeBody,
+  valueAt,
+} from '../../upstream/profile.ts';
+import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
+import type { OperationReport } from '../doctor.ts';
+import {
+  PAGE_SIZE,
+  PAGE_SIZE_NAMES,
+  findEnvelope,
+  mergeOp,
+  proposeField,
+  proposeListMeta,
+} from './answer-shape.ts';
+import type { Answer } from './http.ts';
+import type { ServiceRun } from './run.ts';
+import { shapeLines } from './shape.ts';
+
+/** One operation's answer, as the doctor inspects it. */
+export interface Inspection {
+  operation: string;
+  declared: OperationNeeds;
+  op: OperationProfile | undefined;
+  entry: OperationReport;
+  answer: Answer;
+  params: Record<string, string>;
+  query: Record<string, string>;
+}
+
+function sample(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 48 ? `${text.slice(0, 45)}…` : text;
+}
+
+/** The answer as the site's schema reads it with the profile and the proposals so far. */
+function evaluate(run: ServiceRun, at: Inspection, working: OperationProfile) {
+  const { declared } = at;
+  const shaped = reshapeBody(at.answer.body, working, declared.kind);
+  const schema = run.reads[at.operation];
+  const parsed = schema
+    ? schema.safeParse(shaped)
+    : ({ success: false, error: { issues: [] } } as const);
+  const parsedSample: unknown = parsed.success
+    ? declared.kind === 'list'
+      ? (parsed.data as { items: unknown[] }).items[0]
+      : parsed.data
+    : undefined;
+  const data = valueAt(shaped, 'data');
+  // Every record as the profile reads it so far: fields are judged on all of them.
+  const records: unknown[] =
+    declared.kind === 'list' ? (Array.isArray(data) ? data : []) : data === undefined ? [] : [data];
+  return { parsed, parsedSample, rawShaped: records[0], records };
+}
+type State = ReturnType<typeof evaluate>;
+
+/** The needs the schema's reading lacks; where it dropped a list to empty, the answer's own is judged. */
+function missingOf(state: State, needs: readonly string[]): string[] {
+  if (!state.parsed.success) return missingNeeds(state.rawShaped, needs);
+  return needs.filter((need) => {
+    const split = need.indexOf('[].');
+    const list = valueAt(state.parsedSample, split >= 0 ? need.slice(0, split) : need);
+    if (Array.isArray(list) && list.length === 0) {
+      const raw = valueAt(state.rawShaped, split >= 0 ? need.slice(0, split) : need);
+      return !Array.isArray(raw) || missingNeeds(state.rawShaped, [need]).length > 0;
+    }
+    return missingNeeds(state.parsedSample, [need]).length > 0;
+  });
+}
+
+/** More items than asked for: the API reads the page size under another name. */
+async function findPageSizeName(run: ServiceRun, at: Inspection, working: OperationProfile) {
+  const items = findList(at.answer.body, working.envelope) ?? [];
+  if (items.length <= PAGE_SIZE || run.pageSizeName) return;
+  for (const name of PAGE_SIZE_NAMES) {
+    const tried = await run.getter.get(fillPath(at.entry.path ?? '', at.params), {
+      ...at.query,
+      [name]: String(PAGE_SIZE),
+    });
+    const list = tried && findList(tried.body, working.envelope);
+    if (list && list.length <= PAGE_SIZE) {
+      run.pageSizeName = name;
+      return;
+    }
+  }
+}
+
+/** The report's field lines and the unmapped entries of one operation. */
+function recordFields(run: ServiceRun, at: Inspection, state: State, working: OperationProfile) {
+  const { entry, operation, declared } = at;
+  const { service, report } = run;
+  const missing = new Set(missingOf(state, declared.needs));
+  const mapped = working.fields ?? {};
+  const proposal = run.proposals[operation];
+  const proposedFields = proposal?.fields ?? {};
+  const read: unknown = state.parsedSample ?? state.rawShaped;
+  entry.fields = declared.needs.map((need) => ({
+    need,
+    found: !missing.has(need),
+    path: (proposedFields[need] ?? mapped[need])?.join(' | ') ?? need,
+    ...(proposedFields[need] && { proposed: true }),
+    sample: missing.has(need) ? undefined : sample(valueAt(read, need.split('[].')[0] ?? need)),
+  }));
+  if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);
+  if (missing.size > 0) entry.shape = shapeLines(state.records);
+  // Unmapped until the profile says it: fields not found, and those only a proposal reads.
+  for (const field of entry.fields) {
+    if (!field.found) report.unmapped.push(`${service} ${operation} → ${field.need}: not found`);
+    else if (field.proposed) {
+      report.unmapped.push(`${service} ${operation} → ${field.need}: at ${field.path} (proposed)`);
+    }
+  }
+  if (proposal?.path)
+    report.unmapped.push(`${service} ${operation} → path ${proposal.path} (proposed)`);
+  if (proposal?.envelope) {
+    report.unmapped.push(
+      `${service} ${operation} → envelope ${proposal.envelope.join(' | ')} (proposed)`,
+    );
+  }
+}
+
+/**
+ * Where the other needs of the operation are read (their proposals, or their own names where the
+ * answer has them), relative to the records `need` is looked for in: not to be taken twice.
+ */
+function takenPaths(
+  need: string,
+  needs: readonly string[],
+  working: OperationProfile,
+  missing: readonly string[],
+): string[] {
+  const split = need.indexOf('[].');
+  const prefix = split >= 0 ? need.slice(0, split + 3) : '';
+  return needs
+    .filter(
+      (other) =>
+        other !== need && other.startsWith(prefix) && !other.slice(prefix.length).includes('[].'),
+    )
+    .flatMap((other) => {
+      // The site's own name too: a mapped field is copied there.
+      const own = other.slice(prefix.length);
+      return [...(working.fields?.[other] ?? []), ...(missing.includes(other) ? [] : [own])];
+    });
+}
+
+/** Ids the later reads join to: the property's rooms, the guests. */
+function collectIds(run: ServiceRun, operation: string, records: readonly unknown[]): void {
+  const ids = run.evidence.ids;
+  const add = (kind: string, value: unknown) => {
+    if (typeof value !== 'string' && typeof value !== 'number') return;
+    (ids[kind] ??= new Set()).add(String(value));
+  };
+  for (const record of records) {
+    if (operation === 'properties.list') add('property', valueAt(record, 'id'));
+    if (operation === 'guests.list') add('guest', valueAt(record, 'id'));
+    if (operation === 'properties.get') {
+      const rooms = valueAt(record, 'room_types');
+      if (Array.isArray(rooms)) for (const room of rooms) add('room', valueAt(room, 'id'));
+    }
+  }
+}
+
+/** Envelope, page fields and each needed field of one answer, with proposals where they are not. */
+export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<void> {
+  const { operation, declared, entry, answer } = at;
+  const working = () => mergeOp(at.op, run.proposals[operation] ?? {});
+  const envelope = findEnvelope(answer.body, declared, working());
+  entry.envelope = { recognised: envelope.recognised, at: envelope.at };
+  if (envelope.propose !== undefined) {
+    run.proposals[operation] = mergeOp(run.proposals[operation], { envelope: [envelope.propose] });
+  }
+  if (declared.kind === 'list') {
+    proposeListMeta(answer.body, operation, run.proposals);
+    await findPageSizeName(run, at, working());
+  }
+  let state = evaluate(run, at, working());
+  const alternatives = new Map<string, string[]>();
+  const raw =
+    declared.kind === 'list'
+      ? findList(answer.body, working().envelope)?.[0]
+      : findItem(answer.body, working().envelope);
+  if (raw === undefined) {
+    entry.skipped = 'the list is empty: nothing to check its fields on';
+    return;
+  }
+  // A list's first record (its links name details) and an item (its links name nested reads).
+  run.rawItems.set(operation, raw);
+  // Rounds: a list found in one round shows what its elements lack in the next.
+  for (let round = 0, proposed = true; proposed && round < 3; round++) {
+    proposed = false;
+    for (const need of missingOf(state, declared.needs)) {
+      // An earlier entry (the list a field lives in) may have made it readable.
+      if (!missingOf(state, declared.needs).includes(need)) continue;
+      const records = state.records.length > 0 ? state.records : [raw];
+      const taken = takenPaths(need, declared.needs, working(), missingOf(state, declared.needs));
+      const proposal = proposeField(records, need, run.evidence, taken);
+      if (!proposal) continue;
+      run.proposals[operation] = mergeOp(run.proposals[operation], {
+        fields: { [need]: [proposal.path] },
+      });
+      if (proposal.alternatives.length > 0) alternatives.set(need, proposal.alternatives);
+      state = evaluate(run, at, working());
+      proposed = true;
+    }
+  }
+  recordFields(run, at, state, working());
+  for (const field of entry.fields) {
+    const others = alternatives.get(field.need);
+    if (others && field.proposed) field.alternatives = others;
+  }
+  if (state.parsed.success && state.parsedSample !== undefined)
+    run.samples.set(operation, state.parsedSample);
+  collectIds(run, operation, state.records);
+}

@@ -1,0 +1,90 @@
+/**
+ * Links an API gives itself: an index at its base address (`{ "links": { "articles": "/articles" } }`,
+ * HAL `_links`, a plain list of URLs) and the addresses inside its records (`url`, `self`). The doctor
+ * tries them before its own spellings: an API that says where things are is not guessed at.
+ */
+
+/** The path below `baseUrl` of a link (absolute, or starting with `/`), or undefined. */
+export function pathBelow(link: string, baseUrl: string): string | undefined {
+  let url: URL;
+  let base: URL;
+  try {
+    base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    url = new URL(link, base);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== base.origin) return undefined;
+  const prefix = base.pathname.replace(/\/$/, '');
+  let path = url.pathname;
+  // A link written relative to the host (`/api/v1/articles`) or to the base (`/articles`).
+  if (prefix && path.startsWith(`${prefix}/`)) path = path.slice(prefix.length);
+  else if (/^https?:/.test(link)) return undefined;
+  path = path.replace(/\/+$/, '');
+  return path.length > 1 && !/\.(png|jpe?g|gif|svg|webp|avif|css|js|html?)$/i.test(path)
+    ? path
+    : undefined;
+}
+
+/** Every string in `body` (at any depth) that is a link below `baseUrl`, as paths, in order. */
+export function linksIn(body: unknown, baseUrl: string, depth = 0): string[] {
+  if (depth > 6) return [];
+  if (typeof body === 'string') {
+    const path = /^(https?:\/\/|\/)/.test(body) ? pathBelow(body, baseUrl) : undefined;
+    return path ? [path] : [];
+  }
+  const values = Array.isArray(body)
+    ? body
+    : body && typeof body === 'object'
+      ? Object.values(body)
+      : [];
+  return [...new Set(values.flatMap((value) => linksIn(value, baseUrl, depth + 1)))];
+}
+
+/**
+ * A detail path template from an item's own link: the link that holds the item's `slug` (or id)
+ * as a segment, with that segment as `{param}` (`/articles/harbour-reopens` → `/articles/{slug}`).
+ */
+export function templateFromLinks(
+  item: unknown,
+  key: string,
+  param: string,
+  baseUrl: string,
+): string | undefined {
+  const encoded = encodeURIComponent(key);
+  for (const path of linksIn(item, baseUrl)) {
+    const segments = path.split('/');
+    // The item's own address ends with its key; one that goes on is a nested read's.
+    const last = segments.length - 1;
+    if (last > 0 && (segments[last] === encoded || segments[last] === key)) {
+      segments[last] = `{${param}}`;
+      return segments.join('/');
+    }
+  }
+  return undefined;
+}
+
+/** The last word of a path, for matching a link to a resource's spellings (`/v1/Articles/` → `articles`). */
+export function lastSegment(path: string): string {
+  return path.split('/').filter(Boolean).at(-1) ?? '';
+}
+
+/**
+ * A path template for a read nested below an item, from the item's own links: a link that goes on
+ * past the item's key (`/quays/7/berths` → `/quays/{propertyId}/berths`).
+ */
+export function nestedFromLinks(
+  item: unknown,
+  key: string,
+  param: string,
+  baseUrl: string,
+): string[] {
+  const encoded = encodeURIComponent(key);
+  return linksIn(item, baseUrl).flatMap((path) => {
+    const segments = path.split('/');
+    const at = segments.findIndex((segment) => segment === encoded || segment === key);
+    if (at <= 0 || at === segments.length - 1) return [];
+    segments[at] = `{${param}}`;
+    return [segments.join('/')];
+  });
+}

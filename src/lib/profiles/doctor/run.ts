@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import type { OperationNeeds, OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
+import type { DoctorOptions, DoctorReport } from '../doctor.ts';
+import type { ProfileService } from '../schema.ts';
+import type { Evidence } from './field-finder.ts';
+import type { Getter } from './http.ts';
+
+/** What the doctor keeps while it reads one service's operations in order. */
+export interface ServiceRun {
+  service: ProfileService;
+  options: DoctorOptions;
+  report: DoctorReport;
+  baseUrl: string;
+  catalogue: Record<string, OperationNeeds>;
+  reads: Record<string, z.ZodType>;
+  profile: ServiceProfile | undefined;
+  /** Profile entries proposed so far, per operation. */
+  proposals: Record<string, OperationProfile>;
+  /** Paths found: operation → template. */
+  found: Map<string, string>;
+  /** What the site's schema read of each operation (its first item for a list). */
+  samples: Map<string, unknown>;
+  /** The raw first record of each list (its links, its ids). */
+  rawItems: Map<string, unknown>;
+  /** Ids and the asked stay, for judging fields by how they join (./field-finder.ts). */
+  evidence: Evidence;
+  getter: Getter;
+  index: () => Promise<string[]>;
+  maxCalls: number;
+  /** The API's name for `per_page`, when it reads the page size under another. */
+  pageSizeName?: string | undefined;
+}

@@ -1,0 +1,259 @@
+import type { z } from 'zod';
+import * as lodgingSchemas from '../../lodging/schema.ts';
+import { LODGING_OPERATIONS } from '../../lodging/operations.ts';
+import { PUBLISHING_OPERATIONS } from '../../publishing/operations.ts';
+import * as publishingSchemas from '../../publishing/schema.ts';
+import type { Tenant } from '../../tenants/schema.ts';
+import { renameKeys, valueAt } from '../../upstream/profile.ts';
+import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
+import type { DoctorOptions, DoctorReport, OperationReport } from '../doctor.ts';
+import { resolveProfile } from '../schema.ts';
+import type { ProfileService } from '../schema.ts';
+import { mergeOp } from './answer-shape.ts';
+import { createGetter, lodgingToken } from './http.ts';
+import { inspectAnswer } from './inspect.ts';
+import { judgeList } from './judge.ts';
+import { indexReader, searchPath } from './path-search.ts';
+import type { ServiceRun } from './run.ts';
+import { authHint } from './target.ts';
+
+const PUBLISHING_READS: Record<string, z.ZodType> = {
+  'posts.list': publishingSchemas.postListSchema,
+  'posts.get': publishingSchemas.singlePostSchema,
+  'categories.list': publishingSchemas.categoryListSchema,
+  'categories.get': publishingSchemas.categoryDetailSchema,
+  'tags.list': publishingSchemas.tagListSchema,
+  'tags.get': publishingSchemas.tagDetailSchema,
+  'plans.list': publishingSchemas.planListSchema,
+  'plans.get': publishingSchemas.singlePlanSchema,
+  'epaper.list': publishingSchemas.editionListSchema,
+  'epaper.get': publishingSchemas.singleEditionSchema,
+  'streams.list': publishingSchemas.streamListSchema,
+  'streams.get': publishingSchemas.singleStreamSchema,
+  'comments.list': publishingSchemas.commentListSchema,
+};
+
+const LODGING_READS: Record<string, z.ZodType> = {
+  'properties.list': lodgingSchemas.propertyListSchema,
+  'properties.get': lodgingSchemas.singlePropertySchema,
+  'properties.availability': lodgingSchemas.singleAvailabilitySchema,
+  'bookings.list': lodgingSchemas.bookingListSchema,
+  'guests.list': lodgingSchemas.guestListSchema,
+};
+
+/** Where a detail read takes its path parameter from: the list read before it. */
+const PARAM_FROM: Record<string, { list: string; param: string; field: string }> = {
+  'posts.get': { list: 'posts.list', param: 'slug', field: 'slug' },
+  'categories.get': { list: 'categories.list', param: 'slug', field: 'slug' },
+  'tags.get': { list: 'tags.list', param: 'slug', field: 'slug' },
+  'plans.get': { list: 'plans.list', param: 'slug', field: 'slug' },
+  'epaper.get': { list: 'epaper.list', param: 'slug', field: 'slug' },
+  'streams.get': { list: 'streams.list', param: 'slug', field: 'slug' },
+  'comments.list': { list: 'posts.list', param: 'postSlug', field: 'slug' },
+};
+
+/** Writes at the collection of a list: the list's path and what follows it. */
+const WRITE_PATHS: Record<string, [list: string, suffix: string]> = {
+  'bookings.create': ['bookings.list', ''],
+  'guests.create': ['guests.list', ''],
+  'bookings.cancel': ['bookings.list', '/{id}'],
+};
+
+/** Writes answer with the resource their list shows: they take its field entries. */
+const WRITE_LIKE: Record<string, string> = {
+  'bookings.create': 'bookings.list',
+  'guests.create': 'guests.list',
+  'comments.create': 'comments.list',
+};
+
+function paramsFor(
+  operation: string,
+  tenant: Tenant,
+  samples: Map<string, unknown>,
+): Record<string, string> | undefined {
+  const from = PARAM_FROM[operation];
+  if (from) {
+    const value = valueAt(samples.get(from.list), from.field);
+    return typeof value === 'string' || typeof value === 'number'
+      ? { [from.param]: String(value) }
+      : undefined;
+  }
+  const property = tenant.lodging?.propertyIds[0] ?? '';
+  return { id: property, propertyId: property };
+}
+
+/** The stay the doctor asks availability for: two nights, a month ahead. */
+export function askedStay(now = Date.now()): { check_in: string; check_out: string } {
+  const day = (n: number) => new Date(now + n * 86_400_000).toISOString().slice(0, 10);
+  return { check_in: day(30), check_out: day(32) };
+}
+
+function queryFor(operation: string, declared: OperationNeeds): Record<string, string> {
+  if (operation === 'properties.availability') return { ...askedStay(), guests: '2' };
+  return declared.kind === 'list' ? { per_page: '5' } : {};
+}
+
+/** One read operation: found, read, and its answer inspected (./inspect.ts). */
+async function checkOperation(run: ServiceRun, operation: string, declared: OperationNeeds) {
+  const { service, options, report } = run;
+  const op: OperationProfile | undefined = run.profile?.operations[operation];
+  const entry: OperationReport = {
+    service,
+    operation,
+    method: op?.method ?? declared.method ?? 'GET',
+    reachable: false,
+    envelope: { recognised: false },
+    fields: [],
+    rateLimit: {},
+  };
+  report.operations.push(entry);
+  const params = paramsFor(operation, options.tenant, run.samples);
+  if (params === undefined) {
+    entry.skipped = 'no item to read it with (its list was empty or unreadable)';
+    return;
+  }
+  // What --map settles goes in as a proposal: checked, reported and saved like the doctor's own.
+  const settled = options.maps?.[service]?.[operation];
+  if (settled) run.proposals[operation] = mergeOp(run.proposals[operation], settled);
+  const query = renameKeys(queryFor(operation, declared), op?.rename) ?? {};
+  const template = settled?.path ?? op?.path ?? declared.path;
+  const found = await searchPath({
+    operation,
+    declared,
+    template,
+    params,
+    query,
+    baseUrl: run.baseUrl,
+    found: run.found,
+    rawItems: run.rawItems,
+    index: run.index,
+    get: run.getter.get,
+    judge: declared.kind === 'list' ? judgeList(operation, declared, run.evidence) : undefined,
+  });
+  entry.tried = found.tried;
+  const { answer } = found;
+  if (!answer) {
+    entry.skipped = `not read: the doctor's budget of ${run.maxCalls} calls is spent`;
+    return;
+  }
+  entry.path = found.template;
+  if (settled?.path) entry.notAt = op?.path ?? declared.path;
+  if (found.template !== template) {
+    entry.notAt = template;
+    run.proposals[operation] = mergeOp(run.proposals[operation], { path: found.template });
+  }
+  entry.status = answer.status;
+  entry.rateLimit = answer.rateLimit;
+  entry.reachable = answer.status > 0;
+  if (answer.status < 200 || answer.status >= 300) {
+    const refused = answer.status === 401 || answer.status === 403;
+    if (refused)
+      entry.hint = authHint(service, options.tenant, options.secrets, options.secretsFrom);
+    report.unmapped.push(
+      `${service} ${operation} → ${run.baseUrl}${template} answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`,
+    );
+    return;
+  }
+  run.found.set(operation, found.template);
+  await inspectAnswer(run, { operation, declared, op, entry, answer, params, query });
+}
+
+/** Proposals that follow from all reads: the page size's name, writes like their lists. */
+function finishService(run: ServiceRun): void {
+  const { catalogue, proposals } = run;
+  if (run.pageSizeName) {
+    for (const [operation, declared] of Object.entries(catalogue)) {
+      if (declared.kind !== 'list') continue;
+      proposals[operation] = {
+        ...proposals[operation],
+        rename: { ...proposals[operation]?.rename, per_page: run.pageSizeName },
+      };
+    }
+  }
+  // Writes go to the collection their list was found at (lodging: the contract gives the same).
+  for (const [write, [list, suffix]] of Object.entries(WRITE_PATHS)) {
+    const found = run.found.get(list);
+    const declared = catalogue[list]?.path;
+    if (!(write in catalogue) || !found || found === declared) continue;
+    proposals[write] = mergeOp(proposals[write], { path: `${found}${suffix}` });
+  }
+  // Writes answer with the resource of their list: they take its field entries (and envelope).
+  for (const [write, list] of Object.entries(WRITE_LIKE)) {
+    const fields = proposals[list]?.fields;
+    if (!(write in catalogue) || !fields) continue;
+    const path = write === 'comments.create' ? run.found.get(list) : undefined;
+    proposals[write] = mergeOp(proposals[write], {
+      fields,
+      ...(path && path !== catalogue[write]?.path && { path }),
+    });
+  }
+  if (Object.keys(proposals).length > 0) run.report.proposals[run.service] = proposals;
+  run.report.calls += run.getter.calls();
+}
+
+/** The catalogue's reads, guests before bookings (a booking's guest joins a guest read before). */
+function readOrder(catalogue: Record<string, OperationNeeds>): [string, OperationNeeds][] {
+  const entries = Object.entries(catalogue);
+  const bookings = entries.find(([name]) => name === 'bookings.list');
+  const rest = entries.filter((entry) => entry !== bookings);
+  const at = rest.findIndex(([name]) => name === 'guests.list');
+  return bookings && at >= 0
+    ? [...rest.slice(0, at + 1), bookings, ...rest.slice(at + 1)]
+    : entries;
+}
+
+/** One service's reads, in order (details after the lists that give their parameters). */
+export async function checkService(
+  service: ProfileService,
+  options: DoctorOptions,
+  report: DoctorReport,
+): Promise<void> {
+  const { tenant } = options;
+  const doFetch = options.fetch ?? fetch;
+  const config = service === 'publishing' ? tenant.publishing : tenant.lodging;
+  if (!config) return;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let signInCalls = 0;
+  if (service === 'publishing') {
+    headers['X-Tenant'] = tenant.id;
+    const token = options.secrets.publishingReadToken;
+    if (token) headers['Authorization'] = `Bearer ${token}`;
+  } else {
+    const token = await lodgingToken(tenant, options.secrets, doFetch);
+    signInCalls = token.calls;
+    if (token.value) headers['Authorization'] = `Bearer ${token.value}`;
+  }
+  const maxCalls = options.maxCalls ?? 120;
+  const getter = createGetter({
+    baseUrl: config.baseUrl,
+    headers,
+    fetch: doFetch,
+    maxCalls,
+    timeoutMs: options.timeoutMs ?? 8000,
+  });
+  getter.count(signInCalls);
+  const run: ServiceRun = {
+    service,
+    options,
+    report,
+    baseUrl: config.baseUrl,
+    catalogue: service === 'publishing' ? PUBLISHING_OPERATIONS : LODGING_OPERATIONS,
+    reads: service === 'publishing' ? PUBLISHING_READS : LODGING_READS,
+    profile: resolveProfile(service, config.profile, options.profiles),
+    proposals: {},
+    found: new Map(),
+    samples: new Map(),
+    rawItems: new Map(),
+    evidence: {
+      ids: { property: new Set(tenant.lodging?.propertyIds ?? []) },
+      stay: { from: askedStay().check_in, to: askedStay().check_out, nights: 2 },
+    },
+    getter,
+    index: indexReader(getter.get, config.baseUrl),
+    maxCalls,
+  };
+  for (const [operation, declared] of readOrder(run.catalogue)) {
+    if (declared.read && run.reads[operation]) await checkOperation(run, operation, declared);
+  }
+  finishService(run);
+}

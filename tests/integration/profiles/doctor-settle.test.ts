@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
+import { doctorLines } from '../../../src/lib/profiles/doctor-text.ts';
+import { profileWrites } from '../../../src/lib/profiles/doctor-write.ts';
+import { parseMaps } from '../../../src/lib/profiles/doctor/maps.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+
+// A plan list whose billing period is a one-letter code: no value there reads as an interval, so the
+// doctor shows the answer beside the need, names the gap in the profile it writes, and takes --map.
+const BASE = 'https://settle.example.com/api/v1';
+const plans = [
+  { name: 'Gold', slug: 'gold', price: '9.90', currency: 'EUR', cycle: { unit: 'M', n: 1 } },
+  { name: 'Year', slug: 'year', price: '99.00', currency: 'EUR', cycle: { unit: 'Y', n: 1 } },
+];
+const fakeFetch = ((input: URL | string) => {
+  const path = new URL(String(input)).pathname.replace('/api/v1', '');
+  const body =
+    path === '/plans' ? { data: plans } : path === '/plans/gold' ? { data: plans[0] } : undefined;
+  return Promise.resolve(body ? Response.json(body) : Response.json({}, { status: 404 }));
+}) as typeof fetch;
+
+const tenant = buildTenant({ id: 'settle', name: 'Settle', publishing: { baseUrl: BASE } });
+const run = (maps = {}) =>
+  runDoctor({ tenant, profiles: new Map(), secrets: {}, fetch: fakeFetch, maps });
+
+describe('where the doctor cannot decide', () => {
+  it("prints the answer's shape beside the need and how to settle it", async () => {
+    const report = await run();
+    const lines = doctorLines(report).join('\n');
+    expect(lines).toContain('✗ interval: not found');
+    expect(lines).toContain('not decided: interval; the answer has (first record):');
+    expect(lines).toContain('      cycle.unit: string = M');
+    expect(lines).toContain(
+      'settle with: npm run doctor -- settle --map plans.list.interval=<path>',
+    );
+    expect(report.unmapped).toContain('publishing plans.list → interval: not found');
+  });
+
+  it('writes a stub profile that names the gap', async () => {
+    const [write] = profileWrites(await run(), tenant);
+    const file = JSON.parse(write?.text ?? '{}') as { description: string };
+    expect(file.description).toContain('Not found yet: plans.list.interval;');
+    expect(file.description).toContain('--map <operation>.<need>=<path>');
+  });
+
+  it('--map settles it: checked again, and saved with the proposals', async () => {
+    const report = await run(
+      parseMaps(['plans.list.interval=cycle.unit', 'plans.get.interval=cycle.unit']),
+    );
+    const list = report.operations.find((o) => o.operation === 'plans.list');
+    expect(list?.fields.find((f) => f.need === 'interval')).toMatchObject({
+      found: true,
+      path: 'cycle.unit',
+      sample: 'M',
+    });
+    expect(report.unmapped.filter((u) => u.includes('not found'))).toEqual([]);
+    const [write] = profileWrites(report, tenant);
+    expect(write?.text).toContain('"interval": "cycle.unit"');
+  });
+});
