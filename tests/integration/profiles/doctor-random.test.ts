@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingService } from '../../../src/lib/booking/service.ts';
-import { addDays, todayIn } from '../../../src/lib/booking/dates.ts';
+import { bookingService } from '../../../src/lib/booking/service/service.ts';
+import { addDays, todayIn } from '../../../src/lib/booking/domain/dates.ts';
 import { readProfileTexts } from '../../../src/lib/profiles/files.ts';
 import { resolveProfile } from '../../../src/lib/profiles/schema.ts';
 import { publishingClient } from '../../../src/lib/publishing/client.ts';
