@@ -1,25 +1,78 @@
 /**
- * `node bench/publish-load.ts [--minutes 6] [--skip-build]` (issue 35, "one publish empties the
+ * `node bench/publish-load.ts [--minutes 6] [--measure-from 1] [--restart-at M] [--edge]
+ * [--build <dir>] [--skip-build]`
+ * (issue 35, "one publish empties the
  * tenant"): one `npm start` without Redis and without read tokens (the default anonymous budget)
  * against the mock at its documented limits; three tenants of 63 pages each (189), asked for with a
  * Zipf popularity (rank r weighs 1/r) by visitors from many addresses, four requests a second; a
  * post published every 30 s, in turn on each tenant, with the change watchers on. Reports the 503s
- * after the first minute, overall and by popularity rank. Not a test: figures.
+ * after the first minute (or `--measure-from`), overall and by popularity rank, and every minute's
+ * from the start. Not a test: figures.
  */
 import build from '../tests/deploy/build.ts';
 import { editorOf } from '../tests/deploy/editor.ts';
 import { send } from '../tests/deploy/http.ts';
-import { startDocumentedMock, startSite } from '../tests/deploy/stack.ts';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  edgeConfig,
+  METRICS_TOKEN,
+  startDocumentedMock,
+  startNginx,
+  startSite,
+} from '../tests/deploy/stack.ts';
 
 const at = process.argv.indexOf('--minutes');
 const MINUTES = at > 0 ? Number(process.argv[at + 1]) : 6;
+const option = (name: string): number | undefined => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? Number(process.argv[index + 1]) : undefined;
+};
+/** `--restart-at M`: the server is stopped and started again at minute M (its disk cache kept). */
+const RESTART_AT = option('--restart-at');
+/** `--edge`: the readers go through the shipped nginx edge (deploy/nginx/masthead.conf). */
+const EDGE = process.argv.includes('--edge');
+/** `--build <dir>`: another build to start (another commit's, for a before/after). */
+const BUILD = process.argv.includes('--build')
+  ? process.argv[process.argv.indexOf('--build') + 1]
+  : undefined;
+const from = process.argv.indexOf('--measure-from');
+/** The minute the 503s start to count (1: after the first minute). */
+const MEASURE_FROM = from > 0 ? Number(process.argv[from + 1]) : 1;
 const TENANTS = ['daily-planet', 'harbour-times', 'alpine-post'];
 const PAGES_PER_TENANT = 63;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-if (!process.argv.includes('--skip-build')) build();
+if (!process.argv.includes('--skip-build') && !BUILD) build();
 const mock = await startDocumentedMock();
-const site = await startSite({ mock, env: { WATCH_CHANGES: 'true', UPSTREAM_CACHE_DIR: '' } });
+// A cold start: no disk cache from an earlier run; with `--restart-at`, the first run's cache.
+const cacheDir = mkdtempSync(join(tmpdir(), 'masthead-publish-load-'));
+const site = await startSite({
+  mock,
+  env: {
+    WATCH_CHANGES: 'true',
+    UPSTREAM_CACHE_DIR: RESTART_AT ? cacheDir : '',
+    ...(BUILD && { MASTHEAD_OUT_DIR: BUILD }),
+  },
+});
+// The shipped edge config, told (as behind a CDN, its own comment says) that the address in
+// X-Forwarded-For is the visitor's: the readers' 200 addresses, not all of them 127.0.0.1.
+const edge = EDGE
+  ? await startNginx((dir, port) => {
+      mkdirSync(join(dir, 'cache'));
+      const shipped = readFileSync(
+        new URL('../deploy/nginx/masthead.conf', import.meta.url),
+        'utf8',
+      );
+      writeFileSync(
+        join(dir, 'masthead.conf'),
+        edgeConfig(shipped, port, [site.port], join(dir, 'cache')),
+      );
+      return `  set_real_ip_from 127.0.0.1;\n  real_ip_header X-Forwarded-For;\n  include ${dir}/masthead.conf;`;
+    })
+  : undefined;
+const front = edge ? edge.port : site.port;
 
 async function slugsOf(tenant: string, path: string): Promise<string[]> {
   const reply = await send(`${mock.publishingUrl}${path}`, { headers: { 'X-Tenant': tenant } });
@@ -62,6 +115,11 @@ const buckets = [
   [41, 63],
 ] as const;
 const counts = buckets.map(() => ({ asked: 0, unavailable: 0 }));
+/** Which pages answered 503 (after the first minute), and how the others were served. */
+const refusedPaths = new Map<string, number>();
+/** Every minute from the start, warm-up included: asked and 503. */
+const perMinute: { asked: number; unavailable: number }[] = [];
+const began = Date.now();
 let running = true;
 let measuring = false;
 let visitor = 0;
@@ -69,14 +127,22 @@ const readers = Array.from({ length: 4 }, async () => {
   while (running) {
     const page = pick();
     visitor = (visitor + 1) % 200;
-    const reply = await send(`http://127.0.0.1:${site.port}${page.path}`, {
-      host: `${page.tenant}.localhost`,
+    const reply = await send(`http://127.0.0.1:${front}${page.path}`, {
+      host: edge ? `${page.tenant}.localhost:${front}` : `${page.tenant}.localhost`,
       headers: { 'X-Forwarded-For': `198.51.100.${visitor + 1}`, 'Accept-Encoding': 'br' },
     }).catch(() => undefined);
     const bucket = buckets.findIndex(([low, high]) => page.rank >= low && page.rank <= high);
+    const minute = Math.floor((Date.now() - began) / 60_000);
+    perMinute[minute] ??= { asked: 0, unavailable: 0 };
+    perMinute[minute].asked += 1;
+    if (reply?.status === 503) perMinute[minute].unavailable += 1;
     if (measuring && bucket >= 0) {
       counts[bucket]!.asked += 1;
-      if (reply?.status === 503) counts[bucket]!.unavailable += 1;
+      if (reply?.status === 503) {
+        counts[bucket]!.unavailable += 1;
+        const key = `${page.tenant} ${page.path} (rank ${page.rank})`;
+        refusedPaths.set(key, (refusedPaths.get(key) ?? 0) + 1);
+      }
     }
     await pause(1000);
   }
@@ -89,10 +155,18 @@ const publishing = (async () => {
   }
 })();
 
+const restarting = (async () => {
+  if (RESTART_AT === undefined) return;
+  await pause(RESTART_AT * 60_000);
+  await site.stop();
+  await site.start();
+  console.log(`restarted at minute ${RESTART_AT}`);
+})();
+
 try {
-  await pause(60_000);
+  await pause(MEASURE_FROM * 60_000);
   measuring = true;
-  await pause((MINUTES - 1) * 60_000);
+  await pause((MINUTES - MEASURE_FROM) * 60_000);
   const rows = buckets.map(([low, high], index) => ({
     ranks: `${low}-${high}`,
     asked: counts[index]!.asked,
@@ -108,6 +182,14 @@ try {
     share: `${((100 * unavailable) / Math.max(1, asked)).toFixed(1)} %`,
   });
   console.table(rows);
+  console.table(
+    perMinute.map((row, minute) => ({
+      minute: minute + 1,
+      asked: row.asked,
+      '503': row.unavailable,
+      share: `${((100 * row.unavailable) / Math.max(1, row.asked)).toFixed(1)} %`,
+    })),
+  );
   // Where the budget went: the mock's calls by endpoint, all tenants together.
   const stats = JSON.parse((await send(`${mock.controlUrl}/stats/tenants`)).text) as Record<
     string,
@@ -121,9 +203,28 @@ try {
     }
   }
   console.table(calls);
+  const worst = [...refusedPaths].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.table(Object.fromEntries(worst));
+  // The site's own view: cache results and refusals, all tenants together.
+  const metrics = (
+    await send(`http://127.0.0.1:${site.port}/_metrics`, {
+      headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+    })
+  ).text;
+  const sums: Record<string, number> = {};
+  for (const line of metrics.split('\n')) {
+    const match =
+      /^(masthead_upstream_(?:cache|refused)_total)\{.*?(?:result|reason)="([^"]+)".*\} (\S+)$/.exec(
+        line,
+      );
+    if (match)
+      sums[`${match[1]} ${match[2]}`] = (sums[`${match[1]} ${match[2]}`] ?? 0) + Number(match[3]);
+  }
+  console.table(sums);
 } finally {
   running = false;
-  await Promise.all([...readers, publishing]).catch(() => undefined);
+  await Promise.all([...readers, publishing, restarting]).catch(() => undefined);
+  await edge?.stop();
   await site.stop();
   await mock.close();
 }

@@ -2,14 +2,21 @@
  * `node bench/store-soak.ts [--minutes 20] [--skip-build]` (issue 35): is the shared store bounded?
  * One server on Redis against the mock at its documented limits, change watchers on; three tenants'
  * readers ask for home, posts, lists and made-up searches, strangers post forms that store nothing
- * (a logout without a session), and an editor publishes every 30 s. Every minute: Redis' keys by
- * prefix and its memory. Not a test: figures, for bench/freshness.md's "shared store" table.
+ * (a logout without a session), and an editor publishes every 30 s. A subscriber signs in every
+ * 20 s (in turn on each tenant, each from its own address) and posts a comment every other time:
+ * the writes the budget's reserve is for. Every minute: Redis' keys by prefix, the data cache's
+ * keys by remaining lifetime (which kinds they are, see src/lib/upstream/ttl.ts) and Redis'
+ * memory. Not a test: figures, for bench/store.md.
  */
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { de } from '../src/lib/i18n/messages/de.ts';
+import { en } from '../src/lib/i18n/messages/en.ts';
+import { fr } from '../src/lib/i18n/messages/fr.ts';
 import build from '../tests/deploy/build.ts';
 import { editorOf } from '../tests/deploy/editor.ts';
 import { send } from '../tests/deploy/http.ts';
-import { startDocumentedMock, startRedis, startSite } from '../tests/deploy/stack.ts';
+import { OUT_DIR, startDocumentedMock, startRedis, startSite } from '../tests/deploy/stack.ts';
 
 const at = process.argv.indexOf('--minutes');
 const MINUTES = at > 0 ? Number(process.argv[at + 1]) : 20;
@@ -21,7 +28,15 @@ if (!process.argv.includes('--skip-build')) build();
 const mock = await startDocumentedMock();
 const redis = await startRedis();
 const redisUrl = `redis://127.0.0.1:${redis.port}`;
-const site = await startSite({ mock, redisUrl, env: { WATCH_CHANGES: 'true' } });
+// The server runs from its own copy of the build: a long soak outlives other benches' rebuilds.
+const OWN_BUILD = `${OUT_DIR}-soak`;
+rmSync(OWN_BUILD, { recursive: true, force: true });
+cpSync(OUT_DIR, OWN_BUILD, { recursive: true });
+const site = await startSite({
+  mock,
+  redisUrl,
+  env: { WATCH_CHANGES: 'true', MASTHEAD_OUT_DIR: OWN_BUILD },
+});
 const admin = new Redis(redisUrl);
 
 const slugs = new Map<string, string[]>();
@@ -62,6 +77,112 @@ async function census(): Promise<Record<string, number>> {
   return counts;
 }
 
+/** `masthead:cache` keys by remaining lifetime: searches and 404s, comments and streams, the rest. */
+async function lifetimes(): Promise<Record<string, number>> {
+  const counts = { 'ttl<20m': 0, 'ttl<2h': 0, 'ttl>2h': 0 };
+  let cursor = '0';
+  do {
+    const [next, keys] = await admin.scan(cursor, 'MATCH', 'masthead:cache:*', 'COUNT', 1000);
+    cursor = next;
+    const pipeline = admin.pipeline();
+    for (const key of keys) pipeline.ttl(key);
+    for (const [, ttl] of (await pipeline.exec()) ?? []) {
+      const seconds = Number(ttl);
+      if (seconds < 20 * 60) counts['ttl<20m'] += 1;
+      else if (seconds < 2 * 3600) counts['ttl<2h'] += 1;
+      else counts['ttl>2h'] += 1;
+    }
+  } while (cursor !== '0');
+  return counts;
+}
+
+const demo = JSON.parse(
+  readFileSync(new URL('../mock/demo-accounts.json', import.meta.url), 'utf8'),
+) as { password: string; publishing: Record<string, { reader: { email: string } }> };
+/** What a commenter's landing says when the comment was taken, in each interface language. */
+const ACCEPTED = [en, de, fr]
+  .flatMap((messages) => [messages['comments.published'], messages['comments.pending']])
+  .filter((text): text is string => text !== undefined);
+const writes = { signIns: 0, signInsRefused: 0, comments: 0, commentsRefused: 0 };
+const refusals: string[] = [];
+const form = (
+  tenant: string,
+  address: string,
+  path: string,
+  fields: Record<string, string>,
+  cookie?: string,
+) =>
+  send(`http://127.0.0.1:${site.port}${path}`, {
+    method: 'POST',
+    host: `${tenant}.localhost`,
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Origin: `http://${tenant}.localhost`,
+      'X-Forwarded-For': address,
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+/** A subscriber signs in and, every other time, comments on one of the posts the readers read. */
+async function writer(): Promise<void> {
+  for (let n = 0; running; n += 1) {
+    await pause(20_000);
+    if (!running) return;
+    const tenant = TENANTS[n % TENANTS.length]!;
+    const address = `203.0.113.${(n % 200) + 1}`;
+    writes.signIns += 1;
+    const login = await form(tenant, address, '/login?_action=login', {
+      email: demo.publishing[tenant]!.reader.email,
+      password: demo.password,
+      next: '/account',
+    }).catch(() => undefined);
+    // The form answers on its own page (`?posted=`), which sends a signed-in visitor on to `next`.
+    const landed =
+      login?.status === 303
+        ? await send(`http://127.0.0.1:${site.port}${String(login.headers.location)}`, {
+            host: `${tenant}.localhost`,
+            headers: { Cookie: login.cookies, 'X-Forwarded-For': address },
+          }).catch(() => undefined)
+        : undefined;
+    if (landed?.status !== 303 || !String(landed.headers.location).startsWith('/account')) {
+      writes.signInsRefused += 1;
+      const reason = /id="login-error-heading"[^>]*>([^<]*)/.exec(landed?.text ?? '')?.[1];
+      refusals.push(`sign-in ${login?.status} → ${landed?.status}: ${reason ?? ''}`);
+      continue;
+    }
+    const cookie = landed.cookies || login!.cookies;
+    if (n % 2 === 1) continue;
+    // A commenter is on the post's page first: no page, no form (a reader's 503, not a write's).
+    const slug = pick(slugs.get(tenant) ?? []);
+    const before = await send(`http://127.0.0.1:${site.port}/posts/${slug}`, {
+      host: `${tenant}.localhost`,
+      headers: { Cookie: cookie, 'X-Forwarded-For': address },
+    }).catch(() => undefined);
+    if (before?.status !== 200) continue;
+    writes.comments += 1;
+    const posted = await form(
+      tenant,
+      address,
+      `/posts/${slug}?_action=postComment`,
+      { post: slug, content: `Soak comment ${n}`, key: crypto.randomUUID().replaceAll('-', '') },
+      cookie,
+    ).catch(() => undefined);
+    const landing =
+      posted?.status === 303
+        ? await send(`http://127.0.0.1:${site.port}${String(posted.headers.location)}`, {
+            host: `${tenant}.localhost`,
+            headers: { Cookie: posted.cookies || cookie, 'X-Forwarded-For': address },
+          }).catch(() => undefined)
+        : undefined;
+    // In the tenant's language (alpine-post's is German).
+    const accepted = ACCEPTED.some((text) => landing?.text.includes(text) === true);
+    if (!accepted) {
+      writes.commentsRefused += 1;
+      refusals.push(`comment ${posted?.status} → ${landing?.status}`);
+    }
+  }
+}
+
 const rows: Record<string, number | string>[] = [];
 const status = { pages: 0, unavailable: 0, forms: 0, formsAccepted: 0 };
 let running = true;
@@ -88,6 +209,7 @@ const readers = TENANTS.map(async (tenant) => {
     await pause(300);
   }
 });
+const writing = writer();
 const editor = await editorOf(mock, TENANTS[0]!);
 const publishing = (async () => {
   while (running) {
@@ -105,17 +227,21 @@ try {
       minute,
       keys: await admin.dbsize(),
       ...(await census()),
+      ...(await lifetimes()),
       memoryMB: (Number(memory) / 1024 / 1024).toFixed(2),
       pages: status.pages,
       '503': status.unavailable,
       forms: `${status.formsAccepted}/${status.forms}`,
+      'sign-ins refused': `${writes.signInsRefused}/${writes.signIns}`,
+      'comments refused': `${writes.commentsRefused}/${writes.comments}`,
     });
     console.table(rows.slice(-1));
   }
   console.table(rows);
+  if (refusals.length > 0) console.log('refused writes:', refusals);
 } finally {
   running = false;
-  await Promise.all([...readers, publishing]);
+  await Promise.all([...readers, publishing, writing]);
   admin.disconnect();
   await site.stop();
   await redis.stop();

@@ -67,3 +67,24 @@ describe('the data cache in Redis', () => {
     expect(await store.getItemRaw(other)).toBe('theirs');
   });
 });
+
+describe('the index of what one tenant keeps in Redis', () => {
+  it('forgets keys that expired, so a stream of searches does not grow it', async () => {
+    const store = createStorage({ driver: boundedRedisDriver(redis.url, 'expiring', 100) });
+    const group = sharedStoreKey(posts({ search: 'first' })).split(':')[0];
+    for (let n = 0; n < 20; n += 1)
+      await store.setItemRaw(sharedStoreKey(posts({ search: `gone${n}` })), 'x', { ttl: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await store.setItemRaw(sharedStoreKey(posts({ search: 'last' })), 'x', { ttl: 60 });
+    expect(await admin.zcard(`expiring-index:${group}`)).toBe(1);
+  });
+
+  it('makes room by dropping what expires soonest: a list kept for days outlives searches', async () => {
+    const store = createStorage({ driver: boundedRedisDriver(redis.url, 'soonest', 5) });
+    const list = sharedStoreKey(posts({ page: 1 }));
+    await store.setItemRaw(list, 'the front page', { ttl: 2 * 24 * HOUR });
+    for (let n = 0; n < 10; n += 1)
+      await store.setItemRaw(sharedStoreKey(posts({ search: `s${n}` })), 'x', { ttl: 15 * 60 });
+    expect(await store.getItemRaw(list)).toBe('the front page');
+  });
+});

@@ -1,6 +1,7 @@
 import type { KeyPart } from '../render/fragments.ts';
 import type { PublishingClient } from '../publishing/client.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
+import { asSpare } from '../upstream/visitor.ts';
 import { EMPTY_VALUES } from './form.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import type { CommentFormValues } from './form.ts';
@@ -76,11 +77,11 @@ export async function loadCommentsView(
   let totalThreads = 0;
   let unavailable = false;
   try {
-    const listed = await client.listComments(
-      postSlug,
-      { page: current, perPage: COMMENTS_PER_PAGE },
-      { fresh },
-    );
+    const read = () =>
+      client.listComments(postSlug, { page: current, perPage: COMMENTS_PER_PAGE }, { fresh });
+    // A plain visit's thread is spare (`asSpare`): while the budget is short the post gets the
+    // call, and the page says the comments are unavailable; after a submission it is the point.
+    const listed = await (outcome ? read() : asSpare(read));
     thread = threadOf(listed.items);
     page = { current: listed.page.current, last: Math.max(listed.page.last, 1) };
     totalThreads = listed.page.total;

@@ -4,6 +4,7 @@ import { classify, isTemporary } from '../failures/classify.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../site/clients.ts';
+import { asSpare } from '../upstream/visitor.ts';
 
 export const POSTS_PER_PAGE = 10;
 /** Lead and secondaries: the newest featured stories. */
@@ -56,9 +57,15 @@ export async function loadHome(tenant: Tenant, page: number): Promise<HomeData> 
 export interface PostData {
   post: Post;
   related: PostSummary[];
+  /** False when the related posts could not be read now (the page is kept briefly, not for long). */
+  complete: boolean;
 }
 
-/** A post and up to three related posts (same category, then the first tag). */
+/**
+ * A post and up to three related posts (same category, then the first tag). The related lists are
+ * spare reads (`asSpare`): while the budget is short, the post itself gets the calls and the page
+ * shows without them.
+ */
 export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> {
   const client = publishingFor(tenant);
   warmNavigation(tenant);
@@ -72,21 +79,23 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
     }
   };
   const firstTag = post.tags[0];
+  const { category } = post;
   try {
     // Both lists at once (one round trip); the tag's fills only what the category's leaves.
-    const [byCategory, byTag] = await Promise.all([
-      post.category
-        ? client.listPosts({ category: post.category.slug, perPage: RELATED_COUNT + 1 })
-        : null,
-      firstTag ? client.listPosts({ tag: firstTag.name, perPage: RELATED_COUNT + 1 }) : null,
-    ]);
+    const [byCategory, byTag] = await asSpare(() =>
+      Promise.all([
+        category ? client.listPosts({ category: category.slug, perPage: RELATED_COUNT + 1 }) : null,
+        firstTag ? client.listPosts({ tag: firstTag.name, perPage: RELATED_COUNT + 1 }) : null,
+      ]),
+    );
     add(byCategory?.items ?? []);
     add(byTag?.items ?? []);
   } catch (error) {
     // Related posts are a nice-to-have: the article itself is what the visitor came for.
     if (!isTemporary(classify(error))) throw error;
+    return { post, related, complete: false };
   }
-  return { post, related };
+  return { post, related, complete: true };
 }
 
 export function loadCategory(tenant: Tenant, slug: string, page: number) {

@@ -13,7 +13,7 @@ import { decodeEntry, encodeEntry } from './cache-entry.ts';
 import type { Entry } from './cache-entry.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
-import { currentVisitor, withoutDeadline } from './visitor.ts';
+import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
 
 /**
  * Read cache for parsed, validated upstream values.
@@ -30,6 +30,9 @@ import { currentVisitor, withoutDeadline } from './visitor.ts';
  *   (the budget is spent, 429 ours or the upstream's; or an outage), counted as `staleBeyondWindow`
  *   and logged: an exhausted budget means "slightly old page", not "error" (not for resources
  *   whose policy has no `errorGrace`, such as availability);
+ * - spare calls: loading again a value that a refusal would still serve (a stale refresh, an
+ *   invalidated or past-window value) spends only the budget's spare share (`asSpare`), so while
+ *   the budget is short its calls go to pages that have no copy at all;
  * - page deadline: a read made for a page never waits past the page's deadline (see `visitor.ts`),
  *   not even for another visitor's call it joined;
  * - bounded: an LRU capped by approximate bytes, with a store behind it (unstorage): Redis when
@@ -340,16 +343,21 @@ export function createReadCache(options: CacheOptions): ReadCache {
       if (entry && !outdated && at < entry.staleUntil) {
         metrics.count(context.service, context.tenant, 'staleServes');
         if (!inflight.has(key)) {
-          // The refresh outlives this page: no page deadline, same visitor.
-          const refresh = withoutDeadline(() => loadOnce(key, policy, load, context).promise).catch(
-            () => undefined,
-          );
+          // The refresh outlives this page: no page deadline, same visitor, spare budget only.
+          const refresh = withoutDeadline(() =>
+            asSpare(() => loadOnce(key, policy, load, context).promise),
+          ).catch(() => undefined);
           background.add(refresh);
           void refresh.finally(() => background.delete(refresh));
         }
         return entry.value as Value;
       }
-      const { promise, joined } = loadOnce(key, policy, load, context);
+      // A copy that a refused call would still serve: loading it again is spare work (the
+      // budget's `background` share), so the calls go first to pages that have no copy at all.
+      const servable = entry !== undefined && (entry.keepUntil > at || policy.errorGrace > 0);
+      const { promise, joined } = servable
+        ? asSpare(() => loadOnce(key, policy, load, context))
+        : loadOnce(key, policy, load, context);
       if (!joined) metrics.count(context.service, context.tenant, 'misses');
       try {
         return await withinDeadline(promise, context);

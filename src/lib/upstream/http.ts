@@ -122,12 +122,14 @@ function rateInfo(headers: Headers, status: number): RateInfo {
 }
 
 /**
- * Whose claim on the budget a call is (see `Priority`): the change watchers' last, sign-ins,
- * comments and the booking step (writes) first, pages in between.
+ * Whose claim on the budget a call is (see `Priority`): the change watchers' and spare reads' last,
+ * sign-ins, comments and the booking step (writes) first, pages in between.
  */
 export function priorityOf(method: HttpMethod, visitor: VisitorContext | undefined): Priority {
   if (visitor?.background) return 'background';
-  return method !== 'GET' || visitor?.bookingStep ? 'write' : 'read';
+  if (method !== 'GET' || visitor?.bookingStep) return 'write';
+  // A refresh of what the cache still holds, or a part the page does without (see `asSpare`).
+  return visitor?.spare ? 'background' : 'read';
 }
 
 function errorName(error: unknown): string | undefined {

@@ -20,6 +20,11 @@ export interface VisitorContext {
   bookingStep?: boolean | undefined;
   /** Work the process does for itself (the change watchers): spends the budget last. */
   background?: boolean | undefined;
+  /**
+   * Reads the page can do without for now (see `asSpare`): spend the budget last, like the
+   * watchers, so a page with no copy at all gets the calls first.
+   */
+  spare?: boolean | undefined;
 }
 
 const storage = new AsyncLocalStorage<VisitorContext>();
@@ -36,6 +41,20 @@ export function currentVisitor(): VisitorContext | undefined {
 export function withoutDeadline<T>(fn: () => T): T {
   const context = storage.getStore();
   return context ? storage.run({ ...context, deadline: undefined }, fn) : fn();
+}
+
+/**
+ * Runs `fn`'s reads as spare ones: a refresh of a value the cache can still serve, or a part of a
+ * page it renders without (a post's comments and related posts). They spend the budget at
+ * `background` priority, only what readers leave; refused, the old copy is served or the part left
+ * out. While the budget is short, the calls go to the pages that have no copy at all (a 503).
+ */
+export function asSpare<T>(fn: () => T): T {
+  const context = storage.getStore();
+  return storage.run(
+    context ? { ...context, spare: true } : { visitor: undefined, crawler: false, spare: true },
+    fn,
+  );
 }
 
 /** Runs `fn` as the booking step of the current visitor (see `VisitorContext.bookingStep`). */
