@@ -8,7 +8,7 @@ import {
   valueAt,
 } from '../../upstream/profile.ts';
 import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
-import type { OperationReport } from '../doctor.ts';
+import type { OperationReport } from './report.ts';
 import {
   PAGE_SIZE,
   PAGE_SIZE_NAMES,

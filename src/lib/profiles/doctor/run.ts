@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { OperationNeeds, OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
-import type { DoctorOptions, DoctorReport } from '../doctor.ts';
+import type { DoctorOptions, DoctorReport } from './report.ts';
 import type { ProfileService } from '../schema.ts';
 import type { Evidence } from './field-finder.ts';
 import type { Getter } from './http.ts';

@@ -6,7 +6,7 @@ import * as publishingSchemas from '../../publishing/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { renameKeys, valueAt } from '../../upstream/profile.ts';
 import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
-import type { DoctorOptions, DoctorReport, OperationReport } from '../doctor.ts';
+import type { DoctorOptions, DoctorReport, OperationReport } from './report.ts';
 import { resolveProfile } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
 import { mergeOp } from './answer-shape.ts';

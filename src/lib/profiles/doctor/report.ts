@@ -1,0 +1,73 @@
+import type { SecretKey } from '../../secrets/schema.ts';
+import type { Tenant } from '../../tenants/schema.ts';
+import type { OperationProfile } from '../../upstream/profile.ts';
+import type { Maps } from './maps.ts';
+import type { Tried } from './path-search.ts';
+import type { Overrides, ServiceTarget } from './target.ts';
+import type { ProfileService, ProfileTexts } from '../schema.ts';
+
+/** What the doctor is asked (its options) and what it answers (its report). */
+
+export interface FieldReport {
+  need: string;
+  found: boolean;
+  /** Where: the profile's path, a proposed one, or the site's own name. */
+  path?: string | undefined;
+  proposed?: boolean | undefined;
+  /** Other places that fit every record as well (the proposal is the best ranked). */
+  alternatives?: string[] | undefined;
+  sample?: string | undefined;
+}
+
+export interface OperationReport {
+  service: ProfileService;
+  operation: string;
+  method: string;
+  path?: string | undefined;
+  /** The profile's (or default) path when it answered 404 and `path` is the one found instead. */
+  notAt?: string | undefined;
+  reachable: boolean;
+  status?: number | undefined;
+  envelope: { recognised: boolean; at?: string | undefined };
+  fields: FieldReport[];
+  rateLimit: Record<string, string>;
+  /** Each path tried, in order, with its status (`budget`: not tried, the call budget was spent). */
+  tried?: Tried[] | undefined;
+  /** What the answer did not fit, when the site's schema refused it. */
+  issues?: string | undefined;
+  /** Where a needed field was not found: the answer's places, types and masked samples. */
+  shape?: string[] | undefined;
+  /** On a 401 or 403: the secret or variable to set. */
+  hint?: string | undefined;
+  skipped?: string | undefined;
+}
+
+export interface DoctorReport {
+  tenant: string;
+  at: string;
+  /** The address of each service read, where it came from and how the doctor signed in. */
+  services: ServiceTarget[];
+  operations: OperationReport[];
+  /** Profile entries that make the reports' missing fields and paths readable, per service. */
+  proposals: Partial<Record<ProfileService, Record<string, OperationProfile>>>;
+  /** `operation → field` still unreadable with the proposals: the doctor exits non-zero. */
+  unmapped: string[];
+  calls: number;
+}
+
+export interface DoctorOptions {
+  tenant: Tenant;
+  profiles: ProfileTexts;
+  /** The tenant's secrets (`tenantSecrets(…).values`: SECRETS_FILE, then variables). */
+  secrets: Partial<Record<SecretKey, string>>;
+  /** Where each secret came from (`tenantSecrets(…).from`), to name it when an API refuses it. */
+  secretsFrom?: Partial<Record<SecretKey, string>>;
+  /** The deployment's upstream overrides, already applied to `tenant` (to say where an address came from). */
+  overrides?: Overrides;
+  /** What `--map` settles: entries checked as proposals and saved with them. */
+  maps?: Maps;
+  fetch?: typeof fetch;
+  /** Upstream calls per service at most (the anonymous publishing budget is 60 a minute). */
+  maxCalls?: number;
+  timeoutMs?: number;
+}
