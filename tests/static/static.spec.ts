@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { LinkChecker, LinkState } from 'linkinator';
 import { PUBLIC_LIMIT, TENANT } from './global-setup.ts';
 import { describeErrors, unexpected, vnuErrors } from '../vnu.ts';
+import { describeXsd, sitemapMessages } from '../xsd.ts';
 
 interface Facts {
   base: string;
@@ -325,4 +326,20 @@ test('no page hot-links an upstream picture: every image is a file of the copy',
 test('every page of the copy is valid HTML to the Nu checker (one run over the folder)', async () => {
   test.setTimeout(180_000);
   expect(describeErrors(unexpected(await vnuErrors(facts.dir)))).toEqual([]);
+});
+
+test('the copy’s sitemap index, sitemaps and news sitemap validate against the schemas', async () => {
+  const sitemaps = outputFiles()
+    .filter((file) => /(?:^|\/)(?:news-)?sitemap[\w-]*\.xml$/.test(file))
+    .map((path) => ({ path, body: readFileSync(path, 'utf8') }));
+  const names = sitemaps.map((file) => file.path.slice(facts.dir.length + 1)).sort();
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'news-sitemap.xml',
+      'sitemap-pages.xml',
+      'sitemap-posts-1.xml',
+      'sitemap.xml',
+    ]),
+  );
+  expect(describeXsd(await sitemapMessages(sitemaps))).toEqual([]);
 });
