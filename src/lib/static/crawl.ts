@@ -29,8 +29,8 @@ export interface CrawlResult {
 /** Never part of a static copy: they need a server (forms, sessions, bookings, APIs). */
 const SERVER_ONLY =
   /^\/(?:_actions|_server-islands|_status|api|embed|login|logout|register|account)(?:\/|$)/;
-/** Copied from the build or written later (Pagefind), never rendered. */
-const ASSETS = /^\/(?:_astro\/|pagefind\/|favicon\.svg$)/;
+/** Copied from the build (`public/`, `_astro/`) or written later (Pagefind), never rendered. */
+const ASSETS = /^\/(?:_astro\/|pagefind\/|logos\/|favicon\.svg$)/;
 
 /** The file a static host serves for a site path. */
 export function fileForPath(path: string): string {
