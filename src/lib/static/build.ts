@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   cpSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -10,12 +12,12 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { childEnvironment } from '../settings/settings.ts';
+import { childEnvironment, settings } from '../settings/settings.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
-import { crawl } from './crawl.ts';
+import { crawl, linksIn } from './crawl.ts';
 import type { CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
 import { fetchSnapshot } from './fetch.ts';
@@ -23,6 +25,8 @@ import type { FetchProgress } from './fetch.ts';
 import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
 import { createPacingBudget } from './pacer.ts';
 import type { PacingBudget } from './pacer.ts';
+import { createPictureMaker, type PictureMaker } from './pictures.ts';
+import type { Snapshot } from './snapshot.ts';
 
 export interface StaticBuildOptions {
   tenant: Tenant;
@@ -53,6 +57,18 @@ export interface StaticBuildSummary {
   waitedMs: number;
   fetchMs: number;
   wallMs: number;
+  /** Derived pictures in the copy, and where they came from. */
+  pictures: {
+    written: number;
+    /** Hard-linked from the image cache (made by an earlier build, or earlier in this one). */
+    reused: number;
+    /** Asked of the rendering server. */
+    made: number;
+    /** Of those, asked while the build was still fetching. */
+    madeWhileFetching: number;
+    /** Blank stand-ins for pictures whose source failed. */
+    blank: number;
+  };
 }
 
 export class StaticBuildError extends Error {
@@ -103,6 +119,7 @@ async function startRenderer(
   tenant: Tenant,
   tenantsFile: string,
   snapshotFile: string,
+  images: { dir: string; secret: string },
 ) {
   const tenantId = tenant.id;
   const port = await freePort();
@@ -117,6 +134,10 @@ async function startRenderer(
       // origin is where the image route may take the pictures from.
       PUBLISHING_BASE_URL: tenant.publishing.baseUrl,
       [SNAPSHOT_ENV]: snapshotFile,
+      // Every renderer of every build signs and caches pictures alike: the same address names the
+      // same picture, and a picture made once is found again in the image cache.
+      IMAGE_CACHE_DIR: images.dir,
+      IMAGE_SIGNING_SECRET: images.secret,
     }),
   });
   let stderr = '';
@@ -169,6 +190,102 @@ function fetchStatus(tenantId: string, p: FetchProgress, startedAt: number): str
   return `${tenantId}: upstream ${p.made}/${p.planned} calls, ${p.reused} reused, waited ${seconds(p.waitedMs)} for the budget, ~${seconds(eta)} left`;
 }
 
+/**
+ * The image signing key of the build's rendering servers: `IMAGE_SIGNING_SECRET` when set, else one
+ * kept in the cache folder, so a rebuild names each picture as the last one did.
+ */
+function imageSigningSecret(cacheRoot: string): string {
+  const configured = settings().IMAGE_SIGNING_SECRET;
+  if (configured && configured.length >= 16) return configured;
+  const file = join(cacheRoot, 'image-signing-secret');
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 16) return stored;
+  } catch {
+    // None yet.
+  }
+  const made = randomBytes(32).toString('hex');
+  mkdirSync(cacheRoot, { recursive: true });
+  writeFileSync(file, made, { mode: 0o600 });
+  return made;
+}
+
+/** Writes then renames: a server reading the snapshot never sees half of it. */
+function writeSnapshot(file: string, snapshot: Snapshot): void {
+  writeFileSync(`${file}.tmp`, JSON.stringify(snapshot));
+  renameSync(`${file}.tmp`, file);
+}
+
+type Renderer = Awaited<ReturnType<typeof startRenderer>>;
+
+/**
+ * While the build waits for the upstream, a rendering server renders each post as soon as it has
+ * arrived (from the snapshot so far) and hands the pictures its page names to the picture queue:
+ * they are made in the waits instead of after the fetch. Only a reader of pictures: the copy's
+ * pages are rendered again from the whole snapshot.
+ */
+function earlyPictures(
+  start: () => Promise<Renderer>,
+  snapshotFile: string,
+  pictures: PictureMaker,
+) {
+  const pending: string[] = [];
+  let latest: Snapshot | undefined;
+  let renderer: Promise<Renderer> | undefined;
+  let stopped = false;
+  let pages = 0;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const loop = (async () => {
+    while (!stopped) {
+      if (!latest || pending.length === 0) {
+        await pause(100);
+        continue;
+      }
+      const wrote = Date.now();
+      writeSnapshot(snapshotFile, latest);
+      renderer ??= start();
+      let server: Renderer;
+      try {
+        server = await renderer;
+      } catch {
+        // No head start: the copy's own rendering server says why it cannot start.
+        return;
+      }
+      pictures.useServer(server.url);
+      for (const slug of pending.splice(0)) {
+        if (stopped) break;
+        try {
+          const response = await fetch(`${server.url}/posts/${encodeURIComponent(slug)}`);
+          const body = await response.text();
+          if (!response.ok) continue;
+          pages += 1;
+          for (const path of linksIn(body, '')) if (path.startsWith('/_img/')) pictures.add(path);
+        } catch {
+          // Only a head start: the copy's own crawl renders this page again.
+        }
+      }
+      // At most one snapshot every two seconds: each is the whole snapshot so far.
+      await pause(Math.max(0, 2000 - (Date.now() - wrote)));
+    }
+  })();
+  return {
+    /** A partial snapshot and the posts it adds. */
+    update(partial: Snapshot, newPosts: readonly string[]) {
+      latest = partial;
+      pending.push(...newPosts);
+    },
+    /** Stops rendering, lets the pictures being made finish, stops the server; returns pages seen. */
+    async stop(): Promise<number> {
+      stopped = true;
+      await loop;
+      await pictures.hold();
+      const server = await renderer?.catch(() => undefined);
+      await server?.stop();
+      return pages;
+    },
+  };
+}
+
 /** One tenant: fetch (resumable), render every public page, index for search, swap into place. */
 export async function buildStaticTenant(options: StaticBuildOptions): Promise<StaticBuildSummary> {
   const { tenant, serverDir, outRoot, cacheRoot } = options;
@@ -197,22 +314,41 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     budget,
   };
   const cacheDir = join(cacheRoot, tenant.id);
-  const { snapshot, progress } = await fetchSnapshot({
-    tenant,
-    cache: createDiskCache(join(cacheDir, 'answers')),
-    freshMs: options.freshSeconds * 1000,
-    upstream,
-    onProgress: (p) => status(fetchStatus(tenant.id, p, started)),
-  });
-  const fetchMs = Date.now() - started;
   const snapshotFile = join(cacheDir, 'snapshot.json');
-  writeFileSync(snapshotFile, JSON.stringify(snapshot));
-
   const outDir = join(outRoot, tenant.id);
   const workDir = join(outRoot, `.${tenant.id}.partial`);
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
-  const renderer = await startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile);
+  // Derived pictures of every tenant, kept between builds (keyed by source and transform).
+  const images = { dir: resolve(cacheRoot, 'images'), secret: imageSigningSecret(cacheRoot) };
+  const pictures = createPictureMaker({
+    outDir: workDir,
+    storeDir: images.dir,
+    secret: images.secret,
+  });
+  const render = () => startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile, images);
+  const early = earlyPictures(render, snapshotFile, pictures);
+
+  let fetched: Awaited<ReturnType<typeof fetchSnapshot>>;
+  try {
+    fetched = await fetchSnapshot({
+      tenant,
+      cache: createDiskCache(join(cacheDir, 'answers')),
+      freshMs: options.freshSeconds * 1000,
+      upstream,
+      onProgress: (p) => status(fetchStatus(tenant.id, p, started)),
+      onPartial: (partial, newPosts) => early.update(partial, newPosts),
+    });
+  } finally {
+    await early.stop();
+  }
+  const { snapshot, progress } = fetched;
+  const fetchMs = Date.now() - started;
+  const madeWhileFetching = pictures.counts.made;
+  writeSnapshot(snapshotFile, snapshot);
+
+  const renderer = await render();
+  pictures.useServer(renderer.url);
   let result: CrawlResult;
   try {
     const seeds = [
@@ -235,14 +371,25 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
       outDir: workDir,
       seeds,
       onPage: (written, queued) =>
-        status(`${tenant.id}: ${written} pages written, ${queued} queued`),
+        status(
+          `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
+        ),
+      onPicture: (path) => pictures.add(path),
     });
+    status(`${tenant.id}: making the last pictures`);
+    await pictures.drain();
   } finally {
     await renderer.stop();
   }
-  if (result.broken.length > 0) {
+  // Named only by a page seen while fetching that the copy shows otherwise (a list moved on).
+  pictures.prune(result.pictures);
+  const broken = [
+    ...result.broken,
+    ...pictures.counts.failed.filter((line) => result.pictures.has(line.split(':')[0] ?? '')),
+  ];
+  if (broken.length > 0) {
     throw new StaticBuildError(
-      `${tenant.id}: ${result.broken.length} page(s) could not be written:\n${result.broken.map((line) => `  - ${line}`).join('\n')}`,
+      `${tenant.id}: ${broken.length} page(s) could not be written:\n${broken.map((line) => `  - ${line}`).join('\n')}`,
     );
   }
   cpSync(join(serverDir, 'client'), workDir, { recursive: true });
@@ -268,6 +415,13 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     waitedMs: progress.waitedMs,
     fetchMs,
     wallMs: Date.now() - started,
+    pictures: {
+      written: result.pictures.size,
+      reused: pictures.counts.reused,
+      made: pictures.counts.made,
+      madeWhileFetching,
+      blank: pictures.counts.blank,
+    },
   };
 }
 
@@ -300,6 +454,7 @@ export function describeSummary(summary: StaticBuildSummary): string {
     `${summary.tenant} → ${summary.outDir}`,
     `  pages: ${total} (${pages})`,
     `  upstream: ${summary.upstreamCalls} calls, ${summary.reused} answers reused from the cache, ${seconds(summary.waitedMs)} waiting for the budget`,
+    `  pictures: ${summary.pictures.written} (${summary.pictures.reused} from the image cache, ${summary.pictures.made} made, ${summary.pictures.madeWhileFetching} of them while fetching; ${summary.pictures.blank} blank for a failed source)`,
     `  time: ${seconds(summary.wallMs)} (fetching ${seconds(summary.fetchMs)}); output: ${(summary.bytes / 1024 / 1024).toFixed(1)} MB in ${summary.files} files`,
   ].join('\n');
 }

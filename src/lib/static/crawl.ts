@@ -16,6 +16,8 @@ export interface CrawlOptions {
   seeds: readonly string[];
   concurrency?: number;
   onPage?: (written: number, queued: number) => void;
+  /** Takes the derived pictures (`/_img/…`) the pages name instead of the crawl fetching them. */
+  onPicture?: (path: string) => void;
 }
 
 export interface CrawlResult {
@@ -24,13 +26,15 @@ export interface CrawlResult {
   bytes: number;
   /** `path (linked from …): status`: links the copy cannot serve. */
   broken: string[];
+  /** Every derived picture the written pages name. */
+  pictures: Set<string>;
 }
 
 /** Never part of a static copy: they need a server (forms, sessions, bookings, APIs). */
 const SERVER_ONLY =
   /^\/(?:_actions|_server-islands|_status|api|embed|login|logout|register|account)(?:\/|$)/;
-/** Copied from the build or written later (Pagefind), never rendered. */
-const ASSETS = /^\/(?:_astro\/|pagefind\/|favicon\.svg$)/;
+/** Copied from the build (`public/`, `_astro/`) or written later (Pagefind), never rendered. */
+const ASSETS = /^\/(?:_astro\/|pagefind\/|logos\/|favicon\.svg$)/;
 
 /** The file a static host serves for a site path. */
 export function fileForPath(path: string): string {
@@ -84,9 +88,15 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const headers: { path: string; headers: [string, string][] }[] = [];
   let bytes = 0;
 
+  const pictures = new Set<string>();
   const enqueue = (path: string, from: string) => {
     if (seen.has(path) || ASSETS.test(path)) return;
     seen.add(path);
+    if (path.startsWith('/_img/')) pictures.add(path);
+    if (options.onPicture && path.startsWith('/_img/')) {
+      options.onPicture(path);
+      return;
+    }
     if (SERVER_ONLY.test(path)) {
       broken.push(`${path} (linked from ${from}): needs a server`);
       return;
@@ -153,5 +163,5 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // Every host gets the policy from the pages' <meta>; hosts that read `_headers` get all of them.
   headers.sort((a, b) => a.path.localeCompare(b.path));
   writeFileSync(join(outDir, '_headers'), headersFile(headers));
-  return { written, bytes, broken };
+  return { written, bytes, broken, pictures };
 }

@@ -32,6 +32,11 @@ export interface FetchOptions {
   /** Requests in flight at once (the budget still decides when each may go). */
   concurrency?: number;
   onProgress?: (progress: FetchProgress) => void;
+  /**
+   * What is known so far, once the lists are in and after each post's detail: the build renders
+   * those posts' pages early to make their pictures while it waits for the upstream.
+   */
+  onPartial?: (partial: Snapshot, newPosts: readonly string[]) => void;
   now?: () => number;
 }
 
@@ -171,8 +176,6 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   const unique = summaries.filter(
     (post, index) => summaries.findIndex((other) => other.slug === post.slug) === index,
   );
-  const posts = new Map<string, Post>();
-  const comments: Record<string, Comment[]> = {};
   const sameVersion =
     (summary: PostSummary) => (entry: { updatedAt?: string | null | undefined }) =>
       entry.updatedAt === (summary.updated_at ?? summary.published_at ?? null);
@@ -201,6 +204,22 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   progress.planned += detailPlan;
   prePlanned = detailPlan;
   report();
+  const posts = new Map<string, Post>();
+  const comments: Record<string, Comment[]> = {};
+  const readable: Edition[] = [];
+  const assemble = (): Snapshot => ({
+    tenant: tenant.id,
+    fetchedAt: new Date(now()).toISOString(),
+    posts: unique.flatMap((summary) => posts.get(summary.slug) ?? []),
+    categories: categories ?? [],
+    tags: tags ?? [],
+    plans: plans ?? [],
+    editions: readable,
+    streams: streams ?? [],
+    comments,
+  });
+  const partial = (newPosts: readonly string[]) => options.onPartial?.(assemble(), newPosts);
+  partial([]);
   await pool(unique, concurrency, async (summary) => {
     const version = summary.updated_at ?? summary.published_at ?? null;
     const path = `/posts/${summary.slug}`;
@@ -218,7 +237,7 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
     );
     if (!post) return;
     posts.set(summary.slug, post);
-    if (!features.comments) return;
+    if (!features.comments) return partial([summary.slug]);
     const thread = await attempt(`${path} (comments)`, () =>
       stored(
         `comments.list|${summary.slug}`,
@@ -228,6 +247,7 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
       ),
     );
     comments[summary.slug] = thread ?? [];
+    partial([summary.slug]);
   });
 
   async function allComments(slug: string): Promise<Comment[]> {
@@ -240,7 +260,6 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
     return thread;
   }
 
-  const readable: Edition[] = [];
   await pool(editions ?? [], concurrency, async (edition) => {
     // Subscriber-only: the list's metadata is all a static copy may show (never page images).
     if (edition.requires_subscription) {
@@ -267,16 +286,5 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
       `${tenant.id}: ${failures.length} resource(s) could not be fetched (everything else is stored; run again to resume):\n${failures.map((line) => `  - ${line}`).join('\n')}`,
     );
   }
-  const snapshot: Snapshot = {
-    tenant: tenant.id,
-    fetchedAt: new Date(now()).toISOString(),
-    posts: unique.flatMap((summary) => posts.get(summary.slug) ?? []),
-    categories: categories ?? [],
-    tags: tags ?? [],
-    plans: plans ?? [],
-    editions: readable,
-    streams: streams ?? [],
-    comments,
-  };
-  return { snapshot, progress };
+  return { snapshot: assemble(), progress };
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type {
   Category,
   Comment,
@@ -34,16 +34,20 @@ export interface Snapshot {
   comments: Record<string, Comment[]>;
 }
 
-const cache = new Map<string, Snapshot>();
+const cache = new Map<string, { version: number; snapshot: Snapshot }>();
 
-/** Reads a snapshot file once per process. */
+/**
+ * Reads a snapshot file, again only when it was replaced: while the build still fetches, it renders
+ * post pages from what has arrived so far (to learn their pictures early), the file growing as it goes.
+ */
 export function loadSnapshot(path: string): Snapshot {
+  const version = statSync(path).mtimeMs;
   let found = cache.get(path);
-  if (!found) {
-    found = JSON.parse(readFileSync(path, 'utf8')) as Snapshot;
+  if (found?.version !== version) {
+    found = { version, snapshot: JSON.parse(readFileSync(path, 'utf8')) as Snapshot };
     cache.set(path, found);
   }
-  return found;
+  return found.snapshot;
 }
 
 /** One page of `items`, shaped like the client's answers. */

@@ -1,6 +1,14 @@
+import { mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postSchema, type Post } from '../../../src/lib/publishing/schema.ts';
-import { pageOf, snapshotClient, type Snapshot } from '../../../src/lib/static/snapshot.ts';
+import {
+  loadSnapshot,
+  pageOf,
+  snapshotClient,
+  type Snapshot,
+} from '../../../src/lib/static/snapshot.ts';
 import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
 
 const post = (n: number, fields: Record<string, unknown> = {}): Post =>
@@ -78,5 +86,25 @@ describe('pages render from a snapshot exactly as from the API', () => {
     await expect(client.me()).rejects.toThrow(/live server/);
     await expect(client.login('a@b.test', 'x')).rejects.toThrow(/live server/);
     expect(client.withToken('secret')).toBe(client);
+  });
+});
+
+describe('loadSnapshot', () => {
+  it('reads the file once, and again when the build has replaced it with a newer one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masthead-snapshot-'));
+    try {
+      const file = join(dir, 'snapshot.json');
+      writeFileSync(file, JSON.stringify({ ...snapshot, posts: snapshot.posts.slice(0, 2) }));
+      const first = loadSnapshot(file);
+      expect(first.posts).toHaveLength(2);
+      expect(loadSnapshot(file)).toBe(first);
+      // The build writes a partial snapshot under another name and renames it over the last one.
+      writeFileSync(`${file}.tmp`, JSON.stringify(snapshot));
+      utimesSync(`${file}.tmp`, new Date(), new Date(Date.now() + 5000));
+      renameSync(`${file}.tmp`, file);
+      expect(loadSnapshot(file).posts).toHaveLength(5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,199 @@
+import { copyFileSync, existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseImagePath } from '../images/address.ts';
+import { DiskStore } from '../images/disk-store.ts';
+import { derivedKey } from '../images/pipeline.ts';
+import { fileForPath } from './crawl.ts';
+
+/**
+ * The derived pictures of a static copy (`/_img/…` paths its pages name), written beside the pages
+ * by a small worker queue that runs while the build is still fetching. A picture already in the
+ * image cache (keyed by source and transform, kept between builds) is hard-linked from there; any
+ * other is asked of the rendering server, which makes it and keeps it in that cache.
+ */
+export interface PictureMakerOptions {
+  outDir: string;
+  /** The rendering server's image cache (`IMAGE_CACHE_DIR`). */
+  storeDir: string;
+  /** The rendering server's `IMAGE_SIGNING_SECRET`: reads the addresses to find them in the cache. */
+  secret: string;
+  /** Pictures asked of the server at once (its transforms, plus one in flight). */
+  concurrency?: number;
+  /** Tries of a picture the server refuses for now (503 while busy). */
+  attempts?: number;
+  /** Waits between those tries (tests shorten it). */
+  retryMs?: number;
+}
+
+export interface PictureCounts {
+  /** Taken from the image cache: no work. */
+  reused: number;
+  /** Asked of the rendering server (made there, or read from its cache). */
+  made: number;
+  /** The route's blank stand-ins for pictures whose source failed (asked each build: none is kept). */
+  blank: number;
+  /** `path: reason` of pictures that could not be written. */
+  failed: string[];
+}
+
+export interface PictureMaker {
+  /** Queues a picture's path (once however often it is added). */
+  add(path: string): void;
+  /** The server to ask from now on. */
+  useServer(url: string): void;
+  /** Asks no server until the next `useServer`; resolves when none is being asked (it may stop). */
+  hold(): Promise<void>;
+  /** Resolves when every queued picture is written or has failed (a held queue waits for a server). */
+  drain(): Promise<void>;
+  /** Paths queued so far. */
+  readonly queued: ReadonlySet<string>;
+  readonly counts: PictureCounts;
+  /** Removes written pictures not in `keep` (named by a page seen early that the copy no longer has). */
+  prune(keep: ReadonlySet<string>): number;
+}
+
+/** The cache file a public picture's address names, when the address is this build's and it is there. */
+export function cachedPicture(storeDir: string, secret: string, path: string): string | undefined {
+  const parsed = parseImagePath(secret, path);
+  if (!parsed.ok || parsed.request.target.kind !== 'source') return undefined;
+  const { width, format, crop } = parsed.request;
+  const name = DiskStore.nameOf(
+    derivedKey({ source: parsed.request.target.source, width, format, crop }),
+  );
+  const file = join(storeDir, name.slice(0, 2), name);
+  return existsSync(file) ? file : undefined;
+}
+
+function place(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    // Another file system (or one without links): a copy.
+    copyFileSync(from, to);
+  }
+}
+
+export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
+  const { outDir, storeDir, secret } = options;
+  const concurrency = options.concurrency ?? 3;
+  const attempts = options.attempts ?? 6;
+  const retryMs = options.retryMs ?? 1000;
+  const queued = new Set<string>();
+  const written = new Set<string>();
+  const waiting: string[] = [];
+  const counts: PictureCounts = { reused: 0, made: 0, blank: 0, failed: [] };
+  let server: string | undefined;
+  let running = 0;
+  let idle: (() => void)[] = [];
+  let quiet: (() => void)[] = [];
+
+  const settle = () => {
+    if (running > 0) return;
+    const stopped = quiet;
+    quiet = [];
+    for (const resolve of stopped) resolve();
+    if (waiting.length > 0) return;
+    const done = idle;
+    idle = [];
+    for (const resolve of done) resolve();
+  };
+
+  /** Writes the server's answer; `true` for a picture, `false` for a blank stand-in. */
+  const fromServer = async (path: string, file: string): Promise<boolean> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const base = server;
+      if (!base) throw new Error('no rendering server');
+      const response = await fetch(`${base}${path}`);
+      const type = response.headers.get('content-type') ?? '';
+      // A picture whose source failed is the route's blank stand-in (its status, a 1×1 GIF):
+      // written too (the page shows its fallback), so the copy has no broken image.
+      if ((response.ok && type.startsWith('image/')) || type === 'image/gif') {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+        return response.ok;
+      }
+      await response.body?.cancel();
+      if (!(response.status === 503 || response.status === 429) || attempt >= attempts) {
+        throw new Error(`${response.status}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryMs * attempt));
+    }
+  };
+
+  const work = async (path: string): Promise<void> => {
+    const file = join(outDir, fileForPath(path));
+    try {
+      const cached = cachedPicture(storeDir, secret, path);
+      if (cached) {
+        place(cached, file);
+        counts.reused += 1;
+      } else {
+        if (await fromServer(path, file)) counts.made += 1;
+        else counts.blank += 1;
+      }
+      written.add(path);
+    } catch (error) {
+      counts.failed.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  const pump = () => {
+    while (running < concurrency && waiting.length > 0) {
+      const path = waiting[0] as string;
+      // Without a server only what the cache holds can be placed: the rest waits for one.
+      if (!server && !cachedPicture(storeDir, secret, path)) break;
+      waiting.shift();
+      running += 1;
+      void work(path).finally(() => {
+        running -= 1;
+        pump();
+        settle();
+      });
+    }
+  };
+
+  return {
+    queued,
+    counts,
+    add(path) {
+      if (queued.has(path)) return;
+      queued.add(path);
+      waiting.push(path);
+      pump();
+    },
+    useServer(url) {
+      server = url;
+      pump();
+    },
+    hold() {
+      server = undefined;
+      return new Promise((resolve) => {
+        quiet.push(resolve);
+        settle();
+      });
+    },
+    drain() {
+      return new Promise((resolve) => {
+        idle.push(resolve);
+        settle();
+      });
+    },
+    prune(keep) {
+      let removed = 0;
+      for (const path of written) {
+        if (keep.has(path)) continue;
+        try {
+          unlinkSync(join(outDir, fileForPath(path)));
+          removed += 1;
+        } catch {
+          // Already gone.
+        }
+        written.delete(path);
+      }
+      return removed;
+    },
+  };
+}
