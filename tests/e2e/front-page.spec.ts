@@ -268,16 +268,20 @@ test('the news sitemap lists exactly the articles of the last 48 hours, in the t
     const now = Date.now();
     const age = (post: { published_at: string }) => now - Date.parse(post.published_at);
     const listed = parsed.urls.map((url) => url.loc.replace(/^.*\/posts\//, ''));
-    // Only posts of the last 48 hours (ten minutes' grace for the page's cache)...
+    // Only posts of the last 48 hours (ten minutes' grace for the page's cache), or with none of
+    // them the newest alone (the schema wants one <url>)...
     const recent = posts.filter((post) => age(post) <= 48 * 3_600_000 + 600_000);
-    expect(recent.map((post) => post.slug)).toEqual(expect.arrayContaining(listed));
+    if (recent.length === 0) expect(listed).toEqual(posts.slice(0, 1).map((post) => post.slug));
+    else expect(recent.map((post) => post.slug)).toEqual(expect.arrayContaining(listed));
     // ...and every one of them, but for those at either edge of the window while it was cached.
     const settled = posts.filter((p) => age(p) >= 3_600_000 && age(p) <= 47 * 3_600_000);
     expect(listed).toEqual(expect.arrayContaining(settled.map((post) => post.slug)));
     for (const url of parsed.urls) {
       expect(url.name).toBe(tenant.name);
       expect(url.language).toBe(tenant.locale.slice(0, 2));
-      expect(now - Date.parse(url.date)).toBeLessThanOrEqual(48 * 3_600_000 + 600_000);
+      if (recent.length > 0) {
+        expect(now - Date.parse(url.date)).toBeLessThanOrEqual(48 * 3_600_000 + 600_000);
+      }
     }
   }
 });

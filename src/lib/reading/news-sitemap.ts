@@ -62,6 +62,8 @@ type Dated = Pick<PostSummary, 'published_at'>;
 /**
  * Reads a newest-first list page by page until a page reaches past the window, the format's limit
  * is met or the list ends: one call on most sites, at most 20 (pages of 50) for 1,000 articles.
+ * With nothing recent it keeps the newest article: the sitemap schema wants one `<url>` at least,
+ * and Google News passes over an article older than two days.
  */
 export async function collectRecentNews<T extends Dated>(
   readPage: (page: number) => Promise<{ items: T[]; page: { last: number } }>,
@@ -74,7 +76,9 @@ export async function collectRecentNews<T extends Dated>(
     const oldest = result.items.at(-1);
     if (page >= result.page.last || !oldest || !isRecentNews(oldest, now)) break;
   }
-  return recentNews(posts, now);
+  const recent = recentNews(posts, now);
+  const newest = posts.find((post) => publishedTime(post) <= now.getTime());
+  return recent.length === 0 && newest ? [newest] : recent;
 }
 
 function newsUrl(entry: NewsEntry, publication: NewsPublication): string {
@@ -88,7 +92,7 @@ function newsUrl(entry: NewsEntry, publication: NewsPublication): string {
   ].join('');
 }
 
-/** The news sitemap's XML (an empty `urlset` when nothing is recent: still valid). */
+/** The news sitemap's XML. */
 export function newsUrlset(entries: readonly NewsEntry[], publication: NewsPublication): string {
   const body = entries
     .slice(0, NEWS_SITEMAP_LIMIT)

@@ -91,6 +91,17 @@ describe('collectRecentNews', () => {
     expect(await collectRecentNews(quiet.readPage, NOW)).toHaveLength(10);
     expect(quiet.calls).toEqual([1]);
   });
+
+  it('keeps the newest article when none is of the last two days (the schema wants one <url>)', async () => {
+    const old = [
+      { id: 1, published_at: hoursAgo(24 * 7) },
+      { id: 2, published_at: hoursAgo(24 * 9) },
+    ];
+    const readPage = () => Promise.resolve({ items: old, page: { last: 1 } });
+    expect((await collectRecentNews(readPage, NOW)).map((post) => post.id)).toEqual([1]);
+    const empty = () => Promise.resolve({ items: [], page: { last: 1 } });
+    expect(await collectRecentNews(empty, NOW)).toEqual([]);
+  });
 });
 
 describe('newsUrlset', () => {
