@@ -6,6 +6,7 @@ import { contactLine } from '../domain/contact.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import type { ServiceCore } from '../service/core.ts';
+import { mailClaim } from '../service/idempotency.ts';
 import { confirmationMail } from './confirmation.ts';
 import { textMail } from './text.ts';
 
@@ -24,14 +25,17 @@ export interface MailRequest {
 }
 
 /**
- * The confirmation e-mail, in the tenant's language, once per booking: a retry, a double click or
- * another server (with Redis) finds it claimed. False when none was sent (no mailer, sent before,
- * or the mail server refused it; then a later retry may send it).
+ * The confirmation e-mail, in the tenant's language, once per booking, from the server that made
+ * it: a retry, a double click or another server finds it claimed or not its own. False when none
+ * was sent (no mailer, sent before, made elsewhere, or the mail server refused it; then a later
+ * retry on this server may send it).
  */
 export async function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
   const { mailer: send, attempts, tenant } = core;
-  if (!send) return false;
-  const claim = `mail:${request.confirmation.reference}`;
+  const { reference } = request.confirmation;
+  // Sent by the server that made the booking: a racing submit answered elsewhere never mails.
+  if (!send || !attempts.madeHere(reference)) return false;
+  const claim = mailClaim(reference);
   if (!(await attempts.claim(claim))) return false;
   try {
     const place = await core.property(request.confirmation.propertyId).catch(() => undefined);

@@ -23,7 +23,7 @@ import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import type { ServiceCore } from './core.ts';
 import { chooseGuest, findByEmail } from './guests.ts';
 import { onFileNotes } from './hotel-note.ts';
-import { assertSameDetails, fingerprintOf, type Attempt } from './idempotency.ts';
+import { assertSameDetails, fingerprintOf, mailClaim, type Attempt } from './idempotency.ts';
 import { bookingInput, confirmationOf } from './wire.ts';
 
 /** Creating a booking: single-flight per stay, once per idempotency key, a lost answer found again. */
@@ -209,7 +209,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     if (found) {
       const confirmation = confirm(core, place, found, input);
       // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
-      await attempts.claim(`mail:${confirmation.reference}`);
+      await attempts.claim(mailClaim(confirmation.reference));
       await attempts.set(key, { fingerprint, state: 'done', confirmation });
       return confirmation;
     }
@@ -219,6 +219,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     const found = await lostBooking(api, sent, place, input);
     if (found) {
       const confirmation = confirm(core, place, found, input);
+      attempts.made(confirmation.reference);
       await attempts.set(key, { fingerprint, state: 'done', confirmation });
       return confirmation;
     }
@@ -235,6 +236,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   core.booked(place.id);
   await attempts.markBooked(stayKey, JUST_BOOKED_SECONDS);
   const confirmation = confirm(core, place, booking, input);
+  attempts.made(confirmation.reference);
   await attempts.set(key, { fingerprint, state: 'done', confirmation });
   return confirmation;
 }

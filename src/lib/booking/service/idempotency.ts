@@ -40,6 +40,13 @@ export interface AttemptStore {
   release(name: string): Promise<void>;
   /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
   mayHaveForgotten(): Promise<boolean>;
+  /** Notes that this process made the booking `reference` (its create call succeeded here). */
+  made(reference: string): void;
+  /**
+   * Whether this process made `reference`: only that one sends its confirmation, so a racing
+   * submit answered on another server never mails it, even after Redis forgot who did.
+   */
+  madeHere(reference: string): boolean;
 }
 
 /** The shared store cannot be read: the write that needs it is refused, the form kept. */
@@ -47,6 +54,9 @@ export const storeUnavailable = (): BookingFailure =>
   unavailable(textKey('booking.error.unavailable'), 5);
 
 const TTL_SECONDS = 24 * 60 * 60;
+
+/** The claim that a booking's confirmation e-mail went out (../mail/send.ts): one per reference. */
+export const mailClaim = (reference: string): string => `mail:${reference}`;
 
 export function fingerprintOf(details: unknown): string {
   return createHash('sha256').update(JSON.stringify(details)).digest('base64url');
@@ -69,6 +79,7 @@ export function attemptStore(options: {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
   const claims = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
+  const madeHere = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const { redisUrl } = options;
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
@@ -144,6 +155,12 @@ export function attemptStore(options: {
     async delete(key) {
       local.delete(key);
       await tryShared((redis) => redis.unlink(name(key)));
+    },
+    made(reference) {
+      madeHere.set(reference, true);
+    },
+    madeHere(reference) {
+      return madeHere.has(reference);
     },
     async mayHaveForgotten() {
       if (!redisUrl) return Date.now() - startedAt < TTL_SECONDS * 1000;
