@@ -183,7 +183,7 @@ export async function answerForm(
       actions.setActionResult(kept.action, kept.result as never);
       keepFormValues(locals, kept.values);
       const response = await next();
-      response.headers.set('Cache-Control', 'private, no-store');
+      response.headers.set('Cache-Control', PRIVATE);
       return response;
     }
     const id = newResultId();

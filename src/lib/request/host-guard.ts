@@ -1,3 +1,4 @@
+import { uncached, uncachedJson } from '../delivery/policy.ts';
 import { hostMatches, normalizeHost, type TenantMatch } from '../tenants/resolution.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -28,14 +29,7 @@ export function foreignWriteHost(
 export function foreignWriteRefusal(request: Request, host: string): Response {
   const message = `This site does not take posts sent to ${host}: open the site at its own address and try again.`;
   const json = (request.headers.get('content-type') ?? '').includes('application/json');
-  return new Response(
-    json ? JSON.stringify({ ok: false, error: { code: 'wrong_host', message } }) : message,
-    {
-      status: 421,
-      headers: {
-        'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
-        'Cache-Control': 'no-store',
-      },
-    },
-  );
+  return json
+    ? uncachedJson(421, { ok: false, error: { code: 'wrong_host', message } })
+    : uncached(421, message);
 }

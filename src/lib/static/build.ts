@@ -286,18 +286,11 @@ function earlyPictures(
   };
 }
 
-/** One tenant: fetch (resumable), render every public page, index for search, swap into place. */
-export async function buildStaticTenant(options: StaticBuildOptions): Promise<StaticBuildSummary> {
-  const { tenant, serverDir, outRoot, cacheRoot } = options;
-  const status = options.status ?? (() => undefined);
-  const started = Date.now();
-  const problem = staticProblem(tenant);
-  if (problem) throw new StaticBuildError(problem);
-  const origin = staticOrigin(tenant) ?? '';
-
+/** The build's upstream: no shared cache (its answers live on disk), patient retries, the pacer. */
+function buildUpstream(options: StaticBuildOptions) {
   const envOptions = staticBuildSettings();
   const budget = options.budget ?? createPacingBudget({ limits: envOptions.limits });
-  const upstream = {
+  return {
     ...createUpstream({
       // The build needs no shared cache: its answers live on disk.
       metrics: createMetrics({ log: options.log ?? (() => undefined) }),
@@ -313,6 +306,37 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     }),
     budget,
   };
+}
+
+/** Where the crawl starts: every page no link is sure to reach. */
+function crawlSeeds(tenant: Tenant): string[] {
+  const seeds = [
+    '/',
+    '/404',
+    '/robots.txt',
+    '/rss.xml',
+    '/sitemap.xml',
+    '/news-sitemap.xml',
+    '/search',
+    '/categories',
+    '/tags',
+    '/plans',
+  ];
+  if (tenant.features.epaper) seeds.push('/epaper');
+  if (tenant.features.streams) seeds.push('/streams');
+  return seeds;
+}
+
+/** One tenant: fetch (resumable), render every public page, index for search, swap into place. */
+export async function buildStaticTenant(options: StaticBuildOptions): Promise<StaticBuildSummary> {
+  const { tenant, serverDir, outRoot, cacheRoot } = options;
+  const status = options.status ?? (() => undefined);
+  const started = Date.now();
+  const problem = staticProblem(tenant);
+  if (problem) throw new StaticBuildError(problem);
+  const origin = staticOrigin(tenant) ?? '';
+
+  const upstream = buildUpstream(options);
   const cacheDir = join(cacheRoot, tenant.id);
   const snapshotFile = join(cacheDir, 'snapshot.json');
   const outDir = join(outRoot, tenant.id);
@@ -351,25 +375,11 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
   pictures.useServer(renderer.url);
   let result: CrawlResult;
   try {
-    const seeds = [
-      '/',
-      '/404',
-      '/robots.txt',
-      '/rss.xml',
-      '/sitemap.xml',
-      '/news-sitemap.xml',
-      '/search',
-      '/categories',
-      '/tags',
-      '/plans',
-    ];
-    if (tenant.features.epaper) seeds.push('/epaper');
-    if (tenant.features.streams) seeds.push('/streams');
     result = await crawl({
       server: renderer.url,
       siteOrigin: origin,
       outDir: workDir,
-      seeds,
+      seeds: crawlSeeds(tenant),
       onPage: (written, queued) =>
         status(
           `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,

@@ -2,7 +2,16 @@ import { publishingClient } from '../publishing/client.ts';
 import { readProfileTexts } from '../profiles/files.ts';
 import { resolveProfile } from '../profiles/schema.ts';
 import type { PublishingClient } from '../publishing/client.ts';
-import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
+import type {
+  Category,
+  Comment,
+  Edition,
+  Plan,
+  Post,
+  PostSummary,
+  Stream,
+  Tag,
+} from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecrets } from '../secrets/site.ts';
 import { NotFoundError } from '../upstream/errors.ts';
@@ -61,101 +70,91 @@ async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Pr
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-/**
- * Fetches everything a tenant's public pages show, through the real client, at the budget's pace:
- * lists 50 at a time, a post's detail and comments only when its `updated_at` differs from the
- * stored copy, lists again only when older than `freshMs`. Failures are collected; the rest is
- * stored first, then one line per failed resource is thrown.
- */
-export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult> {
-  const { tenant, cache, freshMs, upstream } = options;
-  const now = options.now ?? Date.now;
-  const concurrency = options.concurrency ?? 4;
-  const budget = upstream.budget;
-  const startCalls = budget.calls;
-  const readToken = tenantSecrets(tenant).values.publishingReadToken;
-  const client: PublishingClient = publishingClient({
-    tenantId: tenant.id,
-    baseUrl: tenant.publishing.baseUrl,
-    serviceToken: readToken,
-    iframeHosts: tenant.publishing.embedHosts,
-    upstream,
-    // Node, not Vite: the profile files are read from disk.
-    profile: resolveProfile('publishing', tenant.publishing.profile, readProfileTexts()),
-  });
-  const progress: FetchProgress = { planned: 0, made: 0, reused: 0, waitedMs: 0 };
-  const failures: string[] = [];
-  let prePlanned = 0;
-  const report = () => {
-    progress.made = budget.calls - startCalls;
+type Keep = (entry: { storedAt: number; updatedAt?: string | null | undefined }) => boolean;
+type Lists = {
+  summaries: PostSummary[];
+  categories: Category[] | undefined;
+  tags: Tag[] | undefined;
+  plans: Plan[] | undefined;
+  editions: Edition[] | undefined;
+  streams: Stream[] | undefined;
+};
+
+/** One run of `fetchSnapshot`: the client, what was stored, the progress and the failures. */
+class SnapshotFetch {
+  readonly options: FetchOptions;
+  readonly now: () => number;
+  readonly concurrency: number;
+  readonly startCalls: number;
+  readonly client: PublishingClient;
+  readonly progress: FetchProgress = { planned: 0, made: 0, reused: 0, waitedMs: 0 };
+  readonly failures: string[] = [];
+  /** Details counted up front, not yet asked. */
+  prePlanned = 0;
+  readonly posts = new Map<string, Post>();
+  readonly comments: Record<string, Comment[]> = {};
+  readonly readable: Edition[] = [];
+
+  constructor(options: FetchOptions) {
+    const { tenant, upstream } = options;
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.concurrency = options.concurrency ?? 4;
+    this.startCalls = upstream.budget.calls;
+    this.client = publishingClient({
+      tenantId: tenant.id,
+      baseUrl: tenant.publishing.baseUrl,
+      serviceToken: tenantSecrets(tenant).values.publishingReadToken,
+      iframeHosts: tenant.publishing.embedHosts,
+      upstream,
+      // Node, not Vite: the profile files are read from disk.
+      profile: resolveProfile('publishing', tenant.publishing.profile, readProfileTexts()),
+    });
+  }
+
+  report(): void {
+    const { budget } = this.options.upstream;
+    const { progress } = this;
+    progress.made = budget.calls - this.startCalls;
     // Retries are calls too: the plan is never below what was made.
     progress.planned = Math.max(progress.planned, progress.made);
     progress.waitedMs = budget.waitedMs;
-    options.onProgress?.({ ...progress });
-  };
+    this.options.onProgress?.({ ...progress });
+  }
 
   /** A stored answer when `keep` accepts it, else one upstream call (stored at once). */
-  const stored = async <T>(
-    key: string,
-    load: () => Promise<T>,
-    keep: (entry: { storedAt: number; updatedAt?: string | null | undefined }) => boolean,
-    updatedAt?: string | null,
-  ): Promise<T> => {
+  async stored<T>(key: string, load: () => Promise<T>, keep: Keep, updatedAt?: string | null) {
+    const { cache } = this.options;
     const entry = cache.get<T>(key);
     if (entry && keep(entry)) {
-      progress.reused += 1;
+      this.progress.reused += 1;
       return entry.value;
     }
     // Details were counted up front; lists are counted as they are met.
-    if (prePlanned > 0) prePlanned -= 1;
-    else progress.planned += 1;
-    report();
+    if (this.prePlanned > 0) this.prePlanned -= 1;
+    else this.progress.planned += 1;
+    this.report();
     const value = await load();
     cache.set(key, value, updatedAt);
-    report();
+    this.report();
     return value;
-  };
-  const fresh = (entry: { storedAt: number }) => now() - entry.storedAt < freshMs;
-  const list = <T>(key: string, load: () => Promise<T>) => stored(key, load, fresh);
-  const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
+  }
+
+  list<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.stored(key, load, (entry) => this.now() - entry.storedAt < this.options.freshMs);
+  }
+
+  async attempt<T>(what: string, run: () => Promise<T>): Promise<T | undefined> {
     try {
       return await run();
     } catch (error) {
-      failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      this.failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
-  };
+  }
 
-  // Lists first: they say what else is needed.
-  const firstPage = await attempt('/ (posts, page 1)', () =>
-    list('posts.list|1', () => client.listPosts({ page: 1, perPage: LIST_PAGE_SIZE })),
-  );
-  const pages = new Map<number, PostSummary[]>([[1, firstPage?.items ?? []]]);
-  const lastPage = firstPage?.page.last ?? 1;
-  const { features } = tenant;
-  const [categories, tags, plans, editions, streams] = await Promise.all([
-    attempt('/categories', () => list('categories.list', () => client.listCategories())),
-    attempt('/tags', () => list('tags.list', () => client.listTags())),
-    attempt('/plans', () => list('plans.list', () => client.listPlans())),
-    features.epaper
-      ? attempt('/epaper', () => listAll('epaper.list', (page) => client.listEditions(page)))
-      : [],
-    features.streams
-      ? attempt('/streams', () => listAll('streams.list', (page) => client.listStreams(page)))
-      : [],
-    pool(
-      Array.from({ length: lastPage - 1 }, (_, index) => index + 2),
-      concurrency,
-      async (page) => {
-        const paged = await attempt(`/ (posts, page ${page})`, () =>
-          list(`posts.list|${page}`, () => client.listPosts({ page, perPage: LIST_PAGE_SIZE })),
-        );
-        pages.set(page, paged?.items ?? []);
-      },
-    ),
-  ]);
-
-  async function listAll<T>(
+  /** Every page of a list, 50 at a time. */
+  async listAll<T>(
     key: string,
     load: (page: { page: number; perPage: number }) => Promise<{
       items: T[];
@@ -164,69 +163,111 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   ): Promise<T[]> {
     const items: T[] = [];
     for (let page = 1, last = 1; page <= last; page += 1) {
-      const paged = await list(`${key}|${page}`, () => load({ page, perPage: LIST_PAGE_SIZE }));
+      const paged = await this.list(`${key}|${page}`, () =>
+        load({ page, perPage: LIST_PAGE_SIZE }),
+      );
       items.push(...paged.items);
       last = paged.page.last;
     }
     return items;
   }
 
-  // Then the details the lists lack: content and comments of new or changed posts, free editions.
-  const summaries = [...pages.entries()].sort(([a], [b]) => a - b).flatMap(([, items]) => items);
-  const unique = summaries.filter(
-    (post, index) => summaries.findIndex((other) => other.slug === post.slug) === index,
-  );
-  const sameVersion =
-    (summary: PostSummary) => (entry: { updatedAt?: string | null | undefined }) =>
-      entry.updatedAt === (summary.updated_at ?? summary.published_at ?? null);
-  // What the details will cost, known before the first one is asked (for progress and the estimate).
-  const known = (
-    key: string,
-    keep: (entry: { updatedAt?: string | null | undefined }) => boolean,
-  ) => {
-    const entry = cache.get(key);
-    return entry !== undefined && keep(entry);
-  };
-  let detailPlan = 0;
-  for (const summary of unique) {
-    if (!known(`posts.get|${summary.slug}`, sameVersion(summary))) detailPlan += 1;
-    if (features.comments && !known(`comments.list|${summary.slug}`, sameVersion(summary)))
-      detailPlan += 1;
+  /** Lists first: they say what else is needed. The posts come once each, newest first. */
+  async fetchLists(): Promise<Lists> {
+    const { client } = this;
+    const firstPage = await this.attempt('/ (posts, page 1)', () =>
+      this.list('posts.list|1', () => client.listPosts({ page: 1, perPage: LIST_PAGE_SIZE })),
+    );
+    const pages = new Map<number, PostSummary[]>([[1, firstPage?.items ?? []]]);
+    const lastPage = firstPage?.page.last ?? 1;
+    const { features } = this.options.tenant;
+    const [categories, tags, plans, editions, streams] = await Promise.all([
+      this.attempt('/categories', () =>
+        this.list('categories.list', () => client.listCategories()),
+      ),
+      this.attempt('/tags', () => this.list('tags.list', () => client.listTags())),
+      this.attempt('/plans', () => this.list('plans.list', () => client.listPlans())),
+      features.epaper
+        ? this.attempt('/epaper', () =>
+            this.listAll('epaper.list', (page) => client.listEditions(page)),
+          )
+        : [],
+      features.streams
+        ? this.attempt('/streams', () =>
+            this.listAll('streams.list', (page) => client.listStreams(page)),
+          )
+        : [],
+      pool(
+        Array.from({ length: lastPage - 1 }, (_, index) => index + 2),
+        this.concurrency,
+        async (page) => {
+          const paged = await this.attempt(`/ (posts, page ${page})`, () =>
+            this.list(`posts.list|${page}`, () =>
+              client.listPosts({ page, perPage: LIST_PAGE_SIZE }),
+            ),
+          );
+          pages.set(page, paged?.items ?? []);
+        },
+      ),
+    ]);
+    const all = [...pages.entries()].sort(([a], [b]) => a - b).flatMap(([, items]) => items);
+    const summaries = all.filter(
+      (post, index) => all.findIndex((other) => other.slug === post.slug) === index,
+    );
+    return { summaries, categories, tags, plans, editions, streams };
   }
-  for (const edition of editions ?? []) {
-    const version = edition.published_at ?? null;
-    if (
-      !edition.requires_subscription &&
-      !known(`epaper.get|${edition.slug}`, (e) => e.updatedAt === version)
-    )
-      detailPlan += 1;
+
+  /** What the details will cost, known before the first one is asked (for progress and the estimate). */
+  planDetails({ summaries, editions }: Lists): void {
+    const { cache, tenant } = this.options;
+    const known = (
+      key: string,
+      keep: (entry: { updatedAt?: string | null | undefined }) => boolean,
+    ) => {
+      const entry = cache.get(key);
+      return entry !== undefined && keep(entry);
+    };
+    let detailPlan = 0;
+    for (const summary of summaries) {
+      if (!known(`posts.get|${summary.slug}`, sameVersion(summary))) detailPlan += 1;
+      if (tenant.features.comments && !known(`comments.list|${summary.slug}`, sameVersion(summary)))
+        detailPlan += 1;
+    }
+    for (const edition of editions ?? []) {
+      const version = edition.published_at ?? null;
+      if (
+        !edition.requires_subscription &&
+        !known(`epaper.get|${edition.slug}`, (e) => e.updatedAt === version)
+      )
+        detailPlan += 1;
+    }
+    this.progress.planned += detailPlan;
+    this.prePlanned = detailPlan;
+    this.report();
   }
-  progress.planned += detailPlan;
-  prePlanned = detailPlan;
-  report();
-  const posts = new Map<string, Post>();
-  const comments: Record<string, Comment[]> = {};
-  const readable: Edition[] = [];
-  const assemble = (): Snapshot => ({
-    tenant: tenant.id,
-    fetchedAt: new Date(now()).toISOString(),
-    posts: unique.flatMap((summary) => posts.get(summary.slug) ?? []),
-    categories: categories ?? [],
-    tags: tags ?? [],
-    plans: plans ?? [],
-    editions: readable,
-    streams: streams ?? [],
-    comments,
-  });
-  const partial = (newPosts: readonly string[]) => options.onPartial?.(assemble(), newPosts);
-  partial([]);
-  await pool(unique, concurrency, async (summary) => {
+
+  assemble(lists: Lists): Snapshot {
+    return {
+      tenant: this.options.tenant.id,
+      fetchedAt: new Date(this.now()).toISOString(),
+      posts: lists.summaries.flatMap((summary) => this.posts.get(summary.slug) ?? []),
+      categories: lists.categories ?? [],
+      tags: lists.tags ?? [],
+      plans: lists.plans ?? [],
+      editions: this.readable,
+      streams: lists.streams ?? [],
+      comments: this.comments,
+    };
+  }
+
+  /** A post's content and comments when new or changed; `partial` tells the build of each. */
+  async fetchPost(summary: PostSummary, partial: (newPosts: readonly string[]) => void) {
     const version = summary.updated_at ?? summary.published_at ?? null;
     const path = `/posts/${summary.slug}`;
-    const post = await attempt(path, () =>
-      stored(
+    const post = await this.attempt(path, () =>
+      this.stored(
         `posts.get|${summary.slug}`,
-        () => client.getPost(summary.slug),
+        () => this.client.getPost(summary.slug),
         sameVersion(summary),
         version,
       ).catch((error: unknown) => {
@@ -236,55 +277,80 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
       }),
     );
     if (!post) return;
-    posts.set(summary.slug, post);
-    if (!features.comments) return partial([summary.slug]);
-    const thread = await attempt(`${path} (comments)`, () =>
-      stored(
+    this.posts.set(summary.slug, post);
+    if (!this.options.tenant.features.comments) return partial([summary.slug]);
+    const thread = await this.attempt(`${path} (comments)`, () =>
+      this.stored(
         `comments.list|${summary.slug}`,
-        () => allComments(summary.slug),
+        () => this.allComments(summary.slug),
         sameVersion(summary),
         version,
       ),
     );
-    comments[summary.slug] = thread ?? [];
+    this.comments[summary.slug] = thread ?? [];
     partial([summary.slug]);
-  });
+  }
 
-  async function allComments(slug: string): Promise<Comment[]> {
+  async allComments(slug: string): Promise<Comment[]> {
     const thread: Comment[] = [];
     for (let page = 1, last = 1; page <= last; page += 1) {
-      const paged = await client.listComments(slug, { page, perPage: LIST_PAGE_SIZE });
+      const paged = await this.client.listComments(slug, { page, perPage: LIST_PAGE_SIZE });
       thread.push(...paged.items);
       last = paged.page.last;
     }
     return thread;
   }
 
-  await pool(editions ?? [], concurrency, async (edition) => {
-    // Subscriber-only: the list's metadata is all a static copy may show (never page images).
+  /** A free edition's pages; a subscriber-only one keeps the list's metadata (never page images). */
+  async fetchEdition(edition: Edition): Promise<void> {
     if (edition.requires_subscription) {
-      readable.push({ ...edition, pages: [] });
+      this.readable.push({ ...edition, pages: [] });
       return;
     }
     const version = edition.published_at ?? null;
-    const detail = await attempt(`/epaper/${edition.slug}`, () =>
-      stored(
+    const detail = await this.attempt(`/epaper/${edition.slug}`, () =>
+      this.stored(
         `epaper.get|${edition.slug}`,
-        () => client.getEdition(edition.slug),
+        () => this.client.getEdition(edition.slug),
         (entry) => entry.updatedAt === version,
         version,
       ),
     );
-    if (detail) readable.push(detail.requires_subscription ? { ...detail, pages: [] } : detail);
-  });
-  const editionOrder = (editions ?? []).map((edition) => edition.slug);
-  readable.sort((a, b) => editionOrder.indexOf(a.slug) - editionOrder.indexOf(b.slug));
+    if (detail)
+      this.readable.push(detail.requires_subscription ? { ...detail, pages: [] } : detail);
+  }
+}
 
-  report();
+/** A stored post detail (or thread) is kept while the list shows the same version. */
+const sameVersion = (summary: PostSummary) => (entry: { updatedAt?: string | null | undefined }) =>
+  entry.updatedAt === (summary.updated_at ?? summary.published_at ?? null);
+
+/**
+ * Fetches everything a tenant's public pages show, through the real client, at the budget's pace:
+ * lists 50 at a time, a post's detail and comments only when its `updated_at` differs from the
+ * stored copy, lists again only when older than `freshMs`. Failures are collected; the rest is
+ * stored first, then one line per failed resource is thrown.
+ */
+export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult> {
+  const run = new SnapshotFetch(options);
+  const lists = await run.fetchLists();
+  // Then the details the lists lack: content and comments of new or changed posts, free editions.
+  run.planDetails(lists);
+  const partial = (newPosts: readonly string[]) =>
+    options.onPartial?.(run.assemble(lists), newPosts);
+  partial([]);
+  await pool(lists.summaries, run.concurrency, (summary) => run.fetchPost(summary, partial));
+  const editions = lists.editions ?? [];
+  await pool(editions, run.concurrency, (edition) => run.fetchEdition(edition));
+  const editionOrder = editions.map((edition) => edition.slug);
+  run.readable.sort((a, b) => editionOrder.indexOf(a.slug) - editionOrder.indexOf(b.slug));
+
+  run.report();
+  const { failures } = run;
   if (failures.length > 0) {
     throw new StaticFetchError(
-      `${tenant.id}: ${failures.length} resource(s) could not be fetched (everything else is stored; run again to resume):\n${failures.map((line) => `  - ${line}`).join('\n')}`,
+      `${options.tenant.id}: ${failures.length} resource(s) could not be fetched (everything else is stored; run again to resume):\n${failures.map((line) => `  - ${line}`).join('\n')}`,
     );
   }
-  return { snapshot: assemble(), progress };
+  return { snapshot: run.assemble(lists), progress: run.progress };
 }

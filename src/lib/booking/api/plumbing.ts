@@ -1,3 +1,4 @@
+import { PRIVATE } from '../../delivery/policy.ts';
 import type { APIContext } from 'astro';
 import { settings } from '../../settings/settings.ts';
 import type { I18n } from '../../i18n/index.ts';
@@ -39,7 +40,7 @@ export function json<T>(
     status,
     headers: {
       'Content-Type': 'application/json; charset=utf-8',
-      'Cache-Control': 'private, no-store',
+      'Cache-Control': PRIVATE,
       ...headers,
     },
   });

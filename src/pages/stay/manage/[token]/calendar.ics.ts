@@ -1,3 +1,4 @@
+import { PRIVATE } from '../../../../lib/delivery/policy.ts';
 import type { APIRoute } from 'astro';
 import { stayIcs } from '../../../../lib/booking/manage/ics.ts';
 import { loadManagedStay } from '../../../../lib/booking/manage/stay.ts';
@@ -37,7 +38,7 @@ export const GET: APIRoute = async (context) => {
     headers: {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Content-Disposition': `attachment; filename="stay-${stay.reference.replace(/[^\w-]/g, '')}.ics"`,
-      'Cache-Control': 'private, no-store',
+      'Cache-Control': PRIVATE,
       'Referrer-Policy': 'strict-origin',
     },
   });
