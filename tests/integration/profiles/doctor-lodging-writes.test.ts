@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runDoctorCli } from './doctor-cli.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,27 +16,15 @@ const TOKEN_ENV = 'DOCTOR_WRITES_LODGING_TOKEN';
 let mock: Mock;
 let dir: string;
 
-function doctor(...args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'scripts/doctor.ts',
-        'harbour-times',
-        '--tenants',
-        join(dir, 'tenants.json'),
-        '--findings',
-        join(dir, 'findings'),
-        ...args,
-      ],
-      { env: { ...process.env, [TOKEN_ENV]: demo.lodging['harbour-hotels']!.fullToken } },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
-  });
-}
+const doctor = (...args: string[]) =>
+  runDoctorCli(
+    {
+      tenant: 'harbour-times',
+      dir,
+      env: { [TOKEN_ENV]: demo.lodging['harbour-hotels']!.fullToken },
+    },
+    ...args,
+  );
 
 const testStays = () =>
   mock.state.lodging.bookings.filter((b) => (b.notes ?? '').includes('Masthead doctor test stay'));

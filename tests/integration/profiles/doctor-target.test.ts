@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runDoctorCli } from './doctor-cli.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,30 +12,8 @@ let api: ThirdApi;
 let dir: string;
 const DEAD = 'http://127.0.0.1:9/api/v1';
 
-function doctor(
-  env: Record<string, string>,
-  ...args: string[]
-): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'scripts/doctor.ts',
-        THIRD_TENANT,
-        '--tenants',
-        join(dir, 'tenants.json'),
-        '--findings',
-        join(dir, 'findings'),
-        ...args,
-      ],
-      { env: { ...process.env, ...env } },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
-  });
-}
+const doctor = (env: Record<string, string>, ...args: string[]) =>
+  runDoctorCli({ tenant: THIRD_TENANT, dir, env }, ...args);
 
 beforeAll(async () => {
   api = await startThirdApi();

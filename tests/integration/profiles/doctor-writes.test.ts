@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runDoctorCli } from './doctor-cli.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,27 +13,7 @@ type Mock = Awaited<ReturnType<typeof startMock>>;
 let mock: Mock;
 let dir: string;
 
-function doctor(...args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'scripts/doctor.ts',
-        'harbour-times',
-        '--tenants',
-        join(dir, 'tenants.json'),
-        '--findings',
-        join(dir, 'findings'),
-        ...args,
-      ],
-      { env: process.env },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
-  });
-}
+const doctor = (...args: string[]) => runDoctorCli({ tenant: 'harbour-times', dir }, ...args);
 
 const posts = (path: string) => mock.state.stats.publishing.routes[`POST ${path}`] ?? 0;
 

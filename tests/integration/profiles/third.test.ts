@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runDoctorCli } from './doctor-cli.ts';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,29 +36,11 @@ const profilesDir = () => join(dir, 'profiles');
 const loadTenant = (): Tenant =>
   parseTenantsText(readFileSync(tenantsFile(), 'utf8'), 'tenants.json').tenants[0]!;
 
-function doctor(...args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'scripts/doctor.ts',
-        THIRD_TENANT,
-        '--tenants',
-        tenantsFile(),
-        '--profiles',
-        profilesDir(),
-        '--findings',
-        join(dir, 'findings'),
-        ...args,
-      ],
-      { env: { ...process.env, [TOKEN_ENV]: THIRD_TOKEN } },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
-  });
-}
+const doctor = (...args: string[]) =>
+  runDoctorCli(
+    { tenant: THIRD_TENANT, dir, profiles: true, env: { [TOKEN_ENV]: THIRD_TOKEN } },
+    ...args,
+  );
 
 function clients(tenant: Tenant) {
   const upstream = createUpstream();
