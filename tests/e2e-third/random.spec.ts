@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { RANDOM_TENANT, RANDOM_TOKEN, type Words } from '../fixtures/random-api.ts';
 import { checkA11y, watchErrors } from '../e2e/helpers.ts';
+import { bookAsGrace, day, plain } from './booking-steps.ts';
 
 /**
  * Reading and booking on a tenant whose APIs name every path and field with words made up on this
@@ -19,9 +20,6 @@ const started = () =>
     words: Words;
   };
 const w = (meaning: string) => started().words[meaning]!;
-
-const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
 type Rec = Record<string, unknown>;
 
@@ -132,26 +130,7 @@ test('a returning guest books without JavaScript, under the record the API alrea
   const guest = await context.newPage();
   const grace = await upstream(guest, 'guests', '?search=grace@r.test');
   expect(grace).toHaveLength(1);
-  const form = guest.locator('masthead-booking');
-  await guest.goto('/stay');
-  await form.getByLabel('Check-in').fill(day(50));
-  await form.getByLabel('Check-out').fill(day(51));
-  await guest.getByRole('button', { name: 'Continue' }).click();
-  await form.getByLabel('Adults').fill('2');
-  await form.getByLabel('Children').fill('0');
-  await guest.getByRole('button', { name: 'Show rooms' }).click();
-  expect(plain(await form.locator('.room').first().innerText())).toContain('€120.00 total');
-  await guest.getByRole('radio', { name: /Sea double/ }).check();
-  await guest.getByRole('button', { name: 'Continue' }).click();
-  await form.getByLabel('First name').fill('Grace');
-  await form.getByLabel('Last name').fill('Hopper');
-  await form.getByLabel('E-mail').fill('grace@r.test');
-  await guest.getByRole('button', { name: 'Review' }).click();
-  expect(plain(await form.locator('.summary').innerText())).toContain('€120.00');
-  await guest.getByRole('button', { name: 'Book' }).click();
-
-  await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
-  const managed = plain(await guest.locator('.summary').innerText());
+  const managed = await bookAsGrace(guest, 'grace@r.test');
   const reference = /RX-\d+/.exec(managed)?.[0] ?? '';
   expect(reference, managed).not.toBe('');
   expect(managed).toContain('€120.00');

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { THIRD_TOKEN } from '../fixtures/third-api.ts';
 import { checkA11y, watchErrors } from '../e2e/helpers.ts';
+import { bookAsGrace, day, plain } from './booking-steps.ts';
 
 /**
  * Reading and booking on a site whose APIs are shaped like neither mock dialect: other paths, field
@@ -8,9 +9,6 @@ import { checkA11y, watchErrors } from '../e2e/helpers.ts';
  */
 
 const LODGING = 'http://127.0.0.1:4810/lodging/api/v1';
-
-const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
 /** The booking as the third API holds it (`locator`, `booking_status`, `grand_total`). */
 async function upstreamBooking(page: Page, reference: string) {
@@ -112,27 +110,8 @@ test('a returning guest books without JavaScript, under the record the API alrea
 }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const guest = await context.newPage();
-  const form = guest.locator('masthead-booking');
-  await guest.goto('/stay');
-  await form.getByLabel('Check-in').fill(day(50));
-  await form.getByLabel('Check-out').fill(day(51));
-  await guest.getByRole('button', { name: 'Continue' }).click();
-  await form.getByLabel('Adults').fill('2');
-  await form.getByLabel('Children').fill('0');
-  await guest.getByRole('button', { name: 'Show rooms' }).click();
-  expect(plain(await form.locator('.room').first().innerText())).toContain('€120.00 total');
-  await guest.getByRole('radio', { name: /Sea double/ }).check();
-  await guest.getByRole('button', { name: 'Continue' }).click();
   // Grace Hopper is on file at the API (`given_name`, `family_name`, `email_address`).
-  await form.getByLabel('First name').fill('Grace');
-  await form.getByLabel('Last name').fill('Hopper');
-  await form.getByLabel('E-mail').fill('grace@third.test');
-  await guest.getByRole('button', { name: 'Review' }).click();
-  expect(plain(await form.locator('.summary').innerText())).toContain('€120.00');
-  await guest.getByRole('button', { name: 'Book' }).click();
-
-  await expect(guest).toHaveURL(/\/stay\/manage\/[\w-]+\.[\w-]+$/);
-  const managed = plain(await guest.locator('.summary').innerText());
+  const managed = await bookAsGrace(guest, 'grace@third.test');
   const reference = /TH-\d+/.exec(managed)?.[0] ?? '';
   expect(reference, managed).not.toBe('');
   expect(managed).toContain('€120.00');
