@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import PQueue from 'p-queue';
 import { parseImagePath } from '../images/address.ts';
 import { DiskStore } from '../images/disk-store.ts';
 import { derivedKey } from '../images/pipeline.ts';
@@ -7,7 +8,7 @@ import { fileForPath } from './crawl.ts';
 
 /**
  * The derived pictures of a static copy (`/_img/…` paths its pages name), written beside the pages
- * by a small worker queue that runs while the build is still fetching. A picture already in the
+ * by a worker queue (p-queue) that runs while the build is still fetching. A picture already in the
  * image cache (keyed by source and transform, kept between builds) is hard-linked from there; any
  * other is asked of the rendering server, which makes it and keeps it in that cache.
  */
@@ -78,28 +79,14 @@ function place(from: string, to: string): void {
 
 export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
   const { outDir, storeDir, secret } = options;
-  const concurrency = options.concurrency ?? 3;
   const attempts = options.attempts ?? 6;
   const retryMs = options.retryMs ?? 1000;
   const queued = new Set<string>();
   const written = new Set<string>();
-  const waiting: string[] = [];
   const counts: PictureCounts = { reused: 0, made: 0, blank: 0, failed: [] };
   let server: string | undefined;
-  let running = 0;
-  let idle: (() => void)[] = [];
-  let quiet: (() => void)[] = [];
-
-  const settle = () => {
-    if (running > 0) return;
-    const stopped = quiet;
-    quiet = [];
-    for (const resolve of stopped) resolve();
-    if (waiting.length > 0) return;
-    const done = idle;
-    idle = [];
-    for (const resolve of done) resolve();
-  };
+  // What needs the server waits here, paused until there is one.
+  const queue = new PQueue({ concurrency: options.concurrency ?? 3, autoStart: false });
 
   /** Writes the server's answer; `true` for a picture, `false` for a blank stand-in. */
   const fromServer = async (path: string, file: string): Promise<boolean> => {
@@ -123,35 +110,16 @@ export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
     }
   };
 
-  const work = async (path: string): Promise<void> => {
-    const file = join(outDir, fileForPath(path));
+  const failed = (path: string, error: unknown) =>
+    counts.failed.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+
+  const make = async (path: string, file: string): Promise<void> => {
     try {
-      const cached = cachedPicture(storeDir, secret, path);
-      if (cached) {
-        place(cached, file);
-        counts.reused += 1;
-      } else {
-        if (await fromServer(path, file)) counts.made += 1;
-        else counts.blank += 1;
-      }
+      if (await fromServer(path, file)) counts.made += 1;
+      else counts.blank += 1;
       written.add(path);
     } catch (error) {
-      counts.failed.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
-
-  const pump = () => {
-    while (running < concurrency && waiting.length > 0) {
-      const path = waiting[0] as string;
-      // Without a server only what the cache holds can be placed: the rest waits for one.
-      if (!server && !cachedPicture(storeDir, secret, path)) break;
-      waiting.shift();
-      running += 1;
-      void work(path).finally(() => {
-        running -= 1;
-        pump();
-        settle();
-      });
+      failed(path, error);
     }
   };
 
@@ -161,25 +129,32 @@ export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
     add(path) {
       if (queued.has(path)) return;
       queued.add(path);
-      waiting.push(path);
-      pump();
+      const file = join(outDir, fileForPath(path));
+      const cached = cachedPicture(storeDir, secret, path);
+      if (!cached) {
+        void queue.add(() => make(path, file));
+        return;
+      }
+      // In the image cache: placed at once, with or without a server.
+      try {
+        place(cached, file);
+        counts.reused += 1;
+        written.add(path);
+      } catch (error) {
+        failed(path, error);
+      }
     },
     useServer(url) {
       server = url;
-      pump();
+      queue.start();
     },
     hold() {
       server = undefined;
-      return new Promise((resolve) => {
-        quiet.push(resolve);
-        settle();
-      });
+      queue.pause();
+      return queue.onPendingZero();
     },
     drain() {
-      return new Promise((resolve) => {
-        idle.push(resolve);
-        settle();
-      });
+      return queue.onIdle();
     },
     prune(keep) {
       let removed = 0;
