@@ -90,7 +90,7 @@ export default defineConfig({
       config: { base: fileURLToPath(new URL('./node_modules/.astro/sessions', import.meta.url)) },
     },
   },
-  // checkOrigin compares with `Host`, which a trusted proxy rewrites: src/site-middleware.ts checks the
+  // checkOrigin compares with `Host`, which a trusted proxy rewrites: src/middleware-chain.ts checks the
   // public origin instead (src/lib/request/origin-check.ts, same rules).
   security: { checkOrigin: false, csp: true },
   server: { port: 4321, host: true, allowedHosts: true },

@@ -2,14 +2,14 @@
 
 declare namespace App {
   interface Locals {
-    /** The tenant of this request; throws when none was resolved (see `site`). */
+    /** The tenant of this request; throws when none was resolved (see `tenantMatchOrNull`). */
     tenant: import('./lib/tenants/schema.ts').Tenant;
-    /** How the tenant was resolved; throws when none was (see `site`). */
+    /** How the tenant was resolved; throws when none was (see `tenantMatchOrNull`). */
     tenantMatch: import('./lib/tenants/resolution.ts').TenantMatch;
-    /** The tenant's interface text and formats; throws when no tenant was resolved (see `site`). */
+    /** The tenant's interface text and formats; throws when no tenant was resolved (see `tenantMatchOrNull`). */
     i18n: import('./lib/i18n/index.ts').I18n;
     /** How the tenant was resolved, or null for "site not found" (404 and 500 pages). */
-    site: import('./lib/tenants/resolution.ts').TenantMatch | null;
+    tenantMatchOrNull: import('./lib/tenants/resolution.ts').TenantMatch | null;
     /** Site-internal link that keeps the tenant's path prefix or preview query. */
     href: (path: string) => string;
     requestId: string;

@@ -17,7 +17,7 @@ import { safeNext } from '../lib/auth/next.ts';
 import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log/log.ts';
-import { publishingFor } from '../lib/site/clients.ts';
+import { publishingFor } from '../lib/services/clients.ts';
 
 /**
  * Subscriber accounts. Every action is also a public endpoint (`/_actions/<name>`), so limits and
@@ -26,7 +26,7 @@ import { publishingFor } from '../lib/site/clients.ts';
 
 function logContext(ctx: ActionAPIContext) {
   return {
-    tenant: ctx.locals.site?.tenant.id,
+    tenant: ctx.locals.tenantMatchOrNull?.tenant.id,
     path: ctx.url.pathname,
     requestId: ctx.locals.requestId,
   };

@@ -10,7 +10,7 @@ import { detailsErrors, hasErrors } from '../lib/booking/domain/rules.ts';
 import { bookingFormFields, bookingRequestSchema } from '../lib/booking/domain/schema.ts';
 import type { StepState } from '../lib/booking/steps/order.ts';
 import { retryOf } from '../lib/booking/steps/search.ts';
-import { bookingServiceFor } from '../lib/site/clients.ts';
+import { bookingServiceFor } from '../lib/services/clients.ts';
 import { fieldErrorsOf, type FieldErrors } from '../lib/failures/fields.ts';
 import { bookingTenant } from '../lib/tenants/booking.ts';
 

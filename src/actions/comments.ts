@@ -10,7 +10,7 @@ import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
 import type { PostOnce } from '../lib/comments/post.ts';
 import { invalidatePostComments } from '../lib/freshness/bus.ts';
 import { logError } from '../lib/log/log.ts';
-import { publishingFor } from '../lib/site/clients.ts';
+import { publishingFor } from '../lib/services/clients.ts';
 const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL } = settings();
 
 let limiter: ConsumeLimit | undefined;
@@ -43,7 +43,7 @@ export const commentActions = {
     accept: 'form',
     input,
     handler: async (form, ctx) => {
-      const tenant = ctx.locals.site?.tenant;
+      const tenant = ctx.locals.tenantMatchOrNull?.tenant;
       if (!tenant?.features.comments) {
         throw new ActionError({ code: 'NOT_FOUND', message: 'Comments are not offered here.' });
       }

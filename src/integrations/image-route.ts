@@ -11,7 +11,7 @@ export function imageRoute(): AstroIntegration {
       'astro:config:setup': ({ injectRoute }) => {
         injectRoute({
           pattern: '/_img/[...path]',
-          entrypoint: new URL('../lib/images/endpoint.ts', import.meta.url),
+          entrypoint: new URL('./image-endpoint.ts', import.meta.url),
           prerender: false,
         });
       },

@@ -7,7 +7,7 @@ const STARTUP_CHECK = fileURLToPath(new URL('../lib/settings/startup-check.ts', 
 /** The tenants file (`TENANTS_FILE`): read at start, a bad one stops the start like a bad setting. */
 const TENANTS_CHECK = fileURLToPath(new URL('../lib/tenants/startup-check.ts', import.meta.url));
 /** The tenants' start-up lines (upstream profiles, read tokens): logged once the settings are fine. */
-const STARTUP_LINES = fileURLToPath(new URL('../lib/site/startup-lines.ts', import.meta.url));
+const STARTUP_LINES = fileURLToPath(new URL('../lib/services/startup-lines.ts', import.meta.url));
 /** The change watchers and the invalidation listener (issue 24): running before the first visit. */
 const FRESHNESS_START = fileURLToPath(new URL('../lib/freshness/at-start.ts', import.meta.url));
 const HEALTH_ROUTE = fileURLToPath(new URL('../lib/delivery/health-route.ts', import.meta.url));

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { newsSitemapEntries } from '../lib/reading/feeds.ts';
-import { feedResponse, xmlResponse } from '../lib/reading/endpoint.ts';
+import { feedResponse, xmlResponse } from '../lib/reading/feed-response.ts';
 import { newsLanguage, newsUrlset } from '../lib/reading/news-sitemap.ts';
 
 /** Google News: the tenant's articles of the last two days, with its name and language. */

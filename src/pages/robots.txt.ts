@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { absoluteUrl } from '../lib/reading/seo.ts';
 
 export const GET: APIRoute = ({ locals }) => {
-  const match = locals.site;
+  const match = locals.tenantMatchOrNull;
   if (!match) return new Response('Not found', { status: 404 });
   const body = [
     'User-agent: *',

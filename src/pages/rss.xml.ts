@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { latestForFeed, rssFeed } from '../lib/reading/feeds.ts';
-import { feedResponse } from '../lib/reading/endpoint.ts';
+import { feedResponse } from '../lib/reading/feed-response.ts';
 
 export const GET: APIRoute = (context) =>
   feedResponse(context, async (match) => {

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { postSitemapEntries } from '../lib/reading/feeds.ts';
-import { feedResponse, xmlResponse } from '../lib/reading/endpoint.ts';
+import { feedResponse, xmlResponse } from '../lib/reading/feed-response.ts';
 import { urlset } from '../lib/reading/sitemap.ts';
 
 export const GET: APIRoute = (context) =>

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { countPostSitemaps } from '../lib/reading/feeds.ts';
-import { feedResponse, xmlResponse } from '../lib/reading/endpoint.ts';
+import { feedResponse, xmlResponse } from '../lib/reading/feed-response.ts';
 import { absoluteUrl } from '../lib/reading/seo.ts';
 import { sitemapIndex } from '../lib/reading/sitemap.ts';
 

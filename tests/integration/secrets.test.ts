@@ -1,5 +1,5 @@
 /**
- * The site's own wiring (src/lib/site/clients.ts) with every secret in one SECRETS_FILE and no
+ * The site's own wiring (src/lib/services/clients.ts) with every secret in one SECRETS_FILE and no
  * token variable, against the contract mock on free ports: the e-paper list and an anonymous
  * visitor's edition go out with the tenant's read token (its own budget), and harbour-times books
  * with the lodging token from the file.
@@ -14,7 +14,7 @@ import { createUpstream } from '../../src/lib/upstream/runtime.ts';
 import { day } from '../fixtures/dates.ts';
 import { ctl, demo, PASSWORD, startTestMock, type Mock } from './harness.ts';
 
-type Clients = typeof import('../../src/lib/site/clients.ts');
+type Clients = typeof import('../../src/lib/services/clients.ts');
 type Registry = typeof import('../../src/lib/tenants/registry.ts');
 
 let mock: Mock;
@@ -57,7 +57,7 @@ beforeAll(async () => {
   vi.stubEnv('LODGING_BASE_URL', mock.lodgingUrl);
   // Read after the environment is set: the registry applies the upstream overrides as it loads.
   registry = await import('../../src/lib/tenants/registry.ts');
-  clients = await import('../../src/lib/site/clients.ts');
+  clients = await import('../../src/lib/services/clients.ts');
 });
 
 afterAll(async () => {

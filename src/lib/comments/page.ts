@@ -4,7 +4,7 @@ import type { I18n } from '../i18n/index.ts';
 import { localize, localizeFields, textKey } from '../i18n/text.ts';
 import { keptFormValues } from '../forms/after-post.ts';
 import { logWarn } from '../log/log.ts';
-import { publishingFor } from '../site/clients.ts';
+import { publishingFor } from '../services/clients.ts';
 import { EMPTY_VALUES, readFormValues } from './form.ts';
 import type { CommentFormValues } from './form.ts';
 import { failureStatus } from './post.ts';

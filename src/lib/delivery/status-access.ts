@@ -1,7 +1,7 @@
 import { uncached, uncachedJson } from './policy.ts';
 import { profileStatus } from '../profiles/status.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
-import { upstreamStatus } from '../site/clients.ts';
+import { upstreamStatus } from '../services/clients.ts';
 import { getTenants } from '../tenants/registry.ts';
 
 export interface StatusAccessInput {

@@ -2,7 +2,7 @@ import type { SignedIn } from '../auth/session.ts';
 import { warmEditions } from '../images/prewarm.ts';
 import { logWarn } from '../log/log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
-import { publishingFor } from '../site/clients.ts';
+import { publishingFor } from '../services/clients.ts';
 import { loadPlans, warmNavigation } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
 import type { Tenant } from '../tenants/schema.ts';

@@ -9,7 +9,7 @@ import { sessionsAnswer } from './session-check.ts';
  * hands it to the page on the GET. Runs after the tenant is known.
  */
 export const formPosts = defineMiddleware((context, next) => {
-  if (context.isPrerendered || !context.locals.site) return next();
+  if (context.isPrerendered || !context.locals.tenantMatchOrNull) return next();
   const { request, url, locals, session } = context;
   const form = { request, url, locals, session, canKeep: sessionsAnswer };
   return answerForm(form, getActionContext(context), next);

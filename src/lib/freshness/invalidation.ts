@@ -1,7 +1,7 @@
 import { changedTags, postsChanged } from '../delivery/cache-tags.ts';
 import type { TaggedChange } from '../delivery/cache-tags.ts';
 import { invalidateRoutes } from '../delivery/route-cache.ts';
-import { siteUpstream } from '../site/clients.ts';
+import { siteUpstream } from '../services/clients.ts';
 import type { InvalidationTarget } from '../upstream/cache.ts';
 
 /**

@@ -7,7 +7,7 @@ const { REDIS_URL, EDGE_PURGE_URL } = settings();
 
 /** `POST /_purge` on a tenant's host (./purge.ts); after tenant resolution. */
 export const purgeEndpoint = defineMiddleware((context, next) => {
-  const match = context.locals.site;
+  const match = context.locals.tenantMatchOrNull;
   if (context.url.pathname !== '/_purge' || !match) return next();
   return purgeResponse({
     tenant: match.tenant,

@@ -1,5 +1,5 @@
 import { settings } from '../settings/settings.ts';
-import { publishingBudgetKey } from '../site/clients.ts';
+import { publishingBudgetKey } from '../services/clients.ts';
 import { isStaticBuild } from '../static/mode.ts';
 import { getTenants, onTenantsChange } from '../tenants/registry.ts';
 import type { Tenant } from '../tenants/schema.ts';

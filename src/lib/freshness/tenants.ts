@@ -14,7 +14,7 @@ import type { Invalidation } from './invalidation.ts';
  * tenant's pages and data leave every cache (its hosts then answer "Site not found"), a changed
  * tenant's pages are rendered again (its data too when its upstream settings changed), and the edge
  * drops its copies. With `REDIS_URL` one reload reaches every server: the others read their own
- * file again (./bus.ts). Watchers follow in ./start.ts, clients in src/lib/site/clients.ts.
+ * file again (./bus.ts). Watchers follow in ./start.ts, clients in src/lib/services/clients.ts.
  */
 
 /** A render that began before the reload may store its page after the drop: dropped once more. */

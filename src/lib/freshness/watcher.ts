@@ -2,7 +2,7 @@ import { warmChangedPosts } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { outsideRequest } from '../log/request-context.ts';
 import { observeWatcherLag } from '../observability/prometheus.ts';
-import { publishingBudgetKey, publishingFor, siteUpstream } from '../site/clients.ts';
+import { publishingBudgetKey, publishingFor, siteUpstream } from '../services/clients.ts';
 import type { PublishingClient } from '../publishing/client.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';

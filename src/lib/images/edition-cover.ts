@@ -9,7 +9,7 @@ import { upstreamPicture } from './picture.ts';
  * promo). The contract gives no cover size: a printed page's 3:4.
  */
 export function editionCover(
-  locals: Pick<App.Locals, 'tenant' | 'href' | 'site'>,
+  locals: Pick<App.Locals, 'tenant' | 'href' | 'tenantMatchOrNull'>,
   edition: Pick<Edition, 'cover_image_url'>,
   layout: PictureLayout = EDITION_COVER,
 ) {

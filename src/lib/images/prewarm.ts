@@ -6,7 +6,7 @@ import type { PostChange } from '../freshness/changes.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { outsideRequest } from '../log/request-context.ts';
 import { settings } from '../settings/settings.ts';
-import { publishingFor } from '../site/clients.ts';
+import { publishingFor } from '../services/clients.ts';
 import { isStaticBuild } from '../static/mode.ts';
 import { asBackground } from '../upstream/visitor.ts';
 import { ImageError } from './errors.ts';
@@ -14,7 +14,7 @@ import { srcsetWidths, type ImageFormat, type ImageWidth } from './ladder.ts';
 import { ARTICLE_COVER, EDITION_LIST } from './layouts.ts';
 import { derivedKey } from './pipeline.ts';
 import { PRIORITY } from './queue.ts';
-import { imagePipeline } from './site.ts';
+import { imagePipeline } from './shared-pipeline.ts';
 import { sourceAllowed } from './sources.ts';
 
 /**

@@ -10,12 +10,12 @@ import type { Answer } from './pipeline.ts';
 import { requestPriority, type Priority } from './queue.ts';
 import { imageOk, imageRefused } from './respond.ts';
 import { IMMUTABLE, PRIVATE, STAND_IN } from '../delivery/policy.ts';
-import { imagePipeline, imageSecret } from './site.ts';
+import { imagePipeline, imageSecret } from './shared-pipeline.ts';
 import { sourceAllowed } from './sources.ts';
 
 /** `GET /_img/…` (injected by astro.config.mjs): one signed, cached, size-limited derived image. */
 export async function imageRoute(context: APIContext): Promise<Response> {
-  const tenant = context.locals.site?.tenant;
+  const tenant = context.locals.tenantMatchOrNull?.tenant;
   try {
     if (!tenant) throw new ImageError(404, 'No site is served at this address.');
     if (!queryAllowed(context)) throw queryRefused();
@@ -48,7 +48,7 @@ export async function imageRoute(context: APIContext): Promise<Response> {
  * `tenantHref` writes when the tenant came from the query) is this picture's address.
  */
 function queryAllowed(context: APIContext): boolean {
-  const site = context.locals.site;
+  const site = context.locals.tenantMatchOrNull;
   const expected =
     site?.via === 'query' ? `?${new URLSearchParams({ tenant: site.tenant.id })}` : '';
   const raw = context.request.url;

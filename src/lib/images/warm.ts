@@ -3,7 +3,7 @@ import { derivedKey } from './pipeline.ts';
 import { queryRefused } from './errors.ts';
 import { imageHeaders, imageRefused } from './respond.ts';
 import { IMMUTABLE } from '../delivery/policy.ts';
-import { imageSecret, madePipeline } from './site.ts';
+import { imageSecret, madePipeline } from './shared-pipeline.ts';
 
 export type WarmImage = { bytes: Buffer; headers: Record<string, string> };
 

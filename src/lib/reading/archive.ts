@@ -1,6 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { archiveTags } from '../delivery/cache-tags.ts';
-import { cachePublic, loadOrRespond, notFound } from '../pages/respond.ts';
+import { cachePublic, loadOrRespond, notFound } from '../render/page-respond.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { loadCategory, loadTag } from './loaders.ts';

@@ -2,7 +2,7 @@ import { getRssString } from '@astrojs/rss';
 import type { PostSummary } from '../publishing/schema.ts';
 import { readDate } from '../i18n/format.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
-import { publishingFor } from '../site/clients.ts';
+import { publishingFor } from '../services/clients.ts';
 import { absoluteUrl } from './seo.ts';
 import { tenantOrigin } from '../tenants/origin.ts';
 import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';

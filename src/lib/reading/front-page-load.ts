@@ -6,7 +6,7 @@ import type { Edition, Stream } from '../publishing/schema.ts';
 import { streamCacheLife } from '../streams/cache-life.ts';
 import { STREAMS_PER_PAGE, streamList } from '../streams/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { publishingFor } from '../site/clients.ts';
+import { publishingFor } from '../services/clients.ts';
 import {
   distinctBlocks,
   frontPageStories,

@@ -3,7 +3,7 @@ import type { Paged } from '../upstream/parse.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log/log.ts';
-import { publishingFor } from '../site/clients.ts';
+import { publishingFor } from '../services/clients.ts';
 import { asSpare } from '../upstream/visitor.ts';
 
 export const POSTS_PER_PAGE = 10;

@@ -31,7 +31,7 @@ export function fragmentKey(parts: readonly KeyPart[]): string {
  * when tenants.json is read again) and on how its links are written (host, path prefix, `?tenant=`).
  */
 export function partKey(locals: App.Locals, by: readonly KeyPart[] | null): string | null {
-  const match = locals.site;
+  const match = locals.tenantMatchOrNull;
   if (!by || !match) return null;
   return fragmentKey([match.tenant, match.via, match.basePath, ...by]);
 }
@@ -67,7 +67,7 @@ export async function renderPart(
   const key = partKey(locals, by);
   const parts = key === null ? null : store();
   if (key === null || !parts) return render();
-  const tenant = locals.site?.tenant.id ?? 'none';
+  const tenant = locals.tenantMatchOrNull?.tenant.id ?? 'none';
   const found = parts.get(key);
   if (found !== undefined) {
     observeRenderedPart(tenant, 'kept');

@@ -4,7 +4,7 @@ import { uncached } from '../delivery/policy.ts';
  * Astro's `security.checkOrigin`, with one difference: the expected origin is the visitor's public
  * origin (see `publicOrigin`), so forms still work behind a trusted proxy that rewrites `Host`.
  * Astro's own check compares with `Host` and runs before any middleware, hence it is off in
- * astro.config.mjs and this runs first in `src/site-middleware.ts`. Same rules as Astro: only unsafe
+ * astro.config.mjs and this runs first in `src/middleware-chain.ts`. Same rules as Astro: only unsafe
  * methods; form-like bodies (urlencoded, multipart, text/plain) and bodies without a type must come
  * from the same origin; JSON is left to CORS.
  */

@@ -2,8 +2,8 @@ import { defineMiddleware } from 'astro:middleware';
 import { logProfileLines } from '../profiles/status.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { runForVisitor } from '../upstream/runtime.ts';
-import { siteUpstream } from '../site/clients.ts';
-import { logSecretsLineOnce } from '../site/secrets-line.ts';
+import { siteUpstream } from '../services/clients.ts';
+import { logSecretsLineOnce } from '../services/secrets-line.ts';
 import { currentVisitor } from '../upstream/visitor.ts';
 
 /**
@@ -13,7 +13,7 @@ import { currentVisitor } from '../upstream/visitor.ts';
 export const upstreamVisitor = defineMiddleware((context, next) => {
   // A rewrite (to /404, /503) runs the middleware again: it keeps the page's visitor and deadline.
   if (context.isPrerendered || currentVisitor()) return next();
-  // Said at start-up by the built server (src/lib/site/startup-lines.ts); `astro dev` says it here,
+  // Said at start-up by the built server (src/lib/services/startup-lines.ts); `astro dev` says it here,
   // on its first request (each is logged once per process).
   const upstream = siteUpstream();
   logSecretsLineOnce();

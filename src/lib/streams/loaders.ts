@@ -1,5 +1,5 @@
 import type { Stream } from '../publishing/schema.ts';
-import { publishingFor } from '../site/clients.ts';
+import { publishingFor } from '../services/clients.ts';
 import { warmNavigation } from '../reading/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Paged } from '../upstream/parse.ts';

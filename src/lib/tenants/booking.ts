@@ -12,7 +12,7 @@ export function offersBooking(tenant: Tenant | null | undefined): tenant is Book
  * The request's tenant narrowed to one that takes bookings, or `null` when booking is off here
  * (or no tenant was resolved): the page answers 404, an endpoint its JSON 404.
  */
-export function bookingTenant(locals: Pick<App.Locals, 'site'>): BookingTenant | null {
-  const tenant = locals.site?.tenant;
+export function bookingTenant(locals: Pick<App.Locals, 'tenantMatchOrNull'>): BookingTenant | null {
+  const tenant = locals.tenantMatchOrNull?.tenant;
   return offersBooking(tenant) ? tenant : null;
 }

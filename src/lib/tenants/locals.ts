@@ -3,7 +3,7 @@ import type { Tenant } from './schema.ts';
 import { tenantHref, type TenantMatch } from './resolution.ts';
 
 const NO_TENANT =
-  'No tenant was resolved for this request. Pages that can render without a tenant (404, 500) must read `Astro.locals.site` (null when unresolved) instead of `Astro.locals.tenant`, `Astro.locals.tenantMatch` or `Astro.locals.i18n`.';
+  'No tenant was resolved for this request. Pages that can render without a tenant (404, 500) must read `Astro.locals.tenantMatchOrNull` (null when unresolved) instead of `Astro.locals.tenant`, `Astro.locals.tenantMatch` or `Astro.locals.i18n`.';
 
 /**
  * Puts the resolved tenant and its interface text (`i18n`) on `locals`. Reading `locals.tenant`,
@@ -11,7 +11,7 @@ const NO_TENANT =
  * fix it, instead of an `undefined` that breaks three components later; pages never need `!`.
  */
 export function installTenantLocals(locals: App.Locals, match: TenantMatch | null): void {
-  locals.site = match;
+  locals.tenantMatchOrNull = match;
   locals.href = (path: string) => (match ? tenantHref(match, path) : path);
   const resolved = (): TenantMatch => {
     if (!match) throw new Error(NO_TENANT);

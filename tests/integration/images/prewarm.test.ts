@@ -9,7 +9,7 @@ import {
   warmingSettled,
   warmPosts,
 } from '../../../src/lib/images/prewarm.ts';
-import { imagePipeline, imageSecret } from '../../../src/lib/images/site.ts';
+import { imagePipeline, imageSecret } from '../../../src/lib/images/shared-pipeline.ts';
 import { warmImage } from '../../../src/lib/images/warm.ts';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
 import type { Edition, PostSummary } from '../../../src/lib/publishing/schema.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePath } from '../../../src/lib/images/address.ts';
 import type { ImageFormat, ImageWidth } from '../../../src/lib/images/ladder.ts';
 import { imageRoute } from '../../../src/lib/images/route.ts';
-import { imageSecret } from '../../../src/lib/images/site.ts';
+import { imageSecret } from '../../../src/lib/images/shared-pipeline.ts';
 import { PATH_SPELLINGS } from '../../unit/images/spellings.ts';
 import { imageUpstream } from './fixture.ts';
 
@@ -51,7 +51,7 @@ async function get(source: string, width: ImageWidth = 480, format: ImageFormat 
   };
   const url = `http://daily-planet.localhost${path}`;
   const context = {
-    locals: { site: { tenant } },
+    locals: { tenantMatchOrNull: { tenant } },
     url: new URL(url),
     request: new Request(url),
   } as unknown as APIContext;
@@ -106,7 +106,7 @@ describe('the image route answers one spelling per picture (issue 33)', () => {
   const ask = (url: string, via: 'host' | 'query' = 'host') => {
     const tenant = { id: 'daily-planet', publishing: { baseUrl: origin, mediaHosts: [] } };
     const context = {
-      locals: { site: { tenant, via } },
+      locals: { tenantMatchOrNull: { tenant, via } },
       url: new URL(url),
       request: new Request(url),
     } as unknown as APIContext;

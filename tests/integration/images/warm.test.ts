@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePath, type ImageRequest } from '../../../src/lib/images/address.ts';
-import { imagePipeline } from '../../../src/lib/images/site.ts';
+import { imagePipeline } from '../../../src/lib/images/shared-pipeline.ts';
 import { bareQueryRefusal, warmImage } from '../../../src/lib/images/warm.ts';
 import { imageUpstream } from './fixture.ts';
 

@@ -27,7 +27,7 @@ function fakeService() {
 
 const context = (origin: string) => ({
   locals: {
-    site: { tenant, via: 'path', basePath: '/cap-test', pathname: '/', origin },
+    tenantMatchOrNull: { tenant, via: 'path', basePath: '/cap-test', pathname: '/', origin },
   } as unknown as App.Locals,
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
-import { availabilityResult } from '../../../src/lib/booking/service/wire.ts';
+import { availabilityResult } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { availabilitySchema } from '../../../src/lib/lodging/schema.ts';
 
 const place: PropertySummary = {

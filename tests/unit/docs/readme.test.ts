@@ -105,7 +105,7 @@ describe('README', () => {
         .filter((path) => !NOT_IN_REPO.has(path) && !existsSync(new URL(path, root)))
         .map((path) => `${file}: ${path}`),
     );
-    expect(repoPaths(readme)).toContain('src/lib/site/clients.ts');
+    expect(repoPaths(readme)).toContain('src/lib/services/clients.ts');
     expect(missing).toEqual([]);
   });
 

@@ -61,7 +61,7 @@ describe('page parts kept rendered', () => {
     expect(partKey(localsOf({ via: 'query' }), by)).not.toBe(byHost);
     expect(partKey(localsOf({ tenant: buildTenant() }), by)).not.toBe(byHost);
     expect(partKey(localsOf(), null)).toBeNull();
-    expect(partKey({ site: null } as App.Locals, by)).toBeNull();
+    expect(partKey({ tenantMatchOrNull: null } as App.Locals, by)).toBeNull();
   });
 
   it('render a part once for the same data, again for new data or a null key', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { redirectLogLines } from '../../../src/lib/log/log.ts';
 import { forgetSiteSecrets, tenantSecrets } from '../../../src/lib/secrets/site.ts';
-import { logSecretsLine, watchSecrets } from '../../../src/lib/site/secrets-line.ts';
+import { logSecretsLine, watchSecrets } from '../../../src/lib/services/secrets-line.ts';
 import { forgetSettings } from '../../../src/lib/settings/settings.ts';
 import { getTenants } from '../../../src/lib/tenants/registry.ts';
 

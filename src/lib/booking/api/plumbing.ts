@@ -11,7 +11,7 @@ import { normalizeEmail } from '../domain/email.ts';
 import { consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { BookingFailure, busy, notOffered, toFailure } from '../domain/failures.ts';
-import { bookingServiceFor } from '../../site/clients.ts';
+import { bookingServiceFor } from '../../services/clients.ts';
 import type { BookingService } from '../service/service.ts';
 import type { ApiResult, Confirmation } from '../domain/types.ts';
 import { managePath } from '../manage/stay.ts';
@@ -79,8 +79,8 @@ export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18
  * (`tenantOrigin`), never the request's `Host` or `X-Forwarded-Host`; null without a tenant.
  */
 function mailLinks(context: Pick<APIContext, 'locals'>, manage: string) {
-  const manageUrl = tenantUrl(context.locals.site, manage);
-  const site = tenantUrl(context.locals.site, '/');
+  const manageUrl = tenantUrl(context.locals.tenantMatchOrNull, manage);
+  const site = tenantUrl(context.locals.tenantMatchOrNull, '/');
   return manageUrl && site ? { manageUrl, site } : null;
 }
 
@@ -116,7 +116,7 @@ export function assertSameOrigin(context: APIContext): void {
   const origin = context.request.headers.get('origin');
   const type = context.request.headers.get('content-type') ?? '';
   // The origin the visitor's browser is on (the forwarded one behind a trusted proxy).
-  const own = context.locals.site?.origin;
+  const own = context.locals.tenantMatchOrNull?.origin;
   if (!own || origin !== own || !type.startsWith('application/json')) {
     throw new BookingFailure(403, {
       code: 'forbidden',
@@ -127,7 +127,7 @@ export function assertSameOrigin(context: APIContext): void {
 
 type Visit = Pick<APIContext, 'locals'>;
 export async function limit(context: Visit, kind: LimitKind): Promise<void> {
-  const key = `${context.locals.site?.tenant.id ?? '-'}|${context.locals.visitor.address}`;
+  const key = `${context.locals.tenantMatchOrNull?.tenant.id ?? '-'}|${context.locals.visitor.address}`;
   const outcome = await consumeLimit(
     visitorLimiter(`booking:${kind}`, LIMITS[kind], REDIS_URL),
     key,

@@ -5,7 +5,7 @@ import { bookingTenant, type BookingTenant } from '../../tenants/booking.ts';
 import { nightsBetween } from '../domain/dates.ts';
 import { toFailure } from '../domain/failures.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
-import { bookingServiceFor, lodgingFor } from '../../site/clients.ts';
+import { bookingServiceFor, lodgingFor } from '../../services/clients.ts';
 import { statusKind, type StatusKind } from '../domain/status.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
@@ -90,7 +90,7 @@ async function findBooking(tenant: BookingTenant, named: ManagedBooking): Promis
   );
 }
 
-type Locals = Pick<App.Locals, 'site'>;
+type Locals = Pick<App.Locals, 'tenantMatchOrNull'>;
 
 /**
  * `act` on the booking a token names, when the token is valid here and names a property this
@@ -141,8 +141,8 @@ async function cancelStay(
     if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
     const cancelled = await lodgingFor(tenant).cancelBooking(String(booking.id));
     const after = cancelled ?? (await findBooking(tenant, named)) ?? booking;
-    const bookUrl = tenantUrl(locals.site, '/stay');
-    const site = tenantUrl(locals.site, '/');
+    const bookUrl = tenantUrl(locals.tenantMatchOrNull, '/stay');
+    const site = tenantUrl(locals.tenantMatchOrNull, '/');
     // The guest hears of it by e-mail too (once; after the answer, which it never delays).
     if (bookUrl && site)
       void bookingServiceFor(tenant).mailCancellation({

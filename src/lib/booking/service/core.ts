@@ -5,7 +5,7 @@ import type { StayRules } from '../domain/dates.ts';
 import type { PropertySummary } from '../domain/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AttemptStore } from './idempotency.ts';
-import type { Read } from './wire.ts';
+import type { Read } from './lodging-shapes.ts';
 
 /**
  * What the booking service's parts share (service.ts builds it once per tenant): the creation

@@ -24,7 +24,7 @@ import type { ServiceCore } from './core.ts';
 import { chooseGuest, findByEmail } from './guests.ts';
 import { onFileNotes } from './hotel-note.ts';
 import { assertSameDetails, fingerprintOf, mailClaim, type Attempt } from './idempotency.ts';
-import { bookingInput, confirmationOf } from './wire.ts';
+import { bookingInput, confirmationOf } from './lodging-shapes.ts';
 
 /** Creating a booking: single-flight per stay, once per idempotency key, a lost answer found again. */
 

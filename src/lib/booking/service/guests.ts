@@ -6,7 +6,7 @@ import type { BookingTenant } from '../../tenants/booking.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import { normalizePhone } from '../domain/rules.ts';
 import type { BookingRequest } from '../domain/schema.ts';
-import { guestInput } from './wire.ts';
+import { guestInput } from './lodging-shapes.ts';
 
 /** Pages read per search before giving up (50 guests a page). */
 const MAX_PAGES = 10;

@@ -1,7 +1,7 @@
 import { lodgingClient } from '../../lodging/client.ts';
 import type { LodgingClient } from '../../lodging/client.ts';
 import { logError } from '../../log/log.ts';
-import { profileFor } from '../../profiles/site.ts';
+import { profileFor } from '../../profiles/for-tenant.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import type { Upstream } from '../../upstream/runtime.ts';
 import { unavailable } from '../domain/failures.ts';

@@ -17,7 +17,7 @@ import { book } from './create.ts';
 import { onlineRequestsRecord } from './guests.ts';
 import { attemptStore } from './idempotency.ts';
 import { lazyLodgingClient } from './lodging.ts';
-import { availabilityResult, propertySummary, type Read } from './wire.ts';
+import { availabilityResult, propertySummary, type Read } from './lodging-shapes.ts';
 
 export interface BookingServiceOptions {
   /** The site's (`siteUpstream()`) or a test's. */

@@ -6,7 +6,7 @@ import { bookingTenant } from '../../tenants/booking.ts';
 import { stepFlow, stepQuery } from './search.ts';
 import type { StepState } from './order.ts';
 import { hasErrors } from '../domain/rules.ts';
-import { bookingServiceFor } from '../../site/clients.ts';
+import { bookingServiceFor } from '../../services/clients.ts';
 import type { PropertySummary } from '../domain/types.ts';
 
 type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;

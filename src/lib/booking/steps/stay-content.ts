@@ -1,7 +1,7 @@
 import type { AstroGlobal } from 'astro';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { BookingFailure } from '../domain/failures.ts';
-import { bookingServiceFor } from '../../site/clients.ts';
+import { bookingServiceFor } from '../../services/clients.ts';
 import type { BookingContact, PropertySummary } from '../domain/types.ts';
 
 /** What the booking pages show: the widget, or "not available online" with whom to contact. */

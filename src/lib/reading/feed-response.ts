@@ -13,7 +13,7 @@ export async function feedResponse(
   build: (match: TenantMatch) => Promise<Response | null>,
   maxAge = 600,
 ): Promise<Response> {
-  const match = context.locals.site;
+  const match = context.locals.tenantMatchOrNull;
   if (!match) return uncached(404, 'Not found');
   try {
     const response = await build(match);

@@ -3,7 +3,7 @@ import { smtpMailer, type Mailer } from '../booking/mail/mailer.ts';
 import { bookingService } from '../booking/service/service.ts';
 import type { BookingService } from '../booking/service/service.ts';
 import type { LodgingClient } from '../lodging/client.ts';
-import { profileFor } from '../profiles/site.ts';
+import { profileFor } from '../profiles/for-tenant.ts';
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import { settings } from '../settings/settings.ts';
 import { snapshotPath } from '../static/mode.ts';

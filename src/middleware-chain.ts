@@ -120,7 +120,7 @@ function cleanAddress(method: string, url: URL, pathname: string): Response | nu
 
 /** A write on a host that is not the tenant's own is refused before anything runs (./lib/request/host-guard.ts). */
 const tenantHostWrites = defineMiddleware((context, next) => {
-  const host = foreignWriteHost(context.request.method, context.locals.site);
+  const host = foreignWriteHost(context.request.method, context.locals.tenantMatchOrNull);
   return host ? foreignWriteRefusal(context.request, host) : next();
 });
 
@@ -132,7 +132,7 @@ const errorLogging = defineMiddleware(async (context, next) => {
     logError(
       'request.failed',
       {
-        tenant: context.locals.site?.tenant.id,
+        tenant: context.locals.tenantMatchOrNull?.tenant.id,
         path: context.url.pathname,
         requestId: context.locals.requestId,
       },
