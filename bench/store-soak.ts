@@ -2,8 +2,8 @@
  * `node bench/store-soak.ts [--minutes 20] [--skip-build]` (issue 35): is the shared store bounded?
  * One server on Redis against the mock at its documented limits, change watchers on; three tenants'
  * readers ask for home, posts, lists and made-up searches, strangers post forms that store nothing
- * (a logout without a session), and an editor publishes every 30 s. A subscriber signs in every
- * 20 s (in turn on each tenant, each from its own address) and posts a comment every other time:
+ * (a logout without a session), and an editor publishes every 30 s. Twelve subscribers' devices
+ * keep their cookies, sign in when signed out, comment every other visit and sign out every sixth:
  * the writes the budget's reserve is for. Every minute: Redis' keys by prefix, the data cache's
  * keys by remaining lifetime (which kinds they are, see src/lib/upstream/ttl.ts) and Redis'
  * memory. Not a test: figures, for bench/store.md.
@@ -123,34 +123,53 @@ const form = (
     },
     body: new URLSearchParams(fields).toString(),
   });
-/** A subscriber signs in and, every other time, comments on one of the posts the readers read. */
+/**
+ * Twelve subscribers' devices (four per tenant, each from its own address) take turns every 20 s. A
+ * device keeps its cookie like a browser: signed out, it signs in; signed in, it reads on. Every
+ * other visit it comments on one of the posts the readers read, and every sixth it signs out.
+ */
+const jars = new Map<string, string>();
 async function writer(): Promise<void> {
   for (let n = 0; running; n += 1) {
     await pause(20_000);
     if (!running) return;
     const tenant = TENANTS[n % TENANTS.length]!;
-    const address = `203.0.113.${(n % 200) + 1}`;
-    writes.signIns += 1;
-    const login = await form(tenant, address, '/login?_action=login', {
-      email: demo.publishing[tenant]!.reader.email,
-      password: demo.password,
-      next: '/account',
-    }).catch(() => undefined);
-    // The form answers on its own page (`?posted=`), which sends a signed-in visitor on to `next`.
-    const landed =
-      login?.status === 303
-        ? await send(`http://127.0.0.1:${site.port}${String(login.headers.location)}`, {
-            host: `${tenant}.localhost`,
-            headers: { Cookie: login.cookies, 'X-Forwarded-For': address },
-          }).catch(() => undefined)
-        : undefined;
-    if (landed?.status !== 303 || !String(landed.headers.location).startsWith('/account')) {
-      writes.signInsRefused += 1;
-      const reason = /id="login-error-heading"[^>]*>([^<]*)/.exec(landed?.text ?? '')?.[1];
-      refusals.push(`sign-in ${login?.status} → ${landed?.status}: ${reason ?? ''}`);
+    const device = Math.floor(n / TENANTS.length) % 4;
+    const address = `203.0.113.${device * TENANTS.length + (n % TENANTS.length) + 1}`;
+    const jar = `${tenant}|${address}`;
+    let cookie = jars.get(jar);
+    const visit = Math.floor(n / (TENANTS.length * 4));
+    if (cookie && visit % 6 === 5) {
+      const out = await form(tenant, address, '/logout?_action=logout', {}, cookie).catch(
+        () => undefined,
+      );
+      if (out && out.status < 400) jars.delete(jar);
       continue;
     }
-    const cookie = landed.cookies || login!.cookies;
+    if (!cookie) {
+      writes.signIns += 1;
+      const login = await form(tenant, address, '/login?_action=login', {
+        email: demo.publishing[tenant]!.reader.email,
+        password: demo.password,
+        next: '/account',
+      }).catch(() => undefined);
+      // The form answers on its own page (`?posted=`), which sends a signed-in visitor on to `next`.
+      const landed =
+        login?.status === 303
+          ? await send(`http://127.0.0.1:${site.port}${String(login.headers.location)}`, {
+              host: `${tenant}.localhost`,
+              headers: { Cookie: login.cookies, 'X-Forwarded-For': address },
+            }).catch(() => undefined)
+          : undefined;
+      if (landed?.status !== 303 || !String(landed.headers.location).startsWith('/account')) {
+        writes.signInsRefused += 1;
+        const reason = /id="login-error-heading"[^>]*>([^<]*)/.exec(landed?.text ?? '')?.[1];
+        refusals.push(`sign-in ${login?.status} → ${landed?.status}: ${reason ?? ''}`);
+        continue;
+      }
+      cookie = landed.cookies || login!.cookies;
+      jars.set(jar, cookie);
+    }
     if (n % 2 === 1) continue;
     // A commenter is on the post's page first: no page, no form (a reader's 503, not a write's).
     const slug = pick(slugs.get(tenant) ?? []);

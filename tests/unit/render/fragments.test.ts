@@ -35,7 +35,11 @@ function localsOf(match: Partial<TenantMatch> = {}): App.Locals {
     ...match,
   };
   const prefix = site.basePath;
-  const locals = { site, tenant: site.tenant, href: (path: string) => `${prefix}${path}` };
+  const locals = {
+    tenantMatchOrNull: site,
+    tenant: site.tenant,
+    href: (path: string) => `${prefix}${path}`,
+  };
   return locals as unknown as App.Locals;
 }
 
