@@ -3,6 +3,7 @@ import {
   ForbiddenError,
   InvalidResponseError,
   NetworkError,
+  NoRouteError,
   NotFoundError,
   RateLimitedError,
   TimeoutError,
@@ -10,6 +11,7 @@ import {
   UpstreamServerError,
   ValidationError,
 } from '../../src/lib/upstream/errors.ts';
+import { classify } from '../../src/lib/failures/classify.ts';
 import type { Upstream } from '../../src/lib/upstream/runtime.ts';
 import { ctl, freshUpstream, PASSWORD, useMock } from './harness.ts';
 import { publishingTestClient } from './operations.ts';
@@ -201,8 +203,12 @@ describe('publishing: every operation', () => {
     expect(after.page.total).toBe(before.page.total + 2);
   });
 
-  it('unknown tenant → NotFoundError; a token never crosses tenants', async () => {
-    await expect(client('no-such-tenant').listPosts()).rejects.toBeInstanceOf(NotFoundError);
+  it('unknown tenant → NoRouteError, an outage to fix here; a token never crosses tenants', async () => {
+    const error = await client('no-such-tenant')
+      .listPosts()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoRouteError);
+    expect(classify(error)).toEqual({ kind: 'outage' });
     const { token } = await pub.login('editor@masthead.test', PASSWORD);
     await expect(client('harbour-times', token).me()).rejects.toBeInstanceOf(UnauthenticatedError);
   });

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { BudgetKey } from './budget.ts';
 import { cacheKey } from './cache.ts';
 import type { CacheKeyParts } from './cache.ts';
-import { InvalidResponseError, NotFoundError } from './errors.ts';
+import { InvalidResponseError, NoRouteError, NotFoundError } from './errors.ts';
 import { recordFinding } from './findings.ts';
 import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
@@ -206,8 +206,15 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
           if (declared && error instanceof InvalidResponseError)
             note('unreadable', [], undefined, error.issues);
           // A list that is not there is a path this API spells otherwise (an item may just be gone).
-          if (declared && kind === 'list' && error instanceof NotFoundError)
+          if (declared && kind === 'list' && error instanceof NotFoundError) {
             note('no-route', [], 404);
+            throw new NoRouteError(`${error.message} (run: npm run doctor -- ${tenant})`, {
+              service,
+              operation: spec.operation,
+              status: 404,
+              cause: error,
+            });
+          }
           throw error;
         }
       },

@@ -58,6 +58,14 @@ export class NotFoundError extends UpstreamError {
   override name = 'NotFoundError';
 }
 
+/**
+ * 404 on a list: the API has no such route (it spells the path otherwise, or does not know the
+ * tenant), which is this site's configuration to fix (`npm run doctor`), not a missing item.
+ */
+export class NoRouteError extends UpstreamError {
+  override name = 'NoRouteError';
+}
+
 /** 422: field messages kept as sent, ready to show next to form inputs. */
 export class ValidationError extends UpstreamError {
   override name = 'ValidationError';
@@ -138,7 +146,8 @@ export function isOutage(error: unknown): boolean {
     error instanceof TimeoutError ||
     error instanceof NetworkError ||
     error instanceof RateLimitedError ||
-    error instanceof InvalidResponseError
+    error instanceof InvalidResponseError ||
+    error instanceof NoRouteError
   );
 }
 
