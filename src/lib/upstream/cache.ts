@@ -286,7 +286,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
 
   /** Loads `key` once at a time: a caller that finds a load running joins it (`coalesced`). */
   const loadOnce = (key: string, load: Load) => {
-    const status: LRUCache.Status<Entry> = {};
+    const status: LRUCache.Status<string, Entry, Load> = {};
     const promise = lru.fetch(key, { forceRefresh: true, context: load, status });
     return { promise, joined: status.fetch === 'inflight' };
   };
