@@ -229,55 +229,136 @@ interface Load {
   load: () => Promise<unknown>;
 }
 
+/** The store behind the LRU (Redis, files or none): a failure there is a miss, or nothing stored. */
+function sharedTier(options: CacheOptions) {
+  let opened: Promise<Storage | undefined> | undefined;
+  const store = () => (opened ??= openStore(options).catch(() => undefined));
+  return {
+    async get(key: string): Promise<Entry | undefined> {
+      const shared = await store();
+      return decodeEntry(await shared?.getItemRaw(sharedStoreKey(key)).catch(() => undefined));
+    },
+    /** Awaited (bounded by Redis' command timeout): once a read returns, every instance sees it. */
+    async put(key: string, entry: Entry, ttlSeconds: number): Promise<Entry> {
+      const [shared, raw] = [await store(), encodeEntry(entry)];
+      const ttl = Math.max(1, Math.ceil(ttlSeconds));
+      if (shared && raw !== undefined)
+        await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
+      return entry;
+    },
+    async remove(key: string) {
+      await (await store())?.removeItem(sharedStoreKey(key)).catch(() => undefined);
+    },
+    async clear() {
+      await (await store())?.clear().catch(() => undefined);
+    },
+  };
+}
+
+/** A value's windows from `at`, when its load began (so one that overlapped an invalidation is older). */
+function entryFor(value: unknown, { fresh, stale, errorGrace }: CachePolicy, at: number): Entry {
+  const freshUntil = at + fresh * 1000;
+  const staleUntil = freshUntil + stale * 1000;
+  return { value, storedAt: at, freshUntil, staleUntil, keepUntil: staleUntil + errorGrace * 1000 };
+}
+
+/** A remembered 404, thrown again for `seconds`. */
+function missingFor(error: NotFoundError, at: number, seconds: number): Entry {
+  const until = at + seconds * 1000;
+  const missing = { operation: error.operation, message: error.message };
+  return {
+    value: undefined,
+    missing,
+    storedAt: at,
+    freshUntil: until,
+    staleUntil: until,
+    keepUntil: until,
+  };
+}
+
+type Counted = Parameters<Metrics['count']>[2];
+
+/** What a read does with what it found: answer from it (counted so), or load (`load`). */
+function phaseOf(stored: Entry | undefined, outdated: boolean, at: number): Counted | 'load' {
+  if (!stored || outdated) return 'load';
+  if (at < stored.freshUntil) return stored.missing ? 'notFoundHits' : 'cacheHits';
+  return !stored.missing && at < stored.staleUntil ? 'staleServes' : 'load';
+}
+
+/** The value, or the remembered 404 thrown again. */
+function served<T>(entry: Entry | undefined, context: ReadContext): T {
+  if (!entry?.missing) return valueOf<T>(entry);
+  const { message, operation } = entry.missing;
+  throw new NotFoundError(message, { service: context.service, operation, status: 404 });
+}
+
+/** What a failed load's fallback counts and logs with. */
+interface Fallback {
+  metrics: Metrics;
+  log: (line: string) => void;
+  at: number;
+}
+
+/** The old value instead of a failed load's error, when the error and the value's age allow it. */
+function staleOnError<T>(
+  error: unknown,
+  entry: Entry,
+  outdated: boolean,
+  policy: CachePolicy,
+  context: ReadContext,
+  { metrics, log, at }: Fallback,
+): T {
+  const kept = entry.keepUntil > at;
+  if (!isOutage(error)) throw error;
+  if (kept && !outdated) {
+    metrics.count(context.service, context.tenant, 'staleServes');
+    return valueOf<T>(entry);
+  }
+  // Invalidated or past its window: still better than an error page while the budget is spent.
+  if (!kept && !(policy.errorGrace > 0 && error instanceof RateLimitedError)) throw error;
+  metrics.count(context.service, context.tenant, 'staleBeyondWindow');
+  log(
+    JSON.stringify({
+      level: 'warn',
+      event: 'upstream_stale_beyond_window',
+      time: new Date().toISOString(),
+      ...context,
+      operation: error instanceof UpstreamError ? error.operation : undefined,
+      storedAt: new Date(entry.storedAt).toISOString(),
+    }),
+  );
+  return valueOf<T>(entry);
+}
+
 export function createReadCache(options: CacheOptions): ReadCache {
   const { metrics } = options;
   const now = options.now ?? Date.now;
   const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
   const log = options.log ?? ((line: string) => logJsonLine('warn', line));
+  const maxSize = options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES;
   const cutoffs = createCutoffs();
   /** Stored after the last invalidation of its operation. */
   const current = (key: string, entry: Entry) => entry.storedAt >= cutoffs.of(key);
   const background = new Set<Promise<unknown>>();
-  let storePromise: Promise<Storage | undefined> | undefined;
-  const store = () => (storePromise ??= openStore(options).catch(() => undefined));
-
-  /** Into the shared store, awaited (bounded by Redis' command timeout): then every instance sees it. */
-  const share = async (key: string, entry: Entry, ttlSeconds: number): Promise<Entry> => {
-    const shared = await store();
-    const raw = encodeEntry(entry);
-    const ttl = Math.max(1, Math.ceil(ttlSeconds));
-    if (shared && raw !== undefined)
-      await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
-    return entry;
-  };
-
-  /** One load: a value (or a 404, remembered) with its windows from when the load began. */
-  const fetchMethod = async (key: string, previous: Entry | undefined, { policy, load }: Load) => {
-    const at = now();
-    try {
-      // What the re-read did not change stays the same object (see share.ts).
-      const value = keepUnchanged(previous?.value, await load());
-      const { fresh, stale, errorGrace } = policy;
-      const freshUntil = at + fresh * 1000;
-      const staleUntil = freshUntil + stale * 1000;
-      const keepUntil = staleUntil + errorGrace * 1000;
-      const entry = { value, storedAt: at, freshUntil, staleUntil, keepUntil };
-      // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
-      return await share(key, entry, Math.max(fresh + stale + errorGrace, policy.keep ?? 0));
-    } catch (error) {
-      if (!(error instanceof NotFoundError) || notFoundSeconds <= 0) throw error;
-      const until = at + notFoundSeconds * 1000;
-      const missing = { operation: error.operation, message: error.message };
-      const entry = { value: undefined, missing, storedAt: at, freshUntil: until };
-      return share(key, { ...entry, staleUntil: until, keepUntil: until }, notFoundSeconds);
-    }
-  };
+  const shared = sharedTier(options);
 
   const lru = new LRUCache<string, Entry, Load>({
-    maxSize: options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES,
-    maxEntrySize: Math.max(1, Math.floor((options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES) / 4)),
+    maxSize,
+    maxEntrySize: Math.max(1, Math.floor(maxSize / 4)),
     sizeCalculation: approxSize,
-    fetchMethod: (key, previous, { context }) => fetchMethod(key, previous, context),
+    /** One load: the value (or a 404, remembered) stored here and, for its kind's `keep`, shared. */
+    async fetchMethod(key, previous, { context: { policy, load } }) {
+      const at = now();
+      try {
+        // What the re-read did not change stays the same object (see share.ts).
+        const entry = entryFor(keepUnchanged(previous?.value, await load()), policy, at);
+        const window = policy.fresh + policy.stale + policy.errorGrace;
+        return await shared.put(key, entry, Math.max(window, policy.keep ?? 0));
+      } catch (error) {
+        if (!(error instanceof NotFoundError) || notFoundSeconds <= 0) throw error;
+        return shared.put(key, missingFor(error, at, notFoundSeconds), notFoundSeconds);
+      }
+    },
     // A failed load keeps the old entry (served on errors); `set`/`delete` while loading do not
     // cancel the load its callers wait for.
     noDeleteOnFetchRejection: true,
@@ -291,59 +372,23 @@ export function createReadCache(options: CacheOptions): ReadCache {
     return { promise, joined: status.fetch === 'inflight' };
   };
 
-  const getShared = async (key: string): Promise<Entry | undefined> => {
-    const shared = await store();
-    return decodeEntry(await shared?.getItemRaw(sharedStoreKey(key)).catch(() => undefined));
+  const refreshLater = (refresh: () => Promise<unknown>) => {
+    const settled = withoutDeadline(() => asSpare(refresh))
+      .catch(() => undefined)
+      .finally(() => background.delete(settled));
+    background.add(settled);
   };
 
   /** The local entry while fresh; otherwise the newer of the local and the shared one. */
   const getEntry = async (key: string): Promise<Entry | undefined> => {
     const local = lru.get(key);
     if (local && now() < local.freshUntil && current(key, local)) return local;
-    const remote = await getShared(key);
+    const remote = await shared.get(key);
     if (!remote || (local && remote.storedAt <= local.storedAt)) return local;
     // Another instance's refresh: what it did not change keeps this instance's objects.
     const adopted = { ...remote, value: keepUnchanged(local?.value, remote.value) };
     lru.set(key, adopted);
     return adopted;
-  };
-
-  /** The value, or the remembered 404 thrown again. */
-  const served = <T>(entry: Entry | undefined, context: ReadContext): T => {
-    if (!entry?.missing) return valueOf<T>(entry);
-    const { message, operation } = entry.missing;
-    throw new NotFoundError(message, { service: context.service, operation, status: 404 });
-  };
-
-  /** The old value instead of the failed load's error, when the error and its age allow it. */
-  const fallback = <T>(
-    error: unknown,
-    entry: Entry,
-    policy: CachePolicy,
-    context: ReadContext,
-    outdated: boolean,
-  ): T => {
-    const kept = entry.keepUntil > now();
-    if (!isOutage(error)) throw error;
-    if (kept && !outdated) {
-      metrics.count(context.service, context.tenant, 'staleServes');
-      return valueOf<T>(entry);
-    }
-    // Invalidated or past its window: still better than an error page while the budget is spent.
-    if (!kept && !(policy.errorGrace > 0 && error instanceof RateLimitedError)) throw error;
-    metrics.count(context.service, context.tenant, 'staleBeyondWindow');
-    log(
-      JSON.stringify({
-        level: 'warn',
-        event: 'upstream_stale_beyond_window',
-        time: new Date().toISOString(),
-        service: context.service,
-        tenant: context.tenant,
-        operation: error instanceof UpstreamError ? error.operation : undefined,
-        storedAt: new Date(entry.storedAt).toISOString(),
-      }),
-    );
-    return valueOf<T>(entry);
   };
 
   return {
@@ -354,41 +399,35 @@ export function createReadCache(options: CacheOptions): ReadCache {
       context: ReadContext,
       readOptions: ReadOptions = {},
     ): Promise<T> {
+      const count = (what: Counted) => metrics.count(context.service, context.tenant, what);
       const stored = readOptions.bypass ? undefined : await getEntry(key);
       // Out of date after an invalidation: only served if the upstream fails (below).
       const outdated = stored !== undefined && !current(key, stored);
       const at = now();
-      if (stored?.missing && !outdated && at < stored.freshUntil) {
-        metrics.count(context.service, context.tenant, 'notFoundHits');
+      const found = phaseOf(stored, outdated, at);
+      if (found !== 'load') {
+        count(found);
+        // The refresh outlives this page: no page deadline, same visitor, spare budget only.
+        if (found === 'staleServes') refreshLater(() => loadOnce(key, { policy, load }).promise);
         return served<T>(stored, context);
       }
       const entry = stored?.missing ? undefined : stored;
-      if (entry && !outdated && at < entry.freshUntil) {
-        metrics.count(context.service, context.tenant, 'cacheHits');
-        return valueOf<T>(entry);
-      }
-      if (entry && !outdated && at < entry.staleUntil) {
-        metrics.count(context.service, context.tenant, 'staleServes');
-        // The refresh outlives this page: no page deadline, same visitor, spare budget only.
-        const refresh = withoutDeadline(() =>
-          asSpare(() => loadOnce(key, { policy, load }).promise),
-        );
-        const settled = refresh.catch(() => undefined).finally(() => background.delete(settled));
-        background.add(settled);
-        return valueOf<T>(entry);
-      }
       // A copy that a refused call would still serve: loading it again is spare work (the
       // budget's `background` share), so the calls go first to pages that have no copy at all.
       const servable = entry !== undefined && (entry.keepUntil > at || policy.errorGrace > 0);
       const { promise, joined } = servable
         ? asSpare(() => loadOnce(key, { policy, load }))
         : loadOnce(key, { policy, load });
-      metrics.count(context.service, context.tenant, joined ? 'coalesced' : 'misses');
+      count(joined ? 'coalesced' : 'misses');
       try {
         return served<T>(await withinDeadline(promise, context), context);
       } catch (error) {
         if (!entry) throw error;
-        return fallback<T>(error, entry, policy, context, outdated);
+        return staleOnError<T>(error, entry, outdated, policy, context, {
+          metrics,
+          log,
+          at: now(),
+        });
       }
     },
     invalidate(target, at = now()) {
@@ -396,11 +435,11 @@ export function createReadCache(options: CacheOptions): ReadCache {
     },
     async delete(key) {
       lru.delete(key);
-      await (await store())?.removeItem(sharedStoreKey(key)).catch(() => undefined);
+      await shared.remove(key);
     },
     async clear() {
       lru.clear();
-      await (await store())?.clear().catch(() => undefined);
+      await shared.clear();
     },
     async settle() {
       while (background.size > 0) await Promise.all([...background]);
