@@ -22,31 +22,24 @@ import type { CachePolicy } from './ttl.ts';
 import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
 
 /**
- * Read cache for parsed, validated upstream values: lru-cache's `fetch` (coalescing: concurrent
- * loads of one key share one upstream call) over entries that carry their own windows (./ttl.ts).
- *
- * - stale-while-revalidate: within `fresh` a hit; within `stale` the old value at once plus ONE
- *   background refresh;
- * - stale-if-error: up to `errorGrace` later, the last good value when the upstream is down, 5xx,
- *   429, answers garbage or our budget is empty (a failed load keeps the old entry:
- *   `noDeleteOnFetchRejection`);
- * - negative caching: an upstream 404 is remembered for `notFoundSeconds`;
- * - servable for good: a value past its whole window, or invalidated (`invalidate`: marked, never
- *   deleted), is kept (until the LRU needs the room) and served when it cannot be loaded again
- *   (the budget is spent, 429 ours or the upstream's; or an outage), counted as `staleBeyondWindow`
- *   and logged (not for resources whose policy has no `errorGrace`, such as availability);
- * - spare calls: loading again a value that a refusal would still serve spends only the budget's
- *   spare share (`asSpare`), so while the budget is short its calls go to pages with no copy;
- * - page deadline: a read made for a page never waits past the page's deadline (see `visitor.ts`),
- *   not even for another visitor's call it joined;
+ * Read cache for parsed, validated upstream values: lru-cache's `fetch` (concurrent loads of a key
+ * share one upstream call) over entries that carry their own windows (./ttl.ts):
+ * - within `fresh` a hit; within `stale` the old value at once plus ONE background refresh;
+ * - up to `errorGrace` later, the last good value when the upstream is down, 5xx, 429, answers
+ *   garbage or our budget is empty (a failed load keeps the old entry: `noDeleteOnFetchRejection`);
+ * - an upstream 404 is remembered for `notFoundSeconds`;
+ * - a value past its whole window, or invalidated (`invalidate` marks, never deletes), is kept until
+ *   the LRU needs the room and served when it cannot be loaded again (budget spent, 429, outage),
+ *   counted as `staleBeyondWindow` and logged (never for a policy without `errorGrace`);
+ * - loading again a value a refusal would still serve spends only the budget's spare share
+ *   (`asSpare`): while the budget is short its calls go to pages with no copy;
+ * - a read made for a page never waits past the page's deadline (`visitor.ts`), joined calls too;
  * - bounded: an LRU capped by approximate bytes, with a store behind it (unstorage): Redis when
- *   `REDIS_URL` is set so instances share their cache, else files (./disk-store.ts) so a restart
- *   is not a cold start. The store keeps each value for its kind's `keep` (./ttl.ts).
- *
- * With several instances each keeps its own LRU and coalescing, and all read and write the shared
- * store: a local entry past `fresh` is first compared with the shared one, so an instance picks up
- * another's refresh instead of refreshing again. Redis away or slow (see `redis.ts`): the cache
- * works as a local one; a page never fails because of Redis.
+ *   `REDIS_URL` is set so instances share it, else files (./disk-store.ts) so a restart is not a
+ *   cold start; each value kept there for its kind's `keep` (./ttl.ts).
+ * Each instance has its own LRU and coalescing; a local entry past `fresh` is first compared with
+ * the shared one, so an instance picks up another's refresh. Redis away or slow (`redis.ts`): a
+ * local cache; a page never fails because of Redis.
  */
 
 export interface CacheKeyParts {
@@ -266,14 +259,8 @@ function entryFor(value: unknown, { fresh, stale, errorGrace }: CachePolicy, at:
 function missingFor(error: NotFoundError, at: number, seconds: number): Entry {
   const until = at + seconds * 1000;
   const missing = { operation: error.operation, message: error.message };
-  return {
-    value: undefined,
-    missing,
-    storedAt: at,
-    freshUntil: until,
-    staleUntil: until,
-    keepUntil: until,
-  };
+  const windows = { storedAt: at, freshUntil: until, staleUntil: until, keepUntil: until };
+  return { value: undefined, missing, ...windows };
 }
 
 type Counted = Parameters<Metrics['count']>[2];
