@@ -82,27 +82,7 @@ export interface ReadOptions {
   bypass?: boolean | undefined;
 }
 
-export interface ReadCache {
-  read<T>(
-    key: string,
-    policy: CachePolicy,
-    load: () => Promise<T>,
-    context: ReadContext,
-    options?: ReadOptions,
-  ): Promise<T>;
-  delete(key: string): Promise<void>;
-  /**
-   * Values of these operations (or of one parameter's value) of a tenant stored before `at` are
-   * marked stale, never deleted: loaded again on the next read, and served (`staleBeyondWindow`)
-   * only when that fails (the change watcher and purges, src/lib/freshness/).
-   * Every instance records it itself (the invalidation reaches each by Redis pub/sub).
-   */
-  invalidate(target: InvalidationTarget, at?: number): void;
-  clear(): Promise<void>;
-  /** Waits for background refreshes (tests, graceful shutdown). */
-  settle(): Promise<void>;
-  readonly size: number;
-}
+export type ReadCache = ReturnType<typeof createReadCache>;
 
 export interface CacheOptions {
   metrics: Metrics;
@@ -317,7 +297,28 @@ function staleOnError<T>(
   return valueOf<T>(entry);
 }
 
-export function createReadCache(options: CacheOptions): ReadCache {
+/** lru-cache's `fetchMethod`: one load, the value (or a 404, remembered) stored and shared. */
+function loader(
+  shared: ReturnType<typeof sharedTier>,
+  now: () => number,
+  notFoundSeconds: number,
+): LRUCache.Fetcher<string, Entry, Load> {
+  return async (key, previous, { context: { policy, load } }) => {
+    const at = now();
+    try {
+      // What the re-read did not change stays the same object (see share.ts).
+      const entry = entryFor(keepUnchanged(previous?.value, await load()), policy, at);
+      // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
+      const window = policy.fresh + policy.stale + policy.errorGrace;
+      return await shared.put(key, entry, Math.max(window, policy.keep ?? 0));
+    } catch (error) {
+      if (!(error instanceof NotFoundError) || notFoundSeconds <= 0) throw error;
+      return shared.put(key, missingFor(error, at, notFoundSeconds), notFoundSeconds);
+    }
+  };
+}
+
+export function createReadCache(options: CacheOptions) {
   const { metrics } = options;
   const now = options.now ?? Date.now;
   const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
@@ -333,19 +334,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
     maxSize,
     maxEntrySize: Math.max(1, Math.floor(maxSize / 4)),
     sizeCalculation: approxSize,
-    /** One load: the value (or a 404, remembered) stored here and, for its kind's `keep`, shared. */
-    async fetchMethod(key, previous, { context: { policy, load } }) {
-      const at = now();
-      try {
-        // What the re-read did not change stays the same object (see share.ts).
-        const entry = entryFor(keepUnchanged(previous?.value, await load()), policy, at);
-        const window = policy.fresh + policy.stale + policy.errorGrace;
-        return await shared.put(key, entry, Math.max(window, policy.keep ?? 0));
-      } catch (error) {
-        if (!(error instanceof NotFoundError) || notFoundSeconds <= 0) throw error;
-        return shared.put(key, missingFor(error, at, notFoundSeconds), notFoundSeconds);
-      }
-    },
+    fetchMethod: loader(shared, now, notFoundSeconds),
     // A failed load keeps the old entry (served on errors); `set`/`delete` while loading do not
     // cancel the load its callers wait for.
     noDeleteOnFetchRejection: true,
@@ -417,10 +406,16 @@ export function createReadCache(options: CacheOptions): ReadCache {
         });
       }
     },
-    invalidate(target, at = now()) {
+    /**
+     * Values of these operations (or of one parameter's value) of a tenant stored before `at` are
+     * marked stale, never deleted: loaded again on the next read, and served (`staleBeyondWindow`)
+     * only when that fails (the change watcher and purges, src/lib/freshness/). Every instance
+     * records it itself (the invalidation reaches each by Redis pub/sub).
+     */
+    invalidate(target: InvalidationTarget, at = now()) {
       cutoffs.add(target, at);
     },
-    async delete(key) {
+    async delete(key: string) {
       lru.delete(key);
       await shared.remove(key);
     },
@@ -428,6 +423,7 @@ export function createReadCache(options: CacheOptions): ReadCache {
       lru.clear();
       await shared.clear();
     },
+    /** Waits for background refreshes (tests, graceful shutdown). */
     async settle() {
       while (background.size > 0) await Promise.all([...background]);
     },
