@@ -318,18 +318,18 @@ function loader(
   };
 }
 
-export function createReadCache(options: CacheOptions) {
-  const { metrics } = options;
-  const now = options.now ?? Date.now;
-  const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
-  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
+/**
+ * The LRU with the shared store behind it: lru-cache's `fetch` runs one load per key at a time,
+ * and `entry` reads the local copy, or the shared one when it is newer.
+ */
+function tiers(
+  options: CacheOptions,
+  now: () => number,
+  current: (key: string, entry: Entry) => boolean,
+) {
   const maxSize = options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES;
-  const cutoffs = createCutoffs();
-  /** Stored after the last invalidation of its operation. */
-  const current = (key: string, entry: Entry) => entry.storedAt >= cutoffs.of(key);
-  const background = new Set<Promise<unknown>>();
+  const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
   const shared = sharedTier(options);
-
   const lru = new LRUCache<string, Entry, Load>({
     maxSize,
     maxEntrySize: Math.max(1, Math.floor(maxSize / 4)),
@@ -340,31 +340,43 @@ export function createReadCache(options: CacheOptions) {
     noDeleteOnFetchRejection: true,
     ignoreFetchAbort: true,
   });
-
-  /** Loads `key` once at a time: a caller that finds a load running joins it (`coalesced`). */
-  const loadOnce = (key: string, load: Load) => {
-    const status: LRUCache.Status<string, Entry, Load> = {};
-    const promise = lru.fetch(key, { forceRefresh: true, context: load, status });
-    return { promise, joined: status.fetch === 'inflight' };
+  return {
+    lru,
+    shared,
+    /** Loads `key` once at a time: a caller that finds a load running joins it (`coalesced`). */
+    loadOnce: (key: string, load: Load) => {
+      const status: LRUCache.Status<string, Entry, Load> = {};
+      const promise = lru.fetch(key, { forceRefresh: true, context: load, status });
+      return { promise, joined: status.fetch === 'inflight' };
+    },
+    /** The local entry while fresh; otherwise the newer of the local and the shared one. */
+    entry: async (key: string): Promise<Entry | undefined> => {
+      const local = lru.get(key);
+      if (local && now() < local.freshUntil && current(key, local)) return local;
+      const remote = await shared.get(key);
+      if (!remote || (local && remote.storedAt <= local.storedAt)) return local;
+      // Another instance's refresh: what it did not change keeps this instance's objects.
+      const adopted = { ...remote, value: keepUnchanged(local?.value, remote.value) };
+      lru.set(key, adopted);
+      return adopted;
+    },
   };
+}
 
+export function createReadCache(options: CacheOptions) {
+  const { metrics } = options;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
+  const cutoffs = createCutoffs();
+  /** Stored after the last invalidation of its operation. */
+  const current = (key: string, entry: Entry) => entry.storedAt >= cutoffs.of(key);
+  const { lru, shared, loadOnce, entry: getEntry } = tiers(options, now, current);
+  const background = new Set<Promise<unknown>>();
   const refreshLater = (refresh: () => Promise<unknown>) => {
     const settled = withoutDeadline(() => asSpare(refresh))
       .catch(() => undefined)
       .finally(() => background.delete(settled));
     background.add(settled);
-  };
-
-  /** The local entry while fresh; otherwise the newer of the local and the shared one. */
-  const getEntry = async (key: string): Promise<Entry | undefined> => {
-    const local = lru.get(key);
-    if (local && now() < local.freshUntil && current(key, local)) return local;
-    const remote = await shared.get(key);
-    if (!remote || (local && remote.storedAt <= local.storedAt)) return local;
-    // Another instance's refresh: what it did not change keeps this instance's objects.
-    const adopted = { ...remote, value: keepUnchanged(local?.value, remote.value) };
-    lru.set(key, adopted);
-    return adopted;
   };
 
   return {
