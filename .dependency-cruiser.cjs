@@ -3,8 +3,8 @@
 //   features src/lib/<area>/ (reading, booking, auth, comments, epaper, streams, static, delivery, site…)
 //   clients  src/lib/publishing, src/lib/lodging: one function per API operation
 //   upstream src/lib/upstream: HTTP, cache, budget, errors
-//   base     src/lib/settings, src/lib/tenants, src/lib/i18n, src/lib/content and the leaf helpers
-//            (src/lib/log, failure waits and field errors) that every layer may use
+//   base     src/lib/settings, src/lib/tenants, src/lib/i18n, src/lib/content and the leaf helpers (memo.ts,
+//            src/lib/log, failure waits and field errors) that every layer may use
 // A layer imports its own and the ones below it, never one above. `.astro` files are not parsed here:
 // ESLint's no-restricted-imports covers them (eslint.config.js).
 
@@ -12,7 +12,7 @@ const APP = '^src/(pages|components|layouts|actions|integrations)/|^src/(site-)?
 const CLIENTS = '^src/lib/(publishing|lodging)/';
 const UPSTREAM = '^src/lib/upstream/';
 const BASE =
-  '^src/lib/(settings|tenants|i18n|content)/|^src/lib/log/|^src/lib/failures/(wait|fields)[.]ts$';
+  '^src/lib/(settings|tenants|i18n|content)/|^src/lib/log/|^src/lib/memo[.]ts$|^src/lib/failures/(wait|fields)[.]ts$';
 const FEATURES = '^src/lib/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

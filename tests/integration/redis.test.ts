@@ -11,7 +11,12 @@ import { freePort, redisAnswers } from '../fixtures/net.ts';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { publishingClient } from '../../src/lib/publishing/client.ts';
-import { cacheKey, createReadCache, sharedStoreKey } from '../../src/lib/upstream/cache.ts';
+import {
+  cacheKey,
+  createReadCache,
+  decodeEntry,
+  sharedStoreKey,
+} from '../../src/lib/upstream/cache.ts';
 import { RateLimitedError } from '../../src/lib/upstream/errors.ts';
 import { createMetrics } from '../../src/lib/upstream/metrics.ts';
 import { redirectLogLines } from '../../src/lib/log/log.ts';
@@ -333,7 +338,7 @@ describe('nothing sensitive in Redis', () => {
     const pagesUnder = (key: string) => {
       const raw = stored.get(key);
       if (raw === undefined) throw new Error(`no entry at ${key}`);
-      return (JSON.parse(raw) as { value: { pages: unknown[] } }).value.pages.length;
+      return (decodeEntry(raw)?.value as { pages: unknown[] }).pages.length;
     };
     expect(pagesUnder(editionKey(subscriberToken))).toBe(full.pages.length);
     expect(pagesUnder(editionKey(readerToken))).toBe(0);

@@ -1,4 +1,5 @@
 import type { Comment } from '../publishing/schema.ts';
+import { memo } from '../memo.ts';
 
 /** One comment ready to render: replies sorted oldest first, `depth` 0 for top-level comments. */
 export interface ThreadNode {
@@ -123,14 +124,5 @@ export function paragraphs(content: string): string[][] {
 
 // The same upstream list (the data cache hands every render the same object) gives the same thread
 // object, so a rendered thread can be reused (src/lib/render/fragments.ts). Nothing changes a node.
-const threads = new WeakMap<readonly Comment[], ThreadNode[]>();
-
 /** `buildThread`, once per list object. */
-export function threadOf(comments: readonly Comment[]): ThreadNode[] {
-  let thread = threads.get(comments);
-  if (!thread) {
-    thread = buildThread(comments);
-    threads.set(comments, thread);
-  }
-  return thread;
-}
+export const threadOf: (comments: readonly Comment[]) => ThreadNode[] = memo(buildThread);

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import type { StoredPage } from '../delivery/route-cache.ts';
 import { logWarn } from '../log/log.ts';
 import { getRedis } from '../upstream/redis.ts';
@@ -30,16 +31,11 @@ interface Known {
   sharedAt: number;
 }
 
-const books = new Map<string, LRUCache<string, Known>>();
-
-function bookOf(tenant: string): LRUCache<string, Known> {
-  let book = books.get(tenant);
-  if (!book) {
-    book = new LRUCache({ max: PER_TENANT, ttl: KEEP_MS });
-    books.set(tenant, book);
-  }
-  return book;
-}
+/** Each tenant's known addresses (tenant ids come from tenants.json: the bound is a guard). */
+const bookOf = memo(
+  (_tenant: string) => new LRUCache<string, Known>({ max: PER_TENANT, ttl: KEEP_MS }),
+  { max: 10_000 },
+);
 
 const keyOf = (address: EdgeAddress) => `${address.host}\n${address.path}\n${address.encoding}`;
 const redisKey = (tenant: string) => `masthead:edge:${tenant}`;

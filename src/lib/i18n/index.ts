@@ -3,6 +3,7 @@ import { isPlural, type Message, type MessageKey } from './dictionary.ts';
 import { numberFormat, pluralRules } from './intl-cache.ts';
 import { dictionaryFor } from './languages.ts';
 import { en } from './messages/en.ts';
+import { memo } from '../memo.ts';
 
 export type { Message, MessageKey } from './dictionary.ts';
 export type Values = Readonly<Record<string, string | number>>;
@@ -23,17 +24,10 @@ export interface I18n {
 
 type I18nTenant = Pick<Tenant, 'locale' | 'timeZone' | 'messages'>;
 
-const cache = new WeakMap<I18nTenant, I18n>();
-
 /** The tenant's `I18n`; built once per tenant (tenants are read once at start-up). */
-export function i18nFor(tenant: I18nTenant): I18n {
-  let i18n = cache.get(tenant);
-  if (!i18n) {
-    i18n = createI18n(tenant.locale, tenant.timeZone, tenant.messages);
-    cache.set(tenant, i18n);
-  }
-  return i18n;
-}
+export const i18nFor: (tenant: I18nTenant) => I18n = memo((tenant: I18nTenant) =>
+  createI18n(tenant.locale, tenant.timeZone, tenant.messages),
+);
 
 /** Override → the language's dictionary → English: a missing key never shows as a key. */
 export function createI18n(

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import { FORMAT_EXTENSION, formatOfExtension, isLadderWidth, type ImageFormat } from './ladder.ts';
 
 /**
@@ -43,10 +43,11 @@ export function imageSignature(secret: string, request: ImageRequest): string {
 // A page asks for the same few dozen addresses on every render (each picture in each width and
 // format): an HMAC each was 4 % of a post render's CPU. Only the site's own addresses are kept
 // (never what a visitor sends to be verified), within a byte bound.
-const paths = new LRUCache<string, string>({
-  maxSize: 4 * 1024 * 1024,
-  sizeCalculation: (path, key) => path.length + key.length,
-});
+const paths = memo(
+  (_key: string, secret: string, request: ImageRequest) =>
+    `${unsignedPath(request)}${imageSignature(secret, request)}.${FORMAT_EXTENSION[request.format]}`,
+  { maxBytes: 4 * 1024 * 1024, bytes: (path, key) => path.length + key.length },
+);
 
 /** The signed site path (without a tenant prefix) of one derived image. */
 export function imagePath(secret: string, request: ImageRequest): string {
@@ -55,12 +56,7 @@ export function imagePath(secret: string, request: ImageRequest): string {
     target.kind === 'source'
       ? `${secret}\0u\0${target.source}\0${width}\0${crop ?? ''}\0${format}`
       : `${secret}\0e\0${target.edition}\0${target.page}\0${width}\0${crop ?? ''}\0${format}`;
-  let path = paths.get(key);
-  if (path === undefined) {
-    path = `${unsignedPath(request)}${imageSignature(secret, request)}.${FORMAT_EXTENSION[format]}`;
-    paths.set(key, path);
-  }
-  return path;
+  return paths(key, secret, request);
 }
 
 /** The one spelling of an address up to its signature: `/_img/<target>/<size>/`. */

@@ -1,3 +1,4 @@
+import { memo } from '../memo.ts';
 import type { Picture } from './picture.ts';
 
 /**
@@ -22,14 +23,20 @@ const attribute = (name: string, value: string | number | undefined): string =>
   value === undefined ? '' : value === '' ? ` ${name}` : ` ${name}="${attributeValue(value)}"`;
 
 /** Made once per picture and options: pictures are shared between renders (`upstreamPicture`). */
-const written = new WeakMap<Picture, Map<string, string>>();
+const written = memo((picture: Picture) =>
+  memo((_key: string, options: PictureOptions) => writePicture(picture, options), { max: 32 }),
+);
 
 export function pictureHtml(picture: Picture, options: PictureOptions): string {
   const { alt, priority = false, className } = options;
-  const key = `${alt}\0${priority}\0${className ?? ''}\0${className === undefined}`;
-  let byOptions = written.get(picture);
-  const found = byOptions?.get(key);
-  if (found !== undefined) return found;
+  return written(picture)(
+    `${alt}\0${priority}\0${className ?? ''}\0${className === undefined}`,
+    options,
+  );
+}
+
+function writePicture(picture: Picture, options: PictureOptions): string {
+  const { alt, priority = false, className } = options;
   const sources = picture.sources
     .map(
       (source) =>
@@ -42,11 +49,5 @@ export function pictureHtml(picture: Picture, options: PictureOptions): string {
     `${attribute('width', picture.width)}${attribute('height', picture.height)}${attribute('alt', alt)}` +
     `${attribute('loading', priority ? 'eager' : 'lazy')}${attribute('decoding', priority ? 'sync' : 'async')}` +
     `${attribute('fetchpriority', priority ? 'high' : 'auto')}>`;
-  const html = `<picture>${sources}${img}</picture>`;
-  if (!byOptions) {
-    byOptions = new Map();
-    written.set(picture, byOptions);
-  }
-  byOptions.set(key, html);
-  return html;
+  return `<picture>${sources}${img}</picture>`;
 }

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import { objectId } from '../render/identity.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { imagePath, type ImageCrop, type ImageTarget } from './address.ts';
@@ -111,12 +111,7 @@ export function upstreamPicture(
       : null;
   if (links.scope === undefined) return make();
   const key = `${objectId(links.tenant)}\0${links.scope}\0${links.secret}\0${layout.sizes}\0${layout.maxWidth}\0${image.width}\0${image.height}\0${image.assumedRatio}\0${url}`;
-  let picture = remembered.get(key);
-  if (picture === undefined) {
-    picture = make() ?? false;
-    remembered.set(key, picture);
-  }
-  return picture || null;
+  return remembered(key, make);
 }
 
 /**
@@ -125,9 +120,9 @@ export function upstreamPicture(
  * widths, each signed) are the same until the picture, the layout or the way links are written
  * changes. Shared between renders, so never changed by a caller; 4 MiB at most for all tenants.
  */
-const remembered = new LRUCache<string, Picture | false>({
-  maxSize: 4 * 1024 * 1024,
-  sizeCalculation: (picture, key) =>
+const remembered = memo((_key: string, make: () => Picture | null) => make(), {
+  maxBytes: 4 * 1024 * 1024,
+  bytes: (picture, key) =>
     key.length +
     (picture
       ? picture.src.length +

@@ -2,6 +2,7 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
 import { sharedLimiter } from '../upstream/limiter.ts';
+import { memo } from '../memo.ts';
 
 /**
  * Per-visitor limits of the site's own forms and endpoints (sign-in, comments, bookings): one
@@ -16,21 +17,16 @@ export interface VisitorLimit {
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-const limiters = new Map<string, Promise<RateLimiterAbstract>>();
-
 /** The limiter named `prefix` (one per process); the first call's settings win. */
-export function visitorLimiter(
-  prefix: string,
-  limit: VisitorLimit,
-  redisUrl: string | undefined,
-): Promise<RateLimiterAbstract> {
-  let found = limiters.get(prefix);
-  if (!found) {
-    found = sharedLimiter({ ...limit, keyPrefix: `masthead:${prefix}` }, redisUrl);
-    limiters.set(prefix, found);
-  }
-  return found;
-}
+export const visitorLimiter = memo(
+  (
+    prefix: string,
+    limit: VisitorLimit,
+    redisUrl: string | undefined,
+  ): Promise<RateLimiterAbstract> =>
+    sharedLimiter({ ...limit, keyPrefix: `masthead:${prefix}` }, redisUrl),
+  { max: 100 },
+);
 
 /** Spends `points` for `key`; a refusal says when the next attempt will be accepted. */
 export async function consumeLimit(

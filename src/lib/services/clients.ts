@@ -5,6 +5,7 @@ import type { BookingService } from '../booking/service/service.ts';
 import type { LodgingClient } from '../lodging/client.ts';
 import { profileFor } from '../profiles/for-tenant.ts';
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
+import { memo } from '../memo.ts';
 import { settings } from '../settings/settings.ts';
 import { snapshotPath } from '../static/mode.ts';
 import { loadSnapshot, snapshotClient } from '../static/snapshot.ts';
@@ -16,7 +17,7 @@ import { diskCacheDir } from '../upstream/disk-store.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import type { BudgetKey } from '../upstream/budget.ts';
-import { getTenants, onTenantsChange } from '../tenants/registry.ts';
+import { getTenants } from '../tenants/registry.ts';
 import { tenantSecrets } from '../secrets/site.ts';
 import { lodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
 import { readBudgetsWith, upstreamSink } from '../observability/prometheus.ts';
@@ -108,39 +109,15 @@ export function lodgingSecrets(tenant: Tenant): LodgingCredentials {
   return lodgingCredentials(tenantSecrets(tenant));
 }
 
-const lodgingClients = new Map<string, { tenant: Tenant; client: () => LodgingClient }>();
+// Per tenant object: a reload of the tenants file makes new objects of the tenants it changed, so
+// their clients and services are made anew on use, and those of removed tenants go with them.
+const lodgingClients = memo((tenant: BookingTenant) =>
+  lazyLodgingClient(tenant, tenant.lodging, () => lodgingSecrets(tenant), siteUpstream()),
+);
 
 /** The tenant's lodging client (created, and logged in, on first use; again when the tenant changed). */
 export function lodgingFor(tenant: BookingTenant): LodgingClient {
-  followTenants();
-  let made = lodgingClients.get(tenant.id);
-  if (made?.tenant !== tenant) {
-    const client = lazyLodgingClient(
-      tenant,
-      tenant.lodging,
-      () => lodgingSecrets(tenant),
-      siteUpstream(),
-    );
-    made = { tenant, client };
-    lodgingClients.set(tenant.id, made);
-  }
-  return made.client();
-}
-
-const services = new Map<string, BookingService>();
-
-let following = false;
-
-/** A reload of the tenants file: the clients of changed and removed tenants go (made anew on use). */
-function followTenants(): void {
-  if (following) return;
-  following = true;
-  onTenantsChange((change) => {
-    for (const { id } of [...change.removed, ...change.changed.map(({ before }) => before)]) {
-      lodgingClients.delete(id);
-      services.delete(id);
-    }
-  });
+  return lodgingClients(tenant)();
 }
 
 let mailer: Mailer | undefined;
@@ -163,17 +140,11 @@ export function siteMailer(): Mailer | undefined {
  * The process-wide booking service of a tenant (its idempotency and freshness memory live here),
  * wired to the site's upstream and the tenant's credentials. Pages and endpoints use this one.
  */
-export function bookingServiceFor(tenant: Tenant): BookingService {
-  followTenants();
-  let service = services.get(tenant.id);
-  if (!service || service.tenant !== tenant) {
-    service = bookingService(tenant, {
-      upstream: siteUpstream(),
-      credentials: () => lodgingSecrets(tenant),
-      redisUrl: settings().REDIS_URL,
-      mailer: siteMailer(),
-    });
-    services.set(tenant.id, service);
-  }
-  return service;
-}
+export const bookingServiceFor: (tenant: Tenant) => BookingService = memo((tenant: Tenant) =>
+  bookingService(tenant, {
+    upstream: siteUpstream(),
+    credentials: () => lodgingSecrets(tenant),
+    redisUrl: settings().REDIS_URL,
+    mailer: siteMailer(),
+  }),
+);

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { memo } from '../memo.ts';
 import type {
   Category,
   Comment,
@@ -34,20 +35,18 @@ export interface Snapshot {
   comments: Record<string, Comment[]>;
 }
 
-const cache = new Map<string, { version: number; snapshot: Snapshot }>();
+/** The last version read (one snapshot file per build). */
+const read = memo(
+  (_version: string, path: string) => JSON.parse(readFileSync(path, 'utf8')) as Snapshot,
+  { max: 1 },
+);
 
 /**
  * Reads a snapshot file, again only when it was replaced: while the build still fetches, it renders
  * post pages from what has arrived so far (to learn their pictures early), the file growing as it goes.
  */
 export function loadSnapshot(path: string): Snapshot {
-  const version = statSync(path).mtimeMs;
-  let found = cache.get(path);
-  if (found?.version !== version) {
-    found = { version, snapshot: JSON.parse(readFileSync(path, 'utf8')) as Snapshot };
-    cache.set(path, found);
-  }
-  return found.snapshot;
+  return read(`${statSync(path).mtimeMs}\0${path}`, path);
 }
 
 /** One page of `items`, shaped like the client's answers. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tenant } from './schema.ts';
+import { memo } from '../memo.ts';
 
 /**
  * A value for a custom property in an inline `<style>`: the schema already restricts colours and fonts,
@@ -17,18 +18,8 @@ function declarations(vars: Record<string, string>): string {
 }
 
 // Every page renders its tenant's theme and hashes it for the CSP: made once per tenant and content.
-const cssByTenant = new WeakMap<Tenant, string>();
-const hashByContent = new Map<string, `sha256-${string}`>();
-
 /** The tenant's theme as CSS custom properties, light by default and dark under `prefers-color-scheme`. */
-export function themeCss(tenant: Tenant): string {
-  let css = cssByTenant.get(tenant);
-  if (css === undefined) {
-    css = buildThemeCss(tenant);
-    cssByTenant.set(tenant, css);
-  }
-  return css;
-}
+export const themeCss: (tenant: Tenant) => string = memo(buildThemeCss);
 
 function buildThemeCss(tenant: Tenant): string {
   const { colors, dark, fontStack, headingFontStack } = tenant.theme;
@@ -58,14 +49,12 @@ function buildThemeCss(tenant: Tenant): string {
   return `:root{${light};color-scheme:light dark}@media (prefers-color-scheme:dark){:root{${darkVars}}}`;
 }
 
-/** CSP hash of an inline `<style>` body, so the theme needs no `'unsafe-inline'`. */
-export function cspHash(content: string): `sha256-${string}` {
-  let hash = hashByContent.get(content);
-  if (hash === undefined) {
-    hash = `sha256-${createHash('sha256').update(content).digest('base64')}`;
-    // The site hashes only its own few inline bodies (themes, the static search script).
-    if (hashByContent.size >= 1000) hashByContent.clear();
-    hashByContent.set(content, hash);
-  }
-  return hash;
-}
+/**
+ * CSP hash of an inline `<style>` body, so the theme needs no `'unsafe-inline'`. The site hashes
+ * only its own few inline bodies (themes, the static search script).
+ */
+export const cspHash = memo(
+  (content: string): `sha256-${string}` =>
+    `sha256-${createHash('sha256').update(content).digest('base64')}`,
+  { max: 1000 },
+);

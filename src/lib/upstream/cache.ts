@@ -1,51 +1,45 @@
 import { logJsonLine } from '../log/log.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { createHash } from 'node:crypto';
+import { parse, stringify } from 'devalue';
 import { LRUCache } from 'lru-cache';
 import type { Storage } from 'unstorage';
-import { isOutage, NotFoundError, RateLimitedError, TimeoutError } from './errors.ts';
-import type { UpstreamError, UpstreamService } from './errors.ts';
+import { z } from 'zod';
+import {
+  isOutage,
+  NotFoundError,
+  RateLimitedError,
+  TimeoutError,
+  UpstreamError,
+} from './errors.ts';
+import type { UpstreamService } from './errors.ts';
 import { hashToken } from './identity.ts';
 import { keepUnchanged } from './share.ts';
 import { createCutoffs } from './cache-cutoffs.ts';
 import type { InvalidationTarget } from './cache-cutoffs.ts';
-import { decodeEntry, encodeEntry } from './cache-entry.ts';
-import type { Entry } from './cache-entry.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
 import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
 
 /**
- * Read cache for parsed, validated upstream values.
- *
- * - stale-while-revalidate: within `fresh` a hit; within `stale` the old value at once plus ONE
- *   background refresh;
- * - stale-if-error: up to `errorGrace` later, the last good value when the upstream is down, 5xx,
- *   429, answers garbage or our budget is empty;
- * - coalescing: concurrent identical misses share one upstream call;
- * - negative caching: an upstream 404 is remembered for `notFoundSeconds`, so the same unknown URL
- *   costs one call, not one per request;
- * - servable for good: a value past its whole window, or invalidated (`invalidate`: marked, never
- *   deleted), is kept (until the LRU needs the room) and served when it cannot be loaded again
- *   (the budget is spent, 429 ours or the upstream's; or an outage), counted as `staleBeyondWindow`
- *   and logged: an exhausted budget means "slightly old page", not "error" (not for resources
- *   whose policy has no `errorGrace`, such as availability);
- * - spare calls: loading again a value that a refusal would still serve (a stale refresh, an
- *   invalidated or past-window value) spends only the budget's spare share (`asSpare`), so while
- *   the budget is short its calls go to pages that have no copy at all;
- * - page deadline: a read made for a page never waits past the page's deadline (see `visitor.ts`),
- *   not even for another visitor's call it joined;
+ * Read cache for parsed, validated upstream values: lru-cache's `fetch` (concurrent loads of a key
+ * share one upstream call) over entries that carry their own windows (./ttl.ts):
+ * - within `fresh` a hit; within `stale` the old value at once plus ONE background refresh;
+ * - up to `errorGrace` later, the last good value when the upstream is down, 5xx, 429, answers
+ *   garbage or our budget is empty (a failed load keeps the old entry: `noDeleteOnFetchRejection`);
+ * - an upstream 404 is remembered for `notFoundSeconds`;
+ * - a value past its whole window, or invalidated (`invalidate` marks, never deletes), is kept until
+ *   the LRU needs the room and served when it cannot be loaded again (budget spent, 429, outage),
+ *   counted as `staleBeyondWindow` and logged (never for a policy without `errorGrace`);
+ * - loading again a value a refusal would still serve spends only the budget's spare share
+ *   (`asSpare`): while the budget is short its calls go to pages with no copy;
+ * - a read made for a page never waits past the page's deadline (`visitor.ts`), joined calls too;
  * - bounded: an LRU capped by approximate bytes, with a store behind it (unstorage): Redis when
- *   `REDIS_URL` is set so instances share their cache, else files (bounded, ./disk-store.ts) so a
- *   restart is not a cold start. The store keeps each value for its kind's `keep` (./ttl.ts).
- *
- * With several instances: each keeps its own LRU and its own coalescing (concurrent misses on
- * two instances may both call the upstream once; the shared budget still bounds the total), and
- * all of them read and write the shared store. A value any instance stored is a hit on every
- * other; a local entry past `fresh` is first compared with the shared one, so an instance picks up
- * another's refresh instead of refreshing again. Entries expire in the store after their kind's
- * `keep`, at least `fresh + stale + errorGrace`. Redis away or slow (see `redis.ts`): reads and writes fail fast
- * and the cache works as a local one; a page never fails because of Redis.
+ *   `REDIS_URL` is set so instances share it, else files (./disk-store.ts) so a restart is not a
+ *   cold start; each value kept there for its kind's `keep` (./ttl.ts).
+ * Each instance has its own LRU and coalescing; a local entry past `fresh` is first compared with
+ * the shared one, so an instance picks up another's refresh. Redis away or slow (`redis.ts`): a
+ * local cache; a page never fails because of Redis.
  */
 
 export interface CacheKeyParts {
@@ -62,24 +56,18 @@ function stableStringify(value: unknown): string {
   if (value === undefined) return '';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  return `{${Object.keys(record)
-    .filter((k) => record[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${stableStringify(record[k])}`)
+  return `{${Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`)
     .join(',')}}`;
 }
 
 /** `service|tenant|operation|identity|params`; identity is `public` or `user:<token hash>`. */
 export function cacheKey(parts: CacheKeyParts): string {
   const identity = parts.token === undefined ? 'public' : `user:${hashToken(parts.token)}`;
-  return [
-    parts.service,
-    parts.tenant,
-    parts.operation,
-    identity,
-    stableStringify(parts.params ?? {}),
-  ].join('|');
+  const params = stableStringify(parts.params ?? {});
+  return [parts.service, parts.tenant, parts.operation, identity, params].join('|');
 }
 
 export type { InvalidationTarget } from './cache-cutoffs.ts';
@@ -94,27 +82,7 @@ export interface ReadOptions {
   bypass?: boolean | undefined;
 }
 
-export interface ReadCache {
-  read<T>(
-    key: string,
-    policy: CachePolicy,
-    load: () => Promise<T>,
-    context: ReadContext,
-    options?: ReadOptions,
-  ): Promise<T>;
-  delete(key: string): Promise<void>;
-  /**
-   * Values of these operations (or of one parameter's value) of a tenant stored before `at` are
-   * marked stale, never deleted: loaded again on the next read, and served (`staleBeyondWindow`)
-   * only when that fails (the change watcher and purges, src/lib/freshness/).
-   * Every instance records it itself (the invalidation reaches each by Redis pub/sub).
-   */
-  invalidate(target: InvalidationTarget, at?: number): void;
-  clear(): Promise<void>;
-  /** Waits for background refreshes (tests, graceful shutdown). */
-  settle(): Promise<void>;
-  readonly size: number;
-}
+export type ReadCache = ReturnType<typeof createReadCache>;
 
 export interface CacheOptions {
   metrics: Metrics;
@@ -151,32 +119,54 @@ export function sharedStoreKey(key: string): string {
   return `${sha256(scope).slice(0, 16)}:${sha256(key)}`;
 }
 
-async function createRedisStore(url: string): Promise<Storage> {
-  const [{ createStorage }, { boundedRedisDriver }] = await Promise.all([
-    import('unstorage'),
-    import('./cache-bound.ts'),
-  ]);
-  return createStorage({ driver: boundedRedisDriver(url, SHARED_STORE_BASE) });
+/** One cached value with its windows (epoch ms); `missing` when it remembers a 404 instead. */
+const entrySchema = z.object({
+  value: z.unknown(),
+  missing: z.object({ operation: z.string(), message: z.string() }).optional(),
+  storedAt: z.number(),
+  freshUntil: z.number(),
+  staleUntil: z.number(),
+  keepUntil: z.number(),
+});
+type Entry = z.infer<typeof entrySchema>;
+
+/**
+ * The stored text: devalue keeps what JSON loses (`Date`, `undefined`, bigint, non-finite numbers,
+ * Map, Set); a value it cannot write (class instances, `__proto__` keys) stays in the local LRU.
+ */
+function encodeEntry(entry: Entry): string | undefined {
+  try {
+    return stringify(entry);
+  } catch {
+    return undefined;
+  }
 }
 
-/** Approximate bytes for the LRU cap; never throws (`undefined` counts 1, a bigint value 1 KiB). */
-function approxSize(value: unknown): number {
+/** Anything else (another format, not ours): a miss. */
+export function decodeEntry(raw: unknown): Entry | undefined {
+  if (typeof raw !== 'string') return undefined;
   try {
-    return Math.max(1, (JSON.stringify(value) ?? '').length);
+    return entrySchema.parse(parse(raw));
   } catch {
-    return 1024;
+    return undefined;
   }
 }
 
 /** The store behind the LRU: the one given, else Redis, else files, else none. */
-function openStore(options: CacheOptions): Promise<Storage | undefined> {
-  if (options.store) return Promise.resolve(options.store);
-  if (options.redisUrl) return createRedisStore(options.redisUrl).catch(() => undefined);
+async function openStore(options: CacheOptions): Promise<Storage | undefined> {
+  if (options.store) return options.store;
+  if (options.redisUrl) {
+    const url = options.redisUrl;
+    const [{ createStorage }, { boundedRedisDriver }] = await Promise.all([
+      import('unstorage'),
+      import('./cache-bound.ts'),
+    ]);
+    return createStorage({ driver: boundedRedisDriver(url, SHARED_STORE_BASE) });
+  }
   const base = options.diskDir;
-  if (!base) return Promise.resolve(undefined);
-  return import('./disk-store.ts').then(({ createDiskStore }) =>
-    createDiskStore({ base, maxBytes: options.diskMaxBytes }),
-  );
+  if (!base) return undefined;
+  const { createDiskStore } = await import('./disk-store.ts');
+  return createDiskStore({ base, maxBytes: options.diskMaxBytes });
 }
 
 /** Waits for `promise`, but not past the page's deadline: a TimeoutError then (stale may follow). */
@@ -185,221 +175,267 @@ function withinDeadline<T>(promise: Promise<T>, context: ReadContext): Promise<T
   if (deadline === undefined) return promise;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
-            service: context.service,
-            operation: 'cache.wait',
-          }),
-        ),
-      Math.max(0, deadline - Date.now()),
-    );
+    const error = new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
+      service: context.service,
+      operation: 'cache.wait',
+    });
+    timer = setTimeout(() => reject(error), Math.max(0, deadline - Date.now()));
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
-export function createReadCache(options: CacheOptions): ReadCache {
-  const { metrics } = options;
-  const now = options.now ?? Date.now;
-  const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
-  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
-  const maxSize = options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES;
-  const lru = new LRUCache<string, Entry>({
-    maxSize,
-    maxEntrySize: Math.max(1, Math.floor(maxSize / 4)),
-    sizeCalculation: (entry) => approxSize(entry.value),
-  });
-  const inflight = new Map<string, Promise<unknown>>();
-  const cutoffs = createCutoffs();
-  /** Stored after the last invalidation of its operation. */
-  const current = (key: string, entry: Entry): boolean => entry.storedAt >= cutoffs.of(key);
-  const background = new Set<Promise<unknown>>();
-  let storePromise: Promise<Storage | undefined> | undefined;
-  const store = (): Promise<Storage | undefined> => (storePromise ??= openStore(options));
+/** Approximate bytes for the LRU cap; never throws (`undefined` counts 1, a bigint value 1 KiB). */
+function approxSize(entry: Entry): number {
+  try {
+    return Math.max(1, (JSON.stringify(entry.value) ?? '').length);
+  } catch {
+    return 1024;
+  }
+}
 
-  const getShared = async (key: string): Promise<Entry | undefined> => {
-    const shared = await store();
-    if (!shared) return undefined;
+/** The value an entry holds, as the caller's type (what was stored under its key). */
+const valueOf = <T>(entry: Entry | undefined): T => entry?.value as T;
+
+/** What one load needs: handed to lru-cache's `fetchMethod` as its `context`. */
+interface Load {
+  policy: CachePolicy;
+  load: () => Promise<unknown>;
+}
+
+/** The store behind the LRU (Redis, files or none): a failure there is a miss, or nothing stored. */
+function sharedTier(options: CacheOptions) {
+  let opened: Promise<Storage | undefined> | undefined;
+  const store = () => (opened ??= openStore(options).catch(() => undefined));
+  return {
+    async get(key: string): Promise<Entry | undefined> {
+      const shared = await store();
+      return decodeEntry(await shared?.getItemRaw(sharedStoreKey(key)).catch(() => undefined));
+    },
+    /** Awaited (bounded by Redis' command timeout): once a read returns, every instance sees it. */
+    async put(key: string, entry: Entry, ttlSeconds: number): Promise<Entry> {
+      const [shared, raw] = [await store(), encodeEntry(entry)];
+      const ttl = Math.max(1, Math.ceil(ttlSeconds));
+      if (shared && raw !== undefined)
+        await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
+      return entry;
+    },
+    async remove(key: string) {
+      await (await store())?.removeItem(sharedStoreKey(key)).catch(() => undefined);
+    },
+    async clear() {
+      await (await store())?.clear().catch(() => undefined);
+    },
+  };
+}
+
+/** A value's windows from `at`, when its load began (so one that overlapped an invalidation is older). */
+function entryFor(value: unknown, { fresh, stale, errorGrace }: CachePolicy, at: number): Entry {
+  const freshUntil = at + fresh * 1000;
+  const staleUntil = freshUntil + stale * 1000;
+  return { value, storedAt: at, freshUntil, staleUntil, keepUntil: staleUntil + errorGrace * 1000 };
+}
+
+/** A remembered 404, thrown again for `seconds`. */
+function missingFor(error: NotFoundError, at: number, seconds: number): Entry {
+  const until = at + seconds * 1000;
+  const missing = { operation: error.operation, message: error.message };
+  const windows = { storedAt: at, freshUntil: until, staleUntil: until, keepUntil: until };
+  return { value: undefined, missing, ...windows };
+}
+
+type Counted = Parameters<Metrics['count']>[2];
+
+/** What a read does with what it found: answer from it (counted so), or load (`load`). */
+function phaseOf(stored: Entry | undefined, outdated: boolean, at: number): Counted | 'load' {
+  if (!stored || outdated) return 'load';
+  if (at < stored.freshUntil) return stored.missing ? 'notFoundHits' : 'cacheHits';
+  return !stored.missing && at < stored.staleUntil ? 'staleServes' : 'load';
+}
+
+/** The value, or the remembered 404 thrown again. */
+function served<T>(entry: Entry | undefined, context: ReadContext): T {
+  if (!entry?.missing) return valueOf<T>(entry);
+  const { message, operation } = entry.missing;
+  throw new NotFoundError(message, { service: context.service, operation, status: 404 });
+}
+
+/** What a failed load's fallback counts and logs with. */
+interface Fallback {
+  metrics: Metrics;
+  log: (line: string) => void;
+  at: number;
+}
+
+/** The old value instead of a failed load's error, when the error and the value's age allow it. */
+function staleOnError<T>(
+  error: unknown,
+  entry: Entry,
+  outdated: boolean,
+  policy: CachePolicy,
+  context: ReadContext,
+  { metrics, log, at }: Fallback,
+): T {
+  const kept = entry.keepUntil > at;
+  if (!isOutage(error)) throw error;
+  if (kept && !outdated) {
+    metrics.count(context.service, context.tenant, 'staleServes');
+    return valueOf<T>(entry);
+  }
+  // Invalidated or past its window: still better than an error page while the budget is spent.
+  if (!kept && !(policy.errorGrace > 0 && error instanceof RateLimitedError)) throw error;
+  metrics.count(context.service, context.tenant, 'staleBeyondWindow');
+  log(
+    JSON.stringify({
+      level: 'warn',
+      event: 'upstream_stale_beyond_window',
+      time: new Date().toISOString(),
+      ...context,
+      operation: error instanceof UpstreamError ? error.operation : undefined,
+      storedAt: new Date(entry.storedAt).toISOString(),
+    }),
+  );
+  return valueOf<T>(entry);
+}
+
+/** lru-cache's `fetchMethod`: one load, the value (or a 404, remembered) stored and shared. */
+function loader(
+  shared: ReturnType<typeof sharedTier>,
+  now: () => number,
+  notFoundSeconds: number,
+): LRUCache.Fetcher<string, Entry, Load> {
+  return async (key, previous, { context: { policy, load } }) => {
+    const at = now();
     try {
-      return decodeEntry(await shared.getItemRaw(sharedStoreKey(key)));
-    } catch {
-      return undefined; // Shared store unavailable: behave as a local miss.
+      // What the re-read did not change stays the same object (see share.ts).
+      const entry = entryFor(keepUnchanged(previous?.value, await load()), policy, at);
+      // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
+      const window = policy.fresh + policy.stale + policy.errorGrace;
+      return await shared.put(key, entry, Math.max(window, policy.keep ?? 0));
+    } catch (error) {
+      if (!(error instanceof NotFoundError) || notFoundSeconds <= 0) throw error;
+      return shared.put(key, missingFor(error, at, notFoundSeconds), notFoundSeconds);
     }
   };
+}
 
-  /** The local entry while fresh; otherwise the newer of the local and the shared one. */
-  const getEntry = async (key: string): Promise<Entry | undefined> => {
-    const local = lru.get(key);
-    if (local && now() < local.freshUntil && current(key, local)) return local;
-    const remote = await getShared(key);
-    if (remote && (!local || remote.storedAt > local.storedAt)) {
+/**
+ * The LRU with the shared store behind it: lru-cache's `fetch` runs one load per key at a time,
+ * and `entry` reads the local copy, or the shared one when it is newer.
+ */
+function tiers(
+  options: CacheOptions,
+  now: () => number,
+  current: (key: string, entry: Entry) => boolean,
+) {
+  const maxSize = options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES;
+  const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
+  const shared = sharedTier(options);
+  const lru = new LRUCache<string, Entry, Load>({
+    maxSize,
+    maxEntrySize: Math.max(1, Math.floor(maxSize / 4)),
+    sizeCalculation: approxSize,
+    fetchMethod: loader(shared, now, notFoundSeconds),
+    // A failed load keeps the old entry (served on errors); `set`/`delete` while loading do not
+    // cancel the load its callers wait for.
+    noDeleteOnFetchRejection: true,
+    ignoreFetchAbort: true,
+  });
+  return {
+    lru,
+    shared,
+    /** Loads `key` once at a time: a caller that finds a load running joins it (`coalesced`). */
+    loadOnce: (key: string, load: Load) => {
+      const status: LRUCache.Status<string, Entry, Load> = {};
+      const promise = lru.fetch(key, { forceRefresh: true, context: load, status });
+      return { promise, joined: status.fetch === 'inflight' };
+    },
+    /** The local entry while fresh; otherwise the newer of the local and the shared one. */
+    entry: async (key: string): Promise<Entry | undefined> => {
+      const local = lru.get(key);
+      if (local && now() < local.freshUntil && current(key, local)) return local;
+      const remote = await shared.get(key);
+      if (!remote || (local && remote.storedAt <= local.storedAt)) return local;
       // Another instance's refresh: what it did not change keeps this instance's objects.
       const adopted = { ...remote, value: keepUnchanged(local?.value, remote.value) };
       lru.set(key, adopted);
       return adopted;
-    }
-    return local;
+    },
   };
+}
 
-  const putEntry = async (key: string, entry: Entry, ttlSeconds: number): Promise<void> => {
-    lru.set(key, entry);
-    const shared = await store();
-    if (!shared) return;
-    const raw = encodeEntry(entry);
-    if (raw === undefined) return;
-    // Awaited (bounded by the command timeout) so that once a read returns, every instance sees it.
-    await shared
-      .setItemRaw(sharedStoreKey(key), raw, { ttl: Math.max(1, Math.ceil(ttlSeconds)) })
-      .catch(() => undefined);
-  };
-
-  /** `began`: when the load started, so a load that overlapped an invalidation counts as older. */
-  const setEntry = (
-    key: string,
-    value: unknown,
-    policy: CachePolicy,
-    began = now(),
-  ): Promise<void> => {
-    const at = began;
-    const window = policy.fresh + policy.stale + policy.errorGrace;
-    const entry: Entry = {
-      value,
-      storedAt: at,
-      freshUntil: at + policy.fresh * 1000,
-      staleUntil: at + (policy.fresh + policy.stale) * 1000,
-      keepUntil: at + window * 1000,
-    };
-    // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
-    return putEntry(key, entry, Math.max(window, policy.keep ?? 0));
-  };
-
-  const setMissing = (key: string, error: NotFoundError): Promise<void> => {
-    const at = now();
-    const until = at + notFoundSeconds * 1000;
-    const missing = { operation: error.operation, message: error.message };
-    const entry: Entry = {
-      value: undefined,
-      missing,
-      storedAt: at,
-      freshUntil: until,
-      staleUntil: until,
-      keepUntil: until,
-    };
-    return putEntry(key, entry, notFoundSeconds);
-  };
-
-  /** Runs `load` once per key at a time; later callers join the running call. */
-  const loadOnce = <T>(
-    key: string,
-    policy: CachePolicy,
-    load: () => Promise<T>,
-    context: ReadContext,
-  ): { promise: Promise<T>; joined: boolean } => {
-    const running = inflight.get(key);
-    if (running) {
-      metrics.count(context.service, context.tenant, 'coalesced');
-      return { promise: running as Promise<T>, joined: true };
-    }
-    const promise = (async () => {
-      const began = now();
-      try {
-        // What the re-read did not change stays the same object (see share.ts).
-        const value = keepUnchanged(lru.peek(key)?.value, await load());
-        await setEntry(key, value, policy, began);
-        return value;
-      } catch (error) {
-        if (error instanceof NotFoundError && notFoundSeconds > 0) await setMissing(key, error);
-        throw error;
-      } finally {
-        inflight.delete(key);
-      }
-    })();
-    inflight.set(key, promise);
-    return { promise, joined: false };
+export function createReadCache(options: CacheOptions) {
+  const { metrics } = options;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
+  const cutoffs = createCutoffs();
+  /** Stored after the last invalidation of its operation. */
+  const current = (key: string, entry: Entry) => entry.storedAt >= cutoffs.of(key);
+  const { lru, shared, loadOnce, entry: getEntry } = tiers(options, now, current);
+  const background = new Set<Promise<unknown>>();
+  const refreshLater = (refresh: () => Promise<unknown>) => {
+    const settled = withoutDeadline(() => asSpare(refresh))
+      .catch(() => undefined)
+      .finally(() => background.delete(settled));
+    background.add(settled);
   };
 
   return {
-    async read(key, policy, load, context, readOptions = {}) {
+    async read<T>(
+      key: string,
+      policy: CachePolicy,
+      load: () => Promise<T>,
+      context: ReadContext,
+      readOptions: ReadOptions = {},
+    ): Promise<T> {
+      const count = (what: Counted) => metrics.count(context.service, context.tenant, what);
       const stored = readOptions.bypass ? undefined : await getEntry(key);
       // Out of date after an invalidation: only served if the upstream fails (below).
       const outdated = stored !== undefined && !current(key, stored);
-      const found = outdated && stored.missing ? undefined : stored;
       const at = now();
-      if (found?.missing && at < found.freshUntil) {
-        metrics.count(context.service, context.tenant, 'notFoundHits');
-        throw new NotFoundError(found.missing.message, {
-          service: context.service,
-          operation: found.missing.operation,
-          status: 404,
-        });
+      const found = phaseOf(stored, outdated, at);
+      if (found !== 'load') {
+        count(found);
+        // The refresh outlives this page: no page deadline, same visitor, spare budget only.
+        if (found === 'staleServes') refreshLater(() => loadOnce(key, { policy, load }).promise);
+        return served<T>(stored, context);
       }
-      const entry = found?.missing ? undefined : found;
-      type Value = Awaited<ReturnType<typeof load>>;
-      if (entry && !outdated && at < entry.freshUntil) {
-        metrics.count(context.service, context.tenant, 'cacheHits');
-        return entry.value as Value;
-      }
-      if (entry && !outdated && at < entry.staleUntil) {
-        metrics.count(context.service, context.tenant, 'staleServes');
-        if (!inflight.has(key)) {
-          // The refresh outlives this page: no page deadline, same visitor, spare budget only.
-          const refresh = withoutDeadline(() =>
-            asSpare(() => loadOnce(key, policy, load, context).promise),
-          ).catch(() => undefined);
-          background.add(refresh);
-          void refresh.finally(() => background.delete(refresh));
-        }
-        return entry.value as Value;
-      }
+      const entry = stored?.missing ? undefined : stored;
       // A copy that a refused call would still serve: loading it again is spare work (the
       // budget's `background` share), so the calls go first to pages that have no copy at all.
       const servable = entry !== undefined && (entry.keepUntil > at || policy.errorGrace > 0);
       const { promise, joined } = servable
-        ? asSpare(() => loadOnce(key, policy, load, context))
-        : loadOnce(key, policy, load, context);
-      if (!joined) metrics.count(context.service, context.tenant, 'misses');
+        ? asSpare(() => loadOnce(key, { policy, load }))
+        : loadOnce(key, { policy, load });
+      count(joined ? 'coalesced' : 'misses');
       try {
-        return await withinDeadline(promise, context);
+        return served<T>(await withinDeadline(promise, context), context);
       } catch (error) {
-        const kept = entry !== undefined && entry.keepUntil > now();
-        if (!entry || !isOutage(error)) throw error;
-        if (kept && !outdated) {
-          metrics.count(context.service, context.tenant, 'staleServes');
-          return entry.value as Value;
-        }
-        // Invalidated or past its window: still better than an error page while the budget is spent.
-        if (kept || (policy.errorGrace > 0 && error instanceof RateLimitedError)) {
-          metrics.count(context.service, context.tenant, 'staleBeyondWindow');
-          log(
-            JSON.stringify({
-              level: 'warn',
-              event: 'upstream_stale_beyond_window',
-              time: new Date().toISOString(),
-              service: context.service,
-              tenant: context.tenant,
-              operation: (error as UpstreamError).operation,
-              storedAt: new Date(entry.storedAt).toISOString(),
-            }),
-          );
-          return entry.value as Value;
-        }
-        throw error;
+        if (!entry) throw error;
+        return staleOnError<T>(error, entry, outdated, policy, context, {
+          metrics,
+          log,
+          at: now(),
+        });
       }
     },
-    invalidate(target, at = now()) {
+    /**
+     * Values of these operations (or of one parameter's value) of a tenant stored before `at` are
+     * marked stale, never deleted: loaded again on the next read, and served (`staleBeyondWindow`)
+     * only when that fails (the change watcher and purges, src/lib/freshness/). Every instance
+     * records it itself (the invalidation reaches each by Redis pub/sub).
+     */
+    invalidate(target: InvalidationTarget, at = now()) {
       cutoffs.add(target, at);
     },
-    async delete(key) {
+    async delete(key: string) {
       lru.delete(key);
-      const shared = await store();
-      await shared?.removeItem(sharedStoreKey(key)).catch(() => undefined);
+      await shared.remove(key);
     },
     async clear() {
       lru.clear();
-      const shared = await store();
-      await shared?.clear().catch(() => undefined);
+      await shared.clear();
     },
+    /** Waits for background refreshes (tests, graceful shutdown). */
     async settle() {
       while (background.size > 0) await Promise.all([...background]);
     },
