@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isRecord } from '../content/records.ts';
 import type { BudgetKey } from './budget.ts';
 import { cacheKey } from './cache.ts';
 import type { CacheKeyParts } from './cache.ts';
@@ -65,7 +66,8 @@ export interface CallSpec<S extends z.ZodType> {
    */
   path?: string | undefined;
   query?: Record<string, QueryValue> | undefined;
-  body?: unknown;
+  /** Sent as JSON. */
+  body?: object | undefined;
   /** Path parameters by name, for the `{param}` placeholders of the declared or profiled path. */
   params?: Record<string, unknown> | undefined;
   /** Default `public`. */
@@ -196,8 +198,9 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
             (body) => reshapeBody(body, op, kind),
           );
           if (declared) {
+            const items: unknown = isRecord(parsed) ? parsed['items'] : undefined;
             const sample: unknown =
-              kind === 'list' ? (parsed as { items?: unknown[] }).items?.[0] : parsed;
+              kind !== 'list' ? parsed : Array.isArray(items) ? items[0] : undefined;
             const missing = sample === undefined ? [] : missingNeeds(sample, declared.needs);
             note(missing.length ? 'missing-fields' : 'ok', missing, 200);
           }
