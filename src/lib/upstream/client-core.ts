@@ -109,12 +109,12 @@ export async function fetchParsed<S extends z.ZodType>(
   /** The body as the schema reads it (a profile's reshaping); the body itself when absent. */
   prepare?: (body: unknown) => unknown,
 ): Promise<z.output<S>> {
-  const response = await sendRequest(
+  const data = await sendRequest(
     { budget: up.budget, allowance: up.allowance, metrics: up.metrics, settings: up.http },
     req,
   );
   try {
-    const body = prepare ? prepare(response.data) : response.data;
+    const body = prepare ? prepare(data) : data;
     return parseOrThrow(schema, body, { service: req.service, operation: req.operation });
   } catch (error) {
     if (error instanceof InvalidResponseError) up.metrics.failure(req.tenant, error);

@@ -76,13 +76,6 @@ export interface UpstreamRequest {
   timeoutMs?: number | undefined;
 }
 
-export interface UpstreamResponse {
-  status: number;
-  /** Parsed JSON body, `undefined` when empty. */
-  data: unknown;
-  headers: Headers;
-}
-
 export interface HttpDeps {
   budget: Budget;
   metrics: Metrics;
@@ -208,30 +201,67 @@ async function spend(
   metrics.count(req.service, req.tenant, 'upstreamCalls');
 }
 
+/** One logical request as its failures describe it. */
+interface Call {
+  req: UpstreamRequest;
+  ctx: { service: UpstreamService; operation: string };
+  method: HttpMethod;
+  label: string;
+  /** The call's timeout, and the last attempt's (shorter near the page deadline). */
+  timeoutMs: number;
+  attemptMs: number;
+}
+
+/** What ofetch threw after the last attempt, as the typed error the site branches on. */
+function typedFailure(call: Call, caught: unknown): UpstreamError {
+  const { ctx, label } = call;
+  if (caught instanceof FetchError && caught.response) {
+    const { status, headers } = caught.response;
+    const body: unknown = caught.data;
+    const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
+    const { method, req } = call;
+    return errorFromStatus({ ...ctx, method, path: req.path, status, retryAfterSeconds, body });
+  }
+  const cause = caught instanceof FetchError ? caught.cause : caught;
+  if (!timedOut(cause)) {
+    const why = cause instanceof Error ? cause.message : 'network error';
+    return new NetworkError(`${label}: ${why}`, { ...ctx, cause });
+  }
+  const cut = call.attemptMs < call.timeoutMs ? ' (page deadline)' : '';
+  const within = `${Math.round(call.attemptMs)} ms${cut}`;
+  return new TimeoutError(`${label}: no response within ${within}`, { ...ctx, cause });
+}
+
 /**
  * Sends one logical request on ofetch's retry: every attempt spends the visitor's allowance and the
  * budget first (`onRequest`), and a GET gets up to `maxRetries` more on a network error, timeout or
  * a status in `RETRY_STATUS_CODES`. Inside a page render (see `visitor.ts`) every attempt ends by
  * the page's deadline and no retry starts that could not finish before it. Every failure leaves as a
- * typed `UpstreamError`, counted and logged once.
+ * typed `UpstreamError`, counted and logged once. Resolves to the parsed JSON body (`undefined`
+ * when empty).
  */
-export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise<UpstreamResponse> {
+export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise<unknown> {
   const { metrics, settings } = deps;
   const visitor = currentVisitor();
   const deadline = visitor?.deadline ?? Infinity;
   const method = req.method ?? 'GET';
   const retries = method === 'GET' ? settings.maxRetries : 0;
-  const ctx = { service: req.service, operation: req.operation };
-  const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
+  const timeoutMs = req.timeoutMs ?? settings.timeoutMs;
+  const call: Call = {
+    req,
+    ctx: { service: req.service, operation: req.operation },
+    method,
+    label: `[${req.service}] ${req.operation} ${method} ${req.path}`,
+    timeoutMs,
+    attemptMs: timeoutMs,
+  };
   const answered = (outcome: string) =>
     metrics.answered(req.service, req.tenant, req.operation, outcome);
   const fail = (error: UpstreamError): UpstreamError => {
     metrics.failure(req.tenant, error);
     return error;
   };
-  const wholeTimeoutMs = req.timeoutMs ?? settings.timeoutMs;
-  let timeoutMs = wholeTimeoutMs; // this attempt's
-  let delayMs = 0; // before the next one
+  let delayMs = 0; // before the next attempt
   /** After a failed attempt: how long before the next, or none (`retry = false`). */
   const planRetry = (options: ResolvedFetchOptions, retryAfterSeconds?: number) => {
     const left = typeof options.retry === 'number' ? options.retry : 0;
@@ -262,12 +292,13 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       async onRequest({ options }) {
         const left = deadline - Date.now();
         if (left <= 0) {
-          throw fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
+          const late = `${call.label}: the page deadline passed before this call`;
+          throw fail(new TimeoutError(late, call.ctx));
         }
-        await spend(deps, req, priorityOf(method, visitor), visitor, label);
-        timeoutMs = Math.min(wholeTimeoutMs, left);
+        await spend(deps, req, priorityOf(method, visitor), visitor, call.label);
+        call.attemptMs = Math.min(timeoutMs, left);
         // Not ofetch's `timeout`: it stops at the headers, and its retries reuse the spent signal.
-        options.signal = AbortSignal.timeout(timeoutMs);
+        options.signal = AbortSignal.timeout(call.attemptMs);
       },
       async onResponse({ response }) {
         answered(String(response.status));
@@ -281,29 +312,16 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         planRetry(options);
       },
     });
-    if (response._data === NOT_JSON) {
-      const issue = 'body is not JSON';
-      throw fail(new InvalidResponseError(`${label}: ${response.status} ${issue}`, ctx, issue));
-    }
-    return { status: response.status, data: response._data, headers: response.headers };
+    if (response._data !== NOT_JSON) return response._data;
+    const issue = 'body is not JSON';
+    throw fail(
+      new InvalidResponseError(`${call.label}: ${response.status} ${issue}`, call.ctx, issue),
+    );
   } catch (caught) {
+    // Refusals (budget, deadline) and the non-JSON body above are already counted.
     if (caught instanceof UpstreamError) throw caught;
-    if (caught instanceof FetchError && caught.response) {
-      const { status, headers } = caught.response;
-      const body: unknown = caught.data;
-      const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
-      throw fail(
-        errorFromStatus({ ...ctx, method, path: req.path, status, retryAfterSeconds, body }),
-      );
-    }
     // A body that breaks off mid-read escapes ofetch's hooks (and its retry): counted here.
     if (!(caught instanceof FetchError)) answered(timedOut(caught) ? 'timeout' : 'network');
-    const cause = caught instanceof FetchError ? caught.cause : caught;
-    if (!timedOut(cause)) {
-      const why = cause instanceof Error ? cause.message : 'network error';
-      throw fail(new NetworkError(`${label}: ${why}`, { ...ctx, cause }));
-    }
-    const limit = `${Math.round(timeoutMs)} ms${timeoutMs < wholeTimeoutMs ? ' (page deadline)' : ''}`;
-    throw fail(new TimeoutError(`${label}: no response within ${limit}`, { ...ctx, cause }));
+    throw fail(typedFailure(call, caught));
   }
 }
