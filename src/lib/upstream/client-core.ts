@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { isRecord } from '../content/records.ts';
 import type { BudgetKey } from './budget.ts';
 import { cacheKey } from './cache.ts';
 import type { CacheKeyParts } from './cache.ts';
@@ -9,7 +8,7 @@ import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
 import type { HttpMethod, QueryValue, UpstreamRequest } from './http.ts';
 import { parseOrThrow } from './parse.ts';
-import { fillPath, missingNeeds, profiledRequest, reshapeBody } from './profile.ts';
+import { fillPath, missingNeeds, profiledRequest, reshapeBody, valueAt } from './profile.ts';
 import type { OperationNeeds, ServiceProfile } from './profile.ts';
 import type { Upstream } from './runtime.ts';
 import type { CachePolicy } from './ttl.ts';
@@ -198,9 +197,7 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
             (body) => reshapeBody(body, op, kind),
           );
           if (declared) {
-            const items: unknown = isRecord(parsed) ? parsed['items'] : undefined;
-            const sample: unknown =
-              kind !== 'list' ? parsed : Array.isArray(items) ? items[0] : undefined;
+            const sample = kind === 'list' ? valueAt(parsed, 'items.0') : parsed;
             const missing = sample === undefined ? [] : missingNeeds(sample, declared.needs);
             note(missing.length ? 'missing-fields' : 'ok', missing, 200);
           }

@@ -122,22 +122,17 @@ function priorityOf(method: HttpMethod, visitor: VisitorContext | undefined): Pr
   return visitor?.spare ? 'background' : 'read';
 }
 
-function timedOut(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    if (current.name === 'TimeoutError') return true;
-    current = current.cause;
-  }
-  return false;
-}
+const timedOut = (error: unknown, depth = 0): boolean =>
+  depth < 4 &&
+  error instanceof Error &&
+  (error.name === 'TimeoutError' || timedOut(error.cause, depth + 1));
 
 /** What `parseJson` gives for a body that is not JSON (an HTML error page, a cut-off answer). */
 const NOT_JSON = Symbol('not JSON');
 
 function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text);
+    return text.trim() === '' ? undefined : JSON.parse(text);
   } catch {
     return NOT_JSON;
   }
@@ -201,34 +196,28 @@ async function spend(
   metrics.count(req.service, req.tenant, 'upstreamCalls');
 }
 
-/** One logical request as its failures describe it. */
-interface Call {
-  req: UpstreamRequest;
-  ctx: { service: UpstreamService; operation: string };
-  method: HttpMethod;
-  label: string;
-  /** The call's timeout, and the last attempt's (shorter near the page deadline). */
-  timeoutMs: number;
-  attemptMs: number;
-}
-
 /** What ofetch threw after the last attempt, as the typed error the site branches on. */
-function typedFailure(call: Call, caught: unknown): UpstreamError {
-  const { ctx, label } = call;
+function typedFailure(
+  caught: unknown,
+  req: UpstreamRequest,
+  /** The last attempt's timeout, shorter than the call's near the page deadline. */
+  attempt: { ms: number; cut: boolean },
+): UpstreamError {
+  const ctx = { service: req.service, operation: req.operation };
+  const method = req.method ?? 'GET';
   if (caught instanceof FetchError && caught.response) {
     const { status, headers } = caught.response;
     const body: unknown = caught.data;
     const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
-    const { method, req } = call;
     return errorFromStatus({ ...ctx, method, path: req.path, status, retryAfterSeconds, body });
   }
+  const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   const cause = caught instanceof FetchError ? caught.cause : caught;
   if (!timedOut(cause)) {
     const why = cause instanceof Error ? cause.message : 'network error';
     return new NetworkError(`${label}: ${why}`, { ...ctx, cause });
   }
-  const cut = call.attemptMs < call.timeoutMs ? ' (page deadline)' : '';
-  const within = `${Math.round(call.attemptMs)} ms${cut}`;
+  const within = `${Math.round(attempt.ms)} ms${attempt.cut ? ' (page deadline)' : ''}`;
   return new TimeoutError(`${label}: no response within ${within}`, { ...ctx, cause });
 }
 
@@ -247,20 +236,15 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
   const method = req.method ?? 'GET';
   const retries = method === 'GET' ? settings.maxRetries : 0;
   const timeoutMs = req.timeoutMs ?? settings.timeoutMs;
-  const call: Call = {
-    req,
-    ctx: { service: req.service, operation: req.operation },
-    method,
-    label: `[${req.service}] ${req.operation} ${method} ${req.path}`,
-    timeoutMs,
-    attemptMs: timeoutMs,
-  };
+  const ctx = { service: req.service, operation: req.operation };
+  const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   const answered = (outcome: string) =>
     metrics.answered(req.service, req.tenant, req.operation, outcome);
   const fail = (error: UpstreamError): UpstreamError => {
     metrics.failure(req.tenant, error);
     return error;
   };
+  const attempt = { ms: timeoutMs, cut: false };
   let delayMs = 0; // before the next attempt
   /** After a failed attempt: how long before the next, or none (`retry = false`). */
   const planRetry = (options: ResolvedFetchOptions, retryAfterSeconds?: number) => {
@@ -284,21 +268,19 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         ...(req.token !== undefined && { Authorization: `Bearer ${req.token}` }),
       },
       retry: retries,
-      retryStatusCodes: settings.retryRateLimited
-        ? [...RETRY_STATUS_CODES, 429]
-        : RETRY_STATUS_CODES,
+      retryStatusCodes: [...RETRY_STATUS_CODES, ...(settings.retryRateLimited ? [429] : [])],
       retryDelay: () => delayMs,
       parseResponse: parseJson,
       async onRequest({ options }) {
         const left = deadline - Date.now();
         if (left <= 0) {
-          const late = `${call.label}: the page deadline passed before this call`;
-          throw fail(new TimeoutError(late, call.ctx));
+          throw fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
         }
-        await spend(deps, req, priorityOf(method, visitor), visitor, call.label);
-        call.attemptMs = Math.min(timeoutMs, left);
+        await spend(deps, req, priorityOf(method, visitor), visitor, label);
+        attempt.ms = Math.min(timeoutMs, left);
+        attempt.cut = left < timeoutMs;
         // Not ofetch's `timeout`: it stops at the headers, and its retries reuse the spent signal.
-        options.signal = AbortSignal.timeout(call.attemptMs);
+        options.signal = AbortSignal.timeout(attempt.ms);
       },
       async onResponse({ response }) {
         answered(String(response.status));
@@ -314,14 +296,12 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     });
     if (response._data !== NOT_JSON) return response._data;
     const issue = 'body is not JSON';
-    throw fail(
-      new InvalidResponseError(`${call.label}: ${response.status} ${issue}`, call.ctx, issue),
-    );
+    throw fail(new InvalidResponseError(`${label}: ${response.status} ${issue}`, ctx, issue));
   } catch (caught) {
     // Refusals (budget, deadline) and the non-JSON body above are already counted.
     if (caught instanceof UpstreamError) throw caught;
     // A body that breaks off mid-read escapes ofetch's hooks (and its retry): counted here.
     if (!(caught instanceof FetchError)) answered(timedOut(caught) ? 'timeout' : 'network');
-    throw fail(typedFailure(call, caught));
+    throw fail(typedFailure(caught, req, attempt));
   }
 }
