@@ -8,7 +8,7 @@ import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
 import type { HttpMethod, QueryValue, UpstreamRequest } from './http.ts';
 import { parseOrThrow } from './parse.ts';
-import { fillPath, missingNeeds, profiledRequest, reshapeBody } from './profile.ts';
+import { fillPath, missingNeeds, profiledRequest, reshapeBody, valueAt } from './profile.ts';
 import type { OperationNeeds, ServiceProfile } from './profile.ts';
 import type { Upstream } from './runtime.ts';
 import type { CachePolicy } from './ttl.ts';
@@ -65,7 +65,8 @@ export interface CallSpec<S extends z.ZodType> {
    */
   path?: string | undefined;
   query?: Record<string, QueryValue> | undefined;
-  body?: unknown;
+  /** Sent as JSON. */
+  body?: object | undefined;
   /** Path parameters by name, for the `{param}` placeholders of the declared or profiled path. */
   params?: Record<string, unknown> | undefined;
   /** Default `public`. */
@@ -107,12 +108,12 @@ export async function fetchParsed<S extends z.ZodType>(
   /** The body as the schema reads it (a profile's reshaping); the body itself when absent. */
   prepare?: (body: unknown) => unknown,
 ): Promise<z.output<S>> {
-  const response = await sendRequest(
+  const data = await sendRequest(
     { budget: up.budget, allowance: up.allowance, metrics: up.metrics, settings: up.http },
     req,
   );
   try {
-    const body = prepare ? prepare(response.data) : response.data;
+    const body = prepare ? prepare(data) : data;
     return parseOrThrow(schema, body, { service: req.service, operation: req.operation });
   } catch (error) {
     if (error instanceof InvalidResponseError) up.metrics.failure(req.tenant, error);
@@ -196,8 +197,7 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
             (body) => reshapeBody(body, op, kind),
           );
           if (declared) {
-            const sample: unknown =
-              kind === 'list' ? (parsed as { items?: unknown[] }).items?.[0] : parsed;
+            const sample = kind === 'list' ? valueAt(parsed, 'items.0') : parsed;
             const missing = sample === undefined ? [] : missingNeeds(sample, declared.needs);
             note(missing.length ? 'missing-fields' : 'ok', missing, 200);
           }

@@ -1,3 +1,5 @@
+import { isRecord } from '../content/records.ts';
+
 /**
  * Typed failures of an upstream call. Pages branch on the class (`instanceof NotFoundError`),
  * logs use `name`, `status`, `service` and `operation`. Messages never contain a token: they are
@@ -157,21 +159,18 @@ interface ErrorBody {
 }
 
 /** Reads `{ message, errors }` out of an error body, tolerating anything else. */
-export function readErrorBody(body: unknown): ErrorBody {
-  if (typeof body !== 'object' || body === null) return {};
-  const out: ErrorBody = {};
-  const record = body as Record<string, unknown>;
-  if (typeof record['message'] === 'string') out.message = record['message'];
-  const errors = record['errors'];
-  if (typeof errors === 'object' && errors !== null && !Array.isArray(errors)) {
-    const fields: Record<string, string[]> = {};
-    for (const [field, value] of Object.entries(errors as Record<string, unknown>)) {
-      if (Array.isArray(value)) fields[field] = value.map(String);
-      else if (typeof value === 'string') fields[field] = [value];
-    }
-    out.errors = fields;
+function readErrorBody(body: unknown): ErrorBody {
+  if (!isRecord(body)) return {};
+  const { message, errors } = body;
+  const fields: Record<string, string[]> = {};
+  for (const [field, value] of Object.entries(isRecord(errors) ? errors : {})) {
+    if (Array.isArray(value)) fields[field] = value.map(String);
+    else if (typeof value === 'string') fields[field] = [value];
   }
-  return out;
+  return {
+    ...(typeof message === 'string' && { message }),
+    ...(isRecord(errors) && { errors: fields }),
+  };
 }
 
 export interface StatusErrorInput {

@@ -1,6 +1,6 @@
 import { settingDefaults } from '../settings/schema.ts';
-import { ofetch } from 'ofetch';
-import type { FetchOptions } from 'ofetch';
+import { FetchError, ofetch } from 'ofetch';
+import type { ResolvedFetchOptions } from 'ofetch';
 import type { Budget, BudgetKey, Priority, RateInfo, VisitorAllowance } from './budget.ts';
 import {
   errorFromStatus,
@@ -43,15 +43,17 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   retryRateLimited: false,
 };
 
-/** Statuses worth another GET attempt; everything else is an answer, not a hiccup. */
-export const RETRY_STATUS_CODES: ReadonlySet<number> = new Set([
+/**
+ * Statuses worth another GET attempt; everything else is an answer, not a hiccup. ofetch also
+ * retries a call that got no response (it counts as 500). 429 only with `retryRateLimited`.
+ */
+const RETRY_STATUS_CODES = [
   408, // Request Timeout: the server gave up waiting, a fresh attempt may pass.
-  429, // Too Many Requests: only with `retryRateLimited`, when Retry-After fits within `retryAfterCapMs`.
   500, // Internal Server Error: often transient on a loaded upstream; reads are idempotent.
   502, // Bad Gateway: proxy in front of the upstream lost it.
   503, // Service Unavailable: restarting or overloaded, usually with Retry-After.
   504, // Gateway Timeout.
-]);
+];
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -66,18 +68,12 @@ export interface UpstreamRequest {
   path: string;
   method?: HttpMethod;
   query?: Record<string, QueryValue> | undefined;
-  body?: unknown;
+  /** Sent as JSON. */
+  body?: object | undefined;
   headers?: Record<string, string>;
   token?: string | undefined;
   budgetKey: BudgetKey;
   timeoutMs?: number | undefined;
-}
-
-export interface UpstreamResponse {
-  status: number;
-  /** Parsed JSON body, `undefined` when empty. */
-  data: unknown;
-  headers: Headers;
 }
 
 export interface HttpDeps {
@@ -86,13 +82,7 @@ export interface HttpDeps {
   settings: HttpSettings;
   /** Per-visitor shares of the shared buckets, charged before them (calls made for a visitor only). */
   allowance?: VisitorAllowance | undefined;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  now?: () => number;
 }
-
-const defaultSleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms));
 
 function numberHeader(headers: Headers, name: string): number | undefined {
   const raw = headers.get(name);
@@ -102,12 +92,12 @@ function numberHeader(headers: Headers, name: string): number | undefined {
 }
 
 /** `Retry-After` as seconds (delta-seconds or HTTP date). */
-export function parseRetryAfter(value: string | null, nowMs = Date.now()): number | undefined {
+function parseRetryAfter(value: string | null): number | undefined {
   if (value === null || value.trim() === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - nowMs) / 1000));
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 function rateInfo(headers: Headers, status: number): RateInfo {
@@ -125,28 +115,26 @@ function rateInfo(headers: Headers, status: number): RateInfo {
  * Whose claim on the budget a call is (see `Priority`): the change watchers' and spare reads' last,
  * sign-ins, comments and the booking step (writes) first, pages in between.
  */
-export function priorityOf(method: HttpMethod, visitor: VisitorContext | undefined): Priority {
+function priorityOf(method: HttpMethod, visitor: VisitorContext | undefined): Priority {
   if (visitor?.background) return 'background';
   if (method !== 'GET' || visitor?.bookingStep) return 'write';
   // A refresh of what the cache still holds, or a part the page does without (see `asSpare`).
   return visitor?.spare ? 'background' : 'read';
 }
 
-function errorName(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    if (current.name === 'TimeoutError' || current.name === 'AbortError') return current.name;
-    current = current.cause;
-  }
-  return undefined;
-}
+const timedOut = (error: unknown, depth = 0): boolean =>
+  depth < 4 &&
+  error instanceof Error &&
+  (error.name === 'TimeoutError' || timedOut(error.cause, depth + 1));
 
-function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: true, value: undefined };
+/** What `parseJson` gives for a body that is not JSON (an HTML error page, a cut-off answer). */
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(text: string): unknown {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return text.trim() === '' ? undefined : JSON.parse(text);
   } catch {
-    return { ok: false };
+    return NOT_JSON;
   }
 }
 
@@ -165,151 +153,155 @@ export function retryDelayMs(
     : Math.max(jittered, retryAfterSeconds * 1000 + 50);
 }
 
+/** Spends one attempt: the visitor's share, then the budget; a refusal throws `RateLimitedError`. */
+async function spend(
+  deps: HttpDeps,
+  req: UpstreamRequest,
+  priority: Priority,
+  visitor: VisitorContext | undefined,
+  label: string,
+): Promise<void> {
+  const { metrics } = deps;
+  const refused = (why: string, seconds: number) =>
+    new RateLimitedError(
+      `${label}: ${why}, retry in ${seconds}s`,
+      { service: req.service, operation: req.operation, status: 429 },
+      seconds,
+      true,
+    );
+  // Writes too: a burst of form posts spends its sender's share, not everyone's reads.
+  if (visitor?.visitor !== undefined && deps.allowance) {
+    const charge = await deps.allowance.charge(req.budgetKey, {
+      visitor: visitor.visitor,
+      crawler: visitor.crawler,
+      bookingStep: visitor.bookingStep,
+    });
+    if (!charge.ok) {
+      // Counted, not logged line by line: a crawler over its share would flood the log.
+      metrics.count(req.service, req.tenant, 'visitorRejected');
+      throw refused(
+        "this visitor's share of the upstream budget is spent",
+        charge.retryAfterSeconds,
+      );
+    }
+  }
+  const spent = await deps.budget.take(req.budgetKey, priority);
+  if (!spent.ok) {
+    metrics.count(req.service, req.tenant, 'budgetRejected');
+    const error = refused('local rate budget spent', spent.retryAfterSeconds);
+    // A watcher waiting its turn behind readers is the design, not a failure worth a line.
+    if (priority !== 'background') metrics.failure(req.tenant, error);
+    throw error;
+  }
+  metrics.count(req.service, req.tenant, 'upstreamCalls');
+}
+
+/** What ofetch threw after the last attempt, as the typed error the site branches on. */
+function typedFailure(
+  caught: unknown,
+  req: UpstreamRequest,
+  /** The last attempt's timeout, shorter than the call's near the page deadline. */
+  attempt: { ms: number; cut: boolean },
+): UpstreamError {
+  const ctx = { service: req.service, operation: req.operation };
+  const method = req.method ?? 'GET';
+  if (caught instanceof FetchError && caught.response) {
+    const { status, headers } = caught.response;
+    const body: unknown = caught.data;
+    const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
+    return errorFromStatus({ ...ctx, method, path: req.path, status, retryAfterSeconds, body });
+  }
+  const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
+  const cause = caught instanceof FetchError ? caught.cause : caught;
+  if (!timedOut(cause)) {
+    const why = cause instanceof Error ? cause.message : 'network error';
+    return new NetworkError(`${label}: ${why}`, { ...ctx, cause });
+  }
+  const within = `${Math.round(attempt.ms)} ms${attempt.cut ? ' (page deadline)' : ''}`;
+  return new TimeoutError(`${label}: no response within ${within}`, { ...ctx, cause });
+}
+
 /**
- * Sends one logical request: the visitor's allowance and the budget first, then up to `maxRetries`
- * extra attempts for GET on a network error, timeout or a status in `RETRY_STATUS_CODES`. Inside a
- * page render (see `visitor.ts`) every attempt ends by the page's deadline and no retry starts that
- * could not finish before it. Every failure leaves as a typed `UpstreamError`, counted and logged once.
+ * Sends one logical request on ofetch's retry: every attempt spends the visitor's allowance and the
+ * budget first (`onRequest`), and a GET gets up to `maxRetries` more on a network error, timeout or
+ * a status in `RETRY_STATUS_CODES`. Inside a page render (see `visitor.ts`) every attempt ends by
+ * the page's deadline and no retry starts that could not finish before it. Every failure leaves as a
+ * typed `UpstreamError`, counted and logged once. Resolves to the parsed JSON body (`undefined`
+ * when empty).
  */
-export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise<UpstreamResponse> {
-  const { budget, metrics, settings } = deps;
-  const sleep = deps.sleep ?? defaultSleep;
-  const random = deps.random ?? Math.random;
-  const now = deps.now ?? Date.now;
+export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise<unknown> {
+  const { metrics, settings } = deps;
   const visitor = currentVisitor();
-  const deadline = visitor?.deadline;
+  const deadline = visitor?.deadline ?? Infinity;
   const method = req.method ?? 'GET';
   const retries = method === 'GET' ? settings.maxRetries : 0;
+  const timeoutMs = req.timeoutMs ?? settings.timeoutMs;
   const ctx = { service: req.service, operation: req.operation };
   const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
-  const headers: Record<string, string> = { Accept: 'application/json', ...req.headers };
-  if (req.token !== undefined) headers['Authorization'] = `Bearer ${req.token}`;
-
-  const fail = (error: UpstreamError): never => {
+  const answered = (outcome: string) =>
+    metrics.answered(req.service, req.tenant, req.operation, outcome);
+  const fail = (error: UpstreamError): UpstreamError => {
     metrics.failure(req.tenant, error);
-    throw error;
+    return error;
+  };
+  const attempt = { ms: timeoutMs, cut: false };
+  let delayMs = 0; // before the next attempt
+  /** After a failed attempt: how long before the next, or none (`retry = false`). */
+  const planRetry = (options: ResolvedFetchOptions, retryAfterSeconds?: number) => {
+    const left = typeof options.retry === 'number' ? options.retry : 0;
+    delayMs = retryDelayMs(settings, retries - left, retryAfterSeconds);
+    // Waiting past the cap would hold a page render hostage, and a retry that could not finish
+    // before the page's deadline only delays the answer: fail (or serve stale) instead.
+    const tooLong = (retryAfterSeconds ?? 0) * 1000 > settings.retryAfterCapMs;
+    if (tooLong || Date.now() + delayMs >= deadline) options.retry = false;
   };
 
-  for (let attempt = 0; ; attempt += 1) {
-    const left = deadline === undefined ? Infinity : deadline - now();
-    if (left <= 0) {
-      return fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
-    }
-    // Writes too: a burst of form posts spends its sender's share, not everyone's reads.
-    if (visitor?.visitor !== undefined && deps.allowance) {
-      const charge = await deps.allowance.charge(req.budgetKey, {
-        visitor: visitor.visitor,
-        crawler: visitor.crawler,
-        bookingStep: visitor.bookingStep,
-      });
-      if (!charge.ok) {
-        // Counted, not logged line by line: a crawler over its share would flood the log.
-        metrics.count(req.service, req.tenant, 'visitorRejected');
-        throw new RateLimitedError(
-          `${label}: this visitor's share of the upstream budget is spent, retry in ${charge.retryAfterSeconds}s`,
-          { ...ctx, status: 429 },
-          charge.retryAfterSeconds,
-          true,
-        );
-      }
-    }
-    const priority = priorityOf(method, visitor);
-    const spend = await budget.take(req.budgetKey, priority);
-    if (!spend.ok) {
-      metrics.count(req.service, req.tenant, 'budgetRejected');
-      const refused = new RateLimitedError(
-        `${label}: local rate budget spent, retry in ${spend.retryAfterSeconds}s`,
-        { ...ctx, status: 429 },
-        spend.retryAfterSeconds,
-        true,
-      );
-      // A watcher waiting its turn behind readers is the design, not a failure worth a line.
-      if (priority === 'background') throw refused;
-      return fail(refused);
-    }
-    metrics.count(req.service, req.tenant, 'upstreamCalls');
-
-    let error: UpstreamError;
-    let retryAfterSeconds: number | undefined;
-    const timeoutMs = Math.min(req.timeoutMs ?? settings.timeoutMs, left);
-    try {
-      const options: FetchOptions<'text'> = {
-        baseURL: req.baseUrl,
-        method,
-        headers,
-        retry: false,
-        ignoreResponseError: true,
-        responseType: 'text',
-        // Our own signal so the body read is inside the timeout too.
-        signal: AbortSignal.timeout(timeoutMs),
-      };
-      if (req.query) options.query = req.query;
-      if (req.body !== undefined) options.body = req.body as Record<string, unknown>;
-      const response = await ofetch.raw(req.path, options);
-      const { status } = response;
-      metrics.answered(req.service, req.tenant, req.operation, String(status));
-      await budget.observe(req.budgetKey, rateInfo(response.headers, status));
-      const parsed = tryJson(response._data ?? '');
-      if (status >= 200 && status < 300) {
-        if (!parsed.ok) {
-          return fail(
-            new InvalidResponseError(
-              `${label}: ${status} body is not JSON`,
-              ctx,
-              'body is not JSON',
-            ),
-          );
+  try {
+    const response = await ofetch.raw<unknown>(req.path, {
+      baseURL: req.baseUrl,
+      method,
+      ...(req.query && { query: req.query }),
+      ...(req.body && { body: req.body }),
+      headers: {
+        Accept: 'application/json',
+        ...req.headers,
+        ...(req.token !== undefined && { Authorization: `Bearer ${req.token}` }),
+      },
+      retry: retries,
+      retryStatusCodes: [...RETRY_STATUS_CODES, ...(settings.retryRateLimited ? [429] : [])],
+      retryDelay: () => delayMs,
+      parseResponse: parseJson,
+      async onRequest({ options }) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          throw fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
         }
-        return { status, data: parsed.value, headers: response.headers };
-      }
-      if (status === 429) metrics.count(req.service, req.tenant, 'rateLimited429');
-      retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-      error = errorFromStatus({
-        service: req.service,
-        operation: req.operation,
-        method,
-        path: req.path,
-        status,
-        body: parsed.ok ? parsed.value : undefined,
-        retryAfterSeconds,
-      });
-      if (!RETRY_STATUS_CODES.has(status)) return fail(error);
-      if (status === 429 && !settings.retryRateLimited) return fail(error);
-    } catch (caught) {
-      if (caught instanceof UpstreamError) throw caught;
-      const name = errorName(caught);
-      metrics.answered(
-        req.service,
-        req.tenant,
-        req.operation,
-        name === 'TimeoutError' ? 'timeout' : 'network',
-      );
-      error =
-        name === 'TimeoutError'
-          ? new TimeoutError(
-              `${label}: no response within ${Math.round(timeoutMs)} ms${timeoutMs < (req.timeoutMs ?? settings.timeoutMs) ? ' (page deadline)' : ''}`,
-              {
-                ...ctx,
-                cause: caught,
-              },
-            )
-          : new NetworkError(
-              `${label}: ${caught instanceof Error ? caught.message : 'network error'}`,
-              {
-                ...ctx,
-                cause: caught,
-              },
-            );
-    }
-
-    if (attempt >= retries) return fail(error);
-    // Waiting longer than the cap would hold a page render hostage: fail (or serve stale) instead.
-    if (retryAfterSeconds !== undefined && retryAfterSeconds * 1000 > settings.retryAfterCapMs) {
-      return fail(error);
-    }
-    const delay = retryDelayMs(settings, attempt, retryAfterSeconds, random);
-    // A retry that could not finish before the page's deadline only delays the answer.
-    if (deadline !== undefined && now() + delay >= deadline) return fail(error);
-    await sleep(delay);
+        await spend(deps, req, priorityOf(method, visitor), visitor, label);
+        attempt.ms = Math.min(timeoutMs, left);
+        attempt.cut = left < timeoutMs;
+        // Not ofetch's `timeout`: it stops at the headers, and its retries reuse the spent signal.
+        options.signal = AbortSignal.timeout(attempt.ms);
+      },
+      async onResponse({ response }) {
+        answered(String(response.status));
+        if (response.status === 429) metrics.count(req.service, req.tenant, 'rateLimited429');
+        await deps.budget.observe(req.budgetKey, rateInfo(response.headers, response.status));
+      },
+      onResponseError: ({ response, options }) =>
+        planRetry(options, parseRetryAfter(response.headers.get('retry-after'))),
+      onRequestError({ error, options }) {
+        answered(timedOut(error) ? 'timeout' : 'network');
+        planRetry(options);
+      },
+    });
+    if (response._data !== NOT_JSON) return response._data;
+    const issue = 'body is not JSON';
+    throw fail(new InvalidResponseError(`${label}: ${response.status} ${issue}`, ctx, issue));
+  } catch (caught) {
+    // Refusals (budget, deadline) and the non-JSON body above are already counted.
+    if (caught instanceof UpstreamError) throw caught;
+    // A body that breaks off mid-read escapes ofetch's hooks (and its retry): counted here.
+    if (!(caught instanceof FetchError)) answered(timedOut(caught) ? 'timeout' : 'network');
+    throw fail(typedFailure(caught, req, attempt));
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InvalidResponseError } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
 import { issuesSummary } from '../failures/fields.ts';
+import { isRecord } from '../content/records.ts';
 
 /**
  * Lenient building blocks for upstream payloads: a real upstream may differ from the mock in
@@ -34,10 +35,7 @@ export const id = z.union([z.number(), z.string()]);
 
 /** Unwraps `{ data: X }` (with optional `meta`, `links`, `message`); passes a bare X through. */
 export function unwrap(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'data' in value) {
-    return value.data;
-  }
-  return value;
+  return isRecord(value) && 'data' in value ? value['data'] : value;
 }
 
 /** `schema` with or without a `data` envelope. */
@@ -118,23 +116,16 @@ export function listOf<S extends z.ZodType>(item: S) {
   return z.preprocess(
     (value) => {
       if (Array.isArray(value)) return { items: value };
-      if (typeof value === 'object' && value !== null) {
-        const record = value as Record<string, unknown>;
-        const inner = record['data'];
+      if (isRecord(value)) {
+        const inner = value['data'];
         // `{ data: { data: [...], meta } }`: a paginator nested in an envelope.
-        if (
-          typeof inner === 'object' &&
-          inner !== null &&
-          !Array.isArray(inner) &&
-          'data' in inner
-        ) {
-          const nested = inner as Record<string, unknown>;
-          return { items: nested['data'], meta: nested['meta'] ?? record['meta'] };
+        if (isRecord(inner) && 'data' in inner) {
+          return { items: inner['data'], meta: inner['meta'] ?? value['meta'] };
         }
         if (Array.isArray(inner)) {
-          return { items: inner, meta: record['meta'] ?? topLevelMeta(record) };
+          return { items: inner, meta: value['meta'] ?? topLevelMeta(value) };
         }
-        if (Array.isArray(record['items'])) return { items: record['items'], meta: record['meta'] };
+        if (Array.isArray(value['items'])) return { items: value['items'], meta: value['meta'] };
       }
       return value;
     },

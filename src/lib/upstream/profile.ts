@@ -204,7 +204,7 @@ export function profiledRequest(
     method: HttpMethod;
     path: string;
     query?: Record<string, QueryValue> | undefined;
-    body?: unknown;
+    body?: object | undefined;
     params?: Readonly<Record<string, unknown>> | undefined;
   },
   op: OperationProfile | undefined,
@@ -212,7 +212,7 @@ export function profiledRequest(
   method: HttpMethod;
   path: string;
   query?: Record<string, QueryValue> | undefined;
-  body?: unknown;
+  body?: object | undefined;
 } {
   if (!op) return declared;
   const body = isRecord(declared.body) ? renameKeys(declared.body, op.rename) : declared.body;

@@ -44,19 +44,8 @@ function req(base: string, extra: Partial<UpstreamRequest> = {}): UpstreamReques
   };
 }
 
-const send = (up: Upstream, r: UpstreamRequest, sleeps: number[] = []) =>
-  sendRequest(
-    {
-      budget: up.budget,
-      metrics: up.metrics,
-      settings: up.http,
-      sleep: (ms) => {
-        sleeps.push(ms);
-        return Promise.resolve();
-      },
-    },
-    r,
-  );
+const send = (up: Upstream, r: UpstreamRequest) =>
+  sendRequest({ budget: up.budget, metrics: up.metrics, settings: up.http }, r);
 
 describe('sendRequest', () => {
   it('sends Accept, JSON bodies, the tenant header and the bearer token', async () => {
@@ -71,7 +60,7 @@ describe('sendRequest', () => {
         query: { page: 2, skip: undefined },
       }),
     );
-    expect(out).toMatchObject({ status: 201, data: { data: { ok: true } } });
+    expect(out).toEqual({ data: { ok: true } });
     const seen = server.seen[0];
     expect(seen?.url).toBe('/api/v1/thing?page=2');
     expect(seen?.headers['accept']).toBe('application/json');
@@ -101,7 +90,7 @@ describe('sendRequest', () => {
     const { server, up } = await setup((_r, res) =>
       (n += 1) < 3 ? json(res, 502, {}) : json(res, 200, { data: 'ok' }),
     );
-    await expect(send(up, req(server.baseUrl))).resolves.toMatchObject({ data: { data: 'ok' } });
+    await expect(send(up, req(server.baseUrl))).resolves.toEqual({ data: 'ok' });
     expect(server.seen).toHaveLength(3);
   });
 
@@ -117,16 +106,24 @@ describe('sendRequest', () => {
   });
 
   it('honours Retry-After within the cap', async () => {
-    let n = 0;
-    const { server, up } = await setup((_r, res) =>
-      (n += 1) === 1
-        ? json(res, 503, { message: 'Busy.' }, { 'retry-after': '2' })
-        : json(res, 200, { data: 1 }),
-    );
-    const sleeps: number[] = [];
-    await send(up, req(server.baseUrl), sleeps);
+    const times: number[] = [];
+    const { server, up } = await setup((_r, res) => {
+      times.push(Date.now());
+      if (times.length === 1) json(res, 503, { message: 'Busy.' }, { 'retry-after': '0.3' });
+      else json(res, 200, { data: 1 });
+    });
+    await send(up, req(server.baseUrl));
     expect(server.seen).toHaveLength(2);
-    expect(sleeps[0]).toBeGreaterThanOrEqual(2000);
+    // The test backoff is at most 20 ms: only Retry-After makes the retry wait this long.
+    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(300);
+  });
+
+  it('does not wait for a Retry-After beyond the cap', async () => {
+    const { server, up } = await setup((_r, res) =>
+      json(res, 503, { message: 'Maintenance.' }, { 'retry-after': '30' }),
+    );
+    await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(UpstreamServerError);
+    expect(server.seen).toHaveLength(1);
   });
 
   it('does not retry a 429, however short its Retry-After: the budget stays shut a minute', async () => {
@@ -160,6 +157,24 @@ describe('sendRequest', () => {
     const { server, up } = await setup(() => undefined, 80);
     await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(TimeoutError);
     expect(server.seen).toHaveLength(3);
+  });
+
+  it('cuts off a body that stalls half-way at the timeout too', async () => {
+    const { server, up } = await setup((_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data": [');
+    }, 80);
+    await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(TimeoutError);
+    expect(up.metrics.getStatus().totals.errors).toEqual({ TimeoutError: 1 });
+  });
+
+  it('charges every attempt to the budget, retries included', async () => {
+    const { server, up } = await setup((_r, res) => json(res, 503, { message: 'Down' }));
+    const r = req(server.baseUrl);
+    const before = await up.budget.remaining(r.budgetKey);
+    await send(up, r).catch(() => undefined);
+    expect(before - (await up.budget.remaining(r.budgetKey))).toBe(3);
+    expect(up.metrics.getStatus().totals.upstreamCalls).toBe(3);
   });
 
   it('maps a refused connection to NetworkError', async () => {
@@ -225,27 +240,22 @@ describe('sendRequest inside a page render', () => {
 
   it('starts no retry that could not finish before the page deadline', async () => {
     const { server, up } = await setup((_r, res) => json(res, 503, { message: 'Down' }));
-    let clock = 1_000_000;
+    // Backoff of 2.5 to 5 s, with 2 s of the page left: no retry fits.
     const deps = {
       budget: up.budget,
       metrics: up.metrics,
-      settings: { ...up.http, backoffBaseMs: 1000, backoffMaxMs: 1000 },
-      now: () => clock,
-      sleep: (ms: number) => {
-        clock += ms;
-        return Promise.resolve();
-      },
-      random: () => 1,
+      settings: { ...up.http, backoffBaseMs: 5000, backoffMaxMs: 5000 },
     };
-    await expect(sendRequest(deps, req(server.baseUrl))).rejects.toBeInstanceOf(
-      UpstreamServerError,
-    );
-    expect(server.seen).toHaveLength(3); // outside a page: every retry
+    await expect(
+      asPage(Date.now() + 2000, () => sendRequest(deps, req(server.baseUrl))),
+    ).rejects.toBeInstanceOf(UpstreamServerError);
+    expect(server.seen).toHaveLength(1);
+    // With time for it, the page retries like any caller.
     server.seen.length = 0;
     await expect(
-      asPage(clock + 500, () => sendRequest(deps, req(server.baseUrl))),
+      asPage(Date.now() + 60_000, () => send(up, req(server.baseUrl))),
     ).rejects.toBeInstanceOf(UpstreamServerError);
-    expect(server.seen).toHaveLength(1); // a 1 s backoff would pass the 0.5 s left
+    expect(server.seen).toHaveLength(3);
   });
 
   it('sends nothing once the page deadline has passed', async () => {
