@@ -2,7 +2,8 @@
  * The origin server near the machine's limit (issue 23), in one run on loopback:
  * - `npm start` serving a warm post (brotli) vs nginx serving a file with the same body and headers;
  * - post and home rendered (data cached, page not: every request another host of the tenant's
- *   wildcard, so the route cache misses) vs a bare Astro page of the same size (bench/plain.astro);
+ *   wildcard, so the route cache misses) vs a bare Astro 7 + `@astrojs/node` project rendering the
+ *   same bytes (./origin-bare.ts, generated into a temporary directory);
  *   parts kept rendered from the last render of the same data (src/lib/render/) are reused, as after
  *   a route-cache entry ends with its data unchanged; `--nothing-kept` renders every part;
  * - response header bytes;
@@ -13,7 +14,7 @@
  *   node bench/origin.ts [--seconds 60] [--rounds 5] [--nothing-kept] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only]
  *
  * Throughput pairs are measured alternately (5 rounds each; the ratio is the median of the rounds')
- * so background load falls on both sides; compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
+ * so background load falls on both sides; compare the ratios, not the absolute figures. Builds into dist-origin/.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { coldPages, headBytes, measureColdPages } from '../tests/deploy/cold-pag
 import { send } from '../tests/deploy/http.ts';
 import type { Service } from '../tests/deploy/processes.ts';
 import { startDocumentedMock, startNginx, startSite, type Mock } from '../tests/deploy/stack.ts';
+import { startBareAstro, type BareProject } from './origin-bare.ts';
 import { startTenantProxy, tenantsFile } from './origin-tenants.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -95,10 +97,13 @@ async function compare(a: () => Promise<number>, b: () => Promise<number>) {
     as.push(await a());
     bs.push(await b());
   }
+  const ratios = as.map((value, index) => value / bs[index]!);
   return {
     a: Math.round(median(as)),
     b: Math.round(median(bs)),
-    ratio: round2(median(as.map((value, index) => value / bs[index]!))),
+    ratio: round2(median(ratios)),
+    /** The lowest and highest of the rounds' ratios. */
+    spread: `${round2(Math.min(...ratios))}–${round2(Math.max(...ratios))}`,
   };
 }
 
@@ -164,10 +169,11 @@ ${headers}
 }
 
 /**
- * Renders with the data cached and the page not (another host each time) vs the bare page, made as
- * large as the page it is compared with (`/bench/plain?bytes=N`).
+ * Renders with the data cached and the page not (another host each time) vs a bare Astro 7 +
+ * `@astrojs/node` project rendering the same bytes (./origin-bare.ts), both asked alike (no
+ * `Accept-Encoding`: the bare project compresses nothing), alternated rounds.
  */
-async function renderVersusPlain(mock: Mock) {
+async function renderVersusBare(mock: Mock) {
   // `--nothing-kept`: every render renders every part (RENDER_CACHE_MAX_BYTES=0), as after a change.
   const server = await site(
     mock,
@@ -176,34 +182,38 @@ async function renderVersusPlain(mock: Mock) {
   const path = await postPath(mock);
   const base = `http://127.0.0.1:${server.port}`;
   const fresh = (n: number) => `r${n}.dailyplanet.example.com`;
-  const htmlBytes = async (p: string) =>
-    Buffer.byteLength((await send(`${base}${p}`, { host: HOST })).text);
-  const versusPlain = async (page: string) => {
-    const bytes = await htmlBytes(page);
-    const plain = `/bench/plain?bytes=${bytes}`;
-    const measured = await compare(
-      () => rps(`${base}${page}`, { host: fresh }),
-      () => rps(`${base}${plain}`, { host: fresh }),
-    );
-    return { ...measured, bytes, plainBytes: await htmlBytes(plain) };
+  const html = async (p: string) => {
+    const reply = await send(`${base}${p}`, { host: fresh(-1) });
+    if (reply.headers['x-astro-cache'] !== 'MISS') throw new Error(`${p}: not a route-cache miss`);
+    return reply.text;
   };
+  let bare: BareProject | undefined;
   try {
     for (const warm of [path, '/']) await send(`${base}${warm}`, { host: HOST });
-    const post = await versusPlain(path);
-    const home = await versusPlain('/');
+    const pages = { post: await html(path), home: await html('/') };
+    bare = await startBareAstro(pages);
+    const bareBase = `http://127.0.0.1:${bare.port}`;
+    const versusBare = (page: string, name: keyof typeof pages) =>
+      compare(
+        () => rps(`${base}${page}`, { host: fresh }),
+        () => rps(`${bareBase}/${name}`, { host: fresh }),
+      );
+    const post = await versusBare(path, 'post');
+    const home = await versusBare('/', 'home');
     return {
       postRenderRps: post.a,
-      plainRps: post.b,
+      bareRps: post.b,
       postRatio: post.ratio,
+      postSpread: post.spread,
       homeRenderRps: home.a,
-      plainRpsWithHome: home.b,
+      bareRpsWithHome: home.b,
       homeRatio: home.ratio,
-      postHtmlBytes: post.bytes,
-      plainHtmlBytes: post.plainBytes,
-      homeHtmlBytes: home.bytes,
-      plainHomeHtmlBytes: home.plainBytes,
+      homeSpread: home.spread,
+      postHtmlBytes: Buffer.byteLength(pages.post),
+      homeHtmlBytes: Buffer.byteLength(pages.home),
     };
   } finally {
+    await bare?.stop();
     await server.stop();
   }
 }
@@ -328,14 +338,14 @@ export async function run() {
       return { memory, ok: memory.peakRssMb <= 300 };
     }
     if (args.includes('--render-only')) {
-      const render = await renderVersusPlain(mock);
+      const render = await renderVersusBare(mock);
       console.table([render]);
       return { render, ok: render.postRatio >= 0.3 && render.homeRatio >= 0.5 };
     }
     const delivery = await startVersusNginx(mock);
     console.table([delivery]);
     if (args.includes('--delivery-only')) return { delivery, ok: delivery.ratio >= 0.6 };
-    const render = await renderVersusPlain(mock);
+    const render = await renderVersusBare(mock);
     console.table([render]);
     await fetch(`${latency.controlUrl}/faults`, {
       method: 'POST',
