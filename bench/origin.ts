@@ -87,7 +87,9 @@ async function rps(
 
 /** CPU time (user and system, all threads) a process has used, in milliseconds. */
 function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid ?? 'self'}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid ?? 'self'}/stat`, 'utf8')
+    .split(') ')[1]!
+    .split(' ');
   // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }

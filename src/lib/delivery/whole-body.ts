@@ -43,7 +43,8 @@ export async function readWhole(response: Response): Promise<Uint8Array> {
     chunks.push(read.value);
     length += read.value.byteLength;
   }
-  if (chunks.length === 1) return chunks[0]!;
+  const [only] = chunks;
+  if (only && chunks.length === 1) return only;
   const whole = new Uint8Array(length);
   let at = 0;
   for (const chunk of chunks) {
