@@ -2,7 +2,8 @@
  * The origin server near the machine's limit (issue 23), in one run on loopback:
  * - `npm start` serving a warm post (brotli) vs nginx serving a file with the same body and headers;
  * - post and home rendered (data cached, page not: every request another host of the tenant's
- *   wildcard, so the route cache misses) vs a bare Astro page of the same size (bench/plain.astro);
+ *   wildcard, so the route cache misses) vs a bare Astro 7 + `@astrojs/node` project rendering the
+ *   same bytes (./origin-bare.ts, generated into a temporary directory);
  *   parts kept rendered from the last render of the same data (src/lib/render/) are reused, as after
  *   a route-cache entry ends with its data unchanged; `--nothing-kept` renders every part;
  * - response header bytes;
@@ -10,10 +11,13 @@
  * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
  *   (`--no-tenants` skips the three builds that takes; `--tenants-only` runs only those).
  *
- *   node bench/origin.ts [--seconds 60] [--rounds 5] [--nothing-kept] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only]
+ *   node bench/origin.ts [--seconds 60] [--rounds 5] [--nothing-kept] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only] [--allocator]
+ *
+ * `--allocator`: `npm start`'s `MALLOC_MMAP_THRESHOLD_` against glibc's default (brotli renders,
+ * CPU per request, RSS; `--seconds` for each server's memory run).
  *
  * Throughput pairs are measured alternately (5 rounds each; the ratio is the median of the rounds')
- * so background load falls on both sides; compare the ratios, not the absolute figures. Builds into dist-origin/ (with the bench's plain page).
+ * so background load falls on both sides; compare the ratios, not the absolute figures. Builds into dist-origin/.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -25,6 +29,7 @@ import { coldPages, headBytes, measureColdPages } from '../tests/deploy/cold-pag
 import { send } from '../tests/deploy/http.ts';
 import type { Service } from '../tests/deploy/processes.ts';
 import { startDocumentedMock, startNginx, startSite, type Mock } from '../tests/deploy/stack.ts';
+import { startBareAstro, type BareProject } from './origin-bare.ts';
 import { startTenantProxy, tenantsFile } from './origin-tenants.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -54,7 +59,7 @@ function build(outDir = OUT_DIR): void {
 /** Requests per second; `host(n)` gives every request its own Host when set. */
 async function rps(
   url: string,
-  options: { headers?: Record<string, string>; host?: (n: number) => string } = {},
+  options: { headers?: Record<string, string>; host?: (n: number) => string; cpu?: CpuTally } = {},
 ): Promise<number> {
   let n = 0;
   const { host } = options;
@@ -71,9 +76,28 @@ async function rps(
       ...(requests ? { requests } : {}),
     });
   await once(1);
+  const cpuBefore = options.cpu && cpuMs(options.cpu.pid);
   const result = await once(SECONDS);
   if (result.non2xx + result.errors > 0) throw new Error(`errors while measuring ${url}`);
+  if (options.cpu && cpuBefore !== undefined) {
+    options.cpu.perRequest.push((cpuMs(options.cpu.pid) - cpuBefore) / result.requests.total);
+  }
   return result.requests.average;
+}
+
+/** CPU time (user and system, all threads) a process has used, in milliseconds. */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid ?? 'self'}/stat`, 'utf8')
+    .split(') ')[1]!
+    .split(' ');
+  // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A server's CPU time per request over the rounds (`rps` adds one figure per round). */
+interface CpuTally {
+  pid: number | undefined;
+  perRequest: number[];
 }
 
 const rounds = Number(args[args.indexOf('--rounds') + 1]) || 5;
@@ -95,10 +119,13 @@ async function compare(a: () => Promise<number>, b: () => Promise<number>) {
     as.push(await a());
     bs.push(await b());
   }
+  const ratios = as.map((value, index) => value / bs[index]!);
   return {
     a: Math.round(median(as)),
     b: Math.round(median(bs)),
-    ratio: round2(median(as.map((value, index) => value / bs[index]!))),
+    ratio: round2(median(ratios)),
+    /** The lowest and highest of the rounds' ratios. */
+    spread: `${round2(Math.min(...ratios))}–${round2(Math.max(...ratios))}`,
   };
 }
 
@@ -164,10 +191,11 @@ ${headers}
 }
 
 /**
- * Renders with the data cached and the page not (another host each time) vs the bare page, made as
- * large as the page it is compared with (`/bench/plain?bytes=N`).
+ * Renders with the data cached and the page not (another host each time) vs a bare Astro 7 +
+ * `@astrojs/node` project rendering the same bytes (./origin-bare.ts), both asked alike (no
+ * `Accept-Encoding`: the bare project compresses nothing), alternated rounds.
  */
-async function renderVersusPlain(mock: Mock) {
+async function renderVersusBare(mock: Mock) {
   // `--nothing-kept`: every render renders every part (RENDER_CACHE_MAX_BYTES=0), as after a change.
   const server = await site(
     mock,
@@ -176,35 +204,94 @@ async function renderVersusPlain(mock: Mock) {
   const path = await postPath(mock);
   const base = `http://127.0.0.1:${server.port}`;
   const fresh = (n: number) => `r${n}.dailyplanet.example.com`;
-  const htmlBytes = async (p: string) =>
-    Buffer.byteLength((await send(`${base}${p}`, { host: HOST })).text);
-  const versusPlain = async (page: string) => {
-    const bytes = await htmlBytes(page);
-    const plain = `/bench/plain?bytes=${bytes}`;
-    const measured = await compare(
-      () => rps(`${base}${page}`, { host: fresh }),
-      () => rps(`${base}${plain}`, { host: fresh }),
-    );
-    return { ...measured, bytes, plainBytes: await htmlBytes(plain) };
+  const html = async (p: string) => {
+    const reply = await send(`${base}${p}`, { host: fresh(-1) });
+    if (reply.headers['x-astro-cache'] !== 'MISS') throw new Error(`${p}: not a route-cache miss`);
+    return reply.text;
   };
+  let bare: BareProject | undefined;
   try {
     for (const warm of [path, '/']) await send(`${base}${warm}`, { host: HOST });
-    const post = await versusPlain(path);
-    const home = await versusPlain('/');
+    const pages = { post: await html(path), home: await html('/') };
+    bare = await startBareAstro(pages);
+    const bareBase = `http://127.0.0.1:${bare.port}`;
+    const versusBare = async (page: string, name: keyof typeof pages) => {
+      const ours: CpuTally = { pid: server.pid, perRequest: [] };
+      const theirs: CpuTally = { pid: bare?.pid, perRequest: [] };
+      const measured = await compare(
+        () => rps(`${base}${page}`, { host: fresh, cpu: ours }),
+        () => rps(`${bareBase}/${name}`, { host: fresh, cpu: theirs }),
+      );
+      // CPU per request moves less with the neighbours' load than requests per second do.
+      const ms = (tally: CpuTally) => round2(median(tally.perRequest));
+      return { ...measured, cpuMs: ms(ours), bareCpuMs: ms(theirs) };
+    };
+    const post = await versusBare(path, 'post');
+    const home = await versusBare('/', 'home');
     return {
       postRenderRps: post.a,
-      plainRps: post.b,
+      bareRps: post.b,
       postRatio: post.ratio,
+      postSpread: post.spread,
+      postCpuMs: post.cpuMs,
+      bareCpuMs: post.bareCpuMs,
       homeRenderRps: home.a,
-      plainRpsWithHome: home.b,
+      bareRpsWithHome: home.b,
       homeRatio: home.ratio,
-      postHtmlBytes: post.bytes,
-      plainHtmlBytes: post.plainBytes,
-      homeHtmlBytes: home.bytes,
-      plainHomeHtmlBytes: home.plainBytes,
+      homeSpread: home.spread,
+      homeCpuMs: home.cpuMs,
+      bareHomeCpuMs: home.bareCpuMs,
+      postHtmlBytes: Buffer.byteLength(pages.post),
+      homeHtmlBytes: Buffer.byteLength(pages.home),
     };
   } finally {
+    await bare?.stop();
     await server.stop();
+  }
+}
+
+/**
+ * `npm start`'s `MALLOC_MMAP_THRESHOLD_=16384` against glibc's own threshold: brotli post renders
+ * (what browsers ask for; a new host each request) on two servers side by side, alternated, with
+ * each one's CPU per request and peak RSS over the rounds; then RSS under `seconds` of plain renders
+ * for each (the memory target's measure).
+ */
+async function allocatorSetting(mock: Mock) {
+  const variable = 'MALLOC_MMAP_THRESHOLD_';
+  const withIt = await site(mock);
+  const without = await startSite({ mock, env: { MASTHEAD_OUT_DIR: OUT_DIR }, unset: [variable] });
+  const path = await postPath(mock);
+  const url = (server: Service) => `http://127.0.0.1:${server.port}${path}`;
+  const br = { 'accept-encoding': 'br' };
+  const fresh = (n: number) => `a${n}.dailyplanet.example.com`;
+  const peaks = new Map<Service, number>();
+  const timer = setInterval(() => {
+    for (const server of [withIt, without]) {
+      peaks.set(server, Math.max(peaks.get(server) ?? 0, rssOf(server.pid)));
+    }
+  }, 250);
+  try {
+    for (const server of [withIt, without]) await send(url(server), { host: HOST, headers: br });
+    const cpuWith: CpuTally = { pid: withIt.pid, perRequest: [] };
+    const cpuWithout: CpuTally = { pid: without.pid, perRequest: [] };
+    const brotli = await compare(
+      () => rps(url(withIt), { headers: br, host: fresh, cpu: cpuWith }),
+      () => rps(url(without), { headers: br, host: fresh, cpu: cpuWithout }),
+    );
+    return {
+      brotliRendersWith: brotli.a,
+      brotliRendersWithout: brotli.b,
+      ratio: brotli.ratio,
+      spread: brotli.spread,
+      cpuMsWith: round2(median(cpuWith.perRequest)),
+      cpuMsWithout: round2(median(cpuWithout.perRequest)),
+      peakRssMbWith: mb(peaks.get(withIt) ?? 0),
+      peakRssMbWithout: mb(peaks.get(without) ?? 0),
+    };
+  } finally {
+    clearInterval(timer);
+    await withIt.stop();
+    await without.stop();
   }
 }
 
@@ -214,8 +301,8 @@ function rssOf(pid: number | undefined): number {
 }
 
 /** RSS of `npm start` while it renders posts (a new host each request) for `seconds`. */
-async function rssUnderLoad(mock: Mock, seconds: number) {
-  const server: Service = await site(mock);
+async function rssUnderLoad(mock: Mock, seconds: number, unset: readonly string[] = []) {
+  const server: Service = await startSite({ mock, env: { MASTHEAD_OUT_DIR: OUT_DIR }, unset });
   const path = await postPath(mock);
   const base = `http://127.0.0.1:${server.port}`;
   try {
@@ -327,15 +414,25 @@ export async function run() {
       console.table([memory]);
       return { memory, ok: memory.peakRssMb <= 300 };
     }
+    if (args.includes('--allocator')) {
+      const brotli = await allocatorSetting(mock);
+      console.table([brotli]);
+      const memory = [
+        await rssUnderLoad(mock, loadSeconds),
+        await rssUnderLoad(mock, loadSeconds, ['MALLOC_MMAP_THRESHOLD_']),
+      ];
+      console.table(memory);
+      return { allocator: { brotli, memoryWith: memory[0], memoryWithout: memory[1] }, ok: true };
+    }
     if (args.includes('--render-only')) {
-      const render = await renderVersusPlain(mock);
+      const render = await renderVersusBare(mock);
       console.table([render]);
       return { render, ok: render.postRatio >= 0.3 && render.homeRatio >= 0.5 };
     }
     const delivery = await startVersusNginx(mock);
     console.table([delivery]);
     if (args.includes('--delivery-only')) return { delivery, ok: delivery.ratio >= 0.6 };
-    const render = await renderVersusPlain(mock);
+    const render = await renderVersusBare(mock);
     console.table([render]);
     await fetch(`${latency.controlUrl}/faults`, {
       method: 'POST',

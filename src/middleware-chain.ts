@@ -83,7 +83,7 @@ const bodyLimit = defineMiddleware((context, next) => {
 
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
-  context.locals.requestId = crypto.randomUUID();
+  lazyRequestId(context.locals);
   const match = tenantOfRequest(context.url, context.request.headers);
   installTenantLocals(context.locals, match);
   noteRequest(match?.tenant.id, context.routePattern);
@@ -103,6 +103,19 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   }
   return next();
 });
+
+/** `locals.requestId`, made the first time something reads it (an error's log line, most often none). */
+function lazyRequestId(locals: App.Locals): void {
+  let id: string | undefined;
+  Object.defineProperty(locals, 'requestId', {
+    configurable: true,
+    enumerable: true,
+    get: () => (id ??= crypto.randomUUID()),
+    set: (value: string) => {
+      id = value;
+    },
+  });
+}
 
 /**
  * A shareable page asked with query parameters it does not read: a redirect to the clean address

@@ -1,7 +1,7 @@
 import { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
-import { responseOver } from './whole-body.ts';
+import { readWhole, responseOver } from './whole-body.ts';
 
 const brotliBytes = promisify(brotliCompress);
 const gzipBytes = promisify(gzip);
@@ -90,7 +90,7 @@ export async function bufferResponse(
   encoding: Encoding | null,
   vary = true,
 ): Promise<Response> {
-  const plain = Buffer.from(await response.arrayBuffer());
+  const plain = await readWhole(response);
   if (plain.length < MIN_COMPRESS_BYTES) encoding = null;
   const body =
     encoding === 'br'

@@ -2,7 +2,7 @@ import { sharedCache } from './policy.ts';
 import type { CacheProvider, InvalidateOptions } from 'astro';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { streamOver, wholeBody } from './whole-body.ts';
+import { readWhole, streamOver, wholeBody } from './whole-body.ts';
 import {
   cleanQuery,
   cleanRedirect,
@@ -113,6 +113,21 @@ function announcesBody(header: HeaderOf): boolean {
 }
 
 /**
+ * The query parameters a request path's page reads, or `false` when it is no shareable page:
+ * remembered per path (a few regular expressions each, asked twice per miss: before Astro and in it).
+ */
+const allowedByPath = new LRUCache<string, ReadonlySet<string> | false>({ max: 4096 });
+
+function allowedParams(pathname: string): ReadonlySet<string> | null {
+  let allowed = allowedByPath.get(pathname);
+  if (allowed === undefined) {
+    allowed = shareableParamsOfRequestPath(pathname) ?? false;
+    allowedByPath.set(pathname, allowed);
+  }
+  return allowed || null;
+}
+
+/**
  * The page's key without its `Vary` suffix, or `null` for a request the cache never answers: not a
  * GET, a body, not a shareable page, or parameters the page does not read (the site redirects to the
  * clean URL; answering from here would let the edge store the page under the made-up URL).
@@ -120,8 +135,10 @@ function announcesBody(header: HeaderOf): boolean {
 function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
   if (method !== 'GET' || announcesBody(header)) return null;
   if (url.pathname.length + url.search.length > MAX_URL_LENGTH) return null;
-  const allowed = shareableParamsOfRequestPath(url.pathname);
-  if (!allowed || cleanRedirect(url, allowed) !== null) return null;
+  const allowed = allowedParams(url.pathname);
+  if (!allowed) return null;
+  if (!url.search) return `${url.origin}${url.pathname}`;
+  if (cleanRedirect(url, allowed) !== null) return null;
   return `${url.origin}${url.pathname}${cleanQuery(url.searchParams, allowed)}`;
 }
 
@@ -160,187 +177,237 @@ function staleCopy(entry: Entry): Response {
   return response;
 }
 
+/** What an entry counts against the byte budget: body, key and headers. */
+function entrySize(entry: Entry, key: string): number {
+  let size = entry.body.byteLength + key.length;
+  for (const [name, value] of entry.headers) size += name.length + value.length;
+  return Math.max(1, size);
+}
+
+/** The pages held, keyed by primary key plus `Vary` suffix, and each page key's `Vary` list. */
+interface Store {
+  entries: LRUCache<string, Entry>;
+  /** One `Vary` list per page key, as bounded as the pages themselves. */
+  varyByKey: LRUCache<string, string[]>;
+  /** Keys whose stale copy is being rendered again in the background. */
+  revalidating: Set<string>;
+}
+
+function createStore(options: RouteCacheOptions): Store {
+  const max = options.max ?? 2000;
+  return {
+    entries: new LRUCache<string, Entry>({
+      max,
+      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: entrySize,
+    }),
+    varyByKey: new LRUCache<string, string[]>({ max }),
+    revalidating: new Set(),
+  };
+}
+
+/** The entry's key: the page's primary key and the values of the headers it varies on. */
+function keyOf(store: Store, primary: string, header: HeaderOf): string {
+  const vary = store.varyByKey.get(primary);
+  return vary ? primary + varySuffix(header, vary) : primary;
+}
+
+/** One request's view of the cache: its keys, how it reads its headers, its address. */
+interface Lookup {
+  key: string;
+  primary: string;
+  url: URL;
+  header: HeaderOf;
+}
+
+/** Keeps `response` (whose body is `body`) when it may be shared; says whether it did. */
+function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8Array): boolean {
+  const { maxAge, swr } = cdnRule(response);
+  if (maxAge <= 0 || setsCookie(response)) return false;
+  const vary = varyOf(response);
+  if (vary === null) {
+    store.entries.delete(lookup.key);
+    return false;
+  }
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers.push([name, value]);
+  });
+  const request = currentRequest();
+  const entry: Entry = {
+    body,
+    status: response.status,
+    headers,
+    storedAt: Date.now(),
+    maxAge,
+    swr,
+    tags: (response.headers.get('Cache-Tag') ?? '')
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+    path: lookup.url.pathname,
+    tenant: request?.tenant ?? 'none',
+    route: request?.route,
+  };
+  if (vary.length > 0) store.varyByKey.set(lookup.primary, vary);
+  else store.varyByKey.delete(lookup.primary);
+  store.entries.set(lookup.primary + varySuffix(lookup.header, vary), entry);
+  if (entry.tenant !== 'none') {
+    const page = { tenant: entry.tenant, url: lookup.url, header: lookup.header, tags: entry.tags };
+    for (const listener of storedListeners) listener(page);
+  }
+  return true;
+}
+
+/** The entry when it may be answered as it is: held, not invalidated, within its `maxAge`. */
+function freshEntry(store: Store, key: string): Entry | undefined {
+  const cached = store.entries.get(key);
+  if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) {
+    return undefined;
+  }
+  return cached;
+}
+
+/** A fresh hit written straight on Node's response, before Astro; `false` when it cannot. */
+function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): boolean {
+  const started = performance.now();
+  const url = nodeRequestUrl(req);
+  const header: HeaderOf = (name) => {
+    const value = req.headers[name];
+    return value === undefined ? null : String(value);
+  };
+  const primary = url && primaryKey(req.method ?? 'GET', url, header);
+  if (!url || !primary) return false;
+  const cached = freshEntry(store, keyOf(store, primary, header));
+  if (!cached) return false;
+  cached.nodeHeaders ??= nodeHeadersOf(cached);
+  res.writeHead(cached.status, cached.nodeHeaders);
+  res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
+  logResponse({
+    url,
+    method: 'GET',
+    tenant: cached.tenant,
+    route: cached.route,
+    status: cached.status,
+    cache: 'hit',
+    upstreamCalls: 0,
+    started,
+  });
+  return true;
+}
+
+type Next = () => Promise<Response>;
+
+/** Renders a stale entry's page again in the background (once at a time per key). */
+function revalidate(
+  store: Store,
+  lookup: Lookup,
+  next: Next,
+  logger: { warn: (message: string) => void },
+) {
+  if (store.revalidating.has(lookup.key)) return;
+  store.revalidating.add(lookup.key);
+  next()
+    .then(async (fresh) => storePage(store, lookup, fresh, await readWhole(fresh)))
+    .catch((error: unknown) => {
+      logger.warn(`Background revalidation of ${lookup.url.pathname} failed: ${String(error)}`);
+    })
+    .finally(() => store.revalidating.delete(lookup.key));
+}
+
+/** A miss: renders the page, keeps it when it may be shared, and answers it. */
+async function renderAndStore(
+  store: Store,
+  lookup: Lookup,
+  cached: Entry | undefined,
+  next: Next,
+): Promise<Response> {
+  const response = await next();
+  // The render failed (the budget is spent, the upstream is down): any copy beats a 503.
+  if (cached && response.status >= 500) return staleCopy(cached);
+  const { maxAge } = cdnRule(response);
+  if (maxAge <= 0) {
+    // Gone (a takedown's 404) or no longer shareable: the old copy must not come back later.
+    store.entries.delete(lookup.key);
+    return response;
+  }
+  // The compression middleware's bytes when it buffered the page (./whole-body.ts), else the
+  // body read once for the entry and the answer: a clone would tee the stream and copy both.
+  const whole = wholeBody(response);
+  const body = whole ?? (await readWhole(response));
+  let answer = response;
+  if (!whole) {
+    answer = new Response(streamOver(body), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    // What Astro keeps on the response itself (its cookies, above all) goes along.
+    for (const symbol of Object.getOwnPropertySymbols(response)) {
+      Reflect.set(answer, symbol, Reflect.get(response, symbol));
+    }
+  }
+  if (storePage(store, lookup, answer, body)) answer.headers.set('X-Astro-Cache', 'MISS');
+  return answer;
+}
+
+/** Astro's side of the cache: a hit, a stale copy while it renders again, or a render kept. */
+async function answerInAstro(
+  store: Store,
+  context: Parameters<NonNullable<CacheProvider['onRequest']>>[0],
+  next: Next,
+): Promise<Response> {
+  const { request, url } = context;
+  const header: HeaderOf = (name) => request.headers.get(name);
+  const primary = primaryKey(request.method, url, header);
+  if (!primary) return next();
+  const lookup: Lookup = { key: keyOf(store, primary, header), primary, url, header };
+  const cached = store.entries.get(lookup.key);
+  const age = cached ? (Date.now() - cached.storedAt) / 1000 : 0;
+  const current = cached && !cached.invalidated;
+  if (current && age <= cached.maxAge) return toResponse(cached, 'HIT');
+  if (current && age <= cached.maxAge + cached.swr) {
+    revalidate(store, lookup, next, context.logger);
+    return toResponse(cached, 'STALE');
+  }
+  return renderAndStore(store, lookup, cached, next);
+}
+
+/** Marks (not deletes) the entries of a path or tags: rendered again, this copy kept for failures. */
+function invalidateIn(store: Store, invalidation: InvalidateOptions): Promise<void> {
+  const tags = new Set(
+    invalidation.tags === undefined
+      ? []
+      : Array.isArray(invalidation.tags)
+        ? invalidation.tags
+        : [invalidation.tags],
+  );
+  for (const entry of store.entries.values()) {
+    if (entry.path === invalidation.path || entry.tags.some((tag) => tags.has(tag))) {
+      entry.invalidated = true;
+    }
+  }
+  return Promise.resolve();
+}
+
 export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider & {
   /** Pages held and the `Vary` lists known, for tests and the bench. */
   readonly sizes: () => { entries: number; bytes: number; varyKeys: number };
   /** Answers a fresh hit straight on Node's response, before Astro; `false` when it cannot. */
   readonly nodeHit: NodeHit;
 } {
-  const max = options.max ?? 2000;
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  const entries = new LRUCache<string, Entry>({
-    max,
-    maxSize: maxBytes,
-    sizeCalculation: (entry, key) =>
-      Math.max(
-        1,
-        entry.body.byteLength +
-          key.length +
-          entry.headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0),
-      ),
-  });
-  // One `Vary` list per page key, as bounded as the pages themselves.
-  const varyByKey = new LRUCache<string, string[]>({ max });
-  const revalidating = new Set<string>();
-
-  function store(
-    key: string,
-    primary: string,
-    url: URL,
-    header: HeaderOf,
-    response: Response,
-    body: Uint8Array,
-  ) {
-    const { maxAge, swr } = cdnRule(response);
-    if (maxAge <= 0 || setsCookie(response)) return false;
-    const vary = varyOf(response);
-    if (vary === null) {
-      entries.delete(key);
-      return false;
-    }
-    const headers: [string, string][] = [];
-    response.headers.forEach((value, name) => {
-      if (name !== 'set-cookie') headers.push([name, value]);
-    });
-    const entry: Entry = {
-      body,
-      status: response.status,
-      headers,
-      storedAt: Date.now(),
-      maxAge,
-      swr,
-      tags: (response.headers.get('Cache-Tag') ?? '')
-        .split(',')
-        .map((tag) => tag.trim())
-        .filter(Boolean),
-      path: new URL(primary).pathname,
-      tenant: currentRequest()?.tenant ?? 'none',
-      route: currentRequest()?.route,
-    };
-    if (vary.length > 0) varyByKey.set(primary, vary);
-    else varyByKey.delete(primary);
-    entries.set(primary + varySuffix(header, vary), entry);
-    if (entry.tenant !== 'none') {
-      const page = { tenant: entry.tenant, url, header, tags: entry.tags };
-      for (const listener of storedListeners) listener(page);
-    }
-    return true;
-  }
-
+  const store = createStore(options);
   return {
     name: 'masthead-route-cache',
     sizes: () => ({
-      entries: entries.size,
-      bytes: entries.calculatedSize,
-      varyKeys: varyByKey.size,
+      entries: store.entries.size,
+      bytes: store.entries.calculatedSize,
+      varyKeys: store.varyByKey.size,
     }),
     setHeaders: cacheHeaders,
-    nodeHit(req: IncomingMessage, res: ServerResponse): boolean {
-      const started = performance.now();
-      const url = nodeRequestUrl(req);
-      const header: HeaderOf = (name) => {
-        const value = req.headers[name];
-        return value === undefined ? null : String(value);
-      };
-      const primary = url && primaryKey(req.method ?? 'GET', url, header);
-      if (!url || !primary) return false;
-      const cached = entries.get(primary + varySuffix(header, varyByKey.get(primary) ?? []));
-      if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge)
-        return false;
-      cached.nodeHeaders ??= nodeHeadersOf(cached);
-      res.writeHead(cached.status, cached.nodeHeaders);
-      res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
-      logResponse({
-        url,
-        method: 'GET',
-        tenant: cached.tenant,
-        route: cached.route,
-        status: cached.status,
-        cache: 'hit',
-        upstreamCalls: 0,
-        started,
-      });
-      return true;
-    },
-    async onRequest(context, next) {
-      const { request } = context;
-      const url = new URL(request.url);
-      const header: HeaderOf = (name) => request.headers.get(name);
-      const primary = primaryKey(request.method, url, header);
-      if (!primary) return next();
-      const key = primary + varySuffix(header, varyByKey.get(primary) ?? []);
-      const cached = entries.get(key);
-      const age = cached ? (Date.now() - cached.storedAt) / 1000 : 0;
-      const current = cached && !cached.invalidated;
-      if (current && age <= cached.maxAge) return toResponse(cached, 'HIT');
-      if (current && age <= cached.maxAge + cached.swr) {
-        if (!revalidating.has(key)) {
-          revalidating.add(key);
-          next()
-            .then(async (fresh) =>
-              store(
-                key,
-                primary,
-                url,
-                header,
-                fresh,
-                wholeBody(fresh) ?? new Uint8Array(await fresh.arrayBuffer()),
-              ),
-            )
-            .catch((error: unknown) => {
-              context.logger.warn(
-                `Background revalidation of ${url.pathname} failed: ${String(error)}`,
-              );
-            })
-            .finally(() => revalidating.delete(key));
-        }
-        return toResponse(cached, 'STALE');
-      }
-      const response = await next();
-      // The render failed (the budget is spent, the upstream is down): any copy beats a 503.
-      if (cached && response.status >= 500) return staleCopy(cached);
-      const { maxAge } = cdnRule(response);
-      if (maxAge <= 0) {
-        // Gone (a takedown's 404) or no longer shareable: the old copy must not come back later.
-        entries.delete(key);
-        return response;
-      }
-      // The compression middleware's bytes when it buffered the page (./whole-body.ts), else the
-      // body read once for the entry and the answer: a clone would tee the stream and copy both.
-      const whole = wholeBody(response);
-      const body = whole ?? new Uint8Array(await response.arrayBuffer());
-      let answer = response;
-      if (!whole) {
-        answer = new Response(streamOver(body), {
-          status: response.status,
-          statusText: response.statusText,
-          headers: response.headers,
-        });
-        // What Astro keeps on the response itself (its cookies, above all) goes along.
-        for (const symbol of Object.getOwnPropertySymbols(response)) {
-          Reflect.set(answer, symbol, Reflect.get(response, symbol));
-        }
-      }
-      const stored = store(key, primary, url, header, answer, body);
-      if (stored) answer.headers.set('X-Astro-Cache', 'MISS');
-      return answer;
-    },
-    invalidate(invalidation: InvalidateOptions) {
-      const tags = new Set(
-        invalidation.tags === undefined
-          ? []
-          : Array.isArray(invalidation.tags)
-            ? invalidation.tags
-            : [invalidation.tags],
-      );
-      // Marked, not deleted: the next request renders it again, and gets this copy if that fails.
-      for (const entry of entries.values()) {
-        if (entry.path === invalidation.path || entry.tags.some((tag) => tags.has(tag))) {
-          entry.invalidated = true;
-        }
-      }
-      return Promise.resolve();
-    },
+    nodeHit: (req, res) => answerOnNode(store, req, res),
+    onRequest: (context, next) => answerInAstro(store, context, next),
+    invalidate: (invalidation) => invalidateIn(store, invalidation),
   };
 }
 

@@ -28,3 +28,28 @@ export function wholeBody(response: Response): Uint8Array | undefined {
   const bytes: unknown = Reflect.get(response, WHOLE_BODY);
   return bytes instanceof Uint8Array ? bytes : undefined;
 }
+
+/**
+ * The whole body of `response`: the bytes `responseOver` holds, else read from its stream, without
+ * the further copy `arrayBuffer()` makes when the body comes in one chunk (a page Astro rendered).
+ */
+export async function readWhole(response: Response): Promise<Uint8Array> {
+  const known = wholeBody(response);
+  if (known || !response.body) return known ?? new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    chunks.push(read.value);
+    length += read.value.byteLength;
+  }
+  const [only] = chunks;
+  if (only && chunks.length === 1) return only;
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return whole;
+}

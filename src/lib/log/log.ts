@@ -14,8 +14,28 @@ function levelFromEnvironment(): string {
   }
 }
 
-/** Straight to file descriptor 2, synchronously: nothing queues in memory however many lines. */
-const stderr = pino.destination({ fd: 2, sync: true });
+/**
+ * To file descriptor 2, written in the background: a request never waits for whoever reads the
+ * log (written synchronously, each request's line waited up to a millisecond on a full pipe under
+ * load, 10 % of a render: bench/origin.md). Lines logged while a write is under way go out together
+ * in the next one. At most 4 MiB wait; lines beyond that are dropped and counted
+ * (`droppedLogLines`, on `/_metrics`); whatever waits is written out when the process exits
+ * (`pino.destination` flushes itself then: tests/unit/observability/log-exit.test.ts).
+ */
+const stderr = pino.destination({ fd: 2, sync: false, maxLength: 4 * 1024 * 1024 });
+let dropped = 0;
+stderr.on('drop', () => {
+  dropped += 1;
+});
+// A log reader gone (EPIPE) must not take the server with it: the line is counted as dropped.
+stderr.on('error', () => {
+  dropped += 1;
+});
+
+/** Log lines dropped because 4 MiB were already waiting to be written. */
+export function droppedLogLines(): number {
+  return dropped;
+}
 let writeLine = (line: string): void => {
   stderr.write(line);
 };

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { droppedLogLines } from '../log/log.ts';
 import { currentRequest } from '../log/request-context.ts';
 import type { CounterName, MetricsSink } from '../upstream/metrics.ts';
 
@@ -57,6 +58,16 @@ new Gauge({
     for (const { tenant, bucket, remaining } of (await budgetSource?.()) ?? []) {
       this.set({ tenant, bucket }, remaining);
     }
+  },
+});
+
+new Counter({
+  name: 'masthead_log_lines_dropped_total',
+  help: 'Log lines dropped because 4 MiB of lines were already waiting for the log reader.',
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc(droppedLogLines());
   },
 });
 

@@ -39,7 +39,10 @@ function withoutTokens(pathname: string): string {
 
 /** The path as logged: no secret path segments (a booking's manage token), no query values but harmless ones. */
 export function loggedPath(url: URL): string {
-  const path = withoutTokens(url.pathname);
+  const { pathname } = url;
+  // Most paths name no secret: only one with `manage` in it, or escapes that could spell it, is split.
+  const path = /manage|%/i.test(pathname) ? withoutTokens(pathname) : pathname;
+  if (!url.search) return path;
   const params = [...url.searchParams.keys()].map((name) =>
     LOGGED_PARAMS.has(name) ? `${name}=${url.searchParams.get(name) ?? ''}` : `${name}=…`,
   );
@@ -85,13 +88,12 @@ export function logResponse(input: {
 }
 
 function finish(
-  request: Request,
+  { request, url }: { request: Request; url: URL },
   record: RequestRecord,
   status: number,
   cache: string,
   started: number,
 ) {
-  const url = new URL(request.url);
   logResponse({
     url,
     method: request.method,
@@ -115,10 +117,10 @@ export function observedProvider<P extends CacheProvider>(provider: P): P {
       return runInRequest(record, async () => {
         try {
           const response = await onRequest(context, next);
-          finish(context.request, record, response.status, cacheState(response), started);
+          finish(context, record, response.status, cacheState(response), started);
           return response;
         } catch (error) {
-          finish(context.request, record, 500, 'none', started);
+          finish(context, record, 500, 'none', started);
           throw error;
         }
       });

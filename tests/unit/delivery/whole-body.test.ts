@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { maybeCompress } from '../../../src/lib/delivery/compression.ts';
-import { responseOver, wholeBody } from '../../../src/lib/delivery/whole-body.ts';
+import { readWhole, responseOver, wholeBody } from '../../../src/lib/delivery/whole-body.ts';
 
 const page = '<!doctype html><p>' + 'A story worth caching. '.repeat(200) + '</p>';
 const shareable = () =>
@@ -28,5 +28,24 @@ describe('a page body held whole', () => {
     expect(br.headers.get('content-encoding')).toBe('br');
     expect(brotliDecompressSync(bytes ?? new Uint8Array()).toString()).toBe(page);
     expect(br.headers.get('content-length')).toBe(String(bytes?.byteLength));
+  });
+
+  it('is read whole from a streamed body, in one piece or several', async () => {
+    const bytes = new TextEncoder().encode(page);
+    const streamed = (pieces: Uint8Array[]) =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const piece of pieces) controller.enqueue(piece);
+            controller.close();
+          },
+        }),
+      );
+    expect(new TextDecoder().decode(await readWhole(streamed([bytes])))).toBe(page);
+    const pieces = [bytes.subarray(0, 7), bytes.subarray(7, 1000), bytes.subarray(1000)];
+    expect(new TextDecoder().decode(await readWhole(streamed(pieces)))).toBe(page);
+    expect((await readWhole(new Response(null))).byteLength).toBe(0);
+    const held = responseOver(bytes, {});
+    expect(await readWhole(held)).toBe(bytes);
   });
 });
