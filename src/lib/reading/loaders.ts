@@ -1,6 +1,7 @@
 import type { Category, Post, PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
+import { refreshAfterOf } from '../delivery/policy.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';
@@ -96,6 +97,29 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
     return { post, related, complete: false };
   }
   return { post, related, complete: true };
+}
+
+/**
+ * What a post page shows: the post (`loadPost`), or, when its own read is refused for now (the
+ * budget is spent, the upstream is down) and no copy is cached, its entry from a list already read
+ * (`knownPost`): a partial article that says the full story is on its way and comes back for it
+ * after `retryAfterSeconds`. A post no list showed fails as before (the 503 page).
+ */
+export type PostPage =
+  | ({ partial?: undefined } & PostData)
+  | { partial: PostSummary; retryAfterSeconds: number };
+
+export async function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
+  try {
+    return await loadPost(tenant, slug);
+  } catch (error) {
+    const failure = classify(error);
+    if (!isTemporary(failure)) throw error;
+    const entry = publishingFor(tenant).knownPost(slug);
+    if (!entry) throw error;
+    logWarn('post.partial', { tenant: tenant.id, slug, failure: failure.kind });
+    return { partial: entry, retryAfterSeconds: refreshAfterOf(failure) };
+  }
 }
 
 export function loadCategory(tenant: Tenant, slug: string, page: number) {

@@ -127,6 +127,8 @@ export function snapshotClient(snapshot: Snapshot): PublishingClient {
         return { ...paged, items: paged.items.map(summary) };
       }),
     getPost: (slug) => answer(() => find(snapshot.posts, slug, 'posts.get')),
+    // Every post is in the snapshot: none ever needs a stand-in.
+    knownPost: () => undefined,
     listCategories: () => answer(() => snapshot.categories),
     getCategory: (slug, params = {}) =>
       answer(() => {
