@@ -7,7 +7,7 @@ import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
-import { forgetPost, knownPost, rememberPosts } from './known-posts.ts';
+import { forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import { TTL } from '../upstream/ttl.ts';
 import {
@@ -274,6 +274,10 @@ function postOperations({ core, sanitize, cleanSummary, remembered, tenantId }: 
     /** The post as a list last showed it (no `content`), if one did: a stand-in while it cannot be read. */
     knownPost(slug: string): PostSummary | undefined {
       return knownPost(core.upstream, tenantId, slug);
+    },
+    /** The posts lists showed in the last `withinMs`, as they showed them (no upstream call). */
+    listedPosts(withinMs: number): PostSummary[] {
+      return listedPosts(core.upstream, tenantId, withinMs);
     },
   };
 }

@@ -6,11 +6,14 @@ import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';
 import { asSpare } from '../upstream/visitor.ts';
+import { newestFirst } from './article.ts';
 
 export const POSTS_PER_PAGE = 10;
 /** Lead and secondaries: the newest featured stories. */
 export const FEATURED_ON_HOME = 3;
 const RELATED_COUNT = 3;
+/** How recently a list must have shown a post for it to be picked as related without a read. */
+const RELATED_FROM_LISTS_MS = 10 * 60_000;
 
 /** Header categories; the page still renders (without them) when the upstream is down. */
 export async function navigationCategories(tenant: Tenant): Promise<Category[]> {
@@ -63,9 +66,10 @@ export interface PostData {
 }
 
 /**
- * A post and up to three related posts (same category, then the first tag). The related lists are
- * spare reads (`asSpare`): while the budget is short, the post itself gets the calls and the page
- * shows without them.
+ * A post and up to three related posts (same category, then the first tag, newest first). They
+ * come from the posts lists showed in the last `RELATED_FROM_LISTS_MS` when those have three;
+ * otherwise from two lists of their own, spare reads (`asSpare`): while the budget is short, the
+ * post itself gets the calls and the page shows without them.
  */
 export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> {
   const client = publishingFor(tenant);
@@ -81,6 +85,12 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
   };
   const firstTag = post.tags[0];
   const { category } = post;
+  // What lists showed lately (the front page's pool of 50 has most posts) first: no call at all.
+  const listed = newestFirst(client.listedPosts(RELATED_FROM_LISTS_MS));
+  add(category ? listed.filter((item) => item.category?.slug === category.slug) : []);
+  add(firstTag ? listed.filter((item) => item.tags.some((tag) => tag.name === firstTag.name)) : []);
+  if (related.length >= RELATED_COUNT) return { post, related, complete: true };
+  related.length = 0;
   try {
     // Both lists at once (one round trip); the tag's fills only what the category's leaves.
     const [byCategory, byTag] = await asSpare(() =>

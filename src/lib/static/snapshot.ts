@@ -129,6 +129,7 @@ export function snapshotClient(snapshot: Snapshot): PublishingClient {
     getPost: (slug) => answer(() => find(snapshot.posts, slug, 'posts.get')),
     // Every post is in the snapshot: none ever needs a stand-in.
     knownPost: () => undefined,
+    listedPosts: () => [],
     listCategories: () => answer(() => snapshot.categories),
     getCategory: (slug, params = {}) =>
       answer(() => {
