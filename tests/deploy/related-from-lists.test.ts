@@ -29,9 +29,8 @@ it('shows related posts of the same section without a list read of their own', a
   const list = await send(`${mock.publishingUrl}/posts?per_page=50`, {
     headers: { 'X-Tenant': tenant },
   });
-  const posts = (
-    JSON.parse(list.text) as { data: { slug: string; category?: { slug: string } }[] }
-  ).data;
+  const posts = (JSON.parse(list.text) as { data: { slug: string; category?: { slug: string } }[] })
+    .data;
   // A post whose section has at least three other posts among the newest fifty.
   const post = posts.find(
     (one) => posts.filter((other) => other.category?.slug === one.category?.slug).length >= 4,

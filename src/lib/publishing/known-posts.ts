@@ -52,7 +52,9 @@ export function knownPost(owner: object, tenant: string, slug: string): PostSumm
 export function listedPosts(owner: object, tenant: string, withinMs: number): PostSummary[] {
   const since = Date.now() - withinMs;
   const index = indexes.get(owner)?.get(tenant);
-  return index ? [...index.values()].filter((known) => known.seenAt >= since).map((k) => k.post) : [];
+  return index
+    ? [...index.values()].filter((known) => known.seenAt >= since).map((k) => k.post)
+    : [];
 }
 
 /** Forgets a post the upstream says is gone (its list entry must not stand in for it). */

@@ -116,8 +116,7 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
  * after `retryAfterSeconds`. A post no list showed fails as before (the 503 page).
  */
 export type PostPage =
-  | ({ partial?: undefined } & PostData)
-  | { partial: PostSummary; retryAfterSeconds: number };
+  ({ partial?: undefined } & PostData) | { partial: PostSummary; retryAfterSeconds: number };
 
 export async function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
   try {
