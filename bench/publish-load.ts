@@ -118,13 +118,14 @@ const counts = buckets.map(() => ({ asked: 0, unavailable: 0 }));
 /** Which pages answered 503 (after the first minute), and how the others were served. */
 const refusedPaths = new Map<string, number>();
 /**
- * Every minute from the start, warm-up included: asked, 503, and of the 200s the partial post pages
- * (a post's list entry while its full text waits for the budget: `data-partial-post`) apart from the
- * full pages.
+ * Every minute from the start, warm-up included: asked, 503, and of the 200s the partial pages (a
+ * post's list entry while its full text waits for the budget, a section's posts from the lists
+ * read: stand-ins, `X-Robots-Tag: noindex`) apart from the full pages.
  */
 const perMinute: { asked: number; unavailable: number; partial: number; full: number }[] = [];
-/** A partial post page (src/components/posts/PartialArticle.astro) says so in its markup. */
-const isPartial = (text: string) => text.includes('data-partial-post');
+/** A stand-in (src/lib/render/page-respond.ts `standIn`) is the only page of these not indexed. */
+const isPartial = (headers: Record<string, string | string[] | undefined>) =>
+  String(headers['x-robots-tag'] ?? '').includes('noindex');
 
 /** The mock's calls by route (all tenants), read at every minute: where the budget went when. */
 async function callsByRoute(): Promise<Record<string, number>> {
@@ -159,7 +160,7 @@ const readers = Array.from({ length: 4 }, async () => {
     perMinute[minute] ??= { asked: 0, unavailable: 0, partial: 0, full: 0 };
     perMinute[minute].asked += 1;
     if (reply?.status === 503) perMinute[minute].unavailable += 1;
-    else if (reply?.status === 200 && isPartial(reply.text)) perMinute[minute].partial += 1;
+    else if (reply?.status === 200 && isPartial(reply.headers)) perMinute[minute].partial += 1;
     else if (reply?.status === 200) perMinute[minute].full += 1;
     if (measuring && bucket >= 0) {
       counts[bucket]!.asked += 1;

@@ -2,7 +2,8 @@
  * A post page while the budget is spent, on a cold server (issue 35, "readers of a tenant without a
  * token are served stale pages rather than 503 wherever any copy exists"): a post a list has shown
  * (the front page read it) answers 200 with its list entry, a notice that the full story is on its
- * way and a refresh, kept by no cache and not indexed; a post no list showed answers 503 as before.
+ * way and a refresh, kept by no cache and not indexed; a section page answers with its stories
+ * from the lists read; a post no list showed answers 503 as before.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { editorOf } from './editor.ts';
@@ -58,6 +59,16 @@ it('shows a listed post from its list entry while the budget is spent; an unlist
   expect(partial.headers['cache-control']).toBe('no-store');
   // Asked again: still the stand-in (no cache kept it as the post page).
   expect((await get(`/posts/${listed.slug}`)).text).toContain('data-partial-post');
+
+  // Every section the front page's stories belong to: its page, or its stories from the lists read.
+  const sections = [
+    ...new Set([...home.text.matchAll(/href="\/categories\/([\w-]+)"/g)].map((m) => m[1]!)),
+  ];
+  const pages = await Promise.all(sections.map((section) => get(`/categories/${section}`)));
+  expect(pages.map((page) => page.status)).toEqual(sections.map(() => 200));
+  const standIns = pages.filter((page) => page.headers['x-robots-tag'] === 'noindex');
+  expect(standIns.length).toBeGreaterThan(0);
+  for (const page of standIns) expect(page.headers['cache-control']).toBe('no-store');
 
   const refused = await get(`/posts/${unlisted.slug}`);
   expect(refused.status).toBe(503);

@@ -5,6 +5,7 @@ import { refreshAfterOf } from '../delivery/policy.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';
+import type { CategoryWithPosts } from '../publishing/client.ts';
 import { asSpare } from '../upstream/visitor.ts';
 import { newestFirst } from './article.ts';
 
@@ -134,6 +135,47 @@ export async function loadPostPage(tenant: Tenant, slug: string): Promise<PostPa
 export function loadCategory(tenant: Tenant, slug: string, page: number) {
   warmNavigation(tenant);
   return publishingFor(tenant).getCategory(slug, { page, perPage: POSTS_PER_PAGE });
+}
+
+/**
+ * A section's page (`loadCategory`), or, when its first page cannot be read now (the budget is
+ * spent, the upstream is down) and no copy is cached, the section's newest posts among those lists
+ * have shown (the front page's pool of 50 has most), with the section from the header's list:
+ * `standIn` (kept by no cache, not indexed). Fails as before when lists showed none of its posts.
+ */
+export async function loadCategoryPage(
+  tenant: Tenant,
+  slug: string,
+  page: number,
+): Promise<CategoryWithPosts & { standIn: boolean }> {
+  try {
+    return { ...(await loadCategory(tenant, slug, page)), standIn: false };
+  } catch (error) {
+    if (page !== 1 || !isTemporary(classify(error))) throw error;
+    const client = publishingFor(tenant);
+    const category = (await client.listCategories().catch(() => [])).find(
+      (one) => one.slug === slug,
+    );
+    const posts = newestFirst(
+      client.listedPosts(Infinity).filter((post) => post.category?.slug === slug),
+    ).slice(0, POSTS_PER_PAGE);
+    if (!category || posts.length === 0) throw error;
+    logWarn('category.partial', { tenant: tenant.id, slug });
+    const total = Math.max(category.posts_count ?? 0, posts.length);
+    return {
+      category,
+      posts: {
+        items: posts,
+        page: {
+          current: 1,
+          last: Math.max(1, Math.ceil(total / POSTS_PER_PAGE)),
+          perPage: POSTS_PER_PAGE,
+          total,
+        },
+      },
+      standIn: true,
+    };
+  }
 }
 
 export function loadTag(tenant: Tenant, slug: string, page: number) {
