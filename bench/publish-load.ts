@@ -117,9 +117,33 @@ const buckets = [
 const counts = buckets.map(() => ({ asked: 0, unavailable: 0 }));
 /** Which pages answered 503 (after the first minute), and how the others were served. */
 const refusedPaths = new Map<string, number>();
-/** Every minute from the start, warm-up included: asked and 503. */
-const perMinute: { asked: number; unavailable: number }[] = [];
+/**
+ * Every minute from the start, warm-up included: asked, 503, and of the 200s the partial pages (a
+ * post's list entry while its full text waits for the budget, a section's posts from the lists
+ * read: stand-ins, `X-Robots-Tag: noindex`) apart from the full pages.
+ */
+const perMinute: { asked: number; unavailable: number; partial: number; full: number }[] = [];
+/** A stand-in (src/lib/render/page-respond.ts `standIn`) is the only page of these not indexed. */
+const isPartial = (headers: Record<string, string | string[] | undefined>) =>
+  String(headers['x-robots-tag'] ?? '').includes('noindex');
+
+/** The mock's calls by route (all tenants), read at every minute: where the budget went when. */
+async function callsByRoute(): Promise<Record<string, number>> {
+  const stats = JSON.parse((await send(`${mock.controlUrl}/stats/tenants`)).text) as Record<
+    string,
+    Record<string, number>
+  >;
+  const calls: Record<string, number> = {};
+  for (const byRoute of Object.values(stats)) {
+    for (const [route, n] of Object.entries(byRoute)) calls[route] = (calls[route] ?? 0) + n;
+  }
+  return calls;
+}
+const callsAt: Record<string, number>[] = [await callsByRoute()];
 const began = Date.now();
+const sampling = setInterval(() => {
+  void callsByRoute().then((calls) => callsAt.push(calls));
+}, 60_000);
 let running = true;
 let measuring = false;
 let visitor = 0;
@@ -133,9 +157,11 @@ const readers = Array.from({ length: 4 }, async () => {
     }).catch(() => undefined);
     const bucket = buckets.findIndex(([low, high]) => page.rank >= low && page.rank <= high);
     const minute = Math.floor((Date.now() - began) / 60_000);
-    perMinute[minute] ??= { asked: 0, unavailable: 0 };
+    perMinute[minute] ??= { asked: 0, unavailable: 0, partial: 0, full: 0 };
     perMinute[minute].asked += 1;
     if (reply?.status === 503) perMinute[minute].unavailable += 1;
+    else if (reply?.status === 200 && isPartial(reply.headers)) perMinute[minute].partial += 1;
+    else if (reply?.status === 200) perMinute[minute].full += 1;
     if (measuring && bucket >= 0) {
       counts[bucket]!.asked += 1;
       if (reply?.status === 503) {
@@ -182,13 +208,35 @@ try {
     share: `${((100 * unavailable) / Math.max(1, asked)).toFixed(1)} %`,
   });
   console.table(rows);
+  const percent = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)} %`;
   console.table(
     perMinute.map((row, minute) => ({
       minute: minute + 1,
       asked: row.asked,
       '503': row.unavailable,
-      share: `${((100 * row.unavailable) / Math.max(1, row.asked)).toFixed(1)} %`,
+      share: percent(row.unavailable, row.asked),
+      partial: percent(row.partial, row.asked),
+      full: percent(row.full, row.asked),
     })),
+  );
+  // The upstream calls of each minute by route (`GET /posts?per_page=12` is the change watcher's).
+  clearInterval(sampling);
+  callsAt.push(await callsByRoute());
+  const routes = [...new Set(callsAt.flatMap((calls) => Object.keys(calls)))].sort();
+  console.table(
+    Object.fromEntries(
+      routes.map((route) => [
+        route,
+        Object.fromEntries(
+          callsAt
+            .slice(1)
+            .map((calls, index) => [
+              `m${index + 1}`,
+              (calls[route] ?? 0) - (callsAt[index]![route] ?? 0),
+            ]),
+        ),
+      ]),
+    ),
   );
   // Where the budget went: the mock's calls by endpoint, all tenants together.
   const stats = JSON.parse((await send(`${mock.controlUrl}/stats/tenants`)).text) as Record<
@@ -223,6 +271,7 @@ try {
   console.table(sums);
 } finally {
   running = false;
+  clearInterval(sampling);
   await Promise.all([...readers, publishing, restarting]).catch(() => undefined);
   await edge?.stop();
   await site.stop();

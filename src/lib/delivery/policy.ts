@@ -34,6 +34,18 @@ export function retryAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy'
   return failure.retryAfterSeconds ?? RETRY_AFTER_SECONDS;
 }
 
+/** The shortest wait before a page standing in for another (a partial post) loads itself again. */
+export const REFRESH_MIN_SECONDS = 5;
+
+/**
+ * Seconds before a stand-in page (a post's list entry while its full text cannot be read) reloads
+ * itself (`<meta http-equiv="refresh">`): the failure's `Retry-After`, at least `REFRESH_MIN_SECONDS`
+ * so an open tab is no retry loop. The page itself is `NO_STORE`: no cache keeps it as the post.
+ */
+export function refreshAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy' }>): number {
+  return Math.max(REFRESH_MIN_SECONDS, retryAfterOf(failure));
+}
+
 /** A plain-text answer no cache keeps (`headers` add to or replace the defaults). */
 export function uncached(status: number, text: string, headers: Record<string, string> = {}) {
   return new Response(text, {

@@ -7,6 +7,8 @@ import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
+import { forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
+import { NotFoundError } from '../upstream/errors.ts';
 import { TTL } from '../upstream/ttl.ts';
 import {
   authResultSchema,
@@ -145,6 +147,12 @@ function readingKit(options: PublishingClientOptions) {
   // Many APIs send each listed post's whole body; no list shows it, so it is neither sanitized nor
   // cached (50 bodies of a section-block read would otherwise sit in every tenant's cache).
   const cleanSummary = ({ content: _body, ...post }: PostSummary): PostSummary => post;
+  /** Every list read (cached or not) records its entries: a post page's stand-in (./known-posts.ts). */
+  const remembered = <T>(read: Promise<T>, posts: (value: T) => readonly PostSummary[]) =>
+    read.then((value) => {
+      rememberPosts(core.upstream, options.tenantId, posts(value));
+      return value;
+    });
 
   const cleanStream = (stream: Stream): Stream =>
     stream.embed_code ? { ...stream, embed_code: sanitize(stream.embed_code) } : stream;
@@ -169,6 +177,8 @@ function readingKit(options: PublishingClientOptions) {
     cleanSummary,
     cleanStream,
     archivePosts,
+    remembered,
+    tenantId: options.tenantId,
   };
 }
 
@@ -217,7 +227,7 @@ function accountOperations({ core }: Kit) {
 }
 
 /** Posts: public, cached once for every visitor. */
-function postOperations({ core, sanitize, cleanSummary }: Kit) {
+function postOperations({ core, sanitize, cleanSummary, remembered, tenantId }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const query = {
@@ -227,7 +237,7 @@ function postOperations({ core, sanitize, cleanSummary }: Kit) {
         featured: params.featured === undefined ? undefined : params.featured ? '1' : '0',
         search: params.search,
       };
-      return core.read(
+      const read = core.read(
         {
           operation: 'posts.list',
           schema: postListSchema,
@@ -240,25 +250,40 @@ function postOperations({ core, sanitize, cleanSummary }: Kit) {
         },
         readOptions,
       );
+      return remembered(read, (list) => list.items);
     },
     /** One published post; `content` is sanitized HTML. Unknown or draft → `NotFoundError`. */
     getPost(slug: string, readOptions?: ReadOptions): Promise<Post> {
-      return core.read(
-        {
-          operation: 'posts.get',
-          schema: singlePostSchema,
-          params: { slug },
-          ttl: TTL.post,
-          map: (post) => ({ ...post, content: sanitize(post.content) }),
-        },
-        readOptions,
-      );
+      return core
+        .read(
+          {
+            operation: 'posts.get',
+            schema: singlePostSchema,
+            params: { slug },
+            ttl: TTL.post,
+            map: (post) => ({ ...post, content: sanitize(post.content) }),
+          },
+          readOptions,
+        )
+        .catch((error: unknown) => {
+          // Gone: its old list entry must not stand in for it.
+          if (error instanceof NotFoundError) forgetPost(core.upstream, tenantId, slug);
+          throw error;
+        });
+    },
+    /** The post as a list last showed it (no `content`), if one did: a stand-in while it cannot be read. */
+    knownPost(slug: string): PostSummary | undefined {
+      return knownPost(core.upstream, tenantId, slug);
+    },
+    /** The posts lists showed in the last `withinMs`, as they showed them (no upstream call). */
+    listedPosts(withinMs: number): PostSummary[] {
+      return listedPosts(core.upstream, tenantId, withinMs);
     },
   };
 }
 
 /** Categories, tags and plans. */
-function sectionOperations({ core, archivePosts }: Kit) {
+function sectionOperations({ core, archivePosts, remembered }: Kit) {
   return {
     // Categories and tags.
 
@@ -278,7 +303,7 @@ function sectionOperations({ core, archivePosts }: Kit) {
       params: PageParams = {},
       readOptions?: ReadOptions,
     ): Promise<CategoryWithPosts> {
-      return core.read(
+      const read = core.read(
         {
           operation: 'categories.get',
           schema: categoryDetailSchema,
@@ -289,6 +314,7 @@ function sectionOperations({ core, archivePosts }: Kit) {
         },
         readOptions,
       );
+      return remembered(read, (detail) => detail.posts.items);
     },
     listTags(readOptions?: ReadOptions): Promise<Tag[]> {
       return core.read(
@@ -306,7 +332,7 @@ function sectionOperations({ core, archivePosts }: Kit) {
       params: PageParams = {},
       readOptions?: ReadOptions,
     ): Promise<TagWithPosts> {
-      return core.read(
+      const read = core.read(
         {
           operation: 'tags.get',
           schema: tagDetailSchema,
@@ -317,6 +343,7 @@ function sectionOperations({ core, archivePosts }: Kit) {
         },
         readOptions,
       );
+      return remembered(read, (detail) => detail.posts.items);
     },
 
     // Plans.

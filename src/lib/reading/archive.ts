@@ -1,9 +1,9 @@
 import type { AstroGlobal } from 'astro';
 import { archiveTags } from '../delivery/cache-tags.ts';
-import { cachePublic, loadOrRespond, notFound } from '../render/page-respond.ts';
+import { cachePublic, loadOrRespond, notFound, standIn } from '../render/page-respond.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
-import { loadCategory, loadTag } from './loaders.ts';
+import { loadCategoryPage, loadTag } from './loaders.ts';
 import { pageParam } from './pagination.ts';
 import type { Crumb } from './seo.ts';
 
@@ -36,16 +36,24 @@ export async function archivePage(
       const { tag, posts } = await loadTag(tenant, slug, page);
       return { ...tag, heading: `#${tag.name}`, path: `/tags/${tag.slug}`, posts };
     }
-    const { category, posts } = await loadCategory(tenant, slug, page);
-    return { ...category, heading: category.name, path: `/categories/${category.slug}`, posts };
+    const { category, posts, standIn: partial } = await loadCategoryPage(tenant, slug, page);
+    return {
+      ...category,
+      heading: category.name,
+      path: `/categories/${category.slug}`,
+      posts,
+      partial,
+    };
   });
   if (data instanceof Response) return data;
   if (page > data.posts.page.last) return notFound(Astro);
-  cachePublic(Astro, {
-    maxAge: 120,
-    swr: 900,
-    tags: archiveTags(tenant.id, kind, data.slug),
-  });
+  if ('partial' in data && data.partial) standIn(Astro);
+  else
+    cachePublic(Astro, {
+      maxAge: 120,
+      swr: 900,
+      tags: archiveTags(tenant.id, kind, data.slug),
+    });
   const list = kind === 'tag' ? 'tags' : 'categories';
   return {
     heading: data.heading,

@@ -50,6 +50,8 @@ export interface FrontPageData extends HomeData {
   /** The streams the band was chosen from: the page's cache life ends at their next start. */
   streams: Stream[];
   edition: Edition | null;
+  /** False when the featured list could not be read now (the page is kept briefly, not for long). */
+  complete: boolean;
 }
 
 /** A part of the page the reader can do without: an outage leaves it out instead of failing the page. */
@@ -76,9 +78,13 @@ async function optional<T>(
 export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<FrontPageData> {
   const client = publishingFor(tenant);
   const { features } = tenant;
-  const [featured, pool, categories, streams, editions] = await Promise.all([
-    client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }),
+  // The newest 50 first: while the budget has one call left, it goes to the one read the page
+  // cannot do without.
+  const [pool, featuredList, categories, streams, editions] = await Promise.all([
     client.listPosts({ page: 1, perPage: FRONT_POOL }),
+    optional(tenant, 'featured', () =>
+      client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }),
+    ),
     navigationCategories(tenant),
     features.streams
       ? optional(tenant, 'streams', () =>
@@ -91,6 +97,11 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
         )
       : null,
   ]);
+  // Not read now: the featured stories among the newest 50 (where the API marks them) stand in,
+  // and the page is kept only briefly.
+  const featured = featuredList ?? {
+    items: pool.items.filter((post) => post.is_featured).slice(0, FEATURED_ON_HOME),
+  };
   const { list, blocks, shown } = frontPageStories(
     featured.items,
     pool.items,
@@ -123,5 +134,6 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
     band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,
     streams: streams?.items ?? [],
     edition: editions ? promotedEdition(editions.items) : null,
+    complete: featuredList !== null,
   };
 }

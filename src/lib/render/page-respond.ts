@@ -1,5 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { PRIVATE, retryAfterOf, sharedCache } from '../delivery/policy.ts';
+import { NO_STORE, PRIVATE, retryAfterOf, sharedCache } from '../delivery/policy.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import type { Failure } from '../failures/classify.ts';
 
@@ -59,4 +59,14 @@ export function cachePublic(Astro: Pick<AstroGlobal, 'response' | 'cache'>, rule
 export function cachePrivate(Astro: Pick<AstroGlobal, 'response'>): void {
   Astro.response.headers.set('Cache-Control', PRIVATE);
   Astro.response.headers.append('Vary', 'Cookie');
+}
+
+/**
+ * A page standing in for the one asked for (a post's list entry while its full text cannot be
+ * read): no cache keeps it (the edge, the route cache and browsers ask again, as its refresh does),
+ * and crawlers do not index it.
+ */
+export function standIn(Astro: Pick<AstroGlobal, 'response'>): void {
+  Astro.response.headers.set('Cache-Control', NO_STORE);
+  Astro.response.headers.set('X-Robots-Tag', 'noindex');
 }

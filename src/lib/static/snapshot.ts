@@ -126,6 +126,9 @@ export function snapshotClient(snapshot: Snapshot): PublishingClient {
         return { ...paged, items: paged.items.map(summary) };
       }),
     getPost: (slug) => answer(() => find(snapshot.posts, slug, 'posts.get')),
+    // Every post is in the snapshot: none ever needs a stand-in.
+    knownPost: () => undefined,
+    listedPosts: () => [],
     listCategories: () => answer(() => snapshot.categories),
     getCategory: (slug, params = {}) =>
       answer(() => {

@@ -50,6 +50,13 @@ export const de: Dictionary = {
   'post.updated': 'Aktualisiert am {date}',
   'post.related': 'Verwandte Artikel',
   'post.tags': 'Schlagwörter',
+  'post.partial.heading': 'Der ganze Artikel ist unterwegs',
+  'post.partial.text': {
+    one: 'Dies ist die Zusammenfassung des Artikels. Die Seite lädt sich in {count} Sekunde mit dem ganzen Text neu.',
+    other:
+      'Dies ist die Zusammenfassung des Artikels. Die Seite lädt sich in {count} Sekunden mit dem ganzen Text neu.',
+  },
+  'post.partial.reload': 'Den ganzen Artikel jetzt laden',
   'archive.count': { one: '{count} Artikel', other: '{count} Artikel' },
   'archive.empty': 'Noch keine Artikel.',
   'category.description': '{name}: die neusten Artikel von {site}.',

@@ -55,6 +55,13 @@ export const en = {
   'post.updated': 'Updated {date}',
   'post.related': 'Related',
   'post.tags': 'Tags',
+  'post.partial.heading': 'The full story is on its way',
+  'post.partial.text': {
+    one: 'This is the summary of the article. The page loads itself again in {count} second with the full story.',
+    other:
+      'This is the summary of the article. The page loads itself again in {count} seconds with the full story.',
+  },
+  'post.partial.reload': 'Load the full story now',
   'archive.count': { one: '{count} article', other: '{count} articles' },
   'archive.empty': 'No articles yet.',
   'category.description': '{name}: the latest articles from {site}.',

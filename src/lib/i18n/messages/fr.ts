@@ -50,6 +50,13 @@ export const fr: Dictionary = {
   'post.updated': 'Mis à jour le {date}',
   'post.related': 'À lire aussi',
   'post.tags': 'Mots-clés',
+  'post.partial.heading': 'L’article complet arrive',
+  'post.partial.text': {
+    one: 'Voici le résumé de l’article. La page se recharge d’elle-même dans {count} seconde avec l’article complet.',
+    other:
+      'Voici le résumé de l’article. La page se recharge d’elle-même dans {count} secondes avec l’article complet.',
+  },
+  'post.partial.reload': 'Charger l’article complet maintenant',
   'archive.count': { one: '{count} article', other: '{count} articles' },
   'archive.empty': 'Pas encore d’articles.',
   'category.description': '{name} : les derniers articles de {site}.',

@@ -1,0 +1,63 @@
+import { LRUCache } from 'lru-cache';
+import type { PostSummary } from './schema.ts';
+
+/**
+ * Every post a list has shown (home, a category, a tag, a feed, the change watcher's look), by tenant
+ * and slug: its list entry (title, excerpt, picture, author, date, category; never `content`).
+ *
+ * When a post's own read is refused (the budget is spent, the upstream is down) and the cache has
+ * no copy, its post page can still show this entry as a partial article instead of a 503
+ * (src/lib/reading/loaders.ts `loadPostPage`), and its related posts come from what lists showed
+ * lately, without a list read of their own. One index per upstream (the site has one per process;
+ * tests make their own), in memory and bounded per tenant: the newest list read wins, the entries no
+ * list showed for longest go first.
+ */
+const MAX_PER_TENANT = 1000;
+
+interface Known {
+  post: PostSummary;
+  /** When a list last showed it (epoch ms). */
+  seenAt: number;
+}
+
+const indexes = new WeakMap<object, Map<string, LRUCache<string, Known>>>();
+
+function indexOf(owner: object, tenant: string): LRUCache<string, Known> {
+  let tenants = indexes.get(owner);
+  if (!tenants) {
+    tenants = new Map();
+    indexes.set(owner, tenants);
+  }
+  let index = tenants.get(tenant);
+  if (!index) {
+    index = new LRUCache({ max: MAX_PER_TENANT });
+    tenants.set(tenant, index);
+  }
+  return index;
+}
+
+/** Records the entries of a list read for `tenant` (`owner`: the upstream it was read through). */
+export function rememberPosts(owner: object, tenant: string, posts: readonly PostSummary[]): void {
+  const index = indexOf(owner, tenant);
+  const seenAt = Date.now();
+  for (const post of posts) index.set(post.slug, { post, seenAt });
+}
+
+/** The last list entry seen for this post, if any list showed it. */
+export function knownPost(owner: object, tenant: string, slug: string): PostSummary | undefined {
+  return indexes.get(owner)?.get(tenant)?.get(slug)?.post;
+}
+
+/** Every post a list showed in the last `withinMs` (related posts without another list read). */
+export function listedPosts(owner: object, tenant: string, withinMs: number): PostSummary[] {
+  const since = Date.now() - withinMs;
+  const index = indexes.get(owner)?.get(tenant);
+  return index
+    ? [...index.values()].filter((known) => known.seenAt >= since).map((k) => k.post)
+    : [];
+}
+
+/** Forgets a post the upstream says is gone (its list entry must not stand in for it). */
+export function forgetPost(owner: object, tenant: string, slug: string): void {
+  indexes.get(owner)?.get(tenant)?.delete(slug);
+}

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  forgetPost,
+  knownPost,
+  listedPosts,
+  rememberPosts,
+} from '../../../src/lib/publishing/known-posts.ts';
+import type { PostSummary } from '../../../src/lib/publishing/schema.ts';
+
+const entry = (slug: string, title = slug): PostSummary => ({
+  id: slug.length,
+  slug,
+  title,
+  excerpt: `About ${slug}`,
+  tags: [],
+  published_at: null,
+  updated_at: null,
+  cover_image_url: undefined,
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('posts lists have shown', () => {
+  it('gives the last list entry of a post, per upstream and tenant', () => {
+    const upstream = {};
+    rememberPosts(upstream, 'daily-planet', [entry('harbour', 'Old headline')]);
+    rememberPosts(upstream, 'daily-planet', [entry('harbour', 'New headline')]);
+    expect(knownPost(upstream, 'daily-planet', 'harbour')?.title).toBe('New headline');
+    expect(knownPost(upstream, 'harbour-times', 'harbour')).toBeUndefined();
+    expect(knownPost({}, 'daily-planet', 'harbour')).toBeUndefined();
+  });
+
+  it('forgets a post the upstream says is gone', () => {
+    const upstream = {};
+    rememberPosts(upstream, 'daily-planet', [entry('gone')]);
+    forgetPost(upstream, 'daily-planet', 'gone');
+    expect(knownPost(upstream, 'daily-planet', 'gone')).toBeUndefined();
+  });
+
+  it('lists only the posts a list showed lately', () => {
+    vi.useFakeTimers();
+    const upstream = {};
+    rememberPosts(upstream, 'daily-planet', [entry('earlier')]);
+    vi.advanceTimersByTime(11 * 60_000);
+    rememberPosts(upstream, 'daily-planet', [entry('lately')]);
+    expect(listedPosts(upstream, 'daily-planet', 10 * 60_000).map((post) => post.slug)).toEqual([
+      'lately',
+    ]);
+    // Still a stand-in for its own page, however long ago it was listed.
+    expect(knownPost(upstream, 'daily-planet', 'earlier')?.slug).toBe('earlier');
+  });
+});
