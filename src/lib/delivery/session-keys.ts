@@ -13,3 +13,13 @@ export async function deleteIfKept(
 ): Promise<void> {
   if (session && (await session.has(key))) session.delete(key);
 }
+
+/**
+ * Ends a session that holds nothing any more (a form's kept result taken by its GET, a sign-out):
+ * otherwise each stays stored, empty, for `SESSION_TTL_SECONDS` (bench/store.md).
+ */
+export async function dropIfEmpty(
+  session: { keys(): Promise<Iterator<string>>; destroy(): void } | undefined,
+): Promise<void> {
+  if (session && (await session.keys()).next().done) session.destroy();
+}

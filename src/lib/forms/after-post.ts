@@ -1,4 +1,5 @@
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
+import { dropIfEmpty } from '../delivery/session-keys.ts';
 
 /**
  * POST → 303 → GET for every form of the site, one rule (Astro's documented way to keep an
@@ -144,6 +145,8 @@ export interface FormRequest {
         get(key: string): Promise<unknown>;
         set(key: string, value: KeptResult, options?: { ttl?: number }): void;
         delete(key: string): void;
+        keys(): Promise<Iterator<string>>;
+        destroy(): void;
       }
     | undefined;
   /** Whether the session's store takes the kept result now (./session-check.ts); yes when absent. */
@@ -203,6 +206,7 @@ export async function answerForm(
   actions.setActionResult(kept.action, kept.result as never);
   keepFormValues(locals, kept.values);
   const response = await next();
+  await dropIfEmpty(session);
   // Personal whatever the page says: it shows this visitor's result and typed text.
   response.headers.set('Cache-Control', PRIVATE);
   return response;

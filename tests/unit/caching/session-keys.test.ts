@@ -6,7 +6,7 @@ import {
   PERSIST_SYMBOL,
 } from '../../../node_modules/astro/dist/core/session/runtime.js';
 import { AstroCookies } from '../../../node_modules/astro/dist/core/cookies/index.js';
-import { deleteIfKept } from '../../../src/lib/delivery/session-keys.ts';
+import { deleteIfKept, dropIfEmpty } from '../../../src/lib/delivery/session-keys.ts';
 
 function visit(storage: ReturnType<typeof createStorage>, cookie?: string) {
   const request = new Request('http://daily-planet.localhost/logout', {
@@ -49,5 +49,36 @@ describe('sessions are created only when something is stored', () => {
     const after = visit(storage, id);
     expect(await after.session.get('auth:daily-planet')).toBeUndefined();
     expect(await after.session.get('draft')).toBe(1);
+  });
+});
+
+describe('a session that holds nothing any more ends', () => {
+  it('is removed once its last value is taken (a form result read by its page)', async () => {
+    const storage = createStorage();
+    const post = visit(storage);
+    post.session.set('kept:1', { result: 'signed out' });
+    await post.end();
+    const [id] = await storage.getKeys();
+    const page = visit(storage, id);
+    expect(await page.session.get('kept:1')).toEqual({ result: 'signed out' });
+    page.session.delete('kept:1');
+    await dropIfEmpty(page.session);
+    await page.end();
+    expect(await storage.getKeys()).toEqual([]);
+  });
+
+  it('keeps a session that still holds something (a subscriber’s sign-in)', async () => {
+    const storage = createStorage();
+    const post = visit(storage);
+    post.session.set('kept:1', { result: 'comment posted' });
+    post.session.set('auth:daily-planet', { token: 't' });
+    await post.end();
+    const [id] = await storage.getKeys();
+    const page = visit(storage, id);
+    await page.session.get('kept:1');
+    page.session.delete('kept:1');
+    await dropIfEmpty(page.session);
+    await page.end();
+    expect(await storage.getKeys()).toEqual([id]);
   });
 });

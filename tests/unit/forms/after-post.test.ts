@@ -16,12 +16,16 @@ import type {
 /** A session as Astro's behaves for this rule: values by key, read back as stored. */
 function memorySession() {
   const values = new Map<string, unknown>();
-  return {
+  const session = {
     values,
+    destroyed: false,
     get: (key: string) => Promise.resolve(values.get(key)),
     set: (key: string, value: KeptResult) => void values.set(key, structuredClone(value)),
     delete: (key: string) => void values.delete(key),
+    keys: () => Promise.resolve(values.keys()),
+    destroy: () => void (session.destroyed = true),
   };
+  return session;
 }
 
 /** Locals of a tenant reached by path prefix (`/daily-planet/…`) or by host (`prefix` ''). */
@@ -105,6 +109,8 @@ describe('answerForm: POST → 303 → GET', () => {
     expect(keptFormValues(run.locals)).toEqual({ post: 'harbour-news', content: 'Kept text' });
     expect(landing.response.headers.get('cache-control')).toBe('private, no-store');
     expect(run.session.values.size).toBe(0);
+    // Nothing else in it: the session ends rather than stay stored, empty, for two weeks.
+    expect(run.session.destroyed).toBe(true);
 
     // A reload (or Back to it): no result any more, so the page without the id; nothing runs.
     const reload = await through(new Request(`https://news.example${location}`), run, undefined);
