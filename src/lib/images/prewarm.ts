@@ -229,7 +229,8 @@ export function warmChangedEditions(
 
 /**
  * `POST /_purge`'s hook: a purged post's lead picture (its cover may be new), or after "everything"
- * the newest posts' (one read each, at background priority, which the pages' next render needs too).
+ * the newest posts' and the newest edition's cover and first pages (a read of each list, and of that
+ * edition, at background priority, which the pages' next render needs too).
  */
 export function warmAfterPurge(
   tenant: Tenant,
@@ -243,5 +244,11 @@ export function warmAfterPurge(
       : publishing.listPosts({ perPage: PURGE_NEWEST }).then((list) => list.items);
   void outsideRequest(() => asBackground(posts))
     .then((found) => warmPosts(tenant, found))
+    .catch(() => undefined);
+  if (!purged.everything || !tenant.features.epaper) return;
+  void outsideRequest(() =>
+    asBackground(() => publishing.listEditions({ perPage: 1 }, { fresh: true })),
+  )
+    .then((list) => list.items[0] && warmEdition(tenant, list.items[0]))
     .catch(() => undefined);
 }

@@ -19,6 +19,8 @@ import { generatedTenants } from '../../fixtures/tenants.ts';
 import { imageUpstream } from './fixture.ts';
 
 let upstream: Awaited<ReturnType<typeof imageUpstream>>;
+/** What the upstream's e-paper list shows first (none until a test says). */
+let newestEdition: Record<string, unknown> | undefined;
 let origin = '';
 
 beforeAll(async () => {
@@ -30,6 +32,19 @@ beforeAll(async () => {
   upstream = await imageUpstream(
     (req, res) => {
       if (req.url?.startsWith('/media/')) return void res.end(photo);
+      if (/\/epaper(?:\?|$)/.test(req.url ?? '') && newestEdition) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ data: [newestEdition] }));
+      }
+      const slug = /\/epaper\/([^/?]+)$/.exec(req.url ?? '')?.[1];
+      if (slug && slug === newestEdition?.slug) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const pages = [1, 2, 3].map((n) => ({
+          page_number: n,
+          image_url: `http://${req.headers.host}/media/${slug}/page-${n}.jpg`,
+        }));
+        return void res.end(JSON.stringify({ data: { ...newestEdition, pages } }));
+      }
       const purged = /^\/api\/v1\/posts\/(purged-\d+)$/.exec(req.url ?? '')?.[1];
       if (purged) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -191,6 +206,27 @@ describe('pictures made before the first reader', () => {
       timeout: 15_000,
       interval: 50,
     });
+  });
+
+  it('a purge of everything makes the newest edition’s cover and first page too', async () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    const slug = `purged-edition-${Date.now()}`;
+    newestEdition = {
+      slug,
+      title: 'Purged',
+      cover_image_url: `${origin}/media/${slug}/cover.jpg`,
+      published_at: new Date().toISOString(),
+    };
+    const path = (source: string, width: number) =>
+      `/t0${imagePath(imageSecret(), { target: { kind: 'source', source }, width, format: 'avif' })}`;
+    warmAfterPurge(tenant!, { everything: true });
+    await vi.waitFor(
+      async () => {
+        expect(await warmImage(path(`${origin}/media/${slug}/cover.jpg`, 640))).not.toBeNull();
+        expect(await warmImage(path(`${origin}/media/${slug}/page-1.jpg`, 800))).not.toBeNull();
+      },
+      { timeout: 30_000, interval: 100 },
+    );
   });
 
   it('takes nothing from a host the tenant does not take pictures from', () => {
