@@ -85,6 +85,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
 
   /** New or changed editions' pictures, every few looks, for a tenant with an e-paper. */
   const lookAtEditions = async () => {
+    const { getEdition } = publishing;
     if (!tenant.features.epaper || !publishing.listEditions) return;
     if (++looksSinceEditions < EDITION_LOOK_EVERY) return;
     const list = await publishing.listEditions({ perPage: EDITION_WINDOW }, { fresh: true });
@@ -94,7 +95,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
       list.items,
       editionMarks,
       startedAt,
-      publishing.getEdition && ((slug) => publishing.getEdition!(slug)),
+      getEdition && ((slug) => getEdition.call(publishing, slug)),
     );
   };
 
