@@ -18,7 +18,9 @@ import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
 /**
  * The change watcher of one tenant: every few seconds (./pace.ts: at most 4 calls a minute) one
  * read of the newest posts, bypassing the cache; new, changed and vanished posts are invalidated
- * on every server (./bus.ts). With Redis one server holds each tenant's lease and watches it.
+ * on every server (./bus.ts); every few looks the newest editions too, whose new or changed ones get
+ * their pictures made before readers come. With Redis one server holds each tenant's lease and
+ * watches it.
  * The first look comes somewhere in the first interval, and every look spends the budget at
  * `background` priority: only what readers leave (a refused look comes back when a call frees).
  */
