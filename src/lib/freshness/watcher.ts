@@ -1,4 +1,4 @@
-import { warmChangedPosts } from '../images/prewarm.ts';
+import { warmChangedEditions, warmChangedPosts } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { outsideRequest } from '../log/request-context.ts';
 import { observeWatcherLag } from '../observability/prometheus.ts';
@@ -12,19 +12,28 @@ import type { Upstream } from '../upstream/runtime.ts';
 import { asBackground } from '../upstream/visitor.ts';
 import { holdLease, invalidateEverywhere, sharedMemory } from './bus.ts';
 import { postChanges, seenBefore } from './changes.ts';
-import type { SeenPost } from './changes.ts';
+import type { PostChange, SeenPost } from './changes.ts';
 import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
 
 /**
  * The change watcher of one tenant: every few seconds (./pace.ts: at most 4 calls a minute) one
  * read of the newest posts, bypassing the cache; new, changed and vanished posts are invalidated
- * on every server (./bus.ts). With Redis one server holds each tenant's lease and watches it.
+ * on every server (./bus.ts); every few looks the newest editions too, whose new or changed ones get
+ * their pictures made before readers come. With Redis one server holds each tenant's lease and
+ * watches it.
  * The first look comes somewhere in the first interval, and every look spends the budget at
  * `background` priority: only what readers leave (a refused look comes back when a call frees).
  */
 
 /** Posts per look: enough that a burst of publishing is seen whole, small enough to be cheap. */
 export const WATCH_WINDOW = 12;
+/**
+ * Editions are looked at every this many looks (and at the first): one more call a look would
+ * double the watcher's spending for what is published once a day. Their new or changed editions'
+ * covers and first pages are made before readers come (images/prewarm.ts).
+ */
+export const EDITION_LOOK_EVERY = 4;
+const EDITION_WINDOW = 4;
 
 export interface WatcherOptions {
   tenant: Tenant;
@@ -34,7 +43,10 @@ export interface WatcherOptions {
   edgePurgeUrl: string | undefined;
   /** The site's upstream, client and budget key of the tenant unless given (tests, benches). */
   upstream?: Upstream | undefined;
-  publishing?: Pick<PublishingClient, 'listPosts'> | undefined;
+  publishing?:
+    | (Pick<PublishingClient, 'listPosts'> &
+        Partial<Pick<PublishingClient, 'listEditions' | 'getEdition'>>)
+    | undefined;
   budgetKey?: BudgetKey | undefined;
 }
 
@@ -70,6 +82,24 @@ export function watchTenant(options: WatcherOptions): Watcher {
   let intervalMs = 15_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let editionMarks: Map<string, string> | undefined;
+  let looksSinceEditions = EDITION_LOOK_EVERY;
+
+  /** New or changed editions' pictures, every few looks, for a tenant with an e-paper. */
+  const lookAtEditions = async () => {
+    const { getEdition } = publishing;
+    if (!tenant.features.epaper || !publishing.listEditions) return;
+    if (++looksSinceEditions < EDITION_LOOK_EVERY) return;
+    const list = await publishing.listEditions({ perPage: EDITION_WINDOW }, { fresh: true });
+    looksSinceEditions = 0;
+    editionMarks = warmChangedEditions(
+      tenant,
+      list.items,
+      editionMarks,
+      startedAt,
+      getEdition && ((slug) => getEdition.call(publishing, slug)),
+    );
+  };
 
   const pace = async () => {
     const budgetKey = budgetKeyNow();
@@ -88,6 +118,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
     // The lease outlives a few missed looks, so a busy holder keeps it.
     if (!(await holdLease(tenant.id, intervalMs * 3, redisUrl))) {
       previous = undefined;
+      editionMarks = undefined;
       return;
     }
     const memory = await sharedMemory(redisUrl).catch(() => undefined);
@@ -100,7 +131,15 @@ export function watchTenant(options: WatcherOptions): Watcher {
     const changes = postChanges(previous ?? seenBefore(current, startedAt), current, WATCH_WINDOW);
     previous = current;
     await memory?.set(tenant.id, JSON.stringify(current));
-    if (changes.length === 0) return;
+    if (changes.length > 0) await postsChanged(changes, list.items);
+    // After the posts' work, so a failed edition look never holds that up; refused by the budget
+    // (readers had it), it is tried again at the next look.
+    await lookAtEditions().catch((error: unknown) => {
+      if (!(error instanceof RateLimitedError && error.local)) throw error;
+    });
+  };
+
+  const postsChanged = async (changes: PostChange[], listed: readonly PostSummary[]) => {
     const seen = changes.map((change) => change.post);
     const unique = (values: (string | null | undefined)[]) =>
       [...new Set(values)].filter((value): value is string => Boolean(value));
@@ -119,7 +158,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
       const lag = lagSeconds(change.at);
       if (lag !== undefined) observeWatcherLag(tenant.id, lag);
     }
-    warmChangedPosts(tenant, list.items, changes);
+    warmChangedPosts(tenant, listed, changes);
     logInfo('freshness.changes', {
       tenant: tenant.id,
       changes: changes.map((change) => `${change.kind} ${change.slug}`),

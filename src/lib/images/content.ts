@@ -34,8 +34,8 @@ function pictureHtml(picture: Picture, alt: string, title: string | undefined): 
 }
 
 /**
- * Cleaned post HTML with every `<img>` served through the image route: a `<picture>` with AVIF,
- * WebP and JPEG at the article column's widths, width and height set (3:2 when the upstream gave
+ * Cleaned post HTML with every `<img>` served through the image route: a `<picture>` with AVIF and
+ * WebP at the article column's widths and one JPEG for browsers that take neither, width and height set (3:2 when the upstream gave
  * none). A picture from a host the tenant does not take pictures from is left out, never hot-linked.
  * A picture with alt text carries it as `data-alt` too: a failed one collapses to that text.
  */

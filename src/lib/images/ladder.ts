@@ -36,11 +36,19 @@ export function widthAtLeast(px: number): ImageWidth {
 /**
  * The widths a `srcset` lists for a picture shown at most `maxDisplay` CSS pixels wide (up to twice
  * that for dense screens), never wider than the source: its first step at or above the source's
- * width stands for the source itself (the route never enlarges).
+ * width stands for the source itself (the route never enlarges). A layout never shown narrower than
+ * `minDisplay` CSS pixels (on a 320 px screen) lists no step below the one such a screen picks at
+ * 1×: a browser takes the smallest step that covers the shown width, so the steps below are never
+ * fetched, only made (a static copy makes every picture its pages name).
  */
-export function srcsetWidths(maxDisplay: number, sourceWidth?: number): ImageWidth[] {
+export function srcsetWidths(
+  maxDisplay: number,
+  sourceWidth?: number,
+  minDisplay = 0,
+): ImageWidth[] {
   const cap = Math.min(widthAtLeast(maxDisplay * 2), widthAtLeast(sourceWidth ?? Infinity));
-  return IMAGE_WIDTHS.filter((width) => width <= cap);
+  const floor = Math.min(widthAtLeast(minDisplay), cap);
+  return IMAGE_WIDTHS.filter((width) => width >= floor && width <= cap);
 }
 
 /**

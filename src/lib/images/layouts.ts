@@ -2,18 +2,30 @@ import type { PictureLayout } from './picture.ts';
 
 /**
  * How wide each layout shows its pictures (`sizes`, and the widest CSS width for the ladder), in
- * step with the CSS of its component. The page is at most 72rem wide (global.css).
+ * step with the CSS of its component. The page is at most 72rem wide (global.css). `minWidth` is
+ * the narrowest it is shown on a 320 px screen (narrower screens are all dense ones): 160 px steps
+ * are then never fetched, so not listed (`srcsetWidths`).
  */
+/** `calc(100vw - 2rem)` on a 320 px screen. */
+const FULL_COLUMN_MIN = 288;
+/** `45vw` just above 36rem (576 px). */
+const HALF_COLUMN_MIN = 259;
 export const CARD_LAYOUT: Record<'lead' | 'secondary' | 'grid', PictureLayout> = {
   // Beside the text (3fr of 5) from 56rem, the full column below.
-  lead: { sizes: '(min-width: 56rem) min(42rem, 58vw), calc(100vw - 2rem)', maxWidth: 900 },
+  lead: {
+    sizes: '(min-width: 56rem) min(42rem, 58vw), calc(100vw - 2rem)',
+    maxWidth: 900,
+    minWidth: FULL_COLUMN_MIN,
+  },
   secondary: {
     sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
     maxWidth: 560,
+    minWidth: HALF_COLUMN_MIN,
   },
   grid: {
     sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
     maxWidth: 560,
+    minWidth: HALF_COLUMN_MIN,
   },
 };
 
@@ -21,6 +33,7 @@ export const CARD_LAYOUT: Record<'lead' | 'secondary' | 'grid', PictureLayout> =
 export const ARTICLE_COVER: PictureLayout = {
   sizes: '(min-width: 46rem) 44rem, calc(100vw - 2rem)',
   maxWidth: 704,
+  minWidth: FULL_COLUMN_MIN,
 };
 
 /** A picture inside the article text. */
@@ -33,6 +46,7 @@ export const ARTICLE_FIGURE: PictureLayout = ARTICLE_COVER;
 export const EDITION_LIST: PictureLayout = {
   sizes: '(min-width: 27.25rem) 18.75rem, calc(100vw - 2rem)',
   maxWidth: 404,
+  minWidth: FULL_COLUMN_MIN,
 };
 
 /** Edition covers at most 14rem wide: the paywall and the front page's promo. */
@@ -45,6 +59,7 @@ export const EDITION_COVER: PictureLayout = {
 export const STREAM_CARD: PictureLayout = {
   sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
   maxWidth: 560,
+  minWidth: HALF_COLUMN_MIN,
 };
 
 /** The reader's thumbnail strip: about 160 px wide at any density. */

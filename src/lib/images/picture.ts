@@ -34,8 +34,11 @@ export type UpstreamImage = {
   assumedRatio?: number | undefined;
 };
 
-/** How wide the layout shows a picture: the `sizes` attribute and its largest CSS width. */
-export type PictureLayout = { sizes: string; maxWidth: number };
+/**
+ * How wide the layout shows a picture: the `sizes` attribute, its largest CSS width and, when it is
+ * never shown narrower, its smallest (on a 320 px wide screen): see `srcsetWidths`.
+ */
+export type PictureLayout = { sizes: string; maxWidth: number; minWidth?: number };
 
 export type PictureSource = { type: string; srcset: string };
 export type Picture = {
@@ -43,6 +46,7 @@ export type Picture = {
   sources: PictureSource[];
   /** The `<img>`: JPEG, for browsers that take neither. */
   src: string;
+  /** The same JPEG alone, with its width (so `sizes` is valid on the `<img>`). */
   srcset: string;
   sizes: string;
   width: number;
@@ -81,14 +85,18 @@ export function pictureFor(
   layout: PictureLayout,
 ): Picture {
   const size = intrinsicSize(image);
-  const widths = srcsetWidths(layout.maxWidth, image.width ?? undefined);
-  const set = (format: ImageFormat) =>
-    srcsetOf(widths, size.width, (width) => imageHref(links, target, width, format));
-  const fallback = Math.min(widthAtLeast(layout.maxWidth), widths.at(-1) ?? DEFAULT_WIDTH);
+  const widths = srcsetWidths(layout.maxWidth, image.width ?? undefined, layout.minWidth);
+  const set = (format: ImageFormat, at: readonly ImageWidth[]) =>
+    srcsetOf(at, size.width, (width) => imageHref(links, target, width, format));
+  // Browsers that take neither AVIF nor WebP (none released since 2020) get one JPEG at the
+  // layout's width, not a ladder of them: each would be one more picture to make for nobody.
+  const fallback = widthAtLeast(
+    Math.min(widthAtLeast(layout.maxWidth), widths.at(-1) ?? DEFAULT_WIDTH),
+  );
   return {
-    sources: MODERN.map((format) => ({ type: FORMAT_TYPE[format], srcset: set(format) })),
-    src: imageHref(links, target, widthAtLeast(fallback), 'jpeg'),
-    srcset: set('jpeg'),
+    sources: MODERN.map((format) => ({ type: FORMAT_TYPE[format], srcset: set(format, widths) })),
+    src: imageHref(links, target, fallback, 'jpeg'),
+    srcset: set('jpeg', [fallback]),
     sizes: layout.sizes,
     ...size,
   };

@@ -169,30 +169,68 @@ const editionsSeen = new LRUCache<string, true>({ max: 1_000 });
 /** How long an edition list's warming waits: the page that listed the editions goes first. */
 const AFTER_PAGE_MS = 2_000;
 
+type ReadEdition = (slug: string) => Promise<Edition>;
+
+/**
+ * An edition's cover now and, for a free one not looked up lately, its first pages, which lists do
+ * not carry: the edition is read once (at background priority, outside any visitor's request, as its
+ * first reader would). `read` is the tenant's client unless given.
+ */
+function warmEdition(tenant: Tenant, edition: Edition, read?: ReadEdition): void {
+  warmPictures(tenant, editionPictures(edition));
+  const key = `${tenant.id}\0${edition.slug}\0${edition.published_at ?? ''}\0${edition.cover_image_url ?? ''}`;
+  if (edition.requires_subscription || editionsSeen.has(key)) return;
+  editionsSeen.set(key, true);
+  const get = read ?? ((slug: string) => publishingFor(tenant).getEdition(slug));
+  void outsideRequest(() => asBackground(() => get(edition.slug)))
+    .then((full) => warmPictures(tenant, editionPictures(full)))
+    .catch(() => editionsSeen.delete(key));
+}
+
 /**
  * An edition list's hook (the e-paper list): its first row's covers, and the newest edition's first
- * pages, which the list does not carry: the edition is read once (at background priority, outside
- * the visitor's request, as its first reader would), a moment after the list's page is answered.
+ * pages, a moment after the list's page is answered.
  */
 export function warmEditions(tenant: Tenant, editions: readonly Edition[]): void {
   if (!warmingOn()) return;
-  const newest = editions[0];
-  const key = newest && `${tenant.id}\0${newest.slug}\0${newest.published_at ?? ''}`;
-  const readPages = newest && key && !editionsSeen.has(key) && !newest.requires_subscription;
-  if (key && readPages) editionsSeen.set(key, true);
   const warm = () => {
     warmPictures(tenant, editions.slice(0, FIRST_ROW).flatMap(editionPictures));
-    if (!newest || !key || !readPages) return;
-    void outsideRequest(() => asBackground(() => publishingFor(tenant).getEdition(newest.slug)))
-      .then((edition) => warmPictures(tenant, editionPictures(edition)))
-      .catch(() => editionsSeen.delete(key));
+    const newest = editions[0];
+    if (newest) warmEdition(tenant, newest);
   };
   setTimeout(() => outsideRequest(warm), AFTER_PAGE_MS).unref();
 }
 
+/** What the change watcher remembers of an edition: a new cover, date or page count is a change. */
+export const editionMark = (edition: Edition) =>
+  `${edition.published_at ?? ''}\0${edition.cover_image_url ?? ''}\0${edition.page_count ?? ''}`;
+
+/**
+ * The change watcher's hook for editions: of those it listed, the new or changed ones (their mark not
+ * as `previous` had it; without a previous look, those published since `since`) get their cover and
+ * first pages made. Returns the marks to compare the next look with.
+ */
+export function warmChangedEditions(
+  tenant: Tenant,
+  listed: readonly Edition[],
+  previous: ReadonlyMap<string, string> | undefined,
+  since: number,
+  read?: ReadEdition,
+): Map<string, string> {
+  const marks = new Map(listed.map((edition) => [edition.slug, editionMark(edition)]));
+  for (const edition of listed) {
+    const fresh = previous
+      ? previous.get(edition.slug) !== marks.get(edition.slug)
+      : Date.parse(edition.published_at ?? '') >= since;
+    if (fresh && warmingOn()) warmEdition(tenant, edition, read);
+  }
+  return marks;
+}
+
 /**
  * `POST /_purge`'s hook: a purged post's lead picture (its cover may be new), or after "everything"
- * the newest posts' (one read each, at background priority, which the pages' next render needs too).
+ * the newest posts' and the newest edition's cover and first pages (a read of each list, and of that
+ * edition, at background priority, which the pages' next render needs too).
  */
 export function warmAfterPurge(
   tenant: Tenant,
@@ -206,5 +244,11 @@ export function warmAfterPurge(
       : publishing.listPosts({ perPage: PURGE_NEWEST }).then((list) => list.items);
   void outsideRequest(() => asBackground(posts))
     .then((found) => warmPosts(tenant, found))
+    .catch(() => undefined);
+  if (!purged.everything || !tenant.features.epaper) return;
+  void outsideRequest(() =>
+    asBackground(() => publishing.listEditions({ perPage: 1 }, { fresh: true })),
+  )
+    .then((list) => list.items[0] && warmEdition(tenant, list.items[0]))
     .catch(() => undefined);
 }

@@ -25,22 +25,16 @@ function sharpOf() {
 }
 
 /**
- * AVIF's encoder effort by output size. Effort 3 costs about 4–7× WebP's time on a large picture
- * (a 1200 px page scan: 2 s against 0.3 s on a busy two-core server), effort 1 about WebP's own
- * time for 2–5 % more bytes (still 15–20 % under WebP): large outputs, e-paper pages above all,
- * take effort 1 so a cold page is not slower in AVIF than in WebP (figures in bench/images.md).
+ * Encoder settings, chosen by CPU time per picture against bytes (bench/images-cost.ts, figures in
+ * bench/static.md). AVIF at effort 1 at every size: effort 3 cost 3–5× the CPU below 0.6 megapixels
+ * for 10–25 % fewer bytes (under 1 kB on a phone's picture), and effort 1 still looks closer to the
+ * source than WebP does (large outputs were at effort 1 already: bench/images.md). WebP is now what
+ * the few browsers without AVIF get (and the e-paper thumbnails): method 2 takes half of method 4's
+ * CPU for 3–13 % more bytes at the same quality.
  */
-const AVIF_FAST_ABOVE_PIXELS = 600_000;
-export const avifEffort = (pixels: number) => (pixels > AVIF_FAST_ABOVE_PIXELS ? 1 : 3);
-
-/** Width × height of the output: never enlarged; a crop's shape, or the source's. */
-function outputPixels(meta: Metadata, width: number, crop?: Crop): number {
-  // Upright, as `rotate()` turns it.
-  const { width: sourceWidth, height: sourceHeight } = meta.autoOrient;
-  const out = Math.min(width, sourceWidth);
-  const ratio = crop ? CROP_RATIO[crop] : sourceHeight / sourceWidth;
-  return out * Math.round(out * ratio);
-}
+export const AVIF_OPTIONS = { quality: 52, effort: 1 } as const;
+export const WEBP_OPTIONS = { quality: 74, effort: 2 } as const;
+export const JPEG_OPTIONS = { quality: 76, mozjpeg: true } as const;
 
 const tooManyPixels = (limits: TransformLimits) =>
   new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
@@ -86,10 +80,10 @@ export async function transformImage(
     .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) });
   const encoded =
     format === 'avif'
-      ? resized.avif({ quality: 52, effort: avifEffort(outputPixels(meta, width, crop)) })
+      ? resized.avif(AVIF_OPTIONS)
       : format === 'webp'
-        ? resized.webp({ quality: 74, effort: 4 })
-        : resized.flatten({ background: '#ffffff' }).jpeg({ quality: 76, mozjpeg: true });
+        ? resized.webp(WEBP_OPTIONS)
+        : resized.flatten({ background: '#ffffff' }).jpeg(JPEG_OPTIONS);
   try {
     return await encoded.toBuffer();
   } catch (error) {

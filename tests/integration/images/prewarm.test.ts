@@ -19,6 +19,8 @@ import { generatedTenants } from '../../fixtures/tenants.ts';
 import { imageUpstream } from './fixture.ts';
 
 let upstream: Awaited<ReturnType<typeof imageUpstream>>;
+/** What the upstream's e-paper list shows first (none until a test says). */
+let newestEdition: Record<string, unknown> | undefined;
 let origin = '';
 
 beforeAll(async () => {
@@ -30,6 +32,19 @@ beforeAll(async () => {
   upstream = await imageUpstream(
     (req, res) => {
       if (req.url?.startsWith('/media/')) return void res.end(photo);
+      if (/\/epaper(?:\?|$)/.test(req.url ?? '') && newestEdition) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ data: [newestEdition] }));
+      }
+      const slug = /\/epaper\/([^/?]+)$/.exec(req.url ?? '')?.[1];
+      if (slug && slug === newestEdition?.slug) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const pages = [1, 2, 3].map((n) => ({
+          page_number: n,
+          image_url: `http://${req.headers.host}/media/${slug}/page-${n}.jpg`,
+        }));
+        return void res.end(JSON.stringify({ data: { ...newestEdition, pages } }));
+      }
       const purged = /^\/api\/v1\/posts\/(purged-\d+)$/.exec(req.url ?? '')?.[1];
       if (purged) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -106,6 +121,62 @@ describe('pictures made before the first reader', () => {
     expect((await sharp(warm!.bytes).metadata()).width).toBe(800);
   });
 
+  it('the change watcher makes a new edition’s cover and first pages before anyone asks for them', async () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    const media = `${origin}/media/edition-${Date.now()}`;
+    const edition = {
+      slug: 'monday',
+      title: 'Monday',
+      cover_image_url: `${media}/cover.jpg`,
+      requires_subscription: false,
+      published_at: new Date().toISOString(),
+      pages: [],
+    } as unknown as Edition;
+    const pages = [1, 2, 3, 4].map((n) => ({
+      page_number: n,
+      image_url: `${media}/page-${n}.jpg`,
+    }));
+    const paged = <T>(items: T[]) => Promise.resolve({ items } as never);
+    const read: string[] = [];
+    const publishing: Pick<PublishingClient, 'listPosts' | 'listEditions' | 'getEdition'> = {
+      listPosts: () => paged([]),
+      listEditions: () => paged([edition]),
+      getEdition: (slug) => {
+        read.push(slug);
+        return Promise.resolve({ ...edition, pages });
+      },
+    };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const watcher = watchTenant({
+      tenant: tenant!,
+      tenantsSharing: () => 1,
+      redisUrl: undefined,
+      edgePurgeUrl: undefined,
+      upstream: createUpstream({ metrics: createMetrics({ log: () => undefined }) }),
+      publishing,
+    });
+    try {
+      for (let i = 0; i < 70 && read.length === 0; i++) await vi.advanceTimersByTimeAsync(1000);
+    } finally {
+      watcher.stop();
+      vi.useRealTimers();
+    }
+    expect(read).toEqual(['monday']);
+    const path = (source: string, width: number) =>
+      `/t0${imagePath(imageSecret(), { target: { kind: 'source', source }, width, format: 'avif' })}`;
+    await vi.waitFor(
+      async () => {
+        // The cover as the e-paper list shows it on a phone, and the page a reader opens first.
+        expect(await warmImage(path(`${media}/cover.jpg`, 640))).not.toBeNull();
+        expect(await warmImage(path(`${media}/page-1.jpg`, 800))).not.toBeNull();
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    await warmingSettled();
+    expect(await warmImage(path(`${media}/page-3.jpg`, 1200))).not.toBeNull();
+    expect(await warmImage(path(`${media}/page-4.jpg`, 800))).toBeNull(); // beyond the first pages
+  });
+
   it('warms with one transform at a time, leaving the other slots to readers', async () => {
     const [tenant] = generatedTenants(1, `${origin}/api/v1`);
     const pipeline = imagePipeline();
@@ -136,6 +207,27 @@ describe('pictures made before the first reader', () => {
       interval: 50,
     });
     await warmingSettled(); // the other widths are still being made: not past the folder's removal
+  });
+
+  it('a purge of everything makes the newest edition’s cover and first page too', async () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    const slug = `purged-edition-${Date.now()}`;
+    newestEdition = {
+      slug,
+      title: 'Purged',
+      cover_image_url: `${origin}/media/${slug}/cover.jpg`,
+      published_at: new Date().toISOString(),
+    };
+    const path = (source: string, width: number) =>
+      `/t0${imagePath(imageSecret(), { target: { kind: 'source', source }, width, format: 'avif' })}`;
+    warmAfterPurge(tenant!, { everything: true });
+    await vi.waitFor(
+      async () => {
+        expect(await warmImage(path(`${origin}/media/${slug}/cover.jpg`, 640))).not.toBeNull();
+        expect(await warmImage(path(`${origin}/media/${slug}/page-1.jpg`, 800))).not.toBeNull();
+      },
+      { timeout: 30_000, interval: 100 },
+    );
   });
 
   it('takes nothing from a host the tenant does not take pictures from', () => {

@@ -128,6 +128,13 @@ describe('the width ladder', () => {
     expect(srcsetWidths(80)).toEqual([160]);
   });
 
+  it('lists no step below what a layout shown at least `minDisplay` wide picks at 1×', () => {
+    expect(srcsetWidths(704, 1600, 288)).toEqual([320, 480, 640, 800, 1200, 1600]);
+    expect(srcsetWidths(560, undefined, 259)).toEqual([320, 480, 640, 800, 1200]);
+    // A source narrower than that still has its one step.
+    expect(srcsetWidths(704, 200, 288)).toEqual([320]);
+  });
+
   it('rounds a wanted width up to the next step, the largest beyond it', () => {
     expect(widthAtLeast(390 * 3)).toBe(1200);
     expect(widthAtLeast(5000)).toBe(2400);
