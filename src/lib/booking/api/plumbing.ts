@@ -30,6 +30,7 @@ const LIMITS = {
   find: { points: BOOKING_PER_IP_PER_10_MIN, duration: 600 },
 } as const;
 type LimitKind = keyof typeof LIMITS;
+type Visit = Pick<APIContext, 'locals'>;
 
 export function json<T>(
   body: ApiResult<T>,
@@ -85,15 +86,18 @@ function mailLinks(context: Pick<APIContext, 'locals'>, manage: string) {
 }
 
 /**
- * After a booking: its private link, and the confirmation e-mail (once; `mailed` says whether one
- * went out, so no page promises an e-mail that was not sent).
+ * Books (within the visitor's limit), then makes the private link and sends the confirmation
+ * e-mail (once; `mailed` says whether one went out, so no page promises an e-mail not sent).
+ * The `bookStay` action and the JSON API both book through it.
  */
-export async function afterBooking(
-  context: Pick<APIContext, 'locals'>,
+export async function bookAndMail(
+  context: Visit,
   service: BookingService,
-  confirmation: Confirmation,
-  guest: Pick<BookingRequest, 'email' | 'firstName' | 'lastName'>,
-): Promise<{ manage: string; mailed: boolean }> {
+  guest: BookingRequest,
+  anotherRoom: boolean,
+): Promise<{ confirmation: Confirmation; manage: string; mailed: boolean }> {
+  await limit(context, 'book');
+  const confirmation = await service.book(guest, { anotherRoom });
   // Without the tenant's path prefix (as `href` takes it).
   const manage = managePath(service.tenant.id, confirmation);
   const links = mailLinks(context, manage);
@@ -105,7 +109,7 @@ export async function afterBooking(
         ...links,
       })
     : false;
-  return { manage, mailed };
+  return { confirmation, manage, mailed };
 }
 
 /**
@@ -125,7 +129,6 @@ export function assertSameOrigin(context: APIContext): void {
   }
 }
 
-type Visit = Pick<APIContext, 'locals'>;
 export async function limit(context: Visit, kind: LimitKind): Promise<void> {
   const key = `${context.locals.tenantMatchOrNull?.tenant.id ?? '-'}|${context.locals.visitor.address}`;
   const outcome = await consumeLimit(

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 
 /**
  * Private "manage your booking" links. A token names the booking by what the confirmation knows
@@ -39,9 +40,9 @@ export function verifyManageToken(
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const value: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    if (!Array.isArray(value) || value.length !== 3) return null;
-    if (!value.every((part) => typeof part === 'string')) return null;
-    const [propertyId, checkIn, reference] = value as [string, string, string];
+    const parts = z.tuple([z.string(), z.string(), z.string()]).safeParse(value);
+    if (!parts.success) return null;
+    const [propertyId, checkIn, reference] = parts.data;
     return { propertyId, checkIn, reference };
   } catch {
     return null;

@@ -5,7 +5,7 @@ import { guestErrors, hasErrors } from '../domain/rules.ts';
 import type { BookingService } from '../service/service.ts';
 import type { AvailabilityResult } from '../domain/types.ts';
 import { textKey } from '../../i18n/text-key.ts';
-import { earliestStep, STEPS, type Step, type StepState } from './order.ts';
+import { earliestStep, type Step, type StepState } from './order.ts';
 
 /**
  * The booking without JavaScript: dates, guests and room travel as GET query parameters (a search,
@@ -14,7 +14,7 @@ import { earliestStep, STEPS, type Step, type StepState } from './order.ts';
  */
 
 /** The steps the query reaches (the review and what follows are posted: page.ts). */
-export const SEARCH_STEPS = STEPS.slice(0, 4) as ['dates', 'guests', 'rooms', 'details'];
+const SEARCH_STEPS = ['dates', 'guests', 'rooms', 'details'] as const satisfies readonly Step[];
 export type SearchStep = (typeof SEARCH_STEPS)[number];
 
 export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
@@ -22,9 +22,7 @@ export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'chil
 function wanted(value: string | null): SearchStep {
   // The review's address without its details (a session gone): the details, to type them again.
   if (value === 'review') return 'details';
-  return (SEARCH_STEPS as readonly string[]).includes(value ?? '')
-    ? (value as SearchStep)
-    : 'dates';
+  return SEARCH_STEPS.find((step) => step === value) ?? 'dates';
 }
 
 /**
