@@ -27,32 +27,6 @@ export type Attempt =
   | { fingerprint: string; state: 'same-stay' }
   | { fingerprint: string; state: 'unknown'; guestId?: string; notes?: string | undefined };
 
-export interface AttemptStore {
-  get(key: string): Promise<Attempt | undefined>;
-  set(key: string, attempt: Attempt): Promise<void>;
-  delete(key: string): Promise<void>;
-  /** Remembers for `seconds` that the stay `stayKey` was just booked. */
-  markBooked(stayKey: string, seconds: number): Promise<void>;
-  justBooked(stayKey: string): Promise<boolean>;
-  /** True for the first caller only (per name, across instances with Redis): an e-mail sent once. */
-  claim(name: string): Promise<boolean>;
-  /** Gives a claim back (the e-mail could not be sent: a retry may send it). */
-  release(name: string): Promise<void>;
-  /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
-  mayHaveForgotten(): Promise<boolean>;
-  /** Notes that this process made the booking `reference` (its create call succeeded here). */
-  made(reference: string): void;
-  /**
-   * Whether this process made `reference`: only that one sends its confirmation, so a racing
-   * submit answered on another server never mails it, even after Redis forgot who did.
-   */
-  madeHere(reference: string): boolean;
-}
-
-/** The shared store cannot be read: the write that needs it is refused, the form kept. */
-export const storeUnavailable = (): BookingFailure =>
-  unavailable(textKey('booking.error.unavailable'), 5);
-
 const TTL_SECONDS = 24 * 60 * 60;
 
 /** The claim that a booking's confirmation e-mail went out (../mail/send.ts): one per reference. */
@@ -72,10 +46,9 @@ export function assertSameDetails(attempt: Attempt | undefined, fingerprint: str
   }
 }
 
-export function attemptStore(options: {
-  scope: string;
-  redisUrl?: string | undefined;
-}): AttemptStore {
+export type AttemptStore = ReturnType<typeof attemptStore>;
+
+export function attemptStore(options: { scope: string; redisUrl?: string | undefined }) {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
   const claims = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
@@ -84,7 +57,7 @@ export function attemptStore(options: {
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
   let warned = false;
-  // Redis away: every guarded step is refused (storeUnavailable); say so once in the logs.
+  // Redis away: every guarded step is refused; say so once in the logs.
   const warn = (error: unknown) => {
     if (warned) return;
     warned = true;
@@ -99,7 +72,8 @@ export function attemptStore(options: {
       return await use(await getRedis(redisUrl ?? ''));
     } catch (error) {
       warn(error);
-      throw storeUnavailable();
+      // The step is refused with its form kept: never a write without its guard.
+      throw unavailable(textKey('booking.error.unavailable'), 5);
     }
   };
   /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
@@ -114,7 +88,7 @@ export function attemptStore(options: {
   const startedAt = Date.now();
 
   return {
-    async get(key) {
+    async get(key: string): Promise<Attempt | undefined> {
       if (!redisUrl) return local.get(key);
       return shared(async (redis) => {
         const raw = await redis.get(name(key));
@@ -122,21 +96,23 @@ export function attemptStore(options: {
         return raw ? (JSON.parse(raw) as Attempt) : local.get(key);
       });
     },
-    async set(key, attempt) {
+    async set(key: string, attempt: Attempt): Promise<void> {
       local.set(key, attempt);
       if (redisUrl)
         await shared((redis) => redis.set(name(key), JSON.stringify(attempt), 'EX', TTL_SECONDS));
     },
-    async markBooked(stayKey, seconds) {
+    /** Remembers for `seconds` that the stay `stayKey` was just booked. */
+    async markBooked(stayKey: string, seconds: number): Promise<void> {
       booked.set(stayKey, true, { ttl: seconds * 1000 });
       await tryShared((redis) => redis.set(name(`stay:${stayKey}`), '1', 'EX', seconds));
     },
-    async justBooked(stayKey) {
+    async justBooked(stayKey: string): Promise<boolean> {
       if (booked.has(stayKey)) return true;
       if (!redisUrl) return false;
       return (await shared((redis) => redis.exists(name(`stay:${stayKey}`)))) === 1;
     },
-    async claim(claimName) {
+    /** True for the first caller only (per name, across instances with Redis): an e-mail sent once. */
+    async claim(claimName: string): Promise<boolean> {
       const key = `claim:${claimName}`;
       // This process's own claims first: they outlive a Redis that came back empty.
       if (claims.has(key)) return false;
@@ -147,22 +123,26 @@ export function attemptStore(options: {
       claims.set(key, true);
       return true;
     },
-    async release(claimName) {
+    /** Gives a claim back (the e-mail could not be sent: a retry may send it). */
+    async release(claimName: string): Promise<void> {
       const key = `claim:${claimName}`;
       claims.delete(key);
       await tryShared((redis) => redis.unlink(name(key)));
     },
-    async delete(key) {
+    async delete(key: string): Promise<void> {
       local.delete(key);
       await tryShared((redis) => redis.unlink(name(key)));
     },
-    made(reference) {
+    /** Notes that this process made the booking `reference` (its create call succeeded here). */
+    made(reference: string): void {
       madeHere.set(reference, true);
     },
-    madeHere(reference) {
+    /** Only the process that made a booking mails it, even after Redis forgot who did. */
+    madeHere(reference: string): boolean {
       return madeHere.has(reference);
     },
-    async mayHaveForgotten() {
+    /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
+    async mayHaveForgotten(): Promise<boolean> {
       if (!redisUrl) return Date.now() - startedAt < TTL_SECONDS * 1000;
       return shared(async (redis) => {
         // The first instance after an empty start writes the time; every later one reads it.
