@@ -26,6 +26,11 @@ type Entry = z.infer<typeof entrySchema>;
 const draftSchema = z.object({ url: z.string(), values: valuesSchema });
 const rulesSchema = z.object({ today: z.string(), minNights: z.number(), maxNights: z.number() });
 const factsSchema = z.record(z.string(), z.unknown());
+/** The texts the element says: a string, or plural forms (`other` always). */
+const textSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.catchall(z.object({ other: z.string() }), z.string())]),
+);
 const stateSchema = z.object({ booking: entrySchema });
 
 /** The header the server answers with a step in place instead of a redirect (steps/page.ts). */
@@ -74,7 +79,7 @@ class MastheadBooking extends HTMLElement {
   connectedCallback(): void {
     if (this.dataset['ready']) return;
     this.locale = this.dataset['locale'] || 'en';
-    this.say = sayer(read(valuesSchema, this.dataset['text']) ?? {}, this.locale);
+    this.say = sayer(read(textSchema, this.dataset['text']) ?? {}, this.locale);
     this.parentOrigin = this.dataset['parentOrigin'] ?? '';
     this.store.$busy.listen((busy) => this.renderBusy(busy));
     this.addEventListener('submit', (event) => this.onSubmit(event));
