@@ -60,10 +60,7 @@ export function failure(error: BookingFailure, i18n: I18n): Response {
   return json({ ok: false, error: body }, error.status, headers);
 }
 
-/**
- * The language of the answer: the first `Accept-Language` tag (the widget sends its own locale,
- * which an embed's `data-locale` may set), else the tenant's.
- */
+/** The answer's language: the first `Accept-Language` tag, else the tenant's. */
 export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
   const tag = context.request.headers.get('accept-language')?.split(/[,;]/)[0]?.trim() ?? '';
   let locale: string | undefined;
@@ -75,10 +72,7 @@ export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18
   return widgetI18n(context.locals.tenant, locale);
 }
 
-/**
- * The manage link and the site's address for an e-mail: on the tenant's configured origin
- * (`tenantOrigin`), never the request's `Host` or `X-Forwarded-Host`; null without a tenant.
- */
+/** The manage link and the site's address for an e-mail, on the tenant's configured origin. */
 function mailLinks(context: Pick<APIContext, 'locals'>, manage: string) {
   const manageUrl = tenantUrl(context.locals.tenantMatchOrNull, manage);
   const site = tenantUrl(context.locals.tenantMatchOrNull, '/');
@@ -112,10 +106,7 @@ export async function bookAndMail(
   return { confirmation, manage, mailed };
 }
 
-/**
- * `checkOrigin` covers form posts only: a JSON POST must come from a page of this site (the
- * on-site widget or the same-origin embed iframe), with a JSON body.
- */
+/** `checkOrigin` covers form posts only: a JSON POST must come from this site's pages. */
 export function assertSameOrigin(context: APIContext): void {
   const origin = context.request.headers.get('origin');
   const type = context.request.headers.get('content-type') ?? '';
@@ -145,10 +136,7 @@ export async function limit(context: Visit, kind: LimitKind): Promise<void> {
   throw busy(message, wait);
 }
 
-/**
- * Link mails ("find my booking") per recipient and per booking, across servers with Redis: a few an
- * hour and a few more a day, whoever asks and from wherever.
- */
+/** Link mails ("find my booking") per recipient and per booking, whoever asks. */
 const LINK_MAILS = {
   recipientHour: { points: 3, duration: 3600 },
   recipientDay: { points: 10, duration: 86_400 },
@@ -217,9 +205,8 @@ export async function readJson(request: Request): Promise<unknown> {
 }
 
 /**
- * "Find my booking": looks for the booking and, when found, e-mails its link to the address it was
- * made with. It runs after the answer, so the answer (and how long it takes) is the same whether
- * or not the booking exists; only the address's owner learns anything.
+ * "Find my booking": e-mails the link to the address the booking was made with, after the answer,
+ * so the answer (and its timing) is the same whether or not the booking exists.
  */
 export function findAndMail(
   context: Pick<APIContext, 'locals'>,

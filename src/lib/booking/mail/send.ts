@@ -25,10 +25,8 @@ export interface MailRequest {
 }
 
 /**
- * The confirmation e-mail, in the tenant's language, once per booking, from the server that made
- * it: a retry, a double click or another server finds it claimed or not its own. False when none
- * was sent (no mailer, sent before, made elsewhere, or the mail server refused it; then a later
- * retry on this server may send it).
+ * The confirmation e-mail, once per booking, from the server that made it; false when none was
+ * sent (no mailer, sent before, made elsewhere, or refused: a later retry here may send it).
  */
 export async function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
   const { mailer: send, attempts, tenant } = core;

@@ -2,9 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /**
- * Private "manage your booking" links. A token names the booking by what the confirmation knows
- * (property, check-in day, reference) and carries an HMAC over it and the tenant's id: it cannot
- * be guessed, changed or moved to another tenant. The lodging API is asked again on every visit.
+ * Private "manage your booking" links: the booking (property, check-in, reference) with an HMAC
+ * over it and the tenant's id, so a token cannot be guessed, changed or moved to another tenant.
  */
 
 export interface ManagedBooking {
@@ -51,10 +50,7 @@ export function verifyManageToken(
 
 let processSecret: string | undefined;
 
-/**
- * `BOOKING_LINK_SECRET`, or (when unset) a random secret for this process: links then stop working
- * after a restart and across instances, never become guessable. Production sets the variable.
- */
+/** `BOOKING_LINK_SECRET`, else a random one for this process (links die with it, never guessable). */
 export function linkSecret(configured: string | undefined, warn: () => void): string {
   if (configured && configured.length >= 16) return configured;
   if (!processSecret) {

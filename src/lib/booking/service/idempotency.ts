@@ -8,18 +8,11 @@ import type { Confirmation } from '../domain/types.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
 /**
- * What the site remembers of each idempotency key (one attempt at a booking in one browser), in
- * Redis when configured so every instance knows it, else in this process:
- * - `done`: the booking it created, returned again to the same key (a double click, a retry);
- * - `unknown`: a create was sent and its outcome never arrived (5xx, timeout, dropped connection),
- *   with the guest record (and notes) it was sent with: a retry looks there for the booking first.
- * Besides, for a few seconds after a stay is booked, its stay key (see create.ts), so racing
- * submits of the same stay with other keys are turned away before any upstream call.
- *
- * With Redis configured, Redis is the guard: while it does not answer, reads and claims throw a
- * 503 "try again shortly" (never a write without its guard, which another server could not see).
- * After Redis comes back empty it has forgotten every key: `mayHaveForgotten` says so for a day,
- * and the service then looks for the key in the bookings themselves (create.ts, `keyMark`).
+ * What the site remembers of each idempotency key, in Redis when configured (else this process):
+ * `done` returns its booking again; `unknown` (the create's answer never arrived) keeps the guest
+ * record it was sent with, where a retry looks first. With Redis, Redis is the guard: while it
+ * does not answer, steps get a 503; after it comes back empty, `mayHaveForgotten` makes the service
+ * look for the key in the bookings themselves (create.ts, `keyMark`).
  */
 export type Attempt =
   | { fingerprint: string; state: 'done'; confirmation: Confirmation }

@@ -109,11 +109,8 @@ function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
 }
 
 /**
- * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache
- * (short availability TTL, concurrent identical searches coalesced). Creating a booking is
- * single-flight per (property, e-mail, dates, room) across instances, and returns a booking only to
- * the idempotency key that created it (create.ts). Whether a guest, an e-mail or a stay exists
- * changes nothing in the answer (guests.ts).
+ * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache;
+ * a booking is single-flight per stay and returned only to the key that made it (create.ts).
  */
 export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   const core = serviceCore(tenant, options);
