@@ -1,7 +1,8 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { z } from 'zod';
 import { SERVER_CHECKS } from '../lib/booking/domain/server-checks.ts';
-import { bookAndMail, findAndMail, limit } from '../lib/booking/api/plumbing.ts';
+import { limit } from '../lib/booking/api/limits.ts';
+import { bookAndMail, findAndMail } from '../lib/booking/mail/links.ts';
 import { normalizeEmail } from '../lib/booking/domain/email.ts';
 import { textKey } from '../lib/i18n/text-key.ts';
 import { BookingFailure } from '../lib/booking/domain/failures.ts';

@@ -1,10 +1,6 @@
 import type { APIRoute } from 'astro';
-import {
-  assertSameOrigin,
-  bookAndMail,
-  handle,
-  readJson,
-} from '../../../lib/booking/api/plumbing.ts';
+import { assertSameOrigin, handle, readJson } from '../../../lib/booking/api/json.ts';
+import { bookAndMail } from '../../../lib/booking/mail/links.ts';
 import { bookingPostSchema } from '../../../lib/booking/domain/schema.ts';
 import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
 import { invalid } from '../../../lib/booking/domain/failures.ts';
