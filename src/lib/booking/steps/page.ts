@@ -92,18 +92,11 @@ function keptState(stored: unknown): StepState | undefined {
     : undefined;
 }
 
-/** The search part of posted details, under the names the step addresses use. */
-function searchOf(values: Record<string, string>): Record<string, string> {
-  const { propertyId = '', checkIn = '', checkOut = '', adults = '', children = '' } = values;
-  return {
-    property: propertyId,
-    checkIn,
-    checkOut,
-    adults,
-    children,
-    roomTypeId: values['roomTypeId'] ?? '',
-  };
-}
+/** Posted details under the names the step addresses use (they read only the search's fields). */
+const searchOf = (values: Record<string, string>) => ({
+  ...values,
+  property: values['propertyId'] ?? '',
+});
 
 /** The step from the query, or from the details kept from the last post (room checked again). */
 async function searchStep(
