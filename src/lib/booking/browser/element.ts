@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
 import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
 import type { CalendarRules, CalendarState } from './calendar.ts';
@@ -13,25 +12,41 @@ import { sayer, type Say } from '../../i18n/say.ts';
  * date-range calendar and tells a partner page (when embedded) what happened, without personal data.
  */
 
-const valuesSchema = z.record(z.string(), z.string());
-type Values = z.infer<typeof valuesSchema>;
+type Values = Record<string, string>;
+type Json = Record<string, unknown>;
 /** A history entry: the step's markup as shown, and what the guest had typed when leaving it. */
-const entrySchema = z.object({
-  html: z.string(),
-  step: z.string(),
-  url: z.string(),
-  values: valuesSchema,
-});
-type Entry = z.infer<typeof entrySchema>;
-const draftSchema = z.object({ url: z.string(), values: valuesSchema });
-const rulesSchema = z.object({ today: z.string(), minNights: z.number(), maxNights: z.number() });
-const factsSchema = z.record(z.string(), z.unknown());
+interface Entry {
+  html: string;
+  step: string;
+  url: string;
+  values: Values;
+}
+
+// What crosses into the element (data attributes, history, storage) is checked, never trusted.
+const isJson = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isValues = (value: unknown): value is Values =>
+  isJson(value) && Object.values(value).every((text) => typeof text === 'string');
+const isEntry = (value: unknown): value is Entry =>
+  isJson(value) &&
+  ['html', 'step', 'url'].every((key) => typeof value[key] === 'string') &&
+  isValues(value['values']);
+const isDraft = (value: unknown): value is { url: string; values: Values } =>
+  isJson(value) && typeof value['url'] === 'string' && isValues(value['values']);
+const isRules = (value: unknown): value is CalendarRules =>
+  isJson(value) &&
+  typeof value['today'] === 'string' &&
+  typeof value['minNights'] === 'number' &&
+  typeof value['maxNights'] === 'number';
 /** The texts the element says: a string, or plural forms (`other` always). */
-const textSchema = z.record(
-  z.string(),
-  z.union([z.string(), z.catchall(z.object({ other: z.string() }), z.string())]),
-);
-const stateSchema = z.object({ booking: entrySchema });
+const isTexts = (value: unknown): value is Parameters<typeof sayer>[0] =>
+  isJson(value) &&
+  Object.values(value).every(
+    (text) => typeof text === 'string' || (isJson(text) && typeof text['other'] === 'string'),
+  );
+/** This history entry's booking step, if it has one. */
+const entryOf = (state: unknown): Entry | undefined =>
+  isJson(state) && isEntry(state['booking']) ? state['booking'] : undefined;
 
 /** The header the server answers with a step in place instead of a redirect (steps/page.ts). */
 const STEP_HEADER = 'x-masthead-step';
@@ -49,18 +64,23 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** JSON text read with `schema`; anything unreadable is undefined. */
-function read<T>(schema: z.ZodMiniType<T>, raw: string | null | undefined): T | undefined {
+/** JSON text that passes `is`; anything else is undefined. */
+function read<T>(
+  raw: string | null | undefined,
+  is: (value: unknown) => value is T,
+): T | undefined {
   try {
-    return raw ? schema.safeParse(JSON.parse(raw)).data : undefined;
+    const value: unknown = raw ? JSON.parse(raw) : undefined;
+    return is(value) ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** The history entry's state with `booking` set, keeping what others put there. */
-function withEntry(booking: Entry): Record<string, unknown> {
-  return { ...factsSchema.safeParse(history.state).data, booking };
+function withEntry(booking: Entry): Json {
+  const state: unknown = history.state;
+  return { ...(isJson(state) ? state : {}), booking };
 }
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -79,7 +99,7 @@ class MastheadBooking extends HTMLElement {
   connectedCallback(): void {
     if (this.dataset['ready']) return;
     this.locale = this.dataset['locale'] || 'en';
-    this.say = sayer(read(textSchema, this.dataset['text']) ?? {}, this.locale);
+    this.say = sayer(read(this.dataset['text'], isTexts) ?? {}, this.locale);
     this.parentOrigin = this.dataset['parentOrigin'] ?? '';
     this.store.$busy.listen((busy) => this.renderBusy(busy));
     this.addEventListener('submit', (event) => this.onSubmit(event));
@@ -186,9 +206,9 @@ class MastheadBooking extends HTMLElement {
     }
     this.renderDates();
     const search = this.querySelector<HTMLElement>('[data-search]')?.dataset['search'];
-    if (search) this.tell(`search${search}`, 'search', read(factsSchema, search) ?? {});
+    if (search) this.tell(`search${search}`, 'search', read(search, isJson) ?? {});
     const booked = this.querySelector<HTMLElement>('[data-booked]')?.dataset['booked'];
-    const facts = read(factsSchema, booked);
+    const facts = read(booked, isJson);
     if (booked && facts && this.store.once(booked)) {
       this.dispatchEvent(
         new CustomEvent('masthead:booking-confirmed', { detail: facts, bubbles: true }),
@@ -267,7 +287,7 @@ class MastheadBooking extends HTMLElement {
   }
 
   private onPopState(event: PopStateEvent): void {
-    const entry = stateSchema.safeParse(event.state).data?.booking;
+    const entry = entryOf(event.state);
     if (!entry) return;
     this.show(entry.html, entry.step, entry.url);
     this.fill(entry.values);
@@ -282,7 +302,7 @@ class MastheadBooking extends HTMLElement {
   /** After a reload: what was typed on this very step, which the server's page cannot know. */
   private restoreDraft(): void {
     try {
-      const saved = read(draftSchema, sessionStorage.getItem(this.draftKey()));
+      const saved = read(sessionStorage.getItem(this.draftKey()), isDraft);
       if (saved && saved.url === this.dataset['url']) this.fill(saved.values);
     } catch {
       // Nothing kept.
@@ -314,7 +334,7 @@ class MastheadBooking extends HTMLElement {
 
   /** What the guest typed, kept in this step's history entry as they type (Back then Forward). */
   private keepValues(): void {
-    const booking = stateSchema.safeParse(history.state).data?.booking;
+    const booking = entryOf(history.state);
     if (booking) history.replaceState(withEntry({ ...booking, values: this.values() }), '');
   }
 
@@ -332,7 +352,7 @@ class MastheadBooking extends HTMLElement {
     if (!(input instanceof HTMLInputElement) || input.name !== 'roomTypeId' || !input.checked)
       return;
     const chosen = input.dataset['chosen'];
-    this.tell(`room${chosen}`, 'room-chosen', read(factsSchema, chosen) ?? {});
+    this.tell(`room${chosen}`, 'room-chosen', read(chosen, isJson) ?? {});
   }
 
   // Partner events.
@@ -362,7 +382,7 @@ class MastheadBooking extends HTMLElement {
     const checkIn = this.querySelector<HTMLInputElement>('input[name="checkIn"]');
     const checkOut = this.querySelector<HTMLInputElement>('input[name="checkOut"]');
     const root = this.querySelector<HTMLElement>('[data-date-calendar]');
-    const rules = read(rulesSchema, root?.dataset['rules']);
+    const rules = read(root?.dataset['rules'], isRules);
     return checkIn && checkOut && root && rules ? { checkIn, checkOut, root, rules } : null;
   }
 
