@@ -1,7 +1,8 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { z } from 'zod';
 import { SERVER_CHECKS } from '../lib/booking/domain/server-checks.ts';
-import { afterBooking, findAndMail, limit } from '../lib/booking/api/plumbing.ts';
+import { limit } from '../lib/booking/api/limits.ts';
+import { bookAndMail, findAndMail } from '../lib/booking/mail/links.ts';
 import { normalizeEmail } from '../lib/booking/domain/email.ts';
 import { textKey } from '../lib/i18n/text-key.ts';
 import { BookingFailure } from '../lib/booking/domain/failures.ts';
@@ -22,6 +23,13 @@ const stayInput = z.object({
   ...bookingFormFields,
 });
 
+function offeredHere(locals: App.Locals) {
+  const tenant = bookingTenant(locals);
+  if (!tenant)
+    throw new ActionError({ code: 'NOT_FOUND', message: 'Booking is not offered here.' });
+  return tenant;
+}
+
 export const bookingActions = {
   /**
    * The booking without JavaScript: `review` checks the details and shows them for a last look,
@@ -31,9 +39,7 @@ export const bookingActions = {
     accept: 'form',
     input: stayInput,
     handler: async ({ intent, ...form }, ctx): Promise<StepState> => {
-      const tenant = bookingTenant(ctx.locals);
-      if (!tenant)
-        throw new ActionError({ code: 'NOT_FOUND', message: 'Booking is not offered here.' });
+      const tenant = offeredHere(ctx.locals);
       const values = Object.fromEntries(
         Object.entries(form).map(([key, value]) => [key, typeof value === 'string' ? value : '']),
       );
@@ -53,13 +59,9 @@ export const bookingActions = {
       if (!parsed.success || hasErrors(fields)) return back('details', fields);
       if (intent === 'review') return back('review');
       try {
-        await limit(ctx, 'book');
         const service = bookingServiceFor(tenant);
-        const confirmation = await service.book(parsed.data, {
-          anotherRoom: intent === 'another',
-        });
-        const { manage, mailed } = await afterBooking(ctx, service, confirmation, parsed.data);
-        const booked = { manage, mailed, email: parsed.data.email, confirmation };
+        const made = await bookAndMail(ctx, service, parsed.data, intent === 'another');
+        const booked = { ...made, email: parsed.data.email };
         return { step: 'done', values: {}, errors: {}, offers: null, message: '', booked };
       } catch (error) {
         if (!(error instanceof BookingFailure)) throw error;
@@ -82,9 +84,7 @@ export const bookingActions = {
     accept: 'form',
     input: z.object({ email: text(400), reference: text(40) }),
     handler: async ({ email = '', reference = '' }, ctx) => {
-      const tenant = bookingTenant(ctx.locals);
-      if (!tenant)
-        throw new ActionError({ code: 'NOT_FOUND', message: 'Booking is not offered here.' });
+      const tenant = offeredHere(ctx.locals);
       const values = { email, reference };
       const fields: FieldErrors = {};
       if (!normalizeEmail(email)) fields['email'] = [textKey('booking.error.emailRequired')];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { findAndMail } from '../../../src/lib/booking/api/plumbing.ts';
+import { findAndMail } from '../../../src/lib/booking/mail/links.ts';
 import type { BookingService } from '../../../src/lib/booking/service/service.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 

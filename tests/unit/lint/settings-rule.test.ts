@@ -10,7 +10,7 @@ describe('ESLint keeps the environment in the settings module', () => {
     ],
     [
       'process.env destructured',
-      'src/lib/booking/api/plumbing.ts',
+      'src/lib/booking/api/limits.ts',
       'const { env } = process;\nexport const x = env;\n',
     ],
     [

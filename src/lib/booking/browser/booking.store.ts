@@ -2,11 +2,7 @@ import { atom, map } from 'nanostores';
 import { isIsoDate } from '../domain/dates.ts';
 import { addMonths, monthStart } from './calendar.ts';
 
-/**
- * The state `<masthead-booking>` keeps besides the server's markup, and the actions that change
- * it (element.ts only calls them and renders): the request under way, the calendar's months, the
- * partner events already sent. One store per element.
- */
+/** The element's state besides the server's markup, and the actions that change it. */
 export function bookingStore() {
   /** The step's request under way, named by its busy text; null when none. */
   const $busy = atom<'searching' | 'sending' | null>(null);

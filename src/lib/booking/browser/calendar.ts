@@ -1,11 +1,6 @@
 import { addDays, isIsoDate } from '../domain/dates.ts';
 
-/**
- * A date-range calendar beside the native date inputs (which stay the source of truth): a grid per
- * month, one on phones and two on wide screens, with the ARIA date-picker keys (arrows, Home/End,
- * Page Up/Down, Enter/Space). Past days, and check-outs outside the minimum and maximum stay, are
- * disabled as the guest picks.
- */
+/** A date-range calendar beside the date inputs (the source of truth), with the ARIA date-picker keys. */
 
 export interface CalendarRules {
   today: string;

@@ -1,22 +1,20 @@
 import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
 import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
+import type { CalendarRules, CalendarState } from './calendar.ts';
 import { bookingStore } from './booking.store.ts';
-import type { CalendarRules } from './calendar.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
 import { sayer, type Say } from '../../i18n/say.ts';
 
 /**
- * `<masthead-booking>`: enhances the server-rendered booking steps (BookingSteps.astro), which work
- * on their own without JavaScript. It sends each step's form with fetch and swaps in the step the
- * server answers (no reload, no resubmission), makes each step a history entry, keeps what the
- * guest typed across Back and reload, shows a busy state on slow answers, adds a date-range
- * calendar, and tells a partner page (when embedded) what happened, without personal data. Its state
- * (the request under way, the calendar's months, the events sent) lives in booking.store.ts.
+ * `<masthead-booking>`: enhances the server-rendered steps (BookingSteps.astro), which work without
+ * JavaScript. It sends each form with fetch and swaps in the answered step, makes each step a
+ * history entry, keeps what the guest typed across Back and reload, shows a busy state, adds a
+ * date-range calendar and tells a partner page (when embedded) what happened, without personal data.
  */
 
-type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 type Values = Record<string, string>;
-/** A history entry's step: its markup as shown, and what the guest had typed when leaving it. */
+type Json = Record<string, unknown>;
+/** A history entry: the step's markup as shown, and what the guest had typed when leaving it. */
 interface Entry {
   html: string;
   step: string;
@@ -24,25 +22,72 @@ interface Entry {
   values: Values;
 }
 
+// What crosses into the element (data attributes, history, storage) is checked, never trusted.
+const isJson = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isValues = (value: unknown): value is Values =>
+  isJson(value) && Object.values(value).every((text) => typeof text === 'string');
+const isEntry = (value: unknown): value is Entry =>
+  isJson(value) &&
+  ['html', 'step', 'url'].every((key) => typeof value[key] === 'string') &&
+  isValues(value['values']);
+const isDraft = (value: unknown): value is { url: string; values: Values } =>
+  isJson(value) && typeof value['url'] === 'string' && isValues(value['values']);
+const isRules = (value: unknown): value is CalendarRules =>
+  isJson(value) &&
+  typeof value['today'] === 'string' &&
+  typeof value['minNights'] === 'number' &&
+  typeof value['maxNights'] === 'number';
+/** The texts the element says: a string, or plural forms (`other` always). */
+const isTexts = (value: unknown): value is Parameters<typeof sayer>[0] =>
+  isJson(value) &&
+  Object.values(value).every(
+    (text) => typeof text === 'string' || (isJson(text) && typeof text['other'] === 'string'),
+  );
+/** This history entry's booking step, if it has one. */
+const entryOf = (state: unknown): Entry | undefined =>
+  isJson(state) && isEntry(state['booking']) ? state['booking'] : undefined;
+
 /** The header the server answers with a step in place instead of a redirect (steps/page.ts). */
 const STEP_HEADER = 'x-masthead-step';
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
 
-function el<T extends Element>(tag: string, attrs: Record<string, string> = {}, text = ''): T {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text = '',
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
   if (text) node.textContent = text;
-  return node as unknown as T;
+  return node;
 }
 
-function json<T>(raw: string | undefined): T | undefined {
+/** JSON text that passes `is`; anything else is undefined. */
+function read<T>(
+  raw: string | null | undefined,
+  is: (value: unknown) => value is T,
+): T | undefined {
   try {
-    return raw ? (JSON.parse(raw) as T) : undefined;
+    const value: unknown = raw ? JSON.parse(raw) : undefined;
+    return is(value) ? value : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** The history entry's state with `booking` set, keeping what others put there. */
+function withEntry(booking: Entry): Json {
+  const state: unknown = history.state;
+  return { ...(isJson(state) ? state : {}), booking };
+}
+
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+const isControl = (node: Element): node is Control =>
+  node instanceof HTMLInputElement ||
+  node instanceof HTMLSelectElement ||
+  node instanceof HTMLTextAreaElement;
 
 class MastheadBooking extends HTMLElement {
   private locale = 'en';
@@ -54,7 +99,7 @@ class MastheadBooking extends HTMLElement {
   connectedCallback(): void {
     if (this.dataset['ready']) return;
     this.locale = this.dataset['locale'] || 'en';
-    this.say = sayer(json(this.dataset['text']) ?? {}, this.locale);
+    this.say = sayer(read(this.dataset['text'], isTexts) ?? {}, this.locale);
     this.parentOrigin = this.dataset['parentOrigin'] ?? '';
     this.store.$busy.listen((busy) => this.renderBusy(busy));
     this.addEventListener('submit', (event) => this.onSubmit(event));
@@ -72,21 +117,25 @@ class MastheadBooking extends HTMLElement {
     }
     this.restoreDraft();
     this.enter();
-    history.replaceState({ ...(history.state as object | null), booking: this.entry() }, '');
+    history.replaceState(withEntry(this.entry()), '');
     this.dataset['ready'] = 'true';
   }
 
   // Sending a step.
 
   private onSubmit(event: SubmitEvent): void {
-    const form = event.target as HTMLFormElement;
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement)) return;
     event.preventDefault();
     // A second click while the first is on its way sends nothing (the server also books once per key).
     if (this.store.$busy.get()) return;
     const data = new FormData(form, event.submitter);
     if (form.method === 'get') {
       const url = new URL(form.action);
-      url.search = new URLSearchParams(data as unknown as Record<string, string>).toString();
+      const fields = [...data].flatMap(([name, value]) =>
+        typeof value === 'string' ? [[name, value]] : [],
+      );
+      url.search = new URLSearchParams(fields).toString();
       void this.load(url.href, { method: 'GET' }, 'searching');
     } else {
       void this.load(form.action, { method: 'POST', body: data }, 'sending');
@@ -94,7 +143,8 @@ class MastheadBooking extends HTMLElement {
   }
 
   private onClick(event: MouseEvent): void {
-    const target = event.target as Element;
+    const target = event.target;
+    if (!(target instanceof Element)) return;
     if (target.closest('[data-action="print"]')) {
       window.print();
       return;
@@ -129,11 +179,7 @@ class MastheadBooking extends HTMLElement {
       const next = page.querySelector<HTMLElement>('masthead-booking');
       if (!next) throw new Error(`no booking step in the answer (${response.status})`);
       this.show(next.innerHTML, next.dataset['step'] ?? '', next.dataset['url'] ?? url);
-      history.pushState(
-        { ...(history.state as object | null), booking: this.entry() },
-        '',
-        this.dataset['url'],
-      );
+      history.pushState(withEntry(this.entry()), '', this.dataset['url']);
       this.focusStep();
     } catch {
       this.problem(this.say('offline'));
@@ -152,18 +198,17 @@ class MastheadBooking extends HTMLElement {
 
   /** What a new step adds: the calendar, the print button, its partner events. */
   private enter(): void {
-    this.querySelector<HTMLElement>('[data-action="print"]')?.removeAttribute('hidden');
+    this.querySelector('[data-action="print"]')?.removeAttribute('hidden');
     // "Try again" appears once the wait the message names is over (before, it could only fail).
     for (const retry of this.querySelectorAll<HTMLElement>('[data-retry-after]')) {
       const wait = Number(retry.dataset['retryAfter']) * 1000;
       setTimeout(() => retry.removeAttribute('hidden'), Number.isFinite(wait) ? wait : 0);
     }
     this.renderDates();
-    this.renderCalendar();
     const search = this.querySelector<HTMLElement>('[data-search]')?.dataset['search'];
-    if (search) this.tell(`search${search}`, 'search', json(search) ?? {});
+    if (search) this.tell(`search${search}`, 'search', read(search, isJson) ?? {});
     const booked = this.querySelector<HTMLElement>('[data-booked]')?.dataset['booked'];
-    const facts = json<Record<string, unknown>>(booked);
+    const facts = read(booked, isJson);
     if (booked && facts && this.store.once(booked)) {
       this.dispatchEvent(
         new CustomEvent('masthead:booking-confirmed', { detail: facts, bubbles: true }),
@@ -186,7 +231,7 @@ class MastheadBooking extends HTMLElement {
   }
 
   private problem(text: string): void {
-    let box = this.querySelector<HTMLElement>('[data-message]');
+    let box = this.querySelector('[data-message]');
     if (!box) {
       box = el('div', {
         class: 'booking-message notice problem',
@@ -200,11 +245,10 @@ class MastheadBooking extends HTMLElement {
 
   /** A request under way: busy and its buttons inert, the busy text only on a slow answer. */
   private renderBusy(busy: 'searching' | 'sending' | null): void {
-    const pending = busy !== null;
-    this.toggleAttribute('aria-busy', pending);
+    this.toggleAttribute('aria-busy', busy !== null);
     for (const button of this.querySelectorAll('button[type="submit"]'))
-      button.setAttribute('aria-disabled', String(pending));
-    const slot = this.querySelector<HTMLElement>('[data-busy]');
+      button.setAttribute('aria-disabled', String(busy !== null));
+    const slot = this.querySelector('[data-busy]');
     clearTimeout(this.busyTimer);
     if (!busy) {
       slot?.replaceChildren();
@@ -234,7 +278,7 @@ class MastheadBooking extends HTMLElement {
   private remember(): void {
     if (!this.dataset['ready']) return;
     const values = this.values();
-    history.replaceState({ ...(history.state as object | null), booking: this.entry() }, '');
+    history.replaceState(withEntry(this.entry()), '');
     try {
       sessionStorage.setItem(this.draftKey(), JSON.stringify({ url: this.dataset['url'], values }));
     } catch {
@@ -243,12 +287,11 @@ class MastheadBooking extends HTMLElement {
   }
 
   private onPopState(event: PopStateEvent): void {
-    const entry = (event.state as { booking?: Entry } | null)?.booking;
+    const entry = entryOf(event.state);
     if (!entry) return;
     this.show(entry.html, entry.step, entry.url);
     this.fill(entry.values);
     this.renderDates();
-    this.renderCalendar();
     this.querySelector<HTMLElement>('[data-heading]')?.focus();
   }
 
@@ -259,9 +302,7 @@ class MastheadBooking extends HTMLElement {
   /** After a reload: what was typed on this very step, which the server's page cannot know. */
   private restoreDraft(): void {
     try {
-      const saved = json<{ url: string; values: Values }>(
-        sessionStorage.getItem(this.draftKey()) ?? '',
-      );
+      const saved = read(sessionStorage.getItem(this.draftKey()), isDraft);
       if (saved && saved.url === this.dataset['url']) this.fill(saved.values);
     } catch {
       // Nothing kept.
@@ -269,18 +310,16 @@ class MastheadBooking extends HTMLElement {
   }
 
   private controls(): Control[] {
-    return [...this.querySelectorAll<Control>('input[name], select[name], textarea[name]')].filter(
-      (control) => control.type !== 'hidden',
+    return [...this.querySelectorAll('input[name], select[name], textarea[name]')].filter(
+      (node): node is Control => isControl(node) && node.type !== 'hidden',
     );
   }
 
   private values(): Values {
     const values: Values = {};
-    for (const control of this.controls()) {
-      if (control instanceof HTMLInputElement && control.type === 'radio') {
-        if (control.checked) values[control.name] = control.value;
-      } else values[control.name] = control.value;
-    }
+    for (const control of this.controls())
+      if (control.type !== 'radio' || (control instanceof HTMLInputElement && control.checked))
+        values[control.name] = control.value;
     return values;
   }
 
@@ -295,26 +334,25 @@ class MastheadBooking extends HTMLElement {
 
   /** What the guest typed, kept in this step's history entry as they type (Back then Forward). */
   private keepValues(): void {
-    const state = history.state as { booking?: Entry } | null;
-    if (state?.booking)
-      history.replaceState({ ...state, booking: { ...state.booking, values: this.values() } }, '');
+    const booking = entryOf(history.state);
+    if (booking) history.replaceState(withEntry({ ...booking, values: this.values() }), '');
   }
 
   private onInput(event: Event): void {
     this.keepValues();
-    const { name, value } = event.target as Control;
-    if (name === 'checkIn') this.store.typed(value);
-    if (name === 'checkIn' || name === 'checkOut') {
-      this.renderDates();
-      this.renderCalendar();
-    }
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement)) return;
+    if (input.name === 'checkIn') this.store.typed(input.value);
+    if (input.name === 'checkIn' || input.name === 'checkOut') this.renderDates();
   }
 
   private onChange(event: Event): void {
     this.keepValues();
-    const input = event.target as HTMLInputElement;
-    if (input.name !== 'roomTypeId' || !input.checked) return;
-    this.tell(`room${input.dataset['chosen']}`, 'room-chosen', json(input.dataset['chosen']) ?? {});
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.name !== 'roomTypeId' || !input.checked)
+      return;
+    const chosen = input.dataset['chosen'];
+    this.tell(`room${chosen}`, 'room-chosen', read(chosen, isJson) ?? {});
   }
 
   // Partner events.
@@ -339,34 +377,33 @@ class MastheadBooking extends HTMLElement {
 
   // The dates: nights, check-out limits and the calendar, all from the two date inputs.
 
-  private dateInputs(): [HTMLInputElement, HTMLInputElement] | null {
+  /** The two date inputs and the stay rules, on the dates step only. */
+  private dates() {
     const checkIn = this.querySelector<HTMLInputElement>('input[name="checkIn"]');
     const checkOut = this.querySelector<HTMLInputElement>('input[name="checkOut"]');
-    return checkIn && checkOut ? [checkIn, checkOut] : null;
+    const root = this.querySelector<HTMLElement>('[data-date-calendar]');
+    const rules = read(root?.dataset['rules'], isRules);
+    return checkIn && checkOut && root && rules ? { checkIn, checkOut, root, rules } : null;
   }
 
-  private rules(): CalendarRules | undefined {
-    return json(this.querySelector<HTMLElement>('[data-date-calendar]')?.dataset['rules']);
-  }
-
+  /** Nights and check-out limits from the inputs, then the calendar. */
   private renderDates(): void {
-    const inputs = this.dateInputs();
-    const rules = this.rules();
-    if (!inputs || !rules) return;
-    const [checkIn, checkOut] = inputs;
+    const dates = this.dates();
+    if (!dates) return;
+    const { checkIn, checkOut, rules } = dates;
     const from = isIsoDate(checkIn.value) ? checkIn.value : rules.today;
     checkOut.min = addDays(from, rules.minNights);
     checkOut.max = addDays(from, rules.maxNights);
-    const nights = this.querySelector<HTMLElement>('[data-nights]');
+    const nights = this.querySelector('[data-nights]');
     const n = nightsBetween(checkIn.value, checkOut.value);
     if (nights) nights.textContent = n > 0 ? this.say('nights', { count: n }) : '';
+    this.renderCalendar();
   }
 
   private pickDay(day: string): void {
-    const inputs = this.dateInputs();
-    const rules = this.rules();
-    if (!inputs || !rules) return;
-    const [checkIn, checkOut] = inputs;
+    const dates = this.dates();
+    if (!dates) return;
+    const { checkIn, checkOut, rules } = dates;
     const state = {
       checkIn: checkIn.value,
       checkOut: checkOut.value,
@@ -379,11 +416,10 @@ class MastheadBooking extends HTMLElement {
     checkIn.value = chosen.checkIn;
     checkOut.value = chosen.checkOut;
     this.renderDates();
-    this.renderCalendar();
   }
 
   private onCalendarKey(event: KeyboardEvent): void {
-    const day = (event.target as HTMLElement).dataset['day'];
+    const day = event.target instanceof HTMLElement ? event.target.dataset['day'] : undefined;
     if (!day) return;
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
@@ -405,16 +441,14 @@ class MastheadBooking extends HTMLElement {
 
   /** The month grids, drawn from the inputs: the inputs and the calendar always agree. */
   private renderCalendar(): void {
-    const root = this.querySelector<HTMLElement>('[data-date-calendar]');
-    const inputs = this.dateInputs();
-    const rules = this.rules();
-    if (!root || !inputs || !rules) return;
-    const [checkIn, checkOut] = inputs.map((input) => input.value) as [string, string];
+    const dates = this.dates();
+    if (!dates) return;
+    const { root, rules } = dates;
+    const checkIn = dates.checkIn.value;
     // A check-in in the past (a stale link, an old draft) opens today's month, not that one.
-    const start = isIsoDate(checkIn) && checkIn >= rules.today ? checkIn : rules.today;
-    this.store.open(start);
+    this.store.open(isIsoDate(checkIn) && checkIn >= rules.today ? checkIn : rules.today);
     const { month, focusDay } = this.store.$calendar.get();
-    const calendar = { checkIn, checkOut, month, focus: focusDay };
+    const calendar = { checkIn, checkOut: dates.checkOut.value, month, focus: focusDay };
     const hadFocus = root.contains(document.activeElement);
     const monthName = new Intl.DateTimeFormat(this.locale, {
       month: 'long',
@@ -424,7 +458,7 @@ class MastheadBooking extends HTMLElement {
     const weekday = new Intl.DateTimeFormat(this.locale, { weekday: 'short', timeZone: 'UTC' });
     const shiftButton = (shift: string, label: string, text: string) =>
       el('button', { type: 'button', 'data-shift': shift, 'aria-label': this.say(label) }, text);
-    const nav = el<HTMLElement>('div', { class: 'calendar-nav' });
+    const nav = el('div', { class: 'calendar-nav' });
     nav.append(
       shiftButton('-1', 'prevMonth', '‹'),
       el('span', { class: 'muted' }, this.say('calendarHint')),
@@ -433,7 +467,6 @@ class MastheadBooking extends HTMLElement {
     const grids: HTMLElement[] = [];
     for (let i = 0; i < this.monthsShown(); i += 1) {
       const shown = addMonths(month, i);
-      const table = el<HTMLTableElement>('table', { role: 'grid' });
       const head = el('tr');
       for (let d = 0; d < 7; d += 1) {
         const name = weekday.format(new Date(Date.UTC(2024, 0, 1 + d))); // 1 Jan 2024: a Monday.
@@ -445,12 +478,14 @@ class MastheadBooking extends HTMLElement {
         for (const day of week) tr.append(day ? this.dayCell(day, calendar, rules) : el('td'));
         body.append(tr);
       }
+      const thead = el('thead');
+      thead.append(head);
+      const table = el('table', { role: 'grid' });
       table.append(
         el('caption', {}, monthName.format(new Date(`${shown}T00:00:00Z`))),
-        el('thead'),
+        thead,
         body,
       );
-      table.tHead?.append(head);
       grids.push(table);
     }
     root.replaceChildren(nav, ...grids);
@@ -460,13 +495,9 @@ class MastheadBooking extends HTMLElement {
     if (hadFocus) root.querySelector<HTMLElement>(`[data-day="${focusDay}"]`)?.focus();
   }
 
-  private dayCell(
-    day: string,
-    calendar: { checkIn: string; checkOut: string; month: string; focus: string },
-    rules: CalendarRules,
-  ): HTMLElement {
+  private dayCell(day: string, calendar: CalendarState, rules: CalendarRules): HTMLElement {
     const { checkIn, checkOut } = calendar;
-    const cell = el<HTMLElement>(
+    const cell = el(
       'td',
       {
         'data-day': day,

@@ -13,7 +13,7 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 function dayNumber(value: string): number | undefined {
   const match = ISO_DATE.exec(value);
   if (!match) return undefined;
-  const [, y, m, d] = match.map(Number) as [number, number, number, number];
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const ms = Date.UTC(y, m - 1, d);
   const back = new Date(ms);
   // Rejects 2025-02-30 and friends (Date.UTC would roll them over).

@@ -2,11 +2,7 @@ import type { FieldErrors } from '../../failures/fields.ts';
 import { normalizeEmail } from './email.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
-/**
- * Field rules of the booking form, shared by the widget (instant messages) and the server (which
- * applies them again after zod has checked the shapes). Keys are the widget's field names; messages
- * are text keys (`src/lib/i18n/text-key.ts`), shown in the reader's language.
- */
+/** Field rules of the booking form, after zod checked the shapes; messages are text keys. */
 
 /** What a property's rooms can hold, from the largest room type. */
 export interface Capacity {
@@ -82,12 +78,7 @@ export function detailsPresentation(rules: FieldRules = {}) {
   } as const;
 }
 
-/**
- * The guest-detail checks that need tables: the server runs them in full (`SERVER_CHECKS`,
- * server-checks.ts). The widget checks shapes only: the tables would be a third of a kilobyte of its
- * JavaScript for refusals a guest rarely meets, and the server's answer to the booking brings the
- * guest back to the field with the same message.
- */
+/** The guest-detail checks that need tables (`SERVER_CHECKS`); by default, shapes only. */
 export interface DetailsChecks {
   isCountry(code: string): boolean;
   hasLookAlike(email: string): boolean;

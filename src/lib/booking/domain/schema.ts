@@ -67,6 +67,11 @@ export const bookingRequestSchema = z.strictObject({
 });
 export type BookingRequest = z.output<typeof bookingRequestSchema>;
 
+/** The JSON API's body: the request, and `anotherRoom` to book a stay just booked once more. */
+export const bookingPostSchema = bookingRequestSchema.extend({
+  anotherRoom: z.optional(z.unknown()).transform((value) => value === true),
+});
+
 /** The request as the no-JavaScript form posts it: text as typed, for the handler to judge. */
 const asTyped = z
   .string()

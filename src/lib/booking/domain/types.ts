@@ -42,10 +42,7 @@ export interface RoomOffer {
   /** Free and big enough for this party. */
   available: boolean;
   availableRooms: number;
-  /**
-   * The one rate every night costs: the API's price per night, or its nightly rates when all equal;
-   * null when the nights differ or the API gave only a total (then `averageNightly`, called an average).
-   */
+  /** The one rate every night costs; null when nights differ or only a total is known. */
   pricePerNight: number | null;
   /** One price per night, in order, when the API lists them (they may differ: weekend rates). */
   nightly: number[] | null;

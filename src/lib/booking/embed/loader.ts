@@ -4,24 +4,17 @@ import { widgetI18n } from '../../i18n/widget.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 
 /**
- * The partner-page loader served at `/embed/booking.js`: plain ES5-ish JS, written small by hand
- * (budget 2 KB gzipped). It carries its tenant's name and allowed origins, so on any other origin it
- * inserts only a plain "Book at <tenant>" link and says in the console which origin to allow.
- * Otherwise, for each `<script src=".../embed/booking.js" data-property=…>` it inserts an iframe of
- * `/embed/booking` next to the tag, passing the `data-*` values (checked by zod on the embed page,
- * which posts back what it refused) and its own origin. Unknown `data-*` attributes are reported
- * here. It resizes the iframe from the widget's `postMessage` (origin and source checked, height
- * capped) and re-dispatches `masthead:booking-confirmed` as a DOM event on the iframe.
+ * The loader at `/embed/booking.js`, small hand-written ES5 (budget 2 KB gzipped). On an origin
+ * not allowed it inserts a "Book at <tenant>" link and says in the console which origin to allow;
+ * else an iframe of `/embed/booking` per tag with its `data-*` values, resized from the widget's
+ * `postMessage` (origin and source checked, height capped), whose events it re-dispatches.
  */
 export interface EmbedLoaderConfig {
   /** The tenant's name, for the fallback link. */
   name: string;
   /** Origins that may frame the widget (the site's own origin always may). */
   origins: string[];
-  /**
-   * The fallback link (`Book at <tenant>`) and the iframe's default title, by language (`en`, `de`…);
-   * `default` is the tenant's own. A tag's `data-locale` picks its language's texts.
-   */
+  /** The fallback link and the iframe's title by language; `default` is the tenant's. */
   texts?: Record<string, EmbedTexts>;
 }
 

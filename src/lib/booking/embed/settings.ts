@@ -47,8 +47,9 @@ export function embedSettings(tenant: Tenant, params: URLSearchParams): EmbedSet
     };
   }
   const query = parsed.data;
+  const read: Record<string, unknown> = query;
   for (const [key, [attribute, expected]] of Object.entries(ATTRIBUTE)) {
-    if (raw[key] !== undefined && query[key as keyof EmbedQuery] === undefined) {
+    if (raw[key] !== undefined && read[key] === undefined) {
       warnings.push(`${attribute}="${raw[key]}" was ignored: expected ${expected}.`);
     }
   }

@@ -5,7 +5,7 @@ import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
-import type { ServiceCore } from '../service/core.ts';
+import type { ServiceCore } from '../service/service.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import { confirmationMail } from './confirmation.ts';
 import { textMail } from './text.ts';
@@ -25,10 +25,8 @@ export interface MailRequest {
 }
 
 /**
- * The confirmation e-mail, in the tenant's language, once per booking, from the server that made
- * it: a retry, a double click or another server finds it claimed or not its own. False when none
- * was sent (no mailer, sent before, made elsewhere, or the mail server refused it; then a later
- * retry on this server may send it).
+ * The confirmation e-mail, once per booking, from the server that made it; false when none was
+ * sent (no mailer, sent before, made elsewhere, or refused: a later retry here may send it).
  */
 export async function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
   const { mailer: send, attempts, tenant } = core;
@@ -61,15 +59,15 @@ export async function mailLink(
   if (!send) return false;
   const { t } = i18nFor(core.tenant);
   const reference = request.booking.reference ?? String(request.booking.id);
-  const { text, html } = textMail([
-    ...(request.guestName ? [t('mail.greeting', { name: request.guestName }), ''] : []),
-    t('mail.findText', { reference }),
-    `${t('mail.manage')}: ${request.manageUrl}`,
-    t('manage.private'),
-    '',
-    '-- ',
+  const { text, html } = textMail(
+    request.guestName && t('mail.greeting', { name: request.guestName }),
+    [
+      t('mail.findText', { reference }),
+      `${t('mail.manage')}: ${request.manageUrl}`,
+      t('manage.private'),
+    ],
     t('mail.footer', { site: request.site }),
-  ]);
+  );
   await send({
     to: request.to,
     fromName: core.tenant.name,
@@ -125,16 +123,16 @@ export async function mailCancellation(
     const { t, locale } = i18nFor(tenant);
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
-    const { text, html } = textMail([
-      ...(guest.name ? [t('mail.greeting', { name: guest.name }), ''] : []),
-      t('manage.cancelMailText', { reference, place: place.name, dates }),
-      '',
-      t('manage.cancelMailAgain', { url: request.bookUrl }),
-      ...(contact ? [t('manage.contact', { contact })] : []),
-      '',
-      '-- ',
+    const { text, html } = textMail(
+      guest.name && t('mail.greeting', { name: guest.name }),
+      [
+        t('manage.cancelMailText', { reference, place: place.name, dates }),
+        '',
+        t('manage.cancelMailAgain', { url: request.bookUrl }),
+        ...(contact ? [t('manage.contact', { contact })] : []),
+      ],
       t('mail.footer', { site: request.site }),
-    ]);
+    );
     const subject = t('manage.cancelMailSubject', { reference });
     await send({ to: guest.email, fromName: tenant.name, subject, text, html });
     return true;

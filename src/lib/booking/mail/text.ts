@@ -3,10 +3,16 @@ export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * A short e-mail from its lines: the plain-text part as they are, the HTML part one paragraph each
- * (an address in a line becomes a link).
+ * A short e-mail from its lines, after a greeting when there is a name and before the site's
+ * signature: the plain-text part as they are, the HTML part one paragraph each (an address in a
+ * line becomes a link).
  */
-export function textMail(lines: readonly string[]): { text: string; html: string } {
+export function textMail(
+  greeting: string,
+  body: readonly string[],
+  footer: string,
+): { text: string; html: string } {
+  const lines = [...(greeting ? [greeting, ''] : []), ...body, '', '-- ', footer];
   const text = lines.join('\n');
   const html = lines
     .filter((line) => line !== '')

@@ -1,14 +1,10 @@
 import type { Booking } from '../../lodging/schema.ts';
 import { normalizeEmail } from '../domain/email.ts';
-import type { ServiceCore } from '../service/core.ts';
+import type { ServiceCore } from '../service/service.ts';
 import { MAX_BOOKING_PAGES } from '../service/create.ts';
 import { findByEmail } from '../service/guests.ts';
 
-/**
- * "Find my booking": the booking with this reference made with this e-mail, on a property of this
- * tenant (under the guest's own record, or under the online-requests record with that e-mail in
- * its notes), or null. Callers answer the same either way (no disclosure).
- */
+/** The booking with this reference and e-mail on this tenant's properties, or null. */
 export async function findStay(
   core: ServiceCore,
   emailTyped: string,

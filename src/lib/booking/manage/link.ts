@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 
 /**
- * Private "manage your booking" links. A token names the booking by what the confirmation knows
- * (property, check-in day, reference) and carries an HMAC over it and the tenant's id: it cannot
- * be guessed, changed or moved to another tenant. The lodging API is asked again on every visit.
+ * Private "manage your booking" links: the booking (property, check-in, reference) with an HMAC
+ * over it and the tenant's id, so a token cannot be guessed, changed or moved to another tenant.
  */
 
 export interface ManagedBooking {
@@ -39,9 +39,9 @@ export function verifyManageToken(
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const value: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    if (!Array.isArray(value) || value.length !== 3) return null;
-    if (!value.every((part) => typeof part === 'string')) return null;
-    const [propertyId, checkIn, reference] = value as [string, string, string];
+    const parts = z.tuple([z.string(), z.string(), z.string()]).safeParse(value);
+    if (!parts.success) return null;
+    const [propertyId, checkIn, reference] = parts.data;
     return { propertyId, checkIn, reference };
   } catch {
     return null;
@@ -50,10 +50,7 @@ export function verifyManageToken(
 
 let processSecret: string | undefined;
 
-/**
- * `BOOKING_LINK_SECRET`, or (when unset) a random secret for this process: links then stop working
- * after a restart and across instances, never become guessable. Production sets the variable.
- */
+/** `BOOKING_LINK_SECRET`, else a random one for this process (links die with it, never guessable). */
 export function linkSecret(configured: string | undefined, warn: () => void): string {
   if (configured && configured.length >= 16) return configured;
   if (!processSecret) {

@@ -104,11 +104,9 @@ export function onlineRequestsRecord(tenant: BookingTenant, email: string) {
 }
 
 /**
- * The guest record a booking goes under. A new e-mail gets a record of its own. An e-mail already
- * on file (whatever the names typed) is never attached to that record, since the site cannot tell
- * the guest from a stranger who knows their name and address: the booking goes under the tenant's
- * online-requests record, its typed details in the notes, for the hotel to check and move. Both
- * answer the same, so nothing tells a visitor whether an e-mail is a guest.
+ * A new e-mail gets a guest record of its own. One already on file is never attached (a stranger
+ * may know a guest's name and address): the booking goes under the online-requests record, its
+ * details in the notes, for the hotel to move. Both answer the same.
  */
 export async function chooseGuest(
   api: LodgingClient,

@@ -8,50 +8,17 @@ import type { Confirmation } from '../domain/types.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
 /**
- * What the site remembers of each idempotency key (one attempt at a booking in one browser), in
- * Redis when configured so every instance knows it, else in this process:
- * - `done`: the booking it created, returned again to the same key (a double click, a retry);
- * - `unknown`: a create was sent and its outcome never arrived (5xx, timeout, dropped connection),
- *   with the guest record (and notes) it was sent with: a retry looks there for the booking first.
- * Besides, for a few seconds after a stay is booked, its stay key (see create.ts), so racing
- * submits of the same stay with other keys are turned away before any upstream call.
- *
- * With Redis configured, Redis is the guard: while it does not answer, reads and claims throw a
- * 503 "try again shortly" (never a write without its guard, which another server could not see).
- * After Redis comes back empty it has forgotten every key: `mayHaveForgotten` says so for a day,
- * and the service then looks for the key in the bookings themselves (create.ts, `keyMark`).
+ * What the site remembers of each idempotency key, in Redis when configured (else this process):
+ * `done` returns its booking again; `unknown` (the create's answer never arrived) keeps the guest
+ * record it was sent with, where a retry looks first. With Redis, Redis is the guard: while it
+ * does not answer, steps get a 503; after it comes back empty, `mayHaveForgotten` makes the service
+ * look for the key in the bookings themselves (create.ts, `keyMark`).
  */
 export type Attempt =
   | { fingerprint: string; state: 'done'; confirmation: Confirmation }
   /** Turned away as the same stay booked moments ago: only "book another room" goes on. */
   | { fingerprint: string; state: 'same-stay' }
   | { fingerprint: string; state: 'unknown'; guestId?: string; notes?: string | undefined };
-
-export interface AttemptStore {
-  get(key: string): Promise<Attempt | undefined>;
-  set(key: string, attempt: Attempt): Promise<void>;
-  delete(key: string): Promise<void>;
-  /** Remembers for `seconds` that the stay `stayKey` was just booked. */
-  markBooked(stayKey: string, seconds: number): Promise<void>;
-  justBooked(stayKey: string): Promise<boolean>;
-  /** True for the first caller only (per name, across instances with Redis): an e-mail sent once. */
-  claim(name: string): Promise<boolean>;
-  /** Gives a claim back (the e-mail could not be sent: a retry may send it). */
-  release(name: string): Promise<void>;
-  /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
-  mayHaveForgotten(): Promise<boolean>;
-  /** Notes that this process made the booking `reference` (its create call succeeded here). */
-  made(reference: string): void;
-  /**
-   * Whether this process made `reference`: only that one sends its confirmation, so a racing
-   * submit answered on another server never mails it, even after Redis forgot who did.
-   */
-  madeHere(reference: string): boolean;
-}
-
-/** The shared store cannot be read: the write that needs it is refused, the form kept. */
-export const storeUnavailable = (): BookingFailure =>
-  unavailable(textKey('booking.error.unavailable'), 5);
 
 const TTL_SECONDS = 24 * 60 * 60;
 
@@ -72,10 +39,9 @@ export function assertSameDetails(attempt: Attempt | undefined, fingerprint: str
   }
 }
 
-export function attemptStore(options: {
-  scope: string;
-  redisUrl?: string | undefined;
-}): AttemptStore {
+export type AttemptStore = ReturnType<typeof attemptStore>;
+
+export function attemptStore(options: { scope: string; redisUrl?: string | undefined }) {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
   const claims = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
@@ -84,7 +50,7 @@ export function attemptStore(options: {
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
   let warned = false;
-  // Redis away: every guarded step is refused (storeUnavailable); say so once in the logs.
+  // Redis away: every guarded step is refused; say so once in the logs.
   const warn = (error: unknown) => {
     if (warned) return;
     warned = true;
@@ -99,7 +65,8 @@ export function attemptStore(options: {
       return await use(await getRedis(redisUrl ?? ''));
     } catch (error) {
       warn(error);
-      throw storeUnavailable();
+      // The step is refused with its form kept: never a write without its guard.
+      throw unavailable(textKey('booking.error.unavailable'), 5);
     }
   };
   /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
@@ -114,7 +81,7 @@ export function attemptStore(options: {
   const startedAt = Date.now();
 
   return {
-    async get(key) {
+    async get(key: string): Promise<Attempt | undefined> {
       if (!redisUrl) return local.get(key);
       return shared(async (redis) => {
         const raw = await redis.get(name(key));
@@ -122,21 +89,23 @@ export function attemptStore(options: {
         return raw ? (JSON.parse(raw) as Attempt) : local.get(key);
       });
     },
-    async set(key, attempt) {
+    async set(key: string, attempt: Attempt): Promise<void> {
       local.set(key, attempt);
       if (redisUrl)
         await shared((redis) => redis.set(name(key), JSON.stringify(attempt), 'EX', TTL_SECONDS));
     },
-    async markBooked(stayKey, seconds) {
+    /** Remembers for `seconds` that the stay `stayKey` was just booked. */
+    async markBooked(stayKey: string, seconds: number): Promise<void> {
       booked.set(stayKey, true, { ttl: seconds * 1000 });
       await tryShared((redis) => redis.set(name(`stay:${stayKey}`), '1', 'EX', seconds));
     },
-    async justBooked(stayKey) {
+    async justBooked(stayKey: string): Promise<boolean> {
       if (booked.has(stayKey)) return true;
       if (!redisUrl) return false;
       return (await shared((redis) => redis.exists(name(`stay:${stayKey}`)))) === 1;
     },
-    async claim(claimName) {
+    /** True for the first caller only (per name, across instances with Redis): an e-mail sent once. */
+    async claim(claimName: string): Promise<boolean> {
       const key = `claim:${claimName}`;
       // This process's own claims first: they outlive a Redis that came back empty.
       if (claims.has(key)) return false;
@@ -147,22 +116,26 @@ export function attemptStore(options: {
       claims.set(key, true);
       return true;
     },
-    async release(claimName) {
+    /** Gives a claim back (the e-mail could not be sent: a retry may send it). */
+    async release(claimName: string): Promise<void> {
       const key = `claim:${claimName}`;
       claims.delete(key);
       await tryShared((redis) => redis.unlink(name(key)));
     },
-    async delete(key) {
+    async delete(key: string): Promise<void> {
       local.delete(key);
       await tryShared((redis) => redis.unlink(name(key)));
     },
-    made(reference) {
+    /** Notes that this process made the booking `reference` (its create call succeeded here). */
+    made(reference: string): void {
       madeHere.set(reference, true);
     },
-    madeHere(reference) {
+    /** Only the process that made a booking mails it, even after Redis forgot who did. */
+    madeHere(reference: string): boolean {
       return madeHere.has(reference);
     },
-    async mayHaveForgotten() {
+    /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
+    async mayHaveForgotten(): Promise<boolean> {
       if (!redisUrl) return Date.now() - startedAt < TTL_SECONDS * 1000;
       return shared(async (redis) => {
         // The first instance after an empty start writes the time; every later one reads it.

@@ -12,7 +12,6 @@ import type { AvailabilityResult, PropertySummary } from '../domain/types.ts';
 import { mailCancellation, mailConfirmation, mailLink } from '../mail/send.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { findStay } from '../manage/find.ts';
-import type { ServiceCore } from './core.ts';
 import { book } from './create.ts';
 import { onlineRequestsRecord } from './guests.ts';
 import { attemptStore } from './idempotency.ts';
@@ -31,17 +30,12 @@ export interface BookingServiceOptions {
   mailer?: Mailer | undefined;
 }
 
-/**
- * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache
- * (short availability TTL, concurrent identical searches coalesced). Creating a booking is
- * single-flight per (property, e-mail, dates, room) across instances, and returns a booking only to
- * the idempotency key that created it (create.ts). Whether a guest, an e-mail or a stay exists
- * changes nothing in the answer (guests.ts).
- */
-export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
+export type ServiceCore = ReturnType<typeof serviceCore>;
+
+/** What the service's parts share (create.ts, mail/send.ts, manage/find.ts), once per tenant. */
+function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
   if (!offersBooking(tenant)) throw notOffered();
   const lodging = tenant.lodging;
-  const { propertyIds } = lodging;
   const now = options.now ?? (() => new Date());
   const context = (operation: string) => ({ tenant: tenant.id, operation });
   const lodgingApi = lazyLodgingClient(tenant, lodging, options.credentials, options.upstream);
@@ -50,7 +44,6 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   const bookedAt = new Map<string, number>();
   const searchedAt = new LRUCache<string, number>({ max: 5000 });
   let clock = 0;
-  const tick = (): number => (clock += 1);
 
   const rules = () => ({
     today: todayIn(tenant.timeZone, now()),
@@ -75,7 +68,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   }
 
   async function property(id: string): Promise<PropertySummary> {
-    if (!propertyIds.includes(id)) throw placeNotFound();
+    if (!lodging.propertyIds.includes(id)) throw placeNotFound();
     try {
       const read = propertySummary(await lodgingApi().getProperty(id));
       return usable('properties.get', read, 'booking not available online');
@@ -84,9 +77,44 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     }
   }
 
-  async function properties(): Promise<PropertySummary[]> {
-    return Promise.all(propertyIds.map((id) => property(id)));
-  }
+  // The tenant's record for bookings whose e-mail is on file (see guests.ts).
+  const onlineRequestsEmail = `online-requests@${tenant.id}.masthead.invalid`;
+  return {
+    tenant,
+    lodging,
+    /** The tenant's lodging client (the only holder of its credentials). */
+    lodgingApi,
+    attempts: attemptStore({ scope: tenant.id, redisUrl: options.redisUrl }),
+    /** Creating a booking is single-flight per stay (across instances with Redis). */
+    lock: createKeyedLock({
+      redisUrl: options.redisUrl,
+      prefix: `masthead:lock:booking:${tenant.id}:`,
+    }),
+    rules,
+    mailer: options.mailer,
+    context,
+    property,
+    usable,
+    /** A booking changed `propertyId`: its next searches skip the read cache once. */
+    booked: (propertyId: string) => void bookedAt.set(propertyId, (clock += 1)),
+    /** Whether the search `key` must skip the cache (a booking since it last ran). */
+    searchFresh(propertyId: string, key: string): boolean {
+      const fresh = (bookedAt.get(propertyId) ?? 0) > (searchedAt.get(key) ?? 0);
+      searchedAt.set(key, (clock += 1));
+      return fresh;
+    },
+    onlineRequestsEmail,
+    onlineRequests: onlineRequestsRecord(tenant, onlineRequestsEmail),
+  };
+}
+
+/**
+ * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache;
+ * a booking is single-flight per stay and returned only to the key that made it (create.ts).
+ */
+export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
+  const core = serviceCore(tenant, options);
+  const { property, rules, usable, context } = core;
 
   async function availability(query: AvailabilityQuery): Promise<AvailabilityResult> {
     const place = await property(query.property);
@@ -96,15 +124,18 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     };
     if (hasErrors(errors)) throw invalid(errors);
     const guests = query.adults + query.children;
-    const key = `${place.id}|${query.checkIn}|${query.checkOut}|${guests}`;
-    const fresh = (bookedAt.get(place.id) ?? 0) > (searchedAt.get(key) ?? 0);
-    searchedAt.set(key, tick());
+    const fresh = core.searchFresh(
+      place.id,
+      `${place.id}|${query.checkIn}|${query.checkOut}|${guests}`,
+    );
     try {
-      const result = await lodgingApi().getAvailability(
-        place.id,
-        { check_in: query.checkIn, check_out: query.checkOut, guests },
-        { fresh },
-      );
+      const result = await core
+        .lodgingApi()
+        .getAvailability(
+          place.id,
+          { check_in: query.checkIn, check_out: query.checkOut, guests },
+          { fresh },
+        );
       return usable(
         'properties.availability',
         availabilityResult(place, query, result),
@@ -115,32 +146,11 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     }
   }
 
-  const onlineRequestsEmail = `online-requests@${tenant.id}.masthead.invalid`;
-  const core: ServiceCore = {
-    tenant,
-    lodging,
-    lodgingApi,
-    attempts: attemptStore({ scope: tenant.id, redisUrl: options.redisUrl }),
-    lock: createKeyedLock({
-      redisUrl: options.redisUrl,
-      prefix: `masthead:lock:booking:${tenant.id}:`,
-    }),
-    rules,
-    mailer: options.mailer,
-    context,
-    property,
-    usable,
-    booked: (propertyId) => bookedAt.set(propertyId, tick()),
-    // The tenant's record for bookings whose e-mail is on file (see guests.ts).
-    onlineRequestsEmail,
-    onlineRequests: onlineRequestsRecord(tenant, onlineRequestsEmail),
-  };
-
   return {
-    tenant,
+    tenant: core.tenant,
     rules,
     property,
-    properties,
+    properties: () => Promise.all(core.lodging.propertyIds.map((id) => property(id))),
     availability,
     /** `anotherRoom`: the guest chose to book the same stay once more (a second room). */
     book: (input: BookingRequest, choice: { anotherRoom?: boolean } = {}) =>

@@ -1,7 +1,6 @@
 /**
- * Where a booking page's forms and links go: the page's address (with `?tenant=` when the tenant
- * comes from the query) and what it must keep (an embed's `origin` and `locale`). A GET form drops
- * its action's query, so what is kept travels as hidden fields.
+ * Where a booking page's forms and links go, and what they keep (`?tenant=`, an embed's `origin`
+ * and `locale`): a GET form drops its action's query, so that travels as hidden fields.
  */
 export interface StepAddress {
   /** The path GET forms go to. */

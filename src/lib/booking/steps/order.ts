@@ -2,11 +2,6 @@ import type { FieldErrors } from '../../failures/fields.ts';
 import type { MessageKey } from '../../i18n/dictionary.ts';
 import type { AvailabilityResult, Confirmation } from '../domain/types.ts';
 
-/**
- * The booking's steps, in order (the step forms and their step list), and which step asks for
- * which field: a refused value sends the guest back there.
- */
-
 export const STEPS = ['dates', 'guests', 'rooms', 'details', 'review', 'done'] as const;
 export type Step = (typeof STEPS)[number];
 
@@ -47,11 +42,7 @@ export const STEP_TEXT = {
   done: { label: 'booking.stepDone', heading: null },
 } as const satisfies Record<Step, { label: MessageKey; heading: MessageKey | null }>;
 
-/**
- * The booking's one step state: what the search makes of the address (search.ts), what the
- * `bookStay` action answers and the session keeps between its POST and GET (page.ts), and what a
- * booking page renders (view-model.ts).
- */
+/** The one step state: from the address (search.ts), the action and session (page.ts), rendered (view-model.ts). */
 export interface StepState {
   step: Step;
   values: Record<string, string>;

@@ -33,11 +33,9 @@ export function stayAnswer(request: Request): StepAnswer {
 }
 
 /**
- * The booking's steps, POST then redirect then GET for a form the browser posts: a posted form is
- * kept in the session and answered with a 303 to its step's address, so Back and reload only ever
- * repeat a GET (never "Confirm form resubmission", never a second booking); a booked stay goes to
- * its manage page. The element's own posts (and the embed, whose frame has no cookie) get the step
- * in place instead.
+ * POST → 303 → GET for a form the browser posts (kept in the session, so Back and reload only
+ * repeat a GET); a booked stay goes to its manage page. The element's posts (and the embed, whose
+ * frame has no cookie) get the step in place instead.
  */
 export async function stepRequest(
   Astro: StepAstro,
@@ -94,23 +92,13 @@ function keptState(stored: unknown): StepState | undefined {
     : undefined;
 }
 
-/** The search part of posted details, under the names the step addresses use. */
-function searchOf(values: Record<string, string>): Record<string, string> {
-  const { propertyId = '', checkIn = '', checkOut = '', adults = '', children = '' } = values;
-  return {
-    property: propertyId,
-    checkIn,
-    checkOut,
-    adults,
-    children,
-    roomTypeId: values['roomTypeId'] ?? '',
-  };
-}
+/** Posted details under the names the step addresses use (they read only the search's fields). */
+const searchOf = (values: Record<string, string>) => ({
+  ...values,
+  property: values['propertyId'] ?? '',
+});
 
-/**
- * The step a booking page shows: from the query (dates, guests, room), or from
- * the details kept from the last post (their messages, or the review), with the room checked again.
- */
+/** The step from the query, or from the details kept from the last post (room checked again). */
 async function searchStep(
   Astro: Pick<AstroGlobal, 'locals' | 'url'>,
   properties: PropertySummary[],

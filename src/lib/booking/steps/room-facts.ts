@@ -1,11 +1,7 @@
 import { formatPrice } from '../../i18n/format.ts';
 import type { AvailabilityResult, RoomOffer } from '../domain/types.ts';
 
-/**
- * What a room card says (the rooms step, and anything else that lists rooms): its
- * capacity in the words of the rules (adults and children apart where they differ), its prices, or
- * why it cannot be chosen for this party. Runs in the browser too (no zod, no Node).
- */
+/** What a room card says: its capacity as the rules word it, its prices, or why it cannot be chosen. */
 
 /** A `widget.*` text by its key without the prefix: the widget's `say`, or the server's `t`. */
 export type RoomSay = (key: string, values?: Record<string, string | number>) => string;
@@ -23,10 +19,7 @@ export interface RoomFacts {
   left?: string;
 }
 
-/**
- * A room's price per night: its rate when every night costs the same, else the average, labelled so
- * (with weekend rates, or a total alone, no night is known to cost `total / nights`).
- */
+/** The rate when every night costs the same, else the average, labelled so (weekend rates). */
 export function nightlyPrice(room: Pick<RoomOffer, 'pricePerNight' | 'averageNightly'>): {
   amount: number;
   average: boolean;

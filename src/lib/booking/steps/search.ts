@@ -5,16 +5,15 @@ import { guestErrors, hasErrors } from '../domain/rules.ts';
 import type { BookingService } from '../service/service.ts';
 import type { AvailabilityResult } from '../domain/types.ts';
 import { textKey } from '../../i18n/text-key.ts';
-import { earliestStep, STEPS, type Step, type StepState } from './order.ts';
+import { earliestStep, type Step, type StepState } from './order.ts';
 
 /**
- * The booking without JavaScript: dates, guests and room travel as GET query parameters (a search,
- * bookmarkable, Back works); the guest's details go by POST (see actions/booking.ts). Each step is
- * checked again on the server; a refused value sends the guest back to the step that asked for it.
+ * Dates, guests and room travel as GET query parameters (bookmarkable, Back works); details go by
+ * POST (actions/booking.ts). A refused value sends the guest back to the step that asked for it.
  */
 
 /** The steps the query reaches (the review and what follows are posted: page.ts). */
-export const SEARCH_STEPS = STEPS.slice(0, 4) as ['dates', 'guests', 'rooms', 'details'];
+const SEARCH_STEPS = ['dates', 'guests', 'rooms', 'details'] as const satisfies readonly Step[];
 export type SearchStep = (typeof SEARCH_STEPS)[number];
 
 export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
@@ -22,18 +21,12 @@ export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'chil
 function wanted(value: string | null): SearchStep {
   // The review's address without its details (a session gone): the details, to type them again.
   if (value === 'review') return 'details';
-  return (SEARCH_STEPS as readonly string[]).includes(value ?? '')
-    ? (value as SearchStep)
-    : 'dates';
+  return SEARCH_STEPS.find((step) => step === value) ?? 'dates';
 }
 
-/**
- * How a failure is offered again: "Try again" only for a wait, and only once the wait its message
- * names is over (a `busy` one: "try again in 6 minutes"); an outage says "try again" now.
- */
+/** "Try again" only for a wait (busy, down), and only once the wait its message names is over. */
 export function retryOf(error: BookingFailure): { retry: boolean; wait: number } {
   const wait = error.error.code === 'busy' ? (error.error.retryAfter ?? 0) : 0;
-  // A wait (busy, down) rather than a refusal: the same request again may work.
   const retry = error.error.code === 'busy' || error.error.code === 'unavailable';
   return { retry, wait };
 }
@@ -60,10 +53,8 @@ export async function stepFlow(
     values['checkOut'] = addDays(values['checkIn'] ?? '', Math.min(nights, 365));
   if (!values['roomTypeId'] && query.get('room'))
     values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
-  // A stay that has passed (an old link, a bookmark): dropped with a notice, so the dates step
-  // opens at today's month (in the tenant's time zone) instead of a month of struck-out days. A
-  // date the guest just typed on the dates step (its form asks for `step=guests`) gets the field's
-  // own message instead.
+  // A linked stay that has passed is dropped with a notice (the calendar opens at today); a date
+  // just typed on the dates step (its form asks for `step=guests`) gets the field's message.
   const step = query.get('step');
   const stale = step === 'guests' ? undefined : staleStay(values, service.rules().today);
   const target = stale ? 'dates' : wanted(step);

@@ -3,10 +3,7 @@ import { nightsBetween } from '../domain/dates.ts';
 import type { RoomSay } from './room-facts.ts';
 import type { StatusKind } from '../domain/status.ts';
 
-/**
- * The rows of the booking's two summaries, as the booking's steps and the manage page both
- * show them: the review before booking, and the stay once booked. Runs in the browser too.
- */
+/** The rows of the review before booking and of the stay once booked (steps, manage page, mail). */
 export type SummaryRows = [term: string, value: string][];
 
 const guests = (say: RoomSay, adults: number, children: number): string =>

@@ -7,7 +7,9 @@ import { countryOptions } from '../domain/countries.ts';
 import { nightsBetween, todayIn } from '../domain/dates.ts';
 import { confirmationView } from '../manage/view.ts';
 import { bookedFacts, searchFacts } from './partner-events.ts';
-import type { StepState } from './order.ts';
+import type { Step, StepState } from './order.ts';
+import { stepAddress, type StepAddress } from './address.ts';
+import { stepQuery, type SearchStep } from './search.ts';
 import { roomFacts, type RoomFacts } from './room-facts.ts';
 import { reviewRows } from './summary-rows.ts';
 import type { AvailabilityResult, PropertySummary, RoomOffer } from '../domain/types.ts';
@@ -21,10 +23,50 @@ export interface RoomCardModel {
 }
 
 /** Guest details the review carries as hidden fields to the booking. */
-const DETAIL_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'nationality', 'notes'] as const;
+const DETAIL_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'nationality', 'notes'];
+
+/** What each search step's form asks for next and carries from other steps; where Back goes. */
+const SEARCH_FORMS = {
+  dates: { next: 'guests', carry: ['adults', 'children', 'roomTypeId'] },
+  guests: { next: 'rooms', carry: ['property', 'checkIn', 'checkOut', 'roomTypeId'] },
+  rooms: { next: 'details', carry: ['property', 'checkIn', 'checkOut', 'adults', 'children'] },
+} satisfies Record<string, { next: Step; carry: string[] }>;
+const BACK: Partial<Record<Step, SearchStep>> = {
+  guests: 'dates',
+  rooms: 'guests',
+  details: 'rooms',
+};
+
+export const placeName = (place: Pick<PropertySummary, 'name' | 'city'>): string =>
+  place.city ? `${place.name}, ${place.city}` : place.name;
+
+/** What a step's control is filled with: its id and name, what the guest sent, its messages. */
+export interface FieldBinding {
+  id: string;
+  name: string;
+  value?: string | undefined;
+  messages?: string[] | undefined;
+  min?: string;
+  max?: number;
+  hint?: string;
+}
+
+/** Where the step's forms go, and whether the guest chooses the place (not an embed's own). */
+export interface StepsForm {
+  address: StepAddress;
+  choosePlace: boolean;
+}
 
 /** The texts `<masthead-booking>` says itself: busy states, the calendar, nights, a lost connection. */
-const BROWSER_KEYS = ['searching', 'sending', 'calendarHint', 'prevMonth', 'nextMonth', 'nights'];
+const BROWSER_TEXT = {
+  searching: 'widget.searching',
+  sending: 'widget.sending',
+  calendarHint: 'widget.calendarHint',
+  prevMonth: 'widget.prevMonth',
+  nextMonth: 'widget.nextMonth',
+  nights: 'widget.nights',
+  offline: 'booking.error.offline',
+} satisfies Record<string, MessageKey>;
 
 /** What BookingSteps.astro shows for one step: everything computed, nothing left to the markup. */
 export function stepsModel(
@@ -32,8 +74,9 @@ export function stepsModel(
   properties: PropertySummary[],
   tenant: Tenant,
   i18n: I18n,
+  form: StepsForm = { address: stepAddress('/stay'), choosePlace: properties.length > 1 },
 ) {
-  const { values, offers } = state;
+  const { values, offers, step } = state;
   const v = (name: string) => values[name] ?? '';
   const { locale } = i18n;
   const say = widgetSay(i18n);
@@ -45,9 +88,38 @@ export function stepsModel(
   const today = todayIn(tenant.timeZone);
   const nights = nightsBetween(v('checkIn'), v('checkOut'));
   const browserText = Object.fromEntries(
-    BROWSER_KEYS.map((key) => [key, i18n.message(`widget.${key}` as MessageKey)]),
+    Object.entries(BROWSER_TEXT).map(([name, key]) => [name, i18n.message(key)]),
   );
-  browserText['offline'] = i18n.message('booking.error.offline');
+  const search = {
+    propertyId: place?.id ?? '',
+    checkIn: v('checkIn'),
+    checkOut: v('checkOut'),
+    adults: v('adults'),
+    children: v('children'),
+    roomTypeId: v('roomTypeId'),
+  };
+  const idempotencyKey = v('idempotencyKey') || crypto.randomUUID().replaceAll('-', '');
+  /** A GET address of `to` with the search so far (for `property`, another place's). */
+  const link = (to: SearchStep | 'review', property = place?.id ?? '') =>
+    form.address.link(stepQuery({ ...values, property }, to));
+  /** The answers of other steps this step's form carries (empty ones left out of the address). */
+  const hidden = (): [string, string][] => {
+    if (step === 'done') return [];
+    if (step === 'details' || step === 'review') {
+      const details =
+        step === 'review' ? DETAIL_FIELDS.map((name): [string, string] => [name, v(name)]) : [];
+      return [['idempotencyKey', idempotencyKey], ...Object.entries(search), ...details];
+    }
+    const own = (name: string) => (name === 'property' ? (place?.id ?? '') : v(name));
+    const carried = SEARCH_FORMS[step].carry
+      .map((name): [string, string] => [name, own(name)])
+      .filter(([, value]) => value !== '');
+    const placeField: [string, string][] =
+      step === 'dates' && !form.choosePlace ? [['property', place?.id ?? '']] : [];
+    const kept = form.address.hidden.filter(([name]) => name !== 'property');
+    return [...kept, ['step', SEARCH_FORMS[step].next], ...carried, ...placeField];
+  };
+  const back = BACK[step];
   const booked = state.booked
     ? {
         ...state.booked,
@@ -59,9 +131,12 @@ export function stepsModel(
       }
     : undefined;
   return {
-    step: state.step,
+    step,
     values,
     place,
+    hidden: hidden(),
+    back: back ? link(back) : undefined,
+    link,
     offers,
     today,
     capacity: place?.capacity ?? { maxAdults: 4, maxChildren: 4, maxOccupancy: 4 },
@@ -76,16 +151,7 @@ export function stepsModel(
     searchFacts: offers ? JSON.stringify(searchFacts(offers)) : undefined,
     rooms: offers ? offers.rooms.map((offer) => roomCard(offer, offers, say, locale)) : [],
     nothingFree: offers ? !offers.rooms.some((r) => r.available) : false,
-    idempotencyKey: v('idempotencyKey') || crypto.randomUUID().replaceAll('-', ''),
-    search: {
-      propertyId: place?.id ?? '',
-      checkIn: v('checkIn'),
-      checkOut: v('checkOut'),
-      adults: v('adults'),
-      children: v('children'),
-      roomTypeId: v('roomTypeId'),
-    },
-    detailFields: DETAIL_FIELDS,
+    idempotencyKey,
     reviewRows:
       state.step === 'review'
         ? reviewRows(

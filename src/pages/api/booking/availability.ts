@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
-import { handle, limit } from '../../../lib/booking/api/plumbing.ts';
+import { handle } from '../../../lib/booking/api/json.ts';
+import { limit } from '../../../lib/booking/api/limits.ts';
 import { availabilityQuerySchema } from '../../../lib/booking/domain/schema.ts';
 import { fieldErrorsOf } from '../../../lib/failures/fields.ts';
 import { invalid } from '../../../lib/booking/domain/failures.ts';

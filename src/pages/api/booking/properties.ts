@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { handle } from '../../../lib/booking/api/plumbing.ts';
+import { handle } from '../../../lib/booking/api/json.ts';
 
 /** `GET`: the places to stay this tenant offers, with room types and capacity. */
 export const GET: APIRoute = (context) =>

@@ -3,6 +3,7 @@ import type { APIRoute } from 'astro';
 import { stayIcs } from '../../../../lib/booking/manage/ics.ts';
 import { loadManagedStay } from '../../../../lib/booking/manage/stay.ts';
 import { classify, isTemporary } from '../../../../lib/failures/classify.ts';
+import { tenantUrl } from '../../../../lib/tenants/origin.ts';
 
 /** The stay as an .ics file, for the manage page's "Add to calendar" (works without JavaScript). */
 export const GET: APIRoute = async (context) => {
@@ -21,9 +22,13 @@ export const GET: APIRoute = async (context) => {
     });
   }
   if (!stay) return new Response(t('error.notFound'), { status: 404, headers: text });
-  const page = new URL(context.locals.href(`/stay/manage/${token}`), context.url).href;
+  // Absolute addresses on the tenant's configured origin, never the request's Host.
+  const page = tenantUrl(
+    context.locals.tenantMatchOrNull,
+    context.locals.href(`/stay/manage/${token}`),
+  );
   const ics = stayIcs({
-    uid: `${stay.reference}@${context.url.hostname}`,
+    uid: `${stay.reference}@${page ? new URL(page).hostname : 'masthead.invalid'}`,
     title: t('widget.stayAt', { place: stay.property.name }),
     checkIn: stay.checkIn,
     checkOut: stay.checkOut,
@@ -31,7 +36,7 @@ export const GET: APIRoute = async (context) => {
       .filter(Boolean)
       .join(', '),
     description: `${t('widget.reference')}: ${stay.reference}`,
-    url: page,
+    url: page ?? undefined,
     status: stay.kind,
   });
   return new Response(ics, {

@@ -1,0 +1,105 @@
+import type { APIContext } from 'astro';
+import { PRIVATE } from '../../delivery/policy.ts';
+import type { I18n } from '../../i18n/index.ts';
+import { localize, localizeFields } from '../../i18n/text.ts';
+import { textKey } from '../../i18n/text-key.ts';
+import { widgetI18n } from '../../i18n/widget.ts';
+import { logError } from '../../log/log.ts';
+import { bookingServiceFor } from '../../services/clients.ts';
+import { bookingTenant } from '../../tenants/booking.ts';
+import { BookingFailure, notOffered, toFailure } from '../domain/failures.ts';
+import type { ApiResult } from '../domain/types.ts';
+import type { BookingService } from '../service/service.ts';
+
+/** The `/api/booking/*` endpoints' JSON answers, body and origin checks. */
+
+export function json<T>(
+  body: ApiResult<T>,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': PRIVATE,
+      ...headers,
+    },
+  });
+}
+
+/** A failure as JSON, its messages in the language the caller asked for. */
+export function failure(error: BookingFailure, i18n: I18n): Response {
+  const headers: Record<string, string> = {};
+  if (error.error.retryAfter !== undefined) headers['Retry-After'] = String(error.error.retryAfter);
+  const { message, fields } = error.error;
+  const body = {
+    ...error.error,
+    message: localize(i18n, message),
+    ...(fields ? { fields: localizeFields(i18n, fields) } : {}),
+  };
+  return json({ ok: false, error: body }, error.status, headers);
+}
+
+/** The answer's language: the first `Accept-Language` tag, else the tenant's. */
+export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
+  const tag = context.request.headers.get('accept-language')?.split(/[,;]/)[0]?.trim() ?? '';
+  let locale: string | undefined;
+  try {
+    locale = tag && tag !== '*' ? Intl.getCanonicalLocales(tag)[0] : undefined;
+  } catch {
+    locale = undefined;
+  }
+  return widgetI18n(context.locals.tenant, locale);
+}
+
+/** `checkOrigin` covers form posts only: a JSON POST must come from this site's pages. */
+export function assertSameOrigin(context: APIContext): void {
+  const origin = context.request.headers.get('origin');
+  const type = context.request.headers.get('content-type') ?? '';
+  // The origin the visitor's browser is on (the forwarded one behind a trusted proxy).
+  const own = context.locals.tenantMatchOrNull?.origin;
+  if (!own || origin !== own || !type.startsWith('application/json')) {
+    throw new BookingFailure(403, {
+      code: 'forbidden',
+      message: textKey('booking.error.forbidden'),
+    });
+  }
+}
+
+/** Runs a handler with the tenant's booking service; every failure becomes a JSON answer. */
+export async function handle<T>(
+  context: APIContext,
+  operation: string,
+  run: (service: BookingService) => Promise<T>,
+): Promise<Response> {
+  const tenant = bookingTenant(context.locals);
+  try {
+    if (!tenant) throw notOffered();
+    const data = await run(bookingServiceFor(tenant));
+    return json({ ok: true, data });
+  } catch (error) {
+    if (error instanceof BookingFailure) return failure(error, answerI18n(context));
+    const mapped = toFailure(error, { tenant: tenant?.id ?? '-', operation });
+    if (mapped.status >= 500) {
+      logError('booking.endpoint', {
+        tenant: tenant?.id,
+        path: context.url.pathname,
+        requestId: context.locals.requestId,
+      });
+    }
+    return failure(mapped, answerI18n(context));
+  }
+}
+
+/** Reads a JSON body; anything else is a 400 with a plain message. */
+export async function readJson(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch {
+    throw new BookingFailure(400, {
+      code: 'bad_request',
+      message: textKey('booking.error.badJson'),
+    });
+  }
+}

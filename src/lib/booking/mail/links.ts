@@ -1,0 +1,76 @@
+import type { APIContext } from 'astro';
+import { logError } from '../../log/log.ts';
+import { tenantUrl } from '../../tenants/origin.ts';
+import { limit, mayMailLink } from '../api/limits.ts';
+import type { BookingRequest } from '../domain/schema.ts';
+import type { Confirmation } from '../domain/types.ts';
+import { managePath } from '../manage/stay.ts';
+import type { BookingService } from '../service/service.ts';
+
+/** Booking, then mailing its private link; finding a booking and mailing its link again. */
+
+type Visit = Pick<APIContext, 'locals'>;
+
+/** The manage link and the site's address for an e-mail, on the tenant's configured origin. */
+function mailLinks(context: Visit, manage: string) {
+  const manageUrl = tenantUrl(context.locals.tenantMatchOrNull, manage);
+  const site = tenantUrl(context.locals.tenantMatchOrNull, '/');
+  return manageUrl && site ? { manageUrl, site } : null;
+}
+
+/**
+ * Books (within the visitor's limit), then makes the private link and sends the confirmation
+ * e-mail (once; `mailed` says whether one went out, so no page promises an e-mail not sent).
+ * The `bookStay` action and the JSON API both book through it.
+ */
+export async function bookAndMail(
+  context: Visit,
+  service: BookingService,
+  guest: BookingRequest,
+  anotherRoom: boolean,
+): Promise<{ confirmation: Confirmation; manage: string; mailed: boolean }> {
+  await limit(context, 'book');
+  const confirmation = await service.book(guest, { anotherRoom });
+  // Without the tenant's path prefix (as `href` takes it).
+  const manage = managePath(service.tenant.id, confirmation);
+  const links = mailLinks(context, manage);
+  const mailed = links
+    ? await service.mailConfirmation({
+        confirmation,
+        to: guest.email,
+        guestName: `${guest.firstName.trim()} ${guest.lastName.trim()}`,
+        ...links,
+      })
+    : false;
+  return { confirmation, manage, mailed };
+}
+
+/**
+ * "Find my booking": e-mails the link to the address the booking was made with, after the answer,
+ * so the answer (and its timing) is the same whether or not the booking exists.
+ */
+export function findAndMail(
+  context: Visit,
+  service: BookingService,
+  email: string,
+  reference: string,
+): Promise<void> {
+  const run = async () => {
+    const booking = await service.findStay(email, reference);
+    if (!booking) return;
+    const booked = booking.reference ?? String(booking.id);
+    const path = managePath(service.tenant.id, {
+      propertyId: String(booking.property_id ?? ''),
+      checkIn: booking.check_in,
+      reference: booked,
+    });
+    const links = mailLinks(context, path);
+    // At most a few link mails per address and per booking: many finds (from many addresses)
+    // cannot fill one guest's inbox. The answer was given before: it is the same either way.
+    if (!links || !(await mayMailLink(service.tenant.id, email, booked))) return;
+    await service.mailLink({ booking, to: email, guestName: '', ...links });
+  };
+  return run().catch((error: unknown) => {
+    logError('booking.find_failed', { tenant: service.tenant.id }, error);
+  });
+}
