@@ -149,19 +149,10 @@ export function fillText(template: string, values: Readonly<Record<string, strin
   return template.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
 }
 
-/** The dictionary's position templates: `reader.position` and `reader.positionSpread`. */
+/** A one-page and a spread template: `reader.position*` (`Page {page} of {count}`) or `reader.loading*`. */
 export interface PositionTexts {
-  /** `Page {page} of {count}`. */
   page: string;
-  /** `Pages {first}–{second} of {count}`: a two-page spread. */
-  spread: string;
-}
-
-/** The dictionary's templates while a turned-to page is still loading: `reader.loading*`. */
-export interface LoadingTexts {
-  /** `Loading page {page}…`. */
-  page: string;
-  /** `Loading pages {first}–{second}…`. */
+  /** `{first}`, `{second}` and `{count}` of a two-page spread. */
   spread: string;
 }
 
@@ -169,7 +160,7 @@ export interface LoadingTexts {
 export function positionLabel(
   pages: readonly number[],
   pageCount: number,
-  texts: PositionTexts | LoadingTexts,
+  texts: PositionTexts,
 ): string {
   const [first = 1, second] = pages;
   return second === undefined
@@ -279,11 +270,6 @@ export function isFormField(element: {
 /** The label of a zoom level, e.g. `150%`. */
 export function zoomLabel(zoom: number): string {
   return `${Math.round(zoom * 100)}%`;
-}
-
-/** The alt text of a page image. */
-export function pageAlt(page: number, title: string): string {
-  return `Page ${page} of ${title}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countText } from '../../../src/components/comments/char-count.ts';
+import { countText } from '../../../src/lib/comments/char-count.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { sayer } from '../../../src/lib/i18n/say.ts';
 

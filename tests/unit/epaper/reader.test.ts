@@ -4,7 +4,6 @@ import {
   isFormField,
   keyAction,
   neighbours,
-  pageAlt,
   parsePage,
   parseZoom,
   readerPath,
@@ -182,10 +181,6 @@ describe('isFormField', () => {
   ])('%j → %s', (element, expected) => {
     expect(isFormField(element)).toBe(expected);
   });
-});
-
-it('describes a page image', () => {
-  expect(pageAlt(3, 'Weekend Edition')).toBe('Page 3 of Weekend Edition');
 });
 
 describe('readerPath: page and zoom in the path', () => {

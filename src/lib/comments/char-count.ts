@@ -1,5 +1,5 @@
-import { COMMENT_MAX, characterCount } from '../../lib/comments/count.ts';
-import { sayer, type Say } from '../../lib/i18n/say.ts';
+import { COMMENT_MAX, characterCount } from './count.ts';
+import { sayer, type Say } from '../i18n/say.ts';
 
 /**
  * The comment field's live character count (progressive enhancement): without JavaScript the server

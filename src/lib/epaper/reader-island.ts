@@ -1,13 +1,9 @@
 /**
- * Enhances the server-rendered reader: page links, zoom links, the keyboard, swipes, pinches and
- * double taps change the page in place (images, thumbnails, live region) and keep the URL in step
- * with `history.replaceState`; a full-screen button appears where the browser allows it. A turned
- * page scrolls the spread to just under the sticky toolbar (whose height it measures for the CSS),
- * and the position label keeps naming the pages on screen until the new ones have loaded.
- * Without this script every control is a plain link or form and does the same with a page load.
- * Spreads and fit modes are CSS media queries; the script only asks `layoutFor` whether spreads
- * are on, to step by spread. Page images come only from the thumbnails' `data-src`, `data-avif` and `data-webp`
- * (signed image-route addresses), i.e. what the server rendered for this visitor.
+ * The browser side of src/components/epaper/Reader.astro. Links, keys, swipes, pinches and double
+ * taps turn and zoom in place (URL kept with `history.replaceState`); without this script each
+ * control is a plain link or form. Spreads and fit are CSS media queries (`layoutFor` only says
+ * whether to step by spread). Page images come only from the thumbnails' `data-src|avif|webp`:
+ * the signed addresses the server rendered for this visitor.
  */
 import {
   clampPage,
@@ -16,7 +12,6 @@ import {
   keyAction,
   layoutFor,
   neighboursIn,
-  pageAlt,
   parseZoom,
   pinchDirection,
   positionLabel,
@@ -28,27 +23,23 @@ import {
   swipeDirection,
   zoomLabel,
   zoomStep,
+  type PositionTexts,
   type Zoom,
-} from '../../lib/epaper/reader.ts';
+} from './reader.ts';
 
 /** Full screen: how long the toolbar and thumbnails stay after the pointer or a key last asked. */
 const CONTROLS_IDLE_MS = 2500;
 
-/** The page images' `<source>`s, best first, and the thumbnail data attribute each reads. */
-const FORMATS = [
-  { type: 'image/avif', key: 'avif' },
-  { type: 'image/webp', key: 'webp' },
-] as const;
-
-type Texts = { page: string; spread: string };
+/** The page images' `<source>` formats, best first (`image/<key>`, the thumbnails' `data-<key>`). */
+const FORMATS = ['avif', 'webp'] as const;
 
 /** One reader on the page: its state, and the methods every control, key and gesture calls. */
 class Reader {
   readonly count: number;
   readonly title: string;
   readonly text: DOMStringMap;
-  readonly positionTexts: Texts;
-  readonly loadingTexts: Texts;
+  readonly positionTexts: PositionTexts;
+  readonly loadingTexts: PositionTexts;
   page: number;
   /** The page whose images are on screen: `page` once they have loaded. */
   shown: number;
@@ -60,11 +51,7 @@ class Reader {
   idle: ReturnType<typeof setTimeout> | undefined;
   readonly partner: HTMLImageElement | null;
   readonly live: HTMLElement | null;
-  readonly zoomText: HTMLElement | null;
-  readonly gotoInput: HTMLInputElement | null;
   readonly toolbar: HTMLElement | null;
-  readonly strip: HTMLElement | null;
-  readonly cue: HTMLElement | null;
   readonly thumbs = new Map<number, HTMLAnchorElement>();
 
   readonly root: HTMLElement;
@@ -75,39 +62,25 @@ class Reader {
     this.root = root;
     this.image = image;
     this.viewport = viewport;
-    const $ = <E extends Element>(selector: string) => root.querySelector<E>(selector);
     this.count = Number(root.dataset.count) || 1;
     this.title = root.dataset.title ?? '';
     this.page = clampPage(Number(root.dataset.page), this.count);
     this.shown = this.page;
     this.zoom = parseZoom(root.dataset.zoom);
-    this.partner = $('[data-partner-image]');
-    this.live = $('[data-live]');
-    this.zoomText = $('[data-zoom-label]');
-    this.gotoInput = $('[data-goto]');
-    this.toolbar = $('.toolbar');
-    this.strip = $('.thumbs ol');
-    this.cue = $('[data-loading-cue]');
+    this.partner = this.$('[data-partner-image]');
+    this.live = this.$('[data-live]');
+    this.toolbar = this.$('.toolbar');
     for (const link of root.querySelectorAll<HTMLAnchorElement>('.thumbs a[data-go]')) {
       this.thumbs.set(Number(link.dataset.go), link);
     }
-    // The tenant's language, rendered by the server (English only if an attribute is missing).
-    this.text = root.dataset;
-    this.positionTexts = {
-      page: this.text.textPosition ?? 'Page {page} of {count}',
-      spread: this.text.textSpread ?? 'Pages {first}–{second} of {count}',
-    };
-    this.loadingTexts = {
-      page: this.text.textLoading ?? 'Loading page {page}…',
-      spread: this.text.textLoadingSpread ?? 'Loading pages {first}–{second}…',
-    };
+    // The tenant's language, rendered by the server (data-text-*).
+    const text = (this.text = root.dataset);
+    this.positionTexts = { page: text.textPosition ?? '', spread: text.textSpread ?? '' };
+    this.loadingTexts = { page: text.textLoading ?? '', spread: text.textLoadingSpread ?? '' };
   }
 
-  altFor(number: number): string {
-    const { textAlt } = this.text;
-    return textAlt
-      ? fillText(textAlt, { page: number, title: this.title })
-      : pageAlt(number, this.title);
+  $<E extends HTMLElement>(selector: string): E | null {
+    return this.root.querySelector<E>(selector);
   }
 
   spreads(): boolean {
@@ -156,31 +129,21 @@ class Reader {
     for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
   }
 
-  /** The AVIF and WebP `<source>`s of a page image's `<picture>` (made for an empty partner). */
+  /** The AVIF and WebP `<source>`s of a page image's `<picture>`. */
   sourcesOf(img: HTMLImageElement): HTMLSourceElement[] {
-    return FORMATS.map(({ type }) => {
-      const found = img.parentElement?.querySelector<HTMLSourceElement>(`source[type="${type}"]`);
-      if (found) return found;
-      const source = document.createElement('source');
-      source.type = type;
-      img.before(source);
-      return source;
-    });
+    return [...(img.parentElement?.querySelectorAll('source') ?? [])];
   }
 
   show(img: HTMLImageElement, number: number): void {
     const thumb = this.thumbs.get(number);
     img.width = Number(thumb?.dataset.width) || img.width;
     img.height = Number(thumb?.dataset.height) || img.height;
-    const sources = this.sourcesOf(img);
-    FORMATS.forEach(({ key }, i) => {
-      const source = sources[i];
-      if (!source) return;
+    for (const source of this.sourcesOf(img)) {
       source.sizes = readerSizes(this.zoom);
-      source.srcset = thumb?.dataset[key] ?? '';
-    });
+      source.srcset = thumb?.dataset[source.type.slice('image/'.length)] ?? '';
+    }
     img.src = thumb?.dataset.src ?? '';
-    img.alt = this.altFor(number);
+    img.alt = fillText(this.text.textAlt ?? '', { page: number, title: this.title });
   }
 
   measureToolbar(): void {
@@ -199,10 +162,11 @@ class Reader {
 
   /** Scrolls the thumbnail strip sideways to `thumb`, never the page itself. */
   follow(thumb: HTMLElement): void {
-    if (!this.strip) return;
+    const strip = this.$('.thumbs ol');
+    if (!strip) return;
     const item = (thumb.parentElement ?? thumb).getBoundingClientRect();
-    const view = this.strip.getBoundingClientRect();
-    this.strip.scrollLeft += scrollToShow(
+    const view = strip.getBoundingClientRect();
+    strip.scrollLeft += scrollToShow(
       { start: item.left, end: item.right },
       { start: view.left, end: view.right },
     );
@@ -212,12 +176,11 @@ class Reader {
   announce(loading: boolean): void {
     if (loading) this.viewport.setAttribute('aria-busy', 'true');
     else this.viewport.removeAttribute('aria-busy');
-    if (this.cue) {
-      this.cue.hidden = !loading;
-      const words = this.cue.querySelector('[data-loading-text]');
-      if (words)
-        words.textContent = positionLabel(this.pagesOf(this.page), this.count, this.loadingTexts);
-    }
+    const cue = this.$('[data-loading-cue]');
+    const words = this.$('[data-loading-text]');
+    if (cue) cue.hidden = !loading;
+    if (words)
+      words.textContent = positionLabel(this.pagesOf(this.page), this.count, this.loadingTexts);
     this.refreshLinks();
   }
 
@@ -262,7 +225,8 @@ class Reader {
       partner.dataset.side = other !== undefined && other < target ? 'left' : 'right';
     }
     this.root.dataset.page = String(target);
-    if (this.gotoInput) this.gotoInput.value = String(target);
+    const goto = this.$<HTMLInputElement>('[data-goto]');
+    if (goto) goto.value = String(target);
     // Spoken at once: a screen reader has the new pages' alt texts before their pictures arrive.
     if (this.live)
       this.live.textContent = positionLabel(this.pagesOf(target), count, this.positionTexts);
@@ -283,15 +247,14 @@ class Reader {
     if (!ahead?.src) return;
     // A detached <picture>: the browser picks the format and width it would show, and loads it.
     const warm = document.createElement('picture');
-    for (const { type, key } of FORMATS) {
-      const source = document.createElement('source');
-      source.type = type;
-      source.sizes = readerSizes(this.zoom);
-      source.srcset = ahead[key] ?? '';
-      warm.append(source);
+    const sizes = readerSizes(this.zoom);
+    for (const key of FORMATS) {
+      const srcset = ahead[key] ?? '';
+      warm.append(
+        Object.assign(document.createElement('source'), { type: `image/${key}`, sizes, srcset }),
+      );
     }
-    const img = document.createElement('img');
-    warm.append(img);
+    const img = warm.appendChild(document.createElement('img'));
     // Set last, inside the <picture>: otherwise the JPEG would start loading first.
     img.src = ahead.src;
   }
@@ -315,8 +278,9 @@ class Reader {
     for (const img of [this.image, this.partner]) {
       if (img) for (const source of this.sourcesOf(img)) source.sizes = readerSizes(next);
     }
-    if (this.zoomText) this.zoomText.textContent = zoomLabel(next);
-    if (this.live) this.live.textContent = `${this.text.textZoom ?? 'Zoom'} ${zoomLabel(next)}`;
+    const label = this.$('[data-zoom-label]');
+    if (label) label.textContent = zoomLabel(next);
+    if (this.live) this.live.textContent = `${this.text.textZoom ?? ''} ${zoomLabel(next)}`;
     this.refreshLinks();
     history.replaceState(history.state, '', this.urlFor(this.page, next));
   }
@@ -346,7 +310,8 @@ function listenToControls(reader: Reader): void {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
       return;
     }
-    const link = (event.target as Element).closest<HTMLAnchorElement>('a[href]');
+    const link =
+      event.target instanceof Element && event.target.closest<HTMLAnchorElement>('a[href]');
     if (!link) return;
     if (link.dataset.go && reader.go(Number(link.dataset.go))) event.preventDefault();
     else if (link.dataset.zoomTo) {
@@ -468,8 +433,9 @@ function place(reader: Reader): void {
   }
   // A fresh visit (a deep link, a link from the edition list) opens on the page, not the header;
   // a reload or Back keeps the scroll position the browser restores.
-  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-  const fresh = navigation?.type !== 'reload' && navigation?.type !== 'back_forward';
+  const [navigation] = performance.getEntriesByType('navigation');
+  const type = navigation instanceof PerformanceNavigationTiming ? navigation.type : 'navigate';
+  const fresh = type !== 'reload' && type !== 'back_forward';
   if (fresh && scrollY === 0 && !location.hash) {
     reader.reveal();
     // Once more when everything has loaded (late styles or fonts), unless the reader scrolled.
