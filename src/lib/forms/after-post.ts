@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
 
 /**
@@ -48,16 +49,16 @@ export interface KeptResult {
   values: Record<string, string>;
 }
 
-/** Where the landing GET's locals carry what was typed into the form it answers. */
-const KEPT_VALUES = Symbol.for('masthead.form.kept-values');
+/** What was typed into the form a landing GET answers, by the request's locals. */
+const KEPT_VALUES = new WeakMap<object, Readonly<Record<string, string>>>();
 
-export function keepFormValues(locals: object, values: Record<string, string>): void {
-  Reflect.set(locals, KEPT_VALUES, values);
+function keepFormValues(locals: object, values: Record<string, string>): void {
+  KEPT_VALUES.set(locals, values);
 }
 
 /** What was typed into the form whose result this GET shows (never a password), else undefined. */
 export function keptFormValues(locals: object): Readonly<Record<string, string>> | undefined {
-  return Reflect.get(locals, KEPT_VALUES) as Record<string, string> | undefined;
+  return KEPT_VALUES.get(locals);
 }
 
 export const keptKey = (id: string): string => `form-result:${id}`;
@@ -88,17 +89,15 @@ export function keptValues(form: FormData): Record<string, string> {
 
 /** A kept result as this module wrote it, else undefined (another version's, or tampered). */
 export function readKept(stored: unknown): KeptResult | undefined {
-  if (!stored || typeof stored !== 'object') return undefined;
-  const { action, result, values } = stored as Partial<KeptResult>;
+  if (!isRecord(stored)) return undefined;
+  const { action, result, values } = stored;
   if (typeof action !== 'string' || !REDIRECTED_ACTIONS.has(action)) return undefined;
-  if (!result || typeof result !== 'object' || typeof result.type !== 'string') return undefined;
+  if (!isRecord(result) || typeof result['type'] !== 'string') return undefined;
   const clean: Record<string, string> = {};
-  if (values && typeof values === 'object') {
-    for (const [name, value] of Object.entries(values)) {
-      if (typeof value === 'string') clean[name] = value;
-    }
+  for (const [name, value] of Object.entries(isRecord(values) ? values : {})) {
+    if (typeof value === 'string') clean[name] = value;
   }
-  return { action, result, values: clean };
+  return { action, result: { ...result, type: result['type'] }, values: clean };
 }
 
 /**
@@ -130,8 +129,8 @@ const seeOther = (location: string): Response => uncachedRedirect(303, location)
 export interface ActionsOfRequest {
   action?:
     { calledFrom: 'rpc' | 'form'; name: string; handler: () => Promise<unknown> } | undefined;
-  setActionResult(name: string, result: never): void;
-  serializeActionResult(result: never): unknown;
+  setActionResult(name: string, result: KeptResult['result']): void;
+  serializeActionResult(result: unknown): KeptResult['result'];
 }
 
 /** What of the request's context the rule uses (Astro's `APIContext` has all of it). */
@@ -172,7 +171,7 @@ export async function answerForm(
     const result = await action.handler();
     const kept: KeptResult = {
       action: action.name,
-      result: actions.serializeActionResult(result as never) as KeptResult['result'],
+      result: actions.serializeActionResult(result),
       values: keptValues(form),
     };
     if (context.canKeep && !(await context.canKeep())) {
@@ -180,7 +179,7 @@ export async function answerForm(
       // text, so the page answers the post itself, privately. Sending it again is safe: the
       // action refused it (a write that needs the store says "try again shortly") or its key
       // makes it once.
-      actions.setActionResult(kept.action, kept.result as never);
+      actions.setActionResult(kept.action, kept.result);
       keepFormValues(locals, kept.values);
       const response = await next();
       response.headers.set('Cache-Control', PRIVATE);
@@ -200,7 +199,7 @@ export async function answerForm(
     return seeOther(landingAddress(pathname, url.searchParams, null, locals.href));
   }
   session.delete(keptKey(id));
-  actions.setActionResult(kept.action, kept.result as never);
+  actions.setActionResult(kept.action, kept.result);
   keepFormValues(locals, kept.values);
   const response = await next();
   // Personal whatever the page says: it shows this visitor's result and typed text.

@@ -1,8 +1,9 @@
+import { errorMessage, isRecord } from '../content/records.ts';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { InlineProfileSchema } from '../profiles/schema.ts';
 import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
-import { MESSAGE_KEYS, type MessageKey } from '../i18n/dictionary.ts';
+import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
 
 /**
  * Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages: every
@@ -289,7 +290,7 @@ const PluralMessageSchema = z.strictObject({
 
 /** Per-tenant interface text: a key of `src/lib/i18n/messages/en.ts` and its text in the tenant's language. */
 export const MessageOverridesSchema = z.partialRecord(
-  z.enum(MESSAGE_KEYS as [MessageKey, ...MessageKey[]]),
+  z.enum(MESSAGE_KEYS),
   z.union([z.string().min(1), PluralMessageSchema]),
 );
 
@@ -303,7 +304,7 @@ export const TenantSchema = z
         'Expected a lower-case slug such as "daily-planet"',
       )
       .refine(
-        (id) => !(RESERVED_TENANT_IDS as readonly string[]).includes(id),
+        (id) => !RESERVED_TENANT_IDS.some((name) => name === id),
         'This id is a reserved route name',
       ),
     name: z.string().min(1),
@@ -386,9 +387,7 @@ export class TenantsConfigError extends Error {
 /** Turns zod issues into lines that name the tenant and the field, e.g. `tenant "x" → theme.colors.primary: …`. */
 export function formatTenantIssues(error: z.ZodError, raw: unknown): string {
   const rawTenants: unknown[] =
-    raw && typeof raw === 'object' && Array.isArray((raw as { tenants?: unknown }).tenants)
-      ? (raw as { tenants: unknown[] }).tenants
-      : [];
+    isRecord(raw) && Array.isArray(raw['tenants']) ? raw['tenants'] : [];
   return error.issues
     .map((issue) => {
       const path = [...issue.path];
@@ -396,10 +395,7 @@ export function formatTenantIssues(error: z.ZodError, raw: unknown): string {
       if (path[0] === 'tenants' && typeof path[1] === 'number') {
         const index = path[1];
         const entry = rawTenants[index];
-        const id =
-          entry && typeof entry === 'object' && typeof (entry as { id?: unknown }).id === 'string'
-            ? (entry as { id: string }).id
-            : undefined;
+        const id = isRecord(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined;
         where = id ? `tenant "${id}" (tenants[${index}])` : `tenants[${index}]`;
         path.splice(0, 2);
       }
@@ -441,7 +437,7 @@ export function parseTenantsText(
     raw = JSON.parse(body);
   } catch (error) {
     throw new TenantsConfigError(
-      `Invalid ${source}: not valid JSON at ${jsonErrorPlace(body)} (${(error as Error).message})`,
+      `Invalid ${source}: not valid JSON at ${jsonErrorPlace(body)} (${errorMessage(error)})`,
     );
   }
   return parseTenantsFile(adjust(raw), source);
