@@ -23,7 +23,6 @@ export const loginInput = z.object({
     .max(1000, { error: textKey('auth.passwordTooLong') }),
   next: nextField,
 });
-export type LoginInput = z.output<typeof loginInput>;
 
 export const registerInput = z
   .object({
@@ -51,7 +50,6 @@ export const registerInput = z
       );
     },
   });
-export type RegisterFormInput = z.output<typeof registerInput>;
 
 /** The fields each form shows messages for (upstream 422 keys outside these go to the summary). */
 export const LOGIN_FIELDS = ['email', 'password'] as const;

@@ -25,7 +25,7 @@ function submittedValues(Astro: AstroGlobal): CommentFormValues {
 }
 
 /** The outcome's messages (text keys or the API's own text) in the reader's language. */
-export function localizeOutcome(i18n: I18n, outcome: CommentOutcome): CommentOutcome {
+function localizeOutcome(i18n: I18n, outcome: CommentOutcome): CommentOutcome {
   if (outcome.ok) return { ...outcome, message: localize(i18n, outcome.message) };
   return {
     ...outcome,
@@ -35,10 +35,7 @@ export function localizeOutcome(i18n: I18n, outcome: CommentOutcome): CommentOut
 }
 
 /** The post page's comments: the action's outcome (if this is a submission) and the thread. */
-export async function commentsForPage(
-  Astro: AstroGlobal,
-  postSlug: string,
-): Promise<PageComments | null> {
+async function commentsForPage(Astro: AstroGlobal, postSlug: string): Promise<PageComments | null> {
   const { tenant } = Astro.locals;
   if (!tenant.features.comments) return null;
 

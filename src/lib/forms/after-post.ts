@@ -18,14 +18,14 @@ import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
 export const SENT_PARAM = 'posted';
 
 /** The action's own query parameter (`actions.x.queryString`). */
-export const ACTION_PARAM = '_action';
+const ACTION_PARAM = '_action';
 
 /**
  * Actions whose forms are answered POST → 303 → GET. A form action joins by name; the booking steps
  * (`bookStay`, `findStay`, `cancelStay`) keep their own redirect for now (src/lib/booking/steps/page.ts)
  * and can join here once their pages read the kept result instead of the POST.
  */
-export const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
+const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
   'postComment',
   'login',
   'register',
@@ -33,7 +33,7 @@ export const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** How long a kept result waits for its GET (a slow connection, a phone put away mid-redirect). */
-export const KEPT_SECONDS = 10 * 60;
+const KEPT_SECONDS = 10 * 60;
 
 /** Typed values kept per field, and fields kept per form: a form is small, a hostile post is not. */
 const MAX_VALUE_LENGTH = 4000;
@@ -61,16 +61,16 @@ export function keptFormValues(locals: object): Readonly<Record<string, string>>
   return KEPT_VALUES.get(locals);
 }
 
-export const keptKey = (id: string): string => `form-result:${id}`;
+const keptKey = (id: string): string => `form-result:${id}`;
 
 /** A fresh id for a kept result: unguessable, URL-safe. */
-export function newResultId(): string {
+function newResultId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return Buffer.from(bytes).toString('base64url');
 }
 
 /** An id as `newResultId` writes it, else null (anything else in `?posted=` is not looked up). */
-export function parseResultId(value: string | null): string | null {
+function parseResultId(value: string | null): string | null {
   return value !== null && /^[\w-]{16}$/.test(value) ? value : null;
 }
 

@@ -24,7 +24,7 @@ import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
  */
 
 /** Posts per look: enough that a burst of publishing is seen whole, small enough to be cheap. */
-export const WATCH_WINDOW = 12;
+const WATCH_WINDOW = 12;
 
 export interface WatcherOptions {
   tenant: Tenant;

@@ -32,7 +32,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 /** `"2026-11-22"`: a calendar date, which no time zone may move. */
-export const isDateOnly = (value: string): boolean => DATE_ONLY.test(value.trim());
+const isDateOnly = (value: string): boolean => DATE_ONLY.test(value.trim());
 
 /**
  * An upstream date value read as the site shows it: a date-only value is a calendar day (kept at

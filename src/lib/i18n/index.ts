@@ -5,7 +5,7 @@ import { dictionaryFor } from './languages.ts';
 import { en } from './messages/en.ts';
 
 export type { Message, MessageKey } from './dictionary.ts';
-export type Values = Readonly<Record<string, string | number>>;
+type Values = Readonly<Record<string, string | number>>;
 
 /** Interface text and formats in one tenant's language, locale and time zone. */
 export interface I18n {

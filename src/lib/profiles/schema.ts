@@ -10,7 +10,7 @@ import type { OperationProfile, ServiceProfile } from '../upstream/profile.ts';
  * API spells the operations of one service. `src/lib/upstream/profile.ts` applies them.
  */
 
-export const SERVICES = ['publishing', 'lodging'] as const;
+const SERVICES = ['publishing', 'lodging'] as const;
 export type ProfileService = (typeof SERVICES)[number];
 
 export const OPERATIONS_OF: Record<ProfileService, readonly string[]> = {
@@ -39,7 +39,7 @@ const siteField = z
     'Expected a field the site reads, such as "title", "category.slug" or "room_types[].total_price"',
   );
 
-export const OperationProfileSchema = z.strictObject({
+const OperationProfileSchema = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
   path: z
     .string()
@@ -97,7 +97,7 @@ export const ProfileFileSchema = z
   });
 export type ProfileFile = z.output<typeof ProfileFileSchema>;
 
-export class ProfileError extends Error {
+class ProfileError extends Error {
   override name = 'ProfileError';
 }
 

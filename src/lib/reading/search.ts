@@ -53,7 +53,7 @@ function hits(text: string, pattern: RegExp | null): number {
 }
 
 /** How well a post matches: a word in the headline counts three times one in the excerpt. */
-export function matchScore(post: Pick<PostSummary, 'title' | 'excerpt'>, terms: readonly string[]) {
+function matchScore(post: Pick<PostSummary, 'title' | 'excerpt'>, terms: readonly string[]) {
   const pattern = termPattern(terms);
   return 3 * hits(post.title, pattern) + hits(post.excerpt, pattern);
 }

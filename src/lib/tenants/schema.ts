@@ -139,7 +139,7 @@ const DarkColorsSchema = z.strictObject({
   surface: hexColor.default('#1d1f24'),
 });
 
-export const ThemeSchema = z.strictObject({
+const ThemeSchema = z.strictObject({
   colors: ColorsSchema,
   /** Dark-mode overrides; unset values fall back to sensible dark defaults. */
   dark: DarkColorsSchema.default({
@@ -160,7 +160,7 @@ export const ThemeSchema = z.strictObject({
   headingFontStack: fontStack.optional(),
 });
 
-export const PublishingConfigSchema = z.strictObject({
+const PublishingConfigSchema = z.strictObject({
   /** Base address of the publishing API, ending in `/api/v1`. */
   baseUrl: apiBaseUrl,
   /** Env var holding a read token for builds and server reads (optional). */
@@ -210,7 +210,7 @@ const LodgingContactSchema = z
     message: 'Give at least one of phone, email or url',
   });
 
-export const LodgingConfigSchema = z
+const LodgingConfigSchema = z
   .strictObject({
     baseUrl: apiBaseUrl,
     /** Env var holding a lodging API token (`lodgingToken` in SECRETS_FILE wins). */
@@ -246,14 +246,14 @@ export const LodgingConfigSchema = z
     path: ['minNights'],
   });
 
-export const StaticConfigSchema = z.strictObject({
+const StaticConfigSchema = z.strictObject({
   /** Origin of the static copy for canonical URLs, feeds and sitemap (default: the primary host over https). */
   origin: origin.optional(),
   /** Origin of the tenant's live server: comments, booking and subscriber editions link there. */
   liveOrigin: origin.optional(),
 });
 
-export const FeaturesSchema = z.strictObject({
+const FeaturesSchema = z.strictObject({
   epaper: z.boolean().default(true),
   streams: z.boolean().default(true),
   comments: z.boolean().default(true),
@@ -261,9 +261,9 @@ export const FeaturesSchema = z.strictObject({
 });
 
 /** Upper bound of section blocks: a front page, not an index of every category. */
-export const MAX_FRONT_SECTIONS = 8;
+const MAX_FRONT_SECTIONS = 8;
 
-export const FrontPageSchema = z.strictObject({
+const FrontPageSchema = z.strictObject({
   /**
    * Category slugs whose latest stories get a block on the front page, in this order. Absent: the
    * four largest categories (the header's first four); a slug the API does not know is skipped.
@@ -289,7 +289,7 @@ const PluralMessageSchema = z.strictObject({
 });
 
 /** Per-tenant interface text: a key of `src/lib/i18n/messages/en.ts` and its text in the tenant's language. */
-export const MessageOverridesSchema = z.partialRecord(
+const MessageOverridesSchema = z.partialRecord(
   z.enum(MESSAGE_KEYS),
   z.union([z.string().min(1), PluralMessageSchema]),
 );
@@ -385,7 +385,7 @@ export class TenantsConfigError extends Error {
 }
 
 /** Turns zod issues into lines that name the tenant and the field, e.g. `tenant "x" → theme.colors.primary: …`. */
-export function formatTenantIssues(error: z.ZodError, raw: unknown): string {
+function formatTenantIssues(error: z.ZodError, raw: unknown): string {
   const rawTenants: unknown[] =
     isRecord(raw) && Array.isArray(raw['tenants']) ? raw['tenants'] : [];
   return error.issues

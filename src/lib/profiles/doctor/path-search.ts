@@ -51,7 +51,7 @@ const NESTED: Readonly<Record<string, { parent: string; param: string; resource:
 };
 
 /** Whether an answer can be the operation's: JSON, and a list of records for a list. */
-export function answerFits(answer: Answer | undefined, kind: 'list' | 'item'): boolean {
+function answerFits(answer: Answer | undefined, kind: 'list' | 'item'): boolean {
   if (!answer || answer.status < 200 || answer.status >= 300 || answer.body === undefined)
     return false;
   return kind === 'list' ? hasRecords(answer.body, 0) : isRecord(answer.body);
@@ -116,7 +116,7 @@ function nestedTemplates(search: PathSearch, index: readonly string[]): string[]
 }
 
 /** The templates to try for an operation, in order, without the one already tried. */
-export async function candidateTemplates(search: PathSearch): Promise<string[]> {
+async function candidateTemplates(search: PathSearch): Promise<string[]> {
   const [resource = '', verb = ''] = search.operation.split('.');
   const index = await search.index();
   const templates = NESTED[search.operation]
