@@ -11,9 +11,7 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 /** `?sort=`: anything but a known order is the default, newest first (the API's own order). */
 export function searchSort(value: string | null): SearchSort {
-  return (SEARCH_SORTS as readonly string[]).includes(value ?? '')
-    ? (value as SearchSort)
-    : 'newest';
+  return SEARCH_SORTS.find((sort) => sort === value) ?? 'newest';
 }
 
 /** The words of a query worth marking: letters or digits, two or more, each once, at most ten. */
