@@ -142,12 +142,7 @@ const DarkColorsSchema = z.strictObject({
 const ThemeSchema = z.strictObject({
   colors: ColorsSchema,
   /** Dark-mode overrides; unset values fall back to sensible dark defaults. */
-  dark: DarkColorsSchema.default({
-    background: '#121316',
-    text: '#ececf1',
-    muted: '#a4a7b0',
-    surface: '#1d1f24',
-  }),
+  dark: DarkColorsSchema.prefault({}),
   logo: z
     .strictObject({
       src: imageUrl,
@@ -327,12 +322,7 @@ export const TenantSchema = z
     lodging: LodgingConfigSchema.optional(),
     /** Settings for `npm run build:static` (plain files, no server). */
     static: StaticConfigSchema.optional(),
-    features: FeaturesSchema.default({
-      epaper: true,
-      streams: true,
-      comments: true,
-      booking: false,
-    }),
+    features: FeaturesSchema.prefault({}),
     /** The front page's section blocks. */
     frontPage: FrontPageSchema.default({}),
     /** Interface text that differs from the language's dictionary, e.g. `{ "nav.stay": "Hotels" }`. */
