@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { z } from 'zod';
 import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
@@ -44,9 +45,11 @@ export const registerInput = z
     error: textKey('auth.passwordMismatch'),
     // Also when another field failed, so every message shows after one submit.
     when: (payload) => {
-      const value = payload.value as Partial<Record<string, unknown>>;
+      const value = payload.value;
       return (
-        typeof value['password'] === 'string' && typeof value['password_confirmation'] === 'string'
+        isRecord(value) &&
+        typeof value['password'] === 'string' &&
+        typeof value['password_confirmation'] === 'string'
       );
     },
   });

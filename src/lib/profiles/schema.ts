@@ -10,7 +10,7 @@ import type { OperationProfile, ServiceProfile } from '../upstream/profile.ts';
  * API spells the operations of one service. `src/lib/upstream/profile.ts` applies them.
  */
 
-const SERVICES = ['publishing', 'lodging'] as const;
+export const SERVICES = ['publishing', 'lodging'] as const;
 export type ProfileService = (typeof SERVICES)[number];
 
 export const OPERATIONS_OF: Record<ProfileService, readonly string[]> = {

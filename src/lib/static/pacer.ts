@@ -44,8 +44,7 @@ function limitFor(limits: BudgetLimits, kind: BudgetKey['kind']): number {
 }
 
 function newWindow(limit: number): Window {
-  let answered = () => undefined as void;
-  const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+  const { promise: firstAnswer, resolve: answered } = Promise.withResolvers<void>();
   return {
     limit,
     used: 0,

@@ -125,9 +125,9 @@ export function proposeField(
   const inner = split >= 0 ? need.slice(split + 3) : need;
   const within =
     split >= 0
-      ? records.flatMap((record) => {
+      ? records.flatMap((record): unknown[] => {
           const list = valueAt(record, need.slice(0, split));
-          return Array.isArray(list) ? (list as unknown[]) : [];
+          return Array.isArray(list) ? list : [];
         })
       : records;
   if (within.length === 0) return undefined;
