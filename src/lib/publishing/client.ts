@@ -67,7 +67,7 @@ export interface PublishingClientOptions {
   profile?: ServiceProfile | undefined;
 }
 
-export type { PageParams, ReadOptions };
+export type { PageParams };
 
 export interface PostListParams extends PageParams {
   /** Category slug. */
@@ -78,12 +78,12 @@ export interface PostListParams extends PageParams {
   search?: string | undefined;
 }
 
-export interface CategoryWithPosts {
+interface CategoryWithPosts {
   category: Category;
   posts: Paged<PostSummary>;
 }
 
-export interface TagWithPosts {
+interface TagWithPosts {
   tag: Tag;
   posts: Paged<PostSummary>;
 }
