@@ -91,10 +91,7 @@ function srcsetCandidates(srcset: string): { url: string; descriptor: string }[]
 }
 
 /** Each candidate of a `srcset` resolved like `src`; candidates that cannot be are left out. */
-function resolveUpstreamSrcset(
-  srcset: string,
-  baseUrl: string | undefined,
-): string | undefined {
+function resolveUpstreamSrcset(srcset: string, baseUrl: string | undefined): string | undefined {
   const resolved = srcsetCandidates(srcset).flatMap(({ url, descriptor }) => {
     const absolute = resolveUpstreamUrl(url, baseUrl);
     return absolute === undefined ? [] : [descriptor ? `${absolute} ${descriptor}` : absolute];
