@@ -1,10 +1,19 @@
 import { defineConfig } from '@playwright/test';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import base from './playwright.config.ts';
 
 /**
  * The site against the mock's alt dialect (MOCK_DIALECT=alt: the other reading of every silence in
- * the contracts), on its own ports and build, so it runs beside the default e2e suite.
+ * the contracts), on its own ports and build, so it runs beside the default e2e suite. Every tenant
+ * reads it through the alt publishing profile (profiles/publishing-alt.json), as a deployment would.
  */
+const tenantsFile = '.cache/tenants-alt.json';
+const tenants = JSON.parse(readFileSync('tenants.json', 'utf8')) as {
+  tenants: { publishing: Record<string, unknown> }[];
+};
+for (const tenant of tenants.tenants) tenant.publishing['profile'] = 'publishing-alt';
+mkdirSync('.cache', { recursive: true });
+writeFileSync(tenantsFile, JSON.stringify(tenants, null, 2));
 const port = 4600;
 const mock = { control: 4609, publishing: 4610, lodging: 4620 };
 
@@ -32,6 +41,7 @@ export default defineConfig({
       url: `http://127.0.0.1:${port}/favicon.svg`,
       env: {
         E2E_PORT: String(port),
+        TENANTS_FILE: tenantsFile,
         MASTHEAD_OUT_DIR: './dist-alt',
         ASTRO_TELEMETRY_DISABLED: '1',
         // No change watcher: tests count upstream calls, and nothing here publishes.

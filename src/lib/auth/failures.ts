@@ -7,7 +7,7 @@ import { textKey } from '../i18n/text-key.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 
 /** The ActionError codes a sign-in form can end with (a subset of Astro's). */
-export type FailureCode =
+type FailureCode =
   | 'BAD_REQUEST'
   | 'UNAUTHORIZED'
   | 'TOO_MANY_REQUESTS'

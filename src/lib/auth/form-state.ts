@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { fieldErrorsOf, issuesFrom } from '../failures/fields.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import type { I18n } from '../i18n/index.ts';
@@ -25,18 +26,9 @@ const OWN_MESSAGE_CODES = new Set([
   'SERVICE_UNAVAILABLE',
 ]);
 
-interface ErrorLike {
-  type?: unknown;
-  code?: unknown;
-  message?: unknown;
-  fields?: unknown;
-  issues?: unknown;
-}
-
 function asFields(value: unknown): FieldErrors {
-  if (typeof value !== 'object' || value === null) return {};
   const out: FieldErrors = {};
-  for (const [name, messages] of Object.entries(value as Record<string, unknown>)) {
+  for (const [name, messages] of Object.entries(isRecord(value) ? value : {})) {
     if (Array.isArray(messages)) {
       const clean = messages.filter((m): m is string => typeof m === 'string' && m.length > 0);
       if (clean.length > 0) out[name] = clean;
@@ -47,24 +39,18 @@ function asFields(value: unknown): FieldErrors {
 
 /** Summary and field messages of an action's error (`Astro.getActionResult(…)?.error`), in the reader's language. */
 export function describeError(error: unknown, i18n: I18n): Pick<FormState, 'message' | 'fields'> {
-  if (typeof error !== 'object' || error === null) return { message: null, fields: {} };
-  const e = error as ErrorLike;
-  if (e.type === 'AstroActionInputError') {
+  if (!isRecord(error)) return { message: null, fields: {} };
+  const fields = localizeFields(i18n, asFields(error['fields']));
+  if (error['type'] === 'AstroActionInputError') {
     // Issues without a field carry an upstream rule about the whole form.
-    const summary = fieldErrorsOf(issuesFrom(e.issues))['form'] ?? [];
+    const summary = fieldErrorsOf(issuesFrom(error['issues']))['form'] ?? [];
     const message = summary.map((m) => localize(i18n, m)).join(' ');
-    return {
-      message: message || localize(i18n, MESSAGES.fields),
-      fields: localizeFields(i18n, asFields(e.fields)),
-    };
+    return { message: message || localize(i18n, MESSAGES.fields), fields };
   }
-  const ownMessage =
-    typeof e.code === 'string' &&
-    OWN_MESSAGE_CODES.has(e.code) &&
-    typeof e.message === 'string' &&
-    e.message.length > 0;
-  const message = ownMessage ? (e.message as string) : MESSAGES.unexpected;
-  return { message: localize(i18n, message), fields: localizeFields(i18n, asFields(e.fields)) };
+  const { code, message } = error;
+  const own = typeof code === 'string' && OWN_MESSAGE_CODES.has(code);
+  const text = own && typeof message === 'string' && message ? message : MESSAGES.unexpected;
+  return { message: localize(i18n, text), fields };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { z } from 'zod';
 import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
@@ -23,7 +24,6 @@ export const loginInput = z.object({
     .max(1000, { error: textKey('auth.passwordTooLong') }),
   next: nextField,
 });
-export type LoginInput = z.output<typeof loginInput>;
 
 export const registerInput = z
   .object({
@@ -45,13 +45,14 @@ export const registerInput = z
     error: textKey('auth.passwordMismatch'),
     // Also when another field failed, so every message shows after one submit.
     when: (payload) => {
-      const value = payload.value as Partial<Record<string, unknown>>;
+      const value = payload.value;
       return (
-        typeof value['password'] === 'string' && typeof value['password_confirmation'] === 'string'
+        isRecord(value) &&
+        typeof value['password'] === 'string' &&
+        typeof value['password_confirmation'] === 'string'
       );
     },
   });
-export type RegisterFormInput = z.output<typeof registerInput>;
 
 /** The fields each form shows messages for (upstream 422 keys outside these go to the summary). */
 export const LOGIN_FIELDS = ['email', 'password'] as const;

@@ -7,7 +7,7 @@ import { deleteIfKept } from '../delivery/session-keys.ts';
  * never reaches page JavaScript or a cookie. Keyed by tenant, because path-prefix tenants on one
  * host share a session cookie and a token must never cross tenants.
  */
-export const SignedInSchema = z.object({
+const SignedInSchema = z.object({
   token: z.string().min(1),
   user: z.object({
     id: z.union([z.number(), z.string()]),

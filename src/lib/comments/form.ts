@@ -8,7 +8,7 @@ import type { CommentInput } from '../publishing/schema.ts';
 import { COMMENT_MAX, characterCount, normaliseText } from './count.ts';
 
 /** The API's limit on a guest's `author_name`. */
-export const NAME_MAX = 100;
+const NAME_MAX = 100;
 
 export type CommentField = 'content' | 'name' | 'email';
 
@@ -32,7 +32,7 @@ export const EMPTY_VALUES: CommentFormValues = {
 };
 
 /** The idempotency key as the form sends it: minted by the site, so anything else is ignored. */
-export function parseCommentKey(value: string | undefined): string | null {
+function parseCommentKey(value: string | undefined): string | null {
   const key = value?.trim() ?? '';
   return /^[\w-]{16,64}$/.test(key) ? key : null;
 }

@@ -3,7 +3,6 @@ import { consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
 import type { LimitOutcome, VisitorLimit } from '../request/visitor-limits.ts';
 
 export type CommentLimit = VisitorLimit;
-export type { LimitOutcome };
 
 /** Spends one point for `key`; a refusal says when the next comment will be accepted. */
 export type ConsumeLimit = (key: string) => Promise<LimitOutcome>;

@@ -21,12 +21,12 @@ import type { CommentOutcome, PostOnce } from './post.ts';
  */
 
 /** The shared store of posted keys did not answer: the post is refused, to be sent again. */
-export class PostedStoreUnavailable extends Error {
+class PostedStoreUnavailable extends Error {
   override name = 'PostedStoreUnavailable';
 }
 
 /** How long a posted comment's key is remembered. */
-export const REMEMBER_SECONDS = 24 * 60 * 60;
+const REMEMBER_SECONDS = 24 * 60 * 60;
 
 /**
  * The name a posted comment is remembered under: its key with everything that makes it this

@@ -25,20 +25,14 @@ function submittedValues(Astro: AstroGlobal): CommentFormValues {
 }
 
 /** The outcome's messages (text keys or the API's own text) in the reader's language. */
-export function localizeOutcome(i18n: I18n, outcome: CommentOutcome): CommentOutcome {
-  if (outcome.ok) return { ...outcome, message: localize(i18n, outcome.message) };
-  return {
-    ...outcome,
-    message: localize(i18n, outcome.message),
-    fields: localizeFields(i18n, outcome.fields),
-  };
+function localizeOutcome(i18n: I18n, outcome: CommentOutcome): CommentOutcome {
+  const message = localize(i18n, outcome.message);
+  if (outcome.ok) return { ...outcome, message };
+  return { ...outcome, message, fields: localizeFields(i18n, outcome.fields) };
 }
 
 /** The post page's comments: the action's outcome (if this is a submission) and the thread. */
-export async function commentsForPage(
-  Astro: AstroGlobal,
-  postSlug: string,
-): Promise<PageComments | null> {
+async function commentsForPage(Astro: AstroGlobal, postSlug: string): Promise<PageComments | null> {
   const { tenant } = Astro.locals;
   if (!tenant.features.comments) return null;
 

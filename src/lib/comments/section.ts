@@ -10,7 +10,7 @@ import { countComments, findComment, parseReplyId, threadOf } from './thread.ts'
 import type { ThreadNode } from './thread.ts';
 
 /** Top-level comments per page (the API's maximum). */
-export const COMMENTS_PER_PAGE = 50;
+const COMMENTS_PER_PAGE = 50;
 /** The query parameter of older/newer comment pages. */
 export const PAGE_PARAM = 'comments-page';
 

@@ -47,7 +47,7 @@ export function isEmbeddable(url: URL, hosts: readonly string[]): boolean {
  * protocol-relative ones (`/storage/x.jpg`, `x.jpg`, `//cdn/x.jpg`) resolved against the upstream's
  * origin (and scheme), or `undefined` (dropped) when there is no base. Schemes are judged afterwards.
  */
-export function resolveUpstreamUrl(value: string, baseUrl: string | undefined): string | undefined {
+function resolveUpstreamUrl(value: string, baseUrl: string | undefined): string | undefined {
   const trimmed = value.trim();
   if (trimmed === '' || trimmed.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(trimmed)) {
     return value;
@@ -67,7 +67,7 @@ const OWN_POST_PATH = /^\/posts\/[^/?#\\]+\/?(?:[?#].*)?$/;
  * A link's `href`: a CMS path to `/posts/<slug>` stays a path, since this site serves the same
  * tenant's post at the same route (docs/api-assumptions.md); anything else as `resolveUpstreamUrl`.
  */
-export function resolveUpstreamLink(href: string, baseUrl: string | undefined): string | undefined {
+function resolveUpstreamLink(href: string, baseUrl: string | undefined): string | undefined {
   return OWN_POST_PATH.test(href.trim()) ? href.trim() : resolveUpstreamUrl(href, baseUrl);
 }
 
@@ -91,10 +91,7 @@ function srcsetCandidates(srcset: string): { url: string; descriptor: string }[]
 }
 
 /** Each candidate of a `srcset` resolved like `src`; candidates that cannot be are left out. */
-export function resolveUpstreamSrcset(
-  srcset: string,
-  baseUrl: string | undefined,
-): string | undefined {
+function resolveUpstreamSrcset(srcset: string, baseUrl: string | undefined): string | undefined {
   const resolved = srcsetCandidates(srcset).flatMap(({ url, descriptor }) => {
     const absolute = resolveUpstreamUrl(url, baseUrl);
     return absolute === undefined ? [] : [descriptor ? `${absolute} ${descriptor}` : absolute];

@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import type { z } from 'zod';
 
 /** Messages per form field; `form` holds those about no single field. The one shape of field errors. */
@@ -11,10 +12,7 @@ export function issuesFrom(value: unknown): Issue[] {
   if (!Array.isArray(value)) return [];
   return value.filter(
     (issue: unknown): issue is Issue =>
-      typeof issue === 'object' &&
-      issue !== null &&
-      Array.isArray((issue as Issue).path) &&
-      typeof (issue as Issue).message === 'string',
+      isRecord(issue) && Array.isArray(issue['path']) && typeof issue['message'] === 'string',
   );
 }
 

@@ -8,7 +8,7 @@ import type { FieldErrors } from './fields.ts';
  * no rule matches passes unchanged: it is better shown in English than hidden.
  */
 
-export type UpstreamRule = 'required' | 'email' | 'tooShort' | 'tooLong' | 'taken' | 'credentials';
+type UpstreamRule = 'required' | 'email' | 'tooShort' | 'tooLong' | 'taken' | 'credentials';
 
 interface Recognised {
   rule: UpstreamRule;

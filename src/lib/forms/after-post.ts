@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
 import { dropIfEmpty } from '../delivery/session-keys.ts';
 
@@ -18,14 +19,14 @@ import { dropIfEmpty } from '../delivery/session-keys.ts';
 export const SENT_PARAM = 'posted';
 
 /** The action's own query parameter (`actions.x.queryString`). */
-export const ACTION_PARAM = '_action';
+const ACTION_PARAM = '_action';
 
 /**
  * Actions whose forms are answered POST → 303 → GET. A form action joins by name; the booking steps
  * (`bookStay`, `findStay`, `cancelStay`) keep their own redirect for now (src/lib/booking/steps/page.ts)
  * and can join here once their pages read the kept result instead of the POST.
  */
-export const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
+const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
   'postComment',
   'login',
   'register',
@@ -33,7 +34,7 @@ export const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** How long a kept result waits for its GET (a slow connection, a phone put away mid-redirect). */
-export const KEPT_SECONDS = 10 * 60;
+const KEPT_SECONDS = 10 * 60;
 
 /** Typed values kept per field, and fields kept per form: a form is small, a hostile post is not. */
 const MAX_VALUE_LENGTH = 4000;
@@ -49,28 +50,28 @@ export interface KeptResult {
   values: Record<string, string>;
 }
 
-/** Where the landing GET's locals carry what was typed into the form it answers. */
-const KEPT_VALUES = Symbol.for('masthead.form.kept-values');
+/** What was typed into the form a landing GET answers, by the request's locals. */
+const KEPT_VALUES = new WeakMap<object, Readonly<Record<string, string>>>();
 
-export function keepFormValues(locals: object, values: Record<string, string>): void {
-  Reflect.set(locals, KEPT_VALUES, values);
+function keepFormValues(locals: object, values: Record<string, string>): void {
+  KEPT_VALUES.set(locals, values);
 }
 
 /** What was typed into the form whose result this GET shows (never a password), else undefined. */
 export function keptFormValues(locals: object): Readonly<Record<string, string>> | undefined {
-  return Reflect.get(locals, KEPT_VALUES) as Record<string, string> | undefined;
+  return KEPT_VALUES.get(locals);
 }
 
-export const keptKey = (id: string): string => `form-result:${id}`;
+const keptKey = (id: string): string => `form-result:${id}`;
 
 /** A fresh id for a kept result: unguessable, URL-safe. */
-export function newResultId(): string {
+function newResultId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return Buffer.from(bytes).toString('base64url');
 }
 
 /** An id as `newResultId` writes it, else null (anything else in `?posted=` is not looked up). */
-export function parseResultId(value: string | null): string | null {
+function parseResultId(value: string | null): string | null {
   return value !== null && /^[\w-]{16}$/.test(value) ? value : null;
 }
 
@@ -89,17 +90,15 @@ export function keptValues(form: FormData): Record<string, string> {
 
 /** A kept result as this module wrote it, else undefined (another version's, or tampered). */
 export function readKept(stored: unknown): KeptResult | undefined {
-  if (!stored || typeof stored !== 'object') return undefined;
-  const { action, result, values } = stored as Partial<KeptResult>;
+  if (!isRecord(stored)) return undefined;
+  const { action, result, values } = stored;
   if (typeof action !== 'string' || !REDIRECTED_ACTIONS.has(action)) return undefined;
-  if (!result || typeof result !== 'object' || typeof result.type !== 'string') return undefined;
+  if (!isRecord(result) || typeof result['type'] !== 'string') return undefined;
   const clean: Record<string, string> = {};
-  if (values && typeof values === 'object') {
-    for (const [name, value] of Object.entries(values)) {
-      if (typeof value === 'string') clean[name] = value;
-    }
+  for (const [name, value] of Object.entries(isRecord(values) ? values : {})) {
+    if (typeof value === 'string') clean[name] = value;
   }
-  return { action, result, values: clean };
+  return { action, result: { ...result, type: result['type'] }, values: clean };
 }
 
 /**
@@ -131,8 +130,8 @@ const seeOther = (location: string): Response => uncachedRedirect(303, location)
 export interface ActionsOfRequest {
   action?:
     { calledFrom: 'rpc' | 'form'; name: string; handler: () => Promise<unknown> } | undefined;
-  setActionResult(name: string, result: never): void;
-  serializeActionResult(result: never): unknown;
+  setActionResult(name: string, result: KeptResult['result']): void;
+  serializeActionResult(result: unknown): KeptResult['result'];
 }
 
 /** What of the request's context the rule uses (Astro's `APIContext` has all of it). */
@@ -175,7 +174,7 @@ export async function answerForm(
     const result = await action.handler();
     const kept: KeptResult = {
       action: action.name,
-      result: actions.serializeActionResult(result as never) as KeptResult['result'],
+      result: actions.serializeActionResult(result),
       values: keptValues(form),
     };
     if (context.canKeep && !(await context.canKeep())) {
@@ -183,7 +182,7 @@ export async function answerForm(
       // text, so the page answers the post itself, privately. Sending it again is safe: the
       // action refused it (a write that needs the store says "try again shortly") or its key
       // makes it once.
-      actions.setActionResult(kept.action, kept.result as never);
+      actions.setActionResult(kept.action, kept.result);
       keepFormValues(locals, kept.values);
       const response = await next();
       response.headers.set('Cache-Control', PRIVATE);
@@ -203,7 +202,7 @@ export async function answerForm(
     return seeOther(landingAddress(pathname, url.searchParams, null, locals.href));
   }
   session.delete(keptKey(id));
-  actions.setActionResult(kept.action, kept.result as never);
+  actions.setActionResult(kept.action, kept.result);
   keepFormValues(locals, kept.values);
   const response = await next();
   await dropIfEmpty(session);

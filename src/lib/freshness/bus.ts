@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { logWarn } from '../log/log.ts';
@@ -42,27 +43,30 @@ export async function announceTenantsReload(redisUrl: string | undefined): Promi
 /** Whether `text` is another server's tenants announcement. */
 function isTenantsAnnouncement(text: string): boolean {
   try {
-    const value = JSON.parse(text) as { kind?: unknown; origin?: unknown };
-    return value.kind === TENANTS_RELOAD && value.origin !== SELF;
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) && value['kind'] === TENANTS_RELOAD && value['origin'] !== SELF;
   } catch {
     return false;
   }
 }
 
+const strings = (value: unknown) => (Array.isArray(value) ? value.map(String) : undefined);
+
 function parse(text: string): Invalidation | undefined {
   try {
-    const value = JSON.parse(text) as Partial<Invalidation> & { origin?: string };
-    if (value.origin === SELF || typeof value.tenant !== 'string') return undefined;
-    if (typeof value.at !== 'number') return undefined;
+    const value: unknown = JSON.parse(text);
+    if (!isRecord(value) || value['origin'] === SELF) return undefined;
+    const { tenant, at } = value;
+    if (typeof tenant !== 'string' || typeof at !== 'number') return undefined;
     return {
-      tenant: value.tenant,
-      at: value.at,
-      slugs: Array.isArray(value.slugs) ? value.slugs.map(String) : undefined,
-      topics: Array.isArray(value.topics) ? value.topics.map(String) : undefined,
-      categories: Array.isArray(value.categories) ? value.categories.map(String) : undefined,
-      postsTagged: Array.isArray(value.postsTagged) ? value.postsTagged.map(String) : undefined,
-      comments: Array.isArray(value.comments) ? value.comments.map(String) : undefined,
-      everything: value.everything === true,
+      tenant,
+      at,
+      slugs: strings(value['slugs']),
+      topics: strings(value['topics']),
+      categories: strings(value['categories']),
+      postsTagged: strings(value['postsTagged']),
+      comments: strings(value['comments']),
+      everything: value['everything'] === true,
     };
   } catch {
     return undefined;

@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { LRUCache } from 'lru-cache';
 import { memo } from '../memo.ts';
 import type { StoredPage } from '../delivery/route-cache.ts';
@@ -85,13 +86,15 @@ export function recordEdgeAddress(
 
 function parse(member: string): EdgeAddress | undefined {
   try {
-    const value = JSON.parse(member) as Partial<EdgeAddress>;
-    if (typeof value.host !== 'string' || typeof value.path !== 'string') return undefined;
+    const value: unknown = JSON.parse(member);
+    if (!isRecord(value)) return undefined;
+    const { host, path, encoding, tags } = value;
+    if (typeof host !== 'string' || typeof path !== 'string') return undefined;
     return {
-      host: value.host,
-      path: value.path,
-      encoding: typeof value.encoding === 'string' ? value.encoding : 'identity',
-      tags: Array.isArray(value.tags) ? value.tags.map(String) : [],
+      host,
+      path,
+      encoding: typeof encoding === 'string' ? encoding : 'identity',
+      tags: Array.isArray(tags) ? tags.map(String) : [],
     };
   } catch {
     return undefined;

@@ -24,7 +24,7 @@ export interface PaceInput {
   windowMs?: number | undefined;
 }
 
-export const PACE = {
+const PACE = {
   maxPerMinute: 4,
   /** Share of a bucket the watchers of all its tenants may spend. */
   share: 0.25,

@@ -1,3 +1,4 @@
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { uncachedJson } from '../delivery/policy.ts';
 import { warmAfterPurge } from '../images/prewarm.ts';
@@ -66,8 +67,8 @@ async function spent(
     await limiter.consume(key, 1);
     return undefined;
   } catch (error) {
-    const ms = (error as { msBeforeNext?: number }).msBeforeNext;
-    return typeof ms === 'number' ? Math.max(1, Math.ceil(ms / 1000)) : undefined;
+    if (!(error instanceof RateLimiterRes)) return undefined;
+    return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
   }
 }
 

@@ -26,13 +26,13 @@ import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
  */
 
 /** Posts per look: enough that a burst of publishing is seen whole, small enough to be cheap. */
-export const WATCH_WINDOW = 12;
+const WATCH_WINDOW = 12;
 /**
  * Editions are looked at every this many looks (and at the first): one more call a look would
  * double the watcher's spending for what is published once a day. Their new or changed editions'
  * covers and first pages are made before readers come (images/prewarm.ts).
  */
-export const EDITION_LOOK_EVERY = 4;
+const EDITION_LOOK_EVERY = 4;
 const EDITION_WINDOW = 4;
 
 export interface WatcherOptions {

@@ -3,10 +3,6 @@ import { en, type PluralMessage } from './messages/en.ts';
 export type { PluralMessage };
 /** Every interface text key; English defines them. */
 export type MessageKey = keyof typeof en;
-/** A key whose English text is a plural message (needs `{count}`). */
-export type PluralKey = {
-  [K in MessageKey]: (typeof en)[K] extends string ? never : K;
-}[MessageKey];
 export type Message = string | PluralMessage;
 /** Another language: any subset of the English keys, same shape (a missing key falls back to English). */
 export type Dictionary = {

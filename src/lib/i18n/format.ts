@@ -1,14 +1,6 @@
 import type { Tenant } from '../tenants/schema.ts';
 import { dateTimeFormat, numberFormat } from './intl-cache.ts';
 
-function dateFormat(
-  locale: string,
-  timeZone: string,
-  style: 'long' | 'medium' | 'short',
-): Intl.DateTimeFormat {
-  return dateTimeFormat(locale, { dateStyle: style, timeZone });
-}
-
 /**
  * Dates as shown, per upstream value, locale and zone: a page shows the same few dates on every
  * render (each card's, each comment's), and reading and formatting one costs more than a lookup.
@@ -30,9 +22,6 @@ function remembered(key: string, make: () => string): string {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /** `2026-11-22 10:00:00` or `2026-11-22T10:00:00`: a timestamp that names no offset. */
 const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
-
-/** `"2026-11-22"`: a calendar date, which no time zone may move. */
-export const isDateOnly = (value: string): boolean => DATE_ONLY.test(value.trim());
 
 /**
  * An upstream date value read as the site shows it: a date-only value is a calendar day (kept at
@@ -56,56 +45,38 @@ export function readDate(
   return Number.isNaN(date.getTime()) ? null : { date, calendar };
 }
 
+type Zoned = Pick<Tenant, 'locale' | 'timeZone'>;
+
 /**
  * A date in the tenant's locale: a timestamp on the tenant's clock, a date-only value as the day it
  * names; '' for a missing or invalid value.
  */
 export function formatDate(
   value: string | Date | null | undefined,
-  tenant: Pick<Tenant, 'locale' | 'timeZone'>,
+  tenant: Zoned,
   style: 'long' | 'medium' | 'short' = 'long',
 ): string {
-  if (typeof value === 'string') {
-    return remembered(`d|${style}|${tenant.locale}|${tenant.timeZone}|${value}`, () =>
-      formatDateOnce(value, tenant, style),
-    );
-  }
-  return formatDateOnce(value, tenant, style);
-}
-
-function formatDateOnce(
-  value: string | Date | null | undefined,
-  tenant: Pick<Tenant, 'locale' | 'timeZone'>,
-  style: 'long' | 'medium' | 'short',
-): string {
-  const read = readDate(value);
-  if (!read) return '';
-  return dateFormat(tenant.locale, read.calendar ? 'UTC' : tenant.timeZone, style).format(
-    read.date,
-  );
+  const format = () => {
+    const read = readDate(value);
+    const timeZone = read?.calendar ? 'UTC' : tenant.timeZone;
+    return read
+      ? dateTimeFormat(tenant.locale, { dateStyle: style, timeZone }).format(read.date)
+      : '';
+  };
+  if (typeof value !== 'string') return format();
+  return remembered(`d|${style}|${tenant.locale}|${tenant.timeZone}|${value}`, format);
 }
 
 /** Date and time in the tenant's zone, e.g. for comments; a date-only value shows its day alone. */
-export function formatDateTime(
-  value: string | null | undefined,
-  tenant: Pick<Tenant, 'locale' | 'timeZone'>,
-): string {
+export function formatDateTime(value: string | null | undefined, tenant: Zoned): string {
   if (!value) return '';
-  return remembered(`dt|${tenant.locale}|${tenant.timeZone}|${value}`, () =>
-    formatDateTimeOnce(value, tenant),
-  );
-}
-
-function formatDateTimeOnce(value: string, tenant: Pick<Tenant, 'locale' | 'timeZone'>): string {
-  const read = readDate(value);
-  if (!read) return '';
-  if (read.calendar) return formatDate(value, tenant, 'medium');
-  const date = read.date;
-  return dateTimeFormat(tenant.locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: tenant.timeZone,
-  }).format(date);
+  return remembered(`dt|${tenant.locale}|${tenant.timeZone}|${value}`, () => {
+    const read = readDate(value);
+    if (!read) return '';
+    if (read.calendar) return formatDate(value, tenant, 'medium');
+    const options = { dateStyle: 'medium', timeStyle: 'short', timeZone: tenant.timeZone } as const;
+    return dateTimeFormat(tenant.locale, options).format(read.date);
+  });
 }
 
 /** A decimal string price in its currency, formatted for the locale: `("9.90","EUR","de-CH")` → `EUR 9.90`. */
@@ -121,7 +92,7 @@ export function formatPrice(amount: string | number, currency: string, locale: s
 
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone; a date-only value is its own day. */
 export function isoDateInZone(value: string | Date, timeZone: string): string {
-  if (typeof value === 'string' && isDateOnly(value)) return value.trim();
+  if (typeof value === 'string' && DATE_ONLY.test(value.trim())) return value.trim();
   const date = readDate(value)?.date ?? new Date(Number.NaN);
   return dateTimeFormat('en-CA', {
     timeZone,
@@ -156,7 +127,7 @@ const YEAR_CHECKED_MS = 60_000;
  * in a time zone is among the dearer `Intl` calls and the answer changes once a year: it is worked
  * out at most once a minute per locale and zone.
  */
-export function currentYear(tenant: Pick<Tenant, 'locale' | 'timeZone'>, now = new Date()): string {
+export function currentYear(tenant: Zoned, now = new Date()): string {
   const key = `${tenant.locale}\n${tenant.timeZone}`;
   const known = years.get(key);
   if (known && now.getTime() < known.until && now.getTime() >= known.until - YEAR_CHECKED_MS) {

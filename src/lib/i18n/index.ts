@@ -6,7 +6,7 @@ import { en } from './messages/en.ts';
 import { memo } from '../memo.ts';
 
 export type { Message, MessageKey } from './dictionary.ts';
-export type Values = Readonly<Record<string, string | number>>;
+type Values = Readonly<Record<string, string | number>>;
 
 /** Interface text and formats in one tenant's language, locale and time zone. */
 export interface I18n {

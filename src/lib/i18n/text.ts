@@ -3,7 +3,7 @@ import type { I18n } from './index.ts';
 import { MESSAGE_KEYS } from './dictionary.ts';
 import { writeText } from './text-key.ts';
 
-export { textKey, readTextKey, type TextValues } from './text-key.ts';
+export { textKey, readTextKey } from './text-key.ts';
 
 const KNOWN = new Set<string>(MESSAGE_KEYS);
 

@@ -71,5 +71,3 @@ export const LODGING_OPERATIONS = {
   },
   'guests.create': { kind: 'item', read: false, method: 'POST', path: '/guests', needs: ['id'] },
 } as const satisfies Record<string, OperationNeeds>;
-
-export type LodgingOperation = keyof typeof LODGING_OPERATIONS;

@@ -148,10 +148,10 @@ export const messageSchema = z.looseObject({ message: z.string().optional() });
 /** DELETE /bookings/{id}: the cancelled booking, or just a message on an upstream that sends one. */
 export const cancelResultSchema = z.preprocess(
   (value) => {
-    if (typeof value === 'object' && value !== null && 'data' in value) return value;
+    if (isRecord(value) && 'data' in value) return value;
     // A bare model (no resource envelope).
-    if (typeof value === 'object' && value !== null && 'status' in value) return { data: value };
-    return { data: null, message: (value as { message?: unknown } | undefined)?.message };
+    if (isRecord(value) && 'status' in value) return { data: value };
+    return { data: null, message: isRecord(value) ? value['message'] : undefined };
   },
   z.object({ data: bookingSchema.nullable().catch(null), message: z.unknown().optional() }),
 );

@@ -40,8 +40,8 @@ export function profileWrites(report: DoctorReport, tenant: Tenant): ProfileWrit
     const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
     const name = `${tenant.id}-${service}`;
     const base = typeof ref === 'string' ? (ref === name ? undefined : ref) : ref?.extends;
-    const inline =
-      typeof ref === 'object' ? (ref.operations as Record<string, OperationProfile>) : {};
+    const inline: Partial<Record<string, OperationProfile>> =
+      typeof ref === 'object' ? ref.operations : {};
     const operations: Record<string, unknown> = {};
     for (const op of new Set([...Object.keys(inline), ...Object.keys(proposals)])) {
       const before = inline[op] ?? {};

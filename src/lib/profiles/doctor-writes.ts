@@ -1,3 +1,4 @@
+import { errorMessage } from '../content/records.ts';
 import { randomBytes } from 'node:crypto';
 import { classify } from '../failures/classify.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
@@ -34,9 +35,8 @@ export interface WriteCheckOptions {
 }
 
 export const failure = (error: unknown): string => {
-  const kind = classify(error).kind;
-  const message = error instanceof Error ? error.message : String(error);
-  return `${kind}: ${message.length > 160 ? `${message.slice(0, 157)}…` : message}`;
+  const message = errorMessage(error);
+  return `${classify(error).kind}: ${message.length > 160 ? `${message.slice(0, 157)}…` : message}`;
 };
 
 export async function checkWrites(options: WriteCheckOptions): Promise<WriteReport[]> {

@@ -2,7 +2,7 @@ import { checkService } from './doctor/service.ts';
 import { serviceTargets } from './doctor/target.ts';
 import type { DoctorOptions, DoctorReport } from './doctor/report.ts';
 
-export type { DoctorOptions, DoctorReport, FieldReport, OperationReport } from './doctor/report.ts';
+export type { DoctorOptions, DoctorReport, OperationReport } from './doctor/report.ts';
 
 /**
  * `npm run doctor -- <tenant>`: reads each read operation of the tenant's upstreams once and says,

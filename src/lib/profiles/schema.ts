@@ -1,3 +1,4 @@
+import { errorMessage } from '../content/records.ts';
 import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
 import { LODGING_OPERATIONS } from '../lodging/operations.ts';
@@ -17,10 +18,7 @@ export const OPERATIONS_OF: Record<ProfileService, readonly string[]> = {
   lodging: Object.keys(LODGING_OPERATIONS),
 };
 
-const ALL_OPERATIONS = [...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging] as [
-  string,
-  ...string[],
-];
+const ALL_OPERATIONS = [...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging];
 
 const sourcePath = z
   .string()
@@ -41,7 +39,7 @@ const siteField = z
     'Expected a field the site reads, such as "title", "category.slug" or "room_types[].total_price"',
   );
 
-export const OperationProfileSchema = z.strictObject({
+const OperationProfileSchema = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
   path: z
     .string()
@@ -99,7 +97,7 @@ export const ProfileFileSchema = z
   });
 export type ProfileFile = z.output<typeof ProfileFileSchema>;
 
-export class ProfileError extends Error {
+class ProfileError extends Error {
   override name = 'ProfileError';
 }
 
@@ -109,7 +107,7 @@ export function parseProfileText(text: string, source: string): ProfileFile {
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new ProfileError(`Invalid ${source}: not valid JSON (${(error as Error).message})`);
+    throw new ProfileError(`Invalid ${source}: not valid JSON (${errorMessage(error)})`);
   }
   const result = ProfileFileSchema.safeParse(raw);
   if (!result.success) {
@@ -126,9 +124,10 @@ export type ProfileTexts = ReadonlyMap<string, { source: string; text: string }>
 
 type Operations = Record<string, OperationProfile>;
 
-function merge(base: Operations, over: Operations): Operations {
+function merge(base: Operations, over: Partial<Operations>): Operations {
   const out: Operations = { ...base };
   for (const [name, op] of Object.entries(over)) {
+    if (!op) continue;
     const prior = out[name] ?? {};
     out[name] = {
       ...prior,
@@ -169,7 +168,7 @@ function fileProfile(
   const fallback = defaultProfile(service, files);
   const from = parsed.extends ?? (name === fallback ? undefined : fallback);
   const base = from ? fileProfile(from, service, files, [...seen, name]) : {};
-  return merge(base, parsed.operations as Operations);
+  return merge(base, parsed.operations);
 }
 
 /** A tenant's profile for one service, or undefined (none named nor default: requests as declared). */
@@ -186,7 +185,7 @@ export function resolveProfile(
   const base = from ? fileProfile(from, service, files, []) : {};
   return {
     name: ref.extends ? `${ref.extends}+inline` : 'inline',
-    operations: merge(base, ref.operations as Operations),
+    operations: merge(base, ref.operations),
   };
 }
 
@@ -217,7 +216,7 @@ export function checkTenantProfiles(
         resolveProfile(service, ref, files);
       } catch (error) {
         throw new ProfileError(
-          `tenant "${tenant.id}" → ${service}.profile: ${(error as Error).message}`,
+          `tenant "${tenant.id}" → ${service}.profile: ${errorMessage(error)}`,
         );
       }
     }

@@ -35,7 +35,7 @@ const label = (ref: InlineProfile | undefined): string =>
         : 'inline';
 
 /** The saved findings of the last doctor run, or null when it never ran here. */
-export function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSummary | null {
+function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSummary | null {
   try {
     const report = JSON.parse(readFileSync(join(dir, `${tenantId}.json`), 'utf8')) as DoctorSummary;
     return { at: report.at, unmapped: report.unmapped };

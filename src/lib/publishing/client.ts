@@ -69,7 +69,7 @@ export interface PublishingClientOptions {
   profile?: ServiceProfile | undefined;
 }
 
-export type { PageParams, ReadOptions };
+export type { PageParams };
 
 export interface PostListParams extends PageParams {
   /** Category slug. */
@@ -85,7 +85,7 @@ export interface CategoryWithPosts {
   posts: Paged<PostSummary>;
 }
 
-export interface TagWithPosts {
+interface TagWithPosts {
   tag: Tag;
   posts: Paged<PostSummary>;
 }

@@ -122,5 +122,3 @@ export const PUBLISHING_OPERATIONS = {
     needs: [],
   },
 } as const satisfies Record<string, OperationNeeds>;
-
-export type PublishingOperation = keyof typeof PUBLISHING_OPERATIONS;

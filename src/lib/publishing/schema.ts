@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { z } from 'zod';
 import {
   bool,
@@ -9,7 +10,6 @@ import {
   pageMetaSchema,
   unwrap,
 } from '../upstream/parse.ts';
-import { normalizePostImage } from './images.ts';
 import { webUrl, webUrlField } from '../upstream/web-url.ts';
 
 /**
@@ -58,7 +58,7 @@ export function slugFromName(name: string): string {
 }
 
 export const tagRefSchema = z.preprocess(
-  // Some APIs give a post's tags as names only: `["Harbour", "Local news"]`.
+  // A value's form, not a name (a profile maps names, it cannot make a slug): tags as names only.
   (value) => (typeof value === 'string' ? { name: value, slug: slugFromName(value) } : value),
   z.looseObject({
     id: id.optional(),
@@ -88,20 +88,17 @@ const postFields = {
   cover_image_url: webAddress,
   cover_image_width: int.nullish(),
   cover_image_height: int.nullish(),
-  /** From an image object's `alt` (see `images.ts`); the contract has none. */
+  /** The contract has none; a profile may map one (`profiles/publishing-alt.json`). */
   cover_image_alt: z.string().optional(),
   content: z.string().optional(),
 };
 
 /** A post as listed: every field but `content` (which lists may still carry; the client drops it). */
-export const postSummarySchema = z.preprocess(normalizePostImage, z.looseObject(postFields));
+export const postSummarySchema = z.looseObject(postFields);
 export type PostSummary = z.output<typeof postSummarySchema>;
 
 /** One post with `content`: sanitized HTML by the time it leaves the client. */
-export const postSchema = z.preprocess(
-  normalizePostImage,
-  z.looseObject({ ...postFields, content: z.string() }),
-);
+export const postSchema = z.looseObject({ ...postFields, content: z.string() });
 export type Post = z.output<typeof postSchema>;
 
 export const categorySchema = z.looseObject({
@@ -265,10 +262,8 @@ export const messageSchema = z.looseObject({ message: z.string().optional() });
 /** `{ data: { id, content, status }, message }`: both halves kept. */
 export const commentCreatedSchema = z.preprocess(
   (value) => {
-    if (typeof value === 'object' && value !== null && 'data' in value) {
-      const record = value as { data: unknown; message?: unknown };
-      return { comment: record.data, message: record.message };
-    }
+    if (isRecord(value) && 'data' in value)
+      return { comment: value['data'], message: value['message'] };
     return { comment: value };
   },
   z.object({

@@ -10,7 +10,7 @@ import { streamStatus } from '../streams/status.ts';
 import type { Tenant } from '../tenants/schema.ts';
 
 /** Section blocks without configuration: the largest categories (the header's first ones). */
-export const DEFAULT_FRONT_SECTIONS = 4;
+const DEFAULT_FRONT_SECTIONS = 4;
 /** Stories per block: the first with its picture, the others as headlines. */
 export const SECTION_POSTS = 4;
 

@@ -8,7 +8,7 @@ export interface NavItem {
 }
 
 /** How many categories the header lists; the rest are one click away under "All sections". */
-export const HEADER_CATEGORIES = 6;
+const HEADER_CATEGORIES = 6;
 
 /** Main navigation: categories from the API first, then the sections the tenant has switched on. */
 export function mainNavigation(

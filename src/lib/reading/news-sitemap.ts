@@ -9,7 +9,7 @@ import { escapeXml } from './sitemap.ts';
 /** The format's limit of `<url>` entries per news sitemap. */
 export const NEWS_SITEMAP_LIMIT = 1000;
 /** Only articles published within this window belong in a news sitemap. */
-export const NEWS_WINDOW_MS = 48 * 60 * 60 * 1000;
+const NEWS_WINDOW_MS = 48 * 60 * 60 * 1000;
 
 export const NEWS_NAMESPACE = 'http://www.google.com/schemas/sitemap-news/0.9';
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -41,7 +41,7 @@ const publishedTime = (post: Pick<PostSummary, 'published_at'>): number =>
   post.published_at ? Date.parse(post.published_at) : Number.NaN;
 
 /** Whether a post was published within the news window before `now` (not in the future). */
-export function isRecentNews(post: Pick<PostSummary, 'published_at'>, now: Date): boolean {
+function isRecentNews(post: Pick<PostSummary, 'published_at'>, now: Date): boolean {
   const at = publishedTime(post);
   return !Number.isNaN(at) && at <= now.getTime() && now.getTime() - at <= NEWS_WINDOW_MS;
 }

@@ -11,9 +11,7 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 /** `?sort=`: anything but a known order is the default, newest first (the API's own order). */
 export function searchSort(value: string | null): SearchSort {
-  return (SEARCH_SORTS as readonly string[]).includes(value ?? '')
-    ? (value as SearchSort)
-    : 'newest';
+  return SEARCH_SORTS.find((sort) => sort === value) ?? 'newest';
 }
 
 /** The words of a query worth marking: letters or digits, two or more, each once, at most ten. */
@@ -53,7 +51,7 @@ function hits(text: string, pattern: RegExp | null): number {
 }
 
 /** How well a post matches: a word in the headline counts three times one in the excerpt. */
-export function matchScore(post: Pick<PostSummary, 'title' | 'excerpt'>, terms: readonly string[]) {
+function matchScore(post: Pick<PostSummary, 'title' | 'excerpt'>, terms: readonly string[]) {
   const pattern = termPattern(terms);
   return 3 * hits(post.title, pattern) + hits(post.excerpt, pattern);
 }

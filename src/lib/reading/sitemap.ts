@@ -4,7 +4,7 @@ import { readDate } from '../i18n/format.ts';
 
 export const POSTS_PER_SITEMAP = 1000;
 /** The protocol's own limit; chunks stay far below it. */
-export const SITEMAP_URL_LIMIT = 50_000;
+const SITEMAP_URL_LIMIT = 50_000;
 
 export interface SitemapEntry {
   loc: string;

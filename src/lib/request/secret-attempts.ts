@@ -10,7 +10,7 @@ import { consumeLimit, visitorLimiter } from './visitor-limits.ts';
 
 /** Wrong guesses allowed in `GUESS_WINDOW_SECONDS`, from all addresses together. */
 export const GUESSES_PER_WINDOW = 30;
-export const GUESS_WINDOW_SECONDS = 600;
+const GUESS_WINDOW_SECONDS = 600;
 
 /** The bearer token of an `Authorization` header, or undefined. */
 export function bearerToken(authorization: string | null): string | undefined {

@@ -30,7 +30,7 @@ const secretValue = z
   .transform((value) => value.trim() || undefined)
   .optional();
 
-export const TenantSecretsSchema = z.strictObject({
+const TenantSecretsSchema = z.strictObject({
   /** Publishing read token: the tenant's public reads spend its own 240/min. */
   publishingReadToken: secretValue,
   /** Lodging API token (or the e-mail and password below). */
@@ -52,7 +52,7 @@ const tenantId = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'is not a tenant id such as "daily-planet"');
 
-export const SecretsFileSchema = z.record(tenantId, TenantSecretsSchema);
+const SecretsFileSchema = z.record(tenantId, TenantSecretsSchema);
 
 export type SecretsByTenant = ReadonlyMap<string, TenantSecretValues>;
 

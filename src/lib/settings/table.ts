@@ -27,8 +27,8 @@ export function settingsTable(): string {
   ].join('\n');
 }
 
-export const TABLE_START = '<!-- settings table: npm run settings:readme -->';
-export const TABLE_END = '<!-- end of settings table -->';
+const TABLE_START = '<!-- settings table: npm run settings:readme -->';
+const TABLE_END = '<!-- end of settings table -->';
 
 /** The README with its settings table (between the two markers) replaced by `table`. */
 export function withSettingsTable(readme: string, table: string): string {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * interrupted build resumes from what it stored. `updatedAt` (the item's `updated_at`) lets a
  * rebuild keep a post that has not changed, however old the copy.
  */
-export interface DiskEntry<T> {
+interface DiskEntry<T> {
   key: string;
   storedAt: number;
   updatedAt?: string | null | undefined;

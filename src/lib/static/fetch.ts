@@ -21,7 +21,7 @@ import type { PacingBudget } from './pacer.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** The API's largest page: every list is read 50 at a time. */
-export const LIST_PAGE_SIZE = 50;
+const LIST_PAGE_SIZE = 50;
 
 export interface FetchProgress {
   /** Upstream calls known to be needed so far (grows as lists reveal their pages). */

@@ -38,6 +38,46 @@ interface Window {
   gotAnswer: boolean;
 }
 
+function limitFor(limits: BudgetLimits, kind: BudgetKey['kind']): number {
+  if (kind === 'publishing-public') return limits.publishingPublicPerMinute;
+  return kind === 'publishing-token' ? limits.publishingTokenPerMinute : limits.lodgingPerMinute;
+}
+
+function newWindow(limit: number): Window {
+  const { promise: firstAnswer, resolve: answered } = Promise.withResolvers<void>();
+  return {
+    limit,
+    used: 0,
+    endsAt: null,
+    bestRemaining: -1,
+    blockedUntil: 0,
+    firstAnswer,
+    answered,
+    sentFirst: false,
+    gotAnswer: false,
+  };
+}
+
+/** Moves a window by an answer's `Retry-After` / `X-RateLimit-*` (`t`: when it came). */
+function observeAnswer(w: Window, info: RateInfo, t: number, windowMs: number, marginMs: number) {
+  w.gotAnswer = true;
+  w.answered();
+  if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
+    w.blockedUntil = t + info.retryAfterSeconds * 1000 + marginMs;
+    w.used = w.limit;
+    w.endsAt = w.blockedUntil;
+    return;
+  }
+  if (info.limit !== undefined && info.limit > 0) w.limit = info.limit;
+  if (info.remaining === undefined) return;
+  w.used = Math.max(w.used, w.limit - info.remaining);
+  if (info.remaining > w.bestRemaining) {
+    // The earliest request of the window: the upstream's window began no later than now.
+    w.bestRemaining = info.remaining;
+    w.endsAt = t + windowMs + marginMs;
+  }
+}
+
 export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
   const limits: BudgetLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const windowMs = options.windowMs ?? 60_000;
@@ -51,33 +91,10 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
   let waiters = 0;
   let waitingSince = 0;
 
-  const limitFor = (key: BudgetKey): number =>
-    key.kind === 'publishing-public'
-      ? limits.publishingPublicPerMinute
-      : key.kind === 'publishing-token'
-        ? limits.publishingTokenPerMinute
-        : limits.lodgingPerMinute;
-
   const windowOf = (key: BudgetKey): Window => {
     const id = `${key.kind}|${key.key}`;
     let found = windows.get(id);
-    if (!found) {
-      const limit = limitFor(key);
-      let answered = () => undefined as void;
-      const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
-      found = {
-        limit,
-        used: 0,
-        endsAt: null,
-        bestRemaining: -1,
-        blockedUntil: 0,
-        firstAnswer,
-        answered,
-        sentFirst: false,
-        gotAnswer: false,
-      };
-      windows.set(id, found);
-    }
+    if (!found) windows.set(id, (found = newWindow(limitFor(limits, key.kind))));
     return found;
   };
 
@@ -129,24 +146,7 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
       }
     },
     observe(key, info: RateInfo) {
-      const w = windowOf(key);
-      const t = now();
-      w.gotAnswer = true;
-      w.answered();
-      if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
-        w.blockedUntil = t + info.retryAfterSeconds * 1000 + marginMs;
-        w.used = w.limit;
-        w.endsAt = w.blockedUntil;
-        return Promise.resolve();
-      }
-      if (info.limit !== undefined && info.limit > 0) w.limit = info.limit;
-      if (info.remaining === undefined) return Promise.resolve();
-      w.used = Math.max(w.used, w.limit - info.remaining);
-      if (info.remaining > w.bestRemaining) {
-        // The earliest request of the window: the upstream's window began no later than now.
-        w.bestRemaining = info.remaining;
-        w.endsAt = t + windowMs + marginMs;
-      }
+      observeAnswer(windowOf(key), info, now(), windowMs, marginMs);
       return Promise.resolve();
     },
     remaining(key) {
@@ -161,12 +161,8 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
         resetSeconds: Math.ceil(resetMs / 1000),
       });
     },
-    capacity(kind) {
-      return limitFor({ kind, key: '' });
-    },
+    capacity: (kind) => limitFor(limits, kind),
     // A build is the only spender: every call may use the whole window.
-    ceiling(kind) {
-      return limitFor({ kind, key: '' });
-    },
+    ceiling: (kind) => limitFor(limits, kind),
   };
 }

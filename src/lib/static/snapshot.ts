@@ -95,7 +95,7 @@ function matchesSearch(post: Post, query: string): boolean {
 }
 
 /** Posts a list call would return, in the API's order (newest first). */
-export function filterPosts(posts: readonly Post[], params: PostListParams): Post[] {
+function filterPosts(posts: readonly Post[], params: PostListParams): Post[] {
   return posts.filter(
     (post) =>
       (params.category === undefined || post.category?.slug === params.category) &&

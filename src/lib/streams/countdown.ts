@@ -17,16 +17,13 @@ export function remaining(startMs: number, nowMs: number): Remaining | null {
   };
 }
 
-type DurationFormatter = { format: (duration: Partial<Remaining>) => string };
-type DurationFormatCtor = new (locale: string, options: { style: 'narrow' }) => DurationFormatter;
-
 /** `2 d 3 h 4 min` in the locale (`Intl.DurationFormat`); seconds only in the last hour. */
 export function formatRemaining(left: Remaining, locale: string): string {
   const { days, hours, minutes, seconds } = left;
   const duration: Partial<Remaining> =
     days > 0 ? { days, hours } : hours > 0 ? { hours, minutes } : { minutes, seconds };
-  const Ctor = (Intl as unknown as { DurationFormat?: DurationFormatCtor }).DurationFormat;
-  if (Ctor) return new Ctor(locale, { style: 'narrow' }).format(duration);
+  if (typeof Intl.DurationFormat === 'function')
+    return new Intl.DurationFormat(locale, { style: 'narrow' }).format(duration);
   const units: [keyof Remaining, string][] = [
     ['days', 'd'],
     ['hours', 'h'],

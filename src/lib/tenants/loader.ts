@@ -47,7 +47,7 @@ export function readTenantsFile(path: string, options: TenantsFileOptions = {}):
 }
 
 /** Why the registry read the file again. */
-export type ReloadReason = 'start' | 'file' | 'poll' | 'signal' | 'bus' | 'manual';
+type ReloadReason = 'start' | 'file' | 'poll' | 'signal' | 'bus' | 'manual';
 
 /** What one reload changed; unchanged tenants keep their object (caches keyed by it stay warm). */
 export interface TenantsChange {
@@ -59,7 +59,7 @@ export interface TenantsChange {
   removed: readonly Tenant[];
 }
 
-export type ReloadResult =
+type ReloadResult =
   | { status: 'changed'; change: TenantsChange }
   | { status: 'unchanged' }
   | { status: 'refused'; message: string };

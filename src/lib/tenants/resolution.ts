@@ -1,7 +1,7 @@
 import type { Tenant } from './schema.ts';
 
 /** How a request picked its tenant; decides how links are built. */
-export type TenantVia = 'host' | 'path' | 'query' | 'single';
+type TenantVia = 'host' | 'path' | 'query' | 'single';
 
 export interface TenantMatch {
   tenant: Tenant;
@@ -60,7 +60,7 @@ export function hostMatches(pattern: string, host: string): boolean {
   return pattern === host;
 }
 
-export function findTenantByHost(host: string, tenants: readonly Tenant[]): Tenant | undefined {
+function findTenantByHost(host: string, tenants: readonly Tenant[]): Tenant | undefined {
   const normalized = normalizeHost(host);
   if (!normalized) return undefined;
   // Exact names win over wildcards, so `www.example.com` can belong to another tenant than `*.example.com`.
@@ -70,7 +70,7 @@ export function findTenantByHost(host: string, tenants: readonly Tenant[]): Tena
   );
 }
 
-export function findTenantById(id: string, tenants: readonly Tenant[]): Tenant | undefined {
+function findTenantById(id: string, tenants: readonly Tenant[]): Tenant | undefined {
   return tenants.find((tenant) => tenant.id === id);
 }
 

@@ -1,8 +1,9 @@
+import { errorMessage, isRecord } from '../content/records.ts';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { InlineProfileSchema } from '../profiles/schema.ts';
 import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
-import { MESSAGE_KEYS, type MessageKey } from '../i18n/dictionary.ts';
+import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
 
 /**
  * Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages: every
@@ -138,15 +139,10 @@ const DarkColorsSchema = z.strictObject({
   surface: hexColor.default('#1d1f24'),
 });
 
-export const ThemeSchema = z.strictObject({
+const ThemeSchema = z.strictObject({
   colors: ColorsSchema,
   /** Dark-mode overrides; unset values fall back to sensible dark defaults. */
-  dark: DarkColorsSchema.default({
-    background: '#121316',
-    text: '#ececf1',
-    muted: '#a4a7b0',
-    surface: '#1d1f24',
-  }),
+  dark: DarkColorsSchema.prefault({}),
   logo: z
     .strictObject({
       src: imageUrl,
@@ -159,7 +155,7 @@ export const ThemeSchema = z.strictObject({
   headingFontStack: fontStack.optional(),
 });
 
-export const PublishingConfigSchema = z.strictObject({
+const PublishingConfigSchema = z.strictObject({
   /** Base address of the publishing API, ending in `/api/v1`. */
   baseUrl: apiBaseUrl,
   /** Env var holding a read token for builds and server reads (optional). */
@@ -209,7 +205,7 @@ const LodgingContactSchema = z
     message: 'Give at least one of phone, email or url',
   });
 
-export const LodgingConfigSchema = z
+const LodgingConfigSchema = z
   .strictObject({
     baseUrl: apiBaseUrl,
     /** Env var holding a lodging API token (`lodgingToken` in SECRETS_FILE wins). */
@@ -245,14 +241,14 @@ export const LodgingConfigSchema = z
     path: ['minNights'],
   });
 
-export const StaticConfigSchema = z.strictObject({
+const StaticConfigSchema = z.strictObject({
   /** Origin of the static copy for canonical URLs, feeds and sitemap (default: the primary host over https). */
   origin: origin.optional(),
   /** Origin of the tenant's live server: comments, booking and subscriber editions link there. */
   liveOrigin: origin.optional(),
 });
 
-export const FeaturesSchema = z.strictObject({
+const FeaturesSchema = z.strictObject({
   epaper: z.boolean().default(true),
   streams: z.boolean().default(true),
   comments: z.boolean().default(true),
@@ -260,9 +256,9 @@ export const FeaturesSchema = z.strictObject({
 });
 
 /** Upper bound of section blocks: a front page, not an index of every category. */
-export const MAX_FRONT_SECTIONS = 8;
+const MAX_FRONT_SECTIONS = 8;
 
-export const FrontPageSchema = z.strictObject({
+const FrontPageSchema = z.strictObject({
   /**
    * Category slugs whose latest stories get a block on the front page, in this order. Absent: the
    * four largest categories (the header's first four); a slug the API does not know is skipped.
@@ -288,8 +284,8 @@ const PluralMessageSchema = z.strictObject({
 });
 
 /** Per-tenant interface text: a key of `src/lib/i18n/messages/en.ts` and its text in the tenant's language. */
-export const MessageOverridesSchema = z.partialRecord(
-  z.enum(MESSAGE_KEYS as [MessageKey, ...MessageKey[]]),
+const MessageOverridesSchema = z.partialRecord(
+  z.enum(MESSAGE_KEYS),
   z.union([z.string().min(1), PluralMessageSchema]),
 );
 
@@ -303,7 +299,7 @@ export const TenantSchema = z
         'Expected a lower-case slug such as "daily-planet"',
       )
       .refine(
-        (id) => !(RESERVED_TENANT_IDS as readonly string[]).includes(id),
+        (id) => !RESERVED_TENANT_IDS.some((name) => name === id),
         'This id is a reserved route name',
       ),
     name: z.string().min(1),
@@ -326,12 +322,7 @@ export const TenantSchema = z
     lodging: LodgingConfigSchema.optional(),
     /** Settings for `npm run build:static` (plain files, no server). */
     static: StaticConfigSchema.optional(),
-    features: FeaturesSchema.default({
-      epaper: true,
-      streams: true,
-      comments: true,
-      booking: false,
-    }),
+    features: FeaturesSchema.prefault({}),
     /** The front page's section blocks. */
     frontPage: FrontPageSchema.default({}),
     /** Interface text that differs from the language's dictionary, e.g. `{ "nav.stay": "Hotels" }`. */
@@ -384,11 +375,9 @@ export class TenantsConfigError extends Error {
 }
 
 /** Turns zod issues into lines that name the tenant and the field, e.g. `tenant "x" → theme.colors.primary: …`. */
-export function formatTenantIssues(error: z.ZodError, raw: unknown): string {
+function formatTenantIssues(error: z.ZodError, raw: unknown): string {
   const rawTenants: unknown[] =
-    raw && typeof raw === 'object' && Array.isArray((raw as { tenants?: unknown }).tenants)
-      ? (raw as { tenants: unknown[] }).tenants
-      : [];
+    isRecord(raw) && Array.isArray(raw['tenants']) ? raw['tenants'] : [];
   return error.issues
     .map((issue) => {
       const path = [...issue.path];
@@ -396,10 +385,7 @@ export function formatTenantIssues(error: z.ZodError, raw: unknown): string {
       if (path[0] === 'tenants' && typeof path[1] === 'number') {
         const index = path[1];
         const entry = rawTenants[index];
-        const id =
-          entry && typeof entry === 'object' && typeof (entry as { id?: unknown }).id === 'string'
-            ? (entry as { id: string }).id
-            : undefined;
+        const id = isRecord(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined;
         where = id ? `tenant "${id}" (tenants[${index}])` : `tenants[${index}]`;
         path.splice(0, 2);
       }
@@ -441,7 +427,7 @@ export function parseTenantsText(
     raw = JSON.parse(body);
   } catch (error) {
     throw new TenantsConfigError(
-      `Invalid ${source}: not valid JSON at ${jsonErrorPlace(body)} (${(error as Error).message})`,
+      `Invalid ${source}: not valid JSON at ${jsonErrorPlace(body)} (${errorMessage(error)})`,
     );
   }
   return parseTenantsFile(adjust(raw), source);

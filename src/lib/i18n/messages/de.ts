@@ -10,7 +10,6 @@ export const de: Dictionary = {
   'nav.stay': 'Übernachten',
   'nav.search': 'Suche',
   'nav.categories': 'Alle Ressorts',
-  'nav.tags': 'Themen',
   'nav.login': 'Anmelden',
   'nav.subscribe': 'Abonnieren',
   'nav.account': 'Ihr Konto',
@@ -29,7 +28,6 @@ export const de: Dictionary = {
 
   'home.heading': '{site}: die neusten Nachrichten',
   'home.pageTitle': 'Neuste Nachrichten, Seite {page}',
-  'home.lead': 'Topthema',
   'home.featured': 'Im Fokus',
   'home.latest': 'Neuste Artikel',
   'home.more': 'Weitere Nachrichten',
@@ -46,7 +44,6 @@ export const de: Dictionary = {
 
   'post.by': 'Von {name}',
   'post.readingTime': { one: '{count} Minute Lesezeit', other: '{count} Minuten Lesezeit' },
-  'post.published': 'Veröffentlicht am {date}',
   'post.updated': 'Aktualisiert am {date}',
   'post.related': 'Verwandte Artikel',
   'post.tags': 'Schlagwörter',

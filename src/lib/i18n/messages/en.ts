@@ -13,7 +13,6 @@ export const en = {
   'nav.stay': 'Stay',
   'nav.search': 'Search',
   'nav.categories': 'All sections',
-  'nav.tags': 'Topics',
   'nav.login': 'Log in',
   'nav.subscribe': 'Subscribe',
   'nav.account': 'Your account',
@@ -33,7 +32,6 @@ export const en = {
   // Front page
   'home.heading': '{site}: latest news',
   'home.pageTitle': 'Latest news, page {page}',
-  'home.lead': 'Top story',
   'home.featured': 'Featured',
   'home.latest': 'Latest',
   'home.more': 'More news',
@@ -51,7 +49,6 @@ export const en = {
   // Posts
   'post.by': 'By {name}',
   'post.readingTime': { one: '{count} min read', other: '{count} min read' },
-  'post.published': 'Published {date}',
   'post.updated': 'Updated {date}',
   'post.related': 'Related',
   'post.tags': 'Tags',

@@ -10,7 +10,6 @@ export const fr: Dictionary = {
   'nav.stay': 'Séjourner',
   'nav.search': 'Recherche',
   'nav.categories': 'Toutes les rubriques',
-  'nav.tags': 'Thèmes',
   'nav.login': 'Se connecter',
   'nav.subscribe': 'S’abonner',
   'nav.account': 'Votre compte',
@@ -29,7 +28,6 @@ export const fr: Dictionary = {
 
   'home.heading': '{site} : les dernières nouvelles',
   'home.pageTitle': 'Dernières nouvelles, page {page}',
-  'home.lead': 'À la une',
   'home.featured': 'À la une',
   'home.latest': 'Derniers articles',
   'home.more': 'Autres nouvelles',
@@ -46,7 +44,6 @@ export const fr: Dictionary = {
 
   'post.by': 'Par {name}',
   'post.readingTime': { one: '{count} min de lecture', other: '{count} min de lecture' },
-  'post.published': 'Publié le {date}',
   'post.updated': 'Mis à jour le {date}',
   'post.related': 'À lire aussi',
   'post.tags': 'Mots-clés',

@@ -1,3 +1,4 @@
+import { isRecord } from '../../content/records.ts';
 import { LIST_ENVELOPES, valueAt } from '../../upstream/profile.ts';
 import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
 import { fieldCandidates } from './field-finder.ts';
@@ -39,10 +40,7 @@ export function findEnvelope(
   }
   if (op.envelope)
     return { recognised: valueAt(body, op.envelope[0] ?? '') !== undefined, at: op.envelope[0] };
-  const record =
-    body && typeof body === 'object' && !Array.isArray(body)
-      ? (body as Record<string, unknown>)
-      : {};
+  const record = isRecord(body) ? body : {};
   if (record['data'] && typeof record['data'] === 'object') return { recognised: true, at: 'data' };
   // One object inside a one-key answer (`{ "result": {…} }`) is the item.
   const keys = Object.keys(record);
@@ -127,9 +125,9 @@ export function proposeField(
   const inner = split >= 0 ? need.slice(split + 3) : need;
   const within =
     split >= 0
-      ? records.flatMap((record) => {
+      ? records.flatMap((record): unknown[] => {
           const list = valueAt(record, need.slice(0, split));
-          return Array.isArray(list) ? (list as unknown[]) : [];
+          return Array.isArray(list) ? list : [];
         })
       : records;
   if (within.length === 0) return undefined;

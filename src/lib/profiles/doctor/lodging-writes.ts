@@ -24,7 +24,7 @@ export interface LodgingWriteOptions {
 }
 
 /** The test stay: one night, eleven months ahead (the first of the tenant's properties). */
-export function testStay(now = new Date()): { checkIn: string; checkOut: string } {
+function testStay(now = new Date()): { checkIn: string; checkOut: string } {
   const day = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
   return { checkIn: day(330), checkOut: day(331) };
 }

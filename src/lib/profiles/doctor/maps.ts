@@ -1,5 +1,5 @@
 import type { OperationProfile } from '../../upstream/profile.ts';
-import { OPERATIONS_OF } from '../schema.ts';
+import { OPERATIONS_OF, SERVICES } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
 
 /**
@@ -16,9 +16,7 @@ export class MapError extends Error {
 }
 
 function serviceOf(operation: string): ProfileService | undefined {
-  return (Object.keys(OPERATIONS_OF) as ProfileService[]).find((service) =>
-    OPERATIONS_OF[service].includes(operation),
-  );
+  return SERVICES.find((service) => OPERATIONS_OF[service].includes(operation));
 }
 
 /** The `--map` arguments as profile entries per service; throws a `MapError` saying what is wrong. */

@@ -1,3 +1,4 @@
+import { isRecord } from '../../content/records.ts';
 import { z } from 'zod';
 
 /**
@@ -102,9 +103,6 @@ export function isStatusSet(values: readonly unknown[], most = 6): boolean {
     distinct.size <= Math.min(most, Math.max(1, Math.ceil(values.length / 2) + 1))
   );
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every list of records in `body` at any depth, with its dot path (`""` for the body), longest first. */
 export function recordLists(body: unknown, depth = 4): { path: string; records: unknown[] }[] {

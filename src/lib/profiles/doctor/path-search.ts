@@ -1,3 +1,4 @@
+import { isRecord } from '../../content/records.ts';
 import { fillPath } from '../../upstream/profile.ts';
 import type { OperationNeeds } from '../../upstream/profile.ts';
 import type { Answer, Getter } from './http.ts';
@@ -50,18 +51,15 @@ const NESTED: Readonly<Record<string, { parent: string; param: string; resource:
 };
 
 /** Whether an answer can be the operation's: JSON, and a list of records for a list. */
-export function answerFits(answer: Answer | undefined, kind: 'list' | 'item'): boolean {
+function answerFits(answer: Answer | undefined, kind: 'list' | 'item'): boolean {
   if (!answer || answer.status < 200 || answer.status >= 300 || answer.body === undefined)
     return false;
-  return kind === 'list' ? hasRecords(answer.body, 0) : isObject(answer.body);
+  return kind === 'list' ? hasRecords(answer.body, 0) : isRecord(answer.body);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function hasRecords(value: unknown, depth: number): boolean {
-  if (Array.isArray(value)) return value.length === 0 || value.some(isObject);
-  if (!isObject(value) || depth > 3) return false;
+  if (Array.isArray(value)) return value.length === 0 || value.some(isRecord);
+  if (!isRecord(value) || depth > 3) return false;
   return Object.values(value).some((inner) => hasRecords(inner, depth + 1));
 }
 
@@ -118,7 +116,7 @@ function nestedTemplates(search: PathSearch, index: readonly string[]): string[]
 }
 
 /** The templates to try for an operation, in order, without the one already tried. */
-export async function candidateTemplates(search: PathSearch): Promise<string[]> {
+async function candidateTemplates(search: PathSearch): Promise<string[]> {
   const [resource = '', verb = ''] = search.operation.split('.');
   const index = await search.index();
   const templates = NESTED[search.operation]

@@ -8,7 +8,7 @@ import type { ProfileService, ProfileTexts } from '../schema.ts';
 
 /** What the doctor is asked (its options) and what it answers (its report). */
 
-export interface FieldReport {
+interface FieldReport {
   need: string;
   found: boolean;
   /** Where: the profile's path, a proposed one, or the site's own name. */

@@ -83,7 +83,7 @@ function paramsFor(
 }
 
 /** The stay the doctor asks availability for: two nights, a month ahead. */
-export function askedStay(now = Date.now()): { check_in: string; check_out: string } {
+function askedStay(now = Date.now()): { check_in: string; check_out: string } {
   const day = (n: number) => new Date(now + n * 86_400_000).toISOString().slice(0, 10);
   return { check_in: day(30), check_out: day(32) };
 }

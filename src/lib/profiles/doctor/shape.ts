@@ -1,3 +1,4 @@
+import { isRecord } from '../../content/records.ts';
 import { isEmail, leafPaths } from './matchers.ts';
 
 /**
@@ -39,10 +40,9 @@ export function shapeLines(records: readonly unknown[], most = 30): string[] {
   const lines = leafPaths(first, 3).flatMap(({ path, value }) => {
     // A list of records: the places of its first element as well (`rooms[].label`).
     const inner: unknown = Array.isArray(value) ? value[0] : undefined;
-    const nested =
-      typeof inner === 'object' && inner !== null && !Array.isArray(inner)
-        ? leafPaths(inner, 2).map((leaf) => line(`${path}[].${leaf.path}`, leaf.value))
-        : [];
+    const nested = isRecord(inner)
+      ? leafPaths(inner, 2).map((leaf) => line(`${path}[].${leaf.path}`, leaf.value))
+      : [];
     return [line(path, value), ...nested];
   });
   return lines.length > most ? [...lines.slice(0, most), `… ${lines.length - most} more`] : lines;

@@ -10,7 +10,7 @@
  * other nouns APIs use for the same thing, tried after the contract's words (a hint only: an API
  * whose words are on no list is found through its index and links).
  */
-export const RESOURCE_WORDS: Readonly<
+const RESOURCE_WORDS: Readonly<
   Record<string, { phrase: string; groups?: string[]; also?: string[] }>
 > = {
   // Publishing API, section 2.
@@ -37,7 +37,7 @@ export function plural(word: string): string {
 }
 
 /** The words of a phrase: `E-paper edition` → `e`, `paper`, `edition`. */
-export function wordsOf(phrase: string): string[] {
+function wordsOf(phrase: string): string[] {
   return phrase
     .toLowerCase()
     .split(/[^a-z0-9]+/)
