@@ -70,6 +70,37 @@ function lagSeconds(at: string | null): number | undefined {
   return Number.isFinite(time) ? (Date.now() - time) / 1000 : undefined;
 }
 
+/** Drops what the changes make stale everywhere, notes the lag, warms the new pictures. */
+async function postsChanged(
+  { tenant, redisUrl, edgePurgeUrl }: WatcherOptions,
+  changes: PostChange[],
+  listed: readonly PostSummary[],
+): Promise<void> {
+  const seen = changes.map((change) => change.post);
+  const unique = (values: (string | null | undefined)[]) =>
+    [...new Set(values)].filter((value): value is string => Boolean(value));
+  await invalidateEverywhere(
+    tenant,
+    {
+      tenant: tenant.id,
+      slugs: unique(changes.map((change) => change.slug)),
+      categories: unique(seen.map((post) => post.category)),
+      topics: unique(seen.flatMap((post) => post.topics ?? [])),
+      at: Date.now(),
+    },
+    { redisUrl, edgePurgeUrl },
+  );
+  for (const change of changes) {
+    const lag = lagSeconds(change.at);
+    if (lag !== undefined) observeWatcherLag(tenant.id, lag);
+  }
+  warmChangedPosts(tenant, listed, changes);
+  logInfo('freshness.changes', {
+    tenant: tenant.id,
+    changes: changes.map((change) => `${change.kind} ${change.slug}`),
+  });
+}
+
 export function watchTenant(options: WatcherOptions): Watcher {
   const { tenant, redisUrl } = options;
   const upstream = options.upstream ?? siteUpstream();
@@ -131,37 +162,11 @@ export function watchTenant(options: WatcherOptions): Watcher {
     const changes = postChanges(previous ?? seenBefore(current, startedAt), current, WATCH_WINDOW);
     previous = current;
     await memory?.set(tenant.id, JSON.stringify(current));
-    if (changes.length > 0) await postsChanged(changes, list.items);
+    if (changes.length > 0) await postsChanged(options, changes, list.items);
     // After the posts' work, so a failed edition look never holds that up; refused by the budget
     // (readers had it), it is tried again at the next look.
     await lookAtEditions().catch((error: unknown) => {
       if (!(error instanceof RateLimitedError && error.local)) throw error;
-    });
-  };
-
-  const postsChanged = async (changes: PostChange[], listed: readonly PostSummary[]) => {
-    const seen = changes.map((change) => change.post);
-    const unique = (values: (string | null | undefined)[]) =>
-      [...new Set(values)].filter((value): value is string => Boolean(value));
-    await invalidateEverywhere(
-      tenant,
-      {
-        tenant: tenant.id,
-        slugs: unique(changes.map((change) => change.slug)),
-        categories: unique(seen.map((post) => post.category)),
-        topics: unique(seen.flatMap((post) => post.topics ?? [])),
-        at: Date.now(),
-      },
-      { redisUrl, edgePurgeUrl: options.edgePurgeUrl },
-    );
-    for (const change of changes) {
-      const lag = lagSeconds(change.at);
-      if (lag !== undefined) observeWatcherLag(tenant.id, lag);
-    }
-    warmChangedPosts(tenant, listed, changes);
-    logInfo('freshness.changes', {
-      tenant: tenant.id,
-      changes: changes.map((change) => `${change.kind} ${change.slug}`),
     });
   };
 
