@@ -5,7 +5,7 @@ import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
-import type { ServiceCore } from '../service/service.ts';
+import type { ServiceCore } from '../service/core.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import { confirmationMail } from './confirmation.ts';
 import { textMail } from './text.ts';

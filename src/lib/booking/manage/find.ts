@@ -1,6 +1,6 @@
 import type { Booking } from '../../lodging/schema.ts';
 import { normalizeEmail } from '../domain/email.ts';
-import type { ServiceCore } from '../service/service.ts';
+import type { ServiceCore } from '../service/core.ts';
 import { MAX_BOOKING_PAGES } from '../service/create.ts';
 import { findByEmail } from '../service/guests.ts';
 

@@ -6,9 +6,9 @@ import { nightsBetween } from '../domain/dates.ts';
 import { toFailure } from '../domain/failures.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor, lodgingFor } from '../../services/clients.ts';
-import { statusKind, type StatusKind } from '../domain/status.ts';
+import { statusKind } from '../domain/status.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
-import type { Confirmation, PropertySummary } from '../domain/types.ts';
+import type { Confirmation, ManagedStay, PropertySummary } from '../domain/types.ts';
 
 const { BOOKING_LINK_SECRET } = settings();
 
@@ -33,21 +33,6 @@ export function managePath(
   });
   return `/stay/manage/${token}`;
 }
-
-/** A booked stay as its manage page shows it: the confirmation's facts, asked fresh. */
-export type ManagedStay = Pick<
-  Confirmation,
-  | 'reference'
-  | 'status'
-  | 'roomName'
-  | 'checkIn'
-  | 'checkOut'
-  | 'nights'
-  | 'adults'
-  | 'children'
-  | 'totalPrice'
-  | 'currency'
-> & { token: string; kind: StatusKind; property: PropertySummary };
 
 function stayOf(token: string, property: PropertySummary, booking: Booking): ManagedStay {
   const roomTypeId = String(booking.room_type_id ?? '');

@@ -1,7 +1,6 @@
 import type { I18n } from '../../i18n/index.ts';
 import { widgetSay } from '../../i18n/widget.ts';
-import type { ManagedStay } from './stay.ts';
-import type { Confirmation, PropertySummary } from '../domain/types.ts';
+import type { Confirmation, ManagedStay, PropertySummary } from '../domain/types.ts';
 import { STATUS_TEXT, stayRows } from '../steps/summary-rows.ts';
 
 /** A stay to show: as the manage page reads it, or as the booking step just confirmed it. */

@@ -20,7 +20,7 @@ import { detailsErrors, detailsPresentation, guestErrors, hasErrors } from '../d
 import type { BookingRequest } from '../domain/schema.ts';
 import { holdsRoom } from '../domain/status.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
-import type { ServiceCore } from './service.ts';
+import type { ServiceCore } from './core.ts';
 import { chooseGuest, findByEmail } from './guests.ts';
 import { onFileNotes } from './hotel-note.ts';
 import { assertSameDetails, fingerprintOf, mailClaim, type Attempt } from './idempotency.ts';

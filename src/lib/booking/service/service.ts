@@ -1,112 +1,14 @@
-import { LRUCache } from 'lru-cache';
-import { offersBooking } from '../../tenants/booking.ts';
 import type { Tenant } from '../../tenants/schema.ts';
-import { createKeyedLock } from '../../upstream/lock.ts';
-import type { Upstream } from '../../upstream/runtime.ts';
-import type { LodgingCredentials } from '../../secrets/tenant.ts';
-import { stayErrors, todayIn } from '../domain/dates.ts';
-import { invalid, notOffered, notOnline, placeNotFound, toFailure } from '../domain/failures.ts';
+import { stayErrors } from '../domain/dates.ts';
+import { invalid, toFailure } from '../domain/failures.ts';
 import { guestErrors, hasErrors } from '../domain/rules.ts';
 import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
-import type { AvailabilityResult, PropertySummary } from '../domain/types.ts';
+import type { AvailabilityResult } from '../domain/types.ts';
 import { mailCancellation, mailConfirmation, mailLink } from '../mail/send.ts';
-import type { Mailer } from '../mail/mailer.ts';
 import { findStay } from '../manage/find.ts';
 import { book } from './create.ts';
-import { onlineRequestsRecord } from './guests.ts';
-import { attemptStore } from './idempotency.ts';
-import { lazyLodgingClient } from './lodging.ts';
-import { availabilityResult, propertySummary, type Read } from './lodging-shapes.ts';
-
-export interface BookingServiceOptions {
-  /** The site's (`siteUpstream()`) or a test's. */
-  upstream: Upstream;
-  /** The tenant's lodging credentials, asked again on each use (they may change while running). */
-  credentials: () => LodgingCredentials;
-  /** Shared store for the creation lock and the idempotency memory (several instances). */
-  redisUrl?: string | undefined;
-  now?: () => Date;
-  /** Sends guests' e-mails; none is sent (or promised) without one. */
-  mailer?: Mailer | undefined;
-}
-
-export type ServiceCore = ReturnType<typeof serviceCore>;
-
-/** What the service's parts share (create.ts, mail/send.ts, manage/find.ts), once per tenant. */
-function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
-  if (!offersBooking(tenant)) throw notOffered();
-  const lodging = tenant.lodging;
-  const now = options.now ?? (() => new Date());
-  const context = (operation: string) => ({ tenant: tenant.id, operation });
-  const lodgingApi = lazyLodgingClient(tenant, lodging, options.credentials, options.upstream);
-
-  // After a booking, the next search of each range on that property skips the cache once.
-  const bookedAt = new Map<string, number>();
-  const searchedAt = new LRUCache<string, number>({ max: 5000 });
-  let clock = 0;
-
-  const rules = () => ({
-    today: todayIn(tenant.timeZone, now()),
-    minNights: lodging.minNights,
-    maxNights: lodging.maxNights,
-  });
-
-  /** Missing fields go to the logs (one line per operation and set of fields) and `/_status`. */
-  function usable<T>(operation: string, read: Read<T>, effect: string): T {
-    if (read.missing.length > 0) {
-      options.upstream.metrics.problem({
-        service: 'lodging',
-        tenant: tenant.id,
-        operation,
-        field: [...read.missing].sort().join(', '),
-        effect: read.value === undefined ? effect : 'shown without it',
-      });
-    }
-    // A step that cannot work without them: refused honestly, with whom to contact instead.
-    if (read.value === undefined) throw notOnline(lodging.contact);
-    return read.value;
-  }
-
-  async function property(id: string): Promise<PropertySummary> {
-    if (!lodging.propertyIds.includes(id)) throw placeNotFound();
-    try {
-      const read = propertySummary(await lodgingApi().getProperty(id));
-      return usable('properties.get', read, 'booking not available online');
-    } catch (error) {
-      throw toFailure(error, context('property'));
-    }
-  }
-
-  // The tenant's record for bookings whose e-mail is on file (see guests.ts).
-  const onlineRequestsEmail = `online-requests@${tenant.id}.masthead.invalid`;
-  return {
-    tenant,
-    lodging,
-    /** The tenant's lodging client (the only holder of its credentials). */
-    lodgingApi,
-    attempts: attemptStore({ scope: tenant.id, redisUrl: options.redisUrl }),
-    /** Creating a booking is single-flight per stay (across instances with Redis). */
-    lock: createKeyedLock({
-      redisUrl: options.redisUrl,
-      prefix: `masthead:lock:booking:${tenant.id}:`,
-    }),
-    rules,
-    mailer: options.mailer,
-    context,
-    property,
-    usable,
-    /** A booking changed `propertyId`: its next searches skip the read cache once. */
-    booked: (propertyId: string) => void bookedAt.set(propertyId, (clock += 1)),
-    /** Whether the search `key` must skip the cache (a booking since it last ran). */
-    searchFresh(propertyId: string, key: string): boolean {
-      const fresh = (bookedAt.get(propertyId) ?? 0) > (searchedAt.get(key) ?? 0);
-      searchedAt.set(key, (clock += 1));
-      return fresh;
-    },
-    onlineRequestsEmail,
-    onlineRequests: onlineRequestsRecord(tenant, onlineRequestsEmail),
-  };
-}
+import { serviceCore, type BookingServiceOptions } from './core.ts';
+import { availabilityResult } from './lodging-shapes.ts';
 
 /**
  * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache;
