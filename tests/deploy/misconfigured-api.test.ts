@@ -4,30 +4,15 @@
  * unavailable" page, whole, with `Retry-After`, never "page not found" for the front page or a
  * broken half page; pages that need no list still render; the log says what to run.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { send } from './http.ts';
-import type { Service } from './processes.ts';
-import { startDocumentedMock, startSite, type Mock } from './stack.ts';
+import { expect, it } from 'vitest';
+import { siteOnMock } from './site-on-mock.ts';
 
-let mock: Mock;
-let site: Service;
-const tenant = 'daily-planet';
-const get = (path: string) =>
-  send(`http://127.0.0.1:${site.port}${path}`, { host: `${tenant}.localhost` });
-
-beforeAll(async () => {
-  mock = await startDocumentedMock();
-  site = await startSite({
-    mock,
-    // The mock answers 404 under a prefix it does not serve: an API that spells its paths otherwise.
-    env: { PUBLISHING_BASE_URL: `${mock.publishingUrl}/v9`, UPSTREAM_CACHE_DIR: '' },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await site?.stop();
-  await mock?.close();
-});
+const stack = siteOnMock((mock) => ({
+  // The mock answers 404 under a prefix it does not serve: an API that spells its paths otherwise.
+  PUBLISHING_BASE_URL: `${mock.publishingUrl}/v9`,
+  UPSTREAM_CACHE_DIR: '',
+}));
+const { tenant, get } = stack;
 
 it('answers list pages with the whole branded 503, not a 404 or a broken page', async () => {
   for (const path of ['/', '/categories', '/epaper', '/streams', '/plans']) {
@@ -47,5 +32,5 @@ it('still renders a page that needs no list, and logs what to run', async () => 
   expect(login.status).toBe(200);
   expect(login.text).toContain('<form');
   expect(login.text.trimEnd().endsWith('</html>')).toBe(true);
-  expect(site.printed).toContain(`npm run doctor -- ${tenant}`);
+  expect(stack.site().printed).toContain(`npm run doctor -- ${tenant}`);
 });

@@ -5,33 +5,16 @@
  * way and a refresh, kept by no cache and not indexed; a section page answers with its stories
  * from the lists read; a post no list showed answers 503 as before.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { editorOf } from './editor.ts';
 import { send } from './http.ts';
-import type { Service } from './processes.ts';
-import { startDocumentedMock, startSite, type Mock } from './stack.ts';
+import { siteOnMock } from './site-on-mock.ts';
 
-let mock: Mock;
-let site: Service;
-const tenant = 'daily-planet';
-const get = (path: string) =>
-  send(`http://127.0.0.1:${site.port}${path}`, { host: `${tenant}.localhost` });
-
-beforeAll(async () => {
-  mock = await startDocumentedMock();
-  site = await startSite({
-    mock,
-    env: { PUBLISHING_PUBLIC_PER_MINUTE: '12', UPSTREAM_CACHE_DIR: '' },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await site?.stop();
-  await mock?.close();
-});
+const stack = siteOnMock({ PUBLISHING_PUBLIC_PER_MINUTE: '12', UPSTREAM_CACHE_DIR: '' });
+const { tenant, get } = stack;
 
 it('shows a listed post from its list entry while the budget is spent; an unlisted one is a 503', async () => {
-  const list = await send(`${mock.publishingUrl}/posts?per_page=50`, {
+  const list = await send(`${stack.mock().publishingUrl}/posts?per_page=50`, {
     headers: { 'X-Tenant': tenant },
   });
   const posts = (JSON.parse(list.text) as { data: { slug: string; title: string }[] }).data;
@@ -40,7 +23,9 @@ it('shows a listed post from its list entry while the budget is spent; an unlist
   const listed = posts.find((post) => home.text.includes(`/posts/${post.slug}"`))!;
   expect(listed).toBeDefined();
   // Published after the front page was read (no change watcher here): no list the site read has it.
-  const unlisted = await (await editorOf(mock, tenant)).publish('A story no list has shown');
+  const unlisted = await (
+    await editorOf(stack.mock(), tenant)
+  ).publish('A story no list has shown');
 
   // Posts nobody can have listed spend what is left of the minute's budget.
   let spent = false;

@@ -3,30 +3,16 @@
  * page (its pool of the 50 newest posts), a post page reads its post and comments, not two more
  * lists for its related posts, and still shows three of the same section.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { editorOf } from './editor.ts';
 import { send } from './http.ts';
-import type { Service } from './processes.ts';
-import { startDocumentedMock, startSite, type Mock } from './stack.ts';
+import { siteOnMock } from './site-on-mock.ts';
 
-let mock: Mock;
-let site: Service;
-const tenant = 'daily-planet';
-const get = (path: string) =>
-  send(`http://127.0.0.1:${site.port}${path}`, { host: `${tenant}.localhost` });
-
-beforeAll(async () => {
-  mock = await startDocumentedMock();
-  site = await startSite({ mock, env: { UPSTREAM_CACHE_DIR: '' } });
-}, 60_000);
-
-afterAll(async () => {
-  await site?.stop();
-  await mock?.close();
-});
+const stack = siteOnMock({ UPSTREAM_CACHE_DIR: '' });
+const { tenant, get } = stack;
 
 it('shows related posts of the same section without a list read of their own', async () => {
-  const list = await send(`${mock.publishingUrl}/posts?per_page=50`, {
+  const list = await send(`${stack.mock().publishingUrl}/posts?per_page=50`, {
     headers: { 'X-Tenant': tenant },
   });
   const posts = (JSON.parse(list.text) as { data: { slug: string; category?: { slug: string } }[] })
@@ -36,7 +22,7 @@ it('shows related posts of the same section without a list read of their own', a
     (one) => posts.filter((other) => other.category?.slug === one.category?.slug).length >= 4,
   )!;
   expect((await get('/')).status).toBe(200);
-  const editor = await editorOf(mock, tenant);
+  const editor = await editorOf(stack.mock(), tenant);
   const before = (await editor.tenantStats())[tenant] ?? {};
 
   const page = await get(`/posts/${post.slug}`);

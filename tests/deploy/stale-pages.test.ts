@@ -3,37 +3,21 @@
  * purge of everything, as a newsroom's), the tenant's anonymous budget is spent on pages nobody
  * asked for before, and the post page is asked for again.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { send } from './http.ts';
-import type { Service } from './processes.ts';
-import { startDocumentedMock, startSite, STATUS_TOKEN, type Mock } from './stack.ts';
+import { STATUS_TOKEN } from './stack.ts';
+import { siteOnMock } from './site-on-mock.ts';
 
-let mock: Mock;
-let site: Service;
-const tenant = 'daily-planet';
 const secret = 'deploy-suite-stale-pages-0123456789abcdef';
-const get = (path: string) =>
-  send(`http://127.0.0.1:${site.port}${path}`, { host: `${tenant}.localhost` });
-
-beforeAll(async () => {
-  mock = await startDocumentedMock();
-  site = await startSite({
-    mock,
-    env: {
-      PUBLISHING_PUBLIC_PER_MINUTE: '12',
-      UPSTREAM_CACHE_DIR: '',
-      PURGE_SECRETS: `${tenant}=${secret}`,
-    },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await site?.stop();
-  await mock?.close();
+const stack = siteOnMock({
+  PUBLISHING_PUBLIC_PER_MINUTE: '12',
+  UPSTREAM_CACHE_DIR: '',
+  PURGE_SECRETS: `daily-planet=${secret}`,
 });
+const { tenant, get } = stack;
 
 it('serves an invalidated page while the budget is spent, never a 503', async () => {
-  const list = await send(`${mock.publishingUrl}/posts?per_page=1`, {
+  const list = await send(`${stack.mock().publishingUrl}/posts?per_page=1`, {
     headers: { 'X-Tenant': tenant },
   });
   const { slug, title } = (JSON.parse(list.text) as { data: { slug: string; title: string }[] })
@@ -41,7 +25,7 @@ it('serves an invalidated page while the budget is spent, never a 503', async ()
   const first = await get(`/posts/${slug}`);
   expect(first.status).toBe(200);
 
-  const purged = await send(`http://127.0.0.1:${site.port}/_purge`, {
+  const purged = await send(`http://127.0.0.1:${stack.site().port}/_purge`, {
     method: 'POST',
     host: `${tenant}.localhost`,
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
@@ -58,7 +42,7 @@ it('serves an invalidated page while the budget is spent, never a 503', async ()
   const again = await get(`/posts/${slug}`);
   expect(again.status).toBe(200);
   expect(again.text).toContain(title);
-  const status = await send(`http://127.0.0.1:${site.port}/_status`, {
+  const status = await send(`http://127.0.0.1:${stack.site().port}/_status`, {
     host: `${tenant}.localhost`,
     headers: { Authorization: `Bearer ${STATUS_TOKEN}` },
   });
