@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { watchTenant } from '../../../src/lib/freshness/watcher.ts';
+import { watchTenant, type WatcherOptions } from '../../../src/lib/freshness/watcher.ts';
+import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { imagePath } from '../../../src/lib/images/address.ts';
 import {
   editionPictures,
@@ -81,6 +82,30 @@ function post(slug: string, cover: string | null): PostSummary {
 const leadPath = (source: string) =>
   `/t0${imagePath(imageSecret(), { target: { kind: 'source', source }, width: 800, format: 'avif' })}`;
 
+/** Runs a watcher of `tenant` on `publishing` (fake timers) until `done()`, at most 70 s of its time. */
+async function watchUntil(
+  tenant: Tenant,
+  publishing: WatcherOptions['publishing'],
+  done: () => boolean,
+): Promise<void> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const watcher = watchTenant({
+    tenant,
+    tenantsSharing: () => 1,
+    redisUrl: undefined,
+    edgePurgeUrl: undefined,
+    upstream: createUpstream({ metrics: createMetrics({ log: () => undefined }) }),
+    publishing,
+  });
+  try {
+    // The first look comes somewhere in the first interval (at most a minute here).
+    for (let i = 0; i < 70 && !done(); i++) await vi.advanceTimersByTimeAsync(1000);
+  } finally {
+    watcher.stop();
+    vi.useRealTimers();
+  }
+}
+
 describe('pictures made before the first reader', () => {
   it('the change watcher makes a new post’s lead picture before anyone asks for it', async () => {
     const [tenant] = generatedTenants(1, `${origin}/api/v1`);
@@ -92,22 +117,7 @@ describe('pictures made before the first reader', () => {
         ReturnType<PublishingClient['listPosts']>
       >);
     };
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const watcher = watchTenant({
-      tenant: tenant!,
-      tenantsSharing: () => 1,
-      redisUrl: undefined,
-      edgePurgeUrl: undefined,
-      upstream: createUpstream({ metrics: createMetrics({ log: () => undefined }) }),
-      publishing: { listPosts },
-    });
-    try {
-      // The first look comes somewhere in the first interval (at most a minute here).
-      for (let i = 0; i < 70 && looks === 0; i++) await vi.advanceTimersByTimeAsync(1000);
-    } finally {
-      watcher.stop();
-      vi.useRealTimers();
-    }
+    await watchUntil(tenant!, { listPosts }, () => looks > 0);
     expect(looks).toBe(1);
     expect(await warmImage(leadPath(cover))).toBeNull(); // not made yet: the look just queued it
     await vi.waitFor(async () => expect(await warmImage(leadPath(cover))).not.toBeNull(), {
@@ -146,21 +156,7 @@ describe('pictures made before the first reader', () => {
         return Promise.resolve({ ...edition, pages });
       },
     };
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const watcher = watchTenant({
-      tenant: tenant!,
-      tenantsSharing: () => 1,
-      redisUrl: undefined,
-      edgePurgeUrl: undefined,
-      upstream: createUpstream({ metrics: createMetrics({ log: () => undefined }) }),
-      publishing,
-    });
-    try {
-      for (let i = 0; i < 70 && read.length === 0; i++) await vi.advanceTimersByTimeAsync(1000);
-    } finally {
-      watcher.stop();
-      vi.useRealTimers();
-    }
+    await watchUntil(tenant!, publishing, () => read.length > 0);
     expect(read).toEqual(['monday']);
     const path = (source: string, width: number) =>
       `/t0${imagePath(imageSecret(), { target: { kind: 'source', source }, width, format: 'avif' })}`;
