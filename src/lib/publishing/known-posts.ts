@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { memo } from '../memo.ts';
 import type { PostSummary } from './schema.ts';
 
 /**
@@ -20,44 +21,35 @@ interface Known {
   seenAt: number;
 }
 
-const indexes = new WeakMap<object, Map<string, LRUCache<string, Known>>>();
-
-function indexOf(owner: object, tenant: string): LRUCache<string, Known> {
-  let tenants = indexes.get(owner);
-  if (!tenants) {
-    tenants = new Map();
-    indexes.set(owner, tenants);
-  }
-  let index = tenants.get(tenant);
-  if (!index) {
-    index = new LRUCache({ max: MAX_PER_TENANT });
-    tenants.set(tenant, index);
-  }
-  return index;
-}
+/** Per upstream, then per tenant (sites come and go: at most this many indexes). */
+const MAX_TENANTS = 1000;
+const indexes = memo((_owner: object) =>
+  memo((_tenant: string) => new LRUCache<string, Known>({ max: MAX_PER_TENANT }), {
+    max: MAX_TENANTS,
+  }),
+);
 
 /** Records the entries of a list read for `tenant` (`owner`: the upstream it was read through). */
 export function rememberPosts(owner: object, tenant: string, posts: readonly PostSummary[]): void {
-  const index = indexOf(owner, tenant);
+  const index = indexes(owner)(tenant);
   const seenAt = Date.now();
   for (const post of posts) index.set(post.slug, { post, seenAt });
 }
 
 /** The last list entry seen for this post, if any list showed it. */
 export function knownPost(owner: object, tenant: string, slug: string): PostSummary | undefined {
-  return indexes.get(owner)?.get(tenant)?.get(slug)?.post;
+  return indexes(owner)(tenant).get(slug)?.post;
 }
 
 /** Every post a list showed in the last `withinMs` (related posts without another list read). */
 export function listedPosts(owner: object, tenant: string, withinMs: number): PostSummary[] {
   const since = Date.now() - withinMs;
-  const index = indexes.get(owner)?.get(tenant);
-  return index
-    ? [...index.values()].filter((known) => known.seenAt >= since).map((k) => k.post)
-    : [];
+  return [...indexes(owner)(tenant).values()]
+    .filter((known) => known.seenAt >= since)
+    .map((known) => known.post);
 }
 
 /** Forgets a post the upstream says is gone (its list entry must not stand in for it). */
 export function forgetPost(owner: object, tenant: string, slug: string): void {
-  indexes.get(owner)?.get(tenant)?.delete(slug);
+  indexes(owner)(tenant).delete(slug);
 }
