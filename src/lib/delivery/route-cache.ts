@@ -3,6 +3,7 @@ import type { CacheProvider, InvalidateOptions } from 'astro';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { readWhole, streamOver, wholeBody } from './whole-body.ts';
+import { memo } from '../memo.ts';
 import {
   cleanQuery,
   cleanRedirect,
@@ -116,16 +117,10 @@ function announcesBody(header: HeaderOf): boolean {
  * The query parameters a request path's page reads, or `false` when it is no shareable page:
  * remembered per path (a few regular expressions each, asked twice per miss: before Astro and in it).
  */
-const allowedByPath = new LRUCache<string, ReadonlySet<string> | false>({ max: 4096 });
-
-function allowedParams(pathname: string): ReadonlySet<string> | null {
-  let allowed = allowedByPath.get(pathname);
-  if (allowed === undefined) {
-    allowed = shareableParamsOfRequestPath(pathname) ?? false;
-    allowedByPath.set(pathname, allowed);
-  }
-  return allowed || null;
-}
+const allowedParams = memo(
+  (pathname: string): ReadonlySet<string> | null => shareableParamsOfRequestPath(pathname) ?? null,
+  { max: 4096 },
+);
 
 /**
  * The page's key without its `Vary` suffix, or `null` for a request the cache never answers: not a
