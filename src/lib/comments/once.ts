@@ -9,7 +9,7 @@ import type { CommentOutcome, PostOnce } from './post.ts';
  * A comment carries an idempotency key, as a booking does: a hidden field minted when the form
  * renders (src/components/comments/CommentForm.astro). The publishing API's contract says nothing
  * of an `Idempotency-Key` header, so the site remembers each posted comment under its key (and
- * what was posted, since a cached page hands one key to many readers) for a day, in Redis when
+ * what was posted, since a cached page hands one key to many readers) for an hour, in Redis when
  * configured so every server knows it, else in this process: the same key posted again (a double
  * click, a retry of a lost answer, Back and submit) answers the first comment, and no second one
  * reaches the upstream. Posts of the same key wait for each other (a keyed lock), so two at once
@@ -25,8 +25,11 @@ class PostedStoreUnavailable extends Error {
   override name = 'PostedStoreUnavailable';
 }
 
-/** How long a posted comment's key is remembered. */
-const REMEMBER_SECONDS = 24 * 60 * 60;
+/**
+ * How long a posted comment's key is remembered: the repeats it stops (a double click, a retry of a
+ * lost answer, Back and submit) come within minutes; a day made the store grow with every comment.
+ */
+const REMEMBER_SECONDS = 60 * 60;
 
 /**
  * The name a posted comment is remembered under: its key with everything that makes it this
