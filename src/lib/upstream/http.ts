@@ -105,7 +105,6 @@ function rateInfo(headers: Headers, status: number): RateInfo {
     rateLimited: status === 429,
     limit: numberHeader(headers, 'x-ratelimit-limit'),
     remaining: numberHeader(headers, 'x-ratelimit-remaining'),
-    resetAt: numberHeader(headers, 'x-ratelimit-reset'),
     // Retry-After blocks the bucket only on 429; on 503 it is about the server, not our share.
     retryAfterSeconds: status === 429 ? parseRetryAfter(headers.get('retry-after')) : undefined,
   };

@@ -112,12 +112,43 @@ export async function closeRedis(): Promise<void> {
 }
 
 /**
- * A minimal unstorage driver over the shared client (one connection per instance for budget and
- * cache, one error handler, one close). Values are stored as given (strings); keys under `base`.
+ * The data cache in Redis, an unstorage driver over the shared client (one connection per instance
+ * for budget and cache, one error handler, one close), bounded per tenant: a key is
+ * `<group>:<hash>` (the group stands for one tenant of one service), and each group's keys are
+ * indexed by when they expire in a sorted set (`<base>-index:<group>`). Each write drops the members
+ * whose keys have expired (so the index holds what Redis holds, not every search ever typed), and a
+ * write past `maxPerGroup` removes the group's keys that would expire soonest (searches before
+ * posts). With each value's TTL by kind (./ttl.ts, `keep`), that bounds what one tenant, or the
+ * strangers typing search queries on its site, can put in Redis, whatever Redis' own `maxmemory`
+ * says. Values are stored as given (strings); keys under `base`.
  */
-export function redisStorageDriver(url: string, base: string): Driver {
+export const SHARED_ENTRIES_PER_TENANT = 5000;
+
+/** The index lives as long as the longest `keep` (two days) after its last write. */
+const INDEX_LIFETIME_MS = 2 * 24 * 60 * 60 * 1000;
+
+// KEYS[1] index; ARGV: now ms, member, its expiry ms, max, key prefix, index lifetime ms.
+const ADD_AND_TRIM = `
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+redis.call('zadd', KEYS[1], ARGV[3], ARGV[2])
+local over = redis.call('zcard', KEYS[1]) - tonumber(ARGV[4])
+if over > 0 then
+  local soonest = redis.call('zrange', KEYS[1], 0, over - 1)
+  redis.call('zremrangebyrank', KEYS[1], 0, over - 1)
+  for _, member in ipairs(soonest) do redis.call('unlink', ARGV[5] .. member) end
+end
+redis.call('pexpire', KEYS[1], ARGV[6])
+return over`;
+
+export function boundedRedisDriver(
+  url: string,
+  base: string,
+  maxPerGroup = SHARED_ENTRIES_PER_TENANT,
+): Driver {
   const prefix = `${base}:`;
   const client = () => getRedis(url);
+  // Keys written in order with one lifetime leave in that order, also within one millisecond.
+  const lastExpiry = new Map<number, number>();
   const scanAll = async (): Promise<string[]> => {
     const redis = await client();
     const keys: string[] = [];
@@ -130,7 +161,7 @@ export function redisStorageDriver(url: string, base: string): Driver {
     return keys;
   };
   return {
-    name: 'masthead-redis',
+    name: 'masthead-redis-bounded',
     async hasItem(key) {
       return (await (await client()).exists(prefix + key)) > 0;
     },
@@ -141,6 +172,14 @@ export function redisStorageDriver(url: string, base: string): Driver {
       const redis = await client();
       if (options.ttl) await redis.set(prefix + key, value, 'EX', options.ttl);
       else await redis.set(prefix + key, value);
+      const group = key.slice(0, Math.max(0, key.indexOf(':')));
+      const now = Date.now();
+      const lifetimeMs = options.ttl === undefined ? INDEX_LIFETIME_MS : options.ttl * 1000;
+      const expires = Math.max(now + lifetimeMs, (lastExpiry.get(lifetimeMs) ?? 0) + 0.001);
+      lastExpiry.set(lifetimeMs, expires);
+      const index = `${base}-index:${group}`;
+      const args = [now, key, expires, maxPerGroup, prefix, INDEX_LIFETIME_MS].map(String);
+      await redis.eval(ADD_AND_TRIM, 1, index, ...args);
     },
     async removeItem(key) {
       await (await client()).unlink(prefix + key);

@@ -56,14 +56,13 @@ export interface UpstreamOptions {
   cacheDiskMaxBytes?: number | undefined;
 }
 
-export const DEFAULT_PAGE_DEADLINE_MS = settingDefaults.PAGE_DEADLINE_MS;
-
 export function createUpstream(options: UpstreamOptions = {}): Upstream {
   const metrics = options.metrics ?? createMetrics();
+  const { windowSeconds, redisUrl } = options;
   const budget = createBudget({
-    ...(options.limits && { limits: options.limits }),
-    ...(options.safetyRatio !== undefined && { safetyRatio: options.safetyRatio }),
-    ...(options.windowSeconds !== undefined && { windowSeconds: options.windowSeconds }),
+    limits: options.limits,
+    safetyRatio: options.safetyRatio,
+    windowSeconds,
     writeReserve: {
       ...(options.writeReserve !== undefined && {
         'publishing-public': options.writeReserve,
@@ -71,7 +70,7 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
       }),
       ...(options.bookingReserve !== undefined && { lodging: options.bookingReserve }),
     },
-    redisUrl: options.redisUrl,
+    redisUrl,
   });
   return {
     metrics,
@@ -80,18 +79,18 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
       visitorShare: options.visitorShare,
       humanReserve: options.humanReserve,
       lodgingSearchShare: options.lodgingSearchShare,
-      ...(options.windowSeconds !== undefined && { windowSeconds: options.windowSeconds }),
-      redisUrl: options.redisUrl,
+      windowSeconds,
+      redisUrl,
     }),
-    pageDeadlineMs: options.pageDeadlineMs ?? DEFAULT_PAGE_DEADLINE_MS,
+    pageDeadlineMs: options.pageDeadlineMs ?? settingDefaults.PAGE_DEADLINE_MS,
     cache: createReadCache({
       metrics,
       maxSizeBytes: options.cacheMaxBytes,
-      redisUrl: options.cacheRedisUrl ?? options.redisUrl,
+      redisUrl: options.cacheRedisUrl ?? redisUrl,
       diskDir: options.cacheDir,
       diskMaxBytes: options.cacheDiskMaxBytes,
       notFoundSeconds: options.notFoundSeconds,
-      ...(options.now ? { now: options.now } : {}),
+      now: options.now,
     }),
     http: { ...DEFAULT_HTTP_SETTINGS, ...options.http },
   };
