@@ -226,7 +226,6 @@ export interface AllowanceOptions {
   lodgingSearchShare?: number | undefined;
   windowSeconds?: number | undefined;
   redisUrl?: string | undefined;
-  keyPrefix?: string | undefined;
 }
 
 /**
@@ -251,7 +250,7 @@ export function createVisitorAllowance(budget: Budget, options: AllowanceOptions
   const humanReserve = options.humanReserve ?? settingDefaults.UPSTREAM_HUMAN_RESERVE;
   const searchShare = options.lodgingSearchShare ?? settingDefaults.UPSTREAM_LODGING_SEARCH_SHARE;
   const duration = options.windowSeconds ?? 60;
-  const prefix = options.keyPrefix ?? 'masthead:allowance';
+  const prefix = 'masthead:allowance';
   let searches: ReturnType<typeof fairSearches> | undefined;
   /** One visitor's share of a bucket of `kind`, named `name` (three names: never evicted). */
   const limiter = memo(

@@ -61,8 +61,7 @@ export function createKeyedLock(options: LockOptions = {}): KeyedLock {
   /** Waits for the local queue; resolves with a release function. */
   async function local(key: string, deadline: number): Promise<() => void> {
     const previous = tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
+    const { promise: mine, resolve: release } = Promise.withResolvers<void>();
     const tail = previous.then(() => mine);
     tails.set(key, tail);
     const done = () => {
