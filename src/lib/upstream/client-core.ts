@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { BudgetKey } from './budget.ts';
 import { cacheKey } from './cache.ts';
 import { InvalidResponseError, NoRouteError, NotFoundError } from './errors.ts';
-import { recordFinding, type OperationFinding } from './findings.ts';
+import { recordFinding, type OperationFinding } from './metrics.ts';
 import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
 import type { HttpMethod, QueryValue, UpstreamRequest } from './http.ts';
