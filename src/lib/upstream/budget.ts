@@ -4,7 +4,8 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
 import { hashToken } from './cache.ts';
-import { sharedLimiter } from './limiter.ts';
+import { sharedLimiter } from './redis.ts';
+import type { VisitorContext } from './visitor.ts';
 import { memoryLog, redisLog } from './sliding-log.ts';
 import type { SlidingLog } from './sliding-log.ts';
 
@@ -238,13 +239,6 @@ export interface AllowanceOptions {
  */
 export type VisitorAllowance = ReturnType<typeof createVisitorAllowance>;
 
-export interface ChargedVisitor {
-  visitor: string;
-  crawler: boolean;
-  /** A call of the booking step (see `asBookingStep` in visitor.ts), not a search. */
-  bookingStep?: boolean | undefined;
-}
-
 export function createVisitorAllowance(budget: Budget, options: AllowanceOptions = {}) {
   const visitorShare = options.visitorShare ?? settingDefaults.UPSTREAM_VISITOR_SHARE;
   const humanReserve = options.humanReserve ?? settingDefaults.UPSTREAM_HUMAN_RESERVE;
@@ -263,7 +257,10 @@ export function createVisitorAllowance(budget: Budget, options: AllowanceOptions
 
   return {
     visitorShare,
-    async charge(key: BudgetKey, visitor: ChargedVisitor): Promise<TakeResult> {
+    async charge(
+      key: BudgetKey,
+      visitor: VisitorContext & { visitor: string },
+    ): Promise<TakeResult> {
       const who = `${key.key}|${visitor.visitor}`;
       if (key.kind === 'lodging') {
         if (visitor.bookingStep) {

@@ -171,9 +171,8 @@ async function spend(
   // Writes too: a burst of form posts spends its sender's share, not everyone's reads.
   if (visitor?.visitor !== undefined && deps.allowance) {
     const charge = await deps.allowance.charge(req.budgetKey, {
+      ...visitor,
       visitor: visitor.visitor,
-      crawler: visitor.crawler,
-      bookingStep: visitor.bookingStep,
     });
     if (!charge.ok) {
       // Counted, not logged line by line: a crawler over its share would flood the log.
