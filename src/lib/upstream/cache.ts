@@ -137,7 +137,7 @@ export interface ReadContext {
 
 export interface ReadOptions {
   /** Skip the cache read (the fresh value is still stored). */
-  bypass?: boolean | undefined;
+  fresh?: boolean | undefined;
 }
 
 export type ReadCache = ReturnType<typeof createReadCache>;
@@ -448,7 +448,7 @@ export function createReadCache(options: CacheOptions) {
       readOptions: ReadOptions = {},
     ): Promise<T> {
       const count = (what: Counted) => metrics.count(context.service, context.tenant, what);
-      const stored = readOptions.bypass ? undefined : await getEntry(key);
+      const stored = readOptions.fresh ? undefined : await getEntry(key);
       // Out of date after an invalidation: only served if the upstream fails (below).
       const outdated = stored !== undefined && !current(key, stored);
       const at = now();

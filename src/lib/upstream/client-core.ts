@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { BudgetKey } from './budget.ts';
 import { cacheKey } from './cache.ts';
+import type { ReadOptions } from './cache.ts';
 import { InvalidResponseError, NoRouteError, NotFoundError } from './errors.ts';
 import { recordFinding, type OperationFinding } from './metrics.ts';
 import type { UpstreamService } from './errors.ts';
@@ -78,10 +79,7 @@ export interface ReadSpec<S extends z.ZodType, T> extends Omit<CallSpec<S>, 'met
   map?: ((parsed: z.output<S>) => T) | undefined;
 }
 
-export interface ReadOptions {
-  /** Skip the cache read; the fresh value is still stored. */
-  fresh?: boolean | undefined;
-}
+export type { ReadOptions } from './cache.ts';
 
 export type ClientCore = ReturnType<typeof clientCore>;
 
@@ -203,13 +201,7 @@ export function clientCore(options: ClientCoreOptions) {
       // Without `map`, `T` is its default, the parsed body.
       return spec.map ? spec.map(parsed) : (parsed as T);
     };
-    return upstream.cache.read(
-      key,
-      spec.ttl,
-      load,
-      { service, tenant },
-      { bypass: readOptions.fresh },
-    );
+    return upstream.cache.read(key, spec.ttl, load, { service, tenant }, readOptions);
   };
 
   return { upstream, call, read };

@@ -193,22 +193,18 @@ export function renameKeys<T>(
   );
 }
 
-/** Method, path, query and body of an operation as the profile spells them. */
-export function profiledRequest(
-  declared: {
-    method: HttpMethod;
-    path: string;
-    query?: Record<string, QueryValue> | undefined;
-    body?: object | undefined;
-    params?: Readonly<Record<string, unknown>> | undefined;
-  },
-  op: OperationProfile | undefined,
-): {
+interface ProfiledRequest {
   method: HttpMethod;
   path: string;
   query?: Record<string, QueryValue> | undefined;
   body?: object | undefined;
-} {
+}
+
+/** Method, path, query and body of an operation as the profile spells them. */
+export function profiledRequest(
+  declared: ProfiledRequest & { params?: Readonly<Record<string, unknown>> | undefined },
+  op: OperationProfile | undefined,
+): ProfiledRequest {
   if (!op) return declared;
   const body = isRecord(declared.body) ? renameKeys(declared.body, op.rename) : declared.body;
   return {
