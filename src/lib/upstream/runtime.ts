@@ -1,8 +1,8 @@
 import { settingDefaults } from '../settings/schema.ts';
 import { createBudget, createVisitorAllowance } from './budget.ts';
-import type { Budget, BudgetLimits, VisitorAllowance } from './budget.ts';
+import type { AllowanceOptions, Budget, BudgetOptions, VisitorAllowance } from './budget.ts';
 import { createReadCache } from './cache.ts';
-import type { ReadCache } from './cache.ts';
+import type { CacheOptions, ReadCache } from './cache.ts';
 import { DEFAULT_HTTP_SETTINGS } from './http.ts';
 import type { HttpSettings } from './http.ts';
 import { createMetrics } from './metrics.ts';
@@ -25,30 +25,20 @@ export interface Upstream {
   http: HttpSettings;
 }
 
-export interface UpstreamOptions {
-  limits?: Partial<BudgetLimits> | undefined;
-  safetyRatio?: number | undefined;
+export interface UpstreamOptions
+  extends
+    Pick<BudgetOptions, 'limits' | 'safetyRatio' | 'windowSeconds' | 'redisUrl'>,
+    Pick<AllowanceOptions, 'visitorShare' | 'humanReserve' | 'lodgingSearchShare'>,
+    Pick<CacheOptions, 'notFoundSeconds' | 'now'> {
   http?: Partial<HttpSettings> | undefined;
   cacheMaxBytes?: number | undefined;
-  redisUrl?: string | undefined;
   metrics?: Metrics | undefined;
-  now?: () => number;
-  /** Share of a shared bucket one visitor may spend per window (default 0.25). */
-  visitorShare?: number | undefined;
-  /** Share of a shared bucket crawlers leave to humans (default 0.3). */
-  humanReserve?: number | undefined;
-  /** Share of the lodging bucket one visitor's searches may spend (default 0.1). */
-  lodgingSearchShare?: number | undefined;
   /** Share of the lodging bucket searches leave to the booking step (default 0.3). */
   bookingReserve?: number | undefined;
   /** Share of a publishing bucket pages leave to sign-ins and comments (default 0.1). */
   writeReserve?: number | undefined;
-  /** The upstream's window in seconds (default 60; tests scale it down with the limits). */
-  windowSeconds?: number | undefined;
   /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
   pageDeadlineMs?: number | undefined;
-  /** How long an upstream 404 is remembered (default 60 s). */
-  notFoundSeconds?: number | undefined;
   /** The cache's own Redis (evicting), apart from the guards' `redisUrl`; `redisUrl` when absent. */
   cacheRedisUrl?: string | undefined;
   /** Without Redis: the folder the cache keeps values in across restarts (none when absent). */
