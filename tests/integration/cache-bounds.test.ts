@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundedRedisDriver } from '../../src/lib/upstream/cache-bound.ts';
 import { cacheKey, createReadCache, sharedStoreKey } from '../../src/lib/upstream/cache.ts';
 import { createMetrics } from '../../src/lib/upstream/metrics.ts';
-import { closeRedis } from '../../src/lib/upstream/redis.ts';
+import { boundedRedisDriver, closeRedis } from '../../src/lib/upstream/redis.ts';
 import { TTL } from '../../src/lib/upstream/ttl.ts';
 import { createStorage } from 'unstorage';
 import { startRedisServer, type RedisServer } from './redis-server.ts';

@@ -5,7 +5,7 @@ import { warmAfterPurge } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { sharedLimiter } from '../upstream/limiter.ts';
+import { sharedLimiter } from '../upstream/redis.ts';
 import { invalidateEverywhere } from './bus.ts';
 import type { Invalidation } from './invalidation.ts';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tenant } from '../tenants/schema.ts';
-import { operationFindings } from '../upstream/findings.ts';
-import type { OperationFinding } from '../upstream/findings.ts';
+import { operationFindings } from '../upstream/metrics.ts';
+import type { OperationFinding } from '../upstream/metrics.ts';
 import type { InlineProfile } from './schema.ts';
 
 /**

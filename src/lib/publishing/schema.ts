@@ -9,8 +9,9 @@ import {
   listOf,
   pageMetaSchema,
   unwrap,
+  webUrl,
+  webUrlField,
 } from '../upstream/parse.ts';
-import { webUrl, webUrlField } from '../upstream/web-url.ts';
 
 /**
  * Publishing API resources as this site reads them. Field names stay as the upstream sends them
@@ -19,7 +20,7 @@ import { webUrl, webUrlField } from '../upstream/web-url.ts';
  */
 
 const nullableString = z.string().nullish();
-/** Addresses used as links or images: http(s) only (src/lib/upstream/web-url.ts), else `null`. */
+/** Addresses used as links or images: http(s) only (`webUrl`, src/lib/upstream/parse.ts), else `null`. */
 const webAddress = webUrlField;
 
 export const userSchema = z.looseObject({

@@ -1,7 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
-import { sharedLimiter } from '../upstream/limiter.ts';
+import { sharedLimiter } from '../upstream/redis.ts';
 import { memo } from '../memo.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { DEFAULT_IFRAME_HOSTS, isEmbeddable } from '../content/sanitize.ts';
 import type { Stream } from '../publishing/schema.ts';
-import { webUrl } from '../upstream/web-url.ts';
+import { webUrl } from '../upstream/parse.ts';
 import type { Tenant } from '../tenants/schema.ts';
 
 /** Scripts for the player, its own origin for its storage, fullscreen; no forms, popups or top navigation. */

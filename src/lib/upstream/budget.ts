@@ -1,10 +1,11 @@
+import { memo } from '../memo.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
-import { hashToken, originOf } from './identity.ts';
-import { sharedLimiter } from './limiter.ts';
-import { fairSearches, type ChargeSearch } from './search-share.ts';
+import { hashToken } from './cache.ts';
+import { sharedLimiter } from './redis.ts';
+import type { VisitorContext } from './visitor.ts';
 import { memoryLog, redisLog } from './sliding-log.ts';
 import type { SlidingLog } from './sliding-log.ts';
 
@@ -49,11 +50,11 @@ export const DEFAULT_LIMITS: BudgetLimits = {
 export type Priority = 'write' | 'read' | 'background';
 
 export interface BudgetOptions {
-  limits?: Partial<BudgetLimits>;
+  limits?: Partial<BudgetLimits> | undefined;
   /** Share of each limit we allow ourselves to spend (default 0.9): headroom for clock skew and other clients. */
-  safetyRatio?: number;
+  safetyRatio?: number | undefined;
   /** The upstream's window (default 60 s; tests and benches scale it down with the limits). */
-  windowSeconds?: number;
+  windowSeconds?: number | undefined;
   /**
    * Share of each bucket only writes may spend (readers stop at the rest). Default: publishing
    * `UPSTREAM_WRITE_RESERVE`, lodging `UPSTREAM_BOOKING_RESERVE`.
@@ -77,8 +78,6 @@ export interface RateInfo {
   limit?: number | undefined;
   remaining?: number | undefined;
   retryAfterSeconds?: number | undefined;
-  /** Unix seconds at which the upstream window resets. */
-  resetAt?: number | undefined;
 }
 
 export interface Budget {
@@ -101,6 +100,9 @@ export interface Budget {
   /** Of those, how many calls of `priority` may be in one window. */
   ceiling(kind: BudgetKind, priority: Priority): number;
 }
+
+/** The upstream counts anonymous calls per IP, i.e. per origin (scheme://host:port) from our side. */
+const originOf = (baseUrl: string): string => new URL(baseUrl).origin;
 
 export const budgetKeys = {
   publishingPublic(baseUrl: string): BudgetKey {
@@ -125,9 +127,6 @@ function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
   return limits.lodgingPerMinute;
 }
 
-export const DEFAULT_WRITE_RESERVE = settingDefaults.UPSTREAM_WRITE_RESERVE;
-export const DEFAULT_BACKGROUND_HEADROOM = 0.1;
-
 /**
  * Each bucket is a sliding log (./sliding-log.ts): at most `capacity` calls in ANY window-long
  * span, against upstreams that count by fixed or by sliding window alike.
@@ -145,10 +144,10 @@ export function createBudget(options: BudgetOptions = {}): Budget {
   const ratio = options.safetyRatio ?? settingDefaults.UPSTREAM_BUDGET_RATIO;
   const windowMs = (options.windowSeconds ?? 60) * 1000;
   const prefix = options.keyPrefix ?? 'masthead:budget';
-  const headroom = options.backgroundHeadroom ?? DEFAULT_BACKGROUND_HEADROOM;
+  const headroom = options.backgroundHeadroom ?? 0.1;
   const reserves: Record<BudgetKind, number> = {
-    'publishing-public': DEFAULT_WRITE_RESERVE,
-    'publishing-token': DEFAULT_WRITE_RESERVE,
+    'publishing-public': settingDefaults.UPSTREAM_WRITE_RESERVE,
+    'publishing-token': settingDefaults.UPSTREAM_WRITE_RESERVE,
     lodging: settingDefaults.UPSTREAM_BOOKING_RESERVE,
     ...options.writeReserve,
   };
@@ -228,7 +227,6 @@ export interface AllowanceOptions {
   lodgingSearchShare?: number | undefined;
   windowSeconds?: number | undefined;
   redisUrl?: string | undefined;
-  keyPrefix?: string | undefined;
 }
 
 /**
@@ -239,65 +237,36 @@ export interface AllowanceOptions {
  * step's calls (guest records, the booking) have their own share, `visitorShare` each, and spend at
  * write priority, so the budget's write reserve (`UPSTREAM_BOOKING_RESERVE`) keeps them bookable.
  */
-export interface VisitorAllowance {
-  readonly visitorShare: number;
-  readonly humanReserve: number;
-  charge(key: BudgetKey, visitor: ChargedVisitor): Promise<TakeResult>;
-}
+export type VisitorAllowance = ReturnType<typeof createVisitorAllowance>;
 
-export interface ChargedVisitor {
-  visitor: string;
-  crawler: boolean;
-  /** A call of the booking step (see `asBookingStep` in visitor.ts), not a search. */
-  bookingStep?: boolean | undefined;
-}
-
-export const DEFAULT_VISITOR_SHARE = settingDefaults.UPSTREAM_VISITOR_SHARE;
-export const DEFAULT_HUMAN_RESERVE = settingDefaults.UPSTREAM_HUMAN_RESERVE;
-export const DEFAULT_LODGING_SEARCH_SHARE = settingDefaults.UPSTREAM_LODGING_SEARCH_SHARE;
-
-export function createVisitorAllowance(
-  budget: Budget,
-  options: AllowanceOptions = {},
-): VisitorAllowance {
-  const visitorShare = options.visitorShare ?? DEFAULT_VISITOR_SHARE;
-  const humanReserve = options.humanReserve ?? DEFAULT_HUMAN_RESERVE;
-  const searchShare = options.lodgingSearchShare ?? DEFAULT_LODGING_SEARCH_SHARE;
+export function createVisitorAllowance(budget: Budget, options: AllowanceOptions = {}) {
+  const visitorShare = options.visitorShare ?? settingDefaults.UPSTREAM_VISITOR_SHARE;
+  const humanReserve = options.humanReserve ?? settingDefaults.UPSTREAM_HUMAN_RESERVE;
+  const searchShare = options.lodgingSearchShare ?? settingDefaults.UPSTREAM_LODGING_SEARCH_SHARE;
   const duration = options.windowSeconds ?? 60;
-  const prefix = options.keyPrefix ?? 'masthead:allowance';
-  const limiters = new Map<string, Promise<RateLimiterAbstract>>();
-  let searches: ChargeSearch | undefined;
-
-  /** One visitor's share of a bucket of `kind`, named `name` (lodging searches have their own). */
-  const limiter = (kind: BudgetKind, name: string, share: number): Promise<RateLimiterAbstract> => {
-    let found = limiters.get(name);
-    if (!found) {
+  const prefix = 'masthead:allowance';
+  let searches: ReturnType<typeof fairSearches> | undefined;
+  /** One visitor's share of a bucket of `kind`, named `name` (three names: never evicted). */
+  const limiter = memo(
+    (name: string, kind: BudgetKind, share: number): Promise<RateLimiterAbstract> => {
       const points = Math.max(1, Math.ceil(budget.capacity(kind) * share));
-      found = sharedLimiter({ points, duration, keyPrefix: `${prefix}:${name}` }, options.redisUrl);
-      limiters.set(name, found);
-    }
-    return found;
-  };
-
-  /** Refused while no more than `share` of the shared bucket is left (a store failure refuses no one). */
-  const keepReserve = async (key: BudgetKey, share: number): Promise<TakeResult | undefined> => {
-    const shared = await budget.standing(key).catch(() => null);
-    const reserve = Math.ceil(budget.capacity(key.kind) * share);
-    return shared && shared.remaining <= reserve
-      ? { ok: false, retryAfterSeconds: shared.resetSeconds }
-      : undefined;
-  };
+      return sharedLimiter({ points, duration, keyPrefix: `${prefix}:${name}` }, options.redisUrl);
+    },
+    { max: 8 },
+  );
 
   return {
     visitorShare,
-    humanReserve,
-    async charge(key, visitor) {
+    async charge(
+      key: BudgetKey,
+      visitor: VisitorContext & { visitor: string },
+    ): Promise<TakeResult> {
       const who = `${key.key}|${visitor.visitor}`;
       if (key.kind === 'lodging') {
         if (visitor.bookingStep) {
-          return consumeOne(limiter('lodging', 'lodging-booking', visitorShare), who);
+          return consumeOne(limiter('lodging-booking', 'lodging', visitorShare), who);
         }
-        // Fair per address however many search (./search-share.ts).
+        // Fair per address however many search (`fairSearches`).
         searches ??= fairSearches({
           capacity: budget.capacity('lodging'),
           share: searchShare,
@@ -307,14 +276,20 @@ export function createVisitorAllowance(
         });
         return searches(key.key, visitor.visitor);
       }
-      if (visitor.crawler) {
-        const refused = await keepReserve(key, humanReserve);
-        if (refused) return refused;
-      }
+      // Crawlers are refused while no more than `humanReserve` of the shared bucket is left (a
+      // store failure refuses no one).
+      const shared = visitor.crawler ? await budget.standing(key).catch(() => null) : null;
+      if (shared && shared.remaining <= Math.ceil(budget.capacity(key.kind) * humanReserve))
+        return { ok: false, retryAfterSeconds: shared.resetSeconds };
       return consumeOne(limiter(key.kind, key.kind, visitorShare), who);
     },
   };
 }
+
+const refusal = (res: RateLimiterRes): TakeResult => ({
+  ok: false,
+  retryAfterSeconds: retryAfterFromMs(res.msBeforeNext),
+});
 
 /**
  * One point from a limiter: refused with its wait when spent. When the store itself fails the
@@ -325,9 +300,73 @@ async function consumeOne(limiter: Promise<RateLimiterAbstract>, key: string): P
     const res = await (await limiter).consume(key, 1);
     return { ok: true, remaining: res.remainingPoints };
   } catch (error) {
-    if (error instanceof RateLimiterRes) {
-      return { ok: false, retryAfterSeconds: retryAfterFromMs(error.msBeforeNext) };
-    }
-    return { ok: true, remaining: 0 };
+    return error instanceof RateLimiterRes ? refusal(error) : { ok: true, remaining: 0 };
   }
+}
+
+/** Uncached availability searches any address may make per window: what a guest choosing dates needs. */
+export const LIGHT_SEARCHES = 2;
+
+export interface SearchShareOptions {
+  /** The lodging bucket's points per window. */
+  capacity: number;
+  /** Share of the bucket that addresses beyond their light searches spend together (`UPSTREAM_LODGING_SEARCH_SHARE`). */
+  share: number;
+  /** Window in seconds. */
+  duration: number;
+  keyPrefix: string;
+  redisUrl?: string | undefined;
+}
+
+/**
+ * Availability searches, fair per address however many addresses search (issue 33): a flood from a
+ * few addresses searching new dates must leave the lodging budget to the guests who come after it.
+ *
+ * - Every address has `LIGHT_SEARCHES` uncached searches a window of its own (a guest's dates; what
+ *   guests ask again, or ask alike, is answered from the read cache and costs nothing).
+ * - Searches beyond those ("heavy" ones) are drawn from one pool per bucket, `share` of it, whatever
+ *   the number of addresses: four or forty flooding addresses together spend no more than one.
+ * - Within the pool each heavy address may take its fair part, the pool divided by the number of
+ *   heavy addresses seen this window, so one of them cannot take the pool alone from the others.
+ *
+ * Shared through Redis when `redisUrl` is set (every server counts together); a store failure
+ * refuses no one (the budget itself and the upstream's 429 still hold). The function returned
+ * charges one availability search of `address` on the lodging bucket `bucket`.
+ */
+export function fairSearches(
+  options: SearchShareOptions,
+): (bucket: string, address: string) => Promise<TakeResult> {
+  const { duration, keyPrefix, redisUrl } = options;
+  const pool = Math.max(1, Math.ceil(options.capacity * options.share));
+  const make = (name: string, points: number): Promise<RateLimiterAbstract> =>
+    sharedLimiter({ points, duration, keyPrefix: `${keyPrefix}:${name}` }, redisUrl);
+  const light = make('search-light', LIGHT_SEARCHES);
+  const heavy = make('search-heavy', pool);
+  const pooled = make('search-pool', pool);
+  // Counts heavy addresses: one point when an address first goes beyond its light searches.
+  const seen = make('search-heavy-seen', 1_000_000);
+
+  return async (bucket, address) => {
+    const who = `${bucket}|${address}`;
+    try {
+      const res = await (await light).consume(who, 1);
+      return { ok: true, remaining: res.remainingPoints };
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) return { ok: true, remaining: 0 };
+      try {
+        const counter = await seen;
+        const addresses =
+          error.consumedPoints === LIGHT_SEARCHES + 1
+            ? (await counter.consume(bucket, 1)).consumedPoints
+            : ((await counter.get(bucket))?.consumedPoints ?? 1);
+        const fair = Math.max(1, Math.floor(pool / Math.max(1, addresses)));
+        const mine = await (await heavy).consume(who, 1);
+        if (mine.consumedPoints > fair) return refusal(mine);
+        await (await pooled).consume(bucket, 1);
+        return { ok: true, remaining: 0 };
+      } catch (refused) {
+        return refused instanceof RateLimiterRes ? refusal(refused) : { ok: true, remaining: 0 };
+      }
+    }
+  };
 }

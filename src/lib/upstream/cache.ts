@@ -1,8 +1,10 @@
 import { logJsonLine } from '../log/log.ts';
 import { settingDefaults } from '../settings/schema.ts';
+import { replaceEqualDeep } from '@tanstack/query-core';
 import { createHash } from 'node:crypto';
 import { parse, stringify } from 'devalue';
 import { LRUCache } from 'lru-cache';
+import { stringify as stableJson } from 'safe-stable-stringify';
 import type { Storage } from 'unstorage';
 import { z } from 'zod';
 import {
@@ -13,10 +15,6 @@ import {
   UpstreamError,
 } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
-import { hashToken } from './identity.ts';
-import { keepUnchanged } from './share.ts';
-import { createCutoffs } from './cache-cutoffs.ts';
-import type { InvalidationTarget } from './cache-cutoffs.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
 import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
@@ -52,25 +50,85 @@ export interface CacheKeyParts {
   token?: string | undefined;
 }
 
-function stableStringify(value: unknown): string {
-  if (value === undefined) return '';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  return `{${Object.entries(value)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`)
-    .join(',')}}`;
-}
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A stable, non-reversible stand-in for a token in cache and budget keys (never the token itself). */
+export const hashToken = (token: string): string => sha256(token).slice(0, 32);
 
 /** `service|tenant|operation|identity|params`; identity is `public` or `user:<token hash>`. */
 export function cacheKey(parts: CacheKeyParts): string {
   const identity = parts.token === undefined ? 'public' : `user:${hashToken(parts.token)}`;
-  const params = stableStringify(parts.params ?? {});
+  const params = stableJson(parts.params ?? {});
   return [parts.service, parts.tenant, parts.operation, identity, params].join('|');
 }
 
-export type { InvalidationTarget } from './cache-cutoffs.ts';
+/** What an invalidation names (src/lib/freshness/invalidation.ts builds it). */
+export interface InvalidationTarget {
+  service: UpstreamService;
+  tenant: string;
+  /** Operation names (`posts.list`); every operation of the tenant when both this and `entries` are absent. */
+  operations?: readonly string[] | undefined;
+  /** Only the values of an operation read with one parameter's value (`posts.get`, `slug`, `a-b`). */
+  entries?: readonly { operation: string; param: string; value: string }[] | undefined;
+}
+
+/**
+ * When the read cache's values went out of date: a value stored before its key's
+ * cutoff is invalidated, kept to be served only when it cannot be loaded again. Keys are
+ * `service|tenant|operation|identity|params` (`cacheKey`).
+ */
+function createCutoffs() {
+  /** `service|tenant|operation` (or `service|tenant|*`) → values stored before this are out of date. */
+  const byOperation = new Map<string, number>();
+  /** The same for one parameter's value, `service|tenant|operation|param=<json>` (one a publish). */
+  const byValue = new LRUCache<string, number>({ max: 50_000 });
+  /** `service|tenant|operation` → the parameters `byValue` has values for. */
+  const params = new Map<string, Set<string>>();
+
+  const paramsOf = (text: string): Record<string, unknown> => {
+    try {
+      return JSON.parse(text || '{}') as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+
+  return {
+    /** Read on every cached read: nothing to look up until something was invalidated. */
+    of(key: string): number {
+      if (byOperation.size === 0 && params.size === 0) return 0;
+      const afterTenant = key.indexOf('|', key.indexOf('|') + 1);
+      const afterOperation = key.indexOf('|', afterTenant + 1);
+      const scope = key.slice(0, afterTenant);
+      const operation = afterOperation < 0 ? key : key.slice(0, afterOperation);
+      let cutoff = Math.max(byOperation.get(operation) ?? 0, byOperation.get(`${scope}|*`) ?? 0);
+      const names = params.get(operation);
+      if (names) {
+        // Parsed only for an operation with a value invalidated.
+        const values = paramsOf(key.slice(key.indexOf('|', afterOperation + 1) + 1));
+        for (const name of names) {
+          const at = byValue.get(`${operation}|${name}=${JSON.stringify(values[name])}`);
+          if (at !== undefined) cutoff = Math.max(cutoff, at);
+        }
+      }
+      return cutoff;
+    },
+    add(target: InvalidationTarget, at: number): void {
+      const scope = `${target.service}|${target.tenant}`;
+      const everything = target.operations === undefined && target.entries === undefined;
+      for (const operation of everything ? ['*'] : (target.operations ?? [])) {
+        const name = `${scope}|${operation}`;
+        byOperation.set(name, Math.max(byOperation.get(name) ?? 0, at));
+      }
+      for (const { operation, param, value } of target.entries ?? []) {
+        const name = `${scope}|${operation}`;
+        params.set(name, (params.get(name) ?? new Set<string>()).add(param));
+        const key = `${name}|${param}=${JSON.stringify(value)}`;
+        byValue.set(key, Math.max(byValue.get(key) ?? 0, at));
+      }
+    },
+  };
+}
 
 export interface ReadContext {
   service: UpstreamService;
@@ -79,7 +137,7 @@ export interface ReadContext {
 
 export interface ReadOptions {
   /** Skip the cache read (the fresh value is still stored). */
-  bypass?: boolean | undefined;
+  fresh?: boolean | undefined;
 }
 
 export type ReadCache = ReturnType<typeof createReadCache>;
@@ -95,23 +153,16 @@ export interface CacheOptions {
   diskDir?: string | undefined;
   /** Most bytes kept in `diskDir` (default 256 MiB). */
   diskMaxBytes?: number | undefined;
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** How long an upstream 404 is remembered (default 60 s). */
   notFoundSeconds?: number | undefined;
   /** Where "stale beyond its window" lines go; the process's logger by default. */
   log?: ((line: string) => void) | undefined;
 }
 
-export const DEFAULT_CACHE_MAX_BYTES = settingDefaults.UPSTREAM_CACHE_MAX_BYTES;
-export const DEFAULT_NOT_FOUND_SECONDS = settingDefaults.UPSTREAM_NOT_FOUND_SECONDS;
-/** Redis keys are `masthead:cache:<this>`. */
-export const SHARED_STORE_BASE = 'masthead:cache';
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
 /**
  * The key in the shared store: `<group>:<hash>`, the group a short hash of service and tenant (the
- * per-tenant bound, ./cache-bound.ts), then a hash of the cache key. unstorage treats `:`, `/` and
+ * per-tenant bound, `boundedRedisDriver`), then a hash of the cache key. unstorage treats `:`, `/` and
  * `?` specially, and the hashes keep tenant, params and identity (already a token hash) out of Redis.
  */
 export function sharedStoreKey(key: string): string {
@@ -159,9 +210,9 @@ async function openStore(options: CacheOptions): Promise<Storage | undefined> {
     const url = options.redisUrl;
     const [{ createStorage }, { boundedRedisDriver }] = await Promise.all([
       import('unstorage'),
-      import('./cache-bound.ts'),
+      import('./redis.ts'),
     ]);
-    return createStorage({ driver: boundedRedisDriver(url, SHARED_STORE_BASE) });
+    return createStorage({ driver: boundedRedisDriver(url, 'masthead:cache') });
   }
   const base = options.diskDir;
   if (!base) return undefined;
@@ -195,6 +246,16 @@ function approxSize(entry: Entry): number {
 
 /** The value an entry holds, as the caller's type (what was stored under its key). */
 const valueOf = <T>(entry: Entry | undefined): T => entry?.value as T;
+
+/**
+ * `next` with every part deep-equal to `previous`'s kept as `previous`'s own object (structural
+ * sharing, as TanStack Query does): a re-read that changed nothing hands renders the objects they
+ * saw before, so page parts kept by the identity of their data (src/lib/render/fragments.ts) stay
+ * valid across refreshes. Plain objects and arrays only.
+ */
+function keepUnchanged<T>(previous: unknown, next: T): T {
+  return previous === undefined ? next : replaceEqualDeep(previous, next);
+}
 
 /** What one load needs: handed to lru-cache's `fetchMethod` as its `context`. */
 interface Load {
@@ -306,7 +367,6 @@ function loader(
   return async (key, previous, { context: { policy, load } }) => {
     const at = now();
     try {
-      // What the re-read did not change stays the same object (see share.ts).
       const entry = entryFor(keepUnchanged(previous?.value, await load()), policy, at);
       // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
       const window = policy.fresh + policy.stale + policy.errorGrace;
@@ -327,8 +387,8 @@ function tiers(
   now: () => number,
   current: (key: string, entry: Entry) => boolean,
 ) {
-  const maxSize = options.maxSizeBytes ?? DEFAULT_CACHE_MAX_BYTES;
-  const notFoundSeconds = options.notFoundSeconds ?? DEFAULT_NOT_FOUND_SECONDS;
+  const maxSize = options.maxSizeBytes ?? settingDefaults.UPSTREAM_CACHE_MAX_BYTES;
+  const notFoundSeconds = options.notFoundSeconds ?? settingDefaults.UPSTREAM_NOT_FOUND_SECONDS;
   const shared = sharedTier(options);
   const lru = new LRUCache<string, Entry, Load>({
     maxSize,
@@ -388,7 +448,7 @@ export function createReadCache(options: CacheOptions) {
       readOptions: ReadOptions = {},
     ): Promise<T> {
       const count = (what: Counted) => metrics.count(context.service, context.tenant, what);
-      const stored = readOptions.bypass ? undefined : await getEntry(key);
+      const stored = readOptions.fresh ? undefined : await getEntry(key);
       // Out of date after an invalidation: only served if the upstream fails (below).
       const outdated = stored !== undefined && !current(key, stored);
       const at = now();

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { BudgetKey } from './budget.ts';
 import { cacheKey } from './cache.ts';
-import type { CacheKeyParts } from './cache.ts';
+import type { ReadOptions } from './cache.ts';
 import { InvalidResponseError, NoRouteError, NotFoundError } from './errors.ts';
-import { recordFinding } from './findings.ts';
+import { recordFinding, type OperationFinding } from './metrics.ts';
 import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
 import type { HttpMethod, QueryValue, UpstreamRequest } from './http.ts';
@@ -79,21 +79,9 @@ export interface ReadSpec<S extends z.ZodType, T> extends Omit<CallSpec<S>, 'met
   map?: ((parsed: z.output<S>) => T) | undefined;
 }
 
-export interface ReadOptions {
-  /** Skip the cache read; the fresh value is still stored. */
-  fresh?: boolean | undefined;
-}
+export type { ReadOptions } from './cache.ts';
 
-export interface ClientCore {
-  readonly upstream: Upstream;
-  /** One upstream call, never cached (writes, sign-in). */
-  call<S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>>;
-  /** A GET through the read cache: the upstream is called only on a miss or refresh. */
-  read<S extends z.ZodType, T = z.output<S>>(
-    spec: ReadSpec<S, T>,
-    options?: ReadOptions,
-  ): Promise<T>;
-}
+export type ClientCore = ReturnType<typeof clientCore>;
 
 /** A path with every interpolated value URL-encoded: urlPath`/posts/${slug}`. */
 export function urlPath(strings: TemplateStringsArray, ...values: (string | number)[]): string {
@@ -121,26 +109,10 @@ export async function fetchParsed<S extends z.ZodType>(
   }
 }
 
-/** A cached read: key from `parts`, policy from `ttl.ts`, `load` only on a miss or refresh. */
-export function cachedRead<T>(
-  up: Upstream,
-  parts: CacheKeyParts,
-  policy: CachePolicy,
-  load: () => Promise<T>,
-  options: ReadOptions = {},
-): Promise<T> {
-  return up.cache.read(
-    cacheKey(parts),
-    policy,
-    load,
-    { service: parts.service, tenant: parts.tenant },
-    { bypass: options.fresh },
-  );
-}
-
-export function clientCore(options: ClientCoreOptions): ClientCore {
+export function clientCore(options: ClientCoreOptions) {
   const { service, tenant, baseUrl, upstream, access } = options;
 
+  /** One upstream call, never cached (writes, sign-in). */
   const call = <S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> => {
     const declared = options.operations?.[spec.operation];
     const op = options.profile?.operations[spec.operation];
@@ -157,22 +129,10 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
       },
       op,
     );
-    const note = (
-      state: 'ok' | 'missing-fields' | 'unreadable' | 'no-route',
-      missing: string[],
-      status?: number,
-      issues?: string,
-    ) =>
-      recordFinding({
-        service,
-        tenant,
-        operation: spec.operation,
-        profile: options.profile?.name ?? 'default',
-        state,
-        missing,
-        status,
-        issues,
-      });
+    const note = (finding: Pick<OperationFinding, 'state' | 'missing' | 'status' | 'issues'>) => {
+      const profile = options.profile?.name ?? 'default';
+      recordFinding({ service, tenant, operation: spec.operation, profile, ...finding });
+    };
     return access.withToken(
       { access: spec.access ?? 'public', method: request.method },
       async (token) => {
@@ -199,15 +159,15 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
           if (declared) {
             const sample = kind === 'list' ? valueAt(parsed, 'items.0') : parsed;
             const missing = sample === undefined ? [] : missingNeeds(sample, declared.needs);
-            note(missing.length ? 'missing-fields' : 'ok', missing, 200);
+            note({ state: missing.length ? 'missing-fields' : 'ok', missing, status: 200 });
           }
           return parsed;
         } catch (error) {
           if (declared && error instanceof InvalidResponseError)
-            note('unreadable', [], undefined, error.issues);
+            note({ state: 'unreadable', missing: [], issues: error.issues });
           // A list that is not there is a path this API spells otherwise (an item may just be gone).
           if (declared && kind === 'list' && error instanceof NotFoundError) {
-            note('no-route', [], 404);
+            note({ state: 'no-route', missing: [], status: 404 });
             throw new NoRouteError(`${error.message} (run: npm run doctor -- ${tenant})`, {
               service,
               operation: spec.operation,
@@ -221,27 +181,28 @@ export function clientCore(options: ClientCoreOptions): ClientCore {
     );
   };
 
+  /**
+   * A GET through the read cache (key per service, tenant, operation, identity and parameters):
+   * the upstream is called only on a miss or refresh.
+   */
   const read = <S extends z.ZodType, T = z.output<S>>(
     spec: ReadSpec<S, T>,
-    readOptions?: ReadOptions,
-  ): Promise<T> =>
-    cachedRead(
-      upstream,
-      {
-        service,
-        tenant,
-        operation: spec.operation,
-        params: { ...spec.params, ...spec.query },
-        token: access.cacheIdentity(spec.access ?? 'public'),
-      },
-      spec.ttl,
-      async () => {
-        const parsed = await call(spec);
-        // Without `map`, `T` is its default, the parsed body.
-        return spec.map ? spec.map(parsed) : (parsed as T);
-      },
-      readOptions,
-    );
+    readOptions: ReadOptions = {},
+  ): Promise<T> => {
+    const key = cacheKey({
+      service,
+      tenant,
+      operation: spec.operation,
+      params: { ...spec.params, ...spec.query },
+      token: access.cacheIdentity(spec.access ?? 'public'),
+    });
+    const load = async () => {
+      const parsed = await call(spec);
+      // Without `map`, `T` is its default, the parsed body.
+      return spec.map ? spec.map(parsed) : (parsed as T);
+    };
+    return upstream.cache.read(key, spec.ttl, load, { service, tenant }, readOptions);
+  };
 
   return { upstream, call, read };
 }

@@ -153,24 +153,14 @@ export function isOutage(error: unknown): boolean {
   );
 }
 
-interface ErrorBody {
-  message?: string;
-  errors?: Record<string, string[]>;
-}
-
-/** Reads `{ message, errors }` out of an error body, tolerating anything else. */
-function readErrorBody(body: unknown): ErrorBody {
-  if (!isRecord(body)) return {};
-  const { message, errors } = body;
+/** An error body's `errors` as field → messages, tolerating anything else. */
+function fieldMessages(errors: unknown): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const [field, value] of Object.entries(isRecord(errors) ? errors : {})) {
     if (Array.isArray(value)) fields[field] = value.map(String);
     else if (typeof value === 'string') fields[field] = [value];
   }
-  return {
-    ...(typeof message === 'string' && { message }),
-    ...(isRecord(errors) && { errors: fields }),
-  };
+  return fields;
 }
 
 export interface StatusErrorInput {
@@ -183,10 +173,11 @@ export interface StatusErrorInput {
   retryAfterSeconds?: number | undefined;
 }
 
-/** Maps an HTTP error status (4xx/5xx) to its typed error. */
+/** Maps an HTTP error status (4xx/5xx) to its typed error, with the body's `message` and `errors`. */
 export function errorFromStatus(input: StatusErrorInput): UpstreamError {
   const { service, operation, method, path, status } = input;
-  const { message: upstreamMessage, errors } = readErrorBody(input.body);
+  const body = isRecord(input.body) ? input.body : {};
+  const upstreamMessage = typeof body['message'] === 'string' ? body['message'] : undefined;
   const message = `[${service}] ${operation} ${method} ${path}: ${status}${
     upstreamMessage ? ` ${upstreamMessage}` : ''
   }`;
@@ -194,7 +185,7 @@ export function errorFromStatus(input: StatusErrorInput): UpstreamError {
   if (status === 401) return new UnauthenticatedError(message, context);
   if (status === 403) return new ForbiddenError(message, context);
   if (status === 404) return new NotFoundError(message, context);
-  if (status === 422) return new ValidationError(message, context, errors ?? {});
+  if (status === 422) return new ValidationError(message, context, fieldMessages(body['errors']));
   if (status === 429) return new RateLimitedError(message, context, input.retryAfterSeconds ?? 60);
   if (status >= 500) return new UpstreamServerError(message, context);
   // Other 4xx (400, 405, 409, …): not expected from these APIs, kept as the base class.

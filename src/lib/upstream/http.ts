@@ -105,7 +105,6 @@ function rateInfo(headers: Headers, status: number): RateInfo {
     rateLimited: status === 429,
     limit: numberHeader(headers, 'x-ratelimit-limit'),
     remaining: numberHeader(headers, 'x-ratelimit-remaining'),
-    resetAt: numberHeader(headers, 'x-ratelimit-reset'),
     // Retry-After blocks the bucket only on 429; on 503 it is about the server, not our share.
     retryAfterSeconds: status === 429 ? parseRetryAfter(headers.get('retry-after')) : undefined,
   };
@@ -172,9 +171,8 @@ async function spend(
   // Writes too: a burst of form posts spends its sender's share, not everyone's reads.
   if (visitor?.visitor !== undefined && deps.allowance) {
     const charge = await deps.allowance.charge(req.budgetKey, {
+      ...visitor,
       visitor: visitor.visitor,
-      crawler: visitor.crawler,
-      bookingStep: visitor.bookingStep,
     });
     if (!charge.ok) {
       // Counted, not logged line by line: a crawler over its share would flood the log.

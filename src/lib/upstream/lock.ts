@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as pause } from 'node:timers/promises';
 import { logWarn } from '../log/log.ts';
 import { getRedis } from './redis.ts';
 
@@ -7,6 +8,11 @@ import { getRedis } from './redis.ts';
  * (SET NX with a TTL, released only by its holder). If Redis is away the process-local lock still
  * holds, and one warning says so. Waiters queue; one that waits longer than `waitMs` gets
  * `LockTimeoutError`. A holder that dies leaves the key to expire after `ttlMs`.
+ *
+ * Why not redlock: its quorum over several independent Redis masters is not what one `REDIS_URL`
+ * needs; it has no process-local queue (waiters on one instance would all poll Redis) and fails
+ * when Redis is away, where this lock must still hold within the process. What it would replace
+ * is one `SET NX PX` and a compare-and-delete script.
  */
 
 export class LockTimeoutError extends Error {
@@ -32,8 +38,6 @@ export interface KeyedLock {
 // Deletes the key only if it still holds our token (not a later holder's after our TTL ran out).
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function createKeyedLock(options: LockOptions = {}): KeyedLock {
   const {
     redisUrl,
@@ -57,8 +61,7 @@ export function createKeyedLock(options: LockOptions = {}): KeyedLock {
   /** Waits for the local queue; resolves with a release function. */
   async function local(key: string, deadline: number): Promise<() => void> {
     const previous = tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
+    const { promise: mine, resolve: release } = Promise.withResolvers<void>();
     const tail = previous.then(() => mine);
     tails.set(key, tail);
     const done = () => {

@@ -1,23 +1,30 @@
+import { z } from 'zod';
 import { logJsonLine } from '../log/log.ts';
 import type { UpstreamError, UpstreamService } from './errors.ts';
 
-/** Counters of one tenant (or lodging account) and service. */
-export interface Counters {
-  upstreamCalls: number;
-  cacheHits: number;
-  staleServes: number;
-  misses: number;
-  coalesced: number;
-  rateLimited429: number;
-  budgetRejected: number;
+const count = z.number().default(0);
+const countersSchema = z.object({
+  upstreamCalls: count,
+  cacheHits: count,
+  staleServes: count,
+  misses: count,
+  coalesced: count,
+  rateLimited429: count,
+  budgetRejected: count,
   /** Cache misses refused because this visitor (an address or a crawler) spent its share. */
-  visitorRejected: number;
+  visitorRejected: count,
   /** Upstream 404s answered from the short negative cache. */
-  notFoundHits: number;
+  notFoundHits: count,
   /** Values past their whole window served because the budget was spent (a slightly old page). */
-  staleBeyondWindow: number;
-  errors: Record<string, number>;
-}
+  staleBeyondWindow: count,
+  errors: z.record(z.string(), z.number()).default(() => ({})),
+});
+
+/** Counters of one tenant (or lodging account) and service. */
+export type Counters = z.output<typeof countersSchema>;
+export type CounterName = Exclude<keyof Counters, 'errors'>;
+const COUNTER_NAMES = countersSchema.keyof().exclude(['errors']).options;
+const emptyCounters = (): Counters => countersSchema.parse({});
 
 /**
  * An upstream answer the site cannot use although the call succeeded: a field it needs is missing
@@ -44,47 +51,14 @@ export interface MetricsSnapshot {
   integrationProblems: IntegrationProblem[];
 }
 
-export type CounterName = Exclude<keyof Counters, 'errors'>;
-
 /** Where counts also go as they happen (the Prometheus exporter: src/lib/observability/). */
 export interface MetricsSink {
   count(service: UpstreamService, tenant: string, counter: CounterName, by: number): void;
-  /** One upstream attempt's outcome: an HTTP status, or `timeout` / `network`. */
+  /** One upstream attempt's outcome, by operation: an HTTP status, or `timeout` / `network`. */
   answered(service: UpstreamService, tenant: string, operation: string, outcome: string): void;
 }
 
-export interface Metrics {
-  count(service: UpstreamService, tenant: string, counter: CounterName, by?: number): void;
-  /** One upstream attempt's outcome, by operation (for the exporter and the request's log line). */
-  answered(service: UpstreamService, tenant: string, operation: string, outcome: string): void;
-  /** Counts the error by class and writes one JSON warning line (no token, no query). */
-  failure(tenant: string, error: UpstreamError): void;
-  /**
-   * Records an integration problem: one error-level line the first time a (service, tenant,
-   * operation, field) is seen, then only counted (shown in `/_status`).
-   */
-  problem(
-    problem: Pick<IntegrationProblem, 'service' | 'tenant' | 'operation' | 'field' | 'effect'>,
-  ): void;
-  getStatus(): MetricsSnapshot;
-  reset(): void;
-}
-
-function emptyCounters(): Counters {
-  return {
-    upstreamCalls: 0,
-    cacheHits: 0,
-    staleServes: 0,
-    misses: 0,
-    coalesced: 0,
-    rateLimited429: 0,
-    budgetRejected: 0,
-    visitorRejected: 0,
-    notFoundHits: 0,
-    staleBeyondWindow: 0,
-    errors: {},
-  };
-}
+export type Metrics = ReturnType<typeof createMetrics>;
 
 export interface MetricsOptions {
   /** Where failure lines go; defaults to the process's logger. Tests pass a spy or a no-op. */
@@ -94,7 +68,12 @@ export interface MetricsOptions {
   sink?: MetricsSink | undefined;
 }
 
-export function createMetrics(options: MetricsOptions = {}): Metrics {
+/**
+ * Plain counters per instance, not prom-client's: `/_status` and tests read them synchronously per
+ * `Upstream` (prom-client's `get()` is async and its registry per process); Prometheus gets every
+ * count through `sink` (src/lib/observability/prometheus.ts).
+ */
+export function createMetrics(options: MetricsOptions = {}) {
   const log = options.log ?? ((line: string) => logJsonLine('warn', line));
   const logError =
     options.logError ?? options.log ?? ((line: string) => logJsonLine('error', line));
@@ -113,14 +92,16 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   };
 
   return {
-    count(service, tenant, counter, by = 1) {
+    count(service: UpstreamService, tenant: string, counter: CounterName, by = 1): void {
       countersFor(service, tenant)[counter] += by;
       options.sink?.count(service, tenant, counter, by);
     },
-    answered(service, tenant, operation, outcome) {
-      options.sink?.answered(service, tenant, operation, outcome);
+    /** For the exporter and the request's log line (`MetricsSink.answered`). */
+    answered(...outcome: Parameters<MetricsSink['answered']>): void {
+      options.sink?.answered(...outcome);
     },
-    failure(tenant, error) {
+    /** Counts the error by class and writes one JSON warning line (no token, no query). */
+    failure(tenant: string, error: UpstreamError): void {
       const counters = countersFor(error.service, tenant);
       counters.errors[error.name] = (counters.errors[error.name] ?? 0) + 1;
       log(
@@ -133,7 +114,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         }),
       );
     },
-    problem(found) {
+    /**
+     * Records an integration problem: one error-level line the first time a (service, tenant,
+     * operation, field) is seen, then only counted (shown in `/_status`).
+     */
+    problem(
+      found: Pick<IntegrationProblem, 'service' | 'tenant' | 'operation' | 'field' | 'effect'>,
+    ): void {
       const key = [found.service, found.tenant, found.operation, found.field].join('|');
       const now = new Date().toISOString();
       const known = problems.get(key);
@@ -152,15 +139,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         }),
       );
     },
-    getStatus() {
+    getStatus(): MetricsSnapshot {
       const totals = emptyCounters();
       const tenants: Record<string, Counters> = {};
       for (const [key, counters] of byTenant) {
         tenants[key] = { ...counters, errors: { ...counters.errors } };
-        for (const name of Object.keys(totals) as (keyof Counters)[]) {
-          if (name === 'errors') continue;
-          totals[name] += counters[name];
-        }
+        for (const name of COUNTER_NAMES) totals[name] += counters[name];
         for (const [name, n] of Object.entries(counters.errors)) {
           totals.errors[name] = (totals.errors[name] ?? 0) + n;
         }
@@ -172,10 +156,52 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         integrationProblems: [...problems.values()].map((p) => ({ ...p })),
       };
     },
-    reset() {
+    reset(): void {
       startedAt = new Date();
       byTenant = new Map();
       problems = new Map();
     },
   };
+}
+
+/**
+ * What this process has learnt about reading each upstream operation, per tenant: the site's own
+ * answer to "which operations and fields can it not read" (`/_status`, `profiles`). Filled by the
+ * client core on every upstream call; small (one entry per tenant and operation).
+ */
+export interface OperationFinding {
+  service: UpstreamService;
+  tenant: string;
+  operation: string;
+  /** The profile in use (`default` when the tenant names none). */
+  profile: string;
+  /** `ok`; `missing-fields` (parsed, but a needed field is absent); `unreadable` (the body did not parse); `no-route` (404 on a list). */
+  state: 'ok' | 'missing-fields' | 'unreadable' | 'no-route';
+  missing: string[];
+  /** What the schema refused, for an unreadable answer (`items.0.title: Invalid input`). */
+  issues?: string | undefined;
+  status?: number | undefined;
+  at: string;
+}
+
+const findings = new Map<string, OperationFinding>();
+
+export function recordFinding(finding: Omit<OperationFinding, 'at'>): void {
+  findings.set(`${finding.service}|${finding.tenant}|${finding.operation}`, {
+    ...finding,
+    at: new Date().toISOString(),
+  });
+}
+
+/** Every finding, problems first; `tenant` narrows to one tenant (or lodging account). */
+export function operationFindings(tenant?: string): OperationFinding[] {
+  const rank = { unreadable: 0, 'no-route': 1, 'missing-fields': 2, ok: 3 } as const;
+  return [...findings.values()]
+    .filter((f) => tenant === undefined || f.tenant === tenant)
+    .sort((a, b) => rank[a.state] - rank[b.state] || a.operation.localeCompare(b.operation));
+}
+
+/** For tests. */
+export function clearFindings(): void {
+  findings.clear();
 }

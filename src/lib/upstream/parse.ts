@@ -33,6 +33,24 @@ export const bool = z.union([
 /** An id that is a number on one upstream and a string on another: kept as the upstream sent it. */
 export const id = z.union([z.number(), z.string()]);
 
+/**
+ * The one scheme check for every address an upstream sends that ends up in an `href` or `src`: an
+ * absolute http(s) URL, returned as the URL parser reads it (as a browser would: tabs, newlines and
+ * leading control characters do not hide a `javascript:`); `null` for anything else (`javascript:`,
+ * `data:`, relative or unparseable addresses).
+ */
+export function webUrl(candidate: string | null | undefined): string | null {
+  const url = candidate ? URL.parse(candidate) : null;
+  if (!url) return null;
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+}
+
+/** A schema field holding such an address: as absent as sent, `null` when not http(s). */
+export const webUrlField = z
+  .string()
+  .nullish()
+  .transform((value) => (value === undefined ? undefined : webUrl(value)));
+
 /** Unwraps `{ data: X }` (with optional `meta`, `links`, `message`); passes a bare X through. */
 export function unwrap(value: unknown): unknown {
   return isRecord(value) && 'data' in value ? value['data'] : value;
@@ -100,7 +118,7 @@ export function pageInfo(
 /** Page fields Laravel's raw paginators put next to `data` instead of in `meta`. */
 const TOP_LEVEL_META = ['current_page', 'last_page', 'per_page', 'total', 'next_cursor'] as const;
 
-function topLevelMeta(record: Record<string, unknown>): Record<string, unknown> | undefined {
+export function topLevelMeta(record: Record<string, unknown>): Record<string, unknown> | undefined {
   const meta: Record<string, unknown> = {};
   for (const name of TOP_LEVEL_META) if (record[name] !== undefined) meta[name] = record[name];
   return Object.keys(meta).length ? meta : undefined;

@@ -1,5 +1,6 @@
 import { isRecord } from '../content/records.ts';
 import type { HttpMethod, QueryValue } from './http.ts';
+import { topLevelMeta } from './parse.ts';
 
 /**
  * Upstream profiles: how one API spells the operations a client declares. This is the one place
@@ -121,8 +122,6 @@ export function mapFields(
 
 /** Where a list usually sits when a profile names no envelope. */
 export const LIST_ENVELOPES: readonly SourcePath[] = ['', 'data', 'data.data', 'items', 'results'];
-/** Page fields of a raw paginator, next to the list instead of in `meta`. */
-const PAGE_KEYS = ['current_page', 'last_page', 'per_page', 'total', 'next_cursor'] as const;
 
 /** The list in `body`: at the profile's envelope, else the first usual place holding an array. */
 export function findList(
@@ -165,11 +164,7 @@ export function reshapeBody(
     else itemFields[target] = sources;
   }
   const source = isRecord(body) ? body : {};
-  const given = isRecord(source['meta']) ? source['meta'] : {};
-  const topLevel = Object.fromEntries(
-    PAGE_KEYS.filter((k) => source[k] !== undefined).map((k) => [k, source[k]]),
-  );
-  const meta = { ...topLevel, ...given };
+  const meta = { ...topLevelMeta(source), ...(isRecord(source['meta']) ? source['meta'] : {}) };
   for (const [target, sources] of Object.entries(metaFields)) {
     const found = firstValue(body, sources);
     if (found) meta[target] = found.value;
@@ -198,22 +193,18 @@ export function renameKeys<T>(
   );
 }
 
-/** Method, path, query and body of an operation as the profile spells them. */
-export function profiledRequest(
-  declared: {
-    method: HttpMethod;
-    path: string;
-    query?: Record<string, QueryValue> | undefined;
-    body?: object | undefined;
-    params?: Readonly<Record<string, unknown>> | undefined;
-  },
-  op: OperationProfile | undefined,
-): {
+interface ProfiledRequest {
   method: HttpMethod;
   path: string;
   query?: Record<string, QueryValue> | undefined;
   body?: object | undefined;
-} {
+}
+
+/** Method, path, query and body of an operation as the profile spells them. */
+export function profiledRequest(
+  declared: ProfiledRequest & { params?: Readonly<Record<string, unknown>> | undefined },
+  op: OperationProfile | undefined,
+): ProfiledRequest {
   if (!op) return declared;
   const body = isRecord(declared.body) ? renameKeys(declared.body, op.rename) : declared.body;
   return {

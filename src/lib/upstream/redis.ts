@@ -1,4 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Driver } from 'unstorage';
 import { logWarn } from '../log/log.ts';
 
@@ -99,25 +101,81 @@ export async function closeRedis(): Promise<void> {
   await Promise.all(
     all.map(async (pending) => {
       const client = await pending;
-      if (client.status === 'ready') {
-        const quit = await client.quit().then(
-          () => true,
-          () => false,
-        );
-        if (quit) return;
-      }
-      client.disconnect();
+      // QUIT waits for pending replies; with Redis away (or QUIT failing) the socket just closes.
+      const quit = client.status === 'ready' && (await client.quit().then(Boolean, () => false));
+      if (!quit) client.disconnect();
     }),
   );
 }
 
+export interface LimiterSettings {
+  points: number;
+  /** Window in seconds. */
+  duration: number;
+  keyPrefix: string;
+}
+
 /**
- * A minimal unstorage driver over the shared client (one connection per instance for budget and
- * cache, one error handler, one close). Values are stored as given (strings); keys under `base`.
+ * A limiter shared through Redis when `redisUrl` is set (every server counts together), with an
+ * in-memory insurance limiter while Redis is away; in memory otherwise.
  */
-export function redisStorageDriver(url: string, base: string): Driver {
+export function sharedLimiter(
+  settings: LimiterSettings,
+  redisUrl: string | undefined,
+): Promise<RateLimiterAbstract> {
+  if (!redisUrl) return Promise.resolve(new RateLimiterMemory(settings));
+  return getRedis(redisUrl).then(
+    (storeClient) =>
+      new RateLimiterRedis({
+        ...settings,
+        storeClient,
+        // While Redis is away (not connected, or a command fails or times out), each instance
+        // counts on its own in memory rather than refusing everyone or no one; for the upstream
+        // budget N instances may then send up to N times our share, and its 429s cap the rest.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(settings),
+      }),
+  );
+}
+
+/**
+ * The data cache in Redis, an unstorage driver over the shared client (one connection per instance
+ * for budget and cache, one error handler, one close), bounded per tenant: a key is
+ * `<group>:<hash>` (the group stands for one tenant of one service), and each group's keys are
+ * indexed by when they expire in a sorted set (`<base>-index:<group>`). Each write drops the members
+ * whose keys have expired (so the index holds what Redis holds, not every search ever typed), and a
+ * write past `maxPerGroup` removes the group's keys that would expire soonest (searches before
+ * posts). With each value's TTL by kind (./ttl.ts, `keep`), that bounds what one tenant, or the
+ * strangers typing search queries on its site, can put in Redis, whatever Redis' own `maxmemory`
+ * says. Values are stored as given (strings); keys under `base`.
+ */
+export const SHARED_ENTRIES_PER_TENANT = 5000;
+
+/** The index lives as long as the longest `keep` (two days) after its last write. */
+const INDEX_LIFETIME_MS = 2 * 24 * 60 * 60 * 1000;
+
+// KEYS[1] index; ARGV: now ms, member, its expiry ms, max, key prefix, index lifetime ms.
+const ADD_AND_TRIM = `
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+redis.call('zadd', KEYS[1], ARGV[3], ARGV[2])
+local over = redis.call('zcard', KEYS[1]) - tonumber(ARGV[4])
+if over > 0 then
+  local soonest = redis.call('zrange', KEYS[1], 0, over - 1)
+  redis.call('zremrangebyrank', KEYS[1], 0, over - 1)
+  for _, member in ipairs(soonest) do redis.call('unlink', ARGV[5] .. member) end
+end
+redis.call('pexpire', KEYS[1], ARGV[6])
+return over`;
+
+export function boundedRedisDriver(
+  url: string,
+  base: string,
+  maxPerGroup = SHARED_ENTRIES_PER_TENANT,
+): Driver {
   const prefix = `${base}:`;
   const client = () => getRedis(url);
+  // Keys written in order with one lifetime leave in that order, also within one millisecond.
+  const lastExpiry = new Map<number, number>();
   const scanAll = async (): Promise<string[]> => {
     const redis = await client();
     const keys: string[] = [];
@@ -130,7 +188,7 @@ export function redisStorageDriver(url: string, base: string): Driver {
     return keys;
   };
   return {
-    name: 'masthead-redis',
+    name: 'masthead-redis-bounded',
     async hasItem(key) {
       return (await (await client()).exists(prefix + key)) > 0;
     },
@@ -141,6 +199,14 @@ export function redisStorageDriver(url: string, base: string): Driver {
       const redis = await client();
       if (options.ttl) await redis.set(prefix + key, value, 'EX', options.ttl);
       else await redis.set(prefix + key, value);
+      const group = key.slice(0, Math.max(0, key.indexOf(':')));
+      const now = Date.now();
+      const lifetimeMs = options.ttl === undefined ? INDEX_LIFETIME_MS : options.ttl * 1000;
+      const expires = Math.max(now + lifetimeMs, (lastExpiry.get(lifetimeMs) ?? 0) + 0.001);
+      lastExpiry.set(lifetimeMs, expires);
+      const index = `${base}-index:${group}`;
+      const args = [now, key, expires, maxPerGroup, prefix, INDEX_LIFETIME_MS].map(String);
+      await redis.eval(ADD_AND_TRIM, 1, index, ...args);
     },
     async removeItem(key) {
       await (await client()).unlink(prefix + key);

@@ -1,8 +1,8 @@
 import { settingDefaults } from '../settings/schema.ts';
 import { createBudget, createVisitorAllowance } from './budget.ts';
-import type { Budget, BudgetLimits, VisitorAllowance } from './budget.ts';
+import type { AllowanceOptions, Budget, BudgetOptions, VisitorAllowance } from './budget.ts';
 import { createReadCache } from './cache.ts';
-import type { ReadCache } from './cache.ts';
+import type { CacheOptions, ReadCache } from './cache.ts';
 import { DEFAULT_HTTP_SETTINGS } from './http.ts';
 import type { HttpSettings } from './http.ts';
 import { createMetrics } from './metrics.ts';
@@ -25,30 +25,20 @@ export interface Upstream {
   http: HttpSettings;
 }
 
-export interface UpstreamOptions {
-  limits?: Partial<BudgetLimits> | undefined;
-  safetyRatio?: number | undefined;
+export interface UpstreamOptions
+  extends
+    Pick<BudgetOptions, 'limits' | 'safetyRatio' | 'windowSeconds' | 'redisUrl'>,
+    Pick<AllowanceOptions, 'visitorShare' | 'humanReserve' | 'lodgingSearchShare'>,
+    Pick<CacheOptions, 'notFoundSeconds' | 'now'> {
   http?: Partial<HttpSettings> | undefined;
   cacheMaxBytes?: number | undefined;
-  redisUrl?: string | undefined;
   metrics?: Metrics | undefined;
-  now?: () => number;
-  /** Share of a shared bucket one visitor may spend per window (default 0.25). */
-  visitorShare?: number | undefined;
-  /** Share of a shared bucket crawlers leave to humans (default 0.3). */
-  humanReserve?: number | undefined;
-  /** Share of the lodging bucket one visitor's searches may spend (default 0.1). */
-  lodgingSearchShare?: number | undefined;
   /** Share of the lodging bucket searches leave to the booking step (default 0.3). */
   bookingReserve?: number | undefined;
   /** Share of a publishing bucket pages leave to sign-ins and comments (default 0.1). */
   writeReserve?: number | undefined;
-  /** The upstream's window in seconds (default 60; tests scale it down with the limits). */
-  windowSeconds?: number | undefined;
   /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
   pageDeadlineMs?: number | undefined;
-  /** How long an upstream 404 is remembered (default 60 s). */
-  notFoundSeconds?: number | undefined;
   /** The cache's own Redis (evicting), apart from the guards' `redisUrl`; `redisUrl` when absent. */
   cacheRedisUrl?: string | undefined;
   /** Without Redis: the folder the cache keeps values in across restarts (none when absent). */
@@ -56,14 +46,13 @@ export interface UpstreamOptions {
   cacheDiskMaxBytes?: number | undefined;
 }
 
-export const DEFAULT_PAGE_DEADLINE_MS = settingDefaults.PAGE_DEADLINE_MS;
-
 export function createUpstream(options: UpstreamOptions = {}): Upstream {
   const metrics = options.metrics ?? createMetrics();
+  const { windowSeconds, redisUrl } = options;
   const budget = createBudget({
-    ...(options.limits && { limits: options.limits }),
-    ...(options.safetyRatio !== undefined && { safetyRatio: options.safetyRatio }),
-    ...(options.windowSeconds !== undefined && { windowSeconds: options.windowSeconds }),
+    limits: options.limits,
+    safetyRatio: options.safetyRatio,
+    windowSeconds,
     writeReserve: {
       ...(options.writeReserve !== undefined && {
         'publishing-public': options.writeReserve,
@@ -71,7 +60,7 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
       }),
       ...(options.bookingReserve !== undefined && { lodging: options.bookingReserve }),
     },
-    redisUrl: options.redisUrl,
+    redisUrl,
   });
   return {
     metrics,
@@ -80,18 +69,18 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
       visitorShare: options.visitorShare,
       humanReserve: options.humanReserve,
       lodgingSearchShare: options.lodgingSearchShare,
-      ...(options.windowSeconds !== undefined && { windowSeconds: options.windowSeconds }),
-      redisUrl: options.redisUrl,
+      windowSeconds,
+      redisUrl,
     }),
-    pageDeadlineMs: options.pageDeadlineMs ?? DEFAULT_PAGE_DEADLINE_MS,
+    pageDeadlineMs: options.pageDeadlineMs ?? settingDefaults.PAGE_DEADLINE_MS,
     cache: createReadCache({
       metrics,
       maxSizeBytes: options.cacheMaxBytes,
-      redisUrl: options.cacheRedisUrl ?? options.redisUrl,
+      redisUrl: options.cacheRedisUrl ?? redisUrl,
       diskDir: options.cacheDir,
       diskMaxBytes: options.cacheDiskMaxBytes,
       notFoundSeconds: options.notFoundSeconds,
-      ...(options.now ? { now: options.now } : {}),
+      now: options.now,
     }),
     http: { ...DEFAULT_HTTP_SETTINGS, ...options.http },
   };

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { getRedis } from './redis.ts';
 
 /**
@@ -28,7 +27,6 @@ export interface LogStanding {
 }
 
 export interface SlidingLog {
-  readonly windowMs: number;
   /** Records a call when fewer than `ceiling` are in the window and the log is not shut. */
   take(key: string, ceiling: number): Promise<LogTake>;
   standing(key: string): Promise<LogStanding>;
@@ -65,7 +63,6 @@ export function memoryLog(windowMs: number, now: () => number = Date.now): Slidi
     return found;
   };
   return {
-    windowMs,
     take(key, ceiling) {
       const t = now();
       const e = entry(key, t);
@@ -138,26 +135,7 @@ redis.call('PEXPIRE', KEYS[1], window)
 return {1, count + 1, 0}
 `;
 
-type Answer = [number, number, number];
-
-interface LogClient extends Redis {
-  mastheadSlidingLog(
-    log: string,
-    shut: string,
-    operation: string,
-    windowMs: number,
-    n: number,
-    member: string,
-    shutMs: number,
-  ): Promise<Answer>;
-}
-
-function withScript(client: Redis): LogClient {
-  if (!('mastheadSlidingLog' in client)) {
-    client.defineCommand('mastheadSlidingLog', { numberOfKeys: 2, lua: SCRIPT });
-  }
-  return client as LogClient;
-}
+type Answer = [taken: number, count: number, waitMs: number];
 
 /**
  * The log shared by every server through Redis (one clock: Redis'), falling back to this
@@ -166,47 +144,29 @@ function withScript(client: Redis): LogClient {
  */
 export function redisLog(redisUrl: string, windowMs: number, prefix: string): SlidingLog {
   const insurance = memoryLog(windowMs);
-  const client = getRedis(redisUrl).then(withScript);
-  const run = async (
-    key: string,
-    operation: 'take' | 'standing' | 'fill',
-    n: number,
-    shutMs = 0,
-  ): Promise<Answer> =>
-    (await client).mastheadSlidingLog(
-      `${prefix}:${key}`,
-      `${prefix}:${key}:shut`,
-      operation,
-      windowMs,
-      n,
-      randomUUID(),
-      Math.ceil(shutMs),
-    );
+  const client = getRedis(redisUrl);
+  const run = async (key: string, operation: string, n: number, shutMs = 0): Promise<Answer> => {
+    const keys = [`${prefix}:${key}`, `${prefix}:${key}:shut`];
+    const args = [operation, windowMs, n, randomUUID(), Math.ceil(shutMs)];
+    // EVAL, not a defined command: Redis keeps the compiled script by its hash either way.
+    return (await (await client).eval(SCRIPT, 2, ...keys, ...args)) as Answer;
+  };
   return {
-    windowMs,
-    async take(key, ceiling) {
-      try {
-        const [taken, count, waitMs] = await run(key, 'take', ceiling);
-        return taken === 1 ? { ok: true, count } : { ok: false, count, waitMs };
-      } catch {
-        return insurance.take(key, ceiling);
-      }
-    },
-    async standing(key) {
-      try {
-        const [, count, nextFreeMs] = await run(key, 'standing', 0);
-        return { count, nextFreeMs };
-      } catch {
-        return insurance.standing(key);
-      }
-    },
+    take: (key, ceiling) =>
+      run(key, 'take', ceiling).then(
+        ([taken, count, waitMs]) =>
+          taken === 1 ? { ok: true, count } : { ok: false, count, waitMs },
+        () => insurance.take(key, ceiling),
+      ),
+    standing: (key) =>
+      run(key, 'standing', 0).then(
+        ([, count, nextFreeMs]) => ({ count, nextFreeMs }),
+        () => insurance.standing(key),
+      ),
     async fill(key, upTo, shutMs) {
       await insurance.fill(key, upTo, shutMs);
-      try {
-        await run(key, 'fill', upTo, shutMs);
-      } catch {
-        // Kept in this process' log above.
-      }
+      // Kept in this process' log above when Redis is away.
+      await run(key, 'fill', upTo, shutMs).catch(() => undefined);
     },
   };
 }

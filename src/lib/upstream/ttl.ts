@@ -7,18 +7,8 @@
  *   budget is empty (stale-if-error); otherwise a normal miss.
  * - `keep`: how long the store keeps it (its TTL in Redis): what a spent budget can still serve.
  *
- * The store's lifetime by kind (what bounds Redis, with the per-tenant entry cap in ./cache.ts):
- *
- * | kind                                   | kept in the store                     |
- * | -------------------------------------- | ------------------------------------- |
- * | post lists, posts, categories, tags    | 2 days                                |
- * | plans, editions, properties            | 2 days                                |
- * | search results (any query text)        | 15 minutes                            |
- * | comments                               | about 1 hour (its window)             |
- * | streams                                | about 1 hour (its window)             |
- * | per-user reads (`me`), bookings, guests | minutes (their window)               |
- * | availability                           | 1 minute (its window)                 |
- * | a remembered 404                       | `UPSTREAM_NOT_FOUND_SECONDS` (60 s)   |
+ * `keep` (two days for content, minutes for searches and per-user reads) with the per-tenant entry
+ * cap (`boundedRedisDriver`) bounds Redis; a remembered 404 lasts `UPSTREAM_NOT_FOUND_SECONDS`.
  */
 export interface CachePolicy {
   fresh: number;

@@ -11,7 +11,7 @@ import { resolveProfile } from '../../../src/lib/profiles/schema.ts';
 import { publishingClient } from '../../../src/lib/publishing/client.ts';
 import { parseTenantsText } from '../../../src/lib/tenants/schema.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
-import { clearFindings, operationFindings } from '../../../src/lib/upstream/findings.ts';
+import { clearFindings, operationFindings } from '../../../src/lib/upstream/metrics.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
 import {
   THIRD_PROPERTY,

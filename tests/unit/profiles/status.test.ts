@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { profileStartupLine, profileStatus } from '../../../src/lib/profiles/status.ts';
 import { statusResponse } from '../../../src/lib/delivery/status-access.ts';
-import { clearFindings, recordFinding } from '../../../src/lib/upstream/findings.ts';
+import { clearFindings, recordFinding } from '../../../src/lib/upstream/metrics.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 afterEach(() => clearFindings());

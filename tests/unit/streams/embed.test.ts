@@ -7,7 +7,7 @@ import {
   providerName,
   streamPlayer,
 } from '../../../src/lib/streams/embed.ts';
-import { webUrl } from '../../../src/lib/upstream/web-url.ts';
+import { webUrl } from '../../../src/lib/upstream/parse.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 const HOSTS = playerHosts(

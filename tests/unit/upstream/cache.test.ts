@@ -141,11 +141,11 @@ describe('read cache', () => {
     await cache.read('k', policy, () => Promise.resolve('ok'), ctx);
   });
 
-  it('bypass skips the read but stores the fresh value', async () => {
+  it('fresh skips the read but stores the fresh value', async () => {
     const { cache } = setup();
     const c = counter();
     await cache.read('k', policy, c.load('v'), ctx);
-    expect(await cache.read('k', policy, c.load('v'), ctx, { bypass: true })).toBe('v#2');
+    expect(await cache.read('k', policy, c.load('v'), ctx, { fresh: true })).toBe('v#2');
     expect(await cache.read('k', policy, c.load('v'), ctx)).toBe('v#2');
   });
 

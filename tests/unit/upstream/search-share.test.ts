@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fairSearches, LIGHT_SEARCHES } from '../../../src/lib/upstream/search-share.ts';
+import { fairSearches, LIGHT_SEARCHES } from '../../../src/lib/upstream/budget.ts';
 
 /** A fresh share (in memory) on a bucket of 60 a minute, a tenth of it for heavy searchers. */
 const share = () =>

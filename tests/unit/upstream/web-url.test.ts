@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planSchema, streamSchema, editionSchema } from '../../../src/lib/publishing/schema.ts';
-import { webUrl } from '../../../src/lib/upstream/web-url.ts';
+import { webUrl } from '../../../src/lib/upstream/parse.ts';
 
 describe('the scheme check of upstream addresses', () => {
   it.each([
