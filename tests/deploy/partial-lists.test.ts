@@ -2,8 +2,9 @@
  * Tag pages and the RSS feed while the budget is spent, on a cold server (issue 35, "readers of a
  * tenant without a token are served stale pages rather than 503 wherever any copy exists"): after
  * one section page was read, a tag page answers with the section's posts that carry the tag, and
- * /rss.xml with the newest posts it listed, as a valid feed; both kept by no cache. A tag no list
- * showed, and the feed of a tenant nobody read, answer 503 as before.
+ * /rss.xml with the newest posts it listed, as a valid feed; both kept by no cache. A tenant's
+ * first post page asks for the front page's pool too, so its other new posts stand in. A tag no
+ * list showed, and the feed of a tenant nobody read, answer 503 as before.
  */
 import { expect, it } from 'vitest';
 import { send } from './http.ts';
@@ -20,12 +21,12 @@ interface Listed {
 }
 
 /** The mock's answer, read directly (not through the site's budget). */
-async function api<T>(path: string): Promise<T> {
-  const reply = await send(`${stack.mock().publishingUrl}${path}`, {
-    headers: { 'X-Tenant': tenant },
-  });
+async function api<T>(path: string, as = tenant): Promise<T> {
+  const reply = await send(`${stack.mock().publishingUrl}${path}`, { headers: { 'X-Tenant': as } });
   return (JSON.parse(reply.text) as { data: T }).data;
 }
+const asTenant = (id: string, path: string) =>
+  send(`http://127.0.0.1:${stack.site().port}${path}`, { host: `${id}.localhost` });
 
 it('answers a tag page and the feed from the posts a section showed while the budget is spent', async () => {
   // The largest section: its first page lists ten posts, most with tags.
@@ -39,6 +40,9 @@ it('answers a tag page and the feed from the posts a section showed while the bu
   const shown = new Set(posts.flatMap((post) => post.tags.map((one) => one.slug)));
   const unknownTag = (await api<{ slug: string }[]>('/tags')).find((one) => !shown.has(one.slug));
   expect(unknownTag).toBeDefined();
+  // Another tenant: one post page read, nothing else.
+  const [first, other] = await api<Listed[]>('/posts?per_page=50', 'harbour-times');
+  expect((await asTenant('harbour-times', `/posts/${first!.slug}`)).status).toBe(200);
 
   // Posts nobody can have listed spend what is left of the minute's budget.
   let spent = false;
@@ -66,12 +70,15 @@ it('answers a tag page and the feed from the posts a section showed while the bu
   expect(items).toEqual(newest.map((post) => `http://${tenant}.localhost/posts/${post.slug}`));
   expect(feed.text).toContain(`<guid isPermaLink="true">${items[0]}</guid>`);
 
+  // The other tenant's first post page read its front page's pool: its newest posts stand in.
+  const standIn = await asTenant('harbour-times', `/posts/${other!.slug}`);
+  expect(standIn.status).toBe(200);
+  expect(standIn.text).toContain('data-partial-post');
+
   // A tag no list showed, and the feed of a tenant nothing was read for: 503 as before.
   const refused = await get(`/tags/${unknownTag!.slug}`);
   expect(refused.status).toBe(503);
-  const otherFeed = await send(`http://127.0.0.1:${stack.site().port}/rss.xml`, {
-    host: 'harbour-times.localhost',
-  });
+  const otherFeed = await asTenant('alpine-post', '/rss.xml');
   expect(otherFeed.status).toBe(503);
   expect(otherFeed.headers['retry-after']).toMatch(/^\d+$/);
 }, 60_000);

@@ -160,17 +160,20 @@ export function watchTenant(options: WatcherOptions): Watcher {
       return;
     }
     const memory = await sharedMemory(redisUrl).catch(() => undefined);
+    // Named by its window: a look of another size (an earlier release's 12) would make the older
+    // posts of this one look new.
+    const window = FRONT_POOL.perPage;
+    const remembered = `${tenant.id}:${window}`;
     if (!previous && memory) {
-      const stored = await memory.get(tenant.id);
+      const stored = await memory.get(remembered);
       previous = stored ? (JSON.parse(stored) as SeenPost[]) : undefined;
     }
     const readAt = Date.now();
     const list = await publishing.listPosts(FRONT_POOL, { fresh: true });
     const current = seenOf(list.items);
-    const window = FRONT_POOL.perPage;
     const changes = postChanges(previous ?? seenBefore(current, startedAt), current, window);
     previous = current;
-    await memory?.set(tenant.id, JSON.stringify(current));
+    await memory?.set(remembered, JSON.stringify(current));
     if (changes.length > 0) await postsChanged(options, changes, list.items, readAt);
     // After the posts' work, so a failed edition look never holds that up; refused by the budget
     // (readers had it), it is tried again at the next look.

@@ -74,10 +74,16 @@ export interface PostData {
  * otherwise from two lists of their own, spare reads (`asSpare`): while the budget is short, the
  * post itself gets the calls and the page shows without them.
  */
-export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> {
+export async function loadPost(
+  tenant: Tenant,
+  slug: string,
+  pool?: Promise<unknown>,
+): Promise<PostData> {
   const client = publishingFor(tenant);
   warmNavigation(tenant);
   const post = await client.getPost(slug);
+  // The front page's pool, when this page asked for it (`loadPostPage`), picks the related posts.
+  await pool;
   const related: PostSummary[] = [];
   const add = (items: PostSummary[]) => {
     for (const item of items) {
@@ -169,12 +175,21 @@ export type PostPage =
   ({ partial?: undefined } & PostData) | { partial: PostSummary; retryAfterSeconds: number };
 
 export function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
+  const client = publishingFor(tenant);
+  // No list has shown a post of this tenant yet (a cold start): the front page's pool is asked for
+  // first, so while the budget is short its posts stand in, this one too (one read a tenant, shared
+  // with the front page, the feed and the change watcher).
+  const pool =
+    client.listedPosts(Infinity).length === 0
+      ? client.listPosts(FRONT_POOL).catch(() => undefined)
+      : undefined;
   return orStandIn(
     tenant,
     { event: 'post.partial', slug },
-    () => loadPost(tenant, slug),
-    (failure) => {
-      const entry = publishingFor(tenant).knownPost(slug);
+    () => loadPost(tenant, slug, pool),
+    async (failure) => {
+      await pool;
+      const entry = client.knownPost(slug);
       return entry && { partial: entry, retryAfterSeconds: refreshAfterOf(failure) };
     },
   );
