@@ -220,10 +220,13 @@ try {
     })),
   );
   // The whole run, the first minute included.
-  const whole = perMinute.reduce((sum, row) => ({
-    asked: sum.asked + row.asked,
-    unavailable: sum.unavailable + row.unavailable,
-  }));
+  const whole = perMinute.reduce(
+    (sum, row) => ({
+      asked: sum.asked + row.asked,
+      unavailable: sum.unavailable + row.unavailable,
+    }),
+    { asked: 0, unavailable: 0 },
+  );
   console.log(
     `whole run: ${whole.unavailable} of ${whole.asked} requests 503 (${percent(whole.unavailable, whole.asked)})`,
   );
