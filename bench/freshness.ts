@@ -78,7 +78,9 @@ try {
     Object.entries(stats).map(([id, routes]) => [
       id,
       {
-        watcherPerMinute: +((routes['GET /posts?per_page=12'] ?? 0) / minutes).toFixed(2),
+        // The watcher's look is the front page's pool read (one cached value): its looks, and the
+        // front page's reads of it when no look has kept it fresh.
+        poolPerMinute: +((routes['GET /posts?per_page=50'] ?? 0) / minutes).toFixed(2),
         allPerMinute: +(
           Object.entries(routes)
             .filter(([route]) => route.startsWith('GET '))

@@ -219,7 +219,19 @@ try {
       full: percent(row.full, row.asked),
     })),
   );
-  // The upstream calls of each minute by route (`GET /posts?per_page=12` is the change watcher's).
+  // The whole run, the first minute included.
+  const whole = perMinute.reduce(
+    (sum, row) => ({
+      asked: sum.asked + row.asked,
+      unavailable: sum.unavailable + row.unavailable,
+    }),
+    { asked: 0, unavailable: 0 },
+  );
+  console.log(
+    `whole run: ${whole.unavailable} of ${whole.asked} requests 503 (${percent(whole.unavailable, whole.asked)})`,
+  );
+  // The upstream calls of each minute by route (`GET /posts?per_page=50` is the front page's pool
+  // and the change watchers' look: one cached read, src/lib/reading/front-page.ts `FRONT_POOL`).
   clearInterval(sampling);
   callsAt.push(await callsByRoute());
   const routes = [...new Set(callsAt.flatMap((calls) => Object.keys(calls)))].sort();

@@ -142,12 +142,13 @@ describe.each([
     expect(tenants.sort()).toEqual(['alpine-post', 'daily-planet', 'harbour-times']);
     for (const line of profileLines()) expect(line.message).toMatch(/publishing profile \S+/);
 
-    // The change watchers run from the start too: each tenant's newest posts read upstream.
+    // The change watchers run from the start too: each tenant's newest posts read upstream (the
+    // front page's pool, which nothing else reads before a request).
     const looks = async () => {
       const stats = await send(`${mock.controlUrl}/stats/tenants`);
       const byTenant = JSON.parse(stats.text) as Record<string, Record<string, number>>;
       const watched = ['alpine-post', 'daily-planet', 'harbour-times'].every(
-        (id) => (byTenant[id]?.['GET /posts?per_page=12'] ?? 0) > 0,
+        (id) => (byTenant[id]?.['GET /posts?per_page=50'] ?? 0) > 0,
       );
       return watched ? true : undefined;
     };

@@ -10,6 +10,7 @@ import type { BudgetKey } from '../upstream/budget.ts';
 import { RateLimitedError } from '../upstream/errors.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { asBackground } from '../upstream/visitor.ts';
+import { FRONT_POOL } from '../reading/front-page.ts';
 import { holdLease, invalidateEverywhere, sharedMemory } from './bus.ts';
 import { postChanges, seenBefore } from './changes.ts';
 import type { PostChange, SeenPost } from './changes.ts';
@@ -17,7 +18,10 @@ import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
 
 /**
  * The change watcher of one tenant: every few seconds (./pace.ts: at most 4 calls a minute) one
- * read of the newest posts, bypassing the cache; new, changed and vanished posts are invalidated
+ * read of the newest posts, bypassing the cache: the front page's own read of its pool (`FRONT_POOL`,
+ * the newest 50), so the value it stores is the one the front page, the feed and the sitemaps read,
+ * and the stand-ins know every post in it (../publishing/known-posts.ts) from the first look.
+ * New, changed and vanished posts are invalidated
  * on every server (./bus.ts); every few looks the newest editions too, whose new or changed ones get
  * their pictures made before readers come. With Redis one server holds each tenant's lease and
  * watches it.
@@ -25,8 +29,6 @@ import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
  * `background` priority: only what readers leave (a refused look comes back when a call frees).
  */
 
-/** Posts per look: enough that a burst of publishing is seen whole, small enough to be cheap. */
-const WATCH_WINDOW = 12;
 /**
  * Editions are looked at every this many looks (and at the first): one more call a look would
  * double the watcher's spending for what is published once a day. Their new or changed editions'
@@ -70,11 +72,16 @@ function lagSeconds(at: string | null): number | undefined {
   return Number.isFinite(time) ? (Date.now() - time) / 1000 : undefined;
 }
 
-/** Drops what the changes make stale everywhere, notes the lag, warms the new pictures. */
+/**
+ * Drops what the changes make stale everywhere, notes the lag, warms the new pictures. `readAt`:
+ * when the look's read began; what was stored before it is out of date, the look's own list is not
+ * (the front page reads it next without another call).
+ */
 async function postsChanged(
   { tenant, redisUrl, edgePurgeUrl }: WatcherOptions,
   changes: PostChange[],
   listed: readonly PostSummary[],
+  readAt: number,
 ): Promise<void> {
   const seen = changes.map((change) => change.post);
   const unique = (values: (string | null | undefined)[]) =>
@@ -86,7 +93,7 @@ async function postsChanged(
       slugs: unique(changes.map((change) => change.slug)),
       categories: unique(seen.map((post) => post.category)),
       topics: unique(seen.flatMap((post) => post.topics ?? [])),
-      at: Date.now(),
+      at: readAt,
     },
     { redisUrl, edgePurgeUrl },
   );
@@ -153,16 +160,21 @@ export function watchTenant(options: WatcherOptions): Watcher {
       return;
     }
     const memory = await sharedMemory(redisUrl).catch(() => undefined);
+    // Named by its window: a look of another size (an earlier release's 12) would make the older
+    // posts of this one look new.
+    const window = FRONT_POOL.perPage;
+    const remembered = `${tenant.id}:${window}`;
     if (!previous && memory) {
-      const stored = await memory.get(tenant.id);
+      const stored = await memory.get(remembered);
       previous = stored ? (JSON.parse(stored) as SeenPost[]) : undefined;
     }
-    const list = await publishing.listPosts({ perPage: WATCH_WINDOW }, { fresh: true });
+    const readAt = Date.now();
+    const list = await publishing.listPosts(FRONT_POOL, { fresh: true });
     const current = seenOf(list.items);
-    const changes = postChanges(previous ?? seenBefore(current, startedAt), current, WATCH_WINDOW);
+    const changes = postChanges(previous ?? seenBefore(current, startedAt), current, window);
     previous = current;
-    await memory?.set(tenant.id, JSON.stringify(current));
-    if (changes.length > 0) await postsChanged(options, changes, list.items);
+    await memory?.set(remembered, JSON.stringify(current));
+    if (changes.length > 0) await postsChanged(options, changes, list.items, readAt);
     // After the posts' work, so a failed edition look never holds that up; refused by the budget
     // (readers had it), it is tried again at the next look.
     await lookAtEditions().catch((error: unknown) => {

@@ -3,7 +3,7 @@ import { archiveTags } from '../delivery/cache-tags.ts';
 import { cachePublic, loadOrRespond, notFound, standIn } from '../render/page-respond.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
-import { loadCategoryPage, loadTag } from './loaders.ts';
+import { loadCategoryPage, loadTagPage } from './loaders.ts';
 import { pageParam } from './pagination.ts';
 import type { Crumb } from './seo.ts';
 
@@ -33,8 +33,8 @@ export async function archivePage(
   if (page === null) return notFound(Astro);
   const data = await loadOrRespond(Astro, async () => {
     if (kind === 'tag') {
-      const { tag, posts } = await loadTag(tenant, slug, page);
-      return { ...tag, heading: `#${tag.name}`, path: `/tags/${tag.slug}`, posts };
+      const { tag, posts, standIn: partial } = await loadTagPage(tenant, slug, page);
+      return { ...tag, heading: `#${tag.name}`, path: `/tags/${tag.slug}`, posts, partial };
     }
     const { category, posts, standIn: partial } = await loadCategoryPage(tenant, slug, page);
     return {
@@ -47,7 +47,7 @@ export async function archivePage(
   });
   if (data instanceof Response) return data;
   if (page > data.posts.page.last) return notFound(Astro);
-  if ('partial' in data && data.partial) standIn(Astro);
+  if (data.partial) standIn(Astro);
   else
     cachePublic(Astro, {
       maxAge: 120,

@@ -15,11 +15,6 @@ import {
 } from './sitemap.ts';
 
 const UPSTREAM_PAGE_SIZE = 50;
-const FEED_SIZE = 20;
-
-export async function latestForFeed(match: TenantMatch): Promise<PostSummary[]> {
-  return (await publishingFor(match.tenant).listPosts({ perPage: FEED_SIZE })).items;
-}
 
 /** Escapes text for an element written through `customData` (parsed as XML, then re-escaped). */
 function xmlText(text: string): string {
@@ -30,11 +25,13 @@ function xmlText(text: string): string {
  * The RSS 2.0 feed of the latest posts, valid to the W3C feed validator: RSS's `<author>` must be
  * an e-mail address, so an author is named with `dc:creator`; the channel names its own absolute
  * address (`atom:link rel="self"`, from the tenant's configured origin); each `guid` is the post's
- * permanent address.
+ * permanent address. `comeBackSeconds` (a stand-in feed, ./loaders.ts `loadFeed`): its `<ttl>`, so a
+ * reader that honours it asks again that soon (in minutes, at least one).
  */
 export function rssFeed(
   match: Pick<TenantMatch, 'tenant' | 'origin'>,
   posts: readonly PostSummary[],
+  comeBackSeconds?: number,
 ): Promise<string> {
   const { tenant } = match;
   const self = absoluteUrl(match, '/rss.xml');
@@ -45,6 +42,7 @@ export function rssFeed(
     xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
     customData:
       `<language>${xmlText(tenant.locale)}</language>` +
+      (comeBackSeconds === undefined ? '' : `<ttl>${Math.ceil(comeBackSeconds / 60)}</ttl>`) +
       `<atom:link href="${xmlText(self).replace(/"/g, '&quot;')}" rel="self" type="application/rss+xml"/>`,
     items: posts.map((post) => {
       const published = readDate(post.published_at);

@@ -8,6 +8,7 @@ import { STREAMS_PER_PAGE, streamList } from '../streams/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { publishingFor } from '../services/clients.ts';
 import {
+  FRONT_POOL,
   distinctBlocks,
   frontPageStories,
   frontSections,
@@ -40,9 +41,6 @@ export function frontPageCache(
 ): { maxAge: number; swr: number } {
   return streamCacheLife({ maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 }, streams, now);
 }
-
-/** Newest stories read at once for the list and every section block (the API's page maximum). */
-const FRONT_POOL = 50;
 
 export interface FrontPageData extends HomeData {
   sections: SectionBlock[];
@@ -81,7 +79,7 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
   // The newest 50 first: while the budget has one call left, it goes to the one read the page
   // cannot do without.
   const [pool, featuredList, categories, streams, editions] = await Promise.all([
-    client.listPosts({ page: 1, perPage: FRONT_POOL }),
+    client.listPosts(FRONT_POOL),
     optional(tenant, 'featured', () =>
       client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }),
     ),

@@ -13,6 +13,12 @@ import type { Tenant } from '../tenants/schema.ts';
 const DEFAULT_FRONT_SECTIONS = 4;
 /** Stories per block: the first with its picture, the others as headlines. */
 export const SECTION_POSTS = 4;
+/**
+ * The newest stories read at once for the list and every section block (the API's page maximum).
+ * The change watcher's look is this same read (src/lib/freshness/watcher.ts), so they share one
+ * cached value, and every post in it is known to the post and section stand-ins from the first look.
+ */
+export const FRONT_POOL = { page: 1, perPage: 50 } as const;
 
 export interface SectionBlock {
   category: Category;

@@ -1,6 +1,7 @@
 import type { Category, Post, PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
+import type { Failure } from '../failures/classify.ts';
 import { refreshAfterOf } from '../delivery/policy.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log/log.ts';
@@ -8,6 +9,7 @@ import { publishingFor } from '../services/clients.ts';
 import type { CategoryWithPosts } from '../publishing/client.ts';
 import { asSpare } from '../upstream/visitor.ts';
 import { newestFirst } from './article.ts';
+import { FRONT_POOL } from './front-page.ts';
 
 export const POSTS_PER_PAGE = 10;
 /** Lead and secondaries: the newest featured stories. */
@@ -72,10 +74,16 @@ export interface PostData {
  * otherwise from two lists of their own, spare reads (`asSpare`): while the budget is short, the
  * post itself gets the calls and the page shows without them.
  */
-export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> {
+export async function loadPost(
+  tenant: Tenant,
+  slug: string,
+  pool?: Promise<unknown>,
+): Promise<PostData> {
   const client = publishingFor(tenant);
   warmNavigation(tenant);
   const post = await client.getPost(slug);
+  // The front page's pool, when this page asked for it (`loadPostPage`), picks the related posts.
+  await pool;
   const related: PostSummary[] = [];
   const add = (items: PostSummary[]) => {
     for (const item of items) {
@@ -111,25 +119,80 @@ export async function loadPost(tenant: Tenant, slug: string): Promise<PostData> 
 }
 
 /**
- * What a post page shows: the post (`loadPost`), or, when its own read is refused for now (the
- * budget is spent, the upstream is down) and no copy is cached, its entry from a list already read
- * (`knownPost`): a partial article that says the full story is on its way and comes back for it
- * after `retryAfterSeconds`. A post no list showed fails as before (the 503 page).
+ * `read()`, or, when it is refused for now (the budget is spent, the upstream is down) and no copy
+ * is cached, what `standIn` makes of the posts lists have shown (../publishing/known-posts.ts),
+ * logged as `<what>.partial`. Fails as before when `standIn` has nothing (`undefined`).
+ */
+async function orStandIn<T, S>(
+  tenant: Tenant,
+  what: { event: string; slug: string },
+  read: () => Promise<T>,
+  standIn: (failure: Refusal) => S | undefined | Promise<S | undefined>,
+): Promise<T | S> {
+  try {
+    return await read();
+  } catch (error) {
+    const failure = classify(error);
+    if (!isTemporary(failure)) throw error;
+    const answer = await standIn(failure);
+    if (answer === undefined) throw error;
+    logWarn(what.event, { tenant: tenant.id, slug: what.slug, failure: failure.kind });
+    return answer;
+  }
+}
+
+type Refusal = Extract<Failure, { kind: 'outage' | 'busy' }>;
+
+/** The newest posts lists have shown that `keep` picks, at most `count`. */
+function knownNewest(
+  tenant: Tenant,
+  keep: (post: PostSummary) => boolean,
+  count: number,
+): PostSummary[] {
+  return newestFirst(publishingFor(tenant).listedPosts(Infinity).filter(keep)).slice(0, count);
+}
+
+/** The first page of a stand-in list: `posts` of `total`. */
+function firstPage(posts: PostSummary[], total: number): Paged<PostSummary> {
+  return {
+    items: posts,
+    page: {
+      current: 1,
+      last: Math.max(1, Math.ceil(total / POSTS_PER_PAGE)),
+      perPage: POSTS_PER_PAGE,
+      total,
+    },
+  };
+}
+
+/**
+ * What a post page shows: the post (`loadPost`), or, when its own read is refused for now and no
+ * copy is cached, its entry from a list already read (`knownPost`): a partial article that says
+ * the full story is on its way and comes back for it after `retryAfterSeconds`. A post no list
+ * showed fails as before (the 503 page).
  */
 export type PostPage =
   ({ partial?: undefined } & PostData) | { partial: PostSummary; retryAfterSeconds: number };
 
-export async function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
-  try {
-    return await loadPost(tenant, slug);
-  } catch (error) {
-    const failure = classify(error);
-    if (!isTemporary(failure)) throw error;
-    const entry = publishingFor(tenant).knownPost(slug);
-    if (!entry) throw error;
-    logWarn('post.partial', { tenant: tenant.id, slug, failure: failure.kind });
-    return { partial: entry, retryAfterSeconds: refreshAfterOf(failure) };
-  }
+export function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
+  const client = publishingFor(tenant);
+  // No list has shown a post of this tenant yet (a cold start): the front page's pool is asked for
+  // first, so while the budget is short its posts stand in, this one too (one read a tenant, shared
+  // with the front page, the feed and the change watcher).
+  const pool =
+    client.listedPosts(Infinity).length === 0
+      ? client.listPosts(FRONT_POOL).catch(() => undefined)
+      : undefined;
+  return orStandIn(
+    tenant,
+    { event: 'post.partial', slug },
+    () => loadPost(tenant, slug, pool),
+    async (failure) => {
+      await pool;
+      const entry = client.knownPost(slug);
+      return entry && { partial: entry, retryAfterSeconds: refreshAfterOf(failure) };
+    },
+  );
 }
 
 export function loadCategory(tenant: Tenant, slug: string, page: number) {
@@ -138,49 +201,91 @@ export function loadCategory(tenant: Tenant, slug: string, page: number) {
 }
 
 /**
- * A section's page (`loadCategory`), or, when its first page cannot be read now (the budget is
- * spent, the upstream is down) and no copy is cached, the section's newest posts among those lists
- * have shown (the front page's pool of 50 has most), with the section from the header's list:
- * `standIn` (kept by no cache, not indexed). Fails as before when lists showed none of its posts.
+ * A section's page (`loadCategory`), or, when its first page cannot be read now and no copy is
+ * cached, the section's newest posts among those lists have shown (the front page's pool of 50 has
+ * most), with the section from the header's list: `standIn` (kept by no cache, not indexed). Fails
+ * as before when lists showed none of its posts.
  */
-export async function loadCategoryPage(
+export function loadCategoryPage(
   tenant: Tenant,
   slug: string,
   page: number,
 ): Promise<CategoryWithPosts & { standIn: boolean }> {
-  try {
-    return { ...(await loadCategory(tenant, slug, page)), standIn: false };
-  } catch (error) {
-    if (page !== 1 || !isTemporary(classify(error))) throw error;
-    const client = publishingFor(tenant);
-    const category = (await client.listCategories().catch(() => [])).find(
-      (one) => one.slug === slug,
-    );
-    const posts = newestFirst(
-      client.listedPosts(Infinity).filter((post) => post.category?.slug === slug),
-    ).slice(0, POSTS_PER_PAGE);
-    if (!category || posts.length === 0) throw error;
-    logWarn('category.partial', { tenant: tenant.id, slug });
-    const total = Math.max(category.posts_count ?? 0, posts.length);
-    return {
-      category,
-      posts: {
-        items: posts,
-        page: {
-          current: 1,
-          last: Math.max(1, Math.ceil(total / POSTS_PER_PAGE)),
-          perPage: POSTS_PER_PAGE,
-          total,
-        },
-      },
-      standIn: true,
-    };
-  }
+  return orStandIn(
+    tenant,
+    { event: 'category.partial', slug },
+    async () => ({ ...(await loadCategory(tenant, slug, page)), standIn: false }),
+    async () => {
+      if (page !== 1) return undefined;
+      const categories = await publishingFor(tenant)
+        .listCategories()
+        .catch(() => []);
+      const category = categories.find((one) => one.slug === slug);
+      const posts = knownNewest(tenant, (post) => post.category?.slug === slug, POSTS_PER_PAGE);
+      if (!category || posts.length === 0) return undefined;
+      const total = Math.max(category.posts_count ?? 0, posts.length);
+      return { category, posts: firstPage(posts, total), standIn: true };
+    },
+  );
 }
 
 export function loadTag(tenant: Tenant, slug: string, page: number) {
   warmNavigation(tenant);
   return publishingFor(tenant).getTag(slug, { page, perPage: POSTS_PER_PAGE });
+}
+
+/**
+ * A tag's page (`loadTag`), or, when its first page cannot be read now and no copy is cached, the
+ * newest posts lists have shown carrying the tag (list entries carry their tags), the tag as they
+ * name it: `standIn` (kept by no cache, not indexed; its count is what it shows, the API's list of
+ * tags has none). Fails as before when lists showed no post with the tag.
+ */
+export function loadTagPage(tenant: Tenant, slug: string, page: number) {
+  return orStandIn(
+    tenant,
+    { event: 'tag.partial', slug },
+    async () => ({ ...(await loadTag(tenant, slug, page)), standIn: false }),
+    () => {
+      if (page !== 1) return undefined;
+      const named = (tag: PostSummary['tags'][number]) => (tag.slug ?? tag.name) === slug;
+      const posts = knownNewest(tenant, (post) => post.tags.some(named), POSTS_PER_PAGE);
+      const tag = posts[0]?.tags.find(named);
+      if (!tag) return undefined;
+      return {
+        tag: { id: tag.id ?? slug, name: tag.name, slug },
+        posts: firstPage(posts, posts.length),
+        standIn: true,
+      };
+    },
+  );
+}
+
+/** Posts in the RSS feed. */
+const FEED_SIZE = 20;
+
+export interface FeedPosts {
+  posts: PostSummary[];
+  /** A stand-in: when to come back for the whole feed. */
+  retryAfterSeconds?: number | undefined;
+}
+
+/**
+ * The feed's posts: the newest 20 of the front page's pool (one cached read shared with the front
+ * page and the change watcher's look). Refused with no copy: the newest 20 posts lists have shown,
+ * each as the feed would list it (same link and guid), with `retryAfterSeconds`; none known: fails.
+ */
+export function loadFeed(tenant: Tenant): Promise<FeedPosts> {
+  return orStandIn(
+    tenant,
+    { event: 'feed.partial', slug: 'rss' },
+    async () => ({
+      posts: (await publishingFor(tenant).listPosts(FRONT_POOL)).items.slice(0, FEED_SIZE),
+    }),
+    (failure) => {
+      const posts = knownNewest(tenant, () => true, FEED_SIZE);
+      return posts.length > 0 ? { posts, retryAfterSeconds: refreshAfterOf(failure) } : undefined;
+    },
+  );
 }
 
 export function loadCategories(tenant: Tenant) {
