@@ -24,7 +24,7 @@ export async function imageUpstream(listener: RequestListener, env: Record<strin
       server.close();
       for (const name of Object.keys(settings)) delete process.env[name];
       forgetSettings();
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

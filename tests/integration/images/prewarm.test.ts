@@ -60,7 +60,11 @@ beforeAll(async () => {
   origin = upstream.origin;
 });
 
-afterAll(() => upstream.close());
+// Warms the last test queued still write into the cache folder: let them finish before it goes.
+afterAll(async () => {
+  await warmingSettled();
+  await upstream.close();
+});
 
 function post(slug: string, cover: string | null): PostSummary {
   const now = new Date().toISOString();
