@@ -2,21 +2,23 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log/log.ts';
-import { statusResponse } from './lib/delivery/status-access.ts';
-import { metricsResponse } from './lib/delivery/metrics-route.ts';
+import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
 import { uncached, uncachedRedirect } from './lib/delivery/policy.ts';
 import { compressResponses } from './lib/delivery/middleware.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { visitorOf } from './lib/request/visitor.ts';
-import { publicOrigin } from './lib/request/public-origin.ts';
-import { tenantOfRequest } from './lib/request/tenant-of.ts';
+import { publicOrigin, tenantOfRequest } from './lib/request/public-origin.ts';
 import { noteRequest } from './lib/observability/request.ts';
 import { startFreshness } from './lib/freshness/start.ts';
 import { purgeEndpoint } from './lib/freshness/purge-route.ts';
-import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
-import { foreignWriteHost, foreignWriteRefusal } from './lib/request/host-guard.ts';
+import {
+  crossSiteForbidden,
+  foreignWriteHost,
+  foreignWriteRefusal,
+  isCrossSiteFormPost,
+} from './lib/request/host-guard.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import send from 'send';
+import { negotiateEncoding } from './compression.ts';
 import { IMMUTABLE } from './policy.ts';
 
 /** Content types of the precompressed kinds (the `.br`/`.gz` copy must say what it decodes to). */
@@ -60,26 +61,13 @@ export function listStaticFiles(clientDir: string): Map<string, StaticFile> {
   return found;
 }
 
-/** `br` or `gzip` as the client accepts them (q=0 refuses), brotli first. */
-export function pickEncoding(
-  acceptEncoding: string | undefined,
-  available: Pick<StaticFile, 'br' | 'gz'>,
-): 'br' | 'gzip' | null {
-  const weights = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (name) weights.set(name, q ? Number(q.slice(2)) || 0 : 1);
-  }
-  const weight = (name: string) => weights.get(name) ?? weights.get('*') ?? 0;
-  if (available.br && weight('br') > 0 && weight('br') >= weight('gzip')) return 'br';
-  if (available.gz && weight('gzip') > 0) return 'gzip';
-  return null;
-}
-
 export type StaticHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /**
+ * Not sirv (issue 36), though it also lists the files once: it serves an encoded copy to
+ * `br;q=0`, byte ranges of encoded copies, any method, and answers no `If-Modified-Since`; `send`
+ * (the Node adapter's own) does those right, so only the listing and the choice of copy are here.
+ *
  * Serves the files known at start (with their brotli/gzip copies when `compression`), and hands
  * every other request to `next` at once. Hashed `/_astro/` assets are cached for a year.
  */
@@ -99,7 +87,7 @@ export function staticHandler(clientDir: string, options: { compression: boolean
     const compressible = asset.br || asset.gz;
     if (compressible) res.setHeader('Vary', 'Accept-Encoding');
     const encoding = options.compression
-      ? pickEncoding(req.headers['accept-encoding'], asset)
+      ? negotiateEncoding(req.headers['accept-encoding'], asset)
       : null;
     const path = encoding ? `${asset.file}.${encoding === 'br' ? 'br' : 'gz'}` : asset.file;
     // No ranges of an encoded copy: a byte range of it is not what a client asking for one expects.

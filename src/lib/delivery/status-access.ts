@@ -1,3 +1,4 @@
+import { registry } from '../observability/prometheus.ts';
 import { uncached, uncachedJson } from './policy.ts';
 import { profileStatus } from '../profiles/status.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
@@ -56,4 +57,14 @@ export async function statusResponse(input: StatusAccessInput): Promise<Response
   if (access !== 'allowed') return operatorRefusal(access, true);
   const body = { ...upstreamStatus(), profiles: profileStatus(getTenants()) };
   return uncached(200, JSON.stringify(body, null, 2), { 'Content-Type': 'application/json' });
+}
+
+/**
+ * `/_metrics`: Prometheus text of this server (prom-client), for direct local requests and for
+ * anyone with `Authorization: Bearer $METRICS_TOKEN` (what Prometheus's `authorization` sends).
+ */
+export async function metricsResponse(input: StatusAccessInput): Promise<Response> {
+  const access = await operatorAccess('metrics', input);
+  if (access !== 'allowed') return operatorRefusal(access, false);
+  return uncached(200, await registry.metrics(), { 'Content-Type': registry.contentType });
 }

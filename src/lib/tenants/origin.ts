@@ -4,8 +4,8 @@ import type { Tenant } from './schema.ts';
 
 /** Development names: `localhost` and `*.localhost` always reach the visitor's own machine. */
 const LOOPBACK_NAME = /(^|\.)localhost$/;
-/** A request made on this machine (its port may be kept on a development link). */
-const LOOPBACK_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$|^\[::1\]$/;
+/** This machine: development (`astro dev`, `*.localhost`), loopback addresses (tests, local checks). */
+export const LOOPBACK_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$|^\[::1\]$/;
 
 /** What of a request's tenant match the origin is chosen from. */
 export type OriginMatch = Pick<TenantMatch, 'tenant' | 'origin'>;
