@@ -9,7 +9,7 @@ import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { visitorOf } from './lib/request/visitor.ts';
-import { publicOrigin, tenantOfRequest } from './lib/request/public-origin.ts';
+import { tenantOfRequest } from './lib/request/public-origin.ts';
 import { noteRequest } from './lib/observability/request.ts';
 import { startFreshness } from './lib/freshness/start.ts';
 import { purgeEndpoint } from './lib/freshness/purge-route.ts';
@@ -33,7 +33,7 @@ const { METRICS_TOKEN, REDIS_URL, STATUS_TOKEN, TRUST_PROXY } = settings();
 // The change watchers and the invalidation listener run from the moment the site loads.
 startFreshness();
 
-/** Decides who sent the request once (`locals.visitor`, src/lib/request/visitor.ts). */
+/** Decides who sent the request and from which origin, once (`locals.visitor`, src/lib/request/visitor.ts). */
 const visitor = defineMiddleware((context, next) => {
   context.locals.visitor = visitorOf(context, TRUST_PROXY);
   return next();
@@ -56,8 +56,7 @@ const operatorEndpoints = defineMiddleware((context, next) => {
 /** Refuses cross-site form posts, comparing with the public origin (Astro's own check is off). */
 const originCheck = defineMiddleware((context, next) => {
   if (context.isPrerendered) return next();
-  const expected = publicOrigin(context.url, context.request.headers, TRUST_PROXY);
-  return isCrossSiteFormPost(context.request, expected)
+  return isCrossSiteFormPost(context.request, context.locals.visitor.origin)
     ? crossSiteForbidden(context.request)
     : next();
 });
@@ -86,7 +85,11 @@ const bodyLimit = defineMiddleware((context, next) => {
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   lazyRequestId(context.locals);
-  const match = tenantOfRequest(context.url, context.request.headers);
+  const match = tenantOfRequest(
+    context.url,
+    context.request.headers,
+    context.locals.visitor.origin,
+  );
   installTenantLocals(context.locals, match);
   noteRequest(match?.tenant.id, context.routePattern);
   if (!match) {
@@ -179,8 +182,8 @@ export const onRequest = sequence(
   urlShape,
   // Before the origin check: a refused body closes the connection instead of being read.
   bodyLimit,
-  originCheck,
   visitor,
+  originCheck,
   operatorEndpoints,
   tenantResolution,
   // After the purge endpoint: a purge carries its own secret, wherever it is sent.

@@ -11,10 +11,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export type BodyVerdict = 'ok' | 'too-large' | 'length-required' | 'no-body-allowed';
 
 /** A body announced on a method that takes none (GET, HEAD, DELETE, OPTIONS …): nothing here reads one. */
-function announcesBody(headers: Headers): boolean {
-  if (headers.has('transfer-encoding')) return true;
-  const declared = headers.get('content-length');
-  return declared !== null && declared.trim() !== '0';
+export function announcesBody(header: (name: string) => string | null): boolean {
+  const declared = header('content-length');
+  return header('transfer-encoding') !== null || (declared !== null && declared.trim() !== '0');
 }
 
 /**
@@ -25,7 +24,7 @@ function announcesBody(headers: Headers): boolean {
 export function judgeBody(request: Request, limit = MAX_BODY_BYTES): BodyVerdict {
   // Refused from the headers, so Node does not read (and drop) the body to keep the connection.
   if (!BODY_METHODS.has(request.method))
-    return announcesBody(request.headers) ? 'no-body-allowed' : 'ok';
+    return announcesBody((name) => request.headers.get(name)) ? 'no-body-allowed' : 'ok';
   if (request.body === null) return 'ok';
   const declared = request.headers.get('content-length');
   if (declared === null) {

@@ -38,8 +38,11 @@ export function publicOrigin(url: URL, headers: Headers, trustProxy: boolean): s
   return new URL(`${scheme}://${host}`).origin;
 }
 
-/** The tenant a request addresses (host, `/<id>/` prefix, `?tenant=`, or single-tenant mode). */
-export function tenantOfRequest(url: URL, headers: Headers): TenantMatch | null {
+/**
+ * The tenant a request addresses (host, `/<id>/` prefix, `?tenant=`, or single-tenant mode);
+ * `origin`: the visitor's public origin when the middleware has it (`locals.visitor.origin`).
+ */
+export function tenantOfRequest(url: URL, headers: Headers, origin?: string): TenantMatch | null {
   const { MASTHEAD_TENANT, TRUST_PROXY } = settings();
   return resolveTenant(
     {
@@ -47,7 +50,7 @@ export function tenantOfRequest(url: URL, headers: Headers): TenantMatch | null 
       forwardedHost: forwardedHost(headers, TRUST_PROXY),
       trustProxy: TRUST_PROXY,
       forcedTenantId: MASTHEAD_TENANT,
-      publicOrigin: publicOrigin(url, headers, TRUST_PROXY),
+      publicOrigin: origin ?? publicOrigin(url, headers, TRUST_PROXY),
     },
     getTenants(),
   );
