@@ -30,16 +30,6 @@ export type SecretsFileEvent =
   | { kind: 'refused'; reason: string }
   | { kind: 'open-to-group'; mode: string };
 
-export interface SecretsFile {
-  readonly path: string;
-  /** The secrets in use, by tenant id (looked at again when `recheckMs` has passed). */
-  current(): SecretsByTenant;
-  /** Reads the file now; false when it was refused (the previous secrets stay). */
-  reload(): boolean;
-  /** Called after each reload that changed the secrets; returns a function that stops it. */
-  onChange(listener: () => void): () => void;
-}
-
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
 /** The file's text after its mode check; a `SecretsFileError` when it cannot be used. */
@@ -82,7 +72,7 @@ function statOrThrow(path: string): Stats {
 }
 
 /** Opens the file: throws a `SecretsFileError` when it cannot be used at start. */
-export function openSecretsFile(options: SecretsFileOptions): SecretsFile {
+export function openSecretsFile(options: SecretsFileOptions) {
   const { path } = options;
   const now = options.now ?? Date.now;
   const recheckMs = options.recheckMs ?? 2000;
@@ -100,6 +90,7 @@ export function openSecretsFile(options: SecretsFileOptions): SecretsFile {
   const file = watchedFile(path, () => undefined, { everyMs: recheckMs, now });
   let secrets = load(statOrThrow(path));
 
+  /** Reads the file now; false when it was refused (the previous secrets stay). */
   const reload = (): boolean => {
     // Read again only once the file changes once more, even when this version is refused.
     file.markRead();
@@ -116,14 +107,18 @@ export function openSecretsFile(options: SecretsFileOptions): SecretsFile {
 
   return {
     path,
-    current() {
+    /** The secrets in use, by tenant id (looked at again when `recheckMs` has passed). */
+    current(): SecretsByTenant {
       if (file.changed()) reload();
       return secrets;
     },
     reload,
-    onChange(listener) {
+    /** Called after each reload that changed the secrets; returns a function that stops it. */
+    onChange(listener: () => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
   };
 }
+
+export type SecretsFile = ReturnType<typeof openSecretsFile>;

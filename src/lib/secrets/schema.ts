@@ -46,6 +46,9 @@ const TenantSecretsSchema = z.strictObject({
   ),
 });
 
+/** Every secret a tenant can have, in the file's order. */
+export const SECRET_KEY_NAMES = TenantSecretsSchema.keyof().options;
+
 /** One tenant's secrets as the file gives them (absent: not in the file). */
 export type TenantSecretValues = z.output<typeof TenantSecretsSchema>;
 
@@ -76,9 +79,7 @@ function issueReasons(error: z.ZodError): string[] {
 
 /** `.env` lines → the JSON form: `harbour-times__LODGING_TOKEN` → `{"harbour-times": {lodgingToken}}`. */
 function fromEnvLines(text: string, reasons: string[]): Record<string, Record<string, string>> {
-  const byName = new Map<string, SecretKey>(
-    Object.entries(SECRET_KEYS).map(([key, name]) => [name, key as SecretKey]),
-  );
+  const byName = new Map<string, SecretKey>(SECRET_KEY_NAMES.map((key) => [SECRET_KEYS[key], key]));
   const tenants: Record<string, Record<string, string>> = {};
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(parseEnv(text))) {
