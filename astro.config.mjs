@@ -3,7 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { precompressAssets } from './src/lib/delivery/precompress.ts';
+import { precompressAssets } from './src/lib/delivery/static-files.ts';
 import { readTenantsFile } from './src/lib/tenants/loader.ts';
 import { checkTenantProfiles } from './src/lib/profiles/schema.ts';
 import { readProfileTexts } from './src/lib/profiles/files.ts';

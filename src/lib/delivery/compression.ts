@@ -3,8 +3,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import { readWhole, responseOver } from './whole-body.ts';
 
-const brotliBytes = promisify(brotliCompress);
-const gzipBytes = promisify(gzip);
+export const brotliBytes = promisify(brotliCompress);
+export const gzipBytes = promisify(gzip);
 
 export type Encoding = 'br' | 'gzip';
 

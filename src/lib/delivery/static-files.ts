@@ -1,12 +1,17 @@
 import { readdirSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import send from 'send';
-import { negotiateEncoding } from './compression.ts';
+import { brotliBytes, gzipBytes, MIN_COMPRESS_BYTES, negotiateEncoding } from './compression.ts';
+import { constants } from 'node:zlib';
 import { IMMUTABLE } from './policy.ts';
 
-/** Content types of the precompressed kinds (the `.br`/`.gz` copy must say what it decodes to). */
+/**
+ * The text assets a build precompresses (the kinds the server compresses on the fly), with the
+ * content type their `.br`/`.gz` copy is served with (it must say what it decodes to).
+ */
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -18,6 +23,27 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
 };
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every text asset of `dir` worth compressing, at the
+ * highest levels (done once per build, so the server only streams bytes). Returns how many.
+ */
+export async function precompressAssets(dir: string): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (!entry.isFile() || !Object.hasOwn(TYPES, extname(path))) continue;
+    const content = await readFile(path);
+    if (content.length < MIN_COMPRESS_BYTES) continue;
+    const [br, gz] = await Promise.all([
+      brotliBytes(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      gzipBytes(content, { level: 9 }),
+    ]);
+    await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gz)]);
+    count += 1;
+  }
+  return count;
+}
 
 /** A file of the client build: its path under the client directory and its encoded copies. */
 export interface StaticFile {
