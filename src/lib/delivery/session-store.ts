@@ -4,6 +4,7 @@ import type { AstroSession } from 'astro';
 import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
 import { logWarn } from '../log/log.ts';
+import { errorMessage } from '../content/records.ts';
 
 /** What Astro's session runtime calls on its driver (the rest of unstorage's interface is unused). */
 export interface SessionStore {
@@ -26,9 +27,7 @@ export function redisSessionStore(url: string, ttlSeconds: number): SessionStore
         return await (await getRedis(url)).getex(key(id), 'EX', ttlSeconds);
       } catch (error) {
         // Redis away: the visitor reads as signed out until it is back, pages still render.
-        logWarn('session.redis.read_failed', {
-          message: error instanceof Error ? error.message : String(error),
-        });
+        logWarn('session.redis.read_failed', { message: errorMessage(error) });
         return null;
       }
     },

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import send from 'send';
 import { brotliBytes, gzipBytes, MIN_COMPRESS_BYTES, negotiateEncoding } from './compression.ts';
 import { constants } from 'node:zlib';
+import { settings } from '../settings/settings.ts';
 import { IMMUTABLE } from './policy.ts';
 
 /**
@@ -157,4 +158,20 @@ export function clientDirOf(
     dir = up;
   }
   return join(dir, rel);
+}
+
+/**
+ * Stands in for @astrojs/node's `serve-static.js` in the built server (src/integrations/static-files.ts):
+ * the adapter's standalone server, so `node dist/server/entry.mjs` and `npm start` alike, serves the
+ * client files listed at start and hands every other request to the app without a disk lookup.
+ * `headersMap` (prerendered pages' headers with the adapter's `staticHeaders`) is unused: every page
+ * renders on demand and sends its own CSP.
+ */
+export function createStaticHandler(
+  _app: unknown,
+  options: { client: string; server: string },
+  _headersMap?: unknown,
+): StaticHandler {
+  const dir = clientDirOf(options, import.meta.url);
+  return staticHandler(dir, { compression: settings().COMPRESSION });
 }

@@ -322,7 +322,7 @@ export const settingDefinitions = {
 type Definitions = typeof settingDefinitions;
 
 /** The settings' zod schema, one field per variable, in declaration order. */
-const settingsSchema = z.object(
+export const settingsSchema = z.object(
   Object.fromEntries(
     Object.entries(settingDefinitions).map(([name, setting]) => [name, setting.schema]),
   ) as { [Name in keyof Definitions]: Definitions[Name]['schema'] },

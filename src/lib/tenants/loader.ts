@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { errorMessage } from '../content/records.ts';
 import { errnoCode, watchedFile } from '../settings/watched-file.ts';
 import { parseTenantsText, TenantsConfigError } from './schema.ts';
 import type { Tenant, TenantsFile } from './schema.ts';
@@ -19,7 +20,6 @@ export interface TenantsFileOptions {
   check?: (tenants: readonly Tenant[]) => void;
 }
 
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -34,13 +34,13 @@ export function readTenantsFile(
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new TenantsConfigError(`Cannot read ${path}: ${errnoCode(error) ?? describe(error)}`);
+    throw new TenantsConfigError(`Cannot read ${path}: ${errnoCode(error) ?? errorMessage(error)}`);
   }
   const file = parseTenantsText(text, path, options.adjust);
   try {
     options.check?.(file.tenants);
   } catch (error) {
-    throw new TenantsConfigError(`Invalid ${path}: ${describe(error)}`);
+    throw new TenantsConfigError(`Invalid ${path}: ${errorMessage(error)}`);
   }
   return { text, file, hash: hashOf(text) };
 }
@@ -119,7 +119,7 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
     try {
       next = readTenantsFile(path, options.file);
     } catch (error) {
-      const message = oneLine(describe(error));
+      const message = oneLine(errorMessage(error));
       log?.warn('tenants.reload.refused', {
         file: path,
         reason,
@@ -150,7 +150,7 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
       try {
         listener(change);
       } catch (error) {
-        log?.warn('tenants.listener.failed', { message: describe(error) });
+        log?.warn('tenants.listener.failed', { message: errorMessage(error) });
       }
     }
     return { status: 'changed', change };
@@ -174,7 +174,7 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
     /** Starts following the file (its folder's events and the periodic `stat`); idempotent. */
     watch: () =>
       file.follow(pollMs, (error) =>
-        log?.warn('tenants.watch.failed', { file: path, message: describe(error) }),
+        log?.warn('tenants.watch.failed', { file: path, message: errorMessage(error) }),
       ),
     close: file.close,
   };
