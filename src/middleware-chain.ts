@@ -7,12 +7,7 @@ import { uncached, uncachedRedirect } from './lib/delivery/policy.ts';
 import { maybeCompress } from './lib/delivery/compression.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
-import { logProfileLines } from './lib/profiles/status.ts';
-import { siteUpstream } from './lib/services/clients.ts';
-import { logSecretsLineOnce } from './lib/services/secrets-line.ts';
-import { getTenants } from './lib/tenants/registry.ts';
-import { currentVisitor } from './lib/upstream/visitor.ts';
-import { runForVisitor } from './lib/upstream/runtime.ts';
+import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { visitorOf } from './lib/request/visitor.ts';
 import { tenantOfRequest } from './lib/request/public-origin.ts';
 import { noteRequest } from './lib/observability/request.ts';
@@ -158,22 +153,6 @@ function cleanAddress(method: string, url: URL, pathname: string): Response | nu
 const tenantHostWrites = defineMiddleware((context, next) => {
   const host = foreignWriteHost(context.request.method, context.locals.tenantMatchOrNull);
   return host ? foreignWriteRefusal(context.request, host) : next();
-});
-
-/**
- * Renders the page as one visitor (address, or crawler by user agent) with one upstream deadline:
- * cache misses spend that visitor's share of the shared budget, and no call outlives the deadline.
- */
-const upstreamVisitor = defineMiddleware((context, next) => {
-  // A rewrite (to /404, /503) runs the middleware again: it keeps the page's visitor and deadline.
-  if (context.isPrerendered || currentVisitor()) return next();
-  // Said at start-up by the built server (src/lib/services/startup-lines.ts); `astro dev` says it here,
-  // on its first request (each is logged once per process).
-  const upstream = siteUpstream();
-  logSecretsLineOnce();
-  logProfileLines(getTenants());
-  const userAgent = context.request.headers.get('user-agent');
-  return runForVisitor(upstream, context.locals.visitor.address, userAgent, () => next());
 });
 
 /** Logs unexpected errors with tenant and path; Astro then renders the branded 500 page. */
