@@ -1,5 +1,5 @@
 import { uncached, uncachedJson } from '../delivery/policy.ts';
-import { LOOPBACK_HOST } from '../tenants/origin.ts';
+import { isLoopback } from '../settings/listen.ts';
 import { hostMatches, normalizeHost, type TenantMatch } from '../tenants/resolution.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -41,7 +41,7 @@ export function foreignWriteHost(
   if (!match || SAFE_METHODS.has(method.toUpperCase())) return null;
   const url = URL.parse(match.origin);
   const host = url ? normalizeHost(url.host) : '';
-  if (host && LOOPBACK_HOST.test(host)) return null;
+  if (host && isLoopback(host)) return null;
   if (host && match.tenant.hosts.some((pattern) => hostMatches(pattern, host))) return null;
   return host || '(none)';
 }

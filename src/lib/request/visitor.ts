@@ -1,3 +1,4 @@
+import { isLoopback } from '../settings/listen.ts';
 import { publicOrigin } from './public-origin.ts';
 import { clientIp, type ClientAddressSource } from './visitor-limits.ts';
 
@@ -22,7 +23,7 @@ export function visitorOf(context: ClientAddressSource, trustProxy: boolean): Vi
   const address = clientIp(context, false);
   return {
     address: trustProxy ? clientIp(context, true) : address,
-    local: LOOPBACK.test(address) && !FORWARDING_HEADERS.some((name) => headers.has(name)),
+    local: isLoopback(address) && !FORWARDING_HEADERS.some((name) => headers.has(name)),
     origin: publicOrigin(new URL(url), headers, trustProxy),
   };
 }
@@ -41,5 +42,3 @@ const FORWARDING_HEADERS = [
   'client-ip',
   'via',
 ] as const;
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
