@@ -243,15 +243,6 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
   return true;
 }
 
-/** The entry when it may be answered as it is: held, not invalidated, within its `maxAge`. */
-function freshEntry(store: Store, key: string): Entry | undefined {
-  const cached = store.entries.get(key);
-  if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) {
-    return undefined;
-  }
-  return cached;
-}
-
 /** A fresh hit written straight on Node's response, before Astro; `false` when it cannot. */
 function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): boolean {
   const started = performance.now();
@@ -262,8 +253,11 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
   };
   const primary = url && primaryKey(req.method ?? 'GET', url, header);
   if (!url || !primary) return false;
-  const cached = freshEntry(store, keyOf(store, primary, header));
-  if (!cached) return false;
+  const cached = store.entries.get(keyOf(store, primary, header));
+  // Only an entry that may be answered as it is: not invalidated, within its `maxAge`.
+  if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) {
+    return false;
+  }
   cached.nodeHeaders ??= nodeHeadersOf(cached);
   res.writeHead(cached.status, cached.nodeHeaders);
   res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));

@@ -324,28 +324,18 @@ export const TenantsFileSchema = z
     $schema: z.string().optional(),
     tenants: z.array(TenantSchema).min(1, 'Configure at least one tenant'),
   })
-  .superRefine((file, ctx) => {
-    const ids = new Set<string>();
-    const hosts = new Map<string, string>();
-    file.tenants.forEach((tenant, index) => {
-      if (ids.has(tenant.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `Duplicate tenant id "${tenant.id}"`,
-          path: ['tenants', index, 'id'],
-        });
-      }
-      ids.add(tenant.id);
+  .superRefine(({ tenants }, ctx) => {
+    const owners = new Map<string, string>();
+    const refuse = (message: string, ...path: (string | number)[]) =>
+      ctx.addIssue({ code: 'custom', message, path: ['tenants', ...path] });
+    tenants.forEach((tenant, index) => {
+      if (tenants.findIndex((other) => other.id === tenant.id) < index)
+        refuse(`Duplicate tenant id "${tenant.id}"`, index, 'id');
       tenant.hosts.forEach((host, hostIndex) => {
-        const owner = hosts.get(host);
-        if (owner) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `Host "${host}" is already used by tenant "${owner}"`,
-            path: ['tenants', index, 'hosts', hostIndex],
-          });
-        }
-        hosts.set(host, tenant.id);
+        const owner = owners.get(host);
+        if (owner)
+          refuse(`Host "${host}" is already used by tenant "${owner}"`, index, 'hosts', hostIndex);
+        owners.set(host, tenant.id);
       });
     });
   });
