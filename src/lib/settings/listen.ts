@@ -22,14 +22,14 @@ export function isLoopback(host: string): boolean {
 /** The address listened on when `TRUST_PROXY` is on and `HOST` is unset. */
 export const PROXY_ONLY_HOST = '127.0.0.1';
 
-export interface ListenChoice {
-  /** The address to listen on; `undefined`: the adapter's own default (every address). */
+/**
+ * The address to listen on (`undefined`: the adapter's own default, every address), and one line
+ * for the operator at start when the choice needs saying.
+ */
+export function listenChoice(current: Pick<Settings, 'HOST' | 'TRUST_PROXY'>): {
   host: string | undefined;
-  /** One line for the operator at start, when the choice needs saying; else `undefined`. */
   warning: string | undefined;
-}
-
-export function listenChoice(current: Pick<Settings, 'HOST' | 'TRUST_PROXY'>): ListenChoice {
+} {
   const { HOST, TRUST_PROXY } = current;
   if (!TRUST_PROXY) return { host: HOST, warning: undefined };
   if (HOST === undefined) return { host: PROXY_ONLY_HOST, warning: undefined };
