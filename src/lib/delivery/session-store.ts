@@ -84,7 +84,7 @@ export function fileSessionStore(
     },
     async sweep() {
       let removed = 0;
-      const names = await readdir(base).catch(() => [] as string[]);
+      const names = await readdir(base).catch((): string[] => []);
       for (const name of names) {
         if (!SAFE_ID.test(name)) continue;
         const info = await stat(join(base, name)).catch(() => null);
