@@ -100,4 +100,14 @@ describe('negotiateEncoding for a static file with both copies', () => {
   ])('%s → %s', (accept, expected) => {
     expect(negotiateEncoding(accept, { br: true, gz: true })).toBe(expected);
   });
+
+  it.each([
+    ['gzip, br', { br: false, gz: true }, 'gzip'],
+    ['gzip, br', { br: true, gz: false }, 'br'],
+    ['gzip', { br: true, gz: false }, null],
+    ['gzip;q=1, br;q=0.5', { br: true, gz: false }, null],
+    ['br', { br: false, gz: false }, null],
+  ])('%s with %o → %s', (accept, available, expected) => {
+    expect(negotiateEncoding(accept, available)).toBe(expected);
+  });
 });
