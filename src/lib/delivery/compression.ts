@@ -22,7 +22,8 @@ const GZIP_LEVEL = 6;
 /**
  * The encoding to answer with, from `Accept-Encoding`, among those `available` (a static file's
  * precompressed copies): brotli before gzip at equal weight, never one the client gave `q=0`, `*`
- * standing for any encoding it did not name.
+ * standing for any encoding it did not name. (Not negotiator: a dependency for these lines, and a
+ * static file's rule, brotli only at gzip's weight or more even without a gzip copy, is not its own.)
  */
 export function negotiateEncoding(
   acceptEncoding: string | null | undefined,
