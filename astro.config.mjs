@@ -3,7 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { precompressAssets } from './src/lib/delivery/precompress.ts';
+import { precompressAssets } from './src/lib/delivery/static-files.ts';
 import { readTenantsFile } from './src/lib/tenants/loader.ts';
 import { checkTenantProfiles } from './src/lib/profiles/schema.ts';
 import { readProfileTexts } from './src/lib/profiles/files.ts';
@@ -86,12 +86,12 @@ export default defineConfig({
   // Chosen when the server starts: Redis with REDIS_URL (shared by every server), files otherwise.
   session: {
     driver: {
-      entrypoint: new URL('./src/lib/delivery/session-driver.ts', import.meta.url),
+      entrypoint: new URL('./src/lib/delivery/session-store.ts', import.meta.url),
       config: { base: fileURLToPath(new URL('./node_modules/.astro/sessions', import.meta.url)) },
     },
   },
   // checkOrigin compares with `Host`, which a trusted proxy rewrites: src/middleware-chain.ts checks the
-  // public origin instead (src/lib/request/origin-check.ts, same rules).
+  // public origin instead (src/lib/request/host-guard.ts, same rules).
   security: { checkOrigin: false, csp: true },
   server: { port: 4321, host: true, allowedHosts: true },
   // Styles and scripts as files, never inlined: the CSP then allows them by `'self'` instead of a

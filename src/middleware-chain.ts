@@ -2,21 +2,23 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log/log.ts';
-import { statusResponse } from './lib/delivery/status-access.ts';
-import { metricsResponse } from './lib/delivery/metrics-route.ts';
+import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
 import { uncached, uncachedRedirect } from './lib/delivery/policy.ts';
-import { compressResponses } from './lib/delivery/middleware.ts';
+import { maybeCompress } from './lib/delivery/compression.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { visitorOf } from './lib/request/visitor.ts';
-import { publicOrigin } from './lib/request/public-origin.ts';
-import { tenantOfRequest } from './lib/request/tenant-of.ts';
+import { tenantOfRequest } from './lib/request/public-origin.ts';
 import { noteRequest } from './lib/observability/request.ts';
 import { startFreshness } from './lib/freshness/start.ts';
 import { purgeEndpoint } from './lib/freshness/purge-route.ts';
-import { crossSiteForbidden, isCrossSiteFormPost } from './lib/request/origin-check.ts';
-import { foreignWriteHost, foreignWriteRefusal } from './lib/request/host-guard.ts';
+import {
+  crossSiteForbidden,
+  foreignWriteHost,
+  foreignWriteRefusal,
+  isCrossSiteFormPost,
+} from './lib/request/host-guard.ts';
 import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';
@@ -27,11 +29,24 @@ import {
   shareableParams,
 } from './lib/request/clean-url.ts';
 
-const { METRICS_TOKEN, REDIS_URL, STATUS_TOKEN, TRUST_PROXY } = settings();
+const { COMPRESSION, METRICS_TOKEN, REDIS_URL, STATUS_TOKEN, TRUST_PROXY } = settings();
 // The change watchers and the invalidation listener run from the moment the site loads.
 startFreshness();
 
-/** Decides who sent the request once (`locals.visitor`, src/lib/request/visitor.ts). */
+/**
+ * Brotli or gzip for text responses (`COMPRESSION=false` behind a proxy that compresses). It runs
+ * inside Astro's route cache, so a cached page keeps its compressed bytes (and its length): hits
+ * cost no compression.
+ */
+const compressResponses = defineMiddleware(async (context, next) =>
+  maybeCompress(await next(), {
+    method: context.request.method,
+    acceptEncoding: context.request.headers.get('accept-encoding'),
+    compress: COMPRESSION,
+  }),
+);
+
+/** Decides who sent the request and from which origin, once (`locals.visitor`, src/lib/request/visitor.ts). */
 const visitor = defineMiddleware((context, next) => {
   context.locals.visitor = visitorOf(context, TRUST_PROXY);
   return next();
@@ -54,8 +69,7 @@ const operatorEndpoints = defineMiddleware((context, next) => {
 /** Refuses cross-site form posts, comparing with the public origin (Astro's own check is off). */
 const originCheck = defineMiddleware((context, next) => {
   if (context.isPrerendered) return next();
-  const expected = publicOrigin(context.url, context.request.headers, TRUST_PROXY);
-  return isCrossSiteFormPost(context.request, expected)
+  return isCrossSiteFormPost(context.request, context.locals.visitor.origin)
     ? crossSiteForbidden(context.request)
     : next();
 });
@@ -84,7 +98,11 @@ const bodyLimit = defineMiddleware((context, next) => {
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
   lazyRequestId(context.locals);
-  const match = tenantOfRequest(context.url, context.request.headers);
+  const match = tenantOfRequest(
+    context.url,
+    context.request.headers,
+    context.locals.visitor.origin,
+  );
   installTenantLocals(context.locals, match);
   noteRequest(match?.tenant.id, context.routePattern);
   if (!match) {
@@ -177,8 +195,8 @@ export const onRequest = sequence(
   urlShape,
   // Before the origin check: a refused body closes the connection instead of being read.
   bodyLimit,
-  originCheck,
   visitor,
+  originCheck,
   operatorEndpoints,
   tenantResolution,
   // After the purge endpoint: a purge carries its own secret, wherever it is sent.

@@ -4,7 +4,7 @@ import { patchAtBuild } from './patch-at-build.ts';
 
 const STANDALONE = /@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/;
 const ADAPTER_IMPORT = 'from "./serve-static.js"';
-const OURS = fileURLToPath(new URL('../lib/delivery/adapter-static.ts', import.meta.url));
+const OURS = fileURLToPath(new URL('../lib/delivery/static-files.ts', import.meta.url));
 
 /**
  * The Node adapter's standalone server with Masthead's static handler (src/lib/delivery/static-files.ts):

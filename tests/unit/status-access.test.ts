@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { operatorAccess, statusResponse } from '../../src/lib/delivery/status-access.ts';
-import { metricsResponse } from '../../src/lib/delivery/metrics-route.ts';
+import {
+  metricsResponse,
+  operatorAccess,
+  statusResponse,
+} from '../../src/lib/delivery/status-access.ts';
 import { visitorOf } from '../../src/lib/request/visitor.ts';
 import { GUESSES_PER_WINDOW } from '../../src/lib/request/secret-attempts.ts';
 

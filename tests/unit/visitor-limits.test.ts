@@ -60,9 +60,21 @@ describe('visitor limits', () => {
 describe('visitorOf', () => {
   it('believes a trusted proxy about the address, never about being local', () => {
     const proxied = context({ 'x-forwarded-for': '127.0.0.1' }, '127.0.0.1');
-    expect(visitorOf(proxied, true)).toEqual({ address: '127.0.0.1', local: false });
+    expect(visitorOf(proxied, true)).toEqual({
+      address: '127.0.0.1',
+      local: false,
+      origin: 'http://site.test',
+    });
     const forged = context({ 'x-forwarded-for': '198.51.100.7' }, '203.0.113.9');
-    expect(visitorOf(forged, false)).toEqual({ address: '203.0.113.9', local: false });
-    expect(visitorOf(context({}, '::1'), true)).toEqual({ address: '::1', local: true });
+    expect(visitorOf(forged, false)).toEqual({
+      address: '203.0.113.9',
+      local: false,
+      origin: 'http://site.test',
+    });
+    expect(visitorOf(context({}, '::1'), true)).toEqual({
+      address: '::1',
+      local: true,
+      origin: 'http://site.test',
+    });
   });
 });

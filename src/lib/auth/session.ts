@@ -1,6 +1,6 @@
 import type { AstroSession } from 'astro';
 import { z } from 'zod';
-import { deleteIfKept } from '../delivery/session-keys.ts';
+import { deleteIfKept } from '../delivery/session-store.ts';
 
 /**
  * The signed-in subscriber of one tenant, kept in Astro's server-side session: the upstream token
@@ -40,7 +40,7 @@ export function setSignedIn(
   session.set(key(tenantId), value);
 }
 
-/** Signs out; a visitor who had no session still has none (../delivery/session-keys.ts). */
+/** Signs out; a visitor who had no session still has none (../delivery/session-store.ts). */
 export function clearSignedIn(session: AstroSession | undefined, tenantId: string): Promise<void> {
   return deleteIfKept(session, key(tenantId));
 }

@@ -3,8 +3,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import { readWhole, responseOver } from './whole-body.ts';
 
-const brotliBytes = promisify(brotliCompress);
-const gzipBytes = promisify(gzip);
+export const brotliBytes = promisify(brotliCompress);
+export const gzipBytes = promisify(gzip);
 
 export type Encoding = 'br' | 'gzip';
 
@@ -20,10 +20,15 @@ const BROTLI_QUALITY = 5;
 const GZIP_LEVEL = 6;
 
 /**
- * The encoding to answer with, from `Accept-Encoding`: brotli before gzip at equal weight, never one
- * the client gave `q=0`, `*` standing for any encoding it did not name.
+ * The encoding to answer with, from `Accept-Encoding`, among those `available` (a static file's
+ * precompressed copies): brotli before gzip at equal weight, never one the client gave `q=0`, `*`
+ * standing for any encoding it did not name. (Not negotiator: a dependency for these lines, and a
+ * static file's rule, brotli only at gzip's weight or more even without a gzip copy, is not its own.)
  */
-export function negotiateEncoding(acceptEncoding: string | null | undefined): Encoding | null {
+export function negotiateEncoding(
+  acceptEncoding: string | null | undefined,
+  available: { br: boolean; gz: boolean } = { br: true, gz: true },
+): Encoding | null {
   if (!acceptEncoding) return null;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
@@ -34,10 +39,10 @@ export function negotiateEncoding(acceptEncoding: string | null | undefined): En
     weights.set(name, Number.isFinite(weight) ? weight : 0);
   }
   const weightOf = (name: Encoding) => weights.get(name) ?? weights.get('*') ?? 0;
-  const br = weightOf('br');
+  const br = available.br ? weightOf('br') : 0;
   const gzip = weightOf('gzip');
-  if (br <= 0 && gzip <= 0) return null;
-  return br >= gzip ? 'br' : 'gzip';
+  if (br > 0 && br >= gzip) return 'br';
+  return available.gz && gzip > 0 ? 'gzip' : null;
 }
 
 /** Whether `response` is text worth compressing that nobody has encoded yet (headers say `Vary`). */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describeProblem, type SettingProblem } from '../settings/validate.ts';
 import { hasLodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -33,32 +34,22 @@ const PING_TIMEOUT_MS = 1000;
 
 async function pingRedis(url: string): Promise<void> {
   const redis = await getRedis(url);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    await Promise.race([
-      redis.ping(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('Redis PING timed out')), PING_TIMEOUT_MS);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const late = sleep(PING_TIMEOUT_MS, 'late', { ref: false });
+  if ((await Promise.race([redis.ping(), late])) === 'late')
+    throw new Error('Redis PING timed out');
 }
 
 export async function checkHealth<T extends Pick<Tenant, 'lodging'>>(
   inputs: HealthInputs<T>,
 ): Promise<Health> {
-  let config: Health['checks']['config'] = 'ok';
+  // A tenant with lodging whose credentials are nowhere cannot take bookings.
+  const lacking = (tenant: T) =>
+    tenant.lodging !== undefined && !hasLodgingCredentials(inputs.credentials(tenant));
+  let config: Health['checks']['config'] = 'invalid';
   try {
-    // A tenant with lodging whose credentials are nowhere cannot take bookings.
-    const lacking = (tenant: T) =>
-      tenant.lodging !== undefined && !hasLodgingCredentials(inputs.credentials(tenant));
-    if (inputs.readConfig().some(lacking)) {
-      config = 'invalid';
-    }
+    if (!inputs.readConfig().some(lacking)) config = 'ok';
   } catch {
-    config = 'invalid';
+    // The tenants file cannot be used: `invalid`.
   }
   const problems = inputs.settings?.() ?? [];
   let sharedStore: Health['checks']['sharedStore'] = 'not configured';

@@ -29,21 +29,17 @@ export function sharedCache(maxAge: number, swr?: number): string {
 /** Seconds to wait after an outage when the failure itself does not say (pages, feeds, images). */
 export const RETRY_AFTER_SECONDS = 30;
 
-/** `Retry-After` of a temporary failure. */
 export function retryAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy' }>): number {
   return failure.retryAfterSeconds ?? RETRY_AFTER_SECONDS;
 }
 
-/** The shortest wait before a page standing in for another (a partial post) loads itself again. */
-export const REFRESH_MIN_SECONDS = 5;
-
 /**
  * Seconds before a stand-in page (a post's list entry while its full text cannot be read) reloads
- * itself (`<meta http-equiv="refresh">`): the failure's `Retry-After`, at least `REFRESH_MIN_SECONDS`
- * so an open tab is no retry loop. The page itself is `NO_STORE`: no cache keeps it as the post.
+ * itself (`<meta http-equiv="refresh">`): the failure's `Retry-After`, at least 5 s so an open tab
+ * is no retry loop. The page itself is `NO_STORE`: no cache keeps it as the post.
  */
 export function refreshAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy' }>): number {
-  return Math.max(REFRESH_MIN_SECONDS, retryAfterOf(failure));
+  return Math.max(5, retryAfterOf(failure));
 }
 
 /** A plain-text answer no cache keeps (`headers` add to or replace the defaults). */
@@ -54,12 +50,10 @@ export function uncached(status: number, text: string, headers: Record<string, s
   });
 }
 
-/** A JSON answer no cache keeps. */
 export function uncachedJson(status: number, body: unknown, headers: Record<string, string> = {}) {
   return uncached(status, JSON.stringify(body), { 'Content-Type': 'application/json', ...headers });
 }
 
-/** A redirect no cache keeps. */
 export function uncachedRedirect(status: 301 | 303, location: string): Response {
   return new Response(null, { status, headers: { Location: location, 'Cache-Control': NO_STORE } });
 }

@@ -11,6 +11,7 @@ import {
   shareableParamsOfRequestPath,
 } from '../request/clean-url.ts';
 import { currentRequest } from '../log/request-context.ts';
+import { announcesBody } from '../request/body-limit.ts';
 import { logResponse, observedProvider } from '../observability/request.ts';
 import { cacheHeaders } from './surrogate-keys.ts';
 
@@ -74,16 +75,14 @@ const INTERNAL_HEADERS = new Set(['cdn-cache-control', 'cache-tag']);
 
 const ASTRO_COOKIES = Symbol.for('astro.cookies');
 
+const MAX_AGE = /(?:^|,)\s*max-age=(\d+)/i;
+const SWR = /(?:^|,)\s*stale-while-revalidate=(\d+)/i;
+
 /** `max-age` and `stale-while-revalidate` of the `CDN-Cache-Control` header Astro's cache writes. */
 function cdnRule(response: Response): { maxAge: number; swr: number } {
-  let maxAge = 0;
-  let swr = 0;
-  for (const part of (response.headers.get('CDN-Cache-Control') ?? '').split(',')) {
-    const [name = '', value = ''] = part.trim().toLowerCase().split('=');
-    if (name === 'max-age') maxAge = Number.parseInt(value, 10) || 0;
-    if (name === 'stale-while-revalidate') swr = Number.parseInt(value, 10) || 0;
-  }
-  return { maxAge, swr };
+  const rule = response.headers.get('CDN-Cache-Control') ?? '';
+  const seconds = (directive: RegExp) => Number(directive.exec(rule)?.[1] ?? 0);
+  return { maxAge: seconds(MAX_AGE), swr: seconds(SWR) };
 }
 
 function setsCookie(response: Response): boolean {
@@ -107,12 +106,6 @@ function varySuffix(header: HeaderOf, names: readonly string[]): string {
   return names.map((name) => `\0${name}=${header(name) ?? ''}`).join('');
 }
 
-/** A GET that says it carries a body: left to the site, which refuses it. */
-function announcesBody(header: HeaderOf): boolean {
-  const length = header('content-length');
-  return header('transfer-encoding') !== null || (length !== null && length.trim() !== '0');
-}
-
 /**
  * The query parameters a request path's page reads, or `false` when it is no shareable page:
  * remembered per path (a few regular expressions each, asked twice per miss: before Astro and in it).
@@ -128,6 +121,7 @@ const allowedParams = memo(
  * clean URL; answering from here would let the edge store the page under the made-up URL).
  */
 function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
+  // A GET that says it carries a body is left to the site, which refuses it.
   if (method !== 'GET' || announcesBody(header)) return null;
   if (url.pathname.length + url.search.length > MAX_URL_LENGTH) return null;
   const allowed = allowedParams(url.pathname);
@@ -180,15 +174,7 @@ function entrySize(entry: Entry, key: string): number {
 }
 
 /** The pages held, keyed by primary key plus `Vary` suffix, and each page key's `Vary` list. */
-interface Store {
-  entries: LRUCache<string, Entry>;
-  /** One `Vary` list per page key, as bounded as the pages themselves. */
-  varyByKey: LRUCache<string, string[]>;
-  /** Keys whose stale copy is being rendered again in the background. */
-  revalidating: Set<string>;
-}
-
-function createStore(options: RouteCacheOptions): Store {
+function createStore(options: RouteCacheOptions) {
   const max = options.max ?? 2000;
   return {
     entries: new LRUCache<string, Entry>({
@@ -196,10 +182,13 @@ function createStore(options: RouteCacheOptions): Store {
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
       sizeCalculation: entrySize,
     }),
+    /** One `Vary` list per page key, as bounded as the pages themselves. */
     varyByKey: new LRUCache<string, string[]>({ max }),
-    revalidating: new Set(),
+    /** Keys whose stale copy is being rendered again in the background. */
+    revalidating: new Set<string>(),
   };
 }
+type Store = ReturnType<typeof createStore>;
 
 /** The entry's key: the page's primary key and the values of the headers it varies on. */
 function keyOf(store: Store, primary: string, header: HeaderOf): string {
@@ -254,15 +243,6 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
   return true;
 }
 
-/** The entry when it may be answered as it is: held, not invalidated, within its `maxAge`. */
-function freshEntry(store: Store, key: string): Entry | undefined {
-  const cached = store.entries.get(key);
-  if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) {
-    return undefined;
-  }
-  return cached;
-}
-
 /** A fresh hit written straight on Node's response, before Astro; `false` when it cannot. */
 function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): boolean {
   const started = performance.now();
@@ -273,8 +253,11 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
   };
   const primary = url && primaryKey(req.method ?? 'GET', url, header);
   if (!url || !primary) return false;
-  const cached = freshEntry(store, keyOf(store, primary, header));
-  if (!cached) return false;
+  const cached = store.entries.get(keyOf(store, primary, header));
+  // Only an entry that may be answered as it is: not invalidated, within its `maxAge`.
+  if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) {
+    return false;
+  }
   cached.nodeHeaders ??= nodeHeadersOf(cached);
   res.writeHead(cached.status, cached.nodeHeaders);
   res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
@@ -370,13 +353,7 @@ async function answerInAstro(
 
 /** Marks (not deletes) the entries of a path or tags: rendered again, this copy kept for failures. */
 function invalidateIn(store: Store, invalidation: InvalidateOptions): Promise<void> {
-  const tags = new Set(
-    invalidation.tags === undefined
-      ? []
-      : Array.isArray(invalidation.tags)
-        ? invalidation.tags
-        : [invalidation.tags],
-  );
+  const tags = new Set([invalidation.tags ?? []].flat());
   for (const entry of store.entries.values()) {
     if (entry.path === invalidation.path || entry.tags.some((tag) => tags.has(tag))) {
       entry.invalidated = true;

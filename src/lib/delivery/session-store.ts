@@ -1,7 +1,10 @@
 import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AstroSession } from 'astro';
+import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
 import { logWarn } from '../log/log.ts';
+import { errorMessage } from '../content/records.ts';
 
 /** What Astro's session runtime calls on its driver (the rest of unstorage's interface is unused). */
 export interface SessionStore {
@@ -24,9 +27,7 @@ export function redisSessionStore(url: string, ttlSeconds: number): SessionStore
         return await (await getRedis(url)).getex(key(id), 'EX', ttlSeconds);
       } catch (error) {
         // Redis away: the visitor reads as signed out until it is back, pages still render.
-        logWarn('session.redis.read_failed', {
-          message: error instanceof Error ? error.message : String(error),
-        });
+        logWarn('session.redis.read_failed', { message: errorMessage(error) });
         return null;
       }
     },
@@ -83,7 +84,7 @@ export function fileSessionStore(
     },
     async sweep() {
       let removed = 0;
-      const names = await readdir(base).catch(() => [] as string[]);
+      const names = await readdir(base).catch((): string[] => []);
       for (const name of names) {
         if (!SAFE_ID.test(name)) continue;
         const info = await stat(join(base, name)).catch(() => null);
@@ -95,4 +96,46 @@ export function fileSessionStore(
       return removed;
     },
   };
+}
+
+/** Hourly at most: removes file sessions nobody came back for. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Astro's session driver (`session.driver` in astro.config.mjs), chosen when the server starts, not
+ * at build time: Redis when `REDIS_URL` is set (several servers), files under `base` otherwise.
+ */
+export default function sessionDriver(config: { base: string }): SessionStore {
+  // SESSION_TTL_SECONDS: two weeks without a visit signs a subscriber out (each visit extends it).
+  const { SESSION_TTL_SECONDS: ttl, REDIS_URL: redisUrl } = settings();
+  if (redisUrl) return redisSessionStore(redisUrl, ttl);
+  const store = fileSessionStore(config.base, ttl);
+  const sweep = () => void store.sweep().catch(() => undefined);
+  sweep();
+  setInterval(sweep, Math.min(SWEEP_EVERY_MS, ttl * 1000)).unref();
+  return store;
+}
+
+/**
+ * Removes `key` from the visitor's session only when it is there. Astro's `session.delete` marks
+ * the session changed even for a visitor who has none, and then stores an empty session under a
+ * new id no cookie names: one stored session per logout, booking or comment from a stranger, kept
+ * for `SESSION_TTL_SECONDS`. Reading (`has`) creates nothing: a visitor without the cookie costs
+ * no storage at all. Sessions are created only when something is stored (`set`, `regenerate`).
+ */
+export async function deleteIfKept(
+  session: Pick<AstroSession, 'has' | 'delete'> | undefined,
+  key: string,
+): Promise<void> {
+  if (session && (await session.has(key))) session.delete(key);
+}
+
+/**
+ * Ends a session that holds nothing any more (a form's kept result taken by its GET, a sign-out):
+ * otherwise each stays stored, empty, for `SESSION_TTL_SECONDS` (bench/store.md).
+ */
+export async function dropIfEmpty(
+  session: { keys(): Promise<Iterator<string>>; destroy(): void } | undefined,
+): Promise<void> {
+  if (session && (await session.keys()).next().done) session.destroy();
 }

@@ -1,11 +1,18 @@
 import { readdirSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import send from 'send';
+import { brotliBytes, gzipBytes, MIN_COMPRESS_BYTES, negotiateEncoding } from './compression.ts';
+import { constants } from 'node:zlib';
+import { settings } from '../settings/settings.ts';
 import { IMMUTABLE } from './policy.ts';
 
-/** Content types of the precompressed kinds (the `.br`/`.gz` copy must say what it decodes to). */
+/**
+ * The text assets a build precompresses (the kinds the server compresses on the fly), with the
+ * content type their `.br`/`.gz` copy is served with (it must say what it decodes to).
+ */
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -17,6 +24,27 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
 };
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every text asset of `dir` worth compressing, at the
+ * highest levels (done once per build, so the server only streams bytes). Returns how many.
+ */
+export async function precompressAssets(dir: string): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (!entry.isFile() || !Object.hasOwn(TYPES, extname(path))) continue;
+    const content = await readFile(path);
+    if (content.length < MIN_COMPRESS_BYTES) continue;
+    const [br, gz] = await Promise.all([
+      brotliBytes(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      gzipBytes(content, { level: 9 }),
+    ]);
+    await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gz)]);
+    count += 1;
+  }
+  return count;
+}
 
 /** A file of the client build: its path under the client directory and its encoded copies. */
 export interface StaticFile {
@@ -60,26 +88,13 @@ export function listStaticFiles(clientDir: string): Map<string, StaticFile> {
   return found;
 }
 
-/** `br` or `gzip` as the client accepts them (q=0 refuses), brotli first. */
-export function pickEncoding(
-  acceptEncoding: string | undefined,
-  available: Pick<StaticFile, 'br' | 'gz'>,
-): 'br' | 'gzip' | null {
-  const weights = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (name) weights.set(name, q ? Number(q.slice(2)) || 0 : 1);
-  }
-  const weight = (name: string) => weights.get(name) ?? weights.get('*') ?? 0;
-  if (available.br && weight('br') > 0 && weight('br') >= weight('gzip')) return 'br';
-  if (available.gz && weight('gzip') > 0) return 'gzip';
-  return null;
-}
-
 export type StaticHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /**
+ * Not sirv (issue 36), though it also lists the files once: it serves an encoded copy to
+ * `br;q=0`, byte ranges of encoded copies, any method, and answers no `If-Modified-Since`; `send`
+ * (the Node adapter's own) does those right, so only the listing and the choice of copy are here.
+ *
  * Serves the files known at start (with their brotli/gzip copies when `compression`), and hands
  * every other request to `next` at once. Hashed `/_astro/` assets are cached for a year.
  */
@@ -99,7 +114,7 @@ export function staticHandler(clientDir: string, options: { compression: boolean
     const compressible = asset.br || asset.gz;
     if (compressible) res.setHeader('Vary', 'Accept-Encoding');
     const encoding = options.compression
-      ? pickEncoding(req.headers['accept-encoding'], asset)
+      ? negotiateEncoding(req.headers['accept-encoding'], asset)
       : null;
     const path = encoding ? `${asset.file}.${encoding === 'br' ? 'br' : 'gz'}` : asset.file;
     // No ranges of an encoded copy: a byte range of it is not what a client asking for one expects.
@@ -143,4 +158,20 @@ export function clientDirOf(
     dir = up;
   }
   return join(dir, rel);
+}
+
+/**
+ * Stands in for @astrojs/node's `serve-static.js` in the built server (src/integrations/static-files.ts):
+ * the adapter's standalone server, so `node dist/server/entry.mjs` and `npm start` alike, serves the
+ * client files listed at start and hands every other request to the app without a disk lookup.
+ * `headersMap` (prerendered pages' headers with the adapter's `staticHeaders`) is unused: every page
+ * renders on demand and sends its own CSP.
+ */
+export function createStaticHandler(
+  _app: unknown,
+  options: { client: string; server: string },
+  _headersMap?: unknown,
+): StaticHandler {
+  const dir = clientDirOf(options, import.meta.url);
+  return staticHandler(dir, { compression: settings().COMPRESSION });
 }

@@ -1,7 +1,8 @@
+import { registry } from '../observability/prometheus.ts';
 import { uncached, uncachedJson } from './policy.ts';
 import { profileStatus } from '../profiles/status.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
-import { upstreamStatus } from '../services/clients.ts';
+import { siteUpstream } from '../services/clients.ts';
 import { getTenants } from '../tenants/registry.ts';
 
 export interface StatusAccessInput {
@@ -54,6 +55,16 @@ export function operatorRefusal(access: Exclude<StatusAccess, 'allowed'>, json: 
 export async function statusResponse(input: StatusAccessInput): Promise<Response> {
   const access = await operatorAccess('status', input);
   if (access !== 'allowed') return operatorRefusal(access, true);
-  const body = { ...upstreamStatus(), profiles: profileStatus(getTenants()) };
+  const body = { ...siteUpstream().metrics.getStatus(), profiles: profileStatus(getTenants()) };
   return uncached(200, JSON.stringify(body, null, 2), { 'Content-Type': 'application/json' });
+}
+
+/**
+ * `/_metrics`: Prometheus text of this server (prom-client), for direct local requests and for
+ * anyone with `Authorization: Bearer $METRICS_TOKEN` (what Prometheus's `authorization` sends).
+ */
+export async function metricsResponse(input: StatusAccessInput): Promise<Response> {
+  const access = await operatorAccess('metrics', input);
+  if (access !== 'allowed') return operatorRefusal(access, false);
+  return uncached(200, await registry.metrics(), { 'Content-Type': registry.contentType });
 }

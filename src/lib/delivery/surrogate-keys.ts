@@ -1,6 +1,6 @@
 import type { CacheOptions } from 'astro';
 import { currentRequest } from '../log/request-context.ts';
-import { tenantOfRequest } from '../request/tenant-of.ts';
+import { tenantOfRequest } from '../request/public-origin.ts';
 
 /**
  * The headers of a cacheable response (the route cache provider's `setHeaders`): Astro's own

@@ -36,20 +36,8 @@ export function wholeBody(response: Response): Uint8Array | undefined {
 export async function readWhole(response: Response): Promise<Uint8Array> {
   const known = wholeBody(response);
   if (known || !response.body) return known ?? new Uint8Array(0);
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    chunks.push(read.value);
-    length += read.value.byteLength;
-  }
+  for await (const chunk of response.body) chunks.push(chunk);
   const [only] = chunks;
-  if (only && chunks.length === 1) return only;
-  const whole = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return whole;
+  return only && chunks.length === 1 ? only : Buffer.concat(chunks);
 }

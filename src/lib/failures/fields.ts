@@ -1,4 +1,5 @@
 import { isRecord } from '../content/records.ts';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 
 /** Messages per form field; `form` holds those about no single field. The one shape of field errors. */
@@ -45,4 +46,15 @@ export function fieldErrorsOf(issues: readonly Issue[]): FieldErrors {
     (fields[key] ??= []).push(issueMessage(issue));
   }
   return fields;
+}
+
+/** `line 3, column 5: CloseBraceExpected` for the first syntax error in strict JSON text. */
+export function jsonErrorPlace(text: string): string {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const first = errors[0];
+  const offset = first?.offset ?? text.length;
+  const before = text.slice(0, offset).split('\n');
+  const what = first ? `: ${printParseErrorCode(first.error)}` : '';
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}${what}`;
 }

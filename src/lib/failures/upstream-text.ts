@@ -10,12 +10,6 @@ import type { FieldErrors } from './fields.ts';
 
 type UpstreamRule = 'required' | 'email' | 'tooShort' | 'tooLong' | 'taken' | 'credentials';
 
-interface Recognised {
-  rule: UpstreamRule;
-  /** `min` or `max` when the sentence gives one. */
-  values: Readonly<Record<string, number>>;
-}
-
 const RULES: readonly [UpstreamRule, RegExp][] = [
   [
     'credentials',
@@ -34,8 +28,10 @@ const RULES: readonly [UpstreamRule, RegExp][] = [
   ],
 ];
 
-/** The rule an upstream field message states, or null. */
-export function recogniseUpstream(message: string): Recognised | null {
+/** The rule an upstream field message states, with its `min` or `max` when it gives one; or null. */
+export function recogniseUpstream(
+  message: string,
+): { rule: UpstreamRule; values: Readonly<Record<string, number>> } | null {
   for (const [rule, pattern] of RULES) {
     if (!pattern.test(message)) continue;
     const number = /(\d+)/.exec(message)?.[1];

@@ -1,6 +1,6 @@
 import { isRecord } from '../content/records.ts';
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
-import { dropIfEmpty } from '../delivery/session-keys.ts';
+import { dropIfEmpty } from '../delivery/session-store.ts';
 
 /**
  * POST → 303 → GET for every form of the site, one rule (Astro's documented way to keep an

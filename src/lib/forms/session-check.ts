@@ -3,7 +3,7 @@ import { getRedis } from '../upstream/redis.ts';
 
 /**
  * Whether the session store takes a kept result now: Redis when `REDIS_URL` is set (the session
- * driver's, src/lib/delivery/session-driver.ts), which may be away; files otherwise, always there.
+ * driver's, src/lib/delivery/session-store.ts), which may be away; files otherwise, always there.
  */
 export async function sessionsAnswer(): Promise<boolean> {
   const { REDIS_URL } = settings();

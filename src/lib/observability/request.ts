@@ -2,7 +2,7 @@ import type { CacheProvider } from 'astro';
 import { logger } from '../log/log.ts';
 import { currentRequest, runInRequest } from '../log/request-context.ts';
 import type { RequestRecord } from '../log/request-context.ts';
-import { tenantOfRequest } from '../request/tenant-of.ts';
+import { tenantOfRequest } from '../request/public-origin.ts';
 import { observeResponse } from './prometheus.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Tenant } from '../tenants/schema.ts';
-import { siteProfileTexts } from '../tenants/profile-files.ts';
+import { siteProfileTexts } from '../tenants/registry.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import { resolveProfile } from './schema.ts';
 import type { ProfileService } from './schema.ts';

@@ -11,10 +11,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export type BodyVerdict = 'ok' | 'too-large' | 'length-required' | 'no-body-allowed';
 
 /** A body announced on a method that takes none (GET, HEAD, DELETE, OPTIONS …): nothing here reads one. */
-function announcesBody(headers: Headers): boolean {
-  if (headers.has('transfer-encoding')) return true;
-  const declared = headers.get('content-length');
-  return declared !== null && declared.trim() !== '0';
+export function announcesBody(header: (name: string) => string | null): boolean {
+  const declared = header('content-length');
+  return header('transfer-encoding') !== null || (declared !== null && declared.trim() !== '0');
 }
 
 /**
@@ -25,33 +24,16 @@ function announcesBody(headers: Headers): boolean {
 export function judgeBody(request: Request, limit = MAX_BODY_BYTES): BodyVerdict {
   // Refused from the headers, so Node does not read (and drop) the body to keep the connection.
   if (!BODY_METHODS.has(request.method))
-    return announcesBody(request.headers) ? 'no-body-allowed' : 'ok';
+    return announcesBody((name) => request.headers.get(name)) ? 'no-body-allowed' : 'ok';
   if (request.body === null) return 'ok';
   const declared = request.headers.get('content-length');
-  if (declared === null) {
-    // `Transfer-Encoding` does not survive into a `Request`: any body-carrying method without a
-    // length is treated as streamed (browsers send `Content-Length: 0` for an empty post).
-    return BODY_METHODS.has(request.method) ? 'length-required' : 'ok';
-  }
+  // `Transfer-Encoding` does not survive into a `Request`: a body-carrying method without a
+  // length is treated as streamed (browsers send `Content-Length: 0` for an empty post).
+  if (declared === null) return 'length-required';
   const length = Number(declared);
   // Node's parser ends the body at Content-Length, so a declared size within the limit holds.
   return Number.isSafeInteger(length) && length >= 0 && length <= limit ? 'ok' : 'too-large';
 }
-
-const REFUSALS: Record<
-  Exclude<BodyVerdict, 'ok'>,
-  (limit: number) => { status: number; message: string }
-> = {
-  'too-large': (limit) => ({
-    status: 413,
-    message: `The request body is larger than ${Math.round(limit / 1024)} KB.`,
-  }),
-  'length-required': () => ({
-    status: 411,
-    message: 'Send the request body with a Content-Length header.',
-  }),
-  'no-body-allowed': () => ({ status: 400, message: 'This request method takes no body.' }),
-};
 
 /** 413, 411 or 400 in the shape the caller reads: JSON for API and action calls, text for a page form. */
 export function refuseBody(
@@ -59,7 +41,12 @@ export function refuseBody(
   verdict: Exclude<BodyVerdict, 'ok'>,
   limit = MAX_BODY_BYTES,
 ): Response {
-  const { status, message } = REFUSALS[verdict](limit);
+  const [status, message]: [number, string] =
+    verdict === 'too-large'
+      ? [413, `The request body is larger than ${Math.round(limit / 1024)} KB.`]
+      : verdict === 'length-required'
+        ? [411, 'Send the request body with a Content-Length header.']
+        : [400, 'This request method takes no body.'];
   const wantsJson =
     request.headers.get('content-type')?.includes('json') ||
     request.headers.get('accept')?.includes('application/json');

@@ -32,16 +32,12 @@ const SHAREABLE: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/^\/embed\/booking\.js$/, []],
 ];
 
-function withoutTrailingSlash(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-}
-
 /**
  * The query parameters that change the page at `pathname` (the path inside the tenant, without its
  * `/<id>` prefix), or `null` when the route is not a shareable page.
  */
 export function shareableParams(pathname: string): ReadonlySet<string> | null {
-  const path = withoutTrailingSlash(pathname);
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const route = SHAREABLE.find(([pattern]) => pattern.test(path));
   return route ? new Set([...EVERYWHERE, ...route[1]]) : null;
 }

@@ -1,9 +1,30 @@
 import { uncached, uncachedJson } from '../delivery/policy.ts';
+import { isLoopback } from '../settings/listen.ts';
 import { hostMatches, normalizeHost, type TenantMatch } from '../tenants/resolution.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** This machine: development (`astro dev`, `*.localhost`) and the test suites' loopback servers. */
-const LOOPBACK_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$|^\[::1\]$/;
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+/**
+ * Astro's `security.checkOrigin`, with one difference: the expected origin is the visitor's public
+ * origin (see `publicOrigin`), so forms still work behind a trusted proxy that rewrites `Host`.
+ * Astro's own check compares with `Host` and runs before any middleware, hence it is off in
+ * astro.config.mjs and this runs first in `src/middleware-chain.ts`. Same rules as Astro: only unsafe
+ * methods; form-like bodies (urlencoded, multipart, text/plain) and bodies without a type must come
+ * from the same origin; JSON is left to CORS.
+ */
+export function isCrossSiteFormPost(request: Request, expectedOrigin: string): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const sameOrigin = request.headers.get('origin') === expectedOrigin;
+  const type = request.headers.get('content-type');
+  if (type === null) return !sameOrigin;
+  const formLike = FORM_TYPES.some((form) => type.toLowerCase().includes(form));
+  return formLike && !sameOrigin;
+}
+
+export function crossSiteForbidden(request: Request): Response {
+  return uncached(403, `Cross-site ${request.method} form submissions are forbidden`);
+}
 
 /**
  * The host a write came to, when it is not one the tenant answers to; `null` when the write may go
@@ -20,7 +41,7 @@ export function foreignWriteHost(
   if (!match || SAFE_METHODS.has(method.toUpperCase())) return null;
   const url = URL.parse(match.origin);
   const host = url ? normalizeHost(url.host) : '';
-  if (host && LOOPBACK_HOST.test(host)) return null;
+  if (host && isLoopback(host)) return null;
   if (host && match.tenant.hosts.some((pattern) => hostMatches(pattern, host))) return null;
   return host || '(none)';
 }

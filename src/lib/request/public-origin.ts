@@ -1,3 +1,7 @@
+import { settings } from '../settings/settings.ts';
+import { getTenants } from '../tenants/registry.ts';
+import { resolveTenant, type TenantMatch } from '../tenants/resolution.ts';
+
 /** A bare host with an optional port: no user info, path, spaces or other URL syntax. */
 const HOST_SYNTAX =
   /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
@@ -32,4 +36,22 @@ export function publicOrigin(url: URL, headers: Headers, trustProxy: boolean): s
   const proto = firstValue(headers.get('x-forwarded-proto'))?.toLowerCase();
   const scheme = proto === 'https' || proto === 'http' ? proto : url.protocol.replace(/:$/, '');
   return new URL(`${scheme}://${host}`).origin;
+}
+
+/**
+ * The tenant a request addresses (host, `/<id>/` prefix, `?tenant=`, or single-tenant mode);
+ * `origin`: the visitor's public origin when the middleware has it (`locals.visitor.origin`).
+ */
+export function tenantOfRequest(url: URL, headers: Headers, origin?: string): TenantMatch | null {
+  const { MASTHEAD_TENANT, TRUST_PROXY } = settings();
+  return resolveTenant(
+    {
+      url,
+      forwardedHost: forwardedHost(headers, TRUST_PROXY),
+      trustProxy: TRUST_PROXY,
+      forcedTenantId: MASTHEAD_TENANT,
+      publicOrigin: origin ?? publicOrigin(url, headers, TRUST_PROXY),
+    },
+    getTenants(),
+  );
 }

@@ -18,10 +18,6 @@ export const upstreamVisitor = defineMiddleware((context, next) => {
   const upstream = siteUpstream();
   logSecretsLineOnce();
   logProfileLines(getTenants());
-  return runForVisitor(
-    upstream,
-    context.locals.visitor.address,
-    context.request.headers.get('user-agent'),
-    () => next(),
-  );
+  const userAgent = context.request.headers.get('user-agent');
+  return runForVisitor(upstream, context.locals.visitor.address, userAgent, () => next());
 });

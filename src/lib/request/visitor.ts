@@ -1,3 +1,5 @@
+import { isLoopback } from '../settings/listen.ts';
+import { publicOrigin } from './public-origin.ts';
 import { clientIp, type ClientAddressSource } from './visitor-limits.ts';
 
 /**
@@ -8,17 +10,21 @@ import { clientIp, type ClientAddressSource } from './visitor-limits.ts';
  * `/_metrics` and `/_status` without a token. A proxy on this machine also connects from loopback,
  * passing on someone else's request: any header a proxy uses to name the visitor makes the request
  * not local, trusted proxy or not. The address is never read from these other headers.
+ * `origin`: the one the browser used (`publicOrigin`), for the cross-site check and the tenant match.
  */
 export interface Visitor {
   address: string;
   local: boolean;
+  origin: string;
 }
 
 export function visitorOf(context: ClientAddressSource, trustProxy: boolean): Visitor {
+  const { headers, url } = context.request;
   const address = clientIp(context, false);
   return {
     address: trustProxy ? clientIp(context, true) : address,
-    local: LOOPBACK.test(address) && !carriesForwarding(context.request.headers),
+    local: isLoopback(address) && !FORWARDING_HEADERS.some((name) => headers.has(name)),
+    origin: publicOrigin(new URL(url), headers, trustProxy),
   };
 }
 
@@ -36,10 +42,3 @@ const FORWARDING_HEADERS = [
   'client-ip',
   'via',
 ] as const;
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-/** True when `headers` carry any proxy's account of the visitor. */
-function carriesForwarding(headers: Headers): boolean {
-  return FORWARDING_HEADERS.some((name) => headers.has(name));
-}

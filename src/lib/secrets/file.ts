@@ -1,4 +1,4 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { errnoCode, watchedFile } from '../settings/watched-file.ts';
 import { parseSecretsText, SecretsFileError, type SecretsByTenant } from './schema.ts';
 
@@ -30,24 +30,22 @@ export type SecretsFileEvent =
   | { kind: 'refused'; reason: string }
   | { kind: 'open-to-group'; mode: string };
 
-export interface SecretsFile {
-  readonly path: string;
-  /** The secrets in use, by tenant id (looked at again when `recheckMs` has passed). */
-  current(): SecretsByTenant;
-  /** Reads the file now; false when it was refused (the previous secrets stay). */
-  reload(): boolean;
-  /** Called after each reload that changed the secrets; returns a function that stops it. */
-  onChange(listener: () => void): () => void;
-}
-
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
-/** The file's text after its mode check; a `SecretsFileError` when it cannot be used. */
-function readChecked(
-  path: string,
-  stats: Stats,
-  options: SecretsFileOptions,
-): { text: string; groupReadable: boolean } {
+/** The file's secrets after its mode check; a `SecretsFileError` when it cannot be used. */
+function readChecked(options: SecretsFileOptions): SecretsByTenant {
+  const { path, report } = options;
+  // Not there, or not ours to read (`EACCES`: owned by another user).
+  const io = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      const code = errnoCode(error) ?? 'unreadable';
+      const reason = code === 'ENOENT' ? 'it does not exist' : `cannot read it (${code})`;
+      throw new SecretsFileError(path, [reason]);
+    }
+  };
+  const stats = io(() => statSync(path));
   if (!stats.isFile()) throw new SecretsFileError(path, ['it is not a file']);
   const check = options.checkMode ?? process.platform !== 'win32';
   if (check && stats.mode & REFUSED_BITS) {
@@ -56,58 +54,34 @@ function readChecked(
         'Docker or Kubernetes secret mount: docs/deploy.md, section 8)',
     ]);
   }
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw unreadable(path, error);
-  }
-  return { text, groupReadable: check && (stats.mode & WARNED_BITS) > 0 };
-}
-
-/** A file that is not there or not ours to read (`EACCES`: owned by another user). */
-function unreadable(path: string, error: unknown): SecretsFileError {
-  const code = errnoCode(error) ?? 'unreadable';
-  return new SecretsFileError(path, [
-    code === 'ENOENT' ? 'it does not exist' : `cannot read it (${code})`,
-  ]);
-}
-
-function statOrThrow(path: string): Stats {
-  try {
-    return statSync(path);
-  } catch (error) {
-    throw unreadable(path, error);
-  }
+  const secrets = parseSecretsText(
+    io(() => readFileSync(path, 'utf8')),
+    path,
+  );
+  if (check && stats.mode & WARNED_BITS)
+    report?.({ kind: 'open-to-group', mode: octal(stats.mode) });
+  report?.({ kind: 'loaded', tenants: secrets.size });
+  return secrets;
 }
 
 /** Opens the file: throws a `SecretsFileError` when it cannot be used at start. */
-export function openSecretsFile(options: SecretsFileOptions): SecretsFile {
+export function openSecretsFile(options: SecretsFileOptions) {
   const { path } = options;
   const now = options.now ?? Date.now;
   const recheckMs = options.recheckMs ?? 2000;
-  const report = options.report ?? (() => undefined);
   const listeners = new Set<() => void>();
-
-  const load = (stats: Stats) => {
-    const { text, groupReadable } = readChecked(path, stats, options);
-    const secrets = parseSecretsText(text, path);
-    if (groupReadable) report({ kind: 'open-to-group', mode: octal(stats.mode) });
-    report({ kind: 'loaded', tenants: secrets.size });
-    return secrets;
-  };
-
   const file = watchedFile(path, () => undefined, { everyMs: recheckMs, now });
-  let secrets = load(statOrThrow(path));
+  let secrets = readChecked(options);
 
+  /** Reads the file now; false when it was refused (the previous secrets stay). */
   const reload = (): boolean => {
     // Read again only once the file changes once more, even when this version is refused.
     file.markRead();
     try {
-      secrets = load(statOrThrow(path));
+      secrets = readChecked(options);
     } catch (error) {
       if (!(error instanceof SecretsFileError)) throw error;
-      report({ kind: 'refused', reason: error.message });
+      options.report?.({ kind: 'refused', reason: error.message });
       return false;
     }
     for (const listener of listeners) listener();
@@ -116,14 +90,18 @@ export function openSecretsFile(options: SecretsFileOptions): SecretsFile {
 
   return {
     path,
-    current() {
+    /** The secrets in use, by tenant id (looked at again when `recheckMs` has passed). */
+    current(): SecretsByTenant {
       if (file.changed()) reload();
       return secrets;
     },
     reload,
-    onChange(listener) {
+    /** Called after each reload that changed the secrets; returns a function that stops it. */
+    onChange(listener: () => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
   };
 }
+
+export type SecretsFile = ReturnType<typeof openSecretsFile>;

@@ -1,6 +1,8 @@
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { jsonErrorPlace } from '../failures/fields.ts';
 import { MIN_SECRET_LENGTH } from '../settings/schema.ts';
+import { SLUG } from '../tenants/schema.ts';
 
 /**
  * The secrets file (`SECRETS_FILE`): every tenant's credentials in one mounted file, keyed by tenant
@@ -44,13 +46,14 @@ const TenantSecretsSchema = z.strictObject({
   ),
 });
 
+/** Every secret a tenant can have, in the file's order. */
+export const SECRET_KEY_NAMES = TenantSecretsSchema.keyof().options;
+
 /** One tenant's secrets as the file gives them (absent: not in the file). */
 export type TenantSecretValues = z.output<typeof TenantSecretsSchema>;
 
 /** Tenant ids as tenants.json spells them. */
-const tenantId = z
-  .string()
-  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'is not a tenant id such as "daily-planet"');
+const tenantId = z.string().regex(SLUG, 'is not a tenant id such as "daily-planet"');
 
 const SecretsFileSchema = z.record(tenantId, TenantSecretsSchema);
 
@@ -74,19 +77,9 @@ function issueReasons(error: z.ZodError): string[] {
   });
 }
 
-/** The position of a JSON syntax error as "line L, column C", from V8's message (never its excerpt). */
-function syntaxPosition(text: string, error: unknown): string {
-  const at = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  if (!at) return 'it is not valid JSON';
-  const before = text.slice(0, Number(at[1])).split('\n');
-  return `it is not valid JSON (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})`;
-}
-
 /** `.env` lines → the JSON form: `harbour-times__LODGING_TOKEN` → `{"harbour-times": {lodgingToken}}`. */
 function fromEnvLines(text: string, reasons: string[]): Record<string, Record<string, string>> {
-  const byName = new Map<string, SecretKey>(
-    Object.entries(SECRET_KEYS).map(([key, name]) => [name, key as SecretKey]),
-  );
+  const byName = new Map<string, SecretKey>(SECRET_KEY_NAMES.map((key) => [SECRET_KEYS[key], key]));
   const tenants: Record<string, Record<string, string>> = {};
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(parseEnv(text))) {
@@ -111,8 +104,8 @@ export function parseSecretsText(text: string, file: string): SecretsByTenant {
   if (body.trimStart().startsWith('{')) {
     try {
       raw = JSON.parse(body);
-    } catch (error) {
-      throw new SecretsFileError(file, [syntaxPosition(body, error)]);
+    } catch {
+      throw new SecretsFileError(file, [`it is not valid JSON (${jsonErrorPlace(body)})`]);
     }
   } else {
     raw = fromEnvLines(body, reasons);

@@ -2,24 +2,19 @@ import type { Upstream } from '../upstream/runtime.ts';
 import type { SecretKey } from './schema.ts';
 import { missingSecrets, type SecretTenant, type TenantSecrets } from './tenant.ts';
 
+/** What a tenant is short of, when it lacks only these: a warning, or just a note. */
+const NEEDED: readonly SecretKey[] = ['publishingReadToken', 'lodgingToken'];
+
 /**
  * One line for all tenants (at start-up and after the secrets change): which lack which secret,
  * each tenant id said once, grouped by what they lack. Names only, never a value.
  */
-export interface SecretsSummary {
-  level: 'info' | 'warn';
-  message: string;
-}
-
-/** What a tenant is short of, when it lacks only these: a warning, or just a note. */
-const NEEDED: readonly SecretKey[] = ['publishingReadToken', 'lodgingToken'];
-
 export function secretsSummary(
   tenants: readonly SecretTenant[],
   secretsOf: (tenant: SecretTenant) => TenantSecrets,
   up: Pick<Upstream, 'budget' | 'allowance'>,
   source: string,
-): SecretsSummary {
+): { level: 'info' | 'warn'; message: string } {
   const groups = new Map<string, string[]>();
   let needed = false;
   for (const tenant of tenants) {

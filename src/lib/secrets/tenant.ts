@@ -1,5 +1,5 @@
 import type { Tenant } from '../tenants/schema.ts';
-import type { SecretKey, TenantSecretValues } from './schema.ts';
+import { SECRET_KEY_NAMES, type SecretKey, type TenantSecretValues } from './schema.ts';
 
 /**
  * One tenant's secrets from wherever they are kept. Precedence, per secret: the secrets file
@@ -26,43 +26,26 @@ export interface TenantSecrets {
   from: Partial<Record<SecretKey, string>>;
 }
 
-/** The variable each secret falls back to, when tenants.json names one. */
-function variableNames(tenant: SecretTenant): Partial<Record<SecretKey, string | undefined>> {
-  return {
-    publishingReadToken: tenant.publishing.tokenEnv,
-    lodgingToken: tenant.lodging?.tokenEnv,
-    lodgingEmail: tenant.lodging?.emailEnv,
-    lodgingPassword: tenant.lodging?.passwordEnv,
-  };
-}
-
-const KEYS: readonly SecretKey[] = [
-  'publishingReadToken',
-  'lodgingToken',
-  'lodgingEmail',
-  'lodgingPassword',
-  'purgeSecret',
-];
-
 export function resolveTenantSecrets(tenant: SecretTenant, sources: SecretSources): TenantSecrets {
   const inFile = sources.file(tenant.id) ?? {};
-  const names = variableNames(tenant);
+  const variable = (name: string | undefined) => [sources.variable(name), name ?? ''] as const;
+  // Where each secret falls back to: the variable tenants.json names, or `PURGE_SECRETS`.
+  const fallbacks: Record<SecretKey, readonly [string | undefined, string]> = {
+    publishingReadToken: variable(tenant.publishing.tokenEnv),
+    lodgingToken: variable(tenant.lodging?.tokenEnv),
+    lodgingEmail: variable(tenant.lodging?.emailEnv),
+    lodgingPassword: variable(tenant.lodging?.passwordEnv),
+    purgeSecret: [sources.purgeSecrets.get(tenant.id), 'PURGE_SECRETS'],
+  };
   const values: TenantSecrets['values'] = {};
   const from: TenantSecrets['from'] = {};
-  for (const key of KEYS) {
+  for (const key of SECRET_KEY_NAMES) {
+    const [fromVariable, name] = fallbacks[key];
     const fromFile = inFile[key];
-    const name = names[key];
-    const fromVariable =
-      key === 'purgeSecret' ? sources.purgeSecrets.get(tenant.id) : sources.variable(name);
     const value = fromFile ?? fromVariable;
     if (value === undefined) continue;
     values[key] = value;
-    from[key] =
-      fromFile !== undefined
-        ? 'SECRETS_FILE'
-        : key === 'purgeSecret'
-          ? 'PURGE_SECRETS'
-          : (name ?? '');
+    from[key] = fromFile !== undefined ? 'SECRETS_FILE' : name;
   }
   return { values, from };
 }

@@ -11,7 +11,6 @@ import { snapshotPath } from '../static/mode.ts';
 import { loadSnapshot, snapshotClient } from '../static/snapshot.ts';
 import type { BookingTenant } from '../tenants/booking.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import type { MetricsSnapshot } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { diskCacheDir } from '../upstream/disk-store.ts';
 import { createMetrics } from '../upstream/metrics.ts';
@@ -81,11 +80,6 @@ function budgetReadings(up: Upstream): Promise<BudgetReading[]> {
       return { tenant: tenant.id, bucket: key.kind, remaining };
     }),
   );
-}
-
-/** Counters of the site's upstream, JSON-able (for `/_status`). */
-export function upstreamStatus(): MetricsSnapshot {
-  return siteUpstream().metrics.getStatus();
 }
 
 /** The tenant's publishing client for anonymous reads (with the tenant's read token when one is configured). */

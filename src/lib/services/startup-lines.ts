@@ -1,14 +1,24 @@
-// Imported by the built server's entry right after the settings check (src/integrations/settings-check.ts),
-// so `npm start` and `node dist/server/entry.mjs` say how each tenant's APIs are read when they
-// start, not on their first request. (`astro dev` logs them on its first request: the middleware.)
+// Imported by the built server's entry right after the settings check (src/integrations/settings-check.ts).
+// A tenants file or secrets file that cannot be used stops the start with the reason, like an
+// invalid setting, instead of a server that answers 500 on every page or serves without tokens (a
+// running server that reads a bad file keeps what it had instead). Then `npm start` and
+// `node dist/server/entry.mjs` say how each tenant's APIs are read when they start, not on their
+// first request (`astro dev` logs them on its first request: the middleware).
 import { logProfileLines } from '../profiles/status.ts';
 import { SecretsFileError } from '../secrets/schema.ts';
 import { siteSecretsFile } from '../secrets/site.ts';
-import { getTenants } from '../tenants/registry.ts';
+import { errorMessage } from '../content/records.ts';
+import { getTenants, tenantRegistry } from '../tenants/registry.ts';
 import { logSecretsLineOnce, watchSecrets } from './secrets-line.ts';
 
-// A secrets file that cannot be used (missing, unreadable, open to others, invalid) stops the start
-// like an invalid setting, with the reason and never a value, rather than serving without tokens.
+try {
+  tenantRegistry();
+} catch (error) {
+  console.error(`Masthead cannot start: ${errorMessage(error)}`);
+  process.exit(1);
+}
+
+// The secrets file's reason never holds a value.
 try {
   siteSecretsFile();
 } catch (error) {

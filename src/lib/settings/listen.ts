@@ -8,7 +8,7 @@ import type { Settings } from './schema.ts';
  * other programs can reach gets a warning at every start.
  */
 
-/** Only programs on this machine can connect to these. */
+/** Only programs on this machine can connect to these (`HOST`, a socket's address, a URL's host). */
 export function isLoopback(host: string): boolean {
   const name = host
     .trim()
@@ -16,20 +16,20 @@ export function isLoopback(host: string): boolean {
     .replace(/^\[|\]$/g, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   if (isIP(name) === 4) return name.startsWith('127.');
-  return name === '::1' || name === '::ffff:127.0.0.1';
+  return name === '::1' || name.startsWith('::ffff:127.');
 }
 
 /** The address listened on when `TRUST_PROXY` is on and `HOST` is unset. */
 export const PROXY_ONLY_HOST = '127.0.0.1';
 
-export interface ListenChoice {
-  /** The address to listen on; `undefined`: the adapter's own default (every address). */
+/**
+ * The address to listen on (`undefined`: the adapter's own default, every address), and one line
+ * for the operator at start when the choice needs saying.
+ */
+export function listenChoice(current: Pick<Settings, 'HOST' | 'TRUST_PROXY'>): {
   host: string | undefined;
-  /** One line for the operator at start, when the choice needs saying; else `undefined`. */
   warning: string | undefined;
-}
-
-export function listenChoice(current: Pick<Settings, 'HOST' | 'TRUST_PROXY'>): ListenChoice {
+} {
   const { HOST, TRUST_PROXY } = current;
   if (!TRUST_PROXY) return { host: HOST, warning: undefined };
   if (HOST === undefined) return { host: PROXY_ONLY_HOST, warning: undefined };

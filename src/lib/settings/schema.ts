@@ -16,18 +16,24 @@ export interface Setting<Schema extends z.ZodType = z.ZodType> {
   hidden: boolean;
 }
 
+/** One setting; `hidden` for text, which may be a token or a URL with a password. */
+function setting<Schema extends z.ZodType>(
+  schema: Schema,
+  expected: string,
+  shown: string,
+  purpose: string,
+  hidden = false,
+) {
+  return { schema, expected, shown, purpose, hidden } satisfies Setting<Schema>;
+}
+
 /** `true` or `false`, nothing else (`off`, `0` and `yes` are mistakes, not a default). */
 function flag(fallback: boolean, purpose: string) {
-  return {
-    schema: z
-      .enum(['true', 'false'])
-      .transform((value) => value === 'true')
-      .default(fallback),
-    expected: 'true or false',
-    shown: `\`${fallback}\``,
-    purpose,
-    hidden: false,
-  } satisfies Setting;
+  const schema = z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .default(fallback);
+  return setting(schema, 'true or false', `\`${fallback}\``, purpose);
 }
 
 interface NumberRule {
@@ -36,8 +42,6 @@ interface NumberRule {
   /** At least this (instead of greater than 0). */
   min?: number;
   max?: number;
-  /** The README's default, when the bare number says too little. */
-  shown?: string;
 }
 
 /** A number (greater than 0 unless `min` says otherwise) with its default. */
@@ -50,39 +54,26 @@ function number(rule: NumberRule, purpose: string) {
     rule.min === undefined ? 'greater than 0' : `at least ${rule.min}`,
     ...(rule.max === undefined ? [] : [`at most ${rule.max}`]),
   ];
-  return {
-    schema: schema.default(rule.fallback),
-    expected: `${rule.int ? 'a whole number' : 'a number'} ${bounds.join(' and ')}`,
-    shown: rule.shown ?? `\`${rule.fallback}\``,
-    purpose,
-    hidden: false,
-  } satisfies Setting;
+  const expected = `${rule.int ? 'a whole number' : 'a number'} ${bounds.join(' and ')}`;
+  return setting(schema.default(rule.fallback), expected, `\`${rule.fallback}\``, purpose);
 }
 
 /** Free text, unset by default (`shown` names what unset means). */
-function text(purpose: string, shown = 'unset') {
-  return {
-    schema: z.string().optional(),
-    expected: 'text',
-    shown,
-    purpose,
-    hidden: true,
-  } satisfies Setting;
-}
+const text = (purpose: string, shown = 'unset') =>
+  setting(z.string().optional(), 'text', shown, purpose, true);
 
 /** The shortest bearer secret accepted at start (`/_purge`, `/_metrics`, `/_status`): no guessing. */
 export const MIN_SECRET_LENGTH = 32;
 
 /** A bearer token, unset by default; a short one is refused at start. */
-function token(purpose: string) {
-  return {
-    schema: z.string().min(MIN_SECRET_LENGTH).optional(),
-    expected: `a token of at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -hex 24\`)`,
-    shown: 'unset',
+const token = (purpose: string) =>
+  setting(
+    z.string().min(MIN_SECRET_LENGTH).optional(),
+    `a token of at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -hex 24\`)`,
+    'unset',
     purpose,
-    hidden: true,
-  } satisfies Setting;
-}
+    true,
+  );
 
 /** `PURGE_SECRETS` pairs (`daily-planet=<secret>,…`), each secret long enough. */
 const purgeSecretPairs = z
@@ -97,42 +88,30 @@ const purgeSecretPairs = z
   )
   .optional();
 
-/** A folder, relative to the project. */
-function folder(fallback: string, purpose: string) {
-  return {
-    schema: z.string().default(fallback),
-    expected: 'a folder',
-    shown: `\`${fallback}\``,
-    purpose,
-    hidden: false,
-  } satisfies Setting;
-}
+/** A path relative to the working directory, with its default. */
+const path = (
+  fallback: string,
+  purpose: string,
+  expected = 'a folder',
+  shown = `\`${fallback}\``,
+) => setting(z.string().default(fallback), expected, shown, purpose);
 
 /** One of a few words, with its default. */
-function choice<const Words extends readonly [string, ...string[]]>(
+const choice = <const Words extends readonly [string, ...string[]]>(
   words: Words,
   fallback: Words[number],
   purpose: string,
-) {
-  return {
-    schema: z.enum(words).default(fallback),
-    expected: `one of ${words.join(', ')}`,
-    shown: `\`${fallback}\``,
+) =>
+  setting(
+    z.enum(words).default(fallback),
+    `one of ${words.join(', ')}`,
+    `\`${fallback}\``,
     purpose,
-    hidden: false,
-  } satisfies Setting;
-}
+  );
 
 /** An http(s) address, unset by default. */
-function address(purpose: string) {
-  return {
-    schema: z.url({ protocol: /^https?$/ }).optional(),
-    expected: 'an http(s) URL',
-    shown: 'unset',
-    purpose,
-    hidden: true,
-  } satisfies Setting;
-}
+const address = (purpose: string) =>
+  setting(z.url({ protocol: /^https?$/ }).optional(), 'an http(s) URL', 'unset', purpose, true);
 
 /**
  * Every variable Masthead reads, declared once: the server's settings (checked before it starts and
@@ -149,14 +128,12 @@ export const settingDefinitions = {
     'port of `npm start` (also read by the Node adapter)',
   ),
   MASTHEAD_TENANT: text('single-tenant mode: every request is this tenant id'),
-  TENANTS_FILE: {
-    schema: z.string().default('tenants.json'),
-    expected: 'a file',
-    shown: '`./tenants.json`',
-    purpose:
-      'the sites this server runs, read when it starts and again when the file changes, on `SIGHUP` and when another server on `REDIS_URL` reloads (relative to the working directory; docs/deploy.md)',
-    hidden: false,
-  } satisfies Setting,
+  TENANTS_FILE: path(
+    'tenants.json',
+    'the sites this server runs, read when it starts and again when the file changes, on `SIGHUP` and when another server on `REDIS_URL` reloads (relative to the working directory; docs/deploy.md)',
+    'a file',
+    '`./tenants.json`',
+  ),
   TENANTS_WATCH: flag(
     true,
     'reload `TENANTS_FILE` when it changes (`false`: only on `SIGHUP` or when another server on `REDIS_URL` reloads)',
@@ -176,13 +153,13 @@ export const settingDefinitions = {
   SECRETS_FILE: text(
     "one file with every tenant's secrets (read tokens, lodging tokens, purge secrets), JSON or `.env` lines keyed by tenant id; mode 0600 or 0400 (others may not read it); read again when it changes or on `SIGHUP`; its values win over the variables below and `tokenEnv` (docs/deploy.md, section 8)",
   ),
-  PURGE_SECRETS: {
-    ...text(
-      'per-tenant bearer secrets of `POST /_purge`: `daily-planet=<secret>,harbour-times=<secret>` (never in tenants.json; `purgeSecret` in `SECRETS_FILE` wins; neither: no purging)',
-    ),
-    schema: purgeSecretPairs,
-    expected: `\`tenant-id=<secret>\` pairs separated by commas, each secret at least ${MIN_SECRET_LENGTH} characters`,
-  },
+  PURGE_SECRETS: setting(
+    purgeSecretPairs,
+    `\`tenant-id=<secret>\` pairs separated by commas, each secret at least ${MIN_SECRET_LENGTH} characters`,
+    'unset',
+    'per-tenant bearer secrets of `POST /_purge`: `daily-planet=<secret>,harbour-times=<secret>` (never in tenants.json; `purgeSecret` in `SECRETS_FILE` wins; neither: no purging)',
+    true,
+  ),
   EDGE_PURGE_URL: address(
     "the edge's purge address (`http://127.0.0.1/_edge_purge` with the shipped nginx config): changed and purged pages are dropped there too",
   ),
@@ -218,7 +195,7 @@ export const settingDefinitions = {
     { fallback: 64 * 1024 * 1024 },
     'memory cap of the upstream read cache (64 MiB)',
   ),
-  UPSTREAM_CACHE_DIR: folder(
+  UPSTREAM_CACHE_DIR: path(
     '.cache/upstream',
     'without `REDIS_URL`: where upstream values are kept across restarts (empty: nowhere, memory only)',
   ),
@@ -282,7 +259,6 @@ export const settingDefinitions = {
     { fallback: 30, int: true },
     'availability searches per visitor address in a minute',
   ),
-  // Signs guests' private "manage your booking" links (HMAC, per tenant).
   BOOKING_LINK_SECRET: text(
     'HMAC key of guests\' private "manage your booking" links (32+ random characters; unset: links break on restart)',
     'random per process',
@@ -329,7 +305,7 @@ export const settingDefinitions = {
     { fallback: 2, int: true },
     'images made at once (more wait in line, the picture in view first; up to 128 per slot)',
   ),
-  MASTHEAD_OUT_DIR: folder(
+  MASTHEAD_OUT_DIR: path(
     './dist',
     'where `npm run build` writes the server and `npm start` serves it from',
   ),
@@ -346,7 +322,7 @@ export const settingDefinitions = {
 type Definitions = typeof settingDefinitions;
 
 /** The settings' zod schema, one field per variable, in declaration order. */
-const settingsSchema = z.object(
+export const settingsSchema = z.object(
   Object.fromEntries(
     Object.entries(settingDefinitions).map(([name, setting]) => [name, setting.schema]),
   ) as { [Name in keyof Definitions]: Definitions[Name]['schema'] },

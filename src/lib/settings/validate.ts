@@ -1,4 +1,10 @@
-import { settingDefinitions, type Setting, type SettingName, type Settings } from './schema.ts';
+import {
+  settingDefinitions,
+  settingsSchema,
+  type Setting,
+  type SettingName,
+  type Settings,
+} from './schema.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -48,13 +54,8 @@ export function settingsProblems(
 export function settingsFrom(env: Env): Settings {
   const problems = settingsProblems(env);
   if (problems.length > 0) throw new SettingsError(problems);
-  const values = Object.fromEntries(
-    Object.entries(settingDefinitions).map(([name, setting]) => [
-      name,
-      setting.schema.parse(valueOf(env, name)),
-    ]),
-  );
-  return values as Settings;
+  const names = Object.keys(settingDefinitions);
+  return settingsSchema.parse(Object.fromEntries(names.map((name) => [name, valueOf(env, name)])));
 }
 
 /** Only the named settings of `env` (the others are neither read nor checked): for build tools. */

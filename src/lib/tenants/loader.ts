@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { errorMessage } from '../content/records.ts';
 import { errnoCode, watchedFile } from '../settings/watched-file.ts';
 import { parseTenantsText, TenantsConfigError } from './schema.ts';
 import type { Tenant, TenantsFile } from './schema.ts';
@@ -19,29 +20,27 @@ export interface TenantsFileOptions {
   check?: (tenants: readonly Tenant[]) => void;
 }
 
-export interface TenantsRead {
-  text: string;
-  file: TenantsFile;
-  /** Of the text: the same content read again is no change. */
-  hash: string;
-}
-
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Reads and validates the tenants file; throws a `TenantsConfigError` saying what is wrong. */
-export function readTenantsFile(path: string, options: TenantsFileOptions = {}): TenantsRead {
+/**
+ * Reads and validates the tenants file; throws a `TenantsConfigError` saying what is wrong. The
+ * `hash` of the text tells that the same content read again is no change.
+ */
+export function readTenantsFile(
+  path: string,
+  options: TenantsFileOptions = {},
+): { text: string; file: TenantsFile; hash: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new TenantsConfigError(`Cannot read ${path}: ${errnoCode(error) ?? describe(error)}`);
+    throw new TenantsConfigError(`Cannot read ${path}: ${errnoCode(error) ?? errorMessage(error)}`);
   }
   const file = parseTenantsText(text, path, options.adjust);
   try {
     options.check?.(file.tenants);
   } catch (error) {
-    throw new TenantsConfigError(`Invalid ${path}: ${describe(error)}`);
+    throw new TenantsConfigError(`Invalid ${path}: ${errorMessage(error)}`);
   }
   return { text, file, hash: hashOf(text) };
 }
@@ -63,25 +62,6 @@ type ReloadResult =
   | { status: 'changed'; change: TenantsChange }
   | { status: 'unchanged' }
   | { status: 'refused'; message: string };
-
-export interface TenantRegistry {
-  /** The file, as given. */
-  readonly path: string;
-  /** The tenants now: look them up on every request, never keep the list. */
-  tenants(): readonly Tenant[];
-  /** 1 at start, one more with each reload that changed something. */
-  version(): number;
-  /** Called after each reload that changed something; returns the unsubscribe. */
-  onChange(listener: (change: TenantsChange) => void): () => void;
-  /** Reads the file now; a file that fails validation is refused (logged) and the tenants stay. */
-  reload(reason: ReloadReason): ReloadResult;
-  /** Something happened to the file: reloads once things have been quiet for `debounceMs`. */
-  notice(): void;
-  /** Starts following the file (its folder's events and the periodic `stat`); idempotent. */
-  watch(): void;
-  /** Stops following the file. */
-  close(): void;
-}
 
 export interface TenantRegistryOptions {
   path: string;
@@ -124,7 +104,7 @@ function oneLine(message: string): string {
 }
 
 /** The tenants of `path`, read now (throws when the file is invalid: a server does not start so). */
-export function createTenantRegistry(options: TenantRegistryOptions): TenantRegistry {
+export function createTenantRegistry(options: TenantRegistryOptions) {
   const { path, debounceMs = 200, pollMs = 5000 } = options;
   const log = options.log;
   const file = watchedFile(path, (reason) => void reload(reason), { debounceMs });
@@ -135,11 +115,11 @@ export function createTenantRegistry(options: TenantRegistryOptions): TenantRegi
 
   const reload = (reason: ReloadReason): ReloadResult => {
     file.markRead();
-    let next: TenantsRead;
+    let next: typeof read;
     try {
       next = readTenantsFile(path, options.file);
     } catch (error) {
-      const message = oneLine(describe(error));
+      const message = oneLine(errorMessage(error));
       log?.warn('tenants.reload.refused', {
         file: path,
         reason,
@@ -170,7 +150,7 @@ export function createTenantRegistry(options: TenantRegistryOptions): TenantRegi
       try {
         listener(change);
       } catch (error) {
-        log?.warn('tenants.listener.failed', { message: describe(error) });
+        log?.warn('tenants.listener.failed', { message: errorMessage(error) });
       }
     }
     return { status: 'changed', change };
@@ -178,18 +158,26 @@ export function createTenantRegistry(options: TenantRegistryOptions): TenantRegi
 
   return {
     path,
+    /** The tenants now: look them up on every request, never keep the list. */
     tenants: () => tenants,
+    /** 1 at start, one more with each reload that changed something. */
     version: () => version,
-    onChange(listener) {
+    /** Called after each reload that changed something; returns the unsubscribe. */
+    onChange(listener: (change: TenantsChange) => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    /** Reads the file now; a file that fails validation is refused (logged) and the tenants stay. */
     reload,
+    /** Something happened to the file: reloads once things have been quiet for `debounceMs`. */
     notice: file.notice,
+    /** Starts following the file (its folder's events and the periodic `stat`); idempotent. */
     watch: () =>
       file.follow(pollMs, (error) =>
-        log?.warn('tenants.watch.failed', { file: path, message: describe(error) }),
+        log?.warn('tenants.watch.failed', { file: path, message: errorMessage(error) }),
       ),
     close: file.close,
   };
 }
+
+export type TenantRegistry = ReturnType<typeof createTenantRegistry>;

@@ -1,11 +1,10 @@
+import { isLoopback } from '../settings/listen.ts';
 import { settings } from '../settings/settings.ts';
 import { normalizeHost, primaryHost, type TenantMatch } from './resolution.ts';
 import type { Tenant } from './schema.ts';
 
 /** Development names: `localhost` and `*.localhost` always reach the visitor's own machine. */
 const LOOPBACK_NAME = /(^|\.)localhost$/;
-/** A request made on this machine (its port may be kept on a development link). */
-const LOOPBACK_HOST = /(^|\.)localhost$|^127\.\d+\.\d+\.\d+$|^\[::1\]$/;
 
 /** What of a request's tenant match the origin is chosen from. */
 export type OriginMatch = Pick<TenantMatch, 'tenant' | 'origin'>;
@@ -36,7 +35,7 @@ export function tenantOrigin(match: OriginMatch): string {
   const exact = tenant.hosts.filter((host) => !host.startsWith('*.'));
   const host = exact.includes(visited) ? visited : primaryHost(tenant);
   if (!LOOPBACK_NAME.test(host)) return `https://${host}`;
-  const port = used && LOOPBACK_HOST.test(visited) ? used.port : '';
+  const port = used && isLoopback(visited) ? used.port : '';
   return `http://${host}${port ? `:${port}` : ''}`;
 }
 

@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
 import { logInfo, logWarn } from '../log/log.ts';
-import { checkTenantProfiles } from '../profiles/schema.ts';
+import { checkTenantProfiles, profileTexts, type ProfileTexts } from '../profiles/schema.ts';
 import { readSettings } from '../settings/settings.ts';
 import { onHangup } from '../settings/watched-file.ts';
 import { createTenantRegistry } from './loader.ts';
 import type { TenantRegistry, TenantsChange, TenantsFileOptions } from './loader.ts';
-import { siteProfileTexts } from './profile-files.ts';
 import type { Tenant } from './schema.ts';
 import { withUpstreamOverrides } from './upstream-override.ts';
 
@@ -17,6 +16,21 @@ import { withUpstreamOverrides } from './upstream-override.ts';
  */
 
 let registry: TenantRegistry | undefined;
+
+// Every file of profiles/, bundled at build time (tenants name them; custom ones are added there).
+const bundled = import.meta.glob<string>('../../../profiles/*.json', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
+let texts: ProfileTexts | undefined;
+
+/** The profiles the server was built with: what a tenant of the tenants file may name. */
+export function siteProfileTexts(): ProfileTexts {
+  texts ??= profileTexts(Object.entries(bundled));
+  return texts;
+}
 
 /** How the site reads the file: with the deployment's upstream overrides, and the profiles it was built with. */
 export function siteTenantsFileOptions(): TenantsFileOptions {

@@ -78,32 +78,24 @@ function findTenantById(id: string, tenants: readonly Tenant[]): Tenant | undefi
 export function resolveTenant(input: ResolveInput, tenants: readonly Tenant[]): TenantMatch | null {
   const { url } = input;
   const origin = input.publicOrigin ?? url.origin;
-  if (input.forcedTenantId) {
-    const tenant = findTenantById(input.forcedTenantId, tenants);
-    return tenant ? { tenant, via: 'single', basePath: '', pathname: url.pathname, origin } : null;
-  }
+  const match = (
+    tenant: Tenant | undefined,
+    via: TenantVia,
+    basePath = '',
+    pathname = url.pathname,
+  ) => (tenant ? { tenant, via, basePath, pathname, origin } : null);
+  if (input.forcedTenantId) return match(findTenantById(input.forcedTenantId, tenants), 'single');
   const host = input.trustProxy && input.forwardedHost ? input.forwardedHost : url.host;
   const byHost = findTenantByHost(host, tenants);
-  if (byHost) return { tenant: byHost, via: 'host', basePath: '', pathname: url.pathname, origin };
+  if (byHost) return match(byHost, 'host');
 
   const [, first = '', ...rest] = url.pathname.split('/');
   const firstId = first ? safeDecode(first) : undefined;
   const byPath = firstId ? findTenantById(firstId, tenants) : undefined;
-  if (byPath) {
-    return {
-      tenant: byPath,
-      via: 'path',
-      basePath: `/${byPath.id}`,
-      pathname: `/${rest.join('/')}`,
-      origin,
-    };
-  }
+  if (byPath) return match(byPath, 'path', `/${byPath.id}`, `/${rest.join('/')}`);
 
   const queryId = url.searchParams.get('tenant');
-  const byQuery = queryId ? findTenantById(queryId, tenants) : undefined;
-  if (byQuery)
-    return { tenant: byQuery, via: 'query', basePath: '', pathname: url.pathname, origin };
-  return null;
+  return match(queryId ? findTenantById(queryId, tenants) : undefined, 'query');
 }
 
 /** Builds a site-internal link that stays inside the tenant's prefix (or keeps `?tenant=` in preview). */

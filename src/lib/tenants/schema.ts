@@ -1,8 +1,7 @@
 import { errorMessage, isRecord } from '../content/records.ts';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { InlineProfileSchema } from '../profiles/schema.ts';
 import { z } from 'zod';
-import { issueMessage, issuePath } from '../failures/fields.ts';
+import { issueMessage, issuePath, jsonErrorPlace } from '../failures/fields.ts';
 import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
 
 /**
@@ -37,14 +36,31 @@ export const RESERVED_TENANT_IDS = [
   'pagefind',
 ] as const;
 
+/** What tenant ids, plan and category slugs look like. */
+export const SLUG = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+const slug = (example: string) => z.string().regex(SLUG, `Expected ${example}`);
+/** A list that names each item once. */
+const distinct = <Item extends z.ZodType>(item: Item, what: string) =>
+  z.array(item).refine((items) => new Set(items).size === items.length, `List each ${what} once`);
+/** A value `check` accepts without throwing. */
+const accepted = (check: (value: string) => boolean, message: string) =>
+  z.string().refine((value) => {
+    try {
+      return check(value);
+    } catch {
+      return false;
+    }
+  }, message);
+
 const hexColor = z
   .string()
   .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'Expected a hex colour such as "#1a5fb4"');
 
+const LABELS = String.raw`[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*`;
 const hostName = z
   .string()
   .regex(
-    /^(\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/,
+    new RegExp(String.raw`^(\*\.)?${LABELS}$`),
     'Expected a lower-case host name such as "news.example.com" or "*.example.com" (no port, no scheme)',
   );
 
@@ -52,7 +68,7 @@ const hostName = z
 const embedHost = z
   .string()
   .regex(
-    /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?$/,
+    new RegExp(String.raw`^${LABELS}(?::\d{1,5})?$`),
     'Expected a lower-case host name, optionally with a port ("player.example.com", "127.0.0.1:4010")',
   );
 
@@ -72,22 +88,15 @@ const origin = z
 
 const apiBaseUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 
-const locale = z.string().refine((value) => {
-  try {
-    return Intl.getCanonicalLocales(value).length === 1;
-  } catch {
-    return false;
-  }
-}, 'Expected a BCP 47 locale such as "en-GB"');
+const locale = accepted(
+  (value) => Intl.getCanonicalLocales(value).length === 1,
+  'Expected a BCP 47 locale such as "en-GB"',
+);
 
-const timeZone = z.string().refine((value) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}, 'Expected an IANA time zone such as "Europe/Berlin"');
+const timeZone = accepted(
+  (value) => Boolean(new Intl.DateTimeFormat('en', { timeZone: value })),
+  'Expected an IANA time zone such as "Europe/Berlin"',
+);
 
 /** One family: a quoted name or bare words of font-name characters (no `<`, `;`, `{`, `\\` or `/`). */
 const FONT_FAMILY = String.raw`(?:"[\p{L}\p{N} ._-]+"|'[\p{L}\p{N} ._-]+'|[\p{L}\p{N}_-]+(?: [\p{L}\p{N}_-]+)*)`;
@@ -105,14 +114,13 @@ const fontStack = z
 const imageUrl = z
   .string()
   .min(1)
-  .refine((value) => {
-    if (/^\/(?![/\\])/.test(value)) return !/[\s\\]/.test(value);
-    try {
-      return ['http:', 'https:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'Expected an http(s) URL or a site path starting with "/"');
+  .refine(
+    (value) =>
+      /^\/(?![/\\])/.test(value)
+        ? !/[\s\\]/.test(value)
+        : ['http:', 'https:'].includes(URL.parse(value)?.protocol ?? ''),
+    'Expected an http(s) URL or a site path starting with "/"',
+  );
 
 const SYSTEM_FONT_STACK =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
@@ -171,17 +179,7 @@ const PublishingConfigSchema = z.strictObject({
    * Slugs of the plans that unlock the e-paper, the one to lead with first. The e-paper paywall offers
    * only these (other plans stay on /plans); empty: the paywall links to /plans.
    */
-  epaperPlans: z
-    .array(
-      z
-        .string()
-        .regex(
-          /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
-          'Expected a plan slug such as "digital-epaper"',
-        ),
-    )
-    .refine((slugs) => new Set(slugs).size === slugs.length, 'List each plan once')
-    .default([]),
+  epaperPlans: distinct(slug('a plan slug such as "digital-epaper"'), 'plan').default([]),
   /** How this API spells the operations: a file of profiles/ by name, or parts inline (README, "Upstream profiles"). */
   profile: InlineProfileSchema.optional(),
 });
@@ -263,14 +261,8 @@ const FrontPageSchema = z.strictObject({
    * Category slugs whose latest stories get a block on the front page, in this order. Absent: the
    * four largest categories (the header's first four); a slug the API does not know is skipped.
    */
-  sections: z
-    .array(
-      z
-        .string()
-        .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'Expected a category slug such as "news"'),
-    )
+  sections: distinct(slug('a category slug such as "news"'), 'category')
     .max(MAX_FRONT_SECTIONS)
-    .refine((slugs) => new Set(slugs).size === slugs.length, 'List each category once')
     .optional(),
 });
 
@@ -292,16 +284,10 @@ const MessageOverridesSchema = z.partialRecord(
 export const TenantSchema = z
   .strictObject({
     /** The publishing API's short name for this site; also the `/<id>/` path prefix. */
-    id: z
-      .string()
-      .regex(
-        /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
-        'Expected a lower-case slug such as "daily-planet"',
-      )
-      .refine(
-        (id) => !RESERVED_TENANT_IDS.some((name) => name === id),
-        'This id is a reserved route name',
-      ),
+    id: slug('a lower-case slug such as "daily-planet"').refine(
+      (id) => !RESERVED_TENANT_IDS.some((name) => name === id),
+      'This id is a reserved route name',
+    ),
     name: z.string().min(1),
     description: z.string().default(''),
     /**
@@ -338,28 +324,18 @@ export const TenantsFileSchema = z
     $schema: z.string().optional(),
     tenants: z.array(TenantSchema).min(1, 'Configure at least one tenant'),
   })
-  .superRefine((file, ctx) => {
-    const ids = new Set<string>();
-    const hosts = new Map<string, string>();
-    file.tenants.forEach((tenant, index) => {
-      if (ids.has(tenant.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `Duplicate tenant id "${tenant.id}"`,
-          path: ['tenants', index, 'id'],
-        });
-      }
-      ids.add(tenant.id);
+  .superRefine(({ tenants }, ctx) => {
+    const owners = new Map<string, string>();
+    const refuse = (message: string, ...path: (string | number)[]) =>
+      ctx.addIssue({ code: 'custom', message, path: ['tenants', ...path] });
+    tenants.forEach((tenant, index) => {
+      if (tenants.findIndex((other) => other.id === tenant.id) < index)
+        refuse(`Duplicate tenant id "${tenant.id}"`, index, 'id');
       tenant.hosts.forEach((host, hostIndex) => {
-        const owner = hosts.get(host);
-        if (owner) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `Host "${host}" is already used by tenant "${owner}"`,
-            path: ['tenants', index, 'hosts', hostIndex],
-          });
-        }
-        hosts.set(host, tenant.id);
+        const owner = owners.get(host);
+        if (owner)
+          refuse(`Host "${host}" is already used by tenant "${owner}"`, index, 'hosts', hostIndex);
+        owners.set(host, tenant.id);
       });
     });
   });
@@ -401,17 +377,6 @@ export function parseTenantsFile(raw: unknown, source = 'tenants.json'): Tenants
     throw new TenantsConfigError(`Invalid ${source}:\n${formatTenantIssues(result.error, raw)}`);
   }
   return result.data;
-}
-
-/** `line 3, column 5: CloseBraceExpected` for the first syntax error in strict JSON text. */
-function jsonErrorPlace(text: string): string {
-  const errors: ParseError[] = [];
-  parse(text, errors, { disallowComments: true, allowTrailingComma: false });
-  const first = errors[0];
-  const offset = first?.offset ?? text.length;
-  const before = text.slice(0, offset).split('\n');
-  const what = first ? `: ${printParseErrorCode(first.error)}` : '';
-  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}${what}`;
 }
 
 /** Parses the text of tenants.json (a UTF-8 BOM is fine), with line and column for broken JSON. */

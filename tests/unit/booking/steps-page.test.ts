@@ -7,7 +7,7 @@ import { confirmation, config } from '../../fixtures/booking.ts';
 function astro(method: string, headers: Record<string, string> = {}) {
   const deleted = vi.fn();
   const kept = vi.fn();
-  // A visitor whose session holds a draft (one without a session keeps none: session-keys.ts).
+  // A visitor whose session holds a draft (one without a session keeps none: session-store.ts).
   const session = {
     get: vi.fn(),
     set: kept,

@@ -6,7 +6,7 @@ import {
   PERSIST_SYMBOL,
 } from '../../../node_modules/astro/dist/core/session/runtime.js';
 import { AstroCookies } from '../../../node_modules/astro/dist/core/cookies/index.js';
-import { deleteIfKept, dropIfEmpty } from '../../../src/lib/delivery/session-keys.ts';
+import { deleteIfKept, dropIfEmpty } from '../../../src/lib/delivery/session-store.ts';
 
 function visit(storage: ReturnType<typeof createStorage>, cookie?: string) {
   const request = new Request('http://daily-planet.localhost/logout', {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pickEncoding, staticHandler } from '../../../src/lib/delivery/static-files.ts';
+import { negotiateEncoding } from '../../../src/lib/delivery/compression.ts';
+import { staticHandler } from '../../../src/lib/delivery/static-files.ts';
 
 const CSS = 'body { color: black; }\n'.repeat(50);
 let dir: string;
@@ -88,7 +89,7 @@ describe('the static files of a build, listed at start', () => {
   });
 });
 
-describe('pickEncoding', () => {
+describe('negotiateEncoding for a static file with both copies', () => {
   it.each([
     ['gzip, deflate, br', 'br'],
     ['br;q=0, gzip', 'gzip'],
@@ -97,6 +98,16 @@ describe('pickEncoding', () => {
     ['identity', null],
     [undefined, null],
   ])('%s → %s', (accept, expected) => {
-    expect(pickEncoding(accept, { br: true, gz: true })).toBe(expected);
+    expect(negotiateEncoding(accept, { br: true, gz: true })).toBe(expected);
+  });
+
+  it.each([
+    ['gzip, br', { br: false, gz: true }, 'gzip'],
+    ['gzip, br', { br: true, gz: false }, 'br'],
+    ['gzip', { br: true, gz: false }, null],
+    ['gzip;q=1, br;q=0.5', { br: true, gz: false }, null],
+    ['br', { br: false, gz: false }, null],
+  ])('%s with %o → %s', (accept, available, expected) => {
+    expect(negotiateEncoding(accept, available)).toBe(expected);
   });
 });

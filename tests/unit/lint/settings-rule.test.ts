@@ -15,7 +15,7 @@ describe('ESLint keeps the environment in the settings module', () => {
     ],
     [
       'astro:env/server',
-      'src/lib/delivery/middleware.ts',
+      'src/lib/delivery/compression.ts',
       "import { COMPRESSION } from 'astro:env/server';\nexport const x = COMPRESSION;\n",
     ],
     [

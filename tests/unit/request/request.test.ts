@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeBody, MAX_BODY_BYTES, refuseBody } from '../../../src/lib/request/body-limit.ts';
-import { isCrossSiteFormPost } from '../../../src/lib/request/origin-check.ts';
+import { isCrossSiteFormPost } from '../../../src/lib/request/host-guard.ts';
 import {
   forwardedHost,
   isValidHost,

@@ -1,5 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { deleteIfKept } from '../../delivery/session-keys.ts';
+import { deleteIfKept } from '../../delivery/session-store.ts';
 import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
