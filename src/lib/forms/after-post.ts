@@ -1,4 +1,4 @@
-import { isRecord } from '../content/records.ts';
+import { z } from 'zod';
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
 import { dropIfEmpty } from '../delivery/session-keys.ts';
 
@@ -40,22 +40,28 @@ const KEPT_SECONDS = 10 * 60;
 const MAX_VALUE_LENGTH = 4000;
 const MAX_FIELDS = 30;
 
-/** What the session holds between the POST and its GET. */
-export interface KeptResult {
+/** What the session holds between the POST and its GET; `readKept` reads back only what this wrote. */
+const KeptSchema = z.object({
   /** The action's name (`getActionResult(actions.<name>)` finds it under this). */
-  action: string;
+  action: z.string().refine((name) => REDIRECTED_ACTIONS.has(name)),
   /** `serializeActionResult(result)`: JSON-safe, read back by Astro. */
-  result: { type: string; [key: string]: unknown };
+  result: z.looseObject({ type: z.string() }),
   /** What was typed (never a password), to put back into the form. */
-  values: Record<string, string>;
-}
+  values: z
+    .record(z.string(), z.unknown())
+    .catch({})
+    .transform((values) =>
+      Object.fromEntries(
+        Object.entries(values).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      ),
+    ),
+});
+export type KeptResult = z.output<typeof KeptSchema>;
 
 /** What was typed into the form a landing GET answers, by the request's locals. */
 const KEPT_VALUES = new WeakMap<object, Readonly<Record<string, string>>>();
-
-function keepFormValues(locals: object, values: Record<string, string>): void {
-  KEPT_VALUES.set(locals, values);
-}
 
 /** What was typed into the form whose result this GET shows (never a password), else undefined. */
 export function keptFormValues(locals: object): Readonly<Record<string, string>> | undefined {
@@ -90,15 +96,7 @@ export function keptValues(form: FormData): Record<string, string> {
 
 /** A kept result as this module wrote it, else undefined (another version's, or tampered). */
 export function readKept(stored: unknown): KeptResult | undefined {
-  if (!isRecord(stored)) return undefined;
-  const { action, result, values } = stored;
-  if (typeof action !== 'string' || !REDIRECTED_ACTIONS.has(action)) return undefined;
-  if (!isRecord(result) || typeof result['type'] !== 'string') return undefined;
-  const clean: Record<string, string> = {};
-  for (const [name, value] of Object.entries(isRecord(values) ? values : {})) {
-    if (typeof value === 'string') clean[name] = value;
-  }
-  return { action, result: { ...result, type: result['type'] }, values: clean };
+  return KeptSchema.safeParse(stored).data;
 }
 
 /**
@@ -123,8 +121,6 @@ export function landingAddress(
   const path = `/${pathname.replace(/^[/\\]+/, '')}`;
   return href(text ? `${path}?${text}` : path);
 }
-
-const seeOther = (location: string): Response => uncachedRedirect(303, location);
 
 /** What of Astro's `getActionContext(context)` the rule uses. */
 export interface ActionsOfRequest {
@@ -165,6 +161,14 @@ export async function answerForm(
   const { action } = actions;
   const { session, locals, url } = context;
   const pathname = locals.tenantMatch.pathname;
+  // Personal whatever the page says: it shows this visitor's result and typed text.
+  const show = async (kept: KeptResult) => {
+    actions.setActionResult(kept.action, kept.result);
+    KEPT_VALUES.set(locals, kept.values);
+    const response = await next();
+    response.headers.set('Cache-Control', PRIVATE);
+    return response;
+  };
 
   if (action?.calledFrom === 'form' && REDIRECTED_ACTIONS.has(action.name) && session) {
     const form = await context.request
@@ -182,16 +186,12 @@ export async function answerForm(
       // text, so the page answers the post itself, privately. Sending it again is safe: the
       // action refused it (a write that needs the store says "try again shortly") or its key
       // makes it once.
-      actions.setActionResult(kept.action, kept.result);
-      keepFormValues(locals, kept.values);
-      const response = await next();
-      response.headers.set('Cache-Control', PRIVATE);
-      return response;
+      return show(kept);
     }
     const id = newResultId();
     // The session as it is after the action (a sign-in gives it a new id: the result goes there).
     session.set(keptKey(id), kept, { ttl: KEPT_SECONDS });
-    return seeOther(landingAddress(pathname, url.searchParams, id, locals.href));
+    return uncachedRedirect(303, landingAddress(pathname, url.searchParams, id, locals.href));
   }
 
   if (context.request.method !== 'GET' || !url.searchParams.has(SENT_PARAM)) return next();
@@ -199,14 +199,10 @@ export async function answerForm(
   const kept = id && session ? readKept(await session.get(keptKey(id))) : undefined;
   // Taken already (a reload, Back), expired, or never ours: the page itself, without the id.
   if (!id || !kept || !session) {
-    return seeOther(landingAddress(pathname, url.searchParams, null, locals.href));
+    return uncachedRedirect(303, landingAddress(pathname, url.searchParams, null, locals.href));
   }
   session.delete(keptKey(id));
-  actions.setActionResult(kept.action, kept.result);
-  keepFormValues(locals, kept.values);
-  const response = await next();
+  const response = await show(kept);
   await dropIfEmpty(session);
-  // Personal whatever the page says: it shows this visitor's result and typed text.
-  response.headers.set('Cache-Control', PRIVATE);
   return response;
 }

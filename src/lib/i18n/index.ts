@@ -1,9 +1,10 @@
 import type { Tenant } from '../tenants/schema.ts';
-import { isPlural, type Message, type MessageKey } from './dictionary.ts';
+import type { Message, MessageKey } from './dictionary.ts';
 import { numberFormat, pluralRules } from './intl-cache.ts';
 import { dictionaryFor } from './languages.ts';
 import { en } from './messages/en.ts';
 import { memo } from '../memo.ts';
+import { fill } from './say.ts';
 
 export type { Message, MessageKey } from './dictionary.ts';
 type Values = Readonly<Record<string, string | number>>;
@@ -40,20 +41,6 @@ export function createI18n(
   const numbers = numberFormat(locale);
   const number = (value: number) => numbers.format(value);
   const message = (key: MessageKey): Message => overrides[key] ?? messages[key] ?? en[key];
-  const t = (key: MessageKey, values: Values = {}): string =>
-    interpolate(pick(message(key), values['count']), values, number);
-  const pick = (message: Message, count: string | number | undefined): string => {
-    if (!isPlural(message)) return message;
-    const category = typeof count === 'number' ? plurals.select(count) : 'other';
-    return message[category] ?? message.other;
-  };
+  const t = (key: MessageKey, values: Values = {}) => fill(message(key), values, plurals, numbers);
   return { locale, language, timeZone, t, number, message };
-}
-
-function interpolate(text: string, values: Values, number: (value: number) => string): string {
-  return text.replace(/\{(\w+)\}/g, (match, name: string) => {
-    const value = values[name];
-    if (value === undefined) return match;
-    return typeof value === 'number' ? number(value) : value;
-  });
 }
