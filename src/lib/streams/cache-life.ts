@@ -1,6 +1,6 @@
-import { readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
 import { streamStatus } from './status.ts';
+import { timeOf } from './status-at.ts';
 
 /**
  * How long a page that shows streams' states may be kept (route cache and edge): its status must
@@ -24,7 +24,7 @@ export const DUE_WINDOW_MS = 15 * 60_000;
 
 function scheduledStart(stream: Timed): number | null {
   if (streamStatus(stream) !== 'scheduled') return null;
-  return readDate(stream.scheduled_at)?.date.getTime() ?? null;
+  return timeOf(stream.scheduled_at);
 }
 
 /** Started by the clock within {@link DUE_WINDOW_MS}, not yet by the upstream: read it afresh. */
