@@ -3,16 +3,11 @@ import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
 import { dropIfEmpty } from '../delivery/session-keys.ts';
 
 /**
- * POST → 303 → GET for every form of the site, one rule (Astro's documented way to keep an
- * action's result across a redirect: middleware with `getActionContext`, the result in the session).
- *
- * A form posts to its page with `?_action=<name>`. The middleware (./middleware.ts) runs the action,
- * keeps its result and what was typed in the session under a fresh id, and answers `303` to the
- * same page with `?posted=<id>`. That GET takes the result out of the session (once) and hands it to
- * `Astro.getActionResult()`, so the page renders exactly as it did for the POST. A reload or Back
- * repeats only the GET; once the result is taken, the address redirects to the page without `posted`.
- * `?posted=` never reaches a shared cache: such an answer is private, and one whose result is gone is a
- * redirect. This module holds the rules; the middleware only wires them to Astro.
+ * POST → 303 → GET for every form, as Astro's Actions guide does it: the middleware (./middleware.ts)
+ * runs the action of a post to `?_action=<name>`, keeps its result and what was typed in the session
+ * under a fresh id and answers `303` to the same page with `?posted=<id>`; that GET takes the result
+ * (once) and hands it to `Astro.getActionResult()`. A reload or Back repeats only the GET; a taken
+ * result redirects to the page without `posted`, so `?posted=` never reaches a shared cache.
  */
 
 /** The landing address's parameter: the id of the kept result. */
@@ -21,11 +16,7 @@ export const SENT_PARAM = 'posted';
 /** The action's own query parameter (`actions.x.queryString`). */
 const ACTION_PARAM = '_action';
 
-/**
- * Actions whose forms are answered POST → 303 → GET. A form action joins by name; the booking steps
- * (`bookStay`, `findStay`, `cancelStay`) keep their own redirect for now (src/lib/booking/steps/page.ts)
- * and can join here once their pages read the kept result instead of the POST.
- */
+// The booking steps keep their own redirect for now (src/lib/booking/steps/page.ts).
 const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
   'postComment',
   'login',
@@ -148,11 +139,7 @@ export interface FormRequest {
   canKeep?: (() => Promise<boolean>) | undefined;
 }
 
-/**
- * The rule itself (./middleware.ts gives it Astro's context): a form post of `REDIRECTED_ACTIONS`
- * runs its action, keeps result and typed values, and is answered `303` to `?posted=<id>`; that GET
- * gets them once and is private; a `?posted=` whose result is gone redirects to the page without it.
- */
+/** The rule itself (./middleware.ts gives it Astro's context). */
 export async function answerForm(
   context: FormRequest,
   actions: ActionsOfRequest,
