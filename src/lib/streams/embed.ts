@@ -72,14 +72,8 @@ export function providerName(
       .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
       .join(' ');
   }
-  if (watchUrl) {
-    try {
-      return new URL(watchUrl).hostname.replace(/^www\./, '');
-    } catch {
-      // fall through
-    }
-  }
-  return 'the provider’s site';
+  const host = watchUrl && URL.parse(watchUrl)?.hostname.replace(/^www\./, '');
+  return host || 'the provider’s site';
 }
 
 export type StreamPlayer =
