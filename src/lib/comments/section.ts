@@ -9,6 +9,8 @@ import type { CommentOutcome, FailureKind } from './post.ts';
 import { countComments, findComment, parseReplyId, threadOf } from './thread.ts';
 import type { ThreadNode } from './thread.ts';
 
+type Posted = Extract<CommentOutcome, { ok: true }>;
+
 /** Top-level comments per page (the API's maximum). */
 const COMMENTS_PER_PAGE = 50;
 /** The query parameter of older/newer comment pages. */
@@ -20,13 +22,7 @@ export interface CommentFormState {
   /** A failed submission: its kind and the sentence for the top of the form. */
   error: { kind: FailureKind; message: string } | null;
   /** A successful submission (`content`: what was posted, shown while it awaits moderation). */
-  success: {
-    status: 'approved' | 'pending';
-    message: string;
-    id: string;
-    listed: boolean;
-    content: string;
-  } | null;
+  success: (Omit<Posted, 'ok'> & { listed: boolean }) | null;
   /** The comment being answered (from `?reply=` or the submitted form), when it is listed. */
   replyTo: { id: string; authorName: string } | null;
 }

@@ -1,3 +1,4 @@
+import type { TextValues } from './text-key.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Message, MessageKey } from './dictionary.ts';
 import { numberFormat, pluralRules } from './intl-cache.ts';
@@ -7,7 +8,6 @@ import { memo } from '../memo.ts';
 import { fill } from './say.ts';
 
 export type { Message, MessageKey } from './dictionary.ts';
-type Values = Readonly<Record<string, string | number>>;
 
 /** Interface text and formats in one tenant's language, locale and time zone. */
 export interface I18n {
@@ -17,7 +17,7 @@ export interface I18n {
   language: string;
   timeZone: string;
   /** The text for `key`, `{name}` filled from `values`; plural messages pick their form by `values.count`. */
-  t: (key: MessageKey, values?: Values) => string;
+  t: (key: MessageKey, values?: TextValues) => string;
   number: (value: number) => string;
   /** The raw message (override, language, English), for text a client-side island formats itself. */
   message: (key: MessageKey) => Message;
@@ -41,6 +41,7 @@ export function createI18n(
   const numbers = numberFormat(locale);
   const number = (value: number) => numbers.format(value);
   const message = (key: MessageKey): Message => overrides[key] ?? messages[key] ?? en[key];
-  const t = (key: MessageKey, values: Values = {}) => fill(message(key), values, plurals, numbers);
+  const t = (key: MessageKey, values: TextValues = {}) =>
+    fill(message(key), values, plurals, numbers);
   return { locale, language, timeZone, t, number, message };
 }

@@ -1,11 +1,10 @@
+import type { TextValues } from './text-key.ts';
 import type { Message } from './dictionary.ts';
-
-type Values = Readonly<Record<string, string | number>>;
 
 /** `message` with `{name}` filled from `values` (numbers in the locale); a plural picks its form by `values.count`. */
 export function fill(
   message: Message,
-  values: Values,
+  values: TextValues,
   plurals: Intl.PluralRules,
   numbers: Intl.NumberFormat,
 ): string {
@@ -21,7 +20,7 @@ export function fill(
   });
 }
 
-export type Say = (key: string, values?: Values) => string;
+export type Say = (key: string, values?: TextValues) => string;
 
 /** Texts an island says in the browser: messages the page passed as JSON, plurals and numbers by the locale. */
 export function sayer(text: Readonly<Record<string, Message>>, locale: string): Say {

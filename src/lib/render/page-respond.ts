@@ -30,11 +30,13 @@ export function notFound(Astro: PageContext): Promise<Response> {
   return Astro.rewrite(Astro.locals.href('/404'));
 }
 
-interface CacheRule {
-  /** Seconds a shared cache may serve the page as fresh. */
+/** Seconds a shared cache may serve the page fresh, then stale while it is rendered anew. */
+export interface CacheLife {
   maxAge: number;
-  /** Seconds it may then serve it stale while refetching. */
   swr: number;
+}
+
+interface CacheRule extends CacheLife {
   tags?: string[];
 }
 

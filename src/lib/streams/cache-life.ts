@@ -1,4 +1,5 @@
 import type { Stream } from '../publishing/schema.ts';
+import type { CacheLife } from '../render/page-respond.ts';
 import { streamStatus } from './status.ts';
 import { timeOf } from './status-at.ts';
 
@@ -8,12 +9,6 @@ import { timeOf } from './status-at.ts';
  * start; after the start, a stream the upstream still calls scheduled is read afresh and its page
  * kept only briefly until the upstream says it is live.
  */
-
-/** Seconds a page may be served fresh, then stale while it is rendered anew. */
-export interface CacheLife {
-  maxAge: number;
-  swr: number;
-}
 
 type Timed = Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' | 'ended_at'>;
 
