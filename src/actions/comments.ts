@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
 import { readFormValues } from '../lib/comments/form.ts';
 import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts';
-import type { ConsumeLimit } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
 import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
 import type { PostOnce } from '../lib/comments/post.ts';
@@ -13,11 +12,8 @@ import { logError } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
 const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL } = settings();
 
-let limiter: ConsumeLimit | undefined;
-const consume: ConsumeLimit = (key) => {
-  limiter ??= commentLimiter(commentLimit(COMMENTS_PER_IP_PER_10_MIN), REDIS_URL);
-  return limiter(key);
-};
+// The limiter itself is made on the first comment (visitorLimiter).
+const consume = commentLimiter(commentLimit(COMMENTS_PER_IP_PER_10_MIN), REDIS_URL);
 
 let once: PostOnce | undefined;
 const postOnceFor = (): PostOnce => (once ??= postOnce(postedStore(REDIS_URL), REDIS_URL));

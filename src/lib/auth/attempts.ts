@@ -1,16 +1,14 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { retryAfterFromMs } from '../failures/wait.ts';
+import { consumeLimit } from '../request/visitor-limits.ts';
 
 /** A visitor has used up their sign-in attempts; `retryAfterSeconds` until the next one is allowed. */
 export class TooManyAttemptsError extends Error {
   override name = 'TooManyAttemptsError';
   readonly retryAfterSeconds: number;
 
-  constructor(retryAfterMs: number) {
-    const seconds = retryAfterFromMs(retryAfterMs);
-    super(`Too many attempts: retry in ${seconds}s`);
-    this.retryAfterSeconds = seconds;
+  constructor(retryAfterSeconds: number) {
+    super(`Too many attempts: retry in ${retryAfterSeconds}s`);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -45,10 +43,6 @@ async function refund(limiter: RateLimiterAbstract, key: string): Promise<void> 
 
 /** Counts one attempt and refuses it when it goes over the limit (registrations: every try counts). */
 export async function countAttempt(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (error) {
-    if (error instanceof RateLimiterRes) throw new TooManyAttemptsError(error.msBeforeNext);
-    throw error;
-  }
+  const counted = await consumeLimit(limiter, key);
+  if (!counted.ok) throw new TooManyAttemptsError(counted.retryAfterSeconds);
 }

@@ -90,6 +90,8 @@ export function authFailure(
   keys: FieldKeys = {},
 ): FormFailure | null {
   const failure = classify(error);
+  const credentials = Object.entries(keys).find(([, k]) => k.credentials);
+  const credentialsKey = credentials?.[1].credentials;
   if (failure.kind === 'invalid') {
     const mapped = mapFieldErrors(failure.fields, formFields);
     const { fields, translated } = localizeUpstreamFields(mapped.fields, keys);
@@ -97,7 +99,6 @@ export function authFailure(
     const hasFields = Object.keys(fields).length > 0;
     // A 422 about no field: its message, unless it says the credentials were wrong.
     const summary = failure.message?.trim();
-    const credentialsKey = Object.values(keys).find((k) => k.credentials)?.credentials;
     const refused =
       credentialsKey !== undefined &&
       summary !== undefined &&
@@ -120,20 +121,15 @@ export function authFailure(
   }
   if (isSignedOut(failure)) {
     // A 401 to a call made without a token (signing in) means the credentials were refused.
-    const credentials = Object.entries(keys).find(([, k]) => k.credentials);
-    if (credentials?.[1].credentials) {
+    if (credentials && credentialsKey) {
       return {
         code: 'BAD_REQUEST',
         message: fieldsMessage,
-        fields: { [credentials[0]]: [textKey(credentials[1].credentials)] },
-        upstream: { message: upstreamMessageOf(error) },
+        fields: { [credentials[0]]: [textKey(credentialsKey)] },
+        upstream: { message: error instanceof UpstreamError ? error.upstreamMessage : undefined },
       };
     }
     return { code: 'UNAUTHORIZED', message: MESSAGES.rejected, fields: {} };
   }
   return null;
-}
-
-function upstreamMessageOf(error: unknown): string | undefined {
-  return error instanceof UpstreamError ? error.upstreamMessage : undefined;
 }

@@ -1,4 +1,3 @@
-import { isRecord } from '../content/records.ts';
 import { z } from 'zod';
 import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
@@ -25,6 +24,8 @@ export const loginInput = z.object({
   next: nextField,
 });
 
+const bothPasswords = z.object({ password: z.string(), password_confirmation: z.string() });
+
 export const registerInput = z
   .object({
     name: z
@@ -44,14 +45,7 @@ export const registerInput = z
     path: ['password_confirmation'],
     error: textKey('auth.passwordMismatch'),
     // Also when another field failed, so every message shows after one submit.
-    when: (payload) => {
-      const value = payload.value;
-      return (
-        isRecord(value) &&
-        typeof value['password'] === 'string' &&
-        typeof value['password_confirmation'] === 'string'
-      );
-    },
+    when: ({ value }) => bothPasswords.safeParse(value).success,
   });
 
 /** The fields each form shows messages for (upstream 422 keys outside these go to the summary). */

@@ -31,12 +31,6 @@ export const EMPTY_VALUES: CommentFormValues = {
   key: '',
 };
 
-/** The idempotency key as the form sends it: minted by the site, so anything else is ignored. */
-function parseCommentKey(value: string | undefined): string | null {
-  const key = value?.trim() ?? '';
-  return /^[\w-]{16,64}$/.test(key) ? key : null;
-}
-
 /**
  * The idempotency key a comment form carries (src/lib/comments/once.ts remembers it): one per post
  * and thread as shown, so a page rendered again from unchanged data is byte for byte the same (and
@@ -61,20 +55,21 @@ export function readFormValues(raw: Record<string, unknown>): CommentFormValues 
     name: text('name'),
     email: text('email'),
     parentId: text('parent_id').trim(),
-    key: parseCommentKey(text('key')) ?? '',
+    // Minted by the site (`newCommentKey`): anything else is ignored.
+    key: /^[\w-]{16,64}$/.test(text('key').trim()) ? text('key').trim() : '',
   };
 }
 
 const emailSchema = z.email();
 
-export type ValidatedComment =
-  { ok: true; input: CommentInput } | { ok: false; fields: FieldErrors };
-
 /**
  * The same rules as the API (messages are text keys), checked before a call so a mistake costs no upstream request and no
  * rate-limit point. A signed-in visitor's name and e-mail are ignored (the API takes them from the token).
  */
-export function validateComment(values: CommentFormValues, signedIn: boolean): ValidatedComment {
+export function validateComment(
+  values: CommentFormValues,
+  signedIn: boolean,
+): { ok: true; input: CommentInput } | { ok: false; fields: FieldErrors } {
   const fields: FieldErrors = {};
   const content = values.content.trim();
   const length = characterCount(values.content);

@@ -2,8 +2,6 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
 import type { LimitOutcome, VisitorLimit } from '../request/visitor-limits.ts';
 
-export type CommentLimit = VisitorLimit;
-
 /** Spends one point for `key`; a refusal says when the next comment will be accepted. */
 export type ConsumeLimit = (key: string) => Promise<LimitOutcome>;
 
@@ -11,18 +9,18 @@ export type ConsumeLimit = (key: string) => Promise<LimitOutcome>;
  * A person writes a few comments in ten minutes, not dozens: this stops a flood from one address
  * before it reaches the moderation queue or spends the tenant's upstream budget.
  */
-export function commentLimit(perTenMinutes: number): CommentLimit {
+export function commentLimit(perTenMinutes: number): VisitorLimit {
   return { points: perTenMinutes, duration: 600 };
 }
 
 /** In-process limiter of its own (tests). */
-export function memoryCommentLimiter(limit: CommentLimit): ConsumeLimit {
+export function memoryCommentLimiter(limit: VisitorLimit): ConsumeLimit {
   const limiter = new RateLimiterMemory({ ...limit, keyPrefix: 'masthead:comments' });
   return (key) => consumeLimit(limiter, key);
 }
 
 /** Shared through Redis when `redisUrl` is set (several instances count together), else in memory. */
-export function commentLimiter(limit: CommentLimit, redisUrl: string | undefined): ConsumeLimit {
+export function commentLimiter(limit: VisitorLimit, redisUrl: string | undefined): ConsumeLimit {
   return (key) => consumeLimit(visitorLimiter('comments', limit, redisUrl), key);
 }
 

@@ -6,18 +6,12 @@ import { getRedis } from '../upstream/redis.ts';
 import type { CommentOutcome, PostOnce } from './post.ts';
 
 /**
- * A comment carries an idempotency key, as a booking does: a hidden field minted when the form
- * renders (src/components/comments/CommentForm.astro). The publishing API's contract says nothing
- * of an `Idempotency-Key` header, so the site remembers each posted comment under its key (and
- * what was posted, since a cached page hands one key to many readers) for an hour, in Redis when
- * configured so every server knows it, else in this process: the same key posted again (a double
- * click, a retry of a lost answer, Back and submit) answers the first comment, and no second one
- * reaches the upstream. Posts of the same key wait for each other (a keyed lock), so two at once
- * make one comment too. Only created comments are remembered: a refused post may be sent again.
- *
- * With Redis configured, Redis is the guard (as for bookings, src/lib/booking/idempotency.ts): while
- * it does not answer, a post is refused with "try again shortly" (`unavailable`) before it reaches
- * the upstream, since another server could not see its key (and this one forgets it on restart).
+ * A comment's idempotency key (a hidden field of CommentForm.astro; the publishing API has no
+ * `Idempotency-Key`): each created comment is remembered for an hour under its key and what was
+ * posted, in Redis when configured, else in this process, so the same post again (a double click,
+ * a retry, Back and submit) answers the first comment; a keyed lock makes two at once one. While a
+ * configured Redis does not answer, a post is refused (`unavailable`) before it reaches the upstream,
+ * as for bookings: another server could not see its key.
  */
 
 /** The shared store of posted keys did not answer: the post is refused, to be sent again. */

@@ -5,8 +5,7 @@ import { localize, localizeFields, textKey } from '../i18n/text.ts';
 import { keptFormValues } from '../forms/after-post.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';
-import { EMPTY_VALUES, readFormValues } from './form.ts';
-import type { CommentFormValues } from './form.ts';
+import { readFormValues } from './form.ts';
 import { failureStatus } from './post.ts';
 import type { CommentOutcome } from './post.ts';
 import { PAGE_PARAM, loadCommentsView } from './section.ts';
@@ -16,12 +15,6 @@ export interface PageComments {
   view: CommentsView;
   /** This request is a form submission: its page is personal (private, never cached). */
   submitted: boolean;
-}
-
-/** What the POST kept of the form, when the action failed before it could echo it. */
-function submittedValues(Astro: AstroGlobal): CommentFormValues {
-  const kept = keptFormValues(Astro.locals);
-  return kept ? readFormValues(kept) : EMPTY_VALUES;
 }
 
 /** The outcome's messages (text keys or the API's own text) in the reader's language. */
@@ -47,7 +40,8 @@ async function commentsForPage(Astro: AstroGlobal, postSlug: string): Promise<Pa
         ? textKey('comments.error.reload')
         : textKey('comments.error.retry'),
       fields: {},
-      values: submittedValues(Astro),
+      // What the POST kept of the form: the action failed before it could echo it.
+      values: readFormValues(keptFormValues(Astro.locals) ?? {}),
     };
   } else if (outcome && !outcome.ok) {
     Astro.response.status = failureStatus(outcome.kind);

@@ -6,7 +6,6 @@ import type { PublishingClient } from '../publishing/client.ts';
 import { mapValidationErrors, validateComment } from './form.ts';
 import type { CommentFormValues } from './form.ts';
 import type { ConsumeLimit } from './limit.ts';
-import type { CommentInput } from '../publishing/schema.ts';
 
 export const MODERATION_MESSAGE = textKey('comments.awaiting');
 export const PUBLISHED_MESSAGE = textKey('comments.published');
@@ -36,22 +35,15 @@ export type CommentOutcome =
     };
 
 /** HTTP status of the result page for a failed submission. */
-export function failureStatus(kind: FailureKind): number {
-  switch (kind) {
-    case 'invalid':
-      return 422;
-    case 'busy':
-      return 429;
-    case 'unavailable':
-      return 503;
-    case 'signed-out':
-      return 401;
-    case 'closed':
-      return 404;
-    case 'error':
-      return 500;
-  }
-}
+const FAILURE_STATUS: Readonly<Record<FailureKind, number>> = {
+  invalid: 422,
+  busy: 429,
+  unavailable: 503,
+  'signed-out': 401,
+  closed: 404,
+  error: 500,
+};
+export const failureStatus = (kind: FailureKind): number => FAILURE_STATUS[kind];
 
 export interface PostCommentRequest {
   postSlug: string;
@@ -105,9 +97,7 @@ export async function postComment(
     message,
     fields,
     values: extra.values ?? values,
-    ...(extra.retryAfterSeconds === undefined
-      ? {}
-      : { retryAfterSeconds: extra.retryAfterSeconds }),
+    ...(extra.retryAfterSeconds !== undefined && { retryAfterSeconds: extra.retryAfterSeconds }),
   });
 
   const checked = validateComment(values, signedIn);
@@ -115,7 +105,57 @@ export async function postComment(
     return fail('invalid', textKey('comments.error.fields'), checked.fields);
   }
 
-  const send = () => limitAndCreate(request, deps, checked.input, fail);
+  const { input } = checked;
+  // Spends a rate-limit point and creates the comment.
+  const send = async (): Promise<CommentOutcome> => {
+    const limited = await deps.consume(request.limitKey);
+    if (!limited.ok) {
+      return fail(
+        'busy',
+        textKey('comments.error.tooMany', { wait: limited.retryAfterSeconds }),
+        {},
+        { retryAfterSeconds: limited.retryAfterSeconds },
+      );
+    }
+
+    try {
+      const created = await deps
+        .client(request.token ?? undefined)
+        .createComment(request.postSlug, input);
+      const status = created.comment.status === 'approved' ? 'approved' : 'pending';
+      return {
+        ok: true,
+        status,
+        id: String(created.comment.id),
+        message: status === 'approved' ? PUBLISHED_MESSAGE : MODERATION_MESSAGE,
+        content: input.content,
+      };
+    } catch (error) {
+      const failure = classify(error);
+      if (failure.kind === 'invalid') {
+        const mapped = mapValidationErrors(failure.fields);
+        if (mapped.parentRejected) {
+          return fail('invalid', textKey('comments.error.parentGone'), mapped.fields, {
+            values: { ...values, parentId: '' },
+          });
+        }
+        const summary = mapped.other[0] ?? textKey('comments.error.fields');
+        return fail('invalid', summary, mapped.fields);
+      }
+      const temporary = temporaryMessage(failure, 'comments.error');
+      if (temporary?.status === 429) return fail('busy', temporary.message, {}, temporary);
+      if (temporary) return fail('unavailable', temporary.message);
+      if (isSignedOut(failure) && signedIn) {
+        return fail('signed-out', textKey('comments.error.signedOut'));
+      }
+      if (failure.kind === 'not-found') {
+        return fail('closed', textKey('comments.error.closed'));
+      }
+      deps.onUnexpected?.(error);
+      return fail('error', textKey('comments.error.unexpected'));
+    }
+  };
+
   if (!deps.once || !request.remember) return send();
   // A second post of the same key answers the first one's comment (no rate-limit point either).
   return deps.once(request.remember, send, {
@@ -123,66 +163,4 @@ export async function postComment(
     unavailable: () =>
       fail('unavailable', textKey('comments.error.unavailable'), {}, { retryAfterSeconds: 5 }),
   });
-}
-
-/** Spends a rate-limit point and creates the comment; failures come back as outcomes. */
-async function limitAndCreate(
-  request: PostCommentRequest,
-  deps: PostCommentDeps,
-  input: CommentInput,
-  fail: (
-    kind: FailureKind,
-    message: string,
-    fields?: FieldErrors,
-    extra?: { retryAfterSeconds?: number; values?: CommentFormValues },
-  ) => CommentOutcome,
-): Promise<CommentOutcome> {
-  const { values } = request;
-  const signedIn = request.token !== null;
-  const limited = await deps.consume(request.limitKey);
-  if (!limited.ok) {
-    return fail(
-      'busy',
-      textKey('comments.error.tooMany', { wait: limited.retryAfterSeconds }),
-      {},
-      { retryAfterSeconds: limited.retryAfterSeconds },
-    );
-  }
-
-  try {
-    const created = await deps
-      .client(request.token ?? undefined)
-      .createComment(request.postSlug, input);
-    const status = created.comment.status === 'approved' ? 'approved' : 'pending';
-    return {
-      ok: true,
-      status,
-      id: String(created.comment.id),
-      message: status === 'approved' ? PUBLISHED_MESSAGE : MODERATION_MESSAGE,
-      content: input.content,
-    };
-  } catch (error) {
-    const failure = classify(error);
-    if (failure.kind === 'invalid') {
-      const mapped = mapValidationErrors(failure.fields);
-      if (mapped.parentRejected) {
-        return fail('invalid', textKey('comments.error.parentGone'), mapped.fields, {
-          values: { ...values, parentId: '' },
-        });
-      }
-      const summary = mapped.other[0] ?? textKey('comments.error.fields');
-      return fail('invalid', summary, mapped.fields);
-    }
-    const temporary = temporaryMessage(failure, 'comments.error');
-    if (temporary?.status === 429) return fail('busy', temporary.message, {}, temporary);
-    if (temporary) return fail('unavailable', temporary.message);
-    if (isSignedOut(failure) && signedIn) {
-      return fail('signed-out', textKey('comments.error.signedOut'));
-    }
-    if (failure.kind === 'not-found') {
-      return fail('closed', textKey('comments.error.closed'));
-    }
-    deps.onUnexpected?.(error);
-    return fail('error', textKey('comments.error.unexpected'));
-  }
 }

@@ -9,6 +9,8 @@ import type { CommentOutcome, FailureKind } from './post.ts';
 import { countComments, findComment, parseReplyId, threadOf } from './thread.ts';
 import type { ThreadNode } from './thread.ts';
 
+type Posted = Extract<CommentOutcome, { ok: true }>;
+
 /** Top-level comments per page (the API's maximum). */
 const COMMENTS_PER_PAGE = 50;
 /** The query parameter of older/newer comment pages. */
@@ -20,13 +22,7 @@ export interface CommentFormState {
   /** A failed submission: its kind and the sentence for the top of the form. */
   error: { kind: FailureKind; message: string } | null;
   /** A successful submission (`content`: what was posted, shown while it awaits moderation). */
-  success: {
-    status: 'approved' | 'pending';
-    message: string;
-    id: string;
-    listed: boolean;
-    content: string;
-  } | null;
+  success: (Omit<Posted, 'ok'> & { listed: boolean }) | null;
   /** The comment being answered (from `?reply=` or the submitted form), when it is listed. */
   replyTo: { id: string; authorName: string } | null;
 }
@@ -107,45 +103,19 @@ export function formState(
   request: Pick<CommentsRequest, 'reply' | 'outcome'>,
 ): CommentFormState {
   const { outcome } = request;
-  const target = (id: string | null) => {
-    const node = findComment(thread, id);
-    return node ? { id: node.id, authorName: node.authorName } : null;
-  };
+  const none = { fields: {}, error: null, success: null, replyTo: null };
   if (outcome?.ok === true) {
-    return {
-      values: EMPTY_VALUES,
-      fields: {},
-      error: null,
-      success: {
-        status: outcome.status,
-        message: outcome.message,
-        id: outcome.id,
-        listed: findComment(thread, outcome.id) !== null,
-        content: outcome.content,
-      },
-      replyTo: null,
-    };
+    const { status, message, id, content } = outcome;
+    const listed = findComment(thread, id) !== null;
+    return { ...none, values: EMPTY_VALUES, success: { status, message, id, listed, content } };
   }
-  if (outcome) {
-    const parentId = parseReplyId(outcome.values.parentId);
-    const replyTo = target(parentId);
-    return {
-      // A reply target that is no longer listed is dropped: the text goes out as a new comment.
-      values: { ...outcome.values, parentId: replyTo?.id ?? '' },
-      fields: outcome.fields,
-      error: { kind: outcome.kind, message: outcome.message },
-      success: null,
-      replyTo,
-    };
-  }
-  const replyTo = target(parseReplyId(request.reply));
-  return {
-    values: { ...EMPTY_VALUES, parentId: replyTo?.id ?? '' },
-    fields: {},
-    error: null,
-    success: null,
-    replyTo,
-  };
+  const node = findComment(thread, parseReplyId(outcome ? outcome.values.parentId : request.reply));
+  const replyTo = node && { id: node.id, authorName: node.authorName };
+  // A reply target that is no longer listed is dropped: the text goes out as a new comment.
+  const values = { ...(outcome?.values ?? EMPTY_VALUES), parentId: replyTo?.id ?? '' };
+  if (!outcome) return { ...none, values, replyTo };
+  const error = { kind: outcome.kind, message: outcome.message };
+  return { ...none, values, replyTo, fields: outcome.fields, error };
 }
 
 /**

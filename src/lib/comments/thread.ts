@@ -1,5 +1,6 @@
 import type { Comment } from '../publishing/schema.ts';
 import { memo } from '../memo.ts';
+import { normaliseText } from './count.ts';
 
 /** One comment ready to render: replies sorted oldest first, `depth` 0 for top-level comments. */
 export interface ThreadNode {
@@ -43,11 +44,8 @@ export function buildThread(comments: readonly Comment[]): ThreadNode[] {
       depth: 0,
       replies: [],
     });
-    const declared =
-      comment.parent_id === null || comment.parent_id === undefined
-        ? null
-        : String(comment.parent_id);
-    parents.set(id, nestedUnder ?? declared);
+    const declared = comment.parent_id ?? null;
+    parents.set(id, nestedUnder ?? (declared === null ? null : String(declared)));
     order.push(id);
     for (const reply of comment.replies) visit(reply, id);
   };
@@ -115,8 +113,7 @@ export function parseReplyId(value: string | null | undefined): string | null {
 
 /** Paragraphs of a plain-text comment (blank lines split paragraphs; single newlines stay as breaks). */
 export function paragraphs(content: string): string[][] {
-  return content
-    .replace(/\r\n?/g, '\n')
+  return normaliseText(content)
     .split(/\n{2,}/)
     .map((block) => block.split('\n'))
     .filter((lines) => lines.some((line) => line.trim() !== ''));

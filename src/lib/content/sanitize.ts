@@ -52,12 +52,8 @@ function resolveUpstreamUrl(value: string, baseUrl: string | undefined): string 
   if (trimmed === '' || trimmed.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(trimmed)) {
     return value;
   }
-  if (!baseUrl) return undefined;
-  try {
-    return new URL(trimmed, `${new URL(baseUrl).origin}/`).toString();
-  } catch {
-    return undefined;
-  }
+  const base = baseUrl && URL.parse(baseUrl);
+  return (base && URL.parse(trimmed, `${base.origin}/`)?.toString()) || undefined;
 }
 
 /** `/posts/<slug>` (query and fragment allowed): a path of this site's own post route. */
@@ -125,11 +121,8 @@ const TABLES = ['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
 const BLOCKS = ['blockquote', 'code', 'pre', 'figure', 'figcaption', 'a', 'img', 'iframe'];
 
 function hostAllowed(src: string, hosts: readonly string[]): boolean {
-  try {
-    return isEmbeddable(new URL(src), hosts);
-  } catch {
-    return false;
-  }
+  const url = URL.parse(src);
+  return url !== null && isEmbeddable(url, hosts);
 }
 
 /** `attribs` with `name` resolved by `resolve`, or removed. */
@@ -148,14 +141,10 @@ function withResolved(
 }
 
 function isExternal(href: string, siteHost: string | undefined): boolean {
-  try {
-    const url = new URL(href);
-    // Only web links leave the site; mailto and (soon dropped) other schemes get no rel.
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-    return siteHost === undefined || url.hostname !== siteHost;
-  } catch {
-    return false;
-  }
+  const url = URL.parse(href);
+  // Only web links leave the site; mailto and (soon dropped) other schemes get no rel.
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') return false;
+  return siteHost === undefined || url.hostname !== siteHost;
 }
 
 /** `allowfullscreen` beside an `allow` that grants fullscreen only earns a console warning. */

@@ -72,38 +72,21 @@ export async function loadReader(
   if (!anonymous.requires_subscription) {
     return { kind: 'reader', edition: anonymous, pages: readablePages(anonymous), cache: 'public' };
   }
-  const signedIn = await readSession();
-  if (signedIn) {
-    try {
-      const personal = await publishingFor(tenant, signedIn.token).getEdition(slug);
-      if (!personal.requires_subscription) {
-        return {
-          kind: 'reader',
-          edition: personal,
-          pages: readablePages(personal),
-          cache: 'private',
-        };
-      }
-    } catch (error) {
-      // A revoked or expired token: show the paywall with its "Log in" link instead of an error.
-      if (!isSignedOut(classify(error))) throw error;
-      logWarn('epaper.token.rejected', { tenant: tenant.id });
-      return {
-        kind: 'paywall',
-        edition: anonymous,
-        plans: await paywallPlans(tenant, plans),
-        signedIn: null,
-        cache: 'private',
-      };
+  let signedIn = await readSession();
+  try {
+    const personal = signedIn && (await publishingFor(tenant, signedIn.token).getEdition(slug));
+    if (personal && !personal.requires_subscription) {
+      const pages = readablePages(personal);
+      return { kind: 'reader', edition: personal, pages, cache: 'private' };
     }
+  } catch (error) {
+    // A revoked or expired token: show the paywall with its "Log in" link instead of an error.
+    if (!isSignedOut(classify(error))) throw error;
+    logWarn('epaper.token.rejected', { tenant: tenant.id });
+    signedIn = null;
   }
-  return {
-    kind: 'paywall',
-    edition: anonymous,
-    plans: await paywallPlans(tenant, plans),
-    signedIn,
-    cache: 'private',
-  };
+  const offer = await paywallPlans(tenant, plans);
+  return { kind: 'paywall', edition: anonymous, plans: offer, signedIn, cache: 'private' };
 }
 
 /** The e-paper plans for the paywall; an outage leaves the list empty (the paywall links to /plans). */

@@ -233,24 +233,17 @@ export function keyAction(context: KeyContext): ReaderAction | null {
     const next = zoomStep(zoom, direction);
     return next === zoom ? null : { type: 'zoom', zoom: next };
   };
-  switch (context.key) {
-    case 'ArrowLeft':
-      return go(n.prev);
-    case 'ArrowRight':
-      return go(n.next);
-    case 'Home':
-      return go(n.first);
-    case 'End':
-      return go(n.last);
-    case '+':
-    case '=':
-      return zoomTo(1);
-    case '-':
-    case '_':
-      return zoomTo(-1);
-    default:
-      return null;
-  }
+  const actions: Readonly<Record<string, () => ReaderAction | null>> = {
+    ArrowLeft: () => go(n.prev),
+    ArrowRight: () => go(n.next),
+    Home: () => go(n.first),
+    End: () => go(n.last),
+    '+': () => zoomTo(1),
+    '=': () => zoomTo(1),
+    '-': () => zoomTo(-1),
+    _: () => zoomTo(-1),
+  };
+  return Object.hasOwn(actions, context.key) ? (actions[context.key]?.() ?? null) : null;
 }
 
 /** Whether an element takes typed keys itself (the reader's shortcuts stay off there). */

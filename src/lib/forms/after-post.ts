@@ -1,18 +1,13 @@
-import { isRecord } from '../content/records.ts';
+import { z } from 'zod';
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
 import { dropIfEmpty } from '../delivery/session-store.ts';
 
 /**
- * POST → 303 → GET for every form of the site, one rule (Astro's documented way to keep an
- * action's result across a redirect: middleware with `getActionContext`, the result in the session).
- *
- * A form posts to its page with `?_action=<name>`. The middleware (./middleware.ts) runs the action,
- * keeps its result and what was typed in the session under a fresh id, and answers `303` to the
- * same page with `?posted=<id>`. That GET takes the result out of the session (once) and hands it to
- * `Astro.getActionResult()`, so the page renders exactly as it did for the POST. A reload or Back
- * repeats only the GET; once the result is taken, the address redirects to the page without `posted`.
- * `?posted=` never reaches a shared cache: such an answer is private, and one whose result is gone is a
- * redirect. This module holds the rules; the middleware only wires them to Astro.
+ * POST → 303 → GET for every form, as Astro's Actions guide does it: the middleware (./middleware.ts)
+ * runs the action of a post to `?_action=<name>`, keeps its result and what was typed in the session
+ * under a fresh id and answers `303` to the same page with `?posted=<id>`; that GET takes the result
+ * (once) and hands it to `Astro.getActionResult()`. A reload or Back repeats only the GET; a taken
+ * result redirects to the page without `posted`, so `?posted=` never reaches a shared cache.
  */
 
 /** The landing address's parameter: the id of the kept result. */
@@ -21,11 +16,7 @@ export const SENT_PARAM = 'posted';
 /** The action's own query parameter (`actions.x.queryString`). */
 const ACTION_PARAM = '_action';
 
-/**
- * Actions whose forms are answered POST → 303 → GET. A form action joins by name; the booking steps
- * (`bookStay`, `findStay`, `cancelStay`) keep their own redirect for now (src/lib/booking/steps/page.ts)
- * and can join here once their pages read the kept result instead of the POST.
- */
+// The booking steps keep their own redirect for now (src/lib/booking/steps/page.ts).
 const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
   'postComment',
   'login',
@@ -40,22 +31,28 @@ const KEPT_SECONDS = 10 * 60;
 const MAX_VALUE_LENGTH = 4000;
 const MAX_FIELDS = 30;
 
-/** What the session holds between the POST and its GET. */
-export interface KeptResult {
+/** What the session holds between the POST and its GET; `readKept` reads back only what this wrote. */
+const KeptSchema = z.object({
   /** The action's name (`getActionResult(actions.<name>)` finds it under this). */
-  action: string;
+  action: z.string().refine((name) => REDIRECTED_ACTIONS.has(name)),
   /** `serializeActionResult(result)`: JSON-safe, read back by Astro. */
-  result: { type: string; [key: string]: unknown };
+  result: z.looseObject({ type: z.string() }),
   /** What was typed (never a password), to put back into the form. */
-  values: Record<string, string>;
-}
+  values: z
+    .record(z.string(), z.unknown())
+    .catch({})
+    .transform((values) =>
+      Object.fromEntries(
+        Object.entries(values).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      ),
+    ),
+});
+export type KeptResult = z.output<typeof KeptSchema>;
 
 /** What was typed into the form a landing GET answers, by the request's locals. */
 const KEPT_VALUES = new WeakMap<object, Readonly<Record<string, string>>>();
-
-function keepFormValues(locals: object, values: Record<string, string>): void {
-  KEPT_VALUES.set(locals, values);
-}
 
 /** What was typed into the form whose result this GET shows (never a password), else undefined. */
 export function keptFormValues(locals: object): Readonly<Record<string, string>> | undefined {
@@ -90,15 +87,7 @@ export function keptValues(form: FormData): Record<string, string> {
 
 /** A kept result as this module wrote it, else undefined (another version's, or tampered). */
 export function readKept(stored: unknown): KeptResult | undefined {
-  if (!isRecord(stored)) return undefined;
-  const { action, result, values } = stored;
-  if (typeof action !== 'string' || !REDIRECTED_ACTIONS.has(action)) return undefined;
-  if (!isRecord(result) || typeof result['type'] !== 'string') return undefined;
-  const clean: Record<string, string> = {};
-  for (const [name, value] of Object.entries(isRecord(values) ? values : {})) {
-    if (typeof value === 'string') clean[name] = value;
-  }
-  return { action, result: { ...result, type: result['type'] }, values: clean };
+  return KeptSchema.safeParse(stored).data;
 }
 
 /**
@@ -123,8 +112,6 @@ export function landingAddress(
   const path = `/${pathname.replace(/^[/\\]+/, '')}`;
   return href(text ? `${path}?${text}` : path);
 }
-
-const seeOther = (location: string): Response => uncachedRedirect(303, location);
 
 /** What of Astro's `getActionContext(context)` the rule uses. */
 export interface ActionsOfRequest {
@@ -152,11 +139,7 @@ export interface FormRequest {
   canKeep?: (() => Promise<boolean>) | undefined;
 }
 
-/**
- * The rule itself (./middleware.ts gives it Astro's context): a form post of `REDIRECTED_ACTIONS`
- * runs its action, keeps result and typed values, and is answered `303` to `?posted=<id>`; that GET
- * gets them once and is private; a `?posted=` whose result is gone redirects to the page without it.
- */
+/** The rule itself (./middleware.ts gives it Astro's context). */
 export async function answerForm(
   context: FormRequest,
   actions: ActionsOfRequest,
@@ -165,6 +148,14 @@ export async function answerForm(
   const { action } = actions;
   const { session, locals, url } = context;
   const pathname = locals.tenantMatch.pathname;
+  // Personal whatever the page says: it shows this visitor's result and typed text.
+  const show = async (kept: KeptResult) => {
+    actions.setActionResult(kept.action, kept.result);
+    KEPT_VALUES.set(locals, kept.values);
+    const response = await next();
+    response.headers.set('Cache-Control', PRIVATE);
+    return response;
+  };
 
   if (action?.calledFrom === 'form' && REDIRECTED_ACTIONS.has(action.name) && session) {
     const form = await context.request
@@ -182,16 +173,12 @@ export async function answerForm(
       // text, so the page answers the post itself, privately. Sending it again is safe: the
       // action refused it (a write that needs the store says "try again shortly") or its key
       // makes it once.
-      actions.setActionResult(kept.action, kept.result);
-      keepFormValues(locals, kept.values);
-      const response = await next();
-      response.headers.set('Cache-Control', PRIVATE);
-      return response;
+      return show(kept);
     }
     const id = newResultId();
     // The session as it is after the action (a sign-in gives it a new id: the result goes there).
     session.set(keptKey(id), kept, { ttl: KEPT_SECONDS });
-    return seeOther(landingAddress(pathname, url.searchParams, id, locals.href));
+    return uncachedRedirect(303, landingAddress(pathname, url.searchParams, id, locals.href));
   }
 
   if (context.request.method !== 'GET' || !url.searchParams.has(SENT_PARAM)) return next();
@@ -199,14 +186,10 @@ export async function answerForm(
   const kept = id && session ? readKept(await session.get(keptKey(id))) : undefined;
   // Taken already (a reload, Back), expired, or never ours: the page itself, without the id.
   if (!id || !kept || !session) {
-    return seeOther(landingAddress(pathname, url.searchParams, null, locals.href));
+    return uncachedRedirect(303, landingAddress(pathname, url.searchParams, null, locals.href));
   }
   session.delete(keptKey(id));
-  actions.setActionResult(kept.action, kept.result);
-  keepFormValues(locals, kept.values);
-  const response = await next();
+  const response = await show(kept);
   await dropIfEmpty(session);
-  // Personal whatever the page says: it shows this visitor's result and typed text.
-  response.headers.set('Cache-Control', PRIVATE);
   return response;
 }

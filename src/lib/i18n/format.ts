@@ -1,23 +1,12 @@
 import type { Tenant } from '../tenants/schema.ts';
-import { dateTimeFormat, numberFormat } from './intl-cache.ts';
+import { dateTimeFormat, numberFormat, remembered } from './intl-cache.ts';
 
 /**
  * Dates as shown, per upstream value, locale and zone: a page shows the same few dates on every
  * render (each card's, each comment's), and reading and formatting one costs more than a lookup.
- * A plain Map emptied when full (islands import this module too).
  */
 const shown = new Map<string, string>();
 const MAX_SHOWN = 5000;
-
-function remembered(key: string, make: () => string): string {
-  let text = shown.get(key);
-  if (text === undefined) {
-    text = make();
-    if (shown.size >= MAX_SHOWN) shown.clear();
-    shown.set(key, text);
-  }
-  return text;
-}
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /** `2026-11-22 10:00:00` or `2026-11-22T10:00:00`: a timestamp that names no offset. */
@@ -64,13 +53,18 @@ export function formatDate(
       : '';
   };
   if (typeof value !== 'string') return format();
-  return remembered(`d|${style}|${tenant.locale}|${tenant.timeZone}|${value}`, format);
+  return remembered(
+    shown,
+    MAX_SHOWN,
+    `d|${style}|${tenant.locale}|${tenant.timeZone}|${value}`,
+    format,
+  );
 }
 
 /** Date and time in the tenant's zone, e.g. for comments; a date-only value shows its day alone. */
 export function formatDateTime(value: string | null | undefined, tenant: Zoned): string {
   if (!value) return '';
-  return remembered(`dt|${tenant.locale}|${tenant.timeZone}|${value}`, () => {
+  return remembered(shown, MAX_SHOWN, `dt|${tenant.locale}|${tenant.timeZone}|${value}`, () => {
     const read = readDate(value);
     if (!read) return '';
     if (read.calendar) return formatDate(value, tenant, 'medium');

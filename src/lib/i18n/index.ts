@@ -1,12 +1,13 @@
+import type { TextValues } from './text-key.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { isPlural, type Message, type MessageKey } from './dictionary.ts';
+import type { Message, MessageKey } from './dictionary.ts';
 import { numberFormat, pluralRules } from './intl-cache.ts';
 import { dictionaryFor } from './languages.ts';
 import { en } from './messages/en.ts';
 import { memo } from '../memo.ts';
+import { fill } from './say.ts';
 
 export type { Message, MessageKey } from './dictionary.ts';
-type Values = Readonly<Record<string, string | number>>;
 
 /** Interface text and formats in one tenant's language, locale and time zone. */
 export interface I18n {
@@ -16,7 +17,7 @@ export interface I18n {
   language: string;
   timeZone: string;
   /** The text for `key`, `{name}` filled from `values`; plural messages pick their form by `values.count`. */
-  t: (key: MessageKey, values?: Values) => string;
+  t: (key: MessageKey, values?: TextValues) => string;
   number: (value: number) => string;
   /** The raw message (override, language, English), for text a client-side island formats itself. */
   message: (key: MessageKey) => Message;
@@ -40,20 +41,7 @@ export function createI18n(
   const numbers = numberFormat(locale);
   const number = (value: number) => numbers.format(value);
   const message = (key: MessageKey): Message => overrides[key] ?? messages[key] ?? en[key];
-  const t = (key: MessageKey, values: Values = {}): string =>
-    interpolate(pick(message(key), values['count']), values, number);
-  const pick = (message: Message, count: string | number | undefined): string => {
-    if (!isPlural(message)) return message;
-    const category = typeof count === 'number' ? plurals.select(count) : 'other';
-    return message[category] ?? message.other;
-  };
+  const t = (key: MessageKey, values: TextValues = {}) =>
+    fill(message(key), values, plurals, numbers);
   return { locale, language, timeZone, t, number, message };
-}
-
-function interpolate(text: string, values: Values, number: (value: number) => string): string {
-  return text.replace(/\{(\w+)\}/g, (match, name: string) => {
-    const value = values[name];
-    if (value === undefined) return match;
-    return typeof value === 'number' ? number(value) : value;
-  });
 }

@@ -3,35 +3,33 @@
  * building one costs far more than formatting with it, and a page formats a date per comment and
  * card.
  */
-type Shared = Intl.DateTimeFormat | Intl.NumberFormat | Intl.PluralRules;
 
-const formats = new Map<string, Shared>();
 // Keys come from tenants.json and a few fixed option sets: the cap only guards against a surprise
-// (a plain Map, not lru-cache: islands import this too).
+// (a plain Map emptied when full, not lru-cache: islands import this too).
 const MAX_FORMATS = 1000;
 
-function cached<T extends Shared>(
-  kind: string,
-  locale: string,
-  options: object,
-  build: () => T,
-): T {
-  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
-  let format = formats.get(key) as T | undefined;
-  if (!format) {
-    format = build();
-    if (formats.size >= MAX_FORMATS) formats.clear();
-    formats.set(key, format);
+/** `make()` kept under `key` in `map`, which is emptied when it holds `max`. */
+export function remembered<T>(map: Map<string, T>, max: number, key: string, make: () => T): T {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    if (map.size >= max) map.clear();
+    map.set(key, value);
   }
-  return format;
+  return value;
 }
+
+const dateTimes = new Map<string, Intl.DateTimeFormat>();
+const numbers = new Map<string, Intl.NumberFormat>();
+const plurals = new Map<string, Intl.PluralRules>();
 
 /** `new Intl.DateTimeFormat(locale, options)`, shared; throws as it would for a bad locale or zone. */
 export function dateTimeFormat(
   locale: string,
   options: Intl.DateTimeFormatOptions,
 ): Intl.DateTimeFormat {
-  return cached('dt', locale, options, () => new Intl.DateTimeFormat(locale, options));
+  const key = `${locale}|${JSON.stringify(options)}`;
+  return remembered(dateTimes, MAX_FORMATS, key, () => new Intl.DateTimeFormat(locale, options));
 }
 
 /** `new Intl.NumberFormat(locale, options)`, shared; throws as it would for a bad currency. */
@@ -39,7 +37,8 @@ export function numberFormat(
   locale: string,
   options: Intl.NumberFormatOptions = {},
 ): Intl.NumberFormat {
-  return cached('nf', locale, options, () => new Intl.NumberFormat(locale, options));
+  const key = `${locale}|${JSON.stringify(options)}`;
+  return remembered(numbers, MAX_FORMATS, key, () => new Intl.NumberFormat(locale, options));
 }
 
 /**
@@ -47,5 +46,5 @@ export function numberFormat(
  * format, about 25 KB): one per locale, not one per tenant or per widget render.
  */
 export function pluralRules(locale: string): Intl.PluralRules {
-  return cached('pr', locale, {}, () => new Intl.PluralRules(locale));
+  return remembered(plurals, MAX_FORMATS, locale, () => new Intl.PluralRules(locale));
 }

@@ -11,48 +11,34 @@ export const registry = new Registry();
 // The process's own: resident memory, heap spaces, external memory, GC pauses, event-loop delay.
 collectDefaultMetrics({ register: registry });
 
-/** A counter on the process registry. */
-function counter<Label extends string>(
-  name: string,
-  help: string,
-  labelNames: readonly Label[],
-): Counter<Label> {
-  return new Counter({ name, help, labelNames, registers: [registry] });
-}
+const registers = [registry];
 
-/** A histogram on the process registry, with buckets in seconds. */
-function histogram<Label extends string>(
-  name: string,
-  help: string,
-  labelNames: readonly Label[],
-  buckets: number[],
-): Histogram<Label> {
-  return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
-}
+const upstreamCalls = new Counter({
+  name: 'masthead_upstream_calls_total',
+  help: 'Upstream call attempts by service, tenant, operation and outcome (HTTP status, timeout, network).',
+  labelNames: ['service', 'tenant', 'operation', 'status'] as const,
+  registers,
+});
 
-const upstreamCalls = counter(
-  'masthead_upstream_calls_total',
-  'Upstream call attempts by service, tenant, operation and outcome (HTTP status, timeout, network).',
-  ['service', 'tenant', 'operation', 'status'],
-);
+const cacheReads = new Counter({
+  name: 'masthead_upstream_cache_total',
+  help: 'Upstream read cache: hit, miss, stale (served while refreshing or while the upstream fails), stale_beyond_window, coalesced, not_found_hit.',
+  labelNames: ['service', 'tenant', 'result'] as const,
+  registers,
+});
 
-const cacheReads = counter(
-  'masthead_upstream_cache_total',
-  'Upstream read cache: hit, miss, stale (served while refreshing or while the upstream fails), stale_beyond_window, coalesced, not_found_hit.',
-  ['service', 'tenant', 'result'],
-);
-
-const refusals = counter(
-  'masthead_upstream_refused_total',
-  'Calls not sent or refused: 429 (the upstream said so), budget (our own budget spent), visitor (one visitor spent its share).',
-  ['service', 'tenant', 'reason'],
-);
+const refusals = new Counter({
+  name: 'masthead_upstream_refused_total',
+  help: 'Calls not sent or refused: 429 (the upstream said so), budget (our own budget spent), visitor (one visitor spent its share).',
+  labelNames: ['service', 'tenant', 'reason'] as const,
+  registers,
+});
 
 new Gauge({
   name: 'masthead_upstream_budget_remaining',
   help: 'Calls the site may still send in the current minute, by tenant and budget bucket (shared buckets repeat per tenant).',
   labelNames: ['tenant', 'bucket'] as const,
-  registers: [registry],
+  registers,
   async collect() {
     this.reset();
     for (const { tenant, bucket, remaining } of (await budgetSource?.()) ?? []) {
@@ -64,38 +50,42 @@ new Gauge({
 new Counter({
   name: 'masthead_log_lines_dropped_total',
   help: 'Log lines dropped because 4 MiB of lines were already waiting for the log reader.',
-  registers: [registry],
+  registers,
   collect() {
     this.reset();
     this.inc(droppedLogLines());
   },
 });
 
-const httpResponses = counter(
-  'masthead_http_responses_total',
-  'Responses by tenant, status class (2xx…5xx) and route cache state (hit, stale, miss, none).',
-  ['tenant', 'class', 'cache'],
-);
+const httpResponses = new Counter({
+  name: 'masthead_http_responses_total',
+  help: 'Responses by tenant, status class (2xx…5xx) and route cache state (hit, stale, miss, none).',
+  labelNames: ['tenant', 'class', 'cache'] as const,
+  registers,
+});
 
-const renderSeconds = histogram(
-  'masthead_render_seconds',
-  'Time to render a response that did not come from the route cache, by tenant and route.',
-  ['tenant', 'route'],
-  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
-);
+const renderSeconds = new Histogram({
+  name: 'masthead_render_seconds',
+  help: 'Time to render a response that did not come from the route cache, by tenant and route.',
+  labelNames: ['tenant', 'route'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+  registers,
+});
 
-const renderedParts = counter(
-  'masthead_rendered_parts_total',
-  'Page parts by tenant: kept (the HTML of an earlier render of the same data) or rendered.',
-  ['tenant', 'result'],
-);
+const renderedParts = new Counter({
+  name: 'masthead_rendered_parts_total',
+  help: 'Page parts by tenant: kept (the HTML of an earlier render of the same data) or rendered.',
+  labelNames: ['tenant', 'result'] as const,
+  registers,
+});
 
-const watcherLag = histogram(
-  'masthead_watcher_lag_seconds',
-  'Time from a change upstream (its published_at / updated_at) to the invalidation of what shows it.',
-  ['tenant'],
-  [1, 2, 5, 10, 15, 20, 30, 45, 60, 120, 300],
-);
+const watcherLag = new Histogram({
+  name: 'masthead_watcher_lag_seconds',
+  help: 'Time from a change upstream (its published_at / updated_at) to the invalidation of what shows it.',
+  labelNames: ['tenant'] as const,
+  buckets: [1, 2, 5, 10, 15, 20, 30, 45, 60, 120, 300],
+  registers,
+});
 
 const CACHE_RESULTS: Partial<Record<CounterName, string>> = {
   cacheHits: 'hit',

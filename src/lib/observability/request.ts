@@ -57,10 +57,6 @@ export function noteRequest(tenant: string | undefined, route: string): void {
   record.route = route;
 }
 
-function cacheState(response: Response): string {
-  return (response.headers.get('X-Astro-Cache') ?? 'none').toLowerCase();
-}
-
 /** The request's metrics and its log line. */
 export function logResponse(input: {
   url: URL;
@@ -87,25 +83,6 @@ export function logResponse(input: {
   });
 }
 
-function finish(
-  { request, url }: { request: Request; url: URL },
-  record: RequestRecord,
-  status: number,
-  cache: string,
-  started: number,
-) {
-  logResponse({
-    url,
-    method: request.method,
-    tenant: record.tenant ?? tenantOfRequest(url, request.headers)?.tenant.id ?? 'none',
-    route: record.route,
-    status,
-    cache,
-    upstreamCalls: record.upstreamCalls,
-    started,
-  });
-}
-
 /** The provider with every request measured and logged. */
 export function observedProvider<P extends CacheProvider>(provider: P): P {
   const onRequest = provider.onRequest?.bind(provider);
@@ -114,13 +91,25 @@ export function observedProvider<P extends CacheProvider>(provider: P): P {
     onRequest(context: Parameters<typeof onRequest>[0], next: Parameters<typeof onRequest>[1]) {
       const record: RequestRecord = { upstreamCalls: 0 };
       const started = performance.now();
+      const { request, url } = context;
+      const done = (status: number, cache: string) =>
+        logResponse({
+          url,
+          method: request.method,
+          tenant: record.tenant ?? tenantOfRequest(url, request.headers)?.tenant.id ?? 'none',
+          route: record.route,
+          status,
+          cache,
+          upstreamCalls: record.upstreamCalls,
+          started,
+        });
       return runInRequest(record, async () => {
         try {
           const response = await onRequest(context, next);
-          finish(context, record, response.status, cacheState(response), started);
+          done(response.status, (response.headers.get('X-Astro-Cache') ?? 'none').toLowerCase());
           return response;
         } catch (error) {
-          finish(context, record, 500, 'none', started);
+          done(500, 'none');
           throw error;
         }
       });

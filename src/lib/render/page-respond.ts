@@ -1,7 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { NO_STORE, PRIVATE, retryAfterOf, sharedCache } from '../delivery/policy.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
-import type { Failure } from '../failures/classify.ts';
 
 /** Shared by every page (reading, account, booking): failure pages and cache headers (../delivery/policy.ts). */
 
@@ -19,40 +18,32 @@ export async function loadOrRespond<T>(
   try {
     return await loader();
   } catch (error) {
-    const response = failurePage(Astro, classify(error));
-    if (response) return response;
-    throw error;
+    const failure = classify(error);
+    if (failure.kind === 'not-found') return notFound(Astro);
+    if (!isTemporary(failure)) throw error;
+    Astro.locals.retryAfter = retryAfterOf(failure);
+    return Astro.rewrite(Astro.locals.href('/503'));
   }
-}
-
-/** The 404 or 503 page for `failure`, or null when it is not a page's to show (a bug, a refusal). */
-function failurePage(Astro: PageContext, failure: Failure): Promise<Response> | null {
-  if (failure.kind === 'not-found') return notFound(Astro);
-  if (!isTemporary(failure)) return null;
-  Astro.locals.retryAfter = retryAfterOf(failure);
-  return Astro.rewrite(Astro.locals.href('/503'));
 }
 
 export function notFound(Astro: PageContext): Promise<Response> {
   return Astro.rewrite(Astro.locals.href('/404'));
 }
 
-interface CacheRule {
-  /** Seconds a shared cache may serve the page as fresh. */
+/** Seconds a shared cache may serve the page fresh, then stale while it is rendered anew. */
+export interface CacheLife {
   maxAge: number;
-  /** Seconds it may then serve it stale while refetching. */
   swr: number;
+}
+
+interface CacheRule extends CacheLife {
   tags?: string[];
 }
 
 /** Public, tenant-wide pages: CDN-cacheable, and held in Astro's route cache on this server. */
 export function cachePublic(Astro: Pick<AstroGlobal, 'response' | 'cache'>, rule: CacheRule): void {
   Astro.response.headers.set('Cache-Control', sharedCache(rule.maxAge, rule.swr));
-  Astro.cache.set({
-    maxAge: rule.maxAge,
-    swr: rule.swr,
-    ...(rule.tags ? { tags: rule.tags } : {}),
-  });
+  Astro.cache.set(rule);
 }
 
 /** Anything that depends on the visitor (session, form results): never stored by a shared cache. */

@@ -1,6 +1,7 @@
-import { readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
+import type { CacheLife } from '../render/page-respond.ts';
 import { streamStatus } from './status.ts';
+import { timeOf } from './status-at.ts';
 
 /**
  * How long a page that shows streams' states may be kept (route cache and edge): its status must
@@ -8,12 +9,6 @@ import { streamStatus } from './status.ts';
  * start; after the start, a stream the upstream still calls scheduled is read afresh and its page
  * kept only briefly until the upstream says it is live.
  */
-
-/** Seconds a page may be served fresh, then stale while it is rendered anew. */
-export interface CacheLife {
-  maxAge: number;
-  swr: number;
-}
 
 type Timed = Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' | 'ended_at'>;
 
@@ -24,7 +19,7 @@ export const DUE_WINDOW_MS = 15 * 60_000;
 
 function scheduledStart(stream: Timed): number | null {
   if (streamStatus(stream) !== 'scheduled') return null;
-  return readDate(stream.scheduled_at)?.date.getTime() ?? null;
+  return timeOf(stream.scheduled_at);
 }
 
 /** Started by the clock within {@link DUE_WINDOW_MS}, not yet by the upstream: read it afresh. */

@@ -1,3 +1,4 @@
+import sanitizeHtml from 'sanitize-html';
 import { DEFAULT_IFRAME_HOSTS, isEmbeddable } from '../content/sanitize.ts';
 import type { Stream } from '../publishing/schema.ts';
 import { webUrl } from '../upstream/parse.ts';
@@ -14,34 +15,19 @@ export function playerHosts(tenant: Pick<Tenant, 'publishing'>): string[] {
 
 const LOOPBACK = /^((.+\.)?localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  quot: '"',
-  apos: "'",
-  lt: '<',
-  gt: '>',
-};
-
-function decodeEntities(value: string): string {
-  return value.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
-    if (entity.startsWith('#x') || entity.startsWith('#X')) {
-      return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
-    }
-    if (entity.startsWith('#')) return String.fromCodePoint(Number.parseInt(entity.slice(1), 10));
-    return ENTITIES[entity.toLowerCase()] ?? whole;
-  });
-}
-
-const IFRAME_SRC = /<iframe\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
-
 /** The `src` of the first `<iframe>` in embed HTML (entities decoded); `null` when there is none. */
 export function iframeSrc(html: string | null | undefined): string | null {
-  if (!html) return null;
-  const match = IFRAME_SRC.exec(html);
-  const raw = match?.[1] ?? match?.[2] ?? match?.[3];
-  if (raw === undefined) return null;
-  const src = decodeEntities(raw).trim();
-  return src === '' ? null : src;
+  let src: string | undefined;
+  // Only sanitize-html's parser is wanted here: its output is thrown away.
+  sanitizeHtml(html ?? '', {
+    transformTags: {
+      iframe: (tagName, attribs) => {
+        src ??= attribs['src'];
+        return { tagName, attribs };
+      },
+    },
+  });
+  return src?.trim() || null;
 }
 
 /**
@@ -86,14 +72,8 @@ export function providerName(
       .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
       .join(' ');
   }
-  if (watchUrl) {
-    try {
-      return new URL(watchUrl).hostname.replace(/^www\./, '');
-    } catch {
-      // fall through
-    }
-  }
-  return 'the provider’s site';
+  const host = watchUrl && URL.parse(watchUrl)?.hostname.replace(/^www\./, '');
+  return host || 'the provider’s site';
 }
 
 export type StreamPlayer =

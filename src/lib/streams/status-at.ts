@@ -3,7 +3,7 @@ import { readDate } from '../i18n/format.ts';
 /** Where a stream stands: its badge, its order in lists. */
 export type StreamStatus = 'live' | 'scheduled' | 'ended';
 
-function time(value: string | null | undefined): number | null {
+export function timeOf(value: string | null | undefined): number | null {
   return readDate(value)?.date.getTime() ?? null;
 }
 
@@ -15,8 +15,8 @@ export function statusAt(
   times: { start: string | null | undefined; end: string | null | undefined },
   now: number,
 ): StreamStatus {
-  const end = time(times.end);
+  const end = timeOf(times.end);
   if (end !== null && end <= now) return 'ended';
-  const start = time(times.start);
+  const start = timeOf(times.start);
   return start !== null && start > now ? 'scheduled' : 'live';
 }

@@ -3,7 +3,7 @@ import { createI18n, type I18n, type MessageKey } from '../i18n/index.ts';
 import { readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import type { StreamStatus } from './status-at.ts';
+import { timeOf as time, type StreamStatus } from './status-at.ts';
 
 export type { StreamStatus };
 
@@ -97,10 +97,6 @@ function zoneName(date: Date, tenant: Pick<Tenant, 'locale' | 'timeZone'>): stri
 
 const RANK: Readonly<Record<StreamStatus, number>> = { live: 0, scheduled: 1, ended: 2 };
 
-function time(value: string | null | undefined): number | null {
-  return validDate(value)?.getTime() ?? null;
-}
-
 /**
  * Live first, then scheduled (soonest first), then ended (latest first); the upstream already orders
  * lists this way, so this only guards a page against an upstream that does not. Missing times sort
@@ -119,13 +115,9 @@ export function sortStreams<T extends Stream>(streams: readonly T[]): T[] {
     const key = at === null ? Infinity : status === 'scheduled' ? at : -at;
     return { stream, index, rank: RANK[status], key };
   });
-  keyed.sort((a, b) => a.rank - b.rank || compareKeys(a.key, b.key) || a.index - b.index);
+  // Two missing times (Infinity − Infinity is NaN) tie.
+  keyed.sort((a, b) => a.rank - b.rank || a.key - b.key || a.index - b.index);
   return keyed.map((entry) => entry.stream);
-}
-
-function compareKeys(a: number, b: number): number {
-  if (a === b) return 0;
-  return a < b ? -1 : 1;
 }
 
 /** Badge text of a static copy before its script has run: never "Live" from build-time data. */
