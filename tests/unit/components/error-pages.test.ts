@@ -27,7 +27,10 @@ describe('the 404 page', () => {
   it('says "Site not found" when no tenant was, reading no tenant text', async () => {
     // As in production, where `locals.i18n` throws without a tenant.
     const page = await render(NotFound, {
-      locals: { tenantMatchOrNull: null, tenant: undefined, i18n: undefined },
+      locals: Object.assign(locals({ tenantMatchOrNull: null }), {
+        tenant: undefined,
+        i18n: undefined,
+      }),
     });
     expect(page.getByRole('heading', { level: 1 }).textContent).toMatch(/site not found/i);
     expect(page.getByText('No publication is configured for this address.')).toBeTruthy();
