@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { currentMark, currentMarks, mainNavigation } from '../../src/lib/reading/navigation.ts';
+import {
+  currentMark,
+  currentMarks,
+  headerNavigation,
+  mainNavigation,
+  navKey,
+} from '../../src/lib/reading/navigation.ts';
 import { createI18n } from '../../src/lib/i18n/index.ts';
 import { buildTenant } from '../fixtures/tenant.ts';
 
@@ -26,6 +32,16 @@ describe('mainNavigation', () => {
       'Suche',
     ]);
     expect(items.find((item) => item.label === 'Alle Ressorts')?.path).toBe('/categories');
+  });
+
+  it("the header's entries: the same as mainNavigation, made again only for another categories list", () => {
+    const t = createI18n('de-CH', 'Europe/Zurich').t;
+    const header = headerNavigation(tenant, t)(categories);
+    expect(header.items).toEqual(mainNavigation(tenant, t, categories));
+    expect(header.key).toBe(navKey(header.items));
+    expect(headerNavigation(tenant, t)(categories)).toBe(header);
+    const renamed = categories.map((category) => ({ ...category, name: `${category.name}!` }));
+    expect(headerNavigation(tenant, t)(renamed).items[0]?.label).toBe('C0!');
   });
 });
 

@@ -10,6 +10,7 @@ import type { CategoryWithPosts } from '../publishing/client.ts';
 import { asSpare } from '../upstream/visitor.ts';
 import { newestFirst } from './article.ts';
 import { FRONT_POOL } from './front-page.ts';
+import { memo } from '../memo.ts';
 
 export const POSTS_PER_PAGE = 10;
 /** Lead and secondaries: the newest featured stories. */
@@ -18,11 +19,15 @@ const RELATED_COUNT = 3;
 /** How recently a list must have shown a post for it to be picked as related without a read. */
 const RELATED_FROM_LISTS_MS = 10 * 60_000;
 
+/** Sorted once per list the upstream cache hands out, not on every render. */
+const byPostCount = memo((categories: readonly Category[]): readonly Category[] =>
+  [...categories].sort((a, b) => (b.posts_count ?? 0) - (a.posts_count ?? 0)),
+);
+
 /** Header categories; the page still renders (without them) when the upstream is down. */
-export async function navigationCategories(tenant: Tenant): Promise<Category[]> {
+export async function navigationCategories(tenant: Tenant): Promise<readonly Category[]> {
   try {
-    const categories = await publishingFor(tenant).listCategories();
-    return [...categories].sort((a, b) => (b.posts_count ?? 0) - (a.posts_count ?? 0));
+    return byPostCount(await publishingFor(tenant).listCategories());
   } catch (error) {
     if (!isTemporary(classify(error))) throw error;
     logWarn('navigation.categories.unavailable', { tenant: tenant.id });

@@ -1,6 +1,7 @@
 import type { I18n } from '../i18n/index.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
+import { memo } from '../memo.ts';
 
 export interface NavItem {
   label: string;
@@ -75,3 +76,14 @@ export function currentMarks(
 export function navKey(items: readonly NavItem[]): string {
   return items.map((item) => `${item.path}\n${item.label}`).join('\n');
 }
+
+/**
+ * The header's entries and their key, made once per tenant and categories list (the upstream cache
+ * hands out the same list until it changes) instead of on every render. `t` is the tenant's.
+ */
+export const headerNavigation = memo((tenant: Tenant, t: I18n['t']) =>
+  memo((categories: readonly { name: string; slug: string }[]) => {
+    const items = mainNavigation(tenant, t, categories);
+    return { items, key: navKey(items) };
+  }),
+);

@@ -19,7 +19,6 @@ describe('comment thread', () => {
     const view = await render(CommentThread, {
       props: {
         comments: thread,
-        tenant: { locale: 'en-GB', timeZone: 'Europe/London' },
         replyHref: (id: string) => `?reply=${id}#comment-form`,
         label: 'Comments',
       },
@@ -42,7 +41,6 @@ describe('comment thread', () => {
     const view = await render(CommentThread, {
       props: {
         comments: [comment],
-        tenant: { locale: 'en-GB', timeZone: 'Europe/London' },
         label: 'Comments',
       },
     });

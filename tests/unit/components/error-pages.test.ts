@@ -24,8 +24,15 @@ describe('the 404 page', () => {
     expect(page.getByRole('banner').textContent).toContain(tenant.name);
   });
 
-  it('says "Site not found" when no tenant was', async () => {
-    const page = await render(NotFound, { locals: locals({ tenantMatchOrNull: null }) });
+  it('says "Site not found" when no tenant was, reading no tenant text', async () => {
+    // As in production, where `locals.i18n` throws without a tenant.
+    const page = await render(NotFound, {
+      locals: Object.assign(locals({ tenantMatchOrNull: null }), {
+        tenant: undefined,
+        i18n: undefined,
+      }),
+    });
     expect(page.getByRole('heading', { level: 1 }).textContent).toMatch(/site not found/i);
+    expect(page.getByText('No publication is configured for this address.')).toBeTruthy();
   });
 });
