@@ -7,7 +7,8 @@ import {
   reshapeBody,
   valueAt,
 } from '../../upstream/profile.ts';
-import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
+import type { Declared } from '../../publishing/operations.ts';
+import type { OperationProfile } from '../../upstream/profile.ts';
 import type { OperationReport } from './report.ts';
 import {
   PAGE_SIZE,
@@ -24,7 +25,7 @@ import { shapeLines } from './shape.ts';
 /** One operation's answer, as the doctor inspects it. */
 export interface Inspection {
   operation: string;
-  declared: OperationNeeds;
+  declared: Declared;
   op: OperationProfile | undefined;
   entry: OperationReport;
   answer: Answer;
@@ -39,17 +40,12 @@ function sample(value: unknown): string | undefined {
 }
 
 /** The answer as the site's schema reads it with the profile and the proposals so far. */
-function evaluate(run: ServiceRun, at: Inspection, working: OperationProfile) {
+function evaluate(at: Inspection, working: OperationProfile) {
   const { declared } = at;
   const shaped = reshapeBody(at.answer.body, working, declared.kind);
-  const schema = run.reads[at.operation];
-  const parsed = schema
-    ? schema.safeParse(shaped)
-    : ({ success: false, error: { issues: [] } } as const);
+  const parsed = declared.schema.safeParse(shaped);
   const parsedSample: unknown = parsed.success
-    ? declared.kind === 'list'
-      ? (parsed.data as { items: unknown[] }).items[0]
-      : parsed.data
+    ? valueAt(parsed.data, declared.kind === 'list' ? 'items.0' : '')
     : undefined;
   const data = valueAt(shaped, 'data');
   // Every record as the profile reads it so far: fields are judged on all of them.
@@ -178,7 +174,7 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
     proposeListMeta(answer.body, operation, run.proposals);
     await findPageSizeName(run, at, working());
   }
-  let state = evaluate(run, at, working());
+  let state = evaluate(at, working());
   const alternatives = new Map<string, string[]>();
   const raw =
     declared.kind === 'list'
@@ -204,7 +200,7 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
         fields: { [need]: [proposal.path] },
       });
       if (proposal.alternatives.length > 0) alternatives.set(need, proposal.alternatives);
-      state = evaluate(run, at, working());
+      state = evaluate(at, working());
       proposed = true;
     }
   }

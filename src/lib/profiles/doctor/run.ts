@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import type { OperationNeeds, OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
+import type { Declared } from '../../publishing/operations.ts';
+import type { OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
 import type { DoctorOptions, DoctorReport } from './report.ts';
 import type { ProfileService } from '../schema.ts';
 import type { Evidence } from './field-finder.ts';
@@ -11,8 +11,7 @@ export interface ServiceRun {
   options: DoctorOptions;
   report: DoctorReport;
   baseUrl: string;
-  catalogue: Record<string, OperationNeeds>;
-  reads: Record<string, z.ZodType>;
+  catalogue: Record<string, Declared>;
   profile: ServiceProfile | undefined;
   /** Profile entries proposed so far, per operation. */
   proposals: Record<string, OperationProfile>;

@@ -1,11 +1,9 @@
-import type { z } from 'zod';
-import * as lodgingSchemas from '../../lodging/schema.ts';
 import { LODGING_OPERATIONS } from '../../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../../publishing/operations.ts';
-import * as publishingSchemas from '../../publishing/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { renameKeys, valueAt } from '../../upstream/profile.ts';
-import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
+import type { OperationProfile } from '../../upstream/profile.ts';
+import type { Declared } from '../../publishing/operations.ts';
 import type { DoctorOptions, DoctorReport, OperationReport } from './report.ts';
 import { resolveProfile } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
@@ -16,30 +14,6 @@ import { judgeList } from './judge.ts';
 import { indexReader, searchPath } from './path-search.ts';
 import type { ServiceRun } from './run.ts';
 import { authHint } from './target.ts';
-
-const PUBLISHING_READS: Record<string, z.ZodType> = {
-  'posts.list': publishingSchemas.postListSchema,
-  'posts.get': publishingSchemas.singlePostSchema,
-  'categories.list': publishingSchemas.categoryListSchema,
-  'categories.get': publishingSchemas.categoryDetailSchema,
-  'tags.list': publishingSchemas.tagListSchema,
-  'tags.get': publishingSchemas.tagDetailSchema,
-  'plans.list': publishingSchemas.planListSchema,
-  'plans.get': publishingSchemas.singlePlanSchema,
-  'epaper.list': publishingSchemas.editionListSchema,
-  'epaper.get': publishingSchemas.singleEditionSchema,
-  'streams.list': publishingSchemas.streamListSchema,
-  'streams.get': publishingSchemas.singleStreamSchema,
-  'comments.list': publishingSchemas.commentListSchema,
-};
-
-const LODGING_READS: Record<string, z.ZodType> = {
-  'properties.list': lodgingSchemas.propertyListSchema,
-  'properties.get': lodgingSchemas.singlePropertySchema,
-  'properties.availability': lodgingSchemas.singleAvailabilitySchema,
-  'bookings.list': lodgingSchemas.bookingListSchema,
-  'guests.list': lodgingSchemas.guestListSchema,
-};
 
 /** Where a detail read takes its path parameter from: the list read before it. */
 const PARAM_FROM: Record<string, { list: string; param: string; field: string }> = {
@@ -88,13 +62,13 @@ function askedStay(now = Date.now()): { check_in: string; check_out: string } {
   return { check_in: day(30), check_out: day(32) };
 }
 
-function queryFor(operation: string, declared: OperationNeeds): Record<string, string> {
+function queryFor(operation: string, declared: Declared): Record<string, string> {
   if (operation === 'properties.availability') return { ...askedStay(), guests: '2' };
   return declared.kind === 'list' ? { per_page: '5' } : {};
 }
 
 /** One read operation: found, read, and its answer inspected (./inspect.ts). */
-async function checkOperation(run: ServiceRun, operation: string, declared: OperationNeeds) {
+async function checkOperation(run: ServiceRun, operation: string, declared: Declared) {
   const { service, options, report } = run;
   const op: OperationProfile | undefined = run.profile?.operations[operation];
   const entry: OperationReport = {
@@ -192,7 +166,7 @@ function finishService(run: ServiceRun): void {
 }
 
 /** The catalogue's reads, guests before bookings (a booking's guest joins a guest read before). */
-function readOrder(catalogue: Record<string, OperationNeeds>): [string, OperationNeeds][] {
+function readOrder(catalogue: Record<string, Declared>): [string, Declared][] {
   const entries = Object.entries(catalogue);
   const bookings = entries.find(([name]) => name === 'bookings.list');
   const rest = entries.filter((entry) => entry !== bookings);
@@ -238,7 +212,6 @@ export async function checkService(
     report,
     baseUrl: config.baseUrl,
     catalogue: service === 'publishing' ? PUBLISHING_OPERATIONS : LODGING_OPERATIONS,
-    reads: service === 'publishing' ? PUBLISHING_READS : LODGING_READS,
     profile: resolveProfile(service, config.profile, options.profiles),
     proposals: {},
     found: new Map(),
@@ -253,7 +226,7 @@ export async function checkService(
     maxCalls,
   };
   for (const [operation, declared] of readOrder(run.catalogue)) {
-    if (declared.read && run.reads[operation]) await checkOperation(run, operation, declared);
+    if (declared.read) await checkOperation(run, operation, declared);
   }
   finishService(run);
 }
