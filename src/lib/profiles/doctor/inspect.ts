@@ -14,13 +14,13 @@ import {
   PAGE_SIZE,
   PAGE_SIZE_NAMES,
   findEnvelope,
-  mergeOp,
   proposeField,
   proposeListMeta,
 } from './answer-shape.ts';
 import type { Answer } from './http.ts';
 import type { ServiceRun } from './run.ts';
 import { shapeLines } from './shape.ts';
+import { mergeOp } from '../schema.ts';
 
 /** One operation's answer, as the doctor inspects it. */
 export interface Inspection {

@@ -5,9 +5,8 @@ import { renameKeys, valueAt } from '../../upstream/profile.ts';
 import type { OperationProfile } from '../../upstream/profile.ts';
 import type { Declared } from '../../publishing/operations.ts';
 import type { DoctorOptions, DoctorReport, OperationReport } from './report.ts';
-import { resolveProfile } from '../schema.ts';
+import { mergeOp, resolveProfile } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
-import { mergeOp } from './answer-shape.ts';
 import { createGetter, lodgingToken } from './http.ts';
 import { inspectAnswer } from './inspect.ts';
 import { judgeList } from './judge.ts';
@@ -138,10 +137,9 @@ function finishService(run: ServiceRun): void {
   if (run.pageSizeName) {
     for (const [operation, declared] of Object.entries(catalogue)) {
       if (declared.kind !== 'list') continue;
-      proposals[operation] = {
-        ...proposals[operation],
-        rename: { ...proposals[operation]?.rename, per_page: run.pageSizeName },
-      };
+      proposals[operation] = mergeOp(proposals[operation], {
+        rename: { per_page: run.pageSizeName },
+      });
     }
   }
   // Writes go to the collection their list was found at (lodging: the contract gives the same).
