@@ -9,7 +9,7 @@ import {
 } from '../../upstream/profile.ts';
 import type { Declared } from '../../publishing/operations.ts';
 import type { OperationProfile } from '../../upstream/profile.ts';
-import type { OperationReport } from './report.ts';
+import type { OperationReport, ServiceRun } from './report.ts';
 import {
   PAGE_SIZE,
   PAGE_SIZE_NAMES,
@@ -18,7 +18,6 @@ import {
   proposeListMeta,
 } from './answer-shape.ts';
 import type { Answer } from './http.ts';
-import type { ServiceRun } from './run.ts';
 import { shapeLines } from './shape.ts';
 import { mergeOp } from '../schema.ts';
 

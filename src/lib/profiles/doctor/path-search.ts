@@ -2,7 +2,7 @@ import { isRecord } from '../../content/records.ts';
 import { fillPath } from '../../upstream/profile.ts';
 import type { OperationNeeds } from '../../upstream/profile.ts';
 import type { Answer, Getter } from './http.ts';
-import { lastSegment, linksIn, nestedFromLinks, templateFromLinks } from './links.ts';
+import { lastSegment, linkTemplates, linksIn } from './links.ts';
 import { resourceSegments } from './spellings.ts';
 
 /**
@@ -84,7 +84,7 @@ function detailTemplates(search: PathSearch, resource: string, index: readonly s
   const list = search.found.get(`${resource}.list`);
   const item = search.rawItems.get(`${resource}.list`);
   const key = search.params[param];
-  const linked = key ? templateFromLinks(item, key, param, search.baseUrl) : undefined;
+  const linked = key ? linkTemplates(item, key, param, search.baseUrl).own : undefined;
   return [
     ...(linked ? [linked] : []),
     ...(list ? [`${list}/{${param}}`] : []),
@@ -98,9 +98,8 @@ function nestedTemplates(search: PathSearch, index: readonly string[]): string[]
   const [parentResource = ''] = nested.parent.split('.');
   const found = search.found.get(nested.parent);
   const key = search.params[nested.param];
-  const linked = key
-    ? nestedFromLinks(search.rawItems.get(nested.parent), key, nested.param, search.baseUrl)
-    : [];
+  const parent = search.rawItems.get(nested.parent);
+  const linked = key ? linkTemplates(parent, key, nested.param, search.baseUrl).nested : [];
   const parents = [
     ...(found ? [found.replace(/\{\w+\}/, `{${nested.param}}`)] : []),
     ...listTemplates(parentResource, index).map((path) => `${path}/{${nested.param}}`),

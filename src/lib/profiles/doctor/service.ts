@@ -4,14 +4,13 @@ import type { Tenant } from '../../tenants/schema.ts';
 import { renameKeys, valueAt } from '../../upstream/profile.ts';
 import type { OperationProfile } from '../../upstream/profile.ts';
 import type { Declared } from '../../publishing/operations.ts';
-import type { DoctorOptions, DoctorReport, OperationReport } from './report.ts';
+import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './report.ts';
 import { mergeOp, resolveProfile } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
 import { createGetter, lodgingToken } from './http.ts';
 import { inspectAnswer } from './inspect.ts';
 import { judgeList } from './judge.ts';
 import { indexReader, searchPath } from './path-search.ts';
-import type { ServiceRun } from './run.ts';
 import { authHint } from './target.ts';
 
 /** Where a detail read takes its path parameter from: the list read before it. */
