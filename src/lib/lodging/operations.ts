@@ -4,7 +4,8 @@ import * as s from './schema.ts';
 
 /**
  * What the booking feature reads of each lodging operation, in its own field names (see
- * `src/lib/publishing/operations.ts`). Paths are the contract's.
+ * `src/lib/publishing/operations.ts`). Paths are the contract's. Guests come before bookings: the
+ * doctor reads in this order, and a booking's guest joins a guest it read before.
  */
 export const LODGING_OPERATIONS = {
   'properties.list': {
@@ -45,6 +46,30 @@ export const LODGING_OPERATIONS = {
     schema: s.singleAvailabilitySchema,
     ttl: TTL.availability,
   },
+  'guests.list': {
+    kind: 'list',
+    read: true,
+    path: '/guests',
+    needs: ['id', 'first_name', 'last_name', 'email'],
+    schema: s.guestListSchema,
+    ttl: TTL.guestList,
+  },
+  'guests.create': {
+    kind: 'item',
+    read: false,
+    method: 'POST',
+    path: '/guests',
+    needs: ['id'],
+    schema: s.singleGuestSchema,
+  },
+  'guests.get': {
+    kind: 'item',
+    read: false,
+    path: '/guests/{id}',
+    needs: [],
+    schema: s.singleGuestSchema,
+    ttl: TTL.guest,
+  },
   'bookings.list': {
     kind: 'list',
     read: true,
@@ -79,29 +104,5 @@ export const LODGING_OPERATIONS = {
     path: '/bookings/{id}',
     needs: [],
     schema: s.cancelResultSchema,
-  },
-  'guests.list': {
-    kind: 'list',
-    read: true,
-    path: '/guests',
-    needs: ['id', 'first_name', 'last_name', 'email'],
-    schema: s.guestListSchema,
-    ttl: TTL.guestList,
-  },
-  'guests.create': {
-    kind: 'item',
-    read: false,
-    method: 'POST',
-    path: '/guests',
-    needs: ['id'],
-    schema: s.singleGuestSchema,
-  },
-  'guests.get': {
-    kind: 'item',
-    read: false,
-    path: '/guests/{id}',
-    needs: [],
-    schema: s.singleGuestSchema,
-    ttl: TTL.guest,
   },
 } as const satisfies Record<string, Declared>;

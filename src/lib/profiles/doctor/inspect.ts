@@ -104,19 +104,13 @@ function recordFields(run: ServiceRun, at: Inspection, state: State, working: Op
   if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);
   if (missing.size > 0) entry.shape = shapeLines(state.records);
   // Unmapped until the profile says it: fields not found, and those only a proposal reads.
+  const unmapped = (what: string) => report.unmapped.push(`${service} ${operation} → ${what}`);
   for (const field of entry.fields) {
-    if (!field.found) report.unmapped.push(`${service} ${operation} → ${field.need}: not found`);
-    else if (field.proposed) {
-      report.unmapped.push(`${service} ${operation} → ${field.need}: at ${field.path} (proposed)`);
-    }
+    if (!field.found) unmapped(`${field.need}: not found`);
+    else if (field.proposed) unmapped(`${field.need}: at ${field.path} (proposed)`);
   }
-  if (proposal?.path)
-    report.unmapped.push(`${service} ${operation} → path ${proposal.path} (proposed)`);
-  if (proposal?.envelope) {
-    report.unmapped.push(
-      `${service} ${operation} → envelope ${proposal.envelope.join(' | ')} (proposed)`,
-    );
-  }
+  if (proposal?.path) unmapped(`path ${proposal.path} (proposed)`);
+  if (proposal?.envelope) unmapped(`envelope ${proposal.envelope.join(' | ')} (proposed)`);
 }
 
 /**
