@@ -7,7 +7,12 @@ import { demoEnv } from './demo-env.mjs';
 import { runDoctor } from '../src/lib/profiles/doctor.ts';
 import { doctorLines } from '../src/lib/profiles/doctor-text.ts';
 import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor-write.ts';
-import { checkWrites, writeLines } from '../src/lib/profiles/doctor-writes.ts';
+import {
+  checkLodgingWrites,
+  checkWrites,
+  lodgingWriteNotice,
+  writeLines,
+} from '../src/lib/profiles/doctor-writes.ts';
 import { readProfileTexts } from '../src/lib/profiles/files.ts';
 import { SecretsFileError } from '../src/lib/secrets/schema.ts';
 import { tenantSecrets } from '../src/lib/secrets/site.ts';
@@ -16,10 +21,6 @@ import { readSettings } from '../src/lib/settings/settings.ts';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
 import { doctorTenantsOptions } from '../src/lib/profiles/doctor/target.ts';
 import { parseMaps } from '../src/lib/profiles/doctor/maps.ts';
-import {
-  checkLodgingWrites,
-  lodgingWriteNotice,
-} from '../src/lib/profiles/doctor/lodging-writes.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -137,7 +138,10 @@ const writes = values.writes
       profiles: readProfileTexts(values.profiles),
     })
   : [];
-if (values.writes) console.log(writeLines(writes).join('\n'));
+if (values.writes) {
+  const heading = 'Writes (--writes: a throwaway account was registered on the API):';
+  console.log(writeLines(writes, heading).join('\n'));
+}
 // The lodging write path, on a test stay booked and cancelled at once: said before it starts.
 const booking = load().tenants[index] ?? tenant;
 if (values.writes && booking.lodging && booking.features.booking) {
@@ -147,7 +151,7 @@ if (values.writes && booking.lodging && booking.features.booking) {
     profiles: readProfileTexts(values.profiles),
     secrets: first.secrets.values,
   });
-  console.log(writeLines(lodgingWrites).slice(2).join('\n'));
+  console.log(writeLines(lodgingWrites).join('\n'));
   writes.push(...lodgingWrites);
 }
 

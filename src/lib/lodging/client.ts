@@ -1,5 +1,6 @@
 import { budgetKeys } from '../upstream/budget.ts';
-import { clientCore, urlPath } from '../upstream/client-core.ts';
+import { clientCore } from '../upstream/client-core.ts';
+import { declaredCore } from '../publishing/operations.ts';
 import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
 import type { QueryValue } from '../upstream/http.ts';
 import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
@@ -7,18 +8,8 @@ import type { PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
-import { TTL } from '../upstream/ttl.ts';
 import { lodgingAuth } from './auth.ts';
 import type { LodgingCredentials } from './auth.ts';
-import {
-  bookingListSchema,
-  cancelResultSchema,
-  guestListSchema,
-  singleAvailabilitySchema,
-  singleBookingSchema,
-  singleGuestSchema,
-  singlePropertySchema,
-} from './schema.ts';
 import type {
   Availability,
   AvailabilityQuery,
@@ -109,116 +100,52 @@ export function lodgingCore(options: LodgingClientOptions): LodgingCore {
  * live in the test harness, `tests/integration/operations.ts`.
  */
 export function lodgingClient(options: LodgingClientOptions) {
-  const core = lodgingCore(options);
-
+  const { read, call } = declaredCore(lodgingCore(options), LODGING_OPERATIONS);
   return {
     accountKey: options.accountKey,
-
-    // Properties.
-
-    getProperty(id: string, readOptions?: ReadOptions): Promise<Property> {
-      return core.read(
-        {
-          operation: 'properties.get',
-          schema: singlePropertySchema,
-          params: { id },
-          ttl: TTL.property,
-        },
-        readOptions,
-      );
-    },
+    getProperty: (id: string, readOptions?: ReadOptions): Promise<Property> =>
+      read('properties.get', { params: { id } }, readOptions),
     /** Invalid dates or guests → `ValidationError`. */
-    getAvailability(
+    getAvailability: (
       propertyId: string,
       query: AvailabilityQuery,
       readOptions?: ReadOptions,
-    ): Promise<Availability> {
-      return core.read(
-        {
-          operation: 'properties.availability',
-          schema: singleAvailabilitySchema,
-          params: { propertyId },
-          query: { ...query },
-          ttl: TTL.availability,
-        },
-        readOptions,
-      );
-    },
-
-    // Bookings.
-
+    ): Promise<Availability> =>
+      read('properties.availability', { params: { propertyId }, query: { ...query } }, readOptions),
     listBookings(filters: BookingFilters = {}, readOptions?: ReadOptions): Promise<Paged<Booking>> {
       const { page, perPage, ...rest } = filters;
       const query: Record<string, QueryValue> = { ...rest, ...lodgingPageQuery({ page, perPage }) };
-      return core.read(
-        {
-          operation: 'bookings.list',
-          schema: bookingListSchema,
-          query,
-          ttl: TTL.bookingList,
-          map: (list) => toPaged(list, { page, perPage }),
-        },
+      return read(
+        'bookings.list',
+        { query, map: (list) => toPaged(list, { page, perPage }) },
         readOptions,
       );
     },
-    createBooking(input: BookingInput): Promise<Booking> {
-      return core.call({
-        operation: 'bookings.create',
-        schema: singleBookingSchema,
-        body: input,
-      });
-    },
+    createBooking: (input: BookingInput): Promise<Booking> =>
+      call('bookings.create', { body: input }),
     /** Soft cancel: the booking with `status: "cancelled"` (or `null` if the upstream sends none). */
-    async cancelBooking(id: string): Promise<Booking | null> {
-      const result = await core.call({
-        operation: 'bookings.cancel',
-        schema: cancelResultSchema,
-        params: { id },
-      });
-      return result.data;
-    },
-
-    // Guests (the booking's find-or-create).
-
-    listGuests(
+    cancelBooking: async (id: string): Promise<Booking | null> =>
+      (await call('bookings.cancel', { params: { id } })).data,
+    listGuests: (
       params: PageParams & {
         search?: string | undefined;
         /** The previous page's `page.nextCursor` (cursor-paginated upstreams). */
         cursor?: string | undefined;
       } = {},
       readOptions?: ReadOptions,
-    ): Promise<Paged<Guest>> {
-      return core.read(
+    ): Promise<Paged<Guest>> =>
+      read(
+        'guests.list',
         {
-          operation: 'guests.list',
-          schema: guestListSchema,
           query: { search: params.search, cursor: params.cursor, ...lodgingPageQuery(params) },
-          ttl: TTL.guestList,
           map: (list) => toPaged(list, params),
         },
         readOptions,
-      );
-    },
-    /** One guest (the cancellation e-mail's address). Not profiled: the contract's path. */
-    getGuest(id: string, readOptions?: ReadOptions): Promise<Guest> {
-      return core.read(
-        {
-          operation: 'guests.get',
-          schema: singleGuestSchema,
-          path: urlPath`/guests/${id}`,
-          params: { id },
-          ttl: TTL.guest,
-        },
-        readOptions,
-      );
-    },
-    createGuest(input: GuestInput): Promise<Guest> {
-      return core.call({
-        operation: 'guests.create',
-        schema: singleGuestSchema,
-        body: input,
-      });
-    },
+      ),
+    /** One guest (the cancellation e-mail's address). */
+    getGuest: (id: string, readOptions?: ReadOptions): Promise<Guest> =>
+      read('guests.get', { params: { id } }, readOptions),
+    createGuest: (input: GuestInput): Promise<Guest> => call('guests.create', { body: input }),
   };
 }
 

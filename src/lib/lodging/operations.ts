@@ -1,11 +1,21 @@
-import type { OperationNeeds } from '../upstream/profile.ts';
+import type { Declared } from '../publishing/operations.ts';
+import { TTL } from '../upstream/ttl.ts';
+import * as s from './schema.ts';
 
 /**
  * What the booking feature reads of each lodging operation, in its own field names (see
- * `src/lib/publishing/operations.ts`). Paths are the contract's.
+ * `src/lib/publishing/operations.ts`). Paths are the contract's. Guests come before bookings: the
+ * doctor reads in this order, and a booking's guest joins a guest it read before.
  */
 export const LODGING_OPERATIONS = {
-  'properties.list': { kind: 'list', read: true, path: '/properties', needs: ['id'] },
+  'properties.list': {
+    kind: 'list',
+    read: true,
+    path: '/properties',
+    needs: ['id'],
+    schema: s.propertyListSchema,
+    ttl: TTL.propertyList,
+  },
   'properties.get': {
     kind: 'item',
     read: true,
@@ -20,6 +30,8 @@ export const LODGING_OPERATIONS = {
       'room_types[].name',
       'room_types[].max_occupancy',
     ],
+    schema: s.singlePropertySchema,
+    ttl: TTL.property,
   },
   'properties.availability': {
     kind: 'item',
@@ -31,6 +43,32 @@ export const LODGING_OPERATIONS = {
       'room_types[].available_rooms',
       'room_types[].total_price',
     ],
+    schema: s.singleAvailabilitySchema,
+    ttl: TTL.availability,
+  },
+  'guests.list': {
+    kind: 'list',
+    read: true,
+    path: '/guests',
+    needs: ['id', 'first_name', 'last_name', 'email'],
+    schema: s.guestListSchema,
+    ttl: TTL.guestList,
+  },
+  'guests.create': {
+    kind: 'item',
+    read: false,
+    method: 'POST',
+    path: '/guests',
+    needs: ['id'],
+    schema: s.singleGuestSchema,
+  },
+  'guests.get': {
+    kind: 'item',
+    read: false,
+    path: '/guests/{id}',
+    needs: [],
+    schema: s.singleGuestSchema,
+    ttl: TTL.guest,
   },
   'bookings.list': {
     kind: 'list',
@@ -48,6 +86,8 @@ export const LODGING_OPERATIONS = {
       'room_type_id',
       'total_price',
     ],
+    schema: s.bookingListSchema,
+    ttl: TTL.bookingList,
   },
   'bookings.create': {
     kind: 'item',
@@ -55,6 +95,7 @@ export const LODGING_OPERATIONS = {
     method: 'POST',
     path: '/bookings',
     needs: ['id', 'status', 'reference', 'check_in', 'check_out', 'total_price'],
+    schema: s.singleBookingSchema,
   },
   'bookings.cancel': {
     kind: 'item',
@@ -62,12 +103,6 @@ export const LODGING_OPERATIONS = {
     method: 'DELETE',
     path: '/bookings/{id}',
     needs: [],
+    schema: s.cancelResultSchema,
   },
-  'guests.list': {
-    kind: 'list',
-    read: true,
-    path: '/guests',
-    needs: ['id', 'first_name', 'last_name', 'email'],
-  },
-  'guests.create': { kind: 'item', read: false, method: 'POST', path: '/guests', needs: ['id'] },
-} as const satisfies Record<string, OperationNeeds>;
+} as const satisfies Record<string, Declared>;

@@ -2,6 +2,7 @@ import { applyEdits, modify } from 'jsonc-parser';
 import type { Tenant } from '../tenants/schema.ts';
 import type { OperationProfile } from '../upstream/profile.ts';
 import type { DoctorReport } from './doctor.ts';
+import { mergeOp } from './schema.ts';
 import type { ProfileService } from './schema.ts';
 
 /** What `npm run doctor -- <tenant> --write` saves: a profile file per service with proposals. */
@@ -43,17 +44,8 @@ export function profileWrites(report: DoctorReport, tenant: Tenant): ProfileWrit
     const inline: Partial<Record<string, OperationProfile>> =
       typeof ref === 'object' ? ref.operations : {};
     const operations: Record<string, unknown> = {};
-    for (const op of new Set([...Object.keys(inline), ...Object.keys(proposals)])) {
-      const before = inline[op] ?? {};
-      const proposal = proposals[op] ?? {};
-      operations[op] = compact({
-        ...before,
-        ...proposal,
-        ...((before.fields ?? proposal.fields) && {
-          fields: { ...before.fields, ...proposal.fields },
-        }),
-      });
-    }
+    for (const op of new Set([...Object.keys(inline), ...Object.keys(proposals)]))
+      operations[op] = compact(mergeOp(inline[op], proposals[op] ?? {}));
     const file = {
       $schema: '../profile.schema.json',
       service,

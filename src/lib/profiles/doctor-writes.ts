@@ -1,24 +1,28 @@
 import { errorMessage } from '../content/records.ts';
 import { randomBytes } from 'node:crypto';
 import { classify } from '../failures/classify.ts';
+import { lodgingClient } from '../lodging/client.ts';
+import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
+import type { Declared } from '../publishing/operations.ts';
 import { publishingClient } from '../publishing/client.ts';
+import type { SecretKey } from '../secrets/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import type { ServiceProfile } from '../upstream/profile.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { resolveProfile } from './schema.ts';
-import type { ProfileTexts } from './schema.ts';
+import type { ProfileService, ProfileTexts } from './schema.ts';
 
 /**
- * `npm run doctor -- <tenant> --writes`: the subscriber's account journey as the site makes it
- * (its own publishing client and the tenant's profile): register a throwaway account, sign in with
- * it, read it back, sign out. Only on request: it leaves that account on the API. Comments are
- * never written (they would show on the site); a tenant that books also has its lodging writes
- * proven on a test stay booked and cancelled at once (./doctor/lodging-writes.ts).
+ * `npm run doctor -- <tenant> --writes`, only on request, through the site's own clients and the
+ * tenant's profile. Publishing: the subscriber's account journey (register a throwaway account, sign
+ * in, read it back, sign out; the account stays on the API). Comments are never written (they would
+ * show on the site). A tenant that books: availability, a test guest (it stays: the contract's
+ * guests have no cancel) and a one-night test stay far ahead, cancelled at once.
  */
 
 export interface WriteReport {
-  /** Publishing unless said (the lodging writes: ./doctor/lodging-writes.ts). */
-  service?: 'publishing' | 'lodging' | undefined;
+  service: ProfileService;
   operation: string;
   method: string;
   path: string;
@@ -34,10 +38,42 @@ export interface WriteCheckOptions {
   email?: string;
 }
 
-export const failure = (error: unknown): string => {
+const failure = (error: unknown): string => {
   const message = errorMessage(error);
   return `${classify(error).kind}: ${message.length > 160 ? `${message.slice(0, 157)}…` : message}`;
 };
+
+/** Steps run in order, each reported with its operation's method and path as the profile sends it. */
+function journey(
+  service: ProfileService,
+  operations: Readonly<Record<string, Declared>>,
+  profile: ServiceProfile | undefined,
+) {
+  const reports: WriteReport[] = [];
+  const step = async <T>(
+    operation: string,
+    run: () => Promise<T>,
+    describe: (value: T) => string,
+  ): Promise<T | undefined> => {
+    const op = profile?.operations[operation];
+    const declared = operations[operation];
+    const at = {
+      service,
+      operation,
+      method: op?.method ?? declared?.method ?? 'GET',
+      path: op?.path ?? declared?.path ?? '?',
+    };
+    try {
+      const value = await run();
+      reports.push({ ...at, ok: true, detail: describe(value) });
+      return value;
+    } catch (error) {
+      reports.push({ ...at, ok: false, detail: failure(error) });
+      return undefined;
+    }
+  };
+  return { reports, step };
+}
 
 export async function checkWrites(options: WriteCheckOptions): Promise<WriteReport[]> {
   const { tenant } = options;
@@ -48,33 +84,9 @@ export async function checkWrites(options: WriteCheckOptions): Promise<WriteRepo
     upstream: createUpstream(),
     profile,
   });
-  const where = (operation: 'auth.register' | 'auth.login' | 'auth.me' | 'auth.logout') => {
-    const declared = PUBLISHING_OPERATIONS[operation];
-    const op = profile?.operations[operation];
-    return {
-      operation,
-      method: op?.method ?? ('method' in declared ? declared.method : 'GET'),
-      path: op?.path ?? declared.path,
-    };
-  };
   const email = options.email ?? `masthead-doctor-${Date.now()}@example.com`;
   const password = randomBytes(18).toString('base64url');
-  const reports: WriteReport[] = [];
-  const step = async <T>(
-    operation: 'auth.register' | 'auth.login' | 'auth.me' | 'auth.logout',
-    run: () => Promise<T>,
-    describe: (value: T) => string,
-  ): Promise<T | undefined> => {
-    try {
-      const value = await run();
-      reports.push({ ...where(operation), ok: true, detail: describe(value) });
-      return value;
-    } catch (error) {
-      reports.push({ ...where(operation), ok: false, detail: failure(error) });
-      return undefined;
-    }
-  };
-
+  const { reports, step } = journey('publishing', PUBLISHING_OPERATIONS, profile);
   const registered = await step(
     'auth.register',
     () => anonymous.register({ name: 'Masthead Doctor', email, password }),
@@ -101,14 +113,88 @@ export async function checkWrites(options: WriteCheckOptions): Promise<WriteRepo
   return reports;
 }
 
-/** The write checks as terminal lines. */
-export function writeLines(reports: readonly WriteReport[]): string[] {
+export interface LodgingWriteOptions {
+  tenant: Tenant;
+  profiles: ProfileTexts;
+  secrets: Partial<Record<SecretKey, string>>;
+  /** Today, for the test stay's dates. */
+  now?: Date;
+}
+
+/** The test stay: one night, eleven months ahead (the first of the tenant's properties). */
+function testStay(now = new Date()): { checkIn: string; checkOut: string } {
+  const day = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
+  return { checkIn: day(330), checkOut: day(331) };
+}
+
+/** What the doctor says before it writes to the lodging API. */
+export function lodgingWriteNotice(tenant: Tenant, now = new Date()): string {
+  const { checkIn, checkOut } = testStay(now);
+  const property = tenant.lodging?.propertyIds[0] ?? '?';
+  return `Lodging writes (--writes): booking a test stay at property ${property}, ${checkIn} to ${checkOut}, for a test guest "Masthead Doctor", and cancelling it at once (the test guest stays on the API).`;
+}
+
+export async function checkLodgingWrites(options: LodgingWriteOptions): Promise<WriteReport[]> {
+  const { tenant, secrets } = options;
+  const lodging = tenant.lodging;
+  if (!lodging) return [];
+  const profile = resolveProfile('lodging', lodging.profile, options.profiles);
+  const client = lodgingClient({
+    accountKey: `doctor:${tenant.id}`,
+    baseUrl: lodging.baseUrl,
+    ...(secrets.lodgingToken
+      ? { token: secrets.lodgingToken }
+      : { email: secrets.lodgingEmail, password: secrets.lodgingPassword }),
+    upstream: createUpstream(),
+    profile,
+  });
+  const { reports, step } = journey('lodging', LODGING_OPERATIONS, profile);
+  const property = lodging.propertyIds[0] ?? '';
+  const { checkIn, checkOut } = testStay(options.now);
+  const offers = await step(
+    'properties.availability',
+    () => client.getAvailability(property, { check_in: checkIn, check_out: checkOut, guests: 1 }),
+    (a) => `${a.room_types.filter((r) => (r.available_rooms ?? 0) > 0).length} room type(s) free`,
+  );
+  const room = offers?.room_types.find((r) => (r.available_rooms ?? 0) > 0);
+  if (!room) return reports;
+  const email = `masthead-doctor-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const guest = await step(
+    'guests.create',
+    () => client.createGuest({ first_name: 'Masthead', last_name: 'Doctor', email }),
+    (g) => `test guest ${email} made, id ${String(g.id)}`,
+  );
+  if (!guest) return reports;
+  const booking = await step(
+    'bookings.create',
+    () =>
+      client.createBooking({
+        property_id: property,
+        room_type_id: String(room.room_type_id),
+        guest_id: String(guest.id),
+        check_in: checkIn,
+        check_out: checkOut,
+        adults: 1,
+        children: 0,
+        notes: 'Masthead doctor test stay: cancelled at once.',
+      }),
+    (b) => `booked ${b.reference}, ${b.check_in} to ${b.check_out}, status ${String(b.status)}`,
+  );
+  if (!booking) return reports;
+  await step(
+    'bookings.cancel',
+    () => client.cancelBooking(String(booking.id)),
+    (b) => `cancelled ${booking.reference}${b ? `, status ${String(b.status)}` : ''}`,
+  );
+  return reports;
+}
+
+/** The write checks as terminal lines, under `heading` when given. */
+export function writeLines(reports: readonly WriteReport[], heading?: string): string[] {
   return [
-    '',
-    'Writes (--writes: a throwaway account was registered on the API):',
+    ...(heading ? ['', heading] : []),
     ...reports.map(
-      (r) =>
-        `${r.ok ? '✓' : '✗'} ${r.service ?? 'publishing'} ${r.operation}: ${r.method} ${r.path} · ${r.detail}`,
+      (r) => `${r.ok ? '✓' : '✗'} ${r.service} ${r.operation}: ${r.method} ${r.path} · ${r.detail}`,
     ),
   ];
 }

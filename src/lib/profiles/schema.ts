@@ -124,18 +124,22 @@ export type ProfileTexts = ReadonlyMap<string, { source: string; text: string }>
 
 type Operations = Record<string, OperationProfile>;
 
+/** `over` on `base`: its fields and renames join the base's, the rest replaces. */
+export function mergeOp(
+  base: OperationProfile | undefined,
+  over: OperationProfile,
+): OperationProfile {
+  return {
+    ...base,
+    ...over,
+    ...((base?.fields ?? over.fields) && { fields: { ...base?.fields, ...over.fields } }),
+    ...((base?.rename ?? over.rename) && { rename: { ...base?.rename, ...over.rename } }),
+  };
+}
+
 function merge(base: Operations, over: Partial<Operations>): Operations {
   const out: Operations = { ...base };
-  for (const [name, op] of Object.entries(over)) {
-    if (!op) continue;
-    const prior = out[name] ?? {};
-    out[name] = {
-      ...prior,
-      ...op,
-      ...((prior.fields ?? op.fields) && { fields: { ...prior.fields, ...op.fields } }),
-      ...((prior.rename ?? op.rename) && { rename: { ...prior.rename, ...op.rename } }),
-    };
-  }
+  for (const [name, op] of Object.entries(over)) if (op) out[name] = mergeOp(out[name], op);
   return out;
 }
 
@@ -183,11 +187,12 @@ export function resolveProfile(
     return { name: ref, operations: fileProfile(ref, service, files, []) };
   const from = ref.extends ?? defaultProfile(service, files);
   const base = from ? fileProfile(from, service, files, []) : {};
-  return {
-    name: ref.extends ? `${ref.extends}+inline` : 'inline',
-    operations: merge(base, ref.operations),
-  };
+  return { name: profileLabel(ref), operations: merge(base, ref.operations) };
 }
+
+/** How logs and `/_status` name a profile: its file, `<file>+inline`, or `inline`. */
+export const profileLabel = (ref: InlineProfile): string =>
+  typeof ref === 'string' ? ref : ref.extends ? `${ref.extends}+inline` : 'inline';
 
 /** `profiles/x.json` files as `ProfileTexts` (by file name without `.json`). */
 export function profileTexts(entries: Iterable<[path: string, text: string]>): ProfileTexts {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Tenant } from '../tenants/schema.ts';
 import { operationFindings } from '../upstream/metrics.ts';
 import type { OperationFinding } from '../upstream/metrics.ts';
+import { profileLabel } from './schema.ts';
 import type { InlineProfile } from './schema.ts';
 
 /**
@@ -26,13 +27,7 @@ export interface TenantProfileStatus {
 }
 
 const label = (ref: InlineProfile | undefined): string =>
-  ref === undefined
-    ? 'none'
-    : typeof ref === 'string'
-      ? ref
-      : ref.extends
-        ? `${ref.extends}+inline`
-        : 'inline';
+  ref === undefined ? 'none' : profileLabel(ref);
 
 /** The saved findings of the last doctor run, or null when it never ran here. */
 function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSummary | null {

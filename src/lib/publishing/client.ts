@@ -6,29 +6,12 @@ import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.t
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
-import { PUBLISHING_OPERATIONS } from './operations.ts';
+import { PUBLISHING_OPERATIONS, declaredCore } from './operations.ts';
 import { forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import { TTL } from '../upstream/ttl.ts';
-import {
-  authResultSchema,
-  categoryDetailSchema,
-  categoryListSchema,
-  commentCreatedSchema,
-  commentListSchema,
-  editionListSchema,
-  meSchema,
-  messageSchema,
-  planListSchema,
-  postListSchema,
-  singleEditionSchema,
-  singlePlanSchema,
-  singlePostSchema,
-  singleStreamSchema,
-  streamListSchema,
-  tagDetailSchema,
-  tagListSchema,
-} from './schema.ts';
+import type { z } from 'zod';
+import type { categoryDetailSchema, tagDetailSchema } from './schema.ts';
 import type {
   AuthResult,
   Category,
@@ -171,6 +154,7 @@ function readingKit(options: PublishingClientOptions) {
 
   return {
     core,
+    ...declaredCore(core, PUBLISHING_OPERATIONS),
     sanitize,
     anonymousEdition,
     editionAccess,
@@ -185,49 +169,25 @@ function readingKit(options: PublishingClientOptions) {
 type Kit = ReturnType<typeof readingKit>;
 
 /** Sign-in, registration, the signed-in user and sign-out. */
-function accountOperations({ core }: Kit) {
+function accountOperations({ read, call }: Kit) {
   return {
-    /** `POST /auth/login`. Wrong credentials → `ValidationError` with `fields.email`. */
-    login(email: string, password: string): Promise<AuthResult> {
-      return core.call({
-        operation: 'auth.login',
-        schema: authResultSchema,
-        body: { email, password },
-      });
-    },
-    /** `POST /auth/register` (subscriber). */
-    register(input: RegisterInput): Promise<AuthResult> {
-      return core.call({
-        operation: 'auth.register',
-        schema: authResultSchema,
-        body: input,
-      });
-    },
-    /** `GET /auth/me`, cached per user for `TTL.me`. */
-    me(readOptions?: ReadOptions): Promise<User> {
-      return core.read(
-        {
-          operation: 'auth.me',
-          schema: meSchema,
-          access: 'personal',
-          ttl: TTL.me,
-        },
-        readOptions,
-      );
-    },
-    /** `POST /auth/logout`: revokes the token. */
+    /** Wrong credentials → `ValidationError` with `fields.email`. */
+    login: (email: string, password: string): Promise<AuthResult> =>
+      call('auth.login', { body: { email, password } }),
+    /** A subscriber. */
+    register: (input: RegisterInput): Promise<AuthResult> => call('auth.register', { body: input }),
+    /** Cached per user. */
+    me: (readOptions?: ReadOptions): Promise<User> =>
+      read('auth.me', { access: 'personal' }, readOptions),
+    /** Revokes the token. */
     async logout(): Promise<void> {
-      await core.call({
-        operation: 'auth.logout',
-        schema: messageSchema,
-        access: 'personal',
-      });
+      await call('auth.logout', { access: 'personal' });
     },
   };
 }
 
 /** Posts: public, cached once for every visitor. */
-function postOperations({ core, sanitize, cleanSummary, remembered, tenantId }: Kit) {
+function postOperations({ core, read, sanitize, cleanSummary, remembered, tenantId }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const query = {
@@ -237,12 +197,11 @@ function postOperations({ core, sanitize, cleanSummary, remembered, tenantId }: 
         featured: params.featured === undefined ? undefined : params.featured ? '1' : '0',
         search: params.search,
       };
-      const read = core.read(
+      const list = read(
+        'posts.list',
         {
-          operation: 'posts.list',
-          schema: postListSchema,
           query,
-          ttl: params.search ? TTL.search : TTL.postList,
+          ...(params.search && { ttl: TTL.search }),
           map: (list) => {
             const paged = toPaged(list, params);
             return { ...paged, items: paged.items.map(cleanSummary) };
@@ -250,230 +209,129 @@ function postOperations({ core, sanitize, cleanSummary, remembered, tenantId }: 
         },
         readOptions,
       );
-      return remembered(read, (list) => list.items);
+      return remembered(list, (paged) => paged.items);
     },
     /** One published post; `content` is sanitized HTML. Unknown or draft → `NotFoundError`. */
-    getPost(slug: string, readOptions?: ReadOptions): Promise<Post> {
-      return core
-        .read(
-          {
-            operation: 'posts.get',
-            schema: singlePostSchema,
-            params: { slug },
-            ttl: TTL.post,
-            map: (post) => ({ ...post, content: sanitize(post.content) }),
-          },
-          readOptions,
-        )
-        .catch((error: unknown) => {
-          // Gone: its old list entry must not stand in for it.
-          if (error instanceof NotFoundError) forgetPost(core.upstream, tenantId, slug);
-          throw error;
-        });
-    },
+    getPost: (slug: string, readOptions?: ReadOptions): Promise<Post> =>
+      read(
+        'posts.get',
+        { params: { slug }, map: (post) => ({ ...post, content: sanitize(post.content) }) },
+        readOptions,
+      ).catch((error: unknown) => {
+        // Gone: its old list entry must not stand in for it.
+        if (error instanceof NotFoundError) forgetPost(core.upstream, tenantId, slug);
+        throw error;
+      }),
     /** The post as a list last showed it (no `content`), if one did: a stand-in while it cannot be read. */
-    knownPost(slug: string): PostSummary | undefined {
-      return knownPost(core.upstream, tenantId, slug);
-    },
+    knownPost: (slug: string): PostSummary | undefined => knownPost(core.upstream, tenantId, slug),
     /** The posts lists showed in the last `withinMs`, as they showed them (no upstream call). */
-    listedPosts(withinMs: number): PostSummary[] {
-      return listedPosts(core.upstream, tenantId, withinMs);
-    },
+    listedPosts: (withinMs: number): PostSummary[] =>
+      listedPosts(core.upstream, tenantId, withinMs),
   };
 }
 
 /** Categories, tags and plans. */
-function sectionOperations({ core, archivePosts, remembered }: Kit) {
+function sectionOperations({ read, archivePosts, remembered }: Kit) {
   return {
-    // Categories and tags.
-
-    listCategories(readOptions?: ReadOptions): Promise<Category[]> {
-      return core.read(
-        {
-          operation: 'categories.list',
-          schema: categoryListSchema,
-          ttl: TTL.categoryList,
-          map: (list) => list.items,
-        },
-        readOptions,
-      );
-    },
+    listCategories: (readOptions?: ReadOptions): Promise<Category[]> =>
+      read('categories.list', { map: (list) => list.items }, readOptions),
     getCategory(
       slug: string,
       params: PageParams = {},
       readOptions?: ReadOptions,
     ): Promise<CategoryWithPosts> {
-      const read = core.read(
-        {
-          operation: 'categories.get',
-          schema: categoryDetailSchema,
-          params: { slug },
-          query: publishingPageQuery(params),
-          ttl: TTL.category,
-          map: (detail) => ({ category: detail.category, posts: archivePosts(detail, params) }),
-        },
-        readOptions,
-      );
-      return remembered(read, (detail) => detail.posts.items);
+      const map = (detail: z.output<typeof categoryDetailSchema>) => ({
+        category: detail.category,
+        posts: archivePosts(detail, params),
+      });
+      const query = publishingPageQuery(params);
+      const detail = read('categories.get', { params: { slug }, query, map }, readOptions);
+      return remembered(detail, ({ posts }) => posts.items);
     },
-    listTags(readOptions?: ReadOptions): Promise<Tag[]> {
-      return core.read(
-        {
-          operation: 'tags.list',
-          schema: tagListSchema,
-          ttl: TTL.tagList,
-          map: (list) => list.items,
-        },
-        readOptions,
-      );
-    },
+    listTags: (readOptions?: ReadOptions): Promise<Tag[]> =>
+      read('tags.list', { map: (list) => list.items }, readOptions),
     getTag(
       slug: string,
       params: PageParams = {},
       readOptions?: ReadOptions,
     ): Promise<TagWithPosts> {
-      const read = core.read(
-        {
-          operation: 'tags.get',
-          schema: tagDetailSchema,
-          params: { slug },
-          query: publishingPageQuery(params),
-          ttl: TTL.tag,
-          map: (detail) => ({ tag: detail.tag, posts: archivePosts(detail, params) }),
-        },
-        readOptions,
-      );
-      return remembered(read, (detail) => detail.posts.items);
+      const map = (detail: z.output<typeof tagDetailSchema>) => ({
+        tag: detail.tag,
+        posts: archivePosts(detail, params),
+      });
+      const query = publishingPageQuery(params);
+      const detail = read('tags.get', { params: { slug }, query, map }, readOptions);
+      return remembered(detail, ({ posts }) => posts.items);
     },
-
-    // Plans.
-
-    listPlans(readOptions?: ReadOptions): Promise<Plan[]> {
-      return core.read(
-        {
-          operation: 'plans.list',
-          schema: planListSchema,
-          ttl: TTL.planList,
-          map: (list) => list.items,
-        },
-        readOptions,
-      );
-    },
-    getPlan(slug: string, readOptions?: ReadOptions): Promise<Plan> {
-      return core.read(
-        {
-          operation: 'plans.get',
-          schema: singlePlanSchema,
-          params: { slug },
-          ttl: TTL.plan,
-        },
-        readOptions,
-      );
-    },
+    listPlans: (readOptions?: ReadOptions): Promise<Plan[]> =>
+      read('plans.list', { map: (list) => list.items }, readOptions),
+    getPlan: (slug: string, readOptions?: ReadOptions): Promise<Plan> =>
+      read('plans.get', { params: { slug } }, readOptions),
   };
 }
 
 /** E-paper, streams and comments. */
 function editionStreamCommentOperations({
-  core,
+  read,
+  call,
   anonymousEdition,
   editionAccess,
   cleanStream,
 }: Kit) {
+  /** A page of a list, each item cleaned as the client keeps it. */
+  const paged =
+    <T>(params: PageParams, clean: (item: T) => T) =>
+    (list: { items: T[]; meta?: PageMeta | undefined }) => {
+      const page = toPaged(list, params);
+      return { ...page, items: page.items.map(clean) };
+    };
   return {
     // E-paper: the list is the same for every reader (its badges come from `is_free`): one shared
     // copy, read with the tenant's token. An edition is the reader's own when they are signed in.
-
-    listEditions(params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Edition>> {
-      return core.read(
-        {
-          operation: 'epaper.list',
-          schema: editionListSchema,
-          query: publishingPageQuery(params),
-          ttl: TTL.editionList,
-          map: (list) => {
-            const paged = toPaged(list, params);
-            return { ...paged, items: paged.items.map(anonymousEdition) };
-          },
-        },
+    listEditions: (params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Edition>> =>
+      read(
+        'epaper.list',
+        { query: publishingPageQuery(params), map: paged(params, anonymousEdition) },
         readOptions,
-      );
-    },
+      ),
     /** A subscriber-only edition read anonymously has `requires_subscription: true`, `pages: []`. */
-    getEdition(slug: string, readOptions?: ReadOptions): Promise<Edition> {
-      return core.read(
+    getEdition: (slug: string, readOptions?: ReadOptions): Promise<Edition> =>
+      read(
+        'epaper.get',
         {
-          operation: 'epaper.get',
-          schema: singleEditionSchema,
           params: { slug },
           access: editionAccess,
-          ttl: TTL.edition,
           map: editionAccess === 'public' ? anonymousEdition : undefined,
         },
         readOptions,
-      );
-    },
-
+      ),
     // Streams: `embed_code` is sanitized (iframes from allowed hosts only).
-
-    listStreams(params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Stream>> {
-      return core.read(
-        {
-          operation: 'streams.list',
-          schema: streamListSchema,
-          query: publishingPageQuery(params),
-          ttl: TTL.streamList,
-          map: (list) => {
-            const paged = toPaged(list, params);
-            return { ...paged, items: paged.items.map(cleanStream) };
-          },
-        },
+    listStreams: (params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Stream>> =>
+      read(
+        'streams.list',
+        { query: publishingPageQuery(params), map: paged(params, cleanStream) },
         readOptions,
-      );
-    },
-    getStream(slug: string, readOptions?: ReadOptions): Promise<Stream> {
-      return core.read(
-        {
-          operation: 'streams.get',
-          schema: singleStreamSchema,
-          params: { slug },
-          ttl: TTL.stream,
-          map: cleanStream,
-        },
-        readOptions,
-      );
-    },
-
-    // Comments.
-
+      ),
+    getStream: (slug: string, readOptions?: ReadOptions): Promise<Stream> =>
+      read('streams.get', { params: { slug }, map: cleanStream }, readOptions),
     /** Approved top-level comments with approved replies. */
-    listComments(
+    listComments: (
       postSlug: string,
       params: PageParams = {},
       readOptions?: ReadOptions,
-    ): Promise<Paged<Comment>> {
-      return core.read(
+    ): Promise<Paged<Comment>> =>
+      read(
+        'comments.list',
         {
-          operation: 'comments.list',
-          schema: commentListSchema,
           params: { postSlug },
           query: publishingPageQuery(params),
-          ttl: TTL.comments,
           map: (list) => toPaged(list, params),
         },
         readOptions,
-      );
-    },
+      ),
     /** Signed in: published at once. Guest (no token): needs `author_name` + `author_email`, pending. */
-    createComment(postSlug: string, input: CommentInput): Promise<CommentCreated> {
-      return core.call({
-        operation: 'comments.create',
-        schema: commentCreatedSchema,
-        params: { postSlug },
-        body: input,
-        access: 'personal',
-      });
-    },
+    createComment: (postSlug: string, input: CommentInput): Promise<CommentCreated> =>
+      call('comments.create', { params: { postSlug }, body: input, access: 'personal' }),
   };
 }
 

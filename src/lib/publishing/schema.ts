@@ -20,8 +20,6 @@ import {
  */
 
 const nullableString = z.string().nullish();
-/** Addresses used as links or images: http(s) only (`webUrl`, src/lib/upstream/parse.ts), else `null`. */
-const webAddress = webUrlField;
 
 export const userSchema = z.looseObject({
   id,
@@ -86,7 +84,7 @@ const postFields = {
     .nullish()
     .transform((tags) => tags ?? []),
   is_featured: bool.optional(),
-  cover_image_url: webAddress,
+  cover_image_url: webUrlField,
   cover_image_width: int.nullish(),
   cover_image_height: int.nullish(),
   /** The contract has none; a profile may map one (`profiles/publishing-alt.json`). */
@@ -139,7 +137,7 @@ export const planSchema = z.looseObject({
     .array(featureSchema)
     .nullish()
     .transform((f) => f ?? []),
-  subscribe_url: webAddress,
+  subscribe_url: webUrlField,
 });
 export type Plan = z.output<typeof planSchema>;
 
@@ -158,9 +156,9 @@ export const editionSchema = z.looseObject({
   slug: z.string(),
   page_count: int.optional(),
   is_free: bool.default(false),
-  reader_url: webAddress,
+  reader_url: webUrlField,
   requires_subscription: bool.default(false),
-  cover_image_url: webAddress,
+  cover_image_url: webUrlField,
   published_at: nullableString,
   pages: z
     .array(editionPageSchema)
@@ -176,13 +174,13 @@ export const streamSchema = z.looseObject({
   is_live: bool.default(false),
   /** `live`, `scheduled` or `ended` in the mock; other values pass. */
   status: z.string().optional(),
-  watch_url: webAddress,
+  watch_url: webUrlField,
   provider: nullableString,
-  stream_url: webAddress,
+  stream_url: webUrlField,
   /** Sanitized (iframe host allow-list) by the time it leaves the client. */
   embed_code: nullableString,
   description: nullableString,
-  thumbnail_url: webAddress,
+  thumbnail_url: webUrlField,
   scheduled_at: nullableString,
   started_at: nullableString,
   ended_at: nullableString,
@@ -224,25 +222,14 @@ export const streamListSchema = listOf(streamSchema);
 export const commentListSchema = listOf(commentSchema);
 
 /** `{ category|tag, posts, meta }`, posts as an array or a nested paginator. */
-function withPosts<K extends string, S extends z.ZodType>(key: K, schema: S) {
-  return z.preprocess(
-    unwrap,
-    z.looseObject({
-      [key]: schema,
-      posts: listOf(postSummarySchema),
-      meta: pageMetaSchema.optional(),
-    } as { [P in K]: S } & {
-      posts: ReturnType<typeof listOf<typeof postSummarySchema>>;
-      meta: z.ZodOptional<typeof pageMetaSchema>;
-    }),
-  );
-}
-
-export const categoryDetailSchema = withPosts('category', categorySchema);
-export const tagDetailSchema = withPosts('tag', tagSchema);
+const archive = { posts: listOf(postSummarySchema), meta: pageMetaSchema.optional() };
+export const categoryDetailSchema = z.preprocess(
+  unwrap,
+  z.looseObject({ category: categorySchema, ...archive }),
+);
+export const tagDetailSchema = z.preprocess(unwrap, z.looseObject({ tag: tagSchema, ...archive }));
 
 export const singlePostSchema = enveloped(postSchema);
-export const singleCategorySchema = enveloped(categorySchema);
 export const singlePlanSchema = enveloped(planSchema);
 export const singleEditionSchema = enveloped(editionSchema);
 export const singleStreamSchema = enveloped(streamSchema);
@@ -256,7 +243,6 @@ export const postWriteResultSchema = enveloped(
     status: z.string().optional(),
   }),
 );
-export type PostWriteResult = z.output<typeof postWriteResultSchema>;
 
 export const messageSchema = z.looseObject({ message: z.string().optional() });
 

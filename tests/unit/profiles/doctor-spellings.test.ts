@@ -5,12 +5,7 @@ import {
   resourceSegments,
   segmentsOf,
 } from '../../../src/lib/profiles/doctor/spellings.ts';
-import {
-  linksIn,
-  nestedFromLinks,
-  pathBelow,
-  templateFromLinks,
-} from '../../../src/lib/profiles/doctor/links.ts';
+import { linksIn, pathBelow, linkTemplates } from '../../../src/lib/profiles/doctor/links.ts';
 import { judgeList } from '../../../src/lib/profiles/doctor/judge.ts';
 
 describe("paths spelled from the contract's words", () => {
@@ -94,16 +89,16 @@ describe('links the API gives itself', () => {
 
   it("makes a detail template of a record's own link that holds its slug", () => {
     const item = { slug: 'harbour-reopens', links: { self: `${base}/read/harbour-reopens` } };
-    expect(templateFromLinks(item, 'harbour-reopens', 'slug', base)).toBe('/read/{slug}');
-    expect(templateFromLinks({ url: `${base}/other` }, 'x', 'slug', base)).toBeUndefined();
+    expect(linkTemplates(item, 'harbour-reopens', 'slug', base).own).toBe('/read/{slug}');
+    expect(linkTemplates({ url: `${base}/other` }, 'x', 'slug', base).own).toBeUndefined();
   });
 
   it("a nested read's template from the item's links; the item's own address ends with its key", () => {
     const item = { l: { a: `${base}/quays/q-7/berths`, b: `${base}/quays/q-7` } };
-    expect(nestedFromLinks(item, 'q-7', 'propertyId', base)).toEqual([
+    expect(linkTemplates(item, 'q-7', 'propertyId', base).nested).toEqual([
       '/quays/{propertyId}/berths',
     ]);
-    expect(templateFromLinks(item, 'q-7', 'id', base)).toBe('/quays/{id}');
+    expect(linkTemplates(item, 'q-7', 'id', base).own).toBe('/quays/{id}');
   });
 });
 

@@ -4,22 +4,12 @@ import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts
 import { fieldCandidates } from './field-finder.ts';
 import { recordLists } from './matchers.ts';
 import type { Evidence } from './field-finder.ts';
+import { mergeOp } from '../schema.ts';
 
 /**
  * Where an answer keeps its list or item and its page fields, and where a needed field is when it is
  * not at the site's name: the doctor's proposals from one answer.
  */
-
-export function mergeOp(
-  base: OperationProfile | undefined,
-  extra: OperationProfile,
-): OperationProfile {
-  return {
-    ...base,
-    ...extra,
-    ...((base?.fields ?? extra.fields) && { fields: { ...base?.fields, ...extra.fields } }),
-  };
-}
 
 export function findEnvelope(
   body: unknown,

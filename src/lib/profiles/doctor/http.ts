@@ -1,5 +1,7 @@
+import { FetchError, ofetch } from 'ofetch';
 import type { SecretKey } from '../../secrets/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
+import { valueAt } from '../../upstream/profile.ts';
 
 /** One answer as the doctor keeps it: status, parsed JSON body (undefined when not JSON), rate headers. */
 export interface Answer {
@@ -30,53 +32,48 @@ export interface GetterOptions {
   fetch: typeof fetch;
   maxCalls: number;
   timeoutMs: number;
-  /** Waits out a 429 (injectable for tests). */
-  sleep?: (ms: number) => Promise<void>;
 }
 
-async function readAnswer(response: Response, rateLimit: Record<string, string>): Promise<Answer> {
-  const text = await response.text();
-  let body: unknown;
+/** The body as JSON, or undefined when it is none. */
+function parseJson(text: string): unknown {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    body = undefined;
+    return undefined;
   }
-  return { status: response.status, body, rateLimit };
 }
 
 /** GETs within a call budget; a 429 is waited out once (what the API asks, a minute at most). */
 export function createGetter(options: GetterOptions): Getter {
   let calls = 0;
-  const sleep = options.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms)));
+  const $fetch = ofetch.create(
+    {
+      headers: options.headers,
+      timeout: options.timeoutMs,
+      parseResponse: parseJson,
+      retry: 1,
+      retryStatusCodes: [429],
+      retryDelay: ({ response }) =>
+        Math.min(65, Number(response?.headers.get('retry-after') ?? 60) || 60) * 1000,
+    },
+    { fetch: options.fetch },
+  );
   const get: Getter['get'] = async (path, query = {}) => {
     if (calls >= options.maxCalls) return undefined;
     calls += 1;
     const url = new URL(`${options.baseUrl}${path}`);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const response = await options.fetch(url, {
-          headers: options.headers,
-          signal: AbortSignal.timeout(options.timeoutMs),
-        });
-        const rateLimit: Record<string, string> = {};
-        for (const name of RATE_HEADERS) {
-          const value = response.headers.get(name);
-          if (value !== null) rateLimit[name] = value;
-        }
-        if (response.status === 429 && attempt === 0) {
-          const wait = Math.min(65, Number(response.headers.get('retry-after') ?? 60) || 60);
-          await response.body?.cancel();
-          await sleep(wait * 1000);
-          continue;
-        }
-        return await readAnswer(response, rateLimit);
-      } catch {
-        return { status: 0, body: undefined, rateLimit: {} };
-      }
+    // A refusal is an answer too; no answer at all (refused connection, timeout) is status 0.
+    const response = await $fetch
+      .raw(url.href)
+      .catch((error: unknown) => (error instanceof FetchError ? error.response : undefined));
+    if (!response) return { status: 0, body: undefined, rateLimit: {} };
+    const rateLimit: Record<string, string> = {};
+    for (const name of RATE_HEADERS) {
+      const value = response.headers.get(name);
+      if (value !== null) rateLimit[name] = value;
     }
-    return undefined;
+    return { status: response.status, body: response._data, rateLimit };
   };
   return { get, calls: () => calls, count: (n) => (calls += n) };
 }
@@ -92,15 +89,11 @@ export async function lodgingToken(
   const { lodgingToken: token, lodgingEmail: email, lodgingPassword: password } = secrets;
   if (token) return { value: token, calls: 0 };
   if (!email || !password) return { calls: 0 };
-  try {
-    const response = await doFetch(`${lodging.baseUrl}/auth/login`, {
-      method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    const body = (await response.json()) as { token?: string; data?: { token?: string } };
-    return { value: body.token ?? body.data?.token, calls: 1 };
-  } catch {
-    return { calls: 1 };
-  }
+  const login = ofetch.create({}, { fetch: doFetch });
+  const body: unknown = await login(`${lodging.baseUrl}/auth/login`, {
+    method: 'POST',
+    body: { email, password },
+  }).catch(() => undefined);
+  const value = valueAt(body, 'token') ?? valueAt(body, 'data.token');
+  return { value: typeof value === 'string' ? value : undefined, calls: 1 };
 }

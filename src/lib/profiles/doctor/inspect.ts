@@ -7,24 +7,24 @@ import {
   reshapeBody,
   valueAt,
 } from '../../upstream/profile.ts';
-import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
-import type { OperationReport } from './report.ts';
+import type { Declared } from '../../publishing/operations.ts';
+import type { OperationProfile } from '../../upstream/profile.ts';
+import type { OperationReport, ServiceRun } from './report.ts';
 import {
   PAGE_SIZE,
   PAGE_SIZE_NAMES,
   findEnvelope,
-  mergeOp,
   proposeField,
   proposeListMeta,
 } from './answer-shape.ts';
 import type { Answer } from './http.ts';
-import type { ServiceRun } from './run.ts';
 import { shapeLines } from './shape.ts';
+import { mergeOp } from '../schema.ts';
 
 /** One operation's answer, as the doctor inspects it. */
 export interface Inspection {
   operation: string;
-  declared: OperationNeeds;
+  declared: Declared;
   op: OperationProfile | undefined;
   entry: OperationReport;
   answer: Answer;
@@ -39,17 +39,12 @@ function sample(value: unknown): string | undefined {
 }
 
 /** The answer as the site's schema reads it with the profile and the proposals so far. */
-function evaluate(run: ServiceRun, at: Inspection, working: OperationProfile) {
+function evaluate(at: Inspection, working: OperationProfile) {
   const { declared } = at;
   const shaped = reshapeBody(at.answer.body, working, declared.kind);
-  const schema = run.reads[at.operation];
-  const parsed = schema
-    ? schema.safeParse(shaped)
-    : ({ success: false, error: { issues: [] } } as const);
+  const parsed = declared.schema.safeParse(shaped);
   const parsedSample: unknown = parsed.success
-    ? declared.kind === 'list'
-      ? (parsed.data as { items: unknown[] }).items[0]
-      : parsed.data
+    ? valueAt(parsed.data, declared.kind === 'list' ? 'items.0' : '')
     : undefined;
   const data = valueAt(shaped, 'data');
   // Every record as the profile reads it so far: fields are judged on all of them.
@@ -109,19 +104,13 @@ function recordFields(run: ServiceRun, at: Inspection, state: State, working: Op
   if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);
   if (missing.size > 0) entry.shape = shapeLines(state.records);
   // Unmapped until the profile says it: fields not found, and those only a proposal reads.
+  const unmapped = (what: string) => report.unmapped.push(`${service} ${operation} → ${what}`);
   for (const field of entry.fields) {
-    if (!field.found) report.unmapped.push(`${service} ${operation} → ${field.need}: not found`);
-    else if (field.proposed) {
-      report.unmapped.push(`${service} ${operation} → ${field.need}: at ${field.path} (proposed)`);
-    }
+    if (!field.found) unmapped(`${field.need}: not found`);
+    else if (field.proposed) unmapped(`${field.need}: at ${field.path} (proposed)`);
   }
-  if (proposal?.path)
-    report.unmapped.push(`${service} ${operation} → path ${proposal.path} (proposed)`);
-  if (proposal?.envelope) {
-    report.unmapped.push(
-      `${service} ${operation} → envelope ${proposal.envelope.join(' | ')} (proposed)`,
-    );
-  }
+  if (proposal?.path) unmapped(`path ${proposal.path} (proposed)`);
+  if (proposal?.envelope) unmapped(`envelope ${proposal.envelope.join(' | ')} (proposed)`);
 }
 
 /**
@@ -178,7 +167,7 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
     proposeListMeta(answer.body, operation, run.proposals);
     await findPageSizeName(run, at, working());
   }
-  let state = evaluate(run, at, working());
+  let state = evaluate(at, working());
   const alternatives = new Map<string, string[]>();
   const raw =
     declared.kind === 'list'
@@ -204,7 +193,7 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
         fields: { [need]: [proposal.path] },
       });
       if (proposal.alternatives.length > 0) alternatives.set(need, proposal.alternatives);
-      state = evaluate(run, at, working());
+      state = evaluate(at, working());
       proposed = true;
     }
   }

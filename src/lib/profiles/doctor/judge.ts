@@ -1,3 +1,4 @@
+import { valueAt } from '../../upstream/profile.ts';
 import type { OperationNeeds } from '../../upstream/profile.ts';
 import { fieldCandidates } from './field-finder.ts';
 import type { Evidence } from './field-finder.ts';
@@ -23,13 +24,9 @@ const MARKS: Readonly<Record<string, (records: Records, evidence: Evidence) => b
   'properties.list': (records, evidence) => {
     const [id] = fieldCandidates(records, 'id', evidence);
     const ids = evidence.ids['property'] ?? new Set<string>();
-    return !!id && records.some((record) => joins(leafValue(record, id.path), ids));
+    return !!id && records.some((record) => joins(valueAt(record, id.path), ids));
   },
 };
-
-function leafValue(record: unknown, path: string): unknown {
-  return leafPaths(record).find((leaf) => leaf.path === path)?.value;
-}
 
 export function judgeList(
   operation: string,

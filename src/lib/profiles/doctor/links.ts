@@ -41,50 +41,30 @@ export function linksIn(body: unknown, baseUrl: string, depth = 0): string[] {
   return [...new Set(values.flatMap((value) => linksIn(value, baseUrl, depth + 1)))];
 }
 
-/**
- * A detail path template from an item's own link: the link that holds the item's `slug` (or id)
- * as a segment, with that segment as `{param}` (`/articles/harbour-reopens` → `/articles/{slug}`).
- */
-export function templateFromLinks(
-  item: unknown,
-  key: string,
-  param: string,
-  baseUrl: string,
-): string | undefined {
-  const encoded = encodeURIComponent(key);
-  for (const path of linksIn(item, baseUrl)) {
-    const segments = path.split('/');
-    // The item's own address ends with its key; one that goes on is a nested read's.
-    const last = segments.length - 1;
-    if (last > 0 && (segments[last] === encoded || segments[last] === key)) {
-      segments[last] = `{${param}}`;
-      return segments.join('/');
-    }
-  }
-  return undefined;
-}
-
 /** The last word of a path, for matching a link to a resource's spellings (`/v1/Articles/` → `articles`). */
 export function lastSegment(path: string): string {
   return path.split('/').filter(Boolean).at(-1) ?? '';
 }
 
 /**
- * A path template for a read nested below an item, from the item's own links: a link that goes on
- * past the item's key (`/quays/7/berths` → `/quays/{propertyId}/berths`).
+ * Path templates from an item's own links, the segment that is its `key` (slug or id) made `{param}`:
+ * its own address ends with the key (`/articles/harbour-reopens` → `/articles/{slug}`), a nested
+ * read's goes on past it (`/quays/7/berths` → `/quays/{propertyId}/berths`).
  */
-export function nestedFromLinks(
+export function linkTemplates(
   item: unknown,
   key: string,
   param: string,
   baseUrl: string,
-): string[] {
+): { own?: string | undefined; nested: string[] } {
   const encoded = encodeURIComponent(key);
-  return linksIn(item, baseUrl).flatMap((path) => {
+  const own: string[] = [];
+  const nested: string[] = [];
+  for (const path of linksIn(item, baseUrl)) {
     const segments = path.split('/');
     const at = segments.findIndex((segment) => segment === encoded || segment === key);
-    if (at <= 0 || at === segments.length - 1) return [];
-    segments[at] = `{${param}}`;
-    return [segments.join('/')];
-  });
+    if (at <= 0) continue;
+    (at === segments.length - 1 ? own : nested).push(segments.with(at, `{${param}}`).join('/'));
+  }
+  return { own: own[0], nested };
 }

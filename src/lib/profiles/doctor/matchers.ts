@@ -106,18 +106,13 @@ export function isStatusSet(values: readonly unknown[], most = 6): boolean {
 
 /** Every list of records in `body` at any depth, with its dot path (`""` for the body), longest first. */
 export function recordLists(body: unknown, depth = 4): { path: string; records: unknown[] }[] {
-  const found: { path: string; records: unknown[] }[] = [];
-  const walk = (value: unknown, path: string, left: number) => {
-    if (Array.isArray(value)) {
-      if (value.length > 0 && value.every(isRecord)) found.push({ path, records: value });
-      return;
-    }
-    if (!isRecord(value) || left === 0) return;
-    for (const [key, inner] of Object.entries(value))
-      walk(inner, path ? `${path}.${key}` : key, left - 1);
-  };
-  walk(body, '', depth);
-  return found.sort((a, b) => b.records.length - a.records.length);
+  return [{ path: '', value: body }, ...leafPaths(body, depth)]
+    .flatMap(({ path, value }) =>
+      Array.isArray(value) && value.length > 0 && value.every(isRecord)
+        ? [{ path, records: value }]
+        : [],
+    )
+    .sort((a, b) => b.records.length - a.records.length);
 }
 
 /** Every place in a record (nested objects followed, `depth` levels) with its value. */

@@ -2,8 +2,9 @@ import { isRecord } from '../../content/records.ts';
 import { fillPath } from '../../upstream/profile.ts';
 import type { OperationNeeds } from '../../upstream/profile.ts';
 import type { Answer, Getter } from './http.ts';
-import { lastSegment, linksIn, nestedFromLinks, templateFromLinks } from './links.ts';
+import { lastSegment, linkTemplates, linksIn } from './links.ts';
 import { resourceSegments } from './spellings.ts';
+import { leafPaths } from './matchers.ts';
 
 /**
  * Where an operation is, when its path (the profile's, else the default dialect's) answers 404:
@@ -50,17 +51,13 @@ const NESTED: Readonly<Record<string, { parent: string; param: string; resource:
   },
 };
 
-/** Whether an answer can be the operation's: JSON, and a list of records for a list. */
+/** Whether an answer can be the operation's: JSON, and a list of records (or an empty one) for a list. */
 function answerFits(answer: Answer | undefined, kind: 'list' | 'item'): boolean {
   if (!answer || answer.status < 200 || answer.status >= 300 || answer.body === undefined)
     return false;
-  return kind === 'list' ? hasRecords(answer.body, 0) : isRecord(answer.body);
-}
-
-function hasRecords(value: unknown, depth: number): boolean {
-  if (Array.isArray(value)) return value.length === 0 || value.some(isRecord);
-  if (!isRecord(value) || depth > 3) return false;
-  return Object.values(value).some((inner) => hasRecords(inner, depth + 1));
+  if (kind === 'item') return isRecord(answer.body);
+  const values = [answer.body, ...leafPaths(answer.body, 4).map(({ value }) => value)];
+  return values.some((v) => Array.isArray(v) && (v.length === 0 || v.some(isRecord)));
 }
 
 const placeholder = (template: string): string | undefined => /\{(\w+)\}/.exec(template)?.[1];
@@ -84,7 +81,7 @@ function detailTemplates(search: PathSearch, resource: string, index: readonly s
   const list = search.found.get(`${resource}.list`);
   const item = search.rawItems.get(`${resource}.list`);
   const key = search.params[param];
-  const linked = key ? templateFromLinks(item, key, param, search.baseUrl) : undefined;
+  const linked = key ? linkTemplates(item, key, param, search.baseUrl).own : undefined;
   return [
     ...(linked ? [linked] : []),
     ...(list ? [`${list}/{${param}}`] : []),
@@ -98,9 +95,8 @@ function nestedTemplates(search: PathSearch, index: readonly string[]): string[]
   const [parentResource = ''] = nested.parent.split('.');
   const found = search.found.get(nested.parent);
   const key = search.params[nested.param];
-  const linked = key
-    ? nestedFromLinks(search.rawItems.get(nested.parent), key, nested.param, search.baseUrl)
-    : [];
+  const parent = search.rawItems.get(nested.parent);
+  const linked = key ? linkTemplates(parent, key, nested.param, search.baseUrl).nested : [];
   const parents = [
     ...(found ? [found.replace(/\{\w+\}/, `{${nested.param}}`)] : []),
     ...listTemplates(parentResource, index).map((path) => `${path}/{${nested.param}}`),

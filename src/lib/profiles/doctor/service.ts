@@ -1,56 +1,17 @@
-import type { z } from 'zod';
-import * as lodgingSchemas from '../../lodging/schema.ts';
 import { LODGING_OPERATIONS } from '../../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../../publishing/operations.ts';
-import * as publishingSchemas from '../../publishing/schema.ts';
-import type { Tenant } from '../../tenants/schema.ts';
 import { renameKeys, valueAt } from '../../upstream/profile.ts';
-import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
-import type { DoctorOptions, DoctorReport, OperationReport } from './report.ts';
-import { resolveProfile } from '../schema.ts';
+import type { OperationProfile } from '../../upstream/profile.ts';
+import type { Declared } from '../../publishing/operations.ts';
+import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './report.ts';
+import { mergeOp, resolveProfile } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
-import { mergeOp } from './answer-shape.ts';
 import { createGetter, lodgingToken } from './http.ts';
+import { PAGE_SIZE } from './answer-shape.ts';
 import { inspectAnswer } from './inspect.ts';
 import { judgeList } from './judge.ts';
 import { indexReader, searchPath } from './path-search.ts';
-import type { ServiceRun } from './run.ts';
 import { authHint } from './target.ts';
-
-const PUBLISHING_READS: Record<string, z.ZodType> = {
-  'posts.list': publishingSchemas.postListSchema,
-  'posts.get': publishingSchemas.singlePostSchema,
-  'categories.list': publishingSchemas.categoryListSchema,
-  'categories.get': publishingSchemas.categoryDetailSchema,
-  'tags.list': publishingSchemas.tagListSchema,
-  'tags.get': publishingSchemas.tagDetailSchema,
-  'plans.list': publishingSchemas.planListSchema,
-  'plans.get': publishingSchemas.singlePlanSchema,
-  'epaper.list': publishingSchemas.editionListSchema,
-  'epaper.get': publishingSchemas.singleEditionSchema,
-  'streams.list': publishingSchemas.streamListSchema,
-  'streams.get': publishingSchemas.singleStreamSchema,
-  'comments.list': publishingSchemas.commentListSchema,
-};
-
-const LODGING_READS: Record<string, z.ZodType> = {
-  'properties.list': lodgingSchemas.propertyListSchema,
-  'properties.get': lodgingSchemas.singlePropertySchema,
-  'properties.availability': lodgingSchemas.singleAvailabilitySchema,
-  'bookings.list': lodgingSchemas.bookingListSchema,
-  'guests.list': lodgingSchemas.guestListSchema,
-};
-
-/** Where a detail read takes its path parameter from: the list read before it. */
-const PARAM_FROM: Record<string, { list: string; param: string; field: string }> = {
-  'posts.get': { list: 'posts.list', param: 'slug', field: 'slug' },
-  'categories.get': { list: 'categories.list', param: 'slug', field: 'slug' },
-  'tags.get': { list: 'tags.list', param: 'slug', field: 'slug' },
-  'plans.get': { list: 'plans.list', param: 'slug', field: 'slug' },
-  'epaper.get': { list: 'epaper.list', param: 'slug', field: 'slug' },
-  'streams.get': { list: 'streams.list', param: 'slug', field: 'slug' },
-  'comments.list': { list: 'posts.list', param: 'postSlug', field: 'slug' },
-};
 
 /** Writes at the collection of a list: the list's path and what follows it. */
 const WRITE_PATHS: Record<string, [list: string, suffix: string]> = {
@@ -66,19 +27,17 @@ const WRITE_LIKE: Record<string, string> = {
   'comments.create': 'comments.list',
 };
 
-function paramsFor(
-  operation: string,
-  tenant: Tenant,
-  samples: Map<string, unknown>,
-): Record<string, string> | undefined {
-  const from = PARAM_FROM[operation];
-  if (from) {
-    const value = valueAt(samples.get(from.list), from.field);
+function paramsFor(run: ServiceRun, operation: string, declared: Declared) {
+  const param = /\{(\w+)\}/.exec(declared.path)?.[1];
+  if (run.service === 'publishing' && param) {
+    // A detail read takes its slug from the list read before it (comments: the post list's).
+    const list = param === 'postSlug' ? 'posts.list' : operation.replace(/\.get$/, '.list');
+    const value = valueAt(run.samples.get(list), 'slug');
     return typeof value === 'string' || typeof value === 'number'
-      ? { [from.param]: String(value) }
+      ? { [param]: String(value) }
       : undefined;
   }
-  const property = tenant.lodging?.propertyIds[0] ?? '';
+  const property = run.options.tenant.lodging?.propertyIds[0] ?? '';
   return { id: property, propertyId: property };
 }
 
@@ -88,13 +47,13 @@ function askedStay(now = Date.now()): { check_in: string; check_out: string } {
   return { check_in: day(30), check_out: day(32) };
 }
 
-function queryFor(operation: string, declared: OperationNeeds): Record<string, string> {
+function queryFor(operation: string, declared: Declared): Record<string, string> {
   if (operation === 'properties.availability') return { ...askedStay(), guests: '2' };
-  return declared.kind === 'list' ? { per_page: '5' } : {};
+  return declared.kind === 'list' ? { per_page: String(PAGE_SIZE) } : {};
 }
 
 /** One read operation: found, read, and its answer inspected (./inspect.ts). */
-async function checkOperation(run: ServiceRun, operation: string, declared: OperationNeeds) {
+async function checkOperation(run: ServiceRun, operation: string, declared: Declared) {
   const { service, options, report } = run;
   const op: OperationProfile | undefined = run.profile?.operations[operation];
   const entry: OperationReport = {
@@ -107,7 +66,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Oper
     rateLimit: {},
   };
   report.operations.push(entry);
-  const params = paramsFor(operation, options.tenant, run.samples);
+  const params = paramsFor(run, operation, declared);
   if (params === undefined) {
     entry.skipped = 'no item to read it with (its list was empty or unreadable)';
     return;
@@ -164,10 +123,9 @@ function finishService(run: ServiceRun): void {
   if (run.pageSizeName) {
     for (const [operation, declared] of Object.entries(catalogue)) {
       if (declared.kind !== 'list') continue;
-      proposals[operation] = {
-        ...proposals[operation],
-        rename: { ...proposals[operation]?.rename, per_page: run.pageSizeName },
-      };
+      proposals[operation] = mergeOp(proposals[operation], {
+        rename: { per_page: run.pageSizeName },
+      });
     }
   }
   // Writes go to the collection their list was found at (lodging: the contract gives the same).
@@ -189,17 +147,6 @@ function finishService(run: ServiceRun): void {
   }
   if (Object.keys(proposals).length > 0) run.report.proposals[run.service] = proposals;
   run.report.calls += run.getter.calls();
-}
-
-/** The catalogue's reads, guests before bookings (a booking's guest joins a guest read before). */
-function readOrder(catalogue: Record<string, OperationNeeds>): [string, OperationNeeds][] {
-  const entries = Object.entries(catalogue);
-  const bookings = entries.find(([name]) => name === 'bookings.list');
-  const rest = entries.filter((entry) => entry !== bookings);
-  const at = rest.findIndex(([name]) => name === 'guests.list');
-  return bookings && at >= 0
-    ? [...rest.slice(0, at + 1), bookings, ...rest.slice(at + 1)]
-    : entries;
 }
 
 /** One service's reads, in order (details after the lists that give their parameters). */
@@ -238,7 +185,6 @@ export async function checkService(
     report,
     baseUrl: config.baseUrl,
     catalogue: service === 'publishing' ? PUBLISHING_OPERATIONS : LODGING_OPERATIONS,
-    reads: service === 'publishing' ? PUBLISHING_READS : LODGING_READS,
     profile: resolveProfile(service, config.profile, options.profiles),
     proposals: {},
     found: new Map(),
@@ -252,8 +198,8 @@ export async function checkService(
     index: indexReader(getter.get, config.baseUrl),
     maxCalls,
   };
-  for (const [operation, declared] of readOrder(run.catalogue)) {
-    if (declared.read && run.reads[operation]) await checkOperation(run, operation, declared);
+  for (const [operation, declared] of Object.entries(run.catalogue)) {
+    if (declared.read) await checkOperation(run, operation, declared);
   }
   finishService(run);
 }
