@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { logWarn } from '../../log/log.ts';
 import type { Redis } from 'ioredis';
 import { getRedis } from '../../upstream/redis.ts';
-import { BookingFailure, unavailable } from '../domain/failures.ts';
+import { refusal, unavailable } from '../domain/failures.ts';
 import type { Confirmation } from '../domain/types.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
@@ -32,10 +33,7 @@ export function fingerprintOf(details: unknown): string {
 /** The same key with other details: refused (a reused key must never book something else). */
 export function assertSameDetails(attempt: Attempt | undefined, fingerprint: string): void {
   if (attempt && attempt.fingerprint !== fingerprint) {
-    throw new BookingFailure(409, {
-      code: 'conflict',
-      message: textKey('booking.error.keyReused'),
-    });
+    throw refusal(409, 'conflict', textKey('booking.error.keyReused'));
   }
 }
 
@@ -66,7 +64,7 @@ export function attemptStore(options: { scope: string; redisUrl?: string | undef
     } catch (error) {
       warn(error);
       // The step is refused with its form kept: never a write without its guard.
-      throw unavailable(textKey('booking.error.unavailable'), 5);
+      throw unavailable(textKey('booking.error.unavailable'), RETRY_AFTER_SECONDS);
     }
   };
   /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
