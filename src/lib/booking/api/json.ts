@@ -76,9 +76,9 @@ export async function handle<T>(
     const data = await run(bookingServiceFor(tenant));
     return json({ ok: true, data });
   } catch (error) {
-    if (error instanceof BookingFailure) return failure(error, answerI18n(context));
     const mapped = toFailure(error, { tenant: tenant?.id ?? '-', operation });
-    if (mapped.status >= 500) {
+    // Not one of ours and not readable as a refusal: the request's address goes to the logs too.
+    if (!(error instanceof BookingFailure) && mapped.status >= 500) {
       logError('booking.endpoint', {
         tenant: tenant?.id,
         path: context.url.pathname,

@@ -42,8 +42,8 @@ export type AttemptStore = ReturnType<typeof attemptStore>;
 export function attemptStore(options: { scope: string; redisUrl?: string | undefined }) {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
+  /** This process's claims, and the bookings it made (`made:<reference>`). */
   const claims = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
-  const madeHere = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const { redisUrl } = options;
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
@@ -125,13 +125,9 @@ export function attemptStore(options: { scope: string; redisUrl?: string | undef
       await tryShared((redis) => redis.unlink(name(key)));
     },
     /** Notes that this process made the booking `reference` (its create call succeeded here). */
-    made(reference: string): void {
-      madeHere.set(reference, true);
-    },
+    made: (reference: string) => void claims.set(`made:${reference}`, true),
     /** Only the process that made a booking mails it, even after Redis forgot who did. */
-    madeHere(reference: string): boolean {
-      return madeHere.has(reference);
-    },
+    madeHere: (reference: string) => claims.has(`made:${reference}`),
     /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
     async mayHaveForgotten(): Promise<boolean> {
       if (!redisUrl) return Date.now() - startedAt < TTL_SECONDS * 1000;

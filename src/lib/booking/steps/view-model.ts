@@ -16,17 +16,6 @@ import type { AvailabilityResult, PropertySummary, RoomOffer } from '../domain/t
 export const placeName = (place: Pick<PropertySummary, 'name' | 'city'>): string =>
   place.city ? `${place.name}, ${place.city}` : place.name;
 
-/** What a step's control is filled with: its id and name, what the guest sent, its messages. */
-export interface FieldBinding {
-  id: string;
-  name: string;
-  value?: string | undefined;
-  messages?: string[] | undefined;
-  min?: string;
-  max?: number;
-  hint?: string;
-}
-
 /** The texts `<masthead-booking>` says itself: busy states, the calendar, nights, a lost connection. */
 const BROWSER_TEXT = {
   searching: 'widget.searching',
@@ -64,35 +53,33 @@ export function stepsModel(
   const browserText = Object.fromEntries(
     Object.entries(BROWSER_TEXT).map(([name, key]) => [name, i18n.message(key)]),
   );
-  const search = {
-    propertyId: place?.id ?? '',
-    checkIn: v('checkIn'),
-    checkOut: v('checkOut'),
-    adults: v('adults'),
-    children: v('children'),
-    roomTypeId: v('roomTypeId'),
-  };
   const idempotencyKey = v('idempotencyKey') || crypto.randomUUID().replaceAll('-', '');
   /** A GET address of `to` with the search so far (for `property`, another place's). */
   const link = (to: Step, property = place?.id ?? '') =>
     form.address.link(stepQuery({ ...values, property }, to));
+  /** A field and what the guest answered (`property`: the place shown). */
+  const answer = (name: string): [string, string] => [
+    name,
+    name === 'property' ? (place?.id ?? '') : v(name),
+  ];
   /** The answers of other steps this step's form carries (empty ones left out of the address). */
   const hidden = (): [string, string][] => {
     if (step === 'done') return [];
     if (step === 'details' || step === 'review') {
-      const details =
-        step === 'review'
-          ? STEP.details.fields.map((name): [string, string] => [name, v(name)])
-          : [];
-      return [['idempotencyKey', idempotencyKey], ...Object.entries(search), ...details];
+      // The post names the place `propertyId`; the review carries the details as typed too.
+      const search = SEARCH_FIELDS.map(answer).map(([name, value]): [string, string] => [
+        name === 'property' ? 'propertyId' : name,
+        value,
+      ]);
+      const details = step === 'review' ? STEP.details.fields.map(answer) : [];
+      return [['idempotencyKey', idempotencyKey], ...search, ...details];
     }
     // The search's fields this step does not ask for.
     const own: readonly string[] = STEP[step].fields;
     const carried = SEARCH_FIELDS.filter((name) => !own.includes(name))
-      .map((name): [string, string] => [name, name === 'property' ? (place?.id ?? '') : v(name)])
+      .map(answer)
       .filter(([, value]) => value !== '');
-    const placeField: [string, string][] =
-      step === 'dates' && !form.choosePlace ? [['property', place?.id ?? '']] : [];
+    const placeField = step === 'dates' && !form.choosePlace ? [answer('property')] : [];
     const kept = form.address.hidden.filter(([name]) => name !== 'property');
     return [...kept, ['step', STEPS[STEPS.indexOf(step) + 1] ?? step], ...carried, ...placeField];
   };
