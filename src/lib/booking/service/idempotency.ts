@@ -37,8 +37,6 @@ export function assertSameDetails(attempt: Attempt | undefined, fingerprint: str
   }
 }
 
-export type AttemptStore = ReturnType<typeof attemptStore>;
-
 export function attemptStore(options: { scope: string; redisUrl?: string | undefined }) {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
