@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepFlow } from '../../../src/lib/booking/steps/search.ts';
+import { stepFlow } from '../../../src/lib/booking/steps/flow.ts';
 import { config, offers, PROPERTY } from '../../fixtures/booking.ts';
 
 const place = config.properties[0]!;

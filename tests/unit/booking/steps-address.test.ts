@@ -9,7 +9,7 @@ describe('stepAddress', () => {
     expect(address.link('?step=guests&checkIn=2027-01-02')).toBe(
       '/stay?tenant=harbour-times&step=guests&checkIn=2027-01-02',
     );
-    expect(address.post('?_action=bookStay')).toBe('/stay?tenant=harbour-times&_action=bookStay');
+    expect(address.link('?_action=bookStay')).toBe('/stay?tenant=harbour-times&_action=bookStay');
   });
 
   it('keeps an embed’s origin and locale, and leaves out empty ones', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { stepRequest, stayAnswer, STEP_HEADER } from '../../../src/lib/booking/steps/page.ts';
-import type { StepState } from '../../../src/lib/booking/steps/order.ts';
+import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import { confirmation, config } from '../../fixtures/booking.ts';
 
 /** The page's view of a request: what stepRequest reads, and a redirect it can be seen to make. */

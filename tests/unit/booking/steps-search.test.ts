@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { busy, invalid, placeNotFound } from '../../../src/lib/booking/domain/failures.ts';
-import { stepFlow, stepQuery } from '../../../src/lib/booking/steps/search.ts';
+import { stepFlow, stepQuery } from '../../../src/lib/booking/steps/flow.ts';
 import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
 import { PROPERTY, offers } from '../../fixtures/booking.ts';
 

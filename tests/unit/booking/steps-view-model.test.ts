@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepsModel } from '../../../src/lib/booking/steps/view-model.ts';
-import type { StepState } from '../../../src/lib/booking/steps/order.ts';
+import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { config, confirmation, offers, PROPERTY } from '../../fixtures/booking.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';

@@ -1,48 +1,62 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { widgetSay } from '../../../src/lib/i18n/widget.ts';
-import { reviewRows, stayRows } from '../../../src/lib/booking/steps/summary-rows.ts';
+import { manageView } from '../../../src/lib/booking/manage/view.ts';
+import { summaryRows } from '../../../src/lib/booking/steps/summary-rows.ts';
+import type { ManagedStay, PropertySummary } from '../../../src/lib/booking/domain/types.ts';
 
-const en = widgetSay(createI18n('en-GB', 'UTC'));
-const de = widgetSay(createI18n('de-CH', 'UTC'));
+const english = createI18n('en-GB', 'UTC');
+const en = widgetSay(english);
+const german = createI18n('de-CH', 'UTC');
 
-const stay = {
+const property: PropertySummary = {
+  id: 'lodge',
+  name: 'Edelweiss Lodge',
+  currency: 'CHF',
+  city: 'Bergheim',
+  address: 'Dorfstrasse 41',
+  checkInTime: '15:00',
+  roomTypes: [],
+  capacity: { maxAdults: 2, maxChildren: 2, maxOccupancy: 4 },
+};
+const stay: Omit<ManagedStay, 'token'> = {
   reference: 'BK-ABC123',
   status: 'pending',
-  kind: 'received' as const,
-  place: 'Edelweiss Lodge',
-  address: 'Dorfstrasse 41, Bergheim',
-  room: 'Alpine Double',
+  kind: 'received',
+  property,
+  roomName: 'Alpine Double',
   checkIn: '2099-03-28',
   checkOut: '2099-03-30',
-  checkInTime: '15:00',
   nights: 2,
   adults: 2,
   children: 1,
-  total: 378,
+  totalPrice: 378,
   currency: 'CHF',
 };
+const stayRows = (shown: typeof stay, i18n = english) => manageView(shown, i18n).rows;
 
 describe('the summaries every interface shows', () => {
   it('a booked stay, in the tenant’s language, with status words and times', () => {
-    expect(Object.fromEntries(stayRows(stay, de, 'de-CH'))).toMatchObject({
+    expect(Object.fromEntries(stayRows(stay, german))).toMatchObject({
       Buchungsnummer: 'BK-ABC123',
       Unterkunft: 'Edelweiss Lodge',
       Zimmer: 'Alpine Double',
       Gäste: '2 Erwachsene, 1 Kind',
     });
-    const rows = Object.fromEntries(stayRows(stay, en, 'en-GB'));
+    const rows = Object.fromEntries(stayRows(stay));
     expect(rows['Status']).toBe('Requested: the hotel will confirm');
     expect(rows['Check-in']).toMatch(/28 March 2099 · from 15:00/);
     expect(rows['Total']).toContain('378.00');
   });
 
   it('leaves out what is not known: no total, no address, an unknown status as the API says it', () => {
-    const rows = stayRows(
-      { ...stay, kind: 'other', status: 'on_request', total: null, address: '' },
-      en,
-      'en',
-    );
+    const rows = stayRows({
+      ...stay,
+      kind: 'other',
+      status: 'on_request',
+      totalPrice: null,
+      property: { ...property, address: '', city: null },
+    });
     const terms = rows.map(([term]) => term);
     expect(terms).not.toContain('Total');
     expect(terms).not.toContain('Address');
@@ -55,10 +69,10 @@ describe('the summaries every interface shows', () => {
       room: 'Standard Double',
       checkIn: '2099-03-28',
       checkOut: '2099-03-31',
+      nights: 3,
       adults: 2,
       children: 0,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
+      name: 'Ada Lovelace',
       email: 'ada@example.com',
       phone: '',
       country: '',
@@ -66,7 +80,7 @@ describe('the summaries every interface shows', () => {
       total: 357,
       currency: 'EUR',
     };
-    const rows = Object.fromEntries(reviewRows(facts, en, 'en-GB'));
+    const rows = Object.fromEntries(summaryRows(facts, en, 'en-GB'));
     expect(rows).toMatchObject({
       Name: 'Ada Lovelace',
       Nights: '3',

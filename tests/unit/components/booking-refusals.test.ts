@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import BookingSteps from '../../../src/components/booking/BookingSteps.astro';
-import type { StepState } from '../../../src/lib/booking/steps/order.ts';
+import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { config, offers, PROPERTY } from '../../fixtures/booking.ts';

@@ -7,7 +7,7 @@ import { widgetI18n } from '../../i18n/widget.ts';
 import { logError } from '../../log/log.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
-import { BookingFailure, notOffered, toFailure } from '../domain/failures.ts';
+import { BookingFailure, notOffered, refusal, toFailure } from '../domain/failures.ts';
 import type { ApiResult } from '../domain/types.ts';
 import type { BookingService } from '../service/service.ts';
 
@@ -60,10 +60,7 @@ export function assertSameOrigin(context: APIContext): void {
   // The origin the visitor's browser is on (the forwarded one behind a trusted proxy).
   const own = context.locals.tenantMatchOrNull?.origin;
   if (!own || origin !== own || !type.startsWith('application/json')) {
-    throw new BookingFailure(403, {
-      code: 'forbidden',
-      message: textKey('booking.error.forbidden'),
-    });
+    throw refusal(403, 'forbidden', textKey('booking.error.forbidden'));
   }
 }
 
@@ -79,9 +76,9 @@ export async function handle<T>(
     const data = await run(bookingServiceFor(tenant));
     return json({ ok: true, data });
   } catch (error) {
-    if (error instanceof BookingFailure) return failure(error, answerI18n(context));
     const mapped = toFailure(error, { tenant: tenant?.id ?? '-', operation });
-    if (mapped.status >= 500) {
+    // Not one of ours and not readable as a refusal: the request's address goes to the logs too.
+    if (!(error instanceof BookingFailure) && mapped.status >= 500) {
       logError('booking.endpoint', {
         tenant: tenant?.id,
         path: context.url.pathname,
@@ -97,9 +94,6 @@ export async function readJson(request: Request): Promise<unknown> {
   try {
     return await request.json();
   } catch {
-    throw new BookingFailure(400, {
-      code: 'bad_request',
-      message: textKey('booking.error.badJson'),
-    });
+    throw refusal(400, 'bad_request', textKey('booking.error.badJson'));
   }
 }

@@ -50,5 +50,3 @@ export function bookingStore() {
     },
   };
 }
-
-export type BookingStore = ReturnType<typeof bookingStore>;

@@ -84,10 +84,6 @@ function withEntry(booking: Entry): Json {
 }
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
-const isControl = (node: Element): node is Control =>
-  node instanceof HTMLInputElement ||
-  node instanceof HTMLSelectElement ||
-  node instanceof HTMLTextAreaElement;
 
 class MastheadBooking extends HTMLElement {
   private locale = 'en';
@@ -310,9 +306,8 @@ class MastheadBooking extends HTMLElement {
   }
 
   private controls(): Control[] {
-    return [...this.querySelectorAll('input[name], select[name], textarea[name]')].filter(
-      (node): node is Control => isControl(node) && node.type !== 'hidden',
-    );
+    const all = this.querySelectorAll<Control>('input[name], select[name], textarea[name]');
+    return [...all].filter((control) => control.type !== 'hidden');
   }
 
   private values(): Values {

@@ -1,4 +1,5 @@
 import { classify, KnownFailure } from '../../failures/classify.ts';
+import { RETRY_AFTER_SECONDS, retryAfterOf } from '../../delivery/policy.ts';
 import type { Failure } from '../../failures/classify.ts';
 import type { FieldErrors } from '../../failures/fields.ts';
 import { logError } from '../../log/log.ts';
@@ -36,44 +37,32 @@ function kindOf(error: ApiError): Failure {
   }
 }
 
-export function invalid(fields: FieldErrors): BookingFailure {
-  return new BookingFailure(422, {
-    code: 'validation',
-    message: textKey('booking.error.fields'),
-    fields,
-  });
-}
+/** A failure with its status, code and text key (and what else `ApiError` may carry). */
+export const refusal = (
+  status: number,
+  code: ApiError['code'],
+  message: string,
+  more: Omit<ApiError, 'code' | 'message'> = {},
+) => new BookingFailure(status, { code, message, ...more });
 
-export function notOffered(): BookingFailure {
-  return new BookingFailure(404, {
-    code: 'not_found',
-    message: textKey('booking.error.notOffered'),
-  });
-}
-
-export function placeNotFound(): BookingFailure {
-  return new BookingFailure(404, {
-    code: 'not_found',
-    message: textKey('booking.error.placeNotFound'),
-  });
-}
+export const invalid = (fields: FieldErrors) =>
+  refusal(422, 'validation', textKey('booking.error.fields'), { fields });
+export const notOffered = () => refusal(404, 'not_found', textKey('booking.error.notOffered'));
+export const placeNotFound = () =>
+  refusal(404, 'not_found', textKey('booking.error.placeNotFound'));
 
 /** Too many requests: from the upstream, our budget, or this visitor (`message` says which). */
-export function busy(message: string, retryAfter: number): BookingFailure {
-  return new BookingFailure(429, { code: 'busy', message, retryAfter });
-}
+export const busy = (message: string, retryAfter: number) =>
+  refusal(429, 'busy', message, { retryAfter });
 
 /**
  * The same stay was booked moments ago from another tab or browser: no retry (that would book it
  * twice); the guest finds that booking, or chooses to book another room for the same dates.
  */
-export function sameStay(message: string): BookingFailure {
-  return new BookingFailure(409, { code: 'same_stay', message });
-}
+export const sameStay = (message: string) => refusal(409, 'same_stay', message);
 
-export function unavailable(message: string, retryAfter: number): BookingFailure {
-  return new BookingFailure(503, { code: 'unavailable', message, retryAfter });
-}
+export const unavailable = (message: string, retryAfter: number) =>
+  refusal(503, 'unavailable', message, { retryAfter });
 
 /**
  * The lodging API answers in a way this site cannot use (a required field is missing): no retry
@@ -81,13 +70,10 @@ export function unavailable(message: string, retryAfter: number): BookingFailure
  */
 export function notOnline(contact: BookingContact | undefined): BookingFailure {
   const ways = contactLine(contact);
-  return new BookingFailure(503, {
-    code: 'not_online',
-    message: ways
-      ? textKey('booking.notOnline', { contact: ways })
-      : textKey('booking.notOnlineDirect'),
-    ...(contact ? { contact } : {}),
-  });
+  const message = ways
+    ? textKey('booking.notOnline', { contact: ways })
+    : textKey('booking.notOnlineDirect');
+  return refusal(503, 'not_online', message, contact ? { contact } : {});
 }
 
 /** Upstream field names → widget field names. */
@@ -127,12 +113,14 @@ export function toFailure(
   const failure = classify(error);
   if (failure.kind === 'invalid') return invalid(widgetFields(failure.fields));
   if (failure.kind === 'busy') {
-    const wait = failure.retryAfterSeconds;
+    const wait = retryAfterOf(failure);
     return busy(textKey('booking.error.busy', { wait }), wait);
   }
   if (failure.kind === 'not-found') return placeNotFound();
+  if (failure.kind === 'outage')
+    return unavailable(textKey('booking.error.unavailable'), retryAfterOf(failure));
   // Outages were logged once by the upstream client; 401/403 (a token or configuration problem)
   // and bugs are loud in the logs, vague to visitors.
-  if (failure.kind !== 'outage') logError('booking.failed', context, error);
-  return unavailable(textKey('booking.error.unavailable'), 10);
+  logError('booking.failed', context, error);
+  return unavailable(textKey('booking.error.unavailable'), RETRY_AFTER_SECONDS);
 }

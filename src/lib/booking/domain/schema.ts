@@ -103,7 +103,6 @@ export const stayLinkSchema = z.object({
   /** A room type of the property, chosen once its rooms are shown (if free). */
   room: z.string().max(100).optional().catch(undefined),
 });
-export type StayLink = z.output<typeof stayLinkSchema>;
 
 /** `/embed/booking` query: the embed script's `data-*` attributes, plus the host page's origin. */
 export const embedQuerySchema = z.object({

@@ -1,19 +1,5 @@
 import type { Tenant } from '../../tenants/schema.ts';
 import { embedQuerySchema } from '../domain/schema.ts';
-import type { EmbedQuery } from '../domain/schema.ts';
-
-export interface EmbedSettings {
-  /** Null when `data-property` is missing or not one of this tenant's properties. */
-  query: EmbedQuery | null;
-  /** Why the widget cannot be shown (a bad `data-property`), for the partner's console. */
-  errors: string[];
-  /** A line per `data-*` value that was ignored, for the partner's console. */
-  warnings: string[];
-  /** `'self'` plus the tenant's allowed partner origins, for `frame-ancestors`. */
-  frameAncestors: string;
-  /** The host page's origin when it may receive `postMessage` (even with a bad property), else undefined. */
-  parentOrigin: string | undefined;
-}
 
 /** Each optional attribute and what it expects (`data-currency` is gone: see loader.ts). */
 const ATTRIBUTE: Record<string, [name: string, expected: string]> = {
@@ -26,8 +12,12 @@ const ATTRIBUTE: Record<string, [name: string, expected: string]> = {
   locale: ['data-locale', 'a BCP 47 locale such as en-GB'],
 };
 
-/** Reads the embed page's query (the loader's `data-*` attributes) for one tenant. */
-export function embedSettings(tenant: Tenant, params: URLSearchParams): EmbedSettings {
+/**
+ * Reads the embed page's query (the loader's `data-*` attributes) for one tenant: the `query` (null
+ * for a missing or foreign `data-property`), `errors` and `warnings` for the partner's console,
+ * `frameAncestors`, and the host page's origin when it may receive `postMessage` (`parentOrigin`).
+ */
+export function embedSettings(tenant: Tenant, params: URLSearchParams) {
   const allowed = tenant.lodging?.allowedEmbedOrigins ?? [];
   const frameAncestors = ["'self'", ...allowed].join(' ');
   const raw = Object.fromEntries(params);

@@ -48,10 +48,7 @@ function stayOf(token: string, property: PropertySummary, booking: Booking): Man
     nights: booking.nights ?? nightsBetween(booking.check_in, booking.check_out),
     adults: booking.adults ?? 1,
     children: booking.children ?? 0,
-    totalPrice:
-      booking.total_price === null || booking.total_price === undefined
-        ? null
-        : Number(booking.total_price),
+    totalPrice: booking.total_price == null ? null : Number(booking.total_price),
     currency: booking.currency ?? property.currency,
   };
 }
@@ -110,34 +107,26 @@ export const loadManagedStay = (locals: Locals, token: string) =>
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
 export const cancelManagedStay = (locals: Locals, token: string) =>
-  withToken(locals, token, (tenant, named) => cancelStay(locals, token, tenant, named));
-
-async function cancelStay(
-  locals: Locals,
-  token: string,
-  tenant: BookingTenant,
-  named: ManagedBooking,
-): Promise<ManagedStay | null> {
-  const context = { tenant: tenant.id, operation: 'manage.cancel' };
-  try {
-    const booking = await findBooking(tenant, named);
-    if (!booking) return null;
-    const property = await bookingServiceFor(tenant).property(named.propertyId);
-    if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
-    const cancelled = await lodgingFor(tenant).cancelBooking(String(booking.id));
-    const after = cancelled ?? (await findBooking(tenant, named)) ?? booking;
-    const bookUrl = tenantUrl(locals.tenantMatchOrNull, '/stay');
-    const site = tenantUrl(locals.tenantMatchOrNull, '/');
-    // The guest hears of it by e-mail too (once; after the answer, which it never delays).
-    if (bookUrl && site)
-      void bookingServiceFor(tenant).mailCancellation({
-        booking,
-        place: property,
-        bookUrl,
-        site,
-      });
-    return stayOf(token, property, after);
-  } catch (error) {
-    throw toFailure(error, context);
-  }
-}
+  withToken(locals, token, async (tenant, named) => {
+    try {
+      const booking = await findBooking(tenant, named);
+      if (!booking) return null;
+      const property = await bookingServiceFor(tenant).property(named.propertyId);
+      if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
+      const cancelled = await lodgingFor(tenant).cancelBooking(String(booking.id));
+      const after = cancelled ?? (await findBooking(tenant, named)) ?? booking;
+      const bookUrl = tenantUrl(locals.tenantMatchOrNull, '/stay');
+      const site = tenantUrl(locals.tenantMatchOrNull, '/');
+      // The guest hears of it by e-mail too (once; after the answer, which it never delays).
+      if (bookUrl && site)
+        void bookingServiceFor(tenant).mailCancellation({
+          booking,
+          place: property,
+          bookUrl,
+          site,
+        });
+      return stayOf(token, property, after);
+    } catch (error) {
+      throw toFailure(error, { tenant: tenant.id, operation: 'manage.cancel' });
+    }
+  });

@@ -1,7 +1,16 @@
 import type { I18n } from '../../i18n/index.ts';
 import { widgetSay } from '../../i18n/widget.ts';
 import type { Confirmation, ManagedStay, PropertySummary } from '../domain/types.ts';
-import { STATUS_TEXT, stayRows } from '../steps/summary-rows.ts';
+import type { StatusKind } from '../domain/status.ts';
+import { summaryRows } from '../steps/summary-rows.ts';
+
+/** Heading, text and status words per status kind (`widget.*` keys without the prefix). */
+const STATUS_TEXT = {
+  received: { heading: 'doneReceived', text: 'doneReceivedText', status: 'statusReceived' },
+  confirmed: { heading: 'doneConfirmed', text: 'doneConfirmedText', status: 'statusConfirmed' },
+  cancelled: { heading: 'doneCancelled', text: 'doneCancelledText', status: 'statusCancelled' },
+  other: { heading: 'doneOther', text: 'doneOtherText', status: null },
+} as const satisfies Record<StatusKind, { heading: string; text: string; status: string | null }>;
 
 /** A stay to show: as the manage page reads it, or as the booking step just confirmed it. */
 type ShownStay = Omit<ManagedStay, 'token'>;
@@ -15,9 +24,11 @@ export function manageView(stay: ShownStay, i18n: Pick<I18n, 't' | 'locale'>) {
   return {
     heading: say(text.heading),
     text: say(text.text, { status: stay.status }),
-    rows: stayRows(
+    rows: summaryRows(
       {
         ...stay,
+        // The lodging API's own word when it means nothing known (`other`).
+        status: text.status ? say(text.status) : stay.status,
         place: property.name,
         address,
         room: stay.roomName,

@@ -8,6 +8,7 @@ import {
   UpstreamServerError,
 } from '../../upstream/errors.ts';
 import { LockTimeoutError } from '../../upstream/lock.ts';
+import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
 import { textKey } from '../../i18n/text-key.ts';
 import { i18nFor } from '../../i18n/index.ts';
@@ -21,8 +22,7 @@ import type { BookingRequest } from '../domain/schema.ts';
 import { holdsRoom } from '../domain/status.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import type { ServiceCore } from './core.ts';
-import { chooseGuest, findByEmail } from './guests.ts';
-import { onFileNotes } from './hotel-note.ts';
+import { chooseGuest, findByEmail, onFileNotes } from './guests.ts';
 import { assertSameDetails, fingerprintOf, mailClaim, type Attempt } from './idempotency.ts';
 import { bookingInput, confirmationOf } from './lodging-shapes.ts';
 
@@ -104,15 +104,6 @@ async function lostBooking(
     if (list.page.current >= list.page.last || list.items.length === 0) return undefined;
   }
   return undefined;
-}
-
-function confirm(
-  core: ServiceCore,
-  place: PropertySummary,
-  booking: Booking,
-  input: BookingRequest,
-): Confirmation {
-  return core.usable('bookings.create', confirmationOf(place, booking, input), 'shown without it');
 }
 
 /** The guest record and notes this attempt books with (the same again after a lost answer). */
@@ -200,29 +191,28 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
       throw justBooked(core);
     }
   }
+  /** The key's booking, made here or found again (`mailed`: its e-mail is not sent again). */
+  const done = async (booking: Booking, mailed: boolean): Promise<Confirmation> => {
+    const read = confirmationOf(place, booking, input);
+    const confirmation = core.usable('bookings.create', read, 'shown without it');
+    if (mailed) await attempts.claim(mailClaim(confirmation.reference));
+    else attempts.made(confirmation.reference);
+    await attempts.set(key, { fingerprint, state: 'done', confirmation });
+    return confirmation;
+  };
   const api = core.lodgingApi();
   let looked: { guest: Guest | undefined } | undefined;
   if (!attempt && (await attempts.mayHaveForgotten())) {
     const email = normalizeEmail(input.email);
     looked = { guest: await findByEmail(api, email, email) };
     const found = await markedBooking(core, api, place, input, looked.guest);
-    if (found) {
-      const confirmation = confirm(core, place, found, input);
-      // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
-      await attempts.claim(mailClaim(confirmation.reference));
-      await attempts.set(key, { fingerprint, state: 'done', confirmation });
-      return confirmation;
-    }
+    // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
+    if (found) return done(found, true);
   }
   const sent = await recipient(core, api, input, attempt, looked);
   if (attempt?.state === 'unknown') {
     const found = await lostBooking(api, sent, place, input);
-    if (found) {
-      const confirmation = confirm(core, place, found, input);
-      attempts.made(confirmation.reference);
-      await attempts.set(key, { fingerprint, state: 'done', confirmation });
-      return confirmation;
-    }
+    if (found) return done(found, false);
   }
   await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
   let booking: Booking;
@@ -235,10 +225,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   }
   core.booked(place.id);
   await attempts.markBooked(stayKey, JUST_BOOKED_SECONDS);
-  const confirmation = confirm(core, place, booking, input);
-  attempts.made(confirmation.reference);
-  await attempts.set(key, { fingerprint, state: 'done', confirmation });
-  return confirmation;
+  return done(booking, false);
 }
 
 /**
@@ -286,7 +273,8 @@ async function bookNow(core: ServiceCore, input: BookingRequest, anotherRoom: bo
     );
   } catch (error) {
     if (error instanceof LockTimeoutError) {
-      throw busy(textKey('booking.error.inProgress', { wait: 5 }), 5);
+      const wait = RETRY_AFTER_SECONDS;
+      throw busy(textKey('booking.error.inProgress', { wait }), wait);
     }
     throw toFailure(error, core.context('book'));
   }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { logWarn } from '../../log/log.ts';
 import type { Redis } from 'ioredis';
 import { getRedis } from '../../upstream/redis.ts';
-import { BookingFailure, unavailable } from '../domain/failures.ts';
+import { refusal, unavailable } from '../domain/failures.ts';
 import type { Confirmation } from '../domain/types.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
@@ -32,20 +33,15 @@ export function fingerprintOf(details: unknown): string {
 /** The same key with other details: refused (a reused key must never book something else). */
 export function assertSameDetails(attempt: Attempt | undefined, fingerprint: string): void {
   if (attempt && attempt.fingerprint !== fingerprint) {
-    throw new BookingFailure(409, {
-      code: 'conflict',
-      message: textKey('booking.error.keyReused'),
-    });
+    throw refusal(409, 'conflict', textKey('booking.error.keyReused'));
   }
 }
-
-export type AttemptStore = ReturnType<typeof attemptStore>;
 
 export function attemptStore(options: { scope: string; redisUrl?: string | undefined }) {
   const local = new LRUCache<string, Attempt>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const booked = new LRUCache<string, true>({ max: 5000, ttl: 60_000 });
+  /** This process's claims, and the bookings it made (`made:<reference>`). */
   const claims = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
-  const madeHere = new LRUCache<string, true>({ max: 5000, ttl: TTL_SECONDS * 1000 });
   const { redisUrl } = options;
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
@@ -66,7 +62,7 @@ export function attemptStore(options: { scope: string; redisUrl?: string | undef
     } catch (error) {
       warn(error);
       // The step is refused with its form kept: never a write without its guard.
-      throw unavailable(textKey('booking.error.unavailable'), 5);
+      throw unavailable(textKey('booking.error.unavailable'), RETRY_AFTER_SECONDS);
     }
   };
   /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
@@ -127,13 +123,9 @@ export function attemptStore(options: { scope: string; redisUrl?: string | undef
       await tryShared((redis) => redis.unlink(name(key)));
     },
     /** Notes that this process made the booking `reference` (its create call succeeded here). */
-    made(reference: string): void {
-      madeHere.set(reference, true);
-    },
+    made: (reference: string) => void claims.set(`made:${reference}`, true),
     /** Only the process that made a booking mails it, even after Redis forgot who did. */
-    madeHere(reference: string): boolean {
-      return madeHere.has(reference);
-    },
+    madeHere: (reference: string) => claims.has(`made:${reference}`),
     /** True while the store's memory is younger than a key's lifetime (started or emptied lately). */
     async mayHaveForgotten(): Promise<boolean> {
       if (!redisUrl) return Date.now() - startedAt < TTL_SECONDS * 1000;

@@ -33,7 +33,6 @@ export interface Read<T> {
 }
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
-const sum = (values: number[]): number => round2(values.reduce((a, b) => a + b, 0));
 
 function roomTypeSummary(room: RoomType, missing: string[]): RoomTypeSummary | undefined {
   const occupancy = room.max_occupancy ?? undefined;
@@ -106,7 +105,7 @@ function totalOf(
   nights: number,
 ): number | undefined {
   if (total != null && Number.isFinite(Number(total))) return Number(total);
-  if (nightly) return sum(nightly);
+  if (nightly) return round2(nightly.reduce((a, b) => a + b, 0));
   if (perNight != null && Number.isFinite(Number(perNight)))
     return round2(Number(perNight) * nights);
   return undefined;

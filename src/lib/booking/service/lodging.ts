@@ -1,5 +1,6 @@
 import { lodgingClient } from '../../lodging/client.ts';
 import type { LodgingClient } from '../../lodging/client.ts';
+import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { logError } from '../../log/log.ts';
 import { profileFor } from '../../profiles/for-tenant.ts';
 import type { Tenant } from '../../tenants/schema.ts';
@@ -29,7 +30,7 @@ export function lazyLodgingClient(
     if (client && madeWith && sameCredentials(madeWith, current)) return client;
     if (!hasLodgingCredentials(current)) {
       logError('booking.no_credentials', { tenant: tenant.id });
-      throw unavailable(textKey('booking.unavailable'), 60);
+      throw unavailable(textKey('booking.unavailable'), RETRY_AFTER_SECONDS);
     }
     client = lodgingClient({
       accountKey: `tenant:${tenant.id}`,

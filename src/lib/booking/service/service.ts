@@ -57,12 +57,10 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     /** `anotherRoom`: the guest chose to book the same stay once more (a second room). */
     book: (input: BookingRequest, choice: { anotherRoom?: boolean } = {}) =>
       book(core, input, choice.anotherRoom === true),
-    mailConfirmation: (request: Parameters<typeof mailConfirmation>[1]) =>
-      mailConfirmation(core, request),
-    mailCancellation: (request: Parameters<typeof mailCancellation>[1]) =>
-      mailCancellation(core, request),
-    findStay: (email: string, reference: string) => findStay(core, email, reference),
-    mailLink: (request: Parameters<typeof mailLink>[1]) => mailLink(core, request),
+    mailConfirmation: mailConfirmation.bind(null, core),
+    mailCancellation: mailCancellation.bind(null, core),
+    findStay: findStay.bind(null, core),
+    mailLink: mailLink.bind(null, core),
   };
 }
 

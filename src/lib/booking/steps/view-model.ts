@@ -7,55 +7,14 @@ import { countryOptions } from '../domain/countries.ts';
 import { nightsBetween, todayIn } from '../domain/dates.ts';
 import { confirmationView } from '../manage/view.ts';
 import { bookedFacts, searchFacts } from './partner-events.ts';
-import type { Step, StepState } from './order.ts';
 import { stepAddress, type StepAddress } from './address.ts';
-import { stepQuery, type SearchStep } from './search.ts';
-import { roomFacts, type RoomFacts } from './room-facts.ts';
-import { reviewRows } from './summary-rows.ts';
+import { SEARCH_FIELDS, STEP, STEPS, stepQuery, type Step, type StepState } from './flow.ts';
+import { roomFacts } from './room-facts.ts';
+import { summaryRows } from './summary-rows.ts';
 import type { AvailabilityResult, PropertySummary, RoomOffer } from '../domain/types.ts';
-
-/** One room card: the offer, what it says, and what a partner page hears when it is chosen. */
-export interface RoomCardModel {
-  offer: RoomOffer;
-  facts: RoomFacts;
-  /** JSON of the `room-chosen` partner event (docs/booking-partners.md): no personal data. */
-  chosen: string;
-}
-
-/** Guest details the review carries as hidden fields to the booking. */
-const DETAIL_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'nationality', 'notes'];
-
-/** What each search step's form asks for next and carries from other steps; where Back goes. */
-const SEARCH_FORMS = {
-  dates: { next: 'guests', carry: ['adults', 'children', 'roomTypeId'] },
-  guests: { next: 'rooms', carry: ['property', 'checkIn', 'checkOut', 'roomTypeId'] },
-  rooms: { next: 'details', carry: ['property', 'checkIn', 'checkOut', 'adults', 'children'] },
-} satisfies Record<string, { next: Step; carry: string[] }>;
-const BACK: Partial<Record<Step, SearchStep>> = {
-  guests: 'dates',
-  rooms: 'guests',
-  details: 'rooms',
-};
 
 export const placeName = (place: Pick<PropertySummary, 'name' | 'city'>): string =>
   place.city ? `${place.name}, ${place.city}` : place.name;
-
-/** What a step's control is filled with: its id and name, what the guest sent, its messages. */
-export interface FieldBinding {
-  id: string;
-  name: string;
-  value?: string | undefined;
-  messages?: string[] | undefined;
-  min?: string;
-  max?: number;
-  hint?: string;
-}
-
-/** Where the step's forms go, and whether the guest chooses the place (not an embed's own). */
-export interface StepsForm {
-  address: StepAddress;
-  choosePlace: boolean;
-}
 
 /** The texts `<masthead-booking>` says itself: busy states, the calendar, nights, a lost connection. */
 const BROWSER_TEXT = {
@@ -74,7 +33,11 @@ export function stepsModel(
   properties: PropertySummary[],
   tenant: Tenant,
   i18n: I18n,
-  form: StepsForm = { address: stepAddress('/stay'), choosePlace: properties.length > 1 },
+  /** Where the step's forms go, and whether the guest chooses the place (not an embed's own). */
+  form: { address: StepAddress; choosePlace: boolean } = {
+    address: stepAddress('/stay'),
+    choosePlace: properties.length > 1,
+  },
 ) {
   const { values, offers, step } = state;
   const v = (name: string) => values[name] ?? '';
@@ -90,36 +53,40 @@ export function stepsModel(
   const browserText = Object.fromEntries(
     Object.entries(BROWSER_TEXT).map(([name, key]) => [name, i18n.message(key)]),
   );
-  const search = {
-    propertyId: place?.id ?? '',
-    checkIn: v('checkIn'),
-    checkOut: v('checkOut'),
-    adults: v('adults'),
-    children: v('children'),
-    roomTypeId: v('roomTypeId'),
-  };
   const idempotencyKey = v('idempotencyKey') || crypto.randomUUID().replaceAll('-', '');
   /** A GET address of `to` with the search so far (for `property`, another place's). */
-  const link = (to: SearchStep | 'review', property = place?.id ?? '') =>
+  const link = (to: Step, property = place?.id ?? '') =>
     form.address.link(stepQuery({ ...values, property }, to));
+  /** A field and what the guest answered (`property`: the place shown). */
+  const answer = (name: string): [string, string] => [
+    name,
+    name === 'property' ? (place?.id ?? '') : v(name),
+  ];
   /** The answers of other steps this step's form carries (empty ones left out of the address). */
   const hidden = (): [string, string][] => {
     if (step === 'done') return [];
     if (step === 'details' || step === 'review') {
-      const details =
-        step === 'review' ? DETAIL_FIELDS.map((name): [string, string] => [name, v(name)]) : [];
-      return [['idempotencyKey', idempotencyKey], ...Object.entries(search), ...details];
+      // The post names the place `propertyId`; the review carries the details as typed too.
+      const search = SEARCH_FIELDS.map(answer).map(([name, value]): [string, string] => [
+        name === 'property' ? 'propertyId' : name,
+        value,
+      ]);
+      const details = step === 'review' ? STEP.details.fields.map(answer) : [];
+      return [['idempotencyKey', idempotencyKey], ...search, ...details];
     }
-    const own = (name: string) => (name === 'property' ? (place?.id ?? '') : v(name));
-    const carried = SEARCH_FORMS[step].carry
-      .map((name): [string, string] => [name, own(name)])
+    // The search's fields this step does not ask for.
+    const own: readonly string[] = STEP[step].fields;
+    const carried = SEARCH_FIELDS.filter((name) => !own.includes(name))
+      .map(answer)
       .filter(([, value]) => value !== '');
-    const placeField: [string, string][] =
-      step === 'dates' && !form.choosePlace ? [['property', place?.id ?? '']] : [];
+    const placeField = step === 'dates' && !form.choosePlace ? [answer('property')] : [];
     const kept = form.address.hidden.filter(([name]) => name !== 'property');
-    return [...kept, ['step', SEARCH_FORMS[step].next], ...carried, ...placeField];
+    return [...kept, ['step', STEPS[STEPS.indexOf(step) + 1] ?? step], ...carried, ...placeField];
   };
-  const back = BACK[step];
+  // Back goes to the step before, up to the details (the review has its own "Edit").
+  const back = ['guests', 'rooms', 'details'].includes(step)
+    ? STEPS[STEPS.indexOf(step) - 1]
+    : undefined;
   const booked = state.booked
     ? {
         ...state.booked,
@@ -153,20 +120,20 @@ export function stepsModel(
     nothingFree: offers ? !offers.rooms.some((r) => r.available) : false,
     idempotencyKey,
     reviewRows:
-      state.step === 'review'
-        ? reviewRows(
+      step === 'review'
+        ? summaryRows(
             {
               place: place?.name ?? '',
               room: room?.name ?? '',
               checkIn: v('checkIn'),
               checkOut: v('checkOut'),
+              nights,
               adults: Number(v('adults')),
               children: Number(v('children')),
-              firstName: v('firstName'),
-              lastName: v('lastName'),
+              name: `${v('firstName')} ${v('lastName')}`,
               email: v('email'),
               phone: v('phone'),
-              country: countryOptions(locale).find((c) => c.code === v('nationality'))?.name ?? '',
+              country: countryOptions(locale).find((c) => c.code === v('nationality'))?.name,
               notes: v('notes'),
               total: room?.totalPrice ?? null,
               currency: room?.currency ?? '',
@@ -200,15 +167,17 @@ function searchLine(
   return `${dates} · ${say('nights', { count: offers.nights })} · ${guests}`;
 }
 
+/** One room card: the offer, what it says, and what a partner page hears when it is chosen. */
 function roomCard(
   offer: RoomOffer,
   party: AvailabilityResult,
   say: ReturnType<typeof widgetSay>,
   locale: string,
-): RoomCardModel {
+) {
   return {
     offer,
     facts: roomFacts(offer, party, say, locale),
+    /** JSON of the `room-chosen` partner event (docs/booking-partners.md): no personal data. */
     chosen: JSON.stringify({
       propertyId: party.propertyId,
       roomTypeId: offer.roomTypeId,
@@ -220,3 +189,5 @@ function roomCard(
     }),
   };
 }
+
+export type RoomCardModel = ReturnType<typeof roomCard>;

@@ -1,4 +1,4 @@
-import { PRIVATE } from '../../../../lib/delivery/policy.ts';
+import { PRIVATE, retryAfterOf, uncached } from '../../../../lib/delivery/policy.ts';
 import type { APIRoute } from 'astro';
 import { stayIcs } from '../../../../lib/booking/manage/ics.ts';
 import { loadManagedStay } from '../../../../lib/booking/manage/stay.ts';
@@ -9,19 +9,17 @@ import { tenantUrl } from '../../../../lib/tenants/origin.ts';
 export const GET: APIRoute = async (context) => {
   const token = context.params.token ?? '';
   const { t } = context.locals.i18n;
-  const text = { 'Content-Type': 'text/plain; charset=utf-8' };
   let stay;
   try {
     stay = await loadManagedStay(context.locals, token);
   } catch (error) {
     const failure = classify(error);
     if (!isTemporary(failure)) throw error;
-    return new Response(t('booking.unavailable'), {
-      status: 503,
-      headers: { ...text, 'Retry-After': String(failure.retryAfterSeconds ?? 30) },
+    return uncached(503, t('booking.unavailable'), {
+      'Retry-After': String(retryAfterOf(failure)),
     });
   }
-  if (!stay) return new Response(t('error.notFound'), { status: 404, headers: text });
+  if (!stay) return uncached(404, t('error.notFound'));
   // Absolute addresses on the tenant's configured origin, never the request's Host.
   const page = tenantUrl(
     context.locals.tenantMatchOrNull,

@@ -1,22 +1,113 @@
 import type { FieldErrors } from '../../failures/fields.ts';
+import type { MessageKey } from '../../i18n/dictionary.ts';
+import { textKey } from '../../i18n/text-key.ts';
 import { addDays, isIsoDate, stayErrors } from '../domain/dates.ts';
 import { BookingFailure } from '../domain/failures.ts';
 import { guestErrors, hasErrors } from '../domain/rules.ts';
+import type { AvailabilityResult, Confirmation } from '../domain/types.ts';
 import type { BookingService } from '../service/service.ts';
-import type { AvailabilityResult } from '../domain/types.ts';
-import { textKey } from '../../i18n/text-key.ts';
-import { earliestStep, type Step, type StepState } from './order.ts';
 
 /**
- * Dates, guests and room travel as GET query parameters (bookmarkable, Back works); details go by
- * POST (actions/booking.ts). A refused value sends the guest back to the step that asked for it.
+ * The booking's steps, one page each. Dates, guests and room travel as GET query parameters
+ * (bookmarkable, Back works); details go by POST (actions/booking.ts). A refused value sends the
+ * guest back to the step that asked for it.
  */
+
+/**
+ * Each step in order: its name in the step list, its heading (the done step's says the status),
+ * its submit button, and the fields it asks for (the search says `property`, the details post
+ * `propertyId`).
+ */
+export const STEP = {
+  dates: {
+    label: 'booking.stepDates',
+    heading: 'booking.datesHeading',
+    submit: 'booking.continue',
+    fields: ['propertyId', 'property', 'checkIn', 'checkOut'],
+  },
+  guests: {
+    label: 'booking.stepGuests',
+    heading: 'booking.guestsHeading',
+    submit: 'booking.showRooms',
+    fields: ['adults', 'children'],
+  },
+  rooms: {
+    label: 'booking.stepRooms',
+    heading: 'booking.roomsHeading',
+    submit: 'booking.continue',
+    fields: ['roomTypeId'],
+  },
+  details: {
+    label: 'booking.stepDetails',
+    heading: 'booking.detailsHeading',
+    submit: 'booking.review',
+    fields: ['firstName', 'lastName', 'email', 'phone', 'nationality', 'notes'],
+  },
+  // The review's own buttons say what they do (edit, book); the done step has no form.
+  review: {
+    label: 'booking.stepReview',
+    heading: 'booking.reviewHeading',
+    submit: null,
+    fields: [],
+  },
+  done: { label: 'booking.stepDone', heading: null, submit: null, fields: [] },
+} as const satisfies Record<
+  string,
+  { label: MessageKey; heading: MessageKey | null; submit: MessageKey | null; fields: string[] }
+>;
+export type Step = keyof typeof STEP;
+export const STEPS = Object.keys(STEP) as Step[];
 
 /** The steps the query reaches (the review and what follows are posted: page.ts). */
 const SEARCH_STEPS = ['dates', 'guests', 'rooms', 'details'] as const satisfies readonly Step[];
 export type SearchStep = (typeof SEARCH_STEPS)[number];
 
-export const SEARCH_FIELDS = ['property', 'checkIn', 'checkOut', 'adults', 'children'] as const;
+/** What the query carries from step to step. */
+export const SEARCH_FIELDS = [
+  'property',
+  'checkIn',
+  'checkOut',
+  'adults',
+  'children',
+  'roomTypeId',
+];
+
+/** The earliest step any of `errors` belongs to, and never later than `current`. */
+export function earliestStep(errors: FieldErrors, current: Step): Step {
+  const refused = STEPS.find((step) =>
+    STEP[step].fields.some((field: string) => errors[field] !== undefined),
+  );
+  return refused && STEPS.indexOf(refused) < STEPS.indexOf(current) ? refused : current;
+}
+
+/** The one step state: from the address (`stepFlow`), the action and session (page.ts), rendered (view-model.ts). */
+export interface StepState {
+  step: Step;
+  values: Record<string, string>;
+  errors: FieldErrors;
+  /** The rooms the search found (null before the guests step, and in what the action answers). */
+  offers: AvailabilityResult | null;
+  /** Why the step could not go on (the lodging API busy or down, a refusal); '' when none. */
+  message: string;
+  /** The message is a wait (busy, down): the same form again may work. */
+  retry?: boolean;
+  /** Seconds until `retry` can work (the "Try again" button is not offered before). */
+  wait?: number;
+  /** A party too big for the chosen place: the tenant's other places that take it. */
+  alternatives?: string[];
+  /** A link's stay that has passed (dropped, so the calendar opens at today): said once. */
+  stale?: { checkIn: string; checkOut: string };
+  /** The same stay was booked moments ago (see `sameStay` in domain/failures.ts): find it, or book another room. */
+  sameStay?: boolean;
+  /** The `done` step: the stay booked. */
+  booked?: {
+    confirmation: Confirmation;
+    /** The private manage path, without the tenant's prefix. */
+    manage: string;
+    mailed: boolean;
+    email: string;
+  };
+}
 
 function wanted(value: string | null): SearchStep {
   // The review's address without its details (a session gone): the details, to type them again.
@@ -40,7 +131,7 @@ export async function stepFlow(
   defaultProperty: string,
 ): Promise<StepState> {
   const values: Record<string, string> = { property: defaultProperty, adults: '2', children: '0' };
-  for (const name of [...SEARCH_FIELDS, 'roomTypeId'])
+  for (const name of SEARCH_FIELDS)
     if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
   // A deep link's `nights` and `room` (docs/booking-partners.md), in the steps' own terms.
   const nights = Number(query.get('nights'));
@@ -122,9 +213,9 @@ function staleStay(values: Record<string, string>, today: string): StepState['st
 }
 
 /** The query of a step link: the search so far, and the step to show. */
-export function stepQuery(values: Record<string, string>, step: SearchStep | 'review'): string {
+export function stepQuery(values: Record<string, string>, step: Step): string {
   const params = new URLSearchParams({ step });
-  for (const name of [...SEARCH_FIELDS, 'roomTypeId']) {
+  for (const name of SEARCH_FIELDS) {
     const value = values[name];
     if (value) params.set(name, value);
   }
