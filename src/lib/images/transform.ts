@@ -27,13 +27,13 @@ function sharpOf() {
 
 /**
  * Encoder settings, chosen by CPU time per picture against bytes (bench/images-cost.ts, figures in
- * bench/static.md). AVIF at effort 1 at every size: effort 3 cost 3–5× the CPU below 0.6 megapixels
- * for 10–25 % fewer bytes (under 1 kB on a phone's picture), and effort 1 still looks closer to the
- * source than WebP does (large outputs were at effort 1 already: bench/images.md). WebP is now what
+ * bench/static.md). AVIF at effort 0: effort 1 took 1.3–1.6× its CPU for 1–5 % fewer bytes on a
+ * photo at 800–1600 px (15–25 % at 480 px and on flat graphics: under 2 kB), equally close to the
+ * source and closer than WebP (effort 3 cost 3–5× more again: bench/images.md). WebP is what
  * the few browsers without AVIF get (and the e-paper thumbnails): method 2 takes half of method 4's
  * CPU for 3–13 % more bytes at the same quality.
  */
-export const AVIF_OPTIONS = { quality: 52, effort: 1 } as const;
+export const AVIF_OPTIONS = { quality: 52, effort: 0 } as const;
 export const WEBP_OPTIONS = { quality: 74, effort: 2 } as const;
 export const JPEG_OPTIONS = { quality: 76, mozjpeg: true } as const;
 
