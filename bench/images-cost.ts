@@ -1,11 +1,11 @@
 /**
  * What one post's pictures cost to make in a static copy: CPU time (this process, all threads:
  * fairer than wall time on a shared machine) of every derived picture a post's pages name, made by
- * `src/lib/images/transform.ts` before (each picture decodes its source) and after issue 38's third
- * session (the source decoded once for all, the decode counted; a crop that makes the same picture
- * as another made once), for the mock's SVG cover (what `bench/static.ts` builds from) and its
- * photo-mode 3000×2000 JPEG; bytes, how far each "after" picture is from its "before" and both
- * from the source resized losslessly (RMS difference, 0–255).
+ * `src/lib/images/transform.ts` before (each picture decodes its source, AVIF at effort 1) and
+ * after issue 38's third session (the source decoded once for all, the decode counted; a crop that
+ * makes the same picture as another made once; AVIF at effort 0), for the mock's SVG cover (what
+ * `bench/static.ts` builds from) and its photo-mode 3000×2000 JPEG; bytes, how far each "after"
+ * picture is from its "before" and both from the source resized losslessly (RMS, 0–255).
  *   npx node bench/images-cost.ts [rounds]      (median of `rounds`, 3 unless given)
  */
 import sharp from 'sharp';
@@ -21,6 +21,8 @@ import {
 } from '../src/lib/images/transform.ts';
 
 const LIMITS = { maxPixels: 40_000_000, timeoutMs: 60_000 };
+/** AVIF as it was made before (no cover asks for a crop in AVIF). */
+const AVIF_BEFORE = { quality: 52, effort: 1 } as const;
 
 /**
  * What a post's pages name of its 1600 px (or wider) cover: the article's and the cards' `srcset`s
@@ -89,7 +91,14 @@ async function post(source: Buffer, once: boolean): Promise<Post> {
     const same = decoded ? sameCrop(decoded, width, crop) : crop;
     const key = `${width} ${format} ${same}`;
     const out =
-      made.get(key) ?? (await transformImage(source, width, format, LIMITS, same, decoded));
+      made.get(key) ??
+      (!once && format === 'avif'
+        ? await sharp(source)
+            .rotate()
+            .resize({ width, withoutEnlargement: true })
+            .avif(AVIF_BEFORE)
+            .toBuffer()
+        : await transformImage(source, width, format, LIMITS, same, decoded));
     made.set(key, out);
     pictures.push({ ms: cpuMs(begun), out });
   }
