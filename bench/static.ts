@@ -189,15 +189,9 @@ export async function run() {
       siteBuildCpuSeconds: Math.round(site.cpuSeconds),
       cpuSeconds: Math.round(first.cpuSeconds),
       cpuSecondsWhileFetching: Math.round(first.cpuWhileFetching),
-      // On an idle two-core machine, if the fetch ran at its floor with the CPU used meanwhile
-      // beside it, and the rest of the CPU came after it on both cores: an estimate, not a measure.
-      twoCoreEstimateOverFloor:
-        Math.round(
-          ((Math.max(floorMs / 1000, first.cpuWhileFetching / 2) +
-            (first.cpuSeconds - first.cpuWhileFetching) / 2) /
-            (floorMs / 1000)) *
-            100,
-        ) / 100,
+      // The least an idle two-core machine could take, over the floor: every CPU second beside
+      // the fetch on both cores. Only a bound (the crawl can only start when the fetch is done).
+      cpuOverFloorTwoCores: Math.round((first.cpuSeconds / 2 / (floorMs / 1000)) * 100) / 100,
       cpuMsPerPicture: Math.round(
         (first.cpuSeconds * 1000) / Math.max(1, first.pictures?.made ?? 0),
       ),

@@ -27,8 +27,8 @@ function sharpOf() {
 
 /**
  * Encoder settings, chosen by CPU time per picture against bytes (bench/images-cost.ts, figures in
- * bench/static.md). AVIF at effort 0: effort 1 took 1.3–1.6× its CPU for 1–5 % fewer bytes on a
- * photo at 800–1600 px (15–25 % at 480 px and on flat graphics: under 2 kB), equally close to the
+ * bench/static.md). AVIF at effort 0: effort 1 took 1.2–1.8× its CPU for 1–5 % fewer bytes on a
+ * photo at 800–1600 px (13–28 % below that and on flat graphics: under 2 kB), equally close to the
  * source and closer than WebP (effort 3 cost 3–5× more again: bench/images.md). WebP is what
  * the few browsers without AVIF get (and the e-paper thumbnails): method 2 takes half of method 4's
  * CPU for 3–13 % more bytes at the same quality.
