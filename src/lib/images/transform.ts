@@ -1,4 +1,5 @@
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
+import { IMAGE_CROPS } from './address.ts';
 import { ImageError } from './errors.ts';
 import { LARGEST_WIDTH, type ImageFormat } from './ladder.ts';
 
@@ -7,7 +8,6 @@ export type TransformLimits = { maxPixels: number; timeoutMs: number };
 /** Height over width of each crop. */
 const CROP_RATIO = { '16x9': 9 / 16, '4x3': 3 / 4, '1x1': 1 } as const;
 export type Crop = keyof typeof CROP_RATIO;
-const CROPS = Object.keys(CROP_RATIO) as Crop[];
 
 let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined;
 
@@ -131,7 +131,7 @@ export function sameCrop(
   if (!crop) return undefined;
   const size = outputSize(decoded, width, crop);
   if (outputSize(decoded, width) === size) return undefined;
-  return CROPS.find((other) => outputSize(decoded, width, other) === size);
+  return IMAGE_CROPS.find((other) => outputSize(decoded, width, other) === size);
 }
 
 /** Whether `decoded` has the pixels a picture `width` wide (cropped to `crop`) needs. */
