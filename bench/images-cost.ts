@@ -1,50 +1,45 @@
 /**
- * What one post's pictures cost to make in a static copy, before and after issue 38's cuts: CPU time
- * (this process, all threads: fairer than wall time on a shared machine) and bytes of each derived
- * picture a post's pages name, for the mock's SVG cover (what `bench/static.ts` builds from) and its
- * photo-mode 3000×2000 JPEG, plus how far each output is from the source (RMS difference, 0–255, at
- * the output's size: lower is closer).
+ * What one post's pictures cost to make in a static copy: CPU time (this process, all threads:
+ * fairer than wall time on a shared machine) of every derived picture a post's pages name, made by
+ * `src/lib/images/transform.ts` before (each picture decodes its source, AVIF at effort 1) and
+ * after issue 38's third session (the source decoded once for all, the decode counted; a crop that
+ * makes the same picture as another made once; AVIF at effort 0), for the mock's SVG cover (what
+ * `bench/static.ts` builds from) and its photo-mode 3000×2000 JPEG; bytes, how far each "after"
+ * picture is from its "before" and both from the source resized losslessly (RMS, 0–255).
  *   npx node bench/images-cost.ts [rounds]      (median of `rounds`, 3 unless given)
  */
-import sharp, { type Sharp } from 'sharp';
+import sharp from 'sharp';
 import { photoJpeg } from '../mock/lib/photo.ts';
 import { svgScene } from '../mock/lib/svg.ts';
-import { AVIF_OPTIONS, JPEG_OPTIONS, WEBP_OPTIONS } from '../src/lib/images/transform.ts';
+import type { ImageCrop } from '../src/lib/images/address.ts';
+import type { ImageFormat } from '../src/lib/images/ladder.ts';
+import {
+  decodeImage,
+  sameCrop,
+  transformImage,
+  type Decoded,
+} from '../src/lib/images/transform.ts';
 
-sharp.concurrency(1);
-sharp.cache(false);
-
-type Format = 'avif' | 'webp' | 'jpeg';
-type Settings = Record<Format, (image: Sharp, pixels: number) => Sharp>;
-
-const jpeg = (image: Sharp) => image.flatten({ background: '#ffffff' }).jpeg(JPEG_OPTIONS);
-const SETTINGS: Record<'before' | 'after', Settings> = {
-  before: {
-    avif: (image, pixels) => image.avif({ quality: 52, effort: pixels > 600_000 ? 1 : 3 }),
-    webp: (image) => image.webp({ quality: 74, effort: 4 }),
-    jpeg,
-  },
-  after: {
-    avif: (image) => image.avif(AVIF_OPTIONS),
-    webp: (image) => image.webp(WEBP_OPTIONS),
-    jpeg,
-  },
-};
+const LIMITS = { maxPixels: 40_000_000, timeoutMs: 60_000 };
+/** AVIF as it was made before (no cover asks for a crop in AVIF). */
+const AVIF_BEFORE = { quality: 52, effort: 1 } as const;
 
 /**
  * What a post's pages name of its 1600 px (or wider) cover: the article's and the cards' `srcset`s
- * (AVIF, WebP, JPEG), `og:image` (the 1200 px JPEG) and the JSON-LD crops (three 1200 px JPEGs).
+ * (AVIF and WebP from 320 px), one JPEG per layout (cards 640, article 800), `og:image` (the
+ * 1200 px JPEG) and the JSON-LD crops (three 1200 px JPEGs).
  */
-const NAMED = {
-  before: {
-    modern: [160, 320, 480, 640, 800, 1200, 1600],
-    jpeg: [160, 320, 480, 640, 800, 1200, 1600],
-  },
-  // Ladders from 320 (no layout of a cover is shown below 259 CSS px), one JPEG fallback per
-  // layout (cards 640, article 800) besides og:image's 1200.
-  after: { modern: [320, 480, 640, 800, 1200, 1600], jpeg: [640, 800, 1200] },
-} as const;
-const CROPS = 3;
+const NAMED: { width: number; format: ImageFormat; crop?: ImageCrop }[] = [
+  ...[320, 480, 640, 800, 1200, 1600].flatMap((width) =>
+    (['avif', 'webp'] as const).map((format) => ({ width, format })),
+  ),
+  ...[640, 800, 1200].map((width) => ({ width, format: 'jpeg' as const })),
+  ...(['16x9', '4x3', '1x1'] as const).map((crop) => ({
+    width: 1200,
+    format: 'jpeg' as const,
+    crop,
+  })),
+];
 
 const card = (width: number, height: number) => ({
   width,
@@ -56,83 +51,102 @@ const card = (width: number, height: number) => ({
   footer: 'Daily Planet',
 });
 
-/** RMS difference (0–255, RGB) between `out` and the source resized the same way, losslessly. */
-async function distance(source: Buffer, out: Buffer, width: number): Promise<number> {
-  const raw = (input: Buffer, w: number) =>
+/** RMS difference (0–255, RGB) between two pictures, `b` at `a`'s size. */
+async function distance(a: Buffer, b: Buffer): Promise<number> {
+  const { width = 1, height = 1 } = await sharp(a).metadata();
+  const raw = (input: Buffer) =>
     sharp(input)
-      .resize({ width: w })
+      .resize({ width, height, fit: 'fill' })
       .flatten({ background: '#ffffff' })
       .removeAlpha()
       .raw()
       .toBuffer();
-  const [a, b] = await Promise.all([raw(source, width), raw(out, width)]);
+  const [x, y] = await Promise.all([raw(a), raw(b)]);
   let sum = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) sum += ((a[i] ?? 0) - (b[i] ?? 0)) ** 2;
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) sum += ((x[i] ?? 0) - (y[i] ?? 0)) ** 2;
   return Math.sqrt(sum / n);
 }
 
-async function measure(
-  source: Buffer,
-  width: number,
-  encode: (image: Sharp) => Sharp,
-  rounds: number,
-) {
-  const runs: { ms: number; out: Buffer }[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const start = process.cpuUsage();
-    const out = await encode(
-      sharp(source, { failOn: 'error' }).rotate().resize({ width, withoutEnlargement: true }),
-    ).toBuffer();
-    const used = process.cpuUsage(start);
-    runs.push({ ms: (used.user + used.system) / 1000, out });
+const cpuMs = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
+type Post = { ms: number; decodeMs: number; pictures: { ms: number; out: Buffer }[] };
+
+/**
+ * Every named picture of `source`: each decoding it (`once` false, as before), or as the pipeline
+ * now makes a static copy's: decoded once for all, a crop that makes the same picture as another
+ * made once.
+ */
+async function post(source: Buffer, once: boolean): Promise<Post> {
+  const start = process.cpuUsage();
+  const decoded: Decoded | undefined = once ? await decodeImage(source, LIMITS) : undefined;
+  const decodeMs = cpuMs(start);
+  const made = new Map<string, Buffer>();
+  const pictures: Post['pictures'] = [];
+  for (const { width, format, crop } of NAMED) {
+    const begun = process.cpuUsage();
+    const same = decoded ? sameCrop(decoded, width, crop) : crop;
+    const key = `${width} ${format} ${same}`;
+    const out =
+      made.get(key) ??
+      (!once && format === 'avif'
+        ? await sharp(source)
+            .rotate()
+            .resize({ width, withoutEnlargement: true })
+            .avif(AVIF_BEFORE)
+            .toBuffer()
+        : await transformImage(source, width, format, LIMITS, same, decoded));
+    made.set(key, out);
+    pictures.push({ ms: cpuMs(begun), out });
   }
-  runs.sort((a, b) => a.ms - b.ms);
-  const median = runs[Math.floor(runs.length / 2)]!;
-  return {
-    ms: median.ms,
-    bytes: median.out.length,
-    distance: await distance(source, median.out, width),
-  };
+  return { ms: cpuMs(start), decodeMs, pictures };
 }
 
 const rounds = Number(process.argv[2] ?? 3);
 const sources = {
-  svg: { bytes: Buffer.from(svgScene(card(1600, 900))), ratio: 900 / 1600 },
-  photo: { bytes: await photoJpeg(svgScene(card(3000, 2000)), 3000, 2000), ratio: 2000 / 3000 },
+  svg: Buffer.from(svgScene(card(1600, 900))),
+  photo: await photoJpeg(svgScene(card(3000, 2000)), 3000, 2000),
 };
+
+const median = <T extends { ms: number }>(runs: T[]): T =>
+  [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)]!;
 
 const results: Record<string, unknown> = {};
 for (const [name, source] of Object.entries(sources)) {
-  const rows: string[] = [
-    '| width | format | before: CPU ms, bytes, distance | after: CPU ms, bytes, distance |',
-  ];
-  const perPost = { before: { ms: 0, count: 0 }, after: { ms: 0, count: 0 } };
-  for (const width of NAMED.before.modern) {
-    const pixels = width * Math.round(width * source.ratio);
-    for (const format of ['avif', 'webp', 'jpeg'] as const) {
-      const cells: string[] = [];
-      for (const when of ['before', 'after'] as const) {
-        const m = await measure(
-          source.bytes,
-          width,
-          (image) => SETTINGS[when][format](image, pixels),
-          rounds,
-        );
-        const named = format === 'jpeg' ? NAMED[when].jpeg : NAMED[when].modern;
-        if ((named as readonly number[]).includes(width)) {
-          perPost[when].ms += m.ms * (format === 'jpeg' && width === 1200 ? 1 + CROPS : 1);
-          perPost[when].count += format === 'jpeg' && width === 1200 ? 1 + CROPS : 1;
-          cells.push(`${m.ms.toFixed(0)} ms, ${m.bytes} B, ${m.distance.toFixed(2)}`);
-        } else cells.push(`(not named: ${m.ms.toFixed(0)} ms)`);
-      }
-      rows.push(`| ${width} | ${format} | ${cells.join(' | ')} |`);
-    }
+  const direct: Post[] = [];
+  const once: Post[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Interleaved, so a busier moment of the machine falls on both.
+    direct.push(await post(source, false));
+    once.push(await post(source, true));
   }
-  console.log(`\n## ${name} source (${source.bytes.length} bytes)\n${rows.join('\n')}`);
+  const rows = [
+    '| picture | before: CPU ms, bytes | after: CPU ms, bytes, RMS difference from before | distance from the source, before → after |',
+  ];
+  for (const [i, { width, format, crop }] of NAMED.entries()) {
+    const [before, after] = [direct, once].map((runs) => median(runs.map((r) => r.pictures[i]!)));
+    const off = await distance(before!.out, after!.out);
+    // From the source resized losslessly to the picture's size (not for crops).
+    const fromSource = crop
+      ? '–'
+      : await Promise.all(
+          [before!, after!].map(async ({ out }) =>
+            (await distance(out, await sharp(source).png().toBuffer())).toFixed(2),
+          ),
+        ).then((pair) => pair.join(' → '));
+    rows.push(
+      `| ${width} ${format}${crop ? ` ${crop}` : ''} | ${before!.ms.toFixed(0)} ms, ${before!.out.length} B | ${after!.ms.toFixed(0)} ms, ${after!.out.length} B, ${off.toFixed(2)} | ${fromSource} |`,
+    );
+  }
+  console.log(`\n## ${name} source (${source.length} bytes)\n${rows.join('\n')}`);
+  console.log(`decode (once): ${median(once).decodeMs.toFixed(0)} ms`);
   results[name] = {
-    before: { pictures: perPost.before.count, cpuMs: Math.round(perPost.before.ms) },
-    after: { pictures: perPost.after.count, cpuMs: Math.round(perPost.after.ms) },
+    pictures: NAMED.length,
+    beforeCpuMs: Math.round(median(direct).ms),
+    afterCpuMs: Math.round(median(once).ms),
   };
 }
-console.log(`\nPer post (crops counted as the 1200 px JPEG): ${JSON.stringify(results)}`);
+console.log(`\nPer post: ${JSON.stringify(results)}`);

@@ -6,7 +6,7 @@
  *   BENCH_STATIC_POSTS=200 npm run bench   a quicker run (MOCK_POSTS otherwise, default 1000)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startMock } from '../mock/index.ts';
@@ -58,6 +58,33 @@ function buildSite(work: string): { cpuSeconds: number; wallMs: number } {
   return { cpuSeconds: cpuSecondsIn(cpuFile), wallMs: Date.now() - started };
 }
 
+/** Clock ticks per second of `/proc/<pid>/stat` (Linux's USER_HZ). */
+const TICKS = 100;
+
+/**
+ * CPU seconds used so far by process `root` and everything under it, the children it has waited
+ * for included (`/proc`: utime, stime, cutime, cstime).
+ */
+function treeCpuSeconds(root: number): number {
+  const stats = new Map<number, { parent: number; ticks: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+      stats.set(Number(name), { parent: Number(fields[1]), ticks });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const inTree = (pid: number): boolean =>
+    pid === root || (pid > 1 && inTree(stats.get(pid)?.parent ?? 0));
+  let ticks = 0;
+  for (const [pid, { ticks: own }] of stats) if (inTree(pid)) ticks += own;
+  return ticks / TICKS;
+}
+
 function build(work: string, tenantsFile: string, token: string) {
   const summaryFile = join(work, `summary-${Date.now()}.json`);
   const args = [
@@ -77,13 +104,27 @@ function build(work: string, tenantsFile: string, token: string) {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, [TOKEN_ENV]: token, ASTRO_TELEMETRY_DISABLED: '1' },
   });
-  return new Promise<Summary & { cpuSeconds: number }>((resolve, reject) => {
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`build:static exited with ${code}`));
-      const summary = (JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary[])[0] as Summary;
-      resolve({ ...summary, cpuSeconds: cpuSecondsIn(cpuFile) });
-    });
-  });
+  // The CPU used so far, each second: how much of it came while the build still fetched.
+  const started = Date.now();
+  const samples: { ms: number; cpu: number }[] = [];
+  const sampler = setInterval(() => {
+    if (child.pid) samples.push({ ms: Date.now() - started, cpu: treeCpuSeconds(child.pid) });
+  }, 1000);
+  return new Promise<Summary & { cpuSeconds: number; cpuWhileFetching: number }>(
+    (resolve, reject) => {
+      child.on('exit', (code) => {
+        clearInterval(sampler);
+        if (code !== 0) return reject(new Error(`build:static exited with ${code}`));
+        const summary = (JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary[])[0] as Summary;
+        const fetchEnd = samples.find(({ ms }) => ms >= summary.fetchMs);
+        resolve({
+          ...summary,
+          cpuSeconds: cpuSecondsIn(cpuFile),
+          cpuWhileFetching: fetchEnd?.cpu ?? 0,
+        });
+      });
+    },
+  );
 }
 
 export async function run() {
@@ -147,6 +188,10 @@ export async function run() {
       siteBuildSeconds: Math.round(site.wallMs / 1000),
       siteBuildCpuSeconds: Math.round(site.cpuSeconds),
       cpuSeconds: Math.round(first.cpuSeconds),
+      cpuSecondsWhileFetching: Math.round(first.cpuWhileFetching),
+      // The least an idle two-core machine could take, over the floor: every CPU second beside
+      // the fetch on both cores. Only a bound (the crawl can only start when the fetch is done).
+      cpuOverFloorTwoCores: Math.round((first.cpuSeconds / 2 / (floorMs / 1000)) * 100) / 100,
       cpuMsPerPicture: Math.round(
         (first.cpuSeconds * 1000) / Math.max(1, first.pictures?.made ?? 0),
       ),

@@ -51,11 +51,8 @@ const paths = memo(
 
 /** The signed site path (without a tenant prefix) of one derived image. */
 export function imagePath(secret: string, request: ImageRequest): string {
-  const { target, format, width, crop } = request;
-  const key =
-    target.kind === 'source'
-      ? `${secret}\0u\0${target.source}\0${width}\0${crop ?? ''}\0${format}`
-      : `${secret}\0e\0${target.edition}\0${target.page}\0${width}\0${crop ?? ''}\0${format}`;
+  // Keyed by what the signature covers.
+  const key = `${secret}\0${signed(request.target)}\0${sizeSegment(request)}\0${request.format}`;
   return paths(key, secret, request);
 }
 

@@ -5,7 +5,7 @@
  */
 export const IMAGE_WIDTHS = [160, 320, 480, 640, 800, 1200, 1600, 2400] as const;
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
-const LARGEST: ImageWidth = 2400;
+export const LARGEST_WIDTH: ImageWidth = 2400;
 
 /** Output formats, best first: `<picture>` offers AVIF and WebP, the `<img>` itself JPEG. */
 export const IMAGE_FORMATS = ['avif', 'webp', 'jpeg'] as const;
@@ -30,7 +30,7 @@ export const formatOfExtension = (extension: string): ImageFormat | undefined =>
 
 /** The smallest ladder width of at least `px` (the largest when none is). */
 export function widthAtLeast(px: number): ImageWidth {
-  return IMAGE_WIDTHS.find((width) => width >= px) ?? LARGEST;
+  return IMAGE_WIDTHS.find((width) => width >= px) ?? LARGEST_WIDTH;
 }
 
 /**

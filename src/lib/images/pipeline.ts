@@ -1,9 +1,17 @@
+import { LRUCache } from 'lru-cache';
 import { DiskStore } from './disk-store.ts';
 import { ImageError } from './errors.ts';
 import { fetchSource, type SourceLimits } from './fetch-source.ts';
 import { IMAGE_WIDTHS, type ImageFormat } from './ladder.ts';
 import { PRIORITY, TransformQueue, type Priority } from './queue.ts';
-import { transformImage, type Crop, type TransformLimits } from './transform.ts';
+import {
+  decodeImage,
+  sameCrop,
+  transformImage,
+  type Crop,
+  type Decoded,
+  type TransformLimits,
+} from './transform.ts';
 
 export type PipelineOptions = SourceLimits &
   TransformLimits & {
@@ -48,6 +56,12 @@ const WAITING_PER_SLOT = 128;
 /** Sources fetched at once per transform slot: the next ones are on disk when a slot frees. */
 const FETCHES_PER_SLOT = 2;
 const PATIENCE_MS = 10_000;
+/**
+ * Decoded sources kept for their next pictures (a 2400×1600 photo is 11 MB): a static build asks
+ * every width and format of a source one after another, a reader one or two.
+ */
+const DECODED_BYTES = 64 * 1024 * 1024;
+const DECODED_MS = 30_000;
 
 const busy = () =>
   new ImageError(503, 'Too many images are being made right now; try again shortly.');
@@ -67,6 +81,18 @@ export class ImagePipeline {
   /** Cold pictures being made (their source fetched, waiting, or transformed), and the most. */
   private making = 0;
   private readonly limit: number;
+  /** Pictures of each source being made. */
+  private readonly wanted = new Map<string, number>();
+  /** Sources decoded for several pictures. */
+  private readonly decoded = new LRUCache<string, Decoded, Buffer>({
+    maxSize: DECODED_BYTES,
+    sizeCalculation: (value) => value.raster?.data.length ?? 1,
+    ttl: DECODED_MS,
+    ttlAutopurge: true,
+    fetchMethod: (_source, _stale, { context }) => decodeImage(context, this.options),
+  });
+  /** Transforms running, by the picture they make. */
+  private readonly transforming = new Map<string, Promise<Buffer>>();
   /** Counters for tests and benchmarks: upstream fetches and transforms made. */
   readonly counts = { fetches: 0, transforms: 0 };
 
@@ -80,11 +106,15 @@ export class ImagePipeline {
     this.limit = options.transforms + (options.waiting ?? options.transforms * WAITING_PER_SLOT);
   }
 
-  private once(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
-    const pending = this.inFlight.get(key);
+  private once(
+    key: string,
+    make: () => Promise<Buffer>,
+    inFlight: Map<string, Promise<Buffer>> = this.inFlight,
+  ): Promise<Buffer> {
+    const pending = inFlight.get(key);
     if (pending) return pending;
-    const promise = make().finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, promise);
+    const promise = make().finally(() => inFlight.delete(key));
+    inFlight.set(key, promise);
     return promise;
   }
 
@@ -117,6 +147,7 @@ export class ImagePipeline {
       if (stored) return stored;
       if (this.making >= this.limit) throw busy();
       this.making++;
+      this.wanted.set(source, (this.wanted.get(source) ?? 0) + 1);
       try {
         // Fetched in its turn and left on disk (not held while it waits for a transform).
         await this.fetches.run(
@@ -129,8 +160,22 @@ export class ImagePipeline {
         const bytes = await this.queue.run(
           async () => {
             const original = await this.original(source, allowed);
-            this.counts.transforms++;
-            return transformImage(original, width, format, this.options, crop);
+            const decoded = await this.decodedFor(source, original);
+            // A crop that makes the same picture as another (or as none) is made once.
+            const same = decoded ? sameCrop(decoded, width, crop) : crop;
+            const sameKey = derivedKey({ source, width, format, crop: same });
+            const made = sameKey === key ? undefined : await this.store.get(sameKey);
+            return (
+              made ??
+              this.once(
+                sameKey,
+                () => {
+                  this.counts.transforms++;
+                  return transformImage(original, width, format, this.options, same, decoded);
+                },
+                this.transforming,
+              )
+            );
           },
           priority,
           key,
@@ -139,8 +184,20 @@ export class ImagePipeline {
         return bytes;
       } finally {
         this.making--;
+        const left = (this.wanted.get(source) ?? 1) - 1;
+        if (left > 0) this.wanted.set(source, left);
+        else this.wanted.delete(source);
       }
     });
+  }
+
+  /**
+   * `source` decoded once for all its pictures when another is being made too (or it was decoded
+   * a moment ago); a picture made alone decodes only what it needs (JPEG shrink-on-load).
+   */
+  private async decodedFor(source: string, original: Buffer): Promise<Decoded | undefined> {
+    if (!this.decoded.has(source) && (this.wanted.get(source) ?? 0) < 2) return undefined;
+    return this.decoded.fetch(source, { context: original });
   }
 
   /**

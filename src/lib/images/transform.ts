@@ -1,6 +1,7 @@
-import type { Metadata, Sharp, SharpOptions } from 'sharp';
+import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
+import { IMAGE_CROPS } from './address.ts';
 import { ImageError } from './errors.ts';
-import type { ImageFormat } from './ladder.ts';
+import { LARGEST_WIDTH, type ImageFormat } from './ladder.ts';
 
 export type TransformLimits = { maxPixels: number; timeoutMs: number };
 
@@ -26,13 +27,13 @@ function sharpOf() {
 
 /**
  * Encoder settings, chosen by CPU time per picture against bytes (bench/images-cost.ts, figures in
- * bench/static.md). AVIF at effort 1 at every size: effort 3 cost 3–5× the CPU below 0.6 megapixels
- * for 10–25 % fewer bytes (under 1 kB on a phone's picture), and effort 1 still looks closer to the
- * source than WebP does (large outputs were at effort 1 already: bench/images.md). WebP is now what
+ * bench/static.md). AVIF at effort 0: effort 1 took 1.2–1.8× its CPU for 1–5 % fewer bytes on a
+ * photo at 800–1600 px (13–28 % below that and on flat graphics: under 2 kB), equally close to the
+ * source and closer than WebP (effort 3 cost 3–5× more again: bench/images.md). WebP is what
  * the few browsers without AVIF get (and the e-paper thumbnails): method 2 takes half of method 4's
  * CPU for 3–13 % more bytes at the same quality.
  */
-export const AVIF_OPTIONS = { quality: 52, effort: 1 } as const;
+export const AVIF_OPTIONS = { quality: 52, effort: 0 } as const;
 export const WEBP_OPTIONS = { quality: 74, effort: 2 } as const;
 export const JPEG_OPTIONS = { quality: 76, mozjpeg: true } as const;
 
@@ -40,16 +41,34 @@ const tooManyPixels = (limits: TransformLimits) =>
   new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
 
 /**
- * `input` at `width` (never enlarged) in `format`, turned upright and without metadata. A source
- * of more than `maxPixels` (a decompression bomb), or one that is no image, is a 422.
+ * A source read once for all the pictures made of it: its size upright and, for a raster, its
+ * pixels turned upright at `scale` of that size (at most the ladder's widest). An SVG has none: it
+ * is drawn at each picture's own size, for less than resizing a raster of it.
  */
-export async function transformImage(
-  input: Buffer,
-  width: number,
-  format: ImageFormat,
-  limits: TransformLimits,
-  crop?: Crop,
-): Promise<Buffer> {
+export type Decoded = {
+  width: number;
+  height: number;
+  raster?: { data: Buffer; info: OutputInfo; scale: number } | undefined;
+};
+
+const timeoutOf = (limits: TransformLimits) => ({
+  seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)),
+});
+
+/** sharp's errors as the route's: too slow 504, too large or no picture 422. */
+async function settled<T>(work: Promise<T>, limits: TransformLimits): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (/timeout/i.test(message)) throw new ImageError(504, 'Making this image took too long.');
+    if (/pixel limit/i.test(message)) throw tooManyPixels(limits);
+    throw new ImageError(422, 'The image source could not be converted.');
+  }
+}
+
+/** `input` opened upright, its size checked: a decompression bomb or no image is a 422. */
+async function opened(input: Buffer, limits: TransformLimits) {
   const sharp = await sharpOf();
   const image = sharp(input, {
     limitInputPixels: limits.maxPixels,
@@ -64,8 +83,86 @@ export async function transformImage(
     throw new ImageError(422, 'The image source is not a picture this site can read.');
   }
   if ((meta.width ?? 0) * (meta.height ?? 0) > limits.maxPixels) throw tooManyPixels(limits);
+  return { image: image.rotate(), meta };
+}
+
+/**
+ * `input` decoded for several pictures of it: a 3000×2000 JPEG costs about as much to decode as to
+ * encode most of its pictures (bench/images-cost.ts).
+ */
+export async function decodeImage(input: Buffer, limits: TransformLimits): Promise<Decoded> {
+  const { image, meta } = await opened(input, limits);
+  const { width, height } = meta.autoOrient;
+  if (meta.format === 'svg') return { width, height };
+  const { data, info } = await settled(
+    image
+      .resize({ width: LARGEST_WIDTH, withoutEnlargement: true })
+      .timeout(timeoutOf(limits))
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
+    limits,
+  );
+  return { width, height, raster: { data, info, scale: info.width / width } };
+}
+
+/** Width and height of a picture `width` wide (cropped to `crop`): sharp never enlarges. */
+function outputSize(
+  { width: sourceWidth, height: sourceHeight }: Decoded,
+  width: number,
+  crop?: Crop,
+) {
+  const w = Math.min(width, sourceWidth);
+  const h = crop
+    ? Math.round(width * CROP_RATIO[crop])
+    : Math.round((sourceHeight * w) / sourceWidth);
+  return `${w}x${Math.min(h, sourceHeight)}`;
+}
+
+/**
+ * The crop that makes the same picture as `crop`: none when it cuts nothing (a 16:9 crop of a
+ * 16:9 source), else the first of the same size (a 1600×900 source has no room for a 1200 px
+ * square: its 1:1 is its 4:3).
+ */
+export function sameCrop(
+  decoded: Decoded,
+  width: number,
+  crop: Crop | undefined,
+): Crop | undefined {
+  if (!crop) return undefined;
+  const size = outputSize(decoded, width, crop);
+  if (outputSize(decoded, width) === size) return undefined;
+  return IMAGE_CROPS.find((other) => outputSize(decoded, width, other) === size);
+}
+
+/** Whether `decoded` has the pixels a picture `width` wide (cropped to `crop`) needs. */
+function suffices(
+  { width: sourceWidth, height: sourceHeight, raster }: Decoded,
+  width: number,
+  crop?: Crop,
+) {
+  if (!raster) return false;
+  const height = crop ? width * CROP_RATIO[crop] : 0;
+  return raster.scale === 1 || Math.max(width / sourceWidth, height / sourceHeight) <= raster.scale;
+}
+
+/**
+ * `input` at `width` (never enlarged) in `format`, turned upright and without metadata, from
+ * `decoded` when given and large enough. A source of more than `maxPixels` (a decompression
+ * bomb), or one that is no image, is a 422.
+ */
+export async function transformImage(
+  input: Buffer,
+  width: number,
+  format: ImageFormat,
+  limits: TransformLimits,
+  crop?: Crop,
+  decoded?: Decoded,
+): Promise<Buffer> {
+  const raster = decoded && suffices(decoded, width, crop) ? decoded.raster : undefined;
+  const image = raster
+    ? (await sharpOf())(raster.data, { raw: raster.info })
+    : (await opened(input, limits)).image;
   const resized = image
-    .rotate()
     .resize({
       width,
       ...(crop
@@ -77,19 +174,12 @@ export async function transformImage(
         : {}),
       withoutEnlargement: true,
     })
-    .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) });
+    .timeout(timeoutOf(limits));
   const encoded =
     format === 'avif'
       ? resized.avif(AVIF_OPTIONS)
       : format === 'webp'
         ? resized.webp(WEBP_OPTIONS)
         : resized.flatten({ background: '#ffffff' }).jpeg(JPEG_OPTIONS);
-  try {
-    return await encoded.toBuffer();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : '';
-    if (/timeout/i.test(message)) throw new ImageError(504, 'Making this image took too long.');
-    if (/pixel limit/i.test(message)) throw tooManyPixels(limits);
-    throw new ImageError(422, 'The image source could not be converted.');
-  }
+  return settled(encoded.toBuffer(), limits);
 }

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import PQueue from 'p-queue';
 import { headersFile, securityHeaders, withPolicyMeta } from './headers.ts';
 
 /**
@@ -79,8 +80,7 @@ export function linksIn(body: string, siteOrigin: string): string[] {
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const { server, siteOrigin, outDir } = options;
-  const concurrency = options.concurrency ?? 4;
-  const queue: string[] = [];
+  const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
   const referrer = new Map<string, string>();
   const seen = new Set<string>();
   const written: string[] = [];
@@ -102,9 +102,9 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
       return;
     }
     referrer.set(path, from);
-    queue.push(path);
+    // A failed page fails the crawl (below); its own promise needs no handler.
+    queue.add(() => visit(path)).catch(() => undefined);
   };
-  for (const seed of options.seeds) enqueue(seed, 'the build');
 
   const visit = async (path: string) => {
     const response = await fetch(`${server}${path}`, { redirect: 'manual' });
@@ -138,28 +138,15 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     if (/html|xml/.test(type)) {
       for (const link of linksIn(body.toString('utf8'), siteOrigin)) enqueue(link, path);
     }
-    options.onPage?.(written.length, queue.length);
+    options.onPage?.(written.length, queue.size);
   };
 
-  let active = 0;
-  const workers = Array.from({ length: concurrency }, async () => {
-    // Workers stop when the queue is empty and no one else can add to it.
-    for (;;) {
-      const path = queue.shift();
-      if (path === undefined) {
-        if (active === 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        continue;
-      }
-      active += 1;
-      try {
-        await visit(path);
-      } finally {
-        active -= 1;
-      }
-    }
-  });
-  await Promise.all(workers);
+  for (const seed of options.seeds) enqueue(seed, 'the build');
+  try {
+    await Promise.race([queue.onError(), queue.onIdle()]);
+  } finally {
+    queue.clear();
+  }
   // Every host gets the policy from the pages' <meta>; hosts that read `_headers` get all of them.
   headers.sort((a, b) => a.path.localeCompare(b.path));
   writeFileSync(join(outDir, '_headers'), headersFile(headers));

@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import { publishingClient } from '../publishing/client.ts';
 import { readProfileTexts } from '../profiles/files.ts';
 import { resolveProfile } from '../profiles/schema.ts';
@@ -58,16 +59,21 @@ export class StaticFetchError extends Error {
   override name = 'StaticFetchError';
 }
 
-/** Runs `tasks` with at most `limit` at once; every task runs even when others fail. */
-async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+/** Runs `task` on every item (each, even when another fails), at most `limit` at once. */
+const pool = <T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) =>
+  new PQueue({ concurrency: limit }).addAll(items.map((item) => () => task(item)));
+
+type Paged<T> = { items: T[]; page: { last: number } };
+
+/** Every page of a list, one after another. */
+async function allPages<T>(load: (page: number) => Promise<Paged<T>>): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1, last = 1; page <= last; page += 1) {
+    const paged = await load(page);
+    items.push(...paged.items);
+    last = paged.page.last;
+  }
+  return items;
 }
 
 type Keep = (entry: { storedAt: number; updatedAt?: string | null | undefined }) => boolean;
@@ -153,23 +159,11 @@ class SnapshotFetch {
     }
   }
 
-  /** Every page of a list, 50 at a time. */
-  async listAll<T>(
-    key: string,
-    load: (page: { page: number; perPage: number }) => Promise<{
-      items: T[];
-      page: { last: number };
-    }>,
-  ): Promise<T[]> {
-    const items: T[] = [];
-    for (let page = 1, last = 1; page <= last; page += 1) {
-      const paged = await this.list(`${key}|${page}`, () =>
-        load({ page, perPage: LIST_PAGE_SIZE }),
-      );
-      items.push(...paged.items);
-      last = paged.page.last;
-    }
-    return items;
+  /** Every page of a list, 50 at a time, each stored. */
+  listAll<T>(key: string, load: (page: { page: number; perPage: number }) => Promise<Paged<T>>) {
+    return allPages((page) =>
+      this.list(`${key}|${page}`, () => load({ page, perPage: LIST_PAGE_SIZE })),
+    );
   }
 
   /** Lists first: they say what else is needed. The posts come once each, newest first. */
@@ -291,14 +285,8 @@ class SnapshotFetch {
     partial([summary.slug]);
   }
 
-  async allComments(slug: string): Promise<Comment[]> {
-    const thread: Comment[] = [];
-    for (let page = 1, last = 1; page <= last; page += 1) {
-      const paged = await this.client.listComments(slug, { page, perPage: LIST_PAGE_SIZE });
-      thread.push(...paged.items);
-      last = paged.page.last;
-    }
-    return thread;
+  allComments(slug: string): Promise<Comment[]> {
+    return allPages((page) => this.client.listComments(slug, { page, perPage: LIST_PAGE_SIZE }));
   }
 
   /** A free edition's pages; a subscriber-only one keeps the list's metadata (never page images). */

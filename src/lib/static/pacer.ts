@@ -6,6 +6,8 @@ import type { Budget, BudgetKey, BudgetLimits, RateInfo } from '../upstream/budg
  * waits for the next window, so a build runs at the upstream's limit and never above it. It
  * follows the upstream's fixed windows: a window is anchored on the answer of its first request
  * (never earlier than the upstream's own start) and trusts `X-RateLimit-*` over its own count.
+ * Not bottleneck (issue 36): its reservoir refills on its own clock, not on the upstream's answers
+ * and `Retry-After`, so it would need this same bookkeeping around it.
  */
 export interface PacingBudget extends Budget {
   /** Requests let through. */

@@ -30,6 +30,8 @@ let dir = '';
 const hits = new Map<string, number>();
 let photo: Buffer;
 let bomb: Buffer;
+/** Pictures by path: a 16:9 cover, one stored on its side (EXIF orientation 6), a panorama. */
+const shapes = new Map<string, Buffer>();
 
 beforeAll(async () => {
   photo = await sharp({
@@ -38,12 +40,22 @@ beforeAll(async () => {
     .jpeg()
     .toBuffer();
   bomb = await pngClaiming(60_000, 60_000);
+  const plain = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#3a6ea5' } });
+  shapes.set('/wide.jpg', await plain(1600, 900).jpeg().toBuffer());
+  shapes.set(
+    '/turned.jpg',
+    await plain(300, 200).jpeg().withMetadata({ orientation: 6 }).toBuffer(),
+  );
+  shapes.set('/panorama.png', await plain(2600, 400).png().toBuffer());
   server = createServer((req, res) => {
     const path = req.url ?? '';
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (path.startsWith('/slow.jpg?')) return void setTimeout(() => res.end(photo), 500);
     if (path.split('?')[0] === '/photo.jpg') return void res.end(photo);
     if (path === '/bomb.png') return void res.end(bomb);
+    const shape = shapes.get(path.split('?')[0] ?? '');
+    if (shape) return void res.end(shape);
     if (path === '/huge.jpg') return void res.end(Buffer.alloc(3_000_000, 1));
     if (path === '/text.jpg') return void res.end('not a picture');
     if (path === '/slow.jpg') return void setTimeout(() => res.end(photo), 2_000);
@@ -115,6 +127,49 @@ describe('the image pipeline', () => {
       allowed: sameOrigin,
     });
     expect(await sharp(bytes).metadata()).toMatchObject({ width: 1200, height: 1200 });
+  });
+
+  it('makes a crop that cuts nothing, or the same as another crop, once', async () => {
+    const pipeline = new ImagePipeline(options());
+    const sizes = await Promise.all(
+      ([undefined, '16x9', '4x3', '1x1'] as const).map(async (crop) => {
+        const bytes = await pipeline.derive({
+          source: `${origin}/wide.jpg`,
+          width: 1200,
+          format: 'jpeg',
+          crop,
+          allowed: sameOrigin,
+        });
+        const { width, height } = await sharp(bytes).metadata();
+        return `${width}x${height}`;
+      }),
+    );
+    // A 1600×900 source: its 16:9 is the picture uncropped; no room for a 1200 px square.
+    expect(sizes).toEqual(['1200x675', '1200x675', '1200x900', '1200x900']);
+    expect(pipeline.counts.transforms).toBe(2);
+  });
+
+  it('makes the pictures of a source asked together upright, from the pixels each needs', async () => {
+    const pipeline = new ImagePipeline(options({ timeoutMs: 20_000 }));
+    const sizeOf = async (path: string, width: number, crop?: '1x1') => {
+      const bytes = await pipeline.derive({
+        source: `${origin}${path}`,
+        width,
+        format: 'webp',
+        crop,
+        allowed: sameOrigin,
+      });
+      const { width: w, height: h } = await sharp(bytes).metadata();
+      return `${w}x${h}`;
+    };
+    expect(await Promise.all([sizeOf('/turned.jpg', 160), sizeOf('/turned.jpg', 320)])).toEqual([
+      '160x240',
+      '200x300',
+    ]);
+    // Wider than the largest picture made (2400): a square crop still has the source's height.
+    expect(
+      await Promise.all([sizeOf('/panorama.png', 320), sizeOf('/panorama.png', 1200, '1x1')]),
+    ).toEqual(['320x49', '1200x400']);
   });
 
   it('keeps the disk within its byte limit, least recently used out', async () => {
