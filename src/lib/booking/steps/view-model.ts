@@ -119,29 +119,7 @@ export function stepsModel(
     rooms: offers ? offers.rooms.map((offer) => roomCard(offer, offers, say, locale)) : [],
     nothingFree: offers ? !offers.rooms.some((r) => r.available) : false,
     idempotencyKey,
-    reviewRows:
-      step === 'review'
-        ? summaryRows(
-            {
-              place: place?.name ?? '',
-              room: room?.name ?? '',
-              checkIn: v('checkIn'),
-              checkOut: v('checkOut'),
-              nights,
-              adults: Number(v('adults')),
-              children: Number(v('children')),
-              name: `${v('firstName')} ${v('lastName')}`,
-              email: v('email'),
-              phone: v('phone'),
-              country: countryOptions(locale).find((c) => c.code === v('nationality'))?.name,
-              notes: v('notes'),
-              total: room?.totalPrice ?? null,
-              currency: room?.currency ?? '',
-            },
-            say,
-            locale,
-          )
-        : [],
+    reviewRows: step === 'review' ? reviewRows(v, place, room, nights, say, locale) : [],
     booked,
     bookedFacts: booked ? JSON.stringify(bookedFacts(booked.confirmation)) : undefined,
     /** The tenant's other places that take a party too big for this one (links keep the dates). */
@@ -155,6 +133,37 @@ export function stepsModel(
         })
       : '',
   };
+}
+
+/** The review step's rows, from the step values as the guest gave them. */
+function reviewRows(
+  v: (name: string) => string,
+  place: PropertySummary | undefined,
+  room: RoomOffer | undefined,
+  nights: number,
+  say: ReturnType<typeof widgetSay>,
+  locale: string,
+) {
+  return summaryRows(
+    {
+      place: place?.name ?? '',
+      room: room?.name ?? '',
+      checkIn: v('checkIn'),
+      checkOut: v('checkOut'),
+      nights,
+      adults: Number(v('adults')),
+      children: Number(v('children')),
+      name: `${v('firstName')} ${v('lastName')}`,
+      email: v('email'),
+      phone: v('phone'),
+      country: countryOptions(locale).find((c) => c.code === v('nationality'))?.name,
+      notes: v('notes'),
+      total: room?.totalPrice ?? null,
+      currency: room?.currency ?? '',
+    },
+    say,
+    locale,
+  );
 }
 
 function searchLine(
