@@ -204,7 +204,8 @@ async function writer(): Promise<void> {
     const accepted = ACCEPTED.some((text) => landing?.text.includes(text) === true);
     if (!accepted) {
       writes.commentsRefused += 1;
-      refusals.push(`comment ${posted?.status} → ${landing?.status}`);
+      const reason = /id="comment-error-heading"[^>]*>([^<]*)/.exec(landing?.text ?? '')?.[1];
+      refusals.push(`comment ${posted?.status} → ${landing?.status}: ${reason?.trim() ?? ''}`);
     }
   }
 }
