@@ -184,7 +184,8 @@ async function writer(): Promise<void> {
       host: `${tenant}.localhost`,
       headers: { Cookie: cookie, 'X-Forwarded-For': address },
     }).catch(() => undefined);
-    if (before?.status !== 200) continue;
+    // A stand-in page (a cold start's partial article) is a 200 without the comment form.
+    if (before?.status !== 200 || !before.text.includes('id="comment-form"')) continue;
     writes.comments += 1;
     const posted = await form(
       tenant,
