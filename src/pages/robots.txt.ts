@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { ROBOTS } from '../lib/delivery/policy.ts';
 import { absoluteUrl } from '../lib/reading/seo.ts';
 
 export const GET: APIRoute = ({ locals }) => {
@@ -18,7 +19,7 @@ export const GET: APIRoute = ({ locals }) => {
   return new Response(body, {
     headers: {
       'Content-Type': 'text/plain; charset=utf-8',
-      'Cache-Control': 'public, max-age=3600',
+      'Cache-Control': ROBOTS,
     },
   });
 };

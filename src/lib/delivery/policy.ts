@@ -19,6 +19,10 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
  * short while, so a cache asks again once the picture itself is made.
  */
 export const STAND_IN = 'public, max-age=30';
+/** robots.txt: crawlers and browsers may keep it an hour (it changes with tenants.json only). */
+export const ROBOTS = 'public, max-age=3600';
+/** The embed loader on partners' pages: browsers keep it 5 minutes, then use it while refreshing. */
+export const EMBED_LOADER = 'public, max-age=300, stale-while-revalidate=3600';
 
 /** Public answers: browsers ask every time; shared caches keep them `maxAge` s, then `swr` s stale. */
 export function sharedCache(maxAge: number, swr?: number): string {

@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { embedLoader, embedTexts } from '../../lib/booking/embed/loader.ts';
+import { EMBED_LOADER } from '../../lib/delivery/policy.ts';
 import { bookingTenant } from '../../lib/tenants/booking.ts';
 
 /** The one-tag embed loader for partner pages (see `lib/booking/embed/loader.ts`). */
@@ -19,7 +20,7 @@ export const GET: APIRoute = ({ locals }) => {
   return new Response(loader, {
     headers: {
       'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'public, max-age=300, stale-while-revalidate=3600',
+      'Cache-Control': EMBED_LOADER,
       // Partner pages on other origins load it as a classic script.
       'Cross-Origin-Resource-Policy': 'cross-origin',
     },
