@@ -2,6 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 import { DEFAULT_IFRAME_HOSTS, isEmbeddable } from '../content/sanitize.ts';
 import type { Stream } from '../publishing/schema.ts';
 import { webUrl } from '../upstream/parse.ts';
+import { isLoopback } from '../settings/listen.ts';
 import type { Tenant } from '../tenants/schema.ts';
 
 /** Scripts for the player, its own origin for its storage, fullscreen; no forms, popups or top navigation. */
@@ -12,8 +13,6 @@ export const PLAYER_ALLOW = 'autoplay; fullscreen; picture-in-picture';
 export function playerHosts(tenant: Pick<Tenant, 'publishing'>): string[] {
   return [...DEFAULT_IFRAME_HOSTS, ...tenant.publishing.embedHosts];
 }
-
-const LOOPBACK = /^((.+\.)?localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /** The `src` of the first `<iframe>` in embed HTML (entities decoded); `null` when there is none. */
 export function iframeSrc(html: string | null | undefined): string | null {
@@ -43,7 +42,7 @@ export function allowedPlayerUrl(
   const url = candidate ? URL.parse(candidate) : null;
   if (!url) return null;
   const secure =
-    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+    url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
   if (!secure || url.username || url.password) return null;
   if (!isEmbeddable(url, hosts)) return null;
   if (siteOrigin !== undefined && url.origin === siteOrigin) return null;
