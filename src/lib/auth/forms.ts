@@ -84,7 +84,7 @@ const password = (autocomplete: string): AccountField => ({
 
 /** Each account form: its fields in order and its button. */
 export const ACCOUNT_FORMS = {
-  login: { submit: 'login.submit', fields: [email, password('current-password')] },
+  login: { submit: 'nav.login', fields: [email, password('current-password')] },
   register: {
     submit: 'register.submit',
     fields: [

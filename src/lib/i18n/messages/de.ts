@@ -64,7 +64,6 @@ export const de: Dictionary = {
   'tags.description': 'Themen, über die {site} berichtet.',
   'tags.empty': 'Noch keine Themen.',
 
-  'search.title': 'Suche',
   'search.titleQuery': 'Suche: {query}',
   'search.label': '{site} durchsuchen',
   'search.button': 'Suchen',
@@ -92,7 +91,6 @@ export const de: Dictionary = {
       'Diese Seite kann gerade nicht angezeigt werden. Bitte versuchen Sie es in {count} Sekunden noch einmal.',
   },
 
-  'plans.title': 'Abonnieren',
   'plans.heading': '{site} abonnieren',
   'plans.description': 'Die Abonnemente von {site}.',
   'plans.planDescription': '{name}: ein Abonnement von {site}.',
@@ -107,7 +105,6 @@ export const de: Dictionary = {
   'plans.perYear': 'pro Jahr',
   'plans.once': 'einmalig',
 
-  'epaper.title': 'E-Paper',
   'epaper.description': 'Jede Ausgabe von {site}, wie sie gedruckt wurde, Seite für Seite.',
   'epaper.editionDescription': '{title}: das E-Paper von {site}.',
   'epaper.count': {
@@ -173,11 +170,8 @@ export const de: Dictionary = {
   'streams.watch': 'Auf {provider} ansehen',
   'streams.player': 'Videoplayer: {title}',
 
-  'account.title': 'Ihr Konto',
   'account.stale':
     'Wir konnten Ihre Angaben gerade nicht aktualisieren; das ist der Stand Ihrer Anmeldung.',
-  'account.name': 'Name',
-  'account.email': 'E-Mail-Adresse',
   'account.subscription': 'Abonnement',
   'account.paid': 'Bezahltes Abonnement',
   'account.paidText': 'Sie können jede E-Paper-Ausgabe lesen.',
@@ -186,14 +180,10 @@ export const de: Dictionary = {
     'Sie können Artikel kommentieren; E-Paper-Ausgaben für Abonnenten brauchen ein Abonnement.',
   'account.seePlans': 'Abonnemente ansehen',
   'account.choosePlan': 'Abonnement wählen',
-  'account.logout': 'Abmelden',
-  'login.title': 'Anmelden',
   'login.heading': 'Bei {site} anmelden',
   'login.signedOut': 'Sie haben sich abgemeldet.',
   'login.newHere': 'Neu hier?',
   'login.register': 'Kostenloses Konto erstellen',
-  'login.submit': 'Anmelden',
-  'logout.title': 'Abmelden',
   'logout.heading': 'Von {site} abmelden',
   'logout.failed': 'Das hat nicht geklappt. Bitte versuchen Sie es noch einmal.',
   'register.title': 'Konto erstellen',
@@ -266,7 +256,6 @@ export const de: Dictionary = {
     'Die Redaktion prüft Kommentare von Gästen, bevor sie erscheinen. Ihre E-Mail-Adresse wird nie angezeigt.',
   'comments.loginHint': 'Sie haben ein Konto?',
   'comments.login': 'Anmelden und sofort kommentieren',
-  'comments.name': 'Name',
   'comments.email': 'E-Mail',
   'comments.post': 'Kommentar senden',
   'comments.postReply': 'Antwort senden',

@@ -70,7 +70,6 @@ export const en = {
   'tags.empty': 'No topics yet.',
 
   // Search
-  'search.title': 'Search',
   'search.titleQuery': 'Search: {query}',
   'search.label': 'Search {site}',
   'search.button': 'Search',
@@ -95,7 +94,6 @@ export const en = {
   },
 
   // Plans
-  'plans.title': 'Subscribe',
   'plans.heading': 'Subscribe to {site}',
   'plans.description': 'Subscription plans of {site}.',
   'plans.planDescription': '{name}: a {site} subscription.',
@@ -111,7 +109,6 @@ export const en = {
   'plans.once': 'once',
 
   // E-paper
-  'epaper.title': 'E-paper',
   'epaper.description': 'Every edition of {site} as it was printed, page by page.',
   'epaper.editionDescription': '{title}: the {site} e-paper.',
   'epaper.count': { one: '{count} edition, newest first', other: '{count} editions, newest first' },
@@ -175,11 +172,8 @@ export const en = {
   'streams.player': 'Video player: {title}',
 
   // Accounts
-  'account.title': 'Your account',
   'account.stale':
     'We could not refresh your details just now; this is what we knew when you logged in.',
-  'account.name': 'Name',
-  'account.email': 'E-mail address',
   'account.subscription': 'Subscription',
   'account.paid': 'Paid subscription',
   'account.paidText': 'you can read every e-paper edition.',
@@ -187,14 +181,10 @@ export const en = {
   'account.freeText': 'you can comment on articles; e-paper editions for subscribers need a plan.',
   'account.seePlans': 'See the plans',
   'account.choosePlan': 'Choose a plan',
-  'account.logout': 'Log out',
-  'login.title': 'Log in',
   'login.heading': 'Log in to {site}',
   'login.signedOut': 'You have logged out.',
   'login.newHere': 'New here?',
   'login.register': 'Create a free account',
-  'login.submit': 'Log in',
-  'logout.title': 'Log out',
   'logout.heading': 'Log out of {site}',
   'logout.failed': 'That did not work. Please try again.',
   'register.title': 'Create an account',
@@ -263,7 +253,6 @@ export const en = {
     'An editor reviews a guest’s comment before it appears. Your e-mail address is never shown.',
   'comments.loginHint': 'Have an account?',
   'comments.login': 'Log in to comment at once',
-  'comments.name': 'Name',
   'comments.email': 'E-mail',
   'comments.post': 'Post comment',
   'comments.postReply': 'Post reply',

@@ -64,7 +64,6 @@ export const fr: Dictionary = {
   'tags.description': 'Les thèmes traités par {site}.',
   'tags.empty': 'Pas encore de thèmes.',
 
-  'search.title': 'Recherche',
   'search.titleQuery': 'Recherche : {query}',
   'search.label': 'Rechercher dans {site}',
   'search.button': 'Rechercher',
@@ -93,7 +92,6 @@ export const fr: Dictionary = {
       'Cette page ne peut pas être affichée pour le moment. Veuillez réessayer dans {count} secondes.',
   },
 
-  'plans.title': 'S’abonner',
   'plans.heading': 'S’abonner à {site}',
   'plans.description': 'Les formules d’abonnement de {site}.',
   'plans.planDescription': '{name} : un abonnement à {site}.',
@@ -108,7 +106,6 @@ export const fr: Dictionary = {
   'plans.perYear': 'par an',
   'plans.once': 'une fois',
 
-  'epaper.title': 'Journal numérique',
   'epaper.description': 'Chaque édition de {site} telle qu’elle a été imprimée, page par page.',
   'epaper.editionDescription': '{title} : le journal numérique de {site}.',
   'epaper.count': {
@@ -174,11 +171,8 @@ export const fr: Dictionary = {
   'streams.watch': 'Regarder sur {provider}',
   'streams.player': 'Lecteur vidéo : {title}',
 
-  'account.title': 'Votre compte',
   'account.stale':
     'Nous n’avons pas pu actualiser vos informations ; voici ce que nous savions à votre connexion.',
-  'account.name': 'Nom',
-  'account.email': 'Adresse e-mail',
   'account.subscription': 'Abonnement',
   'account.paid': 'Abonnement payant',
   'account.paidText': 'vous pouvez lire chaque édition du journal numérique.',
@@ -187,14 +181,10 @@ export const fr: Dictionary = {
     'vous pouvez commenter les articles ; les éditions réservées aux abonnés demandent une formule.',
   'account.seePlans': 'Voir les formules',
   'account.choosePlan': 'Choisir une formule',
-  'account.logout': 'Se déconnecter',
-  'login.title': 'Se connecter',
   'login.heading': 'Se connecter à {site}',
   'login.signedOut': 'Vous êtes déconnecté.',
   'login.newHere': 'Nouveau ici ?',
   'login.register': 'Créer un compte gratuit',
-  'login.submit': 'Se connecter',
-  'logout.title': 'Se déconnecter',
   'logout.heading': 'Se déconnecter de {site}',
   'logout.failed': 'Cela n’a pas fonctionné. Veuillez réessayer.',
   'register.title': 'Créer un compte',
@@ -266,7 +256,6 @@ export const fr: Dictionary = {
     'La rédaction relit les commentaires des invités avant publication. Votre adresse e-mail n’est jamais affichée.',
   'comments.loginHint': 'Vous avez un compte ?',
   'comments.login': 'Connectez-vous pour commenter tout de suite',
-  'comments.name': 'Nom',
   'comments.email': 'E-mail',
   'comments.post': 'Publier le commentaire',
   'comments.postReply': 'Publier la réponse',

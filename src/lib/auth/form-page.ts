@@ -1,0 +1,32 @@
+import type { AstroGlobal } from 'astro';
+import { actions } from 'astro:actions';
+import { keptFormValues } from '../forms/after-post.ts';
+import { cachePrivate } from '../render/page-respond.ts';
+import { ACCOUNT_FORMS, type AccountFormName } from './forms.ts';
+import { formState } from './form-state.ts';
+import { safeNext } from './next.ts';
+import { getSignedIn } from './session.ts';
+
+type PageAstro = Pick<
+  AstroGlobal,
+  'locals' | 'url' | 'session' | 'redirect' | 'response' | 'getActionResult'
+>;
+
+/**
+ * The login and register pages: a successful submit, or a visitor signed in already, goes on to
+ * `next`; otherwise `props` for `components/account/AccountForm.astro` and whether this GET shows a
+ * submit's result.
+ */
+export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
+  const { tenant, href, i18n } = Astro.locals;
+  cachePrivate(Astro);
+  const result = Astro.getActionResult(actions[form]);
+  if (result?.data) return Astro.redirect(href(result.data.next), 303);
+  // Passwords among these are never kept (`submittedValues`).
+  const names = [...ACCOUNT_FORMS[form].fields.map((field) => field.name), 'next'];
+  const state = formState(keptFormValues(Astro.locals), result?.error, names, i18n);
+  const next = safeNext(state.values['next'] ?? Astro.url.searchParams.get('next'));
+  if (!result && (await getSignedIn(Astro.session, tenant.id))) return Astro.redirect(href(next));
+  const action = href(`/${form}${actions[form].queryString}`);
+  return { posted: Boolean(result), props: { form, action, state, next } };
+}
