@@ -49,29 +49,37 @@ export interface StreamTiming {
   text: string;
 }
 
-function validDate(value: string | null | undefined): Date | null {
-  return readDate(value)?.date ?? null;
+type TimeFields = Pick<Stream, 'scheduled_at' | 'started_at' | 'ended_at'>;
+
+/** The time a stream's state is about: its start ahead, the start it had, or its end. */
+function stateTime(stream: TimeFields, status: StreamStatus): string | null | undefined {
+  if (status === 'scheduled') return stream.scheduled_at;
+  return status === 'live' ? (stream.started_at ?? stream.scheduled_at) : stream.ended_at;
 }
+
+const TIMING_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
+  scheduled: 'streams.starts',
+  live: 'streams.started',
+  ended: 'streams.endedAt',
+};
 
 /**
  * The one time line a stream shows: scheduled → "Starts …", live → "Started …", ended → "Ended …";
  * `null` when the upstream gave no usable timestamp for that state.
  */
 export function streamTiming(
-  stream: Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' | 'ended_at'>,
+  stream: StatusFields & TimeFields,
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
   t: I18n['t'] = english,
 ): StreamTiming | null {
   const status = streamStatus(stream);
-  const [label, value]: [MessageKey, string | null | undefined] =
-    status === 'scheduled'
-      ? ['streams.starts', stream.scheduled_at]
-      : status === 'live'
-        ? ['streams.started', stream.started_at ?? stream.scheduled_at]
-        : ['streams.endedAt', stream.ended_at];
-  const date = validDate(value);
-  if (!date || !value) return null;
-  return { label: t(label), iso: date.toISOString(), text: zonedDateTime(date, tenant) };
+  const date = readDate(stateTime(stream, status))?.date;
+  if (!date) return null;
+  return {
+    label: t(TIMING_LABEL[status]),
+    iso: date.toISOString(),
+    text: zonedDateTime(date, tenant),
+  };
 }
 
 /** `Nov 23, 2026, 1:00 PM EST`: a viewer elsewhere sees whose clock the time is on. */
@@ -105,12 +113,7 @@ const RANK: Readonly<Record<StreamStatus, number>> = { live: 0, scheduled: 1, en
 export function sortStreams<T extends Stream>(streams: readonly T[]): T[] {
   const keyed = streams.map((stream, index) => {
     const status = streamStatus(stream);
-    const at =
-      status === 'scheduled'
-        ? time(stream.scheduled_at)
-        : status === 'ended'
-          ? time(stream.ended_at)
-          : time(stream.started_at ?? stream.scheduled_at);
+    const at = time(stateTime(stream, status));
     // Ascending key: soonest scheduled first, latest ended / most recently started live first.
     const key = at === null ? Infinity : status === 'scheduled' ? at : -at;
     return { stream, index, rank: RANK[status], key };
@@ -122,19 +125,18 @@ export function sortStreams<T extends Stream>(streams: readonly T[]): T[] {
 
 /** Badge text of a static copy before its script has run: never "Live" from build-time data. */
 export const STATIC_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
+  ...STATUS_LABEL,
   live: 'streams.started',
-  scheduled: 'streams.scheduled',
-  ended: 'streams.ended',
 };
 
 /** The start and end a static copy's badge carries, for {@link statusAt} at view time. */
-export function statusTimes(stream: Pick<Stream, 'scheduled_at' | 'started_at' | 'ended_at'>): {
+export function statusTimes(stream: TimeFields): {
   start: string | null;
   end: string | null;
 } {
   return {
-    start: validDate(stream.started_at ?? stream.scheduled_at)?.toISOString() ?? null,
-    end: validDate(stream.ended_at)?.toISOString() ?? null,
+    start: readDate(stream.started_at ?? stream.scheduled_at)?.date.toISOString() ?? null,
+    end: readDate(stream.ended_at)?.date.toISOString() ?? null,
   };
 }
 
