@@ -76,11 +76,11 @@ export function providerName(
 }
 
 export type StreamPlayer =
-  | { kind: 'embed'; src: string; origin: string; title: string }
-  | { kind: 'link'; href: string; label: string; provider: string }
+  | { kind: 'embed'; src: string; origin: string }
+  | { kind: 'link'; href: string; provider: string }
   | { kind: 'none' };
 
-type PlayerFields = Pick<Stream, 'title' | 'embed_code' | 'stream_url' | 'watch_url' | 'provider'>;
+type PlayerFields = Pick<Stream, 'embed_code' | 'stream_url' | 'watch_url' | 'provider'>;
 
 /**
  * What the detail page shows as the player: a sandboxed iframe built from the sanitized embed's
@@ -94,18 +94,8 @@ export function streamPlayer(
   const src =
     allowedPlayerUrl(iframeSrc(stream.embed_code), hosts, siteOrigin) ??
     allowedPlayerUrl(stream.stream_url, hosts, siteOrigin);
-  if (src) {
-    return {
-      kind: 'embed',
-      src: src.toString(),
-      origin: src.origin,
-      title: `Video player: ${stream.title}`,
-    };
-  }
+  if (src) return { kind: 'embed', src: src.toString(), origin: src.origin };
   const href = webUrl(stream.watch_url);
-  if (href) {
-    const provider = providerName(stream.provider, href);
-    return { kind: 'link', href, label: `Watch on ${provider}`, provider };
-  }
+  if (href) return { kind: 'link', href, provider: providerName(stream.provider, href) };
   return { kind: 'none' };
 }
