@@ -9,17 +9,13 @@ import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
 import { collectRecentNews, type NewsEntry } from './news-sitemap.ts';
 import {
   POSTS_PER_SITEMAP,
+  escapeXml,
   postSitemapCount,
   upstreamPagesForChunk,
   type SitemapEntry,
 } from './sitemap.ts';
 
 const UPSTREAM_PAGE_SIZE = 50;
-
-/** Escapes text for an element written through `customData` (parsed as XML, then re-escaped). */
-function xmlText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /**
  * The RSS 2.0 feed of the latest posts, valid to the W3C feed validator: RSS's `<author>` must be
@@ -41,9 +37,9 @@ export function rssFeed(
     site: tenantOrigin(match),
     xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
     customData:
-      `<language>${xmlText(tenant.locale)}</language>` +
+      `<language>${escapeXml(tenant.locale)}</language>` +
       (comeBackSeconds === undefined ? '' : `<ttl>${Math.ceil(comeBackSeconds / 60)}</ttl>`) +
-      `<atom:link href="${xmlText(self).replace(/"/g, '&quot;')}" rel="self" type="application/rss+xml"/>`,
+      `<atom:link href="${escapeXml(self)}" rel="self" type="application/rss+xml"/>`,
     items: posts.map((post) => {
       const published = readDate(post.published_at);
       return {
@@ -52,7 +48,7 @@ export function rssFeed(
         ...(published ? { pubDate: published.date } : {}),
         description: post.excerpt,
         ...(post.author?.name
-          ? { customData: `<dc:creator>${xmlText(post.author.name)}</dc:creator>` }
+          ? { customData: `<dc:creator>${escapeXml(post.author.name)}</dc:creator>` }
           : {}),
         categories: [post.category?.name, ...post.tags.map((tag) => tag.name)].filter(
           (name): name is string => Boolean(name),
