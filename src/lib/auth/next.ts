@@ -1,3 +1,8 @@
+/** `/login` (or `/register`) that goes on to the site path `next`; pass it through `locals.href`. */
+export function signInPath(next: string, page: 'login' | 'register' = 'login'): string {
+  return `/${page}?${new URLSearchParams({ next }).toString()}`;
+}
+
 /** Where a sign-in goes when `?next=` is absent or unsafe. */
 export const DEFAULT_NEXT = '/account';
 

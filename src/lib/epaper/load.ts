@@ -101,8 +101,3 @@ async function paywallPlans(tenant: Tenant, plans: Promise<Plan[]>): Promise<Pla
     return [];
   }
 }
-
-/** `/login?next=<site path>`: the paywall's "Log in" link; `returnTo` is a site path without the tenant prefix. */
-export function loginHref(href: (path: string) => string, returnTo: string): string {
-  return href(`/login?${new URLSearchParams({ next: returnTo }).toString()}`);
-}

@@ -2,12 +2,7 @@
 // from its `POST /auth/login`: who gets page images of a subscriber-only edition, and who never does.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SignedIn } from '../../../src/lib/auth/session.ts';
-import {
-  EDITIONS_PER_PAGE,
-  loadEditions,
-  loadReader,
-  loginHref,
-} from '../../../src/lib/epaper/load.ts';
+import { EDITIONS_PER_PAGE, loadEditions, loadReader } from '../../../src/lib/epaper/load.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -150,14 +145,5 @@ describe('loadReader', () => {
     await expect(
       loadReader(tenant, 'no-such-edition', () => Promise.resolve(null)),
     ).rejects.toBeInstanceOf(NotFoundError);
-  });
-});
-
-describe('loginHref', () => {
-  it.each([
-    [(p: string) => p, '/epaper/x?page=5', '/login?next=%2Fepaper%2Fx%3Fpage%3D5'],
-    [(p: string) => `/daily-planet${p}`, '/epaper/x', '/daily-planet/login?next=%2Fepaper%2Fx'],
-  ])('%#', (href, returnTo, expected) => {
-    expect(loginHref(href, returnTo)).toBe(expected);
   });
 });

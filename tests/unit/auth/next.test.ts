@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NEXT, safeNext } from '../../../src/lib/auth/next.ts';
+import { DEFAULT_NEXT, safeNext, signInPath } from '../../../src/lib/auth/next.ts';
+
+describe('signInPath', () => {
+  it.each([
+    ['/epaper/x?page=5', 'login', '/login?next=%2Fepaper%2Fx%3Fpage%3D5'],
+    ['/posts/x#comment-form', 'login', '/login?next=%2Fposts%2Fx%23comment-form'],
+    ['/account', 'register', '/register?next=%2Faccount'],
+  ] as const)('%s (%s)', (next, page, expected) => {
+    expect(signInPath(next, page)).toBe(expected);
+  });
+});
 
 describe('safeNext', () => {
   it.each([
