@@ -40,15 +40,6 @@ export const STATUS_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
 
 const english = createI18n('en', 'UTC').t;
 
-export interface StreamTiming {
-  /** "Starts", "Started" or "Ended", in `t`'s language. */
-  label: string;
-  /** Normalised ISO timestamp for `<time datetime>`. */
-  iso: string;
-  /** Date and time in the tenant's locale and time zone, with the zone's name. */
-  text: string;
-}
-
 type TimeFields = Pick<Stream, 'scheduled_at' | 'started_at' | 'ended_at'>;
 
 /** The time a stream's state is about: its start ahead, the start it had, or its end. */
@@ -64,14 +55,15 @@ const TIMING_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
 };
 
 /**
- * The one time line a stream shows: scheduled → "Starts …", live → "Started …", ended → "Ended …";
+ * The one time line a stream shows: scheduled → "Starts …", live → "Started …", ended → "Ended …"
+ * (`label` in `t`'s language, `iso` for `<time datetime>`, `text` in the tenant's zone, named);
  * `null` when the upstream gave no usable timestamp for that state.
  */
 export function streamTiming(
   stream: StatusFields & TimeFields,
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
   t: I18n['t'] = english,
-): StreamTiming | null {
+) {
   const status = streamStatus(stream);
   const date = readDate(stateTime(stream, status))?.date;
   if (!date) return null;
