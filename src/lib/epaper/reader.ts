@@ -149,7 +149,7 @@ export function fillText(template: string, values: Readonly<Record<string, strin
   return template.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
 }
 
-/** A one-page and a spread template: `reader.position*` (`Page {page} of {count}`) or `reader.loading*`. */
+/** A one-page and a spread template: `pagination.position` and `reader.positionSpread` or `reader.loading*`. */
 export interface PositionTexts {
   page: string;
   /** `{first}`, `{second}` and `{count}` of a two-page spread. */

@@ -99,7 +99,7 @@ describe('layoutFor: spreads and fit mode by screen shape', () => {
 
 describe("positionLabel: the dictionary's templates filled in", () => {
   const texts = (messages: typeof en | typeof de) => ({
-    page: String(messages['reader.position']),
+    page: String(messages['pagination.position']),
     spread: String(messages['reader.positionSpread']),
   });
   it.each([

@@ -24,6 +24,7 @@ export const de: Dictionary = {
   'pagination.newer': '← Neuere',
   'pagination.older': 'Ältere →',
   'pagination.page': 'Seite',
+  'pagination.position': 'Seite {page} von {count}',
   'page.title': '{title}, Seite {page}',
 
   'home.heading': '{site}: die neusten Nachrichten',
@@ -135,7 +136,6 @@ export const de: Dictionary = {
   'reader.previous': 'Vorherige',
   'reader.next': 'Nächste',
   'reader.hiddenPage': ' Seite',
-  'reader.position': 'Seite {page} von {count}',
   'reader.zoom': 'Zoom',
   'reader.zoomIn': 'Vergrössern',
   'reader.zoomOut': 'Verkleinern',
@@ -230,7 +230,6 @@ export const de: Dictionary = {
   'comments.pages': 'Seiten der Kommentare',
   'comments.earlier': 'Frühere Kommentare',
   'comments.later': 'Spätere Kommentare',
-  'comments.position': 'Seite {page} von {count}',
   'comments.reply': 'Antworten',
   'comments.replyTo': ' auf {name}',
   'comments.repliesTo': 'Antworten auf {name}',

@@ -27,6 +27,7 @@ export const en = {
   'pagination.newer': '← Newer',
   'pagination.older': 'Older →',
   'pagination.page': 'Page',
+  'pagination.position': 'Page {page} of {count}',
   'page.title': '{title}, page {page}',
 
   // Front page
@@ -135,7 +136,6 @@ export const en = {
   'reader.previous': 'Previous',
   'reader.next': 'Next',
   'reader.hiddenPage': ' page',
-  'reader.position': 'Page {page} of {count}',
   'reader.zoom': 'Zoom',
   'reader.zoomIn': 'Zoom in',
   'reader.zoomOut': 'Zoom out',
@@ -228,7 +228,6 @@ export const en = {
   'comments.pages': 'Comment pages',
   'comments.earlier': 'Earlier comments',
   'comments.later': 'Later comments',
-  'comments.position': 'Page {page} of {count}',
   'comments.reply': 'Reply',
   'comments.replyTo': ' to {name}',
   'comments.repliesTo': 'Replies to {name}',

@@ -24,6 +24,7 @@ export const fr: Dictionary = {
   'pagination.newer': '← Plus récents',
   'pagination.older': 'Plus anciens →',
   'pagination.page': 'Page',
+  'pagination.position': 'Page {page} sur {count}',
   'page.title': '{title}, page {page}',
 
   'home.heading': '{site} : les dernières nouvelles',
@@ -136,7 +137,6 @@ export const fr: Dictionary = {
   'reader.previous': 'Précédente',
   'reader.next': 'Suivante',
   'reader.hiddenPage': ' page',
-  'reader.position': 'Page {page} sur {count}',
   'reader.zoom': 'Zoom',
   'reader.zoomIn': 'Agrandir',
   'reader.zoomOut': 'Réduire',
@@ -230,7 +230,6 @@ export const fr: Dictionary = {
   'comments.pages': 'Pages des commentaires',
   'comments.earlier': 'Commentaires précédents',
   'comments.later': 'Commentaires suivants',
-  'comments.position': 'Page {page} sur {count}',
   'comments.reply': 'Répondre',
   'comments.replyTo': ' à {name}',
   'comments.repliesTo': 'Réponses à {name}',
