@@ -30,9 +30,6 @@ import {
 /** Full screen: how long the toolbar and thumbnails stay after the pointer or a key last asked. */
 const CONTROLS_IDLE_MS = 2500;
 
-/** The page images' `<source>` formats, best first (`image/<key>`, the thumbnails' `data-<key>`). */
-const FORMATS = ['avif', 'webp'] as const;
-
 /** One reader on the page: its state, and the methods every control, key and gesture calls. */
 class Reader {
   readonly count: number;
@@ -241,22 +238,13 @@ class Reader {
 
   /** Warms the next page at the width this screen picks, so the common "next" is instant. */
   warmNext(): void {
-    const ahead = this.thumbs.get(
-      neighboursIn(this.spreads(), this.page, this.count).next ?? 0,
-    )?.dataset;
-    if (!ahead?.src) return;
-    // A detached <picture>: the browser picks the format and width it would show, and loads it.
-    const warm = document.createElement('picture');
-    const sizes = readerSizes(this.zoom);
-    for (const key of FORMATS) {
-      const srcset = ahead[key] ?? '';
-      warm.append(
-        Object.assign(document.createElement('source'), { type: `image/${key}`, sizes, srcset }),
-      );
-    }
-    const img = warm.appendChild(document.createElement('img'));
-    // Set last, inside the <picture>: otherwise the JPEG would start loading first.
-    img.src = ahead.src;
+    const next = neighboursIn(this.spreads(), this.page, this.count).next;
+    const copy = this.image.parentElement?.cloneNode(true);
+    const img = copy instanceof Element ? copy.querySelector('img') : null;
+    if (next === null || !this.thumbs.get(next)?.dataset.src || !img) return;
+    // A detached copy of the page's <picture>: the browser loads the format and width it would show.
+    img.fetchPriority = 'auto';
+    this.show(img, next);
   }
 
   /** Shows `target` in place, or loads its address when it was not rendered. */

@@ -45,17 +45,6 @@ export interface Neighbours {
   next: number | null;
 }
 
-export function neighbours(page: number, pageCount: number): Neighbours {
-  const last = Math.max(1, Math.floor(pageCount));
-  const current = clampPage(page, last);
-  return {
-    first: 1,
-    last,
-    prev: current > 1 ? current - 1 : null,
-    next: current < last ? current + 1 : null,
-  };
-}
-
 /** First and last page number of the thumbnail strip: `size` pages around `page`, inside the edition. */
 export function thumbWindow(
   page: number,
@@ -95,23 +84,17 @@ export function spreadOf(page: number, pageCount: number): number[] {
   return left + 1 <= last ? [left, left + 1] : [left];
 }
 
-/** Neighbours by spread: `prev`/`next` are the first page of the spread before/after `page`'s. */
-export function spreadNeighbours(page: number, pageCount: number): Neighbours {
-  const spread = spreadOf(page, pageCount);
-  const first = spread[0] ?? 1;
-  const last = Math.max(1, Math.floor(pageCount));
-  const after = (spread.at(-1) ?? first) + 1;
-  return {
-    first: 1,
-    last,
-    prev: first > 1 ? (spreadOf(first - 1, last)[0] ?? 1) : null,
-    next: after <= last ? after : null,
-  };
-}
-
-/** Previous/next for the layout in use: by page on one-page screens, by spread on wide ones. */
+/**
+ * Previous and next for the layout in use: by page on one-page screens; by spread on wide ones,
+ * where `prev`/`next` are the first page of the spread before/after `page`'s.
+ */
 export function neighboursIn(spread: boolean, page: number, pageCount: number): Neighbours {
-  return spread ? spreadNeighbours(page, pageCount) : neighbours(page, pageCount);
+  const last = Math.max(1, Math.floor(pageCount));
+  const shown = spread ? spreadOf(page, last) : [clampPage(page, last)];
+  const first = shown[0] ?? 1;
+  const after = (shown.at(-1) ?? first) + 1;
+  const before = spread ? (spreadOf(first - 1, last)[0] ?? 1) : first - 1;
+  return { first: 1, last, prev: first > 1 ? before : null, next: after <= last ? after : null };
 }
 
 /**

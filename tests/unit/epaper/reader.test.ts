@@ -3,7 +3,7 @@ import {
   clampPage,
   isFormField,
   keyAction,
-  neighbours,
+  neighboursIn,
   parsePage,
   parseZoom,
   readerPath,
@@ -90,7 +90,7 @@ describe('neighbours', () => {
     [1, 1, { first: 1, last: 1, prev: null, next: null }],
     [40, 12, { first: 1, last: 12, prev: 11, next: null }],
   ])('page %i of %i', (page, count, expected) => {
-    expect(neighbours(page, count)).toEqual(expected);
+    expect(neighboursIn(false, page, count)).toEqual(expected);
   });
 });
 
