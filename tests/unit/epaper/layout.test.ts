@@ -37,7 +37,7 @@ describe('spreadOf: the cover alone, then pairs as printed', () => {
   });
 });
 
-describe('spreadNeighbours: previous and next move by spread', () => {
+describe('neighboursIn with spreads: previous and next move by spread', () => {
   it.each([
     [1, 16, null, 2],
     [2, 16, 1, 4],
