@@ -1,6 +1,7 @@
 import { isRecord } from '../content/records.ts';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
@@ -40,34 +41,29 @@ export async function announceTenantsReload(redisUrl: string | undefined): Promi
   }
 }
 
-/** Whether `text` is another server's tenants announcement. */
-function isTenantsAnnouncement(text: string): boolean {
+const names = z.array(z.string()).optional();
+/** What the channel carries: a tenants announcement, or an invalidation. */
+const BusMessage = z.union([
+  z.object({ kind: z.literal(TENANTS_RELOAD) }),
+  z.object({
+    tenant: z.string(),
+    at: z.number(),
+    slugs: names,
+    topics: names,
+    categories: names,
+    postsTagged: names,
+    comments: names,
+    everything: z.boolean().optional(),
+  }),
+]);
+
+/** Another server's message, or undefined (this process's own, or not one of ours). */
+function received(text: string): z.output<typeof BusMessage> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return isRecord(value) && value['kind'] === TENANTS_RELOAD && value['origin'] !== SELF;
-  } catch {
-    return false;
-  }
-}
-
-const strings = (value: unknown) => (Array.isArray(value) ? value.map(String) : undefined);
-
-function parse(text: string): Invalidation | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!isRecord(value) || value['origin'] === SELF) return undefined;
-    const { tenant, at } = value;
-    if (typeof tenant !== 'string' || typeof at !== 'number') return undefined;
-    return {
-      tenant,
-      at,
-      slugs: strings(value['slugs']),
-      topics: strings(value['topics']),
-      categories: strings(value['categories']),
-      postsTagged: strings(value['postsTagged']),
-      comments: strings(value['comments']),
-      everything: value['everything'] === true,
-    };
+    return isRecord(value) && value['origin'] === SELF
+      ? undefined
+      : BusMessage.safeParse(value).data;
   } catch {
     return undefined;
   }
@@ -85,12 +81,9 @@ export function listenForInvalidations(redisUrl: string | undefined): Promise<vo
     subscriber.on('error', () => undefined); // the shared client already reports Redis away
     subscriber.on('ready', () => void subscribe());
     subscriber.on('message', (_channel: string, text: string) => {
-      if (isTenantsAnnouncement(text)) {
-        for (const listener of tenantsListeners) listener();
-        return;
-      }
-      const invalidation = parse(text);
-      if (invalidation) void applyLocally(invalidation);
+      const message = received(text);
+      if (message && 'kind' in message) for (const listener of tenantsListeners) listener();
+      else if (message) void applyLocally(message);
     });
   });
   return listening;
@@ -99,25 +92,32 @@ export function listenForInvalidations(redisUrl: string | undefined): Promise<vo
 /** How long the other servers get to drop their copies before the edge is purged (else it refetches an old one). */
 const EDGE_AFTER_MS = 1000;
 
-/**
- * Applies `invalidation` here, sends it to every other server, then (a second later) purges the
- * edge's copies when `EDGE_PURGE_URL` names one.
- */
+export interface Everywhere {
+  redisUrl: string | undefined;
+  edgePurgeUrl: string | undefined;
+}
+
+/** Purges the edge's copies (`EDGE_PURGE_URL`) once the other servers have dropped theirs. */
+export function purgeEdgeSoon(tenant: Tenant, invalidation: Invalidation, where: Everywhere): void {
+  const { edgePurgeUrl, redisUrl } = where;
+  if (!edgePurgeUrl) return;
+  setTimeout(
+    () => void purgeEdge(tenant, invalidation, edgePurgeUrl, redisUrl),
+    EDGE_AFTER_MS,
+  ).unref();
+}
+
+/** Applies `invalidation` here, sends it to every other server, then purges the edge's copies. */
 export async function invalidateEverywhere(
   tenant: Tenant,
   invalidation: Invalidation,
-  { redisUrl, edgePurgeUrl }: { redisUrl: string | undefined; edgePurgeUrl: string | undefined },
+  where: Everywhere,
 ): Promise<void> {
   await applyLocally(invalidation);
-  if (edgePurgeUrl) {
-    setTimeout(
-      () => void purgeEdge(tenant, invalidation, edgePurgeUrl, redisUrl),
-      EDGE_AFTER_MS,
-    ).unref();
-  }
-  if (!redisUrl) return;
+  purgeEdgeSoon(tenant, invalidation, where);
+  if (!where.redisUrl) return;
   try {
-    const redis = await getRedis(redisUrl);
+    const redis = await getRedis(where.redisUrl);
     await redis.publish(CHANNEL, JSON.stringify({ ...invalidation, origin: SELF }));
   } catch (error) {
     logWarn('freshness.publish.failed', { tenant: invalidation.tenant, message: String(error) });

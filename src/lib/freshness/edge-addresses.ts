@@ -1,8 +1,9 @@
-import { isRecord } from '../content/records.ts';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import { memo } from '../memo.ts';
 import type { StoredPage } from '../delivery/route-cache.ts';
 import { logWarn } from '../log/log.ts';
+import { forwardedHost } from '../request/public-origin.ts';
 import { getRedis } from '../upstream/redis.ts';
 
 /**
@@ -13,14 +14,15 @@ import { getRedis } from '../upstream/redis.ts';
  * keeps), in this process and, when the servers share Redis, in a sorted set any server can read
  * (the one that decides a purge may not be the one that rendered the page).
  */
-export interface EdgeAddress {
-  host: string;
+const EdgeAddressSchema = z.object({
+  host: z.string(),
   /** Path and query as requested. */
-  path: string;
+  path: z.string(),
   /** `br`, `gzip` or `identity`: the edge keys each encoding apart. */
-  encoding: string;
-  tags: string[];
-}
+  encoding: z.string().catch('identity'),
+  tags: z.array(z.coerce.string()).catch([]),
+});
+export type EdgeAddress = z.output<typeof EdgeAddressSchema>;
 
 const PER_TENANT = 5000;
 const KEEP_MS = 2 * 24 * 3600 * 1000;
@@ -42,10 +44,9 @@ const keyOf = (address: EdgeAddress) => `${address.host}\n${address.path}\n${add
 const redisKey = (tenant: string) => `masthead:edge:${tenant}`;
 
 /** The address the edge stored a page under: behind a trusted proxy, the host it forwarded. */
-export function edgeAddressOf(page: StoredPage, trustProxy: boolean): EdgeAddress {
-  const forwarded = trustProxy ? page.header('x-forwarded-host') : null;
+export function edgeAddressOf(page: StoredPage, trustProxy?: boolean): EdgeAddress {
   return {
-    host: forwarded ?? page.header('host') ?? page.url.host,
+    host: forwardedHost({ get: page.header }, trustProxy) ?? page.header('host') ?? page.url.host,
     path: `${page.url.pathname}${page.url.search}`,
     encoding: page.header('accept-encoding') || 'identity',
     tags: [...page.tags],
@@ -86,16 +87,7 @@ export function recordEdgeAddress(
 
 function parse(member: string): EdgeAddress | undefined {
   try {
-    const value: unknown = JSON.parse(member);
-    if (!isRecord(value)) return undefined;
-    const { host, path, encoding, tags } = value;
-    if (typeof host !== 'string' || typeof path !== 'string') return undefined;
-    return {
-      host,
-      path,
-      encoding: typeof encoding === 'string' ? encoding : 'identity',
-      tags: Array.isArray(tags) ? tags.map(String) : [],
-    };
+    return EdgeAddressSchema.safeParse(JSON.parse(member)).data;
   } catch {
     return undefined;
   }

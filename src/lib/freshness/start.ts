@@ -28,15 +28,13 @@ function tenantsSharing(tenant: Tenant): number {
 export function startFreshness(): void {
   if (started) return;
   started = true;
-  const { REDIS_URL, WATCH_CHANGES, EDGE_PURGE_URL, TRUST_PROXY } = settings();
+  const { REDIS_URL, WATCH_CHANGES, EDGE_PURGE_URL } = settings();
   if (isStaticBuild()) return;
   void listenForInvalidations(REDIS_URL);
   followTenantReloads({ redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL });
   // Behind an edge that purges by address: note every address it may hold (./edge-addresses.ts).
   if (EDGE_PURGE_URL) {
-    onPageStored((page) =>
-      recordEdgeAddress(page.tenant, edgeAddressOf(page, TRUST_PROXY), REDIS_URL),
-    );
+    onPageStored((page) => recordEdgeAddress(page.tenant, edgeAddressOf(page), REDIS_URL));
   }
   if (!WATCH_CHANGES) return;
   watchEveryTenant(getTenants(), onTenantsChange, (tenant) =>
