@@ -2,21 +2,10 @@ import { z } from 'zod';
 
 /**
  * One environment variable: how its text is read (a zod schema with the default), what a value must
- * be (for the start-up message) and its row of the README's settings table.
+ * be (`expected`, for the start-up message: "a whole number greater than 0"), its README row
+ * (`shown` default, `purpose` in Markdown), and `hidden` for text, which may be a token or a URL
+ * with a password: a message never repeats its value.
  */
-export interface Setting<Schema extends z.ZodType = z.ZodType> {
-  schema: Schema;
-  /** What a value must be, e.g. "a whole number greater than 0". */
-  expected: string;
-  /** The README's "Default" column. */
-  shown: string;
-  /** The README's "Purpose" column (Markdown). */
-  purpose: string;
-  /** Text settings may be tokens or URLs with passwords: a message never repeats their value. */
-  hidden: boolean;
-}
-
-/** One setting; `hidden` for text, which may be a token or a URL with a password. */
 function setting<Schema extends z.ZodType>(
   schema: Schema,
   expected: string,
@@ -24,14 +13,15 @@ function setting<Schema extends z.ZodType>(
   purpose: string,
   hidden = false,
 ) {
-  return { schema, expected, shown, purpose, hidden } satisfies Setting<Schema>;
+  return { schema, expected, shown, purpose, hidden };
 }
+
+export type Setting = ReturnType<typeof setting<z.ZodType>>;
 
 /** `true` or `false`, nothing else (`off`, `0` and `yes` are mistakes, not a default). */
 function flag(fallback: boolean, purpose: string) {
   const schema = z
-    .enum(['true', 'false'])
-    .transform((value) => value === 'true')
+    .stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive' })
     .default(fallback);
   return setting(schema, 'true or false', `\`${fallback}\``, purpose);
 }

@@ -4,7 +4,7 @@ import { checkTenantProfiles, profileTexts, type ProfileTexts } from '../profile
 import { readSettings } from '../settings/settings.ts';
 import { onHangup } from '../settings/watched-file.ts';
 import { createTenantRegistry } from './loader.ts';
-import type { TenantRegistry, TenantsChange, TenantsFileOptions } from './loader.ts';
+import type { TenantRegistry, TenantsChange } from './loader.ts';
 import type { Tenant } from './schema.ts';
 import { withUpstreamOverrides } from './upstream-override.ts';
 
@@ -32,26 +32,23 @@ export function siteProfileTexts(): ProfileTexts {
   return texts;
 }
 
-/** How the site reads the file: with the deployment's upstream overrides, and the profiles it was built with. */
-export function siteTenantsFileOptions(): TenantsFileOptions {
-  const overrides = readSettings(['PUBLISHING_BASE_URL', 'LODGING_BASE_URL']);
-  return {
-    adjust: (raw) => withUpstreamOverrides(raw, overrides),
-    check: (tenants) => checkTenantProfiles(tenants, siteProfileTexts()),
-  };
-}
-
 /** The registry of this process (created on first use: throws when the file is invalid then). */
 export function tenantRegistry(): TenantRegistry {
   if (registry) return registry;
-  const { TENANTS_FILE, TENANTS_WATCH, MASTHEAD_STATIC_SNAPSHOT } = readSettings([
+  const { TENANTS_FILE, TENANTS_WATCH, MASTHEAD_STATIC_SNAPSHOT, ...overrides } = readSettings([
     'TENANTS_FILE',
     'TENANTS_WATCH',
     'MASTHEAD_STATIC_SNAPSHOT',
+    'PUBLISHING_BASE_URL',
+    'LODGING_BASE_URL',
   ]);
   const created = createTenantRegistry({
     path: resolve(TENANTS_FILE),
-    file: siteTenantsFileOptions(),
+    // With the deployment's upstream overrides, and the profiles the server was built with.
+    file: {
+      adjust: (raw) => withUpstreamOverrides(raw, overrides),
+      check: (tenants) => checkTenantProfiles(tenants, siteProfileTexts()),
+    },
     log: { info: logInfo, warn: logWarn },
   });
   registry = created;
