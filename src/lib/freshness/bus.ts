@@ -30,16 +30,24 @@ export function onTenantsAnnounced(listener: () => void): void {
   tenantsListeners.add(listener);
 }
 
-/** Tells every other server on `redisUrl` to read its tenants file again. */
-export async function announceTenantsReload(redisUrl: string | undefined): Promise<void> {
+/** Sends `message` to every other server on `redisUrl`; a failure is logged as `event`. */
+async function send(
+  redisUrl: string | undefined,
+  message: { kind?: string; tenant?: string },
+  event: string,
+): Promise<void> {
   if (!redisUrl) return;
   try {
     const redis = await getRedis(redisUrl);
-    await redis.publish(CHANNEL, JSON.stringify({ kind: TENANTS_RELOAD, origin: SELF }));
+    await redis.publish(CHANNEL, JSON.stringify({ ...message, origin: SELF }));
   } catch (error) {
-    logWarn('tenants.announce.failed', { message: String(error) });
+    logWarn(event, { tenant: message.tenant, message: String(error) });
   }
 }
+
+/** Tells every other server on `redisUrl` to read its tenants file again. */
+export const announceTenantsReload = (redisUrl: string | undefined) =>
+  send(redisUrl, { kind: TENANTS_RELOAD }, 'tenants.announce.failed');
 
 const names = z.array(z.string()).optional();
 /** What the channel carries: a tenants announcement, or an invalidation. */
@@ -115,13 +123,7 @@ export async function invalidateEverywhere(
 ): Promise<void> {
   await applyLocally(invalidation);
   purgeEdgeSoon(tenant, invalidation, where);
-  if (!where.redisUrl) return;
-  try {
-    const redis = await getRedis(where.redisUrl);
-    await redis.publish(CHANNEL, JSON.stringify({ ...invalidation, origin: SELF }));
-  } catch (error) {
-    logWarn('freshness.publish.failed', { tenant: invalidation.tenant, message: String(error) });
-  }
+  await send(where.redisUrl, invalidation, 'freshness.publish.failed');
 }
 
 /**
