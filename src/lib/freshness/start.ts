@@ -19,11 +19,9 @@ function tenantsSharing(tenant: Tenant): number {
 }
 
 /**
- * Starts listening for invalidations and one change watcher per tenant, once per process: when the
- * built server starts (./at-start.ts) or, under `astro dev`, when the middleware loads. Off with `WATCH_CHANGES=false` and in
- * static builds (nothing to invalidate there). A reload of the tenants file starts the watchers of
- * added tenants, restarts those of changed ones and stops those of removed ones (./tenants.ts does
- * the caches).
+ * Starts listening for invalidations and one change watcher per tenant (./watch-all.ts follows the
+ * reloads), once per process: when the built server starts (./at-start.ts) or, under `astro dev`,
+ * when the middleware loads. Off with `WATCH_CHANGES=false` and in static builds.
  */
 export function startFreshness(): void {
   if (started) return;

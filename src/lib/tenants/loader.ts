@@ -6,12 +6,10 @@ import { parseTenantsText, TenantsConfigError } from './schema.ts';
 import type { Tenant, TenantsFile } from './schema.ts';
 
 /**
- * The tenants file, read at run time (issue 35): the server's registry (./registry.ts), the static
- * build and the doctor all read it here, with the same zod schema. A running registry follows the
- * file (its folder's events and a periodic `stat`: ../settings/watched-file.ts). A file that fails
- * validation is refused with the reason logged; the tenants already running stay.
+ * The tenants file, read at run time: the server's registry (./registry.ts), the static build and
+ * the doctor all read it here. A running registry follows the file (../settings/watched-file.ts);
+ * a file that fails validation is refused with the reason logged, and the tenants running stay.
  */
-
 export interface TenantsFileOptions {
   /** A change to the parsed JSON before validation (the deployment's upstream overrides). */
   adjust?: (raw: unknown) => unknown;

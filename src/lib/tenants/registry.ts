@@ -9,12 +9,9 @@ import type { Tenant } from './schema.ts';
 import { withUpstreamOverrides } from './upstream-override.ts';
 
 /**
- * The site's one registry of tenants: `TENANTS_FILE` (default `./tenants.json`, relative to the
- * working directory), read when first asked, and again when the file changes, on `SIGHUP`, and when
- * another server on `REDIS_URL` reloads (src/lib/freshness/tenants.ts). Callers look the tenants up
- * on every request (`getTenants()`) and subscribe to changes (`onTenantsChange`) for what they keep.
+ * The site's one registry of `TENANTS_FILE` (./loader.ts), read when first asked; another server's
+ * reload reaches it through src/lib/freshness/tenants.ts.
  */
-
 let registry: TenantRegistry | undefined;
 
 // Every file of profiles/, bundled at build time (tenants name them; custom ones are added there).
