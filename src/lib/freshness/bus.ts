@@ -164,18 +164,14 @@ export async function holdLease(
 }
 
 /** The last look of the watcher of `name`, shared so a server taking over the lease compares with it. */
-export async function sharedMemory(
-  redisUrl: string | undefined,
-): Promise<
-  | { get(name: string): Promise<string | null>; set(name: string, value: string): Promise<void> }
-  | undefined
-> {
+export async function sharedMemory(redisUrl: string | undefined) {
   if (!redisUrl) return undefined;
   const redis = await getRedis(redisUrl);
+  const key = (name: string) => `masthead:watch:${name}:seen`;
   return {
-    get: (name) => redis.get(`masthead:watch:${name}:seen`).catch(() => null),
-    set: async (name, value) => {
-      await redis.set(`masthead:watch:${name}:seen`, value, 'EX', 3600).catch(() => undefined);
+    get: (name: string) => redis.get(key(name)).catch(() => null),
+    set: async (name: string, value: string) => {
+      await redis.set(key(name), value, 'EX', 3600).catch(() => undefined);
     },
   };
 }

@@ -26,26 +26,20 @@ function flag(fallback: boolean, purpose: string) {
   return setting(schema, 'true or false', `\`${fallback}\``, purpose);
 }
 
-interface NumberRule {
-  fallback: number;
-  int?: boolean;
-  /** At least this (instead of greater than 0). */
-  min?: number;
-  max?: number;
-}
-
-/** A number (greater than 0 unless `min` says otherwise) with its default. */
-function number(rule: NumberRule, purpose: string) {
-  let schema = z.coerce.number();
-  schema = rule.min === undefined ? schema.gt(0) : schema.min(rule.min);
-  if (rule.int) schema = schema.int();
-  if (rule.max !== undefined) schema = schema.max(rule.max);
+/** A number with its default: greater than 0, or at least `min`; at most `max`. */
+function number(
+  { fallback, int, min, max }: { fallback: number; int?: boolean; min?: number; max?: number },
+  purpose: string,
+) {
+  let schema = min === undefined ? z.coerce.number().gt(0) : z.coerce.number().min(min);
+  if (int) schema = schema.int();
+  if (max !== undefined) schema = schema.max(max);
   const bounds = [
-    rule.min === undefined ? 'greater than 0' : `at least ${rule.min}`,
-    ...(rule.max === undefined ? [] : [`at most ${rule.max}`]),
+    min === undefined ? 'greater than 0' : `at least ${min}`,
+    ...(max === undefined ? [] : [`at most ${max}`]),
   ];
-  const expected = `${rule.int ? 'a whole number' : 'a number'} ${bounds.join(' and ')}`;
-  return setting(schema.default(rule.fallback), expected, `\`${rule.fallback}\``, purpose);
+  const expected = `${int ? 'a whole number' : 'a number'} ${bounds.join(' and ')}`;
+  return setting(schema.default(fallback), expected, `\`${fallback}\``, purpose);
 }
 
 /** Free text, unset by default (`shown` names what unset means). */
