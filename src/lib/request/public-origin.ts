@@ -7,10 +7,7 @@ const HOST_SYNTAX =
   /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /** The first value of a comma-separated proxy header, trimmed; `undefined` when empty. */
-function firstValue(header: string | null | undefined): string | undefined {
-  const value = header?.split(',')[0]?.trim();
-  return value ? value : undefined;
-}
+const firstValue = (header: string | null) => header?.split(',')[0]?.trim() || undefined;
 
 /** `true` for a host header value a browser could have sent (`news.example.com:8080`, `[::1]`). */
 export function isValidHost(host: string): boolean {
