@@ -2,11 +2,9 @@ import type { Tenant } from '../tenants/schema.ts';
 import { SECRET_KEY_NAMES, type SecretKey, type TenantSecretValues } from './schema.ts';
 
 /**
- * One tenant's secrets from wherever they are kept. Precedence, per secret: the secrets file
- * (`SECRETS_FILE`) first, then the variable tenants.json names (`publishing.tokenEnv`,
- * `lodging.tokenEnv`, `emailEnv`, `passwordEnv`) or the tenant's pair in `PURGE_SECRETS`. The file
- * wins because it is the one that can change while the server runs: a token rotated there must not
- * be shadowed by a stale variable from the last deploy.
+ * One tenant's secrets, per secret: the secrets file first, then the variable tenants.json names
+ * (`tokenEnv`, `emailEnv`, `passwordEnv`) or the tenant's pair in `PURGE_SECRETS`. The file wins:
+ * it can change while the server runs, and a token rotated there must beat last deploy's variable.
  */
 
 export type SecretTenant = Pick<Tenant, 'id' | 'publishing' | 'lodging'>;
