@@ -79,12 +79,10 @@ export function missingSecrets(tenant: SecretTenant, secrets: TenantSecrets): Se
 
 /** `PURGE_SECRETS` (`daily-planet=<secret>,harbour-times=<secret>`) → secret by tenant id. */
 export function purgeSecretPairs(setting: string | undefined): Map<string, string> {
-  const secrets = new Map<string, string>();
-  for (const pair of (setting ?? '').split(',')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(at + 1).trim()) {
-      secrets.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-    }
-  }
-  return secrets;
+  const pairs = (setting ?? '').split(',').map((pair) => pair.split(/=(.*)/s, 2));
+  return new Map(
+    pairs.flatMap(([id = '', secret = '']) =>
+      id.trim() && secret.trim() ? [[id.trim(), secret.trim()] as const] : [],
+    ),
+  );
 }
