@@ -11,9 +11,8 @@ import { applyLocally } from './invalidation.ts';
 import type { Invalidation } from './invalidation.ts';
 
 /**
- * Invalidations reach every server: applied here at once, and sent on the Redis channel
- * `masthead:invalidate` that every server of the same `REDIS_URL` listens to. Without Redis there is
- * one server, and applying here is all there is to do.
+ * Invalidations reach every server: applied here at once, and sent on the Redis channel every
+ * server of the same `REDIS_URL` listens to (without Redis there is one server).
  */
 const CHANNEL = 'masthead:invalidate';
 /** This process, so it does not apply its own message twice. */

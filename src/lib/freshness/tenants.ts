@@ -14,11 +14,9 @@ import { applyLocally } from './invalidation.ts';
 import type { Invalidation } from './invalidation.ts';
 
 /**
- * What a reload of the tenants file changes on this server (src/lib/tenants/registry.ts): a removed
- * tenant's pages and data leave every cache (its hosts then answer "Site not found"), a changed
- * tenant's pages are rendered again (its data too when its upstream settings changed), and the edge
- * drops its copies. With `REDIS_URL` one reload reaches every server: the others read their own
- * file again (./bus.ts). Watchers follow in ./start.ts, clients in src/lib/services/clients.ts.
+ * What a reload of the tenants file changes here: a removed tenant's pages and data leave every
+ * cache, a changed tenant's pages (and its data when its upstream changed) are rendered again, and
+ * the edge drops its copies. With `REDIS_URL` one reload reaches every server (./bus.ts).
  */
 
 /** A render that began before the reload may store its page after the drop: dropped once more. */

@@ -25,8 +25,7 @@ let texts: ProfileTexts | undefined;
 
 /** The profiles the server was built with: what a tenant of the tenants file may name. */
 export function siteProfileTexts(): ProfileTexts {
-  texts ??= profileTexts(Object.entries(bundled));
-  return texts;
+  return (texts ??= profileTexts(Object.entries(bundled)));
 }
 
 /** The registry of this process (created on first use: throws when the file is invalid then). */
