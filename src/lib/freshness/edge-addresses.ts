@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { memo } from '../memo.ts';
@@ -40,7 +41,9 @@ const bookOf = memo(
   { max: 10_000 },
 );
 
-const keyOf = (address: EdgeAddress) => `${address.host}\n${address.path}\n${address.encoding}`;
+/** One cache key of the edge: host, path and encoding. */
+export const edgeKey = (address: Omit<EdgeAddress, 'tags'>) =>
+  `${address.host}\n${address.path}\n${address.encoding}`;
 const redisKey = (tenant: string) => `masthead:edge:${tenant}`;
 
 /** The address the edge stored a page under: behind a trusted proxy, the host it forwarded. */
@@ -53,9 +56,6 @@ export function edgeAddressOf(page: StoredPage, trustProxy?: boolean): EdgeAddre
   };
 }
 
-const sameTags = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((tag, index) => tag === b[index]);
-
 /** Notes one address (never throws; Redis away means this process's book only). */
 export function recordEdgeAddress(
   tenant: string,
@@ -63,12 +63,14 @@ export function recordEdgeAddress(
   redisUrl: string | undefined,
 ): void {
   const book = bookOf(tenant);
-  const key = keyOf(address);
+  const key = edgeKey(address);
   const known = book.get(key);
   const now = Date.now();
   const share =
     redisUrl !== undefined &&
-    (!known || !sameTags(known.address.tags, address.tags) || now - known.sharedAt > REFRESH_MS);
+    (!known ||
+      !isDeepStrictEqual(known.address.tags, address.tags) ||
+      now - known.sharedAt > REFRESH_MS);
   book.set(key, { address, sharedAt: share ? now : (known?.sharedAt ?? now) });
   if (!share) return;
   getRedis(redisUrl)
@@ -102,7 +104,7 @@ export async function edgeAddresses(
   const wanted = new Set(tags);
   const found = new Map<string, EdgeAddress>();
   const add = (address: EdgeAddress) => {
-    if (address.tags.some((tag) => wanted.has(tag))) found.set(keyOf(address), address);
+    if (address.tags.some((tag) => wanted.has(tag))) found.set(edgeKey(address), address);
   };
   for (const { address } of bookOf(tenant).values()) add(address);
   if (redisUrl) {

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import PQueue from 'p-queue';
 import { logInfo, logWarn } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { edgeAddresses, type EdgeAddress } from './edge-addresses.ts';
+import { edgeAddresses, edgeKey, type EdgeAddress } from './edge-addresses.ts';
 import { postsChanged } from '../delivery/cache-tags.ts';
 import { routeTags, type Invalidation } from './invalidation.ts';
 
@@ -65,8 +65,7 @@ export async function purgeEdge(
   if (!purgeUrl) return 0;
   const base = new URL(purgeUrl);
   const asked = new Map<string, Omit<EdgeAddress, 'tags'>>();
-  const ask = (address: Omit<EdgeAddress, 'tags'>) =>
-    asked.set(`${address.host}\n${address.path}\n${address.encoding}`, address);
+  const ask = (address: Omit<EdgeAddress, 'tags'>) => asked.set(edgeKey(address), address);
   for (const host of purgedHosts(tenant, base)) {
     for (const path of purgedPaths(invalidation)) {
       for (const encoding of ENCODINGS) ask({ host, path, encoding });
