@@ -48,9 +48,7 @@ export function shareableParamsOfRequestPath(pathname: string): ReadonlySet<stri
   const direct = shareableParams(pathname);
   const afterPrefix = /^\/[^/]+(\/.*)?$/.exec(pathname);
   const prefixed = afterPrefix ? shareableParams(afterPrefix[1] ?? '/') : null;
-  if (!direct) return prefixed;
-  if (!prefixed) return direct;
-  return new Set([...direct, ...prefixed]);
+  return direct && prefixed ? new Set([...direct, ...prefixed]) : (direct ?? prefixed);
 }
 
 /** The query with only `allowed` parameters, in a stable order (one cache key per page). */

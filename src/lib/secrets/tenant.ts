@@ -39,11 +39,10 @@ export function resolveTenantSecrets(tenant: SecretTenant, sources: SecretSource
   const from: TenantSecrets['from'] = {};
   for (const key of SECRET_KEY_NAMES) {
     const [fromVariable, name] = fallbacks[key];
-    const fromFile = inFile[key];
-    const value = fromFile ?? fromVariable;
+    const value = inFile[key] ?? fromVariable;
     if (value === undefined) continue;
     values[key] = value;
-    from[key] = fromFile !== undefined ? 'SECRETS_FILE' : name;
+    from[key] = inFile[key] !== undefined ? 'SECRETS_FILE' : name;
   }
   return { values, from };
 }
