@@ -32,15 +32,11 @@ const RULES: readonly [UpstreamRule, RegExp][] = [
 export function recogniseUpstream(
   message: string,
 ): { rule: UpstreamRule; values: Readonly<Record<string, number>> } | null {
-  for (const [rule, pattern] of RULES) {
-    if (!pattern.test(message)) continue;
-    const number = /(\d+)/.exec(message)?.[1];
-    const values: Record<string, number> = {};
-    if (number !== undefined && rule === 'tooShort') values['min'] = Number(number);
-    if (number !== undefined && rule === 'tooLong') values['max'] = Number(number);
-    return { rule, values };
-  }
-  return null;
+  const rule = RULES.find(([, pattern]) => pattern.test(message))?.[0];
+  if (!rule) return null;
+  const number = /(\d+)/.exec(message)?.[1];
+  const name = rule === 'tooShort' ? 'min' : rule === 'tooLong' ? 'max' : undefined;
+  return { rule, values: name && number !== undefined ? { [name]: Number(number) } : {} };
 }
 
 /** For each field a form has, the message key of each rule it can say in the reader's language. */
@@ -62,13 +58,12 @@ export function localizeUpstreamFields(
       const recognised = recogniseUpstream(message);
       const key = recognised && keys[field]?.[recognised.rule];
       if (!recognised || !key) return message;
+      const given = Object.keys(recognised.values).length > 0;
       // A length rule whose number the sentence did not give keeps the sentence.
-      const needsNumber = recognised.rule === 'tooShort' || recognised.rule === 'tooLong';
-      if (needsNumber && Object.keys(recognised.values).length === 0) return message;
+      if (!given && (recognised.rule === 'tooShort' || recognised.rule === 'tooLong'))
+        return message;
       translated = true;
-      return Object.keys(recognised.values).length > 0
-        ? textKey(key, recognised.values)
-        : textKey(key);
+      return given ? textKey(key, recognised.values) : textKey(key);
     });
   }
   return { fields, translated };

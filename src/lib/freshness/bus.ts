@@ -1,6 +1,7 @@
 import { isRecord } from '../content/records.ts';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
@@ -10,9 +11,8 @@ import { applyLocally } from './invalidation.ts';
 import type { Invalidation } from './invalidation.ts';
 
 /**
- * Invalidations reach every server: applied here at once, and sent on the Redis channel
- * `masthead:invalidate` that every server of the same `REDIS_URL` listens to. Without Redis there is
- * one server, and applying here is all there is to do.
+ * Invalidations reach every server: applied here at once, and sent on the Redis channel every
+ * server of the same `REDIS_URL` listens to (without Redis there is one server).
  */
 const CHANNEL = 'masthead:invalidate';
 /** This process, so it does not apply its own message twice. */
@@ -29,45 +29,48 @@ export function onTenantsAnnounced(listener: () => void): void {
   tenantsListeners.add(listener);
 }
 
-/** Tells every other server on `redisUrl` to read its tenants file again. */
-export async function announceTenantsReload(redisUrl: string | undefined): Promise<void> {
+/** Sends `message` to every other server on `redisUrl`; a failure is logged as `event`. */
+async function send(
+  redisUrl: string | undefined,
+  message: { kind?: string; tenant?: string },
+  event: string,
+): Promise<void> {
   if (!redisUrl) return;
   try {
     const redis = await getRedis(redisUrl);
-    await redis.publish(CHANNEL, JSON.stringify({ kind: TENANTS_RELOAD, origin: SELF }));
+    await redis.publish(CHANNEL, JSON.stringify({ ...message, origin: SELF }));
   } catch (error) {
-    logWarn('tenants.announce.failed', { message: String(error) });
+    logWarn(event, { tenant: message.tenant, message: String(error) });
   }
 }
 
-/** Whether `text` is another server's tenants announcement. */
-function isTenantsAnnouncement(text: string): boolean {
+/** Tells every other server on `redisUrl` to read its tenants file again. */
+export const announceTenantsReload = (redisUrl: string | undefined) =>
+  send(redisUrl, { kind: TENANTS_RELOAD }, 'tenants.announce.failed');
+
+const names = z.array(z.string()).optional();
+/** What the channel carries: a tenants announcement, or an invalidation. */
+const BusMessage = z.union([
+  z.object({ kind: z.literal(TENANTS_RELOAD) }),
+  z.object({
+    tenant: z.string(),
+    at: z.number(),
+    slugs: names,
+    topics: names,
+    categories: names,
+    postsTagged: names,
+    comments: names,
+    everything: z.boolean().optional(),
+  }),
+]);
+
+/** Another server's message, or undefined (this process's own, or not one of ours). */
+function received(text: string): z.output<typeof BusMessage> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return isRecord(value) && value['kind'] === TENANTS_RELOAD && value['origin'] !== SELF;
-  } catch {
-    return false;
-  }
-}
-
-const strings = (value: unknown) => (Array.isArray(value) ? value.map(String) : undefined);
-
-function parse(text: string): Invalidation | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!isRecord(value) || value['origin'] === SELF) return undefined;
-    const { tenant, at } = value;
-    if (typeof tenant !== 'string' || typeof at !== 'number') return undefined;
-    return {
-      tenant,
-      at,
-      slugs: strings(value['slugs']),
-      topics: strings(value['topics']),
-      categories: strings(value['categories']),
-      postsTagged: strings(value['postsTagged']),
-      comments: strings(value['comments']),
-      everything: value['everything'] === true,
-    };
+    return isRecord(value) && value['origin'] === SELF
+      ? undefined
+      : BusMessage.safeParse(value).data;
   } catch {
     return undefined;
   }
@@ -85,12 +88,9 @@ export function listenForInvalidations(redisUrl: string | undefined): Promise<vo
     subscriber.on('error', () => undefined); // the shared client already reports Redis away
     subscriber.on('ready', () => void subscribe());
     subscriber.on('message', (_channel: string, text: string) => {
-      if (isTenantsAnnouncement(text)) {
-        for (const listener of tenantsListeners) listener();
-        return;
-      }
-      const invalidation = parse(text);
-      if (invalidation) void applyLocally(invalidation);
+      const message = received(text);
+      if (message && 'kind' in message) for (const listener of tenantsListeners) listener();
+      else if (message) void applyLocally(message);
     });
   });
   return listening;
@@ -99,29 +99,30 @@ export function listenForInvalidations(redisUrl: string | undefined): Promise<vo
 /** How long the other servers get to drop their copies before the edge is purged (else it refetches an old one). */
 const EDGE_AFTER_MS = 1000;
 
-/**
- * Applies `invalidation` here, sends it to every other server, then (a second later) purges the
- * edge's copies when `EDGE_PURGE_URL` names one.
- */
+export interface Everywhere {
+  redisUrl: string | undefined;
+  edgePurgeUrl: string | undefined;
+}
+
+/** Purges the edge's copies (`EDGE_PURGE_URL`) once the other servers have dropped theirs. */
+export function purgeEdgeSoon(tenant: Tenant, invalidation: Invalidation, where: Everywhere): void {
+  const { edgePurgeUrl, redisUrl } = where;
+  if (!edgePurgeUrl) return;
+  setTimeout(
+    () => void purgeEdge(tenant, invalidation, edgePurgeUrl, redisUrl),
+    EDGE_AFTER_MS,
+  ).unref();
+}
+
+/** Applies `invalidation` here, sends it to every other server, then purges the edge's copies. */
 export async function invalidateEverywhere(
   tenant: Tenant,
   invalidation: Invalidation,
-  { redisUrl, edgePurgeUrl }: { redisUrl: string | undefined; edgePurgeUrl: string | undefined },
+  where: Everywhere,
 ): Promise<void> {
   await applyLocally(invalidation);
-  if (edgePurgeUrl) {
-    setTimeout(
-      () => void purgeEdge(tenant, invalidation, edgePurgeUrl, redisUrl),
-      EDGE_AFTER_MS,
-    ).unref();
-  }
-  if (!redisUrl) return;
-  try {
-    const redis = await getRedis(redisUrl);
-    await redis.publish(CHANNEL, JSON.stringify({ ...invalidation, origin: SELF }));
-  } catch (error) {
-    logWarn('freshness.publish.failed', { tenant: invalidation.tenant, message: String(error) });
-  }
+  purgeEdgeSoon(tenant, invalidation, where);
+  await send(where.redisUrl, invalidation, 'freshness.publish.failed');
 }
 
 /**
@@ -162,18 +163,14 @@ export async function holdLease(
 }
 
 /** The last look of the watcher of `name`, shared so a server taking over the lease compares with it. */
-export async function sharedMemory(
-  redisUrl: string | undefined,
-): Promise<
-  | { get(name: string): Promise<string | null>; set(name: string, value: string): Promise<void> }
-  | undefined
-> {
+export async function sharedMemory(redisUrl: string | undefined) {
   if (!redisUrl) return undefined;
   const redis = await getRedis(redisUrl);
+  const key = (name: string) => `masthead:watch:${name}:seen`;
   return {
-    get: (name) => redis.get(`masthead:watch:${name}:seen`).catch(() => null),
-    set: async (name, value) => {
-      await redis.set(`masthead:watch:${name}:seen`, value, 'EX', 3600).catch(() => undefined);
+    get: (name: string) => redis.get(key(name)).catch(() => null),
+    set: async (name: string, value: string) => {
+      await redis.set(key(name), value, 'EX', 3600).catch(() => undefined);
     },
   };
 }

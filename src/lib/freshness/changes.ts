@@ -49,12 +49,11 @@ export function postChanges(
   const oldestBefore = oldestOf(previous);
   for (const post of current) {
     const old = before.get(String(post.id));
-    // Older than the last window's oldest: moved up into the window (a post above it vanished).
-    const shiftedIn = previous.length >= windowSize && newer(oldestBefore, post.publishedAt);
-    if (!old && !shiftedIn) {
-      changes.push({ kind: 'new', slug: post.slug, post, at: post.publishedAt ?? post.updatedAt });
-    } else if (!old) {
-      continue;
+    if (!old) {
+      // Older than the last window's oldest: moved up into the window (a post above it vanished).
+      const shiftedIn = previous.length >= windowSize && newer(oldestBefore, post.publishedAt);
+      const at = post.publishedAt ?? post.updatedAt;
+      if (!shiftedIn) changes.push({ kind: 'new', slug: post.slug, post, at });
     } else if (
       old.updatedAt !== post.updatedAt ||
       old.publishedAt !== post.publishedAt ||

@@ -1,8 +1,10 @@
-import { isRecord } from '../content/records.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import { memo } from '../memo.ts';
 import type { StoredPage } from '../delivery/route-cache.ts';
 import { logWarn } from '../log/log.ts';
+import { forwardedHost } from '../request/public-origin.ts';
 import { getRedis } from '../upstream/redis.ts';
 
 /**
@@ -13,14 +15,15 @@ import { getRedis } from '../upstream/redis.ts';
  * keeps), in this process and, when the servers share Redis, in a sorted set any server can read
  * (the one that decides a purge may not be the one that rendered the page).
  */
-export interface EdgeAddress {
-  host: string;
+const EdgeAddressSchema = z.object({
+  host: z.string(),
   /** Path and query as requested. */
-  path: string;
+  path: z.string(),
   /** `br`, `gzip` or `identity`: the edge keys each encoding apart. */
-  encoding: string;
-  tags: string[];
-}
+  encoding: z.string().catch('identity'),
+  tags: z.array(z.coerce.string()).catch([]),
+});
+export type EdgeAddress = z.output<typeof EdgeAddressSchema>;
 
 const PER_TENANT = 5000;
 const KEEP_MS = 2 * 24 * 3600 * 1000;
@@ -38,22 +41,20 @@ const bookOf = memo(
   { max: 10_000 },
 );
 
-const keyOf = (address: EdgeAddress) => `${address.host}\n${address.path}\n${address.encoding}`;
+/** One cache key of the edge: host, path and encoding. */
+export const edgeKey = (address: Omit<EdgeAddress, 'tags'>) =>
+  `${address.host}\n${address.path}\n${address.encoding}`;
 const redisKey = (tenant: string) => `masthead:edge:${tenant}`;
 
 /** The address the edge stored a page under: behind a trusted proxy, the host it forwarded. */
-export function edgeAddressOf(page: StoredPage, trustProxy: boolean): EdgeAddress {
-  const forwarded = trustProxy ? page.header('x-forwarded-host') : null;
+export function edgeAddressOf(page: StoredPage, trustProxy?: boolean): EdgeAddress {
   return {
-    host: forwarded ?? page.header('host') ?? page.url.host,
+    host: forwardedHost({ get: page.header }, trustProxy) ?? page.header('host') ?? page.url.host,
     path: `${page.url.pathname}${page.url.search}`,
     encoding: page.header('accept-encoding') || 'identity',
     tags: [...page.tags],
   };
 }
-
-const sameTags = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((tag, index) => tag === b[index]);
 
 /** Notes one address (never throws; Redis away means this process's book only). */
 export function recordEdgeAddress(
@@ -62,12 +63,14 @@ export function recordEdgeAddress(
   redisUrl: string | undefined,
 ): void {
   const book = bookOf(tenant);
-  const key = keyOf(address);
+  const key = edgeKey(address);
   const known = book.get(key);
   const now = Date.now();
   const share =
     redisUrl !== undefined &&
-    (!known || !sameTags(known.address.tags, address.tags) || now - known.sharedAt > REFRESH_MS);
+    (!known ||
+      !isDeepStrictEqual(known.address.tags, address.tags) ||
+      now - known.sharedAt > REFRESH_MS);
   book.set(key, { address, sharedAt: share ? now : (known?.sharedAt ?? now) });
   if (!share) return;
   getRedis(redisUrl)
@@ -86,16 +89,7 @@ export function recordEdgeAddress(
 
 function parse(member: string): EdgeAddress | undefined {
   try {
-    const value: unknown = JSON.parse(member);
-    if (!isRecord(value)) return undefined;
-    const { host, path, encoding, tags } = value;
-    if (typeof host !== 'string' || typeof path !== 'string') return undefined;
-    return {
-      host,
-      path,
-      encoding: typeof encoding === 'string' ? encoding : 'identity',
-      tags: Array.isArray(tags) ? tags.map(String) : [],
-    };
+    return EdgeAddressSchema.safeParse(JSON.parse(member)).data;
   } catch {
     return undefined;
   }
@@ -110,7 +104,7 @@ export async function edgeAddresses(
   const wanted = new Set(tags);
   const found = new Map<string, EdgeAddress>();
   const add = (address: EdgeAddress) => {
-    if (address.tags.some((tag) => wanted.has(tag))) found.set(keyOf(address), address);
+    if (address.tags.some((tag) => wanted.has(tag))) found.set(edgeKey(address), address);
   };
   for (const { address } of bookOf(tenant).values()) add(address);
   if (redisUrl) {

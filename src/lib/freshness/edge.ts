@@ -1,7 +1,8 @@
 import { request } from 'node:http';
+import PQueue from 'p-queue';
 import { logInfo, logWarn } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { edgeAddresses } from './edge-addresses.ts';
+import { edgeAddresses, edgeKey, type EdgeAddress } from './edge-addresses.ts';
 import { postsChanged } from '../delivery/cache-tags.ts';
 import { routeTags, type Invalidation } from './invalidation.ts';
 
@@ -63,36 +64,26 @@ export async function purgeEdge(
 ): Promise<number> {
   if (!purgeUrl) return 0;
   const base = new URL(purgeUrl);
-  const asked = new Map<string, { host: string; path: string; encoding: string }>();
-  const ask = (host: string, path: string, encoding: string) =>
-    asked.set(`${host}\n${path}\n${encoding}`, { host, path, encoding });
+  const asked = new Map<string, Omit<EdgeAddress, 'tags'>>();
+  const ask = (address: Omit<EdgeAddress, 'tags'>) => asked.set(edgeKey(address), address);
   for (const host of purgedHosts(tenant, base)) {
     for (const path of purgedPaths(invalidation)) {
-      for (const encoding of ENCODINGS) ask(host, path, encoding);
+      for (const encoding of ENCODINGS) ask({ host, path, encoding });
     }
   }
-  for (const address of await edgeAddresses(tenant.id, routeTags(invalidation), redisUrl)) {
-    ask(address.host, address.path, address.encoding);
-  }
-  const requests = [...asked.values()];
-  let purged = 0;
-  let failed = 0;
-  let next = 0;
-  const worker = async () => {
-    for (let request = requests[next++]; request; request = requests[next++]) {
-      const { host, path, encoding } = request;
-      const status = await sendPurge(
-        new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base),
-        host,
-        encoding,
-      );
-      if (status === 200) purged += 1;
-      else if (status !== 404) failed += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, requests.length) }, worker));
+  (await edgeAddresses(tenant.id, routeTags(invalidation), redisUrl)).forEach(ask);
+  const prefix = base.pathname.replace(/\/$/, '');
+  const statuses = await new PQueue({ concurrency: IN_FLIGHT }).addAll(
+    [...asked.values()].map(
+      ({ host, path, encoding }) =>
+        () =>
+          sendPurge(new URL(`${prefix}${path}`, base), host, encoding),
+    ),
+  );
+  const purged = statuses.filter((status) => status === 200).length;
+  const failed = statuses.filter((status) => status !== 200 && status !== 404).length;
   if (failed > 0) logWarn('freshness.edge.failed', { tenant: tenant.id, failed });
-  logInfo('freshness.edge.purged', { tenant: tenant.id, purged, asked: requests.length });
+  logInfo('freshness.edge.purged', { tenant: tenant.id, purged, asked: asked.size });
   return purged;
 }
 

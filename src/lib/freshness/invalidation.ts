@@ -21,9 +21,7 @@ export interface Invalidation extends TaggedChange {
 const LIST_OPERATIONS = ['posts.list', 'categories.list', 'tags.list'];
 
 /** Route cache tags (and surrogate keys) of what an invalidation drops. */
-export function routeTags(invalidation: Invalidation): string[] {
-  return changedTags(invalidation);
-}
+export const routeTags: (invalidation: Invalidation) => string[] = changedTags;
 
 /** The data cache's part: the lists, the named posts, categories and tags, and comment threads. */
 export function dataTarget(invalidation: Invalidation): InvalidationTarget {

@@ -1,26 +1,20 @@
 /**
- * How often the change watcher reads a tenant's newest posts: at most `maxPerMinute` (4) calls a
- * minute, and no more than `share` of the budget bucket the tenant's pages spend, divided evenly
- * among the tenants that share that bucket (the anonymous publishing budget is one per upstream,
- * not per tenant), so fifty tenants on one anonymous bucket look every few minutes each, not every
- * two minutes all together. While the bucket is low it backs off, doubling up to `slowestMs`.
- *
- * The watchers also spend at `background` priority (upstream/budget.ts): a look is refused while
- * readers do not have their headroom, then retried when a call leaves the window (`retryMs`).
+ * How often the change watcher reads a tenant's newest posts: at most 4 calls a minute, and no more
+ * than a quarter of the budget bucket the tenant's pages spend, divided among the tenants sharing
+ * that bucket (the anonymous publishing budget is one per upstream), so fifty tenants on one
+ * anonymous bucket look every few minutes each. While the bucket is low it backs off, doubling up
+ * to five minutes. Looks also spend at `background` priority (upstream/budget.ts): refused while
+ * readers lack their headroom, then retried when a call leaves the window (`retryMs`).
  */
 export interface PaceInput {
   /** Calls a minute the site allows itself in the tenant's bucket. */
   capacityPerMinute: number;
-  /** Tenants whose watchers spend the same bucket. */
   tenantsSharing: number;
   /** Calls left in the bucket's current minute. */
   remaining: number;
   /** The interval used last time (for the back-off). */
   lastMs?: number | undefined;
-  /**
-   * The budget's window when not the upstream's minute (tests scale both down): "a minute" above
-   * and every interval are then this long.
-   */
+  /** The budget's window when not a minute (tests scale it down): every interval scales with it. */
   windowMs?: number | undefined;
 }
 
@@ -54,9 +48,8 @@ export function firstLookMs(intervalMs: number, random: () => number = Math.rand
 
 /**
  * After a look the budget refused: when a call next leaves the window, plus up to a second of
- * jitter so the refused watchers of a bucket do not all come back in the same millisecond. A
- * refused watcher keeps its turn (it comes back sooner than one that looked), which is what shares
- * a scarce budget evenly across tenants.
+ * jitter so a bucket's refused watchers do not all come back at once. A refused watcher comes back
+ * sooner than one that looked: that shares a scarce budget evenly across tenants.
  */
 export function retryMs(waitSeconds: number, random: () => number = Math.random): number {
   return Math.max(1, waitSeconds) * 1000 + Math.floor(random() * 1000);

@@ -1,11 +1,11 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import { uncachedJson } from '../delivery/policy.ts';
+import { uncachedJson as json } from '../delivery/policy.ts';
 import { warmAfterPurge } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
+import { retryAfterFromMs } from '../failures/wait.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
+import { consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { sharedLimiter } from '../upstream/redis.ts';
 import { invalidateEverywhere } from './bus.ts';
 import type { Invalidation } from './invalidation.ts';
 
@@ -21,8 +21,6 @@ export const PurgeSchema = z.union([
   z.strictObject({ everything: z.literal(true) }),
 ]);
 
-const json = uncachedJson;
-
 export interface PurgeContext {
   tenant: Tenant;
   request: Request;
@@ -37,59 +35,28 @@ export interface PurgeContext {
  * Accepted purges per tenant a minute, and refused attempts per address in ten minutes; wrong
  * secrets from all addresses together are limited per tenant too (../request/secret-attempts.ts).
  */
-const PURGES_PER_MINUTE = 30;
-const REFUSALS_PER_10_MIN = 10;
+const PURGES = { points: 30, duration: 60 };
+const REFUSALS = { points: 10, duration: 600 };
+const REFUSED = 'Too many refused purges.';
+const SEND_JSON = 'Send JSON: {"slug"}, {"tag"} or {"everything": true}.';
 
-let limiters:
-  | Promise<[Awaited<ReturnType<typeof sharedLimiter>>, Awaited<ReturnType<typeof sharedLimiter>>]>
-  | undefined;
-
-function purgeLimiters(redisUrl: string | undefined) {
-  limiters ??= Promise.all([
-    sharedLimiter(
-      { points: PURGES_PER_MINUTE, duration: 60, keyPrefix: 'masthead:purge' },
-      redisUrl,
-    ),
-    sharedLimiter(
-      { points: REFUSALS_PER_10_MIN, duration: 600, keyPrefix: 'masthead:purge-refused' },
-      redisUrl,
-    ),
-  ]);
-  return limiters;
-}
-
-/** Seconds to wait when `key` has spent `limiter`, else `undefined` (one point taken). */
-async function spent(
-  limiter: Awaited<ReturnType<typeof sharedLimiter>>,
-  key: string,
-): Promise<number | undefined> {
-  try {
-    await limiter.consume(key, 1);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) return undefined;
-    return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-  }
-}
+const tooMany = (message: string, wait: number) =>
+  json(429, { message }, { 'Retry-After': String(wait) });
 
 export async function purgeResponse(context: PurgeContext): Promise<Response> {
-  const { tenant, request, clientIp } = context;
-  const [accepted, refused] = await purgeLimiters(context.redisUrl);
+  const { tenant, request, clientIp, secret, redisUrl } = context;
+  const refused = visitorLimiter('purge-refused', REFUSALS, redisUrl);
   const refuse = async (status: number, reason: string) => {
     logWarn('purge.refused', { tenant: tenant.id, reason, address: clientIp });
-    const wait = await spent(refused, clientIp);
-    if (wait !== undefined) {
-      return json(429, { message: 'Too many refused purges.' }, { 'Retry-After': String(wait) });
-    }
+    const counted = await consumeLimit(refused, clientIp);
+    if (!counted.ok) return tooMany(REFUSED, counted.retryAfterSeconds);
     return json(status, { message: reason });
   };
   if (request.method !== 'POST') return json(405, { message: 'Use POST.' }, { Allow: 'POST' });
-  const blocked = await refused.get(clientIp).catch(() => null);
+  const blocked = await (await refused).get(clientIp).catch(() => null);
   if (blocked && blocked.remainingPoints <= 0) {
-    const wait = Math.max(1, Math.ceil(blocked.msBeforeNext / 1000));
-    return json(429, { message: 'Too many refused purges.' }, { 'Retry-After': String(wait) });
+    return tooMany(REFUSED, retryAfterFromMs(blocked.msBeforeNext));
   }
-  const { secret } = context;
   const given = bearerToken(request.headers.get('authorization'));
   if (!secret) return refuse(403, 'Purging is not set up for this site.');
   if (!given) return refuse(401, 'A valid purge secret is required.');
@@ -97,28 +64,20 @@ export async function purgeResponse(context: PurgeContext): Promise<Response> {
     given,
     expected: secret,
     scope: `purge:${tenant.id}`,
-    redisUrl: context.redisUrl,
+    redisUrl,
   });
   if (typeof check === 'object') {
     logWarn('purge.refused', { tenant: tenant.id, reason: 'guesses spent', address: clientIp });
-    return json(
-      429,
-      { message: 'Too many refused purges.' },
-      { 'Retry-After': String(check.retryAfterSeconds) },
-    );
+    return tooMany(REFUSED, check.retryAfterSeconds);
   }
   if (check === 'wrong') return refuse(401, 'A valid purge secret is required.');
   if (!(request.headers.get('content-type') ?? '').startsWith('application/json')) {
-    return json(415, { message: 'Send JSON: {"slug"}, {"tag"} or {"everything": true}.' });
+    return json(415, { message: SEND_JSON });
   }
   const body = PurgeSchema.safeParse(await request.json().catch(() => undefined));
-  if (!body.success) {
-    return json(422, { message: 'Send JSON: {"slug"}, {"tag"} or {"everything": true}.' });
-  }
-  const wait = await spent(accepted, tenant.id);
-  if (wait !== undefined) {
-    return json(429, { message: 'Too many purges.' }, { 'Retry-After': String(wait) });
-  }
+  if (!body.success) return json(422, { message: SEND_JSON });
+  const accepted = await consumeLimit(visitorLimiter('purge', PURGES, redisUrl), tenant.id);
+  if (!accepted.ok) return tooMany('Too many purges.', accepted.retryAfterSeconds);
   const target = body.data;
   const invalidation: Invalidation = {
     tenant: tenant.id,

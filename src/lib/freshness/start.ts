@@ -19,24 +19,20 @@ function tenantsSharing(tenant: Tenant): number {
 }
 
 /**
- * Starts listening for invalidations and one change watcher per tenant, once per process: when the
- * built server starts (./at-start.ts) or, under `astro dev`, when the middleware loads. Off with `WATCH_CHANGES=false` and in
- * static builds (nothing to invalidate there). A reload of the tenants file starts the watchers of
- * added tenants, restarts those of changed ones and stops those of removed ones (./tenants.ts does
- * the caches).
+ * Starts listening for invalidations and one change watcher per tenant (./watch-all.ts follows the
+ * reloads), once per process: when the built server starts (./at-start.ts) or, under `astro dev`,
+ * when the middleware loads. Off with `WATCH_CHANGES=false` and in static builds.
  */
 export function startFreshness(): void {
   if (started) return;
   started = true;
-  const { REDIS_URL, WATCH_CHANGES, EDGE_PURGE_URL, TRUST_PROXY } = settings();
+  const { REDIS_URL, WATCH_CHANGES, EDGE_PURGE_URL } = settings();
   if (isStaticBuild()) return;
   void listenForInvalidations(REDIS_URL);
   followTenantReloads({ redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL });
   // Behind an edge that purges by address: note every address it may hold (./edge-addresses.ts).
   if (EDGE_PURGE_URL) {
-    onPageStored((page) =>
-      recordEdgeAddress(page.tenant, edgeAddressOf(page, TRUST_PROXY), REDIS_URL),
-    );
+    onPageStored((page) => recordEdgeAddress(page.tenant, edgeAddressOf(page), REDIS_URL));
   }
   if (!WATCH_CHANGES) return;
   watchEveryTenant(getTenants(), onTenantsChange, (tenant) =>

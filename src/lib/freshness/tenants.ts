@@ -4,46 +4,35 @@ import type { TenantsChange } from '../tenants/loader.ts';
 import { onTenantsChange, tenantRegistry } from '../tenants/registry.ts';
 import { hostMatches } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { announceTenantsReload, onTenantsAnnounced } from './bus.ts';
-import { purgeEdge } from './edge.ts';
+import {
+  announceTenantsReload,
+  onTenantsAnnounced,
+  purgeEdgeSoon,
+  type Everywhere,
+} from './bus.ts';
 import { applyLocally } from './invalidation.ts';
 import type { Invalidation } from './invalidation.ts';
 
 /**
- * What a reload of the tenants file changes on this server (src/lib/tenants/registry.ts): a removed
- * tenant's pages and data leave every cache (its hosts then answer "Site not found"), a changed
- * tenant's pages are rendered again (its data too when its upstream settings changed), and the edge
- * drops its copies. With `REDIS_URL` one reload reaches every server: the others read their own
- * file again (./bus.ts). Watchers follow in ./start.ts, clients in src/lib/services/clients.ts.
+ * What a reload of the tenants file changes here: a removed tenant's pages and data leave every
+ * cache, a changed tenant's pages (and its data when its upstream changed) are rendered again, and
+ * the edge drops its copies. With `REDIS_URL` one reload reaches every server (./bus.ts).
  */
 
 /** A render that began before the reload may store its page after the drop: dropped once more. */
 const AGAIN_AFTER_MS = 5000;
-/** The other servers reload on the announcement before the edge is purged (as ./bus.ts does). */
-const EDGE_AFTER_MS = 1000;
-
-export interface FollowOptions {
-  redisUrl: string | undefined;
-  edgePurgeUrl: string | undefined;
-}
 
 const sameUpstream = (before: Tenant, after: Tenant) =>
   isDeepStrictEqual(before.publishing, after.publishing) &&
   isDeepStrictEqual(before.lodging, after.lodging);
 
 /** Drops the tenant's pages here (and its data when `data`), and a moment later at the edge. */
-async function dropTenant(tenant: Tenant, data: boolean, options: FollowOptions): Promise<void> {
+async function dropTenant(tenant: Tenant, data: boolean, options: Everywhere): Promise<void> {
   const invalidation: Invalidation = { tenant: tenant.id, everything: true, at: Date.now() };
   if (data) await applyLocally(invalidation);
   else await invalidateRoutes([tenant.id]);
   setTimeout(() => void invalidateRoutes([tenant.id]), AGAIN_AFTER_MS).unref();
-  const { edgePurgeUrl, redisUrl } = options;
-  if (edgePurgeUrl) {
-    setTimeout(
-      () => void purgeEdge(tenant, invalidation, edgePurgeUrl, redisUrl),
-      EDGE_AFTER_MS,
-    ).unref();
-  }
+  purgeEdgeSoon(tenant, invalidation, options);
 }
 
 /** Tenants whose wildcard host took an address an added tenant now names exactly. */
@@ -59,7 +48,7 @@ function coveringTenants(change: TenantsChange): Tenant[] {
 }
 
 /** What this server does after each reload. */
-export function applyTenantsChange(change: TenantsChange, options: FollowOptions): Promise<void[]> {
+export function applyTenantsChange(change: TenantsChange, options: Everywhere): Promise<void[]> {
   const drops = [
     ...change.removed.map((tenant) => dropTenant(tenant, true, options)),
     ...change.changed.map(({ before, after }) =>
@@ -73,7 +62,7 @@ export function applyTenantsChange(change: TenantsChange, options: FollowOptions
 let following = false;
 
 /** Once per process: follows every reload, and tells the other servers of one that was ours. */
-export function followTenantReloads(options: FollowOptions): void {
+export function followTenantReloads(options: Everywhere): void {
   if (following) return;
   following = true;
   onTenantsAnnounced(() => tenantRegistry().reload('bus'));

@@ -1,3 +1,4 @@
+import { errorMessage } from '../content/records.ts';
 import { warmChangedEditions, warmChangedPosts } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { outsideRequest } from '../log/request-context.ts';
@@ -17,22 +18,13 @@ import type { PostChange, SeenPost } from './changes.ts';
 import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
 
 /**
- * The change watcher of one tenant: every few seconds (./pace.ts: at most 4 calls a minute) one
- * read of the newest posts, bypassing the cache: the front page's own read of its pool (`FRONT_POOL`,
- * the newest 50), so the value it stores is the one the front page, the feed and the sitemaps read,
- * and the stand-ins know every post in it (../publishing/known-posts.ts) from the first look.
- * New, changed and vanished posts are invalidated
- * on every server (./bus.ts); every few looks the newest editions too, whose new or changed ones get
- * their pictures made before readers come. With Redis one server holds each tenant's lease and
- * watches it.
- * The first look comes somewhere in the first interval, and every look spends the budget at
- * `background` priority: only what readers leave (a refused look comes back when a call frees).
- */
-
-/**
- * Editions are looked at every this many looks (and at the first): one more call a look would
- * double the watcher's spending for what is published once a day. Their new or changed editions'
- * covers and first pages are made before readers come (images/prewarm.ts).
+ * The change watcher of one tenant: every few seconds (./pace.ts) one read of the newest posts past
+ * the cache, the front page's own read of its pool (`FRONT_POOL`), so the value it stores is the one
+ * the front page, the feed and the sitemaps read. New, changed and vanished posts are invalidated on
+ * every server (./bus.ts); with Redis one server holds each tenant's lease and watches it. Every
+ * `EDITION_LOOK_EVERY` looks (and at the first) the newest editions too: one more call a look would
+ * double the spending for what comes once a day; new or changed ones get their covers and first
+ * pages made before readers come (images/prewarm.ts).
  */
 const EDITION_LOOK_EVERY = 4;
 const EDITION_WINDOW = 4;
@@ -67,11 +59,6 @@ function seenOf(items: readonly PostSummary[]): SeenPost[] {
   }));
 }
 
-function lagSeconds(at: string | null): number | undefined {
-  const time = at === null ? Number.NaN : Date.parse(at);
-  return Number.isFinite(time) ? (Date.now() - time) / 1000 : undefined;
-}
-
 /**
  * Drops what the changes make stale everywhere, notes the lag, warms the new pictures. `readAt`:
  * when the look's read began; what was stored before it is out of date, the look's own list is not
@@ -97,9 +84,9 @@ async function postsChanged(
     },
     { redisUrl, edgePurgeUrl },
   );
-  for (const change of changes) {
-    const lag = lagSeconds(change.at);
-    if (lag !== undefined) observeWatcherLag(tenant.id, lag);
+  for (const { at } of changes) {
+    const time = Date.parse(at ?? '');
+    if (Number.isFinite(time)) observeWatcherLag(tenant.id, (Date.now() - time) / 1000);
   }
   warmChangedPosts(tenant, listed, changes);
   logInfo('freshness.changes', {
@@ -182,37 +169,28 @@ export function watchTenant(options: WatcherOptions): Watcher {
     });
   };
 
-  /** The next look: the interval, or sooner when the budget refused this one (see `retryMs`). */
-  let nextMs: number | undefined;
-  const schedule = () => {
+  /** The next look after `delay`: the interval, or sooner when the budget refused this one (`retryMs`). */
+  const schedule = (delay: number) => {
     if (stopped) return;
-    const delay = nextMs ?? intervalMs;
-    nextMs = undefined;
     // Each look outside any request and as background work, whatever context the timer carries.
     timer = setTimeout(() => {
+      let next: number | undefined;
       outsideRequest(() => asBackground(look))
         .catch((error: unknown) => {
           // Readers had the budget: not a failure, the look waits its turn (metrics count it).
-          if (error instanceof RateLimitedError && error.local) {
-            nextMs = Math.min(intervalMs, retryMs(error.retryAfterSeconds));
-            return;
-          }
-          logWarn('freshness.look.failed', {
-            tenant: tenant.id,
-            message: error instanceof Error ? error.message : String(error),
-          });
+          if (error instanceof RateLimitedError && error.local)
+            next = Math.min(intervalMs, retryMs(error.retryAfterSeconds));
+          else
+            logWarn('freshness.look.failed', { tenant: tenant.id, message: errorMessage(error) });
         })
-        .finally(schedule);
+        .finally(() => schedule(next ?? intervalMs));
     }, delay);
     timer.unref();
   };
 
   void pace()
     .catch(() => undefined)
-    .finally(() => {
-      nextMs = firstLookMs(intervalMs);
-      schedule();
-    });
+    .finally(() => schedule(firstLookMs(intervalMs)));
   return {
     stop() {
       stopped = true;

@@ -113,23 +113,14 @@ export function stayDate(date: string, locale: string): string {
   }
 }
 
-const years = new Map<string, { year: string; until: number }>();
-const YEAR_CHECKED_MS = 60_000;
-
 /**
  * This year on the tenant's clock, in its locale's digits (the footer's copyright line). Formatting
  * in a time zone is among the dearer `Intl` calls and the answer changes once a year: it is worked
- * out at most once a minute per locale and zone.
+ * out once a minute per locale and zone (a year turns at a whole minute in every zone).
  */
 export function currentYear(tenant: Zoned, now = new Date()): string {
-  const key = `${tenant.locale}\n${tenant.timeZone}`;
-  const known = years.get(key);
-  if (known && now.getTime() < known.until && now.getTime() >= known.until - YEAR_CHECKED_MS) {
-    return known.year;
-  }
-  const year = dateTimeFormat(tenant.locale, { year: 'numeric', timeZone: tenant.timeZone }).format(
-    now,
+  const minute = Math.floor(now.getTime() / 60_000);
+  return remembered(shown, MAX_SHOWN, `y|${tenant.locale}|${tenant.timeZone}|${minute}`, () =>
+    dateTimeFormat(tenant.locale, { year: 'numeric', timeZone: tenant.timeZone }).format(now),
   );
-  years.set(key, { year, until: now.getTime() + YEAR_CHECKED_MS });
-  return year;
 }

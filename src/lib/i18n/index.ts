@@ -9,33 +9,24 @@ import { fill } from './say.ts';
 
 export type { Message, MessageKey } from './dictionary.ts';
 
-/** Interface text and formats in one tenant's language, locale and time zone. */
-export interface I18n {
-  /** BCP 47 locale of the tenant (`de-CH`). */
-  locale: string;
-  /** Language of the dictionary in use (`de`); `en` when the locale's language has none. */
-  language: string;
-  timeZone: string;
-  /** The text for `key`, `{name}` filled from `values`; plural messages pick their form by `values.count`. */
-  t: (key: MessageKey, values?: TextValues) => string;
-  number: (value: number) => string;
-  /** The raw message (override, language, English), for text a client-side island formats itself. */
-  message: (key: MessageKey) => Message;
-}
-
 type I18nTenant = Pick<Tenant, 'locale' | 'timeZone' | 'messages'>;
 
-/** The tenant's `I18n`; built once per tenant (tenants are read once at start-up). */
+/** The tenant's `I18n`, built once per tenant object (a reloaded tenant gets its own). */
 export const i18nFor: (tenant: I18nTenant) => I18n = memo((tenant: I18nTenant) =>
   createI18n(tenant.locale, tenant.timeZone, tenant.messages),
 );
 
-/** Override → the language's dictionary → English: a missing key never shows as a key. */
+/**
+ * Interface text and formats in one language, locale (`de-CH`) and time zone: `language` is the
+ * dictionary's (`de`; `en` when the locale's language has none), `t` fills `{name}` from `values`
+ * (plurals by `values.count`), `message` is the raw text for an island that formats it itself.
+ * Override → the language's dictionary → English: a missing key never shows as a key.
+ */
 export function createI18n(
   locale: string,
   timeZone: string,
   overrides: { readonly [K in MessageKey]?: Message | undefined } = {},
-): I18n {
+) {
   const { language, messages } = dictionaryFor(locale);
   const plurals = pluralRules(locale);
   const numbers = numberFormat(locale);
@@ -45,3 +36,5 @@ export function createI18n(
     fill(message(key), values, plurals, numbers);
   return { locale, language, timeZone, t, number, message };
 }
+
+export type I18n = ReturnType<typeof createI18n>;

@@ -1,7 +1,6 @@
 /**
- * Intl formatters built once per locale and options (a tenant's locale and zone), not per call:
- * building one costs far more than formatting with it, and a page formats a date per comment and
- * card.
+ * Intl formatters built once per locale and options, not per call: building one costs far more than
+ * formatting with it, and a page formats a date per comment and card.
  */
 
 // Keys come from tenants.json and a few fixed option sets: the cap only guards against a surprise

@@ -8,7 +8,7 @@ import type { MessageKey } from './dictionary.ts';
  * turns it into the reader's language (`localize` in `./text.ts`, `say` in the widget); any other
  * string, such as an upstream API's own message, passes unchanged.
  *
- * No imports beyond types: the booking widget bundles this file.
+ * The booking widget bundles this file: it imports no server code.
  */
 
 /** Values of a text key; a number named `wait` is a duration in seconds ("30 seconds", "2 Minuten"). */

@@ -1,11 +1,9 @@
 import { PAGE_PARAM as COMMENTS_PAGE_PARAM } from '../comments/section.ts';
 
 /**
- * What a shareable page's URL may carry. Every page a shared cache (Astro's route cache, the nginx
- * edge, a CDN) stores is listed here with the query parameters that change it; anything else in
- * its query is answered with a redirect to the clean URL, so a stranger cannot make one cache entry
- * per made-up query string. Routes not listed are never stored by the route cache
- * (src/lib/delivery/route-cache.ts): a new shareable page must be added here.
+ * What a shareable page's URL may carry: every page a shared cache stores (route cache, edge, CDN),
+ * with the query parameters that change it; any other parameter is redirected away, so a stranger
+ * cannot make one cache entry per made-up query. The route cache stores no route missing here.
  */
 
 /** Longest path and query (in bytes as sent) any page takes; longer requests get 414. */
@@ -50,9 +48,7 @@ export function shareableParamsOfRequestPath(pathname: string): ReadonlySet<stri
   const direct = shareableParams(pathname);
   const afterPrefix = /^\/[^/]+(\/.*)?$/.exec(pathname);
   const prefixed = afterPrefix ? shareableParams(afterPrefix[1] ?? '/') : null;
-  if (!direct) return prefixed;
-  if (!prefixed) return direct;
-  return new Set([...direct, ...prefixed]);
+  return direct && prefixed ? new Set([...direct, ...prefixed]) : (direct ?? prefixed);
 }
 
 /** The query with only `allowed` parameters, in a stable order (one cache key per page). */

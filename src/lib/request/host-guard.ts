@@ -6,12 +6,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
 /**
- * Astro's `security.checkOrigin`, with one difference: the expected origin is the visitor's public
- * origin (see `publicOrigin`), so forms still work behind a trusted proxy that rewrites `Host`.
- * Astro's own check compares with `Host` and runs before any middleware, hence it is off in
- * astro.config.mjs and this runs first in `src/middleware-chain.ts`. Same rules as Astro: only unsafe
- * methods; form-like bodies (urlencoded, multipart, text/plain) and bodies without a type must come
- * from the same origin; JSON is left to CORS.
+ * Astro's `security.checkOrigin` against the visitor's public origin (`publicOrigin`), so forms
+ * work behind a trusted proxy that rewrites `Host` (Astro's own compares with `Host` before any
+ * middleware: it is off in astro.config.mjs). Same rules: unsafe methods only; form-like bodies and
+ * bodies without a type must come from the same origin; JSON is left to CORS.
  */
 export function isCrossSiteFormPost(request: Request, expectedOrigin: string): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
@@ -27,12 +25,10 @@ export function crossSiteForbidden(request: Request): Response {
 }
 
 /**
- * The host a write came to, when it is not one the tenant answers to; `null` when the write may go
- * on. A tenant picked by its `/<id>/` path prefix, `?tenant=` or single-tenant mode on a host that is
- * not in its `hosts` (a foreign name pointed at the server, a rebound DNS name, a forged `Host` or
- * `X-Forwarded-Host`) may be read, never written to: a form, action, comment, booking or sign-in
- * there would run on a site the visitor did not mean. Reads, and this machine's names (development
- * by `?tenant=` and path prefix, local checks), pass.
+ * The host a write came to when the tenant does not answer to it (`null`: the write may go on). A
+ * tenant picked by path prefix, `?tenant=` or single-tenant mode on a host not in its `hosts` (a
+ * foreign name, a rebound DNS name, a forged `Host`) may be read, never written to: the write would
+ * run on a site the visitor did not mean. Reads and this machine's names pass.
  */
 export function foreignWriteHost(
   method: string,

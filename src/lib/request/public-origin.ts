@@ -7,18 +7,21 @@ const HOST_SYNTAX =
   /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /** The first value of a comma-separated proxy header, trimmed; `undefined` when empty. */
-function firstValue(header: string | null | undefined): string | undefined {
-  const value = header?.split(',')[0]?.trim();
-  return value ? value : undefined;
-}
+const firstValue = (header: string | null) => header?.split(',')[0]?.trim() || undefined;
 
 /** `true` for a host header value a browser could have sent (`news.example.com:8080`, `[::1]`). */
 export function isValidHost(host: string): boolean {
   return HOST_SYNTAX.test(host);
 }
 
-/** `X-Forwarded-Host` when the proxy is trusted and the value is a plain host, else undefined. */
-export function forwardedHost(headers: Headers, trustProxy: boolean): string | undefined {
+/**
+ * `X-Forwarded-Host` when the proxy is trusted and the value is a plain host, else undefined: the
+ * one place `TRUST_PROXY` decides which host the visitor used.
+ */
+export function forwardedHost(
+  headers: Pick<Headers, 'get'>,
+  trustProxy = settings().TRUST_PROXY,
+): string | undefined {
   if (!trustProxy) return undefined;
   const host = firstValue(headers.get('x-forwarded-host'));
   return host && isValidHost(host) ? host : undefined;
@@ -30,7 +33,11 @@ export function forwardedHost(headers: Headers, trustProxy: boolean): string | u
  * says, so it only serves to compare with the request's own `Origin` (cross-site checks); every
  * absolute link takes the tenant's configured origin instead (`tenantOrigin`, lib/tenants/origin.ts).
  */
-export function publicOrigin(url: URL, headers: Headers, trustProxy: boolean): string {
+export function publicOrigin(
+  url: URL,
+  headers: Headers,
+  trustProxy = settings().TRUST_PROXY,
+): string {
   const host = forwardedHost(headers, trustProxy);
   if (!host) return url.origin;
   const proto = firstValue(headers.get('x-forwarded-proto'))?.toLowerCase();
@@ -39,18 +46,22 @@ export function publicOrigin(url: URL, headers: Headers, trustProxy: boolean): s
 }
 
 /**
- * The tenant a request addresses (host, `/<id>/` prefix, `?tenant=`, or single-tenant mode);
- * `origin`: the visitor's public origin when the middleware has it (`locals.visitor.origin`).
+ * The tenant a request addresses (host, `/<id>/` prefix, `?tenant=`, or single-tenant mode), by the
+ * host of the visitor's public origin (`locals.visitor.origin` once the middleware has it).
  */
-export function tenantOfRequest(url: URL, headers: Headers, origin?: string): TenantMatch | null {
-  const { MASTHEAD_TENANT, TRUST_PROXY } = settings();
+export function tenantOfRequest(
+  url: URL,
+  headers: Headers,
+  origin = publicOrigin(url, headers),
+): TenantMatch | null {
   return resolveTenant(
     {
       url,
-      forwardedHost: forwardedHost(headers, TRUST_PROXY),
-      trustProxy: TRUST_PROXY,
-      forcedTenantId: MASTHEAD_TENANT,
-      publicOrigin: origin ?? publicOrigin(url, headers, TRUST_PROXY),
+      // The origin holds a forwarded host only behind a trusted proxy: decided above.
+      forwardedHost: URL.parse(origin)?.host,
+      trustProxy: true,
+      forcedTenantId: settings().MASTHEAD_TENANT,
+      publicOrigin: origin,
     },
     getTenants(),
   );

@@ -66,9 +66,7 @@ function readChecked(options: SecretsFileOptions): SecretsByTenant {
 
 /** Opens the file: throws a `SecretsFileError` when it cannot be used at start. */
 export function openSecretsFile(options: SecretsFileOptions) {
-  const { path } = options;
-  const now = options.now ?? Date.now;
-  const recheckMs = options.recheckMs ?? 2000;
+  const { path, now = Date.now, recheckMs = 2000 } = options;
   const listeners = new Set<() => void>();
   const file = watchedFile(path, () => undefined, { everyMs: recheckMs, now });
   let secrets = readChecked(options);

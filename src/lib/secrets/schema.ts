@@ -5,14 +5,9 @@ import { MIN_SECRET_LENGTH } from '../settings/schema.ts';
 import { SLUG } from '../tenants/schema.ts';
 
 /**
- * The secrets file (`SECRETS_FILE`): every tenant's credentials in one mounted file, keyed by tenant
- * id. Two spellings of the same content (docs/deploy.md, section 8):
- *
- * - JSON: `{"harbour-times": {"publishingReadToken": "…", "lodgingToken": "…", "purgeSecret": "…"}}`
- * - `.env` lines (Node's own parser, as `node --env-file`): `harbour-times__LODGING_TOKEN=…`
- *
- * A file whose first character is `{` is JSON; any other is `.env` lines. No message built here
- * ever holds a value: reasons name the file, the tenant and the key.
+ * The secrets file (`SECRETS_FILE`), keyed by tenant id (docs/deploy.md, section 8): JSON when its
+ * first character is `{` (`{"harbour-times": {"lodgingToken": "…"}}`), else `.env` lines read by
+ * Node's own parser (`harbour-times__LODGING_TOKEN=…`). No message built here holds a value.
  */
 
 /** Each secret a tenant can have, with its `.env` spelling. */

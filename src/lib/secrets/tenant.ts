@@ -2,11 +2,9 @@ import type { Tenant } from '../tenants/schema.ts';
 import { SECRET_KEY_NAMES, type SecretKey, type TenantSecretValues } from './schema.ts';
 
 /**
- * One tenant's secrets from wherever they are kept. Precedence, per secret: the secrets file
- * (`SECRETS_FILE`) first, then the variable tenants.json names (`publishing.tokenEnv`,
- * `lodging.tokenEnv`, `emailEnv`, `passwordEnv`) or the tenant's pair in `PURGE_SECRETS`. The file
- * wins because it is the one that can change while the server runs: a token rotated there must not
- * be shadowed by a stale variable from the last deploy.
+ * One tenant's secrets, per secret: the secrets file first, then the variable tenants.json names
+ * (`tokenEnv`, `emailEnv`, `passwordEnv`) or the tenant's pair in `PURGE_SECRETS`. The file wins:
+ * it can change while the server runs, and a token rotated there must beat last deploy's variable.
  */
 
 export type SecretTenant = Pick<Tenant, 'id' | 'publishing' | 'lodging'>;
@@ -41,11 +39,10 @@ export function resolveTenantSecrets(tenant: SecretTenant, sources: SecretSource
   const from: TenantSecrets['from'] = {};
   for (const key of SECRET_KEY_NAMES) {
     const [fromVariable, name] = fallbacks[key];
-    const fromFile = inFile[key];
-    const value = fromFile ?? fromVariable;
+    const value = inFile[key] ?? fromVariable;
     if (value === undefined) continue;
     values[key] = value;
-    from[key] = fromFile !== undefined ? 'SECRETS_FILE' : name;
+    from[key] = inFile[key] !== undefined ? 'SECRETS_FILE' : name;
   }
   return { values, from };
 }
@@ -81,12 +78,10 @@ export function missingSecrets(tenant: SecretTenant, secrets: TenantSecrets): Se
 
 /** `PURGE_SECRETS` (`daily-planet=<secret>,harbour-times=<secret>`) → secret by tenant id. */
 export function purgeSecretPairs(setting: string | undefined): Map<string, string> {
-  const secrets = new Map<string, string>();
-  for (const pair of (setting ?? '').split(',')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(at + 1).trim()) {
-      secrets.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-    }
-  }
-  return secrets;
+  const pairs = (setting ?? '').split(',').map((pair) => pair.split(/=(.*)/s, 2));
+  return new Map(
+    pairs.flatMap(([id = '', secret = '']) =>
+      id.trim() && secret.trim() ? [[id.trim(), secret.trim()] as const] : [],
+    ),
+  );
 }

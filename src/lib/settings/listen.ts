@@ -26,10 +26,7 @@ export const PROXY_ONLY_HOST = '127.0.0.1';
  * The address to listen on (`undefined`: the adapter's own default, every address), and one line
  * for the operator at start when the choice needs saying.
  */
-export function listenChoice(current: Pick<Settings, 'HOST' | 'TRUST_PROXY'>): {
-  host: string | undefined;
-  warning: string | undefined;
-} {
+export function listenChoice(current: Pick<Settings, 'HOST' | 'TRUST_PROXY'>) {
   const { HOST, TRUST_PROXY } = current;
   if (!TRUST_PROXY) return { host: HOST, warning: undefined };
   if (HOST === undefined) return { host: PROXY_ONLY_HOST, warning: undefined };

@@ -2,21 +2,10 @@ import { z } from 'zod';
 
 /**
  * One environment variable: how its text is read (a zod schema with the default), what a value must
- * be (for the start-up message) and its row of the README's settings table.
+ * be (`expected`, for the start-up message: "a whole number greater than 0"), its README row
+ * (`shown` default, `purpose` in Markdown), and `hidden` for text, which may be a token or a URL
+ * with a password: a message never repeats its value.
  */
-export interface Setting<Schema extends z.ZodType = z.ZodType> {
-  schema: Schema;
-  /** What a value must be, e.g. "a whole number greater than 0". */
-  expected: string;
-  /** The README's "Default" column. */
-  shown: string;
-  /** The README's "Purpose" column (Markdown). */
-  purpose: string;
-  /** Text settings may be tokens or URLs with passwords: a message never repeats their value. */
-  hidden: boolean;
-}
-
-/** One setting; `hidden` for text, which may be a token or a URL with a password. */
 function setting<Schema extends z.ZodType>(
   schema: Schema,
   expected: string,
@@ -24,38 +13,33 @@ function setting<Schema extends z.ZodType>(
   purpose: string,
   hidden = false,
 ) {
-  return { schema, expected, shown, purpose, hidden } satisfies Setting<Schema>;
+  return { schema, expected, shown, purpose, hidden };
 }
+
+export type Setting = ReturnType<typeof setting<z.ZodType>>;
 
 /** `true` or `false`, nothing else (`off`, `0` and `yes` are mistakes, not a default). */
 function flag(fallback: boolean, purpose: string) {
   const schema = z
-    .enum(['true', 'false'])
-    .transform((value) => value === 'true')
+    .stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive' })
     .default(fallback);
   return setting(schema, 'true or false', `\`${fallback}\``, purpose);
 }
 
-interface NumberRule {
-  fallback: number;
-  int?: boolean;
-  /** At least this (instead of greater than 0). */
-  min?: number;
-  max?: number;
-}
-
-/** A number (greater than 0 unless `min` says otherwise) with its default. */
-function number(rule: NumberRule, purpose: string) {
-  let schema = z.coerce.number();
-  schema = rule.min === undefined ? schema.gt(0) : schema.min(rule.min);
-  if (rule.int) schema = schema.int();
-  if (rule.max !== undefined) schema = schema.max(rule.max);
+/** A number with its default: greater than 0, or at least `min`; at most `max`. */
+function number(
+  { fallback, int, min, max }: { fallback: number; int?: boolean; min?: number; max?: number },
+  purpose: string,
+) {
+  let schema = min === undefined ? z.coerce.number().gt(0) : z.coerce.number().min(min);
+  if (int) schema = schema.int();
+  if (max !== undefined) schema = schema.max(max);
   const bounds = [
-    rule.min === undefined ? 'greater than 0' : `at least ${rule.min}`,
-    ...(rule.max === undefined ? [] : [`at most ${rule.max}`]),
+    min === undefined ? 'greater than 0' : `at least ${min}`,
+    ...(max === undefined ? [] : [`at most ${max}`]),
   ];
-  const expected = `${rule.int ? 'a whole number' : 'a number'} ${bounds.join(' and ')}`;
-  return setting(schema.default(rule.fallback), expected, `\`${rule.fallback}\``, purpose);
+  const expected = `${int ? 'a whole number' : 'a number'} ${bounds.join(' and ')}`;
+  return setting(schema.default(fallback), expected, `\`${fallback}\``, purpose);
 }
 
 /** Free text, unset by default (`shown` names what unset means). */

@@ -18,10 +18,10 @@ export interface SettingProblem {
 
 /** An environment that does not fit the schema; the message is the one paragraph operators see. */
 export class SettingsError extends Error {
+  override name = 'SettingsError';
   readonly problems: readonly SettingProblem[];
   constructor(problems: readonly SettingProblem[]) {
     super(settingsMessage(problems));
-    this.name = 'SettingsError';
     this.problems = problems;
   }
 }
@@ -37,17 +37,12 @@ export function settingsProblems(
   env: Env,
   definitions: Readonly<Record<string, Setting>> = settingDefinitions,
 ): SettingProblem[] {
-  const problems: SettingProblem[] = [];
-  for (const [name, setting] of Object.entries(definitions)) {
+  return Object.entries(definitions).flatMap(([name, setting]) => {
     const value = valueOf(env, name);
-    if (setting.schema.safeParse(value).success) continue;
-    problems.push({
-      name,
-      expected: value === undefined ? `set (${setting.expected})` : setting.expected,
-      given: setting.hidden ? undefined : value,
-    });
-  }
-  return problems;
+    if (setting.schema.safeParse(value).success) return [];
+    const expected = value === undefined ? `set (${setting.expected})` : setting.expected;
+    return [{ name, expected, given: setting.hidden ? undefined : value }];
+  });
 }
 
 /** The typed settings of `env`, defaults filled in; a `SettingsError` naming every bad value. */

@@ -82,7 +82,6 @@ export function errnoCode(error: unknown): string | undefined {
 
 /** Runs `reload` on each `SIGHUP` (the operator's "read your files again"); returns the stop. */
 export function onHangup(reload: () => void): () => void {
-  const listener = () => reload();
-  process.on('SIGHUP', listener);
-  return () => process.off('SIGHUP', listener);
+  process.on('SIGHUP', reload);
+  return () => process.off('SIGHUP', reload);
 }

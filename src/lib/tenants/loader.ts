@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { errorMessage } from '../content/records.ts';
@@ -7,12 +6,10 @@ import { parseTenantsText, TenantsConfigError } from './schema.ts';
 import type { Tenant, TenantsFile } from './schema.ts';
 
 /**
- * The tenants file, read at run time (issue 35): the server's registry (./registry.ts), the static
- * build and the doctor all read it here, with the same zod schema. A running registry follows the
- * file (its folder's events and a periodic `stat`: ../settings/watched-file.ts). A file that fails
- * validation is refused with the reason logged; the tenants already running stay.
+ * The tenants file, read at run time: the server's registry (./registry.ts), the static build and
+ * the doctor all read it here. A running registry follows the file (../settings/watched-file.ts);
+ * a file that fails validation is refused with the reason logged, and the tenants running stay.
  */
-
 export interface TenantsFileOptions {
   /** A change to the parsed JSON before validation (the deployment's upstream overrides). */
   adjust?: (raw: unknown) => unknown;
@@ -20,16 +17,11 @@ export interface TenantsFileOptions {
   check?: (tenants: readonly Tenant[]) => void;
 }
 
-const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/**
- * Reads and validates the tenants file; throws a `TenantsConfigError` saying what is wrong. The
- * `hash` of the text tells that the same content read again is no change.
- */
+/** Reads and validates the tenants file; throws a `TenantsConfigError` saying what is wrong. */
 export function readTenantsFile(
   path: string,
   options: TenantsFileOptions = {},
-): { text: string; file: TenantsFile; hash: string } {
+): { text: string; file: TenantsFile } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -42,7 +34,7 @@ export function readTenantsFile(
   } catch (error) {
     throw new TenantsConfigError(`Invalid ${path}: ${errorMessage(error)}`);
   }
-  return { text, file, hash: hashOf(text) };
+  return { text, file };
 }
 
 /** Why the registry read the file again. */
@@ -105,19 +97,17 @@ function oneLine(message: string): string {
 
 /** The tenants of `path`, read now (throws when the file is invalid: a server does not start so). */
 export function createTenantRegistry(options: TenantRegistryOptions) {
-  const { path, debounceMs = 200, pollMs = 5000 } = options;
-  const log = options.log;
+  const { path, debounceMs = 200, pollMs = 5000, log } = options;
   const file = watchedFile(path, (reason) => void reload(reason), { debounceMs });
-  let read = readTenantsFile(path, options.file);
-  let tenants: readonly Tenant[] = read.file.tenants;
+  let tenants: readonly Tenant[] = readTenantsFile(path, options.file).file.tenants;
   let version = 1;
   const listeners = new Set<(change: TenantsChange) => void>();
 
   const reload = (reason: ReloadReason): ReloadResult => {
     file.markRead();
-    let next: typeof read;
+    let next: readonly Tenant[];
     try {
-      next = readTenantsFile(path, options.file);
+      next = readTenantsFile(path, options.file).file.tenants;
     } catch (error) {
       const message = oneLine(errorMessage(error));
       log?.warn('tenants.reload.refused', {
@@ -127,13 +117,11 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
       });
       return { status: 'refused', message };
     }
-    if (next.hash === read.hash) return { status: 'unchanged' };
-    read = next;
-    const diff = diffTenants(tenants, next.file.tenants);
-    const sameOrder =
-      diff.tenants.length === tenants.length &&
-      diff.tenants.every((tenant, index) => tenant === tenants[index]);
-    if (sameOrder) return { status: 'unchanged' };
+    const diff = diffTenants(tenants, next);
+    const same = (tenant: Tenant, index: number) => tenant === tenants[index];
+    if (diff.tenants.length === tenants.length && diff.tenants.every(same)) {
+      return { status: 'unchanged' };
+    }
     tenants = diff.tenants;
     version += 1;
     const change: TenantsChange = { version, reason, ...diff };

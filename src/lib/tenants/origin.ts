@@ -10,18 +10,12 @@ const LOOPBACK_NAME = /(^|\.)localhost$/;
 export type OriginMatch = Pick<TenantMatch, 'tenant' | 'origin'>;
 
 /**
- * The one origin of every absolute link the site writes: pages (canonical, og:url, structured
- * data), feeds, sitemaps, e-mails and `Location` headers. It comes from the tenant's hosts in
- * tenants.json, never from what a request's `Host` or `X-Forwarded-Host` says:
- *
- * - The host: the one the visitor used when it is exactly one of the tenant's names, else the
- *   tenant's first exact name (`primaryHost`). A wildcard (`*.example.com`) is never written into a
- *   link, whatever name it matched: anyone's subdomain may match it. A tenant needs one exact name
- *   (tenants.json refuses a tenant with wildcards only).
- * - The scheme: https. Only `localhost` names (development) are http, and they keep the request's
- *   port when the request came to this machine (a `localhost` name or a loopback address): the site
- *   runs on a port there, and no one else can answer on those names.
- * - A static copy's pages name where its files will be served (`static.origin`).
+ * The one origin of every absolute link the site writes (pages, feeds, sitemaps, e-mails,
+ * `Location`), from the tenant's hosts, never from a request's `Host` or `X-Forwarded-Host`: the
+ * host the visitor used when it is one of the tenant's exact names, else `primaryHost` (a wildcard
+ * match is never written: anyone's subdomain may match it). https, except `localhost` names
+ * (development), which keep the request's port when it came to this machine. A static copy names
+ * where its files will be served (`static.origin`).
  */
 export function tenantOrigin(match: OriginMatch): string {
   const { tenant } = match;

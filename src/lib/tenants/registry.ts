@@ -4,17 +4,14 @@ import { checkTenantProfiles, profileTexts, type ProfileTexts } from '../profile
 import { readSettings } from '../settings/settings.ts';
 import { onHangup } from '../settings/watched-file.ts';
 import { createTenantRegistry } from './loader.ts';
-import type { TenantRegistry, TenantsChange, TenantsFileOptions } from './loader.ts';
+import type { TenantRegistry, TenantsChange } from './loader.ts';
 import type { Tenant } from './schema.ts';
 import { withUpstreamOverrides } from './upstream-override.ts';
 
 /**
- * The site's one registry of tenants: `TENANTS_FILE` (default `./tenants.json`, relative to the
- * working directory), read when first asked, and again when the file changes, on `SIGHUP`, and when
- * another server on `REDIS_URL` reloads (src/lib/freshness/tenants.ts). Callers look the tenants up
- * on every request (`getTenants()`) and subscribe to changes (`onTenantsChange`) for what they keep.
+ * The site's one registry of `TENANTS_FILE` (./loader.ts), read when first asked; another server's
+ * reload reaches it through src/lib/freshness/tenants.ts.
  */
-
 let registry: TenantRegistry | undefined;
 
 // Every file of profiles/, bundled at build time (tenants name them; custom ones are added there).
@@ -28,30 +25,26 @@ let texts: ProfileTexts | undefined;
 
 /** The profiles the server was built with: what a tenant of the tenants file may name. */
 export function siteProfileTexts(): ProfileTexts {
-  texts ??= profileTexts(Object.entries(bundled));
-  return texts;
-}
-
-/** How the site reads the file: with the deployment's upstream overrides, and the profiles it was built with. */
-export function siteTenantsFileOptions(): TenantsFileOptions {
-  const overrides = readSettings(['PUBLISHING_BASE_URL', 'LODGING_BASE_URL']);
-  return {
-    adjust: (raw) => withUpstreamOverrides(raw, overrides),
-    check: (tenants) => checkTenantProfiles(tenants, siteProfileTexts()),
-  };
+  return (texts ??= profileTexts(Object.entries(bundled)));
 }
 
 /** The registry of this process (created on first use: throws when the file is invalid then). */
 export function tenantRegistry(): TenantRegistry {
   if (registry) return registry;
-  const { TENANTS_FILE, TENANTS_WATCH, MASTHEAD_STATIC_SNAPSHOT } = readSettings([
+  const { TENANTS_FILE, TENANTS_WATCH, MASTHEAD_STATIC_SNAPSHOT, ...overrides } = readSettings([
     'TENANTS_FILE',
     'TENANTS_WATCH',
     'MASTHEAD_STATIC_SNAPSHOT',
+    'PUBLISHING_BASE_URL',
+    'LODGING_BASE_URL',
   ]);
   const created = createTenantRegistry({
     path: resolve(TENANTS_FILE),
-    file: siteTenantsFileOptions(),
+    // With the deployment's upstream overrides, and the profiles the server was built with.
+    file: {
+      adjust: (raw) => withUpstreamOverrides(raw, overrides),
+      check: (tenants) => checkTenantProfiles(tenants, siteProfileTexts()),
+    },
     log: { info: logInfo, warn: logWarn },
   });
   registry = created;

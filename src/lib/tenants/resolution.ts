@@ -103,18 +103,13 @@ export function tenantHref(
   match: Pick<TenantMatch, 'via' | 'basePath' | 'tenant'>,
   path: string,
 ): string {
-  // Pages link many plain paths (every picture size is one): those need no query handling.
-  if (match.via !== 'query' && !path.includes('?') && !path.includes('#')) {
-    const prefixed = match.basePath ? `${match.basePath}${path === '/' ? '' : path}` : path;
-    return prefixed || '/';
-  }
+  const at = path.search(/[?#]/);
+  const pathname = at < 0 ? path : path.slice(0, at);
+  const { basePath } = match;
+  const prefixed = (basePath ? `${basePath}${pathname === '/' ? '' : pathname}` : pathname) || '/';
+  if (match.via !== 'query') return at < 0 ? prefixed : `${prefixed}${path.slice(at)}`;
   const [pathAndQuery = '', hash] = path.split('#');
-  const [pathname = '/', query = ''] = pathAndQuery.split('?');
-  const params = new URLSearchParams(query);
-  if (match.via === 'query') params.set('tenant', match.tenant.id);
-  const prefixed = match.basePath
-    ? `${match.basePath}${pathname === '/' ? '' : pathname}` || '/'
-    : pathname;
-  const search = params.toString();
-  return `${prefixed || '/'}${search ? `?${search}` : ''}${hash !== undefined ? `#${hash}` : ''}`;
+  const params = new URLSearchParams(pathAndQuery.split('?')[1] ?? '');
+  params.set('tenant', match.tenant.id);
+  return `${prefixed}?${params}${hash !== undefined ? `#${hash}` : ''}`;
 }

@@ -19,9 +19,7 @@ function declarations(vars: Record<string, string>): string {
 
 // Every page renders its tenant's theme and hashes it for the CSP: made once per tenant and content.
 /** The tenant's theme as CSS custom properties, light by default and dark under `prefers-color-scheme`. */
-export const themeCss: (tenant: Tenant) => string = memo(buildThemeCss);
-
-function buildThemeCss(tenant: Tenant): string {
+export const themeCss = memo((tenant: Tenant): string => {
   const { colors, dark, fontStack, headingFontStack } = tenant.theme;
   const light = declarations({
     'color-primary': colors.primary,
@@ -47,7 +45,7 @@ function buildThemeCss(tenant: Tenant): string {
     'color-surface': dark.surface,
   });
   return `:root{${light};color-scheme:light dark}@media (prefers-color-scheme:dark){:root{${darkVars}}}`;
-}
+});
 
 /**
  * CSP hash of an inline `<style>` body, so the theme needs no `'unsafe-inline'`. The site hashes

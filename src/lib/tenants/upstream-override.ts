@@ -12,21 +12,12 @@ export function withUpstreamOverrides(
   overrides: Pick<Settings, 'PUBLISHING_BASE_URL' | 'LODGING_BASE_URL'> = settings(),
 ): unknown {
   const { PUBLISHING_BASE_URL: publishing, LODGING_BASE_URL: lodging } = overrides;
-  if (!publishing && !lodging) return raw;
-  if (!isRecord(raw) || !Array.isArray(raw['tenants'])) return raw;
-  return {
-    ...raw,
-    tenants: raw['tenants'].map((tenant: unknown) => {
-      if (!isRecord(tenant)) return tenant;
-      return {
-        ...tenant,
-        ...(publishing && isRecord(tenant['publishing'])
-          ? { publishing: { ...tenant['publishing'], baseUrl: publishing } }
-          : {}),
-        ...(lodging && isRecord(tenant['lodging'])
-          ? { lodging: { ...tenant['lodging'], baseUrl: lodging } }
-          : {}),
-      };
-    }),
-  };
+  if ((!publishing && !lodging) || !isRecord(raw) || !Array.isArray(raw['tenants'])) return raw;
+  const tenants: unknown[] = structuredClone(raw['tenants']);
+  for (const tenant of tenants) {
+    if (!isRecord(tenant)) continue;
+    if (publishing && isRecord(tenant['publishing'])) tenant['publishing']['baseUrl'] = publishing;
+    if (lodging && isRecord(tenant['lodging'])) tenant['lodging']['baseUrl'] = lodging;
+  }
+  return { ...raw, tenants };
 }
