@@ -121,10 +121,9 @@ class MastheadBooking extends HTMLElement {
     const data = new FormData(form, event.submitter);
     if (form.method === 'get') {
       const url = new URL(form.action);
-      const fields = [...data].flatMap(([name, value]) =>
-        typeof value === 'string' ? [[name, value]] : [],
-      );
-      url.search = new URLSearchParams(fields).toString();
+      url.search = '';
+      for (const [name, value] of data)
+        if (typeof value === 'string') url.searchParams.append(name, value);
       void this.load(url.href, { method: 'GET' }, 'searching');
     } else {
       void this.load(form.action, { method: 'POST', body: data }, 'sending');
@@ -261,10 +260,13 @@ class MastheadBooking extends HTMLElement {
   /** The step as left: its typed values in the history entry (Back) and the tab's storage (reload). */
   private remember(): void {
     if (!this.dataset['ready']) return;
-    const values = this.values();
-    history.replaceState(withEntry(this.entry()), '');
+    const entry = this.entry();
+    history.replaceState(withEntry(entry), '');
     try {
-      sessionStorage.setItem(this.draftKey(), JSON.stringify({ url: this.dataset['url'], values }));
+      sessionStorage.setItem(
+        this.draftKey(),
+        JSON.stringify({ url: entry.url, values: entry.values }),
+      );
     } catch {
       // Storage off (private mode): Back still keeps the values in the history entry.
     }
