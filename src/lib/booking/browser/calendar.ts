@@ -8,13 +8,10 @@ export interface CalendarRules {
   maxNights: number;
 }
 
+/** The dates in the inputs (either may be empty). */
 export interface CalendarState {
   checkIn: string;
   checkOut: string;
-  /** The first month shown (YYYY-MM-01). */
-  month: string;
-  /** The day with the roving tab stop. */
-  focus: string;
 }
 
 export function monthStart(date: string): string {

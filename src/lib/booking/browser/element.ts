@@ -1,6 +1,6 @@
 import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
 import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
-import type { CalendarRules, CalendarState } from './calendar.ts';
+import type { CalendarRules } from './calendar.ts';
 import { bookingStore } from './booking.store.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
 import { sayer, type Say } from '../../i18n/say.ts';
@@ -53,16 +53,9 @@ const STEP_HEADER = 'x-masthead-step';
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  text = '',
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  if (text) node.textContent = text;
-  return node;
-}
+/** Text safe inside markup and quoted attributes (the calendar is drawn as markup). */
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** JSON text that passes `is`; anything else is undefined. */
 function read<T>(
@@ -128,10 +121,9 @@ class MastheadBooking extends HTMLElement {
     const data = new FormData(form, event.submitter);
     if (form.method === 'get') {
       const url = new URL(form.action);
-      const fields = [...data].flatMap(([name, value]) =>
-        typeof value === 'string' ? [[name, value]] : [],
-      );
-      url.search = new URLSearchParams(fields).toString();
+      url.search = '';
+      for (const [name, value] of data)
+        if (typeof value === 'string') url.searchParams.append(name, value);
       void this.load(url.href, { method: 'GET' }, 'searching');
     } else {
       void this.load(form.action, { method: 'POST', body: data }, 'sending');
@@ -227,16 +219,14 @@ class MastheadBooking extends HTMLElement {
   }
 
   private problem(text: string): void {
-    let box = this.querySelector('[data-message]');
-    if (!box) {
-      box = el('div', {
-        class: 'booking-message notice problem',
-        role: 'alert',
-        'data-message': '',
-      });
-      this.querySelector('[data-busy]')?.after(box);
-    }
-    box.replaceChildren(el('span', {}, text));
+    const html = `<span>${escapeHtml(text)}</span>`;
+    const box = this.querySelector('[data-message]');
+    if (box) box.innerHTML = html;
+    else
+      this.querySelector('[data-busy]')?.insertAdjacentHTML(
+        'afterend',
+        `<div class="booking-message notice problem" role="alert" data-message>${html}</div>`,
+      );
   }
 
   /** A request under way: busy and its buttons inert, the busy text only on a slow answer. */
@@ -251,11 +241,8 @@ class MastheadBooking extends HTMLElement {
       return;
     }
     this.busyTimer = setTimeout(() => {
-      if (this.store.$busy.get())
-        slot?.replaceChildren(
-          el('span', { class: 'spinner', 'aria-hidden': 'true' }),
-          this.say(busy),
-        );
+      if (this.store.$busy.get() && slot)
+        slot.innerHTML = `<span class="spinner" aria-hidden="true"></span>${escapeHtml(this.say(busy))}`;
     }, BUSY_DELAY_MS);
   }
 
@@ -273,10 +260,13 @@ class MastheadBooking extends HTMLElement {
   /** The step as left: its typed values in the history entry (Back) and the tab's storage (reload). */
   private remember(): void {
     if (!this.dataset['ready']) return;
-    const values = this.values();
-    history.replaceState(withEntry(this.entry()), '');
+    const entry = this.entry();
+    history.replaceState(withEntry(entry), '');
     try {
-      sessionStorage.setItem(this.draftKey(), JSON.stringify({ url: this.dataset['url'], values }));
+      sessionStorage.setItem(
+        this.draftKey(),
+        JSON.stringify({ url: entry.url, values: entry.values }),
+      );
     } catch {
       // Storage off (private mode): Back still keeps the values in the history entry.
     }
@@ -327,14 +317,9 @@ class MastheadBooking extends HTMLElement {
     }
   }
 
-  /** What the guest typed, kept in this step's history entry as they type (Back then Forward). */
-  private keepValues(): void {
-    const booking = entryOf(history.state);
-    if (booking) history.replaceState(withEntry({ ...booking, values: this.values() }), '');
-  }
-
+  // What the guest typed is remembered as they type (Back then Forward, a reload).
   private onInput(event: Event): void {
-    this.keepValues();
+    this.remember();
     const input = event.target;
     if (!(input instanceof HTMLInputElement)) return;
     if (input.name === 'checkIn') this.store.typed(input.value);
@@ -342,7 +327,7 @@ class MastheadBooking extends HTMLElement {
   }
 
   private onChange(event: Event): void {
-    this.keepValues();
+    this.remember();
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || input.name !== 'roomTypeId' || !input.checked)
       return;
@@ -399,13 +384,7 @@ class MastheadBooking extends HTMLElement {
     const dates = this.dates();
     if (!dates) return;
     const { checkIn, checkOut, rules } = dates;
-    const state = {
-      checkIn: checkIn.value,
-      checkOut: checkOut.value,
-      month: this.store.$calendar.get().month,
-      focus: day,
-    };
-    const chosen = pick(day, state, rules);
+    const chosen = pick(day, { checkIn: checkIn.value, checkOut: checkOut.value }, rules);
     if (!chosen) return;
     this.store.focus(day);
     checkIn.value = chosen.checkIn;
@@ -443,69 +422,51 @@ class MastheadBooking extends HTMLElement {
     // A check-in in the past (a stale link, an old draft) opens today's month, not that one.
     this.store.open(isIsoDate(checkIn) && checkIn >= rules.today ? checkIn : rules.today);
     const { month, focusDay } = this.store.$calendar.get();
-    const calendar = { checkIn, checkOut: dates.checkOut.value, month, focus: focusDay };
+    const checkOut = dates.checkOut.value;
     const hadFocus = root.contains(document.activeElement);
-    const monthName = new Intl.DateTimeFormat(this.locale, {
-      month: 'long',
-      year: 'numeric',
-      timeZone: 'UTC',
-    });
-    const weekday = new Intl.DateTimeFormat(this.locale, { weekday: 'short', timeZone: 'UTC' });
-    const shiftButton = (shift: string, label: string, text: string) =>
-      el('button', { type: 'button', 'data-shift': shift, 'aria-label': this.say(label) }, text);
-    const nav = el('div', { class: 'calendar-nav' });
-    nav.append(
-      shiftButton('-1', 'prevMonth', '‹'),
-      el('span', { class: 'muted' }, this.say('calendarHint')),
-      shiftButton('1', 'nextMonth', '›'),
-    );
-    const grids: HTMLElement[] = [];
-    for (let i = 0; i < this.monthsShown(); i += 1) {
-      const shown = addMonths(month, i);
-      const head = el('tr');
-      for (let d = 0; d < 7; d += 1) {
-        const name = weekday.format(new Date(Date.UTC(2024, 0, 1 + d))); // 1 Jan 2024: a Monday.
-        head.append(el('th', { scope: 'col', abbr: name }, name.slice(0, 2)));
-      }
-      const body = el('tbody');
-      for (const week of monthWeeks(shown)) {
-        const tr = el('tr');
-        for (const day of week) tr.append(day ? this.dayCell(day, calendar, rules) : el('td'));
-        body.append(tr);
-      }
-      const thead = el('thead');
-      thead.append(head);
-      const table = el('table', { role: 'grid' });
-      table.append(
-        el('caption', {}, monthName.format(new Date(`${shown}T00:00:00Z`))),
-        thead,
-        body,
+    const format = (date: string, options: Intl.DateTimeFormatOptions) =>
+      new Intl.DateTimeFormat(this.locale, { ...options, timeZone: 'UTC' }).format(
+        new Date(`${date}T00:00:00Z`),
       );
-      grids.push(table);
-    }
-    root.replaceChildren(nav, ...grids);
+    const shift = (by: string, label: string, text: string) =>
+      `<button type="button" data-shift="${by}" aria-label="${escapeHtml(this.say(label))}">${text}</button>`;
+    // 1 to 7 January 2024: a week from Monday, for the weekday names.
+    const weekdays = monthWeeks('2024-01-01')[0] ?? [];
+    const head = weekdays.map((day) => {
+      const name = format(day, { weekday: 'short' });
+      return `<th scope="col" abbr="${escapeHtml(name)}">${escapeHtml(name.slice(0, 2))}</th>`;
+    });
+    const range = isIsoDate(checkIn) && isIsoDate(checkOut);
+    const cell = (day: string) => {
+      if (!day) return '<td></td>';
+      const attributes = [
+        `data-day="${day}" tabindex="${day === focusDay ? 0 : -1}"`,
+        `aria-label="${escapeHtml(longDate(day, this.locale))}"`,
+        `aria-selected="${day === checkIn || day === checkOut}"`,
+        selectable(day, { checkIn, checkOut }, rules) ? '' : 'aria-disabled="true"',
+        range && day > checkIn && day < checkOut ? 'class="in-range"' : '',
+      ];
+      return `<td ${attributes.join(' ')}>${Number(day.slice(8))}</td>`;
+    };
+    const grids = Array.from({ length: this.monthsShown() }, (_, i) => {
+      const shown = addMonths(month, i);
+      const weeks = monthWeeks(shown).map((week) => `<tr>${week.map(cell).join('')}</tr>`);
+      const caption = escapeHtml(format(shown, { month: 'long', year: 'numeric' }));
+      return `<table role="grid">
+        <caption>${caption}</caption>
+        <thead><tr>${head.join('')}</tr></thead>
+        <tbody>${weeks.join('')}</tbody>
+      </table>`;
+    });
+    root.innerHTML = `<div class="calendar-nav">
+      ${shift('-1', 'prevMonth', '‹')}
+      <span class="muted">${escapeHtml(this.say('calendarHint'))}</span>
+      ${shift('1', 'nextMonth', '›')}
+    </div>${grids.join('')}`;
     // A focus day outside the months shown gets no tab stop: give it to the first day shown.
     if (!root.querySelector('[tabindex="0"]'))
       root.querySelector('[data-day]')?.setAttribute('tabindex', '0');
     if (hadFocus) root.querySelector<HTMLElement>(`[data-day="${focusDay}"]`)?.focus();
-  }
-
-  private dayCell(day: string, calendar: CalendarState, rules: CalendarRules): HTMLElement {
-    const { checkIn, checkOut } = calendar;
-    const cell = el(
-      'td',
-      {
-        'data-day': day,
-        tabindex: day === calendar.focus ? '0' : '-1',
-        'aria-label': longDate(day, this.locale),
-        'aria-selected': String(day === checkIn || day === checkOut),
-      },
-      String(Number(day.slice(8))),
-    );
-    if (!selectable(day, calendar, rules)) cell.setAttribute('aria-disabled', 'true');
-    if (isIsoDate(checkIn) && isIsoDate(checkOut) && day > checkIn && day < checkOut)
-      cell.classList.add('in-range');
-    return cell;
   }
 }
 

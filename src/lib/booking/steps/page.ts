@@ -110,11 +110,17 @@ export async function stepRequest(
 
 /** A kept state as this module wrote it, else nothing (a session of another version). */
 function keptState(stored: unknown): StepState | undefined {
-  if (!stored || typeof stored !== 'object') return undefined;
-  const { step, values, errors } = stored as Partial<StepState>;
-  return typeof step === 'string' && values && typeof values === 'object' && errors
-    ? (stored as StepState)
-    : undefined;
+  const kept = (value: unknown): value is StepState =>
+    typeof value === 'object' &&
+    value !== null &&
+    'step' in value &&
+    typeof value.step === 'string' &&
+    'values' in value &&
+    typeof value.values === 'object' &&
+    Boolean(value.values) &&
+    'errors' in value &&
+    Boolean(value.errors);
+  return kept(stored) ? stored : undefined;
 }
 
 /** Posted details under the names the step addresses use (they read only the search's fields). */
