@@ -128,4 +128,3 @@ export const embedQuerySchema = z.object({
     .optional()
     .catch(undefined),
 });
-export type EmbedQuery = z.output<typeof embedQuerySchema>;

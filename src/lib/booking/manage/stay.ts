@@ -7,6 +7,7 @@ import { toFailure } from '../domain/failures.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor, lodgingFor } from '../../services/clients.ts';
 import { statusKind } from '../domain/status.ts';
+import { listedBooking } from '../service/create.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
 import type { Confirmation, ManagedStay, PropertySummary } from '../domain/types.ts';
 
@@ -53,22 +54,14 @@ function stayOf(token: string, property: PropertySummary, booking: Booking): Man
   };
 }
 
-async function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Booking | null> {
-  const list = await lodgingFor(tenant).listBookings(
-    {
-      property_id: named.propertyId,
-      check_in_from: named.checkIn,
-      check_in_to: named.checkIn,
-      perPage: 100,
-    },
-    { fresh: true },
-  );
-  return (
-    list.items.find(
-      (b) =>
-        (b.reference ?? String(b.id)) === named.reference &&
-        String(b.property_id) === named.propertyId,
-    ) ?? null
+function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Booking | undefined> {
+  const day = named.checkIn;
+  return listedBooking(
+    lodgingFor(tenant),
+    { property_id: named.propertyId, check_in_from: day, check_in_to: day },
+    (b) =>
+      (b.reference ?? String(b.id)) === named.reference &&
+      String(b.property_id) === named.propertyId,
   );
 }
 
