@@ -122,16 +122,4 @@ export interface ApiError {
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
 
 /** A booked stay as its manage page shows it: the confirmation's facts, asked fresh. */
-export type ManagedStay = Pick<
-  Confirmation,
-  | 'reference'
-  | 'status'
-  | 'roomName'
-  | 'checkIn'
-  | 'checkOut'
-  | 'nights'
-  | 'adults'
-  | 'children'
-  | 'totalPrice'
-  | 'currency'
-> & { token: string; kind: StatusKind; property: PropertySummary };
+export type ManagedStay = Confirmation & { token: string; property: PropertySummary };

@@ -2,12 +2,12 @@ import { settings } from '../../settings/settings.ts';
 import type { Booking } from '../../lodging/schema.ts';
 import { logWarn } from '../../log/log.ts';
 import { bookingTenant, type BookingTenant } from '../../tenants/booking.ts';
-import { nightsBetween } from '../domain/dates.ts';
 import { toFailure } from '../domain/failures.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor, lodgingFor } from '../../services/clients.ts';
 import { statusKind } from '../domain/status.ts';
 import { listedBooking } from '../service/create.ts';
+import { confirmationOf } from '../service/lodging-shapes.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
 import type { Confirmation, ManagedStay, PropertySummary } from '../domain/types.ts';
 
@@ -35,23 +35,10 @@ export function managePath(
   return `/stay/manage/${token}`;
 }
 
+/** The stay as a confirmation shows it; what the booking does not say, as the API's defaults. */
 function stayOf(token: string, property: PropertySummary, booking: Booking): ManagedStay {
-  const roomTypeId = String(booking.room_type_id ?? '');
-  return {
-    token,
-    reference: booking.reference ?? String(booking.id),
-    status: booking.status,
-    kind: statusKind(booking.status),
-    property,
-    roomName: property.roomTypes.find((r) => r.id === roomTypeId)?.name ?? '',
-    checkIn: booking.check_in,
-    checkOut: booking.check_out,
-    nights: booking.nights ?? nightsBetween(booking.check_in, booking.check_out),
-    adults: booking.adults ?? 1,
-    children: booking.children ?? 0,
-    totalPrice: booking.total_price == null ? null : Number(booking.total_price),
-    currency: booking.currency ?? property.currency,
-  };
+  const fallback = { roomTypeId: '', adults: 1, children: 0 };
+  return { ...confirmationOf(property, booking, fallback).value, token, property };
 }
 
 function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Booking | undefined> {

@@ -170,11 +170,12 @@ export function availabilityResult(
   return { value: unreadable ? undefined : value, missing: [...new Set(missing)] };
 }
 
+/** The booking as a confirmation; `input` fills in what its record leaves out. */
 export function confirmationOf(
   place: PropertySummary,
   booking: Booking,
-  input: BookingRequest,
-): Read<Confirmation> {
+  input: Pick<BookingRequest, 'roomTypeId' | 'adults' | 'children'>,
+): Read<Confirmation> & { value: Confirmation } {
   const missing: string[] = [];
   const roomTypeId = String(booking.room_type_id ?? input.roomTypeId);
   const checkIn = booking.check_in;
