@@ -9,6 +9,7 @@ import { bookingServiceFor } from '../../services/clients.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { BookingFailure, notOffered, refusal, toFailure } from '../domain/failures.ts';
 import type { ApiResult } from '../domain/types.ts';
+import { canonicalLocale } from '../domain/schema.ts';
 import type { BookingService } from '../service/service.ts';
 
 /** The `/api/booking/*` endpoints' JSON answers, body and origin checks. */
@@ -23,13 +24,7 @@ const json = <T>(body: ApiResult<T>, status = 200, headers: Record<string, strin
 /** The answer's language: the first `Accept-Language` tag, else the tenant's. */
 function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
   const tag = context.request.headers.get('accept-language')?.split(/[,;]/)[0]?.trim() ?? '';
-  let locale: string | undefined;
-  try {
-    locale = tag && tag !== '*' ? Intl.getCanonicalLocales(tag)[0] : undefined;
-  } catch {
-    locale = undefined;
-  }
-  return widgetI18n(context.locals.tenant, locale);
+  return widgetI18n(context.locals.tenant, tag && tag !== '*' ? canonicalLocale(tag) : undefined);
 }
 
 /** `checkOrigin` covers form posts only: a JSON POST must come from this site's pages. */

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LodgingClient } from '../../lodging/client.ts';
 import type { Booking, BookingFilters, Guest } from '../../lodging/schema.ts';
-import {
-  InvalidResponseError,
-  NetworkError,
-  TimeoutError,
-  UpstreamServerError,
-} from '../../upstream/errors.ts';
+import { isOutage, NoRouteError, RateLimitedError } from '../../upstream/errors.ts';
 import { LockTimeoutError } from '../../upstream/lock.ts';
 import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
@@ -56,14 +51,8 @@ export function markedNotes(notes: string, mark: string, max: number): string {
 }
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
-function outcomeUnknown(error: unknown): boolean {
-  return (
-    error instanceof UpstreamServerError ||
-    error instanceof TimeoutError ||
-    error instanceof NetworkError ||
-    error instanceof InvalidResponseError
-  );
-}
+const outcomeUnknown = (error: unknown): boolean =>
+  isOutage(error) && !(error instanceof RateLimitedError) && !(error instanceof NoRouteError);
 
 /** The first booking `filters` list (fresh, up to `MAX_BOOKING_PAGES` pages) that `match` accepts. */
 export async function listedBooking(
@@ -219,15 +208,14 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
  * Books as the booking step: its lodging calls may use the reserve that searches leave.
  * `anotherRoom`: the guest chose to book the same stay once more (a second room).
  */
-export function book(
+export const book = (core: ServiceCore, input: BookingRequest, anotherRoom: boolean) =>
+  asBookingStep(() => bookNow(core, input, anotherRoom));
+
+async function bookNow(
   core: ServiceCore,
   input: BookingRequest,
   anotherRoom: boolean,
 ): Promise<Confirmation> {
-  return asBookingStep(() => bookNow(core, input, anotherRoom));
-}
-
-async function bookNow(core: ServiceCore, input: BookingRequest, anotherRoom: boolean) {
   const place = await core.property(input.propertyId);
   const errors = {
     ...stayErrors(input.checkIn, input.checkOut, core.rules()),
