@@ -9,7 +9,7 @@ import { statusKind } from '../domain/status.ts';
 import { listedBooking } from '../service/create.ts';
 import { confirmationOf } from '../service/lodging-shapes.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
-import type { Confirmation, ManagedStay, PropertySummary } from '../domain/types.ts';
+import type { ManagedStay, PropertySummary } from '../domain/types.ts';
 
 const { BOOKING_LINK_SECRET } = settings();
 
@@ -22,18 +22,9 @@ const secret = () =>
     }),
   );
 
-/** The private path (without tenant prefix) of a confirmation's manage page. */
-export function managePath(
-  tenantId: string,
-  confirmation: Pick<Confirmation, 'propertyId' | 'checkIn' | 'reference'>,
-): string {
-  const token = signManageToken(secret(), tenantId, {
-    propertyId: confirmation.propertyId,
-    checkIn: confirmation.checkIn,
-    reference: confirmation.reference,
-  });
-  return `/stay/manage/${token}`;
-}
+/** The private path (without tenant prefix) of a booking's manage page. */
+export const managePath = (tenantId: string, booking: ManagedBooking): string =>
+  `/stay/manage/${signManageToken(secret(), tenantId, booking)}`;
 
 /** The stay as a confirmation shows it; what the booking does not say, as the API's defaults. */
 function stayOf(token: string, property: PropertySummary, booking: Booking): ManagedStay {
