@@ -22,8 +22,11 @@ const property: PropertySummary = {
 const stay: Omit<ManagedStay, 'token'> = {
   reference: 'BK-ABC123',
   status: 'pending',
-  kind: 'received',
+  statusKind: 'received',
   property,
+  propertyId: 'lodge',
+  propertyName: 'Edelweiss Lodge',
+  roomTypeId: 'double',
   roomName: 'Alpine Double',
   checkIn: '2099-03-28',
   checkOut: '2099-03-30',
@@ -31,6 +34,8 @@ const stay: Omit<ManagedStay, 'token'> = {
   adults: 2,
   children: 1,
   totalPrice: 378,
+  nightly: null,
+  averageNightly: 189,
   currency: 'CHF',
 };
 const stayRows = (shown: typeof stay, i18n = english) => manageView(shown, i18n).rows;
@@ -52,7 +57,7 @@ describe('the summaries every interface shows', () => {
   it('leaves out what is not known: no total, no address, an unknown status as the API says it', () => {
     const rows = stayRows({
       ...stay,
-      kind: 'other',
+      statusKind: 'other',
       status: 'on_request',
       totalPrice: null,
       property: { ...property, address: '', city: null },

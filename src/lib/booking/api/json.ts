@@ -1,5 +1,5 @@
 import type { APIContext } from 'astro';
-import { PRIVATE } from '../../delivery/policy.ts';
+import { PRIVATE, uncachedJson } from '../../delivery/policy.ts';
 import type { I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { textKey } from '../../i18n/text-key.ts';
@@ -9,48 +9,22 @@ import { bookingServiceFor } from '../../services/clients.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { BookingFailure, notOffered, refusal, toFailure } from '../domain/failures.ts';
 import type { ApiResult } from '../domain/types.ts';
+import { canonicalLocale } from '../domain/schema.ts';
 import type { BookingService } from '../service/service.ts';
 
 /** The `/api/booking/*` endpoints' JSON answers, body and origin checks. */
 
-export function json<T>(
-  body: ApiResult<T>,
-  status = 200,
-  headers: Record<string, string> = {},
-): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Cache-Control': PRIVATE,
-      ...headers,
-    },
+const json = <T>(body: ApiResult<T>, status = 200, headers: Record<string, string> = {}) =>
+  uncachedJson(status, body, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': PRIVATE,
+    ...headers,
   });
-}
-
-/** A failure as JSON, its messages in the language the caller asked for. */
-export function failure(error: BookingFailure, i18n: I18n): Response {
-  const headers: Record<string, string> = {};
-  if (error.error.retryAfter !== undefined) headers['Retry-After'] = String(error.error.retryAfter);
-  const { message, fields } = error.error;
-  const body = {
-    ...error.error,
-    message: localize(i18n, message),
-    ...(fields ? { fields: localizeFields(i18n, fields) } : {}),
-  };
-  return json({ ok: false, error: body }, error.status, headers);
-}
 
 /** The answer's language: the first `Accept-Language` tag, else the tenant's. */
-export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
+function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
   const tag = context.request.headers.get('accept-language')?.split(/[,;]/)[0]?.trim() ?? '';
-  let locale: string | undefined;
-  try {
-    locale = tag && tag !== '*' ? Intl.getCanonicalLocales(tag)[0] : undefined;
-  } catch {
-    locale = undefined;
-  }
-  return widgetI18n(context.locals.tenant, locale);
+  return widgetI18n(context.locals.tenant, tag && tag !== '*' ? canonicalLocale(tag) : undefined);
 }
 
 /** `checkOrigin` covers form posts only: a JSON POST must come from this site's pages. */
@@ -85,7 +59,16 @@ export async function handle<T>(
         requestId: context.locals.requestId,
       });
     }
-    return failure(mapped, answerI18n(context));
+    // Its messages in the language the caller asked for.
+    const i18n = answerI18n(context);
+    const { message, fields, retryAfter } = mapped.error;
+    const body = {
+      ...mapped.error,
+      message: localize(i18n, message),
+      ...(fields ? { fields: localizeFields(i18n, fields) } : {}),
+    };
+    const headers = retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
+    return json({ ok: false, error: body }, mapped.status, headers);
   }
 }
 

@@ -120,7 +120,7 @@ export function detailsErrors(
   } else if (input.nationality && !checks.isCountry(input.nationality)) {
     errors['nationality'] = [textKey('booking.error.countryInvalid')];
   }
-  const maxNotes = Math.min(MAX_NOTES, rules.notes?.maxLength ?? MAX_NOTES);
+  const maxNotes = detailsPresentation(rules).notesMax;
   if (!input.notes.trim() && rules.notes?.required)
     errors['notes'] = [textKey('booking.error.notesRequired')];
   else if (input.notes.length > maxNotes) {

@@ -81,6 +81,15 @@ export const bookingFormFields = Object.fromEntries(
   Object.keys(bookingRequestSchema.shape).map((key) => [key, asTyped]),
 );
 
+/** `tag` as a canonical BCP 47 locale (`en-gb` is `en-GB`), else undefined. */
+export function canonicalLocale(tag: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return undefined;
+  }
+}
+
 const optionalDate = z
   .string()
   .refine(isIsoDate, { error: 'must be YYYY-MM-DD' })
@@ -111,16 +120,7 @@ export const embedQuerySchema = z.object({
   locale: z
     .string()
     .max(35)
-    .refine(
-      (value) => {
-        try {
-          return Intl.getCanonicalLocales(value).length === 1;
-        } catch {
-          return false;
-        }
-      },
-      { error: 'must be a BCP 47 locale such as en-GB' },
-    )
+    .refine((value) => canonicalLocale(value) !== undefined)
     .optional()
     .catch(undefined),
   origin: z
@@ -128,4 +128,3 @@ export const embedQuerySchema = z.object({
     .optional()
     .catch(undefined),
 });
-export type EmbedQuery = z.output<typeof embedQuerySchema>;

@@ -6,13 +6,11 @@ export type { StatusKind };
 
 /** Wire format between the site's booking endpoints and the widget (never upstream shapes). */
 
-export interface RoomTypeSummary {
+/** A room type's limits apart (`Capacity`): a room may sleep 3 but only 2 of them adults. */
+export interface RoomTypeSummary extends Capacity {
   id: string;
   name: string;
   description: string;
-  maxAdults: number;
-  maxChildren: number;
-  maxOccupancy: number;
 }
 
 export interface PropertySummary {
@@ -31,14 +29,10 @@ export interface PropertySummary {
   capacity: Capacity;
 }
 
-export interface RoomOffer {
+export interface RoomOffer extends Capacity {
   roomTypeId: string;
   name: string;
   description: string;
-  maxOccupancy: number;
-  /** The room type's limits apart: a room may sleep 3 but only 2 of them adults. */
-  maxAdults: number;
-  maxChildren: number;
   /** Free and big enough for this party. */
   available: boolean;
   availableRooms: number;
@@ -122,16 +116,4 @@ export interface ApiError {
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
 
 /** A booked stay as its manage page shows it: the confirmation's facts, asked fresh. */
-export type ManagedStay = Pick<
-  Confirmation,
-  | 'reference'
-  | 'status'
-  | 'roomName'
-  | 'checkIn'
-  | 'checkOut'
-  | 'nights'
-  | 'adults'
-  | 'children'
-  | 'totalPrice'
-  | 'currency'
-> & { token: string; kind: StatusKind; property: PropertySummary };
+export type ManagedStay = Confirmation & { token: string; property: PropertySummary };

@@ -25,16 +25,12 @@ export function embedSettings(tenant: Tenant, params: URLSearchParams) {
   const parentOrigin = origin && allowed.includes(origin) ? origin : undefined;
   const parsed = embedQuerySchema.safeParse(raw);
   const warnings: string[] = [];
+  const frame = { warnings, frameAncestors, parentOrigin };
   if (!parsed.success || !tenant.lodging?.propertyIds.includes(parsed.data.property)) {
     const given = raw['property'] ? `"${raw['property']}" is not` : 'is missing; it must be';
     const ids = (tenant.lodging?.propertyIds ?? []).join(', ');
-    return {
-      query: null,
-      errors: [`data-property ${given} the id of one of ${tenant.name}’s properties (${ids}).`],
-      warnings,
-      frameAncestors,
-      parentOrigin,
-    };
+    const error = `data-property ${given} the id of one of ${tenant.name}’s properties (${ids}).`;
+    return { ...frame, query: null, errors: [error] };
   }
   const query = parsed.data;
   const read: Record<string, unknown> = query;
@@ -43,5 +39,5 @@ export function embedSettings(tenant: Tenant, params: URLSearchParams) {
       warnings.push(`${attribute}="${raw[key]}" was ignored: expected ${expected}.`);
     }
   }
-  return { query, errors: [], warnings, frameAncestors, parentOrigin };
+  return { ...frame, query, errors: [] };
 }

@@ -5,10 +5,11 @@ import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
+import { confirmationView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { mailClaim } from '../service/idempotency.ts';
-import { confirmationMail } from './confirmation.ts';
-import { textMail } from './text.ts';
+import type { Mail } from './mailer.ts';
+import { escapeHtml, textMail } from './text.ts';
 
 /** The e-mails the booking service sends guests: each in the tenant's language, each once. */
 
@@ -25,29 +26,77 @@ export interface MailRequest {
 }
 
 /**
- * The confirmation e-mail, once per booking, from the server that made it; false when none was
- * sent (no mailer, sent before, made elsewhere, or refused: a later retry here may send it).
+ * Sends the mail `write` makes, once per `claim` (across instances with Redis); false when none
+ * went out. A refused send gives the claim back, so a later retry may send it.
  */
-export async function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
-  const { mailer: send, attempts, tenant } = core;
-  const { reference } = request.confirmation;
-  // Sent by the server that made the booking: a racing submit answered elsewhere never mails.
-  if (!send || !attempts.madeHere(reference)) return false;
-  const claim = mailClaim(reference);
-  if (!(await attempts.claim(claim))) return false;
+async function mailOnce(
+  core: ServiceCore,
+  claim: string,
+  event: string,
+  write: () => Promise<Omit<Mail, 'fromName'> | undefined>,
+): Promise<boolean> {
+  const { mailer: send, attempts } = core;
+  if (!send || !(await attempts.claim(claim))) return false;
   try {
-    const place = await core.property(request.confirmation.propertyId).catch(() => undefined);
-    const mail = confirmationMail(
-      { ...request, property: place, contact: core.lodging.contact },
-      i18nFor(tenant),
-    );
-    await send({ ...mail, to: request.to, fromName: tenant.name });
+    const mail = await write();
+    if (!mail) return false;
+    await send({ ...mail, fromName: core.tenant.name });
     return true;
   } catch (error) {
     await attempts.release(claim);
-    logError('booking.mail_failed', core.context('mail'), error);
+    logError(event, core.context('mail'), error);
     return false;
   }
+}
+
+/**
+ * The booking confirmation, once per booking, from the server that made it (a racing submit
+ * answered elsewhere never mails): what the hotel said (a request is not a confirmed booking),
+ * the stay, the private link, and whom to ask. Plain text and HTML.
+ */
+export function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
+  const { confirmation: c, manageUrl } = request;
+  if (!core.attempts.madeHere(c.reference)) return Promise.resolve(false);
+  return mailOnce(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
+    const i18n = i18nFor(core.tenant);
+    const { t } = i18n;
+    const place = await core.property(c.propertyId).catch(() => undefined);
+    const { heading, text: said, rows } = confirmationView(c, place, i18n);
+    const contactText = contactLine(core.lodging.contact);
+    const greeting = t('mail.greeting', { name: request.guestName });
+    const [manage, secret] = [t('mail.manage'), t('manage.private')];
+    const contact = contactText ? t('manage.contact', { contact: contactText }) : '';
+    const footer = t('mail.footer', { site: request.site });
+    const { text } = textMail(
+      greeting,
+      [
+        `${heading}. ${said}`,
+        '',
+        ...rows.map(([term, value]) => `${term}: ${value}`),
+        '',
+        `${manage}: ${manageUrl}`,
+        secret,
+        ...(contact ? ['', contact] : []),
+      ],
+      footer,
+    );
+    const html = [
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<h1>${escapeHtml(heading)}</h1>`,
+      `<p>${escapeHtml(said)}</p>`,
+      '<table>',
+      ...rows.map(
+        ([term, value]) =>
+          `<tr><th align="left">${escapeHtml(term)}</th><td>${escapeHtml(value)}</td></tr>`,
+      ),
+      '</table>',
+      `<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(manage)}</a><br>${escapeHtml(secret)}</p>`,
+      ...(contact ? [`<p>${escapeHtml(contact)}</p>`] : []),
+      `<p><small>${escapeHtml(footer)}</small></p>`,
+    ].join('\n');
+    const subject = t('mail.subject', { reference: c.reference, place: c.propertyName });
+    return { to: request.to, subject, text, html };
+  });
 }
 
 /** Sends the private link of the booking `findStay` found to the address it was made with. */
@@ -98,10 +147,10 @@ async function guestOf(
 }
 
 /**
- * The cancellation e-mail, in the tenant's language, once per booking (a repeated cancel, a
- * reload or another server finds it claimed), to the address the booking was made with.
+ * The cancellation e-mail, once per booking (a repeated cancel, a reload or another server finds
+ * it claimed), to the address the booking was made with.
  */
-export async function mailCancellation(
+export function mailCancellation(
   core: ServiceCore,
   request: {
     booking: Booking;
@@ -111,16 +160,12 @@ export async function mailCancellation(
     site: string;
   },
 ): Promise<boolean> {
-  const { mailer: send, attempts, tenant } = core;
-  if (!send) return false;
   const { booking, place } = request;
   const reference = booking.reference ?? String(booking.id);
-  const claim = `cancel-mail:${reference}`;
-  if (!(await attempts.claim(claim))) return false;
-  try {
+  return mailOnce(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
     const guest = await guestOf(core, booking);
-    if (!guest) return false;
-    const { t, locale } = i18nFor(tenant);
+    if (!guest) return undefined;
+    const { t, locale } = i18nFor(core.tenant);
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
     const { text, html } = textMail(
@@ -133,12 +178,6 @@ export async function mailCancellation(
       ],
       t('mail.footer', { site: request.site }),
     );
-    const subject = t('manage.cancelMailSubject', { reference });
-    await send({ to: guest.email, fromName: tenant.name, subject, text, html });
-    return true;
-  } catch (error) {
-    await attempts.release(claim);
-    logError('booking.cancel_mail_failed', core.context('mail'), error);
-    return false;
-  }
+    return { to: guest.email, subject: t('manage.cancelMailSubject', { reference }), text, html };
+  });
 }

@@ -1,7 +1,7 @@
 import type { Booking } from '../../lodging/schema.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { ServiceCore } from '../service/core.ts';
-import { MAX_BOOKING_PAGES } from '../service/create.ts';
+import { listedBooking } from '../service/create.ts';
 import { findByEmail } from '../service/guests.ts';
 
 /** The booking with this reference and e-mail on this tenant's properties, or null. */
@@ -15,24 +15,17 @@ export async function findStay(
   const api = core.lodgingApi();
   const guest = await findByEmail(api, email, email);
   const holder = await core.onlineRequests(api, '').catch(() => undefined);
-  const records = [guest ? String(guest.id) : undefined, holder].filter(
-    (id): id is string => id !== undefined,
-  );
-  for (const guestId of records) {
-    for (let page = 1; page <= MAX_BOOKING_PAGES; page += 1) {
-      const list = await api.listBookings(
-        { guest_id: guestId, page, perPage: 50 },
-        { fresh: true },
-      );
-      const found = list.items.find(
-        (b) =>
-          (b.reference ?? String(b.id)).toUpperCase() === wanted &&
-          core.lodging.propertyIds.includes(String(b.property_id ?? '')) &&
-          (guestId !== holder || normalizeEmail(b.notes ?? '').includes(`<${email}>`)),
-      );
-      if (found) return found;
-      if (list.page.current >= list.page.last || list.items.length === 0) break;
-    }
+  for (const guestId of [guest ? String(guest.id) : undefined, holder]) {
+    if (guestId === undefined) continue;
+    const found = await listedBooking(
+      api,
+      { guest_id: guestId },
+      (b) =>
+        (b.reference ?? String(b.id)).toUpperCase() === wanted &&
+        core.lodging.propertyIds.includes(String(b.property_id ?? '')) &&
+        (guestId !== holder || normalizeEmail(b.notes ?? '').includes(`<${email}>`)),
+    );
+    if (found) return found;
   }
   return null;
 }

@@ -1,6 +1,10 @@
 import type { StatusKind } from '../domain/status.ts';
 
-/** An iCalendar (RFC 5545) file for one stay: an all-day event from check-in to check-out. */
+/**
+ * An iCalendar (RFC 5545) file for one stay: an all-day event from check-in to check-out. Written
+ * here, not with the `ics` package: one event's escaping and folding is shorter than that package's
+ * options (and its yup dependency), and the calendar's STATUS and TRANSP follow the booking's.
+ */
 
 export interface StayEvent {
   /** Unique and stable: the same booking downloaded twice updates one calendar entry. */

@@ -2,13 +2,14 @@ import { settings } from '../../settings/settings.ts';
 import type { Booking } from '../../lodging/schema.ts';
 import { logWarn } from '../../log/log.ts';
 import { bookingTenant, type BookingTenant } from '../../tenants/booking.ts';
-import { nightsBetween } from '../domain/dates.ts';
 import { toFailure } from '../domain/failures.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor, lodgingFor } from '../../services/clients.ts';
 import { statusKind } from '../domain/status.ts';
+import { listedBooking } from '../service/create.ts';
+import { confirmationOf } from '../service/lodging-shapes.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
-import type { Confirmation, ManagedStay, PropertySummary } from '../domain/types.ts';
+import type { ManagedStay, PropertySummary } from '../domain/types.ts';
 
 const { BOOKING_LINK_SECRET } = settings();
 
@@ -21,54 +22,24 @@ const secret = () =>
     }),
   );
 
-/** The private path (without tenant prefix) of a confirmation's manage page. */
-export function managePath(
-  tenantId: string,
-  confirmation: Pick<Confirmation, 'propertyId' | 'checkIn' | 'reference'>,
-): string {
-  const token = signManageToken(secret(), tenantId, {
-    propertyId: confirmation.propertyId,
-    checkIn: confirmation.checkIn,
-    reference: confirmation.reference,
-  });
-  return `/stay/manage/${token}`;
-}
+/** The private path (without tenant prefix) of a booking's manage page. */
+export const managePath = (tenantId: string, booking: ManagedBooking): string =>
+  `/stay/manage/${signManageToken(secret(), tenantId, booking)}`;
 
+/** The stay as a confirmation shows it; what the booking does not say, as the API's defaults. */
 function stayOf(token: string, property: PropertySummary, booking: Booking): ManagedStay {
-  const roomTypeId = String(booking.room_type_id ?? '');
-  return {
-    token,
-    reference: booking.reference ?? String(booking.id),
-    status: booking.status,
-    kind: statusKind(booking.status),
-    property,
-    roomName: property.roomTypes.find((r) => r.id === roomTypeId)?.name ?? '',
-    checkIn: booking.check_in,
-    checkOut: booking.check_out,
-    nights: booking.nights ?? nightsBetween(booking.check_in, booking.check_out),
-    adults: booking.adults ?? 1,
-    children: booking.children ?? 0,
-    totalPrice: booking.total_price == null ? null : Number(booking.total_price),
-    currency: booking.currency ?? property.currency,
-  };
+  const fallback = { roomTypeId: '', adults: 1, children: 0 };
+  return { ...confirmationOf(property, booking, fallback).value, token, property };
 }
 
-async function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Booking | null> {
-  const list = await lodgingFor(tenant).listBookings(
-    {
-      property_id: named.propertyId,
-      check_in_from: named.checkIn,
-      check_in_to: named.checkIn,
-      perPage: 100,
-    },
-    { fresh: true },
-  );
-  return (
-    list.items.find(
-      (b) =>
-        (b.reference ?? String(b.id)) === named.reference &&
-        String(b.property_id) === named.propertyId,
-    ) ?? null
+function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Booking | undefined> {
+  const day = named.checkIn;
+  return listedBooking(
+    lodgingFor(tenant),
+    { property_id: named.propertyId, check_in_from: day, check_in_to: day },
+    (b) =>
+      (b.reference ?? String(b.id)) === named.reference &&
+      String(b.property_id) === named.propertyId,
   );
 }
 

@@ -12,15 +12,12 @@ const STATUS_TEXT = {
   other: { heading: 'doneOther', text: 'doneOtherText', status: null },
 } as const satisfies Record<StatusKind, { heading: string; text: string; status: string | null }>;
 
-/** A stay to show: as the manage page reads it, or as the booking step just confirmed it. */
-type ShownStay = Omit<ManagedStay, 'token'>;
-
 /** The manage page's (and the booking's last step's) texts and summary rows, in the tenant's language. */
-export function manageView(stay: ShownStay, i18n: Pick<I18n, 't' | 'locale'>) {
+export function manageView(stay: Omit<ManagedStay, 'token'>, i18n: Pick<I18n, 't' | 'locale'>) {
   const say = widgetSay(i18n);
   const { property } = stay;
   const address = [property.address, property.city].filter(Boolean).join(', ');
-  const text = STATUS_TEXT[stay.kind];
+  const text = STATUS_TEXT[stay.statusKind];
   return {
     heading: say(text.heading),
     text: say(text.text, { status: stay.status }),
@@ -40,7 +37,7 @@ export function manageView(stay: ShownStay, i18n: Pick<I18n, 't' | 'locale'>) {
       i18n.locale,
     ),
     address,
-    cancellable: stay.kind === 'received' || stay.kind === 'confirmed',
+    cancellable: stay.statusKind === 'received' || stay.statusKind === 'confirmed',
   };
 }
 
@@ -58,5 +55,5 @@ export function confirmationView(
     roomTypes: [],
     capacity: { maxAdults: 0, maxChildren: 0, maxOccupancy: 0 },
   };
-  return manageView({ ...confirmation, kind: confirmation.statusKind, property: place }, i18n);
+  return manageView({ ...confirmation, property: place }, i18n);
 }

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LodgingClient } from '../../lodging/client.ts';
-import type { Booking, Guest } from '../../lodging/schema.ts';
-import {
-  InvalidResponseError,
-  NetworkError,
-  TimeoutError,
-  UpstreamServerError,
-} from '../../upstream/errors.ts';
+import type { Booking, BookingFilters, Guest } from '../../lodging/schema.ts';
+import { isOutage, NoRouteError, RateLimitedError } from '../../upstream/errors.ts';
 import { LockTimeoutError } from '../../upstream/lock.ts';
 import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
@@ -56,20 +51,28 @@ export function markedNotes(notes: string, mark: string, max: number): string {
 }
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
-function outcomeUnknown(error: unknown): boolean {
-  return (
-    error instanceof UpstreamServerError ||
-    error instanceof TimeoutError ||
-    error instanceof NetworkError ||
-    error instanceof InvalidResponseError
-  );
+const outcomeUnknown = (error: unknown): boolean =>
+  isOutage(error) && !(error instanceof RateLimitedError) && !(error instanceof NoRouteError);
+
+/** The first booking `filters` list (fresh, up to `MAX_BOOKING_PAGES` pages) that `match` accepts. */
+export async function listedBooking(
+  api: LodgingClient,
+  filters: Omit<BookingFilters, 'page' | 'perPage'>,
+  match: (booking: Booking) => boolean,
+): Promise<Booking | undefined> {
+  for (let page = 1; page <= MAX_BOOKING_PAGES; page += 1) {
+    const list = await api.listBookings({ ...filters, page, perPage: 50 }, { fresh: true });
+    const found = list.items.find(match);
+    if (found || list.page.current >= list.page.last || list.items.length === 0) return found;
+  }
+  return undefined;
 }
 
 /**
  * The booking a create whose answer was lost may have stored: this guest record's, for exactly
  * these nights and room, still holding it (and with the notes sent, under the online-requests record).
  */
-async function lostBooking(
+function lostBooking(
   api: LodgingClient,
   sent: { guestId: string; notes?: string | undefined; mark?: string },
   place: PropertySummary,
@@ -79,31 +82,18 @@ async function lostBooking(
     sent.mark !== undefined
       ? notes.includes(sent.mark)
       : sent.notes === undefined || notes.trim() === sent.notes.trim();
-  for (let page = 1; page <= MAX_BOOKING_PAGES; page += 1) {
-    const list = await api.listBookings(
-      {
-        guest_id: sent.guestId,
-        property_id: place.id,
-        check_in_from: input.checkIn,
-        check_in_to: input.checkIn,
-        page,
-        perPage: 50,
-      },
-      { fresh: true },
-    );
-    const same = list.items.find(
-      (b) =>
-        b.check_in === input.checkIn &&
-        b.check_out === input.checkOut &&
-        (b.guest_id == null || String(b.guest_id) === sent.guestId) &&
-        (b.room_type_id == null || String(b.room_type_id) === input.roomTypeId) &&
-        sameNotes(b.notes ?? '') &&
-        holdsRoom(b.status),
-    );
-    if (same) return same;
-    if (list.page.current >= list.page.last || list.items.length === 0) return undefined;
-  }
-  return undefined;
+  const day = input.checkIn;
+  return listedBooking(
+    api,
+    { guest_id: sent.guestId, property_id: place.id, check_in_from: day, check_in_to: day },
+    (b) =>
+      b.check_in === input.checkIn &&
+      b.check_out === input.checkOut &&
+      (b.guest_id == null || String(b.guest_id) === sent.guestId) &&
+      (b.room_type_id == null || String(b.room_type_id) === input.roomTypeId) &&
+      sameNotes(b.notes ?? '') &&
+      holdsRoom(b.status),
+  );
 }
 
 /** The guest record and notes this attempt books with (the same again after a lost answer). */
@@ -124,28 +114,6 @@ async function recipient(
   const notes =
     choice.kind === 'new' ? input.notes.trim() : onFileNotes(i18nFor(core.tenant), input, max);
   return { guestId: choice.guestId, notes: markedNotes(notes, mark, max) };
-}
-
-/**
- * The booking this key made before the shared store forgot it (Redis came back empty, a new
- * process without Redis): found by the key's mark under the guest's record or the
- * online-requests one. Only the key that made it finds it.
- */
-async function markedBooking(
-  core: ServiceCore,
-  api: LodgingClient,
-  place: PropertySummary,
-  input: BookingRequest,
-  guest: Guest | undefined,
-): Promise<Booking | undefined> {
-  // No record with this e-mail: nothing was booked for it (a first booking makes one).
-  if (!guest) return undefined;
-  const mark = keyMark(core.tenant.id, input.idempotencyKey);
-  for (const guestId of new Set([String(guest.id), await core.onlineRequests(api, '')])) {
-    const found = await lostBooking(api, { guestId, mark }, place, input);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 /**
@@ -205,9 +173,17 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   if (!attempt && (await attempts.mayHaveForgotten())) {
     const email = normalizeEmail(input.email);
     looked = { guest: await findByEmail(api, email, email) };
-    const found = await markedBooking(core, api, place, input, looked.guest);
-    // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
-    if (found) return done(found, true);
+    // The booking this key made before the shared store forgot it (Redis came back empty, a new
+    // process without Redis), by the key's mark under the guest's record or the online-requests
+    // one; no record with this e-mail: nothing was booked for it (a first booking makes one).
+    const mark = keyMark(core.tenant.id, input.idempotencyKey);
+    const { guest } = looked;
+    const records = guest ? [String(guest.id), await core.onlineRequests(api, '')] : [];
+    for (const guestId of new Set(records)) {
+      const found = await lostBooking(api, { guestId, mark }, place, input);
+      // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
+      if (found) return done(found, true);
+    }
   }
   const sent = await recipient(core, api, input, attempt, looked);
   if (attempt?.state === 'unknown') {
@@ -232,15 +208,14 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
  * Books as the booking step: its lodging calls may use the reserve that searches leave.
  * `anotherRoom`: the guest chose to book the same stay once more (a second room).
  */
-export function book(
+export const book = (core: ServiceCore, input: BookingRequest, anotherRoom: boolean) =>
+  asBookingStep(() => bookNow(core, input, anotherRoom));
+
+async function bookNow(
   core: ServiceCore,
   input: BookingRequest,
   anotherRoom: boolean,
 ): Promise<Confirmation> {
-  return asBookingStep(() => bookNow(core, input, anotherRoom));
-}
-
-async function bookNow(core: ServiceCore, input: BookingRequest, anotherRoom: boolean) {
   const place = await core.property(input.propertyId);
   const errors = {
     ...stayErrors(input.checkIn, input.checkOut, core.rules()),

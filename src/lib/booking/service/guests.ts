@@ -1,5 +1,5 @@
 import type { LodgingClient } from '../../lodging/client.ts';
-import type { Guest } from '../../lodging/schema.ts';
+import type { Guest, GuestInput } from '../../lodging/schema.ts';
 import { classify } from '../../failures/classify.ts';
 import { i18nFor, type I18n } from '../../i18n/index.ts';
 import type { BookingTenant } from '../../tenants/booking.ts';
@@ -50,33 +50,15 @@ export type GuestChoice =
   /** The e-mail is already on file: never attached to that record (see `docs/api-assumptions.md`). */
   | { kind: 'on-file'; guestId: string };
 
-/** The record that holds online requests for e-mails on file, until the hotel moves them. */
-export interface OnlineRequests {
-  email: string;
-  firstName: string;
-  lastName: string;
-  /** For upstreams that require one: the hotel's own number, else the first requester's. */
-  phone?: string | undefined;
-}
-
 /** Finds the online-requests record, else creates it (on upstreams whose search misses e-mails too). */
-export async function onlineRequestsGuest(
-  api: LodgingClient,
-  holder: OnlineRequests,
-): Promise<string> {
+async function onlineRequestsGuest(api: LodgingClient, holder: GuestInput): Promise<string> {
   const found = await findByEmail(api, holder.email, holder.email);
   if (found) return String(found.id);
   try {
-    const created = await api.createGuest({
-      first_name: holder.firstName,
-      last_name: holder.lastName,
-      email: holder.email,
-      ...(holder.phone ? { phone: holder.phone } : {}),
-    });
-    return String(created.id);
+    return String((await api.createGuest(holder)).id);
   } catch (error) {
     if (!emailTaken(error)) throw error;
-    for (const search of [holder.lastName, `${holder.firstName} ${holder.lastName}`]) {
+    for (const search of [holder.last_name, `${holder.first_name} ${holder.last_name}`]) {
       const again = await findByEmail(api, search, holder.email);
       if (again) return String(again.id);
     }
@@ -84,17 +66,21 @@ export async function onlineRequestsGuest(
   }
 }
 
-/** The tenant's online-requests record (`email`), found or made once per process. */
+/**
+ * The record that holds online requests for e-mails on file (`email`), until the hotel moves
+ * them; found or made once per process. Its phone, for upstreams that require one: the hotel's
+ * own number, else the first requester's.
+ */
 export function onlineRequestsRecord(tenant: BookingTenant, email: string) {
   let holder: Promise<string> | undefined;
   return (api: LodgingClient, requesterPhone: string): Promise<string> => {
     const { t } = i18nFor(tenant);
-    const own = normalizePhone(tenant.lodging.contact?.phone ?? '');
+    const phone = normalizePhone(tenant.lodging.contact?.phone ?? '') || requesterPhone;
     holder ??= onlineRequestsGuest(api, {
+      first_name: t('booking.onlineRequests.firstName'),
+      last_name: t('booking.onlineRequests.lastName'),
       email,
-      firstName: t('booking.onlineRequests.firstName'),
-      lastName: t('booking.onlineRequests.lastName'),
-      phone: own || requesterPhone || undefined,
+      ...(phone ? { phone } : {}),
     }).catch((error: unknown) => {
       holder = undefined;
       throw error;

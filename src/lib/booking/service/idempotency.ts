@@ -67,12 +67,7 @@ export function attemptStore(options: { scope: string; redisUrl?: string | undef
   };
   /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
   const tryShared = async (write: (redis: Redis) => Promise<unknown>) => {
-    if (!redisUrl) return;
-    try {
-      await write(await getRedis(redisUrl));
-    } catch (error) {
-      warn(error);
-    }
+    if (redisUrl) await shared(write).catch(() => undefined);
   };
   const startedAt = Date.now();
 

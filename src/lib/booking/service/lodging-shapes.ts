@@ -91,10 +91,14 @@ function nightlyOf(rates: string[] | null | undefined, nights: number): number[]
   return values.every(Number.isFinite) ? values : null;
 }
 
+/** A price the API sent as a decimal string, when it reads as a number. */
+const amount = (value: string | null | undefined): number | undefined =>
+  value != null && Number.isFinite(Number(value)) ? Number(value) : undefined;
+
 /** The rate of every night: the listed rates when all equal, else the API's flat rate; else null. */
 function flatRate(nightly: number[] | null, perNight: string | null | undefined): number | null {
   if (nightly) return nightly.every((rate) => rate === nightly[0]) ? (nightly[0] ?? null) : null;
-  return perNight != null && Number.isFinite(Number(perNight)) ? Number(perNight) : null;
+  return amount(perNight) ?? null;
 }
 
 /** The API's total, else the sum of its nightly rates, else its flat rate × nights; else unknown. */
@@ -104,11 +108,11 @@ function totalOf(
   perNight: string | null | undefined,
   nights: number,
 ): number | undefined {
-  if (total != null && Number.isFinite(Number(total))) return Number(total);
+  const given = amount(total);
+  if (given !== undefined) return given;
   if (nightly) return round2(nightly.reduce((a, b) => a + b, 0));
-  if (perNight != null && Number.isFinite(Number(perNight)))
-    return round2(Number(perNight) * nights);
-  return undefined;
+  const rate = amount(perNight);
+  return rate === undefined ? undefined : round2(rate * nights);
 }
 
 /** The upstream's availability for `query`, as offers (a room too small for the party is not available). */
@@ -170,11 +174,12 @@ export function availabilityResult(
   return { value: unreadable ? undefined : value, missing: [...new Set(missing)] };
 }
 
+/** The booking as a confirmation; `input` fills in what its record leaves out. */
 export function confirmationOf(
   place: PropertySummary,
   booking: Booking,
-  input: BookingRequest,
-): Read<Confirmation> {
+  input: Pick<BookingRequest, 'roomTypeId' | 'adults' | 'children'>,
+): Read<Confirmation> & { value: Confirmation } {
   const missing: string[] = [];
   const roomTypeId = String(booking.room_type_id ?? input.roomTypeId);
   const checkIn = booking.check_in;

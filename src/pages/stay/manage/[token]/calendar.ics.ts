@@ -35,7 +35,7 @@ export const GET: APIRoute = async (context) => {
       .join(', '),
     description: `${t('widget.reference')}: ${stay.reference}`,
     url: page ?? undefined,
-    status: stay.kind,
+    status: stay.statusKind,
   });
   return new Response(ics, {
     headers: {
