@@ -1,7 +1,7 @@
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore } from '../upstream/client-core.ts';
 import { declaredCore } from '../publishing/operations.ts';
-import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
+import type { ReadOptions } from '../upstream/client-core.ts';
 import type { QueryValue } from '../upstream/http.ts';
 import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
@@ -54,17 +54,12 @@ function credentialsOf(options: LodgingClientOptions): LodgingCredentials {
   throw new TypeError('lodgingClient needs either `token` or `email` and `password`.');
 }
 
-export interface LodgingCore extends ClientCore {
-  /** Forgets the cached login token (after logout). */
-  forgetLogin(): void;
-}
-
 /**
  * The core a lodging client (and the test harness's extra operations) calls through. Every call
  * carries the account's token (logging in again after a 401 with e-mail and password) and every
  * read is private to the account, cached per token.
  */
-export function lodgingCore(options: LodgingClientOptions): LodgingCore {
+export function lodgingCore(options: LodgingClientOptions) {
   const { accountKey, baseUrl, upstream } = options;
   const credentials = credentialsOf(options);
   // Cache identity: the API token, or the login e-mail (stable across re-logins); hashed in the key.
@@ -90,6 +85,7 @@ export function lodgingCore(options: LodgingClientOptions): LodgingCore {
       cacheIdentity: () => identity,
     },
   });
+  /** `forgetLogin`: forgets the cached login token (after logout). */
   return { ...core, forgetLogin: () => auth.forget() };
 }
 

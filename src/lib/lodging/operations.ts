@@ -8,6 +8,14 @@ import * as s from './schema.ts';
  * doctor reads in this order, and a booking's guest joins a guest it read before.
  */
 export const LODGING_OPERATIONS = {
+  'auth.login': {
+    kind: 'item',
+    read: false,
+    method: 'POST',
+    path: '/auth/login',
+    needs: ['token'],
+    schema: s.lodgingLoginSchema,
+  },
   'properties.list': {
     kind: 'list',
     read: true,

@@ -68,11 +68,6 @@ export interface CategoryWithPosts {
   posts: Paged<PostSummary>;
 }
 
-interface TagWithPosts {
-  tag: Tag;
-  posts: Paged<PostSummary>;
-}
-
 const MAX_PER_PAGE = 50;
 
 /** `page` and `per_page`, clamped to the publishing API's maximum. */
@@ -140,6 +135,14 @@ function readingKit(options: PublishingClientOptions) {
   const cleanStream = (stream: Stream): Stream =>
     stream.embed_code ? { ...stream, embed_code: sanitize(stream.embed_code) } : stream;
 
+  /** A page of a list, each item cleaned as the client keeps it. */
+  const paged =
+    <T>(params: PageParams, clean: (item: T) => T) =>
+    (list: { items: T[]; meta?: PageMeta | undefined }) => {
+      const page = toPaged(list, params);
+      return { ...page, items: page.items.map(clean) };
+    };
+
   /** The posts of a category or tag page (the two endpoints share this shape). */
   const archivePosts = (
     detail: {
@@ -160,6 +163,7 @@ function readingKit(options: PublishingClientOptions) {
     editionAccess,
     cleanSummary,
     cleanStream,
+    paged,
     archivePosts,
     remembered,
     tenantId: options.tenantId,
@@ -187,7 +191,7 @@ function accountOperations({ read, call }: Kit) {
 }
 
 /** Posts: public, cached once for every visitor. */
-function postOperations({ core, read, sanitize, cleanSummary, remembered, tenantId }: Kit) {
+function postOperations({ core, read, sanitize, cleanSummary, paged, remembered, tenantId }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const query = {
@@ -202,10 +206,7 @@ function postOperations({ core, read, sanitize, cleanSummary, remembered, tenant
         {
           query,
           ...(params.search && { ttl: TTL.search }),
-          map: (list) => {
-            const paged = toPaged(list, params);
-            return { ...paged, items: paged.items.map(cleanSummary) };
-          },
+          map: paged(params, cleanSummary),
         },
         readOptions,
       );
@@ -254,7 +255,7 @@ function sectionOperations({ read, archivePosts, remembered }: Kit) {
       slug: string,
       params: PageParams = {},
       readOptions?: ReadOptions,
-    ): Promise<TagWithPosts> {
+    ): Promise<{ tag: Tag; posts: Paged<PostSummary> }> {
       const map = (detail: z.output<typeof tagDetailSchema>) => ({
         tag: detail.tag,
         posts: archivePosts(detail, params),
@@ -277,14 +278,8 @@ function editionStreamCommentOperations({
   anonymousEdition,
   editionAccess,
   cleanStream,
+  paged,
 }: Kit) {
-  /** A page of a list, each item cleaned as the client keeps it. */
-  const paged =
-    <T>(params: PageParams, clean: (item: T) => T) =>
-    (list: { items: T[]; meta?: PageMeta | undefined }) => {
-      const page = toPaged(list, params);
-      return { ...page, items: page.items.map(clean) };
-    };
   return {
     // E-paper: the list is the same for every reader (its badges come from `is_free`): one shared
     // copy, read with the tenant's token. An edition is the reader's own when they are signed in.

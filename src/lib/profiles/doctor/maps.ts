@@ -1,5 +1,5 @@
 import type { OperationProfile } from '../../upstream/profile.ts';
-import { OPERATIONS_OF, SERVICES } from '../schema.ts';
+import { ALL_OPERATIONS, OPERATIONS_OF, SERVICES } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
 
 /**
@@ -32,7 +32,7 @@ export function parseMaps(args: readonly string[]): Maps {
     const service = serviceOf(operation);
     if (!service || !need) {
       throw new MapError(
-        `--map ${arg}: expected <operation>.<need>=<path>, such as posts.list.title=headline (operations: ${[...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging].join(', ')})`,
+        `--map ${arg}: expected <operation>.<need>=<path>, such as posts.list.title=headline (operations: ${ALL_OPERATIONS.join(', ')})`,
       );
     }
     const ops = (maps[service] ??= {});
