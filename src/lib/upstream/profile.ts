@@ -179,19 +179,14 @@ export function reshapeBody(
   const items = findList(body, op.envelope);
   // No list where the profile says: left to the schema, which says what it lacks.
   if (!items) return body;
-  const itemFields: Record<string, readonly SourcePath[]> = {};
-  const metaFields: Record<string, readonly SourcePath[]> = {};
-  for (const [target, sources] of Object.entries(fields)) {
-    if (target.startsWith('meta.')) metaFields[target.slice('meta.'.length)] = sources;
-    else itemFields[target] = sources;
-  }
+  const isMeta = ([target]: [string, unknown]) => target.startsWith('meta.');
+  const entries = Object.entries(fields);
+  const itemFields = Object.fromEntries(entries.filter((entry) => !isMeta(entry)));
   const source = isRecord(body) ? body : {};
   const meta = { ...topLevelMeta(source), ...(isRecord(source['meta']) ? source['meta'] : {}) };
-  for (const [target, sources] of Object.entries(metaFields)) {
-    const found = firstValue(body, sources);
-    if (found !== undefined) meta[target] = found;
-  }
-  return { data: items.map((item) => mapFields(item, itemFields)), meta };
+  // `meta.*` targets read from the body's root (`mapFields`).
+  const paged = mapFields({ meta }, Object.fromEntries(entries.filter(isMeta)), body);
+  return { data: items.map((item) => mapFields(item, itemFields)), meta: valueAt(paged, 'meta') };
 }
 
 /** `/articles/{slug}` with each placeholder URL-encoded from `params`; unknown ones stay. */
