@@ -1,6 +1,5 @@
 import { budgetKeys } from '../upstream/budget.ts';
-import { clientCore } from '../upstream/client-core.ts';
-import { declaredCore } from '../publishing/operations.ts';
+import { clientCore, declaredCore } from '../upstream/client-core.ts';
 import type { ReadOptions } from '../upstream/client-core.ts';
 import type { QueryValue } from '../upstream/http.ts';
 import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';

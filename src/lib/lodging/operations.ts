@@ -1,4 +1,4 @@
-import type { Declared } from '../publishing/operations.ts';
+import type { Declared } from '../upstream/client-core.ts';
 import { TTL } from '../upstream/ttl.ts';
 import * as s from './schema.ts';
 

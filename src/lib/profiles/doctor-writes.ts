@@ -4,7 +4,7 @@ import { classify } from '../failures/classify.ts';
 import { lodgingClient } from '../lodging/client.ts';
 import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
-import type { Declared } from '../publishing/operations.ts';
+import type { Declared } from '../upstream/client-core.ts';
 import { publishingClient } from '../publishing/client.ts';
 import type { SecretKey } from '../secrets/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';

@@ -1,12 +1,12 @@
 import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
-import { clientCore } from '../upstream/client-core.ts';
+import { clientCore, declaredCore } from '../upstream/client-core.ts';
 import type { ClientCore, ReadOptions, ServiceAccess } from '../upstream/client-core.ts';
 import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
-import { PUBLISHING_OPERATIONS, declaredCore } from './operations.ts';
+import { PUBLISHING_OPERATIONS } from './operations.ts';
 import { forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import { TTL } from '../upstream/ttl.ts';
