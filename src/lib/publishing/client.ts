@@ -1,7 +1,7 @@
 import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
-import type { ClientCore, ReadOptions, ServiceAccess } from '../upstream/client-core.ts';
+import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
 import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
@@ -74,31 +74,27 @@ const MAX_PER_PAGE = 50;
 export const publishingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
 /**
- * Public reads go out anonymously (or with the tenant's read token) and are cached once for every
- * visitor; personal reads and writes carry the user's token, and personal reads are cached per user.
+ * The core a publishing client (and the test harness's extra operations) calls through. Public
+ * reads go out anonymously (or with the tenant's read token) and are cached once for every visitor;
+ * personal reads and writes carry the user's token, and personal reads are cached per user.
  */
-function publishingAccess(options: PublishingClientOptions): ServiceAccess {
-  const { baseUrl, tenantId, token } = options;
-  return {
-    withToken: ({ access, method }, send) =>
-      send(access === 'personal' ? token : method === 'GET' ? options.serviceToken : undefined),
-    budgetKey: (sent) =>
-      sent === undefined
-        ? budgetKeys.publishingPublic(baseUrl)
-        : budgetKeys.publishingToken(baseUrl, tenantId, sent),
-    cacheIdentity: (access) => (access === 'personal' ? token : undefined),
-  };
-}
-
-/** The core a publishing client (and the test harness's extra operations) calls through. */
 export function publishingCore(options: PublishingClientOptions): ClientCore {
+  const { baseUrl, tenantId, token } = options;
   return clientCore({
     service: 'publishing',
-    tenant: options.tenantId,
-    baseUrl: options.baseUrl,
+    tenant: tenantId,
+    baseUrl,
     upstream: options.upstream,
-    access: publishingAccess(options),
-    headers: { 'X-Tenant': options.tenantId },
+    access: {
+      withToken: ({ access, method }, send) =>
+        send(access === 'personal' ? token : method === 'GET' ? options.serviceToken : undefined),
+      budgetKey: (sent) =>
+        sent === undefined
+          ? budgetKeys.publishingPublic(baseUrl)
+          : budgetKeys.publishingToken(baseUrl, tenantId, sent),
+      cacheIdentity: (access) => (access === 'personal' ? token : undefined),
+    },
+    headers: { 'X-Tenant': tenantId },
     timeoutMs: options.timeoutMs,
     operations: PUBLISHING_OPERATIONS,
     profile: options.profile,
