@@ -2,7 +2,7 @@ import { budgetKeys } from '../upstream/budget.ts';
 import { UnauthenticatedError } from '../upstream/errors.ts';
 import { fetchParsed } from '../upstream/client-core.ts';
 import type { Upstream } from '../upstream/runtime.ts';
-import { lodgingLoginSchema } from './schema.ts';
+import { LODGING_OPERATIONS } from './operations.ts';
 import type { LodgingLogin } from './schema.ts';
 
 /** An API token from the service settings, or e-mail + password to log in with. */
@@ -32,40 +32,25 @@ export function lodgingLogin(
       operation: 'auth.login',
       tenant: options.accountKey,
       baseUrl: options.baseUrl,
-      path: '/auth/login',
-      method: 'POST',
+      path: LODGING_OPERATIONS['auth.login'].path,
+      method: LODGING_OPERATIONS['auth.login'].method,
       body: { email, password },
       budgetKey: budgetKeys.lodging(options.baseUrl, options.accountKey, undefined),
       timeoutMs: options.timeoutMs,
     },
-    lodgingLoginSchema,
+    LODGING_OPERATIONS['auth.login'].schema,
   );
 }
 
 /** Login tokens per account (in memory, per process); a pending login is shared. */
 const loginTokens = new Map<string, Promise<string>>();
 
-function tokenCacheKey(options: LodgingAuthOptions): string {
-  return `${new URL(options.baseUrl).origin}|${options.accountKey}|${options.credentials.email ?? ''}`;
-}
-
-export interface LodgingAuth {
-  /** The token to send: the API token, or the cached login token (logging in on first use). */
-  token(): Promise<string>;
-  /**
-   * Runs `call` with the token. With e-mail + password, a 401 drops the cached token, logs in
-   * again and retries the call once; an API token's 401 is thrown as is.
-   */
-  withToken<T>(call: (token: string) => Promise<T>): Promise<T>;
-  /** Forgets the cached login token (after logout). */
-  forget(): void;
-}
-
-export function lodgingAuth(options: LodgingAuthOptions): LodgingAuth {
+export function lodgingAuth(options: LodgingAuthOptions) {
   const { credentials } = options;
-  const key = tokenCacheKey(options);
+  const key = `${new URL(options.baseUrl).origin}|${options.accountKey}|${credentials.email ?? ''}`;
 
-  const login = (): Promise<string> => {
+  /** The token to send: the API token, or the cached login token (logging in on first use). */
+  const token = (): Promise<string> => {
     if (credentials.token !== undefined) return Promise.resolve(credentials.token);
     let pending = loginTokens.get(key);
     if (!pending) {
@@ -83,19 +68,24 @@ export function lodgingAuth(options: LodgingAuthOptions): LodgingAuth {
   };
 
   return {
-    token: login,
-    async withToken(call) {
-      const token = await login();
+    token,
+    /**
+     * Runs `call` with the token. With e-mail + password, a 401 drops the cached token, logs in
+     * again and retries the call once; an API token's 401 is thrown as is.
+     */
+    async withToken<T>(call: (token: string) => Promise<T>): Promise<T> {
+      const sent = await token();
       try {
-        return await call(token);
+        return await call(sent);
       } catch (error) {
         if (!(error instanceof UnauthenticatedError) || credentials.token !== undefined)
           throw error;
         // Only drop the token that failed (another call may already have logged in again).
-        if (loginTokens.get(key) && (await loginTokens.get(key)) === token) loginTokens.delete(key);
-        return call(await login());
+        if (loginTokens.get(key) && (await loginTokens.get(key)) === sent) loginTokens.delete(key);
+        return call(await token());
       }
     },
+    /** Forgets the cached login token (after logout). */
     forget() {
       loginTokens.delete(key);
     },

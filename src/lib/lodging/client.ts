@@ -1,7 +1,6 @@
 import { budgetKeys } from '../upstream/budget.ts';
-import { clientCore } from '../upstream/client-core.ts';
-import { declaredCore } from '../publishing/operations.ts';
-import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
+import { clientCore, declaredCore } from '../upstream/client-core.ts';
+import type { ReadOptions } from '../upstream/client-core.ts';
 import type { QueryValue } from '../upstream/http.ts';
 import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
@@ -46,27 +45,17 @@ const MAX_PER_PAGE = 50;
 /** `page` and `per_page`, clamped to the lodging API's maximum. */
 export const lodgingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
-function credentialsOf(options: LodgingClientOptions): LodgingCredentials {
-  if (options.token !== undefined) return { token: options.token };
-  if (options.email !== undefined && options.password !== undefined) {
-    return { email: options.email, password: options.password };
-  }
-  throw new TypeError('lodgingClient needs either `token` or `email` and `password`.');
-}
-
-export interface LodgingCore extends ClientCore {
-  /** Forgets the cached login token (after logout). */
-  forgetLogin(): void;
-}
-
 /**
  * The core a lodging client (and the test harness's extra operations) calls through. Every call
  * carries the account's token (logging in again after a 401 with e-mail and password) and every
  * read is private to the account, cached per token.
  */
-export function lodgingCore(options: LodgingClientOptions): LodgingCore {
-  const { accountKey, baseUrl, upstream } = options;
-  const credentials = credentialsOf(options);
+export function lodgingCore(options: LodgingClientOptions) {
+  const { accountKey, baseUrl, upstream, token, email, password } = options;
+  let credentials: LodgingCredentials;
+  if (token !== undefined) credentials = { token };
+  else if (email !== undefined && password !== undefined) credentials = { email, password };
+  else throw new TypeError('lodgingClient needs either `token` or `email` and `password`.');
   // Cache identity: the API token, or the login e-mail (stable across re-logins); hashed in the key.
   const identity = credentials.token ?? `login:${credentials.email}`;
   const auth = lodgingAuth({
@@ -90,6 +79,7 @@ export function lodgingCore(options: LodgingClientOptions): LodgingCore {
       cacheIdentity: () => identity,
     },
   });
+  /** `forgetLogin`: forgets the cached login token (after logout). */
   return { ...core, forgetLogin: () => auth.forget() };
 }
 

@@ -1,4 +1,4 @@
-import type { Declared } from '../publishing/operations.ts';
+import type { Declared } from '../upstream/client-core.ts';
 import { TTL } from '../upstream/ttl.ts';
 import * as s from './schema.ts';
 
@@ -8,6 +8,14 @@ import * as s from './schema.ts';
  * doctor reads in this order, and a booking's guest joins a guest it read before.
  */
 export const LODGING_OPERATIONS = {
+  'auth.login': {
+    kind: 'item',
+    read: false,
+    method: 'POST',
+    path: '/auth/login',
+    needs: ['token'],
+    schema: s.lodgingLoginSchema,
+  },
   'properties.list': {
     kind: 'list',
     read: true,

@@ -4,7 +4,7 @@ import { classify } from '../failures/classify.ts';
 import { lodgingClient } from '../lodging/client.ts';
 import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
-import type { Declared } from '../publishing/operations.ts';
+import type { Declared } from '../upstream/client-core.ts';
 import { publishingClient } from '../publishing/client.ts';
 import type { SecretKey } from '../secrets/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -36,6 +36,9 @@ export interface WriteCheckOptions {
   profiles: ProfileTexts;
   /** The throwaway account's e-mail (default `masthead-doctor-<time>@example.com`). */
   email?: string;
+  /** Lodging: the tenant's secrets, and today for the test stay's dates. */
+  secrets?: Partial<Record<SecretKey, string>>;
+  now?: Date;
 }
 
 const failure = (error: unknown): string => {
@@ -113,14 +116,6 @@ export async function checkWrites(options: WriteCheckOptions): Promise<WriteRepo
   return reports;
 }
 
-export interface LodgingWriteOptions {
-  tenant: Tenant;
-  profiles: ProfileTexts;
-  secrets: Partial<Record<SecretKey, string>>;
-  /** Today, for the test stay's dates. */
-  now?: Date;
-}
-
 /** The test stay: one night, eleven months ahead (the first of the tenant's properties). */
 function testStay(now = new Date()): { checkIn: string; checkOut: string } {
   const day = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
@@ -134,8 +129,8 @@ export function lodgingWriteNotice(tenant: Tenant, now = new Date()): string {
   return `Lodging writes (--writes): booking a test stay at property ${property}, ${checkIn} to ${checkOut}, for a test guest "Masthead Doctor", and cancelling it at once (the test guest stays on the API).`;
 }
 
-export async function checkLodgingWrites(options: LodgingWriteOptions): Promise<WriteReport[]> {
-  const { tenant, secrets } = options;
+export async function checkLodgingWrites(options: WriteCheckOptions): Promise<WriteReport[]> {
+  const { tenant, secrets = {} } = options;
   const lodging = tenant.lodging;
   if (!lodging) return [];
   const profile = resolveProfile('lodging', lodging.profile, options.profiles);

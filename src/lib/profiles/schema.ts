@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
 import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
+import { OperationProfileSchema } from '../upstream/profile.ts';
 import type { OperationProfile, ServiceProfile } from '../upstream/profile.ts';
 
 /**
@@ -18,43 +19,8 @@ export const OPERATIONS_OF: Record<ProfileService, readonly string[]> = {
   lodging: Object.keys(LODGING_OPERATIONS),
 };
 
-const ALL_OPERATIONS = [...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging];
-
-const sourcePath = z
-  .string()
-  .regex(
-    /^$|^[^.\s[\]]+(\.[^.\s[\]]+)*$/,
-    'Expected a dot path into the answer, such as "data.items", "author.name" or "images.0.url"',
-  );
-
-/** One path or alternatives, first found wins. */
-const sourcePaths = z
-  .union([sourcePath, z.array(sourcePath).min(1)])
-  .transform((value) => (typeof value === 'string' ? [value] : value));
-
-const siteField = z
-  .string()
-  .regex(
-    /^[a-z_][a-z0-9_]*((\.|\[\]\.)[a-z_][a-z0-9_]*)*$/,
-    'Expected a field the site reads, such as "title", "category.slug" or "room_types[].total_price"',
-  );
-
-const OperationProfileSchema = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
-  path: z
-    .string()
-    .regex(
-      /^\/[^\s?#]*$/,
-      'Expected a path relative to the base address, starting with "/", such as "/articles/{slug}"',
-    )
-    .optional(),
-  /** Where the list or item sits in the answer; "" for the answer itself. */
-  envelope: sourcePaths.optional(),
-  /** Site field → where the API has it. */
-  fields: z.record(siteField, sourcePaths).optional(),
-  /** Site query/body name → the API's name. */
-  rename: z.record(z.string().min(1), z.string().min(1)).optional(),
-});
+/** Both services' (the two sign-ins share one name). */
+export const ALL_OPERATIONS = [...new Set([...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging])];
 
 const operations = z.partialRecord(z.enum(ALL_OPERATIONS), OperationProfileSchema);
 

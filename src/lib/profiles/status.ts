@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tenant } from '../tenants/schema.ts';
 import { operationFindings } from '../upstream/metrics.ts';
-import type { OperationFinding } from '../upstream/metrics.ts';
 import { profileLabel } from './schema.ts';
 import type { InlineProfile } from './schema.ts';
 
@@ -15,15 +14,6 @@ import type { InlineProfile } from './schema.ts';
 export interface DoctorSummary {
   at: string;
   unmapped: string[];
-}
-
-export interface TenantProfileStatus {
-  tenant: string;
-  publishingProfile: string;
-  lodgingProfile?: string | undefined;
-  doctor: DoctorSummary | null;
-  /** Operations this process could not read (fully) since it started. */
-  problems: OperationFinding[];
 }
 
 const label = (ref: InlineProfile | undefined): string =>
@@ -42,12 +32,13 @@ function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSumma
 export function profileStatus(
   tenants: readonly Tenant[],
   readSummary: (id: string) => DoctorSummary | null = readDoctorSummary,
-): TenantProfileStatus[] {
+) {
   return tenants.map((tenant) => ({
     tenant: tenant.id,
     publishingProfile: label(tenant.publishing.profile),
     ...(tenant.lodging && { lodgingProfile: label(tenant.lodging.profile) }),
     doctor: readSummary(tenant.id),
+    /** Operations this process could not read (fully) since it started. */
     problems: [
       ...operationFindings(tenant.id),
       // The booking feature's lodging account key.
@@ -57,7 +48,7 @@ export function profileStatus(
 }
 
 /** One start-up line per tenant: its profiles and what the last doctor run left unmapped. */
-export function profileStartupLine(status: TenantProfileStatus): string {
+export function profileStartupLine(status: ReturnType<typeof profileStatus>[number]): string {
   const profiles = `publishing profile ${status.publishingProfile}${
     status.lodgingProfile ? `, lodging profile ${status.lodgingProfile}` : ''
   }`;

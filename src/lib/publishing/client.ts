@@ -1,12 +1,12 @@
 import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
-import { clientCore } from '../upstream/client-core.ts';
-import type { ClientCore, ReadOptions, ServiceAccess } from '../upstream/client-core.ts';
+import { clientCore, declaredCore } from '../upstream/client-core.ts';
+import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
 import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
-import { PUBLISHING_OPERATIONS, declaredCore } from './operations.ts';
+import { PUBLISHING_OPERATIONS } from './operations.ts';
 import { forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import { TTL } from '../upstream/ttl.ts';
@@ -68,42 +68,33 @@ export interface CategoryWithPosts {
   posts: Paged<PostSummary>;
 }
 
-interface TagWithPosts {
-  tag: Tag;
-  posts: Paged<PostSummary>;
-}
-
 const MAX_PER_PAGE = 50;
 
 /** `page` and `per_page`, clamped to the publishing API's maximum. */
 export const publishingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
 /**
- * Public reads go out anonymously (or with the tenant's read token) and are cached once for every
- * visitor; personal reads and writes carry the user's token, and personal reads are cached per user.
+ * The core a publishing client (and the test harness's extra operations) calls through. Public
+ * reads go out anonymously (or with the tenant's read token) and are cached once for every visitor;
+ * personal reads and writes carry the user's token, and personal reads are cached per user.
  */
-function publishingAccess(options: PublishingClientOptions): ServiceAccess {
-  const { baseUrl, tenantId, token } = options;
-  return {
-    withToken: ({ access, method }, send) =>
-      send(access === 'personal' ? token : method === 'GET' ? options.serviceToken : undefined),
-    budgetKey: (sent) =>
-      sent === undefined
-        ? budgetKeys.publishingPublic(baseUrl)
-        : budgetKeys.publishingToken(baseUrl, tenantId, sent),
-    cacheIdentity: (access) => (access === 'personal' ? token : undefined),
-  };
-}
-
-/** The core a publishing client (and the test harness's extra operations) calls through. */
 export function publishingCore(options: PublishingClientOptions): ClientCore {
+  const { baseUrl, tenantId, token } = options;
   return clientCore({
     service: 'publishing',
-    tenant: options.tenantId,
-    baseUrl: options.baseUrl,
+    tenant: tenantId,
+    baseUrl,
     upstream: options.upstream,
-    access: publishingAccess(options),
-    headers: { 'X-Tenant': options.tenantId },
+    access: {
+      withToken: ({ access, method }, send) =>
+        send(access === 'personal' ? token : method === 'GET' ? options.serviceToken : undefined),
+      budgetKey: (sent) =>
+        sent === undefined
+          ? budgetKeys.publishingPublic(baseUrl)
+          : budgetKeys.publishingToken(baseUrl, tenantId, sent),
+      cacheIdentity: (access) => (access === 'personal' ? token : undefined),
+    },
+    headers: { 'X-Tenant': tenantId },
     timeoutMs: options.timeoutMs,
     operations: PUBLISHING_OPERATIONS,
     profile: options.profile,
@@ -140,6 +131,14 @@ function readingKit(options: PublishingClientOptions) {
   const cleanStream = (stream: Stream): Stream =>
     stream.embed_code ? { ...stream, embed_code: sanitize(stream.embed_code) } : stream;
 
+  /** A page of a list, each item cleaned as the client keeps it. */
+  const paged =
+    <T>(params: PageParams, clean: (item: T) => T) =>
+    (list: { items: T[]; meta?: PageMeta | undefined }) => {
+      const page = toPaged(list, params);
+      return { ...page, items: page.items.map(clean) };
+    };
+
   /** The posts of a category or tag page (the two endpoints share this shape). */
   const archivePosts = (
     detail: {
@@ -160,6 +159,7 @@ function readingKit(options: PublishingClientOptions) {
     editionAccess,
     cleanSummary,
     cleanStream,
+    paged,
     archivePosts,
     remembered,
     tenantId: options.tenantId,
@@ -187,7 +187,7 @@ function accountOperations({ read, call }: Kit) {
 }
 
 /** Posts: public, cached once for every visitor. */
-function postOperations({ core, read, sanitize, cleanSummary, remembered, tenantId }: Kit) {
+function postOperations({ core, read, sanitize, cleanSummary, paged, remembered, tenantId }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const query = {
@@ -202,10 +202,7 @@ function postOperations({ core, read, sanitize, cleanSummary, remembered, tenant
         {
           query,
           ...(params.search && { ttl: TTL.search }),
-          map: (list) => {
-            const paged = toPaged(list, params);
-            return { ...paged, items: paged.items.map(cleanSummary) };
-          },
+          map: paged(params, cleanSummary),
         },
         readOptions,
       );
@@ -254,7 +251,7 @@ function sectionOperations({ read, archivePosts, remembered }: Kit) {
       slug: string,
       params: PageParams = {},
       readOptions?: ReadOptions,
-    ): Promise<TagWithPosts> {
+    ): Promise<{ tag: Tag; posts: Paged<PostSummary> }> {
       const map = (detail: z.output<typeof tagDetailSchema>) => ({
         tag: detail.tag,
         posts: archivePosts(detail, params),
@@ -277,14 +274,8 @@ function editionStreamCommentOperations({
   anonymousEdition,
   editionAccess,
   cleanStream,
+  paged,
 }: Kit) {
-  /** A page of a list, each item cleaned as the client keeps it. */
-  const paged =
-    <T>(params: PageParams, clean: (item: T) => T) =>
-    (list: { items: T[]; meta?: PageMeta | undefined }) => {
-      const page = toPaged(list, params);
-      return { ...page, items: page.items.map(clean) };
-    };
   return {
     // E-paper: the list is the same for every reader (its badges come from `is_free`): one shared
     // copy, read with the tenant's token. An edition is the reader's own when they are signed in.

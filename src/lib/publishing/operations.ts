@@ -1,39 +1,6 @@
-import type { z } from 'zod';
-import type { CallSpec, ClientCore, ReadOptions, ReadSpec } from '../upstream/client-core.ts';
-import type { OperationNeeds } from '../upstream/profile.ts';
+import type { Declared } from '../upstream/client-core.ts';
 import { TTL } from '../upstream/ttl.ts';
-import type { CachePolicy } from '../upstream/ttl.ts';
 import * as s from './schema.ts';
-
-/** An operation as a client declares it: what it needs, the schema it is read with, its cache lifetime. */
-export type Declared = OperationNeeds & { schema: z.ZodType; ttl?: CachePolicy };
-
-/**
- * A client's reads and calls by operation name (both clients'): schema, path and lifetime come from
- * its declaration; `spec` adds parameters, a query, a `map` or another lifetime.
- */
-export function declaredCore<O extends { [K in keyof O]: Declared }>(
-  core: ClientCore,
-  operations: O,
-) {
-  return {
-    read: <K extends keyof O & string, T = z.output<O[K]['schema']>>(
-      operation: K,
-      spec: Partial<ReadSpec<O[K]['schema'], T>> = {},
-      readOptions?: ReadOptions,
-    ): Promise<T> => {
-      const schema: O[K]['schema'] = operations[operation].schema;
-      const ttl = spec.ttl ?? operations[operation].ttl;
-      if (!ttl) throw new TypeError(`${operation}: no cache lifetime declared`);
-      return core.read<O[K]['schema'], T>({ operation, schema, ...spec, ttl }, readOptions);
-    },
-    call: <K extends keyof O & string>(
-      operation: K,
-      spec: Partial<CallSpec<O[K]['schema']>> = {},
-    ): Promise<z.output<O[K]['schema']>> =>
-      core.call<O[K]['schema']>({ operation, schema: operations[operation].schema, ...spec }),
-  };
-}
 
 /**
  * What the site reads of each publishing operation, in its own field names: the client declares

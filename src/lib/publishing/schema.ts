@@ -8,7 +8,6 @@ import {
   int,
   listOf,
   pageMetaSchema,
-  unwrap,
   webUrl,
   webUrlField,
 } from '../upstream/parse.ts';
@@ -223,11 +222,10 @@ export const commentListSchema = listOf(commentSchema);
 
 /** `{ category|tag, posts, meta }`, posts as an array or a nested paginator. */
 const archive = { posts: listOf(postSummarySchema), meta: pageMetaSchema.optional() };
-export const categoryDetailSchema = z.preprocess(
-  unwrap,
+export const categoryDetailSchema = enveloped(
   z.looseObject({ category: categorySchema, ...archive }),
 );
-export const tagDetailSchema = z.preprocess(unwrap, z.looseObject({ tag: tagSchema, ...archive }));
+export const tagDetailSchema = enveloped(z.looseObject({ tag: tagSchema, ...archive }));
 
 export const singlePostSchema = enveloped(postSchema);
 export const singlePlanSchema = enveloped(planSchema);

@@ -204,13 +204,8 @@ export function createBudget(options: BudgetOptions = {}): Budget {
         ? { ok: true, remaining: Math.max(0, pointsFor(key.kind) - res.count) }
         : { ok: false, retryAfterSeconds: retryAfterFromMs(res.waitMs) };
     },
-    async observe(key, info) {
-      try {
-        await observeOn(key, info);
-      } catch {
-        // Bookkeeping only: a store failure must never turn an answered request into an error.
-      }
-    },
+    // Bookkeeping only: a store failure must never turn an answered request into an error.
+    observe: (key, info) => observeOn(key, info).catch(() => undefined),
     remaining: async (key) => (await standing(key)).remaining,
     standing,
     capacity: pointsFor,

@@ -247,16 +247,6 @@ function approxSize(entry: Entry): number {
 /** The value an entry holds, as the caller's type (what was stored under its key). */
 const valueOf = <T>(entry: Entry | undefined): T => entry?.value as T;
 
-/**
- * `next` with every part deep-equal to `previous`'s kept as `previous`'s own object (structural
- * sharing, as TanStack Query does): a re-read that changed nothing hands renders the objects they
- * saw before, so page parts kept by the identity of their data (src/lib/render/fragments.ts) stay
- * valid across refreshes. Plain objects and arrays only.
- */
-function keepUnchanged<T>(previous: unknown, next: T): T {
-  return previous === undefined ? next : replaceEqualDeep(previous, next);
-}
-
 /** What one load needs: handed to lru-cache's `fetchMethod` as its `context`. */
 interface Load {
   policy: CachePolicy;
@@ -279,9 +269,6 @@ function sharedTier(options: CacheOptions) {
       if (shared && raw !== undefined)
         await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
       return entry;
-    },
-    async remove(key: string) {
-      await (await store())?.removeItem(sharedStoreKey(key)).catch(() => undefined);
     },
     async clear() {
       await (await store())?.clear().catch(() => undefined);
@@ -320,42 +307,20 @@ function served<T>(entry: Entry | undefined, context: ReadContext): T {
   throw new NotFoundError(message, { service: context.service, operation, status: 404 });
 }
 
-/** What a failed load's fallback counts and logs with. */
-interface Fallback {
-  metrics: Metrics;
-  log: (line: string) => void;
-  at: number;
-}
-
-/** The old value instead of a failed load's error, when the error and the value's age allow it. */
-function staleOnError<T>(
+/** What a failed load answers with instead of its error: the old value, counted so; none: the error. */
+function fallbackOf(
   error: unknown,
   entry: Entry,
   outdated: boolean,
   policy: CachePolicy,
-  context: ReadContext,
-  { metrics, log, at }: Fallback,
-): T {
+  at: number,
+): 'staleServes' | 'staleBeyondWindow' | undefined {
+  if (!isOutage(error)) return undefined;
   const kept = entry.keepUntil > at;
-  if (!isOutage(error)) throw error;
-  if (kept && !outdated) {
-    metrics.count(context.service, context.tenant, 'staleServes');
-    return valueOf<T>(entry);
-  }
+  if (kept && !outdated) return 'staleServes';
   // Invalidated or past its window: still better than an error page while the budget is spent.
-  if (!kept && !(policy.errorGrace > 0 && error instanceof RateLimitedError)) throw error;
-  metrics.count(context.service, context.tenant, 'staleBeyondWindow');
-  log(
-    JSON.stringify({
-      level: 'warn',
-      event: 'upstream_stale_beyond_window',
-      time: new Date().toISOString(),
-      ...context,
-      operation: error instanceof UpstreamError ? error.operation : undefined,
-      storedAt: new Date(entry.storedAt).toISOString(),
-    }),
-  );
-  return valueOf<T>(entry);
+  const refused = policy.errorGrace > 0 && error instanceof RateLimitedError;
+  return kept || refused ? 'staleBeyondWindow' : undefined;
 }
 
 /** lru-cache's `fetchMethod`: one load, the value (or a 404, remembered) stored and shared. */
@@ -367,7 +332,9 @@ function loader(
   return async (key, previous, { context: { policy, load } }) => {
     const at = now();
     try {
-      const entry = entryFor(keepUnchanged(previous?.value, await load()), policy, at);
+      // Structural sharing: what a re-read did not change keeps the objects renders saw before, so
+      // page parts kept by the identity of their data (src/lib/render/fragments.ts) stay valid.
+      const entry = entryFor(replaceEqualDeep(previous?.value, await load()), policy, at);
       // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
       const window = policy.fresh + policy.stale + policy.errorGrace;
       return await shared.put(key, entry, Math.max(window, policy.keep ?? 0));
@@ -416,7 +383,7 @@ function tiers(
       const remote = await shared.get(key);
       if (!remote || (local && remote.storedAt <= local.storedAt)) return local;
       // Another instance's refresh: what it did not change keeps this instance's objects.
-      const adopted = { ...remote, value: keepUnchanged(local?.value, remote.value) };
+      const adopted = { ...remote, value: replaceEqualDeep(local?.value, remote.value) };
       lru.set(key, adopted);
       return adopted;
     },
@@ -470,12 +437,17 @@ export function createReadCache(options: CacheOptions) {
       try {
         return served<T>(await withinDeadline(promise, context), context);
       } catch (error) {
-        if (!entry) throw error;
-        return staleOnError<T>(error, entry, outdated, policy, context, {
-          metrics,
-          log,
-          at: now(),
-        });
+        const fallback = entry && fallbackOf(error, entry, outdated, policy, now());
+        if (!entry || !fallback) throw error;
+        count(fallback);
+        if (fallback === 'staleBeyondWindow') {
+          const operation = error instanceof UpstreamError ? error.operation : undefined;
+          const storedAt = new Date(entry.storedAt).toISOString();
+          const time = new Date().toISOString();
+          const line = { level: 'warn', event: 'upstream_stale_beyond_window', time, ...context };
+          log(JSON.stringify({ ...line, operation, storedAt }));
+        }
+        return valueOf<T>(entry);
       }
     },
     /**
@@ -486,10 +458,6 @@ export function createReadCache(options: CacheOptions) {
      */
     invalidate(target: InvalidationTarget, at = now()) {
       cutoffs.add(target, at);
-    },
-    async delete(key: string) {
-      lru.delete(key);
-      await shared.remove(key);
     },
     async clear() {
       lru.clear();

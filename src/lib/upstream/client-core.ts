@@ -144,10 +144,7 @@ export function clientCore(options: ClientCoreOptions) {
               operation: spec.operation,
               tenant,
               baseUrl,
-              path: request.path,
-              method: request.method,
-              query: request.query,
-              body: request.body,
+              ...request,
               ...(options.headers && { headers: options.headers }),
               token,
               budgetKey: access.budgetKey(token),
@@ -205,4 +202,34 @@ export function clientCore(options: ClientCoreOptions) {
   };
 
   return { upstream, call, read };
+}
+
+/** An operation as a client declares it: what it needs, the schema it is read with, its cache lifetime. */
+export type Declared = OperationNeeds & { schema: z.ZodType; ttl?: CachePolicy };
+
+/**
+ * A client's reads and calls by operation name: schema, path and lifetime come from
+ * its declaration; `spec` adds parameters, a query, a `map` or another lifetime.
+ */
+export function declaredCore<O extends { [K in keyof O]: Declared }>(
+  core: ClientCore,
+  operations: O,
+) {
+  return {
+    read: <K extends keyof O & string, T = z.output<O[K]['schema']>>(
+      operation: K,
+      spec: Partial<ReadSpec<O[K]['schema'], T>> = {},
+      readOptions?: ReadOptions,
+    ): Promise<T> => {
+      const schema: O[K]['schema'] = operations[operation].schema;
+      const ttl = spec.ttl ?? operations[operation].ttl;
+      if (!ttl) throw new TypeError(`${operation}: no cache lifetime declared`);
+      return core.read<O[K]['schema'], T>({ operation, schema, ...spec, ttl }, readOptions);
+    },
+    call: <K extends keyof O & string>(
+      operation: K,
+      spec: Partial<CallSpec<O[K]['schema']>> = {},
+    ): Promise<z.output<O[K]['schema']>> =>
+      core.call<O[K]['schema']>({ operation, schema: operations[operation].schema, ...spec }),
+  };
 }

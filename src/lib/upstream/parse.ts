@@ -51,14 +51,12 @@ export const webUrlField = z
   .nullish()
   .transform((value) => (value === undefined ? undefined : webUrl(value)));
 
-/** Unwraps `{ data: X }` (with optional `meta`, `links`, `message`); passes a bare X through. */
-export function unwrap(value: unknown): unknown {
-  return isRecord(value) && 'data' in value ? value['data'] : value;
-}
-
-/** `schema` with or without a `data` envelope. */
+/** `schema` with or without a `data` envelope (with optional `meta`, `links`, `message`). */
 export function enveloped<S extends z.ZodType>(schema: S) {
-  return z.preprocess(unwrap, schema);
+  return z.preprocess(
+    (value) => (isRecord(value) && 'data' in value ? value['data'] : value),
+    schema,
+  );
 }
 
 export const pageMetaSchema = z.looseObject({
@@ -151,16 +149,11 @@ export function listOf<S extends z.ZodType>(item: S) {
   );
 }
 
-export interface ParseContext {
-  service: UpstreamService;
-  operation: string;
-}
-
 /** Parses with `schema` or throws `InvalidResponseError` carrying a short issue summary. */
 export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  context: ParseContext,
+  context: { service: UpstreamService; operation: string },
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;

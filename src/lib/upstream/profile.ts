@@ -1,4 +1,5 @@
 import { isRecord } from '../content/records.ts';
+import { z } from 'zod';
 import type { HttpMethod, QueryValue } from './http.ts';
 import { topLevelMeta } from './parse.ts';
 
@@ -11,23 +12,49 @@ import { topLevelMeta } from './parse.ts';
  */
 
 /** Where a value is found: a dot path (`data.items`, `address.city`, `images.0.url`); `""` is the body. */
-export type SourcePath = string;
+const sourcePath = z
+  .string()
+  .regex(
+    /^$|^[^.\s[\]]+(\.[^.\s[\]]+)*$/,
+    'Expected a dot path into the answer, such as "data.items", "author.name" or "images.0.url"',
+  );
+type SourcePath = string;
 
-export interface OperationProfile {
-  method?: HttpMethod | undefined;
+/** One path or alternatives, first found wins. */
+const sourcePaths = z
+  .union([sourcePath, z.array(sourcePath).min(1)])
+  .transform((value) => (typeof value === 'string' ? [value] : value));
+
+const siteField = z
+  .string()
+  .regex(
+    /^[a-z_][a-z0-9_]*((\.|\[\]\.)[a-z_][a-z0-9_]*)*$/,
+    'Expected a field the site reads, such as "title", "category.slug" or "room_types[].total_price"',
+  );
+
+/** One operation in a profile file (`profiles/*.json`, read by src/lib/profiles/schema.ts). */
+export const OperationProfileSchema = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
   /** Relative to the base address, with `{param}` placeholders: `/articles/{slug}`. */
-  path?: string | undefined;
+  path: z
+    .string()
+    .regex(
+      /^\/[^\s?#]*$/,
+      'Expected a path relative to the base address, starting with "/", such as "/articles/{slug}"',
+    )
+    .optional(),
   /** Where the list (or the item) sits in the body, first match wins; `""` is the body itself. */
-  envelope?: readonly SourcePath[] | undefined;
+  envelope: sourcePaths.optional(),
   /**
    * Site field → where the API has it (alternatives, first found wins). A target `a[].b` maps `b`
    * of every element of the list `a`, sources relative to that element; `meta.total` and other
    * `meta.*` targets of a list read from the body's root.
    */
-  fields?: Readonly<Record<string, readonly SourcePath[]>> | undefined;
+  fields: z.record(siteField, sourcePaths).optional(),
   /** Query and body names the API uses instead of the site's: `{ "per_page": "limit" }`. */
-  rename?: Readonly<Record<string, string>> | undefined;
-}
+  rename: z.record(z.string().min(1), z.string().min(1)).optional(),
+});
+export type OperationProfile = z.output<typeof OperationProfileSchema>;
 
 export interface ServiceProfile {
   /** The profile's name (file name) or `inline`, for logs and `/_status`. */
@@ -63,16 +90,11 @@ export function valueAt(value: unknown, path: SourcePath): unknown {
   return current;
 }
 
-/** The first of `paths` that holds a value (not null or undefined). */
-export function firstValue(
-  value: unknown,
-  paths: readonly SourcePath[],
-): { path: SourcePath; value: unknown } | undefined {
-  for (const path of paths) {
-    const found = valueAt(value, path);
-    if (found !== undefined && found !== null) return { path, value: found };
-  }
-  return undefined;
+/** The value at the first of `paths` that holds one (not null or undefined). */
+function firstValue(value: unknown, paths: readonly SourcePath[]): unknown {
+  return paths
+    .map((path) => valueAt(value, path))
+    .find((found) => found !== undefined && found !== null);
 }
 
 /** A copy of `target` with `value` at the dot path `path` (objects on the way copied, not changed). */
@@ -104,7 +126,7 @@ export function mapFields(
     // `meta.*` of a list reads from the body's root, the rest from the item.
     const from = root !== undefined && target.startsWith('meta.') ? root : item;
     const found = firstValue(from, sources);
-    if (found) out = withValue(out, target, found.value);
+    if (found !== undefined) out = withValue(out, target, found);
   }
   // Lists after plain fields, so `room_types[].x` sees `room_types` already mapped.
   for (const [list, inner] of nested) {
@@ -137,7 +159,7 @@ export function findList(
 
 /** The item in `body`: at the profile's envelope, else inside a `data` envelope, else the body. */
 export function findItem(body: unknown, envelope: readonly SourcePath[] | undefined): unknown {
-  if (envelope) return firstValue(body, envelope)?.value;
+  if (envelope) return firstValue(body, envelope);
   return isRecord(body) && isRecord(body['data']) ? body['data'] : body;
 }
 
@@ -157,19 +179,14 @@ export function reshapeBody(
   const items = findList(body, op.envelope);
   // No list where the profile says: left to the schema, which says what it lacks.
   if (!items) return body;
-  const itemFields: Record<string, readonly SourcePath[]> = {};
-  const metaFields: Record<string, readonly SourcePath[]> = {};
-  for (const [target, sources] of Object.entries(fields)) {
-    if (target.startsWith('meta.')) metaFields[target.slice('meta.'.length)] = sources;
-    else itemFields[target] = sources;
-  }
+  const isMeta = ([target]: [string, unknown]) => target.startsWith('meta.');
+  const entries = Object.entries(fields);
+  const itemFields = Object.fromEntries(entries.filter((entry) => !isMeta(entry)));
   const source = isRecord(body) ? body : {};
   const meta = { ...topLevelMeta(source), ...(isRecord(source['meta']) ? source['meta'] : {}) };
-  for (const [target, sources] of Object.entries(metaFields)) {
-    const found = firstValue(body, sources);
-    if (found) meta[target] = found.value;
-  }
-  return { data: items.map((item) => mapFields(item, itemFields)), meta };
+  // `meta.*` targets read from the body's root (`mapFields`).
+  const paged = mapFields({ meta }, Object.fromEntries(entries.filter(isMeta)), body);
+  return { data: items.map((item) => mapFields(item, itemFields)), meta: valueAt(paged, 'meta') };
 }
 
 /** `/articles/{slug}` with each placeholder URL-encoded from `params`; unknown ones stay. */

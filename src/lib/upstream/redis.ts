@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Redis, RedisOptions } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -58,20 +59,15 @@ function watch(client: Redis, url: string): void {
   });
 }
 
-/** Until connected, refused (Redis away: no point waiting) or `READY_WAIT_MS`, whichever first. */
-function whenReady(client: Redis): Promise<void> {
-  if (client.status === 'ready') return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      client.off('ready', done);
-      client.off('error', done);
-      resolve();
-    };
-    const timer = setTimeout(done, READY_WAIT_MS);
-    client.once('ready', done);
-    client.once('error', done);
-  });
+/**
+ * Until connected, refused (Redis away: no point waiting; an `error` rejects `once`) or
+ * `READY_WAIT_MS`, whichever first.
+ */
+async function whenReady(client: Redis): Promise<void> {
+  if (client.status === 'ready') return;
+  await once(client, 'ready', { signal: AbortSignal.timeout(READY_WAIT_MS) }).catch(
+    () => undefined,
+  );
 }
 
 /**

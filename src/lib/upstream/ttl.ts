@@ -1,18 +1,17 @@
 /**
  * How long each resource stays in the read cache, in seconds. The one place to tune freshness.
- *
- * - `fresh`: served from cache without asking upstream.
- * - `stale`: after `fresh`, still served immediately while one background refresh runs.
- * - `errorGrace`: after `fresh + stale`, served only when the upstream is down, 5xx, 429 or our
- *   budget is empty (stale-if-error); otherwise a normal miss.
- * - `keep`: how long the store keeps it (its TTL in Redis): what a spent budget can still serve.
- *
  * `keep` (two days for content, minutes for searches and per-user reads) with the per-tenant entry
  * cap (`boundedRedisDriver`) bounds Redis; a remembered 404 lasts `UPSTREAM_NOT_FOUND_SECONDS`.
  */
 export interface CachePolicy {
+  /** Served from cache without asking upstream. */
   fresh: number;
+  /** After `fresh`, still served immediately while one background refresh runs. */
   stale: number;
+  /**
+   * After `fresh + stale`, served only when the upstream is down, 5xx, 429 or our budget is empty
+   * (stale-if-error); otherwise a normal miss.
+   */
   errorGrace: number;
   /**
    * How long the store (Redis, or the disk without it) keeps the value, to be served when the

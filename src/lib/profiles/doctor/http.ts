@@ -1,6 +1,7 @@
 import { FetchError, ofetch } from 'ofetch';
 import type { SecretKey } from '../../secrets/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
+import { LODGING_OPERATIONS } from '../../lodging/operations.ts';
 import { valueAt } from '../../upstream/profile.ts';
 
 /** One answer as the doctor keeps it: status, parsed JSON body (undefined when not JSON), rate headers. */
@@ -17,22 +18,7 @@ const RATE_HEADERS = [
   'retry-after',
 ];
 
-export interface Getter {
-  /** GET `path` below the base with `query`; undefined once the call budget is spent. */
-  get: (path: string, query?: Record<string, string>) => Promise<Answer | undefined>;
-  /** Calls made so far. */
-  calls: () => number;
-  /** Counts a call made outside `get` (the lodging sign-in). */
-  count: (n: number) => void;
-}
-
-export interface GetterOptions {
-  baseUrl: string;
-  headers: Record<string, string>;
-  fetch: typeof fetch;
-  maxCalls: number;
-  timeoutMs: number;
-}
+export type Getter = ReturnType<typeof createGetter>;
 
 /** The body as JSON, or undefined when it is none. */
 function parseJson(text: string): unknown {
@@ -44,7 +30,13 @@ function parseJson(text: string): unknown {
 }
 
 /** GETs within a call budget; a 429 is waited out once (what the API asks, a minute at most). */
-export function createGetter(options: GetterOptions): Getter {
+export function createGetter(options: {
+  baseUrl: string;
+  headers: Record<string, string>;
+  fetch: typeof fetch;
+  maxCalls: number;
+  timeoutMs: number;
+}) {
   let calls = 0;
   const $fetch = ofetch.create(
     {
@@ -58,7 +50,11 @@ export function createGetter(options: GetterOptions): Getter {
     },
     { fetch: options.fetch },
   );
-  const get: Getter['get'] = async (path, query = {}) => {
+  /** GET `path` below the base with `query`; undefined once the call budget is spent. */
+  const get = async (
+    path: string,
+    query: Record<string, string> = {},
+  ): Promise<Answer | undefined> => {
     if (calls >= options.maxCalls) return undefined;
     calls += 1;
     const url = new URL(`${options.baseUrl}${path}`);
@@ -75,7 +71,8 @@ export function createGetter(options: GetterOptions): Getter {
     }
     return { status: response.status, body: response._data, rateLimit };
   };
-  return { get, calls: () => calls, count: (n) => (calls += n) };
+  // `count`: a call made outside `get` (the lodging sign-in).
+  return { get, calls: () => calls, count: (n: number) => (calls += n) };
 }
 
 /** The tenant's lodging token, or a sign-in with its e-mail and password (never printed). */
@@ -90,8 +87,9 @@ export async function lodgingToken(
   if (token) return { value: token, calls: 0 };
   if (!email || !password) return { calls: 0 };
   const login = ofetch.create({}, { fetch: doFetch });
-  const body: unknown = await login(`${lodging.baseUrl}/auth/login`, {
-    method: 'POST',
+  const { path, method } = LODGING_OPERATIONS['auth.login'];
+  const body: unknown = await login(`${lodging.baseUrl}${path}`, {
+    method,
     body: { email, password },
   }).catch(() => undefined);
   const value = valueAt(body, 'token') ?? valueAt(body, 'data.token');

@@ -7,7 +7,7 @@ import {
   reshapeBody,
   valueAt,
 } from '../../upstream/profile.ts';
-import type { Declared } from '../../publishing/operations.ts';
+import type { Declared } from '../../upstream/client-core.ts';
 import type { OperationProfile } from '../../upstream/profile.ts';
 import type { OperationReport, ServiceRun } from './report.ts';
 import {

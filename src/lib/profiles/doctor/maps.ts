@@ -1,5 +1,5 @@
 import type { OperationProfile } from '../../upstream/profile.ts';
-import { OPERATIONS_OF, SERVICES } from '../schema.ts';
+import { ALL_OPERATIONS, OPERATIONS_OF, SERVICES } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
 
 /**
@@ -15,10 +15,6 @@ export class MapError extends Error {
   override name = 'MapError';
 }
 
-function serviceOf(operation: string): ProfileService | undefined {
-  return SERVICES.find((service) => OPERATIONS_OF[service].includes(operation));
-}
-
 /** The `--map` arguments as profile entries per service; throws a `MapError` saying what is wrong. */
 export function parseMaps(args: readonly string[]): Maps {
   const maps: Maps = {};
@@ -29,10 +25,10 @@ export function parseMaps(args: readonly string[]): Maps {
     const [resource = '', verb = '', ...rest] = key.split('.');
     const operation = `${resource}.${verb}`;
     const need = rest.join('.');
-    const service = serviceOf(operation);
+    const service = SERVICES.find((one) => OPERATIONS_OF[one].includes(operation));
     if (!service || !need) {
       throw new MapError(
-        `--map ${arg}: expected <operation>.<need>=<path>, such as posts.list.title=headline (operations: ${[...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging].join(', ')})`,
+        `--map ${arg}: expected <operation>.<need>=<path>, such as posts.list.title=headline (operations: ${ALL_OPERATIONS.join(', ')})`,
       );
     }
     const ops = (maps[service] ??= {});

@@ -1,6 +1,6 @@
 import type { SecretKey } from '../../secrets/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
-import type { Declared } from '../../publishing/operations.ts';
+import type { Declared } from '../../upstream/client-core.ts';
 import type { OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
 import type { Evidence } from './field-finder.ts';
 import type { Getter } from './http.ts';

@@ -2,7 +2,7 @@ import { LODGING_OPERATIONS } from '../../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../../publishing/operations.ts';
 import { renameKeys, valueAt } from '../../upstream/profile.ts';
 import type { OperationProfile } from '../../upstream/profile.ts';
-import type { Declared } from '../../publishing/operations.ts';
+import type { Declared } from '../../upstream/client-core.ts';
 import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './report.ts';
 import { mergeOp, resolveProfile } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
