@@ -1,10 +1,9 @@
 import type { PageInfo } from '../upstream/parse.ts';
 
-/** `?page=` as a positive integer; `null` for anything else (the caller answers 404). */
-export function pageParam(url: URL): number | null {
-  const raw = url.searchParams.get('page');
-  if (raw === null || raw === '') return 1;
-  if (!/^\d{1,6}$/.test(raw)) return null;
+/** `?page=` as a positive integer of at most `digits` digits; 1 when absent, `null` when malformed. */
+export function parsePage(raw: string | null | undefined, digits = 6): number | null {
+  if (raw === null || raw === undefined || raw === '') return 1;
+  if (!/^\d+$/.test(raw) || raw.length > digits) return null;
   const page = Number(raw);
   return page >= 1 ? page : null;
 }

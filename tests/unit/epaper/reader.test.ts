@@ -4,9 +4,9 @@ import {
   isFormField,
   keyAction,
   neighboursIn,
-  parsePage,
   parseZoom,
   readerPath,
+  readerPage,
   readerSearch,
   thumbWindow,
   zoomLabel,
@@ -14,7 +14,7 @@ import {
   type KeyContext,
 } from '../../../src/lib/epaper/reader.ts';
 
-describe('parsePage: ?page= of the reader, clamped to the edition', () => {
+describe('readerPage: ?page= of the reader, clamped to the edition', () => {
   it.each([
     [null, 12, 1],
     [undefined, 12, 1],
@@ -33,7 +33,7 @@ describe('parsePage: ?page= of the reader, clamped to the edition', () => {
     ['9999999', 12, 1],
     ['4', 0, 1],
   ])('%j of %i pages → %i', (raw, count, expected) => {
-    expect(parsePage(raw, count)).toBe(expected);
+    expect(readerPage(raw, count)).toBe(expected);
   });
 });
 
