@@ -60,20 +60,6 @@ export function thumbWindow(
 }
 
 /**
- * The reader's query string for a page and zoom, keeping every other parameter (e.g. `tenant`).
- * Page 1 and zoom 1 are left out, so the plain edition URL is page 1 at fitted size.
- */
-export function readerSearch(base: URLSearchParams | string, page: number, zoom: number): string {
-  const params = new URLSearchParams(base);
-  if (page > 1) params.set('page', String(page));
-  else params.delete('page');
-  if (zoom !== 1) params.set('zoom', String(zoom));
-  else params.delete('zoom');
-  const query = params.toString();
-  return query ? `?${query}` : '';
-}
-
-/**
  * The pages shown together on a wide screen: the cover alone, then pairs as printed (2–3, 4–5, …);
  * an even last page stands alone. Always in page order (left, right).
  */

@@ -47,11 +47,16 @@ export function paginate(
   };
 }
 
+/** `params` without the `names`, as a query string (`?a=1`, or empty when nothing is left). */
+export function queryWithout(params: URLSearchParams | string, ...names: string[]): string {
+  const rest = new URLSearchParams(params);
+  for (const name of names) rest.delete(name);
+  const query = rest.toString();
+  return query ? `?${query}` : '';
+}
+
 /** The list URL for a page number: `/page/2`, `/categories/x/page/2` (static hosts ignore query strings); other query parameters (`q`, `tenant`) kept. */
 export function pageHref(path: string, params: URLSearchParams, page: number): string {
-  const next = new URLSearchParams(params);
-  next.delete('page');
-  const query = next.toString();
   const base = page <= 1 ? path : `${path === '/' ? '' : path.replace(/\/$/, '')}/page/${page}`;
-  return `${base}${query ? `?${query}` : ''}`;
+  return `${base}${queryWithout(params, 'page')}`;
 }
