@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { mapFieldErrors } from '../auth/failures.ts';
 import { localizeUpstreamFields } from '../failures/upstream-text.ts';
 import type { FieldKeys } from '../failures/upstream-text.ts';
 import type { FieldErrors } from '../failures/fields.ts';
@@ -128,17 +129,13 @@ const COMMENT_KEYS: FieldKeys = {
  * fits), unknown fields kept for the summary.
  */
 export function mapValidationErrors(errors: Record<string, readonly string[]>): MappedValidation {
-  const fields: FieldErrors = {};
-  const other: string[] = [];
-  let parentRejected = false;
-  for (const [apiField, messages] of Object.entries(errors)) {
-    const message = messages[0];
-    if (!message) continue;
-    const field = API_FIELDS[apiField];
-    if (field) fields[field] ??= [message];
-    else if (apiField === 'parent_id') parentRejected = true;
-    else other.push(message);
-  }
+  const { parent_id: parent, ...rest } = errors;
+  const renamed = Object.entries(rest).map(([name, all]): [string, string[]] => [
+    API_FIELDS[name] ?? name,
+    all.slice(0, 1),
+  ]);
+  const { fields, other } = mapFieldErrors(Object.fromEntries(renamed), FIELD_ORDER);
+  const parentRejected = Boolean(parent?.[0]);
   return { fields: localizeUpstreamFields(fields, COMMENT_KEYS).fields, parentRejected, other };
 }
 

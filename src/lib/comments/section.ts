@@ -2,6 +2,7 @@ import type { KeyPart } from '../render/fragments.ts';
 import type { PublishingClient } from '../publishing/client.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import { asSpare } from '../upstream/visitor.ts';
+import { parsePage } from '../reading/pagination.ts';
 import { EMPTY_VALUES } from './form.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import type { CommentFormValues } from './form.ts';
@@ -48,12 +49,6 @@ export interface CommentsRequest {
   outcome: CommentOutcome | undefined;
 }
 
-/** A positive page number from the query, 1 when absent or malformed. */
-export function parsePage(value: string | null): number {
-  if (value === null || !/^[1-9]\d{0,4}$/.test(value)) return 1;
-  return Number(value);
-}
-
 /**
  * Everything the comments section renders. A signed-in comment is published at once, so after one
  * the list is read fresh (past the data cache); otherwise the cached list serves.
@@ -66,7 +61,7 @@ export async function loadCommentsView(
 ): Promise<CommentsView> {
   const { outcome } = request;
   const fresh = outcome?.ok === true && outcome.status === 'approved';
-  const current = parsePage(request.page);
+  const current = parsePage(request.page, 5) ?? 1;
 
   let thread: ThreadNode[] = [];
   let page = { current, last: current };

@@ -16,7 +16,6 @@ import {
   pinchDirection,
   positionLabel,
   readerPath,
-  readerSearch,
   readerSizes,
   scrollToShow,
   spreadOf,
@@ -26,6 +25,7 @@ import {
   type PositionTexts,
   type Zoom,
 } from './reader.ts';
+import { queryWithout } from '../reading/pagination.ts';
 
 /** Full screen: how long the toolbar and thumbnails stay after the pointer or a key last asked. */
 const CONTROLS_IDLE_MS = 2500;
@@ -90,7 +90,7 @@ class Reader {
   }
 
   urlFor(target: number, atZoom: number): string {
-    return `${readerPath(location.pathname, target, atZoom)}${readerSearch(location.search, 1, 1)}${location.hash}`;
+    return `${readerPath(location.pathname, target, atZoom)}${queryWithout(location.search, 'page', 'zoom')}${location.hash}`;
   }
 
   setLink(link: HTMLAnchorElement | null, target: number | null, attr: string): void {

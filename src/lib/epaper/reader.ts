@@ -3,6 +3,8 @@
  * parameters, neighbours, the thumbnail window and the keyboard map. No DOM, no server imports, so
  * it stays small in the island bundle and is unit-tested on its own.
  */
+import { parsePage } from '../reading/pagination.ts';
+
 /** Zoom factors the reader offers; the page image's width is the fitted width times the factor. */
 export const ZOOM_LEVELS = [1, 1.5, 2, 3] as const;
 export type Zoom = (typeof ZOOM_LEVELS)[number];
@@ -17,9 +19,8 @@ export function clampPage(page: number, pageCount: number): number {
 }
 
 /** `?page=` of the reader: a positive integer clamped to the edition; anything else is page 1. */
-export function parsePage(raw: string | null | undefined, pageCount: number): number {
-  if (raw === null || raw === undefined || !/^\d{1,6}$/.test(raw.trim())) return 1;
-  return clampPage(Number(raw.trim()), pageCount);
+export function readerPage(raw: string | null | undefined, pageCount: number): number {
+  return clampPage(parsePage(raw?.trim()) ?? 1, pageCount);
 }
 
 /** `?zoom=` as one of {@link ZOOM_LEVELS}; unknown values are 1 (fitted). */
@@ -56,20 +57,6 @@ export function thumbWindow(
   const current = clampPage(page, last);
   const from = Math.min(Math.max(1, current - Math.floor((width - 1) / 2)), last - width + 1);
   return { from, to: from + width - 1 };
-}
-
-/**
- * The reader's query string for a page and zoom, keeping every other parameter (e.g. `tenant`).
- * Page 1 and zoom 1 are left out, so the plain edition URL is page 1 at fitted size.
- */
-export function readerSearch(base: URLSearchParams | string, page: number, zoom: number): string {
-  const params = new URLSearchParams(base);
-  if (page > 1) params.set('page', String(page));
-  else params.delete('page');
-  if (zoom !== 1) params.set('zoom', String(zoom));
-  else params.delete('zoom');
-  const query = params.toString();
-  return query ? `?${query}` : '';
 }
 
 /**

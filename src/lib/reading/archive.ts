@@ -4,7 +4,7 @@ import { cachePublic, loadOrRespond, notFound, standIn } from '../render/page-re
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { loadCategoryPage, loadTagPage } from './loaders.ts';
-import { pageParam } from './pagination.ts';
+import { parsePage } from './pagination.ts';
 import type { Crumb } from './seo.ts';
 
 /** What `components/posts/ArchiveView.astro` shows. */
@@ -29,7 +29,7 @@ export async function archivePage(
   const { tenant, i18n } = Astro.locals;
   const { t } = i18n;
   const slug = Astro.params['slug'] ?? '';
-  const page = pageParam(Astro.url);
+  const page = parsePage(Astro.url.searchParams.get('page'));
   if (page === null) return notFound(Astro);
   const data = await loadOrRespond(Astro, async () => {
     if (kind === 'tag') {

@@ -22,6 +22,7 @@ import {
 import {
   FEATURED_ON_HOME,
   POSTS_PER_PAGE,
+  firstPage,
   navigationCategories,
   type HomeData,
 } from './loaders.ts';
@@ -115,19 +116,10 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
       return own ? topUp(block, own.posts.items, shown) : block;
     }),
   );
-  const { total } = pool.page;
   return {
     featured: featured.items,
     // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
-    latest: {
-      items: list,
-      page: {
-        current: 1,
-        last: Math.max(1, Math.ceil(total / POSTS_PER_PAGE)),
-        perPage: POSTS_PER_PAGE,
-        total,
-      },
-    },
+    latest: firstPage(list, pool.page.total),
     sections: distinctBlocks(sections, shown),
     band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,
     streams: streams?.items ?? [],

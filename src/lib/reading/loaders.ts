@@ -157,8 +157,8 @@ function knownNewest(
   return newestFirst(publishingFor(tenant).listedPosts(Infinity).filter(keep)).slice(0, count);
 }
 
-/** The first page of a stand-in list: `posts` of `total`. */
-function firstPage(posts: PostSummary[], total: number): Paged<PostSummary> {
+/** The first page of a list cut from posts already read: `posts` of `total`. */
+export function firstPage(posts: PostSummary[], total: number): Paged<PostSummary> {
   return {
     items: posts,
     page: {

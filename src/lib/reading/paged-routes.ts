@@ -1,5 +1,5 @@
 import { parseZoom, readerPath } from '../epaper/reader.ts';
-import { pageHref } from './pagination.ts';
+import { pageHref, parsePage, queryWithout } from './pagination.ts';
 
 /** Lists paginated by path (search keeps its `?q=`: `/search/page/2?q=ferry`). */
 const PAGED_LISTS = [
@@ -51,9 +51,9 @@ export function pagedRoute(pathname: string, search: URLSearchParams): PagedRout
 /** The reader's page and zoom travel in the path; its query form answers with a redirect to it. */
 function readerRoute(match: RegExpExecArray, search: URLSearchParams): PagedRoute {
   const [, base = '', page, zoom] = match;
-  const rest = new URLSearchParams(search);
   if (page !== undefined || zoom !== undefined) {
     // The reader clamps and checks both itself; a path form with a query form on top: the path wins.
+    const rest = new URLSearchParams(search);
     rest.delete('page');
     rest.delete('zoom');
     if (page !== undefined) rest.set('page', page);
@@ -63,11 +63,6 @@ function readerRoute(match: RegExpExecArray, search: URLSearchParams): PagedRout
   const queryPage = search.get('page');
   const queryZoom = search.get('zoom');
   if (queryPage === null && queryZoom === null) return null;
-  rest.delete('page');
-  rest.delete('zoom');
-  const pageNumber = queryPage !== null && /^\d{1,6}$/.test(queryPage) ? Number(queryPage) : 1;
-  const query = rest.toString();
-  return {
-    redirect: `${readerPath(base, pageNumber, parseZoom(queryZoom))}${query ? `?${query}` : ''}`,
-  };
+  const path = readerPath(base, parsePage(queryPage) ?? 1, parseZoom(queryZoom));
+  return { redirect: `${path}${queryWithout(search, 'page', 'zoom')}` };
 }

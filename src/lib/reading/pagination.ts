@@ -1,10 +1,9 @@
 import type { PageInfo } from '../upstream/parse.ts';
 
-/** `?page=` as a positive integer; `null` for anything else (the caller answers 404). */
-export function pageParam(url: URL): number | null {
-  const raw = url.searchParams.get('page');
-  if (raw === null || raw === '') return 1;
-  if (!/^\d{1,6}$/.test(raw)) return null;
+/** `?page=` as a positive integer of at most `digits` digits; 1 when absent, `null` when malformed. */
+export function parsePage(raw: string | null | undefined, digits = 6): number | null {
+  if (raw === null || raw === undefined || raw === '') return 1;
+  if (!/^\d+$/.test(raw) || raw.length > digits) return null;
   const page = Number(raw);
   return page >= 1 ? page : null;
 }
@@ -48,11 +47,16 @@ export function paginate(
   };
 }
 
+/** `params` without the `names`, as a query string (`?a=1`, or empty when nothing is left). */
+export function queryWithout(params: URLSearchParams | string, ...names: string[]): string {
+  const rest = new URLSearchParams(params);
+  for (const name of names) rest.delete(name);
+  const query = rest.toString();
+  return query ? `?${query}` : '';
+}
+
 /** The list URL for a page number: `/page/2`, `/categories/x/page/2` (static hosts ignore query strings); other query parameters (`q`, `tenant`) kept. */
 export function pageHref(path: string, params: URLSearchParams, page: number): string {
-  const next = new URLSearchParams(params);
-  next.delete('page');
-  const query = next.toString();
   const base = page <= 1 ? path : `${path === '/' ? '' : path.replace(/\/$/, '')}/page/${page}`;
-  return `${base}${query ? `?${query}` : ''}`;
+  return `${base}${queryWithout(params, 'page')}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commentsShown, formState, parsePage } from '../../../src/lib/comments/section.ts';
+import { commentsShown, formState } from '../../../src/lib/comments/section.ts';
 import { buildThread } from '../../../src/lib/comments/thread.ts';
 import type { CommentOutcome } from '../../../src/lib/comments/post.ts';
 
@@ -96,19 +96,6 @@ describe('formState', () => {
     expect(pending.success?.listed).toBe(false);
     // The guest sees what they posted while it waits for a moderator.
     expect(pending.success?.content).toBe('Mine, waiting');
-  });
-});
-
-describe('parsePage', () => {
-  it.each([
-    [null, 1],
-    ['2', 2],
-    ['0', 1],
-    ['-3', 1],
-    ['x', 1],
-    ['999999', 1],
-  ])('%j → %d', (value, expected) => {
-    expect(parsePage(value)).toBe(expected);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageHref, pageParam, paginate } from '../../../src/lib/reading/pagination.ts';
+import { pageHref, paginate, parsePage } from '../../../src/lib/reading/pagination.ts';
 
 const href = (page: number) => `/?page=${page}`;
 
@@ -15,7 +15,19 @@ describe('pagination', () => {
     ['?page=abc', null],
     ['?page=99999999', null],
   ])('reads %s as page %s', (search, expected) => {
-    expect(pageParam(new URL(`http://x.test/${search}`))).toBe(expected);
+    expect(parsePage(new URL(`http://x.test/${search}`).searchParams.get('page'))).toBe(expected);
+  });
+
+  it.each([
+    [null, 1],
+    ['2', 2],
+    ['0', null],
+    ['-3', null],
+    ['x', null],
+    ['99999', 99999],
+    ['999999', null],
+  ])('reads %j with at most five digits as %s', (value, expected) => {
+    expect(parsePage(value, 5)).toBe(expected);
   });
 
   it('shows first, last and a window around the current page, with gaps', () => {
