@@ -107,9 +107,11 @@ export function tenantHref(
   const pathname = at < 0 ? path : path.slice(0, at);
   const { basePath } = match;
   const prefixed = (basePath ? `${basePath}${pathname === '/' ? '' : pathname}` : pathname) || '/';
-  if (match.via !== 'query') return at < 0 ? prefixed : `${prefixed}${path.slice(at)}`;
+  if (match.via !== 'query' && at < 0) return prefixed;
+  // A query is written out as URLSearchParams does (`?signed-out` → `?signed-out=`, spaces encoded).
   const [pathAndQuery = '', hash] = path.split('#');
   const params = new URLSearchParams(pathAndQuery.split('?')[1] ?? '');
-  params.set('tenant', match.tenant.id);
-  return `${prefixed}?${params}${hash !== undefined ? `#${hash}` : ''}`;
+  if (match.via === 'query') params.set('tenant', match.tenant.id);
+  const search = params.toString();
+  return `${prefixed}${search ? `?${search}` : ''}${hash !== undefined ? `#${hash}` : ''}`;
 }

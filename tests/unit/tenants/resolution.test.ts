@@ -85,6 +85,9 @@ describe('tenant resolution', () => {
     expect(tenantHref(host, '/tags/a')).toBe('/tags/a');
     expect(tenantHref(host, '')).toBe('/');
     expect(tenantHref(query, '/tags/a')).toBe('/tags/a?tenant=herald');
+    // A query is written out the same way whichever way the tenant was found.
+    expect(tenantHref(path, '/login?signed-out')).toBe('/gazette/login?signed-out=');
+    expect(tenantHref(host, '/search?q=a b')).toBe('/search?q=a+b');
   });
 
   it.each([
