@@ -51,8 +51,6 @@ export interface SiteOptions {
   mock: Mock;
   redisUrl?: string | undefined;
   env?: Record<string, string>;
-  /** Variables taken out of the server's environment (bench/origin.ts: without the allocator's). */
-  unset?: readonly string[];
 }
 
 function startScript(): string {
@@ -67,7 +65,7 @@ export function npmStartFlags(): string[] {
   return startScript().match(/--[\w-]+=\S+/g) ?? [];
 }
 
-/** The variables `npm start` sets before `node` (package.json `scripts.start`): the allocator's. */
+/** The variables `npm start` sets before `node` (package.json `scripts.start`), if any. */
 export function npmStartEnv(): Record<string, string> {
   const assignments = /^((?:\w+=\S+\s+)*)node\b/.exec(startScript())?.[1] ?? '';
   return Object.fromEntries(
@@ -112,7 +110,6 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     WATCH_CHANGES: 'false',
     ...options.env,
   };
-  for (const name of options.unset ?? []) delete env[name];
   const site = new Service(
     `site :${port}`,
     port,
