@@ -13,7 +13,7 @@
  *
  *   node bench/origin.ts [--seconds 60] [--rounds 5] [--nothing-kept] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only] [--allocator]
  *
- * `--allocator`: `MALLOC_MMAP_THRESHOLD_=16384` against glibc's default (`npm start`): plain and
+ * `--allocator`: `MALLOC_MMAP_THRESHOLD_=16384` against `npm start`'s dynamic threshold: plain and
  * brotli renders, CPU per request, RSS; `--seconds` for each server's memory run.
  *
  * Throughput pairs are measured alternately (5 rounds each; the ratio is the median of the rounds')
@@ -255,7 +255,7 @@ async function renderVersusBare(mock: Mock) {
 
 /**
  * `MALLOC_MMAP_THRESHOLD_=16384` (which `npm start` set until issue 36) against glibc's own,
- * dynamic threshold (`npm start` now): plain and brotli post renders (a new host each request) on
+ * dynamic threshold (`npm start` now, with `MALLOC_ARENA_MAX=2`): plain and brotli post renders (a new host each request) on
  * two servers side by side, alternated, with each one's CPU per request and peak RSS over the
  * rounds; then RSS under `seconds` of plain renders for each (the memory target's measure).
  */

@@ -65,7 +65,7 @@ export function npmStartFlags(): string[] {
   return startScript().match(/--[\w-]+=\S+/g) ?? [];
 }
 
-/** The variables `npm start` sets before `node` (package.json `scripts.start`), if any. */
+/** The variables `npm start` sets before `node` (package.json `scripts.start`): the allocator's. */
 export function npmStartEnv(): Record<string, string> {
   const assignments = /^((?:\w+=\S+\s+)*)node\b/.exec(startScript())?.[1] ?? '';
   return Object.fromEntries(

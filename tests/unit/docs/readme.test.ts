@@ -114,8 +114,14 @@ describe('README', () => {
     // Tenants name their own token variables (`tokenEnv`, `emailEnv`, …) in tenants.json.
     const tenantVariables = new Set(tenantsFile.match(/(?<="\w+Env": ")[A-Z0-9_]+/g) ?? []);
     const harness = /^(MOCK|BENCH|E2E)_|^CHROMIUM_PATH$/;
+    // What `npm start` sets for the runtime itself (the allocator's variables), not Masthead's.
+    const packageJson = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+      scripts: { start: string };
+    };
+    const runtime = new Set(packageJson.scripts.start.match(/\b[A-Z][A-Z0-9_]+(?==)/g) ?? []);
     // The names of a secrets file's `.env` lines (`<tenant-id>__LODGING_TOKEN=`), not variables.
     const secretNames = new Set<string>(Object.values(SECRET_KEYS));
+    expect(runtime).toContain('MALLOC_ARENA_MAX');
     const unknown = TEXTS.flatMap((file) =>
       [
         ...readFileSync(new URL(file, root), 'utf8').matchAll(
@@ -124,7 +130,7 @@ describe('README', () => {
       ]
         .map((match) => match[1] ?? '')
         .filter((name) => !(name in settingDefinitions) && !tenantVariables.has(name))
-        .filter((name) => !harness.test(name) && !secretNames.has(name))
+        .filter((name) => !harness.test(name) && !runtime.has(name) && !secretNames.has(name))
         .map((name) => `${file}: ${name}`),
     );
     expect(tenantVariables).toContain('HARBOUR_LODGING_TOKEN');
