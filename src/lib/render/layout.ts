@@ -1,6 +1,6 @@
 import { currentYear } from '../i18n/format.ts';
 import { navigationCategories } from '../reading/loaders.ts';
-import { headerNavigation, type NavItem } from '../reading/navigation.ts';
+import { headerNavigation } from '../reading/navigation.ts';
 import type { Crumb } from '../reading/seo.ts';
 import { keptPart, type KeyPart } from './fragments.ts';
 
@@ -18,38 +18,29 @@ export interface LayoutProps {
   shows?: readonly KeyPart[] | null | undefined;
 }
 
-/** The layout's parts around the page's content, and the body's HTML when it is kept. */
-export interface PageLayout {
-  section: string | undefined;
-  nav: { items: NavItem[]; key: string };
-  /** This year on the tenant's clock (the footer). */
-  year: string;
-  /** Home, then the page's crumbs; none without crumbs. */
-  trail: Crumb[] | undefined;
-  /** What the header shows (src/lib/render/fragments.ts). */
-  header: readonly KeyPart[];
-  /** What the whole body shows: the header, the trail, the footer's year and the page's `shows`. */
-  body: readonly KeyPart[] | null;
-  /**
-   * The body's HTML from an earlier render of the same data, if kept. A page that asks for its
-   * layout first (`pageLayout`) leaves its content out then: Astro evaluates a component's slots
-   * when it creates the component, kept or not, so content left in costs its components each render.
-   */
-  keptBody: string | undefined;
-}
-
+/**
+ * The layout's parts around the page's content (header items, footer year, breadcrumb trail), the
+ * keys of what the header and the whole body show, and the body's HTML when it is kept
+ * (`keptBody`). A page that asks for its layout first leaves its content out then: Astro evaluates
+ * a component's slots when it creates the component, kept or not, so content left in costs its
+ * components on every render.
+ */
 export async function pageLayout(
   locals: App.Locals,
   pathname: string,
   { section, crumbs, shows }: LayoutProps,
-): Promise<PageLayout> {
+) {
   const { tenant } = locals;
   const { t } = locals.i18n;
   const nav = headerNavigation(tenant, t)(await navigationCategories(tenant));
   const year = currentYear(tenant);
   const trail = crumbs && [{ name: t('breadcrumb.home'), path: '/' }, ...crumbs];
-  const header = ['header', nav.key, pathname, section];
+  const header: readonly KeyPart[] = ['header', nav.key, pathname, section];
   const crumbParts = trail?.flatMap((crumb) => [crumb.name, crumb.path]) ?? [];
-  const body = shows ? ['body', ...header, year, ...crumbParts, ...shows] : null;
+  const body: readonly KeyPart[] | null = shows
+    ? ['body', ...header, year, ...crumbParts, ...shows]
+    : null;
   return { section, nav, year, trail, header, body, keptBody: keptPart(locals, body) };
 }
+
+export type PageLayout = Awaited<ReturnType<typeof pageLayout>>;
