@@ -13,8 +13,8 @@
  *
  *   node bench/origin.ts [--seconds 60] [--rounds 5] [--nothing-kept] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only] [--allocator]
  *
- * `--allocator`: `npm start`'s `MALLOC_MMAP_THRESHOLD_` against glibc's default (brotli renders,
- * CPU per request, RSS; `--seconds` for each server's memory run).
+ * `--allocator`: `MALLOC_MMAP_THRESHOLD_=16384` against `npm start`'s dynamic threshold: plain and
+ * brotli renders, CPU per request, RSS; `--seconds` for each server's memory run.
  *
  * Throughput pairs are measured alternately (5 rounds each; the ratio is the median of the rounds')
  * so background load falls on both sides; compare the ratios, not the absolute figures. Builds into dist-origin/.
@@ -138,6 +138,9 @@ const unlimited = () =>
     limits: { publicPerMinute: 0, tokenPerMinute: 0, lodgingPerMinute: 0 },
   });
 
+/** The allocator setting `npm start` had before issue 36 (`--allocator`). */
+const THRESHOLD = { MALLOC_MMAP_THRESHOLD_: '16384' };
+
 const site = (mock: Mock, env: Record<string, string> = {}) =>
   startSite({ mock, env: { MASTHEAD_OUT_DIR: OUT_DIR, ...env } });
 
@@ -251,18 +254,16 @@ async function renderVersusBare(mock: Mock) {
 }
 
 /**
- * `npm start`'s `MALLOC_MMAP_THRESHOLD_=16384` against glibc's own threshold: brotli post renders
- * (what browsers ask for; a new host each request) on two servers side by side, alternated, with
- * each one's CPU per request and peak RSS over the rounds; then RSS under `seconds` of plain renders
- * for each (the memory target's measure).
+ * `MALLOC_MMAP_THRESHOLD_=16384` (which `npm start` set until issue 36) against glibc's own,
+ * dynamic threshold (`npm start` now, with `MALLOC_ARENA_MAX=2`): plain and brotli post renders (a new host each request) on
+ * two servers side by side, alternated, with each one's CPU per request and peak RSS over the
+ * rounds; then RSS under `seconds` of plain renders for each (the memory target's measure).
  */
 async function allocatorSetting(mock: Mock) {
-  const variable = 'MALLOC_MMAP_THRESHOLD_';
-  const withIt = await site(mock);
-  const without = await startSite({ mock, env: { MASTHEAD_OUT_DIR: OUT_DIR }, unset: [variable] });
+  const withIt = await site(mock, THRESHOLD);
+  const without = await site(mock);
   const path = await postPath(mock);
   const url = (server: Service) => `http://127.0.0.1:${server.port}${path}`;
-  const br = { 'accept-encoding': 'br' };
   const fresh = (n: number) => `a${n}.dailyplanet.example.com`;
   const peaks = new Map<Service, number>();
   const timer = setInterval(() => {
@@ -270,21 +271,29 @@ async function allocatorSetting(mock: Mock) {
       peaks.set(server, Math.max(peaks.get(server) ?? 0, rssOf(server.pid)));
     }
   }, 250);
-  try {
-    for (const server of [withIt, without]) await send(url(server), { host: HOST, headers: br });
+  const renders = async (headers: Record<string, string>) => {
+    for (const server of [withIt, without]) await send(url(server), { host: HOST, headers });
     const cpuWith: CpuTally = { pid: withIt.pid, perRequest: [] };
     const cpuWithout: CpuTally = { pid: without.pid, perRequest: [] };
-    const brotli = await compare(
-      () => rps(url(withIt), { headers: br, host: fresh, cpu: cpuWith }),
-      () => rps(url(without), { headers: br, host: fresh, cpu: cpuWithout }),
+    const measured = await compare(
+      () => rps(url(withIt), { headers, host: fresh, cpu: cpuWith }),
+      () => rps(url(without), { headers, host: fresh, cpu: cpuWithout }),
     );
     return {
-      brotliRendersWith: brotli.a,
-      brotliRendersWithout: brotli.b,
-      ratio: brotli.ratio,
-      spread: brotli.spread,
+      rendersWith: measured.a,
+      rendersWithout: measured.b,
+      ratio: measured.ratio,
+      spread: measured.spread,
       cpuMsWith: round2(median(cpuWith.perRequest)),
       cpuMsWithout: round2(median(cpuWithout.perRequest)),
+    };
+  };
+  try {
+    const plain = await renders({});
+    const brotli = await renders({ 'accept-encoding': 'br' });
+    return {
+      plain,
+      brotli,
       peakRssMbWith: mb(peaks.get(withIt) ?? 0),
       peakRssMbWithout: mb(peaks.get(without) ?? 0),
     };
@@ -301,8 +310,8 @@ function rssOf(pid: number | undefined): number {
 }
 
 /** RSS of `npm start` while it renders posts (a new host each request) for `seconds`. */
-async function rssUnderLoad(mock: Mock, seconds: number, unset: readonly string[] = []) {
-  const server: Service = await startSite({ mock, env: { MASTHEAD_OUT_DIR: OUT_DIR }, unset });
+async function rssUnderLoad(mock: Mock, seconds: number, env: Record<string, string> = {}) {
+  const server: Service = await site(mock, env);
   const path = await postPath(mock);
   const base = `http://127.0.0.1:${server.port}`;
   try {
@@ -415,14 +424,17 @@ export async function run() {
       return { memory, ok: memory.peakRssMb <= 300 };
     }
     if (args.includes('--allocator')) {
-      const brotli = await allocatorSetting(mock);
-      console.table([brotli]);
+      const renders = await allocatorSetting(mock);
+      console.table([renders.plain, renders.brotli]);
       const memory = [
+        await rssUnderLoad(mock, loadSeconds, THRESHOLD),
         await rssUnderLoad(mock, loadSeconds),
-        await rssUnderLoad(mock, loadSeconds, ['MALLOC_MMAP_THRESHOLD_']),
       ];
       console.table(memory);
-      return { allocator: { brotli, memoryWith: memory[0], memoryWithout: memory[1] }, ok: true };
+      return {
+        allocator: { ...renders, memoryWith: memory[0], memoryWithout: memory[1] },
+        ok: true,
+      };
     }
     if (args.includes('--render-only')) {
       const render = await renderVersusBare(mock);

@@ -76,8 +76,11 @@ const originCheck = defineMiddleware((context, next) => {
 
 /** Addresses no page takes: too long (414), or escapes that only a second decoding would resolve (400). */
 const urlShape = defineMiddleware((context, next) => {
-  // The request as sent: `context.url` has its path decoded already.
-  const { pathname, search } = new URL(context.request.url);
+  // The request as sent: `context.url` has its path decoded already. A short address without
+  // escapes (most requests) is neither, and is not parsed again.
+  const sent = context.request.url;
+  if (sent.length <= MAX_URL_LENGTH && !sent.includes('%')) return next();
+  const { pathname, search } = new URL(sent);
   if (pathname.length + search.length > MAX_URL_LENGTH) {
     return uncached(414, 'This address is too long.');
   }
@@ -109,7 +112,7 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
   }
-  const clean = cleanAddress(context.request.method, new URL(context.request.url), match.pathname);
+  const clean = cleanAddress(context.request.method, context.request.url, match.pathname);
   if (clean) return clean;
   const paged = pagedRoute(match.pathname, context.url.searchParams);
   if (paged && 'redirect' in paged)
@@ -139,8 +142,10 @@ function lazyRequestId(locals: App.Locals): void {
  * A shareable page asked with query parameters it does not read: a redirect to the clean address
  * (never stored), so no cache holds one copy per made-up query string (src/lib/request/clean-url.ts).
  */
-function cleanAddress(method: string, url: URL, pathname: string): Response | null {
-  if (method !== 'GET' && method !== 'HEAD') return null;
+function cleanAddress(method: string, requestUrl: string, pathname: string): Response | null {
+  // Without a query there is nothing to clean (most requests): no URL parsed, no route looked up.
+  if ((method !== 'GET' && method !== 'HEAD') || !requestUrl.includes('?')) return null;
+  const url = new URL(requestUrl);
   // A form's landing (`?posted=`): private, or a redirect to the page without it (`formPosts`).
   if (url.searchParams.has(SENT_PARAM)) return null;
   const allowed = shareableParams(pathname);

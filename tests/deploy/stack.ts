@@ -51,8 +51,6 @@ export interface SiteOptions {
   mock: Mock;
   redisUrl?: string | undefined;
   env?: Record<string, string>;
-  /** Variables taken out of the server's environment (bench/origin.ts: without the allocator's). */
-  unset?: readonly string[];
 }
 
 function startScript(): string {
@@ -112,7 +110,6 @@ export async function startSite(options: SiteOptions): Promise<Service> {
     WATCH_CHANGES: 'false',
     ...options.env,
   };
-  for (const name of options.unset ?? []) delete env[name];
   const site = new Service(
     `site :${port}`,
     port,

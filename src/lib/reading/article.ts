@@ -32,7 +32,11 @@ export function newestFirst<T extends Pick<PostSummary, 'published_at'>>(posts: 
     const at = post.published_at ? Date.parse(post.published_at) : Number.NaN;
     return Number.isNaN(at) ? -Infinity : at;
   };
-  return [...posts].sort((a, b) => time(b) - time(a));
+  // Each date parsed once, not on every comparison (a post page sorts what lists showed lately).
+  return posts
+    .map((post) => ({ post, at: time(post) }))
+    .sort((a, b) => b.at - a.at)
+    .map(({ post }) => post);
 }
 
 /** The front page's three tiers: the lead story (newest featured), secondaries, then the list. */

@@ -54,6 +54,19 @@ function store(): LRUCache<string, string> | null {
   return kept;
 }
 
+/** The HTML kept for this part, if any (counted as kept), without rendering it. */
+export function keptPart(locals: App.Locals, by: readonly KeyPart[] | null): string | undefined {
+  return keptUnder(locals, partKey(locals, by));
+}
+
+function keptUnder(locals: App.Locals, key: string | null): string | undefined {
+  const found = key === null ? undefined : store()?.get(key);
+  if (found !== undefined) observeRenderedPart(tenantOf(locals), 'kept');
+  return found;
+}
+
+const tenantOf = (locals: App.Locals) => locals.tenantMatchOrNull?.tenant.id ?? 'none';
+
 /**
  * The HTML `render` gave for this part before, or `render`'s now (kept for the next time). A null
  * `by` renders and keeps nothing: content that shows more than a key can name (a form with what
@@ -65,17 +78,13 @@ export async function renderPart(
   render: () => Promise<string>,
 ): Promise<string> {
   const key = partKey(locals, by);
-  const parts = key === null ? null : store();
-  if (key === null || !parts) return render();
-  const tenant = locals.tenantMatchOrNull?.tenant.id ?? 'none';
-  const found = parts.get(key);
-  if (found !== undefined) {
-    observeRenderedPart(tenant, 'kept');
-    return found;
-  }
+  const found = keptUnder(locals, key);
+  if (found !== undefined) return found;
   const html = await render();
+  const parts = key === null ? null : store();
+  if (key === null || !parts) return html;
   parts.set(key, html);
-  observeRenderedPart(tenant, 'rendered');
+  observeRenderedPart(tenantOf(locals), 'rendered');
   return html;
 }
 

@@ -121,7 +121,7 @@ describe('README', () => {
     const runtime = new Set(packageJson.scripts.start.match(/\b[A-Z][A-Z0-9_]+(?==)/g) ?? []);
     // The names of a secrets file's `.env` lines (`<tenant-id>__LODGING_TOKEN=`), not variables.
     const secretNames = new Set<string>(Object.values(SECRET_KEYS));
-    expect(runtime).toContain('MALLOC_MMAP_THRESHOLD_');
+    expect(runtime).toContain('MALLOC_ARENA_MAX');
     const unknown = TEXTS.flatMap((file) =>
       [
         ...readFileSync(new URL(file, root), 'utf8').matchAll(

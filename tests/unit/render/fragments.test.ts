@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import PostGrid from '../../../src/components/posts/PostGrid.astro';
 import {
   fragmentKey,
+  keptPart,
   partKey,
   renderPart,
   resetRenderedParts,
@@ -80,6 +81,20 @@ describe('page parts kept rendered', () => {
     await renderPart(locals, null, draw);
     await renderPart(locals, null, draw);
     expect(draw).toHaveBeenCalledTimes(4);
+  });
+
+  it('tell whether a part is kept without rendering it, counting only a kept one', async () => {
+    const locals = localsOf();
+    const post = postSummary();
+    const rendered = await partsCounted('rendered');
+    expect(keptPart(locals, ['p', post])).toBeUndefined();
+    expect(keptPart(locals, null)).toBeUndefined();
+    await renderPart(locals, ['p', post], () => Promise.resolve('<p>kept</p>'));
+    expect(await partsCounted('rendered')).toBe(rendered + 1);
+    const kept = await partsCounted('kept');
+    expect(keptPart(locals, ['p', post])).toBe('<p>kept</p>');
+    expect(keptPart(locals, ['p', { ...post }])).toBeUndefined();
+    expect(await partsCounted('kept')).toBe(kept + 1);
   });
 
   it('keep nothing with RENDER_CACHE_MAX_BYTES=0', async () => {
