@@ -42,9 +42,7 @@ export interface PictureMaker {
   add(path: string): void;
   /** The server to ask from now on. */
   useServer(url: string): void;
-  /** Asks no server until the next `useServer`; resolves when none is being asked (it may stop). */
-  hold(): Promise<void>;
-  /** Resolves when every queued picture is written or has failed (a held queue waits for a server). */
+  /** Resolves when every queued picture is written or has failed (waiting for a server if none yet). */
   drain(): Promise<void>;
   /** Paths queued so far. */
   readonly queued: ReadonlySet<string>;
@@ -147,11 +145,6 @@ export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
     useServer(url) {
       server = url;
       queue.start();
-    },
-    hold() {
-      server = undefined;
-      queue.pause();
-      return queue.onPendingZero();
     },
     drain() {
       return queue.onIdle();
