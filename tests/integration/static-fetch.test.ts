@@ -42,7 +42,13 @@ function fetchWith(dir: string, freshMs = 60_000, onPartial?: FetchOptions['onPa
     // The mock's limits are off here (no headers to follow): a limit that never makes it wait.
     budget: createPacingBudget({ limits: { publishingPublicPerMinute: 100_000 } }),
   };
-  return fetchSnapshot({ tenant, cache: createDiskCache(dir), freshMs, upstream, onPartial });
+  return fetchSnapshot({
+    tenant,
+    cache: createDiskCache(dir),
+    freshMs,
+    upstream,
+    ...(onPartial && { onPartial }),
+  });
 }
 
 const calls = async () => (await ctl.stats(mock)).publishing;
