@@ -17,7 +17,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
-import { crawl, linksIn } from './crawl.ts';
+import { crawl, linksIn, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
 import { fetchSnapshot } from './fetch.ts';
 import type { FetchProgress } from './fetch.ts';
@@ -257,8 +257,9 @@ async function renderEarly(
  * instead of after the fetch. Each page keeps the snapshot reads it made: once the whole snapshot
  * answers them alike (`sameAnswers`), it is the copy's page and the crawl does not render it again.
  */
-function earlyPages(server: () => Promise<Renderer>, snapshotFile: string, pictures: PictureMaker) {
+function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictures: PictureMaker) {
   const readsLog = `${snapshotFile}.reads`;
+  let renderer: Promise<Renderer> | undefined;
   const pending: string[] = [];
   const pages = new Map<string, EarlyPage>();
   const asked = new Set<string>();
@@ -277,7 +278,7 @@ function earlyPages(server: () => Promise<Renderer>, snapshotFile: string, pictu
       writeSnapshot(snapshotFile, { ...latest, readsLog });
       let url: string;
       try {
-        ({ url } = await server());
+        ({ url } = await (renderer ??= start()));
       } catch {
         // No head start: the crawl says why the rendering server cannot start.
         return;
@@ -312,10 +313,16 @@ function earlyPages(server: () => Promise<Renderer>, snapshotFile: string, pictu
     },
     /** Pages rendered so far. */
     rendered: () => pages.size,
-    /** Stops rendering (the server goes on: the crawl's). */
+    /**
+     * Stops rendering, lets the pictures being made finish and stops the server: the copy's crawl
+     * has a server of its own, whose route cache never held a page of a partial snapshot.
+     */
     async stop(): Promise<void> {
       stopped = true;
       await loop;
+      await pictures.hold();
+      const server = await renderer?.catch(() => undefined);
+      await server?.stop();
       rmSync(readsLog, { force: true });
     },
     /** The early pages the whole `snapshot` renders alike, by site path. */
@@ -393,11 +400,8 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     storeDir: images.dir,
     secret: images.secret,
   });
-  // One rendering server, started when the first posts have arrived: their pages early, then the copy's.
-  let renderer: Promise<Renderer> | undefined;
-  const server = () =>
-    (renderer ??= startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile, images));
-  const early = earlyPages(server, snapshotFile, pictures);
+  const render = () => startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile, images);
+  const early = earlyPages(render, snapshotFile, pictures);
 
   const fetchAndCrawl = async () => {
     const fetched = await fetchSnapshot({
@@ -413,38 +417,36 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     writeSnapshot(snapshotFile, fetched.snapshot);
     const rendered = await early.kept(fetched.snapshot);
     let taken = 0;
-    const { url } = await server();
-    pictures.useServer(url);
-    const result = await crawl({
-      server: url,
-      siteOrigin: origin,
-      outDir: workDir,
-      seeds: crawlSeeds(tenant),
-      rendered: (path) => {
-        const page = rendered.get(path);
-        if (!page) return undefined;
-        taken += 1;
-        return new Response(page.body, { headers: page.headers });
-      },
-      onPage: (written, queued) =>
-        status(
-          `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
-        ),
-      onPicture: (path) => pictures.add(path),
-    });
-    status(`${tenant.id}: making the last pictures`);
-    await pictures.drain();
+    const renderer = await render();
+    let result: CrawlResult;
+    try {
+      pictures.useServer(renderer.url);
+      result = await crawl({
+        server: renderer.url,
+        siteOrigin: origin,
+        outDir: workDir,
+        seeds: crawlSeeds(tenant),
+        rendered: (path) => {
+          const page = rendered.get(path);
+          if (!page) return undefined;
+          taken += 1;
+          return new Response(page.body, { headers: page.headers });
+        },
+        onPage: (written, queued) =>
+          status(
+            `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
+          ),
+        onPicture: (path) => pictures.add(path),
+      });
+      status(`${tenant.id}: making the last pictures`);
+      await pictures.drain();
+    } finally {
+      await renderer.stop();
+    }
     const pagesEarly = { rendered: early.rendered(), taken };
     return { result, progress: fetched.progress, fetchMs, madeWhileFetching, pagesEarly };
   };
-  let run: Awaited<ReturnType<typeof fetchAndCrawl>>;
-  try {
-    run = await fetchAndCrawl();
-  } finally {
-    const running = await renderer?.catch(() => undefined);
-    await running?.stop();
-  }
-  const { result, progress, fetchMs, madeWhileFetching, pagesEarly } = run;
+  const { result, progress, fetchMs, madeWhileFetching, pagesEarly } = await fetchAndCrawl();
   // Named only by a page seen while fetching that the copy shows otherwise (a list moved on).
   pictures.prune(result.pictures);
   const broken = [

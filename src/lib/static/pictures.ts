@@ -42,7 +42,9 @@ export interface PictureMaker {
   add(path: string): void;
   /** The server to ask from now on. */
   useServer(url: string): void;
-  /** Resolves when every queued picture is written or has failed (waiting for a server if none yet). */
+  /** Asks no server until the next `useServer`; resolves when none is being asked (it may stop). */
+  hold(): Promise<void>;
+  /** Resolves when every queued picture is written or has failed (a held queue waits for a server). */
   drain(): Promise<void>;
   /** Paths queued so far. */
   readonly queued: ReadonlySet<string>;
@@ -145,6 +147,11 @@ export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
     useServer(url) {
       server = url;
       queue.start();
+    },
+    hold() {
+      server = undefined;
+      queue.pause();
+      return queue.onPendingZero();
     },
     drain() {
       return queue.onIdle();

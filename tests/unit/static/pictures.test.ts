@@ -124,6 +124,7 @@ describe('the static build’s pictures', () => {
     inCache(160, 'cached');
     const maker = createPictureMaker({ outDir: out, storeDir: store, secret: SECRET });
     maker.add(address(160));
+    await maker.hold();
     maker.add(address(800));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(asked).toEqual([]);
