@@ -329,7 +329,9 @@ function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictur
     async kept(snapshot: Snapshot): Promise<Map<string, EarlyPage>> {
       const kept = new Map<string, EarlyPage>();
       for (const [path, page] of pages) {
-        if (await sameAnswers(snapshot, page.reads)) kept.set(path, page);
+        // No read noted is no proof (an answer from the route cache reads nothing).
+        if (page.reads.length > 0 && (await sameAnswers(snapshot, page.reads)))
+          kept.set(path, page);
       }
       return kept;
     },
