@@ -4,9 +4,18 @@
  * it needed (target ≤ 1.15), calls per 100 posts, the derived pictures (how many were made while it
  * fetched), and the rebuild's upstream calls and pictures made (target 0 each).
  *   BENCH_STATIC_POSTS=200 npm run bench   a quicker run (MOCK_POSTS otherwise, default 1000)
+ *   BENCH_STATIC_KEEP=/tmp/copy            keeps both builds' copies there (`first/`, `rebuild/`)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startMock } from '../mock/index.ts';
@@ -28,6 +37,7 @@ interface Summary {
   waitedMs: number;
   pagesByType: Record<string, number>;
   pictures?: { written: number; reused: number; made: number; madeWhileFetching: number };
+  pagesEarly?: { rendered: number; taken: number };
 }
 
 /** Seconds of CPU (user + system) `/usr/bin/time` wrote for a finished command. */
@@ -163,6 +173,8 @@ export async function run() {
 
     const site = buildSite(work);
     const first = await build(work, tenantsFile, token);
+    const keep = process.env['BENCH_STATIC_KEEP'];
+    if (keep) cpSync(join(work, 'out', TENANT), join(keep, 'first'), { recursive: true });
     const stats = (await (await fetch(`${mock.controlUrl}/stats`)).json()) as {
       publishing: { total: number; routes: Record<string, number> };
     };
@@ -173,6 +185,7 @@ export async function run() {
     const withToken = stats.publishing.total - anonymous;
     const floorMs = Math.max(withToken / TOKEN_PER_MINUTE, anonymous / PUBLIC_PER_MINUTE) * 60_000;
     const second = await build(work, tenantsFile, token);
+    if (keep) cpSync(join(work, 'out', TENANT), join(keep, 'rebuild'), { recursive: true });
     const published = first.pagesByType['posts'] ?? 0;
     const result = {
       posts: published,
@@ -201,6 +214,8 @@ export async function run() {
       picturesPerPost:
         Math.round(((first.pictures?.written ?? 0) / Math.max(1, published)) * 10) / 10,
       picturesMadeWhileFetching: first.pictures?.madeWhileFetching,
+      pagesRenderedWhileFetching: first.pagesEarly?.rendered,
+      pagesTakenFromThoseIntoTheCopy: first.pagesEarly?.taken,
       rebuildPicturesMade: second.pictures?.made,
     };
     return {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDiskCache } from '../../src/lib/static/disk-cache.ts';
-import { fetchSnapshot, StaticFetchError } from '../../src/lib/static/fetch.ts';
+import { fetchSnapshot, StaticFetchError, type FetchOptions } from '../../src/lib/static/fetch.ts';
 import { createPacingBudget } from '../../src/lib/static/pacer.ts';
 import { TenantSchema, type Tenant } from '../../src/lib/tenants/schema.ts';
 import { createMetrics } from '../../src/lib/upstream/metrics.ts';
@@ -33,7 +33,7 @@ beforeEach(async () => {
 });
 
 /** One build's fetch: a fresh process's worth of budget and client cache, the same disk cache. */
-function fetchWith(dir: string, freshMs = 60_000) {
+function fetchWith(dir: string, freshMs = 60_000, onPartial?: FetchOptions['onPartial']) {
   const upstream = {
     ...createUpstream({
       metrics: createMetrics({ log: () => undefined }),
@@ -42,7 +42,13 @@ function fetchWith(dir: string, freshMs = 60_000) {
     // The mock's limits are off here (no headers to follow): a limit that never makes it wait.
     budget: createPacingBudget({ limits: { publishingPublicPerMinute: 100_000 } }),
   };
-  return fetchSnapshot({ tenant, cache: createDiskCache(dir), freshMs, upstream });
+  return fetchSnapshot({
+    tenant,
+    cache: createDiskCache(dir),
+    freshMs,
+    upstream,
+    ...(onPartial && { onPartial }),
+  });
 }
 
 const calls = async () => (await ctl.stats(mock)).publishing;
@@ -65,6 +71,25 @@ describe('fetching a static copy', () => {
     expect((await calls()).total).toBe(first.total);
     expect(again.progress.made).toBe(0);
     expect(again.snapshot.posts).toEqual(snapshot.posts);
+  });
+
+  it('tells the build of each post and edition page as soon as the snapshot so far holds it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masthead-fetch-'));
+    const told: string[] = [];
+    const { snapshot } = await fetchWith(dir, 60_000, (partial, newPaths) => {
+      for (const path of newPaths) {
+        const [, kind, slug] = path.split('/');
+        const list = kind === 'posts' ? partial.posts : partial.editions;
+        expect(list.some((item) => item.slug === slug)).toBe(true);
+        told.push(path);
+      }
+    });
+    expect(told.sort()).toEqual(
+      [
+        ...snapshot.posts.map((post) => `/posts/${post.slug}`),
+        ...snapshot.editions.map((edition) => `/epaper/${edition.slug}`),
+      ].sort(),
+    );
   });
 
   it('after the window, asks the lists again and only the posts that changed', async () => {

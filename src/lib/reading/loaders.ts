@@ -6,6 +6,7 @@ import { refreshAfterOf } from '../delivery/policy.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';
+import { isStaticBuild } from '../static/mode.ts';
 import type { CategoryWithPosts } from '../publishing/client.ts';
 import { asSpare } from '../upstream/visitor.ts';
 import { newestFirst } from './article.ts';
@@ -183,9 +184,10 @@ export function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
   const client = publishingFor(tenant);
   // No list has shown a post of this tenant yet (a cold start): the front page's pool is asked for
   // first, so while the budget is short its posts stand in, this one too (one read a tenant, shared
-  // with the front page, the feed and the change watcher).
+  // with the front page, the feed and the change watcher). A static copy has no stand-ins (every
+  // post is in its snapshot), and a page rendered before the snapshot is whole must not read it.
   const pool =
-    client.listedPosts(Infinity).length === 0
+    !isStaticBuild() && client.listedPosts(Infinity).length === 0
       ? client.listPosts(FRONT_POOL).catch(() => undefined)
       : undefined;
   return orStandIn(

@@ -17,16 +17,16 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
-import { crawl, linksIn } from './crawl.ts';
-import type { CrawlResult } from './crawl.ts';
+import { crawl, linksIn, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
 import { fetchSnapshot } from './fetch.ts';
 import type { FetchProgress } from './fetch.ts';
+import { securityHeaders } from './headers.ts';
 import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
 import { createPacingBudget } from './pacer.ts';
 import type { PacingBudget } from './pacer.ts';
 import { createPictureMaker, type PictureMaker } from './pictures.ts';
-import type { Snapshot } from './snapshot.ts';
+import { parseReads, sameAnswers, type Snapshot, type SnapshotRead } from './snapshot.ts';
 
 export interface StaticBuildOptions {
   tenant: Tenant;
@@ -57,6 +57,8 @@ export interface StaticBuildSummary {
   waitedMs: number;
   fetchMs: number;
   wallMs: number;
+  /** Pages rendered while fetching, and of those the ones the copy took (the whole snapshot answers their reads alike). */
+  pagesEarly: { rendered: number; taken: number };
   /** Derived pictures in the copy, and where they came from. */
   pictures: {
     written: number;
@@ -218,22 +220,51 @@ function writeSnapshot(file: string, snapshot: Snapshot): void {
 
 type Renderer = Awaited<ReturnType<typeof startRenderer>>;
 
+/** A page rendered while the build still fetched, with the snapshot reads it made. */
+interface EarlyPage {
+  headers: [string, string][];
+  body: Uint8Array<ArrayBuffer>;
+  reads: SnapshotRead[];
+}
+
+/** One page from a snapshot so far, its reads noted in `readsLog`; only a 200 is kept. */
+async function renderEarly(
+  server: string,
+  path: string,
+  readsLog: string,
+): Promise<EarlyPage | undefined> {
+  writeFileSync(readsLog, '');
+  try {
+    const response = await fetch(`${server}${path}`, { redirect: 'manual' });
+    const body = new Uint8Array(await response.arrayBuffer());
+    if (response.status !== 200) return undefined;
+    const type = response.headers.get('content-type') ?? '';
+    const headers: [string, string][] = [
+      ['content-type', type],
+      ...securityHeaders(response.headers),
+    ];
+    return { headers, body, reads: parseReads(readFileSync(readsLog, 'utf8')) };
+  } catch {
+    // Only a head start: the copy's crawl renders this page itself.
+    return undefined;
+  }
+}
+
 /**
- * While the build waits for the upstream, a rendering server renders each post as soon as it has
- * arrived (from the snapshot so far) and hands the pictures its page names to the picture queue:
- * they are made in the waits instead of after the fetch. Only a reader of pictures: the copy's
- * pages are rendered again from the whole snapshot.
+ * While the build waits for the upstream, the rendering server renders each post and edition as
+ * soon as it has arrived (from the snapshot so far), an edition's own pages (`/epaper/<slug>/…`)
+ * after it, and hands the pictures they name to the picture queue: they are made in the waits
+ * instead of after the fetch. Each page keeps the snapshot reads it made: once the whole snapshot
+ * answers them alike (`sameAnswers`), it is the copy's page and the crawl does not render it again.
  */
-function earlyPictures(
-  start: () => Promise<Renderer>,
-  snapshotFile: string,
-  pictures: PictureMaker,
-) {
-  const pending: string[] = [];
-  let latest: Snapshot | undefined;
+function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictures: PictureMaker) {
+  const readsLog = `${snapshotFile}.reads`;
   let renderer: Promise<Renderer> | undefined;
+  const pending: string[] = [];
+  const pages = new Map<string, EarlyPage>();
+  const asked = new Set<string>();
+  let latest: Snapshot | undefined;
   let stopped = false;
-  let pages = 0;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const loop = (async () => {
     while (!stopped) {
@@ -242,26 +273,28 @@ function earlyPictures(
         continue;
       }
       const wrote = Date.now();
-      writeSnapshot(snapshotFile, latest);
-      renderer ??= start();
-      let server: Renderer;
+      // What has arrived up to this snapshot (taken together), and the edition pages these name.
+      const batch = pending.splice(0);
+      writeSnapshot(snapshotFile, { ...latest, readsLog });
+      let url: string;
       try {
-        server = await renderer;
+        ({ url } = await (renderer ??= start()));
       } catch {
-        // No head start: the copy's own rendering server says why it cannot start.
+        // No head start: the crawl says why the rendering server cannot start.
         return;
       }
-      pictures.useServer(server.url);
-      for (const slug of pending.splice(0)) {
-        if (stopped) break;
-        try {
-          const response = await fetch(`${server.url}/posts/${encodeURIComponent(slug)}`);
-          const body = await response.text();
-          if (!response.ok) continue;
-          pages += 1;
-          for (const path of linksIn(body, '')) if (path.startsWith('/_img/')) pictures.add(path);
-        } catch {
-          // Only a head start: the copy's own crawl renders this page again.
+      pictures.useServer(url);
+      for (let next = batch.shift(); next !== undefined && !stopped; next = batch.shift()) {
+        const page = await renderEarly(url, next, readsLog);
+        if (!page) continue;
+        pages.set(next, page);
+        const edition = /^\/epaper\/[^/]+/.exec(next)?.[0];
+        for (const path of linksIn(Buffer.from(page.body).toString('utf8'), '')) {
+          if (path.startsWith('/_img/')) pictures.add(path);
+          else if (edition && path.startsWith(`${edition}/`) && !asked.has(path)) {
+            asked.add(path);
+            batch.push(path);
+          }
         }
       }
       // At most one snapshot every two seconds: each is the whole snapshot so far.
@@ -269,19 +302,38 @@ function earlyPictures(
     }
   })();
   return {
-    /** A partial snapshot and the posts it adds. */
-    update(partial: Snapshot, newPosts: readonly string[]) {
+    /** A partial snapshot and the pages it adds. */
+    update(partial: Snapshot, newPaths: readonly string[]) {
       latest = partial;
-      pending.push(...newPosts);
+      for (const path of newPaths) {
+        if (asked.has(path)) continue;
+        asked.add(path);
+        pending.push(path);
+      }
     },
-    /** Stops rendering, lets the pictures being made finish, stops the server; returns pages seen. */
-    async stop(): Promise<number> {
+    /** Pages rendered so far. */
+    rendered: () => pages.size,
+    /**
+     * Stops rendering, lets the pictures being made finish and stops the server: the copy's crawl
+     * has a server of its own, whose route cache never held a page of a partial snapshot.
+     */
+    async stop(): Promise<void> {
       stopped = true;
       await loop;
       await pictures.hold();
       const server = await renderer?.catch(() => undefined);
       await server?.stop();
-      return pages;
+      rmSync(readsLog, { force: true });
+    },
+    /** The early pages the whole `snapshot` renders alike, by site path. */
+    async kept(snapshot: Snapshot): Promise<Map<string, EarlyPage>> {
+      const kept = new Map<string, EarlyPage>();
+      for (const [path, page] of pages) {
+        // No read noted is no proof (an answer from the route cache reads nothing).
+        if (page.reads.length > 0 && (await sameAnswers(snapshot, page.reads)))
+          kept.set(path, page);
+      }
+      return kept;
     },
   };
 }
@@ -351,46 +403,52 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     secret: images.secret,
   });
   const render = () => startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile, images);
-  const early = earlyPictures(render, snapshotFile, pictures);
+  const early = earlyPages(render, snapshotFile, pictures);
 
-  let fetched: Awaited<ReturnType<typeof fetchSnapshot>>;
-  try {
-    fetched = await fetchSnapshot({
+  const fetchAndCrawl = async () => {
+    const fetched = await fetchSnapshot({
       tenant,
       cache: createDiskCache(join(cacheDir, 'answers')),
       freshMs: options.freshSeconds * 1000,
       upstream,
       onProgress: (p) => status(fetchStatus(tenant.id, p, started)),
-      onPartial: (partial, newPosts) => early.update(partial, newPosts),
-    });
-  } finally {
-    await early.stop();
-  }
-  const { snapshot, progress } = fetched;
-  const fetchMs = Date.now() - started;
-  const madeWhileFetching = pictures.counts.made;
-  writeSnapshot(snapshotFile, snapshot);
-
-  const renderer = await render();
-  pictures.useServer(renderer.url);
-  let result: CrawlResult;
-  try {
-    result = await crawl({
-      server: renderer.url,
-      siteOrigin: origin,
-      outDir: workDir,
-      seeds: crawlSeeds(tenant),
-      onPage: (written, queued) =>
-        status(
-          `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
-        ),
-      onPicture: (path) => pictures.add(path),
-    });
-    status(`${tenant.id}: making the last pictures`);
-    await pictures.drain();
-  } finally {
-    await renderer.stop();
-  }
+      onPartial: (partial, newPaths) => early.update(partial, newPaths),
+    }).finally(() => early.stop());
+    const fetchMs = Date.now() - started;
+    const madeWhileFetching = pictures.counts.made;
+    writeSnapshot(snapshotFile, fetched.snapshot);
+    const rendered = await early.kept(fetched.snapshot);
+    let taken = 0;
+    const renderer = await render();
+    let result: CrawlResult;
+    try {
+      pictures.useServer(renderer.url);
+      result = await crawl({
+        server: renderer.url,
+        siteOrigin: origin,
+        outDir: workDir,
+        seeds: crawlSeeds(tenant),
+        rendered: (path) => {
+          const page = rendered.get(path);
+          if (!page) return undefined;
+          taken += 1;
+          return new Response(page.body, { headers: page.headers });
+        },
+        onPage: (written, queued) =>
+          status(
+            `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
+          ),
+        onPicture: (path) => pictures.add(path),
+      });
+      status(`${tenant.id}: making the last pictures`);
+      await pictures.drain();
+    } finally {
+      await renderer.stop();
+    }
+    const pagesEarly = { rendered: early.rendered(), taken };
+    return { result, progress: fetched.progress, fetchMs, madeWhileFetching, pagesEarly };
+  };
+  const { result, progress, fetchMs, madeWhileFetching, pagesEarly } = await fetchAndCrawl();
   // Named only by a page seen while fetching that the copy shows otherwise (a list moved on).
   pictures.prune(result.pictures);
   const broken = [
@@ -425,6 +483,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     waitedMs: progress.waitedMs,
     fetchMs,
     wallMs: Date.now() - started,
+    pagesEarly,
     pictures: {
       written: result.pictures.size,
       reused: pictures.counts.reused,
@@ -465,6 +524,7 @@ export function describeSummary(summary: StaticBuildSummary): string {
     `  pages: ${total} (${pages})`,
     `  upstream: ${summary.upstreamCalls} calls, ${summary.reused} answers reused from the cache, ${seconds(summary.waitedMs)} waiting for the budget`,
     `  pictures: ${summary.pictures.written} (${summary.pictures.reused} from the image cache, ${summary.pictures.made} made, ${summary.pictures.madeWhileFetching} of them while fetching; ${summary.pictures.blank} blank for a failed source)`,
+    `  early: ${summary.pagesEarly.rendered} pages rendered while fetching, ${summary.pagesEarly.taken} of them taken into the copy`,
     `  time: ${seconds(summary.wallMs)} (fetching ${seconds(summary.fetchMs)}); output: ${(summary.bytes / 1024 / 1024).toFixed(1)} MB in ${summary.files} files`,
   ].join('\n');
 }

@@ -19,6 +19,8 @@ export interface CrawlOptions {
   onPage?: (written: number, queued: number) => void;
   /** Takes the derived pictures (`/_img/…`) the pages name instead of the crawl fetching them. */
   onPicture?: (path: string) => void;
+  /** A page already rendered (the build's early pages), taken instead of asking the server. */
+  rendered?: (path: string) => Response | undefined;
 }
 
 export interface CrawlResult {
@@ -107,7 +109,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   };
 
   const visit = async (path: string) => {
-    const response = await fetch(`${server}${path}`, { redirect: 'manual' });
+    const response =
+      options.rendered?.(path) ?? (await fetch(`${server}${path}`, { redirect: 'manual' }));
     const expected = path === '/404' ? 404 : 200;
     // A picture whose source failed is the image route's blank stand-in (the page shows its
     // fallback): written like any other, so the copy has no broken image either.

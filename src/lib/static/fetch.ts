@@ -43,10 +43,10 @@ export interface FetchOptions {
   concurrency?: number;
   onProgress?: (progress: FetchProgress) => void;
   /**
-   * What is known so far, once the lists are in and after each post's detail: the build renders
-   * those posts' pages early to make their pictures while it waits for the upstream.
+   * What is known so far, once the lists are in and after each post's or edition's detail, with the
+   * site paths of the pages it adds: the build renders those early while it waits for the upstream.
    */
-  onPartial?: (partial: Snapshot, newPosts: readonly string[]) => void;
+  onPartial?: (partial: Snapshot, newPaths: readonly string[]) => void;
   now?: () => number;
 }
 
@@ -255,7 +255,7 @@ class SnapshotFetch {
   }
 
   /** A post's content and comments when new or changed; `partial` tells the build of each. */
-  async fetchPost(summary: PostSummary, partial: (newPosts: readonly string[]) => void) {
+  async fetchPost(summary: PostSummary, partial: (newPaths: readonly string[]) => void) {
     const version = summary.updated_at ?? summary.published_at ?? null;
     const path = `/posts/${summary.slug}`;
     const post = await this.attempt(path, () =>
@@ -272,7 +272,7 @@ class SnapshotFetch {
     );
     if (!post) return;
     this.posts.set(summary.slug, post);
-    if (!this.options.tenant.features.comments) return partial([summary.slug]);
+    if (!this.options.tenant.features.comments) return partial([path]);
     const thread = await this.attempt(`${path} (comments)`, () =>
       this.stored(
         `comments.list|${summary.slug}`,
@@ -282,7 +282,7 @@ class SnapshotFetch {
       ),
     );
     this.comments[summary.slug] = thread ?? [];
-    partial([summary.slug]);
+    partial([path]);
   }
 
   allComments(slug: string): Promise<Comment[]> {
@@ -290,13 +290,14 @@ class SnapshotFetch {
   }
 
   /** A free edition's pages; a subscriber-only one keeps the list's metadata (never page images). */
-  async fetchEdition(edition: Edition): Promise<void> {
+  async fetchEdition(edition: Edition, partial: (newPaths: readonly string[]) => void) {
+    const path = `/epaper/${edition.slug}`;
     if (edition.requires_subscription) {
       this.readable.push({ ...edition, pages: [] });
-      return;
+      return partial([path]);
     }
     const version = edition.published_at ?? null;
-    const detail = await this.attempt(`/epaper/${edition.slug}`, () =>
+    const detail = await this.attempt(path, () =>
       this.stored(
         `epaper.get|${edition.slug}`,
         () => this.client.getEdition(edition.slug),
@@ -304,8 +305,9 @@ class SnapshotFetch {
         version,
       ),
     );
-    if (detail)
-      this.readable.push(detail.requires_subscription ? { ...detail, pages: [] } : detail);
+    if (!detail) return;
+    this.readable.push(detail.requires_subscription ? { ...detail, pages: [] } : detail);
+    partial([path]);
   }
 }
 
@@ -324,12 +326,15 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   const lists = await run.fetchLists();
   // Then the details the lists lack: content and comments of new or changed posts, free editions.
   run.planDetails(lists);
-  const partial = (newPosts: readonly string[]) =>
-    options.onPartial?.(run.assemble(lists), newPosts);
+  const partial = (newPaths: readonly string[]) =>
+    options.onPartial?.(run.assemble(lists), newPaths);
   partial([]);
-  await pool(lists.summaries, run.concurrency, (summary) => run.fetchPost(summary, partial));
   const editions = lists.editions ?? [];
-  await pool(editions, run.concurrency, (edition) => run.fetchEdition(edition));
+  // Side by side: editions are read anonymously, on a budget of their own.
+  await Promise.all([
+    pool(lists.summaries, run.concurrency, (summary) => run.fetchPost(summary, partial)),
+    pool(editions, run.concurrency, (edition) => run.fetchEdition(edition, partial)),
+  ]);
   const editionOrder = editions.map((edition) => edition.slug);
   run.readable.sort((a, b) => editionOrder.indexOf(a.slug) - editionOrder.indexOf(b.slug));
 

@@ -1,4 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { z } from 'zod';
 import { memo } from '../memo.ts';
 import type {
   Category,
@@ -33,6 +35,12 @@ export interface Snapshot {
   streams: Stream[];
   /** Approved threads by post slug. */
   comments: Record<string, Comment[]>;
+  /**
+   * Only in what a build renders from while it still fetches: the file each read of the client and
+   * its answer's digest are appended to, so the build can tell whether the whole snapshot answers
+   * that page's reads alike (`sameAnswers`) and keep the early rendering.
+   */
+  readsLog?: string;
 }
 
 /** The last version read (one snapshot file per build). */
@@ -105,8 +113,93 @@ function filterPosts(posts: readonly Post[], params: PostListParams): Post[] {
   );
 }
 
+/** The client's reads a page can make of a snapshot, the ones a reads log notes. */
+const READS = [
+  'listPosts',
+  'getPost',
+  'listCategories',
+  'getCategory',
+  'listTags',
+  'getTag',
+  'listPlans',
+  'getPlan',
+  'listEditions',
+  'getEdition',
+  'listStreams',
+  'getStream',
+  'listComments',
+] as const;
+
+const readSchema = z.object({
+  op: z.enum(READS),
+  args: z.array(z.unknown()),
+  /** Of the answer, or of the failure (a slug not in the snapshot). */
+  digest: z.string(),
+});
+export type SnapshotRead = z.infer<typeof readSchema>;
+
+const READ_NAMES = new Set<string | symbol>(READS);
+const isRead = (name: string | symbol): name is SnapshotRead['op'] => READ_NAMES.has(name);
+
+/** An answer of the client as a digest (of its value, or of why it failed). */
+const digestOf = (answer: Promise<unknown>): Promise<string> =>
+  answer
+    .then(
+      (value) => `ok\0${JSON.stringify(value)}`,
+      (error: unknown) => `failed\0${error instanceof Error ? error.message : String(error)}`,
+    )
+    .then((text) => createHash('sha256').update(text).digest('base64url'));
+
+/** The reads a reads log holds (one JSON line each). */
+export function parseReads(text: string): SnapshotRead[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => readSchema.parse(JSON.parse(line)));
+}
+
+/** Whether `snapshot` answers every one of `reads` as the snapshot they were noted from did. */
+export async function sameAnswers(
+  snapshot: Snapshot,
+  reads: readonly SnapshotRead[],
+): Promise<boolean> {
+  const client = snapshotClient(snapshot);
+  const digests = await Promise.all(
+    reads.map(({ op, args }) => {
+      const method: unknown = Reflect.get(client, op);
+      const answer: unknown = typeof method === 'function' && Reflect.apply(method, client, args);
+      return digestOf(Promise.resolve(answer));
+    }),
+  );
+  return digests.every((digest, index) => digest === reads[index]?.digest);
+}
+
+/** `client`, noting each read and its answer's digest in `file` (../static/build.ts reads them). */
+function noting(client: PublishingClient, file: string): PublishingClient {
+  const noted: PublishingClient = new Proxy(client, {
+    get(target, name, receiver) {
+      if (name === 'withToken') return () => noted;
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (!isRead(name) || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const answer: unknown = Reflect.apply(value, target, args);
+        void digestOf(Promise.resolve(answer)).then((digest) =>
+          appendFileSync(file, `${JSON.stringify({ op: name, args, digest })}\n`),
+        );
+        return answer;
+      };
+    },
+  });
+  return noted;
+}
+
 /** The publishing client's public reads, answered from a snapshot; personal calls and writes refuse. */
 export function snapshotClient(snapshot: Snapshot): PublishingClient {
+  const client = plainSnapshotClient(snapshot);
+  return snapshot.readsLog ? noting(client, snapshot.readsLog) : client;
+}
+
+function plainSnapshotClient(snapshot: Snapshot): PublishingClient {
   const find = <T extends { slug: string }>(items: readonly T[], slug: string, op: string): T => {
     const found = items.find((item) => item.slug === slug);
     if (!found) throw missing(op, slug);

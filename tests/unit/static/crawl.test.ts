@@ -1,8 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileForPath, linksIn } from '../../../src/lib/static/crawl.ts';
+import { crawl, fileForPath, linksIn } from '../../../src/lib/static/crawl.ts';
 import { createDiskCache } from '../../../src/lib/static/disk-cache.ts';
 import { pageType } from '../../../src/lib/static/build.ts';
 
@@ -64,6 +66,44 @@ describe('render-and-save', () => {
       'e-paper',
       '404',
     ]);
+  });
+});
+
+describe('a crawl with pages rendered before it', () => {
+  it('writes a page already rendered as it is, without asking the server, and follows its links', async () => {
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      asked.push(request.url ?? '');
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(`<p>${request.url}</p><a href="/posts/a">a</a>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const outDir = mkdtempSync(join(tmpdir(), 'masthead-crawl-'));
+    try {
+      const early = '<p>early a</p><a href="/posts/b">b</a>';
+      const result = await crawl({
+        server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        siteOrigin: 'https://news.example.com',
+        outDir,
+        seeds: ['/'],
+        rendered: (path) =>
+          path === '/posts/a'
+            ? new Response(early, {
+                headers: { 'content-type': 'text/html', 'x-frame-options': 'DENY' },
+              })
+            : undefined,
+      });
+      expect(asked.sort()).toEqual(['/', '/posts/b']);
+      expect(result.written.sort()).toEqual(['/', '/posts/a', '/posts/b']);
+      expect(readFileSync(join(outDir, 'posts/a/index.html'), 'utf8')).toBe(early);
+      // Its headers travel with it, as a rendered page's do.
+      expect(readFileSync(join(outDir, '_headers'), 'utf8')).toContain(
+        '/posts/a\n  x-frame-options: DENY',
+      );
+    } finally {
+      server.close();
+      rmSync(outDir, { recursive: true, force: true });
+    }
   });
 });
 

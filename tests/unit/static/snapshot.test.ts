@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import { postSchema, type Post } from '../../../src/lib/publishing/schema.ts';
 import {
   loadSnapshot,
   pageOf,
+  parseReads,
+  sameAnswers,
   snapshotClient,
   type Snapshot,
 } from '../../../src/lib/static/snapshot.ts';
@@ -106,5 +108,60 @@ describe('loadSnapshot', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a page rendered early is kept when the whole snapshot answers its reads alike', () => {
+  /** The reads a page made of `partial` (a build's early rendering), as the build reads them back. */
+  async function readsOf(partial: Snapshot, page: (c: typeof client) => Promise<unknown>) {
+    const dir = mkdtempSync(join(tmpdir(), 'masthead-reads-'));
+    try {
+      const readsLog = join(dir, 'reads');
+      writeFileSync(readsLog, '');
+      const noted = snapshotClient({ ...partial, readsLog });
+      await page(noted);
+      // The answers' digests are noted once they have settled.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return parseReads(readFileSync(readsLog, 'utf8'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  // Post 3's page: itself, its thread, its section's newest posts (the related ones), through a
+  // token too (a component may ask for one); the build had not yet read post 1 and post 4.
+  const postPage = async (c: typeof client) => {
+    await c.getPost('post-3');
+    await c.listComments('post-3');
+    await c.withToken(undefined).listPosts({ category: 'sport', perPage: 5 });
+    await c.getPost('post-6').catch(() => undefined);
+  };
+  const partial = { ...snapshot, posts: snapshot.posts.filter((p) => p.id !== 1 && p.id !== 4) };
+
+  it('notes each read with its answer, and the same snapshot answers them alike', async () => {
+    const reads = await readsOf(partial, postPage);
+    expect(reads.map((read) => read.op)).toEqual([
+      'getPost',
+      'listComments',
+      'listPosts',
+      'getPost',
+    ]);
+    expect(reads[2]?.args).toEqual([{ category: 'sport', perPage: 5 }]);
+    expect(await sameAnswers(partial, reads)).toBe(true);
+  });
+
+  it('is not kept when a post that arrived later changes a list it showed', async () => {
+    const reads = await readsOf(partial, postPage);
+    // Post 1 is in the section: the related posts differ.
+    expect(await sameAnswers(snapshot, reads)).toBe(false);
+  });
+
+  it('is kept when what arrived later is nothing it read', async () => {
+    const reads = await readsOf(partial, postPage);
+    const withPost4 = { ...partial, posts: [...partial.posts, post(4)] };
+    expect(await sameAnswers(withPost4, reads)).toBe(true);
+    // A post it found missing that has arrived since is a change too.
+    expect(await sameAnswers({ ...withPost4, posts: [...withPost4.posts, post(6)] }, reads)).toBe(
+      false,
+    );
   });
 });
