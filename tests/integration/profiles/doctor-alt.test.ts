@@ -109,7 +109,7 @@ describe('the alt dialect from an empty profile', () => {
       readProfileTexts(profilesDir()),
     );
     const { service } = serviceFor(mock.lodgingUrl, {
-      lodging: { profile: { operations: (written?.operations ?? {}) as Record<string, never> } },
+      lodging: { profile: { operations: written?.operations ?? {} } },
     });
     const place = await service.property(HARBOUR_VIEW);
     expect(place.currency).toBe('GBP');

@@ -52,7 +52,7 @@ function clients(tenant: Tenant) {
       {
         ...tenant,
         lodging: { ...tenant.lodging!, profile: { operations: lodging?.operations ?? {} } },
-      } as Tenant,
+      },
       { credentials: () => ({ token: RANDOM_TOKEN }), upstream },
     ),
   };

@@ -62,7 +62,7 @@ function clients(tenant: Tenant) {
             operations: resolveProfile('lodging', tenant.lodging.profile, profiles)!.operations,
           },
         },
-      } as Tenant,
+      },
       { credentials: () => ({ token: THIRD_TOKEN }), upstream },
     ),
   };
