@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_PORT, checkA11y, tenantUrl } from './helpers.ts';
 import { upstreamOf } from './images.ts';
+import { STREAM_CACHE, streamChangeShownWithin } from '../../src/lib/streams/cache-life.ts';
 
 const API = 'http://127.0.0.1:4010/api/v1';
 const PLAYER_ORIGIN = 'http://127.0.0.1:4010';
@@ -195,14 +196,26 @@ test.describe('a page kept in the cache before a stream starts', () => {
     page,
     request,
   }) => {
-    test.setTimeout(240_000);
+    // Readers had both pages before the editor moved the start (the worst case: every cache holds
+    // the old time). No watcher looks at streams; the caches' lifetimes bound the wait: a stream
+    // page within 2 × 30 + 20 s, the front page within 2 × 2 + 20 s here (FRONT_PAGE_CACHE_SECONDS in
+    // playwright.config.ts), so both are polled together for the stream page's bound
+    // (src/lib/streams/cache-life.ts `streamChangeShownWithin`).
+    const settleMs = streamChangeShownWithin(STREAM_CACHE.maxAge) * 1000;
+    // The start comes after both pages have taken it, with time for the checks before it.
+    const aheadMs = settleMs + 30_000;
+    test.setTimeout(aheadMs + 120_000);
     const setStreams = async (body: Record<string, unknown>) => {
       const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
       expect(response.ok()).toBe(true);
     };
     const { slug } = await firstWithStatus(request, tenant, 'scheduled');
+    const streamPage = tenantUrl(tenant, `/streams/${slug}`);
+    const front = tenantUrl(tenant, '/');
+    for (const url of [streamPage, front]) expect((await page.goto(url))?.status()).toBe(200);
+
     // Whole seconds, far enough ahead for the site's caches to take the new time first (below).
-    const start = Math.ceil((Date.now() + 100_000) / 1000) * 1000;
+    const start = Math.ceil((Date.now() + aheadMs) / 1000) * 1000;
     const startIso = new Date(start).toISOString();
     const londonDay = (time: number) =>
       new Date(time).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
@@ -212,8 +225,6 @@ test.describe('a page kept in the cache before a stream starts', () => {
     await setStreams({ slug, status: 'scheduled', at: startIso });
 
     // Both pages as readers get them before the start (from the route cache), once they name it.
-    const streamPage = tenantUrl(tenant, `/streams/${slug}`);
-    const front = tenantUrl(tenant, '/');
     // Read at once (a locator would wait for an element the page may not have yet).
     const announced = async (url: string, selector: string) => {
       await page.goto(url);
@@ -222,13 +233,15 @@ test.describe('a page kept in the cache before a stream starts', () => {
         selector,
       );
     };
-    const settles = { timeout: 45_000, intervals: [1_000] };
     await expect
-      .poll(() => announced(streamPage, 'article.stream .when time'), settles)
-      .toBe(startIso);
-    await expect
-      .poll(() => announced(front, '[data-live-band="today"] time'), settles)
-      .toBe(startIso);
+      .poll(
+        async () => [
+          await announced(streamPage, 'article.stream .when time'),
+          await announced(front, '[data-live-band="today"] time'),
+        ],
+        { timeout: settleMs, intervals: [1_000] },
+      )
+      .toEqual([startIso, startIso]);
     await page.goto(streamPage);
     await expect(page.locator('article.stream')).toHaveAttribute('data-status', 'scheduled');
     expect(start - Date.now()).toBeGreaterThan(0);

@@ -29,7 +29,8 @@ import {
 
 /**
  * The front page's route-cache rule. The live band follows a stream's state within
- * 2 × FRONT_PAGE_CACHE_SECONDS + the stream list's fresh time (20 s): a stale page is rendered again
+ * 2 × FRONT_PAGE_CACHE_SECONDS + the stream list's fresh time (20 s, `streamChangeShownWithin` in
+ * src/lib/streams/cache-life.ts): a stale page is rendered again
  * in the background, and that render may still read the list's previous copy (served while it is
  * refreshed), so the page after it is the first to show the change (140 s with the default 60 s).
  * Behind the shipped nginx edge, which refreshes in the background too, add it once more (200 s).

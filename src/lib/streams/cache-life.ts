@@ -1,5 +1,6 @@
 import type { Stream } from '../publishing/schema.ts';
 import type { CacheLife } from '../render/page-respond.ts';
+import { TTL } from '../upstream/ttl.ts';
 import { streamStatus } from './status.ts';
 import { timeOf } from './status-at.ts';
 
@@ -9,6 +10,26 @@ import { timeOf } from './status-at.ts';
  * start; after the start, a stream the upstream still calls scheduled is read afresh and its page
  * kept only briefly until the upstream says it is live.
  */
+
+/** Route-cache lifetimes of the stream pages: live status flips, so they stay fresh for seconds, not minutes. */
+export const STREAM_CACHE = { maxAge: 30, swr: 60 } as const;
+
+/**
+ * Seconds within which a page kept `maxAge` s in the route cache shows a stream the upstream changed
+ * (rescheduled, started, ended) without a start due: 2 × `maxAge` + the stream reads' fresh time
+ * (../upstream/ttl.ts `stream`, `streamList`: 20 s). No watcher looks at streams (the change watcher reads
+ * posts only), so the caches' lifetimes alone bound it. A page past `maxAge` is served stale while
+ * it is rendered again in the background, and that render may still get the stream's previous copy
+ * (served while it is refreshed): the render after it is the first to show the change. A stream
+ * page or /streams (`STREAM_CACHE`): 80 s; the front page's live band (`FRONT_PAGE_CACHE_SECONDS`,
+ * 60 s by default): 140 s. Behind the shipped nginx edge, which refreshes in the background too,
+ * add `maxAge` once more. Renders themselves come on top (slow on a starved CPU). A start is the
+ * exception: no page is kept past a scheduled start (`streamCacheLife`). `POST /_purge` with
+ * `{"everything": true}` shows a change at once.
+ */
+export function streamChangeShownWithin(maxAge: number): number {
+  return 2 * maxAge + Math.max(TTL.stream.fresh, TTL.streamList.fresh);
+}
 
 type Timed = Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' | 'ended_at'>;
 

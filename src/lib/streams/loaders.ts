@@ -8,9 +8,6 @@ import { sortStreams } from './status.ts';
 
 export const STREAMS_PER_PAGE = 12;
 
-/** Route-cache lifetimes: live status flips, so pages stay fresh for seconds, not minutes. */
-export const STREAM_CACHE = { maxAge: 30, swr: 60 } as const;
-
 /**
  * One page of streams, live first, then scheduled (soonest), then ended (latest). A list with a
  * stream past its start but still called scheduled is read again past the cache (./cache-life.ts).
