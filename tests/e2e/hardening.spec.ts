@@ -120,10 +120,13 @@ test.describe('bounded request bodies', () => {
         { method, path: '/plans', headers },
         { bytes: 50 * 1024 * 1024 },
       );
-      // Before: the page (200), and Node read all 50 MB afterwards to keep the connection.
-      expect(refused.status).toBe(400);
-      expect(refused.headers['connection']).toBe('close');
-      expect(refused.body).toBe('This request method takes no body.');
+      // Before: the page (200), and Node read all 50 MB afterwards to keep the connection. Now the
+      // refusal, or the connection cut while the client still sends (a reset can beat the answer).
+      const outcome =
+        refused.status === 0
+          ? 'cut off'
+          : `${refused.status} ${String(refused.headers['connection'])}: ${refused.body}`;
+      expect(['cut off', '400 close: This request method takes no body.']).toContain(outcome);
     });
   }
 });
