@@ -3,8 +3,8 @@ import PQueue from 'p-queue';
 import { logInfo, logWarn } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { edgeAddresses, edgeKey, type EdgeAddress } from './edge-addresses.ts';
-import { postsChanged } from '../delivery/cache-tags.ts';
-import { routeTags, type Invalidation } from './invalidation.ts';
+import { changedTags, postsChanged } from '../delivery/cache-tags.ts';
+import type { Invalidation } from './invalidation.ts';
 
 /**
  * The edge follows (deploy/nginx/masthead.conf, `location ~ ^/_edge_purge`): nginx's cache purge
@@ -71,7 +71,7 @@ export async function purgeEdge(
       for (const encoding of ENCODINGS) ask({ host, path, encoding });
     }
   }
-  (await edgeAddresses(tenant.id, routeTags(invalidation), redisUrl)).forEach(ask);
+  (await edgeAddresses(tenant.id, changedTags(invalidation), redisUrl)).forEach(ask);
   const prefix = base.pathname.replace(/\/$/, '');
   const statuses = await new PQueue({ concurrency: IN_FLIGHT }).addAll(
     [...asked.values()].map(

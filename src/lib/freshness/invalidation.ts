@@ -20,9 +20,6 @@ export interface Invalidation extends TaggedChange {
 /** Every list of posts, and the category and tag lists (their counts). */
 const LIST_OPERATIONS = ['posts.list', 'categories.list', 'tags.list'];
 
-/** Route cache tags (and surrogate keys) of what an invalidation drops. */
-export const routeTags: (invalidation: Invalidation) => string[] = changedTags;
-
 /** The data cache's part: the lists, the named posts, categories and tags, and comment threads. */
 export function dataTarget(invalidation: Invalidation): InvalidationTarget {
   const base = { service: 'publishing' as const, tenant: invalidation.tenant };
@@ -52,5 +49,5 @@ export function dataTarget(invalidation: Invalidation): InvalidationTarget {
 /** Marks it stale in this server's data cache and route cache. */
 export async function applyLocally(invalidation: Invalidation): Promise<void> {
   siteUpstream().cache.invalidate(dataTarget(invalidation), invalidation.at);
-  await invalidateRoutes(routeTags(invalidation));
+  await invalidateRoutes(changedTags(invalidation));
 }

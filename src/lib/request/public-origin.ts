@@ -54,15 +54,5 @@ export function tenantOfRequest(
   headers: Headers,
   origin = publicOrigin(url, headers),
 ): TenantMatch | null {
-  return resolveTenant(
-    {
-      url,
-      // The origin holds a forwarded host only behind a trusted proxy: decided above.
-      forwardedHost: URL.parse(origin)?.host,
-      trustProxy: true,
-      forcedTenantId: settings().MASTHEAD_TENANT,
-      publicOrigin: origin,
-    },
-    getTenants(),
-  );
+  return resolveTenant({ url, origin, forcedTenantId: settings().MASTHEAD_TENANT }, getTenants());
 }

@@ -17,17 +17,6 @@ export interface TenantMatch {
   origin: string;
 }
 
-export interface ResolveInput {
-  url: URL;
-  /** Raw `X-Forwarded-Host`, only used when `trustProxy` is set. */
-  forwardedHost?: string | null | undefined;
-  trustProxy?: boolean;
-  /** Single-tenant mode (`MASTHEAD_TENANT`: one site per server). */
-  forcedTenantId?: string | undefined;
-  /** See `publicOrigin` in lib/request; the request URL's origin when absent. */
-  publicOrigin?: string | undefined;
-}
-
 /** `decodeURIComponent`, or `undefined` for a malformed escape such as `%` or `%E0%A4%A`. */
 function safeDecode(segment: string): string | undefined {
   try {
@@ -74,10 +63,16 @@ function findTenantById(id: string, tenants: readonly Tenant[]): Tenant | undefi
   return tenants.find((tenant) => tenant.id === id);
 }
 
-/** Host, then `/<id>/` path prefix, then `?tenant=`; `null` when nothing matches (never a default tenant). */
-export function resolveTenant(input: ResolveInput, tenants: readonly Tenant[]): TenantMatch | null {
-  const { url } = input;
-  const origin = input.publicOrigin ?? url.origin;
+/**
+ * Host, then `/<id>/` path prefix, then `?tenant=`; `null` when nothing matches (never a default
+ * tenant). The host is the one of `origin`, the visitor's public origin (`publicOrigin` in
+ * lib/request), which is the request URL's when absent.
+ */
+export function resolveTenant(
+  input: { url: URL; origin?: string | undefined; forcedTenantId?: string | undefined },
+  tenants: readonly Tenant[],
+): TenantMatch | null {
+  const { url, origin = url.origin } = input;
   const match = (
     tenant: Tenant | undefined,
     via: TenantVia,
@@ -85,7 +80,7 @@ export function resolveTenant(input: ResolveInput, tenants: readonly Tenant[]): 
     pathname = url.pathname,
   ) => (tenant ? { tenant, via, basePath, pathname, origin } : null);
   if (input.forcedTenantId) return match(findTenantById(input.forcedTenantId, tenants), 'single');
-  const host = input.trustProxy && input.forwardedHost ? input.forwardedHost : url.host;
+  const host = URL.parse(origin)?.host || url.host;
   const byHost = findTenantByHost(host, tenants);
   if (byHost) return match(byHost, 'host');
 

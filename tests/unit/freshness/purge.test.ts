@@ -3,7 +3,7 @@ import { PurgeSchema, purgeResponse } from '../../../src/lib/freshness/purge.ts'
 import { GUESSES_PER_WINDOW } from '../../../src/lib/request/secret-attempts.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { purgedHosts, purgedPaths } from '../../../src/lib/freshness/edge.ts';
-import { routeTags } from '../../../src/lib/freshness/invalidation.ts';
+import { changedTags } from '../../../src/lib/delivery/cache-tags.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 describe('a purge request', () => {
@@ -28,13 +28,13 @@ describe('what a post change drops', () => {
       categories: ['city'],
       at: 1,
     };
-    expect(routeTags(change)).toEqual([
+    expect(changedTags(change)).toEqual([
       'daily-planet:posts',
       'daily-planet:post:a-b',
       'daily-planet:category:city',
       'daily-planet:tag:port',
     ]);
-    expect(routeTags({ tenant: 'daily-planet', everything: true, at: 1 })).toEqual([
+    expect(changedTags({ tenant: 'daily-planet', everything: true, at: 1 })).toEqual([
       'daily-planet',
     ]);
     const paths = purgedPaths(change);
@@ -45,10 +45,10 @@ describe('what a post change drops', () => {
 
   it('drops only the post’s page for a comment published on it, no list of posts', () => {
     const comment = { tenant: 'daily-planet', comments: ['a-b'], at: 1 };
-    expect(routeTags(comment)).toEqual(['daily-planet:post:a-b']);
+    expect(changedTags(comment)).toEqual(['daily-planet:post:a-b']);
     expect(purgedPaths(comment)).toEqual(['/posts/a-b']);
     // With a post change besides, the lists go too.
-    expect(routeTags({ ...comment, slugs: ['c'] })).toEqual([
+    expect(changedTags({ ...comment, slugs: ['c'] })).toEqual([
       'daily-planet:posts',
       'daily-planet:post:c',
       'daily-planet:post:a-b',
