@@ -1,17 +1,24 @@
 import type { FieldErrors } from '../failures/fields.ts';
 import type { I18n } from './index.ts';
 import { MESSAGE_KEYS } from './dictionary.ts';
-import { writeText } from './text-key.ts';
+import { formatWait } from '../failures/wait.ts';
+import { readTextKey } from './text-key.ts';
 
 export { textKey, readTextKey } from './text-key.ts';
 
 const KNOWN = new Set<string>(MESSAGE_KEYS);
 
-/** A text key (see `./text-key.ts`) in the reader's language; any other string unchanged. */
+/**
+ * A text key (see `./text-key.ts`) in the reader's language, its `wait` spelled out; any other
+ * string unchanged: the one reading of text keys.
+ */
 export function localize(i18n: I18n, text: string): string {
-  return writeText(text, i18n.locale, (key, values) =>
-    KNOWN.has(key) ? i18n.t(key, values) : text,
-  );
+  const parsed = readTextKey(text);
+  if (!parsed || !KNOWN.has(parsed.key)) return text;
+  const { wait, ...values } = parsed.values;
+  const spelled =
+    typeof wait === 'number' ? { ...values, wait: formatWait(wait, i18n.locale) } : values;
+  return i18n.t(parsed.key, spelled);
 }
 
 /** Every message of a form's field errors in the reader's language. */

@@ -1,12 +1,7 @@
 import { logError, logInfo, logWarn } from '../log/log.ts';
 import { namedSecret, readSettings } from '../settings/settings.ts';
 import { openSecretsFile, type SecretsFile, type SecretsFileEvent } from './file.ts';
-import {
-  purgeSecretPairs,
-  resolveTenantSecrets,
-  type SecretTenant,
-  type TenantSecrets,
-} from './tenant.ts';
+import { resolveTenantSecrets, type SecretTenant, type TenantSecrets } from './tenant.ts';
 
 /**
  * This process's secrets: the file `SECRETS_FILE` names (opened on first use, looked at again
@@ -52,7 +47,7 @@ export function tenantSecrets(
   variable: (name: string | undefined) => string | undefined = namedSecret,
 ): TenantSecrets {
   const secrets = siteSecretsFile()?.current();
-  purgePairs ??= purgeSecretPairs(own().PURGE_SECRETS);
+  purgePairs ??= own().PURGE_SECRETS ?? new Map();
   return resolveTenantSecrets(tenant, {
     file: (id) => secrets?.get(id),
     variable,

@@ -75,13 +75,3 @@ export function missingSecrets(tenant: SecretTenant, secrets: TenantSecrets): Se
   if (!secrets.values.purgeSecret) missing.push('purgeSecret');
   return missing;
 }
-
-/** `PURGE_SECRETS` (`daily-planet=<secret>,harbour-times=<secret>`) → secret by tenant id. */
-export function purgeSecretPairs(setting: string | undefined): Map<string, string> {
-  const pairs = (setting ?? '').split(',').map((pair) => pair.split(/=(.*)/s, 2));
-  return new Map(
-    pairs.flatMap(([id = '', secret = '']) =>
-      id.trim() && secret.trim() ? [[id.trim(), secret.trim()] as const] : [],
-    ),
-  );
-}

@@ -59,17 +59,19 @@ const token = (purpose: string) =>
     true,
   );
 
-/** `PURGE_SECRETS` pairs (`daily-planet=<secret>,…`), each secret long enough. */
+/** `PURGE_SECRETS` (`daily-planet=<secret>,…`) → secret by tenant id; each secret long enough. */
 const purgeSecretPairs = z
   .string()
-  .refine((value) =>
-    value.split(',').every((pair) => {
-      const secret = pair.slice(pair.indexOf('=') + 1).trim();
-      return pair.includes('=')
-        ? secret === '' || secret.length >= MIN_SECRET_LENGTH
-        : !pair.trim();
-    }),
-  )
+  .transform((value, ctx) => {
+    const pairs = new Map<string, string>();
+    for (const pair of value.split(',')) {
+      const [id = '', secret] = pair.split(/=(.*)/s, 2).map((part) => part.trim());
+      if (secret === undefined ? id !== '' : secret !== '' && secret.length < MIN_SECRET_LENGTH)
+        ctx.addIssue({ code: 'custom', message: 'not a pair with a long enough secret' });
+      else if (id && secret) pairs.set(id, secret);
+    }
+    return pairs;
+  })
   .optional();
 
 /** A path relative to the working directory, with its default. */

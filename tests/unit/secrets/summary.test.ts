@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { secretsSummary, tenantSecretsLine } from '../../../src/lib/secrets/summary.ts';
-import { purgeSecretPairs, resolveTenantSecrets } from '../../../src/lib/secrets/tenant.ts';
+import { resolveTenantSecrets } from '../../../src/lib/secrets/tenant.ts';
 import type { SecretTenant } from '../../../src/lib/secrets/tenant.ts';
 import type { TenantSecretValues } from '../../../src/lib/secrets/schema.ts';
 import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
@@ -22,7 +22,7 @@ const from = (file: Record<string, TenantSecretValues>) => (tenant: SecretTenant
   resolveTenantSecrets(tenant, {
     file: (id) => file[id],
     variable: () => undefined,
-    purgeSecrets: purgeSecretPairs(undefined),
+    purgeSecrets: new Map(),
   });
 
 describe('the start-up line about secrets', () => {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   lodgingCredentials,
   missingSecrets,
-  purgeSecretPairs,
   resolveTenantSecrets,
   type SecretSources,
 } from '../../../src/lib/secrets/tenant.ts';
 import type { TenantSecretValues } from '../../../src/lib/secrets/schema.ts';
+import { pickSettings } from '../../../src/lib/settings/validate.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 const lodging = {
@@ -17,6 +17,12 @@ const gazette = buildTenant({
   publishing: { baseUrl: 'https://api.example.com/api/v1', tokenEnv: 'GAZETTE_READ_TOKEN' },
   lodging: { ...lodging, tokenEnv: 'GAZETTE_LODGING_TOKEN' },
 });
+
+/** `PURGE_SECRETS` as the settings read it. */
+const purgeSecretPairs = (value: string) =>
+  pickSettings({ PURGE_SECRETS: value }, ['PURGE_SECRETS']).PURGE_SECRETS ??
+  new Map<string, string>();
+const OLD = 'o'.repeat(32);
 
 function sources(
   file: Record<string, TenantSecretValues>,
@@ -37,13 +43,13 @@ describe('where a tenant secret comes from', () => {
       sources(
         { gazette: { lodgingToken: 'from-file' } },
         { GAZETTE_READ_TOKEN: 'read-from-env', GAZETTE_LODGING_TOKEN: 'stale-from-env' },
-        'gazette=purge-from-env',
+        `gazette=${OLD}`,
       ),
     );
     expect(secrets.values).toEqual({
       publishingReadToken: 'read-from-env',
       lodgingToken: 'from-file',
-      purgeSecret: 'purge-from-env',
+      purgeSecret: OLD,
     });
     expect(secrets.from).toEqual({
       publishingReadToken: 'GAZETTE_READ_TOKEN',
@@ -63,14 +69,15 @@ describe('where a tenant secret comes from', () => {
   });
 
   it('reads PURGE_SECRETS pairs; the file’s purgeSecret wins over them', () => {
-    const pairs = purgeSecretPairs('daily-planet=abc=def, harbour-times = xyz ,alpine-post=');
-    expect(pairs.get('daily-planet')).toBe('abc=def');
-    expect(pairs.get('harbour-times')).toBe('xyz');
+    const [abc, xyz] = ['abc='.repeat(8), 'xyz'.repeat(11)];
+    const pairs = purgeSecretPairs(`daily-planet=${abc}, harbour-times = ${xyz} ,alpine-post=`);
+    expect(pairs.get('daily-planet')).toBe(abc);
+    expect(pairs.get('harbour-times')).toBe(xyz);
     expect(pairs.has('alpine-post')).toBe(false);
-    expect(purgeSecretPairs(undefined).size).toBe(0);
+    expect(purgeSecretPairs('').size).toBe(0);
     const secrets = resolveTenantSecrets(
       gazette,
-      sources({ gazette: { purgeSecret: 'new' } }, {}, 'gazette=old'),
+      sources({ gazette: { purgeSecret: 'new' } }, {}, `gazette=${OLD}`),
     );
     expect(secrets.values.purgeSecret).toBe('new');
   });

@@ -80,6 +80,16 @@ describe('settingsProblems on the site’s schema', () => {
     );
   });
 
+  it('reads PURGE_SECRETS as secret by tenant id, leaving out pairs without a secret', () => {
+    const value = `daily-planet=${'p'.repeat(32)}, harbour-times = ${'h='.repeat(16)} ,alpine-post=`;
+    expect(settingsFrom({ PURGE_SECRETS: value }).PURGE_SECRETS).toEqual(
+      new Map([
+        ['daily-planet', 'p'.repeat(32)],
+        ['harbour-times', 'h='.repeat(16)],
+      ]),
+    );
+  });
+
   it('lists every bad setting, in schema order', () => {
     const problems = settingsProblems({ COMPRESSION: 'off', UPSTREAM_TIMEOUT_MS: '0' });
     expect(problems.map((problem) => problem.name)).toEqual(['COMPRESSION', 'UPSTREAM_TIMEOUT_MS']);
