@@ -1,6 +1,5 @@
 import { isRecord } from '../content/records.ts';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
@@ -80,7 +79,7 @@ function received(text: string): z.output<typeof BusMessage> | undefined {
 export function listenForInvalidations(redisUrl: string | undefined): Promise<void> {
   if (!redisUrl) return Promise.resolve();
   listening ??= getRedis(redisUrl).then((shared) => {
-    const subscriber: Redis = shared.duplicate();
+    const subscriber = shared.duplicate();
     const subscribe = () =>
       subscriber.subscribe(CHANNEL).catch((error: unknown) => {
         logWarn('freshness.subscribe.failed', { message: String(error) });

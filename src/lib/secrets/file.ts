@@ -87,7 +87,6 @@ export function openSecretsFile(options: SecretsFileOptions) {
   };
 
   return {
-    path,
     /** The secrets in use, by tenant id (looked at again when `recheckMs` has passed). */
     current(): SecretsByTenant {
       if (file.changed()) reload();

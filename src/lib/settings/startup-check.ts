@@ -2,17 +2,12 @@
 // `node dist/server/entry.mjs` and `npm start` refuse to start with an invalid setting instead of
 // listening and answering 500 on every page.
 import { listenChoice } from './listen.ts';
-import { environmentProblems, settings, tellAdapter } from './settings.ts';
-import { settingsMessage } from './validate.ts';
+import { settingsOrExit, tellAdapter } from './settings.ts';
 
-const problems = environmentProblems();
-if (problems.length > 0) {
-  console.error(settingsMessage(problems));
-  process.exit(1);
-}
+const current = settingsOrExit();
 
 // Behind a trusted proxy only the proxy may reach Node: loopback without a HOST (the adapter reads
 // HOST when it listens, after these imports), a warning with one others can reach.
-const listen = listenChoice(settings());
-if (listen.host !== undefined && settings().HOST === undefined) tellAdapter({ HOST: listen.host });
+const listen = listenChoice(current);
+if (listen.host !== undefined && current.HOST === undefined) tellAdapter({ HOST: listen.host });
 if (listen.warning) console.warn(`Masthead: ${listen.warning}`);

@@ -145,7 +145,6 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
   };
 
   return {
-    path,
     /** The tenants now: look them up on every request, never keep the list. */
     tenants: () => tenants,
     /** 1 at start, one more with each reload that changed something. */
