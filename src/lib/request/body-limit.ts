@@ -21,7 +21,7 @@ export function announcesBody(header: (name: string) => string | null): boolean 
  * form and `fetch` post; a body streamed without one (chunked) is refused with 411 rather than
  * read, and the adapter's own `bodySizeLimit` (astro.config.mjs) stops any stream at the same size.
  */
-export function judgeBody(request: Request, limit = MAX_BODY_BYTES): BodyVerdict {
+export function judgeBody(request: Request): BodyVerdict {
   // Refused from the headers, so Node does not read (and drop) the body to keep the connection.
   if (!BODY_METHODS.has(request.method))
     return announcesBody((name) => request.headers.get(name)) ? 'no-body-allowed' : 'ok';
@@ -32,18 +32,16 @@ export function judgeBody(request: Request, limit = MAX_BODY_BYTES): BodyVerdict
   if (declared === null) return 'length-required';
   const length = Number(declared);
   // Node's parser ends the body at Content-Length, so a declared size within the limit holds.
-  return Number.isSafeInteger(length) && length >= 0 && length <= limit ? 'ok' : 'too-large';
+  return Number.isSafeInteger(length) && length >= 0 && length <= MAX_BODY_BYTES
+    ? 'ok'
+    : 'too-large';
 }
 
 /** 413, 411 or 400 in the shape the caller reads: JSON for API and action calls, text for a page form. */
-export function refuseBody(
-  request: Request,
-  verdict: Exclude<BodyVerdict, 'ok'>,
-  limit = MAX_BODY_BYTES,
-): Response {
+export function refuseBody(request: Request, verdict: Exclude<BodyVerdict, 'ok'>): Response {
   const [status, message]: [number, string] =
     verdict === 'too-large'
-      ? [413, `The request body is larger than ${Math.round(limit / 1024)} KB.`]
+      ? [413, `The request body is larger than ${Math.round(MAX_BODY_BYTES / 1024)} KB.`]
       : verdict === 'length-required'
         ? [411, 'Send the request body with a Content-Length header.']
         : [400, 'This request method takes no body.'];

@@ -1,6 +1,5 @@
 import { isRecord } from '../content/records.ts';
 import type { Settings } from '../settings/schema.ts';
-import { settings } from '../settings/settings.ts';
 
 /**
  * Deployment override of the upstream APIs: `PUBLISHING_BASE_URL` / `LODGING_BASE_URL` replace every
@@ -9,7 +8,7 @@ import { settings } from '../settings/settings.ts';
  */
 export function withUpstreamOverrides(
   raw: unknown,
-  overrides: Pick<Settings, 'PUBLISHING_BASE_URL' | 'LODGING_BASE_URL'> = settings(),
+  overrides: Pick<Settings, 'PUBLISHING_BASE_URL' | 'LODGING_BASE_URL'>,
 ): unknown {
   const { PUBLISHING_BASE_URL: publishing, LODGING_BASE_URL: lodging } = overrides;
   if ((!publishing && !lodging) || !isRecord(raw) || !Array.isArray(raw['tenants'])) return raw;
