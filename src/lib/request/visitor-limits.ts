@@ -1,19 +1,16 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
-import { sharedLimiter } from '../upstream/redis.ts';
+import { sharedLimiter, type LimiterSettings } from '../upstream/redis.ts';
 import { memo } from '../memo.ts';
 
 /**
  * Per-visitor limits of the site's own forms and endpoints (sign-in, comments, bookings): one
  * factory, shared across instances through Redis when a URL is given, in memory otherwise.
  */
-export interface VisitorLimit {
-  /** Attempts one visitor may make per window. */
-  points: number;
-  /** Window length in seconds. */
-  duration: number;
-}
+
+/** Attempts one visitor may make per window (`duration`, in seconds). */
+export type VisitorLimit = Omit<LimiterSettings, 'keyPrefix'>;
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -28,14 +25,13 @@ export const visitorLimiter = memo(
   { max: 100 },
 );
 
-/** Spends `points` for `key`; a refusal says when the next attempt will be accepted. */
+/** Spends one attempt of `key`; a refusal says when the next attempt will be accepted. */
 export async function consumeLimit(
   limiter: Promise<RateLimiterAbstract> | RateLimiterAbstract,
   key: string,
-  points = 1,
 ): Promise<LimitOutcome> {
   try {
-    await (await limiter).consume(key, points);
+    await (await limiter).consume(key);
     return { ok: true };
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
