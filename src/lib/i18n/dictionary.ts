@@ -1,6 +1,5 @@
 import { en, type PluralMessage } from './messages/en.ts';
 
-export type { PluralMessage };
 /** Every interface text key; English defines them. */
 export type MessageKey = keyof typeof en;
 export type Message = string | PluralMessage;
@@ -10,7 +9,3 @@ export type Dictionary = {
 };
 
 export const MESSAGE_KEYS = Object.keys(en) as MessageKey[];
-
-export function isPlural(message: Message): message is PluralMessage {
-  return typeof message === 'object';
-}

@@ -7,7 +7,7 @@ import { en } from './messages/en.ts';
 import { memo } from '../memo.ts';
 import { fill } from './say.ts';
 
-export type { Message, MessageKey } from './dictionary.ts';
+export type { MessageKey } from './dictionary.ts';
 
 type I18nTenant = Pick<Tenant, 'locale' | 'timeZone' | 'messages'>;
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DICTIONARIES } from '../../../src/lib/i18n/languages.ts';
-import { MESSAGE_KEYS, isPlural, type Message } from '../../../src/lib/i18n/dictionary.ts';
+import { MESSAGE_KEYS, type Message } from '../../../src/lib/i18n/dictionary.ts';
 import { en } from '../../../src/lib/i18n/messages/en.ts';
 
+const isPlural = (message: Message) => typeof message === 'object';
 const placeholders = (message: Message) =>
   [...new Set((isPlural(message) ? Object.values(message) : [message]).join(' ').match(/\{\w+\}/g))]
     .sort()
