@@ -98,8 +98,6 @@ async function postsChanged(
 export function watchTenant(options: WatcherOptions): Watcher {
   const { tenant, redisUrl } = options;
   const upstream = options.upstream ?? siteUpstream();
-  // Asked at each look: a read token added to the secrets file moves the watcher to its own bucket.
-  const budgetKeyNow = () => options.budgetKey ?? publishingBudgetKey(tenant);
   const publishing = options.publishing ?? publishingFor(tenant);
   let previous: SeenPost[] | undefined;
   // The first look's baseline without a stored one (see `seenBefore`), allowing for clock skew.
@@ -112,7 +110,6 @@ export function watchTenant(options: WatcherOptions): Watcher {
 
   /** New or changed editions' pictures, every few looks, for a tenant with an e-paper. */
   const lookAtEditions = async () => {
-    const { getEdition } = publishing;
     if (!tenant.features.epaper || !publishing.listEditions) return;
     if (++looksSinceEditions < EDITION_LOOK_EVERY) return;
     const list = await publishing.listEditions({ perPage: EDITION_WINDOW }, { fresh: true });
@@ -122,12 +119,13 @@ export function watchTenant(options: WatcherOptions): Watcher {
       list.items,
       editionMarks,
       startedAt,
-      getEdition && ((slug) => getEdition.call(publishing, slug)),
+      publishing.getEdition?.bind(publishing),
     );
   };
 
   const pace = async () => {
-    const budgetKey = budgetKeyNow();
+    // Asked at each look: a read token added to the secrets file moves the watcher to its own bucket.
+    const budgetKey = options.budgetKey ?? publishingBudgetKey(tenant);
     const remaining = await upstream.budget.remaining(budgetKey).catch(() => 0);
     intervalMs = watchIntervalMs({
       capacityPerMinute: upstream.budget.capacity(budgetKey.kind),
