@@ -59,12 +59,8 @@ export function applyTenantsChange(change: TenantsChange, options: Everywhere): 
   return Promise.all(drops);
 }
 
-let following = false;
-
-/** Once per process: follows every reload, and tells the other servers of one that was ours. */
+/** Follows every reload, and tells the other servers of one that was ours (./start.ts: once). */
 export function followTenantReloads(options: Everywhere): void {
-  if (following) return;
-  following = true;
   onTenantsAnnounced(() => tenantRegistry().reload('bus'));
   onTenantsChange((change) => {
     void applyTenantsChange(change, options);
