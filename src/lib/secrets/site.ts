@@ -42,12 +42,15 @@ export function secretsSource(): string {
 }
 
 /** The tenant's secrets now (file first, then variables; ./tenant.ts). */
-export function tenantSecrets(tenant: SecretTenant): TenantSecrets {
+export function tenantSecrets(
+  tenant: SecretTenant,
+  variable: (name: string | undefined) => string | undefined = namedSecret,
+): TenantSecrets {
   const secrets = siteSecretsFile()?.current();
   purgePairs ??= own().PURGE_SECRETS ?? new Map();
   return resolveTenantSecrets(tenant, {
     file: (id) => secrets?.get(id),
-    variable: namedSecret,
+    variable,
     purgeSecrets: purgePairs,
   });
 }
