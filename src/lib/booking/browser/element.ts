@@ -2,6 +2,7 @@ import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
 import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
 import type { CalendarRules } from './calendar.ts';
 import { bookingStore } from './booking.store.ts';
+import { STEP_HEADER } from '../steps/address.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
 import { sayer, type Say } from '../../i18n/say.ts';
 
@@ -48,8 +49,6 @@ const isTexts = (value: unknown): value is Parameters<typeof sayer>[0] =>
 const entryOf = (state: unknown): Entry | undefined =>
   isJson(state) && isEntry(state['booking']) ? state['booking'] : undefined;
 
-/** The header the server answers with a step in place instead of a redirect (steps/page.ts). */
-const STEP_HEADER = 'x-masthead-step';
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
 

@@ -3,6 +3,7 @@ import { deleteIfKept } from '../../delivery/session-store.ts';
 import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
+import { STEP_HEADER } from './address.ts';
 import { stepFlow, stepQuery, type StepState } from './flow.ts';
 import { BookingFailure } from '../domain/failures.ts';
 import { hasErrors } from '../domain/rules.ts';
@@ -48,9 +49,6 @@ export interface StepAnswer {
   /** The language messages are said in (an embed's `data-locale`); the tenant's by default. */
   i18n?: I18n;
 }
-
-/** The header `<masthead-booking>` sends: it swaps the step in place and keeps history itself. */
-export const STEP_HEADER = 'x-masthead-step';
 
 /** How /stay answers a post: the browser's own form gets a redirect, the element's fetch the step. */
 export function stayAnswer(request: Request): StepAnswer {
