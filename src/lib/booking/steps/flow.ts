@@ -26,13 +26,13 @@ export const STEP = {
     fields: ['propertyId', 'property', 'checkIn', 'checkOut'],
   },
   guests: {
-    label: 'booking.stepGuests',
+    label: 'widget.guestsLabel',
     heading: 'booking.guestsHeading',
     submit: 'booking.showRooms',
     fields: ['adults', 'children'],
   },
   rooms: {
-    label: 'booking.stepRooms',
+    label: 'widget.room',
     heading: 'booking.roomsHeading',
     submit: 'booking.continue',
     fields: ['roomTypeId'],
