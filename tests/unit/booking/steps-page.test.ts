@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { stepRequest, stayAnswer, STEP_HEADER } from '../../../src/lib/booking/steps/page.ts';
+import { stepRequest, stayAnswer } from '../../../src/lib/booking/steps/page.ts';
+import { STEP_HEADER } from '../../../src/lib/booking/steps/address.ts';
 import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import { confirmation, config } from '../../fixtures/booking.ts';
 

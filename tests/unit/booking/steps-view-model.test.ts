@@ -110,4 +110,46 @@ describe('what a booking step shows', () => {
       'We could not reach the booking service. Your details are kept: please try again.',
     );
   });
+
+  it('a detail the tenant requires says so in its label; the dates are labelled in the summary’s words', () => {
+    const strict = buildTenant({
+      lodging: {
+        baseUrl: 'https://lodging.example.com/api/v1',
+        propertyIds: [PROPERTY],
+        fields: { phone: { required: true }, notes: { required: true, maxLength: 300 } },
+      },
+    });
+    const model = stepsModel(view('details'), config.properties, strict, english);
+    expect(model.detail('phone')).toMatchObject({ label: 'Phone', required: true });
+    expect(model.detail('notes')).toMatchObject({ label: 'Notes for the hotel', required: true });
+    expect(model.detail('nationality')).toMatchObject({
+      label: 'Nationality (optional)',
+      required: false,
+      value: 'GB',
+    });
+    expect(model.notesMax).toBe(300);
+    expect(model.field('checkIn').label).toBe('Check-in');
+    expect(model.field('firstName')).toMatchObject({ id: 'booking-firstName', value: 'Ada' });
+  });
+
+  it('the done step’s address is the manage page on the site, and the widget’s start in an embed', () => {
+    const booked = { confirmation, manage: '/stay/manage/t.s', mailed: true, email: guest.email };
+    const done = view('done', { booked });
+    const href = (path: string) => `/harbour${path}`;
+    const site = stepsModel(done, config.properties, tenant, english, { base: '/stay', href });
+    expect(site.url).toBe('/harbour/stay/manage/t.s?mailed=1');
+    expect(site.manage).toBe('/harbour/stay/manage/t.s');
+    const embed = stepsModel(done, config.properties, tenant, english, {
+      base: '/embed/booking',
+      keep: { property: PROPERTY, origin: 'https://partner.example' },
+      parentOrigin: 'https://partner.example',
+      fixedProperty: true,
+      href,
+    });
+    expect(embed.url).toBe(
+      `/embed/booking?property=${PROPERTY}&origin=${encodeURIComponent('https://partner.example')}`,
+    );
+    expect(embed.storageKey).toBe(`${tenant.id}:${PROPERTY}`);
+    expect(embed.choosePlace).toBe(false);
+  });
 });

@@ -2,18 +2,21 @@ import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
 import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
 import type { CalendarRules } from './calendar.ts';
 import { bookingStore } from './booking.store.ts';
+import { STEP_HEADER } from '../steps/address.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
 import { sayer, type Say } from '../../i18n/say.ts';
+import { isRecord } from '../../content/records.ts';
 
 /**
  * `<masthead-booking>`: enhances the server-rendered steps (BookingSteps.astro), which work without
  * JavaScript. It sends each form with fetch and swaps in the answered step, makes each step a
  * history entry, keeps what the guest typed across Back and reload, shows a busy state, adds a
  * date-range calendar and tells a partner page (when embedded) what happened, without personal data.
+ * Not Astro's <ClientRouter />: it fetches again on Back, and the embed's frame (no cookie on a
+ * partner's page) can rebuild no posted step from its address; it swaps whole documents, not a step.
  */
 
 type Values = Record<string, string>;
-type Json = Record<string, unknown>;
 /** A history entry: the step's markup as shown, and what the guest had typed when leaving it. */
 interface Entry {
   html: string;
@@ -23,33 +26,29 @@ interface Entry {
 }
 
 // What crosses into the element (data attributes, history, storage) is checked, never trusted.
-const isJson = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isValues = (value: unknown): value is Values =>
-  isJson(value) && Object.values(value).every((text) => typeof text === 'string');
+  isRecord(value) && Object.values(value).every((text) => typeof text === 'string');
 const isEntry = (value: unknown): value is Entry =>
-  isJson(value) &&
+  isRecord(value) &&
   ['html', 'step', 'url'].every((key) => typeof value[key] === 'string') &&
   isValues(value['values']);
-const isDraft = (value: unknown): value is { url: string; values: Values } =>
-  isJson(value) && typeof value['url'] === 'string' && isValues(value['values']);
+const isDraft = (value: unknown): value is Pick<Entry, 'url' | 'values'> =>
+  isRecord(value) && typeof value['url'] === 'string' && isValues(value['values']);
 const isRules = (value: unknown): value is CalendarRules =>
-  isJson(value) &&
+  isRecord(value) &&
   typeof value['today'] === 'string' &&
   typeof value['minNights'] === 'number' &&
   typeof value['maxNights'] === 'number';
 /** The texts the element says: a string, or plural forms (`other` always). */
 const isTexts = (value: unknown): value is Parameters<typeof sayer>[0] =>
-  isJson(value) &&
+  isRecord(value) &&
   Object.values(value).every(
-    (text) => typeof text === 'string' || (isJson(text) && typeof text['other'] === 'string'),
+    (text) => typeof text === 'string' || (isRecord(text) && typeof text['other'] === 'string'),
   );
 /** This history entry's booking step, if it has one. */
 const entryOf = (state: unknown): Entry | undefined =>
-  isJson(state) && isEntry(state['booking']) ? state['booking'] : undefined;
+  isRecord(state) && isEntry(state['booking']) ? state['booking'] : undefined;
 
-/** The header the server answers with a step in place instead of a redirect (steps/page.ts). */
-const STEP_HEADER = 'x-masthead-step';
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
 
@@ -71,9 +70,9 @@ function read<T>(
 }
 
 /** The history entry's state with `booking` set, keeping what others put there. */
-function withEntry(booking: Entry): Json {
+function withEntry(booking: Entry): Record<string, unknown> {
   const state: unknown = history.state;
-  return { ...(isJson(state) ? state : {}), booking };
+  return { ...(isRecord(state) ? state : {}), booking };
 }
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -194,9 +193,9 @@ class MastheadBooking extends HTMLElement {
     }
     this.renderDates();
     const search = this.querySelector<HTMLElement>('[data-search]')?.dataset['search'];
-    if (search) this.tell(`search${search}`, 'search', read(search, isJson) ?? {});
+    if (search) this.tell(`search${search}`, 'search', read(search, isRecord) ?? {});
     const booked = this.querySelector<HTMLElement>('[data-booked]')?.dataset['booked'];
-    const facts = read(booked, isJson);
+    const facts = read(booked, isRecord);
     if (booked && facts && this.store.once(booked)) {
       this.dispatchEvent(
         new CustomEvent('masthead:booking-confirmed', { detail: facts, bubbles: true }),
@@ -263,10 +262,8 @@ class MastheadBooking extends HTMLElement {
     const entry = this.entry();
     history.replaceState(withEntry(entry), '');
     try {
-      sessionStorage.setItem(
-        this.draftKey(),
-        JSON.stringify({ url: entry.url, values: entry.values }),
-      );
+      const { url, values } = entry;
+      sessionStorage.setItem(this.draftKey(), JSON.stringify({ url, values }));
     } catch {
       // Storage off (private mode): Back still keeps the values in the history entry.
     }
@@ -332,7 +329,7 @@ class MastheadBooking extends HTMLElement {
     if (!(input instanceof HTMLInputElement) || input.name !== 'roomTypeId' || !input.checked)
       return;
     const chosen = input.dataset['chosen'];
-    this.tell(`room${chosen}`, 'room-chosen', read(chosen, isJson) ?? {});
+    this.tell(`room${chosen}`, 'room-chosen', read(chosen, isRecord) ?? {});
   }
 
   // Partner events.

@@ -22,3 +22,6 @@ export function stepAddress(base: string, keep: Record<string, string> = {}) {
 }
 
 export type StepAddress = ReturnType<typeof stepAddress>;
+
+/** The header `<masthead-booking>` sends: the step is answered in place, not redirected (page.ts). */
+export const STEP_HEADER = 'x-masthead-step';

@@ -26,13 +26,13 @@ export const STEP = {
     fields: ['propertyId', 'property', 'checkIn', 'checkOut'],
   },
   guests: {
-    label: 'booking.stepGuests',
+    label: 'widget.guestsLabel',
     heading: 'booking.guestsHeading',
     submit: 'booking.showRooms',
     fields: ['adults', 'children'],
   },
   rooms: {
-    label: 'booking.stepRooms',
+    label: 'widget.room',
     heading: 'booking.roomsHeading',
     submit: 'booking.continue',
     fields: ['roomTypeId'],
@@ -56,7 +56,7 @@ export const STEP = {
   { label: MessageKey; heading: MessageKey | null; submit: MessageKey | null; fields: string[] }
 >;
 export type Step = keyof typeof STEP;
-export const STEPS = Object.keys(STEP) as Step[];
+export const STEPS = Object.keys(STEP).filter((step): step is Step => step in STEP);
 
 /** The steps the query reaches (the review and what follows are posted: page.ts). */
 const SEARCH_STEPS = ['dates', 'guests', 'rooms', 'details'] as const satisfies readonly Step[];

@@ -1,8 +1,10 @@
 import type { AstroGlobal } from 'astro';
+import { isRecord } from '../../content/records.ts';
 import { deleteIfKept } from '../../delivery/session-store.ts';
 import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
+import { STEP_HEADER } from './address.ts';
 import { stepFlow, stepQuery, type StepState } from './flow.ts';
 import { BookingFailure } from '../domain/failures.ts';
 import { hasErrors } from '../domain/rules.ts';
@@ -49,9 +51,6 @@ export interface StepAnswer {
   i18n?: I18n;
 }
 
-/** The header `<masthead-booking>` sends: it swaps the step in place and keeps history itself. */
-export const STEP_HEADER = 'x-masthead-step';
-
 /** How /stay answers a post: the browser's own form gets a redirect, the element's fetch the step. */
 export function stayAnswer(request: Request): StepAnswer {
   return { redirect: request.headers.get(STEP_HEADER) !== '1', keep: true };
@@ -88,12 +87,11 @@ export async function stepRequest(
     }
   }
   const wanted = Astro.url.searchParams.get('step');
-  const kept =
-    method === 'POST'
-      ? posted
-      : wanted === 'details' || wanted === 'review'
-        ? keptState(await session?.get(key))
-        : undefined;
+  const stored: unknown =
+    method !== 'POST' && (wanted === 'details' || wanted === 'review')
+      ? await session?.get(key)
+      : undefined;
+  const kept = method === 'POST' ? posted : isKept(stored) ? stored : undefined;
   // A failed booking's message is said once: a reload shows the review without it.
   if (kept?.message && method === 'GET')
     session?.set(key, { ...kept, message: '', retry: false, sameStay: false });
@@ -108,20 +106,12 @@ export async function stepRequest(
   };
 }
 
-/** A kept state as this module wrote it, else nothing (a session of another version). */
-function keptState(stored: unknown): StepState | undefined {
-  const kept = (value: unknown): value is StepState =>
-    typeof value === 'object' &&
-    value !== null &&
-    'step' in value &&
-    typeof value.step === 'string' &&
-    'values' in value &&
-    typeof value.values === 'object' &&
-    Boolean(value.values) &&
-    'errors' in value &&
-    Boolean(value.errors);
-  return kept(stored) ? stored : undefined;
-}
+/** A kept state as this module wrote it (not one a session of another version left). */
+const isKept = (value: unknown): value is StepState =>
+  isRecord(value) &&
+  typeof value['step'] === 'string' &&
+  isRecord(value['values']) &&
+  isRecord(value['errors']);
 
 /** Posted details under the names the step addresses use (they read only the search's fields). */
 const searchOf = (values: Record<string, string>) => ({

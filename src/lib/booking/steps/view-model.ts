@@ -5,6 +5,7 @@ import { widgetSay } from '../../i18n/widget.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { countryOptions } from '../domain/countries.ts';
 import { nightsBetween, todayIn } from '../domain/dates.ts';
+import { detailsPresentation } from '../domain/rules.ts';
 import { confirmationView } from '../manage/view.ts';
 import { bookedFacts, searchFacts } from './partner-events.ts';
 import { stepAddress, type StepAddress } from './address.ts';
@@ -27,22 +28,34 @@ const BROWSER_TEXT = {
   offline: 'booking.error.offline',
 } satisfies Record<string, MessageKey>;
 
+/** Where the steps are shown: the page their forms go to, and what an embed keeps and fixes. */
+export interface StepsPage {
+  /** The page the forms go to (`href('/stay')`, or the embed's frame). */
+  base: string;
+  /** Query an embed keeps on every step (`origin`, `locale`). */
+  keep?: Record<string, string> | undefined;
+  /** Embedded: the partner page's origin, the only target of `postMessage`. */
+  parentOrigin?: string | undefined;
+  /** The property is the page's, not the guest's choice (an embed). */
+  fixedProperty?: boolean | undefined;
+  /** The tenant's path prefix (`locals.href`). */
+  href?: (path: string) => string;
+}
+
 /** What BookingSteps.astro shows for one step: everything computed, nothing left to the markup. */
 export function stepsModel(
   state: StepState,
   properties: PropertySummary[],
   tenant: Tenant,
   i18n: I18n,
-  /** Where the step's forms go, and whether the guest chooses the place (not an embed's own). */
-  form: { address: StepAddress; choosePlace: boolean } = {
-    address: stepAddress('/stay'),
-    choosePlace: properties.length > 1,
-  },
+  page: StepsPage = { base: '/stay' },
 ) {
   const { values, offers, step } = state;
   const v = (name: string) => values[name] ?? '';
   const { locale } = i18n;
   const say = widgetSay(i18n);
+  const address = stepAddress(page.base, page.keep);
+  const choosePlace = properties.length > 1 && !page.fixedProperty;
   const place =
     properties.find((p) => p.id === (v('property') || v('propertyId'))) ?? properties[0];
   const room = offers?.rooms.find((r) => r.roomTypeId === v('roomTypeId'));
@@ -56,64 +69,53 @@ export function stepsModel(
   const idempotencyKey = v('idempotencyKey') || crypto.randomUUID().replaceAll('-', '');
   /** A GET address of `to` with the search so far (for `property`, another place's). */
   const link = (to: Step, property = place?.id ?? '') =>
-    form.address.link(stepQuery({ ...values, property }, to));
-  /** A field and what the guest answered (`property`: the place shown). */
-  const answer = (name: string): [string, string] => [
-    name,
-    name === 'property' ? (place?.id ?? '') : v(name),
-  ];
-  /** The answers of other steps this step's form carries (empty ones left out of the address). */
-  const hidden = (): [string, string][] => {
-    if (step === 'done') return [];
-    if (step === 'details' || step === 'review') {
-      // The post names the place `propertyId`; the review carries the details as typed too.
-      const search = SEARCH_FIELDS.map(answer).map(([name, value]): [string, string] => [
-        name === 'property' ? 'propertyId' : name,
-        value,
-      ]);
-      const details = step === 'review' ? STEP.details.fields.map(answer) : [];
-      return [['idempotencyKey', idempotencyKey], ...search, ...details];
-    }
-    // The search's fields this step does not ask for.
-    const own: readonly string[] = STEP[step].fields;
-    const carried = SEARCH_FIELDS.filter((name) => !own.includes(name))
-      .map(answer)
-      .filter(([, value]) => value !== '');
-    const placeField = step === 'dates' && !form.choosePlace ? [answer('property')] : [];
-    const kept = form.address.hidden.filter(([name]) => name !== 'property');
-    return [...kept, ['step', STEPS[STEPS.indexOf(step) + 1] ?? step], ...carried, ...placeField];
-  };
+    address.link(stepQuery({ ...values, property }, to));
   // Back goes to the step before, up to the details (the review has its own "Edit").
   const back = ['guests', 'rooms', 'details'].includes(step)
     ? STEPS[STEPS.indexOf(step) - 1]
     : undefined;
-  const booked = state.booked
-    ? {
-        ...state.booked,
-        view: confirmationView(
-          state.booked.confirmation,
-          properties.find((p) => p.id === state.booked?.confirmation.propertyId),
-          i18n,
-        ),
-      }
-    : undefined;
+  const booked = state.booked && {
+    ...state.booked,
+    view: confirmationView(
+      state.booked.confirmation,
+      properties.find((p) => p.id === state.booked?.confirmation.propertyId),
+      i18n,
+    ),
+  };
+  const manage = booked ? (page.href ?? String)(booked.manage) : '';
   return {
     step,
     values,
     place,
-    hidden: hidden(),
-    back: back ? link(back) : undefined,
-    link,
-    offers,
-    today,
+    address,
+    /** The address that shows this step again on a GET (the element puts it in the address bar). */
+    url:
+      step !== 'done'
+        ? link(step)
+        : page.parentOrigin
+          ? address.link('')
+          : `${manage}${booked?.mailed ? '?mailed=1' : ''}`,
+    /** The details and the review are posted to the action; the search steps are GET forms. */
+    posted: step === 'details' || step === 'review',
+    /** Refused as the same stay booked moments ago: find that booking, or book another room. */
+    sameStay: state.sameStay === true && step === 'review',
+    wait: state.wait ?? 0,
+    /** An embed's typed values are kept per place (a partner page may frame several). */
+    storageKey: `${tenant.id}:${page.fixedProperty ? (place?.id ?? '') : ''}`,
+    hidden: hiddenFields(state, place, idempotencyKey, address, choosePlace),
+    choosePlace,
+    ...stepFields(state, i18n, tenant),
     capacity: place?.capacity ?? { maxAdults: 4, maxChildren: 4, maxOccupancy: 4 },
     nightsHint:
       minNights === 1
         ? i18n.t('booking.nightsUpTo', { max: maxNights })
         : i18n.t('booking.nightsRange', { min: minNights, max: maxNights }),
+    back: back ? link(back) : undefined,
+    today,
     calendarRules: JSON.stringify({ today, minNights, maxNights }),
     nights: nights > 0 ? say('nights', { count: nights }) : '',
     browserText: JSON.stringify(browserText),
+    guestsAt: place ? i18n.t('booking.guestsAt', { place: placeName(place) }) : '',
     searchLine: offers ? searchLine(offers, say, locale) : '',
     searchFacts: offers ? JSON.stringify(searchFacts(offers)) : undefined,
     rooms: offers ? offers.rooms.map((offer) => roomCard(offer, offers, say, locale)) : [],
@@ -121,11 +123,13 @@ export function stepsModel(
     idempotencyKey,
     reviewRows: step === 'review' ? reviewRows(v, place, room, nights, say, locale) : [],
     booked,
+    manage,
     bookedFacts: booked ? JSON.stringify(bookedFacts(booked.confirmation)) : undefined,
     /** The tenant's other places that take a party too big for this one (links keep the dates). */
-    alternatives: (state.alternatives ?? [])
-      .map((id) => properties.find((p) => p.id === id))
-      .filter((p): p is PropertySummary => p !== undefined),
+    alternatives: (state.alternatives ?? []).flatMap((id) => {
+      const other = properties.find((p) => p.id === id);
+      return other ? [{ name: placeName(other), href: link('rooms', other.id) }] : [];
+    }),
     staleNotice: state.stale
       ? i18n.t('booking.staleDates', {
           checkIn: stayDate(state.stale.checkIn, locale),
@@ -133,6 +137,66 @@ export function stepsModel(
         })
       : '',
   };
+}
+
+/** The answers of other steps this step's form carries (empty ones left out of the address). */
+function hiddenFields(
+  { step, values }: StepState,
+  place: PropertySummary | undefined,
+  idempotencyKey: string,
+  address: StepAddress,
+  choosePlace: boolean,
+): [string, string][] {
+  /** A field and what the guest answered (`property`: the place shown). */
+  const answer = (name: string): [string, string] => [
+    name,
+    name === 'property' ? (place?.id ?? '') : (values[name] ?? ''),
+  ];
+  if (step === 'done') return [];
+  if (step === 'details' || step === 'review') {
+    // The post names the place `propertyId`; the review carries the details as typed too.
+    const search = SEARCH_FIELDS.map(answer).map(([name, value]): [string, string] => [
+      name === 'property' ? 'propertyId' : name,
+      value,
+    ]);
+    const details = step === 'review' ? STEP.details.fields.map(answer) : [];
+    return [['idempotencyKey', idempotencyKey], ...search, ...details];
+  }
+  // The search's fields this step does not ask for.
+  const own: readonly string[] = STEP[step].fields;
+  const carried = SEARCH_FIELDS.filter((name) => !own.includes(name))
+    .map(answer)
+    .filter(([, value]) => value !== '');
+  const placeField = step === 'dates' && !choosePlace ? [answer('property')] : [];
+  const kept = address.hidden.filter(([name]) => name !== 'property');
+  return [...kept, ['step', STEPS[STEPS.indexOf(step) + 1] ?? step], ...carried, ...placeField];
+}
+
+/**
+ * The labelled controls of the details, dates and guests: a control's label, what the guest sent and
+ * the messages it earned; a detail the tenant may require (`lodging.fields`) says so in its label.
+ */
+function stepFields({ values, errors }: StepState, { t }: I18n, tenant: Tenant) {
+  const rules = detailsPresentation(tenant.lodging?.fields);
+  type Asked = 'checkIn' | 'checkOut' | 'adults' | 'children' | 'firstName' | 'lastName' | 'email';
+  const field = (name: Asked | 'phone' | 'nationality' | 'notes') => ({
+    id: `booking-${name}`,
+    name,
+    // The dates and the e-mail are labelled in the summary's words.
+    label: t(
+      name === 'checkIn' || name === 'checkOut' || name === 'email'
+        ? `widget.${name}`
+        : `booking.${name}`,
+    ),
+    value: values[name] ?? '',
+    messages: errors[name],
+  });
+  const detail = (name: 'phone' | 'nationality' | 'notes') => {
+    const required = rules[`${name}Required`];
+    const label = name === 'notes' ? t('booking.notesRequired') : t(`widget.${name}`);
+    return { ...field(name), required, ...(required ? { label } : {}) };
+  };
+  return { field, detail, notesMax: rules.notesMax };
 }
 
 /** The review step's rows, from the step values as the guest gave them. */
