@@ -9,7 +9,6 @@ import { MESSAGES } from './failures.ts';
 export interface FormState {
   /** Summary message; null when the last submit did not fail. */
   message: string | null;
-  /** Messages per field name. */
   fields: FieldErrors;
   /** What the visitor typed, to put back into the inputs (never a password). */
   values: Record<string, string>;

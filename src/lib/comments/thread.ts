@@ -88,7 +88,6 @@ function isAncestor(
   return false;
 }
 
-/** The comment with `id` anywhere in the thread, or null. */
 export function findComment(thread: readonly ThreadNode[], id: string | null): ThreadNode | null {
   if (id === null) return null;
   for (const node of thread) {
@@ -99,7 +98,6 @@ export function findComment(thread: readonly ThreadNode[], id: string | null): T
   return null;
 }
 
-/** Every comment of the thread, replies included. */
 export function countComments(thread: readonly ThreadNode[]): number {
   return thread.reduce((sum, node) => sum + 1 + countComments(node.replies), 0);
 }

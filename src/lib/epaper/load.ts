@@ -5,6 +5,7 @@ import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../services/clients.ts';
 import { loadPlans, warmNavigation } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
+import { readablePages } from './reader.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { classify, isSignedOut, isTemporary } from '../failures/classify.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -21,13 +22,6 @@ export async function loadEditions(tenant: Tenant, page: number): Promise<Paged<
   // The newest editions' covers and first pages, made before their first readers open them.
   if (page === 1) warmEditions(tenant, items);
   return { ...list, items };
-}
-
-/** An edition's pages in page order, only those with an image (as the API returned them). */
-export function readablePages(edition: Edition): EditionPage[] {
-  return edition.pages
-    .filter((page) => page.image_url !== '')
-    .sort((a, b) => a.page_number - b.page_number);
 }
 
 export type ReaderData =

@@ -30,7 +30,6 @@ import { queryWithout } from '../reading/pagination.ts';
 /** Full screen: how long the toolbar and thumbnails stay after the pointer or a key last asked. */
 const CONTROLS_IDLE_MS = 2500;
 
-/** One reader on the page: its state, and the methods every control, key and gesture calls. */
 class Reader {
   readonly count: number;
   readonly title: string;
@@ -84,7 +83,6 @@ class Reader {
     return layoutFor({ width: innerWidth, height: innerHeight }).spread;
   }
 
-  /** The pages on screen for `page` (two where spreads are on). */
   pagesOf(page: number): number[] {
     return this.spreads() ? spreadOf(page, this.count) : [page];
   }
@@ -126,7 +124,6 @@ class Reader {
     for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
   }
 
-  /** The AVIF and WebP `<source>`s of a page image's `<picture>`. */
   sourcesOf(img: HTMLImageElement): HTMLSourceElement[] {
     return [...(img.parentElement?.querySelectorAll('source') ?? [])];
   }
@@ -247,7 +244,6 @@ class Reader {
     this.show(img, next);
   }
 
-  /** Shows `target` in place, or loads its address when it was not rendered. */
   goOrLoad(target: number): void {
     if (!this.go(target)) location.assign(this.urlFor(target, this.zoom));
   }
@@ -292,7 +288,6 @@ class Reader {
   }
 }
 
-/** Page and zoom links, and the keyboard. */
 function listenToControls(reader: Reader): void {
   reader.root.addEventListener('click', (event) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {

@@ -3,11 +3,19 @@
  * parameters, neighbours, the thumbnail window and the keyboard map. No DOM, no server imports, so
  * it stays small in the island bundle and is unit-tested on its own.
  */
+import type { Edition, EditionPage } from '../publishing/schema.ts';
 import { parsePage } from '../reading/pagination.ts';
 
 /** Zoom factors the reader offers; the page image's width is the fitted width times the factor. */
 export const ZOOM_LEVELS = [1, 1.5, 2, 3] as const;
 export type Zoom = (typeof ZOOM_LEVELS)[number];
+
+/** An edition's pages in page order, only those with an image (also what images/prewarm.ts warms). */
+export function readablePages(edition: Edition): EditionPage[] {
+  return edition.pages
+    .filter((page) => page.image_url !== '')
+    .sort((a, b) => a.page_number - b.page_number);
+}
 
 /** Thumbnails rendered around the current page; long editions fall back to page loads beyond it. */
 export const THUMB_WINDOW = 40;
