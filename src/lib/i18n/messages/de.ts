@@ -226,6 +226,8 @@ export const de: Dictionary = {
   'comments.heading': 'Kommentare',
   'comments.unavailable':
     'Die Kommentare können gerade nicht angezeigt werden. Bitte schauen Sie in ein paar Minuten wieder vorbei.',
+  'comments.staticJoin': 'Diskutieren Sie auf unserer Website mit',
+  'comments.staticClosed': 'Auf dieser Kopie der Website sind die Kommentare geschlossen.',
   'comments.none': 'Noch keine Kommentare. Schreiben Sie den ersten.',
   'comments.pages': 'Seiten der Kommentare',
   'comments.earlier': 'Frühere Kommentare',

@@ -224,6 +224,8 @@ export const en = {
   // Comments
   'comments.heading': 'Comments',
   'comments.unavailable': 'Comments cannot be shown right now. Please check back in a few minutes.',
+  'comments.staticJoin': 'Join the discussion on our live site',
+  'comments.staticClosed': 'Comments are closed on this copy of the site.',
   'comments.none': 'No comments yet. Be the first to comment.',
   'comments.pages': 'Comment pages',
   'comments.earlier': 'Earlier comments',

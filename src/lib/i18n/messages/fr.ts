@@ -226,6 +226,8 @@ export const fr: Dictionary = {
   'comments.heading': 'Commentaires',
   'comments.unavailable':
     'Les commentaires ne peuvent pas être affichés pour le moment. Revenez dans quelques minutes.',
+  'comments.staticJoin': 'Participez à la discussion sur notre site',
+  'comments.staticClosed': 'Les commentaires sont fermés sur cette copie du site.',
   'comments.none': 'Pas encore de commentaires. Soyez le premier à commenter.',
   'comments.pages': 'Pages des commentaires',
   'comments.earlier': 'Commentaires précédents',
