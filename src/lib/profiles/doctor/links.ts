@@ -41,11 +41,6 @@ export function linksIn(body: unknown, baseUrl: string, depth = 0): string[] {
   return [...new Set(values.flatMap((value) => linksIn(value, baseUrl, depth + 1)))];
 }
 
-/** The last word of a path, for matching a link to a resource's spellings (`/v1/Articles/` → `articles`). */
-export function lastSegment(path: string): string {
-  return path.split('/').filter(Boolean).at(-1) ?? '';
-}
-
 /**
  * Path templates from an item's own links, the segment that is its `key` (slug or id) made `{param}`:
  * its own address ends with the key (`/articles/harbour-reopens` → `/articles/{slug}`), a nested

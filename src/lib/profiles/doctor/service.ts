@@ -9,7 +9,6 @@ import type { ProfileService } from '../schema.ts';
 import { createGetter, lodgingToken } from './http.ts';
 import { PAGE_SIZE } from './answer-shape.ts';
 import { inspectAnswer } from './inspect.ts';
-import { judgeList } from './judge.ts';
 import { indexReader, searchPath } from './path-search.ts';
 import { authHint } from './target.ts';
 
@@ -76,19 +75,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   if (settled) run.proposals[operation] = mergeOp(run.proposals[operation], settled);
   const query = renameKeys(queryFor(operation, declared), op?.rename) ?? {};
   const template = settled?.path ?? op?.path ?? declared.path;
-  const found = await searchPath({
-    operation,
-    declared,
-    template,
-    params,
-    query,
-    baseUrl: run.baseUrl,
-    found: run.found,
-    rawItems: run.rawItems,
-    index: run.index,
-    get: run.getter.get,
-    judge: declared.kind === 'list' ? judgeList(operation, declared, run.evidence) : undefined,
-  });
+  const found = await searchPath(run, { operation, declared, template, params, query });
   entry.tried = found.tried;
   const { answer } = found;
   if (!answer) {
