@@ -93,7 +93,7 @@ function spellings(need: string): string[] {
 }
 
 /** The words of a name: `grandTotal`, `grand_total`, `grand-total.amount` → grand, total, amount. */
-function tokens(name: string): string[] {
+export function tokens(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()

@@ -94,23 +94,17 @@ export function proposeListMeta(
   }
 }
 
-/** Where `need` is in `records`: the best place and the others that fit every record as well. */
-export interface FieldProposal {
-  path: string;
-  alternatives: string[];
-}
-
 /**
- * A source path for `need` in `records` (the answer's records as the profile reads them so far;
- * `a[].b`: inside the elements of each record's list `a`), judged by its values on every record.
- * `taken`: places other needs of the operation read.
+ * Where `need` is in `records` (the answer's records as the profile reads them so far; `a[].b`:
+ * inside the elements of each record's list `a`), judged by its values on every record: the best
+ * place and up to two others that fit every record as well. `taken`: places other needs read.
  */
 export function proposeField(
   records: readonly unknown[],
   need: string,
   evidence: Evidence,
   taken: readonly string[] = [],
-): FieldProposal | undefined {
+): { path: string; alternatives: string[] } | undefined {
   const split = need.indexOf('[].');
   const inner = split >= 0 ? need.slice(split + 3) : need;
   const within =

@@ -57,7 +57,7 @@ const joinsAll =
     return ids !== undefined && ids.size > 0 && values.every((v) => joins(v, ids));
   };
 
-/** How each field the site reads is recognised (by its last name segment). */
+/** How each field the site reads is recognised (by its last name segment); others: `isText`. */
 const FITS: Readonly<Record<string, Fit>> = {
   id: (values) => values.every(isIdentifier) && distinct(values),
   slug: (values) => values.every(isSlug) && distinct(values),
@@ -66,12 +66,6 @@ const FITS: Readonly<Record<string, Fit>> = {
     values.every(
       (v) => typeof v === 'string' && /^[\w-]{3,40}$/.test(v) && /\d|^[A-Z0-9-]+$/.test(v),
     ) && distinct(values),
-  title: every(isText),
-  name: every(isText),
-  first_name: every(isText),
-  last_name: every(isText),
-  city: every(isText),
-  author_name: every(isText),
   content: every((v) => isHtml(v) || isText(v)),
   published_at: every(isIsoDate),
   created_at: every(isIsoDate),

@@ -71,7 +71,6 @@ export function createGetter(options: {
     }
     return { status: response.status, body: response._data, rateLimit };
   };
-  // `count`: a call made outside `get` (the lodging sign-in).
   return { get, calls: () => calls, count: (n: number) => (calls += n) };
 }
 

@@ -50,21 +50,19 @@ function evaluate(at: Inspection, working: OperationProfile) {
   // Every record as the profile reads it so far: fields are judged on all of them.
   const records: unknown[] =
     declared.kind === 'list' ? (Array.isArray(data) ? data : []) : data === undefined ? [] : [data];
-  return { parsed, parsedSample, rawShaped: records[0], records };
+  return { parsed, parsedSample, records };
 }
 type State = ReturnType<typeof evaluate>;
 
 /** The needs the schema's reading lacks; where it dropped a list to empty, the answer's own is judged. */
-function missingOf(state: State, needs: readonly string[]): string[] {
-  if (!state.parsed.success) return missingNeeds(state.rawShaped, needs);
+function missingOf({ parsed, parsedSample, records: [raw] }: State, needs: readonly string[]) {
+  if (!parsed.success) return missingNeeds(raw, needs);
   return needs.filter((need) => {
-    const split = need.indexOf('[].');
-    const list = valueAt(state.parsedSample, split >= 0 ? need.slice(0, split) : need);
-    if (Array.isArray(list) && list.length === 0) {
-      const raw = valueAt(state.rawShaped, split >= 0 ? need.slice(0, split) : need);
-      return !Array.isArray(raw) || missingNeeds(state.rawShaped, [need]).length > 0;
-    }
-    return missingNeeds(state.parsedSample, [need]).length > 0;
+    const list = need.split('[].')[0] ?? need;
+    const read = valueAt(parsedSample, list);
+    if (Array.isArray(read) && read.length === 0)
+      return !Array.isArray(valueAt(raw, list)) || missingNeeds(raw, [need]).length > 0;
+    return missingNeeds(parsedSample, [need]).length > 0;
   });
 }
 
@@ -93,7 +91,7 @@ function recordFields(run: ServiceRun, at: Inspection, state: State, working: Op
   const mapped = working.fields ?? {};
   const proposal = run.proposals[operation];
   const proposedFields = proposal?.fields ?? {};
-  const read: unknown = state.parsedSample ?? state.rawShaped;
+  const read: unknown = state.parsedSample ?? state.records[0];
   entry.fields = declared.needs.map((need) => ({
     need,
     found: !missing.has(need),
@@ -183,10 +181,11 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
   for (let round = 0, proposed = true; proposed && round < 3; round++) {
     proposed = false;
     for (const need of missingOf(state, declared.needs)) {
+      const missing = missingOf(state, declared.needs);
       // An earlier entry (the list a field lives in) may have made it readable.
-      if (!missingOf(state, declared.needs).includes(need)) continue;
+      if (!missing.includes(need)) continue;
       const records = state.records.length > 0 ? state.records : [raw];
-      const taken = takenPaths(need, declared.needs, working(), missingOf(state, declared.needs));
+      const taken = takenPaths(need, declared.needs, working(), missing);
       const proposal = proposeField(records, need, run.evidence, taken);
       if (!proposal) continue;
       run.proposals[operation] = mergeOp(run.proposals[operation], {

@@ -1,3 +1,5 @@
+import { tokens } from '../candidates.ts';
+
 /**
  * Path segments spelled from the contract's own words for a resource, in every usual way: singular
  * and plural; kebab, snake, camel and joined; the head noun alone, the qualifier alone, and the
@@ -36,14 +38,6 @@ export function plural(word: string): string {
   return `${word}s`;
 }
 
-/** The words of a phrase: `E-paper edition` → `e`, `paper`, `edition`. */
-function wordsOf(phrase: string): string[] {
-  return phrase
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
-
 /**
  * One list of words joined every usual way: kebab, snake, camel, joined; words that came hyphenated
  * in the contract (`e-paper`) also keep that hyphen inside the others (`e-paper_editions`) once.
@@ -59,7 +53,7 @@ function unique(values: readonly string[]): string[] {
 
 /** The segments a resource's collection may be at, most usual first (plural before singular). */
 export function segmentsOf(phrase: string, groups: readonly string[] = []): string[] {
-  const words = wordsOf(phrase);
+  const words = tokens(phrase);
   const head = words.at(-1) ?? '';
   const qualifier = words.slice(0, -1);
   const pluralWords = [...qualifier, plural(head)];
@@ -69,7 +63,7 @@ export function segmentsOf(phrase: string, groups: readonly string[] = []): stri
   const groupForms = unique([
     ...qualifierForms,
     ...qualifierPlurals,
-    ...groups.flatMap((group) => joins(wordsOf(group))),
+    ...groups.flatMap((group) => joins(tokens(group))),
   ]);
   return unique([
     ...joins(pluralWords),
