@@ -8,8 +8,7 @@ import { authHint, serviceTargets } from './doctor/target.ts';
 import { mergeOp, resolveProfile } from './schema.ts';
 import type { ProfileService } from './schema.ts';
 import { createGetter, lodgingToken } from './doctor/http.ts';
-import { PAGE_SIZE } from './doctor/answer-shape.ts';
-import { inspectAnswer } from './doctor/inspect.ts';
+import { PAGE_SIZE, inspectAnswer } from './doctor/inspect.ts';
 import { indexReader, searchPath } from './doctor/path-search.ts';
 
 export type { DoctorOptions, DoctorReport, OperationReport } from './doctor/report.ts';

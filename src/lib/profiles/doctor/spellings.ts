@@ -1,5 +1,3 @@
-import { tokens } from '../candidates.ts';
-
 /**
  * Path segments spelled from the contract's own words for a resource, in every usual way: singular
  * and plural; kebab, snake, camel and joined; the head noun alone, the qualifier alone, and the
@@ -30,6 +28,15 @@ const RESOURCE_WORDS: Readonly<
   bookings: { phrase: 'Booking', also: ['reservation'] },
   guests: { phrase: 'Guest', also: ['customer'] },
 };
+
+/** The words of a name: `grandTotal`, `grand_total`, `grand-total.amount` → grand, total, amount. */
+export function tokens(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
 
 /** English plural of one word (the contracts' nouns are regular). */
 export function plural(word: string): string {
