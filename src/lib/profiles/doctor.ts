@@ -1,11 +1,9 @@
-import { LODGING_OPERATIONS } from '../lodging/operations.ts';
-import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
 import { renameKeys, valueAt } from '../upstream/profile.ts';
 import type { OperationProfile } from '../upstream/profile.ts';
 import type { Declared } from '../upstream/client-core.ts';
 import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './doctor/report.ts';
 import { authHint, serviceTargets } from './doctor/target.ts';
-import { mergeOp, resolveProfile } from './schema.ts';
+import { CATALOGUES, mergeOp, resolveProfile } from './schema.ts';
 import type { ProfileService } from './schema.ts';
 import { createGetter, lodgingToken } from './doctor/http.ts';
 import { PAGE_SIZE, inspectAnswer } from './doctor/inspect.ts';
@@ -117,7 +115,8 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
 
 /** Proposals that follow from all reads: the page size's name, writes like their lists. */
 function finishService(run: ServiceRun): void {
-  const { catalogue, proposals } = run;
+  const { proposals } = run;
+  const catalogue = CATALOGUES[run.service];
   if (run.pageSizeName) {
     for (const [operation, declared] of Object.entries(catalogue)) {
       if (declared.kind !== 'list') continue;
@@ -181,7 +180,6 @@ async function checkService(
     options,
     report,
     baseUrl: config.baseUrl,
-    catalogue: service === 'publishing' ? PUBLISHING_OPERATIONS : LODGING_OPERATIONS,
     profile: resolveProfile(service, config.profile, options.profiles),
     proposals: {},
     found: new Map(),
@@ -195,7 +193,7 @@ async function checkService(
     index: indexReader(getter.get, config.baseUrl),
     maxCalls,
   };
-  for (const [operation, declared] of Object.entries(run.catalogue)) {
+  for (const [operation, declared] of Object.entries(CATALOGUES[service])) {
     if (declared.read) await checkOperation(run, operation, declared);
   }
   finishService(run);

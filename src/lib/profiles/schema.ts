@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
 import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
+import type { Declared } from '../upstream/client-core.ts';
 import { OperationProfileSchema } from '../upstream/profile.ts';
 import type { OperationProfile, ServiceProfile } from '../upstream/profile.ts';
 
@@ -13,6 +14,12 @@ import type { OperationProfile, ServiceProfile } from '../upstream/profile.ts';
 
 export const SERVICES = ['publishing', 'lodging'] as const;
 export type ProfileService = (typeof SERVICES)[number];
+
+/** Each service's operations, as its client declares them. */
+export const CATALOGUES: Record<ProfileService, Readonly<Record<string, Declared>>> = {
+  publishing: PUBLISHING_OPERATIONS,
+  lodging: LODGING_OPERATIONS,
+};
 
 export const OPERATIONS_OF: Record<ProfileService, readonly string[]> = {
   publishing: Object.keys(PUBLISHING_OPERATIONS),

@@ -20,7 +20,6 @@ const RATE_HEADERS = [
 
 export type Getter = ReturnType<typeof createGetter>;
 
-/** The body as JSON, or undefined when it is none. */
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);

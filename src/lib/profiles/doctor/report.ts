@@ -1,6 +1,5 @@
 import type { SecretKey } from '../../secrets/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
-import type { Declared } from '../../upstream/client-core.ts';
 import type { OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
 import type { Evidence } from './field-finder.ts';
 import type { Getter } from './http.ts';
@@ -86,7 +85,6 @@ export interface ServiceRun {
   options: DoctorOptions;
   report: DoctorReport;
   baseUrl: string;
-  catalogue: Record<string, Declared>;
   profile: ServiceProfile | undefined;
   /** Profile entries proposed so far, per operation. */
   proposals: Record<string, OperationProfile>;
