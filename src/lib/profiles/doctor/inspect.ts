@@ -201,7 +201,13 @@ async function findPageSizeName(run: ServiceRun, at: Inspection, working: Operat
 }
 
 /** The report's field lines and the unmapped entries of one operation. */
-function recordFields(run: ServiceRun, at: Inspection, state: State, working: OperationProfile) {
+function recordFields(
+  run: ServiceRun,
+  at: Inspection,
+  state: State,
+  working: OperationProfile,
+  alternatives: ReadonlyMap<string, string[]>,
+) {
   const { entry, operation, declared } = at;
   const { service, report } = run;
   const missing = new Set(missingOf(state, declared.needs));
@@ -215,6 +221,7 @@ function recordFields(run: ServiceRun, at: Inspection, state: State, working: Op
     path: (proposedFields[need] ?? mapped[need])?.join(' | ') ?? need,
     ...(proposedFields[need] && { proposed: true }),
     sample: missing.has(need) ? undefined : sample(valueAt(read, need.split('[].')[0] ?? need)),
+    ...(proposedFields[need] && alternatives.has(need) && { alternatives: alternatives.get(need) }),
   }));
   if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);
   if (missing.size > 0) entry.shape = shapeLines(state.records);
@@ -313,11 +320,7 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
       proposed = true;
     }
   }
-  recordFields(run, at, state, working());
-  for (const field of entry.fields) {
-    const others = alternatives.get(field.need);
-    if (others && field.proposed) field.alternatives = others;
-  }
+  recordFields(run, at, state, working(), alternatives);
   if (state.parsed.success && state.parsedSample !== undefined)
     run.samples.set(operation, state.parsedSample);
   collectIds(run, operation, state.records);
