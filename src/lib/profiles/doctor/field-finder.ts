@@ -147,19 +147,13 @@ export interface FieldCandidate {
 }
 
 type Values = readonly unknown[];
-type Fit = (values: Values, records: Values, path: string, ev: Evidence) => boolean;
+type Fit = (values: Values) => boolean;
 
 const every =
   (test: (value: unknown) => boolean): Fit =>
   (values) =>
     values.every(test);
 const distinct = (values: Values) => new Set(values.map(String)).size === values.length;
-const joinsAll =
-  (kind: string): Fit =>
-  (values, _r, _p, ev) => {
-    const ids = ev.ids[kind];
-    return ids !== undefined && ids.size > 0 && values.every((v) => joins(v, ids));
-  };
 
 /** How each field the site reads is recognised (by its last name segment); others: `isText`. */
 const FITS: Readonly<Record<string, Fit>> = {
@@ -179,8 +173,8 @@ const FITS: Readonly<Record<string, Fit>> = {
   total_price: every((v) => moneyValue(v) !== undefined),
   currency: every(isCurrencyCode),
   email: every(isEmail),
-  status: (values) => isStatusSet(values),
-  interval: (values) => isStatusSet(values),
+  status: isStatusSet,
+  interval: isStatusSet,
   available_rooms: every((v) => isCount(v)),
   max_occupancy: every((v) => isCount(v, 50)),
   page_count: every((v) => isCount(v, 2000)),
@@ -193,11 +187,11 @@ const FITS: Readonly<Record<string, Fit>> = {
   guest_id: every(isIdentifier),
 };
 
-/** Joins that make a candidate certain: the id of another answer's record. */
-const JOINS: Readonly<Record<string, Fit>> = {
-  room_type_id: joinsAll('room'),
-  property_id: joinsAll('property'),
-  guest_id: joinsAll('guest'),
+/** Joins that make a candidate certain: the id of another answer's record (what it identifies). */
+const JOINS: Readonly<Record<string, string>> = {
+  room_type_id: 'room',
+  property_id: 'property',
+  guest_id: 'guest',
 };
 
 /** A date inside the asked stay; a total that is the nights × a nightly rate beside it. */
@@ -243,16 +237,18 @@ export function fieldCandidates(
   const leaf = need.split('.').at(-1) ?? need;
   const fit = FITS[need.replace('.', '_')] ?? FITS[leaf] ?? every(isText);
   const depth = need.split('.').length;
+  const kind = JOINS[leaf];
+  const ids = kind && ev.ids[kind];
   const paths = new Set(records.flatMap((record) => leafPaths(record).map((l) => l.path)));
   const found: FieldCandidate[] = [];
   for (const path of paths) {
     if (taken.includes(path)) continue;
     const values = records.map((record) => valueAt(record, path));
     const present = values.filter((v) => v !== undefined && v !== null && v !== '');
-    if (present.length === 0 || !fit(present, records, path, ev)) continue;
+    if (present.length === 0 || !fit(present)) continue;
     const holdsAll = present.length === values.length;
     const joined =
-      (JOINS[leaf]?.(present, records, path, ev) ?? false) ||
+      (!!ids && ids.size > 0 && present.every((v) => joins(v, ids))) ||
       stayEvidence(leaf, present, records, ev);
     const score =
       (holdsAll ? 100 : 0) +
