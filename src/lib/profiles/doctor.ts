@@ -101,8 +101,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   entry.rateLimit = answer.rateLimit;
   entry.reachable = answer.status > 0;
   if (answer.status < 200 || answer.status >= 300) {
-    const refused = answer.status === 401 || answer.status === 403;
-    if (refused)
+    if (answer.status === 401 || answer.status === 403)
       entry.hint = authHint(service, options.tenant, options.secrets, options.secretsFrom);
     report.unmapped.push(
       `${service} ${operation} → ${run.baseUrl}${template} answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`,
