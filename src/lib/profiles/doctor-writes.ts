@@ -38,11 +38,6 @@ export interface WriteCheckOptions {
   now?: Date;
 }
 
-const failure = (error: unknown): string => {
-  const message = errorMessage(error);
-  return `${classify(error).kind}: ${message.length > 160 ? `${message.slice(0, 157)}…` : message}`;
-};
-
 /** Steps run in order, each reported with its operation's method and path as the profile sends it. */
 function journey(service: ProfileService, profile: ServiceProfile | undefined) {
   const reports: WriteReport[] = [];
@@ -64,7 +59,9 @@ function journey(service: ProfileService, profile: ServiceProfile | undefined) {
       reports.push({ ...at, ok: true, detail: describe(value) });
       return value;
     } catch (error) {
-      reports.push({ ...at, ok: false, detail: failure(error) });
+      const message = errorMessage(error);
+      const detail = message.length > 160 ? `${message.slice(0, 157)}…` : message;
+      reports.push({ ...at, ok: false, detail: `${classify(error).kind}: ${detail}` });
       return undefined;
     }
   };
