@@ -21,13 +21,10 @@ export const CATALOGUES: Record<ProfileService, Readonly<Record<string, Declared
   lodging: LODGING_OPERATIONS,
 };
 
-export const OPERATIONS_OF: Record<ProfileService, readonly string[]> = {
-  publishing: Object.keys(PUBLISHING_OPERATIONS),
-  lodging: Object.keys(LODGING_OPERATIONS),
-};
-
 /** Both services' (the two sign-ins share one name). */
-export const ALL_OPERATIONS = [...new Set([...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging])];
+export const ALL_OPERATIONS = [
+  ...new Set([...Object.keys(PUBLISHING_OPERATIONS), ...Object.keys(LODGING_OPERATIONS)]),
+];
 
 const operations = z.partialRecord(z.enum(ALL_OPERATIONS), OperationProfileSchema);
 
@@ -59,11 +56,11 @@ export const ProfileFileSchema = z
   })
   .superRefine((file, ctx) => {
     for (const name of Object.keys(file.operations)) {
-      if (!OPERATIONS_OF[file.service].includes(name)) {
+      if (!Object.hasOwn(CATALOGUES[file.service], name)) {
         ctx.addIssue({
           code: 'custom',
           path: ['operations', name],
-          message: `"${name}" is not a ${file.service} operation (one of ${OPERATIONS_OF[file.service].join(', ')})`,
+          message: `"${name}" is not a ${file.service} operation (one of ${Object.keys(CATALOGUES[file.service]).join(', ')})`,
         });
       }
     }
