@@ -5,14 +5,6 @@ import type { DoctorReport } from './doctor.ts';
 import { mergeOp } from './schema.ts';
 import type { ProfileService } from './schema.ts';
 
-/** What `npm run doctor -- <tenant> --write` saves: a profile file per service with proposals. */
-export interface ProfileWrite {
-  service: ProfileService;
-  /** File name without `.json`: `<tenant>-<service>`. */
-  name: string;
-  text: string;
-}
-
 /** `[a]` → `"a"`: one path reads better without brackets. */
 function compact(op: OperationProfile): Record<string, unknown> {
   const out: Record<string, unknown> = { ...op };
@@ -26,18 +18,18 @@ function compact(op: OperationProfile): Record<string, unknown> {
 }
 
 /**
- * The tenant's own profile per service: what it named before (extended, or its inline parts kept)
- * plus the doctor's proposals, which win.
+ * What `npm run doctor -- <tenant> --write` saves: the tenant's own profile `<tenant>-<service>`
+ * per service with proposals, what it named before (extended, or its inline parts kept) plus the
+ * doctor's proposals, which win.
  */
-export function profileWrites(report: DoctorReport, tenant: Tenant): ProfileWrite[] {
-  const writes: ProfileWrite[] = [];
-  for (const service of ['publishing', 'lodging'] as const) {
+export function profileWrites(report: DoctorReport, tenant: Tenant) {
+  return (['publishing', 'lodging'] as const).flatMap((service) => {
     const gaps = report.operations
       .filter((op) => op.service === service)
       .flatMap((op) => op.fields.filter((f) => !f.found).map((f) => `${op.operation}.${f.need}`));
     // A stub names what is still not found: the profile is written for it too.
     const proposals = report.proposals[service] ?? (gaps.length > 0 ? {} : undefined);
-    if (!proposals) continue;
+    if (!proposals) return [];
     const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
     const name = `${tenant.id}-${service}`;
     const base = typeof ref === 'string' ? (ref === name ? undefined : ref) : ref?.extends;
@@ -57,9 +49,8 @@ export function profileWrites(report: DoctorReport, tenant: Tenant): ProfileWrit
       ...(base && { extends: base }),
       operations,
     };
-    writes.push({ service, name, text: `${JSON.stringify(file, null, 2)}\n` });
-  }
-  return writes;
+    return [{ service, name, text: `${JSON.stringify(file, null, 2)}\n` }];
+  });
 }
 
 /** tenants.json text with the tenant's `<service>.profile` set to `name` (formatting kept). */

@@ -2,15 +2,12 @@ import { errorMessage } from '../content/records.ts';
 import { randomBytes } from 'node:crypto';
 import { classify } from '../failures/classify.ts';
 import { lodgingClient } from '../lodging/client.ts';
-import { LODGING_OPERATIONS } from '../lodging/operations.ts';
-import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
-import type { Declared } from '../upstream/client-core.ts';
 import { publishingClient } from '../publishing/client.ts';
 import type { SecretKey } from '../secrets/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import { createUpstream } from '../upstream/runtime.ts';
-import { resolveProfile } from './schema.ts';
+import { CATALOGUES, resolveProfile } from './schema.ts';
 import type { ProfileService, ProfileTexts } from './schema.ts';
 
 /**
@@ -41,17 +38,8 @@ export interface WriteCheckOptions {
   now?: Date;
 }
 
-const failure = (error: unknown): string => {
-  const message = errorMessage(error);
-  return `${classify(error).kind}: ${message.length > 160 ? `${message.slice(0, 157)}…` : message}`;
-};
-
 /** Steps run in order, each reported with its operation's method and path as the profile sends it. */
-function journey(
-  service: ProfileService,
-  operations: Readonly<Record<string, Declared>>,
-  profile: ServiceProfile | undefined,
-) {
+function journey(service: ProfileService, profile: ServiceProfile | undefined) {
   const reports: WriteReport[] = [];
   const step = async <T>(
     operation: string,
@@ -59,7 +47,7 @@ function journey(
     describe: (value: T) => string,
   ): Promise<T | undefined> => {
     const op = profile?.operations[operation];
-    const declared = operations[operation];
+    const declared = CATALOGUES[service][operation];
     const at = {
       service,
       operation,
@@ -71,7 +59,9 @@ function journey(
       reports.push({ ...at, ok: true, detail: describe(value) });
       return value;
     } catch (error) {
-      reports.push({ ...at, ok: false, detail: failure(error) });
+      const message = errorMessage(error);
+      const detail = message.length > 160 ? `${message.slice(0, 157)}…` : message;
+      reports.push({ ...at, ok: false, detail: `${classify(error).kind}: ${detail}` });
       return undefined;
     }
   };
@@ -89,7 +79,7 @@ export async function checkWrites(options: WriteCheckOptions): Promise<WriteRepo
   });
   const email = options.email ?? `masthead-doctor-${Date.now()}@example.com`;
   const password = randomBytes(18).toString('base64url');
-  const { reports, step } = journey('publishing', PUBLISHING_OPERATIONS, profile);
+  const { reports, step } = journey('publishing', profile);
   const registered = await step(
     'auth.register',
     () => anonymous.register({ name: 'Masthead Doctor', email, password }),
@@ -143,7 +133,7 @@ export async function checkLodgingWrites(options: WriteCheckOptions): Promise<Wr
     upstream: createUpstream(),
     profile,
   });
-  const { reports, step } = journey('lodging', LODGING_OPERATIONS, profile);
+  const { reports, step } = journey('lodging', profile);
   const property = lodging.propertyIds[0] ?? '';
   const { checkIn, checkOut } = testStay(options.now);
   const offers = await step(

@@ -1,6 +1,13 @@
-import { checkService } from './doctor/service.ts';
-import { serviceTargets } from './doctor/target.ts';
-import type { DoctorOptions, DoctorReport } from './doctor/report.ts';
+import { renameKeys, valueAt } from '../upstream/profile.ts';
+import type { OperationProfile } from '../upstream/profile.ts';
+import type { Declared } from '../upstream/client-core.ts';
+import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './doctor/report.ts';
+import { authHint, serviceTargets } from './doctor/target.ts';
+import { CATALOGUES, mergeOp, resolveProfile } from './schema.ts';
+import type { ProfileService } from './schema.ts';
+import { createGetter, lodgingToken } from './doctor/http.ts';
+import { PAGE_SIZE, inspectAnswer } from './doctor/inspect.ts';
+import { indexReader, searchPath } from './doctor/path-search.ts';
 
 export type { DoctorOptions, DoctorReport, OperationReport } from './doctor/report.ts';
 
@@ -10,8 +17,186 @@ export type { DoctorOptions, DoctorReport, OperationReport } from './doctor/repo
  * was found and a sample, the rate-limit headers. Where a path answers 404 it looks where the API
  * says (its index, its records' links) and at the contract's words in every usual spelling
  * (./doctor/path-search.ts); where a field is missing it searches the answer and proposes a profile
- * entry. It never writes to the upstream and never prints a token. The parts are in ./doctor/.
+ * entry. It never writes to the upstream and never prints a token. The parts are in ./doctor/; this
+ * file reads one service's operations in order.
  */
+
+/** Writes at the collection of a list: the list's path and what follows it. */
+const WRITE_PATHS: Record<string, [list: string, suffix: string]> = {
+  'bookings.create': ['bookings.list', ''],
+  'guests.create': ['guests.list', ''],
+  'bookings.cancel': ['bookings.list', '/{id}'],
+};
+
+/** Writes answer with the resource their list shows: they take its field entries. */
+const WRITE_LIKE: Record<string, string> = {
+  'bookings.create': 'bookings.list',
+  'guests.create': 'guests.list',
+  'comments.create': 'comments.list',
+};
+
+function paramsFor(run: ServiceRun, operation: string, declared: Declared) {
+  const param = /\{(\w+)\}/.exec(declared.path)?.[1];
+  if (run.service === 'publishing' && param) {
+    // A detail read takes its slug from the list read before it (comments: the post list's).
+    const list = param === 'postSlug' ? 'posts.list' : operation.replace(/\.get$/, '.list');
+    const value = valueAt(run.samples.get(list), 'slug');
+    return typeof value === 'string' || typeof value === 'number'
+      ? { [param]: String(value) }
+      : undefined;
+  }
+  const property = run.options.tenant.lodging?.propertyIds[0] ?? '';
+  return { id: property, propertyId: property };
+}
+
+/** The stay the doctor asks availability for: two nights, a month ahead. */
+function askedStay(now = Date.now()): { check_in: string; check_out: string } {
+  const day = (n: number) => new Date(now + n * 86_400_000).toISOString().slice(0, 10);
+  return { check_in: day(30), check_out: day(32) };
+}
+
+function queryFor(operation: string, declared: Declared): Record<string, string> {
+  if (operation === 'properties.availability') return { ...askedStay(), guests: '2' };
+  return declared.kind === 'list' ? { per_page: String(PAGE_SIZE) } : {};
+}
+
+/** One read operation: found, read, and its answer inspected (./inspect.ts). */
+async function checkOperation(run: ServiceRun, operation: string, declared: Declared) {
+  const { service, options, report } = run;
+  const op: OperationProfile | undefined = run.profile?.operations[operation];
+  const entry: OperationReport = {
+    service,
+    operation,
+    method: op?.method ?? declared.method ?? 'GET',
+    reachable: false,
+    envelope: { recognised: false },
+    fields: [],
+    rateLimit: {},
+  };
+  report.operations.push(entry);
+  const params = paramsFor(run, operation, declared);
+  if (params === undefined) {
+    entry.skipped = 'no item to read it with (its list was empty or unreadable)';
+    return;
+  }
+  // What --map settles goes in as a proposal: checked, reported and saved like the doctor's own.
+  const settled = options.maps?.[service]?.[operation];
+  if (settled) run.proposals[operation] = mergeOp(run.proposals[operation], settled);
+  const query = renameKeys(queryFor(operation, declared), op?.rename) ?? {};
+  const template = settled?.path ?? op?.path ?? declared.path;
+  const found = await searchPath(run, { operation, declared, template, params, query });
+  entry.tried = found.tried;
+  const { answer } = found;
+  if (!answer) {
+    entry.skipped = `not read: the doctor's budget of ${run.maxCalls} calls is spent`;
+    return;
+  }
+  entry.path = found.template;
+  if (settled?.path) entry.notAt = op?.path ?? declared.path;
+  if (found.template !== template) {
+    entry.notAt = template;
+    run.proposals[operation] = mergeOp(run.proposals[operation], { path: found.template });
+  }
+  entry.status = answer.status;
+  entry.rateLimit = answer.rateLimit;
+  entry.reachable = answer.status > 0;
+  if (answer.status < 200 || answer.status >= 300) {
+    if (answer.status === 401 || answer.status === 403)
+      entry.hint = authHint(service, options.tenant, options.secrets, options.secretsFrom);
+    report.unmapped.push(
+      `${service} ${operation} → ${run.baseUrl}${template} answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`,
+    );
+    return;
+  }
+  run.found.set(operation, found.template);
+  await inspectAnswer(run, { operation, declared, op, entry, answer, params, query });
+}
+
+/** Proposals that follow from all reads: the page size's name, writes like their lists. */
+function finishService(run: ServiceRun): void {
+  const { proposals } = run;
+  const catalogue = CATALOGUES[run.service];
+  if (run.pageSizeName) {
+    for (const [operation, declared] of Object.entries(catalogue)) {
+      if (declared.kind !== 'list') continue;
+      proposals[operation] = mergeOp(proposals[operation], {
+        rename: { per_page: run.pageSizeName },
+      });
+    }
+  }
+  // Writes go to the collection their list was found at (lodging: the contract gives the same).
+  for (const [write, [list, suffix]] of Object.entries(WRITE_PATHS)) {
+    const found = run.found.get(list);
+    const declared = catalogue[list]?.path;
+    if (!(write in catalogue) || !found || found === declared) continue;
+    proposals[write] = mergeOp(proposals[write], { path: `${found}${suffix}` });
+  }
+  // Writes answer with the resource of their list: they take its field entries (and envelope).
+  for (const [write, list] of Object.entries(WRITE_LIKE)) {
+    const fields = proposals[list]?.fields;
+    if (!(write in catalogue) || !fields) continue;
+    const path = write === 'comments.create' ? run.found.get(list) : undefined;
+    proposals[write] = mergeOp(proposals[write], {
+      fields,
+      ...(path && path !== catalogue[write]?.path && { path }),
+    });
+  }
+  if (Object.keys(proposals).length > 0) run.report.proposals[run.service] = proposals;
+  run.report.calls += run.getter.calls();
+}
+
+/** One service's reads, in order (details after the lists that give their parameters). */
+async function checkService(
+  service: ProfileService,
+  options: DoctorOptions,
+  report: DoctorReport,
+): Promise<void> {
+  const { tenant } = options;
+  const doFetch = options.fetch ?? fetch;
+  const config = service === 'publishing' ? tenant.publishing : tenant.lodging;
+  if (!config) return;
+  const token =
+    service === 'publishing'
+      ? { value: options.secrets.publishingReadToken, calls: 0 }
+      : await lodgingToken(tenant, options.secrets, doFetch);
+  const maxCalls = options.maxCalls ?? 120;
+  const getter = createGetter({
+    baseUrl: config.baseUrl,
+    headers: {
+      Accept: 'application/json',
+      ...(service === 'publishing' && { 'X-Tenant': tenant.id }),
+      ...(token.value ? { Authorization: `Bearer ${token.value}` } : {}),
+    },
+    fetch: doFetch,
+    maxCalls,
+    timeoutMs: options.timeoutMs ?? 8000,
+  });
+  // The lodging sign-in counts against the budget.
+  getter.count(token.calls);
+  const stay = askedStay();
+  const run: ServiceRun = {
+    service,
+    options,
+    report,
+    baseUrl: config.baseUrl,
+    profile: resolveProfile(service, config.profile, options.profiles),
+    proposals: {},
+    found: new Map(),
+    samples: new Map(),
+    rawItems: new Map(),
+    evidence: {
+      ids: { property: new Set(tenant.lodging?.propertyIds ?? []) },
+      stay: { from: stay.check_in, to: stay.check_out, nights: 2 },
+    },
+    getter,
+    index: indexReader(getter.get, config.baseUrl),
+    maxCalls,
+  };
+  for (const [operation, declared] of Object.entries(CATALOGUES[service])) {
+    if (declared.read) await checkOperation(run, operation, declared);
+  }
+  finishService(run);
+}
 
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const report: DoctorReport = {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { issueMessage, issuePath } from '../failures/fields.ts';
 import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
+import type { Declared } from '../upstream/client-core.ts';
 import { OperationProfileSchema } from '../upstream/profile.ts';
 import type { OperationProfile, ServiceProfile } from '../upstream/profile.ts';
 
@@ -14,13 +15,16 @@ import type { OperationProfile, ServiceProfile } from '../upstream/profile.ts';
 export const SERVICES = ['publishing', 'lodging'] as const;
 export type ProfileService = (typeof SERVICES)[number];
 
-export const OPERATIONS_OF: Record<ProfileService, readonly string[]> = {
-  publishing: Object.keys(PUBLISHING_OPERATIONS),
-  lodging: Object.keys(LODGING_OPERATIONS),
+/** Each service's operations, as its client declares them. */
+export const CATALOGUES: Record<ProfileService, Readonly<Record<string, Declared>>> = {
+  publishing: PUBLISHING_OPERATIONS,
+  lodging: LODGING_OPERATIONS,
 };
 
 /** Both services' (the two sign-ins share one name). */
-export const ALL_OPERATIONS = [...new Set([...OPERATIONS_OF.publishing, ...OPERATIONS_OF.lodging])];
+export const ALL_OPERATIONS = [
+  ...new Set([...Object.keys(PUBLISHING_OPERATIONS), ...Object.keys(LODGING_OPERATIONS)]),
+];
 
 const operations = z.partialRecord(z.enum(ALL_OPERATIONS), OperationProfileSchema);
 
@@ -52,11 +56,11 @@ export const ProfileFileSchema = z
   })
   .superRefine((file, ctx) => {
     for (const name of Object.keys(file.operations)) {
-      if (!OPERATIONS_OF[file.service].includes(name)) {
+      if (!Object.hasOwn(CATALOGUES[file.service], name)) {
         ctx.addIssue({
           code: 'custom',
           path: ['operations', name],
-          message: `"${name}" is not a ${file.service} operation (one of ${OPERATIONS_OF[file.service].join(', ')})`,
+          message: `"${name}" is not a ${file.service} operation (one of ${Object.keys(CATALOGUES[file.service]).join(', ')})`,
         });
       }
     }
@@ -103,19 +107,26 @@ export function mergeOp(
   };
 }
 
-function merge(base: Operations, over: Partial<Operations>): Operations {
-  const out: Operations = { ...base };
-  for (const [name, op] of Object.entries(over)) if (op) out[name] = mergeOp(out[name], op);
-  return out;
-}
-
 /**
  * Read when a tenant names no profile, and under every profile that extends none: lodging's spells
  * out the usual other names of what the contract leaves unshown (when the profiles hold it).
  */
-function defaultProfile(service: ProfileService, files: ProfileTexts): string | undefined {
-  const name = service === 'lodging' ? 'lodging-default' : undefined;
-  return name && files.has(name) ? name : undefined;
+const defaultProfile = (service: ProfileService, files: ProfileTexts): string | undefined =>
+  service === 'lodging' && files.has('lodging-default') ? 'lodging-default' : undefined;
+
+/** `profile` on what it extends (else on the default profile, unless it is that one). */
+function withBase(
+  profile: { extends?: string | undefined; operations: Partial<Operations> },
+  service: ProfileService,
+  files: ProfileTexts,
+  seen: readonly string[],
+): Operations {
+  const fallback = defaultProfile(service, files);
+  const from = profile.extends ?? (seen.at(-1) === fallback ? undefined : fallback);
+  const out: Operations = from ? fileProfile(from, service, files, seen) : {};
+  for (const [name, op] of Object.entries(profile.operations))
+    if (op) out[name] = mergeOp(out[name], op);
+  return out;
 }
 
 function fileProfile(
@@ -135,10 +146,7 @@ function fileProfile(
   if (parsed.service !== service) {
     throw new ProfileError(`${file.source} is a ${parsed.service} profile, named for ${service}`);
   }
-  const fallback = defaultProfile(service, files);
-  const from = parsed.extends ?? (name === fallback ? undefined : fallback);
-  const base = from ? fileProfile(from, service, files, [...seen, name]) : {};
-  return merge(base, parsed.operations);
+  return withBase(parsed, service, files, [...seen, name]);
 }
 
 /** A tenant's profile for one service, or undefined (none named nor default: requests as declared). */
@@ -151,9 +159,7 @@ export function resolveProfile(
   if (ref === undefined) return undefined;
   if (typeof ref === 'string')
     return { name: ref, operations: fileProfile(ref, service, files, []) };
-  const from = ref.extends ?? defaultProfile(service, files);
-  const base = from ? fileProfile(from, service, files, []) : {};
-  return { name: profileLabel(ref), operations: merge(base, ref.operations) };
+  return { name: profileLabel(ref), operations: withBase(ref, service, files, []) };
 }
 
 /** How logs and `/_status` name a profile: its file, `<file>+inline`, or `inline`. */

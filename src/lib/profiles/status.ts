@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { Tenant } from '../tenants/schema.ts';
 import { operationFindings } from '../upstream/metrics.ts';
 import { profileLabel } from './schema.ts';
@@ -11,10 +12,8 @@ import type { InlineProfile } from './schema.ts';
  * found it could not read.
  */
 
-export interface DoctorSummary {
-  at: string;
-  unmapped: string[];
-}
+const DoctorSummarySchema = z.object({ at: z.string(), unmapped: z.array(z.string()) });
+type DoctorSummary = z.output<typeof DoctorSummarySchema>;
 
 const label = (ref: InlineProfile | undefined): string =>
   ref === undefined ? 'none' : profileLabel(ref);
@@ -22,8 +21,8 @@ const label = (ref: InlineProfile | undefined): string =>
 /** The saved findings of the last doctor run, or null when it never ran here. */
 function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSummary | null {
   try {
-    const report = JSON.parse(readFileSync(join(dir, `${tenantId}.json`), 'utf8')) as DoctorSummary;
-    return { at: report.at, unmapped: report.unmapped };
+    const text = readFileSync(join(dir, `${tenantId}.json`), 'utf8');
+    return DoctorSummarySchema.safeParse(JSON.parse(text)).data ?? null;
   } catch {
     return null;
   }

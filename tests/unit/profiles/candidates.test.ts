@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldCandidates } from '../../../src/lib/profiles/doctor/field-finder.ts';
-import { nameHint } from '../../../src/lib/profiles/candidates.ts';
+import { nameHint } from '../../../src/lib/profiles/doctor/field-finder.ts';
 
 describe('names as a hint', () => {
   it.each([

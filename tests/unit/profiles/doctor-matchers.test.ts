@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldCandidates } from '../../../src/lib/profiles/doctor/field-finder.ts';
 import type { Evidence } from '../../../src/lib/profiles/doctor/field-finder.ts';
-import { proposeField } from '../../../src/lib/profiles/doctor/answer-shape.ts';
+import { proposeField } from '../../../src/lib/profiles/doctor/inspect.ts';
 import {
   isCount,
   isCurrencyCode,
@@ -137,7 +137,7 @@ describe('where a field is, by its values', () => {
 
 describe('where the list is', () => {
   it('the longest list of records at any depth, under any envelope', async () => {
-    const { findEnvelope } = await import('../../../src/lib/profiles/doctor/answer-shape.ts');
+    const { findEnvelope } = await import('../../../src/lib/profiles/doctor/inspect.ts');
     const body = { answer: { page: { rows: [{ a: 1 }, { a: 2 }] }, tags: [{ t: 1 }] } };
     expect(
       findEnvelope(body, { kind: 'list', needs: [], read: true, path: '/x' }, {}),

@@ -5,8 +5,8 @@ import {
   resourceSegments,
   segmentsOf,
 } from '../../../src/lib/profiles/doctor/spellings.ts';
-import { linksIn, pathBelow, linkTemplates } from '../../../src/lib/profiles/doctor/links.ts';
-import { judgeList } from '../../../src/lib/profiles/doctor/judge.ts';
+import { linksIn, pathBelow, linkTemplates } from '../../../src/lib/profiles/doctor/path-search.ts';
+import { judgeList } from '../../../src/lib/profiles/doctor/path-search.ts';
 
 describe("paths spelled from the contract's words", () => {
   it.each([

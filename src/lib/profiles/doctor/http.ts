@@ -20,7 +20,6 @@ const RATE_HEADERS = [
 
 export type Getter = ReturnType<typeof createGetter>;
 
-/** The body as JSON, or undefined when it is none. */
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -71,7 +70,6 @@ export function createGetter(options: {
     }
     return { status: response.status, body: response._data, rateLimit };
   };
-  // `count`: a call made outside `get` (the lodging sign-in).
   return { get, calls: () => calls, count: (n: number) => (calls += n) };
 }
 

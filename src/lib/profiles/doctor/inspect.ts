@@ -1,5 +1,7 @@
+import { isRecord } from '../../content/records.ts';
 import { issuesSummary } from '../../failures/fields.ts';
 import {
+  LIST_ENVELOPES,
   fillPath,
   findItem,
   findList,
@@ -8,18 +10,133 @@ import {
   valueAt,
 } from '../../upstream/profile.ts';
 import type { Declared } from '../../upstream/client-core.ts';
-import type { OperationProfile } from '../../upstream/profile.ts';
-import type { OperationReport, ServiceRun } from './report.ts';
-import {
-  PAGE_SIZE,
-  PAGE_SIZE_NAMES,
-  findEnvelope,
-  proposeField,
-  proposeListMeta,
-} from './answer-shape.ts';
+import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
+import { fieldCandidates } from './field-finder.ts';
+import type { Evidence } from './field-finder.ts';
 import type { Answer } from './http.ts';
+import { recordLists } from './matchers.ts';
+import type { OperationReport, ServiceRun } from './report.ts';
 import { shapeLines } from './shape.ts';
 import { mergeOp } from '../schema.ts';
+
+/**
+ * One answer inspected: where it keeps its list or item and its page fields, and where a needed
+ * field is when it is not at the site's name: the doctor's proposals from one answer.
+ */
+
+export function findEnvelope(
+  body: unknown,
+  declared: OperationNeeds,
+  op: OperationProfile,
+): { recognised: boolean; at?: string | undefined; propose?: string | undefined } {
+  if (declared.kind === 'list') {
+    for (const path of op.envelope ?? LIST_ENVELOPES) {
+      if (!Array.isArray(valueAt(body, path))) continue;
+      // The schemas read these on their own; another place needs the profile to say it.
+      const known = op.envelope !== undefined || ['', 'data', 'data.data', 'items'].includes(path);
+      return { recognised: true, at: path || '(body)', ...(!known && { propose: path }) };
+    }
+    // The longest list of records at any depth, under any envelope.
+    const [list] = recordLists(body);
+    if (list) return { recognised: false, at: list.path || '(body)', propose: list.path };
+    return { recognised: false };
+  }
+  if (op.envelope)
+    return { recognised: valueAt(body, op.envelope[0] ?? '') !== undefined, at: op.envelope[0] };
+  const record = isRecord(body) ? body : {};
+  if (record['data'] && typeof record['data'] === 'object') return { recognised: true, at: 'data' };
+  // One object inside a one-key answer (`{ "result": {…} }`) is the item.
+  const keys = Object.keys(record);
+  const only = keys.length === 1 ? keys[0] : undefined;
+  if (only && record[only] && typeof record[only] === 'object' && !Array.isArray(record[only])) {
+    return { recognised: false, at: only, propose: only };
+  }
+  return { recognised: true, at: '(body)' };
+}
+
+export const PAGE_SIZE = 5;
+/** Other names of `per_page`, tried when a list gives more than was asked for. */
+const PAGE_SIZE_NAMES = ['limit', 'page_size', 'size', 'perPage', 'pageSize'];
+
+/** Page fields of a list, when the answer has none where the schemas look (`meta`, top level). */
+const META_CANDIDATES: Record<string, readonly string[]> = {
+  total: [
+    'paging.count',
+    'paging.total',
+    'pagination.total',
+    'pagination.count',
+    'total',
+    'count',
+    'total_count',
+  ],
+  current_page: [
+    'paging.page',
+    'pagination.page',
+    'pagination.current_page',
+    'page',
+    'current_page',
+  ],
+  last_page: [
+    'paging.pages',
+    'pagination.pages',
+    'pagination.last_page',
+    'pagination.total_pages',
+    'total_pages',
+    'pages',
+    'last_page',
+  ],
+};
+
+function proposeListMeta(
+  body: unknown,
+  operation: string,
+  proposals: Record<string, OperationProfile>,
+): void {
+  for (const [field, candidates] of Object.entries(META_CANDIDATES)) {
+    if (valueAt(body, `meta.${field}`) !== undefined || valueAt(body, field) !== undefined)
+      continue;
+    const found = candidates.find((path) => {
+      const value = valueAt(body, path);
+      return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value));
+    });
+    if (found) {
+      proposals[operation] = mergeOp(proposals[operation], {
+        fields: { [`meta.${field}`]: [found] },
+      });
+    }
+  }
+}
+
+/**
+ * Where `need` is in `records` (the answer's records as the profile reads them so far; `a[].b`:
+ * inside the elements of each record's list `a`), judged by its values on every record: the best
+ * place and up to two others that fit every record as well. `taken`: places other needs read.
+ */
+export function proposeField(
+  records: readonly unknown[],
+  need: string,
+  evidence: Evidence,
+  taken: readonly string[] = [],
+): { path: string; alternatives: string[] } | undefined {
+  const split = need.indexOf('[].');
+  const inner = split >= 0 ? need.slice(split + 3) : need;
+  const within =
+    split >= 0
+      ? records.flatMap((record): unknown[] => {
+          const list = valueAt(record, need.slice(0, split));
+          return Array.isArray(list) ? list : [];
+        })
+      : records;
+  if (within.length === 0) return undefined;
+  const found = fieldCandidates(within, inner, evidence, taken).filter((c) => c.path !== need);
+  const [best, ...rest] = found;
+  if (!best) return undefined;
+  const alternatives = rest
+    .filter((c) => c.holdsAll && c.joined === best.joined && best.score - c.score < 3)
+    .slice(0, 2)
+    .map((c) => c.path);
+  return { path: best.path, alternatives };
+}
 
 /** One operation's answer, as the doctor inspects it. */
 export interface Inspection {
@@ -50,21 +167,19 @@ function evaluate(at: Inspection, working: OperationProfile) {
   // Every record as the profile reads it so far: fields are judged on all of them.
   const records: unknown[] =
     declared.kind === 'list' ? (Array.isArray(data) ? data : []) : data === undefined ? [] : [data];
-  return { parsed, parsedSample, rawShaped: records[0], records };
+  return { parsed, parsedSample, records };
 }
 type State = ReturnType<typeof evaluate>;
 
 /** The needs the schema's reading lacks; where it dropped a list to empty, the answer's own is judged. */
-function missingOf(state: State, needs: readonly string[]): string[] {
-  if (!state.parsed.success) return missingNeeds(state.rawShaped, needs);
+function missingOf({ parsed, parsedSample, records: [raw] }: State, needs: readonly string[]) {
+  if (!parsed.success) return missingNeeds(raw, needs);
   return needs.filter((need) => {
-    const split = need.indexOf('[].');
-    const list = valueAt(state.parsedSample, split >= 0 ? need.slice(0, split) : need);
-    if (Array.isArray(list) && list.length === 0) {
-      const raw = valueAt(state.rawShaped, split >= 0 ? need.slice(0, split) : need);
-      return !Array.isArray(raw) || missingNeeds(state.rawShaped, [need]).length > 0;
-    }
-    return missingNeeds(state.parsedSample, [need]).length > 0;
+    const list = need.split('[].')[0] ?? need;
+    const read = valueAt(parsedSample, list);
+    if (Array.isArray(read) && read.length === 0)
+      return !Array.isArray(valueAt(raw, list)) || missingNeeds(raw, [need]).length > 0;
+    return missingNeeds(parsedSample, [need]).length > 0;
   });
 }
 
@@ -86,20 +201,27 @@ async function findPageSizeName(run: ServiceRun, at: Inspection, working: Operat
 }
 
 /** The report's field lines and the unmapped entries of one operation. */
-function recordFields(run: ServiceRun, at: Inspection, state: State, working: OperationProfile) {
+function recordFields(
+  run: ServiceRun,
+  at: Inspection,
+  state: State,
+  working: OperationProfile,
+  alternatives: ReadonlyMap<string, string[]>,
+) {
   const { entry, operation, declared } = at;
   const { service, report } = run;
   const missing = new Set(missingOf(state, declared.needs));
   const mapped = working.fields ?? {};
   const proposal = run.proposals[operation];
   const proposedFields = proposal?.fields ?? {};
-  const read: unknown = state.parsedSample ?? state.rawShaped;
+  const read: unknown = state.parsedSample ?? state.records[0];
   entry.fields = declared.needs.map((need) => ({
     need,
     found: !missing.has(need),
     path: (proposedFields[need] ?? mapped[need])?.join(' | ') ?? need,
     ...(proposedFields[need] && { proposed: true }),
     sample: missing.has(need) ? undefined : sample(valueAt(read, need.split('[].')[0] ?? need)),
+    ...(proposedFields[need] && alternatives.has(need) && { alternatives: alternatives.get(need) }),
   }));
   if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);
   if (missing.size > 0) entry.shape = shapeLines(state.records);
@@ -183,10 +305,11 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
   for (let round = 0, proposed = true; proposed && round < 3; round++) {
     proposed = false;
     for (const need of missingOf(state, declared.needs)) {
+      const missing = missingOf(state, declared.needs);
       // An earlier entry (the list a field lives in) may have made it readable.
-      if (!missingOf(state, declared.needs).includes(need)) continue;
+      if (!missing.includes(need)) continue;
       const records = state.records.length > 0 ? state.records : [raw];
-      const taken = takenPaths(need, declared.needs, working(), missingOf(state, declared.needs));
+      const taken = takenPaths(need, declared.needs, working(), missing);
       const proposal = proposeField(records, need, run.evidence, taken);
       if (!proposal) continue;
       run.proposals[operation] = mergeOp(run.proposals[operation], {
@@ -197,11 +320,7 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
       proposed = true;
     }
   }
-  recordFields(run, at, state, working());
-  for (const field of entry.fields) {
-    const others = alternatives.get(field.need);
-    if (others && field.proposed) field.alternatives = others;
-  }
+  recordFields(run, at, state, working(), alternatives);
   if (state.parsed.success && state.parsedSample !== undefined)
     run.samples.set(operation, state.parsedSample);
   collectIds(run, operation, state.records);

@@ -1,5 +1,5 @@
 import type { OperationProfile } from '../../upstream/profile.ts';
-import { ALL_OPERATIONS, OPERATIONS_OF, SERVICES } from '../schema.ts';
+import { ALL_OPERATIONS, CATALOGUES, SERVICES } from '../schema.ts';
 import type { ProfileService } from '../schema.ts';
 
 /**
@@ -25,7 +25,7 @@ export function parseMaps(args: readonly string[]): Maps {
     const [resource = '', verb = '', ...rest] = key.split('.');
     const operation = `${resource}.${verb}`;
     const need = rest.join('.');
-    const service = SERVICES.find((one) => OPERATIONS_OF[one].includes(operation));
+    const service = SERVICES.find((one) => Object.hasOwn(CATALOGUES[one], operation));
     if (!service || !need) {
       throw new MapError(
         `--map ${arg}: expected <operation>.<need>=<path>, such as posts.list.title=headline (operations: ${ALL_OPERATIONS.join(', ')})`,

@@ -30,7 +30,6 @@ export function isCurrencyCode(value: unknown): value is string {
 
 const email = z.email();
 
-/** An e-mail address. */
 export function isEmail(value: unknown): boolean {
   return typeof value === 'string' && email.safeParse(value).success;
 }
@@ -71,12 +70,10 @@ export function isSlug(value: unknown): value is string {
   return typeof value === 'string' && /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(value);
 }
 
-/** An absolute http(s) address. */
 export function isUrl(value: unknown): value is string {
   return typeof value === 'string' && /^https?:\/\/\S+$/.test(value);
 }
 
-/** HTML markup (a tag in it). */
 export function isHtml(value: unknown): value is string {
   return typeof value === 'string' && /<[a-z][\s\S]*>/i.test(value);
 }

@@ -1,44 +1,93 @@
 import { isRecord } from '../../content/records.ts';
-import { fillPath } from '../../upstream/profile.ts';
+import { fillPath, valueAt } from '../../upstream/profile.ts';
 import type { OperationNeeds } from '../../upstream/profile.ts';
+import { fieldCandidates } from './field-finder.ts';
+import type { Evidence } from './field-finder.ts';
 import type { Answer, Getter } from './http.ts';
-import { lastSegment, linkTemplates, linksIn } from './links.ts';
+import { isUrl, joins, leafPaths, recordLists } from './matchers.ts';
+import type { ServiceRun, Tried } from './report.ts';
 import { resourceSegments } from './spellings.ts';
-import { leafPaths } from './matchers.ts';
 
 /**
  * Where an operation is, when its path (the profile's, else the default dialect's) answers 404:
  * first what the API says itself (a detail link inside the list's records, the index at its base
  * address), then the contract's words for the resource in every usual spelling
- * (./spellings.ts), details below the list found, nested reads below their parent. Each path tried
- * is kept for the report.
+ * (./spellings.ts), details below the list found, nested reads below their parent, and last the
+ * index's links in words of the API's own, judged by their records. Each path tried is kept for
+ * the report.
  */
 
-export interface Tried {
-  path: string;
-  status: number | 'budget';
+// Links an API gives itself: an index at its base address (`{ "links": { "articles": "/articles" } }`,
+// HAL `_links`, a plain list of URLs) and the addresses inside its records (`url`, `self`). The
+// doctor tries them before its own spellings: an API that says where things are is not guessed at.
+
+/** The path below `baseUrl` of a link (absolute, or starting with `/`), or undefined. */
+export function pathBelow(link: string, baseUrl: string): string | undefined {
+  let url: URL;
+  let base: URL;
+  try {
+    base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    url = new URL(link, base);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== base.origin) return undefined;
+  const prefix = base.pathname.replace(/\/$/, '');
+  let path = url.pathname;
+  // A link written relative to the host (`/api/v1/articles`) or to the base (`/articles`).
+  if (prefix && path.startsWith(`${prefix}/`)) path = path.slice(prefix.length);
+  else if (/^https?:/.test(link)) return undefined;
+  path = path.replace(/\/+$/, '');
+  return path.length > 1 && !/\.(png|jpe?g|gif|svg|webp|avif|css|js|html?)$/i.test(path)
+    ? path
+    : undefined;
 }
 
-export interface PathSearch {
+/** Every string in `body` (at any depth) that is a link below `baseUrl`, as paths, in order. */
+export function linksIn(body: unknown, baseUrl: string, depth = 0): string[] {
+  if (depth > 6) return [];
+  if (typeof body === 'string') {
+    const path = /^(https?:\/\/|\/)/.test(body) ? pathBelow(body, baseUrl) : undefined;
+    return path ? [path] : [];
+  }
+  const values = Array.isArray(body)
+    ? body
+    : body && typeof body === 'object'
+      ? Object.values(body)
+      : [];
+  return [...new Set(values.flatMap((value) => linksIn(value, baseUrl, depth + 1)))];
+}
+
+/**
+ * Path templates from an item's own links, the segment that is its `key` (slug or id) made `{param}`:
+ * its own address ends with the key (`/articles/harbour-reopens` → `/articles/{slug}`), a nested
+ * read's goes on past it (`/quays/7/berths` → `/quays/{propertyId}/berths`).
+ */
+export function linkTemplates(
+  item: unknown,
+  key: string,
+  param: string,
+  baseUrl: string,
+): { own?: string | undefined; nested: string[] } {
+  const encoded = encodeURIComponent(key);
+  const own: string[] = [];
+  const nested: string[] = [];
+  for (const path of linksIn(item, baseUrl)) {
+    const segments = path.split('/');
+    const at = segments.findIndex((segment) => segment === encoded || segment === key);
+    if (at <= 0) continue;
+    (at === segments.length - 1 ? own : nested).push(segments.with(at, `{${param}}`).join('/'));
+  }
+  return { own: own[0], nested };
+}
+
+/** One operation to find: its path template (the profile's, else the declared one) tried first. */
+interface Search {
   operation: string;
   declared: OperationNeeds;
-  /** The profile's path, else the declared one: tried first. */
   template: string;
   params: Record<string, string>;
   query: Record<string, string>;
-  baseUrl: string;
-  /** Paths found so far: operation → template. */
-  found: ReadonlyMap<string, string>;
-  /** The raw first record of each list read so far (its links name detail paths). */
-  rawItems: ReadonlyMap<string, unknown>;
-  /** The links of the API's index (read once per service). */
-  index: () => Promise<string[]>;
-  get: Getter['get'];
-  /**
-   * Whether an answer's records hold what the operation needs: asked of the index's links whose
-   * words are none of the resource's (an API with words of its own).
-   */
-  judge?: ((answer: Answer) => boolean) | undefined;
 }
 
 /** Reads nested below another operation's item: comments of a post, availability of a property. */
@@ -65,23 +114,22 @@ const placeholder = (template: string): string | undefined => /\{(\w+)\}/.exec(t
 function listTemplates(resource: string, index: readonly string[]): string[] {
   const segments = resourceSegments(resource);
   const listed = segments.flatMap((segment) =>
-    index.filter((link) => link === `/${segment}` || lastSegment(link) === segment),
+    index.filter((link) => link === `/${segment}` || link.split('/').at(-1) === segment),
   );
   return [...listed, ...segments.map((segment) => `/${segment}`)];
 }
 
-/** The index's links that no operation has taken yet (judged by their records, last). */
-function unclaimed(search: PathSearch, index: readonly string[]): string[] {
-  const taken = new Set(search.found.values());
-  return index.filter((link) => !taken.has(link));
-}
-
-function detailTemplates(search: PathSearch, resource: string, index: readonly string[]): string[] {
+function detailTemplates(
+  run: ServiceRun,
+  search: Search,
+  resource: string,
+  index: readonly string[],
+): string[] {
   const param = placeholder(search.declared.path) ?? 'slug';
-  const list = search.found.get(`${resource}.list`);
-  const item = search.rawItems.get(`${resource}.list`);
+  const list = run.found.get(`${resource}.list`);
+  const item = run.rawItems.get(`${resource}.list`);
   const key = search.params[param];
-  const linked = key ? linkTemplates(item, key, param, search.baseUrl).own : undefined;
+  const linked = key ? linkTemplates(item, key, param, run.baseUrl).own : undefined;
   return [
     ...(linked ? [linked] : []),
     ...(list ? [`${list}/{${param}}`] : []),
@@ -89,14 +137,14 @@ function detailTemplates(search: PathSearch, resource: string, index: readonly s
   ];
 }
 
-function nestedTemplates(search: PathSearch, index: readonly string[]): string[] {
+function nestedTemplates(run: ServiceRun, search: Search, index: readonly string[]): string[] {
   const nested = NESTED[search.operation];
   if (!nested) return [];
   const [parentResource = ''] = nested.parent.split('.');
-  const found = search.found.get(nested.parent);
+  const found = run.found.get(nested.parent);
   const key = search.params[nested.param];
-  const parent = search.rawItems.get(nested.parent);
-  const linked = key ? linkTemplates(parent, key, nested.param, search.baseUrl).nested : [];
+  const parent = run.rawItems.get(nested.parent);
+  const linked = key ? linkTemplates(parent, key, nested.param, run.baseUrl).nested : [];
   const parents = [
     ...(found ? [found.replace(/\{\w+\}/, `{${nested.param}}`)] : []),
     ...listTemplates(parentResource, index).map((path) => `${path}/{${nested.param}}`),
@@ -111,28 +159,71 @@ function nestedTemplates(search: PathSearch, index: readonly string[]): string[]
   ];
 }
 
-/** The templates to try for an operation, in order, without the one already tried. */
-async function candidateTemplates(search: PathSearch): Promise<string[]> {
+/**
+ * The templates to try, in order, without the one already tried; last, for a list, the index's
+ * links no operation has taken yet (judged by their records).
+ */
+function candidateTemplates(run: ServiceRun, search: Search, index: readonly string[]): string[] {
   const [resource = '', verb = ''] = search.operation.split('.');
-  const index = await search.index();
   const templates = NESTED[search.operation]
-    ? nestedTemplates(search, index)
+    ? nestedTemplates(run, search, index)
     : verb === 'list'
       ? listTemplates(resource, index)
-      : detailTemplates(search, resource, index);
+      : detailTemplates(run, search, resource, index);
   const own = [...new Set(templates)].filter((template) => template !== search.template);
-  const judged = verb === 'list' && !NESTED[search.operation] ? unclaimed(search, index) : [];
+  const taken = new Set(run.found.values());
+  const judged =
+    verb === 'list' && !NESTED[search.operation] ? index.filter((link) => !taken.has(link)) : [];
   return [...own, ...judged.filter((link) => !own.includes(link))];
+}
+
+const hasUrl = (records: readonly unknown[]) =>
+  records.some((record) => leafPaths(record, 1).some(({ value }) => isUrl(value)));
+
+/** What the contract says sets a list apart from its look-alikes. */
+const MARKS: Readonly<Record<string, (records: readonly unknown[], ev: Evidence) => boolean>> = {
+  // Contract: "Tag: id, name, slug, url"; "Category: id, name, slug, posts_count".
+  'tags.list': hasUrl,
+  'categories.list': (records) => !hasUrl(records),
+  // The first place an id fits holds the tenant's properties.
+  'properties.list': (records, evidence) => {
+    const [id] = fieldCandidates(records, 'id', evidence);
+    const ids = evidence.ids['property'] ?? new Set<string>();
+    return !!id && records.some((record) => joins(valueAt(record, id.path), ids));
+  },
+};
+
+/**
+ * Whether a list answer is the operation's, by its records alone (an index link in words of the
+ * API's own): every needed field fits somewhere, and its mark (a tag has an address, a category
+ * has none; a property's id is one of the tenant's) holds.
+ */
+export function judgeList(
+  operation: string,
+  declared: OperationNeeds,
+  evidence: Evidence,
+): (answer: Answer) => boolean {
+  return (answer) => {
+    const [list] = recordLists(answer.body);
+    if (!list) return false;
+    const taken: string[] = [];
+    for (const need of declared.needs.filter((one) => !one.includes('[]'))) {
+      const [best] = fieldCandidates(list.records, need, evidence, taken);
+      if (!best) return false;
+      taken.push(best.path);
+    }
+    return MARKS[operation]?.(list.records, evidence) ?? true;
+  };
 }
 
 /** The operation's answer: at its template, else at the first candidate that fits. */
 export async function searchPath(
-  search: PathSearch,
+  run: ServiceRun,
+  search: Search,
 ): Promise<{ answer?: Answer; template: string; tried: Tried[] }> {
   const tried: Tried[] = [];
   const attempt = async (template: string) => {
-    const path = fillPath(template, search.params);
-    const answer = await search.get(path, search.query);
+    const answer = await run.getter.get(fillPath(template, search.params), search.query);
     tried.push({ path: template, status: answer?.status ?? 'budget' });
     return answer;
   };
@@ -146,13 +237,16 @@ export async function searchPath(
   if (!first || !missing) {
     return { ...(first && { answer: first }), template: search.template, tried };
   }
-  const index = await search.index();
-  for (const template of await candidateTemplates(search)) {
+  const { kind } = search.declared;
+  const judge =
+    kind === 'list' ? judgeList(search.operation, search.declared, run.evidence) : undefined;
+  const index = await run.index();
+  for (const template of candidateTemplates(run, search, index)) {
     const answer = await attempt(template);
     if (!answer) break;
     // A link of the index in words of its own counts only when its records fit the needs.
-    const judged = index.includes(template) && !!search.judge;
-    if (answerFits(answer, search.declared.kind) && (!judged || search.judge?.(answer)))
+    const judged = index.includes(template) && !!judge;
+    if (answerFits(answer, kind) && (!judged || judge?.(answer)))
       return { answer, template, tried };
   }
   return { answer: first, template: search.template, tried };

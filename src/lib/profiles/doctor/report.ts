@@ -1,15 +1,19 @@
 import type { SecretKey } from '../../secrets/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
-import type { Declared } from '../../upstream/client-core.ts';
 import type { OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
 import type { Evidence } from './field-finder.ts';
 import type { Getter } from './http.ts';
 import type { Maps } from './maps.ts';
-import type { Tried } from './path-search.ts';
 import type { Overrides, ServiceTarget } from './target.ts';
 import type { ProfileService, ProfileTexts } from '../schema.ts';
 
 /** What the doctor is asked (its options), what it keeps while it reads, and what it answers (its report). */
+
+/** A path tried, with its status (`budget`: not tried, the call budget was spent). */
+export interface Tried {
+  path: string;
+  status: number | 'budget';
+}
 
 interface FieldReport {
   need: string;
@@ -81,7 +85,6 @@ export interface ServiceRun {
   options: DoctorOptions;
   report: DoctorReport;
   baseUrl: string;
-  catalogue: Record<string, Declared>;
   profile: ServiceProfile | undefined;
   /** Profile entries proposed so far, per operation. */
   proposals: Record<string, OperationProfile>;

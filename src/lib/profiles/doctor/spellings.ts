@@ -29,19 +29,20 @@ const RESOURCE_WORDS: Readonly<
   guests: { phrase: 'Guest', also: ['customer'] },
 };
 
+/** The words of a name: `grandTotal`, `grand_total`, `grand-total.amount` → grand, total, amount. */
+export function tokens(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
 /** English plural of one word (the contracts' nouns are regular). */
 export function plural(word: string): string {
   if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
   if (/(s|x|z|ch|sh)$/.test(word)) return `${word}es`;
   return `${word}s`;
-}
-
-/** The words of a phrase: `E-paper edition` → `e`, `paper`, `edition`. */
-function wordsOf(phrase: string): string[] {
-  return phrase
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
 }
 
 /**
@@ -59,7 +60,7 @@ function unique(values: readonly string[]): string[] {
 
 /** The segments a resource's collection may be at, most usual first (plural before singular). */
 export function segmentsOf(phrase: string, groups: readonly string[] = []): string[] {
-  const words = wordsOf(phrase);
+  const words = tokens(phrase);
   const head = words.at(-1) ?? '';
   const qualifier = words.slice(0, -1);
   const pluralWords = [...qualifier, plural(head)];
@@ -69,7 +70,7 @@ export function segmentsOf(phrase: string, groups: readonly string[] = []): stri
   const groupForms = unique([
     ...qualifierForms,
     ...qualifierPlurals,
-    ...groups.flatMap((group) => joins(wordsOf(group))),
+    ...groups.flatMap((group) => joins(tokens(group))),
   ]);
   return unique([
     ...joins(pluralWords),

@@ -35,8 +35,8 @@ export interface ServiceTarget {
   auth: string;
 }
 
+/** Secret values, or where each came from. */
 type Secrets = Partial<Record<SecretKey, string>>;
-type From = Partial<Record<SecretKey, string>>;
 
 const SETTING: Record<ProfileService, keyof Overrides> = {
   publishing: 'PUBLISHING_BASE_URL',
@@ -48,7 +48,7 @@ export function serviceTargets(
   tenant: Tenant,
   overrides: Overrides,
   secrets: Secrets,
-  from: From = {},
+  from: Secrets = {},
 ): ServiceTarget[] {
   const targets: ServiceTarget[] = [];
   const where = (service: ProfileService) =>
@@ -89,7 +89,7 @@ export function authHint(
   service: ProfileService,
   tenant: Pick<Tenant, 'id' | 'publishing' | 'lodging'>,
   secrets: Secrets,
-  from: From = {},
+  from: Secrets = {},
 ): string {
   if (service === 'publishing') {
     const where = `publishingReadToken for "${tenant.id}" in SECRETS_FILE, or ${variableOf(tenant.publishing.tokenEnv, 'publishing.tokenEnv')}`;
