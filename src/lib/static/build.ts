@@ -17,7 +17,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
-import { crawl, linksIn, type CrawlResult } from './crawl.ts';
+import { crawl, isPagePath, linksIn, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
 import { fetchSnapshot } from './fetch.ts';
 import type { FetchProgress } from './fetch.ts';
@@ -254,10 +254,17 @@ async function renderEarly(
  * While the build waits for the upstream, the rendering server renders each post and edition as
  * soon as it has arrived (from the snapshot so far), an edition's own pages (`/epaper/<slug>/…`)
  * after it, and hands the pictures they name to the picture queue: they are made in the waits
- * instead of after the fetch. Each page keeps the snapshot reads it made: once the whole snapshot
- * answers them alike (`sameAnswers`), it is the copy's page and the crawl does not render it again.
+ * instead of after the fetch. The crawl's `seeds` and the pages they link to (but posts and
+ * editions) are rendered once the lists are in, for their pictures (list cards, streams, plans).
+ * Each page keeps the snapshot reads it made: once the whole snapshot answers them alike
+ * (`sameAnswers`), it is the copy's page and the crawl does not render it again.
  */
-function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictures: PictureMaker) {
+function earlyPages(
+  start: () => Promise<Renderer>,
+  snapshotFile: string,
+  pictures: PictureMaker,
+  seeds: readonly string[],
+) {
   const readsLog = `${snapshotFile}.reads`;
   let renderer: Promise<Renderer> | undefined;
   const pending: string[] = [];
@@ -289,9 +296,14 @@ function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictur
         if (!page) continue;
         pages.set(next, page);
         const edition = /^\/epaper\/[^/]+/.exec(next)?.[0];
+        // Posts and editions are rendered as they arrive, not when a seed links to them.
+        const follows = (path: string) =>
+          edition
+            ? path.startsWith(`${edition}/`)
+            : seeds.includes(next) && isPagePath(path) && !/^\/(?:posts|epaper)\//.test(path);
         for (const path of linksIn(Buffer.from(page.body).toString('utf8'), '')) {
           if (path.startsWith('/_img/')) pictures.add(path);
-          else if (edition && path.startsWith(`${edition}/`) && !asked.has(path)) {
+          else if (follows(path) && !asked.has(path)) {
             asked.add(path);
             batch.push(path);
           }
@@ -304,8 +316,10 @@ function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictur
   return {
     /** A partial snapshot and the pages it adds. */
     update(partial: Snapshot, newPaths: readonly string[]) {
+      // The first update has the lists: what the seeds show is known.
+      const paths = latest ? newPaths : [...seeds, ...newPaths];
       latest = partial;
-      for (const path of newPaths) {
+      for (const path of paths) {
         if (asked.has(path)) continue;
         asked.add(path);
         pending.push(path);
@@ -403,7 +417,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     secret: images.secret,
   });
   const render = () => startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile, images);
-  const early = earlyPages(render, snapshotFile, pictures);
+  const early = earlyPages(render, snapshotFile, pictures, crawlSeeds(tenant));
 
   const fetchAndCrawl = async () => {
     const fetched = await fetchSnapshot({

@@ -240,8 +240,10 @@ class SnapshotFetch {
     this.report();
   }
 
-  assemble(lists: Lists): Snapshot {
+  /** The snapshot so far; `early` while details still arrive (lists answer from `listed`). */
+  assemble(lists: Lists, early = false): Snapshot {
     return {
+      ...(early && { listed: lists.summaries }),
       tenant: this.options.tenant.id,
       fetchedAt: new Date(this.now()).toISOString(),
       posts: lists.summaries.flatMap((summary) => this.posts.get(summary.slug) ?? []),
@@ -327,7 +329,7 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   // Then the details the lists lack: content and comments of new or changed posts, free editions.
   run.planDetails(lists);
   const partial = (newPaths: readonly string[]) =>
-    options.onPartial?.(run.assemble(lists), newPaths);
+    options.onPartial?.(run.assemble(lists, true), newPaths);
   partial([]);
   const editions = lists.editions ?? [];
   // Side by side: editions are read anonymously, on a budget of their own.
