@@ -87,20 +87,12 @@ export function staticProblem(tenant: Tenant): string | null {
 /** What kind of page a site path is, for the summary. */
 export function pageType(path: string): string {
   if (path === '/' || /^\/page\/\d+$/.test(path)) return 'home';
-  const [, first = ''] = path.split('/');
   if (/\.(xml|txt)$/.test(path)) return 'feeds and sitemaps';
   if (path === '/404') return '404';
-  const names: Record<string, string> = {
-    posts: 'posts',
-    categories: 'categories',
-    tags: 'tags',
-    plans: 'plans',
-    epaper: 'e-paper',
-    streams: 'streams',
-    search: 'search',
-    stay: 'booking',
-  };
-  return names[first] ?? 'other';
+  const [, first = ''] = path.split('/');
+  const renamed: Record<string, string> = { epaper: 'e-paper', stay: 'booking' };
+  const named = ['posts', 'categories', 'tags', 'plans', 'streams', 'search'].includes(first);
+  return renamed[first] ?? (named ? first : 'other');
 }
 
 async function freePort(): Promise<number> {
@@ -419,50 +411,45 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
   const render = () => startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile, images);
   const early = earlyPages(render, snapshotFile, pictures, crawlSeeds(tenant));
 
-  const fetchAndCrawl = async () => {
-    const fetched = await fetchSnapshot({
-      tenant,
-      cache: createDiskCache(join(cacheDir, 'answers')),
-      freshMs: options.freshSeconds * 1000,
-      upstream,
-      onProgress: (p) => status(fetchStatus(tenant.id, p, started)),
-      onPartial: (partial, newPaths) => early.update(partial, newPaths),
-    }).finally(() => early.stop());
-    const fetchMs = Date.now() - started;
-    const madeWhileFetching = pictures.counts.made;
-    writeSnapshot(snapshotFile, fetched.snapshot);
-    const rendered = await early.kept(fetched.snapshot);
-    let taken = 0;
-    const renderer = await render();
-    let result: CrawlResult;
-    try {
-      pictures.useServer(renderer.url);
-      result = await crawl({
-        server: renderer.url,
-        siteOrigin: origin,
-        outDir: workDir,
-        seeds: crawlSeeds(tenant),
-        rendered: (path) => {
-          const page = rendered.get(path);
-          if (!page) return undefined;
-          taken += 1;
-          return new Response(page.body, { headers: page.headers });
-        },
-        onPage: (written, queued) =>
-          status(
-            `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
-          ),
-        onPicture: (path) => pictures.add(path),
-      });
-      status(`${tenant.id}: making the last pictures`);
-      await pictures.drain();
-    } finally {
-      await renderer.stop();
-    }
-    const pagesEarly = { rendered: early.rendered(), taken };
-    return { result, progress: fetched.progress, fetchMs, madeWhileFetching, pagesEarly };
-  };
-  const { result, progress, fetchMs, madeWhileFetching, pagesEarly } = await fetchAndCrawl();
+  const fetched = await fetchSnapshot({
+    tenant,
+    cache: createDiskCache(join(cacheDir, 'answers')),
+    freshMs: options.freshSeconds * 1000,
+    upstream,
+    onProgress: (p) => status(fetchStatus(tenant.id, p, started)),
+    onPartial: (partial, newPaths) => early.update(partial, newPaths),
+  }).finally(() => early.stop());
+  const fetchMs = Date.now() - started;
+  const madeWhileFetching = pictures.counts.made;
+  writeSnapshot(snapshotFile, fetched.snapshot);
+  const rendered = await early.kept(fetched.snapshot);
+  let taken = 0;
+  const renderer = await render();
+  let result: CrawlResult;
+  try {
+    pictures.useServer(renderer.url);
+    result = await crawl({
+      server: renderer.url,
+      siteOrigin: origin,
+      outDir: workDir,
+      seeds: crawlSeeds(tenant),
+      rendered: (path) => {
+        const page = rendered.get(path);
+        if (!page) return undefined;
+        taken += 1;
+        return new Response(page.body, { headers: page.headers });
+      },
+      onPage: (written, queued) =>
+        status(
+          `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
+        ),
+      onPicture: (path) => pictures.add(path),
+    });
+    status(`${tenant.id}: making the last pictures`);
+    await pictures.drain();
+  } finally {
+    await renderer.stop();
+  }
   // Named only by a page seen while fetching that the copy shows otherwise (a list moved on).
   pictures.prune(result.pictures);
   const broken = [
@@ -492,12 +479,12 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     pagesByType,
     files: size.files,
     bytes: size.bytes,
-    upstreamCalls: progress.made,
-    reused: progress.reused,
-    waitedMs: progress.waitedMs,
+    upstreamCalls: fetched.progress.made,
+    reused: fetched.progress.reused,
+    waitedMs: fetched.progress.waitedMs,
     fetchMs,
     wallMs: Date.now() - started,
-    pagesEarly,
+    pagesEarly: { rendered: early.rendered(), taken },
     pictures: {
       written: result.pictures.size,
       reused: pictures.counts.reused,

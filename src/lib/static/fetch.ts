@@ -3,16 +3,7 @@ import { publishingClient } from '../publishing/client.ts';
 import { readProfileTexts } from '../profiles/files.ts';
 import { resolveProfile } from '../profiles/schema.ts';
 import type { PublishingClient } from '../publishing/client.ts';
-import type {
-  Category,
-  Comment,
-  Edition,
-  Plan,
-  Post,
-  PostSummary,
-  Stream,
-  Tag,
-} from '../publishing/schema.ts';
+import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecrets } from '../secrets/site.ts';
 import { NotFoundError } from '../upstream/errors.ts';
@@ -77,14 +68,7 @@ async function allPages<T>(load: (page: number) => Promise<Paged<T>>): Promise<T
 }
 
 type Keep = (entry: { storedAt: number; updatedAt?: string | null | undefined }) => boolean;
-type Lists = {
-  summaries: PostSummary[];
-  categories: Category[] | undefined;
-  tags: Tag[] | undefined;
-  plans: Plan[] | undefined;
-  editions: Edition[] | undefined;
-  streams: Stream[] | undefined;
-};
+type Lists = Awaited<ReturnType<SnapshotFetch['fetchLists']>>;
 
 /** One run of `fetchSnapshot`: the client, what was stored, the progress and the failures. */
 class SnapshotFetch {
@@ -167,7 +151,7 @@ class SnapshotFetch {
   }
 
   /** Lists first: they say what else is needed. The posts come once each, newest first. */
-  async fetchLists(): Promise<Lists> {
+  async fetchLists() {
     const { client } = this;
     const firstPage = await this.attempt('/ (posts, page 1)', () =>
       this.list('posts.list|1', () => client.listPosts({ page: 1, perPage: LIST_PAGE_SIZE })),

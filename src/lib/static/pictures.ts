@@ -1,9 +1,8 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
-import { parseImagePath } from '../images/address.ts';
 import { DiskStore } from '../images/disk-store.ts';
-import { derivedKey } from '../images/pipeline.ts';
+import { publicPicture } from '../images/pipeline.ts';
 import { fileForPath } from './crawl.ts';
 
 /**
@@ -55,12 +54,9 @@ export interface PictureMaker {
 
 /** The cache file a public picture's address names, when the address is this build's and it is there. */
 export function cachedPicture(storeDir: string, secret: string, path: string): string | undefined {
-  const parsed = parseImagePath(secret, path);
-  if (!parsed.ok || parsed.request.target.kind !== 'source') return undefined;
-  const { width, format, crop } = parsed.request;
-  const name = DiskStore.nameOf(
-    derivedKey({ source: parsed.request.target.source, width, format, crop }),
-  );
+  const picture = publicPicture(secret, path);
+  if (!picture) return undefined;
+  const name = DiskStore.nameOf(picture.key);
   const file = join(storeDir, name.slice(0, 2), name);
   return existsSync(file) ? file : undefined;
 }

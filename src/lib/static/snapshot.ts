@@ -117,7 +117,7 @@ function filterPosts(posts: readonly PostSummary[], params: PostListParams): Pos
 }
 
 /** The client's reads a page can make of a snapshot, the ones a reads log notes. */
-const READS = [
+const readOp = z.enum([
   'listPosts',
   'getPost',
   'listCategories',
@@ -131,18 +131,18 @@ const READS = [
   'listStreams',
   'getStream',
   'listComments',
-] as const;
+]);
 
 const readSchema = z.object({
-  op: z.enum(READS),
+  op: readOp,
   args: z.array(z.unknown()),
   /** Of the answer, or of the failure (a slug not in the snapshot). */
   digest: z.string(),
 });
 export type SnapshotRead = z.infer<typeof readSchema>;
 
-const READ_NAMES = new Set<string | symbol>(READS);
-const isRead = (name: string | symbol): name is SnapshotRead['op'] => READ_NAMES.has(name);
+const isRead = (name: string | symbol): name is SnapshotRead['op'] =>
+  readOp.safeParse(name).success;
 
 /** An answer of the client as a digest (of its value, or of why it failed). */
 const digestOf = (answer: Promise<unknown>): Promise<string> =>
