@@ -262,17 +262,16 @@ class SnapshotFetch {
     const thread = await this.attempt(`${path} (comments)`, () =>
       this.stored(
         `comments.list|${summary.slug}`,
-        () => this.allComments(summary.slug),
+        () =>
+          allPages((page) =>
+            this.client.listComments(summary.slug, { page, perPage: LIST_PAGE_SIZE }),
+          ),
         sameVersion(summary),
         version,
       ),
     );
     this.comments[summary.slug] = thread ?? [];
     partial([path]);
-  }
-
-  allComments(slug: string): Promise<Comment[]> {
-    return allPages((page) => this.client.listComments(slug, { page, perPage: LIST_PAGE_SIZE }));
   }
 
   /** A free edition's pages; a subscriber-only one keeps the list's metadata (never page images). */
