@@ -8,8 +8,12 @@ import type { PictureLayout } from './picture.ts';
  */
 /** `calc(100vw - 2rem)` on a 320 px screen. */
 const FULL_COLUMN_MIN = 288;
-/** `45vw` just above 36rem (576 px). */
-const HALF_COLUMN_MIN = 259;
+/** A card of a grid: a third of the page from 60rem, half from 36rem (`45vw` just above: 259 px). */
+const GRID_CARD: PictureLayout = {
+  sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
+  maxWidth: 560,
+  minWidth: 259,
+};
 export const CARD_LAYOUT: Record<'lead' | 'secondary' | 'grid', PictureLayout> = {
   // Beside the text (3fr of 5) from 56rem, the full column below.
   lead: {
@@ -17,16 +21,8 @@ export const CARD_LAYOUT: Record<'lead' | 'secondary' | 'grid', PictureLayout> =
     maxWidth: 900,
     minWidth: FULL_COLUMN_MIN,
   },
-  secondary: {
-    sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
-    maxWidth: 560,
-    minWidth: HALF_COLUMN_MIN,
-  },
-  grid: {
-    sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
-    maxWidth: 560,
-    minWidth: HALF_COLUMN_MIN,
-  },
+  secondary: GRID_CARD,
+  grid: GRID_CARD,
 };
 
 /** A post's cover above the article (the column of the article page). */
@@ -56,11 +52,4 @@ export const EDITION_COVER: PictureLayout = {
 };
 
 /** Stream thumbnails in cards. */
-export const STREAM_CARD: PictureLayout = {
-  sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
-  maxWidth: 560,
-  minWidth: HALF_COLUMN_MIN,
-};
-
-/** The reader's thumbnail strip: about 160 px wide at any density. */
-export const READER_THUMB: PictureLayout = { sizes: '5rem', maxWidth: 80 };
+export const STREAM_CARD = GRID_CARD;

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { parseImagePath } from './address.ts';
 import { DiskStore } from './disk-store.ts';
 import { ImageError } from './errors.ts';
 import { fetchSource, type SourceLimits } from './fetch-source.ts';
@@ -44,6 +45,14 @@ export type Answer = { bytes: Buffer; exact: boolean };
 /** The disk store's key of one derived image. */
 export const derivedKey = ({ source, width, format, crop }: Omit<Derive, 'allowed' | 'priority'>) =>
   `derived\n${format}\n${width}\n${crop ?? ''}\n${source}`;
+
+/** The disk store's key and format of the public picture a signed address names, if it is one. */
+export function publicPicture(secret: string, path: string) {
+  const parsed = parseImagePath(secret, path);
+  if (!parsed.ok || parsed.request.target.kind !== 'source') return undefined;
+  const { target, width, format, crop } = parsed.request;
+  return { key: derivedKey({ source: target.source, width, format, crop }), format };
+}
 
 const originalKey = (source: string) => `original\n${source}`;
 

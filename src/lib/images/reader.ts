@@ -27,20 +27,18 @@ const THUMB_WIDTHS: ImageWidth[] = [160, 320];
  */
 export type ReaderAccess = 'public' | 'private';
 
-function targetOf(edition: string, page: EditionPage, access: ReaderAccess): ImageTarget {
-  return access === 'private'
-    ? { kind: 'edition-page', edition, page: page.page_number }
-    : { kind: 'source', source: page.image_url };
-}
-
 function readerImage(
   links: ImageLinks,
-  target: ImageTarget,
+  edition: string,
   page: EditionPage,
+  access: ReaderAccess,
   widths: readonly ImageWidth[],
-  fallback: ImageWidth,
-  formats: readonly ('avif' | 'webp')[],
+  withAvif: boolean,
 ): ReaderImage {
+  const target: ImageTarget =
+    access === 'private'
+      ? { kind: 'edition-page', edition, page: page.page_number }
+      : { kind: 'source', source: page.image_url };
   const size = intrinsicSize({
     url: page.image_url,
     width: page.width,
@@ -50,9 +48,10 @@ function readerImage(
   const set = (format: 'avif' | 'webp') =>
     srcsetOf(widths, size.width, (w) => imageHref(links, target, w, format));
   return {
-    ...(formats.includes('avif') ? { avif: set('avif') } : {}),
+    ...(withAvif ? { avif: set('avif') } : {}),
     webp: set('webp'),
-    src: imageHref(links, target, fallback, 'jpeg'),
+    // For browsers that take neither: a thumbnail at 160 px, a page at 1200.
+    src: imageHref(links, target, withAvif ? 1200 : 160, 'jpeg'),
     ...size,
   };
 }
@@ -64,10 +63,7 @@ export function readerPage(
   page: EditionPage,
   access: ReaderAccess,
 ): ReaderImage {
-  return readerImage(links, targetOf(edition, page, access), page, PAGE_WIDTHS, 1200, [
-    'avif',
-    'webp',
-  ]);
+  return readerImage(links, edition, page, access, PAGE_WIDTHS, true);
 }
 
 /**
@@ -80,5 +76,5 @@ export function readerThumb(
   page: EditionPage,
   access: ReaderAccess,
 ): ReaderImage {
-  return readerImage(links, targetOf(edition, page, access), page, THUMB_WIDTHS, 160, ['webp']);
+  return readerImage(links, edition, page, access, THUMB_WIDTHS, false);
 }

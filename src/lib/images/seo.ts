@@ -5,7 +5,8 @@ import { sourceAllowed } from './sources.ts';
 /** Open Graph and article images are 1200 px wide JPEGs (what every social card and crawler reads). */
 const SOCIAL_WIDTH = 1200;
 
-function absolute(
+/** The `og:image` of an upstream picture (`crop`: cut to it): 1200 px wide, on the site's origin; null without one. */
+export function socialImage(
   links: ImageLinks,
   url: string | null | undefined,
   origin: string,
@@ -18,22 +19,13 @@ function absolute(
   return new URL(path, origin).toString();
 }
 
-/** The `og:image` of an upstream picture: 1200 px wide, on the site's origin; null without one. */
-export function socialImage(
-  links: ImageLinks,
-  url: string | null | undefined,
-  origin: string,
-): string | null {
-  return absolute(links, url, origin);
-}
-
 /** A NewsArticle's `image`: the picture cropped to 16:9, 4:3 and 1:1 (Google's Top stories guidance). */
 export function articleImages(
   links: ImageLinks,
   url: string | null | undefined,
   origin: string,
 ): string[] {
-  return IMAGE_CROPS.map((crop) => absolute(links, url, origin, crop)).filter(
+  return IMAGE_CROPS.map((crop) => socialImage(links, url, origin, crop)).filter(
     (image): image is string => image !== null,
   );
 }

@@ -1,5 +1,4 @@
-import { parseImagePath } from './address.ts';
-import { derivedKey } from './pipeline.ts';
+import { publicPicture } from './pipeline.ts';
 import { queryRefused } from './errors.ts';
 import { imageHeaders, imageRefused } from './respond.ts';
 import { IMMUTABLE } from '../delivery/policy.ts';
@@ -21,13 +20,11 @@ export async function warmImage(url: string): Promise<WarmImage | null> {
   const path = PUBLIC_IMAGE.exec(url)?.[1];
   const pipeline = madePipeline();
   if (!path || !pipeline) return null;
-  const parsed = parseImagePath(imageSecret(), path);
-  if (!parsed.ok || parsed.request.target.kind !== 'source') return null;
-  const { target, width, format, crop } = parsed.request;
-  const bytes = await pipeline.store.get(
-    derivedKey({ source: target.source, width, format, crop }),
-  );
-  return bytes ? { bytes, headers: imageHeaders(bytes, format, IMMUTABLE) } : null;
+  const picture = publicPicture(imageSecret(), path);
+  const bytes = picture && (await pipeline.store.get(picture.key));
+  return picture && bytes
+    ? { bytes, headers: imageHeaders(bytes, picture.format, IMMUTABLE) }
+    : null;
 }
 
 /**

@@ -17,7 +17,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
-import { crawl, linksIn, type CrawlResult } from './crawl.ts';
+import { crawl, isPagePath, linksIn, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
 import { fetchSnapshot } from './fetch.ts';
 import type { FetchProgress } from './fetch.ts';
@@ -87,20 +87,12 @@ export function staticProblem(tenant: Tenant): string | null {
 /** What kind of page a site path is, for the summary. */
 export function pageType(path: string): string {
   if (path === '/' || /^\/page\/\d+$/.test(path)) return 'home';
-  const [, first = ''] = path.split('/');
   if (/\.(xml|txt)$/.test(path)) return 'feeds and sitemaps';
   if (path === '/404') return '404';
-  const names: Record<string, string> = {
-    posts: 'posts',
-    categories: 'categories',
-    tags: 'tags',
-    plans: 'plans',
-    epaper: 'e-paper',
-    streams: 'streams',
-    search: 'search',
-    stay: 'booking',
-  };
-  return names[first] ?? 'other';
+  const [, first = ''] = path.split('/');
+  const renamed: Record<string, string> = { epaper: 'e-paper', stay: 'booking' };
+  const named = ['posts', 'categories', 'tags', 'plans', 'streams', 'search'].includes(first);
+  return renamed[first] ?? (named ? first : 'other');
 }
 
 async function freePort(): Promise<number> {
@@ -254,10 +246,17 @@ async function renderEarly(
  * While the build waits for the upstream, the rendering server renders each post and edition as
  * soon as it has arrived (from the snapshot so far), an edition's own pages (`/epaper/<slug>/…`)
  * after it, and hands the pictures they name to the picture queue: they are made in the waits
- * instead of after the fetch. Each page keeps the snapshot reads it made: once the whole snapshot
- * answers them alike (`sameAnswers`), it is the copy's page and the crawl does not render it again.
+ * instead of after the fetch. The crawl's `seeds` and the pages they link to (but posts and
+ * editions) are rendered once the lists are in, for their pictures (list cards, streams, plans).
+ * Each page keeps the snapshot reads it made: once the whole snapshot answers them alike
+ * (`sameAnswers`), it is the copy's page and the crawl does not render it again.
  */
-function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictures: PictureMaker) {
+function earlyPages(
+  start: () => Promise<Renderer>,
+  snapshotFile: string,
+  pictures: PictureMaker,
+  seeds: readonly string[],
+) {
   const readsLog = `${snapshotFile}.reads`;
   let renderer: Promise<Renderer> | undefined;
   const pending: string[] = [];
@@ -289,9 +288,14 @@ function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictur
         if (!page) continue;
         pages.set(next, page);
         const edition = /^\/epaper\/[^/]+/.exec(next)?.[0];
+        // Posts and editions are rendered as they arrive, not when a seed links to them.
+        const follows = (path: string) =>
+          edition
+            ? path.startsWith(`${edition}/`)
+            : seeds.includes(next) && isPagePath(path) && !/^\/(?:posts|epaper)\//.test(path);
         for (const path of linksIn(Buffer.from(page.body).toString('utf8'), '')) {
           if (path.startsWith('/_img/')) pictures.add(path);
-          else if (edition && path.startsWith(`${edition}/`) && !asked.has(path)) {
+          else if (follows(path) && !asked.has(path)) {
             asked.add(path);
             batch.push(path);
           }
@@ -304,8 +308,10 @@ function earlyPages(start: () => Promise<Renderer>, snapshotFile: string, pictur
   return {
     /** A partial snapshot and the pages it adds. */
     update(partial: Snapshot, newPaths: readonly string[]) {
+      // The first update has the lists: what the seeds show is known.
+      const paths = latest ? newPaths : [...seeds, ...newPaths];
       latest = partial;
-      for (const path of newPaths) {
+      for (const path of paths) {
         if (asked.has(path)) continue;
         asked.add(path);
         pending.push(path);
@@ -403,52 +409,47 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     secret: images.secret,
   });
   const render = () => startRenderer(serverDir, tenant, options.tenantsFile, snapshotFile, images);
-  const early = earlyPages(render, snapshotFile, pictures);
+  const early = earlyPages(render, snapshotFile, pictures, crawlSeeds(tenant));
 
-  const fetchAndCrawl = async () => {
-    const fetched = await fetchSnapshot({
-      tenant,
-      cache: createDiskCache(join(cacheDir, 'answers')),
-      freshMs: options.freshSeconds * 1000,
-      upstream,
-      onProgress: (p) => status(fetchStatus(tenant.id, p, started)),
-      onPartial: (partial, newPaths) => early.update(partial, newPaths),
-    }).finally(() => early.stop());
-    const fetchMs = Date.now() - started;
-    const madeWhileFetching = pictures.counts.made;
-    writeSnapshot(snapshotFile, fetched.snapshot);
-    const rendered = await early.kept(fetched.snapshot);
-    let taken = 0;
-    const renderer = await render();
-    let result: CrawlResult;
-    try {
-      pictures.useServer(renderer.url);
-      result = await crawl({
-        server: renderer.url,
-        siteOrigin: origin,
-        outDir: workDir,
-        seeds: crawlSeeds(tenant),
-        rendered: (path) => {
-          const page = rendered.get(path);
-          if (!page) return undefined;
-          taken += 1;
-          return new Response(page.body, { headers: page.headers });
-        },
-        onPage: (written, queued) =>
-          status(
-            `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
-          ),
-        onPicture: (path) => pictures.add(path),
-      });
-      status(`${tenant.id}: making the last pictures`);
-      await pictures.drain();
-    } finally {
-      await renderer.stop();
-    }
-    const pagesEarly = { rendered: early.rendered(), taken };
-    return { result, progress: fetched.progress, fetchMs, madeWhileFetching, pagesEarly };
-  };
-  const { result, progress, fetchMs, madeWhileFetching, pagesEarly } = await fetchAndCrawl();
+  const fetched = await fetchSnapshot({
+    tenant,
+    cache: createDiskCache(join(cacheDir, 'answers')),
+    freshMs: options.freshSeconds * 1000,
+    upstream,
+    onProgress: (p) => status(fetchStatus(tenant.id, p, started)),
+    onPartial: (partial, newPaths) => early.update(partial, newPaths),
+  }).finally(() => early.stop());
+  const fetchMs = Date.now() - started;
+  const madeWhileFetching = pictures.counts.made;
+  writeSnapshot(snapshotFile, fetched.snapshot);
+  const rendered = await early.kept(fetched.snapshot);
+  let taken = 0;
+  const renderer = await render();
+  let result: CrawlResult;
+  try {
+    pictures.useServer(renderer.url);
+    result = await crawl({
+      server: renderer.url,
+      siteOrigin: origin,
+      outDir: workDir,
+      seeds: crawlSeeds(tenant),
+      rendered: (path) => {
+        const page = rendered.get(path);
+        if (!page) return undefined;
+        taken += 1;
+        return new Response(page.body, { headers: page.headers });
+      },
+      onPage: (written, queued) =>
+        status(
+          `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
+        ),
+      onPicture: (path) => pictures.add(path),
+    });
+    status(`${tenant.id}: making the last pictures`);
+    await pictures.drain();
+  } finally {
+    await renderer.stop();
+  }
   // Named only by a page seen while fetching that the copy shows otherwise (a list moved on).
   pictures.prune(result.pictures);
   const broken = [
@@ -478,12 +479,12 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     pagesByType,
     files: size.files,
     bytes: size.bytes,
-    upstreamCalls: progress.made,
-    reused: progress.reused,
-    waitedMs: progress.waitedMs,
+    upstreamCalls: fetched.progress.made,
+    reused: fetched.progress.reused,
+    waitedMs: fetched.progress.waitedMs,
     fetchMs,
     wallMs: Date.now() - started,
-    pagesEarly,
+    pagesEarly: { rendered: early.rendered(), taken },
     pictures: {
       written: result.pictures.size,
       reused: pictures.counts.reused,

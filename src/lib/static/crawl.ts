@@ -39,6 +39,10 @@ const SERVER_ONLY =
 /** Copied from the build (`public/`, `_astro/`) or written later (Pagefind), never rendered. */
 const ASSETS = /^\/(?:_astro\/|pagefind\/|logos\/|favicon\.svg$)/;
 
+/** A page of the copy the crawl renders (not a picture, an asset or a server-only path). */
+export const isPagePath = (path: string): boolean =>
+  !path.startsWith('/_img/') && !ASSETS.test(path) && !SERVER_ONLY.test(path);
+
 /** The file a static host serves for a site path. */
 export function fileForPath(path: string): string {
   if (path === '/') return 'index.html';

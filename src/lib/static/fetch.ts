@@ -3,16 +3,7 @@ import { publishingClient } from '../publishing/client.ts';
 import { readProfileTexts } from '../profiles/files.ts';
 import { resolveProfile } from '../profiles/schema.ts';
 import type { PublishingClient } from '../publishing/client.ts';
-import type {
-  Category,
-  Comment,
-  Edition,
-  Plan,
-  Post,
-  PostSummary,
-  Stream,
-  Tag,
-} from '../publishing/schema.ts';
+import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecrets } from '../secrets/site.ts';
 import { NotFoundError } from '../upstream/errors.ts';
@@ -77,14 +68,7 @@ async function allPages<T>(load: (page: number) => Promise<Paged<T>>): Promise<T
 }
 
 type Keep = (entry: { storedAt: number; updatedAt?: string | null | undefined }) => boolean;
-type Lists = {
-  summaries: PostSummary[];
-  categories: Category[] | undefined;
-  tags: Tag[] | undefined;
-  plans: Plan[] | undefined;
-  editions: Edition[] | undefined;
-  streams: Stream[] | undefined;
-};
+type Lists = Awaited<ReturnType<SnapshotFetch['fetchLists']>>;
 
 /** One run of `fetchSnapshot`: the client, what was stored, the progress and the failures. */
 class SnapshotFetch {
@@ -167,7 +151,7 @@ class SnapshotFetch {
   }
 
   /** Lists first: they say what else is needed. The posts come once each, newest first. */
-  async fetchLists(): Promise<Lists> {
+  async fetchLists() {
     const { client } = this;
     const firstPage = await this.attempt('/ (posts, page 1)', () =>
       this.list('posts.list|1', () => client.listPosts({ page: 1, perPage: LIST_PAGE_SIZE })),
@@ -240,8 +224,10 @@ class SnapshotFetch {
     this.report();
   }
 
-  assemble(lists: Lists): Snapshot {
+  /** The snapshot so far; `early` while details still arrive (lists answer from `listed`). */
+  assemble(lists: Lists, early = false): Snapshot {
     return {
+      ...(early && { listed: lists.summaries }),
       tenant: this.options.tenant.id,
       fetchedAt: new Date(this.now()).toISOString(),
       posts: lists.summaries.flatMap((summary) => this.posts.get(summary.slug) ?? []),
@@ -276,17 +262,16 @@ class SnapshotFetch {
     const thread = await this.attempt(`${path} (comments)`, () =>
       this.stored(
         `comments.list|${summary.slug}`,
-        () => this.allComments(summary.slug),
+        () =>
+          allPages((page) =>
+            this.client.listComments(summary.slug, { page, perPage: LIST_PAGE_SIZE }),
+          ),
         sameVersion(summary),
         version,
       ),
     );
     this.comments[summary.slug] = thread ?? [];
     partial([path]);
-  }
-
-  allComments(slug: string): Promise<Comment[]> {
-    return allPages((page) => this.client.listComments(slug, { page, perPage: LIST_PAGE_SIZE }));
   }
 
   /** A free edition's pages; a subscriber-only one keeps the list's metadata (never page images). */
@@ -327,7 +312,7 @@ export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult>
   // Then the details the lists lack: content and comments of new or changed posts, free editions.
   run.planDetails(lists);
   const partial = (newPaths: readonly string[]) =>
-    options.onPartial?.(run.assemble(lists), newPaths);
+    options.onPartial?.(run.assemble(lists, true), newPaths);
   partial([]);
   const editions = lists.editions ?? [];
   // Side by side: editions are read anonymously, on a budget of their own.

@@ -1,3 +1,5 @@
+import { attributeValue } from '../images/picture-html.ts';
+
 /**
  * A static copy has no server to send the live site's security headers: each page carries its
  * Content-Security-Policy as a `<meta http-equiv>` (browsers apply it to everything after it), and
@@ -22,10 +24,6 @@ export function securityHeaders(headers: Headers): [string, string][] {
   });
 }
 
-function escapeAttribute(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-}
-
 /** The page with its policy as the first element of `<head>`; unchanged without a policy or head. */
 export function withPolicyMeta(html: string, policy: string | null): string {
   if (!policy) return html;
@@ -37,7 +35,7 @@ export function withPolicyMeta(html: string, policy: string | null): string {
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (!head || !content) return html;
   const at = head.index + head[0].length;
-  const meta = `<meta http-equiv="content-security-policy" content="${escapeAttribute(content)}">`;
+  const meta = `<meta http-equiv="content-security-policy" content="${attributeValue(content)}">`;
   return html.slice(0, at) + meta + html.slice(at);
 }
 

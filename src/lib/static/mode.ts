@@ -5,15 +5,13 @@ import { settings } from '../settings/settings.ts';
 /** Set by `npm run build:static` on the server it renders from: the tenant's snapshot file. */
 export const SNAPSHOT_ENV = 'MASTHEAD_STATIC_SNAPSHOT' satisfies SettingName;
 
-/** True while rendering pages for a static copy (no sessions, forms or live data on those pages). */
-export function isStaticBuild(): boolean {
-  return Boolean(settings().MASTHEAD_STATIC_SNAPSHOT);
-}
-
 /** The snapshot the static build renders from, or `undefined` on a normal server. */
 export function snapshotPath(): string | undefined {
   return settings().MASTHEAD_STATIC_SNAPSHOT;
 }
+
+/** True while rendering pages for a static copy (no sessions, forms or live data on those pages). */
+export const isStaticBuild = (): boolean => Boolean(snapshotPath());
 
 /** Origin of the static copy (kept with every other link origin, in lib/tenants/origin.ts). */
 export { staticOrigin } from '../tenants/origin.ts';

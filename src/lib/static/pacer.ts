@@ -37,7 +37,6 @@ interface Window {
   firstAnswer: Promise<void> | null;
   answered: () => void;
   sentFirst: boolean;
-  gotAnswer: boolean;
 }
 
 function limitFor(limits: BudgetLimits, kind: BudgetKey['kind']): number {
@@ -56,14 +55,13 @@ function newWindow(limit: number): Window {
     firstAnswer,
     answered,
     sentFirst: false,
-    gotAnswer: false,
   };
 }
 
 /** Moves a window by an answer's `Retry-After` / `X-RateLimit-*` (`t`: when it came). */
 function observeAnswer(w: Window, info: RateInfo, t: number, windowMs: number, marginMs: number) {
-  w.gotAnswer = true;
   w.answered();
+  w.firstAnswer = null;
   if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
     w.blockedUntil = t + info.retryAfterSeconds * 1000 + marginMs;
     w.used = w.limit;
@@ -120,7 +118,7 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
     },
     async take(key) {
       const w = windowOf(key);
-      if (w.sentFirst && w.firstAnswer && !w.gotAnswer) {
+      if (w.sentFirst && w.firstAnswer) {
         // A network error never answers: wait for the probe a few seconds at most.
         await Promise.race([w.firstAnswer, sleep(3000)]);
         w.firstAnswer = null;

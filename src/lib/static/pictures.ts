@@ -1,9 +1,8 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
-import { parseImagePath } from '../images/address.ts';
 import { DiskStore } from '../images/disk-store.ts';
-import { derivedKey } from '../images/pipeline.ts';
+import { publicPicture } from '../images/pipeline.ts';
 import { fileForPath } from './crawl.ts';
 
 /**
@@ -37,30 +36,11 @@ export interface PictureCounts {
   failed: string[];
 }
 
-export interface PictureMaker {
-  /** Queues a picture's path (once however often it is added). */
-  add(path: string): void;
-  /** The server to ask from now on. */
-  useServer(url: string): void;
-  /** Asks no server until the next `useServer`; resolves when none is being asked (it may stop). */
-  hold(): Promise<void>;
-  /** Resolves when every queued picture is written or has failed (a held queue waits for a server). */
-  drain(): Promise<void>;
-  /** Paths queued so far. */
-  readonly queued: ReadonlySet<string>;
-  readonly counts: PictureCounts;
-  /** Removes written pictures not in `keep` (named by a page seen early that the copy no longer has). */
-  prune(keep: ReadonlySet<string>): number;
-}
-
 /** The cache file a public picture's address names, when the address is this build's and it is there. */
 export function cachedPicture(storeDir: string, secret: string, path: string): string | undefined {
-  const parsed = parseImagePath(secret, path);
-  if (!parsed.ok || parsed.request.target.kind !== 'source') return undefined;
-  const { width, format, crop } = parsed.request;
-  const name = DiskStore.nameOf(
-    derivedKey({ source: parsed.request.target.source, width, format, crop }),
-  );
+  const picture = publicPicture(secret, path);
+  if (!picture) return undefined;
+  const name = DiskStore.nameOf(picture.key);
   const file = join(storeDir, name.slice(0, 2), name);
   return existsSync(file) ? file : undefined;
 }
@@ -77,7 +57,9 @@ function place(from: string, to: string): void {
   }
 }
 
-export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
+export type PictureMaker = ReturnType<typeof createPictureMaker>;
+
+export function createPictureMaker(options: PictureMakerOptions) {
   const { outDir, storeDir, secret } = options;
   const attempts = options.attempts ?? 6;
   const retryMs = options.retryMs ?? 1000;
@@ -124,9 +106,11 @@ export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
   };
 
   return {
+    /** Paths queued so far. */
     queued,
     counts,
-    add(path) {
+    /** Queues a picture's path (once however often it is added). */
+    add(path: string) {
       if (queued.has(path)) return;
       queued.add(path);
       const file = join(outDir, fileForPath(path));
@@ -144,19 +128,23 @@ export function createPictureMaker(options: PictureMakerOptions): PictureMaker {
         failed(path, error);
       }
     },
-    useServer(url) {
+    /** The server to ask from now on. */
+    useServer(url: string) {
       server = url;
       queue.start();
     },
+    /** Asks no server until the next `useServer`; resolves when none is being asked (it may stop). */
     hold() {
       server = undefined;
       queue.pause();
       return queue.onPendingZero();
     },
+    /** Resolves when every queued picture is written or has failed (a held queue waits for a server). */
     drain() {
       return queue.onIdle();
     },
-    prune(keep) {
+    /** Removes written pictures not in `keep` (named by a page seen early that the copy no longer has). */
+    prune(keep: ReadonlySet<string>) {
       let removed = 0;
       for (const path of written) {
         if (keep.has(path)) continue;

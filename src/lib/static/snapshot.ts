@@ -36,6 +36,11 @@ export interface Snapshot {
   /** Approved threads by post slug. */
   comments: Record<string, Comment[]>;
   /**
+   * Only while the build still fetches: every post the lists name, newest first. Lists answer from
+   * these (a post's detail once it has arrived), so their totals are already the whole snapshot's.
+   */
+  listed?: PostSummary[];
+  /**
    * Only in what a build renders from while it still fetches: the file each read of the client and
    * its answer's digest are appended to, so the build can tell whether the whole snapshot answers
    * that page's reads alike (`sameAnswers`) and keep the early rendering.
@@ -73,8 +78,6 @@ export function pageOf<T>(items: readonly T[], params: PageParams = {}): Paged<T
   };
 }
 
-const summary = (post: Post): PostSummary => post;
-
 function missing(operation: string, what: string): NotFoundError {
   return new NotFoundError(`[static] ${operation}: ${what} is not in the snapshot`, {
     service: 'publishing',
@@ -90,20 +93,20 @@ function refuse(operation: string): never {
   throw new Error(`[static] ${operation} needs a live server; a static build never calls it`);
 }
 
-function matchesTag(post: Post, nameOrSlug: string): boolean {
+function matchesTag(post: PostSummary, nameOrSlug: string): boolean {
   const needle = nameOrSlug.toLowerCase();
   return post.tags.some((tag) => tag.slug === needle || tag.name.toLowerCase() === needle);
 }
 
-function matchesSearch(post: Post, query: string): boolean {
+function matchesSearch(post: PostSummary, query: string): boolean {
   const needle = query.toLowerCase();
-  return [post.title, post.excerpt, post.content].some((text) =>
+  return [post.title, post.excerpt, post.content ?? ''].some((text) =>
     text.toLowerCase().includes(needle),
   );
 }
 
 /** Posts a list call would return, in the API's order (newest first). */
-function filterPosts(posts: readonly Post[], params: PostListParams): Post[] {
+function filterPosts(posts: readonly PostSummary[], params: PostListParams): PostSummary[] {
   return posts.filter(
     (post) =>
       (params.category === undefined || post.category?.slug === params.category) &&
@@ -114,7 +117,7 @@ function filterPosts(posts: readonly Post[], params: PostListParams): Post[] {
 }
 
 /** The client's reads a page can make of a snapshot, the ones a reads log notes. */
-const READS = [
+const readOp = z.enum([
   'listPosts',
   'getPost',
   'listCategories',
@@ -128,18 +131,18 @@ const READS = [
   'listStreams',
   'getStream',
   'listComments',
-] as const;
+]);
 
 const readSchema = z.object({
-  op: z.enum(READS),
+  op: readOp,
   args: z.array(z.unknown()),
   /** Of the answer, or of the failure (a slug not in the snapshot). */
   digest: z.string(),
 });
 export type SnapshotRead = z.infer<typeof readSchema>;
 
-const READ_NAMES = new Set<string | symbol>(READS);
-const isRead = (name: string | symbol): name is SnapshotRead['op'] => READ_NAMES.has(name);
+const isRead = (name: string | symbol): name is SnapshotRead['op'] =>
+  readOp.safeParse(name).success;
 
 /** An answer of the client as a digest (of its value, or of why it failed). */
 const digestOf = (answer: Promise<unknown>): Promise<string> =>
@@ -205,6 +208,8 @@ function plainSnapshotClient(snapshot: Snapshot): PublishingClient {
     if (!found) throw missing(op, slug);
     return found;
   };
+  const details = new Map(snapshot.posts.map((post) => [post.slug, post]));
+  const listed = snapshot.listed?.map((post) => details.get(post.slug) ?? post) ?? snapshot.posts;
   const client: PublishingClient = {
     tenantId: snapshot.tenant,
     // Anonymous only: a static copy never acts for a user.
@@ -213,11 +218,7 @@ function plainSnapshotClient(snapshot: Snapshot): PublishingClient {
     register: () => answer(() => refuse('auth.register')),
     me: () => answer(() => refuse('auth.me')),
     logout: () => answer(() => refuse('auth.logout')),
-    listPosts: (params = {}) =>
-      answer(() => {
-        const paged = pageOf(filterPosts(snapshot.posts, params), params);
-        return { ...paged, items: paged.items.map(summary) };
-      }),
+    listPosts: (params = {}) => answer(() => pageOf(filterPosts(listed, params), params)),
     getPost: (slug) => answer(() => find(snapshot.posts, slug, 'posts.get')),
     // Every post is in the snapshot: none ever needs a stand-in.
     knownPost: () => undefined,
@@ -226,13 +227,13 @@ function plainSnapshotClient(snapshot: Snapshot): PublishingClient {
     getCategory: (slug, params = {}) =>
       answer(() => {
         const category = find(snapshot.categories, slug, 'categories.get');
-        return { category, posts: pageOf(filterPosts(snapshot.posts, { category: slug }), params) };
+        return { category, posts: pageOf(filterPosts(listed, { category: slug }), params) };
       }),
     listTags: () => answer(() => snapshot.tags),
     getTag: (slug, params = {}) =>
       answer(() => {
         const tag = find(snapshot.tags, slug, 'tags.get');
-        return { tag, posts: pageOf(filterPosts(snapshot.posts, { tag: tag.slug }), params) };
+        return { tag, posts: pageOf(filterPosts(listed, { tag: tag.slug }), params) };
       }),
     listPlans: () => answer(() => snapshot.plans),
     getPlan: (slug) => answer(() => find(snapshot.plans, slug, 'plans.get')),

@@ -164,4 +164,17 @@ describe('a page rendered early is kept when the whole snapshot answers its read
       false,
     );
   });
+
+  it('is kept when its related posts had arrived, the rest of their section not yet: lists count what the lists named', async () => {
+    // While fetching, every listed post is known (its detail or, not yet arrived, the list's summary).
+    const { content: _, ...summaryOf1 } = post(1, { category: sport });
+    const related = (c: typeof client) => c.listPosts({ category: 'sport', perPage: 2 });
+    const early = { ...partial, listed: [...partial.posts, summaryOf1] };
+    expect(await sameAnswers(snapshot, await readsOf(early, related))).toBe(true);
+    // Counted from the details alone, the total (2 of 3) differs from the whole snapshot's.
+    expect(await sameAnswers(snapshot, await readsOf(partial, related))).toBe(false);
+    // A listed post not yet arrived is answered from its summary: a differing answer, rendered again.
+    const wider = (c: typeof client) => c.listPosts({ category: 'sport', perPage: 3 });
+    expect(await sameAnswers(snapshot, await readsOf(early, wider))).toBe(false);
+  });
 });
