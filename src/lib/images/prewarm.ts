@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import { LRUCache } from 'lru-cache';
 import { logWarn } from '../log/log.ts';
+import { readablePages } from '../epaper/reader.ts';
 import type { Edition, PostSummary } from '../publishing/schema.ts';
 import type { PostChange } from '../freshness/changes.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -82,10 +83,7 @@ export function editionPictures(edition: Edition): WarmPicture[] {
     }
   }
   if (edition.requires_subscription) return pictures;
-  // As the reader shows them (epaper/load.ts `readablePages`): those with an address, in order.
-  const pages = edition.pages
-    .filter((page) => page.image_url !== '')
-    .sort((a, b) => a.page_number - b.page_number);
+  const pages = readablePages(edition);
   for (const page of pages.slice(0, FIRST_PAGES)) {
     for (const width of PAGE_WIDTHS) {
       pictures.push({ source: page.image_url, width, format: 'avif' });
