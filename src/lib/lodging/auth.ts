@@ -1,3 +1,4 @@
+import { memo } from '../memo.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { UnauthenticatedError } from '../upstream/errors.ts';
 import { fetchParsed } from '../upstream/client-core.ts';
@@ -42,8 +43,16 @@ export function lodgingLogin(
   );
 }
 
-/** Login tokens per account (in memory, per process); a pending login is shared. */
-const loginTokens = new Map<string, Promise<string>>();
+/** Login tokens per account, origin and e-mail (per process); a pending login is shared. */
+const loginTokens = memo(
+  (key: string, login: () => Promise<string>) => {
+    const pending = login();
+    // A failed login is not remembered.
+    void pending.catch(() => loginTokens.forget(key));
+    return pending;
+  },
+  { max: 1000 },
+);
 
 export function lodgingAuth(options: LodgingAuthOptions) {
   const { credentials } = options;
@@ -52,19 +61,10 @@ export function lodgingAuth(options: LodgingAuthOptions) {
   /** The token to send: the API token, or the cached login token (logging in on first use). */
   const token = (): Promise<string> => {
     if (credentials.token !== undefined) return Promise.resolve(credentials.token);
-    let pending = loginTokens.get(key);
-    if (!pending) {
-      pending = lodgingLogin(
-        options.upstream,
-        options,
-        credentials.email,
-        credentials.password,
-      ).then((result) => result.token);
-      // A failed login is not remembered.
-      void pending.catch(() => loginTokens.delete(key));
-      loginTokens.set(key, pending);
-    }
-    return pending;
+    const { email, password } = credentials;
+    return loginTokens(key, async () => {
+      return (await lodgingLogin(options.upstream, options, email, password)).token;
+    });
   };
 
   return {
@@ -81,18 +81,15 @@ export function lodgingAuth(options: LodgingAuthOptions) {
         if (!(error instanceof UnauthenticatedError) || credentials.token !== undefined)
           throw error;
         // Only drop the token that failed (another call may already have logged in again).
-        if (loginTokens.get(key) && (await loginTokens.get(key)) === sent) loginTokens.delete(key);
+        const held = loginTokens.peek(key);
+        if (held && (await held) === sent) loginTokens.forget(key);
         return call(await token());
       }
     },
     /** Forgets the cached login token (after logout). */
-    forget() {
-      loginTokens.delete(key);
-    },
+    forget: () => loginTokens.forget(key),
   };
 }
 
 /** Drops every cached login token (tests). */
-export function clearLodgingTokens(): void {
-  loginTokens.clear();
-}
+export const clearLodgingTokens = (): void => loginTokens.clear();
