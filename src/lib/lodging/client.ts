@@ -2,7 +2,7 @@ import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
 import type { ReadOptions } from '../upstream/client-core.ts';
 import type { QueryValue } from '../upstream/http.ts';
-import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
+import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
@@ -38,12 +38,6 @@ export interface LodgingClientOptions {
 }
 
 export type { PageParams, ReadOptions };
-
-// 50: the smaller maximum seen (some upstreams refuse more with 422 instead of clamping).
-const MAX_PER_PAGE = 50;
-
-/** `page` and `per_page`, clamped to the lodging API's maximum. */
-export const lodgingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
 /**
  * The core a lodging client (and the test harness's extra operations) calls through. Every call
@@ -104,7 +98,7 @@ export function lodgingClient(options: LodgingClientOptions) {
       read('properties.availability', { params: { propertyId }, query: { ...query } }, readOptions),
     listBookings(filters: BookingFilters = {}, readOptions?: ReadOptions): Promise<Paged<Booking>> {
       const { page, perPage, ...rest } = filters;
-      const query: Record<string, QueryValue> = { ...rest, ...lodgingPageQuery({ page, perPage }) };
+      const query: Record<string, QueryValue> = { ...rest, ...pageQuery({ page, perPage }) };
       return read(
         'bookings.list',
         { query, map: (list) => toPaged(list, { page, perPage }) },
@@ -127,7 +121,7 @@ export function lodgingClient(options: LodgingClientOptions) {
       read(
         'guests.list',
         {
-          query: { search: params.search, cursor: params.cursor, ...lodgingPageQuery(params) },
+          query: { search: params.search, cursor: params.cursor, ...pageQuery(params) },
           map: (list) => toPaged(list, params),
         },
         readOptions,

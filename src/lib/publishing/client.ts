@@ -2,7 +2,7 @@ import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
 import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
-import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
+import { pageInfo, pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
@@ -67,11 +67,6 @@ export interface CategoryWithPosts {
   category: Category;
   posts: Paged<PostSummary>;
 }
-
-const MAX_PER_PAGE = 50;
-
-/** `page` and `per_page`, clamped to the publishing API's maximum. */
-export const publishingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
 /**
  * The core a publishing client (and the test harness's extra operations) calls through. Public
@@ -191,7 +186,7 @@ function postOperations({ core, read, sanitize, cleanSummary, paged, remembered,
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const query = {
-        ...publishingPageQuery(params),
+        ...pageQuery(params),
         category: params.category,
         tag: params.tag,
         featured: params.featured === undefined ? undefined : params.featured ? '1' : '0',
@@ -241,7 +236,7 @@ function sectionOperations({ read, archivePosts, remembered }: Kit) {
         category: detail.category,
         posts: archivePosts(detail, params),
       });
-      const query = publishingPageQuery(params);
+      const query = pageQuery(params);
       const detail = read('categories.get', { params: { slug }, query, map }, readOptions);
       return remembered(detail, ({ posts }) => posts.items);
     },
@@ -256,7 +251,7 @@ function sectionOperations({ read, archivePosts, remembered }: Kit) {
         tag: detail.tag,
         posts: archivePosts(detail, params),
       });
-      const query = publishingPageQuery(params);
+      const query = pageQuery(params);
       const detail = read('tags.get', { params: { slug }, query, map }, readOptions);
       return remembered(detail, ({ posts }) => posts.items);
     },
@@ -282,7 +277,7 @@ function editionStreamCommentOperations({
     listEditions: (params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Edition>> =>
       read(
         'epaper.list',
-        { query: publishingPageQuery(params), map: paged(params, anonymousEdition) },
+        { query: pageQuery(params), map: paged(params, anonymousEdition) },
         readOptions,
       ),
     /** A subscriber-only edition read anonymously has `requires_subscription: true`, `pages: []`. */
@@ -300,7 +295,7 @@ function editionStreamCommentOperations({
     listStreams: (params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Stream>> =>
       read(
         'streams.list',
-        { query: publishingPageQuery(params), map: paged(params, cleanStream) },
+        { query: pageQuery(params), map: paged(params, cleanStream) },
         readOptions,
       ),
     getStream: (slug: string, readOptions?: ReadOptions): Promise<Stream> =>
@@ -315,7 +310,7 @@ function editionStreamCommentOperations({
         'comments.list',
         {
           params: { postSlug },
-          query: publishingPageQuery(params),
+          query: pageQuery(params),
           map: (list) => toPaged(list, params),
         },
         readOptions,

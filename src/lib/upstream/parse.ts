@@ -88,14 +88,14 @@ export interface PageParams {
   perPage?: number | undefined;
 }
 
-/** `page` and `per_page` query parameters, `per_page` clamped to the API's maximum. */
-export function pageQuery(
-  params: PageParams,
-  maxPerPage: number,
-): Record<string, number | undefined> {
+// 50: the smaller maximum of both APIs (some upstreams refuse more with 422 instead of clamping).
+const MAX_PER_PAGE = 50;
+
+/** `page` and `per_page` query parameters, `per_page` clamped to the APIs' maximum. */
+export function pageQuery(params: PageParams): Record<string, number | undefined> {
   return {
     page: params.page,
-    per_page: params.perPage === undefined ? undefined : Math.min(params.perPage, maxPerPage),
+    per_page: params.perPage === undefined ? undefined : Math.min(params.perPage, MAX_PER_PAGE),
   };
 }
 

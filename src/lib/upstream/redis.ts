@@ -104,19 +104,12 @@ export async function closeRedis(): Promise<void> {
   );
 }
 
-export interface LimiterSettings {
-  points: number;
-  /** Window in seconds. */
-  duration: number;
-  keyPrefix: string;
-}
-
 /**
  * A limiter shared through Redis when `redisUrl` is set (every server counts together), with an
  * in-memory insurance limiter while Redis is away; in memory otherwise.
  */
 export function sharedLimiter(
-  settings: LimiterSettings,
+  settings: ConstructorParameters<typeof RateLimiterMemory>[0],
   redisUrl: string | undefined,
 ): Promise<RateLimiterAbstract> {
   if (!redisUrl) return Promise.resolve(new RateLimiterMemory(settings));
@@ -173,14 +166,10 @@ export function boundedRedisDriver(
   // Keys written in order with one lifetime leave in that order, also within one millisecond.
   const lastExpiry = new Map<number, number>();
   const scanAll = async (): Promise<string[]> => {
-    const redis = await client();
     const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      keys.push(...batch);
-    } while (cursor !== '0');
+    const stream = (await client()).scanStream({ match: `${prefix}*`, count: 500 });
+    stream.on('data', (batch: string[]) => keys.push(...batch));
+    await once(stream, 'end');
     return keys;
   };
   return {
