@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { createStorage, defineDriver } from 'unstorage';
 import type { Storage } from 'unstorage';
 import fsLiteDriver from 'unstorage/drivers/fs-lite';
@@ -25,23 +26,17 @@ export const DEFAULT_DISK_MAX_ENTRIES = 20_000;
 
 export function createDiskStore(options: DiskStoreOptions): Storage {
   const files = fsLiteDriver({ base: options.base });
-  const maxEntries = options.maxEntries ?? DEFAULT_DISK_MAX_ENTRIES;
-  const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   const now = options.now ?? Date.now;
-  /** Key → bytes, oldest write first. */
-  const sizes = new Map<string, number>();
-  let bytes = 0;
-  const forget = (key: string) => {
-    bytes -= sizes.get(key) ?? 0;
-    sizes.delete(key);
-  };
-  const remember = (key: string, size: number) => {
-    forget(key);
-    sizes.set(key, size);
-    bytes += size;
-  };
+  const evicted: string[] = [];
+  // Key → bytes, never read, so lru-cache drops the files written longest ago past either bound.
+  const sizes = new LRUCache<string, number>({
+    max: options.maxEntries ?? DEFAULT_DISK_MAX_ENTRIES,
+    maxSize: options.maxBytes ?? 256 * 1024 * 1024,
+    sizeCalculation: (size) => Math.max(1, size),
+    dispose: (_size, key, reason) => reason === 'evict' && evicted.push(key),
+  });
   const remove = async (key: string) => {
-    forget(key);
+    sizes.delete(key);
     await files.removeItem?.(key, {});
   };
   // What an earlier run left, oldest first.
@@ -53,14 +48,13 @@ export function createDiskStore(options: DiskStoreOptions): Storage {
     metas.sort((a, b) => Number(a.meta?.mtime ?? 0) - Number(b.meta?.mtime ?? 0));
     // Files in subfolders are listed with `/`; the storage names them with `:`.
     for (const { key, meta } of metas)
-      remember(key.replaceAll('/', ':'), Number(meta?.['size'] ?? 0));
+      sizes.set(key.replaceAll('/', ':'), Number(meta?.['size'] ?? 0));
   })().catch(() => undefined);
   const trim = async () => {
     await known;
-    for (const key of sizes.keys()) {
-      if (sizes.size <= maxEntries && bytes <= maxBytes) break;
-      await remove(key).catch(() => undefined);
-    }
+    // Unless written again since.
+    for (const key of evicted.splice(0))
+      if (!sizes.has(key)) await remove(key).catch(() => undefined);
   };
 
   const driver = defineDriver(() => ({
@@ -81,14 +75,15 @@ export function createDiskStore(options: DiskStoreOptions): Storage {
       const expires = topts.ttl ? now() + topts.ttl * 1000 : Number.MAX_SAFE_INTEGER;
       const text = `${expires}\n${value}`;
       await files.setItem?.(key, text, {});
-      remember(key, Buffer.byteLength(text));
+      sizes.set(key, Buffer.byteLength(text));
+      // Larger than the whole bound: lru-cache does not keep it, nor does the folder.
+      if (!sizes.has(key)) evicted.push(key);
       await trim();
     },
     removeItem: remove,
     getKeys: (base) => files.getKeys(base, {}),
     async clear() {
       sizes.clear();
-      bytes = 0;
       await files.clear?.('', {});
     },
   }));
