@@ -2,7 +2,7 @@ import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
 import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
-import { pageInfo, pageQuery, toPaged } from '../upstream/parse.ts';
+import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import type { ServiceProfile } from '../upstream/profile.ts';
 import type { Upstream } from '../upstream/runtime.ts';
@@ -136,15 +136,9 @@ function readingKit(options: PublishingClientOptions) {
 
   /** The posts of a category or tag page (the two endpoints share this shape). */
   const archivePosts = (
-    detail: {
-      posts: { items: PostSummary[]; meta?: PageMeta | undefined };
-      meta?: PageMeta | undefined;
-    },
+    { posts, meta }: Pick<z.output<typeof tagDetailSchema>, 'posts' | 'meta'>,
     params: PageParams,
-  ): Paged<PostSummary> => ({
-    items: detail.posts.items.map(cleanSummary),
-    page: pageInfo(detail.meta ?? detail.posts.meta, detail.posts.items.length, params),
-  });
+  ) => paged(params, cleanSummary)({ items: posts.items, meta: meta ?? posts.meta });
 
   return {
     core,

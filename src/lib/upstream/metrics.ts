@@ -43,14 +43,6 @@ export interface IntegrationProblem {
   count: number;
 }
 
-export interface MetricsSnapshot {
-  startedAt: string;
-  totals: Counters;
-  /** Keyed `"<service>:<tenant>"`. */
-  byTenant: Record<string, Counters>;
-  integrationProblems: IntegrationProblem[];
-}
-
 /** Where counts also go as they happen (the Prometheus exporter: src/lib/observability/). */
 export interface MetricsSink {
   count(service: UpstreamService, tenant: string, counter: CounterName, by: number): void;
@@ -78,6 +70,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   const logError =
     options.logError ?? options.log ?? ((line: string) => logJsonLine('error', line));
   let startedAt = new Date();
+  /** Keyed `"<service>:<tenant>"`. */
   let byTenant = new Map<string, Counters>();
   let problems = new Map<string, IntegrationProblem>();
 
@@ -139,7 +132,7 @@ export function createMetrics(options: MetricsOptions = {}) {
         }),
       );
     },
-    getStatus(): MetricsSnapshot {
+    getStatus() {
       const totals = emptyCounters();
       const tenants: Record<string, Counters> = {};
       for (const [key, counters] of byTenant) {
