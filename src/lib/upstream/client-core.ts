@@ -96,10 +96,7 @@ export async function fetchParsed<S extends z.ZodType>(
   /** The body as the schema reads it (a profile's reshaping); the body itself when absent. */
   prepare?: (body: unknown) => unknown,
 ): Promise<z.output<S>> {
-  const data = await sendRequest(
-    { budget: up.budget, allowance: up.allowance, metrics: up.metrics, settings: up.http },
-    req,
-  );
+  const data = await sendRequest(up, req);
   try {
     const body = prepare ? prepare(data) : data;
     return parseOrThrow(schema, body, { service: req.service, operation: req.operation });
