@@ -15,6 +15,7 @@ import {
   UpstreamError,
 } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
+import { jsonLine } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
 import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
@@ -443,9 +444,9 @@ export function createReadCache(options: CacheOptions) {
         if (fallback === 'staleBeyondWindow') {
           const operation = error instanceof UpstreamError ? error.operation : undefined;
           const storedAt = new Date(entry.storedAt).toISOString();
-          const time = new Date().toISOString();
-          const line = { level: 'warn', event: 'upstream_stale_beyond_window', time, ...context };
-          log(JSON.stringify({ ...line, operation, storedAt }));
+          log(
+            jsonLine('warn', 'upstream_stale_beyond_window', { ...context, operation, storedAt }),
+          );
         }
         return valueOf<T>(entry);
       }

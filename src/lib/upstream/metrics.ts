@@ -26,6 +26,14 @@ export type CounterName = Exclude<keyof Counters, 'errors'>;
 const COUNTER_NAMES = countersSchema.keyof().exclude(['errors']).options;
 const emptyCounters = (): Counters => countersSchema.parse({});
 
+/** One JSON log line: level, event and time first, then `fields`. */
+export const jsonLine = (
+  level: string,
+  event: string,
+  fields: object,
+  time = new Date().toISOString(),
+) => JSON.stringify({ level, event, time, ...fields });
+
 /**
  * An upstream answer the site cannot use although the call succeeded: a field it needs is missing
  * or unreadable. Not an outage (retrying will not help); someone has to look at the integration.
@@ -97,15 +105,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     failure(tenant: string, error: UpstreamError): void {
       const counters = countersFor(error.service, tenant);
       counters.errors[error.name] = (counters.errors[error.name] ?? 0) + 1;
-      log(
-        JSON.stringify({
-          level: 'warn',
-          event: 'upstream_failure',
-          time: new Date().toISOString(),
-          tenant,
-          ...error.toLog(),
-        }),
-      );
+      log(jsonLine('warn', 'upstream_failure', { tenant, ...error.toLog() }));
     },
     /**
      * Records an integration problem: one error-level line the first time a (service, tenant,
@@ -123,14 +123,7 @@ export function createMetrics(options: MetricsOptions = {}) {
         return;
       }
       problems.set(key, { ...found, firstSeen: now, lastSeen: now, count: 1 });
-      logError(
-        JSON.stringify({
-          level: 'error',
-          event: 'upstream_integration_problem',
-          time: now,
-          ...found,
-        }),
-      );
+      logError(jsonLine('error', 'upstream_integration_problem', found, now));
     },
     getStatus() {
       const totals = emptyCounters();
