@@ -1,10 +1,11 @@
+import type { z } from 'zod';
 import { memo } from '../memo.ts';
+import type { loginSchema } from '../upstream/parse.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { UnauthenticatedError } from '../upstream/errors.ts';
 import { fetchParsed } from '../upstream/client-core.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
-import type { LodgingLogin } from './schema.ts';
 
 /** An API token from the service settings, or e-mail + password to log in with. */
 export type LodgingCredentials =
@@ -25,7 +26,7 @@ export function lodgingLogin(
   options: { accountKey: string; baseUrl: string; timeoutMs?: number | undefined },
   email: string,
   password: string,
-): Promise<LodgingLogin> {
+): Promise<z.output<typeof loginSchema>> {
   return fetchParsed(
     up,
     {

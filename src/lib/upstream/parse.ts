@@ -59,6 +59,18 @@ export function enveloped<S extends z.ZodType>(schema: S) {
   );
 }
 
+/** A signed-in account as both APIs send it. */
+export const accountSchema = z.looseObject({ id, name: z.string(), email: z.string().optional() });
+
+/** Sign-in (and registration) on both APIs: `{ user, token, token_type }`, a `data` envelope also passes. */
+export const loginSchema = enveloped(
+  z.looseObject({
+    user: accountSchema,
+    token: z.string().min(1),
+    token_type: z.string().optional(),
+  }),
+);
+
 export const pageMetaSchema = z.looseObject({
   current_page: int.optional(),
   last_page: int.optional(),
