@@ -6,7 +6,6 @@ import { lodgingClient, lodgingCore } from '../../src/lib/lodging/client.ts';
 import type { LodgingClientOptions } from '../../src/lib/lodging/client.ts';
 import {
   meSchema as lodgingMeSchema,
-  messageSchema as lodgingMessageSchema,
   propertyListSchema,
   singleBookingSchema,
   singleGuestSchema,
@@ -17,13 +16,12 @@ import type { PublishingClientOptions } from '../../src/lib/publishing/client.ts
 import {
   commentApprovedSchema,
   commentListSchema,
-  messageSchema,
   postWriteResultSchema,
 } from '../../src/lib/publishing/schema.ts';
 import type { PostInput, PostUpdate } from '../../src/lib/publishing/schema.ts';
 import { urlPath } from '../../src/lib/upstream/client-core.ts';
 import type { ReadOptions } from '../../src/lib/upstream/client-core.ts';
-import { pageQuery, toPaged } from '../../src/lib/upstream/parse.ts';
+import { messageSchema, pageQuery, toPaged } from '../../src/lib/upstream/parse.ts';
 import type { PageParams } from '../../src/lib/upstream/parse.ts';
 import { TTL } from '../../src/lib/upstream/ttl.ts';
 
@@ -101,7 +99,7 @@ export function lodgingTestClient(options: LodgingClientOptions) {
     logout: async (): Promise<void> => {
       await core.call({
         operation: 'auth.logout',
-        schema: lodgingMessageSchema,
+        schema: messageSchema,
         method: 'POST',
         path: '/auth/logout',
       });
@@ -150,7 +148,7 @@ export function lodgingTestClient(options: LodgingClientOptions) {
     deleteGuest: async (id: string): Promise<void> => {
       await core.call({
         operation: 'guests.delete',
-        schema: lodgingMessageSchema,
+        schema: messageSchema,
         method: 'DELETE',
         path: urlPath`/guests/${id}`,
       });

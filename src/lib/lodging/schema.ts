@@ -126,7 +126,6 @@ export const bookingListSchema = listOf(bookingSchema);
 export const singleBookingSchema = enveloped(bookingSchema);
 export const guestListSchema = listOf(guestSchema);
 export const singleGuestSchema = enveloped(guestSchema);
-export const messageSchema = z.looseObject({ message: z.string().optional() });
 
 /** DELETE /bookings/{id}: the cancelled booking, or just a message on an upstream that sends one. */
 export const cancelResultSchema = z.preprocess(

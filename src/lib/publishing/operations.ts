@@ -1,5 +1,5 @@
 import type { Declared } from '../upstream/client-core.ts';
-import { loginSchema } from '../upstream/parse.ts';
+import { loginSchema, messageSchema } from '../upstream/parse.ts';
 import { TTL } from '../upstream/ttl.ts';
 import * as s from './schema.ts';
 
@@ -40,7 +40,7 @@ export const PUBLISHING_OPERATIONS = {
     method: 'POST',
     path: '/auth/logout',
     needs: [],
-    schema: s.messageSchema,
+    schema: messageSchema,
   },
   'posts.list': {
     kind: 'list',

@@ -236,8 +236,6 @@ export const postWriteResultSchema = enveloped(
   }),
 );
 
-export const messageSchema = z.looseObject({ message: z.string().optional() });
-
 /** `{ data: { id, content, status }, message }`: both halves kept. */
 export const commentCreatedSchema = z.preprocess(
   (value) => {

@@ -71,6 +71,9 @@ export const loginSchema = enveloped(
   }),
 );
 
+/** An answer that is only a message (a sign-out). */
+export const messageSchema = z.looseObject({ message: z.string().optional() });
+
 export const pageMetaSchema = z.looseObject({
   current_page: int.optional(),
   last_page: int.optional(),
