@@ -1,11 +1,9 @@
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
-import type { ReadOptions } from '../upstream/client-core.ts';
+import type { CoreOptions, ReadOptions } from '../upstream/client-core.ts';
 import type { QueryValue } from '../upstream/http.ts';
 import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
-import type { ServiceProfile } from '../upstream/profile.ts';
-import type { Upstream } from '../upstream/runtime.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
 import { lodgingAuth } from './auth.ts';
 import type { LodgingCredentials } from './auth.ts';
@@ -20,21 +18,14 @@ import type {
   Property,
 } from './schema.ts';
 
-export interface LodgingClientOptions {
+export interface LodgingClientOptions extends CoreOptions {
   /** Which lodging account this is (the site's key for it): part of every cache and budget key. */
   accountKey: string;
-  /** The `/api/v1` base address. */
-  baseUrl: string;
   /** An API token (read-only or full), or… */
   token?: string | undefined;
   /** …e-mail and password: logged in on first use and again after a 401. */
   email?: string | undefined;
   password?: string | undefined;
-  /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
-  upstream: Upstream;
-  timeoutMs?: number | undefined;
-  /** How this API spells the operations (`lodging.profile`); none: the contract and default dialect. */
-  profile?: ServiceProfile | undefined;
 }
 
 export type { PageParams, ReadOptions };

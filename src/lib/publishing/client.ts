@@ -1,11 +1,9 @@
 import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
-import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
+import type { ClientCore, CoreOptions, ReadOptions } from '../upstream/client-core.ts';
 import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
-import type { ServiceProfile } from '../upstream/profile.ts';
-import type { Upstream } from '../upstream/runtime.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
 import { forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
 import { NotFoundError } from '../upstream/errors.ts';
@@ -28,11 +26,9 @@ import type {
   User,
 } from './schema.ts';
 
-export interface PublishingClientOptions {
+export interface PublishingClientOptions extends CoreOptions {
   /** Tenant short name, sent as `X-Tenant` on every call. */
   tenantId: string;
-  /** The `/api/v1` base address. */
-  baseUrl: string;
   /** A signed-in user's token; only personal reads and writes send it. */
   token?: string | undefined;
   /**
@@ -43,13 +39,8 @@ export interface PublishingClientOptions {
    * paid pages; never sent on a signed-in reader's own reads.
    */
   serviceToken?: string | undefined;
-  /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
-  upstream: Upstream;
   /** Extra iframe hosts kept in post content and stream embeds (e.g. the site's player host). */
   iframeHosts?: readonly string[] | undefined;
-  timeoutMs?: number | undefined;
-  /** How this tenant's API spells the operations (`publishing.profile`); none: the default dialect. */
-  profile?: ServiceProfile | undefined;
 }
 
 export type { PageParams };

@@ -41,6 +41,7 @@ export interface ClientCoreOptions {
   tenant: string;
   /** The `/api/v1` base address. */
   baseUrl: string;
+  /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
   upstream: Upstream;
   access: ServiceAccess;
   /** Sent on every call (e.g. publishing's `X-Tenant`). */
@@ -48,9 +49,12 @@ export interface ClientCoreOptions {
   timeoutMs?: number | undefined;
   /** What each operation is and needs (the client's declaration, e.g. `PUBLISHING_OPERATIONS`). */
   operations?: Readonly<Record<string, OperationNeeds>> | undefined;
-  /** How this tenant's API spells them (`src/lib/upstream/profile.ts`); none: as declared. */
+  /** How this tenant's API spells them (`publishing.profile`, `lodging.profile`); none: as declared. */
   profile?: ServiceProfile | undefined;
 }
+
+/** What a service client takes as the core does. */
+export type CoreOptions = Pick<ClientCoreOptions, 'baseUrl' | 'upstream' | 'timeoutMs' | 'profile'>;
 
 export interface CallSpec<S extends z.ZodType> {
   /** Stable name for logs, metrics and cache keys, e.g. `posts.get`. */
