@@ -12,7 +12,7 @@ export type LodgingCredentials =
   | { token: string; email?: undefined; password?: undefined }
   | { token?: undefined; email: string; password: string };
 
-export interface LodgingAuthOptions {
+interface LodgingAuthOptions {
   accountKey: string;
   baseUrl: string;
   credentials: LodgingCredentials;

@@ -41,7 +41,7 @@ import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
  * local cache; a page never fails because of Redis.
  */
 
-export interface CacheKeyParts {
+interface CacheKeyParts {
   service: UpstreamService;
   /** Publishing tenant id, or lodging account key. */
   tenant: string;
@@ -131,7 +131,7 @@ function createCutoffs() {
   };
 }
 
-export interface ReadContext {
+interface ReadContext {
   service: UpstreamService;
   tenant: string;
 }

@@ -12,7 +12,7 @@ import fsLiteDriver from 'unstorage/drivers/fs-lite';
  * files written longest ago go first (at start from their modification times, then in write order).
  * Several processes may share the folder; each keeps the bound for what it sees.
  */
-export interface DiskStoreOptions {
+interface DiskStoreOptions {
   /** The folder (created when needed). */
   base: string;
   /** Most files kept (default 20,000). */
@@ -22,15 +22,13 @@ export interface DiskStoreOptions {
   now?: () => number;
 }
 
-export const DEFAULT_DISK_MAX_ENTRIES = 20_000;
-
 export function createDiskStore(options: DiskStoreOptions): Storage {
   const files = fsLiteDriver({ base: options.base });
   const now = options.now ?? Date.now;
   const evicted: string[] = [];
   // Key → bytes, never read, so lru-cache drops the files written longest ago past either bound.
   const sizes = new LRUCache<string, number>({
-    max: options.maxEntries ?? DEFAULT_DISK_MAX_ENTRIES,
+    max: options.maxEntries ?? 20_000,
     maxSize: options.maxBytes ?? 256 * 1024 * 1024,
     sizeCalculation: (size) => Math.max(1, size),
     dispose: (_size, key, reason) => reason === 'evict' && evicted.push(key),

@@ -38,7 +38,7 @@ export const jsonLine = (
  * An upstream answer the site cannot use although the call succeeded: a field it needs is missing
  * or unreadable. Not an outage (retrying will not help); someone has to look at the integration.
  */
-export interface IntegrationProblem {
+interface IntegrationProblem {
   service: UpstreamService;
   tenant: string;
   operation: string;
@@ -60,7 +60,7 @@ export interface MetricsSink {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /** Where failure lines go; defaults to the process's logger. Tests pass a spy or a no-op. */
   log?: (line: string) => void;
   /** Where integration problems go; defaults to `log` when given, else the logger at error level. */

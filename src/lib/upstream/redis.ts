@@ -6,7 +6,7 @@ import type { Driver } from 'unstorage';
 import { logWarn } from '../log/log.ts';
 
 /** Longest a Redis command may take before the caller treats Redis as away (local fallback). */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 /** Longest the first use waits for the connection (once per process and URL, then never). */
 const READY_WAIT_MS = 1000;
 
@@ -138,7 +138,7 @@ export function sharedLimiter(
  * strangers typing search queries on its site, can put in Redis, whatever Redis' own `maxmemory`
  * says. Values are stored as given (strings); keys under `base`.
  */
-export const SHARED_ENTRIES_PER_TENANT = 5000;
+const SHARED_ENTRIES_PER_TENANT = 5000;
 
 /** The index lives as long as the longest `keep` (two days) after its last write. */
 const INDEX_LIFETIME_MS = 2 * 24 * 60 * 60 * 1000;
