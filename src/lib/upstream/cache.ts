@@ -225,14 +225,12 @@ async function openStore(options: CacheOptions): Promise<Storage | undefined> {
 function withinDeadline<T>(promise: Promise<T>, context: ReadContext): Promise<T> {
   const deadline = currentVisitor()?.deadline;
   if (deadline === undefined) return promise;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    const error = new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
-      service: context.service,
-      operation: 'cache.wait',
-    });
-    timer = setTimeout(() => reject(error), Math.max(0, deadline - Date.now()));
+  const { promise: expired, reject } = Promise.withResolvers<never>();
+  const error = new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
+    service: context.service,
+    operation: 'cache.wait',
   });
+  const timer = setTimeout(() => reject(error), Math.max(0, deadline - Date.now()));
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
