@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { logJsonLine } from '../log/log.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { replaceEqualDeep } from '@tanstack/query-core';
@@ -88,7 +89,8 @@ function createCutoffs() {
 
   const paramsOf = (text: string): Record<string, unknown> => {
     try {
-      return JSON.parse(text || '{}') as Record<string, unknown>;
+      const parsed: unknown = JSON.parse(text || '{}');
+      return isRecord(parsed) ? parsed : {};
     } catch {
       return {};
     }

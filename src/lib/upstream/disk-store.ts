@@ -59,7 +59,7 @@ export function createDiskStore(options: DiskStoreOptions): Storage {
     name: 'masthead-disk',
     hasItem: (key) => files.hasItem(key, {}),
     async getItem(key) {
-      const text = (await files.getItem(key, {})) as string | null;
+      const text = await files.getItem(key, {});
       if (typeof text !== 'string') return null;
       const newline = text.indexOf('\n');
       const expires = Number(text.slice(0, newline));
