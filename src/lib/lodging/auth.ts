@@ -1,6 +1,4 @@
-import type { z } from 'zod';
 import { memo } from '../memo.ts';
-import type { loginSchema } from '../upstream/parse.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { UnauthenticatedError } from '../upstream/errors.ts';
 import { fetchParsed } from '../upstream/client-core.ts';
@@ -23,25 +21,15 @@ interface LodgingAuthOptions {
 /** `POST /auth/login`. Wrong credentials → `ValidationError` (`fields.email`). */
 export function lodgingLogin(
   up: Upstream,
-  options: { accountKey: string; baseUrl: string; timeoutMs?: number | undefined },
+  { accountKey, baseUrl, timeoutMs }: Omit<LodgingAuthOptions, 'credentials' | 'upstream'>,
   email: string,
   password: string,
-): Promise<z.output<typeof loginSchema>> {
-  return fetchParsed(
-    up,
-    {
-      service: 'lodging',
-      operation: 'auth.login',
-      tenant: options.accountKey,
-      baseUrl: options.baseUrl,
-      path: LODGING_OPERATIONS['auth.login'].path,
-      method: LODGING_OPERATIONS['auth.login'].method,
-      body: { email, password },
-      budgetKey: budgetKeys.lodging(options.baseUrl, options.accountKey, undefined),
-      timeoutMs: options.timeoutMs,
-    },
-    LODGING_OPERATIONS['auth.login'].schema,
-  );
+) {
+  const { path, method, schema } = LODGING_OPERATIONS['auth.login'];
+  const budgetKey = budgetKeys.lodging(baseUrl, accountKey, undefined);
+  const login = { service: 'lodging', operation: 'auth.login', tenant: accountKey } as const;
+  const request = { baseUrl, path, method, body: { email, password }, budgetKey, timeoutMs };
+  return fetchParsed(up, { ...login, ...request }, schema);
 }
 
 /** Login tokens per account, origin and e-mail (per process); a pending login is shared. */
