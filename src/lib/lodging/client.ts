@@ -36,28 +36,20 @@ export type { PageParams, ReadOptions };
  * read is private to the account, cached per token.
  */
 export function lodgingCore(options: LodgingClientOptions) {
-  const { accountKey, baseUrl, upstream, token, email, password } = options;
+  const { accountKey, baseUrl, token, email, password } = options;
   let credentials: LodgingCredentials;
   if (token !== undefined) credentials = { token };
   else if (email !== undefined && password !== undefined) credentials = { email, password };
   else throw new TypeError('lodgingClient needs either `token` or `email` and `password`.');
   // Cache identity: the API token, or the login e-mail (stable across re-logins); hashed in the key.
   const identity = credentials.token ?? `login:${credentials.email}`;
-  const auth = lodgingAuth({
-    accountKey,
-    baseUrl,
-    credentials,
-    upstream,
-    timeoutMs: options.timeoutMs,
-  });
+  const auth = lodgingAuth({ ...options, credentials });
+  // The core's own options (`CoreOptions`) are these.
   const core = clientCore({
+    ...options,
     service: 'lodging',
     tenant: accountKey,
-    baseUrl,
-    upstream,
-    timeoutMs: options.timeoutMs,
     operations: LODGING_OPERATIONS,
-    profile: options.profile,
     access: {
       withToken: (_call, send) => auth.withToken(send),
       budgetKey: (token) => budgetKeys.lodging(baseUrl, accountKey, token),
