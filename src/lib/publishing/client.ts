@@ -67,10 +67,9 @@ export interface CategoryWithPosts {
 export function publishingCore(options: PublishingClientOptions): ClientCore {
   const { baseUrl, tenantId, token } = options;
   return clientCore({
+    ...options,
     service: 'publishing',
     tenant: tenantId,
-    baseUrl,
-    upstream: options.upstream,
     access: {
       withToken: ({ access, method }, send) =>
         send(access === 'personal' ? token : method === 'GET' ? options.serviceToken : undefined),
@@ -81,9 +80,7 @@ export function publishingCore(options: PublishingClientOptions): ClientCore {
       cacheIdentity: (access) => (access === 'personal' ? token : undefined),
     },
     headers: { 'X-Tenant': tenantId },
-    timeoutMs: options.timeoutMs,
     operations: PUBLISHING_OPERATIONS,
-    profile: options.profile,
   });
 }
 
