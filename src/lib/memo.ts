@@ -9,7 +9,8 @@ import { LRUCache } from 'lru-cache';
  *   the least recently used going first, each for `ttlMs` when given (lru-cache).
  *
  * Arguments after the key only help `make` and must not change its result for that key. Every value
- * is remembered, `undefined` too; `forget(key)` drops one (a tenant removed, a login refused).
+ * is remembered, `undefined` too; `forget(key)` drops one (a tenant removed, a login refused),
+ * `peek(key)` reads one without making it, `clear()` drops all (tests).
  */
 export type MemoBound<V> =
   { max: number; ttlMs?: number } | { maxBytes: number; bytes: (value: V, key: string) => number };
@@ -17,6 +18,8 @@ export type MemoBound<V> =
 export interface Memo<K, A extends unknown[], V> {
   (key: K, ...rest: A): V;
   forget(key: K): void;
+  peek(key: K): V | undefined;
+  clear(): void;
 }
 
 interface Box<V> {
@@ -34,7 +37,7 @@ export function memo<K extends object | string, A extends unknown[], V>(
   make: (key: K, ...rest: A) => V,
   bound?: MemoBound<V>,
 ): Memo<K, A, V> {
-  const weak = new WeakMap<object, Box<V>>();
+  let weak = new WeakMap<object, Box<V>>();
   const strong =
     bound &&
     new LRUCache<string, Box<V>>(
@@ -52,5 +55,10 @@ export function memo<K extends object | string, A extends unknown[], V>(
     return box.value;
   };
   const forget = (key: K) => (typeof key === 'string' ? strong?.delete(key) : weak.delete(key));
-  return Object.assign(remembered, { forget });
+  const peek = (key: K) => get(key)?.value;
+  const clear = () => {
+    weak = new WeakMap();
+    strong?.clear();
+  };
+  return Object.assign(remembered, { forget, peek, clear });
 }

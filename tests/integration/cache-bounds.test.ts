@@ -86,4 +86,16 @@ describe('the index of what one tenant keeps in Redis', () => {
       await store.setItemRaw(sharedStoreKey(posts({ search: `s${n}` })), 'x', { ttl: 15 * 60 });
     expect(await store.getItemRaw(list)).toBe('the front page');
   });
+
+  it('lists and clears its own keys only, across several scan pages', async () => {
+    const store = createStorage({ driver: boundedRedisDriver(redis.url, 'listed', 2000) });
+    const other = createStorage({ driver: boundedRedisDriver(redis.url, 'untouched', 10) });
+    await other.setItemRaw('g:kept', 'theirs', { ttl: 60 });
+    const keys = Array.from({ length: 1200 }, (_, n) => `g:k${n}`);
+    await Promise.all(keys.map((key) => store.setItemRaw(key, 'x', { ttl: 60 })));
+    expect((await store.getKeys()).sort()).toEqual([...keys].sort());
+    await store.clear();
+    expect(await store.getKeys()).toEqual([]);
+    expect(await other.getItemRaw('g:kept')).toBe('theirs');
+  });
 });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lodgingCore } from '../../src/lib/lodging/client.ts';
 import { propertyListSchema } from '../../src/lib/lodging/schema.ts';
 import { publishingCore } from '../../src/lib/publishing/client.ts';
-import { authResultSchema, categoryListSchema, meSchema } from '../../src/lib/publishing/schema.ts';
+import { categoryListSchema, meSchema } from '../../src/lib/publishing/schema.ts';
+import { loginSchema } from '../../src/lib/upstream/parse.ts';
 import { budgetKeys } from '../../src/lib/upstream/budget.ts';
 import type { BudgetKey } from '../../src/lib/upstream/budget.ts';
 import { urlPath } from '../../src/lib/upstream/client-core.ts';
@@ -52,7 +53,7 @@ async function calls(route: string): Promise<number> {
 async function signIn(role: 'subscriber' | 'reader'): Promise<string> {
   const result = await publishing().call({
     operation: 'auth.login',
-    schema: authResultSchema,
+    schema: loginSchema,
     method: 'POST',
     path: '/auth/login',
     body: { email: `${role}@masthead.test`, password: PASSWORD },

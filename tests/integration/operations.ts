@@ -2,32 +2,26 @@
 // `me`, the property list and guest/booking updates (lodging). The suites need them to set up and
 // check data, so they are declared here, on the same client core as the site's own operations.
 import { lodgingLogin } from '../../src/lib/lodging/auth.ts';
-import { lodgingClient, lodgingCore, lodgingPageQuery } from '../../src/lib/lodging/client.ts';
+import { lodgingClient, lodgingCore } from '../../src/lib/lodging/client.ts';
 import type { LodgingClientOptions } from '../../src/lib/lodging/client.ts';
 import {
   meSchema as lodgingMeSchema,
-  messageSchema as lodgingMessageSchema,
   propertyListSchema,
   singleBookingSchema,
   singleGuestSchema,
 } from '../../src/lib/lodging/schema.ts';
 import type { BookingUpdate, GuestInput } from '../../src/lib/lodging/schema.ts';
-import {
-  publishingClient,
-  publishingCore,
-  publishingPageQuery,
-} from '../../src/lib/publishing/client.ts';
+import { publishingClient, publishingCore } from '../../src/lib/publishing/client.ts';
 import type { PublishingClientOptions } from '../../src/lib/publishing/client.ts';
 import {
   commentApprovedSchema,
   commentListSchema,
-  messageSchema,
   postWriteResultSchema,
 } from '../../src/lib/publishing/schema.ts';
 import type { PostInput, PostUpdate } from '../../src/lib/publishing/schema.ts';
 import { urlPath } from '../../src/lib/upstream/client-core.ts';
 import type { ReadOptions } from '../../src/lib/upstream/client-core.ts';
-import { toPaged } from '../../src/lib/upstream/parse.ts';
+import { messageSchema, pageQuery, toPaged } from '../../src/lib/upstream/parse.ts';
 import type { PageParams } from '../../src/lib/upstream/parse.ts';
 import { TTL } from '../../src/lib/upstream/ttl.ts';
 
@@ -70,7 +64,7 @@ export function publishingTestClient(options: PublishingClientOptions) {
           operation: 'comments.pending',
           schema: commentListSchema,
           path: '/comments',
-          query: { status: 'pending', ...publishingPageQuery(params) },
+          query: { status: 'pending', ...pageQuery(params) },
           access: 'personal',
           ttl: TTL.pendingComments,
           map: (list) => toPaged(list, params),
@@ -105,7 +99,7 @@ export function lodgingTestClient(options: LodgingClientOptions) {
     logout: async (): Promise<void> => {
       await core.call({
         operation: 'auth.logout',
-        schema: lodgingMessageSchema,
+        schema: messageSchema,
         method: 'POST',
         path: '/auth/logout',
       });
@@ -117,7 +111,7 @@ export function lodgingTestClient(options: LodgingClientOptions) {
           operation: 'properties.list',
           schema: propertyListSchema,
           path: '/properties',
-          query: lodgingPageQuery(params),
+          query: pageQuery(params),
           ttl: TTL.propertyList,
           map: (list) => toPaged(list, params),
         },
@@ -154,7 +148,7 @@ export function lodgingTestClient(options: LodgingClientOptions) {
     deleteGuest: async (id: string): Promise<void> => {
       await core.call({
         operation: 'guests.delete',
-        schema: lodgingMessageSchema,
+        schema: messageSchema,
         method: 'DELETE',
         path: urlPath`/guests/${id}`,
       });

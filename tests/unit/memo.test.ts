@@ -48,4 +48,18 @@ describe('memo()', () => {
     expect(repeat('six', 2)).toBe('xx');
     expect(calls).toBe(3);
   });
+
+  it('peeks without making, and clears every key of both kinds', () => {
+    let made = 0;
+    const count = memo((_key: string) => (made += 1), { max: 4 });
+    const byObject = memo((_key: object) => (made += 1));
+    const key = {};
+    expect(count.peek('a')).toBeUndefined();
+    expect([count('a'), byObject(key)]).toEqual([1, 2]);
+    expect([count.peek('a'), byObject.peek(key)]).toEqual([1, 2]);
+    count.clear();
+    byObject.clear();
+    expect([count.peek('a'), byObject.peek(key)]).toEqual([undefined, undefined]);
+    expect([count('a'), byObject(key)]).toEqual([3, 4]);
+  });
 });

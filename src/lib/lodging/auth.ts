@@ -1,16 +1,16 @@
+import { memo } from '../memo.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { UnauthenticatedError } from '../upstream/errors.ts';
 import { fetchParsed } from '../upstream/client-core.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
-import type { LodgingLogin } from './schema.ts';
 
 /** An API token from the service settings, or e-mail + password to log in with. */
 export type LodgingCredentials =
   | { token: string; email?: undefined; password?: undefined }
   | { token?: undefined; email: string; password: string };
 
-export interface LodgingAuthOptions {
+interface LodgingAuthOptions {
   accountKey: string;
   baseUrl: string;
   credentials: LodgingCredentials;
@@ -21,29 +21,27 @@ export interface LodgingAuthOptions {
 /** `POST /auth/login`. Wrong credentials → `ValidationError` (`fields.email`). */
 export function lodgingLogin(
   up: Upstream,
-  options: { accountKey: string; baseUrl: string; timeoutMs?: number | undefined },
+  { accountKey, baseUrl, timeoutMs }: Omit<LodgingAuthOptions, 'credentials' | 'upstream'>,
   email: string,
   password: string,
-): Promise<LodgingLogin> {
-  return fetchParsed(
-    up,
-    {
-      service: 'lodging',
-      operation: 'auth.login',
-      tenant: options.accountKey,
-      baseUrl: options.baseUrl,
-      path: LODGING_OPERATIONS['auth.login'].path,
-      method: LODGING_OPERATIONS['auth.login'].method,
-      body: { email, password },
-      budgetKey: budgetKeys.lodging(options.baseUrl, options.accountKey, undefined),
-      timeoutMs: options.timeoutMs,
-    },
-    LODGING_OPERATIONS['auth.login'].schema,
-  );
+) {
+  const { path, method, schema } = LODGING_OPERATIONS['auth.login'];
+  const budgetKey = budgetKeys.lodging(baseUrl, accountKey, undefined);
+  const login = { service: 'lodging', operation: 'auth.login', tenant: accountKey } as const;
+  const request = { baseUrl, path, method, body: { email, password }, budgetKey, timeoutMs };
+  return fetchParsed(up, { ...login, ...request }, schema);
 }
 
-/** Login tokens per account (in memory, per process); a pending login is shared. */
-const loginTokens = new Map<string, Promise<string>>();
+/** Login tokens per account, origin and e-mail (per process); a pending login is shared. */
+const loginTokens = memo(
+  (key: string, login: () => Promise<string>) => {
+    const pending = login();
+    // A failed login is not remembered.
+    void pending.catch(() => loginTokens.forget(key));
+    return pending;
+  },
+  { max: 1000 },
+);
 
 export function lodgingAuth(options: LodgingAuthOptions) {
   const { credentials } = options;
@@ -52,19 +50,10 @@ export function lodgingAuth(options: LodgingAuthOptions) {
   /** The token to send: the API token, or the cached login token (logging in on first use). */
   const token = (): Promise<string> => {
     if (credentials.token !== undefined) return Promise.resolve(credentials.token);
-    let pending = loginTokens.get(key);
-    if (!pending) {
-      pending = lodgingLogin(
-        options.upstream,
-        options,
-        credentials.email,
-        credentials.password,
-      ).then((result) => result.token);
-      // A failed login is not remembered.
-      void pending.catch(() => loginTokens.delete(key));
-      loginTokens.set(key, pending);
-    }
-    return pending;
+    const { email, password } = credentials;
+    return loginTokens(key, async () => {
+      return (await lodgingLogin(options.upstream, options, email, password)).token;
+    });
   };
 
   return {
@@ -81,18 +70,15 @@ export function lodgingAuth(options: LodgingAuthOptions) {
         if (!(error instanceof UnauthenticatedError) || credentials.token !== undefined)
           throw error;
         // Only drop the token that failed (another call may already have logged in again).
-        if (loginTokens.get(key) && (await loginTokens.get(key)) === sent) loginTokens.delete(key);
+        const held = loginTokens.peek(key);
+        if (held && (await held) === sent) loginTokens.forget(key);
         return call(await token());
       }
     },
     /** Forgets the cached login token (after logout). */
-    forget() {
-      loginTokens.delete(key);
-    },
+    forget: () => loginTokens.forget(key),
   };
 }
 
 /** Drops every cached login token (tests). */
-export function clearLodgingTokens(): void {
-  loginTokens.clear();
-}
+export const clearLodgingTokens = (): void => loginTokens.clear();

@@ -1,11 +1,9 @@
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
-import type { ReadOptions } from '../upstream/client-core.ts';
+import type { CoreOptions, ReadOptions } from '../upstream/client-core.ts';
 import type { QueryValue } from '../upstream/http.ts';
-import { pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
+import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
-import type { ServiceProfile } from '../upstream/profile.ts';
-import type { Upstream } from '../upstream/runtime.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
 import { lodgingAuth } from './auth.ts';
 import type { LodgingCredentials } from './auth.ts';
@@ -20,30 +18,17 @@ import type {
   Property,
 } from './schema.ts';
 
-export interface LodgingClientOptions {
+export interface LodgingClientOptions extends CoreOptions {
   /** Which lodging account this is (the site's key for it): part of every cache and budget key. */
   accountKey: string;
-  /** The `/api/v1` base address. */
-  baseUrl: string;
   /** An API token (read-only or full), or… */
   token?: string | undefined;
   /** …e-mail and password: logged in on first use and again after a 401. */
   email?: string | undefined;
   password?: string | undefined;
-  /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
-  upstream: Upstream;
-  timeoutMs?: number | undefined;
-  /** How this API spells the operations (`lodging.profile`); none: the contract and default dialect. */
-  profile?: ServiceProfile | undefined;
 }
 
 export type { PageParams, ReadOptions };
-
-// 50: the smaller maximum seen (some upstreams refuse more with 422 instead of clamping).
-const MAX_PER_PAGE = 50;
-
-/** `page` and `per_page`, clamped to the lodging API's maximum. */
-export const lodgingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
 
 /**
  * The core a lodging client (and the test harness's extra operations) calls through. Every call
@@ -51,28 +36,20 @@ export const lodgingPageQuery = (params: PageParams) => pagingQuery(params, MAX_
  * read is private to the account, cached per token.
  */
 export function lodgingCore(options: LodgingClientOptions) {
-  const { accountKey, baseUrl, upstream, token, email, password } = options;
+  const { accountKey, baseUrl, token, email, password } = options;
   let credentials: LodgingCredentials;
   if (token !== undefined) credentials = { token };
   else if (email !== undefined && password !== undefined) credentials = { email, password };
   else throw new TypeError('lodgingClient needs either `token` or `email` and `password`.');
   // Cache identity: the API token, or the login e-mail (stable across re-logins); hashed in the key.
   const identity = credentials.token ?? `login:${credentials.email}`;
-  const auth = lodgingAuth({
-    accountKey,
-    baseUrl,
-    credentials,
-    upstream,
-    timeoutMs: options.timeoutMs,
-  });
+  const auth = lodgingAuth({ ...options, credentials });
+  // The core's own options (`CoreOptions`) are these.
   const core = clientCore({
+    ...options,
     service: 'lodging',
     tenant: accountKey,
-    baseUrl,
-    upstream,
-    timeoutMs: options.timeoutMs,
     operations: LODGING_OPERATIONS,
-    profile: options.profile,
     access: {
       withToken: (_call, send) => auth.withToken(send),
       budgetKey: (token) => budgetKeys.lodging(baseUrl, accountKey, token),
@@ -104,7 +81,7 @@ export function lodgingClient(options: LodgingClientOptions) {
       read('properties.availability', { params: { propertyId }, query: { ...query } }, readOptions),
     listBookings(filters: BookingFilters = {}, readOptions?: ReadOptions): Promise<Paged<Booking>> {
       const { page, perPage, ...rest } = filters;
-      const query: Record<string, QueryValue> = { ...rest, ...lodgingPageQuery({ page, perPage }) };
+      const query: Record<string, QueryValue> = { ...rest, ...pageQuery({ page, perPage }) };
       return read(
         'bookings.list',
         { query, map: (list) => toPaged(list, { page, perPage }) },
@@ -127,7 +104,7 @@ export function lodgingClient(options: LodgingClientOptions) {
       read(
         'guests.list',
         {
-          query: { search: params.search, cursor: params.cursor, ...lodgingPageQuery(params) },
+          query: { search: params.search, cursor: params.cursor, ...pageQuery(params) },
           map: (list) => toPaged(list, params),
         },
         readOptions,

@@ -1,4 +1,5 @@
 import type { Declared } from '../upstream/client-core.ts';
+import { loginSchema } from '../upstream/parse.ts';
 import { TTL } from '../upstream/ttl.ts';
 import * as s from './schema.ts';
 
@@ -14,7 +15,7 @@ export const LODGING_OPERATIONS = {
     method: 'POST',
     path: '/auth/login',
     needs: ['token'],
-    schema: s.lodgingLoginSchema,
+    schema: loginSchema,
   },
   'properties.list': {
     kind: 'list',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, decimal, enveloped, id, int, listOf } from '../upstream/parse.ts';
+import { accountSchema, bool, decimal, enveloped, id, int, listOf } from '../upstream/parse.ts';
 import { isRecord } from '../content/records.ts';
 
 /**
@@ -10,23 +10,6 @@ import { isRecord } from '../content/records.ts';
  */
 
 const nullableString = z.string().nullish();
-
-export const lodgingUserSchema = z.looseObject({
-  id,
-  name: z.string(),
-  email: z.string().optional(),
-});
-export type LodgingUser = z.output<typeof lodgingUserSchema>;
-
-/** Login answers `{ user, token, token_type }` unwrapped (the contract), a `data` envelope also passes. */
-export const lodgingLoginSchema = enveloped(
-  z.looseObject({
-    user: lodgingUserSchema,
-    token: z.string().min(1),
-    token_type: z.string().optional(),
-  }),
-);
-export type LodgingLogin = z.output<typeof lodgingLoginSchema>;
 
 /** Optional and lenient: a value of an unexpected type reads as absent (the mapping decides). */
 const maybe = <S extends z.ZodType>(schema: S) => schema.nullish().catch(undefined);
@@ -135,7 +118,7 @@ export const guestSchema = z.looseObject({
 });
 export type Guest = z.output<typeof guestSchema>;
 
-export const meSchema = enveloped(lodgingUserSchema);
+export const meSchema = enveloped(accountSchema);
 export const propertyListSchema = listOf(propertySchema);
 export const singlePropertySchema = enveloped(propertySchema);
 export const singleAvailabilitySchema = enveloped(availabilitySchema);
@@ -143,7 +126,6 @@ export const bookingListSchema = listOf(bookingSchema);
 export const singleBookingSchema = enveloped(bookingSchema);
 export const guestListSchema = listOf(guestSchema);
 export const singleGuestSchema = enveloped(guestSchema);
-export const messageSchema = z.looseObject({ message: z.string().optional() });
 
 /** DELETE /bookings/{id}: the cancelled booking, or just a message on an upstream that sends one. */
 export const cancelResultSchema = z.preprocess(

@@ -1,11 +1,9 @@
 import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
-import type { ClientCore, ReadOptions } from '../upstream/client-core.ts';
-import { pageInfo, pageQuery as pagingQuery, toPaged } from '../upstream/parse.ts';
+import type { ClientCore, CoreOptions, ReadOptions } from '../upstream/client-core.ts';
+import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
-import type { ServiceProfile } from '../upstream/profile.ts';
-import type { Upstream } from '../upstream/runtime.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
 import { forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
 import { NotFoundError } from '../upstream/errors.ts';
@@ -28,11 +26,9 @@ import type {
   User,
 } from './schema.ts';
 
-export interface PublishingClientOptions {
+export interface PublishingClientOptions extends CoreOptions {
   /** Tenant short name, sent as `X-Tenant` on every call. */
   tenantId: string;
-  /** The `/api/v1` base address. */
-  baseUrl: string;
   /** A signed-in user's token; only personal reads and writes send it. */
   token?: string | undefined;
   /**
@@ -43,13 +39,8 @@ export interface PublishingClientOptions {
    * paid pages; never sent on a signed-in reader's own reads.
    */
   serviceToken?: string | undefined;
-  /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
-  upstream: Upstream;
   /** Extra iframe hosts kept in post content and stream embeds (e.g. the site's player host). */
   iframeHosts?: readonly string[] | undefined;
-  timeoutMs?: number | undefined;
-  /** How this tenant's API spells the operations (`publishing.profile`); none: the default dialect. */
-  profile?: ServiceProfile | undefined;
 }
 
 export type { PageParams };
@@ -68,11 +59,6 @@ export interface CategoryWithPosts {
   posts: Paged<PostSummary>;
 }
 
-const MAX_PER_PAGE = 50;
-
-/** `page` and `per_page`, clamped to the publishing API's maximum. */
-export const publishingPageQuery = (params: PageParams) => pagingQuery(params, MAX_PER_PAGE);
-
 /**
  * The core a publishing client (and the test harness's extra operations) calls through. Public
  * reads go out anonymously (or with the tenant's read token) and are cached once for every visitor;
@@ -81,10 +67,9 @@ export const publishingPageQuery = (params: PageParams) => pagingQuery(params, M
 export function publishingCore(options: PublishingClientOptions): ClientCore {
   const { baseUrl, tenantId, token } = options;
   return clientCore({
+    ...options,
     service: 'publishing',
     tenant: tenantId,
-    baseUrl,
-    upstream: options.upstream,
     access: {
       withToken: ({ access, method }, send) =>
         send(access === 'personal' ? token : method === 'GET' ? options.serviceToken : undefined),
@@ -95,9 +80,7 @@ export function publishingCore(options: PublishingClientOptions): ClientCore {
       cacheIdentity: (access) => (access === 'personal' ? token : undefined),
     },
     headers: { 'X-Tenant': tenantId },
-    timeoutMs: options.timeoutMs,
     operations: PUBLISHING_OPERATIONS,
-    profile: options.profile,
   });
 }
 
@@ -141,15 +124,9 @@ function readingKit(options: PublishingClientOptions) {
 
   /** The posts of a category or tag page (the two endpoints share this shape). */
   const archivePosts = (
-    detail: {
-      posts: { items: PostSummary[]; meta?: PageMeta | undefined };
-      meta?: PageMeta | undefined;
-    },
+    { posts, meta }: Pick<z.output<typeof tagDetailSchema>, 'posts' | 'meta'>,
     params: PageParams,
-  ): Paged<PostSummary> => ({
-    items: detail.posts.items.map(cleanSummary),
-    page: pageInfo(detail.meta ?? detail.posts.meta, detail.posts.items.length, params),
-  });
+  ) => paged(params, cleanSummary)({ items: posts.items, meta: meta ?? posts.meta });
 
   return {
     core,
@@ -191,7 +168,7 @@ function postOperations({ core, read, sanitize, cleanSummary, paged, remembered,
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const query = {
-        ...publishingPageQuery(params),
+        ...pageQuery(params),
         category: params.category,
         tag: params.tag,
         featured: params.featured === undefined ? undefined : params.featured ? '1' : '0',
@@ -241,7 +218,7 @@ function sectionOperations({ read, archivePosts, remembered }: Kit) {
         category: detail.category,
         posts: archivePosts(detail, params),
       });
-      const query = publishingPageQuery(params);
+      const query = pageQuery(params);
       const detail = read('categories.get', { params: { slug }, query, map }, readOptions);
       return remembered(detail, ({ posts }) => posts.items);
     },
@@ -256,7 +233,7 @@ function sectionOperations({ read, archivePosts, remembered }: Kit) {
         tag: detail.tag,
         posts: archivePosts(detail, params),
       });
-      const query = publishingPageQuery(params);
+      const query = pageQuery(params);
       const detail = read('tags.get', { params: { slug }, query, map }, readOptions);
       return remembered(detail, ({ posts }) => posts.items);
     },
@@ -282,7 +259,7 @@ function editionStreamCommentOperations({
     listEditions: (params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Edition>> =>
       read(
         'epaper.list',
-        { query: publishingPageQuery(params), map: paged(params, anonymousEdition) },
+        { query: pageQuery(params), map: paged(params, anonymousEdition) },
         readOptions,
       ),
     /** A subscriber-only edition read anonymously has `requires_subscription: true`, `pages: []`. */
@@ -300,7 +277,7 @@ function editionStreamCommentOperations({
     listStreams: (params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Stream>> =>
       read(
         'streams.list',
-        { query: publishingPageQuery(params), map: paged(params, cleanStream) },
+        { query: pageQuery(params), map: paged(params, cleanStream) },
         readOptions,
       ),
     getStream: (slug: string, readOptions?: ReadOptions): Promise<Stream> =>
@@ -315,7 +292,7 @@ function editionStreamCommentOperations({
         'comments.list',
         {
           params: { postSlug },
-          query: publishingPageQuery(params),
+          query: pageQuery(params),
           map: (list) => toPaged(list, params),
         },
         readOptions,

@@ -1,4 +1,5 @@
 import type { Declared } from '../upstream/client-core.ts';
+import { loginSchema, messageSchema } from '../upstream/parse.ts';
 import { TTL } from '../upstream/ttl.ts';
 import * as s from './schema.ts';
 
@@ -15,7 +16,7 @@ export const PUBLISHING_OPERATIONS = {
     method: 'POST',
     path: '/auth/login',
     needs: ['token'],
-    schema: s.authResultSchema,
+    schema: loginSchema,
   },
   'auth.register': {
     kind: 'item',
@@ -23,7 +24,7 @@ export const PUBLISHING_OPERATIONS = {
     method: 'POST',
     path: '/auth/register',
     needs: ['token'],
-    schema: s.authResultSchema,
+    schema: loginSchema,
   },
   'auth.me': {
     kind: 'item',
@@ -39,7 +40,7 @@ export const PUBLISHING_OPERATIONS = {
     method: 'POST',
     path: '/auth/logout',
     needs: [],
-    schema: s.messageSchema,
+    schema: messageSchema,
   },
   'posts.list': {
     kind: 'list',

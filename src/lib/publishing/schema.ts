@@ -7,6 +7,7 @@ import {
   id,
   int,
   listOf,
+  loginSchema,
   pageMetaSchema,
   webUrl,
   webUrlField,
@@ -30,14 +31,7 @@ export const userSchema = z.looseObject({
 });
 export type User = z.output<typeof userSchema>;
 
-export const authResultSchema = enveloped(
-  z.looseObject({
-    token: z.string().min(1),
-    token_type: z.string().optional(),
-    user: z.looseObject({ id, name: z.string(), email: z.string().optional() }),
-  }),
-);
-export type AuthResult = z.output<typeof authResultSchema>;
+export type AuthResult = z.output<typeof loginSchema>;
 
 export const authorRefSchema = z.looseObject({ id: id.optional(), name: z.string() });
 export const categoryRefSchema = z.looseObject({
@@ -241,8 +235,6 @@ export const postWriteResultSchema = enveloped(
     status: z.string().optional(),
   }),
 );
-
-export const messageSchema = z.looseObject({ message: z.string().optional() });
 
 /** `{ data: { id, content, status }, message }`: both halves kept. */
 export const commentCreatedSchema = z.preprocess(

@@ -20,7 +20,7 @@ import type { SlidingLog } from './sliding-log.ts';
  * - `publishing-token`: 240/min per bearer token (keyed by tenant + token hash).
  * - `lodging`: 60/min per token (keyed by account + token hash).
  */
-export type BudgetKind = 'publishing-public' | 'publishing-token' | 'lodging';
+type BudgetKind = 'publishing-public' | 'publishing-token' | 'lodging';
 
 export interface BudgetKey {
   kind: BudgetKind;
@@ -69,7 +69,7 @@ export interface BudgetOptions {
   now?: () => number;
 }
 
-export type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
 /** What an upstream response said about our standing. */
 export interface RateInfo {
@@ -80,26 +80,7 @@ export interface RateInfo {
   retryAfterSeconds?: number | undefined;
 }
 
-export interface Budget {
-  readonly limits: BudgetLimits;
-  /** The window the limits count in (60 s; tests scale it down). */
-  readonly windowSeconds: number;
-  /**
-   * Spends one request (default priority `read`); `ok: false` means do not send (fail fast or
-   * serve stale). Never more than `capacity` in any window-long span, whenever the calls fall.
-   */
-  take(key: BudgetKey, priority?: Priority): Promise<TakeResult>;
-  /** Self-correction from response headers: only ever lowers what we think is left. */
-  observe(key: BudgetKey, info: RateInfo): Promise<void>;
-  /** Requests we may still send in the last window (at write priority). */
-  remaining(key: BudgetKey): Promise<number>;
-  /** Requests left, and seconds until the oldest call of the window leaves it. */
-  standing(key: BudgetKey): Promise<{ remaining: number; resetSeconds: number }>;
-  /** Requests we allow ourselves per window in a bucket of this kind. */
-  capacity(kind: BudgetKind): number;
-  /** Of those, how many calls of `priority` may be in one window. */
-  ceiling(kind: BudgetKind, priority: Priority): number;
-}
+export type Budget = ReturnType<typeof createBudget>;
 
 /** The upstream counts anonymous calls per IP, i.e. per origin (scheme://host:port) from our side. */
 const originOf = (baseUrl: string): string => new URL(baseUrl).origin;
@@ -139,7 +120,7 @@ function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
  * upstream counted then can leave its window. A 429 without `Retry-After` (the contracts do not
  * promise the header) shuts the same way, by the padding alone.
  */
-export function createBudget(options: BudgetOptions = {}): Budget {
+export function createBudget(options: BudgetOptions = {}) {
   const limits: BudgetLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const ratio = options.safetyRatio ?? settingDefaults.UPSTREAM_BUDGET_RATIO;
   const windowMs = (options.windowSeconds ?? 60) * 1000;
@@ -175,7 +156,7 @@ export function createBudget(options: BudgetOptions = {}): Budget {
     };
   };
 
-  /** Self-correction from response headers (see `Budget.observe`). */
+  /** Self-correction from response headers: only ever lowers what we think is left. */
   const observeOn = async (key: BudgetKey, info: RateInfo): Promise<void> => {
     const points = pointsFor(key.kind);
     if (info.rateLimited) {
@@ -195,8 +176,13 @@ export function createBudget(options: BudgetOptions = {}): Budget {
 
   return {
     limits,
+    /** The window the limits count in (60 s; tests scale it down). */
     windowSeconds: windowMs / 1000,
-    async take(key, priority = 'read') {
+    /**
+     * Spends one request; `ok: false` means do not send (fail fast or serve stale). Never more
+     * than `capacity` in any window-long span, whenever the calls fall.
+     */
+    async take(key: BudgetKey, priority: Priority = 'read'): Promise<TakeResult> {
       const res = await log.take(id(key), ceiling(key.kind, priority)).catch(() => undefined);
       // When the store itself fails the request goes ahead: the upstream's 429 caps the rest.
       if (!res) return { ok: true, remaining: 0 };
@@ -205,10 +191,14 @@ export function createBudget(options: BudgetOptions = {}): Budget {
         : { ok: false, retryAfterSeconds: retryAfterFromMs(res.waitMs) };
     },
     // Bookkeeping only: a store failure must never turn an answered request into an error.
-    observe: (key, info) => observeOn(key, info).catch(() => undefined),
-    remaining: async (key) => (await standing(key)).remaining,
+    observe: (key: BudgetKey, info: RateInfo) => observeOn(key, info).catch(() => undefined),
+    /** Requests we may still send in the last window (at write priority). */
+    remaining: async (key: BudgetKey) => (await standing(key)).remaining,
+    /** Requests left, and seconds until the oldest call of the window leaves it. */
     standing,
+    /** Requests we allow ourselves per window in a bucket of this kind. */
     capacity: pointsFor,
+    /** Of those, how many calls of `priority` may be in one window. */
     ceiling,
   };
 }
@@ -302,7 +292,7 @@ async function consumeOne(limiter: Promise<RateLimiterAbstract>, key: string): P
 /** Uncached availability searches any address may make per window: what a guest choosing dates needs. */
 export const LIGHT_SEARCHES = 2;
 
-export interface SearchShareOptions {
+interface SearchShareOptions {
   /** The lodging bucket's points per window. */
   capacity: number;
   /** Share of the bucket that addresses beyond their light searches spend together (`UPSTREAM_LODGING_SEARCH_SHARE`). */

@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import { logJsonLine } from '../log/log.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { replaceEqualDeep } from '@tanstack/query-core';
@@ -15,6 +16,7 @@ import {
   UpstreamError,
 } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
+import { jsonLine } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 import type { CachePolicy } from './ttl.ts';
 import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
@@ -40,7 +42,7 @@ import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
  * local cache; a page never fails because of Redis.
  */
 
-export interface CacheKeyParts {
+interface CacheKeyParts {
   service: UpstreamService;
   /** Publishing tenant id, or lodging account key. */
   tenant: string;
@@ -87,7 +89,8 @@ function createCutoffs() {
 
   const paramsOf = (text: string): Record<string, unknown> => {
     try {
-      return JSON.parse(text || '{}') as Record<string, unknown>;
+      const parsed: unknown = JSON.parse(text || '{}');
+      return isRecord(parsed) ? parsed : {};
     } catch {
       return {};
     }
@@ -130,7 +133,7 @@ function createCutoffs() {
   };
 }
 
-export interface ReadContext {
+interface ReadContext {
   service: UpstreamService;
   tenant: string;
 }
@@ -224,14 +227,12 @@ async function openStore(options: CacheOptions): Promise<Storage | undefined> {
 function withinDeadline<T>(promise: Promise<T>, context: ReadContext): Promise<T> {
   const deadline = currentVisitor()?.deadline;
   if (deadline === undefined) return promise;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    const error = new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
-      service: context.service,
-      operation: 'cache.wait',
-    });
-    timer = setTimeout(() => reject(error), Math.max(0, deadline - Date.now()));
+  const { promise: expired, reject } = Promise.withResolvers<never>();
+  const error = new TimeoutError(`[${context.service}] the page deadline passed while waiting`, {
+    service: context.service,
+    operation: 'cache.wait',
   });
+  const timer = setTimeout(() => reject(error), Math.max(0, deadline - Date.now()));
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
@@ -443,9 +444,9 @@ export function createReadCache(options: CacheOptions) {
         if (fallback === 'staleBeyondWindow') {
           const operation = error instanceof UpstreamError ? error.operation : undefined;
           const storedAt = new Date(entry.storedAt).toISOString();
-          const time = new Date().toISOString();
-          const line = { level: 'warn', event: 'upstream_stale_beyond_window', time, ...context };
-          log(JSON.stringify({ ...line, operation, storedAt }));
+          log(
+            jsonLine('warn', 'upstream_stale_beyond_window', { ...context, operation, storedAt }),
+          );
         }
         return valueOf<T>(entry);
       }

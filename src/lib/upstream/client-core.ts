@@ -41,6 +41,7 @@ export interface ClientCoreOptions {
   tenant: string;
   /** The `/api/v1` base address. */
   baseUrl: string;
+  /** Shared budget, cache and metrics (the site's: `siteUpstream()`). */
   upstream: Upstream;
   access: ServiceAccess;
   /** Sent on every call (e.g. publishing's `X-Tenant`). */
@@ -48,9 +49,12 @@ export interface ClientCoreOptions {
   timeoutMs?: number | undefined;
   /** What each operation is and needs (the client's declaration, e.g. `PUBLISHING_OPERATIONS`). */
   operations?: Readonly<Record<string, OperationNeeds>> | undefined;
-  /** How this tenant's API spells them (`src/lib/upstream/profile.ts`); none: as declared. */
+  /** How this tenant's API spells them (`publishing.profile`, `lodging.profile`); none: as declared. */
   profile?: ServiceProfile | undefined;
 }
+
+/** What a service client takes as the core does. */
+export type CoreOptions = Pick<ClientCoreOptions, 'baseUrl' | 'upstream' | 'timeoutMs' | 'profile'>;
 
 export interface CallSpec<S extends z.ZodType> {
   /** Stable name for logs, metrics and cache keys, e.g. `posts.get`. */
@@ -96,10 +100,7 @@ export async function fetchParsed<S extends z.ZodType>(
   /** The body as the schema reads it (a profile's reshaping); the body itself when absent. */
   prepare?: (body: unknown) => unknown,
 ): Promise<z.output<S>> {
-  const data = await sendRequest(
-    { budget: up.budget, allowance: up.allowance, metrics: up.metrics, settings: up.http },
-    req,
-  );
+  const data = await sendRequest(up, req);
   try {
     const body = prepare ? prepare(data) : data;
     return parseOrThrow(schema, body, { service: req.service, operation: req.operation });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { createStorage, defineDriver } from 'unstorage';
 import type { Storage } from 'unstorage';
 import fsLiteDriver from 'unstorage/drivers/fs-lite';
@@ -11,7 +12,7 @@ import fsLiteDriver from 'unstorage/drivers/fs-lite';
  * files written longest ago go first (at start from their modification times, then in write order).
  * Several processes may share the folder; each keeps the bound for what it sees.
  */
-export interface DiskStoreOptions {
+interface DiskStoreOptions {
   /** The folder (created when needed). */
   base: string;
   /** Most files kept (default 20,000). */
@@ -21,27 +22,19 @@ export interface DiskStoreOptions {
   now?: () => number;
 }
 
-export const DEFAULT_DISK_MAX_ENTRIES = 20_000;
-
 export function createDiskStore(options: DiskStoreOptions): Storage {
   const files = fsLiteDriver({ base: options.base });
-  const maxEntries = options.maxEntries ?? DEFAULT_DISK_MAX_ENTRIES;
-  const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   const now = options.now ?? Date.now;
-  /** Key → bytes, oldest write first. */
-  const sizes = new Map<string, number>();
-  let bytes = 0;
-  const forget = (key: string) => {
-    bytes -= sizes.get(key) ?? 0;
-    sizes.delete(key);
-  };
-  const remember = (key: string, size: number) => {
-    forget(key);
-    sizes.set(key, size);
-    bytes += size;
-  };
+  const evicted: string[] = [];
+  // Key → bytes, never read, so lru-cache drops the files written longest ago past either bound.
+  const sizes = new LRUCache<string, number>({
+    max: options.maxEntries ?? 20_000,
+    maxSize: options.maxBytes ?? 256 * 1024 * 1024,
+    sizeCalculation: (size) => Math.max(1, size),
+    dispose: (_size, key, reason) => reason === 'evict' && evicted.push(key),
+  });
   const remove = async (key: string) => {
-    forget(key);
+    sizes.delete(key);
     await files.removeItem?.(key, {});
   };
   // What an earlier run left, oldest first.
@@ -53,21 +46,20 @@ export function createDiskStore(options: DiskStoreOptions): Storage {
     metas.sort((a, b) => Number(a.meta?.mtime ?? 0) - Number(b.meta?.mtime ?? 0));
     // Files in subfolders are listed with `/`; the storage names them with `:`.
     for (const { key, meta } of metas)
-      remember(key.replaceAll('/', ':'), Number(meta?.['size'] ?? 0));
+      sizes.set(key.replaceAll('/', ':'), Number(meta?.['size'] ?? 0));
   })().catch(() => undefined);
   const trim = async () => {
     await known;
-    for (const key of sizes.keys()) {
-      if (sizes.size <= maxEntries && bytes <= maxBytes) break;
-      await remove(key).catch(() => undefined);
-    }
+    // Unless written again since.
+    for (const key of evicted.splice(0))
+      if (!sizes.has(key)) await remove(key).catch(() => undefined);
   };
 
   const driver = defineDriver(() => ({
     name: 'masthead-disk',
     hasItem: (key) => files.hasItem(key, {}),
     async getItem(key) {
-      const text = (await files.getItem(key, {})) as string | null;
+      const text = await files.getItem(key, {});
       if (typeof text !== 'string') return null;
       const newline = text.indexOf('\n');
       const expires = Number(text.slice(0, newline));
@@ -81,14 +73,15 @@ export function createDiskStore(options: DiskStoreOptions): Storage {
       const expires = topts.ttl ? now() + topts.ttl * 1000 : Number.MAX_SAFE_INTEGER;
       const text = `${expires}\n${value}`;
       await files.setItem?.(key, text, {});
-      remember(key, Buffer.byteLength(text));
+      sizes.set(key, Buffer.byteLength(text));
+      // Larger than the whole bound: lru-cache does not keep it, nor does the folder.
+      if (!sizes.has(key)) evicted.push(key);
       await trim();
     },
     removeItem: remove,
     getKeys: (base) => files.getKeys(base, {}),
     async clear() {
       sizes.clear();
-      bytes = 0;
       await files.clear?.('', {});
     },
   }));

@@ -8,7 +8,7 @@ import { isRecord } from '../content/records.ts';
 
 export type UpstreamService = 'publishing' | 'lodging';
 
-export interface UpstreamErrorContext {
+interface UpstreamErrorContext {
   service: UpstreamService;
   operation: string;
   /** HTTP status, or undefined when no response arrived (timeout, network, budget). */
@@ -163,7 +163,7 @@ function fieldMessages(errors: unknown): Record<string, string[]> {
   return fields;
 }
 
-export interface StatusErrorInput {
+interface StatusErrorInput {
   service: UpstreamService;
   operation: string;
   method: string;

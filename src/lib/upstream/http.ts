@@ -76,10 +76,11 @@ export interface UpstreamRequest {
   timeoutMs?: number | undefined;
 }
 
+/** What a call rides on: an `Upstream` (./runtime.ts) is one. */
 export interface HttpDeps {
   budget: Budget;
   metrics: Metrics;
-  settings: HttpSettings;
+  http: HttpSettings;
   /** Per-visitor shares of the shared buckets, charged before them (calls made for a visitor only). */
   allowance?: VisitorAllowance | undefined;
 }
@@ -228,7 +229,7 @@ function typedFailure(
  * when empty).
  */
 export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise<unknown> {
-  const { metrics, settings } = deps;
+  const { metrics, http: settings } = deps;
   const visitor = currentVisitor();
   const deadline = visitor?.deadline ?? Infinity;
   const method = req.method ?? 'GET';

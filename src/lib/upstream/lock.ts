@@ -19,7 +19,7 @@ export class LockTimeoutError extends Error {
   override name = 'LockTimeoutError';
 }
 
-export interface LockOptions {
+interface LockOptions {
   redisUrl?: string | undefined;
   /** Key prefix in Redis. */
   prefix?: string;
@@ -31,7 +31,7 @@ export interface LockOptions {
   pollMs?: number;
 }
 
-export interface KeyedLock {
+interface KeyedLock {
   run<T>(key: string, task: () => Promise<T>): Promise<T>;
 }
 

@@ -26,11 +26,19 @@ export type CounterName = Exclude<keyof Counters, 'errors'>;
 const COUNTER_NAMES = countersSchema.keyof().exclude(['errors']).options;
 const emptyCounters = (): Counters => countersSchema.parse({});
 
+/** One JSON log line: level, event and time first, then `fields`. */
+export const jsonLine = (
+  level: string,
+  event: string,
+  fields: object,
+  time = new Date().toISOString(),
+) => JSON.stringify({ level, event, time, ...fields });
+
 /**
  * An upstream answer the site cannot use although the call succeeded: a field it needs is missing
  * or unreadable. Not an outage (retrying will not help); someone has to look at the integration.
  */
-export interface IntegrationProblem {
+interface IntegrationProblem {
   service: UpstreamService;
   tenant: string;
   operation: string;
@@ -43,14 +51,6 @@ export interface IntegrationProblem {
   count: number;
 }
 
-export interface MetricsSnapshot {
-  startedAt: string;
-  totals: Counters;
-  /** Keyed `"<service>:<tenant>"`. */
-  byTenant: Record<string, Counters>;
-  integrationProblems: IntegrationProblem[];
-}
-
 /** Where counts also go as they happen (the Prometheus exporter: src/lib/observability/). */
 export interface MetricsSink {
   count(service: UpstreamService, tenant: string, counter: CounterName, by: number): void;
@@ -60,7 +60,7 @@ export interface MetricsSink {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /** Where failure lines go; defaults to the process's logger. Tests pass a spy or a no-op. */
   log?: (line: string) => void;
   /** Where integration problems go; defaults to `log` when given, else the logger at error level. */
@@ -78,6 +78,7 @@ export function createMetrics(options: MetricsOptions = {}) {
   const logError =
     options.logError ?? options.log ?? ((line: string) => logJsonLine('error', line));
   let startedAt = new Date();
+  /** Keyed `"<service>:<tenant>"`. */
   let byTenant = new Map<string, Counters>();
   let problems = new Map<string, IntegrationProblem>();
 
@@ -104,15 +105,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     failure(tenant: string, error: UpstreamError): void {
       const counters = countersFor(error.service, tenant);
       counters.errors[error.name] = (counters.errors[error.name] ?? 0) + 1;
-      log(
-        JSON.stringify({
-          level: 'warn',
-          event: 'upstream_failure',
-          time: new Date().toISOString(),
-          tenant,
-          ...error.toLog(),
-        }),
-      );
+      log(jsonLine('warn', 'upstream_failure', { tenant, ...error.toLog() }));
     },
     /**
      * Records an integration problem: one error-level line the first time a (service, tenant,
@@ -130,16 +123,9 @@ export function createMetrics(options: MetricsOptions = {}) {
         return;
       }
       problems.set(key, { ...found, firstSeen: now, lastSeen: now, count: 1 });
-      logError(
-        JSON.stringify({
-          level: 'error',
-          event: 'upstream_integration_problem',
-          time: now,
-          ...found,
-        }),
-      );
+      logError(jsonLine('error', 'upstream_integration_problem', found, now));
     },
-    getStatus(): MetricsSnapshot {
+    getStatus() {
       const totals = emptyCounters();
       const tenants: Record<string, Counters> = {};
       for (const [key, counters] of byTenant) {

@@ -59,6 +59,21 @@ export function enveloped<S extends z.ZodType>(schema: S) {
   );
 }
 
+/** A signed-in account as both APIs send it. */
+export const accountSchema = z.looseObject({ id, name: z.string(), email: z.string().optional() });
+
+/** Sign-in (and registration) on both APIs: `{ user, token, token_type }`, a `data` envelope also passes. */
+export const loginSchema = enveloped(
+  z.looseObject({
+    user: accountSchema,
+    token: z.string().min(1),
+    token_type: z.string().optional(),
+  }),
+);
+
+/** An answer that is only a message (a sign-out). */
+export const messageSchema = z.looseObject({ message: z.string().optional() });
+
 export const pageMetaSchema = z.looseObject({
   current_page: int.optional(),
   last_page: int.optional(),
@@ -88,14 +103,14 @@ export interface PageParams {
   perPage?: number | undefined;
 }
 
-/** `page` and `per_page` query parameters, `per_page` clamped to the API's maximum. */
-export function pageQuery(
-  params: PageParams,
-  maxPerPage: number,
-): Record<string, number | undefined> {
+// 50: the smaller maximum of both APIs (some upstreams refuse more with 422 instead of clamping).
+const MAX_PER_PAGE = 50;
+
+/** `page` and `per_page` query parameters, `per_page` clamped to the APIs' maximum. */
+export function pageQuery(params: PageParams): Record<string, number | undefined> {
   return {
     page: params.page,
-    per_page: params.perPage === undefined ? undefined : Math.min(params.perPage, maxPerPage),
+    per_page: params.perPage === undefined ? undefined : Math.min(params.perPage, MAX_PER_PAGE),
   };
 }
 

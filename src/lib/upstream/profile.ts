@@ -1,6 +1,6 @@
 import { isRecord } from '../content/records.ts';
 import { z } from 'zod';
-import type { HttpMethod, QueryValue } from './http.ts';
+import type { HttpMethod, UpstreamRequest } from './http.ts';
 import { topLevelMeta } from './parse.ts';
 
 /**
@@ -210,12 +210,7 @@ export function renameKeys<T>(
   );
 }
 
-interface ProfiledRequest {
-  method: HttpMethod;
-  path: string;
-  query?: Record<string, QueryValue> | undefined;
-  body?: object | undefined;
-}
+type ProfiledRequest = Pick<UpstreamRequest, 'path' | 'query' | 'body'> & { method: HttpMethod };
 
 /** Method, path, query and body of an operation as the profile spells them. */
 export function profiledRequest(

@@ -6,7 +6,7 @@ import type { Driver } from 'unstorage';
 import { logWarn } from '../log/log.ts';
 
 /** Longest a Redis command may take before the caller treats Redis as away (local fallback). */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 /** Longest the first use waits for the connection (once per process and URL, then never). */
 const READY_WAIT_MS = 1000;
 
@@ -104,19 +104,12 @@ export async function closeRedis(): Promise<void> {
   );
 }
 
-export interface LimiterSettings {
-  points: number;
-  /** Window in seconds. */
-  duration: number;
-  keyPrefix: string;
-}
-
 /**
  * A limiter shared through Redis when `redisUrl` is set (every server counts together), with an
  * in-memory insurance limiter while Redis is away; in memory otherwise.
  */
 export function sharedLimiter(
-  settings: LimiterSettings,
+  settings: ConstructorParameters<typeof RateLimiterMemory>[0],
   redisUrl: string | undefined,
 ): Promise<RateLimiterAbstract> {
   if (!redisUrl) return Promise.resolve(new RateLimiterMemory(settings));
@@ -145,7 +138,7 @@ export function sharedLimiter(
  * strangers typing search queries on its site, can put in Redis, whatever Redis' own `maxmemory`
  * says. Values are stored as given (strings); keys under `base`.
  */
-export const SHARED_ENTRIES_PER_TENANT = 5000;
+const SHARED_ENTRIES_PER_TENANT = 5000;
 
 /** The index lives as long as the longest `keep` (two days) after its last write. */
 const INDEX_LIFETIME_MS = 2 * 24 * 60 * 60 * 1000;
@@ -173,14 +166,10 @@ export function boundedRedisDriver(
   // Keys written in order with one lifetime leave in that order, also within one millisecond.
   const lastExpiry = new Map<number, number>();
   const scanAll = async (): Promise<string[]> => {
-    const redis = await client();
     const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      keys.push(...batch);
-    } while (cursor !== '0');
+    const stream = (await client()).scanStream({ match: `${prefix}*`, count: 500 });
+    stream.on('data', (batch: string[]) => keys.push(...batch));
+    await once(stream, 'end');
     return keys;
   };
   return {

@@ -65,13 +65,8 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
   return {
     metrics,
     budget,
-    allowance: createVisitorAllowance(budget, {
-      visitorShare: options.visitorShare,
-      humanReserve: options.humanReserve,
-      lodgingSearchShare: options.lodgingSearchShare,
-      windowSeconds,
-      redisUrl,
-    }),
+    // Its options are a part of these (`UpstreamOptions`).
+    allowance: createVisitorAllowance(budget, options),
     pageDeadlineMs: options.pageDeadlineMs ?? settingDefaults.PAGE_DEADLINE_MS,
     cache: createReadCache({
       metrics,

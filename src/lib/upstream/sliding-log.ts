@@ -17,9 +17,9 @@ import { getRedis } from './redis.ts';
  * sorted set per bucket and one Lua script (atomic across servers, Redis' own clock).
  */
 
-export type LogTake = { ok: true; count: number } | { ok: false; count: number; waitMs: number };
+type LogTake = { ok: true; count: number } | { ok: false; count: number; waitMs: number };
 
-export interface LogStanding {
+interface LogStanding {
   /** Calls in the last window (padding included). */
   count: number;
   /** Milliseconds until the oldest of them leaves the window; 0 when the log is empty. */

@@ -57,5 +57,3 @@ export const TTL = {
   guestList: { fresh: 15, stale: MINUTE, errorGrace: 5 * MINUTE },
   guest: { fresh: 15, stale: MINUTE, errorGrace: 5 * MINUTE },
 } as const satisfies Record<string, CachePolicy>;
-
-export type TtlName = keyof typeof TTL;

@@ -37,11 +37,14 @@ export function currentVisitor(): VisitorContext | undefined {
   return storage.getStore();
 }
 
-/** Runs `fn` for the same visitor with no page deadline (background refreshes outlive the page). */
-export function withoutDeadline<T>(fn: () => T): T {
+/** Runs `fn` with the current visitor changed by `patch` (outside any visitor, just `fn`). */
+function patched<T>(patch: Partial<VisitorContext>, fn: () => T): T {
   const context = storage.getStore();
-  return context ? storage.run({ ...context, deadline: undefined }, fn) : fn();
+  return context ? storage.run({ ...context, ...patch }, fn) : fn();
 }
+
+/** Runs `fn` for the same visitor with no page deadline (background refreshes outlive the page). */
+export const withoutDeadline = <T>(fn: () => T): T => patched({ deadline: undefined }, fn);
 
 /**
  * Runs `fn`'s reads as spare ones: a refresh of a value the cache can still serve, or a part of a
@@ -50,18 +53,12 @@ export function withoutDeadline<T>(fn: () => T): T {
  * out. While the budget is short, the calls go to the pages that have no copy at all (a 503).
  */
 export function asSpare<T>(fn: () => T): T {
-  const context = storage.getStore();
-  return storage.run(
-    context ? { ...context, spare: true } : { visitor: undefined, crawler: false, spare: true },
-    fn,
-  );
+  const anonymous = { visitor: undefined, crawler: false };
+  return storage.run({ ...anonymous, ...storage.getStore(), spare: true }, fn);
 }
 
 /** Runs `fn` as the booking step of the current visitor (see `VisitorContext.bookingStep`). */
-export function asBookingStep<T>(fn: () => T): T {
-  const context = storage.getStore();
-  return context ? storage.run({ ...context, bookingStep: true }, fn) : fn();
-}
+export const asBookingStep = <T>(fn: () => T): T => patched({ bookingStep: true }, fn);
 
 /** Crawlers, preview fetchers and HTTP libraries that say what they are. */
 const CRAWLER =

@@ -57,6 +57,17 @@ describe('the data cache on disk (no Redis)', () => {
     expect(readdirSync(base)).toContain('five');
   });
 
+  it('keeps at most its bytes, oldest written first, and no file larger than the bound', async () => {
+    const base = folder();
+    // Each file is its expiry line (7 digits and a newline) and the value: 18 bytes.
+    const store = createDiskStore({ base, maxBytes: 40, now: () => 1_000_000 });
+    for (const name of ['one', 'two', 'three'])
+      await store.setItemRaw(name, 'x'.repeat(10), { ttl: 60 });
+    expect(readdirSync(base).sort()).toEqual(['three', 'two']);
+    await store.setItemRaw('huge', 'x'.repeat(100), { ttl: 60 });
+    expect(readdirSync(base).sort()).toEqual(['three', 'two']);
+  });
+
   it('is off with Redis or an empty setting, and apart per upstream', () => {
     const dir = (extra: Record<string, string>) =>
       diskCacheDir({ UPSTREAM_CACHE_DIR: '.cache/upstream', ...extra });

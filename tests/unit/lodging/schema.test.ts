@@ -3,10 +3,9 @@ import {
   availabilitySchema,
   bookingListSchema,
   cancelResultSchema,
-  lodgingLoginSchema,
   singlePropertySchema,
 } from '../../../src/lib/lodging/schema.ts';
-import { parseOrThrow } from '../../../src/lib/upstream/parse.ts';
+import { loginSchema, parseOrThrow } from '../../../src/lib/upstream/parse.ts';
 
 const ctx = { service: 'lodging' as const, operation: 'test' };
 const booking = {
@@ -27,7 +26,7 @@ describe('lodging schemas are lenient', () => {
     ['unwrapped (contract)', { user: { id: 'u', name: 'M' }, token: 't', token_type: 'Bearer' }],
     ['in an envelope', { data: { user: { id: 'u', name: 'M' }, token: 't' } }],
   ])('login %s', (_name, body) => {
-    expect(parseOrThrow(lodgingLoginSchema, body, ctx).token).toBe('t');
+    expect(parseOrThrow(loginSchema, body, ctx).token).toBe('t');
   });
 
   it('a property with only an id', () => {

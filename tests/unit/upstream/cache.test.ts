@@ -8,6 +8,7 @@ import {
   UpstreamServerError,
 } from '../../../src/lib/upstream/errors.ts';
 import { createMetrics } from '../../../src/lib/upstream/metrics.ts';
+import { runAsVisitor } from '../../../src/lib/upstream/visitor.ts';
 
 const policy = { fresh: 10, stale: 20, errorGrace: 100 };
 const ctx = { service: 'publishing' as const, tenant: 'daily-planet' };
@@ -236,5 +237,17 @@ describe('read cache: a re-read keeps what did not change', () => {
     expect(adopted.items.map((item) => item.title)).toEqual(['a', 'c']);
     expect(adopted.items[0]).toBe(first.items[0]);
     expect(adopted.items[1]).not.toBe(first.items[1]);
+  });
+
+  it('stops waiting for a load at the page deadline, and the load still fills the cache', async () => {
+    const { cache } = setup();
+    const key = cacheKey({ ...ctx, operation: 'posts.slow' });
+    const slow = () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 200));
+    const page = runAsVisitor({ visitor: 'ip:1', crawler: false, deadline: Date.now() + 20 }, () =>
+      cache.read(key, policy, slow, ctx),
+    );
+    await expect(page).rejects.toMatchObject({ name: 'TimeoutError', operation: 'cache.wait' });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await cache.read(key, policy, () => Promise.resolve('again'), ctx)).toBe('late');
   });
 });

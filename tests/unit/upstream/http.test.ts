@@ -45,7 +45,7 @@ function req(base: string, extra: Partial<UpstreamRequest> = {}): UpstreamReques
 }
 
 const send = (up: Upstream, r: UpstreamRequest) =>
-  sendRequest({ budget: up.budget, metrics: up.metrics, settings: up.http }, r);
+  sendRequest({ budget: up.budget, metrics: up.metrics, http: up.http }, r);
 
 describe('sendRequest', () => {
   it('sends Accept, JSON bodies, the tenant header and the bearer token', async () => {
@@ -244,7 +244,7 @@ describe('sendRequest inside a page render', () => {
     const deps = {
       budget: up.budget,
       metrics: up.metrics,
-      settings: { ...up.http, backoffBaseMs: 5000, backoffMaxMs: 5000 },
+      http: { ...up.http, backoffBaseMs: 5000, backoffMaxMs: 5000 },
     };
     await expect(
       asPage(Date.now() + 2000, () => sendRequest(deps, req(server.baseUrl))),
