@@ -1,7 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
-import { sharedLimiter, type LimiterSettings } from '../upstream/redis.ts';
+import { sharedLimiter } from '../upstream/redis.ts';
 import { memo } from '../memo.ts';
 
 /**
@@ -10,7 +10,7 @@ import { memo } from '../memo.ts';
  */
 
 /** Attempts one visitor may make per window (`duration`, in seconds). */
-export type VisitorLimit = Omit<LimiterSettings, 'keyPrefix'>;
+export type VisitorLimit = { points: number; duration: number };
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number };
 
