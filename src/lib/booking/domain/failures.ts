@@ -55,12 +55,6 @@ export const placeNotFound = () =>
 export const busy = (message: string, retryAfter: number) =>
   refusal(429, 'busy', message, { retryAfter });
 
-/**
- * The same stay was booked moments ago from another tab or browser: no retry (that would book it
- * twice); the guest finds that booking, or chooses to book another room for the same dates.
- */
-export const sameStay = (message: string) => refusal(409, 'same_stay', message);
-
 export const unavailable = (message: string, retryAfter: number) =>
   refusal(503, 'unavailable', message, { retryAfter });
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { isIsoDate } from './dates.ts';
 import { normalizeEmail } from './email.ts';
-import { MAX_NAME, MAX_NOTES, type GuestDetails } from './rules.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
 /** Zod schemas of everything that enters the booking endpoints and the embed page (messages are text keys). */
+
+export const MAX_NAME = 100;
+export const MAX_NOTES = 1000;
 
 const isoDate = (field: 'checkIn' | 'checkOut') =>
   z.string({ error: textKey(`booking.error.${field}Required`) }).refine(isIsoDate, {
@@ -45,8 +47,8 @@ const guestDetailsSchema = z.strictObject({
     .string()
     .max(MAX_NOTES * 2, { error: textKey('booking.error.notesTooLong', { max: MAX_NOTES }) })
     .default(''),
-}) satisfies z.ZodType<GuestDetails>;
-export type { GuestDetails };
+});
+export type GuestDetails = z.output<typeof guestDetailsSchema>;
 
 /** What the widget posts to `/api/booking/bookings`. */
 export const bookingRequestSchema = z.strictObject({
@@ -72,11 +74,11 @@ export const bookingPostSchema = bookingRequestSchema.extend({
   anotherRoom: z.optional(z.unknown()).transform((value) => value === true),
 });
 
-/** The request as the no-JavaScript form posts it: text as typed, for the handler to judge. */
+/** The request as the no-JavaScript form posts it: text as typed ('' when absent), judged later. */
 const asTyped = z
   .string()
   .max(MAX_NOTES * 2)
-  .optional();
+  .default('');
 export const bookingFormFields = Object.fromEntries(
   Object.keys(bookingRequestSchema.shape).map((key) => [key, asTyped]),
 );
