@@ -115,8 +115,7 @@ async function recipient(
   if (attempt?.state === 'unknown' && attempt.guestId) {
     return { guestId: attempt.guestId, notes: attempt.notes };
   }
-  const holder = (phone: string) => core.onlineRequests(api, phone);
-  const choice = await chooseGuest(api, input, holder, looked);
+  const choice = await chooseGuest(api, input, core.onlineRequests, looked);
   const max = detailsPresentation(core.lodging.fields).notesMax;
   const mark = keyMark(core.tenant.id, input.idempotencyKey);
   const notes =
@@ -185,7 +184,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     // one; no record with this e-mail: nothing was booked for it (a first booking makes one).
     const mark = keyMark(core.tenant.id, input.idempotencyKey);
     const { guest } = looked;
-    const records = guest ? [String(guest.id), await core.onlineRequests(api, '')] : [];
+    const records = guest ? [String(guest.id), await core.onlineRequests('')] : [];
     for (const guestId of new Set(records)) {
       const found = await lostBooking(api, { guestId, mark }, place, input);
       // Its e-mail went out when it was made (or, at worst, never): it is not sent again.

@@ -64,12 +64,16 @@ async function onlineRequestsGuest(api: LodgingClient, holder: GuestInput): Prom
  * them; found or made once per process. Its phone, for upstreams that require one: the hotel's
  * own number, else the first requester's.
  */
-export function onlineRequestsRecord(tenant: BookingTenant, email: string) {
+export function onlineRequestsRecord(
+  tenant: BookingTenant,
+  email: string,
+  api: () => LodgingClient,
+) {
   let holder: Promise<string> | undefined;
-  return (api: LodgingClient, requesterPhone: string): Promise<string> => {
+  return (requesterPhone: string): Promise<string> => {
     const { t } = i18nFor(tenant);
     const phone = normalizePhone(tenant.lodging.contact?.phone ?? '') || requesterPhone;
-    holder ??= onlineRequestsGuest(api, {
+    holder ??= onlineRequestsGuest(api(), {
       first_name: t('booking.onlineRequests.firstName'),
       last_name: t('booking.onlineRequests.lastName'),
       email,
