@@ -35,8 +35,11 @@ export const bookingActions = {
   bookStay: defineAction({
     accept: 'form',
     input: stayInput,
-    handler: async ({ intent, ...values }, ctx): Promise<StepState> => {
+    handler: async ({ intent, ...form }, ctx): Promise<StepState> => {
       const tenant = offeredHere(ctx.locals);
+      const values = Object.fromEntries(
+        Object.entries(form).map(([key, value]) => [key, typeof value === 'string' ? value : '']),
+      );
       const back = (step: 'details' | 'review', errors: FieldErrors = {}): StepState => ({
         step,
         values,

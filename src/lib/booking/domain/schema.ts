@@ -72,11 +72,14 @@ export const bookingPostSchema = bookingRequestSchema.extend({
   anotherRoom: z.optional(z.unknown()).transform((value) => value === true),
 });
 
-/** The request as the no-JavaScript form posts it: text as typed ('' when absent), judged later. */
+/**
+ * The request as the no-JavaScript form posts it: text as typed, for the handler to judge (optional,
+ * not defaulted: Astro reads an empty field of a non-optional string as null).
+ */
 const asTyped = z
   .string()
   .max(MAX_NOTES * 2)
-  .default('');
+  .optional();
 export const bookingFormFields = Object.fromEntries(
   Object.keys(bookingRequestSchema.shape).map((key) => [key, asTyped]),
 );
