@@ -14,8 +14,6 @@ import { bookingServiceFor } from '../lib/services/clients.ts';
 import { fieldErrorsOf, type FieldErrors } from '../lib/failures/fields.ts';
 import { bookingTenant } from '../lib/tenants/booking.ts';
 
-const text = (max: number) => z.string().max(max).optional();
-
 const stayInput = z.object({
   /** `another`: "book another room for the same dates", the only way past the same-stay guard. */
   intent: z.enum(['review', 'book', 'another', 'edit']),
@@ -81,7 +79,10 @@ export const bookingActions = {
    */
   findStay: defineAction({
     accept: 'form',
-    input: z.object({ email: text(400), reference: text(40) }),
+    input: z.object({
+      email: z.string().max(400).optional(),
+      reference: z.string().max(40).optional(),
+    }),
     handler: async ({ email = '', reference = '' }, ctx) => {
       const tenant = offeredHere(ctx.locals);
       const values = { email, reference };

@@ -18,14 +18,9 @@ export function isCountryCode(value: string): boolean {
 
 /** Countries as `{ code, name }` sorted by name in `locale`. */
 export function countryOptions(locale: string): { code: string; name: string }[] {
-  let names: Intl.DisplayNames | undefined;
-  try {
-    names = new Intl.DisplayNames([locale, 'en'], { type: 'region' });
-  } catch {
-    names = undefined;
-  }
+  const names = new Intl.DisplayNames([locale, 'en'], { type: 'region' });
   const collator = new Intl.Collator(locale);
-  return COUNTRY_CODES.map((code) => ({ code, name: names?.of(code) ?? code })).sort((a, b) =>
+  return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
     collator.compare(a.name, b.name),
   );
 }

@@ -7,20 +7,13 @@ import { textKey } from '../../i18n/text-key.ts';
  */
 
 const DAY_MS = 86_400_000;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Days since 1970-01-01 of a valid `YYYY-MM-DD`, or `undefined`. */
 function dayNumber(value: string): number | undefined {
-  const match = ISO_DATE.exec(value);
-  if (!match) return undefined;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const ms = Date.UTC(y, m - 1, d);
-  const back = new Date(ms);
-  // Rejects 2025-02-30 and friends (Date.UTC would roll them over).
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d) {
-    return undefined;
-  }
-  return ms / DAY_MS;
+  const days = ISO_DATE.test(value) ? Date.parse(value) / DAY_MS : Number.NaN;
+  // Rejects 2025-02-30 and friends (Date.parse rolls them over into March).
+  return Number.isNaN(days) || fromDayNumber(days) !== value ? undefined : days;
 }
 
 function fromDayNumber(days: number): string {

@@ -1,18 +1,13 @@
 import unhomoglyph from 'unhomoglyph';
 
 /**
- * One spelling per e-mail address, applied before any comparison (guest look-up, creation lock,
- * idempotency), so `Zed-x@Example.com`, the same with a zero-width space, a variation selector or a
- * tag character, and `zed-x@example.com.` are one guest; and the check that refuses look-alike
- * letters (a Cyrillic "а" in `exаmple.com`, a Latin alpha "ɑ" or dotless "ı" among ASCII), which
- * would make another guest that reads the same. The spelling runs in the widget too; the server
- * alone refuses look-alikes (domain/server-checks.ts, which also reads punycode).
+ * One spelling per e-mail address before any comparison (guest look-up, creation lock, idempotency),
+ * so `Zed-x@Example.com`, the same with invisible characters, and `zed-x@example.com.` are one
+ * guest; and the check that refuses look-alike letters (a Cyrillic "а" in `exаmple.com`), which
+ * would make another guest that reads the same (the server's, in domain/server-checks.ts).
  */
 
-/**
- * Code points that show nothing: Unicode's whole Default_Ignorable_Code_Point property (zero-width
- * spaces and joiners, soft hyphen, direction marks, BOM, variation selectors, tag characters…).
- */
+/** Code points that show nothing (zero-width spaces, direction marks, variation selectors, tags…). */
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** Lower case, Unicode NFKC (full-width and compatibility forms), no invisible characters, no trailing dot. */

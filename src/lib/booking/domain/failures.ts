@@ -20,21 +20,13 @@ export class BookingFailure extends KnownFailure {
   }
 }
 
-function kindOf(error: ApiError): Failure {
-  switch (error.code) {
-    case 'not_found':
-      return { kind: 'not-found' };
-    case 'unavailable':
-      return { kind: 'outage', retryAfterSeconds: error.retryAfter };
-    case 'busy':
-      return { kind: 'busy', retryAfterSeconds: error.retryAfter ?? 1 };
-    case 'forbidden':
-      return { kind: 'refused', status: 403 };
-    case 'not_online':
-      return { kind: 'unsupported', message: error.message };
-    default:
-      return { kind: 'invalid', fields: error.fields ?? {}, message: error.message };
-  }
+function kindOf({ code, message, fields, retryAfter }: ApiError): Failure {
+  if (code === 'not_found') return { kind: 'not-found' };
+  if (code === 'unavailable') return { kind: 'outage', retryAfterSeconds: retryAfter };
+  if (code === 'busy') return { kind: 'busy', retryAfterSeconds: retryAfter ?? 1 };
+  if (code === 'forbidden') return { kind: 'refused', status: 403 };
+  if (code === 'not_online') return { kind: 'unsupported', message };
+  return { kind: 'invalid', fields: fields ?? {}, message };
 }
 
 /** A failure with its status, code and text key (and what else `ApiError` may carry). */
@@ -54,12 +46,6 @@ export const placeNotFound = () =>
 /** Too many requests: from the upstream, our budget, or this visitor (`message` says which). */
 export const busy = (message: string, retryAfter: number) =>
   refusal(429, 'busy', message, { retryAfter });
-
-/**
- * The same stay was booked moments ago from another tab or browser: no retry (that would book it
- * twice); the guest finds that booking, or chooses to book another room for the same dates.
- */
-export const sameStay = (message: string) => refusal(409, 'same_stay', message);
 
 export const unavailable = (message: string, retryAfter: number) =>
   refusal(503, 'unavailable', message, { retryAfter });

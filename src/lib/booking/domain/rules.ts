@@ -1,6 +1,10 @@
 import type { FieldErrors } from '../../failures/fields.ts';
+import type { Tenant } from '../../tenants/schema.ts';
 import { normalizeEmail } from './email.ts';
+import { MAX_NAME, MAX_NOTES, type GuestDetails } from './schema.ts';
 import { textKey } from '../../i18n/text-key.ts';
+
+export { MAX_NAME };
 
 /** Field rules of the booking form, after zod checked the shapes; messages are text keys. */
 
@@ -11,18 +15,11 @@ export interface Capacity {
   maxOccupancy: number;
 }
 
-/** The guest's own details (the widget's last form step); `schema.ts` parses them into this shape. */
-export interface GuestDetails {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  nationality: string;
-  notes: string;
-}
-
-export const MAX_NAME = 100;
-export const MAX_NOTES = 1000;
+/** Whether the party fits `room` (each limit apart and together). */
+export const fits = (room: Capacity, adults: number, children: number): boolean =>
+  adults <= room.maxAdults &&
+  children <= room.maxChildren &&
+  adults + children <= room.maxOccupancy;
 
 /** The party against one place's rooms; a refusal names the place (a tenant may have several). */
 export function guestErrors(
@@ -62,11 +59,7 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The lodging API's own rules for optional fields (tenants.json `lodging.fields`). */
-export interface FieldRules {
-  phone?: { required?: boolean | undefined; maxLength?: number | undefined } | undefined;
-  nationality?: { required?: boolean | undefined } | undefined;
-  notes?: { required?: boolean | undefined; maxLength?: number | undefined } | undefined;
-}
+type FieldRules = NonNullable<Tenant['lodging']>['fields'];
 
 /** How the details form presents the optional fields under the tenant's rules (labels, limits). */
 export function detailsPresentation(rules: FieldRules = {}) {

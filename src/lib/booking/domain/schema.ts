@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { isIsoDate } from './dates.ts';
 import { normalizeEmail } from './email.ts';
-import { MAX_NAME, MAX_NOTES, type GuestDetails } from './rules.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
 /** Zod schemas of everything that enters the booking endpoints and the embed page (messages are text keys). */
+
+export const MAX_NAME = 100;
+export const MAX_NOTES = 1000;
 
 const isoDate = (field: 'checkIn' | 'checkOut') =>
   z.string({ error: textKey(`booking.error.${field}Required`) }).refine(isIsoDate, {
     error: textKey(`booking.error.${field}Format`),
   });
 
-const count = (message: string) =>
-  z.coerce.number({ error: message }).int({ error: message }).min(0, { error: message }).max(50, {
-    error: message,
-  });
+// The schema's error is also each of its checks' (zod 4).
+const count = (message: string) => z.coerce.number({ error: message }).int().min(0).max(50);
 
 export const availabilityQuerySchema = z.object({
   property: z.uuid({ error: textKey('booking.error.placeRequired') }),
@@ -45,8 +45,8 @@ const guestDetailsSchema = z.strictObject({
     .string()
     .max(MAX_NOTES * 2, { error: textKey('booking.error.notesTooLong', { max: MAX_NOTES }) })
     .default(''),
-}) satisfies z.ZodType<GuestDetails>;
-export type { GuestDetails };
+});
+export type GuestDetails = z.output<typeof guestDetailsSchema>;
 
 /** What the widget posts to `/api/booking/bookings`. */
 export const bookingRequestSchema = z.strictObject({
@@ -72,7 +72,10 @@ export const bookingPostSchema = bookingRequestSchema.extend({
   anotherRoom: z.optional(z.unknown()).transform((value) => value === true),
 });
 
-/** The request as the no-JavaScript form posts it: text as typed, for the handler to judge. */
+/**
+ * The request as the no-JavaScript form posts it: text as typed, for the handler to judge (optional,
+ * not defaulted: Astro reads an empty field of a non-optional string as null).
+ */
 const asTyped = z
   .string()
   .max(MAX_NOTES * 2)
@@ -90,41 +93,31 @@ export function canonicalLocale(tag: string): string | undefined {
   }
 }
 
-const optionalDate = z
-  .string()
-  .refine(isIsoDate, { error: 'must be YYYY-MM-DD' })
-  .optional()
-  .catch(undefined);
-const optionalCount = z.coerce.number().int().min(0).max(50).optional().catch(undefined);
+/** A value that is dropped when it is not readable (never an error page). */
+const lenient = <S extends z.ZodType>(schema: S) => schema.optional().catch(undefined);
+const optionalDate = lenient(z.string().refine(isIsoDate));
+const optionalCount = lenient(z.coerce.number().int().min(0).max(50));
 
 /**
  * A link to a stay (`/stay?property=…&checkIn=…&checkOut=…&adults=…&children=…`, the embed's
  * fallback link, a campaign): each value that is not readable is dropped, never an error page.
  */
 export const stayLinkSchema = z.object({
-  property: z.uuid().optional().catch(undefined),
+  property: lenient(z.uuid()),
   checkIn: optionalDate,
   checkOut: optionalDate,
   /** Instead of `checkOut`: the number of nights from `checkIn`. */
-  nights: z.coerce.number().int().min(1).max(365).optional().catch(undefined),
+  nights: lenient(z.coerce.number().int().min(1).max(365)),
   adults: optionalCount,
   children: optionalCount,
   /** A room type of the property, chosen once its rooms are shown (if free). */
-  room: z.string().max(100).optional().catch(undefined),
+  room: lenient(z.string().max(100)),
 });
 
 /** `/embed/booking` query: the embed script's `data-*` attributes, plus the host page's origin. */
 export const embedQuerySchema = z.object({
   ...stayLinkSchema.shape,
-  property: z.uuid({ error: 'data-property must be the id of one of this site’s properties' }),
-  locale: z
-    .string()
-    .max(35)
-    .refine((value) => canonicalLocale(value) !== undefined)
-    .optional()
-    .catch(undefined),
-  origin: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .catch(undefined),
+  property: z.uuid(),
+  locale: lenient(z.string().max(35).refine(canonicalLocale)),
+  origin: lenient(z.url({ protocol: /^https?$/ })),
 });

@@ -1,4 +1,5 @@
 import type { FieldErrors } from '../../failures/fields.ts';
+import type { Tenant } from '../../tenants/schema.ts';
 import type { Capacity } from './rules.ts';
 import type { StatusKind } from './status.ts';
 
@@ -96,11 +97,7 @@ export type ErrorCode =
   | 'bad_request';
 
 /** How to book instead when booking is not available online (from the tenant's `lodging.contact`). */
-export interface BookingContact {
-  phone?: string | undefined;
-  email?: string | undefined;
-  url?: string | undefined;
-}
+export type BookingContact = NonNullable<NonNullable<Tenant['lodging']>['contact']>;
 
 export interface ApiError {
   code: ErrorCode;

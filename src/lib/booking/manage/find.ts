@@ -14,7 +14,7 @@ export async function findStay(
   const wanted = reference.trim().toUpperCase();
   const api = core.lodgingApi();
   const guest = await findByEmail(api, email, email);
-  const holder = await core.onlineRequests(api, '').catch(() => undefined);
+  const holder = await core.onlineRequests('').catch(() => undefined);
   for (const guestId of [guest ? String(guest.id) : undefined, holder]) {
     if (guestId === undefined) continue;
     const found = await listedBooking(

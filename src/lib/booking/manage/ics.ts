@@ -22,22 +22,16 @@ export interface StayEvent {
 }
 
 /** Backslash, semicolon, comma and newlines are escaped in TEXT values (RFC 5545 3.3.11). */
-function text(value: string): string {
-  return value
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
-    .replace(/\r?\n/g, '\\n');
-}
+const text = (value: string): string =>
+  value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, '\\n');
 
 /** Lines longer than 75 octets continue on the next line after a space (RFC 5545 3.1). */
 function fold(line: string): string {
-  const bytes = new TextEncoder();
   const parts: string[] = [];
   let current = '';
   for (const char of line) {
     const limit = parts.length === 0 ? 75 : 74;
-    if (bytes.encode(current + char).length > limit) {
+    if (Buffer.byteLength(current + char) > limit) {
       parts.push(current);
       current = char;
     } else current += char;

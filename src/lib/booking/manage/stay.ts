@@ -46,8 +46,8 @@ function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Book
 type Locals = Pick<App.Locals, 'tenantMatchOrNull'>;
 
 /**
- * `act` on the booking a token names, when the token is valid here and names a property this
- * tenant lists; else null (a 404 to the visitor).
+ * `act` on the booking a token names, when the token is valid here (not another tenant's) and names
+ * a property this tenant lists; else null (a 404 to the visitor).
  */
 function withToken(
   locals: Locals,
@@ -61,10 +61,7 @@ function withToken(
   return act(tenant, named);
 }
 
-/**
- * The stay a token names, asked fresh from the lodging API; null (a 404 to the visitor) for a
- * bad token, another tenant's, a property this tenant does not list, or a booking that is gone.
- */
+/** The stay a token names, asked fresh from the lodging API; null as in `withToken`, or when gone. */
 export const loadManagedStay = (locals: Locals, token: string) =>
   withToken(locals, token, async (tenant, named) => {
     const [property, booking] = await Promise.all([

@@ -1,8 +1,11 @@
 import type { I18n } from '../../i18n/index.ts';
 import { widgetSay } from '../../i18n/widget.ts';
-import type { Confirmation, ManagedStay, PropertySummary } from '../domain/types.ts';
+import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import type { StatusKind } from '../domain/status.ts';
 import { summaryRows } from '../steps/summary-rows.ts';
+
+/** What the views show of the property (of a fresh confirmation's, maybe its name alone). */
+type Place = Pick<PropertySummary, 'name' | 'city' | 'address' | 'checkInTime' | 'checkOutTime'>;
 
 /** Heading, text and status words per status kind (`widget.*` keys without the prefix). */
 const STATUS_TEXT = {
@@ -13,7 +16,10 @@ const STATUS_TEXT = {
 } as const satisfies Record<StatusKind, { heading: string; text: string; status: string | null }>;
 
 /** The manage page's (and the booking's last step's) texts and summary rows, in the tenant's language. */
-export function manageView(stay: Omit<ManagedStay, 'token'>, i18n: Pick<I18n, 't' | 'locale'>) {
+export function manageView(
+  stay: Confirmation & { property: Place },
+  i18n: Pick<I18n, 't' | 'locale'>,
+) {
   const say = widgetSay(i18n);
   const { property } = stay;
   const address = [property.address, property.city].filter(Boolean).join(', ');
@@ -47,13 +53,6 @@ export function confirmationView(
   property: PropertySummary | undefined,
   i18n: Pick<I18n, 't' | 'locale'>,
 ) {
-  const place: PropertySummary = property ?? {
-    id: confirmation.propertyId,
-    name: confirmation.propertyName,
-    currency: confirmation.currency,
-    city: null,
-    roomTypes: [],
-    capacity: { maxAdults: 0, maxChildren: 0, maxOccupancy: 0 },
-  };
+  const place = property ?? { name: confirmation.propertyName, city: null };
   return manageView({ ...confirmation, property: place }, i18n);
 }

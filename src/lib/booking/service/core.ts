@@ -99,6 +99,6 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
       return fresh;
     },
     onlineRequestsEmail,
-    onlineRequests: onlineRequestsRecord(tenant, onlineRequestsEmail),
+    onlineRequests: onlineRequestsRecord(tenant, onlineRequestsEmail, lodgingApi),
   };
 }

@@ -10,16 +10,22 @@ import { i18nFor } from '../../i18n/index.ts';
 import { SERVER_CHECKS } from '../domain/server-checks.ts';
 import { stayErrors } from '../domain/dates.ts';
 import { contactLine } from '../domain/contact.ts';
-import { busy, invalid, sameStay, toFailure } from '../domain/failures.ts';
+import { busy, invalid, refusal, toFailure } from '../domain/failures.ts';
 import { normalizeEmail } from '../domain/email.ts';
-import { detailsErrors, detailsPresentation, guestErrors, hasErrors } from '../domain/rules.ts';
+import {
+  detailsErrors,
+  detailsPresentation,
+  fits,
+  guestErrors,
+  hasErrors,
+} from '../domain/rules.ts';
 import type { BookingRequest } from '../domain/schema.ts';
 import { holdsRoom } from '../domain/status.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import type { ServiceCore } from './core.ts';
 import { chooseGuest, findByEmail, onFileNotes } from './guests.ts';
 import { assertSameDetails, fingerprintOf, mailClaim, type Attempt } from './idempotency.ts';
-import { bookingInput, confirmationOf } from './lodging-shapes.ts';
+import { confirmationOf } from './lodging-shapes.ts';
 
 /** Creating a booking: single-flight per stay, once per idempotency key, a lost answer found again. */
 
@@ -27,9 +33,8 @@ import { bookingInput, confirmationOf } from './lodging-shapes.ts';
 export const MAX_BOOKING_PAGES = 5;
 
 /**
- * How long other keys for a stay just booked are turned away (a second tab or browser, racing
- * submits) unless the guest chose "book another room for the same dates". Long enough to cover a
- * second browser filling in the form; it says only what the one who typed the stay already knows.
+ * How long other keys for a stay just booked are turned away unless the guest chose "book another
+ * room": long enough for a second browser to fill in the form; it tells only the one who typed it.
  */
 const JUST_BOOKED_SECONDS = 10 * 60;
 
@@ -42,7 +47,10 @@ export function keyMark(tenantId: string, key: string): string {
   return `[ref ${hash.slice(0, 16)}]`;
 }
 
-/** `notes` (cut with "…" to leave room) and then the key's mark, within `max` characters. */
+/**
+ * `notes` (cut with "…" to leave room) and then the key's mark, within `max` characters (the API's
+ * notes limit: the upstream never refuses a booking for a note kept within the form's limit).
+ */
 export function markedNotes(notes: string, mark: string, max: number): string {
   if (!notes) return mark;
   const room = max - mark.length - 1;
@@ -107,28 +115,26 @@ async function recipient(
   if (attempt?.state === 'unknown' && attempt.guestId) {
     return { guestId: attempt.guestId, notes: attempt.notes };
   }
-  const holder = (phone: string) => core.onlineRequests(api, phone);
-  const choice = await chooseGuest(api, input, holder, looked);
+  const choice = await chooseGuest(api, input, core.onlineRequests, looked);
   const max = detailsPresentation(core.lodging.fields).notesMax;
   const mark = keyMark(core.tenant.id, input.idempotencyKey);
   const notes =
-    choice.kind === 'new' ? input.notes.trim() : onFileNotes(i18nFor(core.tenant), input, max);
+    choice.kind === 'new' ? input.notes.trim() : onFileNotes(i18nFor(core.tenant), input);
   return { guestId: choice.guestId, notes: markedNotes(notes, mark, max) };
 }
 
 /**
  * The same stay booked moments ago with another key (another tab, a second click after a reload):
  * where its confirmation is, and whom to ask (the tenant's contact, when it gives one). Never a
- * success, no e-mail promised (that one may not have been sent), and no "try again": only the
- * explicit "book another room for the same dates" (`anotherRoom`) books it once more.
+ * success, no e-mail promised (that one may not have been sent), and no "try again" (that would
+ * book it twice): only the explicit "book another room for the same dates" books it once more.
  */
 function justBooked(core: ServiceCore) {
   const contact = contactLine(core.lodging.contact);
-  return sameStay(
-    contact
-      ? textKey('booking.error.justBookedContact', { contact })
-      : textKey('booking.error.justBooked'),
-  );
+  const message = contact
+    ? textKey('booking.error.justBookedContact', { contact })
+    : textKey('booking.error.justBooked');
+  return refusal(409, 'same_stay', message);
 }
 
 /** One attempt at creating `input` (with the fingerprint of its details and the stay's key). */
@@ -178,7 +184,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     // one; no record with this e-mail: nothing was booked for it (a first booking makes one).
     const mark = keyMark(core.tenant.id, input.idempotencyKey);
     const { guest } = looked;
-    const records = guest ? [String(guest.id), await core.onlineRequests(api, '')] : [];
+    const records = guest ? [String(guest.id), await core.onlineRequests('')] : [];
     for (const guestId of new Set(records)) {
       const found = await lostBooking(api, { guestId, mark }, place, input);
       // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
@@ -193,7 +199,16 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
   let booking: Booking;
   try {
-    booking = await api.createBooking(bookingInput(place, input, sent.guestId, sent.notes));
+    booking = await api.createBooking({
+      property_id: place.id,
+      room_type_id: input.roomTypeId,
+      guest_id: sent.guestId,
+      check_in: input.checkIn,
+      check_out: input.checkOut,
+      adults: input.adults,
+      children: input.children,
+      ...(sent.notes ? { notes: sent.notes } : {}),
+    });
   } catch (error) {
     // Known not stored (422, 429, 4xx): this key may try again from scratch.
     if (!outcomeUnknown(error)) await attempts.delete(key);
@@ -209,48 +224,38 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
  * `anotherRoom`: the guest chose to book the same stay once more (a second room).
  */
 export const book = (core: ServiceCore, input: BookingRequest, anotherRoom: boolean) =>
-  asBookingStep(() => bookNow(core, input, anotherRoom));
-
-async function bookNow(
-  core: ServiceCore,
-  input: BookingRequest,
-  anotherRoom: boolean,
-): Promise<Confirmation> {
-  const place = await core.property(input.propertyId);
-  const errors = {
-    ...stayErrors(input.checkIn, input.checkOut, core.rules()),
-    ...guestErrors(input.adults, input.children, place.capacity, place.name),
-    ...detailsErrors(input, SERVER_CHECKS, core.lodging.fields),
-  };
-  const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
-  if (!room) errors['roomTypeId'] = [textKey('booking.error.roomRequired')];
-  else if (
-    input.adults > room.maxAdults ||
-    input.children > room.maxChildren ||
-    input.adults + input.children > room.maxOccupancy
-  ) {
-    errors['roomTypeId'] = [textKey('booking.error.roomTooSmall', { count: room.maxOccupancy })];
-  }
-  if (hasErrors(errors)) throw invalid(errors);
-
-  const { idempotencyKey, ...details } = input;
-  const fingerprint = fingerprintOf(details);
-  // Fast path without the lock: a repeat of a finished attempt, or a reused key.
-  const known = await core.attempts.get(idempotencyKey);
-  assertSameDetails(known, fingerprint);
-  if (known?.state === 'done') return known.confirmation;
-
-  const email = normalizeEmail(input.email);
-  const stayKey = fingerprintOf([place.id, email, input.checkIn, input.checkOut, input.roomTypeId]);
-  try {
-    return await core.lock.run(stayKey, () =>
-      createOnce(core, { place, input, fingerprint, stayKey, anotherRoom }),
-    );
-  } catch (error) {
-    if (error instanceof LockTimeoutError) {
-      const wait = RETRY_AFTER_SECONDS;
-      throw busy(textKey('booking.error.inProgress', { wait }), wait);
+  asBookingStep(async (): Promise<Confirmation> => {
+    const place = await core.property(input.propertyId);
+    const errors = {
+      ...stayErrors(input.checkIn, input.checkOut, core.rules()),
+      ...guestErrors(input.adults, input.children, place.capacity, place.name),
+      ...detailsErrors(input, SERVER_CHECKS, core.lodging.fields),
+    };
+    const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
+    if (!room) errors['roomTypeId'] = [textKey('booking.error.roomRequired')];
+    else if (!fits(room, input.adults, input.children)) {
+      errors['roomTypeId'] = [textKey('booking.error.roomTooSmall', { count: room.maxOccupancy })];
     }
-    throw toFailure(error, core.context('book'));
-  }
-}
+    if (hasErrors(errors)) throw invalid(errors);
+
+    const { idempotencyKey, ...details } = input;
+    const fingerprint = fingerprintOf(details);
+    // Fast path without the lock: a repeat of a finished attempt, or a reused key.
+    const known = await core.attempts.get(idempotencyKey);
+    assertSameDetails(known, fingerprint);
+    if (known?.state === 'done') return known.confirmation;
+
+    const stay = [place.id, normalizeEmail(input.email), input.checkIn, input.checkOut];
+    const stayKey = fingerprintOf([...stay, input.roomTypeId]);
+    try {
+      return await core.lock.run(stayKey, () =>
+        createOnce(core, { place, input, fingerprint, stayKey, anotherRoom }),
+      );
+    } catch (error) {
+      if (error instanceof LockTimeoutError) {
+        const wait = RETRY_AFTER_SECONDS;
+        throw busy(textKey('booking.error.inProgress', { wait }), wait);
+      }
+      throw toFailure(error, core.context('book'));
+    }
+  });

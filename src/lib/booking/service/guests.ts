@@ -43,13 +43,6 @@ function emailTaken(error: unknown): boolean {
   );
 }
 
-/** Where a booking goes: a guest record made for it, or the tenant's record of online requests. */
-export type GuestChoice =
-  /** The e-mail was new: a guest record was created with the typed details. */
-  | { kind: 'new'; guestId: string }
-  /** The e-mail is already on file: never attached to that record (see `docs/api-assumptions.md`). */
-  | { kind: 'on-file'; guestId: string };
-
 /** Finds the online-requests record, else creates it (on upstreams whose search misses e-mails too). */
 async function onlineRequestsGuest(api: LodgingClient, holder: GuestInput): Promise<string> {
   const found = await findByEmail(api, holder.email, holder.email);
@@ -71,12 +64,16 @@ async function onlineRequestsGuest(api: LodgingClient, holder: GuestInput): Prom
  * them; found or made once per process. Its phone, for upstreams that require one: the hotel's
  * own number, else the first requester's.
  */
-export function onlineRequestsRecord(tenant: BookingTenant, email: string) {
+export function onlineRequestsRecord(
+  tenant: BookingTenant,
+  email: string,
+  api: () => LodgingClient,
+) {
   let holder: Promise<string> | undefined;
-  return (api: LodgingClient, requesterPhone: string): Promise<string> => {
+  return (requesterPhone: string): Promise<string> => {
     const { t } = i18nFor(tenant);
     const phone = normalizePhone(tenant.lodging.contact?.phone ?? '') || requesterPhone;
-    holder ??= onlineRequestsGuest(api, {
+    holder ??= onlineRequestsGuest(api(), {
       first_name: t('booking.onlineRequests.firstName'),
       last_name: t('booking.onlineRequests.lastName'),
       email,
@@ -90,9 +87,9 @@ export function onlineRequestsRecord(tenant: BookingTenant, email: string) {
 }
 
 /**
- * A new e-mail gets a guest record of its own. One already on file is never attached (a stranger
- * may know a guest's name and address): the booking goes under the online-requests record, its
- * details in the notes, for the hotel to move. Both answer the same.
+ * A new e-mail gets a guest record of its own (`new`). One already on file is never attached (a
+ * stranger may know a guest's name and address; see `docs/api-assumptions.md`): the booking goes
+ * under the online-requests record (`on-file`), its details in the notes, for the hotel to move.
  */
 export async function chooseGuest(
   api: LodgingClient,
@@ -100,7 +97,7 @@ export async function chooseGuest(
   onlineRequests: (requesterPhone: string) => Promise<string>,
   /** The look-up of this e-mail, when the caller just made it. */
   looked?: { guest: Guest | undefined },
-): Promise<GuestChoice> {
+): Promise<{ kind: 'new' | 'on-file'; guestId: string }> {
   const email = normalizeEmail(input.email);
   const existing = looked ? looked.guest : await findByEmail(api, email, email);
   const phone = normalizePhone(input.phone);
@@ -117,10 +114,9 @@ export async function chooseGuest(
 
 /**
  * The notes of a booking held under the online-requests record: who asked (as typed), that the
- * e-mail is on file, then the guest's own note, cut to the API's notes limit (`max`) with "…" so the
- * upstream never refuses the booking for a note the guest kept within the form's limit.
+ * e-mail is on file, then the guest's own note (cut to the API's limit by `markedNotes`).
  */
-export function onFileNotes(i18n: I18n, input: BookingRequest, max: number): string {
+export function onFileNotes(i18n: I18n, input: BookingRequest): string {
   const who = i18n.t('booking.hotelNote.onFile', {
     name: `${input.firstName.trim()} ${input.lastName.trim()}`,
     email: normalizeEmail(input.email),
@@ -128,6 +124,5 @@ export function onFileNotes(i18n: I18n, input: BookingRequest, max: number): str
     country: input.nationality || '–',
   });
   const own = input.notes.trim();
-  const full = own ? `${who}\n${i18n.t('booking.hotelNote.guestNotes', { notes: own })}` : who;
-  return full.length <= max ? full : `${full.slice(0, max - 1)}…`;
+  return own ? `${who}\n${i18n.t('booking.hotelNote.guestNotes', { notes: own })}` : who;
 }

@@ -46,22 +46,18 @@ export function attemptStore(options: { scope: string; redisUrl?: string | undef
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
   let warned = false;
-  // Redis away: every guarded step is refused; say so once in the logs.
-  const warn = (error: unknown) => {
-    if (warned) return;
-    warned = true;
-    logWarn('booking.attempts.redis_unavailable', {
-      message: error instanceof Error ? error.message : String(error),
-      effect: 'bookings and their e-mails refused (503) until Redis answers again',
-    });
-  };
   /** A read or write the step needs (with Redis): Redis away refuses the step. */
   const shared = async <T>(use: (redis: Redis) => Promise<T>): Promise<T> => {
     try {
       return await use(await getRedis(redisUrl ?? ''));
     } catch (error) {
-      warn(error);
-      // The step is refused with its form kept: never a write without its guard.
+      // Logged once; the step is refused with its form kept: never a write without its guard.
+      if (!warned)
+        logWarn('booking.attempts.redis_unavailable', {
+          message: error instanceof Error ? error.message : String(error),
+          effect: 'bookings and their e-mails refused (503) until Redis answers again',
+        });
+      warned = true;
       throw unavailable(textKey('booking.error.unavailable'), RETRY_AFTER_SECONDS);
     }
   };

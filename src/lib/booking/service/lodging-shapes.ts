@@ -1,14 +1,13 @@
 import type {
   Availability,
   Booking,
-  BookingInput,
   GuestInput,
   Property,
+  RoomAvailability,
   RoomType,
 } from '../../lodging/schema.ts';
 import { nightsBetween } from '../domain/dates.ts';
-import type { Capacity } from '../domain/rules.ts';
-import { normalizePhone } from '../domain/rules.ts';
+import { fits, normalizePhone, type Capacity } from '../domain/rules.ts';
 import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
 import { statusKind } from '../domain/status.ts';
 import type {
@@ -25,10 +24,9 @@ import type {
  * `missing` (upstream field names) for the service to report and refuse.
  */
 
+/** `value` is undefined when something required is missing; `missing` lists every field missed. */
 export interface Read<T> {
-  /** Undefined when something required is missing. */
   value: T | undefined;
-  /** Fields that were missing or unreadable, required or not (logged once). */
   missing: string[];
 }
 
@@ -84,35 +82,27 @@ export function propertySummary(property: Property): Read<PropertySummary> {
   };
 }
 
-/** The API's nightly rates when there is one per night, else null. */
-function nightlyOf(rates: string[] | null | undefined, nights: number): number[] | null {
-  if (!rates || rates.length !== nights) return null;
-  const values = rates.map(Number);
-  return values.every(Number.isFinite) ? values : null;
-}
-
 /** A price the API sent as a decimal string, when it reads as a number. */
 const amount = (value: string | null | undefined): number | undefined =>
   value != null && Number.isFinite(Number(value)) ? Number(value) : undefined;
 
-/** The rate of every night: the listed rates when all equal, else the API's flat rate; else null. */
-function flatRate(nightly: number[] | null, perNight: string | null | undefined): number | null {
-  if (nightly) return nightly.every((rate) => rate === nightly[0]) ? (nightly[0] ?? null) : null;
-  return amount(perNight) ?? null;
-}
-
-/** The API's total, else the sum of its nightly rates, else its flat rate × nights; else unknown. */
-function totalOf(
-  total: string | null | undefined,
-  nightly: number[] | null,
-  perNight: string | null | undefined,
+/**
+ * The stay's prices: `nightly`, the API's rates when there is one per night (else null); `total`, the
+ * API's, else their sum, else its flat rate × nights (else unknown); `perNight`, the rate of every
+ * night (the listed rates when all equal, else the flat rate; else null).
+ */
+function prices(
+  given: Partial<Pick<RoomAvailability, 'nightly_rates' | 'total_price' | 'price_per_night'>>,
   nights: number,
-): number | undefined {
-  const given = amount(total);
-  if (given !== undefined) return given;
-  if (nightly) return round2(nightly.reduce((a, b) => a + b, 0));
-  const rate = amount(perNight);
-  return rate === undefined ? undefined : round2(rate * nights);
+) {
+  const rates = given.nightly_rates?.length === nights ? given.nightly_rates.map(Number) : null;
+  const nightly = rates?.every(Number.isFinite) ? rates : null;
+  const flat = amount(given.price_per_night);
+  const sum = nightly ? nightly.reduce((a, b) => a + b, 0) : flat && flat * nights;
+  const total = amount(given.total_price) ?? (sum === undefined ? undefined : round2(sum));
+  const same = nightly?.every((rate) => rate === nightly[0]);
+  const perNight = nightly ? (same ? (nightly[0] ?? null) : null) : (flat ?? null);
+  return { nightly, total, perNight };
 }
 
 /** The upstream's availability for `query`, as offers (a room too small for the party is not available). */
@@ -122,38 +112,32 @@ export function availabilityResult(
   result: Availability,
 ): Read<AvailabilityResult> {
   const missing: string[] = [];
-  const guests = query.adults + query.children;
   const nights = nightsBetween(query.checkIn, query.checkOut);
   const currency = result.currency ?? place.currency;
   const rooms: RoomOffer[] = result.room_types.flatMap((offer) => {
     const type = place.roomTypes.find((r) => r.id === String(offer.room_type_id));
     // A room type the property did not describe readably cannot be booked here.
     if (!type) return [];
-    const fits =
-      query.adults <= type.maxAdults &&
-      query.children <= type.maxChildren &&
-      guests <= (offer.max_occupancy ?? type.maxOccupancy);
+    const maxOccupancy = offer.max_occupancy ?? type.maxOccupancy;
     const free =
       offer.available ?? (offer.available_rooms == null ? undefined : offer.available_rooms > 0);
     if (free === undefined) missing.push('availability.room_types[].available_rooms');
-    const nightly = nightlyOf(offer.nightly_rates, nights);
-    const total = totalOf(offer.total_price, nightly, offer.price_per_night, nights);
+    const { nightly, total, perNight } = prices(offer, nights);
     if (total === undefined) missing.push('availability.room_types[].total_price');
     if (free === undefined || total === undefined) return [];
-    const average = round2(total / nights);
     return [
       {
         roomTypeId: type.id,
         name: offer.name ?? type.name,
         description: type.description,
-        maxOccupancy: offer.max_occupancy ?? type.maxOccupancy,
+        maxOccupancy,
         maxAdults: type.maxAdults,
         maxChildren: type.maxChildren,
-        available: free && fits,
+        available: free && fits({ ...type, maxOccupancy }, query.adults, query.children),
         availableRooms: offer.available_rooms ?? (free ? 1 : 0),
-        pricePerNight: flatRate(nightly, offer.price_per_night),
+        pricePerNight: perNight,
         nightly,
-        averageNightly: average,
+        averageNightly: round2(total / nights),
         totalPrice: total,
         currency: offer.currency ?? currency,
       },
@@ -185,8 +169,8 @@ export function confirmationOf(
   const checkIn = booking.check_in;
   const checkOut = booking.check_out;
   const nights = booking.nights ?? nightsBetween(checkIn, checkOut);
-  const nightly = nightlyOf(booking.nightly_rates, nights);
-  const total = totalOf(booking.total_price, nightly, undefined, nights) ?? null;
+  const { nightly_rates, total_price } = booking;
+  const { nightly, total = null } = prices({ nightly_rates, total_price }, nights);
   if (total === null) missing.push('booking.total_price');
   if (!booking.reference) missing.push('booking.reference');
   return {
@@ -221,24 +205,5 @@ export function guestInput(input: BookingRequest, email: string): GuestInput {
     email,
     ...(phone ? { phone } : {}),
     ...(input.nationality ? { nationality: input.nationality } : {}),
-  };
-}
-
-/** The booking to create; `notes` replaces the guest's own (the online-requests record's note). */
-export function bookingInput(
-  place: PropertySummary,
-  input: BookingRequest,
-  guestId: string,
-  notes = input.notes.trim(),
-): BookingInput {
-  return {
-    property_id: place.id,
-    room_type_id: input.roomTypeId,
-    guest_id: guestId,
-    check_in: input.checkIn,
-    check_out: input.checkOut,
-    adults: input.adults,
-    children: input.children,
-    ...(notes ? { notes } : {}),
   };
 }

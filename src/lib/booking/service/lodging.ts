@@ -23,11 +23,12 @@ export function lazyLodgingClient(
   upstream: Upstream,
 ): () => LodgingClient {
   let client: LodgingClient | undefined;
-  let madeWith: LodgingCredentials | undefined;
+  let madeWith = '';
   return () => {
     const current = credentials();
     const { token, email, password } = current;
-    if (client && madeWith && sameCredentials(madeWith, current)) return client;
+    const key = JSON.stringify([token, email, password]);
+    if (client && key === madeWith) return client;
     if (!hasLodgingCredentials(current)) {
       logError('booking.no_credentials', { tenant: tenant.id });
       throw unavailable(textKey('booking.unavailable'), RETRY_AFTER_SECONDS);
@@ -39,10 +40,7 @@ export function lazyLodgingClient(
       upstream,
       profile: profileFor(tenant, 'lodging'),
     });
-    madeWith = current;
+    madeWith = key;
     return client;
   };
 }
-
-const sameCredentials = (a: LodgingCredentials, b: LodgingCredentials): boolean =>
-  a.token === b.token && a.email === b.email && a.password === b.password;
