@@ -4,8 +4,6 @@ import { normalizeEmail } from './email.ts';
 import { MAX_NAME, MAX_NOTES, type GuestDetails } from './schema.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
-export { MAX_NAME };
-
 /** Field rules of the booking form, after zod checked the shapes; messages are text keys. */
 
 /** What a property's rooms can hold, from the largest room type. */

@@ -97,7 +97,7 @@ export interface StepState {
   alternatives?: string[];
   /** A link's stay that has passed (dropped, so the calendar opens at today): said once. */
   stale?: { checkIn: string; checkOut: string };
-  /** The same stay was booked moments ago (see `sameStay` in domain/failures.ts): find it, or book another room. */
+  /** The same stay was booked moments ago (see `justBooked` in service/create.ts): find it, or book another room. */
   sameStay?: boolean;
   /** The `done` step: the stay booked. */
   booked?: {
