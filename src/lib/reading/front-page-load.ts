@@ -2,7 +2,10 @@ import { EDITIONS_PER_PAGE } from '../epaper/load.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
-import type { Edition, Stream } from '../publishing/schema.ts';
+import type { Category, Edition, PostSummary, Stream } from '../publishing/schema.ts';
+import type { Paged } from '../upstream/parse.ts';
+import { memo } from '../memo.ts';
+import { fragmentKey } from '../render/fragments.ts';
 import { streamCacheLife } from '../streams/cache-life.ts';
 import { STREAMS_PER_PAGE, streamList } from '../streams/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -70,6 +73,35 @@ async function optional<T>(
 }
 
 /**
+ * The stories below the featured ones, worked out once per tenant and upstream answers (objects by
+ * identity: the upstream cache hands every render the same ones until it reads them again).
+ * `settled`: the section blocks, unless one needs a category read of its own (`needsTopUp`).
+ */
+const composed = memo((pool: Paged<PostSummary>) =>
+  memo(
+    (_key: string, tenant: Tenant, featured: PostSummary[], categories: readonly Category[]) => {
+      const sections = frontSections(tenant.frontPage.sections, categories);
+      const { list, blocks, shown } = frontPageStories(
+        featured,
+        pool.items,
+        sections,
+        POSTS_PER_PAGE,
+      );
+      return {
+        // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
+        latest: firstPage(list, pool.page.total),
+        blocks,
+        shown,
+        settled: blocks.some(needsTopUp) ? null : distinctBlocks(blocks, shown),
+      };
+    },
+    { max: 4 },
+  ),
+);
+
+const promoted = memo((editions: readonly Edition[]) => promotedEdition(editions));
+
+/**
  * The first page of the front page, all reads in parallel. A cold page costs 5 upstream calls
  * (featured, the newest 50, categories, streams, editions; 3 without streams and e-paper), each
  * the same read as the sitemap's, the header's, /streams' and /epaper's first pages, so they share
@@ -102,29 +134,34 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
   const featured = featuredList ?? {
     items: pool.items.filter((post) => post.is_featured).slice(0, FEATURED_ON_HOME),
   };
-  const { list, blocks, shown } = frontPageStories(
+  const key = fragmentKey([tenant, featured.items, categories]);
+  const { latest, blocks, shown, settled } = composed(pool)(
+    key,
+    tenant,
     featured.items,
-    pool.items,
-    frontSections(tenant.frontPage.sections, categories),
-    POSTS_PER_PAGE,
+    categories,
   );
-  const sections = await Promise.all(
-    blocks.map(async (block) => {
-      if (!needsTopUp(block)) return block;
-      const own = await optional(tenant, 'section', () =>
-        client.getCategory(block.category.slug, { page: 1, perPage: POSTS_PER_PAGE }),
-      );
-      return own ? topUp(block, own.posts.items, shown) : block;
-    }),
-  );
+  const sections =
+    settled ??
+    distinctBlocks(
+      await Promise.all(
+        blocks.map(async (block) => {
+          if (!needsTopUp(block)) return block;
+          const own = await optional(tenant, 'section', () =>
+            client.getCategory(block.category.slug, { page: 1, perPage: POSTS_PER_PAGE }),
+          );
+          return own ? topUp(block, own.posts.items, shown) : block;
+        }),
+      ),
+      shown,
+    );
   return {
     featured: featured.items,
-    // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
-    latest: firstPage(list, pool.page.total),
-    sections: distinctBlocks(sections, shown),
+    latest,
+    sections,
     band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,
     streams: streams?.items ?? [],
-    edition: editions ? promotedEdition(editions.items) : null,
+    edition: editions ? promoted(editions.items) : null,
     complete: featuredList !== null,
   };
 }
