@@ -72,31 +72,24 @@ async function optional<T>(
   }
 }
 
+type Inputs = [tenant: Tenant, featured: PostSummary[], categories: readonly Category[]];
+
 /**
- * The stories below the featured ones, worked out once per tenant and upstream answers (objects by
- * identity: the upstream cache hands every render the same ones until it reads them again).
- * `settled`: the section blocks, unless one needs a category read of its own (`needsTopUp`).
+ * The stories below the featured ones. `settled`: the section blocks, unless one needs a category
+ * read of its own (`needsTopUp`).
  */
+function compose(pool: Paged<PostSummary>, ...[tenant, featured, categories]: Inputs) {
+  const sections = frontSections(tenant.frontPage.sections, categories);
+  const { list, blocks, shown } = frontPageStories(featured, pool.items, sections, POSTS_PER_PAGE);
+  const settled = blocks.some(needsTopUp) ? null : distinctBlocks(blocks, shown);
+  // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
+  return { latest: firstPage(list, pool.page.total), blocks, shown, settled };
+}
+
+// Worked out once per pool, tenant, featured list and categories (objects by identity: the upstream
+// cache hands every render the same ones until it reads them again), not on every render.
 const composed = memo((pool: Paged<PostSummary>) =>
-  memo(
-    (_key: string, tenant: Tenant, featured: PostSummary[], categories: readonly Category[]) => {
-      const sections = frontSections(tenant.frontPage.sections, categories);
-      const { list, blocks, shown } = frontPageStories(
-        featured,
-        pool.items,
-        sections,
-        POSTS_PER_PAGE,
-      );
-      return {
-        // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
-        latest: firstPage(list, pool.page.total),
-        blocks,
-        shown,
-        settled: blocks.some(needsTopUp) ? null : distinctBlocks(blocks, shown),
-      };
-    },
-    { max: 4 },
-  ),
+  memo((_key: string, ...inputs: Inputs) => compose(pool, ...inputs), { max: 4 }),
 );
 
 const promoted = memo((editions: readonly Edition[]) => promotedEdition(editions));
@@ -131,16 +124,10 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
   ]);
   // Not read now: the featured stories among the newest 50 (where the API marks them) stand in,
   // and the page is kept only briefly.
-  const featured = featuredList ?? {
-    items: pool.items.filter((post) => post.is_featured).slice(0, FEATURED_ON_HOME),
-  };
-  const key = fragmentKey([tenant, featured.items, categories]);
-  const { latest, blocks, shown, settled } = composed(pool)(
-    key,
-    tenant,
-    featured.items,
-    categories,
-  );
+  const featured =
+    featuredList?.items ?? pool.items.filter((post) => post.is_featured).slice(0, FEATURED_ON_HOME);
+  const key = fragmentKey([tenant, featured, categories]);
+  const { latest, blocks, shown, settled } = composed(pool)(key, tenant, featured, categories);
   const sections =
     settled ??
     distinctBlocks(
@@ -156,7 +143,7 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
       shown,
     );
   return {
-    featured: featured.items,
+    featured,
     latest,
     sections,
     band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,

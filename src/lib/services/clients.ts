@@ -82,20 +82,20 @@ function budgetReadings(up: Upstream): Promise<BudgetReading[]> {
   );
 }
 
-const newClient = (tenant: Tenant, token: string | undefined, serviceToken: string) =>
-  publishingClient({
-    tenantId: tenant.id,
-    baseUrl: tenant.publishing.baseUrl,
-    token,
-    serviceToken: serviceToken || undefined,
-    upstream: siteUpstream(),
-    iframeHosts: tenant.publishing.embedHosts,
-    profile: profileFor(tenant, 'publishing'),
-  });
-
-// Anonymous clients per tenant object and read token: made once, not on every call of a render.
+// One anonymous client per tenant object and read token, not a new one per call (several a render).
 const anonymousClients = memo((tenant: Tenant) =>
-  memo((serviceToken: string) => newClient(tenant, undefined, serviceToken), { max: 2 }),
+  memo(
+    (serviceToken: string) =>
+      publishingClient({
+        tenantId: tenant.id,
+        baseUrl: tenant.publishing.baseUrl,
+        serviceToken: serviceToken || undefined,
+        upstream: siteUpstream(),
+        iframeHosts: tenant.publishing.embedHosts,
+        profile: profileFor(tenant, 'publishing'),
+      }),
+    { max: 2 },
+  ),
 );
 
 /** The tenant's publishing client for anonymous reads (with the tenant's read token when one is configured). */
@@ -104,10 +104,8 @@ export function publishingFor(tenant: Tenant, userToken?: string): PublishingCli
   const snapshot = snapshotPath();
   if (snapshot) return snapshotClient(loadSnapshot(snapshot));
   // Looked up per call: a read token added to SECRETS_FILE is used without a restart.
-  const serviceToken = tenantSecrets(tenant).values.publishingReadToken ?? '';
-  return userToken
-    ? newClient(tenant, userToken, serviceToken)
-    : anonymousClients(tenant)(serviceToken);
+  const client = anonymousClients(tenant)(tenantSecrets(tenant).values.publishingReadToken ?? '');
+  return userToken ? client.withToken(userToken) : client;
 }
 
 /** The tenant's lodging credentials now (SECRETS_FILE, else the variables its lodging section names). */
