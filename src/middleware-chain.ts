@@ -111,10 +111,7 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   if (paged && 'redirect' in paged)
     return context.redirect(context.locals.href(paged.redirect), 301);
   if (paged) return next(new URL(paged.rewrite, context.url));
-  if (match.via === 'path') {
-    const target = new URL(match.pathname + context.url.search, context.url);
-    return next(target);
-  }
+  if (match.via === 'path') return next(new URL(match.pathname + context.url.search, context.url));
   return next();
 });
 
@@ -143,8 +140,7 @@ function cleanAddress(method: string, requestUrl: string, pathname: string): Res
   if (url.searchParams.has(SENT_PARAM)) return null;
   const allowed = shareableParams(pathname);
   const location = allowed && cleanRedirect(url, allowed);
-  if (!location) return null;
-  return uncachedRedirect(301, location);
+  return location ? uncachedRedirect(301, location) : null;
 }
 
 /** A write on a host that is not the tenant's own is refused before anything runs (./lib/request/host-guard.ts). */
