@@ -11,7 +11,10 @@
  * - RSS of the server under a render load (60 s; `--seconds N`) and RSS per tenant at 3/30/300 tenants
  *   (`--no-tenants` skips the three builds that takes; `--tenants-only` runs only those).
  *
- *   node bench/origin.ts [--seconds 60] [--rounds 5] [--nothing-kept] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only] [--allocator]
+ *   node bench/origin.ts [--seconds 60] [--rounds 5] [--nothing-kept] [--no-tenants] [--delivery-only] [--tenants-only] [--memory-only] [--render-only] [--allocator] [--profile DIR]
+ *
+ * `--profile DIR`: the server rendering against the bare project writes a CPU profile (Node's
+ * `--cpu-prof`) into DIR when it stops.
  *
  * `--allocator`: `MALLOC_MMAP_THRESHOLD_=16384` against `npm start`'s dynamic threshold: plain and
  * brotli renders, CPU per request, RSS; `--seconds` for each server's memory run.
@@ -199,11 +202,12 @@ ${headers}
  * `Accept-Encoding`: the bare project compresses nothing), alternated rounds.
  */
 async function renderVersusBare(mock: Mock) {
-  // `--nothing-kept`: every render renders every part (RENDER_CACHE_MAX_BYTES=0), as after a change.
-  const server = await site(
-    mock,
-    args.includes('--nothing-kept') ? { RENDER_CACHE_MAX_BYTES: '0' } : {},
-  );
+  const profile = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : undefined;
+  const server = await site(mock, {
+    // `--nothing-kept`: every render renders every part (RENDER_CACHE_MAX_BYTES=0), as after a change.
+    ...(args.includes('--nothing-kept') && { RENDER_CACHE_MAX_BYTES: '0' }),
+    ...(profile && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` }),
+  });
   const path = await postPath(mock);
   const base = `http://127.0.0.1:${server.port}`;
   const fresh = (n: number) => `r${n}.dailyplanet.example.com`;

@@ -1,3 +1,4 @@
+import type { APIContext } from 'astro';
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
@@ -46,57 +47,49 @@ const compressResponses = defineMiddleware(async (context, next) =>
   }),
 );
 
-/** Decides who sent the request and from which origin, once (`locals.visitor`, src/lib/request/visitor.ts). */
-const visitor = defineMiddleware((context, next) => {
-  context.locals.visitor = visitorOf(context, TRUST_PROXY);
-  return next();
-});
-
 /**
- * `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every tenant at
- * once: local requests, or with the bearer token of each.
+ * What is settled before the tenant: an address no page takes (too long: 414; escapes only a
+ * second decoding would resolve: 400), an oversized request body (before anything parses it, and
+ * before the origin check: a refused body closes the connection instead of being read), who
+ * sent the request from which origin (`locals.visitor`, once: src/lib/request/visitor.ts), a
+ * cross-site form post (compared with that origin; Astro's own check is off), and the operator
+ * endpoints `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every
+ * tenant at once: local requests, or with the bearer token of each.
  */
-const operatorEndpoints = defineMiddleware((context, next) => {
+const gate = defineMiddleware((context, next) => {
+  const refusal = urlRefusal(context.request.url) ?? bodyRefusal(context);
+  if (refusal) return refusal;
+  const visitor = (context.locals.visitor = visitorOf(context, TRUST_PROXY));
+  if (!context.isPrerendered && isCrossSiteFormPost(context.request, visitor.origin)) {
+    return crossSiteForbidden(context.request);
+  }
   const { pathname } = context.url;
   if (pathname !== '/_status' && pathname !== '/_metrics') return next();
-  const { local } = context.locals.visitor;
-  const access = { local, headers: context.request.headers, redisUrl: REDIS_URL };
+  const access = { local: visitor.local, headers: context.request.headers, redisUrl: REDIS_URL };
   return pathname === '/_metrics'
     ? metricsResponse({ ...access, token: METRICS_TOKEN })
     : statusResponse({ ...access, token: STATUS_TOKEN });
 });
 
-/** Refuses cross-site form posts, comparing with the public origin (Astro's own check is off). */
-const originCheck = defineMiddleware((context, next) => {
-  if (context.isPrerendered) return next();
-  return isCrossSiteFormPost(context.request, context.locals.visitor.origin)
-    ? crossSiteForbidden(context.request)
-    : next();
-});
-
-/** Addresses no page takes: too long (414), or escapes that only a second decoding would resolve (400). */
-const urlShape = defineMiddleware((context, next) => {
+function urlRefusal(sent: string): Response | undefined {
   // The request as sent: `context.url` has its path decoded already. A short address without
   // escapes (most requests) is neither, and is not parsed again.
-  const sent = context.request.url;
-  if (sent.length <= MAX_URL_LENGTH && !sent.includes('%')) return next();
+  if (sent.length <= MAX_URL_LENGTH && !sent.includes('%')) return undefined;
   const { pathname, search } = new URL(sent);
   if (pathname.length + search.length > MAX_URL_LENGTH) {
     return uncached(414, 'This address is too long.');
   }
   // Astro decodes a path until it stops changing: `%252E` would reach a page as `.`.
-  if (isDoublyEscaped(pathname)) return uncached(400, 'Bad request.');
-  return next();
-});
+  return isDoublyEscaped(pathname) ? uncached(400, 'Bad request.') : undefined;
+}
 
-/** Refuses oversized request bodies (forms, actions, booking JSON) before anything parses them. */
-const bodyLimit = defineMiddleware((context, next) => {
-  const verdict = context.isPrerendered ? 'ok' : judgeBody(context.request);
-  if (verdict === 'ok') return next();
+function bodyRefusal({ isPrerendered, request }: APIContext): Response | undefined {
+  const verdict = isPrerendered ? 'ok' : judgeBody(request);
+  if (verdict === 'ok') return undefined;
   // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
-  if (verdict === 'length-required') void context.request.body?.cancel().catch(() => undefined);
-  return refuseBody(context.request, verdict);
-});
+  if (verdict === 'length-required') void request.body?.cancel().catch(() => undefined);
+  return refuseBody(request, verdict);
+}
 
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
 const tenantResolution = defineMiddleware(async (context, next) => {
@@ -118,10 +111,7 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   if (paged && 'redirect' in paged)
     return context.redirect(context.locals.href(paged.redirect), 301);
   if (paged) return next(new URL(paged.rewrite, context.url));
-  if (match.via === 'path') {
-    const target = new URL(match.pathname + context.url.search, context.url);
-    return next(target);
-  }
+  if (match.via === 'path') return next(new URL(match.pathname + context.url.search, context.url));
   return next();
 });
 
@@ -150,8 +140,7 @@ function cleanAddress(method: string, requestUrl: string, pathname: string): Res
   if (url.searchParams.has(SENT_PARAM)) return null;
   const allowed = shareableParams(pathname);
   const location = allowed && cleanRedirect(url, allowed);
-  if (!location) return null;
-  return uncachedRedirect(301, location);
+  return location ? uncachedRedirect(301, location) : null;
 }
 
 /** A write on a host that is not the tenant's own is refused before anything runs (./lib/request/host-guard.ts). */
@@ -160,10 +149,14 @@ const tenantHostWrites = defineMiddleware((context, next) => {
   return host ? foreignWriteRefusal(context.request, host) : next();
 });
 
-/** Logs unexpected errors with tenant and path; Astro then renders the branded 500 page. */
-const errorLogging = defineMiddleware(async (context, next) => {
+/**
+ * Logs unexpected errors with tenant and path (Astro then renders the branded 500 page), and sets
+ * the headers every response gets.
+ */
+const errorsAndHeaders = defineMiddleware(async (context, next) => {
+  let response: Response;
   try {
-    return await next();
+    response = await next();
   } catch (error) {
     logError(
       'request.failed',
@@ -176,11 +169,6 @@ const errorLogging = defineMiddleware(async (context, next) => {
     );
     throw error;
   }
-});
-
-/** Headers every response gets. */
-const securityHeaders = defineMiddleware(async (context, next) => {
-  const response = await next();
   response.headers.set('X-Content-Type-Options', 'nosniff');
   trimPolicy(response.headers);
   // A private page (the booking's manage page and its .ics) sets `strict-origin` itself: kept.
@@ -197,19 +185,13 @@ const securityHeaders = defineMiddleware(async (context, next) => {
 
 export const onRequest = sequence(
   compressResponses,
-  urlShape,
-  // Before the origin check: a refused body closes the connection instead of being read.
-  bodyLimit,
-  visitor,
-  originCheck,
-  operatorEndpoints,
+  gate,
   tenantResolution,
   // After the purge endpoint: a purge carries its own secret, wherever it is sent.
   purgeEndpoint,
   tenantHostWrites,
   upstreamVisitor,
-  errorLogging,
-  securityHeaders,
+  errorsAndHeaders,
   // Every form: POST → 303 → GET, the action's result kept in the session (src/lib/forms/).
   formPosts,
 );

@@ -103,16 +103,16 @@ export async function bufferResponse(
       : encoding === 'gzip'
         ? await gzipBytes(plain, { level: GZIP_LEVEL })
         : plain;
-  const headers = new Headers(response.headers);
-  if (encoding) headers.set('Content-Encoding', encoding);
-  headers.set('Content-Length', String(body.length));
-  if (vary) appendVary(headers, 'Accept-Encoding');
   // The route cache keeps these very bytes (./whole-body.ts): read once, copied never.
-  return responseOver(body, {
+  const answer = responseOver(body, {
     status: response.status,
     statusText: response.statusText,
-    headers,
+    headers: response.headers,
   });
+  if (encoding) answer.headers.set('Content-Encoding', encoding);
+  answer.headers.set('Content-Length', String(body.length));
+  if (vary) appendVary(answer.headers, 'Accept-Encoding');
+  return answer;
 }
 
 /**

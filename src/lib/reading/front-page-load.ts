@@ -2,7 +2,10 @@ import { EDITIONS_PER_PAGE } from '../epaper/load.ts';
 import { classify, isTemporary } from '../failures/classify.ts';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
-import type { Edition, Stream } from '../publishing/schema.ts';
+import type { Category, Edition, PostSummary, Stream } from '../publishing/schema.ts';
+import type { Paged } from '../upstream/parse.ts';
+import { memo } from '../memo.ts';
+import { fragmentKey } from '../render/fragments.ts';
 import { streamCacheLife } from '../streams/cache-life.ts';
 import { STREAMS_PER_PAGE, streamList } from '../streams/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -69,6 +72,28 @@ async function optional<T>(
   }
 }
 
+type Inputs = [tenant: Tenant, featured: PostSummary[], categories: readonly Category[]];
+
+/**
+ * The stories below the featured ones. `settled`: the section blocks, unless one needs a category
+ * read of its own (`needsTopUp`).
+ */
+function compose(pool: Paged<PostSummary>, ...[tenant, featured, categories]: Inputs) {
+  const sections = frontSections(tenant.frontPage.sections, categories);
+  const { list, blocks, shown } = frontPageStories(featured, pool.items, sections, POSTS_PER_PAGE);
+  const settled = blocks.some(needsTopUp) ? null : distinctBlocks(blocks, shown);
+  // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
+  return { latest: firstPage(list, pool.page.total), blocks, shown, settled };
+}
+
+// Worked out once per pool, tenant, featured list and categories (objects by identity: the upstream
+// cache hands every render the same ones until it reads them again), not on every render.
+const composed = memo((pool: Paged<PostSummary>) =>
+  memo((_key: string, ...inputs: Inputs) => compose(pool, ...inputs), { max: 4 }),
+);
+
+const promoted = memo((editions: readonly Edition[]) => promotedEdition(editions));
+
 /**
  * The first page of the front page, all reads in parallel. A cold page costs 5 upstream calls
  * (featured, the newest 50, categories, streams, editions; 3 without streams and e-paper), each
@@ -99,32 +124,31 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
   ]);
   // Not read now: the featured stories among the newest 50 (where the API marks them) stand in,
   // and the page is kept only briefly.
-  const featured = featuredList ?? {
-    items: pool.items.filter((post) => post.is_featured).slice(0, FEATURED_ON_HOME),
-  };
-  const { list, blocks, shown } = frontPageStories(
-    featured.items,
-    pool.items,
-    frontSections(tenant.frontPage.sections, categories),
-    POSTS_PER_PAGE,
-  );
-  const sections = await Promise.all(
-    blocks.map(async (block) => {
-      if (!needsTopUp(block)) return block;
-      const own = await optional(tenant, 'section', () =>
-        client.getCategory(block.category.slug, { page: 1, perPage: POSTS_PER_PAGE }),
-      );
-      return own ? topUp(block, own.posts.items, shown) : block;
-    }),
-  );
+  const featured =
+    featuredList?.items ?? pool.items.filter((post) => post.is_featured).slice(0, FEATURED_ON_HOME);
+  const key = fragmentKey([tenant, featured, categories]);
+  const { latest, blocks, shown, settled } = composed(pool)(key, tenant, featured, categories);
+  const sections =
+    settled ??
+    distinctBlocks(
+      await Promise.all(
+        blocks.map(async (block) => {
+          if (!needsTopUp(block)) return block;
+          const own = await optional(tenant, 'section', () =>
+            client.getCategory(block.category.slug, { page: 1, perPage: POSTS_PER_PAGE }),
+          );
+          return own ? topUp(block, own.posts.items, shown) : block;
+        }),
+      ),
+      shown,
+    );
   return {
-    featured: featured.items,
-    // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
-    latest: firstPage(list, pool.page.total),
-    sections: distinctBlocks(sections, shown),
+    featured,
+    latest,
+    sections,
     band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,
     streams: streams?.items ?? [],
-    edition: editions ? promotedEdition(editions.items) : null,
+    edition: editions ? promoted(editions.items) : null,
     complete: featuredList !== null,
   };
 }

@@ -82,20 +82,30 @@ function budgetReadings(up: Upstream): Promise<BudgetReading[]> {
   );
 }
 
+// One anonymous client per tenant object and read token, not a new one per call (several a render).
+const anonymousClients = memo((tenant: Tenant) =>
+  memo(
+    (serviceToken: string) =>
+      publishingClient({
+        tenantId: tenant.id,
+        baseUrl: tenant.publishing.baseUrl,
+        serviceToken: serviceToken || undefined,
+        upstream: siteUpstream(),
+        iframeHosts: tenant.publishing.embedHosts,
+        profile: profileFor(tenant, 'publishing'),
+      }),
+    { max: 2 },
+  ),
+);
+
 /** The tenant's publishing client for anonymous reads (with the tenant's read token when one is configured). */
 export function publishingFor(tenant: Tenant, userToken?: string): PublishingClient {
   // A static build renders from what it fetched before: no upstream call while rendering.
   const snapshot = snapshotPath();
   if (snapshot) return snapshotClient(loadSnapshot(snapshot));
-  return publishingClient({
-    tenantId: tenant.id,
-    baseUrl: tenant.publishing.baseUrl,
-    token: userToken,
-    serviceToken: tenantSecrets(tenant).values.publishingReadToken,
-    upstream: siteUpstream(),
-    iframeHosts: tenant.publishing.embedHosts,
-    profile: profileFor(tenant, 'publishing'),
-  });
+  // Looked up per call: a read token added to SECRETS_FILE is used without a restart.
+  const client = anonymousClients(tenant)(tenantSecrets(tenant).values.publishingReadToken ?? '');
+  return userToken ? client.withToken(userToken) : client;
 }
 
 /** The tenant's lodging credentials now (SECRETS_FILE, else the variables its lodging section names). */
