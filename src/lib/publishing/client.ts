@@ -5,7 +5,7 @@ import type { ClientCore, CoreOptions, ReadOptions } from '../upstream/client-co
 import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
-import { forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
+import { anyListed, forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import { TTL } from '../upstream/ttl.ts';
 import type { z } from 'zod';
@@ -201,6 +201,7 @@ function postOperations({ core, read, sanitize, cleanSummary, paged, remembered,
     /** The posts lists showed in the last `withinMs`, as they showed them (no upstream call). */
     listedPosts: (withinMs: number): PostSummary[] =>
       listedPosts(core.upstream, tenantId, withinMs),
+    anyListed: (): boolean => anyListed(core.upstream, tenantId),
   };
 }
 

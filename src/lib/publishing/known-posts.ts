@@ -49,6 +49,11 @@ export function listedPosts(owner: object, tenant: string, withinMs: number): Po
     .map((known) => known.post);
 }
 
+/** Whether any list of this tenant has been read yet (a cold start has none). */
+export function anyListed(owner: object, tenant: string): boolean {
+  return indexes(owner)(tenant).size > 0;
+}
+
 /** Forgets a post the upstream says is gone (its list entry must not stand in for it). */
 export function forgetPost(owner: object, tenant: string, slug: string): void {
   indexes(owner)(tenant).delete(slug);

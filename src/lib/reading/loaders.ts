@@ -187,7 +187,7 @@ export function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
   // with the front page, the feed and the change watcher). A static copy has no stand-ins (every
   // post is in its snapshot), and a page rendered before the snapshot is whole must not read it.
   const pool =
-    !isStaticBuild() && client.listedPosts(Infinity).length === 0
+    !isStaticBuild() && !client.anyListed()
       ? client.listPosts(FRONT_POOL).catch(() => undefined)
       : undefined;
   return orStandIn(

@@ -223,6 +223,7 @@ function plainSnapshotClient(snapshot: Snapshot): PublishingClient {
     // Every post is in the snapshot: none ever needs a stand-in.
     knownPost: () => undefined,
     listedPosts: () => [],
+    anyListed: () => false,
     listCategories: () => answer(() => snapshot.categories),
     getCategory: (slug, params = {}) =>
       answer(() => {

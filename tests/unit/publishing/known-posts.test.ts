@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  anyListed,
   forgetPost,
   knownPost,
   listedPosts,
@@ -30,6 +31,14 @@ describe('posts lists have shown', () => {
     expect(knownPost(upstream, 'daily-planet', 'harbour')?.title).toBe('New headline');
     expect(knownPost(upstream, 'harbour-times', 'harbour')).toBeUndefined();
     expect(knownPost({}, 'daily-planet', 'harbour')).toBeUndefined();
+  });
+
+  it('says whether any list of the tenant was read (a cold start has none)', () => {
+    const upstream = {};
+    expect(anyListed(upstream, 'daily-planet')).toBe(false);
+    rememberPosts(upstream, 'daily-planet', [entry('first')]);
+    expect(anyListed(upstream, 'daily-planet')).toBe(true);
+    expect(anyListed(upstream, 'harbour-times')).toBe(false);
   });
 
   it('forgets a post the upstream says is gone', () => {
