@@ -198,11 +198,49 @@ async function coldBurst() {
   return memory;
 }
 
+/** Lighthouse mobile's performance score, LCP and bytes of one page (its report in bench/results). */
+function runLighthouse(name: string, path: string): Record<string, unknown> {
+  const outDir = join(root, 'bench/results');
+  mkdirSync(outDir, { recursive: true });
+  const output = join(outDir, `lighthouse-photos-${name.replaceAll(' ', '-')}.json`);
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        'node_modules/lighthouse/cli/index.js',
+        `${origin}${path}`,
+        '--quiet',
+        '--output=json',
+        `--output-path=${output}`,
+        '--only-categories=performance',
+        '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+      ],
+      { cwd: root, env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, stdio: 'ignore' },
+    );
+  } catch (error) {
+    return { error: (error as Error).message.split('\n')[0] };
+  }
+  const report = JSON.parse(readFileSync(output, 'utf8')) as {
+    categories: { performance: { score: number } };
+    audits: Record<string, { numericValue?: number }>;
+  };
+  return {
+    performance: Math.round(report.categories.performance.score * 100),
+    lcpMs: Math.round(report.audits['largest-contentful-paint']?.numericValue ?? 0),
+    totalKB: Math.round((report.audits['total-byte-weight']?.numericValue ?? 0) / 1024),
+  };
+}
+
 try {
   await waitForServer();
   const freeEditions = (await api<{ slug: string; is_free: boolean }[]>('/epaper?per_page=50'))
     .filter((e) => e.is_free)
     .map((e) => e.slug);
+  // The first reader of an edition nobody has opened, the image cache empty (issue 38: LCP ≤ 2.5 s):
+  // an older free one, which neither the views below nor warming after a publish touch.
+  const coldLighthouse = args.has('--lighthouse')
+    ? runLighthouse('cold edition', `/epaper/${freeEditions.at(-2)!}`)
+    : 'skipped';
   // Not the edition the first views below open (the first free one): its images are still cold.
   const edition = await coldEdition(freeEditions.at(-1)!);
   console.log('\nFirst reader of a new edition, image cache empty (25 thumbnails, then the page)');
@@ -409,39 +447,8 @@ try {
 
   let lighthouse: Record<string, unknown> | string = 'skipped (--lighthouse to run it)';
   if (args.has('--lighthouse')) {
-    lighthouse = {};
-    const outDir = join(root, 'bench/results');
-    mkdirSync(outDir, { recursive: true });
-    for (const [name, path] of Object.entries(pages)) {
-      const output = join(outDir, `lighthouse-photos-${name}.json`);
-      try {
-        execFileSync(
-          process.execPath,
-          [
-            'node_modules/lighthouse/cli/index.js',
-            `${origin}${path}`,
-            '--quiet',
-            '--output=json',
-            `--output-path=${output}`,
-            '--only-categories=performance',
-            '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
-          ],
-          { cwd: root, env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, stdio: 'ignore' },
-        );
-      } catch (error) {
-        lighthouse[name] = { error: (error as Error).message.split('\n')[0] };
-        continue;
-      }
-      const report = JSON.parse(readFileSync(output, 'utf8')) as {
-        categories: { performance: { score: number } };
-        audits: Record<string, { numericValue?: number }>;
-      };
-      lighthouse[name] = {
-        performance: Math.round(report.categories.performance.score * 100),
-        lcpMs: Math.round(report.audits['largest-contentful-paint']?.numericValue ?? 0),
-        totalKB: Math.round((report.audits['total-byte-weight']?.numericValue ?? 0) / 1024),
-      };
-    }
+    lighthouse = { 'cold edition': coldLighthouse };
+    for (const [name, path] of Object.entries(pages)) lighthouse[name] = runLighthouse(name, path);
     console.log('\nLighthouse mobile (13.5.0), photo mode');
     console.table(lighthouse);
   }
