@@ -267,8 +267,10 @@ test('booking comes from the live server’s embed, and is left out without one'
   expect(readdirSync(facts.offlineDir)).not.toContain('stay');
   const post = readdirSync(join(facts.offlineDir, 'posts'))[0] ?? '';
   const page = readFileSync(join(facts.offlineDir, 'posts', post, 'index.html'), 'utf8');
-  expect(page).toContain('Comments are closed on this copy of the site.');
-  expect(page).not.toContain('Join the discussion');
+  // In the tenant's language (this copy is Alpine Post's, in German), with no link to a live site.
+  expect(page).toContain('Auf dieser Kopie der Website sind die Kommentare geschlossen.');
+  expect(page).not.toContain('Comments are closed');
+  expect(page).not.toContain('Diskutieren Sie auf unserer Website mit');
 });
 
 test.describe('without JavaScript', () => {
