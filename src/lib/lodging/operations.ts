@@ -1,5 +1,5 @@
 import type { Declared } from '../upstream/client-core.ts';
-import { loginSchema } from '../upstream/parse.ts';
+import { LOGIN_OPERATION } from '../upstream/parse.ts';
 import { TTL } from '../upstream/ttl.ts';
 import * as s from './schema.ts';
 
@@ -9,14 +9,7 @@ import * as s from './schema.ts';
  * doctor reads in this order, and a booking's guest joins a guest it read before.
  */
 export const LODGING_OPERATIONS = {
-  'auth.login': {
-    kind: 'item',
-    read: false,
-    method: 'POST',
-    path: '/auth/login',
-    needs: ['token'],
-    schema: loginSchema,
-  },
+  'auth.login': LOGIN_OPERATION,
   'properties.list': {
     kind: 'list',
     read: true,

@@ -1,5 +1,5 @@
 import type { Declared } from '../upstream/client-core.ts';
-import { loginSchema, messageSchema } from '../upstream/parse.ts';
+import { LOGIN_OPERATION, loginSchema, messageSchema } from '../upstream/parse.ts';
 import { TTL } from '../upstream/ttl.ts';
 import * as s from './schema.ts';
 
@@ -10,14 +10,7 @@ import * as s from './schema.ts';
  * the post list.
  */
 export const PUBLISHING_OPERATIONS = {
-  'auth.login': {
-    kind: 'item',
-    read: false,
-    method: 'POST',
-    path: '/auth/login',
-    needs: ['token'],
-    schema: loginSchema,
-  },
+  'auth.login': LOGIN_OPERATION,
   'auth.register': {
     kind: 'item',
     read: false,

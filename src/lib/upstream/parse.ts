@@ -71,6 +71,16 @@ export const loginSchema = enveloped(
   }),
 );
 
+/** Both contracts' sign-in, declared once (each client's operations list it as `auth.login`). */
+export const LOGIN_OPERATION = {
+  kind: 'item',
+  read: false,
+  method: 'POST',
+  path: '/auth/login',
+  needs: ['token'],
+  schema: loginSchema,
+} as const;
+
 /** An answer that is only a message (a sign-out). */
 export const messageSchema = z.looseObject({ message: z.string().optional() });
 
