@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from '../upstream/budget.ts';
+import { DEFAULT_LIMITS, limitFor } from '../upstream/budget.ts';
 import type { Budget, BudgetKey, BudgetLimits, RateInfo } from '../upstream/budget.ts';
 
 /**
@@ -37,11 +37,6 @@ interface Window {
   firstAnswer: Promise<void> | null;
   answered: () => void;
   sentFirst: boolean;
-}
-
-function limitFor(limits: BudgetLimits, kind: BudgetKey['kind']): number {
-  if (kind === 'publishing-public') return limits.publishingPublicPerMinute;
-  return kind === 'publishing-token' ? limits.publishingTokenPerMinute : limits.lodgingPerMinute;
 }
 
 function newWindow(limit: number): Window {

@@ -102,7 +102,8 @@ export const budgetKeys = {
   },
 };
 
-function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
+/** A kind's limit per window, as the limits name it (the budget and the build's pacer read it here). */
+export function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
   if (kind === 'publishing-public') return limits.publishingPublicPerMinute;
   if (kind === 'publishing-token') return limits.publishingTokenPerMinute;
   return limits.lodgingPerMinute;
