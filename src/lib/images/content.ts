@@ -1,5 +1,6 @@
 import { ARTICLE_FIGURE } from './layouts.ts';
-import { upstreamPicture, type ImageLinks, type Picture } from './picture.ts';
+import { pictureHtml } from './picture-html.ts';
+import { upstreamPicture, type ImageLinks } from './picture.ts';
 
 /**
  * An `<img>` as `sanitizePostHtml` writes it: attribute values double-quoted, never a raw `>` or
@@ -14,24 +15,11 @@ const unescape = (value: string) =>
     .replaceAll('&lt;', '<')
     .replaceAll('&gt;', '>')
     .replaceAll('&amp;', '&');
-const escape = (value: string) =>
-  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
 const dimension = (value: string | undefined) => {
   const n = Number(value);
   return Number.isInteger(n) && n > 0 ? n : undefined;
 };
-
-function pictureHtml(picture: Picture, alt: string, title: string | undefined): string {
-  const sizes = escape(picture.sizes);
-  const sources = picture.sources
-    .map((s) => `<source type="${s.type}" srcset="${escape(s.srcset)}" sizes="${sizes}">`)
-    .join('');
-  const titleAttribute = title === undefined ? '' : ` title="${escape(title)}"`;
-  // The alt text again for CSS, shown beneath the picture: seen only when the picture failed.
-  const altAttribute = alt.trim() === '' ? '' : ` data-alt="${escape(alt)}"`;
-  return `<picture${altAttribute}>${sources}<img src="${escape(picture.src)}" srcset="${escape(picture.srcset)}" sizes="${sizes}" width="${picture.width}" height="${picture.height}" alt="${escape(alt)}"${titleAttribute} loading="lazy" decoding="async"></picture>`;
-}
 
 /**
  * Cleaned post HTML with every `<img>` served through the image route: a `<picture>` with AVIF and
@@ -54,8 +42,9 @@ export function withPictures(html: string, links: ImageLinks): string {
       },
       ARTICLE_FIGURE,
     );
+    const alt = attributes.get('alt') ?? '';
     return picture
-      ? pictureHtml(picture, attributes.get('alt') ?? '', attributes.get('title'))
+      ? pictureHtml(picture, { alt, title: attributes.get('title'), altShown: true })
       : '';
   });
 }

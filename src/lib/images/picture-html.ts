@@ -2,25 +2,31 @@ import { memo } from '../memo.ts';
 import type { Picture } from './picture.ts';
 
 /**
- * The `<picture>` element of a picture, as HTML. One function for `Picture.astro` and the story
- * cards, which write it into their own markup (`set:html`) instead of rendering a component per
- * card: a component instance costs a render more than the element.
+ * The `<picture>` element of a picture, as HTML: the one writer for `Picture.astro`, the story cards
+ * (`set:html` instead of a component per card: a component instance costs a render more than the
+ * element) and the pictures of a post's body (./content.ts).
  */
 export interface PictureOptions {
   alt: string;
   /** The page's largest picture (LCP): loaded at once, first. Every other picture waits (lazy). */
   priority?: boolean | undefined;
   className?: string | undefined;
+  /** The `<img>`'s `title` (a post's picture keeps the upstream's). */
+  title?: string | undefined;
+  /** The alt text again as the `<picture>`'s `data-alt`, shown by CSS in place of a failed picture. */
+  altShown?: boolean | undefined;
 }
 
-/** A double-quoted attribute value: only `&` and `"` need escaping there (as Astro escapes). */
+/**
+ * A double-quoted attribute value: `&` and `"` would end or break it; `<` is escaped too, so text
+ * scanned for tags (a post's HTML) never meets one inside a value.
+ */
 export function attributeValue(value: string | number): string {
-  return String(value).replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  return String(value).replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 }
 
-// Written as Astro writes attributes: an empty value as the bare name, none when undefined.
 const attribute = (name: string, value: string | number | undefined): string =>
-  value === undefined ? '' : value === '' ? ` ${name}` : ` ${name}="${attributeValue(value)}"`;
+  value === undefined ? '' : ` ${name}="${attributeValue(value)}"`;
 
 /** Made once per picture and options: pictures are shared between renders (`upstreamPicture`). */
 const written = memo((picture: Picture) =>
@@ -28,15 +34,12 @@ const written = memo((picture: Picture) =>
 );
 
 export function pictureHtml(picture: Picture, options: PictureOptions): string {
-  const { alt, priority = false, className } = options;
-  return written(picture)(
-    `${alt}\0${priority}\0${className ?? ''}\0${className === undefined}`,
-    options,
-  );
+  const { alt, priority = false, className, title, altShown = false } = options;
+  return written(picture)(JSON.stringify([alt, priority, className, title, altShown]), options);
 }
 
 function writePicture(picture: Picture, options: PictureOptions): string {
-  const { alt, priority = false, className } = options;
+  const { alt, priority = false, className, title, altShown = false } = options;
   const sources = picture.sources
     .map(
       (source) =>
@@ -47,7 +50,8 @@ function writePicture(picture: Picture, options: PictureOptions): string {
     `<img${attribute('class', className)}${attribute('src', picture.src)}` +
     `${attribute('srcset', picture.srcset)}${attribute('sizes', picture.sizes)}` +
     `${attribute('width', picture.width)}${attribute('height', picture.height)}${attribute('alt', alt)}` +
-    `${attribute('loading', priority ? 'eager' : 'lazy')}${attribute('decoding', priority ? 'sync' : 'async')}` +
-    `${attribute('fetchpriority', priority ? 'high' : 'auto')}>`;
-  return `<picture>${sources}${img}</picture>`;
+    `${attribute('title', title)}${attribute('loading', priority ? 'eager' : 'lazy')}` +
+    `${attribute('decoding', priority ? 'sync' : 'async')}${attribute('fetchpriority', priority ? 'high' : undefined)}>`;
+  const shown = altShown && alt.trim() !== '' ? alt : undefined;
+  return `<picture${attribute('data-alt', shown)}>${sources}${img}</picture>`;
 }

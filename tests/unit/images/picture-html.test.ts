@@ -44,7 +44,7 @@ describe('picture HTML', () => {
     expect([img.loading, img.decoding, img.getAttribute('fetchpriority')]).toEqual([
       'lazy',
       'async',
-      'auto',
+      null, // the browser's own `auto`
     ]);
   });
 
@@ -54,7 +54,7 @@ describe('picture HTML', () => {
       priority: true,
       className: 'cover',
     });
-    expect(html).toContain('alt="The &quot;Harbour&quot; &amp; the bay <at dawn>"');
+    expect(html).toContain('alt="The &quot;Harbour&quot; &amp; the bay &lt;at dawn>"');
     const img = parsed(html).querySelector('img')!;
     expect(img.alt).toBe('The "Harbour" & the bay <at dawn>');
     expect(img.className).toBe('cover');
@@ -70,11 +70,12 @@ describe('picture HTML', () => {
     const lazy = pictureHtml(shared, { alt: '' });
     expect(pictureHtml(shared, { alt: '' })).toBe(lazy);
     expect(pictureHtml(shared, { alt: '', priority: true })).toContain('loading="eager"');
-    expect(pictureHtml(shared, { alt: '', className: '' })).toContain('<img class src=');
+    expect(pictureHtml(shared, { alt: '', className: '' })).toContain('<img class="" src=');
+    expect(pictureHtml(shared, { alt: 'x', altShown: true })).toContain('<picture data-alt="x">');
   });
 
-  it('escapes only what ends or breaks a double-quoted value', () => {
-    expect(attributeValue('a&b "c" <d>')).toBe('a&amp;b &quot;c&quot; <d>');
+  it('escapes what ends or breaks a double-quoted value, and the start of a tag', () => {
+    expect(attributeValue('a&b "c" <d>')).toBe('a&amp;b &quot;c&quot; &lt;d>');
     expect(attributeValue(640)).toBe('640');
   });
 });
