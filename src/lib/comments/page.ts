@@ -1,7 +1,8 @@
 import type { AstroGlobal } from 'astro';
 import { actions, isInputError } from 'astro:actions';
 import type { I18n } from '../i18n/index.ts';
-import { localize, localizeFields, textKey } from '../i18n/text.ts';
+import { localize, localizeFields } from '../i18n/text.ts';
+import { textKey } from '../i18n/text-key.ts';
 import { keptFormValues } from '../forms/after-post.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';

@@ -4,8 +4,6 @@ import { MESSAGE_KEYS } from './dictionary.ts';
 import { formatWait } from '../failures/wait.ts';
 import { readTextKey } from './text-key.ts';
 
-export { textKey } from './text-key.ts';
-
 const KNOWN = new Set<string>(MESSAGE_KEYS);
 
 /**

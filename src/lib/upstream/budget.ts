@@ -51,7 +51,7 @@ export type Priority = 'write' | 'read' | 'background';
 
 export interface BudgetOptions {
   limits?: Partial<BudgetLimits> | undefined;
-  /** Share of each limit we allow ourselves to spend (default 0.9): headroom for clock skew and other clients. */
+  /** Share of each limit we allow ourselves to spend (default `UPSTREAM_BUDGET_RATIO`): headroom for clock skew and other clients. */
   safetyRatio?: number | undefined;
   /** The upstream's window (default 60 s; tests and benches scale it down with the limits). */
   windowSeconds?: number | undefined;
@@ -205,11 +205,11 @@ export function createBudget(options: BudgetOptions = {}) {
 }
 
 export interface AllowanceOptions {
-  /** Share of a shared bucket one visitor may spend per window (default 0.25). */
+  /** Share of a shared bucket one visitor may spend per window (default `UPSTREAM_VISITOR_SHARE`). */
   visitorShare?: number | undefined;
-  /** Share of a shared bucket crawlers must leave to humans (default 0.3). */
+  /** Share of a shared bucket crawlers must leave to humans (default `UPSTREAM_HUMAN_RESERVE`). */
   humanReserve?: number | undefined;
-  /** Share of a lodging bucket one visitor's searches may spend per window (default 0.1). */
+  /** Share of a lodging bucket one visitor's searches may spend per window (default `UPSTREAM_LODGING_SEARCH_SHARE`). */
   lodgingSearchShare?: number | undefined;
   windowSeconds?: number | undefined;
   redisUrl?: string | undefined;

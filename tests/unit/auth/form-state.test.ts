@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES, tooManyAttempts } from '../../../src/lib/auth/failures.ts';
-import { textKey } from '../../../src/lib/i18n/text.ts';
+import { textKey } from '../../../src/lib/i18n/text-key.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import {
   EMPTY_FORM,

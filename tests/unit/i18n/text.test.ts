@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sayer } from '../../../src/lib/i18n/say.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
-import { localize, localizeFields, textKey } from '../../../src/lib/i18n/text.ts';
+import { localize, localizeFields } from '../../../src/lib/i18n/text.ts';
+import { textKey } from '../../../src/lib/i18n/text-key.ts';
 import { readTextKey } from '../../../src/lib/i18n/text-key.ts';
 
 const de = createI18n('de-CH', 'Europe/Zurich');
