@@ -3,11 +3,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { answerForm } from './after-post.ts';
 import { sessionsAnswer } from './session-check.ts';
 
-/**
- * POST → 303 → GET for every form (./after-post.ts), as Astro's Actions guide does it:
- * `getActionContext` runs the action here, the session keeps the result, and `setActionResult`
- * hands it to the page on the GET. Runs after the tenant is known.
- */
+/** POST → 303 → GET for every form (./after-post.ts) with Astro's action context; runs after the tenant is known. */
 export const formPosts = defineMiddleware((context, next) => {
   if (context.isPrerendered || !context.locals.tenantMatchOrNull) return next();
   const { request, url, locals, session } = context;
