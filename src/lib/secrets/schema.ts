@@ -47,10 +47,11 @@ export const SECRET_KEY_NAMES = TenantSecretsSchema.keyof().options;
 /** One tenant's secrets as the file gives them (absent: not in the file). */
 export type TenantSecretValues = z.output<typeof TenantSecretsSchema>;
 
-/** Tenant ids as tenants.json spells them. */
-const tenantId = z.string().regex(SLUG, 'is not a tenant id such as "daily-planet"');
-
-const SecretsFileSchema = z.record(tenantId, TenantSecretsSchema);
+/** Keyed by tenant ids as tenants.json spells them. */
+const SecretsFileSchema = z.record(z.string().regex(SLUG), TenantSecretsSchema, {
+  error: (issue) =>
+    issue.code === 'invalid_key' ? 'is not a tenant id such as "daily-planet"' : undefined,
+});
 
 export type SecretsByTenant = ReadonlyMap<string, TenantSecretValues>;
 
@@ -66,9 +67,7 @@ export class SecretsFileError extends Error {
 function issueReasons(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
     const where = issue.path.map(String).join('.');
-    const message =
-      issue.code === 'invalid_key' ? 'is not a tenant id such as "daily-planet"' : issue.message;
-    return where ? `${where}: ${message}` : message;
+    return where ? `${where}: ${issue.message}` : issue.message;
   });
 }
 
