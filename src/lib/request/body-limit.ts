@@ -37,6 +37,11 @@ export function judgeBody(request: Request): BodyVerdict {
     : 'too-large';
 }
 
+/** A caller that reads JSON answers (the booking widget, action calls): by what it sends or accepts. */
+export const wantsJson = (request: Request): boolean =>
+  request.headers.get('content-type')?.includes('json') === true ||
+  request.headers.get('accept')?.includes('application/json') === true;
+
 /** 413, 411 or 400 in the shape the caller reads: JSON for API and action calls, text for a page form. */
 export function refuseBody(request: Request, verdict: Exclude<BodyVerdict, 'ok'>): Response {
   const [status, message]: [number, string] =
@@ -45,10 +50,7 @@ export function refuseBody(request: Request, verdict: Exclude<BodyVerdict, 'ok'>
       : verdict === 'length-required'
         ? [411, 'Send the request body with a Content-Length header.']
         : [400, 'This request method takes no body.'];
-  const wantsJson =
-    request.headers.get('content-type')?.includes('json') ||
-    request.headers.get('accept')?.includes('application/json');
-  return wantsJson
+  return wantsJson(request)
     ? uncachedJson(status, { message }, { Connection: 'close' })
     : uncached(status, message, { Connection: 'close' });
 }

@@ -1,5 +1,6 @@
 import { uncached, uncachedJson } from '../delivery/policy.ts';
 import { isLoopback } from '../settings/listen.ts';
+import { wantsJson } from './body-limit.ts';
 import { hostMatches, normalizeHost, type TenantMatch } from '../tenants/resolution.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -45,8 +46,7 @@ export function foreignWriteHost(
 /** 421 Misdirected Request: nothing was written; a JSON caller (the booking widget) gets JSON. */
 export function foreignWriteRefusal(request: Request, host: string): Response {
   const message = `This site does not take posts sent to ${host}: open the site at its own address and try again.`;
-  const json = (request.headers.get('content-type') ?? '').includes('application/json');
-  return json
+  return wantsJson(request)
     ? uncachedJson(421, { ok: false, error: { code: 'wrong_host', message } })
     : uncached(421, message);
 }

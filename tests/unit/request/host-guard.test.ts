@@ -50,5 +50,11 @@ describe('writes only on the tenant’s own hosts', () => {
     );
     expect(api.status).toBe(421);
     expect(await api.json()).toMatchObject({ ok: false, error: { code: 'wrong_host' } });
+    // A JSON caller as the body limit knows one too: by what it accepts.
+    const accepting = foreignWriteRefusal(
+      new Request('http://x/', { method: 'DELETE', headers: { accept: 'application/json' } }),
+      'evil.example',
+    );
+    expect(accepting.headers.get('content-type')).toContain('application/json');
   });
 });
