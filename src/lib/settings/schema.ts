@@ -82,18 +82,7 @@ const path = (
   shown = `\`${fallback}\``,
 ) => setting(z.string().default(fallback), expected, shown, purpose);
 
-/** One of a few words, with its default. */
-const choice = <const Words extends readonly [string, ...string[]]>(
-  words: Words,
-  fallback: Words[number],
-  purpose: string,
-) =>
-  setting(
-    z.enum(words).default(fallback),
-    `one of ${words.join(', ')}`,
-    `\`${fallback}\``,
-    purpose,
-  );
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 /** An http(s) address, unset by default. */
 const address = (purpose: string) =>
@@ -149,9 +138,10 @@ export const settingDefinitions = {
   EDGE_PURGE_URL: address(
     "the edge's purge address (`http://127.0.0.1/_edge_purge` with the shipped nginx config): changed and purged pages are dropped there too",
   ),
-  LOG_LEVEL: choice(
-    ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
-    'info',
+  LOG_LEVEL: setting(
+    z.enum(LOG_LEVELS).default('info'),
+    `one of ${LOG_LEVELS.join(', ')}`,
+    '`info`',
     'least level of the JSON log lines on stderr (`info`: one line per request)',
   ),
   REDIS_URL: text('share the upstream cache, rate budget and visitor limits between instances'),
