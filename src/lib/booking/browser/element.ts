@@ -1,6 +1,5 @@
-import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
+import { addDays, isIsoDate, nightsBetween, type StayRules } from '../domain/dates.ts';
 import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
-import type { CalendarRules } from './calendar.ts';
 import { bookingStore } from './booking.store.ts';
 import { STEP_HEADER } from '../steps/address.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
@@ -34,7 +33,7 @@ const isEntry = (value: unknown): value is Entry =>
   isValues(value['values']);
 const isDraft = (value: unknown): value is Pick<Entry, 'url' | 'values'> =>
   isRecord(value) && typeof value['url'] === 'string' && isValues(value['values']);
-const isRules = (value: unknown): value is CalendarRules =>
+const isRules = (value: unknown): value is StayRules =>
   isRecord(value) &&
   typeof value['today'] === 'string' &&
   typeof value['minNights'] === 'number' &&
