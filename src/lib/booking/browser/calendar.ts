@@ -27,8 +27,9 @@ const isCheckOut = (day: string, { checkIn, checkOut }: CalendarState): boolean 
 /** Whether a day can be picked now: never in the past; a check-out only within the stay rules. */
 export function selectable(day: string, state: CalendarState, rules: StayRules): boolean {
   if (day < rules.today) return false;
+  if (!isCheckOut(day, state)) return true;
   const nights = nightsBetween(state.checkIn, day);
-  return !isCheckOut(day, state) || (nights >= rules.minNights && nights <= rules.maxNights);
+  return nights >= rules.minNights && nights <= rules.maxNights;
 }
 
 /** A click on `day`: the first pick (or a day before check-in) is the check-in, the next the check-out. */
