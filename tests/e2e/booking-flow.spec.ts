@@ -524,6 +524,12 @@ test('the calendar picks dates by keyboard, within the stay rules, two months wi
   await expect(page.getByRole('grid')).toHaveCount(1);
   await noOverflow(page);
   await shoot(page, '0-calendar');
+
+  // Back from the next step shows the calendar at the dates picked, not at today's month.
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(heading(page, 'Who is coming?')).toBeFocused();
+  await page.goBack();
+  await expect(page.locator(`[data-day="${checkIn}"]`)).toHaveAttribute('aria-selected', 'true');
 });
 
 /** Upstream writes so far: a resubmitted form would show up here. */

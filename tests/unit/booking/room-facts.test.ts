@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n, type MessageKey } from '../../../src/lib/i18n/index.ts';
+import type { Say } from '../../../src/lib/i18n/say.ts';
 import {
   capacityText,
   nightlyPrice,
   roomFacts,
-  type RoomSay,
 } from '../../../src/lib/booking/steps/room-facts.ts';
 import type { RoomOffer } from '../../../src/lib/booking/domain/types.ts';
 
-const sayIn = (locale: string): RoomSay => {
+const sayIn = (locale: string): Say => {
   const { t } = createI18n(locale, 'UTC');
   return (key, values) => t(`widget.${key}` as MessageKey, values);
 };

@@ -62,6 +62,12 @@ describe('the booking without JavaScript', () => {
     expect(state).toMatchObject({ step: 'dates', errors: { checkIn: ['Too late.'] } });
   });
 
+  it('a refusal of the party by the server stays on the guests step', async () => {
+    const api = service(vi.fn(() => Promise.reject(invalid({ adults: ['Too many.'] }))));
+    const state = await stepFlow(query({ ...search, step: 'rooms', adults: '2' }), api, PROPERTY);
+    expect(state).toMatchObject({ step: 'guests', errors: { adults: ['Too many.'] } });
+  });
+
   it('a busy or down lodging API keeps the guests step with its reason, and offers to try again', async () => {
     const api = service(vi.fn(() => Promise.reject(busy('booking.error.busy', 12))));
     const state = await stepFlow(

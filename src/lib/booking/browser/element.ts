@@ -1,6 +1,5 @@
-import { addDays, isIsoDate, nightsBetween } from '../domain/dates.ts';
+import { addDays, isIsoDate, nightsBetween, type StayRules } from '../domain/dates.ts';
 import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.ts';
-import type { CalendarRules } from './calendar.ts';
 import { bookingStore } from './booking.store.ts';
 import { STEP_HEADER } from '../steps/address.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
@@ -34,7 +33,7 @@ const isEntry = (value: unknown): value is Entry =>
   isValues(value['values']);
 const isDraft = (value: unknown): value is Pick<Entry, 'url' | 'values'> =>
   isRecord(value) && typeof value['url'] === 'string' && isValues(value['values']);
-const isRules = (value: unknown): value is CalendarRules =>
+const isRules = (value: unknown): value is StayRules =>
   isRecord(value) &&
   typeof value['today'] === 'string' &&
   typeof value['minNights'] === 'number' &&
@@ -175,11 +174,13 @@ class MastheadBooking extends HTMLElement {
     }
   }
 
-  private show(html: string, step: string, url: string): void {
+  /** A step's markup; coming Back, with what the guest had typed, before the calendar is drawn. */
+  private show(html: string, step: string, url: string, values?: Values): void {
     this.innerHTML = html;
     this.dataset['step'] = step;
     this.dataset['url'] = url;
     this.store.newStep();
+    if (values) this.fill(values);
     this.enter();
   }
 
@@ -272,9 +273,7 @@ class MastheadBooking extends HTMLElement {
   private onPopState(event: PopStateEvent): void {
     const entry = entryOf(event.state);
     if (!entry) return;
-    this.show(entry.html, entry.step, entry.url);
-    this.fill(entry.values);
-    this.renderDates();
+    this.show(entry.html, entry.step, entry.url, entry.values);
     this.querySelector<HTMLElement>('[data-heading]')?.focus();
   }
 
@@ -426,7 +425,7 @@ class MastheadBooking extends HTMLElement {
         new Date(`${date}T00:00:00Z`),
       );
     const shift = (by: string, label: string, text: string) =>
-      `<button type="button" data-shift="${by}" aria-label="${escapeHtml(this.say(label))}">${text}</button>`;
+      `<button type="button" class="button secondary" data-shift="${by}" aria-label="${escapeHtml(this.say(label))}">${text}</button>`;
     // 1 to 7 January 2024: a week from Monday, for the weekday names.
     const weekdays = monthWeeks('2024-01-01')[0] ?? [];
     const head = weekdays.map((day) => {

@@ -72,14 +72,6 @@ export const SEARCH_FIELDS = [
   'roomTypeId',
 ];
 
-/** The earliest step any of `errors` belongs to, and never later than `current`. */
-export function earliestStep(errors: FieldErrors, current: Step): Step {
-  const refused = STEPS.find((step) =>
-    STEP[step].fields.some((field: string) => errors[field] !== undefined),
-  );
-  return refused && STEPS.indexOf(refused) < STEPS.indexOf(current) ? refused : current;
-}
-
 /** The one step state: from the address (`stepFlow`), the action and session (page.ts), rendered (view-model.ts). */
 export interface StepState {
   step: Step;
@@ -185,8 +177,10 @@ export async function stepFlow(
     });
   } catch (error) {
     if (error instanceof BookingFailure && error.error.code === 'validation') {
+      // A refused date goes back to the dates step; anything else stays on the guests step.
       const fields = error.error.fields ?? {};
-      return at(earliestStep(fields, 'guests'), fields);
+      const dates = STEP.dates.fields.some((field: string) => fields[field] !== undefined);
+      return at(dates ? 'dates' : 'guests', fields);
     }
     // Busy or down: the guests step again, with the reason and what was asked kept.
     if (error instanceof BookingFailure && error.error.code !== 'not_found')

@@ -1,10 +1,8 @@
 import { formatPrice } from '../../i18n/format.ts';
+import type { Say } from '../../i18n/say.ts';
 import type { AvailabilityResult, RoomOffer } from '../domain/types.ts';
 
 /** What a room card says: its capacity as the rules word it, its prices, or why it cannot be chosen. */
-
-/** A `widget.*` text by its key without the prefix: the widget's `say`, or the server's `t`. */
-export type RoomSay = (key: string, values?: Record<string, string | number>) => string;
 
 export type RoomLimits = Pick<RoomOffer, 'maxAdults' | 'maxChildren' | 'maxOccupancy'>;
 
@@ -30,7 +28,7 @@ export function nightlyPrice(room: Pick<RoomOffer, 'pricePerNight' | 'averageNig
 }
 
 /** "Sleeps 4", "Sleeps 3, at most 2 adults" or "Sleeps 1 adult, no children": never more than the rules allow. */
-export function capacityText(room: RoomLimits, say: RoomSay): string {
+export function capacityText(room: RoomLimits, say: Say): string {
   const adults = say('adults', { count: room.maxAdults });
   if (room.maxChildren === 0) return say('capacityNoChildren', { adults });
   if (room.maxAdults < room.maxOccupancy)
@@ -44,7 +42,7 @@ const FEW_LEFT = 3;
 export function roomFacts(
   room: RoomOffer,
   party: Pick<AvailabilityResult, 'adults' | 'children'>,
-  say: RoomSay,
+  say: Say,
   locale: string,
 ): RoomFacts {
   const guests = party.adults + party.children;

@@ -1,5 +1,5 @@
 import { formatPrice, stayDate } from '../../i18n/format.ts';
-import type { RoomSay } from './room-facts.ts';
+import type { Say } from '../../i18n/say.ts';
 
 /** The rows of the review before booking and of the stay once booked (steps, manage page, mail). */
 export type SummaryRows = [term: string, value: string][];
@@ -32,7 +32,7 @@ export interface SummaryFacts {
   currency: string;
 }
 
-export function summaryRows(facts: SummaryFacts, say: RoomSay, locale: string): SummaryRows {
+export function summaryRows(facts: SummaryFacts, say: Say, locale: string): SummaryRows {
   const at = (time: string | undefined, key: string) => (time ? ` · ${say(key, { time })}` : '');
   const guests = `${say('adults', { count: facts.adults })}, ${say('children', { count: facts.children })}`;
   const total = facts.total === null ? null : formatPrice(facts.total, facts.currency, locale);

@@ -2,6 +2,7 @@ import type { I18n } from '../../i18n/index.ts';
 import { stayDate } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/dictionary.ts';
 import { widgetSay } from '../../i18n/widget.ts';
+import type { Say } from '../../i18n/say.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { countryOptions } from '../domain/countries.ts';
 import { nightsBetween, todayIn } from '../domain/dates.ts';
@@ -205,7 +206,7 @@ function reviewRows(
   place: PropertySummary | undefined,
   room: RoomOffer | undefined,
   nights: number,
-  say: ReturnType<typeof widgetSay>,
+  say: Say,
   locale: string,
 ) {
   return summaryRows(
@@ -230,23 +231,14 @@ function reviewRows(
   );
 }
 
-function searchLine(
-  offers: AvailabilityResult,
-  say: ReturnType<typeof widgetSay>,
-  locale: string,
-): string {
+function searchLine(offers: AvailabilityResult, say: Say, locale: string): string {
   const dates = `${stayDate(offers.checkIn, locale)} – ${stayDate(offers.checkOut, locale)}`;
   const guests = say('guests', { count: offers.adults + offers.children });
   return `${dates} · ${say('nights', { count: offers.nights })} · ${guests}`;
 }
 
 /** One room card: the offer, what it says, and what a partner page hears when it is chosen. */
-function roomCard(
-  offer: RoomOffer,
-  party: AvailabilityResult,
-  say: ReturnType<typeof widgetSay>,
-  locale: string,
-) {
+function roomCard(offer: RoomOffer, party: AvailabilityResult, say: Say, locale: string) {
   return {
     offer,
     facts: roomFacts(offer, party, say, locale),
