@@ -101,9 +101,11 @@ export async function loadPost(
   const firstTag = post.tags[0];
   const { category } = post;
   // What lists showed lately (the front page's pool of 50 has most posts) first: no call at all.
-  const listed = newestFirst(client.listedPosts(RELATED_FROM_LISTS_MS));
-  add(category ? listed.filter((item) => item.category?.slug === category.slug) : []);
-  add(firstTag ? listed.filter((item) => item.tags.some((tag) => tag.name === firstTag.name)) : []);
+  // Only the matches are sorted (a stable sort: the same order as filtering the sorted whole).
+  const listed = client.listedPosts(RELATED_FROM_LISTS_MS);
+  const newest = (keep: (item: PostSummary) => boolean) => newestFirst(listed.filter(keep));
+  add(category ? newest((item) => item.category?.slug === category.slug) : []);
+  add(firstTag ? newest((item) => item.tags.some((tag) => tag.name === firstTag.name)) : []);
   if (related.length >= RELATED_COUNT) return { post, related, complete: true };
   related.length = 0;
   try {
