@@ -4,6 +4,7 @@ import load from 'astro/runtime/client/load.prebuilt.js';
 import media from 'astro/runtime/client/media.prebuilt.js';
 import only from 'astro/runtime/client/only.prebuilt.js';
 import visible from 'astro/runtime/client/visible.prebuilt.js';
+import { memo } from '../memo.ts';
 
 const digest = (content: string) =>
   `'sha256-${createHash('sha256').update(content).digest('base64')}'`;
@@ -15,18 +16,23 @@ const digest = (content: string) =>
  */
 const HYDRATION_HASHES = new Set([idle, load, media, only, visible].map(digest));
 
-/** The policy without hashes of scripts no page of this site can contain; everything else kept. */
-export function withoutUnusedHashes(policy: string): string {
-  return policy
-    .split(';')
-    .map((directive) =>
-      directive
-        .split(' ')
-        .filter((token) => !HYDRATION_HASHES.has(token))
-        .join(' '),
-    )
-    .join(';');
-}
+/**
+ * The policy without hashes of scripts no page of this site can contain; everything else kept.
+ * Remembered: a page type of a tenant sends the same policy on every render.
+ */
+export const withoutUnusedHashes = memo(
+  (policy: string): string =>
+    policy
+      .split(';')
+      .map((directive) =>
+        directive
+          .split(' ')
+          .filter((token) => !HYDRATION_HASHES.has(token))
+          .join(' '),
+      )
+      .join(';'),
+  { max: 256 },
+);
 
 /** Trims the response's `Content-Security-Policy`, if it has one. */
 export function trimPolicy(headers: Headers): void {

@@ -33,7 +33,13 @@ const indexes = memo((_owner: object) =>
 export function rememberPosts(owner: object, tenant: string, posts: readonly PostSummary[]): void {
   const index = indexes(owner)(tenant);
   const seenAt = Date.now();
-  for (const post of posts) index.set(post.slug, { post, seenAt });
+  for (const post of posts) {
+    // A cached list hands back the same entries on every read: their record is brought up to date
+    // (`get` makes it the most recent, as `set` would) instead of made anew for every render.
+    const known = index.get(post.slug);
+    if (known?.post === post) known.seenAt = seenAt;
+    else index.set(post.slug, { post, seenAt });
+  }
 }
 
 /** The last list entry seen for this post, if any list showed it. */

@@ -9,6 +9,7 @@ import { fragmentKey } from '../render/fragments.ts';
 import { streamCacheLife } from '../streams/cache-life.ts';
 import { STREAMS_PER_PAGE, streamList } from '../streams/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import { frontPage } from './article.ts';
 import { publishingFor } from '../services/clients.ts';
 import {
   FRONT_POOL,
@@ -48,6 +49,8 @@ export function frontPageCache(
 }
 
 export interface FrontPageData extends HomeData {
+  /** The stories in their three tiers (`frontPage` of `featured` and `latest`). */
+  tiers: ReturnType<typeof frontPage<PostSummary>>;
   sections: SectionBlock[];
   band: LiveBand | null;
   /** The streams the band was chosen from: the page's cache life ends at their next start. */
@@ -83,7 +86,8 @@ function compose(pool: Paged<PostSummary>, ...[tenant, featured, categories]: In
   const { list, blocks, shown } = frontPageStories(featured, pool.items, sections, POSTS_PER_PAGE);
   const settled = blocks.some(needsTopUp) ? null : distinctBlocks(blocks, shown);
   // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
-  return { latest: firstPage(list, pool.page.total), blocks, shown, settled };
+  const latest = firstPage(list, pool.page.total);
+  return { latest, tiers: frontPage(featured, list), blocks, shown, settled };
 }
 
 // Worked out once per pool, tenant, featured list and categories (objects by identity: the upstream
@@ -126,8 +130,8 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
   // and the page is kept only briefly.
   const featured =
     featuredList?.items ?? pool.items.filter((post) => post.is_featured).slice(0, FEATURED_ON_HOME);
-  const key = fragmentKey([tenant, featured, categories]);
-  const { latest, blocks, shown, settled } = composed(pool)(key, tenant, featured, categories);
+  const inputs: Inputs = [tenant, featured, categories];
+  const { latest, tiers, blocks, shown, settled } = composed(pool)(fragmentKey(inputs), ...inputs);
   const sections =
     settled ??
     distinctBlocks(
@@ -145,6 +149,7 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
   return {
     featured,
     latest,
+    tiers,
     sections,
     band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,
     streams: streams?.items ?? [],

@@ -101,9 +101,14 @@ export async function loadPost(
   const firstTag = post.tags[0];
   const { category } = post;
   // What lists showed lately (the front page's pool of 50 has most posts) first: no call at all.
-  const listed = newestFirst(client.listedPosts(RELATED_FROM_LISTS_MS));
-  add(category ? listed.filter((item) => item.category?.slug === category.slug) : []);
-  add(firstTag ? listed.filter((item) => item.tags.some((tag) => tag.name === firstTag.name)) : []);
+  // Only the matches are sorted (a stable sort: the order of filtering the sorted whole), and the
+  // tag's only when the category's left room.
+  const listed = client.listedPosts(RELATED_FROM_LISTS_MS);
+  const addNewest = (keep: (item: PostSummary) => boolean) => {
+    if (related.length < RELATED_COUNT) add(newestFirst(listed.filter(keep)));
+  };
+  if (category) addNewest((item) => item.category?.slug === category.slug);
+  if (firstTag) addNewest((item) => item.tags.some((tag) => tag.name === firstTag.name));
   if (related.length >= RELATED_COUNT) return { post, related, complete: true };
   related.length = 0;
   try {

@@ -60,4 +60,14 @@ describe('posts lists have shown', () => {
     // Still a stand-in for its own page, however long ago it was listed.
     expect(knownPost(upstream, 'daily-planet', 'earlier')?.slug).toBe('earlier');
   });
+
+  it('counts a list read again from the cache (the same entries) as shown lately', () => {
+    vi.useFakeTimers();
+    const upstream = {};
+    const cached = [entry('cached')];
+    rememberPosts(upstream, 'daily-planet', cached);
+    vi.advanceTimersByTime(11 * 60_000);
+    rememberPosts(upstream, 'daily-planet', cached);
+    expect(listedPosts(upstream, 'daily-planet', 10 * 60_000)).toEqual(cached);
+  });
 });
