@@ -1,16 +1,16 @@
 /**
  * The browser side of src/components/epaper/Reader.astro. Links, keys, swipes, pinches and double
  * taps turn and zoom in place (URL kept with `history.replaceState`); without this script each
- * control is a plain link or form. Spreads and fit are CSS media queries (`layoutFor` only says
- * whether to step by spread). Page images come only from the thumbnails' `data-src|avif|webp`:
- * the signed addresses the server rendered for this visitor.
+ * control is a plain link or form. Spreads and fit are CSS media queries (LAYOUT_MEDIA), which the
+ * island asks only whether to step by spread. Page images come only from the thumbnails'
+ * `data-src|avif|webp`: the signed addresses the server rendered for this visitor.
  */
 import {
   clampPage,
   fillText,
   isFormField,
   keyAction,
-  layoutFor,
+  LAYOUT_MEDIA,
   neighboursIn,
   parseZoom,
   pinchDirection,
@@ -80,7 +80,7 @@ class Reader {
   }
 
   spreads(): boolean {
-    return layoutFor({ width: innerWidth, height: innerHeight }).spread;
+    return matchMedia(LAYOUT_MEDIA.spread).matches;
   }
 
   pagesOf(page: number): number[] {
