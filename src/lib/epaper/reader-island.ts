@@ -325,7 +325,12 @@ function listenToControls(reader: Reader): void {
   });
 }
 
-/** Double click or tap zooms; one finger swiping sideways turns the page, two fingers pinch. */
+/**
+ * Double click or tap zooms; one finger swiping sideways turns the page, two fingers pinch. Zoom
+ * steps through the levels (the page re-laid out, a sharper image from its srcset) and the viewport
+ * scrolls to pan: a pan-zoom library (@panzoom/panzoom, ~4 kB gzip, as much as this whole island)
+ * would scale a transform instead and leave the page turns to this code anyway.
+ */
 function listenToGestures(reader: Reader): void {
   const { viewport } = reader;
   // Double click or double tap: 100 % ↔ 200 %, keeping the spot under the finger in view.

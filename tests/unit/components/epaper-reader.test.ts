@@ -38,4 +38,19 @@ describe('the reader with a page left out', () => {
     expect(partner?.getAttribute('data-side')).toBe('left');
     expect(partner?.getAttribute('alt')).toBe('Page 2 of Weekend');
   });
+
+  it("the go-to form keeps preview's ?tenant= and the zoom as hidden fields", async () => {
+    const view = await render(Reader, {
+      props: { ...props, page: 2, zoom: 2, access: 'public' },
+      locals: { href: (path: string) => `${path}?tenant=herald` },
+    });
+    const form = view.body.querySelector('form.goto');
+    expect(form?.getAttribute('action')).toBe('/epaper/weekend');
+    const fields = [...(form?.querySelectorAll('input') ?? [])];
+    expect(fields.map((input) => [input.name, input.value])).toEqual([
+      ['tenant', 'herald'],
+      ['zoom', '2'],
+      ['page', '2'],
+    ]);
+  });
 });
