@@ -42,7 +42,7 @@ describe('the reader with a page left out', () => {
   it("the go-to form keeps preview's ?tenant= and the zoom as hidden fields", async () => {
     const view = await render(Reader, {
       props: { ...props, page: 2, zoom: 2, access: 'public' },
-      locals: { href: (path: string) => `${path}?tenant=herald` },
+      locals: { href: (path: string) => `${path}?tenant=herald` } as App.Locals,
     });
     const form = view.body.querySelector('form.goto');
     expect(form?.getAttribute('action')).toBe('/epaper/weekend');

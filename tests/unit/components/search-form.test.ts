@@ -10,7 +10,7 @@ const preview = {
   tenant,
   tenantMatchOrNull: match,
   href: (path: string) => tenantHref(match, path),
-};
+} as App.Locals;
 
 describe('search form in preview (?tenant=)', () => {
   it('submits to the plain path and keeps the tenant as a hidden field, after the query', async () => {
