@@ -254,6 +254,8 @@ test('the paying subscriber logs in from the paywall and reads; anonymous visito
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(new RegExp(`/epaper/${newest.slug}/page/3$`));
   await expectPage(page, 3, newest);
+  // The key list shows once the island listens: a key pressed before that would be lost.
+  await expect(page.locator('[data-hint]')).toBeVisible();
   await page.keyboard.press('ArrowRight');
   await expectPage(page, 4, newest);
   const signedIn = await page.goto(tenantUrl(TENANT, `/epaper/${newest.slug}`));

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { LAYOUT_MEDIA } from '../../src/lib/epaper/reader.ts';
 import { checkA11y, tenantUrl } from './helpers.ts';
 
 // The e-paper reader by screen shape: spreads and "fit to page" on wide screens, one page fitted to
@@ -47,6 +48,31 @@ async function expectNoSideways(page: Page): Promise<void> {
 async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });
 }
+
+// What the media queries decide, in the browser that applies them (the island asks the same query).
+test('spreads and fit by screen shape', async ({ page }) => {
+  const shapes = [
+    ['desktop 1280×720', 1280, 720, true, 'page'],
+    ['desktop 1920×1080', 1920, 1080, true, 'page'],
+    ['square-ish monitor 1280×1024', 1280, 1024, true, 'width'],
+    ['tablet landscape 1180×820', 1180, 820, true, 'width'],
+    ['tablet portrait 820×1180', 820, 1180, false, 'width'],
+    ['small laptop window 800×600', 800, 600, false, 'page'],
+    ['phone 390×844', 390, 844, false, 'width'],
+    ['phone 320×568', 320, 568, false, 'width'],
+    ['phone landscape 844×390', 844, 390, false, 'width'],
+    ['wide but short 1280×400', 1280, 400, true, 'width'],
+  ] as const;
+  for (const [name, width, height, spread, fit] of shapes) {
+    await page.setViewportSize({ width, height });
+    const layout = await page.evaluate((media) => {
+      const spread = matchMedia(media.spread).matches;
+      const fitted = matchMedia(spread ? media.spreadPageFit : media.pageFit).matches;
+      return { spread, fit: fitted ? 'page' : 'width' };
+    }, LAYOUT_MEDIA);
+    expect(layout, name).toEqual({ spread, fit });
+  }
+});
 
 test.describe('wide screen, 1280×720', () => {
   test.use({ viewport: { width: 1280, height: 720 } });

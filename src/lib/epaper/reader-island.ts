@@ -1,16 +1,16 @@
 /**
  * The browser side of src/components/epaper/Reader.astro. Links, keys, swipes, pinches and double
  * taps turn and zoom in place (URL kept with `history.replaceState`); without this script each
- * control is a plain link or form. Spreads and fit are CSS media queries (`layoutFor` only says
- * whether to step by spread). Page images come only from the thumbnails' `data-src|avif|webp`:
- * the signed addresses the server rendered for this visitor.
+ * control is a plain link or form. Spreads and fit are CSS media queries (LAYOUT_MEDIA), which the
+ * island asks only whether to step by spread. Page images come only from the thumbnails'
+ * `data-src|avif|webp`: the signed addresses the server rendered for this visitor.
  */
 import {
   clampPage,
   fillText,
   isFormField,
   keyAction,
-  layoutFor,
+  LAYOUT_MEDIA,
   neighboursIn,
   parseZoom,
   pinchDirection,
@@ -80,7 +80,7 @@ class Reader {
   }
 
   spreads(): boolean {
-    return layoutFor({ width: innerWidth, height: innerHeight }).spread;
+    return matchMedia(LAYOUT_MEDIA.spread).matches;
   }
 
   pagesOf(page: number): number[] {
@@ -325,7 +325,12 @@ function listenToControls(reader: Reader): void {
   });
 }
 
-/** Double click or tap zooms; one finger swiping sideways turns the page, two fingers pinch. */
+/**
+ * Double click or tap zooms; one finger swiping sideways turns the page, two fingers pinch. Zoom
+ * steps through the levels (the page re-laid out, a sharper image from its srcset) and the viewport
+ * scrolls to pan: a pan-zoom library (@panzoom/panzoom, ~4 kB gzip, as much as this whole island)
+ * would scale a transform instead and leave the page turns to this code anyway.
+ */
 function listenToGestures(reader: Reader): void {
   const { viewport } = reader;
   // Double click or double tap: 100 % ↔ 200 %, keeping the spot under the finger in view.

@@ -93,34 +93,18 @@ export function neighboursIn(spread: boolean, page: number, pageCount: number): 
 }
 
 /**
- * Screen shape → layout. Keep in step with the media queries of Reader.astro (a unit test checks
- * that they appear there): spreads from 56rem wide in landscape; the page (or spread) fitted whole
- * when the screen is at least 30rem high and wider, relative to its height, than the content;
- * otherwise fitted to the width and scrolled.
+ * Screen shape → layout, the media queries of Reader.astro (a unit test checks that they appear
+ * there; the island asks `matchMedia(LAYOUT_MEDIA.spread)` whether to step by spread): spreads from
+ * 56rem wide in landscape; the page (or spread) fitted whole when the screen is at least 30rem high
+ * and wider, relative to its height, than the content; otherwise fitted to the width and scrolled.
  */
 export const LAYOUT_MEDIA = {
   spread: '(min-width: 56rem) and (orientation: landscape)',
   pageFit: '(min-height: 30rem) and (min-aspect-ratio: 3/4)',
   spreadPageFit: '(min-height: 30rem) and (min-aspect-ratio: 3/2)',
 } as const;
-const REM = 16;
 /** Width/height of a typical printed page (3:4), the ratio the media queries assume. */
 export const PAGE_RATIO = 3 / 4;
-
-export interface Layout {
-  /** Two pages side by side (cover alone). */
-  spread: boolean;
-  /** `page`: the whole page or spread fits the screen; `width`: it fills the width and scrolls. */
-  fit: 'page' | 'width';
-}
-
-export function layoutFor(viewport: { width: number; height: number }): Layout {
-  const { width, height } = viewport;
-  const spread = width >= 56 * REM && width > height;
-  const content = PAGE_RATIO * (spread ? 2 : 1);
-  const fit = height >= 30 * REM && width / height >= content ? 'page' : 'width';
-  return { spread, fit };
-}
 
 /** A translated template (`Page {page} of {count}`) with its `{name}` placeholders filled in. */
 export function fillText(template: string, values: Readonly<Record<string, string | number>>) {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   keyAction,
   LAYOUT_MEDIA,
-  layoutFor,
   neighboursIn,
   pinchDirection,
   positionLabel,
@@ -74,22 +73,7 @@ describe('neighboursIn with spreads: previous and next move by spread', () => {
   });
 });
 
-describe('layoutFor: spreads and fit mode by screen shape', () => {
-  it.each([
-    ['desktop 1280×720', 1280, 720, true, 'page'],
-    ['desktop 1920×1080', 1920, 1080, true, 'page'],
-    ['square-ish monitor 1280×1024', 1280, 1024, true, 'width'],
-    ['tablet landscape 1180×820', 1180, 820, true, 'width'],
-    ['tablet portrait 820×1180', 820, 1180, false, 'width'],
-    ['small laptop window 800×600', 800, 600, false, 'page'],
-    ['phone 390×844', 390, 844, false, 'width'],
-    ['phone 320×568', 320, 568, false, 'width'],
-    ['phone landscape 844×390', 844, 390, false, 'width'],
-    ['wide but short 1280×400', 1280, 400, true, 'width'],
-  ] as const)('%s', (_, width, height, spread, fit) => {
-    expect(layoutFor({ width, height })).toEqual({ spread, fit });
-  });
-
+describe('LAYOUT_MEDIA: the layout by screen shape (tests/e2e/reader-layout.spec.ts asks a browser)', () => {
   it('Reader.astro uses the same media queries', () => {
     const css = readFileSync('src/components/epaper/Reader.astro', 'utf8');
     for (const query of Object.values(LAYOUT_MEDIA)) expect(css).toContain(`@media ${query}`);

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import Reader from '../../../src/components/epaper/Reader.astro';
+import { readablePages } from '../../../src/lib/epaper/reader.ts';
+import { editionSchema } from '../../../src/lib/publishing/schema.ts';
+import { render } from './render.ts';
+
+// Page 3's scan has no usable address: the reader shows the four pages it has, numbered 1–4.
+const edition = editionSchema.parse({
+  title: 'Weekend',
+  slug: 'weekend',
+  page_count: 5,
+  pages: [1, 2, 3, 4, 5].map((n) => ({
+    page_number: n,
+    image_url: n === 3 ? 'not-a-url' : `https://api.example.com/storage/p${n}.jpg`,
+  })),
+});
+const props = { edition, pages: readablePages(edition), zoom: 1, path: '/epaper/weekend' };
+
+describe('the reader with a page left out', () => {
+  it('numbers, links and marks the thumbnails by their place in the reader, as the page and its label', async () => {
+    const view = await render(Reader, { props: { ...props, page: 3, access: 'public' } });
+    const thumbs = [...view.body.querySelectorAll<HTMLAnchorElement>('.thumbs a')];
+    expect(thumbs.map((a) => a.dataset.go)).toEqual(['1', '2', '3', '4']);
+    expect(thumbs.map((a) => a.getAttribute('href'))).toEqual([
+      '/epaper/weekend#reader-pages',
+      '/epaper/weekend/page/2#reader-pages',
+      '/epaper/weekend/page/3#reader-pages',
+      '/epaper/weekend/page/4#reader-pages',
+    ]);
+    const current = view.body.querySelector('.thumbs a[aria-current="page"]');
+    expect(current?.textContent?.replace(/\s+/g, ' ').trim()).toBe('Page 3');
+    // The page on screen is the one that thumbnail shows (page 4's scan, the third in the reader).
+    const image = view.body.querySelector('[data-page-image]');
+    expect(image?.getAttribute('src')).toBe(current?.getAttribute('data-src'));
+    expect(image?.getAttribute('alt')).toBe('Page 3 of Weekend');
+    // Its spread partner (2–3) sits on the left, as page 2.
+    const partner = view.body.querySelector('[data-partner-image]');
+    expect(partner?.getAttribute('data-side')).toBe('left');
+    expect(partner?.getAttribute('alt')).toBe('Page 2 of Weekend');
+  });
+
+  it("the go-to form keeps preview's ?tenant= and the zoom as hidden fields", async () => {
+    const view = await render(Reader, {
+      props: { ...props, page: 2, zoom: 2, access: 'public' },
+      locals: { href: (path: string) => `${path}?tenant=herald` } as App.Locals,
+    });
+    const form = view.body.querySelector('form.goto');
+    expect(form?.getAttribute('action')).toBe('/epaper/weekend');
+    const fields = [...(form?.querySelectorAll('input') ?? [])];
+    expect(fields.map((input) => [input.name, input.value])).toEqual([
+      ['tenant', 'herald'],
+      ['zoom', '2'],
+      ['page', '2'],
+    ]);
+  });
+});
