@@ -9,8 +9,6 @@ import { createGetter, lodgingToken } from './doctor/http.ts';
 import { PAGE_SIZE, inspectAnswer } from './doctor/inspect.ts';
 import { indexReader, searchPath } from './doctor/path-search.ts';
 
-export type { DoctorOptions, DoctorReport, OperationReport } from './doctor/report.ts';
-
 /**
  * `npm run doctor -- <tenant>`: reads each read operation of the tenant's upstreams once and says,
  * per operation, whether the site can read it: status, envelope, each needed field with where it
