@@ -133,6 +133,9 @@ function finishService(run: ServiceRun): void {
         ...(fields && { fields }),
       });
   }
+  // What --map settles of an operation the doctor does not read (a write) is taken as it is.
+  for (const [operation, settled] of Object.entries(run.options.maps?.[run.service] ?? {}))
+    if (!catalogue[operation]?.read) proposals[operation] = mergeOp(proposals[operation], settled);
   if (Object.keys(proposals).length > 0) run.report.proposals[run.service] = proposals;
   run.report.calls += run.getter.calls();
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
 import { profileWrites } from '../../../src/lib/profiles/doctor-write.ts';
+import { parseMaps } from '../../../src/lib/profiles/doctor/maps.ts';
 import { profileTexts } from '../../../src/lib/profiles/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
@@ -33,12 +34,13 @@ const fakeFetch = ((input: URL | string) => {
 }) as typeof fetch;
 
 const tenant = buildTenant({ id: 'replies', publishing: { baseUrl: BASE } });
-const check = (profile?: string, texts: [string, string][] = []) =>
+const check = (profile?: string, texts: [string, string][] = [], maps: string[] = []) =>
   runDoctor({
     tenant: profile ? { ...tenant, publishing: { ...tenant.publishing, profile } } : tenant,
     profiles: profileTexts(texts),
     secrets: {},
     fetch: fakeFetch,
+    maps: parseMaps(maps),
   });
 
 describe('a comment list found at another path', () => {
@@ -54,5 +56,14 @@ describe('a comment list found at another path', () => {
     const again = await check(write?.name, [[`${write?.name}.json`, write?.text ?? '']]);
     expect(again.proposals).toEqual({});
     expect(again.unmapped.filter((line) => line.startsWith('publishing comments.'))).toEqual([]);
+  });
+
+  it('--map settles a write the doctor does not read, and --write saves it', async () => {
+    const report = await check(undefined, [], ['comments.create.path=/posts/{postSlug}/replies']);
+    expect(report.proposals.publishing?.['comments.create']).toEqual({
+      path: '/posts/{postSlug}/replies',
+    });
+    const [write] = profileWrites(report, tenant);
+    expect(write?.text).toContain('"path": "/posts/{postSlug}/replies"');
   });
 });
