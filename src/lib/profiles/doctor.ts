@@ -121,11 +121,9 @@ function finishService(run: ServiceRun): void {
   }
   for (const [write, { list, suffix = '', resource = true }] of Object.entries(WRITES)) {
     if (!(write in catalogue)) continue;
-    const found = run.found.get(list);
-    const at = found && `${found}${suffix}`;
-    // Proposed only where the site would send it elsewhere (the profile's path, else the declared).
-    const sends = run.profile?.operations[write]?.path ?? catalogue[write]?.path;
-    const path = at !== sends ? at : undefined;
+    // A list found elsewhere than the site reads it takes its writes along.
+    const moved = proposals[list]?.path;
+    const path = moved && `${moved}${suffix}`;
     const fields = resource ? proposals[list]?.fields : undefined;
     if (path || fields)
       proposals[write] = mergeOp(proposals[write], {

@@ -58,6 +58,18 @@ describe('a comment list found at another path', () => {
     expect(again.unmapped.filter((line) => line.startsWith('publishing comments.'))).toEqual([]);
   });
 
+  it("keeps a profile's own path for new comments where the list is where the profile says", async () => {
+    const profile = {
+      service: 'publishing',
+      operations: {
+        'comments.list': { path: '/posts/{postSlug}/comment' },
+        'comments.create': { path: '/posts/{postSlug}/replies' },
+      },
+    };
+    const report = await check('own', [['own.json', JSON.stringify(profile)]]);
+    expect(report.proposals).toEqual({});
+  });
+
   it('--map settles a write the doctor does not read, and --write saves it', async () => {
     const report = await check(undefined, [], ['comments.create.path=/posts/{postSlug}/replies']);
     expect(report.proposals.publishing?.['comments.create']).toEqual({
