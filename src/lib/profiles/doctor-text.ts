@@ -1,4 +1,4 @@
-import type { DoctorReport } from './doctor.ts';
+import type { DoctorReport } from './doctor/report.ts';
 import { targetLine } from './doctor/target.ts';
 
 /** The doctor's report as lines for a terminal (never a token: the report holds none). */

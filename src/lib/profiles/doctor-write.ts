@@ -1,7 +1,7 @@
 import { applyEdits, modify } from 'jsonc-parser';
 import type { Tenant } from '../tenants/schema.ts';
 import type { OperationProfile } from '../upstream/profile.ts';
-import type { DoctorReport } from './doctor.ts';
+import type { DoctorReport } from './doctor/report.ts';
 import { mergeOp } from './schema.ts';
 import type { ProfileService } from './schema.ts';
 

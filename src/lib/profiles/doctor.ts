@@ -9,8 +9,6 @@ import { createGetter, lodgingToken } from './doctor/http.ts';
 import { PAGE_SIZE, inspectAnswer } from './doctor/inspect.ts';
 import { indexReader, searchPath } from './doctor/path-search.ts';
 
-export type { DoctorOptions, DoctorReport, OperationReport } from './doctor/report.ts';
-
 /**
  * `npm run doctor -- <tenant>`: reads each read operation of the tenant's upstreams once and says,
  * per operation, whether the site can read it: status, envelope, each needed field with where it
@@ -21,18 +19,15 @@ export type { DoctorOptions, DoctorReport, OperationReport } from './doctor/repo
  * file reads one service's operations in order.
  */
 
-/** Writes at the collection of a list: the list's path and what follows it. */
-const WRITE_PATHS: Record<string, [list: string, suffix: string]> = {
-  'bookings.create': ['bookings.list', ''],
-  'guests.create': ['guests.list', ''],
-  'bookings.cancel': ['bookings.list', '/{id}'],
-};
-
-/** Writes answer with the resource their list shows: they take its field entries. */
-const WRITE_LIKE: Record<string, string> = {
-  'bookings.create': 'bookings.list',
-  'guests.create': 'guests.list',
-  'comments.create': 'comments.list',
+/**
+ * Writes go where their list was found (`suffix`: what follows the list's path), and those that
+ * answer with the list's resource read its fields as the list does.
+ */
+const WRITES: Record<string, { list: string; suffix?: string; resource?: false }> = {
+  'bookings.create': { list: 'bookings.list' },
+  'guests.create': { list: 'guests.list' },
+  'bookings.cancel': { list: 'bookings.list', suffix: '/{id}', resource: false },
+  'comments.create': { list: 'comments.list' },
 };
 
 function paramsFor(run: ServiceRun, operation: string, declared: Declared) {
@@ -112,7 +107,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   await inspectAnswer(run, { operation, declared, op, entry, answer, params, query });
 }
 
-/** Proposals that follow from all reads: the page size's name, writes like their lists. */
+/** Proposals that follow from all reads: the page size's name, writes where their lists are. */
 function finishService(run: ServiceRun): void {
   const { proposals } = run;
   const catalogue = CATALOGUES[run.service];
@@ -124,23 +119,21 @@ function finishService(run: ServiceRun): void {
       });
     }
   }
-  // Writes go to the collection their list was found at (lodging: the contract gives the same).
-  for (const [write, [list, suffix]] of Object.entries(WRITE_PATHS)) {
-    const found = run.found.get(list);
-    const declared = catalogue[list]?.path;
-    if (!(write in catalogue) || !found || found === declared) continue;
-    proposals[write] = mergeOp(proposals[write], { path: `${found}${suffix}` });
+  for (const [write, { list, suffix = '', resource = true }] of Object.entries(WRITES)) {
+    if (!(write in catalogue)) continue;
+    // A list found elsewhere than the site reads it takes its writes along.
+    const moved = proposals[list]?.path;
+    const path = moved && `${moved}${suffix}`;
+    const fields = resource ? proposals[list]?.fields : undefined;
+    if (path || fields)
+      proposals[write] = mergeOp(proposals[write], {
+        ...(path && { path }),
+        ...(fields && { fields }),
+      });
   }
-  // Writes answer with the resource of their list: they take its field entries (and envelope).
-  for (const [write, list] of Object.entries(WRITE_LIKE)) {
-    const fields = proposals[list]?.fields;
-    if (!(write in catalogue) || !fields) continue;
-    const path = write === 'comments.create' ? run.found.get(list) : undefined;
-    proposals[write] = mergeOp(proposals[write], {
-      fields,
-      ...(path && path !== catalogue[write]?.path && { path }),
-    });
-  }
+  // What --map settles of an operation the doctor does not read (a write) is taken as it is.
+  for (const [operation, settled] of Object.entries(run.options.maps?.[run.service] ?? {}))
+    if (!catalogue[operation]?.read) proposals[operation] = mergeOp(proposals[operation], settled);
   if (Object.keys(proposals).length > 0) run.report.proposals[run.service] = proposals;
   run.report.calls += run.getter.calls();
 }

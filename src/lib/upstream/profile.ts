@@ -143,16 +143,16 @@ export function mapFields(
 }
 
 /** Where a list usually sits when a profile names no envelope. */
-export const LIST_ENVELOPES: readonly SourcePath[] = ['', 'data', 'data.data', 'items', 'results'];
+const LIST_ENVELOPES: readonly SourcePath[] = ['', 'data', 'data.data', 'items', 'results'];
 
-/** The list in `body`: at the profile's envelope, else the first usual place holding an array. */
-export function findList(
+/** The list in `body` and where: at the profile's envelope, else the first usual place holding one. */
+export function listAt(
   body: unknown,
   envelope: readonly SourcePath[] | undefined,
-): unknown[] | undefined {
+): { path: SourcePath; list: unknown[] } | undefined {
   for (const path of envelope ?? LIST_ENVELOPES) {
-    const found = valueAt(body, path);
-    if (Array.isArray(found)) return found as unknown[];
+    const list = valueAt(body, path);
+    if (Array.isArray(list)) return { path, list };
   }
   return undefined;
 }
@@ -176,7 +176,7 @@ export function reshapeBody(
   const fields = op.fields ?? {};
   if (kind === 'item')
     return { data: mapFields(findItem(body, op.envelope) ?? body, fields, body) };
-  const items = findList(body, op.envelope);
+  const items = listAt(body, op.envelope)?.list;
   // No list where the profile says: left to the schema, which says what it lacks.
   if (!items) return body;
   const isMeta = ([target]: [string, unknown]) => target.startsWith('meta.');

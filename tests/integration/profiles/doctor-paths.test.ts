@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
-import type { OperationReport } from '../../../src/lib/profiles/doctor.ts';
+import type { OperationReport } from '../../../src/lib/profiles/doctor/report.ts';
 import { doctorLines } from '../../../src/lib/profiles/doctor-text.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 

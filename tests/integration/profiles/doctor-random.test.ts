@@ -85,6 +85,10 @@ describe('an API in words nobody guessed', () => {
     expect(code).toBe(0);
     const written = readFileSync(join(profilesDir(), `${RANDOM_TENANT}-publishing.json`), 'utf8');
     expect(written).toContain(`"path": "/${api.words['plans']}"`);
+    // Checked again with what it wrote, nothing is left to propose (the writes' paths included).
+    const findings = readFileSync(join(dir, 'findings', `${RANDOM_TENANT}.json`), 'utf8');
+    const { proposals, unmapped } = JSON.parse(findings) as Record<string, unknown>;
+    expect([proposals, unmapped]).toEqual([{}, []]);
   });
 
   it('the reading works with it', async () => {

@@ -1,10 +1,9 @@
 import { isRecord } from '../../content/records.ts';
 import { issuesSummary } from '../../failures/fields.ts';
 import {
-  LIST_ENVELOPES,
   fillPath,
   findItem,
-  findList,
+  listAt,
   missingNeeds,
   reshapeBody,
   valueAt,
@@ -30,10 +29,11 @@ export function findEnvelope(
   op: OperationProfile,
 ): { recognised: boolean; at?: string | undefined; propose?: string | undefined } {
   if (declared.kind === 'list') {
-    for (const path of op.envelope ?? LIST_ENVELOPES) {
-      if (!Array.isArray(valueAt(body, path))) continue;
-      // The schemas read these on their own; another place needs the profile to say it.
-      const known = op.envelope !== undefined || ['', 'data', 'data.data', 'items'].includes(path);
+    const found = listAt(body, op.envelope);
+    if (found) {
+      const { path } = found;
+      // The schemas read the usual places but `results` on their own; the profile must name others.
+      const known = op.envelope !== undefined || path !== 'results';
       return { recognised: true, at: path || '(body)', ...(!known && { propose: path }) };
     }
     // The longest list of records at any depth, under any envelope.
@@ -46,11 +46,9 @@ export function findEnvelope(
   const record = isRecord(body) ? body : {};
   if (record['data'] && typeof record['data'] === 'object') return { recognised: true, at: 'data' };
   // One object inside a one-key answer (`{ "result": {…} }`) is the item.
-  const keys = Object.keys(record);
-  const only = keys.length === 1 ? keys[0] : undefined;
-  if (only && record[only] && typeof record[only] === 'object' && !Array.isArray(record[only])) {
+  const [only, ...more] = Object.keys(record);
+  if (only && more.length === 0 && isRecord(record[only]))
     return { recognised: false, at: only, propose: only };
-  }
   return { recognised: true, at: '(body)' };
 }
 
@@ -185,14 +183,14 @@ function missingOf({ parsed, parsedSample, records: [raw] }: State, needs: reado
 
 /** More items than asked for: the API reads the page size under another name. */
 async function findPageSizeName(run: ServiceRun, at: Inspection, working: OperationProfile) {
-  const items = findList(at.answer.body, working.envelope) ?? [];
+  const items = listAt(at.answer.body, working.envelope)?.list ?? [];
   if (items.length <= PAGE_SIZE || run.pageSizeName) return;
   for (const name of PAGE_SIZE_NAMES) {
     const tried = await run.getter.get(fillPath(at.entry.path ?? '', at.params), {
       ...at.query,
       [name]: String(PAGE_SIZE),
     });
-    const list = tried && findList(tried.body, working.envelope);
+    const list = tried && listAt(tried.body, working.envelope)?.list;
     if (list && list.length <= PAGE_SIZE) {
       run.pageSizeName = name;
       return;
@@ -293,7 +291,7 @@ export async function inspectAnswer(run: ServiceRun, at: Inspection): Promise<vo
   const alternatives = new Map<string, string[]>();
   const raw =
     declared.kind === 'list'
-      ? findList(answer.body, working().envelope)?.[0]
+      ? listAt(answer.body, working().envelope)?.list[0]
       : findItem(answer.body, working().envelope);
   if (raw === undefined) {
     entry.skipped = 'the list is empty: nothing to check its fields on';

@@ -50,11 +50,7 @@ export function linksIn(body: unknown, baseUrl: string, depth = 0): string[] {
     const path = /^(https?:\/\/|\/)/.test(body) ? pathBelow(body, baseUrl) : undefined;
     return path ? [path] : [];
   }
-  const values = Array.isArray(body)
-    ? body
-    : body && typeof body === 'object'
-      ? Object.values(body)
-      : [];
+  const values = body && typeof body === 'object' ? Object.values(body) : [];
   return [...new Set(values.flatMap((value) => linksIn(value, baseUrl, depth + 1)))];
 }
 

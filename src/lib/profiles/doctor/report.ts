@@ -38,7 +38,7 @@ export interface OperationReport {
   envelope: { recognised: boolean; at?: string | undefined };
   fields: FieldReport[];
   rateLimit: Record<string, string>;
-  /** Each path tried, in order, with its status (`budget`: not tried, the call budget was spent). */
+  /** Each path tried, in order. */
   tried?: Tried[] | undefined;
   /** What the answer did not fit, when the site's schema refused it. */
   issues?: string | undefined;
