@@ -22,6 +22,8 @@ const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
   'login',
   'register',
   'logout',
+  'findStay',
+  'cancelStay',
 ]);
 
 /** How long a kept result waits for its GET (a slow connection, a phone put away mid-redirect). */

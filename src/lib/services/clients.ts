@@ -1,15 +1,12 @@
-import { lazyLodgingClient } from '../booking/service/lodging.ts';
 import { smtpMailer, type Mailer } from '../booking/mail/mailer.ts';
 import { bookingService } from '../booking/service/service.ts';
 import type { BookingService } from '../booking/service/service.ts';
-import type { LodgingClient } from '../lodging/client.ts';
 import { profileFor } from '../profiles/for-tenant.ts';
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import { memo } from '../memo.ts';
 import { settings } from '../settings/settings.ts';
 import { snapshotPath } from '../static/mode.ts';
 import { loadSnapshot, snapshotClient } from '../static/snapshot.ts';
-import type { BookingTenant } from '../tenants/booking.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { diskCacheDir } from '../upstream/disk-store.ts';
@@ -25,9 +22,9 @@ import type { Upstream } from '../upstream/runtime.ts';
 
 /**
  * The one place the running site wires its upstream clients: one upstream per process (budget,
- * cache, metrics) from the settings, and per tenant its publishing client, lodging client and
- * booking service with the credentials tenants.json names. Features call these; tests, benches and
- * the static build make their own `Upstream` and clients and never import this file.
+ * cache, metrics) from the settings, and per tenant its publishing client and booking service (the
+ * only holder of its lodging client) with the credentials tenants.json names. Features call these;
+ * tests, benches and the static build make their own `Upstream` and clients and never import this.
  */
 
 let instance: Upstream | undefined;
@@ -113,17 +110,6 @@ export function lodgingSecrets(tenant: Tenant): LodgingCredentials {
   return lodgingCredentials(tenantSecrets(tenant));
 }
 
-// Per tenant object: a reload of the tenants file makes new objects of the tenants it changed, so
-// their clients and services are made anew on use, and those of removed tenants go with them.
-const lodgingClients = memo((tenant: BookingTenant) =>
-  lazyLodgingClient(tenant, tenant.lodging, () => lodgingSecrets(tenant), siteUpstream()),
-);
-
-/** The tenant's lodging client (created, and logged in, on first use; again when the tenant changed). */
-export function lodgingFor(tenant: BookingTenant): LodgingClient {
-  return lodgingClients(tenant)();
-}
-
 let mailer: Mailer | undefined;
 
 /** The site's mail server for guests' e-mails (`SMTP_*`), or undefined when none is set. */
@@ -142,7 +128,8 @@ export function siteMailer(): Mailer | undefined {
 
 /**
  * The process-wide booking service of a tenant (its idempotency and freshness memory live here),
- * wired to the site's upstream and the tenant's credentials. Pages and endpoints use this one.
+ * wired to the site's upstream and the tenant's credentials. Pages and endpoints use this one. Per
+ * tenant object: a reload of the tenants file makes new objects of the tenants it changed.
  */
 export const bookingServiceFor: (tenant: Tenant) => BookingService = memo((tenant: Tenant) =>
   bookingService(tenant, {

@@ -26,24 +26,24 @@ export interface MailRequest {
 }
 
 /**
- * Sends the mail `write` makes, once per `claim` (across instances with Redis); false when none
- * went out. A refused send gives the claim back, so a later retry may send it.
+ * Sends the mail `write` makes, once per `claim` when there is one (across instances with Redis);
+ * false when none went out. A refused send gives the claim back, so a later retry may send it.
  */
-async function mailOnce(
+async function sendMail(
   core: ServiceCore,
-  claim: string,
+  claim: string | null,
   event: string,
   write: () => Promise<Omit<Mail, 'fromName'> | undefined>,
 ): Promise<boolean> {
   const { mailer: send, attempts } = core;
-  if (!send || !(await attempts.claim(claim))) return false;
+  if (!send || (claim !== null && !(await attempts.claim(claim)))) return false;
   try {
     const mail = await write();
     if (!mail) return false;
     await send({ ...mail, fromName: core.tenant.name });
     return true;
   } catch (error) {
-    await attempts.release(claim);
+    if (claim !== null) await attempts.release(claim);
     logError(event, core.context('mail'), error);
     return false;
   }
@@ -57,7 +57,7 @@ async function mailOnce(
 export function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
   const { confirmation: c, manageUrl } = request;
   if (!core.attempts.madeHere(c.reference)) return Promise.resolve(false);
-  return mailOnce(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
+  return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
     const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
@@ -100,31 +100,25 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
 }
 
 /** Sends the private link of the booking `findStay` found to the address it was made with. */
-export async function mailLink(
+export function mailLink(
   core: ServiceCore,
   request: Omit<MailRequest, 'confirmation'> & { booking: Booking },
 ): Promise<boolean> {
-  const send = core.mailer;
-  if (!send) return false;
-  const { t } = i18nFor(core.tenant);
   const reference = request.booking.reference ?? String(request.booking.id);
-  const { text, html } = textMail(
-    request.guestName && t('mail.greeting', { name: request.guestName }),
-    [
-      t('mail.findText', { reference }),
-      `${t('mail.manage')}: ${request.manageUrl}`,
-      t('manage.private'),
-    ],
-    t('mail.footer', { site: request.site }),
-  );
-  await send({
-    to: request.to,
-    fromName: core.tenant.name,
-    subject: t('mail.findSubject', { reference }),
-    text,
-    html,
+  return sendMail(core, null, 'booking.find_failed', () => {
+    const { t } = i18nFor(core.tenant);
+    const { text, html } = textMail(
+      request.guestName && t('mail.greeting', { name: request.guestName }),
+      [
+        t('mail.findText', { reference }),
+        `${t('mail.manage')}: ${request.manageUrl}`,
+        t('manage.private'),
+      ],
+      t('mail.footer', { site: request.site }),
+    );
+    const subject = t('mail.findSubject', { reference });
+    return Promise.resolve({ to: request.to, subject, text, html });
   });
-  return true;
 }
 
 /**
@@ -162,7 +156,7 @@ export function mailCancellation(
 ): Promise<boolean> {
   const { booking, place } = request;
   const reference = booking.reference ?? String(booking.id);
-  return mailOnce(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
+  return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
     const guest = await guestOf(core, booking);
     if (!guest) return undefined;
     const { t, locale } = i18nFor(core.tenant);

@@ -3,6 +3,7 @@ import { normalizeEmail } from '../domain/email.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { listedBooking } from '../service/create.ts';
 import { findByEmail } from '../service/guests.ts';
+import type { ManagedBooking } from './link.ts';
 
 /** The booking with this reference and e-mail on this tenant's properties, or null. */
 export async function findStay(
@@ -28,4 +29,19 @@ export async function findStay(
     if (found) return found;
   }
   return null;
+}
+
+/** The booking a manage link names, asked fresh. */
+export function namedBooking(
+  core: ServiceCore,
+  named: ManagedBooking,
+): Promise<Booking | undefined> {
+  const day = named.checkIn;
+  return listedBooking(
+    core.lodgingApi(),
+    { property_id: named.propertyId, check_in_from: day, check_in_to: day },
+    (b) =>
+      (b.reference ?? String(b.id)) === named.reference &&
+      String(b.property_id) === named.propertyId,
+  );
 }

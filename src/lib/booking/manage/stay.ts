@@ -1,12 +1,12 @@
 import { settings } from '../../settings/settings.ts';
 import type { Booking } from '../../lodging/schema.ts';
 import { logWarn } from '../../log/log.ts';
-import { bookingTenant, type BookingTenant } from '../../tenants/booking.ts';
+import { bookingTenant } from '../../tenants/booking.ts';
 import { toFailure } from '../domain/failures.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
-import { bookingServiceFor, lodgingFor } from '../../services/clients.ts';
+import { bookingServiceFor } from '../../services/clients.ts';
+import type { BookingService } from '../service/service.ts';
 import { statusKind } from '../domain/status.ts';
-import { listedBooking } from '../service/create.ts';
 import { confirmationOf } from '../service/lodging-shapes.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
 import type { ManagedStay, PropertySummary } from '../domain/types.ts';
@@ -32,17 +32,6 @@ function stayOf(token: string, property: PropertySummary, booking: Booking): Man
   return { ...confirmationOf(property, booking, fallback).value, token, property };
 }
 
-function findBooking(tenant: BookingTenant, named: ManagedBooking): Promise<Booking | undefined> {
-  const day = named.checkIn;
-  return listedBooking(
-    lodgingFor(tenant),
-    { property_id: named.propertyId, check_in_from: day, check_in_to: day },
-    (b) =>
-      (b.reference ?? String(b.id)) === named.reference &&
-      String(b.property_id) === named.propertyId,
-  );
-}
-
 type Locals = Pick<App.Locals, 'tenantMatchOrNull'>;
 
 /**
@@ -52,22 +41,22 @@ type Locals = Pick<App.Locals, 'tenantMatchOrNull'>;
 function withToken(
   locals: Locals,
   token: string,
-  act: (tenant: BookingTenant, named: ManagedBooking) => Promise<ManagedStay | null>,
+  act: (service: BookingService, named: ManagedBooking) => Promise<ManagedStay | null>,
 ): Promise<ManagedStay | null> {
   const tenant = bookingTenant(locals);
   const named = tenant ? verifyManageToken(secret(), tenant.id, token) : null;
   if (!tenant || !named || !tenant.lodging.propertyIds.includes(named.propertyId))
     return Promise.resolve(null);
-  return act(tenant, named);
+  return act(bookingServiceFor(tenant), named);
 }
 
 /** The stay a token names, asked fresh from the lodging API; null as in `withToken`, or when gone. */
 export const loadManagedStay = (locals: Locals, token: string) =>
-  withToken(locals, token, async (tenant, named) => {
+  withToken(locals, token, async (service, named) => {
     const [property, booking] = await Promise.all([
-      bookingServiceFor(tenant).property(named.propertyId),
-      findBooking(tenant, named).catch((error: unknown) => {
-        throw toFailure(error, { tenant: tenant.id, operation: 'manage.find' });
+      service.property(named.propertyId),
+      service.namedBooking(named).catch((error: unknown) => {
+        throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.find' });
       }),
     ]);
     return booking ? stayOf(token, property, booking) : null;
@@ -75,19 +64,19 @@ export const loadManagedStay = (locals: Locals, token: string) =>
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
 export const cancelManagedStay = (locals: Locals, token: string) =>
-  withToken(locals, token, async (tenant, named) => {
+  withToken(locals, token, async (service, named) => {
     try {
-      const booking = await findBooking(tenant, named);
+      const booking = await service.namedBooking(named);
       if (!booking) return null;
-      const property = await bookingServiceFor(tenant).property(named.propertyId);
+      const property = await service.property(named.propertyId);
       if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
-      const cancelled = await lodgingFor(tenant).cancelBooking(String(booking.id));
-      const after = cancelled ?? (await findBooking(tenant, named)) ?? booking;
+      const cancelled = await service.cancelBooking(String(booking.id));
+      const after = cancelled ?? (await service.namedBooking(named)) ?? booking;
       const bookUrl = tenantUrl(locals.tenantMatchOrNull, '/stay');
       const site = tenantUrl(locals.tenantMatchOrNull, '/');
       // The guest hears of it by e-mail too (once; after the answer, which it never delays).
       if (bookUrl && site)
-        void bookingServiceFor(tenant).mailCancellation({
+        void service.mailCancellation({
           booking,
           place: property,
           bookUrl,
@@ -95,6 +84,6 @@ export const cancelManagedStay = (locals: Locals, token: string) =>
         });
       return stayOf(token, property, after);
     } catch (error) {
-      throw toFailure(error, { tenant: tenant.id, operation: 'manage.cancel' });
+      throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.cancel' });
     }
   });

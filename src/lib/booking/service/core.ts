@@ -33,7 +33,7 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
   const lodging = tenant.lodging;
   const now = options.now ?? (() => new Date());
   const context = (operation: string) => ({ tenant: tenant.id, operation });
-  const lodgingApi = lazyLodgingClient(tenant, lodging, options.credentials, options.upstream);
+  const lodgingApi = lazyLodgingClient(tenant, options.credentials, options.upstream);
 
   // After a booking, the next search of each range on that property skips the cache once.
   const bookedAt = new Map<string, number>();

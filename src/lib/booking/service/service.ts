@@ -5,7 +5,7 @@ import { guestErrors, hasErrors } from '../domain/rules.ts';
 import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
 import type { AvailabilityResult } from '../domain/types.ts';
 import { mailCancellation, mailConfirmation, mailLink } from '../mail/send.ts';
-import { findStay } from '../manage/find.ts';
+import { findStay, namedBooking } from '../manage/find.ts';
 import { book } from './create.ts';
 import { serviceCore, type BookingServiceOptions } from './core.ts';
 import { availabilityResult } from './lodging-shapes.ts';
@@ -60,6 +60,8 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     mailConfirmation: mailConfirmation.bind(null, core),
     mailCancellation: mailCancellation.bind(null, core),
     findStay: findStay.bind(null, core),
+    namedBooking: namedBooking.bind(null, core),
+    cancelBooking: (id: string) => core.lodgingApi().cancelBooking(id),
     mailLink: mailLink.bind(null, core),
   };
 }

@@ -14,10 +14,13 @@ export const GET: APIRoute = async (context) => {
     stay = await loadManagedStay(context.locals, token);
   } catch (error) {
     const failure = classify(error);
-    if (!isTemporary(failure)) throw error;
-    return uncached(503, t('booking.unavailable'), {
-      'Retry-After': String(retryAfterOf(failure)),
-    });
+    if (isTemporary(failure)) {
+      return uncached(503, t('booking.unavailable'), {
+        'Retry-After': String(retryAfterOf(failure)),
+      });
+    }
+    // The property gone upstream: a 404 like the manage page's (`loadOrRespond`), not a 500.
+    if (failure.kind !== 'not-found') throw error;
   }
   if (!stay) return uncached(404, t('error.notFound'));
   // Absolute addresses on the tenant's configured origin, never the request's Host.

@@ -1,0 +1,41 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { placeNotFound, unavailable } from '../../../src/lib/booking/domain/failures.ts';
+
+const loadManagedStay = vi.hoisted(() => vi.fn());
+vi.mock('../../../src/lib/booking/manage/stay.ts', () => ({ loadManagedStay }));
+const { GET } = await import('../../../src/pages/stay/manage/[token]/calendar.ics.ts');
+
+/** The manage page's "Add to calendar" file, asked with a valid-looking token. */
+async function download(): Promise<Response> {
+  const locals = {
+    i18n: { t: (key: string) => key },
+    tenantMatchOrNull: null,
+    href: (path: string) => path,
+  };
+  return GET({ params: { token: 'payload.signature' }, locals } as never);
+}
+
+describe('the stay’s .ics file when the stay cannot be read', () => {
+  beforeEach(() => {
+    loadManagedStay.mockReset();
+  });
+
+  it('a property the lodging API no longer has is a 404, like the manage page (not a 500)', async () => {
+    loadManagedStay.mockRejectedValue(placeNotFound());
+    const answer = await download();
+    expect(answer.status).toBe(404);
+    expect(await answer.text()).toBe('error.notFound');
+  });
+
+  it('an outage is a 503 saying when to try again', async () => {
+    loadManagedStay.mockRejectedValue(unavailable('booking.error.unavailable', 12));
+    const answer = await download();
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('Retry-After')).toBe('12');
+  });
+
+  it('a bug is thrown on (the 500 page)', async () => {
+    loadManagedStay.mockRejectedValue(new TypeError('boom'));
+    await expect(download()).rejects.toThrow('boom');
+  });
+});
