@@ -1,5 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { placeNotFound, unavailable } from '../../../src/lib/booking/domain/failures.ts';
+import {
+  notOnline,
+  orNotOnline,
+  placeNotFound,
+  unavailable,
+} from '../../../src/lib/booking/domain/failures.ts';
 
 const loadManagedStay = vi.hoisted(() => vi.fn());
 vi.mock('../../../src/lib/booking/manage/stay.ts', () => ({ loadManagedStay }));
@@ -32,6 +37,14 @@ describe('the stay’s .ics file when the stay cannot be read', () => {
     const answer = await download();
     expect(answer.status).toBe(503);
     expect(answer.headers.get('Retry-After')).toBe('12');
+  });
+
+  it('a property this site cannot use is a 503 naming whom to contact, with no retry promise', async () => {
+    loadManagedStay.mockResolvedValue(await orNotOnline(Promise.reject(notOnline(undefined))));
+    const answer = await download();
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('Retry-After')).toBeNull();
+    expect(await answer.text()).toBe('booking.notOnlineDirect');
   });
 
   it('a bug is thrown on (the 500 page)', async () => {

@@ -62,6 +62,24 @@ export function notOnline(contact: BookingContact | undefined): BookingFailure {
   return refusal(503, 'not_online', message, contact ? { contact } : {});
 }
 
+/** What a page shows instead of the booking when the lodging API's answers cannot be used. */
+export interface NotOnline {
+  kind: 'not-online';
+  /** A text key that names the contact, which a page shows as links. */
+  message: string;
+  contact: BookingContact | undefined;
+}
+
+/** `load`'s value, or "not available online" (with whom to contact) when it failed with `notOnline`. */
+export async function orNotOnline<T>(load: Promise<T>): Promise<T | NotOnline> {
+  try {
+    return await load;
+  } catch (error) {
+    if (!(error instanceof BookingFailure && error.error.code === 'not_online')) throw error;
+    return { kind: 'not-online', message: error.message, contact: error.error.contact };
+  }
+}
+
 /** Upstream field names → widget field names. */
 const FIELD_NAMES: Record<string, string> = {
   property_id: 'propertyId',

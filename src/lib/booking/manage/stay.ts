@@ -2,7 +2,7 @@ import { settings } from '../../settings/settings.ts';
 import type { Booking } from '../../lodging/schema.ts';
 import { logWarn } from '../../log/log.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
-import { toFailure } from '../domain/failures.ts';
+import { orNotOnline, toFailure, type NotOnline } from '../domain/failures.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
 import type { BookingService } from '../service/service.ts';
@@ -38,11 +38,11 @@ type Locals = Pick<App.Locals, 'tenantMatchOrNull'>;
  * `act` on the booking a token names, when the token is valid here (not another tenant's) and names
  * a property this tenant lists; else null (a 404 to the visitor).
  */
-function withToken(
+function withToken<T>(
   locals: Locals,
   token: string,
-  act: (service: BookingService, named: ManagedBooking) => Promise<ManagedStay | null>,
-): Promise<ManagedStay | null> {
+  act: (service: BookingService, named: ManagedBooking) => Promise<T | null>,
+): Promise<T | null> {
   const tenant = bookingTenant(locals);
   const named = tenant ? verifyManageToken(secret(), tenant.id, token) : null;
   if (!tenant || !named || !tenant.lodging.propertyIds.includes(named.propertyId))
@@ -50,16 +50,20 @@ function withToken(
   return act(bookingServiceFor(tenant), named);
 }
 
-/** The stay a token names, asked fresh from the lodging API; null as in `withToken`, or when gone. */
+/**
+ * The stay a token names, asked fresh from the lodging API; null as in `withToken`, or when gone;
+ * "not available online" when the lodging API's property cannot be used (as on /stay).
+ */
 export const loadManagedStay = (locals: Locals, token: string) =>
-  withToken(locals, token, async (service, named) => {
+  withToken(locals, token, async (service, named): Promise<ManagedStay | NotOnline | null> => {
     const [property, booking] = await Promise.all([
-      service.property(named.propertyId),
+      orNotOnline(service.property(named.propertyId)),
       service.namedBooking(named).catch((error: unknown) => {
         throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.find' });
       }),
     ]);
-    return booking ? stayOf(token, property, booking) : null;
+    if (!booking) return null;
+    return 'kind' in property ? property : stayOf(token, property, booking);
   });
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */

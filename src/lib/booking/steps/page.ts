@@ -6,28 +6,17 @@ import { localize, localizeFields } from '../../i18n/text.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { STEP_HEADER } from './address.ts';
 import { stepFlow, stepQuery, type StepState } from './flow.ts';
-import { BookingFailure } from '../domain/failures.ts';
+import { orNotOnline, type NotOnline } from '../domain/failures.ts';
 import { hasErrors } from '../domain/rules.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
-import type { BookingContact, PropertySummary } from '../domain/types.ts';
+import type { PropertySummary } from '../domain/types.ts';
 
 /** What the booking pages show: the widget, or "not available online" with whom to contact. */
-export type StayContent =
-  | { kind: 'widget'; properties: PropertySummary[] }
-  /** `message` (a text key) names the contact, which a page shows as links. */
-  | { kind: 'not-online'; contact: BookingContact | undefined; message: string };
+export type StayContent = { kind: 'widget'; properties: PropertySummary[] } | NotOnline;
 
 /** Turns the lodging API's unusable answers into the "not available online" content. */
-export async function stayContent(load: () => Promise<PropertySummary[]>): Promise<StayContent> {
-  try {
-    return { kind: 'widget', properties: await load() };
-  } catch (error) {
-    if (error instanceof BookingFailure && error.error.code === 'not_online') {
-      return { kind: 'not-online', contact: error.error.contact, message: error.message };
-    }
-    throw error;
-  }
-}
+export const stayContent = (load: () => Promise<PropertySummary[]>): Promise<StayContent> =>
+  orNotOnline(load().then((properties) => ({ kind: 'widget' as const, properties })));
 
 /** The on-site pages' loader: the tenant's properties, or null when booking is off here. */
 export async function loadStay(Astro: Pick<AstroGlobal, 'locals'>): Promise<StayContent | null> {

@@ -4,6 +4,7 @@ import { stayIcs } from '../../../../lib/booking/manage/ics.ts';
 import { loadManagedStay } from '../../../../lib/booking/manage/stay.ts';
 import { classify, isTemporary } from '../../../../lib/failures/classify.ts';
 import { tenantUrl } from '../../../../lib/tenants/origin.ts';
+import { localize } from '../../../../lib/i18n/text.ts';
 
 /** The stay as an .ics file, for the manage page's "Add to calendar" (works without JavaScript). */
 export const GET: APIRoute = async (context) => {
@@ -23,6 +24,8 @@ export const GET: APIRoute = async (context) => {
     if (failure.kind !== 'not-found') throw error;
   }
   if (!stay) return uncached(404, t('error.notFound'));
+  // The property cannot be used (as on /stay): whom to contact, and no promise that waiting helps.
+  if ('kind' in stay) return uncached(503, localize(context.locals.i18n, stay.message));
   // Absolute addresses on the tenant's configured origin, never the request's Host.
   const page = tenantUrl(
     context.locals.tenantMatchOrNull,
