@@ -99,6 +99,8 @@ async function check(settle = true) {
       secrets: secrets.values,
       secretsFrom: secrets.from,
       overrides,
+      // The deployment's per-call timeout, as the site's clients use it.
+      timeoutMs: readSettings(['UPSTREAM_TIMEOUT_MS']).UPSTREAM_TIMEOUT_MS,
       ...(settle && { maps }),
     });
     return { report, tenant, index, text, secrets };

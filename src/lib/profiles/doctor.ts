@@ -4,6 +4,7 @@ import type { Declared } from '../upstream/client-core.ts';
 import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './doctor/report.ts';
 import { authHint, serviceTargets } from './doctor/target.ts';
 import { CATALOGUES, mergeOp, resolveProfile } from './schema.ts';
+import { settingDefaults } from '../settings/schema.ts';
 import type { ProfileService } from './schema.ts';
 import { createGetter, lodgingToken } from './doctor/http.ts';
 import { PAGE_SIZE, inspectAnswer } from './doctor/inspect.ts';
@@ -162,7 +163,7 @@ async function checkService(
     },
     fetch: doFetch,
     maxCalls,
-    timeoutMs: options.timeoutMs ?? 8000,
+    timeoutMs: options.timeoutMs ?? settingDefaults.UPSTREAM_TIMEOUT_MS,
   });
   // The lodging sign-in counts against the budget.
   getter.count(token.calls);
