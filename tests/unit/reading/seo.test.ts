@@ -66,6 +66,12 @@ describe('structured data and descriptions', () => {
     expect(describeText('<p>Write &amp;lt; for &lt;</p>')).toBe('Write &lt; for <');
   });
 
+  it('keeps a plain excerpt’s angle brackets that open no tag', () => {
+    expect(describeText('Lows <0°C tonight, and >50% of roads icy')).toBe(
+      'Lows <0°C tonight, and >50% of roads icy',
+    );
+  });
+
   it.each([
     ['month', 'per month'],
     ['Yearly', 'per year'],
