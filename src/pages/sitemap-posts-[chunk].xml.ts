@@ -1,14 +1,17 @@
 import type { APIRoute } from 'astro';
 import { postSitemapEntries } from '../lib/reading/feeds.ts';
 import { feedResponse, xmlResponse } from '../lib/reading/feed-response.ts';
+import { parsePage } from '../lib/reading/pagination.ts';
 import { urlset } from '../lib/reading/sitemap.ts';
 
 export const GET: APIRoute = (context) =>
   feedResponse(
     context,
     async (match) => {
-      const chunk = Number(context.params.chunk);
-      if (!Number.isInteger(chunk) || chunk < 1) return null;
+      // Digits only, as a page number (`1e300` or twenty nines would ask the API for a page it refuses).
+      const raw = context.params.chunk;
+      const chunk = raw ? parsePage(raw) : null;
+      if (chunk === null) return null;
       const entries = await postSitemapEntries(match, chunk);
       return entries ? xmlResponse(urlset(entries)) : null;
     },

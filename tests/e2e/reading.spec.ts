@@ -167,6 +167,25 @@ test('search works without JavaScript, keeps the query and has an empty state', 
   await context.close();
 });
 
+test('a search page past the last is not found, never “no results” for a query that has some', async ({
+  request,
+}) => {
+  const { meta } = await apiPosts(request, 'harbour-times', '&search=ferry&per_page=10');
+  expect(meta.total).toBeGreaterThan(0);
+  // Through the path prefix: Node's resolver (unlike Chromium's) knows no *.localhost names.
+  const base = `http://127.0.0.1:${E2E_PORT}/harbour-times/search`;
+  const last = await request.get(`${base}/page/${meta.last_page}?q=ferry`);
+  expect(last.status()).toBe(200);
+  expect(await last.text()).toContain(`${meta.total} result`);
+  const past = await request.get(`${base}/page/${meta.last_page + 1}?q=ferry`);
+  expect(past.status()).toBe(404);
+  expect(await past.text()).not.toContain('No articles match');
+  // A query with no match at all still says so on its first page.
+  const none = await request.get(`${base}?q=zzzqqqnothing`);
+  expect(none.status()).toBe(200);
+  expect(await none.text()).toContain('No articles match');
+});
+
 test('the search page passes axe', async ({ page }) => {
   await page.goto(tenantUrl('harbour-times', '/search?q=ferry'));
   await checkA11y(page);

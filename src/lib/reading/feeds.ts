@@ -11,6 +11,7 @@ import {
   POSTS_PER_SITEMAP,
   escapeXml,
   postSitemapCount,
+  xmlChars,
   upstreamPagesForChunk,
   type SitemapEntry,
 } from './sitemap.ts';
@@ -32,8 +33,8 @@ export function rssFeed(
   const { tenant } = match;
   const self = absoluteUrl(match, '/rss.xml');
   return getRssString({
-    title: tenant.name,
-    description: tenant.description || tenant.name,
+    title: xmlChars(tenant.name),
+    description: xmlChars(tenant.description || tenant.name),
     site: tenantOrigin(match),
     xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
     customData:
@@ -43,16 +44,16 @@ export function rssFeed(
     items: posts.map((post) => {
       const published = readDate(post.published_at);
       return {
-        title: post.title,
+        title: xmlChars(post.title),
         link: absoluteUrl(match, `/posts/${post.slug}`),
         ...(published ? { pubDate: published.date } : {}),
-        description: post.excerpt,
+        description: xmlChars(post.excerpt),
         ...(post.author?.name
           ? { customData: `<dc:creator>${escapeXml(post.author.name)}</dc:creator>` }
           : {}),
-        categories: [post.category?.name, ...post.tags.map((tag) => tag.name)].filter(
-          (name): name is string => Boolean(name),
-        ),
+        categories: [post.category?.name, ...post.tags.map((tag) => tag.name)]
+          .filter((name): name is string => Boolean(name))
+          .map(xmlChars),
       };
     }),
   });

@@ -80,10 +80,23 @@ export function newsArticleLd(
   };
 }
 
+/** What sanitized HTML (`content/sanitize.ts`) still escapes in its text: everything else it decodes. */
+const ESCAPED: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  '#39': "'",
+};
+
 /** Plain-text description from an excerpt or HTML, trimmed to a search-result length. */
 export function describe(text: string, max = 160): string {
   const plain = text
-    .replace(/<[^>]*>/g, ' ')
+    // Tags only (a letter after `<`): a plain excerpt's "<0°C … >50%" is text, not a tag.
+    .replace(/<\/?[a-z][^>]*>/gi, ' ')
+    // Once, in one pass: `&amp;lt;` is the text "&lt;" (the page escapes the result again).
+    .replace(/&(amp|lt|gt|quot|apos|#39);/g, (entity, name: string) => ESCAPED[name] ?? entity)
     .replace(/\s+/g, ' ')
     .trim();
   if (plain.length <= max) return plain;

@@ -11,8 +11,16 @@ export interface SitemapEntry {
   lastmod?: string | null | undefined;
 }
 
+/** Characters XML 1.0 forbids (C0 controls but tab, newline and return; U+FFFE, U+FFFF): no parser reads a document with one. */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/** `value` without the characters XML cannot hold (a title from upstream may carry a stray control character). */
+export function xmlChars(value: string): string {
+  return value.replace(NOT_XML, '');
+}
+
 export function escapeXml(value: string): string {
-  return value.replace(
+  return xmlChars(value).replace(
     /[<>&'"]/g,
     (char) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', "'": 'apos', '"': 'quot' }[char]};`,
   );

@@ -40,6 +40,25 @@ describe('the RSS feed passes the W3C feed validator’s rules', () => {
     expect(xml).not.toContain('evil.example');
   });
 
+  it('leaves out control characters upstream titles, excerpts and names carry (XML cannot hold them)', async () => {
+    const hostile = postSummary({
+      title: 'Ferry\u0001 & <storm>\u0008',
+      excerpt: 'Delays\u001F ahead',
+      author: { id: 2, name: 'Edna\u0003' },
+      tags: [{ id: 3, name: 'Port\u000C', slug: 'port' }],
+    });
+    const xml = await rssFeed({ tenant, origin: 'https://www.harbour.example' }, [hostile]);
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(feedErrors(xml, 'https://www.harbour.example/rss.xml')).toEqual([]);
+    const [item] = list(((new XMLParser().parse(xml) as Node).rss as Node).channel as Node).flatMap(
+      (channel) => list(channel.item),
+    );
+    expect(item?.title).toBe('Ferry & <storm>');
+    expect(item?.description).toBe('Delays ahead');
+    expect(item?.['dc:creator']).toBe('Edna');
+    expect(item?.category).toEqual(['News', 'Port']);
+  });
+
   it('the check fails on what the validator reported (a name in <author>, no self link)', () => {
     const before = `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title>
       <link>https://x.example/</link><description>D</description>

@@ -130,6 +130,23 @@ describe('newsUrlset', () => {
     });
   });
 
+  it('leaves out control characters a title from upstream carries (XML cannot hold them)', () => {
+    const xml = newsUrlset(
+      [
+        {
+          loc: 'https://news.example/posts/a',
+          title: 'Ferry\u0001 & <storm>\u000B',
+          publishedAt: hoursAgo(1),
+        },
+      ],
+      { name: 'Harbour\u0002', language: 'en' },
+    );
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    const [url] = parseNewsSitemap(xml).url ?? [];
+    expect(url?.['news:news']['news:title']).toBe('Ferry & <storm>');
+    expect(url?.['news:news']['news:publication']['news:name']).toBe('Harbour');
+  });
+
   it('is a valid empty urlset when nothing is recent', () => {
     expect(parseNewsSitemap(newsUrlset([], publication)).url).toBeUndefined();
   });

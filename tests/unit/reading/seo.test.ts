@@ -58,6 +58,20 @@ describe('structured data and descriptions', () => {
     expect(long.endsWith('word…')).toBe(true);
   });
 
+  it('writes what the HTML escapes as the characters themselves (the page escapes them once)', () => {
+    // A post without an excerpt: its description is cut from the sanitized content.
+    expect(
+      describeText('<p>Fish &amp; chips: it’s back &lt;soon&gt;, &quot;the&quot; best</p>'),
+    ).toBe('Fish & chips: it’s back <soon>, "the" best');
+    expect(describeText('<p>Write &amp;lt; for &lt;</p>')).toBe('Write &lt; for <');
+  });
+
+  it('keeps a plain excerpt’s angle brackets that open no tag', () => {
+    expect(describeText('Lows <0°C tonight, and >50% of roads icy')).toBe(
+      'Lows <0°C tonight, and >50% of roads icy',
+    );
+  });
+
   it.each([
     ['month', 'per month'],
     ['Yearly', 'per year'],
