@@ -2,7 +2,12 @@ import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
-import { TooManyAttemptsError, countAttempt, withinAttempts } from '../lib/auth/attempts.ts';
+import {
+  TooManyAttemptsError,
+  attemptKey,
+  countAttempt,
+  withinAttempts,
+} from '../lib/auth/attempts.ts';
 import {
   LOGIN_KEYS,
   MESSAGES,
@@ -69,7 +74,7 @@ export const accountActions = {
         // Only wrong credentials count: a slow upstream must not lock readers out.
         const signedIn = await withinAttempts(
           limiter,
-          ctx.locals.visitor.address,
+          attemptKey(ctx.locals.visitor.address),
           () => signIn(publishingFor(ctx.locals.tenant), input.email, input.password),
           isWrongCredentials,
         );
@@ -86,7 +91,10 @@ export const accountActions = {
     input: registerInput,
     handler: async (input, ctx) => {
       try {
-        await countAttempt(await attemptLimiter('register'), ctx.locals.visitor.address);
+        await countAttempt(
+          await attemptLimiter('register'),
+          attemptKey(ctx.locals.visitor.address),
+        );
         const signedIn = await signUp(publishingFor(ctx.locals.tenant), {
           name: input.name,
           email: input.email,

@@ -414,3 +414,25 @@ test('repeated wrong passwords from one address get a friendly "too many attempt
   expect(other.status).toBe(303);
   expect(other.location).toBe('/alpine-post/account');
 });
+
+test('a long name in the bar leaves the paper’s logo whole on wide screens', async ({ page }) => {
+  // Before: the name took the bar's width and squeezed the logo to nothing (a name may have 255 characters).
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(tenantUrl(TENANT, '/'));
+  const logo = page.locator('.site-header .brand img');
+  const whole = (await logo.boundingBox())?.width ?? 0;
+  expect(whole).toBeGreaterThan(100);
+
+  const name = 'Wolfeschlegelsteinhausenbergerdorff '.repeat(6).trim();
+  await page.goto(tenantUrl(TENANT, '/register'));
+  await register(page, name, unique('long-name'), 'a long password');
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+  const account = page.getByRole('banner').getByRole('link', { name: /Your account/ });
+  await expect(account).toBeVisible();
+  for (const width of [1280, 900]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(tenantUrl(TENANT, '/'));
+    const box = await logo.boundingBox();
+    expect(box?.width, `logo at ${width} px`).toBeGreaterThanOrEqual(whole - 1);
+  }
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
+import { NEXT_MAX_LENGTH } from './next.ts';
 
 /** Input of the sign-in forms: Astro's `isInputError` shows these messages (text keys) next to the fields. */
 
@@ -11,7 +12,7 @@ const emailField = z
   .pipe(z.email({ error: textKey('auth.emailInvalid') }));
 
 /** Where to continue after signing in (checked by `safeNext` before use). */
-const nextField = z.string().max(512).optional();
+const nextField = z.string().max(NEXT_MAX_LENGTH).optional();
 
 export const PASSWORD_MIN = 8;
 

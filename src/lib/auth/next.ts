@@ -9,6 +9,9 @@ export const DEFAULT_NEXT = '/account';
 // Pages that would loop back into the sign-in flow.
 const FLOW_PATHS = new Set(['/login', '/register', '/logout']);
 
+/** The longest `next` kept: the sign-in forms' hidden field accepts no more (./forms.ts). */
+export const NEXT_MAX_LENGTH = 512;
+
 /** Stands in for the tenant's origin when none is given: only same-origin paths come out anyway. */
 const SITE_ORIGIN = 'https://site.invalid';
 
@@ -24,7 +27,7 @@ export function safeNext(
   fallback = DEFAULT_NEXT,
   origin: string = SITE_ORIGIN,
 ): string {
-  if (!raw || raw.length > 512) return fallback;
+  if (!raw || raw.length > NEXT_MAX_LENGTH) return fallback;
   // The parser drops tabs and newlines and reads `\` as `/`: refuse them rather than guess.
   if (!raw.startsWith('/') || /[\\\u0000-\u001f\u007f-\u009f]/.test(raw)) return fallback;
   const base = URL.parse(origin);
@@ -35,5 +38,7 @@ export function safeNext(
   if (url.username || url.password) return fallback;
   const path = url.pathname.replace(/\/+$/, '') || '/';
   if (FLOW_PATHS.has(path)) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  // Percent-encoding can make a short address long (`é` → `%C3%A9`): the form must still take it.
+  const next = `${url.pathname}${url.search}${url.hash}`;
+  return next.length > NEXT_MAX_LENGTH ? fallback : next;
 }

@@ -2,6 +2,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import {
   TooManyAttemptsError,
+  attemptKey,
   countAttempt,
   withinAttempts,
 } from '../../../src/lib/auth/attempts.ts';
@@ -77,5 +78,45 @@ describe('registrations', () => {
     const broken = limiter(1);
     broken.consume = () => Promise.reject(new Error('store down'));
     await expect(countAttempt(broken, 'ip')).rejects.toThrow('store down');
+  });
+});
+
+describe('whose attempts count together', () => {
+  // Before: each IPv6 address had its own limit, and one connection owns a /64 of them.
+  it('a guesser walking through the addresses of one IPv6 /64 meets the one limit', async () => {
+    const l = limiter(3);
+    const addresses = [
+      '2001:db8:7:9::1',
+      '2001:db8:7:9::2',
+      '2001:db8:7:9:aaaa::3',
+      '2001:0db8:0007:0009:ffff:1:2:3',
+    ];
+    for (const address of addresses.slice(0, 3)) {
+      await expect(withinAttempts(l, attemptKey(address), wrong, always)).rejects.toThrow(
+        'wrong password',
+      );
+    }
+    await expect(
+      withinAttempts(l, attemptKey(addresses[3]!), wrong, always),
+    ).rejects.toBeInstanceOf(TooManyAttemptsError);
+    // Another /64, and IPv4 addresses, keep their own limits.
+    await expect(withinAttempts(l, attemptKey('2001:db8:7:a::1'), wrong, always)).rejects.toThrow(
+      'wrong password',
+    );
+    await expect(withinAttempts(l, attemptKey('198.51.100.7'), wrong, always)).rejects.toThrow(
+      'wrong password',
+    );
+  });
+
+  it.each([
+    ['198.51.100.7', '198.51.100.7'],
+    ['::ffff:198.51.100.7', '198.51.100.7'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['2001:DB8:0:0:1::1', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['unknown', 'unknown'],
+  ])('%s counts as %s', (address, key) => {
+    expect(attemptKey(address)).toBe(key);
   });
 });
