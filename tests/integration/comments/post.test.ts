@@ -201,9 +201,9 @@ describe('postComment: limits and outages', () => {
 
   it.each([
     ['429 from the API', { force429: true, retryAfterSeconds: 7 }, 'busy', /7 seconds/],
-    ['500 from the API', { errorRate: 1 }, 'unavailable', /unavailable/],
-    ['the API down', { down: true }, 'unavailable', /unavailable/],
-    ['garbage from the API', { malformed: true }, 'unavailable', /unavailable/],
+    ['500 from the API', { errorRate: 1 }, 'unavailable', /could not confirm/],
+    ['the API down', { down: true }, 'unavailable', /unavailable.*not posted/],
+    ['garbage from the API', { malformed: true }, 'unavailable', /could not confirm/],
   ] as const)('%s: a clear message and the text kept', async (_label, faults, kind, message) => {
     await ctl.faults(mock, { service: 'publishing', ...faults });
     try {
@@ -214,6 +214,27 @@ describe('postComment: limits and outages', () => {
     } finally {
       await ctl.clearFaults(mock);
     }
+  });
+
+  it('never says "not posted" when the API may have stored the comment before failing', async () => {
+    const token = await login('reader');
+    const content = `Stored then 500 ${crypto.randomUUID()}`;
+    await ctl.faults(mock, { service: 'publishing', savedThen500: true });
+    let outcome;
+    try {
+      outcome = failure(
+        await post(request({ token, values: { ...request().values, content, name: '' } })),
+      );
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+    // It was posted: "not posted, try again" would have the reader send it a second time.
+    const fresh = await client().listComments(SLUG, { perPage: 50 }, { fresh: true });
+    expect(JSON.stringify(fresh.items)).toContain(content);
+    expect(outcome.kind).toBe('unavailable');
+    expect(english(outcome.message)).not.toMatch(/not posted|try again/i);
+    expect(english(outcome.message)).toMatch(/could not confirm/);
+    expect(outcome.values.content).toBe(content);
   });
 
   it('hides an unexpected failure behind a generic message and reports it', async () => {
