@@ -232,6 +232,8 @@ export const de: Dictionary = {
   'comments.pages': 'Seiten der Kommentare',
   'comments.earlier': 'Frühere Kommentare',
   'comments.later': 'Spätere Kommentare',
+  /** The name of a comment whose author left none. */
+  'comments.anonymous': 'Anonym',
   'comments.reply': 'Antworten',
   'comments.replyTo': ' auf {name}',
   'comments.repliesTo': 'Antworten auf {name}',

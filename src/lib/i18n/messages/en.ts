@@ -230,6 +230,8 @@ export const en = {
   'comments.pages': 'Comment pages',
   'comments.earlier': 'Earlier comments',
   'comments.later': 'Later comments',
+  /** The name of a comment whose author left none. */
+  'comments.anonymous': 'Anonymous',
   'comments.reply': 'Reply',
   'comments.replyTo': ' to {name}',
   'comments.repliesTo': 'Replies to {name}',

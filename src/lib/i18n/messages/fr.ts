@@ -232,6 +232,8 @@ export const fr: Dictionary = {
   'comments.pages': 'Pages des commentaires',
   'comments.earlier': 'Commentaires précédents',
   'comments.later': 'Commentaires suivants',
+  /** The name of a comment whose author left none. */
+  'comments.anonymous': 'Anonyme',
   'comments.reply': 'Répondre',
   'comments.replyTo': ' à {name}',
   'comments.repliesTo': 'Réponses à {name}',
