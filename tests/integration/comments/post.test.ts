@@ -255,6 +255,24 @@ describe('postComment: limits and outages', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('answers a stale link past the last comments page with the last page, not "no comments yet"', async () => {
+    const first = await loadCommentsView(client(), SLUG, {
+      reply: null,
+      page: null,
+      outcome: undefined,
+    });
+    expect(first.thread.length).toBeGreaterThan(0);
+    expect(first.page.last).toBe(1);
+    const stale = await loadCommentsView(client(), SLUG, {
+      reply: '4',
+      page: '3',
+      outcome: undefined,
+    });
+    expect(stale.page).toEqual({ current: 1, last: 1 });
+    expect(stale.thread.map((node) => node.id)).toEqual(first.thread.map((node) => node.id));
+    expect(stale.form.replyTo?.id).toBe('4');
+  });
+
   it('shows the form even when the list cannot be read', async () => {
     await ctl.faults(mock, { service: 'publishing', down: true });
     try {
