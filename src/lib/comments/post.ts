@@ -11,7 +11,9 @@ import type { ConsumeLimit } from './limit.ts';
 export const MODERATION_MESSAGE = textKey('comments.awaiting');
 export const PUBLISHED_MESSAGE = textKey('comments.published');
 
-export type FailureKind = 'invalid' | 'busy' | 'unavailable' | 'signed-out' | 'closed' | 'error';
+/** `unconfirmed`: the answer was lost or broken after the post was sent (it may have been stored). */
+export type FailureKind =
+  'invalid' | 'busy' | 'unavailable' | 'unconfirmed' | 'signed-out' | 'closed' | 'error';
 
 /** What the action hands back to the page: everything it needs to render, nothing secret. */
 export type CommentOutcome =
@@ -63,6 +65,7 @@ const FAILURE_STATUS: Readonly<Record<FailureKind, number>> = {
   invalid: 422,
   busy: 429,
   unavailable: 503,
+  unconfirmed: 503,
   'signed-out': 401,
   closed: 404,
   error: 500,
@@ -169,7 +172,7 @@ export async function postComment(
       const temporary = temporaryMessage(failure, 'comments.error');
       if (temporary?.status === 429) return fail('busy', temporary.message, {}, temporary);
       if (temporary && mayHavePosted(error))
-        return fail('unavailable', textKey('comments.error.unconfirmed'));
+        return fail('unconfirmed', textKey('comments.error.unconfirmed'));
       if (temporary) return fail('unavailable', temporary.message);
       if (isSignedOut(failure) && signedIn) {
         return fail('signed-out', textKey('comments.error.signedOut'));

@@ -201,9 +201,9 @@ describe('postComment: limits and outages', () => {
 
   it.each([
     ['429 from the API', { force429: true, retryAfterSeconds: 7 }, 'busy', /7 seconds/],
-    ['500 from the API', { errorRate: 1 }, 'unavailable', /could not confirm/],
+    ['500 from the API', { errorRate: 1 }, 'unconfirmed', /could not confirm/],
     ['the API down', { down: true }, 'unavailable', /unavailable.*not posted/],
-    ['garbage from the API', { malformed: true }, 'unavailable', /could not confirm/],
+    ['garbage from the API', { malformed: true }, 'unconfirmed', /could not confirm/],
   ] as const)('%s: a clear message and the text kept', async (_label, faults, kind, message) => {
     await ctl.faults(mock, { service: 'publishing', ...faults });
     try {
@@ -231,7 +231,8 @@ describe('postComment: limits and outages', () => {
     // It was posted: "not posted, try again" would have the reader send it a second time.
     const fresh = await client().listComments(SLUG, { perPage: 50 }, { fresh: true });
     expect(JSON.stringify(fresh.items)).toContain(content);
-    expect(outcome.kind).toBe('unavailable');
+    expect(outcome.kind).toBe('unconfirmed');
+    expect(failureStatus(outcome.kind)).toBe(503);
     expect(english(outcome.message)).not.toMatch(/not posted|try again/i);
     expect(english(outcome.message)).toMatch(/could not confirm/);
     expect(outcome.values.content).toBe(content);
@@ -328,6 +329,27 @@ describe('postComment: the idempotency key', () => {
     ]);
     expect(a).toEqual(b);
     expect(await writes()).toBe(before + 2);
+  });
+
+  it('a double click while the API saves and then fails stores the comment once', async () => {
+    const once = postOnce(postedStore(undefined), undefined);
+    const content = `Saved then failed ${crypto.randomUUID()}`;
+    const req = request({ values: { ...request().values, content }, remember: named(content) });
+    const before = await writes();
+    await ctl.faults(mock, { service: 'publishing', savedThen500: true });
+    let outcomes: CommentOutcome[];
+    try {
+      outcomes = await Promise.all([
+        postComment(req, { client, consume: unlimited, once }),
+        postComment(req, { client, consume: unlimited, once }),
+      ]);
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+    // The first may have been stored: the second click is told the same, it does not post again.
+    expect(await writes()).toBe(before + 1);
+    for (const outcome of outcomes)
+      expect(failure(outcome).message).toBe(textKey('comments.error.unconfirmed'));
   });
 
   it('posts again for another text under the same key (a cached page shares its key), or a refused one', async () => {
