@@ -87,6 +87,8 @@ export interface Faults {
   force429?: boolean;
   malformed?: boolean;
   down?: boolean;
+  /** A write is stored, then answered 500 (the ambiguous failure a client must not call "not sent"). */
+  savedThen500?: boolean;
 }
 
 export const ctl = {

@@ -26,6 +26,13 @@ class PostedStoreUnavailable extends Error {
 const REMEMBER_SECONDS = 60 * 60;
 
 /**
+ * How long a post whose answer was lost (`unconfirmed`: it may have been stored) is remembered: a
+ * second click waiting behind the first is told the same instead of posting it again; after this
+ * the reader, who was asked to check the thread first, may send it again.
+ */
+const UNCONFIRMED_SECONDS = 60;
+
+/**
  * The name a posted comment is remembered under: its key with everything that makes it this
  * reader's comment (tenant, post, who posts, what, where in the thread). A page from a shared
  * cache gives many readers one key; their different comments stay different.
@@ -43,7 +50,7 @@ export function rememberedName(parts: {
 
 export interface PostedStore {
   get(name: string): Promise<CommentOutcome | undefined>;
-  set(name: string, outcome: CommentOutcome): Promise<void>;
+  set(name: string, outcome: CommentOutcome, seconds?: number): Promise<void>;
 }
 
 /** Redis when `redisUrl` is set (every server), with this process's memory beneath it. */
@@ -72,13 +79,13 @@ export function postedStore(redisUrl: string | undefined): PostedStore {
       }
       return raw ? (JSON.parse(raw) as CommentOutcome) : undefined;
     },
-    async set(name, outcome) {
-      local.set(name, outcome);
+    async set(name, outcome, seconds = REMEMBER_SECONDS) {
+      local.set(name, outcome, { ttl: seconds * 1000 });
       if (!redisUrl) return;
       try {
         await (
           await getRedis(redisUrl)
-        ).set(redisKey(name), JSON.stringify(outcome), 'EX', REMEMBER_SECONDS);
+        ).set(redisKey(name), JSON.stringify(outcome), 'EX', seconds);
       } catch (error) {
         away(error);
       }
@@ -100,6 +107,8 @@ export function postOnce(store: PostedStore, redisUrl: string | undefined): Post
         if (known) return known;
         const outcome = await post();
         if (outcome.ok) await store.set(name, outcome);
+        else if (outcome.kind === 'unconfirmed')
+          await store.set(name, outcome, UNCONFIRMED_SECONDS);
         return outcome;
       });
     } catch (error) {

@@ -1,4 +1,5 @@
 import { classify, isSignedOut } from '../failures/classify.ts';
+import { NetworkError, NoRouteError, RateLimitedError, isOutage } from '../upstream/errors.ts';
 import { temporaryMessage } from '../delivery/policy.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { textKey } from '../i18n/text-key.ts';
@@ -10,7 +11,9 @@ import type { ConsumeLimit } from './limit.ts';
 export const MODERATION_MESSAGE = textKey('comments.awaiting');
 export const PUBLISHED_MESSAGE = textKey('comments.published');
 
-export type FailureKind = 'invalid' | 'busy' | 'unavailable' | 'signed-out' | 'closed' | 'error';
+/** `unconfirmed`: the answer was lost or broken after the post was sent (it may have been stored). */
+export type FailureKind =
+  'invalid' | 'busy' | 'unavailable' | 'unconfirmed' | 'signed-out' | 'closed' | 'error';
 
 /** What the action hands back to the page: everything it needs to render, nothing secret. */
 export type CommentOutcome =
@@ -34,11 +37,35 @@ export type CommentOutcome =
       retryAfterSeconds?: number;
     };
 
+/** Connection codes that mean the request never reached the API. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+function neverConnected(error: NetworkError): boolean {
+  let cause: unknown = error.cause;
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
+    cause = cause.cause;
+  }
+  return false;
+}
+
+/**
+ * A create whose answer was lost or broken (a 5xx, no answer in time, an unreadable body, a dropped
+ * connection): the API may have stored the comment, so "not posted, try again" could post it twice.
+ */
+function mayHavePosted(error: unknown): boolean {
+  if (!isOutage(error) || error instanceof RateLimitedError || error instanceof NoRouteError)
+    return false;
+  return !(error instanceof NetworkError && neverConnected(error));
+}
+
 /** HTTP status of the result page for a failed submission. */
 const FAILURE_STATUS: Readonly<Record<FailureKind, number>> = {
   invalid: 422,
   busy: 429,
   unavailable: 503,
+  unconfirmed: 503,
   'signed-out': 401,
   closed: 404,
   error: 500,
@@ -144,6 +171,8 @@ export async function postComment(
       }
       const temporary = temporaryMessage(failure, 'comments.error');
       if (temporary?.status === 429) return fail('busy', temporary.message, {}, temporary);
+      if (temporary && mayHavePosted(error))
+        return fail('unconfirmed', textKey('comments.error.unconfirmed'));
       if (temporary) return fail('unavailable', temporary.message);
       if (isSignedOut(failure) && signedIn) {
         return fail('signed-out', textKey('comments.error.signedOut'));

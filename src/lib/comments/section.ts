@@ -68,11 +68,17 @@ export async function loadCommentsView(
   let totalThreads = 0;
   let unavailable = false;
   try {
-    const read = () =>
-      client.listComments(postSlug, { page: current, perPage: COMMENTS_PER_PAGE }, { fresh });
-    // A plain visit's thread is spare (`asSpare`): while the budget is short the post gets the
-    // call, and the page says the comments are unavailable; after a submission it is the point.
-    const listed = await (outcome ? read() : asSpare(read));
+    const readPage = (n: number) => {
+      const read = () =>
+        client.listComments(postSlug, { page: n, perPage: COMMENTS_PER_PAGE }, { fresh });
+      // A plain visit's thread is spare (`asSpare`): while the budget is short the post gets the
+      // call, and the page says the comments are unavailable; after a submission it is the point.
+      return outcome ? read() : asSpare(read);
+    };
+    let listed = await readPage(current);
+    // A stale link past the last page (comments removed since): the last page, not "no comments yet".
+    if (listed.items.length === 0 && current > listed.page.last && listed.page.last >= 1)
+      listed = await readPage(listed.page.last);
     thread = threadOf(listed.items);
     page = { current: listed.page.current, last: Math.max(listed.page.last, 1) };
     totalThreads = listed.page.total;

@@ -5,6 +5,7 @@ import { normaliseText } from './count.ts';
 /** One comment ready to render: replies sorted oldest first, `depth` 0 for top-level comments. */
 export interface ThreadNode {
   id: string;
+  /** '' when the API gave no name: the page says "Anonymous" in the reader's language. */
   authorName: string;
   content: string;
   createdAt: string | null;
@@ -38,7 +39,7 @@ export function buildThread(comments: readonly Comment[]): ThreadNode[] {
     if (nodes.has(id)) return;
     nodes.set(id, {
       id,
-      authorName: comment.author_name.trim() || 'Anonymous',
+      authorName: comment.author_name.trim(),
       content: comment.content,
       createdAt: comment.created_at ?? null,
       depth: 0,

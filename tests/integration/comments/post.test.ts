@@ -201,9 +201,9 @@ describe('postComment: limits and outages', () => {
 
   it.each([
     ['429 from the API', { force429: true, retryAfterSeconds: 7 }, 'busy', /7 seconds/],
-    ['500 from the API', { errorRate: 1 }, 'unavailable', /unavailable/],
-    ['the API down', { down: true }, 'unavailable', /unavailable/],
-    ['garbage from the API', { malformed: true }, 'unavailable', /unavailable/],
+    ['500 from the API', { errorRate: 1 }, 'unconfirmed', /could not confirm/],
+    ['the API down', { down: true }, 'unavailable', /unavailable.*not posted/],
+    ['garbage from the API', { malformed: true }, 'unconfirmed', /could not confirm/],
   ] as const)('%s: a clear message and the text kept', async (_label, faults, kind, message) => {
     await ctl.faults(mock, { service: 'publishing', ...faults });
     try {
@@ -214,6 +214,28 @@ describe('postComment: limits and outages', () => {
     } finally {
       await ctl.clearFaults(mock);
     }
+  });
+
+  it('never says "not posted" when the API may have stored the comment before failing', async () => {
+    const token = await login('reader');
+    const content = `Stored then 500 ${crypto.randomUUID()}`;
+    await ctl.faults(mock, { service: 'publishing', savedThen500: true });
+    let outcome;
+    try {
+      outcome = failure(
+        await post(request({ token, values: { ...request().values, content, name: '' } })),
+      );
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+    // It was posted: "not posted, try again" would have the reader send it a second time.
+    const fresh = await client().listComments(SLUG, { perPage: 50 }, { fresh: true });
+    expect(JSON.stringify(fresh.items)).toContain(content);
+    expect(outcome.kind).toBe('unconfirmed');
+    expect(failureStatus(outcome.kind)).toBe(503);
+    expect(english(outcome.message)).not.toMatch(/not posted|try again/i);
+    expect(english(outcome.message)).toMatch(/could not confirm/);
+    expect(outcome.values.content).toBe(content);
   });
 
   it('hides an unexpected failure behind a generic message and reports it', async () => {
@@ -232,6 +254,24 @@ describe('postComment: limits and outages', () => {
     expect(outcome.kind).toBe('error');
     expect(outcome.message).not.toMatch(/boom|line 42/);
     expect(seen).toHaveLength(1);
+  });
+
+  it('answers a stale link past the last comments page with the last page, not "no comments yet"', async () => {
+    const first = await loadCommentsView(client(), SLUG, {
+      reply: null,
+      page: null,
+      outcome: undefined,
+    });
+    expect(first.thread.length).toBeGreaterThan(0);
+    expect(first.page.last).toBe(1);
+    const stale = await loadCommentsView(client(), SLUG, {
+      reply: '4',
+      page: '3',
+      outcome: undefined,
+    });
+    expect(stale.page).toEqual({ current: 1, last: 1 });
+    expect(stale.thread.map((node) => node.id)).toEqual(first.thread.map((node) => node.id));
+    expect(stale.form.replyTo?.id).toBe('4');
   });
 
   it('shows the form even when the list cannot be read', async () => {
@@ -289,6 +329,27 @@ describe('postComment: the idempotency key', () => {
     ]);
     expect(a).toEqual(b);
     expect(await writes()).toBe(before + 2);
+  });
+
+  it('a double click while the API saves and then fails stores the comment once', async () => {
+    const once = postOnce(postedStore(undefined), undefined);
+    const content = `Saved then failed ${crypto.randomUUID()}`;
+    const req = request({ values: { ...request().values, content }, remember: named(content) });
+    const before = await writes();
+    await ctl.faults(mock, { service: 'publishing', savedThen500: true });
+    let outcomes: CommentOutcome[];
+    try {
+      outcomes = await Promise.all([
+        postComment(req, { client, consume: unlimited, once }),
+        postComment(req, { client, consume: unlimited, once }),
+      ]);
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+    // The first may have been stored: the second click is told the same, it does not post again.
+    expect(await writes()).toBe(before + 1);
+    for (const outcome of outcomes)
+      expect(failure(outcome).message).toBe(textKey('comments.error.unconfirmed'));
   });
 
   it('posts again for another text under the same key (a cached page shares its key), or a refused one', async () => {

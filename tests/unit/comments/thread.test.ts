@@ -80,10 +80,10 @@ describe('buildThread', () => {
     expect(thread.map((n) => n.id)).toEqual(expected);
   });
 
-  it('names an author who left no name', () => {
+  it('leaves the name of an author who left none blank, for the page to say in its language', () => {
     expect(
       buildThread([comment(1, '2026-11-20T03:00:00Z', { author_name: ' ' })])[0]?.authorName,
-    ).toBe('Anonymous');
+    ).toBe('');
   });
 });
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import CommentThread from '../../../src/components/comments/CommentThread.astro';
 import type { ThreadNode } from '../../../src/lib/comments/thread.ts';
 import { render } from './render.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+import { i18nFor } from '../../../src/lib/i18n/index.ts';
 
 const node = (id: string, depth: number, replies: ThreadNode[] = []): ThreadNode => ({
   id,
@@ -48,5 +50,21 @@ describe('comment thread', () => {
     expect(paragraph?.innerHTML.replace(/ data-astro-cid-\w+=""/g, '')).toBe(
       'Line one &lt;b&gt;not bold&lt;/b&gt;<br>line two',
     );
+  });
+});
+
+describe('comment thread in another language', () => {
+  it('names a comment whose author left no name in the page’s language', async () => {
+    const tenant = buildTenant({ locale: 'de-DE' });
+    const view = await render(CommentThread, {
+      props: {
+        comments: [{ ...node('8', 0), authorName: '' }],
+        replyHref: (id: string) => `?reply=${id}#comment-form`,
+        label: 'Kommentare',
+      },
+      locals: { tenant, i18n: i18nFor(tenant) } as App.Locals,
+    });
+    expect(view.body.querySelector('#comment-8-author')?.textContent?.trim()).toBe('Anonym');
+    expect(view.body.textContent).not.toContain('Anonymous');
   });
 });

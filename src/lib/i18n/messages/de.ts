@@ -232,6 +232,8 @@ export const de: Dictionary = {
   'comments.pages': 'Seiten der Kommentare',
   'comments.earlier': 'Frühere Kommentare',
   'comments.later': 'Spätere Kommentare',
+  /** The name of a comment whose author left none. */
+  'comments.anonymous': 'Anonym',
   'comments.reply': 'Antworten',
   'comments.replyTo': ' auf {name}',
   'comments.repliesTo': 'Antworten auf {name}',
@@ -282,6 +284,8 @@ export const de: Dictionary = {
     'Bei den Kommentaren ist gerade viel los. Bitte versuchen Sie es in {wait} erneut; Ihr Text bleibt unten erhalten.',
   'comments.error.unavailable':
     'Kommentare sind im Moment nicht verfügbar, Ihr Kommentar wurde nicht veröffentlicht. Bitte versuchen Sie es in einer Minute erneut; Ihr Text bleibt unten erhalten.',
+  'comments.error.unconfirmed':
+    'Wir konnten nicht bestätigen, dass Ihr Kommentar veröffentlicht wurde: Er ist womöglich angekommen. Sehen Sie in einer Minute in den Kommentaren nach, bevor Sie ihn erneut senden (der Kommentar eines Gastes erscheint, sobald die Redaktion ihn freigegeben hat); Ihr Text bleibt unten erhalten.',
   'comments.error.signedOut':
     'Ihre Anmeldung ist abgelaufen, Ihr Kommentar wurde nicht veröffentlicht. Melden Sie sich erneut an oder geben Sie Name und E-Mail ein, um als Gast zu kommentieren; Ihr Text bleibt unten erhalten.',
   'comments.error.closed': 'Dieser Beitrag nimmt keine Kommentare mehr an.',

@@ -230,6 +230,8 @@ export const en = {
   'comments.pages': 'Comment pages',
   'comments.earlier': 'Earlier comments',
   'comments.later': 'Later comments',
+  /** The name of a comment whose author left none. */
+  'comments.anonymous': 'Anonymous',
   'comments.reply': 'Reply',
   'comments.replyTo': ' to {name}',
   'comments.repliesTo': 'Replies to {name}',
@@ -276,6 +278,8 @@ export const en = {
     'Comments are busy right now. Please try again in {wait}; your text is kept below.',
   'comments.error.unavailable':
     'Comments are unavailable at the moment, so yours was not posted. Please try again in a minute; your text is kept below.',
+  'comments.error.unconfirmed':
+    'We could not confirm that your comment was posted: it may have arrived. Check the comments in a minute before sending it again (a guest’s comment appears once an editor has approved it); your text is kept below.',
   'comments.error.signedOut':
     'Your sign-in has expired, so your comment was not posted. Sign in again, or enter your name and e-mail to post as a guest; your text is kept below.',
   'comments.error.closed': 'This post no longer accepts comments.',

@@ -232,6 +232,8 @@ export const fr: Dictionary = {
   'comments.pages': 'Pages des commentaires',
   'comments.earlier': 'Commentaires précédents',
   'comments.later': 'Commentaires suivants',
+  /** The name of a comment whose author left none. */
+  'comments.anonymous': 'Anonyme',
   'comments.reply': 'Répondre',
   'comments.replyTo': ' à {name}',
   'comments.repliesTo': 'Réponses à {name}',
@@ -281,6 +283,8 @@ export const fr: Dictionary = {
     'Les commentaires sont très sollicités en ce moment. Veuillez réessayer dans {wait} ; votre texte est conservé ci-dessous.',
   'comments.error.unavailable':
     'Les commentaires sont indisponibles pour le moment : le vôtre n’a pas été publié. Veuillez réessayer dans une minute ; votre texte est conservé ci-dessous.',
+  'comments.error.unconfirmed':
+    'Nous n’avons pas pu confirmer la publication de votre commentaire : il est peut-être bien arrivé. Consultez les commentaires dans une minute avant de le renvoyer (le commentaire d’un invité apparaît une fois approuvé par la rédaction) ; votre texte est conservé ci-dessous.',
   'comments.error.signedOut':
     'Votre session a expiré : votre commentaire n’a pas été publié. Reconnectez-vous, ou saisissez votre nom et votre e-mail pour commenter en invité ; votre texte est conservé ci-dessous.',
   'comments.error.closed': 'Cet article n’accepte plus de commentaires.',

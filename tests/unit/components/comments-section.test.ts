@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import CommentsSection from '../../../src/components/comments/CommentsSection.astro';
+import { EMPTY_VALUES } from '../../../src/lib/comments/form.ts';
+import type { CommentsView } from '../../../src/lib/comments/section.ts';
+import { render } from './render.ts';
+
+// The section around the thread and the form: where the form sends the reader's post.
+const reply = { id: '196', authorName: 'Riley Reader', content: 'Top comment', createdAt: null };
+
+function view(page: { current: number; last: number }): CommentsView {
+  return {
+    thread: [{ ...reply, depth: 0, replies: [] }],
+    count: 1,
+    totalThreads: 51,
+    page,
+    unavailable: false,
+    form: {
+      values: { ...EMPTY_VALUES, parentId: reply.id },
+      fields: {},
+      error: null,
+      success: null,
+      replyTo: { id: reply.id, authorName: reply.authorName },
+    },
+  };
+}
+
+const formAction = async (page: { current: number; last: number }) => {
+  const rendered = await render(CommentsSection, {
+    props: { view: view(page), postSlug: 'welcome' },
+  });
+  const action = rendered.body.querySelector('#comment-form form')?.getAttribute('action') ?? '';
+  return new URL(action, 'https://site.test');
+};
+
+describe('comments section', () => {
+  it('posts a reply on a later comments page back to that page, where its thread is', async () => {
+    // The result page (POST → 303 → GET) keeps the post's query: without the page, a reply from
+    // page 2 came back on page 1, its target gone, and a retry went out as a new comment.
+    const action = await formAction({ current: 2, last: 2 });
+    expect(action.pathname).toBe('/posts/welcome');
+    expect(action.searchParams.get('comments-page')).toBe('2');
+    expect(action.searchParams.get('_action')).toBe('postComment');
+    expect(action.hash).toBe('#comment-form');
+  });
+
+  it('keeps the first page’s address plain', async () => {
+    const action = await formAction({ current: 1, last: 2 });
+    expect(action.searchParams.has('comments-page')).toBe(false);
+    expect(action.searchParams.get('_action')).toBe('postComment');
+  });
+});
