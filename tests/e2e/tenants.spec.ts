@@ -51,3 +51,25 @@ test('the 404 page is branded for a known tenant', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
   await expect(page.locator('header .brand')).toHaveAccessibleName('Harbour Times');
 });
+
+test('?tenant= is a preview of an address with no tenant, and redirected away on a tenant’s own', async ({
+  request,
+  baseURL,
+}) => {
+  // On a tenant's host it picks nothing: one stored copy per made-up value would flood the caches.
+  for (const query of ['?tenant=alpine-post', '?tenant=made-up-1', '?tenant=made-up-2']) {
+    const response = await request.get(tenantUrl('harbour-times', `/streams${query}`), {
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(301);
+    expect(response.headers()['location']).toBe('/streams');
+  }
+  const prefixed = await request.get(`${baseURL}/alpine-post/streams?tenant=daily-planet`, {
+    maxRedirects: 0,
+  });
+  expect(prefixed.status()).toBe(301);
+  // Where no host or prefix names a tenant, it still picks one.
+  const preview = await request.get(`${baseURL}/streams?tenant=alpine-post`, { maxRedirects: 0 });
+  expect(preview.status()).toBe(200);
+  expect(await preview.text()).toContain('Alpine Post');
+});

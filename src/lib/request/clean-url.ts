@@ -32,12 +32,13 @@ const SHAREABLE: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
 
 /**
  * The query parameters that change the page at `pathname` (the path inside the tenant, without its
- * `/<id>` prefix), or `null` when the route is not a shareable page.
+ * `/<id>` prefix), or `null` when the route is not a shareable page. `preview: false` (the tenant
+ * came from the host, a path prefix or `MASTHEAD_TENANT`): `?tenant=` changes nothing there.
  */
-export function shareableParams(pathname: string): ReadonlySet<string> | null {
+export function shareableParams(pathname: string, preview = true): ReadonlySet<string> | null {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const route = SHAREABLE.find(([pattern]) => pattern.test(path));
-  return route ? new Set([...EVERYWHERE, ...route[1]]) : null;
+  return route ? new Set([...(preview ? EVERYWHERE : []), ...route[1]]) : null;
 }
 
 /**

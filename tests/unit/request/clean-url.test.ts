@@ -32,6 +32,15 @@ describe('shareable pages and the query parameters that change them', () => {
     },
   );
 
+  it('takes ?tenant= only on a preview: a tenant found by host or /<id>/ prefix redirects it away', () => {
+    // Else every made-up `?tenant=` value on a tenant's own host is one more stored copy of the page.
+    expect(names(shareableParams('/streams', false))).toEqual(['page']);
+    expect(names(shareableParams('/streams/opening-night', false))).toEqual([]);
+    const url = new URL('http://harbour-times.localhost/streams?tenant=zzz1');
+    expect(cleanRedirect(url, shareableParams('/streams', false) ?? new Set())).toBe('/streams');
+    expect(cleanRedirect(url, shareableParams('/streams', true) ?? new Set())).toBeNull();
+  });
+
   it('sees through a /<tenant>/ prefix for the route cache, which runs before tenant resolution', () => {
     expect(names(shareableParamsOfRequestPath('/daily-planet/search'))).toEqual([
       'page',
