@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { streamSchema, type Stream } from '../../../src/lib/publishing/schema.ts';
 import {
   STATUS_LABEL,
+  countdownStart,
   sortStreams,
   statusAt,
   statusTimes,
@@ -153,5 +154,32 @@ describe('a static copy decides live, scheduled or ended at view time', () => {
     expect(
       statusTimes({ scheduled_at: '2026-11-22T13:00:00Z', started_at: null, ended_at: null }),
     ).toEqual({ start: '2026-11-22T13:00:00.000Z', end: null });
+  });
+});
+
+describe('the countdown before a scheduled stream', () => {
+  const start = Date.parse('2026-11-27T20:00:00Z');
+
+  it('runs to the instant the upstream means: UTC when its timestamp names no offset', () => {
+    // The browser reads `data-start` on the visitor's clock: an offset-less value would move the start.
+    for (const scheduled_at of [
+      '2026-11-27 20:00:00',
+      '2026-11-27T20:00:00',
+      '2026-11-27T21:00:00+01:00',
+    ]) {
+      const scheduled = stream({ status: 'scheduled', scheduled_at });
+      expect(countdownStart(scheduled, start - 3_600_000)).toBe('2026-11-27T20:00:00.000Z');
+    }
+  });
+
+  it('is left out (the player shown) once less than a second is left, or the stream is not scheduled', () => {
+    const scheduled = stream({ status: 'scheduled', scheduled_at: '2026-11-27T20:00:00Z' });
+    expect(countdownStart(scheduled, start - 1000)).toBe('2026-11-27T20:00:00.000Z');
+    expect(countdownStart(scheduled, start - 500)).toBeNull();
+    expect(countdownStart(scheduled, start + 1000)).toBeNull();
+    expect(countdownStart(stream({ status: 'scheduled' }), start)).toBeNull();
+    expect(countdownStart(stream({ status: 'scheduled', scheduled_at: 'soon' }), start)).toBeNull();
+    const live = stream({ is_live: true, scheduled_at: '2026-11-27T20:00:00Z' });
+    expect(countdownStart(live, start - 3_600_000)).toBeNull();
   });
 });
