@@ -134,15 +134,17 @@ export const STATIC_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
   live: 'streams.started',
 };
 
-/** The start and end a static copy's badge carries, for {@link statusAt} at view time. */
-export function statusTimes(stream: TimeFields): {
+/**
+ * The start and end a static copy's badge carries, for {@link statusAt} at view time. A stream the
+ * upstream calls ended without an `ended_at` ends at its start: never live again at view time.
+ */
+export function statusTimes(stream: StatusFields & TimeFields): {
   start: string | null;
   end: string | null;
 } {
-  return {
-    start: readDate(stream.started_at ?? stream.scheduled_at)?.date.toISOString() ?? null,
-    end: readDate(stream.ended_at)?.date.toISOString() ?? null,
-  };
+  const start = readDate(stream.started_at ?? stream.scheduled_at)?.date.toISOString() ?? null;
+  const end = readDate(stream.ended_at)?.date.toISOString() ?? null;
+  return { start, end: end ?? (streamStatus(stream) === 'ended' ? start : null) };
 }
 
 export { statusAt } from './status-at.ts';

@@ -151,9 +151,17 @@ describe('a static copy decides live, scheduled or ended at view time', () => {
   });
 
   it('carries the start (started, else scheduled) and the end as ISO times', () => {
-    expect(
-      statusTimes({ scheduled_at: '2026-11-22T13:00:00Z', started_at: null, ended_at: null }),
-    ).toEqual({ start: '2026-11-22T13:00:00.000Z', end: null });
+    expect(statusTimes(stream({ scheduled_at: '2026-11-22T13:00:00Z' }))).toEqual({
+      start: '2026-11-22T13:00:00.000Z',
+      end: null,
+    });
+  });
+
+  it('never turns a stream the upstream calls ended live again when it names no end', () => {
+    const ended = stream({ status: 'ended', scheduled_at: '2026-11-18T19:00:00Z' });
+    expect(statusAt(statusTimes(ended), at)).toBe('ended');
+    const started = stream({ status: 'live', started_at: '2026-11-22T11:00:00Z' });
+    expect(statusAt(statusTimes(started), at)).toBe('live');
   });
 });
 
