@@ -61,13 +61,15 @@ export function cleanQuery(search: URLSearchParams, allowed: ReadonlySet<string>
 }
 
 /**
- * The clean address when the query holds a parameter the page does not read (`null`: it is clean).
- * The parameters kept stay in the visitor's order, so a clean URL never redirects.
+ * The clean address when the query holds a parameter the page does not read, or one twice (pages
+ * read the first), `null` when it is clean. The parameters kept stay in the visitor's order, so a
+ * clean URL never redirects.
  */
 export function cleanRedirect(url: URL, allowed: ReadonlySet<string>): string | null {
   // `url` is the request as sent (its path still escaped, so the Location header stays ASCII).
   const all = [...url.searchParams];
-  const kept = all.filter(([name]) => allowed.has(name));
+  const seen = new Set<string>();
+  const kept = all.filter(([name]) => allowed.has(name) && !seen.has(name) && seen.add(name));
   if (kept.length === all.length) return null;
   const query = new URLSearchParams(kept).toString();
   return `${url.pathname}${query ? `?${query}` : ''}`;

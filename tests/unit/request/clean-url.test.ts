@@ -73,6 +73,15 @@ describe('clean URLs', () => {
     expect(cleanRedirect(url('/search?tenant=a&q=b'), allowed)).toBeNull();
     expect(cleanRedirect(url('/search'), allowed)).toBeNull();
   });
+
+  it('keeps the first of a repeated parameter: pages read only that one', () => {
+    // Else `?tenant=daily-planet&tenant=<anything>` is one more stored copy of the preview per value.
+    const url = (s: string) => new URL(`http://x.test${s}`);
+    expect(cleanRedirect(url('/?tenant=a&tenant=x1'), allowed)).toBe('/?tenant=a');
+    expect(cleanRedirect(url('/search?q=ferry&tenant=a&q=x2'), allowed)).toBe(
+      '/search?q=ferry&tenant=a',
+    );
+  });
 });
 
 describe('path escapes', () => {
