@@ -11,6 +11,7 @@ import { pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { visitorOf } from './lib/request/visitor.ts';
 import { tenantOfRequest } from './lib/request/public-origin.ts';
+import type { TenantMatch } from './lib/tenants/resolution.ts';
 import { noteRequest } from './lib/observability/request.ts';
 import { startFreshness } from './lib/freshness/start.ts';
 import { purgeEndpoint } from './lib/freshness/purge-route.ts';
@@ -105,7 +106,7 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
   }
-  const clean = cleanAddress(context.request.method, context.request.url, match.pathname);
+  const clean = cleanAddress(context.request.method, context.request.url, match);
   if (clean) return clean;
   const paged = pagedRoute(match.pathname, context.url.searchParams);
   if (paged && 'redirect' in paged)
@@ -132,13 +133,18 @@ function lazyRequestId(locals: App.Locals): void {
  * A shareable page asked with query parameters it does not read: a redirect to the clean address
  * (never stored), so no cache holds one copy per made-up query string (src/lib/request/clean-url.ts).
  */
-function cleanAddress(method: string, requestUrl: string, pathname: string): Response | null {
+function cleanAddress(
+  method: string,
+  requestUrl: string,
+  { pathname, via }: Pick<TenantMatch, 'pathname' | 'via'>,
+): Response | null {
   // Without a query there is nothing to clean (most requests): no URL parsed, no route looked up.
   if ((method !== 'GET' && method !== 'HEAD') || !requestUrl.includes('?')) return null;
   const url = new URL(requestUrl);
   // A form's landing (`?posted=`): private, or a redirect to the page without it (`formPosts`).
   if (url.searchParams.has(SENT_PARAM)) return null;
-  const allowed = shareableParams(pathname);
+  // `?tenant=` picks the tenant only where nothing else did (a preview).
+  const allowed = shareableParams(pathname, via === 'query');
   const location = allowed && cleanRedirect(url, allowed);
   return location ? uncachedRedirect(301, location) : null;
 }

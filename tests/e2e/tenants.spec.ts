@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { checkA11y, tenantUrl } from './helpers.ts';
+import { raw } from './raw-http.ts';
 
 const tenants = [
   { id: 'daily-planet', name: 'Daily Planet', primary: 'rgb(11, 79, 156)' },
@@ -50,4 +51,23 @@ test('the 404 page is branded for a known tenant', async ({ page }) => {
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
   await expect(page.locator('header .brand')).toHaveAccessibleName('Harbour Times');
+});
+
+test('?tenant= is a preview of an address with no tenant, and redirected away on a tenant’s own', async () => {
+  const port = Number(process.env.E2E_PORT ?? 4400);
+  const get = (host: string, path: string) =>
+    raw(port, { path, headers: { Host: `${host}:${port}` } });
+  // On a tenant's host it picks nothing: one stored copy per made-up value would flood the caches.
+  for (const query of ['?tenant=alpine-post', '?tenant=made-up-1', '?tenant=made-up-2']) {
+    const response = await get('harbour-times.localhost', `/streams${query}`);
+    expect(response.status).toBe(301);
+    expect(response.headers['location']).toBe('/streams');
+  }
+  const prefixed = await get('127.0.0.1', '/alpine-post/streams?tenant=daily-planet');
+  expect(prefixed.status).toBe(301);
+  expect(prefixed.headers['location']).toBe('/alpine-post/streams');
+  // Where no host or prefix names a tenant, it still picks one.
+  const preview = await get('127.0.0.1', '/streams?tenant=daily-planet');
+  expect(preview.status).toBe(200);
+  expect(preview.body).toContain('Daily Planet');
 });

@@ -35,12 +35,13 @@ async function dropTenant(tenant: Tenant, data: boolean, options: Everywhere): P
   purgeEdgeSoon(tenant, invalidation, options);
 }
 
-/** Tenants whose wildcard host took an address an added tenant now names exactly. */
+/** Tenants whose wildcard host took an address an added or changed tenant now names exactly. */
 function coveringTenants(change: TenantsChange): Tenant[] {
-  const hosts = change.added.flatMap((tenant) => tenant.hosts);
+  const claiming = [...change.added, ...change.changed.map(({ after }) => after)];
+  const hosts = claiming.flatMap((tenant) => tenant.hosts);
   return change.tenants.filter(
     (tenant) =>
-      !change.added.includes(tenant) &&
+      !claiming.includes(tenant) &&
       tenant.hosts.some(
         (pattern) => pattern.startsWith('*.') && hosts.some((host) => hostMatches(pattern, host)),
       ),

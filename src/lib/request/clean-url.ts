@@ -32,12 +32,13 @@ const SHAREABLE: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
 
 /**
  * The query parameters that change the page at `pathname` (the path inside the tenant, without its
- * `/<id>` prefix), or `null` when the route is not a shareable page.
+ * `/<id>` prefix), or `null` when the route is not a shareable page. `preview: false` (the tenant
+ * came from the host, a path prefix or `MASTHEAD_TENANT`): `?tenant=` changes nothing there.
  */
-export function shareableParams(pathname: string): ReadonlySet<string> | null {
+export function shareableParams(pathname: string, preview = true): ReadonlySet<string> | null {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const route = SHAREABLE.find(([pattern]) => pattern.test(path));
-  return route ? new Set([...EVERYWHERE, ...route[1]]) : null;
+  return route ? new Set([...(preview ? EVERYWHERE : []), ...route[1]]) : null;
 }
 
 /**
@@ -60,13 +61,15 @@ export function cleanQuery(search: URLSearchParams, allowed: ReadonlySet<string>
 }
 
 /**
- * The clean address when the query holds a parameter the page does not read (`null`: it is clean).
- * The parameters kept stay in the visitor's order, so a clean URL never redirects.
+ * The clean address when the query holds a parameter the page does not read, or one twice (pages
+ * read the first), `null` when it is clean. The parameters kept stay in the visitor's order, so a
+ * clean URL never redirects.
  */
 export function cleanRedirect(url: URL, allowed: ReadonlySet<string>): string | null {
   // `url` is the request as sent (its path still escaped, so the Location header stays ASCII).
   const all = [...url.searchParams];
-  const kept = all.filter(([name]) => allowed.has(name));
+  const seen = new Set<string>();
+  const kept = all.filter(([name]) => allowed.has(name) && !seen.has(name) && seen.add(name));
   if (kept.length === all.length) return null;
   const query = new URLSearchParams(kept).toString();
   return `${url.pathname}${query ? `?${query}` : ''}`;

@@ -3,6 +3,7 @@ import { createI18n, type I18n, type MessageKey } from '../i18n/index.ts';
 import { readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import { remaining } from './countdown.ts';
 import { timeOf as time, type StreamStatus } from './status-at.ts';
 
 export type { StreamStatus };
@@ -115,21 +116,35 @@ export function sortStreams<T extends Stream>(streams: readonly T[]): T[] {
   return keyed.map((entry) => entry.stream);
 }
 
+/**
+ * The start a scheduled stream's countdown runs to, as an ISO instant (read as `readDate` reads the
+ * upstream's timestamp, so the visitor's browser cannot put it on its own clock), while at least a
+ * second is left (the countdown's own rule: below that it shows nothing and the player must show);
+ * `null` when there is no countdown.
+ */
+export function countdownStart(stream: StatusFields & TimeFields, now: number): string | null {
+  if (streamStatus(stream) !== 'scheduled') return null;
+  const start = time(stream.scheduled_at);
+  return start !== null && remaining(start, now) ? new Date(start).toISOString() : null;
+}
+
 /** Badge text of a static copy before its script has run: never "Live" from build-time data. */
 export const STATIC_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
   ...STATUS_LABEL,
   live: 'streams.started',
 };
 
-/** The start and end a static copy's badge carries, for {@link statusAt} at view time. */
-export function statusTimes(stream: TimeFields): {
+/**
+ * The start and end a static copy's badge carries, for {@link statusAt} at view time. A stream the
+ * upstream calls ended without an `ended_at` ends at its start: never live again at view time.
+ */
+export function statusTimes(stream: StatusFields & TimeFields): {
   start: string | null;
   end: string | null;
 } {
-  return {
-    start: readDate(stream.started_at ?? stream.scheduled_at)?.date.toISOString() ?? null,
-    end: readDate(stream.ended_at)?.date.toISOString() ?? null,
-  };
+  const start = readDate(stream.started_at ?? stream.scheduled_at)?.date.toISOString() ?? null;
+  const end = readDate(stream.ended_at)?.date.toISOString() ?? null;
+  return { start, end: end ?? (streamStatus(stream) === 'ended' ? start : null) };
 }
 
 export { statusAt } from './status-at.ts';

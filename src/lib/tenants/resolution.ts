@@ -53,10 +53,18 @@ function findTenantByHost(host: string, tenants: readonly Tenant[]): Tenant | un
   const normalized = normalizeHost(host);
   if (!normalized) return undefined;
   // Exact names win over wildcards, so `www.example.com` can belong to another tenant than `*.example.com`.
-  return (
-    tenants.find((tenant) => tenant.hosts.includes(normalized)) ??
-    tenants.find((tenant) => tenant.hosts.some((pattern) => hostMatches(pattern, normalized)))
-  );
+  const exact = tenants.find((tenant) => tenant.hosts.includes(normalized));
+  if (exact) return exact;
+  // Then the longest wildcard: `*.sport.example.com` over `*.example.com`, in any order of the file.
+  let best: { tenant: Tenant; length: number } | undefined;
+  for (const tenant of tenants) {
+    for (const pattern of tenant.hosts) {
+      if (pattern.length > (best?.length ?? 0) && hostMatches(pattern, normalized)) {
+        best = { tenant, length: pattern.length };
+      }
+    }
+  }
+  return best?.tenant;
 }
 
 function findTenantById(id: string, tenants: readonly Tenant[]): Tenant | undefined {

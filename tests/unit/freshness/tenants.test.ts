@@ -73,6 +73,16 @@ describe('applyTenantsChange', () => {
     expect(dropped()).toEqual({ routes: [['courier']], data: [] });
   });
 
+  it('drops the pages a wildcard tenant answered for a host a changed tenant now names', async () => {
+    const sports = buildTenant({ id: 'sports', hosts: ['sports.example.net'] });
+    const moved = buildTenant({
+      ...sports,
+      hosts: ['sports.example.net', 'sports.courier.example.com'],
+    });
+    await reload([gazette, courier, sports], [gazette, courier, moved]);
+    expect(dropped()).toEqual({ routes: [['sports'], ['courier']], data: [] });
+  });
+
   it('leaves the tenants that did not change alone', async () => {
     await reload([gazette, courier], [gazette, courier]);
     vi.advanceTimersByTime(10_000);

@@ -32,6 +32,15 @@ describe('shareable pages and the query parameters that change them', () => {
     },
   );
 
+  it('takes ?tenant= only on a preview: a tenant found by host or /<id>/ prefix redirects it away', () => {
+    // Else every made-up `?tenant=` value on a tenant's own host is one more stored copy of the page.
+    expect(names(shareableParams('/streams', false))).toEqual(['page']);
+    expect(names(shareableParams('/streams/opening-night', false))).toEqual([]);
+    const url = new URL('http://harbour-times.localhost/streams?tenant=zzz1');
+    expect(cleanRedirect(url, shareableParams('/streams', false) ?? new Set())).toBe('/streams');
+    expect(cleanRedirect(url, shareableParams('/streams', true) ?? new Set())).toBeNull();
+  });
+
   it('sees through a /<tenant>/ prefix for the route cache, which runs before tenant resolution', () => {
     expect(names(shareableParamsOfRequestPath('/daily-planet/search'))).toEqual([
       'page',
@@ -63,6 +72,15 @@ describe('clean URLs', () => {
     // Clean addresses never redirect, whatever the order of their parameters.
     expect(cleanRedirect(url('/search?tenant=a&q=b'), allowed)).toBeNull();
     expect(cleanRedirect(url('/search'), allowed)).toBeNull();
+  });
+
+  it('keeps the first of a repeated parameter: pages read only that one', () => {
+    // Else `?tenant=daily-planet&tenant=<anything>` is one more stored copy of the preview per value.
+    const url = (s: string) => new URL(`http://x.test${s}`);
+    expect(cleanRedirect(url('/?tenant=a&tenant=x1'), allowed)).toBe('/?tenant=a');
+    expect(cleanRedirect(url('/search?q=ferry&tenant=a&q=x2'), allowed)).toBe(
+      '/search?q=ferry&tenant=a',
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { streamSchema, type Stream } from '../../../src/lib/publishing/schema.ts';
 import {
   STATUS_LABEL,
+  countdownStart,
   sortStreams,
   statusAt,
   statusTimes,
@@ -150,8 +151,43 @@ describe('a static copy decides live, scheduled or ended at view time', () => {
   });
 
   it('carries the start (started, else scheduled) and the end as ISO times', () => {
-    expect(
-      statusTimes({ scheduled_at: '2026-11-22T13:00:00Z', started_at: null, ended_at: null }),
-    ).toEqual({ start: '2026-11-22T13:00:00.000Z', end: null });
+    expect(statusTimes(stream({ scheduled_at: '2026-11-22T13:00:00Z' }))).toEqual({
+      start: '2026-11-22T13:00:00.000Z',
+      end: null,
+    });
+  });
+
+  it('never turns a stream the upstream calls ended live again when it names no end', () => {
+    const ended = stream({ status: 'ended', scheduled_at: '2026-11-18T19:00:00Z' });
+    expect(statusAt(statusTimes(ended), at)).toBe('ended');
+    const started = stream({ status: 'live', started_at: '2026-11-22T11:00:00Z' });
+    expect(statusAt(statusTimes(started), at)).toBe('live');
+  });
+});
+
+describe('the countdown before a scheduled stream', () => {
+  const start = Date.parse('2026-11-27T20:00:00Z');
+
+  it('runs to the instant the upstream means: UTC when its timestamp names no offset', () => {
+    // The browser reads `data-start` on the visitor's clock: an offset-less value would move the start.
+    for (const scheduled_at of [
+      '2026-11-27 20:00:00',
+      '2026-11-27T20:00:00',
+      '2026-11-27T21:00:00+01:00',
+    ]) {
+      const scheduled = stream({ status: 'scheduled', scheduled_at });
+      expect(countdownStart(scheduled, start - 3_600_000)).toBe('2026-11-27T20:00:00.000Z');
+    }
+  });
+
+  it('is left out (the player shown) once less than a second is left, or the stream is not scheduled', () => {
+    const scheduled = stream({ status: 'scheduled', scheduled_at: '2026-11-27T20:00:00Z' });
+    expect(countdownStart(scheduled, start - 1000)).toBe('2026-11-27T20:00:00.000Z');
+    expect(countdownStart(scheduled, start - 500)).toBeNull();
+    expect(countdownStart(scheduled, start + 1000)).toBeNull();
+    expect(countdownStart(stream({ status: 'scheduled' }), start)).toBeNull();
+    expect(countdownStart(stream({ status: 'scheduled', scheduled_at: 'soon' }), start)).toBeNull();
+    const live = stream({ is_live: true, scheduled_at: '2026-11-27T20:00:00Z' });
+    expect(countdownStart(live, start - 3_600_000)).toBeNull();
   });
 });

@@ -47,6 +47,23 @@ describe('tenant resolution', () => {
     expect(resolve(url)).toBeNull();
   });
 
+  it('the most specific wildcard wins, whatever the order of tenants.json', () => {
+    const wide = buildTenant({ id: 'regional', hosts: ['regional.example.com', '*.example.com'] });
+    const narrow = buildTenant({
+      id: 'sport',
+      hosts: ['sport.example.com', '*.sport.example.com'],
+    });
+    for (const order of [
+      [wide, narrow],
+      [narrow, wide],
+    ]) {
+      const at = (url: string) => resolveTenant({ url: new URL(url) }, order)?.tenant.id;
+      expect(at('http://live.sport.example.com/')).toBe('sport');
+      expect(at('http://a.b.sport.example.com/')).toBe('sport');
+      expect(at('http://news.example.com/')).toBe('regional');
+    }
+  });
+
   it('a configured host wins over a prefix naming another tenant', () => {
     expect(resolve('http://herald.localhost/gazette/')?.tenant.id).toBe('herald');
   });
