@@ -4,7 +4,7 @@
  */
 import type { KeyPart } from '../render/fragments.ts';
 import { dateTimeFormat } from '../i18n/intl-cache.ts';
-import { isoDateInZone } from '../i18n/format.ts';
+import { isoDateInZone, readDate } from '../i18n/format.ts';
 import type { Category, Edition, PostSummary, Stream } from '../publishing/schema.ts';
 import { streamStatus } from '../streams/status.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -139,8 +139,11 @@ export function liveBand(
   if (live.length > 0) return { kind: 'live', streams: live.slice(0, LIVE_IN_BAND) };
   const ahead = streams
     .filter((stream) => streamStatus(stream) === 'scheduled' && stream.scheduled_at)
-    .map((stream) => ({ stream, at: new Date(stream.scheduled_at ?? '') }))
-    .filter(({ at }) => !Number.isNaN(at.getTime()) && at >= now);
+    // Read as every date of the site is: a time without an offset is UTC, not the server's zone.
+    .flatMap((stream) => {
+      const at = readDate(stream.scheduled_at)?.date;
+      return at && at >= now ? [{ stream, at }] : [];
+    });
   // The day in the tenant's zone (a dear Intl call) only when a stream is still to come.
   if (ahead.length === 0) return null;
   const today = isoDateInZone(now, timeZone);

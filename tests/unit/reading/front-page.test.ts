@@ -152,6 +152,22 @@ describe('liveBand', () => {
     });
   });
 
+  it('reads a start without an offset as UTC, whatever zone the server runs in', () => {
+    const zone = process.env['TZ'];
+    process.env['TZ'] = 'America/New_York';
+    try {
+      const band = liveBand(
+        [stream('evening', { status: 'scheduled', scheduled_at: '2026-11-23 17:00:00' })],
+        NOW,
+        ZONE,
+      );
+      expect(band).toMatchObject({ kind: 'today', startsAt: '2026-11-23T17:00:00.000Z' });
+    } finally {
+      if (zone === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = zone;
+    }
+  });
+
   it('says nothing when no stream is live or due today', () => {
     const streams = [
       stream('next-week', { status: 'scheduled', scheduled_at: '2026-11-30T18:00:00Z' }),
