@@ -2,12 +2,8 @@ import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
-import {
-  TooManyAttemptsError,
-  attemptKey,
-  countAttempt,
-  withinAttempts,
-} from '../lib/auth/attempts.ts';
+import { TooManyAttemptsError, countAttempt, withinAttempts } from '../lib/auth/attempts.ts';
+import { addressKey } from '../lib/request/visitor-limits.ts';
 import {
   LOGIN_KEYS,
   MESSAGES,
@@ -74,7 +70,7 @@ export const accountActions = {
         // Only wrong credentials count: a slow upstream must not lock readers out.
         const signedIn = await withinAttempts(
           limiter,
-          attemptKey(ctx.locals.visitor.address),
+          addressKey(ctx.locals.visitor.address),
           () => signIn(publishingFor(ctx.locals.tenant), input.email, input.password),
           isWrongCredentials,
         );
@@ -93,7 +89,7 @@ export const accountActions = {
       try {
         await countAttempt(
           await attemptLimiter('register'),
-          attemptKey(ctx.locals.visitor.address),
+          addressKey(ctx.locals.visitor.address),
         );
         const signedIn = await signUp(publishingFor(ctx.locals.tenant), {
           name: input.name,

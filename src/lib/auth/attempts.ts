@@ -1,5 +1,4 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { isIP } from 'node:net';
 import { consumeLimit } from '../request/visitor-limits.ts';
 
 /** A visitor has used up their sign-in attempts; `retryAfterSeconds` until the next one is allowed. */
@@ -46,25 +45,4 @@ async function refund(limiter: RateLimiterAbstract, key: string): Promise<void> 
 export async function countAttempt(limiter: RateLimiterAbstract, key: string): Promise<void> {
   const counted = await consumeLimit(limiter, key);
   if (!counted.ok) throw new TooManyAttemptsError(counted.retryAfterSeconds);
-}
-
-/**
- * Whose attempts count together: an IPv4 address, or an IPv6 address's /64 network. One IPv6
- * connection (a home line, a rented server) owns a whole /64, so each of its addresses counting
- * alone would give a guesser billions of fresh limits. An IPv4-mapped IPv6 address is its IPv4.
- */
-export function attemptKey(address: string): string {
-  const plain = address.replace(/%.*$/, '').toLowerCase();
-  if (isIP(plain) !== 6) return address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
-  if (mapped?.[1]) return mapped[1];
-  const [head = '', tail] = plain.split('::');
-  const groups = (text: string) => (text ? text.split(':') : []);
-  const front = groups(head);
-  const back = tail === undefined ? [] : groups(tail);
-  const full = [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
-  return `${full
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
 }

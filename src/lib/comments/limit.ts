@@ -1,5 +1,5 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
+import { addressKey, consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
 import type { LimitOutcome, VisitorLimit } from '../request/visitor-limits.ts';
 
 /** Spends one point for `key`; a refusal says when the next comment will be accepted. */
@@ -24,7 +24,7 @@ export function commentLimiter(limit: VisitorLimit, redisUrl: string | undefined
   return (key) => consumeLimit(visitorLimiter('comments', limit, redisUrl), key);
 }
 
-/** The limiter key: per tenant and client address, so tenants never share a visitor's allowance. */
+/** The limiter key: per tenant and visitor (an IPv6 /64), so tenants never share an allowance. */
 export function limitKey(tenantId: string, clientAddress: string): string {
-  return `${tenantId}|${clientAddress}`;
+  return `${tenantId}|${addressKey(clientAddress)}`;
 }

@@ -43,8 +43,8 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND'
 function neverConnected(error: NetworkError): boolean {
   let cause: unknown = error.cause;
   for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
-    const { code } = cause as { code?: unknown };
-    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
+    if ('code' in cause && typeof cause.code === 'string' && NOT_SENT_CODES.has(cause.code))
+      return true;
     cause = cause.cause;
   }
   return false;

@@ -3,6 +3,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
 import { sharedLimiter } from '../upstream/redis.ts';
 import { memo } from '../memo.ts';
+import { isIP } from 'node:net';
 
 /**
  * Per-visitor limits of the site's own forms and endpoints (sign-in, comments, bookings): one
@@ -37,6 +38,28 @@ export async function consumeLimit(
     if (!(error instanceof RateLimiterRes)) throw error;
     return { ok: false, retryAfterSeconds: retryAfterFromMs(error.msBeforeNext) };
   }
+}
+
+/**
+ * Whose attempts a per-visitor limit counts together: an IPv4 address, or an IPv6 address's /64
+ * network. One IPv6 connection (a home line, a rented server) owns a whole /64, so each of its
+ * addresses counting alone would give one visitor billions of fresh limits. An IPv4-mapped IPv6
+ * address is its IPv4.
+ */
+export function addressKey(address: string): string {
+  const plain = address.replace(/%.*$/, '').toLowerCase();
+  if (isIP(plain) !== 6) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
+  if (mapped?.[1]) return mapped[1];
+  const [head = '', tail] = plain.split('::');
+  const groups = (text: string) => (text ? text.split(':') : []);
+  const front = groups(head);
+  const back = tail === undefined ? [] : groups(tail);
+  const full = [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
+  return `${full
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 export interface ClientAddressSource {

@@ -2,10 +2,10 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import {
   TooManyAttemptsError,
-  attemptKey,
   countAttempt,
   withinAttempts,
 } from '../../../src/lib/auth/attempts.ts';
+import { addressKey } from '../../../src/lib/request/visitor-limits.ts';
 
 const limiter = (points: number) => new RateLimiterMemory({ points, duration: 60 });
 
@@ -92,18 +92,18 @@ describe('whose attempts count together', () => {
       '2001:0db8:0007:0009:ffff:1:2:3',
     ];
     for (const address of addresses.slice(0, 3)) {
-      await expect(withinAttempts(l, attemptKey(address), wrong, always)).rejects.toThrow(
+      await expect(withinAttempts(l, addressKey(address), wrong, always)).rejects.toThrow(
         'wrong password',
       );
     }
     await expect(
-      withinAttempts(l, attemptKey(addresses[3]!), wrong, always),
+      withinAttempts(l, addressKey(addresses[3]!), wrong, always),
     ).rejects.toBeInstanceOf(TooManyAttemptsError);
     // Another /64, and IPv4 addresses, keep their own limits.
-    await expect(withinAttempts(l, attemptKey('2001:db8:7:a::1'), wrong, always)).rejects.toThrow(
+    await expect(withinAttempts(l, addressKey('2001:db8:7:a::1'), wrong, always)).rejects.toThrow(
       'wrong password',
     );
-    await expect(withinAttempts(l, attemptKey('198.51.100.7'), wrong, always)).rejects.toThrow(
+    await expect(withinAttempts(l, addressKey('198.51.100.7'), wrong, always)).rejects.toThrow(
       'wrong password',
     );
   });
@@ -117,6 +117,6 @@ describe('whose attempts count together', () => {
     ['::1', '0:0:0:0::/64'],
     ['unknown', 'unknown'],
   ])('%s counts as %s', (address, key) => {
-    expect(attemptKey(address)).toBe(key);
+    expect(addressKey(address)).toBe(key);
   });
 });

@@ -18,3 +18,12 @@ describe('memoryCommentLimiter', () => {
     expect(await consume(limitKey('daily-planet', '203.0.113.6'))).toEqual({ ok: true });
   });
 });
+
+describe('limitKey', () => {
+  it('counts the addresses of one IPv6 /64 as one visitor, as the sign-in limits do', async () => {
+    const consume = memoryCommentLimiter({ points: 1, duration: 600 });
+    expect(await consume(limitKey('daily-planet', '2001:db8:7:9::1'))).toEqual({ ok: true });
+    expect((await consume(limitKey('daily-planet', '2001:db8:7:9::2'))).ok).toBe(false);
+    expect(await consume(limitKey('daily-planet', '2001:db8:7:a::1'))).toEqual({ ok: true });
+  });
+});

@@ -2,7 +2,7 @@ import type { APIContext } from 'astro';
 import { createHash } from 'node:crypto';
 import { logWarn } from '../../log/log.ts';
 import { textKey } from '../../i18n/text-key.ts';
-import { consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
+import { addressKey, consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
 import { settings } from '../../settings/settings.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import { busy } from '../domain/failures.ts';
@@ -22,7 +22,7 @@ const LIMITS = {
 type LimitKind = keyof typeof LIMITS;
 
 export async function limit(context: Pick<APIContext, 'locals'>, kind: LimitKind): Promise<void> {
-  const key = `${context.locals.tenantMatchOrNull?.tenant.id ?? '-'}|${context.locals.visitor.address}`;
+  const key = `${context.locals.tenantMatchOrNull?.tenant.id ?? '-'}|${addressKey(context.locals.visitor.address)}`;
   const outcome = await consumeLimit(
     visitorLimiter(`booking:${kind}`, LIMITS[kind], REDIS_URL),
     key,
