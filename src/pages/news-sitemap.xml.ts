@@ -9,6 +9,8 @@ export const GET: APIRoute = (context) =>
     context,
     async (match) => {
       const entries = await newsSitemapEntries(match, new Date());
+      // Nothing published yet: not found (an empty urlset fails the schema; the index omits it).
+      if (entries.length === 0) return null;
       const { name, locale } = match.tenant;
       return xmlResponse(newsUrlset(entries, { name, language: newsLanguage(locale) }));
     },

@@ -84,7 +84,8 @@ export async function postSitemapEntries(
     }
     if (page >= result.page.last) break;
   }
-  if (chunk > 1 && entries.length === 0) return null;
+  // Past the last post, or a site without posts: not found (an empty urlset fails the schema).
+  if (entries.length === 0) return null;
   return entries.slice(0, POSTS_PER_SITEMAP);
 }
 

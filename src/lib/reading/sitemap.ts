@@ -44,9 +44,12 @@ export function sitemapIndex(locations: readonly string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</sitemapindex>\n`;
 }
 
-/** How many post sitemaps a site with `totalPosts` needs (at least one, so the index is never empty). */
+/**
+ * How many post sitemaps a site with `totalPosts` needs: none without posts (the schema wants one
+ * `<url>` in a urlset; the index still lists the pages' sitemap).
+ */
 export function postSitemapCount(totalPosts: number): number {
-  return Math.max(1, Math.ceil(totalPosts / POSTS_PER_SITEMAP));
+  return Math.ceil(totalPosts / POSTS_PER_SITEMAP);
 }
 
 /** The upstream list pages (at `perPage`) that hold the posts of post sitemap `chunk` (1-based). */

@@ -377,8 +377,8 @@ function crawlSeeds(tenant: Tenant): string[] {
     '/404',
     '/robots.txt',
     '/rss.xml',
+    // The index lists the news sitemap when there is one (a site without posts has none: 404).
     '/sitemap.xml',
-    '/news-sitemap.xml',
     '/search',
     '/categories',
     '/tags',
