@@ -79,6 +79,26 @@ test('old ?page=N addresses answer with a permanent redirect to the path', async
   }
 });
 
+test('an upper-case slug (typed, or mangled by a mail client) answers with a permanent redirect to the lower-case address', async ({
+  request,
+}) => {
+  const base = `http://127.0.0.1:${E2E_PORT}/daily-planet`;
+  for (const [from, to] of [
+    [
+      '/posts/Welcome-To-Our-New-Website?reply=1',
+      '/daily-planet/posts/welcome-to-our-new-website?reply=1',
+    ],
+    ['/categories/SPORT/page/2', '/daily-planet/categories/sport/page/2'],
+    ['/categories/Sport/page/1', '/daily-planet/categories/sport'],
+  ] as const) {
+    const response = await request.get(`${base}${from}`, { maxRedirects: 0 });
+    expect(response.status(), from).toBe(301);
+    const location = new URL(response.headers()['location'] ?? '', base);
+    expect(`${location.pathname}${location.search}`).toBe(to);
+    expect((await request.get(location.href, { maxRedirects: 0 })).status(), to).toBe(200);
+  }
+});
+
 test('a post renders sanitized content: nothing from the CMS runs', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -18,16 +18,39 @@ const READER_PATH = /^(\/epaper\/[^/]+)(?:\/page\/([^/]*))?(?:\/zoom\/([^/]*))?\
 
 export type PagedRoute = { redirect: string } | { rewrite: string } | null;
 
+/** A post, category or tag by slug (with a category's or tag's later pages). */
+const SLUG_PATH = /^\/(?:posts\/[^/]+\/?|(?:categories|tags)\/[^/]+(?:\/page\/[^/]*)?\/?)$/;
+
+/**
+ * The path with its slug in lower case: slugs are lower case (Laravel's `Str::slug`, the contract
+ * mock's), so `/posts/Ferry` (typed, or mangled by a mail client) is `/posts/ferry`. Only ASCII
+ * letters outside escapes change (`%C3%A9` stays as sent).
+ */
+function lowerCaseSlug(pathname: string): string {
+  if (!SLUG_PATH.test(pathname) || !/[A-Z]/.test(pathname)) return pathname;
+  return pathname.replace(/%[0-9A-Fa-f]{2}|[A-Z]+/g, (part) =>
+    part.startsWith('%') ? part : part.toLowerCase(),
+  );
+}
+
 function isPagedList(path: string): boolean {
   return PAGED_LISTS.some((pattern) => pattern.test(path));
 }
 
 /**
- * Maps `/…/page/N` onto the list page with `?page=N` (what the pages read), and answers the old
+ * Answers a post's, category's or tag's address with an upper-case slug with its lower-case one,
+ * maps `/…/page/N` onto the list page with `?page=N` (what the pages read), and answers the old
  * `?page=N` URLs (and `/page/1`) with the path form, so a link is the same on the server and in a
  * static copy. `null` for everything else.
  */
 export function pagedRoute(pathname: string, search: URLSearchParams): PagedRoute {
+  const lower = lowerCaseSlug(pathname);
+  if (lower !== pathname) {
+    // One hop to the final address: `/tags/Ferries/page/1` goes to `/tags/ferries` at once.
+    const next = pagedRoute(lower, search);
+    const query = search.toString();
+    return next && 'redirect' in next ? next : { redirect: `${lower}${query ? `?${query}` : ''}` };
+  }
   const reader = READER_PATH.exec(pathname);
   if (reader && reader[1] !== '/epaper/page') return readerRoute(reader, search);
   const segment = PAGE_SEGMENT.exec(pathname);

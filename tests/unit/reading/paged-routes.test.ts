@@ -75,3 +75,35 @@ describe('the e-paper reader by path', () => {
     expect(route('/epaper/page/2')).toEqual({ rewrite: '/epaper?page=2' });
   });
 });
+
+// Slugs are lower case (Laravel's Str::slug; the contract mock's posts, categories and tags): a
+// link typed or mangled to upper case is answered with the lower-case address, before any API call.
+describe('slugs in upper case', () => {
+  it.each([
+    ['/posts/Ferry-Timetable', '/posts/ferry-timetable'],
+    ['/posts/FERRY?reply=4', '/posts/ferry?reply=4'],
+    ['/categories/Sport', '/categories/sport'],
+    ['/categories/Sport/', '/categories/sport/'],
+    ['/tags/Harbour?tenant=x', '/tags/harbour?tenant=x'],
+    ['/categories/Sport/page/3', '/categories/sport/page/3'],
+    ['/tags/Harbour/page/2?tenant=x', '/tags/harbour/page/2?tenant=x'],
+    // One hop, not two: the first page's own address at once.
+    ['/tags/Harbour/page/1', '/tags/harbour'],
+    ['/categories/Sport?page=2', '/categories/sport/page/2'],
+    // An escape's hex digits are not the slug's letters.
+    ['/posts/Caf%C3%A9', '/posts/caf%C3%A9'],
+  ])('%s answers with a redirect to %s', (url, redirect) => {
+    expect(route(url)).toEqual({ redirect });
+  });
+
+  it.each([
+    '/posts/ferry-timetable',
+    '/posts/caf%C3%A9',
+    '/categories/sport',
+    '/tags/harbour?tenant=Daily',
+    '/Posts/Ferry',
+    '/epaper/Weekly-1',
+  ])('leaves %s alone (no loop, no other route)', (url) => {
+    expect(route(url)).toBeNull();
+  });
+});
