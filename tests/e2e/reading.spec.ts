@@ -79,6 +79,27 @@ test('old ?page=N addresses answer with a permanent redirect to the path', async
   }
 });
 
+test('a later page of a list: its section is marked as the one the reader is in, and sign-in comes back to it', async ({
+  page,
+  request,
+}) => {
+  await page.goto(tenantUrl('daily-planet', '/categories/sport/page/2'));
+  const menu = page.getByRole('navigation', { name: 'Main' });
+  await expect(menu.getByRole('link', { name: 'Sport', exact: true })).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
+  const login = page.getByRole('link', { name: 'Log in' });
+  const next = async () =>
+    new URL((await login.getAttribute('href')) ?? '', page.url()).searchParams.get('next');
+  expect(await next()).toBe('/categories/sport/page/2');
+  expect(
+    (await apiPosts(request, 'daily-planet', '&search=the&per_page=10')).meta.last_page,
+  ).toBeGreaterThan(1);
+  await page.goto(tenantUrl('daily-planet', '/search/page/2?q=the'));
+  expect(await next()).toBe('/search/page/2?q=the');
+});
+
 test('an upper-case slug (typed, or mangled by a mail client) answers with a permanent redirect to the lower-case address', async ({
   request,
 }) => {

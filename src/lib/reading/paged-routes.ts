@@ -89,3 +89,15 @@ function readerRoute(match: RegExpExecArray, search: URLSearchParams): PagedRout
   const path = readerPath(base, parsePage(queryPage) ?? 1, parseZoom(queryZoom));
   return { redirect: `${path}${queryWithout(search, 'page', 'zoom')}` };
 }
+
+/**
+ * The address the visitor asked for (site path and query, without a tenant prefix) of a page
+ * rendered at `rendered`: a `/…/page/N` address is rendered at `?page=N` (`pagedRoute`), so the
+ * parameters it took from the path leave the query again. What the header marks and signs in back to.
+ */
+export function askedAddress(askedPath: string, rendered: URL): string {
+  const route = pagedRoute(askedPath, new URLSearchParams());
+  const fromPath =
+    route && 'rewrite' in route ? [...new URL(route.rewrite, rendered).searchParams.keys()] : [];
+  return `${askedPath}${queryWithout(rendered.searchParams, ...fromPath)}`;
+}

@@ -1,6 +1,7 @@
 import { currentYear } from '../i18n/format.ts';
 import { navigationCategories } from '../reading/loaders.ts';
 import { headerNavigation } from '../reading/navigation.ts';
+import { askedAddress } from '../reading/paged-routes.ts';
 import type { Crumb } from '../reading/seo.ts';
 import { keptPart, type KeyPart } from './fragments.ts';
 
@@ -27,20 +28,31 @@ export interface LayoutProps {
  */
 export async function pageLayout(
   locals: App.Locals,
-  pathname: string,
+  url: URL,
   { section, crumbs, shows }: LayoutProps,
 ) {
   const { tenant } = locals;
+  // The address asked for, not the one rendered (`/page/2` is rendered at `/?page=2`).
+  const currentPath = askedAddress(locals.tenantMatch.pathname, url);
   const { t } = locals.i18n;
   const nav = headerNavigation(tenant, t)(await navigationCategories(tenant));
   const year = currentYear(tenant);
   const trail = crumbs && [{ name: t('breadcrumb.home'), path: '/' }, ...crumbs];
-  const header: readonly KeyPart[] = ['header', nav.key, pathname, section];
+  const header: readonly KeyPart[] = ['header', nav.key, currentPath, section];
   const crumbParts = trail?.flatMap((crumb) => [crumb.name, crumb.path]) ?? [];
   const body: readonly KeyPart[] | null = shows
     ? ['body', ...header, year, ...crumbParts, ...shows]
     : null;
-  return { section, nav, year, trail, header, body, keptBody: keptPart(locals, body) };
+  return {
+    section,
+    currentPath,
+    nav,
+    year,
+    trail,
+    header,
+    body,
+    keptBody: keptPart(locals, body),
+  };
 }
 
 export type PageLayout = Awaited<ReturnType<typeof pageLayout>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pagedRoute } from '../../../src/lib/reading/paged-routes.ts';
+import { askedAddress, pagedRoute } from '../../../src/lib/reading/paged-routes.ts';
 
 const route = (url: string) => {
   const parsed = new URL(url, 'http://x.test');
@@ -105,5 +105,28 @@ describe('slugs in upper case', () => {
     '/epaper/Weekly-1',
   ])('leaves %s alone (no loop, no other route)', (url) => {
     expect(route(url)).toBeNull();
+  });
+});
+
+describe('the address the visitor asked for, on a page rendered from a rewrite', () => {
+  it.each([
+    ['/page/2', '/?page=2', '/page/2'],
+    ['/categories/sport/page/3', '/categories/sport?page=3', '/categories/sport/page/3'],
+    [
+      '/search/page/2',
+      '/search?q=ferry&sort=relevance&page=2',
+      '/search/page/2?q=ferry&sort=relevance',
+    ],
+    [
+      '/epaper/weekly-1/page/3/zoom/2',
+      '/epaper/weekly-1?page=3&zoom=2',
+      '/epaper/weekly-1/page/3/zoom/2',
+    ],
+    // Not rewritten: the address as rendered, query and all.
+    ['/search', '/search?q=ferry', '/search?q=ferry'],
+    ['/posts/a-post', '/posts/a-post?reply=4', '/posts/a-post?reply=4'],
+    ['/categories/sport', '/categories/sport', '/categories/sport'],
+  ])('%s (rendered at %s) is %s', (asked, rendered, address) => {
+    expect(askedAddress(asked, new URL(rendered, 'http://x.test'))).toBe(address);
   });
 });
