@@ -98,6 +98,8 @@ test('a later page of a list: its section is marked as the one the reader is in,
   ).toBeGreaterThan(1);
   await page.goto(tenantUrl('daily-planet', '/search/page/2?q=the'));
   expect(await next()).toBe('/search/page/2?q=the');
+  // Its title names the page, as every list's does from page 2 on.
+  await expect(page).toHaveTitle(/^Search: the, page 2 · /);
 });
 
 test('an upper-case slug (typed, or mangled by a mail client) answers with a permanent redirect to the lower-case address', async ({

@@ -3,11 +3,19 @@
  * The publishing API has no sort parameter and answers newest first (docs/api-assumptions.md), so
  * "best match" ranks the page shown, never across pages.
  */
+import type { I18n } from '../i18n/index.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import { newestFirst } from './article.ts';
 
 export const SEARCH_SORTS = ['newest', 'relevance'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+/** The search page's title and heading: the query, and from page 2 on its number, as on every list. */
+export function searchTitle(t: I18n['t'], query: string, page: number): string {
+  const trimmed = query.trim();
+  const title = trimmed ? t('search.titleQuery', { query: trimmed }) : t('nav.search');
+  return page > 1 ? t('page.title', { title, page }) : title;
+}
 
 /** `?sort=`: anything but a known order is the default, newest first (the API's own order). */
 export function searchSort(value: string | null): SearchSort {

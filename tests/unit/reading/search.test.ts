@@ -5,7 +5,9 @@ import {
   orderResults,
   queryTerms,
   searchSort,
+  searchTitle,
 } from '../../../src/lib/reading/search.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
 
 describe('searchSort', () => {
   it.each([
@@ -108,5 +110,19 @@ describe('excerptAround', () => {
     expect(cut.startsWith('… ')).toBe(true);
     expect(cut.endsWith(' …')).toBe(true);
     expect(cut.length).toBeLessThanOrEqual(124);
+  });
+});
+
+describe('searchTitle', () => {
+  // Like every other paginated list: a later page names its number (titles, tabs, history).
+  it.each([
+    ['en-GB', 'ferry', 1, 'Search: ferry'],
+    ['en-GB', ' ferry ', 2, 'Search: ferry, page 2'],
+    ['de-CH', 'Fähre', 3, 'Suche: Fähre, Seite 3'],
+    ['fr-CH', 'bac', 2, 'Recherche\u202f: bac, page 2'],
+    ['en-GB', '', 1, 'Search'],
+    ['de-CH', '  ', 2, 'Suche, Seite 2'],
+  ] as const)('%s %j page %i → %s', (locale, query, page, title) => {
+    expect(searchTitle(createI18n(locale, 'Europe/Zurich').t, query, page)).toBe(title);
   });
 });
