@@ -64,11 +64,12 @@ export function newsArticleLd(
   /** The cover through the site's image route (16:9, 4:3, 1:1); none: no `image`. */
   images: readonly string[] = [],
 ): Record<string, unknown> {
+  const description = postDescription(post);
   return {
     '@context': 'https://schema.org',
     '@type': 'NewsArticle',
     headline: post.title,
-    description: post.excerpt,
+    ...(description ? { description } : {}),
     mainEntityOfPage: canonical,
     ...(post.published_at ? { datePublished: post.published_at } : {}),
     ...(post.updated_at ? { dateModified: post.updated_at } : {}),
@@ -89,6 +90,15 @@ const ESCAPED: Readonly<Record<string, string>> = {
   apos: "'",
   '#39': "'",
 };
+
+/**
+ * A post's page's description (its meta description and its NewsArticle's): the excerpt, or the
+ * start of its text when the excerpt is empty; '' when it has neither (the page then shows the
+ * site's description, which describes no article: the NewsArticle leaves the field out).
+ */
+export function postDescription(post: Pick<Post, 'excerpt' | 'content'>): string {
+  return describe(post.excerpt || post.content);
+}
 
 /** Plain-text description from an excerpt or HTML, trimmed to a search-result length. */
 export function describe(text: string, max = 160): string {

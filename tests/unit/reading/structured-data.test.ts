@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { postSchema, streamSchema } from '../../../src/lib/publishing/schema.ts';
-import { breadcrumbLd, newsArticleLd, organizationLd } from '../../../src/lib/reading/seo.ts';
+import {
+  breadcrumbLd,
+  newsArticleLd,
+  organizationLd,
+  postDescription,
+} from '../../../src/lib/reading/seo.ts';
 import { streamLd } from '../../../src/lib/streams/seo.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
@@ -68,6 +73,21 @@ describe('NewsArticle', () => {
     expect(ld.dateModified).toMatch(ISO_DATE);
     expect(ld.author).toEqual([{ '@type': 'Person', name: 'Edna Editor' }]);
     expect(ld.mainEntityOfPage).toBe(canonical);
+  });
+
+  it('describes the article with the page’s meta description (from its text when the excerpt is empty), or not at all', () => {
+    expect(ld.description).toBe('Fewer crossings from November.');
+    const noExcerpt = postSchema.parse({ ...post, excerpt: '' });
+    const fromText = newsArticleLd(noExcerpt, withLogo, canonical, ORIGIN);
+    expect(fromText.description).toBe('Fewer crossings.');
+    expect(fromText.description).toBe(postDescription(noExcerpt));
+    const empty = newsArticleLd(
+      postSchema.parse({ ...post, excerpt: '', content: '<p> </p>' }),
+      withLogo,
+      canonical,
+      ORIGIN,
+    );
+    expect(empty).not.toHaveProperty('description');
   });
 
   it('names its publisher with the tenant’s logo as an absolute address', () => {
