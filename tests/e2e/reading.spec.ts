@@ -223,6 +223,8 @@ test('a search page past the last is not found, never “no results” for a que
   const past = await request.get(`${base}/page/${meta.last_page + 1}?q=ferry`);
   expect(past.status()).toBe(404);
   expect(await past.text()).not.toContain('No articles match');
+  // Without a query there are no later pages (a stale or edited link).
+  expect((await request.get(`${base}/page/2`)).status()).toBe(404);
   // A query with no match at all still says so on its first page.
   const none = await request.get(`${base}?q=zzzqqqnothing`);
   expect(none.status()).toBe(200);

@@ -17,6 +17,17 @@ export function searchTitle(t: I18n['t'], query: string, page: number): string {
   return page > 1 ? t('page.title', { title, page }) : title;
 }
 
+/**
+ * Whether search page `page` does not exist: past the last page of the results, or any page but
+ * the first without a query (`results` null): not found, as on the other lists.
+ */
+export function searchPageMissing(
+  page: number,
+  results: { page: { last: number } } | null,
+): boolean {
+  return page > Math.max(1, results?.page.last ?? 1);
+}
+
 /** `?sort=`: anything but a known order is the default, newest first (the API's own order). */
 export function searchSort(value: string | null): SearchSort {
   return SEARCH_SORTS.find((sort) => sort === value) ?? 'newest';

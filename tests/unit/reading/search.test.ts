@@ -4,6 +4,7 @@ import {
   highlight,
   orderResults,
   queryTerms,
+  searchPageMissing,
   searchSort,
   searchTitle,
 } from '../../../src/lib/reading/search.ts';
@@ -124,5 +125,21 @@ describe('searchTitle', () => {
     ['de-CH', '  ', 2, 'Suche, Seite 2'],
   ] as const)('%s %j page %i → %s', (locale, query, page, title) => {
     expect(searchTitle(createI18n(locale, 'Europe/Zurich').t, query, page)).toBe(title);
+  });
+});
+
+describe('searchPageMissing', () => {
+  const results = (last: number) => ({ page: { last } });
+  it.each([
+    // No query, no pages: only the search form's own page (a stale or made-up /search/page/5).
+    [1, null, false],
+    [2, null, true],
+    [3, results(3), false],
+    [4, results(3), true],
+    // A query without results still has its first page (which says so).
+    [1, results(0), false],
+    [2, results(0), true],
+  ] as const)('page %i of %j: missing %s', (page, found, missing) => {
+    expect(searchPageMissing(page, found)).toBe(missing);
   });
 });
