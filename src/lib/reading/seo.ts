@@ -76,7 +76,7 @@ export function newsArticleLd(
     ...(images.length > 0 ? { image: [...images] } : {}),
     ...(post.author ? { author: [{ '@type': 'Person', name: post.author.name }] } : {}),
     ...(post.category ? { articleSection: post.category.name } : {}),
-    keywords: post.tags.map((tag) => tag.name).join(', '),
+    ...(post.tags.length > 0 ? { keywords: post.tags.map((tag) => tag.name).join(', ') } : {}),
     publisher: organizationLd(tenant, origin),
   };
 }

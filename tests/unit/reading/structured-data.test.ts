@@ -90,6 +90,17 @@ describe('NewsArticle', () => {
     expect(empty).not.toHaveProperty('description');
   });
 
+  it('names its tags as keywords, and has no empty keywords when it has none', () => {
+    expect(ld.keywords).toBe('Port');
+    const untagged = newsArticleLd(
+      postSchema.parse({ ...post, tags: [] }),
+      withLogo,
+      canonical,
+      ORIGIN,
+    );
+    expect(untagged).not.toHaveProperty('keywords');
+  });
+
   it('names its publisher with the tenant’s logo as an absolute address', () => {
     const publisher = ld.publisher as Record<string, unknown>;
     expect(publisher).toMatchObject({ '@type': 'NewsMediaOrganization', name: 'Gazette' });
