@@ -43,11 +43,23 @@ const ASSETS = /^\/(?:_astro\/|pagefind\/|logos\/|favicon\.svg$)/;
 export const isPagePath = (path: string): boolean =>
   !path.startsWith('/_img/') && !ASSETS.test(path) && !SERVER_ONLY.test(path);
 
-/** The file a static host serves for a site path. */
+/**
+ * One spelling per page: a link written `/posts/café` and the canonical `…/posts/caf%C3%A9` are the
+ * same page (rendered and written once). Escapes already there are kept; dot segments resolved.
+ */
+export const sitePath = (path: string): string => new URL(path, 'http://site').pathname;
+
+/** The file a static host serves for a site path: its escapes decoded, as hosts decode a request's. */
 export function fileForPath(path: string): string {
   if (path === '/') return 'index.html';
   if (path === '/404') return '404.html';
-  const clean = path.replace(/^\/+|\/+$/g, '');
+  let named = path;
+  try {
+    named = decodeURI(path);
+  } catch {
+    // A malformed escape stays as written.
+  }
+  const clean = named.replace(/^\/+|\/+$/g, '');
   // Only real file types keep their name (`/epaper/x/zoom/1.5` is a page, not a `.5` file).
   return /\.(?:xml|txt|json|css|js|svg|html|webmanifest|avif|webp|jpg)$/i.test(clean)
     ? clean
@@ -79,7 +91,7 @@ export function linksIn(body: string, siteOrigin: string): string[] {
       path = raw.slice(siteOrigin.length) || '/';
     if (!path) continue;
     const bare = path.split('#')[0]?.split('?')[0] ?? '';
-    if (bare) found.add(bare.length > 1 ? bare.replace(/\/$/, '') : bare);
+    if (bare) found.add(sitePath(bare.length > 1 ? bare.replace(/\/$/, '') : bare));
   }
   return [...found];
 }
