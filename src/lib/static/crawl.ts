@@ -66,11 +66,16 @@ export function fileForPath(path: string): string {
     : `${clean}/index.html`;
 }
 
+/** A value as a browser or feed reader reads it: `'` is `&#39;` in a page, `&apos;` in XML. */
 const decode = (value: string): string =>
-  value
-    .replace(/&amp;/g, '&')
-    .replace(/&#x2F;/gi, '/')
-    .replace(/&#47;/g, '/');
+  value.replace(
+    /&(amp|apos|#(\d+)|#x([0-9a-f]+));/gi,
+    (entity: string, name: string, dec?: string, hex?: string) => {
+      if (!dec && !hex) return name.toLowerCase() === 'amp' ? '&' : "'";
+      const code = dec ? Number(dec) : parseInt(hex ?? '', 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    },
+  );
 
 /**
  * Derived images of the image route wherever a page names them: `srcset`, the reader's `data-webp`,

@@ -40,6 +40,18 @@ describe('render-and-save', () => {
     ]);
   });
 
+  it('reads a link as the browser does: an apostrophe is escaped in the markup', () => {
+    const html = `<a href="/posts/o&#39;brien-returns">a</a><a href="/tags/rock&amp;roll">b</a>
+      <loc>https://news.example.com/posts/o&apos;neill-wins</loc>`;
+    expect(linksIn(html, 'https://news.example.com')).toEqual([
+      "/posts/o'brien-returns",
+      '/tags/rock&roll',
+      "/posts/o'neill-wins",
+    ]);
+    // A reference past Unicode (hostile content) is no crash of the crawl.
+    expect(() => linksIn('<a href="/x&#99999999;">x</a>', '')).not.toThrow();
+  });
+
   it("saves every derived image a page names: srcset, the reader's data-webp, og:image, JSON-LD", () => {
     const html = `<picture><source srcset="/_img/u/YQ/160/AAAAAAAAAAAAAAAAAAAAAA.avif 160w, /_img/u/YQ/320/BBBBBBBBBBBBBBBBBBBBBB.avif 320w">
       <img src="/_img/u/YQ/320/CCCCCCCCCCCCCCCCCCCCCC.jpg"></picture>
