@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgedPaths } from '../../src/lib/freshness/edge.ts';
 import { send, waitFor } from './http.ts';
 import type { Reply } from './http.ts';
 import { freePort } from './processes.ts';
@@ -34,6 +35,7 @@ const HEADERS: Record<string, Record<string, string>> = {
   '/cookie': { 'Cache-Control': 'public, s-maxage=600', 'Set-Cookie': 'astro-session=abc; Path=/' },
   '/no-cache-control': {},
   '/slow': { 'Cache-Control': 'public, max-age=0, s-maxage=600' },
+  '/posts/caf%C3%A9': { 'Cache-Control': 'public, max-age=0, s-maxage=600' },
 };
 
 function startOrigin(): Promise<void> {
@@ -186,5 +188,26 @@ describe('the edge follows the origin’s Cache-Control', () => {
     } finally {
       failing = false;
     }
+  });
+});
+
+describe('a purge from Masthead', () => {
+  it('drops the page of a non-ASCII slug, stored under its escaped address', async () => {
+    // The address Masthead purges for the post `café` (src/lib/freshness/edge.ts).
+    const path = purgedPaths({ tenant: 'news', at: 0, slugs: ['café'] }).at(-1)!;
+    expect(path).toBe('/posts/caf%C3%A9');
+    version = 1;
+    await get(path);
+    expect(status(await get(path))).toBe('HIT');
+    const purge = await send(`http://127.0.0.1:${edge.port}/_edge_purge${path}`, {
+      method: 'PURGE',
+      host: 'news.example.com',
+      headers: { 'Accept-Encoding': 'identity' },
+    });
+    expect(purge.status).toBe(200);
+    version = 2;
+    const after = await get(path);
+    expect(status(after)).toBe('MISS');
+    expect(after.text).toContain('version 2');
   });
 });

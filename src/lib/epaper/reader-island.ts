@@ -303,6 +303,14 @@ function listenToControls(reader: Reader): void {
     }
   });
 
+  // "Go to page" opens its page's path: a static copy has no server to redirect the form's `?page=`.
+  reader.$('form.goto')?.addEventListener('submit', (event) => {
+    const goto = reader.$<HTMLInputElement>('[data-goto]');
+    if (!goto) return;
+    event.preventDefault();
+    reader.goOrLoad(clampPage(Number(goto.value), reader.count));
+  });
+
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented) return;
     const active = document.activeElement;

@@ -1,4 +1,5 @@
-import { request } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import PQueue from 'p-queue';
 import { logInfo, logWarn } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -89,6 +90,8 @@ export async function purgeEdge(
 
 /** One PURGE with the visitor's `Host` (fetch may not set it): its status, 0 when the edge is away. */
 function sendPurge(url: URL, host: string, encoding: string): Promise<number> {
+  // `EDGE_PURGE_URL` may be https (an edge behind TLS): node:http refuses that protocol outright.
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     const req = request(
       url,

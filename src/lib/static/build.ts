@@ -18,7 +18,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
-import { crawl, isPagePath, linksIn, type CrawlResult } from './crawl.ts';
+import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
 import { fetchSnapshot } from './fetch.ts';
 import type { FetchProgress } from './fetch.ts';
@@ -315,7 +315,8 @@ function earlyPages(
       // The first update has the lists: what the seeds show is known.
       const paths = latest ? newPaths : [...seeds, ...newPaths];
       latest = partial;
-      for (const path of paths) {
+      // Spelled as the crawl spells the links it follows (`/posts/caf%C3%A9`), so it finds them.
+      for (const path of paths.map(sitePath)) {
         if (asked.has(path)) continue;
         asked.add(path);
         pending.push(path);

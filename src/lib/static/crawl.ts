@@ -43,22 +43,39 @@ const ASSETS = /^\/(?:_astro\/|pagefind\/|logos\/|favicon\.svg$)/;
 export const isPagePath = (path: string): boolean =>
   !path.startsWith('/_img/') && !ASSETS.test(path) && !SERVER_ONLY.test(path);
 
-/** The file a static host serves for a site path. */
+/**
+ * One spelling per page: a link written `/posts/café` and the canonical `…/posts/caf%C3%A9` are the
+ * same page (rendered and written once). Escapes already there are kept; dot segments resolved.
+ */
+export const sitePath = (path: string): string => new URL(path, 'http://site').pathname;
+
+/** The file a static host serves for a site path: its escapes decoded, as hosts decode a request's. */
 export function fileForPath(path: string): string {
   if (path === '/') return 'index.html';
   if (path === '/404') return '404.html';
-  const clean = path.replace(/^\/+|\/+$/g, '');
+  let named = path;
+  try {
+    named = decodeURI(path);
+  } catch {
+    // A malformed escape stays as written.
+  }
+  const clean = named.replace(/^\/+|\/+$/g, '');
   // Only real file types keep their name (`/epaper/x/zoom/1.5` is a page, not a `.5` file).
   return /\.(?:xml|txt|json|css|js|svg|html|webmanifest|avif|webp|jpg)$/i.test(clean)
     ? clean
     : `${clean}/index.html`;
 }
 
+/** A value as a browser or feed reader reads it: `'` is `&#39;` in a page, `&apos;` in XML. */
 const decode = (value: string): string =>
-  value
-    .replace(/&amp;/g, '&')
-    .replace(/&#x2F;/gi, '/')
-    .replace(/&#47;/g, '/');
+  value.replace(
+    /&(amp|apos|#(\d+)|#x([0-9a-f]+));/gi,
+    (entity: string, name: string, dec?: string, hex?: string) => {
+      if (!dec && !hex) return name.toLowerCase() === 'amp' ? '&' : "'";
+      const code = dec ? Number(dec) : parseInt(hex ?? '', 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    },
+  );
 
 /**
  * Derived images of the image route wherever a page names them: `srcset`, the reader's `data-webp`,
@@ -79,7 +96,7 @@ export function linksIn(body: string, siteOrigin: string): string[] {
       path = raw.slice(siteOrigin.length) || '/';
     if (!path) continue;
     const bare = path.split('#')[0]?.split('?')[0] ?? '';
-    if (bare) found.add(bare.length > 1 ? bare.replace(/\/$/, '') : bare);
+    if (bare) found.add(sitePath(bare.length > 1 ? bare.replace(/\/$/, '') : bare));
   }
   return [...found];
 }

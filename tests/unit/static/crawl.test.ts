@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,8 @@ describe('render-and-save', () => {
     ['/404', '404.html'],
     ['/posts/hello', 'posts/hello/index.html'],
     ['/page/2', 'page/2/index.html'],
+    ['/tags/caf%C3%A9', 'tags/café/index.html'],
+    ['/tags/100%', 'tags/100%/index.html'],
     ['/rss.xml', 'rss.xml'],
     ['/robots.txt', 'robots.txt'],
     ['/epaper/x/page/3/zoom/1.5', 'epaper/x/page/3/zoom/1.5/index.html'],
@@ -36,6 +38,18 @@ describe('render-and-save', () => {
       '/posts/c',
       '/categories/d',
     ]);
+  });
+
+  it('reads a link as the browser does: an apostrophe is escaped in the markup', () => {
+    const html = `<a href="/posts/o&#39;brien-returns">a</a><a href="/tags/rock&amp;roll">b</a>
+      <loc>https://news.example.com/posts/o&apos;neill-wins</loc>`;
+    expect(linksIn(html, 'https://news.example.com')).toEqual([
+      "/posts/o'brien-returns",
+      '/tags/rock&roll',
+      "/posts/o'neill-wins",
+    ]);
+    // A reference past Unicode (hostile content) is no crash of the crawl.
+    expect(() => linksIn('<a href="/x&#99999999;">x</a>', '')).not.toThrow();
   });
 
   it("saves every derived image a page names: srcset, the reader's data-webp, og:image, JSON-LD", () => {
@@ -100,6 +114,37 @@ describe('a crawl with pages rendered before it', () => {
       expect(readFileSync(join(outDir, '_headers'), 'utf8')).toContain(
         '/posts/a\n  x-frame-options: DENY',
       );
+    } finally {
+      server.close();
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a crawl of non-ASCII addresses', () => {
+  it('renders a page linked as /posts/café and by its canonical …/caf%C3%A9 once, to the file a host serves', async () => {
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      asked.push(request.url ?? '');
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      // As the site writes them: links as the slug is, canonical and sitemap URLs escaped.
+      const canonical = new URL(decodeURI(request.url ?? '/'), 'https://news.example.com').href;
+      response.end(`<link rel="canonical" href="${canonical}"><a href="/posts/café">café</a>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const outDir = mkdtempSync(join(tmpdir(), 'masthead-crawl-'));
+    try {
+      const result = await crawl({
+        server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        siteOrigin: 'https://news.example.com',
+        outDir,
+        seeds: ['/'],
+      });
+      expect(asked.sort()).toEqual(['/', '/posts/caf%C3%A9']);
+      expect(result.written).toHaveLength(2);
+      // sirv, nginx and the hosts decode the request's escapes before they look for the file.
+      expect(readdirSync(join(outDir, 'posts'))).toEqual(['café']);
+      expect(readFileSync(join(outDir, 'posts/café/index.html'), 'utf8')).toContain('café</a>');
     } finally {
       server.close();
       rmSync(outDir, { recursive: true, force: true });
