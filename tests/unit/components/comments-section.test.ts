@@ -11,7 +11,7 @@ function view(page: { current: number; last: number }): CommentsView {
   return {
     thread: [{ ...reply, depth: 0, replies: [] }],
     count: 1,
-    totalThreads: 51,
+    total: 51,
     page,
     unavailable: false,
     form: {
@@ -41,6 +41,13 @@ describe('comments section', () => {
     expect(action.searchParams.get('comments-page')).toBe('2');
     expect(action.searchParams.get('_action')).toBe('postComment');
     expect(action.hash).toBe('#comment-form');
+  });
+
+  it('heads a later page with the thread’s total, not the comments on that page', async () => {
+    const rendered = await render(CommentsSection, {
+      props: { view: view({ current: 2, last: 2 }), postSlug: 'welcome' },
+    });
+    expect(rendered.getByRole('heading', { level: 2 }).textContent?.trim()).toBe('Comments (51)');
   });
 
   it('keeps the first page’s address plain', async () => {
