@@ -15,7 +15,7 @@ import type { FieldKeys } from '../lib/failures/upstream-text.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
 import { attemptLimiter } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
-import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts';
+import { clearSignedIn, getSignedIn, startSession } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
@@ -54,10 +54,17 @@ function formError(
   return toActionError({ code: 'INTERNAL_SERVER_ERROR', message: MESSAGES.unexpected, fields: {} });
 }
 
-/** A new session id on sign-in, so an id planted before it is worth nothing after. */
-async function startSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
-  await ctx.session?.regenerate();
-  setSignedIn(ctx.session, ctx.locals.tenant.id, signedIn);
+/**
+ * A new session id on sign-in, so an id planted before it is worth nothing after; the token of a
+ * sign-in it replaces is revoked upstream in the background (the reader never waits for it).
+ */
+function signInSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
+  const { tenant } = ctx.locals;
+  return startSession(ctx.session, tenant.id, signedIn, (previous) => {
+    void revoke(publishingFor(tenant), previous).then((revoked) => {
+      if (!revoked) logWarn('auth.login.revoke_replaced_failed', logContext(ctx));
+    });
+  });
 }
 
 export const accountActions = {
@@ -74,7 +81,7 @@ export const accountActions = {
           () => signIn(publishingFor(ctx.locals.tenant), input.email, input.password),
           isWrongCredentials,
         );
-        await startSession(ctx, signedIn);
+        await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
         throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
@@ -96,7 +103,7 @@ export const accountActions = {
           email: input.email,
           password: input.password,
         });
-        await startSession(ctx, signedIn);
+        await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
         throw formError(ctx, 'auth.register', error, REGISTER_FIELDS, undefined, REGISTER_KEYS);

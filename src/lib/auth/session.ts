@@ -44,3 +44,21 @@ export function setSignedIn(
 export function clearSignedIn(session: AstroSession | undefined, tenantId: string): Promise<void> {
   return deleteIfKept(session, key(tenantId));
 }
+
+/**
+ * Stores a new sign-in under a new session id (an id planted before it is worth nothing after).
+ * A sign-in it replaces (signing in again, e.g. in a second tab) is handed to `replaced` once the
+ * new one is stored, to revoke its token without the reader waiting for it.
+ */
+export async function startSession(
+  session: AstroSession | undefined,
+  tenantId: string,
+  signedIn: SignedIn,
+  replaced: (previous: SignedIn) => void,
+): Promise<void> {
+  // Unreadable (a broken stored session): nothing to revoke; `regenerate` starts afresh anyway.
+  const previous = await getSignedIn(session, tenantId).catch(() => null);
+  await session?.regenerate();
+  setSignedIn(session, tenantId, signedIn);
+  if (previous && previous.token !== signedIn.token) replaced(previous);
+}
