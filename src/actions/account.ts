@@ -15,7 +15,7 @@ import type { FieldKeys } from '../lib/failures/upstream-text.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
 import { attemptLimiter } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
-import { clearSignedIn, getSignedIn, startSession } from '../lib/auth/session.ts';
+import { signOut, startSession } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
@@ -115,9 +115,8 @@ export const accountActions = {
     accept: 'form',
     handler: async (_input, ctx) => {
       const tenant = ctx.locals.tenant;
-      const signedIn = await getSignedIn(ctx.session, tenant.id);
       // The session is cleared first and whatever the API answers: logging out always works here.
-      await clearSignedIn(ctx.session, tenant.id);
+      const signedIn = await signOut(ctx.session, tenant.id);
       if (signedIn && !(await revoke(publishingFor(tenant), signedIn))) {
         logWarn('auth.logout.revoke_failed', logContext(ctx));
       }
