@@ -10,6 +10,7 @@ import {
 } from '../../../node_modules/astro/dist/core/session/runtime.js';
 import { AstroCookies } from '../../../node_modules/astro/dist/core/cookies/index.js';
 import { getSignedIn, signOut, startSession } from '../../../src/lib/auth/session.ts';
+import type { SignedIn } from '../../../src/lib/auth/session.ts';
 import { signedOutTokens } from '../../../src/lib/auth/signed-out.ts';
 import { dropIfEmpty, fileSessionStore } from '../../../src/lib/delivery/session-store.ts';
 import { closeRedis } from '../../../src/lib/upstream/redis.ts';
@@ -18,7 +19,10 @@ import { startRedisServer } from '../redis-server.ts';
 // A logout in one tab and a slow request of another tab on the same session, through Astro's
 // session runtime and the site's own session driver (files, as without REDIS_URL).
 const TENANT = 'daily-planet';
-const signedIn = { token: 'token-1', user: { id: 7, name: 'Riley Reader' } };
+const signedIn: SignedIn = {
+  token: 'token-1',
+  user: { id: 7, name: 'Riley Reader', roles: ['subscriber'], hasActiveSubscription: false },
+};
 let base: string;
 let storage: ReturnType<typeof createStorage>;
 
