@@ -2,7 +2,8 @@ import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
-import { TooManyAttemptsError, countAttempt, withinAttempts } from '../lib/auth/attempts.ts';
+import { TooManyAttemptsError, countedAttempt, withinAttempts } from '../lib/auth/attempts.ts';
+import { classify } from '../lib/failures/classify.ts';
 import { addressKey } from '../lib/request/visitor-limits.ts';
 import {
   LOGIN_KEYS,
@@ -94,15 +95,18 @@ export const accountActions = {
     input: registerInput,
     handler: async (input, ctx) => {
       try {
-        await countAttempt(
+        // An account made or refused counts (probing e-mail addresses too); an outage does not.
+        const signedIn = await countedAttempt(
           await attemptLimiter('register'),
           addressKey(ctx.locals.visitor.address),
+          () =>
+            signUp(publishingFor(ctx.locals.tenant), {
+              name: input.name,
+              email: input.email,
+              password: input.password,
+            }),
+          (error) => classify(error).kind === 'invalid',
         );
-        const signedIn = await signUp(publishingFor(ctx.locals.tenant), {
-          name: input.name,
-          email: input.email,
-          password: input.password,
-        });
         await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
