@@ -1,5 +1,5 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { consumeLimit } from '../request/visitor-limits.ts';
+import { consumeLimit, refundLimit } from '../request/visitor-limits.ts';
 
 /** A visitor has used up their sign-in attempts; `retryAfterSeconds` until the next one is allowed. */
 export class TooManyAttemptsError extends Error {
@@ -38,7 +38,7 @@ export async function withinAttempts<T>(
 
 /** Gives a reserved attempt back; a store failure only leaves it counted. */
 async function refund(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  await limiter.reward(key, 1).catch(() => undefined);
+  await refundLimit(limiter, key).catch(() => undefined);
 }
 
 /** Counts one attempt and refuses it when it goes over the limit. */
