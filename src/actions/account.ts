@@ -2,7 +2,8 @@ import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
-import { TooManyAttemptsError, countAttempt, withinAttempts } from '../lib/auth/attempts.ts';
+import { TooManyAttemptsError, countedAttempt, withinAttempts } from '../lib/auth/attempts.ts';
+import { classify } from '../lib/failures/classify.ts';
 import { addressKey } from '../lib/request/visitor-limits.ts';
 import {
   LOGIN_KEYS,
@@ -15,7 +16,7 @@ import type { FieldKeys } from '../lib/failures/upstream-text.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
 import { attemptLimiter } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
-import { clearSignedIn, getSignedIn, setSignedIn } from '../lib/auth/session.ts';
+import { signOut, startSession } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
@@ -54,10 +55,17 @@ function formError(
   return toActionError({ code: 'INTERNAL_SERVER_ERROR', message: MESSAGES.unexpected, fields: {} });
 }
 
-/** A new session id on sign-in, so an id planted before it is worth nothing after. */
-async function startSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
-  await ctx.session?.regenerate();
-  setSignedIn(ctx.session, ctx.locals.tenant.id, signedIn);
+/**
+ * A new session id on sign-in, so an id planted before it is worth nothing after; the token of a
+ * sign-in it replaces is revoked upstream in the background (the reader never waits for it).
+ */
+function signInSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
+  const { tenant } = ctx.locals;
+  return startSession(ctx.session, tenant.id, signedIn, (previous) => {
+    void revoke(publishingFor(tenant), previous).then((revoked) => {
+      if (!revoked) logWarn('auth.login.revoke_replaced_failed', logContext(ctx));
+    });
+  });
 }
 
 export const accountActions = {
@@ -74,7 +82,7 @@ export const accountActions = {
           () => signIn(publishingFor(ctx.locals.tenant), input.email, input.password),
           isWrongCredentials,
         );
-        await startSession(ctx, signedIn);
+        await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
         throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
@@ -87,16 +95,19 @@ export const accountActions = {
     input: registerInput,
     handler: async (input, ctx) => {
       try {
-        await countAttempt(
+        // An account made or refused counts (probing e-mail addresses too); an outage does not.
+        const signedIn = await countedAttempt(
           await attemptLimiter('register'),
           addressKey(ctx.locals.visitor.address),
+          () =>
+            signUp(publishingFor(ctx.locals.tenant), {
+              name: input.name,
+              email: input.email,
+              password: input.password,
+            }),
+          (error) => classify(error).kind === 'invalid',
         );
-        const signedIn = await signUp(publishingFor(ctx.locals.tenant), {
-          name: input.name,
-          email: input.email,
-          password: input.password,
-        });
-        await startSession(ctx, signedIn);
+        await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
         throw formError(ctx, 'auth.register', error, REGISTER_FIELDS, undefined, REGISTER_KEYS);
@@ -108,9 +119,8 @@ export const accountActions = {
     accept: 'form',
     handler: async (_input, ctx) => {
       const tenant = ctx.locals.tenant;
-      const signedIn = await getSignedIn(ctx.session, tenant.id);
       // The session is cleared first and whatever the API answers: logging out always works here.
-      await clearSignedIn(ctx.session, tenant.id);
+      const signedIn = await signOut(ctx.session, tenant.id);
       if (signedIn && !(await revoke(publishingFor(tenant), signedIn))) {
         logWarn('auth.logout.revoke_failed', logContext(ctx));
       }

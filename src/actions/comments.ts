@@ -1,8 +1,7 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { settings } from '../lib/settings/settings.ts';
-import { z } from 'zod';
 import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
-import { readFormValues } from '../lib/comments/form.ts';
+import { commentFormInput, readFormValues } from '../lib/comments/form.ts';
 import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
 import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
@@ -18,26 +17,11 @@ const consume = commentLimiter(commentLimit(COMMENTS_PER_IP_PER_10_MIN), REDIS_U
 let once: PostOnce | undefined;
 const postOnceFor = (): PostOnce => (once ??= postOnce(postedStore(REDIS_URL), REDIS_URL));
 
-// Lenient on purpose: the rules (with friendly messages and the typed text kept) live in
-// `lib/comments/form.ts`, so a mistake re-renders the form instead of failing Astro's input parsing.
-const input = z.object({
-  post: z
-    .string()
-    .max(300)
-    .regex(/^[\w-]+$/),
-  content: z.string().optional(),
-  name: z.string().optional(),
-  email: z.string().optional(),
-  parent_id: z.string().optional(),
-  /** The form's idempotency key (src/lib/comments/once.ts). */
-  key: z.string().max(100).optional(),
-});
-
 export const commentActions = {
   /** Posts a comment on `post` as the signed-in subscriber (published) or as a guest (moderated). */
   postComment: defineAction({
     accept: 'form',
-    input,
+    input: commentFormInput,
     handler: async (form, ctx) => {
       const tenant = ctx.locals.tenantMatchOrNull?.tenant;
       if (!tenant?.features.comments) {

@@ -1,5 +1,5 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { consumeLimit } from '../request/visitor-limits.ts';
+import { consumeLimit, refundLimit } from '../request/visitor-limits.ts';
 
 /** A visitor has used up their sign-in attempts; `retryAfterSeconds` until the next one is allowed. */
 export class TooManyAttemptsError extends Error {
@@ -38,11 +38,31 @@ export async function withinAttempts<T>(
 
 /** Gives a reserved attempt back; a store failure only leaves it counted. */
 async function refund(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  await limiter.reward(key, 1).catch(() => undefined);
+  await refundLimit(limiter, key).catch(() => undefined);
 }
 
-/** Counts one attempt and refuses it when it goes over the limit (registrations: every try counts). */
+/** Counts one attempt and refuses it when it goes over the limit. */
 export async function countAttempt(limiter: RateLimiterAbstract, key: string): Promise<void> {
   const counted = await consumeLimit(limiter, key);
   if (!counted.ok) throw new TooManyAttemptsError(counted.retryAfterSeconds);
+}
+
+/**
+ * Runs one attempt that counts when it succeeds or when `counts(error)` (registrations: an account
+ * made, or one the API refused, so probing e-mail addresses is limited too); any other failure (an
+ * outage, a busy API) gives the attempt back, as nothing was made and the reader may simply retry.
+ */
+export async function countedAttempt<T>(
+  limiter: RateLimiterAbstract,
+  key: string,
+  attempt: () => Promise<T>,
+  counts: (error: unknown) => boolean,
+): Promise<T> {
+  await countAttempt(limiter, key);
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!counts(error)) await refund(limiter, key);
+    throw error;
+  }
 }

@@ -45,6 +45,20 @@ export function newCommentKey(postSlug: string, shownComments: number): string {
     .slice(0, 32);
 }
 
+// Lenient on purpose: the rules (with friendly messages and the typed text kept) are
+// `validateComment`'s, so a mistake re-renders the form instead of failing Astro's input parsing.
+/** The comment action's form fields (src/actions/comments.ts). */
+export const commentFormInput = z.object({
+  /** The post's slug as the API gives it (any characters: the page's address encodes them). */
+  post: z.string().min(1).max(1000),
+  content: z.string().optional(),
+  name: z.string().optional(),
+  email: z.string().optional(),
+  parent_id: z.string().optional(),
+  /** The form's idempotency key (./once.ts). */
+  key: z.string().max(100).optional(),
+});
+
 /** Raw form fields (any of them may be missing or not a string on a hand-made POST). */
 export function readFormValues(raw: Record<string, unknown>): CommentFormValues {
   const text = (key: string): string => {

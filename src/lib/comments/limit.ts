@@ -1,9 +1,18 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { addressKey, consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
+import {
+  addressKey,
+  consumeLimit,
+  refundLimit,
+  visitorLimiter,
+} from '../request/visitor-limits.ts';
 import type { LimitOutcome, VisitorLimit } from '../request/visitor-limits.ts';
 
 /** Spends one point for `key`; a refusal says when the next comment will be accepted. */
-export type ConsumeLimit = (key: string) => Promise<LimitOutcome>;
+export interface ConsumeLimit {
+  (key: string): Promise<LimitOutcome>;
+  /** Gives the point back: the send it was spent on was not stored (refused, never sent). */
+  refund?: (key: string) => Promise<void>;
+}
 
 /**
  * A person writes a few comments in ten minutes, not dozens: this stops a flood from one address
@@ -16,12 +25,18 @@ export function commentLimit(perTenMinutes: number): VisitorLimit {
 /** In-process limiter of its own (tests). */
 export function memoryCommentLimiter(limit: VisitorLimit): ConsumeLimit {
   const limiter = new RateLimiterMemory({ ...limit, keyPrefix: 'masthead:comments' });
-  return (key) => consumeLimit(limiter, key);
+  const consume: ConsumeLimit = (key) => consumeLimit(limiter, key);
+  consume.refund = (key) => refundLimit(limiter, key);
+  return consume;
 }
 
 /** Shared through Redis when `redisUrl` is set (several instances count together), else in memory. */
 export function commentLimiter(limit: VisitorLimit, redisUrl: string | undefined): ConsumeLimit {
-  return (key) => consumeLimit(visitorLimiter('comments', limit, redisUrl), key);
+  const limiter = (): ReturnType<typeof visitorLimiter> =>
+    visitorLimiter('comments', limit, redisUrl);
+  const consume: ConsumeLimit = (key) => consumeLimit(limiter(), key);
+  consume.refund = (key) => refundLimit(limiter(), key);
+  return consume;
 }
 
 /** The limiter key: per tenant and visitor (an IPv6 /64), so tenants never share an allowance. */

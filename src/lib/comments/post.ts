@@ -133,7 +133,9 @@ export async function postComment(
   }
 
   const { input } = checked;
-  // Spends a rate-limit point and creates the comment.
+  // Spends a rate-limit point and creates the comment; the point comes back unless the API stored
+  // the comment or may have (a 422, a 429 or a connection that never reached it costs nothing, so
+  // a reader who fixes a typo is not locked out). Spent first, so a burst at once is still held.
   const send = async (): Promise<CommentOutcome> => {
     const limited = await deps.consume(request.limitKey);
     if (!limited.ok) {
@@ -144,7 +146,15 @@ export async function postComment(
         { retryAfterSeconds: limited.retryAfterSeconds },
       );
     }
+    const outcome = await create();
+    if (!outcome.ok && outcome.kind !== 'unconfirmed') {
+      // Best effort: a limiter that cannot take the point back leaves it spent.
+      await deps.consume.refund?.(request.limitKey).catch(() => undefined);
+    }
+    return outcome;
+  };
 
+  const create = async (): Promise<CommentOutcome> => {
     try {
       const created = await deps
         .client(request.token ?? undefined)

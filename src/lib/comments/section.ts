@@ -32,8 +32,11 @@ export interface CommentsView {
   thread: ThreadNode[];
   /** Comments on this page, replies included. */
   count: number;
-  /** Top-level comments on all pages. */
-  totalThreads: number;
+  /**
+   * The heading's "Comments (N)": the whole thread when it fits on one page (replies included),
+   * else the API's `meta.total`; null when a longer thread's answer gave no total.
+   */
+  total: number | null;
   page: { current: number; last: number };
   /** The list could not be read (upstream down): the form still shows. */
   unavailable: boolean;
@@ -65,7 +68,7 @@ export async function loadCommentsView(
 
   let thread: ThreadNode[] = [];
   let page = { current, last: current };
-  let totalThreads = 0;
+  let total: number | null = 0;
   let unavailable = false;
   try {
     const readPage = (n: number) => {
@@ -81,7 +84,7 @@ export async function loadCommentsView(
       listed = await readPage(listed.page.last);
     thread = threadOf(listed.items);
     page = { current: listed.page.current, last: Math.max(listed.page.last, 1) };
-    totalThreads = listed.page.total;
+    total = threadTotal(listed.page.total, listed.items.length, countComments(thread), page.last);
   } catch (error) {
     if (!isTemporary(classify(error))) throw error;
     onOutage?.(error);
@@ -91,11 +94,21 @@ export async function loadCommentsView(
   return {
     thread,
     count: countComments(thread),
-    totalThreads,
+    total,
     page,
     unavailable,
     form: formState(thread, request),
   };
+}
+
+/**
+ * How many comments the thread has (docs/api-assumptions.md): on one page, every comment shown,
+ * replies included; on several, the API's total (its top-level comments: the replies on the other
+ * pages are not read), or null when the answer had none (`pageInfo` fills it with the page's items).
+ */
+function threadTotal(apiTotal: number, itemsShown: number, shown: number, lastPage: number) {
+  if (lastPage <= 1) return Math.max(shown, apiTotal);
+  return apiTotal > itemsShown ? apiTotal : null;
 }
 
 /** The form after a submission (refilled or cleared) or on a plain visit (empty, maybe replying). */

@@ -40,6 +40,14 @@ export async function consumeLimit(
   }
 }
 
+/** Gives back one attempt of `key` (one spent on something that turned out not to count). */
+export async function refundLimit(
+  limiter: Promise<RateLimiterAbstract> | RateLimiterAbstract,
+  key: string,
+): Promise<void> {
+  await (await limiter).reward(key, 1);
+}
+
 /**
  * Whose attempts a per-visitor limit counts together: an IPv4 address, or an IPv6 address's /64
  * network. One IPv6 connection (a home line, a rented server) owns a whole /64, so each of its

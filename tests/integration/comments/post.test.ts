@@ -199,6 +199,44 @@ describe('postComment: limits and outages', () => {
     expect(failureStatus(refused.kind)).toBe(429);
   });
 
+  it('a send the API refused (422) costs no comment: the reader fixes it and posts', async () => {
+    const consume = memoryCommentLimiter({ points: 1, duration: 600 });
+    const refused = failure(
+      await post(request({ values: { ...request().values, parentId: '999999' } }), consume),
+    );
+    expect(refused.kind).toBe('invalid');
+    expect((await post(request(), consume)).ok).toBe(true);
+    // The accepted one counted.
+    expect(failure(await post(request(), consume)).kind).toBe('busy');
+  });
+
+  it.each([
+    ['the API down (never reached)', { down: true }],
+    ['429 from the API', { force429: true, retryAfterSeconds: 7 }],
+  ] as const)('%s: costs no comment', async (_label, faults) => {
+    const consume = memoryCommentLimiter({ points: 1, duration: 600 });
+    await ctl.faults(mock, { service: 'publishing', ...faults });
+    try {
+      expect((await post(request(), consume)).ok).toBe(false);
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+    // A new upstream state: the one above waits out the API's Retry-After before sending again.
+    up = freshUpstream().up;
+    expect((await post(request(), consume)).ok).toBe(true);
+  });
+
+  it('a send the API may have saved (500 after storing) counts against the limit', async () => {
+    const consume = memoryCommentLimiter({ points: 1, duration: 600 });
+    await ctl.faults(mock, { service: 'publishing', savedThen500: true });
+    try {
+      expect(failure(await post(request(), consume)).kind).toBe('unconfirmed');
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+    expect(failure(await post(request(), consume)).kind).toBe('busy');
+  });
+
   it.each([
     ['429 from the API', { force429: true, retryAfterSeconds: 7 }, 'busy', /7 seconds/],
     ['500 from the API', { errorRate: 1 }, 'unconfirmed', /could not confirm/],

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   TooManyAttemptsError,
   countAttempt,
+  countedAttempt,
   withinAttempts,
 } from '../../../src/lib/auth/attempts.ts';
 import { addressKey } from '../../../src/lib/request/visitor-limits.ts';
@@ -72,6 +73,23 @@ describe('registrations', () => {
     await countAttempt(l, 'ip');
     await countAttempt(l, 'ip');
     await expect(countAttempt(l, 'ip')).rejects.toBeInstanceOf(TooManyAttemptsError);
+  });
+
+  it('an attempt the API never answered (an outage) gives its point back; an account or a refusal counts', async () => {
+    const l = limiter(2);
+    const outage = () => Promise.reject(new Error('API down'));
+    const refusal = (error: unknown) => (error as Error).message === 'e-mail taken';
+    for (let i = 0; i < 5; i++)
+      await expect(countedAttempt(l, 'ip', outage, refusal)).rejects.toThrow('API down');
+    await expect(
+      countedAttempt(l, 'ip', () => Promise.reject(new Error('e-mail taken')), refusal),
+    ).rejects.toThrow('e-mail taken');
+    await expect(countedAttempt(l, 'ip', () => Promise.resolve('made'), refusal)).resolves.toBe(
+      'made',
+    );
+    await expect(
+      countedAttempt(l, 'ip', () => Promise.resolve('made'), refusal),
+    ).rejects.toBeInstanceOf(TooManyAttemptsError);
   });
 
   it('passes on store errors (not a limit)', async () => {

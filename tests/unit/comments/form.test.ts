@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENT_MAX, characterCount } from '../../../src/lib/comments/count.ts';
 import {
+  commentFormInput,
   mapValidationErrors,
   newCommentKey,
   readFormValues,
@@ -130,5 +131,19 @@ describe('mapValidationErrors', () => {
       parentRejected: true,
       other: ['Solve the captcha.'],
     });
+  });
+});
+
+describe('commentFormInput: the post a comment goes to', () => {
+  // Every slug the post page serves (its route takes any one segment): the form must post there too.
+  it.each(['welcome-to-our-new-website', 'café-crème', 'v2.0-release', '100%-sure', '東京-report'])(
+    'takes %s',
+    (post) => {
+      expect(commentFormInput.safeParse({ post, content: 'x' }).success).toBe(true);
+    },
+  );
+
+  it('refuses no post at all', () => {
+    expect(commentFormInput.safeParse({ post: '', content: 'x' }).success).toBe(false);
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { commentsShown, formState } from '../../../src/lib/comments/section.ts';
+import { commentsShown, formState, loadCommentsView } from '../../../src/lib/comments/section.ts';
 import { buildThread } from '../../../src/lib/comments/thread.ts';
 import type { CommentOutcome } from '../../../src/lib/comments/post.ts';
+import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
+import type { Comment } from '../../../src/lib/publishing/schema.ts';
+import type { PageInfo } from '../../../src/lib/upstream/parse.ts';
 
 const thread = buildThread([
   {
@@ -103,7 +106,7 @@ describe('commentsShown: what a kept page body may be keyed by', () => {
   const view = (request: Parameters<typeof formState>[1], unavailable = false) => ({
     thread,
     count: 2,
-    totalThreads: 1,
+    total: 2,
     page: { current: 1, last: 1 },
     unavailable,
     form: formState(thread, request),
@@ -135,5 +138,44 @@ describe('commentsShown: what a kept page body may be keyed by', () => {
 
   it('keeps nothing while the comments are unavailable (no list to name)', () => {
     expect(commentsShown(view({ reply: null, outcome: undefined }, true))).toBeNull();
+  });
+});
+
+describe('loadCommentsView: the number in "Comments (N)"', () => {
+  const comment = (id: number, replies: Comment[] = []): Comment => ({
+    id,
+    content: `Comment ${id}`,
+    author_name: 'Reader',
+    created_at: null,
+    status: 'approved',
+    parent_id: null,
+    replies,
+  });
+  // Top-level comments with their replies, as the API lists them, and its page meta.
+  const listing = (items: Comment[], page: PageInfo) =>
+    ({
+      listComments: () => Promise.resolve({ items, page }),
+    }) as unknown as PublishingClient;
+  const load = (client: PublishingClient, page: string | null = null) =>
+    loadCommentsView(client, 'welcome', { reply: null, page, outcome: undefined });
+
+  it('counts the whole thread, replies included, when it fits on one page', async () => {
+    const items = [comment(1, [comment(2), comment(3)]), comment(4)];
+    const view = await load(listing(items, { current: 1, last: 1, perPage: 50, total: 2 }));
+    expect(view.total).toBe(4);
+  });
+
+  it('on a later page of a long thread, says the thread’s total, not this page’s count', async () => {
+    const items = [comment(51), comment(52), comment(53, [comment(54)])];
+    const view = await load(listing(items, { current: 2, last: 2, perPage: 50, total: 53 }), '2');
+    expect(view.count).toBe(4);
+    expect(view.total).toBe(53);
+  });
+
+  it('says no number for a long thread whose answer gave no total (it is not known)', async () => {
+    // pageInfo fills a missing total with the items of the page.
+    const items = [comment(1), comment(2)];
+    const view = await load(listing(items, { current: 1, last: 3, perPage: 2, total: 2 }));
+    expect(view.total).toBeNull();
   });
 });

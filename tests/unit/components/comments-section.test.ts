@@ -11,7 +11,7 @@ function view(page: { current: number; last: number }): CommentsView {
   return {
     thread: [{ ...reply, depth: 0, replies: [] }],
     count: 1,
-    totalThreads: 51,
+    total: 51,
     page,
     unavailable: false,
     form: {
@@ -42,6 +42,38 @@ describe('comments section', () => {
     expect(action.searchParams.get('_action')).toBe('postComment');
     expect(action.hash).toBe('#comment-form');
   });
+
+  it('heads a later page with the thread’s total, not the comments on that page', async () => {
+    const rendered = await render(CommentsSection, {
+      props: { view: view({ current: 2, last: 2 }), postSlug: 'welcome' },
+    });
+    expect(rendered.getByRole('heading', { level: 2 }).textContent?.trim()).toBe('Comments (51)');
+  });
+
+  it.each(['café-crème', 'v2.0-release', '100%-sure', '東京-report', 'what?#not'])(
+    'sends the form, replies, pages and sign-in of the post %s to that post',
+    async (slug) => {
+      const rendered = await render(CommentsSection, {
+        props: { view: view({ current: 1, last: 2 }), postSlug: slug },
+      });
+      const at = (href: string | null | undefined) => new URL(href ?? '', 'https://site.test');
+      const form = rendered.body.querySelector('#comment-form form');
+      const addresses = [
+        form?.getAttribute('action'),
+        ...[...rendered.body.querySelectorAll('#comments a[href^="/posts/"]')].map((a) =>
+          a.getAttribute('href'),
+        ),
+      ].map(at);
+      expect(addresses.length).toBeGreaterThan(2);
+      for (const address of addresses)
+        expect(decodeURIComponent(address.pathname)).toBe(`/posts/${slug}`);
+      expect(form?.querySelector<HTMLInputElement>('input[name="post"]')?.value).toBe(slug);
+      const login = rendered.getByRole('link', { name: /sign in|log in/i });
+      const next = at(at(login.getAttribute('href')).searchParams.get('next'));
+      expect(decodeURIComponent(next.pathname)).toBe(`/posts/${slug}`);
+      expect(next.hash).toBe('#comment-form');
+    },
+  );
 
   it('keeps the first page’s address plain', async () => {
     const action = await formAction({ current: 1, last: 2 });

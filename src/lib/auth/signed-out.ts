@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { logWarn } from '../log/log.ts';
+import { getRedis } from '../upstream/redis.ts';
+
+/**
+ * Tokens signed out on this site (a logout, a sign-in that replaced them), never honoured from a
+ * session again. Astro writes a request's whole session at its end, so a request of another tab
+ * that read the session before a logout and stores something after it (a form's result, the
+ * account page's refresh) puts the signed-out token back under the same cookie. Kept for a
+ * session's lifetime, by hash, in Redis when configured (every server), else in this process.
+ */
+export interface SignedOutTokens {
+  add(token: string): Promise<void>;
+  has(token: string): Promise<boolean>;
+  /** A sign-in the API answered with this token again: it is honoured again. */
+  remove(token: string): Promise<void>;
+}
+
+export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number): SignedOutTokens {
+  const local = new LRUCache<string, true>({ max: 50_000, ttl: ttlSeconds * 1000 });
+  const name = (token: string) => createHash('sha256').update(token).digest('base64url');
+  const redisKey = (hash: string) => `masthead:auth:signed-out:${hash}`;
+  const away = (error: unknown) =>
+    logWarn('auth.signed_out.redis_unavailable', {
+      message: String(error),
+      effect: 'a logout is remembered on this server only until Redis answers again',
+    });
+  return {
+    async add(token) {
+      const hash = name(token);
+      local.set(hash, true);
+      if (!redisUrl) return;
+      try {
+        await (await getRedis(redisUrl)).set(redisKey(hash), '1', 'EX', ttlSeconds);
+      } catch (error) {
+        away(error);
+      }
+    },
+    async remove(token) {
+      const hash = name(token);
+      local.delete(hash);
+      if (!redisUrl) return;
+      try {
+        await (await getRedis(redisUrl)).unlink(redisKey(hash));
+      } catch (error) {
+        away(error);
+      }
+    },
+    async has(token) {
+      const hash = name(token);
+      if (local.has(hash) || !redisUrl) return local.has(hash);
+      try {
+        return (await (await getRedis(redisUrl)).exists(redisKey(hash))) > 0;
+      } catch (error) {
+        // Redis away: the session store is the same Redis, so such a session reads as signed out.
+        away(error);
+        return false;
+      }
+    },
+  };
+}

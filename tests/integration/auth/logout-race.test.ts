@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createStorage } from 'unstorage';
+// Astro's own session and cookies (not exported by name), as tests/unit/caching/session-keys.test.ts.
+import {
+  AstroSession,
+  PERSIST_SYMBOL,
+} from '../../../node_modules/astro/dist/core/session/runtime.js';
+import { AstroCookies } from '../../../node_modules/astro/dist/core/cookies/index.js';
+import { getSignedIn, signOut, startSession } from '../../../src/lib/auth/session.ts';
+import type { SignedIn } from '../../../src/lib/auth/session.ts';
+import { signedOutTokens } from '../../../src/lib/auth/signed-out.ts';
+import { dropIfEmpty, fileSessionStore } from '../../../src/lib/delivery/session-store.ts';
+import { closeRedis } from '../../../src/lib/upstream/redis.ts';
+import { startRedisServer } from '../redis-server.ts';
+
+// A logout in one tab and a slow request of another tab on the same session, through Astro's
+// session runtime and the site's own session driver (files, as without REDIS_URL).
+const TENANT = 'daily-planet';
+const signedIn: SignedIn = {
+  token: 'token-1',
+  user: { id: 7, name: 'Riley Reader', roles: ['subscriber'], hasActiveSubscription: false },
+};
+let base: string;
+let storage: ReturnType<typeof createStorage>;
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'masthead-sessions-'));
+  // As Astro builds it from `session.driver` (src/lib/delivery/session-store.ts).
+  const driver = fileSessionStore(base, 3600);
+  storage = createStorage({ driver: { ...driver, hasItem: () => false, getKeys: () => [] } });
+});
+afterEach(() => rm(base, { recursive: true, force: true }));
+
+/** One request with the browser's session cookie; `end` persists as Astro does after the response. */
+function visit(cookie: string | undefined) {
+  const request = new Request('http://daily-planet.localhost/', {
+    headers: cookie ? { cookie: `astro-session=${cookie}` } : {},
+  });
+  const cookies = new AstroCookies(request, console);
+  const session = new AstroSession({
+    cookies,
+    config: { driver: 'masthead-file-session' },
+    runtimeMode: 'production',
+    mockStorage: storage,
+    logger: console,
+  } as never);
+  /** Persists, and gives the cookie the browser holds after this response. */
+  const end = async (held: string | undefined): Promise<string | undefined> => {
+    await (session as unknown as Record<symbol, () => Promise<void>>)[PERSIST_SYMBOL]!();
+    for (const header of cookies.headers()) {
+      const [pair = ''] = header.split(';');
+      const [, value = ''] = pair.split('=');
+      return value === '' || /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(header) ? undefined : value;
+    }
+    return held;
+  };
+  return { session, end };
+}
+
+describe('a logout in one tab and a slow request in another', () => {
+  it('stays signed out when the slow request writes the session after the logout', async () => {
+    const login = visit(undefined);
+    await startSession(login.session, TENANT, signedIn, () => undefined);
+    let cookie = await login.end(undefined);
+
+    // Tab A: a signed-in comment post starts; the upstream is slow.
+    const slow = visit(cookie);
+    expect(await getSignedIn(slow.session, TENANT)).not.toBeNull();
+
+    // Tab B: logs out (the action keeps its result for the 303's page, which takes it).
+    const logout = visit(cookie);
+    await signOut(logout.session, TENANT);
+    logout.session.set('kept:b', { result: 'signed out' }, { ttl: 60 });
+    cookie = await logout.end(cookie);
+    const page = visit(cookie);
+    await page.session.get('kept:b');
+    page.session.delete('kept:b');
+    await dropIfEmpty(page.session);
+    cookie = await page.end(cookie);
+
+    // Tab A's answer arrives: its result is kept for its own 303.
+    slow.session.set('kept:a', { result: 'comment posted' }, { ttl: 60 });
+    cookie = await slow.end(cookie);
+
+    expect(await getSignedIn(visit(cookie).session, TENANT)).toBeNull();
+  });
+
+  it('a sign-in that gets the same token again after a logout is honoured', async () => {
+    const first = visit(undefined);
+    await startSession(first.session, TENANT, signedIn, () => undefined);
+    const cookie = await first.end(undefined);
+    const logout = visit(cookie);
+    await signOut(logout.session, TENANT);
+    await logout.end(cookie);
+
+    const again = visit(undefined);
+    await startSession(again.session, TENANT, signedIn, () => undefined);
+    const stored = await getSignedIn(visit(await again.end(undefined)).session, TENANT);
+    expect(stored?.token).toBe(signedIn.token);
+  });
+});
+
+describe('signed-out tokens with REDIS_URL', () => {
+  it('a logout on one server is honoured by the others', async () => {
+    const redis = await startRedisServer();
+    try {
+      const one = signedOutTokens(redis.url, 60);
+      const other = signedOutTokens(redis.url, 60);
+      await one.add('token-9');
+      expect(await other.has('token-9')).toBe(true);
+      expect(await other.has('token-10')).toBe(false);
+      await other.remove('token-9');
+      expect(await signedOutTokens(redis.url, 60).has('token-9')).toBe(false);
+    } finally {
+      await closeRedis();
+      await redis.stop();
+    }
+  });
+});
