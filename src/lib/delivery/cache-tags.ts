@@ -17,13 +17,16 @@
  * A new post drops `:posts`, its category and its tags, not the pages of older posts; a changed
  * post drops the same and the pages that show it.
  */
+// Slugs escaped: tags travel as headers (no character above U+00FF) split at spaces and commas.
+const part = encodeURIComponent;
+
 export const tagOf = {
   tenant: (tenant: string) => tenant,
   lists: (tenant: string) => `${tenant}:posts`,
-  post: (tenant: string, slug: string) => `${tenant}:post:${slug}`,
-  category: (tenant: string, slug: string) => `${tenant}:category:${slug}`,
-  tag: (tenant: string, slug: string) => `${tenant}:tag:${slug}`,
-  tagged: (tenant: string, slug: string) => `${tenant}:tagged:${slug}`,
+  post: (tenant: string, slug: string) => `${tenant}:post:${part(slug)}`,
+  category: (tenant: string, slug: string) => `${tenant}:category:${part(slug)}`,
+  tag: (tenant: string, slug: string) => `${tenant}:tag:${part(slug)}`,
+  tagged: (tenant: string, slug: string) => `${tenant}:tagged:${part(slug)}`,
   epaper: (tenant: string) => `${tenant}:epaper`,
   streams: (tenant: string) => `${tenant}:streams`,
 };

@@ -21,7 +21,7 @@ export function cacheHeaders(options: CacheOptions, request: Request): Headers {
   const tags = [...new Set([...(tenant ? [tenant] : []), ...(options.tags ?? [])])];
   if (tags.length > 0) {
     headers.set('Cache-Tag', tags.join(', '));
-    headers.set('Surrogate-Key', tags.map((tag) => tag.replaceAll(' ', '_')).join(' '));
+    headers.set('Surrogate-Key', tags.join(' '));
   }
   if (options.lastModified) headers.set('Last-Modified', options.lastModified.toUTCString());
   if (options.etag) headers.set('ETag', options.etag);

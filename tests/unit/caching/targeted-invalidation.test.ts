@@ -6,6 +6,7 @@ import {
   postPageTags,
 } from '../../../src/lib/delivery/cache-tags.ts';
 import { createRouteCache } from '../../../src/lib/delivery/route-cache.ts';
+import { cacheHeaders } from '../../../src/lib/delivery/surrogate-keys.ts';
 import { dataTarget, type Invalidation } from '../../../src/lib/freshness/invalidation.ts';
 import { cacheKey, createReadCache } from '../../../src/lib/upstream/cache.ts';
 import { NotFoundError, RateLimitedError } from '../../../src/lib/upstream/errors.ts';
@@ -50,6 +51,18 @@ describe('cache tags (one module for pages and invalidation)', () => {
     const purge = new Set(changedTags({ tenant: T, topics: ['port'], postsTagged: ['port'] }));
     expect(postPageTags(T, older, []).some((tag) => purge.has(tag))).toBe(true);
     expect(changedTags({ tenant: T, everything: true })).toEqual([T]);
+  });
+  it('a post whose slug is not Latin-1 or has a space gets header-safe tags that its change drops', () => {
+    const slugs = ['東京-marathon', 'o brien, returns'];
+    for (const slug of slugs) {
+      const tags = postPageTags(T, { slug, tags: [{ slug: 'ελλάδα' }] }, []);
+      // A page's tags travel as headers; one outside Latin-1 made the post page fail.
+      const headers = cacheHeaders({ tags }, new Request('http://localhost/'));
+      expect(headers.get('Surrogate-Key')?.split(' ')).toHaveLength(tags.length);
+      expect(headers.get('Cache-Tag')?.split(', ')).toHaveLength(tags.length);
+      const drops = new Set(changedTags({ tenant: T, slugs: [slug], postsTagged: ['ελλάδα'] }));
+      expect(tags.every((tag) => drops.has(tag))).toBe(true);
+    }
   });
 });
 
