@@ -72,4 +72,13 @@ describe('a page or cover whose size the API does not give (the contract names n
     );
     expect(cover && cover.height / cover.width).toBeCloseTo(4 / 3, 2);
   });
+
+  it('is still offered up to a zoomed page on a large, dense screen, not cut at 1200 px', () => {
+    const image = readerPage(links, 'monday', unsized, 'public');
+    const widths = [320, 480, 640, 800, 1200, 1600, 2400];
+    expect(entries(image.webp)).toEqual(widths.map((w) => `webp ${w}`));
+    expect(image.webp.split(', ').map((entry) => entry.split(' ')[1])).toEqual(
+      widths.map((w) => `${w}w`),
+    );
+  });
 });
