@@ -150,6 +150,37 @@ test('a free edition: keys, thumbnails and zoom change the page and the URL', as
   await checkA11y(page);
 });
 
+test('a control that reaches its end hands the keyboard focus on, not back to the document', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  const last = edition.page_count;
+  // Portrait: one page at a time.
+  await page.setViewportSize({ width: 700, height: 900 });
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/${last - 1}`));
+  const next = page.locator('[data-mode="single"] [data-nav="next"]');
+  await next.focus();
+  await page.keyboard.press('Enter');
+  await expectPage(page, last, edition);
+  await expect(next).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.locator('[data-mode="single"] [data-nav="prev"]')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expectPage(page, last - 1, edition);
+
+  const [zoomOut, zoomIn] = [
+    page.locator('[data-zoom-to]').first(),
+    page.locator('[data-zoom-to]').last(),
+  ];
+  await zoomIn.focus();
+  for (const level of ['1.5', '2', '3']) {
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', level);
+  }
+  await expect(zoomIn).toHaveAttribute('aria-disabled', 'true');
+  await expect(zoomOut).toBeFocused();
+});
+
 test('?page=5 deep-links to page 5; out-of-range pages are clamped', async ({ page, request }) => {
   const edition = (await apiEditions(request)).find((e) => e.is_free)!;
   await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=5`));

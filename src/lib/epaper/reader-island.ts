@@ -105,11 +105,17 @@ class Reader {
 
   refreshLinks(): void {
     const { count, zoom } = this;
+    const focused = document.activeElement;
+    /** Each control and its counterpart (previous ↔ next, zoom out ↔ zoom in). */
+    const pairs: [HTMLAnchorElement | null, HTMLAnchorElement | null][] = [];
     for (const group of this.root.querySelectorAll<HTMLElement>('[data-mode]')) {
       const spread = group.dataset.mode === 'spread';
       const near = neighboursIn(spread, this.page, count);
-      this.setLink(group.querySelector('[data-nav="prev"]'), near.prev, 'go');
-      this.setLink(group.querySelector('[data-nav="next"]'), near.next, 'go');
+      const prev = group.querySelector<HTMLAnchorElement>('[data-nav="prev"]');
+      const next = group.querySelector<HTMLAnchorElement>('[data-nav="next"]');
+      this.setLink(prev, near.prev, 'go');
+      this.setLink(next, near.next, 'go');
+      pairs.push([prev, next]);
       const position = group.querySelector('[data-position]');
       if (position) {
         const pages = spread ? spreadOf(this.shown, count) : [this.shown];
@@ -121,7 +127,17 @@ class Reader {
     const inZoom = zoomStep(zoom, 1);
     this.setLink(out ?? null, outZoom === zoom ? null : outZoom, 'zoom-to');
     this.setLink(into ?? null, inZoom === zoom ? null : inZoom, 'zoom-to');
+    pairs.push([out ?? null, into ?? null]);
     for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
+    // A control just disabled under the keyboard's focus (Next on the last page, + at the largest
+    // zoom) is no longer focusable: the focus goes to its counterpart, or the page, not to <body>.
+    if (focused instanceof HTMLAnchorElement && !focused.hasAttribute('href')) {
+      const pair = pairs.find((both) => both.includes(focused));
+      if (pair) {
+        const other = pair.find((link) => link !== focused);
+        (other?.hasAttribute('href') ? other : this.viewport).focus({ preventScroll: true });
+      }
+    }
   }
 
   sourcesOf(img: HTMLImageElement): HTMLSourceElement[] {
