@@ -181,6 +181,23 @@ test('a control that reaches its end hands the keyboard focus on, not back to th
   await expect(zoomOut).toBeFocused();
 });
 
+test('"Go to page" keeps the zoom chosen on the page', async ({ page, request }) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2`));
+  await page.getByRole('link', { name: 'Zoom in' }).click();
+  await expect(page).toHaveURL(/\/page\/2\/zoom\/1\.5$/);
+  await page.getByLabel('Go to page').fill('6');
+  await page.getByRole('button', { name: 'Go' }).click();
+  await expect(page).toHaveURL(/\/page\/6\/zoom\/1\.5$/);
+  await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1.5');
+  // And back at 100 %, the page loaded at 150 % no longer sends its zoom.
+  await page.getByRole('link', { name: 'Zoom out' }).click();
+  await page.getByLabel('Go to page').fill('8');
+  await page.getByRole('button', { name: 'Go' }).click();
+  await expect(page).toHaveURL(/\/page\/8$/);
+  await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1');
+});
+
 test('?page=5 deep-links to page 5; out-of-range pages are clamped', async ({ page, request }) => {
   const edition = (await apiEditions(request)).find((e) => e.is_free)!;
   await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=5`));

@@ -280,6 +280,9 @@ class Reader {
     }
     const label = this.$('[data-zoom-label]');
     if (label) label.textContent = zoomLabel(next);
+    // "Go to page" opens its page at this zoom, not at the one the page was loaded with.
+    const field = this.$<HTMLInputElement>('[data-goto-zoom]');
+    if (field) Object.assign(field, { value: String(next), disabled: next === 1 });
     if (this.live) this.live.textContent = `${this.text.textZoom ?? ''} ${zoomLabel(next)}`;
     this.refreshLinks();
     history.replaceState(history.state, '', this.urlFor(this.page, next));
