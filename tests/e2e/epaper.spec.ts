@@ -142,11 +142,16 @@ test('a free edition: keys, thumbnails and zoom change the page and the URL', as
   await page.getByRole('button', { name: 'Go' }).click();
   await expectPage(page, 3, edition);
 
-  // A reload lands on the same page.
+  // A reload lands on the same page; the tab's title names it before and after.
   await page.keyboard.press('ArrowRight');
   await expect(page).toHaveURL(/\/page\/4$/);
+  await expect(page).toHaveTitle(`${edition.title}, page 4 · Daily Planet`);
   await page.reload();
   await expectPage(page, 4, edition);
+  await expect(page).toHaveTitle(`${edition.title}, page 4 · Daily Planet`);
+  await page.keyboard.press('Home');
+  await expectPage(page, 1, edition);
+  await expect(page).toHaveTitle(`${edition.title} · Daily Planet`);
   await checkA11y(page);
 });
 

@@ -49,6 +49,8 @@ class Reader {
   readonly live: HTMLElement | null;
   readonly toolbar: HTMLElement | null;
   readonly thumbs = new Map<number, HTMLAnchorElement>();
+  /** What the document's title adds to the page's own (` · Site`); null when it cannot be told. */
+  readonly titleSuffix: string | null;
 
   readonly root: HTMLElement;
   readonly image: HTMLImageElement;
@@ -73,6 +75,16 @@ class Reader {
     const text = (this.text = root.dataset);
     this.positionTexts = { page: text.textPosition ?? '', spread: text.textSpread ?? '' };
     this.loadingTexts = { page: text.textLoading ?? '', spread: text.textLoadingSpread ?? '' };
+    const opening = this.pageTitle(this.page);
+    this.titleSuffix = document.title.startsWith(opening)
+      ? document.title.slice(opening.length)
+      : null;
+  }
+
+  /** The page's title as the server writes it: the edition's, with the page number after page 1. */
+  pageTitle(page: number): string {
+    const template = this.text.textTitle;
+    return page > 1 && template ? fillText(template, { page }) : this.title;
   }
 
   $<E extends HTMLElement>(selector: string): E | null {
@@ -245,6 +257,8 @@ class Reader {
     this.viewport.scrollTop = 0;
     this.reveal();
     history.replaceState(history.state, '', this.urlFor(target, this.zoom));
+    // The tab, a bookmark and the history name the page the address now names.
+    if (this.titleSuffix !== null) document.title = this.pageTitle(target) + this.titleSuffix;
     this.warmNext();
     return true;
   }
