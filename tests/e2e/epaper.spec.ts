@@ -203,6 +203,24 @@ test('"Go to page" keeps the zoom chosen on the page', async ({ page, request })
   await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1');
 });
 
+test('"Go to page" with the field left empty keeps the page, not page 1', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/6`));
+  await page.getByLabel('Go to page').fill('');
+  await page.getByRole('button', { name: 'Go' }).click();
+  // The browser asks for a number instead of sending `?page=`, which the server reads as page 1.
+  const missing = page
+    .getByLabel('Go to page')
+    .evaluate((field) => (field as HTMLInputElement).validity.valueMissing);
+  expect(await missing).toBe(true);
+  await page.waitForLoadState();
+  await expect(page).toHaveURL(/\/page\/6$/);
+  await expectPage(page, 6, edition);
+});
+
 test('?page=5 deep-links to page 5; out-of-range pages are clamped', async ({ page, request }) => {
   const edition = (await apiEditions(request)).find((e) => e.is_free)!;
   await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=5`));
