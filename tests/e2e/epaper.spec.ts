@@ -186,6 +186,23 @@ test('a control that reaches its end hands the keyboard focus on, not back to th
   await expect(zoomOut).toBeFocused();
 });
 
+test('"Go to page" goes by the page\'s own address, never ?page= (a static copy ignores queries)', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2`));
+  const asked: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.isNavigationRequest()) asked.push(sent.url());
+  });
+  await page.getByLabel('Go to page').fill('6');
+  await page.getByLabel('Go to page').press('Enter');
+  await expectPage(page, 6, edition);
+  await expect(page).toHaveURL(/\/page\/6$/);
+  expect(asked.filter((url) => url.includes('page='))).toEqual([]);
+});
+
 test('"Go to page" keeps the zoom chosen on the page', async ({ page, request }) => {
   const edition = (await apiEditions(request)).find((e) => e.is_free)!;
   await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2`));

@@ -294,9 +294,6 @@ class Reader {
     }
     const label = this.$('[data-zoom-label]');
     if (label) label.textContent = zoomLabel(next);
-    // "Go to page" opens its page at this zoom, not at the one the page was loaded with.
-    const field = this.$<HTMLInputElement>('[data-goto-zoom]');
-    if (field) Object.assign(field, { value: String(next), disabled: next === 1 });
     if (this.live) this.live.textContent = `${this.text.textZoom ?? ''} ${zoomLabel(next)}`;
     this.refreshLinks();
     history.replaceState(history.state, '', this.urlFor(this.page, next));
@@ -334,6 +331,14 @@ function listenToControls(reader: Reader): void {
       event.preventDefault();
       reader.setZoom(parseZoom(link.dataset.zoomTo));
     }
+  });
+
+  // "Go to page" turns in place too, or loads the page's own address: a static copy serves no
+  // `?page=` (the browser checked the number against min and max before this event).
+  const goto = reader.$<HTMLInputElement>('[data-goto]');
+  goto?.form?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    reader.goOrLoad(clampPage(goto.valueAsNumber, reader.count));
   });
 
   document.addEventListener('keydown', (event) => {
