@@ -142,12 +142,100 @@ test('a free edition: keys, thumbnails and zoom change the page and the URL', as
   await page.getByRole('button', { name: 'Go' }).click();
   await expectPage(page, 3, edition);
 
-  // A reload lands on the same page.
+  // A reload lands on the same page; the tab's title names it before and after.
   await page.keyboard.press('ArrowRight');
   await expect(page).toHaveURL(/\/page\/4$/);
+  await expect(page).toHaveTitle(`${edition.title}, page 4 · Daily Planet`);
   await page.reload();
   await expectPage(page, 4, edition);
+  await expect(page).toHaveTitle(`${edition.title}, page 4 · Daily Planet`);
+  await page.keyboard.press('Home');
+  await expectPage(page, 1, edition);
+  await expect(page).toHaveTitle(`${edition.title} · Daily Planet`);
   await checkA11y(page);
+});
+
+test('a control that reaches its end hands the keyboard focus on, not back to the document', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  const last = edition.page_count;
+  // Portrait: one page at a time.
+  await page.setViewportSize({ width: 700, height: 900 });
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/${last - 1}`));
+  const next = page.locator('[data-mode="single"] [data-nav="next"]');
+  await next.focus();
+  await page.keyboard.press('Enter');
+  await expectPage(page, last, edition);
+  await expect(next).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.locator('[data-mode="single"] [data-nav="prev"]')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expectPage(page, last - 1, edition);
+
+  const [zoomOut, zoomIn] = [
+    page.locator('[data-zoom-to]').first(),
+    page.locator('[data-zoom-to]').last(),
+  ];
+  await zoomIn.focus();
+  for (const level of ['1.5', '2', '3']) {
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', level);
+  }
+  await expect(zoomIn).toHaveAttribute('aria-disabled', 'true');
+  await expect(zoomOut).toBeFocused();
+});
+
+test('"Go to page" goes by the page\'s own address, never ?page= (a static copy ignores queries)', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2`));
+  const asked: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.isNavigationRequest()) asked.push(sent.url());
+  });
+  await page.getByLabel('Go to page').fill('6');
+  await page.getByLabel('Go to page').press('Enter');
+  await expectPage(page, 6, edition);
+  await expect(page).toHaveURL(/\/page\/6$/);
+  expect(asked.filter((url) => url.includes('page='))).toEqual([]);
+});
+
+test('"Go to page" keeps the zoom chosen on the page', async ({ page, request }) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2`));
+  await page.getByRole('link', { name: 'Zoom in' }).click();
+  await expect(page).toHaveURL(/\/page\/2\/zoom\/1\.5$/);
+  await page.getByLabel('Go to page').fill('6');
+  await page.getByRole('button', { name: 'Go' }).click();
+  await expect(page).toHaveURL(/\/page\/6\/zoom\/1\.5$/);
+  await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1.5');
+  // And back at 100 %, the page loaded at 150 % no longer sends its zoom.
+  await page.getByRole('link', { name: 'Zoom out' }).click();
+  await page.getByLabel('Go to page').fill('8');
+  await page.getByRole('button', { name: 'Go' }).click();
+  await expect(page).toHaveURL(/\/page\/8$/);
+  await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1');
+});
+
+test('"Go to page" with the field left empty keeps the page, not page 1', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/6`));
+  await page.getByLabel('Go to page').fill('');
+  await page.getByRole('button', { name: 'Go' }).click();
+  // The browser asks for a number instead of sending `?page=`, which the server reads as page 1.
+  const missing = page
+    .getByLabel('Go to page')
+    .evaluate((field) => (field as HTMLInputElement).validity.valueMissing);
+  expect(await missing).toBe(true);
+  await page.waitForLoadState();
+  await expect(page).toHaveURL(/\/page\/6$/);
+  await expectPage(page, 6, edition);
 });
 
 test('?page=5 deep-links to page 5; out-of-range pages are clamped', async ({ page, request }) => {

@@ -49,6 +49,8 @@ class Reader {
   readonly live: HTMLElement | null;
   readonly toolbar: HTMLElement | null;
   readonly thumbs = new Map<number, HTMLAnchorElement>();
+  /** What the document's title adds to the page's own (` · Site`); null when it cannot be told. */
+  readonly titleSuffix: string | null;
 
   readonly root: HTMLElement;
   readonly image: HTMLImageElement;
@@ -73,6 +75,16 @@ class Reader {
     const text = (this.text = root.dataset);
     this.positionTexts = { page: text.textPosition ?? '', spread: text.textSpread ?? '' };
     this.loadingTexts = { page: text.textLoading ?? '', spread: text.textLoadingSpread ?? '' };
+    const opening = this.pageTitle(this.page);
+    this.titleSuffix = document.title.startsWith(opening)
+      ? document.title.slice(opening.length)
+      : null;
+  }
+
+  /** The page's title as the server writes it: the edition's, with the page number after page 1. */
+  pageTitle(page: number): string {
+    const template = this.text.textTitle;
+    return page > 1 && template ? fillText(template, { page }) : this.title;
   }
 
   $<E extends HTMLElement>(selector: string): E | null {
@@ -105,11 +117,17 @@ class Reader {
 
   refreshLinks(): void {
     const { count, zoom } = this;
+    const focused = document.activeElement;
+    /** Each control and its counterpart (previous ↔ next, zoom out ↔ zoom in). */
+    const pairs: [HTMLAnchorElement | null, HTMLAnchorElement | null][] = [];
     for (const group of this.root.querySelectorAll<HTMLElement>('[data-mode]')) {
       const spread = group.dataset.mode === 'spread';
       const near = neighboursIn(spread, this.page, count);
-      this.setLink(group.querySelector('[data-nav="prev"]'), near.prev, 'go');
-      this.setLink(group.querySelector('[data-nav="next"]'), near.next, 'go');
+      const prev = group.querySelector<HTMLAnchorElement>('[data-nav="prev"]');
+      const next = group.querySelector<HTMLAnchorElement>('[data-nav="next"]');
+      this.setLink(prev, near.prev, 'go');
+      this.setLink(next, near.next, 'go');
+      pairs.push([prev, next]);
       const position = group.querySelector('[data-position]');
       if (position) {
         const pages = spread ? spreadOf(this.shown, count) : [this.shown];
@@ -121,7 +139,17 @@ class Reader {
     const inZoom = zoomStep(zoom, 1);
     this.setLink(out ?? null, outZoom === zoom ? null : outZoom, 'zoom-to');
     this.setLink(into ?? null, inZoom === zoom ? null : inZoom, 'zoom-to');
+    pairs.push([out ?? null, into ?? null]);
     for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
+    // A control just disabled under the keyboard's focus (Next on the last page, + at the largest
+    // zoom) is no longer focusable: the focus goes to its counterpart, or the page, not to <body>.
+    if (focused instanceof HTMLAnchorElement && !focused.hasAttribute('href')) {
+      const pair = pairs.find((both) => both.includes(focused));
+      if (pair) {
+        const other = pair.find((link) => link !== focused);
+        (other?.hasAttribute('href') ? other : this.viewport).focus({ preventScroll: true });
+      }
+    }
   }
 
   sourcesOf(img: HTMLImageElement): HTMLSourceElement[] {
@@ -229,6 +257,8 @@ class Reader {
     this.viewport.scrollTop = 0;
     this.reveal();
     history.replaceState(history.state, '', this.urlFor(target, this.zoom));
+    // The tab, a bookmark and the history name the page the address now names.
+    if (this.titleSuffix !== null) document.title = this.pageTitle(target) + this.titleSuffix;
     this.warmNext();
     return true;
   }
@@ -303,12 +333,12 @@ function listenToControls(reader: Reader): void {
     }
   });
 
-  // "Go to page" opens its page's path: a static copy has no server to redirect the form's `?page=`.
-  reader.$('form.goto')?.addEventListener('submit', (event) => {
-    const goto = reader.$<HTMLInputElement>('[data-goto]');
-    if (!goto) return;
+  // "Go to page" turns in place too, or loads the page's own address: a static copy serves no
+  // `?page=` (the browser checked the number against min and max before this event).
+  const goto = reader.$<HTMLInputElement>('[data-goto]');
+  goto?.form?.addEventListener('submit', (event) => {
     event.preventDefault();
-    reader.goOrLoad(clampPage(Number(goto.value), reader.count));
+    reader.goOrLoad(clampPage(goto.valueAsNumber, reader.count));
   });
 
   document.addEventListener('keydown', (event) => {

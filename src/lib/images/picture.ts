@@ -67,10 +67,11 @@ export function imageHref(
   return links.href(imagePath(links.secret, { target, width, format, crop }));
 }
 
-/** `{ width, height }` of an upstream image, 3:2 when the upstream does not say. */
+/** `{ width, height }` of an upstream image, `assumedRatio` (3:2) when the upstream does not say. */
 export function intrinsicSize(image: UpstreamImage): { width: number; height: number } {
   const width = image.width && image.width > 0 ? image.width : DEFAULT_WIDTH;
-  const height = image.height && image.height > 0 ? image.height : Math.round((width * 2) / 3);
+  const ratio = image.assumedRatio ?? 2 / 3;
+  const height = image.height && image.height > 0 ? image.height : Math.round(width * ratio);
   return { width, height };
 }
 

@@ -45,8 +45,10 @@ function readerImage(
     height: page.height,
     assumedRatio: 4 / 3,
   });
+  // An unknown width caps nothing: the route answers a wider step with the source as it is.
+  const sourceWidth = page.width && page.width > 0 ? page.width : Infinity;
   const set = (format: 'avif' | 'webp') =>
-    srcsetOf(widths, size.width, (w) => imageHref(links, target, w, format));
+    srcsetOf(widths, sourceWidth, (w) => imageHref(links, target, w, format));
   return {
     ...(withAvif ? { avif: set('avif') } : {}),
     webp: set('webp'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseImagePath } from '../../../src/lib/images/address.ts';
-import type { ImageLinks } from '../../../src/lib/images/picture.ts';
+import { upstreamPicture, type ImageLinks } from '../../../src/lib/images/picture.ts';
 import { readerPage, readerThumb } from '../../../src/lib/images/reader.ts';
 
 const SECRET = 'unit-test-image-secret';
@@ -53,5 +53,32 @@ describe("the reader's page images", () => {
       ok: true,
       request: { target: { kind: 'edition-page', edition: 'monday', page: 3 } },
     });
+  });
+});
+
+describe('a page or cover whose size the API does not give (the contract names none)', () => {
+  const unsized = { page_number: 1, image_url: `${API}/media/epaper/1.jpg` } as never;
+
+  it('is taken as a printed page (3:4), so the box the browser keeps for it does not jump on load', () => {
+    const image = readerPage(links, 'monday', unsized, 'public');
+    expect(image.height / image.width).toBeCloseTo(4 / 3, 2);
+    const cover = upstreamPicture(
+      links,
+      { url: `${API}/media/cover.jpg`, assumedRatio: 4 / 3 },
+      {
+        sizes: '14rem',
+        maxWidth: 224,
+      },
+    );
+    expect(cover && cover.height / cover.width).toBeCloseTo(4 / 3, 2);
+  });
+
+  it('is still offered up to a zoomed page on a large, dense screen, not cut at 1200 px', () => {
+    const image = readerPage(links, 'monday', unsized, 'public');
+    const widths = [320, 480, 640, 800, 1200, 1600, 2400];
+    expect(entries(image.webp)).toEqual(widths.map((w) => `webp ${w}`));
+    expect(image.webp.split(', ').map((entry) => entry.split(' ')[1])).toEqual(
+      widths.map((w) => `${w}w`),
+    );
   });
 });
