@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import NotFound from '../../../src/pages/404.astro';
+import TooLarge from '../../../src/pages/413.astro';
+import { i18nFor } from '../../../src/lib/i18n/index.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import type { TenantMatch } from '../../../src/lib/tenants/resolution.ts';
 import { render } from './render.ts';
@@ -34,5 +37,29 @@ describe('the 404 page', () => {
     });
     expect(page.getByRole('heading', { level: 1 }).textContent).toMatch(/site not found/i);
     expect(page.getByText('No publication is configured for this address.')).toBeTruthy();
+  });
+});
+
+describe('the 413 page (a form post above the body limit)', () => {
+  it.each([
+    ['en-GB', 'Form too long', 'so nothing was sent'],
+    ['de-DE', 'Formular zu lang', 'daher wurde nichts gesendet'],
+    ['fr-FR', 'Formulaire trop long', 'rien n’a été envoyé'],
+  ])('tells a %s reader that nothing was sent, with status 413', async (locale, heading, text) => {
+    const site = buildTenant({ locale });
+    const match = { ...tenantMatch, tenant: site };
+    const own = { tenant: site, i18n: i18nFor(site), tenantMatchOrNull: match, tenantMatch: match };
+    const page = await render(TooLarge, { locals: locals(own) });
+    expect(page.getByRole('heading', { level: 1 }).textContent).toBe(heading);
+    expect(page.body.textContent).toContain(text);
+    expect(page.getByRole('banner').textContent).toContain(site.name);
+
+    const container = await AstroContainer.create();
+    const response = await container.renderToResponse(TooLarge, {
+      locals: { ...own, href: (path: string) => path } as App.Locals,
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('connection')).toBe('close');
   });
 });

@@ -82,6 +82,9 @@ export const de: Dictionary = {
   'error.home': 'Zurück zur Startseite',
   'error.notFound': 'Seite nicht gefunden',
   'error.notFoundText': 'Die gesuchte Seite gibt es nicht oder sie wurde verschoben.',
+  'error.tooLarge': 'Formular zu lang',
+  'error.tooLargeText':
+    'Ihre Eingaben waren zu lang zum Senden, daher wurde nichts gesendet. Bitte kürzen Sie sie und versuchen Sie es noch einmal.',
   'error.failed': 'Etwas ist schiefgelaufen',
   'error.failedText':
     'Wir konnten diese Seite nicht anzeigen. Bitte versuchen Sie es gleich noch einmal.',

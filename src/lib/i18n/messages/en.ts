@@ -86,6 +86,9 @@ export const en = {
   'error.home': 'Back to the front page',
   'error.notFound': 'Page not found',
   'error.notFoundText': 'The page you asked for does not exist or has moved.',
+  'error.tooLarge': 'Form too long',
+  'error.tooLargeText':
+    'What you entered was too long to send, so nothing was sent. Please shorten it and try again.',
   'error.failed': 'Something went wrong',
   'error.failedText': 'We could not show this page. Please try again in a moment.',
   'error.unavailable': 'Temporarily unavailable',

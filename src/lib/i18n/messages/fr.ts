@@ -83,6 +83,9 @@ export const fr: Dictionary = {
   'error.home': 'Retour à la une',
   'error.notFound': 'Page introuvable',
   'error.notFoundText': 'La page demandée n’existe pas ou a été déplacée.',
+  'error.tooLarge': 'Formulaire trop long',
+  'error.tooLargeText':
+    'Votre saisie était trop longue pour être envoyée : rien n’a été envoyé. Raccourcissez-la et réessayez.',
   'error.failed': 'Une erreur s’est produite',
   'error.failedText':
     'Nous n’avons pas pu afficher cette page. Veuillez réessayer dans un instant.',
