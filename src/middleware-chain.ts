@@ -163,10 +163,16 @@ function cleanAddress(
   return location ? uncachedRedirect(301, location) : null;
 }
 
-/** A write on a host that is not the tenant's own is refused before anything runs (./lib/request/host-guard.ts). */
+/**
+ * A write on a host that is not the tenant's own is refused before anything runs
+ * (./lib/request/host-guard.ts): a JSON caller gets the API's error, a form the tenant's 421 page
+ * (in its language, with a link to its own address).
+ */
 const tenantHostWrites = defineMiddleware((context, next) => {
   const host = foreignWriteHost(context.request.method, context.locals.tenantMatchOrNull);
-  return host ? foreignWriteRefusal(context.request, host) : next();
+  if (!host) return next();
+  if (wantsJson(context.request)) return foreignWriteRefusal(context.request, host);
+  return next(new URL('/421', context.url));
 });
 
 /**

@@ -11,6 +11,7 @@ import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
 export const RESERVED_TENANT_IDS = [
   '404',
   '413',
+  '421',
   '500',
   '503',
   'account',

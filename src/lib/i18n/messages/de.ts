@@ -82,6 +82,10 @@ export const de: Dictionary = {
   'error.home': 'Zurück zur Startseite',
   'error.notFound': 'Seite nicht gefunden',
   'error.notFoundText': 'Die gesuchte Seite gibt es nicht oder sie wurde verschoben.',
+  'error.wrongHost': 'Falsche Adresse',
+  'error.wrongHostText':
+    'Diese Website nimmt unter {host} keine Eingaben an, daher wurde nichts gesendet. Öffnen Sie {site} unter der eigenen Adresse und versuchen Sie es noch einmal.',
+  'error.openSite': 'Zu {site}',
   'error.tooLarge': 'Formular zu lang',
   'error.tooLargeText':
     'Ihre Eingaben waren zu lang zum Senden, daher wurde nichts gesendet. Bitte kürzen Sie sie und versuchen Sie es noch einmal.',

@@ -86,6 +86,10 @@ export const en = {
   'error.home': 'Back to the front page',
   'error.notFound': 'Page not found',
   'error.notFoundText': 'The page you asked for does not exist or has moved.',
+  'error.wrongHost': 'Wrong address',
+  'error.wrongHostText':
+    'This site does not take posts sent to {host}, so nothing was sent. Open {site} at its own address and try again.',
+  'error.openSite': 'Open {site}',
   'error.tooLarge': 'Form too long',
   'error.tooLargeText':
     'What you entered was too long to send, so nothing was sent. Please shorten it and try again.',

@@ -83,6 +83,10 @@ export const fr: Dictionary = {
   'error.home': 'Retour à la une',
   'error.notFound': 'Page introuvable',
   'error.notFoundText': 'La page demandée n’existe pas ou a été déplacée.',
+  'error.wrongHost': 'Mauvaise adresse',
+  'error.wrongHostText':
+    'Ce site n’accepte pas les envois adressés à {host} : rien n’a été envoyé. Ouvrez {site} à sa propre adresse et réessayez.',
+  'error.openSite': 'Aller sur {site}',
   'error.tooLarge': 'Formulaire trop long',
   'error.tooLargeText':
     'Votre saisie était trop longue pour être envoyée : rien n’a été envoyé. Raccourcissez-la et réessayez.',
