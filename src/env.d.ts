@@ -15,6 +15,8 @@ declare namespace App {
     requestId: string;
     /** Who sent the request: address and whether it is a direct local one (src/lib/request/visitor.ts). */
     visitor: import('./lib/request/visitor.ts').Visitor;
+    /** The request's body is above the limit: answered 413 once the tenant is known (src/middleware-chain.ts). */
+    bodyTooLarge?: boolean;
     /** Set before a rewrite to the 503 page: seconds for `Retry-After`. */
     retryAfter?: number;
   }

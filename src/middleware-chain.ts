@@ -21,7 +21,9 @@ import {
   foreignWriteRefusal,
   isCrossSiteFormPost,
 } from './lib/request/host-guard.ts';
-import { judgeBody, refuseBody } from './lib/request/body-limit.ts';
+import { judgeBody, refuseBody, tooLargeJson, wantsJson } from './lib/request/body-limit.ts';
+import { answerI18n } from './lib/booking/api/json.ts';
+import { createI18n } from './lib/i18n/index.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';
 import {
@@ -50,8 +52,9 @@ const compressResponses = defineMiddleware(async (context, next) =>
 
 /**
  * What is settled before the tenant: an address no page takes (too long: 414; escapes only a
- * second decoding would resolve: 400), an oversized request body (before anything parses it, and
- * before the origin check: a refused body closes the connection instead of being read), who
+ * second decoding would resolve: 400), a request body refused from its headers (before anything
+ * parses it, and before the origin check: a refused body closes the connection instead of being
+ * read; one above the limit is answered in the tenant's language once it is known), who
  * sent the request from which origin (`locals.visitor`, once: src/lib/request/visitor.ts), a
  * cross-site form post (compared with that origin; Astro's own check is off), and the operator
  * endpoints `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every
@@ -61,6 +64,8 @@ const gate = defineMiddleware((context, next) => {
   const refusal = urlRefusal(context.request.url) ?? bodyRefusal(context);
   if (refusal) return refusal;
   const visitor = (context.locals.visitor = visitorOf(context, TRUST_PROXY));
+  // Too large: answered in the tenant's language once it is known (`tenantResolution`).
+  if (context.locals.bodyTooLarge) return next();
   if (!context.isPrerendered && isCrossSiteFormPost(context.request, visitor.origin)) {
     return crossSiteForbidden(context.request);
   }
@@ -84,9 +89,13 @@ function urlRefusal(sent: string): Response | undefined {
   return isDoublyEscaped(pathname) ? uncached(400, 'Bad request.') : undefined;
 }
 
-function bodyRefusal({ isPrerendered, request }: APIContext): Response | undefined {
+function bodyRefusal({ isPrerendered, request, locals }: APIContext): Response | undefined {
   const verdict = isPrerendered ? 'ok' : judgeBody(request);
   if (verdict === 'ok') return undefined;
+  if (verdict === 'too-large') {
+    locals.bodyTooLarge = true;
+    return undefined;
+  }
   // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
   if (verdict === 'length-required') void request.body?.cancel().catch(() => undefined);
   return refuseBody(request, verdict);
@@ -102,6 +111,11 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   );
   installTenantLocals(context.locals, match);
   noteRequest(match?.tenant.id, context.routePattern);
+  if (context.locals.bodyTooLarge) {
+    // Nothing reads the body: JSON callers get the API's error, a form the tenant's 413 page.
+    if (!wantsJson(context.request)) return next(new URL('/413', context.url));
+    return tooLargeJson(match ? answerI18n(context) : createI18n('en', 'UTC'));
+  }
   if (!match) {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
@@ -149,10 +163,16 @@ function cleanAddress(
   return location ? uncachedRedirect(301, location) : null;
 }
 
-/** A write on a host that is not the tenant's own is refused before anything runs (./lib/request/host-guard.ts). */
+/**
+ * A write on a host that is not the tenant's own is refused before anything runs
+ * (./lib/request/host-guard.ts): a JSON caller gets the API's error, a form the tenant's 421 page
+ * (in its language, with a link to its own address).
+ */
 const tenantHostWrites = defineMiddleware((context, next) => {
   const host = foreignWriteHost(context.request.method, context.locals.tenantMatchOrNull);
-  return host ? foreignWriteRefusal(context.request, host) : next();
+  if (!host) return next();
+  if (wantsJson(context.request)) return foreignWriteRefusal(context.request, host);
+  return next(new URL('/421', context.url));
 });
 
 /**

@@ -143,12 +143,21 @@ describe.each(ways)('posts %s', (_way, poster) => {
       '/login?_action=login&tenant=daily-planet',
       form({ email: demo.publishing['daily-planet']!.subscriber.email, password: demo.password }),
     ],
-  ])('%s is refused with 421 and a plain message, nothing signed in', async (_what, path, body) => {
-    const reply = await poster()(path, body, FORM);
-    expect(reply.status).toBe(421);
-    expect(reply.text).toContain(`does not take posts sent to ${EVIL}`);
-    expect(reply.cookies).not.toContain('astro-session');
-  });
+  ])(
+    '%s is refused with 421 and the tenant’s page, nothing signed in',
+    async (_what, path, body) => {
+      const reply = await poster()(path, body, FORM);
+      expect(reply.status).toBe(421);
+      expect(reply.headers['content-type']).toMatch(/^text\/html/);
+      expect(reply.text).toContain(`does not take posts sent to ${EVIL}`);
+      // The way on is the tenant's own address, never the host the post came to.
+      expect(reply.text).toMatch(
+        /<a class="button"[^>]* href="(?:https:\/\/[a-z-]+\.example\.com|http:\/\/[a-z-]+\.localhost)\/"/,
+      );
+      expect(reply.text).not.toMatch(new RegExp(`href="https?://${EVIL}`));
+      expect(reply.cookies).not.toContain('astro-session');
+    },
+  );
 });
 
 describe('the same posts where they belong go on', () => {

@@ -75,7 +75,12 @@ test.describe('bounded request bodies', () => {
     const results = await Promise.all([json(), json(), json(), json()]);
     for (const result of results) expect(result.status).toBe(413);
     expect(JSON.parse(results[0]?.body ?? '{}')).toEqual({
-      message: 'The request body is larger than 64 KB.',
+      ok: false,
+      error: {
+        code: 'too_large',
+        message:
+          'What you entered was too long to send, so nothing was sent. Please shorten it and try again.',
+      },
     });
     const form = await raw(
       port,
@@ -91,6 +96,7 @@ test.describe('bounded request bodies', () => {
       { bytes: 200 * 1024 * 1024 },
     );
     expect(form.status).toBe(413);
+    expect(form.body).toContain('Form too long');
     const streamed = await raw(
       port,
       {
@@ -110,6 +116,31 @@ test.describe('bounded request bodies', () => {
     // Before: +640 MB for one such body. Refused bodies are never buffered: growth stays an order of
     // magnitude below one body (16 MB was too tight for GC noise on a loaded 2-core machine: 17.9 MB seen).
     expect(grownMb).toBeLessThan(48);
+  });
+
+  test('a form post above the limit gets the tenant’s own 413 page in its language, never bare text', async () => {
+    const host = `alpine-post.localhost:${port}`;
+    const form = await raw(
+      port,
+      {
+        method: 'POST',
+        path: '/login?_action=login',
+        headers: {
+          Host: host,
+          Origin: `http://${host}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Content-Length': 100 * 1024,
+        },
+      },
+      `email=a%40b.test&password=${'x'.repeat(100 * 1024 - 26)}`,
+    );
+    expect(form.status).toBe(413);
+    expect(form.headers['connection']).toBe('close');
+    expect(form.headers['content-type']).toMatch(/^text\/html/);
+    expect(form.body).toContain('Formular zu lang');
+    expect(form.body).toContain('daher wurde nichts gesendet');
+    expect(form.body).toContain('Alpine');
+    expect(form.body).not.toMatch(/\bat .+\.m?js:\d+/);
   });
 
   for (const method of ['GET', 'DELETE', 'OPTIONS']) {

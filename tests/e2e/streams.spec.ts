@@ -255,3 +255,104 @@ test.describe('a page kept in the cache before a stream starts', () => {
     await expect(page.locator('[data-live-band]')).toHaveAttribute('data-live-band', 'live');
   });
 });
+
+test.describe('a stream the upstream still calls scheduled after its start', () => {
+  const tenant = 'harbour-times';
+  const CONTROL = 'http://127.0.0.1:4009';
+  test.afterAll(async ({ request }) => {
+    await request.post(`${CONTROL}/reset`);
+  });
+
+  const settleMs = streamChangeShownWithin(STREAM_CACHE.maxAge) * 1000;
+  const statusOf = async (page: Page, url: string): Promise<string | null> => {
+    await page.goto(url);
+    return page.locator('article.stream').getAttribute('data-status');
+  };
+
+  test('20 minutes late: "Delayed", when it should have started, the player shown; after live ones in the list', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(settleMs + 60_000);
+    const { slug } = await firstWithStatus(request, tenant, 'scheduled');
+    const due = new Date(Math.floor((Date.now() - 20 * 60_000) / 1000) * 1000);
+    const response = await request.post(`${CONTROL}/streams`, {
+      data: { tenant, slug, status: 'scheduled', at: due.toISOString() },
+    });
+    expect(response.ok()).toBe(true);
+    const streamPage = tenantUrl(tenant, `/streams/${slug}`);
+    await expect
+      .poll(() => statusOf(page, streamPage), { timeout: settleMs, intervals: [1_000] })
+      .toBe('delayed');
+    await expect(page.locator('article.stream .badge')).toHaveText('Delayed');
+    const london = due.toLocaleTimeString('en-GB', {
+      timeZone: 'Europe/London',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    await expect(page.locator('article.stream .when')).toContainText(
+      new RegExp(`^Should have started .*${london} GMT$`),
+    );
+    await expect(page.locator('[data-countdown]')).toBeHidden();
+    await expect(page.locator('[data-player]')).toBeVisible();
+
+    // The list may be kept from before the change, as long as any change (the same bound).
+    const listed = async () => {
+      await page.goto(tenantUrl(tenant, '/streams'));
+      return page
+        .locator('article.stream-card')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-status') ?? ''));
+    };
+    await expect
+      .poll(async () => (await listed()).includes('delayed'), {
+        timeout: settleMs,
+        intervals: [1_000],
+      })
+      .toBe(true);
+    const statuses = await listed();
+    const late = statuses.indexOf('delayed');
+    expect(statuses.slice(0, late).every((status) => status === 'live')).toBe(true);
+    expect(statuses.slice(late + 1)).not.toContain('live');
+    await checkA11y(page);
+  });
+
+  test('a page open at the start says "Starting soon" with the player, then "Delayed" 15 minutes on, as a reload would', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(settleMs + 60_000);
+    const { slug } =
+      (await apiStreams(request, tenant)).filter((s) => s.status === 'scheduled')[1] ??
+      (await firstWithStatus(request, tenant, 'scheduled'));
+    const start = Math.ceil((Date.now() + 10 * 60_000) / 1000) * 1000;
+    const startIso = new Date(start).toISOString();
+    const response = await request.post(`${CONTROL}/streams`, {
+      data: { tenant, slug, status: 'scheduled', at: startIso },
+    });
+    expect(response.ok()).toBe(true);
+    await page.clock.install();
+    const streamPage = tenantUrl(tenant, `/streams/${slug}`);
+    await expect
+      .poll(
+        async () => {
+          await page.goto(streamPage);
+          return page.locator('article.stream .when time').getAttribute('datetime');
+        },
+        { timeout: settleMs, intervals: [1_000] },
+      )
+      .toBe(startIso);
+    await expect(page.locator('article.stream .badge')).toHaveText('Upcoming');
+    await expect(page.locator('[data-countdown]')).toBeVisible();
+    await expect(page.locator('[data-player]')).toBeHidden();
+
+    await page.clock.fastForward(start - (await page.evaluate(() => Date.now())) + 2_000);
+    await expect(page.locator('article.stream .badge')).toHaveText('Starting soon');
+    await expect(page.locator('[data-countdown]')).toBeHidden();
+    await expect(page.locator('[data-player]')).toBeVisible();
+    await expect(page.locator('article.stream .when')).toContainText(/^Starts /);
+
+    await page.clock.fastForward('15:00');
+    await expect(page.locator('article.stream .badge')).toHaveText('Delayed');
+    await expect(page.locator('article.stream .when')).toContainText(/^Should have started /);
+  });
+});

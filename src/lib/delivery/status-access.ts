@@ -3,7 +3,8 @@ import { uncached, uncachedJson } from './policy.ts';
 import { profileStatus } from '../profiles/status.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import { siteUpstream } from '../services/clients.ts';
-import { getTenants } from '../tenants/registry.ts';
+import type { TenantsState } from '../tenants/loader.ts';
+import { getTenants, tenantRegistry } from '../tenants/registry.ts';
 
 export interface StatusAccessInput {
   /** A direct local request (`locals.visitor.local`, ../request/visitor.ts). */
@@ -55,8 +56,30 @@ export function operatorRefusal(access: Exclude<StatusAccess, 'allowed'>, json: 
 export async function statusResponse(input: StatusAccessInput): Promise<Response> {
   const access = await operatorAccess('status', input);
   if (access !== 'allowed') return operatorRefusal(access, true);
-  const body = { ...siteUpstream().metrics.getStatus(), profiles: profileStatus(getTenants()) };
+  const body = {
+    ...siteUpstream().metrics.getStatus(),
+    tenantsFile: tenantsFileStatus(tenantRegistry().state()),
+    profiles: profileStatus(getTenants()),
+  };
   return uncached(200, JSON.stringify(body, null, 2), { 'Content-Type': 'application/json' });
+}
+
+/**
+ * The tenants file as operators need it: a file on disk that was refused (the tenant, zod's path and
+ * message, since when) while the last good configuration is served; `/_health` stays healthy then,
+ * since every page still serves.
+ */
+export function tenantsFileStatus({ version, tenants, refused }: TenantsState) {
+  if (!refused) return { status: 'ok', version, tenants };
+  return {
+    status: 'refused',
+    serving: 'the last good configuration',
+    version,
+    tenants,
+    refusedSince: refused.since,
+    reason: refused.message,
+    issues: refused.issues,
+  };
 }
 
 /**

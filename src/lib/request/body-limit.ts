@@ -1,4 +1,6 @@
+import type { ApiResult } from '../booking/domain/types.ts';
 import { uncached, uncachedJson } from '../delivery/policy.ts';
+import type { I18n } from '../i18n/index.ts';
 
 /**
  * Request bodies are refused above this size, before anything parses them. Every form and JSON
@@ -42,15 +44,32 @@ export const wantsJson = (request: Request): boolean =>
   request.headers.get('content-type')?.includes('json') === true ||
   request.headers.get('accept')?.includes('application/json') === true;
 
-/** 413, 411 or 400 in the shape the caller reads: JSON for API and action calls, text for a page form. */
-export function refuseBody(request: Request, verdict: Exclude<BodyVerdict, 'ok'>): Response {
+/**
+ * 411 or 400 in the shape the caller reads: JSON for API and action calls, text otherwise. A body
+ * above the limit (413) is answered once the tenant is known, in its language: `tooLargeJson`, or
+ * the tenant's 413 page for a form (src/pages/413.astro).
+ */
+export function refuseBody(
+  request: Request,
+  verdict: Exclude<BodyVerdict, 'ok' | 'too-large'>,
+): Response {
   const [status, message]: [number, string] =
-    verdict === 'too-large'
-      ? [413, `The request body is larger than ${Math.round(MAX_BODY_BYTES / 1024)} KB.`]
-      : verdict === 'length-required'
-        ? [411, 'Send the request body with a Content-Length header.']
-        : [400, 'This request method takes no body.'];
+    verdict === 'length-required'
+      ? [411, 'Send the request body with a Content-Length header.']
+      : [400, 'This request method takes no body.'];
   return wantsJson(request)
     ? uncachedJson(status, { message }, { Connection: 'close' })
     : uncached(status, message, { Connection: 'close' });
+}
+
+/**
+ * The 413 of a JSON caller: the booking API's error shape (`{ ok: false, error }`), in `i18n`'s
+ * language. The unread body is not drained: the connection closes after the answer.
+ */
+export function tooLargeJson(i18n: Pick<I18n, 't'>): Response {
+  const body: ApiResult<never> = {
+    ok: false,
+    error: { code: 'too_large', message: i18n.t('error.tooLargeText') },
+  };
+  return uncachedJson(413, body, { Connection: 'close' });
 }

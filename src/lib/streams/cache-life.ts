@@ -2,7 +2,7 @@ import type { Stream } from '../publishing/schema.ts';
 import type { CacheLife } from '../render/page-respond.ts';
 import { TTL } from '../upstream/ttl.ts';
 import { streamStatus } from './status.ts';
-import { timeOf } from './status-at.ts';
+import { LATE_AFTER_MS, timeOf } from './status-at.ts';
 
 /**
  * How long a page that shows streams' states may be kept (route cache and edge): its status must
@@ -35,8 +35,8 @@ type Timed = Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' |
 
 /** The cache life of a page while one of its streams is due (started by the clock only). */
 export const DUE_CACHE: CacheLife = { maxAge: 5, swr: 0 };
-/** How long after its start a stream still called scheduled counts as due (then: late or gone). */
-export const DUE_WINDOW_MS = 15 * 60_000;
+/** How long after its start a stream still called scheduled counts as due (its "starting soon"; then delayed). */
+export const DUE_WINDOW_MS = LATE_AFTER_MS;
 
 function scheduledStart(stream: Timed): number | null {
   if (streamStatus(stream) !== 'scheduled') return null;

@@ -2,6 +2,7 @@ import type { Stream } from '../publishing/schema.ts';
 import { publishingFor } from '../services/clients.ts';
 import { warmNavigation } from '../reading/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
+import { NotFoundError } from '../upstream/errors.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { isDue } from './cache-life.ts';
 import { sortStreams } from './status.ts';
@@ -31,7 +32,21 @@ export async function streamList(
   const client = publishingFor(tenant);
   const paged = await client.listStreams(params);
   if (!paged.items.some((stream) => isDue(stream, now))) return paged;
-  return client.listStreams(params, { fresh: true });
+  return freshOr(() => client.listStreams(params, { fresh: true }), paged);
+}
+
+/**
+ * The fresh read, or the copy just read when it fails (429, down, slow): the page shows what the
+ * site has, as every page does on an upstream failure, instead of a 503 just as viewers arrive for
+ * the start. A stream the fresh read finds gone is gone (404).
+ */
+async function freshOr<T>(read: () => Promise<T>, copy: T): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof NotFoundError) throw error;
+    return copy;
+  }
 }
 
 /** One stream (read afresh when due to have started); unknown → `NotFoundError` (404). */
@@ -39,5 +54,7 @@ export async function loadStream(tenant: Tenant, slug: string, now = Date.now())
   warmNavigation(tenant);
   const client = publishingFor(tenant);
   const stream = await client.getStream(slug);
-  return isDue(stream, now) ? client.getStream(slug, { fresh: true }) : stream;
+  return isDue(stream, now)
+    ? freshOr(() => client.getStream(slug, { fresh: true }), stream)
+    : stream;
 }

@@ -1,4 +1,9 @@
+import { readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
+
+/** ISO 8601 with its offset (`Z`): a time the upstream sent without one is UTC, as the page reads it. */
+const isoInstant = (value: string | null | undefined): string | undefined =>
+  readDate(value)?.date.toISOString();
 
 /** Addresses of a media file (not a page): what `contentUrl` may name. */
 const MEDIA_FILE = /\.(?:m3u8|mpd|mp4|m4v|webm|ogv|mov)$/i;
@@ -20,7 +25,8 @@ export function streamLd(
   /** The player the page frames (`streamPlayer`'s `src`); the upstream's `stream_url` by default. */
   player: string | null | undefined = stream.stream_url,
 ): Record<string, unknown> | null {
-  const start = stream.started_at ?? stream.scheduled_at;
+  const start = isoInstant(stream.started_at ?? stream.scheduled_at);
+  const end = isoInstant(stream.ended_at);
   if (!thumbnail || !start) return null;
   const media = [stream.stream_url, stream.watch_url].find(
     (url) => url && MEDIA_FILE.test(new URL(url).pathname),
@@ -39,7 +45,7 @@ export function streamLd(
       '@type': 'BroadcastEvent',
       isLiveBroadcast: true,
       startDate: start,
-      ...(stream.ended_at ? { endDate: stream.ended_at } : {}),
+      ...(end ? { endDate: end } : {}),
     },
   };
 }

@@ -4,9 +4,14 @@ import { readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { remaining } from './countdown.ts';
-import { timeOf as time, type StreamStatus } from './status-at.ts';
+import {
+  scheduledState,
+  timeOf as time,
+  type StreamState,
+  type StreamStatus,
+} from './status-at.ts';
 
-export type { StreamStatus };
+export type { StreamState, StreamStatus };
 
 type StatusFields = Pick<Stream, 'is_live' | 'status' | 'started_at' | 'ended_at'>;
 
@@ -39,6 +44,21 @@ export const STATUS_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
   ended: 'streams.ended',
 };
 
+/** What the badge says at `now`: a scheduled stream past its start is starting soon, then delayed. */
+export function streamState(
+  stream: StatusFields & Pick<Stream, 'scheduled_at'>,
+  now: number,
+): StreamState {
+  const status = streamStatus(stream);
+  return status === 'scheduled' ? scheduledState(time(stream.scheduled_at), now) : status;
+}
+
+export const STATE_LABEL: Readonly<Record<StreamState, MessageKey>> = {
+  ...STATUS_LABEL,
+  starting: 'streams.starting',
+  delayed: 'streams.delayed',
+};
+
 const english = createI18n('en', 'UTC').t;
 
 type TimeFields = Pick<Stream, 'scheduled_at' | 'started_at' | 'ended_at'>;
@@ -56,20 +76,22 @@ const TIMING_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
 };
 
 /**
- * The one time line a stream shows: scheduled → "Starts …", live → "Started …", ended → "Ended …"
- * (`label` in `t`'s language, `iso` for `<time datetime>`, `text` in the tenant's zone, named);
- * `null` when the upstream gave no usable timestamp for that state.
+ * The one time line a stream shows: scheduled → "Starts …" (once delayed: "Should have started …"),
+ * live → "Started …", ended → "Ended …" (`label` in `t`'s language, `iso` for `<time datetime>`,
+ * `text` in the tenant's zone, named); `null` when the upstream gave no usable timestamp for that state.
  */
 export function streamTiming(
   stream: StatusFields & TimeFields,
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
   t: I18n['t'] = english,
+  now = Date.now(),
 ) {
   const status = streamStatus(stream);
   const date = readDate(stateTime(stream, status))?.date;
   if (!date) return null;
+  const delayed = streamState(stream, now) === 'delayed';
   return {
-    label: t(TIMING_LABEL[status]),
+    label: t(delayed ? 'streams.shouldHaveStarted' : TIMING_LABEL[status]),
     iso: date.toISOString(),
     text: zonedDateTime(date, tenant),
   };
@@ -128,9 +150,19 @@ export function countdownStart(stream: StatusFields & TimeFields, now: number): 
   return start !== null && remaining(start, now) ? new Date(start).toISOString() : null;
 }
 
+/**
+ * The start the stream page's clock script runs from (ISO) while the stream is upcoming or starting
+ * soon: it moves the badge on at the start and once delayed, as the server would render it then.
+ */
+export function clockStart(stream: StatusFields & TimeFields, now: number): string | null {
+  const state = streamState(stream, now);
+  if (state !== 'scheduled' && state !== 'starting') return null;
+  return readDate(stream.scheduled_at)?.date.toISOString() ?? null;
+}
+
 /** Badge text of a static copy before its script has run: never "Live" from build-time data. */
-export const STATIC_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
-  ...STATUS_LABEL,
+export const STATIC_LABEL: Readonly<Record<StreamState, MessageKey>> = {
+  ...STATE_LABEL,
   live: 'streams.started',
 };
 
@@ -141,10 +173,17 @@ export const STATIC_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
 export function statusTimes(stream: StatusFields & TimeFields): {
   start: string | null;
   end: string | null;
+  /** Scheduled when built: after its start it is starting soon, then delayed (as on the server). */
+  scheduled: boolean;
 } {
+  const status = streamStatus(stream);
   const start = readDate(stream.started_at ?? stream.scheduled_at)?.date.toISOString() ?? null;
   const end = readDate(stream.ended_at)?.date.toISOString() ?? null;
-  return { start, end: end ?? (streamStatus(stream) === 'ended' ? start : null) };
+  return {
+    start,
+    end: end ?? (status === 'ended' ? start : null),
+    scheduled: status === 'scheduled',
+  };
 }
 
 export { statusAt } from './status-at.ts';

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { errorMessage } from '../content/records.ts';
 import { errnoCode, watchedFile } from '../settings/watched-file.ts';
 import { parseTenantsText, TenantsConfigError } from './schema.ts';
-import type { Tenant, TenantsFile } from './schema.ts';
+import type { Tenant, TenantIssue, TenantsFile } from './schema.ts';
 
 /**
  * The tenants file, read at run time: the server's registry (./registry.ts), the static build and
@@ -48,6 +48,23 @@ export interface TenantsChange {
   added: readonly Tenant[];
   changed: readonly { before: Tenant; after: Tenant }[];
   removed: readonly Tenant[];
+}
+
+/** The file on disk that the registry refused, while it is refused (`/_status` shows it). */
+export interface TenantsRefusal {
+  /** The first refusal in a row (ISO): the file has been wrong since then. */
+  since: string;
+  /** The whole reason on one line, as logged. */
+  message: string;
+  /** The schema's issues one by one (none when the file is unreadable, not JSON, or names a missing profile). */
+  issues: readonly TenantIssue[];
+}
+
+/** What the registry serves: its version, how many tenants, and the file it refused, if any. */
+export interface TenantsState {
+  version: number;
+  tenants: number;
+  refused: TenantsRefusal | null;
 }
 
 type ReloadResult =
@@ -101,6 +118,7 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
   const file = watchedFile(path, (reason) => void reload(reason), { debounceMs });
   let tenants: readonly Tenant[] = readTenantsFile(path, options.file).file.tenants;
   let version = 1;
+  let refused: TenantsRefusal | null = null;
   const listeners = new Set<(change: TenantsChange) => void>();
 
   const reload = (reason: ReloadReason): ReloadResult => {
@@ -115,8 +133,11 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
         reason,
         message: `${message} (still serving the ${tenants.length} tenant${tenants.length === 1 ? '' : 's'} read before)`,
       });
+      const issues = error instanceof TenantsConfigError ? error.issues : [];
+      refused = { since: refused?.since ?? new Date().toISOString(), message, issues };
       return { status: 'refused', message };
     }
+    refused = null;
     const diff = diffTenants(tenants, next);
     const same = (tenant: Tenant, index: number) => tenant === tenants[index];
     if (diff.tenants.length === tenants.length && diff.tenants.every(same)) {
@@ -149,6 +170,8 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
     tenants: () => tenants,
     /** 1 at start, one more with each reload that changed something. */
     version: () => version,
+    /** The version served and, while the file on disk is refused, why and since when. */
+    state: (): TenantsState => ({ version, tenants: tenants.length, refused }),
     /** Called after each reload that changed something; returns the unsubscribe. */
     onChange(listener: (change: TenantsChange) => void) {
       listeners.add(listener);

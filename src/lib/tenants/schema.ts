@@ -10,6 +10,8 @@ import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
  */
 export const RESERVED_TENANT_IDS = [
   '404',
+  '413',
+  '421',
   '500',
   '503',
   'account',
@@ -346,26 +348,48 @@ export type TenantInput = z.input<typeof TenantSchema>;
 export type Tenant = z.output<typeof TenantSchema>;
 export type TenantsFile = z.output<typeof TenantsFileSchema>;
 
-export class TenantsConfigError extends Error {
-  override name = 'TenantsConfigError';
+/** One mistake of the file: the tenant (its id when it has one, its place) and zod's path and message. */
+export interface TenantIssue {
+  tenant?: string;
+  index?: number;
+  path: string;
+  message: string;
 }
 
-/** Turns zod issues into lines that name the tenant and the field, e.g. `tenant "x" → theme.colors.primary: …`. */
-function formatTenantIssues(error: z.ZodError, raw: unknown): string {
+export class TenantsConfigError extends Error {
+  override name = 'TenantsConfigError';
+  /** The schema's issues, one by one (none for a file that is unreadable or not JSON). */
+  readonly issues: readonly TenantIssue[];
+  constructor(message: string, issues: readonly TenantIssue[] = []) {
+    super(message);
+    this.issues = issues;
+  }
+}
+
+/** Zod's issues with the tenant and field each names (`tenant "x"`, `theme.colors.primary`). */
+function tenantIssues(error: z.ZodError, raw: unknown): TenantIssue[] {
   const rawTenants: unknown[] =
     isRecord(raw) && Array.isArray(raw['tenants']) ? raw['tenants'] : [];
-  return error.issues
-    .map((issue) => {
-      const path = [...issue.path];
-      let where = 'tenants.json';
-      if (path[0] === 'tenants' && typeof path[1] === 'number') {
-        const index = path[1];
-        const entry = rawTenants[index];
-        const id = isRecord(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined;
-        where = id ? `tenant "${id}" (tenants[${index}])` : `tenants[${index}]`;
-        path.splice(0, 2);
-      }
-      return `  - ${where} → ${issuePath(path)}: ${issueMessage(issue)}`;
+  return error.issues.map((issue) => {
+    const path = [...issue.path];
+    const message = issueMessage(issue);
+    if (path[0] !== 'tenants' || typeof path[1] !== 'number') {
+      return { path: issuePath(path), message };
+    }
+    const index = path[1];
+    const entry = rawTenants[index];
+    const id = isRecord(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined;
+    return { ...(id ? { tenant: id } : {}), index, path: issuePath(path.slice(2)), message };
+  });
+}
+
+/** Lines that name the tenant and the field, e.g. `tenant "x" (tenants[3]) → theme.colors.primary: …`. */
+function formatTenantIssues(issues: readonly TenantIssue[]): string {
+  return issues
+    .map(({ tenant, index, path, message }) => {
+      const place = index === undefined ? '' : `tenants[${index}]`;
+      const where = tenant ? `tenant "${tenant}" (${place})` : place || 'tenants.json';
+      return `  - ${where} → ${path}: ${message}`;
     })
     .join('\n');
 }
@@ -374,7 +398,8 @@ function formatTenantIssues(error: z.ZodError, raw: unknown): string {
 export function parseTenantsFile(raw: unknown, source = 'tenants.json'): TenantsFile {
   const result = TenantsFileSchema.safeParse(raw);
   if (!result.success) {
-    throw new TenantsConfigError(`Invalid ${source}:\n${formatTenantIssues(result.error, raw)}`);
+    const issues = tenantIssues(result.error, raw);
+    throw new TenantsConfigError(`Invalid ${source}:\n${formatTenantIssues(issues)}`, issues);
   }
   return result.data;
 }

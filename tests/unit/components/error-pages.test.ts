@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import NotFound from '../../../src/pages/404.astro';
+import TooLarge from '../../../src/pages/413.astro';
+import WrongHost from '../../../src/pages/421.astro';
+import { i18nFor } from '../../../src/lib/i18n/index.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import type { TenantMatch } from '../../../src/lib/tenants/resolution.ts';
 import { render } from './render.ts';
@@ -35,4 +39,68 @@ describe('the 404 page', () => {
     expect(page.getByRole('heading', { level: 1 }).textContent).toMatch(/site not found/i);
     expect(page.getByText('No publication is configured for this address.')).toBeTruthy();
   });
+});
+
+describe('the 413 page (a form post above the body limit)', () => {
+  it.each([
+    ['en-GB', 'Form too long', 'so nothing was sent'],
+    ['de-DE', 'Formular zu lang', 'daher wurde nichts gesendet'],
+    ['fr-FR', 'Formulaire trop long', 'rien n’a été envoyé'],
+  ])('tells a %s reader that nothing was sent, with status 413', async (locale, heading, text) => {
+    const site = buildTenant({ locale });
+    const match = { ...tenantMatch, tenant: site };
+    const own = { tenant: site, i18n: i18nFor(site), tenantMatchOrNull: match, tenantMatch: match };
+    const page = await render(TooLarge, { locals: locals(own) });
+    expect(page.getByRole('heading', { level: 1 }).textContent).toBe(heading);
+    expect(page.body.textContent).toContain(text);
+    expect(page.getByRole('banner').textContent).toContain(site.name);
+
+    const container = await AstroContainer.create();
+    const response = await container.renderToResponse(TooLarge, {
+      locals: { ...own, href: (path: string) => path } as App.Locals,
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('connection')).toBe('close');
+  });
+});
+
+describe('the 421 page (a post to a host that is not the tenant’s)', () => {
+  it.each([
+    ['en-GB', 'Wrong address', 'does not take posts sent to evil.example', 'Open Gazette'],
+    ['de-DE', 'Falsche Adresse', 'nimmt unter evil.example keine Eingaben an', 'Zu Gazette'],
+    ['fr-FR', 'Mauvaise adresse', 'envois adressés à evil.example', 'Aller sur Gazette'],
+  ])(
+    'tells a %s reader nothing was sent, and links to the tenant’s own address',
+    async (locale, heading, text, link) => {
+      const site = buildTenant({ locale });
+      const match: TenantMatch = {
+        tenant: site,
+        via: 'path',
+        basePath: '/gazette',
+        pathname: '/login',
+        origin: 'https://evil.example',
+      };
+      const own = {
+        tenant: site,
+        i18n: i18nFor(site),
+        tenantMatchOrNull: match,
+        tenantMatch: match,
+      };
+      const page = await render(WrongHost, { locals: locals(own) });
+      expect(page.getByRole('heading', { level: 1 }).textContent).toBe(heading);
+      expect(page.body.textContent).toContain(text);
+      // The tenant's configured origin, never the host the post came to.
+      expect(page.getByRole('link', { name: link }).getAttribute('href')).toBe(
+        'https://gazette.example.com/',
+      );
+
+      const container = await AstroContainer.create();
+      const response = await container.renderToResponse(WrongHost, {
+        locals: { ...own, href: (path: string) => path } as App.Locals,
+      });
+      expect(response.status).toBe(421);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    },
+  );
 });

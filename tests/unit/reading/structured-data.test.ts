@@ -174,7 +174,7 @@ describe('VideoObject with its BroadcastEvent (livestream)', () => {
   it('gives the end where the data has one, and invents none where it has not', () => {
     const event = (data: typeof live) =>
       streamLd(data, canonical, undefined, player)?.publication as Record<string, unknown>;
-    expect(event(ended).endDate).toBe('2026-11-16T20:35:00+00:00');
+    expect(event(ended).endDate).toBe('2026-11-16T20:35:00.000Z');
     expect(event(live)).not.toHaveProperty('endDate');
     expect(event(upcoming)).not.toHaveProperty('endDate');
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { judgeBody, MAX_BODY_BYTES, refuseBody } from '../../../src/lib/request/body-limit.ts';
+import {
+  judgeBody,
+  MAX_BODY_BYTES,
+  refuseBody,
+  tooLargeJson,
+} from '../../../src/lib/request/body-limit.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { isCrossSiteFormPost } from '../../../src/lib/request/host-guard.ts';
 import {
   forwardedHost,
@@ -99,10 +105,27 @@ describe('body limit', () => {
     expect(await refused.text()).toBe('This request method takes no body.');
   });
 
-  it('answers JSON callers in JSON and forms in text, with the limit', async () => {
-    const json = refuseBody(post({ 'content-type': 'application/json' }), 'too-large');
+  it('answers a JSON caller of a too large body in the booking API’s error shape, in its language', async () => {
+    const json = tooLargeJson(createI18n('de-DE', 'Europe/Berlin'));
     expect(json.status).toBe(413);
-    expect(await json.json()).toEqual({ message: 'The request body is larger than 64 KB.' });
+    expect(json.headers.get('connection')).toBe('close');
+    expect(json.headers.get('cache-control')).toBe('no-store');
+    expect(await json.json()).toEqual({
+      ok: false,
+      error: {
+        code: 'too_large',
+        message:
+          'Ihre Eingaben waren zu lang zum Senden, daher wurde nichts gesendet. Bitte kürzen Sie sie und versuchen Sie es noch einmal.',
+      },
+    });
+  });
+
+  it('answers JSON callers in JSON and forms in text', async () => {
+    const json = refuseBody(post({ 'content-type': 'application/json' }), 'length-required');
+    expect(json.status).toBe(411);
+    expect(await json.json()).toEqual({
+      message: 'Send the request body with a Content-Length header.',
+    });
     const form = refuseBody(post({}), 'length-required');
     expect(form.status).toBe(411);
     expect(await form.text()).toMatch(/Content-Length/);

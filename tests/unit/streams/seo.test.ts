@@ -16,12 +16,12 @@ describe('stream structured data', () => {
     [
       'live',
       { status: 'live', is_live: true, started_at: '2026-11-21T23:30:00+00:00' },
-      { isLiveBroadcast: true, startDate: '2026-11-21T23:30:00+00:00' },
+      { isLiveBroadcast: true, startDate: '2026-11-21T23:30:00.000Z' },
     ],
     [
       'scheduled',
       { status: 'scheduled', scheduled_at: '2026-11-23T18:00:00+00:00' },
-      { isLiveBroadcast: true, startDate: '2026-11-23T18:00:00+00:00' },
+      { isLiveBroadcast: true, startDate: '2026-11-23T18:00:00.000Z' },
     ],
     [
       'ended',
@@ -32,8 +32,8 @@ describe('stream structured data', () => {
       },
       {
         isLiveBroadcast: true,
-        startDate: '2026-11-16T19:00:00+00:00',
-        endDate: '2026-11-16T20:35:00+00:00',
+        startDate: '2026-11-16T19:00:00.000Z',
+        endDate: '2026-11-16T20:35:00.000Z',
       },
     ],
   ])('describes a %s stream as a VideoObject with its BroadcastEvent', (_name, fields, event) => {
@@ -48,9 +48,38 @@ describe('stream structured data', () => {
     });
   });
 
+  it('gives every time with an offset, reading one the API sent without as UTC (as the page does)', () => {
+    const ld = streamLd(
+      streamSchema.parse({
+        ...base,
+        status: 'ended',
+        started_at: '2026-11-16T19:00:00',
+        ended_at: '2026-11-16 20:35:00',
+      }),
+      URL,
+    );
+    expect(ld).toMatchObject({
+      uploadDate: '2026-11-16T19:00:00.000Z',
+      publication: { startDate: '2026-11-16T19:00:00.000Z', endDate: '2026-11-16T20:35:00.000Z' },
+    });
+  });
+
+  it('keeps the instant of a time with another offset', () => {
+    const ld = streamLd(
+      streamSchema.parse({
+        ...base,
+        status: 'scheduled',
+        scheduled_at: '2026-11-23T19:00:00+01:00',
+      }),
+      URL,
+    );
+    expect(ld).toMatchObject({ publication: { startDate: '2026-11-23T18:00:00.000Z' } });
+  });
+
   it.each([
     ['no thumbnail', { thumbnail_url: null, scheduled_at: '2026-11-23T18:00:00Z' }],
     ['no date', { scheduled_at: null }],
+    ['an unreadable date', { scheduled_at: 'soon' }],
   ])('is left out with %s', (_name, fields) => {
     expect(streamLd(streamSchema.parse({ ...base, ...fields }), URL)).toBeNull();
   });

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { streamSchema, type Stream } from '../../../src/lib/publishing/schema.ts';
 import {
+  STATE_LABEL,
   STATUS_LABEL,
+  clockStart,
   countdownStart,
+  streamState,
   sortStreams,
   statusAt,
   statusTimes,
@@ -16,6 +19,7 @@ const stream = (fields: Record<string, unknown>): Stream =>
 
 const NEW_YORK = { locale: 'en-US', timeZone: 'America/New_York' };
 const ZURICH = { locale: 'de-CH', timeZone: 'Europe/Zurich' };
+const BEFORE = Date.parse('2026-01-01T00:00:00Z');
 
 describe('stream status', () => {
   it.each([
@@ -77,7 +81,8 @@ describe('stream timing in the tenant locale and zone', () => {
       { label: 'Ended', iso: '2026-11-16T20:35:00.000Z', text: 'Nov 16, 2026, 3:35 PM EST' },
     ],
   ])('%j in %j, with the zone', (fields, tenant, expected) => {
-    const timing = streamTiming(stream(fields), tenant);
+    // Seen before any of these times: a scheduled one still "Starts".
+    const timing = streamTiming(stream(fields), tenant, undefined, BEFORE);
     expect(timing && { ...timing, text: timing.text.replace(/\u202f|\u00a0/g, ' ') }).toEqual(
       expected,
     );
@@ -132,6 +137,7 @@ describe('stream timing in the tenant’s language', () => {
       stream({ status: 'scheduled', scheduled_at: '2026-07-01T18:00:00Z' }),
       ZURICH,
       createI18n('de-CH', 'Europe/Zurich').t,
+      BEFORE,
     );
     expect(timing?.label).toBe('Beginnt');
     expect(timing?.text).toMatch(/20:00 MESZ$/);
@@ -154,6 +160,7 @@ describe('a static copy decides live, scheduled or ended at view time', () => {
     expect(statusTimes(stream({ scheduled_at: '2026-11-22T13:00:00Z' }))).toEqual({
       start: '2026-11-22T13:00:00.000Z',
       end: null,
+      scheduled: true,
     });
   });
 
@@ -189,5 +196,80 @@ describe('the countdown before a scheduled stream', () => {
     expect(countdownStart(stream({ status: 'scheduled', scheduled_at: 'soon' }), start)).toBeNull();
     const live = stream({ is_live: true, scheduled_at: '2026-11-27T20:00:00Z' });
     expect(countdownStart(live, start - 3_600_000)).toBeNull();
+  });
+});
+
+describe('a stream the upstream still calls scheduled after its start', () => {
+  const start = Date.parse('2026-11-27T20:00:00Z');
+  const scheduled = stream({ status: 'scheduled', scheduled_at: '2026-11-27T20:00:00' });
+  const minutes = (n: number) => start + n * 60_000;
+
+  it('is upcoming before, starting soon for 15 minutes, then delayed; live and ended as the upstream says', () => {
+    expect(streamState(scheduled, minutes(-1))).toBe('scheduled');
+    expect(streamState(scheduled, minutes(0))).toBe('starting');
+    expect(streamState(scheduled, minutes(14.9))).toBe('starting');
+    expect(streamState(scheduled, minutes(15))).toBe('delayed');
+    expect(streamState(scheduled, minutes(600))).toBe('delayed');
+    expect(streamState(stream({ status: 'scheduled' }), minutes(60))).toBe('scheduled');
+    const live = stream({ is_live: true, scheduled_at: '2026-11-27T20:00:00Z' });
+    expect(streamState(live, minutes(60))).toBe('live');
+    expect(streamState(stream({ status: 'ended' }), minutes(60))).toBe('ended');
+  });
+
+  it('says so in words in all three languages', () => {
+    const say = (locale: string) => {
+      const { t } = createI18n(locale, 'UTC');
+      return [t(STATE_LABEL.starting), t(STATE_LABEL.delayed)];
+    };
+    expect(say('en-US')).toEqual(['Starting soon', 'Delayed']);
+    expect(say('de-CH')).toEqual(['Beginnt gleich', 'Verspätet']);
+    expect(say('fr-FR')).toEqual(['Commence bientôt', 'En retard']);
+  });
+
+  it('once delayed, says when it should have started, on the tenant’s clock and in its language', () => {
+    const at = minutes(20);
+    const spaces = (text = '') => text.replace(/\u202f|\u00a0/g, ' ');
+    const timing = streamTiming(scheduled, NEW_YORK, undefined, at);
+    expect(timing && { ...timing, text: spaces(timing.text) }).toEqual({
+      label: 'Should have started',
+      iso: '2026-11-27T20:00:00.000Z',
+      text: 'Nov 27, 2026, 3:00 PM EST',
+    });
+    const german = streamTiming(scheduled, ZURICH, createI18n('de-CH', 'Europe/Zurich').t, at);
+    expect(german?.label).toBe('Geplanter Beginn war');
+    expect(german?.text).toMatch(/21:00 MEZ$/);
+    const french = streamTiming(scheduled, ZURICH, createI18n('fr-FR', 'Europe/Zurich').t, at);
+    expect(french?.label).toBe('Devait commencer le');
+    // Within the first 15 minutes it still "Starts" at its time.
+    expect(streamTiming(scheduled, NEW_YORK, undefined, minutes(5))?.label).toBe('Starts');
+  });
+
+  it('gives the page’s clock its start until delayed (then nothing is left to move on)', () => {
+    expect(clockStart(scheduled, minutes(-60))).toBe('2026-11-27T20:00:00.000Z');
+    expect(clockStart(scheduled, minutes(5))).toBe('2026-11-27T20:00:00.000Z');
+    expect(clockStart(scheduled, minutes(15))).toBeNull();
+    expect(
+      clockStart(stream({ is_live: true, scheduled_at: '2026-11-27T20:00:00Z' }), 0),
+    ).toBeNull();
+  });
+
+  it('comes after live streams and before those still to come', () => {
+    const later = stream({
+      slug: 'later',
+      status: 'scheduled',
+      scheduled_at: '2026-11-28T20:00:00Z',
+    });
+    const live = stream({ slug: 'live', is_live: true, started_at: '2026-11-27T19:00:00Z' });
+    const late = stream({ ...scheduled, slug: 'late' });
+    expect(sortStreams([later, late, live]).map((s) => s.slug)).toEqual(['live', 'late', 'later']);
+  });
+
+  it('reads the same in a static copy at view time', () => {
+    const times = { ...statusTimes(scheduled), scheduled: true };
+    expect(statusAt(times, minutes(-1))).toBe('scheduled');
+    expect(statusAt(times, minutes(5))).toBe('starting');
+    expect(statusAt(times, minutes(20))).toBe('delayed');
+    // One the build saw live stays live until its end.
+    expect(statusAt({ ...times, scheduled: false }, minutes(20))).toBe('live');
   });
 });

@@ -162,6 +162,47 @@ describe('createTenantRegistry', () => {
     expect(ids()).toEqual(['gazette']);
   });
 
+  it('says which file on disk it refused, why (tenant, field, zod message) and since when, until a good one is read', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-27T07:00:00Z'));
+    write([gazette]);
+    registry = createTenantRegistry({ path, log });
+    expect(registry.state()).toEqual({ version: 1, tenants: 1, refused: null });
+
+    write([gazette, { ...courier, hosts: ['gazette.example.com'] }]);
+    registry.reload('file');
+    vi.setSystemTime(new Date('2026-11-27T07:05:00Z'));
+    // Still broken, another way: the reason follows the file, the time stays the first refusal's.
+    write([gazette, { ...courier, locale: 'xx-nope-nope-nope' }, 'not a tenant']);
+    registry.reload('poll');
+    const state = registry.state();
+    expect(state.version).toBe(1);
+    expect(state.tenants).toBe(1);
+    expect(state.refused?.since).toBe('2026-11-27T07:00:00.000Z');
+    expect(state.refused?.message).toContain('tenant "courier" (tenants[1]) → locale');
+    expect(state.refused?.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ tenant: 'courier', index: 1, path: 'locale' }),
+        expect.objectContaining({ index: 2, path: '(root)' }),
+      ]),
+    );
+    expect(state.refused?.issues.every((issue) => issue.message.length > 0)).toBe(true);
+
+    // Broken JSON: no field to name, the reason says where.
+    writeFileSync(path, '{ "tenants": [');
+    registry.reload('file');
+    expect(registry.state().refused).toMatchObject({
+      since: '2026-11-27T07:00:00.000Z',
+      issues: [],
+    });
+    expect(registry.state().refused?.message).toMatch(/not valid JSON/);
+
+    // A good file with the same tenants changes nothing, and still clears the refusal.
+    write([gazette]);
+    expect(registry.reload('file').status).toBe('unchanged');
+    expect(registry.state()).toEqual({ version: 1, tenants: 1, refused: null });
+  });
+
   it('does nothing when the file was written with the same tenants', () => {
     write([gazette]);
     registry = createTenantRegistry({ path, log });

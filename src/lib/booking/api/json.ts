@@ -22,7 +22,7 @@ const json = <T>(body: ApiResult<T>, status = 200, headers: Record<string, strin
   });
 
 /** The answer's language: the first `Accept-Language` tag, else the tenant's. */
-function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
+export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18n {
   const tag = context.request.headers.get('accept-language')?.split(/[,;]/)[0]?.trim() ?? '';
   return widgetI18n(context.locals.tenant, tag && tag !== '*' ? canonicalLocale(tag) : undefined);
 }

@@ -94,7 +94,9 @@ export type ErrorCode =
   | 'conflict'
   /** The same stay was booked moments ago (another tab): book it again only with `anotherRoom`. */
   | 'same_stay'
-  | 'bad_request';
+  | 'bad_request'
+  /** The request body was above the site's limit (413): nothing was read or sent. */
+  | 'too_large';
 
 /** How to book instead when booking is not available online (from the tenant's `lodging.contact`). */
 export type BookingContact = NonNullable<NonNullable<Tenant['lodging']>['contact']>;

@@ -82,6 +82,13 @@ export const de: Dictionary = {
   'error.home': 'Zurück zur Startseite',
   'error.notFound': 'Seite nicht gefunden',
   'error.notFoundText': 'Die gesuchte Seite gibt es nicht oder sie wurde verschoben.',
+  'error.wrongHost': 'Falsche Adresse',
+  'error.wrongHostText':
+    'Diese Website nimmt unter {host} keine Eingaben an, daher wurde nichts gesendet. Öffnen Sie {site} unter der eigenen Adresse und versuchen Sie es noch einmal.',
+  'error.openSite': 'Zu {site}',
+  'error.tooLarge': 'Formular zu lang',
+  'error.tooLargeText':
+    'Ihre Eingaben waren zu lang zum Senden, daher wurde nichts gesendet. Bitte kürzen Sie sie und versuchen Sie es noch einmal.',
   'error.failed': 'Etwas ist schiefgelaufen',
   'error.failedText':
     'Wir konnten diese Seite nicht anzeigen. Bitte versuchen Sie es gleich noch einmal.',
@@ -161,6 +168,9 @@ export const de: Dictionary = {
   'streams.live': 'Live',
   'streams.scheduled': 'Demnächst',
   'streams.ended': 'Beendet',
+  'streams.starting': 'Beginnt gleich',
+  'streams.delayed': 'Verspätet',
+  'streams.shouldHaveStarted': 'Geplanter Beginn war',
   'streams.starts': 'Beginnt',
   'streams.started': 'Begonnen',
   'streams.endedAt': 'Beendet',

@@ -86,6 +86,13 @@ export const en = {
   'error.home': 'Back to the front page',
   'error.notFound': 'Page not found',
   'error.notFoundText': 'The page you asked for does not exist or has moved.',
+  'error.wrongHost': 'Wrong address',
+  'error.wrongHostText':
+    'This site does not take posts sent to {host}, so nothing was sent. Open {site} at its own address and try again.',
+  'error.openSite': 'Open {site}',
+  'error.tooLarge': 'Form too long',
+  'error.tooLargeText':
+    'What you entered was too long to send, so nothing was sent. Please shorten it and try again.',
   'error.failed': 'Something went wrong',
   'error.failedText': 'We could not show this page. Please try again in a moment.',
   'error.unavailable': 'Temporarily unavailable',
@@ -162,6 +169,9 @@ export const en = {
   'streams.live': 'Live',
   'streams.scheduled': 'Upcoming',
   'streams.ended': 'Ended',
+  'streams.starting': 'Starting soon',
+  'streams.delayed': 'Delayed',
+  'streams.shouldHaveStarted': 'Should have started',
   'streams.starts': 'Starts',
   'streams.started': 'Started',
   'streams.endedAt': 'Ended',

@@ -83,6 +83,13 @@ export const fr: Dictionary = {
   'error.home': 'Retour à la une',
   'error.notFound': 'Page introuvable',
   'error.notFoundText': 'La page demandée n’existe pas ou a été déplacée.',
+  'error.wrongHost': 'Mauvaise adresse',
+  'error.wrongHostText':
+    'Ce site n’accepte pas les envois adressés à {host} : rien n’a été envoyé. Ouvrez {site} à sa propre adresse et réessayez.',
+  'error.openSite': 'Aller sur {site}',
+  'error.tooLarge': 'Formulaire trop long',
+  'error.tooLargeText':
+    'Votre saisie était trop longue pour être envoyée : rien n’a été envoyé. Raccourcissez-la et réessayez.',
   'error.failed': 'Une erreur s’est produite',
   'error.failedText':
     'Nous n’avons pas pu afficher cette page. Veuillez réessayer dans un instant.',
@@ -162,6 +169,9 @@ export const fr: Dictionary = {
   'streams.live': 'En direct',
   'streams.scheduled': 'À venir',
   'streams.ended': 'Terminé',
+  'streams.starting': 'Commence bientôt',
+  'streams.delayed': 'En retard',
+  'streams.shouldHaveStarted': 'Devait commencer le',
   'streams.starts': 'Début',
   'streams.started': 'Commencé',
   'streams.endedAt': 'Terminé',
