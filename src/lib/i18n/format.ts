@@ -36,6 +36,11 @@ export function readDate(
 
 type Zoned = Pick<Tenant, 'locale' | 'timeZone'>;
 
+/** ISO 8601 with its offset (`Z`) for machines (JSON-LD): a time sent without one is UTC, as pages read it. */
+export function isoInstant(value: string | null | undefined): string | undefined {
+  return readDate(value)?.date.toISOString();
+}
+
 /**
  * A date in the tenant's locale: a timestamp on the tenant's clock, a date-only value as the day it
  * names; '' for a missing or invalid value.

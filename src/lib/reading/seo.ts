@@ -1,3 +1,4 @@
+import { isoInstant } from '../i18n/format.ts';
 import { tenantOrigin, type OriginMatch } from '../tenants/origin.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Post } from '../publishing/schema.ts';
@@ -65,14 +66,16 @@ export function newsArticleLd(
   images: readonly string[] = [],
 ): Record<string, unknown> {
   const description = postDescription(post);
+  const published = isoInstant(post.published_at);
+  const modified = isoInstant(post.updated_at);
   return {
     '@context': 'https://schema.org',
     '@type': 'NewsArticle',
     headline: post.title,
     ...(description ? { description } : {}),
     mainEntityOfPage: canonical,
-    ...(post.published_at ? { datePublished: post.published_at } : {}),
-    ...(post.updated_at ? { dateModified: post.updated_at } : {}),
+    ...(published ? { datePublished: published } : {}),
+    ...(modified ? { dateModified: modified } : {}),
     ...(images.length > 0 ? { image: [...images] } : {}),
     ...(post.author ? { author: [{ '@type': 'Person', name: post.author.name }] } : {}),
     ...(post.category ? { articleSection: post.category.name } : {}),

@@ -1,9 +1,5 @@
-import { readDate } from '../i18n/format.ts';
+import { isoInstant } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
-
-/** ISO 8601 with its offset (`Z`): a time the upstream sent without one is UTC, as the page reads it. */
-const isoInstant = (value: string | null | undefined): string | undefined =>
-  readDate(value)?.date.toISOString();
 
 /** Addresses of a media file (not a page): what `contentUrl` may name. */
 const MEDIA_FILE = /\.(?:m3u8|mpd|mp4|m4v|webm|ogv|mov)$/i;

@@ -75,6 +75,24 @@ describe('NewsArticle', () => {
     expect(ld.mainEntityOfPage).toBe(canonical);
   });
 
+  it('dates the API sent without an offset (Laravel’s `Y-m-d H:i:s`) as UTC instants, with their zone', () => {
+    const local = postSchema.parse({
+      ...post,
+      published_at: '2026-11-20 08:00:00',
+      updated_at: '2026-11-21T09:30:00',
+    });
+    const dated = newsArticleLd(local, withLogo, canonical, ORIGIN);
+    expect(dated.datePublished).toBe('2026-11-20T08:00:00.000Z');
+    expect(dated.dateModified).toBe('2026-11-21T09:30:00.000Z');
+    const unreadable = newsArticleLd(
+      postSchema.parse({ ...post, updated_at: 'soon' }),
+      withLogo,
+      canonical,
+      ORIGIN,
+    );
+    expect(unreadable).not.toHaveProperty('dateModified');
+  });
+
   it('describes the article with the page’s meta description (from its text when the excerpt is empty), or not at all', () => {
     expect(ld.description).toBe('Fewer crossings from November.');
     const noExcerpt = postSchema.parse({ ...post, excerpt: '' });
