@@ -36,9 +36,28 @@ describe('guest details', () => {
     expect(english(detailsErrors(valid, SERVER_CHECKS))).toEqual({});
   });
 
+  it('accepts names in any script, with emoji or a joiner inside them', () => {
+    for (const [firstName, lastName] of [
+      ['Zoë 🌊', 'Ørsted'],
+      ['क्‍ष', 'नाम'],
+      ['李', '小龙'],
+    ])
+      expect(detailsErrors({ ...valid, firstName, lastName }, SERVER_CHECKS)).toEqual({});
+  });
+
+  it('a required note of blanks only is missing', () => {
+    const rules = { notes: { required: true } };
+    expect(
+      Object.keys(detailsErrors({ ...valid, notes: ' \u200b\n' }, SERVER_CHECKS, rules)),
+    ).toEqual(['notes']);
+  });
+
   it.each([
     [{ firstName: ' ' }, 'firstName'],
     [{ lastName: '' }, 'lastName'],
+    // Pasted blanks that trim() keeps: zero-width space, word joiner, a direction mark.
+    [{ firstName: '\u200b' }, 'firstName'],
+    [{ lastName: '\u00a0\u2060\u200e ' }, 'lastName'],
     [{ email: 'ada@example' }, 'email'],
     [{ email: 'ada example.com' }, 'email'],
     [{ phone: '020 7946 0958' }, 'phone'],

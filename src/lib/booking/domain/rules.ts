@@ -80,6 +80,10 @@ const SHAPES_ONLY: DetailsChecks = {
   hasLookAlike: () => false,
 };
 
+/** `text` without what shows nothing (spaces, zero-width and direction marks): '' for a blank field. */
+const visible = (text: string): string =>
+  text.replace(/\p{Default_Ignorable_Code_Point}/gu, '').trim();
+
 export function detailsErrors(
   input: GuestDetails,
   checks: DetailsChecks = SHAPES_ONLY,
@@ -88,7 +92,7 @@ export function detailsErrors(
   const errors: FieldErrors = {};
   const name = (field: 'firstName' | 'lastName'): void => {
     const value = input[field].trim();
-    if (!value) errors[field] = [textKey(`booking.error.${field}Required`)];
+    if (!visible(value)) errors[field] = [textKey(`booking.error.${field}Required`)];
     else if (value.length > MAX_NAME)
       errors[field] = [textKey(`booking.error.${field}TooLong`, { max: MAX_NAME })];
   };
@@ -112,7 +116,7 @@ export function detailsErrors(
     errors['nationality'] = [textKey('booking.error.countryInvalid')];
   }
   const maxNotes = detailsPresentation(rules).notesMax;
-  if (!input.notes.trim() && rules.notes?.required)
+  if (!visible(input.notes) && rules.notes?.required)
     errors['notes'] = [textKey('booking.error.notesRequired')];
   else if (input.notes.length > maxNotes) {
     errors['notes'] = [textKey('booking.error.notesTooLong', { max: maxNotes })];
