@@ -10,6 +10,8 @@ import { confirmation } from '../../fixtures/booking.ts';
 import { demo, startTestMock, type Mock } from '../harness.ts';
 import { HARBOUR_VIEW, STANDARD_DOUBLE } from './fixture.ts';
 
+const SEA_VIEW_SUITE = '7a59e438-e83e-5135-aaac-e0df7c6f00a8';
+
 type Page = typeof import('../../../src/lib/booking/steps/page.ts');
 type Registry = typeof import('../../../src/lib/tenants/registry.ts');
 
@@ -142,5 +144,44 @@ describe('two tabs of one visitor booking two stays', () => {
       )) as StepState;
     expect((await shown(second)).values['firstName']).toBeUndefined();
     expect((await shown(first)).values).toMatchObject({ firstName: 'Alice', checkIn: day(240) });
+  });
+});
+
+describe('a room taken between the rooms step and Book', () => {
+  it('the room chosen instead gets the details as typed, under a new key', async () => {
+    const { bookingServiceFor } = await import('../../../src/lib/services/clients.ts');
+    const properties = await bookingServiceFor(harbour()).properties();
+    const session = visitor();
+    // What the action answers when the lodging API refuses the room (booking.error.roomGone).
+    const gone: StepState = {
+      ...reviewed('Carol', day(260), day(262)),
+      step: 'details',
+      errors: { roomTypeId: ['booking.error.roomGone'] },
+    };
+    gone.values['roomTypeId'] = SEA_VIEW_SUITE;
+    await page.stepRequest(request(session, 'POST'), properties, gone);
+
+    const query = new URLSearchParams({
+      step: 'details',
+      property: HARBOUR_VIEW,
+      checkIn: day(260),
+      checkOut: day(262),
+      adults: '2',
+      children: '0',
+      roomTypeId: STANDARD_DOUBLE,
+    });
+    const shown = (await page.stepRequest(
+      request(session, 'GET', `/stay?${query}`),
+      properties,
+      undefined,
+    )) as StepState;
+    expect(shown.step).toBe('details');
+    expect(shown.errors).toEqual({});
+    expect(shown.values).toMatchObject({
+      firstName: 'Carol',
+      email: 'carol@example.com',
+      roomTypeId: STANDARD_DOUBLE,
+      idempotencyKey: '',
+    });
   });
 });

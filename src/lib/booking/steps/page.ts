@@ -99,9 +99,7 @@ export async function stepRequest(
     }
   }
   const wanted = Astro.url.searchParams.get('step');
-  // The draft of the stay this address names (another tab's stay is not this one's).
-  const search = searchKey(Object.fromEntries(Astro.url.searchParams));
-  const kept = method === 'POST' ? posted : drafts.find((draft) => draft.search === search)?.state;
+  const kept = method === 'POST' ? posted : draftFor(drafts, Astro.url);
   // A failed booking's message is said once: a reload shows the review without it.
   if (kept?.message && method === 'GET')
     keep({ ...kept, message: '', retry: false, sameStay: false });
@@ -128,6 +126,23 @@ const wantsDraft = (url: URL): boolean => {
   const step = url.searchParams.get('step');
   return step === 'details' || step === 'review';
 };
+
+/**
+ * The draft of the stay `url` names (another tab's stay is not this one's). On the details step, one
+ * for another room of the same stay will do (that room went meanwhile and the guest chose this
+ * one): its details as typed, under the room chosen now and with a new key (another booking).
+ */
+function draftFor(drafts: Drafts, url: URL): StepState | undefined {
+  const query = Object.fromEntries(url.searchParams);
+  const exact = drafts.find((draft) => draft.search === searchKey(query));
+  if (exact || query['step'] !== 'details') return exact?.state;
+  const stay = (values: Record<string, string>) => searchKey({ ...values, roomTypeId: '' });
+  const other = drafts.find((draft) => stay(searchOf(draft.state.values)) === stay(query));
+  if (!other) return undefined;
+  const roomTypeId = query['roomTypeId'] ?? '';
+  const values = { ...other.state.values, roomTypeId, idempotencyKey: '' };
+  return { ...other.state, step: 'details', values, errors: {}, message: '', sameStay: false };
+}
 
 /** The visitor's kept drafts (none without a session, or what another version left). */
 async function draftsOf(session: StepAstro['session'] | undefined, key: string): Promise<Drafts> {
