@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES, isCountryCode } from '../../../src/lib/booking/domain/countries.ts';
-import { detailsErrors, guestErrors } from '../../../src/lib/booking/domain/rules.ts';
+import {
+  detailsErrors,
+  guestErrors,
+  normalizePhone,
+} from '../../../src/lib/booking/domain/rules.ts';
 import { SERVER_CHECKS } from '../../../src/lib/booking/domain/server-checks.ts';
 import { english } from '../../fixtures/english.ts';
 
@@ -34,6 +38,17 @@ describe('guest details', () => {
 
   it('accepts a complete guest, phone with spaces and brackets', () => {
     expect(english(detailsErrors(valid, SERVER_CHECKS))).toEqual({});
+  });
+
+  it.each([
+    ['+44 (20) 7946-0958', '+442079460958'],
+    // The trunk zero in brackets is not dialled from abroad: the hotel could not call back.
+    ['+44 (0)20 7946 0958', '+442079460958'],
+    ['+49 (0) 30 123.45.67', '+49301234567'],
+    ['+41 33 555 01 23', '+41335550123'],
+  ])('the phone %s is sent as %s', (typed, sent) => {
+    expect(detailsErrors({ ...valid, phone: typed }, SERVER_CHECKS)).toEqual({});
+    expect(normalizePhone(typed)).toBe(sent);
   });
 
   it('accepts names in any script, with emoji or a joiner inside them', () => {

@@ -47,9 +47,12 @@ export function guestErrors(
   return errors;
 }
 
-/** Spaces, dashes, dots and brackets people type in phone numbers. */
+/**
+ * Spaces, dashes, dots and brackets people type in phone numbers, and the trunk `(0)` of
+ * `+44 (0)20 …`, which is not dialled after the country code.
+ */
 export function normalizePhone(value: string): string {
-  return value.replace(/[\s\-.()]/g, '');
+  return value.replace(/\(\s*0\s*\)/g, '').replace(/[\s\-.()]/g, '');
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
