@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
+import { textKey } from '../../../src/lib/i18n/text-key.ts';
 import { day } from '../../fixtures/dates.ts';
 import { confirmation } from '../../fixtures/booking.ts';
 import { demo, startTestMock, type Mock } from '../harness.ts';
@@ -156,7 +157,7 @@ describe('a room taken between the rooms step and Book', () => {
     const gone: StepState = {
       ...reviewed('Carol', day(260), day(262)),
       step: 'details',
-      errors: { roomTypeId: ['booking.error.roomGone'] },
+      errors: { roomTypeId: [textKey('booking.error.roomGone')] },
     };
     gone.values['roomTypeId'] = SEA_VIEW_SUITE;
     await page.stepRequest(request(session, 'POST'), properties, gone);
@@ -183,5 +184,29 @@ describe('a room taken between the rooms step and Book', () => {
       roomTypeId: STANDARD_DOUBLE,
       idempotencyKey: '',
     });
+  });
+});
+
+describe('a refusal of the lodging API on a field the details step does not show', () => {
+  it('is said as the step’s message, not dropped', async () => {
+    const { bookingServiceFor } = await import('../../../src/lib/services/clients.ts');
+    const properties = await bookingServiceFor(harbour()).properties();
+    const session = visitor();
+    // What the action answers for a 422 on a field it cannot map (booking.error.details).
+    const refused: StepState = {
+      ...reviewed('Dan', day(280), day(282)),
+      step: 'details',
+      errors: { form: [textKey('booking.error.details')] },
+    };
+    const post = await page.stepRequest(request(session, 'POST'), properties, refused);
+    const address = (post as Response).headers.get('Location') ?? '';
+    const shown = (await page.stepRequest(
+      request(session, 'GET', address),
+      properties,
+      undefined,
+    )) as StepState;
+    expect(shown.step).toBe('details');
+    expect(shown.values).toMatchObject({ firstName: 'Dan' });
+    expect(shown.message).toBe('Please check your details.');
   });
 });

@@ -5,7 +5,7 @@ import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { STEP_HEADER } from './address.ts';
-import { stepFlow, stepQuery, type StepState } from './flow.ts';
+import { STEP, stepFlow, stepQuery, type StepState } from './flow.ts';
 import { orNotOnline, type NotOnline } from '../domain/failures.ts';
 import { hasErrors } from '../domain/rules.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
@@ -175,8 +175,12 @@ async function searchStep(
   const search = await stepFlow(query, service, first);
   if (search.step !== 'details')
     return { ...search, message: search.message || posted.message, retry: search.retry ?? false };
+  // A refusal on a field the details do not show (the lodging API's own rule, its `form`): said.
+  const shownFields: readonly string[] = STEP.details.fields;
+  const unseen = Object.entries(posted.errors).find(([name]) => !shownFields.includes(name));
   return {
     ...posted,
+    message: posted.message || (unseen?.[1][0] ?? ''),
     // The review only for details without a refusal.
     step: posted.step === 'review' && !hasErrors(posted.errors) ? 'review' : 'details',
     values: { ...search.values, ...posted.values },
