@@ -56,7 +56,7 @@ describe('guest details', () => {
       ['Zoë 🌊', 'Ørsted'],
       ['क्‍ष', 'नाम'],
       ['李', '小龙'],
-    ])
+    ] as const)
       expect(detailsErrors({ ...valid, firstName, lastName }, SERVER_CHECKS)).toEqual({});
   });
 

@@ -70,12 +70,9 @@ export async function stepRequest(
   const { method } = Astro.request;
   if (posted?.booked) {
     const { manage, mailed, confirmation: c } = posted.booked;
-    const search = searchKey({
-      ...c,
-      property: c.propertyId,
-      adults: String(c.adults),
-      children: String(c.children),
-    });
+    const { checkIn, checkOut, roomTypeId } = c;
+    const party = { adults: String(c.adults), children: String(c.children) };
+    const search = searchKey({ property: c.propertyId, checkIn, checkOut, roomTypeId, ...party });
     const others = (await draftsOf(session, key)).filter((draft) => draft.search !== search);
     if (others.length > 0) session?.set(key, others);
     else await deleteIfKept(session, key);
