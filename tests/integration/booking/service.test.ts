@@ -158,6 +158,51 @@ describe('booking service', () => {
     expect(double(await s.availability(query))).toBe(before - 1);
   });
 
+  it('a room the lodging API refuses as taken (booked at the desk meanwhile) is shown taken on the next search', async () => {
+    const s = service();
+    const SUITE = '7a59e438-e83e-5135-aaac-e0df7c6f00a8';
+    const stay = { checkIn: day(340), checkOut: day(342) };
+    const query = { property: PROPERTY, ...stay, adults: 2, children: 0 };
+    const suite = async () =>
+      (await s.availability(query)).rooms.find((room) => room.roomTypeId === SUITE)!;
+    const free = (await suite()).availableRooms;
+    expect(free).toBeGreaterThan(0);
+    // Another channel takes every suite: the site's cached search does not know.
+    const lodging = async (path: string, body: unknown) => {
+      const answer = await fetch(`${mock.lodgingUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${TOKEN}`,
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+      return ((await answer.json()) as { data: { id: string } }).data;
+    };
+    const desk = await lodging('/guests', {
+      first_name: 'Walk',
+      last_name: 'In',
+      email: `desk.${Math.random().toString(36).slice(2)}@example.com`,
+    });
+    for (let n = 0; n < free; n += 1)
+      await lodging('/bookings', {
+        property_id: PROPERTY,
+        room_type_id: SUITE,
+        guest_id: desk.id,
+        check_in: stay.checkIn,
+        check_out: stay.checkOut,
+        adults: 2,
+        children: 0,
+      });
+    expect((await suite()).available).toBe(true);
+
+    const refused = await s.book(request({ ...stay, roomTypeId: SUITE })).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BookingFailure);
+    expect((refused as BookingFailure).error.code).toBe('validation');
+    expect((await suite()).available).toBe(false);
+  });
+
   it('refuses a reused key with other details', async () => {
     const s = service();
     const input = request({ checkIn: day(340), checkOut: day(341) });

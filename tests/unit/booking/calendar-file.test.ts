@@ -5,6 +5,7 @@ import {
   placeNotFound,
   unavailable,
 } from '../../../src/lib/booking/domain/failures.ts';
+import { config, confirmation } from '../../fixtures/booking.ts';
 
 const loadManagedStay = vi.hoisted(() => vi.fn());
 vi.mock('../../../src/lib/booking/manage/stay.ts', () => ({ loadManagedStay }));
@@ -50,5 +51,25 @@ describe('the stay’s .ics file when the stay cannot be read', () => {
   it('a bug is thrown on (the 500 page)', async () => {
     loadManagedStay.mockRejectedValue(new TypeError('boom'));
     await expect(download()).rejects.toThrow('boom');
+  });
+});
+
+describe('the stay’s .ics file read under a path prefix (localhost/harbour-times/…)', () => {
+  it('links the manage page on the tenant’s own host, without the prefix that host does not take', async () => {
+    const property = config.properties[0]!;
+    loadManagedStay.mockResolvedValue({ ...confirmation, token: 'payload.signature', property });
+    const tenant = { id: 'harbour-times', hosts: ['harbourtimes.example.com'] };
+    const locals = {
+      i18n: { t: (key: string) => key },
+      tenantMatchOrNull: { tenant, origin: 'https://example.net' },
+      href: (path: string) => `/harbour-times${path}`,
+    };
+    const answer = await GET({ params: { token: 'payload.signature' }, locals } as never);
+    expect(answer.status).toBe(200);
+    // Unfolded (RFC 5545 3.1): the URL line as one line.
+    const ics = (await answer.text()).replace(/\r\n /g, '');
+    expect(ics).toContain(
+      '\r\nURL:https://harbourtimes.example.com/stay/manage/payload.signature\r\n',
+    );
   });
 });

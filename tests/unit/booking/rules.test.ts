@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES, isCountryCode } from '../../../src/lib/booking/domain/countries.ts';
-import { detailsErrors, guestErrors } from '../../../src/lib/booking/domain/rules.ts';
+import {
+  detailsErrors,
+  guestErrors,
+  normalizePhone,
+} from '../../../src/lib/booking/domain/rules.ts';
 import { SERVER_CHECKS } from '../../../src/lib/booking/domain/server-checks.ts';
 import { english } from '../../fixtures/english.ts';
 
@@ -37,8 +41,38 @@ describe('guest details', () => {
   });
 
   it.each([
+    ['+44 (20) 7946-0958', '+442079460958'],
+    // The trunk zero in brackets is not dialled from abroad: the hotel could not call back.
+    ['+44 (0)20 7946 0958', '+442079460958'],
+    ['+49 (0) 30 123.45.67', '+49301234567'],
+    ['+41 33 555 01 23', '+41335550123'],
+  ])('the phone %s is sent as %s', (typed, sent) => {
+    expect(detailsErrors({ ...valid, phone: typed }, SERVER_CHECKS)).toEqual({});
+    expect(normalizePhone(typed)).toBe(sent);
+  });
+
+  it('accepts names in any script, with emoji or a joiner inside them', () => {
+    for (const [firstName, lastName] of [
+      ['Zoë 🌊', 'Ørsted'],
+      ['क्‍ष', 'नाम'],
+      ['李', '小龙'],
+    ] as const)
+      expect(detailsErrors({ ...valid, firstName, lastName }, SERVER_CHECKS)).toEqual({});
+  });
+
+  it('a required note of blanks only is missing', () => {
+    const rules = { notes: { required: true } };
+    expect(
+      Object.keys(detailsErrors({ ...valid, notes: ' \u200b\n' }, SERVER_CHECKS, rules)),
+    ).toEqual(['notes']);
+  });
+
+  it.each([
     [{ firstName: ' ' }, 'firstName'],
     [{ lastName: '' }, 'lastName'],
+    // Pasted blanks that trim() keeps: zero-width space, word joiner, a direction mark.
+    [{ firstName: '\u200b' }, 'firstName'],
+    [{ lastName: '\u00a0\u2060\u200e ' }, 'lastName'],
     [{ email: 'ada@example' }, 'email'],
     [{ email: 'ada example.com' }, 'email'],
     [{ phone: '020 7946 0958' }, 'phone'],

@@ -89,7 +89,9 @@ describe('how a booking page answers a post', () => {
     const answer = (await stepRequest(page, config.properties, refused)) as Response;
     expect(answer.status).toBe(303);
     expect(answer.headers.get('Location')).toMatch(/^\/harbour-times\/stay\?step=review&/);
-    expect(kept).toHaveBeenCalledWith('booking:draft:harbour-times', refused);
+    expect(kept).toHaveBeenCalledWith('booking:drafts:harbour-times', [
+      { search: expect.stringContaining('checkIn=2099-03-28') as unknown, state: refused },
+    ]);
   });
 
   it('a post the action refused outright is answered with a redirect too, never a page to re-post', async () => {

@@ -33,6 +33,9 @@ const isEntry = (value: unknown): value is Entry =>
   isValues(value['values']);
 const isDraft = (value: unknown): value is Pick<Entry, 'url' | 'values'> =>
   isRecord(value) && typeof value['url'] === 'string' && isValues(value['values']);
+/** An embed's draft: its whole step, and the frame's first address (see `remember`). */
+const isResumable = (value: unknown): value is Entry & { start: string } =>
+  isRecord(value) && typeof value['start'] === 'string' && isEntry(value);
 const isRules = (value: unknown): value is StayRules =>
   isRecord(value) &&
   typeof value['today'] === 'string' &&
@@ -82,12 +85,15 @@ class MastheadBooking extends HTMLElement {
   private parentOrigin = '';
   private busyTimer: ReturnType<typeof setTimeout> | undefined;
   private store = bookingStore();
+  /** The frame's address as the embed's loader made it: a reload of the partner page starts there. */
+  private start = '';
 
   connectedCallback(): void {
     if (this.dataset['ready']) return;
     this.locale = this.dataset['locale'] || 'en';
     this.say = sayer(read(this.dataset['text'], isTexts) ?? {}, this.locale);
     this.parentOrigin = this.dataset['parentOrigin'] ?? '';
+    this.start = location.href;
     this.store.$busy.listen((busy) => this.renderBusy(busy));
     this.addEventListener('submit', (event) => this.onSubmit(event));
     this.addEventListener('click', (event) => this.onClick(event));
@@ -263,8 +269,10 @@ class MastheadBooking extends HTMLElement {
     const entry = this.entry();
     history.replaceState(withEntry(entry), '');
     try {
+      // An embed keeps its whole step: the partner page's reload loads the frame's first address.
       const { url, values } = entry;
-      sessionStorage.setItem(this.draftKey(), JSON.stringify({ url, values }));
+      const draft = this.parentOrigin ? { ...entry, start: this.start } : { url, values };
+      sessionStorage.setItem(this.draftKey(), JSON.stringify(draft));
     } catch {
       // Storage off (private mode): Back still keeps the values in the history entry.
     }
@@ -286,6 +294,12 @@ class MastheadBooking extends HTMLElement {
     try {
       const saved = read(sessionStorage.getItem(this.draftKey()), isDraft);
       if (saved && saved.url === this.dataset['url']) this.fill(saved.values);
+      // The partner page reloaded: the step the guest was on, as left (a confirmation is not
+      // shown again: the partner would hear of the booking twice).
+      else if (isResumable(saved) && saved.start === this.start && saved.step !== 'done') {
+        this.show(saved.html, saved.step, saved.url, saved.values);
+        history.replaceState(history.state, '', saved.url);
+      }
     } catch {
       // Nothing kept.
     }

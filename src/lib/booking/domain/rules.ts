@@ -47,9 +47,12 @@ export function guestErrors(
   return errors;
 }
 
-/** Spaces, dashes, dots and brackets people type in phone numbers. */
+/**
+ * Spaces, dashes, dots and brackets people type in phone numbers, and the trunk `(0)` of
+ * `+44 (0)20 …`, which is not dialled after the country code.
+ */
 export function normalizePhone(value: string): string {
-  return value.replace(/[\s\-.()]/g, '');
+  return value.replace(/\(\s*0\s*\)/g, '').replace(/[\s\-.()]/g, '');
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -80,6 +83,10 @@ const SHAPES_ONLY: DetailsChecks = {
   hasLookAlike: () => false,
 };
 
+/** `text` without what shows nothing (spaces, zero-width and direction marks): '' for a blank field. */
+const visible = (text: string): string =>
+  text.replace(/\p{Default_Ignorable_Code_Point}/gu, '').trim();
+
 export function detailsErrors(
   input: GuestDetails,
   checks: DetailsChecks = SHAPES_ONLY,
@@ -88,7 +95,7 @@ export function detailsErrors(
   const errors: FieldErrors = {};
   const name = (field: 'firstName' | 'lastName'): void => {
     const value = input[field].trim();
-    if (!value) errors[field] = [textKey(`booking.error.${field}Required`)];
+    if (!visible(value)) errors[field] = [textKey(`booking.error.${field}Required`)];
     else if (value.length > MAX_NAME)
       errors[field] = [textKey(`booking.error.${field}TooLong`, { max: MAX_NAME })];
   };
@@ -112,7 +119,7 @@ export function detailsErrors(
     errors['nationality'] = [textKey('booking.error.countryInvalid')];
   }
   const maxNotes = detailsPresentation(rules).notesMax;
-  if (!input.notes.trim() && rules.notes?.required)
+  if (!visible(input.notes) && rules.notes?.required)
     errors['notes'] = [textKey('booking.error.notesRequired')];
   else if (input.notes.length > maxNotes) {
     errors['notes'] = [textKey('booking.error.notesTooLong', { max: maxNotes })];

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LodgingClient } from '../../lodging/client.ts';
 import type { Booking, BookingFilters, Guest } from '../../lodging/schema.ts';
+import { classify } from '../../failures/classify.ts';
 import { isOutage, NoRouteError, RateLimitedError } from '../../upstream/errors.ts';
 import { LockTimeoutError } from '../../upstream/lock.ts';
 import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
@@ -212,6 +213,9 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   } catch (error) {
     // Known not stored (422, 429, 4xx): this key may try again from scratch.
     if (!outcomeUnknown(error)) await attempts.delete(key);
+    // Refused (the room went meanwhile, through another channel or server): the next search of
+    // the property asks the lodging API afresh, so the guest is shown the room as taken.
+    if (classify(error).kind === 'invalid') core.booked(place.id);
     throw error;
   }
   core.booked(place.id);

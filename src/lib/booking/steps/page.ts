@@ -5,7 +5,7 @@ import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { STEP_HEADER } from './address.ts';
-import { stepFlow, stepQuery, type StepState } from './flow.ts';
+import { STEP, stepFlow, stepQuery, type StepState } from './flow.ts';
 import { orNotOnline, type NotOnline } from '../domain/failures.ts';
 import { hasErrors } from '../domain/rules.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
@@ -27,8 +27,16 @@ export async function loadStay(Astro: Pick<AstroGlobal, 'locals'>): Promise<Stay
 
 type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
 
-/** What the `bookStay` action answered, kept between its POST and the GET that shows it. */
-const draftKey = (tenantId: string) => `booking:draft:${tenantId}`;
+/**
+ * What the `bookStay` action answered, kept between its POST and the GET that shows it: one draft
+ * per stay searched (the step address's search), so two tabs booking two stays keep both.
+ */
+const draftKey = (tenantId: string) => `booking:drafts:${tenantId}`;
+/** Drafts kept per visitor and tenant, the latest first. */
+const DRAFTS_KEPT = 4;
+type Drafts = { search: string; state: StepState }[];
+/** The search a draft belongs to, as its step address says it (any step name: only fields count). */
+const searchKey = (values: Record<string, string>): string => stepQuery(values, 'details');
 
 /** Whether a post is answered with a redirect (a browser's form) or with the step in place. */
 export interface StepAnswer {
@@ -61,29 +69,37 @@ export async function stepRequest(
   const session = answer.keep ? Astro.session : undefined;
   const { method } = Astro.request;
   if (posted?.booked) {
-    await deleteIfKept(session, key);
-    const { manage, mailed } = posted.booked;
+    const { manage, mailed, confirmation: c } = posted.booked;
+    const { checkIn, checkOut, roomTypeId } = c;
+    const party = { adults: String(c.adults), children: String(c.children) };
+    const search = searchKey({ property: c.propertyId, checkIn, checkOut, roomTypeId, ...party });
+    const others = (await draftsOf(session, key)).filter((draft) => draft.search !== search);
+    if (others.length > 0) session?.set(key, others);
+    else await deleteIfKept(session, key);
     if (answer.redirect) return Astro.redirect(href(mailed ? `${manage}?mailed=1` : manage), 303);
     return posted;
   }
   // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
   if (method === 'POST' && !posted && answer.redirect) return Astro.redirect(href('/stay'), 303);
+  const drafts = method === 'POST' || wantsDraft(Astro.url) ? await draftsOf(session, key) : [];
+  /** Keeps `state` as the draft of its own search, in front of the others. */
+  const keep = (state: StepState) => {
+    const search = searchKey(searchOf(state.values));
+    const others = drafts.filter((draft) => draft.search !== search);
+    session?.set(key, [{ search, state }, ...others].slice(0, DRAFTS_KEPT));
+  };
   if (method === 'POST' && posted) {
-    session?.set(key, posted);
+    keep(posted);
     if (answer.redirect && session) {
       const step = posted.step === 'review' ? 'review' : 'details';
       return Astro.redirect(href(`/stay${stepQuery(searchOf(posted.values), step)}`), 303);
     }
   }
   const wanted = Astro.url.searchParams.get('step');
-  const stored: unknown =
-    method !== 'POST' && (wanted === 'details' || wanted === 'review')
-      ? await session?.get(key)
-      : undefined;
-  const kept = method === 'POST' ? posted : isKept(stored) ? stored : undefined;
+  const kept = method === 'POST' ? posted : draftFor(drafts, Astro.url);
   // A failed booking's message is said once: a reload shows the review without it.
   if (kept?.message && method === 'GET')
-    session?.set(key, { ...kept, message: '', retry: false, sameStay: false });
+    keep({ ...kept, message: '', retry: false, sameStay: false });
   // Back from the review to the details: the details as typed, without the review's verdict.
   const shown = kept && wanted === 'details' ? { ...kept, step: 'details' as const } : kept;
   const view = await searchStep(Astro, properties, shown);
@@ -101,6 +117,39 @@ const isKept = (value: unknown): value is StepState =>
   typeof value['step'] === 'string' &&
   isRecord(value['values']) &&
   isRecord(value['errors']);
+
+/** Only the posted steps' addresses show a kept draft. */
+const wantsDraft = (url: URL): boolean => {
+  const step = url.searchParams.get('step');
+  return step === 'details' || step === 'review';
+};
+
+/**
+ * The draft of the stay `url` names (another tab's stay is not this one's). On the details step, one
+ * for another room of the same stay will do (that room went meanwhile and the guest chose this
+ * one): its details as typed, under the room chosen now and with a new key (another booking).
+ */
+function draftFor(drafts: Drafts, url: URL): StepState | undefined {
+  const query = Object.fromEntries(url.searchParams);
+  const exact = drafts.find((draft) => draft.search === searchKey(query));
+  if (exact || query['step'] !== 'details') return exact?.state;
+  const stay = (values: Record<string, string>) => searchKey({ ...values, roomTypeId: '' });
+  const other = drafts.find((draft) => stay(searchOf(draft.state.values)) === stay(query));
+  if (!other) return undefined;
+  const roomTypeId = query['roomTypeId'] ?? '';
+  const values = { ...other.state.values, roomTypeId, idempotencyKey: '' };
+  return { ...other.state, step: 'details', values, errors: {}, message: '', sameStay: false };
+}
+
+/** The visitor's kept drafts (none without a session, or what another version left). */
+async function draftsOf(session: StepAstro['session'] | undefined, key: string): Promise<Drafts> {
+  const stored: unknown = await session?.get(key);
+  if (!Array.isArray(stored)) return [];
+  return stored.filter(
+    (draft): draft is Drafts[number] =>
+      isRecord(draft) && typeof draft['search'] === 'string' && isKept(draft['state']),
+  );
+}
 
 /** Posted details under the names the step addresses use (they read only the search's fields). */
 const searchOf = (values: Record<string, string>) => ({
@@ -123,8 +172,12 @@ async function searchStep(
   const search = await stepFlow(query, service, first);
   if (search.step !== 'details')
     return { ...search, message: search.message || posted.message, retry: search.retry ?? false };
+  // A refusal on a field the details do not show (the lodging API's own rule, its `form`): said.
+  const shownFields: readonly string[] = STEP.details.fields;
+  const unseen = Object.entries(posted.errors).find(([name]) => !shownFields.includes(name));
   return {
     ...posted,
+    message: posted.message || (unseen?.[1][0] ?? ''),
     // The review only for details without a refusal.
     step: posted.step === 'review' && !hasErrors(posted.errors) ? 'review' : 'details',
     values: { ...search.values, ...posted.values },

@@ -26,11 +26,9 @@ export const GET: APIRoute = async (context) => {
   if (!stay) return uncached(404, t('error.notFound'));
   // The property cannot be used (as on /stay): whom to contact, and no promise that waiting helps.
   if ('kind' in stay) return uncached(503, localize(context.locals.i18n, stay.message));
-  // Absolute addresses on the tenant's configured origin, never the request's Host.
-  const page = tenantUrl(
-    context.locals.tenantMatchOrNull,
-    context.locals.href(`/stay/manage/${token}`),
-  );
+  // Absolute addresses on the tenant's configured origin, never the request's Host (that origin
+  // is the tenant's own host: no path prefix, as in the e-mails' links).
+  const page = tenantUrl(context.locals.tenantMatchOrNull, `/stay/manage/${token}`);
   const ics = stayIcs({
     uid: `${stay.reference}@${page ? new URL(page).hostname : 'masthead.invalid'}`,
     title: t('widget.stayAt', { place: stay.property.name }),
