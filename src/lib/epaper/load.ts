@@ -3,6 +3,7 @@ import { warmEditions } from '../images/prewarm.ts';
 import { logWarn } from '../log/log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../services/clients.ts';
+import type { PublishingClient } from '../publishing/client.ts';
 import { loadPlans, warmNavigation } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
 import { readablePages } from './reader.ts';
@@ -68,7 +69,8 @@ export async function loadReader(
   }
   let signedIn = await readSession();
   try {
-    const personal = signedIn && (await publishingFor(tenant, signedIn.token).getEdition(slug));
+    const personal =
+      signedIn && (await personalEdition(publishingFor(tenant, signedIn.token), slug));
     if (personal && !personal.requires_subscription) {
       const pages = readablePages(personal);
       return { kind: 'reader', edition: personal, pages, cache: 'private' };
@@ -81,6 +83,22 @@ export async function loadReader(
   }
   const offer = await paywallPlans(tenant, plans);
   return { kind: 'paywall', edition: anonymous, plans: offer, signedIn, cache: 'private' };
+}
+
+/**
+ * The signed-in reader's edition. A kept "subscription required" is asked again: they may have
+ * just subscribed (on the plan's `subscribe_url`) and must not meet the paywall for the cache's
+ * lifetime. While the API is unreachable the kept answer stands.
+ */
+async function personalEdition(client: PublishingClient, slug: string): Promise<Edition> {
+  const kept = await client.getEdition(slug);
+  if (!kept.requires_subscription) return kept;
+  try {
+    return await client.getEdition(slug, { fresh: true });
+  } catch (error) {
+    if (isTemporary(classify(error))) return kept;
+    throw error;
+  }
 }
 
 /** The e-paper plans for the paywall; an outage leaves the list empty (the paywall links to /plans). */

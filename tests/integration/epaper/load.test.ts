@@ -147,3 +147,29 @@ describe('loadReader', () => {
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 });
+
+describe('loadReader after the account changes upstream', () => {
+  const account = (email: string) => {
+    const user = mock.state.publishing.sites
+      .get('daily-planet')
+      ?.users.find((u) => u.email === email);
+    if (!user) throw new Error(`no mock user ${email}`);
+    return user;
+  };
+
+  it('a reader who subscribes reads the edition on their next visit, not a kept paywall', async () => {
+    const reader = await signIn('reader');
+    const before = await loadReader(tenant, paidSlug(), () => Promise.resolve(reader));
+    expect(before.kind).toBe('paywall');
+
+    // They subscribe on the publisher's subscribe page (subscribe_url) and come back.
+    account('reader@masthead.test').hasActiveSubscription = true;
+    try {
+      const after = await loadReader(tenant, paidSlug(), () => Promise.resolve(reader));
+      expect(after.kind).toBe('reader');
+      if (after.kind === 'reader') expect(after.pages.length).toBeGreaterThan(0);
+    } finally {
+      account('reader@masthead.test').hasActiveSubscription = false;
+    }
+  });
+});
