@@ -73,13 +73,16 @@ export type AccountState =
   /** The token was revoked or expired upstream: sign in again. */
   | { kind: 'expired' };
 
-/** The account page's view of the subscriber, re-read from the API (cached briefly per user). */
+/**
+ * The account page's view of the subscriber, re-read from the API on every view: a subscription
+ * bought (or ended) a moment ago must not show as the cached `/auth/me` of the last 90 seconds.
+ */
 export async function loadAccount(
   client: PublishingClient,
   signedIn: SignedIn,
 ): Promise<AccountState> {
   try {
-    const user = await client.withToken(signedIn.token).me();
+    const user = await client.withToken(signedIn.token).me({ fresh: true });
     return { kind: 'current', signedIn: toSignedIn(signedIn.token, user) };
   } catch (error) {
     const failure = classify(error);

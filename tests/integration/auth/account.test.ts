@@ -156,6 +156,31 @@ describe('revoke and loadAccount', () => {
   });
 });
 
+describe('loadAccount after the account changes upstream', () => {
+  const account = (email: string) => {
+    const user = mock.state.publishing.sites
+      .get('daily-planet')
+      ?.users.find((u) => u.email === email);
+    if (!user) throw new Error(`no mock user ${email}`);
+    return user;
+  };
+
+  it('a subscription bought since signing in shows at once, not a kept "free"', async () => {
+    const c = client();
+    const signedIn = await signIn(c, 'reader@masthead.test', PASSWORD);
+    expect(signedIn.user.hasActiveSubscription).toBe(false);
+    // Subscribed on the plan's subscribe_url, back on /account a few seconds later.
+    account('reader@masthead.test').hasActiveSubscription = true;
+    try {
+      const state = await loadAccount(c, signedIn);
+      expect(state.kind).toBe('current');
+      if (state.kind === 'current') expect(state.signedIn.user.hasActiveSubscription).toBe(true);
+    } finally {
+      account('reader@masthead.test').hasActiveSubscription = false;
+    }
+  });
+});
+
 describe('toSignedIn', () => {
   it('maps the API user to the session shape', () => {
     expect(
