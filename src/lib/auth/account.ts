@@ -12,7 +12,7 @@ export function toSignedIn(token: string, user: User): SignedIn {
       name: user.name,
       ...(user.email === undefined ? {} : { email: user.email }),
       roles: user.roles,
-      hasActiveSubscription: user.has_active_subscription === true,
+      hasActiveSubscription: user.has_active_subscription ?? user.subscription?.status === 'active',
     },
   };
 }

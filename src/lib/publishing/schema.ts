@@ -28,6 +28,11 @@ export const userSchema = z.looseObject({
   roles: z.array(z.string()).default([]),
   /** Paid subscription flag (name assumed, see docs/api-assumptions.md). */
   has_active_subscription: bool.optional(),
+  /** The other reading of that flag: `{ status: "active", plan, renews_at }` or null. */
+  subscription: z
+    .looseObject({ status: z.string().optional() })
+    .nullish()
+    .catch(() => undefined),
 });
 export type User = z.output<typeof userSchema>;
 

@@ -93,6 +93,19 @@ describe('signIn', () => {
     }
   });
 
+  it.each([
+    ['subscriber@masthead.test', true],
+    ['reader@masthead.test', false],
+  ])('%s on the alt dialect (subscription as an object or null): paid %s', async (email, paid) => {
+    await ctl.dialect(mock, 'alt');
+    try {
+      const signedIn = await signIn(client(), email, PASSWORD);
+      expect(signedIn.user.hasActiveSubscription).toBe(paid);
+    } finally {
+      await ctl.dialect(mock, 'default');
+    }
+  });
+
   it('the API down → "try again"', async () => {
     await ctl.faults(mock, { service: 'publishing', down: true });
     const error = await signIn(client(), 'reader@masthead.test', PASSWORD).catch((e: unknown) => e);
