@@ -128,7 +128,8 @@ export const planSchema = z.looseObject({
   name: z.string(),
   slug: z.string(),
   description: nullableString,
-  price: decimal,
+  /** `null` when the API sends none or a blank one: the plan is listed without a price. */
+  price: decimal.nullish().transform((price) => (price?.trim() ? price : null)),
   currency: z.string(),
   interval: z.string(),
   features: z
