@@ -95,16 +95,19 @@ export const accountActions = {
     input: registerInput,
     handler: async (input, ctx) => {
       try {
+        const visitor = addressKey(ctx.locals.visitor.address);
+        // Signing in to an account the e-mail already has is a login attempt like any other.
+        const loginLimiter = await attemptLimiter('login');
         // An account made or refused counts (probing e-mail addresses too); an outage does not.
         const signedIn = await countedAttempt(
           await attemptLimiter('register'),
-          addressKey(ctx.locals.visitor.address),
+          visitor,
           () =>
-            signUp(publishingFor(ctx.locals.tenant), {
-              name: input.name,
-              email: input.email,
-              password: input.password,
-            }),
+            signUp(
+              publishingFor(ctx.locals.tenant),
+              { name: input.name, email: input.email, password: input.password },
+              (attempt) => withinAttempts(loginLimiter, visitor, attempt, isWrongCredentials),
+            ),
           (error) => classify(error).kind === 'invalid',
         );
         await signInSession(ctx, signedIn);

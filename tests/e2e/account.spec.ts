@@ -130,10 +130,11 @@ test('register, log out, log in again: a free account, and no token ever reaches
   await expectAccount(page, 'Nora New', email, 'free');
   await watch.rememberSessionTokens();
 
-  // Registering the same address again: the site's own words for the API's "taken", the name kept.
+  // Someone registering the same address again (another password: the same one signs in to the
+  // account): the site's own words for the API's "taken", the name kept.
   await logOut(page);
   await page.goto(tenantUrl(TENANT, '/register'));
-  await register(page, 'Nora Again', email, 'a long password');
+  await register(page, 'Nora Again', email, 'not her password');
   await expect(page.getByLabel('E-mail address')).toHaveAccessibleDescription(
     /An account with this e-mail address already exists\./,
   );

@@ -48,9 +48,27 @@ export async function signIn(
   return completeSignIn(client, token);
 }
 
-/** Registers a subscriber and signs them in. Duplicate e-mail → `ValidationError` with `fields.email`. */
-export async function signUp(client: PublishingClient, input: RegisterInput): Promise<SignedIn> {
-  const { token } = await client.register(input);
+/**
+ * Registers a subscriber and signs them in. Duplicate e-mail → `ValidationError` with
+ * `fields.email`, unless the password signs in to that account: a registration sent twice (a double
+ * click, a retry after a slow answer) finds the account the first one made, and it is theirs.
+ * `guardSignIn` runs that sign-in (the action counts it as a login attempt).
+ */
+export async function signUp(
+  client: PublishingClient,
+  input: RegisterInput,
+  guardSignIn: (attempt: () => Promise<SignedIn>) => Promise<SignedIn> = (attempt) => attempt(),
+): Promise<SignedIn> {
+  let token: string;
+  try {
+    ({ token } = await client.register(input));
+  } catch (error) {
+    const failure = classify(error);
+    if (failure.kind !== 'invalid' || !failure.fields['email']) throw error;
+    return guardSignIn(() => signIn(client, input.email, input.password)).catch(() => {
+      throw error;
+    });
+  }
   return completeSignIn(client, token);
 }
 

@@ -126,9 +126,12 @@ describe('signUp', () => {
       hasActiveSubscription: false,
     });
 
-    const again = await signUp(client(), { name: 'Again', email, password: 'long enough' }).catch(
-      (e: unknown) => e,
-    );
+    // Someone else (another password) asking for the same e-mail.
+    const again = await signUp(client(), {
+      name: 'Again',
+      email,
+      password: 'another password',
+    }).catch((e: unknown) => e);
     expect(authFailure(again, ['name', 'email', 'password'])?.fields).toEqual({
       email: ['The email has already been taken.'],
     });
@@ -137,6 +140,29 @@ describe('signUp', () => {
     expect(localizeFields(createI18n('de-CH', 'UTC'), keyed?.fields ?? {})).toEqual({
       email: ['Mit dieser E-Mail-Adresse gibt es schon ein Konto. Möchten Sie sich anmelden?'],
     });
+  });
+
+  it('the same registration sent twice (double click, retry): the second signs in to the account the first made', async () => {
+    const email = unique();
+    const input = { name: 'Twice', email, password: 'long enough' };
+    const [first, second] = await Promise.allSettled([
+      signUp(client(), input),
+      signUp(client(), input),
+    ]);
+    expect(first.status).toBe('fulfilled');
+    expect(second.status).toBe('fulfilled');
+    if (first.status !== 'fulfilled' || second.status !== 'fulfilled') return;
+    expect(second.value.user.id).toBe(first.value.user.id);
+    expect(second.value.token).not.toBe(first.value.token);
+
+    // The sign-in goes through the caller's guard (the action's login attempts).
+    const guarded: string[] = [];
+    const third = await signUp(client(), input, (attempt) => {
+      guarded.push(email);
+      return attempt();
+    });
+    expect(guarded).toEqual([email]);
+    expect(third.user).toMatchObject({ id: first.value.user.id, name: 'Twice', email });
   });
 
   it('an account belongs to one tenant', async () => {
