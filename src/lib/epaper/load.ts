@@ -43,6 +43,11 @@ export type ReaderData =
       plans: Plan[];
       /** The signed-in subscriber (without access), or null for an anonymous visitor. */
       signedIn: SignedIn | null;
+      /**
+       * The session's token was refused (revoked or expired upstream): the page forgets the
+       * sign-in, or "Log in" would only lead back here (the login page passes the signed-in on).
+       */
+      expired: boolean;
       /** Always private: the answer depends on the session. */
       cache: 'private';
     };
@@ -68,6 +73,7 @@ export async function loadReader(
     return { kind: 'reader', edition: anonymous, pages: readablePages(anonymous), cache: 'public' };
   }
   let signedIn = await readSession();
+  let expired = false;
   try {
     const personal =
       signedIn && (await personalEdition(publishingFor(tenant, signedIn.token), slug));
@@ -80,9 +86,10 @@ export async function loadReader(
     if (!isSignedOut(classify(error))) throw error;
     logWarn('epaper.token.rejected', { tenant: tenant.id });
     signedIn = null;
+    expired = true;
   }
   const offer = await paywallPlans(tenant, plans);
-  return { kind: 'paywall', edition: anonymous, plans: offer, signedIn, cache: 'private' };
+  return { kind: 'paywall', edition: anonymous, plans: offer, signedIn, expired, cache: 'private' };
 }
 
 /**

@@ -126,6 +126,7 @@ describe('loadReader', () => {
     expect(data.kind).toBe('paywall');
     if (data.kind !== 'paywall') return;
     expect(data.signedIn?.user.name).toBe(reader.user.name);
+    expect(data.expired).toBe(false);
     expect(JSON.stringify(data)).not.toContain('/pages/');
   });
 
@@ -139,6 +140,8 @@ describe('loadReader', () => {
     expect(data.kind).toBe('paywall');
     if (data.kind !== 'paywall') return;
     expect(data.signedIn).toBeNull();
+    // The page forgets the sign-in: "Log in" must not pass the reader straight back here.
+    expect(data.expired).toBe(true);
   });
 
   it('unknown edition → NotFoundError', async () => {
