@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -177,6 +177,30 @@ describe('the image pipeline', () => {
     for (const width of [160, 320, 480, 640, 800] as const)
       await derive(pipeline, '/photo.jpg', width);
     expect(await pipeline.store.size()).toBeLessThanOrEqual(400_000);
+  });
+
+  it.each([
+    ['its folder cannot be made (read-only)', 'folder'],
+    ['no file can be written in it (full)', 'files'],
+  ])('still makes and serves pictures when %s', async (_label, blocked) => {
+    const place = join(dir, `blocked-${String(Math.random()).slice(2)}`);
+    let cacheDir = place;
+    if (blocked === 'folder') {
+      await writeFile(place, ''); // a file where the folder's parent should be
+      cacheDir = join(place, 'images');
+    } else {
+      // Each of the 256 folders files go into is taken by a file: every write fails.
+      await mkdir(cacheDir);
+      const hex = (i: number) => i.toString(16).padStart(2, '0');
+      await Promise.all(
+        Array.from({ length: 256 }, (_, i) => writeFile(join(cacheDir, hex(i)), '')),
+      );
+    }
+    const pipeline = new ImagePipeline(options({ cacheDir }));
+    const bytes = await derive(pipeline, `/photo.jpg?nodisk=${blocked}`, 320, 'jpeg');
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'jpeg', width: 320 });
+    const again = await derive(pipeline, `/photo.jpg?nodisk=${blocked}`, 320, 'jpeg');
+    expect(again.equals(bytes)).toBe(true);
   });
 
   it('makes 50 different cold pictures asked at once, none refused, no more than its slots at once', async () => {
