@@ -44,6 +44,19 @@ describe('pages never repeat a width descriptor', () => {
     }
   });
 
+  it('a picture the upstream sizes 0×0 (unknown) gets the srcset of one of unknown width', () => {
+    const url = `${API}/media/zero.jpg`;
+    for (const layout of [CARD_LAYOUT.lead, CARD_LAYOUT.grid]) {
+      const zero = upstreamPicture(links, { url, width: 0, height: 0 }, layout);
+      const unknown = upstreamPicture(links, { url }, layout);
+      // Not one 160 px picture stretched over a card on every screen.
+      expect(descriptors(zero?.sources[0]?.srcset)).toEqual(
+        descriptors(unknown?.sources[0]?.srcset),
+      );
+      expect(zero?.src).toBe(unknown?.src);
+    }
+  });
+
   it('an e-paper page scanned narrower than the zoomed widths', () => {
     const page = { page_number: 1, image_url: `${API}/media/epaper/1.jpg`, width: 1200 } as never;
     const image = readerPage(links, 'monday', page, 'public');
