@@ -63,6 +63,10 @@ beforeAll(async () => {
       res.writeHead(302, { Location: 'https://elsewhere.example/a.jpg' });
       return void res.end();
     }
+    if (path === '/limited.jpg') {
+      res.writeHead(429, { 'Retry-After': '30' });
+      return void res.end();
+    }
     if (path === '/broken.jpg') {
       res.writeHead(500);
       return void res.end();
@@ -280,6 +284,7 @@ describe('the image pipeline', () => {
     ['a source that is no picture', '/text.jpg', 422, /not a picture/],
     ['a missing source', '/gone.jpg', 404, /does not exist/],
     ['a failing source', '/broken.jpg', 502, /answered 500/],
+    ['a source that is rate limited (429) as busy', '/limited.jpg', 503, /try again/],
     ['a slow source', '/slow.jpg', 504, /too long/],
     ['a redirect to another host', '/away.jpg', 502, /not allowed/],
   ])('refuses %s with %s', async (_label, path, status, message) => {
