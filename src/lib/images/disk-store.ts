@@ -13,6 +13,8 @@ import { logWarn } from '../log/log.ts';
 /** Recently served small files (derived images, not originals) also kept in memory, up to 32 MiB. */
 const MEMORY_BYTES = 32 * 1024 * 1024;
 const MEMORY_FILE_MAX = 256 * 1024;
+/** A temporary file older than this is no write in progress (another server's either). */
+const PARTIAL_MAX_AGE_MS = 10 * 60 * 1000;
 
 export class DiskStore {
   private readonly index: LRUCache<string, number>;
@@ -54,8 +56,14 @@ export class DiskStore {
       const found: { name: string; size: number; time: number }[] = [];
       for (const folder of await readdir(this.dir).catch(() => [])) {
         for (const name of await readdir(join(this.dir, folder)).catch(() => [])) {
-          if (name.includes('.')) continue; // a temporary file left by a crash
           const info = await stat(join(this.dir, folder, name)).catch(() => undefined);
+          if (name.includes('.')) {
+            // A temporary file: a crash's (killed mid-write) once older than any write takes.
+            if (info && info.mtimeMs < Date.now() - PARTIAL_MAX_AGE_MS) {
+              await unlink(join(this.dir, folder, name)).catch(() => {});
+            }
+            continue;
+          }
           if (info?.isFile()) found.push({ name, size: info.size, time: info.mtimeMs });
         }
       }

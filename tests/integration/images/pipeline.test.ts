@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -205,6 +205,19 @@ describe('the image pipeline', () => {
     expect(await sharp(bytes).metadata()).toMatchObject({ format: 'jpeg', width: 320 });
     const again = await derive(pipeline, `/photo.jpg?nodisk=${blocked}`, 320, 'jpeg');
     expect(again.equals(bytes)).toBe(true);
+  });
+
+  it('clears files a crash left half-written, so they do not fill the disk beyond its limit', async () => {
+    const settings = options();
+    const folder = join(settings.cacheDir, 'ab');
+    await mkdir(folder, { recursive: true });
+    const left = join(folder, `${'ab'.padEnd(64, '0')}.4242.x1y2.part`);
+    await writeFile(left, Buffer.alloc(1_000_000));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(left, hourAgo, hourAgo);
+    const pipeline = new ImagePipeline(settings);
+    await derive(pipeline, '/photo.jpg?crashed', 160);
+    expect((await readdir(folder)).filter((name) => name.endsWith('.part'))).toEqual([]);
   });
 
   it('makes 50 different cold pictures asked at once, none refused, no more than its slots at once', async () => {
