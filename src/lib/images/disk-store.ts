@@ -2,15 +2,19 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { logWarn } from '../log/log.ts';
 
 /**
  * Derived images (and originals) on disk within a byte limit, least recently used out. The index
  * lives in memory and is rebuilt from the folder at start (oldest file first), so a restart keeps
  * the warm set; files are written under a temporary name and renamed, so a reader never sees half.
+ * A disk that takes no file (read-only, full) stores nothing: pictures are still made and served.
  */
 /** Recently served small files (derived images, not originals) also kept in memory, up to 32 MiB. */
 const MEMORY_BYTES = 32 * 1024 * 1024;
 const MEMORY_FILE_MAX = 256 * 1024;
+/** A temporary file older than this is no write in progress (another server's either). */
+const PARTIAL_MAX_AGE_MS = 10 * 60 * 1000;
 
 export class DiskStore {
   private readonly index: LRUCache<string, number>;
@@ -21,6 +25,8 @@ export class DiskStore {
   });
   private ready: Promise<void> | undefined;
   private readonly dir: string;
+  /** Whether the last write failed (logged once until a write succeeds again). */
+  private failing = false;
 
   constructor(dir: string, maxBytes: number) {
     this.dir = dir;
@@ -46,12 +52,18 @@ export class DiskStore {
 
   private load(): Promise<void> {
     this.ready ??= (async () => {
-      await mkdir(this.dir, { recursive: true });
+      await mkdir(this.dir, { recursive: true }).catch(() => {}); // then every write fails: put
       const found: { name: string; size: number; time: number }[] = [];
       for (const folder of await readdir(this.dir).catch(() => [])) {
         for (const name of await readdir(join(this.dir, folder)).catch(() => [])) {
-          if (name.includes('.')) continue; // a temporary file left by a crash
           const info = await stat(join(this.dir, folder, name)).catch(() => undefined);
+          if (name.includes('.')) {
+            // A temporary file: a crash's (killed mid-write) once older than any write takes.
+            if (info && info.mtimeMs < Date.now() - PARTIAL_MAX_AGE_MS) {
+              await unlink(join(this.dir, folder, name)).catch(() => {});
+            }
+            continue;
+          }
           if (info?.isFile()) found.push({ name, size: info.size, time: info.mtimeMs });
         }
       }
@@ -86,10 +98,23 @@ export class DiskStore {
     await this.load();
     const name = DiskStore.nameOf(key);
     const file = this.file(name);
-    await mkdir(join(this.dir, name.slice(0, 2)), { recursive: true });
     const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
-    await writeFile(partial, bytes);
-    await rename(partial, file);
+    try {
+      await mkdir(join(this.dir, name.slice(0, 2)), { recursive: true });
+      await writeFile(partial, bytes);
+      await rename(partial, file);
+    } catch (error) {
+      void unlink(partial).catch(() => {}); // a full disk keeps no half-written file
+      if (!this.failing) {
+        logWarn('images.cache_write_failed', {
+          dir: this.dir,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
+      this.failing = true;
+      return;
+    }
+    this.failing = false;
     this.index.set(name, bytes.byteLength);
     this.remember(name, Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
   }

@@ -31,6 +31,11 @@ export async function fetchSource(
         void response.body?.cancel();
         throw new ImageError(404, 'The image source does not exist.');
       }
+      if (response.status === 429 || response.status === 503) {
+        // Busy, not broken: the route's 503 (Retry-After) lets a browser or static build ask again.
+        void response.body?.cancel();
+        throw new ImageError(503, 'The image source is busy; try again shortly.');
+      }
       if (!response.ok || !response.body) {
         void response.body?.cancel();
         throw new ImageError(502, `The image source answered ${response.status}.`);

@@ -46,7 +46,9 @@ export function srcsetWidths(
   sourceWidth?: number,
   minDisplay = 0,
 ): ImageWidth[] {
-  const cap = Math.min(widthAtLeast(maxDisplay * 2), widthAtLeast(sourceWidth ?? Infinity));
+  // A width of 0 (or less) is an upstream's "unknown", as a missing one is (`intrinsicSize`).
+  const known = sourceWidth !== undefined && sourceWidth > 0 ? sourceWidth : Infinity;
+  const cap = Math.min(widthAtLeast(maxDisplay * 2), widthAtLeast(known));
   const floor = Math.min(widthAtLeast(minDisplay), cap);
   return IMAGE_WIDTHS.filter((width) => width >= floor && width <= cap);
 }

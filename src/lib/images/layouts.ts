@@ -8,12 +8,32 @@ import type { PictureLayout } from './picture.ts';
  */
 /** `calc(100vw - 2rem)` on a 320 px screen. */
 const FULL_COLUMN_MIN = 288;
-/** A card of a grid: a third of the page from 60rem, half from 36rem (`45vw` just above: 259 px). */
-const GRID_CARD: PictureLayout = {
-  sizes: '(min-width: 60rem) 22rem, (min-width: 36rem) 45vw, calc(100vw - 2rem)',
-  maxWidth: 560,
-  minWidth: 259,
-};
+/** PostGrid's gap between cards (1.25rem). */
+const GRID_GAP_REM = 1.25;
+
+/** `sizes` width of one of `n` columns across `page` less the page's 1rem padding each side. */
+const column = (n: number, page: string) =>
+  n === 1 ? `calc(${page} - 2rem)` : `calc((${page} - ${2 + (n - 1) * GRID_GAP_REM}rem) / ${n})`;
+/** The same in CSS pixels on a screen `screen` px wide (the page at most 72rem). */
+const columnPx = (n: number, screen: number) =>
+  (Math.min(screen, 72 * 16) - 32 - (n - 1) * GRID_GAP_REM * 16) / n;
+
+/**
+ * A card of PostGrid's grid: one column below 36rem, `medium` columns from 36rem, `wide` from 60rem
+ * (`gridColumns` picks 1–4 by the number of cards, so an archive page of ten shows two a row).
+ */
+export function gridCard(medium: number, wide: number): PictureLayout {
+  return {
+    sizes: `(min-width: 60rem) ${column(wide, 'min(100vw, 72rem)')}, (min-width: 36rem) ${column(medium, '100vw')}, calc(100vw - 2rem)`,
+    // The widest: a phone's column just below 36rem, or the grid's just below 60rem or at 72rem;
+    // the narrowest: a 320 px phone's, or the grid's at 36rem or at 60rem.
+    maxWidth: Math.ceil(Math.max(columnPx(1, 575), columnPx(medium, 959), columnPx(wide, 1152))),
+    minWidth: Math.floor(Math.min(FULL_COLUMN_MIN, columnPx(medium, 576), columnPx(wide, 960))),
+  };
+}
+
+/** A card of a grid of two columns from 36rem and three from 60rem (and one in a section block). */
+const GRID_CARD: PictureLayout = gridCard(2, 3);
 export const CARD_LAYOUT: Record<'lead' | 'secondary' | 'grid', PictureLayout> = {
   // Beside the text (3fr of 5) from 56rem, the full column below.
   lead: {

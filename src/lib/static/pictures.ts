@@ -77,6 +77,17 @@ export function createPictureMaker(options: PictureMakerOptions) {
       if (!base) throw new Error('no rendering server');
       const response = await fetch(`${base}${path}`);
       const type = response.headers.get('content-type') ?? '';
+      // Busy (503 with the route's blank picture, or 429), or another width standing in while
+      // this one is made (not immutable): asked again while tries are left, never kept at once.
+      const later =
+        response.status === 503 ||
+        response.status === 429 ||
+        (response.ok && !/\bimmutable\b/.test(response.headers.get('cache-control') ?? ''));
+      if (later && attempt < attempts) {
+        await response.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, retryMs * attempt));
+        continue;
+      }
       // A picture whose source failed is the route's blank stand-in (its status, a 1×1 GIF):
       // written too (the page shows its fallback), so the copy has no broken image.
       if ((response.ok && type.startsWith('image/')) || type === 'image/gif') {
@@ -85,10 +96,7 @@ export function createPictureMaker(options: PictureMakerOptions) {
         return response.ok;
       }
       await response.body?.cancel();
-      if (!(response.status === 503 || response.status === 429) || attempt >= attempts) {
-        throw new Error(`${response.status}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, retryMs * attempt));
+      throw new Error(`${response.status}`);
     }
   };
 

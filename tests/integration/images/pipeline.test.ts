@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -61,6 +61,10 @@ beforeAll(async () => {
     if (path === '/slow.jpg') return void setTimeout(() => res.end(photo), 2_000);
     if (path === '/away.jpg') {
       res.writeHead(302, { Location: 'https://elsewhere.example/a.jpg' });
+      return void res.end();
+    }
+    if (path === '/limited.jpg') {
+      res.writeHead(429, { 'Retry-After': '30' });
       return void res.end();
     }
     if (path === '/broken.jpg') {
@@ -179,6 +183,43 @@ describe('the image pipeline', () => {
     expect(await pipeline.store.size()).toBeLessThanOrEqual(400_000);
   });
 
+  it.each([
+    ['its folder cannot be made (read-only)', 'folder'],
+    ['no file can be written in it (full)', 'files'],
+  ])('still makes and serves pictures when %s', async (_label, blocked) => {
+    const place = join(dir, `blocked-${String(Math.random()).slice(2)}`);
+    let cacheDir = place;
+    if (blocked === 'folder') {
+      await writeFile(place, ''); // a file where the folder's parent should be
+      cacheDir = join(place, 'images');
+    } else {
+      // Each of the 256 folders files go into is taken by a file: every write fails.
+      await mkdir(cacheDir);
+      const hex = (i: number) => i.toString(16).padStart(2, '0');
+      await Promise.all(
+        Array.from({ length: 256 }, (_, i) => writeFile(join(cacheDir, hex(i)), '')),
+      );
+    }
+    const pipeline = new ImagePipeline(options({ cacheDir }));
+    const bytes = await derive(pipeline, `/photo.jpg?nodisk=${blocked}`, 320, 'jpeg');
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'jpeg', width: 320 });
+    const again = await derive(pipeline, `/photo.jpg?nodisk=${blocked}`, 320, 'jpeg');
+    expect(again.equals(bytes)).toBe(true);
+  });
+
+  it('clears files a crash left half-written, so they do not fill the disk beyond its limit', async () => {
+    const settings = options();
+    const folder = join(settings.cacheDir, 'ab');
+    await mkdir(folder, { recursive: true });
+    const left = join(folder, `${'ab'.padEnd(64, '0')}.4242.x1y2.part`);
+    await writeFile(left, Buffer.alloc(1_000_000));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(left, hourAgo, hourAgo);
+    const pipeline = new ImagePipeline(settings);
+    await derive(pipeline, '/photo.jpg?crashed', 160);
+    expect((await readdir(folder)).filter((name) => name.endsWith('.part'))).toEqual([]);
+  });
+
   it('makes 50 different cold pictures asked at once, none refused, no more than its slots at once', async () => {
     const pipeline = new ImagePipeline(options({ transforms: 2, timeoutMs: 20_000 }));
     hits.clear();
@@ -256,6 +297,7 @@ describe('the image pipeline', () => {
     ['a source that is no picture', '/text.jpg', 422, /not a picture/],
     ['a missing source', '/gone.jpg', 404, /does not exist/],
     ['a failing source', '/broken.jpg', 502, /answered 500/],
+    ['a source that is rate limited (429) as busy', '/limited.jpg', 503, /try again/],
     ['a slow source', '/slow.jpg', 504, /too long/],
     ['a redirect to another host', '/away.jpg', 502, /not allowed/],
   ])('refuses %s with %s', async (_label, path, status, message) => {

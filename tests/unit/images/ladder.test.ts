@@ -3,7 +3,8 @@ import { IMAGE_WIDTHS, srcsetOf } from '../../../src/lib/images/ladder.ts';
 import type { ImageLinks } from '../../../src/lib/images/picture.ts';
 import { upstreamPicture } from '../../../src/lib/images/picture.ts';
 import { readerPage } from '../../../src/lib/images/reader.ts';
-import { CARD_LAYOUT } from '../../../src/lib/images/layouts.ts';
+import { CARD_LAYOUT, gridCard } from '../../../src/lib/images/layouts.ts';
+import { gridColumns } from '../../../src/lib/reading/article.ts';
 
 const href = (width: number) => `/_img/${width}.jpg`;
 /** The width descriptors of a `srcset`, in order. */
@@ -44,10 +45,94 @@ describe('pages never repeat a width descriptor', () => {
     }
   });
 
+  it('a picture the upstream sizes 0×0 (unknown) gets the srcset of one of unknown width', () => {
+    const url = `${API}/media/zero.jpg`;
+    for (const layout of [CARD_LAYOUT.lead, CARD_LAYOUT.grid]) {
+      const zero = upstreamPicture(links, { url, width: 0, height: 0 }, layout);
+      const unknown = upstreamPicture(links, { url }, layout);
+      // Not one 160 px picture stretched over a card on every screen.
+      expect(descriptors(zero?.sources[0]?.srcset)).toEqual(
+        descriptors(unknown?.sources[0]?.srcset),
+      );
+      expect(zero?.src).toBe(unknown?.src);
+    }
+  });
+
   it('an e-paper page scanned narrower than the zoomed widths', () => {
     const page = { page_number: 1, image_url: `${API}/media/epaper/1.jpg`, width: 1200 } as never;
     const image = readerPage(links, 'monday', page, 'public');
     expect(descriptors(image.webp)).toEqual(['320w', '480w', '640w', '800w', '1200w']);
     expect(descriptors(image.avif)).toEqual(['320w', '480w', '640w', '800w', '1200w']);
+  });
+});
+
+/**
+ * The CSS width (px) `sizes` gives on a screen `screen` px wide: the first matching `(min-width:
+ * Nrem)` entry, its lengths (rem, vw) under calc, min, +, -, / read as a browser does.
+ */
+function sizesAt(sizes: string, screen: number): number {
+  for (const entry of sizes.split(/,\s*(?![^()]*\))/)) {
+    const match = /^(?:\(min-width: ([\d.]+)rem\) )?(.+)$/.exec(entry.trim());
+    if (!match?.[2] || (match[1] && screen < Number(match[1]) * 16)) continue;
+    const tokens = match[2].match(/min|calc|[\d.]+(?:rem|vw)?|[-+/(),]/g) ?? [];
+    let at = 0;
+    const value = (): number => {
+      const token = tokens[at++] ?? '';
+      if (token === 'calc') return value();
+      if (token === 'min') {
+        at++; // (
+        const a = sum();
+        at++; // ,
+        const b = sum();
+        at++; // )
+        return Math.min(a, b);
+      }
+      if (token === '(') {
+        const inner = sum();
+        at++; // )
+        return inner;
+      }
+      const n = parseFloat(token);
+      return token.endsWith('rem') ? n * 16 : token.endsWith('vw') ? (n * screen) / 100 : n;
+    };
+    const product = (): number => {
+      let result = value();
+      while (tokens[at] === '/') {
+        at++;
+        result /= value();
+      }
+      return result;
+    };
+    const sum = (): number => {
+      let result = product();
+      while (tokens[at] === '-' || tokens[at] === '+') {
+        const sign = tokens[at++] === '-' ? -1 : 1;
+        result += sign * product();
+      }
+      return result;
+    };
+    return sum();
+  }
+  throw new Error(`no entry of "${sizes}" for ${screen} px`);
+}
+
+describe('grid cards ask for pictures as wide as their columns show them', () => {
+  // PostGrid's CSS: one column below 36rem, `md-N` from 36rem, `lg-N` from 60rem; gap 1.25rem,
+  // the page at most 72rem with 1rem padding each side.
+  const shown = (medium: number, wide: number, screen: number) => {
+    const n = screen >= 960 ? wide : screen >= 576 ? medium : 1;
+    return (Math.min(screen, 1152) - 32 - (n - 1) * 20) / n;
+  };
+
+  it.each(Array.from({ length: 10 }, (_, i) => i + 1))('%i cards', (count) => {
+    const { medium, wide } = gridColumns(count);
+    const layout = gridCard(medium, wide);
+    for (const screen of [320, 390, 575, 576, 800, 959, 960, 1280, 1920, 2560]) {
+      const css = shown(medium, wide, screen);
+      // Not a smaller picture stretched (an archive's two a row on 1280 px were sent 480 px for 550).
+      expect(sizesAt(layout.sizes, screen), `${screen} px`).toBeCloseTo(css, 0);
+      expect(layout.maxWidth).toBeGreaterThanOrEqual(css);
+      expect(layout.minWidth ?? 0).toBeLessThanOrEqual(css);
+    }
   });
 });

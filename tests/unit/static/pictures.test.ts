@@ -13,7 +13,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { imagePath } from '../../../src/lib/images/address.ts';
+import { IMMUTABLE, STAND_IN } from '../../../src/lib/delivery/policy.ts';
 import { DiskStore } from '../../../src/lib/images/disk-store.ts';
+import { ImageError } from '../../../src/lib/images/errors.ts';
+import { imageRefused } from '../../../src/lib/images/respond.ts';
 import { derivedKey } from '../../../src/lib/images/pipeline.ts';
 import { fileForPath } from '../../../src/lib/static/crawl.ts';
 import { cachedPicture, createPictureMaker } from '../../../src/lib/static/pictures.ts';
@@ -29,6 +32,8 @@ let base: string;
 /** Paths the fake rendering server was asked for, and how many 503s each gets first. */
 let asked: string[];
 let busy: Map<string, number>;
+/** How many answers of another width each path gets first. */
+let standIn: Map<string, number>;
 
 const address = (width: number, format: 'avif' | 'webp' | 'jpeg' = 'webp') =>
   imagePath(SECRET, { target: { kind: 'source', source: SOURCE }, width, format });
@@ -47,13 +52,25 @@ beforeEach(async () => {
   out = join(root, 'out');
   asked = [];
   busy = new Map();
+  standIn = new Map();
   server = createServer((req, res) => {
     const path = req.url ?? '';
     asked.push(path);
     const left = busy.get(path) ?? 0;
     if (left > 0) {
       busy.set(path, left - 1);
-      res.writeHead(503, { 'content-type': 'text/plain' }).end('busy');
+      // The image route's own answer when it is full: 503 with its blank stand-in.
+      const refused = imageRefused(new ImageError(503, 'busy'));
+      res.writeHead(refused.status, Object.fromEntries(refused.headers));
+      void refused.arrayBuffer().then((body) => res.end(Buffer.from(body)));
+      return;
+    }
+    const early = standIn.get(path) ?? 0;
+    if (early > 0) {
+      // Another width standing in while this one is made (the route's `exact: false` answer).
+      standIn.set(path, early - 1);
+      res.writeHead(200, { 'content-type': 'image/webp', 'cache-control': STAND_IN });
+      res.end('another width');
       return;
     }
     if (path.includes('/broken/')) {
@@ -65,7 +82,8 @@ beforeEach(async () => {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('no');
       return;
     }
-    res.writeHead(200, { 'content-type': 'image/webp' }).end(`made ${path}`);
+    res.writeHead(200, { 'content-type': 'image/webp', 'cache-control': IMMUTABLE });
+    res.end(`made ${path}`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -114,10 +132,24 @@ describe('the static build’s pictures', () => {
     maker.add('/_img/broken/1/x.jpg');
     await maker.drain();
     expect(asked.filter((path) => path === address(480))).toHaveLength(3);
+    expect(readFileSync(join(out, fileForPath(address(480))), 'utf8')).toBe(`made ${address(480)}`);
     expect(maker.counts.made).toBe(1);
     expect(maker.counts.blank).toBe(1);
     expect(readFileSync(join(out, '_img/broken/1/x.jpg'), 'utf8')).toBe('GIF89a');
     expect(maker.counts.failed).toEqual(['/_img/missing/1/x.webp: 404']);
+  });
+
+  it('asks again for a picture answered by another width standing in, and keeps its own', async () => {
+    standIn.set(address(1600), 2);
+    const maker = createPictureMaker({ outDir: out, storeDir: store, secret: SECRET, retryMs: 1 });
+    maker.useServer(base);
+    maker.add(address(1600));
+    await maker.drain();
+    expect(asked.filter((path) => path === address(1600))).toHaveLength(3);
+    expect(readFileSync(join(out, fileForPath(address(1600))), 'utf8')).toBe(
+      `made ${address(1600)}`,
+    );
+    expect(maker.counts).toEqual({ reused: 0, made: 1, blank: 0, failed: [] });
   });
 
   it('holds what needs a server until it has one, and places what the cache has meanwhile', async () => {
