@@ -152,6 +152,31 @@ describe('sendRequest', () => {
     expect(up.metrics.getStatus().totals.rateLimited429).toBe(1);
   });
 
+  it('reads a Retry-After date on the upstream clock (its Date header), not ours', async () => {
+    // The API's clock runs an hour ahead of ours; its 429 says "30 seconds from my now".
+    const { server, up } = await setup((_r, res) => {
+      const theirs = Date.now() + 3_600_000;
+      json(
+        res,
+        429,
+        { message: 'Too Many Attempts.' },
+        {
+          date: new Date(theirs).toUTCString(),
+          'retry-after': new Date(theirs + 30_000).toUTCString(),
+        },
+      );
+    });
+    const request = req(server.baseUrl);
+    const error = await send(up, request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterSeconds).toBeGreaterThanOrEqual(29);
+    expect((error as RateLimitedError).retryAfterSeconds).toBeLessThanOrEqual(31);
+    // The budget shuts for the upstream's minute, not for the hour between the two clocks.
+    const next = await up.budget.take(request.budgetKey, 'write');
+    expect(next.ok).toBe(false);
+    if (!next.ok) expect(next.retryAfterSeconds).toBeLessThanOrEqual(61);
+  });
+
   it('maps a slow response to TimeoutError (and retries the GET)', async () => {
     // A server that never answers (its connections are closed with it).
     const { server, up } = await setup(() => undefined, 80);
