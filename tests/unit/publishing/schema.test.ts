@@ -84,6 +84,11 @@ describe('publishing schemas are lenient', () => {
     ['bare array', [post, post], { current: 1, last: 1, perPage: 2, total: 2 }],
     ['data without meta', { data: [post] }, { current: 1, last: 1, perPage: 1, total: 1 }],
     [
+      "a raw ->paginate() in a data envelope (response()->json(['data' => $posts]))",
+      { data: { current_page: 2, data: [post], last_page: 5, per_page: 10, total: 42 } },
+      { current: 2, last: 5, perPage: 10, total: 42 },
+    ],
+    [
       'meta with only total',
       { data: [post], meta: { total: 25 } },
       { current: 1, last: 3, perPage: 10, total: 25 },
