@@ -212,13 +212,19 @@ function typedFailure(
 ): UpstreamError {
   const ctx = { service: req.service, operation: req.operation };
   const method = req.method ?? 'GET';
+  const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   if (caught instanceof FetchError && caught.response) {
     const { status, headers } = caught.response;
     const body: unknown = caught.data;
+    // The APIs answer JSON (contracts): a 4xx page of HTML is a proxy's (nginx during a deploy, an
+    // auth wall), not "no such post" or "signed out": an outage, so the cache serves its copy.
+    if (body === NOT_JSON && status >= 400 && status < 500 && status !== 429) {
+      const issue = 'body is not JSON';
+      return new InvalidResponseError(`${label}: ${status} ${issue}`, { ...ctx, status }, issue);
+    }
     const retryAfterSeconds = parseRetryAfter(headers);
     return errorFromStatus({ ...ctx, method, path: req.path, status, retryAfterSeconds, body });
   }
-  const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   const cause = caught instanceof FetchError ? caught.cause : caught;
   if (!timedOut(cause)) {
     const why = cause instanceof Error ? cause.message : 'network error';

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
 import {
   InvalidResponseError,
+  isOutage,
   NetworkError,
   NotFoundError,
   RateLimitedError,
@@ -104,6 +105,22 @@ describe('sendRequest', () => {
     await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(cls);
     expect(server.seen).toHaveLength(1);
   });
+
+  it.each([404, 401, 403])(
+    'takes a %i with an HTML body for a proxy in the way (an outage), not an API answer',
+    async (status) => {
+      // nginx's own error page while the API is being deployed: the API answers JSON (contract).
+      const { server, up } = await setup((_r, res) => {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        res.end(`<html><body><h1>${status}</h1><hr><center>nginx</center></body></html>`);
+      });
+      const error = await send(up, req(server.baseUrl)).catch((e: unknown) => e);
+      // An outage: the cache serves its copy instead of a "not found" page (or a sign-out).
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(isOutage(error)).toBe(true);
+      expect((error as InvalidResponseError).status).toBe(status);
+    },
+  );
 
   it('honours Retry-After within the cap', async () => {
     const times: number[] = [];
