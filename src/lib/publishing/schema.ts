@@ -20,6 +20,10 @@ import {
  */
 
 const nullableString = z.string().nullish();
+/** A flag or count from a nullable column: `null` reads as not sent. */
+const optionalFlag = bool.nullish().transform((value) => value ?? undefined);
+const flag = bool.nullish().transform((value) => value ?? false);
+const optionalCount = int.nullish().transform((value) => value ?? undefined);
 
 export const userSchema = z.looseObject({
   id,
@@ -27,7 +31,7 @@ export const userSchema = z.looseObject({
   email: z.string().optional(),
   roles: z.array(z.string()).default([]),
   /** Paid subscription flag (name assumed, see docs/api-assumptions.md). */
-  has_active_subscription: bool.optional(),
+  has_active_subscription: optionalFlag,
 });
 export type User = z.output<typeof userSchema>;
 
@@ -76,7 +80,7 @@ const postFields = {
     .array(tagRefSchema)
     .nullish()
     .transform((tags) => tags ?? []),
-  is_featured: bool.optional(),
+  is_featured: optionalFlag,
   cover_image_url: webUrlField,
   cover_image_width: int.nullish(),
   cover_image_height: int.nullish(),
@@ -147,10 +151,10 @@ export const editionSchema = z.looseObject({
   id: id.optional(),
   title: z.string(),
   slug: z.string(),
-  page_count: int.optional(),
-  is_free: bool.default(false),
+  page_count: optionalCount,
+  is_free: flag,
   reader_url: webUrlField,
-  requires_subscription: bool.default(false),
+  requires_subscription: flag,
   cover_image_url: webUrlField,
   published_at: nullableString,
   pages: z
@@ -164,7 +168,7 @@ export const streamSchema = z.looseObject({
   id: id.optional(),
   title: z.string(),
   slug: z.string(),
-  is_live: bool.default(false),
+  is_live: flag,
   /** `live`, `scheduled` or `ended` in the mock; other values pass. */
   status: z.string().optional(),
   watch_url: webUrlField,
