@@ -21,9 +21,15 @@ import {
 
 const nullableString = z.string().nullish();
 /** A flag or count from a nullable column: `null` reads as not sent. */
-const optionalFlag = bool.nullish().transform((value) => value ?? undefined);
+const optionalFlag = bool
+  .nullable()
+  .transform((value) => value ?? undefined)
+  .optional();
 const flag = bool.nullish().transform((value) => value ?? false);
-const optionalCount = int.nullish().transform((value) => value ?? undefined);
+const optionalCount = int
+  .nullable()
+  .transform((value) => value ?? undefined)
+  .optional();
 
 export const userSchema = z.looseObject({
   id,
