@@ -110,6 +110,24 @@ describe('cache against the mock', () => {
     expect((await ctl.stats(mock)).publishing.routes['GET /posts']).toBe(before + 3);
     await ctl.limits(mock, { publicPerMinute: 60 });
   });
+  it("a tenant's service token the API revoked: public reads go on anonymously, no page fails", async () => {
+    const { up } = freshUpstream();
+    const { token } = await client(up).login('subscriber@masthead.test', PASSWORD);
+    const site = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: mock.publishingUrl,
+      upstream: up,
+      serviceToken: token,
+    });
+    expect((await site.listPosts({ page: 1 })).items.length).toBeGreaterThan(0);
+    await client(up, 'daily-planet', token).logout(); // the API no longer knows the token
+
+    expect((await site.listPosts({ page: 2 })).items.length).toBeGreaterThan(0);
+    // The refused token is not sent again on every read: the next one is a single call.
+    const before = (await ctl.stats(mock)).publishing.routes['GET /posts'] ?? 0;
+    expect((await site.listPosts({ page: 3 })).items.length).toBeGreaterThan(0);
+    expect((await ctl.stats(mock)).publishing.routes['GET /posts']).toBe(before + 1);
+  });
 });
 
 describe('budget against the mock', () => {

@@ -16,8 +16,8 @@ const maybe = <S extends z.ZodType>(schema: S) => schema.nullish().catch(undefin
 const text = maybe(z.string());
 const count = maybe(int);
 const money = maybe(decimal);
-/** `"2026-12-04T00:00:00.000000Z"` (a date cast) → `"2026-12-04"`. */
-const date = z.string().transform((value) => value.replace(/^(\d{4}-\d{2}-\d{2})T.*$/, '$1'));
+/** `"2026-12-04T00:00:00.000000Z"` (a date cast) or `"2026-12-04 00:00:00"` (SQL) → `"2026-12-04"`. */
+const date = z.string().transform((value) => value.replace(/^(\d{4}-\d{2}-\d{2})[T ]\d.*$/, '$1'));
 /** `"15:00:00"` (SQL TIME) → `"15:00"`. */
 const time = maybe(z.string().transform((value) => value.replace(/^(\d{2}:\d{2}):\d{2}$/, '$1')));
 /** A night as its rate (`119.5`, or `{ date, rate }`), as decimal strings; anything unreadable makes the whole list absent. */

@@ -6,7 +6,9 @@ import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
 import { anyListed, forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
-import { NotFoundError } from '../upstream/errors.ts';
+import { NotFoundError, UnauthenticatedError } from '../upstream/errors.ts';
+import { hashToken } from '../upstream/cache.ts';
+import { memo } from '../memo.ts';
 import { TTL } from '../upstream/ttl.ts';
 import type { z } from 'zod';
 import type { categoryDetailSchema, tagDetailSchema } from './schema.ts';
@@ -60,6 +62,12 @@ export interface CategoryWithPosts {
 }
 
 /**
+ * Server read tokens the API answered 401 (by hash), not sent again for five minutes: public reads
+ * go anonymously meanwhile, without a refused call before each.
+ */
+const refusedReadTokens = memo((_hash: string) => true, { max: 100, ttlMs: 5 * 60_000 });
+
+/**
  * The core a publishing client (and the test harness's extra operations) calls through. Public
  * reads go out anonymously (or with the tenant's read token) and are cached once for every visitor;
  * personal reads and writes carry the user's token, and personal reads are cached per user.
@@ -71,8 +79,21 @@ export function publishingCore(options: PublishingClientOptions): ClientCore {
     service: 'publishing',
     tenant: tenantId,
     access: {
-      withToken: ({ access, method }, send) =>
-        send(access === 'personal' ? token : method === 'GET' ? options.serviceToken : undefined),
+      withToken: async ({ access, method }, send) => {
+        if (access === 'personal') return send(token);
+        const readToken = method === 'GET' ? options.serviceToken : undefined;
+        const refusedKey = readToken && hashToken(readToken);
+        if (!refusedKey || refusedReadTokens.peek(refusedKey)) return send(undefined);
+        try {
+          return await send(readToken);
+        } catch (error) {
+          // Revoked or rotated in the API: a public read needs no token, so every page would fail
+          // for want of one it does not need. Anonymous (the per-IP budget) until it is replaced.
+          if (!(error instanceof UnauthenticatedError)) throw error;
+          refusedReadTokens(refusedKey);
+          return send(undefined);
+        }
+      },
       budgetKey: (sent) =>
         sent === undefined
           ? budgetKeys.publishingPublic(baseUrl)

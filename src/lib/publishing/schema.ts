@@ -20,6 +20,16 @@ import {
  */
 
 const nullableString = z.string().nullish();
+/** A flag or count from a nullable column: `null` reads as not sent. */
+const optionalFlag = bool
+  .nullable()
+  .transform((value) => value ?? undefined)
+  .optional();
+const flag = bool.nullish().transform((value) => value ?? false);
+const optionalCount = int
+  .nullable()
+  .transform((value) => value ?? undefined)
+  .optional();
 
 export const userSchema = z.looseObject({
   id,
@@ -27,7 +37,7 @@ export const userSchema = z.looseObject({
   email: z.string().optional(),
   roles: z.array(z.string()).default([]),
   /** Paid subscription flag (name assumed, see docs/api-assumptions.md). */
-  has_active_subscription: bool.optional(),
+  has_active_subscription: optionalFlag,
   /** The other reading of that flag: `{ status: "active", plan, renews_at }` or null. */
   subscription: z
     .looseObject({ status: z.string().optional() })
@@ -81,7 +91,7 @@ const postFields = {
     .array(tagRefSchema)
     .nullish()
     .transform((tags) => tags ?? []),
-  is_featured: bool.optional(),
+  is_featured: optionalFlag,
   cover_image_url: webUrlField,
   cover_image_width: int.nullish(),
   cover_image_height: int.nullish(),
@@ -153,10 +163,10 @@ export const editionSchema = z.looseObject({
   id: id.optional(),
   title: z.string(),
   slug: z.string(),
-  page_count: int.optional(),
-  is_free: bool.default(false),
+  page_count: optionalCount,
+  is_free: flag,
   reader_url: webUrlField,
-  requires_subscription: bool.default(false),
+  requires_subscription: flag,
   cover_image_url: webUrlField,
   published_at: nullableString,
   pages: z
@@ -170,7 +180,7 @@ export const streamSchema = z.looseObject({
   id: id.optional(),
   title: z.string(),
   slug: z.string(),
-  is_live: bool.default(false),
+  is_live: flag,
   /** `live`, `scheduled` or `ended` in the mock; other values pass. */
   status: z.string().optional(),
   watch_url: webUrlField,

@@ -185,6 +185,8 @@ export function errorFromStatus(input: StatusErrorInput): UpstreamError {
   if (status === 401) return new UnauthenticatedError(message, context);
   if (status === 403) return new ForbiddenError(message, context);
   if (status === 404) return new NotFoundError(message, context);
+  // Request Timeout: the upstream (or its proxy) gave up waiting, a hiccup like a 504.
+  if (status === 408) return new TimeoutError(message, context);
   if (status === 422) return new ValidationError(message, context, fieldMessages(body['errors']));
   if (status === 429) return new RateLimitedError(message, context, input.retryAfterSeconds ?? 60);
   if (status >= 500) return new UpstreamServerError(message, context);

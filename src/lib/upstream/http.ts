@@ -92,13 +92,21 @@ function numberHeader(headers: Headers, name: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
-/** `Retry-After` as seconds (delta-seconds or HTTP date). */
-function parseRetryAfter(value: string | null): number | undefined {
+/**
+ * `Retry-After` as seconds (delta-seconds or HTTP date). A date is counted from the answer's own
+ * `Date` (the upstream's clock), so a clock skew between us and the API neither stretches the wait
+ * (theirs ahead) nor voids it (theirs behind); from ours only when the answer has no `Date`.
+ */
+function parseRetryAfter(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
   if (value === null || value.trim() === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  if (Number.isNaN(date)) return undefined;
+  const sent = Date.parse(headers.get('date') ?? '');
+  const now = Number.isNaN(sent) ? Date.now() : sent;
+  return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 function rateInfo(headers: Headers, status: number): RateInfo {
@@ -107,7 +115,7 @@ function rateInfo(headers: Headers, status: number): RateInfo {
     limit: numberHeader(headers, 'x-ratelimit-limit'),
     remaining: numberHeader(headers, 'x-ratelimit-remaining'),
     // Retry-After blocks the bucket only on 429; on 503 it is about the server, not our share.
-    retryAfterSeconds: status === 429 ? parseRetryAfter(headers.get('retry-after')) : undefined,
+    retryAfterSeconds: status === 429 ? parseRetryAfter(headers) : undefined,
   };
 }
 
@@ -204,13 +212,19 @@ function typedFailure(
 ): UpstreamError {
   const ctx = { service: req.service, operation: req.operation };
   const method = req.method ?? 'GET';
+  const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   if (caught instanceof FetchError && caught.response) {
     const { status, headers } = caught.response;
     const body: unknown = caught.data;
-    const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
+    // The APIs answer JSON (contracts): a 4xx page of HTML is a proxy's (nginx during a deploy, an
+    // auth wall), not "no such post" or "signed out": an outage, so the cache serves its copy.
+    if (body === NOT_JSON && status >= 400 && status < 500 && status !== 429) {
+      const issue = 'body is not JSON';
+      return new InvalidResponseError(`${label}: ${status} ${issue}`, { ...ctx, status }, issue);
+    }
+    const retryAfterSeconds = parseRetryAfter(headers);
     return errorFromStatus({ ...ctx, method, path: req.path, status, retryAfterSeconds, body });
   }
-  const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   const cause = caught instanceof FetchError ? caught.cause : caught;
   if (!timedOut(cause)) {
     const why = cause instanceof Error ? cause.message : 'network error';
@@ -287,7 +301,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         await deps.budget.observe(req.budgetKey, rateInfo(response.headers, response.status));
       },
       onResponseError: ({ response, options }) =>
-        planRetry(options, parseRetryAfter(response.headers.get('retry-after'))),
+        planRetry(options, parseRetryAfter(response.headers)),
       onRequestError({ error, options }) {
         answered(timedOut(error) ? 'timeout' : 'network');
         planRetry(options);

@@ -159,9 +159,13 @@ export function listOf<S extends z.ZodType>(item: S) {
       if (Array.isArray(value)) return { items: value };
       if (isRecord(value)) {
         const inner = value['data'];
-        // `{ data: { data: [...], meta } }`: a paginator nested in an envelope.
+        // `{ data: { data: [...], meta } }` or `{ data: { data: [...], current_page, … } }`: a
+        // paginator (resource or raw) nested in an envelope.
         if (isRecord(inner) && 'data' in inner) {
-          return { items: inner['data'], meta: inner['meta'] ?? value['meta'] };
+          return {
+            items: inner['data'],
+            meta: inner['meta'] ?? value['meta'] ?? topLevelMeta(inner),
+          };
         }
         if (Array.isArray(inner)) {
           return { items: inner, meta: value['meta'] ?? topLevelMeta(value) };

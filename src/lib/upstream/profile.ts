@@ -176,17 +176,25 @@ export function reshapeBody(
   const fields = op.fields ?? {};
   if (kind === 'item')
     return { data: mapFields(findItem(body, op.envelope) ?? body, fields, body) };
-  const items = listAt(body, op.envelope)?.list;
+  const found = listAt(body, op.envelope);
   // No list where the profile says: left to the schema, which says what it lacks.
-  if (!items) return body;
+  if (!found) return body;
   const isMeta = ([target]: [string, unknown]) => target.startsWith('meta.');
   const entries = Object.entries(fields);
   const itemFields = Object.fromEntries(entries.filter((entry) => !isMeta(entry)));
-  const source = isRecord(body) ? body : {};
-  const meta = { ...topLevelMeta(source), ...(isRecord(source['meta']) ? source['meta'] : {}) };
+  // Page fields at the root, then beside the list (`data.data`: a paginator in an envelope).
+  const beside = valueAt(body, found.path.split('.').slice(0, -1).join('.'));
+  const meta = [body, beside === body ? undefined : beside].reduce<Raw>(
+    (all, source) =>
+      isRecord(source)
+        ? { ...all, ...topLevelMeta(source), ...(isRecord(source['meta']) ? source['meta'] : {}) }
+        : all,
+    {},
+  );
   // `meta.*` targets read from the body's root (`mapFields`).
   const paged = mapFields({ meta }, Object.fromEntries(entries.filter(isMeta)), body);
-  return { data: items.map((item) => mapFields(item, itemFields)), meta: valueAt(paged, 'meta') };
+  const data = found.list.map((item) => mapFields(item, itemFields));
+  return { data, meta: valueAt(paged, 'meta') };
 }
 
 /** `/articles/{slug}` with each placeholder URL-encoded from `params`; unknown ones stay. */

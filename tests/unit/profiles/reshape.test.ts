@@ -77,6 +77,20 @@ describe('reshapeBody', () => {
       ),
     ).toEqual({ data: [{ t: 1, title: 1 }], meta: { current_page: 3, last_page: 9 } });
   });
+
+  it.each([
+    ['a raw paginator', { data: { data: [{ t: 1 }], current_page: 3, last_page: 9 } }],
+    [
+      'a resource paginator',
+      { data: { data: [{ t: 1 }], meta: { current_page: 3, last_page: 9 } } },
+    ],
+  ])('keeps the page fields of %s inside a data envelope', (_name, body) => {
+    // The list sits at `data.data`: its page fields are beside it, not at the body's root.
+    expect(reshapeBody(body, { fields: { title: ['t'] } }, 'list')).toEqual({
+      data: [{ t: 1, title: 1 }],
+      meta: { current_page: 3, last_page: 9 },
+    });
+  });
 });
 
 describe('requests as the profile spells them', () => {

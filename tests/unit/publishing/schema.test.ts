@@ -3,9 +3,11 @@ import {
   categoryDetailSchema,
   commentListSchema,
   editionListSchema,
+  meSchema,
   planListSchema,
   postListSchema,
   singlePostSchema,
+  streamListSchema,
 } from '../../../src/lib/publishing/schema.ts';
 import { publishingClient } from '../../../src/lib/publishing/client.ts';
 import { InvalidResponseError } from '../../../src/lib/upstream/errors.ts';
@@ -84,6 +86,11 @@ describe('publishing schemas are lenient', () => {
     ['bare array', [post, post], { current: 1, last: 1, perPage: 2, total: 2 }],
     ['data without meta', { data: [post] }, { current: 1, last: 1, perPage: 1, total: 1 }],
     [
+      "a raw ->paginate() in a data envelope (response()->json(['data' => $posts]))",
+      { data: { current_page: 2, data: [post], last_page: 5, per_page: 10, total: 42 } },
+      { current: 2, last: 5, perPage: 10, total: 42 },
+    ],
+    [
       'meta with only total',
       { data: [post], meta: { total: 25 } },
       { current: 1, last: 3, perPage: 10, total: 25 },
@@ -96,6 +103,29 @@ describe('publishing schemas are lenient', () => {
         perPage: Array.isArray(body) || !('meta' in body) ? undefined : 10,
       }),
     ).toEqual(expected);
+  });
+
+  it('reads a null flag or count (a nullable column) as not sent', () => {
+    const [listed] = parseOrThrow(postListSchema, [{ ...post, is_featured: null }], ctx).items;
+    expect(listed?.is_featured).toBeUndefined();
+    const [edition] = parseOrThrow(
+      editionListSchema,
+      [{ title: 'E', slug: 'e', is_free: null, requires_subscription: null, page_count: null }],
+      ctx,
+    ).items;
+    expect(edition).toMatchObject({ is_free: false, requires_subscription: false });
+    const [stream] = parseOrThrow(
+      streamListSchema,
+      [{ title: 'S', slug: 's', is_live: null }],
+      ctx,
+    ).items;
+    expect(stream?.is_live).toBe(false);
+    const user = parseOrThrow(
+      meSchema,
+      { data: { id: 1, name: 'A', has_active_subscription: null } },
+      ctx,
+    );
+    expect(user.has_active_subscription).toBeUndefined();
   });
 
   it('tolerates null category, missing tags and null excerpt', () => {

@@ -56,6 +56,13 @@ describe('errorFromStatus', () => {
     });
   });
 
+  it('takes a 408 (the upstream gave up waiting; still one after the retries) for an outage', () => {
+    const error = errorFromStatus({ ...base, status: 408, body: { message: 'Request Timeout.' } });
+    // An outage: the cache serves its copy instead of the page failing with a 500.
+    expect(isOutage(error)).toBe(true);
+    expect(error.status).toBe(408);
+  });
+
   it('carries Retry-After on 429', () => {
     const error = errorFromStatus({ ...base, status: 429, body: null, retryAfterSeconds: 17 });
     expect((error as RateLimitedError).retryAfterSeconds).toBe(17);

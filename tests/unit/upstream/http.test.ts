@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
 import {
   InvalidResponseError,
+  isOutage,
   NetworkError,
   NotFoundError,
   RateLimitedError,
@@ -105,6 +106,22 @@ describe('sendRequest', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it.each([404, 401, 403])(
+    'takes a %i with an HTML body for a proxy in the way (an outage), not an API answer',
+    async (status) => {
+      // nginx's own error page while the API is being deployed: the API answers JSON (contract).
+      const { server, up } = await setup((_r, res) => {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        res.end(`<html><body><h1>${status}</h1><hr><center>nginx</center></body></html>`);
+      });
+      const error = await send(up, req(server.baseUrl)).catch((e: unknown) => e);
+      // An outage: the cache serves its copy instead of a "not found" page (or a sign-out).
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(isOutage(error)).toBe(true);
+      expect((error as InvalidResponseError).status).toBe(status);
+    },
+  );
+
   it('honours Retry-After within the cap', async () => {
     const times: number[] = [];
     const { server, up } = await setup((_r, res) => {
@@ -150,6 +167,31 @@ describe('sendRequest', () => {
     expect((error as RateLimitedError).local).toBe(false);
     expect(server.seen).toHaveLength(1);
     expect(up.metrics.getStatus().totals.rateLimited429).toBe(1);
+  });
+
+  it('reads a Retry-After date on the upstream clock (its Date header), not ours', async () => {
+    // The API's clock runs an hour ahead of ours; its 429 says "30 seconds from my now".
+    const { server, up } = await setup((_r, res) => {
+      const theirs = Date.now() + 3_600_000;
+      json(
+        res,
+        429,
+        { message: 'Too Many Attempts.' },
+        {
+          date: new Date(theirs).toUTCString(),
+          'retry-after': new Date(theirs + 30_000).toUTCString(),
+        },
+      );
+    });
+    const request = req(server.baseUrl);
+    const error = await send(up, request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterSeconds).toBeGreaterThanOrEqual(29);
+    expect((error as RateLimitedError).retryAfterSeconds).toBeLessThanOrEqual(31);
+    // The budget shuts for the upstream's minute, not for the hour between the two clocks.
+    const next = await up.budget.take(request.budgetKey, 'write');
+    expect(next.ok).toBe(false);
+    if (!next.ok) expect(next.retryAfterSeconds).toBeLessThanOrEqual(61);
   });
 
   it('maps a slow response to TimeoutError (and retries the GET)', async () => {
