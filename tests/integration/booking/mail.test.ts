@@ -81,7 +81,12 @@ function alpine(options: { redisUrl?: string; password?: string } = {}) {
   });
 }
 
-async function bookAt(service: ReturnType<typeof alpine>, nights: number, email: string) {
+async function bookAt(
+  service: ReturnType<typeof alpine>,
+  nights: number,
+  email: string,
+  firstName = 'Heidi',
+) {
   const place = await service.property(EDELWEISS);
   const room = place.roomTypes.find((r) => r.name === 'Alpine Double')!;
   const input = request({
@@ -90,7 +95,7 @@ async function bookAt(service: ReturnType<typeof alpine>, nights: number, email:
     checkIn: day(nights),
     checkOut: day(nights + 2),
     email,
-    firstName: 'Heidi',
+    firstName,
     lastName: 'Muster',
   });
   return { input, confirmation: await service.book(input) };
@@ -227,5 +232,39 @@ describe('the cancellation e-mail', () => {
     expect(
       mailFor(email).find((m) => m.subject?.includes(first.reference + ' ist'))?.text,
     ).toContain('Guten Tag Heidi Muster');
+  });
+});
+
+describe('a name the booker typed', () => {
+  it('is never a link in the confirmation or the cancellation e-mail, and cannot add a header', async () => {
+    const service = alpine();
+    const email = `phish.${Date.now()}@example.com`;
+    const name = 'https://evil.example/verify\r\nBcc: victim@example.com';
+    const { input, confirmation } = await bookAt(service, 470, email, name);
+    const manageUrl = 'https://alpinepost.example/stay/manage/token';
+    const site = 'https://alpinepost.example/';
+    expect(
+      await service.mailConfirmation({
+        confirmation,
+        to: input.email,
+        guestName: name,
+        manageUrl,
+        site,
+      }),
+    ).toBe(true);
+    const booking = (await service.findStay(email, confirmation.reference))!;
+    const place = await service.property(EDELWEISS);
+    const bookUrl = 'https://alpinepost.example/stay';
+    expect(await service.mailCancellation({ booking, place, bookUrl, site })).toBe(true);
+    const mails = mailFor(email);
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) {
+      expect(mail.bcc).toBeUndefined();
+      expect(mail.text).toContain('Guten Tag evil[.]example/verify Bcc: victim@example[.]com');
+      for (const part of [mail.text ?? '', String(mail.html)])
+        expect(part).not.toMatch(/evil\.example/);
+      const hrefs = [...String(mail.html).matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+      for (const href of hrefs) expect([manageUrl, site, bookUrl]).toContain(href);
+    }
   });
 });

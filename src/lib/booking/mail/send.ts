@@ -9,7 +9,7 @@ import { confirmationView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import type { Mail } from './mailer.ts';
-import { escapeHtml, textMail } from './text.ts';
+import { bookerText, escapeHtml, textMail } from './text.ts';
 
 /** The e-mails the booking service sends guests: each in the tenant's language, each once. */
 
@@ -63,7 +63,7 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
     const place = await core.property(c.propertyId).catch(() => undefined);
     const { heading, text: said, rows } = confirmationView(c, place, i18n);
     const contactText = contactLine(core.lodging.contact);
-    const greeting = t('mail.greeting', { name: request.guestName });
+    const greeting = t('mail.greeting', { name: bookerText(request.guestName) });
     const [manage, secret] = [t('mail.manage'), t('manage.private')];
     const contact = contactText ? t('manage.contact', { contact: contactText }) : '';
     const footer = t('mail.footer', { site: request.site });
@@ -108,13 +108,14 @@ export function mailLink(
   return sendMail(core, null, 'booking.find_failed', () => {
     const { t } = i18nFor(core.tenant);
     const { text, html } = textMail(
-      request.guestName && t('mail.greeting', { name: request.guestName }),
+      request.guestName && t('mail.greeting', { name: bookerText(request.guestName) }),
       [
         t('mail.findText', { reference }),
         `${t('mail.manage')}: ${request.manageUrl}`,
         t('manage.private'),
       ],
       t('mail.footer', { site: request.site }),
+      [request.manageUrl, request.site],
     );
     const subject = t('mail.findSubject', { reference });
     return Promise.resolve({ to: request.to, subject, text, html });
@@ -163,7 +164,7 @@ export function mailCancellation(
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
     const { text, html } = textMail(
-      guest.name && t('mail.greeting', { name: guest.name }),
+      guest.name && t('mail.greeting', { name: bookerText(guest.name) }),
       [
         t('manage.cancelMailText', { reference, place: place.name, dates }),
         '',
@@ -171,6 +172,7 @@ export function mailCancellation(
         ...(contact ? [t('manage.contact', { contact })] : []),
       ],
       t('mail.footer', { site: request.site }),
+      [request.bookUrl, request.site],
     );
     return { to: guest.email, subject: t('manage.cancelMailSubject', { reference }), text, html };
   });
