@@ -268,3 +268,34 @@ describe('a name the booker typed', () => {
     }
   });
 });
+
+describe('mails to one address', () => {
+  it('at most 3 an hour reach one address, however many bookings name it (the bookings still go through)', async () => {
+    const service = alpine();
+    const victim = `victim.${Date.now()}@example.com`;
+    const results: boolean[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const { input, confirmation } = await bookAt(service, 480 + 3 * i, victim);
+      expect(confirmation.reference).toMatch(/\S/);
+      const sent = {
+        confirmation,
+        to: input.email,
+        guestName: 'V',
+        manageUrl: 'https://a.example/m',
+        site: 'https://a.example/',
+      };
+      results.push(await service.mailConfirmation(sent));
+    }
+    expect(results).toEqual([true, true, true, false, false]);
+    expect(mailFor(victim)).toHaveLength(3);
+    // Its cancellation mails count too.
+    const booking = (await service.findStay(
+      victim,
+      (await bookAt(service, 500, victim)).confirmation.reference,
+    ))!;
+    const place = await service.property(EDELWEISS);
+    const links = { bookUrl: 'https://a.example/stay', site: 'https://a.example/' };
+    expect(await service.mailCancellation({ booking, place, ...links })).toBe(false);
+    expect(mailFor(victim)).toHaveLength(3);
+  });
+});

@@ -5,6 +5,7 @@ import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
+import { mayMailTo } from '../api/limits.ts';
 import { confirmationView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { mailClaim } from '../service/idempotency.ts';
@@ -58,6 +59,7 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
   const { confirmation: c, manageUrl } = request;
   if (!core.attempts.madeHere(c.reference)) return Promise.resolve(false);
   return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
+    if (!(await mayMailTo(core.tenant.id, request.to))) return undefined;
     const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
@@ -159,7 +161,7 @@ export function mailCancellation(
   const reference = booking.reference ?? String(booking.id);
   return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
     const guest = await guestOf(core, booking);
-    if (!guest) return undefined;
+    if (!guest || !(await mayMailTo(core.tenant.id, guest.email))) return undefined;
     const { t, locale } = i18nFor(core.tenant);
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
