@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../../failures/fields.ts';
 import type { Tenant } from '../../tenants/schema.ts';
+import { todayIn } from './dates.ts';
 import { normalizeEmail } from './email.ts';
 import { MAX_NAME, MAX_NOTES, type GuestDetails } from './schema.ts';
 import { textKey } from '../../i18n/text-key.ts';
@@ -130,3 +131,10 @@ export function detailsErrors(
 export function hasErrors(errors: FieldErrors): boolean {
   return Object.keys(errors).length > 0;
 }
+
+/**
+ * Whether a stay's check-in day has begun in `timeZone` (the property's, else the tenant's): from
+ * then on it is no longer cancelled online (the guest asks the hotel).
+ */
+export const stayBegun = (checkIn: string, timeZone: string, now: Date = new Date()): boolean =>
+  checkIn <= todayIn(timeZone, now);

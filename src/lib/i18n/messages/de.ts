@@ -391,6 +391,8 @@ export const de: Dictionary = {
   'manage.cancelYes': 'Ja, Buchung stornieren',
   'manage.cancelNo': 'Nein, behalten',
   'manage.cancelledNow': 'Ihre Buchung ist storniert. Das Hotel ist informiert.',
+  'manage.begun':
+    'Ihr Aufenthalt hat begonnen und kann nicht mehr online storniert werden. Bitte wenden Sie sich an das Hotel.',
   'manage.cancelFailed': 'Die Buchung konnte gerade nicht storniert werden: {message}',
   'booking.error.placeRequired': 'Wählen Sie eine Unterkunft.',
   'booking.error.checkInRequired': 'Wählen Sie ein Anreisedatum.',
