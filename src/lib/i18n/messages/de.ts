@@ -398,6 +398,7 @@ export const de: Dictionary = {
   'booking.error.checkInRequired': 'Wählen Sie ein Anreisedatum.',
   'booking.error.checkInFormat': 'Geben Sie das Anreisedatum als JJJJ-MM-TT ein.',
   'booking.error.checkInPast': 'Die Anreise kann nicht in der Vergangenheit liegen.',
+  'booking.error.checkInTooFar': 'Die Anreise kann höchstens zwei Jahre im Voraus liegen.',
   'booking.error.checkOutRequired': 'Wählen Sie ein Abreisedatum.',
   'booking.error.checkOutFormat': 'Geben Sie das Abreisedatum als JJJJ-MM-TT ein.',
   'booking.error.checkOutBefore': 'Die Abreise muss nach der Anreise liegen.',

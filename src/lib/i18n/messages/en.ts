@@ -392,6 +392,7 @@ export const en = {
   'booking.error.checkInRequired': 'Choose a check-in date.',
   'booking.error.checkInFormat': 'Enter the check-in date as YYYY-MM-DD.',
   'booking.error.checkInPast': 'Check-in cannot be in the past.',
+  'booking.error.checkInTooFar': 'Check-in can be at most two years from today.',
   'booking.error.checkOutRequired': 'Choose a check-out date.',
   'booking.error.checkOutFormat': 'Enter the check-out date as YYYY-MM-DD.',
   'booking.error.checkOutBefore': 'Check-out must be after check-in.',

@@ -397,6 +397,7 @@ export const fr: Dictionary = {
   'booking.error.checkInRequired': 'Choisissez une date d’arrivée.',
   'booking.error.checkInFormat': 'Saisissez la date d’arrivée au format AAAA-MM-JJ.',
   'booking.error.checkInPast': 'L’arrivée ne peut pas être dans le passé.',
+  'booking.error.checkInTooFar': 'L’arrivée ne peut pas être à plus de deux ans d’aujourd’hui.',
   'booking.error.checkOutRequired': 'Choisissez une date de départ.',
   'booking.error.checkOutFormat': 'Saisissez la date de départ au format AAAA-MM-JJ.',
   'booking.error.checkOutBefore': 'Le départ doit suivre l’arrivée.',
