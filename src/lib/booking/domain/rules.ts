@@ -57,8 +57,10 @@ export function normalizePhone(value: string): string {
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
-// Deliberately loose: one @, a dot in the domain, no spaces (the upstream checks again).
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Deliberately loose: one @, a dot in the domain, no spaces (the upstream checks again); and none of
+// the characters that make a mail library read a display name, a comment or a list out of it
+// (`"1"<victim@example.com>` is mailed to victim@example.com, and counted as another recipient).
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
 /** The lodging API's own rules for optional fields (tenants.json `lodging.fields`). */
 type FieldRules = NonNullable<Tenant['lodging']>['fields'];
