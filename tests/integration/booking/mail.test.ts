@@ -299,3 +299,23 @@ describe('mails to one address', () => {
     expect(mailFor(victim)).toHaveLength(3);
   });
 });
+
+describe('a booking under the online-requests record', () => {
+  it('mails its cancellation to the address it was made with, not one its name or note names', async () => {
+    const service = alpine();
+    const email = `onfile.${Date.now()}@example.com`;
+    const decoy = `decoy.${Date.now()}@example.com`;
+    await bookAt(service, 520, email);
+    // The address is on file now: this stay goes under the online-requests record, its notes
+    // naming who asked, and an address in the name typed before the real one.
+    const second = (await bookAt(service, 530, email, `Eve <${decoy}>`)).confirmation;
+    const booking = (await service.findStay(email, second.reference))!;
+    // "Find my booking" with the address in the name finds nothing either.
+    expect(await service.findStay(decoy, second.reference)).toBeNull();
+    const place = await service.property(EDELWEISS);
+    const links = { bookUrl: 'https://a.example/stay', site: 'https://a.example/' };
+    expect(await service.mailCancellation({ booking, place, ...links })).toBe(true);
+    expect(mailFor(decoy)).toEqual([]);
+    expect(mailFor(email).filter((m) => m.subject?.includes('storniert'))).toHaveLength(1);
+  });
+});

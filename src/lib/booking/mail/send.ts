@@ -8,6 +8,7 @@ import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import { mayMailTo } from '../api/limits.ts';
 import { confirmationView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
+import { notedEmail } from '../service/guests.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import type { Mail } from './mailer.ts';
 import { bookerText, escapeHtml, textMail } from './text.ts';
@@ -136,7 +137,7 @@ async function guestOf(
   const guest = await core.lodgingApi().getGuest(String(booking.guest_id), { fresh: true });
   const email = normalizeEmail(guest.email ?? '');
   if (email === core.onlineRequestsEmail) {
-    const named = /<([^<>\s]+@[^<>\s]+)>/.exec(booking.notes ?? '')?.[1];
+    const named = notedEmail(booking.notes);
     return named ? { email: named, name: '' } : undefined;
   }
   const name = `${guest.first_name} ${guest.last_name}`.trim();
