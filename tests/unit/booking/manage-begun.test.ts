@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BookingFailure } from '../../../src/lib/booking/domain/failures.ts';
 import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
+import { ValidationError } from '../../../src/lib/upstream/errors.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 // A stay whose check-in day has begun where the property is (or, when the lodging API names no
@@ -24,7 +25,7 @@ const place = (timeZone?: string): PropertySummary => ({
   capacity: { maxAdults: 2, maxChildren: 0, maxOccupancy: 2 },
   ...(timeZone ? { timeZone } : {}),
 });
-const booking = {
+let booking = {
   id: 7,
   reference: 'BK-BEGUN1',
   property_id: PLACE,
@@ -35,7 +36,7 @@ const booking = {
   adults: 2,
   children: 0,
 };
-const cancelBooking = vi.fn(() => Promise.resolve(undefined));
+const cancelBooking = vi.fn((): Promise<unknown> => Promise.resolve(undefined));
 let property = place();
 
 vi.mock('../../../src/lib/services/clients.ts', () => ({
@@ -108,5 +109,46 @@ describe('cancelling a stay that has begun', () => {
     expect(english.t('manage.begun')).toMatch(/begun/);
     expect((refused as BookingFailure).message).toContain('manage.begun');
     expect(cancelBooking).not.toHaveBeenCalled();
+  });
+});
+
+describe('cancelling a stay the lodging API no longer holds open', () => {
+  const confirmed = booking;
+  afterEach(() => {
+    booking = confirmed;
+    cancelBooking.mockImplementation(() => Promise.resolve(undefined));
+  });
+
+  it('a stay the hotel marked a no-show meanwhile (a stale tab) is refused without asking the API', async () => {
+    property = place('Pacific/Pago_Pago');
+    booking = {
+      ...confirmed,
+      check_in: '2030-07-01',
+      check_out: '2030-07-03',
+      status: 'no_show',
+    };
+    const refused = await cancelManagedStay(locals, token).catch((error: unknown) => error);
+    expect((refused as BookingFailure).message).toContain('manage.cancelRefused');
+    expect(cancelBooking).not.toHaveBeenCalled();
+  });
+
+  it('the API refusing the cancel (422) says so plainly, not "check your details"', async () => {
+    property = place('Pacific/Pago_Pago');
+    booking = { ...confirmed, check_in: '2030-07-01', check_out: '2030-07-03' };
+    cancelBooking.mockImplementation(() =>
+      Promise.reject(
+        new ValidationError(
+          '422',
+          { service: 'lodging', operation: 'bookings.cancel', status: 422 },
+          {
+            status: ['The status cannot change from confirmed to cancelled.'],
+          },
+        ),
+      ),
+    );
+    const refused = await cancelManagedStay(locals, token).catch((error: unknown) => error);
+    expect((refused as BookingFailure).message).toContain('manage.cancelRefused');
+    for (const locale of ['en-GB', 'de-CH', 'fr-CH'])
+      expect(createI18n(locale, 'UTC').t('manage.cancelRefused')).not.toContain('manage.');
   });
 });

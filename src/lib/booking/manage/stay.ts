@@ -5,6 +5,7 @@ import { bookingTenant } from '../../tenants/booking.ts';
 import { orNotOnline, refusal, toFailure, type NotOnline } from '../domain/failures.ts';
 import { stayBegun } from '../domain/rules.ts';
 import { textKey } from '../../i18n/text-key.ts';
+import { classify } from '../../failures/classify.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
 import type { BookingService } from '../service/service.ts';
@@ -41,6 +42,8 @@ function stayOf(
 }
 
 type Locals = Pick<App.Locals, 'tenantMatchOrNull'>;
+
+const cancelRefused = () => refusal(409, 'bad_request', textKey('manage.cancelRefused'));
 
 /**
  * `act` on the booking a token names, when the token is valid here (not another tenant's) and names
@@ -85,7 +88,13 @@ export const cancelManagedStay = (locals: Locals, token: string) =>
       if (before.statusKind === 'cancelled') return before;
       // A tab opened the day before still shows the button: the check-in day decides, not the page.
       if (before.begun) throw refusal(409, 'bad_request', textKey('manage.begun'));
-      const cancelled = await service.cancelBooking(String(booking.id));
+      // Checked in, no-show, or another word of the API's meanwhile: the hotel's to change.
+      if (before.statusKind === 'other') throw cancelRefused();
+      const cancelled = await service.cancelBooking(String(booking.id)).catch((error: unknown) => {
+        // The lodging API refused this cancel (422): its reason is its own, the guest asks the hotel.
+        if (classify(error).kind === 'invalid') throw cancelRefused();
+        throw error;
+      });
       const after = cancelled ?? (await service.namedBooking(named)) ?? booking;
       const bookUrl = tenantUrl(locals.tenantMatchOrNull, '/stay');
       const site = tenantUrl(locals.tenantMatchOrNull, '/');

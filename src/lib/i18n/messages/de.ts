@@ -393,6 +393,8 @@ export const de: Dictionary = {
   'manage.cancelledNow': 'Ihre Buchung ist storniert. Das Hotel ist informiert.',
   'manage.begun':
     'Ihr Aufenthalt hat begonnen und kann nicht mehr online storniert werden. Bitte wenden Sie sich an das Hotel.',
+  'manage.cancelRefused':
+    'Das Buchungssystem des Hotels lässt diese Buchung nicht online stornieren. Bitte wenden Sie sich an das Hotel.',
   'manage.cancelFailed': 'Die Buchung konnte gerade nicht storniert werden: {message}',
   'booking.error.placeRequired': 'Wählen Sie eine Unterkunft.',
   'booking.error.checkInRequired': 'Wählen Sie ein Anreisedatum.',

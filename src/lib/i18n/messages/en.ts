@@ -386,6 +386,8 @@ export const en = {
   'manage.cancelledNow': 'Your booking is cancelled. The hotel has been told.',
   'manage.begun':
     'Your stay has begun, so it can no longer be cancelled online. Please contact the hotel.',
+  'manage.cancelRefused':
+    'The hotel’s booking system does not allow cancelling this booking online. Please contact the hotel.',
   'manage.cancelFailed': 'The booking could not be cancelled just now: {message}',
   // Booking rules and failures (src/lib/booking), also in the JSON API's answers; {wait} is a duration
   'booking.error.placeRequired': 'Choose a place to stay.',

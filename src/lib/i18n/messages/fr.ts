@@ -392,6 +392,8 @@ export const fr: Dictionary = {
   'manage.cancelledNow': 'Votre réservation est annulée. L’hôtel a été prévenu.',
   'manage.begun':
     'Votre séjour a commencé : il ne peut plus être annulé en ligne. Veuillez contacter l’hôtel.',
+  'manage.cancelRefused':
+    'Le système de réservation de l’hôtel ne permet pas d’annuler cette réservation en ligne. Veuillez contacter l’hôtel.',
   'manage.cancelFailed': 'La réservation n’a pas pu être annulée pour le moment : {message}',
   'booking.error.placeRequired': 'Choisissez un hébergement.',
   'booking.error.checkInRequired': 'Choisissez une date d’arrivée.',
