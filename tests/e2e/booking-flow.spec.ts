@@ -254,6 +254,36 @@ test('a pending booking says "request received", the manage link shows it confir
   await noJs.close();
 });
 
+test('a stay whose check-in day has begun offers no cancel on its manage page, and says whom to ask', async ({
+  page,
+}) => {
+  // Today is check-in: bookable, and from today on it is the hotel's to cancel, not the link's.
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  await toDetails(page, day(0), day(2));
+  await fillDetails(page, 'Begun');
+  await page.getByRole('button', { name: 'Book' }).click();
+  await expect(heading(page, 'Request received')).toBeFocused();
+  const manage = await page
+    .getByRole('link', { name: /See or cancel this booking/ })
+    .getAttribute('href');
+  const url = new URL(manage!, page.url()).href;
+  for (const address of [url, `${url}?cancel=1`]) {
+    await page.goto(address);
+    await expect(
+      page.getByText('Your stay has begun, so it can no longer be cancelled online.'),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cancel this booking' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Yes, cancel the booking' })).toHaveCount(0);
+  }
+  await checkA11y(page);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await noOverflow(page);
+    await shoot(page, 'manage-begun');
+  }
+});
+
 test('a tampered manage link, or another tenant’s, shows nothing', async ({ page }) => {
   await page.goto(tenantUrl(HARBOUR, '/stay'));
   await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();

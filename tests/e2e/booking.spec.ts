@@ -248,7 +248,7 @@ test('invalid input at each step shows field messages', async ({ page, request }
   const checkIn = page.getByLabel('Check-in');
   const checkOut = page.getByLabel('Check-out');
 
-  // Dates: missing, in the past, reversed, too long.
+  // Dates: missing, in the past, too far ahead, reversed, too long.
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Choose a check-in date.')).toBeVisible();
   await expect(page.getByText('Choose a check-out date.')).toBeVisible();
@@ -258,6 +258,10 @@ test('invalid input at each step shows field messages', async ({ page, request }
   await checkOut.fill(day(1));
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Check-in cannot be in the past.')).toBeVisible();
+  await checkIn.fill('9999-01-01');
+  await checkOut.fill('9999-01-03');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Check-in can be at most two years from today.')).toBeVisible();
   await checkIn.fill(day(BASE + 20));
   await checkOut.fill(day(BASE + 19));
   await page.getByRole('button', { name: 'Continue' }).click();

@@ -81,7 +81,12 @@ function alpine(options: { redisUrl?: string; password?: string } = {}) {
   });
 }
 
-async function bookAt(service: ReturnType<typeof alpine>, nights: number, email: string) {
+async function bookAt(
+  service: ReturnType<typeof alpine>,
+  nights: number,
+  email: string,
+  firstName = 'Heidi',
+) {
   const place = await service.property(EDELWEISS);
   const room = place.roomTypes.find((r) => r.name === 'Alpine Double')!;
   const input = request({
@@ -90,7 +95,7 @@ async function bookAt(service: ReturnType<typeof alpine>, nights: number, email:
     checkIn: day(nights),
     checkOut: day(nights + 2),
     email,
-    firstName: 'Heidi',
+    firstName,
     lastName: 'Muster',
   });
   return { input, confirmation: await service.book(input) };
@@ -227,5 +232,90 @@ describe('the cancellation e-mail', () => {
     expect(
       mailFor(email).find((m) => m.subject?.includes(first.reference + ' ist'))?.text,
     ).toContain('Guten Tag Heidi Muster');
+  });
+});
+
+describe('a name the booker typed', () => {
+  it('is never a link in the confirmation or the cancellation e-mail, and cannot add a header', async () => {
+    const service = alpine();
+    const email = `phish.${Date.now()}@example.com`;
+    const name = 'https://evil.example/verify\r\nBcc: victim@example.com';
+    const { input, confirmation } = await bookAt(service, 470, email, name);
+    const manageUrl = 'https://alpinepost.example/stay/manage/token';
+    const site = 'https://alpinepost.example/';
+    expect(
+      await service.mailConfirmation({
+        confirmation,
+        to: input.email,
+        guestName: name,
+        manageUrl,
+        site,
+      }),
+    ).toBe(true);
+    const booking = (await service.findStay(email, confirmation.reference))!;
+    const place = await service.property(EDELWEISS);
+    const bookUrl = 'https://alpinepost.example/stay';
+    expect(await service.mailCancellation({ booking, place, bookUrl, site })).toBe(true);
+    const mails = mailFor(email);
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) {
+      expect(mail.bcc).toBeUndefined();
+      expect(mail.text).toContain('Guten Tag evil[.]example/verify Bcc: victim@example[.]com');
+      for (const part of [mail.text ?? '', String(mail.html)])
+        expect(part).not.toMatch(/evil\.example/);
+      const hrefs = [...String(mail.html).matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+      for (const href of hrefs) expect([manageUrl, site, bookUrl]).toContain(href);
+    }
+  });
+});
+
+describe('mails to one address', () => {
+  it('at most 3 an hour reach one address, however many bookings name it (the bookings still go through)', async () => {
+    const service = alpine();
+    const victim = `victim.${Date.now()}@example.com`;
+    const results: boolean[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const { input, confirmation } = await bookAt(service, 480 + 3 * i, victim);
+      expect(confirmation.reference).toMatch(/\S/);
+      const sent = {
+        confirmation,
+        to: input.email,
+        guestName: 'V',
+        manageUrl: 'https://a.example/m',
+        site: 'https://a.example/',
+      };
+      results.push(await service.mailConfirmation(sent));
+    }
+    expect(results).toEqual([true, true, true, false, false]);
+    expect(mailFor(victim)).toHaveLength(3);
+    // Its cancellation mails count too.
+    const booking = (await service.findStay(
+      victim,
+      (await bookAt(service, 500, victim)).confirmation.reference,
+    ))!;
+    const place = await service.property(EDELWEISS);
+    const links = { bookUrl: 'https://a.example/stay', site: 'https://a.example/' };
+    expect(await service.mailCancellation({ booking, place, ...links })).toBe(false);
+    expect(mailFor(victim)).toHaveLength(3);
+  });
+});
+
+describe('a booking under the online-requests record', () => {
+  it('mails its cancellation to the address it was made with, not one its name or note names', async () => {
+    const service = alpine();
+    const email = `onfile.${Date.now()}@example.com`;
+    const decoy = `decoy.${Date.now()}@example.com`;
+    await bookAt(service, 520, email);
+    // The address is on file now: this stay goes under the online-requests record, its notes
+    // naming who asked, and an address in the name typed before the real one.
+    const second = (await bookAt(service, 530, email, `Eve <${decoy}>`)).confirmation;
+    const booking = (await service.findStay(email, second.reference))!;
+    // "Find my booking" with the address in the name finds nothing either.
+    expect(await service.findStay(decoy, second.reference)).toBeNull();
+    const place = await service.property(EDELWEISS);
+    const links = { bookUrl: 'https://a.example/stay', site: 'https://a.example/' };
+    expect(await service.mailCancellation({ booking, place, ...links })).toBe(true);
+    expect(mailFor(decoy)).toEqual([]);
+    expect(mailFor(email).filter((m) => m.subject?.includes('storniert'))).toHaveLength(1);
   });
 });

@@ -50,7 +50,8 @@ const two = () =>
 
 const mailRequest = (confirmation: Awaited<ReturnType<ReturnType<typeof two>[0]['book']>>) => ({
   confirmation,
-  to: 'guest@example.com',
+  // One address per booking: at most 3 booking mails an hour reach one address (api/limits.ts).
+  to: `guest.${confirmation.reference.toLowerCase()}@example.com`,
   guestName: 'Ada Guest',
   manageUrl: 'http://harbour-times.localhost/stay/manage/x',
   site: 'http://harbour-times.localhost/',

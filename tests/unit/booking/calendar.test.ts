@@ -28,6 +28,12 @@ describe('the date-range calendar', () => {
     expect(selectable('2099-03-10', empty, rules)).toBe(true);
   });
 
+  it('offers no check-in more than two years ahead (a check-out after it, yes)', () => {
+    expect(selectable('2101-03-10', empty, rules)).toBe(true);
+    expect(selectable('2101-03-11', empty, rules)).toBe(false);
+    expect(selectable('2101-03-12', { ...empty, checkIn: '2101-03-10' }, rules)).toBe(true);
+  });
+
   it.each([
     ['ArrowRight', '2099-03-11'],
     ['ArrowLeft', '2099-03-09'],

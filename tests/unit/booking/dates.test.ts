@@ -2,10 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   addDays,
   isIsoDate,
+  latestCheckIn,
   nightsBetween,
   stayErrors,
   todayIn,
 } from '../../../src/lib/booking/domain/dates.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { english } from '../../fixtures/english.ts';
 
 const originalTz = process.env['TZ'];
@@ -94,6 +96,22 @@ describe('stay rules', () => {
   it('allows exactly the minimum and the maximum', () => {
     expect(english(stayErrors('2026-04-02', '2026-04-04', rules))).toEqual({});
     expect(english(stayErrors('2026-04-02', '2026-04-16', rules))).toEqual({});
+  });
+
+  it('refuses a check-in more than two years ahead (the year 9999 too), in every language', () => {
+    const tooFar = { checkIn: ['Check-in can be at most two years from today.'] };
+    expect(english(stayErrors('2028-03-29', '2028-03-31', rules))).toEqual({});
+    expect(english(stayErrors('2028-03-30', '2028-04-01', rules))).toEqual(tooFar);
+    expect(english(stayErrors('9999-01-01', '9999-01-03', rules))).toEqual(tooFar);
+    // From 29 February, two years on is 28 February (no 29th that year).
+    const leap = { ...rules, today: '2028-02-29' };
+    expect(latestCheckIn(leap.today)).toBe('2030-02-28');
+    expect(english(stayErrors('2030-03-01', '2030-03-03', leap))).toEqual(tooFar);
+    for (const locale of ['de-CH', 'fr-CH']) {
+      const { t } = createI18n(locale, 'UTC');
+      expect(t('booking.error.checkInTooFar')).not.toBe(t('booking.error.checkInPast'));
+      expect(t('booking.error.checkInTooFar')).not.toContain('booking.error');
+    }
   });
 
   it('uses singular words for one night', () => {

@@ -119,3 +119,29 @@ describe('e-mail addresses', () => {
     expect(taken.length).toBeGreaterThan(5);
   });
 });
+
+describe('an address that reads as another (or several) to the mail library', () => {
+  const details = { firstName: 'Zed', lastName: 'X', phone: '', nationality: '', notes: '' };
+  // nodemailer reads each of these as (or as including) victim@example.com: a display name, a
+  // comment, a list. Each would be another count of "mails to this address", so a few bookings
+  // could mail one victim without end; none is an address a guest types.
+  it.each([
+    ['"1"<victim@example.com>'],
+    ['a<victim@example.com>'],
+    ['a,victim@example.com'],
+    ['a;victim@example.com'],
+    ['x(c)victim@example.com'],
+    ['x"y"@example.com'],
+    ['victim@example.com>'],
+    ['victim@[127.0.0.1]x.com'],
+  ])('%s is refused at the field', (email) => {
+    expect(english(detailsErrors({ ...details, email })['email'])).toEqual([
+      expect.stringMatching(/such as name@example\.com/),
+    ]);
+  });
+
+  it.each([['o’brien+stay@example.com'], ['josé@exämple.de'], ["o'hara@example.co.uk"]])(
+    '%s is still taken',
+    (email) => expect(detailsErrors({ ...details, email })).toEqual({}),
+  );
+});

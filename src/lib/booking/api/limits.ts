@@ -37,12 +37,38 @@ export async function limit(context: Pick<APIContext, 'locals'>, kind: LimitKind
   throw busy(message, wait);
 }
 
+const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/**
+ * Every booking mail to one address (confirmation, link, cancellation), whoever asks: one visitor
+ * booking once per victim (each from another address) cannot make the hotel's mail reach anyone
+ * more than a few times an hour. The bookings still go through; the mail is what is capped.
+ */
+const RECIPIENT_HOUR = { points: 3, duration: 3600 };
+
 /** Link mails ("find my booking") per recipient and per booking, whoever asks. */
 const LINK_MAILS = {
-  recipientHour: { points: 3, duration: 3600 },
   recipientDay: { points: 10, duration: 86_400 },
   bookingHour: { points: 3, duration: 3600 },
 } as const;
+
+async function spend(
+  tenantId: string,
+  name: string,
+  cap: { points: number; duration: number },
+  key: string,
+): Promise<boolean> {
+  if ((await consumeLimit(visitorLimiter(name, cap, REDIS_URL), key)).ok) return true;
+  logWarn('booking.mail_capped', { tenant: tenantId, cap: name });
+  return false;
+}
+
+const recipientKey = (tenantId: string, email: string) =>
+  `${tenantId}|${hash(normalizeEmail(email))}`;
+
+/** Spends one booking mail to `email`; false once the address had its few this hour. */
+export const mayMailTo = (tenantId: string, email: string): Promise<boolean> =>
+  spend(tenantId, 'booking:mail:recipientHour', RECIPIENT_HOUR, recipientKey(tenantId, email));
 
 /** Spends one link mail to `email` for the booking `reference`; false once a cap is reached. */
 export async function mayMailLink(
@@ -50,20 +76,11 @@ export async function mayMailLink(
   email: string,
   reference: string,
 ): Promise<boolean> {
-  const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
-  const recipient = `${tenantId}|${hash(normalizeEmail(email))}`;
+  const recipient = recipientKey(tenantId, email);
   const booking = `${tenantId}|${hash(reference.trim().toUpperCase())}`;
-  const checks = [
-    ['recipientHour', recipient],
-    ['recipientDay', recipient],
-    ['bookingHour', booking],
-  ] as const;
-  for (const [name, key] of checks) {
-    const limiter = visitorLimiter(`booking:link-mail:${name}`, LINK_MAILS[name], REDIS_URL);
-    if (!(await consumeLimit(limiter, key)).ok) {
-      logWarn('booking.link_mail_capped', { tenant: tenantId, cap: name });
-      return false;
-    }
-  }
-  return true;
+  return (
+    (await spend(tenantId, 'booking:link-mail:bookingHour', LINK_MAILS.bookingHour, booking)) &&
+    (await spend(tenantId, 'booking:link-mail:recipientDay', LINK_MAILS.recipientDay, recipient)) &&
+    (await mayMailTo(tenantId, email))
+  );
 }

@@ -1,6 +1,12 @@
 // Not cally 0.9.2 (issue 36): <calendar-range> adds 9.7 KB gzipped (atomico inside) to this 5.5 KB
 // element, past the embed's 10 KB budget (bench/booking.ts); air-datepicker, vanilla-calendar-pro weigh more.
-import { addDays, isIsoDate, nightsBetween, type StayRules } from '../domain/dates.ts';
+import {
+  addDays,
+  isIsoDate,
+  latestCheckIn,
+  nightsBetween,
+  type StayRules,
+} from '../domain/dates.ts';
 
 /** A date-range calendar beside the date inputs (the source of truth), with the ARIA date-picker keys. */
 
@@ -27,7 +33,7 @@ const isCheckOut = (day: string, { checkIn, checkOut }: CalendarState): boolean 
 /** Whether a day can be picked now: never in the past; a check-out only within the stay rules. */
 export function selectable(day: string, state: CalendarState, rules: StayRules): boolean {
   if (day < rules.today) return false;
-  if (!isCheckOut(day, state)) return true;
+  if (!isCheckOut(day, state)) return day <= latestCheckIn(rules.today);
   const nights = nightsBetween(state.checkIn, day);
   return nights >= rules.minNights && nights <= rules.maxNights;
 }

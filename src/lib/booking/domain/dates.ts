@@ -52,6 +52,15 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
+/** How far ahead a stay may begin: the lodging contract names no horizon, so the site sets one. */
+export const BOOKING_HORIZON_YEARS = 2;
+
+/** The last check-in day bookable from `today`: two years on (28 February for a 29th). */
+export function latestCheckIn(today: string): string {
+  const later = `${String(Number(today.slice(0, 4)) + BOOKING_HORIZON_YEARS).padStart(4, '0')}${today.slice(4)}`;
+  return isIsoDate(later) ? later : later.replace(/-29$/, '-28');
+}
+
 /** The stay limits of a tenant. */
 export interface StayRules {
   /** The tenant's today (`todayIn(tenant.timeZone)`). */
@@ -68,6 +77,9 @@ export function stayErrors(checkIn: string, checkOut: string, rules: StayRules):
   if (!checkIn) errors['checkIn'] = [textKey('booking.error.checkInRequired')];
   else if (!inOk) errors['checkIn'] = [textKey('booking.error.checkInFormat')];
   else if (checkIn < rules.today) errors['checkIn'] = [textKey('booking.error.checkInPast')];
+  else if (checkIn > latestCheckIn(rules.today)) {
+    errors['checkIn'] = [textKey('booking.error.checkInTooFar')];
+  }
   if (!checkOut) errors['checkOut'] = [textKey('booking.error.checkOutRequired')];
   else if (!outOk) errors['checkOut'] = [textKey('booking.error.checkOutFormat')];
   if (inOk && outOk && !errors['checkIn']) {

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../../failures/fields.ts';
 import type { Tenant } from '../../tenants/schema.ts';
+import { todayIn } from './dates.ts';
 import { normalizeEmail } from './email.ts';
 import { MAX_NAME, MAX_NOTES, type GuestDetails } from './schema.ts';
 import { textKey } from '../../i18n/text-key.ts';
@@ -56,8 +57,10 @@ export function normalizePhone(value: string): string {
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
-// Deliberately loose: one @, a dot in the domain, no spaces (the upstream checks again).
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Deliberately loose: one @, a dot in the domain, no spaces (the upstream checks again); and none of
+// the characters that make a mail library read a display name, a comment or a list out of it
+// (`"1"<victim@example.com>` is mailed to victim@example.com, and counted as another recipient).
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
 /** The lodging API's own rules for optional fields (tenants.json `lodging.fields`). */
 type FieldRules = NonNullable<Tenant['lodging']>['fields'];
@@ -130,3 +133,10 @@ export function detailsErrors(
 export function hasErrors(errors: FieldErrors): boolean {
   return Object.keys(errors).length > 0;
 }
+
+/**
+ * Whether a stay's check-in day has begun in `timeZone` (the property's, else the tenant's): from
+ * then on it is no longer cancelled online (the guest asks the hotel).
+ */
+export const stayBegun = (checkIn: string, timeZone: string, now: Date = new Date()): boolean =>
+  checkIn <= todayIn(timeZone, now);

@@ -26,6 +26,8 @@ export interface PropertySummary {
   /** Local check-in and check-out times ("15:00"), when the lodging API gives them. */
   checkInTime?: string;
   checkOutTime?: string;
+  /** The property's IANA time zone, when the lodging API gives one this runtime knows. */
+  timeZone?: string;
   roomTypes: RoomTypeSummary[];
   capacity: Capacity;
 }
@@ -115,4 +117,9 @@ export interface ApiError {
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
 
 /** A booked stay as its manage page shows it: the confirmation's facts, asked fresh. */
-export type ManagedStay = Confirmation & { token: string; property: PropertySummary };
+export type ManagedStay = Confirmation & {
+  token: string;
+  property: PropertySummary;
+  /** The check-in day has begun where the property is: no longer cancelled online. */
+  begun?: boolean;
+};

@@ -5,11 +5,13 @@ import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
+import { mayMailTo } from '../api/limits.ts';
 import { confirmationView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
+import { notedEmail } from '../service/guests.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import type { Mail } from './mailer.ts';
-import { escapeHtml, textMail } from './text.ts';
+import { bookerText, escapeHtml, textMail } from './text.ts';
 
 /** The e-mails the booking service sends guests: each in the tenant's language, each once. */
 
@@ -58,12 +60,13 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
   const { confirmation: c, manageUrl } = request;
   if (!core.attempts.madeHere(c.reference)) return Promise.resolve(false);
   return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
+    if (!(await mayMailTo(core.tenant.id, request.to))) return undefined;
     const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
     const { heading, text: said, rows } = confirmationView(c, place, i18n);
     const contactText = contactLine(core.lodging.contact);
-    const greeting = t('mail.greeting', { name: request.guestName });
+    const greeting = t('mail.greeting', { name: bookerText(request.guestName) });
     const [manage, secret] = [t('mail.manage'), t('manage.private')];
     const contact = contactText ? t('manage.contact', { contact: contactText }) : '';
     const footer = t('mail.footer', { site: request.site });
@@ -108,13 +111,14 @@ export function mailLink(
   return sendMail(core, null, 'booking.find_failed', () => {
     const { t } = i18nFor(core.tenant);
     const { text, html } = textMail(
-      request.guestName && t('mail.greeting', { name: request.guestName }),
+      request.guestName && t('mail.greeting', { name: bookerText(request.guestName) }),
       [
         t('mail.findText', { reference }),
         `${t('mail.manage')}: ${request.manageUrl}`,
         t('manage.private'),
       ],
       t('mail.footer', { site: request.site }),
+      [request.manageUrl, request.site],
     );
     const subject = t('mail.findSubject', { reference });
     return Promise.resolve({ to: request.to, subject, text, html });
@@ -133,7 +137,7 @@ async function guestOf(
   const guest = await core.lodgingApi().getGuest(String(booking.guest_id), { fresh: true });
   const email = normalizeEmail(guest.email ?? '');
   if (email === core.onlineRequestsEmail) {
-    const named = /<([^<>\s]+@[^<>\s]+)>/.exec(booking.notes ?? '')?.[1];
+    const named = notedEmail(booking.notes);
     return named ? { email: named, name: '' } : undefined;
   }
   const name = `${guest.first_name} ${guest.last_name}`.trim();
@@ -158,12 +162,12 @@ export function mailCancellation(
   const reference = booking.reference ?? String(booking.id);
   return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
     const guest = await guestOf(core, booking);
-    if (!guest) return undefined;
+    if (!guest || !(await mayMailTo(core.tenant.id, guest.email))) return undefined;
     const { t, locale } = i18nFor(core.tenant);
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
     const { text, html } = textMail(
-      guest.name && t('mail.greeting', { name: guest.name }),
+      guest.name && t('mail.greeting', { name: bookerText(guest.name) }),
       [
         t('manage.cancelMailText', { reference, place: place.name, dates }),
         '',
@@ -171,6 +175,7 @@ export function mailCancellation(
         ...(contact ? [t('manage.contact', { contact })] : []),
       ],
       t('mail.footer', { site: request.site }),
+      [request.bookUrl, request.site],
     );
     return { to: guest.email, subject: t('manage.cancelMailSubject', { reference }), text, html };
   });

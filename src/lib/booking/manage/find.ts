@@ -2,7 +2,7 @@ import type { Booking } from '../../lodging/schema.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { listedBooking } from '../service/create.ts';
-import { findByEmail } from '../service/guests.ts';
+import { findByEmail, notedEmail } from '../service/guests.ts';
 import type { ManagedBooking } from './link.ts';
 
 /** The booking with this reference and e-mail on this tenant's properties, or null. */
@@ -24,7 +24,7 @@ export async function findStay(
       (b) =>
         (b.reference ?? String(b.id)).toUpperCase() === wanted &&
         core.lodging.propertyIds.includes(String(b.property_id ?? '')) &&
-        (guestId !== holder || normalizeEmail(b.notes ?? '').includes(`<${email}>`)),
+        (guestId !== holder || notedEmail(b.notes) === email),
     );
     if (found) return found;
   }

@@ -2,11 +2,13 @@ import { settings } from '../../settings/settings.ts';
 import type { Booking } from '../../lodging/schema.ts';
 import { logWarn } from '../../log/log.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
-import { orNotOnline, toFailure, type NotOnline } from '../domain/failures.ts';
+import { orNotOnline, refusal, toFailure, type NotOnline } from '../domain/failures.ts';
+import { stayBegun } from '../domain/rules.ts';
+import { textKey } from '../../i18n/text-key.ts';
+import { classify } from '../../failures/classify.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
 import type { BookingService } from '../service/service.ts';
-import { statusKind } from '../domain/status.ts';
 import { confirmationOf } from '../service/lodging-shapes.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
 import type { ManagedStay, PropertySummary } from '../domain/types.ts';
@@ -27,12 +29,21 @@ export const managePath = (tenantId: string, booking: ManagedBooking): string =>
   `/stay/manage/${signManageToken(secret(), tenantId, booking)}`;
 
 /** The stay as a confirmation shows it; what the booking does not say, as the API's defaults. */
-function stayOf(token: string, property: PropertySummary, booking: Booking): ManagedStay {
+function stayOf(
+  service: BookingService,
+  token: string,
+  property: PropertySummary,
+  booking: Booking,
+): ManagedStay {
   const fallback = { roomTypeId: '', adults: 1, children: 0 };
-  return { ...confirmationOf(property, booking, fallback).value, token, property };
+  const stay = confirmationOf(property, booking, fallback).value;
+  const zone = property.timeZone ?? service.tenant.timeZone;
+  return { ...stay, token, property, begun: stayBegun(stay.checkIn, zone) };
 }
 
 type Locals = Pick<App.Locals, 'tenantMatchOrNull'>;
+
+const cancelRefused = () => refusal(409, 'bad_request', textKey('manage.cancelRefused'));
 
 /**
  * `act` on the booking a token names, when the token is valid here (not another tenant's) and names
@@ -63,7 +74,7 @@ export const loadManagedStay = (locals: Locals, token: string) =>
       }),
     ]);
     if (!booking) return null;
-    return 'kind' in property ? property : stayOf(token, property, booking);
+    return 'kind' in property ? property : stayOf(service, token, property, booking);
   });
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
@@ -73,8 +84,17 @@ export const cancelManagedStay = (locals: Locals, token: string) =>
       const booking = await service.namedBooking(named);
       if (!booking) return null;
       const property = await service.property(named.propertyId);
-      if (statusKind(booking.status) === 'cancelled') return stayOf(token, property, booking);
-      const cancelled = await service.cancelBooking(String(booking.id));
+      const before = stayOf(service, token, property, booking);
+      if (before.statusKind === 'cancelled') return before;
+      // A tab opened the day before still shows the button: the check-in day decides, not the page.
+      if (before.begun) throw refusal(409, 'bad_request', textKey('manage.begun'));
+      // Checked in, no-show, or another word of the API's meanwhile: the hotel's to change.
+      if (before.statusKind === 'other') throw cancelRefused();
+      const cancelled = await service.cancelBooking(String(booking.id)).catch((error: unknown) => {
+        // The lodging API refused this cancel (422): its reason is its own, the guest asks the hotel.
+        if (classify(error).kind === 'invalid') throw cancelRefused();
+        throw error;
+      });
       const after = cancelled ?? (await service.namedBooking(named)) ?? booking;
       const bookUrl = tenantUrl(locals.tenantMatchOrNull, '/stay');
       const site = tenantUrl(locals.tenantMatchOrNull, '/');
@@ -86,7 +106,7 @@ export const cancelManagedStay = (locals: Locals, token: string) =>
           bookUrl,
           site,
         });
-      return stayOf(token, property, after);
+      return stayOf(service, token, property, after);
     } catch (error) {
       throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.cancel' });
     }

@@ -17,13 +17,14 @@ const STATUS_TEXT = {
 
 /** The manage page's (and the booking's last step's) texts and summary rows, in the tenant's language. */
 export function manageView(
-  stay: Confirmation & { property: Place },
+  stay: Confirmation & { property: Place; begun?: boolean },
   i18n: Pick<I18n, 't' | 'locale'>,
 ) {
   const say = widgetSay(i18n);
   const { property } = stay;
   const address = [property.address, property.city].filter(Boolean).join(', ');
   const text = STATUS_TEXT[stay.statusKind];
+  const active = stay.statusKind === 'received' || stay.statusKind === 'confirmed';
   return {
     heading: say(text.heading),
     text: say(text.text, { status: stay.status }),
@@ -43,7 +44,9 @@ export function manageView(
       i18n.locale,
     ),
     address,
-    cancellable: stay.statusKind === 'received' || stay.statusKind === 'confirmed',
+    /** Still on, but its check-in day has begun: no cancel online, the hotel is asked instead. */
+    begun: active && stay.begun === true,
+    cancellable: active && stay.begun !== true,
   };
 }
 

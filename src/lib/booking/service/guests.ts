@@ -113,12 +113,22 @@ export async function chooseGuest(
 }
 
 /**
+ * The address a booking under the online-requests record was made with: the first `<address>` in
+ * its notes (the one `onFileNotes` writes after the name, before the guest's own note).
+ */
+export function notedEmail(notes: string | null | undefined): string | undefined {
+  const named = /<([^<>\s]+@[^<>\s]+)>/.exec(notes ?? '')?.[1];
+  return named ? normalizeEmail(named) : undefined;
+}
+
+/**
  * The notes of a booking held under the online-requests record: who asked (as typed), that the
  * e-mail is on file, then the guest's own note (cut to the API's limit by `markedNotes`).
  */
 export function onFileNotes(i18n: I18n, input: BookingRequest): string {
   const who = i18n.t('booking.hotelNote.onFile', {
-    name: `${input.firstName.trim()} ${input.lastName.trim()}`,
+    // Without angle brackets: the `<address>` after the name is the only one (see `notedEmail`).
+    name: `${input.firstName.trim()} ${input.lastName.trim()}`.replace(/[<>]/g, ''),
     email: normalizeEmail(input.email),
     phone: normalizePhone(input.phone) || '–',
     country: input.nationality || '–',

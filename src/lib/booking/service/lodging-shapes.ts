@@ -75,11 +75,23 @@ export function propertySummary(property: Property): Read<PropertySummary> {
       ...(property.address ? { address: property.address } : {}),
       ...(property.check_in_time ? { checkInTime: property.check_in_time } : {}),
       ...(property.check_out_time ? { checkOutTime: property.check_out_time } : {}),
+      ...(knownTimeZone(property.timezone) ? { timeZone: property.timezone } : {}),
       roomTypes,
       capacity,
     },
     missing: [...new Set(missing)],
   };
+}
+
+/** Whether `zone` is an IANA time zone this runtime can read dates in. */
+function knownTimeZone(zone: string | null | undefined): zone is string {
+  if (!zone) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A price the API sent as a decimal string, when it reads as a number. */

@@ -391,11 +391,16 @@ export const de: Dictionary = {
   'manage.cancelYes': 'Ja, Buchung stornieren',
   'manage.cancelNo': 'Nein, behalten',
   'manage.cancelledNow': 'Ihre Buchung ist storniert. Das Hotel ist informiert.',
+  'manage.begun':
+    'Ihr Aufenthalt hat begonnen und kann nicht mehr online storniert werden. Bitte wenden Sie sich an das Hotel.',
+  'manage.cancelRefused':
+    'Das Buchungssystem des Hotels lässt diese Buchung nicht online stornieren. Bitte wenden Sie sich an das Hotel.',
   'manage.cancelFailed': 'Die Buchung konnte gerade nicht storniert werden: {message}',
   'booking.error.placeRequired': 'Wählen Sie eine Unterkunft.',
   'booking.error.checkInRequired': 'Wählen Sie ein Anreisedatum.',
   'booking.error.checkInFormat': 'Geben Sie das Anreisedatum als JJJJ-MM-TT ein.',
   'booking.error.checkInPast': 'Die Anreise kann nicht in der Vergangenheit liegen.',
+  'booking.error.checkInTooFar': 'Die Anreise kann höchstens zwei Jahre im Voraus liegen.',
   'booking.error.checkOutRequired': 'Wählen Sie ein Abreisedatum.',
   'booking.error.checkOutFormat': 'Geben Sie das Abreisedatum als JJJJ-MM-TT ein.',
   'booking.error.checkOutBefore': 'Die Abreise muss nach der Anreise liegen.',

@@ -384,12 +384,17 @@ export const en = {
   'manage.cancelYes': 'Yes, cancel the booking',
   'manage.cancelNo': 'No, keep it',
   'manage.cancelledNow': 'Your booking is cancelled. The hotel has been told.',
+  'manage.begun':
+    'Your stay has begun, so it can no longer be cancelled online. Please contact the hotel.',
+  'manage.cancelRefused':
+    'The hotel’s booking system does not allow cancelling this booking online. Please contact the hotel.',
   'manage.cancelFailed': 'The booking could not be cancelled just now: {message}',
   // Booking rules and failures (src/lib/booking), also in the JSON API's answers; {wait} is a duration
   'booking.error.placeRequired': 'Choose a place to stay.',
   'booking.error.checkInRequired': 'Choose a check-in date.',
   'booking.error.checkInFormat': 'Enter the check-in date as YYYY-MM-DD.',
   'booking.error.checkInPast': 'Check-in cannot be in the past.',
+  'booking.error.checkInTooFar': 'Check-in can be at most two years from today.',
   'booking.error.checkOutRequired': 'Choose a check-out date.',
   'booking.error.checkOutFormat': 'Enter the check-out date as YYYY-MM-DD.',
   'booking.error.checkOutBefore': 'Check-out must be after check-in.',

@@ -390,11 +390,16 @@ export const fr: Dictionary = {
   'manage.cancelYes': 'Oui, annuler la réservation',
   'manage.cancelNo': 'Non, la garder',
   'manage.cancelledNow': 'Votre réservation est annulée. L’hôtel a été prévenu.',
+  'manage.begun':
+    'Votre séjour a commencé : il ne peut plus être annulé en ligne. Veuillez contacter l’hôtel.',
+  'manage.cancelRefused':
+    'Le système de réservation de l’hôtel ne permet pas d’annuler cette réservation en ligne. Veuillez contacter l’hôtel.',
   'manage.cancelFailed': 'La réservation n’a pas pu être annulée pour le moment : {message}',
   'booking.error.placeRequired': 'Choisissez un hébergement.',
   'booking.error.checkInRequired': 'Choisissez une date d’arrivée.',
   'booking.error.checkInFormat': 'Saisissez la date d’arrivée au format AAAA-MM-JJ.',
   'booking.error.checkInPast': 'L’arrivée ne peut pas être dans le passé.',
+  'booking.error.checkInTooFar': 'L’arrivée ne peut pas être à plus de deux ans d’aujourd’hui.',
   'booking.error.checkOutRequired': 'Choisissez une date de départ.',
   'booking.error.checkOutFormat': 'Saisissez la date de départ au format AAAA-MM-JJ.',
   'booking.error.checkOutBefore': 'Le départ doit suivre l’arrivée.',
