@@ -27,6 +27,8 @@ import { createI18n } from './lib/i18n/index.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';
 import { cleanRedirect, shareableParams } from './lib/request/clean-url.ts';
+import { setFraming } from './lib/request/framing.ts';
+import { frameAncestorsOf } from './lib/booking/embed/settings.ts';
 
 const { COMPRESSION, METRICS_TOKEN, REDIS_URL, STATUS_TOKEN, TRUST_PROXY } = settings();
 // The change watchers and the invalidation listener run from the moment the site loads.
@@ -95,6 +97,9 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     context.locals.visitor.origin,
   );
   installTenantLocals(context.locals, match);
+  // A request inside the booking embed's frame: whatever page answers it may be framed as the embed is.
+  if (match?.pathname.startsWith('/embed/'))
+    context.locals.embedAncestors = frameAncestorsOf(match.tenant);
   noteRequest(match?.tenant.id, context.routePattern);
   const { bodyTooLarge, edgeRefusal } = context.locals;
   if (bodyTooLarge || edgeRefusal) {
@@ -189,9 +194,8 @@ const errorsAndHeaders = defineMiddleware(async (context, next) => {
   if (!response.headers.has('Referrer-Policy')) {
     response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   }
-  if (!context.url.pathname.startsWith('/embed/')) {
-    response.headers.set('X-Frame-Options', 'DENY');
-  }
+  // Nobody frames a page, but the booking embed's and the error pages answering it (413, 421, 400 …).
+  setFraming(response.headers, context.locals.embedAncestors, context.url.pathname);
   // Behind a trusted proxy the tenant can come from X-Forwarded-Host, so shared caches must key on it.
   if (TRUST_PROXY) response.headers.append('Vary', 'X-Forwarded-Host');
   return response;

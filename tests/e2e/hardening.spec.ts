@@ -143,6 +143,35 @@ test.describe('bounded request bodies', () => {
     expect(form.body).not.toMatch(/\bat .+\.m?js:\d+/);
   });
 
+  test('a form above the limit inside the booking embed’s frame gets a 413 page the frame may show', async () => {
+    const host = `harbour-times.localhost:${port}`;
+    const page = (path: string) =>
+      raw(
+        port,
+        {
+          method: 'POST',
+          path,
+          headers: {
+            Host: host,
+            Origin: `http://${host}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
+            'Content-Length': 100 * 1024,
+          },
+        },
+        `a=${'x'.repeat(100 * 1024 - 2)}`,
+      );
+    const framed = await page('/embed/booking?_action=bookStay');
+    expect(framed.status).toBe(413);
+    // Before: X-Frame-Options: DENY, and the frame showed the browser's blocked-frame error.
+    expect(framed.headers['x-frame-options']).toBeUndefined();
+    expect(framed.headers['content-security-policy']).toContain(
+      "frame-ancestors 'self' http://partner.localhost:4322 http://127.0.0.1:4322",
+    );
+    const outside = await page('/login?_action=login');
+    expect(outside.status).toBe(413);
+    expect(outside.headers['x-frame-options']).toBe('DENY');
+  });
+
   for (const method of ['GET', 'DELETE', 'OPTIONS']) {
     test(`a 50 MB body on ${method} is refused from its headers, not read`, async () => {
       const headers = { Host: `${SITE.host}:${port}`, 'Content-Length': 50 * 1024 * 1024 };
