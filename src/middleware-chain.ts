@@ -4,7 +4,7 @@ import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log/log.ts';
 import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
-import { uncached, uncachedRedirect } from './lib/delivery/policy.ts';
+import { uncachedRedirect } from './lib/delivery/policy.ts';
 import { maybeCompress } from './lib/delivery/compression.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
