@@ -21,7 +21,12 @@ import {
   isCrossSiteFormPost,
 } from './lib/request/host-guard.ts';
 import { judgeBody, tooLargeJson, wantsJson } from './lib/request/body-limit.ts';
-import { edgeRefusalJson, urlRefusal, type EdgeRefusal } from './lib/request/refusals.ts';
+import {
+  edgeRefusalJson,
+  refusalPageRequest,
+  urlRefusal,
+  type EdgeRefusal,
+} from './lib/request/refusals.ts';
 import { answerI18n } from './lib/booking/api/json.ts';
 import { createI18n } from './lib/i18n/index.ts';
 import { formPosts } from './lib/forms/middleware.ts';
@@ -105,7 +110,11 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   if (bodyTooLarge || edgeRefusal) {
     // Nothing reads the body: JSON callers get the API's error, a browser the tenant's page.
     if (!wantsJson(context.request))
-      return next(new URL(edgeRefusal ? '/400' : '/413', context.url));
+      return next(
+        edgeRefusal
+          ? refusalPageRequest(context.request, context.url)
+          : new URL('/413', context.url),
+      );
     const i18n = match ? answerI18n(context) : createI18n('en', 'UTC');
     return edgeRefusal ? edgeRefusalJson(edgeRefusal, i18n) : tooLargeJson(i18n);
   }

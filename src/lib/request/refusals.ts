@@ -78,3 +78,14 @@ export function edgeRefusalJson(refusal: EdgeRefusal, i18n: Pick<I18n, 't'>): Re
   const body = { ok: false, error: { code, message: i18n.t(text) } };
   return uncachedJson(status, body, close ? { Connection: 'close' } : {});
 }
+
+/**
+ * The request the refusal page renders for: a GET of `/400` with the visitor's headers (cookies,
+ * language) and none of the body's. The body is never read; a streamed one is cancelled unread,
+ * and Astro's rewrite to a URL copies the request, which a cancelled body makes throw.
+ */
+export function refusalPageRequest(request: Request, url: URL): Request {
+  const headers = new Headers(request.headers);
+  for (const name of ['content-length', 'content-type', 'transfer-encoding']) headers.delete(name);
+  return new Request(new URL('/400', url), { headers });
+}

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
-import { edgeRefusalJson, urlRefusal } from '../../../src/lib/request/refusals.ts';
+import {
+  edgeRefusalJson,
+  refusalPageRequest,
+  urlRefusal,
+} from '../../../src/lib/request/refusals.ts';
 
 // The edge's refusals (address too long or doubly escaped, a body refused from its headers, a
 // cross-site form) are decided before the tenant: here what each is, and a JSON caller's answer.
@@ -39,5 +43,28 @@ describe('edge refusals', () => {
     const en = createI18n('en', 'UTC');
     expect(edgeRefusalJson('length-required', en).headers.get('connection')).toBe('close');
     expect(edgeRefusalJson('too-long', en).headers.get('connection')).toBeNull();
+  });
+
+  it('renders the refusal page for a GET without the body: a streamed body cancelled unread can be left behind', async () => {
+    const streamed = new Request('http://x.test/login?_action=login', {
+      method: 'POST',
+      body: new ReadableStream({ start: (c) => c.enqueue(new Uint8Array([97])) }),
+      duplex: 'half',
+      headers: {
+        cookie: 'astro-session=abc',
+        'accept-language': 'de',
+        'content-type': 'text/plain',
+      },
+    } as RequestInit);
+    await streamed.body?.cancel();
+    // Astro copies the request of a rewrite to a URL: a cancelled body made that throw (a 500).
+    expect(() => streamed.clone()).toThrow();
+    const page = refusalPageRequest(streamed, new URL(streamed.url));
+    expect(page.url).toBe('http://x.test/400');
+    expect(page.method).toBe('GET');
+    expect(page.body).toBeNull();
+    expect(page.headers.get('cookie')).toBe('astro-session=abc');
+    expect(page.headers.get('accept-language')).toBe('de');
+    expect(page.headers.get('content-type')).toBeNull();
   });
 });
