@@ -169,3 +169,19 @@ describe('the 400 page (a request the edge refused before anything ran)', () => 
     expect(page.getByRole('heading', { level: 1 }).textContent).toBe('Address too long');
   });
 });
+
+describe('an error page inside the booking embed’s frame', () => {
+  it('opens the way on in a new tab, as the embed’s own links do: the site’s pages refuse to be framed', async () => {
+    const site = buildTenant({ locale: 'en-GB' });
+    const match = { ...tenantMatch, tenant: site };
+    const own = { tenant: site, i18n: i18nFor(site), tenantMatchOrNull: match, tenantMatch: match };
+    const framed = await render(TooLarge, { locals: locals({ ...own, embedAncestors: "'self'" }) });
+    const link = framed.getByRole('link', { name: 'Back to the front page' });
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener');
+    const page = await render(TooLarge, { locals: locals(own) });
+    expect(
+      page.getByRole('link', { name: 'Back to the front page' }).getAttribute('target'),
+    ).toBeNull();
+  });
+});
