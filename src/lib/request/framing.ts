@@ -18,5 +18,7 @@ export function setFraming(
   const policy = headers.get('Content-Security-Policy');
   if (policy && /(^|;)\s*frame-ancestors\s/i.test(policy)) return;
   const directive = `frame-ancestors ${embedAncestors}`;
-  headers.set('Content-Security-Policy', policy ? `${policy}; ${directive}` : directive);
+  // Astro ends its policy with `;`.
+  const kept = policy?.replace(/[\s;]+$/, '');
+  headers.set('Content-Security-Policy', kept ? `${kept}; ${directive}` : directive);
 }

@@ -34,6 +34,12 @@ describe('who may frame a response', () => {
     });
   });
 
+  it('adds the directive to Astro’s policy as one more directive', () => {
+    const headers = new Headers({ 'Content-Security-Policy': `${PAGE_POLICY};` });
+    setFraming(headers, "'self'", '/413');
+    expect(headers.get('Content-Security-Policy')).toBe(`${PAGE_POLICY}; frame-ancestors 'self'`);
+  });
+
   it('the embed page keeps the frame-ancestors it set', () => {
     const policy = `${PAGE_POLICY}; frame-ancestors 'self' https://partner.example`;
     const headers = new Headers({ 'Content-Security-Policy': policy });
