@@ -17,6 +17,10 @@ declare namespace App {
     visitor: import('./lib/request/visitor.ts').Visitor;
     /** The request's body is above the limit: answered 413 once the tenant is known (src/middleware-chain.ts). */
     bodyTooLarge?: boolean;
+    /** The request was to the booking embed: its `frame-ancestors`, for whatever page answers it (src/lib/request/framing.ts). */
+    embedAncestors?: string;
+    /** The edge refused the request before the tenant was known: answered once it is (src/lib/request/refusals.ts). */
+    edgeRefusal?: import('./lib/request/refusals.ts').EdgeRefusal;
     /** Set before a rewrite to the 503 page: seconds for `Retry-After`. */
     retryAfter?: number;
   }

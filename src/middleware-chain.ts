@@ -4,7 +4,7 @@ import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError } from './lib/log/log.ts';
 import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
-import { uncached, uncachedRedirect } from './lib/delivery/policy.ts';
+import { uncachedRedirect } from './lib/delivery/policy.ts';
 import { maybeCompress } from './lib/delivery/compression.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
@@ -16,22 +16,24 @@ import { noteRequest } from './lib/observability/request.ts';
 import { startFreshness } from './lib/freshness/start.ts';
 import { purgeEndpoint } from './lib/freshness/purge-route.ts';
 import {
-  crossSiteForbidden,
   foreignWriteHost,
   foreignWriteRefusal,
   isCrossSiteFormPost,
 } from './lib/request/host-guard.ts';
-import { judgeBody, refuseBody, tooLargeJson, wantsJson } from './lib/request/body-limit.ts';
+import { judgeBody, tooLargeJson, wantsJson } from './lib/request/body-limit.ts';
+import {
+  edgeRefusalJson,
+  refusalPageRequest,
+  urlRefusal,
+  type EdgeRefusal,
+} from './lib/request/refusals.ts';
 import { answerI18n } from './lib/booking/api/json.ts';
 import { createI18n } from './lib/i18n/index.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';
-import {
-  cleanRedirect,
-  isDoublyEscaped,
-  MAX_URL_LENGTH,
-  shareableParams,
-} from './lib/request/clean-url.ts';
+import { cleanRedirect, shareableParams } from './lib/request/clean-url.ts';
+import { setFraming } from './lib/request/framing.ts';
+import { frameAncestorsOf } from './lib/booking/embed/settings.ts';
 
 const { COMPRESSION, METRICS_TOKEN, REDIS_URL, STATUS_TOKEN, TRUST_PROXY } = settings();
 // The change watchers and the invalidation listener run from the moment the site loads.
@@ -51,23 +53,25 @@ const compressResponses = defineMiddleware(async (context, next) =>
 );
 
 /**
- * What is settled before the tenant: an address no page takes (too long: 414; escapes only a
+ * What is settled before the tenant: who sent the request from which origin (`locals.visitor`,
+ * once: src/lib/request/visitor.ts), an address no page takes (too long: 414; escapes only a
  * second decoding would resolve: 400), a request body refused from its headers (before anything
  * parses it, and before the origin check: a refused body closes the connection instead of being
- * read; one above the limit is answered in the tenant's language once it is known), who
- * sent the request from which origin (`locals.visitor`, once: src/lib/request/visitor.ts), a
- * cross-site form post (compared with that origin; Astro's own check is off), and the operator
+ * read), a cross-site form post (compared with that origin; Astro's own check is off): each
+ * answered in the tenant's language once it is known (src/lib/request/refusals.ts), and the operator
  * endpoints `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every
  * tenant at once: local requests, or with the bearer token of each.
  */
 const gate = defineMiddleware((context, next) => {
-  const refusal = urlRefusal(context.request.url) ?? bodyRefusal(context);
-  if (refusal) return refusal;
   const visitor = (context.locals.visitor = visitorOf(context, TRUST_PROXY));
-  // Too large: answered in the tenant's language once it is known (`tenantResolution`).
-  if (context.locals.bodyTooLarge) return next();
+  const refusal =
+    urlRefusal(context.request.url) ?? (context.isPrerendered ? undefined : refusedBody(context));
+  // Refused, or too large: answered in the tenant's language once it is known (`tenantResolution`).
+  if (refusal) context.locals.edgeRefusal = refusal;
+  if (refusal || context.locals.bodyTooLarge) return next();
   if (!context.isPrerendered && isCrossSiteFormPost(context.request, visitor.origin)) {
-    return crossSiteForbidden(context.request);
+    context.locals.edgeRefusal = 'cross-site';
+    return next();
   }
   const { pathname } = context.url;
   if (pathname !== '/_status' && pathname !== '/_metrics') return next();
@@ -77,20 +81,8 @@ const gate = defineMiddleware((context, next) => {
     : statusResponse({ ...access, token: STATUS_TOKEN });
 });
 
-function urlRefusal(sent: string): Response | undefined {
-  // The request as sent: `context.url` has its path decoded already. A short address without
-  // escapes (most requests) is neither, and is not parsed again.
-  if (sent.length <= MAX_URL_LENGTH && !sent.includes('%')) return undefined;
-  const { pathname, search } = new URL(sent);
-  if (pathname.length + search.length > MAX_URL_LENGTH) {
-    return uncached(414, 'This address is too long.');
-  }
-  // Astro decodes a path until it stops changing: `%252E` would reach a page as `.`.
-  return isDoublyEscaped(pathname) ? uncached(400, 'Bad request.') : undefined;
-}
-
-function bodyRefusal({ isPrerendered, request, locals }: APIContext): Response | undefined {
-  const verdict = isPrerendered ? 'ok' : judgeBody(request);
+function refusedBody({ request, locals }: APIContext): EdgeRefusal | undefined {
+  const verdict = judgeBody(request);
   if (verdict === 'ok') return undefined;
   if (verdict === 'too-large') {
     locals.bodyTooLarge = true;
@@ -98,7 +90,7 @@ function bodyRefusal({ isPrerendered, request, locals }: APIContext): Response |
   }
   // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
   if (verdict === 'length-required') void request.body?.cancel().catch(() => undefined);
-  return refuseBody(request, verdict);
+  return verdict;
 }
 
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
@@ -110,11 +102,21 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     context.locals.visitor.origin,
   );
   installTenantLocals(context.locals, match);
+  // A request inside the booking embed's frame: whatever page answers it may be framed as the embed is.
+  if (match?.pathname.startsWith('/embed/'))
+    context.locals.embedAncestors = frameAncestorsOf(match.tenant);
   noteRequest(match?.tenant.id, context.routePattern);
-  if (context.locals.bodyTooLarge) {
-    // Nothing reads the body: JSON callers get the API's error, a form the tenant's 413 page.
-    if (!wantsJson(context.request)) return next(new URL('/413', context.url));
-    return tooLargeJson(match ? answerI18n(context) : createI18n('en', 'UTC'));
+  const { bodyTooLarge, edgeRefusal } = context.locals;
+  if (bodyTooLarge || edgeRefusal) {
+    // Nothing reads the body: JSON callers get the API's error, a browser the tenant's page.
+    if (!wantsJson(context.request))
+      return next(
+        edgeRefusal
+          ? refusalPageRequest(context.request, context.url)
+          : new URL('/413', context.url),
+      );
+    const i18n = match ? answerI18n(context) : createI18n('en', 'UTC');
+    return edgeRefusal ? edgeRefusalJson(edgeRefusal, i18n) : tooLargeJson(i18n);
   }
   if (!match) {
     // Never fall back to a default tenant: an unknown site is a 404.
@@ -201,9 +203,8 @@ const errorsAndHeaders = defineMiddleware(async (context, next) => {
   if (!response.headers.has('Referrer-Policy')) {
     response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   }
-  if (!context.url.pathname.startsWith('/embed/')) {
-    response.headers.set('X-Frame-Options', 'DENY');
-  }
+  // Nobody frames a page, but the booking embed's and the error pages answering it (413, 421, 400 …).
+  setFraming(response.headers, context.locals.embedAncestors, context.url.pathname);
   // Behind a trusted proxy the tenant can come from X-Forwarded-Host, so shared caches must key on it.
   if (TRUST_PROXY) response.headers.append('Vary', 'X-Forwarded-Host');
   return response;

@@ -16,7 +16,8 @@ import type { FieldKeys } from '../lib/failures/upstream-text.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
 import { attemptLimiter } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
-import { signOut, startSession } from '../lib/auth/session.ts';
+import { beginSignIn, signOut, startLatestSession, startSession } from '../lib/auth/session.ts';
+import { browserKey } from '../lib/auth/sign-in-race.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
@@ -57,15 +58,23 @@ function formError(
 
 /**
  * A new session id on sign-in, so an id planted before it is worth nothing after; the token of a
- * sign-in it replaces is revoked upstream in the background (the reader never waits for it).
+ * sign-in it replaces is revoked upstream in the background (the reader never waits for it). With
+ * `race`, only the last of overlapping sign-ins of one browser (a double-click) keeps its token.
  */
-function signInSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
+function signInSession(
+  ctx: ActionAPIContext,
+  signedIn: SignedIn,
+  race?: Awaited<ReturnType<typeof beginSignIn>>,
+): Promise<void> {
   const { tenant } = ctx.locals;
-  return startSession(ctx.session, tenant.id, signedIn, (previous) => {
+  const replaced = (previous: SignedIn) => {
     void revoke(publishingFor(tenant), previous).then((revoked) => {
       if (!revoked) logWarn('auth.login.revoke_replaced_failed', logContext(ctx));
     });
-  });
+  };
+  return race
+    ? startLatestSession(ctx.session, tenant.id, signedIn, race, replaced)
+    : startSession(ctx.session, tenant.id, signedIn, replaced);
 }
 
 export const accountActions = {
@@ -75,6 +84,8 @@ export const accountActions = {
     handler: async (input, ctx) => {
       const limiter = await attemptLimiter('login');
       try {
+        const browser = browserKey(ctx, ctx.locals.tenant.id, input.email);
+        const race = await beginSignIn(browser);
         // Only wrong credentials count: a slow upstream must not lock readers out.
         const signedIn = await withinAttempts(
           limiter,
@@ -82,7 +93,7 @@ export const accountActions = {
           () => signIn(publishingFor(ctx.locals.tenant), input.email, input.password),
           isWrongCredentials,
         );
-        await signInSession(ctx, signedIn);
+        await signInSession(ctx, signedIn, race);
         return { next: safeNext(input.next) };
       } catch (error) {
         throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);

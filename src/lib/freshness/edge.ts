@@ -6,6 +6,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { edgeAddresses, edgeKey, type EdgeAddress } from './edge-addresses.ts';
 import { changedTags, postsChanged } from '../delivery/cache-tags.ts';
 import type { Invalidation } from './invalidation.ts';
+import { categoryPath, postPath, tagPath } from '../reading/paths.ts';
 
 /**
  * The edge follows (deploy/nginx/masthead.conf, `location ~ ^/_edge_purge`): nginx's cache purge
@@ -39,11 +40,9 @@ export function purgedPaths(invalidation: Invalidation): string[] {
         ];
   return [
     ...lists,
-    ...[...(invalidation.slugs ?? []), ...(invalidation.comments ?? [])].map(
-      (slug) => `/posts/${encodeURIComponent(slug)}`,
-    ),
-    ...(invalidation.categories ?? []).map((slug) => `/categories/${encodeURIComponent(slug)}`),
-    ...(invalidation.topics ?? []).map((slug) => `/tags/${encodeURIComponent(slug)}`),
+    ...[...(invalidation.slugs ?? []), ...(invalidation.comments ?? [])].map(postPath),
+    ...(invalidation.categories ?? []).map(categoryPath),
+    ...(invalidation.topics ?? []).map((slug) => tagPath({ name: slug, slug })),
   ];
 }
 

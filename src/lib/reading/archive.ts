@@ -6,6 +6,7 @@ import type { Paged } from '../upstream/parse.ts';
 import { loadCategoryPage, loadTagPage } from './loaders.ts';
 import { parsePage } from './pagination.ts';
 import type { Crumb } from './seo.ts';
+import { categoryPath, tagPath } from './paths.ts';
 
 /** What `components/posts/ArchiveView.astro` shows. */
 export interface Archive {
@@ -34,13 +35,13 @@ export async function archivePage(
   const data = await loadOrRespond(Astro, async () => {
     if (kind === 'tag') {
       const { tag, posts, standIn: partial } = await loadTagPage(tenant, slug, page);
-      return { ...tag, heading: `#${tag.name}`, path: `/tags/${tag.slug}`, posts, partial };
+      return { ...tag, heading: `#${tag.name}`, path: tagPath(tag), posts, partial };
     }
     const { category, posts, standIn: partial } = await loadCategoryPage(tenant, slug, page);
     return {
       ...category,
       heading: category.name,
-      path: `/categories/${category.slug}`,
+      path: categoryPath(category.slug),
       posts,
       partial,
     };

@@ -59,8 +59,3 @@ export function gridColumns(count: number): { medium: 1 | 2 | 3; wide: 1 | 2 | 3
   const wide = count % 3 === 0 ? 3 : count % 4 === 0 ? 4 : count % 2 === 0 ? 2 : 3;
   return { medium, wide };
 }
-
-/** The site path of a post's tag: its slug, or its name when the upstream gives no slug. */
-export function tagPath(tag: { name: string; slug?: string | undefined }): string {
-  return `/tags/${tag.slug ?? tag.name}`;
-}

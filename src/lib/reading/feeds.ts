@@ -15,6 +15,7 @@ import {
   upstreamPagesForChunk,
   type SitemapEntry,
 } from './sitemap.ts';
+import { categoryPath, postPath, tagPath } from './paths.ts';
 
 const UPSTREAM_PAGE_SIZE = 50;
 
@@ -45,7 +46,7 @@ export function rssFeed(
       const published = readDate(post.published_at);
       return {
         title: xmlChars(post.title),
-        link: absoluteUrl(match, `/posts/${post.slug}`),
+        link: absoluteUrl(match, postPath(post.slug)),
         ...(published ? { pubDate: published.date } : {}),
         description: xmlChars(post.excerpt),
         ...(post.author?.name
@@ -77,7 +78,7 @@ export async function postSitemapEntries(
     if (page === 1 || result.items.length > 0 || entries.length > 0) {
       entries.push(
         ...result.items.map((post) => ({
-          loc: absoluteUrl(match, `/posts/${post.slug}`),
+          loc: absoluteUrl(match, postPath(post.slug)),
           lastmod: post.updated_at ?? post.published_at,
         })),
       );
@@ -97,7 +98,7 @@ export async function newsSitemapEntries(match: TenantMatch, now: Date): Promise
     now,
   );
   return posts.map((post) => ({
-    loc: absoluteUrl(match, `/posts/${post.slug}`),
+    loc: absoluteUrl(match, postPath(post.slug)),
     title: post.title,
     publishedAt: post.published_at ?? '',
   }));
@@ -119,8 +120,8 @@ export async function pageSitemapEntries(match: TenantMatch): Promise<SitemapEnt
     ...(features.booking && (!isStaticBuild() || staticBookingEmbed(match.tenant))
       ? ['/stay']
       : []),
-    ...categories.map((category) => `/categories/${category.slug}`),
-    ...tags.map((tag) => `/tags/${tag.slug}`),
+    ...categories.map((category) => categoryPath(category.slug)),
+    ...tags.map(tagPath),
   ];
   return paths.map((path) => ({ loc: absoluteUrl(match, path) }));
 }

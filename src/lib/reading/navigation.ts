@@ -2,6 +2,7 @@ import type { I18n } from '../i18n/index.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
 import { memo } from '../memo.ts';
+import { categoryPath } from './paths.ts';
 
 export interface NavItem {
   label: string;
@@ -19,7 +20,7 @@ export function mainNavigation(
 ): NavItem[] {
   const items: NavItem[] = categories.slice(0, HEADER_CATEGORIES).map((category) => ({
     label: category.name,
-    path: `/categories/${category.slug}`,
+    path: categoryPath(category.slug),
   }));
   if (categories.length > HEADER_CATEGORIES) {
     items.push({ label: t('nav.categories'), path: '/categories' });

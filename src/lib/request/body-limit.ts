@@ -1,5 +1,5 @@
 import type { ApiResult } from '../booking/domain/types.ts';
-import { uncached, uncachedJson } from '../delivery/policy.ts';
+import { uncachedJson } from '../delivery/policy.ts';
 import type { I18n } from '../i18n/index.ts';
 
 /**
@@ -43,24 +43,6 @@ export function judgeBody(request: Request): BodyVerdict {
 export const wantsJson = (request: Request): boolean =>
   request.headers.get('content-type')?.includes('json') === true ||
   request.headers.get('accept')?.includes('application/json') === true;
-
-/**
- * 411 or 400 in the shape the caller reads: JSON for API and action calls, text otherwise. A body
- * above the limit (413) is answered once the tenant is known, in its language: `tooLargeJson`, or
- * the tenant's 413 page for a form (src/pages/413.astro).
- */
-export function refuseBody(
-  request: Request,
-  verdict: Exclude<BodyVerdict, 'ok' | 'too-large'>,
-): Response {
-  const [status, message]: [number, string] =
-    verdict === 'length-required'
-      ? [411, 'Send the request body with a Content-Length header.']
-      : [400, 'This request method takes no body.'];
-  return wantsJson(request)
-    ? uncachedJson(status, { message }, { Connection: 'close' })
-    : uncached(status, message, { Connection: 'close' });
-}
 
 /**
  * The 413 of a JSON caller: the booking API's error shape (`{ ok: false, error }`), in `i18n`'s

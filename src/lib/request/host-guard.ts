@@ -21,10 +21,6 @@ export function isCrossSiteFormPost(request: Request, expectedOrigin: string): b
   return formLike && !sameOrigin;
 }
 
-export function crossSiteForbidden(request: Request): Response {
-  return uncached(403, `Cross-site ${request.method} form submissions are forbidden`);
-}
-
 /**
  * The host a write came to when the tenant does not answer to it (`null`: the write may go on). A
  * tenant picked by path prefix, `?tenant=` or single-tenant mode on a host not in its `hosts` (a

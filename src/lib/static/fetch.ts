@@ -11,6 +11,7 @@ import type { Upstream } from '../upstream/runtime.ts';
 import type { DiskCache } from './disk-cache.ts';
 import type { PacingBudget } from './pacer.ts';
 import type { Snapshot } from './snapshot.ts';
+import { postPath } from '../reading/paths.ts';
 
 /** The API's largest page: every list is read 50 at a time. */
 const LIST_PAGE_SIZE = 50;
@@ -243,7 +244,7 @@ class SnapshotFetch {
   /** A post's content and comments when new or changed; `partial` tells the build of each. */
   async fetchPost(summary: PostSummary, partial: (newPaths: readonly string[]) => void) {
     const version = summary.updated_at ?? summary.published_at ?? null;
-    const path = `/posts/${summary.slug}`;
+    const path = postPath(summary.slug);
     const post = await this.attempt(path, () =>
       this.stored(
         `posts.get|${summary.slug}`,

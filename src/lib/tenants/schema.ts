@@ -9,6 +9,7 @@ import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
  * top-level entry of src/pages (tests/unit/tenants/reserved.test.ts keeps the two in step).
  */
 export const RESERVED_TENANT_IDS = [
+  '400',
   '404',
   '413',
   '421',

@@ -3,6 +3,7 @@ import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import NotFound from '../../../src/pages/404.astro';
 import TooLarge from '../../../src/pages/413.astro';
 import WrongHost from '../../../src/pages/421.astro';
+import Refused from '../../../src/pages/400.astro';
 import { i18nFor } from '../../../src/lib/i18n/index.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import type { TenantMatch } from '../../../src/lib/tenants/resolution.ts';
@@ -103,4 +104,84 @@ describe('the 421 page (a post to a host that is not the tenant’s)', () => {
       expect(response.headers.get('cache-control')).toBe('no-store');
     },
   );
+});
+
+describe('the 400 page (a request the edge refused before anything ran)', () => {
+  const site = (locale: string) => {
+    const tenant = buildTenant({ locale });
+    const match: TenantMatch = { ...tenantMatch, tenant, origin: 'https://evil.example' };
+    return { tenant, i18n: i18nFor(tenant), tenantMatchOrNull: match, tenantMatch: match };
+  };
+
+  it.each([
+    ['too-long', 414, 'de-DE', 'Adresse zu lang', 'zu lang zum Öffnen'],
+    ['double-escape', 400, 'fr-FR', 'Adresse illisible', 'n’a pas pu être lue'],
+    ['length-required', 411, 'en-GB', 'Not sent', 'so nothing was sent'],
+    ['no-body-allowed', 400, 'de-DE', 'Nicht gesendet', 'daher wurde nichts gesendet'],
+  ] as const)(
+    'answers %s with the tenant’s page in its language (%i, no-store)',
+    async (edgeRefusal, status, locale, heading, text) => {
+      const own = { ...site(locale), edgeRefusal };
+      const page = await render(Refused, { locals: locals(own) });
+      expect(page.getByRole('heading', { level: 1 }).textContent).toBe(heading);
+      expect(page.body.textContent).toContain(text);
+      expect(page.getByRole('banner').textContent).toContain(own.tenant.name);
+
+      const container = await AstroContainer.create();
+      const response = await container.renderToResponse(Refused, {
+        locals: { ...own, href: (path: string) => path } as App.Locals,
+      });
+      expect(response.status).toBe(status);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    },
+  );
+
+  it.each([
+    ['en-GB', 'Form not sent', 'so nothing was sent', 'Open Gazette'],
+    ['de-DE', 'Formular nicht gesendet', 'daher wurde nichts gesendet', 'Zu Gazette'],
+    ['fr-FR', 'Formulaire non envoyé', 'rien n’a été envoyé', 'Aller sur Gazette'],
+  ])(
+    'tells a %s reader a form from another site sent nothing, with a link to the tenant’s own address',
+    async (locale, heading, text, link) => {
+      const own = { ...site(locale), edgeRefusal: 'cross-site' as const };
+      const page = await render(Refused, { locals: locals(own) });
+      expect(page.getByRole('heading', { level: 1 }).textContent).toBe(heading);
+      expect(page.body.textContent).toContain(text);
+      // The tenant's configured origin, never the host the post came to.
+      expect(page.getByRole('link', { name: link }).getAttribute('href')).toBe(
+        'https://gazette.example.com/',
+      );
+      const container = await AstroContainer.create();
+      const response = await container.renderToResponse(Refused, {
+        locals: { ...own, href: (path: string) => path } as App.Locals,
+      });
+      expect(response.status).toBe(403);
+    },
+  );
+
+  it('says it in plain English without a tenant, reading no tenant text', async () => {
+    const page = await render(Refused, {
+      locals: Object.assign(locals({ tenantMatchOrNull: null, edgeRefusal: 'too-long' }), {
+        tenant: undefined,
+        i18n: undefined,
+      }),
+    });
+    expect(page.getByRole('heading', { level: 1 }).textContent).toBe('Address too long');
+  });
+});
+
+describe('an error page inside the booking embed’s frame', () => {
+  it('opens the way on in a new tab, as the embed’s own links do: the site’s pages refuse to be framed', async () => {
+    const site = buildTenant({ locale: 'en-GB' });
+    const match = { ...tenantMatch, tenant: site };
+    const own = { tenant: site, i18n: i18nFor(site), tenantMatchOrNull: match, tenantMatch: match };
+    const framed = await render(TooLarge, { locals: locals({ ...own, embedAncestors: "'self'" }) });
+    const link = framed.getByRole('link', { name: 'Back to the front page' });
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener');
+    const page = await render(TooLarge, { locals: locals(own) });
+    expect(
+      page.getByRole('link', { name: 'Back to the front page' }).getAttribute('target'),
+    ).toBeNull();
+  });
 });

@@ -4,8 +4,8 @@ import {
   gridColumns,
   readingMinutes,
   shownUpdate,
-  tagPath,
 } from '../../../src/lib/reading/article.ts';
+import { tagPath } from '../../../src/lib/reading/paths.ts';
 
 describe('readingMinutes', () => {
   it.each([

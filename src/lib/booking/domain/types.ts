@@ -98,7 +98,9 @@ export type ErrorCode =
   | 'same_stay'
   | 'bad_request'
   /** The request body was above the site's limit (413): nothing was read or sent. */
-  | 'too_large';
+  | 'too_large'
+  /** The address was too long for any page (414). */
+  | 'too_long';
 
 /** How to book instead when booking is not available online (from the tenant's `lodging.contact`). */
 export type BookingContact = NonNullable<NonNullable<Tenant['lodging']>['contact']>;

@@ -12,6 +12,11 @@ const ATTRIBUTE: Record<string, [name: string, expected: string]> = {
   locale: ['data-locale', 'a BCP 47 locale such as en-GB'],
 };
 
+/** Who may frame the booking embed (and any answer to a request made to it): 'self' and the tenant's partners. */
+export function frameAncestorsOf(tenant: Tenant): string {
+  return ["'self'", ...(tenant.lodging?.allowedEmbedOrigins ?? [])].join(' ');
+}
+
 /**
  * Reads the embed page's query (the loader's `data-*` attributes) for one tenant: the `query` (null
  * for a missing or foreign `data-property`), `errors` and `warnings` for the partner's console,
@@ -19,7 +24,7 @@ const ATTRIBUTE: Record<string, [name: string, expected: string]> = {
  */
 export function embedSettings(tenant: Tenant, params: URLSearchParams) {
   const allowed = tenant.lodging?.allowedEmbedOrigins ?? [];
-  const frameAncestors = ["'self'", ...allowed].join(' ');
+  const frameAncestors = frameAncestorsOf(tenant);
   const raw = Object.fromEntries(params);
   const origin = raw['origin'];
   const parentOrigin = origin && allowed.includes(origin) ? origin : undefined;

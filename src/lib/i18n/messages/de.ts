@@ -89,6 +89,18 @@ export const de: Dictionary = {
   'error.tooLarge': 'Formular zu lang',
   'error.tooLargeText':
     'Ihre Eingaben waren zu lang zum Senden, daher wurde nichts gesendet. Bitte kürzen Sie sie und versuchen Sie es noch einmal.',
+  'error.tooLong': 'Adresse zu lang',
+  'error.tooLongText':
+    'Diese Adresse ist zu lang zum Öffnen. Prüfen Sie den Link oder beginnen Sie noch einmal auf der Startseite.',
+  'error.badAddress': 'Adresse nicht lesbar',
+  'error.badAddressText':
+    'Diese Adresse konnte nicht gelesen werden. Prüfen Sie den Link oder beginnen Sie noch einmal auf der Startseite.',
+  'error.crossSite': 'Formular nicht gesendet',
+  'error.crossSiteText':
+    'Dieses Formular kam von einer anderen Website, daher wurde nichts gesendet. Öffnen Sie die Website unter ihrer eigenen Adresse und füllen Sie es dort aus.',
+  'error.bodyRefused': 'Nicht gesendet',
+  'error.bodyRefusedText':
+    'Ihr Browser hat dies in einer Form gesendet, die diese Website nicht annimmt, daher wurde nichts gesendet. Bitte laden Sie die Seite neu und versuchen Sie es noch einmal.',
   'error.failed': 'Etwas ist schiefgelaufen',
   'error.failedText':
     'Wir konnten diese Seite nicht anzeigen. Bitte versuchen Sie es gleich noch einmal.',

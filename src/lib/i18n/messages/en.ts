@@ -93,6 +93,18 @@ export const en = {
   'error.tooLarge': 'Form too long',
   'error.tooLargeText':
     'What you entered was too long to send, so nothing was sent. Please shorten it and try again.',
+  'error.tooLong': 'Address too long',
+  'error.tooLongText':
+    'This address is too long to open. Check the link, or start again from the front page.',
+  'error.badAddress': 'Address not understood',
+  'error.badAddressText':
+    'This address could not be read. Check the link, or start again from the front page.',
+  'error.crossSite': 'Form not sent',
+  'error.crossSiteText':
+    'This form was sent from another website, so nothing was sent. Open the site at its own address and fill it in there.',
+  'error.bodyRefused': 'Not sent',
+  'error.bodyRefusedText':
+    'Your browser sent this in a way this site does not take, so nothing was sent. Please reload the page and try again.',
   'error.failed': 'Something went wrong',
   'error.failedText': 'We could not show this page. Please try again in a moment.',
   'error.unavailable': 'Temporarily unavailable',

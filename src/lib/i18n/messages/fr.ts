@@ -90,6 +90,18 @@ export const fr: Dictionary = {
   'error.tooLarge': 'Formulaire trop long',
   'error.tooLargeText':
     'Votre saisie était trop longue pour être envoyée : rien n’a été envoyé. Raccourcissez-la et réessayez.',
+  'error.tooLong': 'Adresse trop longue',
+  'error.tooLongText':
+    'Cette adresse est trop longue pour être ouverte. Vérifiez le lien ou repartez de la une.',
+  'error.badAddress': 'Adresse illisible',
+  'error.badAddressText':
+    'Cette adresse n’a pas pu être lue. Vérifiez le lien ou repartez de la une.',
+  'error.crossSite': 'Formulaire non envoyé',
+  'error.crossSiteText':
+    'Ce formulaire venait d’un autre site : rien n’a été envoyé. Ouvrez le site à sa propre adresse et remplissez-le là.',
+  'error.bodyRefused': 'Non envoyé',
+  'error.bodyRefusedText':
+    'Votre navigateur a envoyé ceci sous une forme que ce site n’accepte pas : rien n’a été envoyé. Rechargez la page et réessayez.',
   'error.failed': 'Une erreur s’est produite',
   'error.failedText':
     'Nous n’avons pas pu afficher cette page. Veuillez réessayer dans un instant.',

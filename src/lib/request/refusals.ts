@@ -1,0 +1,91 @@
+import type { ErrorCode } from '../booking/domain/types.ts';
+import { uncachedJson } from '../delivery/policy.ts';
+import type { I18n, MessageKey } from '../i18n/index.ts';
+import { isDoublyEscaped, MAX_URL_LENGTH } from './clean-url.ts';
+
+/**
+ * What the edge refuses before anything runs: an address no page takes (too long, or escaped twice),
+ * a body refused from its headers (streamed without a length, or on a method that takes none), a
+ * form posted from another site. Decided before the tenant is known; answered once it is, in its
+ * language: the tenant's page for a browser (src/pages/400.astro), the booking API's error shape
+ * for a JSON caller (`edgeRefusalJson`), plain English without a tenant.
+ */
+export type EdgeRefusal =
+  'too-long' | 'double-escape' | 'cross-site' | 'length-required' | 'no-body-allowed';
+
+interface RefusalText {
+  status: number;
+  code: ErrorCode;
+  heading: MessageKey;
+  text: MessageKey;
+  plainHeading: string;
+  plainText: string;
+  /** The body was never read: the connection closes after the answer instead of draining it. */
+  close?: boolean;
+}
+
+const BODY: Omit<RefusalText, 'status'> = {
+  code: 'bad_request',
+  heading: 'error.bodyRefused',
+  text: 'error.bodyRefusedText',
+  plainHeading: 'Not sent',
+  plainText: 'Your browser sent this in a way this site does not take, so nothing was sent.',
+  close: true,
+};
+
+export const REFUSALS: Record<EdgeRefusal, RefusalText> = {
+  'too-long': {
+    status: 414,
+    code: 'too_long',
+    heading: 'error.tooLong',
+    text: 'error.tooLongText',
+    plainHeading: 'Address too long',
+    plainText: 'This address is too long.',
+  },
+  'double-escape': {
+    status: 400,
+    code: 'bad_request',
+    heading: 'error.badAddress',
+    text: 'error.badAddressText',
+    plainHeading: 'Bad request',
+    plainText: 'This address could not be read.',
+  },
+  'cross-site': {
+    status: 403,
+    code: 'forbidden',
+    heading: 'error.crossSite',
+    text: 'error.crossSiteText',
+    plainHeading: 'Form not sent',
+    plainText: 'This form was sent from another site, so nothing was sent.',
+  },
+  'length-required': { status: 411, ...BODY },
+  'no-body-allowed': { status: 400, ...BODY },
+};
+
+/** The address as sent (`context.url` has its path decoded already) refused, or `undefined`. */
+export function urlRefusal(sent: string): EdgeRefusal | undefined {
+  // A short address without escapes (most requests) is neither, and is not parsed again.
+  if (sent.length <= MAX_URL_LENGTH && !sent.includes('%')) return undefined;
+  const { pathname, search } = new URL(sent);
+  if (pathname.length + search.length > MAX_URL_LENGTH) return 'too-long';
+  // Astro decodes a path until it stops changing: `%252E` would reach a page as `.`.
+  return isDoublyEscaped(pathname) ? 'double-escape' : undefined;
+}
+
+/** A JSON caller's answer: the booking API's error shape (`{ ok: false, error }`), in `i18n`'s language. */
+export function edgeRefusalJson(refusal: EdgeRefusal, i18n: Pick<I18n, 't'>): Response {
+  const { status, code, text, close } = REFUSALS[refusal];
+  const body = { ok: false, error: { code, message: i18n.t(text) } };
+  return uncachedJson(status, body, close ? { Connection: 'close' } : {});
+}
+
+/**
+ * The request the refusal page renders for: a GET of `/400` with the visitor's headers (cookies,
+ * language) and none of the body's. The body is never read; a streamed one is cancelled unread,
+ * and Astro's rewrite to a URL copies the request, which a cancelled body makes throw.
+ */
+export function refusalPageRequest(request: Request, url: URL): Request {
+  const headers = new Headers(request.headers);
+  for (const name of ['content-length', 'content-type', 'transfer-encoding']) headers.delete(name);
+  return new Request(new URL('/400', url), { headers });
+}
