@@ -84,7 +84,13 @@ export const accountActions = {
     handler: async (input, ctx) => {
       const limiter = await attemptLimiter('login');
       try {
-        const browser = browserKey(ctx, ctx.locals.tenant.id, input.email);
+        const browser = browserKey({
+          tenantId: ctx.locals.tenant.id,
+          sessionId: ctx.session?.sessionID,
+          address: ctx.locals.visitor.address,
+          userAgent: ctx.request.headers.get('user-agent'),
+          email: input.email,
+        });
         const race = await beginSignIn(browser);
         // Only wrong credentials count: a slow upstream must not lock readers out.
         const signedIn = await withinAttempts(

@@ -31,27 +31,16 @@ export interface Settled {
 
 const WINDOW_SECONDS = 60;
 
-/** Astro's session cookie (its default name: astro.config.mjs sets none). */
-const SESSION_COOKIE = 'astro-session';
-
-/**
- * One browser's sign-ins to one account of one tenant (hashed: it holds a session id and an
- * e-mail): by the session cookie it sent (as sent: `session.sessionID` is unset until the session
- * is read, and a new random one when the store no longer has it), else its address and user agent.
- */
-export function browserKey(
-  context: {
-    cookies: { get(name: string): { value: string } | undefined };
-    request: Request;
-    locals: { visitor: { address: string } };
-  },
-  tenantId: string,
-  email: string,
-): string {
-  const cookie = context.cookies.get(SESSION_COOKIE)?.value;
-  const userAgent = context.request.headers.get('user-agent') ?? '';
-  const who = cookie ? `cookie ${cookie}` : `${context.locals.visitor.address}\n${userAgent}`;
-  const raw = `${tenantId}\n${who}\n${email.trim().toLowerCase()}`;
+/** One browser's sign-ins to one account of one tenant (hashed: it holds a session id and an e-mail). */
+export function browserKey(parts: {
+  tenantId: string;
+  sessionId: string | undefined;
+  address: string;
+  userAgent: string | null;
+  email: string;
+}): string {
+  const who = parts.sessionId ?? `${parts.address}\n${parts.userAgent ?? ''}`;
+  const raw = `${parts.tenantId}\n${who}\n${parts.email.trim().toLowerCase()}`;
   return createHash('sha256').update(raw).digest('base64url');
 }
 
