@@ -16,8 +16,7 @@ import type { FieldKeys } from '../lib/failures/upstream-text.ts';
 import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
 import { attemptLimiter } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
-import { beginSignIn, signOut, startLatestSession, startSession } from '../lib/auth/session.ts';
-import { browserKey } from '../lib/auth/sign-in-race.ts';
+import { signOut, startSession } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
@@ -58,23 +57,15 @@ function formError(
 
 /**
  * A new session id on sign-in, so an id planted before it is worth nothing after; the token of a
- * sign-in it replaces is revoked upstream in the background (the reader never waits for it). With
- * `race`, only the last of overlapping sign-ins of one browser (a double-click) keeps its token.
+ * sign-in it replaces is revoked upstream in the background (the reader never waits for it).
  */
-function signInSession(
-  ctx: ActionAPIContext,
-  signedIn: SignedIn,
-  race?: Awaited<ReturnType<typeof beginSignIn>>,
-): Promise<void> {
+function signInSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
   const { tenant } = ctx.locals;
-  const replaced = (previous: SignedIn) => {
+  return startSession(ctx.session, tenant.id, signedIn, (previous) => {
     void revoke(publishingFor(tenant), previous).then((revoked) => {
       if (!revoked) logWarn('auth.login.revoke_replaced_failed', logContext(ctx));
     });
-  };
-  return race
-    ? startLatestSession(ctx.session, tenant.id, signedIn, race, replaced)
-    : startSession(ctx.session, tenant.id, signedIn, replaced);
+  });
 }
 
 export const accountActions = {
@@ -84,14 +75,6 @@ export const accountActions = {
     handler: async (input, ctx) => {
       const limiter = await attemptLimiter('login');
       try {
-        const browser = browserKey({
-          tenantId: ctx.locals.tenant.id,
-          sessionId: ctx.session?.sessionID,
-          address: ctx.locals.visitor.address,
-          userAgent: ctx.request.headers.get('user-agent'),
-          email: input.email,
-        });
-        const race = await beginSignIn(browser);
         // Only wrong credentials count: a slow upstream must not lock readers out.
         const signedIn = await withinAttempts(
           limiter,
@@ -99,7 +82,7 @@ export const accountActions = {
           () => signIn(publishingFor(ctx.locals.tenant), input.email, input.password),
           isWrongCredentials,
         );
-        await signInSession(ctx, signedIn, race);
+        await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
         throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);

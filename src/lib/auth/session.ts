@@ -2,7 +2,6 @@ import type { AstroSession } from 'astro';
 import { z } from 'zod';
 import { deleteIfKept } from '../delivery/session-store.ts';
 import { settings } from '../settings/settings.ts';
-import { signInRace, type SignInRace } from './sign-in-race.ts';
 import { signedOutTokens } from './signed-out.ts';
 import type { SignedOutTokens } from './signed-out.ts';
 
@@ -30,42 +29,6 @@ const signedOutOnce = (): SignedOutTokens => {
   const { REDIS_URL, SESSION_TTL_SECONDS } = settings();
   return (signedOut ??= signedOutTokens(REDIS_URL, SESSION_TTL_SECONDS));
 };
-
-let race: SignInRace | undefined;
-const raceOnce = (): SignInRace => (race ??= signInRace(settings().REDIS_URL));
-
-/** A sign-in submitted by `browser` (./sign-in-race.ts `browserKey`): its turn, for `startLatestSession`. */
-export async function beginSignIn(browser: string, turns: SignInRace = raceOnce()) {
-  return { browser, turn: await turns.begin(browser), turns };
-}
-
-/**
- * `startSession` for the last submitted of overlapping sign-ins of one browser (a double-click):
- * one submitted earlier stores nothing; the tokens of the others nobody holds are handed to
- * `replaced` as they are known (./sign-in-race.ts).
- */
-export async function startLatestSession(
-  session: AstroSession | undefined,
-  tenantId: string,
-  signedIn: SignedIn,
-  { browser, turn, turns }: Awaited<ReturnType<typeof beginSignIn>>,
-  replaced: (previous: SignedIn) => void,
-): Promise<void> {
-  const settled = await turns.settle(browser, turn, signedIn.token);
-  let revoked: string | undefined;
-  if (!settled.superseded) {
-    await startSession(session, tenantId, signedIn, (previous) => {
-      revoked = previous.token;
-      replaced(previous);
-    });
-  }
-  for (const token of settled.revoke) {
-    if (token === revoked) continue;
-    await signedOutOnce().add(token);
-    // The same account (the browser's key holds the e-mail): only the token differs.
-    replaced({ ...signedIn, token });
-  }
-}
 
 /**
  * The signed-in subscriber of `tenantId`, or null (also for a session that holds something else,
