@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import Reader from '../../../src/components/epaper/Reader.astro';
 import { readablePages } from '../../../src/lib/epaper/reader.ts';
 import { editionSchema } from '../../../src/lib/publishing/schema.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 import { render } from './render.ts';
 
 // Page 3's scan has no usable address: the reader shows the four pages it has, numbered 1–4.
@@ -52,5 +53,40 @@ describe('the reader with a page left out', () => {
       ['zoom', '2'],
       ['page', '2'],
     ]);
+  });
+});
+
+// A long edition: the strip holds only the 40 pages around the current one.
+const long = editionSchema.parse({
+  title: 'Almanac',
+  slug: 'almanac',
+  page_count: 200,
+  pages: Array.from({ length: 200 }, (_, i) => ({
+    page_number: i + 1,
+    image_url: `https://api.example.com/storage/a${i + 1}.jpg`,
+  })),
+});
+const longProps = { edition: long, pages: readablePages(long), zoom: 1, path: '/epaper/almanac' };
+
+describe('the thumbnail strip names the pages it shows', () => {
+  it.each([
+    ['en-GB', 40, 'Pages 21–60 of 200'],
+    ['de-DE', 40, 'Seiten 21–60 von 200'],
+    ['fr-FR', 40, 'Pages 21–60 sur 200'],
+    ['en-GB', 200, 'Pages 161–200 of 200'],
+  ])('%s, page %i of a long edition: "%s"', async (locale, page, name) => {
+    const view = await render(Reader, {
+      props: { ...longProps, page, access: 'public' },
+      locals: { tenant: buildTenant({ locale }) } as App.Locals,
+    });
+    const strip = view.getByRole('navigation', { name });
+    expect(strip.querySelectorAll('a[data-go]')).toHaveLength(40);
+  });
+
+  it('"All pages" when the edition is short enough to show them all', async () => {
+    const view = await render(Reader, { props: { ...props, page: 1, access: 'public' } });
+    expect(view.getByRole('navigation', { name: 'All pages' }).querySelectorAll('a')).toHaveLength(
+      4,
+    );
   });
 });

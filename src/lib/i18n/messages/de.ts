@@ -152,6 +152,7 @@ export const de: Dictionary = {
   'reader.keys':
     'Tasten: ← und → blättern, Pos1 und Ende springen zur ersten und letzten Seite, + und − zoomen.',
   'reader.all': 'Alle Seiten',
+  'reader.window': 'Seiten {from}–{to} von {count}',
   'reader.pageAlt': 'Seite {page} von {title}',
   'reader.positionSpread': 'Seiten {first}–{second} von {count}',
   'reader.loadingPage': 'Seite {page} wird geladen …',

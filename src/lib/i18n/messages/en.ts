@@ -152,6 +152,7 @@ export const en = {
   'reader.keys':
     'Keys: ← and → turn pages, Home and End jump to the first and last page, + and − zoom.',
   'reader.all': 'All pages',
+  'reader.window': 'Pages {from}–{to} of {count}',
   'reader.pageAlt': 'Page {page} of {title}',
   'reader.positionSpread': 'Pages {first}–{second} of {count}',
   'reader.loadingPage': 'Loading page {page}…',

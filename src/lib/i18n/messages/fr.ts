@@ -153,6 +153,7 @@ export const fr: Dictionary = {
   'reader.keys':
     'Touches : ← et → tournent les pages, Début et Fin vont à la première et à la dernière page, + et − zooment.',
   'reader.all': 'Toutes les pages',
+  'reader.window': 'Pages {from}–{to} sur {count}',
   'reader.pageAlt': 'Page {page} de {title}',
   'reader.positionSpread': 'Pages {first}–{second} sur {count}',
   'reader.loadingPage': 'Chargement de la page {page}…',
