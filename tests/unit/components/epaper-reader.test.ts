@@ -90,3 +90,36 @@ describe('the thumbnail strip names the pages it shows', () => {
     );
   });
 });
+
+describe('a page image that fails to load', () => {
+  it.each([
+    ['en-GB', 'Try again', 'Reload the reader', 'Page {page} could not be loaded.'],
+    [
+      'de-DE',
+      'Erneut versuchen',
+      'Leseansicht neu laden',
+      'Seite {page} konnte nicht geladen werden.',
+    ],
+    ['fr-FR', 'Réessayer', 'Recharger la liseuse', 'La page {page} n’a pas pu être chargée.'],
+  ])(
+    '%s: a hidden notice with "%s" and a link to the page itself',
+    async (locale, retry, reload, text) => {
+      const view = await render(Reader, {
+        props: { ...props, page: 2, zoom: 2, access: 'public' },
+        locals: { tenant: buildTenant({ locale }) } as App.Locals,
+      });
+      const notice = view.body.querySelector<HTMLElement>('[data-failed]');
+      expect(notice?.hidden).toBe(true);
+      // Inside the stage, over the page box, as the loading notice.
+      expect(notice?.parentElement?.classList.contains('stage')).toBe(true);
+      expect(view.getByRole('button', { name: retry, hidden: true }).dataset['retry']).toBe('');
+      // Without a fragment: the same address with one would only scroll, never load the page again.
+      expect(view.getByRole('link', { name: reload, hidden: true }).getAttribute('href')).toBe(
+        '/epaper/weekend/page/2/zoom/2',
+      );
+      expect(view.body.querySelector<HTMLElement>('[data-reader]')?.dataset['textFailed']).toBe(
+        text,
+      );
+    },
+  );
+});

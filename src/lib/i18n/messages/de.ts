@@ -157,6 +157,10 @@ export const de: Dictionary = {
   'reader.positionSpread': 'Seiten {first}–{second} von {count}',
   'reader.loadingPage': 'Seite {page} wird geladen …',
   'reader.loadingSpread': 'Seiten {first}–{second} werden geladen …',
+  'reader.failedPage': 'Seite {page} konnte nicht geladen werden.',
+  'reader.failedSpread': 'Seiten {first}–{second} konnten nicht geladen werden.',
+  'reader.retry': 'Erneut versuchen',
+  'reader.reload': 'Leseansicht neu laden',
   'reader.fullscreen': 'Vollbild',
   'reader.exitFullscreen': 'Vollbild beenden',
 

@@ -157,6 +157,10 @@ export const en = {
   'reader.positionSpread': 'Pages {first}–{second} of {count}',
   'reader.loadingPage': 'Loading page {page}…',
   'reader.loadingSpread': 'Loading pages {first}–{second}…',
+  'reader.failedPage': 'Page {page} could not be loaded.',
+  'reader.failedSpread': 'Pages {first}–{second} could not be loaded.',
+  'reader.retry': 'Try again',
+  'reader.reload': 'Reload the reader',
   'reader.fullscreen': 'Full screen',
   'reader.exitFullscreen': 'Exit full screen',
 

@@ -158,6 +158,10 @@ export const fr: Dictionary = {
   'reader.positionSpread': 'Pages {first}–{second} sur {count}',
   'reader.loadingPage': 'Chargement de la page {page}…',
   'reader.loadingSpread': 'Chargement des pages {first}–{second}…',
+  'reader.failedPage': 'La page {page} n’a pas pu être chargée.',
+  'reader.failedSpread': 'Les pages {first}–{second} n’ont pas pu être chargées.',
+  'reader.retry': 'Réessayer',
+  'reader.reload': 'Recharger la liseuse',
   'reader.fullscreen': 'Plein écran',
   'reader.exitFullscreen': 'Quitter le plein écran',
 
