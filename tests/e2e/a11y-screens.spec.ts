@@ -40,3 +40,42 @@ test.describe('2560 px', () => {
     expect(width / (font * 0.5)).toBeLessThanOrEqual(90);
   });
 });
+
+/** WCAG contrast ratio of two `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const [r = 0, g = 0, b = 0] = (color.match(/[\d.]+/g) ?? []).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (high + 0.05) / (low + 0.05);
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} mode`, () => {
+    test.use({ colorScheme });
+
+    test("every tenant's keyboard focus ring stands out from the page (3:1)", async ({ page }) => {
+      for (const tenant of DEMO_TENANTS) {
+        await page.goto(tenantUrl(tenant.id, '/login'));
+        await page.locator('main input:not([type="hidden"])').first().focus();
+        const { ring, background, visible } = await page.evaluate(() => {
+          const field = document.activeElement!;
+          return {
+            ring: getComputedStyle(field).outlineColor,
+            background: getComputedStyle(document.body).backgroundColor,
+            visible: field.matches(':focus-visible'),
+          };
+        });
+        expect(visible, tenant.id).toBe(true);
+        expect(
+          contrast(ring, background),
+          `${tenant.id}: ${ring} on ${background}`,
+        ).toBeGreaterThanOrEqual(3);
+      }
+    });
+  });
+}
