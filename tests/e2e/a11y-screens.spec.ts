@@ -79,3 +79,27 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test("the booking calendar's focused day stands out, picked or not (3:1)", async ({ page }) => {
+  const harbour = DEMO_TENANTS.find((tenant) => tenant.id === 'harbour-times')!;
+  await page.goto(tenantUrl(harbour.id, `/stay?property=${harbour.lodging!.propertyIds[0]}`));
+  await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
+  const day = page.locator('.calendar td[data-day]:not([aria-disabled="true"])').nth(3);
+  const ringOn = () =>
+    day.evaluate((cell) => {
+      const style = getComputedStyle(cell);
+      const own = style.backgroundColor;
+      const background =
+        own === 'rgba(0, 0, 0, 0)' ? getComputedStyle(document.body).backgroundColor : own;
+      return { ring: style.outlineColor, background, visible: cell.matches(':focus-visible') };
+    });
+  await day.focus();
+  let seen = await ringOn();
+  expect(seen.visible).toBe(true);
+  expect(contrast(seen.ring, seen.background), JSON.stringify(seen)).toBeGreaterThanOrEqual(3);
+  await page.keyboard.press('Enter');
+  await expect(day).toHaveAttribute('aria-selected', 'true');
+  await day.focus();
+  seen = await ringOn();
+  expect(contrast(seen.ring, seen.background), JSON.stringify(seen)).toBeGreaterThanOrEqual(3);
+});
