@@ -36,6 +36,9 @@ class Reader {
   readonly text: DOMStringMap;
   readonly positionTexts: PositionTexts;
   readonly loadingTexts: PositionTexts;
+  readonly failedTexts: PositionTexts;
+  /** Page images on screen whose picture failed to load: the notice names their pages. */
+  readonly failed = new Set<HTMLImageElement>();
   page: number;
   /** The page whose images are on screen: `page` once they have loaded. */
   shown: number;
@@ -75,6 +78,7 @@ class Reader {
     const text = (this.text = root.dataset);
     this.positionTexts = { page: text.textPosition ?? '', spread: text.textSpread ?? '' };
     this.loadingTexts = { page: text.textLoading ?? '', spread: text.textLoadingSpread ?? '' };
+    this.failedTexts = { page: text.textFailed ?? '', spread: text.textFailedSpread ?? '' };
     const opening = this.pageTitle(this.page);
     this.titleSuffix = document.title.startsWith(opening)
       ? document.title.slice(opening.length)
@@ -99,8 +103,13 @@ class Reader {
     return this.spreads() ? spreadOf(page, this.count) : [page];
   }
 
+  /** The address of `target` at `atZoom`, without the fragment. */
+  addressOf(target: number, atZoom: number): string {
+    return `${readerPath(location.pathname, target, atZoom)}${queryWithout(location.search, 'page', 'zoom')}`;
+  }
+
   urlFor(target: number, atZoom: number): string {
-    return `${readerPath(location.pathname, target, atZoom)}${queryWithout(location.search, 'page', 'zoom')}${location.hash}`;
+    return `${this.addressOf(target, atZoom)}${location.hash}`;
   }
 
   setLink(link: HTMLAnchorElement | null, target: number | null, attr: string): void {
@@ -141,6 +150,8 @@ class Reader {
     this.setLink(into ?? null, inZoom === zoom ? null : inZoom, 'zoom-to');
     pairs.push([out ?? null, into ?? null]);
     for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
+    const reload = this.$<HTMLAnchorElement>('[data-reload]');
+    if (reload) reload.href = this.addressOf(this.page, zoom);
     // A control just disabled under the keyboard's focus (Next on the last page, + at the largest
     // zoom) is no longer focusable: the focus goes to its counterpart, or the page, not to <body>.
     if (focused instanceof HTMLAnchorElement && !focused.hasAttribute('href')) {
@@ -166,6 +177,48 @@ class Reader {
     }
     img.src = thumb?.dataset.src ?? '';
     img.alt = fillText(this.text.textAlt ?? '', { page: number, title: this.title });
+    if (this.failed.delete(img)) this.showFailed();
+  }
+
+  /** The page `img` shows: the current one, or its spread partner. */
+  numberOf(img: HTMLImageElement): number {
+    const other = spreadOf(this.page, this.count).find((n) => n !== this.page);
+    return img === this.partner && other !== undefined ? other : this.page;
+  }
+
+  /** A page image failed: the notice names it, and a screen reader hears it (politely). */
+  fail(img: HTMLImageElement): void {
+    if (img.hidden || this.failed.has(img)) return;
+    this.failed.add(img);
+    const words = this.showFailed();
+    if (this.live) this.live.textContent = words;
+  }
+
+  /** Shows or hides the failure notice for `failed`; answers its words. */
+  showFailed(): string {
+    const notice = this.$('[data-failed]');
+    const pages = [...this.failed].map((img) => this.numberOf(img)).sort((a, b) => a - b);
+    const words = pages.length ? positionLabel(pages, this.count, this.failedTexts) : '';
+    if (!notice) return words;
+    notice.hidden = pages.length === 0;
+    // One page of a spread on screen: the notice sits over that page, not the one that loaded.
+    const [only] = this.failed;
+    const partnerSide = this.partner?.dataset.side;
+    const drawn = this.partner !== null && this.partner.getClientRects().length > 0;
+    const side = only === this.partner ? partnerSide : partnerSide === 'left' ? 'right' : 'left';
+    if (pages.length === 1 && drawn && side) notice.dataset.side = side;
+    else delete notice.dataset.side;
+    const text = this.$('[data-failed-text]');
+    if (text) text.textContent = words;
+    return words;
+  }
+
+  /** Asks again for each failed image (setting `src` makes the browser retry a failed address). */
+  retry(): void {
+    for (const img of this.failed) {
+      for (const source of this.sourcesOf(img)) source.srcset = source.getAttribute('srcset') ?? '';
+      img.src = img.getAttribute('src') ?? '';
+    }
   }
 
   measureToolbar(): void {
@@ -243,6 +296,7 @@ class Reader {
     this.show(this.image, target);
     if (partner) {
       partner.hidden = other === undefined;
+      if (partner.hidden && this.failed.delete(partner)) this.showFailed();
       if (other !== undefined) this.show(partner, other);
       partner.dataset.side = other !== undefined && other < target ? 'left' : 'right';
     }
@@ -470,6 +524,19 @@ function place(reader: Reader): void {
   }
 }
 
+/** Page images that fail show the notice (also one that failed before this script ran). */
+function watchFailures(reader: Reader): void {
+  for (const img of [reader.image, reader.partner]) {
+    if (!img) continue;
+    img.addEventListener('error', () => reader.fail(img));
+    img.addEventListener('load', () => {
+      if (reader.failed.delete(img)) reader.showFailed();
+    });
+    if (img.complete && img.naturalWidth === 0 && img.getClientRects().length > 0) reader.fail(img);
+  }
+  reader.$('[data-retry]')?.addEventListener('click', () => reader.retry());
+}
+
 function enhance(root: HTMLElement): void {
   const image = root.querySelector<HTMLImageElement>('[data-page-image]');
   const viewport = root.querySelector<HTMLElement>('[data-viewport]');
@@ -478,6 +545,7 @@ function enhance(root: HTMLElement): void {
   listenToControls(reader);
   listenToGestures(reader);
   offerFullscreen(reader);
+  watchFailures(reader);
   place(reader);
   root.querySelector<HTMLElement>('[data-hint]')?.removeAttribute('hidden');
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import Reader from '../../../src/components/epaper/Reader.astro';
 import { readablePages } from '../../../src/lib/epaper/reader.ts';
 import { editionSchema } from '../../../src/lib/publishing/schema.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
 import { render } from './render.ts';
 
 // Page 3's scan has no usable address: the reader shows the four pages it has, numbered 1–4.
@@ -53,4 +54,72 @@ describe('the reader with a page left out', () => {
       ['page', '2'],
     ]);
   });
+});
+
+// A long edition: the strip holds only the 40 pages around the current one.
+const long = editionSchema.parse({
+  title: 'Almanac',
+  slug: 'almanac',
+  page_count: 200,
+  pages: Array.from({ length: 200 }, (_, i) => ({
+    page_number: i + 1,
+    image_url: `https://api.example.com/storage/a${i + 1}.jpg`,
+  })),
+});
+const longProps = { edition: long, pages: readablePages(long), zoom: 1, path: '/epaper/almanac' };
+
+describe('the thumbnail strip names the pages it shows', () => {
+  it.each([
+    ['en-GB', 40, 'Pages 21–60 of 200'],
+    ['de-DE', 40, 'Seiten 21–60 von 200'],
+    ['fr-FR', 40, 'Pages 21–60 sur 200'],
+    ['en-GB', 200, 'Pages 161–200 of 200'],
+  ])('%s, page %i of a long edition: "%s"', async (locale, page, name) => {
+    const view = await render(Reader, {
+      props: { ...longProps, page, access: 'public' },
+      locals: { tenant: buildTenant({ locale }) } as App.Locals,
+    });
+    const strip = view.getByRole('navigation', { name });
+    expect(strip.querySelectorAll('a[data-go]')).toHaveLength(40);
+  });
+
+  it('"All pages" when the edition is short enough to show them all', async () => {
+    const view = await render(Reader, { props: { ...props, page: 1, access: 'public' } });
+    expect(view.getByRole('navigation', { name: 'All pages' }).querySelectorAll('a')).toHaveLength(
+      4,
+    );
+  });
+});
+
+describe('a page image that fails to load', () => {
+  it.each([
+    ['en-GB', 'Try again', 'Reload the reader', 'Page {page} could not be loaded.'],
+    [
+      'de-DE',
+      'Erneut versuchen',
+      'Leseansicht neu laden',
+      'Seite {page} konnte nicht geladen werden.',
+    ],
+    ['fr-FR', 'Réessayer', 'Recharger la liseuse', 'La page {page} n’a pas pu être chargée.'],
+  ])(
+    '%s: a hidden notice with "%s" and a link to the page itself',
+    async (locale, retry, reload, text) => {
+      const view = await render(Reader, {
+        props: { ...props, page: 2, zoom: 2, access: 'public' },
+        locals: { tenant: buildTenant({ locale }) } as App.Locals,
+      });
+      const notice = view.body.querySelector<HTMLElement>('[data-failed]');
+      expect(notice?.hidden).toBe(true);
+      // Inside the stage, over the page box, as the loading notice.
+      expect(notice?.parentElement?.classList.contains('stage')).toBe(true);
+      expect(view.getByRole('button', { name: retry, hidden: true }).dataset['retry']).toBe('');
+      // Without a fragment: the same address with one would only scroll, never load the page again.
+      expect(view.getByRole('link', { name: reload, hidden: true }).getAttribute('href')).toBe(
+        '/epaper/weekend/page/2/zoom/2',
+      );
+      expect(view.body.querySelector<HTMLElement>('[data-reader]')?.dataset['textFailed']).toBe(
+        text,
+      );
+    },
+  );
 });

@@ -164,10 +164,15 @@ export const de: Dictionary = {
   'reader.keys':
     'Tasten: ← und → blättern, Pos1 und Ende springen zur ersten und letzten Seite, + und − zoomen.',
   'reader.all': 'Alle Seiten',
+  'reader.window': 'Seiten {from}–{to} von {count}',
   'reader.pageAlt': 'Seite {page} von {title}',
   'reader.positionSpread': 'Seiten {first}–{second} von {count}',
   'reader.loadingPage': 'Seite {page} wird geladen …',
   'reader.loadingSpread': 'Seiten {first}–{second} werden geladen …',
+  'reader.failedPage': 'Seite {page} konnte nicht geladen werden.',
+  'reader.failedSpread': 'Seiten {first}–{second} konnten nicht geladen werden.',
+  'reader.retry': 'Erneut versuchen',
+  'reader.reload': 'Leseansicht neu laden',
   'reader.fullscreen': 'Vollbild',
   'reader.exitFullscreen': 'Vollbild beenden',
 

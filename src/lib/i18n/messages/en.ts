@@ -164,10 +164,15 @@ export const en = {
   'reader.keys':
     'Keys: ← and → turn pages, Home and End jump to the first and last page, + and − zoom.',
   'reader.all': 'All pages',
+  'reader.window': 'Pages {from}–{to} of {count}',
   'reader.pageAlt': 'Page {page} of {title}',
   'reader.positionSpread': 'Pages {first}–{second} of {count}',
   'reader.loadingPage': 'Loading page {page}…',
   'reader.loadingSpread': 'Loading pages {first}–{second}…',
+  'reader.failedPage': 'Page {page} could not be loaded.',
+  'reader.failedSpread': 'Pages {first}–{second} could not be loaded.',
+  'reader.retry': 'Try again',
+  'reader.reload': 'Reload the reader',
   'reader.fullscreen': 'Full screen',
   'reader.exitFullscreen': 'Exit full screen',
 

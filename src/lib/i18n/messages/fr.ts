@@ -165,10 +165,15 @@ export const fr: Dictionary = {
   'reader.keys':
     'Touches : ← et → tournent les pages, Début et Fin vont à la première et à la dernière page, + et − zooment.',
   'reader.all': 'Toutes les pages',
+  'reader.window': 'Pages {from}–{to} sur {count}',
   'reader.pageAlt': 'Page {page} de {title}',
   'reader.positionSpread': 'Pages {first}–{second} sur {count}',
   'reader.loadingPage': 'Chargement de la page {page}…',
   'reader.loadingSpread': 'Chargement des pages {first}–{second}…',
+  'reader.failedPage': 'La page {page} n’a pas pu être chargée.',
+  'reader.failedSpread': 'Les pages {first}–{second} n’ont pas pu être chargées.',
+  'reader.retry': 'Réessayer',
+  'reader.reload': 'Recharger la liseuse',
   'reader.fullscreen': 'Plein écran',
   'reader.exitFullscreen': 'Quitter le plein écran',
 
