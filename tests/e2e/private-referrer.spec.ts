@@ -12,7 +12,8 @@ const siteUrl = (path: string) => `${SITE}/${HARBOUR}${path}`;
 
 /** A booking made through the site's own JSON endpoints; its private manage path. */
 async function bookAndManagePath(request: APIRequestContext): Promise<string> {
-  const offset = 640 + Math.floor(Math.random() * 200);
+  // Within the booking horizon (two years), on nights no other spec books at this property.
+  const offset = 510 + Math.floor(Math.random() * 90);
   const stay = { checkIn: day(offset), checkOut: day(offset + 1), adults: 1, children: 0 };
   const query = new URLSearchParams({
     property: HARBOUR_VIEW,
