@@ -169,6 +169,7 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
       a: ['href', 'title', 'rel', 'target'],
       img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading', 'title'],
       iframe: ['src', 'width', 'height', 'title', 'allow', 'allowfullscreen', 'loading'],
+      table: ['tabindex'],
       th: ['colspan', 'rowspan', 'scope'],
       td: ['colspan', 'rowspan'],
       col: ['span'],
@@ -204,6 +205,8 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
         const next = withResolved(withSrc, 'srcset', (set) => resolveUpstreamSrcset(set, baseUrl));
         return { tagName, attribs: { ...next, loading: 'lazy' } };
       },
+      // A wide table scrolls sideways in its own box (PostArticle): the keyboard must reach it too.
+      table: (tagName) => ({ tagName, attribs: { tabindex: '0' } }),
       iframe: (tagName, attribs) => ({
         tagName,
         attribs: {

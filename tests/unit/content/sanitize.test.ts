@@ -20,9 +20,9 @@ describe('sanitizePostHtml keeps', () => {
       '<blockquote><p>q</p></blockquote><pre><code class="language-js">x</code></pre>',
     ],
     [
-      'tables',
-      '<table><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>',
-      '<table><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>',
+      'tables, reachable by keyboard when they scroll sideways',
+      '<table tabindex="-1"><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>',
+      '<table tabindex="0"><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>',
     ],
     [
       'figures',
