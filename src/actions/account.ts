@@ -2,7 +2,7 @@ import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
 import { toActionError } from '../lib/auth/action-errors.ts';
-import { TooManyAttemptsError, countedAttempt, withinAttempts } from '../lib/auth/attempts.ts';
+import { TooManyAttemptsError, withinAttempts } from '../lib/auth/attempts.ts';
 import { classify } from '../lib/failures/classify.ts';
 import { addressKey } from '../lib/request/visitor-limits.ts';
 import {
@@ -99,7 +99,7 @@ export const accountActions = {
         // Signing in to an account the e-mail already has is a login attempt like any other.
         const loginLimiter = await attemptLimiter('login');
         // An account made or refused counts (probing e-mail addresses too); an outage does not.
-        const signedIn = await countedAttempt(
+        const signedIn = await withinAttempts(
           await attemptLimiter('register'),
           visitor,
           () =>
@@ -109,6 +109,7 @@ export const accountActions = {
               (attempt) => withinAttempts(loginLimiter, visitor, attempt, isWrongCredentials),
             ),
           (error) => classify(error).kind === 'invalid',
+          { successCounts: true },
         );
         await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };

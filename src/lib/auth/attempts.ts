@@ -13,22 +13,25 @@ export class TooManyAttemptsError extends Error {
 }
 
 /**
- * Runs one login attempt within `key`'s limit. The attempt is reserved before the upstream is asked,
- * so parallel tries cannot all pass a check made before any of them failed; it is given back unless
- * `counts(error)` says it was a wrong guess, so people who sign in often (or meet an outage) are
- * never refused while guessing passwords is. The attempt that spends the last point still shows its
- * own message.
+ * Runs one attempt within `key`'s limit. The attempt is reserved before the upstream is asked, so
+ * parallel tries cannot all pass a check made before any of them failed. A failure is given back
+ * unless `counts(error)` says it was a wrong guess (or, for registrations, an account the API
+ * refused, so probing e-mail addresses is limited too): people who meet an outage are never
+ * refused. A success is given back too (sign-ins: people who sign in often are never refused)
+ * unless `successCounts` (registrations: an account made). The attempt that spends the last point
+ * still shows its own message.
  */
 export async function withinAttempts<T>(
   limiter: RateLimiterAbstract,
   key: string,
   attempt: () => Promise<T>,
   counts: (error: unknown) => boolean,
+  { successCounts = false } = {},
 ): Promise<T> {
   await countAttempt(limiter, key);
   try {
     const result = await attempt();
-    await refund(limiter, key);
+    if (!successCounts) await refund(limiter, key);
     return result;
   } catch (error) {
     if (!counts(error)) await refund(limiter, key);
@@ -45,24 +48,4 @@ async function refund(limiter: RateLimiterAbstract, key: string): Promise<void> 
 export async function countAttempt(limiter: RateLimiterAbstract, key: string): Promise<void> {
   const counted = await consumeLimit(limiter, key);
   if (!counted.ok) throw new TooManyAttemptsError(counted.retryAfterSeconds);
-}
-
-/**
- * Runs one attempt that counts when it succeeds or when `counts(error)` (registrations: an account
- * made, or one the API refused, so probing e-mail addresses is limited too); any other failure (an
- * outage, a busy API) gives the attempt back, as nothing was made and the reader may simply retry.
- */
-export async function countedAttempt<T>(
-  limiter: RateLimiterAbstract,
-  key: string,
-  attempt: () => Promise<T>,
-  counts: (error: unknown) => boolean,
-): Promise<T> {
-  await countAttempt(limiter, key);
-  try {
-    return await attempt();
-  } catch (error) {
-    if (!counts(error)) await refund(limiter, key);
-    throw error;
-  }
 }

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   TooManyAttemptsError,
   countAttempt,
-  countedAttempt,
   withinAttempts,
 } from '../../../src/lib/auth/attempts.ts';
 import { addressKey } from '../../../src/lib/request/visitor-limits.ts';
@@ -79,16 +78,25 @@ describe('registrations', () => {
     const l = limiter(2);
     const outage = () => Promise.reject(new Error('API down'));
     const refusal = (error: unknown) => (error as Error).message === 'e-mail taken';
+    const registration = { successCounts: true };
     for (let i = 0; i < 5; i++)
-      await expect(countedAttempt(l, 'ip', outage, refusal)).rejects.toThrow('API down');
+      await expect(withinAttempts(l, 'ip', outage, refusal, registration)).rejects.toThrow(
+        'API down',
+      );
     await expect(
-      countedAttempt(l, 'ip', () => Promise.reject(new Error('e-mail taken')), refusal),
+      withinAttempts(
+        l,
+        'ip',
+        () => Promise.reject(new Error('e-mail taken')),
+        refusal,
+        registration,
+      ),
     ).rejects.toThrow('e-mail taken');
-    await expect(countedAttempt(l, 'ip', () => Promise.resolve('made'), refusal)).resolves.toBe(
-      'made',
-    );
     await expect(
-      countedAttempt(l, 'ip', () => Promise.resolve('made'), refusal),
+      withinAttempts(l, 'ip', () => Promise.resolve('made'), refusal, registration),
+    ).resolves.toBe('made');
+    await expect(
+      withinAttempts(l, 'ip', () => Promise.resolve('made'), refusal, registration),
     ).rejects.toBeInstanceOf(TooManyAttemptsError);
   });
 
