@@ -15,8 +15,6 @@ declare namespace App {
     requestId: string;
     /** Who sent the request: address and whether it is a direct local one (src/lib/request/visitor.ts). */
     visitor: import('./lib/request/visitor.ts').Visitor;
-    /** The request's body is above the limit: answered 413 once the tenant is known (src/middleware-chain.ts). */
-    bodyTooLarge?: boolean;
     /** The request was to the booking embed: its `frame-ancestors`, for whatever page answers it (src/lib/request/framing.ts). */
     embedAncestors?: string;
     /** The edge refused the request before the tenant was known: answered once it is (src/lib/request/refusals.ts). */

@@ -20,7 +20,7 @@ import {
   foreignWriteRefusal,
   isCrossSiteFormPost,
 } from './lib/request/host-guard.ts';
-import { judgeBody, tooLargeJson, wantsJson } from './lib/request/body-limit.ts';
+import { judgeBody, wantsJson } from './lib/request/body-limit.ts';
 import {
   edgeRefusalJson,
   refusalPageRequest,
@@ -66,9 +66,11 @@ const gate = defineMiddleware((context, next) => {
   const visitor = (context.locals.visitor = visitorOf(context, TRUST_PROXY));
   const refusal =
     urlRefusal(context.request.url) ?? (context.isPrerendered ? undefined : refusedBody(context));
-  // Refused, or too large: answered in the tenant's language once it is known (`tenantResolution`).
-  if (refusal) context.locals.edgeRefusal = refusal;
-  if (refusal || context.locals.bodyTooLarge) return next();
+  // Answered in the tenant's language once it is known (`tenantResolution`).
+  if (refusal) {
+    context.locals.edgeRefusal = refusal;
+    return next();
+  }
   if (!context.isPrerendered && isCrossSiteFormPost(context.request, visitor.origin)) {
     context.locals.edgeRefusal = 'cross-site';
     return next();
@@ -81,13 +83,9 @@ const gate = defineMiddleware((context, next) => {
     : statusResponse({ ...access, token: STATUS_TOKEN });
 });
 
-function refusedBody({ request, locals }: APIContext): EdgeRefusal | undefined {
+function refusedBody({ request }: APIContext): EdgeRefusal | undefined {
   const verdict = judgeBody(request);
   if (verdict === 'ok') return undefined;
-  if (verdict === 'too-large') {
-    locals.bodyTooLarge = true;
-    return undefined;
-  }
   // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
   if (verdict === 'length-required') void request.body?.cancel().catch(() => undefined);
   return verdict;
@@ -106,17 +104,12 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   if (match?.pathname.startsWith('/embed/'))
     context.locals.embedAncestors = frameAncestorsOf(match.tenant);
   noteRequest(match?.tenant.id, context.routePattern);
-  const { bodyTooLarge, edgeRefusal } = context.locals;
-  if (bodyTooLarge || edgeRefusal) {
+  const { edgeRefusal } = context.locals;
+  if (edgeRefusal) {
     // Nothing reads the body: JSON callers get the API's error, a browser the tenant's page.
-    if (!wantsJson(context.request))
-      return next(
-        edgeRefusal
-          ? refusalPageRequest(context.request, context.url)
-          : new URL('/413', context.url),
-      );
+    if (!wantsJson(context.request)) return next(refusalPageRequest(context.request, context.url));
     const i18n = match ? answerI18n(context) : createI18n('en', 'UTC');
-    return edgeRefusal ? edgeRefusalJson(edgeRefusal, i18n) : tooLargeJson(i18n);
+    return edgeRefusalJson(edgeRefusal, i18n);
   }
   if (!match) {
     // Never fall back to a default tenant: an unknown site is a 404.

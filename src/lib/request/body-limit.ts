@@ -1,7 +1,3 @@
-import type { ApiResult } from '../booking/domain/types.ts';
-import { uncachedJson } from '../delivery/policy.ts';
-import type { I18n } from '../i18n/index.ts';
-
 /**
  * Request bodies are refused above this size, before anything parses them. Every form and JSON
  * endpoint here needs a few kilobytes; the Node adapter would otherwise buffer up to 1 GB.
@@ -43,15 +39,3 @@ export function judgeBody(request: Request): BodyVerdict {
 export const wantsJson = (request: Request): boolean =>
   request.headers.get('content-type')?.includes('json') === true ||
   request.headers.get('accept')?.includes('application/json') === true;
-
-/**
- * The 413 of a JSON caller: the booking API's error shape (`{ ok: false, error }`), in `i18n`'s
- * language. The unread body is not drained: the connection closes after the answer.
- */
-export function tooLargeJson(i18n: Pick<I18n, 't'>): Response {
-  const body: ApiResult<never> = {
-    ok: false,
-    error: { code: 'too_large', message: i18n.t('error.tooLargeText') },
-  };
-  return uncachedJson(413, body, { Connection: 'close' });
-}

@@ -5,13 +5,13 @@ import { isDoublyEscaped, MAX_URL_LENGTH } from './clean-url.ts';
 
 /**
  * What the edge refuses before anything runs: an address no page takes (too long, or escaped twice),
- * a body refused from its headers (streamed without a length, or on a method that takes none), a
- * form posted from another site. Decided before the tenant is known; answered once it is, in its
+ * a body refused from its headers (above the limit, streamed without a length, or on a method that
+ * takes none), a form posted from another site. Decided before the tenant is known; answered once it is, in its
  * language: the tenant's page for a browser (src/pages/400.astro), the booking API's error shape
  * for a JSON caller (`edgeRefusalJson`), plain English without a tenant.
  */
 export type EdgeRefusal =
-  'too-long' | 'double-escape' | 'cross-site' | 'length-required' | 'no-body-allowed';
+  'too-long' | 'double-escape' | 'cross-site' | 'too-large' | 'length-required' | 'no-body-allowed';
 
 interface RefusalText {
   status: number;
@@ -57,6 +57,16 @@ export const REFUSALS: Record<EdgeRefusal, RefusalText> = {
     text: 'error.crossSiteText',
     plainHeading: 'Form not sent',
     plainText: 'This form was sent from another site, so nothing was sent.',
+  },
+  'too-large': {
+    status: 413,
+    code: 'too_large',
+    heading: 'error.tooLarge',
+    text: 'error.tooLargeText',
+    plainHeading: 'Form too long',
+    plainText:
+      'What you entered was too long to send, so nothing was sent. Please shorten it and try again.',
+    close: true,
   },
   'length-required': { status: 411, ...BODY },
   'no-body-allowed': { status: 400, ...BODY },

@@ -11,7 +11,6 @@ import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
 export const RESERVED_TENANT_IDS = [
   '400',
   '404',
-  '413',
   '421',
   '500',
   '503',

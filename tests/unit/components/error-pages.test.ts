@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import NotFound from '../../../src/pages/404.astro';
-import TooLarge from '../../../src/pages/413.astro';
 import WrongHost from '../../../src/pages/421.astro';
 import Refused from '../../../src/pages/400.astro';
 import { i18nFor } from '../../../src/lib/i18n/index.ts';
@@ -51,14 +50,14 @@ describe('the 413 page (a form post above the body limit)', () => {
     const site = buildTenant({ locale });
     const match = { ...tenantMatch, tenant: site };
     const own = { tenant: site, i18n: i18nFor(site), tenantMatchOrNull: match, tenantMatch: match };
-    const page = await render(TooLarge, { locals: locals(own) });
+    const page = await render(Refused, { locals: locals({ ...own, edgeRefusal: 'too-large' }) });
     expect(page.getByRole('heading', { level: 1 }).textContent).toBe(heading);
     expect(page.body.textContent).toContain(text);
     expect(page.getByRole('banner').textContent).toContain(site.name);
 
     const container = await AstroContainer.create();
-    const response = await container.renderToResponse(TooLarge, {
-      locals: { ...own, href: (path: string) => path } as App.Locals,
+    const response = await container.renderToResponse(Refused, {
+      locals: { ...own, edgeRefusal: 'too-large', href: (path: string) => path } as App.Locals,
     });
     expect(response.status).toBe(413);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -175,11 +174,13 @@ describe('an error page inside the booking embed’s frame', () => {
     const site = buildTenant({ locale: 'en-GB' });
     const match = { ...tenantMatch, tenant: site };
     const own = { tenant: site, i18n: i18nFor(site), tenantMatchOrNull: match, tenantMatch: match };
-    const framed = await render(TooLarge, { locals: locals({ ...own, embedAncestors: "'self'" }) });
+    const framed = await render(Refused, {
+      locals: locals({ ...own, edgeRefusal: 'too-large', embedAncestors: "'self'" }),
+    });
     const link = framed.getByRole('link', { name: 'Back to the front page' });
     expect(link.getAttribute('target')).toBe('_blank');
     expect(link.getAttribute('rel')).toBe('noopener');
-    const page = await render(TooLarge, { locals: locals(own) });
+    const page = await render(Refused, { locals: locals({ ...own, edgeRefusal: 'too-large' }) });
     expect(
       page.getByRole('link', { name: 'Back to the front page' }).getAttribute('target'),
     ).toBeNull();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeBody, MAX_BODY_BYTES, tooLargeJson } from '../../../src/lib/request/body-limit.ts';
+import { judgeBody, MAX_BODY_BYTES } from '../../../src/lib/request/body-limit.ts';
+import { edgeRefusalJson } from '../../../src/lib/request/refusals.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { isCrossSiteFormPost } from '../../../src/lib/request/host-guard.ts';
 import {
@@ -94,7 +95,7 @@ describe('body limit', () => {
   );
 
   it('answers a JSON caller of a too large body in the booking API’s error shape, in its language', async () => {
-    const json = tooLargeJson(createI18n('de-DE', 'Europe/Berlin'));
+    const json = edgeRefusalJson('too-large', createI18n('de-DE', 'Europe/Berlin'));
     expect(json.status).toBe(413);
     expect(json.headers.get('connection')).toBe('close');
     expect(json.headers.get('cache-control')).toBe('no-store');
