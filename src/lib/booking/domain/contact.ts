@@ -5,23 +5,16 @@ export function contactLine(contact: BookingContact | undefined): string {
   return [contact?.phone, contact?.email, contact?.url].filter(Boolean).join(' · ');
 }
 
-/** One way to reach the hotel as a link: `tel:`, `mailto:` or its web address. */
-export interface ContactLink {
-  text: string;
-  href: string;
-}
-
-/** The parts of `contactLine`, each with the address that calls, writes to or opens it. */
-export function contactLinks(contact: BookingContact | undefined): ContactLink[] {
-  const links: ContactLink[] = [];
+/** The parts of `contactLine`, each with the address that calls, writes to or opens it ('' for none). */
+export function contactLinks(contact: BookingContact | undefined) {
+  const links: { text: string; href: string }[] = [];
   const phone = contact?.phone?.trim();
   // tel: takes digits and a leading +; spaces, dots, dashes and brackets are what people type.
   if (phone) links.push({ text: phone, href: `tel:${phone.replace(/[^\d+]/g, '')}` });
   const email = contact?.email?.trim();
   if (email) links.push({ text: email, href: `mailto:${email}` });
   const url = contact?.url?.trim();
-  if (url && /^https?:\/\//i.test(url)) links.push({ text: url, href: url });
-  else if (url) links.push({ text: url, href: '' });
+  if (url) links.push({ text: url, href: /^https?:\/\//i.test(url) ? url : '' });
   return links;
 }
 

@@ -34,10 +34,7 @@ export function addDays(date: string, days: number): string {
 
 /** Nights from check-in to check-out (negative when reversed). */
 export function nightsBetween(checkIn: string, checkOut: string): number {
-  const a = dayNumber(checkIn);
-  const b = dayNumber(checkOut);
-  if (a === undefined || b === undefined) return Number.NaN;
-  return b - a;
+  return (dayNumber(checkOut) ?? Number.NaN) - (dayNumber(checkIn) ?? Number.NaN);
 }
 
 /** Today's calendar date in `timeZone` at the instant `now`, as `YYYY-MM-DD`. */

@@ -18,22 +18,14 @@ const KINDS: Readonly<Record<string, StatusKind>> = {
   canceled: 'cancelled',
 };
 
-/** Statuses that release the room: everything else holds it (unknown ones too, to be safe). */
-const RELEASES_ROOM = new Set([
-  'cancelled',
-  'canceled',
-  'no_show',
-  'checked_out',
-  'declined',
-  'rejected',
-]);
+/** Besides a cancelled one, the statuses that release the room: the rest hold it (unknown ones too). */
+const RELEASES_ROOM = new Set(['no_show', 'checked_out', 'declined', 'rejected']);
 
-function normalize(status: string): string {
-  return status
+const normalize = (status: string): string =>
+  status
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-}
 
 export function statusKind(status: string): StatusKind {
   return KINDS[normalize(status)] ?? 'other';
@@ -41,5 +33,5 @@ export function statusKind(status: string): StatusKind {
 
 /** Whether a booking with this status still occupies its room (for the duplicate check). */
 export function holdsRoom(status: string): boolean {
-  return !RELEASES_ROOM.has(normalize(status));
+  return statusKind(status) !== 'cancelled' && !RELEASES_ROOM.has(normalize(status));
 }

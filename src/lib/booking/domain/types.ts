@@ -3,8 +3,6 @@ import type { Tenant } from '../../tenants/schema.ts';
 import type { Capacity } from './rules.ts';
 import type { StatusKind } from './status.ts';
 
-export type { StatusKind };
-
 /** Wire format between the site's booking endpoints and the widget (never upstream shapes). */
 
 /** A room type's limits apart (`Capacity`): a room may sleep 3 but only 2 of them adults. */
