@@ -6,7 +6,7 @@ import { contactLine } from '../domain/contact.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import { mayMailTo } from '../api/limits.ts';
-import { confirmationView } from '../manage/view.ts';
+import { manageView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { notedEmail } from '../service/guests.ts';
 import { mailClaim } from '../service/idempotency.ts';
@@ -64,7 +64,7 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
     const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
-    const { heading, text: said, rows } = confirmationView(c, place, i18n);
+    const { heading, text: said, rows } = manageView({ ...c, property: place }, i18n);
     const contactText = contactLine(core.lodging.contact);
     const greeting = t('mail.greeting', { name: bookerText(request.guestName) });
     const [manage, secret] = [t('mail.manage'), t('manage.private')];

@@ -15,13 +15,16 @@ const STATUS_TEXT = {
   other: { heading: 'doneOther', text: 'doneOtherText', status: null },
 } as const satisfies Record<StatusKind, { heading: string; text: string; status: string | null }>;
 
-/** The manage page's (and the booking's last step's) texts and summary rows, in the tenant's language. */
+/**
+ * The manage page's (and the booking's last step's and mail's) texts and summary rows, in the
+ * tenant's language; a fresh confirmation's property, when not listed, by its name alone.
+ */
 export function manageView(
-  stay: Confirmation & { property: Place; begun?: boolean },
+  stay: Confirmation & { property: Place | undefined; begun?: boolean },
   i18n: Pick<I18n, 't' | 'locale'>,
 ) {
   const say = widgetSay(i18n);
-  const { property } = stay;
+  const property = stay.property ?? { name: stay.propertyName, city: null };
   const address = [property.address, property.city].filter(Boolean).join(', ');
   const text = STATUS_TEXT[stay.statusKind];
   const active = stay.statusKind === 'received' || stay.statusKind === 'confirmed';
@@ -48,14 +51,4 @@ export function manageView(
     begun: active && stay.begun === true,
     cancellable: active && stay.begun !== true,
   };
-}
-
-/** A fresh confirmation, shown like the manage page shows the stay (its property from the list). */
-export function confirmationView(
-  confirmation: Confirmation,
-  property: PropertySummary | undefined,
-  i18n: Pick<I18n, 't' | 'locale'>,
-) {
-  const place = property ?? { name: confirmation.propertyName, city: null };
-  return manageView({ ...confirmation, property: place }, i18n);
 }

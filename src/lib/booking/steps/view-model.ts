@@ -7,7 +7,7 @@ import type { Tenant } from '../../tenants/schema.ts';
 import { countryOptions } from '../domain/countries.ts';
 import { nightsBetween, todayIn } from '../domain/dates.ts';
 import { detailsPresentation } from '../domain/rules.ts';
-import { confirmationView } from '../manage/view.ts';
+import { manageView } from '../manage/view.ts';
 import { bookedFacts, searchFacts } from './partner-events.ts';
 import { stepAddress, type StepAddress } from './address.ts';
 import { SEARCH_FIELDS, STEP, STEPS, stepQuery, type Step, type StepState } from './flow.ts';
@@ -75,13 +75,11 @@ export function stepsModel(
   const back = ['guests', 'rooms', 'details'].includes(step)
     ? STEPS[STEPS.indexOf(step) - 1]
     : undefined;
+  const confirmation = state.booked?.confirmation;
+  const property = properties.find((p) => p.id === confirmation?.propertyId);
   const booked = state.booked && {
     ...state.booked,
-    view: confirmationView(
-      state.booked.confirmation,
-      properties.find((p) => p.id === state.booked?.confirmation.propertyId),
-      i18n,
-    ),
+    view: manageView({ ...state.booked.confirmation, property }, i18n),
   };
   const manage = booked ? (page.href ?? String)(booked.manage) : '';
   return {
