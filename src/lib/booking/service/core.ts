@@ -92,10 +92,11 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
     usable,
     /** A booking changed `propertyId`: its next searches skip the read cache once. */
     booked: (propertyId: string) => void bookedAt.set(propertyId, (clock += 1)),
-    /** Whether the search `key` must skip the cache (a booking since it last ran). */
+    /** Whether the property's search `key` must skip the cache (a booking since it last ran). */
     searchFresh(propertyId: string, key: string): boolean {
-      const fresh = (bookedAt.get(propertyId) ?? 0) > (searchedAt.get(key) ?? 0);
-      searchedAt.set(key, (clock += 1));
+      const searched = `${propertyId}|${key}`;
+      const fresh = (bookedAt.get(propertyId) ?? 0) > (searchedAt.get(searched) ?? 0);
+      searchedAt.set(searched, (clock += 1));
       return fresh;
     },
     onlineRequestsEmail,

@@ -26,23 +26,12 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     };
     if (hasErrors(errors)) throw invalid(errors);
     const guests = query.adults + query.children;
-    const fresh = core.searchFresh(
-      place.id,
-      `${place.id}|${query.checkIn}|${query.checkOut}|${guests}`,
-    );
+    const search = { check_in: query.checkIn, check_out: query.checkOut, guests };
+    const fresh = core.searchFresh(place.id, JSON.stringify(search));
     try {
-      const result = await core
-        .lodgingApi()
-        .getAvailability(
-          place.id,
-          { check_in: query.checkIn, check_out: query.checkOut, guests },
-          { fresh },
-        );
-      return usable(
-        'properties.availability',
-        availabilityResult(place, query, result),
-        'availability not shown',
-      );
+      const result = await core.lodgingApi().getAvailability(place.id, search, { fresh });
+      const read = availabilityResult(place, query, result);
+      return usable('properties.availability', read, 'availability not shown');
     } catch (error) {
       throw toFailure(error, context('availability'));
     }
