@@ -100,12 +100,7 @@ export const cancelManagedStay = (locals: Locals, token: string) =>
       const site = tenantUrl(locals.tenantMatchOrNull, '/');
       // The guest hears of it by e-mail too (once; after the answer, which it never delays).
       if (bookUrl && site)
-        void service.mailCancellation({
-          booking,
-          place: property,
-          bookUrl,
-          site,
-        });
+        void service.mailCancellation({ booking, place: property, bookUrl, site });
       return stayOf(service, token, property, after);
     } catch (error) {
       throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.cancel' });

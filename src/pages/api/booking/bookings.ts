@@ -11,12 +11,7 @@ export const POST: APIRoute = (context) =>
     assertSameOrigin(context);
     const parsed = bookingPostSchema.safeParse(await readJson(context.request));
     if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error.issues));
-    const { anotherRoom, ...request } = parsed.data;
-    const { confirmation, manage, mailed } = await bookAndMail(
-      context,
-      service,
-      request,
-      anotherRoom,
-    );
+    const { anotherRoom, ...stay } = parsed.data;
+    const { confirmation, manage, mailed } = await bookAndMail(context, service, stay, anotherRoom);
     return { ...confirmation, manageUrl: context.locals.href(manage), mailed };
   });
