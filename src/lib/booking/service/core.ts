@@ -1,16 +1,27 @@
 import { LRUCache } from 'lru-cache';
+import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
+import { textKey } from '../../i18n/text-key.ts';
+import { lodgingClient } from '../../lodging/client.ts';
+import { logError } from '../../log/log.ts';
+import { memo } from '../../memo.ts';
+import { profileFor } from '../../profiles/for-tenant.ts';
+import { hasLodgingCredentials, type LodgingCredentials } from '../../secrets/tenant.ts';
 import { offersBooking } from '../../tenants/booking.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { createKeyedLock } from '../../upstream/lock.ts';
 import type { Upstream } from '../../upstream/runtime.ts';
-import type { LodgingCredentials } from '../../secrets/tenant.ts';
 import { todayIn } from '../domain/dates.ts';
-import { notOffered, notOnline, placeNotFound, toFailure } from '../domain/failures.ts';
+import {
+  notOffered,
+  notOnline,
+  placeNotFound,
+  toFailure,
+  unavailable,
+} from '../domain/failures.ts';
 import type { PropertySummary } from '../domain/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { onlineRequestsRecord } from './guests.ts';
 import { attemptStore } from './idempotency.ts';
-import { lazyLodgingClient } from './lodging.ts';
 import { propertySummary, type Read } from './lodging-shapes.ts';
 
 export interface BookingServiceOptions {
@@ -33,7 +44,29 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
   const lodging = tenant.lodging;
   const now = options.now ?? (() => new Date());
   const context = (operation: string) => ({ tenant: tenant.id, operation });
-  const lodgingApi = lazyLodgingClient(tenant, options.credentials, options.upstream);
+  // One lodging client, for the credentials it was made with: made again when they change (a token
+  // rotated in SECRETS_FILE).
+  const client = memo(
+    (_key: string, { token, email, password }: LodgingCredentials) =>
+      lodgingClient({
+        accountKey: `tenant:${tenant.id}`,
+        baseUrl: lodging.baseUrl,
+        ...(token ? { token } : { email, password }),
+        upstream: options.upstream,
+        profile: profileFor(tenant, 'lodging'),
+      }),
+    { max: 1 },
+  );
+  /** The tenant's lodging client (the only holder of its credentials); none is a configuration problem. */
+  const lodgingApi = () => {
+    const current = options.credentials();
+    if (!hasLodgingCredentials(current)) {
+      logError('booking.no_credentials', { tenant: tenant.id });
+      throw unavailable(textKey('booking.unavailable'), RETRY_AFTER_SECONDS);
+    }
+    const { token, email, password } = current;
+    return client(JSON.stringify([token, email, password]), current);
+  };
 
   // After a booking, the next search of each range on that property skips the cache once.
   const bookedAt = new Map<string, number>();
@@ -77,7 +110,6 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
   return {
     tenant,
     lodging,
-    /** The tenant's lodging client (the only holder of its credentials). */
     lodgingApi,
     attempts: attemptStore({ scope: tenant.id, redisUrl: options.redisUrl }),
     /** Creating a booking is single-flight per stay (across instances with Redis). */
