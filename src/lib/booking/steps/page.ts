@@ -14,15 +14,12 @@ import type { PropertySummary } from '../domain/types.ts';
 /** What the booking pages show: the widget, or "not available online" with whom to contact. */
 export type StayContent = { kind: 'widget'; properties: PropertySummary[] } | NotOnline;
 
-/** Turns the lodging API's unusable answers into the "not available online" content. */
-export const stayContent = (load: () => Promise<PropertySummary[]>): Promise<StayContent> =>
-  orNotOnline(load().then((properties) => ({ kind: 'widget' as const, properties })));
-
 /** The on-site pages' loader: the tenant's properties, or null when booking is off here. */
 export async function loadStay(Astro: Pick<AstroGlobal, 'locals'>): Promise<StayContent | null> {
   const tenant = bookingTenant(Astro.locals);
   if (!tenant) return null;
-  return stayContent(() => bookingServiceFor(tenant).properties());
+  const load = bookingServiceFor(tenant).properties();
+  return orNotOnline(load.then((properties): StayContent => ({ kind: 'widget', properties })));
 }
 
 type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
@@ -81,7 +78,10 @@ export async function stepRequest(
   }
   // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
   if (method === 'POST' && !posted && answer.redirect) return Astro.redirect(href('/stay'), 303);
-  const drafts = method === 'POST' || wantsDraft(Astro.url) ? await draftsOf(session, key) : [];
+  const wanted = Astro.url.searchParams.get('step');
+  // Only a post and the posted steps' addresses show a kept draft.
+  const drafted = method === 'POST' || wanted === 'details' || wanted === 'review';
+  const drafts = drafted ? await draftsOf(session, key) : [];
   /** Keeps `state` as the draft of its own search, in front of the others. */
   const keep = (state: StepState) => {
     const search = searchKey(searchOf(state.values));
@@ -95,7 +95,6 @@ export async function stepRequest(
       return Astro.redirect(href(`/stay${stepQuery(searchOf(posted.values), step)}`), 303);
     }
   }
-  const wanted = Astro.url.searchParams.get('step');
   const kept = method === 'POST' ? posted : draftFor(drafts, Astro.url);
   // A failed booking's message is said once: a reload shows the review without it.
   if (kept?.message && method === 'GET')
@@ -117,12 +116,6 @@ const isKept = (value: unknown): value is StepState =>
   typeof value['step'] === 'string' &&
   isRecord(value['values']) &&
   isRecord(value['errors']);
-
-/** Only the posted steps' addresses show a kept draft. */
-const wantsDraft = (url: URL): boolean => {
-  const step = url.searchParams.get('step');
-  return step === 'details' || step === 'review';
-};
 
 /**
  * The draft of the stay `url` names (another tab's stay is not this one's). On the details step, one
