@@ -127,13 +127,9 @@ export async function stepFlow(
     if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
   // A deep link's `nights` and `room` (docs/booking-partners.md), in the steps' own terms.
   const nights = Number(query.get('nights'));
-  if (
-    !values['checkOut'] &&
-    isIsoDate(values['checkIn'] ?? '') &&
-    Number.isInteger(nights) &&
-    nights > 0
-  )
-    values['checkOut'] = addDays(values['checkIn'] ?? '', Math.min(nights, 365));
+  const linkedIn = values['checkIn'] ?? '';
+  if (!values['checkOut'] && isIsoDate(linkedIn) && Number.isInteger(nights) && nights > 0)
+    values['checkOut'] = addDays(linkedIn, Math.min(nights, 365));
   if (!values['roomTypeId'] && query.get('room'))
     values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
   // A linked stay that has passed is dropped with a notice (the calendar opens at today); a date
@@ -148,7 +144,8 @@ export async function stepFlow(
   ): StepState => ({ step, values, errors, offers, message: '', ...(stale ? { stale } : {}) });
   if (target === 'dates') return at('dates');
 
-  const dates = stayErrors(values['checkIn'] ?? '', values['checkOut'] ?? '', service.rules());
+  const { checkIn = '', checkOut = '' } = values;
+  const dates = stayErrors(checkIn, checkOut, service.rules());
   if (hasErrors(dates)) return at('dates', dates);
   if (target === 'guests') return at('guests');
 
@@ -167,14 +164,9 @@ export async function stepFlow(
   }
 
   let offers: AvailabilityResult;
+  const asked = { property: place.id, checkIn, checkOut, adults, children };
   try {
-    offers = await service.availability({
-      property: place.id,
-      checkIn: values['checkIn'] ?? '',
-      checkOut: values['checkOut'] ?? '',
-      adults,
-      children,
-    });
+    offers = await service.availability(asked);
   } catch (error) {
     if (error instanceof BookingFailure && error.error.code === 'validation') {
       // A refused date goes back to the dates step; anything else stays on the guests step.
