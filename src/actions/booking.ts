@@ -40,14 +40,9 @@ export const bookingActions = {
       const values = Object.fromEntries(
         Object.entries(form).map(([key, value]) => [key, typeof value === 'string' ? value : '']),
       );
-      const back = (step: 'details' | 'review', errors: FieldErrors = {}): StepState => ({
-        step,
-        values,
-        errors,
-        offers: null,
-        message: '',
-        retry: false,
-      });
+      const back = (step: 'details' | 'review', errors: FieldErrors = {}): StepState => {
+        return { step, values, errors, offers: null, message: '', retry: false };
+      };
       if (intent === 'edit') return back('details');
       const parsed = bookingRequestSchema.safeParse(values);
       const fields = parsed.success
