@@ -21,13 +21,8 @@ const HOST_DOT = /(?<=[\p{L}\p{N}-])\.(?=[\p{L}\p{N}-]*\p{L}{2})/gu;
 export function bookerText(text: string, max = MAX_MAIL_NAME): string {
   const line = text.replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim();
   const chars = [...line];
-  const cut =
-    chars.length > max
-      ? `${chars
-          .slice(0, max - 1)
-          .join('')
-          .trimEnd()}…`
-      : line;
+  const kept = chars.slice(0, max - 1).join('');
+  const cut = chars.length > max ? `${kept.trimEnd()}…` : line;
   return cut.replace(SCHEME, '').replace(HOST_DOT, '[.]');
 }
 
