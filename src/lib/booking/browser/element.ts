@@ -137,24 +137,17 @@ class MastheadBooking extends HTMLElement {
   private onClick(event: MouseEvent): void {
     const target = event.target;
     if (!(target instanceof Element)) return;
-    if (target.closest('[data-action="print"]')) {
-      window.print();
-      return;
-    }
     const back = target.closest<HTMLAnchorElement>('a[data-back]');
-    if (back && !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0) {
+    const shift = target.closest<HTMLElement>('[data-shift]')?.dataset['shift'];
+    const day = target.closest<HTMLElement>('[data-day]')?.dataset['day'];
+    if (target.closest('[data-action="print"]')) window.print();
+    else if (back && !event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0) {
       event.preventDefault();
       if (!this.store.$busy.get()) void this.load(back.href, { method: 'GET' }, 'searching');
-      return;
-    }
-    const shift = target.closest<HTMLElement>('[data-shift]')?.dataset['shift'];
-    if (shift) {
+    } else if (shift) {
       this.store.shift(Number(shift));
       this.renderCalendar();
-      return;
-    }
-    const day = target.closest<HTMLElement>('[data-day]')?.dataset['day'];
-    if (day) this.pickDay(day);
+    } else if (day) this.pickDay(day);
   }
 
   /** Asks the server for a step and shows it; on failure the guest keeps the form and its values. */
