@@ -18,10 +18,7 @@ export interface EmbedLoaderConfig {
   texts?: Record<string, EmbedTexts>;
 }
 
-export interface EmbedTexts {
-  link: string;
-  title: string;
-}
+type EmbedTexts = { link: string; title: string };
 
 const LOADER = `(function(c){
 var d=document,w=window,P='Masthead booking embed: ',o=location.origin,
