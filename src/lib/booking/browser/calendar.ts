@@ -45,32 +45,19 @@ export function pick(day: string, state: CalendarState, rules: StayRules): Calen
   return isCheckOut(day, state) ? { checkIn, checkOut: day } : { checkIn: day, checkOut: '' };
 }
 
+/** Days an arrow key moves the focused day. */
+const ARROWS = new Map(Object.entries({ ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 }));
+
 /** Where a key moves the focused day (null: not a calendar key). */
 export function moveFocus(day: string, key: string): string | null {
   const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-  switch (key) {
-    case 'ArrowLeft':
-      return addDays(day, -1);
-    case 'ArrowRight':
-      return addDays(day, 1);
-    case 'ArrowUp':
-      return addDays(day, -7);
-    case 'ArrowDown':
-      return addDays(day, 7);
-    case 'Home':
-      return addDays(day, -weekday);
-    case 'End':
-      return addDays(day, 6 - weekday);
-    case 'PageUp':
-    case 'PageDown': {
-      const target = addMonths(monthStart(day), key === 'PageUp' ? -1 : 1);
-      const last = addDays(addMonths(target, 1), -1);
-      const wanted = `${target.slice(0, 8)}${day.slice(8)}`;
-      return wanted > last ? last : wanted;
-    }
-    default:
-      return null;
-  }
+  const by = key === 'Home' ? -weekday : key === 'End' ? 6 - weekday : ARROWS.get(key);
+  if (by !== undefined) return addDays(day, by);
+  if (key !== 'PageUp' && key !== 'PageDown') return null;
+  const target = addMonths(monthStart(day), key === 'PageUp' ? -1 : 1);
+  const last = addDays(addMonths(target, 1), -1);
+  const wanted = `${target.slice(0, 8)}${day.slice(8)}`;
+  return wanted > last ? last : wanted;
 }
 
 /** The weeks of a month (Monday first), `''` for days outside it. */
