@@ -34,13 +34,7 @@ export function smtpMailer(smtp: SmtpSettings): Mailer {
     socketTimeout: 10_000,
   });
   const address = smtp.from ?? (smtp.user?.includes('@') ? smtp.user : `no-reply@${smtp.host}`);
-  return async (mail) => {
-    await transport.sendMail({
-      from: { name: mail.fromName, address },
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-    });
+  return async ({ fromName, ...mail }) => {
+    await transport.sendMail({ from: { name: fromName, address }, ...mail });
   };
 }
