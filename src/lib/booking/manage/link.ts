@@ -1,16 +1,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import type { Confirmation } from '../domain/types.ts';
 
 /**
  * Private "manage your booking" links: the booking (property, check-in, reference) with an HMAC
  * over it and the tenant's id, so a token cannot be guessed, changed or moved to another tenant.
  */
 
-export interface ManagedBooking {
-  propertyId: string;
-  checkIn: string;
-  reference: string;
-}
+export type ManagedBooking = Pick<Confirmation, 'propertyId' | 'checkIn' | 'reference'>;
 
 const encode = (text: string | Buffer): string => Buffer.from(text).toString('base64url');
 

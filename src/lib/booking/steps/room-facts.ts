@@ -1,10 +1,9 @@
 import { formatPrice } from '../../i18n/format.ts';
 import type { Say } from '../../i18n/say.ts';
+import type { Capacity } from '../domain/rules.ts';
 import type { AvailabilityResult, RoomOffer } from '../domain/types.ts';
 
 /** What a room card says: its capacity as the rules word it, its prices, or why it cannot be chosen. */
-
-export type RoomLimits = Pick<RoomOffer, 'maxAdults' | 'maxChildren' | 'maxOccupancy'>;
 
 export interface RoomFacts {
   /** "Sleeps 3, at most 2 adults"; absent when `why` already names the capacity. */
@@ -28,7 +27,7 @@ export function nightlyPrice(room: Pick<RoomOffer, 'pricePerNight' | 'averageNig
 }
 
 /** "Sleeps 4", "Sleeps 3, at most 2 adults" or "Sleeps 1 adult, no children": never more than the rules allow. */
-export function capacityText(room: RoomLimits, say: Say): string {
+export function capacityText(room: Capacity, say: Say): string {
   const adults = say('adults', { count: room.maxAdults });
   if (room.maxChildren === 0) return say('capacityNoChildren', { adults });
   if (room.maxAdults < room.maxOccupancy)
