@@ -12,9 +12,7 @@ export const COUNTRY_CODES: readonly string[] = (
 
 const codes = new Set(COUNTRY_CODES);
 
-export function isCountryCode(value: string): boolean {
-  return codes.has(value);
-}
+export const isCountryCode = (value: string): boolean => codes.has(value);
 
 /** Countries as `{ code, name }` sorted by name in `locale`. */
 export function countryOptions(locale: string): { code: string; name: string }[] {
