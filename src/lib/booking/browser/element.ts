@@ -397,18 +397,15 @@ class MastheadBooking extends HTMLElement {
 
   private onCalendarKey(event: KeyboardEvent): void {
     const day = event.target instanceof HTMLElement ? event.target.dataset['day'] : undefined;
-    if (!day) return;
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      this.pickDay(day);
-      this.querySelector<HTMLElement>(`[data-day="${day}"]`)?.focus();
-      return;
-    }
-    const next = moveFocus(day, event.key);
+    const picked = event.key === 'Enter' || event.key === ' ';
+    const next = day && (picked ? day : moveFocus(day, event.key));
     if (!next) return;
     event.preventDefault();
-    this.store.moveTo(next, this.monthsShown());
-    this.renderCalendar();
+    if (picked) this.pickDay(next);
+    else {
+      this.store.moveTo(next, this.monthsShown());
+      this.renderCalendar();
+    }
     this.querySelector<HTMLElement>(`[data-day="${next}"]`)?.focus();
   }
 
