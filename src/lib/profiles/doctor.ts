@@ -147,7 +147,7 @@ async function checkService(
 ): Promise<void> {
   const { tenant } = options;
   const doFetch = options.fetch ?? fetch;
-  const config = service === 'publishing' ? tenant.publishing : tenant.lodging;
+  const config = tenant[service];
   if (!config) return;
   const token =
     service === 'publishing'
