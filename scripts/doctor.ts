@@ -19,7 +19,7 @@ import { tenantSecrets } from '../src/lib/secrets/site.ts';
 import { tenantSecretsLine } from '../src/lib/secrets/summary.ts';
 import { readSettings } from '../src/lib/settings/settings.ts';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
-import { doctorTenantsOptions } from '../src/lib/profiles/doctor/target.ts';
+import { tenantsFileOptions } from '../src/lib/tenants/upstream-override.ts';
 import { parseMaps } from '../src/lib/profiles/doctor/maps.ts';
 
 const { values, positionals } = parseArgs({
@@ -66,7 +66,7 @@ const load = () => {
   try {
     const { text, file } = readTenantsFile(
       values.tenants,
-      doctorTenantsOptions(overrides, readProfileTexts(values.profiles)),
+      tenantsFileOptions(overrides, readProfileTexts(values.profiles)),
     );
     return { text, tenants: file.tenants };
   } catch (error) {

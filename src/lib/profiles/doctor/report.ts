@@ -4,7 +4,8 @@ import type { OperationProfile, ServiceProfile } from '../../upstream/profile.ts
 import type { Evidence } from './field-finder.ts';
 import type { Getter } from './http.ts';
 import type { Maps } from './maps.ts';
-import type { Overrides, ServiceTarget } from './target.ts';
+import type { Overrides } from '../../tenants/upstream-override.ts';
+import type { ServiceTarget } from './target.ts';
 import type { ProfileService, ProfileTexts } from '../schema.ts';
 
 /** What the doctor is asked (its options), what it keeps while it reads, and what it answers (its report). */
