@@ -57,32 +57,11 @@ export const PAGE_SIZE = 5;
 const PAGE_SIZE_NAMES = ['limit', 'page_size', 'size', 'perPage', 'pageSize'];
 
 /** Page fields of a list, when the answer has none where the schemas look (`meta`, top level). */
-const META_CANDIDATES: Record<string, readonly string[]> = {
-  total: [
-    'paging.count',
-    'paging.total',
-    'pagination.total',
-    'pagination.count',
-    'total',
-    'count',
-    'total_count',
-  ],
-  current_page: [
-    'paging.page',
-    'pagination.page',
-    'pagination.current_page',
-    'page',
-    'current_page',
-  ],
-  last_page: [
-    'paging.pages',
-    'pagination.pages',
-    'pagination.last_page',
-    'pagination.total_pages',
-    'total_pages',
-    'pages',
-    'last_page',
-  ],
+const META_CANDIDATES: Record<string, string> = {
+  total: 'paging.count paging.total pagination.total pagination.count total count total_count',
+  current_page: 'paging.page pagination.page pagination.current_page page current_page',
+  last_page:
+    'paging.pages pagination.pages pagination.last_page pagination.total_pages total_pages pages last_page',
 };
 
 function proposeListMeta(
@@ -93,7 +72,7 @@ function proposeListMeta(
   for (const [field, candidates] of Object.entries(META_CANDIDATES)) {
     if (valueAt(body, `meta.${field}`) !== undefined || valueAt(body, field) !== undefined)
       continue;
-    const found = candidates.find((path) => {
+    const found = candidates.split(' ').find((path) => {
       const value = valueAt(body, path);
       return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value));
     });
