@@ -75,8 +75,6 @@ export interface DoctorOptions {
   /** What `--map` settles: entries checked as proposals and saved with them. */
   maps?: Maps;
   fetch?: typeof fetch;
-  /** Upstream calls per service at most (the anonymous publishing budget is 60 a minute). */
-  maxCalls?: number;
   timeoutMs?: number;
 }
 
@@ -99,7 +97,6 @@ export interface ServiceRun {
   evidence: Evidence;
   getter: Getter;
   index: () => Promise<string[]>;
-  maxCalls: number;
   /** The API's name for `per_page`, when it reads the page size under another. */
   pageSizeName?: string | undefined;
 }
