@@ -359,25 +359,20 @@ function tenantIssues(error: z.ZodError, raw: unknown): TenantIssue[] {
   });
 }
 
-/** Lines that name the tenant and the field, e.g. `tenant "x" (tenants[3]) → theme.colors.primary: …`. */
-function formatTenantIssues(issues: readonly TenantIssue[]): string {
-  return issues
-    .map(({ tenant, index, path, message }) => {
-      const place = index === undefined ? '' : `tenants[${index}]`;
-      const where = tenant ? `tenant "${tenant}" (${place})` : place || 'tenants.json';
-      return `  - ${where} → ${path}: ${message}`;
-    })
-    .join('\n');
-}
-
-/** Validates parsed tenants.json content; throws a readable `TenantsConfigError` naming tenant and field. */
+/**
+ * Validates parsed tenants.json content; throws a readable `TenantsConfigError` naming tenant and
+ * field, a line each: `tenant "x" (tenants[3]) → theme.colors.primary: …`.
+ */
 export function parseTenantsFile(raw: unknown, source = 'tenants.json'): TenantsFile {
   const result = TenantsFileSchema.safeParse(raw);
-  if (!result.success) {
-    const issues = tenantIssues(result.error, raw);
-    throw new TenantsConfigError(`Invalid ${source}:\n${formatTenantIssues(issues)}`, issues);
-  }
-  return result.data;
+  if (result.success) return result.data;
+  const issues = tenantIssues(result.error, raw);
+  const lines = issues.map(({ tenant, index, path, message }) => {
+    const place = index === undefined ? '' : `tenants[${index}]`;
+    const where = tenant ? `tenant "${tenant}" (${place})` : place || 'tenants.json';
+    return `\n  - ${where} → ${path}: ${message}`;
+  });
+  throw new TenantsConfigError(`Invalid ${source}:${lines.join('')}`, issues);
 }
 
 /** Parses the text of tenants.json (a UTF-8 BOM is fine), with line and column for broken JSON. */
