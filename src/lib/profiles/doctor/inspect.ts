@@ -15,7 +15,7 @@ import type { Evidence } from './field-finder.ts';
 import type { Answer } from './http.ts';
 import { recordLists } from './matchers.ts';
 import type { OperationReport, ServiceRun } from './report.ts';
-import { shapeLines } from './shape.ts';
+import { maskedSample, shapeLines } from './shape.ts';
 import { mergeOp } from '../schema.ts';
 
 /**
@@ -126,11 +126,9 @@ export interface Inspection {
   query: Record<string, string>;
 }
 
-function sample(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 48 ? `${text.slice(0, 45)}…` : text;
-}
+/** A found field's sample, masked as the answer's shape is: the report is printed and saved to disk. */
+const sample = (need: string, value: unknown) =>
+  value === undefined || value === null ? undefined : maskedSample(need, value) || undefined;
 
 /** The answer as the site's schema reads it with the profile and the proposals so far. */
 function evaluate(at: Inspection, working: OperationProfile) {
@@ -197,7 +195,9 @@ function recordFields(
     found: !missing.has(need),
     path: (proposedFields[need] ?? mapped[need])?.join(' | ') ?? need,
     ...(proposedFields[need] && { proposed: true }),
-    sample: missing.has(need) ? undefined : sample(valueAt(read, need.split('[].')[0] ?? need)),
+    sample: missing.has(need)
+      ? undefined
+      : sample(need, valueAt(read, need.split('[].')[0] ?? need)),
     ...(proposedFields[need] && alternatives.has(need) && { alternatives: alternatives.get(need) }),
   }));
   if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);
