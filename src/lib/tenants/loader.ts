@@ -138,9 +138,8 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
     refused = null;
     const diff = diffTenants(tenants, next);
     const same = (tenant: Tenant, index: number) => tenant === tenants[index];
-    if (diff.tenants.length === tenants.length && diff.tenants.every(same)) {
+    if (diff.tenants.length === tenants.length && diff.tenants.every(same))
       return { status: 'unchanged' };
-    }
     tenants = diff.tenants;
     version += 1;
     const change: TenantsChange = { version, reason, ...diff };
