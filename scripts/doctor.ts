@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import './check-node.mjs';
 import { demoEnv } from './demo-env.mjs';
+import { errorMessage } from '../src/lib/content/records.ts';
 import { runDoctor } from '../src/lib/profiles/doctor.ts';
 import { doctorLines } from '../src/lib/profiles/doctor-text.ts';
 import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor-write.ts';
@@ -19,7 +20,7 @@ import { tenantSecrets } from '../src/lib/secrets/site.ts';
 import { tenantSecretsLine } from '../src/lib/secrets/summary.ts';
 import { readSettings } from '../src/lib/settings/settings.ts';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
-import { doctorTenantsOptions } from '../src/lib/profiles/doctor/target.ts';
+import { tenantsFileOptions } from '../src/lib/tenants/upstream-override.ts';
 import { parseMaps } from '../src/lib/profiles/doctor/maps.ts';
 
 const { values, positionals } = parseArgs({
@@ -46,33 +47,31 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
+/** What `run` gives, or its error's message and exit 2 (a bad argument, file or profile: no stack). */
+function orFail<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    return fail(errorMessage(error));
+  }
+}
+
 const id = positionals[0];
 if (!id)
   fail(
     'Usage: npm run doctor -- <tenant-id> [--write] [--writes] [--map <operation>.<need>=<path>]',
   );
-const maps = (() => {
-  try {
-    return parseMaps(values.map);
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-})();
+const maps = orFail(() => parseMaps(values.map));
 
 // The deployment's overrides of the upstream addresses, as `npm start` applies them.
 const overrides = readSettings(['PUBLISHING_BASE_URL', 'LODGING_BASE_URL']);
 
-const load = () => {
-  try {
-    const { text, file } = readTenantsFile(
-      values.tenants,
-      doctorTenantsOptions(overrides, readProfileTexts(values.profiles)),
-    );
+const load = () =>
+  orFail(() => {
+    const options = tenantsFileOptions(overrides, readProfileTexts(values.profiles));
+    const { text, file } = readTenantsFile(values.tenants, options);
     return { text, tenants: file.tenants };
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-};
+  });
 
 // `--map` entries are checked on the first run; after --write the profile holds them.
 async function check(settle = true) {
@@ -92,22 +91,18 @@ async function check(settle = true) {
     if (error instanceof SecretsFileError) fail(error.message);
     throw error;
   }
-  try {
-    const report = await runDoctor({
-      tenant,
-      profiles: readProfileTexts(values.profiles),
-      secrets: secrets.values,
-      secretsFrom: secrets.from,
-      overrides,
-      // The deployment's per-call timeout, as the site's clients use it.
-      timeoutMs: readSettings(['UPSTREAM_TIMEOUT_MS']).UPSTREAM_TIMEOUT_MS,
-      ...(settle && { maps }),
-    });
-    return { report, tenant, index, text, secrets };
-  } catch (error) {
-    // A broken profile file: its readable message, no stack.
-    return fail((error as Error).message);
-  }
+  // A broken profile file: its readable message, no stack.
+  const report = await runDoctor({
+    tenant,
+    profiles: readProfileTexts(values.profiles),
+    secrets: secrets.values,
+    secretsFrom: secrets.from,
+    overrides,
+    // The deployment's per-call timeout, as the site's clients use it.
+    timeoutMs: readSettings(['UPSTREAM_TIMEOUT_MS']).UPSTREAM_TIMEOUT_MS,
+    ...(settle && { maps }),
+  }).catch((error: unknown) => fail(errorMessage(error)));
+  return { report, tenant, index, text, secrets };
 }
 
 const first = await check();

@@ -30,7 +30,7 @@ export function profileWrites(report: DoctorReport, tenant: Tenant) {
     // A stub names what is still not found: the profile is written for it too.
     const proposals = report.proposals[service] ?? (gaps.length > 0 ? {} : undefined);
     if (!proposals) return [];
-    const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
+    const ref = tenant[service]?.profile;
     const name = `${tenant.id}-${service}`;
     const base = typeof ref === 'string' ? (ref === name ? undefined : ref) : ref?.extends;
     const inline: Partial<Record<string, OperationProfile>> =

@@ -31,11 +31,8 @@ export interface WriteReport {
 export interface WriteCheckOptions {
   tenant: Tenant;
   profiles: ProfileTexts;
-  /** The throwaway account's e-mail (default `masthead-doctor-<time>@example.com`). */
-  email?: string;
-  /** Lodging: the tenant's secrets, and today for the test stay's dates. */
+  /** Lodging: the tenant's secrets. */
   secrets?: Partial<Record<SecretKey, string>>;
-  now?: Date;
 }
 
 /** Steps run in order, each reported with its operation's method and path as the profile sends it. */
@@ -77,7 +74,7 @@ export async function checkWrites(options: WriteCheckOptions): Promise<WriteRepo
     upstream: createUpstream(),
     profile,
   });
-  const email = options.email ?? `masthead-doctor-${Date.now()}@example.com`;
+  const email = `masthead-doctor-${Date.now()}@example.com`;
   const password = randomBytes(18).toString('base64url');
   const { reports, step } = journey('publishing', profile);
   const registered = await step(
@@ -107,14 +104,14 @@ export async function checkWrites(options: WriteCheckOptions): Promise<WriteRepo
 }
 
 /** The test stay: one night, eleven months ahead (the first of the tenant's properties). */
-function testStay(now = new Date()): { checkIn: string; checkOut: string } {
-  const day = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
+function testStay(): { checkIn: string; checkOut: string } {
+  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   return { checkIn: day(330), checkOut: day(331) };
 }
 
 /** What the doctor says before it writes to the lodging API. */
-export function lodgingWriteNotice(tenant: Tenant, now = new Date()): string {
-  const { checkIn, checkOut } = testStay(now);
+export function lodgingWriteNotice(tenant: Tenant): string {
+  const { checkIn, checkOut } = testStay();
   const property = tenant.lodging?.propertyIds[0] ?? '?';
   return `Lodging writes (--writes): booking a test stay at property ${property}, ${checkIn} to ${checkOut}, for a test guest "Masthead Doctor", and cancelling it at once (the test guest stays on the API).`;
 }
@@ -135,7 +132,7 @@ export async function checkLodgingWrites(options: WriteCheckOptions): Promise<Wr
   });
   const { reports, step } = journey('lodging', profile);
   const property = lodging.propertyIds[0] ?? '';
-  const { checkIn, checkOut } = testStay(options.now);
+  const { checkIn, checkOut } = testStay();
   const offers = await step(
     'properties.availability',
     () => client.getAvailability(property, { check_in: checkIn, check_out: checkOut, guests: 1 }),

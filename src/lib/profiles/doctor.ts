@@ -46,8 +46,8 @@ function paramsFor(run: ServiceRun, operation: string, declared: Declared) {
 }
 
 /** The stay the doctor asks availability for: two nights, a month ahead. */
-function askedStay(now = Date.now()): { check_in: string; check_out: string } {
-  const day = (n: number) => new Date(now + n * 86_400_000).toISOString().slice(0, 10);
+function askedStay(): { check_in: string; check_out: string } {
+  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   return { check_in: day(30), check_out: day(32) };
 }
 
@@ -55,6 +55,9 @@ function queryFor(operation: string, declared: Declared): Record<string, string>
   if (operation === 'properties.availability') return { ...askedStay(), guests: '2' };
   return declared.kind === 'list' ? { per_page: String(PAGE_SIZE) } : {};
 }
+
+/** Upstream calls per service at most (the anonymous publishing budget is 60 a minute). */
+const MAX_CALLS = 120;
 
 /** One read operation: found, read, and its answer inspected (./inspect.ts). */
 async function checkOperation(run: ServiceRun, operation: string, declared: Declared) {
@@ -84,7 +87,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   entry.tried = found.tried;
   const { answer } = found;
   if (!answer) {
-    entry.skipped = `not read: the doctor's budget of ${run.maxCalls} calls is spent`;
+    entry.skipped = `not read: the doctor's budget of ${MAX_CALLS} calls is spent`;
     return;
   }
   entry.path = found.template;
@@ -147,13 +150,12 @@ async function checkService(
 ): Promise<void> {
   const { tenant } = options;
   const doFetch = options.fetch ?? fetch;
-  const config = service === 'publishing' ? tenant.publishing : tenant.lodging;
+  const config = tenant[service];
   if (!config) return;
   const token =
     service === 'publishing'
       ? { value: options.secrets.publishingReadToken, calls: 0 }
       : await lodgingToken(tenant, options.secrets, doFetch);
-  const maxCalls = options.maxCalls ?? 120;
   const getter = createGetter({
     baseUrl: config.baseUrl,
     headers: {
@@ -162,7 +164,7 @@ async function checkService(
       ...(token.value ? { Authorization: `Bearer ${token.value}` } : {}),
     },
     fetch: doFetch,
-    maxCalls,
+    maxCalls: MAX_CALLS,
     timeoutMs: options.timeoutMs ?? settingDefaults.UPSTREAM_TIMEOUT_MS,
   });
   // The lodging sign-in counts against the budget.
@@ -184,7 +186,6 @@ async function checkService(
     },
     getter,
     index: indexReader(getter.get, config.baseUrl),
-    maxCalls,
   };
   for (const [operation, declared] of Object.entries(CATALOGUES[service])) {
     if (declared.read) await checkOperation(run, operation, declared);

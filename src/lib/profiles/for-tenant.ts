@@ -8,10 +8,8 @@ import { memo } from '../memo.ts';
 // Per tenant object: a reload of the tenants file makes new objects of the tenants it changed only.
 const resolved = memo((tenant: Tenant) =>
   memo(
-    (service: ProfileService) => {
-      const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
-      return resolveProfile(service, ref, siteProfileTexts());
-    },
+    (service: ProfileService) =>
+      resolveProfile(service, tenant[service]?.profile, siteProfileTexts()),
     { max: 2 },
   ),
 );

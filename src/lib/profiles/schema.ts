@@ -179,18 +179,15 @@ export function profileTexts(entries: Iterable<[path: string, text: string]>): P
 
 /** Resolves every tenant's profiles once, so a wrong name or file stops the start with tenant and field. */
 export function checkTenantProfiles(
-  tenants: readonly {
-    id: string;
-    publishing: { profile?: InlineProfile | undefined };
-    lodging?: { profile?: InlineProfile | undefined } | undefined;
-  }[],
+  tenants: readonly ({ id: string } & {
+    [Service in ProfileService]?: { profile?: InlineProfile | undefined } | undefined;
+  })[],
   files: ProfileTexts,
 ): void {
   for (const tenant of tenants) {
     for (const service of SERVICES) {
-      const ref = service === 'publishing' ? tenant.publishing.profile : tenant.lodging?.profile;
       try {
-        resolveProfile(service, ref, files);
+        resolveProfile(service, tenant[service]?.profile, files);
       } catch (error) {
         throw new ProfileError(
           `tenant "${tenant.id}" → ${service}.profile: ${errorMessage(error)}`,

@@ -62,15 +62,12 @@ export function profileStartupLine(status: ReturnType<typeof profileStatus>[numb
 let logged = false;
 
 /** Logs `profileStartupLine` once per process for every tenant. */
-export function logProfileLines(
-  tenants: readonly Tenant[],
-  log: (line: string) => void = (line) => console.info(line),
-): void {
+export function logProfileLines(tenants: readonly Tenant[]): void {
   if (logged) return;
   logged = true;
   for (const status of profileStatus(tenants)) {
     const unreadable = (status.doctor?.unmapped.length ?? 0) > 0;
-    log(
+    console.info(
       JSON.stringify({
         level: unreadable ? 'warn' : 'info',
         event: 'tenant.upstream_profile',

@@ -15,19 +15,15 @@ export function secretsSummary(
   up: Pick<Upstream, 'budget' | 'allowance'>,
   source: string,
 ): { level: 'info' | 'warn'; message: string } {
-  const groups = new Map<string, string[]>();
-  let needed = false;
-  for (const tenant of tenants) {
-    const missing = missingSecrets(tenant, secretsOf(tenant));
-    if (missing.length === 0) continue;
-    if (missing.some((key) => NEEDED.includes(key))) needed = true;
-    const label = missing.join(' + ');
-    groups.set(label, [...(groups.get(label) ?? []), tenant.id]);
-  }
-  const lacking = [...groups.values()].reduce((sum, ids) => sum + ids.length, 0);
-  const head = `Secrets (${source}): ${lacking} of ${tenants.length} tenant(s) lack one`;
-  if (lacking === 0) return { level: 'info', message: `${head}.` };
-  const list = [...groups].map(([label, ids]) => `no ${label}: ${ids.join(', ')}`).join('; ');
+  const lacking = tenants
+    .map((tenant) => ({ id: tenant.id, missing: missingSecrets(tenant, secretsOf(tenant)) }))
+    .filter(({ missing }) => missing.length > 0);
+  const head = `Secrets (${source}): ${lacking.length} of ${tenants.length} tenant(s) lack one`;
+  if (lacking.length === 0) return { level: 'info', message: `${head}.` };
+  const needed = lacking.some(({ missing }) => missing.some((key) => NEEDED.includes(key)));
+  const groups = Map.groupBy(lacking, ({ missing }) => missing.join(' + '));
+  const ids = (group: typeof lacking) => group.map(({ id }) => id).join(', ');
+  const list = [...groups].map(([label, group]) => `no ${label}: ${ids(group)}`).join('; ');
   const anonymous = [...groups.keys()].some((label) => label.includes('publishingReadToken'));
   const perMinute = up.budget.capacity('publishing-public');
   const perVisitor = Math.max(1, Math.ceil(perMinute * up.allowance.visitorShare));

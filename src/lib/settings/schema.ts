@@ -34,11 +34,9 @@ function number(
   let schema = min === undefined ? z.coerce.number().gt(0) : z.coerce.number().min(min);
   if (int) schema = schema.int();
   if (max !== undefined) schema = schema.max(max);
-  const bounds = [
-    min === undefined ? 'greater than 0' : `at least ${min}`,
-    ...(max === undefined ? [] : [`at most ${max}`]),
-  ];
-  const expected = `${int ? 'a whole number' : 'a number'} ${bounds.join(' and ')}`;
+  const least = min === undefined ? 'greater than 0' : `at least ${min}`;
+  const most = max === undefined ? '' : ` and at most ${max}`;
+  const expected = `${int ? 'a whole number' : 'a number'} ${least}${most}`;
   return setting(schema.default(fallback), expected, `\`${fallback}\``, purpose);
 }
 

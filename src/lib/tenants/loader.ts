@@ -50,21 +50,19 @@ export interface TenantsChange {
   removed: readonly Tenant[];
 }
 
-/** The file on disk that the registry refused, while it is refused (`/_status` shows it). */
-export interface TenantsRefusal {
-  /** The first refusal in a row (ISO): the file has been wrong since then. */
-  since: string;
-  /** The whole reason on one line, as logged. */
-  message: string;
-  /** The schema's issues one by one (none when the file is unreadable, not JSON, or names a missing profile). */
-  issues: readonly TenantIssue[];
-}
-
 /** What the registry serves: its version, how many tenants, and the file it refused, if any. */
 export interface TenantsState {
   version: number;
   tenants: number;
-  refused: TenantsRefusal | null;
+  /** The file on disk, while the registry refuses it (`/_status` shows it). */
+  refused: {
+    /** The first refusal in a row (ISO): the file has been wrong since then. */
+    since: string;
+    /** The whole reason on one line, as logged. */
+    message: string;
+    /** The schema's issues one by one (none when the file is unreadable, not JSON, or names a missing profile). */
+    issues: readonly TenantIssue[];
+  } | null;
 }
 
 type ReloadResult =
@@ -118,7 +116,7 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
   const file = watchedFile(path, (reason) => void reload(reason), { debounceMs });
   let tenants: readonly Tenant[] = readTenantsFile(path, options.file).file.tenants;
   let version = 1;
-  let refused: TenantsRefusal | null = null;
+  let refused: TenantsState['refused'] = null;
   const listeners = new Set<(change: TenantsChange) => void>();
 
   const reload = (reason: ReloadReason): ReloadResult => {
@@ -140,9 +138,8 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
     refused = null;
     const diff = diffTenants(tenants, next);
     const same = (tenant: Tenant, index: number) => tenant === tenants[index];
-    if (diff.tenants.length === tenants.length && diff.tenants.every(same)) {
+    if (diff.tenants.length === tenants.length && diff.tenants.every(same))
       return { status: 'unchanged' };
-    }
     tenants = diff.tenants;
     version += 1;
     const change: TenantsChange = { version, reason, ...diff };

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { logInfo, logWarn } from '../log/log.ts';
-import { checkTenantProfiles, profileTexts, type ProfileTexts } from '../profiles/schema.ts';
+import { profileTexts, type ProfileTexts } from '../profiles/schema.ts';
 import { readSettings } from '../settings/settings.ts';
 import { onHangup } from '../settings/watched-file.ts';
 import { createTenantRegistry } from './loader.ts';
 import type { TenantRegistry, TenantsChange } from './loader.ts';
 import type { Tenant } from './schema.ts';
-import { withUpstreamOverrides } from './upstream-override.ts';
+import { tenantsFileOptions } from './upstream-override.ts';
 
 /**
  * The site's one registry of `TENANTS_FILE` (./loader.ts), read when first asked; another server's
@@ -40,11 +40,8 @@ export function tenantRegistry(): TenantRegistry {
   ]);
   const created = createTenantRegistry({
     path: resolve(TENANTS_FILE),
-    // With the deployment's upstream overrides, and the profiles the server was built with.
-    file: {
-      adjust: (raw) => withUpstreamOverrides(raw, overrides),
-      check: (tenants) => checkTenantProfiles(tenants, siteProfileTexts()),
-    },
+    // Checked against the profiles the server was built with.
+    file: tenantsFileOptions(overrides, siteProfileTexts()),
     log: { info: logInfo, warn: logWarn },
   });
   registry = created;

@@ -8,35 +8,11 @@ import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
  * Route names a tenant id must not take, or `/<id>/…` path prefixes would shadow real pages: every
  * top-level entry of src/pages (tests/unit/tenants/reserved.test.ts keeps the two in step).
  */
-export const RESERVED_TENANT_IDS = [
-  '400',
-  '404',
-  '421',
-  '500',
-  '503',
-  'account',
-  'api',
-  'categories',
-  'embed',
-  'epaper',
-  'login',
-  'logout',
-  'news-sitemap.xml',
-  'plans',
-  'posts',
-  'reader.css',
-  'register',
-  'robots.txt',
-  'rss.xml',
-  'search',
-  'sitemap-pages.xml',
-  'sitemap.xml',
-  'stay',
-  'streams',
-  'tags',
-  'page',
-  'pagefind',
-] as const;
+export const RESERVED_TENANT_IDS = (
+  '400 404 421 500 503 account api categories embed epaper login logout news-sitemap.xml ' +
+  'plans posts reader.css register robots.txt rss.xml search sitemap-pages.xml sitemap.xml ' +
+  'stay streams tags page pagefind'
+).split(' ');
 
 /** What tenant ids, plan and category slugs look like. */
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -287,7 +263,7 @@ export const TenantSchema = z
   .strictObject({
     /** The publishing API's short name for this site; also the `/<id>/` path prefix. */
     id: slug('a lower-case slug such as "daily-planet"').refine(
-      (id) => !RESERVED_TENANT_IDS.some((name) => name === id),
+      (id) => !RESERVED_TENANT_IDS.includes(id),
       'This id is a reserved route name',
     ),
     name: z.string().min(1),
@@ -383,25 +359,20 @@ function tenantIssues(error: z.ZodError, raw: unknown): TenantIssue[] {
   });
 }
 
-/** Lines that name the tenant and the field, e.g. `tenant "x" (tenants[3]) → theme.colors.primary: …`. */
-function formatTenantIssues(issues: readonly TenantIssue[]): string {
-  return issues
-    .map(({ tenant, index, path, message }) => {
-      const place = index === undefined ? '' : `tenants[${index}]`;
-      const where = tenant ? `tenant "${tenant}" (${place})` : place || 'tenants.json';
-      return `  - ${where} → ${path}: ${message}`;
-    })
-    .join('\n');
-}
-
-/** Validates parsed tenants.json content; throws a readable `TenantsConfigError` naming tenant and field. */
+/**
+ * Validates parsed tenants.json content; throws a readable `TenantsConfigError` naming tenant and
+ * field, a line each: `tenant "x" (tenants[3]) → theme.colors.primary: …`.
+ */
 export function parseTenantsFile(raw: unknown, source = 'tenants.json'): TenantsFile {
   const result = TenantsFileSchema.safeParse(raw);
-  if (!result.success) {
-    const issues = tenantIssues(result.error, raw);
-    throw new TenantsConfigError(`Invalid ${source}:\n${formatTenantIssues(issues)}`, issues);
-  }
-  return result.data;
+  if (result.success) return result.data;
+  const issues = tenantIssues(result.error, raw);
+  const lines = issues.map(({ tenant, index, path, message }) => {
+    const place = index === undefined ? '' : `tenants[${index}]`;
+    const where = tenant ? `tenant "${tenant}" (${place})` : place || 'tenants.json';
+    return `\n  - ${where} → ${path}: ${message}`;
+  });
+  throw new TenantsConfigError(`Invalid ${source}:${lines.join('')}`, issues);
 }
 
 /** Parses the text of tenants.json (a UTF-8 BOM is fine), with line and column for broken JSON. */

@@ -59,4 +59,17 @@ describe.each(['default', 'alt'] as const)('the doctor on the %s dialect', (dial
       expect(report.calls).toBeLessThan(40);
     },
   );
+
+  it("shows a guest's name and e-mail masked, never whole (the report is also saved to disk)", async () => {
+    const report = await runDoctor({
+      tenant: tenant(true),
+      profiles: readProfileTexts(),
+      secrets: { lodgingToken: demo.lodging['harbour-hotels']!.readToken },
+    });
+    const guests = report.operations.find((o) => o.operation === 'guests.list');
+    const samples = new Map(guests?.fields.map((field) => [field.need, field.sample]));
+    expect(samples.get('email')).toMatch(/^\w…@[\w.-]+$/);
+    expect(samples.get('first_name')).toMatch(/^\w…$/);
+    expect(samples.get('last_name')).toMatch(/^\w…$/);
+  });
 });

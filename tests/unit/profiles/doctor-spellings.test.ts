@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  joins,
+  compounds,
   plural,
   resourceSegments,
   segmentsOf,
@@ -21,7 +21,7 @@ describe("paths spelled from the contract's words", () => {
   });
 
   it('joins words kebab, snake, camel and joined', () => {
-    expect(joins(['subscription', 'plans'])).toEqual([
+    expect(compounds(['subscription', 'plans'])).toEqual([
       'subscription-plans',
       'subscription_plans',
       'subscriptionPlans',

@@ -15,7 +15,7 @@ import type { Evidence } from './field-finder.ts';
 import type { Answer } from './http.ts';
 import { recordLists } from './matchers.ts';
 import type { OperationReport, ServiceRun } from './report.ts';
-import { shapeLines } from './shape.ts';
+import { maskedSample, shapeLines } from './shape.ts';
 import { mergeOp } from '../schema.ts';
 
 /**
@@ -57,32 +57,11 @@ export const PAGE_SIZE = 5;
 const PAGE_SIZE_NAMES = ['limit', 'page_size', 'size', 'perPage', 'pageSize'];
 
 /** Page fields of a list, when the answer has none where the schemas look (`meta`, top level). */
-const META_CANDIDATES: Record<string, readonly string[]> = {
-  total: [
-    'paging.count',
-    'paging.total',
-    'pagination.total',
-    'pagination.count',
-    'total',
-    'count',
-    'total_count',
-  ],
-  current_page: [
-    'paging.page',
-    'pagination.page',
-    'pagination.current_page',
-    'page',
-    'current_page',
-  ],
-  last_page: [
-    'paging.pages',
-    'pagination.pages',
-    'pagination.last_page',
-    'pagination.total_pages',
-    'total_pages',
-    'pages',
-    'last_page',
-  ],
+const META_CANDIDATES: Record<string, string> = {
+  total: 'paging.count paging.total pagination.total pagination.count total count total_count',
+  current_page: 'paging.page pagination.page pagination.current_page page current_page',
+  last_page:
+    'paging.pages pagination.pages pagination.last_page pagination.total_pages total_pages pages last_page',
 };
 
 function proposeListMeta(
@@ -93,7 +72,7 @@ function proposeListMeta(
   for (const [field, candidates] of Object.entries(META_CANDIDATES)) {
     if (valueAt(body, `meta.${field}`) !== undefined || valueAt(body, field) !== undefined)
       continue;
-    const found = candidates.find((path) => {
+    const found = candidates.split(' ').find((path) => {
       const value = valueAt(body, path);
       return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value));
     });
@@ -147,11 +126,9 @@ export interface Inspection {
   query: Record<string, string>;
 }
 
-function sample(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 48 ? `${text.slice(0, 45)}…` : text;
-}
+/** A found field's sample, masked as the answer's shape is: the report is printed and saved to disk. */
+const sample = (need: string, value: unknown) =>
+  value === undefined || value === null ? undefined : maskedSample(need, value) || undefined;
 
 /** The answer as the site's schema reads it with the profile and the proposals so far. */
 function evaluate(at: Inspection, working: OperationProfile) {
@@ -218,7 +195,9 @@ function recordFields(
     found: !missing.has(need),
     path: (proposedFields[need] ?? mapped[need])?.join(' | ') ?? need,
     ...(proposedFields[need] && { proposed: true }),
-    sample: missing.has(need) ? undefined : sample(valueAt(read, need.split('[].')[0] ?? need)),
+    sample: missing.has(need)
+      ? undefined
+      : sample(need, valueAt(read, need.split('[].')[0] ?? need)),
     ...(proposedFields[need] && alternatives.has(need) && { alternatives: alternatives.get(need) }),
   }));
   if (!state.parsed.success) entry.issues = issuesSummary(state.parsed.error.issues, 3);

@@ -251,15 +251,13 @@ export async function searchPath(
 /** The links of the index at the base address (`""`, then `/`), read once. */
 export function indexReader(get: Getter['get'], baseUrl: string): () => Promise<string[]> {
   let links: Promise<string[]> | undefined;
-  return () => {
-    links ??= (async () => {
+  return () =>
+    (links ??= (async () => {
       for (const path of ['', '/']) {
         const answer = await get(path);
         if (answer && answer.status >= 200 && answer.status < 300 && answer.body !== undefined)
           return linksIn(answer.body, baseUrl);
       }
       return [];
-    })();
-    return links;
-  };
+    })());
 }

@@ -4,7 +4,8 @@ import type { OperationProfile, ServiceProfile } from '../../upstream/profile.ts
 import type { Evidence } from './field-finder.ts';
 import type { Getter } from './http.ts';
 import type { Maps } from './maps.ts';
-import type { Overrides, ServiceTarget } from './target.ts';
+import type { Overrides } from '../../tenants/upstream-override.ts';
+import type { ServiceTarget } from './target.ts';
 import type { ProfileService, ProfileTexts } from '../schema.ts';
 
 /** What the doctor is asked (its options), what it keeps while it reads, and what it answers (its report). */
@@ -74,8 +75,6 @@ export interface DoctorOptions {
   /** What `--map` settles: entries checked as proposals and saved with them. */
   maps?: Maps;
   fetch?: typeof fetch;
-  /** Upstream calls per service at most (the anonymous publishing budget is 60 a minute). */
-  maxCalls?: number;
   timeoutMs?: number;
 }
 
@@ -98,7 +97,6 @@ export interface ServiceRun {
   evidence: Evidence;
   getter: Getter;
   index: () => Promise<string[]>;
-  maxCalls: number;
   /** The API's name for `per_page`, when it reads the page size under another. */
   pageSizeName?: string | undefined;
 }

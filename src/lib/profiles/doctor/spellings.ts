@@ -49,7 +49,7 @@ export function plural(word: string): string {
  * One list of words joined every usual way: kebab, snake, camel, joined; words that came hyphenated
  * in the contract (`e-paper`) also keep that hyphen inside the others (`e-paper_editions`) once.
  */
-export function joins(words: readonly string[]): string[] {
+export function compounds(words: readonly string[]): string[] {
   const camel = words.map((w, i) => (i === 0 ? w : `${w[0]?.toUpperCase() ?? ''}${w.slice(1)}`));
   return unique([words.join('-'), words.join('_'), camel.join(''), words.join('')]);
 }
@@ -64,21 +64,23 @@ export function segmentsOf(phrase: string, groups: readonly string[] = []): stri
   const head = words.at(-1) ?? '';
   const qualifier = words.slice(0, -1);
   const pluralWords = [...qualifier, plural(head)];
-  const qualifierForms = qualifier.length > 0 ? joins(qualifier) : [];
+  const qualifierForms = qualifier.length > 0 ? compounds(qualifier) : [];
   const qualifierPlurals =
-    qualifier.length > 0 ? joins([...qualifier.slice(0, -1), plural(qualifier.at(-1) ?? '')]) : [];
+    qualifier.length > 0
+      ? compounds([...qualifier.slice(0, -1), plural(qualifier.at(-1) ?? '')])
+      : [];
   const groupForms = unique([
     ...qualifierForms,
     ...qualifierPlurals,
-    ...groups.flatMap((group) => joins(tokens(group))),
+    ...groups.flatMap((group) => compounds(tokens(group))),
   ]);
   return unique([
-    ...joins(pluralWords),
+    ...compounds(pluralWords),
     plural(head),
     ...qualifierForms,
     ...qualifierPlurals,
     ...groupForms.map((group) => `${group}/${plural(head)}`),
-    ...joins(words),
+    ...compounds(words),
     head,
     ...groupForms.map((group) => `${group}/${head}`),
   ]);

@@ -1,10 +1,7 @@
 import type { SecretKey } from '../../secrets/schema.ts';
-import type { Settings } from '../../settings/schema.ts';
-import type { TenantsFileOptions } from '../../tenants/loader.ts';
 import type { Tenant } from '../../tenants/schema.ts';
-import { withUpstreamOverrides } from '../../tenants/upstream-override.ts';
-import { checkTenantProfiles } from '../schema.ts';
-import type { ProfileService, ProfileTexts } from '../schema.ts';
+import type { Overrides } from '../../tenants/upstream-override.ts';
+import type { ProfileService } from '../schema.ts';
 
 /**
  * What the doctor checks is what `npm start` would read: the tenants file through the same loader,
@@ -12,19 +9,6 @@ import type { ProfileService, ProfileTexts } from '../schema.ts';
  * secrets from `SECRETS_FILE` then the variables. It says which address it read for each service,
  * and, when an API refuses it, which secret or variable to set.
  */
-
-export type Overrides = Pick<Settings, 'PUBLISHING_BASE_URL' | 'LODGING_BASE_URL'>;
-
-/** The loader options of the site (./registry.ts), with the profiles of the doctor's folder. */
-export function doctorTenantsOptions(
-  overrides: Overrides,
-  profiles: ProfileTexts,
-): TenantsFileOptions {
-  return {
-    adjust: (raw) => withUpstreamOverrides(raw, overrides),
-    check: (tenants) => checkTenantProfiles(tenants, profiles),
-  };
-}
 
 export interface ServiceTarget {
   service: ProfileService;
