@@ -137,6 +137,25 @@ describe('the confirmation e-mail', () => {
     expect(mailFor(email)).toHaveLength(1);
   });
 
+  it('for a stay starting today, offers to see the booking, not to cancel it (no longer possible online)', async () => {
+    const service = alpine();
+    const email = `today.${Date.now()}@example.com`;
+    const { input, confirmation } = await bookAt(service, 0, email);
+    const manageUrl = 'http://alpine-post.localhost:4321/stay/manage/today';
+    const sent = {
+      confirmation,
+      to: input.email,
+      guestName: 'Heidi',
+      manageUrl,
+      site: 'Alpine Post',
+    };
+    expect(await service.mailConfirmation(sent)).toBe(true);
+    const [mail] = mailFor(email);
+    expect(mail!.text).toContain(`Buchung ansehen: ${manageUrl}`);
+    expect(mail!.text).not.toContain('ansehen oder stornieren');
+    expect(mail!.html).toContain('>Buchung ansehen</a>');
+  });
+
   it('is sent once across two servers sharing Redis', async () => {
     const [a, b] = [alpine({ redisUrl: redis.url }), alpine({ redisUrl: redis.url })];
     const email = `peter.${Date.now()}@example.com`;

@@ -3,7 +3,8 @@ import BookingSteps from '../../../src/components/booking/BookingSteps.astro';
 import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
-import { config, offers, PROPERTY } from '../../fixtures/booking.ts';
+import { todayIn } from '../../../src/lib/booking/domain/dates.ts';
+import { config, confirmation, offers, PROPERTY } from '../../fixtures/booking.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { render } from './render.ts';
 
@@ -143,5 +144,23 @@ describe('booking refusals', () => {
       'These dates have passed',
     );
     expect(view.getByLabelText<HTMLInputElement>('Check-in').value).toBe('');
+  });
+
+  it.each([
+    ['a stay in the future', '2099-03-28', 'See or cancel this booking later'],
+    [
+      'a stay starting today (no cancel online any more)',
+      todayIn('Europe/London'),
+      'See this booking later',
+    ],
+  ])('the done step of %s offers its link as “%s”', async (_label, checkIn, text) => {
+    const booked = {
+      confirmation: { ...confirmation, checkIn },
+      manage: '/stay/manage/t',
+      mailed: false,
+      email: '',
+    };
+    const view = await steps({ step: 'done', booked });
+    expect(view.body.querySelector('.manage a')?.textContent?.trim()).toBe(text);
   });
 });

@@ -3,6 +3,7 @@ import { i18nFor } from '../../i18n/index.ts';
 import { stayDate } from '../../i18n/format.ts';
 import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
+import { stayBegun } from '../domain/rules.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import { mayMailTo } from '../api/limits.ts';
@@ -64,10 +65,14 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
     const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
-    const { heading, text: said, rows } = manageView({ ...c, property: place }, i18n);
+    const begun = stayBegun(c.checkIn, place?.timeZone ?? core.tenant.timeZone);
+    const view = manageView({ ...c, property: place, begun }, i18n);
+    const { heading, text: said, rows } = view;
     const contactText = contactLine(core.lodging.contact);
     const greeting = t('mail.greeting', { name: bookerText(request.guestName) });
-    const [manage, secret] = [t('mail.manage'), t('manage.private')];
+    // A stay that can no longer be cancelled online (its day has begun) is only seen there.
+    const manage = t(view.cancellable ? 'mail.manage' : 'mail.see');
+    const secret = t('manage.private');
     const contact = contactText ? t('manage.contact', { contact: contactText }) : '';
     const footer = t('mail.footer', { site: request.site });
     const { text } = textMail(

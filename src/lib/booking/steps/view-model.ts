@@ -6,7 +6,7 @@ import type { Say } from '../../i18n/say.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { countryOptions } from '../domain/countries.ts';
 import { nightsBetween, todayIn } from '../domain/dates.ts';
-import { detailsPresentation } from '../domain/rules.ts';
+import { detailsPresentation, stayBegun } from '../domain/rules.ts';
 import { manageView } from '../manage/view.ts';
 import { bookedFacts, searchFacts } from './partner-events.ts';
 import { stepAddress, type StepAddress } from './address.ts';
@@ -79,7 +79,14 @@ export function stepsModel(
   const property = properties.find((p) => p.id === confirmation?.propertyId);
   const booked = state.booked && {
     ...state.booked,
-    view: manageView({ ...state.booked.confirmation, property }, i18n),
+    view: manageView(
+      {
+        ...state.booked.confirmation,
+        property,
+        begun: stayBegun(state.booked.confirmation.checkIn, property?.timeZone ?? tenant.timeZone),
+      },
+      i18n,
+    ),
   };
   const manage = booked ? (page.href ?? String)(booked.manage) : '';
   return {

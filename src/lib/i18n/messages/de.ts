@@ -381,6 +381,7 @@ export const de: Dictionary = {
   'mail.subject': 'Ihre Buchung {reference}: {place}',
   'mail.greeting': 'Guten Tag {name}',
   'mail.manage': 'Buchung ansehen oder stornieren',
+  'mail.see': 'Buchung ansehen',
   'mail.footer':
     'Sie erhalten diese E-Mail, weil diese Adresse bei einer Buchung auf {site} angegeben wurde.',
   'widget.mailed': 'Wir haben diese Bestätigung und Ihren privaten Link an {email} gesendet.',
@@ -536,6 +537,7 @@ export const de: Dictionary = {
   'widget.timeFrom': 'ab {time}',
   'widget.timeUntil': 'bis {time}',
   'widget.manageLink': 'Buchung später ansehen oder stornieren',
+  'widget.seeLink': 'Buchung später ansehen',
   'widget.manageHint': 'Ein privater Link: Geben Sie ihn nicht weiter.',
   'widget.calendar': 'Zum Kalender hinzufügen',
   'widget.print': 'Drucken',

@@ -380,6 +380,7 @@ export const fr: Dictionary = {
   'mail.subject': 'Votre réservation {reference} : {place}',
   'mail.greeting': 'Bonjour {name},',
   'mail.manage': 'Voir ou annuler votre réservation',
+  'mail.see': 'Voir votre réservation',
   'mail.footer':
     'Vous recevez cet e-mail parce que cette adresse a été donnée pour une réservation sur {site}.',
   'widget.mailed': 'Nous avons envoyé cette confirmation et votre lien privé à {email}.',
@@ -535,6 +536,7 @@ export const fr: Dictionary = {
   'widget.timeFrom': 'à partir de {time}',
   'widget.timeUntil': 'jusqu’à {time}',
   'widget.manageLink': 'Voir ou annuler cette réservation plus tard',
+  'widget.seeLink': 'Voir cette réservation plus tard',
   'widget.manageHint': 'Un lien privé : gardez-le pour vous.',
   'widget.calendar': 'Ajouter au calendrier',
   'widget.print': 'Imprimer',
