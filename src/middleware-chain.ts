@@ -2,7 +2,7 @@ import type { APIContext } from 'astro';
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
-import { logError } from './lib/log/log.ts';
+import { logError, requestContext } from './lib/log/log.ts';
 import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
 import { uncachedRedirect } from './lib/delivery/policy.ts';
 import { maybeCompress } from './lib/delivery/compression.ts';
@@ -179,15 +179,7 @@ const errorsAndHeaders = defineMiddleware(async (context, next) => {
   try {
     response = await next();
   } catch (error) {
-    logError(
-      'request.failed',
-      {
-        tenant: context.locals.tenantMatchOrNull?.tenant.id,
-        path: context.url.pathname,
-        requestId: context.locals.requestId,
-      },
-      error,
-    );
+    logError('request.failed', requestContext(context), error);
     throw error;
   }
   response.headers.set('X-Content-Type-Options', 'nosniff');
