@@ -123,7 +123,7 @@ export interface FormRequest {
         destroy(): void;
       }
     | undefined;
-  /** Whether the session's store takes the kept result now (./session-check.ts); yes when absent. */
+  /** Whether the session's store takes the kept result now (./middleware.ts); yes when absent. */
   canKeep?: (() => Promise<boolean>) | undefined;
 }
 
