@@ -1,4 +1,3 @@
-import type { APIContext } from 'astro';
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
@@ -65,7 +64,8 @@ const compressResponses = defineMiddleware(async (context, next) =>
 const gate = defineMiddleware((context, next) => {
   const visitor = (context.locals.visitor = visitorOf(context, TRUST_PROXY));
   const refusal =
-    urlRefusal(context.request.url) ?? (context.isPrerendered ? undefined : refusedBody(context));
+    urlRefusal(context.request.url) ??
+    (context.isPrerendered ? undefined : refusedBody(context.request));
   // Answered in the tenant's language once it is known (`tenantResolution`).
   if (refusal) {
     context.locals.edgeRefusal = refusal;
@@ -83,7 +83,7 @@ const gate = defineMiddleware((context, next) => {
     : statusResponse({ ...access, token: STATUS_TOKEN });
 });
 
-function refusedBody({ request }: APIContext): EdgeRefusal | undefined {
+function refusedBody(request: Request): EdgeRefusal | undefined {
   const verdict = judgeBody(request);
   if (verdict === 'ok') return undefined;
   // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
@@ -132,9 +132,6 @@ function lazyRequestId(locals: App.Locals): void {
     configurable: true,
     enumerable: true,
     get: () => (id ??= crypto.randomUUID()),
-    set: (value: string) => {
-      id = value;
-    },
   });
 }
 
