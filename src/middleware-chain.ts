@@ -1,8 +1,7 @@
-import type { APIContext } from 'astro';
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
-import { logError } from './lib/log/log.ts';
+import { logError, requestContext } from './lib/log/log.ts';
 import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
 import { uncachedRedirect } from './lib/delivery/policy.ts';
 import { maybeCompress } from './lib/delivery/compression.ts';
@@ -54,25 +53,18 @@ const compressResponses = defineMiddleware(async (context, next) =>
 
 /**
  * What is settled before the tenant: who sent the request from which origin (`locals.visitor`,
- * once: src/lib/request/visitor.ts), an address no page takes (too long: 414; escapes only a
- * second decoding would resolve: 400), a request body refused from its headers (before anything
- * parses it, and before the origin check: a refused body closes the connection instead of being
- * read), a cross-site form post (compared with that origin; Astro's own check is off): each
- * answered in the tenant's language once it is known (src/lib/request/refusals.ts), and the operator
- * endpoints `/_status` (upstream counters as JSON) and `/_metrics` (Prometheus text), for every
- * tenant at once: local requests, or with the bearer token of each.
+ * once: src/lib/request/visitor.ts); what the edge refuses (src/lib/request/refusals.ts), answered
+ * in the tenant's language once it is known; and the operator endpoints `/_status` (upstream
+ * counters as JSON) and `/_metrics` (Prometheus text), for every tenant at once: local requests,
+ * or with the bearer token of each.
  */
 const gate = defineMiddleware((context, next) => {
   const visitor = (context.locals.visitor = visitorOf(context, TRUST_PROXY));
   const refusal =
-    urlRefusal(context.request.url) ?? (context.isPrerendered ? undefined : refusedBody(context));
-  // Answered in the tenant's language once it is known (`tenantResolution`).
+    urlRefusal(context.request.url) ??
+    (context.isPrerendered ? undefined : refusedPost(context.request, visitor.origin));
   if (refusal) {
     context.locals.edgeRefusal = refusal;
-    return next();
-  }
-  if (!context.isPrerendered && isCrossSiteFormPost(context.request, visitor.origin)) {
-    context.locals.edgeRefusal = 'cross-site';
     return next();
   }
   const { pathname } = context.url;
@@ -83,12 +75,13 @@ const gate = defineMiddleware((context, next) => {
     : statusResponse({ ...access, token: STATUS_TOKEN });
 });
 
-function refusedBody({ request }: APIContext): EdgeRefusal | undefined {
+/** A body refused by its headers (checked first: it is never read), else a cross-site form post. */
+function refusedPost(request: Request, origin: string): EdgeRefusal | undefined {
   const verdict = judgeBody(request);
-  if (verdict === 'ok') return undefined;
   // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
   if (verdict === 'length-required') void request.body?.cancel().catch(() => undefined);
-  return verdict;
+  if (verdict !== 'ok') return verdict;
+  return isCrossSiteFormPost(request, origin) ? 'cross-site' : undefined;
 }
 
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
@@ -132,9 +125,6 @@ function lazyRequestId(locals: App.Locals): void {
     configurable: true,
     enumerable: true,
     get: () => (id ??= crypto.randomUUID()),
-    set: (value: string) => {
-      id = value;
-    },
   });
 }
 
@@ -179,15 +169,7 @@ const errorsAndHeaders = defineMiddleware(async (context, next) => {
   try {
     response = await next();
   } catch (error) {
-    logError(
-      'request.failed',
-      {
-        tenant: context.locals.tenantMatchOrNull?.tenant.id,
-        path: context.url.pathname,
-        requestId: context.locals.requestId,
-      },
-      error,
-    );
+    logError('request.failed', requestContext(context), error);
     throw error;
   }
   response.headers.set('X-Content-Type-Options', 'nosniff');

@@ -18,21 +18,13 @@ import { attemptLimiter } from '../lib/auth/limits.ts';
 import { safeNext } from '../lib/auth/next.ts';
 import { signOut, startSession } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
-import { logError, logWarn } from '../lib/log/log.ts';
+import { logError, logWarn, requestContext } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
 
 /**
  * Subscriber accounts. Every action is also a public endpoint (`/_actions/<name>`), so limits and
  * checks live here, not in the pages. Results never carry the token: it stays in the session.
  */
-
-function logContext(ctx: ActionAPIContext) {
-  return {
-    tenant: ctx.locals.tenantMatchOrNull?.tenant.id,
-    path: ctx.url.pathname,
-    requestId: ctx.locals.requestId,
-  };
-}
 
 /** The error a form shows; anything unexpected is logged and shown as a generic message. */
 function formError(
@@ -49,9 +41,9 @@ function formError(
   const failure = authFailure(error, fields, fieldsMessage, keys);
   // The reader sees the site's own words; the log keeps what the upstream said.
   if (failure?.upstream)
-    logWarn(`${event}.refused`, { ...logContext(ctx), upstream: failure.upstream });
+    logWarn(`${event}.refused`, { ...requestContext(ctx), upstream: failure.upstream });
   if (failure) return toActionError(failure);
-  logError(event, logContext(ctx), error);
+  logError(event, requestContext(ctx), error);
   return toActionError({ code: 'INTERNAL_SERVER_ERROR', message: MESSAGES.unexpected, fields: {} });
 }
 
@@ -63,7 +55,7 @@ function signInSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void>
   const { tenant } = ctx.locals;
   return startSession(ctx.session, tenant.id, signedIn, (previous) => {
     void revoke(publishingFor(tenant), previous).then((revoked) => {
-      if (!revoked) logWarn('auth.login.revoke_replaced_failed', logContext(ctx));
+      if (!revoked) logWarn('auth.login.revoke_replaced_failed', requestContext(ctx));
     });
   });
 }
@@ -126,7 +118,7 @@ export const accountActions = {
       // The session is cleared first and whatever the API answers: logging out always works here.
       const signedIn = await signOut(ctx.session, tenant.id);
       if (signedIn && !(await revoke(publishingFor(tenant), signedIn))) {
-        logWarn('auth.logout.revoke_failed', logContext(ctx));
+        logWarn('auth.logout.revoke_failed', requestContext(ctx));
       }
       return { signedOut: true };
     },

@@ -7,7 +7,7 @@ import { postComment } from '../lib/comments/post.ts';
 import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
 import type { PostOnce } from '../lib/comments/post.ts';
 import { invalidatePostComments } from '../lib/freshness/bus.ts';
-import { logError } from '../lib/log/log.ts';
+import { logError, requestContext } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
 const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL } = settings();
 
@@ -53,12 +53,7 @@ export const commentActions = {
           client: (token) => publishingFor(tenant, token),
           consume,
           once: postOnceFor(),
-          onUnexpected: (error) =>
-            logError(
-              'comments.post.failed',
-              { tenant: tenant.id, path: ctx.url.pathname, requestId: ctx.locals.requestId },
-              error,
-            ),
+          onUnexpected: (error) => logError('comments.post.failed', requestContext(ctx), error),
         },
       );
       // The upstream refused the stored token (revoked, expired): forget it, so the next attempt

@@ -6,13 +6,15 @@ import type { FieldKeys } from '../failures/upstream-text.ts';
 import { textKey } from '../i18n/text-key.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 
+/** The ActionError codes whose message a sign-in form's failure says in this site's words. */
+export const OWN_MESSAGE_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'TOO_MANY_REQUESTS',
+  'SERVICE_UNAVAILABLE',
+] as const;
 /** The ActionError codes a sign-in form can end with (a subset of Astro's). */
-type FailureCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'TOO_MANY_REQUESTS'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL_SERVER_ERROR';
+type FailureCode = (typeof OWN_MESSAGE_CODES)[number] | 'INTERNAL_SERVER_ERROR';
 
 /** What a failed submit shows: a message for the summary and messages per form field (text keys or upstream text). */
 export interface FormFailure {
@@ -93,16 +95,13 @@ export function authFailure(
   const credentials = Object.entries(keys).find(([, k]) => k.credentials);
   const credentialsKey = credentials?.[1].credentials;
   if (failure.kind === 'invalid') {
-    const mapped = mapFieldErrors(failure.fields, formFields);
-    const { fields, translated } = localizeUpstreamFields(mapped.fields, keys);
-    const { other } = mapped;
+    const { fields: known, other } = mapFieldErrors(failure.fields, formFields);
+    const { fields, translated } = localizeUpstreamFields(known, keys);
     const hasFields = Object.keys(fields).length > 0;
     // A 422 about no field: its message, unless it says the credentials were wrong.
     const summary = failure.message?.trim();
     const refused =
-      credentialsKey !== undefined &&
-      summary !== undefined &&
-      recogniseUpstream(summary)?.rule === 'credentials';
+      credentialsKey !== undefined && recogniseUpstream(summary ?? '')?.rule === 'credentials';
     const fallback = refused ? textKey(credentialsKey) : summary || MESSAGES.rejected;
     return {
       code: 'BAD_REQUEST',

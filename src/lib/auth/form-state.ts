@@ -3,7 +3,7 @@ import { fieldErrorsOf, issuesFrom } from '../failures/fields.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import type { I18n } from '../i18n/index.ts';
 import { localize, localizeFields } from '../i18n/text.ts';
-import { MESSAGES } from './failures.ts';
+import { MESSAGES, OWN_MESSAGE_CODES } from './failures.ts';
 
 /** What a sign-in form renders after a submit. */
 export interface FormState {
@@ -16,14 +16,8 @@ export interface FormState {
 
 export const EMPTY_FORM: FormState = { message: null, fields: {}, values: {} };
 
-// Codes whose message this site wrote (src/lib/auth/failures.ts); any other text may come from
-// Astro or from an unexpected error and is replaced by a generic message.
-const OWN_MESSAGE_CODES = new Set([
-  'BAD_REQUEST',
-  'UNAUTHORIZED',
-  'TOO_MANY_REQUESTS',
-  'SERVICE_UNAVAILABLE',
-]);
+// Any other code's text may come from Astro or an unexpected error: a generic message instead.
+const OWN_CODES: ReadonlySet<unknown> = new Set(OWN_MESSAGE_CODES);
 
 function asFields(value: unknown): FieldErrors {
   const out: FieldErrors = {};
@@ -47,7 +41,7 @@ export function describeError(error: unknown, i18n: I18n): Pick<FormState, 'mess
     return { message: message || localize(i18n, MESSAGES.fields), fields };
   }
   const { code, message } = error;
-  const own = typeof code === 'string' && OWN_MESSAGE_CODES.has(code);
+  const own = OWN_CODES.has(code);
   const text = own && typeof message === 'string' && message ? message : MESSAGES.unexpected;
   return { message: localize(i18n, text), fields };
 }

@@ -12,8 +12,7 @@ const LIMITS = {
   // New accounts: a household or office registers a few, a script registers hundreds.
   register: { points: AUTH_REGISTRATIONS_PER_IP_PER_HOUR, duration: 3600 },
 } as const;
-export type AttemptKind = keyof typeof LIMITS;
 
-export function attemptLimiter(kind: AttemptKind): Promise<RateLimiterAbstract> {
+export function attemptLimiter(kind: keyof typeof LIMITS): Promise<RateLimiterAbstract> {
   return visitorLimiter(`auth:${kind}`, LIMITS[kind], REDIS_URL);
 }

@@ -10,14 +10,9 @@ import { getRedis } from '../upstream/redis.ts';
  * account page's refresh) puts the signed-out token back under the same cookie. Kept for a
  * session's lifetime, by hash, in Redis when configured (every server), else in this process.
  */
-export interface SignedOutTokens {
-  add(token: string): Promise<void>;
-  has(token: string): Promise<boolean>;
-  /** A sign-in the API answered with this token again: it is honoured again. */
-  remove(token: string): Promise<void>;
-}
+export type SignedOutTokens = ReturnType<typeof signedOutTokens>;
 
-export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number): SignedOutTokens {
+export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number) {
   const local = new LRUCache<string, true>({ max: 50_000, ttl: ttlSeconds * 1000 });
   const name = (token: string) => createHash('sha256').update(token).digest('base64url');
   const redisKey = (hash: string) => `masthead:auth:signed-out:${hash}`;
@@ -27,7 +22,7 @@ export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number
       effect: 'a logout is remembered on this server only until Redis answers again',
     });
   return {
-    async add(token) {
+    async add(token: string): Promise<void> {
       const hash = name(token);
       local.set(hash, true);
       if (!redisUrl) return;
@@ -37,7 +32,8 @@ export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number
         away(error);
       }
     },
-    async remove(token) {
+    /** A sign-in the API answered with this token again: it is honoured again. */
+    async remove(token: string): Promise<void> {
       const hash = name(token);
       local.delete(hash);
       if (!redisUrl) return;
@@ -47,7 +43,7 @@ export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number
         away(error);
       }
     },
-    async has(token) {
+    async has(token: string): Promise<boolean> {
       const hash = name(token);
       if (local.has(hash) || !redisUrl) return local.has(hash);
       try {

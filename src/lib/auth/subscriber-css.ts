@@ -14,9 +14,7 @@ export function subscriberCss(name: string | null): string {
 
 /** Escapes everything but letters, digits and spaces, so a name can never end the CSS string. */
 export function cssString(text: string): string {
-  return [...text.replace(/[\r\n\t]+/g, ' ')]
-    .map((char) =>
-      /[\p{L}\p{N} ]/u.test(char) ? char : `\\${(char.codePointAt(0) ?? 0).toString(16)} `,
-    )
-    .join('');
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/[^\p{L}\p{N} ]/gu, (char) => `\\${(char.codePointAt(0) ?? 0).toString(16)} `);
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
 import { dropIfEmpty } from '../delivery/session-store.ts';
@@ -13,8 +14,8 @@ import { dropIfEmpty } from '../delivery/session-store.ts';
 /** The landing address's parameter: the id of the kept result. */
 export const SENT_PARAM = 'posted';
 
-/** The action's own query parameter (`actions.x.queryString`). */
-const ACTION_PARAM = '_action';
+/** Not carried to the landing: the action's own (`actions.x.queryString`), an id, `?tenant=` (`href`'s). */
+const NOT_LANDED = new Set(['_action', SENT_PARAM, 'tenant']);
 
 // The booking steps keep their own redirect for now (src/lib/booking/steps/page.ts).
 const REDIRECTED_ACTIONS: ReadonlySet<string> = new Set([
@@ -63,17 +64,6 @@ export function keptFormValues(locals: object): Readonly<Record<string, string>>
 
 const keptKey = (id: string): string => `form-result:${id}`;
 
-/** A fresh id for a kept result: unguessable, URL-safe. */
-function newResultId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return Buffer.from(bytes).toString('base64url');
-}
-
-/** An id as `newResultId` writes it, else null (anything else in `?posted=` is not looked up). */
-function parseResultId(value: string | null): string | null {
-  return value !== null && /^[\w-]{16}$/.test(value) ? value : null;
-}
-
 /** The posted form's text fields, without passwords, the action's own field or anything huge. */
 export function keptValues(form: FormData): Record<string, string> {
   const values: Record<string, string> = {};
@@ -103,11 +93,7 @@ export function landingAddress(
   id: string | null,
   href: (path: string) => string,
 ): string {
-  const query = new URLSearchParams(
-    [...search].filter(
-      ([name]) => name !== ACTION_PARAM && name !== SENT_PARAM && name !== 'tenant',
-    ),
-  );
+  const query = new URLSearchParams([...search].filter(([name]) => !NOT_LANDED.has(name)));
   if (id) query.set(SENT_PARAM, id);
   const text = query.toString();
   // One leading slash: `//host` would be another site to the browser.
@@ -137,7 +123,7 @@ export interface FormRequest {
         destroy(): void;
       }
     | undefined;
-  /** Whether the session's store takes the kept result now (./session-check.ts); yes when absent. */
+  /** Whether the session's store takes the kept result now (./middleware.ts); yes when absent. */
   canKeep?: (() => Promise<boolean>) | undefined;
 }
 
@@ -177,14 +163,17 @@ export async function answerForm(
       // makes it once.
       return show(kept);
     }
-    const id = newResultId();
+    // Unguessable and URL-safe: 16 characters.
+    const id = randomBytes(12).toString('base64url');
     // The session as it is after the action (a sign-in gives it a new id: the result goes there).
     session.set(keptKey(id), kept, { ttl: KEPT_SECONDS });
     return uncachedRedirect(303, landingAddress(pathname, url.searchParams, id, locals.href));
   }
 
-  if (context.request.method !== 'GET' || !url.searchParams.has(SENT_PARAM)) return next();
-  const id = parseResultId(url.searchParams.get(SENT_PARAM));
+  const sent = url.searchParams.get(SENT_PARAM);
+  if (context.request.method !== 'GET' || sent === null) return next();
+  // Anything but an id as written above is not looked up.
+  const id = /^[\w-]{16}$/.test(sent) ? sent : null;
   const kept = id && session ? readKept(await session.get(keptKey(id))) : undefined;
   // Taken already (a reload, Back), expired, or never ours: the page itself, without the id.
   if (!id || !kept || !session) {

@@ -52,18 +52,13 @@ export function formatDate(
 ): string {
   const format = () => {
     const read = readDate(value);
-    const timeZone = read?.calendar ? 'UTC' : tenant.timeZone;
-    return read
-      ? dateTimeFormat(tenant.locale, { dateStyle: style, timeZone }).format(read.date)
-      : '';
+    if (!read) return '';
+    const timeZone = read.calendar ? 'UTC' : tenant.timeZone;
+    return dateTimeFormat(tenant.locale, { dateStyle: style, timeZone }).format(read.date);
   };
   if (typeof value !== 'string') return format();
-  return remembered(
-    shown,
-    MAX_SHOWN,
-    `d|${style}|${tenant.locale}|${tenant.timeZone}|${value}`,
-    format,
-  );
+  const key = `d|${style}|${tenant.locale}|${tenant.timeZone}|${value}`;
+  return remembered(shown, MAX_SHOWN, key, format);
 }
 
 /** Date and time in the tenant's zone, e.g. for comments; a date-only value shows its day alone. */

@@ -22,13 +22,9 @@ export function textKey(key: MessageKey, values?: TextValues): string {
 export function readTextKey(text: string): { key: MessageKey; values: TextValues } | null {
   if (!text.startsWith(MARK)) return null;
   const [, key = '', json] = text.split(MARK);
-  let values: TextValues = {};
-  if (json) {
-    try {
-      values = JSON.parse(json) as TextValues;
-    } catch {
-      return null;
-    }
+  try {
+    return { key: key as MessageKey, values: json ? (JSON.parse(json) as TextValues) : {} };
+  } catch {
+    return null;
   }
-  return { key: key as MessageKey, values };
 }

@@ -66,6 +66,15 @@ export interface LogContext {
   [key: string]: unknown;
 }
 
+/** The request a log line is about: its tenant, path and id. */
+export function requestContext({ locals, url }: { locals: App.Locals; url: URL }): LogContext {
+  return {
+    tenant: locals.tenantMatchOrNull?.tenant.id,
+    path: url.pathname,
+    requestId: locals.requestId,
+  };
+}
+
 function errorFields(error: unknown): Record<string, unknown> {
   if (error instanceof Error) {
     return { error: error.name, message: error.message, stack: error.stack };

@@ -13,12 +13,10 @@ const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 
  * bodies without a type must come from the same origin; JSON is left to CORS.
  */
 export function isCrossSiteFormPost(request: Request, expectedOrigin: string): boolean {
-  if (SAFE_METHODS.has(request.method)) return false;
-  const sameOrigin = request.headers.get('origin') === expectedOrigin;
-  const type = request.headers.get('content-type');
-  if (type === null) return !sameOrigin;
-  const formLike = FORM_TYPES.some((form) => type.toLowerCase().includes(form));
-  return formLike && !sameOrigin;
+  if (SAFE_METHODS.has(request.method) || request.headers.get('origin') === expectedOrigin)
+    return false;
+  const type = request.headers.get('content-type')?.toLowerCase();
+  return type === undefined || FORM_TYPES.some((form) => type.includes(form));
 }
 
 /**
