@@ -28,8 +28,6 @@ export interface LodgingClientOptions extends CoreOptions {
   password?: string | undefined;
 }
 
-export type { PageParams, ReadOptions };
-
 /**
  * The core a lodging client (and the test harness's extra operations) calls through. Every call
  * carries the account's token (logging in again after a 401 with e-mail and password) and every
