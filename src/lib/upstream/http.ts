@@ -90,11 +90,9 @@ function numberHeader(headers: Headers, name: string): number | undefined {
  * (theirs ahead) nor voids it (theirs behind); from ours only when the answer has no `Date`.
  */
 function parseRetryAfter(headers: Headers): number | undefined {
-  const value = headers.get('retry-after');
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(value);
+  const seconds = numberHeader(headers, 'retry-after');
+  if (seconds !== undefined) return Math.max(0, seconds);
+  const date = Date.parse(headers.get('retry-after') ?? '');
   if (Number.isNaN(date)) return undefined;
   const sent = Date.parse(headers.get('date') ?? '');
   const now = Number.isNaN(sent) ? Date.now() : sent;
