@@ -65,11 +65,7 @@ export interface CategoryWithPosts {
  */
 const refusedReadTokens = memo((_hash: string) => true, { max: 100, ttlMs: 5 * 60_000 });
 
-/**
- * The core a publishing client (and the test harness's extra operations) calls through. Public
- * reads go out anonymously (or with the tenant's read token) and are cached once for every visitor;
- * personal reads and writes carry the user's token, and personal reads are cached per user.
- */
+/** The core a publishing client (and the test harness's extra operations) calls through. */
 export function publishingCore(options: PublishingClientOptions): ClientCore {
   const { baseUrl, tenantId, token } = options;
   return clientCore({
