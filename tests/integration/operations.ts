@@ -88,8 +88,7 @@ export function lodgingTestClient(options: LodgingClientOptions) {
   return {
     ...lodgingClient(options),
     /** `POST /auth/login` with any credentials (does not change this client's own). */
-    login: (email: string, password: string) =>
-      lodgingLogin(options.upstream, options, email, password),
+    login: (email: string, password: string) => lodgingLogin(options, email, password),
     me: (readOptions?: ReadOptions) =>
       core.read(
         { operation: 'auth.me', schema: lodgingMeSchema, path: '/auth/me', ttl: TTL.lodgingMe },

@@ -20,8 +20,7 @@ interface LodgingAuthOptions {
 
 /** `POST /auth/login`. Wrong credentials → `ValidationError` (`fields.email`). */
 export function lodgingLogin(
-  up: Upstream,
-  { accountKey, baseUrl, timeoutMs }: Omit<LodgingAuthOptions, 'credentials' | 'upstream'>,
+  { upstream, accountKey, baseUrl, timeoutMs }: Omit<LodgingAuthOptions, 'credentials'>,
   email: string,
   password: string,
 ) {
@@ -29,7 +28,7 @@ export function lodgingLogin(
   const budgetKey = budgetKeys.lodging(baseUrl, accountKey, undefined);
   const login = { service: 'lodging', operation: 'auth.login', tenant: accountKey } as const;
   const request = { baseUrl, path, method, body: { email, password }, budgetKey, timeoutMs };
-  return fetchParsed(up, { ...login, ...request }, schema);
+  return fetchParsed(upstream, { ...login, ...request }, schema);
 }
 
 /** Login tokens per account, origin and e-mail (per process); a pending login is shared. */
@@ -51,9 +50,7 @@ export function lodgingAuth(options: LodgingAuthOptions) {
   const token = (): Promise<string> => {
     if (credentials.token !== undefined) return Promise.resolve(credentials.token);
     const { email, password } = credentials;
-    return loginTokens(key, async () => {
-      return (await lodgingLogin(options.upstream, options, email, password)).token;
-    });
+    return loginTokens(key, async () => (await lodgingLogin(options, email, password)).token);
   };
 
   return {

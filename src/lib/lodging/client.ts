@@ -1,7 +1,6 @@
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
 import type { CoreOptions, ReadOptions } from '../upstream/client-core.ts';
-import type { QueryValue } from '../upstream/http.ts';
 import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
@@ -27,8 +26,6 @@ export interface LodgingClientOptions extends CoreOptions {
   email?: string | undefined;
   password?: string | undefined;
 }
-
-export type { PageParams, ReadOptions };
 
 /**
  * The core a lodging client (and the test harness's extra operations) calls through. Every call
@@ -81,7 +78,7 @@ export function lodgingClient(options: LodgingClientOptions) {
       read('properties.availability', { params: { propertyId }, query: { ...query } }, readOptions),
     listBookings(filters: BookingFilters = {}, readOptions?: ReadOptions): Promise<Paged<Booking>> {
       const { page, perPage, ...rest } = filters;
-      const query: Record<string, QueryValue> = { ...rest, ...pageQuery({ page, perPage }) };
+      const query = { ...rest, ...pageQuery({ page, perPage }) };
       return read(
         'bookings.list',
         { query, map: (list) => toPaged(list, { page, perPage }) },

@@ -45,8 +45,6 @@ export interface PublishingClientOptions extends CoreOptions {
   iframeHosts?: readonly string[] | undefined;
 }
 
-export type { PageParams };
-
 export interface PostListParams extends PageParams {
   /** Category slug. */
   category?: string | undefined;
@@ -67,11 +65,7 @@ export interface CategoryWithPosts {
  */
 const refusedReadTokens = memo((_hash: string) => true, { max: 100, ttlMs: 5 * 60_000 });
 
-/**
- * The core a publishing client (and the test harness's extra operations) calls through. Public
- * reads go out anonymously (or with the tenant's read token) and are cached once for every visitor;
- * personal reads and writes carry the user's token, and personal reads are cached per user.
- */
+/** The core a publishing client (and the test harness's extra operations) calls through. */
 export function publishingCore(options: PublishingClientOptions): ClientCore {
   const { baseUrl, tenantId, token } = options;
   return clientCore({
@@ -135,19 +129,20 @@ function readingKit(options: PublishingClientOptions) {
   const cleanStream = (stream: Stream): Stream =>
     stream.embed_code ? { ...stream, embed_code: sanitize(stream.embed_code) } : stream;
 
-  /** A page of a list, each item cleaned as the client keeps it. */
-  const paged =
-    <T>(params: PageParams, clean: (item: T) => T) =>
-    (list: { items: T[]; meta?: PageMeta | undefined }) => {
+  /** A list read's page query, and its page with each item cleaned as the client keeps it. */
+  const paged = <T>(params: PageParams, clean: (item: T) => T = (item) => item) => ({
+    query: pageQuery(params),
+    map: (list: { items: T[]; meta?: PageMeta | undefined }) => {
       const page = toPaged(list, params);
       return { ...page, items: page.items.map(clean) };
-    };
+    },
+  });
 
   /** The posts of a category or tag page (the two endpoints share this shape). */
   const archivePosts = (
     { posts, meta }: Pick<z.output<typeof tagDetailSchema>, 'posts' | 'meta'>,
     params: PageParams,
-  ) => paged(params, cleanSummary)({ items: posts.items, meta: meta ?? posts.meta });
+  ) => paged(params, cleanSummary).map({ items: posts.items, meta: meta ?? posts.meta });
 
   return {
     core,
@@ -188,23 +183,12 @@ function accountOperations({ read, call }: Kit) {
 function postOperations({ core, read, sanitize, cleanSummary, paged, remembered, tenantId }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
-      const query = {
-        ...pageQuery(params),
-        category: params.category,
-        tag: params.tag,
-        featured: params.featured === undefined ? undefined : params.featured ? '1' : '0',
-        search: params.search,
-      };
-      const list = read(
-        'posts.list',
-        {
-          query,
-          ...(params.search && { ttl: TTL.search }),
-          map: paged(params, cleanSummary),
-        },
-        readOptions,
-      );
-      return remembered(list, (paged) => paged.items);
+      const { query, map } = paged(params, cleanSummary);
+      const { category, tag, search } = params;
+      const featured = params.featured === undefined ? undefined : params.featured ? '1' : '0';
+      const spec = { query: { ...query, category, tag, featured, search }, map };
+      const list = read('posts.list', { ...spec, ...(search && { ttl: TTL.search }) }, readOptions);
+      return remembered(list, (page) => page.items);
     },
     /** One published post; `content` is sanitized HTML. Unknown or draft → `NotFoundError`. */
     getPost: (slug: string, readOptions?: ReadOptions): Promise<Post> =>
@@ -279,11 +263,7 @@ function editionStreamCommentOperations({
     // E-paper: the list is the same for every reader (its badges come from `is_free`): one shared
     // copy, read with the tenant's token. An edition is the reader's own when they are signed in.
     listEditions: (params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Edition>> =>
-      read(
-        'epaper.list',
-        { query: pageQuery(params), map: paged(params, anonymousEdition) },
-        readOptions,
-      ),
+      read('epaper.list', paged(params, anonymousEdition), readOptions),
     /** A subscriber-only edition read anonymously has `requires_subscription: true`, `pages: []`. */
     getEdition: (slug: string, readOptions?: ReadOptions): Promise<Edition> =>
       read(
@@ -297,11 +277,7 @@ function editionStreamCommentOperations({
       ),
     // Streams: `embed_code` is sanitized (iframes from allowed hosts only).
     listStreams: (params: PageParams = {}, readOptions?: ReadOptions): Promise<Paged<Stream>> =>
-      read(
-        'streams.list',
-        { query: pageQuery(params), map: paged(params, cleanStream) },
-        readOptions,
-      ),
+      read('streams.list', paged(params, cleanStream), readOptions),
     getStream: (slug: string, readOptions?: ReadOptions): Promise<Stream> =>
       read('streams.get', { params: { slug }, map: cleanStream }, readOptions),
     /** Approved top-level comments with approved replies. */
@@ -310,15 +286,7 @@ function editionStreamCommentOperations({
       params: PageParams = {},
       readOptions?: ReadOptions,
     ): Promise<Paged<Comment>> =>
-      read(
-        'comments.list',
-        {
-          params: { postSlug },
-          query: pageQuery(params),
-          map: (list) => toPaged(list, params),
-        },
-        readOptions,
-      ),
+      read('comments.list', { params: { postSlug }, ...paged<Comment>(params) }, readOptions),
     /** Signed in: published at once. Guest (no token): needs `author_name` + `author_email`, pending. */
     createComment: (postSlug: string, input: CommentInput): Promise<CommentCreated> =>
       call('comments.create', { params: { postSlug }, body: input, access: 'personal' }),

@@ -21,15 +21,17 @@ import {
 
 const nullableString = z.string().nullish();
 /** A flag or count from a nullable column: `null` reads as not sent. */
-const optionalFlag = bool
-  .nullable()
-  .transform((value) => value ?? undefined)
-  .optional();
+const nullAsAbsent = <S extends z.ZodType>(schema: S) =>
+  schema
+    .nullable()
+    .transform((value) => value ?? undefined)
+    .optional();
 const flag = bool.nullish().transform((value) => value ?? false);
-const optionalCount = int
-  .nullable()
-  .transform((value) => value ?? undefined)
-  .optional();
+/** Text or a list the API may send as null or not at all: empty then. */
+const orEmpty = <S extends z.ZodType, E>(schema: S, empty: () => E) =>
+  schema.nullish().transform((value) => value ?? empty());
+const textOrEmpty = orEmpty(z.string(), () => '');
+const listOrEmpty = <S extends z.ZodType>(item: S) => orEmpty(z.array(item), () => []);
 
 export const userSchema = z.looseObject({
   id,
@@ -37,7 +39,7 @@ export const userSchema = z.looseObject({
   email: z.string().optional(),
   roles: z.array(z.string()).default([]),
   /** Paid subscription flag (name assumed, see docs/api-assumptions.md). */
-  has_active_subscription: optionalFlag,
+  has_active_subscription: nullAsAbsent(bool),
   /** The other reading of that flag: `{ status: "active", plan, renews_at }` or null. */
   subscription: z
     .looseObject({ status: z.string().optional() })
@@ -78,20 +80,14 @@ const postFields = {
   id,
   title: z.string(),
   slug: z.string(),
-  excerpt: z
-    .string()
-    .nullish()
-    .transform((s) => s ?? ''),
+  excerpt: textOrEmpty,
   status: z.string().optional(),
   published_at: nullableString,
   updated_at: nullableString,
   author: authorRefSchema.nullish(),
   category: categoryRefSchema.nullish(),
-  tags: z
-    .array(tagRefSchema)
-    .nullish()
-    .transform((tags) => tags ?? []),
-  is_featured: optionalFlag,
+  tags: listOrEmpty(tagRefSchema),
+  is_featured: nullAsAbsent(bool),
   cover_image_url: webUrlField,
   cover_image_width: int.nullish(),
   cover_image_height: int.nullish(),
@@ -142,10 +138,7 @@ export const planSchema = z.looseObject({
   price: decimal.nullish().transform((price) => (price?.trim() ? price : null)),
   currency: z.string(),
   interval: z.string(),
-  features: z
-    .array(featureSchema)
-    .nullish()
-    .transform((f) => f ?? []),
+  features: listOrEmpty(featureSchema),
   subscribe_url: webUrlField,
 });
 export type Plan = z.output<typeof planSchema>;
@@ -163,16 +156,13 @@ export const editionSchema = z.looseObject({
   id: id.optional(),
   title: z.string(),
   slug: z.string(),
-  page_count: optionalCount,
+  page_count: nullAsAbsent(int),
   is_free: flag,
   reader_url: webUrlField,
   requires_subscription: flag,
   cover_image_url: webUrlField,
   published_at: nullableString,
-  pages: z
-    .array(editionPageSchema)
-    .nullish()
-    .transform((p) => p ?? []),
+  pages: listOrEmpty(editionPageSchema),
 });
 export type Edition = z.output<typeof editionSchema>;
 
@@ -199,10 +189,7 @@ export type Stream = z.output<typeof streamSchema>;
 const commentFields = {
   id,
   content: z.string(),
-  author_name: z
-    .string()
-    .nullish()
-    .transform((s) => s ?? ''),
+  author_name: textOrEmpty,
   created_at: nullableString,
   status: z.string().optional(),
   parent_id: id.nullish(),
@@ -215,10 +202,7 @@ export interface Comment extends z.output<z.ZodObject<typeof commentFields>> {
 export const commentSchema: z.ZodType<Comment> = z.looseObject({
   ...commentFields,
   get replies() {
-    return z
-      .array(commentSchema)
-      .nullish()
-      .transform((r) => r ?? []);
+    return listOrEmpty(commentSchema);
   },
 });
 

@@ -15,7 +15,7 @@ import { budgetKeys } from '../upstream/budget.ts';
 import type { BudgetKey } from '../upstream/budget.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { tenantSecrets } from '../secrets/site.ts';
-import { lodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
+import { lodgingCredentials } from '../secrets/tenant.ts';
 import { readBudgetsWith, upstreamSink } from '../observability/prometheus.ts';
 import type { BudgetReading } from '../observability/prometheus.ts';
 import type { Upstream } from '../upstream/runtime.ts';
@@ -105,11 +105,6 @@ export function publishingFor(tenant: Tenant, userToken?: string): PublishingCli
   return userToken ? client.withToken(userToken) : client;
 }
 
-/** The tenant's lodging credentials now (SECRETS_FILE, else the variables its lodging section names). */
-export function lodgingSecrets(tenant: Tenant): LodgingCredentials {
-  return lodgingCredentials(tenantSecrets(tenant));
-}
-
 let mailer: Mailer | undefined;
 
 /** The site's mail server for guests' e-mails (`SMTP_*`), or undefined when none is set. */
@@ -134,7 +129,8 @@ export function siteMailer(): Mailer | undefined {
 export const bookingServiceFor: (tenant: Tenant) => BookingService = memo((tenant: Tenant) =>
   bookingService(tenant, {
     upstream: siteUpstream(),
-    credentials: () => lodgingSecrets(tenant),
+    // Read per call: SECRETS_FILE, else the variables the tenant's lodging section names.
+    credentials: () => lodgingCredentials(tenantSecrets(tenant)),
     redisUrl: settings().REDIS_URL,
     mailer: siteMailer(),
   }),

@@ -27,18 +27,13 @@ export interface BudgetKey {
   key: string;
 }
 
-export interface BudgetLimits {
-  publishingPublicPerMinute: number;
-  publishingTokenPerMinute: number;
-  lodgingPerMinute: number;
-}
-
 /** The documented upstream limits. */
-export const DEFAULT_LIMITS: BudgetLimits = {
+export const DEFAULT_LIMITS = {
   publishingPublicPerMinute: settingDefaults.PUBLISHING_PUBLIC_PER_MINUTE,
   publishingTokenPerMinute: settingDefaults.PUBLISHING_TOKEN_PER_MINUTE,
   lodgingPerMinute: settingDefaults.LODGING_PER_MINUTE,
 };
+export type BudgetLimits = typeof DEFAULT_LIMITS;
 
 /**
  * Who spends a call, from first to last claim on a bucket:

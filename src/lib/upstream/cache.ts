@@ -18,6 +18,7 @@ import {
 import type { UpstreamService } from './errors.ts';
 import { jsonLine } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
+import { boundedRedisDriver } from './redis.ts';
 import type { CachePolicy } from './ttl.ts';
 import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
 
@@ -207,20 +208,15 @@ export function decodeEntry(raw: unknown): Entry | undefined {
 }
 
 /** The store behind the LRU: the one given, else Redis, else files, else none. */
-async function openStore(options: CacheOptions): Promise<Storage | undefined> {
-  if (options.store) return options.store;
-  if (options.redisUrl) {
-    const url = options.redisUrl;
-    const [{ createStorage }, { boundedRedisDriver }] = await Promise.all([
-      import('unstorage'),
-      import('./redis.ts'),
-    ]);
-    return createStorage({ driver: boundedRedisDriver(url, 'masthead:cache') });
+async function openStore({ store, redisUrl, diskDir, diskMaxBytes }: CacheOptions) {
+  if (store) return store;
+  if (redisUrl) {
+    const { createStorage } = await import('unstorage');
+    return createStorage({ driver: boundedRedisDriver(redisUrl, 'masthead:cache') });
   }
-  const base = options.diskDir;
-  if (!base) return undefined;
+  if (!diskDir) return undefined;
   const { createDiskStore } = await import('./disk-store.ts');
-  return createDiskStore({ base, maxBytes: options.diskMaxBytes });
+  return createDiskStore({ base: diskDir, maxBytes: diskMaxBytes });
 }
 
 /** Waits for `promise`, but not past the page's deadline: a TimeoutError then (stale may follow). */

@@ -6,7 +6,7 @@ import { InvalidResponseError, NoRouteError, NotFoundError } from './errors.ts';
 import { recordFinding, type OperationFinding } from './metrics.ts';
 import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
-import type { HttpMethod, QueryValue, UpstreamRequest } from './http.ts';
+import type { HttpMethod, UpstreamRequest } from './http.ts';
 import { parseOrThrow } from './parse.ts';
 import { fillPath, missingNeeds, profiledRequest, reshapeBody, valueAt } from './profile.ts';
 import type { OperationNeeds, ServiceProfile } from './profile.ts';
@@ -56,7 +56,7 @@ export interface ClientCoreOptions {
 /** What a service client takes as the core does. */
 export type CoreOptions = Pick<ClientCoreOptions, 'baseUrl' | 'upstream' | 'timeoutMs' | 'profile'>;
 
-export interface CallSpec<S extends z.ZodType> {
+export interface CallSpec<S extends z.ZodType> extends Pick<UpstreamRequest, 'query' | 'body'> {
   /** Stable name for logs, metrics and cache keys, e.g. `posts.get`. */
   operation: string;
   /** The response body's shape; a mismatch throws `InvalidResponseError`. */
@@ -68,9 +68,6 @@ export interface CallSpec<S extends z.ZodType> {
    * `{param}` placeholders filled from `params`; an undeclared operation builds it with `urlPath`.
    */
   path?: string | undefined;
-  query?: Record<string, QueryValue> | undefined;
-  /** Sent as JSON. */
-  body?: object | undefined;
   /** Path parameters by name, for the `{param}` placeholders of the declared or profiled path. */
   params?: Record<string, unknown> | undefined;
   /** Default `public`. */

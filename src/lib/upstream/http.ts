@@ -17,31 +17,23 @@ import type { VisitorContext } from './visitor.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export interface HttpSettings {
+export const DEFAULT_HTTP_SETTINGS = {
   /** Whole-call timeout per attempt, headers and body included. */
-  timeoutMs: number;
+  timeoutMs: settingDefaults.UPSTREAM_TIMEOUT_MS,
   /** Extra attempts for GET only. Writes are never retried: a lost response may still have written. */
-  maxRetries: number;
-  backoffBaseMs: number;
-  backoffMaxMs: number;
+  maxRetries: 2,
+  backoffBaseMs: 200,
+  backoffMaxMs: 2000,
   /** A `Retry-After` longer than this is not waited for: the call fails with the typed error. */
-  retryAfterCapMs: number;
+  retryAfterCapMs: 3000,
   /**
    * Retry a GET answered 429 (within `retryAfterCapMs`). Off for the site: its budget stays shut
    * after a 429 until the upstream's window is surely clear (budget.ts), far past any wait a page
    * can afford, so the retry could only be refused. A build's pacing budget waits instead: on.
    */
-  retryRateLimited: boolean;
-}
-
-export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
-  timeoutMs: settingDefaults.UPSTREAM_TIMEOUT_MS,
-  maxRetries: 2,
-  backoffBaseMs: 200,
-  backoffMaxMs: 2000,
-  retryAfterCapMs: 3000,
   retryRateLimited: false,
 };
+export type HttpSettings = typeof DEFAULT_HTTP_SETTINGS;
 
 /**
  * Statuses worth another GET attempt; everything else is an answer, not a hiccup. ofetch also
@@ -98,11 +90,9 @@ function numberHeader(headers: Headers, name: string): number | undefined {
  * (theirs ahead) nor voids it (theirs behind); from ours only when the answer has no `Date`.
  */
 function parseRetryAfter(headers: Headers): number | undefined {
-  const value = headers.get('retry-after');
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(value);
+  const seconds = numberHeader(headers, 'retry-after');
+  if (seconds !== undefined) return Math.max(0, seconds);
+  const date = Date.parse(headers.get('retry-after') ?? '');
   if (Number.isNaN(date)) return undefined;
   const sent = Date.parse(headers.get('date') ?? '');
   const now = Number.isNaN(sent) ? Date.now() : sent;

@@ -84,11 +84,8 @@ export function createMetrics(options: MetricsOptions = {}) {
 
   const countersFor = (service: UpstreamService, tenant: string): Counters => {
     const key = `${service}:${tenant}`;
-    let counters = byTenant.get(key);
-    if (!counters) {
-      counters = emptyCounters();
-      byTenant.set(key, counters);
-    }
+    const counters = byTenant.get(key) ?? emptyCounters();
+    byTenant.set(key, counters);
     return counters;
   };
 

@@ -126,9 +126,9 @@ export function pageQuery(params: PageParams): Record<string, number | undefined
 
 /** Normalizes Laravel meta (or none) into `PageInfo`; `requested` fills what the upstream omits. */
 export function pageInfo(
-  meta: z.output<typeof pageMetaSchema> | undefined,
+  meta: PageMeta | undefined,
   count: number,
-  requested: { page?: number | undefined; perPage?: number | undefined } = {},
+  requested: PageParams = {},
 ): PageInfo {
   const perPage = meta?.per_page ?? requested.perPage ?? Math.max(count, 1);
   const total = meta?.total ?? count;
@@ -196,7 +196,7 @@ export function parseOrThrow<S extends z.ZodType>(
 
 /** A parsed list (`listOf`) as `Paged`, filling page info the upstream left out from the request. */
 export function toPaged<T>(
-  list: { items: T[]; meta?: z.output<typeof pageMetaSchema> | undefined },
+  list: { items: T[]; meta?: PageMeta | undefined },
   params: PageParams,
 ): Paged<T> {
   return { items: list.items, page: pageInfo(list.meta, list.items.length, params) };

@@ -184,13 +184,11 @@ export function reshapeBody(
   const itemFields = Object.fromEntries(entries.filter((entry) => !isMeta(entry)));
   // Page fields at the root, then beside the list (`data.data`: a paginator in an envelope).
   const beside = valueAt(body, found.path.split('.').slice(0, -1).join('.'));
-  const meta = [body, beside === body ? undefined : beside].reduce<Raw>(
-    (all, source) =>
-      isRecord(source)
-        ? { ...all, ...topLevelMeta(source), ...(isRecord(source['meta']) ? source['meta'] : {}) }
-        : all,
-    {},
-  );
+  const pageFields = (source: unknown): Raw =>
+    isRecord(source)
+      ? { ...topLevelMeta(source), ...(isRecord(source['meta']) ? source['meta'] : {}) }
+      : {};
+  const meta = { ...pageFields(body), ...pageFields(beside) };
   // `meta.*` targets read from the body's root (`mapFields`).
   const paged = mapFields({ meta }, Object.fromEntries(entries.filter(isMeta)), body);
   const data = found.list.map((item) => mapFields(item, itemFields));

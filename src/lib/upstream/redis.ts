@@ -25,12 +25,9 @@ const clients = new Map<string, Promise<Redis>>();
 
 /** Host and port only: a `REDIS_URL` may carry a password, which never reaches a log line. */
 function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return '(unparsable REDIS_URL)';
-  }
+  const parsed = URL.parse(url);
+  if (!parsed) return '(unparsable REDIS_URL)';
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
 }
 
 /**
@@ -60,17 +57,6 @@ function watch(client: Redis, url: string): void {
 }
 
 /**
- * Until connected, refused (Redis away: no point waiting; an `error` rejects `once`) or
- * `READY_WAIT_MS`, whichever first.
- */
-async function whenReady(client: Redis): Promise<void> {
-  if (client.status === 'ready') return;
-  await once(client, 'ready', { signal: AbortSignal.timeout(READY_WAIT_MS) }).catch(
-    () => undefined,
-  );
-}
-
-/**
  * One shared ioredis client per URL, created on first use so nothing connects when `REDIS_URL` is
  * unset. Resolves once connected (or at once if refused, at most `READY_WAIT_MS`): with the offline
  * queue off, commands sent before the connection is up would fail and fall back to per-instance
@@ -82,7 +68,9 @@ export function getRedis(url: string): Promise<Redis> {
     client = import('ioredis').then(async ({ Redis: RedisClient }) => {
       const created = new RedisClient(url, CLIENT_OPTIONS);
       watch(created, url);
-      await whenReady(created);
+      // Refused (an `error` rejects `once`): no point waiting.
+      const ready = { signal: AbortSignal.timeout(READY_WAIT_MS) };
+      await once(created, 'ready', ready).catch(() => undefined);
       return created;
     });
     clients.set(url, client);

@@ -53,11 +53,8 @@ function waitFor(times: readonly number[], ceiling: number, now: number, windowM
 export function memoryLog(windowMs: number, now: () => number = Date.now): SlidingLog {
   const entries = new Map<string, Entry>();
   const entry = (key: string, t: number): Entry => {
-    let found = entries.get(key);
-    if (!found) {
-      found = { times: [], shutUntil: 0 };
-      entries.set(key, found);
-    }
+    const found = entries.get(key) ?? { times: [], shutUntil: 0 };
+    entries.set(key, found);
     const first = found.times.findIndex((time) => time > t - windowMs);
     found.times.splice(0, first === -1 ? found.times.length : first);
     return found;
