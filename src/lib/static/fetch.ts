@@ -7,6 +7,7 @@ import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.t
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecrets } from '../secrets/site.ts';
 import { NotFoundError } from '../upstream/errors.ts';
+import { errorMessage } from '../content/records.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import type { DiskCache } from './disk-cache.ts';
 import type { PacingBudget } from './pacer.ts';
@@ -135,11 +136,16 @@ class SnapshotFetch {
     return this.stored(key, load, (entry) => this.now() - entry.storedAt < this.options.freshMs);
   }
 
+  /** A post's or edition's detail: the stored one while the list shows the same version. */
+  detail<T>(key: string, load: () => Promise<T>, version: string | null): Promise<T> {
+    return this.stored(key, load, (entry) => entry.updatedAt === version, version);
+  }
+
   async attempt<T>(what: string, run: () => Promise<T>): Promise<T | undefined> {
     try {
       return await run();
     } catch (error) {
-      this.failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      this.failures.push(`${what}: ${errorMessage(error)}`);
       return undefined;
     }
   }
@@ -199,25 +205,18 @@ class SnapshotFetch {
   /** What the details will cost, known before the first one is asked (for progress and the estimate). */
   planDetails({ summaries, editions }: Lists): void {
     const { cache, tenant } = this.options;
-    const known = (
-      key: string,
-      keep: (entry: { updatedAt?: string | null | undefined }) => boolean,
-    ) => {
-      const entry = cache.get(key);
-      return entry !== undefined && keep(entry);
-    };
+    // Not stored, or stored at another version (as `detail` decides).
+    const needed = (key: string, version: string | null) => cache.get(key)?.updatedAt !== version;
     let detailPlan = 0;
     for (const summary of summaries) {
-      if (!known(`posts.get|${summary.slug}`, sameVersion(summary))) detailPlan += 1;
-      if (tenant.features.comments && !known(`comments.list|${summary.slug}`, sameVersion(summary)))
+      const version = versionOf(summary);
+      if (needed(`posts.get|${summary.slug}`, version)) detailPlan += 1;
+      if (tenant.features.comments && needed(`comments.list|${summary.slug}`, version))
         detailPlan += 1;
     }
     for (const edition of editions ?? []) {
       const version = edition.published_at ?? null;
-      if (
-        !edition.requires_subscription &&
-        !known(`epaper.get|${edition.slug}`, (e) => e.updatedAt === version)
-      )
+      if (!edition.requires_subscription && needed(`epaper.get|${edition.slug}`, version))
         detailPlan += 1;
     }
     this.progress.planned += detailPlan;
@@ -243,13 +242,12 @@ class SnapshotFetch {
 
   /** A post's content and comments when new or changed; `partial` tells the build of each. */
   async fetchPost(summary: PostSummary, partial: (newPaths: readonly string[]) => void) {
-    const version = summary.updated_at ?? summary.published_at ?? null;
+    const version = versionOf(summary);
     const path = postPath(summary.slug);
     const post = await this.attempt(path, () =>
-      this.stored(
+      this.detail(
         `posts.get|${summary.slug}`,
         () => this.client.getPost(summary.slug),
-        sameVersion(summary),
         version,
       ).catch((error: unknown) => {
         // Unpublished between the list and the detail: leave it out rather than fail the build.
@@ -261,13 +259,12 @@ class SnapshotFetch {
     this.posts.set(summary.slug, post);
     if (!this.options.tenant.features.comments) return partial([path]);
     const thread = await this.attempt(`${path} (comments)`, () =>
-      this.stored(
+      this.detail(
         `comments.list|${summary.slug}`,
         () =>
           allPages((page) =>
             this.client.listComments(summary.slug, { page, perPage: LIST_PAGE_SIZE }),
           ),
-        sameVersion(summary),
         version,
       ),
     );
@@ -284,10 +281,9 @@ class SnapshotFetch {
     }
     const version = edition.published_at ?? null;
     const detail = await this.attempt(path, () =>
-      this.stored(
+      this.detail(
         `epaper.get|${edition.slug}`,
         () => this.client.getEdition(edition.slug),
-        (entry) => entry.updatedAt === version,
         version,
       ),
     );
@@ -297,9 +293,8 @@ class SnapshotFetch {
   }
 }
 
-/** A stored post detail (or thread) is kept while the list shows the same version. */
-const sameVersion = (summary: PostSummary) => (entry: { updatedAt?: string | null | undefined }) =>
-  entry.updatedAt === (summary.updated_at ?? summary.published_at ?? null);
+/** The version of a post its list shows: a stored detail or thread of another is asked again. */
+const versionOf = (summary: PostSummary) => summary.updated_at ?? summary.published_at ?? null;
 
 /**
  * Fetches everything a tenant's public pages show, through the real client, at the budget's pace:
