@@ -16,7 +16,7 @@ const COMPRESSIBLE_TYPE =
 export const MIN_COMPRESS_BYTES = 1024;
 
 /** Brotli quality 5: close to gzip's speed on a miss, clearly smaller; hits reuse the cached bytes. */
-const BROTLI_QUALITY = 5;
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 const GZIP_LEVEL = 6;
 
 /**
@@ -69,14 +69,6 @@ export function appendVary(headers: Headers, token: string): void {
   }
 }
 
-const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } };
-
-function compressor(encoding: Encoding) {
-  return encoding === 'br'
-    ? createBrotliCompress(BROTLI_OPTIONS)
-    : createGzip({ level: GZIP_LEVEL });
-}
-
 /** A response shared caches may keep (`public` or `s-maxage`, neither `private` nor `no-store`). */
 export function isShareable(response: Response): boolean {
   const cacheControl = response.headers.get('cache-control') ?? '';
@@ -125,7 +117,9 @@ export function compressResponse(response: Response, encoding: Encoding): Respon
   headers.set('Content-Encoding', encoding);
   headers.delete('Content-Length');
   appendVary(headers, 'Accept-Encoding');
-  const transform = Duplex.toWeb(compressor(encoding)) as unknown as ReadableWritablePair<
+  const compressor =
+    encoding === 'br' ? createBrotliCompress(BROTLI_OPTIONS) : createGzip({ level: GZIP_LEVEL });
+  const transform = Duplex.toWeb(compressor) as unknown as ReadableWritablePair<
     Uint8Array,
     Uint8Array
   >;
