@@ -132,11 +132,8 @@ function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
 }
 
 /** The URL Astro's Node adapter gives this request (`createRequestFromNodeRequest`), if it can tell. */
-function nodeRequestUrl(req: IncomingMessage): URL | null {
-  const host = req.headers.host;
-  if (typeof host !== 'string' || !host || req.url?.startsWith('/') !== true) return null;
-  return URL.parse(`http://${host}${req.url}`);
-}
+const nodeRequestUrl = ({ headers, url }: IncomingMessage): URL | null =>
+  headers.host && url?.startsWith('/') ? URL.parse(`http://${headers.host}${url}`) : null;
 
 const nodeHeadersOf = (entry: Entry): OutgoingHttpHeaders => ({
   ...Object.fromEntries(entry.headers.filter(([name]) => !INTERNAL_HEADERS.has(name))),
