@@ -160,10 +160,12 @@ class SnapshotFetch {
   /** Lists first: they say what else is needed. The posts come once each, newest first. */
   async fetchLists() {
     const { client } = this;
-    const firstPage = await this.attempt('/ (posts, page 1)', () =>
-      this.list('posts.list|1', () => client.listPosts({ page: 1, perPage: LIST_PAGE_SIZE })),
-    );
-    const pages = new Map<number, PostSummary[]>([[1, firstPage?.items ?? []]]);
+    const postsPage = (page: number) =>
+      this.attempt(`/ (posts, page ${page})`, () =>
+        this.list(`posts.list|${page}`, () => client.listPosts({ page, perPage: LIST_PAGE_SIZE })),
+      );
+    const firstPage = await postsPage(1);
+    const pages = [firstPage?.items ?? []];
     const lastPage = firstPage?.page.last ?? 1;
     const { features } = this.options.tenant;
     const [categories, tags, plans, editions, streams] = await Promise.all([
@@ -186,16 +188,11 @@ class SnapshotFetch {
         Array.from({ length: lastPage - 1 }, (_, index) => index + 2),
         this.concurrency,
         async (page) => {
-          const paged = await this.attempt(`/ (posts, page ${page})`, () =>
-            this.list(`posts.list|${page}`, () =>
-              client.listPosts({ page, perPage: LIST_PAGE_SIZE }),
-            ),
-          );
-          pages.set(page, paged?.items ?? []);
+          pages[page - 1] = (await postsPage(page))?.items ?? [];
         },
       ),
     ]);
-    const all = [...pages.entries()].sort(([a], [b]) => a - b).flatMap(([, items]) => items);
+    const all = pages.flat();
     const summaries = all.filter(
       (post, index) => all.findIndex((other) => other.slug === post.slug) === index,
     );
