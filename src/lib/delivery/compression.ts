@@ -58,15 +58,8 @@ export function isCompressible(response: Response): boolean {
 
 /** Adds `token` to the `Vary` header unless it is already there. */
 export function appendVary(headers: Headers, token: string): void {
-  const current = headers.get('vary');
-  if (!current) {
-    headers.set('Vary', token);
-    return;
-  }
-  const listed = current.split(',').map((value) => value.trim().toLowerCase());
-  if (!listed.includes(token.toLowerCase()) && !listed.includes('*')) {
-    headers.set('Vary', `${current}, ${token}`);
-  }
+  const listed = (headers.get('vary') ?? '').split(',').map((value) => value.trim().toLowerCase());
+  if (!listed.includes(token.toLowerCase()) && !listed.includes('*')) headers.append('Vary', token);
 }
 
 /** A response shared caches may keep (`public` or `s-maxage`, neither `private` nor `no-store`). */
