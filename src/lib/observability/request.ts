@@ -69,12 +69,12 @@ export function logResponse(input: {
   started: number;
 }): void {
   const seconds = (performance.now() - input.started) / 1000;
-  const { tenant, status, cache } = input;
-  observeResponse({ tenant, status, cache, route: input.route, seconds });
+  observeResponse(input, seconds);
+  const { tenant, method, status, cache } = input;
   logger.info({
     event: 'request',
     tenant,
-    method: input.method,
+    method,
     path: loggedPath(input.url),
     status,
     durationMs: Math.round(seconds * 10_000) / 10,
