@@ -1,7 +1,6 @@
 import type { CacheProvider } from 'astro';
 import { logger } from '../log/log.ts';
-import { currentRequest, runInRequest } from '../log/request-context.ts';
-import type { RequestRecord } from '../log/request-context.ts';
+import { currentRequest, runInRequest, type RequestRecord } from '../log/request-context.ts';
 import { tenantOfRequest } from '../request/public-origin.ts';
 import { observeResponse } from './prometheus.ts';
 

@@ -21,12 +21,10 @@ import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
 import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
-import { fetchSnapshot } from './fetch.ts';
-import type { FetchProgress } from './fetch.ts';
+import { fetchSnapshot, type FetchProgress } from './fetch.ts';
 import { securityHeaders } from './headers.ts';
 import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
-import { createPacingBudget } from './pacer.ts';
-import type { PacingBudget } from './pacer.ts';
+import { createPacingBudget, type PacingBudget } from './pacer.ts';
 import { createPictureMaker, type PictureMaker } from './pictures.ts';
 import { parseReads, sameAnswers, type Snapshot, type SnapshotRead } from './snapshot.ts';
 

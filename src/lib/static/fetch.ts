@@ -1,8 +1,7 @@
 import PQueue from 'p-queue';
-import { publishingClient } from '../publishing/client.ts';
+import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import { readProfileTexts } from '../profiles/files.ts';
 import { resolveProfile } from '../profiles/schema.ts';
-import type { PublishingClient } from '../publishing/client.ts';
 import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecrets } from '../secrets/site.ts';
@@ -41,11 +40,6 @@ export interface FetchOptions {
    */
   onPartial?: (partial: Snapshot, newPaths: readonly string[]) => void;
   now?: () => number;
-}
-
-export interface FetchResult {
-  snapshot: Snapshot;
-  progress: FetchProgress;
 }
 
 export class StaticFetchError extends Error {
@@ -299,7 +293,7 @@ const versionOf = (summary: PostSummary) => summary.updated_at ?? summary.publis
  * stored copy, lists again only when older than `freshMs`. Failures are collected; the rest is
  * stored first, then one line per failed resource is thrown.
  */
-export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult> {
+export async function fetchSnapshot(options: FetchOptions) {
   const run = new SnapshotFetch(options);
   const lists = await run.fetchLists();
   // Then the details the lists lack: content and comments of new or changed posts, free editions.
