@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Route cache tags (and the edge's surrogate keys): the one place they are spelled, used by the
  * pages that set them and by the invalidations that drop them (src/lib/freshness/invalidation.ts),
@@ -61,21 +63,24 @@ export function listTags(tenant: string): string[] {
   return [tagOf.lists(tenant)];
 }
 
+const slugs = z.array(z.string()).readonly().optional();
+
 /** What changed, as far as the route cache cares (src/lib/freshness/invalidation.ts). */
-export interface TaggedChange {
-  tenant: string;
+export const TaggedChangeSchema = z.object({
+  tenant: z.string(),
   /** Posts new, changed or gone: their pages, the pages showing them, and the lists. */
-  slugs?: readonly string[] | undefined;
+  slugs,
   /** Tag slugs whose pages of posts list the changed posts. */
-  topics?: readonly string[] | undefined;
+  topics: slugs,
   /** Category slugs whose pages of posts list the changed posts. */
-  categories?: readonly string[] | undefined;
+  categories: slugs,
   /** Tag slugs whose posts' own pages go too (a newsroom's purge of a tag). */
-  postsTagged?: readonly string[] | undefined;
+  postsTagged: slugs,
   /** Posts whose comment threads changed: their pages only. */
-  comments?: readonly string[] | undefined;
-  everything?: boolean | undefined;
-}
+  comments: slugs,
+  everything: z.boolean().optional(),
+});
+export type TaggedChange = z.infer<typeof TaggedChangeSchema>;
 
 /** Whether `change` touches posts (and so the lists), not only comment threads. */
 export function postsChanged(change: TaggedChange): boolean {

@@ -16,7 +16,7 @@ const COMPRESSIBLE_TYPE =
 export const MIN_COMPRESS_BYTES = 1024;
 
 /** Brotli quality 5: close to gzip's speed on a miss, clearly smaller; hits reuse the cached bytes. */
-const BROTLI_QUALITY = 5;
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 const GZIP_LEVEL = 6;
 
 /**
@@ -58,23 +58,8 @@ export function isCompressible(response: Response): boolean {
 
 /** Adds `token` to the `Vary` header unless it is already there. */
 export function appendVary(headers: Headers, token: string): void {
-  const current = headers.get('vary');
-  if (!current) {
-    headers.set('Vary', token);
-    return;
-  }
-  const listed = current.split(',').map((value) => value.trim().toLowerCase());
-  if (!listed.includes(token.toLowerCase()) && !listed.includes('*')) {
-    headers.set('Vary', `${current}, ${token}`);
-  }
-}
-
-const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } };
-
-function compressor(encoding: Encoding) {
-  return encoding === 'br'
-    ? createBrotliCompress(BROTLI_OPTIONS)
-    : createGzip({ level: GZIP_LEVEL });
+  const listed = (headers.get('vary') ?? '').split(',').map((value) => value.trim().toLowerCase());
+  if (!listed.includes(token.toLowerCase()) && !listed.includes('*')) headers.append('Vary', token);
 }
 
 /** A response shared caches may keep (`public` or `s-maxage`, neither `private` nor `no-store`). */
@@ -125,7 +110,9 @@ export function compressResponse(response: Response, encoding: Encoding): Respon
   headers.set('Content-Encoding', encoding);
   headers.delete('Content-Length');
   appendVary(headers, 'Accept-Encoding');
-  const transform = Duplex.toWeb(compressor(encoding)) as unknown as ReadableWritablePair<
+  const compressor =
+    encoding === 'br' ? createBrotliCompress(BROTLI_OPTIONS) : createGzip({ level: GZIP_LEVEL });
+  const transform = Duplex.toWeb(compressor) as unknown as ReadableWritablePair<
     Uint8Array,
     Uint8Array
   >;

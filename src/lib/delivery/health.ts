@@ -52,14 +52,13 @@ export async function checkHealth<T extends Pick<Tenant, 'lodging'>>(
     // The tenants file cannot be used: `invalid`.
   }
   const problems = inputs.settings?.() ?? [];
-  let sharedStore: Health['checks']['sharedStore'] = 'not configured';
-  if (inputs.redisUrl) {
-    const ping = inputs.pingStore ?? pingRedis;
-    sharedStore = await ping(inputs.redisUrl).then(
-      () => 'ok' as const,
-      () => 'unavailable' as const,
-    );
-  }
+  const ping = inputs.pingStore ?? pingRedis;
+  const sharedStore: Health['checks']['sharedStore'] = inputs.redisUrl
+    ? await ping(inputs.redisUrl).then(
+        () => 'ok',
+        () => 'unavailable',
+      )
+    : 'not configured';
   const settings = problems.length > 0 ? 'invalid' : 'ok';
   return {
     ok: settings === 'ok' && config === 'ok' && sharedStore !== 'unavailable',

@@ -1,5 +1,4 @@
-import { isTemporary } from '../failures/classify.ts';
-import type { Failure } from '../failures/classify.ts';
+import { isTemporary, type Failure } from '../failures/classify.ts';
 import { textKey } from '../i18n/text-key.ts';
 
 /**

@@ -132,20 +132,13 @@ function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
 }
 
 /** The URL Astro's Node adapter gives this request (`createRequestFromNodeRequest`), if it can tell. */
-function nodeRequestUrl(req: IncomingMessage): URL | null {
-  const host = req.headers.host;
-  if (typeof host !== 'string' || !host || req.url?.startsWith('/') !== true) return null;
-  return URL.parse(`http://${host}${req.url}`);
-}
+const nodeRequestUrl = ({ headers, url }: IncomingMessage): URL | null =>
+  headers.host && url?.startsWith('/') ? URL.parse(`http://${headers.host}${url}`) : null;
 
-function nodeHeadersOf(entry: Entry): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
-  for (const [name, value] of entry.headers) {
-    if (!INTERNAL_HEADERS.has(name)) headers[name] = value;
-  }
-  headers['x-astro-cache'] = 'HIT';
-  return headers;
-}
+const nodeHeadersOf = (entry: Entry): OutgoingHttpHeaders => ({
+  ...Object.fromEntries(entry.headers.filter(([name]) => !INTERNAL_HEADERS.has(name))),
+  'x-astro-cache': 'HIT',
+});
 
 function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
   const response = new Response(streamOver(entry.body), {
@@ -213,15 +206,11 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
     store.entries.delete(lookup.key);
     return false;
   }
-  const headers: [string, string][] = [];
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers.push([name, value]);
-  });
   const request = currentRequest();
   const entry: Entry = {
     body,
     status: response.status,
-    headers,
+    headers: [...response.headers].filter(([name]) => name !== 'set-cookie'),
     storedAt: Date.now(),
     maxAge,
     swr,

@@ -111,8 +111,7 @@ export function staticHandler(clientDir: string, options: { compression: boolean
     }
     const asset = files.get(pathname);
     if (!asset) return next();
-    const compressible = asset.br || asset.gz;
-    if (compressible) res.setHeader('Vary', 'Accept-Encoding');
+    if (asset.br || asset.gz) res.setHeader('Vary', 'Accept-Encoding');
     const encoding = options.compression
       ? negotiateEncoding(req.headers['accept-encoding'], asset)
       : null;
@@ -127,9 +126,7 @@ export function staticHandler(clientDir: string, options: { compression: boolean
         );
         response.setHeader('Content-Encoding', encoding);
       }
-      if (asset.file.startsWith('/_astro/')) {
-        response.setHeader('Cache-Control', IMMUTABLE);
-      }
+      if (asset.file.startsWith('/_astro/')) response.setHeader('Cache-Control', IMMUTABLE);
     });
     // Gone since start (a redeploy in place): the app answers, as for any unknown path.
     stream.on('error', () => {

@@ -6,8 +6,8 @@ import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { purgeEdge } from './edge.ts';
-import { applyLocally } from './invalidation.ts';
-import type { Invalidation } from './invalidation.ts';
+import { TaggedChangeSchema } from '../delivery/cache-tags.ts';
+import { applyLocally, type Invalidation } from './invalidation.ts';
 
 /**
  * Invalidations reach every server: applied here at once, and sent on the Redis channel every
@@ -47,20 +47,10 @@ async function send(
 export const announceTenantsReload = (redisUrl: string | undefined) =>
   send(redisUrl, { kind: TENANTS_RELOAD }, 'tenants.announce.failed');
 
-const names = z.array(z.string()).optional();
 /** What the channel carries: a tenants announcement, or an invalidation. */
 const BusMessage = z.union([
   z.object({ kind: z.literal(TENANTS_RELOAD) }),
-  z.object({
-    tenant: z.string(),
-    at: z.number(),
-    slugs: names,
-    topics: names,
-    categories: names,
-    postsTagged: names,
-    comments: names,
-    everything: z.boolean().optional(),
-  }),
+  TaggedChangeSchema.extend({ at: z.number() }),
 ]);
 
 /** Another server's message, or undefined (this process's own, or not one of ours). */

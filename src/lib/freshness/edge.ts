@@ -20,24 +20,24 @@ import { categoryPath, postPath, tagPath } from '../reading/paths.ts';
 /** The encodings the edge keys pages on (`$masthead_encoding`): brotli, gzip and none. */
 const ENCODINGS = ['br', 'gzip', 'identity'];
 
-/** Addresses that show posts: home, lists, feeds, sitemaps, and those of the posts named. */
+/** Addresses that list the newest posts: home, indexes, feeds, sitemaps, search. */
+const LIST_PATHS = [
+  '/',
+  '/page/2',
+  '/page/3',
+  '/categories',
+  '/tags',
+  '/rss.xml',
+  '/sitemap.xml',
+  '/sitemap-pages.xml',
+  '/sitemap-posts-1.xml',
+  '/news-sitemap.xml',
+  '/search',
+];
+
+/** Addresses that show posts: the lists, and those of the posts named. */
 export function purgedPaths(invalidation: Invalidation): string[] {
-  const lists =
-    !invalidation.everything && !postsChanged(invalidation)
-      ? []
-      : [
-          '/',
-          '/page/2',
-          '/page/3',
-          '/categories',
-          '/tags',
-          '/rss.xml',
-          '/sitemap.xml',
-          '/sitemap-pages.xml',
-          '/sitemap-posts-1.xml',
-          '/news-sitemap.xml',
-          '/search',
-        ];
+  const lists = invalidation.everything || postsChanged(invalidation) ? LIST_PATHS : [];
   return [
     ...lists,
     ...[...(invalidation.slugs ?? []), ...(invalidation.comments ?? [])].map(postPath),

@@ -1,5 +1,4 @@
-import { changedTags, postsChanged } from '../delivery/cache-tags.ts';
-import type { TaggedChange } from '../delivery/cache-tags.ts';
+import { changedTags, postsChanged, type TaggedChange } from '../delivery/cache-tags.ts';
 import { invalidateRoutes } from '../delivery/route-cache.ts';
 import { siteUpstream } from '../services/clients.ts';
 import type { InvalidationTarget } from '../upstream/cache.ts';
@@ -12,7 +11,6 @@ import type { InvalidationTarget } from '../upstream/cache.ts';
  * `./bus.ts` sends the same to every server.
  */
 export interface Invalidation extends TaggedChange {
-  tenant: string;
   /** Epoch ms when it was decided: values stored before it are out of date on every server. */
   at: number;
 }

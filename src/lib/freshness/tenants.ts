@@ -10,8 +10,7 @@ import {
   purgeEdgeSoon,
   type Everywhere,
 } from './bus.ts';
-import { applyLocally } from './invalidation.ts';
-import type { Invalidation } from './invalidation.ts';
+import { applyLocally, type Invalidation } from './invalidation.ts';
 
 /**
  * What a reload of the tenants file changes here: a removed tenant's pages and data leave every

@@ -13,8 +13,7 @@ import type { Upstream } from '../upstream/runtime.ts';
 import { asBackground } from '../upstream/visitor.ts';
 import { FRONT_POOL } from '../reading/front-page.ts';
 import { holdLease, invalidateEverywhere, sharedMemory } from './bus.ts';
-import { postChanges, seenBefore } from './changes.ts';
-import type { PostChange, SeenPost } from './changes.ts';
+import { postChanges, seenBefore, type PostChange, type SeenPost } from './changes.ts';
 import { firstLookMs, retryMs, watchIntervalMs } from './pace.ts';
 
 /**

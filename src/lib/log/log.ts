@@ -24,13 +24,9 @@ function levelFromEnvironment(): string {
  */
 const stderr = pino.destination({ fd: 2, sync: false, maxLength: 4 * 1024 * 1024 });
 let dropped = 0;
-stderr.on('drop', () => {
-  dropped += 1;
-});
+const drop = () => dropped++;
 // A log reader gone (EPIPE) must not take the server with it: the line is counted as dropped.
-stderr.on('error', () => {
-  dropped += 1;
-});
+stderr.on('drop', drop).on('error', drop);
 
 /** Log lines dropped because 4 MiB were already waiting to be written. */
 export function droppedLogLines(): number {

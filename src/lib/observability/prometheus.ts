@@ -129,20 +129,15 @@ export function readBudgetsWith(source: () => Promise<BudgetReading[]>): void {
   budgetSource = source;
 }
 
-export function observeResponse(input: {
-  tenant: string;
-  status: number;
-  cache: string;
-  route: string | undefined;
-  seconds: number;
-}): void {
-  httpResponses.inc({
-    tenant: input.tenant,
-    class: `${Math.floor(input.status / 100)}xx`,
-    cache: input.cache,
-  });
-  if (input.cache === 'miss' || input.cache === 'none') {
-    renderSeconds.observe({ tenant: input.tenant, route: input.route ?? 'other' }, input.seconds);
+/** A response's count, and its render time when it did not come from the route cache. */
+export function observeResponse(
+  input: { tenant: string; status: number; cache: string; route?: string | undefined },
+  seconds: number,
+): void {
+  const { tenant, status, cache, route } = input;
+  httpResponses.inc({ tenant, class: `${Math.floor(status / 100)}xx`, cache });
+  if (cache === 'miss' || cache === 'none') {
+    renderSeconds.observe({ tenant, route: route ?? 'other' }, seconds);
   }
 }
 

@@ -1,7 +1,6 @@
 import type { CacheProvider } from 'astro';
 import { logger } from '../log/log.ts';
-import { currentRequest, runInRequest } from '../log/request-context.ts';
-import type { RequestRecord } from '../log/request-context.ts';
+import { currentRequest, runInRequest, type RequestRecord } from '../log/request-context.ts';
 import { tenantOfRequest } from '../request/public-origin.ts';
 import { observeResponse } from './prometheus.ts';
 
@@ -69,12 +68,12 @@ export function logResponse(input: {
   started: number;
 }): void {
   const seconds = (performance.now() - input.started) / 1000;
-  const { tenant, status, cache } = input;
-  observeResponse({ tenant, status, cache, route: input.route, seconds });
+  observeResponse(input, seconds);
+  const { tenant, method, status, cache } = input;
   logger.info({
     event: 'request',
     tenant,
-    method: input.method,
+    method,
     path: loggedPath(input.url),
     status,
     durationMs: Math.round(seconds * 10_000) / 10,

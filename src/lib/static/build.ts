@@ -13,6 +13,7 @@ import {
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnvironment, settings } from '../settings/settings.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
@@ -20,12 +21,10 @@ import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
 import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
-import { fetchSnapshot } from './fetch.ts';
-import type { FetchProgress } from './fetch.ts';
+import { fetchSnapshot, type FetchProgress } from './fetch.ts';
 import { securityHeaders } from './headers.ts';
 import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
-import { createPacingBudget } from './pacer.ts';
-import type { PacingBudget } from './pacer.ts';
+import { createPacingBudget, type PacingBudget } from './pacer.ts';
 import { createPictureMaker, type PictureMaker } from './pictures.ts';
 import { parseReads, sameAnswers, type Snapshot, type SnapshotRead } from './snapshot.ts';
 
@@ -155,7 +154,7 @@ async function startRenderer(
       // Not listening yet.
     }
     if (tries > 200) throw new StaticBuildError(`${tenantId}: the rendering server did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
   return {
     url,
@@ -235,11 +234,11 @@ async function renderEarly(
     const body = new Uint8Array(await response.arrayBuffer());
     if (response.status !== 200) return undefined;
     const type = response.headers.get('content-type') ?? '';
-    const headers: [string, string][] = [
-      ['content-type', type],
-      ...securityHeaders(response.headers),
-    ];
-    return { headers, body, reads: parseReads(readFileSync(readsLog, 'utf8')) };
+    return {
+      headers: [['content-type', type], ...securityHeaders(response.headers)],
+      body,
+      reads: parseReads(readFileSync(readsLog, 'utf8')),
+    };
   } catch {
     // Only a head start: the copy's crawl renders this page itself.
     return undefined;
@@ -268,11 +267,10 @@ function earlyPages(
   const asked = new Set<string>();
   let latest: Snapshot | undefined;
   let stopped = false;
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const loop = (async () => {
     while (!stopped) {
       if (!latest || pending.length === 0) {
-        await pause(100);
+        await sleep(100);
         continue;
       }
       const wrote = Date.now();
@@ -306,7 +304,7 @@ function earlyPages(
         }
       }
       // At most one snapshot every two seconds: each is the whole snapshot so far.
-      await pause(Math.max(0, 2000 - (Date.now() - wrote)));
+      await sleep(Math.max(0, 2000 - (Date.now() - wrote)));
     }
   })();
   return {
@@ -355,7 +353,6 @@ function buildUpstream(options: StaticBuildOptions) {
   const budget = options.budget ?? createPacingBudget({ limits: envOptions.limits });
   return {
     ...createUpstream({
-      // The build needs no shared cache: its answers live on disk.
       metrics: createMetrics({ log: options.log ?? (() => undefined) }),
       http: {
         ...envOptions.http,
@@ -373,18 +370,9 @@ function buildUpstream(options: StaticBuildOptions) {
 
 /** Where the crawl starts: every page no link is sure to reach. */
 function crawlSeeds(tenant: Tenant): string[] {
-  const seeds = [
-    '/',
-    '/404',
-    '/robots.txt',
-    '/rss.xml',
-    // The index lists the news sitemap when there is one (a site without posts has none: 404).
-    '/sitemap.xml',
-    '/search',
-    '/categories',
-    '/tags',
-    '/plans',
-  ];
+  // The sitemap index lists the news sitemap when there is one (a site without posts has none: 404).
+  const feeds = ['/robots.txt', '/rss.xml', '/sitemap.xml'];
+  const seeds = ['/', '/404', ...feeds, '/search', '/categories', '/tags', '/plans'];
   if (tenant.features.epaper) seeds.push('/epaper');
   if (tenant.features.streams) seeds.push('/streams');
   return seeds;
@@ -503,15 +491,14 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
 /** Pagefind's index of the written pages (only post bodies are marked for it). */
 async function indexForSearch(dir: string): Promise<void> {
   const pagefind = await import('pagefind');
+  const failure = (errors: string[]) => new StaticBuildError(`search index: ${errors.join('; ')}`);
   const { index, errors } = await pagefind.createIndex({});
-  if (!index) throw new StaticBuildError(`search index: ${errors.join('; ')}`);
+  if (!index) throw failure(errors);
   try {
     const added = await index.addDirectory({ path: dir });
-    if (added.errors.length > 0)
-      throw new StaticBuildError(`search index: ${added.errors.join('; ')}`);
+    if (added.errors.length > 0) throw failure(added.errors);
     const written = await index.writeFiles({ outputPath: join(dir, 'pagefind') });
-    if (written.errors.length > 0)
-      throw new StaticBuildError(`search index: ${written.errors.join('; ')}`);
+    if (written.errors.length > 0) throw failure(written.errors);
   } finally {
     await index.deleteIndex();
     await pagefind.close();

@@ -115,10 +115,9 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const enqueue = (path: string, from: string) => {
     if (seen.has(path) || ASSETS.test(path)) return;
     seen.add(path);
-    if (path.startsWith('/_img/')) pictures.add(path);
-    if (options.onPicture && path.startsWith('/_img/')) {
-      options.onPicture(path);
-      return;
+    if (path.startsWith('/_img/')) {
+      pictures.add(path);
+      if (options.onPicture) return options.onPicture(path);
     }
     if (SERVER_ONLY.test(path)) {
       broken.push(`${path} (linked from ${from}): needs a server`);

@@ -14,20 +14,15 @@ interface DiskEntry<T> {
   value: T;
 }
 
-export interface DiskCache {
-  readonly dir: string;
-  get<T>(key: string): DiskEntry<T> | undefined;
-  set<T>(key: string, value: T, updatedAt?: string | null): void;
-}
-
 const fileName = (key: string): string =>
   `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`;
 
-export function createDiskCache(dir: string, now: () => number = Date.now): DiskCache {
+export type DiskCache = ReturnType<typeof createDiskCache>;
+
+export function createDiskCache(dir: string, now: () => number = Date.now) {
   mkdirSync(dir, { recursive: true });
   return {
-    dir,
-    get<T>(key: string) {
+    get<T>(key: string): DiskEntry<T> | undefined {
       try {
         const entry = JSON.parse(readFileSync(join(dir, fileName(key)), 'utf8')) as DiskEntry<T>;
         return entry.key === key ? entry : undefined;

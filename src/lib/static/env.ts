@@ -1,16 +1,11 @@
 import type { Settings } from '../settings/schema.ts';
 import { settings } from '../settings/settings.ts';
-import type { BudgetLimits } from '../upstream/budget.ts';
-import type { HttpSettings } from '../upstream/http.ts';
 
 /**
  * The upstream settings of a static build. `npm run build:static` runs outside Astro, so it reads the
  * same settings module as the server: the same variables, defaults and refusals.
  */
-export function staticBuildSettings(from: Settings = settings()): {
-  limits: Partial<BudgetLimits>;
-  http: Partial<HttpSettings>;
-} {
+export function staticBuildSettings(from: Settings = settings()) {
   return {
     limits: {
       publishingPublicPerMinute: from.PUBLISHING_PUBLIC_PER_MINUTE,

@@ -1,12 +1,12 @@
 import PQueue from 'p-queue';
-import { publishingClient } from '../publishing/client.ts';
+import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import { readProfileTexts } from '../profiles/files.ts';
 import { resolveProfile } from '../profiles/schema.ts';
-import type { PublishingClient } from '../publishing/client.ts';
 import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecrets } from '../secrets/site.ts';
 import { NotFoundError } from '../upstream/errors.ts';
+import { errorMessage } from '../content/records.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import type { DiskCache } from './disk-cache.ts';
 import type { PacingBudget } from './pacer.ts';
@@ -40,11 +40,6 @@ export interface FetchOptions {
    */
   onPartial?: (partial: Snapshot, newPaths: readonly string[]) => void;
   now?: () => number;
-}
-
-export interface FetchResult {
-  snapshot: Snapshot;
-  progress: FetchProgress;
 }
 
 export class StaticFetchError extends Error {
@@ -135,11 +130,16 @@ class SnapshotFetch {
     return this.stored(key, load, (entry) => this.now() - entry.storedAt < this.options.freshMs);
   }
 
+  /** A post's or edition's detail: the stored one while the list shows the same version. */
+  detail<T>(key: string, load: () => Promise<T>, version: string | null): Promise<T> {
+    return this.stored(key, load, (entry) => entry.updatedAt === version, version);
+  }
+
   async attempt<T>(what: string, run: () => Promise<T>): Promise<T | undefined> {
     try {
       return await run();
     } catch (error) {
-      this.failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      this.failures.push(`${what}: ${errorMessage(error)}`);
       return undefined;
     }
   }
@@ -154,10 +154,12 @@ class SnapshotFetch {
   /** Lists first: they say what else is needed. The posts come once each, newest first. */
   async fetchLists() {
     const { client } = this;
-    const firstPage = await this.attempt('/ (posts, page 1)', () =>
-      this.list('posts.list|1', () => client.listPosts({ page: 1, perPage: LIST_PAGE_SIZE })),
-    );
-    const pages = new Map<number, PostSummary[]>([[1, firstPage?.items ?? []]]);
+    const postsPage = (page: number) =>
+      this.attempt(`/ (posts, page ${page})`, () =>
+        this.list(`posts.list|${page}`, () => client.listPosts({ page, perPage: LIST_PAGE_SIZE })),
+      );
+    const firstPage = await postsPage(1);
+    const pages = [firstPage?.items ?? []];
     const lastPage = firstPage?.page.last ?? 1;
     const { features } = this.options.tenant;
     const [categories, tags, plans, editions, streams] = await Promise.all([
@@ -180,16 +182,11 @@ class SnapshotFetch {
         Array.from({ length: lastPage - 1 }, (_, index) => index + 2),
         this.concurrency,
         async (page) => {
-          const paged = await this.attempt(`/ (posts, page ${page})`, () =>
-            this.list(`posts.list|${page}`, () =>
-              client.listPosts({ page, perPage: LIST_PAGE_SIZE }),
-            ),
-          );
-          pages.set(page, paged?.items ?? []);
+          pages[page - 1] = (await postsPage(page))?.items ?? [];
         },
       ),
     ]);
-    const all = [...pages.entries()].sort(([a], [b]) => a - b).flatMap(([, items]) => items);
+    const all = pages.flat();
     const summaries = all.filter(
       (post, index) => all.findIndex((other) => other.slug === post.slug) === index,
     );
@@ -199,25 +196,18 @@ class SnapshotFetch {
   /** What the details will cost, known before the first one is asked (for progress and the estimate). */
   planDetails({ summaries, editions }: Lists): void {
     const { cache, tenant } = this.options;
-    const known = (
-      key: string,
-      keep: (entry: { updatedAt?: string | null | undefined }) => boolean,
-    ) => {
-      const entry = cache.get(key);
-      return entry !== undefined && keep(entry);
-    };
+    // Not stored, or stored at another version (as `detail` decides).
+    const needed = (key: string, version: string | null) => cache.get(key)?.updatedAt !== version;
     let detailPlan = 0;
     for (const summary of summaries) {
-      if (!known(`posts.get|${summary.slug}`, sameVersion(summary))) detailPlan += 1;
-      if (tenant.features.comments && !known(`comments.list|${summary.slug}`, sameVersion(summary)))
+      const version = versionOf(summary);
+      if (needed(`posts.get|${summary.slug}`, version)) detailPlan += 1;
+      if (tenant.features.comments && needed(`comments.list|${summary.slug}`, version))
         detailPlan += 1;
     }
     for (const edition of editions ?? []) {
       const version = edition.published_at ?? null;
-      if (
-        !edition.requires_subscription &&
-        !known(`epaper.get|${edition.slug}`, (e) => e.updatedAt === version)
-      )
+      if (!edition.requires_subscription && needed(`epaper.get|${edition.slug}`, version))
         detailPlan += 1;
     }
     this.progress.planned += detailPlan;
@@ -243,13 +233,12 @@ class SnapshotFetch {
 
   /** A post's content and comments when new or changed; `partial` tells the build of each. */
   async fetchPost(summary: PostSummary, partial: (newPaths: readonly string[]) => void) {
-    const version = summary.updated_at ?? summary.published_at ?? null;
+    const version = versionOf(summary);
     const path = postPath(summary.slug);
     const post = await this.attempt(path, () =>
-      this.stored(
+      this.detail(
         `posts.get|${summary.slug}`,
         () => this.client.getPost(summary.slug),
-        sameVersion(summary),
         version,
       ).catch((error: unknown) => {
         // Unpublished between the list and the detail: leave it out rather than fail the build.
@@ -261,13 +250,12 @@ class SnapshotFetch {
     this.posts.set(summary.slug, post);
     if (!this.options.tenant.features.comments) return partial([path]);
     const thread = await this.attempt(`${path} (comments)`, () =>
-      this.stored(
+      this.detail(
         `comments.list|${summary.slug}`,
         () =>
           allPages((page) =>
             this.client.listComments(summary.slug, { page, perPage: LIST_PAGE_SIZE }),
           ),
-        sameVersion(summary),
         version,
       ),
     );
@@ -284,10 +272,9 @@ class SnapshotFetch {
     }
     const version = edition.published_at ?? null;
     const detail = await this.attempt(path, () =>
-      this.stored(
+      this.detail(
         `epaper.get|${edition.slug}`,
         () => this.client.getEdition(edition.slug),
-        (entry) => entry.updatedAt === version,
         version,
       ),
     );
@@ -297,9 +284,8 @@ class SnapshotFetch {
   }
 }
 
-/** A stored post detail (or thread) is kept while the list shows the same version. */
-const sameVersion = (summary: PostSummary) => (entry: { updatedAt?: string | null | undefined }) =>
-  entry.updatedAt === (summary.updated_at ?? summary.published_at ?? null);
+/** The version of a post its list shows: a stored detail or thread of another is asked again. */
+const versionOf = (summary: PostSummary) => summary.updated_at ?? summary.published_at ?? null;
 
 /**
  * Fetches everything a tenant's public pages show, through the real client, at the budget's pace:
@@ -307,7 +293,7 @@ const sameVersion = (summary: PostSummary) => (entry: { updatedAt?: string | nul
  * stored copy, lists again only when older than `freshMs`. Failures are collected; the rest is
  * stored first, then one line per failed resource is thrown.
  */
-export async function fetchSnapshot(options: FetchOptions): Promise<FetchResult> {
+export async function fetchSnapshot(options: FetchOptions) {
   const run = new SnapshotFetch(options);
   const lists = await run.fetchLists();
   // Then the details the lists lack: content and comments of new or changed posts, free editions.

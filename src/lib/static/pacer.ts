@@ -39,6 +39,8 @@ interface Window {
   sentFirst: boolean;
 }
 
+const left = (w: Window) => Math.max(0, w.limit - w.used);
+
 function newWindow(limit: number): Window {
   const { promise: firstAnswer, resolve: answered } = Promise.withResolvers<void>();
   return {
@@ -144,17 +146,11 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
       observeAnswer(windowOf(key), info, now(), windowMs, marginMs);
       return Promise.resolve();
     },
-    remaining(key) {
-      const w = windowOf(key);
-      return Promise.resolve(Math.max(0, w.limit - w.used));
-    },
+    remaining: (key) => Promise.resolve(left(windowOf(key))),
     standing(key) {
       const w = windowOf(key);
       const resetMs = w.endsAt === null ? 0 : Math.max(0, w.endsAt - now());
-      return Promise.resolve({
-        remaining: Math.max(0, w.limit - w.used),
-        resetSeconds: Math.ceil(resetMs / 1000),
-      });
+      return Promise.resolve({ remaining: left(w), resetSeconds: Math.ceil(resetMs / 1000) });
     },
     capacity: (kind) => limitFor(limits, kind),
     // A build is the only spender: every call may use the whole window.

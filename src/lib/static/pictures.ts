@@ -4,6 +4,7 @@ import PQueue from 'p-queue';
 import { DiskStore } from '../images/disk-store.ts';
 import { publicPicture } from '../images/pipeline.ts';
 import { fileForPath } from './crawl.ts';
+import { errorMessage } from '../content/records.ts';
 
 /**
  * The derived pictures of a static copy (`/_img/…` paths its pages name), written beside the pages
@@ -49,11 +50,9 @@ function place(from: string, to: string): void {
   mkdirSync(dirname(to), { recursive: true });
   try {
     linkSync(from, to);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return;
-    // Another file system (or one without links): a copy.
-    copyFileSync(from, to);
+  } catch {
+    // Another file system (or one without links): a copy, unless it is there already.
+    if (!existsSync(to)) copyFileSync(from, to);
   }
 }
 
@@ -101,7 +100,7 @@ export function createPictureMaker(options: PictureMakerOptions) {
   };
 
   const failed = (path: string, error: unknown) =>
-    counts.failed.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    counts.failed.push(`${path}: ${errorMessage(error)}`);
 
   const make = async (path: string, file: string): Promise<void> => {
     try {

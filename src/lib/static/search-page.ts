@@ -1,3 +1,4 @@
+import type { APIContext } from 'astro';
 import { cspHash } from '../tenants/theme.ts';
 
 /** Starts Pagefind's UI on the static copy's search page (src/components/search/StaticSearch.astro). */
@@ -25,18 +26,13 @@ if (!labelInput()) {
 const q = new URLSearchParams(location.search).get('q');
 if (q) ui.triggerSearch(q);`;
 
-interface PagePolicy {
-  insertScriptHash(hash: `sha256-${string}`): void;
-  insertScriptResource(resource: string): void;
-}
-
 /**
  * What the static search page's policy must allow (the copy carries it in a <meta>): the inline start
  * script by its hash, and Pagefind's WebAssembly. Called from the page's frontmatter: a component's
  * frontmatter runs after the policy has been written. A resource given replaces Astro's default
  * `'self'`, so it is given again.
  */
-export function allowStaticSearch(csp: PagePolicy | undefined): void {
+export function allowStaticSearch(csp: APIContext['csp'] | undefined): void {
   csp?.insertScriptHash(cspHash(START_SEARCH));
   csp?.insertScriptResource("'self'");
   csp?.insertScriptResource("'wasm-unsafe-eval'");

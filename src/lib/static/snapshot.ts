@@ -78,14 +78,6 @@ export function pageOf<T>(items: readonly T[], params: PageParams = {}): Paged<T
   };
 }
 
-function missing(operation: string, what: string): NotFoundError {
-  return new NotFoundError(`[static] ${operation}: ${what} is not in the snapshot`, {
-    service: 'publishing',
-    operation,
-    status: 404,
-  });
-}
-
 /** A value as the client's promise; a throw becomes a rejection, as with a real call. */
 const answer = <T>(compute: () => T): Promise<T> => Promise.resolve().then(compute);
 
@@ -196,17 +188,16 @@ function noting(client: PublishingClient, file: string): PublishingClient {
   return noted;
 }
 
-/** The publishing client's public reads, answered from a snapshot; personal calls and writes refuse. */
+/** Public reads answered from a snapshot (noted in its `readsLog`); personal calls and writes refuse. */
 export function snapshotClient(snapshot: Snapshot): PublishingClient {
-  const client = plainSnapshotClient(snapshot);
-  return snapshot.readsLog ? noting(client, snapshot.readsLog) : client;
-}
-
-function plainSnapshotClient(snapshot: Snapshot): PublishingClient {
-  const find = <T extends { slug: string }>(items: readonly T[], slug: string, op: string): T => {
+  const find = <T extends { slug: string }>(items: readonly T[], slug: string, op: string) => {
     const found = items.find((item) => item.slug === slug);
-    if (!found) throw missing(op, slug);
-    return found;
+    if (found) return found;
+    throw new NotFoundError(`[static] ${op}: ${slug} is not in the snapshot`, {
+      service: 'publishing',
+      operation: op,
+      status: 404,
+    });
   };
   const details = new Map(snapshot.posts.map((post) => [post.slug, post]));
   const listed = snapshot.listed?.map((post) => details.get(post.slug) ?? post) ?? snapshot.posts;
@@ -250,5 +241,5 @@ function plainSnapshotClient(snapshot: Snapshot): PublishingClient {
       }),
     createComment: () => answer(() => refuse('comments.create')),
   };
-  return client;
+  return snapshot.readsLog ? noting(client, snapshot.readsLog) : client;
 }
