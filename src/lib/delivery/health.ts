@@ -61,7 +61,9 @@ export async function checkHealth<T extends Pick<Tenant, 'lodging'>>(
     : 'not configured';
   const settings = problems.length > 0 ? 'invalid' : 'ok';
   return {
-    ok: settings === 'ok' && config === 'ok' && sharedStore !== 'unavailable',
+    // A shared store that does not answer degrades (sessions, shared budgets) but pages still
+    // render: 200, so a Redis outage does not take every server out of the load balancer at once.
+    ok: settings === 'ok' && config === 'ok',
     ...(problems.length > 0 && {
       reason: `Invalid settings: ${problems.map((problem) => describeProblem(problem, false)).join('; ')}`,
     }),
@@ -69,8 +71,10 @@ export async function checkHealth<T extends Pick<Tenant, 'lodging'>>(
   };
 }
 
-/** `/_health` as a response: 200 or 503, JSON, never cached anywhere. */
+/** `/_health` as a response: 200 (`ok`, `degraded`) or 503 (`failing`), JSON, never cached anywhere. */
 export function healthResponse(health: Health): Response {
-  const body = { status: health.ok ? 'ok' : 'failing', reason: health.reason, ...health.checks };
+  const degraded = health.checks.sharedStore === 'unavailable';
+  const status = !health.ok ? 'failing' : degraded ? 'degraded' : 'ok';
+  const body = { status, reason: health.reason, ...health.checks };
   return uncachedJson(health.ok ? 200 : 503, body);
 }

@@ -19,17 +19,18 @@ const away = () => Promise.reject(new Error('connect ECONNREFUSED'));
 
 describe('checkHealth', () => {
   it.each([
-    ['valid config, no shared store', valid, undefined, answers, 200, 'not configured'],
-    ['valid config, store answers', valid, 'redis://r:6379', answers, 200, 'ok'],
-    ['valid config, store away', valid, 'redis://r:6379', away, 503, 'unavailable'],
-    ['invalid config', invalid, undefined, answers, 503, 'not configured'],
-  ] as const)('%s → %d', async (_label, readConfig, redisUrl, pingStore, status, store) => {
+    ['valid config, no shared store', valid, undefined, answers, 200, 'ok', 'not configured'],
+    ['valid config, store answers', valid, 'redis://r:6379', answers, 200, 'ok', 'ok'],
+    ['valid config, store away', valid, 'redis://r:6379', away, 200, 'degraded', 'unavailable'],
+    ['invalid config', invalid, undefined, answers, 503, 'failing', 'not configured'],
+    ['invalid config, store away', invalid, 'redis://r:6379', away, 503, 'failing', 'unavailable'],
+  ] as const)('%s → %d', async (_label, readConfig, redisUrl, pingStore, status, word, store) => {
     const response = healthResponse(
       await checkHealth({ readConfig, redisUrl, pingStore, credentials: () => ({}) }),
     );
     expect(response.status).toBe(status);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toMatchObject({ sharedStore: store });
+    expect(await response.json()).toMatchObject({ status: word, sharedStore: store });
   });
 });
 
