@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { invalidateRoutes } from '../delivery/route-cache.ts';
+import { dropRoutes } from '../delivery/route-cache.ts';
 import type { TenantsChange } from '../tenants/loader.ts';
 import { onTenantsChange, tenantRegistry } from '../tenants/registry.ts';
 import { hostMatches } from '../tenants/resolution.ts';
@@ -26,12 +26,15 @@ const sameUpstream = (before: Tenant, after: Tenant) =>
   isDeepStrictEqual(before.publishing, after.publishing) &&
   isDeepStrictEqual(before.lodging, after.lodging);
 
-/** Drops the tenant's pages here (and its data when `data`), and a moment later at the edge. */
+/**
+ * Deletes the tenant's pages here (no copy of the old settings is kept for a failed render), marks
+ * its data stale when `data`, and a moment later drops its pages at the edge.
+ */
 async function dropTenant(tenant: Tenant, data: boolean, options: Everywhere): Promise<void> {
   const invalidation: Invalidation = { tenant: tenant.id, everything: true, at: Date.now() };
   if (data) await applyLocally(invalidation);
-  else await invalidateRoutes([tenant.id]);
-  setTimeout(() => void invalidateRoutes([tenant.id]), AGAIN_AFTER_MS).unref();
+  dropRoutes([tenant.id]);
+  setTimeout(() => dropRoutes([tenant.id]), AGAIN_AFTER_MS).unref();
   purgeEdgeSoon(tenant, invalidation, options);
 }
 

@@ -1,0 +1,76 @@
+import { describe, expect, it, vi } from 'vitest';
+import routeCache from '../../../src/lib/delivery/route-cache.ts';
+import { applyTenantsChange } from '../../../src/lib/freshness/tenants.ts';
+import { diffTenants } from '../../../src/lib/tenants/loader.ts';
+import type { Tenant } from '../../../src/lib/tenants/schema.ts';
+import { buildTenant } from '../../fixtures/tenant.ts';
+
+/**
+ * What a reload of the tenants file leaves in this server's memory: the route cache's pages (the
+ * real module; only the data cache and the edge are stand-ins).
+ */
+vi.mock('../../../src/lib/freshness/invalidation.ts', () => ({ applyLocally: vi.fn() }));
+vi.mock('../../../src/lib/freshness/edge.ts', () => ({ purgeEdge: vi.fn() }));
+
+const cache = routeCache(undefined);
+const logger = { info() {}, warn() {}, error() {} };
+
+const gazette = buildTenant();
+const courier = buildTenant({ id: 'courier', name: 'Courier', hosts: ['courier.example.com'] });
+
+const reload = (before: readonly Tenant[], after: Tenant[]) =>
+  applyTenantsChange(
+    { version: 2, reason: 'file', ...diffTenants(before, after) },
+    { redisUrl: undefined, edgePurgeUrl: undefined },
+  );
+
+/** A page of `host` as the route cache answers it, rendered as `render` says (a 503: it failed). */
+async function page(host: string, render: { status: number; tenant: string; body: string }) {
+  const request = new Request(`https://${host}/`);
+  const response = await cache.onRequest!({ request, url: new URL(request.url), logger }, () =>
+    Promise.resolve(
+      new Response(render.body, {
+        status: render.status,
+        headers:
+          render.status === 200
+            ? { 'CDN-Cache-Control': 'max-age=300', 'Cache-Tag': render.tenant }
+            : { 'Cache-Control': 'no-store' },
+      }),
+    ),
+  );
+  return { status: response.status, body: await response.text() };
+}
+
+const failed = (tenant: string) => ({ status: 503, tenant, body: 'Busy' });
+
+describe('a reload of the tenants file and the route cache', () => {
+  it('never serves a changed tenant’s page of its old settings, even when the new render fails', async () => {
+    await page('courier.example.com', { status: 200, tenant: 'courier', body: 'Courier' });
+    await reload([gazette, courier], [gazette, buildTenant({ ...courier, name: 'The Courier' })]);
+    expect(await page('courier.example.com', failed('courier'))).toEqual({
+      status: 503,
+      body: 'Busy',
+    });
+  });
+
+  it('never serves the other tenant’s page on a host two tenants swapped', async () => {
+    await page('gazette.example.com', { status: 200, tenant: 'gazette', body: 'Gazette' });
+    await reload(
+      [gazette, courier],
+      [
+        buildTenant({ ...gazette, hosts: ['courier.example.com'] }),
+        buildTenant({ ...courier, hosts: ['gazette.example.com'] }),
+      ],
+    );
+    expect((await page('gazette.example.com', failed('courier'))).body).not.toBe('Gazette');
+  });
+
+  it('keeps the copy of an unchanged tenant for a failed render', async () => {
+    await page('gazette.example.com', { status: 200, tenant: 'gazette', body: 'Gazette' });
+    await reload([gazette, courier], [gazette, buildTenant({ ...courier, name: 'Courier 2' })]);
+    expect(await page('gazette.example.com', failed('gazette'))).toEqual({
+      status: 200,
+      body: 'Gazette',
+    });
+  });
+});
