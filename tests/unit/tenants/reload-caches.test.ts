@@ -1,14 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import routeCache from '../../../src/lib/delivery/route-cache.ts';
 import { applyTenantsChange } from '../../../src/lib/freshness/tenants.ts';
+import { listedPosts, rememberPosts } from '../../../src/lib/publishing/known-posts.ts';
+import type { PostSummary } from '../../../src/lib/publishing/schema.ts';
 import { diffTenants } from '../../../src/lib/tenants/loader.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 /**
- * What a reload of the tenants file leaves in this server's memory: the route cache's pages (the
- * real module; only the data cache and the edge are stand-ins).
+ * What a reload of the tenants file leaves in this server's memory: the route cache's pages and
+ * the posts lists showed (the real modules; only the data cache and the edge are stand-ins).
  */
+const upstream = vi.hoisted(() => ({}));
+vi.mock('../../../src/lib/services/clients.ts', () => ({ siteUpstream: () => upstream }));
 vi.mock('../../../src/lib/freshness/invalidation.ts', () => ({ applyLocally: vi.fn() }));
 vi.mock('../../../src/lib/freshness/edge.ts', () => ({ purgeEdge: vi.fn() }));
 
@@ -72,5 +76,32 @@ describe('a reload of the tenants file and the route cache', () => {
       status: 200,
       body: 'Gazette',
     });
+  });
+});
+
+describe('a reload of the tenants file and the posts lists showed', () => {
+  const post = { id: 1, slug: 'old-api-story', tags: [] } as unknown as PostSummary;
+  const listed = (tenant: string) => listedPosts(upstream, tenant, Infinity).map((p) => p.slug);
+
+  it('forgets the posts of a tenant that reads another API now (no related post from the old one)', async () => {
+    rememberPosts(upstream, 'courier', [post]);
+    const moved = buildTenant({
+      ...courier,
+      publishing: { baseUrl: 'https://other.example.com/api/v1' },
+    });
+    await reload([gazette, courier], [gazette, moved]);
+    expect(listed('courier')).toEqual([]);
+  });
+
+  it('forgets the posts of a removed tenant: one added later with its id starts empty', async () => {
+    rememberPosts(upstream, 'courier', [post]);
+    await reload([gazette, courier], [gazette]);
+    expect(listed('courier')).toEqual([]);
+  });
+
+  it('keeps them for a tenant whose API stayed the same', async () => {
+    rememberPosts(upstream, 'courier', [post]);
+    await reload([gazette, courier], [gazette, buildTenant({ ...courier, name: 'Courier 3' })]);
+    expect(listed('courier')).toEqual(['old-api-story']);
   });
 });
