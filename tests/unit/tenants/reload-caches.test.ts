@@ -29,8 +29,12 @@ const reload = (before: readonly Tenant[], after: Tenant[]) =>
   );
 
 /** A page of `host` as the route cache answers it, rendered as `render` says (a 503: it failed). */
-async function page(host: string, render: { status: number; tenant: string; body: string }) {
-  const request = new Request(`https://${host}/`);
+async function page(
+  host: string,
+  render: { status: number; tenant: string; body: string },
+  path = '/',
+) {
+  const request = new Request(`https://${host}${path}`);
   const response = await cache.onRequest!({ request, url: new URL(request.url), logger }, () =>
     Promise.resolve(
       new Response(render.body, {
@@ -67,6 +71,19 @@ describe('a reload of the tenants file and the route cache', () => {
       ],
     );
     expect((await page('gazette.example.com', failed('courier'))).body).not.toBe('Gazette');
+  });
+
+  it('drops every page of a removed tenant, whatever pages of others lie between them', async () => {
+    const paths = ['/a', '/b', '/c', '/d', '/e'];
+    for (const path of paths) {
+      await page('courier.example.com', { status: 200, tenant: 'courier', body: path }, path);
+      await page('gazette.example.com', { status: 200, tenant: 'gazette', body: path }, path);
+    }
+    await reload([gazette, courier], [gazette]);
+    for (const path of paths) {
+      expect((await page('courier.example.com', failed('courier'), path)).status).toBe(503);
+      expect((await page('gazette.example.com', failed('gazette'), path)).body).toBe(path);
+    }
   });
 
   it('keeps the copy of an unchanged tenant for a failed render', async () => {
