@@ -53,7 +53,7 @@ function formError(
  */
 function signInSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
   const { tenant } = ctx.locals;
-  return startSession(ctx.session, tenant.id, signedIn, (previous) => {
+  return startSession(ctx.session, tenant, signedIn, (previous) => {
     void revoke(publishingFor(tenant), previous).then((revoked) => {
       if (!revoked) logWarn('auth.login.revoke_replaced_failed', requestContext(ctx));
     });
@@ -116,7 +116,7 @@ export const accountActions = {
     handler: async (_input, ctx) => {
       const tenant = ctx.locals.tenant;
       // The session is cleared first and whatever the API answers: logging out always works here.
-      const signedIn = await signOut(ctx.session, tenant.id);
+      const signedIn = await signOut(ctx.session, tenant);
       if (signedIn && !(await revoke(publishingFor(tenant), signedIn))) {
         logWarn('auth.logout.revoke_failed', requestContext(ctx));
       }

@@ -28,7 +28,7 @@ export const commentActions = {
         throw new ActionError({ code: 'NOT_FOUND', message: 'Comments are not offered here.' });
       }
       // The only place the session is read: the post page itself stays session-free and cacheable.
-      const signedIn = await getSignedIn(ctx.session, tenant.id);
+      const signedIn = await getSignedIn(ctx.session, tenant);
       const values = readFormValues(form);
       const outcome = await postComment(
         {
@@ -58,7 +58,7 @@ export const commentActions = {
       );
       // The upstream refused the stored token (revoked, expired): forget it, so the next attempt
       // can go out as a guest instead of failing the same way.
-      if (!outcome.ok && outcome.kind === 'signed-out') await clearSignedIn(ctx.session, tenant.id);
+      if (!outcome.ok && outcome.kind === 'signed-out') await clearSignedIn(ctx.session, tenant);
       // Published at once: the post's cached thread goes on every server and at the edge, so the
       // reader finds it wherever they land (the change watcher's way: src/lib/freshness/).
       if (outcome.ok && outcome.status === 'approved')

@@ -7,7 +7,7 @@ import { PRIVATE } from '../lib/delivery/policy.ts';
 // e-paper viewer). Personal, so never in a shared cache; the pages that link it stay public and
 // identical for everyone.
 export const GET: APIRoute = async ({ locals, session }) => {
-  const signedIn = await getSignedIn(session, locals.tenant.id);
+  const signedIn = await getSignedIn(session, locals.tenant);
   return new Response(subscriberCss(signedIn?.user.name ?? null), {
     headers: {
       'Content-Type': 'text/css; charset=utf-8',

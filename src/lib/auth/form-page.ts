@@ -26,7 +26,7 @@ export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
   const names = [...ACCOUNT_FORMS[form].fields.map((field) => field.name), 'next'];
   const state = formState(keptFormValues(Astro.locals), result?.error, names, i18n);
   const next = safeNext(state.values['next'] ?? Astro.url.searchParams.get('next'));
-  if (!result && (await getSignedIn(Astro.session, tenant.id))) return Astro.redirect(href(next));
+  if (!result && (await getSignedIn(Astro.session, tenant))) return Astro.redirect(href(next));
   const action = href(`/${form}${actions[form].queryString}`);
   return { posted: Boolean(result), props: { form, action, state, next } };
 }

@@ -22,7 +22,13 @@ const SignedInSchema = z.object({
 });
 export type SignedIn = z.output<typeof SignedInSchema>;
 
-const key = (tenantId: string) => `auth:${tenantId}`;
+/** As kept: with the publishing API that issued the token (none in sessions kept before it was). */
+const StoredSchema = SignedInSchema.extend({ api: z.string().optional() });
+
+/** The tenant as its sessions know it: its id, and the publishing API its tokens belong to. */
+export type SessionTenant = { id: string; publishing: { baseUrl: string } };
+
+const key = (tenant: SessionTenant) => `auth:${tenant.id}`;
 
 let signedOut: SignedOutTokens | undefined;
 const signedOutOnce = (): SignedOutTokens => {
@@ -31,42 +37,50 @@ const signedOutOnce = (): SignedOutTokens => {
 };
 
 /**
- * The signed-in subscriber of `tenantId`, or null (also for a session that holds something else,
- * or a token signed out since: a slow request of another tab may have written it back).
+ * The signed-in subscriber of `tenant`, or null (also for a session that holds something else, a
+ * token of another publishing API than the tenant's now, or a token signed out since: a slow
+ * request of another tab may have written it back).
  */
 export async function getSignedIn(
   session: AstroSession | undefined,
-  tenantId: string,
+  tenant: SessionTenant,
 ): Promise<SignedIn | null> {
-  const stored: unknown = await session?.get(key(tenantId));
-  const parsed = SignedInSchema.safeParse(stored);
+  const stored: unknown = await session?.get(key(tenant));
+  const parsed = StoredSchema.safeParse(stored);
   if (!parsed.success) return null;
-  return (await signedOutOnce().has(parsed.data.token)) ? null : parsed.data;
+  const { api, ...signedIn } = parsed.data;
+  // The tenant reads another API since (tenants.json changed, or a removed tenant's id came back):
+  // the old API's token is never sent to the new one.
+  if (api !== undefined && api !== tenant.publishing.baseUrl) return null;
+  return (await signedOutOnce().has(signedIn.token)) ? null : signedIn;
 }
 
 /** Signs out here for good (./signed-out.ts); returns who was signed in, to revoke upstream. */
 export async function signOut(
   session: AstroSession | undefined,
-  tenantId: string,
+  tenant: SessionTenant,
 ): Promise<SignedIn | null> {
-  const signedIn = await getSignedIn(session, tenantId);
+  const signedIn = await getSignedIn(session, tenant);
   if (signedIn) await signedOutOnce().add(signedIn.token);
-  await clearSignedIn(session, tenantId);
+  await clearSignedIn(session, tenant);
   return signedIn;
 }
 
 export function setSignedIn(
   session: AstroSession | undefined,
-  tenantId: string,
+  tenant: SessionTenant,
   value: SignedIn,
 ): void {
   if (!session) throw new Error('Sessions are not available: sign-in needs Astro sessions.');
-  session.set(key(tenantId), value);
+  session.set(key(tenant), { ...value, api: tenant.publishing.baseUrl });
 }
 
 /** Signs out; a visitor who had no session still has none (../delivery/session-store.ts). */
-export function clearSignedIn(session: AstroSession | undefined, tenantId: string): Promise<void> {
-  return deleteIfKept(session, key(tenantId));
+export function clearSignedIn(
+  session: AstroSession | undefined,
+  tenant: SessionTenant,
+): Promise<void> {
+  return deleteIfKept(session, key(tenant));
 }
 
 /**
@@ -76,14 +90,14 @@ export function clearSignedIn(session: AstroSession | undefined, tenantId: strin
  */
 export async function startSession(
   session: AstroSession | undefined,
-  tenantId: string,
+  tenant: SessionTenant,
   signedIn: SignedIn,
   replaced: (previous: SignedIn) => void,
 ): Promise<void> {
   // Unreadable (a broken stored session): nothing to revoke; `regenerate` starts afresh anyway.
-  const previous = await getSignedIn(session, tenantId).catch(() => null);
+  const previous = await getSignedIn(session, tenant).catch(() => null);
   await session?.regenerate();
-  setSignedIn(session, tenantId, signedIn);
+  setSignedIn(session, tenant, signedIn);
   // An API that hands out the same token again after a logout honours it again.
   await signedOutOnce().remove(signedIn.token);
   if (previous && previous.token !== signedIn.token) {

@@ -351,11 +351,21 @@ function invalidateIn(store: Store, invalidation: InvalidateOptions): Promise<vo
   return Promise.resolve();
 }
 
+/** Deletes the entries of these tags: no copy is kept to be served when the next render fails. */
+function dropIn(store: Store, tags: readonly string[]): void {
+  const dropped = new Set(tags);
+  for (const [key, entry] of store.entries.entries()) {
+    if (entry.tags.some((tag) => dropped.has(tag))) store.entries.delete(key);
+  }
+}
+
 export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider & {
   /** Pages held and the `Vary` lists known, for tests and the bench. */
   readonly sizes: () => { entries: number; bytes: number; varyKeys: number };
   /** Answers a fresh hit straight on Node's response, before Astro; `false` when it cannot. */
   readonly nodeHit: NodeHit;
+  /** Deletes the pages of these tags (a tenant removed or changed: its old pages never come back). */
+  readonly drop: (tags: readonly string[]) => void;
 } {
   const store = createStore(options);
   return {
@@ -369,6 +379,7 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
     nodeHit: (req, res) => answerOnNode(store, req, res),
     onRequest: (context, next) => answerInAstro(store, context, next),
     invalidate: (invalidation) => invalidateIn(store, invalidation),
+    drop: (tags) => dropIn(store, tags),
   };
 }
 
@@ -381,6 +392,7 @@ export type NodeHit = (req: IncomingMessage, res: ServerResponse) => boolean;
 export const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
 
 let active: CacheProvider | undefined;
+let dropper: ((tags: readonly string[]) => void) | undefined;
 
 /**
  * Drops pages with these tags from this server's route cache (the change watcher and purges; Astro's
@@ -390,10 +402,20 @@ export async function invalidateRoutes(tags: readonly string[]): Promise<void> {
   await active?.invalidate({ tags: [...tags] });
 }
 
+/**
+ * Deletes the pages with these tags from this server's route cache, not even kept for a failed
+ * render (a tenant removed or changed: src/lib/freshness/tenants.ts). A no-op until Astro has
+ * loaded the provider.
+ */
+export function dropRoutes(tags: readonly string[]): void {
+  dropper?.(tags);
+}
+
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
   const provider = createRouteCache(config);
   Reflect.set(globalThis, NODE_HIT, provider.nodeHit);
+  dropper = provider.drop;
   active = observedProvider(provider);
   return active;
 }

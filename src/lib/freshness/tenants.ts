@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { invalidateRoutes } from '../delivery/route-cache.ts';
+import { dropRoutes } from '../delivery/route-cache.ts';
+import { forgetTenantPosts } from '../publishing/known-posts.ts';
+import { siteUpstream } from '../services/clients.ts';
 import type { TenantsChange } from '../tenants/loader.ts';
 import { onTenantsChange, tenantRegistry } from '../tenants/registry.ts';
 import { hostMatches } from '../tenants/resolution.ts';
@@ -25,12 +27,20 @@ const sameUpstream = (before: Tenant, after: Tenant) =>
   isDeepStrictEqual(before.publishing, after.publishing) &&
   isDeepStrictEqual(before.lodging, after.lodging);
 
-/** Drops the tenant's pages here (and its data when `data`), and a moment later at the edge. */
+/**
+ * Deletes the tenant's pages here (no copy of the old settings is kept for a failed render), marks
+ * its data stale and forgets the posts its lists showed when `data`, and a moment later drops its
+ * pages at the edge.
+ */
 async function dropTenant(tenant: Tenant, data: boolean, options: Everywhere): Promise<void> {
   const invalidation: Invalidation = { tenant: tenant.id, everything: true, at: Date.now() };
+  const drop = () => {
+    dropRoutes([tenant.id]);
+    if (data) forgetTenantPosts(siteUpstream(), tenant.id);
+  };
   if (data) await applyLocally(invalidation);
-  else await invalidateRoutes([tenant.id]);
-  setTimeout(() => void invalidateRoutes([tenant.id]), AGAIN_AFTER_MS).unref();
+  drop();
+  setTimeout(drop, AGAIN_AFTER_MS).unref();
   purgeEdgeSoon(tenant, invalidation, options);
 }
 

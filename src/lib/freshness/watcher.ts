@@ -145,9 +145,10 @@ export function watchTenant(options: WatcherOptions): Watcher {
     }
     const memory = await sharedMemory(redisUrl).catch(() => undefined);
     // Named by its window: a look of another size (an earlier release's 12) would make the older
-    // posts of this one look new.
+    // posts of this one look new; and by its API: a tenant moved to another one (a reload of the
+    // tenants file) would take every post of the new API for new, and the old one's for vanished.
     const window = FRONT_POOL.perPage;
-    const remembered = `${tenant.id}:${window}`;
+    const remembered = `${tenant.id}:${window}:${tenant.publishing.baseUrl}`;
     if (!previous && memory) {
       const stored = await memory.get(remembered);
       previous = stored ? (JSON.parse(stored) as SeenPost[]) : undefined;

@@ -81,7 +81,7 @@ async function subscriberPage(
   edition: string,
   page: number,
 ): Promise<string> {
-  const signedIn = await getSignedIn(context.session, tenant.id);
+  const signedIn = await getSignedIn(context.session, tenant);
   if (!signedIn) throw new ImageError(401, 'Log in as a subscriber to see this page.');
   let reader: Awaited<ReturnType<typeof loadReader>>;
   try {

@@ -64,3 +64,11 @@ export function anyListed(owner: object, tenant: string): boolean {
 export function forgetPost(owner: object, tenant: string, slug: string): void {
   indexes(owner)(tenant).delete(slug);
 }
+
+/**
+ * Forgets every post lists showed for `tenant` (removed, or reading another API now: its old
+ * posts must not stand in for, or be related to, the new API's).
+ */
+export function forgetTenantPosts(owner: object, tenant: string): void {
+  indexes(owner).forget(tenant);
+}

@@ -18,7 +18,7 @@ import { startRedisServer } from '../redis-server.ts';
 
 // A logout in one tab and a slow request of another tab on the same session, through Astro's
 // session runtime and the site's own session driver (files, as without REDIS_URL).
-const TENANT = 'daily-planet';
+const TENANT = { id: 'daily-planet', publishing: { baseUrl: 'https://api.example.com/api/v1' } };
 const signedIn: SignedIn = {
   token: 'token-1',
   user: { id: 7, name: 'Riley Reader', roles: ['subscriber'], hasActiveSubscription: false },

@@ -22,10 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-const TENANT = 'daily-planet';
+const TENANT = { id: 'daily-planet', publishing: { baseUrl: 'https://api.example.com/api/v1' } };
 const client = () =>
   publishingClient({
-    tenantId: TENANT,
+    tenantId: TENANT.id,
     baseUrl: mock.publishingUrl,
     upstream: freshUpstream({ http: { maxRetries: 0, timeoutMs: 1000 } }).up,
   });

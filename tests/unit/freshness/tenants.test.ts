@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { invalidateRoutes } from '../../../src/lib/delivery/route-cache.ts';
+import { dropRoutes } from '../../../src/lib/delivery/route-cache.ts';
 import { purgeEdge } from '../../../src/lib/freshness/edge.ts';
 import { applyLocally } from '../../../src/lib/freshness/invalidation.ts';
 import { applyTenantsChange } from '../../../src/lib/freshness/tenants.ts';
@@ -7,7 +7,8 @@ import { diffTenants } from '../../../src/lib/tenants/loader.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
-vi.mock('../../../src/lib/delivery/route-cache.ts', () => ({ invalidateRoutes: vi.fn() }));
+vi.mock('../../../src/lib/delivery/route-cache.ts', () => ({ dropRoutes: vi.fn() }));
+vi.mock('../../../src/lib/services/clients.ts', () => ({ siteUpstream: () => ({}) }));
 vi.mock('../../../src/lib/freshness/invalidation.ts', () => ({ applyLocally: vi.fn() }));
 vi.mock('../../../src/lib/freshness/edge.ts', () => ({ purgeEdge: vi.fn() }));
 
@@ -27,7 +28,7 @@ const reload = (before: readonly Tenant[], after: Tenant[]) =>
 
 /** Tenant ids whose pages (routes) and whose data (everything) this server dropped. */
 const dropped = () => ({
-  routes: vi.mocked(invalidateRoutes).mock.calls.map(([tags]) => tags),
+  routes: vi.mocked(dropRoutes).mock.calls.map(([tags]) => tags),
   data: vi.mocked(applyLocally).mock.calls.map(([invalidation]) => invalidation.tenant),
 });
 
@@ -43,14 +44,14 @@ afterEach(() => {
 describe('applyTenantsChange', () => {
   it('drops a removed tenant’s pages and data here, then at the edge under its old hosts', async () => {
     await reload([gazette, courier], [gazette]);
-    expect(dropped()).toEqual({ routes: [], data: ['courier'] });
+    expect(dropped()).toEqual({ routes: [['courier']], data: ['courier'] });
     expect(vi.mocked(applyLocally).mock.calls[0]?.[0]).toMatchObject({ everything: true });
     expect(purgeEdge).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1000);
     expect(vi.mocked(purgeEdge).mock.calls.map(([tenant]) => tenant)).toEqual([courier]);
     // Once more a moment later: a render that began before the reload may have stored its page.
     vi.advanceTimersByTime(5000);
-    expect(dropped().routes).toEqual([['courier']]);
+    expect(dropped().routes).toEqual([['courier'], ['courier']]);
   });
 
   it('renders a renamed tenant’s pages again, keeping its data', async () => {
@@ -64,7 +65,7 @@ describe('applyTenantsChange', () => {
       publishing: { baseUrl: 'https://other.example.com/api/v1' },
     });
     await reload([gazette, courier], [gazette, moved]);
-    expect(dropped()).toEqual({ routes: [], data: ['courier'] });
+    expect(dropped()).toEqual({ routes: [['courier']], data: ['courier'] });
   });
 
   it('drops the pages a wildcard tenant answered for a host an added tenant now names', async () => {

@@ -34,7 +34,22 @@ export interface BookingServiceOptions {
   now?: () => Date;
   /** Sends guests' e-mails; none is sent (or promised) without one. */
   mailer?: Mailer | undefined;
+  /** The tenant's attempts and creation lock, when kept beyond this service (`bookingMemory`). */
+  memory?: BookingMemory | undefined;
 }
+
+/**
+ * What the service remembers of its tenant's booking attempts (idempotency keys, stays booked
+ * moments ago) and its creation lock: in Redis when configured, else in this object.
+ */
+export function bookingMemory(tenantId: string, redisUrl: string | undefined) {
+  return {
+    attempts: attemptStore({ scope: tenantId, redisUrl }),
+    /** Creating a booking is single-flight per stay (across instances with Redis). */
+    lock: createKeyedLock({ redisUrl, prefix: `masthead:lock:booking:${tenantId}:` }),
+  };
+}
+export type BookingMemory = ReturnType<typeof bookingMemory>;
 
 export type ServiceCore = ReturnType<typeof serviceCore>;
 
@@ -111,12 +126,7 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
     tenant,
     lodging,
     lodgingApi,
-    attempts: attemptStore({ scope: tenant.id, redisUrl: options.redisUrl }),
-    /** Creating a booking is single-flight per stay (across instances with Redis). */
-    lock: createKeyedLock({
-      redisUrl: options.redisUrl,
-      prefix: `masthead:lock:booking:${tenant.id}:`,
-    }),
+    ...(options.memory ?? bookingMemory(tenant.id, options.redisUrl)),
     rules,
     mailer: options.mailer,
     context,
