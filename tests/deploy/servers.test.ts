@@ -314,7 +314,7 @@ describe('/_health', () => {
       await redis.start();
     }
     await waitFor('health back to ok', async () =>
-      JSON.parse((await send(url(first, '/_health'))).text).status === 'ok' ? true : undefined,
+      (await send(url(first, '/_health'))).text.includes('"status":"ok"') ? true : undefined,
     );
   });
 });
