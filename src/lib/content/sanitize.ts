@@ -29,8 +29,8 @@ const EMBED_PATHS: Readonly<Record<string, RegExp>> = {
 };
 
 /** An http(s) URL on one of `hosts` (or a subdomain), on a player path where the host needs one. */
-export function isEmbeddable(url: URL, hosts: readonly string[]): boolean {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+export function isEmbeddable(url: URL | null, hosts: readonly string[]): boolean {
+  if (url?.protocol !== 'https:' && url?.protocol !== 'http:') return false;
   const host = url.hostname.toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const listed = hosts.some((allowed) => {
@@ -95,35 +95,11 @@ function resolveUpstreamSrcset(srcset: string, baseUrl: string | undefined): str
   return resolved.length > 0 ? resolved.join(', ') : undefined;
 }
 
-const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
-const TEXT = [
-  'p',
-  'br',
-  'hr',
-  'em',
-  'strong',
-  'b',
-  'i',
-  'u',
-  's',
-  'small',
-  'sub',
-  'sup',
-  'mark',
-  'abbr',
-  'cite',
-  'q',
-  'span',
-  'div',
-];
-const LISTS = ['ul', 'ol', 'li', 'dl', 'dt', 'dd'];
-const TABLES = ['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'colgroup', 'col'];
-const BLOCKS = ['blockquote', 'code', 'pre', 'figure', 'figcaption', 'a', 'img', 'iframe'];
-
-function hostAllowed(src: string, hosts: readonly string[]): boolean {
-  const url = URL.parse(src);
-  return url !== null && isEmbeddable(url, hosts);
-}
+const HEADINGS = 'h1 h2 h3 h4 h5 h6';
+const TEXT = 'p br hr em strong b i u s small sub sup mark abbr cite q span div';
+const LISTS = 'ul ol li dl dt dd';
+const TABLES = 'table caption thead tbody tfoot tr th td colgroup col';
+const BLOCKS = 'blockquote code pre figure figcaption a img iframe';
 
 /** `attribs` with `name` resolved by `resolve`, or removed. */
 function withResolved(
@@ -164,7 +140,7 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
   const iframeHosts = options.iframeHosts ?? DEFAULT_IFRAME_HOSTS;
   const baseUrl = options.baseUrl;
   return sanitizeHtml(html, {
-    allowedTags: [...HEADINGS, ...TEXT, ...LISTS, ...TABLES, ...BLOCKS],
+    allowedTags: [HEADINGS, TEXT, LISTS, TABLES, BLOCKS].join(' ').split(' '),
     allowedAttributes: {
       a: ['href', 'title', 'rel', 'target'],
       img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading', 'title'],
@@ -188,7 +164,8 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
     // Dropped with their content, not just unwrapped.
     nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'template'],
     exclusiveFilter: (frame) =>
-      (frame.tag === 'iframe' && !hostAllowed(frame.attribs['src'] ?? '', iframeHosts)) ||
+      (frame.tag === 'iframe' &&
+        !isEmbeddable(URL.parse(frame.attribs['src'] ?? ''), iframeHosts)) ||
       (frame.tag === 'img' && !frame.attribs['src']),
     transformTags: {
       a: (tagName, attribs) => {
