@@ -12,8 +12,8 @@ export const GET: APIRoute = ({ locals }) => {
     'Disallow: /embed/',
     'Disallow: /search',
     '',
+    // The index lists the news sitemap when the site has posts (a site without has none: 404).
     `Sitemap: ${absoluteUrl(match, '/sitemap.xml')}`,
-    `Sitemap: ${absoluteUrl(match, '/news-sitemap.xml')}`,
     '',
   ].join('\n');
   return new Response(body, {

@@ -32,6 +32,7 @@ beforeAll(async () => {
     '/sitemap-pages.xml': await import('../../src/pages/sitemap-pages.xml.ts'),
     '/news-sitemap.xml': await import('../../src/pages/news-sitemap.xml.ts'),
     '/sitemap-posts-1.xml': await import('../../src/pages/sitemap-posts-[chunk].xml.ts'),
+    '/robots.txt': await import('../../src/pages/robots.txt.ts'),
   };
   // A new site: nothing published yet.
   const site = mock.state.publishing.sites.get(TENANT);
@@ -68,6 +69,10 @@ it('a tenant without posts gets an index of valid sitemaps only; the empty ones 
     (match) => new URL(match[1] ?? '').pathname,
   );
   expect(listed).toEqual(['/sitemap-pages.xml']);
+  // robots.txt names no sitemap that is not found.
+  const robots = await (await get('/robots.txt')).text();
+  const named = [...robots.matchAll(/^Sitemap: (.*)$/gm)].map((m) => new URL(m[1] ?? '').pathname);
+  expect(named).toEqual(['/sitemap.xml']);
   for (const empty of ['/sitemap-posts-1.xml', '/news-sitemap.xml']) {
     const answer = await get(empty);
     expect(answer.status, empty).toBe(404);

@@ -303,7 +303,7 @@ test('canonical URLs, feed, sitemap and robots.txt name the copy’s origin, nev
   expect(read('robots.txt')).toContain(`Sitemap: ${origin}/sitemap.xml`);
   expect(read('rss.xml')).toContain(`<link>${origin}/posts/`);
   expect(read('sitemap.xml')).toContain(`<loc>${origin}/sitemap-posts-1.xml</loc>`);
-  expect(read('robots.txt')).toContain(`Sitemap: ${origin}/news-sitemap.xml`);
+  expect(read('sitemap.xml')).toContain(`<loc>${origin}/news-sitemap.xml</loc>`);
   expect(read('news-sitemap.xml')).toContain(
     'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"',
   );
