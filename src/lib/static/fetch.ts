@@ -11,7 +11,7 @@ import type { Upstream } from '../upstream/runtime.ts';
 import type { DiskCache } from './disk-cache.ts';
 import type { PacingBudget } from './pacer.ts';
 import type { Snapshot } from './snapshot.ts';
-import { postPath } from '../reading/paths.ts';
+import { editionPath, postPath } from '../reading/paths.ts';
 
 /** The API's largest page: every list is read 50 at a time. */
 const LIST_PAGE_SIZE = 50;
@@ -265,7 +265,7 @@ class SnapshotFetch {
 
   /** A free edition's pages; a subscriber-only one keeps the list's metadata (never page images). */
   async fetchEdition(edition: Edition, partial: (newPaths: readonly string[]) => void) {
-    const path = `/epaper/${edition.slug}`;
+    const path = editionPath(edition.slug);
     if (edition.requires_subscription) {
       this.readable.push({ ...edition, pages: [] });
       return partial([path]);
