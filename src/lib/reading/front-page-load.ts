@@ -32,14 +32,9 @@ import {
 } from './loaders.ts';
 
 /**
- * The front page's route-cache rule. The live band follows a stream's state within
- * 2 × FRONT_PAGE_CACHE_SECONDS + the stream list's fresh time (20 s, `streamChangeShownWithin` in
- * src/lib/streams/cache-life.ts): a stale page is rendered again
- * in the background, and that render may still read the list's previous copy (served while it is
- * refreshed), so the page after it is the first to show the change (140 s with the default 60 s).
- * Behind the shipped nginx edge, which refreshes in the background too, add it once more (200 s).
- * A scheduled start is the exception: the page is never kept, fresh or stale, past the next one,
- * and the first render after it reads the list afresh (src/lib/streams/cache-life.ts).
+ * The front page's route-cache rule: its live band shows a stream's change within
+ * `streamChangeShownWithin(FRONT_PAGE_CACHE_SECONDS)`, and never outlives a scheduled start
+ * (src/lib/streams/cache-life.ts).
  */
 export function frontPageCache(
   streams: readonly Stream[] = [],
