@@ -100,16 +100,16 @@ const warming = new PQueue({ concurrency: 1 });
 /** Pictures asked for lately, so a list seen again does not queue them again. */
 const asked = new LRUCache<string, true>({ max: 10_000 });
 
-/**
- * Queues `pictures` of `tenant` to be made (those of its sources the tenant may use, not made or
- * asked for lately). Returns at once; `settled()` says when the queue is done (tests, benches).
- */
 /** Part of watching for changes: off with it too (tests that count upstream calls turn it off). */
 const warmingOn = () => {
   const { IMAGE_WARM, WATCH_CHANGES } = settings();
   return IMAGE_WARM && WATCH_CHANGES && !isStaticBuild();
 };
 
+/**
+ * Queues `pictures` of `tenant` to be made (those of its sources the tenant may use, not made or
+ * asked for lately). Returns at once; `warmingSettled()` says when the queue is done (tests, benches).
+ */
 export function warmPictures(tenant: Tenant, pictures: WarmPicture[]): void {
   if (!warmingOn()) return;
   for (const picture of pictures) {
