@@ -1,5 +1,4 @@
 import { EDITIONS_PER_PAGE } from '../epaper/load.ts';
-import { classify, isTemporary } from '../failures/classify.ts';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
 import type { Category, Edition, PostSummary, Stream } from '../publishing/schema.ts';
@@ -28,6 +27,7 @@ import {
   POSTS_PER_PAGE,
   firstPage,
   navigationCategories,
+  unlessRefused,
   type HomeData,
 } from './loaders.ts';
 
@@ -56,19 +56,8 @@ export interface FrontPageData extends HomeData {
 }
 
 /** A part of the page the reader can do without: an outage leaves it out instead of failing the page. */
-async function optional<T>(
-  tenant: Tenant,
-  part: string,
-  read: () => Promise<T>,
-): Promise<T | null> {
-  try {
-    return await read();
-  } catch (error) {
-    if (!isTemporary(classify(error))) throw error;
-    logWarn('front.part.unavailable', { tenant: tenant.id, part });
-    return null;
-  }
-}
+const optional = <T>(tenant: Tenant, part: string, read: () => Promise<T>) =>
+  unlessRefused(read, null, () => logWarn('front.part.unavailable', { tenant: tenant.id, part }));
 
 type Inputs = [tenant: Tenant, featured: PostSummary[], categories: readonly Category[]];
 

@@ -25,15 +25,30 @@ const byPostCount = memo((categories: readonly Category[]): readonly Category[] 
   [...categories].sort((a, b) => (b.posts_count ?? 0) - (a.posts_count ?? 0)),
 );
 
-/** Header categories; the page still renders (without them) when the upstream is down. */
-export async function navigationCategories(tenant: Tenant): Promise<readonly Category[]> {
+/**
+ * `read()`, or `fallback` when the upstream refuses it for now (down, busy, the budget spent),
+ * told to `onRefused` (a log line): a part the page can do without.
+ */
+export async function unlessRefused<T, F>(
+  read: () => Promise<T>,
+  fallback: F,
+  onRefused?: (error: unknown) => void,
+): Promise<T | F> {
   try {
-    return byPostCount(await publishingFor(tenant).listCategories());
+    return await read();
   } catch (error) {
     if (!isTemporary(classify(error))) throw error;
-    logWarn('navigation.categories.unavailable', { tenant: tenant.id });
-    return [];
+    onRefused?.(error);
+    return fallback;
   }
+}
+
+/** Header categories; the page still renders (without them) when the upstream is down. */
+export function navigationCategories(tenant: Tenant): Promise<readonly Category[]> {
+  const read = async () => byPostCount(await publishingFor(tenant).listCategories());
+  return unlessRefused(read, [], () =>
+    logWarn('navigation.categories.unavailable', { tenant: tenant.id }),
+  );
 }
 
 /**
