@@ -222,13 +222,8 @@ export function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
   );
 }
 
-export function loadCategory(tenant: Tenant, slug: string, page: number) {
-  warmNavigation(tenant);
-  return publishingFor(tenant).getCategory(slug, { page, perPage: POSTS_PER_PAGE });
-}
-
 /**
- * A section's page (`loadCategory`), or, when its first page cannot be read now and no copy is
+ * A section's page, or, when its first page cannot be read now and no copy is
  * cached, the section's newest posts among those lists have shown (the front page's pool of 50 has
  * most), with the section from the header's list: `standIn` (kept by no cache, not indexed). Fails
  * as before when lists showed none of its posts.
@@ -238,15 +233,18 @@ export function loadCategoryPage(
   slug: string,
   page: number,
 ): Promise<CategoryWithPosts & { standIn: boolean }> {
+  warmNavigation(tenant);
+  const client = publishingFor(tenant);
   return orStandIn(
     tenant,
     { event: 'category.partial', slug },
-    async () => ({ ...(await loadCategory(tenant, slug, page)), standIn: false }),
+    async () => ({
+      ...(await client.getCategory(slug, { page, perPage: POSTS_PER_PAGE })),
+      standIn: false,
+    }),
     async () => {
       if (page !== 1) return undefined;
-      const categories = await publishingFor(tenant)
-        .listCategories()
-        .catch(() => []);
+      const categories = await client.listCategories().catch(() => []);
       const category = categories.find((one) => one.slug === slug);
       const posts = knownNewest(tenant, (post) => post.category?.slug === slug, POSTS_PER_PAGE);
       if (!category || posts.length === 0) return undefined;
@@ -256,22 +254,22 @@ export function loadCategoryPage(
   );
 }
 
-export function loadTag(tenant: Tenant, slug: string, page: number) {
-  warmNavigation(tenant);
-  return publishingFor(tenant).getTag(slug, { page, perPage: POSTS_PER_PAGE });
-}
-
 /**
- * A tag's page (`loadTag`), or, when its first page cannot be read now and no copy is cached, the
+ * A tag's page, or, when its first page cannot be read now and no copy is cached, the
  * newest posts lists have shown carrying the tag (list entries carry their tags), the tag as they
  * name it: `standIn` (kept by no cache, not indexed; its count is what it shows, the API's list of
  * tags has none). Fails as before when lists showed no post with the tag.
  */
 export function loadTagPage(tenant: Tenant, slug: string, page: number) {
+  warmNavigation(tenant);
+  const client = publishingFor(tenant);
   return orStandIn(
     tenant,
     { event: 'tag.partial', slug },
-    async () => ({ ...(await loadTag(tenant, slug, page)), standIn: false }),
+    async () => ({
+      ...(await client.getTag(slug, { page, perPage: POSTS_PER_PAGE })),
+      standIn: false,
+    }),
     () => {
       if (page !== 1) return undefined;
       const named = (tag: PostSummary['tags'][number]) => (tag.slug ?? tag.name) === slug;
