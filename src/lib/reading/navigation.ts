@@ -12,6 +12,10 @@ export interface NavItem {
 /** How many categories the header lists; the rest are one click away under "All sections". */
 const HEADER_CATEGORIES = 6;
 
+/** Whether the site has /stay: a static copy books only through the live server's embed. */
+export const hasStayPage = (tenant: Tenant): boolean =>
+  tenant.features.booking && (!isStaticBuild() || staticBookingEmbed(tenant) !== null);
+
 /** Main navigation: categories from the API first, then the sections the tenant has switched on. */
 export function mainNavigation(
   tenant: Tenant,
@@ -27,9 +31,7 @@ export function mainNavigation(
   }
   if (tenant.features.epaper) items.push({ label: t('nav.epaper'), path: '/epaper' });
   if (tenant.features.streams) items.push({ label: t('nav.streams'), path: '/streams' });
-  // A static copy has no server for accounts, and books only through the live server's embed.
-  if (tenant.features.booking && (!isStaticBuild() || staticBookingEmbed(tenant)))
-    items.push({ label: t('nav.stay'), path: '/stay' });
+  if (hasStayPage(tenant)) items.push({ label: t('nav.stay'), path: '/stay' });
   items.push({ label: t('nav.search'), path: '/search' });
   return items;
 }

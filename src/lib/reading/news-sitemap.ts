@@ -4,6 +4,7 @@
  * and language, its publication date and title.
  */
 import type { PostSummary } from '../publishing/schema.ts';
+import { newestFirst } from './article.ts';
 import { escapeXml } from './sitemap.ts';
 
 /** The format's limit of `<url>` entries per news sitemap. */
@@ -51,10 +52,7 @@ export function recentNews<T extends Pick<PostSummary, 'published_at'>>(
   posts: readonly T[],
   now: Date,
 ): T[] {
-  return posts
-    .filter((post) => isRecentNews(post, now))
-    .sort((a, b) => publishedTime(b) - publishedTime(a))
-    .slice(0, NEWS_SITEMAP_LIMIT);
+  return newestFirst(posts.filter((post) => isRecentNews(post, now))).slice(0, NEWS_SITEMAP_LIMIT);
 }
 
 type Dated = Pick<PostSummary, 'published_at'>;
