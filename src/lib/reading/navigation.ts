@@ -63,15 +63,11 @@ export function currentMarks(
   sectionPath?: string,
 ): ('page' | 'true' | undefined)[] {
   const marks = itemPaths.map((path) => currentMark(path, pagePath, sectionPath));
-  const best = marks.reduce<number>((found, mark, index) => {
-    if (!mark) return found;
-    const current = marks[found];
-    const better =
-      found < 0 ||
-      (mark === 'page' && current !== 'page') ||
-      (mark === current && (itemPaths[index]?.length ?? 0) > (itemPaths[found]?.length ?? 0));
-    return better ? index : found;
-  }, -1);
+  // `page` before `true`, then the longest path; the first of equals.
+  const rank = (index: number) =>
+    marks[index] ? (marks[index] === 'page' ? 1e6 : 0) + (itemPaths[index]?.length ?? 0) : -1;
+  let best = -1;
+  for (const index of marks.keys()) if (rank(index) > rank(best)) best = index;
   return marks.map((mark, index) => (index === best ? mark : undefined));
 }
 
