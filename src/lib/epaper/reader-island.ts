@@ -371,9 +371,8 @@ class Reader {
 
 function listenToControls(reader: Reader): void {
   reader.root.addEventListener('click', (event) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
       return;
-    }
     const link =
       event.target instanceof Element && event.target.closest<HTMLAnchorElement>('a[href]');
     if (!link) return;
