@@ -20,9 +20,8 @@ export function shownUpdate(
   timeZone: string,
 ): string | null {
   const { published_at: published, updated_at: updated } = post;
-  if (!updated || !published) return null;
-  const [a, b] = [new Date(published), new Date(updated)];
-  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) || b <= a) return null;
+  const [a, b] = [readDate(published)?.date, readDate(updated)?.date];
+  if (!a || !b || !updated || b <= a) return null;
   return isoDateInZone(b, timeZone) > isoDateInZone(a, timeZone) ? updated : null;
 }
 
