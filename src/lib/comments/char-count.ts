@@ -17,10 +17,8 @@ export interface CountConfig {
 /** The hint for `text`: "120 of 2,000 characters." plus "5 characters too many." past the limit. */
 export function countText(say: Say, text: string, max = COMMENT_MAX): string {
   const count = characterCount(text);
-  const over = count - max;
-  return over > 0
-    ? `${say('count', { count, max })} ${say('over', { count: over })}`
-    : say('count', { count, max });
+  const shown = say('count', { count, max });
+  return count > max ? `${shown} ${say('over', { count: count - max })}` : shown;
 }
 
 const ANNOUNCE_AFTER_MS = 1000;

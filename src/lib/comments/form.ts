@@ -11,7 +11,9 @@ import { COMMENT_MAX, characterCount, normaliseText } from './count.ts';
 /** The API's limit on a guest's `author_name`. */
 const NAME_MAX = 100;
 
-export type CommentField = 'content' | 'name' | 'email';
+/** The form's fields in their order (the error summary's). */
+export const FIELD_ORDER = ['content', 'name', 'email'] as const;
+export type CommentField = (typeof FIELD_ORDER)[number];
 
 /** What the visitor typed, kept as typed (only line endings normalised) to refill the form. */
 export interface CommentFormValues {
@@ -152,6 +154,3 @@ export function mapValidationErrors(errors: Record<string, readonly string[]>): 
   const parentRejected = Boolean(parent?.[0]);
   return { fields: localizeUpstreamFields(fields, COMMENT_KEYS).fields, parentRejected, other };
 }
-
-/** Order of fields in the form, for the error summary. */
-export const FIELD_ORDER: readonly CommentField[] = ['content', 'name', 'email'];

@@ -70,25 +70,20 @@ export function postedStore(redisUrl: string | undefined): PostedStore {
     async get(name) {
       const known = local.get(name);
       if (known || !redisUrl) return known;
-      let raw: string | null;
-      try {
-        raw = await (await getRedis(redisUrl)).get(redisKey(name));
-      } catch (error) {
-        away(error);
-        throw new PostedStoreUnavailable('posted comments cannot be read', { cause: error });
-      }
+      const raw = await getRedis(redisUrl)
+        .then((redis) => redis.get(redisKey(name)))
+        .catch((error: unknown) => {
+          away(error);
+          throw new PostedStoreUnavailable('posted comments cannot be read', { cause: error });
+        });
       return raw ? (JSON.parse(raw) as CommentOutcome) : undefined;
     },
     async set(name, outcome, seconds = REMEMBER_SECONDS) {
       local.set(name, outcome, { ttl: seconds * 1000 });
       if (!redisUrl) return;
-      try {
-        await (
-          await getRedis(redisUrl)
-        ).set(redisKey(name), JSON.stringify(outcome), 'EX', seconds);
-      } catch (error) {
-        away(error);
-      }
+      await getRedis(redisUrl)
+        .then((redis) => redis.set(redisKey(name), JSON.stringify(outcome), 'EX', seconds))
+        .catch(away);
     },
   };
 }

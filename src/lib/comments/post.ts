@@ -128,9 +128,7 @@ export async function postComment(
   });
 
   const checked = validateComment(values, signedIn);
-  if (!checked.ok) {
-    return fail('invalid', textKey('comments.error.fields'), checked.fields);
-  }
+  if (!checked.ok) return fail('invalid', textKey('comments.error.fields'), checked.fields);
 
   const { input } = checked;
   // Spends a rate-limit point and creates the comment; the point comes back unless the API stored
@@ -184,12 +182,9 @@ export async function postComment(
       if (temporary && mayHavePosted(error))
         return fail('unconfirmed', textKey('comments.error.unconfirmed'));
       if (temporary) return fail('unavailable', temporary.message);
-      if (isSignedOut(failure) && signedIn) {
+      if (isSignedOut(failure) && signedIn)
         return fail('signed-out', textKey('comments.error.signedOut'));
-      }
-      if (failure.kind === 'not-found') {
-        return fail('closed', textKey('comments.error.closed'));
-      }
+      if (failure.kind === 'not-found') return fail('closed', textKey('comments.error.closed'));
       deps.onUnexpected?.(error);
       return fail('error', textKey('comments.error.unexpected'));
     }

@@ -1,7 +1,7 @@
 import type { KeyPart } from '../render/fragments.ts';
 import type { PublishingClient } from '../publishing/client.ts';
-import { classify, isTemporary } from '../failures/classify.ts';
 import { asSpare } from '../upstream/visitor.ts';
+import { unlessRefused } from '../reading/loaders.ts';
 import { parsePage } from '../reading/pagination.ts';
 import { EMPTY_VALUES } from './form.ts';
 import type { FieldErrors } from '../failures/fields.ts';
@@ -66,37 +66,31 @@ export async function loadCommentsView(
   const fresh = outcome?.ok === true && outcome.status === 'approved';
   const current = parsePage(request.page, 5) ?? 1;
 
-  let thread: ThreadNode[] = [];
-  let page = { current, last: current };
-  let total: number | null = 0;
-  let unavailable = false;
-  try {
-    const readPage = (n: number) => {
-      const read = () =>
-        client.listComments(postSlug, { page: n, perPage: COMMENTS_PER_PAGE }, { fresh });
-      // A plain visit's thread is spare (`asSpare`): while the budget is short the post gets the
-      // call, and the page says the comments are unavailable; after a submission it is the point.
-      return outcome ? read() : asSpare(read);
-    };
-    let listed = await readPage(current);
-    // A stale link past the last page (comments removed since): the last page, not "no comments yet".
-    if (listed.items.length === 0 && current > listed.page.last && listed.page.last >= 1)
-      listed = await readPage(listed.page.last);
-    thread = threadOf(listed.items);
-    page = { current: listed.page.current, last: Math.max(listed.page.last, 1) };
-    total = threadTotal(listed.page.total, listed.items.length, countComments(thread), page.last);
-  } catch (error) {
-    if (!isTemporary(classify(error))) throw error;
-    onOutage?.(error);
-    unavailable = true;
-  }
-
+  const readPage = (n: number) => {
+    const read = () =>
+      client.listComments(postSlug, { page: n, perPage: COMMENTS_PER_PAGE }, { fresh });
+    // A plain visit's thread is spare (`asSpare`): while the budget is short the post gets the
+    // call, and the page says the comments are unavailable; after a submission it is the point.
+    return outcome ? read() : asSpare(read);
+  };
+  // A stale link past the last page (comments removed since): the last page, not "no comments yet".
+  const readThread = async () => {
+    const first = await readPage(current);
+    const past = first.items.length === 0 && current > first.page.last && first.page.last >= 1;
+    return past ? readPage(first.page.last) : first;
+  };
+  const listed = await unlessRefused(readThread, null, onOutage);
+  const thread = listed ? threadOf(listed.items) : [];
+  const count = countComments(thread);
+  const page = listed
+    ? { current: listed.page.current, last: Math.max(listed.page.last, 1) }
+    : { current, last: current };
   return {
     thread,
-    count: countComments(thread),
-    total,
+    count,
+    total: listed ? threadTotal(listed.page.total, listed.items.length, count, page.last) : 0,
     page,
-    unavailable,
+    unavailable: !listed,
     form: formState(thread, request),
   };
 }

@@ -105,8 +105,7 @@ export function countComments(thread: readonly ThreadNode[]): number {
 
 /** A `?reply=` value as a comment id: a positive integer without sign or leading zeros, else null. */
 export function parseReplyId(value: string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  const trimmed = value.trim();
+  const trimmed = value?.trim() ?? '';
   return /^[1-9]\d{0,15}$/.test(trimmed) ? trimmed : null;
 }
 

@@ -4,11 +4,11 @@ import { logWarn } from '../log/log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../services/clients.ts';
 import type { PublishingClient } from '../publishing/client.ts';
-import { loadPlans, warmNavigation } from '../reading/loaders.ts';
+import { loadPlans, unlessRefused, warmNavigation } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
 import { readablePages } from './reader.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { classify, isSignedOut, isTemporary } from '../failures/classify.ts';
+import { classify, isSignedOut } from '../failures/classify.ts';
 import type { Paged } from '../upstream/parse.ts';
 
 export const EDITIONS_PER_PAGE = 12;
@@ -100,23 +100,17 @@ export async function loadReader(
 async function personalEdition(client: PublishingClient, slug: string): Promise<Edition> {
   const kept = await client.getEdition(slug);
   if (!kept.requires_subscription) return kept;
-  try {
-    return await client.getEdition(slug, { fresh: true });
-  } catch (error) {
-    if (isTemporary(classify(error))) return kept;
-    throw error;
-  }
+  return unlessRefused(() => client.getEdition(slug, { fresh: true }), kept);
 }
 
 /** The e-paper plans for the paywall; an outage leaves the list empty (the paywall links to /plans). */
 async function paywallPlans(tenant: Tenant, plans: Promise<Plan[]>): Promise<Plan[]> {
-  try {
-    const offer = epaperOffer(await plans, tenant.publishing.epaperPlans);
-    if (offer.length === 0) logWarn('epaper.plans.none', { tenant: tenant.id });
-    return offer;
-  } catch (error) {
-    if (!isTemporary(classify(error))) throw error;
-    logWarn('epaper.plans.unavailable', { tenant: tenant.id });
-    return [];
-  }
+  const listed = await unlessRefused(
+    () => plans,
+    null,
+    () => logWarn('epaper.plans.unavailable', { tenant: tenant.id }),
+  );
+  const offer = listed && epaperOffer(listed, tenant.publishing.epaperPlans);
+  if (offer?.length === 0) logWarn('epaper.plans.none', { tenant: tenant.id });
+  return offer ?? [];
 }

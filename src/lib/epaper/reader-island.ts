@@ -103,13 +103,10 @@ class Reader {
     return this.spreads() ? spreadOf(page, this.count) : [page];
   }
 
-  /** The address of `target` at `atZoom`, without the fragment. */
-  addressOf(target: number, atZoom: number): string {
-    return `${readerPath(location.pathname, target, atZoom)}${queryWithout(location.search, 'page', 'zoom')}`;
-  }
-
-  urlFor(target: number, atZoom: number): string {
-    return `${this.addressOf(target, atZoom)}${location.hash}`;
+  /** The address of `target` at `atZoom`, with the page's fragment unless `hash` says otherwise. */
+  urlFor(target: number, atZoom: number, hash = location.hash): string {
+    const query = queryWithout(location.search, 'page', 'zoom');
+    return `${readerPath(location.pathname, target, atZoom)}${query}${hash}`;
   }
 
   setLink(link: HTMLAnchorElement | null, target: number | null, attr: string): void {
@@ -151,7 +148,7 @@ class Reader {
     pairs.push([out ?? null, into ?? null]);
     for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
     const reload = this.$<HTMLAnchorElement>('[data-reload]');
-    if (reload) reload.href = this.addressOf(this.page, zoom);
+    if (reload) reload.href = this.urlFor(this.page, zoom, '');
     // A control just disabled under the keyboard's focus (Next on the last page, + at the largest
     // zoom) is no longer focusable: the focus goes to its counterpart, or the page, not to <body>.
     if (focused instanceof HTMLAnchorElement && !focused.hasAttribute('href')) {
@@ -374,9 +371,8 @@ class Reader {
 
 function listenToControls(reader: Reader): void {
   reader.root.addEventListener('click', (event) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
       return;
-    }
     const link =
       event.target instanceof Element && event.target.closest<HTMLAnchorElement>('a[href]');
     if (!link) return;

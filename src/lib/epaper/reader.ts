@@ -72,11 +72,10 @@ export function thumbWindow(
  * an even last page stands alone. Always in page order (left, right).
  */
 export function spreadOf(page: number, pageCount: number): number[] {
-  const last = Math.max(1, Math.floor(pageCount));
-  const current = clampPage(page, last);
+  const current = clampPage(page, pageCount);
   if (current === 1) return [1];
   const left = current % 2 === 0 ? current : current - 1;
-  return left + 1 <= last ? [left, left + 1] : [left];
+  return left + 1 <= pageCount ? [left, left + 1] : [left];
 }
 
 /**

@@ -19,28 +19,21 @@ export async function fetchSource(
   try {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const response = await fetch(url, { redirect: 'manual', signal, headers });
+      if (response.ok && response.body) return await readLimited(response, limits.maxBytes);
+      void response.body?.cancel();
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
-        void response.body?.cancel();
         url = new URL(location, url).href;
         if (!allowed(url))
           throw new ImageError(502, 'The image source redirects to a host that is not allowed.');
         continue;
       }
-      if (response.status === 404 || response.status === 410) {
-        void response.body?.cancel();
+      if (response.status === 404 || response.status === 410)
         throw new ImageError(404, 'The image source does not exist.');
-      }
-      if (response.status === 429 || response.status === 503) {
-        // Busy, not broken: the route's 503 (Retry-After) lets a browser or static build ask again.
-        void response.body?.cancel();
+      // Busy, not broken: the route's 503 (Retry-After) lets a browser or static build ask again.
+      if (response.status === 429 || response.status === 503)
         throw new ImageError(503, 'The image source is busy; try again shortly.');
-      }
-      if (!response.ok || !response.body) {
-        void response.body?.cancel();
-        throw new ImageError(502, `The image source answered ${response.status}.`);
-      }
-      return await readLimited(response, limits.maxBytes);
+      throw new ImageError(502, `The image source answered ${response.status}.`);
     }
     throw new ImageError(502, 'The image source redirects too often.');
   } catch (error) {

@@ -16,11 +16,7 @@ export const FORMAT_EXTENSION: Record<ImageFormat, string> = {
   webp: 'webp',
   jpeg: 'jpg',
 };
-export const FORMAT_TYPE: Record<ImageFormat, string> = {
-  avif: 'image/avif',
-  webp: 'image/webp',
-  jpeg: 'image/jpeg',
-};
+export const formatType = (format: ImageFormat) => `image/${format}`;
 
 export const isLadderWidth = (value: number): value is ImageWidth =>
   (IMAGE_WIDTHS as readonly number[]).includes(value);

@@ -3,7 +3,7 @@ import { objectId } from '../render/identity.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { imagePath, type ImageCrop, type ImageTarget } from './address.ts';
 import {
-  FORMAT_TYPE,
+  formatType,
   srcsetOf,
   srcsetWidths,
   widthAtLeast,
@@ -95,7 +95,7 @@ export function pictureFor(
     Math.min(widthAtLeast(layout.maxWidth), widths.at(-1) ?? DEFAULT_WIDTH),
   );
   return {
-    sources: MODERN.map((format) => ({ type: FORMAT_TYPE[format], srcset: set(format, widths) })),
+    sources: MODERN.map((format) => ({ type: formatType(format), srcset: set(format, widths) })),
     src: imageHref(links, target, fallback, 'jpeg'),
     srcset: set('jpeg', [fallback]),
     sizes: layout.sizes,

@@ -59,40 +59,31 @@ function listed(wanted: ImageWidth[], maxDisplay: number, sourceWidth?: number |
   return wanted.filter((width) => widths.includes(width));
 }
 
+/** `source` in AVIF at each of `widths`. */
+const avif = (source: string, widths: ImageWidth[]): WarmPicture[] =>
+  widths.map((width) => ({ source, width, format: 'avif' }));
+
 /** The pictures to make for a post's first readers. */
 export function postPictures(post: PostSummary): WarmPicture[] {
   const source = post.cover_image_url;
   if (!source) return [];
-  return [
-    ...listed(LEAD_WIDTHS, ARTICLE_COVER.maxWidth, post.cover_image_width).map((width) => ({
-      source,
-      width,
-      format: 'avif' as const,
-    })),
-    { source, width: 1200, format: 'jpeg' },
-  ];
+  const widths = listed(LEAD_WIDTHS, ARTICLE_COVER.maxWidth, post.cover_image_width);
+  return [...avif(source, widths), { source, width: 1200, format: 'jpeg' }];
 }
 
 /** The pictures to make for an edition's first readers (public pages only: a free edition's). */
 export function editionPictures(edition: Edition): WarmPicture[] {
-  const pictures: WarmPicture[] = [];
   const cover = edition.cover_image_url;
-  if (cover) {
-    for (const width of listed(COVER_WIDTHS, EDITION_LIST.maxWidth)) {
-      pictures.push({ source: cover, width, format: 'avif' });
-    }
-  }
-  if (edition.requires_subscription) return pictures;
+  const covers = cover ? avif(cover, listed(COVER_WIDTHS, EDITION_LIST.maxWidth)) : [];
+  if (edition.requires_subscription) return covers;
   const pages = readablePages(edition);
-  for (const page of pages.slice(0, FIRST_PAGES)) {
-    for (const width of PAGE_WIDTHS) {
-      pictures.push({ source: page.image_url, width, format: 'avif' });
-    }
-  }
-  for (const page of pages.slice(0, FIRST_THUMBNAILS)) {
-    pictures.push({ source: page.image_url, width: 160, format: 'webp' });
-  }
-  return pictures;
+  return [
+    ...covers,
+    ...pages.slice(0, FIRST_PAGES).flatMap((page) => avif(page.image_url, PAGE_WIDTHS)),
+    ...pages
+      .slice(0, FIRST_THUMBNAILS)
+      .map((page): WarmPicture => ({ source: page.image_url, width: 160, format: 'webp' })),
+  ];
 }
 
 /** One warming at a time: the other transform slots stay the readers'. */
@@ -100,16 +91,16 @@ const warming = new PQueue({ concurrency: 1 });
 /** Pictures asked for lately, so a list seen again does not queue them again. */
 const asked = new LRUCache<string, true>({ max: 10_000 });
 
-/**
- * Queues `pictures` of `tenant` to be made (those of its sources the tenant may use, not made or
- * asked for lately). Returns at once; `settled()` says when the queue is done (tests, benches).
- */
 /** Part of watching for changes: off with it too (tests that count upstream calls turn it off). */
 const warmingOn = () => {
   const { IMAGE_WARM, WATCH_CHANGES } = settings();
   return IMAGE_WARM && WATCH_CHANGES && !isStaticBuild();
 };
 
+/**
+ * Queues `pictures` of `tenant` to be made (those of its sources the tenant may use, not made or
+ * asked for lately). Returns at once; `warmingSettled()` says when the queue is done (tests, benches).
+ */
 export function warmPictures(tenant: Tenant, pictures: WarmPicture[]): void {
   if (!warmingOn()) return;
   for (const picture of pictures) {

@@ -1,5 +1,5 @@
 import { ImageError } from './errors.ts';
-import { FORMAT_TYPE, type ImageFormat } from './ladder.ts';
+import { formatType, type ImageFormat } from './ladder.ts';
 import { NO_STORE, RETRY_AFTER_SECONDS, uncached } from '../delivery/policy.ts';
 
 // A transparent 1000×1 GIF (71 bytes): a failed picture shows the layout's typographic fallback
@@ -18,7 +18,7 @@ export function imageHeaders(
   cacheControl: string,
 ): Record<string, string> {
   return {
-    'Content-Type': FORMAT_TYPE[format],
+    'Content-Type': formatType(format),
     'Content-Length': String(bytes.byteLength),
     'Cache-Control': cacheControl,
     'X-Content-Type-Options': 'nosniff',

@@ -4,7 +4,7 @@ import { loadReader } from '../epaper/load.ts';
 import { classify } from '../failures/classify.ts';
 import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { parseImagePath, type ImageRequest } from './address.ts';
+import { parseImagePath, type ImageRequest, type ImageTarget } from './address.ts';
 import { ImageError, queryRefused } from './errors.ts';
 import type { Answer } from './pipeline.ts';
 import { requestPriority, type Priority } from './queue.ts';
@@ -27,12 +27,7 @@ export async function imageRoute(context: APIContext): Promise<Response> {
       const { bytes, exact } = await derived(tenant, request.target.source, request, priority);
       return imageOk(bytes, request.format, exact ? IMMUTABLE : STAND_IN);
     }
-    const source = await subscriberPage(
-      context,
-      tenant,
-      request.target.edition,
-      request.target.page,
-    );
+    const source = await subscriberPage(context, tenant, request.target);
     const { bytes } = await derived(tenant, source, request, priority);
     return imageOk(bytes, request.format, PRIVATE);
   } catch (error) {
@@ -78,19 +73,17 @@ function derived(
 async function subscriberPage(
   context: APIContext,
   tenant: Tenant,
-  edition: string,
-  page: number,
+  { edition, page }: Extract<ImageTarget, { kind: 'edition-page' }>,
 ): Promise<string> {
   const signedIn = await getSignedIn(context.session, tenant);
   if (!signedIn) throw new ImageError(401, 'Log in as a subscriber to see this page.');
-  let reader: Awaited<ReturnType<typeof loadReader>>;
-  try {
-    reader = await loadReader(tenant, edition, () => Promise.resolve(signedIn));
-  } catch (error) {
-    const failure = classify(error);
-    if (failure.kind === 'not-found') throw new ImageError(404, 'There is no such edition.');
-    throw new ImageError(503, 'The edition cannot be checked right now; try again shortly.');
-  }
+  const reader = await loadReader(tenant, edition, () => Promise.resolve(signedIn)).catch(
+    (error: unknown) => {
+      if (classify(error).kind === 'not-found')
+        throw new ImageError(404, 'There is no such edition.');
+      throw new ImageError(503, 'The edition cannot be checked right now; try again shortly.');
+    },
+  );
   if (reader.kind !== 'reader')
     throw new ImageError(403, 'Your subscription does not include this edition.');
   const found = reader.pages.find((p) => p.page_number === page);

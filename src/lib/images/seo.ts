@@ -25,7 +25,5 @@ export function articleImages(
   url: string | null | undefined,
   origin: string,
 ): string[] {
-  return IMAGE_CROPS.map((crop) => socialImage(links, url, origin, crop)).filter(
-    (image): image is string => image !== null,
-  );
+  return IMAGE_CROPS.flatMap((crop) => socialImage(links, url, origin, crop) ?? []);
 }

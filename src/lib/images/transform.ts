@@ -163,15 +163,11 @@ export async function transformImage(
     ? (await sharpOf())(raster.data, { raw: raster.info })
     : (await opened(input, limits)).image;
   const resized = image
+    // A crop covers its box (sharp's default fit), cut around what draws the eye.
     .resize({
       width,
-      ...(crop
-        ? {
-            height: Math.round(width * CROP_RATIO[crop]),
-            fit: 'cover' as const,
-            position: 'attention' as const,
-          }
-        : {}),
+      height: crop && Math.round(width * CROP_RATIO[crop]),
+      position: 'attention',
       withoutEnlargement: true,
     })
     .timeout(timeoutOf(limits));

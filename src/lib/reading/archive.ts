@@ -34,21 +34,15 @@ export async function archivePage(
   if (page === null) return notFound(Astro);
   const data = await loadOrRespond(Astro, async () => {
     if (kind === 'tag') {
-      const { tag, posts, standIn: partial } = await loadTagPage(tenant, slug, page);
-      return { ...tag, heading: `#${tag.name}`, path: tagPath(tag), posts, partial };
+      const { tag, ...rest } = await loadTagPage(tenant, slug, page);
+      return { ...tag, heading: `#${tag.name}`, path: tagPath(tag), ...rest };
     }
-    const { category, posts, standIn: partial } = await loadCategoryPage(tenant, slug, page);
-    return {
-      ...category,
-      heading: category.name,
-      path: categoryPath(category.slug),
-      posts,
-      partial,
-    };
+    const { category, ...rest } = await loadCategoryPage(tenant, slug, page);
+    return { ...category, heading: category.name, path: categoryPath(category.slug), ...rest };
   });
   if (data instanceof Response) return data;
   if (page > data.posts.page.last) return notFound(Astro);
-  if (data.partial) standIn(Astro);
+  if (data.standIn) standIn(Astro);
   else
     cachePublic(Astro, {
       maxAge: 120,

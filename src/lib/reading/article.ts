@@ -1,5 +1,5 @@
 import type { PostSummary } from '../publishing/schema.ts';
-import { isoDateInZone } from '../i18n/format.ts';
+import { isoDateInZone, readDate } from '../i18n/format.ts';
 
 /** Words a reader gets through in a minute (news prose, on screen). */
 const WORDS_PER_MINUTE = 220;
@@ -20,18 +20,15 @@ export function shownUpdate(
   timeZone: string,
 ): string | null {
   const { published_at: published, updated_at: updated } = post;
-  if (!updated || !published) return null;
-  const [a, b] = [new Date(published), new Date(updated)];
-  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) || b <= a) return null;
+  const [a, b] = [readDate(published)?.date, readDate(updated)?.date];
+  if (!a || !b || !updated || b <= a) return null;
   return isoDateInZone(b, timeZone) > isoDateInZone(a, timeZone) ? updated : null;
 }
 
 /** Newest first by `published_at`; posts without a date go last, keeping their order. */
 export function newestFirst<T extends Pick<PostSummary, 'published_at'>>(posts: readonly T[]): T[] {
-  const time = (post: T) => {
-    const at = post.published_at ? Date.parse(post.published_at) : Number.NaN;
-    return Number.isNaN(at) ? -Infinity : at;
-  };
+  // A time without an offset is UTC, as everywhere on the site (not the server's zone).
+  const time = (post: T) => readDate(post.published_at)?.date.getTime() ?? -Infinity;
   // Each date parsed once, not on every comparison (a post page sorts what lists showed lately).
   return posts
     .map((post) => ({ post, at: time(post) }))

@@ -5,7 +5,7 @@ import type { TenantMatch } from '../tenants/resolution.ts';
 import { publishingFor } from '../services/clients.ts';
 import { absoluteUrl } from './seo.ts';
 import { tenantOrigin } from '../tenants/origin.ts';
-import { isStaticBuild, staticBookingEmbed } from '../static/mode.ts';
+import { hasStayPage } from './navigation.ts';
 import { collectRecentNews, type NewsEntry } from './news-sitemap.ts';
 import {
   POSTS_PER_SITEMAP,
@@ -75,14 +75,12 @@ export async function postSitemapEntries(
   const entries: SitemapEntry[] = [];
   for (const page of upstreamPagesForChunk(chunk, UPSTREAM_PAGE_SIZE)) {
     const result = await client.listPosts({ page, perPage: UPSTREAM_PAGE_SIZE });
-    if (page === 1 || result.items.length > 0 || entries.length > 0) {
-      entries.push(
-        ...result.items.map((post) => ({
-          loc: absoluteUrl(match, postPath(post.slug)),
-          lastmod: post.updated_at ?? post.published_at,
-        })),
-      );
-    }
+    entries.push(
+      ...result.items.map((post) => ({
+        loc: absoluteUrl(match, postPath(post.slug)),
+        lastmod: post.updated_at ?? post.published_at,
+      })),
+    );
     if (page >= result.page.last) break;
   }
   // Past the last post, or a site without posts: not found (an empty urlset fails the schema).
@@ -116,10 +114,7 @@ export async function pageSitemapEntries(match: TenantMatch): Promise<SitemapEnt
     '/plans',
     ...(features.epaper ? ['/epaper'] : []),
     ...(features.streams ? ['/streams'] : []),
-    // A static copy has a booking page only with the live server's embed.
-    ...(features.booking && (!isStaticBuild() || staticBookingEmbed(match.tenant))
-      ? ['/stay']
-      : []),
+    ...(hasStayPage(match.tenant) ? ['/stay'] : []),
     ...categories.map((category) => categoryPath(category.slug)),
     ...tags.map(tagPath),
   ];

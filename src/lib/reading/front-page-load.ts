@@ -1,5 +1,4 @@
 import { EDITIONS_PER_PAGE } from '../epaper/load.ts';
-import { classify, isTemporary } from '../failures/classify.ts';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
 import type { Category, Edition, PostSummary, Stream } from '../publishing/schema.ts';
@@ -28,18 +27,14 @@ import {
   POSTS_PER_PAGE,
   firstPage,
   navigationCategories,
+  unlessRefused,
   type HomeData,
 } from './loaders.ts';
 
 /**
- * The front page's route-cache rule. The live band follows a stream's state within
- * 2 × FRONT_PAGE_CACHE_SECONDS + the stream list's fresh time (20 s, `streamChangeShownWithin` in
- * src/lib/streams/cache-life.ts): a stale page is rendered again
- * in the background, and that render may still read the list's previous copy (served while it is
- * refreshed), so the page after it is the first to show the change (140 s with the default 60 s).
- * Behind the shipped nginx edge, which refreshes in the background too, add it once more (200 s).
- * A scheduled start is the exception: the page is never kept, fresh or stale, past the next one,
- * and the first render after it reads the list afresh (src/lib/streams/cache-life.ts).
+ * The front page's route-cache rule: its live band shows a stream's change within
+ * `streamChangeShownWithin(FRONT_PAGE_CACHE_SECONDS)`, and never outlives a scheduled start
+ * (src/lib/streams/cache-life.ts).
  */
 export function frontPageCache(
   streams: readonly Stream[] = [],
@@ -61,19 +56,8 @@ export interface FrontPageData extends HomeData {
 }
 
 /** A part of the page the reader can do without: an outage leaves it out instead of failing the page. */
-async function optional<T>(
-  tenant: Tenant,
-  part: string,
-  read: () => Promise<T>,
-): Promise<T | null> {
-  try {
-    return await read();
-  } catch (error) {
-    if (!isTemporary(classify(error))) throw error;
-    logWarn('front.part.unavailable', { tenant: tenant.id, part });
-    return null;
-  }
-}
+const optional = <T>(tenant: Tenant, part: string, read: () => Promise<T>) =>
+  unlessRefused(read, null, () => logWarn('front.part.unavailable', { tenant: tenant.id, part }));
 
 type Inputs = [tenant: Tenant, featured: PostSummary[], categories: readonly Category[]];
 

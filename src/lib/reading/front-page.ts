@@ -155,10 +155,9 @@ export function liveBand(
 
 /** The edition the front page promotes: the newest one with a cover (none: no promo). */
 export function promotedEdition(editions: readonly Edition[]): Edition | null {
+  const covered = editions.filter((edition) => edition.cover_image_url);
   return (
-    [...editions]
-      .filter((edition) => edition.cover_image_url)
-      .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? ''))[0] ?? null
+    covered.sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? ''))[0] ?? null
   );
 }
 

@@ -25,15 +25,30 @@ const byPostCount = memo((categories: readonly Category[]): readonly Category[] 
   [...categories].sort((a, b) => (b.posts_count ?? 0) - (a.posts_count ?? 0)),
 );
 
-/** Header categories; the page still renders (without them) when the upstream is down. */
-export async function navigationCategories(tenant: Tenant): Promise<readonly Category[]> {
+/**
+ * `read()`, or `fallback` when the upstream refuses it for now (down, busy, the budget spent),
+ * told to `onRefused` (a log line): a part the page can do without.
+ */
+export async function unlessRefused<T, F>(
+  read: () => Promise<T>,
+  fallback: F,
+  onRefused?: (error: unknown) => void,
+): Promise<T | F> {
   try {
-    return byPostCount(await publishingFor(tenant).listCategories());
+    return await read();
   } catch (error) {
     if (!isTemporary(classify(error))) throw error;
-    logWarn('navigation.categories.unavailable', { tenant: tenant.id });
-    return [];
+    onRefused?.(error);
+    return fallback;
   }
+}
+
+/** Header categories; the page still renders (without them) when the upstream is down. */
+export function navigationCategories(tenant: Tenant): Promise<readonly Category[]> {
+  const read = async () => byPostCount(await publishingFor(tenant).listCategories());
+  return unlessRefused(read, [], () =>
+    logWarn('navigation.categories.unavailable', { tenant: tenant.id }),
+  );
 }
 
 /**
@@ -207,13 +222,8 @@ export function loadPostPage(tenant: Tenant, slug: string): Promise<PostPage> {
   );
 }
 
-export function loadCategory(tenant: Tenant, slug: string, page: number) {
-  warmNavigation(tenant);
-  return publishingFor(tenant).getCategory(slug, { page, perPage: POSTS_PER_PAGE });
-}
-
 /**
- * A section's page (`loadCategory`), or, when its first page cannot be read now and no copy is
+ * A section's page, or, when its first page cannot be read now and no copy is
  * cached, the section's newest posts among those lists have shown (the front page's pool of 50 has
  * most), with the section from the header's list: `standIn` (kept by no cache, not indexed). Fails
  * as before when lists showed none of its posts.
@@ -223,15 +233,18 @@ export function loadCategoryPage(
   slug: string,
   page: number,
 ): Promise<CategoryWithPosts & { standIn: boolean }> {
+  warmNavigation(tenant);
+  const client = publishingFor(tenant);
   return orStandIn(
     tenant,
     { event: 'category.partial', slug },
-    async () => ({ ...(await loadCategory(tenant, slug, page)), standIn: false }),
+    async () => ({
+      ...(await client.getCategory(slug, { page, perPage: POSTS_PER_PAGE })),
+      standIn: false,
+    }),
     async () => {
       if (page !== 1) return undefined;
-      const categories = await publishingFor(tenant)
-        .listCategories()
-        .catch(() => []);
+      const categories = await client.listCategories().catch(() => []);
       const category = categories.find((one) => one.slug === slug);
       const posts = knownNewest(tenant, (post) => post.category?.slug === slug, POSTS_PER_PAGE);
       if (!category || posts.length === 0) return undefined;
@@ -241,22 +254,22 @@ export function loadCategoryPage(
   );
 }
 
-export function loadTag(tenant: Tenant, slug: string, page: number) {
-  warmNavigation(tenant);
-  return publishingFor(tenant).getTag(slug, { page, perPage: POSTS_PER_PAGE });
-}
-
 /**
- * A tag's page (`loadTag`), or, when its first page cannot be read now and no copy is cached, the
+ * A tag's page, or, when its first page cannot be read now and no copy is cached, the
  * newest posts lists have shown carrying the tag (list entries carry their tags), the tag as they
  * name it: `standIn` (kept by no cache, not indexed; its count is what it shows, the API's list of
  * tags has none). Fails as before when lists showed no post with the tag.
  */
 export function loadTagPage(tenant: Tenant, slug: string, page: number) {
+  warmNavigation(tenant);
+  const client = publishingFor(tenant);
   return orStandIn(
     tenant,
     { event: 'tag.partial', slug },
-    async () => ({ ...(await loadTag(tenant, slug, page)), standIn: false }),
+    async () => ({
+      ...(await client.getTag(slug, { page, perPage: POSTS_PER_PAGE })),
+      standIn: false,
+    }),
     () => {
       if (page !== 1) return undefined;
       const named = (tag: PostSummary['tags'][number]) => (tag.slug ?? tag.name) === slug;

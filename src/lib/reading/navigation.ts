@@ -12,6 +12,10 @@ export interface NavItem {
 /** How many categories the header lists; the rest are one click away under "All sections". */
 const HEADER_CATEGORIES = 6;
 
+/** Whether the site has /stay: a static copy books only through the live server's embed. */
+export const hasStayPage = (tenant: Tenant): boolean =>
+  tenant.features.booking && (!isStaticBuild() || staticBookingEmbed(tenant) !== null);
+
 /** Main navigation: categories from the API first, then the sections the tenant has switched on. */
 export function mainNavigation(
   tenant: Tenant,
@@ -27,9 +31,7 @@ export function mainNavigation(
   }
   if (tenant.features.epaper) items.push({ label: t('nav.epaper'), path: '/epaper' });
   if (tenant.features.streams) items.push({ label: t('nav.streams'), path: '/streams' });
-  // A static copy has no server for accounts, and books only through the live server's embed.
-  if (tenant.features.booking && (!isStaticBuild() || staticBookingEmbed(tenant)))
-    items.push({ label: t('nav.stay'), path: '/stay' });
+  if (hasStayPage(tenant)) items.push({ label: t('nav.stay'), path: '/stay' });
   items.push({ label: t('nav.search'), path: '/search' });
   return items;
 }
@@ -61,15 +63,11 @@ export function currentMarks(
   sectionPath?: string,
 ): ('page' | 'true' | undefined)[] {
   const marks = itemPaths.map((path) => currentMark(path, pagePath, sectionPath));
-  const best = marks.reduce<number>((found, mark, index) => {
-    if (!mark) return found;
-    const current = marks[found];
-    const better =
-      found < 0 ||
-      (mark === 'page' && current !== 'page') ||
-      (mark === current && (itemPaths[index]?.length ?? 0) > (itemPaths[found]?.length ?? 0));
-    return better ? index : found;
-  }, -1);
+  // `page` before `true`, then the longest path; the first of equals.
+  const rank = (index: number) =>
+    marks[index] ? (marks[index] === 'page' ? 1e6 : 0) + (itemPaths[index]?.length ?? 0) : -1;
+  let best = -1;
+  for (const index of marks.keys()) if (rank(index) > rank(best)) best = index;
   return marks.map((mark, index) => (index === best ? mark : undefined));
 }
 

@@ -3,7 +3,9 @@
  * articles published in the last two days, at most 1,000 per file, each with the publication's name
  * and language, its publication date and title.
  */
+import { isoInstant, readDate } from '../i18n/format.ts';
 import type { PostSummary } from '../publishing/schema.ts';
+import { newestFirst } from './article.ts';
 import { escapeXml } from './sitemap.ts';
 
 /** The format's limit of `<url>` entries per news sitemap. */
@@ -37,8 +39,9 @@ export function newsLanguage(locale: string): string {
   return parsed.language;
 }
 
+// Read as every date of the site is: a time without an offset is UTC, not the server's zone.
 const publishedTime = (post: Pick<PostSummary, 'published_at'>): number =>
-  post.published_at ? Date.parse(post.published_at) : Number.NaN;
+  readDate(post.published_at)?.date.getTime() ?? Number.NaN;
 
 /** Whether a post was published within the news window before `now` (not in the future). */
 function isRecentNews(post: Pick<PostSummary, 'published_at'>, now: Date): boolean {
@@ -51,10 +54,7 @@ export function recentNews<T extends Pick<PostSummary, 'published_at'>>(
   posts: readonly T[],
   now: Date,
 ): T[] {
-  return posts
-    .filter((post) => isRecentNews(post, now))
-    .sort((a, b) => publishedTime(b) - publishedTime(a))
-    .slice(0, NEWS_SITEMAP_LIMIT);
+  return newestFirst(posts.filter((post) => isRecentNews(post, now))).slice(0, NEWS_SITEMAP_LIMIT);
 }
 
 type Dated = Pick<PostSummary, 'published_at'>;
@@ -86,7 +86,7 @@ function newsUrl(entry: NewsEntry, publication: NewsPublication): string {
     `<url><loc>${escapeXml(entry.loc)}</loc><news:news>`,
     `<news:publication><news:name>${escapeXml(publication.name)}</news:name>`,
     `<news:language>${escapeXml(publication.language)}</news:language></news:publication>`,
-    `<news:publication_date>${new Date(entry.publishedAt).toISOString()}</news:publication_date>`,
+    `<news:publication_date>${isoInstant(entry.publishedAt)}</news:publication_date>`,
     `<news:title>${escapeXml(entry.title)}</news:title>`,
     `</news:news></url>`,
   ].join('');

@@ -58,8 +58,7 @@ export function pagedRoute(pathname: string, search: URLSearchParams): PagedRout
     const base = segment[1] || '/';
     const raw = segment[2] ?? '';
     if (!isPagedList(base)) return null;
-    const rest = new URLSearchParams(search);
-    rest.delete('page');
+    const rest = new URLSearchParams(queryWithout(search, 'page'));
     if (raw === '1') return { redirect: pageHref(base, rest, 1) };
     // Anything else goes to the list with `?page=<raw>`, whose own check answers 404 when invalid.
     rest.set('page', raw);
@@ -76,9 +75,7 @@ function readerRoute(match: RegExpExecArray, search: URLSearchParams): PagedRout
   const [, base = '', page, zoom] = match;
   if (page !== undefined || zoom !== undefined) {
     // The reader clamps and checks both itself; a path form with a query form on top: the path wins.
-    const rest = new URLSearchParams(search);
-    rest.delete('page');
-    rest.delete('zoom');
+    const rest = new URLSearchParams(queryWithout(search, 'page', 'zoom'));
     if (page !== undefined) rest.set('page', page);
     if (zoom !== undefined) rest.set('zoom', zoom);
     return { rewrite: `${base}?${rest.toString()}` };

@@ -34,11 +34,10 @@ export function paginate(
     if (page >= 1 && page <= last) pages.add(page);
   }
   const sorted = [...pages].sort((a, b) => a - b);
-  const items: (PageLink | null)[] = [];
-  sorted.forEach((page, index) => {
-    const previous = sorted[index - 1];
-    if (previous !== undefined && page - previous > 1) items.push(null);
-    items.push({ page, href: hrefFor(page), current: page === current });
+  // A gap (…) before a number that does not follow the one before.
+  const items = sorted.flatMap((page, index): (PageLink | null)[] => {
+    const link = { page, href: hrefFor(page), current: page === current };
+    return page - (sorted[index - 1] ?? page) > 1 ? [null, link] : [link];
   });
   return {
     prev: current > 1 ? hrefFor(current - 1) : null,

@@ -20,22 +20,20 @@ export function jsonLd(data: unknown): string {
 }
 
 export function organizationLd(tenant: Tenant, origin: string): Record<string, unknown> {
+  const { logo } = tenant.theme;
   return {
     '@context': 'https://schema.org',
     '@type': 'NewsMediaOrganization',
     name: tenant.name,
     url: `${origin}/`,
-    ...(tenant.theme.logo ? { logo: logoLd(tenant.theme.logo, origin) } : {}),
-  };
-}
-
-/** The tenant's logo (`theme.logo`) as an absolute address on the tenant's origin, with its size. */
-function logoLd(logo: NonNullable<Tenant['theme']['logo']>, origin: string) {
-  return {
-    '@type': 'ImageObject',
-    url: new URL(logo.src, origin).toString(),
-    width: logo.width,
-    height: logo.height,
+    ...(logo && {
+      logo: {
+        '@type': 'ImageObject',
+        url: new URL(logo.src, origin).toString(),
+        width: logo.width,
+        height: logo.height,
+      },
+    }),
   };
 }
 

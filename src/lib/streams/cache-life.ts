@@ -1,8 +1,8 @@
 import type { Stream } from '../publishing/schema.ts';
 import type { CacheLife } from '../render/page-respond.ts';
 import { TTL } from '../upstream/ttl.ts';
-import { streamStatus } from './status.ts';
-import { LATE_AFTER_MS, timeOf } from './status-at.ts';
+import { streamState } from './status.ts';
+import { timeOf } from './status-at.ts';
 
 /**
  * How long a page that shows streams' states may be kept (route cache and edge): its status must
@@ -35,28 +35,17 @@ type Timed = Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' |
 
 /** The cache life of a page while one of its streams is due (started by the clock only). */
 export const DUE_CACHE: CacheLife = { maxAge: 5, swr: 0 };
-/** How long after its start a stream still called scheduled counts as due (its "starting soon"; then delayed). */
-export const DUE_WINDOW_MS = LATE_AFTER_MS;
 
-function scheduledStart(stream: Timed): number | null {
-  if (streamStatus(stream) !== 'scheduled') return null;
-  return timeOf(stream.scheduled_at);
-}
-
-/** Started by the clock within {@link DUE_WINDOW_MS}, not yet by the upstream: read it afresh. */
+/** Started by the clock, not yet by the upstream (its "starting soon"): read it afresh. */
 export function isDue(stream: Timed, now: number): boolean {
-  const start = scheduledStart(stream);
-  return start !== null && start <= now && now - start < DUE_WINDOW_MS;
+  return streamState(stream, now) === 'starting';
 }
 
 /** The earliest scheduled start still ahead, in ms, or `null`. */
 export function nextStart(streams: readonly Timed[], now: number): number | null {
-  let next: number | null = null;
-  for (const stream of streams) {
-    const start = scheduledStart(stream);
-    if (start !== null && start > now && (next === null || start < next)) next = start;
-  }
-  return next;
+  const ahead = streams.filter((stream) => streamState(stream, now) === 'scheduled');
+  const next = Math.min(...ahead.map((stream) => timeOf(stream.scheduled_at) ?? Infinity));
+  return next === Infinity ? null : next;
 }
 
 /**

@@ -63,13 +63,10 @@ export function providerName(
 ): string {
   const key = provider?.trim().toLowerCase();
   if (key) {
-    const known = PROVIDER_NAMES[key];
-    if (known) return known;
-    return key
-      .split(/[-_\s]+/)
-      .filter(Boolean)
-      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-      .join(' ');
+    const words = key.split(/[-_\s]+/).filter(Boolean);
+    return (
+      PROVIDER_NAMES[key] ?? words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ')
+    );
   }
   const host = watchUrl && URL.parse(watchUrl)?.hostname.replace(/^www\./, '');
   return host || 'the provider’s site';

@@ -1,15 +1,10 @@
 import { dateTimeFormat } from '../i18n/intl-cache.ts';
 import { createI18n, type I18n, type MessageKey } from '../i18n/index.ts';
-import { readDate } from '../i18n/format.ts';
+import { isoInstant, readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { remaining } from './countdown.ts';
-import {
-  scheduledState,
-  timeOf as time,
-  type StreamState,
-  type StreamStatus,
-} from './status-at.ts';
+import { scheduledState, timeOf, type StreamState, type StreamStatus } from './status-at.ts';
 
 export type { StreamState, StreamStatus };
 
@@ -50,7 +45,7 @@ export function streamState(
   now: number,
 ): StreamState {
   const status = streamStatus(stream);
-  return status === 'scheduled' ? scheduledState(time(stream.scheduled_at), now) : status;
+  return status === 'scheduled' ? scheduledState(timeOf(stream.scheduled_at), now) : status;
 }
 
 export const STATE_LABEL: Readonly<Record<StreamState, MessageKey>> = {
@@ -104,7 +99,7 @@ export function zonedDateTime(date: Date, tenant: Pick<Tenant, 'locale' | 'timeZ
     timeStyle: 'short',
     timeZone: tenant.timeZone,
   })
-    .formatToParts(date)
+    .formatToParts(date) // not `format`: V8's turns the U+202F before "PM" into a plain space
     .map((part) => part.value)
     .join('')
     .concat(' ', zoneName(date, tenant));
@@ -128,7 +123,7 @@ const RANK: Readonly<Record<StreamStatus, number>> = { live: 0, scheduled: 1, en
 export function sortStreams<T extends Stream>(streams: readonly T[]): T[] {
   const keyed = streams.map((stream, index) => {
     const status = streamStatus(stream);
-    const at = time(stateTime(stream, status));
+    const at = timeOf(stateTime(stream, status));
     // Ascending key: soonest scheduled first, latest ended / most recently started live first.
     const key = at === null ? Infinity : status === 'scheduled' ? at : -at;
     return { stream, index, rank: RANK[status], key };
@@ -146,7 +141,7 @@ export function sortStreams<T extends Stream>(streams: readonly T[]): T[] {
  */
 export function countdownStart(stream: StatusFields & TimeFields, now: number): string | null {
   if (streamStatus(stream) !== 'scheduled') return null;
-  const start = time(stream.scheduled_at);
+  const start = timeOf(stream.scheduled_at);
   return start !== null && remaining(start, now) ? new Date(start).toISOString() : null;
 }
 
@@ -157,7 +152,7 @@ export function countdownStart(stream: StatusFields & TimeFields, now: number): 
 export function clockStart(stream: StatusFields & TimeFields, now: number): string | null {
   const state = streamState(stream, now);
   if (state !== 'scheduled' && state !== 'starting') return null;
-  return readDate(stream.scheduled_at)?.date.toISOString() ?? null;
+  return isoInstant(stream.scheduled_at) ?? null;
 }
 
 /** Badge text of a static copy before its script has run: never "Live" from build-time data. */
@@ -177,13 +172,9 @@ export function statusTimes(stream: StatusFields & TimeFields): {
   scheduled: boolean;
 } {
   const status = streamStatus(stream);
-  const start = readDate(stream.started_at ?? stream.scheduled_at)?.date.toISOString() ?? null;
-  const end = readDate(stream.ended_at)?.date.toISOString() ?? null;
-  return {
-    start,
-    end: end ?? (status === 'ended' ? start : null),
-    scheduled: status === 'scheduled',
-  };
+  const start = isoInstant(stream.started_at ?? stream.scheduled_at) ?? null;
+  const end = isoInstant(stream.ended_at) ?? (status === 'ended' ? start : null);
+  return { start, end, scheduled: status === 'scheduled' };
 }
 
 export { statusAt } from './status-at.ts';

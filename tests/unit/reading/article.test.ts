@@ -35,6 +35,19 @@ describe('shownUpdate', () => {
   ])('%s', (_name, published_at, updated_at, expected) => {
     expect(shownUpdate({ published_at, updated_at }, zone)).toBe(expected);
   });
+
+  it('reads times without an offset as UTC, whatever zone the server runs in', () => {
+    const saved = process.env['TZ'];
+    process.env['TZ'] = 'America/New_York';
+    try {
+      // 20:00 and 23:30 UTC: the 20th and the 21st in Zurich (read on New York's clock, both the 21st).
+      const post = { published_at: '2026-11-20 20:00:00', updated_at: '2026-11-20 23:30:00' };
+      expect(shownUpdate(post, zone)).toBe('2026-11-20 23:30:00');
+    } finally {
+      if (saved === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = saved;
+    }
+  });
 });
 
 describe('frontPage', () => {

@@ -32,6 +32,18 @@ function parseNewsSitemap(xml: string) {
   return doc.urlset;
 }
 
+/** Runs `check` with the process in time zone `zone` (Node reads `TZ` when it is set). */
+function inZone(zone: string, check: () => void) {
+  const saved = process.env['TZ'];
+  process.env['TZ'] = zone;
+  try {
+    check();
+  } finally {
+    if (saved === undefined) delete process.env['TZ'];
+    else process.env['TZ'] = saved;
+  }
+}
+
 describe('newsLanguage', () => {
   it.each([
     ['en-US', 'en'],
@@ -58,6 +70,18 @@ describe('recentNews', () => {
       { id: 6, published_at: 'not a date' },
     ];
     expect(recentNews(posts, NOW).map((post) => post.id)).toEqual([2, 1]);
+  });
+
+  it('reads a time without an offset as UTC, whatever zone the server runs in', () => {
+    inZone('America/New_York', () => {
+      const posts = [
+        { id: 1, published_at: '2026-03-10 11:00:00' },
+        { id: 2, published_at: '2026-03-10T10:00:00Z' },
+        { id: 3, published_at: '2026-03-10 13:00:00' },
+        { id: 4, published_at: '2026-03-10 09:00:00' },
+      ];
+      expect(recentNews(posts, NOW).map((post) => post.id)).toEqual([1, 2, 4]);
+    });
   });
 
   it('lists at most 1,000 articles', () => {
@@ -127,6 +151,18 @@ describe('newsUrlset', () => {
       'news:publication': { 'news:name': 'Harbour & Bay <Times>', 'news:language': 'en' },
       'news:publication_date': hoursAgo(3),
       'news:title': 'Ferries "cancelled" & <storms>',
+    });
+  });
+
+  it('writes a publication time without an offset as the UTC instant it names', () => {
+    inZone('America/New_York', () => {
+      const entry = {
+        loc: 'https://news.example/posts/a',
+        title: 'A',
+        publishedAt: '2026-03-10 09:00:00',
+      };
+      const [url] = parseNewsSitemap(newsUrlset([entry], publication)).url ?? [];
+      expect(url?.['news:news']['news:publication_date']).toBe('2026-03-10T09:00:00.000Z');
     });
   });
 

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { streamSchema, type Stream } from '../../../src/lib/publishing/schema.ts';
 import {
   DUE_CACHE,
-  DUE_WINDOW_MS,
   isDue,
   nextStart,
   streamCacheLife,
 } from '../../../src/lib/streams/cache-life.ts';
+import { LATE_AFTER_MS } from '../../../src/lib/streams/status-at.ts';
 
 const stream = (fields: Record<string, unknown>): Stream =>
   streamSchema.parse({ title: 'T', slug: 't', ...fields });
@@ -45,7 +45,7 @@ describe('isDue', () => {
   it('is a scheduled stream past its start, within the window; never a live or ended one', () => {
     expect(isDue(scheduled(-1), NOW)).toBe(true);
     expect(isDue(scheduled(1), NOW)).toBe(false);
-    expect(isDue(scheduled(-DUE_WINDOW_MS / 1000 - 1), NOW)).toBe(false);
+    expect(isDue(scheduled(-LATE_AFTER_MS / 1000 - 1), NOW)).toBe(false);
     expect(isDue(stream({ status: 'live', scheduled_at: inSeconds(-1) }), NOW)).toBe(false);
     expect(isDue(stream({ status: 'ended', scheduled_at: inSeconds(-1) }), NOW)).toBe(false);
     expect(isDue(stream({ status: 'scheduled', scheduled_at: 'soon' }), NOW)).toBe(false);
