@@ -2,7 +2,12 @@ import type { APIContext } from 'astro';
 import { createHash } from 'node:crypto';
 import { logWarn } from '../../log/log.ts';
 import { textKey } from '../../i18n/text-key.ts';
-import { addressKey, consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
+import {
+  addressKey,
+  consumeLimit,
+  refundLimit,
+  visitorLimiter,
+} from '../../request/visitor-limits.ts';
 import { settings } from '../../settings/settings.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import { busy } from '../domain/failures.ts';
@@ -66,9 +71,18 @@ async function spend(
 const recipientKey = (tenantId: string, email: string) =>
   `${tenantId}|${hash(normalizeEmail(email))}`;
 
+const RECIPIENT_HOUR_NAME = 'booking:mail:recipientHour';
+
 /** Spends one booking mail to `email`; false once the address had its few this hour. */
 export const mayMailTo = (tenantId: string, email: string): Promise<boolean> =>
-  spend(tenantId, 'booking:mail:recipientHour', RECIPIENT_HOUR, recipientKey(tenantId, email));
+  spend(tenantId, RECIPIENT_HOUR_NAME, RECIPIENT_HOUR, recipientKey(tenantId, email));
+
+/** Gives back the mail `mayMailTo` spent when the mail server refused it (none reached the address). */
+export const unspendMailTo = (tenantId: string, email: string): Promise<void> =>
+  refundLimit(
+    visitorLimiter(RECIPIENT_HOUR_NAME, RECIPIENT_HOUR, REDIS_URL),
+    recipientKey(tenantId, email),
+  );
 
 /** Spends one link mail to `email` for the booking `reference`; false once a cap is reached. */
 export async function mayMailLink(
