@@ -2,6 +2,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingService } from '../../../src/lib/booking/service/service.ts';
+import { findAndMail } from '../../../src/lib/booking/mail/links.ts';
 import { smtpMailer } from '../../../src/lib/booking/mail/mailer.ts';
 import { closeRedis } from '../../../src/lib/upstream/redis.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -337,6 +338,30 @@ describe('a mail the mail server refused', () => {
     down = false;
     for (const mail of sent) expect(await service.mailConfirmation(mail)).toBe(true);
     expect(mailFor(email)).toHaveLength(3);
+  });
+
+  it('nor against the booking’s link mails: a find after the server is back mails the link', async () => {
+    let down = true;
+    const service = alpine({ down: () => down });
+    const email = `lost.${Date.now()}@example.com`;
+    const { reference } = (await bookAt(service, 560, email)).confirmation;
+    const origin = 'https://alpinepost.example.com';
+    const context = {
+      locals: {
+        tenantMatchOrNull: {
+          tenant: service.tenant,
+          via: 'host',
+          basePath: '',
+          pathname: '/',
+          origin,
+        },
+      } as unknown as App.Locals,
+    };
+    for (let i = 0; i < 4; i += 1) await findAndMail(context, service, email, reference);
+    expect(mailFor(email)).toEqual([]);
+    down = false;
+    await findAndMail(context, service, email, reference);
+    expect(mailFor(email)).toHaveLength(1);
   });
 });
 

@@ -84,6 +84,9 @@ export const unspendMailTo = (tenantId: string, email: string): Promise<void> =>
     recipientKey(tenantId, email),
   );
 
+const bookingKey = (tenantId: string, reference: string) =>
+  `${tenantId}|${hash(reference.trim().toUpperCase())}`;
+
 /** Spends one link mail to `email` for the booking `reference`; false once a cap is reached. */
 export async function mayMailLink(
   tenantId: string,
@@ -91,10 +94,32 @@ export async function mayMailLink(
   reference: string,
 ): Promise<boolean> {
   const recipient = recipientKey(tenantId, email);
-  const booking = `${tenantId}|${hash(reference.trim().toUpperCase())}`;
+  const booking = bookingKey(tenantId, reference);
   return (
     (await spend(tenantId, 'booking:link-mail:bookingHour', LINK_MAILS.bookingHour, booking)) &&
     (await spend(tenantId, 'booking:link-mail:recipientDay', LINK_MAILS.recipientDay, recipient)) &&
     (await mayMailTo(tenantId, email))
   );
+}
+
+/**
+ * Gives back the link mail's own caps (per booking, per recipient a day) when none went out; the
+ * address's hourly mail comes back with the refused send (mail/send.ts).
+ */
+export async function unspendMailLink(
+  tenantId: string,
+  email: string,
+  reference: string,
+): Promise<void> {
+  const { bookingHour, recipientDay } = LINK_MAILS;
+  await Promise.all([
+    refundLimit(
+      visitorLimiter('booking:link-mail:bookingHour', bookingHour, REDIS_URL),
+      bookingKey(tenantId, reference),
+    ),
+    refundLimit(
+      visitorLimiter('booking:link-mail:recipientDay', recipientDay, REDIS_URL),
+      recipientKey(tenantId, email),
+    ),
+  ]);
 }
