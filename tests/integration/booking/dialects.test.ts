@@ -29,7 +29,7 @@ const WORDS: Record<string, StatusKind> = {
   tentative: 'received',
   confirmed: 'confirmed',
   booked: 'confirmed',
-  checked_in: 'confirmed',
+  checked_in: 'other',
   cancelled: 'cancelled',
   canceled: 'cancelled',
   checked_out: 'other',

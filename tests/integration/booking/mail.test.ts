@@ -2,6 +2,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingService } from '../../../src/lib/booking/service/service.ts';
+import { findAndMail } from '../../../src/lib/booking/mail/links.ts';
 import { smtpMailer } from '../../../src/lib/booking/mail/mailer.ts';
 import { closeRedis } from '../../../src/lib/upstream/redis.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -51,7 +52,7 @@ afterAll(async () => {
 });
 
 /** Alpine Post as tenants.json has it: German, Edelweiss Lodge, a contact; its own server. */
-function alpine(options: { redisUrl?: string; password?: string } = {}) {
+function alpine(options: { redisUrl?: string; password?: string; down?: () => boolean } = {}) {
   const tenant = buildTenant({
     id: 'alpine-post',
     name: 'Alpine Post',
@@ -67,17 +68,20 @@ function alpine(options: { redisUrl?: string; password?: string } = {}) {
       contact: { phone: '+41 33 555 01 23', email: 'zimmer@alpine-lodges.test' },
     },
   });
+  const smtp = smtpMailer({
+    host: '127.0.0.1',
+    port,
+    user: LOGIN.user,
+    password: options.password ?? LOGIN.password,
+    from: 'buchungen@alpine-post.test',
+  });
   return bookingService(tenant, {
     credentials: () => ({ token: TOKEN }),
     upstream: freshUpstream().up,
     redisUrl: options.redisUrl,
-    mailer: smtpMailer({
-      host: '127.0.0.1',
-      port,
-      user: LOGIN.user,
-      password: options.password ?? LOGIN.password,
-      from: 'buchungen@alpine-post.test',
-    }),
+    // `down`: the mail server refuses every mail while it says so.
+    mailer: (mail) =>
+      options.down?.() ? Promise.reject(new Error('421 Service not available')) : smtp(mail),
   });
 }
 
@@ -316,6 +320,48 @@ describe('mails to one address', () => {
     const links = { bookUrl: 'https://a.example/stay', site: 'https://a.example/' };
     expect(await service.mailCancellation({ booking, place, ...links })).toBe(false);
     expect(mailFor(victim)).toHaveLength(3);
+  });
+});
+
+describe('a mail the mail server refused', () => {
+  it('does not count against the address: once the server is back, each booking is mailed', async () => {
+    let down = true;
+    const service = alpine({ down: () => down });
+    const email = `recovered.${Date.now()}@example.com`;
+    const sent = [];
+    for (let i = 0; i < 3; i += 1) {
+      const { input, confirmation } = await bookAt(service, 540 + 3 * i, email);
+      const links = { manageUrl: 'https://a.example/m', site: 'https://a.example/' };
+      sent.push({ confirmation, to: input.email, guestName: 'R', ...links });
+    }
+    for (const mail of sent) expect(await service.mailConfirmation(mail)).toBe(false);
+    down = false;
+    for (const mail of sent) expect(await service.mailConfirmation(mail)).toBe(true);
+    expect(mailFor(email)).toHaveLength(3);
+  });
+
+  it('nor against the booking’s link mails: a find after the server is back mails the link', async () => {
+    let down = true;
+    const service = alpine({ down: () => down });
+    const email = `lost.${Date.now()}@example.com`;
+    const { reference } = (await bookAt(service, 560, email)).confirmation;
+    const origin = 'https://alpinepost.example.com';
+    const context = {
+      locals: {
+        tenantMatchOrNull: {
+          tenant: service.tenant,
+          via: 'host',
+          basePath: '',
+          pathname: '/',
+          origin,
+        },
+      } as unknown as App.Locals,
+    };
+    for (let i = 0; i < 4; i += 1) await findAndMail(context, service, email, reference);
+    expect(mailFor(email)).toEqual([]);
+    down = false;
+    await findAndMail(context, service, email, reference);
+    expect(mailFor(email)).toHaveLength(1);
   });
 });
 

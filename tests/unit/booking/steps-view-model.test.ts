@@ -4,6 +4,7 @@ import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { config, confirmation, offers, PROPERTY } from '../../fixtures/booking.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
+import { todayIn } from '../../../src/lib/booking/domain/dates.ts';
 
 const tenant = buildTenant();
 const english = createI18n('en-GB', 'Europe/London');
@@ -32,6 +33,17 @@ const view = (step: StepState['step'], extra: Partial<StepState> = {}): StepStat
 });
 
 describe('what a booking step shows', () => {
+  it('the calendar starts at today where the place is, else where the tenant is', () => {
+    // 26 hours apart: the two zones never share a date.
+    const behind = buildTenant({ timeZone: 'Etc/GMT+12' });
+    const ahead = { ...config.properties[0]!, timeZone: 'Etc/GMT-14' };
+    const model = stepsModel(view('dates'), [ahead], behind, english);
+    expect(model.today).toBe(todayIn('Etc/GMT-14'));
+    expect(JSON.parse(model.calendarRules)).toMatchObject({ today: todayIn('Etc/GMT-14') });
+    const { timeZone: _none, ...unzoned } = ahead;
+    expect(stepsModel(view('dates'), [unzoned], behind, english).today).toBe(todayIn('Etc/GMT+12'));
+  });
+
   it('room cards say their facts, and what a partner hears of a choice has no personal data', () => {
     const model = stepsModel(view('rooms'), config.properties, tenant, english);
     const [double, suite] = model.rooms;

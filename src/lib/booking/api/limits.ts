@@ -2,7 +2,12 @@ import type { APIContext } from 'astro';
 import { createHash } from 'node:crypto';
 import { logWarn } from '../../log/log.ts';
 import { textKey } from '../../i18n/text-key.ts';
-import { addressKey, consumeLimit, visitorLimiter } from '../../request/visitor-limits.ts';
+import {
+  addressKey,
+  consumeLimit,
+  refundLimit,
+  visitorLimiter,
+} from '../../request/visitor-limits.ts';
 import { settings } from '../../settings/settings.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import { busy } from '../domain/failures.ts';
@@ -66,9 +71,21 @@ async function spend(
 const recipientKey = (tenantId: string, email: string) =>
   `${tenantId}|${hash(normalizeEmail(email))}`;
 
+const RECIPIENT_HOUR_NAME = 'booking:mail:recipientHour';
+
 /** Spends one booking mail to `email`; false once the address had its few this hour. */
 export const mayMailTo = (tenantId: string, email: string): Promise<boolean> =>
-  spend(tenantId, 'booking:mail:recipientHour', RECIPIENT_HOUR, recipientKey(tenantId, email));
+  spend(tenantId, RECIPIENT_HOUR_NAME, RECIPIENT_HOUR, recipientKey(tenantId, email));
+
+/** Gives back the mail `mayMailTo` spent when the mail server refused it (none reached the address). */
+export const unspendMailTo = (tenantId: string, email: string): Promise<void> =>
+  refundLimit(
+    visitorLimiter(RECIPIENT_HOUR_NAME, RECIPIENT_HOUR, REDIS_URL),
+    recipientKey(tenantId, email),
+  );
+
+const bookingKey = (tenantId: string, reference: string) =>
+  `${tenantId}|${hash(reference.trim().toUpperCase())}`;
 
 /** Spends one link mail to `email` for the booking `reference`; false once a cap is reached. */
 export async function mayMailLink(
@@ -77,10 +94,32 @@ export async function mayMailLink(
   reference: string,
 ): Promise<boolean> {
   const recipient = recipientKey(tenantId, email);
-  const booking = `${tenantId}|${hash(reference.trim().toUpperCase())}`;
+  const booking = bookingKey(tenantId, reference);
   return (
     (await spend(tenantId, 'booking:link-mail:bookingHour', LINK_MAILS.bookingHour, booking)) &&
     (await spend(tenantId, 'booking:link-mail:recipientDay', LINK_MAILS.recipientDay, recipient)) &&
     (await mayMailTo(tenantId, email))
   );
+}
+
+/**
+ * Gives back the link mail's own caps (per booking, per recipient a day) when none went out; the
+ * address's hourly mail comes back with the refused send (mail/send.ts).
+ */
+export async function unspendMailLink(
+  tenantId: string,
+  email: string,
+  reference: string,
+): Promise<void> {
+  const { bookingHour, recipientDay } = LINK_MAILS;
+  await Promise.all([
+    refundLimit(
+      visitorLimiter('booking:link-mail:bookingHour', bookingHour, REDIS_URL),
+      bookingKey(tenantId, reference),
+    ),
+    refundLimit(
+      visitorLimiter('booking:link-mail:recipientDay', recipientDay, REDIS_URL),
+      recipientKey(tenantId, email),
+    ),
+  ]);
 }

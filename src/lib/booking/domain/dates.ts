@@ -60,7 +60,7 @@ export function latestCheckIn(today: string): string {
 
 /** The stay limits of a tenant. */
 export interface StayRules {
-  /** The tenant's today (`todayIn(tenant.timeZone)`). */
+  /** The stay's today: in the property's time zone, else the tenant's. */
   today: string;
   minNights: number;
   maxNights: number;

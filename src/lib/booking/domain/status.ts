@@ -13,7 +13,7 @@ const KINDS: Readonly<Record<string, StatusKind>> = {
   confirmed: 'confirmed',
   booked: 'confirmed',
   guaranteed: 'confirmed',
-  checked_in: 'confirmed',
+  // No `checked_in`: a stay under way is not a booking to confirm or cancel (shown in its own word).
   cancelled: 'cancelled',
   canceled: 'cancelled',
 };

@@ -1,7 +1,7 @@
 import type { APIContext } from 'astro';
 import { logError } from '../../log/log.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
-import { limit, mayMailLink } from '../api/limits.ts';
+import { limit, mayMailLink, unspendMailLink } from '../api/limits.ts';
 import type { BookingRequest } from '../domain/schema.ts';
 import type { Confirmation } from '../domain/types.ts';
 import { managePath } from '../manage/stay.ts';
@@ -68,7 +68,9 @@ export function findAndMail(
     // At most a few link mails per address and per booking: many finds (from many addresses)
     // cannot fill one guest's inbox. The answer was given before: it is the same either way.
     if (!links || !(await mayMailLink(service.tenant.id, email, booked))) return;
-    await service.mailLink({ booking, to: email, guestName: '', ...links });
+    // Not sent (the mail server refused it): a later find may mail it.
+    if (!(await service.mailLink({ booking, to: email, guestName: '', ...links })))
+      await unspendMailLink(service.tenant.id, email, booked);
   };
   return run().catch((error: unknown) => {
     logError('booking.find_failed', { tenant: service.tenant.id }, error);

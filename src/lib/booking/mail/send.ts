@@ -6,7 +6,7 @@ import { contactLine } from '../domain/contact.ts';
 import { stayBegun } from '../domain/rules.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
-import { mayMailTo } from '../api/limits.ts';
+import { mayMailTo, unspendMailTo } from '../api/limits.ts';
 import { manageView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { notedEmail } from '../service/guests.ts';
@@ -30,7 +30,8 @@ export interface MailRequest {
 
 /**
  * Sends the mail `write` makes, once per `claim` when there is one (across instances with Redis);
- * false when none went out. A refused send gives the claim back, so a later retry may send it.
+ * false when none went out. A refused send gives the claim and the address's mail (`mayMailTo`,
+ * spent by `write`) back, so a later retry may send it.
  */
 async function sendMail(
   core: ServiceCore,
@@ -40,13 +41,15 @@ async function sendMail(
 ): Promise<boolean> {
   const { mailer: send, attempts } = core;
   if (!send || (claim !== null && !(await attempts.claim(claim)))) return false;
+  let mail: Omit<Mail, 'fromName'> | undefined;
   try {
-    const mail = await write();
+    mail = await write();
     if (!mail) return false;
     await send({ ...mail, fromName: core.tenant.name });
     return true;
   } catch (error) {
     if (claim !== null) await attempts.release(claim);
+    if (mail) await unspendMailTo(core.tenant.id, mail.to);
     logError(event, core.context('mail'), error);
     return false;
   }

@@ -88,8 +88,9 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
   const searchedAt = new LRUCache<string, number>({ max: 5000 });
   let clock = 0;
 
-  const rules = () => ({
-    today: todayIn(tenant.timeZone, now()),
+  /** A stay's limits; its today is the property's (its time zone), else the tenant's. */
+  const rules = (place?: Pick<PropertySummary, 'timeZone'>) => ({
+    today: todayIn(place?.timeZone ?? tenant.timeZone, now()),
     minNights: lodging.minNights,
     maxNights: lodging.maxNights,
   });

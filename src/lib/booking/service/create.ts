@@ -231,7 +231,7 @@ export const book = (core: ServiceCore, input: BookingRequest, anotherRoom: bool
   asBookingStep(async (): Promise<Confirmation> => {
     const place = await core.property(input.propertyId);
     const errors = {
-      ...stayErrors(input.checkIn, input.checkOut, core.rules()),
+      ...stayErrors(input.checkIn, input.checkOut, core.rules(place)),
       ...guestErrors(input.adults, input.children, place.capacity, place.name),
       ...detailsErrors(input, SERVER_CHECKS, core.lodging.fields),
     };

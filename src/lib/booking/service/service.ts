@@ -21,7 +21,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
   async function availability(query: AvailabilityQuery): Promise<AvailabilityResult> {
     const place = await property(query.property);
     const errors = {
-      ...stayErrors(query.checkIn, query.checkOut, rules()),
+      ...stayErrors(query.checkIn, query.checkOut, rules(place)),
       ...guestErrors(query.adults, query.children, place.capacity, place.name),
     };
     if (hasErrors(errors)) throw invalid(errors);

@@ -135,7 +135,11 @@ export async function stepFlow(
   // A linked stay that has passed is dropped with a notice (the calendar opens at today); a date
   // just typed on the dates step (its form asks for `step=guests`) gets the field's message.
   const step = query.get('step');
-  const stale = step === 'guests' ? undefined : staleStay(values, service.rules().today);
+  // The stay's today is its place's (time zone), else the tenant's.
+  const places = await service.properties();
+  const place = places.find((p) => p.id === values['property']);
+  const rules = service.rules(place);
+  const stale = step === 'guests' ? undefined : staleStay(values, rules.today);
   const target = stale ? 'dates' : wanted(step);
   const at = (
     step: Step,
@@ -145,14 +149,12 @@ export async function stepFlow(
   if (target === 'dates') return at('dates');
 
   const { checkIn = '', checkOut = '' } = values;
-  const dates = stayErrors(checkIn, checkOut, service.rules());
+  const dates = stayErrors(checkIn, checkOut, rules);
   if (hasErrors(dates)) return at('dates', dates);
   if (target === 'guests') return at('guests');
 
   const adults = count(values['adults']);
   const children = count(values['children']);
-  const places = await service.properties();
-  const place = places.find((p) => p.id === values['property']);
   if (!place) return at('dates', { propertyId: [textKey('booking.error.placeRequired')] });
   const guests = guestErrors(adults, children, place.capacity, place.name);
   if (hasErrors(guests)) {

@@ -62,7 +62,8 @@ export function stepsModel(
   const room = offers?.rooms.find((r) => r.roomTypeId === v('roomTypeId'));
   const minNights = tenant.lodging?.minNights ?? 1;
   const maxNights = tenant.lodging?.maxNights ?? 30;
-  const today = todayIn(tenant.timeZone);
+  // The calendar's first day: today where the place is (else where the tenant is), as the server's.
+  const today = todayIn(place?.timeZone ?? tenant.timeZone);
   const nights = nightsBetween(v('checkIn'), v('checkOut'));
   const browserText = Object.fromEntries(
     Object.entries(BROWSER_TEXT).map(([name, key]) => [name, i18n.message(key)]),
