@@ -130,6 +130,12 @@ test('a free edition: keys, thumbnails and zoom change the page and the URL', as
   await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '2');
   await expect(page.locator('[data-zoom-label]')).toHaveText('200%');
   expect((await pageImage(page).boundingBox())!.width).toBeGreaterThan(before * 1.9);
+  // Zoomed in, → pans the enlarged page instead of turning it.
+  const viewport = page.locator('[data-viewport]');
+  await viewport.evaluate((element) => element.scrollTo({ left: 0 }));
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => viewport.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+  await expect(page).toHaveURL(/\/page\/2\/zoom\/2$/);
   await page.keyboard.press('-');
   await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1.5');
   await page.getByRole('link', { name: 'Zoom out' }).click();

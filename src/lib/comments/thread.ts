@@ -1,4 +1,5 @@
 import type { Comment } from '../publishing/schema.ts';
+import { readDate } from '../i18n/format.ts';
 import { memo } from '../memo.ts';
 import { normaliseText } from './count.ts';
 
@@ -13,9 +14,11 @@ export interface ThreadNode {
   replies: ThreadNode[];
 }
 
+/** When a comment was made, read as pages show it (a time without offset is UTC); NaN when unknown. */
+const madeAt = (node: ThreadNode) => readDate(node.createdAt)?.date.getTime() ?? Number.NaN;
+
 const byOldest = (a: ThreadNode, b: ThreadNode): number => {
-  const at = a.createdAt ? Date.parse(a.createdAt) : Number.NaN;
-  const bt = b.createdAt ? Date.parse(b.createdAt) : Number.NaN;
+  const [at, bt] = [madeAt(a), madeAt(b)];
   if (at !== bt && !Number.isNaN(at) && !Number.isNaN(bt)) return at - bt;
   // Same or unknown time: ids grow with creation on the API, so compare them numerically when possible.
   const an = Number(a.id);

@@ -409,7 +409,10 @@ function listenToControls(reader: Reader): void {
     }
     event.preventDefault();
     if (action.type === 'zoom') reader.setZoom(action.zoom);
-    else reader.goOrLoad(action.page);
+    else if (action.type === 'pan') {
+      const { viewport } = reader;
+      viewport.scrollBy({ left: (action.direction * viewport.clientWidth) / 3 });
+    } else reader.goOrLoad(action.page);
   });
 }
 

@@ -168,7 +168,8 @@ export function readerPath(path: string, page: number, zoom: number): string {
   return `${base}${page > 1 ? `/page/${page}` : ''}${zoom !== 1 ? `/zoom/${zoom}` : ''}`;
 }
 
-export type ReaderAction = { type: 'go'; page: number } | { type: 'zoom'; zoom: Zoom };
+export type ReaderAction =
+  { type: 'go'; page: number } | { type: 'zoom'; zoom: Zoom } | { type: 'pan'; direction: 1 | -1 };
 
 export interface KeyContext {
   key: string;
@@ -183,10 +184,13 @@ export interface KeyContext {
   spread?: boolean;
 }
 
-/** Keyboard shortcuts: ←/→ previous/next (page or spread), Home/End first/last, +/- zoom. `null`: not ours. */
+/** Keyboard shortcuts: ←/→ previous/next (page or spread; unzoomed), Home/End first/last, +/- zoom. `null`: not ours. */
 export function keyAction(context: KeyContext): ReaderAction | null {
   if (context.modified || context.inField) return null;
   const { page, pageCount, zoom } = context;
+  // Zoomed in, ← and → pan the enlarged page (as a finger does); the buttons still turn.
+  if (zoom > 1 && (context.key === 'ArrowLeft' || context.key === 'ArrowRight'))
+    return { type: 'pan', direction: context.key === 'ArrowRight' ? 1 : -1 };
   const n = neighboursIn(context.spread ?? false, page, pageCount);
   const go = (target: number | null): ReaderAction | null =>
     target === null || target === clampPage(page, pageCount) ? null : { type: 'go', page: target };

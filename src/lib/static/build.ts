@@ -71,6 +71,8 @@ export interface StaticBuildSummary {
     /** Blank stand-ins for pictures whose source failed. */
     blank: number;
   };
+  /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
+  deadLinks: string[];
 }
 
 export class StaticBuildError extends Error {
@@ -478,6 +480,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     fetchMs,
     wallMs: Date.now() - started,
     pagesEarly: { rendered: early.rendered(), taken },
+    deadLinks: result.dead,
     pictures: {
       written: result.pictures.size,
       reused: pictures.counts.reused,
@@ -519,5 +522,6 @@ export function describeSummary(summary: StaticBuildSummary): string {
     `  pictures: ${summary.pictures.written} (${summary.pictures.reused} from the image cache, ${summary.pictures.made} made, ${summary.pictures.madeWhileFetching} of them while fetching; ${summary.pictures.blank} blank for a failed source)`,
     `  early: ${summary.pagesEarly.rendered} pages rendered while fetching, ${summary.pagesEarly.taken} of them taken into the copy`,
     `  time: ${seconds(summary.wallMs)} (fetching ${seconds(summary.fetchMs)}); output: ${(summary.bytes / 1024 / 1024).toFixed(1)} MB in ${summary.files} files`,
+    ...summary.deadLinks.map((link) => `  dead link, answered by the 404 page: ${link}`),
   ].join('\n');
 }

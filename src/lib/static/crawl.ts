@@ -29,6 +29,8 @@ export interface CrawlResult {
   bytes: number;
   /** `path (linked from …): status`: links the copy cannot serve. */
   broken: string[];
+  /** `path (linked from …)`: a page's link to a page the site does not have (404, as live). */
+  dead: string[];
   /** Every derived picture the written pages name. */
   pictures: Set<string>;
 }
@@ -101,6 +103,9 @@ export function linksIn(body: string, siteOrigin: string): string[] {
   return [...found];
 }
 
+/** Who links a seed: a seed the site does not have fails the build. */
+const SEED = 'the build';
+
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const { server, siteOrigin, outDir } = options;
   const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
@@ -108,6 +113,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const seen = new Set<string>();
   const written: string[] = [];
   const broken: string[] = [];
+  const dead: string[] = [];
   const headers: { path: string; headers: [string, string][] }[] = [];
   let bytes = 0;
 
@@ -137,7 +143,10 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     const blankPicture =
       path.startsWith('/_img/') && response.headers.get('content-type') === 'image/gif';
     if (response.status !== expected && !blankPicture) {
-      const where = `${path} (linked from ${referrer.get(path) ?? '?'})`;
+      const from = referrer.get(path) ?? '?';
+      const where = `${path} (linked from ${from})`;
+      // A story linking a page the site does not have: the copy's 404 page answers it, as live.
+      if (response.status === 404 && from !== SEED) return void dead.push(where);
       const location = response.headers.get('location');
       // The server's one-line reason (its refusals are short plain text) tells the operator why.
       const reason = location ? `→ ${location}` : (await response.text()).slice(0, 120).trim();
@@ -164,7 +173,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     options.onPage?.(written.length, queue.size);
   };
 
-  for (const seed of options.seeds) enqueue(seed, 'the build');
+  for (const seed of options.seeds) enqueue(seed, SEED);
   try {
     await Promise.race([queue.onError(), queue.onIdle()]);
   } finally {
@@ -173,5 +182,5 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // Every host gets the policy from the pages' <meta>; hosts that read `_headers` get all of them.
   headers.sort((a, b) => a.path.localeCompare(b.path));
   writeFileSync(join(outDir, '_headers'), headersFile(headers));
-  return { written, bytes, broken, pictures };
+  return { written, bytes, broken, dead, pictures };
 }

@@ -80,6 +80,22 @@ describe('buildThread', () => {
     expect(thread.map((n) => n.id)).toEqual(expected);
   });
 
+  it('orders a time without offset (UTC, as pages read it) among times with one, whatever the server’s zone', () => {
+    const saved = process.env['TZ'];
+    process.env['TZ'] = 'America/New_York';
+    try {
+      // 10:00 UTC (no offset) was made before 12:00 UTC; read as New York time it would be 15:00.
+      const thread = buildThread([
+        comment(1, '2026-11-27T12:00:00+00:00'),
+        comment(2, '2026-11-27 10:00:00'),
+      ]);
+      expect(shape(thread)).toEqual(['2', '1']);
+    } finally {
+      if (saved === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = saved;
+    }
+  });
+
   it('leaves the name of an author who left none blank, for the page to say in its language', () => {
     expect(
       buildThread([comment(1, '2026-11-20T03:00:00Z', { author_name: ' ' })])[0]?.authorName,

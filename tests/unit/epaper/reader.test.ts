@@ -144,6 +144,10 @@ describe('keyAction: the keyboard map', () => {
     ['ArrowLeft', { page: 1 }, null],
     ['Home', { page: 1 }, null],
     ['ArrowRight', { page: 12 }, null],
+    // Zoomed in, the arrows pan the page; Home and End still turn.
+    ['ArrowRight', { zoom: 2 }, { type: 'pan', direction: 1 }],
+    ['ArrowLeft', { zoom: 1.5 }, { type: 'pan', direction: -1 }],
+    ['End', { zoom: 2 }, { type: 'go', page: 12 }],
     ['End', { page: 12 }, null],
     ['+', { zoom: 3 }, null],
     ['-', { zoom: 1 }, null],

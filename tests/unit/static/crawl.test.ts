@@ -121,6 +121,35 @@ describe('a crawl with pages rendered before it', () => {
   });
 });
 
+describe('a crawl meeting a page the site does not have', () => {
+  it('lists a story’s link to it as dead and writes the rest; a seed the site lacks is broken', async () => {
+    const server = createServer((request, response) => {
+      const missing = request.url === '/posts/unpublished' || request.url === '/plans';
+      response.statusCode = missing ? 404 : 200;
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(
+        missing ? 'Not found' : '<a href="/posts/unpublished">x</a><a href="/posts/b">b</a>',
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const outDir = mkdtempSync(join(tmpdir(), 'masthead-crawl-'));
+    try {
+      const result = await crawl({
+        server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        siteOrigin: 'https://news.example.com',
+        outDir,
+        seeds: ['/', '/plans'],
+      });
+      expect(result.written.sort()).toEqual(['/', '/posts/b']);
+      expect(result.dead).toEqual(['/posts/unpublished (linked from /)']);
+      expect(result.broken).toEqual(['/plans (linked from the build): 404 Not found']);
+    } finally {
+      server.close();
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a crawl of non-ASCII addresses', () => {
   it('renders a page linked as /posts/café and by its canonical …/caf%C3%A9 once, to the file a host serves', async () => {
     const asked: string[] = [];

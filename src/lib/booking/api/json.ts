@@ -30,7 +30,8 @@ export function answerI18n(context: Pick<APIContext, 'locals' | 'request'>): I18
 /** `checkOrigin` covers form posts only: a JSON POST must come from this site's pages. */
 export function assertSameOrigin(context: APIContext): void {
   const origin = context.request.headers.get('origin');
-  const type = context.request.headers.get('content-type') ?? '';
+  // Media types are case-insensitive (`Application/JSON` is JSON too).
+  const type = context.request.headers.get('content-type')?.toLowerCase() ?? '';
   // The origin the visitor's browser is on (the forwarded one behind a trusted proxy).
   const own = context.locals.tenantMatchOrNull?.origin;
   if (!own || origin !== own || !type.startsWith('application/json')) {

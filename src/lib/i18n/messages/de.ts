@@ -162,7 +162,7 @@ export const de: Dictionary = {
   'reader.go': 'Los',
   'reader.current': 'Aktuelle Seite',
   'reader.keys':
-    'Tasten: ← und → blättern, Pos1 und Ende springen zur ersten und letzten Seite, + und − zoomen.',
+    'Tasten: ← und → blättern (vergrößert: verschieben), Pos1 und Ende springen zur ersten und letzten Seite, + und − zoomen.',
   'reader.all': 'Alle Seiten',
   'reader.window': 'Seiten {from}–{to} von {count}',
   'reader.pageAlt': 'Seite {page} von {title}',

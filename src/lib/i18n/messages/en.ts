@@ -162,7 +162,7 @@ export const en = {
   'reader.go': 'Go',
   'reader.current': 'Current page',
   'reader.keys':
-    'Keys: ← and → turn pages, Home and End jump to the first and last page, + and − zoom.',
+    'Keys: ← and → turn pages (pan when zoomed in), Home and End jump to the first and last page, + and − zoom.',
   'reader.all': 'All pages',
   'reader.window': 'Pages {from}–{to} of {count}',
   'reader.pageAlt': 'Page {page} of {title}',

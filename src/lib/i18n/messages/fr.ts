@@ -163,7 +163,7 @@ export const fr: Dictionary = {
   'reader.go': 'OK',
   'reader.current': 'Page affichée',
   'reader.keys':
-    'Touches : ← et → tournent les pages, Début et Fin vont à la première et à la dernière page, + et − zooment.',
+    'Touches : ← et → tournent les pages (déplacent la page agrandie), Début et Fin vont à la première et à la dernière page, + et − zooment.',
   'reader.all': 'Toutes les pages',
   'reader.window': 'Pages {from}–{to} sur {count}',
   'reader.pageAlt': 'Page {page} de {title}',
