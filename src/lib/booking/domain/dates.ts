@@ -37,6 +37,12 @@ export function nightsBetween(checkIn: string, checkOut: string): number {
   return (dayNumber(checkOut) ?? Number.NaN) - (dayNumber(checkIn) ?? Number.NaN);
 }
 
+/** Where a stay's days are counted: the property's time zone, else the tenant's. */
+export const stayZone = (
+  place: { timeZone?: string | undefined } | undefined,
+  tenant: { timeZone: string },
+): string => place?.timeZone ?? tenant.timeZone;
+
 /** Today's calendar date in `timeZone` at the instant `now`, as `YYYY-MM-DD`. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   const parts = new Intl.DateTimeFormat('en-CA', {

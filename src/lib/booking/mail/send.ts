@@ -3,6 +3,7 @@ import { i18nFor } from '../../i18n/index.ts';
 import { stayDate } from '../../i18n/format.ts';
 import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
+import { stayZone } from '../domain/dates.ts';
 import { stayBegun } from '../domain/rules.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
@@ -68,7 +69,7 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
     const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
-    const begun = stayBegun(c.checkIn, place?.timeZone ?? core.tenant.timeZone);
+    const begun = stayBegun(c.checkIn, stayZone(place, core.tenant));
     const view = manageView({ ...c, property: place, begun }, i18n);
     const { heading, text: said, rows } = view;
     const contactText = contactLine(core.lodging.contact);

@@ -3,6 +3,7 @@ import type { Booking } from '../../lodging/schema.ts';
 import { logWarn } from '../../log/log.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import { orNotOnline, refusal, toFailure, type NotOnline } from '../domain/failures.ts';
+import { stayZone } from '../domain/dates.ts';
 import { stayBegun } from '../domain/rules.ts';
 import { textKey } from '../../i18n/text-key.ts';
 import { classify } from '../../failures/classify.ts';
@@ -37,8 +38,12 @@ function stayOf(
 ): ManagedStay {
   const fallback = { roomTypeId: '', adults: 1, children: 0 };
   const stay = confirmationOf(property, booking, fallback).value;
-  const zone = property.timeZone ?? service.tenant.timeZone;
-  return { ...stay, token, property, begun: stayBegun(stay.checkIn, zone) };
+  return {
+    ...stay,
+    token,
+    property,
+    begun: stayBegun(stay.checkIn, stayZone(property, service.tenant)),
+  };
 }
 
 type Locals = Pick<App.Locals, 'tenantMatchOrNull'>;

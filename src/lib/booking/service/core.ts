@@ -10,7 +10,7 @@ import { offersBooking } from '../../tenants/booking.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { createKeyedLock } from '../../upstream/lock.ts';
 import type { Upstream } from '../../upstream/runtime.ts';
-import { todayIn } from '../domain/dates.ts';
+import { stayZone, todayIn } from '../domain/dates.ts';
 import {
   notOffered,
   notOnline,
@@ -90,7 +90,7 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
 
   /** A stay's limits; its today is the property's (its time zone), else the tenant's. */
   const rules = (place?: Pick<PropertySummary, 'timeZone'>) => ({
-    today: todayIn(place?.timeZone ?? tenant.timeZone, now()),
+    today: todayIn(stayZone(place, tenant), now()),
     minNights: lodging.minNights,
     maxNights: lodging.maxNights,
   });

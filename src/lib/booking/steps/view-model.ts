@@ -5,7 +5,7 @@ import { widgetSay } from '../../i18n/widget.ts';
 import type { Say } from '../../i18n/say.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { countryOptions } from '../domain/countries.ts';
-import { nightsBetween, todayIn } from '../domain/dates.ts';
+import { nightsBetween, stayZone, todayIn } from '../domain/dates.ts';
 import { detailsPresentation, stayBegun } from '../domain/rules.ts';
 import { manageView } from '../manage/view.ts';
 import { bookedFacts, searchFacts } from './partner-events.ts';
@@ -63,7 +63,7 @@ export function stepsModel(
   const minNights = tenant.lodging?.minNights ?? 1;
   const maxNights = tenant.lodging?.maxNights ?? 30;
   // The calendar's first day: today where the place is (else where the tenant is), as the server's.
-  const today = todayIn(place?.timeZone ?? tenant.timeZone);
+  const today = todayIn(stayZone(place, tenant));
   const nights = nightsBetween(v('checkIn'), v('checkOut'));
   const browserText = Object.fromEntries(
     Object.entries(BROWSER_TEXT).map(([name, key]) => [name, i18n.message(key)]),
@@ -84,7 +84,7 @@ export function stepsModel(
       {
         ...state.booked.confirmation,
         property,
-        begun: stayBegun(state.booked.confirmation.checkIn, property?.timeZone ?? tenant.timeZone),
+        begun: stayBegun(state.booked.confirmation.checkIn, stayZone(property, tenant)),
       },
       i18n,
     ),
