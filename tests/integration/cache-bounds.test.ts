@@ -22,8 +22,9 @@ afterAll(async () => {
 });
 
 const context = { service: 'publishing' as const, tenant: 'daily-planet' };
+const api = 'https://api.example.com/api/v1';
 const posts = (params: Record<string, unknown>) =>
-  cacheKey({ ...context, operation: 'posts.list', params });
+  cacheKey({ ...context, api, operation: 'posts.list', params });
 const ttlOf = (key: string) => admin.ttl(`masthead:cache:${sharedStoreKey(key)}`);
 const HOUR = 3600;
 
@@ -39,6 +40,7 @@ describe('the data cache in Redis', () => {
     await cache.read(search, TTL.search, () => Promise.resolve(['b']), context);
     const comments = cacheKey({
       ...context,
+      api,
       operation: 'comments.list',
       params: { postSlug: 'a' },
     });
@@ -56,7 +58,7 @@ describe('the data cache in Redis', () => {
   it('keeps at most the cap of one tenant, the oldest written going first, others untouched', async () => {
     const store = createStorage({ driver: boundedRedisDriver(redis.url, 'bounded', 5) });
     const other = sharedStoreKey(
-      cacheKey({ ...context, tenant: 'harbour-times', operation: 'posts.list' }),
+      cacheKey({ ...context, api, tenant: 'harbour-times', operation: 'posts.list' }),
     );
     await store.setItemRaw(other, 'theirs', { ttl: 60 });
     const keys = Array.from({ length: 8 }, (_, n) => sharedStoreKey(posts({ search: `q${n}` })));

@@ -330,6 +330,7 @@ describe('nothing sensitive in Redis', () => {
         cacheKey({
           service: 'publishing',
           tenant: 'daily-planet',
+          api: mock.publishingUrl,
           operation: 'epaper.get',
           params: { slug: paid.slug },
           token,

@@ -47,6 +47,8 @@ interface CacheKeyParts {
   service: UpstreamService;
   /** Publishing tenant id, or lodging account key. */
   tenant: string;
+  /** The API's base address: a tenant moved to another API (a reload) never gets the old one's values. */
+  api: string;
   operation: string;
   params?: Record<string, unknown> | undefined;
   /** The caller's token, if the read is made with one: the key then holds its hash, never the token. */
@@ -58,11 +60,15 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** A stable, non-reversible stand-in for a token in cache and budget keys (never the token itself). */
 export const hashToken = (token: string): string => sha256(token).slice(0, 32);
 
-/** `service|tenant|operation|identity|params`; identity is `public` or `user:<token hash>`. */
+/**
+ * `service|tenant|operation|identity|params`; identity is whose copy from which API:
+ * `<API hash>:public` or `<API hash>:user:<token hash>`.
+ */
 export function cacheKey(parts: CacheKeyParts): string {
-  const identity = parts.token === undefined ? 'public' : `user:${hashToken(parts.token)}`;
+  const api = sha256(new URL(parts.api).href.replace(/\/+$/, '')).slice(0, 16);
+  const who = parts.token === undefined ? 'public' : `user:${hashToken(parts.token)}`;
   const params = stableJson(parts.params ?? {});
-  return [parts.service, parts.tenant, parts.operation, identity, params].join('|');
+  return [parts.service, parts.tenant, parts.operation, `${api}:${who}`, params].join('|');
 }
 
 /** What an invalidation names (src/lib/freshness/invalidation.ts builds it). */

@@ -187,6 +187,7 @@ export function clientCore(options: ClientCoreOptions) {
     const key = cacheKey({
       service,
       tenant,
+      api: baseUrl,
       operation: spec.operation,
       params: { ...spec.params, ...spec.query },
       token: access.cacheIdentity(spec.access ?? 'public'),

@@ -19,7 +19,12 @@ afterEach(() => {
 });
 
 const ctx = { service: 'publishing' as const, tenant: 'daily-planet' };
-const key = cacheKey({ service: 'publishing', tenant: 'daily-planet', operation: 'posts.list' });
+const key = cacheKey({
+  service: 'publishing',
+  tenant: 'daily-planet',
+  api: 'https://api.example.com/api/v1',
+  operation: 'posts.list',
+});
 const spent = () =>
   Promise.reject(
     new RateLimitedError('local rate budget spent', { ...ctx, operation: 'posts.list' }, 30, true),

@@ -169,7 +169,13 @@ describe('the data cache after a publish', () => {
   const policy = { fresh: 60, stale: 600, errorGrace: 3600 };
   const ctx = { service: 'publishing' as const, tenant: T };
   const key = (operation: string, params: Record<string, unknown>) =>
-    cacheKey({ service: 'publishing', tenant: T, operation, params });
+    cacheKey({
+      service: 'publishing',
+      tenant: T,
+      api: 'https://api.example.com/api/v1',
+      operation,
+      params,
+    });
   const value = (text: string) => () => Promise.resolve(text);
   function setup() {
     let clock = 1_000_000;

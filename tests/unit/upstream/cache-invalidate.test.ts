@@ -6,7 +6,13 @@ import { createMetrics } from '../../../src/lib/upstream/metrics.ts';
 const policy = { fresh: 60, stale: 600, errorGrace: 3600 };
 const ctx = { service: 'publishing' as const, tenant: 'daily-planet' };
 const key = (operation: string, tenant = 'daily-planet') =>
-  cacheKey({ service: 'publishing', tenant, operation, params: { page: 1 } });
+  cacheKey({
+    service: 'publishing',
+    tenant,
+    api: 'https://api.example.com/api/v1',
+    operation,
+    params: { page: 1 },
+  });
 
 function setup() {
   let clock = 1_000_000;

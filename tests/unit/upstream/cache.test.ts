@@ -12,6 +12,7 @@ import { runAsVisitor } from '../../../src/lib/upstream/visitor.ts';
 
 const policy = { fresh: 10, stale: 20, errorGrace: 100 };
 const ctx = { service: 'publishing' as const, tenant: 'daily-planet' };
+const api = 'https://api.example.com/api/v1';
 const errCtx = { service: 'publishing' as const, operation: 'x' };
 
 function setup() {
@@ -161,9 +162,14 @@ describe('read cache', () => {
 });
 
 describe('cacheKey', () => {
-  const base = { service: 'publishing' as const, tenant: 'daily-planet', operation: 'posts.get' };
+  const base = {
+    service: 'publishing' as const,
+    tenant: 'daily-planet',
+    api,
+    operation: 'posts.get',
+  };
 
-  it('separates tenants, operations, params and identities', () => {
+  it('separates tenants, APIs, operations, params and identities', () => {
     const keys = new Set([
       cacheKey({ ...base, params: { slug: 'a' } }),
       cacheKey({ ...base, tenant: 'harbour-times', params: { slug: 'a' } }),
@@ -172,8 +178,14 @@ describe('cacheKey', () => {
       cacheKey({ ...base, params: { slug: 'a' }, token: 'user-1' }),
       cacheKey({ ...base, params: { slug: 'a' }, token: 'user-2' }),
       cacheKey({ ...base, service: 'lodging', params: { slug: 'a' } }),
+      cacheKey({ ...base, api: 'https://other.example.com/api/v1', params: { slug: 'a' } }),
+      cacheKey({ ...base, api: 'https://api.example.com/api/v2', params: { slug: 'a' } }),
     ]);
-    expect(keys.size).toBe(7);
+    expect(keys.size).toBe(9);
+  });
+
+  it('is one API however its address is written', () => {
+    expect(cacheKey({ ...base, api: 'https://API.example.com:443/api/v1/' })).toBe(cacheKey(base));
   });
 
   it('is stable under param order and ignores undefined params', () => {
@@ -185,7 +197,7 @@ describe('cacheKey', () => {
   it('never holds a token in the clear', () => {
     const key = cacheKey({ ...base, token: 'plain-token-value-123' });
     expect(key).not.toContain('plain-token-value-123');
-    expect(key).toMatch(/\|user:[0-9a-f]{32}\|/);
+    expect(key).toMatch(/:user:[0-9a-f]{32}\|/);
   });
 });
 
@@ -241,7 +253,7 @@ describe('read cache: a re-read keeps what did not change', () => {
 
   it('stops waiting for a load at the page deadline, and the load still fills the cache', async () => {
     const { cache } = setup();
-    const key = cacheKey({ ...ctx, operation: 'posts.slow' });
+    const key = cacheKey({ ...ctx, api, operation: 'posts.slow' });
     const slow = () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 200));
     const page = runAsVisitor({ visitor: 'ip:1', crawler: false, deadline: Date.now() + 20 }, () =>
       cache.read(key, policy, slow, ctx),
