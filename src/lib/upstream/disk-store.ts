@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { createStorage, defineDriver } from 'unstorage';
 import type { Storage } from 'unstorage';
@@ -88,20 +86,12 @@ export function createDiskStore(options: DiskStoreOptions): Storage {
   return createStorage({ driver: driver(undefined) });
 }
 
-/**
- * The running site's folder: `UPSTREAM_CACHE_DIR` (none when empty or with Redis), one subfolder
- * per upstream override, so a server pointed at another API (a test's mock) never reads what one
- * pointed elsewhere stored.
- */
+/** The running site's folder: `UPSTREAM_CACHE_DIR`, none when empty or with Redis (keys name their API). */
 export function diskCacheDir(current: {
   UPSTREAM_CACHE_DIR: string;
   REDIS_URL?: string | undefined;
   CACHE_REDIS_URL?: string | undefined;
-  PUBLISHING_BASE_URL?: string | undefined;
-  LODGING_BASE_URL?: string | undefined;
 }): string | undefined {
   if (!current.UPSTREAM_CACHE_DIR || current.REDIS_URL || current.CACHE_REDIS_URL) return undefined;
-  const upstreams = `${current.PUBLISHING_BASE_URL ?? ''} ${current.LODGING_BASE_URL ?? ''}`;
-  const name = createHash('sha256').update(upstreams).digest('hex').slice(0, 12);
-  return join(current.UPSTREAM_CACHE_DIR, name);
+  return current.UPSTREAM_CACHE_DIR;
 }
