@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMock } from '../../mock/index.ts';
 import { createDiskCache } from '../../src/lib/static/disk-cache.ts';
 import { fetchSnapshot, StaticFetchError, type FetchOptions } from '../../src/lib/static/fetch.ts';
 import { createPacingBudget } from '../../src/lib/static/pacer.ts';
@@ -33,7 +34,12 @@ beforeEach(async () => {
 });
 
 /** One build's fetch: a fresh process's worth of budget and client cache, the same disk cache. */
-function fetchWith(dir: string, freshMs = 60_000, onPartial?: FetchOptions['onPartial']) {
+function fetchWith(
+  dir: string,
+  freshMs = 60_000,
+  onPartial?: FetchOptions['onPartial'],
+  site: Tenant = tenant,
+) {
   const upstream = {
     ...createUpstream({
       metrics: createMetrics({ log: () => undefined }),
@@ -43,7 +49,7 @@ function fetchWith(dir: string, freshMs = 60_000, onPartial?: FetchOptions['onPa
     budget: createPacingBudget({ limits: { publishingPublicPerMinute: 100_000 } }),
   };
   return fetchSnapshot({
-    tenant,
+    tenant: site,
     cache: createDiskCache(dir),
     freshMs,
     upstream,
@@ -90,6 +96,30 @@ describe('fetching a static copy', () => {
         ...snapshot.editions.map((edition) => `/epaper/${edition.slug}`),
       ].sort(),
     );
+  });
+
+  it('copies a tenant moved to another API since the last build from that API alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'masthead-fetch-'));
+    const old = await fetchWith(dir);
+    // Another API with other stories (another seed), the tenant pointed at it within the window.
+    const free = { publishingPort: 0, lodgingPort: 0, controlPort: 0 };
+    const limits = { publicPerMinute: 0, tokenPerMinute: 0 };
+    const other = await startMock({ ...free, seed: 7, postsPerTenant: 20, limits });
+    try {
+      const moved = {
+        ...tenant,
+        publishing: { ...tenant.publishing, baseUrl: other.publishingUrl },
+      };
+      const { snapshot } = await fetchWith(dir, 60_000, undefined, moved);
+      const theirs = new Set(
+        other.state.publishing.sites.get(tenant.id)!.posts.map((post) => post.title),
+      );
+      expect(snapshot.posts.length).toBeGreaterThan(0);
+      expect(snapshot.posts.filter((post) => !theirs.has(post.title))).toEqual([]);
+      expect(snapshot.posts).not.toEqual(old.snapshot.posts);
+    } finally {
+      await other.close();
+    }
   });
 
   it('after the window, asks the lists again and only the posts that changed', async () => {

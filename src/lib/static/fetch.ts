@@ -5,6 +5,7 @@ import { resolveProfile } from '../profiles/schema.ts';
 import type { Comment, Edition, Post, PostSummary } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { tenantSecrets } from '../secrets/site.ts';
+import { apiHash } from '../upstream/cache.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import { errorMessage } from '../content/records.ts';
 import type { Upstream } from '../upstream/runtime.ts';
@@ -108,9 +109,15 @@ class SnapshotFetch {
     this.options.onProgress?.({ ...progress });
   }
 
+  /** Answers are stored per API: a tenant moved to another one since the last build starts anew. */
+  key(name: string): string {
+    return `${apiHash(this.options.tenant.publishing.baseUrl)}|${name}`;
+  }
+
   /** A stored answer when `keep` accepts it, else one upstream call (stored at once). */
-  async stored<T>(key: string, load: () => Promise<T>, keep: Keep, updatedAt?: string | null) {
+  async stored<T>(name: string, load: () => Promise<T>, keep: Keep, updatedAt?: string | null) {
     const { cache } = this.options;
+    const key = this.key(name);
     const entry = cache.get<T>(key);
     if (entry && keep(entry)) {
       this.progress.reused += 1;
@@ -197,7 +204,8 @@ class SnapshotFetch {
   planDetails({ summaries, editions }: Lists): void {
     const { cache, tenant } = this.options;
     // Not stored, or stored at another version (as `detail` decides).
-    const needed = (key: string, version: string | null) => cache.get(key)?.updatedAt !== version;
+    const needed = (name: string, version: string | null) =>
+      cache.get(this.key(name))?.updatedAt !== version;
     let detailPlan = 0;
     for (const summary of summaries) {
       const version = versionOf(summary);

@@ -60,12 +60,16 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** A stable, non-reversible stand-in for a token in cache and budget keys (never the token itself). */
 export const hashToken = (token: string): string => sha256(token).slice(0, 32);
 
+/** One API however its base address is written (host case, default port, trailing slash), hashed. */
+export const apiHash = (baseUrl: string): string =>
+  sha256(new URL(baseUrl).href.replace(/\/+$/, '')).slice(0, 16);
+
 /**
  * `service|tenant|operation|identity|params`; identity is whose copy from which API:
  * `<API hash>:public` or `<API hash>:user:<token hash>`.
  */
 export function cacheKey(parts: CacheKeyParts): string {
-  const api = sha256(new URL(parts.api).href.replace(/\/+$/, '')).slice(0, 16);
+  const api = apiHash(parts.api);
   const who = parts.token === undefined ? 'public' : `user:${hashToken(parts.token)}`;
   const params = stableJson(parts.params ?? {});
   return [parts.service, parts.tenant, parts.operation, `${api}:${who}`, params].join('|');
