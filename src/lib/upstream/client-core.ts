@@ -15,8 +15,8 @@ import type { CachePolicy } from './ttl.ts';
 
 /**
  * What every upstream client shares: one call (budget, retries, zod parse) and one cached read
- * (key per service, tenant, operation, identity and parameters). A service file only says how it
- * authorizes (`ServiceAccess`) and declares its operations with `call` and `read`.
+ * (key per service, tenant, API, operation, identity and parameters). A service file only says
+ * how it authorizes (`ServiceAccess`) and declares its operations with `call` and `read`.
  */
 
 /** `public`: one copy for every visitor. `personal`: sent with the caller's own token, cached per user. */
@@ -177,7 +177,7 @@ export function clientCore(options: ClientCoreOptions) {
   };
 
   /**
-   * A GET through the read cache (key per service, tenant, operation, identity and parameters):
+   * A GET through the read cache (key per service, tenant, API, operation, identity and parameters):
    * the upstream is called only on a miss or refresh.
    */
   const read = <S extends z.ZodType, T = z.output<S>>(
