@@ -27,13 +27,14 @@ let registry: Registry;
 /** The repository's tenants file with harbour-times reading `mock`'s APIs (the others read A's). */
 function writeTenants(mock: Mock): void {
   const text = readFileSync(new URL('../../tenants.json', import.meta.url), 'utf8');
-  const parsed = JSON.parse(text) as { tenants: Record<string, Record<string, unknown>>[] };
-  for (const tenant of parsed.tenants) {
-    const api = tenant['id'] === 'harbour-times' ? mock : a;
-    tenant['publishing'] = { ...tenant['publishing'], baseUrl: api.publishingUrl };
-    if (tenant['lodging']) tenant['lodging'] = { ...tenant['lodging'], baseUrl: api.lodgingUrl };
+  type Entry = { id: string; publishing: object; lodging?: object };
+  const { tenants } = JSON.parse(text) as { tenants: Entry[] };
+  for (const tenant of tenants) {
+    const api = tenant.id === 'harbour-times' ? mock : a;
+    tenant.publishing = { ...tenant.publishing, baseUrl: api.publishingUrl };
+    if (tenant.lodging) tenant.lodging = { ...tenant.lodging, baseUrl: api.lodgingUrl };
   }
-  writeFileSync(file, JSON.stringify({ tenants: parsed.tenants }));
+  writeFileSync(file, JSON.stringify({ tenants }));
 }
 
 const harbour = (): Tenant =>
