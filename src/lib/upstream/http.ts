@@ -344,8 +344,10 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         if (response.status === 429) metrics.count(req.service, req.tenant, 'rateLimited429');
         await deps.budget.observe(req.budgetKey, rateInfo(response.headers, response.status));
         const refused = redirectRefused(req, method, response, label);
-        if (refused) void response.body?.cancel();
-        if (refused) throw fail(refused);
+        if (refused) {
+          void response.body?.cancel();
+          throw fail(refused);
+        }
         const issue = `body over ${settings.maxBodyBytes} bytes`;
         const { status } = response;
         const tooLarge = () =>
