@@ -85,6 +85,8 @@ export interface Faults {
   latencyMs?: number;
   errorRate?: number;
   force429?: boolean;
+  /** `Retry-After` of the forced 429s (the mock's default: 60). */
+  retryAfterSeconds?: number;
   malformed?: boolean;
   down?: boolean;
   /** A write is stored, then answered 500 (the ambiguous failure a client must not call "not sent"). */

@@ -86,12 +86,21 @@ describe('the sliding budget on Redis', () => {
     expect((await b.take(key, 'write')).ok).toBe(false);
   });
 
-  it('a 429 seen by one server shuts the bucket on the other for the window, Retry-After or not', async () => {
+  it('a 429 with Retry-After seen by one server shuts the bucket on the other for that long only', async () => {
+    const [a, b] = servers('test:sliding:429-short');
+    expect((await a.take(key, 'read')).ok).toBe(true);
+    await a.observe(key, { rateLimited: true, retryAfterSeconds: 0.5 });
+    expect((await b.take(key, 'write')).ok).toBe(false);
+    await wait(700);
+    expect((await b.take(key, 'read')).ok).toBe(true);
+  });
+
+  it('a 429 without Retry-After seen by one server shuts the bucket on the other for the window', async () => {
     const [a, b] = servers('test:sliding:429');
     expect((await a.take(key, 'read')).ok).toBe(true);
     await wait(800);
-    // 0.8 s: someone else spent the address' budget; the upstream says come back in 0.2 s.
-    await a.observe(key, { rateLimited: true, retryAfterSeconds: 0.2 });
+    // 0.8 s: someone else spent the address' budget; the upstream does not say for how long.
+    await a.observe(key, { rateLimited: true });
     await wait(500);
     expect((await b.take(key, 'write')).ok).toBe(false);
     // 2.1 s: the first call has left: one write; the padding of the 429 keeps readers out.

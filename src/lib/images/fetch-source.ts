@@ -1,3 +1,4 @@
+import { readLimited } from '../upstream/http.ts';
 import { ImageError } from './errors.ts';
 
 export type SourceLimits = { maxBytes: number; timeoutMs: number };
@@ -16,10 +17,13 @@ export async function fetchSource(
 ): Promise<Buffer> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let url = source;
+  const tooLarge = () =>
+    new ImageError(422, `The image source is larger than ${limits.maxBytes} bytes.`);
   try {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const response = await fetch(url, { redirect: 'manual', signal, headers });
-      if (response.ok && response.body) return await readLimited(response, limits.maxBytes);
+      if (response.ok && response.body)
+        return await readLimited(response, limits.maxBytes, tooLarge);
       void response.body?.cancel();
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
@@ -41,20 +45,4 @@ export async function fetchSource(
     if (signal.aborted) throw new ImageError(504, 'The image source took too long to answer.');
     throw new ImageError(502, 'The image source could not be reached.');
   }
-}
-
-async function readLimited(response: Response, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new ImageError(422, `The image source is larger than ${maxBytes} bytes.`);
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-    void response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

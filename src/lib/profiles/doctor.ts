@@ -139,6 +139,14 @@ function finishService(run: ServiceRun): void {
   for (const [operation, settled] of Object.entries(run.options.maps?.[run.service] ?? {}))
     if (!catalogue[operation]?.read) proposals[operation] = mergeOp(proposals[operation], settled);
   if (Object.keys(proposals).length > 0) run.report.proposals[run.service] = proposals;
+  // The site sends its token (and its writes) to the address it is given, never across origins.
+  const moved = run.getter.movedTo();
+  const target = run.report.services.find((known) => known.service === run.service);
+  const from = target?.from ?? `${run.service}.baseUrl`;
+  if (moved)
+    run.report.unmapped.push(
+      `${run.service}: ${run.baseUrl} redirects to ${moved}, where the site sends no token and no write: use ${moved} in ${from}`,
+    );
   run.report.calls += run.getter.calls();
 }
 

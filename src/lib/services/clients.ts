@@ -41,7 +41,7 @@ export function siteUpstream(): Upstream {
     cacheRedisUrl: current.CACHE_REDIS_URL,
     cacheDir: diskCacheDir(current),
     cacheDiskMaxBytes: current.UPSTREAM_CACHE_DISK_MAX_BYTES,
-    http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS },
+    http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS, maxBodyBytes: current.UPSTREAM_BODY_MAX_BYTES },
     limits: {
       publishingPublicPerMinute: current.PUBLISHING_PUBLIC_PER_MINUTE,
       publishingTokenPerMinute: current.PUBLISHING_TOKEN_PER_MINUTE,

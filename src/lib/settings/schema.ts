@@ -165,6 +165,10 @@ export const settingDefinitions = {
     'share of each upstream limit the site allows itself to spend',
   ),
   UPSTREAM_TIMEOUT_MS: number({ fallback: 8000 }, 'timeout of one upstream call attempt'),
+  UPSTREAM_BODY_MAX_BYTES: number(
+    { fallback: 16 * 1024 * 1024, int: true },
+    'largest upstream answer read (16 MiB): a longer one is refused as an upstream error, never held in memory',
+  ),
   UPSTREAM_CACHE_MAX_BYTES: number(
     { fallback: 64 * 1024 * 1024 },
     'memory cap of the upstream read cache (64 MiB)',

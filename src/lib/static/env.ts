@@ -11,6 +11,6 @@ export function staticBuildSettings(from: Settings = settings()) {
       publishingPublicPerMinute: from.PUBLISHING_PUBLIC_PER_MINUTE,
       publishingTokenPerMinute: from.PUBLISHING_TOKEN_PER_MINUTE,
     },
-    http: { timeoutMs: from.UPSTREAM_TIMEOUT_MS },
+    http: { timeoutMs: from.UPSTREAM_TIMEOUT_MS, maxBodyBytes: from.UPSTREAM_BODY_MAX_BYTES },
   };
 }

@@ -109,12 +109,12 @@ export function limitFor(limits: BudgetLimits, kind: BudgetKind): number {
  * span, against upstreams that count by fixed or by sliding window alike.
  *
  * A 429 means the upstream counted a full window, whatever our log says (another client behind the
- * same address, a server that counted alone while Redis was away). The log is then padded to full
- * capacity with calls stamped now and shut for `Retry-After`: nothing is sent before
- * max(Retry-After, the oldest logged call + 60 s), and after that one call per call leaving the
- * window, never a fresh burst. The padding ages out 60 s after the 429, the latest any call the
- * upstream counted then can leave its window. A 429 without `Retry-After` (the contracts do not
- * promise the header) shuts the same way, by the padding alone.
+ * same address, a server that counted alone while Redis was away). With `Retry-After` the log is
+ * shut that long and no longer: the upstream said when it takes calls again (a 429 with
+ * `Retry-After: 7` is "busy" for 7 s, not a minute); our own calls still count in the log after it.
+ * Without it (the contracts do not promise the header) the log is padded to full capacity with
+ * calls stamped now: nothing is sent before the oldest logged call is 60 s old, then one call per
+ * call leaving the window, never a fresh burst, until the padding ages out 60 s after the 429.
  */
 export function createBudget(options: BudgetOptions = {}) {
   const limits: BudgetLimits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -156,7 +156,9 @@ export function createBudget(options: BudgetOptions = {}) {
   const observeOn = async (key: BudgetKey, info: RateInfo): Promise<void> => {
     const points = pointsFor(key.kind);
     if (info.rateLimited) {
-      await log.fill(id(key), points, (info.retryAfterSeconds ?? 0) * 1000);
+      // The upstream says when it takes calls again; without a word, a full window of padding.
+      const wait = info.retryAfterSeconds;
+      await log.fill(id(key), wait === undefined ? points : 0, (wait ?? 0) * 1000);
       return;
     }
     if (info.remaining === undefined) return;

@@ -62,7 +62,8 @@ export class NotFoundError extends UpstreamError {
 
 /**
  * 404 on a list: the API has no such route (it spells the path otherwise, or does not know the
- * tenant), which is this site's configuration to fix (`npm run doctor`), not a missing item.
+ * tenant), which is this site's configuration to fix (`npm run doctor`), not a missing item. Also a
+ * redirect the site does not take (http.ts): a write's, or one that took a token's GET elsewhere.
  */
 export class NoRouteError extends UpstreamError {
   override name = 'NoRouteError';

@@ -6,6 +6,7 @@ import {
   errorFromStatus,
   InvalidResponseError,
   NetworkError,
+  NoRouteError,
   RateLimitedError,
   TimeoutError,
   UpstreamError,
@@ -20,6 +21,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export const DEFAULT_HTTP_SETTINGS = {
   /** Whole-call timeout per attempt, headers and body included. */
   timeoutMs: settingDefaults.UPSTREAM_TIMEOUT_MS,
+  /** A longer answer is refused (`InvalidResponseError`), never held in memory whole. */
+  maxBodyBytes: settingDefaults.UPSTREAM_BODY_MAX_BYTES,
   /** Extra attempts for GET only. Writes are never retried: a lost response may still have written. */
   maxRetries: 2,
   backoffBaseMs: 200,
@@ -27,9 +30,9 @@ export const DEFAULT_HTTP_SETTINGS = {
   /** A `Retry-After` longer than this is not waited for: the call fails with the typed error. */
   retryAfterCapMs: 3000,
   /**
-   * Retry a GET answered 429 (within `retryAfterCapMs`). Off for the site: its budget stays shut
-   * after a 429 until the upstream's window is surely clear (budget.ts), far past any wait a page
-   * can afford, so the retry could only be refused. A build's pacing budget waits instead: on.
+   * Retry a GET answered 429 (within `retryAfterCapMs`). Off for the site: a page serves its stale
+   * copy or says "busy" rather than wait, and its budget stays shut for the `Retry-After`
+   * (budget.ts). A build's pacing budget waits instead: on.
    */
   retryRateLimited: false,
 };
@@ -134,6 +137,55 @@ function parseJson(text: string): unknown {
   } catch {
     return NOT_JSON;
   }
+}
+
+/**
+ * A body of at most `maxBytes`: refused by its `Content-Length`, else counted while it is read, so
+ * an answer streamed without end never fills memory; `tooLarge()` is thrown past the limit.
+ */
+export async function readLimited(
+  response: Response,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    void response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  // Leaving the loop (the throw) cancels the stream.
+  for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A redirect whose answer is not the call's: a write's (never followed: fetch would send a POST
+ * on as a GET, and a write is no read), or where a GET with a token ended on another origin (fetch
+ * does not send the token there, e.g. `http://` to `https://`). Either way the tenant's address is
+ * what to fix, and nothing was written.
+ */
+function redirectRefused(
+  req: UpstreamRequest,
+  method: HttpMethod,
+  response: Response,
+  label: string,
+): NoRouteError | undefined {
+  const { status } = response;
+  const ctx = { service: req.service, operation: req.operation, status };
+  if (method !== 'GET' && status >= 300 && status < 400) {
+    const to = new URL(response.headers.get('location') ?? '', response.url);
+    const why = `${status} to ${to.origin}${to.pathname}, not followed by a ${method}`;
+    return new NoRouteError(`${label}: ${why}: set its baseUrl to where the API answers`, ctx);
+  }
+  const reached = new URL(response.url).origin;
+  if (req.token === undefined || reached === new URL(req.baseUrl).origin) return undefined;
+  const why = `redirected to ${reached}, where the token is not sent`;
+  return new NoRouteError(`${label}: ${why}: use ${reached} in its baseUrl`, ctx);
 }
 
 /** Backoff before attempt `attempt + 1`: full-jitter exponential, never shorter than Retry-After. */
@@ -260,7 +312,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
   };
 
   try {
-    const response = await ofetch.raw<unknown>(req.path, {
+    const response = await ofetch.raw<unknown, 'stream'>(req.path, {
       baseURL: req.baseUrl,
       method,
       ...(req.query && { query: req.query }),
@@ -273,7 +325,9 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       retry: retries,
       retryStatusCodes: [...RETRY_STATUS_CODES, ...(settings.retryRateLimited ? [429] : [])],
       retryDelay: () => delayMs,
-      parseResponse: parseJson,
+      // Read below with a limit (`readLimited`), not whole by ofetch.
+      responseType: 'stream',
+      redirect: method === 'GET' ? 'follow' : 'manual',
       async onRequest({ options }) {
         const left = deadline - Date.now();
         if (left <= 0) {
@@ -289,6 +343,17 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         answered(String(response.status));
         if (response.status === 429) metrics.count(req.service, req.tenant, 'rateLimited429');
         await deps.budget.observe(req.budgetKey, rateInfo(response.headers, response.status));
+        const refused = redirectRefused(req, method, response, label);
+        if (refused) {
+          void response.body?.cancel();
+          throw fail(refused);
+        }
+        const issue = `body over ${settings.maxBodyBytes} bytes`;
+        const { status } = response;
+        const tooLarge = () =>
+          fail(new InvalidResponseError(`${label}: ${status} ${issue}`, { ...ctx, status }, issue));
+        const body = await readLimited(response, settings.maxBodyBytes, tooLarge);
+        response._data = parseJson(body.toString('utf8'));
       },
       onResponseError: ({ response, options }) =>
         planRetry(options, parseRetryAfter(response.headers)),
@@ -297,14 +362,15 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         planRetry(options);
       },
     });
-    if (response._data !== NOT_JSON) return response._data;
+    // Parsed by `onResponse` (`responseType: 'stream'` only keeps ofetch from reading it).
+    const data: unknown = response._data;
+    if (data !== NOT_JSON) return data;
     const issue = 'body is not JSON';
     throw fail(new InvalidResponseError(`${label}: ${response.status} ${issue}`, ctx, issue));
   } catch (caught) {
-    // Refusals (budget, deadline) and the non-JSON body above are already counted.
+    // Refusals (budget, deadline, redirect, size) and the non-JSON body above are already counted;
+    // a body that breaks off mid-read leaves `onResponse` (no retry) with its status answered.
     if (caught instanceof UpstreamError) throw caught;
-    // A body that breaks off mid-read escapes ofetch's hooks (and its retry): counted here.
-    if (!(caught instanceof FetchError)) answered(timedOut(caught) ? 'timeout' : 'network');
     throw fail(typedFailure(caught, req, attempt));
   }
 }

@@ -226,6 +226,19 @@ describe('postComment: limits and outages', () => {
     expect((await post(request(), consume)).ok).toBe(true);
   });
 
+  it("after the API's 429 with Retry-After 7, the next send is told those seconds, not a minute", async () => {
+    await ctl.faults(mock, { service: 'publishing', force429: true, retryAfterSeconds: 7 });
+    try {
+      expect(english(failure(await post(request())).message)).toMatch(/7 seconds/);
+    } finally {
+      await ctl.clearFaults(mock);
+    }
+    // Refused before it is sent (the API asked for 7 s), with what is left of them.
+    const next = failure(await post(request()));
+    expect(next.kind).toBe('busy');
+    expect(english(next.message)).toMatch(/\b[1-7] seconds/);
+  });
+
   it('a send the API may have saved (500 after storing) counts against the limit', async () => {
     const consume = memoryCommentLimiter({ points: 1, duration: 600 });
     await ctl.faults(mock, { service: 'publishing', savedThen500: true });

@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { retryAfterOf } from '../../../src/lib/delivery/policy.ts';
+import { classify } from '../../../src/lib/failures/classify.ts';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
 import {
   InvalidResponseError,
   isOutage,
   NetworkError,
+  NoRouteError,
   NotFoundError,
   RateLimitedError,
   TimeoutError,
@@ -143,18 +146,23 @@ describe('sendRequest', () => {
     expect(server.seen).toHaveLength(1);
   });
 
-  it('does not retry a 429, however short its Retry-After: the budget stays shut a minute', async () => {
+  it('does not retry a 429; the next page is refused for its Retry-After (7 s), not a minute', async () => {
     const { server, up } = await setup((_r, res) =>
-      json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' }),
+      json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '7' }),
     );
     const request = req(server.baseUrl);
     const error = await send(up, request).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'RateLimitedError', local: false });
     expect(server.seen).toHaveLength(1);
-    // The upstream counted a full window: nothing goes out, writes included, until it has passed.
-    const next = await up.budget.take(request.budgetKey, 'write');
-    expect(next.ok).toBe(false);
-    if (!next.ok) expect(next.retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    // The next page is refused by the budget, not sent: "try again in 7 s" and `Retry-After: 7`.
+    const next = await send(up, request).catch((e: unknown) => e);
+    expect(next).toMatchObject({ name: 'RateLimitedError', local: true });
+    expect(server.seen).toHaveLength(1);
+    const busy = classify(next);
+    expect(busy.kind).toBe('busy');
+    if (busy.kind !== 'busy') return;
+    expect(retryAfterOf(busy)).toBeGreaterThanOrEqual(6);
+    expect(retryAfterOf(busy)).toBeLessThanOrEqual(7);
   });
 
   it('gives up at once when Retry-After exceeds the cap', async () => {
@@ -306,5 +314,118 @@ describe('sendRequest inside a page render', () => {
       asPage(Date.now() - 1, () => send(up, req(server.baseUrl))),
     ).rejects.toBeInstanceOf(TimeoutError);
     expect(server.seen).toHaveLength(0);
+  });
+});
+
+describe('sendRequest: upstream answers it does not take as they come', () => {
+  const big = async (handler: Handler) => {
+    server = await startServer(handler);
+    return { server, ...testUpstream({ http: { timeoutMs: 2000, maxBodyBytes: 1024 } }) };
+  };
+
+  it('refuses a body whose Content-Length is over the cap, without reading it', async () => {
+    const { server, up } = await big((_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '10485760' });
+      res.write('{"data": "');
+    });
+    const error = await send(up, req(server.baseUrl)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect((error as InvalidResponseError).issues).toBe('body over 1024 bytes');
+  });
+
+  it('stops reading a body streamed past the cap (no Content-Length)', async () => {
+    const { server, up } = await big((_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('error', () => undefined);
+      res.write('{"data": "');
+      const chunk = 'x'.repeat(16 * 1024);
+      // Endless: only the reader's cap (or the timeout) ends it.
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    const error = await send(up, req(server.baseUrl)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(isOutage(error)).toBe(true);
+  });
+
+  it.each<[HttpMethod, number]>([
+    ['POST', 301],
+    ['POST', 302],
+    ['POST', 303],
+    ['PUT', 303],
+    ['PATCH', 303],
+    ['DELETE', 303],
+    ['POST', 307],
+  ])(
+    'does not follow a redirect of a %s (%i): one log line names it and its Location',
+    async (method, status) => {
+      const { server, up, lines } = await setup((r, res) => {
+        if (r.method === 'GET') return json(res, 200, { data: 'the answer to a GET' });
+        res.writeHead(status, { location: '/api/v1/elsewhere?page=2' });
+        res.end();
+      });
+      const error = await send(up, req(server.baseUrl, { method, body: { a: 1 } })).catch(
+        (e: unknown) => e,
+      );
+      // Not the GET's answer: a write that was not done, and the address to fix.
+      expect(error).toBeInstanceOf(NoRouteError);
+      expect(server.seen.map((seen) => seen.method)).toEqual([method]);
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+        tenant: 'daily-planet',
+        operation: 'test.op',
+        status,
+      });
+      expect(lines[0]).toContain(`${new URL(server.baseUrl).origin}/api/v1/elsewhere`);
+    },
+  );
+
+  it('follows a redirect of a GET', async () => {
+    const { server, up } = await setup((r, res) => {
+      if (r.url === '/api/v1/thing') {
+        res.writeHead(301, { location: '/api/v1/moved' });
+        res.end();
+      } else json(res, 200, { data: 'moved' });
+    });
+    await expect(send(up, req(server.baseUrl))).resolves.toEqual({ data: 'moved' });
+  });
+
+  /** An API at 127.0.0.1 that sends `localhost` callers there (another origin, like http → https). */
+  const movedApi: Handler = (r, res) => {
+    const [host, port] = (r.headers.host ?? '').split(':');
+    if (host === 'localhost') {
+      res.writeHead(301, { location: `http://127.0.0.1:${port}${r.url}` });
+      res.end();
+      return;
+    }
+    return r.headers.authorization
+      ? json(res, 200, { data: 'for the token' })
+      : json(res, 401, { message: 'Unauthenticated.' });
+  };
+
+  it('refuses what a GET with a token got from another origin (sent without it), naming the origin to use', async () => {
+    const { server, up, lines } = await setup(movedApi);
+    const base = server.baseUrl.replace('127.0.0.1', 'localhost');
+    const error = await send(up, req(base, { token: 'read-token-123' })).catch((e: unknown) => e);
+    // Not "signed out" (401): the tenant's address is wrong, and the log says which to use.
+    expect(error).toBeInstanceOf(NoRouteError);
+    expect(server.seen[1]?.headers.authorization).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ tenant: 'daily-planet' });
+    expect(lines[0]).toContain(`use ${new URL(server.baseUrl).origin} in its baseUrl`);
+    expect(lines[0]).not.toContain('read-token-123');
+  });
+
+  it('follows a GET without a token to another origin', async () => {
+    const { server, up } = await setup((r, res) =>
+      r.headers.host?.startsWith('localhost')
+        ? movedApi(r, res)
+        : json(res, 200, { data: 'public' }),
+    );
+    const base = server.baseUrl.replace('127.0.0.1', 'localhost');
+    await expect(send(up, req(base))).resolves.toEqual({ data: 'public' });
   });
 });

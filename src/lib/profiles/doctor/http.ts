@@ -37,6 +37,8 @@ export function createGetter(options: {
   timeoutMs: number;
 }) {
   let calls = 0;
+  /** The first other origin an answer came from (a redirect, e.g. `http://` to `https://`). */
+  let movedTo: string | undefined;
   const $fetch = ofetch.create(
     {
       headers: options.headers,
@@ -63,6 +65,8 @@ export function createGetter(options: {
       .raw(url.href)
       .catch((error: unknown) => (error instanceof FetchError ? error.response : undefined));
     if (!response) return { status: 0, body: undefined, rateLimit: {} };
+    const reached = response.url ? new URL(response.url).origin : url.origin;
+    if (reached !== url.origin) movedTo ??= reached;
     const rateLimit: Record<string, string> = {};
     for (const name of RATE_HEADERS) {
       const value = response.headers.get(name);
@@ -70,7 +74,7 @@ export function createGetter(options: {
     }
     return { status: response.status, body: response._data, rateLimit };
   };
-  return { get, calls: () => calls, count: (n: number) => (calls += n) };
+  return { get, calls: () => calls, count: (n: number) => (calls += n), movedTo: () => movedTo };
 }
 
 /** The tenant's lodging token, or a sign-in with its e-mail and password (never printed). */
