@@ -174,18 +174,71 @@ export function listOf<S extends z.ZodType>(item: S) {
       }
       return value;
     },
-    z.object({ items: z.array(item), meta: pageMetaSchema.optional() }),
+    z.object({ items: itemsOf(item), meta: pageMetaSchema.optional() }),
   );
+}
+
+/** A list item left out because it does not match its schema (`itemsOf`). */
+export interface DroppedItem {
+  index: number;
+  /** The item's `id` (or `slug`), when it has one. */
+  id?: unknown;
+  /** The zod issues, `title: Invalid input…`. */
+  issues: string;
+}
+
+// Where `itemsOf` reports what it leaves out: set by `parseOrThrow` for one (synchronous) parse.
+let droppedInParse: DroppedItem[] | undefined;
+
+/**
+ * An array read item by item: an item that does not match `item` is left out (and reported to
+ * `parseOrThrow`), the rest kept. An array none of whose items match is the wrong shape, not an odd
+ * record: it fails with the first item's issues.
+ */
+export function itemsOf<S extends z.ZodType>(item: S) {
+  return z.array(z.unknown()).transform((values, ctx) => {
+    const items: z.output<S>[] = [];
+    const dropped: DroppedItem[] = [];
+    let firstError: z.ZodError | undefined;
+    values.forEach((value, index) => {
+      const parsed = item.safeParse(value);
+      if (parsed.success) return items.push(parsed.data);
+      firstError ??= parsed.error;
+      const id = isRecord(value) ? (value['id'] ?? value['slug']) : undefined;
+      return dropped.push({ index, id, issues: issuesSummary(parsed.error.issues) });
+    });
+    if (firstError && !items.length) {
+      for (const issue of firstError.issues) ctx.addIssue({ ...issue, path: [0, ...issue.path] });
+      return z.NEVER;
+    }
+    droppedInParse?.push(...dropped);
+    return items;
+  });
 }
 
 /** Parses with `schema` or throws `InvalidResponseError` carrying a short issue summary. */
 export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  context: { service: UpstreamService; operation: string },
+  context: {
+    service: UpstreamService;
+    operation: string;
+    /** Told of each list item left out (`itemsOf`) when the whole parses. */
+    dropped?: ((item: DroppedItem) => void) | undefined;
+  },
 ): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  const outer = droppedInParse;
+  const dropped: DroppedItem[] = (droppedInParse = []);
+  let result: z.ZodSafeParseResult<z.output<S>>;
+  try {
+    result = schema.safeParse(value);
+  } finally {
+    droppedInParse = outer;
+  }
+  if (result.success) {
+    for (const item of dropped) context.dropped?.(item);
+    return result.data;
+  }
   const issues = issuesSummary(result.error.issues);
   throw new InvalidResponseError(
     `[${context.service}] ${context.operation}: response does not match the expected shape`,
