@@ -90,14 +90,18 @@ export const pageMetaSchema = z.looseObject({
   per_page: int.optional(),
   total: int.optional(),
   next_cursor: z.string().nullish().catch(undefined),
+  /** The next page's address (`links.next` of a resource paginator): `null` on the last page. */
+  next_page_url: z.string().nullish().catch(undefined),
 });
 export type PageMeta = z.output<typeof pageMetaSchema>;
 
 export interface PageInfo {
   current: number;
+  /** Uncounted (no `total`): the last page known to exist, the next one while there is one. */
   last: number;
   perPage: number;
-  total: number;
+  /** Absent when the upstream does not count (Laravel's `simplePaginate`). */
+  total?: number | undefined;
   /** Laravel's cursor paginator: the `cursor` of the next page (no page numbers, no total). */
   nextCursor?: string | undefined;
 }
@@ -131,15 +135,39 @@ export function pageInfo(
   requested: PageParams = {},
 ): PageInfo {
   const perPage = meta?.per_page ?? requested.perPage ?? Math.max(count, 1);
-  const total = meta?.total ?? count;
   const current = meta?.current_page ?? requested.page ?? 1;
-  const last = meta?.last_page ?? Math.max(1, Math.ceil(total / Math.max(perPage, 1)));
   const nextCursor = meta?.next_cursor ?? undefined;
-  return { current, last, perPage, total, ...(nextCursor ? { nextCursor } : {}) };
+  const cursor = nextCursor ? { nextCursor } : {};
+  // A paginator that says whether a next page exists but not how many (`simplePaginate`,
+  // `cursorPaginate`): pages are known one at a time; an empty page is past the end.
+  if (
+    meta?.total === undefined &&
+    meta?.last_page === undefined &&
+    meta?.next_page_url !== undefined
+  ) {
+    const last = count ? current + (meta.next_page_url ? 1 : 0) : Math.max(1, current - 1);
+    return { current, last, perPage, ...cursor };
+  }
+  const total = meta?.total ?? count;
+  const last = meta?.last_page ?? Math.max(1, Math.ceil(total / Math.max(perPage, 1)));
+  return { current, last, perPage, total, ...cursor };
 }
 
 /** Page fields Laravel's raw paginators put next to `data` instead of in `meta`. */
-const TOP_LEVEL_META = ['current_page', 'last_page', 'per_page', 'total', 'next_cursor'] as const;
+const TOP_LEVEL_META = [
+  'current_page',
+  'last_page',
+  'per_page',
+  'total',
+  'next_cursor',
+  'next_page_url',
+] as const;
+
+/** A resource paginator's `meta`, with `links.next` as `next_page_url` (absent if there are no links). */
+function metaWithNext(meta: unknown, links: unknown): unknown {
+  if (!isRecord(links) || !('next' in links)) return meta;
+  return { ...(isRecord(meta) ? meta : {}), next_page_url: links['next'] };
+}
 
 export function topLevelMeta(record: Record<string, unknown>): Record<string, unknown> | undefined {
   const meta: Record<string, unknown> = {};
@@ -162,13 +190,15 @@ export function listOf<S extends z.ZodType>(item: S) {
         // `{ data: { data: [...], meta } }` or `{ data: { data: [...], current_page, … } }`: a
         // paginator (resource or raw) nested in an envelope.
         if (isRecord(inner) && 'data' in inner) {
-          return {
-            items: inner['data'],
-            meta: inner['meta'] ?? value['meta'] ?? topLevelMeta(inner),
-          };
+          const meta = inner['meta'] ?? value['meta'];
+          const links = inner['links'] ?? value['links'];
+          return { items: inner['data'], meta: metaWithNext(meta, links) ?? topLevelMeta(inner) };
         }
         if (Array.isArray(inner)) {
-          return { items: inner, meta: value['meta'] ?? topLevelMeta(value) };
+          return {
+            items: inner,
+            meta: metaWithNext(value['meta'], value['links']) ?? topLevelMeta(value),
+          };
         }
         if (Array.isArray(value['items'])) return { items: value['items'], meta: value['meta'] };
       }

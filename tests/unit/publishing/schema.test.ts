@@ -96,6 +96,29 @@ describe('publishing schemas are lenient', () => {
       { data: [post], meta: { total: 25 } },
       { current: 1, last: 3, perPage: 10, total: 25 },
     ],
+    [
+      'simplePaginate with a next page (no total: the next page is the last known)',
+      {
+        data: [post],
+        meta: { current_page: 2, per_page: 10, from: 11, to: 20, path: '/posts' },
+        links: { first: '/posts?page=1', last: null, prev: '/posts?page=1', next: '/posts?page=3' },
+      },
+      { current: 2, last: 3, perPage: 10 },
+    ],
+    [
+      'simplePaginate on its last page',
+      {
+        data: [post],
+        meta: { current_page: 4, per_page: 10, from: 31, to: 31, path: '/posts' },
+        links: { first: '/posts?page=1', last: null, prev: '/posts?page=3', next: null },
+      },
+      { current: 4, last: 4, perPage: 10 },
+    ],
+    [
+      'a raw ->simplePaginate()',
+      { current_page: 1, data: [post], next_page_url: '/posts?page=2', per_page: 10, to: 10 },
+      { current: 1, last: 2, perPage: 10 },
+    ],
   ])('a post list as %s', (_name, body, expected) => {
     const list = parseOrThrow(postListSchema, body, ctx);
     expect(list.items).toHaveLength(Array.isArray(body) ? 2 : 1);
