@@ -28,6 +28,12 @@ export const FaultPatchSchema = z.object({
    * a string, an absolute address as the contract says); clients must not make it a live link.
    */
   hostileLinks: z.boolean().optional(),
+  /**
+   * Lists answered as Laravel's `simplePaginate`: no `total`, `last_page` or last-page link, only
+   * whether a next page exists (`links.next`, `next_page_url`). The lodging contract leaves a page's
+   * envelope open; the publishing contract promises totals (docs/api-assumptions.md).
+   */
+  simplePaginate: z.boolean().optional(),
 });
 
 export type Faults = {
@@ -41,6 +47,7 @@ export type Faults = {
   savedThen500Route: string | null;
   savedThen500Times: number | null;
   hostileLinks: boolean;
+  simplePaginate: boolean;
 };
 
 /** Applies a patch, skipping switches it leaves out. */
@@ -66,6 +73,7 @@ export const noFaults = (): Faults => ({
   savedThen500Route: null,
   savedThen500Times: null,
   hostileLinks: false,
+  simplePaginate: false,
 });
 
 /** What `hostileLinks` puts in every `subscribe_url`: marks the page when it runs. */
@@ -82,14 +90,30 @@ function withHostileLinks(value: unknown): unknown {
   );
 }
 
-/** Runs the route and rewrites its JSON answer with hostile `subscribe_url`s. */
-async function hostileLinks(c: Context, next: Next) {
+/** A paginator's answer as `simplePaginate` gives it: what counts the pages removed. */
+function uncounted(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const page = value as Record<string, unknown>;
+  for (const at of [page, page['meta']] as Record<string, unknown>[]) {
+    if (typeof at === 'object' && at !== null) {
+      for (const key of ['total', 'last_page', 'last_page_url']) delete at[key];
+    }
+  }
+  // A raw paginator's numbered `links` list, or a resource paginator's `links.last`.
+  if (Array.isArray(page['links'])) delete page['links'];
+  else if (typeof page['links'] === 'object' && page['links'] !== null)
+    (page['links'] as Record<string, unknown>)['last'] = null;
+  return page;
+}
+
+/** Runs the route and rewrites its JSON answer with `rewrite`. */
+async function rewriteJson(c: Context, next: Next, rewrite: (body: unknown) => unknown) {
   await next();
   if (!c.res.headers.get('content-type')?.includes('json')) return;
   const body: unknown = await c.res.clone().json();
   const headers = new Headers(c.res.headers);
   headers.delete('content-length');
-  c.res = new Response(JSON.stringify(withHostileLinks(body)), { status: c.res.status, headers });
+  c.res = new Response(JSON.stringify(rewrite(body)), { status: c.res.status, headers });
 }
 
 /** Login and logout are not writes of data; every other non-GET request is. */
@@ -136,6 +160,11 @@ export async function injectFaults(
   if (faults.savedThen500 && isDataWrite(c.req.method, route)) {
     return savedThen500(c, next, faults, route);
   }
-  if (faults.hostileLinks) return hostileLinks(c, next);
+  if (faults.hostileLinks || faults.simplePaginate) {
+    return rewriteJson(c, next, (body) => {
+      const linked = faults.hostileLinks ? withHostileLinks(body) : body;
+      return faults.simplePaginate ? uncounted(linked) : linked;
+    });
+  }
   return next();
 }

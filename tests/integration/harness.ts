@@ -91,6 +91,8 @@ export interface Faults {
   down?: boolean;
   /** A write is stored, then answered 500 (the ambiguous failure a client must not call "not sent"). */
   savedThen500?: boolean;
+  /** Lists without `total` and `last_page`, as Laravel's `simplePaginate` answers them. */
+  simplePaginate?: boolean;
 }
 
 export const ctl = {

@@ -200,7 +200,7 @@ describe('publishing: every operation', () => {
     expect(approved.status).toBe('approved');
 
     const after = await pub.listComments(slug, {}, { fresh: true });
-    expect(after.page.total).toBe(before.page.total + 2);
+    expect(after.page.total).toBe((before.page.total ?? 0) + 2);
   });
 
   it('unknown tenant → NoRouteError, an outage to fix here; a token never crosses tenants', async () => {

@@ -79,6 +79,16 @@ describe('fetching a static copy', () => {
     expect(again.snapshot.posts).toEqual(snapshot.posts);
   });
 
+  it('copies every post of an API that does not count its pages (simplePaginate)', async () => {
+    const counted = await fetchWith(mkdtempSync(join(tmpdir(), 'masthead-fetch-')));
+    await ctl.faults(mock, { service: 'publishing', simplePaginate: true });
+    const { snapshot } = await fetchWith(mkdtempSync(join(tmpdir(), 'masthead-fetch-')));
+    expect(counted.snapshot.posts.length).toBeGreaterThan(50);
+    expect(snapshot.posts.map((post) => post.slug)).toEqual(
+      counted.snapshot.posts.map((post) => post.slug),
+    );
+  });
+
   it('tells the build of each post and edition page as soon as the snapshot so far holds it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'masthead-fetch-'));
     const told: string[] = [];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
+import { isEmailAddress } from '../forms/email.ts';
 import { NEXT_MAX_LENGTH } from './next.ts';
 
 /** Input of the sign-in forms: Astro's `isInputError` shows these messages (text keys) next to the fields. */
@@ -9,7 +10,7 @@ const emailField = z
   .string({ error: textKey('auth.emailRequired') })
   .trim()
   .max(254, { error: textKey('auth.emailTooLong', { max: 254 }) })
-  .pipe(z.email({ error: textKey('auth.emailInvalid') }));
+  .refine(isEmailAddress, { error: textKey('auth.emailInvalid') });
 
 /** Where to continue after signing in (checked by `safeNext` before use). */
 const nextField = z.string().max(NEXT_MAX_LENGTH).optional();

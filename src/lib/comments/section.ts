@@ -37,7 +37,8 @@ export interface CommentsView {
    * else the API's `meta.total`; null when a longer thread's answer gave no total.
    */
   total: number | null;
-  page: { current: number; last: number };
+  /** `counted`: `last` is the last page (else the last known: the API does not count, `pageInfo`). */
+  page: { current: number; last: number; counted: boolean };
   /** The list could not be read (upstream down): the form still shows. */
   unavailable: boolean;
   form: CommentFormState;
@@ -83,8 +84,12 @@ export async function loadCommentsView(
   const thread = listed ? threadOf(listed.items) : [];
   const count = countComments(thread);
   const page = listed
-    ? { current: listed.page.current, last: Math.max(listed.page.last, 1) }
-    : { current, last: current };
+    ? {
+        current: listed.page.current,
+        last: Math.max(listed.page.last, 1),
+        counted: listed.page.total !== undefined,
+      }
+    : { current, last: current, counted: true };
   return {
     thread,
     count,
@@ -100,9 +105,9 @@ export async function loadCommentsView(
  * replies included; on several, the API's total (its top-level comments: the replies on the other
  * pages are not read), or null when the answer had none (`pageInfo` fills it with the page's items).
  */
-function threadTotal(apiTotal: number, itemsShown: number, shown: number, lastPage: number) {
-  if (lastPage <= 1) return Math.max(shown, apiTotal);
-  return apiTotal > itemsShown ? apiTotal : null;
+function threadTotal(apiTotal: number | undefined, shown: number, all: number, lastPage: number) {
+  if (lastPage <= 1) return Math.max(all, apiTotal ?? 0);
+  return apiTotal !== undefined && apiTotal > shown ? apiTotal : null;
 }
 
 /** The form after a submission (refilled or cleared) or on a plain visit (empty, maybe replying). */

@@ -34,6 +34,13 @@ const refusals = new Counter({
   registers,
 });
 
+const droppedItems = new Counter({
+  name: 'masthead_upstream_items_dropped_total',
+  help: 'List items left out of a page because they do not match their schema (one warning line each).',
+  labelNames: ['service', 'tenant'] as const,
+  registers,
+});
+
 new Gauge({
   name: 'masthead_upstream_budget_remaining',
   help: 'Calls the site may still send in the current minute, by tenant and budget bucket (shared buckets repeat per tenant).',
@@ -108,6 +115,7 @@ export const upstreamSink: MetricsSink = {
     if (result) cacheReads.inc({ service, tenant, result }, by);
     const reason = REFUSALS[counter];
     if (reason) refusals.inc({ service, tenant, reason }, by);
+    if (counter === 'droppedItems') droppedItems.inc({ service, tenant }, by);
     const request = currentRequest();
     if (counter === 'upstreamCalls' && request) request.upstreamCalls += by;
   },

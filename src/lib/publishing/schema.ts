@@ -6,6 +6,7 @@ import {
   enveloped,
   id,
   int,
+  itemsOf,
   listOf,
   loginSchema,
   pageMetaSchema,
@@ -31,7 +32,7 @@ const flag = bool.nullish().transform((value) => value ?? false);
 const orEmpty = <S extends z.ZodType, E>(schema: S, empty: () => E) =>
   schema.nullish().transform((value) => value ?? empty());
 const textOrEmpty = orEmpty(z.string(), () => '');
-const listOrEmpty = <S extends z.ZodType>(item: S) => orEmpty(z.array(item), () => []);
+const listOrEmpty = <S extends z.ZodType>(item: S) => orEmpty(itemsOf(item), () => []);
 
 export const userSchema = z.looseObject({
   id,

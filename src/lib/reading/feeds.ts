@@ -60,10 +60,19 @@ export function rssFeed(
   });
 }
 
-/** Number of post sitemaps: one small upstream call for the total. */
+/**
+ * Number of post sitemaps: one small upstream call for the total; an API that does not count
+ * (`simplePaginate`) is asked for the first post of each next sitemap until there is none.
+ */
 export async function countPostSitemaps(match: TenantMatch): Promise<number> {
-  const first = await publishingFor(match.tenant).listPosts({ perPage: 1 });
-  return postSitemapCount(first.page.total);
+  const client = publishingFor(match.tenant);
+  const first = await client.listPosts({ perPage: 1 });
+  if (first.page.total !== undefined) return postSitemapCount(first.page.total);
+  let count = first.items.length;
+  const firstOf = (chunk: number) =>
+    client.listPosts({ perPage: 1, page: chunk * POSTS_PER_SITEMAP + 1 });
+  while (count && (await firstOf(count)).items.length) count += 1;
+  return count;
 }
 
 /** The posts of sitemap `chunk`, read page by page (stops at the last upstream page). */

@@ -70,7 +70,8 @@ function compose(pool: Paged<PostSummary>, ...[tenant, featured, categories]: In
   const { list, blocks, shown } = frontPageStories(featured, pool.items, sections, POSTS_PER_PAGE);
   const settled = blocks.some(needsTopUp) ? null : distinctBlocks(blocks, shown);
   // The list's first page, cut from the pool: the same ten stories `/page/1` would read.
-  const latest = firstPage(list, pool.page.total);
+  const more = pool.page.last > 1 || pool.items.length > POSTS_PER_PAGE;
+  const latest = firstPage(list, pool.page.total, more);
   return { latest, tiers: frontPage(featured, list), blocks, shown, settled };
 }
 

@@ -178,17 +178,18 @@ function knownNewest(
   return newestFirst(publishingFor(tenant).listedPosts(Infinity).filter(keep)).slice(0, count);
 }
 
-/** The first page of a list cut from posts already read: `posts` of `total`. */
-export function firstPage(posts: PostSummary[], total: number): Paged<PostSummary> {
-  return {
-    items: posts,
-    page: {
-      current: 1,
-      last: Math.max(1, Math.ceil(total / POSTS_PER_PAGE)),
-      perPage: POSTS_PER_PAGE,
-      total,
-    },
-  };
+/**
+ * The first page of a list cut from posts already read: `posts` of `total`; of an uncounted list
+ * (`total` undefined), `more` says whether a page 2 exists.
+ */
+export function firstPage(
+  posts: PostSummary[],
+  total: number | undefined,
+  more = false,
+): Paged<PostSummary> {
+  const counted = Math.ceil((total ?? 0) / POSTS_PER_PAGE);
+  const last = total === undefined && more ? 2 : Math.max(1, counted);
+  return { items: posts, page: { current: 1, last, perPage: POSTS_PER_PAGE, total } };
 }
 
 /**

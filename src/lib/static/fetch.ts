@@ -48,7 +48,7 @@ export class StaticFetchError extends Error {
 }
 
 /** Runs `task` on every item (each, even when another fails), at most `limit` at once. */
-const pool = <T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) =>
+const pool = <T>(items: readonly T[], limit: number, task: (item: T) => Promise<unknown>) =>
   new PQueue({ concurrency: limit }).addAll(items.map((item) => () => task(item)));
 
 type Paged<T> = { items: T[]; page: { last: number } };
@@ -168,6 +168,20 @@ class SnapshotFetch {
     const firstPage = await postsPage(1);
     const pages = [firstPage?.items ?? []];
     const lastPage = firstPage?.page.last ?? 1;
+    const setPage = async (page: number) => {
+      const paged = await postsPage(page);
+      pages[page - 1] = paged?.items ?? [];
+      return paged?.page.last ?? page;
+    };
+    // Counted: every page at once. Not counted (`simplePaginate`): each page names the next.
+    const restPages = async () => {
+      if (firstPage?.page.total !== undefined) {
+        const rest = Array.from({ length: lastPage - 1 }, (_, index) => index + 2);
+        await pool(rest, this.concurrency, setPage);
+        return;
+      }
+      for (let page = 2, last = lastPage; page <= last; page += 1) last = await setPage(page);
+    };
     const { features } = this.options.tenant;
     const [categories, tags, plans, editions, streams] = await Promise.all([
       this.attempt('/categories', () =>
@@ -185,13 +199,7 @@ class SnapshotFetch {
             this.listAll('streams.list', (page) => client.listStreams(page)),
           )
         : [],
-      pool(
-        Array.from({ length: lastPage - 1 }, (_, index) => index + 2),
-        this.concurrency,
-        async (page) => {
-          pages[page - 1] = (await postsPage(page))?.items ?? [];
-        },
-      ),
+      restPages(),
     ]);
     const all = pages.flat();
     const summaries = all.filter(

@@ -7,7 +7,7 @@ import { recordFinding, type OperationFinding } from './metrics.ts';
 import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
 import type { HttpMethod, UpstreamRequest } from './http.ts';
-import { parseOrThrow } from './parse.ts';
+import { parseOrThrow, type DroppedItem } from './parse.ts';
 import { fillPath, missingNeeds, profiledRequest, reshapeBody, valueAt } from './profile.ts';
 import type { OperationNeeds, ServiceProfile } from './profile.ts';
 import type { Upstream } from './runtime.ts';
@@ -100,7 +100,9 @@ export async function fetchParsed<S extends z.ZodType>(
   const data = await sendRequest(up, req);
   try {
     const body = prepare ? prepare(data) : data;
-    return parseOrThrow(schema, body, { service: req.service, operation: req.operation });
+    const context = { service: req.service, operation: req.operation };
+    const dropped = (item: DroppedItem) => up.metrics.dropped(req.tenant, context, item);
+    return parseOrThrow(schema, body, { ...context, dropped });
   } catch (error) {
     if (error instanceof InvalidResponseError) up.metrics.failure(req.tenant, error);
     throw error;

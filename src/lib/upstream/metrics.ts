@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { logJsonLine } from '../log/log.ts';
 import type { UpstreamError, UpstreamService } from './errors.ts';
+import type { DroppedItem } from './parse.ts';
 
 const count = z.number().default(0);
 const countersSchema = z.object({
@@ -17,6 +18,8 @@ const countersSchema = z.object({
   notFoundHits: count,
   /** Values past their whole window served because the budget was spent (a slightly old page). */
   staleBeyondWindow: count,
+  /** List items left out because they do not match their schema (`itemsOf`); the rest shown. */
+  droppedItems: count,
   errors: z.record(z.string(), z.number()).default(() => ({})),
 });
 
@@ -103,6 +106,11 @@ export function createMetrics(options: MetricsOptions = {}) {
       const counters = countersFor(error.service, tenant);
       counters.errors[error.name] = (counters.errors[error.name] ?? 0) + 1;
       log(jsonLine('warn', 'upstream_failure', { tenant, ...error.toLog() }));
+    },
+    /** Counts a list item left out and writes one JSON warning line (which item, which fields). */
+    dropped(tenant: string, from: Pick<UpstreamError, 'service' | 'operation'>, item: DroppedItem) {
+      this.count(from.service, tenant, 'droppedItems');
+      log(jsonLine('warn', 'upstream_item_dropped', { tenant, ...from, ...item }));
     },
     /**
      * Records an integration problem: one error-level line the first time a (service, tenant,

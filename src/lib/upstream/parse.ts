@@ -90,14 +90,18 @@ export const pageMetaSchema = z.looseObject({
   per_page: int.optional(),
   total: int.optional(),
   next_cursor: z.string().nullish().catch(undefined),
+  /** The next page's address (`links.next` of a resource paginator): `null` on the last page. */
+  next_page_url: z.string().nullish().catch(undefined),
 });
 export type PageMeta = z.output<typeof pageMetaSchema>;
 
 export interface PageInfo {
   current: number;
+  /** Uncounted (no `total`): the last page known to exist, the next one while there is one. */
   last: number;
   perPage: number;
-  total: number;
+  /** Absent when the upstream does not count (Laravel's `simplePaginate`). */
+  total?: number | undefined;
   /** Laravel's cursor paginator: the `cursor` of the next page (no page numbers, no total). */
   nextCursor?: string | undefined;
 }
@@ -131,15 +135,39 @@ export function pageInfo(
   requested: PageParams = {},
 ): PageInfo {
   const perPage = meta?.per_page ?? requested.perPage ?? Math.max(count, 1);
-  const total = meta?.total ?? count;
   const current = meta?.current_page ?? requested.page ?? 1;
-  const last = meta?.last_page ?? Math.max(1, Math.ceil(total / Math.max(perPage, 1)));
   const nextCursor = meta?.next_cursor ?? undefined;
-  return { current, last, perPage, total, ...(nextCursor ? { nextCursor } : {}) };
+  const cursor = nextCursor ? { nextCursor } : {};
+  // A paginator that says whether a next page exists but not how many (`simplePaginate`,
+  // `cursorPaginate`): pages are known one at a time; an empty page is past the end.
+  if (
+    meta?.total === undefined &&
+    meta?.last_page === undefined &&
+    meta?.next_page_url !== undefined
+  ) {
+    const last = count ? current + (meta.next_page_url ? 1 : 0) : Math.max(1, current - 1);
+    return { current, last, perPage, ...cursor };
+  }
+  const total = meta?.total ?? count;
+  const last = meta?.last_page ?? Math.max(1, Math.ceil(total / Math.max(perPage, 1)));
+  return { current, last, perPage, total, ...cursor };
 }
 
 /** Page fields Laravel's raw paginators put next to `data` instead of in `meta`. */
-const TOP_LEVEL_META = ['current_page', 'last_page', 'per_page', 'total', 'next_cursor'] as const;
+const TOP_LEVEL_META = [
+  'current_page',
+  'last_page',
+  'per_page',
+  'total',
+  'next_cursor',
+  'next_page_url',
+] as const;
+
+/** A resource paginator's `meta`, with `links.next` as `next_page_url` (absent if there are no links). */
+function metaWithNext(meta: unknown, links: unknown): unknown {
+  if (!isRecord(links) || !('next' in links)) return meta;
+  return { ...(isRecord(meta) ? meta : {}), next_page_url: links['next'] };
+}
 
 export function topLevelMeta(record: Record<string, unknown>): Record<string, unknown> | undefined {
   const meta: Record<string, unknown> = {};
@@ -162,30 +190,85 @@ export function listOf<S extends z.ZodType>(item: S) {
         // `{ data: { data: [...], meta } }` or `{ data: { data: [...], current_page, … } }`: a
         // paginator (resource or raw) nested in an envelope.
         if (isRecord(inner) && 'data' in inner) {
-          return {
-            items: inner['data'],
-            meta: inner['meta'] ?? value['meta'] ?? topLevelMeta(inner),
-          };
+          const meta = inner['meta'] ?? value['meta'];
+          const links = inner['links'] ?? value['links'];
+          return { items: inner['data'], meta: metaWithNext(meta, links) ?? topLevelMeta(inner) };
         }
         if (Array.isArray(inner)) {
-          return { items: inner, meta: value['meta'] ?? topLevelMeta(value) };
+          return {
+            items: inner,
+            meta: metaWithNext(value['meta'], value['links']) ?? topLevelMeta(value),
+          };
         }
         if (Array.isArray(value['items'])) return { items: value['items'], meta: value['meta'] };
       }
       return value;
     },
-    z.object({ items: z.array(item), meta: pageMetaSchema.optional() }),
+    z.object({ items: itemsOf(item), meta: pageMetaSchema.optional() }),
   );
+}
+
+/** A list item left out because it does not match its schema (`itemsOf`). */
+export interface DroppedItem {
+  index: number;
+  /** The item's `id` (or `slug`), when it has one. */
+  id?: unknown;
+  /** The zod issues, `title: Invalid input…`. */
+  issues: string;
+}
+
+// Where `itemsOf` reports what it leaves out: set by `parseOrThrow` for one (synchronous) parse.
+let droppedInParse: DroppedItem[] | undefined;
+
+/**
+ * An array read item by item: an item that does not match `item` is left out (and reported to
+ * `parseOrThrow`), the rest kept. An array none of whose items match is the wrong shape, not an odd
+ * record: it fails with the first item's issues.
+ */
+export function itemsOf<S extends z.ZodType>(item: S) {
+  return z.array(z.unknown()).transform((values, ctx) => {
+    const items: z.output<S>[] = [];
+    const dropped: DroppedItem[] = [];
+    let firstError: z.ZodError | undefined;
+    values.forEach((value, index) => {
+      const parsed = item.safeParse(value);
+      if (parsed.success) return items.push(parsed.data);
+      firstError ??= parsed.error;
+      const id = isRecord(value) ? (value['id'] ?? value['slug']) : undefined;
+      return dropped.push({ index, id, issues: issuesSummary(parsed.error.issues) });
+    });
+    if (firstError && !items.length) {
+      for (const issue of firstError.issues) ctx.addIssue({ ...issue, path: [0, ...issue.path] });
+      return z.NEVER;
+    }
+    droppedInParse?.push(...dropped);
+    return items;
+  });
 }
 
 /** Parses with `schema` or throws `InvalidResponseError` carrying a short issue summary. */
 export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  context: { service: UpstreamService; operation: string },
+  context: {
+    service: UpstreamService;
+    operation: string;
+    /** Told of each list item left out (`itemsOf`) when the whole parses. */
+    dropped?: ((item: DroppedItem) => void) | undefined;
+  },
 ): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  const outer = droppedInParse;
+  const dropped: DroppedItem[] = (droppedInParse = []);
+  let result: z.ZodSafeParseResult<z.output<S>>;
+  try {
+    result = schema.safeParse(value);
+  } finally {
+    droppedInParse = outer;
+  }
+  if (result.success) {
+    for (const item of dropped) context.dropped?.(item);
+    return result.data;
+  }
   const issues = issuesSummary(result.error.issues);
   throw new InvalidResponseError(
     `[${context.service}] ${context.operation}: response does not match the expected shape`,

@@ -13,7 +13,12 @@ import {
   REGISTER_KEYS,
   authFailure,
 } from '../../../src/lib/auth/failures.ts';
-import { LOGIN_FIELDS, REGISTER_FIELDS } from '../../../src/lib/auth/forms.ts';
+import {
+  LOGIN_FIELDS,
+  REGISTER_FIELDS,
+  loginInput,
+  registerInput,
+} from '../../../src/lib/auth/forms.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { localizeFields } from '../../../src/lib/i18n/text.ts';
 import { publishingClient } from '../../../src/lib/publishing/client.ts';
@@ -140,6 +145,23 @@ describe('signUp', () => {
     expect(localizeFields(createI18n('de-CH', 'UTC'), keyed?.fields ?? {})).toEqual({
       email: ['Mit dieser E-Mail-Adresse gibt es schon ein Konto. Möchten Sie sich anmelden?'],
     });
+  });
+
+  it('registers and signs in with an address in letters of another script (josé@…, …@bücher.de)', async () => {
+    const email = unique().replace('reader-', 'josé-').replace('example.com', 'bücher.de');
+    const form = registerInput.parse({
+      name: 'José',
+      email,
+      password: 'long enough',
+      password_confirmation: 'long enough',
+    });
+    await signUp(client(), form);
+    const signedIn = await signIn(
+      client(),
+      loginInput.parse({ email, password: 'x' }).email,
+      'long enough',
+    );
+    expect(signedIn.user.email).toBe(email);
   });
 
   it('the same registration sent twice (double click, retry): the second signs in to the account the first made', async () => {

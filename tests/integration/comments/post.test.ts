@@ -320,7 +320,7 @@ describe('postComment: limits and outages', () => {
       page: '3',
       outcome: undefined,
     });
-    expect(stale.page).toEqual({ current: 1, last: 1 });
+    expect(stale.page).toEqual({ current: 1, last: 1, counted: true });
     expect(stale.thread.map((node) => node.id)).toEqual(first.thread.map((node) => node.id));
     expect(stale.form.replyTo?.id).toBe('4');
   });

@@ -27,6 +27,16 @@ describe('loginInput', () => {
     });
   });
 
+  it.each(['josé@example.com', 'user@bücher.de', 'иван@пример.рф'])(
+    'signs in with %s (letters of any script, as the API accepts them)',
+    (email) => {
+      expect(loginInput.safeParse({ email, password: 'x' })).toMatchObject({
+        success: true,
+        data: { email },
+      });
+    },
+  );
+
   it('explains a malformed e-mail address', () => {
     expect(english(messages(loginInput.safeParse({ email: 'nope', password: 'x' })))).toEqual({
       email: 'Enter an e-mail address like name@example.com.',
@@ -44,6 +54,10 @@ describe('registerInput', () => {
 
   it('accepts a complete form', () => {
     expect(registerInput.parse({ ...valid, next: '/plans' })).toEqual({ ...valid, next: '/plans' });
+  });
+
+  it.each(['josé@example.com', 'user@bücher.de'])('registers %s', (email) => {
+    expect(registerInput.parse({ ...valid, email })).toEqual({ ...valid, email });
   });
 
   it('shows every message after one submit, the confirmation included', () => {

@@ -61,6 +61,14 @@ describe('validateComment', () => {
     });
   });
 
+  it.each(['josé@example.com', 'user@bücher.de', 'иван@пример.рф'])(
+    'sends a guest comment from %s (letters of any script, as the API accepts them)',
+    (email) => {
+      const result = validateComment({ ...guest, email }, false);
+      expect(result).toMatchObject({ ok: true, input: { author_email: email } });
+    },
+  );
+
   it('sends neither name nor e-mail for a signed-in visitor, and does not require them', () => {
     expect(english(validateComment({ ...guest, name: '', email: 'not-an-email' }, true))).toEqual({
       ok: true,

@@ -107,7 +107,7 @@ describe('commentsShown: what a kept page body may be keyed by', () => {
     thread,
     count: 2,
     total: 2,
-    page: { current: 1, last: 1 },
+    page: { current: 1, last: 1, counted: true },
     unavailable,
     form: formState(thread, request),
   });

@@ -7,12 +7,12 @@ import { render } from './render.ts';
 // The section around the thread and the form: where the form sends the reader's post.
 const reply = { id: '196', authorName: 'Riley Reader', content: 'Top comment', createdAt: null };
 
-function view(page: { current: number; last: number }): CommentsView {
+function view(page: { current: number; last: number }, counted = true): CommentsView {
   return {
     thread: [{ ...reply, depth: 0, replies: [] }],
     count: 1,
     total: 51,
-    page,
+    page: { ...page, counted },
     unavailable: false,
     form: {
       values: { ...EMPTY_VALUES, parentId: reply.id },
@@ -48,6 +48,16 @@ describe('comments section', () => {
       props: { view: view({ current: 2, last: 2 }), postSlug: 'welcome' },
     });
     expect(rendered.getByRole('heading', { level: 2 }).textContent?.trim()).toBe('Comments (51)');
+  });
+
+  it('on an API that does not count its pages, names the page and links the next, no "of M"', async () => {
+    const rendered = await render(CommentsSection, {
+      props: { view: view({ current: 2, last: 3 }, false), postSlug: 'welcome' },
+    });
+    const pages = rendered.getByRole('navigation', { name: /comment pages/i });
+    expect(pages.querySelector('.muted')?.textContent?.trim()).toBe('Page 2');
+    const links = [...pages.querySelectorAll('a')].map((a) => a.textContent?.trim());
+    expect(links).toEqual(['Earlier comments', 'Later comments']);
   });
 
   it.each(['café-crème', 'v2.0-release', '100%-sure', '東京-report', 'what?#not'])(

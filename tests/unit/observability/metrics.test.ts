@@ -29,6 +29,7 @@ describe('the upstream sink', () => {
       upstreamSink.answered('publishing', 'sink-test', 'posts.list', '429');
       upstreamSink.count('publishing', 'sink-test', 'rateLimited429', 1);
       upstreamSink.count('publishing', 'sink-test', 'cacheHits', 2);
+      upstreamSink.count('publishing', 'sink-test', 'droppedItems', 1);
     });
     expect(record.upstreamCalls).toBe(1);
     const text = await registry.metrics();
@@ -40,6 +41,9 @@ describe('the upstream sink', () => {
     );
     expect(text).toContain(
       'masthead_upstream_cache_total{service="publishing",tenant="sink-test",result="hit"} 2',
+    );
+    expect(text).toContain(
+      'masthead_upstream_items_dropped_total{service="publishing",tenant="sink-test"} 1',
     );
   });
 });

@@ -28,6 +28,7 @@ const post = {
   tags: [{ id: 9, name: 'Local', slug: 'local' }],
 };
 const ctx = { service: 'publishing' as const, operation: 'test' };
+type Pub = ReturnType<typeof publishingClient>;
 
 describe('publishing schemas are lenient', () => {
   it.each([
@@ -94,6 +95,29 @@ describe('publishing schemas are lenient', () => {
       'meta with only total',
       { data: [post], meta: { total: 25 } },
       { current: 1, last: 3, perPage: 10, total: 25 },
+    ],
+    [
+      'simplePaginate with a next page (no total: the next page is the last known)',
+      {
+        data: [post],
+        meta: { current_page: 2, per_page: 10, from: 11, to: 20, path: '/posts' },
+        links: { first: '/posts?page=1', last: null, prev: '/posts?page=1', next: '/posts?page=3' },
+      },
+      { current: 2, last: 3, perPage: 10 },
+    ],
+    [
+      'simplePaginate on its last page',
+      {
+        data: [post],
+        meta: { current_page: 4, per_page: 10, from: 31, to: 31, path: '/posts' },
+        links: { first: '/posts?page=1', last: null, prev: '/posts?page=3', next: null },
+      },
+      { current: 4, last: 4, perPage: 10 },
+    ],
+    [
+      'a raw ->simplePaginate()',
+      { current_page: 1, data: [post], next_page_url: '/posts?page=2', per_page: 10, to: 10 },
+      { current: 1, last: 2, perPage: 10 },
     ],
   ])('a post list as %s', (_name, body, expected) => {
     const list = parseOrThrow(postListSchema, body, ctx);
@@ -243,6 +267,45 @@ describe('publishing client over the wire', () => {
     });
     await expect(pub.listPosts()).rejects.toBeInstanceOf(InvalidResponseError);
     expect(lines.some((l) => l.includes('InvalidResponseError'))).toBe(true);
+  });
+
+  it.each([
+    ['posts.list', (pub: Pub) => pub.listPosts()],
+    ['comments.list', (pub: Pub) => pub.listComments('hello')],
+    ['plans.list', async (pub: Pub) => ({ items: await pub.listPlans() })],
+  ])('%s: one odd record is left out with one warning, the rest shown', async (operation, list) => {
+    const comment = { id: 5, content: 'Hi', author_name: 'Bo', replies: [] };
+    const plan = {
+      name: 'Digital',
+      slug: 'digital',
+      price: '9.00',
+      currency: 'EUR',
+      interval: 'month',
+    };
+    const good = { 'posts.list': post, 'comments.list': comment, 'plans.list': plan }[operation];
+    server = await startServer((_r, res) =>
+      json(res, 200, { data: [good, { id: 77, slug: 'odd', title: null }, good] }),
+    );
+    const { up, lines } = testUpstream();
+    const pub = publishingClient({
+      tenantId: 'daily-planet',
+      baseUrl: server.baseUrl,
+      upstream: up,
+    });
+    expect((await list(pub)).items).toHaveLength(2);
+    const warnings = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        event: 'upstream_item_dropped',
+        tenant: 'daily-planet',
+        operation,
+        index: 1,
+        id: 77,
+        issues: expect.stringMatching(/^(title|content|name): /) as unknown,
+      }),
+    ]);
+    expect(up.metrics.getStatus().totals.droppedItems).toBe(1);
   });
 
   it('sanitizes post content on its way into the cache', async () => {

@@ -2,6 +2,7 @@ import type { FieldErrors } from '../../failures/fields.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { todayIn } from './dates.ts';
 import { normalizeEmail } from './email.ts';
+import { isEmailAddress } from '../../forms/email.ts';
 import { MAX_NAME, MAX_NOTES, type GuestDetails } from './schema.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
@@ -57,10 +58,6 @@ export function normalizePhone(value: string): string {
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
-// Deliberately loose: one @, a dot in the domain, no spaces (the upstream checks again); and none of
-// the characters that make a mail library read a display name, a comment or a list out of it
-// (`"1"<victim@example.com>` is mailed to victim@example.com, and counted as another recipient).
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
 /** The lodging API's own rules for optional fields (tenants.json `lodging.fields`). */
 type FieldRules = NonNullable<Tenant['lodging']>['fields'];
@@ -106,7 +103,7 @@ export function detailsErrors(
   name('lastName');
   const email = normalizeEmail(input.email);
   if (!email) errors['email'] = [textKey('booking.error.emailRequired')];
-  else if (!EMAIL.test(email) || email.length > 254) {
+  else if (!isEmailAddress(email) || email.length > 254) {
     errors['email'] = [textKey('booking.error.emailInvalid')];
   } else if (checks.hasLookAlike(email)) {
     errors['email'] = [textKey('booking.error.emailLookAlike')];
