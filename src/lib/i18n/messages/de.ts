@@ -202,6 +202,8 @@ export const de: Dictionary = {
   'account.subscription': 'Abonnement',
   'account.paid': 'Bezahltes Abonnement',
   'account.paidText': 'Sie können jede E-Paper-Ausgabe lesen.',
+  'account.admin': 'Administratorkonto',
+  'account.editor': 'Redaktionskonto',
   'account.free': 'Kostenloses Konto',
   'account.freeText':
     'Sie können Artikel kommentieren; E-Paper-Ausgaben für Abonnenten brauchen ein Abonnement.',

@@ -204,6 +204,8 @@ export const en = {
   'account.subscription': 'Subscription',
   'account.paid': 'Paid subscription',
   'account.paidText': 'you can read every e-paper edition.',
+  'account.admin': 'Administrator account',
+  'account.editor': 'Editor account',
   'account.free': 'Free account',
   'account.freeText': 'you can comment on articles; e-paper editions for subscribers need a plan.',
   'account.seePlans': 'See the plans',

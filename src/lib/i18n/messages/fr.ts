@@ -203,6 +203,8 @@ export const fr: Dictionary = {
   'account.subscription': 'Abonnement',
   'account.paid': 'Abonnement payant',
   'account.paidText': 'vous pouvez lire chaque édition du journal numérique.',
+  'account.admin': 'Compte administrateur',
+  'account.editor': 'Compte de la rédaction',
   'account.free': 'Compte gratuit',
   'account.freeText':
     'vous pouvez commenter les articles ; les éditions réservées aux abonnés demandent une formule.',
