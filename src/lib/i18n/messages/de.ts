@@ -116,7 +116,7 @@ export const de: Dictionary = {
   'plans.planDescription': '{name}: ein Abonnement von {site}.',
   'plans.none': 'Zurzeit werden keine Abonnemente angeboten.',
   'plans.compare': 'Alle Abonnemente vergleichen',
-  'plans.subscribe': 'Abonnieren',
+  'plans.subscribe': 'Abonnieren bei {host}',
   'plans.subscribeTo': ': {name}',
   'plans.perDay': 'pro Tag',
   'plans.perWeek': 'pro Woche',

@@ -117,7 +117,7 @@ export const fr: Dictionary = {
   'plans.planDescription': '{name} : un abonnement à {site}.',
   'plans.none': 'Aucune formule d’abonnement n’est proposée pour le moment.',
   'plans.compare': 'Comparer toutes les formules',
-  'plans.subscribe': 'S’abonner',
+  'plans.subscribe': 'S’abonner sur {host}',
   'plans.subscribeTo': ' : {name}',
   'plans.perDay': 'par jour',
   'plans.perWeek': 'par semaine',
