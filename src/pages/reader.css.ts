@@ -8,7 +8,7 @@ import { PRIVATE } from '../lib/delivery/policy.ts';
 // identical for everyone.
 export const GET: APIRoute = async ({ locals, session }) => {
   const signedIn = await getSignedIn(session, locals.tenant);
-  return new Response(subscriberCss(signedIn?.user.name ?? null), {
+  return new Response(subscriberCss(signedIn?.user ?? null), {
     headers: {
       'Content-Type': 'text/css; charset=utf-8',
       'Cache-Control': PRIVATE,

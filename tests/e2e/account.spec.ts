@@ -287,6 +287,40 @@ test.describe('without JavaScript', () => {
   });
 });
 
+test.describe('what the header and the account page tell each kind of account', () => {
+  for (const { who, email, subscribe, standing } of [
+    {
+      who: 'a free reader',
+      email: 'reader@masthead.test',
+      subscribe: 1,
+      standing: 'Kostenloses Konto',
+    },
+    {
+      who: 'a paying subscriber',
+      email: 'subscriber@masthead.test',
+      subscribe: 0,
+      standing: 'Bezahltes Abonnement',
+    },
+    { who: 'an editor', email: 'editor@masthead.test', subscribe: 0, standing: 'Redaktionskonto' },
+    { who: 'an admin', email: 'admin@masthead.test', subscribe: 0, standing: 'Administratorkonto' },
+  ]) {
+    test(`${who}: Subscribe in the bar ${subscribe ? 'offered' : 'not offered'}, the account says what it is, in German`, async ({
+      page,
+    }) => {
+      await page.goto(tenantUrl('alpine-post', '/login?next=%2F'));
+      await page.getByLabel('E-Mail-Adresse').fill(email);
+      await page.getByLabel('Passwort', { exact: true }).fill(PASSWORD);
+      await page.getByRole('main').getByRole('button', { name: 'Anmelden' }).click();
+      await expect(page).toHaveURL(tenantUrl('alpine-post', '/'));
+      const header = page.locator('.site-header');
+      await expect(header.getByRole('link', { name: /Ihr Konto/ })).toBeVisible();
+      await expect(header.getByRole('link', { name: 'Abonnieren' })).toHaveCount(subscribe);
+      await page.goto(tenantUrl('alpine-post', '/account'));
+      await expect(page.locator('[data-subscription] strong')).toHaveText(standing);
+    });
+  }
+});
+
 test('a session on one tenant signs nobody in on another (path-prefix tenants share a cookie)', async ({
   page,
   context,

@@ -310,7 +310,7 @@ test('a subscriber-only edition shows anonymous visitors the paywall and no page
   await expect(page.getByText('Includes the e-paper')).toBeVisible();
   await expect(plans.first().getByRole('heading')).toHaveText('Digital + E-Paper');
   await expect(plans.first().locator('.price')).toContainText('per month');
-  await expect(page.getByRole('link', { name: /^Subscribe to / })).toHaveCount(2);
+  await expect(page.getByRole('link', { name: /^Subscribe at \S+ for / })).toHaveCount(2);
   await expect(page.getByRole('link', { name: 'Digital', exact: true })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'All plans' })).toHaveAttribute('href', '/plans');
   await expect(page.locator('.paywall').getByRole('link', { name: 'Log in' })).toHaveAttribute(

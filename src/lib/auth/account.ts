@@ -17,6 +17,19 @@ export function toSignedIn(token: string, user: User): SignedIn {
   };
 }
 
+/** The contract's staff roles, the higher first: an admin who also edits is an admin. */
+const STAFF_ROLES = ['admin', 'editor'] as const;
+
+/**
+ * What the account is, as its owner is told: a staff role, else a paid or a free account. Staff
+ * read every edition (docs/api-assumptions.md), so only `free` is offered a subscription.
+ */
+export function standing(user: SignedIn['user']): (typeof STAFF_ROLES)[number] | 'paid' | 'free' {
+  const roles = user.roles.map((role) => role.toLowerCase());
+  const staff = STAFF_ROLES.find((role) => roles.includes(role));
+  return staff ?? (user.hasActiveSubscription ? 'paid' : 'free');
+}
+
 /**
  * Roles and the subscription flag come from `/auth/me`, not the login answer. When that read
  * fails the fresh token is revoked (best effort) so no half-finished sign-in lingers upstream.

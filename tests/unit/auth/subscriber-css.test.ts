@@ -7,7 +7,12 @@ describe('subscriberCss', () => {
   });
 
   it('shows the member parts and the name for a subscriber', () => {
-    const css = subscriberCss('Jürgen Müller');
+    const css = subscriberCss({
+      id: 1,
+      name: 'Jürgen Müller',
+      roles: ['subscriber'],
+      hasActiveSubscription: true,
+    });
     expect(css).toContain('.when-guest{display:none!important}');
     expect(css).toContain('.reader-name::before{content:"Jürgen Müller"}');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import SiteHeader from '../../../src/components/layout/SiteHeader.astro';
 import { render } from './render.ts';
+import { subscriberCss } from '../../../src/lib/auth/subscriber-css.ts';
 
 const items = [
   { label: 'Sport', path: '/categories/sport' },
@@ -35,5 +36,28 @@ describe('the site header on a later page of a list', () => {
 
   it('never sends an account page round through sign-in', async () => {
     expect((await header('/account?tab=1')).next).toBeNull();
+  });
+});
+
+describe('Subscribe in the bar, as /reader.css leaves it for who is signed in', () => {
+  const reader = (roles: string[], hasActiveSubscription: boolean) => ({
+    id: 7,
+    name: 'Riley Reader',
+    roles,
+    hasActiveSubscription,
+  });
+
+  it.each([
+    ['a guest', true, null],
+    ['a signed-in reader without a subscription', true, reader(['subscriber'], false)],
+    ['a paying subscriber', false, reader(['subscriber'], true)],
+    ['an editor (reads everything already)', false, reader(['editor'], false)],
+  ])('%s: shown %s', async (_who, shown, user) => {
+    const view = await render(SiteHeader, { props: { items, currentPath: '/' } });
+    const style = view.body.ownerDocument.createElement('style');
+    style.textContent = subscriberCss(user);
+    view.body.append(style);
+    // Hidden by the stylesheet means gone for assistive technology too (display: none).
+    expect(view.queryByRole('link', { name: 'Subscribe' }) !== null).toBe(shown);
   });
 });

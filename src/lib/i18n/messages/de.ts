@@ -116,7 +116,7 @@ export const de: Dictionary = {
   'plans.planDescription': '{name}: ein Abonnement von {site}.',
   'plans.none': 'Zurzeit werden keine Abonnemente angeboten.',
   'plans.compare': 'Alle Abonnemente vergleichen',
-  'plans.subscribe': 'Abonnieren',
+  'plans.subscribe': 'Abonnieren bei {host}',
   'plans.subscribeTo': ': {name}',
   'plans.perDay': 'pro Tag',
   'plans.perWeek': 'pro Woche',
@@ -202,6 +202,8 @@ export const de: Dictionary = {
   'account.subscription': 'Abonnement',
   'account.paid': 'Bezahltes Abonnement',
   'account.paidText': 'Sie können jede E-Paper-Ausgabe lesen.',
+  'account.admin': 'Administratorkonto',
+  'account.editor': 'Redaktionskonto',
   'account.free': 'Kostenloses Konto',
   'account.freeText':
     'Sie können Artikel kommentieren; E-Paper-Ausgaben für Abonnenten brauchen ein Abonnement.',

@@ -117,7 +117,7 @@ export const fr: Dictionary = {
   'plans.planDescription': '{name} : un abonnement à {site}.',
   'plans.none': 'Aucune formule d’abonnement n’est proposée pour le moment.',
   'plans.compare': 'Comparer toutes les formules',
-  'plans.subscribe': 'S’abonner',
+  'plans.subscribe': 'S’abonner sur {host}',
   'plans.subscribeTo': ' : {name}',
   'plans.perDay': 'par jour',
   'plans.perWeek': 'par semaine',
@@ -203,6 +203,8 @@ export const fr: Dictionary = {
   'account.subscription': 'Abonnement',
   'account.paid': 'Abonnement payant',
   'account.paidText': 'vous pouvez lire chaque édition du journal numérique.',
+  'account.admin': 'Compte administrateur',
+  'account.editor': 'Compte de la rédaction',
   'account.free': 'Compte gratuit',
   'account.freeText':
     'vous pouvez commenter les articles ; les éditions réservées aux abonnés demandent une formule.',
