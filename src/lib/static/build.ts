@@ -21,7 +21,7 @@ import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
 import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
-import { fetchSnapshot, type FetchProgress } from './fetch.ts';
+import { fetchSnapshot, StaticBuildError, type FetchProgress } from './fetch.ts';
 import { securityHeaders } from './headers.ts';
 import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
 import { createPacingBudget, type PacingBudget } from './pacer.ts';
@@ -73,10 +73,6 @@ export interface StaticBuildSummary {
   };
   /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
   deadLinks: string[];
-}
-
-export class StaticBuildError extends Error {
-  override name = 'StaticBuildError';
 }
 
 /** Why a tenant cannot be built as plain files, or `null` when it can. */

@@ -42,8 +42,9 @@ export interface FetchOptions {
   now?: () => number;
 }
 
-export class StaticFetchError extends Error {
-  override name = 'StaticFetchError';
+/** Why a static build cannot finish (what failed to fetch, the renderer, the search index). */
+export class StaticBuildError extends Error {
+  override name = 'StaticBuildError';
 }
 
 /** Runs `task` on every item (each, even when another fails), at most `limit` at once. */
@@ -313,7 +314,7 @@ export async function fetchSnapshot(options: FetchOptions) {
   run.report();
   const { failures } = run;
   if (failures.length > 0) {
-    throw new StaticFetchError(
+    throw new StaticBuildError(
       `${options.tenant.id}: ${failures.length} resource(s) could not be fetched (everything else is stored; run again to resume):\n${failures.map((line) => `  - ${line}`).join('\n')}`,
     );
   }
