@@ -41,7 +41,6 @@ export interface StaticBuildOptions {
   freshSeconds: number;
   /** One per run: tenants of one upstream share its per-IP limit (made from env when absent). */
   budget?: PacingBudget | undefined;
-  log?: (line: string) => void;
   /** Called with a one-line status while running (a terminal rewrites it in place). */
   status?: (line: string) => void;
 }
@@ -351,7 +350,7 @@ function buildUpstream(options: StaticBuildOptions) {
   const budget = options.budget ?? createPacingBudget({ limits: envOptions.limits });
   return {
     ...createUpstream({
-      metrics: createMetrics({ log: options.log ?? (() => undefined) }),
+      metrics: createMetrics({ log: () => undefined }),
       http: {
         ...envOptions.http,
         // A build may wait for the upstream's window; a page render may not.
