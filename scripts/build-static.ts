@@ -5,14 +5,9 @@ import { parseArgs } from 'node:util';
 import './check-node.mjs';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
 import type { Tenant } from '../src/lib/tenants/schema.ts';
-import {
-  buildStaticTenant,
-  describeSummary,
-  staticProblem,
-  StaticBuildError,
-} from '../src/lib/static/build.ts';
+import { buildStaticTenant, describeSummary, staticProblem } from '../src/lib/static/build.ts';
 import type { StaticBuildSummary } from '../src/lib/static/build.ts';
-import { StaticFetchError } from '../src/lib/static/fetch.ts';
+import { StaticBuildError } from '../src/lib/static/fetch.ts';
 import { createPacingBudget } from '../src/lib/static/pacer.ts';
 import { staticBuildSettings } from '../src/lib/static/env.ts';
 import { childEnvironment, settingsOrExit } from '../src/lib/settings/settings.ts';
@@ -115,7 +110,7 @@ for (const tenant of chosen) {
     summaries.push(summary);
   } catch (error) {
     if (interactive) process.stdout.write('\r\x1b[K');
-    if (error instanceof StaticBuildError || error instanceof StaticFetchError) fail(error.message);
+    if (error instanceof StaticBuildError) fail(error.message);
     throw error;
   }
 }

@@ -5,12 +5,11 @@ import { fileURLToPath } from 'node:url';
 const SERVER_ENTRY = /@astrojs\/node\/dist\/server\.js$/;
 const STARTUP_CHECK = fileURLToPath(new URL('../lib/settings/startup-check.ts', import.meta.url));
 /**
- * The tenants and secrets files (a bad one stops the start like a bad setting), then the tenants'
- * start-up lines (upstream profiles, read tokens): once the settings are fine.
+ * The tenants and secrets files (a bad one stops the start like a bad setting), the tenants'
+ * start-up lines (upstream profiles, read tokens), then the change watchers and the invalidation
+ * listener (issue 24), before the first visit: once the settings are fine.
  */
 const STARTUP_LINES = fileURLToPath(new URL('../lib/services/startup-lines.ts', import.meta.url));
-/** The change watchers and the invalidation listener (issue 24): running before the first visit. */
-const FRESHNESS_START = fileURLToPath(new URL('../lib/freshness/at-start.ts', import.meta.url));
 const HEALTH_ROUTE = fileURLToPath(new URL('../lib/delivery/health-route.ts', import.meta.url));
 
 /**
@@ -32,7 +31,7 @@ export function settingsCheck(): AstroIntegration {
                 transform(code: string, id: string) {
                   if (!SERVER_ENTRY.test(id)) return null;
                   // First imports: they run before the adapter sets anything up or listens.
-                  const first = [STARTUP_CHECK, STARTUP_LINES, FRESHNESS_START].map(
+                  const first = [STARTUP_CHECK, STARTUP_LINES].map(
                     (module) => `import ${JSON.stringify(module)};\n`,
                   );
                   return { code: `${first.join('')}${code}`, map: null };

@@ -10,20 +10,40 @@ import {
   singleBookingSchema,
   singleGuestSchema,
 } from '../../src/lib/lodging/schema.ts';
-import type { BookingUpdate, GuestInput } from '../../src/lib/lodging/schema.ts';
+import type { GuestInput } from '../../src/lib/lodging/schema.ts';
 import { publishingClient, publishingCore } from '../../src/lib/publishing/client.ts';
 import type { PublishingClientOptions } from '../../src/lib/publishing/client.ts';
-import {
-  commentApprovedSchema,
-  commentListSchema,
-  postWriteResultSchema,
-} from '../../src/lib/publishing/schema.ts';
-import type { PostInput, PostUpdate } from '../../src/lib/publishing/schema.ts';
+import { commentListSchema } from '../../src/lib/publishing/schema.ts';
 import { urlPath } from '../../src/lib/upstream/client-core.ts';
 import type { ReadOptions } from '../../src/lib/upstream/client-core.ts';
-import { messageSchema, pageQuery, toPaged } from '../../src/lib/upstream/parse.ts';
+import { enveloped, id, messageSchema, pageQuery, toPaged } from '../../src/lib/upstream/parse.ts';
 import type { PageParams } from '../../src/lib/upstream/parse.ts';
 import { TTL } from '../../src/lib/upstream/ttl.ts';
+import { z } from 'zod';
+
+interface PostInput {
+  title: string;
+  content?: string | undefined;
+  status?: 'draft' | 'published' | undefined;
+  excerpt?: string | undefined;
+  category_id?: number | string | undefined;
+  is_featured?: boolean | undefined;
+}
+type PostUpdate = Partial<PostInput>;
+interface BookingUpdate {
+  status?: string | undefined;
+  notes?: string | undefined;
+}
+
+const postWriteResultSchema = enveloped(
+  z.looseObject({
+    id,
+    title: z.string(),
+    slug: z.string().optional(),
+    status: z.string().optional(),
+  }),
+);
+const commentApprovedSchema = enveloped(z.looseObject({ id, status: z.string().optional() }));
 
 /** The site's publishing client plus post writing and moderation. */
 export function publishingTestClient(options: PublishingClientOptions) {
@@ -66,7 +86,7 @@ export function publishingTestClient(options: PublishingClientOptions) {
           path: '/comments',
           query: { status: 'pending', ...pageQuery(params) },
           access: 'personal',
-          ttl: TTL.pendingComments,
+          ttl: { fresh: 5, stale: 0, errorGrace: 0 },
           map: (list) => toPaged(list, params),
         },
         readOptions,
@@ -91,7 +111,12 @@ export function lodgingTestClient(options: LodgingClientOptions) {
     login: (email: string, password: string) => lodgingLogin(options, email, password),
     me: (readOptions?: ReadOptions) =>
       core.read(
-        { operation: 'auth.me', schema: lodgingMeSchema, path: '/auth/me', ttl: TTL.lodgingMe },
+        {
+          operation: 'auth.me',
+          schema: lodgingMeSchema,
+          path: '/auth/me',
+          ttl: { fresh: 60, stale: 300, errorGrace: 900 },
+        },
         readOptions,
       ),
     /** Ends the current token's session and forgets a login token. */

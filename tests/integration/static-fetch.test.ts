@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock } from '../../mock/index.ts';
 import { createDiskCache } from '../../src/lib/static/disk-cache.ts';
-import { fetchSnapshot, StaticFetchError, type FetchOptions } from '../../src/lib/static/fetch.ts';
+import { fetchSnapshot, StaticBuildError, type FetchOptions } from '../../src/lib/static/fetch.ts';
 import { createPacingBudget } from '../../src/lib/static/pacer.ts';
 import { TenantSchema, type Tenant } from '../../src/lib/tenants/schema.ts';
 import { createMetrics } from '../../src/lib/upstream/metrics.ts';
@@ -163,7 +163,7 @@ describe('fetching a static copy', () => {
     while ((await calls()).total < 40) await new Promise((resolve) => setTimeout(resolve, 5));
     await ctl.faults(mock, { service: 'publishing', down: true });
     const failed = await interrupted;
-    expect(failed).toBeInstanceOf(StaticFetchError);
+    expect(failed).toBeInstanceOf(StaticBuildError);
     expect((failed as Error).message).toMatch(/could not be fetched[\s\S]*- \/posts\/[a-z0-9-]+: /);
 
     await ctl.clearFaults(mock);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime, isoDateInZone, readDate } from '../../src/lib/i18n/format.ts';
 import { shownUpdate } from '../../src/lib/reading/article.ts';
 import { streamTiming } from '../../src/lib/streams/status.ts';
+import { createI18n } from '../../src/lib/i18n/index.ts';
 
 const newYork = { locale: 'en-US', timeZone: 'America/New_York' };
 const zurich = { locale: 'de-CH', timeZone: 'Europe/Zurich' };
@@ -49,6 +50,7 @@ describe('timestamps are shown on the tenant clock', () => {
     const timing = streamTiming(
       { is_live: false, status: 'scheduled', scheduled_at: '2026-11-22 18:00:00' },
       zurich,
+      createI18n('en', 'UTC').t,
     );
     expect(timing?.iso).toBe('2026-11-22T18:00:00.000Z');
     expect(timing?.text).toContain('19:00');

@@ -1,4 +1,3 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import {
   addressKey,
   consumeLimit,
@@ -20,14 +19,6 @@ export interface ConsumeLimit {
  */
 export function commentLimit(perTenMinutes: number): VisitorLimit {
   return { points: perTenMinutes, duration: 600 };
-}
-
-/** In-process limiter of its own (tests). */
-export function memoryCommentLimiter(limit: VisitorLimit): ConsumeLimit {
-  const limiter = new RateLimiterMemory({ ...limit, keyPrefix: 'masthead:comments' });
-  const consume: ConsumeLimit = (key) => consumeLimit(limiter, key);
-  consume.refund = (key) => refundLimit(limiter, key);
-  return consume;
 }
 
 /** Shared through Redis when `redisUrl` is set (several instances count together), else in memory. */

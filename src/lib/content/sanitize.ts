@@ -3,8 +3,6 @@ import sanitizeHtml from 'sanitize-html';
 export interface SanitizeOptions {
   /** Hosts whose iframes are kept (exact host or a subdomain of it). */
   iframeHosts?: readonly string[] | undefined;
-  /** The site's own host: links to it stay without `rel`. */
-  siteHost?: string | undefined;
   /**
    * The upstream's address: relative `src`/`href`/`srcset` values are resolved against its origin.
    * Without it they are dropped (a relative image would otherwise make every browser ask this site
@@ -116,12 +114,8 @@ function withResolved(
   return next;
 }
 
-function isExternal(href: string, siteHost: string | undefined): boolean {
-  const url = URL.parse(href);
-  // Only web links leave the site; mailto and (soon dropped) other schemes get no rel.
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') return false;
-  return siteHost === undefined || url.hostname !== siteHost;
-}
+/** Only web links leave the page; mailto and (soon dropped) other schemes get no rel. */
+const isWebLink = (href: string) => ['http:', 'https:'].includes(URL.parse(href)?.protocol ?? '');
 
 /** `allowfullscreen` beside an `allow` that grants fullscreen only earns a console warning. */
 function withoutRedundantFullscreen(attribs: Record<string, string>): Record<string, string> {
@@ -172,9 +166,7 @@ export function sanitizePostHtml(html: string, options: SanitizeOptions = {}): s
         const next = withResolved(attribs, 'href', (href) => resolveUpstreamLink(href, baseUrl));
         const href = next['href'];
         delete next['rel'];
-        if (href !== undefined && isExternal(href, options.siteHost)) {
-          next['rel'] = 'noopener noreferrer';
-        }
+        if (href !== undefined && isWebLink(href)) next['rel'] = 'noopener noreferrer';
         return { tagName, attribs: next };
       },
       img: (tagName, attribs) => {

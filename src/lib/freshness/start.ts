@@ -20,7 +20,7 @@ function tenantsSharing(tenant: Tenant): number {
 
 /**
  * Starts listening for invalidations and one change watcher per tenant (./watch-all.ts follows the
- * reloads), once per process: when the built server starts (./at-start.ts) or, under `astro dev`,
+ * reloads), once per process: when the built server starts (../services/startup-lines.ts) or, under `astro dev`,
  * when the middleware loads. Off with `WATCH_CHANGES=false` and in static builds.
  */
 export function startFreshness(): void {

@@ -153,11 +153,6 @@ export interface BookingInput {
   notes?: string | undefined;
 }
 
-export interface BookingUpdate {
-  status?: string | undefined;
-  notes?: string | undefined;
-}
-
 export interface GuestInput {
   first_name: string;
   last_name: string;

@@ -228,15 +228,6 @@ export const singleEditionSchema = enveloped(editionSchema);
 export const singleStreamSchema = enveloped(streamSchema);
 export const meSchema = enveloped(userSchema);
 
-export const postWriteResultSchema = enveloped(
-  z.looseObject({
-    id,
-    title: z.string(),
-    slug: z.string().optional(),
-    status: z.string().optional(),
-  }),
-);
-
 /** `{ data: { id, content, status }, message }`: both halves kept. */
 export const commentCreatedSchema = z.preprocess(
   (value) => {
@@ -251,22 +242,7 @@ export const commentCreatedSchema = z.preprocess(
 );
 export type CommentCreated = z.output<typeof commentCreatedSchema>;
 
-export const commentApprovedSchema = enveloped(
-  z.looseObject({ id, status: z.string().optional() }),
-);
-
 // Inputs (what pages and actions send).
-
-export const postInputSchema = z.object({
-  title: z.string().min(1),
-  content: z.string().optional(),
-  status: z.enum(['draft', 'published']).optional(),
-  excerpt: z.string().optional(),
-  category_id: id.optional(),
-  is_featured: z.boolean().optional(),
-});
-export type PostInput = z.input<typeof postInputSchema>;
-export type PostUpdate = Partial<PostInput>;
 
 export const commentInputSchema = z.object({
   content: z.string(),

@@ -1,5 +1,4 @@
 import type { I18n, MessageKey } from '../i18n/index.ts';
-import { createI18n } from '../i18n/index.ts';
 
 /** Each interval's words, as upstreams spell them. */
 const INTERVALS: [MessageKey, ...string[]][] = [
@@ -11,10 +10,8 @@ const INTERVALS: [MessageKey, ...string[]][] = [
   ['plans.once', 'once', 'lifetime'],
 ];
 
-const english = createI18n('en', 'UTC').t;
-
 /** A plan's billing interval for people: `month` → "per month" (in `t`'s language); unknown values pass through. */
-export function intervalLabel(interval: string, t: I18n['t'] = english): string {
+export function intervalLabel(interval: string, t: I18n['t']): string {
   const normalized = interval.trim().toLowerCase();
   const key = INTERVALS.find(([, ...words]) => words.includes(normalized))?.[0];
   return key ? t(key) : normalized;

@@ -3,11 +3,13 @@
 // invalid setting, instead of a server that answers 500 on every page or serves without tokens (a
 // running server that reads a bad file keeps what it had instead). Then `npm start` and
 // `node dist/server/entry.mjs` say how each tenant's APIs are read when they start, not on their
-// first request (`astro dev` logs them on its first request: the middleware).
+// first request, and start the change watchers and the invalidation listener (`astro dev` does
+// both on its first request: the middleware).
 import { logProfileLines } from '../profiles/status.ts';
 import { SecretsFileError } from '../secrets/schema.ts';
 import { siteSecretsFile } from '../secrets/site.ts';
 import { errorMessage } from '../content/records.ts';
+import { startFreshness } from '../freshness/start.ts';
 import { getTenants, tenantRegistry } from '../tenants/registry.ts';
 import { logSecretsLineOnce, watchSecrets } from './secrets-line.ts';
 
@@ -30,3 +32,4 @@ try {
 logProfileLines(getTenants());
 logSecretsLineOnce();
 watchSecrets();
+startFreshness();

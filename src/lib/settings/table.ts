@@ -27,8 +27,8 @@ export function settingsTable(): string {
   ].join('\n');
 }
 
-const TABLE_START = '<!-- settings table: npm run settings:readme -->';
-const TABLE_END = '<!-- end of settings table -->';
+export const TABLE_START = '<!-- settings table: npm run settings:readme -->';
+export const TABLE_END = '<!-- end of settings table -->';
 
 /** The README with its settings table (between the two markers) replaced by `table`. */
 export function withSettingsTable(readme: string, table: string): string {
@@ -36,22 +36,4 @@ export function withSettingsTable(readme: string, table: string): string {
   const end = readme.indexOf(TABLE_END);
   if (start < 0 || end < start) throw new Error('README.md lacks the settings table markers');
   return `${readme.slice(0, start + TABLE_START.length)}\n\n${table}\n\n${readme.slice(end)}`;
-}
-
-/** The rows of the table between the markers, cells trimmed (whatever the column padding). */
-export function readmeSettingsRows(readme: string): string[][] {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) return [];
-  return readme
-    .slice(start, end)
-    .split('\n')
-    .filter((row) => row.startsWith('|'))
-    .slice(2)
-    .map((row) =>
-      row
-        .slice(1, -1)
-        .split(' | ')
-        .map((cell) => cell.trim()),
-    );
 }

@@ -21,7 +21,7 @@ import { createUpstream } from '../upstream/runtime.ts';
 import { staticBuildSettings } from './env.ts';
 import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
-import { fetchSnapshot, type FetchProgress } from './fetch.ts';
+import { fetchSnapshot, StaticBuildError, type FetchProgress } from './fetch.ts';
 import { securityHeaders } from './headers.ts';
 import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
 import { createPacingBudget, type PacingBudget } from './pacer.ts';
@@ -41,7 +41,6 @@ export interface StaticBuildOptions {
   freshSeconds: number;
   /** One per run: tenants of one upstream share its per-IP limit (made from env when absent). */
   budget?: PacingBudget | undefined;
-  log?: (line: string) => void;
   /** Called with a one-line status while running (a terminal rewrites it in place). */
   status?: (line: string) => void;
 }
@@ -73,10 +72,6 @@ export interface StaticBuildSummary {
   };
   /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
   deadLinks: string[];
-}
-
-export class StaticBuildError extends Error {
-  override name = 'StaticBuildError';
 }
 
 /** Why a tenant cannot be built as plain files, or `null` when it can. */
@@ -355,7 +350,7 @@ function buildUpstream(options: StaticBuildOptions) {
   const budget = options.budget ?? createPacingBudget({ limits: envOptions.limits });
   return {
     ...createUpstream({
-      metrics: createMetrics({ log: options.log ?? (() => undefined) }),
+      metrics: createMetrics({ log: () => undefined }),
       http: {
         ...envOptions.http,
         // A build may wait for the upstream's window; a page render may not.

@@ -15,7 +15,6 @@ export interface CrawlOptions {
   siteOrigin: string;
   outDir: string;
   seeds: readonly string[];
-  concurrency?: number;
   onPage?: (written: number, queued: number) => void;
   /** Takes the derived pictures (`/_img/…`) the pages name instead of the crawl fetching them. */
   onPicture?: (path: string) => void;
@@ -108,7 +107,7 @@ const SEED = 'the build';
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const { server, siteOrigin, outDir } = options;
-  const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
+  const queue = new PQueue({ concurrency: 4 });
   const referrer = new Map<string, string>();
   const seen = new Set<string>();
   const written: string[] = [];

@@ -16,6 +16,8 @@ import { editionPath, postPath } from '../reading/paths.ts';
 
 /** The API's largest page: every list is read 50 at a time. */
 const LIST_PAGE_SIZE = 50;
+/** Requests in flight at once (the budget still decides when each may go). */
+const CONCURRENCY = 4;
 
 export interface FetchProgress {
   /** Upstream calls known to be needed so far (grows as lists reveal their pages). */
@@ -32,19 +34,17 @@ export interface FetchOptions {
   /** Lists stored less than this long ago are not asked again. */
   freshMs: number;
   upstream: Upstream & { budget: PacingBudget };
-  /** Requests in flight at once (the budget still decides when each may go). */
-  concurrency?: number;
   onProgress?: (progress: FetchProgress) => void;
   /**
    * What is known so far, once the lists are in and after each post's or edition's detail, with the
    * site paths of the pages it adds: the build renders those early while it waits for the upstream.
    */
   onPartial?: (partial: Snapshot, newPaths: readonly string[]) => void;
-  now?: () => number;
 }
 
-export class StaticFetchError extends Error {
-  override name = 'StaticFetchError';
+/** Why a static build cannot finish (what failed to fetch, the renderer, the search index). */
+export class StaticBuildError extends Error {
+  override name = 'StaticBuildError';
 }
 
 /** Runs `task` on every item (each, even when another fails), at most `limit` at once. */
@@ -70,8 +70,6 @@ type Lists = Awaited<ReturnType<SnapshotFetch['fetchLists']>>;
 /** One run of `fetchSnapshot`: the client, what was stored, the progress and the failures. */
 class SnapshotFetch {
   readonly options: FetchOptions;
-  readonly now: () => number;
-  readonly concurrency: number;
   readonly startCalls: number;
   readonly client: PublishingClient;
   readonly progress: FetchProgress = { planned: 0, made: 0, reused: 0, waitedMs: 0 };
@@ -85,8 +83,6 @@ class SnapshotFetch {
   constructor(options: FetchOptions) {
     const { tenant, upstream } = options;
     this.options = options;
-    this.now = options.now ?? Date.now;
-    this.concurrency = options.concurrency ?? 4;
     this.startCalls = upstream.budget.calls;
     this.client = publishingClient({
       tenantId: tenant.id,
@@ -134,7 +130,7 @@ class SnapshotFetch {
   }
 
   list<T>(key: string, load: () => Promise<T>): Promise<T> {
-    return this.stored(key, load, (entry) => this.now() - entry.storedAt < this.options.freshMs);
+    return this.stored(key, load, (entry) => Date.now() - entry.storedAt < this.options.freshMs);
   }
 
   /** A post's or edition's detail: the stored one while the list shows the same version. */
@@ -177,7 +173,7 @@ class SnapshotFetch {
     const restPages = async () => {
       if (firstPage?.page.total !== undefined) {
         const rest = Array.from({ length: lastPage - 1 }, (_, index) => index + 2);
-        await pool(rest, this.concurrency, setPage);
+        await pool(rest, CONCURRENCY, setPage);
         return;
       }
       for (let page = 2, last = lastPage; page <= last; page += 1) last = await setPage(page);
@@ -236,7 +232,7 @@ class SnapshotFetch {
     return {
       ...(early && { listed: lists.summaries }),
       tenant: this.options.tenant.id,
-      fetchedAt: new Date(this.now()).toISOString(),
+      fetchedAt: new Date().toISOString(),
       posts: lists.summaries.flatMap((summary) => this.posts.get(summary.slug) ?? []),
       categories: lists.categories ?? [],
       tags: lists.tags ?? [],
@@ -320,8 +316,8 @@ export async function fetchSnapshot(options: FetchOptions) {
   const editions = lists.editions ?? [];
   // Side by side: editions are read anonymously, on a budget of their own.
   await Promise.all([
-    pool(lists.summaries, run.concurrency, (summary) => run.fetchPost(summary, partial)),
-    pool(editions, run.concurrency, (edition) => run.fetchEdition(edition, partial)),
+    pool(lists.summaries, CONCURRENCY, (summary) => run.fetchPost(summary, partial)),
+    pool(editions, CONCURRENCY, (edition) => run.fetchEdition(edition, partial)),
   ]);
   const editionOrder = editions.map((edition) => edition.slug);
   run.readable.sort((a, b) => editionOrder.indexOf(a.slug) - editionOrder.indexOf(b.slug));
@@ -329,7 +325,7 @@ export async function fetchSnapshot(options: FetchOptions) {
   run.report();
   const { failures } = run;
   if (failures.length > 0) {
-    throw new StaticFetchError(
+    throw new StaticBuildError(
       `${options.tenant.id}: ${failures.length} resource(s) could not be fetched (everything else is stored; run again to resume):\n${failures.map((line) => `  - ${line}`).join('\n')}`,
     );
   }

@@ -18,11 +18,7 @@ export interface PictureMakerOptions {
   storeDir: string;
   /** The rendering server's `IMAGE_SIGNING_SECRET`: reads the addresses to find them in the cache. */
   secret: string;
-  /** Pictures asked of the server at once (its transforms, plus one in flight). */
-  concurrency?: number;
-  /** Tries of a picture the server refuses for now (503 while busy). */
-  attempts?: number;
-  /** Waits between those tries (tests shorten it). */
+  /** The wait before another try of a picture the server refused for now (tests shorten it). */
   retryMs?: number;
 }
 
@@ -56,18 +52,21 @@ function place(from: string, to: string): void {
   }
 }
 
+/** Tries of a picture the server refuses for now (503 while busy). */
+const ATTEMPTS = 6;
+
 export type PictureMaker = ReturnType<typeof createPictureMaker>;
 
 export function createPictureMaker(options: PictureMakerOptions) {
   const { outDir, storeDir, secret } = options;
-  const attempts = options.attempts ?? 6;
   const retryMs = options.retryMs ?? 1000;
   const queued = new Set<string>();
   const written = new Set<string>();
   const counts: PictureCounts = { reused: 0, made: 0, blank: 0, failed: [] };
   let server: string | undefined;
-  // What needs the server waits here, paused until there is one.
-  const queue = new PQueue({ concurrency: options.concurrency ?? 3, autoStart: false });
+  // What needs the server waits here, paused until there is one; 3 at once (its transforms, plus
+  // one in flight).
+  const queue = new PQueue({ concurrency: 3, autoStart: false });
 
   /** Writes the server's answer; `true` for a picture, `false` for a blank stand-in. */
   const fromServer = async (path: string, file: string): Promise<boolean> => {
@@ -82,7 +81,7 @@ export function createPictureMaker(options: PictureMakerOptions) {
         response.status === 503 ||
         response.status === 429 ||
         (response.ok && !/\bimmutable\b/.test(response.headers.get('cache-control') ?? ''));
-      if (later && attempt < attempts) {
+      if (later && attempt < ATTEMPTS) {
         await response.body?.cancel();
         await new Promise((resolve) => setTimeout(resolve, retryMs * attempt));
         continue;

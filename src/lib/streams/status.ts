@@ -1,5 +1,5 @@
 import { dateTimeFormat } from '../i18n/intl-cache.ts';
-import { createI18n, type I18n, type MessageKey } from '../i18n/index.ts';
+import type { I18n, MessageKey } from '../i18n/index.ts';
 import { isoInstant, readDate } from '../i18n/format.ts';
 import type { Stream } from '../publishing/schema.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -54,8 +54,6 @@ export const STATE_LABEL: Readonly<Record<StreamState, MessageKey>> = {
   delayed: 'streams.delayed',
 };
 
-const english = createI18n('en', 'UTC').t;
-
 type TimeFields = Pick<Stream, 'scheduled_at' | 'started_at' | 'ended_at'>;
 
 /** The time a stream's state is about: its start ahead, the start it had, or its end. */
@@ -78,7 +76,7 @@ const TIMING_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
 export function streamTiming(
   stream: StatusFields & TimeFields,
   tenant: Pick<Tenant, 'locale' | 'timeZone'>,
-  t: I18n['t'] = english,
+  t: I18n['t'],
   now = Date.now(),
 ) {
   const status = streamStatus(stream);

@@ -27,25 +27,20 @@ interface LockOptions {
   ttlMs?: number;
   /** Longest a caller waits for the lock. */
   waitMs?: number;
-  /** Poll interval while another instance holds it. */
-  pollMs?: number;
 }
 
 interface KeyedLock {
   run<T>(key: string, task: () => Promise<T>): Promise<T>;
 }
 
+/** Poll interval while another instance holds the lock. */
+const POLL_MS = 25;
+
 // Deletes the key only if it still holds our token (not a later holder's after our TTL ran out).
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export function createKeyedLock(options: LockOptions = {}): KeyedLock {
-  const {
-    redisUrl,
-    prefix = 'masthead:lock:',
-    ttlMs = 60_000,
-    waitMs = 20_000,
-    pollMs = 25,
-  } = options;
+  const { redisUrl, prefix = 'masthead:lock:', ttlMs = 60_000, waitMs = 20_000 } = options;
   const tails = new Map<string, Promise<void>>();
   let warned = false;
 
@@ -105,8 +100,8 @@ export function createKeyedLock(options: LockOptions = {}): KeyedLock {
           }
         };
       }
-      if (Date.now() + pollMs > deadline) throw new LockTimeoutError(`waited too long for ${key}`);
-      await pause(pollMs);
+      if (Date.now() + POLL_MS > deadline) throw new LockTimeoutError(`waited too long for ${key}`);
+      await pause(POLL_MS);
     }
   }
 

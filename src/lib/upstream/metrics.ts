@@ -64,10 +64,8 @@ export interface MetricsSink {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 interface MetricsOptions {
-  /** Where failure lines go; defaults to the process's logger. Tests pass a spy or a no-op. */
+  /** Failure and integration-problem lines (tests: a spy or a no-op); else the logger. */
   log?: (line: string) => void;
-  /** Where integration problems go; defaults to `log` when given, else the logger at error level. */
-  logError?: (line: string) => void;
   sink?: MetricsSink | undefined;
 }
 
@@ -78,8 +76,7 @@ interface MetricsOptions {
  */
 export function createMetrics(options: MetricsOptions = {}) {
   const log = options.log ?? ((line: string) => logJsonLine('warn', line));
-  const logError =
-    options.logError ?? options.log ?? ((line: string) => logJsonLine('error', line));
+  const logError = options.log ?? ((line: string) => logJsonLine('error', line));
   let startedAt = new Date();
   /** Keyed `"<service>:<tenant>"`. */
   let byTenant = new Map<string, Counters>();

@@ -46,9 +46,7 @@ export const TTL = {
   comments: { fresh: 60, stale: 10 * MINUTE, errorGrace: HOUR },
   // Per user (token hash in the key): short, so a role or subscription change shows quickly.
   me: { fresh: 30, stale: 60, errorGrace: 5 * MINUTE },
-  pendingComments: { fresh: 5, stale: 0, errorGrace: 0 },
   // Lodging (always per token).
-  lodgingMe: { fresh: 60, stale: 5 * MINUTE, errorGrace: 15 * MINUTE },
   propertyList: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
   property: { fresh: 5 * MINUTE, stale: HOUR, errorGrace: DAY, keep: 2 * DAY },
   // Availability drives booking decisions: never old for long, not served stale after an outage.

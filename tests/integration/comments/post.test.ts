@@ -1,7 +1,7 @@
 import { textKey } from '../../../src/lib/i18n/text-key.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
-import { memoryCommentLimiter } from '../../../src/lib/comments/limit.ts';
+import { memoryCommentLimiter } from '../../fixtures/comment-limiter.ts';
 import type { ConsumeLimit } from '../../../src/lib/comments/limit.ts';
 import {
   MODERATION_MESSAGE,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { limitKey, memoryCommentLimiter } from '../../../src/lib/comments/limit.ts';
+import { limitKey } from '../../../src/lib/comments/limit.ts';
+import { memoryCommentLimiter } from '../../fixtures/comment-limiter.ts';
 
 describe('memoryCommentLimiter', () => {
   it('lets `points` comments through per key and window, then says how long to wait', async () => {

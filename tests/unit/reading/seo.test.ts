@@ -78,7 +78,7 @@ describe('structured data and descriptions', () => {
     // An interval no dictionary knows is shown as the API sent it, never with an English "per".
     ['fortnight', 'fortnight'],
   ])('labels interval %s as %s', (interval, label) => {
-    expect(intervalLabel(interval)).toBe(label);
+    expect(intervalLabel(interval, createI18n('en', 'UTC').t)).toBe(label);
   });
 
   it('labels intervals in the tenant’s language', () => {

@@ -2,11 +2,30 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { settingDefinitions } from '../../../src/lib/settings/schema.ts';
 import {
-  readmeSettingsRows,
   settingsRows,
   settingsTable,
+  TABLE_END,
+  TABLE_START,
   withSettingsTable,
 } from '../../../src/lib/settings/table.ts';
+
+/** The rows of the table between the markers, cells trimmed (whatever the column padding). */
+function readmeSettingsRows(readme: string): string[][] {
+  const start = readme.indexOf(TABLE_START);
+  const end = readme.indexOf(TABLE_END);
+  if (start < 0 || end < start) return [];
+  return readme
+    .slice(start, end)
+    .split('\n')
+    .filter((row) => row.startsWith('|'))
+    .slice(2)
+    .map((row) =>
+      row
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    );
+}
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 

@@ -14,6 +14,8 @@ import {
 } from '../../../src/lib/streams/status.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 
+const english = createI18n('en', 'UTC').t;
+
 const stream = (fields: Record<string, unknown>): Stream =>
   streamSchema.parse({ title: 'T', slug: 't', ...fields });
 
@@ -82,7 +84,7 @@ describe('stream timing in the tenant locale and zone', () => {
     ],
   ])('%j in %j, with the zone', (fields, tenant, expected) => {
     // Seen before any of these times: a scheduled one still "Starts".
-    const timing = streamTiming(stream(fields), tenant, undefined, BEFORE);
+    const timing = streamTiming(stream(fields), tenant, english, BEFORE);
     expect(timing && { ...timing, text: timing.text.replace(/\u202f|\u00a0/g, ' ') }).toEqual(
       expected,
     );
@@ -94,7 +96,7 @@ describe('stream timing in the tenant locale and zone', () => {
     [{ status: 'ended', started_at: '2026-11-16T19:00:00Z' }],
     [{ status: 'live' }],
   ])('has no time line for %j', (fields) => {
-    expect(streamTiming(stream(fields), NEW_YORK)).toBeNull();
+    expect(streamTiming(stream(fields), NEW_YORK, english)).toBeNull();
   });
 });
 
@@ -229,7 +231,7 @@ describe('a stream the upstream still calls scheduled after its start', () => {
   it('once delayed, says when it should have started, on the tenant’s clock and in its language', () => {
     const at = minutes(20);
     const spaces = (text = '') => text.replace(/\u202f|\u00a0/g, ' ');
-    const timing = streamTiming(scheduled, NEW_YORK, undefined, at);
+    const timing = streamTiming(scheduled, NEW_YORK, english, at);
     expect(timing && { ...timing, text: spaces(timing.text) }).toEqual({
       label: 'Should have started',
       iso: '2026-11-27T20:00:00.000Z',
@@ -241,7 +243,7 @@ describe('a stream the upstream still calls scheduled after its start', () => {
     const french = streamTiming(scheduled, ZURICH, createI18n('fr-FR', 'Europe/Zurich').t, at);
     expect(french?.label).toBe('Devait commencer le');
     // Within the first 15 minutes it still "Starts" at its time.
-    expect(streamTiming(scheduled, NEW_YORK, undefined, minutes(5))?.label).toBe('Starts');
+    expect(streamTiming(scheduled, NEW_YORK, english, minutes(5))?.label).toBe('Starts');
   });
 
   it('gives the page’s clock its start until delayed (then nothing is left to move on)', () => {
