@@ -19,8 +19,10 @@ const breaks = {
     );
   },
   'answered without its currency': (id: string) => {
-    const place = mock.state.lodging.properties.find((p) => p.id === id);
-    (place as { currency?: string }).currency = undefined;
+    const place: { currency?: string } | undefined = mock.state.lodging.properties.find(
+      (p) => p.id === id,
+    );
+    delete place?.currency;
   },
 };
 
