@@ -503,6 +503,26 @@ test('booking posts from another origin are refused', async ({ request }) => {
   expect(response.status()).toBe(403);
 });
 
+test('a booking endpoint asked with a method it does not take answers JSON 405, not the 404 page', async ({
+  request,
+}) => {
+  for (const [response, allow] of [
+    // From the site's own origin: a bodiless write from elsewhere is refused before (cross-site).
+    [
+      await request.delete(siteUrl('/api/booking/availability'), { headers: { Origin: SITE } }),
+      'GET, HEAD',
+    ],
+    [await request.get(siteUrl('/api/booking/bookings')), 'POST'],
+  ] as const) {
+    expect(response.status()).toBe(405);
+    expect(response.headers()['allow']).toBe(allow);
+    const body = (await response.json()) as { ok: boolean; error: { code: string } };
+    expect(body).toMatchObject({ ok: false, error: { code: 'method_not_allowed' } });
+  }
+  // HEAD is still the GET's answer (without a body).
+  expect((await request.head(siteUrl('/api/booking/properties'))).status()).toBe(200);
+});
+
 // Alpine Post has its own lodging account, so the 429 (which blocks that account's budget for its
 // Retry-After) leaves the other tests' tenant alone; last in the file all the same.
 test('an upstream 429 shows "busy, try again in N seconds", never an error page', async ({

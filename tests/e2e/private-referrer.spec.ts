@@ -10,7 +10,7 @@ const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
 const SITE = `http://127.0.0.1:${E2E_PORT}`;
 const siteUrl = (path: string) => `${SITE}/${HARBOUR}${path}`;
 
-/** A booking made through the site's own JSON endpoints; its private manage path. */
+/** A booking made through the site's own JSON endpoints; its private manage path (under the prefix). */
 async function bookAndManagePath(request: APIRequestContext): Promise<string> {
   // Within the booking horizon (two years), on nights no other spec books at this property.
   const offset = 510 + Math.floor(Math.random() * 90);
@@ -45,7 +45,10 @@ async function bookAndManagePath(request: APIRequestContext): Promise<string> {
   });
   expect(booked.ok(), await booked.text()).toBe(true);
   const { data: confirmation } = (await booked.json()) as { data: { manageUrl: string } };
-  return confirmation.manageUrl;
+  // An absolute link on the tenant's own host (never the address this request used).
+  const link = new URL(confirmation.manageUrl);
+  expect(link.origin).toBe(`http://${HARBOUR}.localhost:${E2E_PORT}`);
+  return `/${HARBOUR}${link.pathname}`;
 }
 
 test('the manage page and its .ics send only their origin as referrer; no request carries the token', async ({

@@ -1,4 +1,5 @@
 import { isRecord } from '../content/records.ts';
+import { readTextKey } from '../i18n/text-key.ts';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 
@@ -17,9 +18,9 @@ export function issuesFrom(value: unknown): Issue[] {
   );
 }
 
-/** An issue's message, naming unknown keys (zod's own text does not say which). */
+/** An issue's message, naming unknown keys where zod's own text (which does not say which) is used. */
 export function issueMessage(issue: Issue): string {
-  if (issue.code === 'unrecognized_keys' && issue.keys) {
+  if (issue.code === 'unrecognized_keys' && issue.keys && !readTextKey(issue.message)) {
     return `Unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   }
   return issue.message;

@@ -51,6 +51,8 @@ describe('a stay the hotel checked in or out', () => {
       const view = manageView(stay, english);
       expect(view.cancellable).toBe(false);
       expect(view.heading).not.toMatch(/confirmed/i);
+      // Its heading fits the status: the hotel's word (before: “Booking sent” for a stay under way).
+      expect(view.heading).toBe(`Booking status: ${status}`);
       expect(Object.fromEntries(view.rows)['Status']).toBe(status);
     },
   );

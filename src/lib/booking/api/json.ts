@@ -1,4 +1,4 @@
-import type { APIContext } from 'astro';
+import type { APIContext, APIRoute } from 'astro';
 import { PRIVATE, uncachedJson } from '../../delivery/policy.ts';
 import type { I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
@@ -7,7 +7,9 @@ import { widgetI18n } from '../../i18n/widget.ts';
 import { logError } from '../../log/log.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
-import { BookingFailure, notOffered, refusal, toFailure } from '../domain/failures.ts';
+import type { z } from 'zod';
+import { fieldErrorsOf } from '../../failures/fields.ts';
+import { BookingFailure, invalid, notOffered, refusal, toFailure } from '../domain/failures.ts';
 import type { ApiResult } from '../domain/types.ts';
 import { canonicalLocale } from '../domain/schema.ts';
 import type { BookingService } from '../service/service.ts';
@@ -71,6 +73,34 @@ export async function handle<T>(
     const headers = retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
     return json({ ok: false, error: body }, mapped.status, headers);
   }
+}
+
+/**
+ * `ALL` of an endpoint: any method it does not export is a JSON 405 naming those it takes (HEAD is
+ * its GET, as Astro routes it without an `ALL`), never the site's HTML 404.
+ */
+export function otherMethods(routes: Partial<Record<'GET' | 'POST', APIRoute>>): APIRoute {
+  const allow = Object.keys(routes).flatMap((method) =>
+    method === 'GET' ? ['GET', 'HEAD'] : [method],
+  );
+  return async (context) => {
+    if (context.request.method === 'HEAD' && routes.GET) return routes.GET(context);
+    const refused = await handle(context, 'method', () => {
+      throw refusal(405, 'method_not_allowed', textKey('booking.error.forbidden'));
+    });
+    refused.headers.set('Allow', allow.join(', '));
+    return refused;
+  };
+}
+
+/**
+ * `input` read by `schema`, else a 422 naming each field: a field's own message, or (for what the
+ * schema gives none, such as a field it does not take) "check your details", in the reader's language.
+ */
+export function parsedOr422<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input, { error: () => textKey('booking.error.details') });
+  if (!parsed.success) throw invalid(fieldErrorsOf(parsed.error.issues));
+  return parsed.data;
 }
 
 /** Reads a JSON body; anything else is a 400 with a plain message. */

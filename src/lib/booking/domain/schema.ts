@@ -39,8 +39,14 @@ const guestDetailsSchema = z.strictObject({
     .string({ error: textKey('booking.error.emailRequired') })
     .max(320)
     .transform(normalizeEmail),
-  phone: z.string().max(40).default(''),
-  nationality: z.string().max(2).default(''),
+  phone: z
+    .string({ error: textKey('booking.error.phoneInvalid') })
+    .max(40)
+    .default(''),
+  nationality: z
+    .string({ error: textKey('booking.error.countryInvalid') })
+    .max(2)
+    .default(''),
   notes: z
     .string()
     .max(MAX_NOTES * 2, { error: textKey('booking.error.notesTooLong', { max: MAX_NOTES }) })
@@ -52,8 +58,8 @@ export type GuestDetails = z.output<typeof guestDetailsSchema>;
 export const bookingRequestSchema = z.strictObject({
   /** One per attempt at a booking: the same key never creates a second booking. */
   idempotencyKey: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{16,100}$/, { error: textKey('booking.error.requestKey') }),
+    .string({ error: textKey('booking.error.requestKey') })
+    .regex(/^[A-Za-z0-9_-]{16,100}$/),
   propertyId: z.uuid({ error: textKey('booking.error.placeRequired') }),
   roomTypeId: z
     .string({ error: textKey('booking.error.roomRequired') })

@@ -95,6 +95,8 @@ export type ErrorCode =
   /** The same stay was booked moments ago (another tab): book it again only with `anotherRoom`. */
   | 'same_stay'
   | 'bad_request'
+  /** The endpoint does not take this method (405; `Allow` names those it does). */
+  | 'method_not_allowed'
   /** The request body was above the site's limit (413): nothing was read or sent. */
   | 'too_large'
   /** The address was too long for any page (414). */

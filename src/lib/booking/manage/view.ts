@@ -29,7 +29,8 @@ export function manageView(
   const text = STATUS_TEXT[stay.statusKind];
   const active = stay.statusKind === 'received' || stay.statusKind === 'confirmed';
   return {
-    heading: say(text.heading),
+    // A status Masthead does not know (`checked_in`, …) is named by the lodging API's own word.
+    heading: say(text.heading, { status: stay.status }),
     text: say(text.text, { status: stay.status }),
     rows: summaryRows(
       {

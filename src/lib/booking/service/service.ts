@@ -1,9 +1,10 @@
 import type { Tenant } from '../../tenants/schema.ts';
 import { stayErrors } from '../domain/dates.ts';
+import { logWarn } from '../../log/log.ts';
 import { invalid, toFailure } from '../domain/failures.ts';
 import { guestErrors, hasErrors } from '../domain/rules.ts';
 import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
-import type { AvailabilityResult } from '../domain/types.ts';
+import type { AvailabilityResult, PropertySummary } from '../domain/types.ts';
 import { mailCancellation, mailConfirmation, mailLink } from '../mail/send.ts';
 import { findStay, namedBooking } from '../manage/find.ts';
 import { book } from './create.ts';
@@ -37,11 +38,27 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     }
   }
 
+  /**
+   * The tenant's places that answer: one whose read fails is left out (and logged), so it cannot
+   * take the others' booking down; none answering is the first one's failure.
+   */
+  async function properties(): Promise<PropertySummary[]> {
+    const ids = core.lodging.propertyIds;
+    const reads = await Promise.allSettled(ids.map((id) => property(id)));
+    const read: PropertySummary[] = [];
+    for (const [at, result] of reads.entries()) {
+      if (result.status === 'fulfilled') read.push(result.value);
+      else logWarn('booking.place_left_out', { ...context('properties'), property: ids[at] });
+    }
+    if (read.length === 0 && reads[0]?.status === 'rejected') throw reads[0].reason;
+    return read;
+  }
+
   return {
     tenant: core.tenant,
     rules,
     property,
-    properties: () => Promise.all(core.lodging.propertyIds.map((id) => property(id))),
+    properties,
     availability,
     /** `anotherRoom`: the guest chose to book the same stay once more (a second room). */
     book: (input: BookingRequest, choice: { anotherRoom?: boolean } = {}) =>

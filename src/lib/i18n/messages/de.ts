@@ -529,7 +529,7 @@ export const de: Dictionary = {
   'widget.doneConfirmedText': 'Ihr Zimmer ist gebucht. Wir freuen uns auf Ihren Besuch.',
   'widget.doneCancelled': 'Buchung storniert',
   'widget.doneCancelledText': 'Diese Buchung ist storniert.',
-  'widget.doneOther': 'Buchung gesendet',
+  'widget.doneOther': 'Stand der Buchung: {status}',
   'widget.doneOtherText': 'Das Hotel hat Ihre Buchung. Ihr Stand dort: «{status}».',
   'widget.status': 'Stand',
   'widget.statusReceived': 'Angefragt: das Hotel bestätigt',

@@ -518,7 +518,7 @@ export const en = {
   'widget.doneConfirmedText': 'Your room is booked. We look forward to your stay.',
   'widget.doneCancelled': 'Booking cancelled',
   'widget.doneCancelledText': 'This booking is cancelled.',
-  'widget.doneOther': 'Booking sent',
+  'widget.doneOther': 'Booking status: {status}',
   'widget.doneOtherText': 'The hotel has your booking. Its status there: “{status}”.',
   'widget.status': 'Status',
   'widget.statusReceived': 'Requested: the hotel will confirm',

@@ -528,7 +528,7 @@ export const fr: Dictionary = {
     'Votre chambre est réservée. Nous nous réjouissons de vous accueillir.',
   'widget.doneCancelled': 'Réservation annulée',
   'widget.doneCancelledText': 'Cette réservation est annulée.',
-  'widget.doneOther': 'Réservation envoyée',
+  'widget.doneOther': 'État de la réservation : {status}',
   'widget.doneOtherText': 'L’hôtel a reçu votre réservation. Son état chez lui : « {status} ».',
   'widget.status': 'État',
   'widget.statusReceived': 'Demandée : l’hôtel confirmera',
