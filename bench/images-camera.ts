@@ -62,7 +62,13 @@ async function source(name: string, width: number, height: number, turned: boole
   const image = png
     ? sharp({ create: { width, height, channels: 3, background: '#3a6ea5' } }).png()
     : sharp({
-        create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 12 } },
+        create: {
+          width,
+          height,
+          channels: 3,
+          background: '#808080',
+          noise: { type: 'gaussian', mean: 128, sigma: 12 },
+        },
       }).jpeg({ quality: 90 });
   writeFileSync(file, await (turned ? image.withMetadata({ orientation: 6 }) : image).toBuffer());
   return file;
