@@ -4,10 +4,12 @@
  * thumbnail strip, cold transform times, a warm image's throughput, and the server's peak memory
  * under 50 concurrent cold transforms. Own build and free ports.
  *
- *   node bench/images.ts [--lighthouse] [--skip-build] [--cold-only]
+ *   node bench/images.ts [--lighthouse] [--skip-build] [--cold-only] [--camera-only]
  *
  * `--cold-only`: only the first reader of a new edition (its page image while its 25 thumbnails are
- * queued, the cache empty) and the 50 concurrent cold pictures.
+ * queued, the cache empty) and the 50 concurrent cold pictures. First, in processes of their own, the
+ * peak memory of converting one camera photo of up to 100 MP (bench/images-camera.ts; `--camera-only`:
+ * that alone).
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +34,9 @@ const PAGE_BUDGET = 1.5 * 1024 * 1024;
 const THUMBS_BUDGET = 300 * 1024;
 /** Rounds of the warm-image comparison. */
 const ROUNDS = 5;
+
+execFileSync(process.execPath, ['bench/images-camera.ts'], { cwd: root, stdio: 'inherit' });
+if (args.has('--camera-only')) process.exit(0);
 
 if (!args.has('--skip-build')) {
   execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {

@@ -12,7 +12,15 @@ const PAGE_BUDGET = 1.5 * 1024 * 1024;
 const THUMBS_BUDGET = 300 * 1024;
 const url = (path: string) => `http://${TENANT}.localhost:${PORT}${path}`;
 
-test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true });
+// A phone's own screen: the project's device is a desktop's (1920×1080), and Chromium's preload
+// scanner reads `width=device-width` as the screen's width, so it fetched the 2400 px page file no
+// phone asks for (`sizes` calc(100vw - 2rem) at 1920 px × 3) beside the 1200 px one shown.
+test.use({
+  viewport: { width: 390, height: 844 },
+  screen: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+});
 
 async function api<T>(page: Page, path: string): Promise<T> {
   const response = await page.request.get(`${API}${path}`, { headers: { 'X-Tenant': TENANT } });
@@ -145,4 +153,11 @@ test('a phone opens a full edition for under 1.5 MB, its thumbnail strip under 3
   expect(shown.src).toMatch(/\.avif$/);
   expect(madeWidth(shown.src)).toBeGreaterThanOrEqual(Math.min(shown.needed, 1600) * 0.75);
   expect(madeWidth(shown.src)).toBeLessThan(2200);
+  // …and the only file of that page it downloads: no wider one fetched ahead of the layout (the
+  // preload scanner reads `sizes` before the page is laid out) for bytes nobody sees.
+  const source = /\/_img\/u\/([\w-]+)\//.exec(shown.src)?.[1] ?? '';
+  const files = loads.filter(
+    (load) => load.url.includes(`/${source}/`) && /\.avif$/.test(load.url),
+  );
+  expect(files.map((load) => madeWidth(load.url))).toEqual([madeWidth(shown.src)]);
 });

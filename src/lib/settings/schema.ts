@@ -268,8 +268,8 @@ export const settingDefinitions = {
     'largest upstream picture fetched (25 MiB)',
   ),
   IMAGE_SOURCE_MAX_PIXELS: number(
-    { fallback: 40_000_000, int: true },
-    'most pixels a source may have (decompression bombs)',
+    { fallback: 100_000_000, int: true },
+    'most pixels a source may have (decompression bombs; 100 MP: a 61 MP camera photo passes)',
   ),
   IMAGE_TIMEOUT_MS: number(
     { fallback: 15_000, int: true },

@@ -28,15 +28,22 @@ beforeAll(async () => {
   })
     .jpeg()
     .toBuffer();
+  // A Sony A7R V's 9504×6336 (61 MP) as one colour: under a megabyte, quick to encode.
+  const camera = await sharp({
+    create: { width: 9504, height: 6336, channels: 3, background: '#3a6ea5' },
+  })
+    .jpeg({ optimiseCoding: false })
+    .toBuffer();
   upstream = await imageUpstream(
     (req, res) => {
       if (req.url?.startsWith('/media/photo-')) return void res.end(photo);
+      if (req.url === '/media/camera.jpg') return void res.end(camera);
       if (req.url === '/media/bomb.png') return void res.end(bomb);
-      if (req.url === '/media/huge.jpg') return void res.end(Buffer.alloc(2_000_000, 1));
+      if (req.url === '/media/huge.jpg') return void res.end(Buffer.alloc(3_000_000, 1));
       res.writeHead(404);
       res.end();
     },
-    { IMAGE_SOURCE_MAX_BYTES: '1000000' },
+    { IMAGE_SOURCE_MAX_BYTES: '2000000' },
   );
   origin = upstream.origin;
 });
@@ -61,7 +68,7 @@ async function get(source: string, width: ImageWidth = 480, format: ImageFormat 
 describe('the image route refuses a source beyond its limits', () => {
   it.each([
     ['a decompression bomb', '/media/bomb.png', /pixels/],
-    ['a source over the byte limit', '/media/huge.jpg', /larger than 1000000 bytes/],
+    ['a source over the byte limit', '/media/huge.jpg', /larger than 2000000 bytes/],
   ])('%s: 422 with a blank picture, every time', async (_label, path, reason) => {
     for (let i = 0; i < 2; i++) {
       const response = await get(`${origin}${path}`);
@@ -80,6 +87,16 @@ describe('the image route refuses a source beyond its limits', () => {
     expect(meta).toMatchObject({ format: 'gif', height: 1 });
     expect(meta.width).toBeGreaterThanOrEqual(1000);
     expect(stats.isOpaque).toBe(false);
+  });
+});
+
+describe('the image route and photos from current cameras', () => {
+  it('serves a 61 MP JPEG (Sony A7R V, 9504×6336) as a resized picture', async () => {
+    const response = await get(`${origin}/media/camera.jpg`, 800, 'webp');
+    expect(response.headers.get('x-image-error')).toBeNull();
+    expect(response.status).toBe(200);
+    const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 800, height: 533 });
   });
 });
 
