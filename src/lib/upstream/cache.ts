@@ -1,5 +1,6 @@
 import { isRecord } from '../content/records.ts';
 import { logJsonLine } from '../log/log.ts';
+import { memo } from '../memo.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { replaceEqualDeep } from '@tanstack/query-core';
 import { createHash } from 'node:crypto';
@@ -61,8 +62,11 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 export const hashToken = (token: string): string => sha256(token).slice(0, 32);
 
 /** One API however its base address is written (host case, default port, trailing slash), hashed. */
-export const apiHash = (baseUrl: string): string =>
-  sha256(new URL(baseUrl).href.replace(/\/+$/, '')).slice(0, 16);
+export const apiHash = memo(
+  (baseUrl: string): string => sha256(new URL(baseUrl).href.replace(/\/+$/, '')).slice(0, 16),
+  // Asked for every cached read's key: a tenant's few base addresses, worked out once each.
+  { max: 1_000 },
+);
 
 /**
  * `service|tenant|operation|identity|params`; identity is whose copy from which API:
