@@ -1,3 +1,4 @@
+import { standing } from '../auth/account.ts';
 import type { SignedIn } from '../auth/session.ts';
 import { warmEditions } from '../images/prewarm.ts';
 import { logWarn } from '../log/log.ts';
@@ -35,6 +36,11 @@ export type ReaderData =
        * the visitor's token: must never be stored by a shared or route cache.
        */
       cache: 'public' | 'private';
+      /**
+       * The session's account once this read showed it is behind (a subscription bought since
+       * sign-in): the page keeps it, so the header stops offering "Subscribe".
+       */
+      signedIn?: SignedIn;
     }
   | {
       kind: 'paywall';
@@ -77,9 +83,12 @@ export async function loadReader(
   try {
     const personal =
       signedIn && (await personalEdition(publishingFor(tenant, signedIn.token), slug));
-    if (personal && !personal.requires_subscription) {
+    if (signedIn && personal && !personal.requires_subscription) {
       const pages = readablePages(personal);
-      return { kind: 'reader', edition: personal, pages, cache: 'private' };
+      const reader = { kind: 'reader', edition: personal, pages, cache: 'private' } as const;
+      if (standing(signedIn.user) !== 'free') return reader;
+      const user = { ...signedIn.user, hasActiveSubscription: true };
+      return { ...reader, signedIn: { ...signedIn, user } };
     }
   } catch (error) {
     // A revoked or expired token: show the paywall with its "Log in" link instead of an error.

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { accountSchema, bool, decimal, enveloped, id, int, listOf } from '../upstream/parse.ts';
+import {
+  accountSchema,
+  bool,
+  decimal,
+  enveloped,
+  id,
+  int,
+  itemsOf,
+  listOf,
+} from '../upstream/parse.ts';
 import { isRecord } from '../content/records.ts';
 
 /**
@@ -50,13 +59,8 @@ export const propertySchema = z.looseObject({
   currency: text,
   check_in_time: time,
   check_out_time: time,
-  room_types: maybe(z.array(z.unknown())).transform((rooms) =>
-    // One unreadable room type does not hide the others.
-    (rooms ?? []).flatMap((room) => {
-      const parsed = roomTypeSchema.safeParse(room);
-      return parsed.success ? [parsed.data] : [];
-    }),
-  ),
+  // Unreadable room types are left out and reported; none readable still shows the property.
+  room_types: maybe(itemsOf(roomTypeSchema)).transform((rooms) => rooms ?? []),
 });
 export type Property = z.output<typeof propertySchema>;
 

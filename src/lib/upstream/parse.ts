@@ -237,11 +237,12 @@ export function itemsOf<S extends z.ZodType>(item: S) {
       const id = isRecord(value) ? (value['id'] ?? value['slug']) : undefined;
       return dropped.push({ index, id, issues: issuesSummary(parsed.error.issues) });
     });
+    // Reported even when the list then fails: a caller that catches that (`.catch`) keeps the parse.
+    droppedInParse?.push(...dropped);
     if (firstError && !items.length) {
       for (const issue of firstError.issues) ctx.addIssue({ ...issue, path: [0, ...issue.path] });
       return z.NEVER;
     }
-    droppedInParse?.push(...dropped);
     return items;
   });
 }

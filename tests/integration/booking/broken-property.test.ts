@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BookingFailure } from '../../../src/lib/booking/domain/failures.ts';
 import { stepFlow } from '../../../src/lib/booking/steps/flow.ts';
+import { english } from '../../fixtures/english.ts';
 import { useMock } from '../harness.ts';
 import { HARBOUR_VIEW, serviceFor } from './fixture.ts';
 
@@ -37,6 +38,19 @@ describe.each(Object.entries(breaks))('a tenant’s place %s', (_label, breakPla
     const step = await stepFlow(new URLSearchParams(), service, HARBOUR_VIEW);
     expect(step.step).toBe('dates');
     expect(step.values['property']).toBe(HARBOUR_VIEW);
+  });
+
+  it('tells the reader of a link to that place that it cannot be booked online now', async () => {
+    breakPlace(SEAVIEW);
+    const { service } = serviceFor(mock.lodgingUrl, {
+      lodging: { propertyIds: [HARBOUR_VIEW, SEAVIEW] },
+    });
+    const step = await stepFlow(new URLSearchParams({ property: SEAVIEW }), service, HARBOUR_VIEW);
+    expect(step.step).toBe('dates');
+    expect(english(step.message)).toMatch(/^This place cannot be booked online right now\./);
+    // A link to a place that answers says nothing of the other.
+    const fine = await stepFlow(new URLSearchParams({ property: HARBOUR_VIEW }), service, '');
+    expect(fine.message).toBe('');
   });
 
   it('is refused as before when it is the only place that cannot be read', async () => {

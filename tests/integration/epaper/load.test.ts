@@ -2,6 +2,7 @@
 // from its `POST /auth/login`: who gets page images of a subscriber-only edition, and who never does.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SignedIn } from '../../../src/lib/auth/session.ts';
+import { subscriberCss } from '../../../src/lib/auth/subscriber-css.ts';
 import { EDITIONS_PER_PAGE, loadEditions, loadReader } from '../../../src/lib/epaper/load.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
@@ -111,6 +112,8 @@ describe('loadReader', () => {
     expect(data.kind).toBe('reader');
     expect(data.cache).toBe('private');
     if (data.kind !== 'reader') return;
+    // Their session already says so: nothing to write.
+    expect(data.signedIn).toBeUndefined();
     expect(data.pages.length).toBeGreaterThanOrEqual(8);
     expect(data.pages[0]?.image_url).toContain(`/epaper/${paidSlug()}/pages/1.svg`);
 
@@ -171,6 +174,9 @@ describe('loadReader after the account changes upstream', () => {
       const after = await loadReader(tenant, paidSlug(), () => Promise.resolve(reader));
       expect(after.kind).toBe('reader');
       if (after.kind === 'reader') expect(after.pages.length).toBeGreaterThan(0);
+      // The page keeps what it learnt in the session: the header stops offering "Subscribe".
+      const kept = after.kind === 'reader' ? after.signedIn : undefined;
+      expect(subscriberCss(kept?.user ?? reader.user)).toContain('.when-unsubscribed{display:none');
     } finally {
       account('reader@masthead.test').hasActiveSubscription = false;
     }

@@ -25,3 +25,12 @@ describe('subscriberCss', () => {
     },
   );
 });
+
+describe('/reader.css', () => {
+  it('is never kept by a browser or a shared cache: a subscription bought since shows on the next page', async () => {
+    const { GET } = await import('../../../src/pages/reader.css.ts');
+    const locals = { tenant: { id: 'daily-planet', publishing: { baseUrl: 'http://x.test' } } };
+    const answer = await GET({ locals, session: undefined } as never);
+    expect(answer.headers.get('cache-control')).toBe('private, no-store');
+  });
+});

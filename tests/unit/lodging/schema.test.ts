@@ -36,6 +36,27 @@ describe('lodging schemas are lenient', () => {
     });
   });
 
+  it.each([
+    ['one of two', [{ id: 'r1', name: 'Double' }, { name: 'no id' }], ['r1']],
+    ['all', [{ name: 'no id' }, { id: { odd: true } }], []],
+  ])(
+    'a property whose room types are unreadable (%s) still shows, and reports each one left out',
+    (_name, rooms, kept) => {
+      const dropped: unknown[] = [];
+      const property = parseOrThrow(
+        singlePropertySchema,
+        { data: { id: 'p1', room_types: rooms } },
+        { ...ctx, dropped: (item) => dropped.push(item) },
+      );
+      expect(property.room_types.map((room) => room.id)).toEqual(kept);
+      expect(dropped).toHaveLength(rooms.length - kept.length);
+      expect(dropped[0]).toMatchObject({
+        index: kept.length ? 1 : 0,
+        issues: expect.stringMatching(/^id: /) as unknown,
+      });
+    },
+  );
+
   it('availability numbers as strings', () => {
     const parsed = parseOrThrow(
       availabilitySchema,

@@ -141,11 +141,16 @@ export async function stepFlow(
   const rules = service.rules(place);
   const stale = step === 'guests' ? undefined : staleStay(values, rules.today);
   const target = stale ? 'dates' : wanted(step);
+  // A place asked for (a deep link) that did not answer (`properties` left it out) is said, not hidden.
+  const leftOut = !place && values['property'] ? textKey('booking.placeNotOnline') : '';
   const at = (
     step: Step,
     errors: FieldErrors = {},
     offers: AvailabilityResult | null = null,
-  ): StepState => ({ step, values, errors, offers, message: '', ...(stale ? { stale } : {}) });
+  ): StepState => {
+    const message = step === 'dates' ? leftOut : '';
+    return { step, values, errors, offers, message, ...(stale ? { stale } : {}) };
+  };
   if (target === 'dates') return at('dates');
 
   const { checkIn = '', checkOut = '' } = values;

@@ -416,6 +416,8 @@ export const de: Dictionary = {
   'manage.cancelRefused':
     'Das Buchungssystem des Hotels lässt diese Buchung nicht online stornieren. Bitte wenden Sie sich an das Hotel.',
   'manage.cancelFailed': 'Die Buchung konnte gerade nicht storniert werden: {message}',
+  'booking.placeNotOnline':
+    'Diese Unterkunft kann gerade nicht online gebucht werden. Bitte versuchen Sie es später noch einmal.',
   'booking.error.placeRequired': 'Wählen Sie eine Unterkunft.',
   'booking.error.checkInRequired': 'Wählen Sie ein Anreisedatum.',
   'booking.error.checkInFormat': 'Geben Sie das Anreisedatum als JJJJ-MM-TT ein.',

@@ -410,6 +410,7 @@ export const en = {
     'The hotel’s booking system does not allow cancelling this booking online. Please contact the hotel.',
   'manage.cancelFailed': 'The booking could not be cancelled just now: {message}',
   // Booking rules and failures (src/lib/booking), also in the JSON API's answers; {wait} is a duration
+  'booking.placeNotOnline': 'This place cannot be booked online right now. Please try again later.',
   'booking.error.placeRequired': 'Choose a place to stay.',
   'booking.error.checkInRequired': 'Choose a check-in date.',
   'booking.error.checkInFormat': 'Enter the check-in date as YYYY-MM-DD.',

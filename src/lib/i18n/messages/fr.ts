@@ -415,6 +415,8 @@ export const fr: Dictionary = {
   'manage.cancelRefused':
     'Le système de réservation de l’hôtel ne permet pas d’annuler cette réservation en ligne. Veuillez contacter l’hôtel.',
   'manage.cancelFailed': 'La réservation n’a pas pu être annulée pour le moment : {message}',
+  'booking.placeNotOnline':
+    'Cet hébergement ne peut pas être réservé en ligne pour le moment. Veuillez réessayer plus tard.',
   'booking.error.placeRequired': 'Choisissez un hébergement.',
   'booking.error.checkInRequired': 'Choisissez une date d’arrivée.',
   'booking.error.checkInFormat': 'Saisissez la date d’arrivée au format AAAA-MM-JJ.',
