@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { logWarn } from '../log/log.ts';
 import { LockTimeoutError, createKeyedLock } from '../upstream/lock.ts';
-import { getRedis } from '../upstream/redis.ts';
+import { guardedRedis } from '../upstream/redis.ts';
 import type { CommentOutcome, PostOnce } from './post.ts';
 
 /**
@@ -57,33 +56,25 @@ export interface PostedStore {
 export function postedStore(redisUrl: string | undefined): PostedStore {
   const local = new LRUCache<string, CommentOutcome>({ max: 5000, ttl: REMEMBER_SECONDS * 1000 });
   const redisKey = (name: string) => `masthead:comments:posted:${name}`;
-  let warned = false;
-  const away = (error: unknown) => {
-    if (warned) return;
-    warned = true;
-    logWarn('comments.posted.redis_unavailable', {
-      message: String(error),
-      effect: 'comment posts refused (503, try again shortly) until Redis answers again',
-    });
-  };
+  const shared = guardedRedis(
+    redisUrl ?? '',
+    'comments.posted.redis_unavailable',
+    'comment posts refused (503, try again shortly) until Redis answers again',
+    (cause) => new PostedStoreUnavailable('posted comments cannot be read', { cause }),
+  );
   return {
     async get(name) {
       const known = local.get(name);
       if (known || !redisUrl) return known;
-      const raw = await getRedis(redisUrl)
-        .then((redis) => redis.get(redisKey(name)))
-        .catch((error: unknown) => {
-          away(error);
-          throw new PostedStoreUnavailable('posted comments cannot be read', { cause: error });
-        });
+      const raw = await shared((redis) => redis.get(redisKey(name)));
       return raw ? (JSON.parse(raw) as CommentOutcome) : undefined;
     },
     async set(name, outcome, seconds = REMEMBER_SECONDS) {
       local.set(name, outcome, { ttl: seconds * 1000 });
       if (!redisUrl) return;
-      await getRedis(redisUrl)
-        .then((redis) => redis.set(redisKey(name), JSON.stringify(outcome), 'EX', seconds))
-        .catch(away);
+      await shared((redis) =>
+        redis.set(redisKey(name), JSON.stringify(outcome), 'EX', seconds),
+      ).catch(() => undefined);
     },
   };
 }

@@ -11,7 +11,6 @@ import { hashToken } from '../upstream/cache.ts';
 import { memo } from '../memo.ts';
 import { TTL } from '../upstream/ttl.ts';
 import type { z } from 'zod';
-import type { categoryDetailSchema, tagDetailSchema } from './schema.ts';
 import type {
   AuthResult,
   Category,
@@ -138,12 +137,6 @@ function readingKit(options: PublishingClientOptions) {
     },
   });
 
-  /** The posts of a category or tag page (the two endpoints share this shape). */
-  const archivePosts = (
-    { posts, meta }: Pick<z.output<typeof tagDetailSchema>, 'posts' | 'meta'>,
-    params: PageParams,
-  ) => paged(params, cleanSummary).map({ items: posts.items, meta: meta ?? posts.meta });
-
   return {
     core,
     ...declaredCore(core, PUBLISHING_OPERATIONS),
@@ -153,13 +146,15 @@ function readingKit(options: PublishingClientOptions) {
     cleanSummary,
     cleanStream,
     paged,
-    archivePosts,
     remembered,
     tenantId: options.tenantId,
   };
 }
 
 type Kit = ReturnType<typeof readingKit>;
+type Detail<K extends keyof typeof PUBLISHING_OPERATIONS> = z.output<
+  (typeof PUBLISHING_OPERATIONS)[K]['schema']
+>;
 
 /** Sign-in, registration, the signed-in user and sign-out. */
 function accountOperations({ read, call }: Kit) {
@@ -211,38 +206,36 @@ function postOperations({ core, read, sanitize, cleanSummary, paged, remembered,
 }
 
 /** Categories, tags and plans. */
-function sectionOperations({ read, archivePosts, remembered }: Kit) {
+function sectionOperations({ read, paged, cleanSummary, remembered }: Kit) {
+  /** A category or tag page (one shape): the term as `term` picks it, and a page of its posts. */
+  const archive = <K extends 'categories.get' | 'tags.get', T>(
+    operation: K,
+    slug: string,
+    params: PageParams,
+    readOptions: ReadOptions | undefined,
+    term: (detail: Detail<K>) => T,
+  ): Promise<T & { posts: Paged<PostSummary> }> => {
+    const { query, map: page } = paged(params, cleanSummary);
+    const map = (detail: Detail<K>) => ({
+      ...term(detail),
+      posts: page({ items: detail.posts.items, meta: detail.meta ?? detail.posts.meta }),
+    });
+    const detail = read(operation, { params: { slug }, query, map }, readOptions);
+    return remembered(detail, ({ posts }) => posts.items);
+  };
   return {
     listCategories: (readOptions?: ReadOptions): Promise<Category[]> =>
       read('categories.list', { map: (list) => list.items }, readOptions),
-    getCategory(
+    getCategory: (
       slug: string,
       params: PageParams = {},
       readOptions?: ReadOptions,
-    ): Promise<CategoryWithPosts> {
-      const map = (detail: z.output<typeof categoryDetailSchema>) => ({
-        category: detail.category,
-        posts: archivePosts(detail, params),
-      });
-      const query = pageQuery(params);
-      const detail = read('categories.get', { params: { slug }, query, map }, readOptions);
-      return remembered(detail, ({ posts }) => posts.items);
-    },
+    ): Promise<CategoryWithPosts> =>
+      archive('categories.get', slug, params, readOptions, ({ category }) => ({ category })),
     listTags: (readOptions?: ReadOptions): Promise<Tag[]> =>
       read('tags.list', { map: (list) => list.items }, readOptions),
-    getTag(
-      slug: string,
-      params: PageParams = {},
-      readOptions?: ReadOptions,
-    ): Promise<{ tag: Tag; posts: Paged<PostSummary> }> {
-      const map = (detail: z.output<typeof tagDetailSchema>) => ({
-        tag: detail.tag,
-        posts: archivePosts(detail, params),
-      });
-      const query = pageQuery(params);
-      const detail = read('tags.get', { params: { slug }, query, map }, readOptions);
-      return remembered(detail, ({ posts }) => posts.items);
-    },
+    getTag: (slug: string, params: PageParams = {}, readOptions?: ReadOptions) =>
+      archive('tags.get', slug, params, readOptions, ({ tag }) => ({ tag })),
     listPlans: (readOptions?: ReadOptions): Promise<Plan[]> =>
       read('plans.list', { map: (list) => list.items }, readOptions),
     getPlan: (slug: string, readOptions?: ReadOptions): Promise<Plan> =>

@@ -242,20 +242,18 @@ export const commentCreatedSchema = z.preprocess(
 );
 export type CommentCreated = z.output<typeof commentCreatedSchema>;
 
-// Inputs (what pages and actions send).
+// Inputs (what pages and actions send): plain types, the site checks them before sending.
 
-export const commentInputSchema = z.object({
-  content: z.string(),
-  parent_id: z.union([z.number(), z.string()]).optional(),
+export interface CommentInput {
+  content: string;
+  parent_id?: number | string | undefined;
   /** Guests only. */
-  author_name: z.string().optional(),
-  author_email: z.string().optional(),
-});
-export type CommentInput = z.input<typeof commentInputSchema>;
+  author_name?: string | undefined;
+  author_email?: string | undefined;
+}
 
-export const registerInputSchema = z.object({
-  name: z.string(),
-  email: z.string(),
-  password: z.string(),
-});
-export type RegisterInput = z.input<typeof registerInputSchema>;
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+}

@@ -153,7 +153,5 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
       return Promise.resolve({ remaining: left(w), resetSeconds: Math.ceil(resetMs / 1000) });
     },
     capacity: (kind) => limitFor(limits, kind),
-    // A build is the only spender: every call may use the whole window.
-    ceiling: (kind) => limitFor(limits, kind),
   };
 }

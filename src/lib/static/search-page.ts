@@ -1,5 +1,5 @@
 import type { APIContext } from 'astro';
-import { cspHash } from '../tenants/theme.ts';
+import { cspHash } from '../delivery/csp.ts';
 
 /** Starts Pagefind's UI on the static copy's search page (src/components/search/StaticSearch.astro). */
 export const START_SEARCH = `// \`?q=\` from the header's search form (or a shared link) starts the search at once.

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Tenant } from './schema.ts';
 import { memo } from '../memo.ts';
 
@@ -17,7 +16,7 @@ function declarations(vars: Record<string, string>): string {
     .join(';');
 }
 
-// Every page renders its tenant's theme and hashes it for the CSP: made once per tenant and content.
+// Every page renders its tenant's theme and hashes it for the CSP: made once per tenant.
 /** The tenant's theme as CSS custom properties, light by default and dark under `prefers-color-scheme`. */
 export const themeCss = memo((tenant: Tenant): string => {
   const { colors, dark, fontStack, headingFontStack } = tenant.theme;
@@ -46,13 +45,3 @@ export const themeCss = memo((tenant: Tenant): string => {
   });
   return `:root{${light};color-scheme:light dark}@media (prefers-color-scheme:dark){:root{${darkVars}}}`;
 });
-
-/**
- * CSP hash of an inline `<style>` body, so the theme needs no `'unsafe-inline'`. The site hashes
- * only its own few inline bodies (themes, the static search script).
- */
-export const cspHash = memo(
-  (content: string): `sha256-${string}` =>
-    `sha256-${createHash('sha256').update(content).digest('base64')}`,
-  { max: 1000 },
-);

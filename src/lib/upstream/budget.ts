@@ -75,7 +75,8 @@ export interface RateInfo {
   retryAfterSeconds?: number | undefined;
 }
 
-export type Budget = ReturnType<typeof createBudget>;
+/** What the clients spend through; the reserve arithmetic (`ceiling`) stays inside the budget. */
+export type Budget = Omit<ReturnType<typeof createBudget>, 'ceiling'>;
 
 /** The upstream counts anonymous calls per IP, i.e. per origin (scheme://host:port) from our side. */
 const originOf = (baseUrl: string): string => new URL(baseUrl).origin;

@@ -78,6 +78,28 @@ export function getRedis(url: string): Promise<Redis> {
   return client;
 }
 
+/**
+ * Commands a guard cannot do without (idempotency keys): while Redis is away, one warning line
+ * (`event`, saying the `effect`), and `refuse`'s error thrown: never a write without its guard.
+ */
+export function guardedRedis(
+  url: string,
+  event: string,
+  effect: string,
+  refuse: (cause: unknown) => Error,
+) {
+  let warned = false;
+  return async <T>(use: (redis: Redis) => Promise<T>): Promise<T> => {
+    try {
+      return await use(await getRedis(url));
+    } catch (error) {
+      if (!warned) logWarn(event, { message: String(error), effect });
+      warned = true;
+      throw refuse(error);
+    }
+  };
+}
+
 /** Closes every client (tests, graceful shutdown); never throws, even with Redis away. */
 export async function closeRedis(): Promise<void> {
   const all = [...clients.values()];

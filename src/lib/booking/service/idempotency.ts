@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
-import { logWarn } from '../../log/log.ts';
 import type { Redis } from 'ioredis';
-import { getRedis } from '../../upstream/redis.ts';
+import { guardedRedis } from '../../upstream/redis.ts';
 import { refusal, unavailable } from '../domain/failures.ts';
 import type { Confirmation } from '../domain/types.ts';
 import { textKey } from '../../i18n/text-key.ts';
@@ -45,22 +44,13 @@ export function attemptStore(options: { scope: string; redisUrl?: string | undef
   const { redisUrl } = options;
   const name = (key: string) =>
     `masthead:booking:attempt:${options.scope}:${createHash('sha256').update(key).digest('base64url')}`;
-  let warned = false;
-  /** A read or write the step needs (with Redis): Redis away refuses the step. */
-  const shared = async <T>(use: (redis: Redis) => Promise<T>): Promise<T> => {
-    try {
-      return await use(await getRedis(redisUrl ?? ''));
-    } catch (error) {
-      // Logged once; the step is refused with its form kept: never a write without its guard.
-      if (!warned)
-        logWarn('booking.attempts.redis_unavailable', {
-          message: error instanceof Error ? error.message : String(error),
-          effect: 'bookings and their e-mails refused (503) until Redis answers again',
-        });
-      warned = true;
-      throw unavailable(textKey('booking.error.unavailable'), RETRY_AFTER_SECONDS);
-    }
-  };
+  /** A read or write the step needs (with Redis): Redis away refuses the step, its form kept. */
+  const shared = guardedRedis(
+    redisUrl ?? '',
+    'booking.attempts.redis_unavailable',
+    'bookings and their e-mails refused (503) until Redis answers again',
+    () => unavailable(textKey('booking.error.unavailable'), RETRY_AFTER_SECONDS),
+  );
   /** Best effort (a lost mark only makes a later step stricter or shorter): failures are logged. */
   const tryShared = async (write: (redis: Redis) => Promise<unknown>) => {
     if (redisUrl) await shared(write).catch(() => undefined);
