@@ -45,44 +45,37 @@ export async function limit(context: Pick<APIContext, 'locals'>, kind: LimitKind
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 /**
- * Every booking mail to one address (confirmation, link, cancellation), whoever asks: one visitor
- * booking once per victim (each from another address) cannot make the hotel's mail reach anyone
- * more than a few times an hour. The bookings still go through; the mail is what is capped.
+ * The caps on booking mails, whoever asks, each under its limiter's name (spent and given back
+ * under the same one). Every booking mail to one address (confirmation, link, cancellation): one
+ * visitor booking once per victim (each from another address) cannot make the hotel's mail reach
+ * anyone more than a few times an hour; the bookings still go through, the mail is what is capped.
+ * Link mails ("find my booking") are capped per recipient and per booking too.
  */
-const RECIPIENT_HOUR = { points: 3, duration: 3600 };
-
-/** Link mails ("find my booking") per recipient and per booking, whoever asks. */
-const LINK_MAILS = {
-  recipientDay: { points: 10, duration: 86_400 },
-  bookingHour: { points: 3, duration: 3600 },
+const MAIL_CAPS = {
+  'booking:mail:recipientHour': { points: 3, duration: 3600 },
+  'booking:link-mail:recipientDay': { points: 10, duration: 86_400 },
+  'booking:link-mail:bookingHour': { points: 3, duration: 3600 },
 } as const;
+type MailCap = keyof typeof MAIL_CAPS;
 
-async function spend(
-  tenantId: string,
-  name: string,
-  cap: { points: number; duration: number },
-  key: string,
-): Promise<boolean> {
-  if ((await consumeLimit(visitorLimiter(name, cap, REDIS_URL), key)).ok) return true;
-  logWarn('booking.mail_capped', { tenant: tenantId, cap: name });
+const mailLimiter = (cap: MailCap) => visitorLimiter(cap, MAIL_CAPS[cap], REDIS_URL);
+
+async function spend(tenantId: string, cap: MailCap, key: string): Promise<boolean> {
+  if ((await consumeLimit(mailLimiter(cap), key)).ok) return true;
+  logWarn('booking.mail_capped', { tenant: tenantId, cap });
   return false;
 }
 
 const recipientKey = (tenantId: string, email: string) =>
   `${tenantId}|${hash(normalizeEmail(email))}`;
 
-const RECIPIENT_HOUR_NAME = 'booking:mail:recipientHour';
-
 /** Spends one booking mail to `email`; false once the address had its few this hour. */
 export const mayMailTo = (tenantId: string, email: string): Promise<boolean> =>
-  spend(tenantId, RECIPIENT_HOUR_NAME, RECIPIENT_HOUR, recipientKey(tenantId, email));
+  spend(tenantId, 'booking:mail:recipientHour', recipientKey(tenantId, email));
 
 /** Gives back the mail `mayMailTo` spent when the mail server refused it (none reached the address). */
 export const unspendMailTo = (tenantId: string, email: string): Promise<void> =>
-  refundLimit(
-    visitorLimiter(RECIPIENT_HOUR_NAME, RECIPIENT_HOUR, REDIS_URL),
-    recipientKey(tenantId, email),
-  );
+  refundLimit(mailLimiter('booking:mail:recipientHour'), recipientKey(tenantId, email));
 
 const bookingKey = (tenantId: string, reference: string) =>
   `${tenantId}|${hash(reference.trim().toUpperCase())}`;
@@ -96,8 +89,8 @@ export async function mayMailLink(
   const recipient = recipientKey(tenantId, email);
   const booking = bookingKey(tenantId, reference);
   return (
-    (await spend(tenantId, 'booking:link-mail:bookingHour', LINK_MAILS.bookingHour, booking)) &&
-    (await spend(tenantId, 'booking:link-mail:recipientDay', LINK_MAILS.recipientDay, recipient)) &&
+    (await spend(tenantId, 'booking:link-mail:bookingHour', booking)) &&
+    (await spend(tenantId, 'booking:link-mail:recipientDay', recipient)) &&
     (await mayMailTo(tenantId, email))
   );
 }
@@ -111,15 +104,8 @@ export async function unspendMailLink(
   email: string,
   reference: string,
 ): Promise<void> {
-  const { bookingHour, recipientDay } = LINK_MAILS;
   await Promise.all([
-    refundLimit(
-      visitorLimiter('booking:link-mail:bookingHour', bookingHour, REDIS_URL),
-      bookingKey(tenantId, reference),
-    ),
-    refundLimit(
-      visitorLimiter('booking:link-mail:recipientDay', recipientDay, REDIS_URL),
-      recipientKey(tenantId, email),
-    ),
+    refundLimit(mailLimiter('booking:link-mail:bookingHour'), bookingKey(tenantId, reference)),
+    refundLimit(mailLimiter('booking:link-mail:recipientDay'), recipientKey(tenantId, email)),
   ]);
 }
