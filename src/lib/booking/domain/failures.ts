@@ -1,5 +1,5 @@
-import { classify, KnownFailure } from '../../failures/classify.ts';
-import { RETRY_AFTER_SECONDS, retryAfterOf } from '../../delivery/policy.ts';
+import { classify, isTemporary, KnownFailure } from '../../failures/classify.ts';
+import { RETRY_AFTER_SECONDS, retryAfterOf, temporaryMessage } from '../../delivery/policy.ts';
 import type { Failure } from '../../failures/classify.ts';
 import type { FieldErrors } from '../../failures/fields.ts';
 import { logError } from '../../log/log.ts';
@@ -116,13 +116,15 @@ export function toFailure(
   if (error instanceof BookingFailure) return error;
   const failure = classify(error);
   if (failure.kind === 'invalid') return invalid(widgetFields(failure.fields));
-  if (failure.kind === 'busy') {
-    const wait = retryAfterOf(failure);
-    return busy(textKey('booking.error.busy', { wait }), wait);
-  }
   if (failure.kind === 'not-found') return placeNotFound();
-  if (failure.kind === 'outage')
-    return unavailable(textKey('booking.error.unavailable'), retryAfterOf(failure));
+  // Busy or down: said as every form says it (`temporaryMessage`), with when to try again.
+  const temporary = isTemporary(failure) && temporaryMessage(failure, 'booking.error');
+  if (temporary) {
+    const code = failure.kind === 'busy' ? 'busy' : 'unavailable';
+    return refusal(temporary.status, code, temporary.message, {
+      retryAfter: retryAfterOf(failure),
+    });
+  }
   // Outages were logged once by the upstream client; 401/403 (a token or configuration problem)
   // and bugs are loud in the logs, vague to visitors.
   logError('booking.failed', context, error);
