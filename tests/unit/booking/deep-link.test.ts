@@ -26,4 +26,21 @@ describe('deep links to a stay (campaigns, price comparison, the embed’s fallb
     expect(state.step).toBe('details');
     expect(state.values).toMatchObject({ checkOut: '2099-03-30', roomTypeId: 'double' });
   });
+
+  it('nights that are not a whole number from 1 to 365 leave check-out empty, as in the embed', async () => {
+    const steps = {
+      rules: () => ({ today: '2099-01-01', minNights: 1, maxNights: 21 }),
+      properties: () => Promise.resolve([place]),
+      availability: () => Promise.resolve(offers),
+    };
+    for (const nights of ['400', '0', '2.5', 'two']) {
+      const state = await stepFlow(
+        link({ property: PROPERTY, checkIn: '2099-03-28', nights, adults: '2' }),
+        steps,
+        PROPERTY,
+      );
+      expect(state.step).toBe('dates');
+      expect(state.values['checkOut'], `nights=${nights}`).toBeUndefined();
+    }
+  });
 });

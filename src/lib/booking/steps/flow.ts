@@ -3,6 +3,7 @@ import type { MessageKey } from '../../i18n/dictionary.ts';
 import { textKey } from '../../i18n/text-key.ts';
 import { addDays, isIsoDate, stayErrors } from '../domain/dates.ts';
 import { BookingFailure } from '../domain/failures.ts';
+import { stayLinkSchema } from '../domain/schema.ts';
 import { guestErrors, hasErrors } from '../domain/rules.ts';
 import type { AvailabilityResult, Confirmation } from '../domain/types.ts';
 import type { BookingService } from '../service/service.ts';
@@ -125,13 +126,12 @@ export async function stepFlow(
   const values: Record<string, string> = { property: defaultProperty, adults: '2', children: '0' };
   for (const name of SEARCH_FIELDS)
     if (query.has(name)) values[name] = (query.get(name) ?? '').slice(0, 100);
-  // A deep link's `nights` and `room` (docs/booking-partners.md), in the steps' own terms.
-  const nights = Number(query.get('nights'));
+  // A deep link's `nights` and `room` (docs/booking-partners.md), read as the embed reads them.
+  const link = stayLinkSchema.parse(Object.fromEntries(query));
   const linkedIn = values['checkIn'] ?? '';
-  if (!values['checkOut'] && isIsoDate(linkedIn) && Number.isInteger(nights) && nights > 0)
-    values['checkOut'] = addDays(linkedIn, Math.min(nights, 365));
-  if (!values['roomTypeId'] && query.get('room'))
-    values['roomTypeId'] = (query.get('room') ?? '').slice(0, 100);
+  if (!values['checkOut'] && isIsoDate(linkedIn) && link.nights)
+    values['checkOut'] = addDays(linkedIn, link.nights);
+  if (!values['roomTypeId'] && link.room) values['roomTypeId'] = link.room;
   // A linked stay that has passed is dropped with a notice (the calendar opens at today); a date
   // just typed on the dates step (its form asks for `step=guests`) gets the field's message.
   const step = query.get('step');
