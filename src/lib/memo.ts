@@ -11,6 +11,7 @@ import { LRUCache } from 'lru-cache';
  * Arguments after the key only help `make` and must not change its result for that key. Every value
  * is remembered, `undefined` too; `forget(key)` drops one (a tenant removed, a login refused),
  * `peek(key)` reads one without making it, `clear()` drops all (tests).
+ * One exception: i18n/intl-cache.ts, which the booking widget imports (lru-cache would double it).
  */
 export type MemoBound<V> =
   { max: number; ttlMs?: number } | { maxBytes: number; bytes: (value: V, key: string) => number };
