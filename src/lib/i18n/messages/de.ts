@@ -74,6 +74,7 @@ export const de: Dictionary = {
     one: '{count} Treffer für «{query}»',
     other: '{count} Treffer für «{query}»',
   },
+  'search.resultsMore': 'Treffer {from}–{to} für «{query}», weitere auf der nächsten Seite',
   'search.pages': 'Seiten der Suchergebnisse',
   'search.sort': 'Reihenfolge',
   'search.sortNewest': 'Neuste zuerst',

@@ -77,6 +77,7 @@ export const en = {
   'search.prompt': 'Type a word or two to search all articles of {site}.',
   'search.none': 'No articles match “{query}”. Try fewer or different words.',
   'search.results': { one: '{count} result for “{query}”', other: '{count} results for “{query}”' },
+  'search.resultsMore': 'Results {from}–{to} for “{query}”, more on the next page',
   'search.pages': 'Search results pages',
   'search.sort': 'Order',
   'search.sortNewest': 'Newest first',

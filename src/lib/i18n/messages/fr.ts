@@ -75,6 +75,7 @@ export const fr: Dictionary = {
     one: '{count} résultat pour « {query} »',
     other: '{count} résultats pour « {query} »',
   },
+  'search.resultsMore': 'Résultats {from} à {to} pour « {query} », d’autres à la page suivante',
   'search.pages': 'Pages de résultats',
   'search.sort': 'Ordre',
   'search.sortNewest': 'Plus récents d’abord',
