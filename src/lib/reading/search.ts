@@ -11,6 +11,11 @@ import { newestFirst } from './article.ts';
 export const SEARCH_SORTS = ['newest', 'relevance'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
+/** `?q=` as searched: at most 200 UTF-16 units (the form's `maxlength`), never half an emoji (a `�`). */
+export function searchQuery(raw: string | null): string {
+  return (raw ?? '').slice(0, 200).replace(/[\uD800-\uDBFF]$/, '');
+}
+
 /** The search page's title and heading: the query, and from page 2 on its number, as on every list. */
 export function searchTitle(t: I18n['t'], query: string, page: number): string {
   const trimmed = query.trim();

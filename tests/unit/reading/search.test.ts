@@ -6,6 +6,7 @@ import {
   queryTerms,
   searchCount,
   searchPageMissing,
+  searchQuery,
   searchSort,
   searchTitle,
 } from '../../../src/lib/reading/search.ts';
@@ -175,5 +176,18 @@ describe('searchCount', () => {
     ['de-CH', '24 Treffer für «ferry»', results(4, { current: 3, last: 3 })],
   ] as const)('%s: %s', (locale, line, found) => {
     expect(searchCount(createI18n(locale, 'Europe/Zurich').t, 'ferry', found)).toBe(line);
+  });
+});
+
+describe('searchQuery', () => {
+  it('keeps at most 200 characters, as the form allows', () => {
+    expect(searchQuery('x'.repeat(300))).toBe('x'.repeat(200));
+    expect(searchQuery(null)).toBe('');
+  });
+
+  it('never cuts an emoji in half (a “�” in the heading, the box and the search sent on)', () => {
+    const query = searchQuery(`a${'😀'.repeat(150)}`);
+    expect(query.isWellFormed()).toBe(true);
+    expect(query).toBe(`a${'😀'.repeat(99)}`);
   });
 });
