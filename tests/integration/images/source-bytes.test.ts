@@ -12,8 +12,8 @@ import { imageUpstream } from './fixture.ts';
 let upstream: Awaited<ReturnType<typeof imageUpstream>>;
 let origin = '';
 let limit = 0;
-let camera = Buffer.alloc(0);
-let over = Buffer.alloc(0);
+let camera: Buffer = Buffer.alloc(0);
+let over: Buffer = Buffer.alloc(0);
 
 /** `jpeg` grown to `size` bytes by APP15 segments after its start, as a camera's previews and notes grow one. */
 function padded(jpeg: Buffer, size: number): Buffer {
