@@ -11,7 +11,7 @@ import { newestFirst } from './article.ts';
 export const SEARCH_SORTS = ['newest', 'relevance'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-/** `?q=` as searched: at most 200 UTF-16 units (the form's `maxlength`), never half an emoji (a `�`). */
+/** `?q=` as searched: at most 200 UTF-16 units (the form's `maxlength`), never half an emoji. */
 export function searchQuery(raw: string | null): string {
   return (raw ?? '').slice(0, 200).replace(/[\uD800-\uDBFF]$/, '');
 }

@@ -185,7 +185,7 @@ describe('searchQuery', () => {
     expect(searchQuery(null)).toBe('');
   });
 
-  it('never cuts an emoji in half (a “�” in the heading, the box and the search sent on)', () => {
+  it('never cuts an emoji in half (the API’s address cannot carry half of one)', () => {
     const query = searchQuery(`a${'😀'.repeat(150)}`);
     expect(query.isWellFormed()).toBe(true);
     expect(query).toBe(`a${'😀'.repeat(99)}`);
