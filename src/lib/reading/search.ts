@@ -5,10 +5,16 @@
  */
 import type { I18n } from '../i18n/index.ts';
 import type { PostSummary } from '../publishing/schema.ts';
+import type { Paged } from '../upstream/parse.ts';
 import { newestFirst } from './article.ts';
 
 export const SEARCH_SORTS = ['newest', 'relevance'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+/** `?q=` as searched: at most 200 UTF-16 units (the form's `maxlength`), never half an emoji. */
+export function searchQuery(raw: string | null): string {
+  return (raw ?? '').slice(0, 200).replace(/[\uD800-\uDBFF]$/, '');
+}
 
 /** The search page's title and heading: the query, and from page 2 on its number, as on every list. */
 export function searchTitle(t: I18n['t'], query: string, page: number): string {
@@ -26,6 +32,20 @@ export function searchPageMissing(
   results: { page: { last: number } } | null,
 ): boolean {
   return page > Math.max(1, results?.page.last ?? 1);
+}
+
+/**
+ * The line above the results: how many there are, or, from an API that does not count them
+ * (`simplePaginate`), which of them this page shows while more follow (on the last page, every
+ * earlier page was full, so the count is known again).
+ */
+export function searchCount(t: I18n['t'], query: string, results: Paged<unknown>): string {
+  const { current, last, perPage, total } = results.page;
+  const before = (current - 1) * perPage;
+  if (total === undefined && last > current) {
+    return t('search.resultsMore', { from: before + 1, to: before + perPage, query });
+  }
+  return t('search.results', { count: total ?? before + results.items.length, query });
 }
 
 /** `?sort=`: anything but a known order is the default, newest first (the API's own order). */

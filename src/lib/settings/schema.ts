@@ -264,8 +264,8 @@ export const settingDefinitions = {
     'byte limit of that cache (512 MiB; least recently used out)',
   ),
   IMAGE_SOURCE_MAX_BYTES: number(
-    { fallback: 25 * 1024 * 1024, int: true },
-    'largest upstream picture fetched (25 MiB)',
+    { fallback: 64 * 1024 * 1024, int: true },
+    'largest upstream picture fetched (64 MiB: a camera’s finest JPEG at `IMAGE_SOURCE_MAX_PIXELS`; a 61 MP extra-fine one is up to 40 MB, 0.65 bytes a pixel, so 100 MP about 65 MB)',
   ),
   IMAGE_SOURCE_MAX_PIXELS: number(
     { fallback: 100_000_000, int: true },

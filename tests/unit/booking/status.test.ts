@@ -44,18 +44,36 @@ describe('holdsRoom', () => {
 
 describe('a stay the hotel checked in or out', () => {
   const english = createI18n('en-GB', 'Europe/London');
-  it.each(['checked_in', 'checked_out'])(
-    '%j offers no cancel and says the hotel’s own word, not “confirmed”',
+  const viewOf = (status: string, i18n = english) =>
+    manageView(
+      { ...confirmation, status, statusKind: statusKind(status), property: undefined },
+      i18n,
+    );
+
+  it.each(['checked_in', 'checked_out', 'no_show'])(
+    '%j offers no cancel and is not called “confirmed”',
     (status) => {
-      const stay = { ...confirmation, status, statusKind: statusKind(status), property: undefined };
-      const view = manageView(stay, english);
+      const view = viewOf(status);
       expect(view.cancellable).toBe(false);
       expect(view.heading).not.toMatch(/confirmed/i);
-      // Its heading fits the status: the hotel's word (before: “Booking sent” for a stay under way).
-      expect(view.heading).toBe(`Booking status: ${status}`);
-      expect(Object.fromEntries(view.rows)['Status']).toBe(status);
     },
   );
+
+  // The manage page, the last step and the mail all show these (before: the API's raw word).
+  it.each([
+    ['en-GB', 'checked_in', 'Booking status: Checked in', 'Checked in'],
+    ['en-GB', 'Checked-Out', 'Booking status: Checked out', 'Checked out'],
+    ['en-GB', 'no_show', 'Booking status: Did not arrive (no-show)', 'Did not arrive (no-show)'],
+    ['de-CH', 'checked_in', 'Stand der Buchung: Eingecheckt', 'Eingecheckt'],
+    ['fr-CH', 'checked_out', 'État de la réservation : Départ enregistré', 'Départ enregistré'],
+    // A status the lodging API does not name in its contract or dialects: its own word.
+    ['de-CH', 'on_request', 'Stand der Buchung: on_request', 'on_request'],
+  ])('%s %j: “%s”', (locale, status, heading, word) => {
+    const view = viewOf(status, createI18n(locale, 'Europe/Zurich'));
+    expect(view.heading).toBe(heading);
+    expect(view.text).toContain(word);
+    expect(view.rows.find(([, value]) => value === word)).toBeTruthy();
+  });
 
   it('a pending or confirmed stay stays cancellable', () => {
     for (const status of ['pending', 'confirmed']) {

@@ -4,7 +4,9 @@ import {
   highlight,
   orderResults,
   queryTerms,
+  searchCount,
   searchPageMissing,
+  searchQuery,
   searchSort,
   searchTitle,
 } from '../../../src/lib/reading/search.ts';
@@ -141,5 +143,51 @@ describe('searchPageMissing', () => {
     [2, results(0), true],
   ] as const)('page %i of %j: missing %s', (page, found, missing) => {
     expect(searchPageMissing(page, found)).toBe(missing);
+  });
+});
+
+describe('searchCount', () => {
+  const results = (count: number, page: { current: number; last: number; total?: number }) => ({
+    items: Array.from({ length: count }),
+    page: { perPage: 10, ...page },
+  });
+  it.each([
+    // A counting API: its total, on every page.
+    ['en-GB', '23 results for “ferry”', results(10, { current: 2, last: 3, total: 23 })],
+    // An API that does not count (`simplePaginate`): which results, while more follow …
+    [
+      'en-GB',
+      'Results 1–10 for “ferry”, more on the next page',
+      results(10, { current: 1, last: 2 }),
+    ],
+    [
+      'de-CH',
+      'Treffer 11–20 für «ferry», weitere auf der nächsten Seite',
+      results(10, { current: 2, last: 3 }),
+    ],
+    [
+      'fr-CH',
+      'Résultats 1 à 10 pour « ferry », d’autres à la page suivante',
+      results(10, { current: 1, last: 2 }),
+    ],
+    // … and on the last page, after full ones, the count.
+    ['en-GB', '1 result for “ferry”', results(1, { current: 1, last: 1 })],
+    ['en-GB', '24 results for “ferry”', results(4, { current: 3, last: 3 })],
+    ['de-CH', '24 Treffer für «ferry»', results(4, { current: 3, last: 3 })],
+  ] as const)('%s: %s', (locale, line, found) => {
+    expect(searchCount(createI18n(locale, 'Europe/Zurich').t, 'ferry', found)).toBe(line);
+  });
+});
+
+describe('searchQuery', () => {
+  it('keeps at most 200 characters, as the form allows', () => {
+    expect(searchQuery('x'.repeat(300))).toBe('x'.repeat(200));
+    expect(searchQuery(null)).toBe('');
+  });
+
+  it('never cuts an emoji in half (the API’s address cannot carry half of one)', () => {
+    const query = searchQuery(`a${'😀'.repeat(150)}`);
+    expect(query.isWellFormed()).toBe(true);
+    expect(query).toBe(`a${'😀'.repeat(99)}`);
   });
 });

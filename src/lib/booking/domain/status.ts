@@ -21,17 +21,18 @@ const KINDS: Readonly<Record<string, StatusKind>> = {
 /** Besides a cancelled one, the statuses that release the room: the rest hold it (unknown ones too). */
 const RELEASES_ROOM = new Set(['no_show', 'checked_out', 'declined', 'rejected']);
 
-const normalize = (status: string): string =>
+/** One spelling of a status: `Checked-In` is `checked_in`. */
+export const normalizeStatus = (status: string): string =>
   status
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
 
 export function statusKind(status: string): StatusKind {
-  return KINDS[normalize(status)] ?? 'other';
+  return KINDS[normalizeStatus(status)] ?? 'other';
 }
 
 /** Whether a booking with this status still occupies its room (for the duplicate check). */
 export function holdsRoom(status: string): boolean {
-  return statusKind(status) !== 'cancelled' && !RELEASES_ROOM.has(normalize(status));
+  return statusKind(status) !== 'cancelled' && !RELEASES_ROOM.has(normalizeStatus(status));
 }

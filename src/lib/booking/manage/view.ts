@@ -1,7 +1,7 @@
 import type { I18n } from '../../i18n/index.ts';
 import { widgetSay } from '../../i18n/widget.ts';
 import type { Confirmation, PropertySummary } from '../domain/types.ts';
-import type { StatusKind } from '../domain/status.ts';
+import { normalizeStatus, type StatusKind } from '../domain/status.ts';
 import { summaryRows } from '../steps/summary-rows.ts';
 
 /** What the views show of the property (of a fresh confirmation's, maybe its name alone). */
@@ -14,6 +14,13 @@ const STATUS_TEXT = {
   cancelled: { heading: 'doneCancelled', text: 'doneCancelledText', status: 'statusCancelled' },
   other: { heading: 'doneOther', text: 'doneOtherText', status: null },
 } as const satisfies Record<StatusKind, { heading: string; text: string; status: string | null }>;
+
+/** Words for the API's statuses that are neither on nor off (`other`); others stay its own word. */
+const OTHER_WORDS: Readonly<Record<string, string>> = {
+  checked_in: 'statusCheckedIn',
+  checked_out: 'statusCheckedOut',
+  no_show: 'statusNoShow',
+};
 
 /**
  * The manage page's (and the booking's last step's and mail's) texts and summary rows, in the
@@ -28,15 +35,16 @@ export function manageView(
   const address = [property.address, property.city].filter(Boolean).join(', ');
   const text = STATUS_TEXT[stay.statusKind];
   const active = stay.statusKind === 'received' || stay.statusKind === 'confirmed';
+  const word = text.status ?? OTHER_WORDS[normalizeStatus(stay.status)];
+  // A status Masthead does not know (`on_request`, …) is named by the lodging API's own word.
+  const status = word ? say(word) : stay.status;
   return {
-    // A status Masthead does not know (`checked_in`, …) is named by the lodging API's own word.
-    heading: say(text.heading, { status: stay.status }),
-    text: say(text.text, { status: stay.status }),
+    heading: say(text.heading, { status }),
+    text: say(text.text, { status }),
     rows: summaryRows(
       {
         ...stay,
-        // The lodging API's own word when it means nothing known (`other`).
-        status: text.status ? say(text.status) : stay.status,
+        status,
         place: property.name,
         address,
         room: stay.roomName,
