@@ -134,6 +134,23 @@ describe('a host matched by a tenant’s wildcard (daily-planet: *.dailyplanet.e
   });
 });
 
+describe('the booking embed on the tenant’s own page, behind a proxy that ends TLS', () => {
+  it('sends its height and events to the https page that frames it', async () => {
+    const own = { host: 'harbourtimes.example.com', headers: { 'x-forwarded-proto': 'https' } };
+    const properties = JSON.parse(
+      (await send(`http://127.0.0.1:${site.port}/api/booking/properties`, own)).text,
+    ) as { data: { id: string }[] };
+    // What the loader asks for on https://harbourtimes.example.com (its own origin, not a partner's).
+    const query = new URLSearchParams({
+      property: properties.data[0]!.id,
+      origin: 'https://harbourtimes.example.com',
+    });
+    const frame = await send(`http://127.0.0.1:${site.port}/embed/booking?${query}`, own);
+    expect(frame.status).toBe(200);
+    expect(frame.text).toContain('data-parent-origin="https://harbourtimes.example.com"');
+  });
+});
+
 async function mailTo(email: string, count: number): Promise<ParsedMail> {
   const mails = await waitFor(`${count} mails to ${email}`, () => {
     const found = inbox.filter((m) => JSON.stringify(m.to).includes(email));

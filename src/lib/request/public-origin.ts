@@ -28,18 +28,20 @@ export function forwardedHost(
 }
 
 /**
- * The origin the visitor's browser used. Behind a trusted proxy that rewrites `Host`, it comes from
- * `X-Forwarded-Host` and `X-Forwarded-Proto`; otherwise from the request URL. It is what a request
- * says, so it only serves to compare with the request's own `Origin` (cross-site checks); every
- * absolute link takes the tenant's configured origin instead (`tenantOrigin`, lib/tenants/origin.ts).
+ * The origin the visitor's browser used. Behind a trusted proxy, from `X-Forwarded-Host` (when it
+ * rewrites `Host`) and `X-Forwarded-Proto` (when it ends TLS: a load balancer keeping `Host`);
+ * otherwise from the request URL. It is what a request says, so it only serves to compare with the
+ * request's own `Origin` (cross-site checks) and to answer the page's own frame (the booking embed);
+ * every absolute link takes the tenant's configured origin instead (`tenantOrigin`,
+ * lib/tenants/origin.ts).
  */
 export function publicOrigin(
   url: URL,
   headers: Headers,
   trustProxy = settings().TRUST_PROXY,
 ): string {
-  const host = forwardedHost(headers, trustProxy);
-  if (!host) return url.origin;
+  if (!trustProxy) return url.origin;
+  const host = forwardedHost(headers, trustProxy) ?? url.host;
   const proto = firstValue(headers.get('x-forwarded-proto'))?.toLowerCase();
   const scheme = proto === 'https' || proto === 'http' ? proto : url.protocol.replace(/:$/, '');
   return new URL(`${scheme}://${host}`).origin;

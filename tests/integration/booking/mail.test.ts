@@ -126,6 +126,8 @@ describe('the confirmation e-mail', () => {
     expect(more).toEqual([]);
     expect(mail!.subject).toBe(`Ihre Buchung ${confirmation.reference}: Edelweiss Lodge`);
     expect(mail!.from?.text).toBe('"Alpine Post" <buchungen@alpine-post.test>');
+    // A reply reaches the hotel the mail names, not the server's sending address.
+    expect(mail!.replyTo?.text).toBe('zimmer@alpine-lodges.test');
     const text = mail!.text ?? '';
     expect(text).toContain('Guten Tag Heidi Muster');
     expect(text).toContain('Anfrage erhalten');

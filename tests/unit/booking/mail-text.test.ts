@@ -35,4 +35,24 @@ describe('booking e-mail text', () => {
     expect([...long].length).toBeLessThanOrEqual(80);
     expect(long.endsWith('…')).toBe(true);
   });
+
+  // A browser reads each of these as evil.com: an invisible character inside the name (soft
+  // hyphen, zero-width space, word joiner) or another script's full stop between its labels.
+  it.each([
+    ['evil\u00AD.com/verify', 'evil[.]com/verify'],
+    ['evil.\u200Bcom/verify', 'evil[.]com/verify'],
+    ['evil\u2060.com/verify', 'evil[.]com/verify'],
+    ['evil\u3002com/verify', 'evil[.]com/verify'],
+    ['evil\uFF0Ecom/verify', 'evil[.]com/verify'],
+    ['ｅｖｉｌ\uFF61ｃｏｍ', 'ｅｖｉｌ[.]ｃｏｍ'],
+  ])('shows no address hidden in %j', (name, shown) => {
+    const text = bookerText(name);
+    expect(text).toBe(shown);
+    // Whatever the mail client makes of it, no host named evil.com is left in the greeting.
+    expect(URL.parse(`http://${text}`)?.hostname).not.toBe('evil.com');
+  });
+
+  it('keeps the joiners some scripts write names with', () => {
+    expect(bookerText('Mehr\u200Cdad')).toBe('Mehr\u200Cdad');
+  });
 });

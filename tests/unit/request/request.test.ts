@@ -21,6 +21,22 @@ describe('public origin', () => {
     expect(publicOrigin(url, proxied, false)).toBe('http://10.0.0.5:4321');
   });
 
+  // A load balancer that ends TLS and passes Host on as it came (AWS ALB, Heroku, Cloud Run)
+  // sends X-Forwarded-Proto alone: the browser's origin is https on that host.
+  it('takes the forwarded scheme with the request’s own host when no host is forwarded', () => {
+    const lb = new URL('http://news.example.com/login');
+    const headers = new Headers({ 'x-forwarded-proto': 'https' });
+    expect(publicOrigin(lb, headers, true)).toBe('https://news.example.com');
+    expect(publicOrigin(lb, headers, false)).toBe('http://news.example.com');
+    // So the https page's own login form is not refused as a cross-site post.
+    const login = new Request('http://news.example.com/login?_action=login', {
+      method: 'POST',
+      headers: { ...Object.fromEntries(headers), origin: 'https://news.example.com' },
+      body: new URLSearchParams({ email: 'a@b.example' }),
+    });
+    expect(isCrossSiteFormPost(login, publicOrigin(lb, headers, true))).toBe(false);
+  });
+
   it.each(['evil@news.example.com', 'news.example.com/path', 'a b', ''])(
     'ignores a forwarded host that is not a plain host: %j',
     (host) => {

@@ -13,6 +13,8 @@ export interface Mail {
   to: string;
   /** Shown as the sender's name (the tenant's). */
   fromName: string;
+  /** Where a reply goes (the tenant's lodging contact), else to the sending address. */
+  replyTo?: string | undefined;
   subject: string;
   /** The plain-text part, for every mail client. */
   text: string;

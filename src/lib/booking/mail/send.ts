@@ -30,23 +30,24 @@ export interface MailRequest {
 }
 
 /**
- * Sends the mail `write` makes, once per `claim` when there is one (across instances with Redis);
- * false when none went out. A refused send gives the claim and the address's mail (`mayMailTo`,
- * spent by `write`) back, so a later retry may send it.
+ * Sends the mail `write` makes (from the tenant's name, replies to its lodging contact), once per
+ * `claim` when there is one (across instances with Redis); false when none went out. A refused
+ * send gives the claim and the address's mail (`mayMailTo`, spent by `write`) back, so a later
+ * retry may send it.
  */
 async function sendMail(
   core: ServiceCore,
   claim: string | null,
   event: string,
-  write: () => Promise<Omit<Mail, 'fromName'> | undefined>,
+  write: () => Promise<Omit<Mail, 'fromName' | 'replyTo'> | undefined>,
 ): Promise<boolean> {
   const { mailer: send, attempts } = core;
   if (!send || (claim !== null && !(await attempts.claim(claim)))) return false;
-  let mail: Omit<Mail, 'fromName'> | undefined;
+  let mail: Omit<Mail, 'fromName' | 'replyTo'> | undefined;
   try {
     mail = await write();
     if (!mail) return false;
-    await send({ ...mail, fromName: core.tenant.name });
+    await send({ ...mail, fromName: core.tenant.name, replyTo: core.lodging.contact?.email });
     return true;
   } catch (error) {
     if (claim !== null) await attempts.release(claim);

@@ -8,9 +8,13 @@ export const MAX_MAIL_NAME = 80;
 // Control characters (CR/LF among them), line and paragraph separators, and the direction marks,
 // embeddings, overrides and isolates that make text read other than it is stored.
 const UNSAFE = /[\p{Cc}\u2028\u2029\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
-// A scheme (`https://`, `ftp://`) and a dot inside a host name (`evil.example`, not `J.R.`).
+// Characters that show nothing and that a host name drops (`evil\u00AD.example` is evil.example);
+// the joiners some scripts' names need are kept (a host cannot carry them).
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}--[\u200C\u200D]]/gv;
+// A scheme (`https://`, `ftp://`) and a dot inside a host name (`evil.example`, not `J.R.`), with
+// the full stops a browser reads as one there (`evil。example`).
 const SCHEME = /\b[a-z][a-z0-9+.-]*:\/\//gi;
-const HOST_DOT = /(?<=[\p{L}\p{N}-])\.(?=[\p{L}\p{N}-]*\p{L}{2})/gu;
+const HOST_DOT = /(?<=[\p{L}\p{N}-])[.\u3002\uFF0E\uFF61](?=[\p{L}\p{N}-]*\p{L}{2})/gu;
 
 /**
  * Text the booker chose (a name), as an e-mail may carry it: one line, no direction tricks, at most
@@ -19,7 +23,7 @@ const HOST_DOT = /(?<=[\p{L}\p{N}-])\.(?=[\p{L}\p{N}-]*\p{L}{2})/gu;
  * Gmail, Outlook and Apple Mail link a bare `evil.example` in both the text and the HTML part.
  */
 export function bookerText(text: string, max = MAX_MAIL_NAME): string {
-  const line = text.replace(UNSAFE, ' ').replace(/\s+/g, ' ').trim();
+  const line = text.replace(UNSAFE, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
   const chars = [...line];
   const kept = chars.slice(0, max - 1).join('');
   const cut = chars.length > max ? `${kept.trimEnd()}…` : line;
