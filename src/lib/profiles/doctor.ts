@@ -99,9 +99,9 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   entry.status = answer.status;
   entry.rateLimit = answer.rateLimit;
   entry.reachable = answer.status > 0;
-  if (answer.status < 200 || answer.status >= 300) {
-    if (answer.status === 401 || answer.status === 403)
-      entry.hint = authHint(service, options.tenant, options.secrets, options.secretsFrom);
+  if (answer.refused || answer.status < 200 || answer.status >= 300) {
+    if (answer.refused) entry.hint = `the site refuses this answer: ${answer.refused}`;
+    else if (answer.status === 401 || answer.status === 403) entry.hint = run.authHint;
     report.unmapped.push(
       `${service} ${operation} → ${run.baseUrl}${template} answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`,
     );
@@ -157,26 +157,34 @@ async function checkService(
   report: DoctorReport,
 ): Promise<void> {
   const { tenant } = options;
-  const doFetch = options.fetch ?? fetch;
   const config = tenant[service];
   if (!config) return;
+  const settings = {
+    fetch: options.fetch ?? fetch,
+    timeoutMs: options.timeoutMs ?? settingDefaults.UPSTREAM_TIMEOUT_MS,
+    maxBodyBytes: options.maxBodyBytes ?? settingDefaults.UPSTREAM_BODY_MAX_BYTES,
+  };
   const token =
     service === 'publishing'
       ? { value: options.secrets.publishingReadToken, calls: 0 }
-      : await lodgingToken(tenant, options.secrets, doFetch);
+      : await lodgingToken(tenant, options.secrets, settings);
   const getter = createGetter({
+    ...settings,
     baseUrl: config.baseUrl,
     headers: {
       Accept: 'application/json',
       ...(service === 'publishing' && { 'X-Tenant': tenant.id }),
       ...(token.value ? { Authorization: `Bearer ${token.value}` } : {}),
     },
-    fetch: doFetch,
     maxCalls: MAX_CALLS,
-    timeoutMs: options.timeoutMs ?? settingDefaults.UPSTREAM_TIMEOUT_MS,
   });
   // The lodging sign-in counts against the budget.
   getter.count(token.calls);
+  const from = report.services.find((known) => known.service === service)?.from;
+  if (token.refused)
+    report.unmapped.push(
+      `${service} auth.login → ${token.refused}: set ${from} to where the API answers`,
+    );
   const stay = askedStay();
   const run: ServiceRun = {
     service,
@@ -194,6 +202,10 @@ async function checkService(
     },
     getter,
     index: indexReader(getter.get, config.baseUrl),
+    // What to set when the API refuses the doctor (401, 403): no sign-in when it was redirected.
+    authHint: token.refused
+      ? 'no token: the sign-in was redirected (see auth.login)'
+      : authHint(service, tenant, options.secrets, options.secretsFrom),
   };
   for (const [operation, declared] of Object.entries(CATALOGUES[service])) {
     if (declared.read) await checkOperation(run, operation, declared);

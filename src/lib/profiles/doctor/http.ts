@@ -1,7 +1,9 @@
 import { FetchError, ofetch } from 'ofetch';
+import type { FetchResponse } from 'ofetch';
 import type { SecretKey } from '../../secrets/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { LODGING_OPERATIONS } from '../../lodging/operations.ts';
+import { readLimited } from '../../upstream/http.ts';
 import { valueAt } from '../../upstream/profile.ts';
 
 /** One answer as the doctor keeps it: status, parsed JSON body (undefined when not JSON), rate headers. */
@@ -9,6 +11,8 @@ export interface Answer {
   status: number;
   body: unknown;
   rateLimit: Record<string, string>;
+  /** Why the site would not take this answer (then no body): as its client (upstream/http.ts) says. */
+  refused?: string;
 }
 
 const RATE_HEADERS = [
@@ -20,6 +24,9 @@ const RATE_HEADERS = [
 
 export type Getter = ReturnType<typeof createGetter>;
 
+/** Thrown, and kept as the body, for an answer over the site's cap. */
+const TOO_LARGE = new Error('too large');
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -28,29 +35,53 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** GETs within a call budget; a 429 is waited out once (what the API asks, a minute at most). */
-export function createGetter(options: {
-  baseUrl: string;
-  headers: Record<string, string>;
+/** How the doctor calls an API: as the site, with its timeout per call and its body cap. */
+export interface CallSettings {
   fetch: typeof fetch;
-  maxCalls: number;
   timeoutMs: number;
-}) {
-  let calls = 0;
-  /** The first other origin an answer came from (a redirect, e.g. `http://` to `https://`). */
-  let movedTo: string | undefined;
-  const $fetch = ofetch.create(
+  maxBodyBytes: number;
+}
+
+function doctorFetch(settings: CallSettings, headers: Record<string, string> = {}) {
+  return ofetch.create(
     {
-      headers: options.headers,
-      timeout: options.timeoutMs,
-      parseResponse: parseJson,
+      headers,
       retry: 1,
       retryStatusCodes: [429],
       retryDelay: ({ response }) =>
         Math.min(65, Number(response?.headers.get('retry-after') ?? 60) || 60) * 1000,
+      // Read below, with the site's cap; the timeout set per attempt covers the body too.
+      responseType: 'stream',
+      onRequest({ options }) {
+        options.signal = AbortSignal.timeout(settings.timeoutMs);
+      },
+      async onResponse({ response }) {
+        try {
+          const body = await readLimited(response, settings.maxBodyBytes, () => TOO_LARGE);
+          response._data = parseJson(body.toString('utf8'));
+        } catch (error) {
+          if (error !== TOO_LARGE) throw error;
+          response._data = TOO_LARGE;
+        }
+      },
     },
-    { fetch: options.fetch },
+    { fetch: settings.fetch },
   );
+}
+
+/** A call's answer, refused or not; undefined when none came (refused connection, timeout). */
+async function answerOf(call: Promise<FetchResponse<unknown>>) {
+  return call.catch((error: unknown) => (error instanceof FetchError ? error.response : undefined));
+}
+
+/** GETs within a call budget; a 429 is waited out once (what the API asks, a minute at most). */
+export function createGetter(
+  options: CallSettings & { baseUrl: string; headers: Record<string, string>; maxCalls: number },
+) {
+  let calls = 0;
+  /** The first other origin an answer came from (a redirect, e.g. `http://` to `https://`). */
+  let movedTo: string | undefined;
+  const $fetch = doctorFetch(options, options.headers);
   /** GET `path` below the base with `query`; undefined once the call budget is spent. */
   const get = async (
     path: string,
@@ -61,9 +92,7 @@ export function createGetter(options: {
     const url = new URL(`${options.baseUrl}${path}`);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     // A refusal is an answer too; no answer at all (refused connection, timeout) is status 0.
-    const response = await $fetch
-      .raw(url.href)
-      .catch((error: unknown) => (error instanceof FetchError ? error.response : undefined));
+    const response = await answerOf($fetch.raw(url.href));
     if (!response) return { status: 0, body: undefined, rateLimit: {} };
     const reached = response.url ? new URL(response.url).origin : url.origin;
     if (reached !== url.origin) movedTo ??= reached;
@@ -72,28 +101,50 @@ export function createGetter(options: {
       const value = response.headers.get(name);
       if (value !== null) rateLimit[name] = value;
     }
+    // What the site's client refuses (upstream/http.ts), the doctor does not read either.
+    const refused =
+      response._data === TOO_LARGE
+        ? `body over ${options.maxBodyBytes} bytes (UPSTREAM_BODY_MAX_BYTES)`
+        : reached !== url.origin && options.headers['Authorization']
+          ? `redirected to ${reached}, where the token is not sent`
+          : undefined;
+    if (refused) return { status: response.status, body: undefined, rateLimit, refused };
     return { status: response.status, body: response._data, rateLimit };
   };
   return { get, calls: () => calls, count: (n: number) => (calls += n), movedTo: () => movedTo };
 }
 
-/** The tenant's lodging token, or a sign-in with its e-mail and password (never printed). */
+/**
+ * The tenant's lodging token, or a sign-in with its e-mail and password (never printed). A sign-in
+ * answered with a redirect is not followed (the site's is not: a write is no read, and the password
+ * stays with the address configured): `refused` says where it pointed.
+ */
 export async function lodgingToken(
   tenant: Tenant,
   secrets: Partial<Record<SecretKey, string>>,
-  doFetch: typeof fetch,
-): Promise<{ value?: string | undefined; calls: number }> {
+  settings: CallSettings,
+): Promise<{ value?: string | undefined; calls: number; refused?: string }> {
   const lodging = tenant.lodging;
   if (!lodging) return { calls: 0 };
   const { lodgingToken: token, lodgingEmail: email, lodgingPassword: password } = secrets;
   if (token) return { value: token, calls: 0 };
   if (!email || !password) return { calls: 0 };
-  const login = ofetch.create({}, { fetch: doFetch });
   const { path, method } = LODGING_OPERATIONS['auth.login'];
-  const body: unknown = await login(`${lodging.baseUrl}${path}`, {
-    method,
-    body: { email, password },
-  }).catch(() => undefined);
-  const value = valueAt(body, 'token') ?? valueAt(body, 'data.token');
+  const url = `${lodging.baseUrl}${path}`;
+  const response = await answerOf(
+    doctorFetch(settings).raw(url, {
+      method,
+      body: { email, password },
+      redirect: 'manual',
+      retry: 0,
+    }),
+  );
+  const { status = 0, headers } = response ?? {};
+  if (status >= 300 && status < 400) {
+    const to = new URL(headers?.get('location') ?? '', url);
+    const why = `${url} answers ${status} to ${to.origin}${to.pathname}, not followed by a POST`;
+    return { calls: 1, refused: why };
+  }
+  const value = valueAt(response?._data, 'token') ?? valueAt(response?._data, 'data.token');
   return { value: typeof value === 'string' ? value : undefined, calls: 1 };
 }
