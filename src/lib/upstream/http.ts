@@ -295,8 +295,8 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
   const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   const answered = (outcome: string) =>
     metrics.answered(req.service, req.tenant, req.operation, outcome);
-  const fail = (error: UpstreamError): UpstreamError => {
-    metrics.failure(req.tenant, error);
+  const fail = (error: UpstreamError, repeats?: string): UpstreamError => {
+    metrics.failure(req.tenant, error, repeats);
     return error;
   };
   const attempt = { ms: timeoutMs, cut: false };
@@ -346,7 +346,8 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         const refused = redirectRefused(req, method, response, label);
         if (refused) {
           void response.body?.cancel();
-          throw fail(refused);
+          // Every call to this address fails the same way until its baseUrl is fixed.
+          throw fail(refused, req.baseUrl);
         }
         const issue = `body over ${settings.maxBodyBytes} bytes`;
         const { status } = response;
