@@ -147,6 +147,10 @@ function finishService(run: ServiceRun): void {
     run.report.unmapped.push(
       `${run.service}: ${run.baseUrl} redirects to ${moved}, where the site sends no token and no write: use ${moved} in ${from}`,
     );
+  if (run.getter.tokenRefused())
+    run.report.unmapped.push(
+      `${run.service}: ${run.authHint}; until then the site reads without it, on the anonymous budget all tenants share`,
+    );
   run.report.calls += run.getter.calls();
 }
 
@@ -174,8 +178,10 @@ async function checkService(
     headers: {
       Accept: 'application/json',
       ...(service === 'publishing' && { 'X-Tenant': tenant.id }),
-      ...(token.value ? { Authorization: `Bearer ${token.value}` } : {}),
     },
+    token: token.value,
+    // Public reads need no token: the site goes on without a refused one (publishing/client.ts).
+    readsWithoutToken: service === 'publishing',
     maxCalls: MAX_CALLS,
   });
   // The lodging sign-in counts against the budget.

@@ -42,10 +42,9 @@ export interface CallSettings {
   maxBodyBytes: number;
 }
 
-function doctorFetch(settings: CallSettings, headers: Record<string, string> = {}) {
+function doctorFetch(settings: CallSettings) {
   return ofetch.create(
     {
-      headers,
       retry: 1,
       retryStatusCodes: [429],
       retryDelay: ({ response }) =>
@@ -74,14 +73,30 @@ async function answerOf(call: Promise<FetchResponse<unknown>>) {
   return call.catch((error: unknown) => (error instanceof FetchError ? error.response : undefined));
 }
 
-/** GETs within a call budget; a 429 is waited out once (what the API asks, a minute at most). */
+/**
+ * GETs within a call budget; a 429 is waited out once (what the API asks, a minute at most). With
+ * `readsWithoutToken`, a 401 to the token is asked again without it, and so is every later GET: what
+ * the publishing client does with a refused read token (publishing/client.ts).
+ */
 export function createGetter(
-  options: CallSettings & { baseUrl: string; headers: Record<string, string>; maxCalls: number },
+  options: CallSettings & {
+    baseUrl: string;
+    headers: Record<string, string>;
+    token?: string | undefined;
+    readsWithoutToken?: boolean;
+    maxCalls: number;
+  },
 ) {
   let calls = 0;
   /** The first other origin an answer came from (a redirect, e.g. `http://` to `https://`). */
   let movedTo: string | undefined;
-  const $fetch = doctorFetch(options, options.headers);
+  let token = options.token;
+  let tokenRefused = false;
+  const $fetch = doctorFetch(options);
+  const send = (url: URL) => {
+    const auth = token ? { Authorization: `Bearer ${token}` } : {};
+    return answerOf($fetch.raw(url.href, { headers: { ...options.headers, ...auth } }));
+  };
   /** GET `path` below the base with `query`; undefined once the call budget is spent. */
   const get = async (
     path: string,
@@ -91,10 +106,19 @@ export function createGetter(
     calls += 1;
     const url = new URL(`${options.baseUrl}${path}`);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+    const reachedBy = (response: FetchResponse<unknown>) =>
+      response.url ? new URL(response.url).origin : url.origin;
+    let response = await send(url);
+    // Refused where it was sent (not lost on the way to another origin: that is the address).
+    const refusedHere = response?.status === 401 && reachedBy(response) === url.origin;
+    if (refusedHere && token && options.readsWithoutToken) {
+      [token, tokenRefused] = [undefined, true];
+      calls += 1;
+      response = await send(url);
+    }
     // A refusal is an answer too; no answer at all (refused connection, timeout) is status 0.
-    const response = await answerOf($fetch.raw(url.href));
     if (!response) return { status: 0, body: undefined, rateLimit: {} };
-    const reached = response.url ? new URL(response.url).origin : url.origin;
+    const reached = reachedBy(response);
     if (reached !== url.origin) movedTo ??= reached;
     const rateLimit: Record<string, string> = {};
     for (const name of RATE_HEADERS) {
@@ -105,13 +129,20 @@ export function createGetter(
     const refused =
       response._data === TOO_LARGE
         ? `body over ${options.maxBodyBytes} bytes (UPSTREAM_BODY_MAX_BYTES)`
-        : reached !== url.origin && options.headers['Authorization']
+        : reached !== url.origin && token
           ? `redirected to ${reached}, where the token is not sent`
           : undefined;
     if (refused) return { status: response.status, body: undefined, rateLimit, refused };
     return { status: response.status, body: response._data, rateLimit };
   };
-  return { get, calls: () => calls, count: (n: number) => (calls += n), movedTo: () => movedTo };
+  return {
+    get,
+    calls: () => calls,
+    count: (n: number) => (calls += n),
+    movedTo: () => movedTo,
+    /** Whether the token was refused and the reads went on without it (`readsWithoutToken`). */
+    tokenRefused: () => tokenRefused,
+  };
 }
 
 /**
