@@ -99,8 +99,8 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   entry.status = answer.status;
   entry.rateLimit = answer.rateLimit;
   entry.reachable = answer.status > 0;
-  if (answer.refused || answer.status < 200 || answer.status >= 300) {
-    if (answer.refused) entry.hint = `the site refuses this answer: ${answer.refused}`;
+  if (answer.problem || answer.status < 200 || answer.status >= 300) {
+    if (answer.problem) entry.hint = answer.problem;
     else if (answer.status === 401 || answer.status === 403) entry.hint = run.authHint;
     report.unmapped.push(
       `${service} ${operation} → ${run.baseUrl}${template} answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`,

@@ -227,12 +227,13 @@ describe('sendRequest', () => {
     expect(up.metrics.getStatus().totals.upstreamCalls).toBe(3);
   });
 
-  it('maps a refused connection to NetworkError', async () => {
-    const { server, up } = await setup((_r, res) => json(res, 200, {}));
+  it('maps a refused connection to NetworkError, whose log line says why (not "fetch failed")', async () => {
+    const { server, up, lines } = await setup((_r, res) => json(res, 200, {}));
     const base = server.baseUrl;
     await server.close();
     const error = await send(up, req(base)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
+    expect(lines.at(-1)).toContain(`connect ECONNREFUSED ${new URL(base).host}`);
   });
 
   it('maps a non-JSON 200 to InvalidResponseError', async () => {

@@ -3,7 +3,8 @@ import type { FetchResponse } from 'ofetch';
 import type { SecretKey } from '../../secrets/schema.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { LODGING_OPERATIONS } from '../../lodging/operations.ts';
-import { readLimited } from '../../upstream/http.ts';
+import { networkReason } from '../../upstream/errors.ts';
+import { readLimited, timedOut } from '../../upstream/http.ts';
 import { valueAt } from '../../upstream/profile.ts';
 
 /** One answer as the doctor keeps it: status, parsed JSON body (undefined when not JSON), rate headers. */
@@ -11,8 +12,8 @@ export interface Answer {
   status: number;
   body: unknown;
   rateLimit: Record<string, string>;
-  /** Why the site would not take this answer (then no body): as its client (upstream/http.ts) says. */
-  refused?: string;
+  /** Why the site cannot use it (then no body): none came, or its client refuses it (upstream/http.ts). */
+  problem?: string;
 }
 
 const RATE_HEADERS = [
@@ -68,9 +69,16 @@ function doctorFetch(settings: CallSettings) {
   );
 }
 
-/** A call's answer, refused or not; undefined when none came (refused connection, timeout). */
-async function answerOf(call: Promise<FetchResponse<unknown>>) {
-  return call.catch((error: unknown) => (error instanceof FetchError ? error.response : undefined));
+/** A call's answer, refused or not; or why none came (a refused connection, a timeout, …). */
+async function answerOf(
+  call: Promise<FetchResponse<unknown>>,
+  timeoutMs: number,
+): Promise<FetchResponse<unknown> | string> {
+  return call.catch((error: unknown) => {
+    if (error instanceof FetchError && error.response) return error.response;
+    if (timedOut(error)) return `no answer within ${timeoutMs} ms (UPSTREAM_TIMEOUT_MS)`;
+    return networkReason(error);
+  });
 }
 
 /**
@@ -95,7 +103,8 @@ export function createGetter(
   const $fetch = doctorFetch(options);
   const send = (url: URL) => {
     const auth = token ? { Authorization: `Bearer ${token}` } : {};
-    return answerOf($fetch.raw(url.href, { headers: { ...options.headers, ...auth } }));
+    const call = $fetch.raw(url.href, { headers: { ...options.headers, ...auth } });
+    return answerOf(call, options.timeoutMs);
   };
   /** GET `path` below the base with `query`; undefined once the call budget is spent. */
   const get = async (
@@ -110,14 +119,16 @@ export function createGetter(
       response.url ? new URL(response.url).origin : url.origin;
     let response = await send(url);
     // Refused where it was sent (not lost on the way to another origin: that is the address).
-    const refusedHere = response?.status === 401 && reachedBy(response) === url.origin;
+    const refusedHere =
+      typeof response !== 'string' && response.status === 401 && reachedBy(response) === url.origin;
     if (refusedHere && token && options.readsWithoutToken) {
       [token, tokenRefused] = [undefined, true];
       calls += 1;
       response = await send(url);
     }
     // A refusal is an answer too; no answer at all (refused connection, timeout) is status 0.
-    if (!response) return { status: 0, body: undefined, rateLimit: {} };
+    if (typeof response === 'string')
+      return { status: 0, body: undefined, rateLimit: {}, problem: response };
     const reached = reachedBy(response);
     if (reached !== url.origin) movedTo ??= reached;
     const rateLimit: Record<string, string> = {};
@@ -132,7 +143,10 @@ export function createGetter(
         : reached !== url.origin && token
           ? `redirected to ${reached}, where the token is not sent`
           : undefined;
-    if (refused) return { status: response.status, body: undefined, rateLimit, refused };
+    if (refused) {
+      const problem = `the site refuses this answer: ${refused}`;
+      return { status: response.status, body: undefined, rateLimit, problem };
+    }
     return { status: response.status, body: response._data, rateLimit };
   };
   return {
@@ -162,14 +176,17 @@ export async function lodgingToken(
   if (!email || !password) return { calls: 0 };
   const { path, method } = LODGING_OPERATIONS['auth.login'];
   const url = `${lodging.baseUrl}${path}`;
-  const response = await answerOf(
+  const answer = await answerOf(
     doctorFetch(settings).raw(url, {
       method,
       body: { email, password },
       redirect: 'manual',
       retry: 0,
     }),
+    settings.timeoutMs,
   );
+  // No answer: the reads after it say why.
+  const response = typeof answer === 'string' ? undefined : answer;
   const { status = 0, headers } = response ?? {};
   if (status >= 300 && status < 400) {
     const to = new URL(headers?.get('location') ?? '', url);

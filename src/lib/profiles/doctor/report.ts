@@ -45,7 +45,7 @@ export interface OperationReport {
   issues?: string | undefined;
   /** Where a needed field was not found: the answer's places, types and masked samples. */
   shape?: string[] | undefined;
-  /** On a 401 or 403: the secret or variable to set. */
+  /** On a 401 or 403: the secret or variable to set; why no answer came, or why the site refuses it. */
   hint?: string | undefined;
   skipped?: string | undefined;
 }
