@@ -211,7 +211,9 @@ async function checkService(
     // What to set when the API refuses the doctor (401, 403): no sign-in when it was redirected.
     authHint: token.refused
       ? 'no token: the sign-in was redirected (see auth.login)'
-      : authHint(service, tenant, options.secrets, options.secretsFrom),
+      : token.failed
+        ? `no token: ${token.failed}`
+        : authHint(service, tenant, options.secrets, options.secretsFrom),
   };
   for (const [operation, declared] of Object.entries(CATALOGUES[service])) {
     if (declared.read) await checkOperation(run, operation, declared);

@@ -162,13 +162,14 @@ export function createGetter(
 /**
  * The tenant's lodging token, or a sign-in with its e-mail and password (never printed). A sign-in
  * answered with a redirect is not followed (the site's is not: a write is no read, and the password
- * stays with the address configured): `refused` says where it pointed.
+ * stays with the address configured): `refused` says where it pointed. `failed`: why there is no
+ * token when the API did not refuse the credentials.
  */
 export async function lodgingToken(
   tenant: Tenant,
   secrets: Partial<Record<SecretKey, string>>,
   settings: CallSettings,
-): Promise<{ value?: string | undefined; calls: number; refused?: string }> {
+): Promise<{ value?: string | undefined; calls: number; refused?: string; failed?: string }> {
   const lodging = tenant.lodging;
   if (!lodging) return { calls: 0 };
   const { lodgingToken: token, lodgingEmail: email, lodgingPassword: password } = secrets;
@@ -185,14 +186,18 @@ export async function lodgingToken(
     }),
     settings.timeoutMs,
   );
-  // No answer: the reads after it say why.
-  const response = typeof answer === 'string' ? undefined : answer;
-  const { status = 0, headers } = response ?? {};
+  if (typeof answer === 'string')
+    return { calls: 1, failed: `the sign-in (POST ${url}) got no answer: ${answer}` };
+  const { status, headers, _data: body } = answer;
   if (status >= 300 && status < 400) {
-    const to = new URL(headers?.get('location') ?? '', url);
+    const to = new URL(headers.get('location') ?? '', url);
     const why = `${url} answers ${status} to ${to.origin}${to.pathname}, not followed by a POST`;
     return { calls: 1, refused: why };
   }
-  const value = valueAt(response?._data, 'token') ?? valueAt(response?._data, 'data.token');
-  return { value: typeof value === 'string' ? value : undefined, calls: 1 };
+  const value = valueAt(body, 'token') ?? valueAt(body, 'data.token');
+  if (typeof value === 'string') return { value, calls: 1 };
+  // Credentials refused (422, 401) are the hint's to name (./target.ts); anything else is the API's.
+  if (status === 422 || status === 401) return { calls: 1 };
+  const answered = status < 300 ? `${status} without a token (at token or data.token)` : status;
+  return { calls: 1, failed: `the sign-in (POST ${url}) answers ${answered}` };
 }
