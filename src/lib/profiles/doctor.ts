@@ -208,7 +208,7 @@ async function checkService(
     },
     getter,
     index: indexReader(getter.get, config.baseUrl),
-    // What to set when the API refuses the doctor (401, 403): no sign-in when it was redirected.
+    // What to say when the API refuses the doctor (401, 403): why no token came, or what to set.
     authHint: token.refused
       ? 'no token: the sign-in was redirected (see auth.login)'
       : token.failed
