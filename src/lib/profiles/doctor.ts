@@ -75,6 +75,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   report.operations.push(entry);
   const params = paramsFor(run, operation, declared);
   if (params === undefined) {
+    entry.path = op?.path ?? declared.path;
     entry.skipped = 'no item to read it with (its list was empty or unreadable)';
     return;
   }

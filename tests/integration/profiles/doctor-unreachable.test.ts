@@ -34,6 +34,10 @@ describe('the doctor and an API that does not answer', () => {
     const reason = `connect ECONNREFUSED ${new URL(api.baseUrl).host}`;
     expect(text).toContain(`✗ publishing posts.list: GET /posts · not reachable: ${reason}`);
     expect(text).toContain(`${api.baseUrl}/posts answers nothing: ${reason}`);
+    // What was not read for want of its list still says which path it is (not "GET ?").
+    expect(text).toContain(
+      '- publishing posts.get: GET /posts/{slug} · skipped: no item to read it with',
+    );
   });
 
   it('says why: no answer within the timeout, headers or body', async () => {
