@@ -65,6 +65,11 @@ const maps = orFail(() => parseMaps(values.map));
 
 // The deployment's overrides of the upstream addresses, as `npm start` applies them.
 const overrides = readSettings(['PUBLISHING_BASE_URL', 'LODGING_BASE_URL']);
+const { UPSTREAM_TIMEOUT_MS, UPSTREAM_BODY_MAX_BYTES } = readSettings([
+  'UPSTREAM_TIMEOUT_MS',
+  'UPSTREAM_BODY_MAX_BYTES',
+]);
+const callSettings = { timeoutMs: UPSTREAM_TIMEOUT_MS, maxBodyBytes: UPSTREAM_BODY_MAX_BYTES };
 
 const load = () =>
   orFail(() => {
@@ -98,8 +103,8 @@ async function check(settle = true) {
     secrets: secrets.values,
     secretsFrom: secrets.from,
     overrides,
-    // The deployment's per-call timeout, as the site's clients use it.
-    timeoutMs: readSettings(['UPSTREAM_TIMEOUT_MS']).UPSTREAM_TIMEOUT_MS,
+    // The deployment's per-call timeout and body cap, as the site's clients use them.
+    ...callSettings,
     ...(settle && { maps }),
   }).catch((error: unknown) => fail(errorMessage(error)));
   return { report, tenant, index, text, secrets };

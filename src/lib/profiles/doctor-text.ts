@@ -24,7 +24,7 @@ export function doctorLines(report: DoctorReport): string[] {
       continue;
     }
     if (!op.reachable) {
-      lines.push(`✗ ${head} · not reachable`, ...tried);
+      lines.push(`✗ ${head} · not reachable${op.hint ? `: ${op.hint}` : ''}`, ...tried);
       continue;
     }
     if (op.hint) {

@@ -75,6 +75,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   report.operations.push(entry);
   const params = paramsFor(run, operation, declared);
   if (params === undefined) {
+    entry.path = op?.path ?? declared.path;
     entry.skipped = 'no item to read it with (its list was empty or unreadable)';
     return;
   }
@@ -99,9 +100,9 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   entry.status = answer.status;
   entry.rateLimit = answer.rateLimit;
   entry.reachable = answer.status > 0;
-  if (answer.status < 200 || answer.status >= 300) {
-    if (answer.status === 401 || answer.status === 403)
-      entry.hint = authHint(service, options.tenant, options.secrets, options.secretsFrom);
+  if (answer.problem || answer.status < 200 || answer.status >= 300) {
+    if (answer.problem) entry.hint = answer.problem;
+    else if (answer.status === 401 || answer.status === 403) entry.hint = run.authHint;
     report.unmapped.push(
       `${service} ${operation} → ${run.baseUrl}${template} answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`,
     );
@@ -147,6 +148,10 @@ function finishService(run: ServiceRun): void {
     run.report.unmapped.push(
       `${run.service}: ${run.baseUrl} redirects to ${moved}, where the site sends no token and no write: use ${moved} in ${from}`,
     );
+  if (run.getter.tokenRefused())
+    run.report.unmapped.push(
+      `${run.service}: ${run.authHint}; until then the site reads without it, on the anonymous budget all tenants share`,
+    );
   run.report.calls += run.getter.calls();
 }
 
@@ -157,26 +162,36 @@ async function checkService(
   report: DoctorReport,
 ): Promise<void> {
   const { tenant } = options;
-  const doFetch = options.fetch ?? fetch;
   const config = tenant[service];
   if (!config) return;
+  const settings = {
+    fetch: options.fetch ?? fetch,
+    timeoutMs: options.timeoutMs ?? settingDefaults.UPSTREAM_TIMEOUT_MS,
+    maxBodyBytes: options.maxBodyBytes ?? settingDefaults.UPSTREAM_BODY_MAX_BYTES,
+  };
   const token =
     service === 'publishing'
       ? { value: options.secrets.publishingReadToken, calls: 0 }
-      : await lodgingToken(tenant, options.secrets, doFetch);
+      : await lodgingToken(tenant, options.secrets, settings);
   const getter = createGetter({
+    ...settings,
     baseUrl: config.baseUrl,
     headers: {
       Accept: 'application/json',
       ...(service === 'publishing' && { 'X-Tenant': tenant.id }),
-      ...(token.value ? { Authorization: `Bearer ${token.value}` } : {}),
     },
-    fetch: doFetch,
+    token: token.value,
+    // Public reads need no token: the site goes on without a refused one (publishing/client.ts).
+    readsWithoutToken: service === 'publishing',
     maxCalls: MAX_CALLS,
-    timeoutMs: options.timeoutMs ?? settingDefaults.UPSTREAM_TIMEOUT_MS,
   });
   // The lodging sign-in counts against the budget.
   getter.count(token.calls);
+  const from = report.services.find((known) => known.service === service)?.from;
+  if (token.refused)
+    report.unmapped.push(
+      `${service} auth.login → ${token.refused}: set ${from} to where the API answers`,
+    );
   const stay = askedStay();
   const run: ServiceRun = {
     service,
@@ -194,6 +209,12 @@ async function checkService(
     },
     getter,
     index: indexReader(getter.get, config.baseUrl),
+    // What to say when the API refuses the doctor (401, 403): why no token came, or what to set.
+    authHint: token.refused
+      ? 'no token: the sign-in was redirected (see auth.login)'
+      : token.failed
+        ? `no token: ${token.failed}`
+        : authHint(service, tenant, options.secrets, options.secretsFrom),
   };
   for (const [operation, declared] of Object.entries(CATALOGUES[service])) {
     if (declared.read) await checkOperation(run, operation, declared);

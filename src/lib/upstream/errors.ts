@@ -124,6 +124,19 @@ export class NetworkError extends UpstreamError {
   override name = 'NetworkError';
 }
 
+/**
+ * Why no answer came, from the innermost cause: `connect ECONNREFUSED 10.0.0.5:443`, `getaddrinfo
+ * ENOTFOUND api.example.com`, a certificate's error; not fetch's own "fetch failed" around it.
+ */
+export function networkReason(error: unknown): string {
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  const code = (inner as { code?: unknown } | undefined)?.code;
+  return (
+    (inner instanceof Error && inner.message) || (typeof code === 'string' ? code : 'network error')
+  );
+}
+
 /** The body was not JSON, or did not match the schema. `issues` is a short zod summary for logs. */
 export class InvalidResponseError extends UpstreamError {
   override name = 'InvalidResponseError';

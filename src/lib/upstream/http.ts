@@ -6,6 +6,7 @@ import {
   errorFromStatus,
   InvalidResponseError,
   NetworkError,
+  networkReason,
   NoRouteError,
   RateLimitedError,
   TimeoutError,
@@ -123,7 +124,8 @@ function priorityOf(method: HttpMethod, visitor: VisitorContext | undefined): Pr
   return visitor?.spare ? 'background' : 'read';
 }
 
-const timedOut = (error: unknown, depth = 0): boolean =>
+/** Whether `error` (or a cause of it) is a timeout's abort. */
+export const timedOut = (error: unknown, depth = 0): boolean =>
   depth < 4 &&
   error instanceof Error &&
   (error.name === 'TimeoutError' || timedOut(error.cause, depth + 1));
@@ -268,10 +270,8 @@ function typedFailure(
     return errorFromStatus({ ...ctx, method, path: req.path, status, retryAfterSeconds, body });
   }
   const cause = caught instanceof FetchError ? caught.cause : caught;
-  if (!timedOut(cause)) {
-    const why = cause instanceof Error ? cause.message : 'network error';
-    return new NetworkError(`${label}: ${why}`, { ...ctx, cause });
-  }
+  if (!timedOut(cause))
+    return new NetworkError(`${label}: ${networkReason(cause)}`, { ...ctx, cause });
   const within = `${Math.round(attempt.ms)} ms${attempt.cut ? ' (page deadline)' : ''}`;
   return new TimeoutError(`${label}: no response within ${within}`, { ...ctx, cause });
 }
@@ -295,8 +295,8 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
   const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   const answered = (outcome: string) =>
     metrics.answered(req.service, req.tenant, req.operation, outcome);
-  const fail = (error: UpstreamError): UpstreamError => {
-    metrics.failure(req.tenant, error);
+  const fail = (error: UpstreamError, repeats?: string): UpstreamError => {
+    metrics.failure(req.tenant, error, repeats);
     return error;
   };
   const attempt = { ms: timeoutMs, cut: false };
@@ -346,7 +346,8 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
         const refused = redirectRefused(req, method, response, label);
         if (refused) {
           void response.body?.cancel();
-          throw fail(refused);
+          // Every call to this address fails the same way until its baseUrl is fixed.
+          throw fail(refused, req.baseUrl);
         }
         const issue = `body over ${settings.maxBodyBytes} bytes`;
         const { status } = response;

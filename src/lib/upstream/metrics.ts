@@ -54,6 +54,9 @@ interface IntegrationProblem {
   count: number;
 }
 
+/** How long a repeating failure (a tenant's address that redirects) waits before its next line. */
+const REPEAT_LINE_MS = 10 * 60_000;
+
 /** Where counts also go as they happen (the Prometheus exporter: src/lib/observability/). */
 export interface MetricsSink {
   count(service: UpstreamService, tenant: string, counter: CounterName, by: number): void;
@@ -81,6 +84,8 @@ export function createMetrics(options: MetricsOptions = {}) {
   /** Keyed `"<service>:<tenant>"`. */
   let byTenant = new Map<string, Counters>();
   let problems = new Map<string, IntegrationProblem>();
+  /** When each repeating failure last wrote its line (`failure`'s `repeats`). */
+  let lastLines = new Map<string, number>();
 
   const countersFor = (service: UpstreamService, tenant: string): Counters => {
     const key = `${service}:${tenant}`;
@@ -98,10 +103,19 @@ export function createMetrics(options: MetricsOptions = {}) {
     answered(...outcome: Parameters<MetricsSink['answered']>): void {
       options.sink?.answered(...outcome);
     },
-    /** Counts the error by class and writes one JSON warning line (no token, no query). */
-    failure(tenant: string, error: UpstreamError): void {
+    /**
+     * Counts the error by class and writes one JSON warning line (no token, no query). A failure
+     * every call repeats until someone fixes the configuration (`repeats`: what it is about, e.g.
+     * the tenant's address) writes its line once per `REPEAT_LINE_MS`, and is counted every time.
+     */
+    failure(tenant: string, error: UpstreamError, repeats?: string): void {
       const counters = countersFor(error.service, tenant);
       counters.errors[error.name] = (counters.errors[error.name] ?? 0) + 1;
+      if (repeats !== undefined) {
+        const key = `${error.service}|${tenant}|${repeats}`;
+        if (Date.now() - (lastLines.get(key) ?? -Infinity) < REPEAT_LINE_MS) return;
+        lastLines.set(key, Date.now());
+      }
       log(jsonLine('warn', 'upstream_failure', { tenant, ...error.toLog() }));
     },
     /** Counts a list item left out and writes one JSON warning line (which item, which fields). */
@@ -148,6 +162,7 @@ export function createMetrics(options: MetricsOptions = {}) {
       startedAt = new Date();
       byTenant = new Map();
       problems = new Map();
+      lastLines = new Map();
     },
   };
 }

@@ -55,6 +55,18 @@ describe('the doctor checks the API the site would use', () => {
     expect(out).toMatch(/not reachable/);
   });
 
+  it('refuses an answer longer than UPSTREAM_BODY_MAX_BYTES, as the site does, instead of reading it all', async () => {
+    const { out, code } = await doctor({
+      PUBLISHING_BASE_URL: api.publishingUrl,
+      LODGING_BASE_URL: api.lodgingUrl,
+      UPSTREAM_BODY_MAX_BYTES: '200',
+    });
+    expect(code).toBe(1);
+    expect(out).toMatch(
+      /✗ publishing posts\.list: GET \/\S+ → 200 · the site refuses this answer: body over 200 bytes \(UPSTREAM_BODY_MAX_BYTES\)/,
+    );
+  });
+
   it('refuses a --map it cannot read, saying the form', async () => {
     const { out, code } = await doctor({}, '--map', 'articles.list.title=headline');
     expect(code).toBe(2);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { retryAfterOf } from '../../../src/lib/delivery/policy.ts';
 import { classify } from '../../../src/lib/failures/classify.ts';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
@@ -227,12 +227,13 @@ describe('sendRequest', () => {
     expect(up.metrics.getStatus().totals.upstreamCalls).toBe(3);
   });
 
-  it('maps a refused connection to NetworkError', async () => {
-    const { server, up } = await setup((_r, res) => json(res, 200, {}));
+  it('maps a refused connection to NetworkError, whose log line says why (not "fetch failed")', async () => {
+    const { server, up, lines } = await setup((_r, res) => json(res, 200, {}));
     const base = server.baseUrl;
     await server.close();
     const error = await send(up, req(base)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
+    expect(lines.at(-1)).toContain(`connect ECONNREFUSED ${new URL(base).host}`);
   });
 
   it('maps a non-JSON 200 to InvalidResponseError', async () => {
@@ -417,6 +418,30 @@ describe('sendRequest: upstream answers it does not take as they come', () => {
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ tenant: 'daily-planet' });
     expect(lines[0]).toContain(`use ${new URL(server.baseUrl).origin} in its baseUrl`);
     expect(lines[0]).not.toContain('read-token-123');
+  });
+
+  it('logs a tenant whose address redirects once, not on every call, and counts every call', async () => {
+    const { server, up, lines } = await setup(movedApi);
+    const base = server.baseUrl.replace('127.0.0.1', 'localhost');
+    const other = { tenant: 'other-paper', token: 'read-token-456' };
+    for (const extra of [{}, {}, { operation: 'posts.list' }, other, other])
+      await send(up, req(base, { token: 'read-token-123', ...extra })).catch(() => undefined);
+    // One line per tenant (and address): the log names the problem, /_status its extent.
+    expect(lines.map((line) => (JSON.parse(line) as { tenant: string }).tenant)).toEqual([
+      'daily-planet',
+      'other-paper',
+    ]);
+    const counted = up.metrics.getStatus().byTenant;
+    expect(counted['publishing:daily-planet']?.errors).toEqual({ NoRouteError: 3 });
+    expect(counted['publishing:other-paper']?.errors).toEqual({ NoRouteError: 2 });
+    // Still not fixed ten minutes on: said again.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 10 * 60_000 });
+    try {
+      await send(up, req(base, other)).catch(() => undefined);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(lines).toHaveLength(3);
   });
 
   it('follows a GET without a token to another origin', async () => {

@@ -45,7 +45,7 @@ export interface OperationReport {
   issues?: string | undefined;
   /** Where a needed field was not found: the answer's places, types and masked samples. */
   shape?: string[] | undefined;
-  /** On a 401 or 403: the secret or variable to set. */
+  /** On a 401 or 403: the secret or variable to set; why no answer came, or why the site refuses it. */
   hint?: string | undefined;
   skipped?: string | undefined;
 }
@@ -76,6 +76,7 @@ export interface DoctorOptions {
   maps?: Maps;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  maxBodyBytes?: number;
 }
 
 /** What the doctor keeps while it reads one service's operations in order. */
@@ -97,6 +98,8 @@ export interface ServiceRun {
   evidence: Evidence;
   getter: Getter;
   index: () => Promise<string[]>;
+  /** What to set when the API answers 401 or 403 (./target.ts). */
+  authHint: string;
   /** The API's name for `per_page`, when it reads the page size under another. */
   pageSizeName?: string | undefined;
 }
