@@ -50,7 +50,8 @@ async function book(values: Record<string, string>): Promise<StepState> {
   const form = new FormData();
   form.set('intent', 'book');
   for (const [name, value] of Object.entries(values)) form.set(name, value);
-  return (await actions.bookingActions.bookStay.orThrow.call(context, form)) as StepState;
+  const answer: StepState = await actions.bookingActions.bookStay.orThrow.call(context, form);
+  return answer;
 }
 
 describe('Book again after an edit, with the key of a booking already made', () => {
