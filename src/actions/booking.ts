@@ -58,6 +58,9 @@ export const bookingActions = {
       } catch (error) {
         if (!(error instanceof BookingFailure)) throw error;
         if (error.error.code === 'validation') return back('details', error.error.fields ?? {});
+        // The key booked other details (Back after booking, then an edit): the review gets a new
+        // one, so its Book is a new attempt (the same stay then refused as booked moments ago).
+        if (error.error.code === 'conflict') values['idempotencyKey'] = '';
         return {
           ...back('review'),
           message: error.message,

@@ -275,6 +275,29 @@ test.describe('with JavaScript', () => {
     await content.fill('x'.repeat(2000));
     await expect(page.locator('#comment-content-hint')).not.toHaveClass(/over/);
   });
+
+  test('a comment typed before following "Log in" is in the field after logging in, and gone once posted', async ({
+    page,
+  }) => {
+    await page.goto(tenantUrl(TENANT, POST_PATH));
+    const content = page.locator('#comment-form').getByLabel('Comment', { exact: true });
+    const text = unique('Typed before logging in');
+    await content.fill(text);
+    await page
+      .locator('#comment-form')
+      .getByRole('link', { name: 'Log in to comment at once' })
+      .click();
+    await page.getByLabel('E-mail address').fill('reader@masthead.test');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(new RegExp(`${POST_PATH}#comment-form$`));
+    await expect(content).toHaveValue(text);
+    await expect(content).toHaveAccessibleDescription(/^\d+ of 2,000 characters\.$/);
+    await page.locator('#comment-form').getByRole('button', { name: 'Post comment' }).click();
+    await expect(page.getByRole('status')).toContainText('Your comment has been published');
+    await page.goto(tenantUrl(TENANT, POST_PATH));
+    await expect(content).toHaveValue('');
+  });
 });
 
 test('a guest reply waits for moderation, is listed after an editor approves it, under its parent', async ({

@@ -1,0 +1,97 @@
+/**
+ * The `bookStay` action (src/actions/booking.ts) with the site's own wiring against the contract
+ * mock: a guest who booked, went Back to the review (the element's history, or a second tab with the
+ * same draft), edited a detail and pressed Book again. The review's key already made a booking, so
+ * the service refuses it with other details; the review it answers must not carry that key again,
+ * or every later Book, reload and edit is refused the same way.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
+import { english } from '../../fixtures/english.ts';
+import { day } from '../../fixtures/dates.ts';
+import { demo, startTestMock, type Mock } from '../harness.ts';
+import { HARBOUR_VIEW, STANDARD_DOUBLE } from './fixture.ts';
+
+type Actions = typeof import('../../../src/actions/booking.ts');
+type Registry = typeof import('../../../src/lib/tenants/registry.ts');
+
+let mock: Mock;
+let actions: Actions;
+let registry: Registry;
+
+beforeAll(async () => {
+  mock = await startTestMock({ lodgingPerMinute: 0 });
+  vi.stubEnv('SECRETS_FILE', '');
+  vi.stubEnv('REDIS_URL', '');
+  vi.stubEnv('HARBOUR_LODGING_TOKEN', demo.lodging['harbour-hotels']!.fullToken);
+  vi.stubEnv('PUBLISHING_BASE_URL', mock.publishingUrl);
+  vi.stubEnv('LODGING_BASE_URL', mock.lodgingUrl);
+  registry = await import('../../../src/lib/tenants/registry.ts');
+  actions = await import('../../../src/actions/booking.ts');
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await mock.close();
+});
+
+/** "Book" pressed on a review form carrying `values`, as the action sees it. */
+const harbour = () => registry.getTenants().find((t) => t.id === 'harbour-times')!;
+
+async function book(values: Record<string, string>): Promise<StepState> {
+  const tenant = harbour();
+  const context = {
+    locals: {
+      tenant,
+      tenantMatchOrNull: { tenant, pathname: '/stay' },
+      visitor: { address: '203.0.113.7', local: false, origin: 'http://harbour-times.localhost' },
+    },
+  };
+  const form = new FormData();
+  form.set('intent', 'book');
+  for (const [name, value] of Object.entries(values)) form.set(name, value);
+  const answer: StepState = await actions.bookingActions.bookStay.orThrow.call(context, form);
+  return answer;
+}
+
+describe('Book again after an edit, with the key of a booking already made', () => {
+  it('answers a review that books nothing twice and can be sent: the same stay, said as booked moments ago', async () => {
+    const review = {
+      idempotencyKey: 'backagain'.padEnd(32, '0'),
+      propertyId: HARBOUR_VIEW,
+      checkIn: day(300),
+      checkOut: day(302),
+      adults: '2',
+      children: '0',
+      roomTypeId: STANDARD_DOUBLE,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: `grace.${Date.now()}@example.com`,
+      phone: '',
+      nationality: '',
+      notes: '',
+    };
+    const booked = await book(review);
+    expect(booked.step).toBe('done');
+
+    // Back, Edit, a phone number added, Review, Book: the key is the booked one.
+    const edited = await book({ ...review, phone: '+44 20 7946 0000' });
+    expect(edited.step).toBe('review');
+    expect(english(edited.message)).toMatch(/already sent with other details/);
+    expect(edited.values).toMatchObject({ firstName: 'Grace', phone: '+44 20 7946 0000' });
+
+    // The review it answers (and the draft a reload shows) books under a key of its own.
+    const tenant = harbour();
+    const { stepsModel } = await import('../../../src/lib/booking/steps/view-model.ts');
+    const { i18nFor } = await import('../../../src/lib/i18n/index.ts');
+    const { bookingServiceFor } = await import('../../../src/lib/services/clients.ts');
+    const places = await bookingServiceFor(tenant).properties();
+    const shown = stepsModel(edited, places, tenant, i18nFor(tenant));
+    expect(shown.idempotencyKey).not.toBe(review.idempotencyKey);
+    const again = await book({ ...edited.values, idempotencyKey: shown.idempotencyKey });
+    expect(english(again.message)).not.toMatch(/already sent with other details/);
+    // Nothing more was booked: the same stay and e-mail were booked moments ago.
+    expect(again.step).toBe('review');
+    expect(again.sameStay).toBe(true);
+  });
+});
