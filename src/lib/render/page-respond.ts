@@ -18,12 +18,23 @@ export async function loadOrRespond<T>(
   try {
     return await loader();
   } catch (error) {
-    const failure = classify(error);
-    if (failure.kind === 'not-found') return notFound(Astro);
-    if (!isTemporary(failure)) throw error;
-    Astro.locals.retryAfter = retryAfterOf(failure);
+    const answer = failedLoad(error);
+    if (answer.status === 404) return notFound(Astro);
+    Astro.locals.retryAfter = answer.retryAfter;
     return Astro.rewrite(Astro.locals.href('/503'));
   }
+}
+
+/**
+ * How a page answers a loader's failure (a page that shows its own message in place, as the framed
+ * widget does, sets this status itself): 404, or 503 with seconds for `Retry-After`; anything else
+ * is rethrown.
+ */
+export function failedLoad(error: unknown): { status: 404 } | { status: 503; retryAfter: number } {
+  const failure = classify(error);
+  if (failure.kind === 'not-found') return { status: 404 };
+  if (!isTemporary(failure)) throw error;
+  return { status: 503, retryAfter: retryAfterOf(failure) };
 }
 
 export function notFound(Astro: PageContext): Promise<Response> {
