@@ -3,10 +3,7 @@
 
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
-/**
- * Text safe in HTML or XML, as element content or a double-quoted attribute value (the only kind
- * of attribute this site writes, so `'` stays as it is).
- */
+/** Text safe in HTML or XML content and double-quoted attributes (the only kind written here). */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (c) => ENTITY[c] ?? c);
 
 /** An attribute value as sanitize-html writes it (these four escaped), read back as text. */

@@ -25,11 +25,7 @@ export async function loadOrRespond<T>(
   }
 }
 
-/**
- * How a page answers a loader's failure (a page that shows its own message in place, as the framed
- * widget does, sets this status itself): 404, or 503 with seconds for `Retry-After`; anything else
- * is rethrown.
- */
+/** `loadOrRespond`'s decision, for a route that answers its own way (framed widget, .ics). */
 export function failedLoad(error: unknown): { status: 404 } | { status: 503; retryAfter: number } {
   const failure = classify(error);
   if (failure.kind === 'not-found') return { status: 404 };
