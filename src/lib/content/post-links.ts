@@ -1,11 +1,10 @@
+import { escapeHtml, unescapeHtml } from './escape.ts';
+
 /**
  * An `<a>`'s link to this site's post route, as `sanitizePostHtml` writes it: text never holds a raw
  * `<` and attribute values never a raw `>` or `"`, so this cannot match outside a tag.
  */
 const OWN_POST_LINK = /(<a\s[^>]*?\bhref=")(\/posts\/[^"]*)"/g;
-
-const unescape = (value: string) => value.replaceAll('&quot;', '"').replaceAll('&amp;', '&');
-const escape = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
 
 /**
  * Cleaned post HTML with its `/posts/<slug>` links built by the request's `href` (the tenant's path
@@ -14,6 +13,6 @@ const escape = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"',
 export function withSiteLinks(html: string, href: (path: string) => string): string {
   return html.replace(
     OWN_POST_LINK,
-    (_link, start: string, path: string) => `${start}${escape(href(unescape(path)))}"`,
+    (_link, start: string, path: string) => `${start}${escapeHtml(href(unescapeHtml(path)))}"`,
   );
 }

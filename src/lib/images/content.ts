@@ -1,3 +1,4 @@
+import { unescapeHtml } from '../content/escape.ts';
 import { ARTICLE_FIGURE } from './layouts.ts';
 import { pictureHtml } from './picture-html.ts';
 import { upstreamPicture, type ImageLinks } from './picture.ts';
@@ -8,13 +9,6 @@ import { upstreamPicture, type ImageLinks } from './picture.ts';
  */
 const IMG = /<img\s([^>]*?)\s*\/?>/g;
 const ATTRIBUTE = /([a-z-]+)="([^"]*)"/g;
-
-const unescape = (value: string) =>
-  value
-    .replaceAll('&quot;', '"')
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&amp;', '&');
 
 const dimension = (value: string | undefined) => {
   const n = Number(value);
@@ -31,7 +25,7 @@ export function withPictures(html: string, links: ImageLinks): string {
   return html.replace(IMG, (_tag, body: string) => {
     const attributes = new Map<string, string>();
     for (const [, name, value] of body.matchAll(ATTRIBUTE)) {
-      if (name && value !== undefined) attributes.set(name, unescape(value));
+      if (name && value !== undefined) attributes.set(name, unescapeHtml(value));
     }
     const picture = upstreamPicture(
       links,

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../content/escape.ts';
 import { memo } from '../memo.ts';
 import type { Picture } from './picture.ts';
 
@@ -22,7 +23,7 @@ export interface PictureOptions {
  * scanned for tags (a post's HTML) never meets one inside a value.
  */
 export function attributeValue(value: string | number): string {
-  return String(value).replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+  return escapeHtml(String(value));
 }
 
 const attribute = (name: string, value: string | number | undefined): string =>

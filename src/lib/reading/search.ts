@@ -3,6 +3,7 @@
  * The publishing API has no sort parameter and answers newest first (docs/api-assumptions.md), so
  * "best match" ranks the page shown, never across pages.
  */
+import { escapeRegExp } from '../content/escape.ts';
 import type { I18n } from '../i18n/index.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -63,8 +64,6 @@ export interface Segment {
   text: string;
   mark: boolean;
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function termPattern(terms: readonly string[]): RegExp | null {
   if (terms.length === 0) return null;

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../content/escape.ts';
 import { readDate } from '../i18n/format.ts';
 
 /** Sitemaps as XML text. Posts are split into files small enough to build within the upstream budget. */
@@ -20,10 +21,7 @@ export function xmlChars(value: string): string {
 }
 
 export function escapeXml(value: string): string {
-  return xmlChars(value).replace(
-    /[<>&'"]/g,
-    (char) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', "'": 'apos', '"': 'quot' }[char]};`,
-  );
+  return escapeHtml(xmlChars(value));
 }
 
 function lastmod(value: string | null | undefined): string {

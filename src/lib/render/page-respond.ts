@@ -18,12 +18,19 @@ export async function loadOrRespond<T>(
   try {
     return await loader();
   } catch (error) {
-    const failure = classify(error);
-    if (failure.kind === 'not-found') return notFound(Astro);
-    if (!isTemporary(failure)) throw error;
-    Astro.locals.retryAfter = retryAfterOf(failure);
+    const answer = failedLoad(error);
+    if (answer.status === 404) return notFound(Astro);
+    Astro.locals.retryAfter = answer.retryAfter;
     return Astro.rewrite(Astro.locals.href('/503'));
   }
+}
+
+/** `loadOrRespond`'s decision, for a route that answers its own way (framed widget, .ics). */
+export function failedLoad(error: unknown): { status: 404 } | { status: 503; retryAfter: number } {
+  const failure = classify(error);
+  if (failure.kind === 'not-found') return { status: 404 };
+  if (!isTemporary(failure)) throw error;
+  return { status: 503, retryAfter: retryAfterOf(failure) };
 }
 
 export function notFound(Astro: PageContext): Promise<Response> {

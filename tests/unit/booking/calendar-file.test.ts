@@ -72,4 +72,14 @@ describe('the stay’s .ics file read under a path prefix (localhost/harbour-tim
       '\r\nURL:https://harbourtimes.example.com/stay/manage/payload.signature\r\n',
     );
   });
+
+  it('names the file by the reference, kept to letters, digits and dashes (both links leave it to this)', async () => {
+    const property = config.properties[0]!;
+    const reference = 'BK-1/2 "x"';
+    loadManagedStay.mockResolvedValue({ ...confirmation, reference, token: 't', property });
+    const answer = await download();
+    expect(answer.headers.get('Content-Disposition')).toBe(
+      'attachment; filename="stay-BK-12x.ics"',
+    );
+  });
 });

@@ -162,5 +162,9 @@ describe('booking refusals', () => {
     };
     const view = await steps({ step: 'done', booked });
     expect(view.body.querySelector('.manage a')?.textContent?.trim()).toBe(text);
+    // The file names itself (its Content-Disposition), as from the manage page's link.
+    const calendar = view.getByRole('link', { name: 'Add to calendar' });
+    expect(calendar.getAttribute('href')).toBe('/stay/manage/t/calendar.ics');
+    expect(calendar.getAttribute('download')).toBe('');
   });
 });

@@ -54,7 +54,7 @@ describe('picture HTML', () => {
       priority: true,
       className: 'cover',
     });
-    expect(html).toContain('alt="The &quot;Harbour&quot; &amp; the bay &lt;at dawn>"');
+    expect(html).toContain('alt="The &quot;Harbour&quot; &amp; the bay &lt;at dawn&gt;"');
     const img = parsed(html).querySelector('img')!;
     expect(img.alt).toBe('The "Harbour" & the bay <at dawn>');
     expect(img.className).toBe('cover');
@@ -75,7 +75,7 @@ describe('picture HTML', () => {
   });
 
   it('escapes what ends or breaks a double-quoted value, and the start of a tag', () => {
-    expect(attributeValue('a&b "c" <d>')).toBe('a&amp;b &quot;c&quot; &lt;d>');
+    expect(attributeValue('a&b "c" <d>')).toBe('a&amp;b &quot;c&quot; &lt;d&gt;');
     expect(attributeValue(640)).toBe('640');
   });
 });

@@ -4,6 +4,7 @@ import { bookingStore } from './booking.store.ts';
 import { STEP_HEADER } from '../steps/address.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
 import { sayer, type Say } from '../../i18n/say.ts';
+import { escapeHtml } from '../../content/escape.ts';
 import { isRecord } from '../../content/records.ts';
 
 /**
@@ -53,10 +54,6 @@ const entryOf = (state: unknown): Entry | undefined =>
 
 /** Waiting this long shows the busy text (a quick answer never flashes it). */
 const BUSY_DELAY_MS = 400;
-
-/** Text safe inside markup and quoted attributes (the calendar is drawn as markup). */
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** JSON text that passes `is`; anything else is undefined. */
 function read<T>(

@@ -5,6 +5,7 @@ import { limit, mayMailLink, unspendMailLink } from '../api/limits.ts';
 import type { BookingRequest } from '../domain/schema.ts';
 import type { Confirmation } from '../domain/types.ts';
 import { managePath } from '../manage/stay.ts';
+import { referenceOf } from '../service/lodging-shapes.ts';
 import type { BookingService } from '../service/service.ts';
 
 /** Booking, then mailing its private link; finding a booking and mailing its link again. */
@@ -58,7 +59,7 @@ export function findAndMail(
   const run = async () => {
     const booking = await service.findStay(email, reference);
     if (!booking) return;
-    const booked = booking.reference ?? String(booking.id);
+    const booked = referenceOf(booking);
     const path = managePath(service.tenant.id, {
       propertyId: String(booking.property_id ?? ''),
       checkIn: booking.check_in,

@@ -11,9 +11,11 @@ import { mayMailTo, unspendMailTo } from '../api/limits.ts';
 import { manageView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { notedEmail } from '../service/guests.ts';
+import { referenceOf } from '../service/lodging-shapes.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import type { Mail } from './mailer.ts';
-import { bookerText, escapeHtml, textMail } from './text.ts';
+import { escapeHtml } from '../../content/escape.ts';
+import { bookerText, textMail } from './text.ts';
 
 /** The e-mails the booking service sends guests: each in the tenant's language, each once. */
 
@@ -117,7 +119,7 @@ export function mailLink(
   core: ServiceCore,
   request: Omit<MailRequest, 'confirmation'> & { booking: Booking },
 ): Promise<boolean> {
-  const reference = request.booking.reference ?? String(request.booking.id);
+  const reference = referenceOf(request.booking);
   return sendMail(core, null, 'booking.find_failed', () => {
     const { t } = i18nFor(core.tenant);
     const { text, html } = textMail(
@@ -169,7 +171,7 @@ export function mailCancellation(
   },
 ): Promise<boolean> {
   const { booking, place } = request;
-  const reference = booking.reference ?? String(booking.id);
+  const reference = referenceOf(booking);
   return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
     const guest = await guestOf(core, booking);
     if (!guest || !(await mayMailTo(core.tenant.id, guest.email))) return undefined;

@@ -1,6 +1,4 @@
-/** HTML-escapes text for an e-mail's HTML part. */
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml, escapeRegExp } from '../../content/escape.ts';
 
 /** How long a name the booker typed may be in an e-mail (a greeting, not a letter). */
 export const MAX_MAIL_NAME = 80;
@@ -49,7 +47,7 @@ export function textMail(
     .filter(Boolean)
     .map(escapeHtml)
     .sort((a, b) => b.length - a.length)
-    .map((url) => url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    .map(escapeRegExp);
   const linkable = own.length ? new RegExp(own.join('|'), 'g') : null;
   const html = lines
     .filter((line) => line !== '')

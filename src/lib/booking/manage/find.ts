@@ -3,6 +3,7 @@ import { normalizeEmail } from '../domain/email.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { listedBooking } from '../service/create.ts';
 import { findByEmail, notedEmail } from '../service/guests.ts';
+import { referenceOf } from '../service/lodging-shapes.ts';
 import type { ManagedBooking } from './link.ts';
 
 /** The booking with this reference and e-mail on this tenant's properties, or null. */
@@ -22,7 +23,7 @@ export async function findStay(
       api,
       { guest_id: guestId },
       (b) =>
-        (b.reference ?? String(b.id)).toUpperCase() === wanted &&
+        referenceOf(b).toUpperCase() === wanted &&
         core.lodging.propertyIds.includes(String(b.property_id ?? '')) &&
         (guestId !== holder || notedEmail(b.notes) === email),
     );
@@ -40,8 +41,6 @@ export function namedBooking(
   return listedBooking(
     core.lodgingApi(),
     { property_id: named.propertyId, check_in_from: day, check_in_to: day },
-    (b) =>
-      (b.reference ?? String(b.id)) === named.reference &&
-      String(b.property_id) === named.propertyId,
+    (b) => referenceOf(b) === named.reference && String(b.property_id) === named.propertyId,
   );
 }

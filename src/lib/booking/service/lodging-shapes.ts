@@ -170,6 +170,11 @@ export function availabilityResult(
   return { value: unreadable ? undefined : value, missing: [...new Set(missing)] };
 }
 
+/** The booking's reference as guests read it: its `reference`, else its id. */
+export function referenceOf(booking: Pick<Booking, 'reference' | 'id'>): string {
+  return booking.reference ?? String(booking.id);
+}
+
 /** The booking as a confirmation; `input` fills in what its record leaves out. */
 export function confirmationOf(
   place: PropertySummary,
@@ -187,7 +192,7 @@ export function confirmationOf(
   if (!booking.reference) missing.push('booking.reference');
   return {
     value: {
-      reference: booking.reference ?? String(booking.id),
+      reference: referenceOf(booking),
       propertyId: place.id,
       propertyName: place.name,
       roomTypeId,

@@ -1,8 +1,8 @@
-import { PRIVATE, retryAfterOf, uncached } from '../../../../lib/delivery/policy.ts';
+import { PRIVATE, uncached } from '../../../../lib/delivery/policy.ts';
 import type { APIRoute } from 'astro';
 import { stayIcs } from '../../../../lib/booking/manage/ics.ts';
 import { loadManagedStay } from '../../../../lib/booking/manage/stay.ts';
-import { classify, isTemporary } from '../../../../lib/failures/classify.ts';
+import { failedLoad } from '../../../../lib/render/page-respond.ts';
 import { tenantUrl } from '../../../../lib/tenants/origin.ts';
 import { localize } from '../../../../lib/i18n/text.ts';
 
@@ -14,14 +14,11 @@ export const GET: APIRoute = async (context) => {
   try {
     stay = await loadManagedStay(context.locals, token);
   } catch (error) {
-    const failure = classify(error);
-    if (isTemporary(failure)) {
-      return uncached(503, t('booking.unavailable'), {
-        'Retry-After': String(retryAfterOf(failure)),
-      });
+    // As the manage page answers (`loadOrRespond`): 404 for the property gone, 503 while down.
+    const answer = failedLoad(error);
+    if (answer.status === 503) {
+      return uncached(503, t('booking.unavailable'), { 'Retry-After': String(answer.retryAfter) });
     }
-    // The property gone upstream: a 404 like the manage page's (`loadOrRespond`), not a 500.
-    if (failure.kind !== 'not-found') throw error;
   }
   if (!stay) return uncached(404, t('error.notFound'));
   // The property cannot be used (as on /stay): whom to contact, and no promise that waiting helps.
