@@ -7,7 +7,8 @@ import type { Tenant } from '../../tenants/schema.ts';
  * The loader at `/embed/booking.js`, small hand-written ES5 (budget 2 KB gzipped). On an origin
  * not allowed it inserts a "Book at <tenant>" link and says in the console which origin to allow;
  * else an iframe of `/embed/booking` per tag with its `data-*` values (both keep the script's
- * `?tenant=`), resized from the widget's `postMessage` (origin and source checked, height capped), whose events it re-dispatches.
+ * `?tenant=`), resized from the widget's `postMessage` (origin and source checked, height capped),
+ * whose events it re-dispatches.
  */
 export interface EmbedLoaderConfig {
   /** The tenant's name, for the fallback link. */
