@@ -144,6 +144,14 @@ test('data-locale speaks the widget’s language in the partner page too: frame 
   await expect(page.getByRole('link', { name: 'Réserver chez Harbour Times' })).toBeVisible();
 });
 
+test('a loader on a shared host that picks the tenant by ?tenant= frames that tenant’s widget', async ({
+  page,
+}) => {
+  const site = `http://127.0.0.1:${E2E_PORT}/?tenant=${HARBOUR}`;
+  await page.goto(partnerPage(ALLOWED_PARTNER, { site, property: HARBOUR_VIEW }));
+  await expect(page.frameLocator('iframe').getByRole('button', { name: 'Continue' })).toBeVisible();
+});
+
 test('a deep link to /stay (campaign, price comparison, fallback link) prefills both flows', async ({
   page,
   browser,

@@ -1,11 +1,17 @@
 // A stand-in partner site for the embed e2e tests: `node tests/e2e/partner/server.mjs <port>`.
-// GET /?site=<origin>&property=<uuid>[&check-in=…&adults=…] serves a page with the one-tag embed:
+// GET /?site=<address>&property=<uuid>[&check-in=…&adults=…] serves a page with the one-tag embed:
 // every parameter but `site` becomes a data-* attribute of the script (unknown ones too, to test
 // that the loader reports them); confirmations posted by the widget go to `window.confirmations`.
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2] ?? process.env.PARTNER_PORT ?? 4322);
 const escape = (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The loader's address on `site`, which may name the tenant by path (`/<id>`) or query (`?tenant=`). */
+const scriptSrc = (site) => {
+  const at = new URL(site);
+  return `${at.origin}${at.pathname.replace(/\/$/, '')}/embed/booking.js${at.search}`;
+};
 
 /** The snippet's <noscript> link as docs/booking-partners.md writes it: the deep link of the tag. */
 function noscriptLink(site, params) {
@@ -56,7 +62,7 @@ window.addEventListener('message', function (e) {
 });
 document.addEventListener('masthead:booking-confirmed', function (e) { window.domConfirmations.push(e.detail); });
 </script>
-<script src="${escape(site)}/embed/booking.js"${data} async></script>
+<script src="${escape(scriptSrc(site))}"${data} async></script>
 <noscript><a href="${escape(noscriptLink(site, url.searchParams))}">Book at Harbour Times</a></noscript>
 <p>Text after the widget.</p>
 </main>

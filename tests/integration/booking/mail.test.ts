@@ -199,7 +199,6 @@ describe('find my booking', () => {
     const link = 'http://alpine-post.localhost:4321/stay/manage/token';
     await service.mailLink({
       booking: found,
-      to: email,
       guestName: '',
       manageUrl: link,
       site: 'Alpine Post',
@@ -207,6 +206,36 @@ describe('find my booking', () => {
     const mail = mailFor(email).at(-1)!;
     expect(mail.subject).toBe(`Der Link zu Ihrer Buchung ${second.reference}`);
     expect(mail.text).toContain(`Buchung ansehen oder stornieren: ${link}`);
+  });
+});
+
+describe('the link mail of "find my booking"', () => {
+  it('goes to the address the booking was made with, not the spelling typed to find it', async () => {
+    const service = alpine();
+    const email = `finder.${Date.now()}@example.com`;
+    const first = (await bookAt(service, 590, email)).confirmation;
+    // Under the online-requests record (the address is on file now), found by its notes.
+    const second = (await bookAt(service, 600, email)).confirmation;
+    const origin = 'https://alpinepost.example.com';
+    const context = {
+      locals: {
+        tenantMatchOrNull: {
+          tenant: service.tenant,
+          via: 'host',
+          basePath: '',
+          pathname: '/',
+          origin,
+        },
+      } as unknown as App.Locals,
+    };
+    const typed = `${email.replace('finder', 'Finder').replace('example.com', 'Example.COM')}.`;
+    for (const { reference } of [first, second]) {
+      await findAndMail(context, service, typed, reference);
+      const mail = inbox.find((m) => m.subject?.endsWith(reference));
+      expect(mail?.to && 'value' in mail.to && mail.to.value.map((a) => a.address)).toEqual([
+        email,
+      ]);
+    }
   });
 });
 

@@ -86,3 +86,55 @@ describe('embed settings from the loader’s data-* attributes', () => {
     expect(() => new vm.Script(loader)).not.toThrow();
   });
 });
+
+/** Runs the loader for one `<script>` tag on a fake partner page; returns what it inserted. */
+function runLoader(scriptSrc: string, pageOrigin = 'http://127.0.0.1:4322') {
+  const inserted: Record<string, unknown>[] = [];
+  const data: Record<string, string> = { 'data-property': PROPERTY };
+  const script = {
+    src: scriptSrc,
+    attributes: Object.keys(data).map((name) => ({ name })),
+    getAttribute: (name: string) => data[name] ?? null,
+    setAttribute: (name: string, value: string) => (data[name] = value),
+    parentNode: { insertBefore: (element: Record<string, unknown>) => inserted.push(element) },
+  };
+  const document = {
+    querySelectorAll: () => [script],
+    createElement: (tag: string) => ({ tag, style: {} }),
+  };
+  const context = {
+    document,
+    window: { addEventListener: () => {} },
+    location: { href: `${pageOrigin}/page`, origin: pageOrigin },
+    URL,
+    console: { warn: () => {}, error: () => {} },
+  };
+  vm.runInNewContext(
+    embedLoader({ name: harbour.name, origins: harbour.lodging!.allowedEmbedOrigins }),
+    context,
+  );
+  return inserted;
+}
+
+describe('the embed loader keeps the tenant its script address chose', () => {
+  it.each([
+    ['by query', '/embed/booking.js?tenant=harbour-times', '/embed/booking', 'harbour-times'],
+    ['by path prefix', '/harbour-times/embed/booking.js', '/harbour-times/embed/booking', null],
+  ])('frames the same tenant’s widget when chosen %s', (_, script, pathname, tenant) => {
+    const [frame] = runLoader(`http://shared.localhost:4321${script}`);
+    const url = new URL(String(frame?.src));
+    expect(url.pathname).toBe(pathname);
+    expect(url.searchParams.get('tenant')).toBe(tenant);
+    expect(url.searchParams.get('property')).toBe(PROPERTY);
+  });
+
+  it('links a page it may not frame on to the same tenant’s stay page', () => {
+    const [link] = runLoader(
+      'http://shared.localhost:4321/embed/booking.js?tenant=harbour-times',
+      'https://elsewhere.example',
+    );
+    const url = new URL(String(link?.href));
+    expect(url.pathname).toBe('/stay');
+    expect(url.searchParams.get('tenant')).toBe('harbour-times');
+  });
+});

@@ -6,8 +6,9 @@ import type { Tenant } from '../../tenants/schema.ts';
 /**
  * The loader at `/embed/booking.js`, small hand-written ES5 (budget 2 KB gzipped). On an origin
  * not allowed it inserts a "Book at <tenant>" link and says in the console which origin to allow;
- * else an iframe of `/embed/booking` per tag with its `data-*` values, resized from the widget's
- * `postMessage` (origin and source checked, height capped), whose events it re-dispatches.
+ * else an iframe of `/embed/booking` per tag with its `data-*` values (both keep the script's
+ * `?tenant=`), resized from the widget's `postMessage` (origin and source checked, height capped),
+ * whose events it re-dispatches.
  */
 export interface EmbedLoaderConfig {
   /** The tenant's name, for the fallback link. */
@@ -30,10 +31,12 @@ function camel(k){return k.replace(/-(\\w)/,function(_,c){return c.toUpperCase()
 function setup(s){
 if(s.getAttribute('data-masthead-ready'))return;
 s.setAttribute('data-masthead-ready','1');
-var src=new URL(s.src,location.href),url=new URL('booking',src),q=url.searchParams,at=s.attributes,k,n,v;
+var src=new URL(s.src,location.href),url=new URL('booking',src),q=url.searchParams,at=s.attributes,k,n,v,t=src.searchParams.get('tenant');
+if(t)q.set('tenant',t);
 var lang=(s.getAttribute('data-locale')||'').split('-')[0].toLowerCase(),tx=c.texts[lang]||c.texts['default'];
 if(o!==src.origin&&c.origins.indexOf(o)<0){
 var a=d.createElement('a'),stay=new URL('../stay',src);
+if(t)stay.searchParams.set('tenant',t);
 for(k=0;k<keys.length-1;k++){v=s.getAttribute('data-'+keys[k]);if(v)stay.searchParams.set(camel(keys[k]),v)}
 a.href=stay.href;
 a.textContent=tx.link;

@@ -70,7 +70,7 @@ export function findAndMail(
     // cannot fill one guest's inbox. The answer was given before: it is the same either way.
     if (!links || !(await mayMailLink(service.tenant.id, email, booked))) return;
     // Not sent (the mail server refused it): a later find may mail it.
-    if (!(await service.mailLink({ booking, to: email, guestName: '', ...links })))
+    if (!(await service.mailLink({ booking, guestName: '', ...links })))
       await unspendMailLink(service.tenant.id, email, booked);
   };
   return run().catch((error: unknown) => {

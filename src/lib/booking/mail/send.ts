@@ -114,13 +114,18 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
   });
 }
 
-/** Sends the private link of the booking `findStay` found to the address it was made with. */
+/**
+ * Sends the private link of the booking `findStay` found to the address it was made with (as
+ * recorded, not as typed to find it).
+ */
 export function mailLink(
   core: ServiceCore,
-  request: Omit<MailRequest, 'confirmation'> & { booking: Booking },
+  request: Omit<MailRequest, 'confirmation' | 'to'> & { booking: Booking },
 ): Promise<boolean> {
   const reference = referenceOf(request.booking);
-  return sendMail(core, null, 'booking.find_failed', () => {
+  return sendMail(core, null, 'booking.find_failed', async () => {
+    const guest = await guestOf(core, request.booking);
+    if (!guest) return undefined;
     const { t } = i18nFor(core.tenant);
     const { text, html } = textMail(
       request.guestName && t('mail.greeting', { name: bookerText(request.guestName) }),
@@ -133,7 +138,7 @@ export function mailLink(
       [request.manageUrl, request.site],
     );
     const subject = t('mail.findSubject', { reference });
-    return Promise.resolve({ to: request.to, subject, text, html });
+    return { to: guest.email, subject, text, html };
   });
 }
 
