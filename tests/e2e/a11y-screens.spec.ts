@@ -41,6 +41,22 @@ test.describe('2560 px', () => {
   });
 });
 
+test.describe('390 px, a 24 px default font', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("every paper's logo stays as tall as the reader's text", async ({ page }) => {
+    // Before: the search, Subscribe and menu buttons grew with the text and squeezed the logo to 9–30 px wide.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 24, fixed: 20 } });
+    for (const tenant of DEMO_TENANTS) {
+      await page.goto(tenantUrl(tenant.id, '/'));
+      const logo = (await page.locator('.site-header .brand img').boundingBox())!;
+      expect(logo.height, tenant.id).toBeGreaterThanOrEqual(24);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), tenant.id).toBe(390);
+    }
+  });
+});
+
 /** WCAG contrast ratio of two `rgb(…)` colours. */
 function contrast(a: string, b: string): number {
   const luminance = (color: string) => {

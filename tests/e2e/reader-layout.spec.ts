@@ -187,6 +187,23 @@ test.describe('phone, 390×844 touch', () => {
     await expect(page).toHaveURL(/\/page\/3$/);
   });
 
+  test('with a 24 px default font the full-screen button is as large as the page buttons', async ({
+    page,
+    request,
+  }) => {
+    // Before: its 16 px mark kept it 37 px tall beside 57 px buttons (shorter at every text size).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 24, fixed: 20 } });
+    const edition = await longEdition(request);
+    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2`));
+    const button = page.getByRole('button', { name: 'Full screen' });
+    const fullscreen = (await button.boundingBox())!;
+    const next = (await page.getByRole('link', { name: /Next page/ }).boundingBox())!;
+    expect(fullscreen.height).toBeGreaterThanOrEqual(next.height - 1);
+    // Its mark grows with the text (0.95 × 24 px), as the arrows of the page buttons do.
+    expect((await button.locator('svg').boundingBox())!.width).toBeGreaterThanOrEqual(20);
+  });
+
   test('a 16-page edition does not scroll sideways at 320 px', async ({ page, request }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     const edition = await longEdition(request);
