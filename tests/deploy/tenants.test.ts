@@ -143,6 +143,22 @@ describe('a tenants file that changes while the servers run', () => {
     await servedEverywhere('the description on both', description);
   });
 
+  it('stops offering the booking embed at the edge once booking is turned off', async () => {
+    const loader = () => viaEdge('/embed/booking.js');
+    expect((await loader()).status).toBe(200);
+    expect((await loader()).headers['x-cache-status']).toBe('HIT');
+    const description = `Nachrichten aus den Bergen ${Date.now()}`;
+    const features = { ...(added['features'] as object), booking: false };
+    writeTenants([...others, { ...added, name: 'Alpine Post', description, features }]);
+    await servedEverywhere('the new description', description, true);
+    // Partner pages would load a widget whose every step is gone, for up to an hour (stale copies).
+    await waitFor(
+      'the loader gone at the edge',
+      async () => ((await loader()).status === 404 ? true : undefined),
+      WITHIN_MS,
+    );
+  });
+
   it('refuses a file that fails validation, names why, and keeps serving the tenants it had', async () => {
     const broken = { ...added, hosts: [others[0]!.hosts[0]!] };
     writeTenants([...others, broken], ['watching']);
@@ -169,9 +185,17 @@ describe('a tenants file that changes while the servers run', () => {
   it('stops serving a removed site on every server and at the edge', async () => {
     expect((await viaEdge()).status).toBe(200);
     expect((await viaEdge()).headers['x-cache-status']).toBe('HIT');
+    expect((await viaEdge('/robots.txt')).status).toBe(200);
+    expect((await viaEdge('/robots.txt')).headers['x-cache-status']).toBe('HIT');
     writeTenants(others);
     const replies = await servedEverywhere('the removed site gone', null, true);
     for (const reply of replies) expect(reply.text).toContain('Site not found');
+    // Crawlers are not sent to the sitemap of a site that is gone.
+    await waitFor(
+      'robots.txt gone at the edge',
+      async () => ((await viaEdge('/robots.txt')).status === 404 ? true : undefined),
+      WITHIN_MS,
+    );
     // The others are still there.
     const other = await send(`http://127.0.0.1:${listening.port}/`, { host: others[0]!.hosts[0]! });
     expect(other.status).toBe(200);
