@@ -120,6 +120,26 @@ describe('a tenants file that changes while the servers run', () => {
     expect(watching.printed).toMatch(/"event":"tenants\.reloaded".*"added":\["alpine-post"\]/);
   });
 
+  it('never serves another site’s path-prefixed page on a host a site now names', async () => {
+    const other = others[0]!;
+    const portal = (site: Service) =>
+      send(`http://127.0.0.1:${site.port}/${other.id}/`, {
+        host: site === edge ? `portal.localhost:${edge.port}` : 'portal.localhost',
+      });
+    expect((await portal(edge)).text).toContain(`>${other.name}<`);
+    expect((await portal(edge)).headers['x-cache-status']).toBe('HIT');
+    writeTenants([...others, { ...added, hosts: [...added.hosts, 'portal.localhost'] }]);
+    // The host is the added site's now: `/<id>/` there is its own address (a 404), on every server.
+    await waitFor(
+      'the other site gone from the host',
+      async () => {
+        const replies = await Promise.all([portal(watching), portal(listening), portal(edge)]);
+        return replies.every((reply) => reply.status === 404) ? replies : undefined;
+      },
+      WITHIN_MS,
+    );
+  });
+
   it('serves a renamed site under its new name, the edge included', async () => {
     expect((await viaEdge()).status).toBe(200);
     expect((await viaEdge()).headers['x-cache-status']).toBe('HIT');
