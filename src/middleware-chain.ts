@@ -3,7 +3,8 @@ import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError, requestContext } from './lib/log/log.ts';
 import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
-import { uncachedRedirect } from './lib/delivery/policy.ts';
+import { NO_STORE, uncachedRedirect } from './lib/delivery/policy.ts';
+import { tenantRegistry } from './lib/tenants/registry.ts';
 import { maybeCompress } from './lib/delivery/compression.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { pagedRoute } from './lib/reading/paged-routes.ts';
@@ -165,12 +166,19 @@ const tenantHostWrites = defineMiddleware((context, next) => {
  * the headers every response gets.
  */
 const errorsAndHeaders = defineMiddleware(async (context, next) => {
+  const tenants = tenantRegistry().version();
   let response: Response;
   try {
     response = await next();
   } catch (error) {
     logError('request.failed', requestContext(context), error);
     throw error;
+  }
+  // Rendered while a reload of tenants.json changed the sites (this one, or whose an address is):
+  // answered as it was rendered, kept by no cache.
+  if (tenantRegistry().version() !== tenants) {
+    context.cache.set(false);
+    response.headers.set('Cache-Control', NO_STORE);
   }
   response.headers.set('X-Content-Type-Options', 'nosniff');
   trimPolicy(response.headers);

@@ -2,9 +2,11 @@ import type { APIRoute } from 'astro';
 import { ROBOTS } from '../lib/delivery/policy.ts';
 import { absoluteUrl } from '../lib/reading/seo.ts';
 
-export const GET: APIRoute = ({ locals }) => {
+export const GET: APIRoute = ({ locals, cache }) => {
   const match = locals.tenantMatchOrNull;
   if (!match) return new Response('Not found', { status: 404 });
+  // In the route cache with the tenant's tag: a reload of tenants.json drops it here and at the edge.
+  cache.set({ maxAge: 3600 });
   const body = [
     'User-agent: *',
     'Allow: /',

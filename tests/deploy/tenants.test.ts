@@ -57,6 +57,21 @@ const viaEdge = (path = '/') =>
     headers: { 'Accept-Encoding': 'br' },
   });
 
+/** Until the edge answers the site's `path` from its cache. */
+const keptAtTheEdge = (path: string) =>
+  waitFor(`${path} kept at the edge`, async () => {
+    const reply = await viaEdge(path);
+    return reply.status === 200 && reply.headers['x-cache-status'] === 'HIT' ? reply : undefined;
+  });
+
+/** Every call to the publishing API takes `ms` longer. */
+const setLatency = (ms: number) =>
+  send(`${mock.controlUrl}/faults`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ service: 'publishing', latencyMs: ms }),
+  });
+
 /** Until every server answers the tenant's home page with `text` (or 404 for `null`). */
 function servedEverywhere(what: string, text: string | null, viaTheEdge = false) {
   return waitFor(
@@ -120,6 +135,26 @@ describe('a tenants file that changes while the servers run', () => {
     expect(watching.printed).toMatch(/"event":"tenants\.reloaded".*"added":\["alpine-post"\]/);
   });
 
+  it('never serves another site’s path-prefixed page on a host a site now names', async () => {
+    const other = others[0]!;
+    const portal = (site: Service) =>
+      send(`http://127.0.0.1:${site.port}/${other.id}/`, {
+        host: site === edge ? `portal.localhost:${edge.port}` : 'portal.localhost',
+      });
+    expect((await portal(edge)).text).toContain(`>${other.name}<`);
+    expect((await portal(edge)).headers['x-cache-status']).toBe('HIT');
+    writeTenants([...others, { ...added, hosts: [...added.hosts, 'portal.localhost'] }]);
+    // The host is the added site's now: `/<id>/` there is its own address (a 404), on every server.
+    await waitFor(
+      'the other site gone from the host',
+      async () => {
+        const replies = await Promise.all([portal(watching), portal(listening), portal(edge)]);
+        return replies.every((reply) => reply.status === 404) ? replies : undefined;
+      },
+      WITHIN_MS,
+    );
+  });
+
   it('serves a renamed site under its new name, the edge included', async () => {
     expect((await viaEdge()).status).toBe(200);
     expect((await viaEdge()).headers['x-cache-status']).toBe('HIT');
@@ -141,6 +176,21 @@ describe('a tenants file that changes while the servers run', () => {
     expect(listening.printed).toMatch(/"event":"tenants\.reloaded".*"reason":"signal"/);
     writeTenants([...others, { ...added, name: 'Alpine Post', description }], ['watching']);
     await servedEverywhere('the description on both', description);
+  });
+
+  it('stops offering the booking embed at the edge once booking is turned off', async () => {
+    const loader = () => viaEdge('/embed/booking.js');
+    await keptAtTheEdge('/embed/booking.js');
+    const description = `Nachrichten aus den Bergen ${Date.now()}`;
+    const features = { ...(added['features'] as object), booking: false };
+    writeTenants([...others, { ...added, name: 'Alpine Post', description, features }]);
+    await servedEverywhere('the new description', description, true);
+    // Partner pages would load a widget whose every step is gone, for up to an hour (stale copies).
+    await waitFor(
+      'the loader gone at the edge',
+      async () => ((await loader()).status === 404 ? true : undefined),
+      WITHIN_MS,
+    );
   });
 
   it('refuses a file that fails validation, names why, and keeps serving the tenants it had', async () => {
@@ -167,11 +217,33 @@ describe('a tenants file that changes while the servers run', () => {
   });
 
   it('stops serving a removed site on every server and at the edge', async () => {
-    expect((await viaEdge()).status).toBe(200);
-    expect((await viaEdge()).headers['x-cache-status']).toBe('HIT');
+    for (const path of ['/', '/robots.txt']) await keptAtTheEdge(path);
+    // A reader's search still rendering when the file changes (its first API call answers in 3 s,
+    // after the edge is purged): it began as the old site.
+    const search = `/search?q=harbour-${Date.now()}`;
+    await setLatency(3000);
+    const calls = mock.state.stats.publishing.total;
+    const inFlight = viaEdge(search);
+    await waitFor('the search under way', () =>
+      Promise.resolve(mock.state.stats.publishing.total > calls ? true : undefined),
+    );
+    await setLatency(0);
     writeTenants(others);
     const replies = await servedEverywhere('the removed site gone', null, true);
     for (const reply of replies) expect(reply.text).toContain('Site not found');
+    expect((await inFlight).text).toContain(added.name);
+    // Its page, finished after the purge, is kept by no cache: the address is gone at the edge too.
+    await waitFor(
+      'the search page gone at the edge',
+      async () => ((await viaEdge(search)).status === 404 ? true : undefined),
+      WITHIN_MS,
+    );
+    // Crawlers are not sent to the sitemap of a site that is gone.
+    await waitFor(
+      'robots.txt gone at the edge',
+      async () => ((await viaEdge('/robots.txt')).status === 404 ? true : undefined),
+      WITHIN_MS,
+    );
     // The others are still there.
     const other = await send(`http://127.0.0.1:${listening.port}/`, { host: others[0]!.hosts[0]! });
     expect(other.status).toBe(200);

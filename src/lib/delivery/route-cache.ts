@@ -14,6 +14,8 @@ import { currentRequest } from '../log/request-context.ts';
 import { announcesBody } from '../request/body-limit.ts';
 import { logResponse, observedProvider } from '../observability/request.ts';
 import { cacheHeaders } from './surrogate-keys.ts';
+import { forwardedHost } from '../request/public-origin.ts';
+import { normalizeHost } from '../tenants/resolution.ts';
 
 /**
  * The route cache (astro.config.mjs `cache.provider`): Astro's `memoryCache`, bounded. Astro's own
@@ -41,6 +43,8 @@ interface Entry {
   swr: number;
   tags: string[];
   path: string;
+  /** The host the visitor used (`X-Forwarded-Host` behind a trusted proxy), without its port. */
+  host: string;
   /** Who rendered it, for the log line and metrics of a hit served before Astro. */
   tenant: string;
   route: string | undefined;
@@ -219,6 +223,7 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
       .map((tag) => tag.trim())
       .filter(Boolean),
     path: lookup.url.pathname,
+    host: normalizeHost(forwardedHost({ get: lookup.header }) ?? lookup.url.host),
     tenant: request?.tenant ?? 'none',
     route: request?.route,
   };
@@ -366,6 +371,8 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
   readonly nodeHit: NodeHit;
   /** Deletes the pages of these tags (a tenant removed or changed: its old pages never come back). */
   readonly drop: (tags: readonly string[]) => void;
+  /** The tags of the pages held for these hosts (a reload gave them to another tenant). */
+  readonly tagsAt: (hosts: readonly string[]) => Set<string>;
 } {
   const store = createStore(options);
   return {
@@ -380,6 +387,12 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
     onRequest: (context, next) => answerInAstro(store, context, next),
     invalidate: (invalidation) => invalidateIn(store, invalidation),
     drop: (tags) => dropIn(store, tags),
+    tagsAt: (hosts) =>
+      new Set(
+        [...store.entries.values()]
+          .filter((entry) => hosts.includes(entry.host))
+          .flatMap((entry) => entry.tags),
+      ),
   };
 }
 
@@ -392,7 +405,7 @@ export type NodeHit = (req: IncomingMessage, res: ServerResponse) => boolean;
 export const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
 
 let active: CacheProvider | undefined;
-let dropper: ((tags: readonly string[]) => void) | undefined;
+let loaded: ReturnType<typeof createRouteCache> | undefined;
 
 /**
  * Drops pages with these tags from this server's route cache (the change watcher and purges; Astro's
@@ -408,14 +421,22 @@ export async function invalidateRoutes(tags: readonly string[]): Promise<void> {
  * loaded the provider.
  */
 export function dropRoutes(tags: readonly string[]): void {
-  dropper?.(tags);
+  loaded?.drop(tags);
+}
+
+/**
+ * The tags of the pages this server holds for these hosts (`/<id>/` and `?tenant=` pages of a host
+ * a reload gave to a tenant: src/lib/freshness/tenants.ts). None until Astro has loaded the provider.
+ */
+export function routeTagsAt(hosts: readonly string[]): ReadonlySet<string> {
+  return loaded?.tagsAt(hosts) ?? new Set();
 }
 
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
   const provider = createRouteCache(config);
   Reflect.set(globalThis, NODE_HIT, provider.nodeHit);
-  dropper = provider.drop;
+  loaded = provider;
   active = observedProvider(provider);
   return active;
 }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { dropRoutes } from '../delivery/route-cache.ts';
+import { dropRoutes, routeTagsAt } from '../delivery/route-cache.ts';
 import { forgetTenantPosts } from '../publishing/known-posts.ts';
 import { siteUpstream } from '../services/clients.ts';
 import type { TenantsChange } from '../tenants/loader.ts';
@@ -44,16 +44,21 @@ async function dropTenant(tenant: Tenant, data: boolean, options: Everywhere): P
   purgeEdgeSoon(tenant, invalidation, options);
 }
 
-/** Tenants whose wildcard host took an address an added or changed tenant now names exactly. */
+/**
+ * Tenants whose pages may be held for an address an added or changed tenant now names exactly:
+ * their wildcard host took it, or their `/<id>/` or `?tenant=` pages were answered on it.
+ */
 function coveringTenants(change: TenantsChange): Tenant[] {
   const claiming = [...change.added, ...change.changed.map(({ after }) => after)];
   const hosts = claiming.flatMap((tenant) => tenant.hosts);
+  const heldThere = routeTagsAt(hosts);
   return change.tenants.filter(
     (tenant) =>
       !claiming.includes(tenant) &&
-      tenant.hosts.some(
-        (pattern) => pattern.startsWith('*.') && hosts.some((host) => hostMatches(pattern, host)),
-      ),
+      (heldThere.has(tenant.id) ||
+        tenant.hosts.some(
+          (pattern) => pattern.startsWith('*.') && hosts.some((host) => hostMatches(pattern, host)),
+        )),
   );
 }
 

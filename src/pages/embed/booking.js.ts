@@ -4,7 +4,7 @@ import { EMBED_LOADER } from '../../lib/delivery/policy.ts';
 import { bookingTenant } from '../../lib/tenants/booking.ts';
 
 /** The one-tag embed loader for partner pages (see `lib/booking/embed/loader.ts`). */
-export const GET: APIRoute = ({ locals }) => {
+export const GET: APIRoute = ({ locals, cache }) => {
   const tenant = bookingTenant(locals);
   if (!tenant) {
     return new Response('/* Booking is not offered on this site. */', {
@@ -12,6 +12,8 @@ export const GET: APIRoute = ({ locals }) => {
       headers: { 'Content-Type': 'text/javascript; charset=utf-8' },
     });
   }
+  // Tagged with the tenant like pages: booking turned off or the tenant removed drops it at the edge.
+  cache.set({ maxAge: 300, swr: 3600 });
   const loader = embedLoader({
     name: tenant.name,
     origins: tenant.lodging.allowedEmbedOrigins,

@@ -7,7 +7,10 @@ import { diffTenants } from '../../../src/lib/tenants/loader.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
-vi.mock('../../../src/lib/delivery/route-cache.ts', () => ({ dropRoutes: vi.fn() }));
+vi.mock('../../../src/lib/delivery/route-cache.ts', () => ({
+  dropRoutes: vi.fn(),
+  routeTagsAt: () => new Set(),
+}));
 vi.mock('../../../src/lib/services/clients.ts', () => ({ siteUpstream: () => ({}) }));
 vi.mock('../../../src/lib/freshness/invalidation.ts', () => ({ applyLocally: vi.fn() }));
 vi.mock('../../../src/lib/freshness/edge.ts', () => ({ purgeEdge: vi.fn() }));

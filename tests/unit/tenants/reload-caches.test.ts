@@ -86,6 +86,17 @@ describe('a reload of the tenants file and the route cache', () => {
     }
   });
 
+  it('never serves a tenant’s path-prefixed or preview page on a host another tenant now names', async () => {
+    const rendered = { status: 200, tenant: 'courier', body: 'Courier' };
+    await page('portal.example.com', rendered, '/courier/');
+    await page('portal.example.com', rendered, '/?tenant=courier');
+    const portal = buildTenant({ id: 'portal', hosts: ['portal.example.com'] });
+    await reload([gazette, courier], [gazette, courier, portal]);
+    const now = { status: 404, tenant: 'portal', body: 'Portal: not found' };
+    expect((await page('portal.example.com', now, '/courier/')).body).toBe(now.body);
+    expect((await page('portal.example.com', now, '/?tenant=courier')).body).toBe(now.body);
+  });
+
   it('keeps the copy of an unchanged tenant for a failed render', async () => {
     await page('gazette.example.com', { status: 200, tenant: 'gazette', body: 'Gazette' });
     await reload([gazette, courier], [gazette, buildTenant({ ...courier, name: 'Courier 2' })]);
