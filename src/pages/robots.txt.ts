@@ -1,12 +1,12 @@
 import type { APIRoute } from 'astro';
-import { ROBOTS } from '../lib/delivery/policy.ts';
+import { ROBOTS, publicCache } from '../lib/delivery/policy.ts';
 import { absoluteUrl } from '../lib/reading/seo.ts';
 
 export const GET: APIRoute = ({ locals, cache }) => {
   const match = locals.tenantMatchOrNull;
   if (!match) return new Response('Not found', { status: 404 });
   // In the route cache with the tenant's tag: a reload of tenants.json drops it here and at the edge.
-  cache.set({ maxAge: 3600 });
+  cache.set(ROBOTS);
   const body = [
     'User-agent: *',
     'Allow: /',
@@ -21,7 +21,7 @@ export const GET: APIRoute = ({ locals, cache }) => {
   return new Response(body, {
     headers: {
       'Content-Type': 'text/plain; charset=utf-8',
-      'Cache-Control': ROBOTS,
+      'Cache-Control': publicCache(ROBOTS),
     },
   });
 };

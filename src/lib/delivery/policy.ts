@@ -18,10 +18,22 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
  * short while, so a cache asks again once the picture itself is made.
  */
 export const STAND_IN = 'public, max-age=30';
+/**
+ * A public answer's life in seconds, the same for browsers (`publicCache`) and for the route cache
+ * and edge (`cache.set`, which tags it with the tenant, so a reload of tenants.json drops it).
+ */
+export interface PublicLife {
+  maxAge: number;
+  swr?: number;
+}
 /** robots.txt: crawlers and browsers may keep it an hour (it changes with tenants.json only). */
-export const ROBOTS = 'public, max-age=3600';
+export const ROBOTS: PublicLife = { maxAge: 3600 };
 /** The embed loader on partners' pages: browsers keep it 5 minutes, then use it while refreshing. */
-export const EMBED_LOADER = 'public, max-age=300, stale-while-revalidate=3600';
+export const EMBED_LOADER: PublicLife = { maxAge: 300, swr: 3600 };
+
+export function publicCache({ maxAge, swr }: PublicLife): string {
+  return `public, max-age=${maxAge}${swr === undefined ? '' : `, stale-while-revalidate=${swr}`}`;
+}
 
 /** Public answers: browsers ask every time; shared caches keep them `maxAge` s, then `swr` s stale. */
 export function sharedCache(maxAge: number, swr?: number): string {

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { embedLoader, embedTexts } from '../../lib/booking/embed/loader.ts';
-import { EMBED_LOADER } from '../../lib/delivery/policy.ts';
+import { EMBED_LOADER, publicCache } from '../../lib/delivery/policy.ts';
 import { bookingTenant } from '../../lib/tenants/booking.ts';
 
 /** The one-tag embed loader for partner pages (see `lib/booking/embed/loader.ts`). */
@@ -13,7 +13,7 @@ export const GET: APIRoute = ({ locals, cache }) => {
     });
   }
   // Tagged with the tenant like pages: booking turned off or the tenant removed drops it at the edge.
-  cache.set({ maxAge: 300, swr: 3600 });
+  cache.set(EMBED_LOADER);
   const loader = embedLoader({
     name: tenant.name,
     origins: tenant.lodging.allowedEmbedOrigins,
@@ -22,7 +22,7 @@ export const GET: APIRoute = ({ locals, cache }) => {
   return new Response(loader, {
     headers: {
       'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': EMBED_LOADER,
+      'Cache-Control': publicCache(EMBED_LOADER),
       // Partner pages on other origins load it as a classic script.
       'Cross-Origin-Resource-Policy': 'cross-origin',
     },
