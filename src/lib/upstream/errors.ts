@@ -131,7 +131,7 @@ export class NetworkError extends UpstreamError {
 export function networkReason(error: unknown): string {
   let inner = error;
   while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
-  const code = (inner as { code?: unknown } | undefined)?.code;
+  const code = typeof inner === 'object' && inner !== null && 'code' in inner ? inner.code : null;
   return (
     (inner instanceof Error && inner.message) || (typeof code === 'string' ? code : 'network error')
   );
