@@ -24,6 +24,7 @@ function renderForm(state: Partial<CommentFormState>) {
       postSlug: 'welcome',
       action: '/posts/welcome?_action=comment#comment-form',
       cancelHref: '/posts/welcome',
+      signInNext: '/posts/welcome#comment-form',
     },
     locals: { href: (path: string) => `/gazette${path}` } as App.Locals,
   });

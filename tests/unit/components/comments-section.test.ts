@@ -85,6 +85,23 @@ describe('comments section', () => {
     },
   );
 
+  it('signs in back to the reply being written, on its comments page', async () => {
+    // Without `reply` the reader came back to a new top-level comment; without the page, to a
+    // first page where the comment answered may not be listed.
+    const rendered = await render(CommentsSection, {
+      props: { view: view({ current: 2, last: 2 }), postSlug: 'welcome' },
+    });
+    const login = rendered.getByRole('link', { name: /log in/i });
+    const next = new URL(
+      new URL(login.getAttribute('href') ?? '', 'https://site.test').searchParams.get('next') ?? '',
+      'https://site.test',
+    );
+    expect(next.pathname).toBe('/posts/welcome');
+    expect(next.searchParams.get('reply')).toBe(reply.id);
+    expect(next.searchParams.get('comments-page')).toBe('2');
+    expect(next.hash).toBe('#comment-form');
+  });
+
   it('keeps the first page’s address plain', async () => {
     const action = await formAction({ current: 1, last: 2 });
     expect(action.searchParams.has('comments-page')).toBe(false);
