@@ -247,6 +247,16 @@ async function spend(
   metrics.count(req.service, req.tenant, 'upstreamCalls');
 }
 
+/**
+ * A bug of ours, not the network's: what JavaScript throws for an address it cannot encode or a body
+ * it cannot send (fetch's own network failures are TypeErrors carrying the socket's error as cause).
+ */
+const isBug = (error: unknown): boolean =>
+  error instanceof URIError ||
+  error instanceof RangeError ||
+  error instanceof ReferenceError ||
+  (error instanceof TypeError && (error.cause === undefined || isBug(error.cause)));
+
 /** What ofetch threw after the last attempt, as the typed error the site branches on. */
 function typedFailure(
   caught: unknown,
@@ -359,6 +369,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       onResponseError: ({ response, options }) =>
         planRetry(options, parseRetryAfter(response.headers)),
       onRequestError({ error, options }) {
+        if (isBug(error)) return void (options.retry = false);
         answered(timedOut(error) ? 'timeout' : 'network');
         planRetry(options);
       },
@@ -372,6 +383,9 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     // Refusals (budget, deadline, redirect, size) and the non-JSON body above are already counted;
     // a body that breaks off mid-read leaves `onResponse` (no retry) with its status answered.
     if (caught instanceof UpstreamError) throw caught;
+    // Our own bug is no outage (a 503, a stale copy): it goes on as it is, to the 500 page.
+    const cause = caught instanceof FetchError && !caught.response ? caught.cause : caught;
+    if (isBug(cause)) throw cause;
     throw fail(typedFailure(caught, req, attempt));
   }
 }

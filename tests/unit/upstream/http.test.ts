@@ -10,6 +10,7 @@ import {
   NotFoundError,
   RateLimitedError,
   TimeoutError,
+  UpstreamError,
   UpstreamServerError,
   ValidationError,
 } from '../../../src/lib/upstream/errors.ts';
@@ -235,6 +236,25 @@ describe('sendRequest', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(lines.at(-1)).toContain(`connect ECONNREFUSED ${new URL(base).host}`);
   });
+
+  it.each([
+    ['an address it cannot encode (a lone surrogate in the query)', { query: { q: 'a\ud800' } }],
+    ['a body it cannot serialize', { method: 'POST' as const, body: { n: 1n } }],
+    ['a body on a GET, which fetch refuses', { body: { a: 1 } }],
+  ])(
+    'throws a bug of ours (%s) as it is: no outage (a 503 and a stale copy), nothing sent or counted',
+    async (_what, extra) => {
+      const { server, up, lines } = await setup((_r, res) => json(res, 200, {}));
+      const error = await send(up, req(server.baseUrl, extra)).catch((e: unknown) => e);
+      expect(error).not.toBeInstanceOf(UpstreamError);
+      expect(classify(error).kind).toBe('unexpected');
+      expect(isOutage(error)).toBe(false);
+      expect(server.seen).toHaveLength(0);
+      expect(lines).toEqual([]);
+      // Not tried again: a retry would spend the budget on the same bug.
+      expect(up.metrics.getStatus().totals.upstreamCalls).toBeLessThanOrEqual(1);
+    },
+  );
 
   it('maps a non-JSON 200 to InvalidResponseError', async () => {
     const { server, up } = await setup((_r, res) => {
