@@ -1,4 +1,4 @@
-import { isTemporary, type Failure } from '../failures/classify.ts';
+import { classify, isTemporary, type Failure } from '../failures/classify.ts';
 import { textKey } from '../i18n/text-key.ts';
 
 /**
@@ -44,8 +44,33 @@ export function sharedCache(maxAge: number, swr?: number): string {
 /** Seconds to wait after an outage when the failure itself does not say (pages, feeds, images). */
 export const RETRY_AFTER_SECONDS = 30;
 
-export function retryAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy' }>): number {
+/** A failure that passes with time: the upstream down or busy. */
+export type Refusal = Extract<Failure, { kind: 'outage' | 'busy' }>;
+
+export function retryAfterOf(failure: Refusal): number {
   return failure.retryAfterSeconds ?? RETRY_AFTER_SECONDS;
+}
+
+/**
+ * The one decision of what a failed read answers, on every surface (a page, a feed or file, the
+ * framed widget, a part a page does without): 404 for what is not there, 503 with `Retry-After`
+ * while the upstream is down or busy (readers come back); anything else is a bug, thrown on to the
+ * 500 page.
+ */
+export function failedLoad(
+  error: unknown,
+): { status: 404 } | { status: 503; retryAfter: number; failure: Refusal } {
+  const failure = classify(error);
+  if (failure.kind === 'not-found') return { status: 404 };
+  if (!isTemporary(failure)) throw error;
+  return { status: 503, retryAfter: retryAfterOf(failure), failure };
+}
+
+/** The failure `failedLoad` answers 503 (a part or stand-in serves instead); others thrown on. */
+export function refusalOf(error: unknown): Refusal {
+  const answer = failedLoad(error);
+  if (answer.status !== 503) throw error;
+  return answer.failure;
 }
 
 /**
@@ -53,7 +78,7 @@ export function retryAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy'
  * itself (`<meta http-equiv="refresh">`): the failure's `Retry-After`, at least 5 s so an open tab
  * is no retry loop. The page itself is `NO_STORE`: no cache keeps it as the post.
  */
-export function refreshAfterOf(failure: Extract<Failure, { kind: 'outage' | 'busy' }>): number {
+export function refreshAfterOf(failure: Refusal): number {
   return Math.max(5, retryAfterOf(failure));
 }
 
@@ -73,14 +98,11 @@ export function uncachedRedirect(status: 301 | 303, location: string): Response 
   return new Response(null, { status, headers: { Location: location, 'Cache-Control': NO_STORE } });
 }
 
-/**
- * What a feed, sitemap or file answers for `failure`: 404, or 503 with `Retry-After` (readers and
- * crawlers come back); null when it is not an answer but a bug (the caller throws it on).
- */
-export function failureAnswer(failure: Failure): Response | null {
-  if (failure.kind === 'not-found') return uncached(404, 'Not found');
-  if (!isTemporary(failure)) return null;
-  return uncached(503, 'Temporarily unavailable', { 'Retry-After': String(retryAfterOf(failure)) });
+/** `failedLoad`'s answer as a feed, sitemap or file gives it: plain text no cache keeps. */
+export function failureAnswer(error: unknown): Response {
+  const answer = failedLoad(error);
+  if (answer.status === 404) return uncached(404, 'Not found');
+  return uncached(503, 'Temporarily unavailable', { 'Retry-After': String(answer.retryAfter) });
 }
 
 /**

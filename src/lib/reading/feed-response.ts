@@ -1,7 +1,6 @@
 import type { APIContext } from 'astro';
 import { listTags } from '../delivery/cache-tags.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
-import { classify } from '../failures/classify.ts';
 import { failureAnswer, sharedCache, uncached } from '../delivery/policy.ts';
 
 /**
@@ -25,9 +24,7 @@ export async function feedResponse(
     context.cache.set({ maxAge, swr: maxAge * 6, tags: listTags(match.tenant.id) });
     return response;
   } catch (error) {
-    const answer = failureAnswer(classify(error));
-    if (answer) return answer;
-    throw error;
+    return failureAnswer(error);
   }
 }
 

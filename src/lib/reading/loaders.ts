@@ -1,8 +1,6 @@
 import type { Category, Post, PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
-import { classify, isTemporary } from '../failures/classify.ts';
-import type { Failure } from '../failures/classify.ts';
-import { refreshAfterOf } from '../delivery/policy.ts';
+import { refreshAfterOf, refusalOf, type Refusal } from '../delivery/policy.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';
@@ -37,7 +35,7 @@ export async function unlessRefused<T, F>(
   try {
     return await read();
   } catch (error) {
-    if (!isTemporary(classify(error))) throw error;
+    refusalOf(error);
     onRefused?.(error);
     return fallback;
   }
@@ -138,7 +136,7 @@ export async function loadPost(
     add(byTag?.items ?? []);
   } catch (error) {
     // Related posts are a nice-to-have: the article itself is what the visitor came for.
-    if (!isTemporary(classify(error))) throw error;
+    refusalOf(error);
     return { post, related, complete: false };
   }
   return { post, related, complete: true };
@@ -158,16 +156,13 @@ async function orStandIn<T, S>(
   try {
     return await read();
   } catch (error) {
-    const failure = classify(error);
-    if (!isTemporary(failure)) throw error;
+    const failure = refusalOf(error);
     const answer = await standIn(failure);
     if (answer === undefined) throw error;
     logWarn(what.event, { tenant: tenant.id, slug: what.slug, failure: failure.kind });
     return answer;
   }
 }
-
-type Refusal = Extract<Failure, { kind: 'outage' | 'busy' }>;
 
 /** The newest posts lists have shown that `keep` picks, at most `count`. */
 function knownNewest(

@@ -1,6 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { NO_STORE, PRIVATE, retryAfterOf, sharedCache } from '../delivery/policy.ts';
-import { classify, isTemporary } from '../failures/classify.ts';
+import { failedLoad, NO_STORE, PRIVATE, sharedCache } from '../delivery/policy.ts';
 
 /** Shared by every page (reading, account, booking): failure pages and cache headers (../delivery/policy.ts). */
 
@@ -23,14 +22,6 @@ export async function loadOrRespond<T>(
     Astro.locals.retryAfter = answer.retryAfter;
     return Astro.rewrite(Astro.locals.href('/503'));
   }
-}
-
-/** `loadOrRespond`'s decision, for a route that answers its own way (framed widget, .ics). */
-export function failedLoad(error: unknown): { status: 404 } | { status: 503; retryAfter: number } {
-  const failure = classify(error);
-  if (failure.kind === 'not-found') return { status: 404 };
-  if (!isTemporary(failure)) throw error;
-  return { status: 503, retryAfter: retryAfterOf(failure) };
 }
 
 export function notFound(Astro: PageContext): Promise<Response> {

@@ -1,25 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { failureAnswer, sharedCache, temporaryMessage } from '../../../src/lib/delivery/policy.ts';
 import { readTextKey } from '../../../src/lib/i18n/text-key.ts';
+import { KnownFailure, type Failure } from '../../../src/lib/failures/classify.ts';
 
 describe('the failure answer of feeds and files', () => {
+  const failed = (failure: Failure) => new KnownFailure('failed', failure);
+
   it('is a 404 no cache keeps for a missing resource', async () => {
-    const answer = failureAnswer({ kind: 'not-found' });
-    expect(answer?.status).toBe(404);
-    expect(answer?.headers.get('cache-control')).toBe('no-store');
-    expect(await answer?.text()).toBe('Not found');
+    const answer = failureAnswer(failed({ kind: 'not-found' }));
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(await answer.text()).toBe('Not found');
   });
 
   it('is a 503 with the wait the failure gave, or the default', () => {
-    const busy = failureAnswer({ kind: 'busy', retryAfterSeconds: 7 });
-    expect(busy?.status).toBe(503);
-    expect(busy?.headers.get('retry-after')).toBe('7');
-    expect(failureAnswer({ kind: 'outage' })?.headers.get('retry-after')).toBe('30');
+    const busy = failureAnswer(failed({ kind: 'busy', retryAfterSeconds: 7 }));
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('7');
+    expect(failureAnswer(failed({ kind: 'outage' })).headers.get('retry-after')).toBe('30');
   });
 
-  it('leaves bugs and refusals to the caller', () => {
-    expect(failureAnswer({ kind: 'unexpected' })).toBeNull();
-    expect(failureAnswer({ kind: 'refused', status: 403 })).toBeNull();
+  it('throws bugs and refusals on (the 500 page)', () => {
+    const bug = new URIError('URI malformed');
+    expect(() => failureAnswer(bug)).toThrow(bug);
+    expect(() => failureAnswer(failed({ kind: 'refused', status: 403 }))).toThrow('failed');
   });
 });
 

@@ -1,8 +1,7 @@
-import { PRIVATE, uncached } from '../../../../lib/delivery/policy.ts';
+import { failedLoad, PRIVATE, uncached } from '../../../../lib/delivery/policy.ts';
 import type { APIRoute } from 'astro';
 import { stayIcs } from '../../../../lib/booking/manage/ics.ts';
 import { loadManagedStay } from '../../../../lib/booking/manage/stay.ts';
-import { failedLoad } from '../../../../lib/render/page-respond.ts';
 import { tenantUrl } from '../../../../lib/tenants/origin.ts';
 import { localize } from '../../../../lib/i18n/text.ts';
 
