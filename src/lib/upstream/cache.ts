@@ -1,5 +1,5 @@
 import { isRecord } from '../content/records.ts';
-import { logJsonLine } from '../log/log.ts';
+import { logError, logJsonLine } from '../log/log.ts';
 import { memo } from '../memo.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { replaceEqualDeep } from '@tanstack/query-core';
@@ -410,9 +410,12 @@ export function createReadCache(options: CacheOptions) {
   const current = (key: string, entry: Entry) => entry.storedAt >= cutoffs.of(key);
   const { lru, shared, loadOnce, entry: getEntry } = tiers(options, now, current);
   const background = new Set<Promise<unknown>>();
-  const refreshLater = (refresh: () => Promise<unknown>) => {
+  const refreshLater = (refresh: () => Promise<unknown>, context: ReadContext) => {
     const settled = withoutDeadline(() => asSpare(refresh))
-      .catch(() => undefined)
+      // The client logged an upstream failure; anything else is a bug nobody else will see.
+      .catch((error: unknown) => {
+        if (!(error instanceof UpstreamError)) logError('upstream.refresh.failed', context, error);
+      })
       .finally(() => background.delete(settled));
     background.add(settled);
   };
@@ -434,7 +437,8 @@ export function createReadCache(options: CacheOptions) {
       if (found !== 'load') {
         count(found);
         // The refresh outlives this page: no page deadline, same visitor, spare budget only.
-        if (found === 'staleServes') refreshLater(() => loadOnce(key, { policy, load }).promise);
+        if (found === 'staleServes')
+          refreshLater(() => loadOnce(key, { policy, load }).promise, context);
         return served<T>(stored, context);
       }
       const entry = stored?.missing ? undefined : stored;

@@ -8,6 +8,7 @@ import {
   UpstreamServerError,
 } from '../../../src/lib/upstream/errors.ts';
 import { createMetrics } from '../../../src/lib/upstream/metrics.ts';
+import { redirectLogLines } from '../../../src/lib/log/log.ts';
 import { runAsVisitor } from '../../../src/lib/upstream/visitor.ts';
 
 const policy = { fresh: 10, stale: 20, errorGrace: 100 };
@@ -66,6 +67,24 @@ describe('read cache', () => {
     expect(c.calls).toBe(2);
     expect(await cache.read('k', policy, c.load('v'), ctx)).toBe('v#2');
     expect(counters()).toMatchObject({ staleServes: 2, cacheHits: 1 });
+  });
+
+  it('logs a bug in a background refresh (with its stack): nobody waits for it to throw', async () => {
+    const { cache, advance } = setup();
+    const lines: string[] = [];
+    const restore = redirectLogLines((line) => lines.push(line));
+    try {
+      await cache.read('k', policy, () => Promise.resolve('v'), ctx);
+      advance(15);
+      const bug = () => Promise.reject(new URIError('URI malformed'));
+      expect(await cache.read('k', policy, bug, ctx)).toBe('v');
+      await cache.settle();
+    } finally {
+      restore();
+    }
+    const line = lines.map((one) => JSON.parse(one) as Record<string, unknown>).at(-1);
+    expect(line).toMatchObject({ level: 'error', tenant: 'daily-planet', error: 'URIError' });
+    expect(line?.['stack']).toContain('URI malformed');
   });
 
   it('past the stale window, loads again (a normal miss)', async () => {
