@@ -4,6 +4,7 @@ import {
   NotFoundError,
   RateLimitedError,
   UnauthenticatedError,
+  UpstreamServerError,
   ValidationError,
   isOutage,
 } from '../upstream/errors.ts';
@@ -50,6 +51,9 @@ export function classify(error: unknown): Failure {
   if (error instanceof NotFoundError) return { kind: 'not-found' };
   if (error instanceof RateLimitedError) {
     return { kind: 'busy', retryAfterSeconds: retryAfterSeconds(error.retryAfterSeconds) };
+  }
+  if (error instanceof UpstreamServerError && error.retryAfterSeconds !== undefined) {
+    return { kind: 'outage', retryAfterSeconds: retryAfterSeconds(error.retryAfterSeconds) };
   }
   if (isOutage(error)) return { kind: 'outage' };
   if (error instanceof ValidationError) {

@@ -109,9 +109,15 @@ export class RateLimitedError extends UpstreamError {
   }
 }
 
-/** 5xx. */
+/** 5xx; `retryAfterSeconds` when it said how long (`Retry-After`, e.g. a maintenance window). */
 export class UpstreamServerError extends UpstreamError {
   override name = 'UpstreamServerError';
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, context: UpstreamErrorContext, retryAfterSeconds?: number) {
+    super(message, context);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }
 
 /** No complete response within the timeout. */
@@ -203,7 +209,7 @@ export function errorFromStatus(input: StatusErrorInput): UpstreamError {
   if (status === 408) return new TimeoutError(message, context);
   if (status === 422) return new ValidationError(message, context, fieldMessages(body['errors']));
   if (status === 429) return new RateLimitedError(message, context, input.retryAfterSeconds ?? 60);
-  if (status >= 500) return new UpstreamServerError(message, context);
+  if (status >= 500) return new UpstreamServerError(message, context, input.retryAfterSeconds);
   // Other 4xx (400, 405, 409, …): not expected from these APIs, kept as the base class.
   return new UpstreamError(message, context);
 }

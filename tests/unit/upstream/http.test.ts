@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { retryAfterOf } from '../../../src/lib/delivery/policy.ts';
+import { failedLoad, retryAfterOf } from '../../../src/lib/delivery/policy.ts';
 import { classify } from '../../../src/lib/failures/classify.ts';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
 import {
@@ -145,6 +145,14 @@ describe('sendRequest', () => {
     );
     await expect(send(up, req(server.baseUrl))).rejects.toBeInstanceOf(UpstreamServerError);
     expect(server.seen).toHaveLength(1);
+  });
+
+  it('tells readers to come back when a 503 said (its Retry-After, 600 s), not in 30 s', async () => {
+    const { server, up } = await setup((_r, res) =>
+      json(res, 503, { message: 'Maintenance.' }, { 'retry-after': '600' }),
+    );
+    const error = await send(up, req(server.baseUrl)).catch((e: unknown) => e);
+    expect(failedLoad(error)).toMatchObject({ status: 503, retryAfter: 600 });
   });
 
   it('does not retry a 429; the next page is refused for its Retry-After (7 s), not a minute', async () => {
