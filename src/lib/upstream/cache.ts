@@ -414,7 +414,8 @@ export function createReadCache(options: CacheOptions) {
     const settled = withoutDeadline(() => asSpare(refresh))
       // The client logged an upstream failure; anything else is a bug nobody else will see.
       .catch((error: unknown) => {
-        if (!(error instanceof UpstreamError)) logError('upstream.refresh.failed', context, error);
+        if (!(error instanceof UpstreamError))
+          logError('upstream.refresh.failed', { ...context }, error);
       })
       .finally(() => background.delete(settled));
     background.add(settled);
