@@ -12,7 +12,12 @@ import type { InlineProfile } from './schema.ts';
  * found it could not read.
  */
 
-const DoctorSummarySchema = z.object({ at: z.string(), unmapped: z.array(z.string()) });
+const DoctorSummarySchema = z.object({
+  at: z.string(),
+  unmapped: z.array(z.string()),
+  /** What the site reads despite (a refused read token): said, though not "not readable". */
+  toFix: z.array(z.string()).optional(),
+});
 type DoctorSummary = z.output<typeof DoctorSummarySchema>;
 
 const label = (ref: InlineProfile | undefined): string =>
@@ -56,7 +61,8 @@ export function profileStartupLine(status: ReturnType<typeof profileStatus>[numb
       ? `doctor ${status.doctor.at.slice(0, 10)}: every needed field readable`
       : `doctor ${status.doctor.at.slice(0, 10)}: ${status.doctor.unmapped.length} not readable (${status.doctor.unmapped.slice(0, 3).join('; ')}${status.doctor.unmapped.length > 3 ? '; …' : ''})`
     : `not checked yet (npm run doctor -- ${status.tenant})`;
-  return `Tenant "${status.tenant}": ${profiles}; ${doctor}.`;
+  const toFix = status.doctor?.toFix?.length ? `; to fix: ${status.doctor.toFix.join('; ')}` : '';
+  return `Tenant "${status.tenant}": ${profiles}; ${doctor}${toFix}.`;
 }
 
 let logged = false;
@@ -66,10 +72,10 @@ export function logProfileLines(tenants: readonly Tenant[]): void {
   if (logged) return;
   logged = true;
   for (const status of profileStatus(tenants)) {
-    const unreadable = (status.doctor?.unmapped.length ?? 0) > 0;
+    const toDo = [...(status.doctor?.unmapped ?? []), ...(status.doctor?.toFix ?? [])];
     console.info(
       JSON.stringify({
-        level: unreadable ? 'warn' : 'info',
+        level: toDo.length > 0 ? 'warn' : 'info',
         event: 'tenant.upstream_profile',
         time: new Date().toISOString(),
         tenant: status.tenant,
