@@ -17,6 +17,10 @@ const DoctorSummarySchema = z.object({
   unmapped: z.array(z.string()),
   /** What the site reads despite (a refused read token): said, though not "not readable". */
   toFix: z.array(z.string()).optional(),
+  /** The APIs it read: a summary of other APIs than the tenant's now says nothing about them. */
+  services: z
+    .array(z.object({ service: z.enum(['publishing', 'lodging']), baseUrl: z.string() }))
+    .optional(),
 });
 type DoctorSummary = z.output<typeof DoctorSummarySchema>;
 
@@ -33,6 +37,15 @@ function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSumma
   }
 }
 
+/** The doctor's last run, unless it read another API than the tenant reads now (moved since). */
+function lastRun(tenant: Tenant, summary: DoctorSummary | null): DoctorSummary | null {
+  const moved = summary?.services?.some(({ service, baseUrl }) => {
+    const now = tenant[service]?.baseUrl;
+    return now !== undefined && now !== baseUrl;
+  });
+  return moved ? null : summary;
+}
+
 export function profileStatus(
   tenants: readonly Tenant[],
   readSummary: (id: string) => DoctorSummary | null = readDoctorSummary,
@@ -41,7 +54,7 @@ export function profileStatus(
     tenant: tenant.id,
     publishingProfile: label(tenant.publishing.profile),
     ...(tenant.lodging && { lodgingProfile: label(tenant.lodging.profile) }),
-    doctor: readSummary(tenant.id),
+    doctor: lastRun(tenant, readSummary(tenant.id)),
     /** Operations this process could not read (fully) since it started. */
     problems: [
       ...operationFindings(tenant.id),
