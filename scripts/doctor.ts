@@ -162,4 +162,4 @@ writeFileSync(
   join(values.findings, `${id}.json`),
   `${JSON.stringify(values.writes ? { ...report, writes } : report, null, 2)}\n`,
 );
-process.exit(report.unmapped.length > 0 || writes.some((w) => !w.ok) ? 1 : 0);
+process.exit(report.unmapped.length + report.toFix.length > 0 || writes.some((w) => !w.ok) ? 1 : 0);

@@ -1,5 +1,6 @@
 import { memo } from '../memo.ts';
 import { budgetKeys } from '../upstream/budget.ts';
+import { apiHash } from '../upstream/cache.ts';
 import { UnauthenticatedError } from '../upstream/errors.ts';
 import { fetchParsed } from '../upstream/client-core.ts';
 import type { Upstream } from '../upstream/runtime.ts';
@@ -31,7 +32,10 @@ export function lodgingLogin(
   return fetchParsed(upstream, { ...login, ...request }, schema);
 }
 
-/** Login tokens per account, origin and e-mail (per process); a pending login is shared. */
+/**
+ * Login tokens per API (as the read cache keys it: two APIs may share a host), account and e-mail,
+ * per process; a pending login is shared.
+ */
 const loginTokens = memo(
   (key: string, login: () => Promise<string>) => {
     const pending = login();
@@ -44,7 +48,7 @@ const loginTokens = memo(
 
 export function lodgingAuth(options: LodgingAuthOptions) {
   const { credentials } = options;
-  const key = `${new URL(options.baseUrl).origin}|${options.accountKey}|${credentials.email ?? ''}`;
+  const key = `${apiHash(options.baseUrl)}|${options.accountKey}|${credentials.email ?? ''}`;
 
   /** The token to send: the API token, or the cached login token (logging in on first use). */
   const token = (): Promise<string> => {

@@ -34,6 +34,13 @@ const refusals = new Counter({
   registers,
 });
 
+const upstreamErrors = new Counter({
+  name: 'masthead_upstream_errors_total',
+  help: 'Upstream failures by tenant, service and class, as /_status counts them (TimeoutError, NetworkError, UpstreamServerError, RateLimitedError, InvalidResponseError, …).',
+  labelNames: ['tenant', 'service', 'class'] as const,
+  registers,
+});
+
 const droppedItems = new Counter({
   name: 'masthead_upstream_items_dropped_total',
   help: 'List items left out of a page because they do not match their schema (one warning line each).',
@@ -121,6 +128,9 @@ export const upstreamSink: MetricsSink = {
   },
   answered(service, tenant, operation, status) {
     upstreamCalls.inc({ service, tenant, operation, status });
+  },
+  failed(service, tenant, errorClass) {
+    upstreamErrors.inc({ tenant, service, class: errorClass });
   },
 };
 

@@ -23,12 +23,13 @@ export function doctorLines(report: DoctorReport): string[] {
       lines.push(`- ${head} · skipped: ${op.skipped}`, ...tried);
       continue;
     }
+    // Why is said once, below, for all the operations answered alike.
     if (!op.reachable) {
-      lines.push(`✗ ${head} · not reachable${op.hint ? `: ${op.hint}` : ''}`, ...tried);
+      lines.push(`✗ ${head} · not reachable`, ...tried);
       continue;
     }
     if (op.hint) {
-      lines.push(`✗ ${head} → ${op.status ?? '-'} · ${op.hint}`);
+      lines.push(`✗ ${head} → ${op.status ?? '-'}`);
       continue;
     }
     const envelope = op.envelope.at
@@ -71,11 +72,14 @@ export function doctorLines(report: DoctorReport): string[] {
       lines.push(`${service}: ${JSON.stringify(operations, null, 2)}`);
     }
   }
+  const list = (heading: string, items: string[]) =>
+    `${heading} (${items.length}):\n${items.map((u) => `  - ${u}`).join('\n')}`;
+  if (report.toFix.length > 0) lines.push('', list('To fix', report.toFix));
   lines.push(
     '',
     report.unmapped.length === 0
       ? 'Every operation and field the site needs is readable.'
-      : `Not readable yet (${report.unmapped.length}):\n${report.unmapped.map((u) => `  - ${u}`).join('\n')}`,
+      : list('Not readable yet', report.unmapped),
   );
   return lines;
 }

@@ -103,9 +103,9 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   if (answer.problem || answer.status < 200 || answer.status >= 300) {
     if (answer.problem) entry.hint = answer.problem;
     else if (answer.status === 401 || answer.status === 403) entry.hint = run.authHint;
-    report.unmapped.push(
-      `${service} ${operation} → ${run.baseUrl}${template} answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`,
-    );
+    // Said once for all the operations answered alike (a missing token refuses every one).
+    const why = `answers ${answer.status || 'nothing'}${entry.hint ? `: ${entry.hint}` : ''}`;
+    run.failed.set(why, [...(run.failed.get(why) ?? []), operation]);
     return;
   }
   run.found.set(operation, found.template);
@@ -140,6 +140,8 @@ function finishService(run: ServiceRun): void {
   for (const [operation, settled] of Object.entries(run.options.maps?.[run.service] ?? {}))
     if (!catalogue[operation]?.read) proposals[operation] = mergeOp(proposals[operation], settled);
   if (Object.keys(proposals).length > 0) run.report.proposals[run.service] = proposals;
+  for (const [why, operations] of run.failed)
+    run.report.unmapped.push(`${run.service} ${operations.join(', ')} → ${run.baseUrl} ${why}`);
   // The site sends its token (and its writes) to the address it is given, never across origins.
   const moved = run.getter.movedTo();
   const target = run.report.services.find((known) => known.service === run.service);
@@ -148,8 +150,9 @@ function finishService(run: ServiceRun): void {
     run.report.unmapped.push(
       `${run.service}: ${run.baseUrl} redirects to ${moved}, where the site sends no token and no write: use ${moved} in ${from}`,
     );
+  // Readable all the same: to fix, not "not readable".
   if (run.getter.tokenRefused())
-    run.report.unmapped.push(
+    run.report.toFix.push(
       `${run.service}: ${run.authHint}; until then the site reads without it, on the anonymous budget all tenants share`,
     );
   run.report.calls += run.getter.calls();
@@ -201,6 +204,7 @@ async function checkService(
     profile: resolveProfile(service, config.profile, options.profiles),
     proposals: {},
     found: new Map(),
+    failed: new Map(),
     samples: new Map(),
     rawItems: new Map(),
     evidence: {
@@ -235,6 +239,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     operations: [],
     proposals: {},
     unmapped: [],
+    toFix: [],
     calls: 0,
   };
   await checkService('publishing', options, report);

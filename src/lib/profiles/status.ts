@@ -12,7 +12,16 @@ import type { InlineProfile } from './schema.ts';
  * found it could not read.
  */
 
-const DoctorSummarySchema = z.object({ at: z.string(), unmapped: z.array(z.string()) });
+const DoctorSummarySchema = z.object({
+  at: z.string(),
+  unmapped: z.array(z.string()),
+  /** What the site reads despite (a refused read token): said, though not "not readable". */
+  toFix: z.array(z.string()).optional(),
+  /** The APIs it read: a summary of other APIs than the tenant's now says nothing about them. */
+  services: z
+    .array(z.object({ service: z.enum(['publishing', 'lodging']), baseUrl: z.string() }))
+    .optional(),
+});
 type DoctorSummary = z.output<typeof DoctorSummarySchema>;
 
 const label = (ref: InlineProfile | undefined): string =>
@@ -28,6 +37,15 @@ function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSumma
   }
 }
 
+/** The doctor's last run, unless it read another API than the tenant reads now (moved since). */
+function lastRun(tenant: Tenant, summary: DoctorSummary | null): DoctorSummary | null {
+  const moved = summary?.services?.some(({ service, baseUrl }) => {
+    const now = tenant[service]?.baseUrl;
+    return now !== undefined && now !== baseUrl;
+  });
+  return moved ? null : summary;
+}
+
 export function profileStatus(
   tenants: readonly Tenant[],
   readSummary: (id: string) => DoctorSummary | null = readDoctorSummary,
@@ -36,7 +54,7 @@ export function profileStatus(
     tenant: tenant.id,
     publishingProfile: label(tenant.publishing.profile),
     ...(tenant.lodging && { lodgingProfile: label(tenant.lodging.profile) }),
-    doctor: readSummary(tenant.id),
+    doctor: lastRun(tenant, readSummary(tenant.id)),
     /** Operations this process could not read (fully) since it started. */
     problems: [
       ...operationFindings(tenant.id),
@@ -56,7 +74,8 @@ export function profileStartupLine(status: ReturnType<typeof profileStatus>[numb
       ? `doctor ${status.doctor.at.slice(0, 10)}: every needed field readable`
       : `doctor ${status.doctor.at.slice(0, 10)}: ${status.doctor.unmapped.length} not readable (${status.doctor.unmapped.slice(0, 3).join('; ')}${status.doctor.unmapped.length > 3 ? '; …' : ''})`
     : `not checked yet (npm run doctor -- ${status.tenant})`;
-  return `Tenant "${status.tenant}": ${profiles}; ${doctor}.`;
+  const toFix = status.doctor?.toFix?.length ? `; to fix: ${status.doctor.toFix.join('; ')}` : '';
+  return `Tenant "${status.tenant}": ${profiles}; ${doctor}${toFix}.`;
 }
 
 let logged = false;
@@ -66,10 +85,10 @@ export function logProfileLines(tenants: readonly Tenant[]): void {
   if (logged) return;
   logged = true;
   for (const status of profileStatus(tenants)) {
-    const unreadable = (status.doctor?.unmapped.length ?? 0) > 0;
+    const toDo = [...(status.doctor?.unmapped ?? []), ...(status.doctor?.toFix ?? [])];
     console.info(
       JSON.stringify({
-        level: unreadable ? 'warn' : 'info',
+        level: toDo.length > 0 ? 'warn' : 'info',
         event: 'tenant.upstream_profile',
         time: new Date().toISOString(),
         tenant: status.tenant,

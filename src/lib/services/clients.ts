@@ -1,7 +1,7 @@
 import { smtpMailer, type Mailer } from '../booking/mail/mailer.ts';
 import { bookingService } from '../booking/service/service.ts';
 import type { BookingService } from '../booking/service/service.ts';
-import { bookingMemory } from '../booking/service/core.ts';
+import { bookingMemory, memoryScope } from '../booking/service/core.ts';
 import { profileFor } from '../profiles/for-tenant.ts';
 import { publishingClient, type PublishingClient } from '../publishing/client.ts';
 import { memo } from '../memo.ts';
@@ -122,15 +122,16 @@ export function siteMailer(): Mailer | undefined {
   return mailer;
 }
 
-// Per tenant id: a reload that changes the tenant mid-booking (a new service) keeps what it knows of
-// the attempts under way (a second submit, another tab's same stay) and their lock, without Redis too.
-const bookingMemoryOf = memo((tenantId: string) => bookingMemory(tenantId, settings().REDIS_URL), {
+// Per tenant id and lodging API (`memoryScope`): a reload that changes the tenant mid-booking (a new
+// service) keeps what it knows of the attempts under way (a second submit, another tab's same stay)
+// and their lock, without Redis too.
+const bookingMemoryOf = memo((scope: string) => bookingMemory(scope, settings().REDIS_URL), {
   max: 1000,
 });
 
 /**
  * The process-wide booking service of a tenant (its freshness memory lives here; its idempotency
- * memory and lock per tenant id, above), wired to the site's upstream and the tenant's credentials.
+ * memory and lock per tenant id and lodging API, above), wired to the site's upstream and the tenant's credentials.
  * Pages and endpoints use this one. Per tenant object: a reload of the tenants file makes new
  * objects of the tenants it changed.
  */
@@ -141,6 +142,6 @@ export const bookingServiceFor: (tenant: Tenant) => BookingService = memo((tenan
     credentials: () => lodgingCredentials(tenantSecrets(tenant)),
     redisUrl: settings().REDIS_URL,
     mailer: siteMailer(),
-    memory: bookingMemoryOf(tenant.id),
+    memory: tenant.lodging && bookingMemoryOf(memoryScope(tenant.id, tenant.lodging)),
   }),
 );

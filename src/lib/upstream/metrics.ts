@@ -62,6 +62,8 @@ export interface MetricsSink {
   count(service: UpstreamService, tenant: string, counter: CounterName, by: number): void;
   /** One upstream attempt's outcome, by operation: an HTTP status, or `timeout` / `network`. */
   answered(service: UpstreamService, tenant: string, operation: string, outcome: string): void;
+  /** One failure, by its class (`error.name`: `TimeoutError`, `UpstreamServerError`, …). */
+  failed(service: UpstreamService, tenant: string, errorClass: string): void;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -111,6 +113,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     failure(tenant: string, error: UpstreamError, repeats?: string): void {
       const counters = countersFor(error.service, tenant);
       counters.errors[error.name] = (counters.errors[error.name] ?? 0) + 1;
+      options.sink?.failed(error.service, tenant, error.name);
       if (repeats !== undefined) {
         const key = `${error.service}|${tenant}|${repeats}`;
         if (Date.now() - (lastLines.get(key) ?? -Infinity) < REPEAT_LINE_MS) return;

@@ -42,9 +42,10 @@ describe('the doctor checks the API the site would use', () => {
     expect(out).toContain(`lodging API: ${api.lodgingUrl} (from LODGING_BASE_URL)`);
     expect(out).not.toContain(DEAD);
     expect(api.calls).toContain('GET /publishing/api/v1/posts');
-    // The lodging API refuses a doctor without a token: the line says what to set.
+    // The lodging API refuses a doctor without a token: the summary says what to set.
+    expect(out).toContain('✗ lodging properties.list: GET /properties → 401\n');
     expect(out).toMatch(
-      /✗ lodging properties\.list: GET \/properties → 401 · no lodging token: set lodgingToken for "third-times" in SECRETS_FILE, or the variable THIRD_TARGET_TOKEN/,
+      /- lodging properties\.list, \S+.* answers 401: no lodging token: set lodgingToken for "third-times" in SECRETS_FILE, or the variable THIRD_TARGET_TOKEN/,
     );
   });
 
@@ -62,8 +63,9 @@ describe('the doctor checks the API the site would use', () => {
       UPSTREAM_BODY_MAX_BYTES: '200',
     });
     expect(code).toBe(1);
+    expect(out).toMatch(/✗ publishing posts\.list: GET \/\S+ → 200\n/);
     expect(out).toMatch(
-      /✗ publishing posts\.list: GET \/\S+ → 200 · the site refuses this answer: body over 200 bytes \(UPSTREAM_BODY_MAX_BYTES\)/,
+      /- publishing posts\.list.* answers 200: the site refuses this answer: body over 200 bytes \(UPSTREAM_BODY_MAX_BYTES\)/,
     );
   });
 

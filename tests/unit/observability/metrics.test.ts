@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { registry, upstreamSink } from '../../../src/lib/observability/prometheus.ts';
 import { loggedPath } from '../../../src/lib/observability/request.ts';
 import { runInRequest } from '../../../src/lib/log/request-context.ts';
+import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
+import { sendRequest } from '../../../src/lib/upstream/http.ts';
+import { createMetrics } from '../../../src/lib/upstream/metrics.ts';
+import { json, startServer, testUpstream } from '../upstream/helpers.ts';
 
 describe('the Grafana dashboard', () => {
   it('graphs only series the exporter has', async () => {
@@ -45,6 +49,41 @@ describe('the upstream sink', () => {
     expect(text).toContain(
       'masthead_upstream_items_dropped_total{service="publishing",tenant="sink-test"} 1',
     );
+  });
+});
+
+describe('upstream failures on /_metrics', () => {
+  it('are counted by tenant, service and class, the classes /_status counts', async () => {
+    // One API down (503), one answering a body that is not the site's JSON.
+    const api = await startServer((r, res) => {
+      if (r.url.endsWith('/down')) return json(res, 503, { message: 'Down' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"data": [');
+    });
+    const metrics = createMetrics({ log: () => undefined, sink: upstreamSink });
+    const { up } = testUpstream({ metrics, http: { maxRetries: 0 } });
+    const send = (path: string) =>
+      sendRequest(up, {
+        service: 'publishing',
+        operation: 'posts.list',
+        tenant: 'errors-test',
+        baseUrl: api.baseUrl,
+        path,
+        budgetKey: budgetKeys.publishingPublic(api.baseUrl),
+      }).catch(() => undefined);
+    await send('/down');
+    await send('/down');
+    await send('/broken');
+    await api.close();
+    const text = await registry.metrics();
+    const series = (errorClass: string, n: number) =>
+      `masthead_upstream_errors_total{tenant="errors-test",service="publishing",class="${errorClass}"} ${n}`;
+    expect(text).toContain(series('UpstreamServerError', 2));
+    expect(text).toContain(series('InvalidResponseError', 1));
+    expect(Object.keys(metrics.getStatus().totals.errors).sort()).toEqual([
+      'InvalidResponseError',
+      'UpstreamServerError',
+    ]);
   });
 });
 

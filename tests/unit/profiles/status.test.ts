@@ -44,6 +44,30 @@ describe('what the site says about reading a tenant API', () => {
     );
   });
 
+  it('names what the doctor left to fix although every field is readable (a refused read token)', () => {
+    const refused =
+      'publishing: the read token from SECRETS_FILE was refused: check publishingReadToken; until then the site reads without it';
+    const [status] = profileStatus([tenant], () => ({
+      at: '2026-11-23T10:00:00Z',
+      unmapped: [],
+      toFix: [refused],
+    }));
+    expect(profileStartupLine(status!)).toBe(
+      `Tenant "gazette": publishing profile publishing-alt; doctor 2026-11-23: every needed field readable; to fix: ${refused}.`,
+    );
+  });
+
+  it('asks for a doctor run again when the tenant reads another API than the last one checked', () => {
+    const [status] = profileStatus([tenant], () => ({
+      at: '2026-11-23T10:00:00Z',
+      unmapped: [],
+      services: [{ service: 'publishing', baseUrl: 'https://old-api.example.com/api/v1' }],
+    }));
+    expect(profileStartupLine(status!)).toBe(
+      'Tenant "gazette": publishing profile publishing-alt; not checked yet (npm run doctor -- gazette).',
+    );
+  });
+
   it('asks for a doctor run when none was made', () => {
     const [status] = profileStatus([buildTenant()], () => null);
     expect(profileStartupLine(status!)).toBe(

@@ -8,6 +8,7 @@ import { profileFor } from '../../profiles/for-tenant.ts';
 import { hasLodgingCredentials, type LodgingCredentials } from '../../secrets/tenant.ts';
 import { offersBooking } from '../../tenants/booking.ts';
 import type { Tenant } from '../../tenants/schema.ts';
+import { apiHash } from '../../upstream/cache.ts';
 import { createKeyedLock } from '../../upstream/lock.ts';
 import type { Upstream } from '../../upstream/runtime.ts';
 import { stayZone, todayIn } from '../domain/dates.ts';
@@ -39,14 +40,21 @@ export interface BookingServiceOptions {
 }
 
 /**
- * What the service remembers of its tenant's booking attempts (idempotency keys, stays booked
- * moments ago) and its creation lock: in Redis when configured, else in this object.
+ * Whose attempts: the tenant's at one lodging API, as the read cache keys it (a tenant moved to
+ * another API meets none of the old one's keys, guest records or "booked moments ago").
  */
-export function bookingMemory(tenantId: string, redisUrl: string | undefined) {
+export const memoryScope = (tenantId: string, lodging: { baseUrl: string }): string =>
+  `${tenantId}:${apiHash(lodging.baseUrl)}`;
+
+/**
+ * What the service remembers of its tenant's booking attempts (idempotency keys, stays booked
+ * moments ago) and its creation lock, per `memoryScope`: in Redis when configured, else here.
+ */
+export function bookingMemory(scope: string, redisUrl: string | undefined) {
   return {
-    attempts: attemptStore({ scope: tenantId, redisUrl }),
+    attempts: attemptStore({ scope, redisUrl }),
     /** Creating a booking is single-flight per stay (across instances with Redis). */
-    lock: createKeyedLock({ redisUrl, prefix: `masthead:lock:booking:${tenantId}:` }),
+    lock: createKeyedLock({ redisUrl, prefix: `masthead:lock:booking:${scope}:` }),
   };
 }
 export type BookingMemory = ReturnType<typeof bookingMemory>;
@@ -127,7 +135,7 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
     tenant,
     lodging,
     lodgingApi,
-    ...(options.memory ?? bookingMemory(tenant.id, options.redisUrl)),
+    ...(options.memory ?? bookingMemory(memoryScope(tenant.id, lodging), options.redisUrl)),
     rules,
     mailer: options.mailer,
     context,

@@ -60,6 +60,8 @@ export interface DoctorReport {
   proposals: Partial<Record<ProfileService, Record<string, OperationProfile>>>;
   /** `operation → field` still unreadable with the proposals: the doctor exits non-zero. */
   unmapped: string[];
+  /** What to fix although the site reads (a refused token it reads on without): exits non-zero too. */
+  toFix: string[];
   calls: number;
 }
 
@@ -90,6 +92,8 @@ export interface ServiceRun {
   proposals: Record<string, OperationProfile>;
   /** Paths found: operation → template. */
   found: Map<string, string>;
+  /** Operations not read, by why (`answers 401: <hint>`). */
+  failed: Map<string, string[]>;
   /** What the site's schema read of each operation (its first item for a list). */
   samples: Map<string, unknown>;
   /** The raw first record of each list (its links, its ids). */
