@@ -8,8 +8,9 @@ import { parseTenantsText } from '../../../src/lib/tenants/schema.ts';
 import { offersBooking } from '../../../src/lib/tenants/booking.ts';
 
 const tenants = parseTenantsText(readFileSync('tenants.json', 'utf8')).tenants;
-const harbour = tenants.find((t) => t.id === 'harbour-times')!;
-if (!offersBooking(harbour)) throw new Error('harbour-times takes bookings in tenants.json');
+const found = tenants.find((t) => t.id === 'harbour-times');
+if (!offersBooking(found)) throw new Error('harbour-times takes bookings in tenants.json');
+const harbour = found;
 const PROPERTY = harbour.lodging.propertyIds[0]!;
 
 describe('embed settings from the loader’s data-* attributes', () => {
