@@ -16,6 +16,7 @@ import { bundleSize } from './bundle.ts';
 import { startMock } from '../mock/index.ts';
 import { addDays, todayIn } from '../src/lib/booking/domain/dates.ts';
 import { embedLoader } from '../src/lib/booking/embed/loader.ts';
+import { offersBooking } from '../src/lib/tenants/booking.ts';
 import { bookingService } from '../src/lib/booking/service/service.ts';
 import { TenantSchema } from '../src/lib/tenants/schema.ts';
 import { createUpstream } from '../src/lib/upstream/runtime.ts';
@@ -68,13 +69,6 @@ export async function run(options: BookingBenchOptions = {}): Promise<BookingBen
   const widget = widgetSize(
     options.clientDir ?? process.env['BENCH_CLIENT_DIR'] ?? `${root}dist/client`,
   );
-  // A realistic tenant's loader (the name and origins are baked in per tenant).
-  const loader = Buffer.from(
-    embedLoader({
-      name: 'Harbour Times',
-      origins: ['https://partner.example', 'https://www.partner.example'],
-    }),
-  );
 
   const mock = await startMock({
     publishingPort: 0,
@@ -97,9 +91,13 @@ export async function run(options: BookingBenchOptions = {}): Promise<BookingBen
         baseUrl: mock.lodgingUrl,
         tokenEnv: 'BENCH_LODGING_TOKEN',
         propertyIds: account.propertyIds,
+        allowedEmbedOrigins: ['https://partner.example', 'https://www.partner.example'],
       },
       features: { booking: true },
     });
+    if (!offersBooking(tenant)) throw new Error('the bench tenant takes bookings');
+    // A realistic tenant's loader (the name, origins and texts are baked in per tenant).
+    const loader = Buffer.from(embedLoader(tenant));
     const upstream = createUpstream({ limits: { lodgingPerMinute: 100_000 }, now: () => clock });
     const service = bookingService(tenant, {
       credentials: () => ({ token: account.fullToken }),

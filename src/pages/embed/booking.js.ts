@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { embedLoader, embedTexts } from '../../lib/booking/embed/loader.ts';
+import { embedLoader } from '../../lib/booking/embed/loader.ts';
 import { EMBED_LOADER, publicCache } from '../../lib/delivery/policy.ts';
 import { bookingTenant } from '../../lib/tenants/booking.ts';
 
@@ -14,12 +14,7 @@ export const GET: APIRoute = ({ locals, cache }) => {
   }
   // Tagged with the tenant like pages: booking turned off or the tenant removed drops it at the edge.
   cache.set(EMBED_LOADER);
-  const loader = embedLoader({
-    name: tenant.name,
-    origins: tenant.lodging.allowedEmbedOrigins,
-    texts: embedTexts(tenant),
-  });
-  return new Response(loader, {
+  return new Response(embedLoader(tenant), {
     headers: {
       'Content-Type': 'text/javascript; charset=utf-8',
       'Cache-Control': publicCache(EMBED_LOADER),

@@ -5,10 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { embedSettings } from '../../../src/lib/booking/embed/settings.ts';
 import { embedLoader } from '../../../src/lib/booking/embed/loader.ts';
 import { parseTenantsText } from '../../../src/lib/tenants/schema.ts';
+import { offersBooking } from '../../../src/lib/tenants/booking.ts';
 
 const tenants = parseTenantsText(readFileSync('tenants.json', 'utf8')).tenants;
-const harbour = tenants.find((t) => t.id === 'harbour-times')!;
-const PROPERTY = harbour.lodging!.propertyIds[0]!;
+const found = tenants.find((t) => t.id === 'harbour-times');
+if (!offersBooking(found)) throw new Error('harbour-times takes bookings in tenants.json');
+const harbour = found;
+const PROPERTY = harbour.lodging.propertyIds[0]!;
 
 describe('embed settings from the loader’s data-* attributes', () => {
   it('frames only for self and the allowed partner origins', () => {
@@ -71,15 +74,14 @@ describe('embed settings from the loader’s data-* attributes', () => {
   );
 
   it('keeps the loader within 2 KB gzipped', () => {
-    const loader = embedLoader({
-      name: harbour.name,
-      origins: harbour.lodging!.allowedEmbedOrigins,
-    });
+    // With its texts in every language, as /embed/booking.js serves it.
+    const loader = embedLoader(harbour);
     expect(gzipSync(loader, { level: 9 }).length).toBeLessThanOrEqual(2048);
   });
 
   it('writes the tenant name and origins into the loader as inert JSON', () => {
-    const loader = embedLoader({ name: 'A</script>\u2028"B', origins: ['https://a.example'] });
+    const lodging = { ...harbour.lodging, allowedEmbedOrigins: ['https://a.example'] };
+    const loader = embedLoader({ ...harbour, name: 'A</script>\u2028"B', lodging });
     expect(loader).not.toContain('</script>');
     expect(loader).toContain('["https://a.example"]');
     // Parses as a script (it is hand-written JS inside a template string); compiled, never run.
@@ -109,10 +111,7 @@ function runLoader(scriptSrc: string, pageOrigin = 'http://127.0.0.1:4322') {
     URL,
     console: { warn: () => {}, error: () => {} },
   };
-  vm.runInNewContext(
-    embedLoader({ name: harbour.name, origins: harbour.lodging!.allowedEmbedOrigins }),
-    context,
-  );
+  vm.runInNewContext(embedLoader(harbour), context);
   return inserted;
 }
 

@@ -1,7 +1,7 @@
 import type { I18n } from '../../i18n/index.ts';
 import { DICTIONARIES } from '../../i18n/languages.ts';
 import { widgetI18n } from '../../i18n/widget.ts';
-import type { Tenant } from '../../tenants/schema.ts';
+import type { BookingTenant } from '../../tenants/booking.ts';
 
 /**
  * The loader at `/embed/booking.js`, small hand-written ES5 (budget 2 KB gzipped). On an origin
@@ -10,15 +10,6 @@ import type { Tenant } from '../../tenants/schema.ts';
  * `?tenant=`), resized from the widget's `postMessage` (origin and source checked, height capped),
  * whose events it re-dispatches.
  */
-export interface EmbedLoaderConfig {
-  /** The tenant's name, for the fallback link. */
-  name: string;
-  /** Origins that may frame the widget (the site's own origin always may). */
-  origins: string[];
-  /** The fallback link and the iframe's title by language; `default` is the tenant's. */
-  texts?: Record<string, EmbedTexts>;
-}
-
 type EmbedTexts = { link: string; title: string };
 
 const LOADER = `(function(c){
@@ -76,10 +67,12 @@ for(j=0;j<(m.warnings||[]).length;j++)console.warn(P+m.warnings[j]);
 })`;
 
 /**
- * The loader's texts in every interface language (a tag's `data-locale` picks one), and the tenant's
- * own as `default`: the same words the framed widget then shows.
+ * The loader for one tenant: its name (the fallback link), the origins that may frame the widget
+ * (the site's own always may), and the link's and the iframe's texts in every interface language (a
+ * tag's `data-locale` picks one; `default`: the tenant's own, the words the framed widget then
+ * shows). Its config is JSON, so names and origins cannot break out of it.
  */
-export function embedTexts(tenant: Tenant): Record<string, EmbedTexts> {
+export function embedLoader(tenant: BookingTenant): string {
   const say = (i18n: I18n): EmbedTexts => ({
     link: i18n.t('booking.bookAt', { name: tenant.name }),
     title: i18n.t('booking.title'),
@@ -87,15 +80,8 @@ export function embedTexts(tenant: Tenant): Record<string, EmbedTexts> {
   const texts: Record<string, EmbedTexts> = { default: say(widgetI18n(tenant, undefined)) };
   for (const language of Object.keys(DICTIONARIES))
     texts[language] = say(widgetI18n(tenant, language));
-  return texts;
-}
-
-/** The loader for one tenant; its config is JSON, so names and origins cannot break out of it. */
-export function embedLoader(config: EmbedLoaderConfig): string {
-  const texts = config.texts ?? {
-    default: { link: `Book at ${config.name}`, title: 'Book a stay' },
-  };
-  const json = JSON.stringify({ name: config.name, origins: config.origins, texts })
+  const origins = tenant.lodging.allowedEmbedOrigins;
+  const json = JSON.stringify({ name: tenant.name, origins, texts })
     .replace(/</g, '\\u003c')
     .replace(/\u2028|\u2029/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
   return `${LOADER}(${json});\n`;

@@ -45,21 +45,16 @@ export interface StepAnswer {
   i18n?: I18n;
 }
 
-/** How /stay answers a post: the browser's own form gets a redirect, the element's fetch the step. */
-export function stayAnswer(request: Request): StepAnswer {
-  return { redirect: request.headers.get(STEP_HEADER) !== '1', keep: true };
-}
-
 /**
  * POST → 303 → GET for a form the browser posts (kept in the session, so Back and reload only
- * repeat a GET); a booked stay goes to its manage page. The element's posts (and the embed, whose
- * frame has no cookie) get the step in place instead.
+ * repeat a GET); a booked stay goes to its manage page. The element's posts (its `STEP_HEADER`;
+ * and the embed, whose frame has no cookie) get the step in place instead.
  */
 export async function stepRequest(
   Astro: StepAstro,
   properties: PropertySummary[],
   posted: StepState | undefined,
-  answer: StepAnswer = { redirect: true, keep: true },
+  answer: StepAnswer = { redirect: Astro.request.headers.get(STEP_HEADER) !== '1', keep: true },
 ): Promise<StepState | Response> {
   const { tenant, href } = Astro.locals;
   const key = draftKey(tenant.id);
