@@ -280,7 +280,12 @@ function revalidate(
   if (store.revalidating.has(lookup.key)) return;
   store.revalidating.add(lookup.key);
   next()
-    .then(async (fresh) => storePage(store, lookup, fresh, await readWhole(fresh)))
+    .then(async (fresh) => {
+      // A failed render keeps the copy; a page gone or no longer shareable must not be served again.
+      if (fresh.status < 500 && !storePage(store, lookup, fresh, await readWhole(fresh))) {
+        store.entries.delete(lookup.key);
+      }
+    })
     .catch((error: unknown) => {
       logger.warn(`Background revalidation of ${lookup.url.pathname} failed: ${String(error)}`);
     })
