@@ -33,7 +33,9 @@ if (existsSync(build.TENANTS_FILE)) {
 
 // The files of public/ the build serves as they are: a logo path of a site added at run time must be
 // one of them (src/lib/tenants/registry.ts).
-const publicFiles = [...listStaticFiles(fileURLToPath(new URL('./public', import.meta.url))).keys()];
+const publicFiles = [
+  ...listStaticFiles(fileURLToPath(new URL('./public', import.meta.url))).keys(),
+];
 
 /** `npm run bench` builds with a plain page to compare against (never in a normal build). */
 const benchRoutes = {

@@ -172,18 +172,21 @@ describe('a takedown', () => {
     const logger = { info() {}, warn() {}, error() {} };
     const get = async () => {
       const request = new Request(`http://${T}.localhost/posts/older-story`);
-      const response = await cache.onRequest!({ request, url: new URL(request.url), logger }, () => {
-        refreshes += 1;
-        return Promise.resolve(
-          new Response(status === 200 ? 'Wrong name printed' : 'Gone', {
-            status,
-            headers:
-              status === 200
-                ? { 'CDN-Cache-Control': 'max-age=60, stale-while-revalidate=3600' }
-                : { 'Cache-Control': 'no-store' },
-          }),
-        );
-      });
+      const response = await cache.onRequest!(
+        { request, url: new URL(request.url), logger },
+        () => {
+          refreshes += 1;
+          return Promise.resolve(
+            new Response(status === 200 ? 'Wrong name printed' : 'Gone', {
+              status,
+              headers:
+                status === 200
+                  ? { 'CDN-Cache-Control': 'max-age=60, stale-while-revalidate=3600' }
+                  : { 'Cache-Control': 'no-store' },
+            }),
+          );
+        },
+      );
       return { state: response.headers.get('X-Astro-Cache'), status: response.status };
     };
     /** The next request once the background refresh it starts has answered. */

@@ -49,10 +49,7 @@ describe('a logo of a site added at run time', () => {
   ])('takes %s', (_, src) => {
     write([gazette, logo(src)]);
     expect(registry.tenantRegistry().reload('file').status).not.toBe('refused');
-    expect(registry.getTenants().map((tenant) => tenant.theme.logo?.src)).toEqual([
-      undefined,
-      src,
-    ]);
+    expect(registry.getTenants().map((tenant) => tenant.theme.logo?.src)).toEqual([undefined, src]);
   });
 
   it.each([
