@@ -39,7 +39,11 @@ function isFileOf(src: string, files: ReadonlySet<string>): boolean {
 export function checkLogos(tenants: readonly Tenant[], files: ReadonlySet<string>): void {
   tenants.forEach(({ id, theme }, index) => {
     const src = theme.logo?.src;
-    if (!src || (src.startsWith('/') ? isFileOf(src, files) : src.startsWith('https:'))) return;
+    if (!src) return;
+    const shown = src.startsWith('/')
+      ? isFileOf(src, files)
+      : URL.parse(src)?.protocol === 'https:';
+    if (shown) return;
     throw new Error(
       `tenant "${id}" (tenants[${index}]) → theme.logo.src: "${src}" is neither a file of this build (public/) nor an https:// address`,
     );
