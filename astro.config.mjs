@@ -3,7 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { precompressAssets } from './src/lib/delivery/static-files.ts';
+import { listStaticFiles, precompressAssets } from './src/lib/delivery/static-files.ts';
 import { readTenantsFile } from './src/lib/tenants/loader.ts';
 import { checkTenantProfiles } from './src/lib/profiles/schema.ts';
 import { readProfileTexts } from './src/lib/profiles/files.ts';
@@ -30,6 +30,12 @@ if (existsSync(build.TENANTS_FILE)) {
       ),
   });
 }
+
+// The files of public/ the build serves as they are: a logo path of a site added at run time must be
+// one of them (src/lib/tenants/registry.ts).
+const publicFiles = [
+  ...listStaticFiles(fileURLToPath(new URL('./public', import.meta.url))).keys(),
+];
 
 /** `npm run bench` builds with a plain page to compare against (never in a normal build). */
 const benchRoutes = {
@@ -101,6 +107,7 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   devToolbar: { enabled: false },
   vite: {
+    define: { __MASTHEAD_PUBLIC_FILES__: JSON.stringify(publicFiles) },
     // Astro inlines a processed script below this size: 0 keeps every one a file (see `build`).
     // One stylesheet for every page (about 9 KB brotli), fetched once and cached: fewer
     // render-blocking requests on a first view than a file per component.

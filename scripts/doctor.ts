@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import './check-node.mjs';
 import { demoEnv } from './demo-env.mjs';
 import { errorMessage } from '../src/lib/content/records.ts';
+import { listStaticFiles } from '../src/lib/delivery/static-files.ts';
 import { runDoctor } from '../src/lib/profiles/doctor.ts';
 import { doctorLines } from '../src/lib/profiles/doctor-text.ts';
 import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor-write.ts';
@@ -73,7 +74,9 @@ const callSettings = { timeoutMs: UPSTREAM_TIMEOUT_MS, maxBodyBytes: UPSTREAM_BO
 
 const load = () =>
   orFail(() => {
-    const options = tenantsFileOptions(overrides, readProfileTexts(values.profiles));
+    // The logos a build of this checkout could show: its public/ files.
+    const publicFiles = new Set(listStaticFiles('public').keys());
+    const options = tenantsFileOptions(overrides, readProfileTexts(values.profiles), publicFiles);
     const { text, file } = readTenantsFile(values.tenants, options);
     return { text, tenants: file.tenants };
   });

@@ -1,5 +1,8 @@
 /// <reference types="astro/client" />
 
+/** The files of public/ at build time (astro.config.mjs), as URL paths. */
+declare const __MASTHEAD_PUBLIC_FILES__: readonly string[];
+
 declare namespace App {
   interface Locals {
     /** The tenant of this request; throws when none was resolved (see `tenantMatchOrNull`). */

@@ -248,6 +248,35 @@ describe('a tenants file that changes while the servers run', () => {
     const other = await send(`http://127.0.0.1:${listening.port}/`, { host: others[0]!.hosts[0]! });
     expect(other.status).toBe(200);
   });
+
+  it('drops another site’s pages at the edge on a host a site now names, though no server holds them', async () => {
+    const other = others[1]!;
+    const lobby = () =>
+      send(`http://127.0.0.1:${edge.port}/${other.id}/`, {
+        host: `lobby.localhost:${edge.port}`,
+        headers: { 'Accept-Encoding': 'br' },
+      });
+    await waitFor('the other site kept at the edge', async () => {
+      const reply = await lobby();
+      return reply.headers['x-cache-status'] === 'HIT' && reply.text.includes(`>${other.name}<`)
+        ? true
+        : undefined;
+    });
+    // Both servers restarted since (a deploy): neither has the page in its route cache.
+    await Promise.all(
+      [watching, listening].map(async (site) => {
+        await site.stop();
+        await site.start();
+      }),
+    );
+    writeTenants([...others, { ...added, hosts: [...added.hosts, 'lobby.localhost'] }]);
+    await servedEverywhere('the added site', added.name);
+    await waitFor(
+      'the other site gone from the host at the edge',
+      async () => ((await lobby()).status === 404 ? true : undefined),
+      WITHIN_MS,
+    );
+  });
 });
 
 describe('a server started with a tenants file that fails validation', () => {

@@ -41,6 +41,13 @@ export function sharedCache(maxAge: number, swr?: number): string {
   return `public, max-age=0, s-maxage=${maxAge}${revalidate}, stale-if-error=86400`;
 }
 
+/**
+ * A site's page not found (a post taken down): shared caches keep it 10 s. An edge refreshing its
+ * stale copy of the page must be able to store the answer: nginx keeps serving the stale copy for
+ * as long as its refresh answers what it may not store.
+ */
+export const NOT_FOUND = sharedCache(10);
+
 /** Seconds to wait after an outage when the failure itself does not say (pages, feeds, images). */
 export const RETRY_AFTER_SECONDS = 30;
 

@@ -153,10 +153,13 @@ function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
   return response;
 }
 
-/** Seconds an edge may keep a copy served because its render failed: long enough to spare us. */
+/**
+ * Seconds an edge may keep a copy served past its time (while it renders again, or because that
+ * failed): long enough to spare us, short enough that the edge soon takes the new page (or 404).
+ */
 const STALE_COPY_SECONDS = 10;
 
-/** A page past its time (or invalidated), served because rendering it again failed. */
+/** A page past its time (or invalidated), served while or because rendering it again failed. */
 function staleCopy(entry: Entry): Response {
   const response = toResponse(entry, 'STALE');
   response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
@@ -280,7 +283,12 @@ function revalidate(
   if (store.revalidating.has(lookup.key)) return;
   store.revalidating.add(lookup.key);
   next()
-    .then(async (fresh) => storePage(store, lookup, fresh, await readWhole(fresh)))
+    .then(async (fresh) => {
+      // A failed render keeps the copy; a page gone or no longer shareable must not be served again.
+      if (fresh.status < 500 && !storePage(store, lookup, fresh, await readWhole(fresh))) {
+        store.entries.delete(lookup.key);
+      }
+    })
     .catch((error: unknown) => {
       logger.warn(`Background revalidation of ${lookup.url.pathname} failed: ${String(error)}`);
     })
@@ -340,7 +348,7 @@ async function answerInAstro(
   if (current && age <= cached.maxAge) return toResponse(cached, 'HIT');
   if (current && age <= cached.maxAge + cached.swr) {
     revalidate(store, lookup, next, context.logger);
-    return toResponse(cached, 'STALE');
+    return staleCopy(cached);
   }
   return renderAndStore(store, lookup, cached, next);
 }

@@ -93,14 +93,14 @@ export interface Everywhere {
   edgePurgeUrl: string | undefined;
 }
 
-/** Purges the edge's copies (`EDGE_PURGE_URL`) once the other servers have dropped theirs. */
-export function purgeEdgeSoon(tenant: Tenant, invalidation: Invalidation, where: Everywhere): void {
+/** Runs `purge` on the edge (`EDGE_PURGE_URL`) once the other servers have dropped their copies. */
+export function purgeEdgeSoon(
+  where: Everywhere,
+  purge: (edgePurgeUrl: string, redisUrl: string | undefined) => Promise<number>,
+): void {
   const { edgePurgeUrl, redisUrl } = where;
   if (!edgePurgeUrl) return;
-  setTimeout(
-    () => void purgeEdge(tenant, invalidation, edgePurgeUrl, redisUrl),
-    EDGE_AFTER_MS,
-  ).unref();
+  setTimeout(() => void purge(edgePurgeUrl, redisUrl), EDGE_AFTER_MS).unref();
 }
 
 /** Applies `invalidation` here, sends it to every other server, then purges the edge's copies. */
@@ -110,7 +110,7 @@ export async function invalidateEverywhere(
   where: Everywhere,
 ): Promise<void> {
   await applyLocally(invalidation);
-  purgeEdgeSoon(tenant, invalidation, where);
+  purgeEdgeSoon(where, (url, redisUrl) => purgeEdge(tenant, invalidation, url, redisUrl));
   await send(where.redisUrl, invalidation, 'freshness.publish.failed');
 }
 

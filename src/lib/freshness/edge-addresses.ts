@@ -95,16 +95,15 @@ function parse(member: string): EdgeAddress | undefined {
   }
 }
 
-/** Every address noted for `tenant` whose page carries one of `tags`, each once. */
+/** Every address noted for `tenant` that is `wanted` (its page's tags, its host), each once. */
 export async function edgeAddresses(
   tenant: string,
-  tags: readonly string[],
+  wanted: (address: EdgeAddress) => boolean,
   redisUrl: string | undefined,
 ): Promise<EdgeAddress[]> {
-  const wanted = new Set(tags);
   const found = new Map<string, EdgeAddress>();
   const add = (address: EdgeAddress) => {
-    if (address.tags.some((tag) => wanted.has(tag))) found.set(edgeKey(address), address);
+    if (wanted(address)) found.set(edgeKey(address), address);
   };
   for (const { address } of bookOf(tenant).values()) add(address);
   if (redisUrl) {

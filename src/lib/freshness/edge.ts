@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import PQueue from 'p-queue';
 import { logInfo, logWarn } from '../log/log.ts';
+import { hostMatches, normalizeHost } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { edgeAddresses, edgeKey, type EdgeAddress } from './edge-addresses.ts';
 import { changedTags, postsChanged } from '../delivery/cache-tags.ts';
@@ -59,19 +60,45 @@ const IN_FLIGHT = 32;
 export async function purgeEdge(
   tenant: Tenant,
   invalidation: Invalidation,
-  purgeUrl: string | undefined,
+  purgeUrl: string,
   redisUrl?: string,
 ): Promise<number> {
-  if (!purgeUrl) return 0;
   const base = new URL(purgeUrl);
-  const asked = new Map<string, Omit<EdgeAddress, 'tags'>>();
-  const ask = (address: Omit<EdgeAddress, 'tags'>) => asked.set(edgeKey(address), address);
+  const asked: Omit<EdgeAddress, 'tags'>[] = [];
   for (const host of purgedHosts(tenant, base)) {
     for (const path of purgedPaths(invalidation)) {
-      for (const encoding of ENCODINGS) ask({ host, path, encoding });
+      for (const encoding of ENCODINGS) asked.push({ host, path, encoding });
     }
   }
-  (await edgeAddresses(tenant.id, changedTags(invalidation), redisUrl)).forEach(ask);
+  const tags = new Set(changedTags(invalidation));
+  const tagged = (address: EdgeAddress) => address.tags.some((tag) => tags.has(tag));
+  asked.push(...(await edgeAddresses(tenant.id, tagged, redisUrl)));
+  return sendPurges(tenant.id, asked, base);
+}
+
+/**
+ * Drops every page of `tenant` noted on a host `patterns` now name (a reload gave the host to
+ * another tenant: its `/<id>/` and `?tenant=` pages, or its wildcard's), whichever server noted it.
+ */
+export async function purgeEdgeOnHosts(
+  tenant: Tenant,
+  patterns: readonly string[],
+  purgeUrl: string,
+  redisUrl?: string,
+): Promise<number> {
+  const claimed = ({ host }: EdgeAddress) =>
+    patterns.some((pattern) => hostMatches(pattern, normalizeHost(host)));
+  const asked = await edgeAddresses(tenant.id, claimed, redisUrl);
+  return asked.length > 0 ? sendPurges(tenant.id, asked, new URL(purgeUrl)) : 0;
+}
+
+/** One PURGE per address (each once), `IN_FLIGHT` at a time; how many the edge dropped. */
+async function sendPurges(
+  tenant: string,
+  addresses: readonly Omit<EdgeAddress, 'tags'>[],
+  base: URL,
+): Promise<number> {
+  const asked = new Map(addresses.map((address) => [edgeKey(address), address]));
   const prefix = base.pathname.replace(/\/$/, '');
   const statuses = await new PQueue({ concurrency: IN_FLIGHT }).addAll(
     [...asked.values()].map(
@@ -82,8 +109,8 @@ export async function purgeEdge(
   );
   const purged = statuses.filter((status) => status === 200).length;
   const failed = statuses.filter((status) => status !== 200 && status !== 404).length;
-  if (failed > 0) logWarn('freshness.edge.failed', { tenant: tenant.id, failed });
-  logInfo('freshness.edge.purged', { tenant: tenant.id, purged, asked: asked.size });
+  if (failed > 0) logWarn('freshness.edge.failed', { tenant, failed });
+  logInfo('freshness.edge.purged', { tenant, purged, asked: asked.size });
   return purged;
 }
 

@@ -12,6 +12,7 @@ import {
   purgeEdgeSoon,
   type Everywhere,
 } from './bus.ts';
+import { purgeEdge, purgeEdgeOnHosts } from './edge.ts';
 import { applyLocally, type Invalidation } from './invalidation.ts';
 
 /**
@@ -29,10 +30,10 @@ const sameUpstream = (before: Tenant, after: Tenant) =>
 
 /**
  * Deletes the tenant's pages here (no copy of the old settings is kept for a failed render), marks
- * its data stale and forgets the posts its lists showed when `data`, and a moment later drops its
- * pages at the edge.
+ * its data stale and forgets the posts its lists showed when `data`, and with `options` a moment
+ * later drops its pages at the edge.
  */
-async function dropTenant(tenant: Tenant, data: boolean, options: Everywhere): Promise<void> {
+async function dropTenant(tenant: Tenant, data: boolean, options?: Everywhere): Promise<void> {
   const invalidation: Invalidation = { tenant: tenant.id, everything: true, at: Date.now() };
   const drop = () => {
     dropRoutes([tenant.id]);
@@ -41,36 +42,44 @@ async function dropTenant(tenant: Tenant, data: boolean, options: Everywhere): P
   if (data) await applyLocally(invalidation);
   drop();
   setTimeout(drop, AGAIN_AFTER_MS).unref();
-  purgeEdgeSoon(tenant, invalidation, options);
+  if (options) {
+    purgeEdgeSoon(options, (url, redisUrl) => purgeEdge(tenant, invalidation, url, redisUrl));
+  }
 }
 
 /**
- * Tenants whose pages may be held for an address an added or changed tenant now names exactly:
- * their wildcard host took it, or their `/<id>/` or `?tenant=` pages were answered on it.
+ * Tenants whose pages this server may hold for an address `hosts` (of the added and changed
+ * tenants) now name exactly: their wildcard host took it, or their `/<id>/` or `?tenant=` pages
+ * were answered on it.
  */
-function coveringTenants(change: TenantsChange): Tenant[] {
-  const claiming = [...change.added, ...change.changed.map(({ after }) => after)];
-  const hosts = claiming.flatMap((tenant) => tenant.hosts);
+function coveringTenants(others: readonly Tenant[], hosts: readonly string[]): Tenant[] {
   const heldThere = routeTagsAt(hosts);
-  return change.tenants.filter(
+  return others.filter(
     (tenant) =>
-      !claiming.includes(tenant) &&
-      (heldThere.has(tenant.id) ||
-        tenant.hosts.some(
-          (pattern) => pattern.startsWith('*.') && hosts.some((host) => hostMatches(pattern, host)),
-        )),
+      heldThere.has(tenant.id) ||
+      tenant.hosts.some(
+        (pattern) => pattern.startsWith('*.') && hosts.some((host) => hostMatches(pattern, host)),
+      ),
   );
 }
 
 /** What this server does after each reload. */
 export function applyTenantsChange(change: TenantsChange, options: Everywhere): Promise<void[]> {
+  const claiming = [...change.added, ...change.changed.map(({ after }) => after)];
+  const hosts = claiming.flatMap((tenant) => tenant.hosts);
+  const others = change.tenants.filter((tenant) => !claiming.includes(tenant));
   const drops = [
     ...change.removed.map((tenant) => dropTenant(tenant, true, options)),
     ...change.changed.map(({ before, after }) =>
       dropTenant(before, !sameUpstream(before, after), options),
     ),
-    ...coveringTenants(change).map((tenant) => dropTenant(tenant, false, options)),
+    ...coveringTenants(others, hosts).map((tenant) => dropTenant(tenant, false)),
   ];
+  // At the edge by the address book every server writes, not by the pages this one holds (it may
+  // have evicted them, or restarted since): the others' pages on those hosts.
+  for (const tenant of hosts.length > 0 ? others : []) {
+    purgeEdgeSoon(options, (url, redisUrl) => purgeEdgeOnHosts(tenant, hosts, url, redisUrl));
+  }
   return Promise.all(drops);
 }
 

@@ -40,8 +40,8 @@ export function tenantRegistry(): TenantRegistry {
   ]);
   const created = createTenantRegistry({
     path: resolve(TENANTS_FILE),
-    // Checked against the profiles the server was built with.
-    file: tenantsFileOptions(overrides, siteProfileTexts()),
+    // Checked against the profiles and the public files the server was built with.
+    file: tenantsFileOptions(overrides, siteProfileTexts(), new Set(__MASTHEAD_PUBLIC_FILES__)),
     log: { info: logInfo, warn: logWarn },
   });
   registry = created;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   archiveTags,
   changedTags,
@@ -162,6 +162,56 @@ describe('a takedown', () => {
     expect(await get()).toBe(404);
     status = 503;
     expect(await get()).toBe(503);
+  });
+
+  it('drops a stale copy once its refresh answered 404, keeps it while the refresh fails', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const cache = createRouteCache();
+    let status = 200;
+    let refreshes = 0;
+    const logger = { info() {}, warn() {}, error() {} };
+    const get = async () => {
+      const request = new Request(`http://${T}.localhost/posts/older-story`);
+      const response = await cache.onRequest!(
+        { request, url: new URL(request.url), logger },
+        () => {
+          refreshes += 1;
+          return Promise.resolve(
+            new Response(status === 200 ? 'Wrong name printed' : 'Gone', {
+              status,
+              headers:
+                status === 200
+                  ? { 'CDN-Cache-Control': 'max-age=60, stale-while-revalidate=3600' }
+                  : { 'Cache-Control': 'no-store' },
+            }),
+          );
+        },
+      );
+      return { state: response.headers.get('X-Astro-Cache'), status: response.status };
+    };
+    /** The next request once the background refresh it starts has answered. */
+    const refreshed = async () => {
+      const before = refreshes;
+      const answer = await get();
+      await vi.waitFor(() => expect(refreshes).toBe(before + 1));
+      // Its answer read and kept (or not) in the background: promise callbacks only.
+      await new Promise((resolve) => setImmediate(resolve));
+      return answer;
+    };
+    try {
+      expect(await get()).toEqual({ state: 'MISS', status: 200 });
+      vi.advanceTimersByTime(61_000);
+      status = 503;
+      expect(await refreshed()).toEqual({ state: 'STALE', status: 200 });
+      // The API failing is no news: the copy stays for the next reader.
+      expect(await refreshed()).toEqual({ state: 'STALE', status: 200 });
+      status = 404;
+      expect(await refreshed()).toEqual({ state: 'STALE', status: 200 });
+      // The refresh learnt the story was taken down: the next reader gets the 404.
+      expect(await get()).toEqual({ state: null, status: 404 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

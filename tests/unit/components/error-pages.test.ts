@@ -39,6 +39,27 @@ describe('the 404 page', () => {
     expect(page.getByRole('heading', { level: 1 }).textContent).toMatch(/site not found/i);
     expect(page.getByText('No publication is configured for this address.')).toBeTruthy();
   });
+
+  it('may be kept a few seconds by an edge for a site, never for an address no site names', async () => {
+    const container = await AstroContainer.create();
+    const cacheControl = async (own: Partial<App.Locals>) =>
+      (
+        await container.renderToResponse(NotFound, {
+          locals: {
+            ...own,
+            tenant,
+            i18n: i18nFor(tenant),
+            href: (path: string) => path,
+          } as App.Locals,
+        })
+      ).headers.get('cache-control');
+    // An edge refreshing a taken-down story's stale copy replaces it only with what it may store.
+    expect(await cacheControl({ tenantMatchOrNull: tenantMatch, tenantMatch })).toMatch(
+      /^public, max-age=0, s-maxage=10\b/,
+    );
+    // A host the tenants file may name any moment.
+    expect(await cacheControl({ tenantMatchOrNull: null })).toBe('no-store');
+  });
 });
 
 describe('the 413 page (a form post above the body limit)', () => {

@@ -49,7 +49,15 @@ describe("the edge's address book", () => {
     recordEdgeAddress('herald', { ...post('other', 'harbour'), tags: ['herald'] }, undefined);
 
     const paths = async (tags: string[]) =>
-      (await edgeAddresses('gazette', tags, undefined)).map((address) => address.path).sort();
+      (
+        await edgeAddresses(
+          'gazette',
+          (page) => page.tags.some((tag) => tags.includes(tag)),
+          undefined,
+        )
+      )
+        .map((address) => address.path)
+        .sort();
     expect(await paths(['gazette:tag:harbour'])).toEqual(['/posts/ferry']);
     expect(await paths(['gazette'])).toEqual(['/posts/budget', '/posts/ferry']);
     expect(await paths(['gazette:tag:unknown'])).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dropRoutes } from '../../../src/lib/delivery/route-cache.ts';
-import { purgeEdge } from '../../../src/lib/freshness/edge.ts';
+import { purgeEdge, purgeEdgeOnHosts } from '../../../src/lib/freshness/edge.ts';
 import { applyLocally } from '../../../src/lib/freshness/invalidation.ts';
 import { applyTenantsChange } from '../../../src/lib/freshness/tenants.ts';
 import { diffTenants } from '../../../src/lib/tenants/loader.ts';
@@ -13,7 +13,10 @@ vi.mock('../../../src/lib/delivery/route-cache.ts', () => ({
 }));
 vi.mock('../../../src/lib/services/clients.ts', () => ({ siteUpstream: () => ({}) }));
 vi.mock('../../../src/lib/freshness/invalidation.ts', () => ({ applyLocally: vi.fn() }));
-vi.mock('../../../src/lib/freshness/edge.ts', () => ({ purgeEdge: vi.fn() }));
+vi.mock('../../../src/lib/freshness/edge.ts', () => ({
+  purgeEdge: vi.fn(),
+  purgeEdgeOnHosts: vi.fn(),
+}));
 
 const gazette = buildTenant();
 const courier = buildTenant({
@@ -75,6 +78,15 @@ describe('applyTenantsChange', () => {
     const sports = buildTenant({ id: 'sports', hosts: ['sports.courier.example.com'] });
     await reload([gazette, courier], [gazette, courier, sports]);
     expect(dropped()).toEqual({ routes: [['courier']], data: [] });
+    // At the edge, every other tenant's pages noted on the host, held here or not.
+    vi.advanceTimersByTime(1000);
+    expect(
+      vi.mocked(purgeEdgeOnHosts).mock.calls.map(([tenant, hosts]) => [tenant, hosts]),
+    ).toEqual([
+      [gazette, sports.hosts],
+      [courier, sports.hosts],
+    ]);
+    expect(purgeEdge).not.toHaveBeenCalled();
   });
 
   it('drops the pages a wildcard tenant answered for a host a changed tenant now names', async () => {
@@ -92,5 +104,6 @@ describe('applyTenantsChange', () => {
     vi.advanceTimersByTime(10_000);
     expect(dropped()).toEqual({ routes: [], data: [] });
     expect(purgeEdge).not.toHaveBeenCalled();
+    expect(purgeEdgeOnHosts).not.toHaveBeenCalled();
   });
 });
