@@ -143,14 +143,14 @@ function finishService(run: ServiceRun): void {
   for (const [why, operations] of run.failed)
     run.report.unmapped.push(`${run.service} ${operations.join(', ')} → ${run.baseUrl} ${why}`);
   // The site sends its token (and its writes) to the address it is given, never across origins.
+  // The operator's to fix, like a refused token: what cannot be read without them is named above.
   const moved = run.getter.movedTo();
   const target = run.report.services.find((known) => known.service === run.service);
   const from = target?.from ?? `${run.service}.baseUrl`;
   if (moved)
-    run.report.unmapped.push(
+    run.report.toFix.push(
       `${run.service}: ${run.baseUrl} redirects to ${moved}, where the site sends no token and no write: use ${moved} in ${from}`,
     );
-  // Readable all the same: to fix, not "not readable".
   if (run.getter.tokenRefused())
     run.report.toFix.push(
       `${run.service}: ${run.authHint}; until then the site reads without it, on the anonymous budget all tenants share`,

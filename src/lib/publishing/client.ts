@@ -7,7 +7,7 @@ import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
 import { anyListed, forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
 import { NotFoundError, UnauthenticatedError } from '../upstream/errors.ts';
-import { hashToken } from '../upstream/cache.ts';
+import { apiHash, hashToken } from '../upstream/cache.ts';
 import { memo } from '../memo.ts';
 import { TTL } from '../upstream/ttl.ts';
 import type { z } from 'zod';
@@ -59,10 +59,10 @@ export interface CategoryWithPosts {
 }
 
 /**
- * Server read tokens the API answered 401 (by hash), not sent again for five minutes: public reads
- * go anonymously meanwhile, without a refused call before each.
+ * Server read tokens an API answered 401 (by API and token hash), not sent to it again for five
+ * minutes: public reads go anonymously meanwhile, without a refused call before each.
  */
-const refusedReadTokens = memo((_hash: string) => true, { max: 100, ttlMs: 5 * 60_000 });
+const refusedReadTokens = memo((_key: string) => true, { max: 100, ttlMs: 5 * 60_000 });
 
 /** The core a publishing client (and the test harness's extra operations) calls through. */
 export function publishingCore(options: PublishingClientOptions): ClientCore {
@@ -75,7 +75,7 @@ export function publishingCore(options: PublishingClientOptions): ClientCore {
       withToken: async ({ access, method }, send) => {
         if (access === 'personal') return send(token);
         const readToken = method === 'GET' ? options.serviceToken : undefined;
-        const refusedKey = readToken && hashToken(readToken);
+        const refusedKey = readToken && `${apiHash(baseUrl)}|${hashToken(readToken)}`;
         if (!refusedKey || refusedReadTokens.peek(refusedKey)) return send(undefined);
         try {
           return await send(readToken);

@@ -38,7 +38,7 @@ describe('the doctor and an API that redirects to another origin', () => {
       secrets: { publishingReadToken: 'read-token' },
     });
     const line = `publishing: ${baseUrl} redirects to ${moved()}, where the site sends no token and no write: use ${moved()} in tenants.json publishing.baseUrl`;
-    expect(report.unmapped).toContain(line);
+    expect(report.toFix).toContain(line);
     const text = doctorLines(report).join('\n');
     expect(text).toContain(line);
     // The token never reached the API: not "refused", and not worked around as a refused one.

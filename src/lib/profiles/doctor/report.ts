@@ -60,7 +60,7 @@ export interface DoctorReport {
   proposals: Partial<Record<ProfileService, Record<string, OperationProfile>>>;
   /** `operation → field` still unreadable with the proposals: the doctor exits non-zero. */
   unmapped: string[];
-  /** What to fix although the site reads (a refused token it reads on without): exits non-zero too. */
+  /** What to fix although the site may read (a refused token, an address that redirects): exits non-zero too. */
   toFix: string[];
   calls: number;
 }
