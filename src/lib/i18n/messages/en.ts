@@ -477,9 +477,9 @@ export const en = {
   'booking.error.requestKey': 'Missing or malformed idempotency key.',
   'booking.error.inProgress': 'This booking is being made right now. Please try again in {wait}.',
   'booking.error.justBooked':
-    'This stay was booked moments ago with the same e-mail address, perhaps in another tab, window or browser: its confirmation and private link are there. Nothing more was booked.',
+    'This stay was booked moments ago, in this browser or with the same e-mail address (perhaps in another tab, window or browser): its confirmation and private link are there. Nothing more was booked.',
   'booking.error.justBookedContact':
-    'This stay was booked moments ago with the same e-mail address, perhaps in another tab, window or browser: its confirmation and private link are there. Nothing more was booked. Not sure it went through? Contact the hotel: {contact}.',
+    'This stay was booked moments ago, in this browser or with the same e-mail address (perhaps in another tab, window or browser): its confirmation and private link are there. Nothing more was booked. Not sure it went through? Contact the hotel: {contact}.',
   'booking.error.busy': 'Booking is busy right now. Please try again in {wait}.',
   'booking.error.tooManyBookings':
     'Too many bookings from your connection. Please try again in {wait}.',
