@@ -288,7 +288,7 @@ export const de: Dictionary = {
   'comments.guestHint':
     'Die Redaktion prüft Kommentare von Gästen, bevor sie erscheinen. Ihre E-Mail-Adresse wird nie angezeigt.',
   'comments.loginHint': 'Sie haben ein Konto?',
-  'comments.login': 'Anmelden und sofort kommentieren',
+  'comments.login': 'Anmelden und sofort kommentieren, Ihr Text bleibt erhalten',
   'comments.email': 'E-Mail',
   'comments.post': 'Kommentar senden',
   'comments.postReply': 'Antwort senden',

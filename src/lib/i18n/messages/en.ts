@@ -285,7 +285,7 @@ export const en = {
   'comments.guestHint':
     'An editor reviews a guest’s comment before it appears. Your e-mail address is never shown.',
   'comments.loginHint': 'Have an account?',
-  'comments.login': 'Log in to comment at once',
+  'comments.login': 'Log in to comment at once, keeping your text',
   'comments.email': 'E-mail',
   'comments.post': 'Post comment',
   'comments.postReply': 'Post reply',

@@ -288,7 +288,7 @@ export const fr: Dictionary = {
   'comments.guestHint':
     'La rédaction relit les commentaires des invités avant publication. Votre adresse e-mail n’est jamais affichée.',
   'comments.loginHint': 'Vous avez un compte ?',
-  'comments.login': 'Connectez-vous pour commenter tout de suite',
+  'comments.login': 'Connectez-vous pour commenter tout de suite, votre texte est conservé',
   'comments.email': 'E-mail',
   'comments.post': 'Publier le commentaire',
   'comments.postReply': 'Publier la réponse',
