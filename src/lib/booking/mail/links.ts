@@ -13,10 +13,12 @@ import type { BookingService } from '../service/service.ts';
 
 type Visit = Pick<APIContext, 'locals'> & { session?: APIContext['session'] };
 
+const BROWSER_KEY = 'booking:browser';
+
 /**
  * The id of the browser booking, kept in its session (made on its first booking): Back after a
  * booking, or a second tab, then books the same stay again only as "another room", whatever e-mail
- * address is typed. None without a session (an embed's frame, a partner's server).
+ * address is typed. An embed's frame keeps no cookie: its id is new each time (the e-mail guards).
  */
 async function browserOf(session: Visit['session']): Promise<string | undefined> {
   if (!session) return undefined;
@@ -26,7 +28,6 @@ async function browserOf(session: Visit['session']): Promise<string | undefined>
   session.set(BROWSER_KEY, id);
   return id;
 }
-const BROWSER_KEY = 'booking:browser';
 
 /** The manage link and the site's address for an e-mail, on the tenant's configured origin. */
 function mailLinks(context: Visit, manage: string) {
