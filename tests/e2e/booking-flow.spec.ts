@@ -657,3 +657,44 @@ test('without the widget’s script: Back and reload after every step and after 
   expect(posts).toHaveLength(3);
   await context.close();
 });
+
+test('with cookies blocked and no JavaScript, the review shows what was typed and Book books it', async ({
+  browser,
+  request,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  // A browser that keeps no cookie for the site: none is ever stored, so none is sent back (the
+  // route's own fetch shares the context's cookies, and a redirect is followed past the route:
+  // they are cleared before and after each request).
+  await context.route('**/*', async (route) => {
+    await context.clearCookies();
+    const response = await route.fetch({ maxRedirects: 0 });
+    await context.clearCookies();
+    const headers = { ...response.headers() };
+    delete headers['set-cookie'];
+    await route.fulfill({ response, headers });
+  });
+  const guest = await context.newPage();
+  const email = `nocookie.${Date.now()}@example.com`;
+  // By path on 127.0.0.1: the route above fetches each request itself (no `*.localhost` there).
+  const search = `property=${HARBOUR_VIEW}&checkIn=${day(BASE + 70)}&checkOut=${day(BASE + 72)}`;
+  await guest.goto(
+    `http://127.0.0.1:${E2E_PORT}/${HARBOUR}/stay?${search}&adults=2&children=0&step=rooms`,
+  );
+  await guest.getByRole('radio', { name: /Standard Double/ }).check();
+  await guest.getByRole('button', { name: 'Continue' }).click();
+  await guest.getByLabel('First name').fill('Rosalind');
+  await guest.getByLabel('Last name').fill('Franklin');
+  await guest.getByLabel('E-mail').fill(email);
+  await guest.getByRole('button', { name: 'Review' }).click();
+  await expect(heading(guest, 'Check and book')).toBeVisible();
+  await expect(guest.locator('.summary')).toContainText('Franklin');
+  await expect(guest.locator('.summary')).toContainText(email);
+
+  const before = await writes(request);
+  await guest.getByRole('button', { name: 'Book' }).click();
+  await expect(heading(guest, 'Request received')).toBeVisible();
+  expect(await writes(request)).toBe(before + 1);
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
+  await context.close();
+});

@@ -246,6 +246,36 @@ test('a comment is posted once: reload, Back and Forward send no second write', 
   await postOnceThenWander(page, request);
 });
 
+test('without JavaScript, a comment typed before "Log in" is back in the field after logging in, and posts once', async ({
+  page,
+  request,
+}) => {
+  await page.goto(tenantUrl(TENANT, POST_PATH));
+  const form = page.locator('#comment-form');
+  const content = form.getByLabel('Comment', { exact: true });
+  const text = unique('Typed before logging in without JavaScript');
+  await content.fill(text);
+  const before = await commentWrites(request);
+  // The link of old, or the button that keeps the text: whichever the form offers.
+  await form
+    .locator('a, button')
+    .filter({ hasText: /^Log in to comment at once/ })
+    .click();
+  await expect(page.getByRole('heading', { name: /^Log in to / })).toBeVisible();
+  expect(await commentWrites(request)).toBe(before);
+  await page.getByLabel('E-mail address').fill('reader@masthead.test');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(new RegExp(`${POST_PATH}(\\?.*)?#comment-form$`));
+  await expect(content).toHaveValue(text);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await submit(page, /Post comment/);
+  await expect(page.getByRole('status')).toContainText('Your comment has been published');
+  expect(await commentWrites(request)).toBe(before + 1);
+  await page.reload();
+  await expect(content).toHaveValue('');
+});
+
 test.describe('with JavaScript', () => {
   // The rest of this file runs without it: the forms must work as plain HTML.
   test.use({ javaScriptEnabled: true });
@@ -285,12 +315,12 @@ test.describe('with JavaScript', () => {
     await content.fill(text);
     await page
       .locator('#comment-form')
-      .getByRole('link', { name: 'Log in to comment at once' })
+      .getByRole('button', { name: 'Log in to comment at once, keeping your text' })
       .click();
     await page.getByLabel('E-mail address').fill('reader@masthead.test');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page).toHaveURL(new RegExp(`${POST_PATH}#comment-form$`));
+    await expect(page).toHaveURL(new RegExp(`${POST_PATH}\\?posted=[\\w-]{16}#comment-form$`));
     await expect(content).toHaveValue(text);
     await expect(content).toHaveAccessibleDescription(/^\d+ of 2,000 characters\.$/);
     await page.locator('#comment-form').getByRole('button', { name: 'Post comment' }).click();

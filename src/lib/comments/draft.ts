@@ -1,8 +1,8 @@
 /**
- * The comment field's text kept in the tab (sessionStorage) until it is posted, so following the
- * form's "Log in" link, or any other page, and coming back does not lose it (progressive
- * enhancement: without JavaScript the server keeps what was typed across a failed post only).
- * One draft per post page: the login link comes back to the post's form, not to a reply's.
+ * The comment field's text kept in the tab (sessionStorage) until it is posted, so following any
+ * other page and coming back does not lose it (progressive enhancement: without JavaScript the
+ * server keeps what was typed across a failed post and across the form's "Log in" button only).
+ * One draft per post page.
  */
 export function keepDraft(field: HTMLTextAreaElement, posted: boolean): void {
   const key = `masthead-comment:${location.pathname}`;

@@ -57,6 +57,8 @@ async function commentsForPage(Astro: AstroGlobal, postSlug: string): Promise<Pa
       reply: Astro.url.searchParams.get('reply'),
       page: Astro.url.searchParams.get(PAGE_PARAM),
       outcome: outcome && localizeOutcome(Astro.locals.i18n, outcome),
+      // Kept while the reader signed in (`SIGN_IN_FIELD`): the form as they left it.
+      draft: result && !outcome ? readFormValues(keptFormValues(Astro.locals) ?? {}) : undefined,
     },
     () => logWarn('comments.list.unavailable', { tenant: tenant.id, path: Astro.url.pathname }),
   );

@@ -51,6 +51,8 @@ export interface CommentsRequest {
   page: string | null;
   /** The result of a form submission on this request, if any. */
   outcome: CommentOutcome | undefined;
+  /** What was typed before signing in, back in the form (no submission: no notice). */
+  draft?: CommentFormValues | undefined;
 }
 
 /**
@@ -113,7 +115,7 @@ function threadTotal(apiTotal: number | undefined, shown: number, all: number, l
 /** The form after a submission (refilled or cleared) or on a plain visit (empty, maybe replying). */
 export function formState(
   thread: readonly ThreadNode[],
-  request: Pick<CommentsRequest, 'reply' | 'outcome'>,
+  request: Pick<CommentsRequest, 'reply' | 'outcome' | 'draft'>,
 ): CommentFormState {
   const { outcome } = request;
   const none = { fields: {}, error: null, success: null, replyTo: null };
@@ -122,10 +124,11 @@ export function formState(
     const listed = findComment(thread, id) !== null;
     return { ...none, values: EMPTY_VALUES, success: { status, message, id, listed, content } };
   }
-  const node = findComment(thread, parseReplyId(outcome ? outcome.values.parentId : request.reply));
+  const typed = outcome ? outcome.values : request.draft;
+  const node = findComment(thread, parseReplyId(typed ? typed.parentId : request.reply));
   const replyTo = node && { id: node.id, authorName: node.authorName };
   // A reply target that is no longer listed is dropped: the text goes out as a new comment.
-  const values = { ...(outcome?.values ?? EMPTY_VALUES), parentId: replyTo?.id ?? '' };
+  const values = { ...(typed ?? EMPTY_VALUES), parentId: replyTo?.id ?? '' };
   if (!outcome) return { ...none, values, replyTo };
   const error = { kind: outcome.kind, message: outcome.message };
   return { ...none, values, replyTo, fields: outcome.fields, error };
@@ -133,12 +136,13 @@ export function formState(
 
 /**
  * What the comments section shows, for a rendered copy to be reused (src/lib/render/fragments.ts),
- * or null when it shows more than that: a reply target, a submission's notices and typed text, or
+ * or null when it shows more than that: a reply target, a submission's notices, typed text, or
  * the "unavailable" notice (no list object to name).
  */
 export function commentsShown(view: CommentsView): KeyPart[] | null {
   const { form } = view;
-  const untouched = !form.error && !form.success && !form.replyTo;
+  const typed = Object.values(form.values).some(Boolean);
+  const untouched = !form.error && !form.success && !form.replyTo && !typed;
   if (!untouched || view.unavailable) return null;
   return [view.thread, view.page.current, view.page.last];
 }

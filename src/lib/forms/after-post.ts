@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
 import { dropIfEmpty } from '../delivery/session-store.ts';
+import { safeNext, signInPath } from '../auth/next.ts';
 
 /**
  * POST → 303 → GET for every form, as Astro's Actions guide does it: the middleware (./middleware.ts)
@@ -13,6 +14,13 @@ import { dropIfEmpty } from '../delivery/session-store.ts';
 
 /** The landing address's parameter: the id of the kept result. */
 export const SENT_PARAM = 'posted';
+
+/**
+ * A submit button of this name signs in first (its value: the site path to come back to): the
+ * action is not run, what was typed is kept as its result is, and the login page comes back to
+ * that path with `posted`, which puts the text back into the form. Without JavaScript too.
+ */
+export const SIGN_IN_FIELD = '_signin';
 
 /** Not carried to the landing: the action's own (`actions.x.queryString`), an id, `?tenant=` (`href`'s). */
 const NOT_LANDED = new Set(['_action', SENT_PARAM, 'tenant']);
@@ -150,7 +158,8 @@ export async function answerForm(
       .clone()
       .formData()
       .catch(() => new FormData());
-    const result = await action.handler();
+    const signIn = form.get(SIGN_IN_FIELD);
+    const result = typeof signIn === 'string' ? { data: undefined } : await action.handler();
     const kept: KeptResult = {
       action: action.name,
       result: actions.serializeActionResult(result),
@@ -167,6 +176,14 @@ export async function answerForm(
     const id = randomBytes(12).toString('base64url');
     // The session as it is after the action (a sign-in gives it a new id: the result goes there).
     session.set(keptKey(id), kept, { ttl: KEPT_SECONDS });
+    if (typeof signIn === 'string') {
+      const back = new URL(safeNext(signIn, pathname), url);
+      back.searchParams.set(SENT_PARAM, id);
+      return uncachedRedirect(
+        303,
+        locals.href(signInPath(`${back.pathname}${back.search}${back.hash}`)),
+      );
+    }
     return uncachedRedirect(303, landingAddress(pathname, url.searchParams, id, locals.href));
   }
 

@@ -38,9 +38,22 @@ afterAll(async () => {
 /** "Book" pressed on a review form carrying `values`, as the action sees it. */
 const harbour = () => registry.getTenants().find((t) => t.id === 'harbour-times')!;
 
-async function book(values: Record<string, string>): Promise<StepState> {
+/** A browser's session, as the action reads and writes it. */
+function browserSession() {
+  const kept = new Map<string, unknown>();
+  return {
+    get: (key: string) => Promise.resolve(kept.get(key)),
+    set: (key: string, value: unknown) => void kept.set(key, value),
+  };
+}
+
+async function book(
+  values: Record<string, string>,
+  session?: ReturnType<typeof browserSession>,
+): Promise<StepState> {
   const tenant = harbour();
   const context = {
+    session,
     locals: {
       tenant,
       tenantMatchOrNull: { tenant, pathname: '/stay' },
@@ -93,5 +106,41 @@ describe('Book again after an edit, with the key of a booking already made', () 
     // Nothing more was booked: the same stay and e-mail were booked moments ago.
     expect(again.step).toBe('review');
     expect(again.sameStay).toBe(true);
+  });
+
+  it('refuses the same stay again from the browser that booked it, under another e-mail address too', async () => {
+    const session = browserSession();
+    const review = {
+      idempotencyKey: 'otheremail'.padEnd(32, '0'),
+      propertyId: HARBOUR_VIEW,
+      checkIn: day(310),
+      checkOut: day(312),
+      adults: '2',
+      children: '0',
+      roomTypeId: STANDARD_DOUBLE,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: `ada.${Date.now()}@example.com`,
+      phone: '',
+      nationality: '',
+      notes: '',
+    };
+    expect((await book(review, session)).step).toBe('done');
+
+    // Back, Edit, another e-mail address, Review (a key of its own), Book: nothing more is booked.
+    const email = `ada.other.${Date.now()}@example.com`;
+    const edited = await book({ ...review, email }, session);
+    expect(edited.values['idempotencyKey']).toBe('');
+    const again = await book(
+      { ...edited.values, idempotencyKey: 'otheremail'.padEnd(32, '1') },
+      session,
+    );
+    expect(again.step).toBe('review');
+    expect(again.sameStay).toBe(true);
+    expect(english(again.message)).toMatch(/booked moments ago/);
+
+    // Another browser with that address books it: another guest may want the same room type.
+    const other = await book({ ...edited.values, idempotencyKey: 'otheremail'.padEnd(32, '2') });
+    expect(other.step).toBe('done');
   });
 });

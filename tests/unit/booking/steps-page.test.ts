@@ -5,9 +5,10 @@ import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import { confirmation, config } from '../../fixtures/booking.ts';
 
 /** The page's view of a request: what stepRequest reads, and a redirect it can be seen to make. */
-function astro(method: string, headers: Record<string, string> = {}) {
+function astro(method: string, headers: Record<string, string> = {}, query = '') {
   const deleted = vi.fn();
   const kept = vi.fn();
+  const cookie = vi.fn();
   // A visitor whose session holds a draft (one without a session keeps none: session-store.ts).
   const session = {
     get: vi.fn(),
@@ -16,14 +17,18 @@ function astro(method: string, headers: Record<string, string> = {}) {
     delete: deleted,
   };
   const page = {
-    locals: { tenant: { id: 'harbour-times' }, href: (path: string) => `/harbour-times${path}` },
-    url: new URL('http://site.test/harbour-times/stay'),
-    request: new Request('http://site.test/harbour-times/stay', { method, headers }),
+    locals: {
+      tenant: { id: 'harbour-times', locale: 'en-GB', timeZone: 'UTC' },
+      href: (path: string) => `/harbour-times${path}`,
+    },
+    url: new URL(`http://site.test/harbour-times/stay${query}`),
+    request: new Request(`http://site.test/harbour-times/stay${query}`, { method, headers }),
     session,
+    cookies: { set: cookie },
     redirect: (to: string, status: number) =>
       new Response(null, { status, headers: { Location: to } }),
   } as unknown as Parameters<typeof stepRequest>[0];
-  return { page, deleted, kept };
+  return { page, deleted, kept, cookie };
 }
 
 const booked: StepState = {
@@ -73,7 +78,7 @@ describe('how a booking page answers a post', () => {
   });
 
   it('a refused post (the same stay booked moments ago) is kept for the GET its redirect leads to', async () => {
-    const { page, kept } = astro('POST');
+    const { page, kept } = astro('POST', { cookie: 'masthead-cookies=1' });
     const refused: StepState = {
       step: 'review',
       values: { propertyId: 'p', checkIn: '2099-03-28', checkOut: '2099-03-30', adults: '2' },
@@ -89,6 +94,35 @@ describe('how a booking page answers a post', () => {
     expect(kept).toHaveBeenCalledWith('booking:drafts:harbour-times', [
       { search: expect.stringContaining('checkIn=2099-03-28') as unknown, state: refused },
     ]);
+  });
+
+  it('a post from a browser that sent back no cookie is answered in place: a redirect would lose it', async () => {
+    const { page, kept } = astro('POST');
+    const review: StepState = {
+      step: 'review',
+      values: {
+        propertyId: 'p',
+        checkIn: '2099-03-28',
+        checkOut: '2099-03-30',
+        lastName: 'Franklin',
+      },
+      errors: {},
+      offers: null,
+      message: '',
+    };
+    const answer = await stepRequest(page, config.properties, review);
+    // The step is rendered from the post itself (tests/e2e/booking-flow.spec.ts shows it).
+    expect(answer).not.toBeInstanceOf(Response);
+    expect(kept).toHaveBeenCalled();
+  });
+
+  it('the details step sets the cookie its post sends back, once', async () => {
+    const first = astro('GET', {}, '?step=details');
+    await stepRequest(first.page, config.properties, undefined);
+    expect(first.cookie).toHaveBeenCalledWith('masthead-cookies', '1', expect.anything());
+    const again = astro('GET', { cookie: 'masthead-cookies=1' }, '?step=details');
+    await stepRequest(again.page, config.properties, undefined);
+    expect(again.cookie).not.toHaveBeenCalled();
   });
 
   it('a post the action refused outright is answered with a redirect too, never a page to re-post', async () => {

@@ -59,6 +59,14 @@ describe('formState', () => {
     expect(state.replyTo).toEqual({ id: '2', authorName: 'Tom Keller' });
   });
 
+  it('puts back what was typed before signing in, with its reply target and no notice', () => {
+    const state = formState(thread, { reply: null, outcome: undefined, draft: typed });
+    expect(state.values).toEqual(typed);
+    expect(state.replyTo).toEqual({ id: '2', authorName: 'Tom Keller' });
+    expect(state.error).toBeNull();
+    expect(state.success).toBeNull();
+  });
+
   it('drops a reply target that is no longer listed but keeps the text', () => {
     const outcome: CommentOutcome = {
       ok: false,
@@ -134,6 +142,8 @@ describe('commentsShown: what a kept page body may be keyed by', () => {
       content: 'Waiting',
     };
     expect(commentsShown(view({ reply: null, outcome: published }))).toBeNull();
+    const draft = { ...typed, parentId: '' };
+    expect(commentsShown(view({ reply: null, outcome: undefined, draft }))).toBeNull();
   });
 
   it('keeps nothing while the comments are unavailable (no list to name)', () => {

@@ -43,9 +43,12 @@ describe('comment form', () => {
       expect(input.hasAttribute('aria-invalid')).toBe(false);
       expect(view.descriptions(input)[0]).toMatch(/^An editor reviews a guest’s comment/);
     }
-    expect(view.getByRole('link', { name: 'Log in to comment at once' }).getAttribute('href')).toBe(
-      `/gazette/login?next=${encodeURIComponent('/posts/welcome#comment-form')}`,
-    );
+    // A submit button of the form: what was typed is kept while the reader signs in.
+    const login = view.getByRole('button', {
+      name: 'Log in to comment at once, keeping your text',
+    });
+    expect(login.getAttribute('name')).toBe('_signin');
+    expect(login.getAttribute('value')).toBe('/posts/welcome#comment-form');
     expect(view.queryByRole('alert')).toBeNull();
   });
 

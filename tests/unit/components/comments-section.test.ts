@@ -78,8 +78,8 @@ describe('comments section', () => {
       for (const address of addresses)
         expect(decodeURIComponent(address.pathname)).toBe(`/posts/${slug}`);
       expect(form?.querySelector<HTMLInputElement>('input[name="post"]')?.value).toBe(slug);
-      const login = rendered.getByRole('link', { name: /sign in|log in/i });
-      const next = at(at(login.getAttribute('href')).searchParams.get('next'));
+      const login = rendered.getByRole('button', { name: /sign in|log in/i });
+      const next = at(login.getAttribute('value'));
       expect(decodeURIComponent(next.pathname)).toBe(`/posts/${slug}`);
       expect(next.hash).toBe('#comment-form');
     },
@@ -91,11 +91,8 @@ describe('comments section', () => {
     const rendered = await render(CommentsSection, {
       props: { view: view({ current: 2, last: 2 }), postSlug: 'welcome' },
     });
-    const login = rendered.getByRole('link', { name: /log in/i });
-    const next = new URL(
-      new URL(login.getAttribute('href') ?? '', 'https://site.test').searchParams.get('next') ?? '',
-      'https://site.test',
-    );
+    const login = rendered.getByRole('button', { name: /log in/i });
+    const next = new URL(login.getAttribute('value') ?? '', 'https://site.test');
     expect(next.pathname).toBe('/posts/welcome');
     expect(next.searchParams.get('reply')).toBe(reply.id);
     expect(next.searchParams.get('comments-page')).toBe('2');

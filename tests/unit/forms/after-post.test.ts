@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   SENT_PARAM,
+  SIGN_IN_FIELD,
   answerForm,
   keptFormValues,
   keptValues,
@@ -118,6 +119,53 @@ describe('answerForm: POST → 303 → GET', () => {
     expect(reload.setActionResult).not.toHaveBeenCalled();
     expect(reload.response.status).toBe(303);
     expect(reload.response.headers.get('location')).toBe('/posts/harbour-news?reply=4');
+  });
+
+  it('a "Log in" submit button runs nothing, keeps the typing and comes back to its form after the login', async () => {
+    const run = { session: memorySession(), locals: localsFor('/posts/harbour-news', '/harbour') };
+    const posted = await through(
+      formPost('/harbour/posts/harbour-news?_action=postComment', {
+        post: 'harbour-news',
+        content: 'Typed before logging in',
+        parent_id: '4',
+        [SIGN_IN_FIELD]: '/posts/harbour-news?reply=4#comment-form',
+      }),
+      run,
+      'postComment',
+    );
+    expect(posted.handler).not.toHaveBeenCalled();
+    expect(posted.response.status).toBe(303);
+    const login = new URL(posted.response.headers.get('location') ?? '', 'https://news.example');
+    expect(login.pathname).toBe('/harbour/login');
+    const next = login.searchParams.get('next') ?? '';
+    expect(next).toMatch(/^\/posts\/harbour-news\?reply=4&posted=[\w-]{16}#comment-form$/);
+
+    // Signed in, the login page goes on to `next`: the form's page, its typing back.
+    const landing = await through(
+      new Request(`https://news.example/harbour${next}`),
+      run,
+      undefined,
+    );
+    expect(landing.next).toHaveBeenCalledTimes(1);
+    expect(keptFormValues(run.locals)).toEqual({
+      post: 'harbour-news',
+      content: 'Typed before logging in',
+      parent_id: '4',
+    });
+  });
+
+  it('a "Log in" button naming another site comes back to the form’s own page', async () => {
+    const run = { session: memorySession(), locals: localsFor('/posts/harbour-news') };
+    const posted = await through(
+      formPost('/posts/harbour-news?_action=postComment', {
+        content: 'x',
+        [SIGN_IN_FIELD]: '//evil.example/',
+      }),
+      run,
+      'postComment',
+    );
+    const login = new URL(posted.response.headers.get('location') ?? '', 'https://news.example');
+    expect(login.searchParams.get('next')).toMatch(/^\/posts\/harbour-news\?posted=[\w-]{16}$/);
   });
 
   it('with the session’s store away, the page answers the post itself: result and typing kept, privately', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { APIContext } from 'astro';
 import { logError } from '../../log/log.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
@@ -10,7 +11,23 @@ import type { BookingService } from '../service/service.ts';
 
 /** Booking, then mailing its private link; finding a booking and mailing its link again. */
 
-type Visit = Pick<APIContext, 'locals'>;
+type Visit = Pick<APIContext, 'locals'> & { session?: APIContext['session'] };
+
+const BROWSER_KEY = 'booking:browser';
+
+/**
+ * The id of the browser booking, kept in its session (made on its first booking): Back after a
+ * booking, or a second tab, then books the same stay again only as "another room", whatever e-mail
+ * address is typed. An embed's frame keeps no cookie: its id is new each time (the e-mail guards).
+ */
+async function browserOf(session: Visit['session']): Promise<string | undefined> {
+  if (!session) return undefined;
+  const kept: unknown = await session.get(BROWSER_KEY);
+  if (typeof kept === 'string') return kept;
+  const id = randomUUID();
+  session.set(BROWSER_KEY, id);
+  return id;
+}
 
 /** The manage link and the site's address for an e-mail, on the tenant's configured origin. */
 function mailLinks(context: Visit, manage: string) {
@@ -31,7 +48,8 @@ export async function bookAndMail(
   anotherRoom: boolean,
 ): Promise<{ confirmation: Confirmation; manage: string; mailed: boolean }> {
   await limit(context, 'book');
-  const confirmation = await service.book(guest, { anotherRoom });
+  const browser = await browserOf(context.session);
+  const confirmation = await service.book(guest, { anotherRoom, ...(browser && { browser }) });
   // Without the tenant's path prefix (as `href` takes it).
   const manage = managePath(service.tenant.id, confirmation);
   const links = mailLinks(context, manage);

@@ -143,13 +143,14 @@ interface Creation {
   place: PropertySummary;
   input: BookingRequest;
   fingerprint: string;
-  stayKey: string;
+  /** The stay by e-mail address, and by browser when known: a booking marks each. */
+  stayKeys: string[];
   anotherRoom: boolean;
 }
 
 /** Runs inside the creation lock: the lost-answer check and the create cannot interleave. */
 async function createOnce(core: ServiceCore, creation: Creation): Promise<Confirmation> {
-  const { place, input, fingerprint, stayKey, anotherRoom } = creation;
+  const { place, input, fingerprint, stayKeys, anotherRoom } = creation;
   const { attempts } = core;
   const key = input.idempotencyKey;
   const attempt = await attempts.get(key);
@@ -161,7 +162,8 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   // while only, so it tells no one much later that a stay exists; after it a new key is new.
   if (!anotherRoom) {
     if (attempt?.state === 'same-stay') throw justBooked(core);
-    if (attempt?.state !== 'unknown' && (await attempts.justBooked(stayKey))) {
+    const booked = await Promise.all(stayKeys.map((stay) => attempts.justBooked(stay)));
+    if (attempt?.state !== 'unknown' && booked.includes(true)) {
       await attempts.set(key, { fingerprint, state: 'same-stay' });
       throw justBooked(core);
     }
@@ -219,15 +221,21 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     throw error;
   }
   core.booked(place.id);
-  await attempts.markBooked(stayKey, JUST_BOOKED_SECONDS);
+  for (const stay of stayKeys) await attempts.markBooked(stay, JUST_BOOKED_SECONDS);
   return done(booking, false);
 }
 
 /**
  * Books as the booking step: its lodging calls may use the reserve that searches leave.
- * `anotherRoom`: the guest chose to book the same stay once more (a second room).
+ * `anotherRoom`: the guest chose to book the same stay once more (a second room). `browser`: the
+ * booking browser's id: after Back, or in another tab, a new e-mail address makes no second stay.
  */
-export const book = (core: ServiceCore, input: BookingRequest, anotherRoom: boolean) =>
+export const book = (
+  core: ServiceCore,
+  input: BookingRequest,
+  anotherRoom: boolean,
+  browser?: string,
+) =>
   asBookingStep(async (): Promise<Confirmation> => {
     const place = await core.property(input.propertyId);
     const errors = {
@@ -249,11 +257,13 @@ export const book = (core: ServiceCore, input: BookingRequest, anotherRoom: bool
     assertSameDetails(known, fingerprint);
     if (known?.state === 'done') return known.confirmation;
 
-    const stay = [place.id, normalizeEmail(input.email), input.checkIn, input.checkOut];
-    const stayKey = fingerprintOf([...stay, input.roomTypeId]);
+    const { checkIn, checkOut, roomTypeId } = input;
+    const stayOf = (who: string) => fingerprintOf([place.id, who, checkIn, checkOut, roomTypeId]);
+    const stayKey = stayOf(normalizeEmail(input.email));
+    const stayKeys = browser ? [stayKey, stayOf(`browser:${browser}`)] : [stayKey];
     try {
       return await core.lock.run(stayKey, () =>
-        createOnce(core, { place, input, fingerprint, stayKey, anotherRoom }),
+        createOnce(core, { place, input, fingerprint, stayKeys, anotherRoom }),
       );
     } catch (error) {
       if (error instanceof LockTimeoutError) {

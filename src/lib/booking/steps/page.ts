@@ -22,7 +22,18 @@ export async function loadStay(Astro: Pick<AstroGlobal, 'locals'>): Promise<Stay
   return orNotOnline(load.then((properties): StayContent => ({ kind: 'widget', properties })));
 }
 
-type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'redirect'>;
+type StepAstro = Pick<
+  AstroGlobal,
+  'locals' | 'url' | 'request' | 'session' | 'redirect' | 'cookies'
+>;
+
+/**
+ * A cookie the details step sets: a post that does not send it back comes from a browser that
+ * keeps no cookie, whose session (and draft) a redirect would lose, so it gets the step in place.
+ */
+const COOKIE_CHECK = 'masthead-cookies';
+const sentCookieCheck = (request: Request): boolean =>
+  (request.headers.get('cookie') ?? '').split(/;\s*/).some((c) => c.startsWith(`${COOKIE_CHECK}=`));
 
 /**
  * What the `bookStay` action answered, kept between its POST and the GET that shows it: one draft
@@ -77,6 +88,8 @@ export async function stepRequest(
   // Only a post and the posted steps' addresses show a kept draft.
   const drafted = method === 'POST' || wanted === 'details' || wanted === 'review';
   const drafts = drafted ? await draftsOf(session, key) : [];
+  if (method === 'GET' && wanted === 'details' && session && !sentCookieCheck(Astro.request))
+    Astro.cookies.set(COOKIE_CHECK, '1', { path: '/', httpOnly: true, sameSite: 'lax' });
   /** Keeps `state` as the draft of its own search, in front of the others. */
   const keep = (state: StepState) => {
     const search = searchKey(searchOf(state.values));
@@ -85,7 +98,8 @@ export async function stepRequest(
   };
   if (method === 'POST' && posted) {
     keep(posted);
-    if (answer.redirect && session) {
+    // Without cookies a reload of the step asks to send the form again: better than an empty form.
+    if (answer.redirect && session && sentCookieCheck(Astro.request)) {
       const step = posted.step === 'review' ? 'review' : 'details';
       return Astro.redirect(href(`/stay${stepQuery(searchOf(posted.values), step)}`), 303);
     }

@@ -288,7 +288,7 @@ export const de: Dictionary = {
   'comments.guestHint':
     'Die Redaktion prüft Kommentare von Gästen, bevor sie erscheinen. Ihre E-Mail-Adresse wird nie angezeigt.',
   'comments.loginHint': 'Sie haben ein Konto?',
-  'comments.login': 'Anmelden und sofort kommentieren',
+  'comments.login': 'Anmelden und sofort kommentieren, Ihr Text bleibt erhalten',
   'comments.email': 'E-Mail',
   'comments.post': 'Kommentar senden',
   'comments.postReply': 'Antwort senden',
@@ -488,9 +488,9 @@ export const de: Dictionary = {
   'booking.error.inProgress':
     'Diese Buchung wird gerade ausgeführt. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.justBooked':
-    'Dieser Aufenthalt wurde gerade eben mit derselben E-Mail-Adresse gebucht, vielleicht in einem anderen Tab, Fenster oder Browser: Dort finden Sie die Bestätigung und Ihren privaten Link. Es wurde nichts weiter gebucht.',
+    'Dieser Aufenthalt wurde gerade eben gebucht, in diesem Browser oder mit derselben E-Mail-Adresse (vielleicht in einem anderen Tab, Fenster oder Browser): Dort finden Sie die Bestätigung und Ihren privaten Link. Es wurde nichts weiter gebucht.',
   'booking.error.justBookedContact':
-    'Dieser Aufenthalt wurde gerade eben mit derselben E-Mail-Adresse gebucht, vielleicht in einem anderen Tab, Fenster oder Browser: Dort finden Sie die Bestätigung und Ihren privaten Link. Es wurde nichts weiter gebucht. Unsicher, ob es geklappt hat? Wenden Sie sich an das Hotel: {contact}.',
+    'Dieser Aufenthalt wurde gerade eben gebucht, in diesem Browser oder mit derselben E-Mail-Adresse (vielleicht in einem anderen Tab, Fenster oder Browser): Dort finden Sie die Bestätigung und Ihren privaten Link. Es wurde nichts weiter gebucht. Unsicher, ob es geklappt hat? Wenden Sie sich an das Hotel: {contact}.',
   'booking.error.busy':
     'Bei den Buchungen ist gerade viel los. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.tooManyBookings':

@@ -285,7 +285,7 @@ export const en = {
   'comments.guestHint':
     'An editor reviews a guest’s comment before it appears. Your e-mail address is never shown.',
   'comments.loginHint': 'Have an account?',
-  'comments.login': 'Log in to comment at once',
+  'comments.login': 'Log in to comment at once, keeping your text',
   'comments.email': 'E-mail',
   'comments.post': 'Post comment',
   'comments.postReply': 'Post reply',
@@ -477,9 +477,9 @@ export const en = {
   'booking.error.requestKey': 'Missing or malformed idempotency key.',
   'booking.error.inProgress': 'This booking is being made right now. Please try again in {wait}.',
   'booking.error.justBooked':
-    'This stay was booked moments ago with the same e-mail address, perhaps in another tab, window or browser: its confirmation and private link are there. Nothing more was booked.',
+    'This stay was booked moments ago, in this browser or with the same e-mail address (perhaps in another tab, window or browser): its confirmation and private link are there. Nothing more was booked.',
   'booking.error.justBookedContact':
-    'This stay was booked moments ago with the same e-mail address, perhaps in another tab, window or browser: its confirmation and private link are there. Nothing more was booked. Not sure it went through? Contact the hotel: {contact}.',
+    'This stay was booked moments ago, in this browser or with the same e-mail address (perhaps in another tab, window or browser): its confirmation and private link are there. Nothing more was booked. Not sure it went through? Contact the hotel: {contact}.',
   'booking.error.busy': 'Booking is busy right now. Please try again in {wait}.',
   'booking.error.tooManyBookings':
     'Too many bookings from your connection. Please try again in {wait}.',

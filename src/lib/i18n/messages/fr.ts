@@ -288,7 +288,7 @@ export const fr: Dictionary = {
   'comments.guestHint':
     'La rédaction relit les commentaires des invités avant publication. Votre adresse e-mail n’est jamais affichée.',
   'comments.loginHint': 'Vous avez un compte ?',
-  'comments.login': 'Connectez-vous pour commenter tout de suite',
+  'comments.login': 'Connectez-vous pour commenter tout de suite, votre texte est conservé',
   'comments.email': 'E-mail',
   'comments.post': 'Publier le commentaire',
   'comments.postReply': 'Publier la réponse',
@@ -486,9 +486,9 @@ export const fr: Dictionary = {
   'booking.error.requestKey': 'Clé d’idempotence manquante ou mal formée.',
   'booking.error.inProgress': 'Cette réservation est en cours. Veuillez réessayer dans {wait}.',
   'booking.error.justBooked':
-    'Ce séjour vient d’être réservé avec la même adresse e-mail, peut-être dans un autre onglet, une autre fenêtre ou un autre navigateur : sa confirmation et son lien privé s’y trouvent. Rien de plus n’a été réservé.',
+    'Ce séjour vient d’être réservé, dans ce navigateur ou avec la même adresse e-mail (peut-être dans un autre onglet, une autre fenêtre ou un autre navigateur) : sa confirmation et son lien privé s’y trouvent. Rien de plus n’a été réservé.',
   'booking.error.justBookedContact':
-    'Ce séjour vient d’être réservé avec la même adresse e-mail, peut-être dans un autre onglet, une autre fenêtre ou un autre navigateur : sa confirmation et son lien privé s’y trouvent. Rien de plus n’a été réservé. Vous ne savez pas si cela a fonctionné ? Contactez l’hôtel : {contact}.',
+    'Ce séjour vient d’être réservé, dans ce navigateur ou avec la même adresse e-mail (peut-être dans un autre onglet, une autre fenêtre ou un autre navigateur) : sa confirmation et son lien privé s’y trouvent. Rien de plus n’a été réservé. Vous ne savez pas si cela a fonctionné ? Contactez l’hôtel : {contact}.',
   'booking.error.busy':
     'Les réservations sont très sollicitées en ce moment. Veuillez réessayer dans {wait}.',
   'booking.error.tooManyBookings':
