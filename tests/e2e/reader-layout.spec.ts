@@ -204,13 +204,21 @@ test.describe('phone, 390×844 touch', () => {
     expect((await button.locator('svg').boundingBox())!.width).toBeGreaterThanOrEqual(20);
   });
 
-  test('a 16-page edition does not scroll sideways at 320 px', async ({ page, request }) => {
-    await page.setViewportSize({ width: 320, height: 640 });
-    const edition = await longEdition(request);
-    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/9`));
-    await expect(page.locator('.thumbs a')).toHaveCount(edition.page_count);
-    await expectNoSideways(page);
-  });
+  for (const font of [16, 24]) {
+    test(`a 16-page edition does not scroll sideways at 320 px with a ${font} px default font`, async ({
+      page,
+      request,
+    }) => {
+      // Before, at 24 px: "Page 9 of 16" kept 7.5rem between its arrows, 41 px wider than the screen.
+      await page.setViewportSize({ width: 320, height: 640 });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Page.setFontSizes', { fontSizes: { standard: font, fixed: 20 } });
+      const edition = await longEdition(request);
+      await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/9`));
+      await expect(page.locator('.thumbs a')).toHaveCount(edition.page_count);
+      await expectNoSideways(page);
+    });
+  }
 });
 
 for (const [width, height, font] of [
