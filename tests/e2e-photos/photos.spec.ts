@@ -161,3 +161,25 @@ test('a phone opens a full edition for under 1.5 MB, its thumbnail strip under 3
   );
   expect(files.map((load) => madeWidth(load.url))).toEqual([madeWidth(shown.src)]);
 });
+
+test.describe('a 2× desktop with a 24 px default font', () => {
+  test.use({
+    viewport: { width: 1280, height: 800 },
+    screen: { width: 1280, height: 800 },
+    deviceScaleFactor: 2,
+    isMobile: false,
+  });
+
+  test("a post's cover arrives as sharp as it is shown", async ({ page }) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 24, fixed: 20 } });
+    const { post } = await readingPages(page);
+    await page.goto(url(post), { waitUntil: 'networkidle' });
+    const cover = await page
+      .locator('img.cover')
+      .evaluate((img: HTMLImageElement) => ({ src: img.currentSrc, shown: img.clientWidth }));
+    // 44rem at 24 px; before: the 1600 px file (the ladder's top for 704 px) for 2112 device pixels.
+    expect(cover.shown).toBe(1056);
+    expect(madeWidth(cover.src)).toBeGreaterThanOrEqual(cover.shown * 2);
+  });
+});

@@ -223,6 +223,25 @@ test('the widget works under a path-prefix tenant', async ({ page }) => {
   await expect(page.getByRole('radio', { name: /Standard Double/ })).toBeEnabled();
 });
 
+test('with a 24 px default font the room choices grow with their text; the whole card picks', async ({
+  page,
+}) => {
+  // Before: the radio buttons stayed the browser's 13 px beside 26 px room names.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: 24, fixed: 20 } });
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await chooseDates(page, day(BASE + 90), day(BASE + 91));
+  await chooseGuests(page, 1, 0);
+  const radio = page.getByRole('radio', { name: /Standard Double/ });
+  const box = (await radio.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(24);
+  expect(box.height).toBeGreaterThanOrEqual(24);
+  const card = page.locator('.room', { has: radio });
+  // A click on the prices lands on the name's label stretched over the card (so no actionability check).
+  await card.locator('.room-facts').click({ force: true });
+  await expect(radio).toBeChecked();
+});
+
 test('availability shrinks after a booking for the same nights', async ({ page, request }) => {
   const [checkIn, checkOut] = [day(BASE + 10), day(BASE + 12)];
   const before = await available(request, checkIn, checkOut, 'Standard Double');

@@ -204,14 +204,63 @@ test.describe('phone, 390×844 touch', () => {
     expect((await button.locator('svg').boundingBox())!.width).toBeGreaterThanOrEqual(20);
   });
 
-  test('a 16-page edition does not scroll sideways at 320 px', async ({ page, request }) => {
-    await page.setViewportSize({ width: 320, height: 640 });
+  for (const font of [16, 24]) {
+    test(`a 16-page edition does not scroll sideways at 320 px with a ${font} px default font`, async ({
+      page,
+      request,
+    }) => {
+      // Before, at 24 px: "Page 9 of 16" kept 7.5rem between its arrows, 41 px wider than the screen.
+      await page.setViewportSize({ width: 320, height: 640 });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Page.setFontSizes', { fontSizes: { standard: font, fixed: 20 } });
+      const edition = await longEdition(request);
+      await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/9`));
+      await expect(page.locator('.thumbs a')).toHaveCount(edition.page_count);
+      await expectNoSideways(page);
+    });
+  }
+});
+
+for (const [width, height, font] of [
+  [390, 844, 16],
+  [390, 844, 24],
+  [1280, 720, 16],
+  [1280, 720, 24],
+] as const) {
+  test(`at ${width} px with a ${font} px default font the toolbar takes at most two rows`, async ({
+    page,
+    request,
+  }) => {
+    // Before: three rows (213 of 844 px) at 390 px with a 24 px font, the go-to form alone on the third.
+    await page.setViewportSize({ width, height });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: font, fixed: 20 } });
     const edition = await longEdition(request);
-    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/9`));
+    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/3`));
+    await expect(page.getByRole('button', { name: 'Full screen' })).toBeVisible();
+    const controls = await page
+      .locator('.toolbar')
+      .getByRole('link')
+      .or(page.locator('.toolbar').getByRole('button'))
+      .or(page.locator('.toolbar').getByRole('spinbutton'))
+      .filter({ visible: true })
+      .evaluateAll((elements) =>
+        elements.map((e) => e.getBoundingClientRect().toJSON() as DOMRect),
+      );
+    let rows = 0;
+    let bottom = -Infinity;
+    for (const box of controls.sort((a, b) => a.top - b.top)) {
+      if (box.top >= bottom) rows += 1;
+      bottom = Math.max(bottom, box.bottom);
+      expect(box.width).toBeGreaterThanOrEqual(24);
+      expect(box.height).toBeGreaterThanOrEqual(24);
+    }
+    expect(rows).toBeLessThanOrEqual(2);
+    // Every page stays one tap away (the strip of thumbnails, where the go-to form is left out).
     await expect(page.locator('.thumbs a')).toHaveCount(edition.page_count);
     await expectNoSideways(page);
   });
-});
+}
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });

@@ -3,7 +3,13 @@ import { IMAGE_WIDTHS, srcsetOf } from '../../../src/lib/images/ladder.ts';
 import type { ImageLinks } from '../../../src/lib/images/picture.ts';
 import { upstreamPicture } from '../../../src/lib/images/picture.ts';
 import { readerPage } from '../../../src/lib/images/reader.ts';
-import { CARD_LAYOUT, gridCard } from '../../../src/lib/images/layouts.ts';
+import {
+  ARTICLE_COVER,
+  CARD_LAYOUT,
+  EDITION_COVER,
+  EDITION_LIST,
+  gridCard,
+} from '../../../src/lib/images/layouts.ts';
 import { gridColumns } from '../../../src/lib/reading/article.ts';
 
 const href = (width: number) => `/_img/${width}.jpg`;
@@ -67,13 +73,14 @@ describe('pages never repeat a width descriptor', () => {
 });
 
 /**
- * The CSS width (px) `sizes` gives on a screen `screen` px wide: the first matching `(min-width:
- * Nrem)` entry, its lengths (rem, vw) under calc, min, +, -, / read as a browser does.
+ * The CSS width (px) `sizes` gives on a screen `screen` px wide with a default font of `rem` px: the
+ * first matching `(min-width: Nrem)` entry, its lengths (rem, vw) under calc, min, +, -, / read as
+ * Chromium does (rem at the reader's font, in the media query and the length alike).
  */
-function sizesAt(sizes: string, screen: number): number {
+function sizesAt(sizes: string, screen: number, rem = 16): number {
   for (const entry of sizes.split(/,\s*(?![^()]*\))/)) {
     const match = /^(?:\(min-width: ([\d.]+)rem\) )?(.+)$/.exec(entry.trim());
-    if (!match?.[2] || (match[1] && screen < Number(match[1]) * 16)) continue;
+    if (!match?.[2] || (match[1] && screen < Number(match[1]) * rem)) continue;
     const tokens = match[2].match(/min|calc|[\d.]+(?:rem|vw)?|[-+/(),]/g) ?? [];
     let at = 0;
     const value = (): number => {
@@ -93,7 +100,7 @@ function sizesAt(sizes: string, screen: number): number {
         return inner;
       }
       const n = parseFloat(token);
-      return token.endsWith('rem') ? n * 16 : token.endsWith('vw') ? (n * screen) / 100 : n;
+      return token.endsWith('rem') ? n * rem : token.endsWith('vw') ? (n * screen) / 100 : n;
     };
     const product = (): number => {
       let result = value();
@@ -116,23 +123,47 @@ function sizesAt(sizes: string, screen: number): number {
   throw new Error(`no entry of "${sizes}" for ${screen} px`);
 }
 
+/** Screens (px) around every breakpoint of the layouts at 16 and at 24 px a rem. */
+const SCREENS = [320, 390, 575, 576, 654, 800, 863, 864, 959, 960, 1280, 1439, 1440, 1920, 2560];
+/** Default fonts: the usual 16 px and Chromium's largest setting. */
+const FONTS = [16, 24];
+
 describe('grid cards ask for pictures as wide as their columns show them', () => {
   // PostGrid's CSS: one column below 36rem, `md-N` from 36rem, `lg-N` from 60rem; gap 1.25rem,
   // the page at most 72rem with 1rem padding each side.
-  const shown = (medium: number, wide: number, screen: number) => {
-    const n = screen >= 960 ? wide : screen >= 576 ? medium : 1;
-    return (Math.min(screen, 1152) - 32 - (n - 1) * 20) / n;
+  const shown = (medium: number, wide: number, screen: number, rem: number) => {
+    const n = screen >= 60 * rem ? wide : screen >= 36 * rem ? medium : 1;
+    return (Math.min(screen, 72 * rem) - 2 * rem - (n - 1) * 1.25 * rem) / n;
   };
 
-  it.each(Array.from({ length: 10 }, (_, i) => i + 1))('%i cards', (count) => {
-    const { medium, wide } = gridColumns(count);
-    const layout = gridCard(medium, wide);
-    for (const screen of [320, 390, 575, 576, 800, 959, 960, 1280, 1920, 2560]) {
-      const css = shown(medium, wide, screen);
-      // Not a smaller picture stretched (an archive's two a row on 1280 px were sent 480 px for 550).
-      expect(sizesAt(layout.sizes, screen), `${screen} px`).toBeCloseTo(css, 0);
-      expect(layout.maxWidth).toBeGreaterThanOrEqual(css);
-      expect(layout.minWidth ?? 0).toBeLessThanOrEqual(css);
-    }
+  describe.each(FONTS)('%i px a rem', (rem) => {
+    it.each(Array.from({ length: 10 }, (_, i) => i + 1))('%i cards', (count) => {
+      const { medium, wide } = gridColumns(count);
+      const layout = gridCard(medium, wide);
+      for (const screen of SCREENS) {
+        const css = shown(medium, wide, screen, rem);
+        // Not a smaller picture stretched (an archive's two a row on 1280 px were sent 480 px for 550).
+        expect(sizesAt(layout.sizes, screen, rem), `${screen} px`).toBeCloseTo(css, 0);
+        expect(layout.maxWidth).toBeGreaterThanOrEqual(css);
+        expect(layout.minWidth ?? 0).toBeLessThanOrEqual(css);
+      }
+    });
   });
 });
+
+describe.each(FONTS)(
+  'with a %i px default font, every layout lists a picture as wide as it shows',
+  (rem) => {
+    it.each(Object.entries({ ...CARD_LAYOUT, ARTICLE_COVER, EDITION_LIST, EDITION_COVER }))(
+      '%s',
+      (_name, layout) => {
+        for (const screen of SCREENS) {
+          const css = sizesAt(layout.sizes, screen, rem);
+          // Before: a 1056 px cover (44rem at 24 px) on a 2× screen got 1600 px, the ladder's top for 704 px.
+          expect(layout.maxWidth, `${screen} px`).toBeGreaterThanOrEqual(css);
+          expect(layout.minWidth ?? 0, `${screen} px`).toBeLessThanOrEqual(css);
+        }
+      },
+    );
+  },
+);
