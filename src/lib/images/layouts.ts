@@ -5,8 +5,7 @@ import type { PictureLayout } from './picture.ts';
  * step with the CSS of its component. The page is at most 72rem wide (global.css). `minWidth` is
  * the narrowest it is shown on a 320 px screen (narrower screens are all dense ones): 160 px steps
  * are then never fetched, so not listed (`srcsetWidths`).
- */
-/**
+ *
  * Pixels a rem the widths are planned for: browsers' usual 16 up to Chromium's largest font
  * setting, 24. Chromium reads the rem of `sizes` at the reader's font (44rem is 1056 px at 24 px),
  * so a ladder sized for 16 px alone left a dense screen's cover blurry.

@@ -56,7 +56,8 @@ function request(session: ReturnType<typeof visitor>, method: string, address = 
   return {
     locals: { tenant, tenantMatchOrNull: { tenant }, href: (path: string) => path },
     url,
-    request: new Request(url, { method }),
+    // A browser that keeps cookies: it sends back the check the details step set.
+    request: new Request(url, { method, headers: { cookie: 'masthead-cookies=1' } }),
     session,
     redirect: (to: string, status: number) =>
       new Response(null, { status, headers: { Location: to } }),

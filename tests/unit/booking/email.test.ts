@@ -16,6 +16,13 @@ describe('e-mail addresses', () => {
     expect(normalizeEmail(typed)).toBe('zed-x@example.com');
   });
 
+  it.each([['user@bücher.de'], ['user@xn--bcher-kva.de'], ['User@XN--BCHER-KVA.DE.']])(
+    '%j is one guest whichever browser sent it (Chromium sends the domain as punycode)',
+    (typed) => {
+      expect(normalizeEmail(typed)).toBe('user@bücher.de');
+    },
+  );
+
   it.each([
     ['zed-x@ex\u0430mple.com', true], // Cyrillic а among Latin letters
     ['zed-x@\u0430\u0440\u0440\u04CF\u0435.com', true], // "аррӏе": Cyrillic look-alikes only

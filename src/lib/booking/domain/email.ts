@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import unhomoglyph from 'unhomoglyph';
 
 /**
@@ -10,7 +11,11 @@ import unhomoglyph from 'unhomoglyph';
 /** Code points that show nothing (zero-width spaces, direction marks, variation selectors, tags…). */
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
-/** Lower case, Unicode NFKC (full-width and compatibility forms), no invisible characters, no trailing dot. */
+/**
+ * Lower case, Unicode NFKC (full-width and compatibility forms), no invisible characters, no trailing
+ * dot, the domain in Unicode: Chromium sends an e-mail field's `bücher.de` as `xn--bcher-kva.de`,
+ * Firefox and partners' JSON as typed; both are one guest (and the look-alike check reads the letters).
+ */
 export function normalizeEmail(raw: string): string {
   // Removed before and after NFKC and lower case: each can bring letters together that a removed
   // mark kept apart, or (rarely) make an ignorable one; the result is the same when run again.
@@ -24,7 +29,9 @@ export function normalizeEmail(raw: string): string {
   const at = plain.lastIndexOf('@');
   if (at < 0) return plain;
   // `example.com.` is the same (fully qualified) domain as `example.com`.
-  return `${plain.slice(0, at)}@${plain.slice(at + 1).replace(/\.+$/, '')}`;
+  const domain = plain.slice(at + 1).replace(/\.+$/, '');
+  const unicode = /(^|\.)xn--/.test(domain) && domainToUnicode(domain);
+  return `${plain.slice(0, at)}@${unicode || domain}`;
 }
 
 /** Scripts with letters that pass for Latin ones. */
