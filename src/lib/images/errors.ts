@@ -1,11 +1,14 @@
 /** Why an image could not be made, with the HTTP status the route answers (never a 500). */
 export class ImageError extends Error {
   readonly status: 400 | 401 | 403 | 404 | 422 | 502 | 503 | 504;
+  /** A 503's wait in seconds when the failure said it (else the default `RETRY_AFTER_SECONDS`). */
+  readonly retryAfter: number | undefined;
 
-  constructor(status: ImageError['status'], message: string) {
+  constructor(status: ImageError['status'], message: string, retryAfter?: number) {
     super(message);
     this.name = 'ImageError';
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 

@@ -46,7 +46,9 @@ export function imageRefused(error: ImageError): Response {
     headers: {
       ...headers,
       'Content-Type': 'image/gif',
-      ...(error.status === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {}),
+      ...(error.status === 503
+        ? { 'Retry-After': String(error.retryAfter ?? RETRY_AFTER_SECONDS) }
+        : {}),
     },
   });
 }

@@ -1,7 +1,6 @@
 import type { APIContext } from 'astro';
 import { getSignedIn } from '../auth/session.ts';
 import { loadReader } from '../epaper/load.ts';
-import { classify } from '../failures/classify.ts';
 import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { parseImagePath, type ImageRequest, type ImageTarget } from './address.ts';
@@ -9,7 +8,7 @@ import { ImageError, queryRefused } from './errors.ts';
 import type { Answer } from './pipeline.ts';
 import { requestPriority, type Priority } from './queue.ts';
 import { imageOk, imageRefused } from './respond.ts';
-import { IMMUTABLE, PRIVATE, STAND_IN } from '../delivery/policy.ts';
+import { failedLoad, IMMUTABLE, PRIVATE, STAND_IN } from '../delivery/policy.ts';
 import { imagePipeline, imageSecret } from './shared-pipeline.ts';
 import { sourceAllowed } from './sources.ts';
 
@@ -77,11 +76,13 @@ async function subscriberPage(
 ): Promise<string> {
   const signedIn = await getSignedIn(context.session, tenant);
   if (!signedIn) throw new ImageError(401, 'Log in as a subscriber to see this page.');
+  // An outage says "try again" with its wait; anything else (a bug, a 403) is logged by the route.
   const reader = await loadReader(tenant, edition, () => Promise.resolve(signedIn)).catch(
     (error: unknown) => {
-      if (classify(error).kind === 'not-found')
-        throw new ImageError(404, 'There is no such edition.');
-      throw new ImageError(503, 'The edition cannot be checked right now; try again shortly.');
+      const answer = failedLoad(error);
+      if (answer.status === 404) throw new ImageError(404, 'There is no such edition.');
+      const message = 'The edition cannot be checked right now; try again shortly.';
+      throw new ImageError(503, message, answer.retryAfter);
     },
   );
   if (reader.kind !== 'reader')

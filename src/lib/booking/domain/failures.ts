@@ -1,5 +1,5 @@
 import { classify, isTemporary, KnownFailure } from '../../failures/classify.ts';
-import { RETRY_AFTER_SECONDS, retryAfterOf, temporaryMessage } from '../../delivery/policy.ts';
+import { retryAfterOf, temporaryMessage } from '../../delivery/policy.ts';
 import type { Failure } from '../../failures/classify.ts';
 import type { FieldErrors } from '../../failures/fields.ts';
 import { logError } from '../../log/log.ts';
@@ -14,13 +14,15 @@ export class BookingFailure extends KnownFailure {
   readonly status: number;
 
   constructor(status: number, error: ApiError) {
-    super(error.message, kindOf(error));
+    super(error.message, kindOf(error, status));
     this.status = status;
     this.error = error;
   }
 }
 
-function kindOf({ code, message, fields, retryAfter }: ApiError): Failure {
+function kindOf({ code, message, fields, retryAfter }: ApiError, status: number): Failure {
+  // Our own bug (`toFailure`): no outage a page would answer 503 for.
+  if (status === 500) return { kind: 'unexpected' };
   if (code === 'not_found') return { kind: 'not-found' };
   if (code === 'unavailable') return { kind: 'outage', retryAfterSeconds: retryAfter };
   if (code === 'busy') return { kind: 'busy', retryAfterSeconds: retryAfter ?? 1 };
@@ -125,8 +127,9 @@ export function toFailure(
       retryAfter: retryAfterOf(failure),
     });
   }
-  // Outages were logged once by the upstream client; 401/403 (a token or configuration problem)
-  // and bugs are loud in the logs, vague to visitors.
+  // Outages were logged once by the upstream client; the rest is loud in the logs (with a bug's
+  // stack) and promises no wait: 401/403 (the site's token or configuration) is "book directly".
   logError('booking.failed', context, error);
-  return unavailable(textKey('booking.error.unavailable'), RETRY_AFTER_SECONDS);
+  if (failure.kind === 'refused') return notOnline(undefined);
+  return refusal(500, 'unavailable', textKey('booking.error.unavailable'));
 }
