@@ -16,17 +16,18 @@ type Visit = Pick<APIContext, 'locals'> & { session?: APIContext['session'] };
 const BROWSER_KEY = 'booking:browser';
 
 /**
- * The id of the browser booking, kept in its session (made on its first booking): Back after a
+ * The id of the browser booking, kept in its session (from its first booking): Back after a
  * booking, or a second tab, then books the same stay again only as "another room", whatever e-mail
  * address is typed. An embed's frame keeps no cookie: its id is new each time (the e-mail guards).
+ * A new id is stored only once booked: a refused booking (Redis down) must not fail on saving it.
  */
-async function browserOf(session: Visit['session']): Promise<string | undefined> {
-  if (!session) return undefined;
-  const kept: unknown = await session.get(BROWSER_KEY);
-  if (typeof kept === 'string') return kept;
+async function browserOf(session: Visit['session']): Promise<{ id?: string; keep?: () => void }> {
+  // Sessions in Redis: while it is down the booking goes on, guarded by the e-mail address.
+  const kept: unknown = await session?.get(BROWSER_KEY).catch(() => null);
+  if (!session || kept === null) return {};
+  if (typeof kept === 'string') return { id: kept };
   const id = randomUUID();
-  session.set(BROWSER_KEY, id);
-  return id;
+  return { id, keep: () => session.set(BROWSER_KEY, id) };
 }
 
 /** The manage link and the site's address for an e-mail, on the tenant's configured origin. */
@@ -49,7 +50,8 @@ export async function bookAndMail(
 ): Promise<{ confirmation: Confirmation; manage: string; mailed: boolean }> {
   await limit(context, 'book');
   const browser = await browserOf(context.session);
-  const confirmation = await service.book(guest, { anotherRoom, ...(browser && { browser }) });
+  const confirmation = await service.book(guest, { anotherRoom, browser: browser.id });
+  browser.keep?.();
   // Without the tenant's path prefix (as `href` takes it).
   const manage = managePath(service.tenant.id, confirmation);
   const links = mailLinks(context, manage);

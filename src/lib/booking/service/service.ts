@@ -64,8 +64,10 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
      * `anotherRoom`: the guest chose to book the same stay once more (a second room); `browser`:
      * the id of the browser booking (its session's), whose stays are guarded whatever the e-mail.
      */
-    book: (input: BookingRequest, choice: { anotherRoom?: boolean; browser?: string } = {}) =>
-      book(core, input, choice.anotherRoom === true, choice.browser),
+    book: (
+      input: BookingRequest,
+      choice: { anotherRoom?: boolean; browser?: string | undefined } = {},
+    ) => book(core, input, choice.anotherRoom === true, choice.browser),
     mailConfirmation: mailConfirmation.bind(null, core),
     mailCancellation: mailCancellation.bind(null, core),
     findStay: findStay.bind(null, core),
