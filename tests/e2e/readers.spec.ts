@@ -114,7 +114,7 @@ test('a German reader’s refused forms answer in German, the API’s own text a
   await form.getByLabel('Kommentar', { exact: true }).fill('   ');
   await form.getByLabel('Name', { exact: true }).fill('Gina');
   await form.getByLabel('E-Mail', { exact: true }).fill('gina@example.com');
-  await form.getByRole('button').last().click();
+  await form.getByRole('button', { name: 'Kommentar senden' }).click();
   await expect(page.getByRole('alert')).toContainText('Prüfen Sie die markierten Felder');
   await expect(form.getByLabel('Kommentar', { exact: true })).toHaveAccessibleDescription(
     /Ihr Kommentar besteht nur aus Leerzeichen/,
