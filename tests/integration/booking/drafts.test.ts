@@ -56,9 +56,10 @@ function request(session: ReturnType<typeof visitor>, method: string, address = 
   return {
     locals: { tenant, tenantMatchOrNull: { tenant }, href: (path: string) => path },
     url,
-    // A browser that keeps cookies: it sends back the check the details step set.
-    request: new Request(url, { method, headers: { cookie: 'masthead-cookies=1' } }),
+    request: new Request(url, { method }),
     session,
+    // A browser that keeps cookies: it sends back the check the details step set.
+    cookies: { has: () => true, set: () => undefined },
     redirect: (to: string, status: number) =>
       new Response(null, { status, headers: { Location: to } }),
   } as unknown as Parameters<Page['stepRequest']>[0];

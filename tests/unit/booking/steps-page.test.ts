@@ -16,15 +16,20 @@ function astro(method: string, headers: Record<string, string> = {}, query = '')
     has: vi.fn(() => Promise.resolve(true)),
     delete: deleted,
   };
+  const request = new Request(`http://site.test/harbour-times/stay${query}`, { method, headers });
   const page = {
     locals: {
       tenant: { id: 'harbour-times', locale: 'en-GB', timeZone: 'UTC' },
       href: (path: string) => `/harbour-times${path}`,
     },
     url: new URL(`http://site.test/harbour-times/stay${query}`),
-    request: new Request(`http://site.test/harbour-times/stay${query}`, { method, headers }),
+    request,
     session,
-    cookies: { set: cookie },
+    // What Astro's cookies read: the request's Cookie header.
+    cookies: {
+      set: cookie,
+      has: (name: string) => request.headers.get('cookie')?.includes(`${name}=`),
+    },
     redirect: (to: string, status: number) =>
       new Response(null, { status, headers: { Location: to } }),
   } as unknown as Parameters<typeof stepRequest>[0];

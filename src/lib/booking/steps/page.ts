@@ -32,8 +32,6 @@ type StepAstro = Pick<
  * keeps no cookie, whose session (and draft) a redirect would lose, so it gets the step in place.
  */
 const COOKIE_CHECK = 'masthead-cookies';
-const sentCookieCheck = (request: Request): boolean =>
-  (request.headers.get('cookie') ?? '').split(/;\s*/).some((c) => c.startsWith(`${COOKIE_CHECK}=`));
 
 /**
  * What the `bookStay` action answered, kept between its POST and the GET that shows it: one draft
@@ -88,7 +86,7 @@ export async function stepRequest(
   // Only a post and the posted steps' addresses show a kept draft.
   const drafted = method === 'POST' || wanted === 'details' || wanted === 'review';
   const drafts = drafted ? await draftsOf(session, key) : [];
-  if (method === 'GET' && wanted === 'details' && session && !sentCookieCheck(Astro.request))
+  if (method === 'GET' && wanted === 'details' && session && !Astro.cookies.has(COOKIE_CHECK))
     Astro.cookies.set(COOKIE_CHECK, '1', { path: '/', httpOnly: true, sameSite: 'lax' });
   /** Keeps `state` as the draft of its own search, in front of the others. */
   const keep = (state: StepState) => {
@@ -99,7 +97,7 @@ export async function stepRequest(
   if (method === 'POST' && posted) {
     keep(posted);
     // Without cookies a reload of the step asks to send the form again: better than an empty form.
-    if (answer.redirect && session && sentCookieCheck(Astro.request)) {
+    if (answer.redirect && session && Astro.cookies.has(COOKIE_CHECK)) {
       const step = posted.step === 'review' ? 'review' : 'details';
       return Astro.redirect(href(`/stay${stepQuery(searchOf(posted.values), step)}`), 303);
     }
