@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock } from '../../../mock/index.ts';
 import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
 import { doctorLines } from '../../../src/lib/profiles/doctor-text.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
-
-type Mock = Awaited<ReturnType<typeof startMock>>;
+import { startDoctorMock, type Mock } from './doctor-mock.ts';
 
 // A read token the publishing API no longer knows (rotated, revoked): the site reads its public
 // content without it (src/lib/publishing/client.ts), so the doctor checks what the site would read.
 let mock: Mock;
 beforeAll(async () => {
-  mock = await startMock({
-    publishingPort: 0,
-    lodgingPort: 0,
-    controlPort: 0,
-    limits: { publicPerMinute: 0 },
-  });
+  mock = await startDoctorMock();
 });
 afterAll(() => mock.close());
 

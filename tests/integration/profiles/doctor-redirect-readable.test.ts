@@ -1,24 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock } from '../../../mock/index.ts';
 import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
 import { doctorLines } from '../../../src/lib/profiles/doctor-text.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { startServer } from '../../unit/upstream/helpers.ts';
 import type { TestServer } from '../../unit/upstream/helpers.ts';
-
-type Mock = Awaited<ReturnType<typeof startMock>>;
+import { startDoctorMock, type Mock } from './doctor-mock.ts';
 
 // An old address that sends every call on to the API (another origin): the site's public reads
 // arrive, so everything is readable; what is left is the operator's to fix, the address.
 let mock: Mock;
 let old: TestServer;
 beforeAll(async () => {
-  mock = await startMock({
-    publishingPort: 0,
-    lodgingPort: 0,
-    controlPort: 0,
-    limits: { publicPerMinute: 0 },
-  });
+  mock = await startDoctorMock();
   old = await startServer((r, res) => {
     res.writeHead(301, { location: `${new URL(mock.publishingUrl).origin}${r.url}` });
     res.end();

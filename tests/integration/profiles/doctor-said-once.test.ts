@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock } from '../../../mock/index.ts';
 import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
 import { doctorLines } from '../../../src/lib/profiles/doctor-text.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
-
-type Mock = Awaited<ReturnType<typeof startMock>>;
+import { startDoctorMock, type Mock } from './doctor-mock.ts';
 
 // A rotated publishing read token (the site reads on without it) and no lodging credentials (every
 // lodging read answers 401): what the operator reads must be true, and each thing said once.
 let mock: Mock;
 beforeAll(async () => {
-  mock = await startMock({
-    publishingPort: 0,
-    lodgingPort: 0,
-    controlPort: 0,
-    limits: { publicPerMinute: 0 },
-  });
+  mock = await startDoctorMock();
 });
 afterAll(() => mock.close());
 
