@@ -2,6 +2,7 @@ import type { AstroSession } from 'astro';
 import { z } from 'zod';
 import { deleteIfKept } from '../delivery/session-store.ts';
 import { settings } from '../settings/settings.ts';
+import { apiHash } from '../upstream/cache.ts';
 import { signedOutTokens } from './signed-out.ts';
 import type { SignedOutTokens } from './signed-out.ts';
 
@@ -22,8 +23,11 @@ const SignedInSchema = z.object({
 });
 export type SignedIn = z.output<typeof SignedInSchema>;
 
-/** As kept: with the publishing API that issued the token (none in sessions kept before it was). */
-const StoredSchema = SignedInSchema.extend({ api: z.string().optional() });
+/**
+ * As kept: with the publishing API that issued the token (`apiHash`). A session kept without it
+ * (before it was noted) is signed out once: its token may be another API's.
+ */
+const StoredSchema = SignedInSchema.extend({ api: z.string() });
 
 /** The tenant as its sessions know it: its id, and the publishing API its tokens belong to. */
 export type SessionTenant = { id: string; publishing: { baseUrl: string } };
@@ -51,7 +55,7 @@ export async function getSignedIn(
   const { api, ...signedIn } = parsed.data;
   // The tenant reads another API since (tenants.json changed, or a removed tenant's id came back):
   // the old API's token is never sent to the new one.
-  if (api !== undefined && api !== tenant.publishing.baseUrl) return null;
+  if (api !== apiHash(tenant.publishing.baseUrl)) return null;
   return (await signedOutOnce().has(signedIn.token)) ? null : signedIn;
 }
 
@@ -72,7 +76,7 @@ export function setSignedIn(
   value: SignedIn,
 ): void {
   if (!session) throw new Error('Sessions are not available: sign-in needs Astro sessions.');
-  session.set(key(tenant), { ...value, api: tenant.publishing.baseUrl });
+  session.set(key(tenant), { ...value, api: apiHash(tenant.publishing.baseUrl) });
 }
 
 /** Signs out; a visitor who had no session still has none (../delivery/session-store.ts). */

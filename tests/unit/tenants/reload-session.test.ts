@@ -37,9 +37,19 @@ describe('a sign-in across a reload of the tenants file', () => {
     expect(await getSignedIn(session, renamed)).toEqual(signedIn);
   });
 
-  it('keeps a sign-in stored before the API was noted with it', async () => {
+  it('stays signed in when the API’s address is written another way (host case, trailing slash)', async () => {
+    const session = fakeSession();
+    setSignedIn(session, courier, signedIn);
+    const rewritten = buildTenant({
+      ...courier,
+      publishing: { baseUrl: 'https://API.Example.com/api/v1/' },
+    });
+    expect(await getSignedIn(session, rewritten)).toEqual(signedIn);
+  });
+
+  it('signs out once a sign-in stored before its API was noted: its token may be another API’s', async () => {
     const session = fakeSession();
     session.set(`auth:${courier.id}`, signedIn);
-    expect(await getSignedIn(session, courier)).toEqual(signedIn);
+    expect(await getSignedIn(session, courier)).toBeNull();
   });
 });
