@@ -15,7 +15,12 @@ import { buildTenant } from '../../fixtures/tenant.ts';
 const ORIGIN = 'https://gazette.example.com';
 const tenant = buildTenant({
   features: { booking: true },
-  lodging: { baseUrl: 'http://lodging.invalid/api/v1', tokenEnv: 'X', propertyIds: [PROPERTY] },
+  lodging: {
+    baseUrl: 'http://lodging.invalid/api/v1',
+    tokenEnv: 'X',
+    propertyIds: [PROPERTY],
+    contact: { phone: '+44 20 7946 0000' },
+  },
 });
 const failure = vi.hoisted(() => ({ error: new Error() }));
 vi.mock('../../../src/lib/services/clients.ts', () => ({
@@ -36,7 +41,10 @@ async function properties(error: Error): Promise<Response> {
 }
 
 const context = { service: 'lodging', operation: 'listProperties' } as const;
-type Body = { ok: false; error: { code: string; message: string; retryAfter?: number } };
+type Body = {
+  ok: false;
+  error: { code: string; message: string; retryAfter?: number; contact?: unknown };
+};
 
 describe('the booking JSON when the lodging API cannot be read', () => {
   it('down: 503 with its wait, and "try again"', async () => {
@@ -56,14 +64,19 @@ describe('the booking JSON when the lodging API cannot be read', () => {
   it.each([
     ['401', new UnauthenticatedError('refused', { ...context, status: 401 })],
     ['403', new ForbiddenError('refused', { ...context, status: 403 })],
-  ])('the site’s token refused (%s): no retry promised, the operator told', async (_, error) => {
-    const answer = await properties(error);
-    expect(answer.headers.get('Retry-After')).toBeNull();
-    const body = (await answer.json()) as Body;
-    expect(body.error.code).not.toMatch(/^(unavailable|busy)$/);
-    expect(body.error.message).not.toMatch(/try again/i);
-    expect(lines.join('\n')).toContain('booking.failed');
-  });
+  ])(
+    'the site’s token refused (%s): book directly, with the tenant’s contact',
+    async (_, error) => {
+      const answer = await properties(error);
+      expect(answer.headers.get('Retry-After')).toBeNull();
+      const body = (await answer.json()) as Body;
+      expect(body.error.code).not.toMatch(/^(unavailable|busy)$/);
+      expect(body.error.message).not.toMatch(/try again/i);
+      expect(body.error.message).toMatch(/contact us to book: \+44 20 7946 0000/);
+      expect(body.error.contact).toEqual({ phone: '+44 20 7946 0000' });
+      expect(lines.join('\n')).toContain('booking.failed');
+    },
+  );
 
   it('a bug is no outage on a booking page either (a 500 there, not a 503)', () => {
     const mapped = toFailure(new TypeError('x'), { tenant: tenant.id, operation: 'property' });

@@ -53,7 +53,11 @@ export async function handle<T>(
     const data = await run(bookingServiceFor(tenant));
     return json({ ok: true, data });
   } catch (error) {
-    const mapped = toFailure(error, { tenant: tenant?.id ?? '-', operation });
+    const mapped = toFailure(
+      error,
+      { tenant: tenant?.id ?? '-', operation },
+      tenant?.lodging.contact,
+    );
     // Not one of ours and not readable as a refusal: the request's address goes to the logs too.
     if (!(error instanceof BookingFailure) && mapped.status >= 500) {
       logError('booking.endpoint', {

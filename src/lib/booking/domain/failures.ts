@@ -110,10 +110,14 @@ function widgetFields(upstream: FieldErrors): FieldErrors {
   return Object.keys(fields).length ? fields : { form: [textKey('booking.error.details')] };
 }
 
-/** Maps a thrown error to a visitor-safe failure (upstream messages stay in the logs). */
+/**
+ * Maps a thrown error to a visitor-safe failure (upstream messages stay in the logs); `contact`
+ * (the tenant's `lodging.contact`) is how to book when the site cannot.
+ */
 export function toFailure(
   error: unknown,
   context: { tenant: string; operation: string },
+  contact?: BookingContact,
 ): BookingFailure {
   if (error instanceof BookingFailure) return error;
   const failure = classify(error);
@@ -130,6 +134,6 @@ export function toFailure(
   // Outages were logged once by the upstream client; the rest is loud in the logs (with a bug's
   // stack) and promises no wait: 401/403 (the site's token or configuration) is "book directly".
   logError('booking.failed', context, error);
-  if (failure.kind === 'refused') return notOnline(undefined);
+  if (failure.kind === 'refused') return notOnline(contact);
   return refusal(500, 'unavailable', textKey('booking.error.unavailable'));
 }

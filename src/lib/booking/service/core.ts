@@ -125,7 +125,7 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
       const read = propertySummary(await lodgingApi().getProperty(id));
       return usable('properties.get', read, 'booking not available online');
     } catch (error) {
-      throw toFailure(error, context('property'));
+      throw toFailure(error, context('property'), lodging.contact);
     }
   }
 

@@ -270,6 +270,6 @@ export const book = (
         const wait = RETRY_AFTER_SECONDS;
         throw busy(textKey('booking.error.inProgress', { wait }), wait);
       }
-      throw toFailure(error, core.context('book'));
+      throw toFailure(error, core.context('book'), core.lodging.contact);
     }
   });

@@ -34,7 +34,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       const read = availabilityResult(place, query, result);
       return usable('properties.availability', read, 'availability not shown');
     } catch (error) {
-      throw toFailure(error, context('availability'));
+      throw toFailure(error, context('availability'), core.lodging.contact);
     }
   }
 
