@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { listStaticFiles, precompressAssets } from './src/lib/delivery/static-files.ts';
 import { readTenantsFile } from './src/lib/tenants/loader.ts';
-import { checkTenantProfiles } from './src/lib/profiles/schema.ts';
+import { tenantsFileOptions } from './src/lib/tenants/upstream-override.ts';
 import { readProfileTexts } from './src/lib/profiles/files.ts';
 import { badRequest400 } from './src/integrations/bad-request-400.ts';
 import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
@@ -18,24 +18,19 @@ import { cspEmptyHashes } from './src/integrations/csp-empty-hashes.ts';
 // The build's own settings (the server's are read when it starts: src/lib/settings/settings.ts).
 const build = readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH', 'TENANTS_FILE']);
 
-// Fail dev and build early, with a readable message, when the tenants file (or a profile it names) is
-// invalid. The server reads it at run time (TENANTS_FILE, src/lib/tenants/registry.ts), so a build
-// without one (a container that mounts it) is fine.
-if (existsSync(build.TENANTS_FILE)) {
-  readTenantsFile(build.TENANTS_FILE, {
-    check: (tenants) =>
-      checkTenantProfiles(
-        tenants,
-        readProfileTexts(fileURLToPath(new URL('./profiles', import.meta.url))),
-      ),
-  });
-}
-
 // The files of public/ the build serves as they are: a logo path of a site added at run time must be
 // one of them (src/lib/tenants/registry.ts).
 const publicFiles = [
   ...listStaticFiles(fileURLToPath(new URL('./public', import.meta.url))).keys(),
 ];
+
+// Fail dev and build early, with a readable message, when the tenants file (a profile it names, or a
+// logo) is invalid, as the server would. The server reads it at run time (TENANTS_FILE,
+// src/lib/tenants/registry.ts), so a build without one (a container that mounts it) is fine.
+if (existsSync(build.TENANTS_FILE)) {
+  const profiles = readProfileTexts(fileURLToPath(new URL('./profiles', import.meta.url)));
+  readTenantsFile(build.TENANTS_FILE, tenantsFileOptions({}, profiles, new Set(publicFiles)));
+}
 
 /** `npm run bench` builds with a plain page to compare against (never in a normal build). */
 const benchRoutes = {
