@@ -1,3 +1,4 @@
+import { memo } from '../memo.ts';
 import { isLoopback } from '../settings/listen.ts';
 import { settings } from '../settings/settings.ts';
 import { normalizeHost, primaryHost, type TenantMatch } from './resolution.ts';
@@ -24,14 +25,29 @@ export function tenantOrigin(match: OriginMatch): string {
     const origin = staticOrigin(tenant);
     if (origin) return origin;
   }
-  const used = URL.parse(match.origin);
-  const visited = used ? normalizeHost(used.host) : '';
-  const exact = tenant.hosts.filter((host) => !host.startsWith('*.'));
-  const host = exact.includes(visited) ? visited : primaryHost(tenant);
-  if (!LOOPBACK_NAME.test(host)) return `https://${host}`;
-  const port = used && isLoopback(visited) ? used.port : '';
-  return `http://${host}${port ? `:${port}` : ''}`;
+  return originsOf(tenant)(match.origin);
 }
+
+/**
+ * Per tenant config (a reload makes new objects), the link origin for each origin it is visited on,
+ * worked out once: asked on every render.
+ */
+const originsOf = memo((tenant: Tenant) => {
+  const exact = new Set(tenant.hosts.filter((host) => !host.startsWith('*.')));
+  const primary = primaryHost(tenant);
+  return memo(
+    (visitedOrigin: string): string => {
+      const used = URL.parse(visitedOrigin);
+      const visited = used ? normalizeHost(used.host) : '';
+      const host = exact.has(visited) ? visited : primary;
+      if (!LOOPBACK_NAME.test(host)) return `https://${host}`;
+      const port = used && isLoopback(visited) ? used.port : '';
+      return `http://${host}${port ? `:${port}` : ''}`;
+    },
+    // Its names over http and https, a port or two (a wildcard's many subdomains: worked out again).
+    { max: 32 },
+  );
+});
 
 /** Origin of the static copy: `static.origin`, else the primary host over https; `null` when none can be named. */
 export function staticOrigin(tenant: Tenant): string | null {

@@ -57,6 +57,14 @@ describe('the origin of every absolute link: the tenant’s configured hosts, ne
     expect(tenantUrl(null, '/')).toBeNull();
   });
 
+  it('follows a reload of tenants.json: the new hosts decide, on an origin already visited', () => {
+    const visited = { tenant, origin: 'https://www.harbourtimes.example.com' };
+    expect(tenantOrigin(visited)).toBe('https://www.harbourtimes.example.com');
+    const moved = buildTenant({ ...tenant, hosts: ['harbour-times.example', '*.harbour.example'] });
+    expect(tenantOrigin({ ...visited, tenant: moved })).toBe('https://harbour-times.example');
+    expect(tenantOrigin(visited)).toBe('https://www.harbourtimes.example.com');
+  });
+
   it('tenants.json needs an exact host for a tenant: wildcards alone name no origin', () => {
     const file = (hosts: string[]) => ({
       tenants: [
