@@ -28,10 +28,7 @@ export function tenantOrigin(match: OriginMatch): string {
   return originsOf(tenant)(match.origin);
 }
 
-/**
- * Per tenant config (a reload makes new objects), the link origin for each origin it is visited on,
- * worked out once: asked on every render.
- */
+/** Per tenant config (a reload makes new objects), its link origin per visited origin, worked out once. */
 const originsOf = memo((tenant: Tenant) => {
   const exact = new Set(tenant.hosts.filter((host) => !host.startsWith('*.')));
   const primary = primaryHost(tenant);
