@@ -281,9 +281,6 @@ function sharedTier(options: CacheOptions) {
         await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
       return entry;
     },
-    async clear() {
-      await (await store())?.clear().catch(() => undefined);
-    },
   };
 }
 
@@ -380,7 +377,6 @@ function tiers(
   });
   return {
     lru,
-    shared,
     /** Loads `key` once at a time: a caller that finds a load running joins it (`coalesced`). */
     loadOnce: (key: string, load: Load) => {
       const status: LRUCache.Status<string, Entry, Load> = {};
@@ -408,7 +404,7 @@ export function createReadCache(options: CacheOptions) {
   const cutoffs = createCutoffs();
   /** Stored after the last invalidation of its operation. */
   const current = (key: string, entry: Entry) => entry.storedAt >= cutoffs.of(key);
-  const { lru, shared, loadOnce, entry: getEntry } = tiers(options, now, current);
+  const { lru, loadOnce, entry: getEntry } = tiers(options, now, current);
   const background = new Set<Promise<unknown>>();
   const refreshLater = (refresh: () => Promise<unknown>, context: ReadContext) => {
     const settled = withoutDeadline(() => asSpare(refresh))
@@ -474,10 +470,6 @@ export function createReadCache(options: CacheOptions) {
      */
     invalidate(target: InvalidationTarget, at = now()) {
       cutoffs.add(target, at);
-    },
-    async clear() {
-      lru.clear();
-      await shared.clear();
     },
     /** Waits for background refreshes (tests, graceful shutdown). */
     async settle() {

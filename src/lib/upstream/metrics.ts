@@ -82,12 +82,12 @@ interface MetricsOptions {
 export function createMetrics(options: MetricsOptions = {}) {
   const log = options.log ?? ((line: string) => logJsonLine('warn', line));
   const logError = options.log ?? ((line: string) => logJsonLine('error', line));
-  let startedAt = new Date();
+  const startedAt = new Date();
   /** Keyed `"<service>:<tenant>"`. */
-  let byTenant = new Map<string, Counters>();
-  let problems = new Map<string, IntegrationProblem>();
+  const byTenant = new Map<string, Counters>();
+  const problems = new Map<string, IntegrationProblem>();
   /** When each repeating failure last wrote its line (`failure`'s `repeats`). */
-  let lastLines = new Map<string, number>();
+  const lastLines = new Map<string, number>();
 
   const countersFor = (service: UpstreamService, tenant: string): Counters => {
     const key = `${service}:${tenant}`;
@@ -160,12 +160,6 @@ export function createMetrics(options: MetricsOptions = {}) {
         byTenant: tenants,
         integrationProblems: [...problems.values()].map((p) => ({ ...p })),
       };
-    },
-    reset(): void {
-      startedAt = new Date();
-      byTenant = new Map();
-      problems = new Map();
-      lastLines = new Map();
     },
   };
 }
