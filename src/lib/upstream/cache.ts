@@ -1,5 +1,5 @@
 import { isRecord } from '../content/records.ts';
-import { logError, logJsonLine } from '../log/log.ts';
+import { logError } from '../log/log.ts';
 import { memo } from '../memo.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { replaceEqualDeep } from '@tanstack/query-core';
@@ -17,7 +17,7 @@ import {
   UpstreamError,
 } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
-import { jsonLine } from './metrics.ts';
+import { lineWriter } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { boundedRedisDriver } from './redis.ts';
 import type { CachePolicy } from './ttl.ts';
@@ -400,7 +400,7 @@ function tiers(
 export function createReadCache(options: CacheOptions) {
   const { metrics } = options;
   const now = options.now ?? Date.now;
-  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
+  const write = lineWriter(options.log);
   const cutoffs = createCutoffs();
   /** Stored after the last invalidation of its operation. */
   const current = (key: string, entry: Entry) => entry.storedAt >= cutoffs.of(key);
@@ -455,9 +455,7 @@ export function createReadCache(options: CacheOptions) {
         if (fallback === 'staleBeyondWindow') {
           const operation = error instanceof UpstreamError ? error.operation : undefined;
           const storedAt = new Date(entry.storedAt).toISOString();
-          log(
-            jsonLine('warn', 'upstream_stale_beyond_window', { ...context, operation, storedAt }),
-          );
+          write('warn', 'upstream_stale_beyond_window', { ...context, operation, storedAt });
         }
         return valueOf<T>(entry);
       }
