@@ -148,10 +148,7 @@ function createCutoffs() {
   };
 }
 
-interface ReadContext {
-  service: UpstreamService;
-  tenant: string;
-}
+type ReadContext = Pick<CacheKeyParts, 'service' | 'tenant'>;
 
 export interface ReadOptions {
   /** Skip the cache read (the fresh value is still stored). */
