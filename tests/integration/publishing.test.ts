@@ -26,13 +26,12 @@ beforeEach(() => {
   pub = client('daily-planet');
 });
 
-function client(tenantId: string, token?: string, timeoutMs?: number) {
+function client(tenantId: string, token?: string) {
   return publishingTestClient({
     tenantId,
     baseUrl: mock.publishingUrl,
     upstream: up,
     token,
-    timeoutMs,
     iframeHosts: [new URL(mock.publishingUrl).hostname],
   });
 }
@@ -243,8 +242,7 @@ describe('publishing: failures map to typed errors', () => {
 
   it('slow → TimeoutError', async () => {
     await ctl.faults(mock, { service: 'publishing', latencyMs: 500 });
-    await expect(client('daily-planet', undefined, 100).listPosts()).rejects.toBeInstanceOf(
-      TimeoutError,
-    );
+    up = freshUpstream({ http: { timeoutMs: 100 } }).up;
+    await expect(client('daily-planet').listPosts()).rejects.toBeInstanceOf(TimeoutError);
   });
 });

@@ -16,19 +16,18 @@ interface LodgingAuthOptions {
   baseUrl: string;
   credentials: LodgingCredentials;
   upstream: Upstream;
-  timeoutMs?: number | undefined;
 }
 
 /** `POST /auth/login`. Wrong credentials → `ValidationError` (`fields.email`). */
 export function lodgingLogin(
-  { upstream, accountKey, baseUrl, timeoutMs }: Omit<LodgingAuthOptions, 'credentials'>,
+  { upstream, accountKey, baseUrl }: Omit<LodgingAuthOptions, 'credentials'>,
   email: string,
   password: string,
 ) {
   const { path, method, schema } = LODGING_OPERATIONS['auth.login'];
   const budgetKey = budgetKeys.lodging(baseUrl, accountKey, undefined);
   const login = { service: 'lodging', operation: 'auth.login', tenant: accountKey } as const;
-  const request = { baseUrl, path, method, body: { email, password }, budgetKey, timeoutMs };
+  const request = { baseUrl, path, method, body: { email, password }, budgetKey };
   return fetchParsed(upstream, { ...login, ...request }, schema);
 }
 

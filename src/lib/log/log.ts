@@ -89,18 +89,3 @@ export function logWarn(event: string, context: LogContext): void {
 export function logInfo(event: string, context: LogContext): void {
   logger.info({ event, ...context });
 }
-
-type LineLevel = 'info' | 'warn' | 'error';
-
-/**
- * A line written as JSON text by code that builds its own (upstream metrics and cache, whose tests
- * read the text): written through the one logger, which sets `level` and `time` itself.
- */
-export function logJsonLine(level: LineLevel, line: string): void {
-  try {
-    const { level: _level, time: _time, ...fields } = JSON.parse(line) as Record<string, unknown>;
-    logger[level](fields);
-  } catch {
-    logger[level]({ event: 'log.unparsed', line });
-  }
-}

@@ -1,5 +1,5 @@
 import { isRecord } from '../content/records.ts';
-import { logError, logJsonLine } from '../log/log.ts';
+import { logError } from '../log/log.ts';
 import { memo } from '../memo.ts';
 import { settingDefaults } from '../settings/schema.ts';
 import { replaceEqualDeep } from '@tanstack/query-core';
@@ -17,7 +17,7 @@ import {
   UpstreamError,
 } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
-import { jsonLine } from './metrics.ts';
+import { lineWriter } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { boundedRedisDriver } from './redis.ts';
 import type { CachePolicy } from './ttl.ts';
@@ -148,10 +148,7 @@ function createCutoffs() {
   };
 }
 
-interface ReadContext {
-  service: UpstreamService;
-  tenant: string;
-}
+type ReadContext = Pick<CacheKeyParts, 'service' | 'tenant'>;
 
 export interface ReadOptions {
   /** Skip the cache read (the fresh value is still stored). */
@@ -281,9 +278,6 @@ function sharedTier(options: CacheOptions) {
         await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
       return entry;
     },
-    async clear() {
-      await (await store())?.clear().catch(() => undefined);
-    },
   };
 }
 
@@ -380,7 +374,6 @@ function tiers(
   });
   return {
     lru,
-    shared,
     /** Loads `key` once at a time: a caller that finds a load running joins it (`coalesced`). */
     loadOnce: (key: string, load: Load) => {
       const status: LRUCache.Status<string, Entry, Load> = {};
@@ -404,11 +397,11 @@ function tiers(
 export function createReadCache(options: CacheOptions) {
   const { metrics } = options;
   const now = options.now ?? Date.now;
-  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
+  const write = lineWriter(options.log);
   const cutoffs = createCutoffs();
   /** Stored after the last invalidation of its operation. */
   const current = (key: string, entry: Entry) => entry.storedAt >= cutoffs.of(key);
-  const { lru, shared, loadOnce, entry: getEntry } = tiers(options, now, current);
+  const { lru, loadOnce, entry: getEntry } = tiers(options, now, current);
   const background = new Set<Promise<unknown>>();
   const refreshLater = (refresh: () => Promise<unknown>, context: ReadContext) => {
     const settled = withoutDeadline(() => asSpare(refresh))
@@ -459,9 +452,7 @@ export function createReadCache(options: CacheOptions) {
         if (fallback === 'staleBeyondWindow') {
           const operation = error instanceof UpstreamError ? error.operation : undefined;
           const storedAt = new Date(entry.storedAt).toISOString();
-          log(
-            jsonLine('warn', 'upstream_stale_beyond_window', { ...context, operation, storedAt }),
-          );
+          write('warn', 'upstream_stale_beyond_window', { ...context, operation, storedAt });
         }
         return valueOf<T>(entry);
       }
@@ -474,10 +465,6 @@ export function createReadCache(options: CacheOptions) {
      */
     invalidate(target: InvalidationTarget, at = now()) {
       cutoffs.add(target, at);
-    },
-    async clear() {
-      lru.clear();
-      await shared.clear();
     },
     /** Waits for background refreshes (tests, graceful shutdown). */
     async settle() {

@@ -46,7 +46,6 @@ export interface ClientCoreOptions {
   access: ServiceAccess;
   /** Sent on every call (e.g. publishing's `X-Tenant`). */
   headers?: Record<string, string> | undefined;
-  timeoutMs?: number | undefined;
   /** What each operation is and needs (the client's declaration, e.g. `PUBLISHING_OPERATIONS`). */
   operations?: Readonly<Record<string, OperationNeeds>> | undefined;
   /** How this tenant's API spells them (`publishing.profile`, `lodging.profile`); none: as declared. */
@@ -54,7 +53,7 @@ export interface ClientCoreOptions {
 }
 
 /** What a service client takes as the core does. */
-export type CoreOptions = Pick<ClientCoreOptions, 'baseUrl' | 'upstream' | 'timeoutMs' | 'profile'>;
+export type CoreOptions = Pick<ClientCoreOptions, 'baseUrl' | 'upstream' | 'profile'>;
 
 export interface CallSpec<S extends z.ZodType> extends Pick<UpstreamRequest, 'query' | 'body'> {
   /** Stable name for logs, metrics and cache keys, e.g. `posts.get`. */
@@ -148,7 +147,6 @@ export function clientCore(options: ClientCoreOptions) {
               ...(options.headers && { headers: options.headers }),
               token,
               budgetKey: access.budgetKey(token),
-              timeoutMs: options.timeoutMs,
             },
             spec.schema,
             (body) => reshapeBody(body, op, kind),

@@ -69,7 +69,6 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
   token?: string | undefined;
   budgetKey: BudgetKey;
-  timeoutMs?: number | undefined;
 }
 
 /** What a call rides on: an `Upstream` (./runtime.ts) is one. */
@@ -300,7 +299,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
   const deadline = visitor?.deadline ?? Infinity;
   const method = req.method ?? 'GET';
   const retries = method === 'GET' ? settings.maxRetries : 0;
-  const timeoutMs = req.timeoutMs ?? settings.timeoutMs;
+  const { timeoutMs } = settings;
   const ctx = { service: req.service, operation: req.operation };
   const label = `[${req.service}] ${req.operation} ${method} ${req.path}`;
   const answered = (outcome: string) =>

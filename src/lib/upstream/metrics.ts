@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { logJsonLine } from '../log/log.ts';
+import { logger } from '../log/log.ts';
 import type { UpstreamError, UpstreamService } from './errors.ts';
 import type { DroppedItem } from './parse.ts';
 
@@ -29,13 +29,16 @@ export type CounterName = Exclude<keyof Counters, 'errors'>;
 const COUNTER_NAMES = countersSchema.keyof().exclude(['errors']).options;
 const emptyCounters = (): Counters => countersSchema.parse({});
 
-/** One JSON log line: level, event and time first, then `fields`. */
-export const jsonLine = (
-  level: string,
-  event: string,
-  fields: object,
-  time = new Date().toISOString(),
-) => JSON.stringify({ level, event, time, ...fields });
+/**
+ * Writes one event: to the process's logger, or as a JSON line (level, event and time first) to
+ * `log` where a test or the build reads or silences them.
+ */
+export const lineWriter =
+  (log?: (line: string) => void) =>
+  (level: 'warn' | 'error', event: string, fields: object): void => {
+    if (!log) return void logger[level]({ event, ...fields });
+    log(JSON.stringify({ level, event, time: new Date().toISOString(), ...fields }));
+  };
 
 /**
  * An upstream answer the site cannot use although the call succeeded: a field it needs is missing
@@ -80,14 +83,13 @@ interface MetricsOptions {
  * count through `sink` (src/lib/observability/prometheus.ts).
  */
 export function createMetrics(options: MetricsOptions = {}) {
-  const log = options.log ?? ((line: string) => logJsonLine('warn', line));
-  const logError = options.log ?? ((line: string) => logJsonLine('error', line));
-  let startedAt = new Date();
+  const write = lineWriter(options.log);
+  const startedAt = new Date();
   /** Keyed `"<service>:<tenant>"`. */
-  let byTenant = new Map<string, Counters>();
-  let problems = new Map<string, IntegrationProblem>();
+  const byTenant = new Map<string, Counters>();
+  const problems = new Map<string, IntegrationProblem>();
   /** When each repeating failure last wrote its line (`failure`'s `repeats`). */
-  let lastLines = new Map<string, number>();
+  const lastLines = new Map<string, number>();
 
   const countersFor = (service: UpstreamService, tenant: string): Counters => {
     const key = `${service}:${tenant}`;
@@ -119,12 +121,12 @@ export function createMetrics(options: MetricsOptions = {}) {
         if (Date.now() - (lastLines.get(key) ?? -Infinity) < REPEAT_LINE_MS) return;
         lastLines.set(key, Date.now());
       }
-      log(jsonLine('warn', 'upstream_failure', { tenant, ...error.toLog() }));
+      write('warn', 'upstream_failure', { tenant, ...error.toLog() });
     },
     /** Counts a list item left out and writes one JSON warning line (which item, which fields). */
     dropped(tenant: string, from: Pick<UpstreamError, 'service' | 'operation'>, item: DroppedItem) {
       this.count(from.service, tenant, 'droppedItems');
-      log(jsonLine('warn', 'upstream_item_dropped', { tenant, ...from, ...item }));
+      write('warn', 'upstream_item_dropped', { tenant, ...from, ...item });
     },
     /**
      * Records an integration problem: one error-level line the first time a (service, tenant,
@@ -142,7 +144,7 @@ export function createMetrics(options: MetricsOptions = {}) {
         return;
       }
       problems.set(key, { ...found, firstSeen: now, lastSeen: now, count: 1 });
-      logError(jsonLine('error', 'upstream_integration_problem', found, now));
+      write('error', 'upstream_integration_problem', found);
     },
     getStatus() {
       const totals = emptyCounters();
@@ -160,12 +162,6 @@ export function createMetrics(options: MetricsOptions = {}) {
         byTenant: tenants,
         integrationProblems: [...problems.values()].map((p) => ({ ...p })),
       };
-    },
-    reset(): void {
-      startedAt = new Date();
-      byTenant = new Map();
-      problems = new Map();
-      lastLines = new Map();
     },
   };
 }

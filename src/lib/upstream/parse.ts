@@ -153,25 +153,18 @@ export function pageInfo(
   return { current, last, perPage, total, ...cursor };
 }
 
-/** Page fields Laravel's raw paginators put next to `data` instead of in `meta`. */
-const TOP_LEVEL_META = [
-  'current_page',
-  'last_page',
-  'per_page',
-  'total',
-  'next_cursor',
-  'next_page_url',
-] as const;
-
 /** A resource paginator's `meta`, with `links.next` as `next_page_url` (absent if there are no links). */
 function metaWithNext(meta: unknown, links: unknown): unknown {
   if (!isRecord(links) || !('next' in links)) return meta;
   return { ...(isRecord(meta) ? meta : {}), next_page_url: links['next'] };
 }
 
+/** Page fields Laravel's raw paginators put next to `data` instead of in `meta`. */
+const PAGE_FIELDS = pageMetaSchema.keyof().options;
+
 export function topLevelMeta(record: Record<string, unknown>): Record<string, unknown> | undefined {
   const meta: Record<string, unknown> = {};
-  for (const name of TOP_LEVEL_META) if (record[name] !== undefined) meta[name] = record[name];
+  for (const name of PAGE_FIELDS) if (record[name] !== undefined) meta[name] = record[name];
   return Object.keys(meta).length ? meta : undefined;
 }
 

@@ -38,7 +38,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await ctl.reset(mock);
   await ctl.limits(mock, { publicPerMinute: 0, tokenPerMinute: 0 });
-  up = freshUpstream().up;
+  up = freshUpstream({ http: { timeoutMs: 2000 } }).up;
 });
 
 function client(token?: string): PublishingTestClient {
@@ -47,7 +47,6 @@ function client(token?: string): PublishingTestClient {
     baseUrl: mock.publishingUrl,
     upstream: up,
     token,
-    timeoutMs: 2000,
   });
 }
 
@@ -222,7 +221,7 @@ describe('postComment: limits and outages', () => {
       await ctl.clearFaults(mock);
     }
     // A new upstream state: the one above waits out the API's Retry-After before sending again.
-    up = freshUpstream().up;
+    up = freshUpstream({ http: { timeoutMs: 2000 } }).up;
     expect((await post(request(), consume)).ok).toBe(true);
   });
 

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { registry, upstreamSink } from '../../../src/lib/observability/prometheus.ts';
 import { loggedPath } from '../../../src/lib/observability/request.ts';
+import { redirectLogLines } from '../../../src/lib/log/log.ts';
 import { runInRequest } from '../../../src/lib/log/request-context.ts';
 import { budgetKeys } from '../../../src/lib/upstream/budget.ts';
+import { TimeoutError } from '../../../src/lib/upstream/errors.ts';
 import { sendRequest } from '../../../src/lib/upstream/http.ts';
 import { createMetrics } from '../../../src/lib/upstream/metrics.ts';
 import { json, startServer, testUpstream } from '../upstream/helpers.ts';
@@ -83,6 +85,36 @@ describe('upstream failures on /_metrics', () => {
     expect(Object.keys(metrics.getStatus().totals.errors).sort()).toEqual([
       'InvalidResponseError',
       'UpstreamServerError',
+    ]);
+  });
+});
+
+describe('upstream failures in the process log', () => {
+  it('are one warning line each, with the tenant and the error, never the request', () => {
+    const lines: string[] = [];
+    const restore = redirectLogLines((line) => lines.push(line));
+    try {
+      const error = new TimeoutError(
+        '[publishing] posts.list GET /posts: no response within 5 ms',
+        {
+          service: 'publishing',
+          operation: 'posts.list',
+        },
+      );
+      createMetrics().failure('daily-planet', error);
+    } finally {
+      restore();
+    }
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        event: 'upstream_failure',
+        tenant: 'daily-planet',
+        error: 'TimeoutError',
+        service: 'publishing',
+        operation: 'posts.list',
+        status: null,
+      }),
     ]);
   });
 });
