@@ -72,13 +72,18 @@ function withToken<T>(
  */
 export const loadManagedStay = (locals: Locals, token: string) =>
   withToken(locals, token, async (service, named): Promise<ManagedStay | NotOnline | null> => {
+    const context = { tenant: service.tenant.id, operation: 'manage.find' };
     const [property, booking] = await Promise.all([
       orNotOnline(service.property(named.propertyId)),
-      service.namedBooking(named).catch((error: unknown) => {
-        throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.find' });
-      }),
+      // A token the lodging API refuses: "book directly" with the contact, as on /stay.
+      orNotOnline(
+        service.namedBooking(named).catch((error: unknown) => {
+          throw toFailure(error, context, service.tenant.lodging?.contact);
+        }),
+      ),
     ]);
     if (!booking) return null;
+    if ('kind' in booking) return booking;
     return 'kind' in property ? property : stayOf(service, token, property, booking);
   });
 
