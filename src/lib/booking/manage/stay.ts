@@ -73,18 +73,20 @@ function withToken<T>(
 export const loadManagedStay = (locals: Locals, token: string) =>
   withToken(locals, token, async (service, named): Promise<ManagedStay | NotOnline | null> => {
     const context = { tenant: service.tenant.id, operation: 'manage.find' };
-    const [property, booking] = await Promise.all([
+    // A token the lodging API refuses: "book directly" with the contact, as on /stay.
+    const found = service.namedBooking(named).then(
+      (booking) => ({ booking }),
+      (error: unknown) => {
+        throw toFailure(error, context, service.tenant.lodging?.contact);
+      },
+    );
+    const [property, lookup] = await Promise.all([
       orNotOnline(service.property(named.propertyId)),
-      // A token the lodging API refuses: "book directly" with the contact, as on /stay.
-      orNotOnline(
-        service.namedBooking(named).catch((error: unknown) => {
-          throw toFailure(error, context, service.tenant.lodging?.contact);
-        }),
-      ),
+      orNotOnline(found),
     ]);
-    if (!booking) return null;
-    if ('kind' in booking) return booking;
-    return 'kind' in property ? property : stayOf(service, token, property, booking);
+    if ('kind' in lookup) return lookup;
+    if (!lookup.booking) return null;
+    return 'kind' in property ? property : stayOf(service, token, property, lookup.booking);
   });
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
