@@ -1,6 +1,6 @@
-/** Why an image could not be made, with the HTTP status the route answers (never a 500). */
+/** Why an image could not be made, with the HTTP status the route answers (a 500: our bug). */
 export class ImageError extends Error {
-  readonly status: 400 | 401 | 403 | 404 | 422 | 502 | 503 | 504;
+  readonly status: 400 | 401 | 403 | 404 | 422 | 500 | 502 | 503 | 504;
   /** A 503's wait in seconds when the failure said it (else the default `RETRY_AFTER_SECONDS`). */
   readonly retryAfter: number | undefined;
 

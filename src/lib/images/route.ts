@@ -11,6 +11,7 @@ import { imageOk, imageRefused } from './respond.ts';
 import { failedLoad, IMMUTABLE, PRIVATE, STAND_IN } from '../delivery/policy.ts';
 import { imagePipeline, imageSecret } from './shared-pipeline.ts';
 import { sourceAllowed } from './sources.ts';
+import { UpstreamError } from '../upstream/errors.ts';
 
 /** `GET /_img/…` (injected by astro.config.mjs): one signed, cached, size-limited derived image. */
 export async function imageRoute(context: APIContext): Promise<Response> {
@@ -32,7 +33,9 @@ export async function imageRoute(context: APIContext): Promise<Response> {
   } catch (error) {
     if (error instanceof ImageError) return imageRefused(error);
     logError('images.failed', { tenant: tenant?.id, path: context.url.pathname }, error);
-    return imageRefused(new ImageError(502, 'The image could not be made.'));
+    // An upstream's refusal is the gateway's 502; anything else is a bug of ours: a 500.
+    const status = error instanceof UpstreamError ? 502 : 500;
+    return imageRefused(new ImageError(status, 'The image could not be made.'));
   }
 }
 

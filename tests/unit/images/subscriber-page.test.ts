@@ -64,4 +64,12 @@ describe("a subscriber's page picture when the edition cannot be read", () => {
     expect(response.headers.get('x-image-error')).not.toMatch(/try again/);
     expect(lines.join('\n')).toContain('images.failed');
   });
+
+  it('our own bug is a 500 logged with its stack; the API’s refusal stays the gateway’s 502', async () => {
+    const bug = await page(new TypeError("Cannot read properties of undefined (reading 'pages')"));
+    expect(bug.status).toBe(500);
+    expect(lines.join('\n')).toMatch(/"stack":"TypeError: Cannot read properties/);
+    const refused = await page(new ForbiddenError('refused', { ...context, status: 403 }));
+    expect(refused.status).toBe(502);
+  });
 });

@@ -72,14 +72,21 @@ function withToken<T>(
  */
 export const loadManagedStay = (locals: Locals, token: string) =>
   withToken(locals, token, async (service, named): Promise<ManagedStay | NotOnline | null> => {
-    const [property, booking] = await Promise.all([
+    const context = { tenant: service.tenant.id, operation: 'manage.find' };
+    // A token the lodging API refuses: "book directly" with the contact, as on /stay.
+    const found = service.namedBooking(named).then(
+      (booking) => ({ booking }),
+      (error: unknown) => {
+        throw toFailure(error, context, service.tenant.lodging?.contact);
+      },
+    );
+    const [property, lookup] = await Promise.all([
       orNotOnline(service.property(named.propertyId)),
-      service.namedBooking(named).catch((error: unknown) => {
-        throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.find' });
-      }),
+      orNotOnline(found),
     ]);
-    if (!booking) return null;
-    return 'kind' in property ? property : stayOf(service, token, property, booking);
+    if ('kind' in lookup) return lookup;
+    if (!lookup.booking) return null;
+    return 'kind' in property ? property : stayOf(service, token, property, lookup.booking);
   });
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
