@@ -1,6 +1,7 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, stayZone, todayIn } from '../../../src/lib/booking/domain/dates.ts';
 import { bookingService } from '../../../src/lib/booking/service/service.ts';
 import { findAndMail } from '../../../src/lib/booking/mail/links.ts';
 import { smtpMailer } from '../../../src/lib/booking/mail/mailer.ts';
@@ -8,7 +9,7 @@ import { closeRedis } from '../../../src/lib/upstream/redis.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { demo, freshUpstream } from '../harness.ts';
 import { startRedisServer, type RedisServer } from '../redis-server.ts';
-import { day, request, startDialect, type Mock } from './fixture.ts';
+import { request, startDialect, type Mock } from './fixture.ts';
 
 // The guest's confirmation e-mail, through nodemailer, to a mail server this test starts on a free
 // port (smtp-server, with a login), from the booking service against the contract mock.
@@ -93,11 +94,13 @@ async function bookAt(
 ) {
   const place = await service.property(EDELWEISS);
   const room = place.roomTypes.find((r) => r.name === 'Alpine Double')!;
+  // The stay's own calendar (Zurich): the fixture's London "today" is a day behind from 23:00 UTC.
+  const today = todayIn(stayZone(place, { timeZone: 'Europe/Zurich' }));
   const input = request({
     propertyId: EDELWEISS,
     roomTypeId: room.id,
-    checkIn: day(nights),
-    checkOut: day(nights + 2),
+    checkIn: addDays(today, nights),
+    checkOut: addDays(today, nights + 2),
     email,
     firstName,
     lastName: 'Muster',
