@@ -63,9 +63,11 @@ async function signIn(role: 'subscriber' | 'reader'): Promise<string> {
 
 /** How much of each budget a piece of work spends. */
 async function spent(keys: BudgetKey[], work: () => Promise<unknown>): Promise<number[]> {
-  const before = await Promise.all(keys.map((key) => up.budget.remaining(key)));
+  const left = () =>
+    Promise.all(keys.map(async (key) => (await up.budget.standing(key)).remaining));
+  const before = await left();
   await work();
-  const after = await Promise.all(keys.map((key) => up.budget.remaining(key)));
+  const after = await left();
   return before.map((value, i) => value - (after[i] ?? 0));
 }
 

@@ -74,8 +74,8 @@ describe('the e-paper with a read token in SECRETS_FILE', () => {
     const anonymousBucket = budgetKeys.publishingPublic(tenant.publishing.baseUrl);
     expect(tokenBucket.kind).toBe('publishing-token');
     const before = {
-      token: await up.budget.remaining(tokenBucket),
-      anonymous: await up.budget.remaining(anonymousBucket),
+      token: (await up.budget.standing(tokenBucket)).remaining,
+      anonymous: (await up.budget.standing(anonymousBucket)).remaining,
     };
     // The mock refuses every call without a token: only one that carries it gets an answer.
     await ctl.limits(mock, { publicPerMinute: 0 });
@@ -94,8 +94,8 @@ describe('the e-paper with a read token in SECRETS_FILE', () => {
     } finally {
       await ctl.limits(mock, { publicPerMinute: 60 });
     }
-    expect(await up.budget.remaining(tokenBucket)).toBe(before.token - 2);
-    expect(await up.budget.remaining(anonymousBucket)).toBe(before.anonymous);
+    expect((await up.budget.standing(tokenBucket)).remaining).toBe(before.token - 2);
+    expect((await up.budget.standing(anonymousBucket)).remaining).toBe(before.anonymous);
   });
 
   it("keeps a signed-in subscriber's edition their own: pages for them, none for the shared copy", async () => {

@@ -125,7 +125,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
   const pace = async () => {
     // Asked at each look: a read token added to the secrets file moves the watcher to its own bucket.
     const budgetKey = options.budgetKey ?? publishingBudgetKey(tenant);
-    const remaining = await upstream.budget.remaining(budgetKey).catch(() => 0);
+    const { remaining } = await upstream.budget.standing(budgetKey).catch(() => ({ remaining: 0 }));
     intervalMs = watchIntervalMs({
       capacityPerMinute: upstream.budget.capacity(budgetKey.kind),
       tenantsSharing: options.tenantsSharing(),

@@ -2,8 +2,8 @@ import { memo } from '../memo.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { apiHash } from '../upstream/cache.ts';
 import { UnauthenticatedError } from '../upstream/errors.ts';
-import { fetchParsed } from '../upstream/client-core.ts';
-import type { Upstream } from '../upstream/runtime.ts';
+import { clientCore, declaredCore } from '../upstream/client-core.ts';
+import type { CoreOptions } from '../upstream/client-core.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
 
 /** An API token from the service settings, or e-mail + password to log in with. */
@@ -11,24 +11,29 @@ export type LodgingCredentials =
   | { token: string; email?: undefined; password?: undefined }
   | { token?: undefined; email: string; password: string };
 
-interface LodgingAuthOptions {
+interface LodgingAuthOptions extends CoreOptions {
   accountKey: string;
-  baseUrl: string;
   credentials: LodgingCredentials;
-  upstream: Upstream;
 }
 
-/** `POST /auth/login`. Wrong credentials → `ValidationError` (`fields.email`). */
+/** Sign-in as the profile spells it. Wrong credentials → `ValidationError` (`fields.email`). */
 export function lodgingLogin(
-  { upstream, accountKey, baseUrl }: Omit<LodgingAuthOptions, 'credentials'>,
+  options: Omit<LodgingAuthOptions, 'credentials'>,
   email: string,
   password: string,
 ) {
-  const { path, method, schema } = LODGING_OPERATIONS['auth.login'];
-  const budgetKey = budgetKeys.lodging(baseUrl, accountKey, undefined);
-  const login = { service: 'lodging', operation: 'auth.login', tenant: accountKey } as const;
-  const request = { baseUrl, path, method, body: { email, password }, budgetKey };
-  return fetchParsed(upstream, { ...login, ...request }, schema);
+  const core = clientCore({
+    ...options,
+    service: 'lodging',
+    tenant: options.accountKey,
+    operations: LODGING_OPERATIONS,
+    access: {
+      withToken: (_call, send) => send(undefined),
+      budgetKey: (token) => budgetKeys.lodging(options.baseUrl, options.accountKey, token),
+      cacheIdentity: () => undefined,
+    },
+  });
+  return declaredCore(core, LODGING_OPERATIONS).call('auth.login', { body: { email, password } });
 }
 
 /**

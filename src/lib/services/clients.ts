@@ -74,7 +74,7 @@ function budgetReadings(up: Upstream): Promise<BudgetReading[]> {
   return Promise.all(
     getTenants().map(async (tenant) => {
       const key = publishingBudgetKey(tenant);
-      const remaining = await up.budget.remaining(key).catch(() => Number.NaN);
+      const { remaining } = await up.budget.standing(key).catch(() => ({ remaining: Number.NaN }));
       return { tenant: tenant.id, bucket: key.kind, remaining };
     }),
   );

@@ -191,9 +191,7 @@ export function createBudget(options: BudgetOptions = {}) {
     },
     // Bookkeeping only: a store failure must never turn an answered request into an error.
     observe: (key: BudgetKey, info: RateInfo) => observeOn(key, info).catch(() => undefined),
-    /** Requests we may still send in the last window (at write priority). */
-    remaining: async (key: BudgetKey) => (await standing(key)).remaining,
-    /** Requests left, and seconds until the oldest call of the window leaves it. */
+    /** Requests left this window (write priority) and seconds until its oldest call leaves it. */
     standing,
     /** Requests we allow ourselves per window in a bucket of this kind. */
     capacity: pointsFor,

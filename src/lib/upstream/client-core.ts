@@ -89,7 +89,7 @@ export function urlPath(strings: TemplateStringsArray, ...values: (string | numb
 }
 
 /** Sends `req` and parses the body with `schema`; a mismatch is counted, logged and thrown. */
-export async function fetchParsed<S extends z.ZodType>(
+async function fetchParsed<S extends z.ZodType>(
   up: Upstream,
   req: UpstreamRequest,
   schema: S,

@@ -34,7 +34,7 @@ describe('budget', () => {
     ['publishing-public', 60, 54],
   ] as const)('%s defaults to %i/min, spends %i', async (kind, _limit, expected) => {
     const budget = createBudget();
-    expect(await budget.remaining({ kind, key: 'x' })).toBe(expected);
+    expect((await budget.standing({ kind, key: 'x' })).remaining).toBe(expected);
   });
 
   it('shares one anonymous bucket across tenants (per upstream origin)', () => {
@@ -60,7 +60,7 @@ describe('budget', () => {
     await budget.take(key);
     // Others used this IP's quota: 10 left upstream, keep the 6-request reserve → 4 for us.
     await budget.observe(key, { limit: 60, remaining: 10 });
-    expect(await budget.remaining(key)).toBe(4);
+    expect((await budget.standing(key)).remaining).toBe(4);
     expect(await spend(budget, key, 20)).toBe(4);
   });
 
@@ -69,7 +69,7 @@ describe('budget', () => {
     const key = budgetKeys.publishingPublic(base);
     await spend(budget, key, 9);
     await budget.observe(key, { limit: 10, remaining: 10 });
-    expect(await budget.remaining(key)).toBe(0);
+    expect((await budget.standing(key)).remaining).toBe(0);
   });
 
   it('blocks for Retry-After after an upstream 429', async () => {
