@@ -1,5 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { archiveTags } from '../delivery/cache-tags.ts';
+import { tagOf } from '../delivery/cache-tags.ts';
 import { cachePublic, loadOrRespond, notFound, standIn } from '../render/page-respond.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -47,7 +47,7 @@ export async function archivePage(
     cachePublic(Astro, {
       maxAge: 120,
       swr: 900,
-      tags: archiveTags(tenant.id, kind, data.slug),
+      tags: [tagOf[kind](tenant.id, data.slug)],
     });
   const list = kind === 'tag' ? 'tags' : 'categories';
   return {
