@@ -24,7 +24,7 @@ export interface Archive {
  * 503 page to answer with instead; cached publicly like the other lists.
  */
 export async function archivePage(
-  Astro: Pick<AstroGlobal, 'locals' | 'params' | 'url' | 'rewrite' | 'response' | 'cache'>,
+  Astro: AstroGlobal,
   kind: 'category' | 'tag',
 ): Promise<Archive | Response> {
   const { tenant, i18n } = Astro.locals;
