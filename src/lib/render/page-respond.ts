@@ -1,5 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { failedLoad, NO_STORE, PRIVATE, sharedCache } from '../delivery/policy.ts';
+import { failedLoad, NO_STORE, PRIVATE, sharedCache, type PublicLife } from '../delivery/policy.ts';
 import { warmNavigation } from '../reading/loaders.ts';
 
 /** Shared by every page (reading, account, booking): failure pages and cache headers (../delivery/policy.ts). */
@@ -33,13 +33,7 @@ export function notFound(Astro: PageContext): Promise<Response> {
   return Astro.rewrite(Astro.locals.href('/404'));
 }
 
-/** Seconds a shared cache may serve the page fresh, then stale while it is rendered anew. */
-export interface CacheLife {
-  maxAge: number;
-  swr: number;
-}
-
-interface CacheRule extends CacheLife {
+interface CacheRule extends Required<PublicLife> {
   tags?: string[];
 }
 
