@@ -53,16 +53,6 @@ export function postPageTags(
   ];
 }
 
-/** A category's or tag's pages of posts. */
-export function archiveTags(tenant: string, kind: 'category' | 'tag', slug: string): string[] {
-  return [tagOf[kind](tenant, slug)];
-}
-
-/** Pages that list the newest posts of the tenant (home, search, indexes, feeds, sitemaps). */
-export function listTags(tenant: string): string[] {
-  return [tagOf.lists(tenant)];
-}
-
 const slugs = z.array(z.string()).readonly().optional();
 
 /** What changed, as far as the route cache cares (src/lib/freshness/invalidation.ts). */
@@ -95,7 +85,7 @@ export function changedTags(change: TaggedChange): string[] {
   if (change.everything) return [tagOf.tenant(tenant)];
   return [
     ...new Set([
-      ...(postsChanged(change) ? listTags(tenant) : []),
+      ...(postsChanged(change) ? [tagOf.lists(tenant)] : []),
       ...(change.slugs ?? []).map((slug) => tagOf.post(tenant, slug)),
       ...(change.categories ?? []).map((slug) => tagOf.category(tenant, slug)),
       ...[...(change.topics ?? []), ...(change.postsTagged ?? [])].map((slug) =>

@@ -5,7 +5,7 @@ import { logWarn } from '../log/log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../services/clients.ts';
 import type { PublishingClient } from '../publishing/client.ts';
-import { loadPlans, unlessRefused, warmNavigation } from '../reading/loaders.ts';
+import { loadPlans, unlessRefused } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
 import { readablePages } from './reader.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -16,7 +16,6 @@ export const EDITIONS_PER_PAGE = 12;
 
 /** The edition list, newest first (anonymous: the same list for every visitor). */
 export async function loadEditions(tenant: Tenant, page: number): Promise<Paged<Edition>> {
-  warmNavigation(tenant);
   const list = await publishingFor(tenant).listEditions({ page, perPage: EDITIONS_PER_PAGE });
   const items = [...list.items].sort((a, b) =>
     (b.published_at ?? '').localeCompare(a.published_at ?? ''),
@@ -62,15 +61,14 @@ export type ReaderData =
  * One edition for the reader. The anonymous copy is asked first (shared cache); only when it
  * requires a subscription is the session read (`readSession`), and with a signed-in subscriber the
  * edition is asked again with their token. Page images of a paid edition therefore only ever come
- * from a response for this user's token. Unknown slug → `NotFoundError`. The header's categories
- * and the plans start with the edition (one round trip for a cold page, paywall or not).
+ * from a response for this user's token. Unknown slug → `NotFoundError`. The plans start with the
+ * edition (one round trip for a cold page, paywall or not).
  */
 export async function loadReader(
   tenant: Tenant,
   slug: string,
   readSession: () => Promise<SignedIn | null>,
 ): Promise<ReaderData> {
-  warmNavigation(tenant);
   const plans = loadPlans(tenant);
   // Only a paywall awaits the plans; a free edition leaves them (and their failure) to the cache.
   plans.catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { archiveTags } from '../delivery/cache-tags.ts';
+import { tagOf } from '../delivery/cache-tags.ts';
 import { cachePublic, loadOrRespond, notFound, standIn } from '../render/page-respond.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -24,7 +24,7 @@ export interface Archive {
  * 503 page to answer with instead; cached publicly like the other lists.
  */
 export async function archivePage(
-  Astro: Pick<AstroGlobal, 'locals' | 'params' | 'url' | 'rewrite' | 'response' | 'cache'>,
+  Astro: AstroGlobal,
   kind: 'category' | 'tag',
 ): Promise<Archive | Response> {
   const { tenant, i18n } = Astro.locals;
@@ -47,7 +47,7 @@ export async function archivePage(
     cachePublic(Astro, {
       maxAge: 120,
       swr: 900,
-      tags: archiveTags(tenant.id, kind, data.slug),
+      tags: [tagOf[kind](tenant.id, data.slug)],
     });
   const list = kind === 'tag' ? 'tags' : 'categories';
   return {

@@ -1,5 +1,5 @@
 import type { APIContext } from 'astro';
-import { listTags } from '../delivery/cache-tags.ts';
+import { tagOf } from '../delivery/cache-tags.ts';
 import type { TenantMatch } from '../tenants/resolution.ts';
 import { failureAnswer, sharedCache, uncached } from '../delivery/policy.ts';
 
@@ -21,7 +21,7 @@ export async function feedResponse(
     if (response.headers.has('Cache-Control')) return response;
     response.headers.set('Cache-Control', sharedCache(maxAge, maxAge * 6));
     // Feeds and sitemaps list posts: dropped with the lists when posts change (src/lib/freshness/).
-    context.cache.set({ maxAge, swr: maxAge * 6, tags: listTags(match.tenant.id) });
+    context.cache.set({ maxAge, swr: maxAge * 6, tags: [tagOf.lists(match.tenant.id)] });
     return response;
   } catch (error) {
     return failureAnswer(error);

@@ -36,10 +36,7 @@ import {
  * `streamChangeShownWithin(FRONT_PAGE_CACHE_SECONDS)`, and never outlives a scheduled start
  * (src/lib/streams/cache-life.ts).
  */
-export function frontPageCache(
-  streams: readonly Stream[] = [],
-  now = Date.now(),
-): { maxAge: number; swr: number } {
+export function frontPageCache(streams: readonly Stream[] = [], now = Date.now()) {
   return streamCacheLife({ maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 }, streams, now);
 }
 

@@ -50,8 +50,8 @@ export function navigationCategories(tenant: Tenant): Promise<readonly Category[
 }
 
 /**
- * Starts the header's categories read alongside the page's own reads (the layout asks for it only
- * after the page's data), so a cold page waits for the slowest call, not for their sum.
+ * Starts the header's categories read alongside the page's own reads (`loadOrRespond`; the layout
+ * asks for it only after the page's data), so a cold page waits for the slowest call, not their sum.
  */
 export function warmNavigation(tenant: Tenant): void {
   void publishingFor(tenant)
@@ -67,7 +67,6 @@ export interface HomeData {
 /** Featured posts on the first page, then the latest posts (without repeating the featured ones). */
 export async function loadHome(tenant: Tenant, page: number): Promise<HomeData> {
   const client = publishingFor(tenant);
-  warmNavigation(tenant);
   const [featured, latest] = await Promise.all([
     page === 1 ? client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }) : null,
     client.listPosts({ page, perPage: POSTS_PER_PAGE }),
@@ -99,7 +98,6 @@ export async function loadPost(
   pool?: Promise<unknown>,
 ): Promise<PostData> {
   const client = publishingFor(tenant);
-  warmNavigation(tenant);
   const post = await client.getPost(slug);
   // The front page's pool, when this page asked for it (`loadPostPage`), picks the related posts.
   await pool;
@@ -229,7 +227,6 @@ export function loadCategoryPage(
   slug: string,
   page: number,
 ): Promise<CategoryWithPosts & { standIn: boolean }> {
-  warmNavigation(tenant);
   const client = publishingFor(tenant);
   return orStandIn(
     tenant,
@@ -257,7 +254,6 @@ export function loadCategoryPage(
  * tags has none). Fails as before when lists showed no post with the tag.
  */
 export function loadTagPage(tenant: Tenant, slug: string, page: number) {
-  warmNavigation(tenant);
   const client = publishingFor(tenant);
   return orStandIn(
     tenant,
@@ -314,7 +310,6 @@ export function loadCategories(tenant: Tenant) {
 }
 
 export function loadTags(tenant: Tenant) {
-  warmNavigation(tenant);
   return publishingFor(tenant).listTags();
 }
 
@@ -326,16 +321,13 @@ export async function loadSearch(
 ): Promise<Paged<PostSummary> | null> {
   const q = query.trim();
   if (!q) return null;
-  warmNavigation(tenant);
   return publishingFor(tenant).listPosts({ search: q, page, perPage: POSTS_PER_PAGE });
 }
 
 export function loadPlans(tenant: Tenant) {
-  warmNavigation(tenant);
   return publishingFor(tenant).listPlans();
 }
 
 export function loadPlan(tenant: Tenant, slug: string) {
-  warmNavigation(tenant);
   return publishingFor(tenant).getPlan(slug);
 }

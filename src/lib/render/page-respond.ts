@@ -1,21 +1,26 @@
 import type { AstroGlobal } from 'astro';
-import { failedLoad, NO_STORE, PRIVATE, sharedCache } from '../delivery/policy.ts';
+import { failedLoad, NO_STORE, PRIVATE, sharedCache, type PublicLife } from '../delivery/policy.ts';
+import { warmNavigation } from '../reading/loaders.ts';
 
 /** Shared by every page (reading, account, booking): failure pages and cache headers (../delivery/policy.ts). */
 
-type PageContext = Pick<AstroGlobal, 'rewrite' | 'locals' | 'url'>;
+type PageContext = Pick<AstroGlobal, 'rewrite' | 'locals' | 'url' | 'request'>;
 
 /**
  * Runs a page's data loader and turns failures into the right page: 404 for a missing resource,
  * the branded 503 with `Retry-After` for an outage or rate limit (never a 500). Anything else is a
- * bug and goes on to the 500 page. (The client has already logged the upstream failure.)
+ * bug and goes on to the 500 page. (The client has already logged the upstream failure.) The
+ * header's categories are read alongside (not for a posted form, which is answered with a redirect).
  */
 export async function loadOrRespond<T>(
   Astro: PageContext,
   loader: () => Promise<T>,
 ): Promise<T | Response> {
   try {
-    return await loader();
+    const data = loader();
+    // After the page's own first reads: they come first when the budget is short.
+    if (Astro.request.method !== 'POST') warmNavigation(Astro.locals.tenant);
+    return await data;
   } catch (error) {
     const answer = failedLoad(error);
     if (answer.status === 404) return notFound(Astro);
@@ -28,13 +33,7 @@ export function notFound(Astro: PageContext): Promise<Response> {
   return Astro.rewrite(Astro.locals.href('/404'));
 }
 
-/** Seconds a shared cache may serve the page fresh, then stale while it is rendered anew. */
-export interface CacheLife {
-  maxAge: number;
-  swr: number;
-}
-
-interface CacheRule extends CacheLife {
+interface CacheRule extends Required<PublicLife> {
   tags?: string[];
 }
 

@@ -1,5 +1,5 @@
 import type { Stream } from '../publishing/schema.ts';
-import type { CacheLife } from '../render/page-respond.ts';
+import type { PublicLife } from '../delivery/policy.ts';
 import { TTL } from '../upstream/ttl.ts';
 import { streamState } from './status.ts';
 import { timeOf } from './status-at.ts';
@@ -34,7 +34,7 @@ export function streamChangeShownWithin(maxAge: number): number {
 type Timed = Pick<Stream, 'is_live' | 'status' | 'scheduled_at' | 'started_at' | 'ended_at'>;
 
 /** The cache life of a page while one of its streams is due (started by the clock only). */
-export const DUE_CACHE: CacheLife = { maxAge: 5, swr: 0 };
+export const DUE_CACHE: Required<PublicLife> = { maxAge: 5, swr: 0 };
 
 /** Started by the clock, not yet by the upstream (its "starting soon"): read it afresh. */
 export function isDue(stream: Timed, now: number): boolean {
@@ -53,10 +53,10 @@ export function nextStart(streams: readonly Timed[], now: number): number | null
  * `streams` (the first request after it renders anew), and to {@link DUE_CACHE} while one is due.
  */
 export function streamCacheLife(
-  base: CacheLife,
+  base: Required<PublicLife>,
   streams: readonly Timed[],
   now: number,
-): CacheLife {
+): Required<PublicLife> {
   if (streams.some((stream) => isDue(stream, now))) {
     return {
       maxAge: Math.min(base.maxAge, DUE_CACHE.maxAge),

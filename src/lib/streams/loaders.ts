@@ -1,6 +1,5 @@
 import type { Stream } from '../publishing/schema.ts';
 import { publishingFor } from '../services/clients.ts';
-import { warmNavigation } from '../reading/loaders.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -18,7 +17,6 @@ export async function loadStreams(
   page: number,
   now = Date.now(),
 ): Promise<Paged<Stream>> {
-  warmNavigation(tenant);
   const paged = await streamList(tenant, { page, perPage: STREAMS_PER_PAGE }, now);
   return { ...paged, items: sortStreams(paged.items) };
 }
@@ -51,7 +49,6 @@ async function freshOr<T>(read: () => Promise<T>, copy: T): Promise<T> {
 
 /** One stream (read afresh when due to have started); unknown → `NotFoundError` (404). */
 export async function loadStream(tenant: Tenant, slug: string, now = Date.now()): Promise<Stream> {
-  warmNavigation(tenant);
   const client = publishingFor(tenant);
   const stream = await client.getStream(slug);
   return isDue(stream, now)

@@ -182,3 +182,17 @@ describe('loadReader after the account changes upstream', () => {
     }
   });
 });
+
+describe("checking a subscriber's page picture (the image route, src/lib/images/route.ts)", () => {
+  it('reads the edition, not the header categories no picture shows', async () => {
+    // A tenant no other test reads: nothing of it cached, so a categories read would reach the mock.
+    const id = 'harbour-times';
+    const own = buildTenant({ ...tenant, id });
+    const { data } = await api<{ data: ApiEdition[] }>('/epaper?per_page=50', {
+      headers: { 'X-Tenant': id },
+    });
+    const slug = data.find((edition) => edition.is_free)?.slug ?? '';
+    expect((await loadReader(own, slug, () => Promise.resolve(null))).kind).toBe('reader');
+    expect(Object.keys(mock.state.tenantStats[id] ?? {})).not.toContain('GET /categories');
+  });
+});

@@ -1,10 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  archiveTags,
-  changedTags,
-  listTags,
-  postPageTags,
-} from '../../../src/lib/delivery/cache-tags.ts';
+import { changedTags, postPageTags, tagOf } from '../../../src/lib/delivery/cache-tags.ts';
 import { createRouteCache } from '../../../src/lib/delivery/route-cache.ts';
 import { cacheHeaders } from '../../../src/lib/delivery/surrogate-keys.ts';
 import { dataTarget, type Invalidation } from '../../../src/lib/freshness/invalidation.ts';
@@ -25,10 +20,10 @@ const published: Invalidation = {
 
 describe('cache tags (one module for pages and invalidation)', () => {
   it.each([
-    ['home, feeds, sitemaps', listTags(T), true],
-    ['its category', archiveTags(T, 'category', 'city'), true],
-    ['its tag', archiveTags(T, 'tag', 'port'), true],
-    ['another category', archiveTags(T, 'category', 'sport'), false],
+    ['home, feeds, sitemaps', [tagOf.lists(T)], true],
+    ['its category', [tagOf.category(T, 'city')], true],
+    ['its tag', [tagOf.tag(T, 'port')], true],
+    ['another category', [tagOf.category(T, 'sport')], false],
     ['an older post with the same tag', postPageTags(T, older, [{ slug: 'other' }]), false],
     ['a post showing it as related', postPageTags(T, older, [{ slug: 'new-story' }]), true],
   ])('a new post drops %s: %s', (_, pageTags, dropped) => {
@@ -38,7 +33,7 @@ describe('cache tags (one module for pages and invalidation)', () => {
 
   it('a changed post drops itself and the lists, a comment only its own page', () => {
     const changed = changedTags({ tenant: T, slugs: ['older-story'], topics: ['port'] });
-    expect(changed).toEqual(expect.arrayContaining([...listTags(T), `${T}:post:older-story`]));
+    expect(changed).toEqual(expect.arrayContaining([tagOf.lists(T), `${T}:post:older-story`]));
     expect(
       postPageTags(T, older, []).every((tag) => changed.includes(tag) || tag.includes('tagged')),
     ).toBe(true);
@@ -98,9 +93,9 @@ describe('the route cache after a publish', () => {
     return { cache, get, answer: (code: number) => (status = code) };
   }
   const pages: [string, string[]][] = [
-    ['/', listTags(T)],
-    ['/categories/city', archiveTags(T, 'category', 'city')],
-    ['/categories/sport', archiveTags(T, 'category', 'sport')],
+    ['/', [tagOf.lists(T)]],
+    ['/categories/city', [tagOf.category(T, 'city')]],
+    ['/categories/sport', [tagOf.category(T, 'sport')]],
     ['/posts/older-story', postPageTags(T, older, [{ slug: 'other' }])],
   ];
 
@@ -126,10 +121,10 @@ describe('the route cache after a publish', () => {
 
   it('serves the invalidated copy, marked stale, when the new render fails', async () => {
     const { cache, get, answer } = setup();
-    const first = await get('/', listTags(T));
+    const first = await get('/', [tagOf.lists(T)]);
     await cache.invalidate({ tags: changedTags(published) });
     answer(503);
-    const busy = await get('/', listTags(T));
+    const busy = await get('/', [tagOf.lists(T)]);
     expect(busy).toEqual({ state: 'STALE', status: 200, body: first.body });
     // A page nobody had rendered has no copy: the 503 goes through.
     expect((await get('/categories/sport', [])).status).toBe(503);
