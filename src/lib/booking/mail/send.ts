@@ -14,8 +14,7 @@ import { notedEmail } from '../service/guests.ts';
 import { referenceOf } from '../service/lodging-shapes.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import type { Mail } from './mailer.ts';
-import { escapeHtml } from '../../content/escape.ts';
-import { bookerText, textMail } from './text.ts';
+import { guestMail } from './text.ts';
 
 /** The e-mails the booking service sends guests: each in the tenant's language, each once. */
 
@@ -74,41 +73,22 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
     const place = await core.property(c.propertyId).catch(() => undefined);
     const begun = stayBegun(c.checkIn, stayZone(place, core.tenant));
     const view = manageView({ ...c, property: place, begun }, i18n);
-    const { heading, text: said, rows } = view;
-    const contactText = contactLine(core.lodging.contact);
-    const greeting = t('mail.greeting', { name: bookerText(request.guestName) });
-    // A stay that can no longer be cancelled online (its day has begun) is only seen there.
-    const manage = t(view.cancellable ? 'mail.manage' : 'mail.see');
-    const secret = t('manage.private');
-    const contact = contactText ? t('manage.contact', { contact: contactText }) : '';
-    const footer = t('mail.footer', { site: request.site });
-    const { text } = textMail(
-      greeting,
-      [
-        `${heading}. ${said}`,
+    const contact = contactLine(core.lodging.contact);
+    const { text, html } = guestMail(t, {
+      name: request.guestName,
+      body: [
+        `${view.heading}. ${view.text}`,
         '',
-        ...rows.map(([term, value]) => `${term}: ${value}`),
+        ...view.rows.map(([term, value]) => `${term}: ${value}`),
         '',
-        `${manage}: ${manageUrl}`,
-        secret,
-        ...(contact ? ['', contact] : []),
+        // A stay that can no longer be cancelled online (its day has begun) is only seen there.
+        `${t(view.cancellable ? 'mail.manage' : 'mail.see')}: ${manageUrl}`,
+        t('manage.private'),
+        ...(contact ? ['', t('manage.contact', { contact })] : []),
       ],
-      footer,
-    );
-    const html = [
-      `<p>${escapeHtml(greeting)}</p>`,
-      `<h1>${escapeHtml(heading)}</h1>`,
-      `<p>${escapeHtml(said)}</p>`,
-      '<table>',
-      ...rows.map(
-        ([term, value]) =>
-          `<tr><th align="left">${escapeHtml(term)}</th><td>${escapeHtml(value)}</td></tr>`,
-      ),
-      '</table>',
-      `<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(manage)}</a><br>${escapeHtml(secret)}</p>`,
-      ...(contact ? [`<p>${escapeHtml(contact)}</p>`] : []),
-      `<p><small>${escapeHtml(footer)}</small></p>`,
-    ].join('\n');
+      site: request.site,
+      links: [manageUrl],
+    });
     const subject = t('mail.subject', { reference: c.reference, place: c.propertyName });
     return { to: request.to, subject, text, html };
   });
@@ -127,16 +107,16 @@ export function mailLink(
     const guest = await guestOf(core, request.booking);
     if (!guest) return undefined;
     const { t } = i18nFor(core.tenant);
-    const { text, html } = textMail(
-      request.guestName && t('mail.greeting', { name: bookerText(request.guestName) }),
-      [
+    const { text, html } = guestMail(t, {
+      name: request.guestName,
+      body: [
         t('mail.findText', { reference }),
         `${t('mail.manage')}: ${request.manageUrl}`,
         t('manage.private'),
       ],
-      t('mail.footer', { site: request.site }),
-      [request.manageUrl, request.site],
-    );
+      site: request.site,
+      links: [request.manageUrl],
+    });
     const subject = t('mail.findSubject', { reference });
     return { to: guest.email, subject, text, html };
   });
@@ -183,17 +163,17 @@ export function mailCancellation(
     const { t, locale } = i18nFor(core.tenant);
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
-    const { text, html } = textMail(
-      guest.name && t('mail.greeting', { name: bookerText(guest.name) }),
-      [
+    const { text, html } = guestMail(t, {
+      name: guest.name,
+      body: [
         t('manage.cancelMailText', { reference, place: place.name, dates }),
         '',
         t('manage.cancelMailAgain', { url: request.bookUrl }),
         ...(contact ? [t('manage.contact', { contact })] : []),
       ],
-      t('mail.footer', { site: request.site }),
-      [request.bookUrl, request.site],
-    );
+      site: request.site,
+      links: [request.bookUrl],
+    });
     return { to: guest.email, subject: t('manage.cancelMailSubject', { reference }), text, html };
   });
 }
