@@ -1,5 +1,5 @@
 import type { Booking } from '../../lodging/schema.ts';
-import { i18nFor } from '../../i18n/index.ts';
+import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { stayDate } from '../../i18n/format.ts';
 import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
@@ -40,13 +40,13 @@ async function sendMail(
   core: ServiceCore,
   claim: string | null,
   event: string,
-  write: () => Promise<Omit<Mail, 'fromName' | 'replyTo'> | undefined>,
+  write: (i18n: I18n) => Promise<Omit<Mail, 'fromName' | 'replyTo'> | undefined>,
 ): Promise<boolean> {
   const { mailer: send, attempts } = core;
   if (!send || (claim !== null && !(await attempts.claim(claim)))) return false;
   let mail: Omit<Mail, 'fromName' | 'replyTo'> | undefined;
   try {
-    mail = await write();
+    mail = await write(i18nFor(core.tenant));
     if (!mail) return false;
     await send({ ...mail, fromName: core.tenant.name, replyTo: core.lodging.contact?.email });
     return true;
@@ -66,9 +66,8 @@ async function sendMail(
 export function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
   const { confirmation: c, manageUrl } = request;
   if (!core.attempts.madeHere(c.reference)) return Promise.resolve(false);
-  return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
+  return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async (i18n) => {
     if (!(await mayMailTo(core.tenant.id, request.to))) return undefined;
-    const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
     const begun = stayBegun(c.checkIn, stayZone(place, core.tenant));
@@ -103,10 +102,9 @@ export function mailLink(
   request: Omit<MailRequest, 'confirmation' | 'to'> & { booking: Booking },
 ): Promise<boolean> {
   const reference = referenceOf(request.booking);
-  return sendMail(core, null, 'booking.find_failed', async () => {
+  return sendMail(core, null, 'booking.find_failed', async ({ t }) => {
     const guest = await guestOf(core, request.booking);
     if (!guest) return undefined;
-    const { t } = i18nFor(core.tenant);
     const { text, html } = guestMail(t, {
       name: request.guestName,
       body: [
@@ -157,10 +155,10 @@ export function mailCancellation(
 ): Promise<boolean> {
   const { booking, place } = request;
   const reference = referenceOf(booking);
-  return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
+  return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async (i18n) => {
     const guest = await guestOf(core, booking);
     if (!guest || !(await mayMailTo(core.tenant.id, guest.email))) return undefined;
-    const { t, locale } = i18nFor(core.tenant);
+    const { t, locale } = i18n;
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
     const { text, html } = guestMail(t, {
