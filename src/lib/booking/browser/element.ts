@@ -220,7 +220,7 @@ class MastheadBooking extends HTMLElement {
     else
       this.querySelector('[data-busy]')?.insertAdjacentHTML(
         'afterend',
-        `<div class="booking-message notice problem" role="alert" data-message>${html}</div>`,
+        `<div class="booking-message notice problem no-print" role="alert" data-message>${html}</div>`,
       );
   }
 
