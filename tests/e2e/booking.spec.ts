@@ -204,6 +204,13 @@ test('a visitor books a room on /stay, and no response carries the lodging token
   await expect(confirmation).toContainText('2 adults, 1 child');
   await expect(confirmation).toContainText('€');
   await checkA11y(page);
+  // Printed, the confirmation is the booking alone: no step list, no buttons.
+  await page.emulateMedia({ media: 'print' });
+  await expect(confirmation).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Booking steps' })).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Add to calendar' })).toBeHidden();
+  await page.emulateMedia({ media: 'screen' });
+  await expect(page.getByRole('list', { name: 'Booking steps' })).toBeVisible();
 
   // A reload on the confirmation shows it again and sends nothing.
   await page.reload();

@@ -66,7 +66,6 @@ export async function handle<T>(
         requestId: context.locals.requestId,
       });
     }
-    // Its messages in the language the caller asked for.
     const i18n = answerI18n(context);
     const { message, fields, retryAfter } = mapped.error;
     const body = {

@@ -48,7 +48,6 @@ const isTexts = (value: unknown): value is Parameters<typeof sayer>[0] =>
   Object.values(value).every(
     (text) => typeof text === 'string' || (isRecord(text) && typeof text['other'] === 'string'),
   );
-/** This history entry's booking step, if it has one. */
 const entryOf = (state: unknown): Entry | undefined =>
   isRecord(state) && isEntry(state['booking']) ? state['booking'] : undefined;
 
@@ -221,7 +220,7 @@ class MastheadBooking extends HTMLElement {
     else
       this.querySelector('[data-busy]')?.insertAdjacentHTML(
         'afterend',
-        `<div class="booking-message notice problem" role="alert" data-message>${html}</div>`,
+        `<div class="booking-message notice problem no-print" role="alert" data-message>${html}</div>`,
       );
   }
 
@@ -357,7 +356,6 @@ class MastheadBooking extends HTMLElement {
 
   // The dates: nights, check-out limits and the calendar, all from the two date inputs.
 
-  /** The two date inputs and the stay rules, on the dates step only. */
   private dates() {
     const checkIn = this.querySelector<HTMLInputElement>('input[name="checkIn"]');
     const checkOut = this.querySelector<HTMLInputElement>('input[name="checkOut"]');
@@ -366,7 +364,6 @@ class MastheadBooking extends HTMLElement {
     return checkIn && checkOut && root && rules ? { checkIn, checkOut, root, rules } : null;
   }
 
-  /** Nights and check-out limits from the inputs, then the calendar. */
   private renderDates(): void {
     const dates = this.dates();
     if (!dates) return;

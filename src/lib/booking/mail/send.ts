@@ -1,5 +1,5 @@
 import type { Booking } from '../../lodging/schema.ts';
-import { i18nFor } from '../../i18n/index.ts';
+import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { stayDate } from '../../i18n/format.ts';
 import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
@@ -14,8 +14,7 @@ import { notedEmail } from '../service/guests.ts';
 import { referenceOf } from '../service/lodging-shapes.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import type { Mail } from './mailer.ts';
-import { escapeHtml } from '../../content/escape.ts';
-import { bookerText, textMail } from './text.ts';
+import { guestMail } from './text.ts';
 
 /** The e-mails the booking service sends guests: each in the tenant's language, each once. */
 
@@ -41,13 +40,13 @@ async function sendMail(
   core: ServiceCore,
   claim: string | null,
   event: string,
-  write: () => Promise<Omit<Mail, 'fromName' | 'replyTo'> | undefined>,
+  write: (i18n: I18n) => Promise<Omit<Mail, 'fromName' | 'replyTo'> | undefined>,
 ): Promise<boolean> {
   const { mailer: send, attempts } = core;
   if (!send || (claim !== null && !(await attempts.claim(claim)))) return false;
   let mail: Omit<Mail, 'fromName' | 'replyTo'> | undefined;
   try {
-    mail = await write();
+    mail = await write(i18nFor(core.tenant));
     if (!mail) return false;
     await send({ ...mail, fromName: core.tenant.name, replyTo: core.lodging.contact?.email });
     return true;
@@ -67,48 +66,28 @@ async function sendMail(
 export function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
   const { confirmation: c, manageUrl } = request;
   if (!core.attempts.madeHere(c.reference)) return Promise.resolve(false);
-  return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
+  return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async (i18n) => {
     if (!(await mayMailTo(core.tenant.id, request.to))) return undefined;
-    const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
     const begun = stayBegun(c.checkIn, stayZone(place, core.tenant));
     const view = manageView({ ...c, property: place, begun }, i18n);
-    const { heading, text: said, rows } = view;
-    const contactText = contactLine(core.lodging.contact);
-    const greeting = t('mail.greeting', { name: bookerText(request.guestName) });
-    // A stay that can no longer be cancelled online (its day has begun) is only seen there.
-    const manage = t(view.cancellable ? 'mail.manage' : 'mail.see');
-    const secret = t('manage.private');
-    const contact = contactText ? t('manage.contact', { contact: contactText }) : '';
-    const footer = t('mail.footer', { site: request.site });
-    const { text } = textMail(
-      greeting,
-      [
-        `${heading}. ${said}`,
+    const contact = contactLine(core.lodging.contact);
+    const { text, html } = guestMail(t, {
+      name: request.guestName,
+      body: [
+        `${view.heading}. ${view.text}`,
         '',
-        ...rows.map(([term, value]) => `${term}: ${value}`),
+        ...view.rows.map(([term, value]) => `${term}: ${value}`),
         '',
-        `${manage}: ${manageUrl}`,
-        secret,
-        ...(contact ? ['', contact] : []),
+        // A stay that can no longer be cancelled online (its day has begun) is only seen there.
+        `${t(view.cancellable ? 'mail.manage' : 'mail.see')}: ${manageUrl}`,
+        t('manage.private'),
+        ...(contact ? ['', t('manage.contact', { contact })] : []),
       ],
-      footer,
-    );
-    const html = [
-      `<p>${escapeHtml(greeting)}</p>`,
-      `<h1>${escapeHtml(heading)}</h1>`,
-      `<p>${escapeHtml(said)}</p>`,
-      '<table>',
-      ...rows.map(
-        ([term, value]) =>
-          `<tr><th align="left">${escapeHtml(term)}</th><td>${escapeHtml(value)}</td></tr>`,
-      ),
-      '</table>',
-      `<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(manage)}</a><br>${escapeHtml(secret)}</p>`,
-      ...(contact ? [`<p>${escapeHtml(contact)}</p>`] : []),
-      `<p><small>${escapeHtml(footer)}</small></p>`,
-    ].join('\n');
+      site: request.site,
+      links: [manageUrl],
+    });
     const subject = t('mail.subject', { reference: c.reference, place: c.propertyName });
     return { to: request.to, subject, text, html };
   });
@@ -123,20 +102,19 @@ export function mailLink(
   request: Omit<MailRequest, 'confirmation' | 'to'> & { booking: Booking },
 ): Promise<boolean> {
   const reference = referenceOf(request.booking);
-  return sendMail(core, null, 'booking.find_failed', async () => {
+  return sendMail(core, null, 'booking.find_failed', async ({ t }) => {
     const guest = await guestOf(core, request.booking);
     if (!guest) return undefined;
-    const { t } = i18nFor(core.tenant);
-    const { text, html } = textMail(
-      request.guestName && t('mail.greeting', { name: bookerText(request.guestName) }),
-      [
+    const { text, html } = guestMail(t, {
+      name: request.guestName,
+      body: [
         t('mail.findText', { reference }),
         `${t('mail.manage')}: ${request.manageUrl}`,
         t('manage.private'),
       ],
-      t('mail.footer', { site: request.site }),
-      [request.manageUrl, request.site],
-    );
+      site: request.site,
+      links: [request.manageUrl],
+    });
     const subject = t('mail.findSubject', { reference });
     return { to: guest.email, subject, text, html };
   });
@@ -177,23 +155,23 @@ export function mailCancellation(
 ): Promise<boolean> {
   const { booking, place } = request;
   const reference = referenceOf(booking);
-  return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
+  return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async (i18n) => {
     const guest = await guestOf(core, booking);
     if (!guest || !(await mayMailTo(core.tenant.id, guest.email))) return undefined;
-    const { t, locale } = i18nFor(core.tenant);
+    const { t, locale } = i18n;
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
-    const { text, html } = textMail(
-      guest.name && t('mail.greeting', { name: bookerText(guest.name) }),
-      [
+    const { text, html } = guestMail(t, {
+      name: guest.name,
+      body: [
         t('manage.cancelMailText', { reference, place: place.name, dates }),
         '',
         t('manage.cancelMailAgain', { url: request.bookUrl }),
         ...(contact ? [t('manage.contact', { contact })] : []),
       ],
-      t('mail.footer', { site: request.site }),
-      [request.bookUrl, request.site],
-    );
+      site: request.site,
+      links: [request.bookUrl],
+    });
     return { to: guest.email, subject: t('manage.cancelMailSubject', { reference }), text, html };
   });
 }

@@ -83,7 +83,6 @@ export function propertySummary(property: Property): Read<PropertySummary> {
   };
 }
 
-/** Whether `zone` is an IANA time zone this runtime can read dates in. */
 function knownTimeZone(zone: string | null | undefined): zone is string {
   if (!zone) return false;
   try {
@@ -170,7 +169,6 @@ export function availabilityResult(
   return { value: unreadable ? undefined : value, missing: [...new Set(missing)] };
 }
 
-/** The booking's reference as guests read it: its `reference`, else its id. */
 export function referenceOf(booking: Pick<Booking, 'reference' | 'id'>): string {
   return booking.reference ?? String(booking.id);
 }

@@ -178,7 +178,6 @@ async function searchStep(
   return {
     ...posted,
     message: posted.message || (unseen?.[1][0] ?? ''),
-    // The review only for details without a refusal.
     step: posted.step === 'review' && !hasErrors(posted.errors) ? 'review' : 'details',
     values: { ...search.values, ...posted.values },
     offers: search.offers,

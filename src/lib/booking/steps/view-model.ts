@@ -169,7 +169,6 @@ function hiddenFields(
     const details = step === 'review' ? STEP.details.fields.map(answer) : [];
     return [['idempotencyKey', idempotencyKey], ...search, ...details];
   }
-  // The search's fields this step does not ask for.
   const own: readonly string[] = STEP[step].fields;
   const carried = SEARCH_FIELDS.filter((name) => !own.includes(name))
     .map(answer)
