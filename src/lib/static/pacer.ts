@@ -146,7 +146,6 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
       observeAnswer(windowOf(key), info, now(), windowMs, marginMs);
       return Promise.resolve();
     },
-    remaining: (key) => Promise.resolve(left(windowOf(key))),
     standing(key) {
       const w = windowOf(key);
       const resetMs = w.endsAt === null ? 0 : Math.max(0, w.endsAt - now());

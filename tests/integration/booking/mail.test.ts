@@ -162,7 +162,7 @@ describe('the confirmation e-mail', () => {
     const [mail] = mailFor(email);
     expect(mail!.text).toContain(`Buchung ansehen: ${manageUrl}`);
     expect(mail!.text).not.toContain('ansehen oder stornieren');
-    expect(mail!.html).toContain(`Buchung ansehen: <a href="${manageUrl}">`);
+    expect(mail!.html).toContain('>Buchung ansehen</a>');
   });
 
   it('is sent once across two servers sharing Redis', async () => {

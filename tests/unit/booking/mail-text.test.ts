@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { bookerText, guestMail } from '../../../src/lib/booking/mail/text.ts';
-import { createI18n } from '../../../src/lib/i18n/index.ts';
+import { bookerText, textMail } from '../../../src/lib/booking/mail/text.ts';
 
 // Booking e-mails go to an address nobody checked and carry the name the booker typed: only the
 // addresses the site itself writes become links; the booker's text is never a link, nor something a
 // mail client would turn into one.
 describe('booking e-mail text', () => {
   it('links only the addresses the site wrote, never one inside text the booker chose', () => {
-    const { text, html } = guestMail(createI18n('en', 'UTC').t, {
-      name: 'https://evil.example/verify',
-      body: [
-        'See your booking: https://hotel.example/stay/manage/abc',
-        'http://elsewhere.example/x',
-      ],
-      site: 'https://hotel.example/',
-      links: ['https://hotel.example/stay/manage/abc'],
-    });
+    const greeting = `Hello ${bookerText('https://evil.example/verify')},`;
+    const { text, html } = textMail(
+      greeting,
+      ['See your booking: https://hotel.example/stay/manage/abc', 'http://elsewhere.example/x'],
+      'Sent by https://hotel.example/',
+      ['https://hotel.example/stay/manage/abc', 'https://hotel.example/'],
+    );
     expect(html).toContain(
       '<a href="https://hotel.example/stay/manage/abc">https://hotel.example/stay/manage/abc</a>',
     );

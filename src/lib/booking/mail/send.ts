@@ -1,5 +1,5 @@
 import type { Booking } from '../../lodging/schema.ts';
-import { i18nFor, type I18n } from '../../i18n/index.ts';
+import { i18nFor } from '../../i18n/index.ts';
 import { stayDate } from '../../i18n/format.ts';
 import { logError } from '../../log/log.ts';
 import { contactLine } from '../domain/contact.ts';
@@ -14,7 +14,8 @@ import { notedEmail } from '../service/guests.ts';
 import { referenceOf } from '../service/lodging-shapes.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import type { Mail } from './mailer.ts';
-import { guestMail } from './text.ts';
+import { escapeHtml } from '../../content/escape.ts';
+import { bookerText, textMail } from './text.ts';
 
 /** The e-mails the booking service sends guests: each in the tenant's language, each once. */
 
@@ -40,13 +41,13 @@ async function sendMail(
   core: ServiceCore,
   claim: string | null,
   event: string,
-  write: (i18n: I18n) => Promise<Omit<Mail, 'fromName' | 'replyTo'> | undefined>,
+  write: () => Promise<Omit<Mail, 'fromName' | 'replyTo'> | undefined>,
 ): Promise<boolean> {
   const { mailer: send, attempts } = core;
   if (!send || (claim !== null && !(await attempts.claim(claim)))) return false;
   let mail: Omit<Mail, 'fromName' | 'replyTo'> | undefined;
   try {
-    mail = await write(i18nFor(core.tenant));
+    mail = await write();
     if (!mail) return false;
     await send({ ...mail, fromName: core.tenant.name, replyTo: core.lodging.contact?.email });
     return true;
@@ -66,28 +67,48 @@ async function sendMail(
 export function mailConfirmation(core: ServiceCore, request: MailRequest): Promise<boolean> {
   const { confirmation: c, manageUrl } = request;
   if (!core.attempts.madeHere(c.reference)) return Promise.resolve(false);
-  return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async (i18n) => {
+  return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
     if (!(await mayMailTo(core.tenant.id, request.to))) return undefined;
+    const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
     const begun = stayBegun(c.checkIn, stayZone(place, core.tenant));
     const view = manageView({ ...c, property: place, begun }, i18n);
-    const contact = contactLine(core.lodging.contact);
-    const { text, html } = guestMail(t, {
-      name: request.guestName,
-      body: [
-        `${view.heading}. ${view.text}`,
+    const { heading, text: said, rows } = view;
+    const contactText = contactLine(core.lodging.contact);
+    const greeting = t('mail.greeting', { name: bookerText(request.guestName) });
+    // A stay that can no longer be cancelled online (its day has begun) is only seen there.
+    const manage = t(view.cancellable ? 'mail.manage' : 'mail.see');
+    const secret = t('manage.private');
+    const contact = contactText ? t('manage.contact', { contact: contactText }) : '';
+    const footer = t('mail.footer', { site: request.site });
+    const { text } = textMail(
+      greeting,
+      [
+        `${heading}. ${said}`,
         '',
-        ...view.rows.map(([term, value]) => `${term}: ${value}`),
+        ...rows.map(([term, value]) => `${term}: ${value}`),
         '',
-        // A stay that can no longer be cancelled online (its day has begun) is only seen there.
-        `${t(view.cancellable ? 'mail.manage' : 'mail.see')}: ${manageUrl}`,
-        t('manage.private'),
-        ...(contact ? ['', t('manage.contact', { contact })] : []),
+        `${manage}: ${manageUrl}`,
+        secret,
+        ...(contact ? ['', contact] : []),
       ],
-      site: request.site,
-      links: [manageUrl],
-    });
+      footer,
+    );
+    const html = [
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<h1>${escapeHtml(heading)}</h1>`,
+      `<p>${escapeHtml(said)}</p>`,
+      '<table>',
+      ...rows.map(
+        ([term, value]) =>
+          `<tr><th align="left">${escapeHtml(term)}</th><td>${escapeHtml(value)}</td></tr>`,
+      ),
+      '</table>',
+      `<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(manage)}</a><br>${escapeHtml(secret)}</p>`,
+      ...(contact ? [`<p>${escapeHtml(contact)}</p>`] : []),
+      `<p><small>${escapeHtml(footer)}</small></p>`,
+    ].join('\n');
     const subject = t('mail.subject', { reference: c.reference, place: c.propertyName });
     return { to: request.to, subject, text, html };
   });
@@ -102,19 +123,20 @@ export function mailLink(
   request: Omit<MailRequest, 'confirmation' | 'to'> & { booking: Booking },
 ): Promise<boolean> {
   const reference = referenceOf(request.booking);
-  return sendMail(core, null, 'booking.find_failed', async ({ t }) => {
+  return sendMail(core, null, 'booking.find_failed', async () => {
     const guest = await guestOf(core, request.booking);
     if (!guest) return undefined;
-    const { text, html } = guestMail(t, {
-      name: request.guestName,
-      body: [
+    const { t } = i18nFor(core.tenant);
+    const { text, html } = textMail(
+      request.guestName && t('mail.greeting', { name: bookerText(request.guestName) }),
+      [
         t('mail.findText', { reference }),
         `${t('mail.manage')}: ${request.manageUrl}`,
         t('manage.private'),
       ],
-      site: request.site,
-      links: [request.manageUrl],
-    });
+      t('mail.footer', { site: request.site }),
+      [request.manageUrl, request.site],
+    );
     const subject = t('mail.findSubject', { reference });
     return { to: guest.email, subject, text, html };
   });
@@ -155,23 +177,23 @@ export function mailCancellation(
 ): Promise<boolean> {
   const { booking, place } = request;
   const reference = referenceOf(booking);
-  return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async (i18n) => {
+  return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
     const guest = await guestOf(core, booking);
     if (!guest || !(await mayMailTo(core.tenant.id, guest.email))) return undefined;
-    const { t, locale } = i18n;
+    const { t, locale } = i18nFor(core.tenant);
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;
-    const { text, html } = guestMail(t, {
-      name: guest.name,
-      body: [
+    const { text, html } = textMail(
+      guest.name && t('mail.greeting', { name: bookerText(guest.name) }),
+      [
         t('manage.cancelMailText', { reference, place: place.name, dates }),
         '',
         t('manage.cancelMailAgain', { url: request.bookUrl }),
         ...(contact ? [t('manage.contact', { contact })] : []),
       ],
-      site: request.site,
-      links: [request.bookUrl],
-    });
+      t('mail.footer', { site: request.site }),
+      [request.bookUrl, request.site],
+    );
     return { to: guest.email, subject: t('manage.cancelMailSubject', { reference }), text, html };
   });
 }

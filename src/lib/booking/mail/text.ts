@@ -1,5 +1,4 @@
 import { escapeHtml, escapeRegExp } from '../../content/escape.ts';
-import type { I18n } from '../../i18n/index.ts';
 
 /** How long a name the booker typed may be in an e-mail (a greeting, not a letter). */
 export const MAX_MAIL_NAME = 80;
@@ -30,27 +29,35 @@ export function bookerText(text: string, max = MAX_MAIL_NAME): string {
 }
 
 /**
- * The one layout of the guest e-mails: a greeting when there is a `name`, the mail's own lines, and
- * the site's signature. The HTML part is the plain text, a paragraph per block, in which the
- * addresses the site wrote (`links` and `site`) become links, and nothing else does.
+ * A short e-mail from its lines, after a greeting when there is a name and before the site's
+ * signature: the plain-text part as they are, the HTML part one paragraph each, in which the
+ * addresses the site wrote (`links`: the manage link, the tenant's own pages) become links, and
+ * nothing else does.
  */
-export function guestMail(
-  t: I18n['t'],
-  mail: { name: string; body: readonly string[]; site: string; links: readonly string[] },
+export function textMail(
+  greeting: string,
+  body: readonly string[],
+  footer: string,
+  links: readonly string[] = [],
 ): { text: string; html: string } {
-  const greeting = mail.name ? [t('mail.greeting', { name: bookerText(mail.name) }), ''] : [];
-  const footer = t('mail.footer', { site: mail.site });
-  const text = [...greeting, ...mail.body, '', '-- ', footer].join('\n');
+  const lines = [...(greeting ? [greeting, ''] : []), ...body, '', '-- ', footer];
+  const text = lines.join('\n');
   // One pass, longest first: the manage link is linked whole, not the site's address inside it.
-  const own = [...new Set([...mail.links, mail.site])]
+  const own = [...new Set(links)]
+    .filter(Boolean)
     .map(escapeHtml)
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp);
-  const linkable = new RegExp(own.join('|'), 'g');
-  const line = (raw: string) =>
-    escapeHtml(raw).replace(linkable, (url) => `<a href="${url}">${url}</a>`);
-  const blocks = text
-    .split(/\n{2,}/)
-    .map((block) => `<p>${block.split('\n').map(line).join('<br>')}</p>`);
-  return { text, html: blocks.join('\n') };
+  const linkable = own.length ? new RegExp(own.join('|'), 'g') : null;
+  const html = lines
+    .filter((line) => line !== '')
+    .map((line) => {
+      const escaped = escapeHtml(line);
+      const linked = linkable
+        ? escaped.replace(linkable, (url) => `<a href="${url}">${url}</a>`)
+        : escaped;
+      return `<p>${linked}</p>`;
+    })
+    .join('\n');
+  return { text, html };
 }
