@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnvironment, settings } from '../settings/settings.ts';
+import { staticOrigin } from '../tenants/origin.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
@@ -22,7 +23,7 @@ import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.
 import { createDiskCache } from './disk-cache.ts';
 import { fetchSnapshot, StaticBuildError, type FetchProgress } from './fetch.ts';
 import { securityHeaders } from './headers.ts';
-import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
+import { SNAPSHOT_ENV } from './mode.ts';
 import type { PacingBudget } from './pacer.ts';
 import { createPictureMaker, type PictureMaker } from './pictures.ts';
 import { parseReads, sameAnswers, type Snapshot, type SnapshotRead } from './snapshot.ts';
