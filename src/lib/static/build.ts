@@ -305,7 +305,6 @@ function earlyPages(
     }
   })();
   return {
-    /** A partial snapshot and the pages it adds. */
     update(partial: Snapshot, newPaths: readonly string[]) {
       // The first update has the lists: what the seeds show is known.
       const paths = latest ? newPaths : [...seeds, ...newPaths];
@@ -317,7 +316,6 @@ function earlyPages(
         pending.push(path);
       }
     },
-    /** Pages rendered so far. */
     rendered: () => pages.size,
     /**
      * Stops rendering, lets the pictures being made finish and stops the server: the copy's crawl

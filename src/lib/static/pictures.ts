@@ -112,7 +112,6 @@ export function createPictureMaker(options: PictureMakerOptions) {
   };
 
   return {
-    /** Paths queued so far. */
     queued,
     counts,
     /** Queues a picture's path (once however often it is added). */
@@ -134,7 +133,6 @@ export function createPictureMaker(options: PictureMakerOptions) {
         failed(path, error);
       }
     },
-    /** The server to ask from now on. */
     useServer(url: string) {
       server = url;
       queue.start();
