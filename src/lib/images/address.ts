@@ -66,7 +66,7 @@ function unsignedPath(request: ImageRequest): string {
   return `/_img/${head}/${sizeSegment(request)}/`;
 }
 
-export type ParsedImagePath =
+type ParsedImagePath =
   { ok: true; request: ImageRequest } | { ok: false; status: 400 | 403 | 404; reason: string };
 
 const bad = (reason: string): ParsedImagePath => ({ ok: false, status: 400, reason });

@@ -28,7 +28,7 @@ import type { PacingBudget } from './pacer.ts';
 import { createPictureMaker, type PictureMaker } from './pictures.ts';
 import { parseReads, sameAnswers, type Snapshot, type SnapshotRead } from './snapshot.ts';
 
-export interface StaticBuildOptions {
+interface StaticBuildOptions {
   tenant: Tenant;
   /** The tenants file `tenant` comes from: the rendering server reads it too (`TENANTS_FILE`). */
   tenantsFile: string;
