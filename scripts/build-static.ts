@@ -9,7 +9,6 @@ import { buildStaticTenant, describeSummary, staticProblem } from '../src/lib/st
 import type { StaticBuildSummary } from '../src/lib/static/build.ts';
 import { StaticBuildError } from '../src/lib/static/fetch.ts';
 import { createPacingBudget } from '../src/lib/static/pacer.ts';
-import { staticBuildSettings } from '../src/lib/static/env.ts';
 import { childEnvironment, settingsOrExit } from '../src/lib/settings/settings.ts';
 
 const current = settingsOrExit();
@@ -92,7 +91,12 @@ const status = (line: string) => {
 
 const summaries: StaticBuildSummary[] = [];
 // One budget for the whole run: every tenant reaches the upstream from this machine's address.
-const budget = createPacingBudget({ limits: staticBuildSettings(current).limits });
+const budget = createPacingBudget({
+  limits: {
+    publishingPublicPerMinute: current.PUBLISHING_PUBLIC_PER_MINUTE,
+    publishingTokenPerMinute: current.PUBLISHING_TOKEN_PER_MINUTE,
+  },
+});
 for (const tenant of chosen) {
   try {
     const summary = await buildStaticTenant({

@@ -66,7 +66,7 @@ function unsignedPath(request: ImageRequest): string {
   return `/_img/${head}/${sizeSegment(request)}/`;
 }
 
-export type ParsedImagePath =
+type ParsedImagePath =
   { ok: true; request: ImageRequest } | { ok: false; status: 400 | 403 | 404; reason: string };
 
 const bad = (reason: string): ParsedImagePath => ({ ok: false, status: 400, reason });
@@ -99,7 +99,7 @@ export function parseImagePath(secret: string, pathname: string): ParsedImagePat
   const format = formatOfExtension(file?.[2] ?? '');
   const size = /^(\d{1,5})(?:-(16x9|4x3|1x1))?$/.exec(parts.at(-2) ?? '');
   const width = Number(size?.[1]);
-  const crop = size?.[2] as ImageCrop | undefined;
+  const crop = IMAGE_CROPS.find((one) => one === size?.[2]);
   if (!file || !format) return bad('Unknown image format: use .avif, .webp or .jpg.');
   if (!size || !isLadderWidth(width)) return bad('This width is not one the site makes.');
   let target: ImageTarget;

@@ -1,5 +1,5 @@
 import { unescapeHtml } from '../content/escape.ts';
-import { ARTICLE_FIGURE } from './layouts.ts';
+import { ARTICLE_COVER } from './layouts.ts';
 import { pictureHtml } from './picture-html.ts';
 import { upstreamPicture, type ImageLinks } from './picture.ts';
 
@@ -34,7 +34,7 @@ export function withPictures(html: string, links: ImageLinks): string {
         width: dimension(attributes.get('width')),
         height: dimension(attributes.get('height')),
       },
-      ARTICLE_FIGURE,
+      ARTICLE_COVER,
     );
     const alt = attributes.get('alt') ?? '';
     return picture

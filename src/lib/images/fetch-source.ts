@@ -13,7 +13,6 @@ export async function fetchSource(
   source: string,
   limits: SourceLimits,
   allowed: (url: string) => boolean,
-  headers: Record<string, string> = {},
 ): Promise<Buffer> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let url = source;
@@ -21,7 +20,7 @@ export async function fetchSource(
     new ImageError(422, `The image source is larger than ${limits.maxBytes} bytes.`);
   try {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const response = await fetch(url, { redirect: 'manual', signal, headers });
+      const response = await fetch(url, { redirect: 'manual', signal });
       if (response.ok && response.body)
         return await readLimited(response, limits.maxBytes, tooLarge);
       void response.body?.cancel();

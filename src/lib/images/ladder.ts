@@ -19,7 +19,7 @@ export const FORMAT_EXTENSION: Record<ImageFormat, string> = {
 export const formatType = (format: ImageFormat) => `image/${format}`;
 
 export const isLadderWidth = (value: number): value is ImageWidth =>
-  (IMAGE_WIDTHS as readonly number[]).includes(value);
+  IMAGE_WIDTHS.some((width) => width === value);
 
 export const formatOfExtension = (extension: string): ImageFormat | undefined =>
   IMAGE_FORMATS.find((format) => FORMAT_EXTENSION[format] === extension);

@@ -62,15 +62,12 @@ export const CARD_LAYOUT: Record<'lead' | 'secondary' | 'grid', PictureLayout> =
   grid: GRID_CARD,
 };
 
-/** A post's cover above the article (the column of the article page). */
+/** A post's cover above the article and the pictures in its text (the article page's column). */
 export const ARTICLE_COVER: PictureLayout = {
   sizes: '(min-width: 46rem) 44rem, calc(100vw - 2rem)',
   maxWidth: widest((rem) => 44 * rem),
   minWidth: narrowest(fullColumnMin),
 };
-
-/** A picture inside the article text. */
-export const ARTICLE_FIGURE: PictureLayout = ARTICLE_COVER;
 
 /**
  * Edition covers in the e-paper list's grid (`minmax(min(100%, 12rem), 1fr)`, gap 1.25rem): one column

@@ -7,7 +7,7 @@ import type { Picture } from './picture.ts';
  * (`set:html` instead of a component per card: a component instance costs a render more than the
  * element) and the pictures of a post's body (./content.ts).
  */
-export interface PictureOptions {
+interface PictureOptions {
   alt: string;
   /** The page's largest picture (LCP): loaded at once, first. Every other picture waits (lazy). */
   priority?: boolean | undefined;

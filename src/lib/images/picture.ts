@@ -26,7 +26,7 @@ export type ImageLinks = {
 };
 
 /** A picture as the upstream describes it; unknown sizes are taken as 3:2 (the usual photo). */
-export type UpstreamImage = {
+type UpstreamImage = {
   url: string | null | undefined;
   width?: number | null | undefined;
   height?: number | null | undefined;

@@ -28,7 +28,7 @@ export type PipelineOptions = SourceLimits &
     waiting?: number | undefined;
   };
 
-export type Derive = {
+type Derive = {
   source: string;
   width: number;
   format: ImageFormat;

@@ -31,7 +31,7 @@ import { sourceAllowed } from './sources.ts';
  * Off with `IMAGE_WARM=false` or `WATCH_CHANGES=false`, and in static builds (they make their
  * pictures themselves).
  */
-export type WarmPicture = {
+type WarmPicture = {
   source: string;
   width: ImageWidth;
   format: ImageFormat;

@@ -7,7 +7,7 @@ import { imageHref, intrinsicSize, type ImageLinks } from './picture.ts';
  * What the reader shows of one page: AVIF and WebP `srcset`s (the `<source>`s, best first; pages
  * only), a JPEG `src`, the page's size.
  */
-export type ReaderImage = {
+type ReaderImage = {
   avif?: string;
   webp: string;
   src: string;

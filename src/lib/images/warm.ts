@@ -4,7 +4,7 @@ import { imageHeaders, imageRefused } from './respond.ts';
 import { IMMUTABLE } from '../delivery/policy.ts';
 import { imageSecret, madePipeline } from './shared-pipeline.ts';
 
-export type WarmImage = { bytes: Buffer; headers: Record<string, string> };
+type WarmImage = { bytes: Buffer; headers: Record<string, string> };
 
 const PUBLIC_IMAGE = /^(?:\/[^/]+)?(\/_img\/u\/[^?]+)$/;
 

@@ -18,7 +18,7 @@ import type { ProfileService, ProfileTexts } from './schema.ts';
  * guests have no cancel) and a one-night test stay far ahead, cancelled at once.
  */
 
-export interface WriteReport {
+interface WriteReport {
   service: ProfileService;
   operation: string;
   method: string;
@@ -28,7 +28,7 @@ export interface WriteReport {
   detail: string;
 }
 
-export interface WriteCheckOptions {
+interface WriteCheckOptions {
   tenant: Tenant;
   profiles: ProfileTexts;
   /** Lodging: the tenant's secrets. */

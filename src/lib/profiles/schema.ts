@@ -65,7 +65,7 @@ export const ProfileFileSchema = z
       }
     }
   });
-export type ProfileFile = z.output<typeof ProfileFileSchema>;
+type ProfileFile = z.output<typeof ProfileFileSchema>;
 
 class ProfileError extends Error {
   override name = 'ProfileError';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Tenant } from '../tenants/schema.ts';
 import { operationFindings } from '../upstream/metrics.ts';
-import { profileLabel } from './schema.ts';
+import { profileLabel, SERVICES } from './schema.ts';
 import type { InlineProfile } from './schema.ts';
 
 /**
@@ -18,9 +18,7 @@ const DoctorSummarySchema = z.object({
   /** What the site reads despite (a refused read token): said, though not "not readable". */
   toFix: z.array(z.string()).optional(),
   /** The APIs it read: a summary of other APIs than the tenant's now says nothing about them. */
-  services: z
-    .array(z.object({ service: z.enum(['publishing', 'lodging']), baseUrl: z.string() }))
-    .optional(),
+  services: z.array(z.object({ service: z.enum(SERVICES), baseUrl: z.string() })).optional(),
 });
 type DoctorSummary = z.output<typeof DoctorSummarySchema>;
 

@@ -15,20 +15,20 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnvironment, settings } from '../settings/settings.ts';
+import { staticOrigin } from '../tenants/origin.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
-import { staticBuildSettings } from './env.ts';
 import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
 import { createDiskCache } from './disk-cache.ts';
 import { fetchSnapshot, StaticBuildError, type FetchProgress } from './fetch.ts';
 import { securityHeaders } from './headers.ts';
-import { SNAPSHOT_ENV, staticOrigin } from './mode.ts';
-import { createPacingBudget, type PacingBudget } from './pacer.ts';
+import { SNAPSHOT_ENV } from './mode.ts';
+import type { PacingBudget } from './pacer.ts';
 import { createPictureMaker, type PictureMaker } from './pictures.ts';
 import { parseReads, sameAnswers, type Snapshot, type SnapshotRead } from './snapshot.ts';
 
-export interface StaticBuildOptions {
+interface StaticBuildOptions {
   tenant: Tenant;
   /** The tenants file `tenant` comes from: the rendering server reads it too (`TENANTS_FILE`). */
   tenantsFile: string;
@@ -39,8 +39,8 @@ export interface StaticBuildOptions {
   /** Folder of the upstream answers; this tenant's are in `<cacheRoot>/<id>/`. */
   cacheRoot: string;
   freshSeconds: number;
-  /** One per run: tenants of one upstream share its per-IP limit (made from env when absent). */
-  budget?: PacingBudget | undefined;
+  /** One per run: tenants of one upstream share its per-IP limit. */
+  budget: PacingBudget;
   /** Called with a one-line status while running (a terminal rewrites it in place). */
   status?: (line: string) => void;
 }
@@ -305,7 +305,6 @@ function earlyPages(
     }
   })();
   return {
-    /** A partial snapshot and the pages it adds. */
     update(partial: Snapshot, newPaths: readonly string[]) {
       // The first update has the lists: what the seeds show is known.
       const paths = latest ? newPaths : [...seeds, ...newPaths];
@@ -317,7 +316,6 @@ function earlyPages(
         pending.push(path);
       }
     },
-    /** Pages rendered so far. */
     rendered: () => pages.size,
     /**
      * Stops rendering, lets the pictures being made finish and stops the server: the copy's crawl
@@ -345,14 +343,14 @@ function earlyPages(
 }
 
 /** The build's upstream: no shared cache (its answers live on disk), patient retries, the pacer. */
-function buildUpstream(options: StaticBuildOptions) {
-  const envOptions = staticBuildSettings();
-  const budget = options.budget ?? createPacingBudget({ limits: envOptions.limits });
+function buildUpstream(budget: PacingBudget) {
+  const { UPSTREAM_TIMEOUT_MS, UPSTREAM_BODY_MAX_BYTES } = settings();
   return {
     ...createUpstream({
       metrics: createMetrics({ log: () => undefined }),
       http: {
-        ...envOptions.http,
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+        maxBodyBytes: UPSTREAM_BODY_MAX_BYTES,
         // A build may wait for the upstream's window; a page render may not.
         maxRetries: 5,
         retryAfterCapMs: 120_000,
@@ -384,7 +382,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
   if (problem) throw new StaticBuildError(problem);
   const origin = staticOrigin(tenant) ?? '';
 
-  const upstream = buildUpstream(options);
+  const upstream = buildUpstream(options.budget);
   const cacheDir = join(cacheRoot, tenant.id);
   const snapshotFile = join(cacheDir, 'snapshot.json');
   const outDir = join(outRoot, tenant.id);

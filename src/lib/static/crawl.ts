@@ -8,7 +8,7 @@ import { headersFile, securityHeaders, withPolicyMeta } from './headers.ts';
  * every page reachable from the seeds, follows root-relative links and sitemap entries, and writes
  * each answer where a static host looks for it (`/posts/x` → `posts/x/index.html`).
  */
-export interface CrawlOptions {
+interface CrawlOptions {
   /** Where the rendering server listens, e.g. `http://127.0.0.1:5123`. */
   server: string;
   /** Public origin of the copy: absolute links to it (sitemap, feed) are crawled as paths. */

@@ -18,9 +18,9 @@ const KEPT = [
 const HEADER_ONLY = /^(frame-ancestors|report-uri|report-to|sandbox)\b/i;
 
 export function securityHeaders(headers: Headers): [string, string][] {
-  return KEPT.flatMap((name) => {
+  return KEPT.flatMap((name): [string, string][] => {
     const value = headers.get(name);
-    return value ? [[name, value] as [string, string]] : [];
+    return value ? [[name, value]] : [];
   });
 }
 

@@ -13,9 +13,6 @@ export function snapshotPath(): string | undefined {
 /** True while rendering pages for a static copy (no sessions, forms or live data on those pages). */
 export const isStaticBuild = (): boolean => Boolean(snapshotPath());
 
-/** Origin of the static copy (kept with every other link origin, in lib/tenants/origin.ts). */
-export { staticOrigin } from '../tenants/origin.ts';
-
 /** The tenant's live server (comments, booking, subscriber editions), when it has one. */
 export function liveOrigin(tenant: Tenant): string | undefined {
   return tenant.static?.liveOrigin;

@@ -16,7 +16,7 @@ export interface PacingBudget extends Budget {
   readonly waitedMs: number;
 }
 
-export interface PacerOptions {
+interface PacerOptions {
   limits?: Partial<BudgetLimits> | undefined;
   windowMs?: number;
   /** Added to each window so clock granularity never lands a request in the old one. */

@@ -12,7 +12,7 @@ import { errorMessage } from '../content/records.ts';
  * image cache (keyed by source and transform, kept between builds) is hard-linked from there; any
  * other is asked of the rendering server, which makes it and keeps it in that cache.
  */
-export interface PictureMakerOptions {
+interface PictureMakerOptions {
   outDir: string;
   /** The rendering server's image cache (`IMAGE_CACHE_DIR`). */
   storeDir: string;
@@ -22,7 +22,7 @@ export interface PictureMakerOptions {
   retryMs?: number;
 }
 
-export interface PictureCounts {
+interface PictureCounts {
   /** Taken from the image cache: no work. */
   reused: number;
   /** Asked of the rendering server (made there, or read from its cache). */
@@ -112,7 +112,6 @@ export function createPictureMaker(options: PictureMakerOptions) {
   };
 
   return {
-    /** Paths queued so far. */
     queued,
     counts,
     /** Queues a picture's path (once however often it is added). */
@@ -134,7 +133,6 @@ export function createPictureMaker(options: PictureMakerOptions) {
         failed(path, error);
       }
     },
-    /** The server to ask from now on. */
     useServer(url: string) {
       server = url;
       queue.start();

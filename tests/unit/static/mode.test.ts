@@ -1,11 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { staticProblem } from '../../../src/lib/static/build.ts';
-import {
-  SNAPSHOT_ENV,
-  isStaticBuild,
-  staticBookingEmbed,
-  staticOrigin,
-} from '../../../src/lib/static/mode.ts';
+import { SNAPSHOT_ENV, isStaticBuild, staticBookingEmbed } from '../../../src/lib/static/mode.ts';
+import { staticOrigin } from '../../../src/lib/tenants/origin.ts';
 import { forgetSettings } from '../../../src/lib/settings/settings.ts';
 import { TenantSchema } from '../../../src/lib/tenants/schema.ts';
 

@@ -103,7 +103,7 @@ export interface Evidence {
   stay?: { from: string; to: string; nights: number } | undefined;
 }
 
-export interface FieldCandidate {
+interface FieldCandidate {
   path: string;
   /** Whether the values fit on every record (else on some). */
   holdsAll: boolean;

@@ -37,7 +37,7 @@ function parseJson(text: string): unknown {
 }
 
 /** How the doctor calls an API: as the site, with its timeout per call and its body cap. */
-export interface CallSettings {
+interface CallSettings {
   fetch: typeof fetch;
   timeoutMs: number;
   maxBodyBytes: number;

@@ -116,7 +116,7 @@ export function proposeField(
 }
 
 /** One operation's answer, as the doctor inspects it. */
-export interface Inspection {
+interface Inspection {
   operation: string;
   declared: Declared;
   op: OperationProfile | undefined;
