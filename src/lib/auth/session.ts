@@ -29,6 +29,8 @@ const StoredSchema = SignedInSchema.extend({ api: z.string().optional() });
 export type SessionTenant = { id: string; publishing: { baseUrl: string } };
 
 const key = (tenant: SessionTenant) => `auth:${tenant.id}`;
+/** Left by a logout, for a form another tab still shows signed in (`takeSignOut`). */
+const signedOutKey = (tenant: SessionTenant) => `signed-out:${tenant.id}`;
 
 let signedOut: SignedOutTokens | undefined;
 const signedOutOnce = (): SignedOutTokens => {
@@ -61,9 +63,25 @@ export async function signOut(
   tenant: SessionTenant,
 ): Promise<SignedIn | null> {
   const signedIn = await getSignedIn(session, tenant);
-  if (signedIn) await signedOutOnce().add(signedIn.token);
+  if (signedIn) {
+    await signedOutOnce().add(signedIn.token);
+    session?.set(signedOutKey(tenant), true);
+  }
   await clearSignedIn(session, tenant);
   return signedIn;
+}
+
+/**
+ * Whether this session logged out since it last sent a form that asked (once: the mark goes). A
+ * shared page cannot know who is signed in, so another tab may still show the signed-in form.
+ */
+export async function takeSignOut(
+  session: AstroSession | undefined,
+  tenant: SessionTenant,
+): Promise<boolean> {
+  if (!(await session?.has(signedOutKey(tenant)))) return false;
+  session?.delete(signedOutKey(tenant));
+  return true;
 }
 
 export function setSignedIn(
@@ -73,6 +91,7 @@ export function setSignedIn(
 ): void {
   if (!session) throw new Error('Sessions are not available: sign-in needs Astro sessions.');
   session.set(key(tenant), { ...value, api: tenant.publishing.baseUrl });
+  session.delete(signedOutKey(tenant));
 }
 
 /** Signs out; a visitor who had no session still has none (../delivery/session-store.ts). */
