@@ -91,7 +91,6 @@ export function setSignedIn(
 ): void {
   if (!session) throw new Error('Sessions are not available: sign-in needs Astro sessions.');
   session.set(key(tenant), { ...value, api: tenant.publishing.baseUrl });
-  session.delete(signedOutKey(tenant));
 }
 
 /** Signs out; a visitor who had no session still has none (../delivery/session-store.ts). */
@@ -117,6 +116,7 @@ export async function startSession(
   const previous = await getSignedIn(session, tenant).catch(() => null);
   await session?.regenerate();
   setSignedIn(session, tenant, signedIn);
+  await deleteIfKept(session, signedOutKey(tenant));
   // An API that hands out the same token again after a logout honours it again.
   await signedOutOnce().remove(signedIn.token);
   if (previous && previous.token !== signedIn.token) {
