@@ -1,6 +1,6 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { settings } from '../lib/settings/settings.ts';
-import { clearSignedIn, getSignedIn } from '../lib/auth/session.ts';
+import { clearSignedIn, getSignedIn, takeSignOut } from '../lib/auth/session.ts';
 import { commentFormInput, readFormValues } from '../lib/comments/form.ts';
 import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
@@ -35,6 +35,7 @@ export const commentActions = {
           postSlug: form.post,
           values,
           token: signedIn?.token ?? null,
+          signedOutSince: !signedIn && (await takeSignOut(ctx.session, tenant)),
           limitKey: limitKey(tenant.id, ctx.locals.visitor.address),
           remember:
             values.key &&

@@ -269,11 +269,65 @@ test('without JavaScript, a comment typed before "Log in" is back in the field a
   await expect(page).toHaveURL(new RegExp(`${POST_PATH}(\\?.*)?#comment-form$`));
   await expect(content).toHaveValue(text);
   await expect(page.getByRole('alert')).toHaveCount(0);
+  // A reload of the refilled form (no JavaScript keeps a draft in the tab) shows the text again.
+  await page.reload();
+  await expect(content).toHaveValue(text);
   await submit(page, /Post comment/);
   await expect(page.getByRole('status')).toContainText('Your comment has been published');
   expect(await commentWrites(request)).toBe(before + 1);
   await page.reload();
   await expect(content).toHaveValue('');
+  // Back to the refilled form: posted, so it is not offered again.
+  await page.goBack();
+  await expect(content).toHaveValue('');
+  expect(await commentWrites(request)).toBe(before + 1);
+});
+
+/** Logs `page` in as the demo reader, coming back to the post. */
+async function logIn(page: Page): Promise<void> {
+  await page.goto(tenantUrl(TENANT, `/login?next=${encodeURIComponent(POST_PATH)}`));
+  await page.getByLabel('E-mail address').fill('reader@masthead.test');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(new RegExp(`${POST_PATH}$`));
+}
+
+/**
+ * Two tabs of one browser: the post open while signed in, a logout in the other tab, then the
+ * comment sent from the first (its page still shows the signed-in form). Nothing goes out as a
+ * guest; the reader is told they were signed out, with the text kept.
+ */
+async function commentAfterLogoutElsewhere(page: Page, request: APIRequestContext) {
+  await logIn(page);
+  const form = page.locator('#comment-form');
+  await expect(form.getByText('Commenting as')).toBeVisible();
+  const other = await page.context().newPage();
+  await other.goto(tenantUrl(TENANT, '/logout'));
+  await other.locator('#main').getByRole('button', { name: 'Log out' }).click();
+  await expect(other.getByText('You have logged out.')).toBeVisible();
+  await other.close();
+
+  const text = unique('Typed while logged out elsewhere');
+  const before = await commentWrites(request);
+  await form.getByLabel('Comment', { exact: true }).fill(text);
+  const landing = await submit(page, /Post comment/);
+  expect(landing.status()).toBe(401);
+  await expect(page.getByRole('alert')).toContainText('You are no longer signed in');
+  await expect(form.getByLabel('Comment', { exact: true })).toHaveValue(text);
+  expect(await commentWrites(request)).toBe(before);
+  // Now a guest form: name and e-mail post it as a guest, awaiting moderation.
+  await form.getByLabel('Name', { exact: true }).fill('Riley As Guest');
+  await form.getByLabel('E-mail', { exact: true }).fill('riley@example.com');
+  await submit(page, /Post comment/);
+  await expect(page.getByRole('status')).toContainText('Your comment is awaiting moderation');
+  expect(await commentWrites(request)).toBe(before + 1);
+}
+
+test('logged out in another tab: a comment sent from the signed-in form is not posted as a guest, and says why', async ({
+  page,
+  request,
+}) => {
+  await commentAfterLogoutElsewhere(page, request);
 });
 
 test.describe('with JavaScript', () => {
@@ -285,6 +339,13 @@ test.describe('with JavaScript', () => {
     request,
   }) => {
     await postOnceThenWander(page, request);
+  });
+
+  test('logged out in another tab, with JavaScript too: told so, text kept, nothing posted as a guest', async ({
+    page,
+    request,
+  }) => {
+    await commentAfterLogoutElsewhere(page, request);
   });
 
   test('the comment field counts characters as the reader types, and says so after a pause', async ({

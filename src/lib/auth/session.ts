@@ -33,6 +33,8 @@ const StoredSchema = SignedInSchema.extend({ api: z.string() });
 export type SessionTenant = { id: string; publishing: { baseUrl: string } };
 
 const key = (tenant: SessionTenant) => `auth:${tenant.id}`;
+/** Left by a logout, for a form another tab still shows signed in (`takeSignOut`). */
+const signedOutKey = (tenant: SessionTenant) => `signed-out:${tenant.id}`;
 
 let signedOut: SignedOutTokens | undefined;
 const signedOutOnce = (): SignedOutTokens => {
@@ -65,9 +67,25 @@ export async function signOut(
   tenant: SessionTenant,
 ): Promise<SignedIn | null> {
   const signedIn = await getSignedIn(session, tenant);
-  if (signedIn) await signedOutOnce().add(signedIn.token);
+  if (signedIn) {
+    await signedOutOnce().add(signedIn.token);
+    session?.set(signedOutKey(tenant), true);
+  }
   await clearSignedIn(session, tenant);
   return signedIn;
+}
+
+/**
+ * Whether this session logged out since it last sent a form that asked (once: the mark goes). A
+ * shared page cannot know who is signed in, so another tab may still show the signed-in form.
+ */
+export async function takeSignOut(
+  session: AstroSession | undefined,
+  tenant: SessionTenant,
+): Promise<boolean> {
+  if (!(await session?.has(signedOutKey(tenant)))) return false;
+  session?.delete(signedOutKey(tenant));
+  return true;
 }
 
 export function setSignedIn(
@@ -102,6 +120,7 @@ export async function startSession(
   const previous = await getSignedIn(session, tenant).catch(() => null);
   await session?.regenerate();
   setSignedIn(session, tenant, signedIn);
+  await deleteIfKept(session, signedOutKey(tenant));
   // An API that hands out the same token again after a logout honours it again.
   await signedOutOnce().remove(signedIn.token);
   if (previous && previous.token !== signedIn.token) {

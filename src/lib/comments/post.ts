@@ -77,6 +77,8 @@ export interface PostCommentRequest {
   values: CommentFormValues;
   /** The signed-in subscriber's token, or null for a guest. */
   token: string | null;
+  /** A guest who logged out since (in another tab, say): a form without name or e-mail was theirs signed in. */
+  signedOutSince?: boolean;
   /** Rate-limit key (tenant and client address). */
   limitKey: string;
   /** The name this post is remembered under (its idempotency key: ./once.ts), if it has one. */
@@ -127,6 +129,9 @@ export async function postComment(
     ...(extra.retryAfterSeconds !== undefined && { retryAfterSeconds: extra.retryAfterSeconds }),
   });
 
+  // Not sent as a guest's, nor refused for want of a name: the reader is told they were signed out.
+  if (request.signedOutSince && !values.name.trim() && !values.email.trim())
+    return fail('signed-out', textKey('comments.error.signedOut'));
   const checked = validateComment(values, signedIn);
   if (!checked.ok) return fail('invalid', textKey('comments.error.fields'), checked.fields);
 

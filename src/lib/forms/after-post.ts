@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { PRIVATE, uncachedRedirect } from '../delivery/policy.ts';
-import { dropIfEmpty } from '../delivery/session-store.ts';
+import { deleteIfKept, dropIfEmpty } from '../delivery/session-store.ts';
 import { safeNext, signInPath } from '../auth/next.ts';
 
 /**
@@ -17,8 +17,10 @@ export const SENT_PARAM = 'posted';
 
 /**
  * A submit button of this name signs in first (its value: the site path to come back to): the
- * action is not run, what was typed is kept as its result is, and the login page comes back to
- * that path with `posted`, which puts the text back into the form. Without JavaScript too.
+ * action is not run, what was typed is kept, and the login page comes back to that path with
+ * `posted`, which puts the text back into the form. Without JavaScript too. The text is kept for
+ * the session's life, however slow the login, and shown again on a reload, until a form is sent
+ * from that page (or its "Log in" pressed again).
  */
 export const SIGN_IN_FIELD = '_signin';
 
@@ -62,6 +64,10 @@ const KeptSchema = z.object({
 });
 export type KeptResult = z.output<typeof KeptSchema>;
 
+/** What was typed before "Log in" (`SIGN_IN_FIELD`): one per page, under the id its address names. */
+const DraftSchema = KeptSchema.extend({ id: z.string() });
+type Draft = z.output<typeof DraftSchema>;
+
 /** What was typed into the form a landing GET answers, by the request's locals. */
 const KEPT_VALUES = new WeakMap<object, Readonly<Record<string, string>>>();
 
@@ -71,6 +77,7 @@ export function keptFormValues(locals: object): Readonly<Record<string, string>>
 }
 
 const keptKey = (id: string): string => `form-result:${id}`;
+const draftKey = (pathname: string): string => `form-draft:${pathname}`;
 
 /** The posted form's text fields, without passwords, the action's own field or anything huge. */
 export function keptValues(form: FormData): Record<string, string> {
@@ -125,7 +132,8 @@ export interface FormRequest {
   session?:
     | {
         get(key: string): Promise<unknown>;
-        set(key: string, value: KeptResult, options?: { ttl?: number }): void;
+        has(key: string): Promise<boolean>;
+        set(key: string, value: KeptResult | Draft, options?: { ttl?: number }): void;
         delete(key: string): void;
         keys(): Promise<Iterator<string>>;
         destroy(): void;
@@ -174,9 +182,8 @@ export async function answerForm(
     }
     // Unguessable and URL-safe: 16 characters.
     const id = randomBytes(12).toString('base64url');
-    // The session as it is after the action (a sign-in gives it a new id: the result goes there).
-    session.set(keptKey(id), kept, { ttl: KEPT_SECONDS });
     if (typeof signIn === 'string') {
+      session.set(draftKey(pathname), { ...kept, id });
       const back = new URL(safeNext(signIn, pathname), url);
       back.searchParams.set(SENT_PARAM, id);
       return uncachedRedirect(
@@ -184,6 +191,10 @@ export async function answerForm(
         locals.href(signInPath(`${back.pathname}${back.search}${back.hash}`)),
       );
     }
+    // Sent: the text kept from before a login is not offered again (Back, a reload).
+    await deleteIfKept(session, draftKey(pathname));
+    // The session as it is after the action (a sign-in gives it a new id: the result goes there).
+    session.set(keptKey(id), kept, { ttl: KEPT_SECONDS });
     return uncachedRedirect(303, landingAddress(pathname, url.searchParams, id, locals.href));
   }
 
@@ -191,12 +202,18 @@ export async function answerForm(
   if (context.request.method !== 'GET' || sent === null) return next();
   // Anything but an id as written above is not looked up.
   const id = /^[\w-]{16}$/.test(sent) ? sent : null;
-  const kept = id && session ? readKept(await session.get(keptKey(id))) : undefined;
+  const result = id && session ? readKept(await session.get(keptKey(id))) : undefined;
+  const draft =
+    id && session && !result
+      ? DraftSchema.safeParse(await session.get(draftKey(pathname))).data
+      : undefined;
+  const kept = result ?? (draft?.id === id ? draft : undefined);
   // Taken already (a reload, Back), expired, or never ours: the page itself, without the id.
   if (!id || !kept || !session) {
     return uncachedRedirect(303, landingAddress(pathname, url.searchParams, null, locals.href));
   }
-  session.delete(keptKey(id));
+  // A result is shown once; a draft until its form is sent.
+  if (result) session.delete(keptKey(id));
   const response = await show(kept);
   await dropIfEmpty(session);
   return response;

@@ -9,7 +9,7 @@ import {
   PERSIST_SYMBOL,
 } from '../../../node_modules/astro/dist/core/session/runtime.js';
 import { AstroCookies } from '../../../node_modules/astro/dist/core/cookies/index.js';
-import { getSignedIn, signOut, startSession } from '../../../src/lib/auth/session.ts';
+import { getSignedIn, signOut, startSession, takeSignOut } from '../../../src/lib/auth/session.ts';
 import type { SignedIn } from '../../../src/lib/auth/session.ts';
 import { signedOutTokens } from '../../../src/lib/auth/signed-out.ts';
 import { dropIfEmpty, fileSessionStore } from '../../../src/lib/delivery/session-store.ts';
@@ -100,6 +100,32 @@ describe('a logout in one tab and a slow request in another', () => {
     await startSession(again.session, TENANT, signedIn, () => undefined);
     const stored = await getSignedIn(visit(await again.end(undefined)).session, TENANT);
     expect(stored?.token).toBe(signedIn.token);
+  });
+
+  it('a tab still showing the signed-in form learns of the logout once; a new sign-in forgets it', async () => {
+    const login = visit(undefined);
+    await startSession(login.session, TENANT, signedIn, () => undefined);
+    let cookie = await login.end(undefined);
+    const logout = visit(cookie);
+    await signOut(logout.session, TENANT);
+    cookie = await logout.end(cookie);
+
+    const comment = visit(cookie);
+    expect(await takeSignOut(comment.session, TENANT)).toBe(true);
+    cookie = await comment.end(cookie);
+    expect(await takeSignOut(visit(cookie).session, TENANT)).toBe(false);
+
+    // Logged out, then in again: a later comment is the signed-in reader's, nothing to tell.
+    const again = visit(cookie);
+    await startSession(again.session, TENANT, signedIn, () => undefined);
+    cookie = await again.end(cookie);
+    const out = visit(cookie);
+    await signOut(out.session, TENANT);
+    cookie = await out.end(cookie);
+    const back = visit(cookie);
+    await startSession(back.session, TENANT, signedIn, () => undefined);
+    cookie = await back.end(cookie);
+    expect(await takeSignOut(visit(cookie).session, TENANT)).toBe(false);
   });
 });
 

@@ -184,6 +184,26 @@ describe('postComment: signed in', () => {
     expect(outcome.kind).toBe('signed-out');
     expect(outcome.values.content).toBe('A guest thought');
   });
+
+  it('after a logout in another tab, the signed-in form (no name, no e-mail) is told so, not posted', async () => {
+    const content = `Signed out since ${crypto.randomUUID()}`;
+    const signedInForm = { ...request().values, content, name: '', email: '' };
+    const clients: (string | undefined)[] = [];
+    const counted = (token?: string) => (clients.push(token), client(token));
+    const outcome = failure(
+      await postComment(request({ values: signedInForm, signedOutSince: true }), {
+        client: counted,
+        consume: unlimited,
+      }),
+    );
+    expect(outcome).toMatchObject({ kind: 'signed-out', values: { content } });
+    expect(clients).toHaveLength(0);
+    // Name and e-mail typed: a guest's comment like any other.
+    const guest = await post(
+      request({ values: { ...request().values, content }, signedOutSince: true }),
+    );
+    expect(guest).toMatchObject({ ok: true, status: 'pending' });
+  });
 });
 
 describe('postComment: limits and outages', () => {

@@ -14,14 +14,26 @@ import type {
   KeptResult,
 } from '../../../src/lib/forms/after-post.ts';
 
-/** A session as Astro's behaves for this rule: values by key, read back as stored. */
-function memorySession() {
+/**
+ * A session as Astro's behaves for this rule: values by key, read back as stored, gone after their
+ * `ttl` on the session's `clock` (milliseconds).
+ */
+function memorySession(clock = { now: 0 }) {
   const values = new Map<string, unknown>();
+  const until = new Map<string, number>();
+  const expire = (key: string) => {
+    if ((until.get(key) ?? Infinity) <= clock.now) values.delete(key);
+  };
   const session = {
     values,
     destroyed: false,
-    get: (key: string) => Promise.resolve(values.get(key)),
-    set: (key: string, value: KeptResult) => void values.set(key, structuredClone(value)),
+    get: (key: string) => (expire(key), Promise.resolve(values.get(key))),
+    has: (key: string) => (expire(key), Promise.resolve(values.has(key))),
+    set: (key: string, value: KeptResult, options?: { ttl?: number }) => {
+      values.set(key, structuredClone(value));
+      if (options?.ttl) until.set(key, clock.now + options.ttl * 1000);
+      else until.delete(key);
+    },
     delete: (key: string) => void values.delete(key),
     keys: () => Promise.resolve(values.keys()),
     destroy: () => void (session.destroyed = true),
@@ -152,6 +164,39 @@ describe('answerForm: POST → 303 → GET', () => {
       content: 'Typed before logging in',
       parent_id: '4',
     });
+  });
+
+  it('the text kept by "Log in" waits for a slow login, comes back on a reload, and goes once sent', async () => {
+    const clock = { now: 0 };
+    const run = { session: memorySession(clock), locals: localsFor('/posts/harbour-news') };
+    const typed = { post: 'harbour-news', content: 'A long thought, typed before logging in' };
+    const pressed = await through(
+      formPost('/posts/harbour-news?_action=postComment', {
+        ...typed,
+        [SIGN_IN_FIELD]: '/posts/harbour-news#comment-form',
+      }),
+      run,
+      'postComment',
+    );
+    const login = new URL(pressed.response.headers.get('location') ?? '', 'https://news.example');
+    const back = `https://news.example${login.searchParams.get('next') ?? ''}`;
+
+    // An hour on the login page (a forgotten password, a phone put away), then back: the text.
+    clock.now += 60 * 60 * 1000;
+    const landing = await through(new Request(back), run, undefined);
+    expect(landing.next).toHaveBeenCalledTimes(1);
+    expect(keptFormValues(run.locals)).toEqual(typed);
+    run.locals = localsFor('/posts/harbour-news');
+    // A reload of the refilled form: still there.
+    const reload = await through(new Request(back), run, undefined);
+    expect(reload.next).toHaveBeenCalledTimes(1);
+    expect(keptFormValues(run.locals)).toEqual(typed);
+
+    // Posted from that page: Back to the refilled form offers it no more.
+    await through(formPost('/posts/harbour-news?_action=postComment', typed), run, 'postComment');
+    const backAgain = await through(new Request(back), run, undefined);
+    expect(backAgain.next).not.toHaveBeenCalled();
+    expect(backAgain.response.headers.get('location')).toBe('/posts/harbour-news');
   });
 
   it('a "Log in" button naming another site comes back to the form’s own page', async () => {

@@ -317,7 +317,7 @@ export const de: Dictionary = {
   'comments.error.unconfirmed':
     'Wir konnten nicht bestätigen, dass Ihr Kommentar veröffentlicht wurde: Er ist womöglich angekommen. Sehen Sie in einer Minute in den Kommentaren nach, bevor Sie ihn erneut senden (der Kommentar eines Gastes erscheint, sobald die Redaktion ihn freigegeben hat); Ihr Text bleibt unten erhalten.',
   'comments.error.signedOut':
-    'Ihre Anmeldung ist abgelaufen, Ihr Kommentar wurde nicht veröffentlicht. Melden Sie sich erneut an oder geben Sie Name und E-Mail ein, um als Gast zu kommentieren; Ihr Text bleibt unten erhalten.',
+    'Sie sind nicht mehr angemeldet, Ihr Kommentar wurde nicht veröffentlicht. Melden Sie sich erneut an oder geben Sie Name und E-Mail ein, um als Gast zu kommentieren; Ihr Text bleibt unten erhalten.',
   'comments.error.closed': 'Dieser Beitrag nimmt keine Kommentare mehr an.',
   'comments.error.unexpected':
     'Etwas ist schiefgelaufen, Ihr Kommentar wurde nicht veröffentlicht. Bitte versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',

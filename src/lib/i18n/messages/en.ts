@@ -311,7 +311,7 @@ export const en = {
   'comments.error.unconfirmed':
     'We could not confirm that your comment was posted: it may have arrived. Check the comments in a minute before sending it again (a guest’s comment appears once an editor has approved it); your text is kept below.',
   'comments.error.signedOut':
-    'Your sign-in has expired, so your comment was not posted. Sign in again, or enter your name and e-mail to post as a guest; your text is kept below.',
+    'You are no longer signed in, so your comment was not posted. Log in again, or enter your name and e-mail to post as a guest; your text is kept below.',
   'comments.error.closed': 'This post no longer accepts comments.',
   'comments.error.unexpected':
     'Something went wrong and your comment was not posted. Please try again; your text is kept below.',

@@ -316,7 +316,7 @@ export const fr: Dictionary = {
   'comments.error.unconfirmed':
     'Nous n’avons pas pu confirmer la publication de votre commentaire : il est peut-être bien arrivé. Consultez les commentaires dans une minute avant de le renvoyer (le commentaire d’un invité apparaît une fois approuvé par la rédaction) ; votre texte est conservé ci-dessous.',
   'comments.error.signedOut':
-    'Votre session a expiré : votre commentaire n’a pas été publié. Reconnectez-vous, ou saisissez votre nom et votre e-mail pour commenter en invité ; votre texte est conservé ci-dessous.',
+    'Vous n’êtes plus connecté : votre commentaire n’a pas été publié. Reconnectez-vous, ou saisissez votre nom et votre e-mail pour commenter en invité ; votre texte est conservé ci-dessous.',
   'comments.error.closed': 'Cet article n’accepte plus de commentaires.',
   'comments.error.unexpected':
     'Un problème est survenu et votre commentaire n’a pas été publié. Veuillez réessayer ; votre texte est conservé ci-dessous.',
