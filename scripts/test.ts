@@ -40,7 +40,8 @@ function run(script: string, env: NodeJS.ProcessEnv): Promise<boolean> {
     createInterface({ input: from }).on('line', (line) => to.write(`[${script}] ${line}\n`));
   }
   return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
+    // On exit, not on the end of its output: a server it left behind may hold that open.
+    child.on('exit', (code, signal) => {
       running.delete(child);
       const seconds = Math.round((Date.now() - started) / 1000);
       const outcome = code === 0 ? 'passed' : `failed (${signal ?? `exit ${code}`})`;
@@ -53,7 +54,14 @@ function run(script: string, env: NodeJS.ProcessEnv): Promise<boolean> {
 /** Ctrl-C for every suite still running: Playwright and Vitest stop their servers on it. */
 function stop(): void {
   failed = true;
-  for (const child of running) if (child.pid) process.kill(-child.pid, 'SIGINT');
+  for (const { pid } of running) {
+    if (pid === undefined) continue;
+    try {
+      process.kill(-pid, 'SIGINT');
+    } catch {
+      // The group has ended meanwhile.
+    }
+  }
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);
 
