@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import base from './playwright.config.ts';
+import base, { siteBuild } from './playwright.config.ts';
 
 /**
  * The site against the mock's alt dialect (MOCK_DIALECT=alt: the other reading of every silence in
@@ -14,6 +14,7 @@ const tenants = JSON.parse(readFileSync('tenants.json', 'utf8')) as {
 for (const tenant of tenants.tenants) tenant.publishing['profile'] = 'publishing-alt';
 mkdirSync('.cache', { recursive: true });
 writeFileSync(tenantsFile, JSON.stringify(tenants, null, 2));
+const site = siteBuild('./dist-alt');
 const port = 4600;
 const mock = { control: 4609, publishing: 4610, lodging: 4620 };
 
@@ -37,12 +38,12 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: 'npm run build && node scripts/e2e-server.mjs',
+      command: site.command,
       url: `http://127.0.0.1:${port}/favicon.svg`,
       env: {
         E2E_PORT: String(port),
         TENANTS_FILE: tenantsFile,
-        MASTHEAD_OUT_DIR: './dist-alt',
+        MASTHEAD_OUT_DIR: site.outDir,
         ASTRO_TELEMETRY_DISABLED: '1',
         // No change watcher: tests count upstream calls, and nothing here publishes.
         WATCH_CHANGES: 'false',

@@ -7,6 +7,18 @@ const chromiumPath =
 const port = Number(process.env.E2E_PORT ?? 4400);
 const hasMock = existsSync('mock/server.ts');
 
+/**
+ * The site server's command and build folder: its own build in `outDir`, made first (a suite run
+ * alone), or the one build `npm test` made for every suite (E2E_BUILT, scripts/test.ts).
+ */
+export function siteBuild(outDir: string): { command: string; outDir: string } {
+  const built = process.env.E2E_BUILT;
+  return built
+    ? { command: 'node scripts/e2e-server.mjs', outDir: built }
+    : { command: 'npm run build && node scripts/e2e-server.mjs', outDir };
+}
+const site = siteBuild(process.env.MASTHEAD_OUT_DIR ?? './dist');
+
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
@@ -51,10 +63,11 @@ export default defineConfig({
         ]
       : []),
     {
-      command: 'npm run build && node scripts/e2e-server.mjs',
+      command: site.command,
       url: `http://127.0.0.1:${port}/favicon.svg`,
       env: {
         E2E_PORT: String(port),
+        MASTHEAD_OUT_DIR: site.outDir,
         ASTRO_TELEMETRY_DISABLED: '1',
         // No change watcher: tests count upstream calls, and nothing here publishes.
         WATCH_CHANGES: 'false',

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import base from './playwright.config.ts';
+import base, { siteBuild } from './playwright.config.ts';
 
 /**
  * The site against the mock in photo mode (MOCK_MEDIA=photos: 3000×2000 JPEG covers, editions of
@@ -8,6 +8,7 @@ import base from './playwright.config.ts';
  * reader-turns.spec.ts run here too). Own ports (4900–4920) and build, so it runs beside the other
  * suites.
  */
+const site = siteBuild('./dist-photos');
 const port = 4900;
 const mock = { control: 4909, publishing: 4910, lodging: 4920 };
 const api = `http://127.0.0.1:${mock.publishing}/api/v1`;
@@ -35,11 +36,11 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
-      command: 'npm run build && node scripts/e2e-server.mjs',
+      command: site.command,
       url: `http://127.0.0.1:${port}/favicon.svg`,
       env: {
         E2E_PORT: String(port),
-        MASTHEAD_OUT_DIR: './dist-photos',
+        MASTHEAD_OUT_DIR: site.outDir,
         ASTRO_TELEMETRY_DISABLED: '1',
         WATCH_CHANGES: 'false',
         LOG_LEVEL: 'warn',

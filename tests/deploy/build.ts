@@ -2,8 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { OUT_DIR } from './stack.ts';
 
-/** Vitest global setup: one production build for the whole suite, beside (not over) `dist/`. */
+/**
+ * Vitest global setup: one production build for the whole suite, beside (not over) `dist/`; none
+ * when `npm test` has built for every suite (E2E_BUILT, scripts/test.ts).
+ */
 export default function build(): void {
+  if (process.env['E2E_BUILT']) return;
   const root = fileURLToPath(new URL('../../', import.meta.url));
   execFileSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
     cwd: root,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMock } from '../../mock/index.ts';
 import { demoEnv } from '../../scripts/demo-env.mjs';
@@ -8,8 +8,8 @@ import { send } from './http.ts';
 import { freePort, Service } from './processes.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-/** Built once by the suite's global setup (tests/deploy/build.ts). */
-export const OUT_DIR = join(root, 'dist-deploy');
+/** Its own build (tests/deploy/build.ts), or the one `npm test` made for every suite (scripts/test.ts). */
+export const OUT_DIR = resolve(root, process.env['E2E_BUILT'] ?? 'dist-deploy');
 export const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
 /** Debian's libnginx-mod-http-cache-purge, which the shipped config's `/_edge_purge` needs. */
 export const PURGE_MODULE = '/usr/lib/nginx/modules/ngx_http_cache_purge_module.so';

@@ -125,6 +125,8 @@ test('with JavaScript: GBP room cards, the API’s total, "request received", an
   page,
   request,
 }) => {
+  // Five axe checks and a booking: near 30 s on a busy machine (npm test runs two suites at once).
+  test.slow();
   const errors = watchErrors(page);
   const [checkIn, checkOut] = thursdayAfter(260);
   const offers = await upstreamOffers(request, checkIn, checkOut);
