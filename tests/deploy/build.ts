@@ -4,7 +4,7 @@ import { OUT_DIR } from './stack.ts';
 
 /**
  * Vitest global setup: one production build for the whole suite, beside (not over) `dist/`; none
- * when `npm test` has built for every suite (E2E_BUILT, scripts/test.ts).
+ * when `npm test` has built for every suite (E2E_BUILT, package.json).
  */
 export default function build(): void {
   if (process.env['E2E_BUILT']) return;

@@ -8,7 +8,7 @@ import { send } from './http.ts';
 import { freePort, Service } from './processes.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-/** Its own build (tests/deploy/build.ts), or the one `npm test` made for every suite (scripts/test.ts). */
+/** Its own build (tests/deploy/build.ts), or the one `npm test` made for every suite (E2E_BUILT, package.json). */
 export const OUT_DIR = resolve(root, process.env['E2E_BUILT'] ?? 'dist-deploy');
 export const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
 /** Debian's libnginx-mod-http-cache-purge, which the shipped config's `/_edge_purge` needs. */
