@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
-import { day } from '../fixtures/dates.ts';
+import { day, dayIn } from '../fixtures/dates.ts';
 
 /** The guest's journey: steps and history, honest status, the private manage link, no JavaScript. */
 
@@ -9,6 +9,8 @@ const CONTROL = process.env['MOCK_CONTROL_URL'] ?? 'http://127.0.0.1:4009';
 const LODGING = 'http://127.0.0.1:4020/api/v1';
 const HARBOUR = 'harbour-times';
 const HARBOUR_VIEW = 'f288dd17-9e1e-5421-8b43-5674c8a96975';
+/** Harbour View's own calendar (the mock's seed), an hour ahead of UTC. */
+const HARBOUR_VIEW_ZONE = 'Europe/Amsterdam';
 const SHOTS = process.env['SHOTS_DIR'];
 
 interface DemoAccounts {
@@ -260,7 +262,7 @@ test('a stay whose check-in day has begun offers no cancel on its manage page, a
   // Today is check-in: bookable, and from today on it is the hotel's to cancel, not the link's.
   await page.goto(tenantUrl(HARBOUR, '/stay'));
   await expect(page.locator('masthead-booking[data-ready="true"]')).toBeAttached();
-  await toDetails(page, day(0), day(2));
+  await toDetails(page, dayIn(HARBOUR_VIEW_ZONE, 0), dayIn(HARBOUR_VIEW_ZONE, 2));
   await fillDetails(page, 'Begun');
   await page.getByRole('button', { name: 'Book' }).click();
   await expect(heading(page, 'Request received')).toBeFocused();
