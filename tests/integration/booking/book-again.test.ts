@@ -56,7 +56,7 @@ async function book(
     session,
     locals: {
       tenant,
-      tenantMatchOrNull: { tenant, pathname: '/stay' },
+      tenantMatchOrNull: { tenant, pathname: '/stay', origin: 'http://harbour-times.localhost' },
       visitor: { address: '203.0.113.7', local: false, origin: 'http://harbour-times.localhost' },
     },
   };
