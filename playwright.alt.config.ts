@@ -21,6 +21,8 @@ const mock = { control: 4609, publishing: 4610, lodging: 4620 };
 export default defineConfig({
   ...base,
   testDir: 'tests/e2e-alt',
+  // Its own folder: npm test runs it beside the e2e suite, and each run empties its folder first.
+  outputDir: 'test-results/alt',
   use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
   webServer: [
     {

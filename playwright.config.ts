@@ -21,6 +21,8 @@ const site = siteBuild(process.env.MASTHEAD_OUT_DIR ?? './dist');
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Its own folder: npm test runs the other browser suites beside it, and each run empties its folder.
+  outputDir: 'test-results/e2e',
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,

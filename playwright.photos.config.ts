@@ -18,6 +18,8 @@ process.env['E2E_MOCK_API'] = api;
 export default defineConfig({
   ...base,
   testDir: 'tests',
+  // Its own folder: npm test runs it beside the e2e suite, and each run empties its folder first.
+  outputDir: 'test-results/photos',
   testMatch: ['e2e-photos/**/*.spec.ts', 'e2e/reader-fit.spec.ts', 'e2e/reader-turns.spec.ts'],
   use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
   webServer: [

@@ -8,6 +8,8 @@ const chromiumPath =
 
 export default defineConfig({
   testDir: 'tests/static',
+  // Its own folder: npm test runs it beside the e2e suite, and each run empties its folder first.
+  outputDir: 'test-results/static',
   globalSetup: './tests/static/global-setup.ts',
   fullyParallel: false,
   workers: 1,

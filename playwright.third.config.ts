@@ -15,6 +15,8 @@ const randomApiPort = 4820;
 export default defineConfig({
   ...base,
   testDir: 'tests/e2e-third',
+  // Its own folder: npm test runs it beside the e2e suite, and each run empties its folder first.
+  outputDir: 'test-results/third',
   use: { ...base.use, baseURL: `http://third-times.localhost:${port}` },
   webServer: [
     {
