@@ -156,6 +156,7 @@ const opacity = (locator: Locator) =>
 test('full screen: the toolbar and thumbnails stay off the page until the pointer or a key asks', async ({
   page,
 }) => {
+  test.slow(); // every desktop size, each in and out of full screen (about 22 s alone, past 30 beside other suites)
   await page.clock.install();
   const { slug } = await freeEdition(page);
   const toolbar = page.locator('.toolbar');
