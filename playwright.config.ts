@@ -9,7 +9,7 @@ const hasMock = existsSync('mock/server.ts');
 
 /**
  * The site server's command and build folder: its own build in `outDir`, made first (a suite run
- * alone), or the one build `npm test` made for every suite (E2E_BUILT, scripts/test.ts).
+ * alone), or the one build `npm test` made for every suite (E2E_BUILT, package.json `test`).
  */
 export function siteBuild(outDir: string): { command: string; outDir: string } {
   const built = process.env.E2E_BUILT;
