@@ -79,6 +79,15 @@ describe('links the API gives itself', () => {
     expect(pathBelow('https://api.example.com/other/x', base)).toBeUndefined();
   });
 
+  it('takes the absolute links of an API at the root of its host', () => {
+    const root = 'https://api.example.com';
+    expect(pathBelow('https://api.example.com/articles', root)).toBe('/articles');
+    expect(
+      linksIn({ _links: { articles: { href: `${root}/feed/articles` } } }, `${root}/`),
+    ).toEqual(['/feed/articles']);
+    expect(pathBelow('https://cdn.example.com/articles', root)).toBeUndefined();
+  });
+
   it('finds the links of an index at any depth (HAL, plain maps, lists)', () => {
     const index = {
       _links: { self: { href: `${base}/` }, plans: { href: `${base}/shop/plans` } },

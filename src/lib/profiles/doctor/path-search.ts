@@ -34,9 +34,10 @@ export function pathBelow(link: string, baseUrl: string): string | undefined {
   if (url.origin !== base.origin) return undefined;
   const prefix = base.pathname.replace(/\/$/, '');
   let path = url.pathname;
-  // A link written relative to the host (`/api/v1/articles`) or to the base (`/articles`).
+  // A link written relative to the host (`/api/v1/articles`) or to the base (`/articles`); every
+  // path of its host is below a base at the host's root.
   if (prefix && path.startsWith(`${prefix}/`)) path = path.slice(prefix.length);
-  else if (/^https?:/.test(link)) return undefined;
+  else if (prefix && /^https?:/.test(link)) return undefined;
   path = path.replace(/\/+$/, '');
   return path.length > 1 && !/\.(png|jpe?g|gif|svg|webp|avif|css|js|html?)$/i.test(path)
     ? path
