@@ -48,8 +48,11 @@ function doctorFetch(settings: CallSettings) {
     {
       retry: 1,
       retryStatusCodes: [429],
-      retryDelay: ({ response }) =>
-        Math.min(65, Number(response?.headers.get('retry-after') ?? 60) || 60) * 1000,
+      retryDelay: ({ response }) => {
+        // Seconds, `0` included; a date or nothing: a minute.
+        const asked = Number(response?.headers.get('retry-after') || Number.NaN);
+        return Math.min(65, asked >= 0 ? asked : 60) * 1000;
+      },
       // Read below, with the site's cap; the timeout set per attempt covers the body too.
       responseType: 'stream',
       onRequest({ options }) {
