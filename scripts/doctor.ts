@@ -120,7 +120,7 @@ if (!values.json) console.log(tenantSecretsLine(tenant, first.secrets));
 console.log(values.json ? JSON.stringify(report, null, 2) : doctorLines(report).join('\n'));
 
 if (values.write) {
-  const writes = profileWrites(report, tenant);
+  const writes = profileWrites(report, tenant, readProfileTexts(values.profiles));
   let tenantsText = text;
   for (const write of writes) {
     const file = join(values.profiles, `${write.name}.json`);

@@ -2,8 +2,8 @@ import { applyEdits, modify } from 'jsonc-parser';
 import type { Tenant } from '../tenants/schema.ts';
 import type { OperationProfile } from '../upstream/profile.ts';
 import type { DoctorReport } from './doctor/report.ts';
-import { mergeOp } from './schema.ts';
-import type { ProfileService } from './schema.ts';
+import { mergeOp, parseProfileText } from './schema.ts';
+import type { ProfileService, ProfileTexts } from './schema.ts';
 
 /** `[a]` → `"a"`: one path reads better without brackets. */
 function compact(op: OperationProfile): Record<string, unknown> {
@@ -19,10 +19,10 @@ function compact(op: OperationProfile): Record<string, unknown> {
 
 /**
  * What `npm run doctor -- <tenant> --write` saves: the tenant's own profile `<tenant>-<service>`
- * per service with proposals, what it named before (extended, or its inline parts kept) plus the
- * doctor's proposals, which win.
+ * per service with proposals, what it named before (extended, or its inline parts kept; the
+ * entries of the one an earlier --write saved, from `profiles`) plus the doctor's proposals, which win.
  */
-export function profileWrites(report: DoctorReport, tenant: Tenant) {
+export function profileWrites(report: DoctorReport, tenant: Tenant, profiles: ProfileTexts) {
   return (['publishing', 'lodging'] as const).flatMap((service) => {
     const gaps = report.operations
       .filter((op) => op.service === service)
@@ -32,9 +32,11 @@ export function profileWrites(report: DoctorReport, tenant: Tenant) {
     if (!proposals) return [];
     const ref = tenant[service]?.profile;
     const name = `${tenant.id}-${service}`;
-    const base = typeof ref === 'string' ? (ref === name ? undefined : ref) : ref?.extends;
+    const saved = ref === name ? profiles.get(name) : undefined;
+    const from = ref === name ? saved && parseProfileText(saved.text, saved.source) : ref;
+    const base = typeof from === 'string' ? from : from?.extends;
     const inline: Partial<Record<string, OperationProfile>> =
-      typeof ref === 'object' ? ref.operations : {};
+      typeof from === 'object' ? from.operations : {};
     const operations: Record<string, unknown> = {};
     for (const op of new Set([...Object.keys(inline), ...Object.keys(proposals)]))
       operations[op] = compact(mergeOp(inline[op], proposals[op] ?? {}));

@@ -52,7 +52,7 @@ describe('a comment list found at another path', () => {
   });
 
   it('proposes nothing more once --write saved it', async () => {
-    const [write] = profileWrites(await check(), tenant);
+    const [write] = profileWrites(await check(), tenant, new Map());
     const again = await check(write?.name, [[`${write?.name}.json`, write?.text ?? '']]);
     expect(again.proposals).toEqual({});
     expect(again.unmapped.filter((line) => line.startsWith('publishing comments.'))).toEqual([]);
@@ -75,7 +75,7 @@ describe('a comment list found at another path', () => {
     expect(report.proposals.publishing?.['comments.create']).toEqual({
       path: '/posts/{postSlug}/replies',
     });
-    const [write] = profileWrites(report, tenant);
+    const [write] = profileWrites(report, tenant, new Map());
     expect(write?.text).toContain('"path": "/posts/{postSlug}/replies"');
   });
 });

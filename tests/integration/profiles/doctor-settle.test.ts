@@ -37,7 +37,7 @@ describe('where the doctor cannot decide', () => {
   });
 
   it('writes a stub profile that names the gap', async () => {
-    const [write] = profileWrites(await run(), tenant);
+    const [write] = profileWrites(await run(), tenant, new Map());
     const file = JSON.parse(write?.text ?? '{}') as { description: string };
     expect(file.description).toContain('Not found yet: plans.list.interval;');
     expect(file.description).toContain('--map <operation>.<need>=<path>');
@@ -54,7 +54,47 @@ describe('where the doctor cannot decide', () => {
       sample: 'M',
     });
     expect(report.unmapped.filter((u) => u.includes('not found'))).toEqual([]);
-    const [write] = profileWrites(report, tenant);
+    const [write] = profileWrites(report, tenant, new Map());
     expect(write?.text).toContain('"interval": "cycle.unit"');
+  });
+});
+
+// The doctor's own advice, followed: `--write` once (a gap left), then `--write --map` for the gap.
+describe('a second --write on the profile the first one wrote', () => {
+  const titled = plans.map(({ name, ...plan }) => ({ label: name, ...plan }));
+  const titledFetch = ((input: URL | string) => {
+    const path = new URL(String(input)).pathname.replace('/api/v1', '');
+    const body =
+      path === '/plans' ? { data: titled } : path === '/plans/gold' ? { data: titled[0] } : {};
+    return Promise.resolve(Response.json(body, { status: path.startsWith('/plans') ? 200 : 404 }));
+  }) as typeof fetch;
+
+  it('keeps what the first one found beside what --map settles', async () => {
+    const first = await runDoctor({ tenant, profiles: new Map(), secrets: {}, fetch: titledFetch });
+    const [written] = profileWrites(first, tenant, new Map());
+    expect(written?.text).toContain('"name": "label"');
+    expect(written?.text).toContain('Not found yet: plans.list.interval');
+    const profiles = new Map([
+      [
+        written?.name ?? '',
+        { source: 'profiles/settle-publishing.json', text: written?.text ?? '' },
+      ],
+    ]);
+    const named = { ...tenant, publishing: { ...tenant.publishing, profile: written?.name } };
+    const second = await runDoctor({
+      tenant: named,
+      profiles,
+      secrets: {},
+      fetch: titledFetch,
+      maps: parseMaps(['plans.list.interval=cycle.unit', 'plans.get.interval=cycle.unit']),
+    });
+    const [rewritten] = profileWrites(second, named, profiles);
+    const file = JSON.parse(rewritten?.text ?? '{}') as {
+      operations: Record<string, { fields?: Record<string, string> }>;
+    };
+    expect(file.operations['plans.list']?.fields).toEqual({
+      name: 'label',
+      interval: 'cycle.unit',
+    });
   });
 });
