@@ -11,11 +11,7 @@ import type { ProfileService } from '../schema.ts';
 
 export type Maps = Partial<Record<ProfileService, Record<string, OperationProfile>>>;
 
-export class MapError extends Error {
-  override name = 'MapError';
-}
-
-/** The `--map` arguments as profile entries per service; throws a `MapError` saying what is wrong. */
+/** The `--map` arguments as profile entries per service; throws an error saying what is wrong. */
 export function parseMaps(args: readonly string[]): Maps {
   const maps: Maps = {};
   for (const arg of args) {
@@ -27,14 +23,14 @@ export function parseMaps(args: readonly string[]): Maps {
     const need = rest.join('.');
     const service = SERVICES.find((one) => Object.hasOwn(CATALOGUES[one], operation));
     if (!service || !need) {
-      throw new MapError(
+      throw new Error(
         `--map ${arg}: expected <operation>.<need>=<path>, such as posts.list.title=headline (operations: ${ALL_OPERATIONS.join(', ')})`,
       );
     }
     const ops = (maps[service] ??= {});
     const op: OperationProfile = ops[operation] ?? {};
     if (need === 'path') {
-      if (!value.startsWith('/')) throw new MapError(`--map ${arg}: a path starts with "/"`);
+      if (!value.startsWith('/')) throw new Error(`--map ${arg}: a path starts with "/"`);
       ops[operation] = { ...op, path: value };
     } else if (need === 'envelope') {
       ops[operation] = { ...op, envelope: [value] };
