@@ -45,14 +45,12 @@ function paramsFor(run: ServiceRun, operation: string, declared: Declared) {
   return { id: property, propertyId: property };
 }
 
-/** The stay the doctor asks availability for: two nights, a month ahead. */
-function askedStay(): { check_in: string; check_out: string } {
-  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-  return { check_in: day(30), check_out: day(32) };
-}
+const daysAhead = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
-function queryFor(operation: string, declared: Declared): Record<string, string> {
-  if (operation === 'properties.availability') return { ...askedStay(), guests: '2' };
+function queryFor(run: ServiceRun, operation: string, declared: Declared): Record<string, string> {
+  const { stay } = run.evidence;
+  if (operation === 'properties.availability' && stay)
+    return { check_in: stay.from, check_out: stay.to, guests: '2' };
   return declared.kind === 'list' ? { per_page: String(PAGE_SIZE) } : {};
 }
 
@@ -82,7 +80,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   // What --map settles goes in as a proposal: checked, reported and saved like the doctor's own.
   const settled = options.maps?.[service]?.[operation];
   if (settled) run.proposals[operation] = mergeOp(run.proposals[operation], settled);
-  const query = renameKeys(queryFor(operation, declared), op?.rename) ?? {};
+  const query = renameKeys(queryFor(run, operation, declared), op?.rename) ?? {};
   const template = settled?.path ?? op?.path ?? declared.path;
   const found = await searchPath(run, { operation, declared, template, params, query });
   entry.tried = found.tried;
@@ -195,7 +193,6 @@ async function checkService(
     report.unmapped.push(
       `${service} auth.login → ${token.refused}: set ${from} to where the API answers`,
     );
-  const stay = askedStay();
   const run: ServiceRun = {
     service,
     options,
@@ -209,7 +206,8 @@ async function checkService(
     rawItems: new Map(),
     evidence: {
       ids: { property: new Set(tenant.lodging?.propertyIds ?? []) },
-      stay: { from: stay.check_in, to: stay.check_out, nights: 2 },
+      // The stay availability is asked for (and its answer judged by): two nights, a month ahead.
+      stay: { from: daysAhead(30), to: daysAhead(32), nights: 2 },
     },
     getter,
     index: indexReader(getter.get, config.baseUrl),
