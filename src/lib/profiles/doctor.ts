@@ -1,4 +1,5 @@
-import { renameKeys, valueAt } from '../upstream/profile.ts';
+import { valueAt } from '../upstream/parse.ts';
+import { renameKeys } from '../upstream/profile.ts';
 import type { OperationProfile } from '../upstream/profile.ts';
 import type { Declared } from '../upstream/client-core.ts';
 import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './doctor/report.ts';

@@ -50,11 +50,10 @@ export interface BudgetOptions {
   safetyRatio?: number | undefined;
   /** The upstream's window (default 60 s; tests and benches scale it down with the limits). */
   windowSeconds?: number | undefined;
-  /**
-   * Share of each bucket only writes may spend (readers stop at the rest). Default: publishing
-   * `UPSTREAM_WRITE_RESERVE`, lodging `UPSTREAM_BOOKING_RESERVE`.
-   */
-  writeReserve?: Partial<Record<BudgetKind, number>> | undefined;
+  /** Share of a publishing bucket pages leave to sign-ins and comments (default `UPSTREAM_WRITE_RESERVE`). */
+  writeReserve?: number | undefined;
+  /** Share of the lodging bucket searches leave to the booking step (default `UPSTREAM_BOOKING_RESERVE`). */
+  bookingReserve?: number | undefined;
   /** Share of each bucket the watchers leave to readers beyond the write reserve (default 0.1). */
   backgroundHeadroom?: number | undefined;
   /** Shared counters across instances; in-memory when absent. */
@@ -123,11 +122,12 @@ export function createBudget(options: BudgetOptions = {}) {
   const windowMs = (options.windowSeconds ?? 60) * 1000;
   const prefix = options.keyPrefix ?? 'masthead:budget';
   const headroom = options.backgroundHeadroom ?? 0.1;
+  // Only writes may spend these shares of a bucket; readers stop at the rest.
+  const writeReserve = options.writeReserve ?? settingDefaults.UPSTREAM_WRITE_RESERVE;
   const reserves: Record<BudgetKind, number> = {
-    'publishing-public': settingDefaults.UPSTREAM_WRITE_RESERVE,
-    'publishing-token': settingDefaults.UPSTREAM_WRITE_RESERVE,
-    lodging: settingDefaults.UPSTREAM_BOOKING_RESERVE,
-    ...options.writeReserve,
+    'publishing-public': writeReserve,
+    'publishing-token': writeReserve,
+    lodging: options.bookingReserve ?? settingDefaults.UPSTREAM_BOOKING_RESERVE,
   };
   const log: SlidingLog = options.redisUrl
     ? redisLog(options.redisUrl, windowMs, prefix)

@@ -7,8 +7,8 @@ import { recordFinding, type OperationFinding } from './metrics.ts';
 import type { UpstreamService } from './errors.ts';
 import { sendRequest } from './http.ts';
 import type { HttpMethod, UpstreamRequest } from './http.ts';
-import { parseOrThrow, type DroppedItem } from './parse.ts';
-import { fillPath, missingNeeds, profiledRequest, reshapeBody, valueAt } from './profile.ts';
+import { parseOrThrow, valueAt, type DroppedItem } from './parse.ts';
+import { fillPath, missingNeeds, profiledRequest, reshapeBody } from './profile.ts';
 import type { OperationNeeds, ServiceProfile } from './profile.ts';
 import type { Upstream } from './runtime.ts';
 import type { CachePolicy } from './ttl.ts';
@@ -88,69 +88,49 @@ export function urlPath(strings: TemplateStringsArray, ...values: (string | numb
   return strings.reduce((path, part, i) => path + encodeURIComponent(String(values[i - 1])) + part);
 }
 
-/** Sends `req` and parses the body with `schema`; a mismatch is counted, logged and thrown. */
-async function fetchParsed<S extends z.ZodType>(
-  up: Upstream,
-  req: UpstreamRequest,
-  schema: S,
-  /** The body as the schema reads it (a profile's reshaping); the body itself when absent. */
-  prepare?: (body: unknown) => unknown,
-): Promise<z.output<S>> {
-  const data = await sendRequest(up, req);
-  try {
-    const body = prepare ? prepare(data) : data;
-    const context = { service: req.service, operation: req.operation };
-    const dropped = (item: DroppedItem) => up.metrics.dropped(req.tenant, context, item);
-    return parseOrThrow(schema, body, { ...context, dropped });
-  } catch (error) {
-    if (error instanceof InvalidResponseError) up.metrics.failure(req.tenant, error);
-    throw error;
-  }
-}
-
 export function clientCore(options: ClientCoreOptions) {
   const { service, tenant, baseUrl, upstream, access } = options;
 
   /** One upstream call, never cached (writes, sign-in). */
   const call = <S extends z.ZodType>(spec: CallSpec<S>): Promise<z.output<S>> => {
-    const declared = options.operations?.[spec.operation];
-    const op = options.profile?.operations[spec.operation];
+    const { operation, query, body, params } = spec;
+    const declared = options.operations?.[operation];
+    const op = options.profile?.operations[operation];
     const kind = declared?.kind ?? 'item';
-    const path = spec.path ?? (declared && fillPath(declared.path, spec.params ?? {}));
-    if (path === undefined) throw new TypeError(`${service} ${spec.operation}: no path declared`);
-    const request = profiledRequest(
-      {
-        method: spec.method ?? declared?.method ?? 'GET',
-        path,
-        query: spec.query,
-        body: spec.body,
-        params: spec.params,
-      },
-      op,
-    );
+    const path = spec.path ?? (declared && fillPath(declared.path, params ?? {}));
+    if (path === undefined) throw new TypeError(`${service} ${operation}: no path declared`);
+    const method = spec.method ?? declared?.method ?? 'GET';
+    const request = profiledRequest({ method, path, query, body, params }, op);
+    const context = { service, operation };
+    /** What `/_status` learns of a declared operation's answers. */
     const note = (finding: Pick<OperationFinding, 'state' | 'missing' | 'status' | 'issues'>) => {
       const profile = options.profile?.name ?? 'default';
-      recordFinding({ service, tenant, operation: spec.operation, profile, ...finding });
+      if (declared) recordFinding({ ...context, tenant, profile, ...finding });
+    };
+    /** The answer as the schema reads it (the profile's reshaping); a mismatch counted and thrown. */
+    const parse = (answer: unknown): z.output<S> => {
+      const dropped = (item: DroppedItem) => upstream.metrics.dropped(tenant, context, item);
+      try {
+        return parseOrThrow(spec.schema, reshapeBody(answer, op, kind), { ...context, dropped });
+      } catch (error) {
+        if (error instanceof InvalidResponseError) upstream.metrics.failure(tenant, error);
+        throw error;
+      }
     };
     return access.withToken(
       { access: spec.access ?? 'public', method: request.method },
       async (token) => {
         try {
-          const parsed = await fetchParsed(
-            upstream,
-            {
-              service,
-              operation: spec.operation,
-              tenant,
-              baseUrl,
-              ...request,
-              ...(options.headers && { headers: options.headers }),
-              token,
-              budgetKey: access.budgetKey(token),
-            },
-            spec.schema,
-            (body) => reshapeBody(body, op, kind),
-          );
+          const answer = await sendRequest(upstream, {
+            ...context,
+            tenant,
+            baseUrl,
+            ...request,
+            ...(options.headers && { headers: options.headers }),
+            token,
+            budgetKey: access.budgetKey(token),
+          });
+          const parsed = parse(answer);
           if (declared) {
             const sample = kind === 'list' ? valueAt(parsed, 'items.0') : parsed;
             const missing = sample === undefined ? [] : missingNeeds(sample, declared.needs);
@@ -158,14 +138,13 @@ export function clientCore(options: ClientCoreOptions) {
           }
           return parsed;
         } catch (error) {
-          if (declared && error instanceof InvalidResponseError)
+          if (error instanceof InvalidResponseError)
             note({ state: 'unreadable', missing: [], issues: error.issues });
           // A list that is not there is a path this API spells otherwise (an item may just be gone).
           if (declared && kind === 'list' && error instanceof NotFoundError) {
             note({ state: 'no-route', missing: [], status: 404 });
             throw new NoRouteError(`${error.message} (run: npm run doctor -- ${tenant})`, {
-              service,
-              operation: spec.operation,
+              ...context,
               status: 404,
               cause: error,
             });

@@ -153,49 +153,68 @@ export function pageInfo(
   return { current, last, perPage, total, ...cursor };
 }
 
-/** A resource paginator's `meta`, with `links.next` as `next_page_url` (absent if there are no links). */
-function metaWithNext(meta: unknown, links: unknown): unknown {
-  if (!isRecord(links) || !('next' in links)) return meta;
-  return { ...(isRecord(meta) ? meta : {}), next_page_url: links['next'] };
-}
-
 /** Page fields Laravel's raw paginators put next to `data` instead of in `meta`. */
 const PAGE_FIELDS = pageMetaSchema.keyof().options;
 
-export function topLevelMeta(record: Record<string, unknown>): Record<string, unknown> | undefined {
+/** The value at the dot path `path` in `value` (`images.0.url`), or undefined (`""` is `value` itself). */
+export function valueAt(value: unknown, path: string): unknown {
+  if (path === '') return value;
+  let current: unknown = value;
+  for (const part of path.split('.')) {
+    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
+    else if (isRecord(current)) current = current[part];
+    else return undefined;
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/** Where the list schemas look for a list: a bare array, `data`, a paginator in `data`, `items`. */
+export const LIST_PLACES: readonly string[] = ['', 'data', 'data.data', 'items'];
+
+/** The list in `body` and where: at the first of `places` holding one. */
+export function findList(
+  body: unknown,
+  places: readonly string[] = LIST_PLACES,
+): { path: string; list: unknown[] } | undefined {
+  for (const path of places) {
+    const list = valueAt(body, path);
+    if (Array.isArray(list)) return { path, list };
+  }
+  return undefined;
+}
+
+/** A record's page fields: a raw paginator's at its top, then `meta`, then `links.next` as `next_page_url`. */
+function pageFields(source: unknown): Record<string, unknown> {
+  if (!isRecord(source)) return {};
   const meta: Record<string, unknown> = {};
-  for (const name of PAGE_FIELDS) if (record[name] !== undefined) meta[name] = record[name];
+  for (const name of PAGE_FIELDS) if (source[name] !== undefined) meta[name] = source[name];
+  const { meta: inMeta, links } = source;
+  const next = isRecord(links) && 'next' in links ? { next_page_url: links['next'] } : {};
+  return { ...meta, ...(isRecord(inMeta) ? inMeta : {}), ...next };
+}
+
+/**
+ * The page fields of a list found at `path` in `body`: the body's, then (winning) those beside the
+ * list (a paginator nested in a `data` envelope); `undefined` when there are none.
+ */
+export function pageMetaAt(body: unknown, path: string): Record<string, unknown> | undefined {
+  const beside = valueAt(body, path.split('.').slice(0, -1).join('.'));
+  const meta = { ...pageFields(body), ...pageFields(beside) };
   return Object.keys(meta).length ? meta : undefined;
 }
 
 /**
  * A page of `item`: accepts `{ data: [...], meta, links }` (resource paginator), `{ data: [...],
  * current_page, last_page, … }` (raw `->paginate()`), `{ data: [...], next_cursor, … }`
- * (`->cursorPaginate()`), `{ data: [...] }`, `{ items: [...] }` or a bare array, always giving
- * `{ items, meta? }`.
+ * (`->cursorPaginate()`), either nested in a `data` envelope, `{ data: [...] }`, `{ items: [...] }`
+ * or a bare array, always giving `{ items, meta? }`.
  */
 export function listOf<S extends z.ZodType>(item: S) {
   return z.preprocess(
     (value) => {
-      if (Array.isArray(value)) return { items: value };
-      if (isRecord(value)) {
-        const inner = value['data'];
-        // `{ data: { data: [...], meta } }` or `{ data: { data: [...], current_page, … } }`: a
-        // paginator (resource or raw) nested in an envelope.
-        if (isRecord(inner) && 'data' in inner) {
-          const meta = inner['meta'] ?? value['meta'];
-          const links = inner['links'] ?? value['links'];
-          return { items: inner['data'], meta: metaWithNext(meta, links) ?? topLevelMeta(inner) };
-        }
-        if (Array.isArray(inner)) {
-          return {
-            items: inner,
-            meta: metaWithNext(value['meta'], value['links']) ?? topLevelMeta(value),
-          };
-        }
-        if (Array.isArray(value['items'])) return { items: value['items'], meta: value['meta'] };
-      }
-      return value;
+      const found = findList(value);
+      return found ? { items: found.list, meta: pageMetaAt(value, found.path) } : value;
     },
     z.object({ items: itemsOf(item), meta: pageMetaSchema.optional() }),
   );

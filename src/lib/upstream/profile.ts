@@ -1,7 +1,7 @@
 import { isRecord } from '../content/records.ts';
 import { z } from 'zod';
 import type { HttpMethod, UpstreamRequest } from './http.ts';
-import { topLevelMeta } from './parse.ts';
+import { findList, LIST_PLACES, pageMetaAt, valueAt } from './parse.ts';
 
 /**
  * Upstream profiles: how one API spells the operations a client declares. This is the one place
@@ -77,19 +77,6 @@ export interface OperationNeeds {
 
 type Raw = Record<string, unknown>;
 
-/** The value at `path` in `value`, or undefined (`""` is `value` itself). */
-export function valueAt(value: unknown, path: SourcePath): unknown {
-  if (path === '') return value;
-  let current: unknown = value;
-  for (const part of path.split('.')) {
-    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
-    else if (isRecord(current)) current = current[part];
-    else return undefined;
-    if (current === undefined) return undefined;
-  }
-  return current;
-}
-
 /** The value at the first of `paths` that holds one (not null or undefined). */
 function firstValue(value: unknown, paths: readonly SourcePath[]): unknown {
   return paths
@@ -142,20 +129,12 @@ export function mapFields(
   return out;
 }
 
-/** Where a list usually sits when a profile names no envelope. */
-const LIST_ENVELOPES: readonly SourcePath[] = ['', 'data', 'data.data', 'items', 'results'];
+/** Where a list usually sits when a profile names no envelope: where the schemas look, and `results`. */
+const LIST_ENVELOPES: readonly SourcePath[] = [...LIST_PLACES, 'results'];
 
 /** The list in `body` and where: at the profile's envelope, else the first usual place holding one. */
-export function listAt(
-  body: unknown,
-  envelope: readonly SourcePath[] | undefined,
-): { path: SourcePath; list: unknown[] } | undefined {
-  for (const path of envelope ?? LIST_ENVELOPES) {
-    const list = valueAt(body, path);
-    if (Array.isArray(list)) return { path, list };
-  }
-  return undefined;
-}
+export const listAt = (body: unknown, envelope: readonly SourcePath[] | undefined) =>
+  findList(body, envelope ?? LIST_ENVELOPES);
 
 /** The item in `body`: at the profile's envelope, else inside a `data` envelope, else the body. */
 export function findItem(body: unknown, envelope: readonly SourcePath[] | undefined): unknown {
@@ -182,13 +161,7 @@ export function reshapeBody(
   const isMeta = ([target]: [string, unknown]) => target.startsWith('meta.');
   const entries = Object.entries(fields);
   const itemFields = Object.fromEntries(entries.filter((entry) => !isMeta(entry)));
-  // Page fields at the root, then beside the list (`data.data`: a paginator in an envelope).
-  const beside = valueAt(body, found.path.split('.').slice(0, -1).join('.'));
-  const pageFields = (source: unknown): Raw =>
-    isRecord(source)
-      ? { ...topLevelMeta(source), ...(isRecord(source['meta']) ? source['meta'] : {}) }
-      : {};
-  const meta = { ...pageFields(body), ...pageFields(beside) };
+  const meta = pageMetaAt(body, found.path) ?? {};
   // `meta.*` targets read from the body's root (`mapFields`).
   const paged = mapFields({ meta }, Object.fromEntries(entries.filter(isMeta)), body);
   const data = found.list.map((item) => mapFields(item, itemFields));

@@ -27,16 +27,15 @@ export interface Upstream {
 
 export interface UpstreamOptions
   extends
-    Pick<BudgetOptions, 'limits' | 'safetyRatio' | 'windowSeconds' | 'redisUrl'>,
+    Pick<
+      BudgetOptions,
+      'limits' | 'safetyRatio' | 'windowSeconds' | 'redisUrl' | 'writeReserve' | 'bookingReserve'
+    >,
     Pick<AllowanceOptions, 'visitorShare' | 'humanReserve' | 'lodgingSearchShare'>,
     Pick<CacheOptions, 'notFoundSeconds' | 'now'> {
   http?: Partial<HttpSettings> | undefined;
   cacheMaxBytes?: number | undefined;
   metrics?: Metrics | undefined;
-  /** Share of the lodging bucket searches leave to the booking step (default 0.3). */
-  bookingReserve?: number | undefined;
-  /** Share of a publishing bucket pages leave to sign-ins and comments (default 0.1). */
-  writeReserve?: number | undefined;
   /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
   pageDeadlineMs?: number | undefined;
   /** The cache's own Redis (evicting), apart from the guards' `redisUrl`; `redisUrl` when absent. */
@@ -48,20 +47,9 @@ export interface UpstreamOptions
 
 export function createUpstream(options: UpstreamOptions = {}): Upstream {
   const metrics = options.metrics ?? createMetrics();
-  const { windowSeconds, redisUrl } = options;
-  const budget = createBudget({
-    limits: options.limits,
-    safetyRatio: options.safetyRatio,
-    windowSeconds,
-    writeReserve: {
-      ...(options.writeReserve !== undefined && {
-        'publishing-public': options.writeReserve,
-        'publishing-token': options.writeReserve,
-      }),
-      ...(options.bookingReserve !== undefined && { lodging: options.bookingReserve }),
-    },
-    redisUrl,
-  });
+  const { limits, safetyRatio, windowSeconds, writeReserve, bookingReserve, redisUrl } = options;
+  const reserves = { writeReserve, bookingReserve };
+  const budget = createBudget({ limits, safetyRatio, windowSeconds, ...reserves, redisUrl });
   return {
     metrics,
     budget,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { listOf, toPaged } from '../../../src/lib/upstream/parse.ts';
 import {
   fillPath,
   mapFields,
@@ -90,6 +92,19 @@ describe('reshapeBody', () => {
       data: [{ t: 1, title: 1 }],
       meta: { current_page: 3, last_page: 9 },
     });
+  });
+
+  it('keeps the next page of a list that does not count (links.next), as without a profile', () => {
+    const body = {
+      data: [{ t: 'A' }, { t: 'B' }],
+      meta: { current_page: 1, per_page: 2 },
+      links: { next: 'https://api.example/posts?page=2' },
+    };
+    const list = listOf(z.looseObject({ title: z.string() }));
+    const profiled = list.parse(reshapeBody(body, { fields: { title: ['t'] } }, 'list'));
+    // Page 2 exists: the list links to it rather than ending at page 1.
+    expect(toPaged(profiled, {}).page).toMatchObject({ current: 1, last: 2 });
+    expect(profiled.items.map((item) => item.title)).toEqual(['A', 'B']);
   });
 });
 

@@ -136,7 +136,7 @@ describe('after a 429', () => {
   });
 
   it('without Retry-After, readers wait until the padding has left, not just the oldest call', async () => {
-    const { budget, advance } = clocked({ writeReserve: { 'publishing-public': 0.2 } });
+    const { budget, advance } = clocked({ writeReserve: 0.2 });
     for (let i = 0; i < 10; i += 1) await budget.take(key, 'read');
     advance(30_000);
     await budget.observe(key, { rateLimited: true });
@@ -151,7 +151,7 @@ describe('after a 429', () => {
 
 describe('priorities', () => {
   it('keeps a reserve only writes may spend', async () => {
-    const { budget } = clocked({ writeReserve: { 'publishing-public': 0.2 } });
+    const { budget } = clocked({ writeReserve: 0.2 });
     // 54 a minute: readers stop at 54 - 11 = 43, sign-ins and comments still have 11.
     expect(await takeMany(budget, 100, 'read')).toBe(43);
     expect(await takeMany(budget, 100, 'write')).toBe(11);

@@ -1,4 +1,4 @@
-import { valueAt } from '../../upstream/profile.ts';
+import { valueAt } from '../../upstream/parse.ts';
 import {
   isCount,
   isCurrencyCode,

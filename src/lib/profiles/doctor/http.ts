@@ -5,7 +5,7 @@ import type { Tenant } from '../../tenants/schema.ts';
 import { LODGING_OPERATIONS } from '../../lodging/operations.ts';
 import { networkReason } from '../../upstream/errors.ts';
 import { readLimited, timedOut } from '../../upstream/http.ts';
-import { valueAt } from '../../upstream/profile.ts';
+import { valueAt } from '../../upstream/parse.ts';
 
 /** One answer as the doctor keeps it: status, parsed JSON body (undefined when not JSON), rate headers. */
 export interface Answer {

@@ -1,13 +1,7 @@
 import { isRecord } from '../../content/records.ts';
 import { issuesSummary } from '../../failures/fields.ts';
-import {
-  fillPath,
-  findItem,
-  listAt,
-  missingNeeds,
-  reshapeBody,
-  valueAt,
-} from '../../upstream/profile.ts';
+import { valueAt } from '../../upstream/parse.ts';
+import { fillPath, findItem, listAt, missingNeeds, reshapeBody } from '../../upstream/profile.ts';
 import type { Declared } from '../../upstream/client-core.ts';
 import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
 import { fieldCandidates } from './field-finder.ts';

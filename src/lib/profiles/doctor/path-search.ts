@@ -1,5 +1,6 @@
 import { isRecord } from '../../content/records.ts';
-import { fillPath, valueAt } from '../../upstream/profile.ts';
+import { valueAt } from '../../upstream/parse.ts';
+import { fillPath } from '../../upstream/profile.ts';
 import type { OperationNeeds } from '../../upstream/profile.ts';
 import { fieldCandidates } from './field-finder.ts';
 import type { Evidence } from './field-finder.ts';
