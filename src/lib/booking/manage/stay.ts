@@ -115,6 +115,7 @@ export const cancelManagedStay = (locals: Locals, token: string) =>
         void service.mailCancellation({ booking, place: property, bookUrl, site });
       return stayOf(service, token, property, after);
     } catch (error) {
-      throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.cancel' });
+      const context = { tenant: service.tenant.id, operation: 'manage.cancel' };
+      throw toFailure(error, context, service.tenant.lodging?.contact, 'cancel');
     }
   });
