@@ -213,10 +213,14 @@ class MastheadBooking extends HTMLElement {
   }
 
   private problem(text: string): void {
-    const box = this.querySelector<HTMLElement>('[data-message]');
-    if (!box) return;
-    box.innerHTML = `<span>${escapeHtml(text)}</span>`;
-    box.hidden = false;
+    const html = `<span>${escapeHtml(text)}</span>`;
+    const box = this.querySelector('[data-message]');
+    if (box) box.innerHTML = html;
+    else
+      this.querySelector('[data-busy]')?.insertAdjacentHTML(
+        'afterend',
+        `<div class="booking-message notice problem no-print" role="alert" data-message>${html}</div>`,
+      );
   }
 
   /** A request under way: busy and its buttons inert, the busy text only on a slow answer. */
