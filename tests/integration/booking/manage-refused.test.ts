@@ -4,7 +4,7 @@ import { createUpstream } from '../../../src/lib/upstream/runtime.ts';
 import { english } from '../../fixtures/english.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { demo, startTestMock, type Mock } from '../harness.ts';
-import { day, HARBOUR_VIEW } from './fixture.ts';
+import { day, HARBOUR_VIEW, request, uniqueEmail } from './fixture.ts';
 
 // A manage link opened while the lodging API refuses the site's token (revoked upstream): the
 // guest reads "book directly" with the tenant's contact, as the booking steps say it, not the 503
@@ -24,7 +24,8 @@ let current: ReturnType<typeof tenant>;
 vi.mock('../../../src/lib/services/clients.ts', () => ({
   bookingServiceFor: () => bookingService(current, { credentials: () => ({ token }), upstream }),
 }));
-const { loadManagedStay, managePath } = await import('../../../src/lib/booking/manage/stay.ts');
+const { cancelManagedStay, loadManagedStay, managePath } =
+  await import('../../../src/lib/booking/manage/stay.ts');
 
 beforeAll(async () => {
   mock = await startTestMock();
@@ -59,5 +60,23 @@ describe('the manage page when the lodging API refuses the site’s token', () =
     upstream = createUpstream(); // nothing cached
     token = '9|no-such-token';
     expect(await notice()).toMatch(/contact us to book: \+44 20 7946 0000/);
+  });
+});
+
+describe('a cancel the lodging API refuses for the site’s token (read-only: 403)', () => {
+  it('says how to cancel, with the contact (not "to book")', async () => {
+    token = demo.lodging['harbour-hotels']!.fullToken;
+    upstream = createUpstream();
+    const service = bookingService(current, { credentials: () => ({ token }), upstream });
+    const booked = await service.book(request({ email: uniqueEmail('cancel-refused') }));
+    const link = managePath(current.id, booked).split('/').at(-1)!;
+    token = demo.lodging['harbour-hotels']!.readToken;
+    const refused = await cancelManagedStay(locals(), link).then(
+      () => expect.fail('cancelled'),
+      (error: unknown) => error as { error: { code: string; message: string } },
+    );
+    const message = english(refused.error.message);
+    expect(message).toMatch(/contact us to cancel: \+44 20 7946 0000 · rooms@harbour\.example/);
+    expect(message).not.toMatch(/to book/);
   });
 });

@@ -19,7 +19,7 @@ const property: PropertySummary = {
   roomTypes: [],
   capacity: { maxAdults: 2, maxChildren: 2, maxOccupancy: 4 },
 };
-const stay: Omit<ManagedStay, 'token'> = {
+const stay: ManagedStay = {
   reference: 'BK-ABC123',
   status: 'pending',
   statusKind: 'received',

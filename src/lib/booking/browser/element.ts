@@ -17,11 +17,15 @@ import { isRecord } from '../../content/records.ts';
  */
 
 type Values = Record<string, string>;
-/** A history entry: the step's markup as shown, and what the guest had typed when leaving it. */
+/**
+ * A history entry and the tab's draft: the step's markup as shown, what the guest had typed when
+ * leaving it, and the frame's first address (an embed's partner page reloaded starts there).
+ */
 interface Entry {
   html: string;
   step: string;
   url: string;
+  start: string;
   values: Values;
 }
 
@@ -30,13 +34,8 @@ const isValues = (value: unknown): value is Values =>
   isRecord(value) && Object.values(value).every((text) => typeof text === 'string');
 const isEntry = (value: unknown): value is Entry =>
   isRecord(value) &&
-  ['html', 'step', 'url'].every((key) => typeof value[key] === 'string') &&
+  ['html', 'step', 'url', 'start'].every((key) => typeof value[key] === 'string') &&
   isValues(value['values']);
-const isDraft = (value: unknown): value is Pick<Entry, 'url' | 'values'> =>
-  isRecord(value) && typeof value['url'] === 'string' && isValues(value['values']);
-/** An embed's draft: its whole step, and the frame's first address (see `remember`). */
-const isResumable = (value: unknown): value is Entry & { start: string } =>
-  isRecord(value) && typeof value['start'] === 'string' && isEntry(value);
 const isRules = (value: unknown): value is StayRules =>
   isRecord(value) &&
   typeof value['today'] === 'string' &&
@@ -248,6 +247,7 @@ class MastheadBooking extends HTMLElement {
       html: this.innerHTML,
       step: this.dataset['step'] ?? '',
       url: this.dataset['url'] ?? location.href,
+      start: this.start,
       values: this.values(),
     };
   }
@@ -258,10 +258,7 @@ class MastheadBooking extends HTMLElement {
     const entry = this.entry();
     history.replaceState(withEntry(entry), '');
     try {
-      // An embed keeps its whole step: the partner page's reload loads the frame's first address.
-      const { url, values } = entry;
-      const draft = this.parentOrigin ? { ...entry, start: this.start } : { url, values };
-      sessionStorage.setItem(this.draftKey(), JSON.stringify(draft));
+      sessionStorage.setItem(this.draftKey(), JSON.stringify(entry));
     } catch {
       // Storage off (private mode): Back still keeps the values in the history entry.
     }
@@ -281,11 +278,11 @@ class MastheadBooking extends HTMLElement {
   /** After a reload: what was typed on this very step, which the server's page cannot know. */
   private restoreDraft(): void {
     try {
-      const saved = read(sessionStorage.getItem(this.draftKey()), isDraft);
+      const saved = read(sessionStorage.getItem(this.draftKey()), isEntry);
       if (saved && saved.url === this.dataset['url']) this.fill(saved.values);
-      // The partner page reloaded: the step the guest was on, as left (a confirmation is not
-      // shown again: the partner would hear of the booking twice).
-      else if (isResumable(saved) && saved.start === this.start && saved.step !== 'done') {
+      // The partner page reloaded (its frame loads its first address): the step the guest was
+      // on, as left (a confirmation is not shown again: the partner would hear of it twice).
+      else if (this.parentOrigin && saved?.start === this.start && saved.step !== 'done') {
         this.show(saved.html, saved.step, saved.url, saved.values);
         history.replaceState(history.state, '', saved.url);
       }

@@ -52,15 +52,23 @@ export const busy = (message: string, retryAfter: number) =>
 export const unavailable = (message: string, retryAfter: number) =>
   refusal(503, 'unavailable', message, { retryAfter });
 
+/** What the guest asks the contact to do instead: its notice with a contact, and without one. */
+const NOT_ONLINE = {
+  book: ['booking.notOnline', 'booking.notOnlineDirect'],
+  cancel: ['manage.cancelNotOnline', 'manage.cancelNotOnlineDirect'],
+} as const;
+
 /**
  * The lodging API answers in a way this site cannot use (a required field is missing): no retry
  * promise, the tenant's contact instead. The operator sees the problem in the logs and `/_status`.
  */
-export function notOnline(contact: BookingContact | undefined): BookingFailure {
+export function notOnline(
+  contact: BookingContact | undefined,
+  doing: keyof typeof NOT_ONLINE = 'book',
+): BookingFailure {
   const ways = contactLine(contact);
-  const message = ways
-    ? textKey('booking.notOnline', { contact: ways })
-    : textKey('booking.notOnlineDirect');
+  const [withContact, direct] = NOT_ONLINE[doing];
+  const message = ways ? textKey(withContact, { contact: ways }) : textKey(direct);
   return refusal(503, 'not_online', message, contact ? { contact } : {});
 }
 
@@ -112,12 +120,13 @@ function widgetFields(upstream: FieldErrors): FieldErrors {
 
 /**
  * Maps a thrown error to a visitor-safe failure (upstream messages stay in the logs); `contact`
- * (the tenant's `lodging.contact`) is how to book when the site cannot.
+ * (the tenant's `lodging.contact`) is how to book, or cancel (`doing`), when the site cannot.
  */
 export function toFailure(
   error: unknown,
   context: { tenant: string; operation: string },
   contact?: BookingContact,
+  doing: keyof typeof NOT_ONLINE = 'book',
 ): BookingFailure {
   if (error instanceof BookingFailure) return error;
   const failure = classify(error);
@@ -134,6 +143,6 @@ export function toFailure(
   // Outages were logged once by the upstream client; the rest is loud in the logs (with a bug's
   // stack) and promises no wait: 401/403 (the site's token or configuration) is "book directly".
   logError('booking.failed', context, error);
-  if (failure.kind === 'refused') return notOnline(contact);
+  if (failure.kind === 'refused') return notOnline(contact, doing);
   return refusal(500, 'unavailable', textKey('booking.error.unavailable'));
 }

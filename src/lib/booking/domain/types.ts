@@ -120,7 +120,6 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError 
 
 /** A booked stay as its manage page shows it: the confirmation's facts, asked fresh. */
 export type ManagedStay = Confirmation & {
-  token: string;
   property: PropertySummary;
   /** The check-in day has begun where the property is: no longer cancelled online. */
   begun?: boolean;

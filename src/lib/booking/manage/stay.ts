@@ -30,17 +30,11 @@ export const managePath = (tenantId: string, booking: ManagedBooking): string =>
   `/stay/manage/${signManageToken(secret(), tenantId, booking)}`;
 
 /** The stay as a confirmation shows it; what the booking does not say, as the API's defaults. */
-function stayOf(
-  service: BookingService,
-  token: string,
-  property: PropertySummary,
-  booking: Booking,
-): ManagedStay {
+function stayOf(service: BookingService, property: PropertySummary, booking: Booking): ManagedStay {
   const fallback = { roomTypeId: '', adults: 1, children: 0 };
   const stay = confirmationOf(property, booking, fallback).value;
   return {
     ...stay,
-    token,
     property,
     begun: stayBegun(stay.checkIn, stayZone(property, service.tenant)),
   };
@@ -86,7 +80,7 @@ export const loadManagedStay = (locals: Locals, token: string) =>
     ]);
     if ('kind' in lookup) return lookup;
     if (!lookup.booking) return null;
-    return 'kind' in property ? property : stayOf(service, token, property, lookup.booking);
+    return 'kind' in property ? property : stayOf(service, property, lookup.booking);
   });
 
 /** Cancels the stay a token names; the stay as it is afterwards, or null as in `loadManagedStay`. */
@@ -96,7 +90,7 @@ export const cancelManagedStay = (locals: Locals, token: string) =>
       const booking = await service.namedBooking(named);
       if (!booking) return null;
       const property = await service.property(named.propertyId);
-      const before = stayOf(service, token, property, booking);
+      const before = stayOf(service, property, booking);
       if (before.statusKind === 'cancelled') return before;
       // A tab opened the day before still shows the button: the check-in day decides, not the page.
       if (before.begun) throw refusal(409, 'bad_request', textKey('manage.begun'));
@@ -113,8 +107,9 @@ export const cancelManagedStay = (locals: Locals, token: string) =>
       // The guest hears of it by e-mail too (once; after the answer, which it never delays).
       if (bookUrl && site)
         void service.mailCancellation({ booking, place: property, bookUrl, site });
-      return stayOf(service, token, property, after);
+      return stayOf(service, property, after);
     } catch (error) {
-      throw toFailure(error, { tenant: service.tenant.id, operation: 'manage.cancel' });
+      const context = { tenant: service.tenant.id, operation: 'manage.cancel' };
+      throw toFailure(error, context, service.tenant.lodging?.contact, 'cancel');
     }
   });

@@ -63,15 +63,10 @@ export const STEPS = Object.keys(STEP).filter((step): step is Step => step in ST
 const SEARCH_STEPS = ['dates', 'guests', 'rooms', 'details'] as const satisfies readonly Step[];
 export type SearchStep = (typeof SEARCH_STEPS)[number];
 
-/** What the query carries from step to step. */
-export const SEARCH_FIELDS = [
-  'property',
-  'checkIn',
-  'checkOut',
-  'adults',
-  'children',
-  'roomTypeId',
-];
+/** What the query carries from step to step: the search steps' fields (the place as `property`). */
+export const SEARCH_FIELDS = [STEP.dates, STEP.guests, STEP.rooms]
+  .flatMap((step): string[] => [...step.fields])
+  .filter((name) => name !== 'propertyId');
 
 /** The one step state: from the address (`stepFlow`), the action and session (page.ts), rendered (view-model.ts). */
 export interface StepState {

@@ -416,6 +416,10 @@ export const de: Dictionary = {
     'Ihr Aufenthalt hat begonnen und kann nicht mehr online storniert werden. Bitte wenden Sie sich an das Hotel.',
   'manage.cancelRefused':
     'Das Buchungssystem des Hotels lässt diese Buchung nicht online stornieren. Bitte wenden Sie sich an das Hotel.',
+  'manage.cancelNotOnline':
+    'Online stornieren ist im Moment nicht möglich. Bitte stornieren Sie direkt bei uns: {contact}.',
+  'manage.cancelNotOnlineDirect':
+    'Online stornieren ist im Moment nicht möglich. Bitte stornieren Sie direkt bei uns.',
   'manage.cancelFailed': 'Die Buchung konnte gerade nicht storniert werden: {message}',
   'booking.placeNotOnline':
     'Diese Unterkunft kann gerade nicht online gebucht werden. Bitte versuchen Sie es später noch einmal.',

@@ -409,6 +409,10 @@ export const en = {
     'Your stay has begun, so it can no longer be cancelled online. Please contact the hotel.',
   'manage.cancelRefused':
     'The hotel’s booking system does not allow cancelling this booking online. Please contact the hotel.',
+  'manage.cancelNotOnline':
+    'Cancelling is not available online at the moment. Please contact us to cancel: {contact}.',
+  'manage.cancelNotOnlineDirect':
+    'Cancelling is not available online at the moment. Please contact us directly to cancel.',
   'manage.cancelFailed': 'The booking could not be cancelled just now: {message}',
   // Booking rules and failures (src/lib/booking), also in the JSON API's answers; {wait} is a duration
   'booking.placeNotOnline': 'This place cannot be booked online right now. Please try again later.',

@@ -415,6 +415,10 @@ export const fr: Dictionary = {
     'Votre séjour a commencé : il ne peut plus être annulé en ligne. Veuillez contacter l’hôtel.',
   'manage.cancelRefused':
     'Le système de réservation de l’hôtel ne permet pas d’annuler cette réservation en ligne. Veuillez contacter l’hôtel.',
+  'manage.cancelNotOnline':
+    'L’annulation en ligne n’est pas disponible pour le moment. Contactez-nous pour annuler : {contact}.',
+  'manage.cancelNotOnlineDirect':
+    'L’annulation en ligne n’est pas disponible pour le moment. Contactez-nous directement pour annuler.',
   'manage.cancelFailed': 'La réservation n’a pas pu être annulée pour le moment : {message}',
   'booking.placeNotOnline':
     'Cet hébergement ne peut pas être réservé en ligne pour le moment. Veuillez réessayer plus tard.',
