@@ -15,9 +15,6 @@ export const de: Dictionary = {
   'nav.account': 'Ihr Konto',
   'nav.logout': 'Abmelden',
   'footer.rss': 'RSS',
-  'footer.subscribe': 'Abonnieren',
-  'footer.categories': 'Alle Ressorts',
-  'footer.tags': 'Themen',
   'breadcrumb.label': 'Brotkrümelnavigation',
   'breadcrumb.home': 'Startseite',
   'pagination.label': 'Seitennavigation',
@@ -40,7 +37,6 @@ export const de: Dictionary = {
   'home.edition': 'Neuste Ausgabe',
   'home.readEdition': 'E-Paper lesen',
   'home.allEditions': 'Alle Ausgaben',
-  'home.sections': 'Ressorts',
   'home.sectionMore': 'Mehr aus {section}',
 
   'post.by': 'Von {name}',
@@ -328,7 +324,6 @@ export const de: Dictionary = {
   'comments.error.retry':
     'Ihr Kommentar konnte nicht veröffentlicht werden. Bitte versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',
 
-  'stay.title': 'Übernachten',
   'stay.heading': 'Übernachten Sie bei uns',
   'stay.description': 'Buchen Sie ein Zimmer in den Partnerhotels von {site}.',
   'booking.title': 'Aufenthalt buchen',

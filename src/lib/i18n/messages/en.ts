@@ -18,9 +18,6 @@ export const en = {
   'nav.account': 'Your account',
   'nav.logout': 'Log out',
   'footer.rss': 'RSS',
-  'footer.subscribe': 'Subscribe',
-  'footer.categories': 'All sections',
-  'footer.tags': 'Topics',
   'breadcrumb.label': 'Breadcrumb',
   'breadcrumb.home': 'Home',
   'pagination.label': 'Pagination',
@@ -44,7 +41,6 @@ export const en = {
   'home.edition': 'Latest edition',
   'home.readEdition': 'Read the e-paper',
   'home.allEditions': 'All editions',
-  'home.sections': 'Sections',
   'home.sectionMore': 'More from {section}',
 
   // Posts
@@ -323,7 +319,6 @@ export const en = {
     'Your comment could not be posted. Please try again; your text is kept below.',
 
   // Booking
-  'stay.title': 'Stay',
   'stay.heading': 'Stay with us',
   'stay.description': 'Book a room with {site}’s partner hotels.',
   'booking.title': 'Book a stay',
