@@ -187,7 +187,6 @@ export const de: Dictionary = {
   'streams.shouldHaveStarted': 'Geplanter Beginn war',
   'streams.starts': 'Beginnt',
   'streams.started': 'Begonnen',
-  'streams.endedAt': 'Beendet',
   'streams.startsIn': 'Beginnt in {time}',
   'streams.noPlayer': 'Der Player ist für diese Übertragung nicht verfügbar.',
   'streams.beforeStart': 'Der Player erscheint hier, sobald die Übertragung beginnt.',

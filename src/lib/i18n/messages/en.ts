@@ -188,7 +188,6 @@ export const en = {
   'streams.shouldHaveStarted': 'Should have started',
   'streams.starts': 'Starts',
   'streams.started': 'Started',
-  'streams.endedAt': 'Ended',
   'streams.startsIn': 'Starts in {time}',
   'streams.noPlayer': 'The player is not available for this stream.',
   'streams.beforeStart': 'The player appears here when the stream starts.',

@@ -188,7 +188,6 @@ export const fr: Dictionary = {
   'streams.shouldHaveStarted': 'Devait commencer le',
   'streams.starts': 'Début',
   'streams.started': 'Commencé',
-  'streams.endedAt': 'Terminé',
   'streams.startsIn': 'Commence dans {time}',
   'streams.noPlayer': 'Le lecteur n’est pas disponible pour cette diffusion.',
   'streams.beforeStart': 'Le lecteur apparaîtra ici au début de la diffusion.',
