@@ -33,10 +33,16 @@ import {
 /**
  * The front page's route-cache rule: its live band shows a stream's change within
  * `streamChangeShownWithin(FRONT_PAGE_CACHE_SECONDS)`, and never outlives a scheduled start
- * (src/lib/streams/cache-life.ts).
+ * (src/lib/streams/cache-life.ts); without its featured list (the budget was short) it is kept
+ * 30 s at most, then completed.
  */
-export function frontPageCache(streams: readonly Stream[] = [], now = Date.now()) {
-  return streamCacheLife({ maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 }, streams, now);
+export function frontPageCache(
+  page: Pick<FrontPageData, 'streams' | 'complete'>,
+  now = Date.now(),
+) {
+  const rule = { maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 };
+  const life = streamCacheLife(rule, page.streams, now);
+  return page.complete ? life : { ...life, maxAge: Math.min(life.maxAge, 30) };
 }
 
 export interface FrontPageData {
