@@ -10,10 +10,10 @@ const API = 'http://127.0.0.1:4010/api/v1';
 
 /** What the API wrote (articles, names, titles): English in the demo data, so not interface text. */
 const CONTENT =
-  '.content, .card .title, .card .excerpt, .card .panel, .card .category, .comment-list .body, .comment-list .author, .plan .name, .plan .features, .plan > p:not(.price), .lead, ' +
+  '.content, .card .title, .card .excerpt, .card .panel, .card .section-label, .comment-list .body, .comment-list .author, .plan .name, .plan .features, .plan > p:not(.price), .lead, ' +
   '.description, .edition .title, .breadcrumbs [aria-current], article header h1, ' +
   '.tags, .index, .cloud, .site-footer p:first-child, [data-lead], ' +
-  '.results .title, .results .excerpt, .results .section, .section-block li, .live-band li, .edition-promo .title';
+  '.results .title, .results .excerpt, .results .section-label, .section-block li, .live-band li, .edition-promo .title';
 
 /** English interface phrases that German says differently, cut at their placeholders. */
 function englishPhrases(): { key: string; phrase: RegExp }[] {

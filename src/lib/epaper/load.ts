@@ -5,7 +5,7 @@ import { logWarn } from '../log/log.ts';
 import type { Edition, EditionPage, Plan } from '../publishing/schema.ts';
 import { publishingFor } from '../services/clients.ts';
 import type { PublishingClient } from '../publishing/client.ts';
-import { loadPlans, unlessRefused } from '../reading/loaders.ts';
+import { unlessRefused } from '../reading/loaders.ts';
 import { epaperOffer } from './paywall.ts';
 import { readablePages } from './reader.ts';
 import type { Tenant } from '../tenants/schema.ts';
@@ -69,7 +69,7 @@ export async function loadReader(
   slug: string,
   readSession: () => Promise<SignedIn | null>,
 ): Promise<ReaderData> {
-  const plans = loadPlans(tenant);
+  const plans = publishingFor(tenant).listPlans();
   // Only a paywall awaits the plans; a free edition leaves them (and their failure) to the cache.
   plans.catch(() => undefined);
   const anonymous = await publishingFor(tenant).getEdition(slug);

@@ -28,20 +28,26 @@ import {
   firstPage,
   navigationCategories,
   unlessRefused,
-  type HomeData,
 } from './loaders.ts';
 
 /**
  * The front page's route-cache rule: its live band shows a stream's change within
  * `streamChangeShownWithin(FRONT_PAGE_CACHE_SECONDS)`, and never outlives a scheduled start
- * (src/lib/streams/cache-life.ts).
+ * (src/lib/streams/cache-life.ts); without its featured list (the budget was short) it is kept
+ * 30 s at most, then completed.
  */
-export function frontPageCache(streams: readonly Stream[] = [], now = Date.now()) {
-  return streamCacheLife({ maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 }, streams, now);
+export function frontPageCache(
+  page: Pick<FrontPageData, 'streams' | 'complete'>,
+  now = Date.now(),
+) {
+  const rule = { maxAge: settings().FRONT_PAGE_CACHE_SECONDS, swr: 600 };
+  const life = streamCacheLife(rule, page.streams, now);
+  return page.complete ? life : { ...life, maxAge: Math.min(life.maxAge, 30) };
 }
 
-export interface FrontPageData extends HomeData {
-  /** The stories in their three tiers (`frontPage` of `featured` and `latest`). */
+export interface FrontPageData {
+  latest: Paged<PostSummary>;
+  /** The stories in their three tiers (`frontPage` of the featured ones and `latest`). */
   tiers: ReturnType<typeof frontPage<PostSummary>>;
   sections: SectionBlock[];
   band: LiveBand | null;
@@ -80,13 +86,25 @@ const composed = memo((pool: Paged<PostSummary>) =>
 
 const promoted = memo((editions: readonly Edition[]) => promotedEdition(editions));
 
+/** A later page of the front page: older stories, in the list only. */
+async function olderStories(tenant: Tenant, page: number): Promise<FrontPageData> {
+  const latest = await publishingFor(tenant).listPosts({ page, perPage: POSTS_PER_PAGE });
+  const tiers = frontPage([], latest.items);
+  return { latest, tiers, sections: [], band: null, streams: [], edition: null, complete: true };
+}
+
 /**
- * The first page of the front page, all reads in parallel. A cold page costs 5 upstream calls
+ * A page of the front page; the first with all reads in parallel. A cold page costs 5 upstream calls
  * (featured, the newest 50, categories, streams, editions; 3 without streams and e-paper), each
  * the same read as the sitemap's, the header's, /streams' and /epaper's first pages, so they share
  * cache entries; plus one category read for a block the newest 50 cannot fill.
  */
-export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<FrontPageData> {
+export async function loadFrontPage(
+  tenant: Tenant,
+  page = 1,
+  now = new Date(),
+): Promise<FrontPageData> {
+  if (page > 1) return olderStories(tenant, page);
   const client = publishingFor(tenant);
   const { features } = tenant;
   // The newest 50 first: while the budget has one call left, it goes to the one read the page
@@ -129,7 +147,6 @@ export async function loadFrontPage(tenant: Tenant, now = new Date()): Promise<F
       shown,
     );
   return {
-    featured,
     latest,
     tiers,
     sections,

@@ -59,26 +59,6 @@ export function warmNavigation(tenant: Tenant): void {
     .catch(() => undefined);
 }
 
-export interface HomeData {
-  featured: PostSummary[];
-  latest: Paged<PostSummary>;
-}
-
-/** Featured posts on the first page, then the latest posts (without repeating the featured ones). */
-export async function loadHome(tenant: Tenant, page: number): Promise<HomeData> {
-  const client = publishingFor(tenant);
-  const [featured, latest] = await Promise.all([
-    page === 1 ? client.listPosts({ featured: true, perPage: FEATURED_ON_HOME }) : null,
-    client.listPosts({ page, perPage: POSTS_PER_PAGE }),
-  ]);
-  const featuredItems = featured?.items ?? [];
-  const featuredIds = new Set(featuredItems.map((post) => post.id));
-  return {
-    featured: featuredItems,
-    latest: { ...latest, items: latest.items.filter((post) => !featuredIds.has(post.id)) },
-  };
-}
-
 export interface PostData {
   post: Post;
   related: PostSummary[];
@@ -305,14 +285,6 @@ export function loadFeed(tenant: Tenant): Promise<FeedPosts> {
   );
 }
 
-export function loadCategories(tenant: Tenant) {
-  return publishingFor(tenant).listCategories();
-}
-
-export function loadTags(tenant: Tenant) {
-  return publishingFor(tenant).listTags();
-}
-
 /** Full-text search; an empty query asks nothing upstream. */
 export async function loadSearch(
   tenant: Tenant,
@@ -322,12 +294,4 @@ export async function loadSearch(
   const q = query.trim();
   if (!q) return null;
   return publishingFor(tenant).listPosts({ search: q, page, perPage: POSTS_PER_PAGE });
-}
-
-export function loadPlans(tenant: Tenant) {
-  return publishingFor(tenant).listPlans();
-}
-
-export function loadPlan(tenant: Tenant, slug: string) {
-  return publishingFor(tenant).getPlan(slug);
 }

@@ -65,7 +65,7 @@ function stateTime(stream: TimeFields, status: StreamStatus): string | null | un
 const TIMING_LABEL: Readonly<Record<StreamStatus, MessageKey>> = {
   scheduled: 'streams.starts',
   live: 'streams.started',
-  ended: 'streams.endedAt',
+  ended: 'streams.ended',
 };
 
 /**

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { frontPageCache } from '../../../src/lib/reading/front-page-load.ts';
+import { settings } from '../../../src/lib/settings/settings.ts';
 import {
   SECTION_POSTS,
   clockTime,
@@ -208,5 +210,16 @@ describe('clockTime', () => {
     ['en-US', 'America/New_York', '12:00 PM EST'],
   ])('%s in %s', (locale, timeZone, text) => {
     expect(clockTime('2026-11-23T17:00:00Z', { locale, timeZone })).toBe(text);
+  });
+});
+
+describe('frontPageCache', () => {
+  it('keeps the front page for FRONT_PAGE_CACHE_SECONDS, and 30 s at most without its featured list', () => {
+    const seconds = settings().FRONT_PAGE_CACHE_SECONDS;
+    expect(frontPageCache({ streams: [], complete: true })).toEqual({ maxAge: seconds, swr: 600 });
+    expect(frontPageCache({ streams: [], complete: false })).toEqual({
+      maxAge: Math.min(seconds, 30),
+      swr: 600,
+    });
   });
 });

@@ -15,9 +15,6 @@ export const de: Dictionary = {
   'nav.account': 'Ihr Konto',
   'nav.logout': 'Abmelden',
   'footer.rss': 'RSS',
-  'footer.subscribe': 'Abonnieren',
-  'footer.categories': 'Alle Ressorts',
-  'footer.tags': 'Themen',
   'breadcrumb.label': 'Brotkrümelnavigation',
   'breadcrumb.home': 'Startseite',
   'pagination.label': 'Seitennavigation',
@@ -40,7 +37,6 @@ export const de: Dictionary = {
   'home.edition': 'Neuste Ausgabe',
   'home.readEdition': 'E-Paper lesen',
   'home.allEditions': 'Alle Ausgaben',
-  'home.sections': 'Ressorts',
   'home.sectionMore': 'Mehr aus {section}',
 
   'post.by': 'Von {name}',
@@ -191,7 +187,6 @@ export const de: Dictionary = {
   'streams.shouldHaveStarted': 'Geplanter Beginn war',
   'streams.starts': 'Beginnt',
   'streams.started': 'Begonnen',
-  'streams.endedAt': 'Beendet',
   'streams.startsIn': 'Beginnt in {time}',
   'streams.noPlayer': 'Der Player ist für diese Übertragung nicht verfügbar.',
   'streams.beforeStart': 'Der Player erscheint hier, sobald die Übertragung beginnt.',
@@ -328,7 +323,6 @@ export const de: Dictionary = {
   'comments.error.retry':
     'Ihr Kommentar konnte nicht veröffentlicht werden. Bitte versuchen Sie es erneut; Ihr Text bleibt unten erhalten.',
 
-  'stay.title': 'Übernachten',
   'stay.heading': 'Übernachten Sie bei uns',
   'stay.description': 'Buchen Sie ein Zimmer in den Partnerhotels von {site}.',
   'booking.title': 'Aufenthalt buchen',

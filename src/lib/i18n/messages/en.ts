@@ -18,9 +18,6 @@ export const en = {
   'nav.account': 'Your account',
   'nav.logout': 'Log out',
   'footer.rss': 'RSS',
-  'footer.subscribe': 'Subscribe',
-  'footer.categories': 'All sections',
-  'footer.tags': 'Topics',
   'breadcrumb.label': 'Breadcrumb',
   'breadcrumb.home': 'Home',
   'pagination.label': 'Pagination',
@@ -44,7 +41,6 @@ export const en = {
   'home.edition': 'Latest edition',
   'home.readEdition': 'Read the e-paper',
   'home.allEditions': 'All editions',
-  'home.sections': 'Sections',
   'home.sectionMore': 'More from {section}',
 
   // Posts
@@ -192,7 +188,6 @@ export const en = {
   'streams.shouldHaveStarted': 'Should have started',
   'streams.starts': 'Starts',
   'streams.started': 'Started',
-  'streams.endedAt': 'Ended',
   'streams.startsIn': 'Starts in {time}',
   'streams.noPlayer': 'The player is not available for this stream.',
   'streams.beforeStart': 'The player appears here when the stream starts.',
@@ -323,7 +318,6 @@ export const en = {
     'Your comment could not be posted. Please try again; your text is kept below.',
 
   // Booking
-  'stay.title': 'Stay',
   'stay.heading': 'Stay with us',
   'stay.description': 'Book a room with {site}’s partner hotels.',
   'booking.title': 'Book a stay',

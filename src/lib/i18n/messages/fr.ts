@@ -15,9 +15,6 @@ export const fr: Dictionary = {
   'nav.account': 'Votre compte',
   'nav.logout': 'Se déconnecter',
   'footer.rss': 'RSS',
-  'footer.subscribe': 'S’abonner',
-  'footer.categories': 'Toutes les rubriques',
-  'footer.tags': 'Thèmes',
   'breadcrumb.label': 'Fil d’Ariane',
   'breadcrumb.home': 'Accueil',
   'pagination.label': 'Pagination',
@@ -40,7 +37,6 @@ export const fr: Dictionary = {
   'home.edition': 'Dernière édition',
   'home.readEdition': 'Lire l’e-paper',
   'home.allEditions': 'Toutes les éditions',
-  'home.sections': 'Rubriques',
   'home.sectionMore': 'Plus de {section}',
 
   'post.by': 'Par {name}',
@@ -192,7 +188,6 @@ export const fr: Dictionary = {
   'streams.shouldHaveStarted': 'Devait commencer le',
   'streams.starts': 'Début',
   'streams.started': 'Commencé',
-  'streams.endedAt': 'Terminé',
   'streams.startsIn': 'Commence dans {time}',
   'streams.noPlayer': 'Le lecteur n’est pas disponible pour cette diffusion.',
   'streams.beforeStart': 'Le lecteur apparaîtra ici au début de la diffusion.',
@@ -327,7 +322,6 @@ export const fr: Dictionary = {
   'comments.error.retry':
     'Votre commentaire n’a pas pu être publié. Veuillez réessayer ; votre texte est conservé ci-dessous.',
 
-  'stay.title': 'Séjourner',
   'stay.heading': 'Séjournez chez nous',
   'stay.description': 'Réservez une chambre dans les hôtels partenaires de {site}.',
   'booking.title': 'Réserver un séjour',
