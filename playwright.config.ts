@@ -86,6 +86,8 @@ export default defineConfig({
         // Known to tests/e2e/images.spec.ts, which forges addresses an attacker might sign.
         IMAGE_SIGNING_SECRET: process.env.E2E_IMAGE_SECRET ?? 'e2e-image-signing-secret',
         IMAGE_CACHE_DIR: '.cache/e2e-images',
+        // tests/e2e/streams.spec.ts purges after an edit, as a newsroom would (helpers.ts E2E_PURGE_SECRET).
+        PURGE_SECRETS: `harbour-times=${process.env.E2E_PURGE_SECRET ?? 'e2e-purge-secret-of-harbour-times-0123'}`,
         // The front page's route-cache life (60 s by default): its live band is watched changing.
         FRONT_PAGE_CACHE_SECONDS: '2',
         // Guests' e-mails go to the mail sink below (tests/e2e/mail/server.mjs).

@@ -1,8 +1,27 @@
 /// <reference types="vitest/config" />
+import { globSync, readFileSync } from 'node:fs';
 import { getViteConfig } from 'astro/config';
 
 // Components render through Astro's compiler (Container API); everything else runs as plain Node.
 const COMPONENT_TESTS = 'tests/unit/components/**/*.test.ts';
+
+/**
+ * Unit and contract files share one process (`isolate: false`: the modules are loaded once, not
+ * once per file, which was a third of the suite's time), except those that change what a module
+ * sees when it loads or stub one (env, mocks, spies, a fresh `import()`): those, the integration
+ * suites (servers, settings, tenants files) and components run each in a fresh process.
+ */
+const SHARED = ['tests/unit/**/*.test.ts', 'tests/contract/**/*.test.ts'];
+const ISOLATED_ONLY =
+  /vi\.(mock|doMock|stubEnv|stubGlobal|spyOn|resetModules|useFakeTimers)\(|await import\(|process\.env\b/;
+// And what a process does once (its random fallback secret, warned about once).
+const ONCE_PER_PROCESS = ['tests/unit/booking/manage-link.test.ts'];
+const ownProcess = globSync(SHARED, {
+  cwd: import.meta.dirname,
+  exclude: [COMPONENT_TESTS],
+}).filter(
+  (file) => ONCE_PER_PROCESS.includes(file) || ISOLATED_ONLY.test(readFileSync(file, 'utf8')),
+);
 
 // Astro's Vite config, so modules that import Astro's virtual modules (`astro:actions`, …) load in tests.
 export default getViteConfig({
@@ -17,14 +36,15 @@ export default getViteConfig({
       {
         extends: true,
         test: {
-          name: 'node',
-          include: [
-            'tests/unit/**/*.test.ts',
-            'tests/contract/**/*.test.ts',
-            'tests/integration/**/*.test.ts',
-          ],
-          exclude: [COMPONENT_TESTS],
+          name: 'shared',
+          include: SHARED,
+          exclude: [COMPONENT_TESTS, ...ownProcess],
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'node', include: ['tests/integration/**/*.test.ts', ...ownProcess] },
       },
       { extends: true, test: { name: 'components', include: [COMPONENT_TESTS] } },
     ],

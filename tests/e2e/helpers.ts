@@ -2,6 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4400);
+/** Harbour Times' bearer secret of `POST /_purge` on the e2e server (PURGE_SECRETS, playwright.config.ts). */
+export const E2E_PURGE_SECRET =
+  process.env.E2E_PURGE_SECRET ?? 'e2e-purge-secret-of-harbour-times-0123';
 
 /** `http://<tenant>.localhost:<port><path>`: Chromium resolves every *.localhost name to loopback. */
 export function tenantUrl(tenantId: string, path = '/'): string {
