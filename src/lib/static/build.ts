@@ -45,35 +45,6 @@ interface StaticBuildOptions {
   status?: (line: string) => void;
 }
 
-export interface StaticBuildSummary {
-  tenant: string;
-  outDir: string;
-  pagesByType: Record<string, number>;
-  files: number;
-  bytes: number;
-  upstreamCalls: number;
-  reused: number;
-  waitedMs: number;
-  fetchMs: number;
-  wallMs: number;
-  /** Pages rendered while fetching, and of those the ones the copy took (the whole snapshot answers their reads alike). */
-  pagesEarly: { rendered: number; taken: number };
-  /** Derived pictures in the copy, and where they came from. */
-  pictures: {
-    written: number;
-    /** Hard-linked from the image cache (made by an earlier build, or earlier in this one). */
-    reused: number;
-    /** Asked of the rendering server. */
-    made: number;
-    /** Of those, asked while the build was still fetching. */
-    madeWhileFetching: number;
-    /** Blank stand-ins for pictures whose source failed. */
-    blank: number;
-  };
-  /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
-  deadLinks: string[];
-}
-
 /** Why a tenant cannot be built as plain files, or `null` when it can. */
 export function staticProblem(tenant: Tenant): string | null {
   return staticOrigin(tenant)
@@ -374,7 +345,7 @@ function crawlSeeds(tenant: Tenant): string[] {
 }
 
 /** One tenant: fetch (resumable), render every public page, index for search, swap into place. */
-export async function buildStaticTenant(options: StaticBuildOptions): Promise<StaticBuildSummary> {
+export async function buildStaticTenant(options: StaticBuildOptions) {
   const { tenant, serverDir, outRoot, cacheRoot } = options;
   const status = options.status ?? (() => undefined);
   const started = Date.now();
@@ -472,8 +443,14 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     waitedMs: fetched.progress.waitedMs,
     fetchMs,
     wallMs: Date.now() - started,
+    /** Pages rendered while fetching, and of those the ones the copy took (the whole snapshot answers their reads alike). */
     pagesEarly: { rendered: early.rendered(), taken },
+    /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
     deadLinks: result.dead,
+    /**
+     * Derived pictures in the copy: `reused` hard-linked from the image cache, `made` asked of the
+     * rendering server (`madeWhileFetching` while fetching), `blank` for a failed source.
+     */
     pictures: {
       written: result.pictures.size,
       reused: pictures.counts.reused,
@@ -483,6 +460,8 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     },
   };
 }
+
+export type StaticBuildSummary = Awaited<ReturnType<typeof buildStaticTenant>>;
 
 /** Pagefind's index of the written pages (only post bodies are marked for it). */
 async function indexForSearch(dir: string): Promise<void> {
