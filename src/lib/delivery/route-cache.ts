@@ -139,30 +139,23 @@ function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
 const nodeRequestUrl = ({ headers, url }: IncomingMessage): URL | null =>
   headers.host && url?.startsWith('/') ? URL.parse(`http://${headers.host}${url}`) : null;
 
-const nodeHeadersOf = (entry: Entry): OutgoingHttpHeaders => ({
-  ...Object.fromEntries(entry.headers.filter(([name]) => !INTERNAL_HEADERS.has(name))),
-  'x-astro-cache': 'HIT',
-});
-
-function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
-  const response = new Response(streamOver(entry.body), {
-    status: entry.status,
-    headers: entry.headers,
-  });
-  response.headers.set('X-Astro-Cache', state);
-  return response;
-}
-
 /**
  * Seconds an edge may keep a copy served past its time (while it renders again, or because that
  * failed): long enough to spare us, short enough that the edge soon takes the new page (or 404).
  */
 const STALE_COPY_SECONDS = 10;
 
-/** A page past its time (or invalidated), served while or because rendering it again failed. */
-function staleCopy(entry: Entry): Response {
-  const response = toResponse(entry, 'STALE');
-  response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
+/**
+ * A held page as Astro's answer; `STALE`: past its time (or invalidated), served while or because
+ * rendering it again failed.
+ */
+function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
+  const response = new Response(streamOver(entry.body), {
+    status: entry.status,
+    headers: entry.headers,
+  });
+  response.headers.set('X-Astro-Cache', state);
+  if (state === 'STALE') response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
   return response;
 }
 
@@ -255,7 +248,10 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
   if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) {
     return false;
   }
-  cached.nodeHeaders ??= nodeHeadersOf(cached);
+  cached.nodeHeaders ??= {
+    ...Object.fromEntries(cached.headers.filter(([name]) => !INTERNAL_HEADERS.has(name))),
+    'x-astro-cache': 'HIT',
+  };
   res.writeHead(cached.status, cached.nodeHeaders);
   res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
   logResponse({
@@ -304,7 +300,7 @@ async function renderAndStore(
 ): Promise<Response> {
   const response = await next();
   // The render failed (the budget is spent, the upstream is down): any copy beats a 503.
-  if (cached && response.status >= 500) return staleCopy(cached);
+  if (cached && response.status >= 500) return toResponse(cached, 'STALE');
   const { maxAge } = cdnRule(response);
   if (maxAge <= 0) {
     // Gone (a takedown's 404) or no longer shareable: the old copy must not come back later.
@@ -348,7 +344,7 @@ async function answerInAstro(
   if (current && age <= cached.maxAge) return toResponse(cached, 'HIT');
   if (current && age <= cached.maxAge + cached.swr) {
     revalidate(store, lookup, next, context.logger);
-    return staleCopy(cached);
+    return toResponse(cached, 'STALE');
   }
   return renderAndStore(store, lookup, cached, next);
 }
@@ -412,7 +408,6 @@ export type NodeHit = (req: IncomingMessage, res: ServerResponse) => boolean;
  */
 export const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
 
-let active: CacheProvider | undefined;
 let loaded: ReturnType<typeof createRouteCache> | undefined;
 
 /**
@@ -420,7 +415,7 @@ let loaded: ReturnType<typeof createRouteCache> | undefined;
  * own `cache.invalidate` needs a request). A no-op until Astro has loaded the provider.
  */
 export async function invalidateRoutes(tags: readonly string[]): Promise<void> {
-  await active?.invalidate({ tags: [...tags] });
+  await loaded?.invalidate({ tags: [...tags] });
 }
 
 /**
@@ -442,9 +437,8 @@ export function routeTagsAt(hosts: readonly string[]): ReadonlySet<string> {
 
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
-  const provider = createRouteCache(config);
-  Reflect.set(globalThis, NODE_HIT, provider.nodeHit);
-  loaded = provider;
-  active = observedProvider(provider);
-  return active;
+  // Observed in place (the same object): its invalidations are the ones requests see.
+  loaded = observedProvider(createRouteCache(config));
+  Reflect.set(globalThis, NODE_HIT, loaded.nodeHit);
+  return loaded;
 }
