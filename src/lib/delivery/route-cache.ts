@@ -268,6 +268,7 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
 }
 
 type Next = () => Promise<Response>;
+type RequestContext = Parameters<NonNullable<CacheProvider['onRequest']>>[0];
 
 /** Renders a stale entry's page again in the background (once at a time per key). */
 function revalidate(
@@ -328,11 +329,7 @@ async function renderAndStore(
 }
 
 /** Astro's side of the cache: a hit, a stale copy while it renders again, or a render kept. */
-async function answerInAstro(
-  store: Store,
-  context: Parameters<NonNullable<CacheProvider['onRequest']>>[0],
-  next: Next,
-): Promise<Response> {
+async function answerInAstro(store: Store, context: RequestContext, next: Next): Promise<Response> {
   const { request, url } = context;
   const header: HeaderOf = (name) => request.headers.get(name);
   const primary = primaryKey(request.method, url, header);
@@ -349,49 +346,43 @@ async function answerInAstro(
   return renderAndStore(store, lookup, cached, next);
 }
 
-/** Marks (not deletes) the entries of a path or tags: rendered again, this copy kept for failures. */
-function invalidateIn(store: Store, invalidation: InvalidateOptions): Promise<void> {
-  const tags = new Set([invalidation.tags ?? []].flat());
-  for (const entry of store.entries.values()) {
-    if (entry.path === invalidation.path || entry.tags.some((tag) => tags.has(tag))) {
-      entry.invalidated = true;
-    }
-  }
-  return Promise.resolve();
+/** Whether an entry carries any of `tags`. */
+function taggedWith(tags: Iterable<string>): (entry: Entry) => boolean {
+  const wanted = new Set(tags);
+  return (entry) => entry.tags.some((tag) => wanted.has(tag));
 }
 
-/** Deletes the entries of these tags: no copy is kept to be served when the next render fails. */
-function dropIn(store: Store, tags: readonly string[]): void {
-  const dropped = new Set(tags);
-  for (const [key, entry] of store.entries.entries()) {
-    if (entry.tags.some((tag) => dropped.has(tag))) store.entries.delete(key);
-  }
-}
-
-export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider & {
-  /** Pages held and the `Vary` lists known, for tests and the bench. */
-  readonly sizes: () => { entries: number; bytes: number; varyKeys: number };
-  /** Answers a fresh hit straight on Node's response, before Astro; `false` when it cannot. */
-  readonly nodeHit: NodeHit;
-  /** Deletes the pages of these tags (a tenant removed or changed: its old pages never come back). */
-  readonly drop: (tags: readonly string[]) => void;
-  /** The tags of the pages held for these hosts (a reload gave them to another tenant). */
-  readonly tagsAt: (hosts: readonly string[]) => Set<string>;
-} {
+export function createRouteCache(options: RouteCacheOptions = {}) {
   const store = createStore(options);
   return {
     name: 'masthead-route-cache',
+    /** Pages held and the `Vary` lists known, for tests and the bench. */
     sizes: () => ({
       entries: store.entries.size,
       bytes: store.entries.calculatedSize,
       varyKeys: store.varyByKey.size,
     }),
     setHeaders: cacheHeaders,
-    nodeHit: (req, res) => answerOnNode(store, req, res),
-    onRequest: (context, next) => answerInAstro(store, context, next),
-    invalidate: (invalidation) => invalidateIn(store, invalidation),
-    drop: (tags) => dropIn(store, tags),
-    tagsAt: (hosts) =>
+    /** Answers a fresh hit straight on Node's response, before Astro; `false` when it cannot. */
+    nodeHit: (req: IncomingMessage, res: ServerResponse) => answerOnNode(store, req, res),
+    onRequest: (context: RequestContext, next: Next) => answerInAstro(store, context, next),
+    /** Marks (not deletes) the entries of a path or tags: rendered again, this copy kept for failures. */
+    invalidate: (invalidation: InvalidateOptions) => {
+      const tagged = taggedWith([invalidation.tags ?? []].flat());
+      for (const entry of store.entries.values()) {
+        if (entry.path === invalidation.path || tagged(entry)) entry.invalidated = true;
+      }
+      return Promise.resolve();
+    },
+    /** Deletes the pages of these tags (a tenant removed or changed: its old pages never come back). */
+    drop: (tags: readonly string[]) => {
+      const tagged = taggedWith(tags);
+      for (const [key, entry] of store.entries.entries()) {
+        if (tagged(entry)) store.entries.delete(key);
+      }
+    },
+    /** The tags of the pages held for these hosts (a reload gave them to another tenant). */
+    tagsAt: (hosts: readonly string[]) =>
       new Set(
         [...store.entries.values()]
           .filter((entry) => hosts.includes(entry.host))
@@ -399,8 +390,6 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
       ),
   };
 }
-
-export type NodeHit = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * Where `npm start` (scripts/start.mjs) finds the loaded provider's `nodeHit`: Astro loads this
