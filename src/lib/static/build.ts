@@ -20,7 +20,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
-import { createDiskCache } from './disk-cache.ts';
+import { createDiskCache, writeWhole } from './disk-cache.ts';
 import { fetchSnapshot, StaticBuildError, type FetchProgress } from './fetch.ts';
 import { securityHeaders } from './headers.ts';
 import { SNAPSHOT_ENV } from './mode.ts';
@@ -175,12 +175,6 @@ function imageSigningSecret(cacheRoot: string): string {
   return made;
 }
 
-/** Writes then renames: a server reading the snapshot never sees half of it. */
-function writeSnapshot(file: string, snapshot: Snapshot): void {
-  writeFileSync(`${file}.tmp`, JSON.stringify(snapshot));
-  renameSync(`${file}.tmp`, file);
-}
-
 type Renderer = Awaited<ReturnType<typeof startRenderer>>;
 
 /** A page rendered while the build still fetched, with the snapshot reads it made. */
@@ -244,7 +238,7 @@ function earlyPages(
       const wrote = Date.now();
       // What has arrived up to this snapshot (taken together), and the edition pages these name.
       const batch = pending.splice(0);
-      writeSnapshot(snapshotFile, { ...latest, readsLog });
+      writeWhole(snapshotFile, JSON.stringify({ ...latest, readsLog }));
       let url: string;
       try {
         ({ url } = await (renderer ??= start()));
@@ -380,7 +374,7 @@ export async function buildStaticTenant(options: StaticBuildOptions) {
   }).finally(() => early.stop());
   const fetchMs = Date.now() - started;
   const madeWhileFetching = pictures.counts.made;
-  writeSnapshot(snapshotFile, fetched.snapshot);
+  writeWhole(snapshotFile, JSON.stringify(fetched.snapshot));
   const rendered = await early.kept(fetched.snapshot);
   let taken = 0;
   const renderer = await render();
