@@ -139,30 +139,23 @@ function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
 const nodeRequestUrl = ({ headers, url }: IncomingMessage): URL | null =>
   headers.host && url?.startsWith('/') ? URL.parse(`http://${headers.host}${url}`) : null;
 
-const nodeHeadersOf = (entry: Entry): OutgoingHttpHeaders => ({
-  ...Object.fromEntries(entry.headers.filter(([name]) => !INTERNAL_HEADERS.has(name))),
-  'x-astro-cache': 'HIT',
-});
-
-function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
-  const response = new Response(streamOver(entry.body), {
-    status: entry.status,
-    headers: entry.headers,
-  });
-  response.headers.set('X-Astro-Cache', state);
-  return response;
-}
-
 /**
  * Seconds an edge may keep a copy served past its time (while it renders again, or because that
  * failed): long enough to spare us, short enough that the edge soon takes the new page (or 404).
  */
 const STALE_COPY_SECONDS = 10;
 
-/** A page past its time (or invalidated), served while or because rendering it again failed. */
-function staleCopy(entry: Entry): Response {
-  const response = toResponse(entry, 'STALE');
-  response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
+/**
+ * A held page as Astro's answer; `STALE`: past its time (or invalidated), served while or because
+ * rendering it again failed.
+ */
+function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
+  const response = new Response(streamOver(entry.body), {
+    status: entry.status,
+    headers: entry.headers,
+  });
+  response.headers.set('X-Astro-Cache', state);
+  if (state === 'STALE') response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
   return response;
 }
 
@@ -255,7 +248,10 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
   if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) {
     return false;
   }
-  cached.nodeHeaders ??= nodeHeadersOf(cached);
+  cached.nodeHeaders ??= {
+    ...Object.fromEntries(cached.headers.filter(([name]) => !INTERNAL_HEADERS.has(name))),
+    'x-astro-cache': 'HIT',
+  };
   res.writeHead(cached.status, cached.nodeHeaders);
   res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
   logResponse({
@@ -272,6 +268,7 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
 }
 
 type Next = () => Promise<Response>;
+type RequestContext = Parameters<NonNullable<CacheProvider['onRequest']>>[0];
 
 /** Renders a stale entry's page again in the background (once at a time per key). */
 function revalidate(
@@ -304,7 +301,7 @@ async function renderAndStore(
 ): Promise<Response> {
   const response = await next();
   // The render failed (the budget is spent, the upstream is down): any copy beats a 503.
-  if (cached && response.status >= 500) return staleCopy(cached);
+  if (cached && response.status >= 500) return toResponse(cached, 'STALE');
   const { maxAge } = cdnRule(response);
   if (maxAge <= 0) {
     // Gone (a takedown's 404) or no longer shareable: the old copy must not come back later.
@@ -332,11 +329,7 @@ async function renderAndStore(
 }
 
 /** Astro's side of the cache: a hit, a stale copy while it renders again, or a render kept. */
-async function answerInAstro(
-  store: Store,
-  context: Parameters<NonNullable<CacheProvider['onRequest']>>[0],
-  next: Next,
-): Promise<Response> {
+async function answerInAstro(store: Store, context: RequestContext, next: Next): Promise<Response> {
   const { request, url } = context;
   const header: HeaderOf = (name) => request.headers.get(name);
   const primary = primaryKey(request.method, url, header);
@@ -348,54 +341,48 @@ async function answerInAstro(
   if (current && age <= cached.maxAge) return toResponse(cached, 'HIT');
   if (current && age <= cached.maxAge + cached.swr) {
     revalidate(store, lookup, next, context.logger);
-    return staleCopy(cached);
+    return toResponse(cached, 'STALE');
   }
   return renderAndStore(store, lookup, cached, next);
 }
 
-/** Marks (not deletes) the entries of a path or tags: rendered again, this copy kept for failures. */
-function invalidateIn(store: Store, invalidation: InvalidateOptions): Promise<void> {
-  const tags = new Set([invalidation.tags ?? []].flat());
-  for (const entry of store.entries.values()) {
-    if (entry.path === invalidation.path || entry.tags.some((tag) => tags.has(tag))) {
-      entry.invalidated = true;
-    }
-  }
-  return Promise.resolve();
+/** Whether an entry carries any of `tags`. */
+function taggedWith(tags: Iterable<string>): (entry: Entry) => boolean {
+  const wanted = new Set(tags);
+  return (entry) => entry.tags.some((tag) => wanted.has(tag));
 }
 
-/** Deletes the entries of these tags: no copy is kept to be served when the next render fails. */
-function dropIn(store: Store, tags: readonly string[]): void {
-  const dropped = new Set(tags);
-  for (const [key, entry] of store.entries.entries()) {
-    if (entry.tags.some((tag) => dropped.has(tag))) store.entries.delete(key);
-  }
-}
-
-export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider & {
-  /** Pages held and the `Vary` lists known, for tests and the bench. */
-  readonly sizes: () => { entries: number; bytes: number; varyKeys: number };
-  /** Answers a fresh hit straight on Node's response, before Astro; `false` when it cannot. */
-  readonly nodeHit: NodeHit;
-  /** Deletes the pages of these tags (a tenant removed or changed: its old pages never come back). */
-  readonly drop: (tags: readonly string[]) => void;
-  /** The tags of the pages held for these hosts (a reload gave them to another tenant). */
-  readonly tagsAt: (hosts: readonly string[]) => Set<string>;
-} {
+export function createRouteCache(options: RouteCacheOptions = {}) {
   const store = createStore(options);
   return {
     name: 'masthead-route-cache',
+    /** Pages held and the `Vary` lists known, for tests and the bench. */
     sizes: () => ({
       entries: store.entries.size,
       bytes: store.entries.calculatedSize,
       varyKeys: store.varyByKey.size,
     }),
     setHeaders: cacheHeaders,
-    nodeHit: (req, res) => answerOnNode(store, req, res),
-    onRequest: (context, next) => answerInAstro(store, context, next),
-    invalidate: (invalidation) => invalidateIn(store, invalidation),
-    drop: (tags) => dropIn(store, tags),
-    tagsAt: (hosts) =>
+    /** Answers a fresh hit straight on Node's response, before Astro; `false` when it cannot. */
+    nodeHit: (req: IncomingMessage, res: ServerResponse) => answerOnNode(store, req, res),
+    onRequest: (context: RequestContext, next: Next) => answerInAstro(store, context, next),
+    /** Marks (not deletes) the entries of a path or tags: rendered again, this copy kept for failures. */
+    invalidate: (invalidation: InvalidateOptions) => {
+      const tagged = taggedWith([invalidation.tags ?? []].flat());
+      for (const entry of store.entries.values()) {
+        if (entry.path === invalidation.path || tagged(entry)) entry.invalidated = true;
+      }
+      return Promise.resolve();
+    },
+    /** Deletes the pages of these tags (a tenant removed or changed: its old pages never come back). */
+    drop: (tags: readonly string[]) => {
+      const tagged = taggedWith(tags);
+      for (const [key, entry] of store.entries.entries()) {
+        if (tagged(entry)) store.entries.delete(key);
+      }
+    },
+    /** The tags of the pages held for these hosts (a reload gave them to another tenant). */
+    tagsAt: (hosts: readonly string[]) =>
       new Set(
         [...store.entries.values()]
           .filter((entry) => hosts.includes(entry.host))
@@ -404,15 +391,12 @@ export function createRouteCache(options: RouteCacheOptions = {}): CacheProvider
   };
 }
 
-export type NodeHit = (req: IncomingMessage, res: ServerResponse) => boolean;
-
 /**
  * Where `npm start` (scripts/start.mjs) finds the loaded provider's `nodeHit`: Astro loads this
  * module inside the server bundle, so a plain import from the script would be another instance.
  */
 export const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
 
-let active: CacheProvider | undefined;
 let loaded: ReturnType<typeof createRouteCache> | undefined;
 
 /**
@@ -420,7 +404,7 @@ let loaded: ReturnType<typeof createRouteCache> | undefined;
  * own `cache.invalidate` needs a request). A no-op until Astro has loaded the provider.
  */
 export async function invalidateRoutes(tags: readonly string[]): Promise<void> {
-  await active?.invalidate({ tags: [...tags] });
+  await loaded?.invalidate({ tags: [...tags] });
 }
 
 /**
@@ -442,9 +426,8 @@ export function routeTagsAt(hosts: readonly string[]): ReadonlySet<string> {
 
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
-  const provider = createRouteCache(config);
-  Reflect.set(globalThis, NODE_HIT, provider.nodeHit);
-  loaded = provider;
-  active = observedProvider(provider);
-  return active;
+  // Observed in place (the same object): its invalidations are the ones requests see.
+  loaded = observedProvider(createRouteCache(config));
+  Reflect.set(globalThis, NODE_HIT, loaded.nodeHit);
+  return loaded;
 }

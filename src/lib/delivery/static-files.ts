@@ -60,16 +60,13 @@ export interface StaticFile {
  */
 export function listStaticFiles(clientDir: string): Map<string, StaticFile> {
   const paths = new Set<string>();
-  const walk = (current: string) => {
-    for (const entry of readdirSync(current, { withFileTypes: true })) {
-      const urlPath = '/' + relative(clientDir, join(current, entry.name)).split(sep).join('/');
-      if (entry.name.startsWith('.') && urlPath !== '/.well-known') continue;
-      if (entry.isDirectory()) walk(join(current, entry.name));
-      else if (entry.isFile()) paths.add(urlPath);
-    }
-  };
   try {
-    walk(clientDir);
+    for (const entry of readdirSync(clientDir, { withFileTypes: true, recursive: true })) {
+      const file = join(entry.parentPath, entry.name);
+      const urlPath = '/' + relative(clientDir, file).split(sep).join('/');
+      const hidden = urlPath.replace(/^\/\.well-known\//, '/').includes('/.');
+      if (entry.isFile() && !hidden) paths.add(urlPath);
+    }
   } catch {
     // No client directory: every request goes to the app.
   }

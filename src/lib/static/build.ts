@@ -20,7 +20,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
-import { createDiskCache } from './disk-cache.ts';
+import { createDiskCache, writeWhole } from './disk-cache.ts';
 import { fetchSnapshot, StaticBuildError, type FetchProgress } from './fetch.ts';
 import { securityHeaders } from './headers.ts';
 import { SNAPSHOT_ENV } from './mode.ts';
@@ -43,35 +43,6 @@ interface StaticBuildOptions {
   budget: PacingBudget;
   /** Called with a one-line status while running (a terminal rewrites it in place). */
   status?: (line: string) => void;
-}
-
-export interface StaticBuildSummary {
-  tenant: string;
-  outDir: string;
-  pagesByType: Record<string, number>;
-  files: number;
-  bytes: number;
-  upstreamCalls: number;
-  reused: number;
-  waitedMs: number;
-  fetchMs: number;
-  wallMs: number;
-  /** Pages rendered while fetching, and of those the ones the copy took (the whole snapshot answers their reads alike). */
-  pagesEarly: { rendered: number; taken: number };
-  /** Derived pictures in the copy, and where they came from. */
-  pictures: {
-    written: number;
-    /** Hard-linked from the image cache (made by an earlier build, or earlier in this one). */
-    reused: number;
-    /** Asked of the rendering server. */
-    made: number;
-    /** Of those, asked while the build was still fetching. */
-    madeWhileFetching: number;
-    /** Blank stand-ins for pictures whose source failed. */
-    blank: number;
-  };
-  /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
-  deadLinks: string[];
 }
 
 /** Why a tenant cannot be built as plain files, or `null` when it can. */
@@ -204,12 +175,6 @@ function imageSigningSecret(cacheRoot: string): string {
   return made;
 }
 
-/** Writes then renames: a server reading the snapshot never sees half of it. */
-function writeSnapshot(file: string, snapshot: Snapshot): void {
-  writeFileSync(`${file}.tmp`, JSON.stringify(snapshot));
-  renameSync(`${file}.tmp`, file);
-}
-
 type Renderer = Awaited<ReturnType<typeof startRenderer>>;
 
 /** A page rendered while the build still fetched, with the snapshot reads it made. */
@@ -273,7 +238,7 @@ function earlyPages(
       const wrote = Date.now();
       // What has arrived up to this snapshot (taken together), and the edition pages these name.
       const batch = pending.splice(0);
-      writeSnapshot(snapshotFile, { ...latest, readsLog });
+      writeWhole(snapshotFile, JSON.stringify({ ...latest, readsLog }));
       let url: string;
       try {
         ({ url } = await (renderer ??= start()));
@@ -374,7 +339,7 @@ function crawlSeeds(tenant: Tenant): string[] {
 }
 
 /** One tenant: fetch (resumable), render every public page, index for search, swap into place. */
-export async function buildStaticTenant(options: StaticBuildOptions): Promise<StaticBuildSummary> {
+export async function buildStaticTenant(options: StaticBuildOptions) {
   const { tenant, serverDir, outRoot, cacheRoot } = options;
   const status = options.status ?? (() => undefined);
   const started = Date.now();
@@ -409,7 +374,7 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
   }).finally(() => early.stop());
   const fetchMs = Date.now() - started;
   const madeWhileFetching = pictures.counts.made;
-  writeSnapshot(snapshotFile, fetched.snapshot);
+  writeWhole(snapshotFile, JSON.stringify(fetched.snapshot));
   const rendered = await early.kept(fetched.snapshot);
   let taken = 0;
   const renderer = await render();
@@ -472,8 +437,14 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     waitedMs: fetched.progress.waitedMs,
     fetchMs,
     wallMs: Date.now() - started,
+    /** Pages rendered while fetching, and of those the ones the copy took (the whole snapshot answers their reads alike). */
     pagesEarly: { rendered: early.rendered(), taken },
+    /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
     deadLinks: result.dead,
+    /**
+     * Derived pictures in the copy: `reused` hard-linked from the image cache, `made` asked of the
+     * rendering server (`madeWhileFetching` while fetching), `blank` for a failed source.
+     */
     pictures: {
       written: result.pictures.size,
       reused: pictures.counts.reused,
@@ -483,6 +454,8 @@ export async function buildStaticTenant(options: StaticBuildOptions): Promise<St
     },
   };
 }
+
+export type StaticBuildSummary = Awaited<ReturnType<typeof buildStaticTenant>>;
 
 /** Pagefind's index of the written pages (only post bodies are marked for it). */
 async function indexForSearch(dir: string): Promise<void> {

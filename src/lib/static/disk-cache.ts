@@ -17,6 +17,12 @@ interface DiskEntry<T> {
 const fileName = (key: string): string =>
   `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`;
 
+/** Writes then renames: a reader never sees half of the file, an interruption never leaves one. */
+export function writeWhole(file: string, text: string): void {
+  writeFileSync(`${file}.tmp`, text);
+  renameSync(`${file}.tmp`, file);
+}
+
 export type DiskCache = ReturnType<typeof createDiskCache>;
 
 export function createDiskCache(dir: string, now: () => number = Date.now) {
@@ -32,10 +38,7 @@ export function createDiskCache(dir: string, now: () => number = Date.now) {
     },
     set<T>(key: string, value: T, updatedAt?: string | null) {
       const entry: DiskEntry<T> = { key, storedAt: now(), updatedAt, value };
-      const target = join(dir, fileName(key));
-      // Write then rename: an interruption never leaves a truncated answer behind.
-      writeFileSync(`${target}.tmp`, JSON.stringify(entry));
-      renameSync(`${target}.tmp`, target);
+      writeWhole(join(dir, fileName(key)), JSON.stringify(entry));
     },
   };
 }

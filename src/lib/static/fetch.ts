@@ -8,6 +8,7 @@ import { tenantSecrets } from '../secrets/site.ts';
 import { apiHash } from '../upstream/cache.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import { errorMessage } from '../content/records.ts';
+import type { Paged } from '../upstream/parse.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import type { DiskCache } from './disk-cache.ts';
 import type { PacingBudget } from './pacer.ts';
@@ -51,20 +52,27 @@ export class StaticBuildError extends Error {
 const pool = <T>(items: readonly T[], limit: number, task: (item: T) => Promise<unknown>) =>
   new PQueue({ concurrency: limit }).addAll(items.map((item) => () => task(item)));
 
-type Paged<T> = { items: T[]; page: { last: number } };
-
-/** Every page of a list, one after another. */
-async function allPages<T>(load: (page: number) => Promise<Paged<T>>): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1, last = 1; page <= last; page += 1) {
+/**
+ * Every page of a list. With `concurrency` and a count, the rest side by side; without a count
+ * (`simplePaginate`), one after another, each page naming the next.
+ */
+async function allPages<T>(load: (page: number) => Promise<Paged<T>>, concurrency = 1) {
+  const first = await load(1);
+  const pages = [first.items];
+  if (concurrency > 1 && first.page.total !== undefined) {
+    const rest = Array.from({ length: first.page.last - 1 }, (_, index) => index + 2);
+    await pool(rest, concurrency, async (page) => {
+      pages[page - 1] = (await load(page)).items;
+    });
+  }
+  for (let page = pages.length + 1, last = first.page.last; page <= last; page += 1) {
     const paged = await load(page);
-    items.push(...paged.items);
+    pages.push(paged.items);
     last = paged.page.last;
   }
-  return items;
+  return pages.flat();
 }
 
-type Keep = (entry: { storedAt: number; updatedAt?: string | null | undefined }) => boolean;
 type Lists = Awaited<ReturnType<SnapshotFetch['fetchLists']>>;
 
 /** One run of `fetchSnapshot`: the client, what was stored, the progress and the failures. */
@@ -74,11 +82,9 @@ class SnapshotFetch {
   readonly client: PublishingClient;
   readonly progress: FetchProgress = { planned: 0, made: 0, reused: 0, waitedMs: 0 };
   readonly failures: string[] = [];
-  /** Details counted up front, not yet asked. */
-  prePlanned = 0;
   readonly posts = new Map<string, Post>();
   readonly comments: Record<string, Comment[]> = {};
-  readonly readable: Edition[] = [];
+  readonly editions = new Map<string, Edition>();
 
   constructor(options: FetchOptions) {
     const { tenant, upstream } = options;
@@ -110,32 +116,30 @@ class SnapshotFetch {
     return `${apiHash(this.options.tenant.publishing.baseUrl)}|${name}`;
   }
 
-  /** A stored answer when `keep` accepts it, else one upstream call (stored at once). */
-  async stored<T>(name: string, load: () => Promise<T>, keep: Keep, updatedAt?: string | null) {
-    const { cache } = this.options;
-    const key = this.key(name);
-    const entry = cache.get<T>(key);
-    if (entry && keep(entry)) {
+  /** The stored answer still good: a list younger than `freshMs`, a detail of the `version` listed. */
+  kept<T>(name: string, version?: string | null) {
+    const entry = this.options.cache.get<T>(this.key(name));
+    const good =
+      version === undefined
+        ? entry && Date.now() - entry.storedAt < this.options.freshMs
+        : entry?.updatedAt === version;
+    return good ? entry : undefined;
+  }
+
+  /** A kept answer (a list, or with `version` a post's or edition's detail), else one upstream call. */
+  async stored<T>(name: string, load: () => Promise<T>, version?: string | null): Promise<T> {
+    const entry = this.kept<T>(name, version);
+    if (entry) {
       this.progress.reused += 1;
       return entry.value;
     }
-    // Details were counted up front; lists are counted as they are met.
-    if (this.prePlanned > 0) this.prePlanned -= 1;
-    else this.progress.planned += 1;
+    // Details were counted up front (`planDetails`); lists are counted as they are met.
+    if (version === undefined) this.progress.planned += 1;
     this.report();
     const value = await load();
-    cache.set(key, value, updatedAt);
+    this.options.cache.set(this.key(name), value, version);
     this.report();
     return value;
-  }
-
-  list<T>(key: string, load: () => Promise<T>): Promise<T> {
-    return this.stored(key, load, (entry) => Date.now() - entry.storedAt < this.options.freshMs);
-  }
-
-  /** A post's or edition's detail: the stored one while the list shows the same version. */
-  detail<T>(key: string, load: () => Promise<T>, version: string | null): Promise<T> {
-    return this.stored(key, load, (entry) => entry.updatedAt === version, version);
   }
 
   async attempt<T>(what: string, run: () => Promise<T>): Promise<T | undefined> {
@@ -148,43 +152,27 @@ class SnapshotFetch {
   }
 
   /** Every page of a list, 50 at a time, each stored. */
-  listAll<T>(key: string, load: (page: { page: number; perPage: number }) => Promise<Paged<T>>) {
-    return allPages((page) =>
-      this.list(`${key}|${page}`, () => load({ page, perPage: LIST_PAGE_SIZE })),
+  listAll<T>(
+    key: string,
+    load: (page: { page: number; perPage: number }) => Promise<Paged<T>>,
+    concurrency?: number,
+  ) {
+    return allPages(
+      (page) => this.stored(`${key}|${page}`, () => load({ page, perPage: LIST_PAGE_SIZE })),
+      concurrency,
     );
   }
 
   /** Lists first: they say what else is needed. The posts come once each, newest first. */
   async fetchLists() {
     const { client } = this;
-    const postsPage = (page: number) =>
-      this.attempt(`/ (posts, page ${page})`, () =>
-        this.list(`posts.list|${page}`, () => client.listPosts({ page, perPage: LIST_PAGE_SIZE })),
-      );
-    const firstPage = await postsPage(1);
-    const pages = [firstPage?.items ?? []];
-    const lastPage = firstPage?.page.last ?? 1;
-    const setPage = async (page: number) => {
-      const paged = await postsPage(page);
-      pages[page - 1] = paged?.items ?? [];
-      return paged?.page.last ?? page;
-    };
-    // Counted: every page at once. Not counted (`simplePaginate`): each page names the next.
-    const restPages = async () => {
-      if (firstPage?.page.total !== undefined) {
-        const rest = Array.from({ length: lastPage - 1 }, (_, index) => index + 2);
-        await pool(rest, CONCURRENCY, setPage);
-        return;
-      }
-      for (let page = 2, last = lastPage; page <= last; page += 1) last = await setPage(page);
-    };
     const { features } = this.options.tenant;
-    const [categories, tags, plans, editions, streams] = await Promise.all([
+    const [categories, tags, plans, editions, streams, posts] = await Promise.all([
       this.attempt('/categories', () =>
-        this.list('categories.list', () => client.listCategories()),
+        this.stored('categories.list', () => client.listCategories()),
       ),
-      this.attempt('/tags', () => this.list('tags.list', () => client.listTags())),
-      this.attempt('/plans', () => this.list('plans.list', () => client.listPlans())),
+      this.attempt('/tags', () => this.stored('tags.list', () => client.listTags())),
+      this.attempt('/plans', () => this.stored('plans.list', () => client.listPlans())),
       features.epaper
         ? this.attempt('/epaper', () =>
             this.listAll('epaper.list', (page) => client.listEditions(page)),
@@ -195,9 +183,11 @@ class SnapshotFetch {
             this.listAll('streams.list', (page) => client.listStreams(page)),
           )
         : [],
-      restPages(),
+      this.attempt('/ (posts)', () =>
+        this.listAll('posts.list', (page) => client.listPosts(page), CONCURRENCY),
+      ),
     ]);
-    const all = pages.flat();
+    const all = posts ?? [];
     const summaries = all.filter(
       (post, index) => all.findIndex((other) => other.slug === post.slug) === index,
     );
@@ -206,24 +196,18 @@ class SnapshotFetch {
 
   /** What the details will cost, known before the first one is asked (for progress and the estimate). */
   planDetails({ summaries, editions }: Lists): void {
-    const { cache, tenant } = this.options;
-    // Not stored, or stored at another version (as `detail` decides).
-    const needed = (name: string, version: string | null) =>
-      cache.get(this.key(name))?.updatedAt !== version;
-    let detailPlan = 0;
+    const { comments } = this.options.tenant.features;
+    const { progress } = this;
+    const missing = (name: string, version: string | null) => (this.kept(name, version) ? 0 : 1);
     for (const summary of summaries) {
       const version = versionOf(summary);
-      if (needed(`posts.get|${summary.slug}`, version)) detailPlan += 1;
-      if (tenant.features.comments && needed(`comments.list|${summary.slug}`, version))
-        detailPlan += 1;
+      progress.planned += missing(`posts.get|${summary.slug}`, version);
+      if (comments) progress.planned += missing(`comments.list|${summary.slug}`, version);
     }
-    for (const edition of editions ?? []) {
-      const version = edition.published_at ?? null;
-      if (!edition.requires_subscription && needed(`epaper.get|${edition.slug}`, version))
-        detailPlan += 1;
+    for (const { slug, published_at, requires_subscription } of editions ?? []) {
+      if (!requires_subscription)
+        progress.planned += missing(`epaper.get|${slug}`, published_at ?? null);
     }
-    this.progress.planned += detailPlan;
-    this.prePlanned = detailPlan;
     this.report();
   }
 
@@ -237,7 +221,7 @@ class SnapshotFetch {
       categories: lists.categories ?? [],
       tags: lists.tags ?? [],
       plans: lists.plans ?? [],
-      editions: this.readable,
+      editions: (lists.editions ?? []).flatMap((edition) => this.editions.get(edition.slug) ?? []),
       streams: lists.streams ?? [],
       comments: this.comments,
     };
@@ -248,7 +232,7 @@ class SnapshotFetch {
     const version = versionOf(summary);
     const path = postPath(summary.slug);
     const post = await this.attempt(path, () =>
-      this.detail(
+      this.stored(
         `posts.get|${summary.slug}`,
         () => this.client.getPost(summary.slug),
         version,
@@ -262,7 +246,7 @@ class SnapshotFetch {
     this.posts.set(summary.slug, post);
     if (!this.options.tenant.features.comments) return partial([path]);
     const thread = await this.attempt(`${path} (comments)`, () =>
-      this.detail(
+      this.stored(
         `comments.list|${summary.slug}`,
         () =>
           allPages((page) =>
@@ -279,19 +263,22 @@ class SnapshotFetch {
   async fetchEdition(edition: Edition, partial: (newPaths: readonly string[]) => void) {
     const path = editionPath(edition.slug);
     if (edition.requires_subscription) {
-      this.readable.push({ ...edition, pages: [] });
+      this.editions.set(edition.slug, { ...edition, pages: [] });
       return partial([path]);
     }
     const version = edition.published_at ?? null;
     const detail = await this.attempt(path, () =>
-      this.detail(
+      this.stored(
         `epaper.get|${edition.slug}`,
         () => this.client.getEdition(edition.slug),
         version,
       ),
     );
     if (!detail) return;
-    this.readable.push(detail.requires_subscription ? { ...detail, pages: [] } : detail);
+    this.editions.set(
+      edition.slug,
+      detail.requires_subscription ? { ...detail, pages: [] } : detail,
+    );
     partial([path]);
   }
 }
@@ -319,9 +306,6 @@ export async function fetchSnapshot(options: FetchOptions) {
     pool(lists.summaries, CONCURRENCY, (summary) => run.fetchPost(summary, partial)),
     pool(editions, CONCURRENCY, (edition) => run.fetchEdition(edition, partial)),
   ]);
-  const editionOrder = editions.map((edition) => edition.slug);
-  run.readable.sort((a, b) => editionOrder.indexOf(a.slug) - editionOrder.indexOf(b.slug));
-
   run.report();
   const { failures } = run;
   if (failures.length > 0) {

@@ -33,31 +33,29 @@ interface Window {
   /** Highest `remaining` seen in this window: the answer that anchors it. */
   bestRemaining: number;
   blockedUntil: number;
-  /** Until the first answer, one request at a time: another process may have spent this window. */
-  firstAnswer: Promise<void> | null;
-  answered: () => void;
-  sentFirst: boolean;
+  /**
+   * Until the first answer, one request at a time: another process may have spent this window.
+   * `undefined` until the first request is sent, `null` once answered.
+   */
+  firstAnswer: PromiseWithResolvers<void> | null | undefined;
 }
 
 const left = (w: Window) => Math.max(0, w.limit - w.used);
 
 function newWindow(limit: number): Window {
-  const { promise: firstAnswer, resolve: answered } = Promise.withResolvers<void>();
   return {
     limit,
     used: 0,
     endsAt: null,
     bestRemaining: -1,
     blockedUntil: 0,
-    firstAnswer,
-    answered,
-    sentFirst: false,
+    firstAnswer: undefined,
   };
 }
 
 /** Moves a window by an answer's `Retry-After` / `X-RateLimit-*` (`t`: when it came). */
 function observeAnswer(w: Window, info: RateInfo, t: number, windowMs: number, marginMs: number) {
-  w.answered();
+  w.firstAnswer?.resolve();
   w.firstAnswer = null;
   if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
     w.blockedUntil = t + info.retryAfterSeconds * 1000 + marginMs;
@@ -115,12 +113,13 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
     },
     async take(key) {
       const w = windowOf(key);
-      if (w.sentFirst && w.firstAnswer) {
+      if (w.firstAnswer === undefined) {
+        w.firstAnswer = Promise.withResolvers<void>();
+      } else if (w.firstAnswer) {
         // A network error never answers: wait for the probe a few seconds at most.
-        await Promise.race([w.firstAnswer, sleep(3000)]);
+        await Promise.race([w.firstAnswer.promise, sleep(3000)]);
         w.firstAnswer = null;
       }
-      w.sentFirst = true;
       for (;;) {
         const t = now();
         if (w.blockedUntil > t) {

@@ -42,6 +42,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, '_astro', 'site.abc.css.gz'), gzipSync(CSS));
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(dir, '.env'), 'SECRET=1');
+  mkdirSync(join(dir, '.well-known'));
+  writeFileSync(join(dir, '.well-known', 'security.txt'), 'Contact: mailto:security@example.com');
+  writeFileSync(join(dir, '.well-known', '.draft'), 'not yet');
+  mkdirSync(join(dir, '_astro', '.cache'));
+  writeFileSync(join(dir, '_astro', '.cache', 'x.json'), '{}');
   base = await serve(true);
 });
 
@@ -79,13 +84,17 @@ describe('the static files of a build, listed at start', () => {
     toApp.length = 0;
     for (const path of [
       '/.env',
+      '/.well-known/.draft',
+      '/_astro/.cache/x.json',
       '/_astro/site.abc.css.br',
       '/_astro/../../etc/passwd',
       '/%2e%2e/x',
     ]) {
       expect((await get(path)).body.toString()).toBe('from the app');
     }
-    expect(toApp).toHaveLength(4);
+    expect(toApp).toHaveLength(6);
+    // Dot files only under `.well-known`, as the web expects them there.
+    expect((await get('/.well-known/security.txt')).body.toString()).toContain('Contact:');
   });
 });
 
