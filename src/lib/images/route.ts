@@ -80,7 +80,8 @@ async function subscriberPage(
   const signedIn = await getSignedIn(context.session, tenant);
   if (!signedIn) throw new ImageError(401, 'Log in as a subscriber to see this page.');
   // An outage says "try again" with its wait; anything else (a bug, a 403) is logged by the route.
-  const reader = await loadReader(tenant, edition, () => Promise.resolve(signedIn)).catch(
+  const session = () => Promise.resolve(signedIn);
+  const reader = await loadReader(tenant, edition, session, { plans: false }).catch(
     (error: unknown) => {
       const answer = failedLoad(error);
       if (answer.status === 404) throw new ImageError(404, 'There is no such edition.');
