@@ -55,13 +55,17 @@ const timeoutOf = (limits: TransformLimits) => ({
   seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)),
 });
 
-/** sharp's errors as the route's: too slow 504, too large or no picture 422. */
-async function settled<T>(work: Promise<T>, limits: TransformLimits): Promise<T> {
+/**
+ * sharp's errors as the route's: too slow 504, too large or no picture 422. Work on pixels of our
+ * own (`fromSource` false) that fails is our bug, thrown on: the route's 500.
+ */
+async function settled<T>(work: Promise<T>, limits: TransformLimits, fromSource = true) {
   try {
     return await work;
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     if (/timeout/i.test(message)) throw new ImageError(504, 'Making this image took too long.');
+    if (!fromSource) throw error;
     if (/pixel limit/i.test(message)) throw tooManyPixels(limits);
     throw new ImageError(422, 'The image source could not be converted.');
   }
@@ -177,5 +181,5 @@ export async function transformImage(
       : format === 'webp'
         ? resized.webp(WEBP_OPTIONS)
         : resized.flatten({ background: '#ffffff' }).jpeg(JPEG_OPTIONS);
-  return settled(encoded.toBuffer(), limits);
+  return settled(encoded.toBuffer(), limits, !raster);
 }
