@@ -1,4 +1,4 @@
-import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
+import type { OutputInfo, Sharp, SharpOptions } from 'sharp';
 import { IMAGE_CROPS } from './address.ts';
 import { ImageError } from './errors.ts';
 import { LARGEST_WIDTH, type ImageFormat } from './ladder.ts';
@@ -37,9 +37,6 @@ export const AVIF_OPTIONS = { quality: 52, effort: 0 } as const;
 export const WEBP_OPTIONS = { quality: 74, effort: 2 } as const;
 export const JPEG_OPTIONS = { quality: 76, mozjpeg: true } as const;
 
-const tooManyPixels = (limits: TransformLimits) =>
-  new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
-
 /**
  * A source read once for all the pictures made of it: its size upright and, for a raster, its
  * pixels turned upright at `scale` of that size (at most the ladder's widest). An SVG has none: it
@@ -56,20 +53,23 @@ const timeoutOf = (limits: TransformLimits) => ({
 });
 
 /**
- * sharp's errors as the route's: too slow 504, too large or no picture 422. Work on pixels of our
- * own (`fromSource` false) that fails is our bug, thrown on: the route's 500.
+ * sharp's errors as the route's: too slow 504; too large (sharp's `limitInputPixels`: a
+ * decompression bomb) or `unreadable` 422. Work on pixels of our own (no `unreadable`) that fails
+ * is our bug, thrown on: the route's 500.
  */
-async function settled<T>(work: Promise<T>, limits: TransformLimits, fromSource = true) {
+async function settled<T>(work: Promise<T>, limits: TransformLimits, unreadable?: string) {
   try {
     return await work;
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     if (/timeout/i.test(message)) throw new ImageError(504, 'Making this image took too long.');
-    if (!fromSource) throw error;
-    if (/pixel limit/i.test(message)) throw tooManyPixels(limits);
-    throw new ImageError(422, 'The image source could not be converted.');
+    if (unreadable === undefined) throw error;
+    if (!/pixel limit/i.test(message)) throw new ImageError(422, unreadable);
+    throw new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
   }
 }
+
+const UNCONVERTIBLE = 'The image source could not be converted.';
 
 /** `input` opened upright, its size checked: a decompression bomb or no image is a 422. */
 async function opened(input: Buffer, limits: TransformLimits) {
@@ -79,14 +79,8 @@ async function opened(input: Buffer, limits: TransformLimits) {
     failOn: 'error',
     animated: false,
   });
-  let meta: Metadata;
-  try {
-    meta = await image.metadata();
-  } catch (error) {
-    if (error instanceof Error && /pixel limit/i.test(error.message)) throw tooManyPixels(limits);
-    throw new ImageError(422, 'The image source is not a picture this site can read.');
-  }
-  if ((meta.width ?? 0) * (meta.height ?? 0) > limits.maxPixels) throw tooManyPixels(limits);
+  const unreadable = 'The image source is not a picture this site can read.';
+  const meta = await settled(image.metadata(), limits, unreadable);
   return { image: image.rotate(), meta };
 }
 
@@ -105,6 +99,7 @@ export async function decodeImage(input: Buffer, limits: TransformLimits): Promi
       .raw()
       .toBuffer({ resolveWithObject: true }),
     limits,
+    UNCONVERTIBLE,
   );
   return { width, height, raster: { data, info, scale: info.width / width } };
 }
@@ -181,5 +176,5 @@ export async function transformImage(
       : format === 'webp'
         ? resized.webp(WEBP_OPTIONS)
         : resized.flatten({ background: '#ffffff' }).jpeg(JPEG_OPTIONS);
-  return settled(encoded.toBuffer(), limits, !raster);
+  return settled(encoded.toBuffer(), limits, raster ? undefined : UNCONVERTIBLE);
 }
