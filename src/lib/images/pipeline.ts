@@ -86,6 +86,7 @@ export class ImagePipeline {
   readonly store: DiskStore;
   readonly queue: TransformQueue;
   private readonly fetches: TransformQueue;
+  /** Originals being fetched, pictures being derived and transforms running, by key. */
   private readonly inFlight = new Map<string, Promise<Buffer>>();
   /** Cold pictures being made (their source fetched, waiting, or transformed), and the most. */
   private making = 0;
@@ -100,8 +101,6 @@ export class ImagePipeline {
     ttlAutopurge: true,
     fetchMethod: (_source, _stale, { context }) => decodeImage(context, this.options),
   });
-  /** Transforms running, by the picture they make. */
-  private readonly transforming = new Map<string, Promise<Buffer>>();
   /** Counters for tests and benchmarks: upstream fetches and transforms made. */
   readonly counts = { fetches: 0, transforms: 0 };
 
@@ -115,15 +114,12 @@ export class ImagePipeline {
     this.limit = options.transforms + (options.waiting ?? options.transforms * WAITING_PER_SLOT);
   }
 
-  private once(
-    key: string,
-    make: () => Promise<Buffer>,
-    inFlight: Map<string, Promise<Buffer>> = this.inFlight,
-  ): Promise<Buffer> {
-    const pending = inFlight.get(key);
+  /** `make()` once for `key` while it runs, however many ask. */
+  private once(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const pending = this.inFlight.get(key);
     if (pending) return pending;
-    const promise = make().finally(() => inFlight.delete(key));
-    inFlight.set(key, promise);
+    const promise = make().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
     return promise;
   }
 
@@ -174,16 +170,13 @@ export class ImagePipeline {
             const same = decoded ? sameCrop(decoded, width, crop) : crop;
             const sameKey = derivedKey({ source, width, format, crop: same });
             const made = sameKey === key ? undefined : await this.store.get(sameKey);
+            // Keyed apart from `derive`'s own: the transform of a picture already being derived.
             return (
               made ??
-              this.once(
-                sameKey,
-                () => {
-                  this.counts.transforms++;
-                  return transformImage(original, width, format, this.options, same, decoded);
-                },
-                this.transforming,
-              )
+              this.once(`transform\n${sameKey}`, () => {
+                this.counts.transforms++;
+                return transformImage(original, width, format, this.options, same, decoded);
+              })
             );
           },
           priority,
