@@ -39,21 +39,14 @@ export const madePipeline = (): ImagePipeline | undefined => state.pipeline;
 
 /** The process's image pipeline (disk cache under `IMAGE_CACHE_DIR`, default `.cache/images`). */
 export function imagePipeline(): ImagePipeline {
-  const {
-    IMAGE_CACHE_DIR,
-    IMAGE_CACHE_MAX_BYTES,
-    IMAGE_SOURCE_MAX_BYTES,
-    IMAGE_SOURCE_MAX_PIXELS,
-    IMAGE_TIMEOUT_MS,
-    IMAGE_TRANSFORMS,
-  } = settings();
+  const config = settings();
   state.pipeline ??= new ImagePipeline({
-    cacheDir: IMAGE_CACHE_DIR || join(process.cwd(), '.cache', 'images'),
-    cacheMaxBytes: IMAGE_CACHE_MAX_BYTES,
-    maxBytes: IMAGE_SOURCE_MAX_BYTES,
-    maxPixels: IMAGE_SOURCE_MAX_PIXELS,
-    timeoutMs: IMAGE_TIMEOUT_MS,
-    transforms: IMAGE_TRANSFORMS,
+    cacheDir: config.IMAGE_CACHE_DIR || join(process.cwd(), '.cache', 'images'),
+    cacheMaxBytes: config.IMAGE_CACHE_MAX_BYTES,
+    maxBytes: config.IMAGE_SOURCE_MAX_BYTES,
+    maxPixels: config.IMAGE_SOURCE_MAX_PIXELS,
+    timeoutMs: config.IMAGE_TIMEOUT_MS,
+    transforms: config.IMAGE_TRANSFORMS,
   });
   return state.pipeline;
 }
