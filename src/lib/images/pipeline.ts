@@ -215,17 +215,15 @@ export class ImagePipeline {
     const patience = new Promise<'waited'>((resolve) => {
       timer = setTimeout(() => resolve('waited'), this.options.patienceMs ?? PATIENCE_MS);
     });
-    try {
-      const first = await Promise.race([made, patience]);
-      if (first !== 'waited') return { bytes: first, exact: true };
-    } catch (error) {
-      if (!(error instanceof ImageError && error.status === 503)) throw error;
-      const near = await this.madeNear(request);
-      if (near) return { bytes: near, exact: false };
+    // A full queue (503) is answered as a long wait is: a width made, else `made`'s refusal.
+    const whenFull = (error: unknown): 'waited' => {
+      if (error instanceof ImageError && error.status === 503) return 'waited';
       throw error;
-    } finally {
-      clearTimeout(timer);
-    }
+    };
+    const first = await Promise.race([made, patience])
+      .catch(whenFull)
+      .finally(() => clearTimeout(timer));
+    if (first !== 'waited') return { bytes: first, exact: true };
     const near = await this.madeNear(request);
     return near ? { bytes: near, exact: false } : { bytes: await made, exact: true };
   }
