@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { parseImagePath } from './address.ts';
+import { parseImagePath, type ImageCrop } from './address.ts';
 import { DiskStore } from './disk-store.ts';
 import { ImageError } from './errors.ts';
 import { fetchSource, type SourceLimits } from './fetch-source.ts';
@@ -9,7 +9,6 @@ import {
   decodeImage,
   sameCrop,
   transformImage,
-  type Crop,
   type Decoded,
   type TransformLimits,
 } from './transform.ts';
@@ -32,7 +31,7 @@ type Derive = {
   source: string;
   width: number;
   format: ImageFormat;
-  crop?: Crop | undefined;
+  crop?: ImageCrop | undefined;
   /** Redirect targets the source may follow. */
   allowed: (url: string) => boolean;
   /** Its place in the queue (./queue.ts): the picture in view first, warming last. */

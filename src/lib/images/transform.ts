@@ -1,13 +1,12 @@
 import type { OutputInfo, Sharp, SharpOptions } from 'sharp';
-import { IMAGE_CROPS } from './address.ts';
+import { IMAGE_CROPS, type ImageCrop } from './address.ts';
 import { ImageError } from './errors.ts';
 import { LARGEST_WIDTH, type ImageFormat } from './ladder.ts';
 
 export type TransformLimits = { maxPixels: number; timeoutMs: number };
 
 /** Height over width of each crop. */
-const CROP_RATIO = { '16x9': 9 / 16, '4x3': 3 / 4, '1x1': 1 } as const;
-export type Crop = keyof typeof CROP_RATIO;
+const CROP_RATIO: Record<ImageCrop, number> = { '16x9': 9 / 16, '4x3': 3 / 4, '1x1': 1 };
 
 let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined;
 
@@ -108,7 +107,7 @@ export async function decodeImage(input: Buffer, limits: TransformLimits): Promi
 function outputSize(
   { width: sourceWidth, height: sourceHeight }: Decoded,
   width: number,
-  crop?: Crop,
+  crop?: ImageCrop,
 ) {
   const w = Math.min(width, sourceWidth);
   const h = crop
@@ -125,8 +124,8 @@ function outputSize(
 export function sameCrop(
   decoded: Decoded,
   width: number,
-  crop: Crop | undefined,
-): Crop | undefined {
+  crop: ImageCrop | undefined,
+): ImageCrop | undefined {
   if (!crop) return undefined;
   const size = outputSize(decoded, width, crop);
   if (outputSize(decoded, width) === size) return undefined;
@@ -137,7 +136,7 @@ export function sameCrop(
 function suffices(
   { width: sourceWidth, height: sourceHeight, raster }: Decoded,
   width: number,
-  crop?: Crop,
+  crop?: ImageCrop,
 ) {
   if (!raster) return false;
   const height = crop ? width * CROP_RATIO[crop] : 0;
@@ -154,7 +153,7 @@ export async function transformImage(
   width: number,
   format: ImageFormat,
   limits: TransformLimits,
-  crop?: Crop,
+  crop?: ImageCrop,
   decoded?: Decoded,
 ): Promise<Buffer> {
   const raster = decoded && suffices(decoded, width, crop) ? decoded.raster : undefined;
