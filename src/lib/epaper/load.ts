@@ -68,8 +68,10 @@ export async function loadReader(
   tenant: Tenant,
   slug: string,
   readSession: () => Promise<SignedIn | null>,
+  /** Off where no paywall is shown (a page picture): no plan list is read then. */
+  { plans: withPlans = true } = {},
 ): Promise<ReaderData> {
-  const plans = publishingFor(tenant).listPlans();
+  const plans = withPlans ? publishingFor(tenant).listPlans() : Promise.resolve([]);
   // Only a paywall awaits the plans; a free edition leaves them (and their failure) to the cache.
   plans.catch(() => undefined);
   const anonymous = await publishingFor(tenant).getEdition(slug);

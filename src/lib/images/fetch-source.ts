@@ -7,7 +7,8 @@ const MAX_REDIRECTS = 3;
 
 /**
  * The bytes of an upstream picture: at most `maxBytes` (by `Content-Length`, then counted while
- * reading), within `timeoutMs`, following redirects only to sources `allowed` accepts.
+ * reading), within `timeoutMs`, following redirects only to sources `allowed` accepts. What the
+ * network throws is the source's (504 or 503); anything else is ours and thrown on (the route's 500).
  */
 export async function fetchSource(
   source: string,
@@ -15,33 +16,33 @@ export async function fetchSource(
   allowed: (url: string) => boolean,
 ): Promise<Buffer> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  let url = source;
-  const tooLarge = () =>
-    new ImageError(422, `The image source is larger than ${limits.maxBytes} bytes.`);
-  try {
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const response = await fetch(url, { redirect: 'manual', signal });
-      if (response.ok && response.body)
-        return await readLimited(response, limits.maxBytes, tooLarge);
-      void response.body?.cancel();
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
-        url = new URL(location, url).href;
-        if (!allowed(url))
-          throw new ImageError(502, 'The image source redirects to a host that is not allowed.');
-        continue;
-      }
-      if (response.status === 404 || response.status === 410)
-        throw new ImageError(404, 'The image source does not exist.');
-      // Busy, not broken: the route's 503 (Retry-After) lets a browser or static build ask again.
-      if (response.status === 429 || response.status === 503)
-        throw new ImageError(503, 'The image source is busy; try again shortly.');
-      throw new ImageError(502, `The image source answered ${response.status}.`);
-    }
-    throw new ImageError(502, 'The image source redirects too often.');
-  } catch (error) {
+  const unreachable = (error: unknown): never => {
     if (error instanceof ImageError) throw error;
     if (signal.aborted) throw new ImageError(504, 'The image source took too long to answer.');
-    throw new ImageError(502, 'The image source could not be reached.');
+    throw new ImageError(503, 'The image source could not be reached; try again shortly.');
+  };
+  const tooLarge = () =>
+    new ImageError(422, `The image source is larger than ${limits.maxBytes} bytes.`);
+  let url = source;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const response = await fetch(url, { redirect: 'manual', signal }).catch(unreachable);
+    if (response.ok && response.body) {
+      return readLimited(response, limits.maxBytes, tooLarge).catch(unreachable);
+    }
+    void response.body?.cancel();
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location) {
+      url = URL.parse(location, url)?.href ?? '';
+      if (!url || !allowed(url))
+        throw new ImageError(502, 'The image source redirects to a host that is not allowed.');
+      continue;
+    }
+    if (response.status === 404 || response.status === 410)
+      throw new ImageError(404, 'The image source does not exist.');
+    // Busy, not broken: the route's 503 (Retry-After) lets a browser or static build ask again.
+    if (response.status === 429 || response.status === 503)
+      throw new ImageError(503, 'The image source is busy; try again shortly.');
+    throw new ImageError(502, `The image source answered ${response.status}.`);
   }
+  throw new ImageError(502, 'The image source redirects too often.');
 }

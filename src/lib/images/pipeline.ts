@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { parseImagePath } from './address.ts';
+import { parseImagePath, type ImageCrop } from './address.ts';
 import { DiskStore } from './disk-store.ts';
 import { ImageError } from './errors.ts';
 import { fetchSource, type SourceLimits } from './fetch-source.ts';
@@ -9,7 +9,6 @@ import {
   decodeImage,
   sameCrop,
   transformImage,
-  type Crop,
   type Decoded,
   type TransformLimits,
 } from './transform.ts';
@@ -32,7 +31,7 @@ type Derive = {
   source: string;
   width: number;
   format: ImageFormat;
-  crop?: Crop | undefined;
+  crop?: ImageCrop | undefined;
   /** Redirect targets the source may follow. */
   allowed: (url: string) => boolean;
   /** Its place in the queue (./queue.ts): the picture in view first, warming last. */
@@ -86,6 +85,7 @@ export class ImagePipeline {
   readonly store: DiskStore;
   readonly queue: TransformQueue;
   private readonly fetches: TransformQueue;
+  /** Originals being fetched, pictures being derived and transforms running, by key. */
   private readonly inFlight = new Map<string, Promise<Buffer>>();
   /** Cold pictures being made (their source fetched, waiting, or transformed), and the most. */
   private making = 0;
@@ -100,8 +100,6 @@ export class ImagePipeline {
     ttlAutopurge: true,
     fetchMethod: (_source, _stale, { context }) => decodeImage(context, this.options),
   });
-  /** Transforms running, by the picture they make. */
-  private readonly transforming = new Map<string, Promise<Buffer>>();
   /** Counters for tests and benchmarks: upstream fetches and transforms made. */
   readonly counts = { fetches: 0, transforms: 0 };
 
@@ -115,15 +113,12 @@ export class ImagePipeline {
     this.limit = options.transforms + (options.waiting ?? options.transforms * WAITING_PER_SLOT);
   }
 
-  private once(
-    key: string,
-    make: () => Promise<Buffer>,
-    inFlight: Map<string, Promise<Buffer>> = this.inFlight,
-  ): Promise<Buffer> {
-    const pending = inFlight.get(key);
+  /** `make()` once for `key` while it runs, however many ask. */
+  private once(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const pending = this.inFlight.get(key);
     if (pending) return pending;
-    const promise = make().finally(() => inFlight.delete(key));
-    inFlight.set(key, promise);
+    const promise = make().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
     return promise;
   }
 
@@ -174,16 +169,13 @@ export class ImagePipeline {
             const same = decoded ? sameCrop(decoded, width, crop) : crop;
             const sameKey = derivedKey({ source, width, format, crop: same });
             const made = sameKey === key ? undefined : await this.store.get(sameKey);
+            // Keyed apart from `derive`'s own: the transform of a picture already being derived.
             return (
               made ??
-              this.once(
-                sameKey,
-                () => {
-                  this.counts.transforms++;
-                  return transformImage(original, width, format, this.options, same, decoded);
-                },
-                this.transforming,
-              )
+              this.once(`transform\n${sameKey}`, () => {
+                this.counts.transforms++;
+                return transformImage(original, width, format, this.options, same, decoded);
+              })
             );
           },
           priority,
@@ -222,17 +214,15 @@ export class ImagePipeline {
     const patience = new Promise<'waited'>((resolve) => {
       timer = setTimeout(() => resolve('waited'), this.options.patienceMs ?? PATIENCE_MS);
     });
-    try {
-      const first = await Promise.race([made, patience]);
-      if (first !== 'waited') return { bytes: first, exact: true };
-    } catch (error) {
-      if (!(error instanceof ImageError && error.status === 503)) throw error;
-      const near = await this.madeNear(request);
-      if (near) return { bytes: near, exact: false };
+    // A full queue (503) is answered as a long wait is: a width made, else `made`'s refusal.
+    const whenFull = (error: unknown): 'waited' => {
+      if (error instanceof ImageError && error.status === 503) return 'waited';
       throw error;
-    } finally {
-      clearTimeout(timer);
-    }
+    };
+    const first = await Promise.race([made, patience])
+      .catch(whenFull)
+      .finally(() => clearTimeout(timer));
+    if (first !== 'waited') return { bytes: first, exact: true };
     const near = await this.madeNear(request);
     return near ? { bytes: near, exact: false } : { bytes: await made, exact: true };
   }

@@ -167,7 +167,7 @@ type ReadEdition = (slug: string) => Promise<Edition>;
  */
 function warmEdition(tenant: Tenant, edition: Edition, read?: ReadEdition): void {
   warmPictures(tenant, editionPictures(edition));
-  const key = `${tenant.id}\0${edition.slug}\0${edition.published_at ?? ''}\0${edition.cover_image_url ?? ''}`;
+  const key = `${tenant.id}\0${edition.slug}\0${editionMark(edition)}`;
   if (edition.requires_subscription || editionsSeen.has(key)) return;
   editionsSeen.set(key, true);
   const get = read ?? ((slug: string) => publishingFor(tenant).getEdition(slug));

@@ -25,11 +25,15 @@ export function imageHeaders(
   };
 }
 
+/** The bytes as they are: a stream of one chunk (a `Uint8Array` body would be copied first). */
 export function imageOk(bytes: Buffer, format: ImageFormat, cacheControl: string): Response {
-  return new Response(new Uint8Array(bytes), {
-    status: 200,
-    headers: imageHeaders(bytes, format, cacheControl),
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
   });
+  return new Response(body, { headers: imageHeaders(bytes, format, cacheControl) });
 }
 
 /**
@@ -41,7 +45,7 @@ export function imageRefused(error: ImageError): Response {
   if (error.status === 400 || error.status === 403 || error.status === 401) {
     return uncached(error.status, `${error.message}\n`, headers);
   }
-  return new Response(new Uint8Array(BLANK_GIF), {
+  return new Response(BLANK_GIF, {
     status: error.status,
     headers: {
       ...headers,

@@ -3,10 +3,9 @@ import { getSignedIn } from '../auth/session.ts';
 import { loadReader } from '../epaper/load.ts';
 import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { parseImagePath, type ImageRequest, type ImageTarget } from './address.ts';
+import { parseImagePath, type ImageTarget } from './address.ts';
 import { ImageError, queryRefused } from './errors.ts';
-import type { Answer } from './pipeline.ts';
-import { requestPriority, type Priority } from './queue.ts';
+import { requestPriority } from './queue.ts';
 import { imageOk, imageRefused } from './respond.ts';
 import { failedLoad, IMMUTABLE, PRIVATE, STAND_IN } from '../delivery/policy.ts';
 import { imagePipeline, imageSecret } from './shared-pipeline.ts';
@@ -21,15 +20,19 @@ export async function imageRoute(context: APIContext): Promise<Response> {
     if (!queryAllowed(context)) throw queryRefused();
     const parsed = parseImagePath(imageSecret(), context.url.pathname);
     if (!parsed.ok) throw new ImageError(parsed.status, parsed.reason);
-    const { request } = parsed;
-    const priority = requestPriority(request.width, context.request.headers.get('priority'));
-    if (request.target.kind === 'source') {
-      const { bytes, exact } = await derived(tenant, request.target.source, request, priority);
-      return imageOk(bytes, request.format, exact ? IMMUTABLE : STAND_IN);
+    const { target, width, format, crop } = parsed.request;
+    const priority = requestPriority(width, context.request.headers.get('priority'));
+    const source =
+      target.kind === 'source' ? target.source : await subscriberPage(context, tenant, target);
+    const allowed = (url: string) => sourceAllowed(tenant, url);
+    if (!allowed(source)) {
+      throw new ImageError(403, 'The image source is not on a host this site takes pictures from.');
     }
-    const source = await subscriberPage(context, tenant, request.target);
-    const { bytes } = await derived(tenant, source, request, priority);
-    return imageOk(bytes, request.format, PRIVATE);
+    // While it waits long in the queue, another width already made stands in (`answer`).
+    const wanted = { source, width, format, crop, allowed, priority };
+    const { bytes, exact } = await imagePipeline().answer(wanted);
+    const cache = target.kind === 'edition-page' ? PRIVATE : exact ? IMMUTABLE : STAND_IN;
+    return imageOk(bytes, format, cache);
   } catch (error) {
     if (error instanceof ImageError) return imageRefused(error);
     logError('images.failed', { tenant: tenant?.id, path: context.url.pathname }, error);
@@ -53,24 +56,6 @@ function queryAllowed(context: APIContext): boolean {
   return asked === expected && context.url.search === expected;
 }
 
-/**
- * The picture, or while it waits long in the queue another width of it already made (a page shows
- * no blank: ./pipeline.ts `answer`).
- */
-function derived(
-  tenant: Tenant,
-  source: string,
-  request: ImageRequest,
-  priority: Priority,
-): Promise<Answer> {
-  const allowed = (url: string) => sourceAllowed(tenant, url);
-  if (!allowed(source)) {
-    throw new ImageError(403, 'The image source is not on a host this site takes pictures from.');
-  }
-  const { width, format, crop } = request;
-  return imagePipeline().answer({ source, width, format, crop, allowed, priority });
-}
-
 /** The upstream URL of a page the signed-in visitor may read, checked on every request. */
 async function subscriberPage(
   context: APIContext,
@@ -80,7 +65,8 @@ async function subscriberPage(
   const signedIn = await getSignedIn(context.session, tenant);
   if (!signedIn) throw new ImageError(401, 'Log in as a subscriber to see this page.');
   // An outage says "try again" with its wait; anything else (a bug, a 403) is logged by the route.
-  const reader = await loadReader(tenant, edition, () => Promise.resolve(signedIn)).catch(
+  const session = () => Promise.resolve(signedIn);
+  const reader = await loadReader(tenant, edition, session, { plans: false }).catch(
     (error: unknown) => {
       const answer = failedLoad(error);
       if (answer.status === 404) throw new ImageError(404, 'There is no such edition.');

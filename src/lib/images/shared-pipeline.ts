@@ -18,20 +18,19 @@ const KEY = Symbol.for('masthead.images');
 const state = (shared[KEY] ??= {});
 
 /**
- * `IMAGE_SIGNING_SECRET`, or a random one for this process (dev, tests, one server): image
- * addresses then change on restart, and servers behind one edge must share the variable.
+ * `IMAGE_SIGNING_SECRET` (16+ characters, checked at start), or a random one for this process (dev,
+ * tests, one server): image addresses then change on restart, and servers behind one edge must
+ * share the variable.
  */
 export function imageSecret(): string {
   if (state.secret) return state.secret;
   const { IMAGE_SIGNING_SECRET } = settings();
-  if (IMAGE_SIGNING_SECRET && IMAGE_SIGNING_SECRET.length >= 16) {
-    state.secret = IMAGE_SIGNING_SECRET;
-  } else {
-    state.secret = randomBytes(32).toString('hex');
+  if (!IMAGE_SIGNING_SECRET) {
     logWarn('images.signing_secret_missing', {
-      note: 'IMAGE_SIGNING_SECRET is unset (or shorter than 16 characters): image addresses change when this process restarts',
+      note: 'IMAGE_SIGNING_SECRET is unset: image addresses change when this process restarts',
     });
   }
+  state.secret = IMAGE_SIGNING_SECRET ?? randomBytes(32).toString('hex');
   return state.secret;
 }
 
@@ -40,21 +39,14 @@ export const madePipeline = (): ImagePipeline | undefined => state.pipeline;
 
 /** The process's image pipeline (disk cache under `IMAGE_CACHE_DIR`, default `.cache/images`). */
 export function imagePipeline(): ImagePipeline {
-  const {
-    IMAGE_CACHE_DIR,
-    IMAGE_CACHE_MAX_BYTES,
-    IMAGE_SOURCE_MAX_BYTES,
-    IMAGE_SOURCE_MAX_PIXELS,
-    IMAGE_TIMEOUT_MS,
-    IMAGE_TRANSFORMS,
-  } = settings();
+  const config = settings();
   state.pipeline ??= new ImagePipeline({
-    cacheDir: IMAGE_CACHE_DIR || join(process.cwd(), '.cache', 'images'),
-    cacheMaxBytes: IMAGE_CACHE_MAX_BYTES,
-    maxBytes: IMAGE_SOURCE_MAX_BYTES,
-    maxPixels: IMAGE_SOURCE_MAX_PIXELS,
-    timeoutMs: IMAGE_TIMEOUT_MS,
-    transforms: IMAGE_TRANSFORMS,
+    cacheDir: config.IMAGE_CACHE_DIR || join(process.cwd(), '.cache', 'images'),
+    cacheMaxBytes: config.IMAGE_CACHE_MAX_BYTES,
+    maxBytes: config.IMAGE_SOURCE_MAX_BYTES,
+    maxPixels: config.IMAGE_SOURCE_MAX_PIXELS,
+    timeoutMs: config.IMAGE_TIMEOUT_MS,
+    transforms: config.IMAGE_TRANSFORMS,
   });
   return state.pipeline;
 }

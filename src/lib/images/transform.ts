@@ -1,13 +1,12 @@
-import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
-import { IMAGE_CROPS } from './address.ts';
+import type { OutputInfo, Sharp, SharpOptions } from 'sharp';
+import { IMAGE_CROPS, type ImageCrop } from './address.ts';
 import { ImageError } from './errors.ts';
 import { LARGEST_WIDTH, type ImageFormat } from './ladder.ts';
 
 export type TransformLimits = { maxPixels: number; timeoutMs: number };
 
 /** Height over width of each crop. */
-const CROP_RATIO = { '16x9': 9 / 16, '4x3': 3 / 4, '1x1': 1 } as const;
-export type Crop = keyof typeof CROP_RATIO;
+const CROP_RATIO: Record<ImageCrop, number> = { '16x9': 9 / 16, '4x3': 3 / 4, '1x1': 1 };
 
 let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined;
 
@@ -37,9 +36,6 @@ export const AVIF_OPTIONS = { quality: 52, effort: 0 } as const;
 export const WEBP_OPTIONS = { quality: 74, effort: 2 } as const;
 export const JPEG_OPTIONS = { quality: 76, mozjpeg: true } as const;
 
-const tooManyPixels = (limits: TransformLimits) =>
-  new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
-
 /**
  * A source read once for all the pictures made of it: its size upright and, for a raster, its
  * pixels turned upright at `scale` of that size (at most the ladder's widest). An SVG has none: it
@@ -55,17 +51,24 @@ const timeoutOf = (limits: TransformLimits) => ({
   seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)),
 });
 
-/** sharp's errors as the route's: too slow 504, too large or no picture 422. */
-async function settled<T>(work: Promise<T>, limits: TransformLimits): Promise<T> {
+/**
+ * sharp's errors as the route's: too slow 504; too large (sharp's `limitInputPixels`: a
+ * decompression bomb) or `unreadable` 422. Work on pixels of our own (no `unreadable`) that fails
+ * is our bug, thrown on: the route's 500.
+ */
+async function settled<T>(work: Promise<T>, limits: TransformLimits, unreadable?: string) {
   try {
     return await work;
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     if (/timeout/i.test(message)) throw new ImageError(504, 'Making this image took too long.');
-    if (/pixel limit/i.test(message)) throw tooManyPixels(limits);
-    throw new ImageError(422, 'The image source could not be converted.');
+    if (unreadable === undefined) throw error;
+    if (!/pixel limit/i.test(message)) throw new ImageError(422, unreadable);
+    throw new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
   }
 }
+
+const UNCONVERTIBLE = 'The image source could not be converted.';
 
 /** `input` opened upright, its size checked: a decompression bomb or no image is a 422. */
 async function opened(input: Buffer, limits: TransformLimits) {
@@ -75,14 +78,8 @@ async function opened(input: Buffer, limits: TransformLimits) {
     failOn: 'error',
     animated: false,
   });
-  let meta: Metadata;
-  try {
-    meta = await image.metadata();
-  } catch (error) {
-    if (error instanceof Error && /pixel limit/i.test(error.message)) throw tooManyPixels(limits);
-    throw new ImageError(422, 'The image source is not a picture this site can read.');
-  }
-  if ((meta.width ?? 0) * (meta.height ?? 0) > limits.maxPixels) throw tooManyPixels(limits);
+  const unreadable = 'The image source is not a picture this site can read.';
+  const meta = await settled(image.metadata(), limits, unreadable);
   return { image: image.rotate(), meta };
 }
 
@@ -101,6 +98,7 @@ export async function decodeImage(input: Buffer, limits: TransformLimits): Promi
       .raw()
       .toBuffer({ resolveWithObject: true }),
     limits,
+    UNCONVERTIBLE,
   );
   return { width, height, raster: { data, info, scale: info.width / width } };
 }
@@ -109,7 +107,7 @@ export async function decodeImage(input: Buffer, limits: TransformLimits): Promi
 function outputSize(
   { width: sourceWidth, height: sourceHeight }: Decoded,
   width: number,
-  crop?: Crop,
+  crop?: ImageCrop,
 ) {
   const w = Math.min(width, sourceWidth);
   const h = crop
@@ -126,8 +124,8 @@ function outputSize(
 export function sameCrop(
   decoded: Decoded,
   width: number,
-  crop: Crop | undefined,
-): Crop | undefined {
+  crop: ImageCrop | undefined,
+): ImageCrop | undefined {
   if (!crop) return undefined;
   const size = outputSize(decoded, width, crop);
   if (outputSize(decoded, width) === size) return undefined;
@@ -138,7 +136,7 @@ export function sameCrop(
 function suffices(
   { width: sourceWidth, height: sourceHeight, raster }: Decoded,
   width: number,
-  crop?: Crop,
+  crop?: ImageCrop,
 ) {
   if (!raster) return false;
   const height = crop ? width * CROP_RATIO[crop] : 0;
@@ -155,7 +153,7 @@ export async function transformImage(
   width: number,
   format: ImageFormat,
   limits: TransformLimits,
-  crop?: Crop,
+  crop?: ImageCrop,
   decoded?: Decoded,
 ): Promise<Buffer> {
   const raster = decoded && suffices(decoded, width, crop) ? decoded.raster : undefined;
@@ -177,5 +175,5 @@ export async function transformImage(
       : format === 'webp'
         ? resized.webp(WEBP_OPTIONS)
         : resized.flatten({ background: '#ffffff' }).jpeg(JPEG_OPTIONS);
-  return settled(encoded.toBuffer(), limits);
+  return settled(encoded.toBuffer(), limits, raster ? undefined : UNCONVERTIBLE);
 }

@@ -254,9 +254,12 @@ export const settingDefinitions = {
     "sender address of those e-mails (the tenant's name is shown as the sender)",
     '`SMTP_USER`, else `no-reply@<SMTP_HOST>`',
   ),
-  IMAGE_SIGNING_SECRET: text(
-    'HMAC key of image addresses (16+ characters; every server behind one edge needs the same; unset: addresses change on restart)',
+  IMAGE_SIGNING_SECRET: setting(
+    z.string().min(16).optional(),
+    'a key of at least 16 characters',
     'random per process',
+    'HMAC key of image addresses (16+ characters; every server behind one edge needs the same; unset: addresses change on restart)',
+    true,
   ),
   IMAGE_CACHE_DIR: text('disk cache of originals and derived images', '`.cache/images`'),
   IMAGE_CACHE_MAX_BYTES: number(

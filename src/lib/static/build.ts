@@ -161,7 +161,7 @@ function fetchStatus(tenantId: string, p: FetchProgress, startedAt: number): str
  */
 function imageSigningSecret(cacheRoot: string): string {
   const configured = settings().IMAGE_SIGNING_SECRET;
-  if (configured && configured.length >= 16) return configured;
+  if (configured) return configured;
   const file = join(cacheRoot, 'image-signing-secret');
   try {
     const stored = readFileSync(file, 'utf8').trim();

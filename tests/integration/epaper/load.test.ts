@@ -1,9 +1,13 @@
 // The e-paper loader against the contract mock (started in-process on free ports), with real tokens
 // from its `POST /auth/login`: who gets page images of a subscriber-only edition, and who never does.
+import type { APIContext, AstroSession } from 'astro';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SignedIn } from '../../../src/lib/auth/session.ts';
+import { setSignedIn, type SignedIn } from '../../../src/lib/auth/session.ts';
 import { subscriberCss } from '../../../src/lib/auth/subscriber-css.ts';
 import { EDITIONS_PER_PAGE, loadEditions, loadReader } from '../../../src/lib/epaper/load.ts';
+import { imagePath } from '../../../src/lib/images/address.ts';
+import { imageRoute } from '../../../src/lib/images/route.ts';
+import { imageSecret } from '../../../src/lib/images/shared-pipeline.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -30,11 +34,12 @@ async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
 }
 
 /** A real session value: token from the mock's login, user as the auth engineer stores it. */
-async function signIn(role: 'subscriber' | 'reader'): Promise<SignedIn> {
+async function signIn(role: 'subscriber' | 'reader', site = 'daily-planet'): Promise<SignedIn> {
   const { data } = await api<{ data: { token: string; user: { id: number; name: string } } }>(
     '/auth/login',
     {
       method: 'POST',
+      headers: { 'X-Tenant': site },
       body: JSON.stringify({ email: `${role}@masthead.test`, password: PASSWORD }),
     },
   );
@@ -194,5 +199,32 @@ describe("checking a subscriber's page picture (the image route, src/lib/images/
     const slug = data.find((edition) => edition.is_free)?.slug ?? '';
     expect((await loadReader(own, slug, () => Promise.resolve(null))).kind).toBe('reader');
     expect(Object.keys(mock.state.tenantStats[id] ?? {})).not.toContain('GET /categories');
+  });
+
+  it('reads no plans: only the paywall shows them, and a picture is no paywall', async () => {
+    // A tenant no other test reads, signed in without a subscription: the picture is refused.
+    const id = 'alpine-post';
+    const own = buildTenant({ ...tenant, id });
+    const { data } = await api<{ data: ApiEdition[] }>('/epaper?per_page=50', {
+      headers: { 'X-Tenant': id },
+    });
+    const edition = data.find((e) => !e.is_free)?.slug ?? '';
+    const values = new Map<string, unknown>();
+    const session = {
+      get: (key: string) => Promise.resolve(values.get(key)),
+      set: (key: string, value: unknown) => values.set(key, value),
+    } as unknown as AstroSession;
+    setSignedIn(session, own, await signIn('reader', id));
+    const target = { kind: 'edition-page', edition, page: 1 } as const;
+    const url = `http://alpine.localhost${imagePath(imageSecret(), { target, width: 480, format: 'webp' })}`;
+    const response = await imageRoute({
+      locals: { tenantMatchOrNull: { tenant: own } },
+      session,
+      url: new URL(url),
+      request: new Request(url),
+    } as unknown as APIContext);
+    expect(response.status).toBe(403);
+    // The 403 says the edition was read with the reader's token; no plan list was.
+    expect(Object.keys(mock.state.tenantStats[id] ?? {})).not.toContain('GET /plans');
   });
 });

@@ -11,6 +11,7 @@ import { ImageError } from '../../../src/lib/images/errors.ts';
 import { ImagePipeline, type PipelineOptions } from '../../../src/lib/images/pipeline.ts';
 import type { ImageFormat } from '../../../src/lib/images/ladder.ts';
 import { PRIORITY } from '../../../src/lib/images/queue.ts';
+import { decodeImage, transformImage } from '../../../src/lib/images/transform.ts';
 
 /** A PNG whose header claims `width`×`height` but holds almost no data: a decompression bomb. */
 async function pngClaiming(width: number, height: number): Promise<Buffer> {
@@ -305,6 +306,49 @@ describe('the image pipeline', () => {
     expect(error).toBeInstanceOf(ImageError);
     expect((error as ImageError).status).toBe(status);
     expect((error as ImageError).message).toMatch(message);
+  });
+
+  it('answers a source that cannot be reached as an outage: 503, try again', async () => {
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const away = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/photo.jpg`;
+    closed.close();
+    const pipeline = new ImagePipeline(options());
+    const source = { source: away, width: 800, format: 'webp', allowed: () => true } as const;
+    const error = await pipeline.derive(source).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImageError);
+    expect((error as ImageError).status).toBe(503);
+    expect((error as ImageError).message).toMatch(/try again/);
+  });
+
+  it('lets a bug of ours through as itself, never as the source’s 502 or the picture’s 422', async () => {
+    // The route answers what is no ImageError with a 500 and logs its stack.
+    const bug = new TypeError("Cannot read properties of undefined (reading 'hostname')");
+    const fetching = await new ImagePipeline(options())
+      .derive({
+        source: `${origin}/away.jpg`,
+        width: 800,
+        format: 'webp',
+        allowed: () => {
+          throw bug;
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(fetching).toBe(bug);
+    // Pixels of our own (a source decoded for several pictures) that cannot be encoded.
+    const limits = { maxPixels: 40_000_000, timeoutMs: 5_000 };
+    const decoded = await decodeImage(photo, limits);
+    const raster = decoded.raster && {
+      ...decoded.raster,
+      data: decoded.raster.data.subarray(0, 9),
+    };
+    const encoding = await transformImage(photo, 800, 'webp', limits, undefined, {
+      ...decoded,
+      raster,
+    }).catch((e: unknown) => e);
+    expect(encoding).toBeInstanceOf(Error);
+    expect(encoding).not.toBeInstanceOf(ImageError);
   });
 
   it('stores nothing for a refused source', async () => {

@@ -37,6 +37,17 @@ describe('settingsProblems on the site’s schema', () => {
     expect(settingsProblems({ [name]: value })).toEqual([{ name, expected, given: value }]);
   });
 
+  it('refuses an IMAGE_SIGNING_SECRET shorter than 16 characters at start, never its value', () => {
+    expect(settingsProblems({ IMAGE_SIGNING_SECRET: 'x'.repeat(15) })).toEqual([
+      {
+        name: 'IMAGE_SIGNING_SECRET',
+        expected: expect.stringContaining('at least 16 characters') as string,
+        given: undefined,
+      },
+    ]);
+    expect(settingsProblems({ IMAGE_SIGNING_SECRET: 'x'.repeat(16) })).toEqual([]);
+  });
+
   it('refuses an API address that is not http(s), without repeating it (it may hold a password)', () => {
     expect(settingsProblems({ PUBLISHING_BASE_URL: 'ftp://user:pw@example.com/' })).toEqual([
       { name: 'PUBLISHING_BASE_URL', expected: 'an http(s) URL', given: undefined },
