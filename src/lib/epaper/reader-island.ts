@@ -274,17 +274,17 @@ class Reader {
     );
     // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
     for (const img of drawn) img.loading = 'eager';
-    const pending = drawn.filter((img) => !img.complete);
-    const done = () => {
+    // decode() settles when the image has loaded (or failed: its alt text is then what shows), and
+    // also when a zoom replaced its request with a wider picture: then the wait goes on for that one.
+    const wait = (): void => {
       if (turn !== this.turns) return;
-      this.shown = this.page;
-      this.loading = false;
+      const pending = drawn.filter((img) => !img.complete);
+      this.loading = pending.length > 0;
+      if (!this.loading) this.shown = this.page;
       this.render();
+      if (this.loading) void Promise.allSettled(pending.map((img) => img.decode())).then(wait);
     };
-    this.loading = pending.length > 0;
-    this.render();
-    // decode() settles when the image has loaded (or failed: its alt text is then what shows).
-    void Promise.allSettled(pending.map((img) => img.decode())).then(done);
+    wait();
   }
 
   /** Shows `target`; false when a page of its spread is outside the rendered thumbnails (the link loads it). */
