@@ -133,6 +133,47 @@ for (const [width, height] of [[390, 844] as const, ...DESKTOPS]) {
   });
 }
 
+test.describe('390×844', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('zooming while a turned-to page loads: the notice stays until the new page is drawn', async ({
+    page,
+  }) => {
+    const { slug, page_count: count } = await freeEdition(page);
+    await page.goto(tenantUrl(TENANT, `/epaper/${slug}/page/2`));
+    await expect(position(page)).toHaveText(`Page 2 of ${count}`);
+    const held: Route[] = [];
+    await page.route('**/_img/u/**', async (route) => {
+      if (/\/pages\/[67]\.\w+$/.test(upstreamOf(route.request().url()) ?? '')) held.push(route);
+      else await route.continue();
+    });
+    await page.locator('.thumbs a[data-go="6"]').click();
+    const cue = page.locator('[data-loading-cue]');
+    await expect(cue).toHaveText('Loading page 6…');
+    /** The addresses asked for page 6: one per width. */
+    const pageSix = () =>
+      new Set(
+        held
+          .map((route) => route.request().url())
+          .filter((url) => /\/pages\/6\.\w+$/.test(upstreamOf(url) ?? '')),
+      );
+    await expect.poll(() => pageSix().size).toBe(1);
+    // A larger zoom asks for a wider picture of page 6 (held too), in place of the one on its way.
+    await page.getByRole('link', { name: 'Zoom in' }).click();
+    await expect.poll(() => pageSix().size).toBe(2);
+    await expect(page.locator('[data-zoom-label]')).toHaveText('150%');
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+    await expect(cue).toBeVisible();
+    await expect(position(page)).toHaveText(`Page 2 of ${count}`);
+
+    // The narrower picture's request may have been dropped by the browser: nothing to let through.
+    await Promise.all(held.map((route) => route.continue().catch(() => undefined)));
+    await page.unroute('**/_img/u/**');
+    await expect(position(page)).toHaveText(`Page 6 of ${count}`, LOADED);
+    await expect(cue).toBeHidden();
+  });
+});
+
 /** How many pixels of the drawn pages the toolbar and the thumbnail strip cover while visible. */
 async function covered(page: Page): Promise<number> {
   const { pages } = await measure(page);

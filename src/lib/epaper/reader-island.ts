@@ -45,6 +45,8 @@ class Reader {
   /** Counts turns, so a slow load that a later turn overtook changes nothing. */
   turns = 0;
   zoom: Zoom;
+  /** The images of a turned-to page are still loading. */
+  loading = false;
   /** The sticky toolbar's height, for the CSS (`--toolbar`: fit height and scroll margin). */
   toolbarHeight = 0;
   idle: ReturnType<typeof setTimeout> | undefined;
@@ -244,16 +246,24 @@ class Reader {
     );
   }
 
-  /** The loading notice and aria-busy while `loading`; the position label names `shown`. */
-  announce(loading: boolean): void {
-    if (loading) this.viewport.setAttribute('aria-busy', 'true');
-    else this.viewport.removeAttribute('aria-busy');
+  /**
+   * Page, zoom and loading on the page, after each change of them: the address and title, the
+   * loading notice (aria-busy meanwhile), the zoom level and every link; the position label names `shown`.
+   */
+  render(): void {
+    const { page, zoom, root, loading } = this;
+    Object.assign(root.dataset, { page, zoom });
+    this.viewport.setAttribute('aria-busy', String(loading));
     const cue = this.$('[data-loading-cue]');
     const words = this.$('[data-loading-text]');
+    const level = this.$('[data-zoom-label]');
     if (cue) cue.hidden = !loading;
-    if (words)
-      words.textContent = positionLabel(this.pagesOf(this.page), this.count, this.loadingTexts);
+    if (words) words.textContent = positionLabel(this.pagesOf(page), this.count, this.loadingTexts);
+    if (level) level.textContent = zoomLabel(zoom);
     this.refreshLinks();
+    history.replaceState(history.state, '', this.urlFor(page, zoom));
+    // The tab, a bookmark and the history name the page the address now names.
+    if (this.titleSuffix !== null) document.title = this.pageTitle(page) + this.titleSuffix;
   }
 
   /** After a turn: the labels claim the new pages once every page image drawn has loaded. */
@@ -264,19 +274,17 @@ class Reader {
     );
     // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
     for (const img of drawn) img.loading = 'eager';
-    const pending = drawn.filter((img) => !img.complete);
-    const done = () => {
+    // decode() settles when the image has loaded (or failed: its alt text is then what shows), and
+    // also when a zoom replaced its request with a wider picture: then the wait goes on for that one.
+    const wait = (): void => {
       if (turn !== this.turns) return;
-      this.shown = this.page;
-      this.announce(false);
+      const pending = drawn.filter((img) => !img.complete);
+      this.loading = pending.length > 0;
+      if (!this.loading) this.shown = this.page;
+      this.render();
+      if (this.loading) void Promise.allSettled(pending.map((img) => img.decode())).then(wait);
     };
-    if (pending.length === 0) {
-      done();
-      return;
-    }
-    this.announce(true);
-    // decode() settles when the image has loaded (or failed: its alt text is then what shows).
-    void Promise.allSettled(pending.map((img) => img.decode())).then(done);
+    wait();
   }
 
   /** Shows `target`; false when a page of its spread is outside the rendered thumbnails (the link loads it). */
@@ -297,7 +305,6 @@ class Reader {
       if (other !== undefined) this.show(partner, other);
       partner.dataset.side = other !== undefined && other < target ? 'left' : 'right';
     }
-    this.root.dataset.page = String(target);
     const goto = this.$<HTMLInputElement>('[data-goto]');
     if (goto) goto.value = String(target);
     // Spoken at once: a screen reader has the new pages' alt texts before their pictures arrive.
@@ -307,9 +314,6 @@ class Reader {
     this.follow(thumb);
     this.viewport.scrollTop = 0;
     this.reveal();
-    history.replaceState(history.state, '', this.urlFor(target, this.zoom));
-    // The tab, a bookmark and the history name the page the address now names.
-    if (this.titleSuffix !== null) document.title = this.pageTitle(target) + this.titleSuffix;
     this.warmNext();
     return true;
   }
@@ -338,16 +342,12 @@ class Reader {
   setZoom(next: Zoom): void {
     if (next === this.zoom) return;
     this.zoom = next;
-    this.root.dataset.zoom = String(next);
     // A larger zoom asks the browser for a wider image from the same srcset.
     for (const img of [this.image, this.partner]) {
       if (img) for (const source of this.sourcesOf(img)) source.sizes = readerSizes(next);
     }
-    const label = this.$('[data-zoom-label]');
-    if (label) label.textContent = zoomLabel(next);
     if (this.live) this.live.textContent = `${this.text.textZoom ?? ''} ${zoomLabel(next)}`;
-    this.refreshLinks();
-    history.replaceState(history.state, '', this.urlFor(this.page, next));
+    this.render();
   }
 
   hideControls(): void {

@@ -46,8 +46,6 @@ export function zoomStep(zoom: number, direction: 1 | -1): Zoom {
 }
 
 export interface Neighbours {
-  first: number;
-  last: number;
   /** `null` on the first page. */
   prev: number | null;
   /** `null` on the last page. */
@@ -88,7 +86,7 @@ export function neighboursIn(spread: boolean, page: number, pageCount: number): 
   const first = shown[0] ?? 1;
   const after = (shown.at(-1) ?? first) + 1;
   const before = spread ? (spreadOf(first - 1, last)[0] ?? 1) : first - 1;
-  return { first: 1, last, prev: first > 1 ? before : null, next: after <= last ? after : null };
+  return { prev: first > 1 ? before : null, next: after <= last ? after : null };
 }
 
 /**
@@ -201,8 +199,8 @@ export function keyAction(context: KeyContext): ReaderAction | null {
   const actions: Readonly<Record<string, () => ReaderAction | null>> = {
     ArrowLeft: () => go(n.prev),
     ArrowRight: () => go(n.next),
-    Home: () => go(n.first),
-    End: () => go(n.last),
+    Home: () => go(1),
+    End: () => go(clampPage(pageCount, pageCount)),
     '+': () => zoomTo(1),
     '=': () => zoomTo(1),
     '-': () => zoomTo(-1),

@@ -47,7 +47,7 @@ describe('neighboursIn with spreads: previous and next move by spread', () => {
     [14, 15, 12, null],
     [1, 1, null, null],
   ])('page %i of %i → prev %j, next %j', (page, count, prev, next) => {
-    expect(neighboursIn(true, page, count)).toMatchObject({ prev, next, first: 1, last: count });
+    expect(neighboursIn(true, page, count)).toEqual({ prev, next });
   });
 
   it('one-page screens keep moving page by page', () => {
