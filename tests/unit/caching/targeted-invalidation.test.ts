@@ -69,21 +69,18 @@ describe('the route cache after a publish', () => {
     let renders = 0;
     const get = async (path: string, tags: string[]) => {
       const request = new Request(`http://${T}.localhost${path}`);
-      const response = await cache.onRequest!(
-        { request, url: new URL(request.url), logger },
-        () => {
-          renders += 1;
-          return Promise.resolve(
-            new Response(status === 200 ? `${path} render ${renders}` : 'Busy', {
-              status,
-              headers:
-                status === 200
-                  ? { 'CDN-Cache-Control': 'max-age=300', 'Cache-Tag': tags.join(', ') }
-                  : { 'Cache-Control': 'no-store' },
-            }),
-          );
-        },
-      );
+      const response = await cache.onRequest({ request, url: new URL(request.url), logger }, () => {
+        renders += 1;
+        return Promise.resolve(
+          new Response(status === 200 ? `${path} render ${renders}` : 'Busy', {
+            status,
+            headers:
+              status === 200
+                ? { 'CDN-Cache-Control': 'max-age=300', 'Cache-Tag': tags.join(', ') }
+                : { 'Cache-Control': 'no-store' },
+          }),
+        );
+      });
       return {
         state: response.headers.get('X-Astro-Cache'),
         status: response.status,
@@ -138,7 +135,7 @@ describe('a takedown', () => {
     const logger = { info() {}, warn() {}, error() {} };
     const get = async () => {
       const request = new Request(`http://${T}.localhost/posts/older-story`);
-      const response = await cache.onRequest!({ request, url: new URL(request.url), logger }, () =>
+      const response = await cache.onRequest({ request, url: new URL(request.url), logger }, () =>
         Promise.resolve(
           new Response(status === 200 ? 'Wrong name printed' : 'Gone', {
             status,
@@ -167,21 +164,18 @@ describe('a takedown', () => {
     const logger = { info() {}, warn() {}, error() {} };
     const get = async () => {
       const request = new Request(`http://${T}.localhost/posts/older-story`);
-      const response = await cache.onRequest!(
-        { request, url: new URL(request.url), logger },
-        () => {
-          refreshes += 1;
-          return Promise.resolve(
-            new Response(status === 200 ? 'Wrong name printed' : 'Gone', {
-              status,
-              headers:
-                status === 200
-                  ? { 'CDN-Cache-Control': 'max-age=60, stale-while-revalidate=3600' }
-                  : { 'Cache-Control': 'no-store' },
-            }),
-          );
-        },
-      );
+      const response = await cache.onRequest({ request, url: new URL(request.url), logger }, () => {
+        refreshes += 1;
+        return Promise.resolve(
+          new Response(status === 200 ? 'Wrong name printed' : 'Gone', {
+            status,
+            headers:
+              status === 200
+                ? { 'CDN-Cache-Control': 'max-age=60, stale-while-revalidate=3600' }
+                : { 'Cache-Control': 'no-store' },
+          }),
+        );
+      });
       return { state: response.headers.get('X-Astro-Cache'), status: response.status };
     };
     /** The next request once the background refresh it starts has answered. */

@@ -37,14 +37,14 @@ beforeAll(async () => {
       headers,
     });
     const logger = { info() {}, warn() {}, error() {} };
-    void cache.onRequest!({ request, url: new URL(request.url), logger }, () =>
-      Promise.resolve(page()),
-    ).then(async (response) => {
-      response.headers.delete('CDN-Cache-Control');
-      response.headers.delete('Cache-Tag');
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    });
+    void cache
+      .onRequest({ request, url: new URL(request.url), logger }, () => Promise.resolve(page()))
+      .then(async (response) => {
+        response.headers.delete('CDN-Cache-Control');
+        response.headers.delete('Cache-Tag');
+        res.writeHead(response.status, Object.fromEntries(response.headers));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
