@@ -191,7 +191,7 @@ test('home → post → category → tag → page 2 → search → plans → e-p
   await checkA11y(page);
   const postUrl = page.url();
 
-  await page.locator('article.post a.category').click();
+  await page.locator('article.post a.section-label').click();
   await expect(page).toHaveURL(/\/categories\/[^/]+$/);
   await checkA11y(page);
 
