@@ -70,15 +70,18 @@ export function listenForInvalidations(redisUrl: string | undefined): Promise<vo
   if (!redisUrl) return Promise.resolve();
   listening ??= getRedis(redisUrl).then((shared) => {
     const subscriber = shared.duplicate();
+    const announced = () => tenantsListeners.forEach((listener) => listener());
+    // An announcement made while this server was not subscribed (starting, Redis away) reached no
+    // one: the file is read once more at every subscription.
     const subscribe = () =>
-      subscriber.subscribe(CHANNEL).catch((error: unknown) => {
+      subscriber.subscribe(CHANNEL).then(announced, (error: unknown) => {
         logWarn('freshness.subscribe.failed', { message: String(error) });
       });
     subscriber.on('error', () => undefined); // the shared client already reports Redis away
     subscriber.on('ready', () => void subscribe());
     subscriber.on('message', (_channel: string, text: string) => {
       const message = received(text);
-      if (message && 'kind' in message) for (const listener of tenantsListeners) listener();
+      if (message && 'kind' in message) announced();
       else if (message) void applyLocally(message);
     });
   });
