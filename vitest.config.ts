@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { globSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { getViteConfig } from 'astro/config';
 
 // Components render through Astro's compiler (Container API); everything else runs as plain Node.
@@ -30,6 +31,9 @@ export default getViteConfig({
     env: { LOG_LEVEL: 'warn' },
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two workers at least (Vitest's default is one on 2 cores): most integration files mostly
+    // wait (servers, rate windows, timeouts), so a second worker runs while the first waits.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
