@@ -9,7 +9,7 @@ const COMPONENT_TESTS = 'tests/unit/components/**/*.test.ts';
 /**
  * Unit and contract files share one process (`isolate: false`: the modules are loaded once, not
  * once per file, which was a third of the suite's time), and so do the components (Astro's
- * compiler and renderer loaded once: 40 → 14 CPU s), except those that change what a module sees
+ * compiler and renderer loaded once: 40 → 26 CPU s), except those that change what a module sees
  * when it loads or stub one (env, mocks, spies, a fresh `import()`): those and the integration
  * suites (servers, settings, tenants files) run each in a fresh process.
  */
