@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signedOutTokens } from '../../src/lib/auth/signed-out.ts';
 import { postedStore } from '../../src/lib/comments/once.ts';
 import { redisSessionStore } from '../../src/lib/delivery/session-store.ts';
+import { recordEdgeAddress } from '../../src/lib/freshness/edge-addresses.ts';
 import { redirectLogLines } from '../../src/lib/log/log.ts';
 import { createKeyedLock } from '../../src/lib/upstream/lock.ts';
 import { closeRedis, getRedis } from '../../src/lib/upstream/redis.ts';
@@ -42,6 +43,10 @@ describe('Redis going away, for its users', () => {
       await signedOut.has('token');
       await lock.run('stay', () => Promise.resolve());
       await posted.get('comment').catch(() => undefined);
+      // Each page the edge keeps is noted in the background (a new path each time): a turn to fail.
+      const path = `/posts/${lines.length}`;
+      recordEdgeAddress('t', { host: 'news.example', path, encoding: 'br', tags: [] }, server.url);
+      await new Promise(setImmediate);
     };
     try {
       await useAll();
@@ -52,15 +57,16 @@ describe('Redis going away, for its users', () => {
         'auth.signed_out.redis_unavailable',
         'lock.redis_unavailable',
         'comments.posted.redis_unavailable',
+        'freshness.edge.record_failed',
       ];
-      expect(events.map(said)).toEqual([1, 1, 1, 1]);
+      expect(events.map(said)).toEqual([1, 1, 1, 1, 1]);
 
       server = await startRedisServer(port);
       await untilReady(server.url);
       await useAll();
       await server.stop();
       for (let i = 0; i < 3; i += 1) await useAll();
-      expect(events.map(said)).toEqual([2, 2, 2, 2]);
+      expect(events.map(said)).toEqual([2, 2, 2, 2, 2]);
     } finally {
       await server.stop();
     }
