@@ -50,6 +50,21 @@ export function cachePrivate(Astro: Pick<AstroGlobal, 'response'>): void {
 }
 
 /**
+ * An error page's status (ErrorPage.astro shows it) and `headers` (`Retry-After`): no cache keeps
+ * it unless they say (a site's 404).
+ */
+export function errorAnswer(
+  Astro: Pick<AstroGlobal, 'response'>,
+  status: number,
+  headers: Record<string, string> = {},
+): void {
+  Astro.response.status = status;
+  for (const [name, value] of Object.entries({ 'Cache-Control': NO_STORE, ...headers })) {
+    Astro.response.headers.set(name, value);
+  }
+}
+
+/**
  * A page standing in for the one asked for (a post's list entry while its full text cannot be
  * read): no cache keeps it (the edge, the route cache and browsers ask again, as its refresh does),
  * and crawlers do not index it.
