@@ -65,11 +65,11 @@ export function errorAnswer(
 }
 
 /**
- * A page standing in for the one asked for (a post's list entry while its full text cannot be
- * read): no cache keeps it (the edge, the route cache and browsers ask again, as its refresh does),
- * and crawlers do not index it.
+ * A page or feed standing in for the one asked for (a post's list entry while its full text cannot
+ * be read): no cache keeps it (the edge, the route cache and browsers ask again, as its refresh
+ * does), and crawlers do not index it.
  */
-export function standIn(Astro: Pick<AstroGlobal, 'response'>): void {
-  Astro.response.headers.set('Cache-Control', NO_STORE);
-  Astro.response.headers.set('X-Robots-Tag', 'noindex');
+export function standIn(headers: Headers): void {
+  headers.set('Cache-Control', NO_STORE);
+  headers.set('X-Robots-Tag', 'noindex');
 }
