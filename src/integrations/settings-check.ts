@@ -10,7 +10,7 @@ const STARTUP_CHECK = fileURLToPath(new URL('../lib/settings/startup-check.ts', 
  * listener (issue 24), before the first visit: once the settings are fine.
  */
 const STARTUP_LINES = fileURLToPath(new URL('../lib/services/startup-lines.ts', import.meta.url));
-const HEALTH_ROUTE = fileURLToPath(new URL('../lib/delivery/health-route.ts', import.meta.url));
+const HEALTH_ROUTE = fileURLToPath(new URL('./health-endpoint.ts', import.meta.url));
 
 /**
  * Invalid settings fail loudly: the built server checks them before anything else and refuses to

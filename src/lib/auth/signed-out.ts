@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { logWarn } from '../log/log.ts';
-import { getRedis } from '../upstream/redis.ts';
+import { getRedis, warnRedisAway } from '../upstream/redis.ts';
 
 /**
  * Tokens signed out on this site (a logout, a sign-in that replaced them), never honoured from a
@@ -16,11 +15,13 @@ export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number
   const local = new LRUCache<string, true>({ max: 50_000, ttl: ttlSeconds * 1000 });
   const name = (token: string) => createHash('sha256').update(token).digest('base64url');
   const redisKey = (hash: string) => `masthead:auth:signed-out:${hash}`;
-  const away = (error: unknown) =>
-    logWarn('auth.signed_out.redis_unavailable', {
-      message: String(error),
-      effect: 'a logout is remembered on this server only until Redis answers again',
-    });
+  const away = (url: string, error: unknown) =>
+    warnRedisAway(
+      url,
+      'auth.signed_out.redis_unavailable',
+      error,
+      'a logout is remembered on this server only until Redis answers again',
+    );
   return {
     async add(token: string): Promise<void> {
       const hash = name(token);
@@ -29,7 +30,7 @@ export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number
       try {
         await (await getRedis(redisUrl)).set(redisKey(hash), '1', 'EX', ttlSeconds);
       } catch (error) {
-        away(error);
+        away(redisUrl, error);
       }
     },
     /** A sign-in the API answered with this token again: it is honoured again. */
@@ -40,7 +41,7 @@ export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number
       try {
         await (await getRedis(redisUrl)).unlink(redisKey(hash));
       } catch (error) {
-        away(error);
+        away(redisUrl, error);
       }
     },
     async has(token: string): Promise<boolean> {
@@ -50,7 +51,7 @@ export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number
         return (await (await getRedis(redisUrl)).exists(redisKey(hash))) > 0;
       } catch (error) {
         // Redis away: the session store is the same Redis, so such a session reads as signed out.
-        away(error);
+        away(redisUrl, error);
         return false;
       }
     },

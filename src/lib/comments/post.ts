@@ -1,6 +1,6 @@
 import { classify, isSignedOut } from '../failures/classify.ts';
 import { NetworkError, NoRouteError, RateLimitedError, isOutage } from '../upstream/errors.ts';
-import { temporaryMessage } from '../delivery/policy.ts';
+import { RETRY_AFTER_SECONDS, temporaryMessage } from '../delivery/policy.ts';
 import type { FieldErrors } from '../failures/fields.ts';
 import { textKey } from '../i18n/text-key.ts';
 import type { PublishingClient } from '../publishing/client.ts';
@@ -199,7 +199,9 @@ export async function postComment(
   // A second post of the same key answers the first one's comment (no rate-limit point either).
   return deps.once(request.remember, send, {
     busy: () => fail('busy', textKey('comments.error.posting')),
-    unavailable: () =>
-      fail('unavailable', textKey('comments.error.unavailable'), {}, { retryAfterSeconds: 5 }),
+    unavailable: () => {
+      const wait = { retryAfterSeconds: RETRY_AFTER_SECONDS };
+      return fail('unavailable', textKey('comments.error.unavailable'), {}, wait);
+    },
   });
 }

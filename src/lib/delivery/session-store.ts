@@ -2,9 +2,7 @@ import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import type { AstroSession } from 'astro';
 import { settings } from '../settings/settings.ts';
-import { getRedis } from '../upstream/redis.ts';
-import { logWarn } from '../log/log.ts';
-import { errorMessage } from '../content/records.ts';
+import { getRedis, warnRedisAway } from '../upstream/redis.ts';
 
 /** What Astro's session runtime calls on its driver (the rest of unstorage's interface is unused). */
 export interface SessionStore {
@@ -27,7 +25,7 @@ export function redisSessionStore(url: string, ttlSeconds: number): SessionStore
         return await (await getRedis(url)).getex(key(id), 'EX', ttlSeconds);
       } catch (error) {
         // Redis away: the visitor reads as signed out until it is back, pages still render.
-        logWarn('session.redis.read_failed', { message: errorMessage(error) });
+        warnRedisAway(url, 'session.redis.read_failed', error, 'visitors read as signed out');
         return null;
       }
     },

@@ -5,7 +5,7 @@ import { memo } from '../memo.ts';
 import type { StoredPage } from '../delivery/route-cache.ts';
 import { logWarn } from '../log/log.ts';
 import { forwardedHost } from '../request/public-origin.ts';
-import { getRedis } from '../upstream/redis.ts';
+import { getRedis, warnRedisAway } from '../upstream/redis.ts';
 
 /**
  * The edge's address book. nginx's purge module drops one exact cache key per request, so a purge
@@ -83,7 +83,8 @@ export function recordEdgeAddress(
         .exec(),
     )
     .catch((error: unknown) => {
-      logWarn('freshness.edge.record_failed', { tenant, message: String(error) });
+      const effect = 'purges name the addresses this server saw, not every server';
+      warnRedisAway(redisUrl, 'freshness.edge.record_failed', error, effect);
     });
 }
 

@@ -42,7 +42,7 @@ export async function archivePage(
   });
   if (data instanceof Response) return data;
   if (page > data.posts.page.last) return notFound(Astro);
-  if (data.standIn) standIn(Astro);
+  if (data.standIn) standIn(Astro.response.headers);
   else
     cachePublic(Astro, {
       maxAge: 120,

@@ -50,11 +50,26 @@ export function cachePrivate(Astro: Pick<AstroGlobal, 'response'>): void {
 }
 
 /**
- * A page standing in for the one asked for (a post's list entry while its full text cannot be
- * read): no cache keeps it (the edge, the route cache and browsers ask again, as its refresh does),
- * and crawlers do not index it.
+ * An error page's status (ErrorPage.astro shows it) and `headers` (`Retry-After`): no cache keeps
+ * it unless they say (a site's 404).
  */
-export function standIn(Astro: Pick<AstroGlobal, 'response'>): void {
-  Astro.response.headers.set('Cache-Control', NO_STORE);
-  Astro.response.headers.set('X-Robots-Tag', 'noindex');
+export function errorAnswer(
+  Astro: Pick<AstroGlobal, 'response'>,
+  status: number,
+  headers: Record<string, string> = {},
+): void {
+  Astro.response.status = status;
+  for (const [name, value] of Object.entries({ 'Cache-Control': NO_STORE, ...headers })) {
+    Astro.response.headers.set(name, value);
+  }
+}
+
+/**
+ * A page or feed standing in for the one asked for (a post's list entry while its full text cannot
+ * be read): no cache keeps it (the edge, the route cache and browsers ask again, as its refresh
+ * does), and crawlers do not index it.
+ */
+export function standIn(headers: Headers): void {
+  headers.set('Cache-Control', NO_STORE);
+  headers.set('X-Robots-Tag', 'noindex');
 }

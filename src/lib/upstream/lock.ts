@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
-import { logWarn } from '../log/log.ts';
-import { getRedis } from './redis.ts';
+import { getRedis, warnRedisAway } from './redis.ts';
 
 /**
  * Mutual exclusion per key: in this process always, and across every instance sharing `redisUrl`
@@ -42,16 +41,13 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 export function createKeyedLock(options: LockOptions = {}): KeyedLock {
   const { redisUrl, prefix = 'masthead:lock:', ttlMs = 60_000, waitMs = 20_000 } = options;
   const tails = new Map<string, Promise<void>>();
-  let warned = false;
-
-  const warnOnce = (error: unknown) => {
-    if (warned) return;
-    warned = true;
-    logWarn('lock.redis_unavailable', {
-      message: error instanceof Error ? error.message : String(error),
-      fallback: 'process-local lock only until Redis answers again',
-    });
-  };
+  const away = (url: string, error: unknown) =>
+    warnRedisAway(
+      url,
+      'lock.redis_unavailable',
+      error,
+      'process-local lock only until Redis answers again',
+    );
 
   /** Waits for the local queue; resolves with a release function. */
   async function local(key: string, deadline: number): Promise<() => void> {
@@ -87,16 +83,15 @@ export function createKeyedLock(options: LockOptions = {}): KeyedLock {
         const redis = await getRedis(url);
         acquired = (await redis.set(name, token, 'PX', ttlMs, 'NX')) === 'OK';
       } catch (error) {
-        warnOnce(error);
+        away(url, error);
         return async () => {};
       }
-      warned = false;
       if (acquired) {
         return async () => {
           try {
             await (await getRedis(url)).eval(RELEASE, 1, name, token);
           } catch (error) {
-            warnOnce(error); // it expires after ttlMs
+            away(url, error); // it expires after ttlMs
           }
         };
       }

@@ -3,6 +3,7 @@ import type { Redis, RedisOptions } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Driver } from 'unstorage';
+import { errorMessage } from '../content/records.ts';
 import { logWarn } from '../log/log.ts';
 
 /** Longest a Redis command may take before the caller treats Redis as away (local fallback). */
@@ -30,6 +31,21 @@ function redactedUrl(url: string): string {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
 }
 
+/** Per URL, the users' fallbacks said in its current outage (`warnRedisAway`). */
+const saidWhileAway = new Map<string, Set<string>>();
+
+/**
+ * What a user of Redis at `url` does while it is away (`effect`): one warning line per `event` and
+ * outage, however many commands fail, said again once Redis was back (`ready`) and went away again.
+ */
+export function warnRedisAway(url: string, event: string, error: unknown, effect: string): void {
+  const said = saidWhileAway.get(url) ?? new Set<string>();
+  saidWhileAway.set(url, said);
+  if (said.has(event)) return;
+  said.add(event);
+  logWarn(event, { message: errorMessage(error), effect });
+}
+
 /**
  * One line when the connection is lost (however many commands then fail or reconnects are
  * attempted) and one when it is back. Without a listener ioredis would print every failed
@@ -50,6 +66,7 @@ function watch(client: Redis, url: string): void {
   // An established connection dropped (ioredis only reconnects after a close it did not ask for).
   client.on('reconnecting', () => lost('connection lost, reconnecting'));
   client.on('ready', () => {
+    saidWhileAway.get(url)?.clear();
     if (!down) return;
     down = false;
     logWarn('upstream.redis.restored', { redis: redactedUrl(url) });
@@ -79,8 +96,8 @@ export function getRedis(url: string): Promise<Redis> {
 }
 
 /**
- * Commands a guard cannot do without (idempotency keys): while Redis is away, one warning line
- * (`event`, saying the `effect`), and `refuse`'s error thrown: never a write without its guard.
+ * Commands a guard cannot do without (idempotency keys): while Redis is away, `warnRedisAway` and
+ * `refuse`'s error thrown: never a write without its guard.
  */
 export function guardedRedis(
   url: string,
@@ -88,13 +105,11 @@ export function guardedRedis(
   effect: string,
   refuse: (cause: unknown) => Error,
 ) {
-  let warned = false;
   return async <T>(use: (redis: Redis) => Promise<T>): Promise<T> => {
     try {
       return await use(await getRedis(url));
     } catch (error) {
-      if (!warned) logWarn(event, { message: String(error), effect });
-      warned = true;
+      warnRedisAway(url, event, error, effect);
       throw refuse(error);
     }
   };

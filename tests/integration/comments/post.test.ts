@@ -11,6 +11,7 @@ import {
 } from '../../../src/lib/comments/post.ts';
 import type { CommentOutcome, PostCommentRequest } from '../../../src/lib/comments/post.ts';
 import { loadCommentsView } from '../../../src/lib/comments/section.ts';
+import { RETRY_AFTER_SECONDS } from '../../../src/lib/delivery/policy.ts';
 import { postOnce, postedStore, rememberedName } from '../../../src/lib/comments/once.ts';
 import { findComment } from '../../../src/lib/comments/thread.ts';
 import { ValidationError } from '../../../src/lib/upstream/errors.ts';
@@ -454,7 +455,8 @@ describe('postComment: the idempotency key', () => {
     expect(outcome.kind).toBe('unavailable');
     expect(failureStatus(outcome.kind)).toBe(503);
     expect(outcome.message).toBe(textKey('comments.error.unavailable'));
-    expect(outcome.retryAfterSeconds).toBeGreaterThan(0);
+    // The site's one wait after an outage, as a booking refused for the same reason says it.
+    expect(outcome.retryAfterSeconds).toBe(RETRY_AFTER_SECONDS);
     // What was typed comes back, to be put into the form again.
     expect(outcome.values.content).toBe(content);
     expect(await writes()).toBe(before);

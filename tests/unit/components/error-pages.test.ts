@@ -3,6 +3,8 @@ import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import NotFound from '../../../src/pages/404.astro';
 import WrongHost from '../../../src/pages/421.astro';
 import Refused from '../../../src/pages/400.astro';
+import Failed from '../../../src/pages/500.astro';
+import Unavailable from '../../../src/pages/503.astro';
 import { i18nFor } from '../../../src/lib/i18n/index.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import type { TenantMatch } from '../../../src/lib/tenants/resolution.ts';
@@ -205,5 +207,33 @@ describe('an error page inside the booking embed’s frame', () => {
     expect(
       page.getByRole('link', { name: 'Back to the front page' }).getAttribute('target'),
     ).toBeNull();
+  });
+});
+
+describe('the 500 and 503 pages', () => {
+  const own = { tenant, i18n: i18nFor(tenant), tenantMatchOrNull: tenantMatch, tenantMatch };
+
+  it.each([
+    ['500', Failed, {}, 500, null],
+    ['503', Unavailable, { retryAfter: 7 }, 503, '7'],
+    ['503 without a wait', Unavailable, {}, 503, '30'],
+  ] as const)(
+    'the %s page: its status shown and answered, kept by no cache',
+    async (_label, Page, extra, status, retryAfter) => {
+      const page = await render(Page, { locals: locals({ ...own, ...extra }) });
+      expect(page.body.querySelector('.status')?.textContent).toBe(String(status));
+      const container = await AstroContainer.create();
+      const response = await container.renderToResponse(Page, {
+        locals: { ...own, ...extra, href: (path: string) => path } as App.Locals,
+      });
+      expect(response.status).toBe(status);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('retry-after')).toBe(retryAfter);
+    },
+  );
+
+  it('each page shows the status it answers (413 from the 400 page)', async () => {
+    const page = await render(Refused, { locals: locals({ ...own, edgeRefusal: 'too-large' }) });
+    expect(page.body.querySelector('.status')?.textContent).toBe('413');
   });
 });

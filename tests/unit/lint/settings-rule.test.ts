@@ -20,7 +20,7 @@ describe('ESLint keeps the environment in the settings module', () => {
     ],
     [
       "Astro's internal env schema",
-      'src/lib/delivery/health-route.ts',
+      'src/integrations/health-endpoint.ts',
       "import { schema } from 'virtual:astro:env/internal';\nexport const x = schema;\n",
     ],
     [

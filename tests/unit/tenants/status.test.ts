@@ -45,7 +45,7 @@ async function status(): Promise<Record<string, unknown>> {
 }
 
 async function health(): Promise<{ status: number; body: Record<string, unknown> }> {
-  const { ALL } = await import('../../../src/lib/delivery/health-route.ts');
+  const { ALL } = await import('../../../src/integrations/health-endpoint.ts');
   const response = await ALL({} as Parameters<typeof ALL>[0]);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

@@ -1,0 +1,24 @@
+import type { APIRoute } from 'astro';
+import { environmentProblems, readSettings } from '../lib/settings/settings.ts';
+import { tenantSecrets } from '../lib/secrets/site.ts';
+import { lodgingCredentials } from '../lib/secrets/tenant.ts';
+import { getTenants } from '../lib/tenants/registry.ts';
+import { checkHealth, healthResponse } from '../lib/delivery/health.ts';
+
+// Never reads `settings()` (directly or not): it throws when a setting is invalid, and this route
+// must still answer then, naming it.
+export const prerender = false;
+
+/**
+ * `/_health` for load balancers (any method; injected by ./settings-check.ts, as Astro routes no `_`
+ * file): settings, config and shared store (lib/delivery/health.ts), no tenant.
+ */
+export const ALL: APIRoute = async () =>
+  healthResponse(
+    await checkHealth({
+      settings: environmentProblems,
+      readConfig: getTenants,
+      credentials: (tenant) => lodgingCredentials(tenantSecrets(tenant)),
+      redisUrl: readSettings(['REDIS_URL']).REDIS_URL,
+    }),
+  );
