@@ -198,7 +198,6 @@ function earlyPages(
   let renderer: Promise<Renderer> | undefined;
   const pending: string[] = [];
   const pages = new Map<string, EarlyPage>();
-  const seen = new Set<string>();
   let taken = 0;
   let latest: Snapshot | undefined;
   let stopped = false;
@@ -237,7 +236,6 @@ function earlyPages(
         },
         siteOrigin: '',
         seeds: batch,
-        seen,
         follow,
         concurrency: 1,
         onPage: (page) =>

@@ -16,8 +16,6 @@ interface CrawlOptions {
   /** Where the pages are written; without it they are only walked (the build's early pages). */
   outDir?: string;
   seeds: readonly string[];
-  /** Paths walked already (by an earlier crawl sharing the set): not rendered again. */
-  seen?: Set<string>;
   /** Which of a page's links are walked too (every one by default). */
   follow?: (link: string, from: string) => boolean;
   /** Pages rendered at once. */
@@ -122,7 +120,8 @@ export function linksIn(body: string, siteOrigin: string): string[] {
 const SEED = 'the build';
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
-  const { siteOrigin, outDir, seen = new Set<string>(), follow = () => true } = options;
+  const { siteOrigin, outDir, follow = () => true } = options;
+  const seen = new Set<string>();
   const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
   const referrer = new Map<string, string>();
   const written: string[] = [];
