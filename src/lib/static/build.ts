@@ -218,21 +218,17 @@ function earlyPages(
       // What has arrived up to this snapshot (taken together), and the edition pages these name.
       const batch = pending.splice(0);
       writeWhole(snapshotFile, JSON.stringify({ ...latest, readsLog }));
-      let url: string;
-      try {
-        ({ url } = await (renderer ??= start()));
-      } catch {
-        // No head start: the crawl says why the rendering server cannot start.
-        return;
-      }
-      pictures.useServer(url);
+      // No server, no head start: the crawl says why the rendering server cannot start.
+      const server = await (renderer ??= start()).catch(() => undefined);
+      if (!server) return;
+      pictures.useServer(server.url);
       // One page at a time: the reads noted are the page's own. Only a head start: a page that
       // fails is the copy's crawl's to render.
       await crawl({
         render: (path) => {
           if (stopped) throw new StaticBuildError('stopped');
           writeFileSync(readsLog, '');
-          return ask(url)(path);
+          return ask(server.url)(path);
         },
         siteOrigin: '',
         seeds: batch,
