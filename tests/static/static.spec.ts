@@ -357,6 +357,16 @@ test('the copy holds exactly the derived pictures its pages name, made while the
   expect(early).toBeGreaterThan(0);
 });
 
+test('pages rendered while the build waited for the upstream are taken into the copy', () => {
+  const [, rendered, taken] = (
+    /early: (\d+) pages rendered while fetching, (\d+) of them taken into the copy/.exec(
+      facts.firstOutput,
+    ) ?? []
+  ).map(Number);
+  expect(rendered).toBeGreaterThan(0);
+  expect(taken).toBeGreaterThan(0);
+});
+
 test('a second build makes no picture: each comes from the image cache the first one filled', () => {
   const [, written, reused, made, blank] = (
     /pictures: (\d+) \((\d+) from the image cache, (\d+) made, \d+ of them while fetching; (\d+) blank/.exec(

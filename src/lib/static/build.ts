@@ -19,10 +19,9 @@ import { staticOrigin } from '../tenants/origin.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
-import { crawl, isPagePath, linksIn, sitePath, type CrawlResult } from './crawl.ts';
+import { ask, crawl, isPagePath, sitePath, type CrawlResult, type RenderedPage } from './crawl.ts';
 import { createDiskCache, writeWhole } from './disk-cache.ts';
 import { fetchSnapshot, StaticBuildError, type FetchProgress } from './fetch.ts';
-import { securityHeaders } from './headers.ts';
 import { SNAPSHOT_ENV } from './mode.ts';
 import type { PacingBudget } from './pacer.ts';
 import { createPictureMaker, type PictureMaker } from './pictures.ts';
@@ -178,34 +177,7 @@ function imageSigningSecret(cacheRoot: string): string {
 type Renderer = Awaited<ReturnType<typeof startRenderer>>;
 
 /** A page rendered while the build still fetched, with the snapshot reads it made. */
-interface EarlyPage {
-  headers: [string, string][];
-  body: Uint8Array<ArrayBuffer>;
-  reads: SnapshotRead[];
-}
-
-/** One page from a snapshot so far, its reads noted in `readsLog`; only a 200 is kept. */
-async function renderEarly(
-  server: string,
-  path: string,
-  readsLog: string,
-): Promise<EarlyPage | undefined> {
-  writeFileSync(readsLog, '');
-  try {
-    const response = await fetch(`${server}${path}`, { redirect: 'manual' });
-    const body = new Uint8Array(await response.arrayBuffer());
-    if (response.status !== 200) return undefined;
-    const type = response.headers.get('content-type') ?? '';
-    return {
-      headers: [['content-type', type], ...securityHeaders(response.headers)],
-      body,
-      reads: parseReads(readFileSync(readsLog, 'utf8')),
-    };
-  } catch {
-    // Only a head start: the copy's crawl renders this page itself.
-    return undefined;
-  }
-}
+type EarlyPage = RenderedPage & { reads: SnapshotRead[] };
 
 /**
  * While the build waits for the upstream, the rendering server renders each post and edition as
@@ -226,9 +198,16 @@ function earlyPages(
   let renderer: Promise<Renderer> | undefined;
   const pending: string[] = [];
   const pages = new Map<string, EarlyPage>();
-  const asked = new Set<string>();
+  let taken = 0;
   let latest: Snapshot | undefined;
   let stopped = false;
+  // Posts and editions are rendered as they arrive, not when a seed links to them.
+  const follow = (path: string, from: string) => {
+    if (path.startsWith('/_img/')) return true;
+    const edition = /^\/epaper\/[^/]+/.exec(from)?.[0];
+    if (edition) return path.startsWith(`${edition}/`);
+    return seeds.includes(from) && isPagePath(path) && !/^\/(?:posts|epaper)\//.test(path);
+  };
   const loop = (async () => {
     while (!stopped) {
       if (!latest || pending.length === 0) {
@@ -239,32 +218,26 @@ function earlyPages(
       // What has arrived up to this snapshot (taken together), and the edition pages these name.
       const batch = pending.splice(0);
       writeWhole(snapshotFile, JSON.stringify({ ...latest, readsLog }));
-      let url: string;
-      try {
-        ({ url } = await (renderer ??= start()));
-      } catch {
-        // No head start: the crawl says why the rendering server cannot start.
-        return;
-      }
-      pictures.useServer(url);
-      for (let next = batch.shift(); next !== undefined && !stopped; next = batch.shift()) {
-        const page = await renderEarly(url, next, readsLog);
-        if (!page) continue;
-        pages.set(next, page);
-        const edition = /^\/epaper\/[^/]+/.exec(next)?.[0];
-        // Posts and editions are rendered as they arrive, not when a seed links to them.
-        const follows = (path: string) =>
-          edition
-            ? path.startsWith(`${edition}/`)
-            : seeds.includes(next) && isPagePath(path) && !/^\/(?:posts|epaper)\//.test(path);
-        for (const path of linksIn(Buffer.from(page.body).toString('utf8'), '')) {
-          if (path.startsWith('/_img/')) pictures.add(path);
-          else if (follows(path) && !asked.has(path)) {
-            asked.add(path);
-            batch.push(path);
-          }
-        }
-      }
+      // No server, no head start: the crawl says why the rendering server cannot start.
+      const server = await (renderer ??= start()).catch(() => undefined);
+      if (!server) return;
+      pictures.useServer(server.url);
+      // One page at a time: the reads noted are the page's own. Only a head start: a page that
+      // fails is the copy's crawl's to render.
+      await crawl({
+        render: (path) => {
+          if (stopped) throw new StaticBuildError('stopped');
+          writeFileSync(readsLog, '');
+          return ask(server.url)(path);
+        },
+        siteOrigin: '',
+        seeds: batch,
+        follow,
+        concurrency: 1,
+        onPage: (page) =>
+          pages.set(page.path, { ...page, reads: parseReads(readFileSync(readsLog, 'utf8')) }),
+        onPicture: (path) => pictures.add(path),
+      }).catch(() => undefined);
       // At most one snapshot every two seconds: each is the whole snapshot so far.
       await sleep(Math.max(0, 2000 - (Date.now() - wrote)));
     }
@@ -272,16 +245,12 @@ function earlyPages(
   return {
     update(partial: Snapshot, newPaths: readonly string[]) {
       // The first update has the lists: what the seeds show is known.
-      const paths = latest ? newPaths : [...seeds, ...newPaths];
+      if (!latest) pending.push(...seeds);
       latest = partial;
       // Spelled as the crawl spells the links it follows (`/posts/caf%C3%A9`), so it finds them.
-      for (const path of paths.map(sitePath)) {
-        if (asked.has(path)) continue;
-        asked.add(path);
-        pending.push(path);
-      }
+      pending.push(...newPaths.map(sitePath));
     },
-    rendered: () => pages.size,
+    counts: () => ({ rendered: pages.size, taken }),
     /**
      * Stops rendering, lets the pictures being made finish and stops the server: the copy's crawl
      * has a server of its own, whose route cache never held a page of a partial snapshot.
@@ -294,15 +263,13 @@ function earlyPages(
       await server?.stop();
       rmSync(readsLog, { force: true });
     },
-    /** The early pages the whole `snapshot` renders alike, by site path. */
-    async kept(snapshot: Snapshot): Promise<Map<string, EarlyPage>> {
-      const kept = new Map<string, EarlyPage>();
-      for (const [path, page] of pages) {
-        // No read noted is no proof (an answer from the route cache reads nothing).
-        if (page.reads.length > 0 && (await sameAnswers(snapshot, page.reads)))
-          kept.set(path, page);
-      }
-      return kept;
+    /** The early page at `path` when the whole `snapshot` renders it alike. */
+    async take(snapshot: Snapshot, path: string): Promise<Response | undefined> {
+      const page = pages.get(path);
+      // No read noted is no proof (an answer from the route cache reads nothing).
+      if (!page || page.reads.length === 0 || !(await sameAnswers(snapshot, page.reads))) return;
+      taken += 1;
+      return new Response(page.body, { status: page.status, headers: page.headers });
     },
   };
 }
@@ -375,24 +342,16 @@ export async function buildStaticTenant(options: StaticBuildOptions) {
   const fetchMs = Date.now() - started;
   const madeWhileFetching = pictures.counts.made;
   writeWhole(snapshotFile, JSON.stringify(fetched.snapshot));
-  const rendered = await early.kept(fetched.snapshot);
-  let taken = 0;
   const renderer = await render();
   let result: CrawlResult;
   try {
     pictures.useServer(renderer.url);
     result = await crawl({
-      server: renderer.url,
+      render: async (path) => (await early.take(fetched.snapshot, path)) ?? ask(renderer.url)(path),
       siteOrigin: origin,
       outDir: workDir,
       seeds: crawlSeeds(tenant),
-      rendered: (path) => {
-        const page = rendered.get(path);
-        if (!page) return undefined;
-        taken += 1;
-        return new Response(page.body, { headers: page.headers });
-      },
-      onPage: (written, queued) =>
+      onPage: (_page, written, queued) =>
         status(
           `${tenant.id}: ${written} pages written, ${queued} queued; pictures: ${pictures.queued.size} named, ${pictures.counts.made + pictures.counts.reused} written`,
         ),
@@ -438,7 +397,7 @@ export async function buildStaticTenant(options: StaticBuildOptions) {
     fetchMs,
     wallMs: Date.now() - started,
     /** Pages rendered while fetching, and of those the ones the copy took (the whole snapshot answers their reads alike). */
-    pagesEarly: { rendered: early.rendered(), taken },
+    pagesEarly: early.counts(),
     /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
     deadLinks: result.dead,
     /**

@@ -9,23 +9,37 @@ import { headersFile, securityHeaders, withPolicyMeta } from './headers.ts';
  * each answer where a static host looks for it (`/posts/x` → `posts/x/index.html`).
  */
 interface CrawlOptions {
-  /** Where the rendering server listens, e.g. `http://127.0.0.1:5123`. */
-  server: string;
+  /** The answer for a site path: the rendering server's (`ask`), or a page rendered before. */
+  render: (path: string) => Promise<Response>;
   /** Public origin of the copy: absolute links to it (sitemap, feed) are crawled as paths. */
   siteOrigin: string;
-  outDir: string;
+  /** Where the pages are written; without it they are only walked (the build's early pages). */
+  outDir?: string;
   seeds: readonly string[];
-  onPage?: (written: number, queued: number) => void;
+  /** Which of a page's links are walked too (every one by default). */
+  follow?: (link: string, from: string) => boolean;
+  /** Pages rendered at once. */
+  concurrency?: number;
+  onPage?: (page: RenderedPage, written: number, queued: number) => void;
   /** Takes the derived pictures (`/_img/…`) the pages name instead of the crawl fetching them. */
   onPicture?: (path: string) => void;
-  /** A page already rendered (the build's early pages), taken instead of asking the server. */
-  rendered?: (path: string) => Response | undefined;
 }
+
+/** A page the crawl took, as a later crawl can take it again instead of rendering it. */
+export interface RenderedPage {
+  path: string;
+  status: number;
+  headers: Headers;
+  body: Buffer<ArrayBuffer>;
+}
+
+/** The rendering server's answer for a site path (a redirect is an answer, not followed). */
+export const ask = (server: string) => (path: string) =>
+  fetch(`${server}${path}`, { redirect: 'manual' });
 
 export interface CrawlResult {
   /** Site paths written, in crawl order. */
   written: string[];
-  bytes: number;
   /** `path (linked from …): status`: links the copy cannot serve. */
   broken: string[];
   /** `path (linked from …)`: a page's link to a page the site does not have (404, as live). */
@@ -106,15 +120,14 @@ export function linksIn(body: string, siteOrigin: string): string[] {
 const SEED = 'the build';
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
-  const { server, siteOrigin, outDir } = options;
-  const queue = new PQueue({ concurrency: 4 });
-  const referrer = new Map<string, string>();
+  const { siteOrigin, outDir, follow = () => true } = options;
   const seen = new Set<string>();
+  const queue = new PQueue({ concurrency: options.concurrency ?? 4 });
+  const referrer = new Map<string, string>();
   const written: string[] = [];
   const broken: string[] = [];
   const dead: string[] = [];
   const headers: { path: string; headers: [string, string][] }[] = [];
-  let bytes = 0;
 
   const pictures = new Set<string>();
   const enqueue = (path: string, from: string) => {
@@ -134,8 +147,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   };
 
   const visit = async (path: string) => {
-    const response =
-      options.rendered?.(path) ?? (await fetch(`${server}${path}`, { redirect: 'manual' }));
+    const response = await options.render(path);
     const expected = path === '/404' ? 404 : 200;
     // A picture whose source failed is the image route's blank stand-in (the page shows its
     // fallback): written like any other, so the copy has no broken image either.
@@ -153,23 +165,30 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
       return;
     }
     const type = response.headers.get('content-type') ?? '';
-    const fetched = Buffer.from(await response.arrayBuffer());
-    // The live site's policy travels with the page (no server sends the header for a copy).
-    const body = /html/.test(type)
-      ? Buffer.from(
-          withPolicyMeta(fetched.toString('utf8'), response.headers.get('content-security-policy')),
-        )
-      : fetched;
-    headers.push({ path, headers: securityHeaders(response.headers) });
-    const file = join(outDir, fileForPath(path));
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, body);
+    const page: RenderedPage = {
+      path,
+      status: response.status,
+      headers: response.headers,
+      body: Buffer.from(await response.arrayBuffer()),
+    };
     written.push(path);
-    bytes += body.length;
-    if (/html|xml/.test(type)) {
-      for (const link of linksIn(body.toString('utf8'), siteOrigin)) enqueue(link, path);
+    if (outDir) {
+      // The live site's policy travels with the page (no server sends the header for a copy).
+      const policy = response.headers.get('content-security-policy');
+      const body = /html/.test(type)
+        ? Buffer.from(withPolicyMeta(page.body.toString('utf8'), policy))
+        : page.body;
+      headers.push({ path, headers: securityHeaders(response.headers) });
+      const file = join(outDir, fileForPath(path));
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, body);
     }
-    options.onPage?.(written.length, queue.size);
+    if (/html|xml/.test(type)) {
+      for (const link of linksIn(page.body.toString('utf8'), siteOrigin)) {
+        if (follow(link, path)) enqueue(link, path);
+      }
+    }
+    options.onPage?.(page, written.length, queue.size);
   };
 
   for (const seed of options.seeds) enqueue(seed, SEED);
@@ -180,6 +199,6 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   }
   // Every host gets the policy from the pages' <meta>; hosts that read `_headers` get all of them.
   headers.sort((a, b) => a.path.localeCompare(b.path));
-  writeFileSync(join(outDir, '_headers'), headersFile(headers));
-  return { written, bytes, broken, dead, pictures };
+  if (outDir) writeFileSync(join(outDir, '_headers'), headersFile(headers));
+  return { written, broken, dead, pictures };
 }

@@ -262,18 +262,15 @@ class SnapshotFetch {
   /** A free edition's pages; a subscriber-only one keeps the list's metadata (never page images). */
   async fetchEdition(edition: Edition, partial: (newPaths: readonly string[]) => void) {
     const path = editionPath(edition.slug);
-    if (edition.requires_subscription) {
-      this.editions.set(edition.slug, { ...edition, pages: [] });
-      return partial([path]);
-    }
-    const version = edition.published_at ?? null;
-    const detail = await this.attempt(path, () =>
-      this.stored(
-        `epaper.get|${edition.slug}`,
-        () => this.client.getEdition(edition.slug),
-        version,
-      ),
-    );
+    const detail = edition.requires_subscription
+      ? edition
+      : await this.attempt(path, () =>
+          this.stored(
+            `epaper.get|${edition.slug}`,
+            () => this.client.getEdition(edition.slug),
+            edition.published_at ?? null,
+          ),
+        );
     if (!detail) return;
     this.editions.set(
       edition.slug,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crawl, fileForPath, linksIn } from '../../../src/lib/static/crawl.ts';
+import { ask, crawl, fileForPath, linksIn } from '../../../src/lib/static/crawl.ts';
 import { createDiskCache } from '../../../src/lib/static/disk-cache.ts';
 import { pageType } from '../../../src/lib/static/build.ts';
 
@@ -96,16 +96,15 @@ describe('a crawl with pages rendered before it', () => {
     try {
       const early = '<p>early a</p><a href="/posts/b">b</a>';
       const result = await crawl({
-        server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        siteOrigin: 'https://news.example.com',
-        outDir,
-        seeds: ['/'],
-        rendered: (path) =>
+        render: async (path) =>
           path === '/posts/a'
             ? new Response(early, {
                 headers: { 'content-type': 'text/html', 'x-frame-options': 'DENY' },
               })
-            : undefined,
+            : ask(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)(path),
+        siteOrigin: 'https://news.example.com',
+        outDir,
+        seeds: ['/'],
       });
       expect(asked.sort()).toEqual(['/', '/posts/b']);
       expect(result.written.sort()).toEqual(['/', '/posts/a', '/posts/b']);
@@ -135,7 +134,7 @@ describe('a crawl meeting a page the site does not have', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'masthead-crawl-'));
     try {
       const result = await crawl({
-        server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        render: ask(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
         siteOrigin: 'https://news.example.com',
         outDir,
         seeds: ['/', '/plans'],
@@ -164,7 +163,7 @@ describe('a crawl of non-ASCII addresses', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'masthead-crawl-'));
     try {
       const result = await crawl({
-        server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        render: ask(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
         siteOrigin: 'https://news.example.com',
         outDir,
         seeds: ['/'],
