@@ -70,7 +70,7 @@ export function bookingRoutes(api: LodgeApp, state: MockState): void {
     if (!p) addError(errors, 'property_id', msg.selected('property_id'));
     if (p && !rt) addError(errors, 'room_type_id', msg.selected('room_type_id'));
     if (!guest) addError(errors, 'guest_id', msg.selected('guest_id'));
-    checkStay(d.check_in, d.check_out, errors);
+    checkStay(d.check_in, d.check_out, p?.timezone ?? 'UTC', errors);
     if (rt) {
       if (d.adults > rt.maxAdults) addError(errors, 'adults', msg.max('adults', rt.maxAdults));
       if (children > rt.maxChildren)

@@ -40,7 +40,7 @@ export function propertyRoutes(api: LodgeApp, state: MockState): void {
     const { check_in, check_out } = input.data;
     const guests = input.data.guests ?? 1;
     const errors = {};
-    checkStay(check_in, check_out, errors);
+    checkStay(check_in, check_out, p.timezone, errors);
     if (Object.keys(errors).length) return invalid(c, errors);
     const nights = nightsBetween(check_in, check_out);
     if (isAlt(c)) {

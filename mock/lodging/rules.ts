@@ -54,9 +54,14 @@ export function freeRooms(
   return Math.max(0, rt.totalRooms - peak);
 }
 
-/** Cross-field date rules shared by availability and booking creation. */
-export function checkStay(checkIn: string, checkOut: string, errors: FieldErrors): void {
-  if (checkIn < todayDate()) addError(errors, 'check_in', msg.afterToday('check_in'));
+/** Cross-field date rules shared by availability and booking creation; today is `timeZone`'s. */
+export function checkStay(
+  checkIn: string,
+  checkOut: string,
+  timeZone: string,
+  errors: FieldErrors,
+): void {
+  if (checkIn < todayDate(timeZone)) addError(errors, 'check_in', msg.afterToday('check_in'));
   if (checkOut <= checkIn) addError(errors, 'check_out', msg.after('check_out', 'check_in'));
   else if (nightsBetween(checkIn, checkOut) > MAX_NIGHTS) {
     addError(errors, 'check_out', `The stay must not be longer than ${MAX_NIGHTS} nights.`);

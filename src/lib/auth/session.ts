@@ -1,6 +1,6 @@
 import type { AstroSession } from 'astro';
 import { z } from 'zod';
-import { deleteIfKept } from '../delivery/session-store.ts';
+import { deleteIfKept, dropIfEmpty } from '../delivery/session-store.ts';
 import { settings } from '../settings/settings.ts';
 import { apiHash } from '../upstream/cache.ts';
 import { signedOutTokens } from './signed-out.ts';
@@ -76,15 +76,20 @@ export async function signOut(
 }
 
 /**
- * Whether this session logged out since it last sent a form that asked (once: the mark goes). A
- * shared page cannot know who is signed in, so another tab may still show the signed-in form.
+ * Whether this session logged out since it last sent a form that asked (once: the mark goes), or
+ * its cookie names a session that is gone (idle past SESSION_TTL_SECONDS). A shared page cannot
+ * know who is signed in, so another tab, or a tab left open, may still show the signed-in form.
  */
 export async function takeSignOut(
   session: AstroSession | undefined,
   tenant: SessionTenant,
 ): Promise<boolean> {
-  if (!(await session?.has(signedOutKey(tenant)))) return false;
-  session?.delete(signedOutKey(tenant));
+  if (!session) return false;
+  // Astro gives a cookie whose session is gone a new, empty one (no cookie: no id at all).
+  if ((await session.keys()).next().done) return session.sessionID !== undefined;
+  if (!(await session.has(signedOutKey(tenant)))) return false;
+  session.delete(signedOutKey(tenant));
+  await dropIfEmpty(session);
   return true;
 }
 

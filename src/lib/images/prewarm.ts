@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import { LRUCache } from 'lru-cache';
-import { logWarn } from '../log/log.ts';
+import { logError } from '../log/log.ts';
 import { readablePages } from '../epaper/reader.ts';
 import type { Edition, PostSummary } from '../publishing/schema.ts';
 import type { PostChange } from '../freshness/changes.ts';
@@ -117,13 +117,9 @@ export function warmPictures(tenant: Tenant, pictures: WarmPicture[]): void {
         });
       } catch (error) {
         asked.delete(key);
-        // A source missing, refused or away is the reader's 404, 422 or 502 later.
+        // A source missing, refused or away is the reader's 404, 422 or 502 later; the rest is ours.
         if (error instanceof ImageError) return;
-        logWarn('images.warm.failed', {
-          tenant: tenant.id,
-          source: picture.source,
-          message: error instanceof Error ? error.message : String(error),
-        });
+        logError('images.warm.failed', { tenant: tenant.id, source: picture.source }, error);
       }
     });
   }

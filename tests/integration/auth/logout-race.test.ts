@@ -25,11 +25,14 @@ const signedIn: SignedIn = {
 };
 let base: string;
 let storage: ReturnType<typeof createStorage>;
+/** How far the session store's clock is ahead of the real one (an idle reader's days away). */
+let idleMs = 0;
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'masthead-sessions-'));
+  idleMs = 0;
   // As Astro builds it from `session.driver` (src/lib/delivery/session-store.ts).
-  const driver = fileSessionStore(base, 3600);
+  const driver = fileSessionStore(base, 3600, () => Date.now() + idleMs);
   storage = createStorage({ driver: { ...driver, hasItem: () => false, getKeys: () => [] } });
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
@@ -144,5 +147,26 @@ describe('signed-out tokens with REDIS_URL', () => {
       await closeRedis();
       await redis.stop();
     }
+  });
+});
+
+describe('a session that expired while the post was open', () => {
+  it('a tab still showing the signed-in form learns that its reader was signed out', async () => {
+    const login = visit(undefined);
+    await startSession(login.session, TENANT, signedIn, () => undefined);
+    const cookie = await login.end(undefined);
+
+    idleMs = 3601 * 1000; // idle past the store's time to live (SESSION_TTL_SECONDS)
+    const comment = visit(cookie);
+    expect(await getSignedIn(comment.session, TENANT)).toBeNull();
+    expect(await takeSignOut(comment.session, TENANT)).toBe(true);
+  });
+
+  it('a guest never signed in, or with a live session, has nothing to learn', async () => {
+    expect(await takeSignOut(visit(undefined).session, TENANT)).toBe(false);
+    const guest = visit(undefined);
+    guest.session.set('kept:a', { result: 'booking held' });
+    const cookie = await guest.end(undefined);
+    expect(await takeSignOut(visit(cookie).session, TENANT)).toBe(false);
   });
 });

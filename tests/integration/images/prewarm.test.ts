@@ -11,6 +11,7 @@ import {
   warmPosts,
 } from '../../../src/lib/images/prewarm.ts';
 import { imagePipeline, imageSecret } from '../../../src/lib/images/shared-pipeline.ts';
+import { redirectLogLines } from '../../../src/lib/log/log.ts';
 import { warmImage } from '../../../src/lib/images/warm.ts';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
 import type { Edition, PostSummary } from '../../../src/lib/publishing/schema.ts';
@@ -229,6 +230,32 @@ describe('pictures made before the first reader', () => {
       { timeout: 30_000, interval: 100 },
     );
     await warmingSettled(); // the other pages are still being made: not past the folder's removal
+  });
+
+  it('a bug of ours while warming is logged as an error with its stack; a missing source is not logged', async () => {
+    const [tenant] = generatedTenants(1, `${origin}/api/v1`);
+    const lines: string[] = [];
+    const restore = redirectLogLines((line) => void lines.push(line));
+    const derive = vi
+      .spyOn(imagePipeline(), 'derive')
+      .mockRejectedValueOnce(
+        new TypeError("Cannot read properties of undefined (reading 'width')"),
+      );
+    try {
+      warmPosts(tenant!, [post('bug', `${origin}/media/bug-${Date.now()}.jpg`)]);
+      warmPosts(tenant!, [post('gone', `${origin}/missing/gone-${Date.now()}.jpg`)]);
+      await warmingSettled();
+    } finally {
+      derive.mockRestore();
+      restore();
+    }
+    const failed = lines
+      .map((line) => JSON.parse(line) as Record<string, string>)
+      .filter((line) => line['event'] === 'images.warm.failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ level: 'error', error: 'TypeError' });
+    expect(failed[0]?.['source']).toContain('/media/bug-');
+    expect(failed[0]?.['stack']).toMatch(/^TypeError: Cannot read[^\n]*\n\s+at /);
   });
 
   it('takes nothing from a host the tenant does not take pictures from', () => {

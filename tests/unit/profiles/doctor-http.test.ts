@@ -47,3 +47,28 @@ describe("the doctor and an API's 429", () => {
     expect(await statusAfter('3600', 66_000)).toBe(200);
   });
 });
+
+describe('the doctor and an API that never answers', () => {
+  it('waits one timeout per read (no second attempt), then says it got no answer', async () => {
+    let calls = 0;
+    const fetch: typeof globalThis.fetch = (_url, init) => {
+      calls += 1;
+      return new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error));
+      });
+    };
+    const get = createGetter({
+      fetch,
+      timeoutMs: 50,
+      maxBodyBytes: 10_000,
+      baseUrl: 'https://api.example.com',
+      headers: {},
+      maxCalls: 10,
+    });
+    expect(await get.get('/posts')).toMatchObject({
+      status: 0,
+      problem: 'no answer within 50 ms (UPSTREAM_TIMEOUT_MS)',
+    });
+    expect(calls).toBe(1);
+  });
+});
