@@ -212,15 +212,13 @@ class MastheadBooking extends HTMLElement {
     (invalid ?? this.querySelector<HTMLElement>('[data-heading]'))?.focus();
   }
 
+  /** The step's message box (BookingSteps.astro's, under the busy line), saying only `text`. */
   private problem(text: string): void {
-    const html = `<span>${escapeHtml(text)}</span>`;
-    const box = this.querySelector('[data-message]');
-    if (box) box.innerHTML = html;
-    else
-      this.querySelector('[data-busy]')?.insertAdjacentHTML(
-        'afterend',
-        `<div class="booking-message notice problem no-print" role="alert" data-message>${html}</div>`,
-      );
+    this.querySelector('[data-message]')?.remove();
+    this.querySelector('[data-busy]')?.insertAdjacentHTML(
+      'afterend',
+      `<div class="booking-message notice problem no-print" role="alert" data-message><span>${escapeHtml(text)}</span></div>`,
+    );
   }
 
   /** A request under way: busy and its buttons inert, the busy text only on a slow answer. */
