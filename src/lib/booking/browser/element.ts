@@ -97,12 +97,6 @@ class MastheadBooking extends HTMLElement {
     this.addEventListener('keydown', (event) => this.onCalendarKey(event));
     window.addEventListener('popstate', (event) => this.onPopState(event));
     window.addEventListener('pagehide', () => this.remember());
-    if (this.parentOrigin && 'ResizeObserver' in window) {
-      // The framed document's body has no minimum height, so it measures the content alone.
-      new ResizeObserver(() =>
-        this.postToParent({ type: 'masthead:resize', height: document.body.scrollHeight }),
-      ).observe(this);
-    }
     this.restoreDraft();
     this.enter();
     history.replaceState(withEntry(this.entry()), '');
