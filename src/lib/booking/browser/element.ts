@@ -97,12 +97,6 @@ class MastheadBooking extends HTMLElement {
     this.addEventListener('keydown', (event) => this.onCalendarKey(event));
     window.addEventListener('popstate', (event) => this.onPopState(event));
     window.addEventListener('pagehide', () => this.remember());
-    if (this.parentOrigin && 'ResizeObserver' in window) {
-      // The framed document's body has no minimum height, so it measures the content alone.
-      new ResizeObserver(() =>
-        this.postToParent({ type: 'masthead:resize', height: document.body.scrollHeight }),
-      ).observe(this);
-    }
     this.restoreDraft();
     this.enter();
     history.replaceState(withEntry(this.entry()), '');
@@ -212,15 +206,13 @@ class MastheadBooking extends HTMLElement {
     (invalid ?? this.querySelector<HTMLElement>('[data-heading]'))?.focus();
   }
 
+  /** The step's message box (BookingSteps.astro's, under the busy line), saying only `text`. */
   private problem(text: string): void {
-    const html = `<span>${escapeHtml(text)}</span>`;
-    const box = this.querySelector('[data-message]');
-    if (box) box.innerHTML = html;
-    else
-      this.querySelector('[data-busy]')?.insertAdjacentHTML(
-        'afterend',
-        `<div class="booking-message notice problem no-print" role="alert" data-message>${html}</div>`,
-      );
+    this.querySelector('[data-message]')?.remove();
+    this.querySelector('[data-busy]')?.insertAdjacentHTML(
+      'afterend',
+      `<div class="booking-message notice problem no-print" role="alert" data-message><span>${escapeHtml(text)}</span></div>`,
+    );
   }
 
   /** A request under way: busy and its buttons inert, the busy text only on a slow answer. */

@@ -1,87 +1,18 @@
 import type { FieldErrors } from '../../failures/fields.ts';
 import type { Tenant } from '../../tenants/schema.ts';
-import type { Capacity } from './rules.ts';
-import type { StatusKind } from './status.ts';
+import type { Confirmation, PropertySummary } from '../service/lodging-shapes.ts';
 
-/** Wire format between the site's booking endpoints and the widget (never upstream shapes). */
-
-/** A room type's limits apart (`Capacity`): a room may sleep 3 but only 2 of them adults. */
-export interface RoomTypeSummary extends Capacity {
-  id: string;
-  name: string;
-  description: string;
-}
-
-export interface PropertySummary {
-  id: string;
-  name: string;
-  /** ISO 4217 code prices are charged in (never guessed: without it the property is not bookable online). */
-  currency: string;
-  /** Null when the lodging API does not say. */
-  city: string | null;
-  /** Street address, when the lodging API gives one. */
-  address?: string;
-  /** Local check-in and check-out times ("15:00"), when the lodging API gives them. */
-  checkInTime?: string;
-  checkOutTime?: string;
-  /** The property's IANA time zone, when the lodging API gives one this runtime knows. */
-  timeZone?: string;
-  roomTypes: RoomTypeSummary[];
-  capacity: Capacity;
-}
-
-export interface RoomOffer extends Capacity {
-  roomTypeId: string;
-  name: string;
-  description: string;
-  /** Free and big enough for this party. */
-  available: boolean;
-  availableRooms: number;
-  /** The one rate every night costs; null when nights differ or only a total is known. */
-  pricePerNight: number | null;
-  /** One price per night, in order, when the API lists them (they may differ: weekend rates). */
-  nightly: number[] | null;
-  /** `totalPrice / nights`: show as "average per night" when `nightly` is null or not all equal. */
-  averageNightly: number;
-  /** Always the API's total for the stay. */
-  totalPrice: number;
-  currency: string;
-}
-
-export interface AvailabilityResult {
-  propertyId: string;
-  checkIn: string;
-  checkOut: string;
-  nights: number;
-  adults: number;
-  children: number;
-  currency: string;
-  rooms: RoomOffer[];
-}
-
-export interface Confirmation {
-  reference: string;
-  propertyId: string;
-  propertyName: string;
-  roomTypeId: string;
-  roomName: string;
-  checkIn: string;
-  checkOut: string;
-  nights: number;
-  adults: number;
-  children: number;
-  /** The API's total; null when its booking record carries none (then show no total). */
-  totalPrice: number | null;
-  /** One price per night when the API lists them. */
-  nightly: number[] | null;
-  /** `totalPrice / nights`, null without a total. */
-  averageNightly: number | null;
-  currency: string;
-  /** The lodging API's own word, e.g. `tentative`. */
-  status: string;
-  /** What it means to the guest: `received` ("request received"), `confirmed`, `cancelled`, `other` (neutral). */
-  statusKind: StatusKind;
-}
+/**
+ * Wire format between the site's booking endpoints and the widget (never upstream shapes): the
+ * places, offers and confirmations are what service/lodging-shapes.ts makes of the lodging API's.
+ */
+export type {
+  AvailabilityResult,
+  Confirmation,
+  PropertySummary,
+  RoomOffer,
+  RoomTypeSummary,
+} from '../service/lodging-shapes.ts';
 
 export type ErrorCode =
   | 'validation'

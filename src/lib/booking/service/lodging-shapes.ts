@@ -10,18 +10,12 @@ import { nightsBetween } from '../domain/dates.ts';
 import { fits, normalizePhone, type Capacity } from '../domain/rules.ts';
 import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
 import { statusKind } from '../domain/status.ts';
-import type {
-  AvailabilityResult,
-  Confirmation,
-  PropertySummary,
-  RoomOffer,
-  RoomTypeSummary,
-} from '../domain/types.ts';
 
 /**
- * Upstream lodging shapes ↔ the widget's wire format (domain/types.ts). No calls. Nothing is invented: a
- * value the API did not give stays unknown (null), and what a step cannot do without is listed in
- * `missing` (upstream field names) for the service to report and refuse.
+ * Upstream lodging shapes ↔ the widget's wire format, whose types are what these functions make
+ * (domain/types.ts names them). No calls. Nothing is invented: a value the API did not give stays
+ * unknown (null), and what a step cannot do without is listed in `missing` (upstream field names)
+ * for the service to report and refuse.
  */
 
 /** `value` is undefined when something required is missing; `missing` lists every field missed. */
@@ -32,7 +26,8 @@ export interface Read<T> {
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
-function roomTypeSummary(room: RoomType, missing: string[]): RoomTypeSummary | undefined {
+/** A room type's limits apart (`Capacity`): a room may sleep 3 but only 2 of them adults. */
+function roomTypeSummary(room: RoomType, missing: string[]) {
   const occupancy = room.max_occupancy ?? undefined;
   const adults = room.max_adults ?? occupancy;
   if (!room.name) missing.push('room_types[].name');
@@ -50,7 +45,7 @@ function roomTypeSummary(room: RoomType, missing: string[]): RoomTypeSummary | u
   };
 }
 
-export function propertySummary(property: Property): Read<PropertySummary> {
+export function propertySummary(property: Property) {
   const missing: string[] = [];
   if (!property.name) missing.push('property.name');
   const currency = property.currency ?? property.room_types.find((r) => r.currency)?.currency;
@@ -58,9 +53,7 @@ export function propertySummary(property: Property): Read<PropertySummary> {
   if (!property.city) missing.push('property.city');
   const roomTypes = property.room_types.flatMap((room) => roomTypeSummary(room, missing) ?? []);
   if (roomTypes.length === 0) missing.push('property.room_types');
-  if (!property.name || !currency || roomTypes.length === 0) {
-    return { value: undefined, missing };
-  }
+  if (!property.name || !currency || roomTypes.length === 0) return { value: undefined, missing };
   const capacity: Capacity = {
     maxAdults: Math.max(...roomTypes.map((r) => r.maxAdults)),
     maxChildren: Math.max(...roomTypes.map((r) => r.maxChildren)),
@@ -70,9 +63,12 @@ export function propertySummary(property: Property): Read<PropertySummary> {
     value: {
       id: String(property.id),
       name: property.name,
+      /** ISO 4217 code prices are charged in (never guessed: without it, not bookable online). */
       currency,
+      /** Null when the lodging API does not say. */
       city: property.city ?? null,
       ...(property.address ? { address: property.address } : {}),
+      // Local check-in and check-out times ("15:00") and the IANA zone this runtime knows, if given.
       ...(property.check_in_time ? { checkInTime: property.check_in_time } : {}),
       ...(property.check_out_time ? { checkOutTime: property.check_out_time } : {}),
       ...(knownTimeZone(property.timezone) ? { timeZone: property.timezone } : {}),
@@ -82,6 +78,9 @@ export function propertySummary(property: Property): Read<PropertySummary> {
     missing: [...new Set(missing)],
   };
 }
+
+export type RoomTypeSummary = NonNullable<ReturnType<typeof roomTypeSummary>>;
+export type PropertySummary = NonNullable<ReturnType<typeof propertySummary>['value']>;
 
 function knownTimeZone(zone: string | null | undefined): zone is string {
   if (!zone) return false;
@@ -121,11 +120,11 @@ export function availabilityResult(
   place: PropertySummary,
   query: AvailabilityQuery,
   result: Availability,
-): Read<AvailabilityResult> {
+) {
   const missing: string[] = [];
   const nights = nightsBetween(query.checkIn, query.checkOut);
   const currency = result.currency ?? place.currency;
-  const rooms: RoomOffer[] = result.room_types.flatMap((offer) => {
+  const rooms = result.room_types.flatMap((offer) => {
     const type = place.roomTypes.find((r) => r.id === String(offer.room_type_id));
     // A room type the property did not describe readably cannot be booked here.
     if (!type) return [];
@@ -144,17 +143,22 @@ export function availabilityResult(
         maxOccupancy,
         maxAdults: type.maxAdults,
         maxChildren: type.maxChildren,
+        /** Free and big enough for this party. */
         available: free && fits({ ...type, maxOccupancy }, query.adults, query.children),
         availableRooms: offer.available_rooms ?? (free ? 1 : 0),
+        /** The one rate every night costs; null when nights differ or only a total is known. */
         pricePerNight: perNight,
+        /** One price per night, in order, when the API lists them (they may differ: weekend rates). */
         nightly,
+        /** `totalPrice / nights`: shown as "average per night" when the nights' rates differ. */
         averageNightly: round2(total / nights),
+        /** Always the API's total for the stay. */
         totalPrice: total,
         currency: offer.currency ?? currency,
       },
     ];
   });
-  const value: AvailabilityResult = {
+  const value = {
     propertyId: place.id,
     checkIn: query.checkIn,
     checkOut: query.checkOut,
@@ -169,6 +173,9 @@ export function availabilityResult(
   return { value: unreadable ? undefined : value, missing: [...new Set(missing)] };
 }
 
+export type AvailabilityResult = NonNullable<ReturnType<typeof availabilityResult>['value']>;
+export type RoomOffer = AvailabilityResult['rooms'][number];
+
 export function referenceOf(booking: Pick<Booking, 'reference' | 'id'>): string {
   return booking.reference ?? String(booking.id);
 }
@@ -178,7 +185,7 @@ export function confirmationOf(
   place: PropertySummary,
   booking: Booking,
   input: Pick<BookingRequest, 'roomTypeId' | 'adults' | 'children'>,
-): Read<Confirmation> & { value: Confirmation } {
+) {
   const missing: string[] = [];
   const roomTypeId = String(booking.room_type_id ?? input.roomTypeId);
   const checkIn = booking.check_in;
@@ -200,16 +207,20 @@ export function confirmationOf(
       nights,
       adults: booking.adults ?? input.adults,
       children: booking.children ?? input.children,
+      /** The API's total; null when its booking record carries none (then show no total). */
       totalPrice: total,
       nightly,
       averageNightly: total === null ? null : round2(total / nights),
       currency: booking.currency ?? place.currency,
+      /** The lodging API's own word, e.g. `tentative`; `statusKind`, what it means to the guest. */
       status: booking.status,
       statusKind: statusKind(booking.status),
     },
     missing,
   };
 }
+
+export type Confirmation = ReturnType<typeof confirmationOf>['value'];
 
 /** The guest record to create; `email` already normalised by the caller. */
 export function guestInput(input: BookingRequest, email: string): GuestInput {
