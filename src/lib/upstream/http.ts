@@ -345,7 +345,7 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       // Read below with a limit (`readLimited`), not whole by ofetch.
       responseType: 'stream',
       redirect: method === 'GET' ? 'follow' : 'manual',
-      async onRequest({ options }) {
+      onRequest({ options }) {
         const left = deadline - Date.now();
         if (left <= 0) {
           throw fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
