@@ -1,3 +1,4 @@
+import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
 import { publishingBudgetKey } from '../services/clients.ts';
 import { isStaticBuild } from '../static/mode.ts';
@@ -30,8 +31,12 @@ export function startFreshness(): void {
   if (isStaticBuild()) return;
   void listenForInvalidations(REDIS_URL);
   followTenantReloads({ redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL });
-  // Behind an edge that purges by address: note every address it may hold (./edge-addresses.ts).
+  // Behind an edge that purges by address: note every address it may hold (./edge-addresses.ts),
+  // in Redis so that a restart does not forget them (the rule of docs/deploy.md, one server too).
   if (EDGE_PURGE_URL) {
+    const hint =
+      'set REDIS_URL: a restart forgets what the edge keeps, purges miss it (docs/deploy.md)';
+    if (!REDIS_URL) logWarn('freshness.edge.book_in_memory', { hint });
     onPageStored((page) => recordEdgeAddress(page.tenant, edgeAddressOf(page), REDIS_URL));
   }
   if (!WATCH_CHANGES) return;

@@ -286,8 +286,8 @@ function typedFailure(
 }
 
 /**
- * Sends one logical request on ofetch's retry: every attempt spends the visitor's allowance and the
- * budget first (`onRequest`), and a GET gets up to `maxRetries` more on a network error, timeout or
+ * Sends one logical request on ofetch's retry: every attempt that leaves spends the visitor's
+ * allowance and the budget first (`leave`), and a GET gets up to `maxRetries` more on a network error, timeout or
  * a status in `RETRY_STATUS_CODES`. Inside a page render (see `visitor.ts`) every attempt ends by
  * the page's deadline and no retry starts that could not finish before it. Every failure leaves as a
  * typed `UpstreamError`, counted and logged once. Resolves to the parsed JSON body (`undefined`
@@ -320,8 +320,16 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     if (tooLong || Date.now() + delayMs >= deadline) options.retry = false;
   };
 
+  // Spends each attempt as it leaves: what ofetch or fetch refuses to build (an address it cannot
+  // encode, a body it cannot send) never reached the API and costs the budget nothing.
+  const leave: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    await spend(deps, req, priorityOf(method, visitor), visitor, label);
+    return fetch(request);
+  };
+
   try {
-    const response = await ofetch.raw<unknown, 'stream'>(req.path, {
+    const response = await ofetch.create({}, { fetch: leave }).raw<unknown, 'stream'>(req.path, {
       baseURL: req.baseUrl,
       method,
       ...(req.query && { query: req.query }),
@@ -337,12 +345,11 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       // Read below with a limit (`readLimited`), not whole by ofetch.
       responseType: 'stream',
       redirect: method === 'GET' ? 'follow' : 'manual',
-      async onRequest({ options }) {
+      onRequest({ options }) {
         const left = deadline - Date.now();
         if (left <= 0) {
           throw fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
         }
-        await spend(deps, req, priorityOf(method, visitor), visitor, label);
         attempt.ms = Math.min(timeoutMs, left);
         attempt.cut = left < timeoutMs;
         // Not ofetch's `timeout`: it stops at the headers, and its retries reuse the spent signal.
@@ -368,7 +375,8 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       onResponseError: ({ response, options }) =>
         planRetry(options, parseRetryAfter(response.headers)),
       onRequestError({ error, options }) {
-        if (isBug(error)) return void (options.retry = false);
+        // A refusal (`spend`) or our own bug: trying again would not change it.
+        if (error instanceof UpstreamError || isBug(error)) return void (options.retry = false);
         answered(timedOut(error) ? 'timeout' : 'network');
         planRetry(options);
       },
@@ -379,12 +387,11 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     const issue = 'body is not JSON';
     throw fail(new InvalidResponseError(`${label}: ${response.status} ${issue}`, ctx, issue));
   } catch (caught) {
+    const cause = caught instanceof FetchError && !caught.response ? caught.cause : caught;
     // Refusals (budget, deadline, redirect, size) and the non-JSON body above are already counted;
     // a body that breaks off mid-read leaves `onResponse` (no retry) with its status answered.
-    if (caught instanceof UpstreamError) throw caught;
     // Our own bug is no outage (a 503, a stale copy): it goes on as it is, to the 500 page.
-    const cause = caught instanceof FetchError && !caught.response ? caught.cause : caught;
-    if (isBug(cause)) throw cause;
+    if (cause instanceof UpstreamError || isBug(cause)) throw cause;
     throw fail(typedFailure(caught, req, attempt));
   }
 }

@@ -250,17 +250,20 @@ describe('sendRequest', () => {
     ['a body it cannot serialize', { method: 'POST' as const, body: { n: 1n } }],
     ['a body on a GET, which fetch refuses', { body: { a: 1 } }],
   ])(
-    'throws a bug of ours (%s) as it is: no outage (a 503 and a stale copy), nothing sent or counted',
+    'throws a bug of ours (%s) as it is: no outage (a 503 and a stale copy), nothing sent or spent',
     async (_what, extra) => {
       const { server, up, lines } = await setup((_r, res) => json(res, 200, {}));
-      const error = await send(up, req(server.baseUrl, extra)).catch((e: unknown) => e);
+      const r = req(server.baseUrl, extra);
+      const before = (await up.budget.standing(r.budgetKey)).remaining;
+      const error = await send(up, r).catch((e: unknown) => e);
       expect(error).not.toBeInstanceOf(UpstreamError);
       expect(classify(error).kind).toBe('unexpected');
       expect(isOutage(error)).toBe(false);
       expect(server.seen).toHaveLength(0);
       expect(lines).toEqual([]);
-      // Not tried again: a retry would spend the budget on the same bug.
-      expect(up.metrics.getStatus().totals.upstreamCalls).toBeLessThanOrEqual(1);
+      // Never left this server: the tenant's budget is whole for the calls that do.
+      expect((await up.budget.standing(r.budgetKey)).remaining).toBe(before);
+      expect(up.metrics.getStatus().totals.upstreamCalls).toBe(0);
     },
   );
 

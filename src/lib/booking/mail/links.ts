@@ -18,7 +18,8 @@ const BROWSER_KEY = 'booking:browser';
 /**
  * The id of the browser booking, kept in its session (from its first booking): Back after a
  * booking, or a second tab, then books the same stay again only as "another room", whatever e-mail
- * address is typed. An embed's frame keeps no cookie: its id is new each time (the e-mail guards).
+ * address is typed. An embed's frame keeps no cookie: it gets no id, as a session stored for it would
+ * never be read again (the e-mail and the idempotency key guard its bookings).
  * A new id is stored only once booked: a refused booking (Redis down) must not fail on saving it.
  */
 async function browserOf(session: Visit['session']): Promise<{ id?: string; keep?: () => void }> {
@@ -49,7 +50,7 @@ export async function bookAndMail(
   anotherRoom: boolean,
 ): Promise<{ confirmation: Confirmation; manage: string; mailed: boolean }> {
   await limit(context, 'book');
-  const browser = await browserOf(context.session);
+  const browser = await browserOf(context.locals.embedAncestors ? undefined : context.session);
   const confirmation = await service.book(guest, { anotherRoom, browser: browser.id });
   browser.keep?.();
   // Without the tenant's path prefix (as `href` takes it).
