@@ -46,13 +46,6 @@ export function zoomStep(zoom: number, direction: 1 | -1): Zoom {
   return ZOOM_LEVELS[next] ?? 1;
 }
 
-export interface Neighbours {
-  /** `null` on the first page. */
-  prev: number | null;
-  /** `null` on the last page. */
-  next: number | null;
-}
-
 /** First and last page number of the thumbnail strip: `size` pages around `page`, inside the edition. */
 export function thumbWindow(
   page: number,
@@ -79,9 +72,13 @@ export function spreadOf(page: number, pageCount: number): number[] {
 
 /**
  * Previous and next for the layout in use: by page on one-page screens; by spread on wide ones,
- * where `prev`/`next` are the first page of the spread before/after `page`'s.
+ * where `prev`/`next` are the first page of the spread before/after `page`'s; `null` at either end.
  */
-export function neighboursIn(spread: boolean, page: number, pageCount: number): Neighbours {
+export function neighboursIn(
+  spread: boolean,
+  page: number,
+  pageCount: number,
+): { prev: number | null; next: number | null } {
   const last = Math.max(1, Math.floor(pageCount));
   const shown = spread ? spreadOf(page, last) : [clampPage(page, last)];
   const first = shown[0] ?? 1;
