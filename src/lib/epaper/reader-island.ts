@@ -21,11 +21,12 @@ import {
   swipeDirection,
   zoomLabel,
   zoomStep,
+  type ReaderSay,
   type Zoom,
 } from './reader.ts';
 import { queryWithout } from '../reading/pagination.ts';
 import { isRecord } from '../content/records.ts';
-import { sayer, type Say } from '../i18n/say.ts';
+import { sayer } from '../i18n/say.ts';
 
 /** Full screen: how long the toolbar and thumbnails stay after the pointer or a key last asked. */
 const CONTROLS_IDLE_MS = 2500;
@@ -34,7 +35,7 @@ class Reader {
   readonly count: number;
   readonly title: string;
   /** The reader's messages in the tenant's language, as the server rendered them (`data-text`). */
-  readonly say: Say;
+  readonly say: ReaderSay;
   /** Page images on screen whose picture failed to load: the notice names their pages. */
   readonly failed = new Set<HTMLImageElement>();
   page: number;

@@ -119,7 +119,7 @@ export const READER_TEXTS = [
 ] as const;
 
 /** The server's `t` or the island's `sayer`: either fills in the reader's messages. */
-export type ReaderSay = (key: (typeof READER_TEXTS)[number], values: TextValues) => string;
+export type ReaderSay = (key: (typeof READER_TEXTS)[number], values?: TextValues) => string;
 
 /** A label of `pages`: `Page 3 of 16`, or `Pages 2–3 of 16` for a spread (in the tenant's language). */
 export function positionLabel(
