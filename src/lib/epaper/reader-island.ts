@@ -7,7 +7,6 @@
  */
 import {
   clampPage,
-  fillText,
   isFormField,
   keyAction,
   LAYOUT_MEDIA,
@@ -22,10 +21,12 @@ import {
   swipeDirection,
   zoomLabel,
   zoomStep,
-  type PositionTexts,
+  type ReaderSay,
   type Zoom,
 } from './reader.ts';
 import { queryWithout } from '../reading/pagination.ts';
+import { isRecord } from '../content/records.ts';
+import { sayer } from '../i18n/say.ts';
 
 /** Full screen: how long the toolbar and thumbnails stay after the pointer or a key last asked. */
 const CONTROLS_IDLE_MS = 2500;
@@ -33,10 +34,8 @@ const CONTROLS_IDLE_MS = 2500;
 class Reader {
   readonly count: number;
   readonly title: string;
-  readonly text: DOMStringMap;
-  readonly positionTexts: PositionTexts;
-  readonly loadingTexts: PositionTexts;
-  readonly failedTexts: PositionTexts;
+  /** The reader's messages in the tenant's language, as the server rendered them (`data-text`). */
+  readonly say: ReaderSay;
   /** Page images on screen whose picture failed to load: the notice names their pages. */
   readonly failed = new Set<HTMLImageElement>();
   page: number;
@@ -76,11 +75,11 @@ class Reader {
     for (const link of root.querySelectorAll<HTMLAnchorElement>('.thumbs a[data-go]')) {
       this.thumbs.set(Number(link.dataset.go), link);
     }
-    // The tenant's language, rendered by the server (data-text-*).
-    const text = (this.text = root.dataset);
-    this.positionTexts = { page: text.textPosition ?? '', spread: text.textSpread ?? '' };
-    this.loadingTexts = { page: text.textLoading ?? '', spread: text.textLoadingSpread ?? '' };
-    this.failedTexts = { page: text.textFailed ?? '', spread: text.textFailedSpread ?? '' };
+    const texts: unknown = JSON.parse(root.dataset.text ?? '{}');
+    const messages = Object.entries(isRecord(texts) ? texts : {}).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    );
+    this.say = sayer(Object.fromEntries(messages), root.dataset.locale ?? 'en');
     const opening = this.pageTitle(this.page);
     this.titleSuffix = document.title.startsWith(opening)
       ? document.title.slice(opening.length)
@@ -89,8 +88,7 @@ class Reader {
 
   /** The page's title as the server writes it: the edition's, with the page number after page 1. */
   pageTitle(page: number): string {
-    const template = this.text.textTitle;
-    return page > 1 && template ? fillText(template, { page }) : this.title;
+    return page > 1 ? this.say('page.title', { title: this.title, page }) : this.title;
   }
 
   $<E extends HTMLElement>(selector: string): E | null {
@@ -139,7 +137,7 @@ class Reader {
       const position = group.querySelector('[data-position]');
       if (position) {
         const pages = spread ? spreadOf(this.shown, count) : [this.shown];
-        position.textContent = positionLabel(pages, count, this.positionTexts);
+        position.textContent = positionLabel(pages, count, this.say);
       }
     }
     const [out, into] = this.root.querySelectorAll<HTMLAnchorElement>('[data-zoom-to]');
@@ -175,7 +173,7 @@ class Reader {
       source.srcset = thumb?.dataset[source.type.slice('image/'.length)] ?? '';
     }
     img.src = thumb?.dataset.src ?? '';
-    img.alt = fillText(this.text.textAlt ?? '', { page: number, title: this.title });
+    img.alt = this.say('reader.pageAlt', { page: number, title: this.title });
     if (this.failed.delete(img)) this.showFailed();
   }
 
@@ -197,7 +195,7 @@ class Reader {
   showFailed(): string {
     const notice = this.$('[data-failed]');
     const pages = [...this.failed].map((img) => this.numberOf(img)).sort((a, b) => a - b);
-    const words = pages.length ? positionLabel(pages, this.count, this.failedTexts) : '';
+    const words = pages.length ? positionLabel(pages, this.count, this.say, 'failed') : '';
     if (!notice) return words;
     notice.hidden = pages.length === 0;
     // One page of a spread on screen: the notice sits over that page, not the one that loaded.
@@ -258,7 +256,8 @@ class Reader {
     const words = this.$('[data-loading-text]');
     const level = this.$('[data-zoom-label]');
     if (cue) cue.hidden = !loading;
-    if (words) words.textContent = positionLabel(this.pagesOf(page), this.count, this.loadingTexts);
+    if (words)
+      words.textContent = positionLabel(this.pagesOf(page), this.count, this.say, 'loading');
     if (level) level.textContent = zoomLabel(zoom);
     this.refreshLinks();
     history.replaceState(history.state, '', this.urlFor(page, zoom));
@@ -308,8 +307,7 @@ class Reader {
     const goto = this.$<HTMLInputElement>('[data-goto]');
     if (goto) goto.value = String(target);
     // Spoken at once: a screen reader has the new pages' alt texts before their pictures arrive.
-    if (this.live)
-      this.live.textContent = positionLabel(this.pagesOf(target), count, this.positionTexts);
+    if (this.live) this.live.textContent = positionLabel(this.pagesOf(target), count, this.say);
     this.settle();
     this.follow(thumb);
     this.viewport.scrollTop = 0;
@@ -346,7 +344,7 @@ class Reader {
     for (const img of [this.image, this.partner]) {
       if (img) for (const source of this.sourcesOf(img)) source.sizes = readerSizes(next);
     }
-    if (this.live) this.live.textContent = `${this.text.textZoom ?? ''} ${zoomLabel(next)}`;
+    if (this.live) this.live.textContent = `${this.say('reader.zoom')} ${zoomLabel(next)}`;
     this.render();
   }
 
@@ -470,7 +468,7 @@ function listenToGestures(reader: Reader): void {
 
 /** The full-screen button where the browser allows it; in full screen the controls come when asked. */
 function offerFullscreen(reader: Reader): void {
-  const { root, text } = reader;
+  const { root, say } = reader;
   const fullscreen = root.querySelector<HTMLButtonElement>('[data-fullscreen]');
   if (fullscreen && document.fullscreenEnabled) {
     fullscreen.hidden = false;
@@ -480,9 +478,8 @@ function offerFullscreen(reader: Reader): void {
     });
     document.addEventListener('fullscreenchange', () => {
       const on = document.fullscreenElement === root;
-      const label = on ? text.textExitFullscreen : text.textFullscreen;
       const word = fullscreen.querySelector('[data-fullscreen-word]');
-      if (label && word) word.textContent = label;
+      if (word) word.textContent = say(on ? 'reader.exitFullscreen' : 'reader.fullscreen');
       reader.hideControls();
       // The page, not the button, holds the focus: the toolbar stays out of the way until asked for.
       if (on) reader.viewport.focus({ preventScroll: true });

@@ -5,6 +5,7 @@
  */
 import type { Edition, EditionPage } from '../publishing/schema.ts';
 import { parsePage } from '../reading/pagination.ts';
+import type { TextValues } from '../i18n/text-key.ts';
 
 /** Zoom factors the reader offers; the page image's width is the fitted width times the factor. */
 export const ZOOM_LEVELS = [1, 1.5, 2, 3] as const;
@@ -45,13 +46,6 @@ export function zoomStep(zoom: number, direction: 1 | -1): Zoom {
   return ZOOM_LEVELS[next] ?? 1;
 }
 
-export interface Neighbours {
-  /** `null` on the first page. */
-  prev: number | null;
-  /** `null` on the last page. */
-  next: number | null;
-}
-
 /** First and last page number of the thumbnail strip: `size` pages around `page`, inside the edition. */
 export function thumbWindow(
   page: number,
@@ -78,9 +72,13 @@ export function spreadOf(page: number, pageCount: number): number[] {
 
 /**
  * Previous and next for the layout in use: by page on one-page screens; by spread on wide ones,
- * where `prev`/`next` are the first page of the spread before/after `page`'s.
+ * where `prev`/`next` are the first page of the spread before/after `page`'s; `null` at either end.
  */
-export function neighboursIn(spread: boolean, page: number, pageCount: number): Neighbours {
+export function neighboursIn(
+  spread: boolean,
+  page: number,
+  pageCount: number,
+): { prev: number | null; next: number | null } {
   const last = Math.max(1, Math.floor(pageCount));
   const shown = spread ? spreadOf(page, last) : [clampPage(page, last)];
   const first = shown[0] ?? 1;
@@ -103,28 +101,38 @@ export const LAYOUT_MEDIA = {
 /** Width/height of a typical printed page (3:4), the ratio the media queries assume. */
 export const PAGE_RATIO = 3 / 4;
 
-/** A translated template (`Page {page} of {count}`) with its `{name}` placeholders filled in. */
-export function fillText(template: string, values: Readonly<Record<string, string | number>>) {
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
-}
+/** The one-page and the spread message of each label the reader shows. */
+const LABELS = {
+  position: ['pagination.position', 'reader.positionSpread'],
+  loading: ['reader.loadingPage', 'reader.loadingSpread'],
+  failed: ['reader.failedPage', 'reader.failedSpread'],
+} as const;
 
-/** A one-page and a spread template: `pagination.position` and `reader.positionSpread` or `reader.loading*`. */
-export interface PositionTexts {
-  page: string;
-  /** `{first}`, `{second}` and `{count}` of a two-page spread. */
-  spread: string;
-}
+/** The messages the island says, handed to it raw (`data-text`) for `sayer` (src/lib/i18n/say.ts). */
+export const READER_TEXTS = [
+  ...Object.values(LABELS).flat(),
+  'reader.pageAlt',
+  'reader.zoom',
+  'reader.fullscreen',
+  'reader.exitFullscreen',
+  'page.title',
+] as const;
 
-/** The position label: `Page 3 of 16`, or `Pages 2–3 of 16` for a spread (in the tenant's language). */
+/** The server's `t` or the island's `sayer`: either fills in the reader's messages. */
+export type ReaderSay = (key: (typeof READER_TEXTS)[number], values?: TextValues) => string;
+
+/** A label of `pages`: `Page 3 of 16`, or `Pages 2–3 of 16` for a spread (in the tenant's language). */
 export function positionLabel(
   pages: readonly number[],
   pageCount: number,
-  texts: PositionTexts,
+  say: ReaderSay,
+  label: keyof typeof LABELS = 'position',
 ): string {
   const [first = 1, second] = pages;
+  const [one, two] = LABELS[label];
   return second === undefined
-    ? fillText(texts.page, { page: first, count: pageCount })
-    : fillText(texts.spread, { first, second, count: pageCount });
+    ? say(one, { page: first, count: pageCount })
+    : say(two, { first, second, count: pageCount });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { EditionPage } from '../publishing/schema.ts';
 import type { ImageTarget } from './address.ts';
-import { IMAGE_WIDTHS, srcsetOf, type ImageWidth } from './ladder.ts';
+import { IMAGE_WIDTHS, srcsetOf } from './ladder.ts';
 import { imageHref, intrinsicSize, type ImageLinks } from './picture.ts';
 
 /**
@@ -15,10 +15,16 @@ type ReaderImage = {
   height: number;
 };
 
-/** Page widths: a phone's screen up to a zoomed page on a large, dense screen. */
-const PAGE_WIDTHS = IMAGE_WIDTHS.filter((width) => width >= 320);
-/** Thumbnails are about 80 CSS px wide: 160 px, 320 on dense screens. */
-const THUMB_WIDTHS: ImageWidth[] = [160, 320];
+/**
+ * A page: a phone's screen up to a zoomed page on a large, dense screen (the browser picks by
+ * `readerSizes`). A thumbnail, about 80 CSS px wide: 160 px, 320 on dense screens, WebP only: at
+ * 160 px AVIF saves nothing measurable on a page scan (2 kB either way) and costs about four times
+ * the encoding (bench/images.md). `fallback`: the JPEG `src`'s width, for browsers that take neither.
+ */
+const KINDS = {
+  page: { widths: IMAGE_WIDTHS.filter((width) => width >= 320), avif: true, fallback: 1200 },
+  thumb: { widths: [160, 320], avif: false, fallback: 160 },
+} as const;
 
 /**
  * `public`: a free edition, through the signed public route (cacheable, files in a static copy).
@@ -27,14 +33,15 @@ const THUMB_WIDTHS: ImageWidth[] = [160, 320];
  */
 export type ReaderAccess = 'public' | 'private';
 
-function readerImage(
+/** One page of an edition as the reader shows it: the page itself, or its thumbnail. */
+export function readerImage(
   links: ImageLinks,
   edition: string,
   page: EditionPage,
   access: ReaderAccess,
-  widths: readonly ImageWidth[],
-  withAvif: boolean,
+  kind: keyof typeof KINDS = 'page',
 ): ReaderImage {
+  const { widths, avif, fallback } = KINDS[kind];
   const target: ImageTarget =
     access === 'private'
       ? { kind: 'edition-page', edition, page: page.page_number }
@@ -50,33 +57,9 @@ function readerImage(
   const set = (format: 'avif' | 'webp') =>
     srcsetOf(widths, sourceWidth, (w) => imageHref(links, target, w, format));
   return {
-    ...(withAvif ? { avif: set('avif') } : {}),
+    ...(avif ? { avif: set('avif') } : {}),
     webp: set('webp'),
-    // For browsers that take neither: a thumbnail at 160 px, a page at 1200.
-    src: imageHref(links, target, withAvif ? 1200 : 160, 'jpeg'),
+    src: imageHref(links, target, fallback, 'jpeg'),
     ...size,
   };
-}
-
-/** A page at every width the reader may need (the browser picks by `readerSizes`). */
-export function readerPage(
-  links: ImageLinks,
-  edition: string,
-  page: EditionPage,
-  access: ReaderAccess,
-): ReaderImage {
-  return readerImage(links, edition, page, access, PAGE_WIDTHS, true);
-}
-
-/**
- * A page's thumbnail: WebP only. At 160 px AVIF saves nothing measurable on a page scan (2 kB
- * either way) and costs about four times the encoding (bench/images.md).
- */
-export function readerThumb(
-  links: ImageLinks,
-  edition: string,
-  page: EditionPage,
-  access: ReaderAccess,
-): ReaderImage {
-  return readerImage(links, edition, page, access, THUMB_WIDTHS, false);
 }

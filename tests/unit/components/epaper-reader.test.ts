@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Reader from '../../../src/components/epaper/Reader.astro';
-import { readablePages } from '../../../src/lib/epaper/reader.ts';
+import { positionLabel, readablePages } from '../../../src/lib/epaper/reader.ts';
+import { sayer } from '../../../src/lib/i18n/say.ts';
 import { editionSchema } from '../../../src/lib/publishing/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { render } from './render.ts';
@@ -93,14 +94,9 @@ describe('the thumbnail strip names the pages it shows', () => {
 
 describe('a page image that fails to load', () => {
   it.each([
-    ['en-GB', 'Try again', 'Reload the reader', 'Page {page} could not be loaded.'],
-    [
-      'de-DE',
-      'Erneut versuchen',
-      'Leseansicht neu laden',
-      'Seite {page} konnte nicht geladen werden.',
-    ],
-    ['fr-FR', 'Réessayer', 'Recharger la liseuse', 'La page {page} n’a pas pu être chargée.'],
+    ['en-GB', 'Try again', 'Reload the reader', 'Page 2 could not be loaded.'],
+    ['de-DE', 'Erneut versuchen', 'Leseansicht neu laden', 'Seite 2 konnte nicht geladen werden.'],
+    ['fr-FR', 'Réessayer', 'Recharger la liseuse', 'La page 2 n’a pas pu être chargée.'],
   ])(
     '%s: a hidden notice with "%s" and a link to the page itself',
     async (locale, retry, reload, text) => {
@@ -117,9 +113,24 @@ describe('a page image that fails to load', () => {
       expect(view.getByRole('link', { name: reload, hidden: true }).getAttribute('href')).toBe(
         '/epaper/weekend/page/2/zoom/2',
       );
-      expect(view.body.querySelector<HTMLElement>('[data-reader]')?.dataset['textFailed']).toBe(
-        text,
-      );
+      expect(positionLabel([2], 4, islandSay(view.body), 'failed')).toBe(text);
     },
   );
+
+  it("says the tenant's own wording of the notice (a messages override)", async () => {
+    const messages = { 'reader.failedSpread': 'Pages {first} and {second} are missing.' };
+    const view = await render(Reader, {
+      props: { ...props, page: 2, access: 'public' },
+      locals: { tenant: buildTenant({ messages }) } as App.Locals,
+    });
+    const say = islandSay(view.body);
+    expect(positionLabel([2, 3], 4, say, 'failed')).toBe('Pages 2 and 3 are missing.');
+  });
 });
+
+/** What the island says: the messages the page hands it (`data-text`), filled in as it fills them. */
+function islandSay(body: HTMLElement) {
+  const root = body.querySelector<HTMLElement>('[data-reader]');
+  const texts = JSON.parse(root?.dataset['text'] ?? '{}') as Record<string, string>;
+  return sayer(texts, root?.dataset['locale'] ?? '');
+}

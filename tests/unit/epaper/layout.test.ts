@@ -10,6 +10,8 @@ import {
   spreadOf,
   swipeDirection,
 } from '../../../src/lib/epaper/reader.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
+import { sayer } from '../../../src/lib/i18n/say.ts';
 import { de } from '../../../src/lib/i18n/messages/de.ts';
 import { en } from '../../../src/lib/i18n/messages/en.ts';
 
@@ -81,20 +83,18 @@ describe('LAYOUT_MEDIA: the layout by screen shape (tests/e2e/reader-layout.spec
 });
 
 describe("positionLabel: the dictionary's templates filled in", () => {
-  const texts = (messages: typeof en | typeof de) => ({
-    page: String(messages['pagination.position']),
-    spread: String(messages['reader.positionSpread']),
-  });
   it.each([
     [[3], 16, 'Page 3 of 16'],
     [[1], 16, 'Page 1 of 16'],
     [[2, 3], 16, 'Pages 2–3 of 16'],
   ])('%j of %i → %s', (pages, count, expected) => {
-    expect(positionLabel(pages, count, texts(en))).toBe(expected);
+    expect(positionLabel(pages, count, sayer(en, 'en'))).toBe(expected);
   });
 
-  it("speaks the tenant's language", () => {
-    expect(positionLabel([2, 3], 16, texts(de))).toBe('Seiten 2–3 von 16');
+  it("speaks the tenant's language, in the island as on the server", () => {
+    expect(positionLabel([2, 3], 16, sayer(de, 'de'))).toBe('Seiten 2–3 von 16');
+    const { t } = createI18n('de-CH', 'Europe/Zurich');
+    expect(positionLabel([2, 3], 16, t)).toBe('Seiten 2–3 von 16');
   });
 });
 
@@ -124,8 +124,7 @@ describe('loading labels: the pages asked for, not yet shown', () => {
     [[6], 'Loading page 6…'],
     [[6, 7], 'Loading pages 6–7…'],
   ])('%j → %s', (pages, expected) => {
-    const loading = { page: en['reader.loadingPage'], spread: en['reader.loadingSpread'] };
-    expect(positionLabel(pages, 16, loading)).toBe(expected);
+    expect(positionLabel(pages, 16, sayer(en, 'en'), 'loading')).toBe(expected);
   });
 });
 

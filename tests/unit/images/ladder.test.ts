@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IMAGE_WIDTHS, srcsetOf } from '../../../src/lib/images/ladder.ts';
 import type { ImageLinks } from '../../../src/lib/images/picture.ts';
 import { upstreamPicture } from '../../../src/lib/images/picture.ts';
-import { readerPage } from '../../../src/lib/images/reader.ts';
+import { readerImage } from '../../../src/lib/images/reader.ts';
 import {
   ARTICLE_COVER,
   CARD_LAYOUT,
@@ -66,7 +66,7 @@ describe('pages never repeat a width descriptor', () => {
 
   it('an e-paper page scanned narrower than the zoomed widths', () => {
     const page = { page_number: 1, image_url: `${API}/media/epaper/1.jpg`, width: 1200 } as never;
-    const image = readerPage(links, 'monday', page, 'public');
+    const image = readerImage(links, 'monday', page, 'public');
     expect(descriptors(image.webp)).toEqual(['320w', '480w', '640w', '800w', '1200w']);
     expect(descriptors(image.avif)).toEqual(['320w', '480w', '640w', '800w', '1200w']);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseImagePath } from '../../../src/lib/images/address.ts';
 import { upstreamPicture, type ImageLinks } from '../../../src/lib/images/picture.ts';
-import { readerPage, readerThumb } from '../../../src/lib/images/reader.ts';
+import { readerImage } from '../../../src/lib/images/reader.ts';
 
 const SECRET = 'unit-test-image-secret';
 const API = 'https://api.news.example';
@@ -27,7 +27,7 @@ const entries = (srcset: string | undefined) =>
 
 describe("the reader's page images", () => {
   it('offer a page in AVIF and WebP from a phone up to a zoomed page, with a JPEG fallback', () => {
-    const image = readerPage(links, 'monday', scan, 'public');
+    const image = readerImage(links, 'monday', scan, 'public');
     const widths = [320, 480, 640, 800, 1200, 1600, 2400];
     expect(entries(image.avif)).toEqual(widths.map((w) => `avif ${w}`));
     expect(entries(image.webp)).toEqual(widths.map((w) => `webp ${w}`));
@@ -39,13 +39,13 @@ describe("the reader's page images", () => {
   });
 
   it('keep thumbnails small: 160 px (320 on dense screens), WebP only', () => {
-    const thumb = readerThumb(links, 'monday', scan, 'public');
+    const thumb = readerImage(links, 'monday', scan, 'public', 'thumb');
     expect(thumb.avif).toBeUndefined();
     expect(entries(thumb.webp)).toEqual(['webp 160', 'webp 320']);
   });
 
   it("address a subscriber's page by edition and page, never by the upstream's URL", () => {
-    const image = readerPage(links, 'monday', scan, 'private');
+    const image = readerImage(links, 'monday', scan, 'private');
     const all = [image.avif, image.webp, image.src].join(' ');
     expect(all).not.toContain('api.news.example');
     expect(all).not.toContain(Buffer.from(API).toString('base64url').slice(0, 12));
@@ -60,7 +60,7 @@ describe('a page or cover whose size the API does not give (the contract names n
   const unsized = { page_number: 1, image_url: `${API}/media/epaper/1.jpg` } as never;
 
   it('is taken as a printed page (3:4), so the box the browser keeps for it does not jump on load', () => {
-    const image = readerPage(links, 'monday', unsized, 'public');
+    const image = readerImage(links, 'monday', unsized, 'public');
     expect(image.height / image.width).toBeCloseTo(4 / 3, 2);
     const cover = upstreamPicture(
       links,
@@ -74,7 +74,7 @@ describe('a page or cover whose size the API does not give (the contract names n
   });
 
   it('is still offered up to a zoomed page on a large, dense screen, not cut at 1200 px', () => {
-    const image = readerPage(links, 'monday', unsized, 'public');
+    const image = readerImage(links, 'monday', unsized, 'public');
     const widths = [320, 480, 640, 800, 1200, 1600, 2400];
     expect(entries(image.webp)).toEqual(widths.map((w) => `webp ${w}`));
     expect(image.webp.split(', ').map((entry) => entry.split(' ')[1])).toEqual(
