@@ -30,7 +30,9 @@ export default defineConfig({
   timeout: 30_000,
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test (DOM snapshots and a screencast per action, +50-70 % browser
+    // CPU), passing or not: only a retry is traced (CI retries once; here, `--retries 1` or `--trace on`).
+    trace: 'on-first-retry',
   },
   projects: [
     {

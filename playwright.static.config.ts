@@ -16,7 +16,8 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? 'line' : 'list',
   timeout: 60_000,
-  use: { trace: 'retain-on-failure' },
+  // No trace of passing tests (it costs every test's browser time): `--retries 1` traces a failure's retry.
+  use: { trace: 'on-first-retry' },
   projects: [
     {
       name: 'static-chromium',

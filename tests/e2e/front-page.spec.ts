@@ -113,64 +113,15 @@ for (const tenant of DEMO_TENANTS) {
   }
 }
 
-test.describe('the live band', () => {
-  const tenant = 'harbour-times';
-  const setStreams = async (request: APIRequestContext, body: Record<string, unknown>) => {
-    const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
-    expect(response.ok()).toBe(true);
-    return ((await response.json()) as { streams: { slug: string }[] }).streams;
-  };
-  // The home page as readers get it, from the route cache. The e2e server keeps it 2 s
-  // (FRONT_PAGE_CACHE_SECONDS; 60 s by default) and the stream list is fresh for 20 s, so the band
-  // follows a change within 2 × 2 + 20 s (src/lib/reading/front-page-load.ts): polled for 60 s.
-  const band = async (page: Page) => {
-    await page.goto(tenantUrl(tenant, '/'));
-    const found = page.locator('[data-live-band]');
-    return (await found.count()) === 0 ? 'none' : await found.getAttribute('data-live-band');
-  };
-  const settles = { timeout: 60_000, intervals: [1_000] };
-
-  test.afterAll(async ({ request }) => {
-    await request.post(`${CONTROL}/reset`);
-  });
-
-  test('shows only while a stream is live, and "starts at" for one due later today', async ({
-    page,
-    request,
-  }) => {
-    test.setTimeout(240_000);
-    const streams = await setStreams(request, { status: 'ended' });
-    await expect.poll(() => band(page), settles).toBe('none');
-
-    const first = streams[0]!.slug;
-    await setStreams(request, { slug: first, status: 'live' });
-    await expect.poll(() => band(page), settles).toBe('live');
-    const live = page.locator('[data-live-band]');
-    await expect(live.getByRole('heading', { level: 2 })).toHaveText('Live now');
-    await expect(live.getByRole('link').first()).toHaveAttribute('href', `/streams/${first}`);
-    await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
-
-    await setStreams(request, { slug: first, status: 'ended' });
-    await expect.poll(() => band(page), settles).toBe('none');
-
-    // Scheduled ten minutes from now: "starts at" while that is still today on London's clock.
-    const at = new Date(Date.now() + 10 * 60_000);
-    const londonDay = (date: Date) =>
-      date.toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
-    if (londonDay(at) !== londonDay(new Date(Date.now() + 2 * 60_000))) return;
-    await setStreams(request, { slug: first, status: 'scheduled', at: at.toISOString() });
-    await expect.poll(() => band(page), settles).toBe('today');
-    await expect(page.locator('[data-live-band] time')).toContainText('starts at');
-  });
-});
-
 test('two live streams in the band are two items apart, on a phone and a desktop', async ({
   browser,
   request,
 }) => {
   test.setTimeout(120_000);
   const tenant = 'harbour-times';
-  // Two streams live besides the seed's others (a scheduled one stays for the tests after this).
+  // Two streams live besides the seed's others (a scheduled one stays for the tests after this). The
+  // seed has them live already, so the front page the tests above kept shows them at once: before
+  // the live band's tests, which wait for the stream list's fresh time at every change.
   const list = await request.get(`${API}/streams?per_page=50`, { headers: { 'X-Tenant': tenant } });
   const [first, second] = ((await list.json()) as { data: { slug: string }[] }).data;
   for (const stream of [first!, second!]) {
@@ -206,6 +157,55 @@ test('two live streams in the band are two items apart, on a phone and a desktop
   } finally {
     await request.post(`${CONTROL}/reset`);
   }
+});
+
+test.describe('the live band', () => {
+  const tenant = 'harbour-times';
+  const setStreams = async (request: APIRequestContext, body: Record<string, unknown>) => {
+    const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
+    expect(response.ok()).toBe(true);
+    return ((await response.json()) as { streams: { slug: string }[] }).streams;
+  };
+  // The home page as readers get it, from the route cache. The e2e server keeps it 2 s
+  // (FRONT_PAGE_CACHE_SECONDS; 60 s by default) and the stream list is fresh for 20 s, so the band
+  // follows a change within 2 × 2 + 20 s (src/lib/reading/front-page-load.ts): polled for 60 s.
+  const band = async (page: Page) => {
+    await page.goto(tenantUrl(tenant, '/'));
+    const found = page.locator('[data-live-band]');
+    return (await found.count()) === 0 ? 'none' : await found.getAttribute('data-live-band');
+  };
+  const settles = { timeout: 60_000, intervals: [1_000] };
+
+  test.afterAll(async ({ request }) => {
+    await request.post(`${CONTROL}/reset`);
+  });
+
+  test('shows only while a stream is live, and "starts at" for one due later today', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    // The band showed the seed's live streams (the test above): it goes once they end.
+    const streams = await setStreams(request, { status: 'ended' });
+    await expect.poll(() => band(page), settles).toBe('none');
+
+    const first = streams[0]!.slug;
+    await setStreams(request, { slug: first, status: 'live' });
+    await expect.poll(() => band(page), settles).toBe('live');
+    const live = page.locator('[data-live-band]');
+    await expect(live.getByRole('heading', { level: 2 })).toHaveText('Live now');
+    await expect(live.getByRole('link').first()).toHaveAttribute('href', `/streams/${first}`);
+    await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(0);
+
+    // Scheduled ten minutes from now: "starts at" while that is still today on London's clock.
+    const at = new Date(Date.now() + 10 * 60_000);
+    const londonDay = (date: Date) =>
+      date.toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
+    if (londonDay(at) !== londonDay(new Date(Date.now() + 2 * 60_000))) return;
+    await setStreams(request, { slug: first, status: 'scheduled', at: at.toISOString() });
+    await expect.poll(() => band(page), settles).toBe('today');
+    await expect(page.locator('[data-live-band] time')).toContainText('starts at');
+  });
 });
 
 test('stream pages log nothing to the console', async ({ page, request }) => {

@@ -227,8 +227,9 @@ test.describe('a page kept in the cache before a stream starts', () => {
     // (without it, within the caches' lifetimes: src/lib/streams/cache-life.ts
     // `streamChangeShownWithin`, 80 s for a stream page).
     const settleMs = 20_000;
-    // The start comes after both pages have taken it, with time for the checks before it.
-    const aheadMs = settleMs + 30_000;
+    // The start comes after both pages have taken it (at most `settleMs`), with time for the one
+    // view and check before it: the test waits for it in real time.
+    const aheadMs = settleMs + 15_000;
     test.setTimeout(aheadMs + 120_000);
     const setStreams = async (body: Record<string, unknown>) => {
       const response = await request.post(`${CONTROL}/streams`, { data: { tenant, ...body } });
