@@ -21,9 +21,9 @@ export const laravelDate = (day: string): string => `${day}T00:00:00.000000Z`;
 
 export const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 
-/** Today's date on the calendar of `timeZone` (a property's own), for "not in the past" checks. */
+/** Today's date on the calendar of `timeZone` (a property's own; UTC when it has none), for "not in the past" checks. */
 export const todayDate = (timeZone: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+  new Intl.DateTimeFormat('en-CA', { timeZone: timeZone || 'UTC' }).format(new Date());
 
 /** Nights between two YYYY-MM-DD dates. */
 export const nightsBetween = (from: string, to: string): number =>

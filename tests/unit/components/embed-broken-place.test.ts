@@ -51,6 +51,7 @@ async function embed(property: string) {
       tenantMatchOrNull: match,
       i18n: i18nFor(tenant),
       href: (path: string) => path,
+      visitor: { address: '127.0.0.1', local: true, origin: match.origin },
     } as unknown as App.Locals,
   });
   const { document } = new Window();

@@ -35,6 +35,7 @@ async function embed(failed: BookingFailure): Promise<Response> {
       tenant,
       tenantMatchOrNull: match,
       href: (path: string) => path,
+      visitor: { address: '127.0.0.1', local: true, origin: 'http://harbour-times.localhost' },
     } as unknown as App.Locals,
   });
 }
