@@ -322,10 +322,15 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
 
   // Spends each attempt as it leaves: what ofetch or fetch refuses to build (an address it cannot
   // encode, a body it cannot send) never reached the API and costs the budget nothing.
+  // The attempt's time starts once it is spent: waiting for the budget is no part of it.
   const leave: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     await spend(deps, req, priorityOf(method, visitor), visitor, label);
-    return fetch(request);
+    const left = deadline - Date.now();
+    attempt.ms = Math.max(0, Math.min(timeoutMs, left));
+    attempt.cut = left < timeoutMs;
+    // Not ofetch's `timeout`: it stops at the headers, and its retries reuse the spent signal.
+    return fetch(request, { signal: AbortSignal.timeout(attempt.ms) });
   };
 
   try {
@@ -345,15 +350,10 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
       // Read below with a limit (`readLimited`), not whole by ofetch.
       responseType: 'stream',
       redirect: method === 'GET' ? 'follow' : 'manual',
-      onRequest({ options }) {
-        const left = deadline - Date.now();
-        if (left <= 0) {
+      onRequest() {
+        if (deadline <= Date.now()) {
           throw fail(new TimeoutError(`${label}: the page deadline passed before this call`, ctx));
         }
-        attempt.ms = Math.min(timeoutMs, left);
-        attempt.cut = left < timeoutMs;
-        // Not ofetch's `timeout`: it stops at the headers, and its retries reuse the spent signal.
-        options.signal = AbortSignal.timeout(attempt.ms);
       },
       async onResponse({ response }) {
         answered(String(response.status));

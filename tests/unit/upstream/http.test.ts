@@ -267,6 +267,24 @@ describe('sendRequest', () => {
     },
   );
 
+  it('starts an attempt’s timeout once the budget let it leave, not while it waited', async () => {
+    const { server, up } = await setup((_r, res) => json(res, 200, { data: 1 }), 150);
+    // A budget that makes every call wait 300 ms for its window (a static build's pacer does so).
+    const budget = {
+      ...up.budget,
+      take: async (...args: Parameters<typeof up.budget.take>) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return up.budget.take(...args);
+      },
+    };
+    const out = await sendRequest(
+      { budget, metrics: up.metrics, http: up.http },
+      req(server.baseUrl),
+    );
+    expect(out).toEqual({ data: 1 });
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('maps a non-JSON 200 to InvalidResponseError', async () => {
     const { server, up } = await setup((_r, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
