@@ -13,7 +13,7 @@ import {
   probeMock,
   siteOverrides,
 } from './dev-mock.ts';
-import { settingsMessage, settingsProblems } from '../src/lib/settings/validate.ts';
+import { settingsMessage, settingsProblems } from '../src/lib/settings/settings.ts';
 
 const children = [];
 let stopping = false;

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { environmentProblems, readSettings } from '../lib/settings/settings.ts';
+import { readSettings, settingsProblems } from '../lib/settings/settings.ts';
 import { tenantSecrets } from '../lib/secrets/site.ts';
 import { lodgingCredentials } from '../lib/secrets/tenant.ts';
 import { getTenants } from '../lib/tenants/registry.ts';
@@ -16,7 +16,7 @@ export const prerender = false;
 export const ALL: APIRoute = async () =>
   healthResponse(
     await checkHealth({
-      settings: environmentProblems,
+      settings: () => settingsProblems(),
       readConfig: getTenants,
       credentials: (tenant) => lodgingCredentials(tenantSecrets(tenant)),
       redisUrl: readSettings(['REDIS_URL']).REDIS_URL,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeProblem, type SettingProblem } from '../settings/validate.ts';
+import { describeProblem, type SettingProblem } from '../settings/settings.ts';
 import { hasLodgingCredentials, type LodgingCredentials } from '../secrets/tenant.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { getRedis } from '../upstream/redis.ts';

@@ -6,7 +6,7 @@ import {
   type SecretSources,
 } from '../../../src/lib/secrets/tenant.ts';
 import type { TenantSecretValues } from '../../../src/lib/secrets/schema.ts';
-import { pickSettings } from '../../../src/lib/settings/validate.ts';
+import { readSettings } from '../../../src/lib/settings/settings.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 const lodging = {
@@ -20,7 +20,7 @@ const gazette = buildTenant({
 
 /** `PURGE_SECRETS` as the settings read it. */
 const purgeSecretPairs = (value: string) =>
-  pickSettings({ PURGE_SECRETS: value }, ['PURGE_SECRETS']).PURGE_SECRETS ??
+  readSettings(['PURGE_SECRETS'], { PURGE_SECRETS: value }).PURGE_SECRETS ??
   new Map<string, string>();
 const OLD = 'o'.repeat(32);
 

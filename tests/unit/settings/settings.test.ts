@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  environmentProblems,
   forgetSettings,
   namedSecret,
   readSettings,
   settings,
+  settingsProblems,
+  SettingsError,
 } from '../../../src/lib/settings/settings.ts';
-import { SettingsError } from '../../../src/lib/settings/validate.ts';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -29,7 +29,7 @@ describe('settings() reads the process environment', () => {
     forgetSettings();
     expect(() => settings()).toThrow(SettingsError);
     expect(() => settings()).toThrow('COMPRESSION must be true or false (got "off")');
-    expect(environmentProblems()).toEqual([
+    expect(settingsProblems()).toEqual([
       { name: 'COMPRESSION', expected: 'true or false', given: 'off' },
     ]);
     // One setting can still be read while another is bad (Redis for /_health).

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { settingDefaults, type Setting } from '../../../src/lib/settings/schema.ts';
 import {
-  pickSettings,
+  readSettings,
   settingsFrom,
   settingsMessage,
   settingsProblems,
   SettingsError,
-} from '../../../src/lib/settings/validate.ts';
+} from '../../../src/lib/settings/settings.ts';
 
 describe('settingsProblems on the site’s schema', () => {
   it.each([
@@ -169,14 +169,14 @@ describe('settingsFrom', () => {
   });
 });
 
-describe('pickSettings', () => {
+describe('readSettings', () => {
   it('reads and checks only the named settings', () => {
     const env = { MASTHEAD_OUT_DIR: './dist-alt', UPSTREAM_TIMEOUT_MS: 'abc' };
-    expect(pickSettings(env, ['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH'])).toMatchObject({
+    expect(readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH'], env)).toMatchObject({
       MASTHEAD_OUT_DIR: './dist-alt',
       MASTHEAD_BENCH: false,
     });
-    expect(() => pickSettings(env, ['UPSTREAM_TIMEOUT_MS'])).toThrow(SettingsError);
+    expect(() => readSettings(['UPSTREAM_TIMEOUT_MS'], env)).toThrow(SettingsError);
   });
 });
 
