@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { logInfo, logWarn } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { operationFindings } from '../upstream/metrics.ts';
 import { profileLabel, SERVICES } from './schema.ts';
@@ -78,20 +79,13 @@ export function profileStartupLine(status: ReturnType<typeof profileStatus>[numb
 
 let logged = false;
 
-/** Logs `profileStartupLine` once per process for every tenant. */
+/** Logs `profileStartupLine` once per process for every tenant (a warning while the doctor left work). */
 export function logProfileLines(tenants: readonly Tenant[]): void {
   if (logged) return;
   logged = true;
   for (const status of profileStatus(tenants)) {
     const toDo = [...(status.doctor?.unmapped ?? []), ...(status.doctor?.toFix ?? [])];
-    console.info(
-      JSON.stringify({
-        level: toDo.length > 0 ? 'warn' : 'info',
-        event: 'tenant.upstream_profile',
-        time: new Date().toISOString(),
-        tenant: status.tenant,
-        message: profileStartupLine(status),
-      }),
-    );
+    const log = toDo.length > 0 ? logWarn : logInfo;
+    log('tenant.upstream_profile', { tenant: status.tenant, message: profileStartupLine(status) });
   }
 }
