@@ -12,13 +12,10 @@ import { PAGE_SIZE, inspectAnswer } from './doctor/inspect.ts';
 import { indexReader, searchPath } from './doctor/path-search.ts';
 
 /**
- * `npm run doctor -- <tenant>`: reads each read operation of the tenant's upstreams once and says,
- * per operation, whether the site can read it: status, envelope, each needed field with where it
- * was found and a sample, the rate-limit headers. Where a path answers 404 it looks where the API
- * says (its index, its records' links) and at the contract's words in every usual spelling
- * (./doctor/path-search.ts); where a field is missing it searches the answer and proposes a profile
- * entry. It never writes to the upstream and never prints a token. The parts are in ./doctor/; this
- * file reads one service's operations in order.
+ * `npm run doctor -- <tenant>`: reads each read operation of the tenant's upstreams once and says
+ * whether the site can read it; a path answering 404 is searched for (./doctor/path-search.ts), a
+ * missing field too (./doctor/inspect.ts), each with a proposed profile entry. It never writes to
+ * the upstream and never prints a token.
  */
 
 /**
@@ -58,7 +55,6 @@ function queryFor(run: ServiceRun, operation: string, declared: Declared): Recor
 /** Upstream calls per service at most (the anonymous publishing budget is 60 a minute). */
 const MAX_CALLS = 120;
 
-/** One read operation: found, read, and its answer inspected (./inspect.ts). */
 async function checkOperation(run: ServiceRun, operation: string, declared: Declared) {
   const { service, options, report } = run;
   const op: OperationProfile | undefined = run.profile?.operations[operation];
@@ -83,7 +79,8 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
   if (settled) run.proposals[operation] = mergeOp(run.proposals[operation], settled);
   const query = renameKeys(queryFor(run, operation, declared), op?.rename) ?? {};
   const template = settled?.path ?? op?.path ?? declared.path;
-  const found = await searchPath(run, { operation, declared, template, params, query });
+  const check = { operation, declared, op, entry, params, query, template };
+  const found = await searchPath(run, check);
   entry.tried = found.tried;
   const { answer } = found;
   if (!answer) {
@@ -108,7 +105,7 @@ async function checkOperation(run: ServiceRun, operation: string, declared: Decl
     return;
   }
   run.found.set(operation, found.template);
-  await inspectAnswer(run, { operation, declared, op, entry, answer, params, query });
+  await inspectAnswer(run, { ...check, answer });
 }
 
 /** Proposals that follow from all reads: the page size's name, writes where their lists are. */
@@ -143,18 +140,18 @@ function finishService(run: ServiceRun): void {
     run.report.unmapped.push(`${run.service} ${operations.join(', ')} → ${run.baseUrl} ${why}`);
   // The site sends its token (and its writes) to the address it is given, never across origins.
   // The operator's to fix, like a refused token: what cannot be read without them is named above.
-  const moved = run.getter.movedTo();
+  const { movedTo: moved, tokenRefused, calls } = run.getter.state;
   const target = run.report.services.find((known) => known.service === run.service);
   const from = target?.from ?? `${run.service}.baseUrl`;
   if (moved)
     run.report.toFix.push(
       `${run.service}: ${run.baseUrl} redirects to ${moved}, where the site sends no token and no write: use ${moved} in ${from}`,
     );
-  if (run.getter.tokenRefused())
+  if (tokenRefused)
     run.report.toFix.push(
       `${run.service}: ${run.authHint}; until then the site reads without it, on the anonymous budget all tenants share`,
     );
-  run.report.calls += run.getter.calls();
+  run.report.calls += calls;
 }
 
 /** One service's reads, in order (details after the lists that give their parameters). */
@@ -186,9 +183,9 @@ async function checkService(
     // Public reads need no token: the site goes on without a refused one (publishing/client.ts).
     readsWithoutToken: service === 'publishing',
     maxCalls: MAX_CALLS,
+    // The lodging sign-in counts against the budget.
+    spent: token.calls,
   });
-  // The lodging sign-in counts against the budget.
-  getter.count(token.calls);
   const from = report.services.find((known) => known.service === service)?.from;
   if (token.refused)
     report.unmapped.push(

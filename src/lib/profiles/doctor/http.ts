@@ -96,13 +96,18 @@ export function createGetter(
     token?: string | undefined;
     readsWithoutToken?: boolean;
     maxCalls: number;
+    /** Calls already spent (a sign-in). */
+    spent?: number;
   },
 ) {
-  let calls = 0;
-  /** The first other origin an answer came from (a redirect, e.g. `http://` to `https://`). */
-  let movedTo: string | undefined;
+  const state: {
+    calls: number;
+    /** The first other origin an answer came from (a redirect, e.g. `http://` to `https://`). */
+    movedTo?: string;
+    /** Whether the token was refused and the reads went on without it (`readsWithoutToken`). */
+    tokenRefused: boolean;
+  } = { calls: options.spent ?? 0, tokenRefused: false };
   let token = options.token;
-  let tokenRefused = false;
   const $fetch = doctorFetch(options);
   const send = (url: URL) => {
     const auth = token ? { Authorization: `Bearer ${token}` } : {};
@@ -114,8 +119,8 @@ export function createGetter(
     path: string,
     query: Record<string, string> = {},
   ): Promise<Answer | undefined> => {
-    if (calls >= options.maxCalls) return undefined;
-    calls += 1;
+    if (state.calls >= options.maxCalls) return undefined;
+    state.calls += 1;
     const url = new URL(`${options.baseUrl}${path}`);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     const reachedBy = (response: FetchResponse<unknown>) =>
@@ -125,15 +130,16 @@ export function createGetter(
     const refusedHere =
       typeof response !== 'string' && response.status === 401 && reachedBy(response) === url.origin;
     if (refusedHere && token && options.readsWithoutToken) {
-      [token, tokenRefused] = [undefined, true];
-      calls += 1;
+      token = undefined;
+      state.tokenRefused = true;
+      state.calls += 1;
       response = await send(url);
     }
     // A refusal is an answer too; no answer at all (refused connection, timeout) is status 0.
     if (typeof response === 'string')
       return { status: 0, body: undefined, rateLimit: {}, problem: response };
     const reached = reachedBy(response);
-    if (reached !== url.origin) movedTo ??= reached;
+    if (reached !== url.origin) state.movedTo ??= reached;
     const rateLimit: Record<string, string> = {};
     for (const name of RATE_HEADERS) {
       const value = response.headers.get(name);
@@ -152,14 +158,7 @@ export function createGetter(
     }
     return { status: response.status, body: response._data, rateLimit };
   };
-  return {
-    get,
-    calls: () => calls,
-    count: (n: number) => (calls += n),
-    movedTo: () => movedTo,
-    /** Whether the token was refused and the reads went on without it (`readsWithoutToken`). */
-    tokenRefused: () => tokenRefused,
-  };
+  return { get, state };
 }
 
 /**

@@ -2,13 +2,12 @@ import { isRecord } from '../../content/records.ts';
 import { issuesSummary } from '../../failures/fields.ts';
 import { valueAt } from '../../upstream/parse.ts';
 import { fillPath, findItem, listAt, missingNeeds, reshapeBody } from '../../upstream/profile.ts';
-import type { Declared } from '../../upstream/client-core.ts';
 import type { OperationNeeds, OperationProfile } from '../../upstream/profile.ts';
 import { fieldCandidates } from './field-finder.ts';
 import type { Evidence } from './field-finder.ts';
 import type { Answer } from './http.ts';
 import { recordLists } from './matchers.ts';
-import type { OperationReport, ServiceRun } from './report.ts';
+import type { Check, ServiceRun } from './report.ts';
 import { maskedSample, shapeLines } from './shape.ts';
 import { mergeOp } from '../schema.ts';
 
@@ -110,15 +109,7 @@ export function proposeField(
 }
 
 /** One operation's answer, as the doctor inspects it. */
-interface Inspection {
-  operation: string;
-  declared: Declared;
-  op: OperationProfile | undefined;
-  entry: OperationReport;
-  answer: Answer;
-  params: Record<string, string>;
-  query: Record<string, string>;
-}
+type Inspection = Check & { answer: Answer };
 
 /** A found field's sample, masked as the answer's shape is: the report is printed and saved to disk. */
 const sample = (need: string, value: unknown) =>

@@ -6,7 +6,7 @@ import { fieldCandidates } from './field-finder.ts';
 import type { Evidence } from './field-finder.ts';
 import type { Answer, Getter } from './http.ts';
 import { isUrl, joins, leafPaths, recordLists } from './matchers.ts';
-import type { ServiceRun, Tried } from './report.ts';
+import type { Check, ServiceRun, Tried } from './report.ts';
 import { resourceSegments } from './spellings.ts';
 
 /**
@@ -79,15 +79,6 @@ export function linkTemplates(
   return { own: own[0], nested };
 }
 
-/** One operation to find: its path template (the profile's, else the declared one) tried first. */
-interface Search {
-  operation: string;
-  declared: OperationNeeds;
-  template: string;
-  params: Record<string, string>;
-  query: Record<string, string>;
-}
-
 /** Reads nested below another operation's item: comments of a post, availability of a property. */
 const NESTED: Readonly<Record<string, { parent: string; param: string; resource: string }>> = {
   'comments.list': { parent: 'posts.get', param: 'postSlug', resource: 'comments' },
@@ -119,7 +110,7 @@ function listTemplates(resource: string, index: readonly string[]): string[] {
 
 function detailTemplates(
   run: ServiceRun,
-  search: Search,
+  search: Check,
   resource: string,
   index: readonly string[],
 ): string[] {
@@ -135,7 +126,7 @@ function detailTemplates(
   ];
 }
 
-function nestedTemplates(run: ServiceRun, search: Search, index: readonly string[]): string[] {
+function nestedTemplates(run: ServiceRun, search: Check, index: readonly string[]): string[] {
   const nested = NESTED[search.operation];
   if (!nested) return [];
   const [parentResource = ''] = nested.parent.split('.');
@@ -161,7 +152,7 @@ function nestedTemplates(run: ServiceRun, search: Search, index: readonly string
  * The templates to try, in order, without the one already tried; last, for a list, the index's
  * links no operation has taken yet (judged by their records).
  */
-function candidateTemplates(run: ServiceRun, search: Search, index: readonly string[]): string[] {
+function candidateTemplates(run: ServiceRun, search: Check, index: readonly string[]): string[] {
   const [resource = '', verb = ''] = search.operation.split('.');
   const templates = NESTED[search.operation]
     ? nestedTemplates(run, search, index)
@@ -217,7 +208,7 @@ export function judgeList(
 /** The operation's answer: at its template, else at the first candidate that fits. */
 export async function searchPath(
   run: ServiceRun,
-  search: Search,
+  search: Check,
 ): Promise<{ answer?: Answer; template: string; tried: Tried[] }> {
   const tried: Tried[] = [];
   const attempt = async (template: string) => {

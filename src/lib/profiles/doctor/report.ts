@@ -1,4 +1,5 @@
 import type { SecretKey } from '../../secrets/schema.ts';
+import type { Declared } from '../../upstream/client-core.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import type { OperationProfile, ServiceProfile } from '../../upstream/profile.ts';
 import type { Evidence } from './field-finder.ts';
@@ -25,6 +26,18 @@ interface FieldReport {
   /** Other places that fit every record as well (the proposal is the best ranked). */
   alternatives?: string[] | undefined;
   sample?: string | undefined;
+}
+
+/** One read operation being checked: its entries, its line of the report, what it is asked with. */
+export interface Check {
+  operation: string;
+  declared: Declared;
+  op: OperationProfile | undefined;
+  entry: OperationReport;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** The path tried first: what --map settles, else the profile's, else the declared one. */
+  template: string;
 }
 
 export interface OperationReport {
