@@ -157,9 +157,8 @@ export function resolveProfile(
 ): ServiceProfile | undefined {
   const ref = named ?? defaultProfile(service, files);
   if (ref === undefined) return undefined;
-  if (typeof ref === 'string')
-    return { name: ref, operations: fileProfile(ref, service, files, []) };
-  return { name: profileLabel(ref), operations: withBase(ref, service, files, []) };
+  const inline = typeof ref === 'string' ? { extends: ref, operations: {} } : ref;
+  return { name: profileLabel(ref), operations: withBase(inline, service, files, []) };
 }
 
 /** How logs and `/_status` name a profile: its file, `<file>+inline`, or `inline`. */

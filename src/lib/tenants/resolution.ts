@@ -67,10 +67,6 @@ function findTenantByHost(host: string, tenants: readonly Tenant[]): Tenant | un
   return best?.tenant;
 }
 
-function findTenantById(id: string, tenants: readonly Tenant[]): Tenant | undefined {
-  return tenants.find((tenant) => tenant.id === id);
-}
-
 /**
  * Host, then `/<id>/` path prefix, then `?tenant=`; `null` when nothing matches (never a default
  * tenant). The host is the one of `origin`, the visitor's public origin (`publicOrigin` in
@@ -87,18 +83,18 @@ export function resolveTenant(
     basePath = '',
     pathname = url.pathname,
   ) => (tenant ? { tenant, via, basePath, pathname, origin } : null);
-  if (input.forcedTenantId) return match(findTenantById(input.forcedTenantId, tenants), 'single');
+  const byId = (id: string | null | undefined) =>
+    id ? tenants.find((tenant) => tenant.id === id) : undefined;
+  if (input.forcedTenantId) return match(byId(input.forcedTenantId), 'single');
   const host = URL.parse(origin)?.host || url.host;
   const byHost = findTenantByHost(host, tenants);
   if (byHost) return match(byHost, 'host');
 
   const [, first = '', ...rest] = url.pathname.split('/');
-  const firstId = first ? safeDecode(first) : undefined;
-  const byPath = firstId ? findTenantById(firstId, tenants) : undefined;
+  const byPath = byId(first && safeDecode(first));
   if (byPath) return match(byPath, 'path', `/${byPath.id}`, `/${rest.join('/')}`);
 
-  const queryId = url.searchParams.get('tenant');
-  return match(queryId ? findTenantById(queryId, tenants) : undefined, 'query');
+  return match(byId(url.searchParams.get('tenant')), 'query');
 }
 
 /** Builds a site-internal link that stays inside the tenant's prefix (or keeps `?tenant=` in preview). */
