@@ -158,12 +158,22 @@ export function resolveProfile(
   const ref = named ?? defaultProfile(service, files);
   if (ref === undefined) return undefined;
   const inline = typeof ref === 'string' ? { extends: ref, operations: {} } : ref;
-  return { name: profileLabel(ref), operations: withBase(inline, service, files, []) };
+  return {
+    name: profileLabel(service, ref, files),
+    operations: withBase(inline, service, files, []),
+  };
 }
 
-/** How logs and `/_status` name a profile: its file, `<file>+inline`, or `inline`. */
-export const profileLabel = (ref: InlineProfile): string =>
-  typeof ref === 'string' ? ref : ref.extends ? `${ref.extends}+inline` : 'inline';
+/** How logs and `/_status` name the profile read: its file, `<file>+inline`, `inline`, or `none`. */
+export function profileLabel(
+  service: ProfileService,
+  named: InlineProfile | undefined,
+  files: ProfileTexts,
+): string {
+  const ref = named ?? defaultProfile(service, files);
+  if (ref === undefined) return 'none';
+  return typeof ref === 'string' ? ref : ref.extends ? `${ref.extends}+inline` : 'inline';
+}
 
 /** `profiles/x.json` files as `ProfileTexts` (by file name without `.json`). */
 export function profileTexts(entries: Iterable<[path: string, text: string]>): ProfileTexts {

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { logInfo, logWarn } from '../log/log.ts';
+import { siteProfileTexts } from '../tenants/registry.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { operationFindings } from '../upstream/metrics.ts';
 import { profileLabel, SERVICES } from './schema.ts';
-import type { InlineProfile } from './schema.ts';
 
 /**
  * What `/_status` and the start-up line say about reading each tenant's APIs: the profile in use,
@@ -22,9 +22,6 @@ const DoctorSummarySchema = z.object({
   services: z.array(z.object({ service: z.enum(SERVICES), baseUrl: z.string() })).optional(),
 });
 type DoctorSummary = z.output<typeof DoctorSummarySchema>;
-
-const label = (ref: InlineProfile | undefined): string =>
-  ref === undefined ? 'none' : profileLabel(ref);
 
 /** The saved findings of the last doctor run, or null when it never ran here. */
 function readDoctorSummary(tenantId: string, dir = '.cache/doctor'): DoctorSummary | null {
@@ -51,8 +48,10 @@ export function profileStatus(
 ) {
   return tenants.map((tenant) => ({
     tenant: tenant.id,
-    publishingProfile: label(tenant.publishing.profile),
-    ...(tenant.lodging && { lodgingProfile: label(tenant.lodging.profile) }),
+    publishingProfile: profileLabel('publishing', tenant.publishing.profile, siteProfileTexts()),
+    ...(tenant.lodging && {
+      lodgingProfile: profileLabel('lodging', tenant.lodging.profile, siteProfileTexts()),
+    }),
     doctor: lastRun(tenant, readSummary(tenant.id)),
     /** Operations this process could not read (fully) since it started. */
     problems: [

@@ -75,6 +75,21 @@ describe('what the site says about reading a tenant API', () => {
     );
   });
 
+  it('names the default lodging profile the site reads with when the tenant names none', () => {
+    const booking = buildTenant({
+      lodging: {
+        baseUrl: 'https://rooms.example.com/api/v1',
+        propertyIds: ['6f1c1a52-3a55-4e0e-9d7b-3c2a51f00001'],
+      },
+      features: { booking: true },
+    });
+    const [status] = profileStatus([booking], () => null);
+    expect(status).toMatchObject({ publishingProfile: 'none', lodgingProfile: 'lodging-default' });
+    expect(profileStartupLine(status!)).toContain(
+      'publishing profile none, lodging profile lodging-default;',
+    );
+  });
+
   it('/_status carries the same findings for every tenant', async () => {
     const response = await statusResponse({
       local: true,
