@@ -3,11 +3,6 @@ import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
 import { headersFile, securityHeaders, withPolicyMeta } from './headers.ts';
 
-/**
- * Render-and-save: asks the site's own server (single-tenant, static mode, on a loopback port) for
- * every page reachable from the seeds, follows root-relative links and sitemap entries, and writes
- * each answer where a static host looks for it (`/posts/x` → `posts/x/index.html`).
- */
 interface CrawlOptions {
   /** The answer for a site path: the rendering server's (`ask`), or a page rendered before. */
   render: (path: string) => Promise<Response>;
@@ -119,6 +114,10 @@ export function linksIn(body: string, siteOrigin: string): string[] {
 /** Who links a seed: a seed the site does not have fails the build. */
 const SEED = 'the build';
 
+/**
+ * Asks the rendering server for every page reachable from the seeds (links and sitemap entries)
+ * and writes each where a static host looks for it (`/posts/x` → `posts/x/index.html`).
+ */
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const { siteOrigin, outDir, follow = () => true } = options;
   const seen = new Set<string>();
