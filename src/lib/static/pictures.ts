@@ -95,7 +95,8 @@ export function createPictureMaker(options: PictureMakerOptions) {
         return;
       }
       await response.body?.cancel();
-      return failed(path, response.status);
+      failed(path, response.status);
+      return;
     }
   };
 
