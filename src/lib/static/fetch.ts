@@ -159,11 +159,9 @@ class SnapshotFetch {
     const { client } = this;
     const { features } = this.options.tenant;
     const [categories, tags, plans, editions, streams, posts] = await Promise.all([
-      this.attempt('/categories', () =>
-        this.stored('categories.list', () => client.listCategories()),
-      ),
-      this.attempt('/tags', () => this.stored('tags.list', () => client.listTags())),
-      this.attempt('/plans', () => this.stored('plans.list', () => client.listPlans())),
+      this.attempt('/categories', () => this.stored('categories.list', client.listCategories)),
+      this.attempt('/tags', () => this.stored('tags.list', client.listTags)),
+      this.attempt('/plans', () => this.stored('plans.list', client.listPlans)),
       features.epaper
         ? this.attempt('/epaper', () => this.listAll('epaper.list', client.listEditions))
         : [],
