@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
@@ -59,22 +59,16 @@ export interface StaticFile {
  * A directory's `index.html` answers for `/dir` and `/dir/`; dot files only under `.well-known`.
  */
 export function listStaticFiles(clientDir: string): Map<string, StaticFile> {
-  const paths = new Set<string>();
-  try {
-    for (const entry of readdirSync(clientDir, { withFileTypes: true, recursive: true })) {
-      const file = join(entry.parentPath, entry.name);
-      const urlPath = '/' + relative(clientDir, file).split(sep).join('/');
-      const hidden = urlPath.replace(/^\/\.well-known\//, '/').includes('/.');
-      if (entry.isFile() && !hidden) paths.add(urlPath);
-    }
-  } catch {
-    // No client directory: every request goes to the app.
-  }
   const found = new Map<string, StaticFile>();
-  for (const urlPath of paths) {
+  // No client directory: every request goes to the app.
+  if (!existsSync(clientDir)) return found;
+  for (const entry of readdirSync(clientDir, { withFileTypes: true, recursive: true })) {
+    const file = join(entry.parentPath, entry.name);
+    const urlPath = '/' + relative(clientDir, file).split(sep).join('/');
+    const hidden = urlPath.replace(/^\/\.well-known\//, '/').includes('/.');
     // An encoded copy is served only for its original (a lone `x.js.br` is never served).
-    if (/\.(br|gz)$/.test(urlPath)) continue;
-    const known = { file: urlPath, br: paths.has(`${urlPath}.br`), gz: paths.has(`${urlPath}.gz`) };
+    if (!entry.isFile() || hidden || /\.(br|gz)$/.test(urlPath)) continue;
+    const known = { file: urlPath, br: existsSync(`${file}.br`), gz: existsSync(`${file}.gz`) };
     found.set(urlPath, known);
     if (basename(urlPath) === 'index.html') {
       const dir = dirname(urlPath);
@@ -88,12 +82,10 @@ export function listStaticFiles(clientDir: string): Map<string, StaticFile> {
 export type StaticHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /**
- * Not sirv (issue 36), though it also lists the files once: it serves an encoded copy to
- * `br;q=0`, byte ranges of encoded copies, any method, and answers no `If-Modified-Since`; `send`
- * (the Node adapter's own) does those right, so only the listing and the choice of copy are here.
- *
  * Serves the files known at start (with their brotli/gzip copies when `compression`), and hands
  * every other request to `next` at once. Hashed `/_astro/` assets are cached for a year.
+ * Not sirv (issue 36): it serves an encoded copy to `br;q=0`, byte ranges of encoded copies, any
+ * method, and answers no `If-Modified-Since`; `send` (the Node adapter's own) does those right.
  */
 export function staticHandler(clientDir: string, options: { compression: boolean }): StaticHandler {
   const files = listStaticFiles(clientDir);
@@ -135,37 +127,23 @@ export function staticHandler(clientDir: string, options: { compression: boolean
 }
 
 /**
- * The client directory of a built server, found from where the server's code runs (as the Node
- * adapter finds it, so a moved `dist/` still works): `options.client` relative to `options.server`.
- */
-export function clientDirOf(
-  options: { client: string; server: string },
-  moduleUrl: string,
-): string {
-  const server = fileURLToPath(options.server);
-  const rel = relative(server, fileURLToPath(options.client));
-  const serverFolder = basename(server);
-  let dir = dirname(fileURLToPath(moduleUrl));
-  while (basename(dir) !== serverFolder) {
-    const up = dirname(dir);
-    if (up === dir) return fileURLToPath(options.client);
-    dir = up;
-  }
-  return join(dir, rel);
-}
-
-/**
- * Stands in for @astrojs/node's `serve-static.js` in the built server (src/integrations/static-files.ts):
- * the adapter's standalone server, so `node dist/server/entry.mjs` and `npm start` alike, serves the
- * client files listed at start and hands every other request to the app without a disk lookup.
- * `headersMap` (prerendered pages' headers with the adapter's `staticHeaders`) is unused: every page
- * renders on demand and sends its own CSP.
+ * Stands in for @astrojs/node's `serve-static.js` in the built server (src/integrations/static-files.ts),
+ * so `node dist/server/entry.mjs` and `npm start` alike serve the client files listed at start.
+ * The client directory is found as the adapter finds it: `options.client` relative to
+ * `options.server`, from where this code runs (a moved `dist/` still works). `headersMap` is unused:
+ * every page renders on demand and sends its own CSP.
  */
 export function createStaticHandler(
   _app: unknown,
   options: { client: string; server: string },
   _headersMap?: unknown,
 ): StaticHandler {
-  const dir = clientDirOf(options, import.meta.url);
-  return staticHandler(dir, { compression: settings().COMPRESSION });
+  const server = fileURLToPath(options.server);
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (basename(dir) !== basename(server) && dirname(dir) !== dir) dir = dirname(dir);
+  const client =
+    basename(dir) === basename(server)
+      ? join(dir, relative(server, fileURLToPath(options.client)))
+      : fileURLToPath(options.client);
+  return staticHandler(client, { compression: settings().COMPRESSION });
 }

@@ -180,13 +180,10 @@ type Renderer = Awaited<ReturnType<typeof startRenderer>>;
 type EarlyPage = RenderedPage & { reads: SnapshotRead[] };
 
 /**
- * While the build waits for the upstream, the rendering server renders each post and edition as
- * soon as it has arrived (from the snapshot so far), an edition's own pages (`/epaper/<slug>/…`)
- * after it, and hands the pictures they name to the picture queue: they are made in the waits
- * instead of after the fetch. The crawl's `seeds` and the pages they link to (but posts and
- * editions) are rendered once the lists are in, for their pictures (list cards, streams, plans).
- * Each page keeps the snapshot reads it made: once the whole snapshot answers them alike
- * (`sameAnswers`), it is the copy's page and the crawl does not render it again.
+ * While the build waits for the upstream, renders each post and edition as soon as it has arrived
+ * (from the snapshot so far), and once the lists are in the seeds and the pages they link to, so
+ * their pictures are made in the waits. A page whose snapshot reads the whole snapshot answers
+ * alike (`sameAnswers`) is the copy's page: the crawl does not render it again.
  */
 function earlyPages(
   start: () => Promise<Renderer>,
@@ -396,14 +393,8 @@ export async function buildStaticTenant(options: StaticBuildOptions) {
     waitedMs: fetched.progress.waitedMs,
     fetchMs,
     wallMs: Date.now() - started,
-    /** Pages rendered while fetching, and of those the ones the copy took (the whole snapshot answers their reads alike). */
     pagesEarly: early.counts(),
-    /** Links in pages to pages the site does not have (`path (linked from …)`): the 404 page answers. */
     deadLinks: result.dead,
-    /**
-     * Derived pictures in the copy: `reused` hard-linked from the image cache, `made` asked of the
-     * rendering server (`madeWhileFetching` while fetching), `blank` for a failed source.
-     */
     pictures: {
       written: result.pictures.size,
       reused: pictures.counts.reused,

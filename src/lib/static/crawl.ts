@@ -3,11 +3,6 @@ import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
 import { headersFile, securityHeaders, withPolicyMeta } from './headers.ts';
 
-/**
- * Render-and-save: asks the site's own server (single-tenant, static mode, on a loopback port) for
- * every page reachable from the seeds, follows root-relative links and sitemap entries, and writes
- * each answer where a static host looks for it (`/posts/x` → `posts/x/index.html`).
- */
 interface CrawlOptions {
   /** The answer for a site path: the rendering server's (`ask`), or a page rendered before. */
   render: (path: string) => Promise<Response>;
@@ -21,8 +16,8 @@ interface CrawlOptions {
   /** Pages rendered at once. */
   concurrency?: number;
   onPage?: (page: RenderedPage, written: number, queued: number) => void;
-  /** Takes the derived pictures (`/_img/…`) the pages name instead of the crawl fetching them. */
-  onPicture?: (path: string) => void;
+  /** Takes the derived pictures (`/_img/…`) the pages name (./pictures.ts makes them). */
+  onPicture: (path: string) => void;
 }
 
 /** A page the crawl took, as a later crawl can take it again instead of rendering it. */
@@ -119,6 +114,10 @@ export function linksIn(body: string, siteOrigin: string): string[] {
 /** Who links a seed: a seed the site does not have fails the build. */
 const SEED = 'the build';
 
+/**
+ * Asks the rendering server for every page reachable from the seeds (links and sitemap entries)
+ * and writes each where a static host looks for it (`/posts/x` → `posts/x/index.html`).
+ */
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const { siteOrigin, outDir, follow = () => true } = options;
   const seen = new Set<string>();
@@ -135,7 +134,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
     seen.add(path);
     if (path.startsWith('/_img/')) {
       pictures.add(path);
-      if (options.onPicture) return options.onPicture(path);
+      return options.onPicture(path);
     }
     if (SERVER_ONLY.test(path)) {
       broken.push(`${path} (linked from ${from}): needs a server`);
@@ -148,12 +147,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 
   const visit = async (path: string) => {
     const response = await options.render(path);
-    const expected = path === '/404' ? 404 : 200;
-    // A picture whose source failed is the image route's blank stand-in (the page shows its
-    // fallback): written like any other, so the copy has no broken image either.
-    const blankPicture =
-      path.startsWith('/_img/') && response.headers.get('content-type') === 'image/gif';
-    if (response.status !== expected && !blankPicture) {
+    if (response.status !== (path === '/404' ? 404 : 200)) {
       const from = referrer.get(path) ?? '?';
       const where = `${path} (linked from ${from})`;
       // A story linking a page the site does not have: the copy's 404 page answers it, as live.

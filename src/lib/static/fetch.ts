@@ -8,7 +8,7 @@ import { tenantSecrets } from '../secrets/site.ts';
 import { apiHash } from '../upstream/cache.ts';
 import { NotFoundError } from '../upstream/errors.ts';
 import { errorMessage } from '../content/records.ts';
-import type { Paged } from '../upstream/parse.ts';
+import type { PageParams, Paged } from '../upstream/parse.ts';
 import type { Upstream } from '../upstream/runtime.ts';
 import type { DiskCache } from './disk-cache.ts';
 import type { PacingBudget } from './pacer.ts';
@@ -36,10 +36,7 @@ export interface FetchOptions {
   freshMs: number;
   upstream: Upstream & { budget: PacingBudget };
   onProgress?: (progress: FetchProgress) => void;
-  /**
-   * What is known so far, once the lists are in and after each post's or edition's detail, with the
-   * site paths of the pages it adds: the build renders those early while it waits for the upstream.
-   */
+  /** The snapshot so far and the site paths it adds, after the lists and after each detail. */
   onPartial?: (partial: Snapshot, newPaths: readonly string[]) => void;
 }
 
@@ -53,20 +50,21 @@ const pool = <T>(items: readonly T[], limit: number, task: (item: T) => Promise<
   new PQueue({ concurrency: limit }).addAll(items.map((item) => () => task(item)));
 
 /**
- * Every page of a list. With `concurrency` and a count, the rest side by side; without a count
- * (`simplePaginate`), one after another, each page naming the next.
+ * Every page of a list, 50 at a time. With `concurrency` and a count, the rest side by side;
+ * without a count (`simplePaginate`), one after another, each page naming the next.
  */
-async function allPages<T>(load: (page: number) => Promise<Paged<T>>, concurrency = 1) {
-  const first = await load(1);
+async function allPages<T>(load: (page: PageParams) => Promise<Paged<T>>, concurrency = 1) {
+  const read = (page: number) => load({ page, perPage: LIST_PAGE_SIZE });
+  const first = await read(1);
   const pages = [first.items];
   if (concurrency > 1 && first.page.total !== undefined) {
     const rest = Array.from({ length: first.page.last - 1 }, (_, index) => index + 2);
     await pool(rest, concurrency, async (page) => {
-      pages[page - 1] = (await load(page)).items;
+      pages[page - 1] = (await read(page)).items;
     });
   }
   for (let page = pages.length + 1, last = first.page.last; page <= last; page += 1) {
-    const paged = await load(page);
+    const paged = await read(page);
     pages.push(paged.items);
     last = paged.page.last;
   }
@@ -151,16 +149,9 @@ class SnapshotFetch {
     }
   }
 
-  /** Every page of a list, 50 at a time, each stored. */
-  listAll<T>(
-    key: string,
-    load: (page: { page: number; perPage: number }) => Promise<Paged<T>>,
-    concurrency?: number,
-  ) {
-    return allPages(
-      (page) => this.stored(`${key}|${page}`, () => load({ page, perPage: LIST_PAGE_SIZE })),
-      concurrency,
-    );
+  /** Every page of a list, each stored. */
+  listAll<T>(name: string, load: (page: PageParams) => Promise<Paged<T>>, concurrency?: number) {
+    return allPages((page) => this.stored(`${name}|${page.page}`, () => load(page)), concurrency);
   }
 
   /** Lists first: they say what else is needed. The posts come once each, newest first. */
@@ -168,20 +159,14 @@ class SnapshotFetch {
     const { client } = this;
     const { features } = this.options.tenant;
     const [categories, tags, plans, editions, streams, posts] = await Promise.all([
-      this.attempt('/categories', () =>
-        this.stored('categories.list', () => client.listCategories()),
-      ),
-      this.attempt('/tags', () => this.stored('tags.list', () => client.listTags())),
-      this.attempt('/plans', () => this.stored('plans.list', () => client.listPlans())),
+      this.attempt('/categories', () => this.stored('categories.list', client.listCategories)),
+      this.attempt('/tags', () => this.stored('tags.list', client.listTags)),
+      this.attempt('/plans', () => this.stored('plans.list', client.listPlans)),
       features.epaper
-        ? this.attempt('/epaper', () =>
-            this.listAll('epaper.list', (page) => client.listEditions(page)),
-          )
+        ? this.attempt('/epaper', () => this.listAll('epaper.list', client.listEditions))
         : [],
       features.streams
-        ? this.attempt('/streams', () =>
-            this.listAll('streams.list', (page) => client.listStreams(page)),
-          )
+        ? this.attempt('/streams', () => this.listAll('streams.list', client.listStreams))
         : [],
       this.attempt('/ (posts)', () =>
         this.listAll('posts.list', (page) => client.listPosts(page), CONCURRENCY),
@@ -248,10 +233,7 @@ class SnapshotFetch {
     const thread = await this.attempt(`${path} (comments)`, () =>
       this.stored(
         `comments.list|${summary.slug}`,
-        () =>
-          allPages((page) =>
-            this.client.listComments(summary.slug, { page, perPage: LIST_PAGE_SIZE }),
-          ),
+        () => allPages((page) => this.client.listComments(summary.slug, page)),
         version,
       ),
     );

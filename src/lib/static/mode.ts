@@ -13,14 +13,9 @@ export function snapshotPath(): string | undefined {
 /** True while rendering pages for a static copy (no sessions, forms or live data on those pages). */
 export const isStaticBuild = (): boolean => Boolean(snapshotPath());
 
-/** The tenant's live server (comments, booking, subscriber editions), when it has one. */
-export function liveOrigin(tenant: Tenant): string | undefined {
-  return tenant.static?.liveOrigin;
-}
-
 /** A static copy's booking: the live server's one-tag embed per property, or `null` (page and link left out). */
 export function staticBookingEmbed(tenant: Tenant): { src: string; propertyIds: string[] } | null {
-  const live = liveOrigin(tenant);
+  const live = tenant.static?.liveOrigin;
   if (!live || !tenant.features.booking || !tenant.lodging) return null;
   return {
     src: new URL('/embed/booking.js', live).toString(),

@@ -2,15 +2,12 @@ import { DEFAULT_LIMITS, limitFor } from '../upstream/budget.ts';
 import type { Budget, BudgetKey, BudgetLimits, RateInfo } from '../upstream/budget.ts';
 
 /**
- * A budget for builds: instead of refusing when the window is spent (what a page render needs), it
- * waits for the next window, so a build runs at the upstream's limit and never above it. It
- * follows the upstream's fixed windows: a window is anchored on the answer of its first request
- * (never earlier than the upstream's own start) and trusts `X-RateLimit-*` over its own count.
- * Not bottleneck (issue 36): its reservoir refills on its own clock, not on the upstream's answers
- * and `Retry-After`, so it would need this same bookkeeping around it.
+ * A budget for builds: where a page render's budget refuses, it waits for the upstream's next
+ * fixed window, anchored on the answer of its first request (never earlier than the upstream's
+ * own start), trusting `X-RateLimit-*` over its own count. Not bottleneck (issue 36) nor the
+ * site's sliding-log budget: both count on their own clock, not on the upstream's answers.
  */
 export interface PacingBudget extends Budget {
-  /** Requests let through. */
   readonly calls: number;
   /** Wall-clock milliseconds during which at least one request waited for the budget. */
   readonly waitedMs: number;
@@ -38,19 +35,6 @@ interface Window {
    * `undefined` until the first request is sent, `null` once answered.
    */
   firstAnswer: PromiseWithResolvers<void> | null | undefined;
-}
-
-const left = (w: Window) => Math.max(0, w.limit - w.used);
-
-function newWindow(limit: number): Window {
-  return {
-    limit,
-    used: 0,
-    endsAt: null,
-    bestRemaining: -1,
-    blockedUntil: 0,
-    firstAnswer: undefined,
-  };
 }
 
 /** Moves a window by an answer's `Retry-After` / `X-RateLimit-*` (`t`: when it came). */
@@ -89,7 +73,18 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
   const windowOf = (key: BudgetKey): Window => {
     const id = `${key.kind}|${key.key}`;
     let found = windows.get(id);
-    if (!found) windows.set(id, (found = newWindow(limitFor(limits, key.kind))));
+    if (!found) {
+      const limit = limitFor(limits, key.kind);
+      found = {
+        limit,
+        used: 0,
+        endsAt: null,
+        bestRemaining: -1,
+        blockedUntil: 0,
+        firstAnswer: undefined,
+      };
+      windows.set(id, found);
+    }
     return found;
   };
 
@@ -148,7 +143,8 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
     standing(key) {
       const w = windowOf(key);
       const resetMs = w.endsAt === null ? 0 : Math.max(0, w.endsAt - now());
-      return Promise.resolve({ remaining: left(w), resetSeconds: Math.ceil(resetMs / 1000) });
+      const remaining = Math.max(0, w.limit - w.used);
+      return Promise.resolve({ remaining, resetSeconds: Math.ceil(resetMs / 1000) });
     },
     capacity: (kind) => limitFor(limits, kind),
   };

@@ -7,10 +7,8 @@ import { fileForPath } from './crawl.ts';
 import { errorMessage } from '../content/records.ts';
 
 /**
- * The derived pictures of a static copy (`/_img/…` paths its pages name), written beside the pages
- * by a worker queue (p-queue) that runs while the build is still fetching. A picture already in the
- * image cache (keyed by source and transform, kept between builds) is hard-linked from there; any
- * other is asked of the rendering server, which makes it and keeps it in that cache.
+ * The derived pictures (`/_img/…`) a static copy's pages name: hard-linked from the image cache
+ * (kept between builds) when there, else asked of the rendering server (which keeps it there).
  */
 interface PictureMakerOptions {
   outDir: string;
@@ -23,9 +21,7 @@ interface PictureMakerOptions {
 }
 
 interface PictureCounts {
-  /** Taken from the image cache: no work. */
   reused: number;
-  /** Asked of the rendering server (made there, or read from its cache). */
   made: number;
   /** The route's blank stand-ins for pictures whose source failed (asked each build: none is kept). */
   blank: number;
@@ -68,8 +64,11 @@ export function createPictureMaker(options: PictureMakerOptions) {
   // one in flight).
   const queue = new PQueue({ concurrency: 3, autoStart: false });
 
-  /** Writes the server's answer; `true` for a picture, `false` for a blank stand-in. */
-  const fromServer = async (path: string, file: string): Promise<boolean> => {
+  const failed = (path: string, error: unknown) =>
+    counts.failed.push(`${path}: ${errorMessage(error)}`);
+
+  /** Writes the server's answer: a picture (`made`) or a blank stand-in (`blank`). */
+  const make = async (path: string, file: string): Promise<void> => {
     for (let attempt = 1; ; attempt += 1) {
       const base = server;
       if (!base) throw new Error('no rendering server');
@@ -91,23 +90,13 @@ export function createPictureMaker(options: PictureMakerOptions) {
       if ((response.ok && type.startsWith('image/')) || type === 'image/gif') {
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-        return response.ok;
+        counts[response.ok ? 'made' : 'blank'] += 1;
+        written.add(path);
+        return;
       }
       await response.body?.cancel();
-      throw new Error(`${response.status}`);
-    }
-  };
-
-  const failed = (path: string, error: unknown) =>
-    counts.failed.push(`${path}: ${errorMessage(error)}`);
-
-  const make = async (path: string, file: string): Promise<void> => {
-    try {
-      if (await fromServer(path, file)) counts.made += 1;
-      else counts.blank += 1;
-      written.add(path);
-    } catch (error) {
-      failed(path, error);
+      failed(path, response.status);
+      return;
     }
   };
 
@@ -121,7 +110,7 @@ export function createPictureMaker(options: PictureMakerOptions) {
       const file = join(outDir, fileForPath(path));
       const cached = cachedPicture(storeDir, secret, path);
       if (!cached) {
-        void queue.add(() => make(path, file));
+        void queue.add(() => make(path, file).catch((error: unknown) => failed(path, error)));
         return;
       }
       // In the image cache: placed at once, with or without a server.

@@ -35,29 +35,18 @@ export interface Snapshot {
   streams: Stream[];
   /** Approved threads by post slug. */
   comments: Record<string, Comment[]>;
-  /**
-   * Only while the build still fetches: every post the lists name, newest first. Lists answer from
-   * these (a post's detail once it has arrived), so their totals are already the whole snapshot's.
-   */
+  /** Only while the build still fetches: every post the lists name, so list totals are whole. */
   listed?: PostSummary[];
-  /**
-   * Only in what a build renders from while it still fetches: the file each read of the client and
-   * its answer's digest are appended to, so the build can tell whether the whole snapshot answers
-   * that page's reads alike (`sameAnswers`) and keep the early rendering.
-   */
+  /** Only while the build still fetches: where each read and its answer's digest are noted. */
   readsLog?: string;
 }
 
-/** The last version read (one snapshot file per build). */
 const read = memo(
   (_version: string, path: string) => JSON.parse(readFileSync(path, 'utf8')) as Snapshot,
   { max: 1 },
 );
 
-/**
- * Reads a snapshot file, again only when it was replaced: while the build still fetches, it renders
- * post pages from what has arrived so far (to learn their pictures early), the file growing as it goes.
- */
+/** Reads a snapshot file, again only when it was replaced (it grows while the build fetches). */
 export function loadSnapshot(path: string): Snapshot {
   return read(`${statSync(path).mtimeMs}\0${path}`, path);
 }
@@ -152,7 +141,7 @@ export async function sameAnswers(
   return digests.every((digest, index) => digest === reads[index]?.digest);
 }
 
-/** `client`, noting each read and its answer's digest in `file` (../static/build.ts reads them). */
+/** `client`, noting each read and its answer's digest in `file`. */
 function noting(client: PublishingClient, file: string): PublishingClient {
   const noted: PublishingClient = new Proxy(client, {
     get(target, name, receiver) {

@@ -105,6 +105,7 @@ describe('a crawl with pages rendered before it', () => {
         siteOrigin: 'https://news.example.com',
         outDir,
         seeds: ['/'],
+        onPicture: () => undefined,
       });
       expect(asked.sort()).toEqual(['/', '/posts/b']);
       expect(result.written.sort()).toEqual(['/', '/posts/a', '/posts/b']);
@@ -138,6 +139,7 @@ describe('a crawl meeting a page the site does not have', () => {
         siteOrigin: 'https://news.example.com',
         outDir,
         seeds: ['/', '/plans'],
+        onPicture: () => undefined,
       });
       expect(result.written.sort()).toEqual(['/', '/posts/b']);
       expect(result.dead).toEqual(['/posts/unpublished (linked from /)']);
@@ -167,6 +169,7 @@ describe('a crawl of non-ASCII addresses', () => {
         siteOrigin: 'https://news.example.com',
         outDir,
         seeds: ['/'],
+        onPicture: () => undefined,
       });
       expect(asked.sort()).toEqual(['/', '/posts/caf%C3%A9']);
       expect(result.written).toHaveLength(2);
