@@ -8,7 +8,6 @@ import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
 import { textKey } from '../../i18n/text-key.ts';
 import { i18nFor } from '../../i18n/index.ts';
-import { SERVER_CHECKS } from '../domain/server-checks.ts';
 import { stayErrors } from '../domain/dates.ts';
 import { contactLine } from '../domain/contact.ts';
 import { busy, invalid, refusal, toFailure } from '../domain/failures.ts';
@@ -241,7 +240,7 @@ export const book = (
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, core.rules(place)),
       ...guestErrors(input.adults, input.children, place.capacity, place.name),
-      ...detailsErrors(input, SERVER_CHECKS, core.lodging.fields),
+      ...detailsErrors(input, core.lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
     if (!room) errors['roomTypeId'] = [textKey('booking.error.roomRequired')];
