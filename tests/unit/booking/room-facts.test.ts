@@ -6,7 +6,7 @@ import {
   nightlyPrice,
   roomFacts,
 } from '../../../src/lib/booking/steps/room-facts.ts';
-import type { RoomOffer } from '../../../src/lib/booking/domain/types.ts';
+import type { RoomOffer } from '../../../src/lib/booking/service/lodging-shapes.ts';
 
 const sayIn = (locale: string): Say => {
   const { t } = createI18n(locale, 'UTC');

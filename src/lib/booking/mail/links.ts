@@ -4,9 +4,8 @@ import { logError } from '../../log/log.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
 import { limit, mayMailLink, unspendMailLink } from '../api/limits.ts';
 import type { BookingRequest } from '../domain/schema.ts';
-import type { Confirmation } from '../domain/types.ts';
 import { managePath } from '../manage/stay.ts';
-import { referenceOf } from '../service/lodging-shapes.ts';
+import { referenceOf, type Confirmation } from '../service/lodging-shapes.ts';
 import type { BookingService } from '../service/service.ts';
 
 /** Booking, then mailing its private link; finding a booking and mailing its link again. */

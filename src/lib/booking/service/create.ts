@@ -21,11 +21,10 @@ import {
 } from '../domain/rules.ts';
 import type { BookingRequest } from '../domain/schema.ts';
 import { holdsRoom } from '../domain/status.ts';
-import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import type { ServiceCore } from './core.ts';
 import { chooseGuest, findByEmail, onFileNotes } from './guests.ts';
 import { assertSameDetails, fingerprintOf, mailClaim, type Attempt } from './idempotency.ts';
-import { confirmationOf } from './lodging-shapes.ts';
+import { confirmationOf, type Confirmation, type PropertySummary } from './lodging-shapes.ts';
 
 /** Creating a booking: single-flight per stay, once per idempotency key, a lost answer found again. */
 

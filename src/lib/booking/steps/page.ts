@@ -9,7 +9,7 @@ import { STEP, stepFlow, stepQuery, type StepState } from './flow.ts';
 import { orNotOnline, type NotOnline } from '../domain/failures.ts';
 import { hasErrors } from '../domain/rules.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
-import type { PropertySummary } from '../domain/types.ts';
+import type { PropertySummary } from '../service/lodging-shapes.ts';
 
 /** What the booking pages show: the widget, or "not available online" with whom to contact. */
 export type StayContent = { kind: 'widget'; properties: PropertySummary[] } | NotOnline;

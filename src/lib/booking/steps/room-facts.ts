@@ -1,7 +1,7 @@
 import { formatPrice } from '../../i18n/format.ts';
 import type { Say } from '../../i18n/say.ts';
 import type { Capacity } from '../domain/rules.ts';
-import type { AvailabilityResult, RoomOffer } from '../domain/types.ts';
+import type { AvailabilityResult, RoomOffer } from '../service/lodging-shapes.ts';
 
 /** What a room card says: its capacity as the rules word it, its prices, or why it cannot be chosen. */
 

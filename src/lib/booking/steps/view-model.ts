@@ -13,7 +13,7 @@ import { stepAddress, type StepAddress } from './address.ts';
 import { SEARCH_FIELDS, STEP, STEPS, stepQuery, type Step, type StepState } from './flow.ts';
 import { roomFacts } from './room-facts.ts';
 import { summaryRows } from './summary-rows.ts';
-import type { AvailabilityResult, PropertySummary, RoomOffer } from '../domain/types.ts';
+import type { AvailabilityResult, PropertySummary, RoomOffer } from '../service/lodging-shapes.ts';
 
 export const placeName = (place: Pick<PropertySummary, 'name' | 'city'>): string =>
   place.city ? `${place.name}, ${place.city}` : place.name;
