@@ -117,13 +117,6 @@ export async function stepRequest(
   };
 }
 
-/** A kept state as this module wrote it (not one a session of another version left). */
-const isKept = (value: unknown): value is StepState =>
-  isRecord(value) &&
-  typeof value['step'] === 'string' &&
-  isRecord(value['values']) &&
-  isRecord(value['errors']);
-
 /**
  * The draft of the stay `url` names (another tab's stay is not this one's). On the details step, one
  * for another room of the same stay will do (that room went meanwhile and the guest chose this
@@ -141,13 +134,18 @@ function draftFor(drafts: Drafts, url: URL): StepState | undefined {
   return { ...other.state, step: 'details', values, errors: {}, message: '', sameStay: false };
 }
 
-/** The visitor's kept drafts (none without a session, or what another version left). */
+/** The visitor's kept drafts (none without a session), as this module wrote them (not another version). */
 async function draftsOf(session: StepAstro['session'] | undefined, key: string): Promise<Drafts> {
   const stored: unknown = await session?.get(key);
   if (!Array.isArray(stored)) return [];
   return stored.filter(
     (draft): draft is Drafts[number] =>
-      isRecord(draft) && typeof draft['search'] === 'string' && isKept(draft['state']),
+      isRecord(draft) &&
+      typeof draft['search'] === 'string' &&
+      isRecord(draft['state']) &&
+      typeof draft['state']['step'] === 'string' &&
+      isRecord(draft['state']['values']) &&
+      isRecord(draft['state']['errors']),
   );
 }
 
