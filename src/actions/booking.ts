@@ -1,6 +1,5 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { z } from 'zod';
-import { SERVER_CHECKS } from '../lib/booking/domain/server-checks.ts';
 import { limit } from '../lib/booking/api/limits.ts';
 import { bookAndMail, findAndMail } from '../lib/booking/mail/links.ts';
 import { normalizeEmail } from '../lib/booking/domain/email.ts';
@@ -46,7 +45,7 @@ export const bookingActions = {
       if (intent === 'edit') return back('details');
       const parsed = bookingRequestSchema.safeParse(values);
       const fields = parsed.success
-        ? detailsErrors(parsed.data, SERVER_CHECKS, tenant.lodging.fields)
+        ? detailsErrors(parsed.data, tenant.lodging.fields)
         : fieldErrorsOf(parsed.error.issues);
       if (!parsed.success || hasErrors(fields)) return back('details', fields);
       if (intent === 'review') return back('review');

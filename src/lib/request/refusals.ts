@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../booking/domain/types.ts';
+import type { ErrorCode } from '../booking/domain/failures.ts';
 import { uncachedJson } from '../delivery/policy.ts';
 import type { I18n, MessageKey } from '../i18n/index.ts';
 import { isDoublyEscaped, MAX_URL_LENGTH } from './clean-url.ts';

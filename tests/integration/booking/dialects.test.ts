@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lodgingClient } from '../../../src/lib/lodging/client.ts';
 import { statusKind, type StatusKind } from '../../../src/lib/booking/domain/status.ts';
-import type { Confirmation } from '../../../src/lib/booking/domain/types.ts';
+import type { Confirmation } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { confirmationOf } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { demo, freshUpstream } from '../harness.ts';
 import {

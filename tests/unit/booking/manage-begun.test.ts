@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BookingFailure } from '../../../src/lib/booking/domain/failures.ts';
-import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
+import type { PropertySummary } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { ValidationError } from '../../../src/lib/upstream/errors.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n, type MessageKey } from '../../../src/lib/i18n/index.ts';
 import type { Say } from '../../../src/lib/i18n/say.ts';
-import {
-  capacityText,
-  nightlyPrice,
-  roomFacts,
-} from '../../../src/lib/booking/steps/room-facts.ts';
-import type { RoomOffer } from '../../../src/lib/booking/domain/types.ts';
+import { capacityText, roomFacts } from '../../../src/lib/booking/steps/room-facts.ts';
+import type { RoomOffer } from '../../../src/lib/booking/service/lodging-shapes.ts';
 
 const sayIn = (locale: string): Say => {
   const { t } = createI18n(locale, 'UTC');
@@ -34,14 +30,19 @@ const offer = (limits: typeof double, more: Partial<RoomOffer> = {}): RoomOffer 
   ...more,
 });
 
-describe('nightlyPrice: what a room card shows per night', () => {
+describe('what a room card shows per night', () => {
   it.each([
     // One flat rate (default dialect): the API's price per night.
-    ['flat rate', { pricePerNight: 119, averageNightly: 119 }, 119, false],
+    ['flat rate', { pricePerNight: 119, averageNightly: 119 }, '€119.00 per night'],
     // Weekend rates (alt dialect, Thu–Sun), or a total alone: no one rate, so the average, called one.
-    ['no one rate', { pricePerNight: null, averageNightly: 131.45 }, 131.45, true],
-  ])('%s', (_, room, amount, average) => {
-    expect(nightlyPrice(room)).toEqual({ amount, average });
+    [
+      'no one rate',
+      { pricePerNight: null, averageNightly: 131.45 },
+      '€131.45 per night on average',
+    ],
+  ])('%s', (_, prices, text) => {
+    const party = { adults: 2, children: 0 };
+    expect(roomFacts(offer(suite, prices), party, en, 'en-GB').perNight).toBe(text);
   });
 });
 

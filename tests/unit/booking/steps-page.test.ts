@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { stepRequest } from '../../../src/lib/booking/steps/page.ts';
+import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { STEP_HEADER } from '../../../src/lib/booking/steps/address.ts';
 import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import { confirmation, config } from '../../fixtures/booking.ts';
@@ -71,10 +72,7 @@ describe('how a booking page answers a post', () => {
 
   it('shows the booked stay in place when asked to (the widget, the embed’s frame)', async () => {
     const { page, deleted } = astro('POST', { [STEP_HEADER]: '1' });
-    const view = await stepRequest(page, config.properties, booked, {
-      redirect: false,
-      keep: false,
-    });
+    const view = await stepRequest(page, config.properties, booked, createI18n('en-GB', 'UTC'));
     expect(view).toMatchObject({
       step: 'done',
       booked: { manage: '/stay/manage/token.sig', mailed: true, confirmation },

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { busy, invalid, placeNotFound } from '../../../src/lib/booking/domain/failures.ts';
 import { stepFlow, stepQuery } from '../../../src/lib/booking/steps/flow.ts';
-import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
+import type { PropertySummary } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { PROPERTY, offers } from '../../fixtures/booking.ts';
 
 const place: PropertySummary = {

@@ -155,7 +155,6 @@ describe('what a booking step shows', () => {
       base: '/embed/booking',
       keep: { property: PROPERTY, origin: 'https://partner.example' },
       parentOrigin: 'https://partner.example',
-      fixedProperty: true,
       href,
     });
     expect(embed.url).toBe(

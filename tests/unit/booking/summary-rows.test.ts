@@ -3,7 +3,8 @@ import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { widgetSay } from '../../../src/lib/i18n/widget.ts';
 import { manageView } from '../../../src/lib/booking/manage/view.ts';
 import { summaryRows } from '../../../src/lib/booking/steps/summary-rows.ts';
-import type { ManagedStay, PropertySummary } from '../../../src/lib/booking/domain/types.ts';
+import type { ManagedStay } from '../../../src/lib/booking/manage/stay.ts';
+import type { PropertySummary } from '../../../src/lib/booking/service/lodging-shapes.ts';
 
 const english = createI18n('en-GB', 'UTC');
 const en = widgetSay(english);

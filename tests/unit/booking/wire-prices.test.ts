@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
+import type { PropertySummary } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { availabilityResult } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { availabilitySchema } from '../../../src/lib/lodging/schema.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import BookingSteps from '../../../src/components/booking/BookingSteps.astro';
 import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
-import type { PropertySummary } from '../../../src/lib/booking/domain/types.ts';
+import type { PropertySummary } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { todayIn } from '../../../src/lib/booking/domain/dates.ts';
 import { config, confirmation, offers, PROPERTY } from '../../fixtures/booking.ts';

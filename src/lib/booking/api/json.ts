@@ -9,8 +9,14 @@ import { bookingServiceFor } from '../../services/clients.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import type { z } from 'zod';
 import { fieldErrorsOf } from '../../failures/fields.ts';
-import { BookingFailure, invalid, notOffered, refusal, toFailure } from '../domain/failures.ts';
-import type { ApiResult } from '../domain/types.ts';
+import {
+  BookingFailure,
+  invalid,
+  notOffered,
+  refusal,
+  toFailure,
+  type ApiResult,
+} from '../domain/failures.ts';
 import { canonicalLocale } from '../domain/schema.ts';
 import type { BookingService } from '../service/service.ts';
 

@@ -60,52 +60,46 @@ type MailCap = keyof typeof MAIL_CAPS;
 
 const mailLimiter = (cap: MailCap) => visitorLimiter(cap, MAIL_CAPS[cap], REDIS_URL);
 
-async function spend(tenantId: string, cap: MailCap, key: string): Promise<boolean> {
-  if ((await consumeLimit(mailLimiter(cap), key)).ok) return true;
-  logWarn('booking.mail_capped', { tenant: tenantId, cap });
-  return false;
+/**
+ * The caps a mail spends, in turn, each with its key: a link mail (`reference`) its booking's
+ * hourly and its address's daily caps, then every mail its address's hourly one.
+ */
+function capsOf(tenantId: string, email: string, reference?: string): [MailCap, string][] {
+  const recipient = `${tenantId}|${hash(normalizeEmail(email))}`;
+  const mail: [MailCap, string] = ['booking:mail:recipientHour', recipient];
+  if (reference === undefined) return [mail];
+  const booking = `${tenantId}|${hash(reference.trim().toUpperCase())}`;
+  return [
+    ['booking:link-mail:bookingHour', booking],
+    ['booking:link-mail:recipientDay', recipient],
+    mail,
+  ];
 }
 
-const recipientKey = (tenantId: string, email: string) =>
-  `${tenantId}|${hash(normalizeEmail(email))}`;
-
-/** Spends one booking mail to `email`; false once the address had its few this hour. */
-export const mayMailTo = (tenantId: string, email: string): Promise<boolean> =>
-  spend(tenantId, 'booking:mail:recipientHour', recipientKey(tenantId, email));
-
-/** Gives back the mail `mayMailTo` spent when the mail server refused it (none reached the address). */
-export const unspendMailTo = (tenantId: string, email: string): Promise<void> =>
-  refundLimit(mailLimiter('booking:mail:recipientHour'), recipientKey(tenantId, email));
-
-const bookingKey = (tenantId: string, reference: string) =>
-  `${tenantId}|${hash(reference.trim().toUpperCase())}`;
-
-/** Spends one link mail to `email` for the booking `reference`; false once a cap is reached. */
-export async function mayMailLink(
+/** Spends a mail to `email` (a link mail for `reference`); false once a cap is reached. */
+export async function mayMail(
   tenantId: string,
   email: string,
-  reference: string,
+  reference?: string,
 ): Promise<boolean> {
-  const recipient = recipientKey(tenantId, email);
-  const booking = bookingKey(tenantId, reference);
-  return (
-    (await spend(tenantId, 'booking:link-mail:bookingHour', booking)) &&
-    (await spend(tenantId, 'booking:link-mail:recipientDay', recipient)) &&
-    (await mayMailTo(tenantId, email))
-  );
+  for (const [cap, key] of capsOf(tenantId, email, reference)) {
+    if ((await consumeLimit(mailLimiter(cap), key)).ok) continue;
+    logWarn('booking.mail_capped', { tenant: tenantId, cap });
+    return false;
+  }
+  return true;
 }
 
 /**
- * Gives back the link mail's own caps (per booking, per recipient a day) when none went out; the
+ * Gives back what `mayMail` spent when no mail went out; of a link mail, its own caps only: the
  * address's hourly mail comes back with the refused send (mail/send.ts).
  */
-export async function unspendMailLink(
+export async function unspendMail(
   tenantId: string,
   email: string,
-  reference: string,
+  reference?: string,
 ): Promise<void> {
-  await Promise.all([
-    refundLimit(mailLimiter('booking:link-mail:bookingHour'), bookingKey(tenantId, reference)),
-    refundLimit(mailLimiter('booking:link-mail:recipientDay'), recipientKey(tenantId, email)),
-  ]);
+  const caps = capsOf(tenantId, email, reference);
+  const own = reference === undefined ? caps : caps.slice(0, -1);
+  await Promise.all(own.map(([cap, key]) => refundLimit(mailLimiter(cap), key)));
 }

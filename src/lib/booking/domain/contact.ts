@@ -1,4 +1,7 @@
-import type { BookingContact } from './types.ts';
+import type { Tenant } from '../../tenants/schema.ts';
+
+/** How to book instead when booking is not available online (from the tenant's `lodging.contact`). */
+export type BookingContact = NonNullable<NonNullable<Tenant['lodging']>['contact']>;
 
 /** The tenant's contact as one line: `+44 20 7946 0000 · rooms@example.com`, or '' when none is set. */
 export function contactLine(contact: BookingContact | undefined): string {

@@ -5,7 +5,7 @@ import unhomoglyph from 'unhomoglyph';
  * One spelling per e-mail address before any comparison (guest look-up, creation lock, idempotency),
  * so `Zed-x@Example.com`, the same with invisible characters, and `zed-x@example.com.` are one
  * guest; and the check that refuses look-alike letters (a Cyrillic "а" in `exаmple.com`), which
- * would make another guest that reads the same (the server's, in domain/server-checks.ts).
+ * would make another guest that reads the same (`detailsErrors` runs it).
  */
 
 /** Code points that show nothing (zero-width spaces, direction marks, variation selectors, tags…). */

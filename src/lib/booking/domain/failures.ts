@@ -3,9 +3,40 @@ import { retryAfterOf, temporaryMessage } from '../../delivery/policy.ts';
 import type { Failure } from '../../failures/classify.ts';
 import type { FieldErrors } from '../../failures/fields.ts';
 import { logError } from '../../log/log.ts';
-import { contactLine } from './contact.ts';
-import type { ApiError, BookingContact } from './types.ts';
+import { contactLine, type BookingContact } from './contact.ts';
 import { textKey } from '../../i18n/text-key.ts';
+
+export type ErrorCode =
+  | 'validation'
+  | 'busy'
+  | 'unavailable'
+  /** The lodging API's answers cannot be used: book by contacting the tenant (`contact`), no retry. */
+  | 'not_online'
+  | 'not_found'
+  | 'forbidden'
+  | 'conflict'
+  /** The same stay was booked moments ago (another tab): book it again only with `anotherRoom`. */
+  | 'same_stay'
+  | 'bad_request'
+  /** The endpoint does not take this method (405; `Allow` names those it does). */
+  | 'method_not_allowed'
+  /** The request body was above the site's limit (413): nothing was read or sent. */
+  | 'too_large'
+  /** The address was too long for any page (414). */
+  | 'too_long';
+
+export interface ApiError {
+  code: ErrorCode;
+  /** Safe to show: never an upstream message or a stack. */
+  message: string;
+  fields?: FieldErrors;
+  /** Seconds until a retry can succeed (`busy`, `unavailable`). */
+  retryAfter?: number;
+  /** `not_online`: whom to contact instead. */
+  contact?: BookingContact;
+}
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError };
 
 /** A failure with a visitor-safe payload; endpoints turn it into JSON, pages into 404/503. */
 export class BookingFailure extends KnownFailure {

@@ -1,7 +1,8 @@
 import type { FieldErrors } from '../../failures/fields.ts';
 import type { Tenant } from '../../tenants/schema.ts';
 import { todayIn } from './dates.ts';
-import { normalizeEmail } from './email.ts';
+import { hasLookAlikeLetters, normalizeEmail } from './email.ts';
+import { isCountryCode } from './countries.ts';
 import { isEmailAddress } from '../../forms/email.ts';
 import { MAX_NAME, MAX_NOTES, type GuestDetails } from './schema.ts';
 import { textKey } from '../../i18n/text-key.ts';
@@ -72,26 +73,12 @@ export function detailsPresentation(rules: FieldRules = {}) {
   } as const;
 }
 
-/** The guest-detail checks that need tables (`SERVER_CHECKS`); by default, shapes only. */
-export interface DetailsChecks {
-  isCountry(code: string): boolean;
-  hasLookAlike(email: string): boolean;
-}
-
-const SHAPES_ONLY: DetailsChecks = {
-  isCountry: (code) => /^[A-Z]{2}$/.test(code),
-  hasLookAlike: () => false,
-};
-
 /** `text` without what shows nothing (spaces, zero-width and direction marks): '' for a blank field. */
 const visible = (text: string): string =>
   text.replace(/\p{Default_Ignorable_Code_Point}/gu, '').trim();
 
-export function detailsErrors(
-  input: GuestDetails,
-  checks: DetailsChecks = SHAPES_ONLY,
-  rules: FieldRules = {},
-): FieldErrors {
+/** The server's checks of the guest's details, with their tables (countries, look-alike letters). */
+export function detailsErrors(input: GuestDetails, rules: FieldRules = {}): FieldErrors {
   const errors: FieldErrors = {};
   const name = (field: 'firstName' | 'lastName'): void => {
     const value = input[field].trim();
@@ -105,7 +92,7 @@ export function detailsErrors(
   if (!email) errors['email'] = [textKey('booking.error.emailRequired')];
   else if (!isEmailAddress(email) || email.length > 254) {
     errors['email'] = [textKey('booking.error.emailInvalid')];
-  } else if (checks.hasLookAlike(email)) {
+  } else if (hasLookAlikeLetters(email)) {
     errors['email'] = [textKey('booking.error.emailLookAlike')];
   }
   const phone = normalizePhone(input.phone);
@@ -115,7 +102,7 @@ export function detailsErrors(
   }
   if (!input.nationality && rules.nationality?.required) {
     errors['nationality'] = [textKey('booking.error.countryRequired')];
-  } else if (input.nationality && !checks.isCountry(input.nationality)) {
+  } else if (input.nationality && !isCountryCode(input.nationality)) {
     errors['nationality'] = [textKey('booking.error.countryInvalid')];
   }
   const maxNotes = detailsPresentation(rules).notesMax;

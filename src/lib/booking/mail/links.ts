@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { APIContext } from 'astro';
 import { logError } from '../../log/log.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
-import { limit, mayMailLink, unspendMailLink } from '../api/limits.ts';
+import { limit, mayMail, unspendMail } from '../api/limits.ts';
 import type { BookingRequest } from '../domain/schema.ts';
-import type { Confirmation } from '../domain/types.ts';
 import { managePath } from '../manage/stay.ts';
-import { referenceOf } from '../service/lodging-shapes.ts';
+import { referenceOf, type Confirmation } from '../service/lodging-shapes.ts';
 import type { BookingService } from '../service/service.ts';
 
 /** Booking, then mailing its private link; finding a booking and mailing its link again. */
@@ -89,10 +88,10 @@ export function findAndMail(
     const links = mailLinks(context, path);
     // At most a few link mails per address and per booking: many finds (from many addresses)
     // cannot fill one guest's inbox. The answer was given before: it is the same either way.
-    if (!links || !(await mayMailLink(service.tenant.id, email, booked))) return;
+    if (!links || !(await mayMail(service.tenant.id, email, booked))) return;
     // Not sent (the mail server refused it): a later find may mail it.
     if (!(await service.mailLink({ booking, guestName: '', ...links })))
-      await unspendMailLink(service.tenant.id, email, booked);
+      await unspendMail(service.tenant.id, email, booked);
   };
   return run().catch((error: unknown) => {
     logError('booking.find_failed', { tenant: service.tenant.id }, error);

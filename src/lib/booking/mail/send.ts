@@ -6,12 +6,11 @@ import { contactLine } from '../domain/contact.ts';
 import { stayZone } from '../domain/dates.ts';
 import { stayBegun } from '../domain/rules.ts';
 import { normalizeEmail } from '../domain/email.ts';
-import type { Confirmation, PropertySummary } from '../domain/types.ts';
-import { mayMailTo, unspendMailTo } from '../api/limits.ts';
+import { mayMail, unspendMail } from '../api/limits.ts';
 import { manageView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
 import { notedEmail } from '../service/guests.ts';
-import { referenceOf } from '../service/lodging-shapes.ts';
+import { referenceOf, type Confirmation, type PropertySummary } from '../service/lodging-shapes.ts';
 import { mailClaim } from '../service/idempotency.ts';
 import type { Mail } from './mailer.ts';
 import { escapeHtml } from '../../content/escape.ts';
@@ -34,7 +33,7 @@ export interface MailRequest {
 /**
  * Sends the mail `write` makes (from the tenant's name, replies to its lodging contact), once per
  * `claim` when there is one (across instances with Redis); false when none went out. A refused
- * send gives the claim and the address's mail (`mayMailTo`, spent by `write`) back, so a later
+ * send gives the claim and the address's mail (`mayMail`, spent by `write`) back, so a later
  * retry may send it.
  */
 async function sendMail(
@@ -53,7 +52,7 @@ async function sendMail(
     return true;
   } catch (error) {
     if (claim !== null) await attempts.release(claim);
-    if (mail) await unspendMailTo(core.tenant.id, mail.to);
+    if (mail) await unspendMail(core.tenant.id, mail.to);
     logError(event, core.context('mail'), error);
     return false;
   }
@@ -68,7 +67,7 @@ export function mailConfirmation(core: ServiceCore, request: MailRequest): Promi
   const { confirmation: c, manageUrl } = request;
   if (!core.attempts.madeHere(c.reference)) return Promise.resolve(false);
   return sendMail(core, mailClaim(c.reference), 'booking.mail_failed', async () => {
-    if (!(await mayMailTo(core.tenant.id, request.to))) return undefined;
+    if (!(await mayMail(core.tenant.id, request.to))) return undefined;
     const i18n = i18nFor(core.tenant);
     const { t } = i18n;
     const place = await core.property(c.propertyId).catch(() => undefined);
@@ -179,7 +178,7 @@ export function mailCancellation(
   const reference = referenceOf(booking);
   return sendMail(core, `cancel-mail:${reference}`, 'booking.cancel_mail_failed', async () => {
     const guest = await guestOf(core, booking);
-    if (!guest || !(await mayMailTo(core.tenant.id, guest.email))) return undefined;
+    if (!guest || !(await mayMail(core.tenant.id, guest.email))) return undefined;
     const { t, locale } = i18nFor(core.tenant);
     const contact = contactLine(core.lodging.contact);
     const dates = `${stayDate(booking.check_in, locale)} – ${stayDate(booking.check_out, locale)}`;

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { Confirmation } from '../domain/types.ts';
+import type { Confirmation } from '../service/lodging-shapes.ts';
 
 /**
  * Private "manage your booking" links: the booking (property, check-in, reference) with an HMAC

@@ -10,13 +10,23 @@ import { classify } from '../../failures/classify.ts';
 import { linkSecret, signManageToken, verifyManageToken, type ManagedBooking } from './link.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
 import type { BookingService } from '../service/service.ts';
-import { confirmationOf } from '../service/lodging-shapes.ts';
 import { tenantUrl } from '../../tenants/origin.ts';
-import type { ManagedStay, PropertySummary } from '../domain/types.ts';
+import {
+  confirmationOf,
+  type Confirmation,
+  type PropertySummary,
+} from '../service/lodging-shapes.ts';
 
 const { BOOKING_LINK_SECRET } = settings();
 
 /** The "manage your booking" side: signed links, the booking they name, and its cancellation. */
+
+/** A booked stay as its manage page shows it: the confirmation's facts, asked fresh. */
+export type ManagedStay = Confirmation & {
+  property: PropertySummary;
+  /** The check-in day has begun where the property is: no longer cancelled online. */
+  begun?: boolean;
+};
 
 const secret = () =>
   linkSecret(BOOKING_LINK_SECRET, () =>

@@ -1,6 +1,6 @@
 import type { I18n } from '../../i18n/index.ts';
 import { widgetSay } from '../../i18n/widget.ts';
-import type { Confirmation, PropertySummary } from '../domain/types.ts';
+import type { Confirmation, PropertySummary } from '../service/lodging-shapes.ts';
 import { normalizeStatus, type StatusKind } from '../domain/status.ts';
 import { summaryRows } from '../steps/summary-rows.ts';
 

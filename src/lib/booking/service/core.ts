@@ -19,11 +19,10 @@ import {
   toFailure,
   unavailable,
 } from '../domain/failures.ts';
-import type { PropertySummary } from '../domain/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { onlineRequestsRecord } from './guests.ts';
 import { attemptStore } from './idempotency.ts';
-import { propertySummary, type Read } from './lodging-shapes.ts';
+import { propertySummary, type PropertySummary, type Read } from './lodging-shapes.ts';
 
 export interface BookingServiceOptions {
   /** The site's (`siteUpstream()`) or a test's. */

@@ -8,7 +8,6 @@ import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
 import { textKey } from '../../i18n/text-key.ts';
 import { i18nFor } from '../../i18n/index.ts';
-import { SERVER_CHECKS } from '../domain/server-checks.ts';
 import { stayErrors } from '../domain/dates.ts';
 import { contactLine } from '../domain/contact.ts';
 import { busy, invalid, refusal, toFailure } from '../domain/failures.ts';
@@ -22,11 +21,10 @@ import {
 } from '../domain/rules.ts';
 import type { BookingRequest } from '../domain/schema.ts';
 import { holdsRoom } from '../domain/status.ts';
-import type { Confirmation, PropertySummary } from '../domain/types.ts';
 import type { ServiceCore } from './core.ts';
 import { chooseGuest, findByEmail, onFileNotes } from './guests.ts';
 import { assertSameDetails, fingerprintOf, mailClaim, type Attempt } from './idempotency.ts';
-import { confirmationOf } from './lodging-shapes.ts';
+import { confirmationOf, type Confirmation, type PropertySummary } from './lodging-shapes.ts';
 
 /** Creating a booking: single-flight per stay, once per idempotency key, a lost answer found again. */
 
@@ -241,7 +239,7 @@ export const book = (
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, core.rules(place)),
       ...guestErrors(input.adults, input.children, place.capacity, place.name),
-      ...detailsErrors(input, SERVER_CHECKS, core.lodging.fields),
+      ...detailsErrors(input, core.lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
     if (!room) errors['roomTypeId'] = [textKey('booking.error.roomRequired')];

@@ -4,7 +4,7 @@ import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import type { Redis } from 'ioredis';
 import { guardedRedis } from '../../upstream/redis.ts';
 import { refusal, unavailable } from '../domain/failures.ts';
-import type { Confirmation } from '../domain/types.ts';
+import type { Confirmation } from './lodging-shapes.ts';
 import { textKey } from '../../i18n/text-key.ts';
 
 /**

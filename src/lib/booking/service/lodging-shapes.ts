@@ -12,10 +12,9 @@ import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
 import { statusKind } from '../domain/status.ts';
 
 /**
- * Upstream lodging shapes ↔ the widget's wire format, whose types are what these functions make
- * (domain/types.ts names them). No calls. Nothing is invented: a value the API did not give stays
- * unknown (null), and what a step cannot do without is listed in `missing` (upstream field names)
- * for the service to report and refuse.
+ * Upstream lodging shapes ↔ the widget's wire format, whose types are what these functions make.
+ * No calls. Nothing is invented: a value the API did not give stays unknown (null), and what a step
+ * cannot do without is listed in `missing` (upstream field names) for the service to report and refuse.
  */
 
 /** `value` is undefined when something required is missing; `missing` lists every field missed. */

@@ -4,12 +4,15 @@ import { logWarn } from '../../log/log.ts';
 import { invalid, toFailure } from '../domain/failures.ts';
 import { guestErrors, hasErrors } from '../domain/rules.ts';
 import type { AvailabilityQuery, BookingRequest } from '../domain/schema.ts';
-import type { AvailabilityResult, PropertySummary } from '../domain/types.ts';
 import { mailCancellation, mailConfirmation, mailLink } from '../mail/send.ts';
 import { findStay, namedBooking } from '../manage/find.ts';
 import { book } from './create.ts';
 import { serviceCore, type BookingServiceOptions } from './core.ts';
-import { availabilityResult } from './lodging-shapes.ts';
+import {
+  availabilityResult,
+  type AvailabilityResult,
+  type PropertySummary,
+} from './lodging-shapes.ts';
 
 /**
  * The only holder of the tenant's lodging credentials. Reads go through the upstream read cache;

@@ -5,7 +5,7 @@ import { addDays, isIsoDate, stayErrors } from '../domain/dates.ts';
 import { BookingFailure } from '../domain/failures.ts';
 import { stayLinkSchema } from '../domain/schema.ts';
 import { guestErrors, hasErrors } from '../domain/rules.ts';
-import type { AvailabilityResult, Confirmation } from '../domain/types.ts';
+import type { AvailabilityResult, Confirmation } from '../service/lodging-shapes.ts';
 import type { BookingService } from '../service/service.ts';
 
 /**

@@ -9,7 +9,7 @@ import { STEP, stepFlow, stepQuery, type StepState } from './flow.ts';
 import { orNotOnline, type NotOnline } from '../domain/failures.ts';
 import { hasErrors } from '../domain/rules.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
-import type { PropertySummary } from '../domain/types.ts';
+import type { PropertySummary } from '../service/lodging-shapes.ts';
 
 /** What the booking pages show: the widget, or "not available online" with whom to contact. */
 export type StayContent = { kind: 'widget'; properties: PropertySummary[] } | NotOnline;
@@ -44,30 +44,22 @@ type Drafts = { search: string; state: StepState }[];
 /** The search a draft belongs to, as its step address says it (any step name: only fields count). */
 const searchKey = (values: Record<string, string>): string => stepQuery(values, 'details');
 
-/** Whether a post is answered with a redirect (a browser's form) or with the step in place. */
-export interface StepAnswer {
-  /** POST, then redirect, then GET: what a form posted by the browser itself needs. */
-  redirect: boolean;
-  /** Keep the posted details in the session, so the step's address shows them again. */
-  keep: boolean;
-  /** The language messages are said in (an embed's `data-locale`); the tenant's by default. */
-  i18n?: I18n;
-}
-
 /**
  * POST → 303 → GET for a form the browser posts (kept in the session, so Back and reload only
- * repeat a GET); a booked stay goes to its manage page. The element's posts (its `STEP_HEADER`;
- * and the embed, whose frame has no cookie) get the step in place instead.
+ * repeat a GET); a booked stay goes to its manage page. The element's posts (its `STEP_HEADER`)
+ * get the step in place instead; so does the embed (`embedded`: its language), whose frame has no
+ * cookie, so nothing of it is kept in a session.
  */
 export async function stepRequest(
   Astro: StepAstro,
   properties: PropertySummary[],
   posted: StepState | undefined,
-  answer: StepAnswer = { redirect: Astro.request.headers.get(STEP_HEADER) !== '1', keep: true },
+  embedded?: I18n,
 ): Promise<StepState | Response> {
+  const redirect = !embedded && Astro.request.headers.get(STEP_HEADER) !== '1';
   const { tenant, href } = Astro.locals;
   const key = draftKey(tenant.id);
-  const session = answer.keep ? Astro.session : undefined;
+  const session = embedded ? undefined : Astro.session;
   const { method } = Astro.request;
   if (posted?.booked) {
     const { manage, mailed, confirmation: c } = posted.booked;
@@ -77,11 +69,11 @@ export async function stepRequest(
     const others = (await draftsOf(session, key)).filter((draft) => draft.search !== search);
     if (others.length > 0) session?.set(key, others);
     else await deleteIfKept(session, key);
-    if (answer.redirect) return Astro.redirect(href(mailed ? `${manage}?mailed=1` : manage), 303);
+    if (redirect) return Astro.redirect(href(mailed ? `${manage}?mailed=1` : manage), 303);
     return posted;
   }
   // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
-  if (method === 'POST' && !posted && answer.redirect) return Astro.redirect(href('/stay'), 303);
+  if (method === 'POST' && !posted && redirect) return Astro.redirect(href('/stay'), 303);
   const wanted = Astro.url.searchParams.get('step');
   // Only a post and the posted steps' addresses show a kept draft.
   const drafted = method === 'POST' || wanted === 'details' || wanted === 'review';
@@ -97,7 +89,7 @@ export async function stepRequest(
   if (method === 'POST' && posted) {
     keep(posted);
     // Without cookies a reload of the step asks to send the form again: better than an empty form.
-    if (answer.redirect && session && Astro.cookies.has(COOKIE_CHECK)) {
+    if (redirect && session && Astro.cookies.has(COOKIE_CHECK)) {
       const step = posted.step === 'review' ? 'review' : 'details';
       return Astro.redirect(href(`/stay${stepQuery(searchOf(posted.values), step)}`), 303);
     }
@@ -109,20 +101,13 @@ export async function stepRequest(
   // Back from the review to the details: the details as typed, without the review's verdict.
   const shown = kept && wanted === 'details' ? { ...kept, step: 'details' as const } : kept;
   const view = await searchStep(Astro, properties, shown);
-  const i18n = answer.i18n ?? i18nFor(tenant);
+  const i18n = embedded ?? i18nFor(tenant);
   return {
     ...view,
     errors: localizeFields(i18n, view.errors),
     message: localize(i18n, view.message),
   };
 }
-
-/** A kept state as this module wrote it (not one a session of another version left). */
-const isKept = (value: unknown): value is StepState =>
-  isRecord(value) &&
-  typeof value['step'] === 'string' &&
-  isRecord(value['values']) &&
-  isRecord(value['errors']);
 
 /**
  * The draft of the stay `url` names (another tab's stay is not this one's). On the details step, one
@@ -141,13 +126,18 @@ function draftFor(drafts: Drafts, url: URL): StepState | undefined {
   return { ...other.state, step: 'details', values, errors: {}, message: '', sameStay: false };
 }
 
-/** The visitor's kept drafts (none without a session, or what another version left). */
+/** The visitor's kept drafts (none without a session), as this module wrote them (not another version). */
 async function draftsOf(session: StepAstro['session'] | undefined, key: string): Promise<Drafts> {
   const stored: unknown = await session?.get(key);
   if (!Array.isArray(stored)) return [];
   return stored.filter(
     (draft): draft is Drafts[number] =>
-      isRecord(draft) && typeof draft['search'] === 'string' && isKept(draft['state']),
+      isRecord(draft) &&
+      typeof draft['search'] === 'string' &&
+      isRecord(draft['state']) &&
+      typeof draft['state']['step'] === 'string' &&
+      isRecord(draft['state']['values']) &&
+      isRecord(draft['state']['errors']),
   );
 }
 

@@ -1,4 +1,4 @@
-import type { AvailabilityResult, Confirmation } from '../domain/types.ts';
+import type { AvailabilityResult, Confirmation } from '../service/lodging-shapes.ts';
 
 /**
  * What a partner page hears of a stay (docs/booking-partners.md): these fields only, so a guest's

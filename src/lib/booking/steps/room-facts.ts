@@ -1,7 +1,7 @@
 import { formatPrice } from '../../i18n/format.ts';
 import type { Say } from '../../i18n/say.ts';
 import type { Capacity } from '../domain/rules.ts';
-import type { AvailabilityResult, RoomOffer } from '../domain/types.ts';
+import type { AvailabilityResult, RoomOffer } from '../service/lodging-shapes.ts';
 
 /** What a room card says: its capacity as the rules word it, its prices, or why it cannot be chosen. */
 
@@ -14,16 +14,6 @@ export interface RoomFacts {
   total?: string;
   /** "only 2 left", when few are. */
   left?: string;
-}
-
-/** The rate when every night costs the same, else the average, labelled so (weekend rates). */
-export function nightlyPrice(room: Pick<RoomOffer, 'pricePerNight' | 'averageNightly'>): {
-  amount: number;
-  average: boolean;
-} {
-  return room.pricePerNight === null
-    ? { amount: room.averageNightly, average: true }
-    : { amount: room.pricePerNight, average: false };
 }
 
 /** "Sleeps 4", "Sleeps 3, at most 2 adults" or "Sleeps 1 adult, no children": never more than the rules allow. */
@@ -60,12 +50,12 @@ export function roomFacts(
           : say('fewerChildren', { count: room.maxChildren }),
     };
   if (!room.available) return { capacity, why: say('soldOut') };
-  const nightly = nightlyPrice(room);
+  // The rate when every night costs the same, else the average, labelled so (weekend rates).
+  const average = room.pricePerNight === null;
+  const perNight = formatPrice(room.pricePerNight ?? room.averageNightly, room.currency, locale);
   return {
     capacity,
-    perNight: say(nightly.average ? 'priceAverage' : 'pricePerNight', {
-      price: formatPrice(nightly.amount, room.currency, locale),
-    }),
+    perNight: say(average ? 'priceAverage' : 'pricePerNight', { price: perNight }),
     total: say('priceTotal', { price: formatPrice(room.totalPrice, room.currency, locale) }),
     ...(room.availableRooms > 0 && room.availableRooms <= FEW_LEFT
       ? { left: say('left', { count: room.availableRooms }) }

@@ -13,7 +13,7 @@ import { stepAddress, type StepAddress } from './address.ts';
 import { SEARCH_FIELDS, STEP, STEPS, stepQuery, type Step, type StepState } from './flow.ts';
 import { roomFacts } from './room-facts.ts';
 import { summaryRows } from './summary-rows.ts';
-import type { AvailabilityResult, PropertySummary, RoomOffer } from '../domain/types.ts';
+import type { AvailabilityResult, PropertySummary, RoomOffer } from '../service/lodging-shapes.ts';
 
 export const placeName = (place: Pick<PropertySummary, 'name' | 'city'>): string =>
   place.city ? `${place.name}, ${place.city}` : place.name;
@@ -35,10 +35,8 @@ export interface StepsPage {
   base: string;
   /** Query an embed keeps on every step (`origin`, `locale`). */
   keep?: Record<string, string> | undefined;
-  /** Embedded: the partner page's origin, the only target of `postMessage`. */
+  /** Embedded: the partner's origin (the only `postMessage` target); the property is the page's. */
   parentOrigin?: string | undefined;
-  /** The property is the page's, not the guest's choice (an embed). */
-  fixedProperty?: boolean | undefined;
   /** The tenant's path prefix (`locals.href`). */
   href?: (path: string) => string;
 }
@@ -56,7 +54,7 @@ export function stepsModel(
   const { locale } = i18n;
   const say = widgetSay(i18n);
   const address = stepAddress(page.base, page.keep);
-  const choosePlace = properties.length > 1 && !page.fixedProperty;
+  const choosePlace = properties.length > 1 && !page.parentOrigin;
   const place =
     properties.find((p) => p.id === (v('property') || v('propertyId'))) ?? properties[0];
   const room = offers?.rooms.find((r) => r.roomTypeId === v('roomTypeId'));
@@ -108,7 +106,7 @@ export function stepsModel(
     sameStay: state.sameStay === true && step === 'review',
     wait: state.wait ?? 0,
     /** An embed's typed values are kept per place (a partner page may frame several). */
-    storageKey: `${tenant.id}:${page.fixedProperty ? (place?.id ?? '') : ''}`,
+    storageKey: `${tenant.id}:${page.parentOrigin ? (place?.id ?? '') : ''}`,
     hidden: hiddenFields(state, place, idempotencyKey, address, choosePlace),
     choosePlace,
     ...stepFields(state, i18n, tenant),
