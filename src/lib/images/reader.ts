@@ -4,18 +4,6 @@ import { IMAGE_WIDTHS, srcsetOf } from './ladder.ts';
 import { imageHref, intrinsicSize, type ImageLinks } from './picture.ts';
 
 /**
- * What the reader shows of one page: AVIF and WebP `srcset`s (the `<source>`s, best first; pages
- * only), a JPEG `src`, the page's size.
- */
-type ReaderImage = {
-  avif?: string;
-  webp: string;
-  src: string;
-  width: number;
-  height: number;
-};
-
-/**
  * A page: a phone's screen up to a zoomed page on a large, dense screen (the browser picks by
  * `readerSizes`). A thumbnail, about 80 CSS px wide: 160 px, 320 on dense screens, WebP only: at
  * 160 px AVIF saves nothing measurable on a page scan (2 kB either way) and costs about four times
@@ -33,25 +21,20 @@ const KINDS = {
  */
 export type ReaderAccess = 'public' | 'private';
 
-/** One page of an edition as the reader shows it: the page itself, or its thumbnail. */
+/** A page (or its thumbnail) for the reader: AVIF (pages only) and WebP `srcset`s, a JPEG `src`. */
 export function readerImage(
   links: ImageLinks,
   edition: string,
   page: EditionPage,
   access: ReaderAccess,
   kind: keyof typeof KINDS = 'page',
-): ReaderImage {
+) {
   const { widths, avif, fallback } = KINDS[kind];
   const target: ImageTarget =
     access === 'private'
       ? { kind: 'edition-page', edition, page: page.page_number }
       : { kind: 'source', source: page.image_url };
-  const size = intrinsicSize({
-    url: page.image_url,
-    width: page.width,
-    height: page.height,
-    assumedRatio: 4 / 3,
-  });
+  const size = intrinsicSize({ ...page, url: page.image_url, assumedRatio: 4 / 3 });
   // An unknown width caps nothing: the route answers a wider step with the source as it is.
   const sourceWidth = page.width && page.width > 0 ? page.width : Infinity;
   const set = (format: 'avif' | 'webp') =>
