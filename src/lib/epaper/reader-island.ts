@@ -243,7 +243,6 @@ class Reader {
   render(): void {
     const { page, zoom, root, loading } = this;
     Object.assign(root.dataset, { page, zoom });
-    root.style.setProperty('--zoom', String(zoom));
     this.viewport.setAttribute('aria-busy', String(loading));
     const cue = this.$('[data-loading-cue]');
     const words = this.$('[data-loading-text]');
