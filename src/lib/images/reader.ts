@@ -4,21 +4,15 @@ import { IMAGE_WIDTHS, srcsetOf } from './ladder.ts';
 import { imageHref, intrinsicSize, type ImageLinks } from './picture.ts';
 
 /**
- * A page: a phone's screen up to a zoomed page on a large, dense screen (the browser picks by
- * `readerSizes`). A thumbnail, about 80 CSS px wide: 160 px, 320 on dense screens, WebP only: at
- * 160 px AVIF saves nothing measurable on a page scan (2 kB either way) and costs about four times
- * the encoding (bench/images.md). `fallback`: the JPEG `src`'s width, for browsers that take neither.
+ * A page: a phone's screen up to a zoomed page on a dense screen. A thumbnail (about 80 CSS px) in
+ * WebP only: at 160 px AVIF saves nothing on a page scan for four times the encoding (bench/images.md).
  */
 const KINDS = {
   page: { widths: IMAGE_WIDTHS.filter((width) => width >= 320), avif: true, fallback: 1200 },
   thumb: { widths: [160, 320], avif: false, fallback: 160 },
 } as const;
 
-/**
- * `public`: a free edition, through the signed public route (cacheable, files in a static copy).
- * `private`: a subscriber-only edition, by edition and page number: the route checks the session on
- * every request, and the upstream URL never appears in the page.
- */
+/** `private`: by edition and page (the route checks the session; the upstream URL stays hidden). */
 export type ReaderAccess = 'public' | 'private';
 
 /** A page (or its thumbnail) for the reader: AVIF (pages only) and WebP `srcset`s, a JPEG `src`. */

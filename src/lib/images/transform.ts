@@ -75,7 +75,7 @@ async function opened(input: Buffer, limits: TransformLimits) {
   return { image: image.rotate(), meta };
 }
 
-/** `input` decoded for several pictures: decoding costs about as much as encoding one (bench/images-cost.ts). */
+/** `input` decoded for several pictures: decoding costs about as much as one encoding. */
 export async function decodeImage(input: Buffer, limits: TransformLimits): Promise<Decoded> {
   const { image, meta } = await opened(input, limits);
   const { width, height } = meta.autoOrient;
@@ -131,7 +131,7 @@ function suffices(
   return raster.scale === 1 || Math.max(width / sourceWidth, height / sourceHeight) <= raster.scale;
 }
 
-/** `input` at `width` (never enlarged) in `format`, upright, without metadata; from `decoded` when it suffices. */
+/** `input` at `width` (never enlarged) in `format`, upright, without metadata (from `decoded` if enough). */
 export async function transformImage(
   input: Buffer,
   width: number,
