@@ -30,15 +30,9 @@ export type ReaderData =
       kind: 'reader';
       edition: Edition;
       pages: EditionPage[];
-      /**
-       * `public`: the anonymous response (free edition): cacheable by everyone. `private`: read with
-       * the visitor's token: must never be stored by a shared or route cache.
-       */
+      /** `private`: read with the visitor's token, never stored by a shared or route cache. */
       cache: 'public' | 'private';
-      /**
-       * The session's account once this read showed it is behind (a subscription bought since
-       * sign-in): the page keeps it, so the header stops offering "Subscribe".
-       */
+      /** The account, when this read showed the session's is behind (subscribed since sign-in). */
       signedIn?: SignedIn;
     }
   | {
@@ -46,23 +40,16 @@ export type ReaderData =
       edition: Edition;
       /** The plans that unlock the e-paper, the one to lead with first (see `epaperOffer`). */
       plans: Plan[];
-      /** The signed-in subscriber (without access), or null for an anonymous visitor. */
       signedIn: SignedIn | null;
-      /**
-       * The session's token was refused (revoked or expired upstream): the page forgets the
-       * sign-in, or "Log in" would only lead back here (the login page passes the signed-in on).
-       */
+      /** The session's token was refused upstream: the page forgets the sign-in. */
       expired: boolean;
-      /** Always private: the answer depends on the session. */
       cache: 'private';
     };
 
 /**
- * One edition for the reader. The anonymous copy is asked first (shared cache); only when it
- * requires a subscription is the session read (`readSession`), and with a signed-in subscriber the
- * edition is asked again with their token. Page images of a paid edition therefore only ever come
- * from a response for this user's token. Unknown slug → `NotFoundError`. The plans start with the
- * edition (one round trip for a cold page, paywall or not).
+ * One edition for the reader: the anonymous copy first (shared cache); only when it requires a
+ * subscription is the session read and the edition asked again with the visitor's token, so a paid
+ * edition's pages only come from a response for that token. The plans start with the edition.
  */
 export async function loadReader(
   tenant: Tenant,
@@ -102,9 +89,8 @@ export async function loadReader(
 }
 
 /**
- * The signed-in reader's edition. A kept "subscription required" is asked again: they may have
- * just subscribed (on the plan's `subscribe_url`) and must not meet the paywall for the cache's
- * lifetime. While the API is unreachable the kept answer stands.
+ * The signed-in reader's edition. A kept "subscription required" is asked again (they may have just
+ * subscribed); while the API is unreachable the kept answer stands.
  */
 async function personalEdition(client: PublishingClient, slug: string): Promise<Edition> {
   const kept = await client.getEdition(slug);

@@ -1,9 +1,7 @@
 /**
- * The browser side of src/components/epaper/Reader.astro. Links, keys, swipes, pinches and double
- * taps turn and zoom in place (URL kept with `history.replaceState`); without this script each
- * control is a plain link or form. Spreads and fit are CSS media queries (LAYOUT_MEDIA), which the
- * island asks only whether to step by spread. Page images come only from the thumbnails'
- * `data-src|avif|webp`: the signed addresses the server rendered for this visitor.
+ * The browser side of src/components/epaper/Reader.astro: links, keys, swipes, pinches and double
+ * taps turn and zoom in place (without it each control is a plain link or form). Page images come
+ * only from the thumbnails' `data-src|avif|webp`: the addresses the server signed for this visitor.
  */
 import {
   clampPage,
@@ -34,7 +32,6 @@ const CONTROLS_IDLE_MS = 2500;
 class Reader {
   readonly count: number;
   readonly title: string;
-  /** The reader's messages in the tenant's language, as the server rendered them (`data-text`). */
   readonly say: ReaderSay;
   /** Page images on screen whose picture failed to load: the notice names their pages. */
   readonly failed = new Set<HTMLImageElement>();
@@ -44,9 +41,7 @@ class Reader {
   /** Counts turns, so a slow load that a later turn overtook changes nothing. */
   turns = 0;
   zoom: Zoom;
-  /** The images of a turned-to page are still loading. */
   loading = false;
-  /** The sticky toolbar's height, for the CSS (`--toolbar`: fit height and scroll margin). */
   toolbarHeight = 0;
   idle: ReturnType<typeof setTimeout> | undefined;
   readonly partner: HTMLImageElement | null;
@@ -103,7 +98,7 @@ class Reader {
     return this.spreads() ? spreadOf(page, this.count) : [page];
   }
 
-  /** The address of `target` at `atZoom`, with the page's fragment unless `hash` says otherwise. */
+  /** The address of `target` at `atZoom`, with the page's fragment unless told otherwise. */
   urlFor(target: number, atZoom: number, hash = location.hash): string {
     const query = queryWithout(location.search, 'page', 'zoom');
     return `${readerPath(location.pathname, target, atZoom)}${query}${hash}`;
@@ -244,10 +239,7 @@ class Reader {
     );
   }
 
-  /**
-   * Page, zoom and loading on the page, after each change of them: the address and title, the
-   * loading notice (aria-busy meanwhile), the zoom level and every link; the position label names `shown`.
-   */
+  /** Page, zoom and loading on the page: address, title, notice, zoom level and every link. */
   render(): void {
     const { page, zoom, root, loading } = this;
     Object.assign(root.dataset, { page, zoom });
@@ -273,8 +265,7 @@ class Reader {
     );
     // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
     for (const img of drawn) img.loading = 'eager';
-    // decode() settles when the image has loaded (or failed: its alt text is then what shows), and
-    // also when a zoom replaced its request with a wider picture: then the wait goes on for that one.
+    // decode() settles on load or failure, and when a zoom asked for a wider picture: wait on then.
     const wait = (): void => {
       if (turn !== this.turns) return;
       const pending = drawn.filter((img) => !img.complete);
@@ -415,10 +406,9 @@ function listenToControls(reader: Reader): void {
 }
 
 /**
- * Double click or tap zooms; one finger swiping sideways turns the page, two fingers pinch. Zoom
- * steps through the levels (the page re-laid out, a sharper image from its srcset) and the viewport
- * scrolls to pan: a pan-zoom library (@panzoom/panzoom, ~4 kB gzip, as much as this whole island)
- * would scale a transform instead and leave the page turns to this code anyway.
+ * Double click or tap zooms; a sideways swipe turns the page, two fingers pinch. Zoom steps through
+ * the levels and the viewport scrolls to pan: a pan-zoom library (@panzoom/panzoom, ~4 kB gzip, as
+ * much as this island) would scale a transform and leave the page turns to this code anyway.
  */
 function listenToGestures(reader: Reader): void {
   const { viewport } = reader;

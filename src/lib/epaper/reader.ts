@@ -1,8 +1,4 @@
-/**
- * The e-paper reader's rules, shared by the page (server) and the island (browser): page and zoom
- * parameters, neighbours, the thumbnail window and the keyboard map. No DOM, no server imports, so
- * it stays small in the island bundle and is unit-tested on its own.
- */
+/** The e-paper reader's rules, shared by the page and the island: no DOM, no server imports. */
 import type { Edition, EditionPage } from '../publishing/schema.ts';
 import { parsePage } from '../reading/pagination.ts';
 import type { TextValues } from '../i18n/text-key.ts';
@@ -59,10 +55,7 @@ export function thumbWindow(
   return { from, to: from + width - 1 };
 }
 
-/**
- * The pages shown together on a wide screen: the cover alone, then pairs as printed (2–3, 4–5, …);
- * an even last page stands alone. Always in page order (left, right).
- */
+/** The pages shown together on a wide screen, in order: the cover alone, then 2–3, 4–5, … */
 export function spreadOf(page: number, pageCount: number): number[] {
   const current = clampPage(page, pageCount);
   if (current === 1) return [1];
@@ -70,10 +63,7 @@ export function spreadOf(page: number, pageCount: number): number[] {
   return left + 1 <= pageCount ? [left, left + 1] : [left];
 }
 
-/**
- * Previous and next for the layout in use: by page on one-page screens; by spread on wide ones,
- * where `prev`/`next` are the first page of the spread before/after `page`'s; `null` at either end.
- */
+/** Previous and next page (with `spread`: first page of the spread before/after); null at the ends. */
 export function neighboursIn(
   spread: boolean,
   page: number,
@@ -88,10 +78,9 @@ export function neighboursIn(
 }
 
 /**
- * Screen shape → layout, the media queries of Reader.astro (a unit test checks that they appear
- * there; the island asks `matchMedia(LAYOUT_MEDIA.spread)` whether to step by spread): spreads from
- * 56rem wide in landscape; the page (or spread) fitted whole when the screen is at least 30rem high
- * and wider, relative to its height, than the content; otherwise fitted to the width and scrolled.
+ * Screen shape → layout, the media queries of Reader.astro (a unit test checks they appear there):
+ * spreads from 56rem wide in landscape; fitted whole when the screen is 30rem high and wider, for
+ * its height, than the content; otherwise fitted to the width and scrolled.
  */
 export const LAYOUT_MEDIA = {
   spread: '(min-width: 56rem) and (orientation: landscape)',
@@ -135,10 +124,7 @@ export function positionLabel(
     : say(two, { first, second, count: pageCount });
 }
 
-/**
- * How far a scrolling strip must move so an item in it is wholly in view (0 when it already is):
- * the thumbnail strip follows the current page sideways without scrolling the document.
- */
+/** How far the thumbnail strip scrolls so an item is wholly in view (the document never scrolls). */
 export function scrollToShow(
   item: { start: number; end: number },
   view: { start: number; end: number },
@@ -182,11 +168,9 @@ export interface KeyContext {
   page: number;
   pageCount: number;
   zoom: number;
-  /** Ctrl, Meta or Alt held: leave browser and OS shortcuts alone. */
+  /** Ctrl, Meta or Alt held (browser shortcuts), or focus in a field: not ours. */
   modified: boolean;
-  /** Focus is in a text field, select or editable element: keys belong to it. */
   inField: boolean;
-  /** Two-page spreads on screen: ← and → move by spread. */
   spread?: boolean;
 }
 
@@ -236,11 +220,7 @@ export function zoomLabel(zoom: number): string {
   return `${Math.round(zoom * 100)}%`;
 }
 
-/**
- * The `sizes` of a page image: how wide CSS shows one page in each layout above (a fitted page is
- * its height, the screen's less the toolbar, times the page ratio), times the zoom, so the browser
- * picks the width of the screen × its pixel ratio from the `srcset` and a larger one when zoomed.
- */
+/** The `sizes` of a page image: its CSS width in each layout above, times the zoom. */
 export function readerSizes(zoom: number): string {
   const times = (css: string) => (zoom === 1 ? css : `calc(${css} * ${zoom})`);
   // The screen's height less the one-row toolbar (3.5rem) and the viewport's padding.

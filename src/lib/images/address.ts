@@ -40,9 +40,7 @@ export function imageSignature(secret: string, request: ImageRequest): string {
     .toString('base64url');
 }
 
-// A page asks for the same few dozen addresses on every render (each picture in each width and
-// format): an HMAC each was 4 % of a post render's CPU. Only the site's own addresses are kept
-// (never what a visitor sends to be verified), within a byte bound.
+// An HMAC per address was 4 % of a post render's CPU. Only the site's own addresses are kept.
 const paths = memo(
   (_key: string, secret: string, request: ImageRequest) =>
     `${unsignedPath(request)}${imageSignature(secret, request)}.${FORMAT_EXTENSION[request.format]}`,
@@ -89,9 +87,8 @@ function strictBase64url(segment: string): string | undefined {
 }
 
 /**
- * Reads and verifies an image route path (`/_img/…`): a malformed one is 400, a bad signature 403,
- * any spelling but the one `imagePath` writes (padding, stray characters, escapes, leading zeros)
- * 404. Every spelling the edge could store separately is refused, so one picture has one address.
+ * Reads and verifies an image route path (`/_img/…`): malformed 400, a bad signature 403, any
+ * spelling but the one `imagePath` writes 404 (an edge would store each spelling separately).
  */
 export function parseImagePath(secret: string, pathname: string): ParsedImagePath {
   const parts = pathname.replace(/^\/_img\//, '').split('/');

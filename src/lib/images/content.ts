@@ -16,10 +16,8 @@ const dimension = (value: string | undefined) => {
 };
 
 /**
- * Cleaned post HTML with every `<img>` served through the image route: a `<picture>` with AVIF and
- * WebP at the article column's widths and one JPEG for browsers that take neither, width and height set (3:2 when the upstream gave
- * none). A picture from a host the tenant does not take pictures from is left out, never hot-linked.
- * A picture with alt text carries it as `data-alt` too: a failed one collapses to that text.
+ * Cleaned post HTML with every `<img>` a `<picture>` through the image route, at the article column's
+ * widths; one from a host not allowed is left out (never hot-linked).
  */
 export function withPictures(html: string, links: ImageLinks): string {
   return html.replace(IMG, (_tag, body: string) => {

@@ -5,12 +5,12 @@ import { LRUCache } from 'lru-cache';
 import { logWarn } from '../log/log.ts';
 
 /**
- * Derived images (and originals) on disk within a byte limit, least recently used out. The index
- * lives in memory and is rebuilt from the folder at start (oldest file first), so a restart keeps
- * the warm set; files are written under a temporary name and renamed, so a reader never sees half.
- * A disk that takes no file (read-only, full) stores nothing: pictures are still made and served.
+ * Derived images (and originals) on disk within a byte limit, least recently used out; the index is
+ * rebuilt from the folder at start. Files are written under a temporary name and renamed, so a
+ * reader never sees half; a disk that takes no file stores nothing (pictures are still served).
+ * Unlike upstream/disk-store.ts (unstorage, text with a TTL) it keeps bytes, forever, hashed names.
  */
-/** Recently served small files (derived images, not originals) also kept in memory, up to 32 MiB. */
+/** Recently served small files also kept in memory. */
 const MEMORY_BYTES = 32 * 1024 * 1024;
 const MEMORY_FILE_MAX = 256 * 1024;
 /** A temporary file older than this is no write in progress (another server's either). */

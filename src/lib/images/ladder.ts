@@ -30,12 +30,9 @@ export function widthAtLeast(px: number): ImageWidth {
 }
 
 /**
- * The widths a `srcset` lists for a picture shown at most `maxDisplay` CSS pixels wide (up to twice
- * that for dense screens), never wider than the source: its first step at or above the source's
- * width stands for the source itself (the route never enlarges). A layout never shown narrower than
- * `minDisplay` CSS pixels (on a 320 px screen) lists no step below the one such a screen picks at
- * 1×: a browser takes the smallest step that covers the shown width, so the steps below are never
- * fetched, only made (a static copy makes every picture its pages name).
+ * The widths a `srcset` lists for a picture shown at most `maxDisplay` CSS pixels wide (twice that
+ * for dense screens), up to the first step at or above the source's width (never enlarged), and
+ * none below the step a `minDisplay`-wide layout picks at 1× (never fetched, only made).
  */
 export function srcsetWidths(
   maxDisplay: number,
@@ -50,10 +47,8 @@ export function srcsetWidths(
 }
 
 /**
- * A `srcset` over ascending ladder `widths` of a source `sourceWidth` pixels wide: each entry says
- * the width the route really answers with (it never enlarges), and no width descriptor appears twice
- * (HTML forbids it). Steps above the source are dropped; the first step at or above it stays, once,
- * labelled with the source's width.
+ * A `srcset` over ascending ladder `widths` of a source `sourceWidth` wide: each descriptor is the
+ * width the route really answers with (never enlarged), none twice (HTML forbids it).
  */
 export function srcsetOf(
   widths: readonly ImageWidth[],

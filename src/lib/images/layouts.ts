@@ -1,14 +1,9 @@
 import type { PictureLayout } from './picture.ts';
 
 /**
- * How wide each layout shows its pictures (`sizes`, and the widest CSS width for the ladder), in
- * step with the CSS of its component. The page is at most 72rem wide (global.css). `minWidth` is
- * the narrowest it is shown on a 320 px screen (narrower screens are all dense ones): 160 px steps
- * are then never fetched, so not listed (`srcsetWidths`).
- *
- * Pixels a rem the widths are planned for: browsers' usual 16 up to Chromium's largest font
- * setting, 24. Chromium reads the rem of `sizes` at the reader's font (44rem is 1056 px at 24 px),
- * so a ladder sized for 16 px alone left a dense screen's cover blurry.
+ * How wide each layout shows its pictures, in step with its component's CSS (the page is at most
+ * 72rem wide). Planned for 16 to 24 px a rem: Chromium reads the rem of `sizes` at the reader's
+ * font, so a ladder sized for 16 px alone left a dense screen's cover blurry.
  */
 const REM_PX = [16, 24];
 const widest = (px: (rem: number) => number) => Math.ceil(Math.max(...REM_PX.map(px)));
@@ -69,10 +64,7 @@ export const ARTICLE_COVER: PictureLayout = {
   minWidth: narrowest(fullColumnMin),
 };
 
-/**
- * Edition covers in the e-paper list's grid (`minmax(min(100%, 12rem), 1fr)`, gap 1.25rem): one column
- * as wide as the page below about 27rem (up to 404 px at 16 px a rem), then columns of at most 18.6rem.
- */
+/** Edition covers in the e-paper list's grid: one column below about 27rem, then at most 18.6rem. */
 export const EDITION_LIST: PictureLayout = {
   sizes: '(min-width: 27.25rem) 18.75rem, calc(100vw - 2rem)',
   maxWidth: widest((rem) => columnPx(1, below(27.25, rem), rem)),

@@ -1,10 +1,12 @@
+import type { Edition } from '../publishing/schema.ts';
+import { EDITION_COVER } from './layouts.ts';
+import { upstreamPicture, type ImageLinks, type PictureLayout } from './picture.ts';
 import { imageSecret } from './shared-pipeline.ts';
-import type { ImageLinks } from './picture.ts';
+
+type ImageLocals = Pick<App.Locals, 'tenant' | 'href' | 'tenantMatchOrNull'>;
 
 /** The image links of the page being rendered (`Astro.locals` of a tenant's request). */
-export function imageLinks(
-  locals: Pick<App.Locals, 'tenant' | 'href' | 'tenantMatchOrNull'>,
-): ImageLinks {
+export function imageLinks(locals: ImageLocals): ImageLinks {
   const match = locals.tenantMatchOrNull;
   return {
     secret: imageSecret(),
@@ -13,4 +15,17 @@ export function imageLinks(
     // What `href` depends on besides the tenant (src/lib/tenants/resolution.ts, tenantHref).
     scope: match ? `${match.via}\0${match.basePath}` : undefined,
   };
+}
+
+/**
+ * An edition's cover through the image route (the e-paper list, the paywall, the front page's
+ * promo). The contract gives no cover size: a printed page's 3:4.
+ */
+export function editionCover(
+  locals: ImageLocals,
+  edition: Pick<Edition, 'cover_image_url'>,
+  layout: PictureLayout = EDITION_COVER,
+) {
+  const cover = { url: edition.cover_image_url, assumedRatio: 4 / 3 };
+  return upstreamPicture(imageLinks(locals), cover, layout);
 }

@@ -3,9 +3,8 @@ import { memo } from '../memo.ts';
 import type { Picture } from './picture.ts';
 
 /**
- * The `<picture>` element of a picture, as HTML: the one writer for `Picture.astro`, the story cards
- * (`set:html` instead of a component per card: a component instance costs a render more than the
- * element) and the pictures of a post's body (./content.ts).
+ * The `<picture>` element as HTML: the one writer for `Picture.astro`, the story cards (a component
+ * per card costs a render more) and a post's body (./content.ts).
  */
 interface PictureOptions {
   alt: string;
@@ -18,10 +17,7 @@ interface PictureOptions {
   altShown?: boolean | undefined;
 }
 
-/**
- * A double-quoted attribute value: `&` and `"` would end or break it; `<` is escaped too, so text
- * scanned for tags (a post's HTML) never meets one inside a value.
- */
+/** A double-quoted attribute value (`<` escaped too: a post's HTML is scanned for tags). */
 export function attributeValue(value: string | number): string {
   return escapeHtml(String(value));
 }

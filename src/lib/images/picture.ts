@@ -18,10 +18,7 @@ export type ImageLinks = {
   tenant: Pick<Tenant, 'publishing'>;
   /** Site path → link (adds the `/<tenant>/` prefix when the visitor came that way). */
   href: (path: string) => string;
-  /**
-   * How `href` writes links (the way the visitor came: host, path prefix or `?tenant=`), when the
-   * caller can name it: pictures are then remembered per tenant and scope (see `upstreamPicture`).
-   */
+  /** How `href` writes links (host, path prefix or `?tenant=`): pictures are remembered per scope. */
   scope?: string | undefined;
 };
 
@@ -34,10 +31,7 @@ type UpstreamImage = {
   assumedRatio?: number | undefined;
 };
 
-/**
- * How wide the layout shows a picture: the `sizes` attribute, its largest CSS width and, when it is
- * never shown narrower, its smallest (on a 320 px wide screen): see `srcsetWidths`.
- */
+/** How wide a layout shows a picture: `sizes`, its largest and smallest CSS width (`srcsetWidths`). */
 export type PictureLayout = { sizes: string; maxWidth: number; minWidth?: number };
 
 export type PictureSource = { type: string; srcset: string };
@@ -75,10 +69,7 @@ export function intrinsicSize(image: UpstreamImage): { width: number; height: nu
   return { width, height };
 }
 
-/**
- * `<picture>` data for a target the route can serve, at the widths the layout needs. The sizes of
- * `image` are the source's (for `width`/`height`, so nothing shifts, and to cap the ladder).
- */
+/** `<picture>` data for a target the route can serve, at the widths the layout needs. */
 export function pictureFor(
   links: ImageLinks,
   target: ImageTarget,
@@ -103,10 +94,7 @@ export function pictureFor(
   };
 }
 
-/**
- * `<picture>` data for an upstream picture, or null when there is none or it comes from a host the
- * tenant does not take pictures from: the layout then shows its typographic fallback.
- */
+/** `<picture>` data for an upstream picture; null without one or from a host not allowed. */
 export function upstreamPicture(
   links: ImageLinks,
   image: UpstreamImage,
@@ -124,10 +112,8 @@ export function upstreamPicture(
 }
 
 /**
- * Pictures made before, per tenant settings object (a new one when tenants.json is read again) and
- * link scope: every card of every render shows one, and its addresses (three formats at several
- * widths, each signed) are the same until the picture, the layout or the way links are written
- * changes. Shared between renders, so never changed by a caller; 4 MiB at most for all tenants.
+ * Pictures made before, per tenant settings object and link scope: every card of every render shows
+ * one, each address signed. Shared between renders, so never changed by a caller.
  */
 const remembered = memo((_key: string, make: () => Picture | null) => make(), {
   maxBytes: 4 * 1024 * 1024,

@@ -18,12 +18,9 @@ export type PipelineOptions = SourceLimits &
     cacheDir: string;
     cacheMaxBytes: number;
     transforms: number;
-    /**
-     * How long a request waits for its picture before it is answered from another width of it
-     * already made (when there is one; otherwise it waits on). 10 s unless given.
-     */
+    /** How long a request waits before another width already made stands in (10 s). */
     patienceMs?: number | undefined;
-    /** Cold pictures waiting at most beyond those being made (128 per transform unless given). */
+    /** Cold pictures waiting at most beyond those being made (128 per transform). */
     waiting?: number | undefined;
   };
 
@@ -55,19 +52,12 @@ export function publicPicture(secret: string, path: string) {
 
 const originalKey = (source: string) => `original\n${source}`;
 
-/**
- * Pictures in the making per transform slot (beyond them a request is answered by another width
- * already made, or refused). A waiting picture holds an open request and a closure, not its source
- * (that waits on disk), so this is generous: 50 pictures asked at once are all made.
- */
+/** Generous: a waiting picture holds a closure, not its source (that waits on disk). */
 const WAITING_PER_SLOT = 128;
 /** Sources fetched at once per transform slot: the next ones are on disk when a slot frees. */
 const FETCHES_PER_SLOT = 2;
 const PATIENCE_MS = 10_000;
-/**
- * Decoded sources kept for their next pictures (a 2400×1600 photo is 11 MB): a static build asks
- * every width and format of a source one after another, a reader one or two.
- */
+/** Decoded sources kept for their next pictures (a static build asks every width in a row). */
 const DECODED_BYTES = 64 * 1024 * 1024;
 const DECODED_MS = 30_000;
 
@@ -75,11 +65,9 @@ const busy = () =>
   new ImageError(503, 'Too many images are being made right now; try again shortly.');
 
 /**
- * Originals fetched once per server and each size made once: both kept in one disk store, and
- * concurrent requests for the same original or the same derived image share one promise. A warm
- * derived image is a file read, no sharp work. Cold ones queue by priority (./queue.ts): their
- * sources are fetched ahead (a few at once, by the same priority) and wait on disk, so a long queue
- * costs no memory per source; a request that has waited long is answered by a width already made.
+ * Originals fetched once and each size made once, both kept in one disk store; concurrent requests
+ * share one promise. Cold pictures queue by priority (./queue.ts), their sources fetched ahead to
+ * disk (a long queue holds no source in memory); a long wait is answered by a width already made.
  */
 export class ImagePipeline {
   readonly store: DiskStore;
@@ -122,8 +110,8 @@ export class ImagePipeline {
     return promise;
   }
 
-  /** The original bytes of `source`, from disk or fetched (once, however many ask at the same time). */
-  original(source: string, allowed: (url: string) => boolean): Promise<Buffer> {
+  /** The original bytes of `source`, from disk or fetched. */
+  private original(source: string, allowed: (url: string) => boolean): Promise<Buffer> {
     const key = originalKey(source);
     return this.once(key, async () => {
       const stored = await this.store.get(key);
@@ -135,10 +123,7 @@ export class ImagePipeline {
     });
   }
 
-  /**
-   * `source` at `width` in `format`, from disk or made once, in its turn by `priority` (a picture
-   * shown at size unless said). A 503 only when the queue is full, before anything is fetched.
-   */
+  /** `source` at `width` in `format`, from disk or made in its turn; a 503 when the queue is full. */
   derive(request: Derive): Promise<Buffer> {
     const { source, width, format, crop, allowed } = request;
     const priority = request.priority ?? PRIORITY.picture;
@@ -192,20 +177,15 @@ export class ImagePipeline {
     });
   }
 
-  /**
-   * `source` decoded once for all its pictures when another is being made too (or it was decoded
-   * a moment ago); a picture made alone decodes only what it needs (JPEG shrink-on-load).
-   */
+  /** Decoded once when another picture of it is made too; alone, JPEG shrink-on-load is cheaper. */
   private async decodedFor(source: string, original: Buffer): Promise<Decoded | undefined> {
     if (!this.decoded.has(source) && (this.wanted.get(source) ?? 0) < 2) return undefined;
     return this.decoded.fetch(source, { context: original });
   }
 
   /**
-   * What a visitor's request gets: the derived image, or, when it is not made within the patience
-   * (or the queue is full), the nearest width of the same picture and format already made (smaller
-   * first), marked not exact; the exact one is still made for the next request. Without such a
-   * width it waits on (or, the queue full, is refused).
+   * What a visitor's request gets: the derived image, or after the patience (or with the queue full)
+   * the nearest width already made, marked not exact, while the exact one is still made.
    */
   async answer(request: Derive): Promise<Answer> {
     const made = this.derive(request);

@@ -19,23 +19,12 @@ import { imagePipeline } from './shared-pipeline.ts';
 import { sourceAllowed } from './sources.ts';
 
 /**
- * Pictures made before the first reader comes: a new or changed post's lead picture, a new
- * edition's cover and first pages, in the widths and formats most first views ask for (a phone at
- * 1.75–3×, a desktop at 1–2×: AVIF, the format every current browser takes from `<picture>`), and
- * the 1200 px JPEG that link previews fetch as soon as a post is shared.
- *
- * Warming waits behind every reader's picture (the lowest priority in the pipeline's queue) and
- * takes at most one transform slot at a time, so readers keep the rest of the CPU; it fetches
- * pictures only from hosts the tenant takes pictures from, and the publishing API only for a new
- * edition's pages (one call, at the budget's background priority, which its first reader needs too).
- * Off with `IMAGE_WARM=false` or `WATCH_CHANGES=false`, and in static builds (they make their
- * pictures themselves).
+ * Pictures made before the first reader comes: a new post's lead picture, a new edition's cover and
+ * first pages, in AVIF at the widths most first views ask for, and the 1200 px JPEG of link previews.
+ * Warming waits behind every reader's picture and takes one transform slot at most, so readers keep
+ * the CPU. Off with `IMAGE_WARM=false` or `WATCH_CHANGES=false`, and in static builds.
  */
-type WarmPicture = {
-  source: string;
-  width: ImageWidth;
-  format: ImageFormat;
-};
+type WarmPicture = { source: string; width: ImageWidth; format: ImageFormat };
 
 /** A post's cover above the article and in the lead card (phones: 800 and 1200 px). */
 const LEAD_WIDTHS: ImageWidth[] = [800, 1200];
@@ -53,13 +42,12 @@ const PURGE_NEWEST = 12;
 /** Pictures waiting to be warmed at most (a burst of publishing beyond it is made by readers). */
 const WAITING_MAX = 500;
 
-/** Widths of `wanted` a layout's `srcset` lists for a source `sourceWidth` wide (never a wider). */
+/** Widths of `wanted` a layout's `srcset` lists for a source `sourceWidth` wide. */
 function listed(wanted: ImageWidth[], maxDisplay: number, sourceWidth?: number | null) {
   const widths = srcsetWidths(maxDisplay, sourceWidth ?? undefined);
   return wanted.filter((width) => widths.includes(width));
 }
 
-/** `source` in AVIF at each of `widths`. */
 const avif = (source: string, widths: ImageWidth[]): WarmPicture[] =>
   widths.map((width) => ({ source, width, format: 'avif' }));
 
@@ -91,16 +79,13 @@ const warming = new PQueue({ concurrency: 1 });
 /** Pictures asked for lately, so a list seen again does not queue them again. */
 const asked = new LRUCache<string, true>({ max: 10_000 });
 
-/** Part of watching for changes: off with it too (tests that count upstream calls turn it off). */
+/** Part of watching for changes: off with it too. */
 const warmingOn = () => {
   const { IMAGE_WARM, WATCH_CHANGES } = settings();
   return IMAGE_WARM && WATCH_CHANGES && !isStaticBuild();
 };
 
-/**
- * Queues `pictures` of `tenant` to be made (those of its sources the tenant may use, not made or
- * asked for lately). Returns at once; `warmingSettled()` says when the queue is done (tests, benches).
- */
+/** Queues `pictures` of `tenant` (from hosts it may use, not asked for lately) to be made. */
 export function warmPictures(tenant: Tenant, pictures: WarmPicture[]): void {
   if (!warmingOn()) return;
   for (const picture of pictures) {
@@ -125,7 +110,7 @@ export function warmPictures(tenant: Tenant, pictures: WarmPicture[]): void {
   }
 }
 
-/** Resolves once every picture queued so far is made (or failed). */
+/** Resolves once every picture queued so far is made (or failed): tests, benches. */
 export function warmingSettled(): Promise<void> {
   return warming.onIdle();
 }
@@ -158,8 +143,7 @@ type ReadEdition = (slug: string) => Promise<Edition>;
 
 /**
  * An edition's cover now and, for a free one not looked up lately, its first pages, which lists do
- * not carry: the edition is read once (at background priority, outside any visitor's request, as its
- * first reader would). `read` is the tenant's client unless given.
+ * not carry: the edition is read once, at background priority (its first reader needs it too).
  */
 function warmEdition(tenant: Tenant, edition: Edition, read?: ReadEdition): void {
   warmPictures(tenant, editionPictures(edition));
@@ -172,10 +156,7 @@ function warmEdition(tenant: Tenant, edition: Edition, read?: ReadEdition): void
     .catch(() => editionsSeen.delete(key));
 }
 
-/**
- * An edition list's hook (the e-paper list): its first row's covers, and the newest edition's first
- * pages, a moment after the list's page is answered.
- */
+/** The e-paper list's hook: its first row's covers and the newest edition's first pages. */
 export function warmEditions(tenant: Tenant, editions: readonly Edition[]): void {
   if (!warmingOn()) return;
   const warm = () => {
@@ -191,9 +172,8 @@ export const editionMark = (edition: Edition) =>
   `${edition.published_at ?? ''}\0${edition.cover_image_url ?? ''}\0${edition.page_count ?? ''}`;
 
 /**
- * The change watcher's hook for editions: of those it listed, the new or changed ones (their mark not
- * as `previous` had it; without a previous look, those published since `since`) get their cover and
- * first pages made. Returns the marks to compare the next look with.
+ * The change watcher's hook for editions: those listed whose mark changed since `previous` (without
+ * one: published since `since`) are warmed. Returns the marks for the next look.
  */
 export function warmChangedEditions(
   tenant: Tenant,
@@ -214,8 +194,7 @@ export function warmChangedEditions(
 
 /**
  * `POST /_purge`'s hook: a purged post's lead picture (its cover may be new), or after "everything"
- * the newest posts' and the newest edition's cover and first pages (a read of each list, and of that
- * edition, at background priority, which the pages' next render needs too).
+ * the newest posts' and the newest edition's, read at background priority.
  */
 export function warmAfterPurge(
   tenant: Tenant,

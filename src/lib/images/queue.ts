@@ -12,10 +12,8 @@ export type Priority = (typeof PRIORITY)[keyof typeof PRIORITY];
 const THUMBNAIL_MAX: ImageWidth = 320;
 
 /**
- * RFC 9218's urgency (`u=0`…`u=7`, 3 when absent) of a `Priority` request header, or undefined
- * without one. Chromium sends it over HTTP/2 and HTTP/3 (so through an edge that speaks them):
- * `u=1` for an `<img fetchpriority="high">`, none (`i` alone: urgency 3) for other images; over
- * HTTP/1.1 it sends no header.
+ * RFC 9218's urgency (`u=0`…`u=7`, 3 when absent) of a `Priority` header, undefined without one:
+ * Chromium sends `u=1` for an `<img fetchpriority="high">` over HTTP/2 and 3, nothing over HTTP/1.1.
  */
 export function urgencyOf(header: string | null | undefined): number | undefined {
   if (!header) return undefined;
@@ -24,10 +22,8 @@ export function urgencyOf(header: string | null | undefined): number | undefined
 }
 
 /**
- * The priority of a request for a picture `width` pixels wide: what the browser says it needs
- * first (urgency 0–2: the picture the page's LCP depends on), otherwise by width, which every
- * browser and protocol carries: the ladder's thumbnail widths after every picture shown at size.
- * The address itself holds nothing for this (one spelling per picture, issue 33).
+ * A request's priority: urgency 0–2 is the picture the page's LCP depends on; otherwise by width,
+ * which every protocol carries (the address holds nothing for it: one spelling per picture).
  */
 export function requestPriority(width: number, priorityHeader?: string | null): Priority {
   const urgency = urgencyOf(priorityHeader);

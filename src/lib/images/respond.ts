@@ -2,10 +2,8 @@ import { ImageError } from './errors.ts';
 import { formatType, type ImageFormat } from './ladder.ts';
 import { NO_STORE, RETRY_AFTER_SECONDS, uncached } from '../delivery/policy.ts';
 
-// A transparent 1000×1 GIF (71 bytes): a failed picture shows the layout's typographic fallback
-// beneath it, never a broken-image icon. Its shape is the point: a picture sized by its own ratio
-// (`height: auto`, an article's figures) collapses to a hairline and the alt text beneath it shows
-// (src/components/posts/PostArticle.astro), where a square stand-in left a blank gap a column wide.
+// A transparent 1000×1 GIF: a failed picture shows the layout's fallback, never a broken-image
+// icon, and one sized by its own ratio collapses to a hairline above its alt text (PostArticle).
 export const BLANK_GIF = Buffer.from(
   'R0lGODlh6AMBAIAAAExpcQAAACH5BAUAAAAALAAAAADoAwEAAAIehI+py+0Po5y02ouz3rz7D4biSJbmiabqyrbuCzsFADs=',
   'base64',

@@ -5,11 +5,9 @@ import { logWarn } from '../log/log.ts';
 import { ImagePipeline } from './pipeline.ts';
 
 /**
- * The image route's settings (src/lib/settings/schema.ts), read once per process. The key and the
- * pipeline live on `globalThis`: `npm start`'s server loads this module beside the built site's
- * copy of it (scripts/start.mjs serves warm images before the site's handler), and both must use
- * the same signing key and the same disk index. Only the site makes the pipeline (its errors are
- * the site's `ImageError`s); the warm path uses it once made.
+ * The key and the pipeline live on `globalThis`: `npm start`'s server (scripts/start.mjs serves warm
+ * images before the site's handler) loads this module beside the built site's copy, and both must
+ * share the signing key and the disk index. Only the site makes the pipeline.
  */
 const shared = globalThis as typeof globalThis & {
   [key: symbol]: { secret?: string; pipeline?: ImagePipeline } | undefined;
@@ -17,11 +15,7 @@ const shared = globalThis as typeof globalThis & {
 const KEY = Symbol.for('masthead.images');
 const state = (shared[KEY] ??= {});
 
-/**
- * `IMAGE_SIGNING_SECRET` (16+ characters, checked at start), or a random one for this process (dev,
- * tests, one server): image addresses then change on restart, and servers behind one edge must
- * share the variable.
- */
+/** `IMAGE_SIGNING_SECRET`, or a random one for this process (addresses then change on restart). */
 export function imageSecret(): string {
   if (state.secret) return state.secret;
   const { IMAGE_SIGNING_SECRET } = settings();

@@ -10,10 +10,7 @@ const CROP_RATIO: Record<ImageCrop, number> = { '16x9': 9 / 16, '4x3': 3 / 4, '1
 
 let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined;
 
-/**
- * sharp, loaded on the first transform: libvips and its threads cost a server that never makes a
- * picture (an image CDN in front, a warm disk store) memory for nothing.
- */
+/** sharp, loaded on the first transform: a server that never makes a picture skips libvips. */
 function sharpOf() {
   loaded ??= import('sharp').then(({ default: sharp }) => {
     // Two cores are typical for a Masthead server: libvips threads per image, not per request.
@@ -25,21 +22,17 @@ function sharpOf() {
 }
 
 /**
- * Encoder settings, chosen by CPU time per picture against bytes (bench/images-cost.ts, figures in
- * bench/static.md). AVIF at effort 0: effort 1 took 1.2–1.8× its CPU for 1–5 % fewer bytes on a
- * photo at 800–1600 px (13–28 % below that and on flat graphics: under 2 kB), equally close to the
- * source and closer than WebP (effort 3 cost 3–5× more again: bench/images.md). WebP is what
- * the few browsers without AVIF get (and the e-paper thumbnails): method 2 takes half of method 4's
- * CPU for 3–13 % more bytes at the same quality.
+ * Encoder settings, chosen by CPU time per picture against bytes (bench/images-cost.ts,
+ * bench/static.md, bench/images.md): AVIF effort 1 took 1.2–1.8× effort 0's CPU for 1–5 % fewer
+ * bytes; WebP method 2 takes half of method 4's CPU for 3–13 % more bytes.
  */
 export const AVIF_OPTIONS = { quality: 52, effort: 0 } as const;
 export const WEBP_OPTIONS = { quality: 74, effort: 2 } as const;
 export const JPEG_OPTIONS = { quality: 76, mozjpeg: true } as const;
 
 /**
- * A source read once for all the pictures made of it: its size upright and, for a raster, its
- * pixels turned upright at `scale` of that size (at most the ladder's widest). An SVG has none: it
- * is drawn at each picture's own size, for less than resizing a raster of it.
+ * A source read once for all its pictures: its size upright and, for a raster, its pixels upright at
+ * `scale` of that size (at most the ladder's widest). An SVG has none: drawn at each size, cheaper.
  */
 export type Decoded = {
   width: number;
@@ -52,9 +45,8 @@ const timeoutOf = (limits: TransformLimits) => ({
 });
 
 /**
- * sharp's errors as the route's: too slow 504; too large (sharp's `limitInputPixels`: a
- * decompression bomb) or `unreadable` 422. Work on pixels of our own (no `unreadable`) that fails
- * is our bug, thrown on: the route's 500.
+ * sharp's errors as the route's: too slow 504; too many pixels (a decompression bomb) or
+ * `unreadable` 422. Without `unreadable` (our own pixels) a failure is our bug: the route's 500.
  */
 async function settled<T>(work: Promise<T>, limits: TransformLimits, unreadable?: string) {
   try {
@@ -83,10 +75,7 @@ async function opened(input: Buffer, limits: TransformLimits) {
   return { image: image.rotate(), meta };
 }
 
-/**
- * `input` decoded for several pictures of it: a 3000×2000 JPEG costs about as much to decode as to
- * encode most of its pictures (bench/images-cost.ts).
- */
+/** `input` decoded for several pictures: decoding costs about as much as one encoding. */
 export async function decodeImage(input: Buffer, limits: TransformLimits): Promise<Decoded> {
   const { image, meta } = await opened(input, limits);
   const { width, height } = meta.autoOrient;
@@ -117,9 +106,8 @@ function outputSize(
 }
 
 /**
- * The crop that makes the same picture as `crop`: none when it cuts nothing (a 16:9 crop of a
- * 16:9 source), else the first of the same size (a 1600×900 source has no room for a 1200 px
- * square: its 1:1 is its 4:3).
+ * The crop that makes the same picture as `crop`: none when it cuts nothing, else the first of the
+ * same size (a 1600×900 source has no room for a 1200 px square: its 1:1 is its 4:3).
  */
 export function sameCrop(
   decoded: Decoded,
@@ -143,11 +131,7 @@ function suffices(
   return raster.scale === 1 || Math.max(width / sourceWidth, height / sourceHeight) <= raster.scale;
 }
 
-/**
- * `input` at `width` (never enlarged) in `format`, turned upright and without metadata, from
- * `decoded` when given and large enough. A source of more than `maxPixels` (a decompression
- * bomb), or one that is no image, is a 422.
- */
+/** `input` at `width` (never enlarged) in `format`, upright, without metadata (from `decoded` if enough). */
 export async function transformImage(
   input: Buffer,
   width: number,

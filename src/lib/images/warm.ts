@@ -10,11 +10,8 @@ const PUBLIC_IMAGE = /^(?:\/[^/]+)?(\/_img\/u\/[^?]+)$/;
 
 /**
  * A public derived image already on disk, for `npm start`'s server to answer before the site's
- * handler (a file read: no middleware, no routing, no sharp). Null for anything else, which the
- * route then handles: a cold image, a subscriber's page (its session is checked on every request),
- * an address not signed by this site. A file is on disk only once the route made it for a tenant
- * whose pictures may come from that source; the signature says this site named that address.
- * Until the site's first image request has made the pipeline, everything goes to the route.
+ * handler (no middleware, no sharp); null for anything else (a cold image, a subscriber's page, an
+ * unsigned address), which the route handles. A file is on disk only once the route made it.
  */
 export async function warmImage(url: string): Promise<WarmImage | null> {
   const path = PUBLIC_IMAGE.exec(url)?.[1];
