@@ -5,7 +5,7 @@ import type { ClientCore, CoreOptions, ReadOptions } from '../upstream/client-co
 import { pageQuery, toPaged } from '../upstream/parse.ts';
 import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
-import { anyListed, forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
+import { knownPosts } from './known-posts.ts';
 import { NotFoundError, UnauthenticatedError } from '../upstream/errors.ts';
 import { apiHash, hashToken } from '../upstream/cache.ts';
 import { memo } from '../memo.ts';
@@ -119,9 +119,10 @@ function readingKit(options: PublishingClientOptions) {
   // cached (50 bodies of a section-block read would otherwise sit in every tenant's cache).
   const cleanSummary = ({ content: _body, ...post }: PostSummary): PostSummary => post;
   /** Every list read (cached or not) records its entries: a post page's stand-in (./known-posts.ts). */
+  const known = knownPosts(core.upstream, options.tenantId);
   const remembered = <T>(read: Promise<T>, posts: (value: T) => readonly PostSummary[]) =>
     read.then((value) => {
-      rememberPosts(core.upstream, options.tenantId, posts(value));
+      known.remember(posts(value));
       return value;
     });
 
@@ -138,7 +139,6 @@ function readingKit(options: PublishingClientOptions) {
   });
 
   return {
-    core,
     ...declaredCore(core, PUBLISHING_OPERATIONS),
     sanitize,
     anonymousEdition,
@@ -147,7 +147,7 @@ function readingKit(options: PublishingClientOptions) {
     cleanStream,
     paged,
     remembered,
-    tenantId: options.tenantId,
+    known,
   };
 }
 
@@ -175,7 +175,7 @@ function accountOperations({ read, call }: Kit) {
 }
 
 /** Posts: public, cached once for every visitor. */
-function postOperations({ core, read, sanitize, cleanSummary, paged, remembered, tenantId }: Kit) {
+function postOperations({ read, sanitize, cleanSummary, paged, remembered, known }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const { query, map } = paged(params, cleanSummary);
@@ -193,15 +193,14 @@ function postOperations({ core, read, sanitize, cleanSummary, paged, remembered,
         readOptions,
       ).catch((error: unknown) => {
         // Gone: its old list entry must not stand in for it.
-        if (error instanceof NotFoundError) forgetPost(core.upstream, tenantId, slug);
+        if (error instanceof NotFoundError) known.forget(slug);
         throw error;
       }),
     /** The post as a list last showed it (no `content`), if one did: a stand-in while it cannot be read. */
-    knownPost: (slug: string): PostSummary | undefined => knownPost(core.upstream, tenantId, slug),
+    knownPost: known.get,
     /** The posts lists showed in the last `withinMs`, as they showed them (no upstream call). */
-    listedPosts: (withinMs: number): PostSummary[] =>
-      listedPosts(core.upstream, tenantId, withinMs),
-    anyListed: (): boolean => anyListed(core.upstream, tenantId),
+    listedPosts: known.listed,
+    anyListed: known.any,
   };
 }
 
