@@ -73,8 +73,6 @@ export const loginSchema = enveloped(
 
 /** Both contracts' sign-in, declared once (each client's operations list it as `auth.login`). */
 export const LOGIN_OPERATION = {
-  kind: 'item',
-  read: false,
   method: 'POST',
   path: '/auth/login',
   needs: ['token'],
