@@ -1,6 +1,6 @@
 import { declaredCore } from '../upstream/client-core.ts';
 import type { CoreOptions, ReadOptions } from '../upstream/client-core.ts';
-import { pageQuery, toPaged } from '../upstream/parse.ts';
+import { paged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
 import { lodgingAccountCore, lodgingAuth } from './auth.ts';
@@ -65,12 +65,8 @@ export function lodgingClient(options: LodgingClientOptions) {
       read('properties.availability', { params: { propertyId }, query: { ...query } }, readOptions),
     listBookings(filters: BookingFilters = {}, readOptions?: ReadOptions): Promise<Paged<Booking>> {
       const { page, perPage, ...rest } = filters;
-      const query = { ...rest, ...pageQuery({ page, perPage }) };
-      return read(
-        'bookings.list',
-        { query, map: (list) => toPaged(list, { page, perPage }) },
-        readOptions,
-      );
+      const { query, map } = paged<Booking>({ page, perPage });
+      return read('bookings.list', { query: { ...rest, ...query }, map }, readOptions);
     },
     createBooking: (input: BookingInput): Promise<Booking> =>
       call('bookings.create', { body: input }),
@@ -84,15 +80,11 @@ export function lodgingClient(options: LodgingClientOptions) {
         cursor?: string | undefined;
       } = {},
       readOptions?: ReadOptions,
-    ): Promise<Paged<Guest>> =>
-      read(
-        'guests.list',
-        {
-          query: { search: params.search, cursor: params.cursor, ...pageQuery(params) },
-          map: (list) => toPaged(list, params),
-        },
-        readOptions,
-      ),
+    ): Promise<Paged<Guest>> => {
+      const { query, map } = paged<Guest>(params);
+      const { search, cursor } = params;
+      return read('guests.list', { query: { search, cursor, ...query }, map }, readOptions);
+    },
     /** One guest (the cancellation e-mail's address). */
     getGuest: (id: string, readOptions?: ReadOptions): Promise<Guest> =>
       read('guests.get', { params: { id } }, readOptions),

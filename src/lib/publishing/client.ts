@@ -2,8 +2,8 @@ import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
 import type { ClientCore, CoreOptions, ReadOptions } from '../upstream/client-core.ts';
-import { pageQuery, toPaged } from '../upstream/parse.ts';
-import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
+import { paged } from '../upstream/parse.ts';
+import type { PageParams, Paged } from '../upstream/parse.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
 import { knownPosts } from './known-posts.ts';
 import { NotFoundError, UnauthenticatedError } from '../upstream/errors.ts';
@@ -129,15 +129,6 @@ function readingKit(options: PublishingClientOptions) {
   const cleanStream = (stream: Stream): Stream =>
     stream.embed_code ? { ...stream, embed_code: sanitize(stream.embed_code) } : stream;
 
-  /** A list read's page query, and its page with each item cleaned as the client keeps it. */
-  const paged = <T>(params: PageParams, clean: (item: T) => T = (item) => item) => ({
-    query: pageQuery(params),
-    map: (list: { items: T[]; meta?: PageMeta | undefined }) => {
-      const page = toPaged(list, params);
-      return { ...page, items: page.items.map(clean) };
-    },
-  });
-
   return {
     ...declaredCore(core, PUBLISHING_OPERATIONS),
     sanitize,
@@ -145,7 +136,6 @@ function readingKit(options: PublishingClientOptions) {
     editionAccess,
     cleanSummary,
     cleanStream,
-    paged,
     remembered,
     known,
   };
@@ -175,7 +165,7 @@ function accountOperations({ read, call }: Kit) {
 }
 
 /** Posts: public, cached once for every visitor. */
-function postOperations({ read, sanitize, cleanSummary, paged, remembered, known }: Kit) {
+function postOperations({ read, sanitize, cleanSummary, remembered, known }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const { query, map } = paged(params, cleanSummary);
@@ -205,7 +195,7 @@ function postOperations({ read, sanitize, cleanSummary, paged, remembered, known
 }
 
 /** Categories, tags and plans. */
-function sectionOperations({ read, paged, cleanSummary, remembered }: Kit) {
+function sectionOperations({ read, cleanSummary, remembered }: Kit) {
   /** A category or tag page (one shape): the term as `term` picks it, and a page of its posts. */
   const archive = <K extends 'categories.get' | 'tags.get', T>(
     operation: K,
@@ -249,7 +239,6 @@ function editionStreamCommentOperations({
   anonymousEdition,
   editionAccess,
   cleanStream,
-  paged,
 }: Kit) {
   return {
     // E-paper: the list is the same for every reader (its badges come from `is_free`): one shared
