@@ -41,7 +41,10 @@ export function lodgingCore(options: LodgingClientOptions) {
   const identity = credentials.token ?? `login:${credentials.email}`;
   const auth = lodgingAuth({ ...options, credentials });
   // `forgetLogin`: after a logout.
-  return { ...lodgingAccountCore(options, auth.withToken, identity), forgetLogin: auth.forget };
+  return {
+    ...lodgingAccountCore(options, (send) => auth.withToken(send), identity),
+    forgetLogin: auth.forget,
+  };
 }
 
 /**

@@ -35,7 +35,7 @@ export function knownPosts(owner: object, tenant: string) {
   const index = () => indexes(owner)(tenant);
   return {
     /** Records the entries of a list read. */
-    remember(posts: readonly PostSummary[]): void {
+    remember: (posts: readonly PostSummary[]): void => {
       const [seenAt, bySlug] = [Date.now(), index()];
       for (const post of posts) {
         // A cached list hands back the same entries on every read: their record is brought up to
@@ -48,7 +48,7 @@ export function knownPosts(owner: object, tenant: string) {
     /** The last list entry seen for this post, if any list showed it. */
     get: (slug: string): PostSummary | undefined => index().get(slug)?.post,
     /** Every post a list showed in the last `withinMs` (related posts without another list read). */
-    listed(withinMs: number): PostSummary[] {
+    listed: (withinMs: number): PostSummary[] => {
       const since = Date.now() - withinMs;
       return [...index().values()].filter((known) => known.seenAt >= since).map(({ post }) => post);
     },
