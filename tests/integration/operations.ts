@@ -10,13 +10,14 @@ import {
   singleBookingSchema,
   singleGuestSchema,
 } from '../../src/lib/lodging/schema.ts';
-import type { GuestInput } from '../../src/lib/lodging/schema.ts';
+import type { GuestInput, Property } from '../../src/lib/lodging/schema.ts';
 import { publishingClient, publishingCore } from '../../src/lib/publishing/client.ts';
 import type { PublishingClientOptions } from '../../src/lib/publishing/client.ts';
 import { commentListSchema } from '../../src/lib/publishing/schema.ts';
+import type { Comment } from '../../src/lib/publishing/schema.ts';
 import { urlPath } from '../../src/lib/upstream/client-core.ts';
 import type { ReadOptions } from '../../src/lib/upstream/client-core.ts';
-import { enveloped, id, messageSchema, pageQuery, toPaged } from '../../src/lib/upstream/parse.ts';
+import { enveloped, id, messageSchema, paged } from '../../src/lib/upstream/parse.ts';
 import type { PageParams } from '../../src/lib/upstream/parse.ts';
 import { TTL } from '../../src/lib/upstream/ttl.ts';
 import { z } from 'zod';
@@ -84,10 +85,10 @@ export function publishingTestClient(options: PublishingClientOptions) {
           operation: 'comments.pending',
           schema: commentListSchema,
           path: '/comments',
-          query: { status: 'pending', ...pageQuery(params) },
+          query: { status: 'pending', ...paged(params).query },
           access: 'personal',
           ttl: { fresh: 5, stale: 0, errorGrace: 0 },
-          map: (list) => toPaged(list, params),
+          map: paged<Comment>(params).map,
         },
         readOptions,
       ),
@@ -135,9 +136,8 @@ export function lodgingTestClient(options: LodgingClientOptions) {
           operation: 'properties.list',
           schema: propertyListSchema,
           path: '/properties',
-          query: pageQuery(params),
+          ...paged<Property>(params),
           ttl: TTL.propertyList,
-          map: (list) => toPaged(list, params),
         },
         readOptions,
       ),

@@ -16,23 +16,32 @@ interface LodgingAuthOptions extends CoreOptions {
   credentials: LodgingCredentials;
 }
 
+/** A lodging core whose calls carry what `withToken` gives them, cached as `identity`'s copy. */
+export function lodgingAccountCore(
+  options: Omit<LodgingAuthOptions, 'credentials'>,
+  withToken: <T>(send: (token: string | undefined) => Promise<T>) => Promise<T>,
+  identity: string | undefined,
+) {
+  return clientCore({
+    ...options,
+    service: 'lodging',
+    tenant: options.accountKey,
+    operations: LODGING_OPERATIONS,
+    access: {
+      withToken: (_call, send) => withToken(send),
+      budgetKey: (token) => budgetKeys.lodging(options.baseUrl, options.accountKey, token),
+      cacheIdentity: () => identity,
+    },
+  });
+}
+
 /** Sign-in as the profile spells it. Wrong credentials → `ValidationError` (`fields.email`). */
 export function lodgingLogin(
   options: Omit<LodgingAuthOptions, 'credentials'>,
   email: string,
   password: string,
 ) {
-  const core = clientCore({
-    ...options,
-    service: 'lodging',
-    tenant: options.accountKey,
-    operations: LODGING_OPERATIONS,
-    access: {
-      withToken: (_call, send) => send(undefined),
-      budgetKey: (token) => budgetKeys.lodging(options.baseUrl, options.accountKey, token),
-      cacheIdentity: () => undefined,
-    },
-  });
+  const core = lodgingAccountCore(options, (send) => send(undefined), undefined);
   return declaredCore(core, LODGING_OPERATIONS).call('auth.login', { body: { email, password } });
 }
 

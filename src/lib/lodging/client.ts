@@ -1,10 +1,9 @@
-import { budgetKeys } from '../upstream/budget.ts';
-import { clientCore, declaredCore } from '../upstream/client-core.ts';
+import { declaredCore } from '../upstream/client-core.ts';
 import type { CoreOptions, ReadOptions } from '../upstream/client-core.ts';
-import { pageQuery, toPaged } from '../upstream/parse.ts';
+import { paged } from '../upstream/parse.ts';
 import type { PageParams, Paged } from '../upstream/parse.ts';
 import { LODGING_OPERATIONS } from './operations.ts';
-import { lodgingAuth } from './auth.ts';
+import { lodgingAccountCore, lodgingAuth } from './auth.ts';
 import type { LodgingCredentials } from './auth.ts';
 import type {
   Availability,
@@ -33,7 +32,7 @@ export interface LodgingClientOptions extends CoreOptions {
  * read is private to the account, cached per token.
  */
 export function lodgingCore(options: LodgingClientOptions) {
-  const { accountKey, baseUrl, token, email, password } = options;
+  const { token, email, password } = options;
   let credentials: LodgingCredentials;
   if (token !== undefined) credentials = { token };
   else if (email !== undefined && password !== undefined) credentials = { email, password };
@@ -41,20 +40,11 @@ export function lodgingCore(options: LodgingClientOptions) {
   // Cache identity: the API token, or the login e-mail (stable across re-logins); hashed in the key.
   const identity = credentials.token ?? `login:${credentials.email}`;
   const auth = lodgingAuth({ ...options, credentials });
-  // The core's own options (`CoreOptions`) are these.
-  const core = clientCore({
-    ...options,
-    service: 'lodging',
-    tenant: accountKey,
-    operations: LODGING_OPERATIONS,
-    access: {
-      withToken: (_call, send) => auth.withToken(send),
-      budgetKey: (token) => budgetKeys.lodging(baseUrl, accountKey, token),
-      cacheIdentity: () => identity,
-    },
-  });
-  /** `forgetLogin`: forgets the cached login token (after logout). */
-  return { ...core, forgetLogin: () => auth.forget() };
+  // `forgetLogin`: after a logout.
+  return {
+    ...lodgingAccountCore(options, (send) => auth.withToken(send), identity),
+    forgetLogin: auth.forget,
+  };
 }
 
 /**
@@ -78,12 +68,8 @@ export function lodgingClient(options: LodgingClientOptions) {
       read('properties.availability', { params: { propertyId }, query: { ...query } }, readOptions),
     listBookings(filters: BookingFilters = {}, readOptions?: ReadOptions): Promise<Paged<Booking>> {
       const { page, perPage, ...rest } = filters;
-      const query = { ...rest, ...pageQuery({ page, perPage }) };
-      return read(
-        'bookings.list',
-        { query, map: (list) => toPaged(list, { page, perPage }) },
-        readOptions,
-      );
+      const { query, map } = paged<Booking>({ page, perPage });
+      return read('bookings.list', { query: { ...rest, ...query }, map }, readOptions);
     },
     createBooking: (input: BookingInput): Promise<Booking> =>
       call('bookings.create', { body: input }),
@@ -97,15 +83,11 @@ export function lodgingClient(options: LodgingClientOptions) {
         cursor?: string | undefined;
       } = {},
       readOptions?: ReadOptions,
-    ): Promise<Paged<Guest>> =>
-      read(
-        'guests.list',
-        {
-          query: { search: params.search, cursor: params.cursor, ...pageQuery(params) },
-          map: (list) => toPaged(list, params),
-        },
-        readOptions,
-      ),
+    ): Promise<Paged<Guest>> => {
+      const { query, map } = paged<Guest>(params);
+      const { search, cursor } = params;
+      return read('guests.list', { query: { search, cursor, ...query }, map }, readOptions);
+    },
     /** One guest (the cancellation e-mail's address). */
     getGuest: (id: string, readOptions?: ReadOptions): Promise<Guest> =>
       read('guests.get', { params: { id } }, readOptions),

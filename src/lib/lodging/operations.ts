@@ -19,7 +19,6 @@ export const LODGING_OPERATIONS = {
     ttl: TTL.propertyList,
   },
   'properties.get': {
-    kind: 'item',
     read: true,
     path: '/properties/{id}',
     needs: [
@@ -36,7 +35,6 @@ export const LODGING_OPERATIONS = {
     ttl: TTL.property,
   },
   'properties.availability': {
-    kind: 'item',
     read: true,
     path: '/properties/{propertyId}/availability',
     needs: [
@@ -57,16 +55,12 @@ export const LODGING_OPERATIONS = {
     ttl: TTL.guestList,
   },
   'guests.create': {
-    kind: 'item',
-    read: false,
     method: 'POST',
     path: '/guests',
     needs: ['id'],
     schema: s.singleGuestSchema,
   },
   'guests.get': {
-    kind: 'item',
-    read: false,
     path: '/guests/{id}',
     needs: [],
     schema: s.singleGuestSchema,
@@ -92,16 +86,12 @@ export const LODGING_OPERATIONS = {
     ttl: TTL.bookingList,
   },
   'bookings.create': {
-    kind: 'item',
-    read: false,
     method: 'POST',
     path: '/bookings',
     needs: ['id', 'status', 'reference', 'check_in', 'check_out', 'total_price'],
     schema: s.singleBookingSchema,
   },
   'bookings.cancel': {
-    kind: 'item',
-    read: false,
     method: 'DELETE',
     path: '/bookings/{id}',
     needs: [],

@@ -2,10 +2,10 @@ import { DEFAULT_IFRAME_HOSTS, sanitizePostHtml } from '../content/sanitize.ts';
 import { budgetKeys } from '../upstream/budget.ts';
 import { clientCore, declaredCore } from '../upstream/client-core.ts';
 import type { ClientCore, CoreOptions, ReadOptions } from '../upstream/client-core.ts';
-import { pageQuery, toPaged } from '../upstream/parse.ts';
-import type { PageMeta, PageParams, Paged } from '../upstream/parse.ts';
+import { paged } from '../upstream/parse.ts';
+import type { PageParams, Paged } from '../upstream/parse.ts';
 import { PUBLISHING_OPERATIONS } from './operations.ts';
-import { anyListed, forgetPost, knownPost, listedPosts, rememberPosts } from './known-posts.ts';
+import { knownPosts } from './known-posts.ts';
 import { NotFoundError, UnauthenticatedError } from '../upstream/errors.ts';
 import { apiHash, hashToken } from '../upstream/cache.ts';
 import { memo } from '../memo.ts';
@@ -119,35 +119,25 @@ function readingKit(options: PublishingClientOptions) {
   // cached (50 bodies of a section-block read would otherwise sit in every tenant's cache).
   const cleanSummary = ({ content: _body, ...post }: PostSummary): PostSummary => post;
   /** Every list read (cached or not) records its entries: a post page's stand-in (./known-posts.ts). */
+  const known = knownPosts(core.upstream, options.tenantId);
   const remembered = <T>(read: Promise<T>, posts: (value: T) => readonly PostSummary[]) =>
     read.then((value) => {
-      rememberPosts(core.upstream, options.tenantId, posts(value));
+      known.remember(posts(value));
       return value;
     });
 
   const cleanStream = (stream: Stream): Stream =>
     stream.embed_code ? { ...stream, embed_code: sanitize(stream.embed_code) } : stream;
 
-  /** A list read's page query, and its page with each item cleaned as the client keeps it. */
-  const paged = <T>(params: PageParams, clean: (item: T) => T = (item) => item) => ({
-    query: pageQuery(params),
-    map: (list: { items: T[]; meta?: PageMeta | undefined }) => {
-      const page = toPaged(list, params);
-      return { ...page, items: page.items.map(clean) };
-    },
-  });
-
   return {
-    core,
     ...declaredCore(core, PUBLISHING_OPERATIONS),
     sanitize,
     anonymousEdition,
     editionAccess,
     cleanSummary,
     cleanStream,
-    paged,
     remembered,
-    tenantId: options.tenantId,
+    known,
   };
 }
 
@@ -175,7 +165,7 @@ function accountOperations({ read, call }: Kit) {
 }
 
 /** Posts: public, cached once for every visitor. */
-function postOperations({ core, read, sanitize, cleanSummary, paged, remembered, tenantId }: Kit) {
+function postOperations({ read, sanitize, cleanSummary, remembered, known }: Kit) {
   return {
     listPosts(params: PostListParams = {}, readOptions?: ReadOptions): Promise<Paged<PostSummary>> {
       const { query, map } = paged(params, cleanSummary);
@@ -193,20 +183,19 @@ function postOperations({ core, read, sanitize, cleanSummary, paged, remembered,
         readOptions,
       ).catch((error: unknown) => {
         // Gone: its old list entry must not stand in for it.
-        if (error instanceof NotFoundError) forgetPost(core.upstream, tenantId, slug);
+        if (error instanceof NotFoundError) known.forget(slug);
         throw error;
       }),
     /** The post as a list last showed it (no `content`), if one did: a stand-in while it cannot be read. */
-    knownPost: (slug: string): PostSummary | undefined => knownPost(core.upstream, tenantId, slug),
+    knownPost: known.get,
     /** The posts lists showed in the last `withinMs`, as they showed them (no upstream call). */
-    listedPosts: (withinMs: number): PostSummary[] =>
-      listedPosts(core.upstream, tenantId, withinMs),
-    anyListed: (): boolean => anyListed(core.upstream, tenantId),
+    listedPosts: known.listed,
+    anyListed: known.any,
   };
 }
 
 /** Categories, tags and plans. */
-function sectionOperations({ read, paged, cleanSummary, remembered }: Kit) {
+function sectionOperations({ read, cleanSummary, remembered }: Kit) {
   /** A category or tag page (one shape): the term as `term` picks it, and a page of its posts. */
   const archive = <K extends 'categories.get' | 'tags.get', T>(
     operation: K,
@@ -250,7 +239,6 @@ function editionStreamCommentOperations({
   anonymousEdition,
   editionAccess,
   cleanStream,
-  paged,
 }: Kit) {
   return {
     // E-paper: the list is the same for every reader (its badges come from `is_free`): one shared

@@ -29,40 +29,34 @@ const indexes = memo((_owner: object) =>
   }),
 );
 
-/** Records the entries of a list read for `tenant` (`owner`: the upstream it was read through). */
-export function rememberPosts(owner: object, tenant: string, posts: readonly PostSummary[]): void {
-  const index = indexes(owner)(tenant);
-  const seenAt = Date.now();
-  for (const post of posts) {
-    // A cached list hands back the same entries on every read: their record is brought up to date
-    // (`get` makes it the most recent, as `set` would) instead of made anew for every render.
-    const known = index.get(post.slug);
-    if (known?.post === post) known.seenAt = seenAt;
-    else index.set(post.slug, { post, seenAt });
-  }
-}
-
-/** The last list entry seen for this post, if any list showed it. */
-export function knownPost(owner: object, tenant: string, slug: string): PostSummary | undefined {
-  return indexes(owner)(tenant).get(slug)?.post;
-}
-
-/** Every post a list showed in the last `withinMs` (related posts without another list read). */
-export function listedPosts(owner: object, tenant: string, withinMs: number): PostSummary[] {
-  const since = Date.now() - withinMs;
-  return [...indexes(owner)(tenant).values()]
-    .filter((known) => known.seenAt >= since)
-    .map((known) => known.post);
-}
-
-/** Whether any list of this tenant has been read yet (a cold start has none). */
-export function anyListed(owner: object, tenant: string): boolean {
-  return indexes(owner)(tenant).size > 0;
-}
-
-/** Forgets a post the upstream says is gone (its list entry must not stand in for it). */
-export function forgetPost(owner: object, tenant: string, slug: string): void {
-  indexes(owner)(tenant).delete(slug);
+/** The posts lists showed for `tenant`, read through `owner` (an upstream). */
+export function knownPosts(owner: object, tenant: string) {
+  // Looked up on each use: `forgetTenantPosts` replaces the tenant's index.
+  const index = () => indexes(owner)(tenant);
+  return {
+    /** Records the entries of a list read. */
+    remember: (posts: readonly PostSummary[]): void => {
+      const [seenAt, bySlug] = [Date.now(), index()];
+      for (const post of posts) {
+        // A cached list hands back the same entries on every read: their record is brought up to
+        // date (`get` makes it the most recent, as `set` would) instead of made anew every render.
+        const known = bySlug.get(post.slug);
+        if (known?.post === post) known.seenAt = seenAt;
+        else bySlug.set(post.slug, { post, seenAt });
+      }
+    },
+    /** The last list entry seen for this post, if any list showed it. */
+    get: (slug: string): PostSummary | undefined => index().get(slug)?.post,
+    /** Every post a list showed in the last `withinMs` (related posts without another list read). */
+    listed: (withinMs: number): PostSummary[] => {
+      const since = Date.now() - withinMs;
+      return [...index().values()].filter((known) => known.seenAt >= since).map(({ post }) => post);
+    },
+    /** Whether any list of this tenant has been read yet (a cold start has none). */
+    any: (): boolean => index().size > 0,
+    /** Forgets a post the upstream says is gone (its list entry must not stand in for it). */
+    forget: (slug: string): boolean => index().delete(slug),
+  };
 }
 
 /**

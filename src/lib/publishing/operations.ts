@@ -12,24 +12,18 @@ import * as s from './schema.ts';
 export const PUBLISHING_OPERATIONS = {
   'auth.login': LOGIN_OPERATION,
   'auth.register': {
-    kind: 'item',
-    read: false,
     method: 'POST',
     path: '/auth/register',
     needs: ['token'],
     schema: loginSchema,
   },
   'auth.me': {
-    kind: 'item',
-    read: false,
     path: '/auth/me',
     needs: ['id', 'name'],
     schema: s.meSchema,
     ttl: TTL.me,
   },
   'auth.logout': {
-    kind: 'item',
-    read: false,
     method: 'POST',
     path: '/auth/logout',
     needs: [],
@@ -44,7 +38,6 @@ export const PUBLISHING_OPERATIONS = {
     ttl: TTL.postList,
   },
   'posts.get': {
-    kind: 'item',
     read: true,
     path: '/posts/{slug}',
     needs: ['id', 'title', 'slug', 'content', 'published_at', 'author.name'],
@@ -60,7 +53,6 @@ export const PUBLISHING_OPERATIONS = {
     ttl: TTL.categoryList,
   },
   'categories.get': {
-    kind: 'item',
     read: true,
     path: '/categories/{slug}',
     needs: [
@@ -85,7 +77,6 @@ export const PUBLISHING_OPERATIONS = {
     ttl: TTL.tagList,
   },
   'tags.get': {
-    kind: 'item',
     read: true,
     path: '/tags/{slug}',
     needs: [
@@ -110,7 +101,6 @@ export const PUBLISHING_OPERATIONS = {
     ttl: TTL.planList,
   },
   'plans.get': {
-    kind: 'item',
     read: true,
     path: '/plans/{slug}',
     needs: ['name', 'slug', 'price', 'currency', 'interval'],
@@ -126,7 +116,6 @@ export const PUBLISHING_OPERATIONS = {
     ttl: TTL.editionList,
   },
   'epaper.get': {
-    kind: 'item',
     read: true,
     path: '/epaper/{slug}',
     needs: ['title', 'slug', 'page_count'],
@@ -142,7 +131,6 @@ export const PUBLISHING_OPERATIONS = {
     ttl: TTL.streamList,
   },
   'streams.get': {
-    kind: 'item',
     read: true,
     path: '/streams/{slug}',
     needs: ['title', 'slug', 'status'],
@@ -158,8 +146,6 @@ export const PUBLISHING_OPERATIONS = {
     ttl: TTL.comments,
   },
   'comments.create': {
-    kind: 'item',
-    read: false,
     method: 'POST',
     path: '/posts/{postSlug}/comments',
     needs: [],

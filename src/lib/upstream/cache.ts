@@ -261,26 +261,6 @@ interface Load {
   load: () => Promise<unknown>;
 }
 
-/** The store behind the LRU (Redis, files or none): a failure there is a miss, or nothing stored. */
-function sharedTier(options: CacheOptions) {
-  let opened: Promise<Storage | undefined> | undefined;
-  const store = () => (opened ??= openStore(options).catch(() => undefined));
-  return {
-    async get(key: string): Promise<Entry | undefined> {
-      const shared = await store();
-      return decodeEntry(await shared?.getItemRaw(sharedStoreKey(key)).catch(() => undefined));
-    },
-    /** Awaited (bounded by Redis' command timeout): once a read returns, every instance sees it. */
-    async put(key: string, entry: Entry, ttlSeconds: number): Promise<Entry> {
-      const [shared, raw] = [await store(), encodeEntry(entry)];
-      const ttl = Math.max(1, Math.ceil(ttlSeconds));
-      if (shared && raw !== undefined)
-        await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
-      return entry;
-    },
-  };
-}
-
 /** A value's windows from `at`, when its load began (so one that overlapped an invalidation is older). */
 function entryFor(value: unknown, { fresh, stale, errorGrace }: CachePolicy, at: number): Entry {
   const freshUntil = at + fresh * 1000;
@@ -328,31 +308,10 @@ function fallbackOf(
   return kept || refused ? 'staleBeyondWindow' : undefined;
 }
 
-/** lru-cache's `fetchMethod`: one load, the value (or a 404, remembered) stored and shared. */
-function loader(
-  shared: ReturnType<typeof sharedTier>,
-  now: () => number,
-  notFoundSeconds: number,
-): LRUCache.Fetcher<string, Entry, Load> {
-  return async (key, previous, { context: { policy, load } }) => {
-    const at = now();
-    try {
-      // Structural sharing: what a re-read did not change keeps the objects renders saw before, so
-      // page parts kept by the identity of their data (src/lib/render/fragments.ts) stay valid.
-      const entry = entryFor(replaceEqualDeep(previous?.value, await load()), policy, at);
-      // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
-      const window = policy.fresh + policy.stale + policy.errorGrace;
-      return await shared.put(key, entry, Math.max(window, policy.keep ?? 0));
-    } catch (error) {
-      if (!(error instanceof NotFoundError) || notFoundSeconds <= 0) throw error;
-      return shared.put(key, missingFor(error, at, notFoundSeconds), notFoundSeconds);
-    }
-  };
-}
-
 /**
- * The LRU with the shared store behind it: lru-cache's `fetch` runs one load per key at a time,
- * and `entry` reads the local copy, or the shared one when it is newer.
+ * The LRU with the shared store behind it (Redis, files or none: a failure there is a miss, or
+ * nothing stored): lru-cache's `fetch` runs one load per key at a time, and `entry` reads the local
+ * copy, or the shared one when it is newer.
  */
 function tiers(
   options: CacheOptions,
@@ -361,12 +320,35 @@ function tiers(
 ) {
   const maxSize = options.maxSizeBytes ?? settingDefaults.UPSTREAM_CACHE_MAX_BYTES;
   const notFoundSeconds = options.notFoundSeconds ?? settingDefaults.UPSTREAM_NOT_FOUND_SECONDS;
-  const shared = sharedTier(options);
+  let opened: Promise<Storage | undefined> | undefined;
+  const store = () => (opened ??= openStore(options).catch(() => undefined));
+  /** Awaited (bounded by Redis' command timeout): once a read returns, every instance sees it. */
+  const share = async (key: string, entry: Entry, ttlSeconds: number): Promise<Entry> => {
+    const [shared, raw] = [await store(), encodeEntry(entry)];
+    const ttl = Math.max(1, Math.ceil(ttlSeconds));
+    if (shared && raw !== undefined)
+      await shared.setItemRaw(sharedStoreKey(key), raw, { ttl }).catch(() => undefined);
+    return entry;
+  };
   const lru = new LRUCache<string, Entry, Load>({
     maxSize,
     maxEntrySize: Math.max(1, Math.floor(maxSize / 4)),
     sizeCalculation: approxSize,
-    fetchMethod: loader(shared, now, notFoundSeconds),
+    // One load: the value (or a 404, remembered) stored and shared.
+    fetchMethod: async (key, previous, { context: { policy, load } }) => {
+      const at = now();
+      try {
+        // Structural sharing: what a re-read did not change keeps the objects renders saw before,
+        // so page parts kept by the identity of their data (src/lib/render/fragments.ts) stay valid.
+        const entry = entryFor(replaceEqualDeep(previous?.value, await load()), policy, at);
+        // The shared copy lives as long as its kind's `keep` (./ttl.ts), at least its window.
+        const window = policy.fresh + policy.stale + policy.errorGrace;
+        return await share(key, entry, Math.max(window, policy.keep ?? 0));
+      } catch (error) {
+        if (!(error instanceof NotFoundError) || notFoundSeconds <= 0) throw error;
+        return share(key, missingFor(error, at, notFoundSeconds), notFoundSeconds);
+      }
+    },
     // A failed load keeps the old entry (served on errors); `set`/`delete` while loading do not
     // cancel the load its callers wait for.
     noDeleteOnFetchRejection: true,
@@ -384,7 +366,10 @@ function tiers(
     entry: async (key: string): Promise<Entry | undefined> => {
       const local = lru.get(key);
       if (local && now() < local.freshUntil && current(key, local)) return local;
-      const remote = await shared.get(key);
+      const shared = await store();
+      const remote = decodeEntry(
+        await shared?.getItemRaw(sharedStoreKey(key)).catch(() => undefined),
+      );
       if (!remote || (local && remote.storedAt <= local.storedAt)) return local;
       // Another instance's refresh: what it did not change keeps this instance's objects.
       const adopted = { ...remote, value: replaceEqualDeep(local?.value, remote.value) };

@@ -73,8 +73,6 @@ export const loginSchema = enveloped(
 
 /** Both contracts' sign-in, declared once (each client's operations list it as `auth.login`). */
 export const LOGIN_OPERATION = {
-  kind: 'item',
-  read: false,
   method: 'POST',
   path: '/auth/login',
   needs: ['token'],
@@ -120,11 +118,18 @@ export interface PageParams {
 // 50: the smaller maximum of both APIs (some upstreams refuse more with 422 instead of clamping).
 const MAX_PER_PAGE = 50;
 
-/** `page` and `per_page` query parameters, `per_page` clamped to the APIs' maximum. */
-export function pageQuery(params: PageParams): Record<string, number | undefined> {
+/**
+ * A list read's `page` and `per_page` query (clamped to the APIs' maximum), and its `map`: the parsed
+ * list (`listOf`) as `Paged`, each item `clean`ed, page info the upstream left out from the request.
+ */
+export function paged<T>(params: PageParams, clean?: (item: T) => T) {
+  const { page, perPage } = params;
   return {
-    page: params.page,
-    per_page: params.perPage === undefined ? undefined : Math.min(params.perPage, MAX_PER_PAGE),
+    query: { page, per_page: perPage === undefined ? undefined : Math.min(perPage, MAX_PER_PAGE) },
+    map: (list: { items: T[]; meta?: PageMeta | undefined }): Paged<T> => ({
+      items: clean ? list.items.map(clean) : list.items,
+      page: pageInfo(list.meta, list.items.length, params),
+    }),
   };
 }
 
@@ -288,12 +293,4 @@ export function parseOrThrow<S extends z.ZodType>(
     { service: context.service, operation: context.operation },
     issues,
   );
-}
-
-/** A parsed list (`listOf`) as `Paged`, filling page info the upstream left out from the request. */
-export function toPaged<T>(
-  list: { items: T[]; meta?: PageMeta | undefined },
-  params: PageParams,
-): Paged<T> {
-  return { items: list.items, page: pageInfo(list.meta, list.items.length, params) };
 }

@@ -64,12 +64,12 @@ export interface ServiceProfile {
 
 /** What a client declares of an operation; the profile decides how it is spelled. */
 export interface OperationNeeds {
-  /** `list`: a page of items; `item`: one resource. */
-  kind: 'list' | 'item';
+  /** `list`: a page of items; `item` (the default): one resource. */
+  kind?: 'list' | 'item' | undefined;
   /** Fields the site cannot work without, as the site names them (`room_types[].total_price`). */
   needs: readonly string[];
-  /** Reads the doctor may try (no writes, no personal reads). */
-  read: boolean;
+  /** Reads the doctor may try (no writes, no personal reads); none by default. */
+  read?: boolean | undefined;
   /** The path without a profile (the mock's default dialect). */
   path: string;
   method?: HttpMethod | undefined;
@@ -149,11 +149,11 @@ export function findItem(body: unknown, envelope: readonly SourcePath[] | undefi
 export function reshapeBody(
   body: unknown,
   op: OperationProfile | undefined,
-  kind: 'list' | 'item',
+  kind: OperationNeeds['kind'],
 ): unknown {
   if (!op || (!op.envelope && !op.fields)) return body;
   const fields = op.fields ?? {};
-  if (kind === 'item')
+  if (kind !== 'list')
     return { data: mapFields(findItem(body, op.envelope) ?? body, fields, body) };
   const found = listAt(body, op.envelope);
   // No list where the profile says: left to the schema, which says what it lacks.

@@ -7,7 +7,7 @@ import {
 } from '../../../src/lib/lodging/schema.ts';
 import { readProfileTexts } from '../../../src/lib/profiles/files.ts';
 import { resolveProfile } from '../../../src/lib/profiles/schema.ts';
-import { parseOrThrow, toPaged } from '../../../src/lib/upstream/parse.ts';
+import { paged, parseOrThrow } from '../../../src/lib/upstream/parse.ts';
 import { reshapeBody } from '../../../src/lib/upstream/profile.ts';
 
 const ctx = { service: 'lodging' as const, operation: 'test' };
@@ -125,12 +125,12 @@ describe('lodging shapes of the other plausible reading', () => {
       { current_page: 2, data: [guest], last_page: 3, per_page: 1, total: 3, links: [] },
       ctx,
     );
-    expect(toPaged(raw, {}).page).toMatchObject({ current: 2, last: 3, total: 3 });
+    expect(paged({}).map(raw).page).toMatchObject({ current: 2, last: 3, total: 3 });
     const cursor = parseOrThrow(
       guestListSchema,
       { data: [guest], path: '/guests', per_page: 1, next_cursor: 'abc', prev_cursor: null },
       ctx,
     );
-    expect(toPaged(cursor, {}).page.nextCursor).toBe('abc');
+    expect(paged({}).map(cursor).page.nextCursor).toBe('abc');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listOf, toPaged } from '../../../src/lib/upstream/parse.ts';
+import { listOf, paged } from '../../../src/lib/upstream/parse.ts';
 import {
   fillPath,
   mapFields,
@@ -103,7 +103,7 @@ describe('reshapeBody', () => {
     const list = listOf(z.looseObject({ title: z.string() }));
     const profiled = list.parse(reshapeBody(body, { fields: { title: ['t'] } }, 'list'));
     // Page 2 exists: the list links to it rather than ending at page 1.
-    expect(toPaged(profiled, {}).page).toMatchObject({ current: 1, last: 2 });
+    expect(paged({}).map(profiled).page).toMatchObject({ current: 1, last: 2 });
     expect(profiled.items.map((item) => item.title)).toEqual(['A', 'B']);
   });
 });

@@ -1,11 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  anyListed,
-  forgetPost,
-  knownPost,
-  listedPosts,
-  rememberPosts,
-} from '../../../src/lib/publishing/known-posts.ts';
+import { knownPosts } from '../../../src/lib/publishing/known-posts.ts';
 import type { PostSummary } from '../../../src/lib/publishing/schema.ts';
 
 const entry = (slug: string, title = slug): PostSummary => ({
@@ -26,48 +20,50 @@ afterEach(() => {
 describe('posts lists have shown', () => {
   it('gives the last list entry of a post, per upstream and tenant', () => {
     const upstream = {};
-    rememberPosts(upstream, 'daily-planet', [entry('harbour', 'Old headline')]);
-    rememberPosts(upstream, 'daily-planet', [entry('harbour', 'New headline')]);
-    expect(knownPost(upstream, 'daily-planet', 'harbour')?.title).toBe('New headline');
-    expect(knownPost(upstream, 'harbour-times', 'harbour')).toBeUndefined();
-    expect(knownPost({}, 'daily-planet', 'harbour')).toBeUndefined();
+    knownPosts(upstream, 'daily-planet').remember([entry('harbour', 'Old headline')]);
+    knownPosts(upstream, 'daily-planet').remember([entry('harbour', 'New headline')]);
+    expect(knownPosts(upstream, 'daily-planet').get('harbour')?.title).toBe('New headline');
+    expect(knownPosts(upstream, 'harbour-times').get('harbour')).toBeUndefined();
+    expect(knownPosts({}, 'daily-planet').get('harbour')).toBeUndefined();
   });
 
   it('says whether any list of the tenant was read (a cold start has none)', () => {
     const upstream = {};
-    expect(anyListed(upstream, 'daily-planet')).toBe(false);
-    rememberPosts(upstream, 'daily-planet', [entry('first')]);
-    expect(anyListed(upstream, 'daily-planet')).toBe(true);
-    expect(anyListed(upstream, 'harbour-times')).toBe(false);
+    expect(knownPosts(upstream, 'daily-planet').any()).toBe(false);
+    knownPosts(upstream, 'daily-planet').remember([entry('first')]);
+    expect(knownPosts(upstream, 'daily-planet').any()).toBe(true);
+    expect(knownPosts(upstream, 'harbour-times').any()).toBe(false);
   });
 
   it('forgets a post the upstream says is gone', () => {
     const upstream = {};
-    rememberPosts(upstream, 'daily-planet', [entry('gone')]);
-    forgetPost(upstream, 'daily-planet', 'gone');
-    expect(knownPost(upstream, 'daily-planet', 'gone')).toBeUndefined();
+    knownPosts(upstream, 'daily-planet').remember([entry('gone')]);
+    knownPosts(upstream, 'daily-planet').forget('gone');
+    expect(knownPosts(upstream, 'daily-planet').get('gone')).toBeUndefined();
   });
 
   it('lists only the posts a list showed lately', () => {
     vi.useFakeTimers();
     const upstream = {};
-    rememberPosts(upstream, 'daily-planet', [entry('earlier')]);
+    knownPosts(upstream, 'daily-planet').remember([entry('earlier')]);
     vi.advanceTimersByTime(11 * 60_000);
-    rememberPosts(upstream, 'daily-planet', [entry('lately')]);
-    expect(listedPosts(upstream, 'daily-planet', 10 * 60_000).map((post) => post.slug)).toEqual([
-      'lately',
-    ]);
+    knownPosts(upstream, 'daily-planet').remember([entry('lately')]);
+    expect(
+      knownPosts(upstream, 'daily-planet')
+        .listed(10 * 60_000)
+        .map((post) => post.slug),
+    ).toEqual(['lately']);
     // Still a stand-in for its own page, however long ago it was listed.
-    expect(knownPost(upstream, 'daily-planet', 'earlier')?.slug).toBe('earlier');
+    expect(knownPosts(upstream, 'daily-planet').get('earlier')?.slug).toBe('earlier');
   });
 
   it('counts a list read again from the cache (the same entries) as shown lately', () => {
     vi.useFakeTimers();
     const upstream = {};
     const cached = [entry('cached')];
-    rememberPosts(upstream, 'daily-planet', cached);
+    knownPosts(upstream, 'daily-planet').remember(cached);
     vi.advanceTimersByTime(11 * 60_000);
-    rememberPosts(upstream, 'daily-planet', cached);
-    expect(listedPosts(upstream, 'daily-planet', 10 * 60_000)).toEqual(cached);
+    knownPosts(upstream, 'daily-planet').remember(cached);
+    expect(knownPosts(upstream, 'daily-planet').listed(10 * 60_000)).toEqual(cached);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import routeCache from '../../../src/lib/delivery/route-cache.ts';
 import { applyTenantsChange } from '../../../src/lib/freshness/tenants.ts';
-import { listedPosts, rememberPosts } from '../../../src/lib/publishing/known-posts.ts';
+import { knownPosts } from '../../../src/lib/publishing/known-posts.ts';
 import type { PostSummary } from '../../../src/lib/publishing/schema.ts';
 import { diffTenants } from '../../../src/lib/tenants/loader.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
@@ -112,10 +112,13 @@ describe('a reload of the tenants file and the route cache', () => {
 
 describe('a reload of the tenants file and the posts lists showed', () => {
   const post = { id: 1, slug: 'old-api-story', tags: [] } as unknown as PostSummary;
-  const listed = (tenant: string) => listedPosts(upstream, tenant, Infinity).map((p) => p.slug);
+  const listed = (tenant: string) =>
+    knownPosts(upstream, tenant)
+      .listed(Infinity)
+      .map((p) => p.slug);
 
   it('forgets the posts of a tenant that reads another API now (no related post from the old one)', async () => {
-    rememberPosts(upstream, 'courier', [post]);
+    knownPosts(upstream, 'courier').remember([post]);
     const moved = buildTenant({
       ...courier,
       publishing: { baseUrl: 'https://other.example.com/api/v1' },
@@ -125,13 +128,13 @@ describe('a reload of the tenants file and the posts lists showed', () => {
   });
 
   it('forgets the posts of a removed tenant: one added later with its id starts empty', async () => {
-    rememberPosts(upstream, 'courier', [post]);
+    knownPosts(upstream, 'courier').remember([post]);
     await reload([gazette, courier], [gazette]);
     expect(listed('courier')).toEqual([]);
   });
 
   it('keeps them for a tenant whose API stayed the same', async () => {
-    rememberPosts(upstream, 'courier', [post]);
+    knownPosts(upstream, 'courier').remember([post]);
     await reload([gazette, courier], [gazette, buildTenant({ ...courier, name: 'Courier 3' })]);
     expect(listed('courier')).toEqual(['old-api-story']);
   });

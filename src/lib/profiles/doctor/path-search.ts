@@ -90,10 +90,10 @@ const NESTED: Readonly<Record<string, { parent: string; param: string; resource:
 };
 
 /** Whether an answer can be the operation's: JSON, and a list of records (or an empty one) for a list. */
-function answerFits(answer: Answer | undefined, kind: 'list' | 'item'): boolean {
+function answerFits(answer: Answer | undefined, kind: OperationNeeds['kind']): boolean {
   if (!answer || answer.status < 200 || answer.status >= 300 || answer.body === undefined)
     return false;
-  if (kind === 'item') return isRecord(answer.body);
+  if (kind !== 'list') return isRecord(answer.body);
   const values = [answer.body, ...leafPaths(answer.body, 4).map(({ value }) => value)];
   return values.some((v) => Array.isArray(v) && (v.length === 0 || v.some(isRecord)));
 }
