@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import PQueue from 'p-queue';
 import { logInfo, logWarn } from '../log/log.ts';
+import { settings } from '../settings/settings.ts';
 import { hostMatches, normalizeHost } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { edgeAddresses, edgeKey, type EdgeAddress } from './edge-addresses.ts';
@@ -56,14 +57,11 @@ export function purgedHosts(tenant: Tenant, purgeUrl: URL): string[] {
 /** PURGE requests in flight at once: a purge of everything may name thousands of addresses. */
 const IN_FLIGHT = 32;
 
-/** Sends the purges; never throws (an edge that is away keeps its copies until they expire). */
-export async function purgeEdge(
-  tenant: Tenant,
-  invalidation: Invalidation,
-  purgeUrl: string,
-  redisUrl?: string,
-): Promise<number> {
-  const base = new URL(purgeUrl);
+/** Sends the purges to `EDGE_PURGE_URL`; never throws (an edge away keeps its copies until they expire). */
+export async function purgeEdge(tenant: Tenant, invalidation: Invalidation): Promise<number> {
+  const { EDGE_PURGE_URL, REDIS_URL } = settings();
+  if (!EDGE_PURGE_URL) return 0;
+  const base = new URL(EDGE_PURGE_URL);
   const asked: Omit<EdgeAddress, 'tags'>[] = [];
   for (const host of purgedHosts(tenant, base)) {
     for (const path of purgedPaths(invalidation)) {
@@ -72,7 +70,7 @@ export async function purgeEdge(
   }
   const tags = new Set(changedTags(invalidation));
   const tagged = (address: EdgeAddress) => address.tags.some((tag) => tags.has(tag));
-  asked.push(...(await edgeAddresses(tenant.id, tagged, redisUrl)));
+  asked.push(...(await edgeAddresses(tenant.id, tagged, REDIS_URL)));
   return sendPurges(tenant.id, asked, base);
 }
 
@@ -80,16 +78,13 @@ export async function purgeEdge(
  * Drops every page of `tenant` noted on a host `patterns` now name (a reload gave the host to
  * another tenant: its `/<id>/` and `?tenant=` pages, or its wildcard's), whichever server noted it.
  */
-export async function purgeEdgeOnHosts(
-  tenant: Tenant,
-  patterns: readonly string[],
-  purgeUrl: string,
-  redisUrl?: string,
-): Promise<number> {
+export async function purgeEdgeOnHosts(tenant: Tenant, patterns: readonly string[]) {
+  const { EDGE_PURGE_URL, REDIS_URL } = settings();
+  if (!EDGE_PURGE_URL) return 0;
   const claimed = ({ host }: EdgeAddress) =>
     patterns.some((pattern) => hostMatches(pattern, normalizeHost(host)));
-  const asked = await edgeAddresses(tenant.id, claimed, redisUrl);
-  return asked.length > 0 ? sendPurges(tenant.id, asked, new URL(purgeUrl)) : 0;
+  const asked = await edgeAddresses(tenant.id, claimed, REDIS_URL);
+  return asked.length > 0 ? sendPurges(tenant.id, asked, new URL(EDGE_PURGE_URL)) : 0;
 }
 
 /** One PURGE per address (each once), `IN_FLIGHT` at a time; how many the edge dropped. */

@@ -29,8 +29,8 @@ export function startFreshness(): void {
   started = true;
   const { REDIS_URL, WATCH_CHANGES, EDGE_PURGE_URL } = settings();
   if (isStaticBuild()) return;
-  void listenForInvalidations(REDIS_URL);
-  followTenantReloads({ redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL });
+  void listenForInvalidations();
+  followTenantReloads();
   // Behind an edge that purges by address: note every address it may hold (./edge-addresses.ts),
   // in Redis so that a restart does not forget them (the rule of docs/deploy.md, one server too).
   if (EDGE_PURGE_URL) {
@@ -41,11 +41,6 @@ export function startFreshness(): void {
   }
   if (!WATCH_CHANGES) return;
   watchEveryTenant(getTenants(), onTenantsChange, (tenant) =>
-    watchTenant({
-      tenant,
-      tenantsSharing: () => tenantsSharing(tenant),
-      redisUrl: REDIS_URL,
-      edgePurgeUrl: EDGE_PURGE_URL,
-    }),
+    watchTenant({ tenant, tenantsSharing: () => tenantsSharing(tenant) }),
   );
 }
