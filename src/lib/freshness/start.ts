@@ -6,7 +6,7 @@ import { getTenants, onTenantsChange } from '../tenants/registry.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { onPageStored } from '../delivery/route-cache.ts';
 import { listenForInvalidations } from './bus.ts';
-import { edgeAddressOf, recordEdgeAddress } from './edge-addresses.ts';
+import { edgeAddressOf, recordEdgeAddress } from './edge.ts';
 import { followTenantReloads } from './tenants.ts';
 import { watchEveryTenant } from './watch-all.ts';
 import { watchTenant } from './watcher.ts';
@@ -31,7 +31,7 @@ export function startFreshness(): void {
   if (isStaticBuild()) return;
   void listenForInvalidations();
   followTenantReloads();
-  // Behind an edge that purges by address: note every address it may hold (./edge-addresses.ts),
+  // Behind an edge that purges by address: note every address it may hold (./edge.ts),
   // in Redis so that a restart does not forget them (the rule of docs/deploy.md, one server too).
   if (EDGE_PURGE_URL) {
     const hint =
