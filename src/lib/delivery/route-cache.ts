@@ -13,7 +13,7 @@ import {
 import { currentRequest } from '../log/request-context.ts';
 import { announcesBody } from '../request/body-limit.ts';
 import { logResponse, observedProvider } from '../observability/request.ts';
-import { cacheHeaders } from './surrogate-keys.ts';
+import { cacheHeaders } from './cache-tags.ts';
 import { forwardedHost } from '../request/public-origin.ts';
 import { normalizeHost } from '../tenants/resolution.ts';
 
