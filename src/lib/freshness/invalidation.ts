@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { changedTags, postsChanged, TaggedChangeSchema } from '../delivery/cache-tags.ts';
+import { changedTags, postsChanged, type TaggedChange } from '../delivery/cache-tags.ts';
 import { invalidateRoutes } from '../delivery/route-cache.ts';
 import { siteUpstream } from '../services/clients.ts';
 import type { InvalidationTarget } from '../upstream/cache.ts';
@@ -11,11 +10,10 @@ import type { InvalidationTarget } from '../upstream/cache.ts';
  * are marked stale, not deleted: refreshed when the budget allows, served when it does not.
  * `./bus.ts` sends the same to every server.
  */
-export const InvalidationSchema = TaggedChangeSchema.extend({
+export interface Invalidation extends TaggedChange {
   /** Epoch ms when it was decided: values stored before it are out of date on every server. */
-  at: z.number(),
-});
-export type Invalidation = z.infer<typeof InvalidationSchema>;
+  at: number;
+}
 
 /** Every list of posts, and the category and tag lists (their counts). */
 const LIST_OPERATIONS = ['posts.list', 'categories.list', 'tags.list'];
