@@ -11,7 +11,7 @@ import { badRequest400 } from './src/integrations/bad-request-400.ts';
 import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
 import { readSettings } from './src/lib/settings/settings.ts';
 import { settingsCheck } from './src/integrations/settings-check.ts';
-import { imageRoute } from './src/integrations/image-route.ts';
+import { injectedRoutes } from './src/integrations/routes.ts';
 import { staticFiles } from './src/integrations/static-files.ts';
 import { cspEmptyHashes } from './src/integrations/csp-empty-hashes.ts';
 
@@ -64,7 +64,7 @@ export default defineConfig({
     precompress,
     badRequest400(),
     settingsCheck(),
-    imageRoute(),
+    injectedRoutes(),
     staticFiles(),
     cspEmptyHashes(),
   ],

@@ -84,8 +84,6 @@ export async function runTenantsBudget(
     watchTenant({
       tenant,
       tenantsSharing: () => count,
-      redisUrl: undefined,
-      edgePurgeUrl: undefined,
       upstream: up,
       budgetKey: budgetKeys.publishingPublic(proxy.url),
       publishing: {

@@ -1,10 +1,10 @@
 import type { AstroIntegration } from 'astro';
+import { patchAtBuild } from './patch-at-build.ts';
 
 /**
  * The Node adapter answers a request it cannot even turn into a `Request` (e.g. `Host: evil@site`,
  * which makes a URL with credentials) with a plain 500 and a logged stack, before any middleware
  * runs. That input is the client's fault: this build-time patch makes it a 400 with a one-line log.
- * The build fails if the adapter's code changes shape, so an upgrade cannot silently drop it.
  */
 const MODULE = /@astrojs\/node\/dist\/serve-app\.js$/;
 const FAILURE =
@@ -15,31 +15,12 @@ const REPLACEMENT = `console.warn(JSON.stringify({ level: "warn", event: "reques
       res.end("Bad request.");`;
 
 export function badRequest400(): AstroIntegration {
-  return {
-    name: 'masthead:bad-request-400',
-    hooks: {
-      'astro:config:setup': ({ updateConfig }) => {
-        updateConfig({
-          vite: {
-            plugins: [
-              {
-                name: 'masthead:bad-request-400',
-                // Only the built server runs the adapter's request handler.
-                apply: 'build',
-                transform(code: string, id: string) {
-                  if (!MODULE.test(id)) return null;
-                  if (!FAILURE.test(code)) {
-                    throw new Error(
-                      'masthead:bad-request-400: @astrojs/node changed; update src/integrations/bad-request-400.ts',
-                    );
-                  }
-                  return { code: code.replace(FAILURE, REPLACEMENT), map: null };
-                },
-              },
-            ],
-          },
-        });
-      },
-    },
-  };
+  return patchAtBuild('masthead:bad-request-400', MODULE, (code) => {
+    if (!FAILURE.test(code)) {
+      throw new Error(
+        'masthead:bad-request-400: @astrojs/node changed; update src/integrations/bad-request-400.ts',
+      );
+    }
+    return code.replace(FAILURE, REPLACEMENT);
+  });
 }

@@ -10,7 +10,7 @@ import { checkHealth, healthResponse } from '../lib/delivery/health.ts';
 export const prerender = false;
 
 /**
- * `/_health` for load balancers (any method; injected by ./settings-check.ts, as Astro routes no `_`
+ * `/_health` for load balancers (any method; injected by ./routes.ts, as Astro routes no `_`
  * file): settings, config and shared store (lib/delivery/health.ts), no tenant.
  */
 export const ALL: APIRoute = async () =>

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { watchTenant } from '../../src/lib/freshness/watcher.ts';
 import { logger, redirectLogLines } from '../../src/lib/log/log.ts';
+import { forgetSettings } from '../../src/lib/settings/settings.ts';
 import type { PublishingClient } from '../../src/lib/publishing/client.ts';
 import { budgetKeys } from '../../src/lib/upstream/budget.ts';
 import { closeRedis } from '../../src/lib/upstream/redis.ts';
@@ -16,10 +17,14 @@ import { startRedisServer, type RedisServer } from './redis-server.ts';
 let redis: RedisServer;
 beforeAll(async () => {
   redis = await startRedisServer();
+  vi.stubEnv('REDIS_URL', redis.url);
+  forgetSettings();
 });
 afterAll(async () => {
   await closeRedis();
   await redis.stop();
+  vi.unstubAllEnvs();
+  forgetSettings();
 });
 
 type Listed = Awaited<ReturnType<PublishingClient['listPosts']>>;
@@ -53,8 +58,6 @@ it('a tenant moved to another API sees none of the new API’s posts as new or t
     const watcher = watchTenant({
       tenant,
       tenantsSharing: () => 1,
-      redisUrl: redis.url,
-      edgePurgeUrl: undefined,
       upstream: up,
       budgetKey: budgetKeys.publishingPublic(tenant.publishing.baseUrl),
       publishing: {

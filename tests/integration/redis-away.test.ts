@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signedOutTokens } from '../../src/lib/auth/signed-out.ts';
 import { postedStore } from '../../src/lib/comments/once.ts';
 import { redisSessionStore } from '../../src/lib/delivery/session-store.ts';
-import { recordEdgeAddress } from '../../src/lib/freshness/edge-addresses.ts';
+import { recordEdgeAddress } from '../../src/lib/freshness/edge.ts';
 import { redirectLogLines } from '../../src/lib/log/log.ts';
 import { createKeyedLock } from '../../src/lib/upstream/lock.ts';
 import { closeRedis, getRedis } from '../../src/lib/upstream/redis.ts';

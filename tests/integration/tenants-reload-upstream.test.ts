@@ -75,7 +75,7 @@ beforeAll(async () => {
   registry = await import('../../src/lib/tenants/registry.ts');
   clients = await import('../../src/lib/services/clients.ts');
   const { followTenantReloads } = await import('../../src/lib/freshness/tenants.ts');
-  followTenantReloads({ redisUrl: undefined, edgePurgeUrl: undefined });
+  followTenantReloads();
 });
 
 afterAll(async () => {

@@ -61,8 +61,6 @@ it('shares the front page’s pool: one read for both, every post known from the
   const watching = watcher.watchTenant({
     tenant,
     tenantsSharing: () => 3,
-    redisUrl: undefined,
-    edgePurgeUrl: undefined,
   });
   /**
    * Moves the watcher's clock on until `done()` (at most two minutes of its time), letting real

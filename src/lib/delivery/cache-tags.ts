@@ -1,4 +1,7 @@
+import type { CacheOptions } from 'astro';
 import { z } from 'zod';
+import { currentRequest } from '../log/request-context.ts';
+import { tenantOfRequest } from '../request/public-origin.ts';
 
 /**
  * Route cache tags (and the edge's surrogate keys): the one place they are spelled, used by the
@@ -7,7 +10,7 @@ import { z } from 'zod';
  *
  * | tag                       | carried by                                                     |
  * | ------------------------- | -------------------------------------------------------------- |
- * | `<tenant>`                | every page (src/lib/delivery/surrogate-keys.ts)                |
+ * | `<tenant>`                | every page (`cacheHeaders` below)                              |
  * | `<tenant>:posts`          | pages that list the newest posts: home, search, the category   |
  * |                           | and tag indexes, feeds and sitemaps (never a post's own page)  |
  * | `<tenant>:post:<slug>`    | the post's page, and each post page showing it as related      |
@@ -95,4 +98,30 @@ export function changedTags(change: TaggedChange): string[] {
       ...(change.comments ?? []).map((slug) => tagOf.post(tenant, slug)),
     ]),
   ];
+}
+
+/**
+ * The headers of a cacheable response (the route cache provider's `setHeaders`): Astro's own
+ * (`CDN-Cache-Control`, `Cache-Tag` for the route cache, which Astro removes before sending) plus
+ * the tenant's tag on every page and `Surrogate-Key` with the same tags for an edge or CDN that
+ * purges by key (docs/deploy.md).
+ */
+export function cacheHeaders(options: CacheOptions, request: Request): Headers {
+  const headers = new Headers();
+  const directives = [
+    ...(options.maxAge === undefined ? [] : [`max-age=${options.maxAge}`]),
+    ...(options.swr === undefined ? [] : [`stale-while-revalidate=${options.swr}`]),
+  ];
+  if (directives.length > 0) headers.set('CDN-Cache-Control', directives.join(', '));
+  // The tenant the middleware found: a `/<id>/` address reaches here rewritten, without its prefix.
+  const tenant =
+    currentRequest()?.tenant ?? tenantOfRequest(new URL(request.url), request.headers)?.tenant.id;
+  const tags = [...new Set([...(tenant ? [tenant] : []), ...(options.tags ?? [])])];
+  if (tags.length > 0) {
+    headers.set('Cache-Tag', tags.join(', '));
+    headers.set('Surrogate-Key', tags.join(' '));
+  }
+  if (options.lastModified) headers.set('Last-Modified', options.lastModified.toUTCString());
+  if (options.etag) headers.set('ETag', options.etag);
+  return headers;
 }

@@ -70,24 +70,25 @@ export function isShareable(response: Response): boolean {
   );
 }
 
+/** Compressors of a whole body and of a stream, per encoding. */
+const WHOLE = {
+  br: (bytes: Uint8Array) => brotliBytes(bytes, BROTLI_OPTIONS),
+  gzip: (bytes: Uint8Array) => gzipBytes(bytes, { level: GZIP_LEVEL }),
+};
+const STREAMED = {
+  br: () => createBrotliCompress(BROTLI_OPTIONS),
+  gzip: () => createGzip({ level: GZIP_LEVEL }),
+};
+
 /**
  * The whole body, compressed if `encoding` says so, with its `Content-Length`: for responses caches
  * keep (Astro's route cache, the edge), which then answer hits with a known length instead of
  * chunks (nginx serves a cached chunked page markedly slower).
  */
-export async function bufferResponse(
-  response: Response,
-  encoding: Encoding | null,
-  vary = true,
-): Promise<Response> {
+async function bufferResponse(response: Response, encoding: Encoding | null, vary: boolean) {
   const plain = await readWhole(response);
   if (plain.length < MIN_COMPRESS_BYTES) encoding = null;
-  const body =
-    encoding === 'br'
-      ? await brotliBytes(plain, BROTLI_OPTIONS)
-      : encoding === 'gzip'
-        ? await gzipBytes(plain, { level: GZIP_LEVEL })
-        : plain;
+  const body = encoding ? await WHOLE[encoding](plain) : plain;
   // The route cache keeps these very bytes (./whole-body.ts): read once, copied never.
   const answer = responseOver(body, {
     status: response.status,
@@ -104,15 +105,13 @@ export async function bufferResponse(
  * The response with its body streamed through `encoding`. Status, headers and (through Astro)
  * cookies are kept; the length is unknown until the end, so `Content-Length` goes.
  */
-export function compressResponse(response: Response, encoding: Encoding): Response {
+function compressResponse(response: Response, encoding: Encoding): Response {
   if (!response.body) return response;
   const headers = new Headers(response.headers);
   headers.set('Content-Encoding', encoding);
   headers.delete('Content-Length');
   appendVary(headers, 'Accept-Encoding');
-  const compressor =
-    encoding === 'br' ? createBrotliCompress(BROTLI_OPTIONS) : createGzip({ level: GZIP_LEVEL });
-  const transform = Duplex.toWeb(compressor) as unknown as ReadableWritablePair<
+  const transform = Duplex.toWeb(STREAMED[encoding]()) as unknown as ReadableWritablePair<
     Uint8Array,
     Uint8Array
   >;
@@ -134,14 +133,10 @@ export async function maybeCompress(
   request: { method: string; acceptEncoding: string | null; compress?: boolean },
 ): Promise<Response> {
   if (request.method === 'HEAD' || !isCompressible(response)) return response;
-  if (request.compress === false) {
-    return isShareable(response) ? bufferResponse(response, null, false) : response;
-  }
-  const encoding = negotiateEncoding(request.acceptEncoding);
-  if (isShareable(response)) return bufferResponse(response, encoding);
-  if (!encoding) {
-    appendVary(response.headers, 'Accept-Encoding');
-    return response;
-  }
-  return compressResponse(response, encoding);
+  const compress = request.compress !== false;
+  const encoding = compress ? negotiateEncoding(request.acceptEncoding) : null;
+  if (isShareable(response)) return bufferResponse(response, encoding, compress);
+  if (encoding) return compressResponse(response, encoding);
+  if (compress) appendVary(response.headers, 'Accept-Encoding');
+  return response;
 }

@@ -13,7 +13,7 @@ import {
 import { currentRequest } from '../log/request-context.ts';
 import { announcesBody } from '../request/body-limit.ts';
 import { logResponse, observedProvider } from '../observability/request.ts';
-import { cacheHeaders } from './surrogate-keys.ts';
+import { cacheHeaders } from './cache-tags.ts';
 import { forwardedHost } from '../request/public-origin.ts';
 import { normalizeHost } from '../tenants/resolution.ts';
 
@@ -183,18 +183,34 @@ function createStore(options: RouteCacheOptions) {
 }
 type Store = ReturnType<typeof createStore>;
 
-/** The entry's key: the page's primary key and the values of the headers it varies on. */
-function keyOf(store: Store, primary: string, header: HeaderOf): string {
-  const vary = store.varyByKey.get(primary);
-  return vary ? primary + varySuffix(header, vary) : primary;
-}
-
 /** One request's view of the cache: its keys, how it reads its headers, its address. */
 interface Lookup {
   key: string;
   primary: string;
   url: URL;
   header: HeaderOf;
+}
+
+/**
+ * The request's keys and what is held under them: `fresh` within its `maxAge`, `stale` within its
+ * `stale-while-revalidate`, else `expired` (or invalidated); null for a request never answered here.
+ */
+function find(store: Store, method: string, url: URL, header: HeaderOf) {
+  const primary = primaryKey(method, url, header);
+  if (!primary) return null;
+  const vary = store.varyByKey.get(primary);
+  const lookup: Lookup = {
+    key: vary ? primary + varySuffix(header, vary) : primary,
+    primary,
+    url,
+    header,
+  };
+  const cached = store.entries.get(lookup.key);
+  const age = cached ? (Date.now() - cached.storedAt) / 1000 : 0;
+  let state: 'fresh' | 'stale' | 'expired' = 'expired';
+  if (cached && !cached.invalidated && age <= cached.maxAge) state = 'fresh';
+  else if (cached && !cached.invalidated && age <= cached.maxAge + cached.swr) state = 'stale';
+  return { lookup, cached, state };
 }
 
 /** Keeps `response` (whose body is `body`) when it may be shared; says whether it did. */
@@ -241,13 +257,9 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
     const value = req.headers[name];
     return value === undefined ? null : String(value);
   };
-  const primary = url && primaryKey(req.method ?? 'GET', url, header);
-  if (!url || !primary) return false;
-  const cached = store.entries.get(keyOf(store, primary, header));
-  // Only an entry that may be answered as it is: not invalidated, within its `maxAge`.
-  if (!cached || cached.invalidated || (Date.now() - cached.storedAt) / 1000 > cached.maxAge) {
-    return false;
-  }
+  const found = url && find(store, req.method ?? 'GET', url, header);
+  if (!found?.cached || found.state !== 'fresh') return false;
+  const { cached } = found;
   cached.nodeHeaders ??= {
     ...Object.fromEntries(cached.headers.filter(([name]) => !INTERNAL_HEADERS.has(name))),
     'x-astro-cache': 'HIT',
@@ -255,7 +267,7 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
   res.writeHead(cached.status, cached.nodeHeaders);
   res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
   logResponse({
-    url,
+    url: found.lookup.url,
     method: 'GET',
     tenant: cached.tenant,
     route: cached.route,
@@ -331,15 +343,11 @@ async function renderAndStore(
 /** Astro's side of the cache: a hit, a stale copy while it renders again, or a render kept. */
 async function answerInAstro(store: Store, context: RequestContext, next: Next): Promise<Response> {
   const { request, url } = context;
-  const header: HeaderOf = (name) => request.headers.get(name);
-  const primary = primaryKey(request.method, url, header);
-  if (!primary) return next();
-  const lookup: Lookup = { key: keyOf(store, primary, header), primary, url, header };
-  const cached = store.entries.get(lookup.key);
-  const age = cached ? (Date.now() - cached.storedAt) / 1000 : 0;
-  const current = cached && !cached.invalidated;
-  if (current && age <= cached.maxAge) return toResponse(cached, 'HIT');
-  if (current && age <= cached.maxAge + cached.swr) {
+  const found = find(store, request.method, url, (name) => request.headers.get(name));
+  if (!found) return next();
+  const { lookup, cached, state } = found;
+  if (cached && state === 'fresh') return toResponse(cached, 'HIT');
+  if (cached && state === 'stale') {
     revalidate(store, lookup, next, context.logger);
     return toResponse(cached, 'STALE');
   }
@@ -356,12 +364,6 @@ export function createRouteCache(options: RouteCacheOptions = {}) {
   const store = createStore(options);
   return {
     name: 'masthead-route-cache',
-    /** Pages held and the `Vary` lists known, for tests and the bench. */
-    sizes: () => ({
-      entries: store.entries.size,
-      bytes: store.entries.calculatedSize,
-      varyKeys: store.varyByKey.size,
-    }),
     setHeaders: cacheHeaders,
     /** Answers a fresh hit straight on Node's response, before Astro; `false` when it cannot. */
     nodeHit: (req: IncomingMessage, res: ServerResponse) => answerOnNode(store, req, res),
@@ -391,38 +393,19 @@ export function createRouteCache(options: RouteCacheOptions = {}) {
   };
 }
 
-/**
- * Where `npm start` (scripts/start.mjs) finds the loaded provider's `nodeHit`: Astro loads this
- * module inside the server bundle, so a plain import from the script would be another instance.
- */
-export const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
+/** Where `npm start` (scripts/start.mjs) finds `nodeHit`: Astro bundles this module, the script cannot import it. */
+const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
 
+/** The provider Astro loaded (none before): the change watcher and purges reach it without a request. */
 let loaded: ReturnType<typeof createRouteCache> | undefined;
 
-/**
- * Drops pages with these tags from this server's route cache (the change watcher and purges; Astro's
- * own `cache.invalidate` needs a request). A no-op until Astro has loaded the provider.
- */
-export async function invalidateRoutes(tags: readonly string[]): Promise<void> {
-  await loaded?.invalidate({ tags: [...tags] });
-}
+export const invalidateRoutes = async (tags: readonly string[]) =>
+  loaded?.invalidate({ tags: [...tags] });
 
-/**
- * Deletes the pages with these tags from this server's route cache, not even kept for a failed
- * render (a tenant removed or changed: src/lib/freshness/tenants.ts). A no-op until Astro has
- * loaded the provider.
- */
-export function dropRoutes(tags: readonly string[]): void {
-  loaded?.drop(tags);
-}
+export const dropRoutes = (tags: readonly string[]) => loaded?.drop(tags);
 
-/**
- * The tags of the pages this server holds for these hosts (`/<id>/` and `?tenant=` pages of a host
- * a reload gave to a tenant: src/lib/freshness/tenants.ts). None until Astro has loaded the provider.
- */
-export function routeTagsAt(hosts: readonly string[]): ReadonlySet<string> {
-  return loaded?.tagsAt(hosts) ?? new Set();
-}
+export const routeTagsAt = (hosts: readonly string[]): ReadonlySet<string> =>
+  loaded?.tagsAt(hosts) ?? new Set();
 
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {

@@ -28,24 +28,21 @@ export function onTenantsAnnounced(listener: () => void): void {
   tenantsListeners.add(listener);
 }
 
-/** Sends `message` to every other server on `redisUrl`; a failure is logged as `event`. */
-async function send(
-  redisUrl: string | undefined,
-  message: { kind?: string; tenant?: string },
-  event: string,
-): Promise<void> {
-  if (!redisUrl) return;
+/** Sends `message` to every other server on `REDIS_URL`; a failure is logged as `event`. */
+async function send(message: { kind?: string; tenant?: string }, event: string): Promise<void> {
+  const { REDIS_URL } = settings();
+  if (!REDIS_URL) return;
   try {
-    const redis = await getRedis(redisUrl);
+    const redis = await getRedis(REDIS_URL);
     await redis.publish(CHANNEL, JSON.stringify({ ...message, origin: SELF }));
   } catch (error) {
     logWarn(event, { tenant: message.tenant, message: String(error) });
   }
 }
 
-/** Tells every other server on `redisUrl` to read its tenants file again. */
-export const announceTenantsReload = (redisUrl: string | undefined) =>
-  send(redisUrl, { kind: TENANTS_RELOAD }, 'tenants.announce.failed');
+/** Tells every other server to read its tenants file again. */
+export const announceTenantsReload = () =>
+  send({ kind: TENANTS_RELOAD }, 'tenants.announce.failed');
 
 /** What the channel carries: a tenants announcement, or an invalidation. */
 const BusMessage = z.union([
@@ -66,9 +63,10 @@ function received(text: string): z.output<typeof BusMessage> | undefined {
 }
 
 /** Subscribes once per process (a connection of its own: a subscribed client sends nothing else). */
-export function listenForInvalidations(redisUrl: string | undefined): Promise<void> {
-  if (!redisUrl) return Promise.resolve();
-  listening ??= getRedis(redisUrl).then((shared) => {
+export function listenForInvalidations(): Promise<void> {
+  const { REDIS_URL } = settings();
+  if (!REDIS_URL) return Promise.resolve();
+  listening ??= getRedis(REDIS_URL).then((shared) => {
     const subscriber = shared.duplicate();
     const announced = () => tenantsListeners.forEach((listener) => listener());
     // An announcement made while this server was not subscribed (starting, Redis away) reached no
@@ -91,44 +89,24 @@ export function listenForInvalidations(redisUrl: string | undefined): Promise<vo
 /** How long the other servers get to drop their copies before the edge is purged (else it refetches an old one). */
 const EDGE_AFTER_MS = 1000;
 
-export interface Everywhere {
-  redisUrl: string | undefined;
-  edgePurgeUrl: string | undefined;
-}
-
 /** Runs `purge` on the edge (`EDGE_PURGE_URL`) once the other servers have dropped their copies. */
-export function purgeEdgeSoon(
-  where: Everywhere,
-  purge: (edgePurgeUrl: string, redisUrl: string | undefined) => Promise<number>,
-): void {
-  const { edgePurgeUrl, redisUrl } = where;
-  if (!edgePurgeUrl) return;
-  setTimeout(() => void purge(edgePurgeUrl, redisUrl), EDGE_AFTER_MS).unref();
+export function purgeEdgeSoon(purge: () => Promise<number>): void {
+  if (settings().EDGE_PURGE_URL) setTimeout(() => void purge(), EDGE_AFTER_MS).unref();
 }
 
 /** Applies `invalidation` here, sends it to every other server, then purges the edge's copies. */
-export async function invalidateEverywhere(
-  tenant: Tenant,
-  invalidation: Invalidation,
-  where: Everywhere,
-): Promise<void> {
+export async function invalidateEverywhere(tenant: Tenant, invalidation: Invalidation) {
   await applyLocally(invalidation);
-  purgeEdgeSoon(where, (url, redisUrl) => purgeEdge(tenant, invalidation, url, redisUrl));
-  await send(where.redisUrl, invalidation, 'freshness.publish.failed');
+  purgeEdgeSoon(() => purgeEdge(tenant, invalidation));
+  await send(invalidation, 'freshness.publish.failed');
 }
 
 /**
  * After a comment is posted or moderated: the post's cached thread (every page of it) and the
  * post's page, on every server and at the edge; the post and the lists stay.
  */
-export async function invalidatePostComments(tenant: Tenant, postSlug: string): Promise<void> {
-  const { REDIS_URL, EDGE_PURGE_URL } = settings();
-  await invalidateEverywhere(
-    tenant,
-    { tenant: tenant.id, comments: [postSlug], at: Date.now() },
-    { redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL },
-  );
-}
+export const invalidatePostComments = (tenant: Tenant, postSlug: string) =>
+  invalidateEverywhere(tenant, { tenant: tenant.id, comments: [postSlug], at: Date.now() });
 
 // Renews the lease only while it is still ours.
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
@@ -138,14 +116,11 @@ const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('
  * so one server watches each tenant; another takes over once a holder stops renewing. Without
  * Redis, or while it is away, this process watches (a second watcher costs calls, not correctness).
  */
-export async function holdLease(
-  name: string,
-  ttlMs: number,
-  redisUrl: string | undefined,
-): Promise<boolean> {
-  if (!redisUrl) return true;
+export async function holdLease(name: string, ttlMs: number): Promise<boolean> {
+  const { REDIS_URL } = settings();
+  if (!REDIS_URL) return true;
   try {
-    const redis = await getRedis(redisUrl);
+    const redis = await getRedis(REDIS_URL);
     const key = `masthead:watch:${name}`;
     if ((await redis.set(key, SELF, 'PX', ttlMs, 'NX')) === 'OK') return true;
     return (await redis.eval(RENEW, 1, key, SELF, String(ttlMs))) === 1;
@@ -155,9 +130,10 @@ export async function holdLease(
 }
 
 /** The last look of the watcher of `name`, shared so a server taking over the lease compares with it. */
-export async function sharedMemory(redisUrl: string | undefined) {
-  if (!redisUrl) return undefined;
-  const redis = await getRedis(redisUrl);
+export async function sharedMemory() {
+  const { REDIS_URL } = settings();
+  if (!REDIS_URL) return undefined;
+  const redis = await getRedis(REDIS_URL);
   const key = (name: string) => `masthead:watch:${name}:seen`;
   return {
     get: (name: string) => redis.get(key(name)).catch(() => null),

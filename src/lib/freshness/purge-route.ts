@@ -1,9 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { tenantSecrets } from '../secrets/site.ts';
-import { settings } from '../settings/settings.ts';
 import { purgeResponse } from './purge.ts';
-
-const { REDIS_URL, EDGE_PURGE_URL } = settings();
 
 /** `POST /_purge` on a tenant's host (./purge.ts); after tenant resolution. */
 export const purgeEndpoint = defineMiddleware((context, next) => {
@@ -15,7 +12,5 @@ export const purgeEndpoint = defineMiddleware((context, next) => {
     clientIp: context.locals.visitor.address,
     // Looked up per request: a secret added to SECRETS_FILE works without a restart.
     secret: tenantSecrets(match.tenant).values.purgeSecret,
-    redisUrl: REDIS_URL,
-    edgePurgeUrl: EDGE_PURGE_URL,
   });
 });

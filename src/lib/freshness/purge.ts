@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { uncachedJson as json } from '../delivery/policy.ts';
 import { warmAfterPurge } from '../images/prewarm.ts';
 import { logInfo, logWarn } from '../log/log.ts';
+import { settings } from '../settings/settings.ts';
 import { retryAfterFromMs } from '../failures/wait.ts';
 import { bearerToken, checkSecret } from '../request/secret-attempts.ts';
 import { consumeLimit, visitorLimiter } from '../request/visitor-limits.ts';
@@ -27,8 +28,6 @@ export interface PurgeContext {
   clientIp: string;
   /** The tenant's purge secret (`purgeSecret` in SECRETS_FILE, or its pair in `PURGE_SECRETS`). */
   secret: string | undefined;
-  redisUrl: string | undefined;
-  edgePurgeUrl: string | undefined;
 }
 
 /**
@@ -44,7 +43,8 @@ const tooMany = (message: string, wait: number) =>
   json(429, { message }, { 'Retry-After': String(wait) });
 
 export async function purgeResponse(context: PurgeContext): Promise<Response> {
-  const { tenant, request, clientIp, secret, redisUrl } = context;
+  const { tenant, request, clientIp, secret } = context;
+  const { REDIS_URL: redisUrl, EDGE_PURGE_URL } = settings();
   const refused = visitorLimiter('purge-refused', REFUSALS, redisUrl);
   const refuse = async (status: number, reason: string) => {
     logWarn('purge.refused', { tenant: tenant.id, reason, address: clientIp });
@@ -87,8 +87,8 @@ export async function purgeResponse(context: PurgeContext): Promise<Response> {
     ...('tag' in target ? { topics: [target.tag], postsTagged: [target.tag] } : {}),
     ...('everything' in target ? { everything: true } : {}),
   };
-  await invalidateEverywhere(tenant, invalidation, context);
+  await invalidateEverywhere(tenant, invalidation);
   warmAfterPurge(tenant, target);
   logInfo('purge', { tenant: tenant.id, ...target, address: clientIp });
-  return json(202, { purged: target, edge: Boolean(context.edgePurgeUrl) });
+  return json(202, { purged: target, edge: Boolean(EDGE_PURGE_URL) });
 }

@@ -6,7 +6,7 @@ import { getTenants, onTenantsChange } from '../tenants/registry.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { onPageStored } from '../delivery/route-cache.ts';
 import { listenForInvalidations } from './bus.ts';
-import { edgeAddressOf, recordEdgeAddress } from './edge-addresses.ts';
+import { edgeAddressOf, recordEdgeAddress } from './edge.ts';
 import { followTenantReloads } from './tenants.ts';
 import { watchEveryTenant } from './watch-all.ts';
 import { watchTenant } from './watcher.ts';
@@ -29,9 +29,9 @@ export function startFreshness(): void {
   started = true;
   const { REDIS_URL, WATCH_CHANGES, EDGE_PURGE_URL } = settings();
   if (isStaticBuild()) return;
-  void listenForInvalidations(REDIS_URL);
-  followTenantReloads({ redisUrl: REDIS_URL, edgePurgeUrl: EDGE_PURGE_URL });
-  // Behind an edge that purges by address: note every address it may hold (./edge-addresses.ts),
+  void listenForInvalidations();
+  followTenantReloads();
+  // Behind an edge that purges by address: note every address it may hold (./edge.ts),
   // in Redis so that a restart does not forget them (the rule of docs/deploy.md, one server too).
   if (EDGE_PURGE_URL) {
     const hint =
@@ -41,11 +41,6 @@ export function startFreshness(): void {
   }
   if (!WATCH_CHANGES) return;
   watchEveryTenant(getTenants(), onTenantsChange, (tenant) =>
-    watchTenant({
-      tenant,
-      tenantsSharing: () => tenantsSharing(tenant),
-      redisUrl: REDIS_URL,
-      edgePurgeUrl: EDGE_PURGE_URL,
-    }),
+    watchTenant({ tenant, tenantsSharing: () => tenantsSharing(tenant) }),
   );
 }

@@ -6,12 +6,7 @@ import type { TenantsChange } from '../tenants/loader.ts';
 import { onTenantsChange, tenantRegistry } from '../tenants/registry.ts';
 import { hostMatches } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import {
-  announceTenantsReload,
-  onTenantsAnnounced,
-  purgeEdgeSoon,
-  type Everywhere,
-} from './bus.ts';
+import { announceTenantsReload, onTenantsAnnounced, purgeEdgeSoon } from './bus.ts';
 import { purgeEdge, purgeEdgeOnHosts } from './edge.ts';
 import { applyLocally, type Invalidation } from './invalidation.ts';
 
@@ -30,10 +25,10 @@ const sameUpstream = (before: Tenant, after: Tenant) =>
 
 /**
  * Deletes the tenant's pages here (no copy of the old settings is kept for a failed render), marks
- * its data stale and forgets the posts its lists showed when `data`, and with `options` a moment
+ * its data stale and forgets the posts its lists showed when `data`, and with `edge` a moment
  * later drops its pages at the edge.
  */
-async function dropTenant(tenant: Tenant, data: boolean, options?: Everywhere): Promise<void> {
+async function dropTenant(tenant: Tenant, data: boolean, edge: boolean): Promise<void> {
   const invalidation: Invalidation = { tenant: tenant.id, everything: true, at: Date.now() };
   const drop = () => {
     dropRoutes([tenant.id]);
@@ -42,9 +37,7 @@ async function dropTenant(tenant: Tenant, data: boolean, options?: Everywhere): 
   if (data) await applyLocally(invalidation);
   drop();
   setTimeout(drop, AGAIN_AFTER_MS).unref();
-  if (options) {
-    purgeEdgeSoon(options, (url, redisUrl) => purgeEdge(tenant, invalidation, url, redisUrl));
-  }
+  if (edge) purgeEdgeSoon(() => purgeEdge(tenant, invalidation));
 }
 
 /**
@@ -64,31 +57,31 @@ function coveringTenants(others: readonly Tenant[], hosts: readonly string[]): T
 }
 
 /** What this server does after each reload. */
-export function applyTenantsChange(change: TenantsChange, options: Everywhere): Promise<void[]> {
+export function applyTenantsChange(change: TenantsChange): Promise<void[]> {
   const claiming = [...change.added, ...change.changed.map(({ after }) => after)];
   const hosts = claiming.flatMap((tenant) => tenant.hosts);
   const others = change.tenants.filter((tenant) => !claiming.includes(tenant));
   const drops = [
-    ...change.removed.map((tenant) => dropTenant(tenant, true, options)),
+    ...change.removed.map((tenant) => dropTenant(tenant, true, true)),
     ...change.changed.map(({ before, after }) =>
-      dropTenant(before, !sameUpstream(before, after), options),
+      dropTenant(before, !sameUpstream(before, after), true),
     ),
-    ...coveringTenants(others, hosts).map((tenant) => dropTenant(tenant, false)),
+    ...coveringTenants(others, hosts).map((tenant) => dropTenant(tenant, false, false)),
   ];
   // At the edge by the address book every server writes, not by the pages this one holds (it may
   // have evicted them, or restarted since): the others' pages on those hosts.
   for (const tenant of hosts.length > 0 ? others : []) {
-    purgeEdgeSoon(options, (url, redisUrl) => purgeEdgeOnHosts(tenant, hosts, url, redisUrl));
+    purgeEdgeSoon(() => purgeEdgeOnHosts(tenant, hosts));
   }
   return Promise.all(drops);
 }
 
 /** Follows every reload, and tells the other servers of one that was ours (./start.ts: once). */
-export function followTenantReloads(options: Everywhere): void {
+export function followTenantReloads(): void {
   onTenantsAnnounced(() => tenantRegistry().reload('bus'));
   onTenantsChange((change) => {
-    void applyTenantsChange(change, options);
+    void applyTenantsChange(change);
     // Another server's announcement made this one: saying it again would echo between servers.
-    if (change.reason !== 'bus') void announceTenantsReload(options.redisUrl);
+    if (change.reason !== 'bus') void announceTenantsReload();
   });
 }

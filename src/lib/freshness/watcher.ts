@@ -32,8 +32,6 @@ export interface WatcherOptions {
   tenant: Tenant;
   /** Tenants whose watchers spend this budget bucket too, asked at each look (tenants come and go). */
   tenantsSharing: () => number;
-  redisUrl: string | undefined;
-  edgePurgeUrl: string | undefined;
   /** The site's upstream, client and budget key of the tenant unless given (tests, benches). */
   upstream?: Upstream | undefined;
   publishing?:
@@ -64,7 +62,7 @@ function seenOf(items: readonly PostSummary[]): SeenPost[] {
  * (the front page reads it next without another call).
  */
 async function postsChanged(
-  { tenant, redisUrl, edgePurgeUrl }: WatcherOptions,
+  tenant: Tenant,
   changes: PostChange[],
   listed: readonly PostSummary[],
   readAt: number,
@@ -72,17 +70,13 @@ async function postsChanged(
   const seen = changes.map((change) => change.post);
   const unique = (values: (string | null | undefined)[]) =>
     [...new Set(values)].filter((value): value is string => Boolean(value));
-  await invalidateEverywhere(
-    tenant,
-    {
-      tenant: tenant.id,
-      slugs: unique(changes.map((change) => change.slug)),
-      categories: unique(seen.map((post) => post.category)),
-      topics: unique(seen.flatMap((post) => post.topics ?? [])),
-      at: readAt,
-    },
-    { redisUrl, edgePurgeUrl },
-  );
+  await invalidateEverywhere(tenant, {
+    tenant: tenant.id,
+    slugs: unique(changes.map((change) => change.slug)),
+    categories: unique(seen.map((post) => post.category)),
+    topics: unique(seen.flatMap((post) => post.topics ?? [])),
+    at: readAt,
+  });
   for (const { at } of changes) {
     const time = Date.parse(at ?? '');
     if (Number.isFinite(time)) observeWatcherLag(tenant.id, (Date.now() - time) / 1000);
@@ -95,7 +89,7 @@ async function postsChanged(
 }
 
 export function watchTenant(options: WatcherOptions): Watcher {
-  const { tenant, redisUrl } = options;
+  const { tenant } = options;
   const upstream = options.upstream ?? siteUpstream();
   const publishing = options.publishing ?? publishingFor(tenant);
   let previous: SeenPost[] | undefined;
@@ -138,12 +132,12 @@ export function watchTenant(options: WatcherOptions): Watcher {
   const look = async () => {
     await pace();
     // The lease outlives a few missed looks, so a busy holder keeps it.
-    if (!(await holdLease(tenant.id, intervalMs * 3, redisUrl))) {
+    if (!(await holdLease(tenant.id, intervalMs * 3))) {
       previous = undefined;
       editionMarks = undefined;
       return;
     }
-    const memory = await sharedMemory(redisUrl).catch(() => undefined);
+    const memory = await sharedMemory().catch(() => undefined);
     // Named by its window: a look of another size (an earlier release's 12) would make the older
     // posts of this one look new; and by its API: a tenant moved to another one (a reload of the
     // tenants file) would take every post of the new API for new, and the old one's for vanished.
@@ -159,7 +153,7 @@ export function watchTenant(options: WatcherOptions): Watcher {
     const changes = postChanges(previous ?? seenBefore(current, startedAt), current, window);
     previous = current;
     await memory?.set(remembered, JSON.stringify(current));
-    if (changes.length > 0) await postsChanged(options, changes, list.items, readAt);
+    if (changes.length > 0) await postsChanged(tenant, changes, list.items, readAt);
     // After the posts' work, so a failed edition look never holds that up; refused by the budget
     // (readers had it), it is tried again at the next look.
     await lookAtEditions().catch((error: unknown) => {

@@ -97,8 +97,6 @@ async function watchUntil(
   const watcher = watchTenant({
     tenant,
     tenantsSharing: () => 1,
-    redisUrl: undefined,
-    edgePurgeUrl: undefined,
     upstream: createUpstream({ metrics: createMetrics({ log: () => undefined }) }),
     publishing,
   });

@@ -4,7 +4,7 @@ import {
   edgeAddressOf,
   edgeAddresses,
   recordEdgeAddress,
-} from '../../../src/lib/freshness/edge-addresses.ts';
+} from '../../../src/lib/freshness/edge.ts';
 
 function stored(path: string, headers: Record<string, string>, tags: string[]): StoredPage {
   return {

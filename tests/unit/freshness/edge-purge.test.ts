@@ -4,8 +4,9 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { purgeEdge } from '../../../src/lib/freshness/edge.ts';
+import { forgetSettings } from '../../../src/lib/settings/settings.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 /** An edge behind TLS (EDGE_PURGE_URL=https://…, which the setting accepts), with a throwaway certificate. */
@@ -47,22 +48,26 @@ describe('purges sent to an https edge', () => {
     port = (edge.address() as AddressInfo).port;
     // The throwaway certificate is trusted for this test only.
     process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = '0';
+    vi.stubEnv('EDGE_PURGE_URL', `https://127.0.0.1:${port}/_edge_purge`);
+    forgetSettings();
   });
 
   afterAll(() => {
     if (rejectUnauthorized === undefined) delete process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
     else process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = rejectUnauthorized;
+    vi.unstubAllEnvs();
+    forgetSettings();
     edge.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('reach the edge: each address of the changed post, with the visitors’ Host', async () => {
     const tenant = buildTenant({ hosts: ['gazette.example.com'] });
-    const purged = await purgeEdge(
-      tenant,
-      { tenant: tenant.id, at: Date.now(), comments: ['harbour-news'] },
-      `https://127.0.0.1:${port}/_edge_purge`,
-    );
+    const purged = await purgeEdge(tenant, {
+      tenant: tenant.id,
+      at: Date.now(),
+      comments: ['harbour-news'],
+    });
     // One per encoding the edge keys on (br, gzip, none).
     expect(purged).toBe(3);
     expect(new Set(seen)).toEqual(

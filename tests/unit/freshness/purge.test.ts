@@ -75,8 +75,6 @@ describe('guessing the purge secret', () => {
         method: 'POST',
         headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'text/plain' },
       }),
-      redisUrl: undefined,
-      edgePurgeUrl: undefined,
     });
 
   it('is limited per tenant across addresses, and the right secret waits too', async () => {

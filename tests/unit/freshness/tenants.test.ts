@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dropRoutes } from '../../../src/lib/delivery/route-cache.ts';
 import { purgeEdge, purgeEdgeOnHosts } from '../../../src/lib/freshness/edge.ts';
 import { applyLocally } from '../../../src/lib/freshness/invalidation.ts';
 import { applyTenantsChange } from '../../../src/lib/freshness/tenants.ts';
+import { forgetSettings } from '../../../src/lib/settings/settings.ts';
 import { diffTenants } from '../../../src/lib/tenants/loader.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -24,13 +25,18 @@ const courier = buildTenant({
   name: 'Courier',
   hosts: ['courier.example.com', '*.courier.example.com'],
 });
-const edgePurgeUrl = 'http://127.0.0.1:8080/_edge_purge';
+
+beforeAll(() => {
+  vi.stubEnv('EDGE_PURGE_URL', 'http://127.0.0.1:8080/_edge_purge');
+  forgetSettings();
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+  forgetSettings();
+});
 
 const reload = (before: readonly Tenant[], after: Tenant[]) =>
-  applyTenantsChange(
-    { version: 2, reason: 'file', ...diffTenants(before, after) },
-    { redisUrl: undefined, edgePurgeUrl },
-  );
+  applyTenantsChange({ version: 2, reason: 'file', ...diffTenants(before, after) });
 
 /** Tenant ids whose pages (routes) and whose data (everything) this server dropped. */
 const dropped = () => ({

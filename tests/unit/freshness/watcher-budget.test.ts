@@ -42,8 +42,6 @@ function watchAll(up: Upstream, listPosts: (tenant: string) => PublishingClient[
     watchTenant({
       tenant,
       tenantsSharing: () => tenants.length,
-      redisUrl: undefined,
-      edgePurgeUrl: undefined,
       upstream: up,
       budgetKey: KEY,
       publishing: { listPosts: listPosts(tenant.id) },

@@ -26,10 +26,7 @@ const gazette = buildTenant();
 const courier = buildTenant({ id: 'courier', name: 'Courier', hosts: ['courier.example.com'] });
 
 const reload = (before: readonly Tenant[], after: Tenant[]) =>
-  applyTenantsChange(
-    { version: 2, reason: 'file', ...diffTenants(before, after) },
-    { redisUrl: undefined, edgePurgeUrl: undefined },
-  );
+  applyTenantsChange({ version: 2, reason: 'file', ...diffTenants(before, after) });
 
 /** A page of `host` as the route cache answers it, rendered as `render` says (a 503: it failed). */
 async function page(
