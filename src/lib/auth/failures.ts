@@ -25,27 +25,6 @@ export interface FormFailure {
   upstream?: { message?: string | undefined; fields?: FieldErrors } | undefined;
 }
 
-/** The sign-in form's own words for what the upstream refused (`src/lib/failures/upstream-text.ts`). */
-export const LOGIN_KEYS: FieldKeys = {
-  email: {
-    credentials: 'auth.credentialsWrong',
-    required: 'auth.emailRequired',
-    email: 'auth.emailInvalid',
-  },
-  password: { credentials: 'auth.credentialsWrong', required: 'auth.passwordRequired' },
-};
-
-export const REGISTER_KEYS: FieldKeys = {
-  name: { required: 'auth.nameRequired', tooLong: 'auth.nameTooLong' },
-  email: {
-    required: 'auth.emailRequired',
-    email: 'auth.emailInvalid',
-    taken: 'auth.emailTaken',
-    tooLong: 'auth.emailTooLong',
-  },
-  password: { required: 'auth.passwordChoose', tooShort: 'auth.passwordShort' },
-};
-
 export const MESSAGES = {
   fields: textKey('auth.fields'),
   unavailable: textKey('auth.unavailable'),
