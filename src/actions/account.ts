@@ -1,11 +1,10 @@
 import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
-import { toActionError } from '../lib/auth/action-errors.ts';
 import { TooManyAttemptsError, attemptLimiter, withinAttempts } from '../lib/auth/attempts.ts';
 import { classify } from '../lib/failures/classify.ts';
 import { addressKey } from '../lib/request/visitor-limits.ts';
-import { MESSAGES, authFailure, tooManyAttempts } from '../lib/auth/failures.ts';
+import { MESSAGES, authFailure, toActionError, tooManyAttempts } from '../lib/auth/failures.ts';
 import { ACCOUNT_FORMS, fieldNames, loginInput, registerInput } from '../lib/auth/forms.ts';
 import type { AccountFormName } from '../lib/auth/forms.ts';
 import { safeNext } from '../lib/auth/next.ts';

@@ -3,7 +3,7 @@ import { actions } from 'astro:actions';
 import { keptFormValues } from '../forms/after-post.ts';
 import { cachePrivate } from '../render/page-respond.ts';
 import { fieldNames, type AccountFormName } from './forms.ts';
-import { formState } from './form-state.ts';
+import { formState } from './failures.ts';
 import { safeNext } from './next.ts';
 import { getSignedIn } from './session.ts';
 
