@@ -112,14 +112,6 @@ const API_FIELDS: Record<string, CommentField> = {
   author_email: 'email',
 };
 
-export interface MappedValidation {
-  fields: FieldErrors;
-  /** The replied-to comment was refused (deleted, not approved, other post): post as a new comment. */
-  parentRejected: boolean;
-  /** Messages for fields the form does not have. */
-  other: string[];
-}
-
 /** The form's own words for the upstream rules it recognises (`failures/upstream-text.ts`). */
 const COMMENT_KEYS: FieldKeys = {
   content: { required: 'comments.error.empty' },
@@ -129,9 +121,10 @@ const COMMENT_KEYS: FieldKeys = {
 
 /**
  * Upstream 422 `errors` onto the form: first message per field (in the reader's words where a key
- * fits), unknown fields kept for the summary.
+ * fits), unknown fields kept for the summary (`other`); `parentRejected`: the replied-to comment
+ * was refused (deleted, not approved, other post), so the text goes out as a new comment.
  */
-export function mapValidationErrors(errors: Record<string, readonly string[]>): MappedValidation {
+export function mapValidationErrors(errors: Record<string, readonly string[]>) {
   const { parent_id: parent, ...rest } = errors;
   const renamed = Object.entries(rest).map(([name, all]): [string, string[]] => [
     API_FIELDS[name] ?? name,
