@@ -74,10 +74,9 @@ export function postedStore(redisUrl: string | undefined) {
   };
 }
 
-export function postOnce(
-  store: ReturnType<typeof postedStore>,
-  redisUrl: string | undefined,
-): PostOnce {
+/** Posts once per remembered name, across every server sharing `redisUrl` (`PostOnce`). */
+export function postOnce(redisUrl: string | undefined): PostOnce {
+  const store = postedStore(redisUrl);
   const lock = createKeyedLock({
     redisUrl,
     prefix: 'masthead:comments:posting:',

@@ -12,7 +12,7 @@ import {
 import type { CommentOutcome, PostCommentRequest } from '../../../src/lib/comments/post.ts';
 import { loadCommentsView } from '../../../src/lib/comments/section.ts';
 import { RETRY_AFTER_SECONDS } from '../../../src/lib/delivery/policy.ts';
-import { postOnce, postedStore, rememberedName } from '../../../src/lib/comments/once.ts';
+import { postOnce, rememberedName } from '../../../src/lib/comments/once.ts';
 import { findComment } from '../../../src/lib/comments/thread.ts';
 import { ValidationError } from '../../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
@@ -378,7 +378,7 @@ describe('postComment: the idempotency key', () => {
     });
 
   it('posts one comment for a key sent twice, one after the other or both at once', async () => {
-    const once = postOnce(postedStore(undefined), undefined);
+    const once = postOnce(undefined);
     const content = `Once ${crypto.randomUUID()}`;
     const req = request({ values: { ...request().values, content }, remember: named(content) });
     const before = await writes();
@@ -403,7 +403,7 @@ describe('postComment: the idempotency key', () => {
   });
 
   it('a double click while the API saves and then fails stores the comment once', async () => {
-    const once = postOnce(postedStore(undefined), undefined);
+    const once = postOnce(undefined);
     const content = `Saved then failed ${crypto.randomUUID()}`;
     const req = request({ values: { ...request().values, content }, remember: named(content) });
     const before = await writes();
@@ -424,7 +424,7 @@ describe('postComment: the idempotency key', () => {
   });
 
   it('posts again for another text under the same key (a cached page shares its key), or a refused one', async () => {
-    const once = postOnce(postedStore(undefined), undefined);
+    const once = postOnce(undefined);
     const before = await writes();
     for (const content of [`One ${crypto.randomUUID()}`, `Two ${crypto.randomUUID()}`]) {
       const req = request({ values: { ...request().values, content }, remember: named(content) });
@@ -447,7 +447,7 @@ describe('postComment: the idempotency key', () => {
   it('with Redis configured and away, refuses the post with "try again shortly" and sends nothing', async () => {
     // REDIS_URL names a port where nothing listens: the guard of the key cannot be read.
     const away = `redis://127.0.0.1:${await freePort()}`;
-    const once = postOnce(postedStore(away), away);
+    const once = postOnce(away);
     const content = `Guarded ${crypto.randomUUID()}`;
     const req = request({ values: { ...request().values, content }, remember: named(content) });
     const before = await writes();
