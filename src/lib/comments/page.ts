@@ -7,7 +7,7 @@ import { keptFormValues } from '../forms/after-post.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';
 import { readFormValues } from './form.ts';
-import { failureStatus } from './post.ts';
+import { FAILURE_STATUS } from './post.ts';
 import type { CommentOutcome } from './post.ts';
 import { PAGE_PARAM, loadCommentsView } from './section.ts';
 
@@ -38,7 +38,7 @@ async function commentsForPage(Astro: AstroGlobal, postSlug: string) {
       values: readFormValues(keptFormValues(Astro.locals) ?? {}),
     };
   } else if (outcome && !outcome.ok) {
-    Astro.response.status = failureStatus(outcome.kind);
+    Astro.response.status = FAILURE_STATUS[outcome.kind];
     if (outcome.retryAfterSeconds !== undefined)
       Astro.response.headers.set('Retry-After', String(outcome.retryAfterSeconds));
   }

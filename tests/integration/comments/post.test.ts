@@ -6,7 +6,7 @@ import type { ConsumeLimit } from '../../../src/lib/comments/limit.ts';
 import {
   MODERATION_MESSAGE,
   PUBLISHED_MESSAGE,
-  failureStatus,
+  FAILURE_STATUS,
   postComment,
 } from '../../../src/lib/comments/post.ts';
 import type { CommentOutcome, PostCommentRequest } from '../../../src/lib/comments/post.ts';
@@ -129,7 +129,7 @@ describe('postComment: guests', () => {
       fields: { email: [textKey('comments.error.emailInvalid')] },
       values: request().values,
     });
-    expect(failureStatus(outcome.kind)).toBe(422);
+    expect(FAILURE_STATUS[outcome.kind]).toBe(422);
   });
 
   it('refuses locally (no upstream call, no rate-limit point) and keeps every field', async () => {
@@ -216,7 +216,7 @@ describe('postComment: limits and outages', () => {
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
     expect(english(refused.message)).toMatch(/wait 10 minutes/);
     expect(refused.values.content).toBe('A guest thought');
-    expect(failureStatus(refused.kind)).toBe(429);
+    expect(FAILURE_STATUS[refused.kind]).toBe(429);
   });
 
   it('a send the API refused (422) costs no comment: the reader fixes it and posts', async () => {
@@ -303,7 +303,7 @@ describe('postComment: limits and outages', () => {
     const fresh = await client().listComments(SLUG, { perPage: 50 }, { fresh: true });
     expect(JSON.stringify(fresh.items)).toContain(content);
     expect(outcome.kind).toBe('unconfirmed');
-    expect(failureStatus(outcome.kind)).toBe(503);
+    expect(FAILURE_STATUS[outcome.kind]).toBe(503);
     expect(english(outcome.message)).not.toMatch(/not posted|try again/i);
     expect(english(outcome.message)).toMatch(/could not confirm/);
     expect(outcome.values.content).toBe(content);
@@ -453,7 +453,7 @@ describe('postComment: the idempotency key', () => {
     const before = await writes();
     const outcome = failure(await postComment(req, { client, consume: unlimited, once }));
     expect(outcome.kind).toBe('unavailable');
-    expect(failureStatus(outcome.kind)).toBe(503);
+    expect(FAILURE_STATUS[outcome.kind]).toBe(503);
     expect(outcome.message).toBe(textKey('comments.error.unavailable'));
     // The site's one wait after an outage, as a booking refused for the same reason says it.
     expect(outcome.retryAfterSeconds).toBe(RETRY_AFTER_SECONDS);
