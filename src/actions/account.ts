@@ -1,20 +1,12 @@
 import { defineAction } from 'astro:actions';
 import type { ActionAPIContext, ActionError } from 'astro:actions';
 import { isWrongCredentials, signIn, signUp, revoke } from '../lib/auth/account.ts';
-import { toActionError } from '../lib/auth/action-errors.ts';
-import { TooManyAttemptsError, withinAttempts } from '../lib/auth/attempts.ts';
+import { TooManyAttemptsError, attemptLimiter, withinAttempts } from '../lib/auth/attempts.ts';
 import { classify } from '../lib/failures/classify.ts';
 import { addressKey } from '../lib/request/visitor-limits.ts';
-import {
-  LOGIN_KEYS,
-  MESSAGES,
-  REGISTER_KEYS,
-  authFailure,
-  tooManyAttempts,
-} from '../lib/auth/failures.ts';
-import type { FieldKeys } from '../lib/failures/upstream-text.ts';
-import { LOGIN_FIELDS, REGISTER_FIELDS, loginInput, registerInput } from '../lib/auth/forms.ts';
-import { attemptLimiter } from '../lib/auth/limits.ts';
+import { MESSAGES, authFailure, toActionError, tooManyAttempts } from '../lib/auth/failures.ts';
+import { ACCOUNT_FORMS, fieldNames, loginInput, registerInput } from '../lib/auth/forms.ts';
+import type { AccountFormName } from '../lib/auth/forms.ts';
 import { safeNext } from '../lib/auth/next.ts';
 import { signOut, startSession } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
@@ -26,19 +18,14 @@ import { publishingFor } from '../lib/services/clients.ts';
  * checks live here, not in the pages. Results never carry the token: it stays in the session.
  */
 
-/** The error a form shows; anything unexpected is logged and shown as a generic message. */
-function formError(
-  ctx: ActionAPIContext,
-  event: string,
-  error: unknown,
-  fields: readonly string[],
-  fieldsMessage: string | undefined,
-  keys: FieldKeys,
-): ActionError {
+/** The error `form` shows; anything unexpected is logged and shown as a generic message. */
+function formError(ctx: ActionAPIContext, form: AccountFormName, error: unknown): ActionError {
   if (error instanceof TooManyAttemptsError) {
     return toActionError(tooManyAttempts(error.retryAfterSeconds));
   }
-  const failure = authFailure(error, fields, fieldsMessage, keys);
+  const { summary, keys } = ACCOUNT_FORMS[form];
+  const failure = authFailure(error, fieldNames(form), summary, keys);
+  const event = `auth.${form}`;
   // The reader sees the site's own words; the log keeps what the upstream said.
   if (failure?.upstream)
     logWarn(`${event}.refused`, { ...requestContext(ctx), upstream: failure.upstream });
@@ -77,7 +64,7 @@ export const accountActions = {
         await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
-        throw formError(ctx, 'auth.login', error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
+        throw formError(ctx, 'login', error);
       }
     },
   }),
@@ -106,7 +93,7 @@ export const accountActions = {
         await signInSession(ctx, signedIn);
         return { next: safeNext(input.next) };
       } catch (error) {
-        throw formError(ctx, 'auth.register', error, REGISTER_FIELDS, undefined, REGISTER_KEYS);
+        throw formError(ctx, 'register', error);
       }
     },
   }),

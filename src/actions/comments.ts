@@ -2,20 +2,18 @@ import { ActionError, defineAction } from 'astro:actions';
 import { settings } from '../lib/settings/settings.ts';
 import { clearSignedIn, getSignedIn, takeSignOut } from '../lib/auth/session.ts';
 import { commentFormInput, readFormValues } from '../lib/comments/form.ts';
-import { commentLimit, commentLimiter, limitKey } from '../lib/comments/limit.ts';
+import { commentLimiter, limitKey } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
-import { postOnce, postedStore, rememberedName } from '../lib/comments/once.ts';
-import type { PostOnce } from '../lib/comments/post.ts';
+import { postOnce, rememberedName } from '../lib/comments/once.ts';
 import { invalidatePostComments } from '../lib/freshness/bus.ts';
 import { logError, requestContext } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
 const { COMMENTS_PER_IP_PER_10_MIN, REDIS_URL } = settings();
 
 // The limiter itself is made on the first comment (visitorLimiter).
-const consume = commentLimiter(commentLimit(COMMENTS_PER_IP_PER_10_MIN), REDIS_URL);
+const consume = commentLimiter(COMMENTS_PER_IP_PER_10_MIN, REDIS_URL);
 
-let once: PostOnce | undefined;
-const postOnceFor = (): PostOnce => (once ??= postOnce(postedStore(REDIS_URL), REDIS_URL));
+const once = postOnce(REDIS_URL);
 
 export const commentActions = {
   /** Posts a comment on `post` as the signed-in subscriber (published) or as a guest (moderated). */
@@ -53,7 +51,7 @@ export const commentActions = {
         {
           client: (token) => publishingFor(tenant, token),
           consume,
-          once: postOnceFor(),
+          once,
           onUnexpected: (error) => logError('comments.post.failed', requestContext(ctx), error),
         },
       );

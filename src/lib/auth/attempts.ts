@@ -1,5 +1,19 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { consumeLimit, refundLimit } from '../request/visitor-limits.ts';
+import { settings } from '../settings/settings.ts';
+import { consumeLimit, refundLimit, visitorLimiter } from '../request/visitor-limits.ts';
+
+/** Per-IP limits of the sign-in forms, shared across instances through Redis when `REDIS_URL` is set. */
+export function attemptLimiter(kind: 'login' | 'register'): Promise<RateLimiterAbstract> {
+  const { AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN, AUTH_REGISTRATIONS_PER_IP_PER_HOUR, REDIS_URL } =
+    settings();
+  const limits = {
+    // Failed logins: enough for typos and a forgotten password, far too few to guess one.
+    login: { points: AUTH_LOGIN_FAILURES_PER_IP_PER_15_MIN, duration: 900 },
+    // New accounts: a household or office registers a few, a script registers hundreds.
+    register: { points: AUTH_REGISTRATIONS_PER_IP_PER_HOUR, duration: 3600 },
+  };
+  return visitorLimiter(`auth:${kind}`, limits[kind], REDIS_URL);
+}
 
 /** A visitor has used up their sign-in attempts; `retryAfterSeconds` until the next one is allowed. */
 export class TooManyAttemptsError extends Error {

@@ -2,8 +2,8 @@ import type { AstroGlobal } from 'astro';
 import { actions } from 'astro:actions';
 import { keptFormValues } from '../forms/after-post.ts';
 import { cachePrivate } from '../render/page-respond.ts';
-import { ACCOUNT_FORMS, type AccountFormName } from './forms.ts';
-import { formState } from './form-state.ts';
+import { fieldNames, type AccountFormName } from './forms.ts';
+import { formState } from './failures.ts';
 import { safeNext } from './next.ts';
 import { getSignedIn } from './session.ts';
 
@@ -23,7 +23,7 @@ export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
   const result = Astro.getActionResult(actions[form]);
   if (result?.data) return Astro.redirect(href(result.data.next), 303);
   // Passwords among these are never kept (`submittedValues`).
-  const names = [...ACCOUNT_FORMS[form].fields.map((field) => field.name), 'next'];
+  const names = [...fieldNames(form), 'next'];
   const state = formState(keptFormValues(Astro.locals), result?.error, names, i18n);
   const next = safeNext(state.values['next'] ?? Astro.url.searchParams.get('next'));
   if (!result && (await getSignedIn(Astro.session, tenant))) return Astro.redirect(href(next));

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
 import { isEmailAddress } from '../forms/email.ts';
+import type { FieldKeys } from '../failures/upstream-text.ts';
+import { MESSAGES } from './failures.ts';
 import { NEXT_MAX_LENGTH } from './next.ts';
 
 /** Input of the sign-in forms: Astro's `isInputError` shows these messages (text keys) next to the fields. */
@@ -50,13 +52,9 @@ export const registerInput = z
     when: ({ value }) => bothPasswords.safeParse(value).success,
   });
 
-/** The fields each form shows messages for (upstream 422 keys outside these go to the summary). */
-export const LOGIN_FIELDS = ['email', 'password'] as const;
-export const REGISTER_FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
-
 /** One field of an account form as `components/account/AccountForm.astro` shows it. */
 export interface AccountField {
-  name: (typeof REGISTER_FIELDS)[number];
+  name: 'name' | 'email' | 'password' | 'password_confirmation';
   label: MessageKey;
   type: 'text' | 'email' | 'password';
   autocomplete: string;
@@ -84,9 +82,25 @@ const password = (autocomplete: string): AccountField => ({
   secret: true,
 });
 
-/** Each account form: its fields in order and its button. */
+/**
+ * Each account form: its button, its fields in order (upstream 422 keys outside these go to the
+ * summary), the summary over field messages, and the form's own words for what the upstream
+ * refused (`src/lib/failures/upstream-text.ts`).
+ */
 export const ACCOUNT_FORMS = {
-  login: { submit: 'nav.login', fields: [email, password('current-password')] },
+  login: {
+    submit: 'nav.login',
+    fields: [email, password('current-password')],
+    summary: MESSAGES.loginRefused,
+    keys: {
+      email: {
+        credentials: 'auth.credentialsWrong',
+        required: 'auth.emailRequired',
+        email: 'auth.emailInvalid',
+      },
+      password: { credentials: 'auth.credentialsWrong', required: 'auth.passwordRequired' },
+    },
+  },
   register: {
     submit: 'register.submit',
     fields: [
@@ -95,6 +109,24 @@ export const ACCOUNT_FORMS = {
       { ...password('new-password'), minLength: PASSWORD_MIN },
       { ...password('new-password'), name: 'password_confirmation', label: 'field.passwordRepeat' },
     ],
+    summary: MESSAGES.fields,
+    keys: {
+      name: { required: 'auth.nameRequired', tooLong: 'auth.nameTooLong' },
+      email: {
+        required: 'auth.emailRequired',
+        email: 'auth.emailInvalid',
+        taken: 'auth.emailTaken',
+        tooLong: 'auth.emailTooLong',
+      },
+      password: { required: 'auth.passwordChoose', tooShort: 'auth.passwordShort' },
+    },
   },
-} as const satisfies Record<string, { submit: MessageKey; fields: readonly AccountField[] }>;
+} as const satisfies Record<
+  string,
+  { submit: MessageKey; fields: readonly AccountField[]; summary: string; keys: FieldKeys }
+>;
 export type AccountFormName = keyof typeof ACCOUNT_FORMS;
+
+/** The names of `form`'s fields, in order. */
+export const fieldNames = (form: AccountFormName): string[] =>
+  ACCOUNT_FORMS[form].fields.map((field) => field.name);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { getRedis, warnRedisAway } from '../upstream/redis.ts';
+import { guardedRedis } from '../upstream/redis.ts';
 
 /**
  * Tokens signed out on this site (a logout, a sign-in that replaced them), never honoured from a
@@ -15,45 +15,33 @@ export function signedOutTokens(redisUrl: string | undefined, ttlSeconds: number
   const local = new LRUCache<string, true>({ max: 50_000, ttl: ttlSeconds * 1000 });
   const name = (token: string) => createHash('sha256').update(token).digest('base64url');
   const redisKey = (hash: string) => `masthead:auth:signed-out:${hash}`;
-  const away = (url: string, error: unknown) =>
-    warnRedisAway(
-      url,
-      'auth.signed_out.redis_unavailable',
-      error,
-      'a logout is remembered on this server only until Redis answers again',
-    );
+  // Redis away: warned once, then each call falls back to this server's memory.
+  const shared = guardedRedis(
+    redisUrl ?? '',
+    'auth.signed_out.redis_unavailable',
+    'a logout is remembered on this server only until Redis answers again',
+    (cause) => new Error('Redis away', { cause }),
+  );
   return {
     async add(token: string): Promise<void> {
       const hash = name(token);
       local.set(hash, true);
-      if (!redisUrl) return;
-      try {
-        await (await getRedis(redisUrl)).set(redisKey(hash), '1', 'EX', ttlSeconds);
-      } catch (error) {
-        away(redisUrl, error);
-      }
+      if (redisUrl)
+        await shared((redis) => redis.set(redisKey(hash), '1', 'EX', ttlSeconds)).catch(
+          () => undefined,
+        );
     },
     /** A sign-in the API answered with this token again: it is honoured again. */
     async remove(token: string): Promise<void> {
       const hash = name(token);
       local.delete(hash);
-      if (!redisUrl) return;
-      try {
-        await (await getRedis(redisUrl)).unlink(redisKey(hash));
-      } catch (error) {
-        away(redisUrl, error);
-      }
+      if (redisUrl) await shared((redis) => redis.unlink(redisKey(hash))).catch(() => undefined);
     },
     async has(token: string): Promise<boolean> {
       const hash = name(token);
       if (local.has(hash) || !redisUrl) return local.has(hash);
-      try {
-        return (await (await getRedis(redisUrl)).exists(redisKey(hash))) > 0;
-      } catch (error) {
-        // Redis away: the session store is the same Redis, so such a session reads as signed out.
-        away(redisUrl, error);
-        return false;
-      }
+      // Redis away: the session store is the same Redis, so such a session reads as signed out.
+      return shared(async (redis) => (await redis.exists(redisKey(hash))) > 0).catch(() => false);
     },
   };
 }

@@ -1,18 +1,11 @@
 import { COMMENT_MAX, characterCount } from './count.ts';
-import { sayer, type Say } from '../i18n/say.ts';
+import { sayerOf, type Say } from '../i18n/say.ts';
 
 /**
  * The comment field's live character count (progressive enhancement): without JavaScript the server
  * shows the count after a submit. The visible hint follows every keystroke; screen readers hear the
  * count once typing pauses, as GOV.UK's character count does, not on every key.
  */
-
-/** What the page passes in `data-count`: the tenant's messages and locale. */
-export interface CountConfig {
-  locale: string;
-  count: string;
-  over: string | { other: string };
-}
 
 /** The hint for `text`: "120 of 2,000 characters." plus "5 characters too many." past the limit. */
 export function countText(say: Say, text: string, max = COMMENT_MAX): string {
@@ -24,8 +17,7 @@ export function countText(say: Say, text: string, max = COMMENT_MAX): string {
 const ANNOUNCE_AFTER_MS = 1000;
 
 export function enhanceCount(field: HTMLTextAreaElement): void {
-  const config = JSON.parse(field.dataset['count'] ?? '{}') as CountConfig;
-  const say = sayer({ count: config.count, over: config.over }, config.locale);
+  const say = sayerOf(field, 'count');
   const hint = document.getElementById(`${field.id}-hint`);
   const live = field.form?.querySelector<HTMLElement>('[data-count-live]');
   if (!hint) return;

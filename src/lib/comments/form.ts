@@ -16,24 +16,29 @@ const NAME_MAX = 100;
 export const FIELD_ORDER = ['content', 'name', 'email'] as const;
 export type CommentField = (typeof FIELD_ORDER)[number];
 
-/** What the visitor typed, kept as typed (only line endings normalised) to refill the form. */
-export interface CommentFormValues {
-  content: string;
-  name: string;
-  email: string;
-  /** The comment being replied to, or '' for a new thread. */
-  parentId: string;
-  /** The form's idempotency key ('' until one is minted: `newCommentKey`). */
-  key: string;
-}
+/** A field as typed; missing or not a string (a hand-made POST) reads as ''. */
+const typed = z.string().catch('');
 
-export const EMPTY_VALUES: CommentFormValues = {
-  content: '',
-  name: '',
-  email: '',
-  parentId: '',
-  key: '',
-};
+/**
+ * What the visitor typed, kept as typed (only line endings normalised) to refill the form:
+ * `parentId` is the comment replied to ('' for a new thread), `key` the form's idempotency key
+ * ('' until one is minted: `newCommentKey`; anything the site did not mint is ignored).
+ */
+const CommentValuesSchema = z
+  .object({
+    content: typed.transform(normaliseText),
+    name: typed,
+    email: typed,
+    parent_id: typed.transform((id) => id.trim()),
+    key: typed.transform((key) => (/^[\w-]{16,64}$/.test(key.trim()) ? key.trim() : '')),
+  })
+  .transform(({ parent_id: parentId, ...values }) => ({ ...values, parentId }));
+export type CommentFormValues = z.output<typeof CommentValuesSchema>;
+
+export const readFormValues = (raw: Record<string, unknown>): CommentFormValues =>
+  CommentValuesSchema.parse(raw);
+
+export const EMPTY_VALUES: CommentFormValues = readFormValues({});
 
 /**
  * The idempotency key a comment form carries (src/lib/comments/once.ts remembers it): one per post
@@ -61,22 +66,6 @@ export const commentFormInput = z.object({
   /** The form's idempotency key (./once.ts). */
   key: z.string().max(100).optional(),
 });
-
-/** Raw form fields (any of them may be missing or not a string on a hand-made POST). */
-export function readFormValues(raw: Record<string, unknown>): CommentFormValues {
-  const text = (key: string): string => {
-    const value = raw[key];
-    return typeof value === 'string' ? value : '';
-  };
-  return {
-    content: normaliseText(text('content')),
-    name: text('name'),
-    email: text('email'),
-    parentId: text('parent_id').trim(),
-    // Minted by the site (`newCommentKey`): anything else is ignored.
-    key: /^[\w-]{16,64}$/.test(text('key').trim()) ? text('key').trim() : '',
-  };
-}
 
 /**
  * The same rules as the API (messages are text keys), checked before a call so a mistake costs no upstream request and no
@@ -123,14 +112,6 @@ const API_FIELDS: Record<string, CommentField> = {
   author_email: 'email',
 };
 
-export interface MappedValidation {
-  fields: FieldErrors;
-  /** The replied-to comment was refused (deleted, not approved, other post): post as a new comment. */
-  parentRejected: boolean;
-  /** Messages for fields the form does not have. */
-  other: string[];
-}
-
 /** The form's own words for the upstream rules it recognises (`failures/upstream-text.ts`). */
 const COMMENT_KEYS: FieldKeys = {
   content: { required: 'comments.error.empty' },
@@ -140,9 +121,10 @@ const COMMENT_KEYS: FieldKeys = {
 
 /**
  * Upstream 422 `errors` onto the form: first message per field (in the reader's words where a key
- * fits), unknown fields kept for the summary.
+ * fits), unknown fields kept for the summary (`other`); `parentRejected`: the replied-to comment
+ * was refused (deleted, not approved, other post), so the text goes out as a new comment.
  */
-export function mapValidationErrors(errors: Record<string, readonly string[]>): MappedValidation {
+export function mapValidationErrors(errors: Record<string, readonly string[]>) {
   const { parent_id: parent, ...rest } = errors;
   const renamed = Object.entries(rest).map(([name, all]): [string, string[]] => [
     API_FIELDS[name] ?? name,

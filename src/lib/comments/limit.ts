@@ -4,7 +4,7 @@ import {
   refundLimit,
   visitorLimiter,
 } from '../request/visitor-limits.ts';
-import type { LimitOutcome, VisitorLimit } from '../request/visitor-limits.ts';
+import type { LimitOutcome } from '../request/visitor-limits.ts';
 
 /** Spends one point for `key`; a refusal says when the next comment will be accepted. */
 export interface ConsumeLimit {
@@ -14,17 +14,13 @@ export interface ConsumeLimit {
 }
 
 /**
- * A person writes a few comments in ten minutes, not dozens: this stops a flood from one address
- * before it reaches the moderation queue or spends the tenant's upstream budget.
+ * `perTenMinutes` comments per visitor: a person writes a few in ten minutes, not dozens, so a
+ * flood from one address stops before it reaches the moderation queue or spends the tenant's
+ * upstream budget. Shared through Redis when `redisUrl` is set (instances count together).
  */
-export function commentLimit(perTenMinutes: number): VisitorLimit {
-  return { points: perTenMinutes, duration: 600 };
-}
-
-/** Shared through Redis when `redisUrl` is set (several instances count together), else in memory. */
-export function commentLimiter(limit: VisitorLimit, redisUrl: string | undefined): ConsumeLimit {
-  const limiter = (): ReturnType<typeof visitorLimiter> =>
-    visitorLimiter('comments', limit, redisUrl);
+export function commentLimiter(perTenMinutes: number, redisUrl: string | undefined): ConsumeLimit {
+  const limiter = () =>
+    visitorLimiter('comments', { points: perTenMinutes, duration: 600 }, redisUrl);
   const consume: ConsumeLimit = (key) => consumeLimit(limiter(), key);
   consume.refund = (key) => refundLimit(limiter(), key);
   return consume;

@@ -47,13 +47,8 @@ export function rememberedName(parts: {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
 
-export interface PostedStore {
-  get(name: string): Promise<CommentOutcome | undefined>;
-  set(name: string, outcome: CommentOutcome, seconds?: number): Promise<void>;
-}
-
 /** Redis when `redisUrl` is set (every server), with this process's memory beneath it. */
-export function postedStore(redisUrl: string | undefined): PostedStore {
+export function postedStore(redisUrl: string | undefined) {
   const local = new LRUCache<string, CommentOutcome>({ max: 5000, ttl: REMEMBER_SECONDS * 1000 });
   const redisKey = (name: string) => `masthead:comments:posted:${name}`;
   const shared = guardedRedis(
@@ -63,13 +58,13 @@ export function postedStore(redisUrl: string | undefined): PostedStore {
     (cause) => new PostedStoreUnavailable('posted comments cannot be read', { cause }),
   );
   return {
-    async get(name) {
+    async get(name: string): Promise<CommentOutcome | undefined> {
       const known = local.get(name);
       if (known || !redisUrl) return known;
       const raw = await shared((redis) => redis.get(redisKey(name)));
       return raw ? (JSON.parse(raw) as CommentOutcome) : undefined;
     },
-    async set(name, outcome, seconds = REMEMBER_SECONDS) {
+    async set(name: string, outcome: CommentOutcome, seconds = REMEMBER_SECONDS): Promise<void> {
       local.set(name, outcome, { ttl: seconds * 1000 });
       if (!redisUrl) return;
       await shared((redis) =>
@@ -79,7 +74,9 @@ export function postedStore(redisUrl: string | undefined): PostedStore {
   };
 }
 
-export function postOnce(store: PostedStore, redisUrl: string | undefined): PostOnce {
+/** Posts once per remembered name, across every server sharing `redisUrl` (`PostOnce`). */
+export function postOnce(redisUrl: string | undefined): PostOnce {
+  const store = postedStore(redisUrl);
   const lock = createKeyedLock({
     redisUrl,
     prefix: 'masthead:comments:posting:',

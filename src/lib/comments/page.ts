@@ -7,16 +7,9 @@ import { keptFormValues } from '../forms/after-post.ts';
 import { logWarn } from '../log/log.ts';
 import { publishingFor } from '../services/clients.ts';
 import { readFormValues } from './form.ts';
-import { failureStatus } from './post.ts';
+import { FAILURE_STATUS } from './post.ts';
 import type { CommentOutcome } from './post.ts';
 import { PAGE_PARAM, loadCommentsView } from './section.ts';
-import type { CommentsView } from './section.ts';
-
-export interface PageComments {
-  view: CommentsView;
-  /** This request is a form submission: its page is personal (private, never cached). */
-  submitted: boolean;
-}
 
 /** The outcome's messages (text keys or the API's own text) in the reader's language. */
 function localizeOutcome(i18n: I18n, outcome: CommentOutcome): CommentOutcome {
@@ -26,7 +19,7 @@ function localizeOutcome(i18n: I18n, outcome: CommentOutcome): CommentOutcome {
 }
 
 /** The post page's comments: the action's outcome (if this is a submission) and the thread. */
-async function commentsForPage(Astro: AstroGlobal, postSlug: string): Promise<PageComments | null> {
+async function commentsForPage(Astro: AstroGlobal, postSlug: string) {
   const { tenant } = Astro.locals;
   if (!tenant.features.comments) return null;
 
@@ -45,7 +38,7 @@ async function commentsForPage(Astro: AstroGlobal, postSlug: string): Promise<Pa
       values: readFormValues(keptFormValues(Astro.locals) ?? {}),
     };
   } else if (outcome && !outcome.ok) {
-    Astro.response.status = failureStatus(outcome.kind);
+    Astro.response.status = FAILURE_STATUS[outcome.kind];
     if (outcome.retryAfterSeconds !== undefined)
       Astro.response.headers.set('Retry-After', String(outcome.retryAfterSeconds));
   }
@@ -62,6 +55,7 @@ async function commentsForPage(Astro: AstroGlobal, postSlug: string): Promise<Pa
     },
     () => logWarn('comments.list.unavailable', { tenant: tenant.id, path: Astro.url.pathname }),
   );
+  // A form submission's page is personal (private, never cached).
   return { view, submitted: result !== undefined };
 }
 
@@ -69,12 +63,10 @@ async function commentsForPage(Astro: AstroGlobal, postSlug: string): Promise<Pa
  * The post page's comments, read while the post loads: they need only the address's slug. Call
  * the returned function with the post's own slug; another slug (an old address) reads again.
  */
-export function commentsAlongside(
-  Astro: AstroGlobal,
-  requestedSlug: string,
-): (postSlug: string) => Promise<PageComments | null> {
+export function commentsAlongside(Astro: AstroGlobal, requestedSlug: string) {
   const early = commentsForPage(Astro, requestedSlug);
   // The post may fail first (404, outage): this read's own failure is then nobody's concern.
   early.catch(() => undefined);
-  return (postSlug) => (postSlug === requestedSlug ? early : commentsForPage(Astro, postSlug));
+  return (postSlug: string) =>
+    postSlug === requestedSlug ? early : commentsForPage(Astro, postSlug);
 }

@@ -61,7 +61,7 @@ function mayHavePosted(error: unknown): boolean {
 }
 
 /** HTTP status of the result page for a failed submission. */
-const FAILURE_STATUS: Readonly<Record<FailureKind, number>> = {
+export const FAILURE_STATUS: Readonly<Record<FailureKind, number>> = {
   invalid: 422,
   busy: 429,
   unavailable: 503,
@@ -70,7 +70,6 @@ const FAILURE_STATUS: Readonly<Record<FailureKind, number>> = {
   closed: 404,
   error: 500,
 };
-export const failureStatus = (kind: FailureKind): number => FAILURE_STATUS[kind];
 
 export interface PostCommentRequest {
   postSlug: string;

@@ -28,22 +28,6 @@ export interface CommentFormState {
   replyTo: { id: string; authorName: string } | null;
 }
 
-export interface CommentsView {
-  thread: ThreadNode[];
-  /** Comments on this page, replies included. */
-  count: number;
-  /**
-   * The heading's "Comments (N)": the whole thread when it fits on one page (replies included),
-   * else the API's `meta.total`; null when a longer thread's answer gave no total.
-   */
-  total: number | null;
-  /** `counted`: `last` is the last page (else the last known: the API does not count, `pageInfo`). */
-  page: { current: number; last: number; counted: boolean };
-  /** The list could not be read (upstream down): the form still shows. */
-  unavailable: boolean;
-  form: CommentFormState;
-}
-
 export interface CommentsRequest {
   /** `?reply=` of the page address. */
   reply: string | null;
@@ -64,7 +48,7 @@ export async function loadCommentsView(
   postSlug: string,
   request: CommentsRequest,
   onOutage?: (error: unknown) => void,
-): Promise<CommentsView> {
+) {
   const { outcome } = request;
   const fresh = outcome?.ok === true && outcome.status === 'approved';
   const current = parsePage(request.page, 5) ?? 1;
@@ -84,7 +68,9 @@ export async function loadCommentsView(
   };
   const listed = await unlessRefused(readThread, null, onOutage);
   const thread = listed ? threadOf(listed.items) : [];
+  /** Comments on this page, replies included. */
   const count = countComments(thread);
+  /** `counted`: `last` is the last page (else the last known: the API does not count, `pageInfo`). */
   const page = listed
     ? {
         current: listed.page.current,
@@ -95,12 +81,15 @@ export async function loadCommentsView(
   return {
     thread,
     count,
+    /** The heading's "Comments (N)" (`threadTotal`); null when a longer thread's answer gave none. */
     total: listed ? threadTotal(listed.page.total, listed.items.length, count, page.last) : 0,
     page,
+    /** The list could not be read (upstream down): the form still shows. */
     unavailable: !listed,
     form: formState(thread, request),
   };
 }
+export type CommentsView = Awaited<ReturnType<typeof loadCommentsView>>;
 
 /**
  * How many comments the thread has (docs/api-assumptions.md): on one page, every comment shown,

@@ -35,7 +35,6 @@ const byOldest = (a: ThreadNode, b: ThreadNode): number => {
 export function buildThread(comments: readonly Comment[]): ThreadNode[] {
   const nodes = new Map<string, ThreadNode>();
   const parents = new Map<string, string | null>();
-  const order: string[] = [];
 
   const visit = (comment: Comment, nestedUnder: string | null): void => {
     const id = String(comment.id);
@@ -50,17 +49,15 @@ export function buildThread(comments: readonly Comment[]): ThreadNode[] {
     });
     const declared = comment.parent_id ?? null;
     parents.set(id, nestedUnder ?? (declared === null ? null : String(declared)));
-    order.push(id);
     for (const reply of comment.replies) visit(reply, id);
   };
   for (const comment of comments) visit(comment, null);
 
   const roots: ThreadNode[] = [];
-  for (const id of order) {
-    const node = nodes.get(id);
-    if (!node) continue;
+  // In the order first seen (a Map keeps it); a node is never its own parent (`isAncestor`).
+  for (const [id, node] of nodes) {
     const parentId = parents.get(id) ?? null;
-    const parent = parentId === null || parentId === id ? undefined : nodes.get(parentId);
+    const parent = parentId === null ? undefined : nodes.get(parentId);
     if (parent && !isAncestor(node.id, parentId, parents)) parent.replies.push(node);
     else roots.push(node);
   }

@@ -23,8 +23,7 @@ import {
   type Zoom,
 } from './reader.ts';
 import { queryWithout } from '../reading/pagination.ts';
-import { isRecord } from '../content/records.ts';
-import { sayer } from '../i18n/say.ts';
+import { sayerOf } from '../i18n/say.ts';
 
 /** Full screen: how long the toolbar and thumbnails stay after the pointer or a key last asked. */
 const CONTROLS_IDLE_MS = 2500;
@@ -70,11 +69,7 @@ class Reader {
     for (const link of root.querySelectorAll<HTMLAnchorElement>('.thumbs a[data-go]')) {
       this.thumbs.set(Number(link.dataset.go), link);
     }
-    const texts: unknown = JSON.parse(root.dataset.text ?? '{}');
-    const messages = Object.entries(isRecord(texts) ? texts : {}).filter(
-      (entry): entry is [string, string] => typeof entry[1] === 'string',
-    );
-    this.say = sayer(Object.fromEntries(messages), root.dataset.locale ?? 'en');
+    this.say = sayerOf(root);
     const opening = this.pageTitle(this.page);
     this.titleSuffix = document.title.startsWith(opening)
       ? document.title.slice(opening.length)

@@ -1,3 +1,4 @@
+import { isRecord } from '../content/records.ts';
 import type { TextValues } from './text-key.ts';
 import type { Message } from './dictionary.ts';
 
@@ -27,4 +28,21 @@ export function sayer(text: Readonly<Record<string, Message>>, locale: string): 
   const plurals = new Intl.PluralRules(locale);
   const numbers = new Intl.NumberFormat(locale);
   return (key, values = {}) => fill(text[key] ?? key, values, plurals, numbers);
+}
+
+const isMessage = (text: unknown): text is Message =>
+  typeof text === 'string' || (isRecord(text) && typeof text['other'] === 'string');
+
+/** An island's `sayer` from its element: messages as JSON in `data-<name>`, the locale in `data-locale`. */
+export function sayerOf(element: HTMLElement, name = 'text'): Say {
+  let texts: unknown;
+  try {
+    texts = JSON.parse(element.dataset[name] ?? '{}');
+  } catch {
+    texts = {};
+  }
+  const messages = Object.entries(isRecord(texts) ? texts : {}).filter(
+    (entry): entry is [string, Message] => isMessage(entry[1]),
+  );
+  return sayer(Object.fromEntries(messages), element.dataset['locale'] || 'en');
 }

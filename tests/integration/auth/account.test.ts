@@ -7,15 +7,10 @@ import {
   signUp,
   toSignedIn,
 } from '../../../src/lib/auth/account.ts';
+import { MESSAGES, authFailure } from '../../../src/lib/auth/failures.ts';
 import {
-  LOGIN_KEYS,
-  MESSAGES,
-  REGISTER_KEYS,
-  authFailure,
-} from '../../../src/lib/auth/failures.ts';
-import {
-  LOGIN_FIELDS,
-  REGISTER_FIELDS,
+  ACCOUNT_FORMS,
+  fieldNames,
   loginInput,
   registerInput,
 } from '../../../src/lib/auth/forms.ts';
@@ -72,7 +67,12 @@ describe('signIn', () => {
     const error = await signIn(client('alpine-post'), 'reader@masthead.test', 'wrong').catch(
       (e: unknown) => e,
     );
-    const failure = authFailure(error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
+    const failure = authFailure(
+      error,
+      fieldNames('login'),
+      MESSAGES.loginRefused,
+      ACCOUNT_FORMS.login.keys,
+    );
     const german = localizeFields(createI18n('de-CH', 'Europe/Zurich'), failure?.fields ?? {});
     expect(german).toEqual({ email: ['E-Mail-Adresse oder Passwort stimmen nicht.'] });
     expect(JSON.stringify(german)).not.toContain('credentials');
@@ -88,7 +88,12 @@ describe('signIn', () => {
         (e: unknown) => e,
       );
       expect(isWrongCredentials(error)).toBe(true);
-      const failure = authFailure(error, LOGIN_FIELDS, MESSAGES.loginRefused, LOGIN_KEYS);
+      const failure = authFailure(
+        error,
+        fieldNames('login'),
+        MESSAGES.loginRefused,
+        ACCOUNT_FORMS.login.keys,
+      );
       expect(localizeFields(createI18n('fr-CH', 'Europe/Zurich'), failure?.fields ?? {})).toEqual({
         email: ['L’adresse e-mail ou le mot de passe n’est pas correct.'],
       });
@@ -141,7 +146,12 @@ describe('signUp', () => {
       email: ['The email has already been taken.'],
     });
     // With the form's keys, the reader's language: "e-mail taken" in German.
-    const keyed = authFailure(again, REGISTER_FIELDS, undefined, REGISTER_KEYS);
+    const keyed = authFailure(
+      again,
+      fieldNames('register'),
+      undefined,
+      ACCOUNT_FORMS.register.keys,
+    );
     expect(localizeFields(createI18n('de-CH', 'UTC'), keyed?.fields ?? {})).toEqual({
       email: ['Mit dieser E-Mail-Adresse gibt es schon ein Konto. Möchten Sie sich anmelden?'],
     });

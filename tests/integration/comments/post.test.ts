@@ -6,13 +6,13 @@ import type { ConsumeLimit } from '../../../src/lib/comments/limit.ts';
 import {
   MODERATION_MESSAGE,
   PUBLISHED_MESSAGE,
-  failureStatus,
+  FAILURE_STATUS,
   postComment,
 } from '../../../src/lib/comments/post.ts';
 import type { CommentOutcome, PostCommentRequest } from '../../../src/lib/comments/post.ts';
 import { loadCommentsView } from '../../../src/lib/comments/section.ts';
 import { RETRY_AFTER_SECONDS } from '../../../src/lib/delivery/policy.ts';
-import { postOnce, postedStore, rememberedName } from '../../../src/lib/comments/once.ts';
+import { postOnce, rememberedName } from '../../../src/lib/comments/once.ts';
 import { findComment } from '../../../src/lib/comments/thread.ts';
 import { ValidationError } from '../../../src/lib/upstream/errors.ts';
 import type { Upstream } from '../../../src/lib/upstream/runtime.ts';
@@ -129,7 +129,7 @@ describe('postComment: guests', () => {
       fields: { email: [textKey('comments.error.emailInvalid')] },
       values: request().values,
     });
-    expect(failureStatus(outcome.kind)).toBe(422);
+    expect(FAILURE_STATUS[outcome.kind]).toBe(422);
   });
 
   it('refuses locally (no upstream call, no rate-limit point) and keeps every field', async () => {
@@ -216,7 +216,7 @@ describe('postComment: limits and outages', () => {
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
     expect(english(refused.message)).toMatch(/wait 10 minutes/);
     expect(refused.values.content).toBe('A guest thought');
-    expect(failureStatus(refused.kind)).toBe(429);
+    expect(FAILURE_STATUS[refused.kind]).toBe(429);
   });
 
   it('a send the API refused (422) costs no comment: the reader fixes it and posts', async () => {
@@ -303,7 +303,7 @@ describe('postComment: limits and outages', () => {
     const fresh = await client().listComments(SLUG, { perPage: 50 }, { fresh: true });
     expect(JSON.stringify(fresh.items)).toContain(content);
     expect(outcome.kind).toBe('unconfirmed');
-    expect(failureStatus(outcome.kind)).toBe(503);
+    expect(FAILURE_STATUS[outcome.kind]).toBe(503);
     expect(english(outcome.message)).not.toMatch(/not posted|try again/i);
     expect(english(outcome.message)).toMatch(/could not confirm/);
     expect(outcome.values.content).toBe(content);
@@ -378,7 +378,7 @@ describe('postComment: the idempotency key', () => {
     });
 
   it('posts one comment for a key sent twice, one after the other or both at once', async () => {
-    const once = postOnce(postedStore(undefined), undefined);
+    const once = postOnce(undefined);
     const content = `Once ${crypto.randomUUID()}`;
     const req = request({ values: { ...request().values, content }, remember: named(content) });
     const before = await writes();
@@ -403,7 +403,7 @@ describe('postComment: the idempotency key', () => {
   });
 
   it('a double click while the API saves and then fails stores the comment once', async () => {
-    const once = postOnce(postedStore(undefined), undefined);
+    const once = postOnce(undefined);
     const content = `Saved then failed ${crypto.randomUUID()}`;
     const req = request({ values: { ...request().values, content }, remember: named(content) });
     const before = await writes();
@@ -424,7 +424,7 @@ describe('postComment: the idempotency key', () => {
   });
 
   it('posts again for another text under the same key (a cached page shares its key), or a refused one', async () => {
-    const once = postOnce(postedStore(undefined), undefined);
+    const once = postOnce(undefined);
     const before = await writes();
     for (const content of [`One ${crypto.randomUUID()}`, `Two ${crypto.randomUUID()}`]) {
       const req = request({ values: { ...request().values, content }, remember: named(content) });
@@ -447,13 +447,13 @@ describe('postComment: the idempotency key', () => {
   it('with Redis configured and away, refuses the post with "try again shortly" and sends nothing', async () => {
     // REDIS_URL names a port where nothing listens: the guard of the key cannot be read.
     const away = `redis://127.0.0.1:${await freePort()}`;
-    const once = postOnce(postedStore(away), away);
+    const once = postOnce(away);
     const content = `Guarded ${crypto.randomUUID()}`;
     const req = request({ values: { ...request().values, content }, remember: named(content) });
     const before = await writes();
     const outcome = failure(await postComment(req, { client, consume: unlimited, once }));
     expect(outcome.kind).toBe('unavailable');
-    expect(failureStatus(outcome.kind)).toBe(503);
+    expect(FAILURE_STATUS[outcome.kind]).toBe(503);
     expect(outcome.message).toBe(textKey('comments.error.unavailable'));
     // The site's one wait after an outage, as a booking refused for the same reason says it.
     expect(outcome.retryAfterSeconds).toBe(RETRY_AFTER_SECONDS);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, tooManyAttempts } from '../../../src/lib/auth/failures.ts';
 import { textKey } from '../../../src/lib/i18n/text-key.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import {
   EMPTY_FORM,
+  MESSAGES,
   describeError,
   formState,
   submittedValues,
-} from '../../../src/lib/auth/form-state.ts';
+  tooManyAttempts,
+} from '../../../src/lib/auth/failures.ts';
 
 /** What the form's POST kept for its GET (src/lib/forms/after-post.ts). */
 const post = (fields: Record<string, string>): Record<string, string> => fields;

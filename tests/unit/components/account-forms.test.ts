@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import AccountForm from '../../../src/components/account/AccountForm.astro';
-import { EMPTY_FORM, type FormState } from '../../../src/lib/auth/form-state.ts';
+import { EMPTY_FORM, type FormState } from '../../../src/lib/auth/failures.ts';
 import { PASSWORD_MIN } from '../../../src/lib/auth/forms.ts';
 import { render } from './render.ts';
 

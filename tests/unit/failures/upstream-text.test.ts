@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LOGIN_KEYS, REGISTER_KEYS, authFailure } from '../../../src/lib/auth/failures.ts';
-import { LOGIN_FIELDS, REGISTER_FIELDS } from '../../../src/lib/auth/forms.ts';
+import { authFailure } from '../../../src/lib/auth/failures.ts';
+import { ACCOUNT_FORMS, fieldNames } from '../../../src/lib/auth/forms.ts';
 import { recogniseUpstream } from '../../../src/lib/failures/upstream-text.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { localize, localizeFields } from '../../../src/lib/i18n/text.ts';
@@ -35,7 +35,12 @@ describe('upstream validation in the reader language', () => {
       email: ['The email field must be a valid email address.'],
       password: ['The password field must be at least 10 characters.'],
     });
-    const failure = authFailure(error, REGISTER_FIELDS, undefined, REGISTER_KEYS);
+    const failure = authFailure(
+      error,
+      fieldNames('register'),
+      undefined,
+      ACCOUNT_FORMS.register.keys,
+    );
     expect(localizeFields(german, failure?.fields ?? {})).toEqual({
       name: [german.t('auth.nameRequired')],
       email: [german.t('auth.emailInvalid')],
@@ -46,7 +51,12 @@ describe('upstream validation in the reader language', () => {
 
   it('an unknown sentence is shown as the upstream wrote it', () => {
     const error = new ValidationError('422', ctx, { email: ['Domain is blocklisted.'] });
-    const failure = authFailure(error, REGISTER_FIELDS, undefined, REGISTER_KEYS);
+    const failure = authFailure(
+      error,
+      fieldNames('register'),
+      undefined,
+      ACCOUNT_FORMS.register.keys,
+    );
     expect(failure?.fields).toEqual({ email: ['Domain is blocklisted.'] });
     expect(failure?.upstream).toBeUndefined();
   });
@@ -57,7 +67,7 @@ describe('upstream validation in the reader language', () => {
       { ...ctx, upstreamMessage: 'Invalid login or password.' },
       {},
     );
-    const failure = authFailure(error, LOGIN_FIELDS, undefined, LOGIN_KEYS);
+    const failure = authFailure(error, fieldNames('login'), undefined, ACCOUNT_FORMS.login.keys);
     expect(localize(french, failure?.message ?? '')).toBe(french.t('auth.credentialsWrong'));
   });
 
@@ -68,7 +78,7 @@ describe('upstream validation in the reader language', () => {
       status: 401,
       upstreamMessage: 'Unauthorized',
     });
-    const failure = authFailure(error, LOGIN_FIELDS, undefined, LOGIN_KEYS);
+    const failure = authFailure(error, fieldNames('login'), undefined, ACCOUNT_FORMS.login.keys);
     expect(failure?.code).toBe('BAD_REQUEST');
     expect(localizeFields(german, failure?.fields ?? {})).toEqual({
       email: ['E-Mail-Adresse oder Passwort stimmen nicht.'],

@@ -3,7 +3,7 @@ import { addMonths, monthWeeks, moveFocus, pick, selectable } from './calendar.t
 import { bookingStore } from './booking.store.ts';
 import { STEP_HEADER } from '../steps/address.ts';
 import { stayDate as longDate } from '../../i18n/format.ts';
-import { sayer, type Say } from '../../i18n/say.ts';
+import { sayerOf, type Say } from '../../i18n/say.ts';
 import { escapeHtml } from '../../content/escape.ts';
 import { isRecord } from '../../content/records.ts';
 
@@ -41,12 +41,6 @@ const isRules = (value: unknown): value is StayRules =>
   typeof value['today'] === 'string' &&
   typeof value['minNights'] === 'number' &&
   typeof value['maxNights'] === 'number';
-/** The texts the element says: a string, or plural forms (`other` always). */
-const isTexts = (value: unknown): value is Parameters<typeof sayer>[0] =>
-  isRecord(value) &&
-  Object.values(value).every(
-    (text) => typeof text === 'string' || (isRecord(text) && typeof text['other'] === 'string'),
-  );
 const entryOf = (state: unknown): Entry | undefined =>
   isRecord(state) && isEntry(state['booking']) ? state['booking'] : undefined;
 
@@ -86,7 +80,7 @@ class MastheadBooking extends HTMLElement {
   connectedCallback(): void {
     if (this.dataset['ready']) return;
     this.locale = this.dataset['locale'] || 'en';
-    this.say = sayer(read(this.dataset['text'], isTexts) ?? {}, this.locale);
+    this.say = sayerOf(this);
     this.parentOrigin = this.dataset['parentOrigin'] ?? '';
     this.start = location.href;
     this.store.$busy.listen((busy) => this.renderBusy(busy));
