@@ -91,7 +91,8 @@ const options = (over: Partial<PipelineOptions> = {}): PipelineOptions => ({
   cacheMaxBytes: 50_000_000,
   maxBytes: 2_000_000,
   maxPixels: 40_000_000,
-  timeoutMs: 1_000,
+  // Generous: a loaded CI machine took over 1 s for a 1200 px crop. The slow source sets its own.
+  timeoutMs: 10_000,
   transforms: 2,
   ...over,
 });
@@ -302,7 +303,9 @@ describe('the image pipeline', () => {
     ['a slow source', '/slow.jpg', 504, /too long/],
     ['a redirect to another host', '/away.jpg', 502, /not allowed/],
   ])('refuses %s with %s', async (_label, path, status, message) => {
-    const error = await derive(new ImagePipeline(options()), path).catch((e: unknown) => e);
+    // A 1 s limit, so the slow source (2 s) runs out of it.
+    const pipeline = new ImagePipeline(options({ timeoutMs: 1_000 }));
+    const error = await derive(pipeline, path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImageError);
     expect((error as ImageError).status).toBe(status);
     expect((error as ImageError).message).toMatch(message);
