@@ -144,3 +144,40 @@ describe('Book again after an edit, with the key of a booking already made', () 
     expect(other.step).toBe('done');
   });
 });
+
+describe('Details as a phone types them (smart punctuation)', () => {
+  const details = (email: string, at: number) => ({
+    idempotencyKey: `smart${at}`.padEnd(32, '0'),
+    propertyId: HARBOUR_VIEW,
+    checkIn: day(at),
+    checkOut: day(at + 1),
+    adults: '2',
+    children: '0',
+    roomTypeId: STANDARD_DOUBLE,
+    firstName: 'Siobhán',
+    lastName: 'O’Brien–Hayes',
+    email,
+    phone: '',
+    nationality: '',
+    notes: '',
+  });
+
+  it('books a curly apostrophe or dash in the address as the straight one it stands for', async () => {
+    const local = `o’brien–${Date.now()}`;
+    const booked = await book(details(`${local}@example.com`, 320));
+    expect(booked.step).toBe('done');
+    const plain = `${local.replace('’', "'").replace('–', '-')}@example.com`;
+    expect(booked.booked?.email).toBe(plain);
+    const guest = mock.state.lodging.guests.find((g) => g.email === plain);
+    // Names keep what was typed: a curly apostrophe and a dash are right in a name.
+    expect(guest).toMatchObject({ first_name: 'Siobhán', last_name: 'O’Brien–Hayes' });
+  });
+
+  it('says what is wrong with curly quotes around the address, in words the guest can act on', async () => {
+    const refused = await book(details(`“guest.${Date.now()}@example.com”`, 324));
+    expect(refused.step).toBe('details');
+    expect(english(refused.errors['email'])).toEqual([
+      'Enter an e-mail address such as name@example.com.',
+    ]);
+  });
+});

@@ -13,7 +13,7 @@ const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
  * Lower case, Unicode NFKC (full-width and compatibility forms), no invisible characters, no trailing
- * dot, the domain in Unicode: Chromium sends an e-mail field's `bücher.de` as `xn--bcher-kva.de`,
+ * dot, straight quotes and dashes, the domain in Unicode: Chromium sends an e-mail field's `bücher.de` as `xn--bcher-kva.de`,
  * Firefox and partners' JSON as typed; both are one guest (and the look-alike check reads the letters).
  */
 export function normalizeEmail(raw: string): string {
@@ -25,6 +25,10 @@ export function normalizeEmail(raw: string): string {
     .toLowerCase()
     .normalize('NFKC')
     .replace(INVISIBLE, '')
+    // What smart punctuation (a phone's autocorrect) types for ' " and -: no address means it.
+    .replace(/[‘’ʼ′]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/[‐‑‒–−]/g, '-')
     .trim();
   const at = plain.lastIndexOf('@');
   if (at < 0) return plain;
