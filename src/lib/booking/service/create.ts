@@ -76,29 +76,26 @@ export async function listedBooking(
 }
 
 /**
- * The booking a create whose answer was lost may have stored: this guest record's, for exactly
- * these nights and room, still holding it (and with the notes sent, under the online-requests record).
+ * The booking a create whose answer was lost may have stored: under `guestId`, for exactly these
+ * nights and room, with the key's mark in its notes (`keyMark`), still holding the room.
  */
 function lostBooking(
   api: LodgingClient,
-  sent: { guestId: string; notes?: string | undefined; mark?: string },
+  guestId: string,
+  mark: string,
   place: PropertySummary,
   input: BookingRequest,
 ): Promise<Booking | undefined> {
-  const sameNotes = (notes: string) =>
-    sent.mark !== undefined
-      ? notes.includes(sent.mark)
-      : sent.notes === undefined || notes.trim() === sent.notes.trim();
   const day = input.checkIn;
   return listedBooking(
     api,
-    { guest_id: sent.guestId, property_id: place.id, check_in_from: day, check_in_to: day },
+    { guest_id: guestId, property_id: place.id, check_in_from: day, check_in_to: day },
     (b) =>
       b.check_in === input.checkIn &&
       b.check_out === input.checkOut &&
-      (b.guest_id == null || String(b.guest_id) === sent.guestId) &&
+      (b.guest_id == null || String(b.guest_id) === guestId) &&
       (b.room_type_id == null || String(b.room_type_id) === input.roomTypeId) &&
-      sameNotes(b.notes ?? '') &&
+      (b.notes ?? '').includes(mark) &&
       holdsRoom(b.status),
   );
 }
@@ -109,6 +106,7 @@ async function recipient(
   api: LodgingClient,
   input: BookingRequest,
   attempt: Attempt | undefined,
+  mark: string,
   looked?: { guest: Guest | undefined },
 ): Promise<{ guestId: string; notes?: string | undefined }> {
   if (attempt?.state === 'unknown' && attempt.guestId) {
@@ -116,7 +114,6 @@ async function recipient(
   }
   const choice = await chooseGuest(api, input, core.onlineRequests, looked);
   const max = detailsPresentation(core.lodging.fields).notesMax;
-  const mark = keyMark(core.tenant.id, input.idempotencyKey);
   const notes =
     choice.kind === 'new' ? input.notes.trim() : onFileNotes(i18nFor(core.tenant), input);
   return { guestId: choice.guestId, notes: markedNotes(notes, mark, max) };
@@ -176,6 +173,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     return confirmation;
   };
   const api = core.lodgingApi();
+  const mark = keyMark(core.tenant.id, key);
   let looked: { guest: Guest | undefined } | undefined;
   if (!attempt && (await attempts.mayHaveForgotten())) {
     const email = normalizeEmail(input.email);
@@ -183,18 +181,17 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     // The booking this key made before the shared store forgot it (Redis came back empty, a new
     // process without Redis), by the key's mark under the guest's record or the online-requests
     // one; no record with this e-mail: nothing was booked for it (a first booking makes one).
-    const mark = keyMark(core.tenant.id, input.idempotencyKey);
     const { guest } = looked;
     const records = guest ? [String(guest.id), await core.onlineRequests('')] : [];
     for (const guestId of new Set(records)) {
-      const found = await lostBooking(api, { guestId, mark }, place, input);
+      const found = await lostBooking(api, guestId, mark, place, input);
       // Its e-mail went out when it was made (or, at worst, never): it is not sent again.
       if (found) return done(found, true);
     }
   }
-  const sent = await recipient(core, api, input, attempt, looked);
+  const sent = await recipient(core, api, input, attempt, mark, looked);
   if (attempt?.state === 'unknown') {
-    const found = await lostBooking(api, sent, place, input);
+    const found = await lostBooking(api, sent.guestId, mark, place, input);
     if (found) return done(found, false);
   }
   await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
