@@ -11,6 +11,10 @@ describe('e-mail addresses', () => {
     ['zed-x@example.com.'],
     ['\uFEFFＺｅｄ-x@example.com\u200D'],
     ['  zed-x@EXAMPLE.COM  '],
+    // A phone's smart punctuation, or a dash pasted from a document, for the hyphen.
+    ['zed\u2010x@example.com'],
+    ['zed\u2013x@example.com'],
+    ['zed\u2212x@example.com'],
   ])('%j is one spelling', (typed) => {
     expect(normalizeEmail(typed)).toBe('zed-x@example.com');
   });
