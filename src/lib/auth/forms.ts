@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
-import { isEmailAddress } from '../forms/email.ts';
+import { isEmailAddress, straightenPunctuation } from '../forms/email.ts';
 import type { FieldKeys } from '../failures/upstream-text.ts';
 import { MESSAGES } from './failures.ts';
 import { NEXT_MAX_LENGTH } from './next.ts';
@@ -11,6 +11,7 @@ import { NEXT_MAX_LENGTH } from './next.ts';
 const emailField = z
   .string({ error: textKey('auth.emailRequired') })
   .trim()
+  .overwrite(straightenPunctuation)
   .max(254, { error: textKey('auth.emailTooLong', { max: 254 }) })
   .refine(isEmailAddress, { error: textKey('auth.emailInvalid') });
 

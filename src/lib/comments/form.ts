@@ -4,7 +4,7 @@ import { mapFieldErrors } from '../auth/failures.ts';
 import { localizeUpstreamFields } from '../failures/upstream-text.ts';
 import type { FieldKeys } from '../failures/upstream-text.ts';
 import type { FieldErrors } from '../failures/fields.ts';
-import { isEmailAddress } from '../forms/email.ts';
+import { isEmailAddress, straightenPunctuation } from '../forms/email.ts';
 import { textKey } from '../i18n/text-key.ts';
 import type { CommentInput } from '../publishing/schema.ts';
 import { COMMENT_MAX, characterCount, normaliseText } from './count.ts';
@@ -86,7 +86,7 @@ export function validateComment(
     fields['content'] = [textKey('comments.error.tooLong', { length, max: COMMENT_MAX })];
 
   const name = values.name.trim();
-  const email = values.email.trim();
+  const email = straightenPunctuation(values.email.trim());
   if (!signedIn) {
     if (name === '') fields['name'] = [textKey('comments.error.nameRequired')];
     else if ([...name].length > NAME_MAX)

@@ -9,3 +9,10 @@ const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$
  * validation) accepts them (docs/api-assumptions.md).
  */
 export const isEmailAddress = (value: string): boolean => EMAIL.test(value);
+
+/** What a phone's smart punctuation types for ' " and -: no mailbox means the curly or dashed one. */
+export const straightenPunctuation = (value: string): string =>
+  value
+    .replace(/[‘’ʼ′]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/[‐‑‒–−]/g, '-');

@@ -60,6 +60,17 @@ describe('registerInput', () => {
     expect(registerInput.parse({ ...valid, email })).toEqual({ ...valid, email });
   });
 
+  // A phone's autocorrect types ’ for ' and – for -: the account is the mailbox meant, not one that cannot exist.
+  it('registers o’brien–hay@example.com as the mailbox it stands for', () => {
+    expect(registerInput.parse({ ...valid, email: 'o’brien–hay@example.com' })).toEqual({
+      ...valid,
+      email: "o'brien-hay@example.com",
+    });
+    expect(loginInput.parse({ email: ' o’brien@example.com', password: 'x' })).toMatchObject({
+      email: "o'brien@example.com",
+    });
+  });
+
   it('shows every message after one submit, the confirmation included', () => {
     expect(
       english(

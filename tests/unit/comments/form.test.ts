@@ -69,6 +69,11 @@ describe('validateComment', () => {
     },
   );
 
+  it('sends a guest’s o’brien@example.com (a phone’s curly apostrophe) as the mailbox meant', () => {
+    const result = validateComment({ ...guest, email: 'o’brien@example.com' }, false);
+    expect(result).toMatchObject({ ok: true, input: { author_email: "o'brien@example.com" } });
+  });
+
   it('sends neither name nor e-mail for a signed-in visitor, and does not require them', () => {
     expect(english(validateComment({ ...guest, name: '', email: 'not-an-email' }, true))).toEqual({
       ok: true,

@@ -1,5 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import unhomoglyph from 'unhomoglyph';
+import { straightenPunctuation } from '../../forms/email.ts';
 
 /**
  * One spelling per e-mail address before any comparison (guest look-up, creation lock, idempotency),
@@ -19,17 +20,13 @@ const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 export function normalizeEmail(raw: string): string {
   // Removed before and after NFKC and lower case: each can bring letters together that a removed
   // mark kept apart, or (rarely) make an ignorable one; the result is the same when run again.
-  const plain = raw
+  const folded = raw
     .replace(INVISIBLE, '')
     .normalize('NFKC')
     .toLowerCase()
     .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    // What smart punctuation (a phone's autocorrect) types for ' " and -: no address means it.
-    .replace(/[‘’ʼ′]/g, "'")
-    .replace(/[“”]/g, '"')
-    .replace(/[‐‑‒–−]/g, '-')
-    .trim();
+    .replace(INVISIBLE, '');
+  const plain = straightenPunctuation(folded).trim();
   const at = plain.lastIndexOf('@');
   if (at < 0) return plain;
   // `example.com.` is the same (fully qualified) domain as `example.com`.
