@@ -6,8 +6,7 @@ import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { purgeEdge } from './edge.ts';
-import { TaggedChangeSchema } from '../delivery/cache-tags.ts';
-import { applyLocally, type Invalidation } from './invalidation.ts';
+import { applyLocally, TaggedChangeSchema, type Invalidation } from './invalidation.ts';
 
 /**
  * Invalidations reach every server: applied here at once, and sent on the Redis channel every
