@@ -8,7 +8,7 @@ import type { InvalidationTarget } from '../upstream/cache.ts';
 const slugs = z.array(z.string()).readonly().optional();
 
 /** What changed, as far as the caches care. */
-export const TaggedChangeSchema = z.object({
+const TaggedChangeSchema = z.object({
   tenant: z.string(),
   /** Posts new, changed or gone: their pages, the pages showing them, and the lists. */
   slugs,
@@ -31,10 +31,11 @@ export type TaggedChange = z.infer<typeof TaggedChangeSchema>;
  * are marked stale, not deleted: refreshed when the budget allows, served when it does not.
  * `./bus.ts` sends the same to every server.
  */
-export interface Invalidation extends TaggedChange {
+export const InvalidationSchema = TaggedChangeSchema.extend({
   /** Epoch ms when it was decided: values stored before it are out of date on every server. */
-  at: number;
-}
+  at: z.number(),
+});
+export type Invalidation = z.infer<typeof InvalidationSchema>;
 
 /** What a change's slugs drop: route cache tags, the data cache's values, addresses at the edge. */
 type Drops = [
