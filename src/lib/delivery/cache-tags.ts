@@ -1,5 +1,4 @@
 import type { CacheOptions } from 'astro';
-import { z } from 'zod';
 import { currentRequest } from '../log/request-context.ts';
 import { tenantOfRequest } from '../request/public-origin.ts';
 
@@ -52,50 +51,6 @@ export function postPageTags(
       tagOf.post(tenant, post.slug),
       ...related.map((shown) => tagOf.post(tenant, shown.slug)),
       ...post.tags.flatMap((tag) => (tag.slug ? [tagOf.tagged(tenant, tag.slug)] : [])),
-    ]),
-  ];
-}
-
-const slugs = z.array(z.string()).readonly().optional();
-
-/** What changed, as far as the route cache cares (src/lib/freshness/invalidation.ts). */
-export const TaggedChangeSchema = z.object({
-  tenant: z.string(),
-  /** Posts new, changed or gone: their pages, the pages showing them, and the lists. */
-  slugs,
-  /** Tag slugs whose pages of posts list the changed posts. */
-  topics: slugs,
-  /** Category slugs whose pages of posts list the changed posts. */
-  categories: slugs,
-  /** Tag slugs whose posts' own pages go too (a newsroom's purge of a tag). */
-  postsTagged: slugs,
-  /** Posts whose comment threads changed: their pages only. */
-  comments: slugs,
-  everything: z.boolean().optional(),
-});
-export type TaggedChange = z.infer<typeof TaggedChangeSchema>;
-
-/** Whether `change` touches posts (and so the lists), not only comment threads. */
-export function postsChanged(change: TaggedChange): boolean {
-  return [change.slugs, change.topics, change.categories, change.postsTagged].some(
-    (names) => (names?.length ?? 0) > 0,
-  );
-}
-
-/** The tags whose pages `change` drops. */
-export function changedTags(change: TaggedChange): string[] {
-  const { tenant } = change;
-  if (change.everything) return [tagOf.tenant(tenant)];
-  return [
-    ...new Set([
-      ...(postsChanged(change) ? [tagOf.lists(tenant)] : []),
-      ...(change.slugs ?? []).map((slug) => tagOf.post(tenant, slug)),
-      ...(change.categories ?? []).map((slug) => tagOf.category(tenant, slug)),
-      ...[...(change.topics ?? []), ...(change.postsTagged ?? [])].map((slug) =>
-        tagOf.tag(tenant, slug),
-      ),
-      ...(change.postsTagged ?? []).map((slug) => tagOf.tagged(tenant, slug)),
-      ...(change.comments ?? []).map((slug) => tagOf.post(tenant, slug)),
     ]),
   ];
 }

@@ -50,7 +50,7 @@ export function fieldErrorsOf(issues: readonly Issue[]): FieldErrors {
 }
 
 /** `line 3, column 5: CloseBraceExpected` for the first syntax error in strict JSON text. */
-export function jsonErrorPlace(text: string): string {
+function jsonErrorPlace(text: string): string {
   const errors: ParseError[] = [];
   parse(text, errors, { disallowComments: true, allowTrailingComma: false });
   const first = errors[0];
@@ -58,4 +58,17 @@ export function jsonErrorPlace(text: string): string {
   const before = text.slice(0, offset).split('\n');
   const what = first ? `: ${printParseErrorCode(first.error)}` : '';
   return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}${what}`;
+}
+
+/**
+ * A JSON file's text parsed (a UTF-8 BOM is fine), or `refuse` given where it breaks: `not valid
+ * JSON at line 3, column 5: …`, never the text itself (a secrets file's would show its values).
+ */
+export function parseJsonText(text: string, refuse: (reason: string) => Error): unknown {
+  const body = text.replace(/^\uFEFF/, '');
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw refuse(`not valid JSON at ${jsonErrorPlace(body)}`);
+  }
 }

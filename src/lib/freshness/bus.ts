@@ -6,8 +6,7 @@ import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { purgeEdge } from './edge.ts';
-import { TaggedChangeSchema } from '../delivery/cache-tags.ts';
-import { applyLocally, type Invalidation } from './invalidation.ts';
+import { applyLocally, InvalidationSchema, type Invalidation } from './invalidation.ts';
 
 /**
  * Invalidations reach every server: applied here at once, and sent on the Redis channel every
@@ -45,10 +44,7 @@ export const announceTenantsReload = () =>
   send({ kind: TENANTS_RELOAD }, 'tenants.announce.failed');
 
 /** What the channel carries: a tenants announcement, or an invalidation. */
-const BusMessage = z.union([
-  z.object({ kind: z.literal(TENANTS_RELOAD) }),
-  TaggedChangeSchema.extend({ at: z.number() }),
-]);
+const BusMessage = z.union([z.object({ kind: z.literal(TENANTS_RELOAD) }), InvalidationSchema]);
 
 /** Another server's message, or undefined (this process's own, or not one of ours). */
 function received(text: string): z.output<typeof BusMessage> | undefined {

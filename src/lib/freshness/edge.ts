@@ -4,17 +4,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
 import { z } from 'zod';
-import { changedTags, postsChanged } from '../delivery/cache-tags.ts';
 import type { StoredPage } from '../delivery/route-cache.ts';
 import { logInfo, logWarn } from '../log/log.ts';
 import { memo } from '../memo.ts';
-import { categoryPath, postPath, tagPath } from '../reading/paths.ts';
 import { forwardedHost } from '../request/public-origin.ts';
 import { settings } from '../settings/settings.ts';
 import { hostMatches, normalizeHost } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { getRedis, warnRedisAway } from '../upstream/redis.ts';
-import type { Invalidation } from './invalidation.ts';
+import { changedTags, namedDrops, postsChanged, type Invalidation } from './invalidation.ts';
 
 /**
  * The edge follows (deploy/nginx/masthead.conf, `location ~ ^/_edge_purge`): nginx's cache purge
@@ -48,9 +46,7 @@ export function purgedPaths(invalidation: Invalidation): string[] {
   const lists = invalidation.everything || postsChanged(invalidation) ? LIST_PATHS : [];
   return [
     ...lists,
-    ...[...(invalidation.slugs ?? []), ...(invalidation.comments ?? [])].map(postPath),
-    ...(invalidation.categories ?? []).map(categoryPath),
-    ...(invalidation.topics ?? []).map((slug) => tagPath({ name: slug, slug })),
+    ...namedDrops(invalidation).flatMap(({ path, slug }) => (path ? [path(slug)] : [])),
   ];
 }
 

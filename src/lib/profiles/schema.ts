@@ -1,6 +1,6 @@
 import { errorMessage } from '../content/records.ts';
 import { z } from 'zod';
-import { issueMessage, issuePath } from '../failures/fields.ts';
+import { issueMessage, issuePath, parseJsonText } from '../failures/fields.ts';
 import { LODGING_OPERATIONS } from '../lodging/operations.ts';
 import { PUBLISHING_OPERATIONS } from '../publishing/operations.ts';
 import type { Declared } from '../upstream/client-core.ts';
@@ -73,12 +73,7 @@ class ProfileError extends Error {
 
 /** Parses one profile file's text; errors name the file and the field. */
 export function parseProfileText(text: string, source: string): ProfileFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new ProfileError(`Invalid ${source}: not valid JSON (${errorMessage(error)})`);
-  }
+  const raw = parseJsonText(text, (reason) => new ProfileError(`Invalid ${source}: ${reason}`));
   const result = ProfileFileSchema.safeParse(raw);
   if (!result.success) {
     const lines = result.error.issues.map(

@@ -1,6 +1,6 @@
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
-import { jsonErrorPlace } from '../failures/fields.ts';
+import { parseJsonText } from '../failures/fields.ts';
 import { MIN_SECRET_LENGTH } from '../settings/schema.ts';
 import { SLUG } from '../tenants/schema.ts';
 
@@ -94,16 +94,9 @@ function fromEnvLines(text: string, reasons: string[]): Record<string, Record<st
 export function parseSecretsText(text: string, file: string): SecretsByTenant {
   const body = text.replace(/^\uFEFF/, '');
   const reasons: string[] = [];
-  let raw: unknown;
-  if (body.trimStart().startsWith('{')) {
-    try {
-      raw = JSON.parse(body);
-    } catch {
-      throw new SecretsFileError(file, [`it is not valid JSON (${jsonErrorPlace(body)})`]);
-    }
-  } else {
-    raw = fromEnvLines(body, reasons);
-  }
+  const raw = body.trimStart().startsWith('{')
+    ? parseJsonText(body, (reason) => new SecretsFileError(file, [`it is ${reason}`]))
+    : fromEnvLines(body, reasons);
   const parsed = SecretsFileSchema.safeParse(raw);
   if (!parsed.success) reasons.push(...issueReasons(parsed.error));
   if (reasons.length > 0 || !parsed.success) throw new SecretsFileError(file, reasons);

@@ -1,7 +1,7 @@
-import { errorMessage, isRecord } from '../content/records.ts';
+import { isRecord } from '../content/records.ts';
 import { InlineProfileSchema } from '../profiles/schema.ts';
 import { z } from 'zod';
-import { issueMessage, issuePath, jsonErrorPlace } from '../failures/fields.ts';
+import { issueMessage, issuePath, parseJsonText } from '../failures/fields.ts';
 import { MESSAGE_KEYS } from '../i18n/dictionary.ts';
 
 /**
@@ -382,14 +382,9 @@ export function parseTenantsText(
   /** A change to the parsed JSON before validation (deployment overrides). */
   adjust: (raw: unknown) => unknown = (raw) => raw,
 ): TenantsFile {
-  const body = text.replace(/^\uFEFF/, '');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch (error) {
-    throw new TenantsConfigError(
-      `Invalid ${source}: not valid JSON at ${jsonErrorPlace(body)} (${errorMessage(error)})`,
-    );
-  }
+  const raw = parseJsonText(
+    text,
+    (reason) => new TenantsConfigError(`Invalid ${source}: ${reason}`),
+  );
   return parseTenantsFile(adjust(raw), source);
 }

@@ -1,12 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  cacheHeaders,
-  changedTags,
-  postPageTags,
-  tagOf,
-} from '../../../src/lib/delivery/cache-tags.ts';
+import { cacheHeaders, postPageTags, tagOf } from '../../../src/lib/delivery/cache-tags.ts';
 import { createRouteCache } from '../../../src/lib/delivery/route-cache.ts';
-import { dataTarget, type Invalidation } from '../../../src/lib/freshness/invalidation.ts';
+import {
+  changedTags,
+  dataTarget,
+  type Invalidation,
+} from '../../../src/lib/freshness/invalidation.ts';
 import { cacheKey, createReadCache } from '../../../src/lib/upstream/cache.ts';
 import { NotFoundError, RateLimitedError } from '../../../src/lib/upstream/errors.ts';
 import { createMetrics } from '../../../src/lib/upstream/metrics.ts';

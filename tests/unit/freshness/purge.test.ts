@@ -3,7 +3,7 @@ import { PurgeSchema, purgeResponse } from '../../../src/lib/freshness/purge.ts'
 import { GUESSES_PER_WINDOW } from '../../../src/lib/request/secret-attempts.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { purgedHosts, purgedPaths } from '../../../src/lib/freshness/edge.ts';
-import { changedTags } from '../../../src/lib/delivery/cache-tags.ts';
+import { changedTags } from '../../../src/lib/freshness/invalidation.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 describe('a purge request', () => {

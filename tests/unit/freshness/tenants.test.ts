@@ -13,7 +13,10 @@ vi.mock('../../../src/lib/delivery/route-cache.ts', () => ({
   routeTagsAt: () => new Set(),
 }));
 vi.mock('../../../src/lib/services/clients.ts', () => ({ siteUpstream: () => ({}) }));
-vi.mock('../../../src/lib/freshness/invalidation.ts', () => ({ applyLocally: vi.fn() }));
+vi.mock('../../../src/lib/freshness/invalidation.ts', async (original) => ({
+  ...(await original<typeof import('../../../src/lib/freshness/invalidation.ts')>()),
+  applyLocally: vi.fn(),
+}));
 vi.mock('../../../src/lib/freshness/edge.ts', () => ({
   purgeEdge: vi.fn(),
   purgeEdgeOnHosts: vi.fn(),

@@ -64,9 +64,9 @@ describe('profile files', () => {
     expect(message).not.toMatch(/at .*\.ts:\d+/);
   });
 
-  it('says which JSON is broken', () => {
-    expect(() => parseProfileText('{ "service": ', 'profiles/x.json')).toThrow(
-      /Invalid profiles\/x.json: not valid JSON/,
+  it('says which JSON is broken, and where, as tenants.json does', () => {
+    expect(() => parseProfileText('{\n  "service": ', 'profiles/x.json')).toThrow(
+      /Invalid profiles\/x.json: not valid JSON at line 2, column 14/,
     );
   });
 

@@ -13,7 +13,10 @@ import { buildTenant } from '../../fixtures/tenant.ts';
  */
 const upstream = vi.hoisted(() => ({}));
 vi.mock('../../../src/lib/services/clients.ts', () => ({ siteUpstream: () => upstream }));
-vi.mock('../../../src/lib/freshness/invalidation.ts', () => ({ applyLocally: vi.fn() }));
+vi.mock('../../../src/lib/freshness/invalidation.ts', async (original) => ({
+  ...(await original<typeof import('../../../src/lib/freshness/invalidation.ts')>()),
+  applyLocally: vi.fn(),
+}));
 vi.mock('../../../src/lib/freshness/edge.ts', () => ({
   purgeEdge: vi.fn(),
   purgeEdgeOnHosts: vi.fn(),
