@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { budgetKeys, createBudget } from '../../src/lib/upstream/budget.ts';
+import { budgetKeys, createBudget, createVisitorAllowance } from '../../src/lib/upstream/budget.ts';
 import type { Budget, Priority } from '../../src/lib/upstream/budget.ts';
 import { closeRedis } from '../../src/lib/upstream/redis.ts';
 import { startRedisServer } from './redis-server.ts';
@@ -121,5 +121,22 @@ describe('the sliding budget on Redis', () => {
     expect(refused.ok).toBe(false);
     await wait(1000);
     expect((await b.take(key, 'write')).ok).toBe(true);
+  });
+
+  it('a visitor share given back on one server is there for the other, and still shared', async () => {
+    const allowances = servers('test:sliding:refund').map((budget) =>
+      createVisitorAllowance(budget, { visitorShare: 0.1, redisUrl: redis.url }),
+    );
+    const [onA, onB] = allowances as [(typeof allowances)[0], (typeof allowances)[0]];
+    const visitor = { visitor: 'ip:203.0.113.9', crawler: false };
+    // Its share (2 of the 18), charged on both servers; the shared budget then refused both calls.
+    for (const charge of [await onA.charge(key, visitor), await onB.charge(key, visitor)]) {
+      expect(charge.ok).toBe(true);
+      if (charge.ok) await charge.refund();
+    }
+    // Given back: two more calls, on either server, and no third.
+    expect((await onB.charge(key, visitor)).ok).toBe(true);
+    expect((await onA.charge(key, visitor)).ok).toBe(true);
+    expect((await onA.charge(key, visitor)).ok).toBe(false);
   });
 });

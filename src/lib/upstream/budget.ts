@@ -64,6 +64,11 @@ export interface BudgetOptions {
 }
 
 type TakeResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+/** A visitor's charge: `refund` gives the point back when no call went out after all. */
+type Charge =
+  { ok: true; refund: () => Promise<unknown> } | { ok: false; retryAfterSeconds: number };
+/** What a store failure answers: the request goes ahead (the budget and the upstream's 429 hold). */
+const unmetered: Charge = { ok: true, refund: () => Promise.resolve() };
 
 /** What an upstream response said about our standing. */
 export interface RateInfo {
@@ -212,7 +217,8 @@ export interface AllowanceOptions {
 }
 
 /**
- * Per-visitor allowances on the shared buckets, charged before the shared budget: one address (or
+ * Per-visitor allowances on the shared buckets, charged before the shared budget (and refunded
+ * when it refuses, so a visitor spends its share on calls sent only): one address (or
  * one crawler, whatever its addresses) may spend at most `visitorShare` of a publishing bucket per
  * window, and crawlers stop while less than `humanReserve` of it is left, so humans' pages keep
  * priority. On a lodging bucket one visitor's searches may spend `lodgingSearchShare`; the booking
@@ -239,10 +245,7 @@ export function createVisitorAllowance(budget: Budget, options: AllowanceOptions
 
   return {
     visitorShare,
-    async charge(
-      key: BudgetKey,
-      visitor: VisitorContext & { visitor: string },
-    ): Promise<TakeResult> {
+    async charge(key: BudgetKey, visitor: VisitorContext & { visitor: string }): Promise<Charge> {
       const who = `${key.key}|${visitor.visitor}`;
       if (key.kind === 'lodging') {
         if (visitor.bookingStep) {
@@ -268,7 +271,7 @@ export function createVisitorAllowance(budget: Budget, options: AllowanceOptions
   };
 }
 
-const refusal = (res: RateLimiterRes): TakeResult => ({
+const refusal = (res: RateLimiterRes): Charge => ({
   ok: false,
   retryAfterSeconds: retryAfterFromMs(res.msBeforeNext),
 });
@@ -277,12 +280,13 @@ const refusal = (res: RateLimiterRes): TakeResult => ({
  * One point from a limiter: refused with its wait when spent. When the store itself fails the
  * request goes ahead: the upstream still protects itself with 429, which is then honoured.
  */
-async function consumeOne(limiter: Promise<RateLimiterAbstract>, key: string): Promise<TakeResult> {
+async function consumeOne(limiter: Promise<RateLimiterAbstract>, key: string): Promise<Charge> {
   try {
-    const res = await (await limiter).consume(key, 1);
-    return { ok: true, remaining: res.remainingPoints };
+    const points = await limiter;
+    await points.consume(key, 1);
+    return { ok: true, refund: () => points.reward(key, 1) };
   } catch (error) {
-    return error instanceof RateLimiterRes ? refusal(error) : { ok: true, remaining: 0 };
+    return error instanceof RateLimiterRes ? refusal(error) : unmetered;
   }
 }
 
@@ -317,7 +321,7 @@ interface SearchShareOptions {
  */
 export function fairSearches(
   options: SearchShareOptions,
-): (bucket: string, address: string) => Promise<TakeResult> {
+): (bucket: string, address: string) => Promise<Charge> {
   const { duration, keyPrefix, redisUrl } = options;
   const pool = Math.max(1, Math.ceil(options.capacity * options.share));
   const make = (name: string, points: number): Promise<RateLimiterAbstract> =>
@@ -331,10 +335,10 @@ export function fairSearches(
   return async (bucket, address) => {
     const who = `${bucket}|${address}`;
     try {
-      const res = await (await light).consume(who, 1);
-      return { ok: true, remaining: res.remainingPoints };
+      await (await light).consume(who, 1);
+      return { ok: true, refund: async () => (await light).reward(who, 1) };
     } catch (error) {
-      if (!(error instanceof RateLimiterRes)) return { ok: true, remaining: 0 };
+      if (!(error instanceof RateLimiterRes)) return unmetered;
       try {
         const counter = await seen;
         const addresses =
@@ -344,10 +348,17 @@ export function fairSearches(
         const fair = Math.max(1, Math.floor(pool / Math.max(1, addresses)));
         const mine = await (await heavy).consume(who, 1);
         if (mine.consumedPoints > fair) return refusal(mine);
-        await (await pooled).consume(bucket, 1);
-        return { ok: true, remaining: 0 };
+        const refund = async () =>
+          Promise.all([(await heavy).reward(who, 1), (await pooled).reward(bucket, 1)]);
+        // Refused by the spent pool, the address keeps its fair part for when the pool has room
+        // (and the pool does not count the refusal).
+        await (await pooled).consume(bucket, 1).catch(async (spent: unknown) => {
+          await refund();
+          throw spent;
+        });
+        return { ok: true, refund };
       } catch (refused) {
-        return refused instanceof RateLimiterRes ? refusal(refused) : { ok: true, remaining: 0 };
+        return refused instanceof RateLimiterRes ? refusal(refused) : unmetered;
       }
     }
   };

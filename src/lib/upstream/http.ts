@@ -221,22 +221,19 @@ async function spend(
       true,
     );
   // Writes too: a burst of form posts spends its sender's share, not everyone's reads.
-  if (visitor?.visitor !== undefined && deps.allowance) {
-    const charge = await deps.allowance.charge(req.budgetKey, {
-      ...visitor,
-      visitor: visitor.visitor,
-    });
-    if (!charge.ok) {
-      // Counted, not logged line by line: a crawler over its share would flood the log.
-      metrics.count(req.service, req.tenant, 'visitorRejected');
-      throw refused(
-        "this visitor's share of the upstream budget is spent",
-        charge.retryAfterSeconds,
-      );
-    }
+  const charge =
+    visitor?.visitor !== undefined && deps.allowance
+      ? await deps.allowance.charge(req.budgetKey, { ...visitor, visitor: visitor.visitor })
+      : undefined;
+  if (charge?.ok === false) {
+    // Counted, not logged line by line: a crawler over its share would flood the log.
+    metrics.count(req.service, req.tenant, 'visitorRejected');
+    throw refused("this visitor's share of the upstream budget is spent", charge.retryAfterSeconds);
   }
   const spent = await deps.budget.take(req.budgetKey, priority);
   if (!spent.ok) {
+    // No call went out: the visitor's share is theirs again (a store failure keeps it spent).
+    await charge?.refund().catch(() => undefined);
     metrics.count(req.service, req.tenant, 'budgetRejected');
     const error = refused('local rate budget spent', spent.retryAfterSeconds);
     // A watcher waiting its turn behind readers is the design, not a failure worth a line.

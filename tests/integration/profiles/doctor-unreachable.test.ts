@@ -53,11 +53,11 @@ describe('the doctor and an API that does not answer', () => {
         const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 50);
       },
       async (baseUrl) => {
-        const text = await doctorText(baseUrl, 300);
+        const text = await doctorText(baseUrl, 100);
         expect(text).toContain(`✗ publishing posts.list: GET /posts · not reachable`);
         expect(text).toContain(`✗ publishing tags.list: GET /tags · not reachable`);
         expect(text).toMatch(
-          /- publishing posts\.list, [^\n]*tags\.list[^\n]* answers nothing: no answer within 300 ms \(UPSTREAM_TIMEOUT_MS\)/,
+          /- publishing posts\.list, [^\n]*tags\.list[^\n]* answers nothing: no answer within 100 ms \(UPSTREAM_TIMEOUT_MS\)/,
         );
       },
     );

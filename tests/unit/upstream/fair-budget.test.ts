@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { createBudget, createVisitorAllowance } from '../../../src/lib/upstream/budget.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  budgetKeys,
+  createBudget,
+  createVisitorAllowance,
+} from '../../../src/lib/upstream/budget.ts';
 import { createReadCache } from '../../../src/lib/upstream/cache.ts';
 import {
   NetworkError,
@@ -7,8 +11,11 @@ import {
   RateLimitedError,
   TimeoutError,
 } from '../../../src/lib/upstream/errors.ts';
+import { sendRequest, DEFAULT_HTTP_SETTINGS } from '../../../src/lib/upstream/http.ts';
 import { createMetrics } from '../../../src/lib/upstream/metrics.ts';
 import { crawlerName, runAsVisitor, visitorFor } from '../../../src/lib/upstream/visitor.ts';
+import { json, startServer } from './helpers.ts';
+import type { TestServer } from './helpers.ts';
 
 const policy = { fresh: 10, stale: 20, errorGrace: 100 };
 const ctx = { service: 'publishing' as const, tenant: 'daily-planet' };
@@ -147,6 +154,61 @@ describe('visitor allowance', () => {
         ok: true,
       });
     }
+  });
+});
+
+describe('a visitor refused by the shared budget keeps its own share', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer((_r, res) => json(res, 200, { data: [] }));
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ['publishing pages', 'publishing', false],
+    ['availability searches', 'lodging', false],
+    ['the booking step', 'lodging', true],
+  ] as const)('%s', async (_name, service, bookingStep) => {
+    server.seen.length = 0;
+    let clock = 1_000_000;
+    // 10 calls a minute, all of them for anyone; 3 a visitor (searches: 2 light and 3 heavy).
+    const limits = { publishingPublicPerMinute: 10, lodgingPerMinute: 10 };
+    const reserves = { writeReserve: 0, bookingReserve: 0 };
+    const budget = createBudget({ limits, safetyRatio: 1, ...reserves, now: () => clock });
+    const allowance = createVisitorAllowance(budget, {
+      visitorShare: 0.3,
+      lodgingSearchShare: 0.3,
+    });
+    const deps = { budget, allowance, metrics: createMetrics({ log: () => undefined }) };
+    const http = { ...DEFAULT_HTTP_SETTINGS, maxRetries: 0 };
+    const budgetKey =
+      service === 'lodging'
+        ? budgetKeys.lodging(server.baseUrl, 'account', 'token')
+        : budgetKeys.publishingPublic(server.baseUrl);
+    const visitor = { visitor: 'ip:10.0.0.1', crawler: false, bookingStep };
+    const request = { service, operation: 'test.op', tenant: 't', baseUrl: server.baseUrl };
+    /** How many of `tries` calls of the visitor reached the upstream. */
+    const sent = async (tries: number) => {
+      let ok = 0;
+      for (let i = 0; i < tries; i += 1) {
+        const call = () => sendRequest({ ...deps, http }, { ...request, path: '/x', budgetKey });
+        if (
+          await runAsVisitor(visitor, call).then(
+            () => true,
+            () => false,
+          )
+        )
+          ok += 1;
+      }
+      return ok;
+    };
+    // Others spend the whole shared budget: the visitor's pages are refused, nothing is sent.
+    for (let i = 0; i < 10; i += 1) await budget.take(budgetKey, 'write');
+    expect(await sent(6)).toBe(0);
+    expect(server.seen).toHaveLength(0);
+    // Once the shared budget has room again, the visitor has its whole share.
+    clock += 61_000;
+    expect(await sent(6)).toBe(service === 'lodging' && !bookingStep ? 5 : 3);
   });
 });
 

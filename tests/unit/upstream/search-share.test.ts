@@ -56,4 +56,20 @@ describe('availability searches: fair per address however many addresses search'
     expect(third.ok).toBe(false);
     if (!third.ok) expect(third.retryAfterSeconds).toBeGreaterThan(0);
   });
+
+  it('a guest refused while the pool is spent keeps its fair part for when the pool has room', async () => {
+    const charge = share();
+    const flood = 'ip:203.0.113.1';
+    const guest = 'ip:198.51.100.7';
+    // One flooding address takes the whole pool (6), beyond its light searches.
+    expect(await allowed(charge, [flood], LIGHT_SEARCHES + 5)).toEqual([LIGHT_SEARCHES + 5]);
+    const last = await charge('lodging-bucket', flood);
+    if (!last.ok) throw new Error('the pool had room for a sixth search');
+    // The guest's searches beyond its light ones are refused: the pool is spent.
+    expect(await allowed(charge, [guest], 10)).toEqual([LIGHT_SEARCHES]);
+    // The flood's last search never went out (the shared budget refused it): the pool has room.
+    await last.refund();
+    // The guest's refused searches took nothing: its fair part (3 of 6) is whole.
+    expect(await allowed(charge, [guest], 3)).toEqual([1]);
+  });
 });
