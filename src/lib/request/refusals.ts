@@ -1,3 +1,6 @@
+import { subscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ErrorCode } from '../booking/domain/failures.ts';
 import { uncachedJson } from '../delivery/policy.ts';
 import type { I18n, MessageKey } from '../i18n/index.ts';
@@ -20,7 +23,7 @@ interface RefusalText {
   text: MessageKey;
   plainHeading: string;
   plainText: string;
-  /** The body was never read: the connection closes after the answer instead of draining it. */
+  /** The body was never read: the connection closes after the answer (`lingerBeforeClosing`). */
   close?: boolean;
 }
 
@@ -98,4 +101,23 @@ export function refusalPageRequest(request: Request, url: URL): Request {
   const headers = new Headers(request.headers);
   for (const name of ['content-length', 'content-type', 'transfer-encoding']) headers.delete(name);
   return new Request(new URL('/400', url), { headers });
+}
+
+/**
+ * A lingering close, as nginx makes one: an answer that closes the connection while the request's
+ * body is still arriving (a refused upload) is sent, then what the client still sends is read and
+ * dropped (Node's parser, the request dumped) for up to 2 s before the socket closes. Closed at
+ * once, the unread bytes reset the connection, and a client still sending saw the reset, not the
+ * answer. For every Node server in the process: installed at start-up (services/startup-lines.ts).
+ */
+export function lingerBeforeClosing(): void {
+  subscribe('http.server.response.finish', (message) => {
+    const { request, socket } = message as { request: IncomingMessage; socket: Socket };
+    // Node calls `destroySoon` right after this for an answer that closes the connection.
+    if (!request.complete)
+      socket.destroySoon = () => {
+        socket.end();
+        setTimeout(() => socket.destroy(), 2_000).unref();
+      };
+  });
 }

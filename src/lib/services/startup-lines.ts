@@ -4,13 +4,15 @@
 // running server that reads a bad file keeps what it had instead). Then `npm start` and
 // `node dist/server/entry.mjs` say how each tenant's APIs are read when they start, not on their
 // first request, and start the change watchers and the invalidation listener (`astro dev` does
-// both on its first request: the middleware).
+// both on its first request: the middleware). A refused upload's answer reaches the client before
+// the connection closes (`lingerBeforeClosing`).
 import { logProfileLines } from '../profiles/status.ts';
 import { SecretsFileError } from '../secrets/schema.ts';
 import { siteSecretsFile } from '../secrets/site.ts';
 import { errorMessage } from '../content/records.ts';
 import { startFreshness } from '../freshness/start.ts';
 import { getTenants, tenantRegistry } from '../tenants/registry.ts';
+import { lingerBeforeClosing } from '../request/refusals.ts';
 import { logSecretsLineOnce, watchSecrets } from './secrets-line.ts';
 
 try {
@@ -33,3 +35,4 @@ logProfileLines(getTenants());
 logSecretsLineOnce();
 watchSecrets();
 startFreshness();
+lingerBeforeClosing();
