@@ -94,8 +94,7 @@ export function edgeRefusalJson(refusal: EdgeRefusal, i18n: Pick<I18n, 't'>): Re
 
 /**
  * The request the refusal page renders for: a GET of `/400` with the visitor's headers (cookies,
- * language) and none of the body's. The body is never read; a streamed one is cancelled unread,
- * and Astro's rewrite to a URL copies the request, which a cancelled body makes throw.
+ * language) and none of the body's, which is never read (`lingerBeforeClosing` drops it).
  */
 export function refusalPageRequest(request: Request, url: URL): Request {
   const headers = new Headers(request.headers);
