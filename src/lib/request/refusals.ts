@@ -103,11 +103,9 @@ export function refusalPageRequest(request: Request, url: URL): Request {
 }
 
 /**
- * A lingering close, as nginx makes one: an answer that closes the connection while the request's
- * body is still arriving (a refused upload) is sent, then what the client still sends is read and
- * dropped (Node's parser, the request dumped) for up to 2 s before the socket closes. Closed at
- * once, the unread bytes reset the connection, and a client still sending saw the reset, not the
- * answer. For every Node server in the process: installed at start-up (services/startup-lines.ts).
+ * A lingering close, as nginx makes one: after an answer that closes the connection while the body
+ * still arrives (a refused upload), what comes is read and dropped for up to 2 s, so the client
+ * reads the answer instead of a reset. For every Node server in the process, set up at start-up.
  */
 export function lingerBeforeClosing(): void {
   subscribe('http.server.response.finish', (message) => {

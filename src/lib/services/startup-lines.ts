@@ -4,8 +4,7 @@
 // running server that reads a bad file keeps what it had instead). Then `npm start` and
 // `node dist/server/entry.mjs` say how each tenant's APIs are read when they start, not on their
 // first request, and start the change watchers and the invalidation listener (`astro dev` does
-// both on its first request: the middleware). A refused upload's answer reaches the client before
-// the connection closes (`lingerBeforeClosing`).
+// both on its first request: the middleware).
 import { logProfileLines } from '../profiles/status.ts';
 import { SecretsFileError } from '../secrets/schema.ts';
 import { siteSecretsFile } from '../secrets/site.ts';
