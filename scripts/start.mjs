@@ -10,6 +10,7 @@ import './check-node.mjs';
 import { settingsOrExit, tellAdapter } from '../src/lib/settings/settings.ts';
 import { listenChoice } from '../src/lib/settings/listen.ts';
 import { bareQueryRefusal, warmImage } from '../src/lib/images/warm.ts';
+import { announcesBody, BODY_METHODS } from '../src/lib/request/body-limit.ts';
 
 const current = settingsOrExit();
 const { COMPRESSION: compression, PORT, MASTHEAD_OUT_DIR } = current;
@@ -48,12 +49,8 @@ const NODE_HIT = Symbol.for('masthead.route-cache.node-hit');
 const routeCacheHit = (req, res) => globalThis[NODE_HIT]?.(req, res) === true;
 
 /** GET, HEAD, DELETE, OPTIONS… take no body here: one announced is refused before Node reads it. */
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 function refusesBody(req, res) {
-  const length = req.headers['content-length'];
-  const announced =
-    req.headers['transfer-encoding'] !== undefined ||
-    (length !== undefined && length.trim() !== '0');
+  const announced = announcesBody((name) => req.headers[name] ?? null);
   if (BODY_METHODS.has(req.method ?? '') || !announced) return false;
   res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
   res.end('This request method takes no body.');

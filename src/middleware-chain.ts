@@ -79,8 +79,6 @@ const gate = defineMiddleware((context, next) => {
 /** A body refused by its headers (checked first: it is never read), else a cross-site form post. */
 function refusedPost(request: Request, origin: string): EdgeRefusal | undefined {
   const verdict = judgeBody(request);
-  // A streamed body is never read: cancelling it closes the connection instead of leaving it open.
-  if (verdict === 'length-required') void request.body?.cancel().catch(() => undefined);
   if (verdict !== 'ok') return verdict;
   return isCrossSiteFormPost(request, origin) ? 'cross-site' : undefined;
 }

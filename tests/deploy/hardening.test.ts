@@ -36,7 +36,11 @@ function cachedFiles(): number {
   ).length;
 }
 
-/** Raw bytes to `port`; resolves with what came back and how long the server kept the socket open. */
+/**
+ * Raw bytes to `port`: the opening, then `thenStream` bytes of body sent whatever comes back (a
+ * client that does not listen while it uploads, then ends); resolves with what came back and how
+ * long the server kept the socket open.
+ */
 function rawExchange(
   port: number,
   opening: string,
@@ -44,7 +48,7 @@ function rawExchange(
 ): Promise<{ reply: string; closedAfterMs: number | null }> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
     let reply = '';
     let done = false;
     const finish = (closedAfterMs: number | null) => {
@@ -58,19 +62,20 @@ function rawExchange(
     socket.on('data', (chunk: Buffer) => (reply += chunk.toString('latin1')));
     socket.on('close', () => finish(Date.now() - started));
     socket.on('error', () => finish(Date.now() - started));
+    let left = options.thenStream ?? 0;
+    // The server ended its side: closed, unless the body is still going (then, when it stops reading).
+    socket.on('end', () => left > 0 || finish(Date.now() - started));
     socket.on('connect', () => {
       socket.write(opening);
-      let left = options.thenStream ?? 0;
       const chunk = Buffer.alloc(1024 * 1024, 'a');
       const pump = () => {
-        while (left > 0 && !done && reply === '') {
+        while (left > 0 && !done) {
           left -= chunk.length;
           if (!socket.write(chunk)) return void socket.once('drain', pump);
         }
+        if (socket.readableEnded) finish(Date.now() - started);
       };
-      // The body follows only if the server has not answered from the headers alone (a refusal
-      // racing a body in flight ends in a reset that can swallow the answer).
-      setTimeout(pump, 300);
+      pump();
     });
   });
 }
@@ -160,11 +165,24 @@ describe('npm start', () => {
         { thenStream: 50 * 1024 * 1024, waitMs: 15_000 },
       );
       const { reply, closedAfterMs } = exchange;
-      // Before: the page or file (200), then Node read all 50 MB to keep the connection.
+      // Before: the page or file (200), then Node read all 50 MB to keep the connection; then a
+      // reset as the body kept coming, which could beat the refusal.
       expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
       expect(reply).toMatch(/connection: close/i);
       expect(closedAfterMs).not.toBeNull();
     }
+  });
+
+  it('answers an upload that never stops 413, then cuts it off', async () => {
+    const { reply, closedAfterMs } = await rawExchange(
+      site.port,
+      `POST /api/booking/bookings HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${2 ** 40}\r\n\r\n`,
+      { thenStream: Number.POSITIVE_INFINITY, waitMs: 15_000 },
+    );
+    // Before: a reset while the body kept coming, which could beat the answer (nothing read).
+    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    // What still comes after the answer is read and dropped for a while, not forever.
+    expect(closedAfterMs).not.toBeNull();
   });
 
   it('decodes path escapes once: %252D is not a hyphen', async () => {

@@ -35,12 +35,9 @@ export function raw(
         );
       },
     );
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') return reject(error);
-      // The server closed the socket after refusing a body we were still sending. Its answer ends
-      // the promise if it arrived; a reset can also beat it on loopback: then, "cut off" (status 0).
-      setTimeout(() => resolve({ status: 0, headers: {}, body: '' }), 1_000);
-    });
+    // A server that refuses a body still being sent reads on after its answer (a lingering close):
+    // a reset (EPIPE, ECONNRESET) before the answer is a failure, never an outcome.
+    req.on('error', reject);
     if (typeof body === 'string') {
       req.end(body);
     } else if (body) {

@@ -4,7 +4,7 @@
  */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export type BodyVerdict = 'ok' | 'too-large' | 'length-required' | 'no-body-allowed';
 

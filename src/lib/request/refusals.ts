@@ -1,3 +1,6 @@
+import { subscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ErrorCode } from '../booking/domain/failures.ts';
 import { uncachedJson } from '../delivery/policy.ts';
 import type { I18n, MessageKey } from '../i18n/index.ts';
@@ -20,7 +23,7 @@ interface RefusalText {
   text: MessageKey;
   plainHeading: string;
   plainText: string;
-  /** The body was never read: the connection closes after the answer instead of draining it. */
+  /** The body was never read: the connection closes after the answer (`lingerBeforeClosing`). */
   close?: boolean;
 }
 
@@ -91,11 +94,27 @@ export function edgeRefusalJson(refusal: EdgeRefusal, i18n: Pick<I18n, 't'>): Re
 
 /**
  * The request the refusal page renders for: a GET of `/400` with the visitor's headers (cookies,
- * language) and none of the body's. The body is never read; a streamed one is cancelled unread,
- * and Astro's rewrite to a URL copies the request, which a cancelled body makes throw.
+ * language) and none of the body's, which is never read (`lingerBeforeClosing` drops it).
  */
 export function refusalPageRequest(request: Request, url: URL): Request {
   const headers = new Headers(request.headers);
   for (const name of ['content-length', 'content-type', 'transfer-encoding']) headers.delete(name);
   return new Request(new URL('/400', url), { headers });
+}
+
+/**
+ * A lingering close, as nginx makes one: after an answer that closes the connection while the body
+ * still arrives (a refused upload), what comes is read and dropped for up to 2 s, so the client
+ * reads the answer instead of a reset. For every Node server in the process, set up at start-up.
+ */
+export function lingerBeforeClosing(): void {
+  subscribe('http.server.response.finish', (message) => {
+    const { request, socket } = message as { request: IncomingMessage; socket: Socket };
+    // Node calls `destroySoon` right after this for an answer that closes the connection.
+    if (!request.complete)
+      socket.destroySoon = () => {
+        socket.end();
+        setTimeout(() => socket.destroy(), 2_000).unref();
+      };
+  });
 }

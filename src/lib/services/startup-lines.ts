@@ -11,6 +11,7 @@ import { siteSecretsFile } from '../secrets/site.ts';
 import { errorMessage } from '../content/records.ts';
 import { startFreshness } from '../freshness/start.ts';
 import { getTenants, tenantRegistry } from '../tenants/registry.ts';
+import { lingerBeforeClosing } from '../request/refusals.ts';
 import { logSecretsLineOnce, watchSecrets } from './secrets-line.ts';
 
 try {
@@ -33,3 +34,4 @@ logProfileLines(getTenants());
 logSecretsLineOnce();
 watchSecrets();
 startFreshness();
+lingerBeforeClosing();
