@@ -1,7 +1,8 @@
 // `npm run screenshots`: every page type of every demo tenant at 390 and 1280 px, light and dark,
 // as PNGs in screenshots/<tenant>/<page>-<width>-<scheme>.png, so the whole site can be reviewed at once.
 // Uses the servers on the e2e ports when they run; otherwise builds, starts mock and site, and stops them.
-// Narrow it down with SCREENSHOT_TENANTS, SCREENSHOT_PAGES, SCREENSHOT_WIDTHS, SCREENSHOT_SCHEMES (comma lists).
+// Narrow it down with SCREENSHOT_TENANTS, SCREENSHOT_PAGES, SCREENSHOT_WIDTHS, SCREENSHOT_SCHEMES (comma lists);
+// SCREENSHOT_SCALE=2 takes them as a dense screen shows them (files named <width>@2x).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -71,6 +72,7 @@ try {
   const pages = list('SCREENSHOT_PAGES', []);
   const widths = list('SCREENSHOT_WIDTHS', ['390', '1280']).map(Number);
   const schemes = list('SCREENSHOT_SCHEMES', ['light', 'dark']) as ('light' | 'dark')[];
+  const scale = Number(process.env.SCREENSHOT_SCALE ?? 1);
   for (const tenant of DEMO_TENANTS.filter((t) => tenants.includes(t.id))) {
     mkdirSync(new URL(`${tenant.id}/`, OUT), { recursive: true });
     const types = (await pageTypes(tenant)).filter(
@@ -81,14 +83,17 @@ try {
         const context = await browser.newContext({
           viewport: { width, height: width < 600 ? 844 : 900 },
           colorScheme,
-          deviceScaleFactor: 1,
+          deviceScaleFactor: scale,
         });
         const page = await context.newPage();
         for (const type of types) {
           await page.goto(`http://${tenant.id}.localhost:${PORT}${type.path}`, {
             waitUntil: 'networkidle',
           });
-          const file = new URL(`${tenant.id}/${type.name}-${width}-${colorScheme}.png`, OUT);
+          const file = new URL(
+            `${tenant.id}/${type.name}-${width}${scale === 1 ? '' : `@${scale}x`}-${colorScheme}.png`,
+            OUT,
+          );
           await page.screenshot({ path: file.pathname, fullPage: true });
           count += 1;
         }

@@ -30,18 +30,23 @@ export function widthAtLeast(px: number): ImageWidth {
 }
 
 /**
+ * A source's width, unbounded when the upstream does not say (a width of 0 or less is its "unknown"
+ * too): the route answers a step wider than the source with the source as it is, never enlarged.
+ */
+const known = (sourceWidth: number | null | undefined) =>
+  sourceWidth && sourceWidth > 0 ? sourceWidth : Infinity;
+
+/**
  * The widths a `srcset` lists for a picture shown at most `maxDisplay` CSS pixels wide (twice that
  * for dense screens), up to the first step at or above the source's width (never enlarged), and
  * none below the step a `minDisplay`-wide layout picks at 1× (never fetched, only made).
  */
 export function srcsetWidths(
   maxDisplay: number,
-  sourceWidth?: number,
+  sourceWidth?: number | null,
   minDisplay = 0,
 ): ImageWidth[] {
-  // A width of 0 (or less) is an upstream's "unknown", as a missing one is (`intrinsicSize`).
-  const known = sourceWidth !== undefined && sourceWidth > 0 ? sourceWidth : Infinity;
-  const cap = Math.min(widthAtLeast(maxDisplay * 2), widthAtLeast(known));
+  const cap = Math.min(widthAtLeast(maxDisplay * 2), widthAtLeast(known(sourceWidth)));
   const floor = Math.min(widthAtLeast(minDisplay), cap);
   return IMAGE_WIDTHS.filter((width) => width >= floor && width <= cap);
 }
@@ -52,12 +57,12 @@ export function srcsetWidths(
  */
 export function srcsetOf(
   widths: readonly ImageWidth[],
-  sourceWidth: number,
+  sourceWidth: number | null | undefined,
   href: (width: ImageWidth) => string,
 ): string {
   const entries = new Map<number, string>();
   for (const width of widths) {
-    const descriptor = Math.min(width, sourceWidth);
+    const descriptor = Math.min(width, known(sourceWidth));
     if (!entries.has(descriptor)) entries.set(descriptor, `${href(width)} ${descriptor}w`);
   }
   return [...entries.values()].join(', ');

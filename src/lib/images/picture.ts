@@ -77,9 +77,9 @@ export function pictureFor(
   layout: PictureLayout,
 ): Picture {
   const size = intrinsicSize(image);
-  const widths = srcsetWidths(layout.maxWidth, image.width ?? undefined, layout.minWidth);
+  const widths = srcsetWidths(layout.maxWidth, image.width, layout.minWidth);
   const set = (format: ImageFormat, at: readonly ImageWidth[]) =>
-    srcsetOf(at, size.width, (width) => imageHref(links, target, width, format));
+    srcsetOf(at, image.width, (width) => imageHref(links, target, width, format));
   // Browsers that take neither AVIF nor WebP (none released since 2020) get one JPEG at the
   // layout's width, not a ladder of them: each would be one more picture to make for nobody.
   const fallback = widthAtLeast(

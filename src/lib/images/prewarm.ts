@@ -44,7 +44,7 @@ const WAITING_MAX = 500;
 
 /** Widths of `wanted` a layout's `srcset` lists for a source `sourceWidth` wide. */
 function listed(wanted: ImageWidth[], maxDisplay: number, sourceWidth?: number | null) {
-  const widths = srcsetWidths(maxDisplay, sourceWidth ?? undefined);
+  const widths = srcsetWidths(maxDisplay, sourceWidth);
   return wanted.filter((width) => widths.includes(width));
 }
 

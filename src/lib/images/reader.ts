@@ -29,10 +29,8 @@ export function readerImage(
       ? { kind: 'edition-page', edition, page: page.page_number }
       : { kind: 'source', source: page.image_url };
   const size = intrinsicSize({ ...page, url: page.image_url, assumedRatio: 4 / 3 });
-  // An unknown width caps nothing: the route answers a wider step with the source as it is.
-  const sourceWidth = page.width && page.width > 0 ? page.width : Infinity;
   const set = (format: 'avif' | 'webp') =>
-    srcsetOf(widths, sourceWidth, (w) => imageHref(links, target, w, format));
+    srcsetOf(widths, page.width, (w) => imageHref(links, target, w, format));
   return {
     ...(avif ? { avif: set('avif') } : {}),
     webp: set('webp'),

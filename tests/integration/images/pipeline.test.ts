@@ -178,6 +178,19 @@ describe('the image pipeline', () => {
     ).toEqual(['320x49', '1200x400']);
   });
 
+  it('answers a step wider than the source (a dense screen, the size unknown) with the source as it is', async () => {
+    const pipeline = new ImagePipeline(options());
+    const sizes = await Promise.all(
+      ([1600, 2400] as const).map(async (width) => {
+        const { width: w, height: h } = await sharp(
+          await derive(pipeline, '/wide.jpg', width),
+        ).metadata();
+        return `${w}x${h}`;
+      }),
+    );
+    expect(sizes).toEqual(['1600x900', '1600x900']);
+  });
+
   it('keeps the disk within its byte limit, least recently used out', async () => {
     const pipeline = new ImagePipeline(options({ cacheMaxBytes: 400_000 }));
     for (const width of [160, 320, 480, 640, 800] as const)

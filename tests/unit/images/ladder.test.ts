@@ -64,6 +64,20 @@ describe('pages never repeat a width descriptor', () => {
     }
   });
 
+  it('a picture of unknown width offers a dense screen as much as the layout asks (the route never enlarges)', () => {
+    const url = `${API}/media/lead.jpg`;
+    const sized = upstreamPicture(links, { url, width: 4000, height: 2667 }, ARTICLE_COVER);
+    const unsized = upstreamPicture(links, { url }, ARTICLE_COVER);
+    // A 1440 px laptop at 2×: the 44rem column wants 1408 px. Before, the srcset stopped at 1200w.
+    const widest = Math.max(
+      ...descriptors(unsized?.sources[0]?.srcset).map((d) => parseInt(d ?? '')),
+    );
+    expect(widest).toBeGreaterThanOrEqual(2 * sizesAt(ARTICLE_COVER.sizes, 1440));
+    expect(descriptors(unsized?.sources[0]?.srcset)).toEqual(
+      descriptors(sized?.sources[0]?.srcset),
+    );
+  });
+
   it('an e-paper page scanned narrower than the zoomed widths', () => {
     const page = { page_number: 1, image_url: `${API}/media/epaper/1.jpg`, width: 1200 } as never;
     const image = readerImage(links, 'monday', page, 'public');
