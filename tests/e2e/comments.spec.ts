@@ -485,6 +485,11 @@ test('a too-long comment and a missing e-mail keep everything typed and show the
   // Still replying to the same comment.
   await expect(form.getByText('Replying to Grace O.')).toBeVisible();
   await auditCopy(page, browser);
+
+  // Reloaded once the result is taken: still the reply to Grace O. (before: a new comment's form).
+  await page.reload();
+  await expect(page).toHaveURL(/\?reply=\d+#comment-form$/);
+  await expect(form.getByRole('heading', { name: 'Reply to Grace O.' })).toBeVisible();
 });
 
 test('a signed-in comment is published at once, under its parent, from a fresh list', async ({
