@@ -263,6 +263,12 @@ test('without JavaScript, a comment typed before "Log in" is back in the field a
     .click();
   await expect(page.getByRole('heading', { name: /^Log in to / })).toBeVisible();
   expect(await commentWrites(request)).toBe(before);
+  // A mistyped password, and its result page reloaded: the way back to the text is not lost.
+  await page.getByLabel('E-mail address').fill('reader@masthead.test');
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('alert')).toContainText('We could not log you in.');
+  await page.reload();
   await page.getByLabel('E-mail address').fill('reader@masthead.test');
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
