@@ -230,15 +230,21 @@ for (const javaScriptEnabled of [true, false]) {
         logIn(page, 'reader@masthead.test', 'not-the-password'),
       ]);
       expect(posted.status()).toBe(303);
-      await expect(page).toHaveURL(/\/login\?posted=[\w-]{16}$/);
+      await expect(page).toHaveURL(/\/login\?next=%2Fplans&posted=[\w-]{16}$/);
       // The typed e-mail and the page to go on to survive the redirect; the password never does.
       await expect(page.getByLabel('E-mail address')).toHaveValue('reader@masthead.test');
       await expect(page.getByRole('alert')).toContainText('We could not log you in.');
       await expect(page.locator('input[name="next"]')).toHaveValue('/plans');
       expect(await upstreamLogins(page)).toBe(before + 1);
 
+      // The reloaded page still knows where the reader was going (before: plain `/login`, so the
+      // sign-in ended on the account page), and so does its link to the registration form.
       await page.reload();
-      await expect(page).toHaveURL(tenantUrl(TENANT, '/login'));
+      await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Fplans'));
+      await expect(page.getByRole('link', { name: 'Create a free account' })).toHaveAttribute(
+        'href',
+        '/register?next=%2Fplans',
+      );
       await page.goBack();
       await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Fplans'));
       expect(await upstreamLogins(page)).toBe(before + 1);
@@ -330,7 +336,7 @@ test('a session on one tenant signs nobody in on another (path-prefix tenants sh
   await page.goto(`${site}/harbour-times/login`);
   await expect(page.locator('form#login')).toHaveAttribute(
     'action',
-    '/harbour-times/login?_action=login',
+    '/harbour-times/login?next=%2Faccount&_action=login',
   );
   await logIn(page, 'subscriber@masthead.test');
   await expect(page).toHaveURL(`${site}/harbour-times/account`);

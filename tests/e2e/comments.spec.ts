@@ -263,6 +263,12 @@ test('without JavaScript, a comment typed before "Log in" is back in the field a
     .click();
   await expect(page.getByRole('heading', { name: /^Log in to / })).toBeVisible();
   expect(await commentWrites(request)).toBe(before);
+  // A mistyped password, and its result page reloaded: the way back to the text is not lost.
+  await page.getByLabel('E-mail address').fill('reader@masthead.test');
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('alert')).toContainText('We could not log you in.');
+  await page.reload();
   await page.getByLabel('E-mail address').fill('reader@masthead.test');
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -485,6 +491,11 @@ test('a too-long comment and a missing e-mail keep everything typed and show the
   // Still replying to the same comment.
   await expect(form.getByText('Replying to Grace O.')).toBeVisible();
   await auditCopy(page, browser);
+
+  // Reloaded once the result is taken: still the reply to Grace O. (before: a new comment's form).
+  await page.reload();
+  await expect(page).toHaveURL(/\?reply=\d+#comment-form$/);
+  await expect(form.getByRole('heading', { name: 'Reply to Grace O.' })).toBeVisible();
 });
 
 test('a signed-in comment is published at once, under its parent, from a fresh list', async ({

@@ -4,7 +4,7 @@ import { keptFormValues } from '../forms/after-post.ts';
 import { cachePrivate } from '../render/page-respond.ts';
 import { fieldNames, type AccountFormName } from './forms.ts';
 import { formState } from './failures.ts';
-import { safeNext } from './next.ts';
+import { safeNext, signInPath } from './next.ts';
 import { getSignedIn } from './session.ts';
 
 type PageAstro = Pick<
@@ -27,6 +27,7 @@ export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
   const state = formState(keptFormValues(Astro.locals), result?.error, names, i18n);
   const next = safeNext(state.values['next'] ?? Astro.url.searchParams.get('next'));
   if (!result && (await getSignedIn(Astro.session, tenant))) return Astro.redirect(href(next));
-  const action = href(`/${form}${actions[form].queryString}`);
+  // `next` in the address too: the result page, reloaded once its result is taken, still has it.
+  const action = href(`${signInPath(next, form)}&${actions[form].queryString.slice(1)}`);
   return { posted: Boolean(result), props: { form, action, state, next } };
 }

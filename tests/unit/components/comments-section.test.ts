@@ -39,6 +39,8 @@ describe('comments section', () => {
     const action = await formAction({ current: 2, last: 2 });
     expect(action.pathname).toBe('/posts/welcome');
     expect(action.searchParams.get('comments-page')).toBe('2');
+    // And the comment answered: reloaded once its result is taken, the page is still that reply.
+    expect(action.searchParams.get('reply')).toBe(reply.id);
     expect(action.searchParams.get('_action')).toBe('postComment');
     expect(action.hash).toBe('#comment-form');
   });
