@@ -6,7 +6,9 @@ import { settings } from '../settings/settings.ts';
 import { getRedis } from '../upstream/redis.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { purgeEdge } from './edge.ts';
-import { applyLocally, InvalidationSchema, type Invalidation } from './invalidation.ts';
+import { invalidateRoutes } from '../delivery/route-cache.ts';
+import { siteUpstream } from '../services/clients.ts';
+import { changedTags, dataTarget, InvalidationSchema, type Invalidation } from './invalidation.ts';
 
 /**
  * Invalidations reach every server: applied here at once, and sent on the Redis channel every
@@ -88,6 +90,12 @@ const EDGE_AFTER_MS = 1000;
 /** Runs `purge` on the edge (`EDGE_PURGE_URL`) once the other servers have dropped their copies. */
 export function purgeEdgeSoon(purge: () => Promise<number>): void {
   if (settings().EDGE_PURGE_URL) setTimeout(() => void purge(), EDGE_AFTER_MS).unref();
+}
+
+/** Marks it stale in this server's data cache and route cache (./edge.ts reads only ./invalidation.ts: no services). */
+export async function applyLocally(invalidation: Invalidation): Promise<void> {
+  siteUpstream().cache.invalidate(dataTarget(invalidation), invalidation.at);
+  await invalidateRoutes(changedTags(invalidation));
 }
 
 /** Applies `invalidation` here, sends it to every other server, then purges the edge's copies. */

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { tagOf } from '../delivery/cache-tags.ts';
-import { invalidateRoutes } from '../delivery/route-cache.ts';
 import { categoryPath, postPath, tagPath } from '../reading/paths.ts';
-import { siteUpstream } from '../services/clients.ts';
 import type { InvalidationTarget } from '../upstream/cache.ts';
 
 const slugs = z.array(z.string()).readonly().optional();
@@ -91,10 +89,4 @@ export function dataTarget(invalidation: Invalidation): InvalidationTarget {
       value ? [{ operation: value[0], param: value[1], value: slug }] : [],
     ),
   };
-}
-
-/** Marks it stale in this server's data cache and route cache. */
-export async function applyLocally(invalidation: Invalidation): Promise<void> {
-  siteUpstream().cache.invalidate(dataTarget(invalidation), invalidation.at);
-  await invalidateRoutes(changedTags(invalidation));
 }

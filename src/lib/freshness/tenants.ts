@@ -6,9 +6,9 @@ import type { TenantsChange } from '../tenants/loader.ts';
 import { onTenantsChange, tenantRegistry } from '../tenants/registry.ts';
 import { hostMatches } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { announceTenantsReload, onTenantsAnnounced, purgeEdgeSoon } from './bus.ts';
+import { announceTenantsReload, applyLocally, onTenantsAnnounced, purgeEdgeSoon } from './bus.ts';
 import { purgeEdge, purgeEdgeOnHosts } from './edge.ts';
-import { applyLocally, type Invalidation } from './invalidation.ts';
+import type { Invalidation } from './invalidation.ts';
 
 /**
  * What a reload of the tenants file changes here: a removed tenant's pages and data leave every

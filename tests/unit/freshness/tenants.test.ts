@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dropRoutes } from '../../../src/lib/delivery/route-cache.ts';
 import { purgeEdge, purgeEdgeOnHosts } from '../../../src/lib/freshness/edge.ts';
-import { applyLocally } from '../../../src/lib/freshness/invalidation.ts';
+import { applyLocally } from '../../../src/lib/freshness/bus.ts';
 import { applyTenantsChange } from '../../../src/lib/freshness/tenants.ts';
 import { forgetSettings } from '../../../src/lib/settings/settings.ts';
 import { diffTenants } from '../../../src/lib/tenants/loader.ts';
@@ -13,8 +13,8 @@ vi.mock('../../../src/lib/delivery/route-cache.ts', () => ({
   routeTagsAt: () => new Set(),
 }));
 vi.mock('../../../src/lib/services/clients.ts', () => ({ siteUpstream: () => ({}) }));
-vi.mock('../../../src/lib/freshness/invalidation.ts', async (original) => ({
-  ...(await original<typeof import('../../../src/lib/freshness/invalidation.ts')>()),
+vi.mock('../../../src/lib/freshness/bus.ts', async (original) => ({
+  ...(await original<typeof import('../../../src/lib/freshness/bus.ts')>()),
   applyLocally: vi.fn(),
 }));
 vi.mock('../../../src/lib/freshness/edge.ts', () => ({

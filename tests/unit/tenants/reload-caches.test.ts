@@ -13,8 +13,8 @@ import { buildTenant } from '../../fixtures/tenant.ts';
  */
 const upstream = vi.hoisted(() => ({}));
 vi.mock('../../../src/lib/services/clients.ts', () => ({ siteUpstream: () => upstream }));
-vi.mock('../../../src/lib/freshness/invalidation.ts', async (original) => ({
-  ...(await original<typeof import('../../../src/lib/freshness/invalidation.ts')>()),
+vi.mock('../../../src/lib/freshness/bus.ts', async (original) => ({
+  ...(await original<typeof import('../../../src/lib/freshness/bus.ts')>()),
   applyLocally: vi.fn(),
 }));
 vi.mock('../../../src/lib/freshness/edge.ts', () => ({
