@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import { textKey } from '../../../src/lib/i18n/text-key.ts';
+import { STEP_HEADER } from '../../../src/lib/booking/steps/address.ts';
+import { stepQuery } from '../../../src/lib/booking/steps/flow.ts';
 import { day } from '../../fixtures/dates.ts';
 import { confirmation } from '../../fixtures/booking.ts';
 import { demo, startTestMock, type Mock } from '../harness.ts';
@@ -50,13 +52,18 @@ function visitor() {
 }
 
 /** A request to /stay as the page hands it to `stepRequest`. */
-function request(session: ReturnType<typeof visitor>, method: string, address = '/stay') {
+function request(
+  session: ReturnType<typeof visitor>,
+  method: string,
+  address = '/stay',
+  headers: Record<string, string> = {},
+) {
   const tenant = harbour();
   const url = new URL(address, 'http://harbour-times.localhost');
   return {
     locals: { tenant, tenantMatchOrNull: { tenant }, href: (path: string) => path },
     url,
-    request: new Request(url, { method }),
+    request: new Request(url, { method, headers }),
     session,
     // A browser that keeps cookies: it sends back the check the details step set.
     cookies: { has: () => true, set: () => undefined },
@@ -210,5 +217,33 @@ describe('a refusal of the lodging API on a field the details step does not show
     expect(shown.step).toBe('details');
     expect(shown.values).toMatchObject({ firstName: 'Dan' });
     expect(shown.message).toBe('Please check your details.');
+  });
+});
+
+describe('a booking that failed in the widget, then Back to the details and a reload', () => {
+  it('shows the details as typed, without the review’s "try again" (a button the details cannot send)', async () => {
+    const { bookingServiceFor } = await import('../../../src/lib/services/clients.ts');
+    const properties = await bookingServiceFor(harbour()).properties();
+    const session = visitor();
+    // What the action answers when Book meets the lodging API down, sent by the widget's fetch.
+    const failed: StepState = {
+      ...reviewed('Erin', day(290), day(292)),
+      message: textKey('booking.error.unavailable'),
+      retry: true,
+    };
+    await page.stepRequest(
+      request(session, 'POST', '/stay', { [STEP_HEADER]: '1' }),
+      properties,
+      failed,
+    );
+    const search = { ...failed.values, property: HARBOUR_VIEW };
+    const shown = (await page.stepRequest(
+      request(session, 'GET', `/stay${stepQuery(search, 'details')}`),
+      properties,
+      undefined,
+    )) as StepState;
+    expect(shown.step).toBe('details');
+    expect(shown.values).toMatchObject({ firstName: 'Erin', email: 'erin@example.com' });
+    expect(shown).toMatchObject({ retry: false, message: '' });
   });
 });

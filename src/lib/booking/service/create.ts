@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LodgingClient } from '../../lodging/client.ts';
 import type { Booking, BookingFilters, Guest } from '../../lodging/schema.ts';
 import { classify } from '../../failures/classify.ts';
-import { isOutage, NoRouteError, RateLimitedError } from '../../upstream/errors.ts';
+import { isOutage, NoRouteError, RateLimitedError, UpstreamError } from '../../upstream/errors.ts';
 import { LockTimeoutError } from '../../upstream/lock.ts';
 import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
@@ -207,9 +207,14 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
       children: input.children,
       ...(sent.notes ? { notes: sent.notes } : {}),
     });
-  } catch (error) {
+  } catch (thrown) {
     // Known not stored (422, 429, 4xx): this key may try again from scratch.
-    if (!outcomeUnknown(error)) await attempts.delete(key);
+    if (!outcomeUnknown(thrown)) await attempts.delete(key);
+    // A 409 (no status the contract names; the room just taken): a 422 on the room, not an outage.
+    const error =
+      thrown instanceof UpstreamError && thrown.status === 409
+        ? invalid({ roomTypeId: [textKey('booking.error.roomGone')] })
+        : thrown;
     // Refused (the room went meanwhile, through another channel or server): the next search of
     // the property asks the lodging API afresh, so the guest is shown the room as taken.
     if (classify(error).kind === 'invalid') core.booked(place.id);

@@ -96,10 +96,10 @@ export async function stepRequest(
   }
   const kept = method === 'POST' ? posted : draftFor(drafts, Astro.url);
   // A failed booking's message is said once: a reload shows the review without it.
-  if (kept?.message && method === 'GET')
-    keep({ ...kept, message: '', retry: false, sameStay: false });
+  const unsaid = kept && { ...kept, message: '', retry: false, sameStay: false };
+  if (kept?.message && unsaid && method === 'GET') keep(unsaid);
   // Back from the review to the details: the details as typed, without the review's verdict.
-  const shown = kept && wanted === 'details' ? { ...kept, step: 'details' as const } : kept;
+  const shown = unsaid && wanted === 'details' ? { ...unsaid, step: 'details' as const } : kept;
   const view = await searchStep(Astro, properties, shown);
   const i18n = embedded ?? i18nFor(tenant);
   return {
