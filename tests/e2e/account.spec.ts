@@ -477,3 +477,48 @@ test('a long name in the bar leaves the paper’s logo whole on wide screens', a
     expect(box?.width, `logo at ${width} px`).toBeGreaterThanOrEqual(whole - 1);
   }
 });
+
+test.describe('Back after logging out, with the browser’s back/forward cache on', () => {
+  // Playwright turns Chromium's back/forward cache off; readers' browsers have it on.
+  test.use({
+    launchOptions: async ({ launchOptions }, use) =>
+      use({ ...launchOptions, ignoreDefaultArgs: ['--disable-back-forward-cache'] }),
+  });
+  const post = tenantUrl(TENANT, '/posts/welcome-to-our-new-website');
+  /** Marks the document now shown: the mark is still there only if Back restored it as it was. */
+  const mark = (page: Page) => page.evaluate(() => Reflect.set(window, 'shownBefore', true));
+  const restored = (page: Page) => page.evaluate(() => Reflect.get(window, 'shownBefore') === true);
+
+  test('a guest’s Back is instant: the page comes back from the cache as it was', async ({
+    page,
+  }) => {
+    await page.goto(post);
+    await mark(page);
+    await page.goto(tenantUrl(TENANT, '/'));
+    await page.goBack();
+    await expect(page).toHaveURL(post);
+    expect(await restored(page)).toBe(true);
+  });
+
+  test('Back from the logout page shows the post signed out, not who was signed in', async ({
+    page,
+  }) => {
+    await page.goto(tenantUrl(TENANT, '/login'));
+    await logIn(page, 'reader@masthead.test');
+    await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+    await page.goto(post);
+    const header = page.getByRole('banner');
+    await expect(header.getByText('Riley Reader')).toBeVisible();
+    await mark(page);
+
+    await header.getByRole('button', { name: 'Log out' }).click();
+    await expect(page.getByRole('status')).toHaveText('You have logged out.');
+    await page.goBack();
+
+    await expect(page).toHaveURL(post);
+    await expect(header.getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expect(header.getByText('Riley Reader')).toBeHidden();
+    await expect(header.getByRole('button', { name: 'Log out' })).toBeHidden();
+    expect(await restored(page)).toBe(false);
+  });
+});
