@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
 
 // Subscriber accounts: register, log in and out, the account page, per tenant, with or without JavaScript.
@@ -476,4 +476,61 @@ test('a long name in the bar leaves the paper’s logo whole on wide screens', a
     const box = await logo.boundingBox();
     expect(box?.width, `logo at ${width} px`).toBeGreaterThanOrEqual(whole - 1);
   }
+});
+
+test.describe('Back after logging out, with the browser’s back/forward cache on', () => {
+  // Playwright turns Chromium's back/forward cache off (and `launchOptions` cannot change in a
+  // describe): a browser of its own, as readers' browsers are.
+  let browser: Browser;
+  let page: Page;
+  test.beforeEach(async ({ playwright, launchOptions }) => {
+    browser = await playwright.chromium.launch({
+      ...launchOptions,
+      ignoreDefaultArgs: ['--disable-back-forward-cache'],
+    });
+    page = await browser.newPage();
+  });
+  test.afterEach(() => browser.close());
+  const post = tenantUrl(TENANT, '/posts/welcome-to-our-new-website');
+  /** Marks the document now shown: the mark is still there only if Back restored it as it was. */
+  const mark = () => page.evaluate(() => Reflect.set(window, 'shownBefore', true));
+  const restored = () => page.evaluate(() => Reflect.get(window, 'shownBefore') === true);
+  /** The name the header shows (`/reader.css` writes it into `.reader-name::before`). */
+  const shownName = () =>
+    page
+      .getByRole('banner')
+      .locator('.reader-name')
+      .evaluate((name) => getComputedStyle(name, '::before').content);
+  /** Back, done once it commits (a page restored from the cache fires no `load`). */
+  const back = () => page.goBack({ waitUntil: 'commit' });
+
+  test('a guest’s Back is instant: the page comes back from the cache as it was', async () => {
+    await page.goto(post);
+    await mark();
+    await page.goto(tenantUrl(TENANT, '/'));
+    await back();
+    await expect(page).toHaveURL(post);
+    await expect.poll(restored).toBe(true);
+  });
+
+  test('Back from the logout page shows the post signed out, not who was signed in', async () => {
+    await page.goto(tenantUrl(TENANT, '/login'));
+    await logIn(page, 'reader@masthead.test');
+    await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+    await page.goto(post);
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('button', { name: 'Log out' })).toBeVisible();
+    expect(await shownName()).toBe('"Riley Reader"');
+    await mark();
+
+    await header.getByRole('button', { name: 'Log out' }).click();
+    await expect(page.getByRole('status')).toHaveText('You have logged out.');
+    await back();
+
+    await expect(page).toHaveURL(post);
+    await expect(header.getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expect(header.getByRole('button', { name: 'Log out' })).toBeHidden();
+    expect(await shownName()).toBe('none');
+    expect(await restored()).toBe(false);
+  });
 });

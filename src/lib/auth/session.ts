@@ -70,6 +70,8 @@ export async function signOut(
   if (signedIn) {
     await signedOutOnce().add(signedIn.token);
     session?.set(signedOutKey(tenant), true);
+    // A new id, so the cookie changes: no back/forward cache shows a page from before (reader.css).
+    await session?.regenerate();
   }
   await clearSignedIn(session, tenant);
   return signedIn;

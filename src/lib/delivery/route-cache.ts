@@ -1,4 +1,4 @@
-import { sharedCache } from './policy.ts';
+import { PRIVATE, sharedCache } from './policy.ts';
 import type { CacheProvider, InvalidateOptions } from 'astro';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -105,6 +105,13 @@ function varyOf(response: Response): string[] | null {
   if (names.includes('cookie') || names.includes('*')) return null;
   return names;
 }
+
+/**
+ * A visitor who sends the session cookie may be signed in (the edge treats them as personal too:
+ * deploy/nginx/masthead.conf). Their browser gets the shared page as `PRIVATE`: no back/forward
+ * cache shows it again once a logout changed the cookie. The copy kept here stays shared.
+ */
+const personal = (header: HeaderOf) => /(?:^|;)\s*astro-session=/.test(header('cookie') ?? '');
 
 function varySuffix(header: HeaderOf, names: readonly string[]): string {
   return names.map((name) => `\0${name}=${header(name) ?? ''}`).join('');
@@ -264,7 +271,8 @@ function answerOnNode(store: Store, req: IncomingMessage, res: ServerResponse): 
     ...Object.fromEntries(cached.headers.filter(([name]) => !INTERNAL_HEADERS.has(name))),
     'x-astro-cache': 'HIT',
   };
-  res.writeHead(cached.status, cached.nodeHeaders);
+  const headers = personal(header) ? { ...cached.nodeHeaders, 'cache-control': PRIVATE } : null;
+  res.writeHead(cached.status, headers ?? cached.nodeHeaders);
   res.end(Buffer.from(cached.body.buffer, cached.body.byteOffset, cached.body.byteLength));
   logResponse({
     url: found.lookup.url,
@@ -346,12 +354,15 @@ async function answerInAstro(store: Store, context: RequestContext, next: Next):
   const found = find(store, request.method, url, (name) => request.headers.get(name));
   if (!found) return next();
   const { lookup, cached, state } = found;
-  if (cached && state === 'fresh') return toResponse(cached, 'HIT');
-  if (cached && state === 'stale') {
+  let answer: Response;
+  if (cached && state === 'fresh') answer = toResponse(cached, 'HIT');
+  else if (cached && state === 'stale') {
     revalidate(store, lookup, next, context.logger);
-    return toResponse(cached, 'STALE');
-  }
-  return renderAndStore(store, lookup, cached, next);
+    answer = toResponse(cached, 'STALE');
+  } else answer = await renderAndStore(store, lookup, cached, next);
+  if (personal(lookup.header) && answer.headers.get('Cache-Control')?.startsWith('public'))
+    answer.headers.set('Cache-Control', PRIVATE);
+  return answer;
 }
 
 /** Whether an entry carries any of `tags`. */

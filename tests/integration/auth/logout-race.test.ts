@@ -91,6 +91,18 @@ describe('a logout in one tab and a slow request in another', () => {
     expect(await getSignedIn(visit(cookie).session, TENANT)).toBeNull();
   });
 
+  it('a logout changes the session cookie, so the browser can tell its pages are out of date', async () => {
+    const login = visit(undefined);
+    await startSession(login.session, TENANT, signedIn, () => undefined);
+    const before = await login.end(undefined);
+    const logout = visit(before);
+    await signOut(logout.session, TENANT);
+    const after = await logout.end(before);
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    expect(await getSignedIn(visit(after).session, TENANT)).toBeNull();
+  });
+
   it('a sign-in that gets the same token again after a logout is honoured', async () => {
     const first = visit(undefined);
     await startSession(first.session, TENANT, signedIn, () => undefined);

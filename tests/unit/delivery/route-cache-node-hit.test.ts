@@ -97,6 +97,19 @@ describe('a route-cache hit served before Astro', () => {
     expect(unread.headers['x-astro-cache']).toBeUndefined();
   });
 
+  it('tells the browser of a visitor with the session cookie to keep the page no more, and still shares it', async () => {
+    const session = { cookie: 'theme=dark; astro-session=abc' };
+    const miss = await get('/posts/signed-in', session);
+    expect(miss.headers['x-astro-cache']).toBe('MISS');
+    expect(miss.headers['cache-control']).toBe('private, no-store');
+    const guest = await get('/posts/signed-in');
+    expect(guest.headers['x-astro-cache']).toBe('HIT');
+    expect(guest.headers['cache-control']).toBe('public, max-age=0, s-maxage=60');
+    const hit = await get('/posts/signed-in', session);
+    expect(hit.headers).toEqual({ ...guest.headers, 'cache-control': 'private, no-store' });
+    expect(hit.body).toBe(guest.body);
+  });
+
   it('leaves a page past its max-age to Astro, which serves it stale and renders it again', async () => {
     await get('/tags/ferries');
     const now = Date.now();
