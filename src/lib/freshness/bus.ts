@@ -22,10 +22,12 @@ let listening: Promise<void> | undefined;
 
 /** The message that asks every other server to read its tenants file again (./tenants.ts). */
 const TENANTS_RELOAD = 'tenants.reload';
-const tenantsListeners = new Set<() => void>();
+/** `announced`: another server's message; `subscribed`: the subscription (re)started. */
+type Heard = 'announced' | 'subscribed';
+const tenantsListeners = new Set<(heard: Heard) => void>();
 
 /** Calls `listener` when another server announces that it reloaded its tenants file. */
-export function onTenantsAnnounced(listener: () => void): void {
+export function onTenantsAnnounced(listener: (heard: Heard) => void): void {
   tenantsListeners.add(listener);
 }
 
@@ -66,18 +68,21 @@ export function listenForInvalidations(): Promise<void> {
   if (!REDIS_URL) return Promise.resolve();
   listening ??= getRedis(REDIS_URL).then((shared) => {
     const subscriber = shared.duplicate();
-    const announced = () => tenantsListeners.forEach((listener) => listener());
+    const announced = (heard: Heard) => tenantsListeners.forEach((listener) => listener(heard));
     // An announcement made while this server was not subscribed (starting, Redis away) reached no
     // one: the file is read once more at every subscription.
     const subscribe = () =>
-      subscriber.subscribe(CHANNEL).then(announced, (error: unknown) => {
-        logWarn('freshness.subscribe.failed', { message: String(error) });
-      });
+      subscriber.subscribe(CHANNEL).then(
+        () => announced('subscribed'),
+        (error: unknown) => {
+          logWarn('freshness.subscribe.failed', { message: String(error) });
+        },
+      );
     subscriber.on('error', () => undefined); // the shared client already reports Redis away
     subscriber.on('ready', () => void subscribe());
     subscriber.on('message', (_channel: string, text: string) => {
       const message = received(text);
-      if (message && 'kind' in message) announced();
+      if (message && 'kind' in message) announced('announced');
       else if (message) void applyLocally(message);
     });
   });

@@ -78,7 +78,11 @@ export function applyTenantsChange(change: TenantsChange): Promise<void[]> {
 
 /** Follows every reload, and tells the other servers of one that was ours (./start.ts: once). */
 export function followTenantReloads(): void {
-  onTenantsAnnounced(() => tenantRegistry().reload('bus'));
+  onTenantsAnnounced((heard) => {
+    const registry = tenantRegistry();
+    // A rolling deploy may replace this server's copy of the file after the announcement.
+    if (registry.reload('bus').status !== 'changed' && heard === 'announced') registry.awaitNewer();
+  });
   onTenantsChange((change) => {
     void applyTenantsChange(change);
     // Another server's announcement made this one: saying it again would echo between servers.

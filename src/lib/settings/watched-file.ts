@@ -31,6 +31,7 @@ export function watchedFile(
   let lookedAt = now();
   let debounce: ReturnType<typeof setTimeout> | undefined;
   let poll: ReturnType<typeof setInterval> | undefined;
+  let awaited: ReturnType<typeof setInterval> | undefined;
   let watcher: FSWatcher | undefined;
   const changed = () => {
     if (now() - lookedAt < everyMs) return false;
@@ -45,11 +46,18 @@ export function watchedFile(
   return {
     /** Takes the version on disk now as the one read (call before reading it). */
     markRead: () => {
+      clearInterval(awaited);
       lookedAt = now();
       version = versionOf(path);
     },
     changed,
     notice,
+    /** Calls `onNext` once the file differs from the version read (its `stat` every `pollMs`), unless it is read before. */
+    awaitNext: (pollMs: number, onNext: () => void) => {
+      clearInterval(awaited);
+      awaited = setInterval(() => changed() && onNext(), pollMs);
+      awaited.unref();
+    },
     follow: (pollMs: number, onWatchError: (error: unknown) => void) => {
       if (poll) return;
       poll = setInterval(() => changed() && onChange('poll'), pollMs);
@@ -65,6 +73,7 @@ export function watchedFile(
     },
     close: () => {
       clearTimeout(debounce);
+      clearInterval(awaited);
       clearInterval(poll);
       poll = undefined;
       watcher?.close();

@@ -176,6 +176,8 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
     },
     /** Reads the file now; a file that fails validation is refused (logged) and the tenants stay. */
     reload,
+    /** The file on disk is older than another server's (announced): reads it once it is replaced. */
+    awaitNewer: () => file.awaitNext(pollMs, () => reload('bus')),
     /** Something happened to the file: reloads once things have been quiet for `debounceMs`. */
     notice: file.notice,
     /** Starts following the file (its folder's events and the periodic `stat`); idempotent. */
