@@ -15,7 +15,7 @@ import { announcesBody } from '../request/body-limit.ts';
 import { logResponse, observedProvider } from '../observability/request.ts';
 import { cacheHeaders } from './cache-tags.ts';
 import { forwardedHost } from '../request/public-origin.ts';
-import { normalizeHost } from '../tenants/resolution.ts';
+import { hostMatches, normalizeHost } from '../tenants/resolution.ts';
 
 /**
  * The route cache (astro.config.mjs `cache.provider`): Astro's `memoryCache`, bounded. Astro's own
@@ -394,11 +394,11 @@ export function createRouteCache(options: RouteCacheOptions = {}) {
         if (tagged(entry)) store.entries.delete(key);
       }
     },
-    /** The tags of the pages held for these hosts (a reload gave them to another tenant). */
-    tagsAt: (hosts: readonly string[]) =>
+    /** The tags of the pages held on hosts these names or `*.` wildcards take (now another tenant's). */
+    tagsAt: (patterns: readonly string[]) =>
       new Set(
         [...store.entries.values()]
-          .filter((entry) => hosts.includes(entry.host))
+          .filter((entry) => patterns.some((pattern) => hostMatches(pattern, entry.host)))
           .flatMap((entry) => entry.tags),
       ),
   };
@@ -415,8 +415,8 @@ export const invalidateRoutes = async (tags: readonly string[]) =>
 
 export const dropRoutes = (tags: readonly string[]) => loaded?.drop(tags);
 
-export const routeTagsAt = (hosts: readonly string[]): ReadonlySet<string> =>
-  loaded?.tagsAt(hosts) ?? new Set();
+export const routeTagsAt = (patterns: readonly string[]): ReadonlySet<string> =>
+  loaded?.tagsAt(patterns) ?? new Set();
 
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {

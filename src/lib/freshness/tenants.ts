@@ -42,8 +42,8 @@ async function dropTenant(tenant: Tenant, data: boolean, edge: boolean): Promise
 
 /**
  * Tenants whose pages this server may hold for an address `hosts` (of the added and changed
- * tenants) now name exactly: their wildcard host took it, or their `/<id>/` or `?tenant=` pages
- * were answered on it.
+ * tenants, `*.` wildcards included) now take: their wildcard host took it, or their `/<id>/` or
+ * `?tenant=` pages were answered on it.
  */
 function coveringTenants(others: readonly Tenant[], hosts: readonly string[]): Tenant[] {
   const heldThere = routeTagsAt(hosts);

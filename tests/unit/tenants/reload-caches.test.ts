@@ -100,6 +100,15 @@ describe('a reload of the tenants file and the route cache', () => {
     expect((await page('portal.example.com', now, '/?tenant=courier')).body).toBe(now.body);
   });
 
+  it('never serves a tenant’s path-prefixed page on a subdomain another tenant’s wildcard now takes', async () => {
+    const rendered = { status: 200, tenant: 'courier', body: 'Courier' };
+    await page('east.hub.example.com', rendered, '/courier/');
+    const hub = buildTenant({ id: 'hub', hosts: ['hub.example.com', '*.hub.example.com'] });
+    await reload([gazette, courier], [gazette, courier, hub]);
+    const now = { status: 404, tenant: 'hub', body: 'Hub: not found' };
+    expect((await page('east.hub.example.com', now, '/courier/')).body).toBe(now.body);
+  });
+
   it('keeps the copy of an unchanged tenant for a failed render', async () => {
     await page('gazette.example.com', { status: 200, tenant: 'gazette', body: 'Gazette' });
     await reload([gazette, courier], [gazette, buildTenant({ ...courier, name: 'Courier 2' })]);
