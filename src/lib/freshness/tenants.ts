@@ -41,8 +41,8 @@ async function dropTenant(tenant: Tenant, data: boolean, edge: boolean): Promise
 }
 
 /**
- * Tenants whose pages this server may hold for an address `hosts` (of the added and changed
- * tenants, `*.` wildcards included) now take: their wildcard host took it, or their `/<id>/` or
+ * Tenants whose pages this server may hold for an address `hosts` (given by the reload, `*.`
+ * wildcards included) now take: their wildcard host took it, or their `/<id>/` or
  * `?tenant=` pages were answered on it.
  */
 function coveringTenants(others: readonly Tenant[], hosts: readonly string[]): Tenant[] {
@@ -59,7 +59,13 @@ function coveringTenants(others: readonly Tenant[], hosts: readonly string[]): T
 /** What this server does after each reload. */
 export function applyTenantsChange(change: TenantsChange): Promise<void[]> {
   const claiming = [...change.added, ...change.changed.map(({ after }) => after)];
-  const hosts = claiming.flatMap((tenant) => tenant.hosts);
+  // The hosts this reload gave a tenant: an added one's, and those a changed one did not name.
+  const hosts = [
+    ...change.added.flatMap((tenant) => tenant.hosts),
+    ...change.changed.flatMap(({ before, after }) =>
+      after.hosts.filter((host) => !before.hosts.includes(host)),
+    ),
+  ];
   const others = change.tenants.filter((tenant) => !claiming.includes(tenant));
   const drops = [
     ...change.removed.map((tenant) => dropTenant(tenant, true, true)),

@@ -109,6 +109,14 @@ describe('a reload of the tenants file and the route cache', () => {
     expect((await page('east.hub.example.com', now, '/courier/')).body).toBe(now.body);
   });
 
+  it('keeps a wildcard tenant’s pages when a site on one of its subdomains changes only its name', async () => {
+    const hub = buildTenant({ id: 'hub', hosts: ['hub.example.com', '*.hub.example.com'] });
+    const east = buildTenant({ id: 'east', hosts: ['east.hub.example.com'] });
+    await page('west.hub.example.com', { status: 200, tenant: 'hub', body: 'Hub' });
+    await reload([hub, east], [hub, buildTenant({ ...east, name: 'East 2' })]);
+    expect(await page('west.hub.example.com', failed('hub'))).toEqual({ status: 200, body: 'Hub' });
+  });
+
   it('keeps the copy of an unchanged tenant for a failed render', async () => {
     await page('gazette.example.com', { status: 200, tenant: 'gazette', body: 'Gazette' });
     await reload([gazette, courier], [gazette, buildTenant({ ...courier, name: 'Courier 2' })]);
