@@ -279,3 +279,23 @@ describe('createTenantRegistry', () => {
     expect(ids()).toEqual(['gazette', 'courier']);
   });
 });
+
+describe('a file behind another server’s (awaitNewer)', () => {
+  it('is read once it is replaced, without watching it before or after', () => {
+    vi.useFakeTimers();
+    write([gazette]);
+    registry = createTenantRegistry({ path, log, pollMs: 1000 });
+    registry.awaitNewer();
+    vi.advanceTimersByTime(3000);
+    expect(ids()).toEqual(['gazette']);
+    const temporary = join(dir, '.tenants.json.tmp');
+    write([gazette, courier], temporary);
+    renameSync(temporary, path);
+    vi.advanceTimersByTime(1000);
+    expect(ids()).toEqual(['gazette', 'courier']);
+    // The one awaited change read: later writes wait for SIGHUP or the next announcement.
+    write([courier]);
+    vi.advanceTimersByTime(5000);
+    expect(ids()).toEqual(['gazette', 'courier']);
+  });
+});
