@@ -127,7 +127,12 @@ describe('a tenants file that changes while the servers run', () => {
       expect(unknown.status).toBe(404);
       expect(unknown.text).toContain('Site not found');
     }
-    writeTenants([...others, added]);
+    writeTenants([...others, added], ['watching']);
+    await waitFor('the added site on the first server', async () =>
+      (await page(watching)).status === 200 ? true : undefined,
+    );
+    // A rolling deploy: the second server's copy arrives after the first one announced the change.
+    writeTenants([...others, added], ['listening']);
     const [first] = await servedEverywhere('the added site', added.name);
     expect(first?.text).toContain(`<html lang="de`);
     // The second server does not watch its file: the first one's announcement made it read it.
