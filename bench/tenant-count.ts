@@ -39,7 +39,7 @@ async function rps(url: string, host: (n: number) => string, expect: number) {
     autocannon({ url, connections: 8, duration, requests: [{ setupRequest }] });
   await once(1);
   const result = await once(seconds);
-  const other = Object.entries(result.statusCodeStats).filter(([code]) => Number(code) !== expect);
+  const other = Object.keys(result.statusCodeStats ?? {}).filter((code) => Number(code) !== expect);
   if (other.length > 0 || result.errors > 0) throw new Error(`${url}: ${JSON.stringify(other)}`);
   return Math.round(result.requests.average);
 }
