@@ -245,6 +245,19 @@ test('search: an odd query (quotes, markup, emoji, 300 characters) is shown as t
   await expect(page.getByRole('status')).toContainText(`No articles match “${kept}”`);
 });
 
+test('search: a link whose query carries a right-to-left override cannot turn the page’s own words around', async ({
+  page,
+}) => {
+  // U+202E reversed everything after it in the line: “… match “yrref”. .sdrow tnereffid ro rewef yrT”.
+  await page.goto(tenantUrl('harbour-times', `/search?q=${encodeURIComponent('\u202eferry')}`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search: ferry');
+  await expect(page.getByLabel('Search Harbour Times')).toHaveValue('ferry');
+  const status = page.getByRole('status');
+  await expect(status).toContainText('“ferry”');
+  expect(await page.title()).not.toContain('\u202e');
+  expect(await status.textContent()).not.toContain('\u202e');
+});
+
 test('the search page passes axe', async ({ page }) => {
   await page.goto(tenantUrl('harbour-times', '/search?q=ferry'));
   await checkA11y(page);

@@ -12,9 +12,17 @@ import { newestFirst } from './article.ts';
 export const SEARCH_SORTS = ['newest', 'relevance'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-/** `?q=` as searched: at most 200 UTF-16 units (the form's `maxlength`), never half an emoji. */
+/**
+ * `?q=` as searched: without bidi controls (an override, U+202E, in a link's query turned the
+ * page's own words after it around) and with control characters as spaces, at most 200 UTF-16
+ * units (the form's `maxlength`), never half an emoji.
+ */
 export function searchQuery(raw: string | null): string {
-  return (raw ?? '').slice(0, 200).replace(/[\uD800-\uDBFF]$/, '');
+  return (raw ?? '')
+    .replace(/[\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .slice(0, 200)
+    .replace(/[\uD800-\uDBFF]$/, '');
 }
 
 /** The search page's title and heading: the query, and from page 2 on its number, as on every list. */
