@@ -3,7 +3,7 @@
  * The publishing API has no sort parameter and answers newest first (docs/api-assumptions.md), so
  * "best match" ranks the page shown, never across pages.
  */
-import { escapeRegExp } from '../content/escape.ts';
+import { escapeRegExp, withoutBidiControls } from '../content/escape.ts';
 import type { I18n } from '../i18n/index.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -18,8 +18,7 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
  * units (the form's `maxlength`), never half an emoji.
  */
 export function searchQuery(raw: string | null): string {
-  return (raw ?? '')
-    .replace(/[\u202a-\u202e\u2066-\u2069]/g, '')
+  return withoutBidiControls(raw ?? '')
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
     .slice(0, 200)
     .replace(/[\uD800-\uDBFF]$/, '');
