@@ -22,6 +22,11 @@ declare namespace App {
     embedAncestors?: string;
     /** The edge refused the request before the tenant was known: answered once it is (src/lib/request/refusals.ts). */
     edgeRefusal?: import('./lib/request/refusals.ts').EdgeRefusal;
+    /**
+     * The site address the visitor asked for (`/page/2`, `/search?q=ferry`), kept when a page answers
+     * with another (`/?page=2`, the 404 or 503 page): what the menu marks and a sign-in comes back to.
+     */
+    askedAddress?: string;
     /** Set before a rewrite to the 503 page: seconds for `Retry-After`. */
     retryAfter?: number;
   }

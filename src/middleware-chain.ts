@@ -7,7 +7,7 @@ import { NO_STORE, uncachedRedirect } from './lib/delivery/policy.ts';
 import { tenantRegistry } from './lib/tenants/registry.ts';
 import { maybeCompress } from './lib/delivery/compression.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
-import { pagedRoute } from './lib/reading/paged-routes.ts';
+import { askedAddress, pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { visitorOf } from './lib/request/visitor.ts';
 import { tenantOfRequest } from './lib/request/public-origin.ts';
@@ -107,6 +107,8 @@ const tenantResolution = defineMiddleware(async (context, next) => {
     // Never fall back to a default tenant: an unknown site is a 404.
     return context.url.pathname === '/404' ? next() : next(new URL('/404', context.url));
   }
+  // The first pass only: a page's rewrite (to /404, /503) runs this again for the page it shows.
+  context.locals.askedAddress ??= askedAddress(match.pathname, context.url);
   const clean = cleanAddress(context.request.method, context.request.url, match);
   if (clean) return clean;
   const paged = pagedRoute(match.pathname, context.url.searchParams);

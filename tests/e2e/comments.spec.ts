@@ -7,7 +7,7 @@ import {
   type Page,
   type Response,
 } from '@playwright/test';
-import { checkA11y, tenantUrl } from './helpers.ts';
+import { E2E_PORT, checkA11y, tenantUrl } from './helpers.ts';
 
 // Comment threads and the no-JavaScript comment form on /posts/<slug>.
 // Every journey runs with JavaScript off: the form must work as plain HTML.
@@ -237,6 +237,36 @@ test('threads render nested with authors, dates in the tenant’s zone, and repl
   for (const content of onlyPending) expect(shown).not.toContain(content);
 
   await auditCopy(page, browser);
+});
+
+test('a made-up ?reply= or ?comments-page= is sent to the post as shown, never a page of its own', async ({
+  page,
+  request,
+}) => {
+  const post = tenantUrl(TENANT, POST_PATH);
+  await page.goto(post);
+  const reply = page.locator('#comments').getByRole('link', { name: /^Reply to / });
+  const listed = /[?&]reply=(\d+)/.exec((await reply.first().getAttribute('href')) ?? '')?.[1];
+  expect(listed, 'a listed comment to answer').toBeTruthy();
+  // Each would be one more copy of the post in every cache (route cache, edge): a redirect, not
+  // stored. Through the path prefix: Node's resolver (unlike Chromium's) knows no *.localhost names.
+  const prefixed = `http://127.0.0.1:${E2E_PORT}/${TENANT}${POST_PATH}`;
+  for (const query of [
+    'reply=abc',
+    'reply=9999999999',
+    'comments-page=0',
+    'comments-page=abc',
+    'comments-page=999999',
+  ]) {
+    const response = await request.get(`${prefixed}?${query}`, { maxRedirects: 0 });
+    expect(response.status(), query).toBe(301);
+    expect(response.headers()['cache-control'], query).toBe('no-store');
+    expect(response.headers()['location'], query).toBe(`/${TENANT}${POST_PATH}`);
+  }
+  // A listed comment stays the one answered; the made-up page beside it goes.
+  await page.goto(`${post}?comments-page=abc&reply=${listed}#comment-form`);
+  await expect(page).toHaveURL(`${post}?reply=${listed}#comment-form`);
+  await expect(page.locator('#comment-form')).toContainText('Replying to');
 });
 
 test('a comment is posted once: reload, Back and Forward send no second write', async ({

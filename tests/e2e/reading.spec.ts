@@ -245,6 +245,19 @@ test('search: an odd query (quotes, markup, emoji, 300 characters) is shown as t
   await expect(page.getByRole('status')).toContainText(`No articles match “${kept}”`);
 });
 
+test('search: a link whose query carries a right-to-left override cannot turn the page’s own words around', async ({
+  page,
+}) => {
+  // U+202E reversed everything after it in the line: “… match “yrref”. .sdrow tnereffid ro rewef yrT”.
+  await page.goto(tenantUrl('harbour-times', `/search?q=${encodeURIComponent('\u202eferry')}`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search: ferry');
+  await expect(page.getByLabel('Search Harbour Times')).toHaveValue('ferry');
+  const status = page.getByRole('status');
+  await expect(status).toContainText('“ferry”');
+  expect(await page.title()).not.toContain('\u202e');
+  expect(await status.textContent()).not.toContain('\u202e');
+});
+
 test('the search page passes axe', async ({ page }) => {
   await page.goto(tenantUrl('harbour-times', '/search?q=ferry'));
   await checkA11y(page);
@@ -344,6 +357,29 @@ test.describe('upstream trouble', () => {
     expect(Number(cold?.headers()['retry-after'])).toBeGreaterThan(0);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Temporarily unavailable');
     await expect(page.locator('header .brand')).toHaveAccessibleName('Daily Planet');
+  });
+
+  test('"Log in" on the 503 page comes back to the page asked for, not to the 503 page', async ({
+    page,
+    request,
+  }) => {
+    const asked = `/search?q=${Date.now().toString(36)}-after-sign-in`;
+    await request.post(`${CONTROL}/faults`, { data: { service: 'publishing', down: true } });
+    expect((await page.goto(tenantUrl('daily-planet', asked)))?.status()).toBe(503);
+    await page.getByRole('banner').getByRole('link', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(
+      tenantUrl('daily-planet', `/login?next=${encodeURIComponent(asked)}`),
+    );
+    // The API is back by the time the reader has typed their password.
+    await request.delete(`${CONTROL}/faults`);
+    await page.getByLabel('E-mail address').fill('subscriber@masthead.test');
+    await page.getByLabel('Password', { exact: true }).fill('masthead-demo');
+    const [landing] = await Promise.all([
+      page.waitForResponse((r) => r.url() === tenantUrl('daily-planet', asked)),
+      page.getByRole('button', { name: 'Log in' }).click(),
+    ]);
+    expect(landing.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('after-sign-in');
   });
 
   test('a 429 from the upstream is never shown as a 500, and is over after its Retry-After', async ({

@@ -135,3 +135,29 @@ export function commentsShown(view: CommentsView): KeyPart[] | null {
   if (!untouched || view.unavailable) return null;
   return [view.thread, view.page.current, view.page.last];
 }
+
+/**
+ * The post's query as its page shows it (`?comments-page=` of the page listed, absent for the
+ * first; `?reply=` of a listed comment), or `null` when `params` already say that. A made-up value
+ * (`?reply=abc`, `?reply=123456`, `?comments-page=0`, past the last page) is redirected to it, so
+ * no cache holds one copy of the post per value. Only for a plain visit with the thread read.
+ */
+export function shownCommentsQuery(
+  view: CommentsView,
+  params: URLSearchParams,
+): URLSearchParams | null {
+  const { current, last, counted } = view.page;
+  // A thread with no comments has no later page either (the API then says its last is 0).
+  const page = counted ? Math.min(current, last) : current;
+  const shown = [
+    [PAGE_PARAM, page > 1 ? String(page) : null],
+    ['reply', view.form.replyTo?.id ?? null],
+  ] as const;
+  if (shown.every(([name, value]) => params.get(name) === value)) return null;
+  const query = new URLSearchParams(params);
+  for (const [name, value] of shown) {
+    if (value === null) query.delete(name);
+    else query.set(name, value);
+  }
+  return query;
+}

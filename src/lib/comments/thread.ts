@@ -1,6 +1,7 @@
 import type { Comment } from '../publishing/schema.ts';
 import { readDate } from '../i18n/format.ts';
 import { memo } from '../memo.ts';
+import { withoutBidiControls } from '../content/escape.ts';
 import { normaliseText } from './count.ts';
 
 /** One comment ready to render: replies sorted oldest first, `depth` 0 for top-level comments. */
@@ -41,7 +42,8 @@ export function buildThread(comments: readonly Comment[]): ThreadNode[] {
     if (nodes.has(id)) return;
     nodes.set(id, {
       id,
-      authorName: comment.author_name.trim(),
+      // A name's override turned the form's "Replying to <name> · Cancel reply" around.
+      authorName: withoutBidiControls(comment.author_name).trim(),
       content: comment.content,
       createdAt: comment.created_at ?? null,
       depth: 0,

@@ -16,3 +16,11 @@ export const unescapeHtml = (html: string): string =>
 
 /** `text` matched literally inside a regular expression. */
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `text` without bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): in a
+ * visitor's text (a search, a commenter's name) one override turned the site's own words after it
+ * around. Right-to-left letters themselves are kept.
+ */
+export const withoutBidiControls = (text: string): string =>
+  text.replace(/[\u202a-\u202e\u2066-\u2069]/g, '');

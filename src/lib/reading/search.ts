@@ -3,7 +3,7 @@
  * The publishing API has no sort parameter and answers newest first (docs/api-assumptions.md), so
  * "best match" ranks the page shown, never across pages.
  */
-import { escapeRegExp } from '../content/escape.ts';
+import { escapeRegExp, withoutBidiControls } from '../content/escape.ts';
 import type { I18n } from '../i18n/index.ts';
 import type { PostSummary } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
@@ -12,9 +12,16 @@ import { newestFirst } from './article.ts';
 export const SEARCH_SORTS = ['newest', 'relevance'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-/** `?q=` as searched: at most 200 UTF-16 units (the form's `maxlength`), never half an emoji. */
+/**
+ * `?q=` as searched: without bidi controls (an override, U+202E, in a link's query turned the
+ * page's own words after it around) and with control characters as spaces, at most 200 UTF-16
+ * units (the form's `maxlength`), never half an emoji.
+ */
 export function searchQuery(raw: string | null): string {
-  return (raw ?? '').slice(0, 200).replace(/[\uD800-\uDBFF]$/, '');
+  return withoutBidiControls(raw ?? '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .slice(0, 200)
+    .replace(/[\uD800-\uDBFF]$/, '');
 }
 
 /** The search page's title and heading: the query, and from page 2 on its number, as on every list. */

@@ -32,8 +32,9 @@ export async function pageLayout(
   { section, crumbs, shows }: LayoutProps,
 ) {
   const { tenant } = locals;
-  // The address asked for, not the one rendered (`/page/2` is rendered at `/?page=2`).
-  const currentPath = askedAddress(locals.tenantMatch.pathname, url);
+  // The address asked for, not the one rendered (`/page/2` is rendered at `/?page=2`, a missing
+  // post at `/404`); without the site's middleware (a component test), worked out from this one.
+  const currentPath = locals.askedAddress ?? askedAddress(locals.tenantMatch.pathname, url);
   const { t } = locals.i18n;
   const nav = headerNavigation(tenant, t)(await navigationCategories(tenant));
   const year = currentYear(tenant);

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { commentsShown, formState, loadCommentsView } from '../../../src/lib/comments/section.ts';
+import {
+  commentsShown,
+  formState,
+  loadCommentsView,
+  shownCommentsQuery,
+} from '../../../src/lib/comments/section.ts';
 import { buildThread } from '../../../src/lib/comments/thread.ts';
 import type { CommentOutcome } from '../../../src/lib/comments/post.ts';
+import type { CommentsView } from '../../../src/lib/comments/section.ts';
 import type { PublishingClient } from '../../../src/lib/publishing/client.ts';
 import type { Comment } from '../../../src/lib/publishing/schema.ts';
 import type { PageInfo } from '../../../src/lib/upstream/parse.ts';
@@ -187,5 +193,59 @@ describe('loadCommentsView: the number in "Comments (N)"', () => {
     const items = [comment(1), comment(2)];
     const view = await load(listing(items, { current: 1, last: 3, perPage: 2, total: 2 }));
     expect(view.total).toBeNull();
+  });
+});
+
+describe('shownCommentsQuery: a post address asking for what its page does not show', () => {
+  const view = (
+    reply: string | null,
+    page: { current: number; last: number; counted?: boolean },
+  ): CommentsView => ({
+    thread,
+    count: 2,
+    total: 2,
+    page: { counted: true, ...page },
+    unavailable: false,
+    form: formState(thread, { reply, outcome: undefined }),
+  });
+  const moved = (query: string, shown: CommentsView) =>
+    shownCommentsQuery(shown, new URLSearchParams(query))?.toString() ?? null;
+
+  it.each([
+    ['', null, 1],
+    ['reply=2', '2', 1],
+    ['comments-page=3&reply=1', '1', 3],
+    ['tenant=daily-planet&reply=1', '1', 1],
+  ])('leaves ?%s as it is', (query, reply, current) => {
+    expect(moved(query, view(reply, { current, last: 3 }))).toBeNull();
+  });
+
+  it.each([
+    ['reply=abc', ''],
+    ['reply=123456', ''],
+    ['reply=02', ''],
+    ['comments-page=abc', ''],
+    ['comments-page=0', ''],
+    ['comments-page=1', ''],
+    ['comments-page=02&reply=2abc', ''],
+    ['tenant=daily-planet&comments-page=x', 'tenant=daily-planet'],
+  ])('sends ?%s to the first page, reply dropped (?%s)', (query, to) => {
+    const reply = new URLSearchParams(query).get('reply');
+    expect(moved(query, view(reply, { current: 1, last: 3 }))).toBe(to);
+  });
+
+  it('sends a page past the last one to the last, the listed reply kept', () => {
+    // loadCommentsView reads the last page for a page past it.
+    expect(moved('comments-page=999999&reply=2', view('2', { current: 3, last: 3 }))).toBe(
+      'comments-page=3&reply=2',
+    );
+  });
+
+  it('sends a later page of a thread with no comments to the post', () => {
+    expect(moved('comments-page=7', view(null, { current: 7, last: 1 }))).toBe('');
+    // Unless the API does not count its pages: a later one may exist.
+    expect(
+      moved('comments-page=7', view(null, { current: 7, last: 1, counted: false })),
+    ).toBeNull();
   });
 });

@@ -101,6 +101,15 @@ describe('buildThread', () => {
       buildThread([comment(1, '2026-11-20T03:00:00Z', { author_name: ' ' })])[0]?.authorName,
     ).toBe('');
   });
+  it('drops a name’s bidi controls: an override turned "Replying to <name> · Cancel reply" around', () => {
+    const [node] = buildThread([
+      comment(1, '2026-11-20T10:00:00Z', { author_name: '\u202eNosliw Mot\u202c' }),
+    ]);
+    expect(node?.authorName).toBe('Nosliw Mot');
+    // Right-to-left names stay as written.
+    const [rtl] = buildThread([comment(2, '2026-11-20T10:00:00Z', { author_name: 'נועה כהן' })]);
+    expect(rtl?.authorName).toBe('נועה כהן');
+  });
 });
 
 describe('findComment', () => {

@@ -190,4 +190,16 @@ describe('searchQuery', () => {
     expect(query.isWellFormed()).toBe(true);
     expect(query).toBe(`a${'😀'.repeat(99)}`);
   });
+
+  it('drops bidi controls, so a link’s query cannot turn the page’s words around', () => {
+    // U+202E (right-to-left override) reversed "Try fewer or different words." after the query.
+    expect(searchQuery('\u202eferry')).toBe('ferry');
+    expect(searchQuery('\u2067fer\u202ary\u2069\u202c')).toBe('ferry');
+    // Right-to-left words themselves stay as typed.
+    expect(searchQuery('שלום 2026')).toBe('שלום 2026');
+  });
+
+  it('reads control characters (a NUL, a pasted tab or line break) as spaces', () => {
+    expect(searchQuery('ferry\u0000times\ttides\r\n')).toBe('ferry times tides  ');
+  });
 });
