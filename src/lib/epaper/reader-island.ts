@@ -293,7 +293,12 @@ class Reader {
       partner.hidden = other === undefined;
       if (partner.hidden && this.failed.delete(partner)) this.showFailed();
       if (other !== undefined) this.show(partner, other);
-      partner.dataset.side = other !== undefined && other < target ? 'left' : 'right';
+      const side = other !== undefined && other < target ? 'left' : 'right';
+      partner.dataset.side = side;
+      // In page order, as a screen reader reads them: the left page first.
+      const [mine, theirs] = [this.image.parentElement, partner.parentElement];
+      if (mine && theirs)
+        mine.insertAdjacentElement(side === 'left' ? 'beforebegin' : 'afterend', theirs);
     }
     const goto = this.$<HTMLInputElement>('[data-goto]');
     if (goto) goto.value = String(target);
