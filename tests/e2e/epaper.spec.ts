@@ -161,6 +161,41 @@ test('a free edition: keys, thumbnails and zoom change the page and the URL', as
   await checkA11y(page);
 });
 
+test('Back and Forward step between the pages turned in place, as the plain links do', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, '/epaper'));
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}`));
+  await expectPage(page, 1, edition);
+  // 1280×720: spreads, so the turns go 1 → 2 → 4; a zoom changes the entry, it adds none.
+  await page.keyboard.press('ArrowRight');
+  await expectPage(page, 2, edition);
+  await page.keyboard.press('ArrowRight');
+  await expectPage(page, 4, edition);
+  await page.keyboard.press('+');
+  await expect(page).toHaveURL(/\/page\/4\/zoom\/1\.5$/);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/page\/2$/);
+  await expectPage(page, 2, edition);
+  await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1');
+  await expect(page).toHaveTitle(`${edition.title}, page 2 · Daily Planet`);
+  await page.goBack();
+  await expectPage(page, 1, edition);
+  await page.goForward();
+  await expectPage(page, 2, edition);
+  await page.goForward();
+  await expectPage(page, 4, edition);
+  await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '1.5');
+  // Back past the first page leaves the reader for the page before it.
+  for (const _ of [4, 2]) await page.goBack();
+  await expectPage(page, 1, edition);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/epaper$/);
+});
+
 test('a control that reaches its end hands the keyboard focus on, not back to the document', async ({
   page,
   request,

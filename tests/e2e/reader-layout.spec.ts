@@ -129,6 +129,23 @@ test.describe('wide screen, 1280×720', () => {
     await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
   });
 
+  test("a screen reader meets a spread's pages in page order, also from its right-hand page", async ({
+    page,
+    request,
+  }) => {
+    const edition = await longEdition(request);
+    const order = () =>
+      shown(page).evaluateAll((images) => images.map((image) => image.getAttribute('alt')));
+    const alts = (...pages: number[]) => pages.map((n) => `Page ${n} of ${edition.title}`);
+    await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/3`));
+    expect(await order()).toEqual(alts(2, 3));
+    await page.locator('.thumbs a[data-go="5"]').click();
+    await expect(page).toHaveURL(/\/page\/5$/);
+    await expect.poll(order).toEqual(alts(4, 5));
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(order).toEqual(alts(6, 7));
+  });
+
   test('a 16-page edition does not widen the page', async ({ page, request }) => {
     const edition = await longEdition(request);
     await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/9`));

@@ -13,6 +13,7 @@ import {
   pinchDirection,
   positionLabel,
   readerPath,
+  readerPlace,
   readerSizes,
   scrollToShow,
   spreadOf,
@@ -247,7 +248,11 @@ class Reader {
       words.textContent = positionLabel(this.pagesOf(page), this.count, this.say, 'loading');
     if (level) level.textContent = zoomLabel(zoom);
     this.refreshLinks();
-    history.replaceState(history.state, '', this.urlFor(page, zoom));
+    // A turn is a history entry, as a link is without JavaScript: Back shows the page before.
+    const url = this.urlFor(page, zoom);
+    if (readerPlace(location.pathname, this.count).page === page)
+      history.replaceState(history.state, '', url);
+    else history.pushState(history.state, '', url);
     // The tab, a bookmark and the history name the page the address now names.
     if (this.titleSuffix !== null) document.title = this.pageTitle(page) + this.titleSuffix;
   }
@@ -288,7 +293,12 @@ class Reader {
       partner.hidden = other === undefined;
       if (partner.hidden && this.failed.delete(partner)) this.showFailed();
       if (other !== undefined) this.show(partner, other);
-      partner.dataset.side = other !== undefined && other < target ? 'left' : 'right';
+      const side = other !== undefined && other < target ? 'left' : 'right';
+      partner.dataset.side = side;
+      // In page order, as a screen reader reads them: the left page first.
+      const [mine, theirs] = [this.image.parentElement, partner.parentElement];
+      if (mine && theirs)
+        mine.insertAdjacentElement(side === 'left' ? 'beforebegin' : 'afterend', theirs);
     }
     const goto = this.$<HTMLInputElement>('[data-goto]');
     if (goto) goto.value = String(target);
@@ -373,6 +383,13 @@ function listenToControls(reader: Reader): void {
   goto?.form?.addEventListener('submit', (event) => {
     event.preventDefault();
     reader.goOrLoad(clampPage(goto.valueAsNumber, reader.count));
+  });
+
+  // Back and Forward between turned pages: the address names the page and zoom to show.
+  addEventListener('popstate', () => {
+    const place = readerPlace(location.pathname, reader.count);
+    if (reader.go(place.page)) reader.setZoom(place.zoom);
+    else location.reload();
   });
 
   document.addEventListener('keydown', (event) => {

@@ -160,6 +160,12 @@ export function readerPath(path: string, page: number, zoom: number): string {
   return `${base}${page > 1 ? `/page/${page}` : ''}${zoom !== 1 ? `/zoom/${zoom}` : ''}`;
 }
 
+/** Page and zoom a reader path names (the inverse of {@link readerPath}): what Back and Forward show. */
+export function readerPlace(path: string, pageCount: number): { page: number; zoom: Zoom } {
+  const [, page, zoom] = /(?:\/page\/([^/]*))?(?:\/zoom\/([^/]*))?\/?$/.exec(path) ?? [];
+  return { page: readerPage(page, pageCount), zoom: parseZoom(zoom) };
+}
+
 export type ReaderAction =
   { type: 'go'; page: number } | { type: 'zoom'; zoom: Zoom } | { type: 'pan'; direction: 1 | -1 };
 

@@ -39,6 +39,11 @@ describe('the reader with a page left out', () => {
     const partner = view.body.querySelector('[data-partner-image]');
     expect(partner?.getAttribute('data-side')).toBe('left');
     expect(partner?.getAttribute('alt')).toBe('Page 2 of Weekend');
+    // In page order, as a screen reader reads them: page 2 before page 3.
+    const alts = [...view.body.querySelectorAll('.spread img')].map((img) =>
+      img.getAttribute('alt'),
+    );
+    expect(alts).toEqual(['Page 2 of Weekend', 'Page 3 of Weekend']);
   });
 
   it("the go-to form keeps preview's ?tenant= and the zoom as hidden fields", async () => {

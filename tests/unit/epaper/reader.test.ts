@@ -7,6 +7,7 @@ import {
   parseZoom,
   readerPath,
   readerPage,
+  readerPlace,
   thumbWindow,
   zoomLabel,
   zoomStep,
@@ -106,6 +107,21 @@ describe('thumbWindow: `size` thumbnails around the current page', () => {
     [3, 0, 10, { from: 1, to: 1 }],
   ])('page %i of %i, size %i', (page, count, size, expected) => {
     expect(thumbWindow(page, count, size)).toEqual(expected);
+  });
+});
+
+describe('readerPlace: the page and zoom a reader path names (Back and Forward)', () => {
+  it.each([
+    ['/epaper/x', { page: 1, zoom: 1 }],
+    ['/epaper/x/page/3', { page: 3, zoom: 1 }],
+    ['/epaper/x/page/3/zoom/1.5', { page: 3, zoom: 1.5 }],
+    ['/epaper/x/zoom/2', { page: 1, zoom: 2 }],
+    ['/daily-planet/epaper/x/page/12/', { page: 12, zoom: 1 }],
+    ['/epaper/x/page/99', { page: 20, zoom: 1 }],
+    ['/epaper/x/page/abc/zoom/7', { page: 1, zoom: 1 }],
+  ])('%s', (path, expected) => {
+    expect(readerPlace(path, 20)).toEqual(expected);
+    expect(readerPlace(readerPath(path, expected.page, expected.zoom), 20)).toEqual(expected);
   });
 });
 
