@@ -240,7 +240,7 @@ export const book = (
     const place = await core.property(input.propertyId);
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, core.rules(place)),
-      ...guestErrors(input.adults, input.children, place.capacity, place.name),
+      ...guestErrors(input.adults, input.children, place),
       ...detailsErrors(input, core.lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);

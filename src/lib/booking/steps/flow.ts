@@ -156,11 +156,11 @@ export async function stepFlow(
   const adults = count(values['adults']);
   const children = count(values['children']);
   if (!place) return at('dates', { propertyId: [textKey('booking.error.placeRequired')] });
-  const guests = guestErrors(adults, children, place.capacity, place.name);
+  const guests = guestErrors(adults, children, place);
   if (hasErrors(guests)) {
     // The refusal names the place; the tenant's other places that take the party are offered.
     const alternatives = places
-      .filter((p) => p.id !== place.id && !hasErrors(guestErrors(adults, children, p.capacity, '')))
+      .filter((p) => p.id !== place.id && !hasErrors(guestErrors(adults, children, p)))
       .map((p) => p.id);
     return { ...at('guests', guests), alternatives };
   }
