@@ -124,6 +124,14 @@ describe('the booking without JavaScript', () => {
     expect(api.availability).not.toHaveBeenCalled();
   });
 
+  it('an empty Children field is no children, as the booking reads it: no error, the rooms', async () => {
+    const api = service();
+    const asked = query({ ...search, step: 'rooms', adults: '2', children: '' });
+    const state = await stepFlow(asked, api, PROPERTY);
+    expect(state).toMatchObject({ step: 'rooms', errors: {} });
+    expect(api.availability).toHaveBeenCalledWith(expect.objectContaining({ children: 0 }));
+  });
+
   it('a party within the place’s limits that no one room takes is told so on the guests step, not "nothing free"', async () => {
     const family = { maxAdults: 2, maxChildren: 2, maxOccupancy: 4 };
     const quad = {

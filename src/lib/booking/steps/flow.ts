@@ -154,7 +154,8 @@ export async function stepFlow(
   if (target === 'guests') return at('guests');
 
   const adults = count(values['adults']);
-  const children = count(values['children']);
+  // An empty Children field is none, as the booking's schema reads it.
+  const children = count(values['children']?.trim() || '0');
   if (!place) return at('dates', { propertyId: [textKey('booking.error.placeRequired')] });
   const guests = guestErrors(adults, children, place);
   if (hasErrors(guests)) {
