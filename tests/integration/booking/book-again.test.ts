@@ -42,6 +42,7 @@ const harbour = () => registry.getTenants().find((t) => t.id === 'harbour-times'
 function browserSession() {
   const kept = new Map<string, unknown>();
   return {
+    sessionID: crypto.randomUUID(),
     get: (key: string) => Promise.resolve(kept.get(key)),
     set: (key: string, value: unknown) => void kept.set(key, value),
   };
@@ -142,6 +143,30 @@ describe('Book again after an edit, with the key of a booking already made', () 
     // Another browser with that address books it: another guest may want the same room type.
     const other = await book({ ...edited.values, idempotencyKey: 'otheremail'.padEnd(32, '2') });
     expect(other.step).toBe('done');
+  });
+});
+
+describe('Two tabs of one browser pressing Book in the same instant', () => {
+  it('books the stay once, whatever e-mail address each tab typed', async () => {
+    const session = browserSession();
+    const review = (tab: number) => ({
+      idempotencyKey: `twotabs${tab}`.padEnd(32, '0'),
+      propertyId: HARBOUR_VIEW,
+      checkIn: day(316),
+      checkOut: day(318),
+      adults: '2',
+      children: '0',
+      roomTypeId: STANDARD_DOUBLE,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: `ada.tab${tab}.${Date.now()}@example.com`,
+      phone: '',
+      nationality: '',
+      notes: '',
+    });
+    const answers = await Promise.all([book(review(1), session), book(review(2), session)]);
+    expect(answers.map((a) => a.step).sort()).toEqual(['done', 'review']);
+    expect(answers.find((a) => a.step === 'review')?.sameStay).toBe(true);
   });
 });
 

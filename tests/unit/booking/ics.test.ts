@@ -29,6 +29,12 @@ describe('stayIcs', () => {
     expect(stayIcs({ ...event, description: 'a\nb' })).toContain('DESCRIPTION:a\\nb');
   });
 
+  it('a line break of any kind in a name (a lone CR too) stays inside its line', () => {
+    const forged = stayIcs({ ...event, title: 'Inn\rSTATUS:CANCELLED\r\nX:1' });
+    expect(forged).toContain('SUMMARY:Inn\\nSTATUS:CANCELLED\\nX:1');
+    expect(forged.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
+  });
+
   it('folds lines longer than 75 octets', () => {
     const long = stayIcs({ ...event, title: 'Zimmer mit Blick aufs Meer '.repeat(6) });
     for (const line of long.split('\r\n')) {

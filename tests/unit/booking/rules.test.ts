@@ -8,6 +8,7 @@ import {
 import { english } from '../../fixtures/english.ts';
 
 const capacity = { maxAdults: 3, maxChildren: 2, maxOccupancy: 4 };
+const inn = { name: 'Harbour Inn', capacity, roomTypes: [capacity] };
 
 describe('guests', () => {
   it.each([
@@ -21,7 +22,25 @@ describe('guests', () => {
     [3, 2, { children: ['Rooms at Harbour Inn sleep at most 4 guests.'] }],
     [1, 0, {}],
   ])('%d adults, %d children → %j', (adults, children, expected) => {
-    expect(english(guestErrors(adults, children, capacity, 'Harbour Inn'))).toEqual(expected);
+    expect(english(guestErrors(adults, children, inn))).toEqual(expected);
+  });
+});
+
+describe('a party within the place’s limits that no one room takes', () => {
+  // The most adults sleep in one room, the children only in another.
+  const family = { maxAdults: 2, maxChildren: 2, maxOccupancy: 4 };
+  const quad = { maxAdults: 4, maxChildren: 0, maxOccupancy: 4 };
+  const place = { name: 'Inn', capacity: { ...quad, maxChildren: 2 }, roomTypes: [family, quad] };
+  const noRoom = [
+    'No single room at Inn takes this party. Book one room for part of it, then a second for the rest.',
+  ];
+
+  it.each([
+    [2, 2, {}],
+    [4, 0, {}],
+    [3, 1, { children: noRoom }],
+  ])('%d adults, %d children → %j', (adults, children, expected) => {
+    expect(english(guestErrors(adults, children, place))).toEqual(expected);
   });
 });
 
@@ -94,7 +113,9 @@ describe('capacity refusals count in the language’s plural rules', () => {
     [{ maxAdults: 2, maxChildren: 1, maxOccupancy: 3 }, 1, 2, 'at most 1 child.'],
     [{ maxAdults: 1, maxChildren: 0, maxOccupancy: 1 }, 1, 0, ''],
   ])('%j with %d adults, %d children', (capacity, adults, children, said) => {
-    const text = Object.values(english(guestErrors(adults, children, capacity, 'Inn'))).flat();
+    const text = Object.values(
+      english(guestErrors(adults, children, { name: 'Inn', capacity, roomTypes: [capacity] })),
+    ).flat();
     if (said) expect(text.join(' ')).toContain(said);
     else expect(text).toEqual([]);
   });

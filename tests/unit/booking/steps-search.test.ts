@@ -4,13 +4,18 @@ import { stepFlow, stepQuery } from '../../../src/lib/booking/steps/flow.ts';
 import type { PropertySummary } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { PROPERTY, offers } from '../../fixtures/booking.ts';
 
+/** A place whose one room type takes `capacity`. */
+const roomsFor = (capacity: PropertySummary['capacity']) => ({
+  capacity,
+  roomTypes: [{ id: 'double', name: 'Double', description: '', ...capacity }],
+});
+
 const place: PropertySummary = {
   id: PROPERTY,
   name: 'Harbour View Hotel',
   currency: 'EUR',
   city: 'Port Haven',
-  roomTypes: [],
-  capacity: { maxAdults: 4, maxChildren: 2, maxOccupancy: 4 },
+  ...roomsFor({ maxAdults: 4, maxChildren: 2, maxOccupancy: 4 }),
 };
 
 function service(availability = vi.fn(() => Promise.resolve(offers))) {
@@ -98,24 +103,51 @@ describe('the booking without JavaScript', () => {
   });
 
   it('a party too big for the chosen place is told so by name, and which other places take it', async () => {
-    const small = { ...place, capacity: { maxAdults: 2, maxChildren: 1, maxOccupancy: 3 } };
+    const small = { ...place, ...roomsFor({ maxAdults: 2, maxChildren: 1, maxOccupancy: 3 }) };
     const big = {
       ...place,
       id: 'other',
       name: 'Bay Lodge',
-      capacity: { maxAdults: 6, maxChildren: 4, maxOccupancy: 6 },
+      ...roomsFor({ maxAdults: 6, maxChildren: 4, maxOccupancy: 6 }),
     };
     const tiny = {
       ...place,
       id: 'tiny',
       name: 'Cabin',
-      capacity: { maxAdults: 1, maxChildren: 0, maxOccupancy: 1 },
+      ...roomsFor({ maxAdults: 1, maxChildren: 0, maxOccupancy: 1 }),
     };
     const api = { ...service(), properties: () => Promise.resolve([small, big, tiny]) };
     const state = await stepFlow(query({ ...search, step: 'rooms', adults: '3' }), api, PROPERTY);
     expect(state.step).toBe('guests');
     expect(state.errors['adults']?.[0]).toContain('"place":"Harbour View Hotel"');
     expect(state.alternatives).toEqual(['other']);
+    expect(api.availability).not.toHaveBeenCalled();
+  });
+
+  it('an empty Children field is no children, as the booking reads it: no error, the rooms', async () => {
+    const api = service();
+    const asked = query({ ...search, step: 'rooms', adults: '2', children: '' });
+    const state = await stepFlow(asked, api, PROPERTY);
+    expect(state).toMatchObject({ step: 'rooms', errors: {} });
+    expect(api.availability).toHaveBeenCalledWith(expect.objectContaining({ children: 0 }));
+  });
+
+  it('a party within the place’s limits that no one room takes is told so on the guests step, not "nothing free"', async () => {
+    const family = { maxAdults: 2, maxChildren: 2, maxOccupancy: 4 };
+    const quad = {
+      id: 'quad',
+      name: 'Quad',
+      description: '',
+      ...family,
+      maxAdults: 4,
+      maxChildren: 0,
+    };
+    const mixed = { ...place, roomTypes: [...roomsFor(family).roomTypes, quad] };
+    const api = { ...service(), properties: () => Promise.resolve([mixed]) };
+    const asked = query({ ...search, step: 'rooms', adults: '3', children: '1' });
+    const state = await stepFlow(asked, api, PROPERTY);
+    expect(state.step).toBe('guests');
+    expect(state.errors['children']?.[0]).toContain('booking.error.partyNoRoom');
     expect(api.availability).not.toHaveBeenCalled();
   });
 

@@ -22,13 +22,16 @@ export const fits = (room: Capacity, adults: number, children: number): boolean 
   children <= room.maxChildren &&
   adults + children <= room.maxOccupancy;
 
+/** A place as the party is checked against it: its name, its largest limits and its rooms. */
+interface Rooms {
+  name: string;
+  capacity: Capacity;
+  roomTypes: readonly Capacity[];
+}
+
 /** The party against one place's rooms; a refusal names the place (a tenant may have several). */
-export function guestErrors(
-  adults: number,
-  children: number,
-  capacity: Capacity,
-  place: string,
-): FieldErrors {
+export function guestErrors(adults: number, children: number, rooms: Rooms): FieldErrors {
+  const { capacity, name: place } = rooms;
   const errors: FieldErrors = {};
   if (!Number.isInteger(adults) || adults < 1)
     errors['adults'] = [textKey('booking.error.adultsMin')];
@@ -45,6 +48,13 @@ export function guestErrors(
   if (!errors['adults'] && !errors['children'] && adults + children > capacity.maxOccupancy) {
     errors['children'] = [
       textKey('booking.error.guestsMax', { count: capacity.maxOccupancy, place }),
+    ];
+  }
+  // Within each limit, yet no one room takes them all (the most adults and the most children are
+  // in different rooms): the true reason, not "nothing free" after the search.
+  if (!hasErrors(errors) && !rooms.roomTypes.some((room) => fits(room, adults, children))) {
+    errors[children > 0 ? 'children' : 'adults'] = [
+      textKey('booking.error.partyNoRoom', { place }),
     ];
   }
   return errors;

@@ -15,9 +15,9 @@ type Visit = Pick<APIContext, 'locals'> & { session?: APIContext['session'] };
 const BROWSER_KEY = 'booking:browser';
 
 /**
- * The id of the browser booking, kept in its session (from its first booking): Back after a
- * booking, or a second tab, then books the same stay again only as "another room", whatever e-mail
- * address is typed. An embed's frame keeps no cookie: it gets no id, as a session stored for it would
+ * The id of the browser booking, kept in its session (from its first booking; its session's id
+ * until then, so two tabs booking at once are one browser): Back after a booking, or a second tab,
+ * then books the same stay again only as "another room", whatever e-mail address is typed. An embed's frame keeps no cookie: it gets no id, as a session stored for it would
  * never be read again (the e-mail and the idempotency key guard its bookings).
  * A new id is stored only once booked: a refused booking (Redis down) must not fail on saving it.
  */
@@ -26,7 +26,8 @@ async function browserOf(session: Visit['session']): Promise<{ id?: string; keep
   const kept: unknown = await session?.get(BROWSER_KEY).catch(() => null);
   if (!session || kept === null) return {};
   if (typeof kept === 'string') return { id: kept };
-  const id = randomUUID();
+  // The session's own id before its first booking: two tabs that sent a form share it.
+  const id = session.sessionID ?? randomUUID();
   return { id, keep: () => session.set(BROWSER_KEY, id) };
 }
 

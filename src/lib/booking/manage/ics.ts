@@ -21,9 +21,12 @@ export interface StayEvent {
   now?: Date;
 }
 
-/** Backslash, semicolon, comma and newlines are escaped in TEXT values (RFC 5545 3.3.11). */
+/**
+ * Backslash, semicolon, comma and line breaks (a lone CR too: some calendars split lines on it) are
+ * escaped in TEXT values (RFC 5545 3.3.11).
+ */
 const text = (value: string): string =>
-  value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, '\\n');
+  value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n?|\n/g, '\\n');
 
 /** Lines longer than 75 octets continue on the next line after a space (RFC 5545 3.1). */
 function fold(line: string): string {

@@ -240,7 +240,7 @@ export const book = (
     const place = await core.property(input.propertyId);
     const errors = {
       ...stayErrors(input.checkIn, input.checkOut, core.rules(place)),
-      ...guestErrors(input.adults, input.children, place.capacity, place.name),
+      ...guestErrors(input.adults, input.children, place),
       ...detailsErrors(input, core.lodging.fields),
     };
     const room = place.roomTypes.find((r) => r.id === input.roomTypeId);
@@ -261,10 +261,14 @@ export const book = (
     const stayOf = (who: string) => fingerprintOf([place.id, who, checkIn, checkOut, roomTypeId]);
     const stayKey = stayOf(normalizeEmail(input.email));
     const stayKeys = browser ? [stayKey, stayOf(`browser:${browser}`)] : [stayKey];
+    // Locked by each of its stays (in one order: two locking the same pair never wait on each
+    // other), so two tabs of one browser with two e-mail addresses cannot both book.
+    const locked = [...stayKeys].sort().reduceRight<() => Promise<Confirmation>>(
+      (inner, stay) => () => core.lock.run(stay, inner),
+      () => createOnce(core, { place, input, fingerprint, stayKeys, anotherRoom }),
+    );
     try {
-      return await core.lock.run(stayKey, () =>
-        createOnce(core, { place, input, fingerprint, stayKeys, anotherRoom }),
-      );
+      return await locked();
     } catch (error) {
       if (error instanceof LockTimeoutError) {
         const wait = RETRY_AFTER_SECONDS;

@@ -26,7 +26,7 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
     const place = await property(query.property);
     const errors = {
       ...stayErrors(query.checkIn, query.checkOut, rules(place)),
-      ...guestErrors(query.adults, query.children, place.capacity, place.name),
+      ...guestErrors(query.adults, query.children, place),
     };
     if (hasErrors(errors)) throw invalid(errors);
     const guests = query.adults + query.children;

@@ -154,13 +154,14 @@ export async function stepFlow(
   if (target === 'guests') return at('guests');
 
   const adults = count(values['adults']);
-  const children = count(values['children']);
+  // An empty Children field is none, as the booking's schema reads it.
+  const children = count(values['children']?.trim() || '0');
   if (!place) return at('dates', { propertyId: [textKey('booking.error.placeRequired')] });
-  const guests = guestErrors(adults, children, place.capacity, place.name);
+  const guests = guestErrors(adults, children, place);
   if (hasErrors(guests)) {
     // The refusal names the place; the tenant's other places that take the party are offered.
     const alternatives = places
-      .filter((p) => p.id !== place.id && !hasErrors(guestErrors(adults, children, p.capacity, '')))
+      .filter((p) => p.id !== place.id && !hasErrors(guestErrors(adults, children, p)))
       .map((p) => p.id);
     return { ...at('guests', guests), alternatives };
   }

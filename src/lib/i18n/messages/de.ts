@@ -449,6 +449,8 @@ export const de: Dictionary = {
     one: '{place}: Die Zimmer bieten höchstens {count} Gast Platz.',
     other: '{place}: Die Zimmer bieten höchstens {count} Gästen Platz.',
   },
+  'booking.error.partyNoRoom':
+    '{place}: Kein einzelnes Zimmer bietet dieser Gruppe Platz. Buchen Sie ein Zimmer für einen Teil der Gruppe, dann ein zweites für die übrigen Gäste.',
   'booking.error.roomRequired': 'Wählen Sie ein Zimmer.',
   'booking.error.roomUnavailable':
     'Dieses Zimmer ist nicht verfügbar. Bitte wählen Sie ein anderes.',

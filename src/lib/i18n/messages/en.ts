@@ -442,6 +442,8 @@ export const en = {
     one: 'Rooms at {place} sleep at most {count} guest.',
     other: 'Rooms at {place} sleep at most {count} guests.',
   },
+  'booking.error.partyNoRoom':
+    'No single room at {place} takes this party. Book one room for part of it, then a second for the rest.',
   'booking.error.roomRequired': 'Choose a room.',
   'booking.error.roomUnavailable': 'This room is not available. Please choose another.',
   'booking.error.roomTooSmall': 'This room sleeps at most {count}. Please choose another.',

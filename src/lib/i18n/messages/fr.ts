@@ -448,6 +448,8 @@ export const fr: Dictionary = {
     one: 'Les chambres de {place} accueillent au plus {count} personne.',
     other: 'Les chambres de {place} accueillent au plus {count} personnes.',
   },
+  'booking.error.partyNoRoom':
+    'Aucune chambre de {place} n’accueille ce groupe à elle seule. Réservez une chambre pour une partie du groupe, puis une seconde pour les autres.',
   'booking.error.roomRequired': 'Choisissez une chambre.',
   'booking.error.roomUnavailable':
     'Cette chambre n’est pas disponible. Veuillez en choisir une autre.',
