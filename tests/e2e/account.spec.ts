@@ -534,3 +534,53 @@ test.describe('Back after logging out, with the browser’s back/forward cache o
     expect(await restored()).toBe(false);
   });
 });
+
+test.describe('Back after the site found the sign-in expired, with the back/forward cache on', () => {
+  let browser: Browser;
+  let page: Page;
+  test.beforeEach(async ({ playwright, launchOptions }) => {
+    browser = await playwright.chromium.launch({
+      ...launchOptions,
+      ignoreDefaultArgs: ['--disable-back-forward-cache'],
+    });
+    page = await browser.newPage();
+  });
+  test.afterEach(() => browser.close());
+
+  /** Ends the session's token at the API, as an expiry or a revocation there would. */
+  async function expireUpstream() {
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'astro-session');
+    const token = readFileSync(`${SESSIONS_DIR}/${cookie!.value}`, 'utf8').match(TOKEN_SHAPE)![0];
+    const { publishingUrl } = (await (await fetch('http://127.0.0.1:4009/')).json()) as {
+      publishingUrl: string;
+    };
+    const revoked = await fetch(`${publishingUrl}/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-tenant': TENANT, accept: 'application/json' },
+    });
+    expect(revoked.ok).toBe(true);
+  }
+
+  test('Back from the login page the account sent the reader to shows nobody signed in', async () => {
+    // Before: the expired sign-in was dropped under the same session id, so the page kept from
+    // before (the reader's name in the header) came back from the cache as it was.
+    await page.goto(tenantUrl(TENANT, '/login'));
+    await logIn(page, 'reader@masthead.test');
+    await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+    const post = tenantUrl(TENANT, '/posts/welcome-to-our-new-website');
+    await page.goto(post);
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('button', { name: 'Log out' })).toBeVisible();
+    await page.evaluate(() => Reflect.set(window, 'shownBefore', true));
+
+    await expireUpstream();
+    await page.goto(tenantUrl(TENANT, '/account'));
+    await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Faccount'));
+    await page.goBack({ waitUntil: 'commit' });
+
+    await expect(page).toHaveURL(post);
+    await expect(header.getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expect(header.getByRole('button', { name: 'Log out' })).toBeHidden();
+    expect(await page.evaluate(() => Reflect.get(window, 'shownBefore') === true)).toBe(false);
+  });
+});

@@ -61,7 +61,10 @@ export async function getSignedIn(
   return (await signedOutOnce().has(signedIn.token)) ? null : signedIn;
 }
 
-/** Signs out here for good (./signed-out.ts); returns who was signed in, to revoke upstream. */
+/**
+ * Signs out here for good (./signed-out.ts): a logout, and a token the API refuses (expired,
+ * revoked). Returns who was signed in, to revoke upstream.
+ */
 export async function signOut(
   session: AstroSession | undefined,
   tenant: SessionTenant,
@@ -73,7 +76,7 @@ export async function signOut(
     // A new id, so the cookie changes: no back/forward cache shows a page from before (reader.css).
     await session?.regenerate();
   }
-  await clearSignedIn(session, tenant);
+  await deleteIfKept(session, key(tenant));
   return signedIn;
 }
 
@@ -102,14 +105,6 @@ export function setSignedIn(
 ): void {
   if (!session) throw new Error('Sessions are not available: sign-in needs Astro sessions.');
   session.set(key(tenant), { ...value, api: apiHash(tenant.publishing.baseUrl) });
-}
-
-/** Signs out; a visitor who had no session still has none (../delivery/session-store.ts). */
-export function clearSignedIn(
-  session: AstroSession | undefined,
-  tenant: SessionTenant,
-): Promise<void> {
-  return deleteIfKept(session, key(tenant));
 }
 
 /**
