@@ -231,10 +231,14 @@ for (const javaScriptEnabled of [true, false]) {
       ]);
       expect(posted.status()).toBe(303);
       await expect(page).toHaveURL(/\/login\?next=%2Fplans&posted=[\w-]{16}$/);
-      // The typed e-mail and the page to go on to survive the redirect; the password never does.
+      // The typed e-mail and the page to go on to (in the form's address) survive the redirect;
+      // the password never does.
       await expect(page.getByLabel('E-mail address')).toHaveValue('reader@masthead.test');
       await expect(page.getByRole('alert')).toContainText('We could not log you in.');
-      await expect(page.locator('input[name="next"]')).toHaveValue('/plans');
+      await expect(page.locator('form#login')).toHaveAttribute(
+        'action',
+        '/login?next=%2Fplans&_action=login',
+      );
       expect(await upstreamLogins(page)).toBe(before + 1);
 
       // The reloaded page still knows where the reader was going (before: plain `/login`, so the
@@ -583,4 +587,34 @@ test.describe('Back after the site found the sign-in expired, with the back/forw
     await expect(header.getByRole('button', { name: 'Log out' })).toBeHidden();
     expect(await page.evaluate(() => Reflect.get(window, 'shownBefore') === true)).toBe(false);
   });
+});
+
+test('the header’s "Log in" on the sign-in pages keeps where the reader was going', async ({
+  page,
+}) => {
+  // Before: plain `/login`, so signing in from there ended on the account page.
+  const header = page.getByRole('banner');
+  await page.goto(tenantUrl(TENANT, '/register?next=%2Fposts%2Fwelcome-to-our-new-website'));
+  await expect(header.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    '/login?next=%2Fposts%2Fwelcome-to-our-new-website',
+  );
+  await header.getByRole('link', { name: 'Log in' }).click();
+  await expect(page.getByRole('link', { name: 'Create a free account' })).toHaveAttribute(
+    'href',
+    '/register?next=%2Fposts%2Fwelcome-to-our-new-website',
+  );
+  await expect(header.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    '/login?next=%2Fposts%2Fwelcome-to-our-new-website',
+  );
+  await logIn(page, 'reader@masthead.test');
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/posts/welcome-to-our-new-website'));
+  // An unsafe `next` is not carried on; the account pages themselves come back to nothing.
+  await page.goto(tenantUrl(TENANT, '/logout'));
+  await page.getByRole('main').getByRole('button', { name: 'Log out' }).click();
+  for (const unsafe of ['//evil.example', 'https://evil.example/', '%2F%2Fevil.example']) {
+    await page.goto(tenantUrl(TENANT, `/register?next=${unsafe}`));
+    await expect(header.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+  }
 });
