@@ -33,7 +33,7 @@ const StoredSchema = SignedInSchema.extend({ api: z.string() });
 export type SessionTenant = { id: string; publishing: { baseUrl: string } };
 
 const key = (tenant: SessionTenant) => `auth:${tenant.id}`;
-/** Left by a logout, for a form another tab still shows signed in (`takeSignOut`). */
+/** Left by a sign-out, for a form another tab still shows signed in (`takeSignOut`). */
 const signedOutKey = (tenant: SessionTenant) => `signed-out:${tenant.id}`;
 
 let signedOut: SignedOutTokens | undefined;
@@ -81,9 +81,10 @@ export async function signOut(
 }
 
 /**
- * Whether this session logged out since it last sent a form that asked (once: the mark goes), or
- * its cookie names a session that is gone (idle past SESSION_TTL_SECONDS). A shared page cannot
- * know who is signed in, so another tab, or a tab left open, may still show the signed-in form.
+ * Whether this session was signed out (a logout, a token the API refused) since it last sent a
+ * form that asked (once: the mark goes), or its cookie names a session that is gone (idle past
+ * SESSION_TTL_SECONDS). A shared page cannot know who is signed in, so another tab, or a tab left
+ * open, may still show the signed-in form.
  */
 export async function takeSignOut(
   session: AstroSession | undefined,
