@@ -551,42 +551,67 @@ test.describe('Back after the site found the sign-in expired, with the back/forw
   });
   test.afterEach(() => browser.close());
 
+  /** The mock's publishing API (its address is the control server's to tell). */
+  async function publishingApi(): Promise<string> {
+    const control = await fetch('http://127.0.0.1:4009/');
+    return ((await control.json()) as { publishingUrl: string }).publishingUrl;
+  }
+
   /** Ends the session's token at the API, as an expiry or a revocation there would. */
   async function expireUpstream() {
     const cookie = (await page.context().cookies()).find((c) => c.name === 'astro-session');
     const token = readFileSync(`${SESSIONS_DIR}/${cookie!.value}`, 'utf8').match(TOKEN_SHAPE)![0];
-    const { publishingUrl } = (await (await fetch('http://127.0.0.1:4009/')).json()) as {
-      publishingUrl: string;
-    };
-    const revoked = await fetch(`${publishingUrl}/auth/logout`, {
+    const revoked = await fetch(`${await publishingApi()}/auth/logout`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'x-tenant': TENANT, accept: 'application/json' },
     });
     expect(revoked.ok).toBe(true);
   }
 
-  test('Back from the login page the account sent the reader to shows nobody signed in', async () => {
-    // Before: the expired sign-in was dropped under the same session id, so the page kept from
-    // before (the reader's name in the header) came back from the cache as it was.
-    await page.goto(tenantUrl(TENANT, '/login'));
-    await logIn(page, 'reader@masthead.test');
-    await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
-    const post = tenantUrl(TENANT, '/posts/welcome-to-our-new-website');
-    await page.goto(post);
-    const header = page.getByRole('banner');
-    await expect(header.getByRole('button', { name: 'Log out' })).toBeVisible();
-    await page.evaluate(() => Reflect.set(window, 'shownBefore', true));
+  // Before: the expired sign-in was dropped under the same session id, so the page kept from
+  // before (the reader's name in the header) came back from the cache as it was.
+  for (const { where, open } of [
+    {
+      where: 'the account page',
+      open: async () => {
+        await page.goto(tenantUrl(TENANT, '/account'));
+        await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Faccount'));
+      },
+    },
+    {
+      where: 'a subscriber-only e-paper edition',
+      open: async () => {
+        const editions = await fetch(`${await publishingApi()}/epaper`, {
+          headers: { 'x-tenant': TENANT, accept: 'application/json' },
+        });
+        const newest = ((await editions.json()) as { data: { slug: string }[] }).data[0]!;
+        await page.goto(tenantUrl(TENANT, `/epaper/${newest.slug}`));
+        await expect(
+          page.getByRole('heading', { name: 'This edition is for subscribers' }),
+        ).toBeVisible();
+      },
+    },
+  ]) {
+    test(`Back from ${where} that found it expired shows nobody signed in`, async () => {
+      await page.goto(tenantUrl(TENANT, '/login'));
+      await logIn(page, 'subscriber@masthead.test');
+      await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+      const post = tenantUrl(TENANT, '/posts/welcome-to-our-new-website');
+      await page.goto(post);
+      const header = page.getByRole('banner');
+      await expect(header.getByRole('button', { name: 'Log out' })).toBeVisible();
+      await page.evaluate(() => Reflect.set(window, 'shownBefore', true));
 
-    await expireUpstream();
-    await page.goto(tenantUrl(TENANT, '/account'));
-    await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Faccount'));
-    await page.goBack({ waitUntil: 'commit' });
+      await expireUpstream();
+      await open();
+      await page.goBack({ waitUntil: 'commit' });
 
-    await expect(page).toHaveURL(post);
-    await expect(header.getByRole('link', { name: 'Log in' })).toBeVisible();
-    await expect(header.getByRole('button', { name: 'Log out' })).toBeHidden();
-    expect(await page.evaluate(() => Reflect.get(window, 'shownBefore') === true)).toBe(false);
-  });
+      await expect(page).toHaveURL(post);
+      await expect(header.getByRole('link', { name: 'Log in' })).toBeVisible();
+      await expect(header.getByRole('button', { name: 'Log out' })).toBeHidden();
+      expect(await page.evaluate(() => Reflect.get(window, 'shownBefore') === true)).toBe(false);
+    });
+  }
 });
 
 test('the header’s "Log in" on the sign-in pages keeps where the reader was going', async ({
