@@ -9,6 +9,7 @@ import { tenantsFileOptions } from './src/lib/tenants/upstream-override.ts';
 import { readProfileTexts } from './src/lib/profiles/files.ts';
 import { badRequest400 } from './src/integrations/bad-request-400.ts';
 import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
+import { SESSION_COOKIE } from './src/lib/delivery/session-store.ts';
 import { readSettings } from './src/lib/settings/settings.ts';
 import { settingsCheck } from './src/integrations/settings-check.ts';
 import { injectedRoutes } from './src/integrations/routes.ts';
@@ -86,6 +87,7 @@ export default defineConfig({
   },
   // Chosen when the server starts: Redis with REDIS_URL (shared by every server), files otherwise.
   session: {
+    cookie: SESSION_COOKIE,
     driver: {
       entrypoint: new URL('./src/lib/delivery/session-store.ts', import.meta.url),
       config: { base: fileURLToPath(new URL('./node_modules/.astro/sessions', import.meta.url)) },

@@ -62,7 +62,7 @@ export const accountActions = {
           isWrongCredentials,
         );
         await signInSession(ctx, signedIn);
-        return { next: safeNext(input.next) };
+        return { next: safeNext(ctx.url.searchParams.get('next')) };
       } catch (error) {
         throw formError(ctx, 'login', error);
       }
@@ -91,7 +91,7 @@ export const accountActions = {
           { successCounts: true },
         );
         await signInSession(ctx, signedIn);
-        return { next: safeNext(input.next) };
+        return { next: safeNext(ctx.url.searchParams.get('next')) };
       } catch (error) {
         throw formError(ctx, 'register', error);
       }

@@ -1,6 +1,6 @@
 import { ActionError, defineAction } from 'astro:actions';
 import { settings } from '../lib/settings/settings.ts';
-import { clearSignedIn, getSignedIn, takeSignOut } from '../lib/auth/session.ts';
+import { getSignedIn, signOut, takeSignOut } from '../lib/auth/session.ts';
 import { commentFormInput, readFormValues } from '../lib/comments/form.ts';
 import { commentLimiter, limitKey } from '../lib/comments/limit.ts';
 import { postComment } from '../lib/comments/post.ts';
@@ -57,7 +57,7 @@ export const commentActions = {
       );
       // The upstream refused the stored token (revoked, expired): forget it, so the next attempt
       // can go out as a guest instead of failing the same way.
-      if (!outcome.ok && outcome.kind === 'signed-out') await clearSignedIn(ctx.session, tenant);
+      if (!outcome.ok && outcome.kind === 'signed-out') await signOut(ctx.session, tenant);
       // Published at once: the post's cached thread goes on every server and at the edge, so the
       // reader finds it wherever they land (the change watcher's way: src/lib/freshness/).
       if (outcome.ok && outcome.status === 'approved')

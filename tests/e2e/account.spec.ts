@@ -231,10 +231,14 @@ for (const javaScriptEnabled of [true, false]) {
       ]);
       expect(posted.status()).toBe(303);
       await expect(page).toHaveURL(/\/login\?next=%2Fplans&posted=[\w-]{16}$/);
-      // The typed e-mail and the page to go on to survive the redirect; the password never does.
+      // The typed e-mail and the page to go on to (in the form's address) survive the redirect;
+      // the password never does.
       await expect(page.getByLabel('E-mail address')).toHaveValue('reader@masthead.test');
       await expect(page.getByRole('alert')).toContainText('We could not log you in.');
-      await expect(page.locator('input[name="next"]')).toHaveValue('/plans');
+      await expect(page.locator('form#login')).toHaveAttribute(
+        'action',
+        '/login?next=%2Fplans&_action=login',
+      );
       expect(await upstreamLogins(page)).toBe(before + 1);
 
       // The reloaded page still knows where the reader was going (before: plain `/login`, so the
@@ -533,4 +537,109 @@ test.describe('Back after logging out, with the browser’s back/forward cache o
     expect(await shownName()).toBe('none');
     expect(await restored()).toBe(false);
   });
+});
+
+test.describe('Back after the site found the sign-in expired, with the back/forward cache on', () => {
+  let browser: Browser;
+  let page: Page;
+  test.beforeEach(async ({ playwright, launchOptions }) => {
+    browser = await playwright.chromium.launch({
+      ...launchOptions,
+      ignoreDefaultArgs: ['--disable-back-forward-cache'],
+    });
+    page = await browser.newPage();
+  });
+  test.afterEach(() => browser.close());
+
+  /** The mock's publishing API (its address is the control server's to tell). */
+  async function publishingApi(): Promise<string> {
+    const control = await fetch('http://127.0.0.1:4009/');
+    return ((await control.json()) as { publishingUrl: string }).publishingUrl;
+  }
+
+  /** Ends the session's token at the API, as an expiry or a revocation there would. */
+  async function expireUpstream() {
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'astro-session');
+    const token = readFileSync(`${SESSIONS_DIR}/${cookie!.value}`, 'utf8').match(TOKEN_SHAPE)![0];
+    const revoked = await fetch(`${await publishingApi()}/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-tenant': TENANT, accept: 'application/json' },
+    });
+    expect(revoked.ok).toBe(true);
+  }
+
+  // Before: the expired sign-in was dropped under the same session id, so the page kept from
+  // before (the reader's name in the header) came back from the cache as it was.
+  for (const { where, open } of [
+    {
+      where: 'the account page',
+      open: async () => {
+        await page.goto(tenantUrl(TENANT, '/account'));
+        await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Faccount'));
+      },
+    },
+    {
+      where: 'a subscriber-only e-paper edition',
+      open: async () => {
+        const editions = await fetch(`${await publishingApi()}/epaper`, {
+          headers: { 'x-tenant': TENANT, accept: 'application/json' },
+        });
+        const newest = ((await editions.json()) as { data: { slug: string }[] }).data[0]!;
+        await page.goto(tenantUrl(TENANT, `/epaper/${newest.slug}`));
+        await expect(
+          page.getByRole('heading', { name: 'This edition is for subscribers' }),
+        ).toBeVisible();
+      },
+    },
+  ]) {
+    test(`Back from ${where} that found it expired shows nobody signed in`, async () => {
+      await page.goto(tenantUrl(TENANT, '/login'));
+      await logIn(page, 'subscriber@masthead.test');
+      await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
+      const post = tenantUrl(TENANT, '/posts/welcome-to-our-new-website');
+      await page.goto(post);
+      const header = page.getByRole('banner');
+      await expect(header.getByRole('button', { name: 'Log out' })).toBeVisible();
+      await page.evaluate(() => Reflect.set(window, 'shownBefore', true));
+
+      await expireUpstream();
+      await open();
+      await page.goBack({ waitUntil: 'commit' });
+
+      await expect(page).toHaveURL(post);
+      await expect(header.getByRole('link', { name: 'Log in' })).toBeVisible();
+      await expect(header.getByRole('button', { name: 'Log out' })).toBeHidden();
+      expect(await page.evaluate(() => Reflect.get(window, 'shownBefore') === true)).toBe(false);
+    });
+  }
+});
+
+test('the header’s "Log in" on the sign-in pages keeps where the reader was going', async ({
+  page,
+}) => {
+  // Before: plain `/login`, so signing in from there ended on the account page.
+  const header = page.getByRole('banner');
+  await page.goto(tenantUrl(TENANT, '/register?next=%2Fposts%2Fwelcome-to-our-new-website'));
+  await expect(header.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    '/login?next=%2Fposts%2Fwelcome-to-our-new-website',
+  );
+  await header.getByRole('link', { name: 'Log in' }).click();
+  await expect(page.getByRole('link', { name: 'Create a free account' })).toHaveAttribute(
+    'href',
+    '/register?next=%2Fposts%2Fwelcome-to-our-new-website',
+  );
+  await expect(header.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    '/login?next=%2Fposts%2Fwelcome-to-our-new-website',
+  );
+  await logIn(page, 'reader@masthead.test');
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/posts/welcome-to-our-new-website'));
+  // An unsafe `next` is not carried on; the account pages themselves come back to nothing.
+  await page.goto(tenantUrl(TENANT, '/logout'));
+  await page.getByRole('main').getByRole('button', { name: 'Log out' }).click();
+  for (const unsafe of ['//evil.example', 'https://evil.example/', '%2F%2Fevil.example']) {
+    await page.goto(tenantUrl(TENANT, `/register?next=${unsafe}`));
+    await expect(header.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+  }
 });

@@ -14,8 +14,8 @@ type PageAstro = Pick<
 
 /**
  * The login and register pages: a successful submit, or a visitor signed in already, goes on to
- * `next`; otherwise `props` for `components/account/AccountForm.astro` and whether this GET shows a
- * submit's result.
+ * `next`; otherwise that `next`, `props` for `components/account/AccountForm.astro` and whether
+ * this GET shows a submit's result.
  */
 export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
   const { tenant, href, i18n } = Astro.locals;
@@ -23,11 +23,11 @@ export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
   const result = Astro.getActionResult(actions[form]);
   if (result?.data) return Astro.redirect(href(result.data.next), 303);
   // Passwords among these are never kept (`submittedValues`).
-  const names = [...fieldNames(form), 'next'];
-  const state = formState(keptFormValues(Astro.locals), result?.error, names, i18n);
-  const next = safeNext(state.values['next'] ?? Astro.url.searchParams.get('next'));
+  const state = formState(keptFormValues(Astro.locals), result?.error, fieldNames(form), i18n);
+  // In the address, also of the form's result page: a reload once its result is taken keeps it.
+  const next = safeNext(Astro.url.searchParams.get('next'));
   if (!result && (await getSignedIn(Astro.session, tenant))) return Astro.redirect(href(next));
-  // `next` in the address too: the result page, reloaded once its result is taken, still has it.
+  // The action reads `next` from this address (../../actions/account.ts).
   const action = href(`${signInPath(next, form)}&${actions[form].queryString.slice(1)}`);
-  return { posted: Boolean(result), props: { form, action, state, next } };
+  return { posted: Boolean(result), next, props: { form, action, state } };
 }

@@ -4,7 +4,6 @@ import { textKey } from '../i18n/text-key.ts';
 import { isEmailAddress, straightenPunctuation } from '../forms/email.ts';
 import type { FieldKeys } from '../failures/upstream-text.ts';
 import { MESSAGES } from './failures.ts';
-import { NEXT_MAX_LENGTH } from './next.ts';
 
 /** Input of the sign-in forms: Astro's `isInputError` shows these messages (text keys) next to the fields. */
 
@@ -15,9 +14,6 @@ const emailField = z
   .max(254, { error: textKey('auth.emailTooLong', { max: 254 }) })
   .refine(isEmailAddress, { error: textKey('auth.emailInvalid') });
 
-/** Where to continue after signing in (checked by `safeNext` before use). */
-const nextField = z.string().max(NEXT_MAX_LENGTH).optional();
-
 export const PASSWORD_MIN = 8;
 
 export const loginInput = z.object({
@@ -26,7 +22,6 @@ export const loginInput = z.object({
   password: z
     .string({ error: textKey('auth.passwordRequired') })
     .max(1000, { error: textKey('auth.passwordTooLong') }),
-  next: nextField,
 });
 
 const bothPasswords = z.object({ password: z.string(), password_confirmation: z.string() });
@@ -44,7 +39,6 @@ export const registerInput = z
       .min(PASSWORD_MIN, { error: textKey('auth.passwordShort', { min: PASSWORD_MIN }) })
       .max(1000, { error: textKey('auth.passwordTooLong') }),
     password_confirmation: z.string({ error: textKey('auth.passwordRepeat') }),
-    next: nextField,
   })
   .refine((value) => value.password === value.password_confirmation, {
     path: ['password_confirmation'],

@@ -9,7 +9,7 @@ export const DEFAULT_NEXT = '/account';
 // Pages that would loop back into the sign-in flow.
 const FLOW_PATHS = new Set(['/login', '/register', '/logout']);
 
-/** The longest `next` kept: the sign-in forms' hidden field accepts no more (./forms.ts). */
+/** The longest `next` kept: it travels in the sign-in forms' own address (./form-page.ts). */
 export const NEXT_MAX_LENGTH = 512;
 
 /** Stands in for the tenant's origin when none is given: only same-origin paths come out anyway. */
@@ -41,4 +41,20 @@ export function safeNext(
   // Percent-encoding can make a short address long (`é` → `%C3%A9`): the form must still take it.
   const next = `${url.pathname}${url.search}${url.hash}`;
   return next.length > NEXT_MAX_LENGTH ? fallback : next;
+}
+
+// The sign-in pages, and the account pages a sign-in never comes back to (the login page would
+// send the reader round).
+const SIGN_IN_PAGE = /^\/(login|register)\/?$/;
+const ACCOUNT_PAGE = /^\/(login|logout|register|account)(\/|$)/;
+
+/**
+ * Where the header's "Log in" goes from the page at `currentPath` (a site path with its query):
+ * back to that page after signing in; from the login and register pages on to their own `next`.
+ */
+export function loginLinkPath(currentPath: string): string {
+  const url = new URL(currentPath, SITE_ORIGIN);
+  if (!ACCOUNT_PAGE.test(url.pathname)) return signInPath(currentPath);
+  const next = SIGN_IN_PAGE.test(url.pathname) && safeNext(url.searchParams.get('next'), '');
+  return next ? signInPath(next) : '/login';
 }

@@ -33,7 +33,7 @@ const StoredSchema = SignedInSchema.extend({ api: z.string() });
 export type SessionTenant = { id: string; publishing: { baseUrl: string } };
 
 const key = (tenant: SessionTenant) => `auth:${tenant.id}`;
-/** Left by a logout, for a form another tab still shows signed in (`takeSignOut`). */
+/** Left by a sign-out, for a form another tab still shows signed in (`takeSignOut`). */
 const signedOutKey = (tenant: SessionTenant) => `signed-out:${tenant.id}`;
 
 let signedOut: SignedOutTokens | undefined;
@@ -61,7 +61,10 @@ export async function getSignedIn(
   return (await signedOutOnce().has(signedIn.token)) ? null : signedIn;
 }
 
-/** Signs out here for good (./signed-out.ts); returns who was signed in, to revoke upstream. */
+/**
+ * Signs out here for good (./signed-out.ts): a logout, and a token the API refuses (expired,
+ * revoked). Returns who was signed in, to revoke upstream.
+ */
 export async function signOut(
   session: AstroSession | undefined,
   tenant: SessionTenant,
@@ -73,14 +76,15 @@ export async function signOut(
     // A new id, so the cookie changes: no back/forward cache shows a page from before (reader.css).
     await session?.regenerate();
   }
-  await clearSignedIn(session, tenant);
+  await deleteIfKept(session, key(tenant));
   return signedIn;
 }
 
 /**
- * Whether this session logged out since it last sent a form that asked (once: the mark goes), or
- * its cookie names a session that is gone (idle past SESSION_TTL_SECONDS). A shared page cannot
- * know who is signed in, so another tab, or a tab left open, may still show the signed-in form.
+ * Whether this session was signed out (a logout, a token the API refused) since it last sent a
+ * form that asked (once: the mark goes), or its cookie names a session that is gone (idle past
+ * SESSION_TTL_SECONDS). A shared page cannot know who is signed in, so another tab, or a tab left
+ * open, may still show the signed-in form.
  */
 export async function takeSignOut(
   session: AstroSession | undefined,
@@ -102,14 +106,6 @@ export function setSignedIn(
 ): void {
   if (!session) throw new Error('Sessions are not available: sign-in needs Astro sessions.');
   session.set(key(tenant), { ...value, api: apiHash(tenant.publishing.baseUrl) });
-}
-
-/** Signs out; a visitor who had no session still has none (../delivery/session-store.ts). */
-export function clearSignedIn(
-  session: AstroSession | undefined,
-  tenant: SessionTenant,
-): Promise<void> {
-  return deleteIfKept(session, key(tenant));
 }
 
 /**

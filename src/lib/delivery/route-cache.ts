@@ -15,6 +15,7 @@ import { announcesBody } from '../request/body-limit.ts';
 import { logResponse, observedProvider } from '../observability/request.ts';
 import { cacheHeaders } from './cache-tags.ts';
 import { forwardedHost } from '../request/public-origin.ts';
+import { SESSION_COOKIE } from './session-store.ts';
 import { hostMatches, normalizeHost } from '../tenants/resolution.ts';
 
 /**
@@ -111,7 +112,8 @@ function varyOf(response: Response): string[] | null {
  * deploy/nginx/masthead.conf). Their browser gets the shared page as `PRIVATE`: no back/forward
  * cache shows it again once a logout changed the cookie. The copy kept here stays shared.
  */
-const personal = (header: HeaderOf) => /(?:^|;)\s*astro-session=/.test(header('cookie') ?? '');
+const sessionCookie = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
+const personal = (header: HeaderOf) => sessionCookie.test(header('cookie') ?? '');
 
 function varySuffix(header: HeaderOf, names: readonly string[]): string {
   return names.map((name) => `\0${name}=${header(name) ?? ''}`).join('');

@@ -4,6 +4,13 @@ import type { AstroSession } from 'astro';
 import { settings } from '../settings/settings.ts';
 import { getRedis, warnRedisAway } from '../upstream/redis.ts';
 
+/**
+ * The session cookie's name (`session.cookie` in astro.config.mjs). A request that carries it is
+ * personal to the route cache (./route-cache.ts) and to the edge (deploy/nginx/masthead.conf, which
+ * cannot import it: tests/unit/delivery/session-store.test.ts keeps the two the same).
+ */
+export const SESSION_COOKIE = 'astro-session';
+
 /** What Astro's session runtime calls on its driver (the rest of unstorage's interface is unused). */
 export interface SessionStore {
   name: string;

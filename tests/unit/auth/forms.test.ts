@@ -53,7 +53,7 @@ describe('registerInput', () => {
   };
 
   it('accepts a complete form', () => {
-    expect(registerInput.parse({ ...valid, next: '/plans' })).toEqual({ ...valid, next: '/plans' });
+    expect(registerInput.parse(valid)).toEqual(valid);
   });
 
   it.each(['josé@example.com', 'user@bücher.de'])('registers %s', (email) => {

@@ -9,7 +9,6 @@ const props = (form: 'login' | 'register', state: FormState) => ({
   form,
   action: `/${form}?_action=${form}`,
   state,
-  next: '/account',
 });
 
 describe('login form', () => {

@@ -37,6 +37,14 @@ describe('the site header on a later page of a list', () => {
   it('never sends an account page round through sign-in', async () => {
     expect((await header('/account?tab=1')).next).toBeNull();
   });
+
+  // Before: plain `/login` there, so signing in from it ended on the account page.
+  it('on the login and register pages, keeps where the reader was going', async () => {
+    expect((await header('/register?next=%2Fposts%2Fx')).next).toBe('/posts/x');
+    expect((await header('/login?next=%2Fposts%2Fx&posted=abc')).next).toBe('/posts/x');
+    for (const unsafe of ['//evil.example', 'https://evil.example', '%2F%2Fevil.example'])
+      expect((await header(`/register?next=${unsafe}`)).next).toBeNull();
+  });
 });
 
 describe('Subscribe in the bar, as /reader.css leaves it for who is signed in', () => {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRouteCache } from '../../../src/lib/delivery/route-cache.ts';
+import { SESSION_COOKIE } from '../../../src/lib/delivery/session-store.ts';
 import { send } from '../../deploy/http.ts';
 
 // `npm start` answers a fresh route-cache hit on Node's response before Astro (scripts/start.mjs).
@@ -98,7 +99,7 @@ describe('a route-cache hit served before Astro', () => {
   });
 
   it('tells the browser of a visitor with the session cookie to keep the page no more, and still shares it', async () => {
-    const session = { cookie: 'theme=dark; astro-session=abc' };
+    const session = { cookie: `theme=dark; ${SESSION_COOKIE}=abc` };
     const miss = await get('/posts/signed-in', session);
     expect(miss.headers['x-astro-cache']).toBe('MISS');
     expect(miss.headers['cache-control']).toBe('private, no-store');

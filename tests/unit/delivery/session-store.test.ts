@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileSessionStore } from '../../../src/lib/delivery/session-store.ts';
+import { fileSessionStore, SESSION_COOKIE } from '../../../src/lib/delivery/session-store.ts';
 
 const ID = '0b7c0c53-3a55-4b8e-9f5f-2f0e6f0b8d11';
 const OTHER = '5d1f3a2e-8c4b-4a7e-b1d2-6e9f0a3c7b55';
@@ -52,5 +52,21 @@ describe('fileSessionStore', () => {
     const store = fileSessionStore(dir, 60, () => now);
     expect(await store.getItem('../../etc/passwd')).toBeNull();
     await expect(store.setItem('../escape', 'x')).rejects.toThrow('Invalid session id');
+  });
+});
+
+describe('the session cookie', () => {
+  // Before: the name was written by hand here and there; a fork that renamed it in Astro's config
+  // had the edge cache share signed-in readers' pages.
+  it('is the one the shipped edge config treats as personal', () => {
+    const config = readFileSync(
+      new URL('../../../deploy/nginx/masthead.conf', import.meta.url),
+      'utf8',
+    );
+    const map =
+      /map \$http_cookie \$masthead_session_cookie \{[^}]*"~\(\^\|;\)\\s\*([\w-]+)=" 1;/.exec(
+        config,
+      );
+    expect(map?.[1]).toBe(SESSION_COOKIE);
   });
 });
