@@ -11,7 +11,10 @@ const LONG = 4096;
  * A string that is not well-formed UTF-16 (a lone surrogate), which the converter refuses, goes to
  * `encode`, which writes U+FFFD for it.
  */
-export function longUtf8(text: string, encode: (text: string) => Uint8Array): Uint8Array {
+export function longUtf8(
+  text: string,
+  encode: (text: string) => Uint8Array<ArrayBuffer>,
+): Uint8Array<ArrayBuffer> {
   if (text.length < LONG) return encode(text);
   try {
     const bytes = transcode(Buffer.from(text, 'utf16le'), 'utf16le', 'utf8');
