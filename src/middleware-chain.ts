@@ -5,7 +5,7 @@ import { logError, requestContext } from './lib/log/log.ts';
 import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
 import { NO_STORE, uncachedRedirect } from './lib/delivery/policy.ts';
 import { tenantRegistry } from './lib/tenants/registry.ts';
-import { maybeCompress } from './lib/delivery/compression.ts';
+import { appendVary, maybeCompress } from './lib/delivery/compression.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { askedAddress, pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
@@ -189,7 +189,7 @@ const errorsAndHeaders = defineMiddleware(async (context, next) => {
   // Nobody frames a page, but the booking embed's and the error pages answering it (413, 421, 400 …).
   setFraming(response.headers, context.locals.embedAncestors, context.url.pathname);
   // Behind a trusted proxy the tenant can come from X-Forwarded-Host, so shared caches must key on it.
-  if (TRUST_PROXY) response.headers.append('Vary', 'X-Forwarded-Host');
+  if (TRUST_PROXY) appendVary(response.headers, 'X-Forwarded-Host');
   return response;
 });
 

@@ -185,6 +185,27 @@ describe('npm start', () => {
     expect(closedAfterMs).not.toBeNull();
   });
 
+  it('names an error page’s status in its status line, and each Vary header once', async () => {
+    const long = `/${'a'.repeat(3000)}`;
+    for (const [path, line] of [
+      ['/posts/no-such-post', 'HTTP/1.1 404 Not Found'],
+      [long, 'HTTP/1.1 414 URI Too Long'],
+      [POST.replace('welcome-to', 'welcome%252Dto'), 'HTTP/1.1 400 Bad Request'],
+    ] as const) {
+      const { reply } = await rawExchange(
+        site.port,
+        `GET ${path} HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`,
+        { waitMs: 10_000 },
+      );
+      // Before: `414 OK`, `400 OK` (and 403, 421, 503): Astro's reason phrase for a page's 200.
+      expect(reply.split('\r\n')[0]).toBe(line);
+      // Before: a page answered by another (the 404 of a missing post) listed X-Forwarded-Host twice.
+      const vary = /^vary: (.*)$/im.exec(reply)?.[1]?.split(', ') ?? [];
+      expect(vary).toEqual([...new Set(vary)]);
+      expect(vary).toContain('X-Forwarded-Host');
+    }
+  });
+
   it('decodes path escapes once: %252D is not a hyphen', async () => {
     expect((await direct(POST.replace('welcome-to', 'welcome%2Dto'))).status).toBe(200);
     // Before: 200, Astro decoded the path until it stopped changing.

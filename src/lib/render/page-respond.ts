@@ -59,6 +59,8 @@ export function errorAnswer(
   headers: Record<string, string> = {},
 ): void {
   Astro.response.status = status;
+  // Node's reason phrase for the status (`414 URI Too Long`), not Astro's `OK` of a page's 200.
+  Astro.response.statusText = '';
   for (const [name, value] of Object.entries({ 'Cache-Control': NO_STORE, ...headers })) {
     Astro.response.headers.set(name, value);
   }

@@ -28,22 +28,22 @@ export function tenantOrigin(match: OriginMatch): string {
   return originsOf(tenant)(match.origin);
 }
 
-/** Per tenant config (a reload makes new objects), its link origin per visited origin, worked out once. */
+/**
+ * Per tenant config (a reload makes new objects): its link origin for a visited origin. Not kept per
+ * visited origin: parsing one costs less than an LRU's bookkeeping, and a wildcard tenant's
+ * subdomains, each visited once, would only push each other out.
+ */
 const originsOf = memo((tenant: Tenant) => {
   const exact = new Set(tenant.hosts.filter((host) => !host.startsWith('*.')));
   const primary = primaryHost(tenant);
-  return memo(
-    (visitedOrigin: string): string => {
-      const used = URL.parse(visitedOrigin);
-      const visited = used ? normalizeHost(used.host) : '';
-      const host = exact.has(visited) ? visited : primary;
-      if (!LOOPBACK_NAME.test(host)) return `https://${host}`;
-      const port = used && isLoopback(visited) ? used.port : '';
-      return `http://${host}${port ? `:${port}` : ''}`;
-    },
-    // Its names over http and https, a port or two (a wildcard's many subdomains: worked out again).
-    { max: 32 },
-  );
+  return (visitedOrigin: string): string => {
+    const used = URL.parse(visitedOrigin);
+    const visited = used ? normalizeHost(used.host) : '';
+    const host = exact.has(visited) ? visited : primary;
+    if (!LOOPBACK_NAME.test(host)) return `https://${host}`;
+    const port = used && isLoopback(visited) ? used.port : '';
+    return `http://${host}${port ? `:${port}` : ''}`;
+  };
 });
 
 /** Origin of the static copy: `static.origin`, else the primary host over https; `null` when none can be named. */
