@@ -11,14 +11,11 @@ import { settingsOrExit, tellAdapter } from '../src/lib/settings/settings.ts';
 import { listenChoice } from '../src/lib/settings/listen.ts';
 import { bareQueryRefusal, warmImage } from '../src/lib/images/warm.ts';
 import { announcesBody, BODY_METHODS } from '../src/lib/request/body-limit.ts';
-import { encodeLongStringsFaster } from '../src/lib/delivery/utf8.ts';
 
 const current = settingsOrExit();
 const { COMPRESSION: compression, PORT, MASTHEAD_OUT_DIR } = current;
 
 tellAdapter({ ASTRO_NODE_AUTOSTART: 'disabled' });
-// Astro encodes every page with a TextEncoder: long strings through ICU (src/lib/delivery/utf8.ts).
-encodeLongStringsFaster();
 const { handler, options } = await import(join(resolve(MASTHEAD_OUT_DIR), 'server', 'entry.mjs'));
 
 /**
