@@ -7,16 +7,26 @@
 import http from 'node:http';
 import { join, resolve } from 'node:path';
 import './check-node.mjs';
-import { settingsOrExit, tellAdapter } from '../src/lib/settings/settings.ts';
-import { listenChoice } from '../src/lib/settings/listen.ts';
-import { bareQueryRefusal, warmImage } from '../src/lib/images/warm.ts';
-import { announcesBody, BODY_METHODS } from '../src/lib/request/body-limit.ts';
+
+// Loading takes a second or more, and a SIGHUP (reload the tenants and secrets files) would kill the
+// process until the site has installed its own handlers: one asked for meanwhile is done once loaded.
+// So this comes before every other import (they are dynamic for that).
+let hangupWhileLoading = false;
+const whileLoading = () => (hangupWhileLoading = true);
+process.on('SIGHUP', whileLoading);
+
+const { settingsOrExit, tellAdapter } = await import('../src/lib/settings/settings.ts');
+const { listenChoice } = await import('../src/lib/settings/listen.ts');
+const { bareQueryRefusal, warmImage } = await import('../src/lib/images/warm.ts');
+const { announcesBody, BODY_METHODS } = await import('../src/lib/request/body-limit.ts');
 
 const current = settingsOrExit();
 const { COMPRESSION: compression, PORT, MASTHEAD_OUT_DIR } = current;
 
 tellAdapter({ ASTRO_NODE_AUTOSTART: 'disabled' });
 const { handler, options } = await import(join(resolve(MASTHEAD_OUT_DIR), 'server', 'entry.mjs'));
+process.off('SIGHUP', whileLoading);
+if (hangupWhileLoading) process.emit('SIGHUP', 'SIGHUP');
 
 /**
  * A public derived image already on disk, answered here (about a file read) instead of through the

@@ -36,6 +36,8 @@ const HEADERS: Record<string, Record<string, string>> = {
   '/no-cache-control': {},
   '/slow': { 'Cache-Control': 'public, max-age=0, s-maxage=600' },
   '/posts/caf%C3%A9': { 'Cache-Control': 'public, max-age=0, s-maxage=600' },
+  '/posts/one-host': { 'Cache-Control': 'public, max-age=0, s-maxage=600' },
+  '/posts/whose': { 'Cache-Control': 'public, max-age=0, s-maxage=600' },
 };
 
 function startOrigin(): Promise<void> {
@@ -43,7 +45,9 @@ function startOrigin(): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     seen.set(path, (seen.get(path) ?? 0) + 1);
     const headers = HEADERS[path] ?? {};
-    const body = `<!doctype html><p>version ${version} of ${path}</p>${'<p>filler text</p>'.repeat(200)}`;
+    // The host Masthead would pick the tenant by (behind the edge: X-Forwarded-Host).
+    const site = `<p>site ${req.headers['x-forwarded-host']}</p>`;
+    const body = `<!doctype html><p>version ${version} of ${path}</p>${site}${'<p>filler text</p>'.repeat(200)}`;
     const reply = () => {
       if (failing) {
         res.writeHead(503, { 'Content-Type': 'text/html', 'Cache-Control': 'no-store' });
@@ -209,5 +213,45 @@ describe('a purge from Masthead', () => {
     const after = await get(path);
     expect(status(after)).toBe('MISS');
     expect(after.text).toContain('version 2');
+  });
+});
+
+describe('another spelling of a host', () => {
+  it('shares the one copy of a page, which a purge under the host drops', async () => {
+    const path = '/posts/one-host';
+    const spellings = [
+      'news.example.com',
+      'NEWS.Example.com',
+      'news.example.com:8080',
+      'news.example.com.',
+    ];
+    const viaHost = (host: string) =>
+      send(`http://127.0.0.1:${edge.port}${path}`, { host, headers: { 'Accept-Encoding': 'br' } });
+    version = 1;
+    await viaHost(spellings[0]!);
+    for (const host of spellings) expect(status(await viaHost(host)), host).toBe('HIT');
+    expect(seen.get(path)).toBe(1);
+    const purge = await send(`http://127.0.0.1:${edge.port}/_edge_purge${path}`, {
+      method: 'PURGE',
+      host: 'news.example.com',
+      headers: { 'Accept-Encoding': 'br' },
+    });
+    expect(purge.status).toBe(200);
+    version = 2;
+    for (const host of spellings.reverse()) {
+      expect((await viaHost(host)).text, host).toContain('version 2');
+    }
+  });
+
+  it('keeps a page under the host it was made for, whatever the request line names', async () => {
+    // The absolute form names a host other than the Host header (nginx's `$host` takes the former).
+    const path = '/posts/whose';
+    await send(`http://127.0.0.1:${edge.port}${path}`, {
+      path: `http://news.example.com${path}`,
+      host: 'other.example.com',
+    });
+    const reply = await get(path);
+    expect(reply.text).toContain('site news.example.com');
+    expect(reply.text).not.toContain('other.example.com');
   });
 });

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -313,5 +313,29 @@ describe('a server started with a tenants file that fails validation', () => {
     expect(output).toContain(`Masthead cannot start: Invalid ${file}:`);
     expect(output).toContain(`tenant "${ADDED}" (tenants[${others.length}]) → locale:`);
     expect(output).not.toContain('listening');
+  });
+});
+
+describe('a server sent SIGHUP while it loads', () => {
+  it('keeps starting, and serves', async () => {
+    // A build whose entry is hung up on before it loads (an operator's reload during a deploy).
+    const out = join(dir, 'hung-up-build');
+    mkdirSync(join(out, 'server'), { recursive: true });
+    const real = join(OUT_DIR, 'server', 'entry.mjs');
+    writeFileSync(
+      join(out, 'server', 'entry.mjs'),
+      `process.kill(process.pid, 'SIGHUP');\n` +
+        `export const { handler, options } = await import(${JSON.stringify(real)});\n`,
+    );
+    const site = await startSite({
+      mock,
+      env: { MASTHEAD_OUT_DIR: out, TENANTS_FILE: files.listening, TENANTS_WATCH: 'false' },
+    });
+    try {
+      const home = await send(`http://127.0.0.1:${site.port}/`, { host: others[0]!.hosts[0]! });
+      expect(home.status).toBe(200);
+    } finally {
+      await site.stop();
+    }
   });
 });

@@ -139,9 +139,11 @@ function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
   if (url.pathname.length + url.search.length > MAX_URL_LENGTH) return null;
   const allowed = allowedParams(url.pathname);
   if (!allowed) return null;
-  if (!url.search) return `${url.origin}${url.pathname}`;
+  // One copy per host, whatever its spelling (case, port, trailing dot): not one per variant sent.
+  const page = `${url.protocol}//${normalizeHost(url.host)}${url.pathname}`;
+  if (!url.search) return page;
   if (cleanRedirect(url, allowed) !== null) return null;
-  return `${url.origin}${url.pathname}${cleanQuery(url.searchParams, allowed)}`;
+  return `${page}${cleanQuery(url.searchParams, allowed)}`;
 }
 
 /** The URL Astro's Node adapter gives this request (`createRequestFromNodeRequest`), if it can tell. */

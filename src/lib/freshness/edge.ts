@@ -133,7 +133,7 @@ function sendPurge(url: URL, host: string, encoding: string): Promise<number> {
 /**
  * The edge's address book. nginx's purge module drops one exact cache key per request, so a purge
  * of a tag or of everything must name every address the edge may hold: each cacheable page a server
- * has answered, as the edge keys it (the `Host` the visitor sent, the request URI, the encoding),
+ * has answered, as the edge keys it (the visitor's host, the request URI, the encoding),
  * with the page's tags. The newest 5,000 per tenant, kept two days (longer than any copy the edge
  * keeps), in this process and, when the servers share Redis, in a sorted set any server can read
  * (the one that decides a purge may not be the one that rendered the page).
@@ -169,10 +169,14 @@ export const edgeKey = (address: Omit<EdgeAddress, 'tags'>) =>
   `${address.host}\n${address.path}\n${address.encoding}`;
 const redisKey = (tenant: string) => `masthead:edge:${tenant}`;
 
-/** The address the edge stored a page under: behind a trusted proxy, the host it forwarded. */
+/**
+ * The address the edge stored a page under: behind a trusted proxy, the host it forwarded, as the
+ * edge keys it (`$host`: lower-cased, no port nor trailing dot), so spellings share one entry.
+ */
 export function edgeAddressOf(page: StoredPage, trustProxy?: boolean): EdgeAddress {
+  const host = forwardedHost({ get: page.header }, trustProxy) ?? page.header('host');
   return {
-    host: forwardedHost({ get: page.header }, trustProxy) ?? page.header('host') ?? page.url.host,
+    host: normalizeHost(host ?? page.url.host),
     path: `${page.url.pathname}${page.url.search}`,
     encoding: page.header('accept-encoding') || 'identity',
     tags: [...page.tags],

@@ -86,6 +86,19 @@ describe('a route-cache hit served before Astro', () => {
     expect(brotli.headers['x-astro-cache']).toBe('MISS');
   });
 
+  it('shares one copy among the spellings of a host: case, port, trailing dot', async () => {
+    await get('/categories');
+    const rendered = renders;
+    for (const host of [
+      'Daily-Planet.LOCALHOST',
+      'daily-planet.localhost:8080',
+      'daily-planet.localhost.',
+    ]) {
+      expect((await get('/categories', { host })).headers['x-astro-cache'], host).toBe('HIT');
+    }
+    expect(renders).toBe(rendered);
+  });
+
   it('leaves to Astro what it would not answer from the cache: other methods, other parameters', async () => {
     await get('/posts/ferry-news');
     const head = await send(`${base}/posts/ferry-news`, {

@@ -23,7 +23,7 @@ describe("the edge's address book", () => {
       ['gazette'],
     );
     expect(edgeAddressOf(page, true)).toEqual({
-      host: 'news.example:8080',
+      host: 'news.example',
       path: '/search?q=ferry&tenant=gazette',
       encoding: 'br',
       tags: ['gazette'],
@@ -61,5 +61,25 @@ describe("the edge's address book", () => {
     expect(await paths(['gazette:tag:harbour'])).toEqual(['/posts/ferry']);
     expect(await paths(['gazette'])).toEqual(['/posts/budget', '/posts/ferry']);
     expect(await paths(['gazette:tag:unknown'])).toEqual([]);
+  });
+
+  it('notes a page once however its host is spelled, so spellings cannot push a post out', async () => {
+    const at = (host: string, slug: string) =>
+      edgeAddressOf(stored(`/posts/${slug}`, { host }, ['courier', `courier:post:${slug}`]), false);
+    recordEdgeAddress('courier', at('courier.example', 'ferry'), undefined);
+    for (let port = 1; port <= 5000; port += 1) {
+      const spelling = port % 2 ? `COURIER.example:${port}` : `courier.example.:${port}`;
+      recordEdgeAddress('courier', at(spelling, 'junk'), undefined);
+    }
+    const ferry = await edgeAddresses(
+      'courier',
+      ({ tags }) => tags.includes('courier:post:ferry'),
+      undefined,
+    );
+    expect(ferry.map(({ host, path }) => `${host}${path}`)).toEqual([
+      'courier.example/posts/ferry',
+    ]);
+    const all = await edgeAddresses('courier', () => true, undefined);
+    expect(all).toHaveLength(2);
   });
 });
