@@ -10,10 +10,12 @@ import { stringify as stableJson } from 'safe-stable-stringify';
 import type { Storage } from 'unstorage';
 import { z } from 'zod';
 import {
+  ForbiddenError,
   isOutage,
   NotFoundError,
   RateLimitedError,
   TimeoutError,
+  UnauthenticatedError,
   UpstreamError,
 } from './errors.ts';
 import type { UpstreamService } from './errors.ts';
@@ -30,6 +32,8 @@ import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
  * - up to `errorGrace` later, the last good value when the upstream is down, 5xx, 429, answers
  *   garbage or our budget is empty (a failed load keeps the old entry: `noDeleteOnFetchRejection`);
  * - an upstream 404 is remembered for `notFoundSeconds`;
+ * - a per-token read the upstream refuses (401 revoked or expired, 403 no longer entitled) drops
+ *   that token's entry, here and in the store: it is never served again, not even in an outage;
  * - a value past its whole window, or invalidated (`invalidate` marks, never deletes), is kept until
  *   the LRU needs the room and served when it cannot be loaded again (budget spent, 429, outage),
  *   counted as `staleBeyondWindow` and logged (never for a policy without `errorGrace`);
@@ -78,6 +82,11 @@ export function cacheKey(parts: CacheKeyParts): string {
   const params = stableJson(parts.params ?? {});
   return [parts.service, parts.tenant, parts.operation, `${api}:${who}`, params].join('|');
 }
+
+/** A 401 or 403 to a key read with a token (`cacheKey`): that token may no longer read it. */
+const refusedToken = (key: string, error: unknown): boolean =>
+  (error instanceof UnauthenticatedError || error instanceof ForbiddenError) &&
+  (key.split('|', 4)[3]?.includes(':user:') ?? false);
 
 /** What an invalidation names (src/lib/freshness/invalidation.ts builds it). */
 export interface InvalidationTarget {
@@ -359,7 +368,16 @@ function tiers(
     /** Loads `key` once at a time: a caller that finds a load running joins it (`coalesced`). */
     loadOnce: (key: string, load: Load) => {
       const status: LRUCache.Status<string, Entry, Load> = {};
-      const promise = lru.fetch(key, { forceRefresh: true, context: load, status });
+      const promise = lru
+        .fetch(key, { forceRefresh: true, context: load, status })
+        .catch(async (error: unknown) => {
+          // After lru-cache put the old entry back (`noDeleteOnFetchRejection`).
+          if (refusedToken(key, error)) {
+            lru.delete(key);
+            await (await store())?.removeItem(sharedStoreKey(key)).catch(() => undefined);
+          }
+          throw error;
+        });
       return { promise, joined: status.fetch === 'inflight' };
     },
     /** The local entry while fresh; otherwise the newer of the local and the shared one. */
@@ -381,7 +399,7 @@ function tiers(
 
 export function createReadCache(options: CacheOptions) {
   const { metrics } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // a faked clock (tests) is followed
   const write = lineWriter(options.log);
   const cutoffs = createCutoffs();
   /** Stored after the last invalidation of its operation. */

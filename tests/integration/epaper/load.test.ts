@@ -8,6 +8,7 @@ import { EDITIONS_PER_PAGE, loadEditions, loadReader } from '../../../src/lib/ep
 import { imagePath } from '../../../src/lib/images/address.ts';
 import { imageRoute } from '../../../src/lib/images/route.ts';
 import { imageSecret } from '../../../src/lib/images/shared-pipeline.ts';
+import { siteUpstream } from '../../../src/lib/services/clients.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 import { NotFoundError } from '../../../src/lib/upstream/errors.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -184,6 +185,29 @@ describe('loadReader after the account changes upstream', () => {
       expect(subscriberCss(kept?.user ?? reader.user)).toContain('.when-unsubscribed{display:none');
     } finally {
       account('reader@masthead.test').hasActiveSubscription = false;
+    }
+  });
+
+  it('a subscriber whose token is revoked gets the paywall once their copy is past fresh', async () => {
+    const subscriber = await signIn('subscriber');
+    const read = () => loadReader(tenant, paidSlug(), () => Promise.resolve(subscriber));
+    expect((await read()).kind).toBe('reader');
+    await api('/auth/logout', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${subscriber.token}` },
+    });
+    // Six minutes later (the edition is fresh for five, then kept an hour): the old copy may show
+    // once while it is asked again; that refused refresh ends it.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 6 * 60_000 });
+    try {
+      await read();
+      await siteUpstream().cache.settle();
+      const after = await read();
+      expect(after.kind).toBe('paywall');
+      if (after.kind === 'paywall') expect(after.expired).toBe(true);
+      expect(JSON.stringify(after)).not.toContain('/pages/');
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
