@@ -46,7 +46,7 @@ function startOrigin(): Promise<void> {
     seen.set(path, (seen.get(path) ?? 0) + 1);
     const headers = HEADERS[path] ?? {};
     // The host Masthead would pick the tenant by (behind the edge: X-Forwarded-Host).
-    const site = `<p>site ${req.headers['x-forwarded-host']}</p>`;
+    const site = `<p>site ${String(req.headers['x-forwarded-host'])}</p>`;
     const body = `<!doctype html><p>version ${version} of ${path}</p>${site}${'<p>filler text</p>'.repeat(200)}`;
     const reply = () => {
       if (failing) {
