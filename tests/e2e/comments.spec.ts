@@ -425,6 +425,47 @@ test.describe('with JavaScript', () => {
     await page.goto(tenantUrl(TENANT, POST_PATH));
     await expect(content).toHaveValue('');
   });
+
+  test('a draft comes back in the form it was typed in: a reply’s in that reply, a new comment’s in the new comment', async ({
+    page,
+  }) => {
+    const post = tenantUrl(TENANT, POST_PATH);
+    const form = page.locator('#comment-form');
+    const content = form.getByLabel('Comment', { exact: true });
+    const replyToTom = async () => {
+      await page.goto(post);
+      await commentBy(page, 'Tom Keller')
+        .first()
+        .getByRole('link', { name: 'Reply to Tom Keller' })
+        .first()
+        .click();
+      await expect(form.getByRole('heading', { name: 'Reply to Tom Keller' })).toBeVisible();
+    };
+    const reply = unique('Reply draft');
+    await replyToTom();
+    await content.fill(reply);
+
+    await page.goto(post);
+    await expect(form.getByRole('heading', { name: 'Leave a comment' })).toBeVisible();
+    await expect(content).toHaveValue('');
+    const comment = unique('Comment draft');
+    await content.fill(comment);
+
+    await replyToTom();
+    await expect(content).toHaveValue(reply);
+    await page.goto(post);
+    await expect(content).toHaveValue(comment);
+
+    // Posting the reply ends its draft only: the new comment's form still has its own.
+    await replyToTom();
+    await form.getByLabel('Name', { exact: true }).fill('Dora Draft');
+    await form.getByLabel('E-mail', { exact: true }).fill('dora@example.com');
+    await postReply(page, 200);
+    await expect(page.getByRole('status')).toContainText('Your comment is awaiting moderation');
+    await expect(content).toHaveValue(comment);
+    await replyToTom();
+    await expect(content).toHaveValue('');
+  });
 });
 
 test('a guest reply waits for moderation, is listed after an editor approves it, under its parent', async ({

@@ -375,12 +375,16 @@ test.describe('a stream the upstream still calls scheduled after its start', () 
 
     await page.clock.fastForward(start - (await page.evaluate(() => Date.now())) + 2_000);
     await expect(page.locator('article.stream .badge')).toHaveText('Starting soon');
+    // What the page says it is, as styles and scripts read it, is what the badge says.
+    await expect(page.locator('article.stream')).toHaveAttribute('data-status', 'starting');
+    await expect(page.locator('article.stream .badge')).toHaveClass(/\bstarting\b/);
     await expect(page.locator('[data-countdown]')).toBeHidden();
     await expect(page.locator('[data-player]')).toBeVisible();
     await expect(page.locator('article.stream .when')).toContainText(/^Starts /);
 
     await page.clock.fastForward('15:00');
     await expect(page.locator('article.stream .badge')).toHaveText('Delayed');
+    await expect(page.locator('article.stream')).toHaveAttribute('data-status', 'delayed');
     await expect(page.locator('article.stream .when')).toContainText(/^Should have started /);
   });
 });
