@@ -32,6 +32,7 @@ import { createI18n } from './lib/i18n/index.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';
 import { cleanRedirect, shareableParams } from './lib/request/clean-url.ts';
+import { refusedMethod } from './lib/request/page-methods.ts';
 import { setFraming } from './lib/request/framing.ts';
 import { frameAncestorsOf } from './lib/booking/embed/settings.ts';
 
@@ -150,6 +151,22 @@ function cleanAddress(
 }
 
 /**
+ * A method the page does not take (./lib/request/page-methods.ts): 405 with `Allow`, never stored,
+ * the tenant's page for a browser and the API's error for a JSON caller; the body is never read.
+ * Endpoints answer their methods themselves.
+ */
+const pageMethodsOnly = defineMiddleware(async (context, next) => {
+  const allow = refusedMethod(context.request.method, context.routePattern);
+  if (!allow) return next();
+  context.locals.edgeRefusal = 'method';
+  const response = wantsJson(context.request)
+    ? edgeRefusalJson('method', answerI18n(context))
+    : await next(refusalPageRequest(context.request, context.url));
+  response.headers.set('Allow', allow);
+  return response;
+});
+
+/**
  * A write on a host that is not the tenant's own is refused before anything runs
  * (./lib/request/host-guard.ts): a JSON caller gets the API's error, a form the tenant's 421 page
  * (in its language, with a link to its own address).
@@ -199,6 +216,7 @@ export const onRequest = sequence(
   tenantResolution,
   // After the purge endpoint: a purge carries its own secret, wherever it is sent.
   purgeEndpoint,
+  pageMethodsOnly,
   tenantHostWrites,
   upstreamVisitor,
   errorsAndHeaders,
