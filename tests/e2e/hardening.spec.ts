@@ -25,6 +25,34 @@ test.describe('bad URLs and hosts', () => {
   });
 });
 
+test.describe('one address per page', () => {
+  const post = '/posts/welcome-to-our-new-website';
+  for (const [host, asked, clean] of [
+    [SITE.host, `${post}/`, post],
+    [SITE.host, `${post}/?utm_source=x`, post],
+    ['127.0.0.1', `${post}/?tenant=daily-planet`, `${post}?tenant=daily-planet`],
+    ['127.0.0.1', `/daily-planet${post}/`, `/daily-planet${post}`],
+  ] as const) {
+    test(`${asked} on ${host} redirects to ${clean}, not a second cached copy of the post`, async () => {
+      const headers = { Host: `${host}:${E2E_PORT}` };
+      // Before: the post itself (200, public Cache-Control) under a second address.
+      const slashed = await raw(E2E_PORT, { path: asked, headers });
+      expect(slashed.status).toBe(301);
+      expect(slashed.headers['location']).toBe(clean);
+      expect(slashed.headers['cache-control']).toBe('no-store');
+      expect((await raw(E2E_PORT, { path: clean, headers })).status).toBe(200);
+    });
+  }
+
+  test('a path starting with two slashes is never sent on to another site', async () => {
+    const response = await raw(E2E_PORT, {
+      path: '//posts/welcome-to-our-new-website/',
+      headers: { Host: `${SITE.host}:${E2E_PORT}` },
+    });
+    expect(response.headers['location'] ?? '').not.toMatch(/^\/\//);
+  });
+});
+
 test.describe('methods a page does not take', () => {
   const headers = { Host: `${SITE.host}:${E2E_PORT}`, Origin: SITE.origin, 'Content-Length': 0 };
   const send = (method: string, path: string, extra: Record<string, string> = {}) =>
