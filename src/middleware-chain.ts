@@ -32,6 +32,7 @@ import { createI18n } from './lib/i18n/index.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';
 import { cleanRedirect, shareableParams } from './lib/request/clean-url.ts';
+import { refusedMethod } from './lib/request/page-methods.ts';
 import { setFraming } from './lib/request/framing.ts';
 import { frameAncestorsOf } from './lib/booking/embed/settings.ts';
 
@@ -130,7 +131,7 @@ function lazyRequestId(locals: App.Locals): void {
 }
 
 /**
- * A shareable page asked with query parameters it does not read: a redirect to the clean address
+ * A shareable page asked with a trailing slash or query parameters it does not read: a redirect to the clean address
  * (never stored), so no cache holds one copy per made-up query string (src/lib/request/clean-url.ts).
  */
 function cleanAddress(
@@ -138,8 +139,11 @@ function cleanAddress(
   requestUrl: string,
   { pathname, via }: Pick<TenantMatch, 'pathname' | 'via'>,
 ): Response | null {
-  // Without a query there is nothing to clean (most requests): no URL parsed, no route looked up.
-  if ((method !== 'GET' && method !== 'HEAD') || !requestUrl.includes('?')) return null;
+  if (method !== 'GET' && method !== 'HEAD') return null;
+  // Without a query or a trailing slash there is nothing to clean (most requests): no URL parsed,
+  // no route looked up.
+  const slashed = pathname.length > 1 && pathname.endsWith('/');
+  if (!slashed && !requestUrl.includes('?')) return null;
   const url = new URL(requestUrl);
   // A form's landing (`?posted=`): private, or a redirect to the page without it (`formPosts`).
   if (url.searchParams.has(SENT_PARAM)) return null;
@@ -148,6 +152,22 @@ function cleanAddress(
   const location = allowed && cleanRedirect(url, allowed);
   return location ? uncachedRedirect(301, location) : null;
 }
+
+/**
+ * A method the page does not take (./lib/request/page-methods.ts): 405 with `Allow`, never stored,
+ * the tenant's page for a browser and the API's error for a JSON caller; the body is never read.
+ * Endpoints answer their methods themselves.
+ */
+const pageMethodsOnly = defineMiddleware(async (context, next) => {
+  const allow = refusedMethod(context.request.method, context.routePattern);
+  if (!allow) return next();
+  context.locals.edgeRefusal = 'method';
+  const response = wantsJson(context.request)
+    ? edgeRefusalJson('method', answerI18n(context))
+    : await next(refusalPageRequest(context.request, context.url));
+  response.headers.set('Allow', allow);
+  return response;
+});
 
 /**
  * A write on a host that is not the tenant's own is refused before anything runs
@@ -199,6 +219,7 @@ export const onRequest = sequence(
   tenantResolution,
   // After the purge endpoint: a purge carries its own secret, wherever it is sent.
   purgeEndpoint,
+  pageMethodsOnly,
   tenantHostWrites,
   upstreamVisitor,
   errorsAndHeaders,

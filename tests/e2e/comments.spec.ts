@@ -552,7 +552,7 @@ test('a too-long comment and a missing e-mail keep everything typed and show the
   await expect(content).toHaveAttribute('aria-invalid', 'true');
   await expect(content).toHaveAccessibleDescription(
     new RegExp(
-      `${[...long].length.toLocaleString('en-US')} of 2,000 characters\\. \\d+ characters too many\\..*Shorten it to 2,000`,
+      `${[...long.trim()].length.toLocaleString('en-US')} of 2,000 characters\\. \\d+ characters too many\\..*Shorten it to 2,000`,
     ),
   );
   await expect(form.getByLabel('Name', { exact: true })).toHaveValue('Gina Guest');

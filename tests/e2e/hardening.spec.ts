@@ -25,6 +25,89 @@ test.describe('bad URLs and hosts', () => {
   });
 });
 
+test.describe('one address per page', () => {
+  const post = '/posts/welcome-to-our-new-website';
+  for (const [host, asked, clean] of [
+    [SITE.host, `${post}/`, post],
+    [SITE.host, `${post}/?utm_source=x`, post],
+    ['127.0.0.1', `${post}/?tenant=daily-planet`, `${post}?tenant=daily-planet`],
+    ['127.0.0.1', `/daily-planet${post}/`, `/daily-planet${post}`],
+  ] as const) {
+    test(`${asked} on ${host} redirects to ${clean}, not a second cached copy of the post`, async () => {
+      const headers = { Host: `${host}:${E2E_PORT}` };
+      // Before: the post itself (200, public Cache-Control) under a second address.
+      const slashed = await raw(E2E_PORT, { path: asked, headers });
+      expect(slashed.status).toBe(301);
+      expect(slashed.headers['location']).toBe(clean);
+      expect(slashed.headers['cache-control']).toBe('no-store');
+      expect((await raw(E2E_PORT, { path: clean, headers })).status).toBe(200);
+    });
+  }
+
+  test('a path starting with two slashes is never sent on to another site', async () => {
+    const response = await raw(E2E_PORT, {
+      path: '//posts/welcome-to-our-new-website/',
+      headers: { Host: `${SITE.host}:${E2E_PORT}` },
+    });
+    expect(response.headers['location'] ?? '').not.toMatch(/^\/\//);
+  });
+});
+
+test.describe('methods a page does not take', () => {
+  const headers = { Host: `${SITE.host}:${E2E_PORT}`, Origin: SITE.origin, 'Content-Length': 0 };
+  const send = (method: string, path: string, extra: Record<string, string> = {}) =>
+    raw(E2E_PORT, { method, path, headers: { ...headers, ...extra } });
+
+  for (const [method, path, allow] of [
+    ['DELETE', '/', 'GET, HEAD'],
+    ['PUT', '/plans', 'GET, HEAD'],
+    ['PATCH', '/search', 'GET, HEAD'],
+    ['OPTIONS', '/', 'GET, HEAD'],
+    ['POST', '/', 'GET, HEAD'],
+    ['DELETE', '/login', 'GET, HEAD, POST'],
+  ] as const) {
+    test(`${method} ${path} answers 405 naming ${allow}, never the page under its public cache header`, async () => {
+      // Before: the page itself, 200, public Cache-Control (an edge could keep it for a GET).
+      const response = await send(method, path);
+      expect(response.status).toBe(405);
+      expect(response.headers['allow']).toBe(allow);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.body).toContain('Daily Planet');
+      expect(response.body).toContain('so nothing was sent');
+    });
+  }
+
+  test('a JSON caller gets the API’s error; endpoints and form posts keep their methods', async () => {
+    const json = await send('DELETE', '/', { Accept: 'application/json' });
+    expect(json.status).toBe(405);
+    expect(json.headers['allow']).toBe('GET, HEAD');
+    expect(JSON.parse(json.body)).toMatchObject({
+      ok: false,
+      error: { code: 'method_not_allowed' },
+    });
+    expect((await send('HEAD', '/')).status).toBe(200);
+    // Not a page: the feed and an unknown address answer as before.
+    expect((await send('DELETE', '/rss.xml')).status).toBe(404);
+    expect((await send('DELETE', '/no-such-page/at-all')).status).toBe(404);
+    // A page with a form still takes its post (POST → 303).
+    const form = 'email=a%40b.test&password=x';
+    const login = await raw(
+      E2E_PORT,
+      {
+        method: 'POST',
+        path: '/login?_action=login',
+        headers: {
+          ...headers,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Content-Length': form.length,
+        },
+      },
+      form,
+    );
+    expect(login.status).toBe(303);
+  });
+});
+
 test.describe('bounded request bodies', () => {
   const outDir = process.env.MASTHEAD_OUT_DIR ?? './dist';
   const port = E2E_PORT + 41;

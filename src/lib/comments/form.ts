@@ -96,7 +96,7 @@ export function validateComment(
   }
   if (Object.keys(fields).length > 0) return { ok: false, fields };
 
-  const input: CommentInput = { content: values.content.trim() };
+  const input: CommentInput = { content };
   if (values.parentId !== '') input.parent_id = Number(values.parentId);
   if (!signedIn) {
     input.author_name = name;

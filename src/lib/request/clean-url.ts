@@ -61,18 +61,20 @@ export function cleanQuery(search: URLSearchParams, allowed: ReadonlySet<string>
 }
 
 /**
- * The clean address when the query holds a parameter the page does not read, or one twice (pages
- * read the first), `null` when it is clean. The parameters kept stay in the visitor's order, so a
- * clean URL never redirects.
+ * The clean address when the path ends in a slash (`/posts/x/`: the site's links never do), or the
+ * query holds a parameter the page does not read, or one twice (pages read the first); `null` when
+ * it is clean. The parameters kept stay in the visitor's order, so a clean URL never redirects.
  */
 export function cleanRedirect(url: URL, allowed: ReadonlySet<string>): string | null {
   // `url` is the request as sent (its path still escaped, so the Location header stays ASCII).
+  // One leading slash: `//host` would be another site to the browser.
+  const path = url.pathname.replace(/(.)\/+$/, '$1').replace(/^\/+/, '/');
   const all = [...url.searchParams];
   const seen = new Set<string>();
   const kept = all.filter(([name]) => allowed.has(name) && !seen.has(name) && seen.add(name));
-  if (kept.length === all.length) return null;
+  if (kept.length === all.length && path === url.pathname) return null;
   const query = new URLSearchParams(kept).toString();
-  return `${url.pathname}${query ? `?${query}` : ''}`;
+  return `${path}${query ? `?${query}` : ''}`;
 }
 
 /**

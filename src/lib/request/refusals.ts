@@ -9,12 +9,19 @@ import { isDoublyEscaped, MAX_URL_LENGTH } from './clean-url.ts';
 /**
  * What the edge refuses before anything runs: an address no page takes (too long, or escaped twice),
  * a body refused from its headers (above the limit, streamed without a length, or on a method that
- * takes none), a form posted from another site. Decided before the tenant is known; answered once it is, in its
+ * takes none), a form posted from another site: decided before the tenant is known; a method the page
+ * does not take, once its route is. Answered once the tenant is known, in its
  * language: the tenant's page for a browser (src/pages/400.astro), the booking API's error shape
  * for a JSON caller (`edgeRefusalJson`), plain English without a tenant.
  */
 export type EdgeRefusal =
-  'too-long' | 'double-escape' | 'cross-site' | 'too-large' | 'length-required' | 'no-body-allowed';
+  | 'too-long'
+  | 'double-escape'
+  | 'cross-site'
+  | 'too-large'
+  | 'length-required'
+  | 'no-body-allowed'
+  | 'method';
 
 interface RefusalText {
   status: number;
@@ -73,6 +80,8 @@ export const REFUSALS: Record<EdgeRefusal, RefusalText> = {
   },
   'length-required': { status: 411, ...BODY },
   'no-body-allowed': { status: 400, ...BODY },
+  // A method the page does not take (./page-methods.ts): its answer names those it does (`Allow`).
+  method: { status: 405, ...BODY, code: 'method_not_allowed' },
 };
 
 /** The address as sent (`context.url` has its path decoded already) refused, or `undefined`. */

@@ -44,6 +44,21 @@ describe('characterCount', () => {
   it('counts an emoji as one character and CRLF as one', () => {
     expect(characterCount('😀a\r\nb')).toBe(4);
   });
+
+  it('counts what is stored: a trailing line break or spaces around the text are not counted', () => {
+    expect(characterCount(' \r\nab\r\n')).toBe(2);
+  });
+});
+
+describe('the length limit', () => {
+  it('takes 2,000 characters with a trailing line break (a phone’s Enter), as the API stores them', () => {
+    const content = `${'x'.repeat(COMMENT_MAX)}\n`;
+    expect(validateComment({ ...guest, content }, false)).toMatchObject({
+      ok: true,
+      input: { content: 'x'.repeat(COMMENT_MAX) },
+    });
+    expect(validateComment({ ...guest, content: `${content}x` }, false).ok).toBe(false);
+  });
 });
 
 describe('validateComment', () => {

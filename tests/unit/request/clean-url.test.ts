@@ -74,6 +74,22 @@ describe('clean URLs', () => {
     expect(cleanRedirect(url('/search'), allowed)).toBeNull();
   });
 
+  it('redirects a page asked with a trailing slash to its address without, keeping its query', () => {
+    // Else `/posts/x/` is a second rendered and cached copy of the post.
+    const url = (s: string) => new URL(`http://x.test${s}`);
+    expect(cleanRedirect(url('/posts/ferry/'), allowed)).toBe('/posts/ferry');
+    expect(cleanRedirect(url('/daily-planet/posts/ferry//'), allowed)).toBe(
+      '/daily-planet/posts/ferry',
+    );
+    expect(cleanRedirect(url('/search/?q=ferry&tenant=a&v=1'), allowed)).toBe(
+      '/search?q=ferry&tenant=a',
+    );
+    expect(cleanRedirect(url('/'), allowed)).toBeNull();
+    // Never to another site: `//evil.test/` is not sent on as `//evil.test`.
+    expect(cleanRedirect(url('//evil.test/'), allowed)).toBe('/evil.test');
+    expect(cleanRedirect(url('//evil.test?v=1'), allowed)).toBe('/evil.test');
+  });
+
   it('keeps the first of a repeated parameter: pages read only that one', () => {
     // Else `?tenant=daily-planet&tenant=<anything>` is one more stored copy of the preview per value.
     const url = (s: string) => new URL(`http://x.test${s}`);
