@@ -276,7 +276,7 @@ export const settingDefinitions = {
   ),
   IMAGE_TIMEOUT_MS: number(
     { fallback: 15_000, int: true },
-    'fetching a source, and making one image',
+    'fetching a source (making an image has no time limit: `IMAGE_SOURCE_MAX_PIXELS` bounds its cost, and a busy server makes a big photo later rather than never)',
   ),
   IMAGE_WARM: flag(
     true,
