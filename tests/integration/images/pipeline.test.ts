@@ -66,6 +66,22 @@ beforeAll(async () => {
     if (path.split('?')[0] === '/photo.jpg') return void res.end(photo);
     if (path === '/bomb.png') return void res.end(bomb);
     if (path === '/heavy.svg') return void res.end(heavy);
+    if (path === '/stalls.jpg') {
+      res.write(photo.subarray(0, 1000));
+      return void setTimeout(() => res.destroy(), 3_000);
+    }
+    if (path === '/trickle.jpg') {
+      // Never silent for long, but 2 s in all: a camera photo over a slow link.
+      const parts = 20;
+      const size = Math.ceil(photo.length / parts);
+      let sent = 0;
+      const next = () => {
+        res.write(photo.subarray(sent * size, (sent + 1) * size));
+        if (++sent < parts) setTimeout(next, 100);
+        else res.end();
+      };
+      return void next();
+    }
     const shape = shapes.get(path.split('?')[0] ?? '');
     if (shape) return void res.end(shape);
     if (path === '/huge.jpg') return void res.end(Buffer.alloc(3_000_000, 1));
@@ -324,6 +340,12 @@ describe('the image pipeline', () => {
     expect(await sharp(made).metadata()).toMatchObject({ format: 'webp', width: 480 });
   }, 60_000);
 
+  it('fetches a source that keeps sending for longer than the time limit, which bounds its silence', async () => {
+    const pipeline = new ImagePipeline(options({ timeoutMs: 1_000 }));
+    const made = await derive(pipeline, '/trickle.jpg', 480, 'webp');
+    expect(await sharp(made).metadata()).toMatchObject({ format: 'webp', width: 480 });
+  });
+
   it.each([
     ['a decompression bomb', '/bomb.png', 422, /pixels/],
     ['a source over the byte limit', '/huge.jpg', 422, /larger than/],
@@ -332,9 +354,10 @@ describe('the image pipeline', () => {
     ['a failing source', '/broken.jpg', 502, /answered 500/],
     ['a source that is rate limited (429) as busy', '/limited.jpg', 503, /try again/],
     ['a slow source', '/slow.jpg', 504, /too long/],
+    ['a source silent mid-picture', '/stalls.jpg', 504, /too long/],
     ['a redirect to another host', '/away.jpg', 502, /not allowed/],
   ])('refuses %s with %s', async (_label, path, status, message) => {
-    // A 1 s limit, so the slow source (2 s) runs out of it.
+    // A 1 s limit, so the slow source (silent for 2 s) runs out of it.
     const pipeline = new ImagePipeline(options({ timeoutMs: 1_000 }));
     const error = await derive(pipeline, path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImageError);
