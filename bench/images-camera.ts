@@ -28,11 +28,7 @@ type Case = 'alone-800' | 'alone-2400' | 'decoded';
 
 /** One case, in this (fresh) process: prints `{ peakMB, ms }`. */
 async function measure(file: string, kind: Case): Promise<void> {
-  const { IMAGE_SOURCE_MAX_PIXELS, IMAGE_TIMEOUT_MS } = settings();
-  const limits = {
-    maxPixels: IMAGE_SOURCE_MAX_PIXELS,
-    timeoutMs: Math.max(IMAGE_TIMEOUT_MS, 60_000),
-  };
+  const limits = { maxPixels: settings().IMAGE_SOURCE_MAX_PIXELS };
   // sharp loaded and its first picture made, so the figure is the source's alone.
   const small = await sharp({
     create: { width: 300, height: 200, channels: 3, background: '#357' },

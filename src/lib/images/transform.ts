@@ -3,7 +3,12 @@ import { IMAGE_CROPS, type ImageCrop } from './address.ts';
 import { ImageError } from './errors.ts';
 import { LARGEST_WIDTH, type ImageFormat } from './ladder.ts';
 
-export type TransformLimits = { maxPixels: number; timeoutMs: number };
+/**
+ * What bounds making a picture: its source's pixels, never the clock. A wall-clock limit killed a
+ * big photo's only transform on a busy machine (a 504 for every visitor, each retry starting over),
+ * while the pixel limit already bounds what one costs.
+ */
+export type TransformLimits = { maxPixels: number };
 
 /** Height over width of each crop. */
 const CROP_RATIO: Record<ImageCrop, number> = { '16x9': 9 / 16, '4x3': 3 / 4, '1x1': 1 };
@@ -40,20 +45,15 @@ export type Decoded = {
   raster?: { data: Buffer; info: OutputInfo; scale: number } | undefined;
 };
 
-const timeoutOf = (limits: TransformLimits) => ({
-  seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)),
-});
-
 /**
- * sharp's errors as the route's: too slow 504; too many pixels (a decompression bomb) or
- * `unreadable` 422. Without `unreadable` (our own pixels) a failure is our bug: the route's 500.
+ * sharp's errors as the route's: too many pixels (a decompression bomb) or `unreadable` 422.
+ * Without `unreadable` (our own pixels) a failure is our bug: the route's 500.
  */
 async function settled<T>(work: Promise<T>, limits: TransformLimits, unreadable?: string) {
   try {
     return await work;
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
-    if (/timeout/i.test(message)) throw new ImageError(504, 'Making this image took too long.');
     if (unreadable === undefined) throw error;
     if (!/pixel limit/i.test(message)) throw new ImageError(422, unreadable);
     throw new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
@@ -83,7 +83,6 @@ export async function decodeImage(input: Buffer, limits: TransformLimits): Promi
   const { data, info } = await settled(
     image
       .resize({ width: LARGEST_WIDTH, withoutEnlargement: true })
-      .timeout(timeoutOf(limits))
       .raw()
       .toBuffer({ resolveWithObject: true }),
     limits,
@@ -151,8 +150,7 @@ export async function transformImage(
       height: crop && Math.round(width * CROP_RATIO[crop]),
       position: 'attention',
       withoutEnlargement: true,
-    })
-    .timeout(timeoutOf(limits));
+    });
   const encoded =
     format === 'avif'
       ? resized.avif(AVIF_OPTIONS)

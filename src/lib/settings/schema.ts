@@ -276,7 +276,7 @@ export const settingDefinitions = {
   ),
   IMAGE_TIMEOUT_MS: number(
     { fallback: 15_000, int: true },
-    'fetching a source, and making one image',
+    'how long an image source may be silent (before it answers, or between bytes: a big photo on a slow link still arrives); making an image has no time limit (`IMAGE_SOURCE_MAX_PIXELS` bounds its cost: a busy server makes a big photo later, not never)',
   ),
   IMAGE_WARM: flag(
     true,
