@@ -4,11 +4,14 @@ import { ImageError } from './errors.ts';
 import { LARGEST_WIDTH, type ImageFormat } from './ladder.ts';
 
 /**
- * What bounds making a picture: its source's pixels, never the clock. A wall-clock limit killed a
- * big photo's only transform on a busy machine (a 504 for every visitor, each retry starting over),
- * while the pixel limit already bounds what one costs.
+ * What bounds making a picture: its source's pixels, not `IMAGE_TIMEOUT_MS`. That wall-clock limit
+ * killed a big photo's only transform on a busy machine (a 504 for every visitor, each retry
+ * starting over), while the pixel limit already bounds what one costs; `STUCK` is a backstop only.
  */
 export type TransformLimits = { maxPixels: number };
+
+/** Only a backstop for a source that never finishes drawing (an SVG's filters): far past any photo. */
+const STUCK = { seconds: 120 };
 
 /** Height over width of each crop. */
 const CROP_RATIO: Record<ImageCrop, number> = { '16x9': 9 / 16, '4x3': 3 / 4, '1x1': 1 };
@@ -46,14 +49,15 @@ export type Decoded = {
 };
 
 /**
- * sharp's errors as the route's: too many pixels (a decompression bomb) or `unreadable` 422.
- * Without `unreadable` (our own pixels) a failure is our bug: the route's 500.
+ * sharp's errors as the route's: stuck 504; too many pixels (a decompression bomb) or
+ * `unreadable` 422. Without `unreadable` (our own pixels) a failure is our bug: the route's 500.
  */
 async function settled<T>(work: Promise<T>, limits: TransformLimits, unreadable?: string) {
   try {
     return await work;
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
+    if (/timeout/i.test(message)) throw new ImageError(504, 'Making this image took too long.');
     if (unreadable === undefined) throw error;
     if (!/pixel limit/i.test(message)) throw new ImageError(422, unreadable);
     throw new ImageError(422, `The image source has more than ${limits.maxPixels} pixels.`);
@@ -83,6 +87,7 @@ export async function decodeImage(input: Buffer, limits: TransformLimits): Promi
   const { data, info } = await settled(
     image
       .resize({ width: LARGEST_WIDTH, withoutEnlargement: true })
+      .timeout(STUCK)
       .raw()
       .toBuffer({ resolveWithObject: true }),
     limits,
@@ -150,7 +155,8 @@ export async function transformImage(
       height: crop && Math.round(width * CROP_RATIO[crop]),
       position: 'attention',
       withoutEnlargement: true,
-    });
+    })
+    .timeout(STUCK);
   const encoded =
     format === 'avif'
       ? resized.avif(AVIF_OPTIONS)

@@ -276,7 +276,7 @@ export const settingDefinitions = {
   ),
   IMAGE_TIMEOUT_MS: number(
     { fallback: 15_000, int: true },
-    'how long an image source may be silent (before it answers, or between bytes: a big photo on a slow link still arrives); making an image has no time limit (`IMAGE_SOURCE_MAX_PIXELS` bounds its cost: a busy server makes a big photo later, not never)',
+    'how long an image source may be silent (before it answers, or between bytes: a big photo on a slow link still arrives); making an image is bounded by `IMAGE_SOURCE_MAX_PIXELS`, not this (a busy server makes a big photo later, not never; only a source stuck drawing for 2 minutes is given up)',
   ),
   IMAGE_WARM: flag(
     true,
