@@ -149,7 +149,7 @@ function cleanAddress(
   if (url.searchParams.has(SENT_PARAM)) return null;
   // `?tenant=` picks the tenant only where nothing else did (a preview).
   const allowed = shareableParams(pathname, via === 'query');
-  const location = allowed && cleanRedirect(url, allowed);
+  const location = allowed && cleanRedirect(url, allowed, slashed);
   return location ? uncachedRedirect(301, location) : null;
 }
 

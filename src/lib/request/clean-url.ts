@@ -61,14 +61,15 @@ export function cleanQuery(search: URLSearchParams, allowed: ReadonlySet<string>
 }
 
 /**
- * The clean address when the path ends in a slash (`/posts/x/`: the site's links never do), or the
- * query holds a parameter the page does not read, or one twice (pages read the first); `null` when
- * it is clean. The parameters kept stay in the visitor's order, so a clean URL never redirects.
+ * The clean address when the page's path ends in a slash (`slashed`: `/posts/x/`, the site's links
+ * never do; a `/<id>/` prefix's home is not one), or the query holds a parameter the page does not
+ * read, or one twice (pages read the first); `null` when it is clean. The parameters kept stay in
+ * the visitor's order, so a clean URL never redirects.
  */
-export function cleanRedirect(url: URL, allowed: ReadonlySet<string>): string | null {
+export function cleanRedirect(url: URL, allowed: ReadonlySet<string>, slashed = false) {
   // `url` is the request as sent (its path still escaped, so the Location header stays ASCII).
   // One leading slash: `//host` would be another site to the browser.
-  const path = url.pathname.replace(/(.)\/+$/, '$1').replace(/^\/+/, '/');
+  const path = (slashed ? url.pathname.replace(/\/+$/, '') : url.pathname).replace(/^\/+/, '/');
   const all = [...url.searchParams];
   const seen = new Set<string>();
   const kept = all.filter(([name]) => allowed.has(name) && !seen.has(name) && seen.add(name));

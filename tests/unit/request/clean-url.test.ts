@@ -77,16 +77,18 @@ describe('clean URLs', () => {
   it('redirects a page asked with a trailing slash to its address without, keeping its query', () => {
     // Else `/posts/x/` is a second rendered and cached copy of the post.
     const url = (s: string) => new URL(`http://x.test${s}`);
-    expect(cleanRedirect(url('/posts/ferry/'), allowed)).toBe('/posts/ferry');
-    expect(cleanRedirect(url('/daily-planet/posts/ferry//'), allowed)).toBe(
+    expect(cleanRedirect(url('/posts/ferry/'), allowed, true)).toBe('/posts/ferry');
+    expect(cleanRedirect(url('/daily-planet/posts/ferry//'), allowed, true)).toBe(
       '/daily-planet/posts/ferry',
     );
-    expect(cleanRedirect(url('/search/?q=ferry&tenant=a&v=1'), allowed)).toBe(
+    expect(cleanRedirect(url('/search/?q=ferry&tenant=a&v=1'), allowed, true)).toBe(
       '/search?q=ferry&tenant=a',
     );
     expect(cleanRedirect(url('/'), allowed)).toBeNull();
+    // A `/<id>/` prefix's home (its page path `/`): `?page=2` is left to the paged redirect.
+    expect(cleanRedirect(url('/daily-planet/?page=2'), new Set(['page']))).toBeNull();
     // Never to another site: `//evil.test/` is not sent on as `//evil.test`.
-    expect(cleanRedirect(url('//evil.test/'), allowed)).toBe('/evil.test');
+    expect(cleanRedirect(url('//evil.test/'), allowed, true)).toBe('/evil.test');
     expect(cleanRedirect(url('//evil.test?v=1'), allowed)).toBe('/evil.test');
   });
 

@@ -17,8 +17,9 @@ const BROWSER_KEY = 'booking:browser';
 /**
  * The id of the browser booking, kept in its session (from its first booking; its session's id
  * until then, so two tabs booking at once are one browser): Back after a booking, or a second tab,
- * then books the same stay again only as "another room", whatever e-mail address is typed. An embed's frame keeps no cookie: it gets no id, as a session stored for it would
- * never be read again (the e-mail and the idempotency key guard its bookings).
+ * then books the same stay again only as "another room", whatever e-mail address is typed. An
+ * embed's frame keeps no cookie: it gets no id, as a session stored for it would never be read
+ * again (the e-mail and the idempotency key guard its bookings).
  * A new id is stored only once booked: a refused booking (Redis down) must not fail on saving it.
  */
 async function browserOf(session: Visit['session']): Promise<{ id?: string; keep?: () => void }> {
