@@ -178,7 +178,11 @@ describe('a tenants file that changes while the servers run', () => {
       async () => ((await page(listening)).text.includes(description) ? true : undefined),
       WITHIN_MS,
     );
-    expect(listening.printed).toMatch(/"event":"tenants\.reloaded".*"reason":"signal"/);
+    // The log line may reach this process after the page does (another pipe, pino's buffer).
+    const bySignal = /"event":"tenants\.reloaded".*"reason":"signal"/;
+    await waitFor('the reload logged', () =>
+      Promise.resolve(bySignal.test(listening.printed) || undefined),
+    );
     writeTenants([...others, { ...added, name: 'Alpine Post', description }], ['watching']);
     await servedEverywhere('the description on both', description);
   });
