@@ -17,9 +17,10 @@ export async function fetchSource(
   limits: SourceLimits,
   allowed: (url: string) => boolean,
 ): Promise<Buffer> {
-  // Aborted once the source is silent for `timeoutMs`: every answer and chunk restarts the clock.
+  // Aborted once the source is silent for `timeoutMs`: every answer and chunk restarts the clock;
+  // and, whatever it sends, after ten times that (a source trickling a byte at a time).
   const silence = new AbortController();
-  const { signal } = silence;
+  const signal = AbortSignal.any([silence.signal, AbortSignal.timeout(limits.timeoutMs * 10)]);
   const timer = setTimeout(() => silence.abort(), limits.timeoutMs);
   const heard = () => void timer.refresh();
   const unreachable = (error: unknown): never => {

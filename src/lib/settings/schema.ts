@@ -276,7 +276,7 @@ export const settingDefinitions = {
   ),
   IMAGE_TIMEOUT_MS: number(
     { fallback: 15_000, int: true },
-    'how long an image source may be silent (before it answers, or between bytes: a big photo on a slow link still arrives); making an image is bounded by `IMAGE_SOURCE_MAX_PIXELS`, not this (a busy server makes a big photo later, not never; only a source stuck drawing for 2 minutes is given up)',
+    'how long an image source may be silent (before it answers, or between bytes: a big photo on a slow link still arrives; ten times this in all); making an image is bounded by `IMAGE_SOURCE_MAX_PIXELS`, not this (a busy server makes a big photo later, not never; only a source stuck drawing for 2 minutes is given up)',
   ),
   IMAGE_WARM: flag(
     true,

@@ -70,9 +70,9 @@ beforeAll(async () => {
       res.write(photo.subarray(0, 1000));
       return void setTimeout(() => res.destroy(), 3_000);
     }
-    if (path === '/trickle.jpg') {
-      // Never silent for long, but 2 s in all: a camera photo over a slow link.
-      const parts = 20;
+    if (path === '/trickle.jpg' || path === '/trickle-long.jpg') {
+      // Never silent for long, but 2 s (6 s) in all: a camera photo over a slow link.
+      const parts = path === '/trickle.jpg' ? 20 : 60;
       const size = Math.ceil(photo.length / parts);
       let sent = 0;
       const next = () => {
@@ -344,6 +344,14 @@ describe('the image pipeline', () => {
     const pipeline = new ImagePipeline(options({ timeoutMs: 1_000 }));
     const made = await derive(pipeline, '/trickle.jpg', 480, 'webp');
     expect(await sharp(made).metadata()).toMatchObject({ format: 'webp', width: 480 });
+  });
+
+  it('gives up on a source that trickles on past ten times the time limit', async () => {
+    // Never silent for 0.5 s, but 6 s in all: past the 5 s that bound a source whatever it sends.
+    const pipeline = new ImagePipeline(options({ timeoutMs: 500 }));
+    const error = await derive(pipeline, '/trickle-long.jpg').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImageError);
+    expect((error as ImageError).status).toBe(504);
   });
 
   it.each([
