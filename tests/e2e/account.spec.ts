@@ -482,7 +482,7 @@ test('a long name in the bar leaves the paper’s logo whole on wide screens', a
   }
 });
 
-test.describe('Back after logging out, with the browser’s back/forward cache on', () => {
+test.describe('Back after signing out, with the browser’s back/forward cache on', () => {
   // Playwright turns Chromium's back/forward cache off (and `launchOptions` cannot change in a
   // describe): a browser of its own, as readers' browsers are.
   let browser: Browser;
@@ -537,19 +537,6 @@ test.describe('Back after logging out, with the browser’s back/forward cache o
     expect(await shownName()).toBe('none');
     expect(await restored()).toBe(false);
   });
-});
-
-test.describe('Back after the site found the sign-in expired, with the back/forward cache on', () => {
-  let browser: Browser;
-  let page: Page;
-  test.beforeEach(async ({ playwright, launchOptions }) => {
-    browser = await playwright.chromium.launch({
-      ...launchOptions,
-      ignoreDefaultArgs: ['--disable-back-forward-cache'],
-    });
-    page = await browser.newPage();
-  });
-  test.afterEach(() => browser.close());
 
   /** The mock's publishing API (its address is the control server's to tell). */
   async function publishingApi(): Promise<string> {
@@ -596,20 +583,19 @@ test.describe('Back after the site found the sign-in expired, with the back/forw
       await page.goto(tenantUrl(TENANT, '/login'));
       await logIn(page, 'subscriber@masthead.test');
       await expect(page).toHaveURL(tenantUrl(TENANT, '/account'));
-      const post = tenantUrl(TENANT, '/posts/welcome-to-our-new-website');
       await page.goto(post);
       const header = page.getByRole('banner');
       await expect(header.getByRole('button', { name: 'Log out' })).toBeVisible();
-      await page.evaluate(() => Reflect.set(window, 'shownBefore', true));
+      await mark();
 
       await expireUpstream();
       await open();
-      await page.goBack({ waitUntil: 'commit' });
+      await back();
 
       await expect(page).toHaveURL(post);
       await expect(header.getByRole('link', { name: 'Log in' })).toBeVisible();
       await expect(header.getByRole('button', { name: 'Log out' })).toBeHidden();
-      expect(await page.evaluate(() => Reflect.get(window, 'shownBefore') === true)).toBe(false);
+      expect(await restored()).toBe(false);
     });
   }
 });
