@@ -144,7 +144,10 @@ function fileProfile(
   return withBase(parsed, service, files, [...seen, name]);
 }
 
-/** A tenant's profile for one service, or undefined (none named nor default: requests as declared). */
+/**
+ * A tenant's profile for one service, or undefined (none named nor default: requests as declared).
+ * Its `name` is how logs and `/_status` name it: its file, `<file>+inline`, or `inline`.
+ */
 export function resolveProfile(
   service: ProfileService,
   named: InlineProfile | undefined,
@@ -153,21 +156,8 @@ export function resolveProfile(
   const ref = named ?? defaultProfile(service, files);
   if (ref === undefined) return undefined;
   const inline = typeof ref === 'string' ? { extends: ref, operations: {} } : ref;
-  return {
-    name: profileLabel(service, ref, files),
-    operations: withBase(inline, service, files, []),
-  };
-}
-
-/** How logs and `/_status` name the profile read: its file, `<file>+inline`, `inline`, or `none`. */
-export function profileLabel(
-  service: ProfileService,
-  named: InlineProfile | undefined,
-  files: ProfileTexts,
-): string {
-  const ref = named ?? defaultProfile(service, files);
-  if (ref === undefined) return 'none';
-  return typeof ref === 'string' ? ref : ref.extends ? `${ref.extends}+inline` : 'inline';
+  const name = typeof ref === 'string' ? ref : ref.extends ? `${ref.extends}+inline` : 'inline';
+  return { name, operations: withBase(inline, service, files, []) };
 }
 
 /** `profiles/x.json` files as `ProfileTexts` (by file name without `.json`). */

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { logInfo, logWarn } from '../log/log.ts';
-import { siteProfileTexts } from '../tenants/registry.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { operationFindings } from '../upstream/metrics.ts';
-import { profileLabel, SERVICES } from './schema.ts';
+import { profileFor } from './for-tenant.ts';
+import { SERVICES } from './schema.ts';
 
 /**
  * What `/_status` and the start-up line say about reading each tenant's APIs: the profile in use,
@@ -48,10 +48,8 @@ export function profileStatus(
 ) {
   return tenants.map((tenant) => ({
     tenant: tenant.id,
-    publishingProfile: profileLabel('publishing', tenant.publishing.profile, siteProfileTexts()),
-    ...(tenant.lodging && {
-      lodgingProfile: profileLabel('lodging', tenant.lodging.profile, siteProfileTexts()),
-    }),
+    publishingProfile: profileFor(tenant, 'publishing')?.name ?? 'none',
+    ...(tenant.lodging && { lodgingProfile: profileFor(tenant, 'lodging')?.name ?? 'none' }),
     doctor: lastRun(tenant, readSummary(tenant.id)),
     /** Operations this process could not read (fully) since it started. */
     problems: [
