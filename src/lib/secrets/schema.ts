@@ -10,17 +10,6 @@ import { SLUG } from '../tenants/schema.ts';
  * Node's own parser (`harbour-times__LODGING_TOKEN=…`). No message built here holds a value.
  */
 
-/** Each secret a tenant can have, with its `.env` spelling. */
-export const SECRET_KEYS = {
-  publishingReadToken: 'PUBLISHING_READ_TOKEN',
-  lodgingToken: 'LODGING_TOKEN',
-  lodgingEmail: 'LODGING_EMAIL',
-  lodgingPassword: 'LODGING_PASSWORD',
-  purgeSecret: 'PURGE_SECRET',
-} as const;
-
-export type SecretKey = keyof typeof SECRET_KEYS;
-
 /** A value; an empty one counts as unset (as an empty variable does). */
 const secretValue = z
   .string()
@@ -46,6 +35,10 @@ export const SECRET_KEY_NAMES = TenantSecretsSchema.keyof().options;
 
 /** One tenant's secrets as the file gives them (absent: not in the file). */
 export type TenantSecretValues = z.output<typeof TenantSecretsSchema>;
+export type SecretKey = keyof TenantSecretValues;
+
+/** A secret's `.env` spelling: `lodgingToken` → `LODGING_TOKEN`. */
+export const envSpelling = (key: SecretKey): string => key.replace(/[A-Z]/g, '_$&').toUpperCase();
 
 /** Keyed by tenant ids as tenants.json spells them. */
 const SecretsFileSchema = z.record(z.string().regex(SLUG), TenantSecretsSchema, {
@@ -73,7 +66,7 @@ function issueReasons(error: z.ZodError): string[] {
 
 /** `.env` lines → the JSON form: `harbour-times__LODGING_TOKEN` → `{"harbour-times": {lodgingToken}}`. */
 function fromEnvLines(text: string, reasons: string[]): Record<string, Record<string, string>> {
-  const byName = new Map<string, SecretKey>(SECRET_KEY_NAMES.map((key) => [SECRET_KEYS[key], key]));
+  const byName = new Map(SECRET_KEY_NAMES.map((key) => [envSpelling(key), key]));
   const tenants: Record<string, Record<string, string>> = {};
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(parseEnv(text))) {
@@ -84,7 +77,7 @@ function fromEnvLines(text: string, reasons: string[]): Record<string, Record<st
   }
   if (unknown.length > 0) {
     reasons.push(
-      `${unknown.join(', ')}: expected <tenant-id>__<${Object.values(SECRET_KEYS).join('|')}>`,
+      `${unknown.join(', ')}: expected <tenant-id>__<${SECRET_KEY_NAMES.map(envSpelling).join('|')}>`,
     );
   }
   return tenants;

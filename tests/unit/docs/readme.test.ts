@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SECRET_KEYS } from '../../../src/lib/secrets/schema.ts';
+import { envSpelling, SECRET_KEY_NAMES } from '../../../src/lib/secrets/schema.ts';
 import { settingDefinitions } from '../../../src/lib/settings/schema.ts';
 import { TenantSchema } from '../../../src/lib/tenants/schema.ts';
 import { listenChoice, PROXY_ONLY_HOST } from '../../../src/lib/settings/listen.ts';
@@ -120,7 +120,7 @@ describe('README', () => {
     };
     const runtime = new Set(packageJson.scripts.start.match(/\b[A-Z][A-Z0-9_]+(?==)/g) ?? []);
     // The names of a secrets file's `.env` lines (`<tenant-id>__LODGING_TOKEN=`), not variables.
-    const secretNames = new Set<string>(Object.values(SECRET_KEYS));
+    const secretNames = new Set(SECRET_KEY_NAMES.map(envSpelling));
     expect(runtime).toContain('MALLOC_ARENA_MAX');
     const unknown = TEXTS.flatMap((file) =>
       [
