@@ -137,28 +137,25 @@ if (values.write) {
   }
 }
 
-const writes = values.writes
-  ? await checkWrites({
-      tenant: load().tenants[index] ?? tenant,
-      profiles: readProfileTexts(values.profiles),
-    })
-  : [];
-if (values.writes) {
+/** `--writes`: the subscriber's journey, then (a tenant that books) a test stay, said before it starts. */
+async function writeChecks() {
+  // What --write saved is what the writes go through.
+  const now = load().tenants[index] ?? tenant;
+  const profiles = readProfileTexts(values.profiles);
+  const writes = await checkWrites({ tenant: now, profiles });
   const heading = 'Writes (--writes: a throwaway account was registered on the API):';
   console.log(writeLines(writes, heading).join('\n'));
-}
-// The lodging write path, on a test stay booked and cancelled at once: said before it starts.
-const booking = load().tenants[index] ?? tenant;
-if (values.writes && booking.lodging && booking.features.booking) {
-  console.log(`\n${lodgingWriteNotice(booking)}`);
-  const lodgingWrites = await checkLodgingWrites({
-    tenant: booking,
-    profiles: readProfileTexts(values.profiles),
+  if (!now.lodging || !now.features.booking) return writes;
+  console.log(`\n${lodgingWriteNotice(now)}`);
+  const lodging = await checkLodgingWrites({
+    tenant: now,
+    profiles,
     secrets: first.secrets.values,
   });
-  console.log(writeLines(lodgingWrites).join('\n'));
-  writes.push(...lodgingWrites);
+  console.log(writeLines(lodging).join('\n'));
+  return [...writes, ...lodging];
 }
+const writes = values.writes ? await writeChecks() : [];
 
 mkdirSync(values.findings, { recursive: true });
 writeFileSync(
