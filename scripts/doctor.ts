@@ -6,15 +6,15 @@ import './check-node.mjs';
 import { demoEnv } from './demo-env.mjs';
 import { errorMessage } from '../src/lib/content/records.ts';
 import { listStaticFiles } from '../src/lib/delivery/static-files.ts';
-import { runDoctor } from '../src/lib/profiles/doctor.ts';
-import { doctorLines } from '../src/lib/profiles/doctor-text.ts';
-import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor-write.ts';
+import { runDoctor } from '../src/lib/profiles/doctor/run.ts';
+import { doctorLines } from '../src/lib/profiles/doctor/lines.ts';
+import { profileWrites, withProfileNamed } from '../src/lib/profiles/doctor/save.ts';
 import {
   checkLodgingWrites,
   checkWrites,
   lodgingWriteNotice,
   writeLines,
-} from '../src/lib/profiles/doctor-writes.ts';
+} from '../src/lib/profiles/doctor/write-checks.ts';
 import { readProfileTexts } from '../src/lib/profiles/files.ts';
 import { SecretsFileError } from '../src/lib/secrets/schema.ts';
 import { tenantSecrets } from '../src/lib/secrets/site.ts';

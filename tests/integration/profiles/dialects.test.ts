@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock } from '../../../mock/index.ts';
-import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
+import { runDoctor } from '../../../src/lib/profiles/doctor/run.ts';
 import { readProfileTexts } from '../../../src/lib/profiles/files.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { demo } from '../harness.ts';

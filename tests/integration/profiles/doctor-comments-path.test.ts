@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
-import { profileWrites } from '../../../src/lib/profiles/doctor-write.ts';
+import { runDoctor } from '../../../src/lib/profiles/doctor/run.ts';
+import { profileWrites } from '../../../src/lib/profiles/doctor/save.ts';
 import { parseMaps } from '../../../src/lib/profiles/doctor/maps.ts';
 import { profileTexts } from '../../../src/lib/profiles/schema.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
+import { runDoctor } from '../../../src/lib/profiles/doctor/run.ts';
 import type { OperationReport } from '../../../src/lib/profiles/doctor/report.ts';
-import { doctorLines } from '../../../src/lib/profiles/doctor-text.ts';
+import { doctorLines } from '../../../src/lib/profiles/doctor/lines.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 
 // An API that keeps its resources where no default path looks: an index at its base address names

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
-import { doctorLines } from '../../../src/lib/profiles/doctor-text.ts';
-import { profileWrites } from '../../../src/lib/profiles/doctor-write.ts';
+import { runDoctor } from '../../../src/lib/profiles/doctor/run.ts';
+import { doctorLines } from '../../../src/lib/profiles/doctor/lines.ts';
+import { profileWrites } from '../../../src/lib/profiles/doctor/save.ts';
 import { parseMaps } from '../../../src/lib/profiles/doctor/maps.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 

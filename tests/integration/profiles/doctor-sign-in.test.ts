@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDoctor } from '../../../src/lib/profiles/doctor.ts';
-import { doctorLines } from '../../../src/lib/profiles/doctor-text.ts';
+import { runDoctor } from '../../../src/lib/profiles/doctor/run.ts';
+import { doctorLines } from '../../../src/lib/profiles/doctor/lines.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { json, startServer } from '../../unit/upstream/helpers.ts';
 import type { TestServer } from '../../unit/upstream/helpers.ts';

@@ -1,14 +1,14 @@
-import { errorMessage } from '../content/records.ts';
+import { errorMessage } from '../../content/records.ts';
 import { randomBytes } from 'node:crypto';
-import { classify } from '../failures/classify.ts';
-import { lodgingClient } from '../lodging/client.ts';
-import { publishingClient } from '../publishing/client.ts';
-import type { SecretKey } from '../secrets/schema.ts';
-import type { Tenant } from '../tenants/schema.ts';
-import type { ServiceProfile } from '../upstream/profile.ts';
-import { createUpstream } from '../upstream/runtime.ts';
-import { CATALOGUES, resolveProfile } from './schema.ts';
-import type { ProfileService, ProfileTexts } from './schema.ts';
+import { classify } from '../../failures/classify.ts';
+import { lodgingClient } from '../../lodging/client.ts';
+import { publishingClient } from '../../publishing/client.ts';
+import type { SecretKey } from '../../secrets/schema.ts';
+import type { Tenant } from '../../tenants/schema.ts';
+import type { ServiceProfile } from '../../upstream/profile.ts';
+import { createUpstream } from '../../upstream/runtime.ts';
+import { CATALOGUES, resolveProfile } from '../schema.ts';
+import type { ProfileService, ProfileTexts } from '../schema.ts';
 
 /**
  * `npm run doctor -- <tenant> --writes`, only on request, through the site's own clients and the

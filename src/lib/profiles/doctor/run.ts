@@ -1,20 +1,20 @@
-import { valueAt } from '../upstream/parse.ts';
-import { renameKeys } from '../upstream/profile.ts';
-import type { OperationProfile } from '../upstream/profile.ts';
-import type { Declared } from '../upstream/client-core.ts';
-import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './doctor/report.ts';
-import { authHint, serviceTargets } from './doctor/target.ts';
-import { CATALOGUES, mergeOp, resolveProfile } from './schema.ts';
-import { settingDefaults } from '../settings/schema.ts';
-import type { ProfileService } from './schema.ts';
-import { createGetter, lodgingToken } from './doctor/http.ts';
-import { PAGE_SIZE, inspectAnswer } from './doctor/inspect.ts';
-import { indexReader, searchPath } from './doctor/path-search.ts';
+import { valueAt } from '../../upstream/parse.ts';
+import { renameKeys } from '../../upstream/profile.ts';
+import type { OperationProfile } from '../../upstream/profile.ts';
+import type { Declared } from '../../upstream/client-core.ts';
+import type { DoctorOptions, DoctorReport, OperationReport, ServiceRun } from './report.ts';
+import { authHint, serviceTargets } from './target.ts';
+import { CATALOGUES, mergeOp, resolveProfile } from '../schema.ts';
+import { settingDefaults } from '../../settings/schema.ts';
+import type { ProfileService } from '../schema.ts';
+import { createGetter, lodgingToken } from './http.ts';
+import { PAGE_SIZE, inspectAnswer } from './inspect.ts';
+import { indexReader, searchPath } from './path-search.ts';
 
 /**
  * `npm run doctor -- <tenant>`: reads each read operation of the tenant's upstreams once and says
- * whether the site can read it; a path answering 404 is searched for (./doctor/path-search.ts), a
- * missing field too (./doctor/inspect.ts), each with a proposed profile entry. It never writes to
+ * whether the site can read it; a path answering 404 is searched for (./path-search.ts), a
+ * missing field too (./inspect.ts), each with a proposed profile entry. It never writes to
  * the upstream and never prints a token.
  */
 

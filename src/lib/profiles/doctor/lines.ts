@@ -1,5 +1,5 @@
-import type { DoctorReport } from './doctor/report.ts';
-import { targetLine } from './doctor/target.ts';
+import type { DoctorReport } from './report.ts';
+import { targetLine } from './target.ts';
 
 /** The doctor's report as lines for a terminal (never a token: the report holds none). */
 export function doctorLines(report: DoctorReport): string[] {

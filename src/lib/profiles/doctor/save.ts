@@ -1,9 +1,9 @@
 import { applyEdits, modify } from 'jsonc-parser';
-import type { Tenant } from '../tenants/schema.ts';
-import type { OperationProfile } from '../upstream/profile.ts';
-import type { DoctorReport } from './doctor/report.ts';
-import { mergeOp, parseProfileText } from './schema.ts';
-import type { ProfileService, ProfileTexts } from './schema.ts';
+import type { Tenant } from '../../tenants/schema.ts';
+import type { OperationProfile } from '../../upstream/profile.ts';
+import type { DoctorReport } from './report.ts';
+import { mergeOp, parseProfileText } from '../schema.ts';
+import type { ProfileService, ProfileTexts } from '../schema.ts';
 
 /** `[a]` → `"a"`: one path reads better without brackets. */
 function compact(op: OperationProfile): Record<string, unknown> {
