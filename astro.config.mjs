@@ -7,14 +7,11 @@ import { listStaticFiles, precompressAssets } from './src/lib/delivery/static-fi
 import { readTenantsFile } from './src/lib/tenants/loader.ts';
 import { tenantsFileOptions } from './src/lib/tenants/upstream-override.ts';
 import { readProfileTexts } from './src/lib/profiles/files.ts';
-import { badRequest400 } from './src/integrations/bad-request-400.ts';
+import { dependencyPatches } from './src/integrations/patches.ts';
 import { MAX_BODY_BYTES } from './src/lib/request/body-limit.ts';
 import { SESSION_COOKIE } from './src/lib/delivery/session-store.ts';
 import { readSettings } from './src/lib/settings/settings.ts';
-import { settingsCheck } from './src/integrations/settings-check.ts';
 import { injectedRoutes } from './src/integrations/routes.ts';
-import { staticFiles } from './src/integrations/static-files.ts';
-import { cspEmptyHashes } from './src/integrations/csp-empty-hashes.ts';
 
 // The build's own settings (the server's are read when it starts: src/lib/settings/settings.ts).
 const build = readSettings(['MASTHEAD_OUT_DIR', 'MASTHEAD_BENCH', 'TENANTS_FILE']);
@@ -60,15 +57,7 @@ const precompress = {
 export default defineConfig({
   output: 'server',
   outDir: build.MASTHEAD_OUT_DIR,
-  integrations: [
-    benchRoutes,
-    precompress,
-    badRequest400(),
-    settingsCheck(),
-    injectedRoutes(),
-    staticFiles(),
-    cspEmptyHashes(),
-  ],
+  integrations: [benchRoutes, precompress, dependencyPatches(), injectedRoutes()],
   // Backstop for src/lib/request/body-limit.ts: the adapter never reads more than this (default 1 GB).
   adapter: node({
     mode: 'standalone',

@@ -4,7 +4,7 @@ import type { AstroIntegration } from 'astro';
 const ROUTES = [
   // Pictures; the underscore keeps the route clear of tenant ids and page names.
   { pattern: '/_img/[...path]', entrypoint: './image-endpoint.ts' },
-  // For load balancers (any method): answers even when a setting is invalid (./settings-check.ts).
+  // For load balancers (any method): answers even when a setting is invalid (./patches.ts).
   { pattern: '/_health', entrypoint: './health-endpoint.ts' },
 ];
 

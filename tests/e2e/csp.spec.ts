@@ -7,7 +7,7 @@ import { tenantUrl } from './helpers.ts';
 // site's own styles and scripts load without a violation, and an injected inline script or style
 // does not run.
 const tenant = DEMO_TENANTS[0]!;
-// What Astro hashed for each external stylesheet and script (src/integrations/csp-empty-hashes.ts).
+// What Astro hashed for each external stylesheet and script (src/integrations/patches.ts).
 const HASH_OF_NOTHING = `'sha256-${createHash('sha256').update('').digest('base64')}'`;
 
 test('an injected inline script and style are blocked on a post page', async ({ page }) => {

@@ -1,4 +1,4 @@
-// Imported by the built server's entry right after the settings check (src/integrations/settings-check.ts).
+// Imported by the built server's entry right after the settings check (src/integrations/patches.ts).
 // A tenants file or secrets file that cannot be used stops the start with the reason, like an
 // invalid setting, instead of a server that answers 500 on every page or serves without tokens (a
 // running server that reads a bad file keeps what it had instead). Then `npm start` and

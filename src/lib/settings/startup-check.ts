@@ -1,4 +1,4 @@
-// Imported first by the built server's entry (src/integrations/settings-check.ts), so
+// Imported first by the built server's entry (src/integrations/patches.ts), so
 // `node dist/server/entry.mjs` and `npm start` refuse to start with an invalid setting instead of
 // listening and answering 500 on every page.
 import { listenChoice } from './listen.ts';
