@@ -19,11 +19,11 @@ export function textKey(key: MessageKey, values?: TextValues): string {
 }
 
 /** The key and values of an encoded text, or null for any other string. */
-export function readTextKey(text: string): { key: MessageKey; values: TextValues } | null {
+export function readTextKey(text: string): { key: string; values: TextValues } | null {
   if (!text.startsWith(MARK)) return null;
   const [, key = '', json] = text.split(MARK);
   try {
-    return { key: key as MessageKey, values: json ? (JSON.parse(json) as TextValues) : {} };
+    return { key, values: json ? (JSON.parse(json) as TextValues) : {} };
   } catch {
     return null;
   }

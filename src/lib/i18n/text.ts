@@ -1,10 +1,11 @@
 import type { FieldErrors } from '../failures/fields.ts';
 import type { I18n } from './index.ts';
-import { MESSAGE_KEYS } from './dictionary.ts';
+import { MESSAGE_KEYS, type MessageKey } from './dictionary.ts';
 import { formatWait } from '../failures/wait.ts';
 import { readTextKey } from './text-key.ts';
 
 const KNOWN = new Set<string>(MESSAGE_KEYS);
+const isMessageKey = (key: string): key is MessageKey => KNOWN.has(key);
 
 /**
  * A text key (see `./text-key.ts`) in the reader's language, its `wait` spelled out; any other
@@ -12,7 +13,7 @@ const KNOWN = new Set<string>(MESSAGE_KEYS);
  */
 export function localize(i18n: I18n, text: string): string {
   const parsed = readTextKey(text);
-  if (!parsed || !KNOWN.has(parsed.key)) return text;
+  if (!parsed || !isMessageKey(parsed.key)) return text;
   const { wait, ...values } = parsed.values;
   const spelled =
     typeof wait === 'number' ? { ...values, wait: formatWait(wait, i18n.locale) } : values;
