@@ -433,8 +433,8 @@ export const de: Dictionary = {
     one: 'Der Höchstaufenthalt beträgt {count} Nacht.',
     other: 'Der Höchstaufenthalt beträgt {count} Nächte.',
   },
-  'booking.error.adultsCount': 'Geben Sie die Zahl der Erwachsenen ein.',
-  'booking.error.childrenCount': 'Geben Sie die Zahl der Kinder ein.',
+  'booking.error.adultsCount': 'Geben Sie die Zahl der Erwachsenen als ganze Zahl ein.',
+  'booking.error.childrenCount': 'Geben Sie die Zahl der Kinder als ganze Zahl ein.',
   'booking.error.adultsMin': 'Mindestens eine erwachsene Person muss übernachten.',
   'booking.error.adultsMax': {
     one: '{place}: Die Zimmer bieten höchstens {count} erwachsenen Person Platz.',

@@ -426,8 +426,8 @@ export const en = {
     one: 'The maximum stay is {count} night.',
     other: 'The maximum stay is {count} nights.',
   },
-  'booking.error.adultsCount': 'Enter the number of adults.',
-  'booking.error.childrenCount': 'Enter the number of children.',
+  'booking.error.adultsCount': 'Enter a whole number of adults.',
+  'booking.error.childrenCount': 'Enter a whole number of children.',
   'booking.error.adultsMin': 'At least one adult must stay.',
   'booking.error.adultsMax': {
     one: 'Rooms at {place} take at most {count} adult.',

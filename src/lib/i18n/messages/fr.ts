@@ -432,8 +432,8 @@ export const fr: Dictionary = {
     one: 'Le séjour maximum est de {count} nuit.',
     other: 'Le séjour maximum est de {count} nuits.',
   },
-  'booking.error.adultsCount': 'Saisissez le nombre d’adultes.',
-  'booking.error.childrenCount': 'Saisissez le nombre d’enfants.',
+  'booking.error.adultsCount': 'Saisissez un nombre entier d’adultes.',
+  'booking.error.childrenCount': 'Saisissez un nombre entier d’enfants.',
   'booking.error.adultsMin': 'Au moins un adulte doit séjourner.',
   'booking.error.adultsMax': {
     one: 'Les chambres de {place} accueillent au plus {count} adulte.',
