@@ -10,7 +10,7 @@ import { textKey } from '../../i18n/text-key.ts';
 import { i18nFor } from '../../i18n/index.ts';
 import { stayErrors } from '../domain/dates.ts';
 import { contactLine } from '../domain/contact.ts';
-import { busy, invalid, refusal, toFailure } from '../domain/failures.ts';
+import { busy, invalid, refusal, toFailure, unavailable } from '../domain/failures.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import {
   detailsErrors,
@@ -56,6 +56,20 @@ export function markedNotes(notes: string, mark: string, max: number): string {
   const kept = notes.length <= room ? notes : `${notes.slice(0, Math.max(0, room - 1))}…`;
   return `${kept}\n${mark}`;
 }
+
+/**
+ * How long a create whose answer was lost may still be stored by the lodging API (a request it is
+ * still working on when the site stopped waiting: a gateway gives up on it after about a minute).
+ * Until then a retry with the same key only looks for it, and books only once it has settled.
+ */
+export const SETTLE_SECONDS = 90;
+
+/**
+ * The create's answer was lost: the booking may have been made, or may still be. Said so, with
+ * Try again that looks for it first (never a second booking), and when it books if it is not there.
+ */
+const outcomeUnknownFailure = (wait: number) =>
+  unavailable(textKey('booking.error.outcomeUnknown', { wait }), wait);
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 const outcomeUnknown = (error: unknown): boolean =>
@@ -193,6 +207,9 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   if (attempt?.state === 'unknown') {
     const found = await lostBooking(api, sent.guestId, mark, place, input);
     if (found) return done(found, false);
+    // Not there yet: the lost create may still be stored; only after it settled is it booked anew.
+    const waited = (core.now().getTime() - (attempt.lostAt ?? 0)) / 1000;
+    if (waited < SETTLE_SECONDS) throw outcomeUnknownFailure(Math.ceil(SETTLE_SECONDS - waited));
   }
   await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
   let booking: Booking;
@@ -208,8 +225,13 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
       ...(sent.notes ? { notes: sent.notes } : {}),
     });
   } catch (thrown) {
+    if (outcomeUnknown(thrown)) {
+      const lostAt = core.now().getTime();
+      await attempts.set(key, { fingerprint, state: 'unknown', ...sent, lostAt });
+      throw outcomeUnknownFailure(SETTLE_SECONDS);
+    }
     // Known not stored (422, 429, 4xx): this key may try again from scratch.
-    if (!outcomeUnknown(thrown)) await attempts.delete(key);
+    await attempts.delete(key);
     // A 409 (no status the contract names; the room just taken): a 422 on the room, not an outage.
     const error =
       thrown instanceof UpstreamError && thrown.status === 409

@@ -496,6 +496,8 @@ export const de: Dictionary = {
   'booking.error.tooManyBookings':
     'Zu viele Buchungen von Ihrer Verbindung. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.tooManySearches': 'Zu viele Suchen. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.outcomeUnknown':
+    'Der Buchungsdienst hat diese Buchung nicht rechtzeitig bestätigt, sie ist also vielleicht schon erfolgt. Nichts wird doppelt gebucht: „Noch einmal versuchen“ sucht sie zuerst und bucht nur, wenn sie nach {wait} noch nicht da ist. Sehen Sie auch nach unserer Bestätigungs-E-Mail oder nutzen Sie „Buchung finden“.',
   'booking.error.unavailable':
     'Die Buchung ist vorübergehend nicht möglich. Ihre Angaben bleiben erhalten: Bitte versuchen Sie es erneut.',
   'booking.error.offline':

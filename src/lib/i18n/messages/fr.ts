@@ -494,6 +494,8 @@ export const fr: Dictionary = {
   'booking.error.tooManyBookings':
     'Trop de réservations depuis votre connexion. Veuillez réessayer dans {wait}.',
   'booking.error.tooManySearches': 'Trop de recherches. Veuillez réessayer dans {wait}.',
+  'booking.error.outcomeUnknown':
+    'Le service de réservation n’a pas confirmé cette réservation à temps : elle a peut-être été faite. Rien n’est réservé deux fois : « Réessayer » la cherche d’abord et ne réserve que si elle n’apparaît toujours pas après {wait}. Cherchez aussi notre e-mail de confirmation, ou utilisez « Retrouver votre réservation ».',
   'booking.error.unavailable':
     'La réservation est temporairement indisponible. Vos informations sont conservées : veuillez réessayer.',
   'booking.error.offline':
