@@ -44,7 +44,7 @@ beforeAll(async () => {
       if (method === 'POST' && path.startsWith('/api/v1/bookings') && createCall !== 'normal') {
         // The site gives up waiting (its timeout); the API stores it a moment later, or never.
         if (createCall === 'late') {
-          const late = new Promise((resolve) => setTimeout(resolve, 600)).then(() =>
+          const late = new Promise((resolve) => setTimeout(resolve, 2000)).then(() =>
             forward(method, path, headers, body),
           );
           landed.push(late);
@@ -81,7 +81,7 @@ function serviceAt(clock: { now: number }) {
   });
   return bookingService(tenant, {
     credentials: () => ({ token: demo.lodging['harbour-hotels']!.fullToken }),
-    upstream: freshUpstream({ http: { timeoutMs: 300 } }).up,
+    upstream: freshUpstream({ http: { timeoutMs: 1500 } }).up,
     now: () => new Date(clock.now),
   });
 }
@@ -115,6 +115,24 @@ describe('a create whose answer was lost', () => {
     const held = bookingsIn(mock, input.email, input.checkIn, input.checkOut);
     expect(held).toHaveLength(1);
     expect(found.reference).toBe(held[0]!.reference);
+  });
+
+  it('another key for the stay meanwhile (an edit, another tab) is told it may have been booked, and books nothing', async () => {
+    const service = serviceAt({ now: Date.now() });
+    const input = request({ checkIn: day(240), checkOut: day(242) });
+    landed = [];
+    createCall = 'late';
+    await failureOf(service.book(input));
+    const edited = {
+      ...input,
+      idempotencyKey: `${input.idempotencyKey}x`,
+      phone: '+44 20 7946 0000',
+    };
+    const refused = await failureOf(service.book(edited));
+    expect(refused.error.code).toBe('same_stay');
+    expect(english(refused.message)).toMatch(/may have been booked moments ago/);
+    await Promise.all(landed);
+    expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(1);
   });
 
   it('books once the lost create has settled and is still not there', async () => {

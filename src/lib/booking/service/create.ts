@@ -147,6 +147,12 @@ function justBooked(core: ServiceCore) {
   return refusal(409, 'same_stay', message);
 }
 
+/** The same, while the stay's create moments ago lost its answer: it may have been booked. */
+const maybeBooked = () => refusal(409, 'same_stay', textKey('booking.error.maybeBooked'));
+
+/** A stay's mark while a create of it lost its answer (`markBooked` under another name). */
+const lostStay = (stay: string) => `lost:${stay}`;
+
 /** One attempt at creating `input` (with the fingerprint of its details and the stay's key). */
 interface Creation {
   place: PropertySummary;
@@ -169,12 +175,17 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   // books, the rest are turned away here, before any upstream call, and a key once turned away
   // stays so (pressing "Book" again later never books it): only `anotherRoom` goes on. For a
   // while only, so it tells no one much later that a stay exists; after it a new key is new.
-  if (!anotherRoom) {
-    if (attempt?.state === 'same-stay') throw justBooked(core);
-    const booked = await Promise.all(stayKeys.map((stay) => attempts.justBooked(stay)));
-    if (attempt?.state !== 'unknown' && booked.includes(true)) {
-      await attempts.set(key, { fingerprint, state: 'same-stay' });
-      throw justBooked(core);
+  // A stay whose create lost its answer moments ago is turned away alike (it may be stored yet).
+  if (!anotherRoom && attempt?.state !== 'unknown') {
+    const marked = (name: (stay: string) => string) =>
+      Promise.all(stayKeys.map((stay) => attempts.justBooked(name(stay)))).then((all) =>
+        all.includes(true),
+      );
+    const [booked, lost] = await Promise.all([marked((stay) => stay), marked(lostStay)]);
+    const turnedAway = attempt?.state === 'same-stay';
+    if (turnedAway || booked || lost) {
+      if (!turnedAway) await attempts.set(key, { fingerprint, state: 'same-stay' });
+      throw lost && !booked ? maybeBooked() : justBooked(core);
     }
   }
   /** The key's booking, made here or found again (`mailed`: its e-mail is not sent again). */
@@ -228,6 +239,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     if (outcomeUnknown(thrown)) {
       const lostAt = core.now().getTime();
       await attempts.set(key, { fingerprint, state: 'unknown', ...sent, lostAt });
+      for (const stay of stayKeys) await attempts.markBooked(lostStay(stay), JUST_BOOKED_SECONDS);
       throw outcomeUnknownFailure(SETTLE_SECONDS);
     }
     // Known not stored (422, 429, 4xx): this key may try again from scratch.

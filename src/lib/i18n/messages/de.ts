@@ -496,6 +496,8 @@ export const de: Dictionary = {
   'booking.error.tooManyBookings':
     'Zu viele Buchungen von Ihrer Verbindung. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.tooManySearches': 'Zu viele Suchen. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.maybeBooked':
+    'Dieser Aufenthalt wurde vielleicht gerade gebucht, in diesem Browser oder mit derselben E-Mail-Adresse: Der Buchungsdienst hat ihn nicht rechtzeitig bestätigt. Sehen Sie nach unserer Bestätigungs-E-Mail oder suchen Sie diese Buchung. Es wurde nichts weiter gebucht.',
   'booking.error.outcomeUnknown':
     'Der Buchungsdienst hat diese Buchung nicht rechtzeitig bestätigt, sie ist also vielleicht schon erfolgt. Nichts wird doppelt gebucht: „Noch einmal versuchen“ sucht sie zuerst und bucht nur, wenn sie nach {wait} noch nicht da ist. Sehen Sie auch nach unserer Bestätigungs-E-Mail oder nutzen Sie „Buchung finden“.',
   'booking.error.unavailable':
