@@ -6,6 +6,7 @@ import { normalizeEmail } from '../lib/booking/domain/email.ts';
 import { textKey } from '../lib/i18n/text-key.ts';
 import { BookingFailure } from '../lib/booking/domain/failures.ts';
 import { cancelManagedStay } from '../lib/booking/manage/stay.ts';
+import { fingerprintOf } from '../lib/booking/service/idempotency.ts';
 import { detailsErrors, hasErrors } from '../lib/booking/domain/rules.ts';
 import { bookingFormFields, bookingRequestSchema } from '../lib/booking/domain/schema.ts';
 import { retryOf, type StepState } from '../lib/booking/steps/flow.ts';
@@ -51,15 +52,20 @@ export const bookingActions = {
       if (intent === 'review') return back('review');
       try {
         const service = bookingServiceFor(tenant);
-        const made = await bookAndMail(ctx, service, parsed.data, intent === 'another');
+        // One attempt per form and details: an edit after Book (Back, or a second tab showing this
+        // stay's draft and its key) is another attempt under the same guards ("booked moments ago"),
+        // and sending the same form again stays the same attempt.
+        const { idempotencyKey, ...details } = parsed.data;
+        const attempt = {
+          ...parsed.data,
+          idempotencyKey: fingerprintOf([idempotencyKey, details]),
+        };
+        const made = await bookAndMail(ctx, service, attempt, intent === 'another');
         const booked = { ...made, email: parsed.data.email };
         return { step: 'done', values: {}, errors: {}, offers: null, message: '', booked };
       } catch (error) {
         if (!(error instanceof BookingFailure)) throw error;
         if (error.error.code === 'validation') return back('details', error.error.fields ?? {});
-        // The key booked other details (Back after booking, then an edit): the review gets a new
-        // one, so its Book is a new attempt (the same stay then refused as booked moments ago).
-        if (error.error.code === 'conflict') values['idempotencyKey'] = '';
         return {
           ...back('review'),
           message: error.message,

@@ -78,7 +78,12 @@ describe('a booking endpoint asked with a method it does not take', () => {
 
 describe('a booking posted with values of the wrong type', () => {
   it.each([
-    ['a word for a number', { adults: 'two' }, 'adults', 'Geben Sie die Zahl der Erwachsenen ein.'],
+    [
+      'a word for a number',
+      { adults: 'two' },
+      'adults',
+      'Geben Sie die Zahl der Erwachsenen als ganze Zahl ein.',
+    ],
     ['a number for the phone', { phone: 5 }, 'phone', /internationalen Format/],
     [
       'a number for the country',

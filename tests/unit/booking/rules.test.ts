@@ -19,6 +19,9 @@ describe('guests', () => {
     [4, 0, { adults: ['Rooms at Harbour Inn take at most 3 adults.'] }],
     [2, 3, { children: ['Rooms at Harbour Inn take at most 2 children.'] }],
     [2, -1, { children: ['Enter 0 or more children.'] }],
+    // A crafted fraction is told it must be whole, not "0 or more" or "at least one".
+    [2, 1.5, { children: ['Enter a whole number of children.'] }],
+    [1.5, 0, { adults: ['Enter a whole number of adults.'] }],
     [3, 2, { children: ['Rooms at Harbour Inn sleep at most 4 guests.'] }],
     [1, 0, {}],
   ])('%d adults, %d children → %j', (adults, children, expected) => {

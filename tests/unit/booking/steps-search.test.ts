@@ -3,6 +3,7 @@ import { busy, invalid, placeNotFound } from '../../../src/lib/booking/domain/fa
 import { stepFlow, stepQuery } from '../../../src/lib/booking/steps/flow.ts';
 import type { PropertySummary } from '../../../src/lib/booking/service/lodging-shapes.ts';
 import { PROPERTY, offers } from '../../fixtures/booking.ts';
+import { english } from '../../fixtures/english.ts';
 
 /** A place whose one room type takes `capacity`. */
 const roomsFor = (capacity: PropertySummary['capacity']) => ({
@@ -59,6 +60,18 @@ describe('the booking without JavaScript', () => {
       PROPERTY,
     );
     expect(state.step).toBe(step);
+  });
+
+  it('a crafted children=1.5 stays on the guests step, told to enter a whole number', async () => {
+    const api = service();
+    const state = await stepFlow(
+      query({ ...search, step: 'rooms', adults: '2', children: '1.5' }),
+      api,
+      PROPERTY,
+    );
+    expect(state.step).toBe('guests');
+    expect(english(state.errors)).toEqual({ children: ['Enter a whole number of children.'] });
+    expect(api.availability).not.toHaveBeenCalled();
   });
 
   it('a refusal by the server goes to the step of the refused field', async () => {

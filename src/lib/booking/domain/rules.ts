@@ -33,14 +33,17 @@ interface Rooms {
 export function guestErrors(adults: number, children: number, rooms: Rooms): FieldErrors {
   const { capacity, name: place } = rooms;
   const errors: FieldErrors = {};
-  if (!Number.isInteger(adults) || adults < 1)
-    errors['adults'] = [textKey('booking.error.adultsMin')];
+  // A fraction (`1.5`, crafted: the field takes whole numbers) is told so; an empty field (NaN) or 0
+  // that an adult must stay.
+  if (Number.isFinite(adults) && !Number.isInteger(adults))
+    errors['adults'] = [textKey('booking.error.adultsCount')];
+  else if (!(adults >= 1)) errors['adults'] = [textKey('booking.error.adultsMin')];
   else if (adults > capacity.maxAdults) {
     errors['adults'] = [textKey('booking.error.adultsMax', { count: capacity.maxAdults, place })];
   }
-  if (!Number.isInteger(children) || children < 0) {
-    errors['children'] = [textKey('booking.error.childrenMin')];
-  } else if (children > capacity.maxChildren) {
+  if (!Number.isInteger(children)) errors['children'] = [textKey('booking.error.childrenCount')];
+  else if (children < 0) errors['children'] = [textKey('booking.error.childrenMin')];
+  else if (children > capacity.maxChildren) {
     errors['children'] = [
       textKey('booking.error.childrenMax', { count: capacity.maxChildren, place }),
     ];

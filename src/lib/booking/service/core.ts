@@ -136,6 +136,7 @@ export function serviceCore(tenant: Tenant, options: BookingServiceOptions) {
     lodgingApi,
     ...(options.memory ?? bookingMemory(memoryScope(tenant.id, lodging), options.redisUrl)),
     rules,
+    now,
     mailer: options.mailer,
     context,
     property,

@@ -10,7 +10,7 @@ import { textKey } from '../../i18n/text-key.ts';
 import { i18nFor } from '../../i18n/index.ts';
 import { stayErrors } from '../domain/dates.ts';
 import { contactLine } from '../domain/contact.ts';
-import { busy, invalid, refusal, toFailure } from '../domain/failures.ts';
+import { busy, invalid, refusal, toFailure, unavailable } from '../domain/failures.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import {
   detailsErrors,
@@ -56,6 +56,20 @@ export function markedNotes(notes: string, mark: string, max: number): string {
   const kept = notes.length <= room ? notes : `${notes.slice(0, Math.max(0, room - 1))}…`;
   return `${kept}\n${mark}`;
 }
+
+/**
+ * How long a create whose answer was lost may still be stored by the lodging API (a request it is
+ * still working on when the site stopped waiting: a gateway gives up on it after about a minute).
+ * Until then a retry with the same key only looks for it, and books only once it has settled.
+ */
+export const SETTLE_SECONDS = 90;
+
+/**
+ * The create's answer was lost: the booking may have been made, or may still be. Said so, with
+ * Try again that looks for it first (never a second booking), and when it books if it is not there.
+ */
+const outcomeUnknownFailure = (wait: number) =>
+  unavailable(textKey('booking.error.outcomeUnknown', { wait }), wait);
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 const outcomeUnknown = (error: unknown): boolean =>
@@ -133,6 +147,12 @@ function justBooked(core: ServiceCore) {
   return refusal(409, 'same_stay', message);
 }
 
+/** The same, while the stay's create moments ago lost its answer: it may have been booked. */
+const maybeBooked = () => refusal(409, 'same_stay', textKey('booking.error.maybeBooked'));
+
+/** A stay's mark while a create of it lost its answer (`markBooked` under another name). */
+const lostStay = (stay: string) => `lost:${stay}`;
+
 /** One attempt at creating `input` (with the fingerprint of its details and the stay's key). */
 interface Creation {
   place: PropertySummary;
@@ -155,12 +175,17 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   // books, the rest are turned away here, before any upstream call, and a key once turned away
   // stays so (pressing "Book" again later never books it): only `anotherRoom` goes on. For a
   // while only, so it tells no one much later that a stay exists; after it a new key is new.
-  if (!anotherRoom) {
-    if (attempt?.state === 'same-stay') throw justBooked(core);
-    const booked = await Promise.all(stayKeys.map((stay) => attempts.justBooked(stay)));
-    if (attempt?.state !== 'unknown' && booked.includes(true)) {
-      await attempts.set(key, { fingerprint, state: 'same-stay' });
-      throw justBooked(core);
+  // A stay whose create lost its answer moments ago is turned away alike (it may be stored yet).
+  if (!anotherRoom && attempt?.state !== 'unknown') {
+    const marked = (name: (stay: string) => string) =>
+      Promise.all(stayKeys.map((stay) => attempts.justBooked(name(stay)))).then((all) =>
+        all.includes(true),
+      );
+    const [booked, lost] = await Promise.all([marked((stay) => stay), marked(lostStay)]);
+    const turnedAway = attempt?.state === 'same-stay';
+    if (turnedAway || booked || lost) {
+      if (!turnedAway) await attempts.set(key, { fingerprint, state: 'same-stay' });
+      throw lost && !booked ? maybeBooked() : justBooked(core);
     }
   }
   /** The key's booking, made here or found again (`mailed`: its e-mail is not sent again). */
@@ -193,6 +218,9 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   if (attempt?.state === 'unknown') {
     const found = await lostBooking(api, sent.guestId, mark, place, input);
     if (found) return done(found, false);
+    // Not there yet: the lost create may still be stored; only after it settled is it booked anew.
+    const waited = (core.now().getTime() - (attempt.lostAt ?? 0)) / 1000;
+    if (waited < SETTLE_SECONDS) throw outcomeUnknownFailure(Math.ceil(SETTLE_SECONDS - waited));
   }
   await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
   let booking: Booking;
@@ -208,8 +236,14 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
       ...(sent.notes ? { notes: sent.notes } : {}),
     });
   } catch (thrown) {
+    if (outcomeUnknown(thrown)) {
+      const lostAt = core.now().getTime();
+      await attempts.set(key, { fingerprint, state: 'unknown', ...sent, lostAt });
+      for (const stay of stayKeys) await attempts.markBooked(lostStay(stay), JUST_BOOKED_SECONDS);
+      throw outcomeUnknownFailure(SETTLE_SECONDS);
+    }
     // Known not stored (422, 429, 4xx): this key may try again from scratch.
-    if (!outcomeUnknown(thrown)) await attempts.delete(key);
+    await attempts.delete(key);
     // A 409 (no status the contract names; the room just taken): a 422 on the room, not an outage.
     const error =
       thrown instanceof UpstreamError && thrown.status === 409

@@ -18,7 +18,14 @@ export type Attempt =
   | { fingerprint: string; state: 'done'; confirmation: Confirmation }
   /** Turned away as the same stay booked moments ago: only "book another room" goes on. */
   | { fingerprint: string; state: 'same-stay' }
-  | { fingerprint: string; state: 'unknown'; guestId?: string; notes?: string | undefined };
+  | {
+      fingerprint: string;
+      state: 'unknown';
+      guestId?: string;
+      notes?: string | undefined;
+      /** When the create's answer was lost (ms): until it settles, a retry only looks for it. */
+      lostAt?: number;
+    };
 
 const TTL_SECONDS = 24 * 60 * 60;
 

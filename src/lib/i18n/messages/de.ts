@@ -433,8 +433,8 @@ export const de: Dictionary = {
     one: 'Der Höchstaufenthalt beträgt {count} Nacht.',
     other: 'Der Höchstaufenthalt beträgt {count} Nächte.',
   },
-  'booking.error.adultsCount': 'Geben Sie die Zahl der Erwachsenen ein.',
-  'booking.error.childrenCount': 'Geben Sie die Zahl der Kinder ein.',
+  'booking.error.adultsCount': 'Geben Sie die Zahl der Erwachsenen als ganze Zahl ein.',
+  'booking.error.childrenCount': 'Geben Sie die Zahl der Kinder als ganze Zahl ein.',
   'booking.error.adultsMin': 'Mindestens eine erwachsene Person muss übernachten.',
   'booking.error.adultsMax': {
     one: '{place}: Die Zimmer bieten höchstens {count} erwachsenen Person Platz.',
@@ -496,6 +496,10 @@ export const de: Dictionary = {
   'booking.error.tooManyBookings':
     'Zu viele Buchungen von Ihrer Verbindung. Bitte versuchen Sie es in {wait} erneut.',
   'booking.error.tooManySearches': 'Zu viele Suchen. Bitte versuchen Sie es in {wait} erneut.',
+  'booking.error.maybeBooked':
+    'Dieser Aufenthalt wurde vielleicht gerade gebucht, in diesem Browser oder mit derselben E-Mail-Adresse: Der Buchungsdienst hat ihn nicht rechtzeitig bestätigt. Sehen Sie nach unserer Bestätigungs-E-Mail oder suchen Sie diese Buchung. Es wurde nichts weiter gebucht.',
+  'booking.error.outcomeUnknown':
+    'Der Buchungsdienst hat diese Buchung nicht rechtzeitig bestätigt, sie ist also vielleicht schon erfolgt. Nichts wird doppelt gebucht: „Noch einmal versuchen“ sucht sie zuerst und bucht nur, wenn sie nach {wait} noch nicht da ist. Sehen Sie auch nach unserer Bestätigungs-E-Mail oder nutzen Sie „Buchung finden“.',
   'booking.error.unavailable':
     'Die Buchung ist vorübergehend nicht möglich. Ihre Angaben bleiben erhalten: Bitte versuchen Sie es erneut.',
   'booking.error.offline':

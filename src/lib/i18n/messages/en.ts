@@ -426,8 +426,8 @@ export const en = {
     one: 'The maximum stay is {count} night.',
     other: 'The maximum stay is {count} nights.',
   },
-  'booking.error.adultsCount': 'Enter the number of adults.',
-  'booking.error.childrenCount': 'Enter the number of children.',
+  'booking.error.adultsCount': 'Enter a whole number of adults.',
+  'booking.error.childrenCount': 'Enter a whole number of children.',
   'booking.error.adultsMin': 'At least one adult must stay.',
   'booking.error.adultsMax': {
     one: 'Rooms at {place} take at most {count} adult.',
@@ -484,6 +484,10 @@ export const en = {
   'booking.error.tooManyBookings':
     'Too many bookings from your connection. Please try again in {wait}.',
   'booking.error.tooManySearches': 'Too many searches. Please try again in {wait}.',
+  'booking.error.maybeBooked':
+    'This stay may have been booked moments ago, in this browser or with the same e-mail address: the booking service did not confirm it in time. Look for our confirmation e-mail, or find that booking. Nothing more was booked.',
+  'booking.error.outcomeUnknown':
+    'The booking service did not confirm this booking in time, so it may have been made. Nothing is booked twice: Try again looks for it first, and books it only if it is still not there after {wait}. Look for our confirmation e-mail too, or use Find your booking.',
   'booking.error.unavailable':
     'Booking is temporarily unavailable. Your details are kept: please try again.',
   'booking.error.offline':

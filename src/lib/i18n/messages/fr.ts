@@ -432,8 +432,8 @@ export const fr: Dictionary = {
     one: 'Le séjour maximum est de {count} nuit.',
     other: 'Le séjour maximum est de {count} nuits.',
   },
-  'booking.error.adultsCount': 'Saisissez le nombre d’adultes.',
-  'booking.error.childrenCount': 'Saisissez le nombre d’enfants.',
+  'booking.error.adultsCount': 'Saisissez un nombre entier d’adultes.',
+  'booking.error.childrenCount': 'Saisissez un nombre entier d’enfants.',
   'booking.error.adultsMin': 'Au moins un adulte doit séjourner.',
   'booking.error.adultsMax': {
     one: 'Les chambres de {place} accueillent au plus {count} adulte.',
@@ -494,6 +494,10 @@ export const fr: Dictionary = {
   'booking.error.tooManyBookings':
     'Trop de réservations depuis votre connexion. Veuillez réessayer dans {wait}.',
   'booking.error.tooManySearches': 'Trop de recherches. Veuillez réessayer dans {wait}.',
+  'booking.error.maybeBooked':
+    'Ce séjour a peut-être été réservé à l’instant, dans ce navigateur ou avec la même adresse e-mail : le service de réservation ne l’a pas confirmé à temps. Cherchez notre e-mail de confirmation, ou retrouvez cette réservation. Rien de plus n’a été réservé.',
+  'booking.error.outcomeUnknown':
+    'Le service de réservation n’a pas confirmé cette réservation à temps : elle a peut-être été faite. Rien n’est réservé deux fois : « Réessayer » la cherche d’abord et ne réserve que si elle n’apparaît toujours pas après {wait}. Cherchez aussi notre e-mail de confirmation, ou utilisez « Retrouver votre réservation ».',
   'booking.error.unavailable':
     'La réservation est temporairement indisponible. Vos informations sont conservées : veuillez réessayer.',
   'booking.error.offline':
