@@ -114,7 +114,7 @@ const tenantResolution = defineMiddleware(async (context, next) => {
   if (clean) return clean;
   const paged = pagedRoute(match.pathname, context.url.searchParams);
   if (paged && 'redirect' in paged)
-    return context.redirect(context.locals.href(paged.redirect), 301);
+    return uncachedRedirect(301, context.locals.href(paged.redirect));
   if (paged) return next(new URL(paged.rewrite, context.url));
   if (match.via === 'path') return next(new URL(match.pathname + context.url.search, context.url));
   return next();

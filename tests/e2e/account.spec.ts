@@ -517,6 +517,26 @@ test.describe('Back after signing out, with the browser’s back/forward cache o
     await expect.poll(restored).toBe(true);
   });
 
+  test('Back after signing in shows the post signed in, not the guest’s copy saying "Log in"', async () => {
+    await page.goto(post);
+    await mark();
+    const header = page.getByRole('banner');
+    await header.getByRole('link', { name: 'Log in' }).click();
+    await logIn(page, 'reader@masthead.test');
+    await expect(page).toHaveURL(post);
+    // Back to the sign-in page (which goes on to the post: signed in already), and Back again.
+    await back();
+    await expect(page).toHaveURL(post);
+    await back();
+
+    await expect(page).toHaveURL(post);
+    // Before: the guest's page as it was, from the back/forward cache ("Log in", no name).
+    await expect(header.getByRole('button', { name: 'Log out' })).toBeVisible();
+    await expect(header.getByRole('link', { name: 'Log in' })).toBeHidden();
+    expect(await shownName()).toBe('"Riley Reader"');
+    expect(await restored()).toBe(false);
+  });
+
   test('Back from the logout page shows the post signed out, not who was signed in', async () => {
     await page.goto(tenantUrl(TENANT, '/login'));
     await logIn(page, 'reader@masthead.test');

@@ -44,6 +44,27 @@ test.describe('one address per page', () => {
     });
   }
 
+  const long = 'a'.repeat(250);
+  for (const [asked, clean] of [
+    ['/search?q=ferry&sort=xyz', '/search?q=ferry'],
+    ['/search?q=ferry&sort=newest', '/search?q=ferry'],
+    ['/search?q=+ferry+&sort=relevance', '/search?q=ferry&sort=relevance'],
+    [`/search?q=${long}`, `/search?q=${long.slice(0, 200)}`],
+    ['/categories?page=2', '/categories'],
+    ['/tags?page=3', '/tags'],
+    ['/page/02', '/page/2'],
+  ] as const) {
+    test(`the list ${asked.slice(0, 50)} redirects to ${clean.slice(0, 50)}, the address it is shown as`, async () => {
+      // Before: the list itself (200, public Cache-Control), one more cached copy per spelling.
+      const headers = { Host: `${SITE.host}:${E2E_PORT}` };
+      const asIs = await raw(E2E_PORT, { path: asked, headers });
+      expect(asIs.status).toBe(301);
+      expect(asIs.headers['location']).toBe(clean);
+      expect(asIs.headers['cache-control']).toBe('no-store');
+      expect((await raw(E2E_PORT, { path: clean, headers })).status).toBe(200);
+    });
+  }
+
   test('a path starting with two slashes is never sent on to another site', async () => {
     const response = await raw(E2E_PORT, {
       path: '//posts/welcome-to-our-new-website/',

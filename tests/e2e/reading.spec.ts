@@ -329,6 +329,50 @@ test('reading pages ship no JavaScript; a post page only its comment form’s li
   expect(content).toContain('data-count');
 });
 
+test('an article reads at about 75 characters a line on a wide screen, whatever the tenant’s font', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 2560, height: 1440 });
+  await page.goto(
+    tenantUrl('harbour-times', '/posts/tall-ship-aurora-returns-to-the-old-quay-after-refit'),
+  );
+  /** The most characters on one line of the article's paragraphs, as laid out. */
+  const longestLine = () =>
+    page.locator('.post .content').evaluate((content) => {
+      let longest = 0;
+      for (const paragraph of content.querySelectorAll('p')) {
+        const walker = document.createTreeWalker(paragraph, NodeFilter.SHOW_TEXT);
+        let top: number | null = null;
+        let count = 0;
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (let at = 0; at < (node.textContent ?? '').length; at += 1) {
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + 1);
+            const rect = range.getClientRects()[0];
+            if (!rect) continue;
+            if (top === null || Math.abs(rect.top - top) > 3)
+              [top, longest, count] = [rect.top, Math.max(longest, count), 0];
+            count += 1;
+          }
+        }
+        longest = Math.max(longest, count);
+      }
+      return longest;
+    });
+  // The tenant's own font (the system's here), then a serif stack as a tenant may choose.
+  // Before: 84 and 105 characters in the 44rem column.
+  for (const font of [null, 'Georgia, "Liberation Serif", "Times New Roman", serif']) {
+    if (font)
+      await page.evaluate((stack) => {
+        document.documentElement.style.setProperty('--font-body', stack);
+      }, font);
+    const longest = await longestLine();
+    expect(longest, font ?? 'the tenant’s font').toBeLessThanOrEqual(80);
+    expect(longest, font ?? 'the tenant’s font').toBeGreaterThanOrEqual(60);
+  }
+});
+
 test.describe('upstream trouble', () => {
   const CONTROL = 'http://127.0.0.1:4009';
   test.afterEach(async ({ request }) => {

@@ -95,9 +95,37 @@ test('the list shows live streams, then scheduled, then ended, with text badges'
   const thumbnail = await cards.first().locator('img').getAttribute('src');
   expect(upstreamOf(thumbnail)).toMatch(/\/streams\/.+\.(svg|jpg)$/);
 
-  await expectNoScripts(page);
+  // One small script: the clock that moves upcoming badges on at their start (below).
+  await expect(page.locator('script:not([type="application/ld+json"])')).toHaveCount(1);
   await checkA11y(page);
   await expectFitsWidth(page);
+});
+
+test('a list left open past a start says "Starting soon" then, and "Delayed" 15 minutes on, as a reload would', async ({
+  page,
+}) => {
+  await page.clock.install();
+  await page.goto(tenantUrl('daily-planet', '/streams'));
+  const card = page.locator('article.stream-card[data-status="scheduled"]').first();
+  const title = await card.locator('.title').innerText();
+  const start = Date.parse((await card.locator('.when time').getAttribute('datetime')) ?? '');
+  const shown = page.locator('article.stream-card').filter({ hasText: title });
+  await expect(shown.locator('.badge')).toHaveText('Upcoming');
+
+  // Before: "Upcoming" until the reader reloaded.
+  await page.clock.fastForward(start - (await page.evaluate(() => Date.now())) + 2_000);
+  await expect(shown.locator('.badge')).toHaveText('Starting soon');
+  await expect(shown).toHaveAttribute('data-status', 'starting');
+  await expect(shown.locator('.badge')).toHaveClass(/\bstarting\b/);
+  await expect(shown.locator('.when')).toContainText(/^Starts /);
+
+  await page.clock.fastForward('15:00');
+  await expect(shown.locator('.badge')).toHaveText('Delayed');
+  await expect(shown).toHaveAttribute('data-status', 'delayed');
+  await expect(shown.locator('.when')).toContainText(/^Should have started /);
+  // Live and ended streams are the upstream's to say: left as they were.
+  await expect(page.locator('article.stream-card .badge.live').first()).toHaveText('Live');
+  await expect(page.locator('article.stream-card .badge.ended').first()).toHaveText('Ended');
 });
 
 test('dates follow the tenant’s locale', async ({ page }) => {

@@ -21,7 +21,13 @@ export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
   const { tenant, href, i18n } = Astro.locals;
   cachePrivate(Astro);
   const result = Astro.getActionResult(actions[form]);
-  if (result?.data) return Astro.redirect(href(result.data.next), 303);
+  if (result?.data) {
+    const signedIn = Astro.redirect(href(result.data.next), 303);
+    // A guest's copy of a page (public, kept in the back/forward cache) must not come back on Back
+    // saying "Log in": the browser drops what it kept of this site (its signed-in pages are no-store).
+    signedIn.headers.set('Clear-Site-Data', '"cache"');
+    return signedIn;
+  }
   // Passwords among these are never kept (`submittedValues`).
   const state = formState(keptFormValues(Astro.locals), result?.error, fieldNames(form), i18n);
   // In the address, also of the form's result page: a reload once its result is taken keeps it.

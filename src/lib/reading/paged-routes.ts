@@ -59,7 +59,10 @@ export function pagedRoute(pathname: string, search: URLSearchParams): PagedRout
     const raw = segment[2] ?? '';
     if (!isPagedList(base)) return null;
     const rest = new URLSearchParams(queryWithout(search, 'page'));
-    if (raw === '1') return { redirect: pageHref(base, rest, 1) };
+    // `/page/1` is the list's own address, `/page/02` is `/page/2`: one address (one cached copy) each.
+    const number = /^0*[1-9]\d{0,5}$/.test(raw) ? Number(raw) : null;
+    if (number === 1 || (number !== null && String(number) !== raw))
+      return { redirect: pageHref(base, rest, number) };
     // Anything else goes to the list with `?page=<raw>`, whose own check answers 404 when invalid.
     rest.set('page', raw);
     return { rewrite: `${base}?${rest.toString()}` };

@@ -61,6 +61,19 @@ export function searchSort(value: string | null): SearchSort {
   return SEARCH_SORTS.find((sort) => sort === value) ?? 'newest';
 }
 
+/**
+ * The search's query as its page shows it (`q` as searched, `sort` unless it is the default), or
+ * `null` when `params` already say that. A made-up or default `?sort=`, a `?q=` longer than the form
+ * takes or with spaces around it is redirected to it, so no cache holds one copy per spelling.
+ */
+export function shownSearchQuery(params: URLSearchParams): URLSearchParams | null {
+  const q = searchQuery(params.get('q')).trim();
+  const sort = searchSort(params.get('sort'));
+  const shown = new URLSearchParams(q ? { q, ...(sort === 'newest' ? {} : { sort }) } : {});
+  const same = ['q', 'sort'].every((name) => params.get(name) === shown.get(name));
+  return same ? null : shown;
+}
+
 /** The words of a query worth marking: letters or digits, two or more, each once, at most ten. */
 export function queryTerms(query: string): string[] {
   const words = query.toLocaleLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];

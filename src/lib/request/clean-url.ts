@@ -15,7 +15,8 @@ const EVERYWHERE = ['tenant'];
 const SHAREABLE: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   // Lists (`?page=` is answered with the path form by paged-routes.ts).
   [/^\/(page\/[^/]+)?$/, ['page']],
-  [/^\/(categories|tags)(\/[^/]+(\/page\/[^/]+)?)?$/, ['page']],
+  [/^\/(categories|tags)$/, []],
+  [/^\/(categories|tags)\/[^/]+(\/page\/[^/]+)?$/, ['page']],
   [/^\/(epaper|streams)(\/page\/[^/]+)?$/, ['page']],
   [/^\/search(\/page\/[^/]+)?$/, ['q', 'page', 'sort']],
   // The e-paper reader (page and zoom by path; their query form redirects to it).

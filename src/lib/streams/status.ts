@@ -148,9 +148,13 @@ export function countdownStart(stream: StatusFields & TimeFields, now: number): 
  * soon: it moves the badge on at the start and once delayed, as the server would render it then.
  */
 export function clockStart(stream: StatusFields & TimeFields, now: number): string | null {
-  const state = streamState(stream, now);
-  if (state !== 'scheduled' && state !== 'starting') return null;
+  if (!movesOnAtStart(streamState(stream, now))) return null;
   return isoInstant(stream.scheduled_at) ?? null;
+}
+
+/** Whether a badge saying `state` changes with time alone (upcoming, starting soon, then delayed). */
+export function movesOnAtStart(state: StreamState): boolean {
+  return state === 'scheduled' || state === 'starting';
 }
 
 /** Badge text of a static copy before its script has run: never "Live" from build-time data. */

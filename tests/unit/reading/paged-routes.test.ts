@@ -19,6 +19,8 @@ describe('pagination by path', () => {
     // Invalid numbers reach the list, whose own check answers 404.
     ['/page/0', '/?page=0'],
     ['/page/abc', '/?page=abc'],
+    ['/page/000', '/?page=000'],
+    ['/page/0001234567', '/?page=0001234567'],
   ])('%s renders the list at %s', (url, rewrite) => {
     expect(route(url)).toEqual({ rewrite });
   });
@@ -32,6 +34,12 @@ describe('pagination by path', () => {
     ['/search?q=ferry&page=4', '/search/page/4?q=ferry'],
     ['/page/1', '/'],
     ['/categories/sport/page/1', '/categories/sport'],
+    // One address per page: a number spelt with zeros is another cached copy of the same page.
+    ['/page/02', '/page/2'],
+    ['/page/01', '/'],
+    ['/streams/page/007', '/streams/page/7'],
+    ['/categories/sport/page/03/', '/categories/sport/page/3'],
+    ['/search/page/02?q=ferry', '/search/page/2?q=ferry'],
   ])('the old %s answers with a redirect to %s', (url, redirect) => {
     expect(route(url)).toEqual({ redirect });
   });

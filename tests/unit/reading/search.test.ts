@@ -9,6 +9,7 @@ import {
   searchQuery,
   searchSort,
   searchTitle,
+  shownSearchQuery,
 } from '../../../src/lib/reading/search.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 
@@ -201,5 +202,28 @@ describe('searchQuery', () => {
 
   it('reads control characters (a NUL, a pasted tab or line break) as spaces', () => {
     expect(searchQuery('ferry\u0000times\ttides\r\n')).toBe('ferry times tides  ');
+  });
+});
+
+describe('shownSearchQuery', () => {
+  const shown = (query: string) => shownSearchQuery(new URLSearchParams(query))?.toString() ?? null;
+
+  it('leaves the addresses the page’s own form and links make alone', () => {
+    expect(shown('q=ferry')).toBeNull();
+    expect(shown('q=ferry+times&sort=relevance')).toBeNull();
+    expect(shown('')).toBeNull();
+  });
+
+  it('answers any other spelling of the same search with the page’s own (one cached copy)', () => {
+    // The default order, or one the page does not know, is the page without `sort`.
+    expect(shown('q=ferry&sort=newest')).toBe('q=ferry');
+    expect(shown('q=ferry&sort=xyz')).toBe('q=ferry');
+    // The query as searched: at most 200 characters, without the spaces around it.
+    expect(shown(`q=${'a'.repeat(250)}`)).toBe(`q=${'a'.repeat(200)}`);
+    expect(shown('q=+ferry+')).toBe('q=ferry');
+    // Without a query there is nothing to order: the search prompt.
+    expect(shown('q=')).toBe('');
+    expect(shown('sort=relevance')).toBe('');
+    expect(shown('q=+&sort=relevance')).toBe('');
   });
 });

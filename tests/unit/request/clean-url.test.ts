@@ -18,6 +18,10 @@ describe('shareable pages and the query parameters that change them', () => {
     ['/posts/ferry-news', ['comments-page', 'reply', 'tenant']],
     ['/epaper/monday/page/3/zoom/2', ['page', 'tenant', 'zoom']],
     ['/tags/harbour', ['page', 'tenant']],
+    // The indexes are one page: `?page=2` there is one more stored copy of the same list.
+    ['/tags', ['tenant']],
+    ['/categories/', ['tenant']],
+    ['/categories/sport/page/2', ['page', 'tenant']],
     ['/plans/digital', ['tenant']],
     ['/rss.xml', ['tenant']],
     ['/sitemap-posts-1.xml', ['tenant']],
