@@ -37,10 +37,13 @@ export function siteUpstream(): Upstream {
   const created = createUpstream({
     metrics: createMetrics({ sink: upstreamSink }),
     redisUrl: current.REDIS_URL,
-    cacheMaxBytes: current.UPSTREAM_CACHE_MAX_BYTES,
-    cacheRedisUrl: current.CACHE_REDIS_URL,
-    cacheDir: diskCacheDir(current),
-    cacheDiskMaxBytes: current.UPSTREAM_CACHE_DISK_MAX_BYTES,
+    cache: {
+      maxSizeBytes: current.UPSTREAM_CACHE_MAX_BYTES,
+      redisUrl: current.CACHE_REDIS_URL,
+      diskDir: diskCacheDir(current),
+      diskMaxBytes: current.UPSTREAM_CACHE_DISK_MAX_BYTES,
+      notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
+    },
     http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS, maxBodyBytes: current.UPSTREAM_BODY_MAX_BYTES },
     limits: {
       publishingPublicPerMinute: current.PUBLISHING_PUBLIC_PER_MINUTE,
@@ -54,7 +57,6 @@ export function siteUpstream(): Upstream {
     bookingReserve: current.UPSTREAM_BOOKING_RESERVE,
     writeReserve: current.UPSTREAM_WRITE_RESERVE,
     pageDeadlineMs: current.PAGE_DEADLINE_MS,
-    notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
   });
   readBudgetsWith(() => budgetReadings(created));
   instance = created;

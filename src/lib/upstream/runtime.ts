@@ -32,17 +32,13 @@ export interface UpstreamOptions
       'limits' | 'safetyRatio' | 'windowSeconds' | 'redisUrl' | 'writeReserve' | 'bookingReserve'
     >,
     Pick<AllowanceOptions, 'visitorShare' | 'humanReserve' | 'lodgingSearchShare'>,
-    Pick<CacheOptions, 'notFoundSeconds' | 'now'> {
+    Pick<CacheOptions, 'now'> {
   http?: Partial<HttpSettings> | undefined;
-  cacheMaxBytes?: number | undefined;
   metrics?: Metrics | undefined;
   /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
   pageDeadlineMs?: number | undefined;
-  /** The cache's own Redis (evicting), apart from the guards' `redisUrl`; `redisUrl` when absent. */
-  cacheRedisUrl?: string | undefined;
-  /** Without Redis: the folder the cache keeps values in across restarts (none when absent). */
-  cacheDir?: string | undefined;
-  cacheDiskMaxBytes?: number | undefined;
+  /** The read cache's; its `redisUrl` (an evicting one) is the guards' `redisUrl` when absent. */
+  cache?: Omit<CacheOptions, 'metrics' | 'now'> | undefined;
 }
 
 export function createUpstream(options: UpstreamOptions = {}): Upstream {
@@ -57,12 +53,9 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
     allowance: createVisitorAllowance(budget, options),
     pageDeadlineMs: options.pageDeadlineMs ?? settingDefaults.PAGE_DEADLINE_MS,
     cache: createReadCache({
+      ...options.cache,
       metrics,
-      maxSizeBytes: options.cacheMaxBytes,
-      redisUrl: options.cacheRedisUrl ?? redisUrl,
-      diskDir: options.cacheDir,
-      diskMaxBytes: options.cacheDiskMaxBytes,
-      notFoundSeconds: options.notFoundSeconds,
+      redisUrl: options.cache?.redisUrl ?? redisUrl,
       now: options.now,
     }),
     http: { ...DEFAULT_HTTP_SETTINGS, ...options.http },
