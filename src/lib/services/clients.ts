@@ -12,7 +12,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { diskCacheDir } from '../upstream/disk-store.ts';
 import { createMetrics } from '../upstream/metrics.ts';
-import { budgetKeys } from '../upstream/budget.ts';
+import { budgetKeys, limitsFrom } from '../upstream/budget.ts';
 import type { BudgetKey } from '../upstream/budget.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { tenantSecrets } from '../secrets/site.ts';
@@ -45,11 +45,7 @@ export function siteUpstream(): Upstream {
       notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
     },
     http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS, maxBodyBytes: current.UPSTREAM_BODY_MAX_BYTES },
-    limits: {
-      publishingPublicPerMinute: current.PUBLISHING_PUBLIC_PER_MINUTE,
-      publishingTokenPerMinute: current.PUBLISHING_TOKEN_PER_MINUTE,
-      lodgingPerMinute: current.LODGING_PER_MINUTE,
-    },
+    limits: limitsFrom(current),
     safetyRatio: current.UPSTREAM_BUDGET_RATIO,
     visitorShare: current.UPSTREAM_VISITOR_SHARE,
     humanReserve: current.UPSTREAM_HUMAN_RESERVE,
