@@ -1,8 +1,8 @@
 import { settingDefaults } from '../settings/schema.ts';
 import { createBudget, createVisitorAllowance } from './budget.ts';
-import type { AllowanceOptions, Budget, BudgetOptions, VisitorAllowance } from './budget.ts';
+import type { AllowanceOptions, Budget, BudgetOptions } from './budget.ts';
 import { createReadCache } from './cache.ts';
-import type { CacheOptions, ReadCache } from './cache.ts';
+import type { CacheOptions } from './cache.ts';
 import { DEFAULT_HTTP_SETTINGS } from './http.ts';
 import type { HttpSettings } from './http.ts';
 import { createMetrics } from './metrics.ts';
@@ -11,19 +11,10 @@ import { runAsVisitor, visitorFor } from './visitor.ts';
 
 /**
  * Everything the clients share in one process: the rate budget, the read cache, the metrics and
- * the HTTP settings. The site uses one per process (`siteUpstream()` in `site.ts`, configured from
- * its environment); tests and benches make their own with lowered limits.
+ * the HTTP settings. The site uses one per process (`siteUpstream()` in services/clients.ts,
+ * configured from its settings); tests and benches make their own with lowered limits.
  */
-export interface Upstream {
-  budget: Budget;
-  /** Per-visitor shares of the shared buckets (see `budget.ts`). */
-  allowance: VisitorAllowance;
-  /** One deadline per page render, from its start (see `visitor.ts`). */
-  pageDeadlineMs: number;
-  cache: ReadCache;
-  metrics: Metrics;
-  http: HttpSettings;
-}
+export type Upstream = ReturnType<typeof createUpstream>;
 
 export interface UpstreamOptions
   extends
@@ -41,16 +32,17 @@ export interface UpstreamOptions
   cache?: Omit<CacheOptions, 'metrics' | 'now'> | undefined;
 }
 
-export function createUpstream(options: UpstreamOptions = {}): Upstream {
-  const metrics = options.metrics ?? createMetrics();
+export function createUpstream(options: UpstreamOptions = {}) {
+  const metrics: Metrics = options.metrics ?? createMetrics();
   const { limits, safetyRatio, windowSeconds, writeReserve, bookingReserve, redisUrl } = options;
-  const reserves = { writeReserve, bookingReserve };
-  const budget = createBudget({ limits, safetyRatio, windowSeconds, ...reserves, redisUrl });
+  const budgetOptions = { limits, safetyRatio, windowSeconds, writeReserve, bookingReserve };
+  const budget: Budget = createBudget({ ...budgetOptions, redisUrl });
   return {
     metrics,
     budget,
-    // Its options are a part of these (`UpstreamOptions`).
+    /** Per-visitor shares of the shared buckets (see `budget.ts`); its options are among these. */
     allowance: createVisitorAllowance(budget, options),
+    /** One deadline per page render, from its start (see `visitor.ts`). */
     pageDeadlineMs: options.pageDeadlineMs ?? settingDefaults.PAGE_DEADLINE_MS,
     cache: createReadCache({
       ...options.cache,
