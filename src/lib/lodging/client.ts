@@ -47,12 +47,7 @@ export function lodgingCore(options: LodgingClientOptions) {
   };
 }
 
-/**
- * A lodging client bound to one account, with the operations the booking feature uses. Writes are
- * never cached and invalidate nothing: read again with `{ fresh: true }` where the change must show
- * at once. Operations the site does not use (sign-in, property list, guest and booking updates)
- * live in the test harness, `tests/integration/operations.ts`.
- */
+/** A lodging client bound to one account, with the operations the booking feature uses. */
 export function lodgingClient(options: LodgingClientOptions) {
   const { read, call } = declaredCore(lodgingCore(options), LODGING_OPERATIONS);
   return {

@@ -275,19 +275,10 @@ function editionStreamCommentOperations({
 }
 
 /**
- * A publishing client bound to one tenant and (optionally) one user token.
- *
- * Reads go through the shared cache. Public content (posts, categories, tags, plans, streams,
- * comments, the e-paper list, an edition for anyone not signed in) is fetched without the user's
- * token (with the tenant's read token when it has one), so every visitor shares one cached copy.
- * Personal reads (`me`, a signed-in reader's edition) send the user's token and are cached per user
- * (token hash in the key), so a subscriber's edition pages never reach an anonymous visitor.
- *
- * Writes are never cached and invalidate nothing: after a write, read again with `{ fresh: true }`
- * where the page must show the change at once (otherwise it appears within the resource's TTL).
- *
- * Operations the site does not use (post writing, comment moderation) live in the test harness,
- * `tests/integration/operations.ts`.
+ * A publishing client bound to one tenant and (optionally) one user token. Public content is read
+ * without the user's token (with the tenant's read token when it has one): one cached copy for
+ * every visitor. Personal reads (`me`, a signed-in reader's edition) send the user's token and are
+ * cached per user, so a subscriber's edition pages never reach an anonymous visitor.
  */
 export function publishingClient(options: PublishingClientOptions) {
   const kit = readingKit(options);

@@ -3,15 +3,10 @@ import { memo } from '../memo.ts';
 import type { PostSummary } from './schema.ts';
 
 /**
- * Every post a list has shown (home, a category, a tag, a feed, the change watcher's look), by tenant
- * and slug: its list entry (title, excerpt, picture, author, date, category; never `content`).
- *
- * When a post's own read is refused (the budget is spent, the upstream is down) and the cache has
- * no copy, its post page can still show this entry as a partial article instead of a 503
- * (src/lib/reading/loaders.ts `loadPostPage`), and its related posts come from what lists showed
- * lately, without a list read of their own. One index per upstream (the site has one per process;
- * tests make their own), in memory and bounded per tenant: the newest list read wins, the entries no
- * list showed for longest go first.
+ * Every post a list has shown, by tenant and slug: its list entry (never `content`). When a post's
+ * own read is refused and the cache has no copy, its page shows this entry as a partial article
+ * instead of a 503 (src/lib/reading/loaders.ts), and related posts come from what lists showed
+ * lately. In memory per upstream and tenant, bounded: what no list showed for longest goes first.
  */
 const MAX_PER_TENANT = 1000;
 

@@ -12,7 +12,7 @@ import type { Tenant } from '../tenants/schema.ts';
 import { createUpstream } from '../upstream/runtime.ts';
 import { diskCacheDir } from '../upstream/disk-store.ts';
 import { createMetrics } from '../upstream/metrics.ts';
-import { budgetKeys } from '../upstream/budget.ts';
+import { budgetKeys, limitsFrom } from '../upstream/budget.ts';
 import type { BudgetKey } from '../upstream/budget.ts';
 import { getTenants } from '../tenants/registry.ts';
 import { tenantSecrets } from '../secrets/site.ts';
@@ -37,16 +37,15 @@ export function siteUpstream(): Upstream {
   const created = createUpstream({
     metrics: createMetrics({ sink: upstreamSink }),
     redisUrl: current.REDIS_URL,
-    cacheMaxBytes: current.UPSTREAM_CACHE_MAX_BYTES,
-    cacheRedisUrl: current.CACHE_REDIS_URL,
-    cacheDir: diskCacheDir(current),
-    cacheDiskMaxBytes: current.UPSTREAM_CACHE_DISK_MAX_BYTES,
-    http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS, maxBodyBytes: current.UPSTREAM_BODY_MAX_BYTES },
-    limits: {
-      publishingPublicPerMinute: current.PUBLISHING_PUBLIC_PER_MINUTE,
-      publishingTokenPerMinute: current.PUBLISHING_TOKEN_PER_MINUTE,
-      lodgingPerMinute: current.LODGING_PER_MINUTE,
+    cache: {
+      maxSizeBytes: current.UPSTREAM_CACHE_MAX_BYTES,
+      redisUrl: current.CACHE_REDIS_URL,
+      diskDir: diskCacheDir(current),
+      diskMaxBytes: current.UPSTREAM_CACHE_DISK_MAX_BYTES,
+      notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
     },
+    http: { timeoutMs: current.UPSTREAM_TIMEOUT_MS, maxBodyBytes: current.UPSTREAM_BODY_MAX_BYTES },
+    limits: limitsFrom(current),
     safetyRatio: current.UPSTREAM_BUDGET_RATIO,
     visitorShare: current.UPSTREAM_VISITOR_SHARE,
     humanReserve: current.UPSTREAM_HUMAN_RESERVE,
@@ -54,7 +53,6 @@ export function siteUpstream(): Upstream {
     bookingReserve: current.UPSTREAM_BOOKING_RESERVE,
     writeReserve: current.UPSTREAM_WRITE_RESERVE,
     pageDeadlineMs: current.PAGE_DEADLINE_MS,
-    notFoundSeconds: current.UPSTREAM_NOT_FOUND_SECONDS,
   });
   readBudgetsWith(() => budgetReadings(created));
   instance = created;

@@ -1,5 +1,6 @@
 import { memo } from '../memo.ts';
 import { settingDefaults } from '../settings/schema.ts';
+import type { Settings } from '../settings/schema.ts';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { retryAfterFromMs } from '../failures/wait.ts';
@@ -27,12 +28,14 @@ export interface BudgetKey {
   key: string;
 }
 
+/** The upstream limits as the settings give them. */
+export const limitsFrom = (given: Settings) => ({
+  publishingPublicPerMinute: given.PUBLISHING_PUBLIC_PER_MINUTE,
+  publishingTokenPerMinute: given.PUBLISHING_TOKEN_PER_MINUTE,
+  lodgingPerMinute: given.LODGING_PER_MINUTE,
+});
 /** The documented upstream limits. */
-export const DEFAULT_LIMITS = {
-  publishingPublicPerMinute: settingDefaults.PUBLISHING_PUBLIC_PER_MINUTE,
-  publishingTokenPerMinute: settingDefaults.PUBLISHING_TOKEN_PER_MINUTE,
-  lodgingPerMinute: settingDefaults.LODGING_PER_MINUTE,
-};
+export const DEFAULT_LIMITS = limitsFrom(settingDefaults);
 export type BudgetLimits = typeof DEFAULT_LIMITS;
 
 /**

@@ -16,7 +16,9 @@ import type { CachePolicy } from './ttl.ts';
 /**
  * What every upstream client shares: one call (budget, retries, zod parse) and one cached read
  * (key per service, tenant, API, operation, identity and parameters). A service file only says
- * how it authorizes (`ServiceAccess`) and declares its operations with `call` and `read`.
+ * how it authorizes (`ServiceAccess`) and declares its operations with `call` and `read`. Writes
+ * are never cached and invalidate nothing: read again with `{ fresh: true }` where a change must
+ * show at once. Operations the site does not use live in tests/integration/operations.ts.
  */
 
 /** `public`: one copy for every visitor. `personal`: sent with the caller's own token, cached per user. */

@@ -39,17 +39,8 @@ export const DEFAULT_HTTP_SETTINGS = {
 };
 export type HttpSettings = typeof DEFAULT_HTTP_SETTINGS;
 
-/**
- * Statuses worth another GET attempt; everything else is an answer, not a hiccup. ofetch also
- * retries a call that got no response (it counts as 500). 429 only with `retryRateLimited`.
- */
-const RETRY_STATUS_CODES = [
-  408, // Request Timeout: the server gave up waiting, a fresh attempt may pass.
-  500, // Internal Server Error: often transient on a loaded upstream; reads are idempotent.
-  502, // Bad Gateway: proxy in front of the upstream lost it.
-  503, // Service Unavailable: restarting or overloaded, usually with Retry-After.
-  504, // Gateway Timeout.
-];
+/** Hiccups worth another GET (ofetch also retries no response); 429 only with `retryRateLimited`. */
+const RETRY_STATUS_CODES = [408, 500, 502, 503, 504];
 
 export type QueryValue = string | number | boolean | undefined;
 

@@ -28,17 +28,13 @@ interface LockOptions {
   waitMs?: number;
 }
 
-interface KeyedLock {
-  run<T>(key: string, task: () => Promise<T>): Promise<T>;
-}
-
 /** Poll interval while another instance holds the lock. */
 const POLL_MS = 25;
 
 // Deletes the key only if it still holds our token (not a later holder's after our TTL ran out).
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
-export function createKeyedLock(options: LockOptions = {}): KeyedLock {
+export function createKeyedLock(options: LockOptions = {}) {
   const { redisUrl, prefix = 'masthead:lock:', ttlMs = 60_000, waitMs = 20_000 } = options;
   const tails = new Map<string, Promise<void>>();
   const away = (url: string, error: unknown) =>
@@ -101,7 +97,7 @@ export function createKeyedLock(options: LockOptions = {}): KeyedLock {
   }
 
   return {
-    async run(key, task) {
+    async run<T>(key: string, task: () => Promise<T>): Promise<T> {
       const deadline = Date.now() + waitMs;
       const releaseLocal = await local(key, deadline);
       try {

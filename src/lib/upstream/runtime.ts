@@ -1,8 +1,8 @@
 import { settingDefaults } from '../settings/schema.ts';
 import { createBudget, createVisitorAllowance } from './budget.ts';
-import type { AllowanceOptions, Budget, BudgetOptions, VisitorAllowance } from './budget.ts';
+import type { AllowanceOptions, Budget, BudgetOptions } from './budget.ts';
 import { createReadCache } from './cache.ts';
-import type { CacheOptions, ReadCache } from './cache.ts';
+import type { CacheOptions } from './cache.ts';
 import { DEFAULT_HTTP_SETTINGS } from './http.ts';
 import type { HttpSettings } from './http.ts';
 import { createMetrics } from './metrics.ts';
@@ -11,19 +11,10 @@ import { runAsVisitor, visitorFor } from './visitor.ts';
 
 /**
  * Everything the clients share in one process: the rate budget, the read cache, the metrics and
- * the HTTP settings. The site uses one per process (`siteUpstream()` in `site.ts`, configured from
- * its environment); tests and benches make their own with lowered limits.
+ * the HTTP settings. The site uses one per process (`siteUpstream()` in services/clients.ts,
+ * configured from its settings); tests and benches make their own with lowered limits.
  */
-export interface Upstream {
-  budget: Budget;
-  /** Per-visitor shares of the shared buckets (see `budget.ts`). */
-  allowance: VisitorAllowance;
-  /** One deadline per page render, from its start (see `visitor.ts`). */
-  pageDeadlineMs: number;
-  cache: ReadCache;
-  metrics: Metrics;
-  http: HttpSettings;
-}
+export type Upstream = ReturnType<typeof createUpstream>;
 
 export interface UpstreamOptions
   extends
@@ -32,37 +23,31 @@ export interface UpstreamOptions
       'limits' | 'safetyRatio' | 'windowSeconds' | 'redisUrl' | 'writeReserve' | 'bookingReserve'
     >,
     Pick<AllowanceOptions, 'visitorShare' | 'humanReserve' | 'lodgingSearchShare'>,
-    Pick<CacheOptions, 'notFoundSeconds' | 'now'> {
+    Pick<CacheOptions, 'now'> {
   http?: Partial<HttpSettings> | undefined;
-  cacheMaxBytes?: number | undefined;
   metrics?: Metrics | undefined;
   /** A page's whole budget for upstream calls, retries included (default 4000 ms). */
   pageDeadlineMs?: number | undefined;
-  /** The cache's own Redis (evicting), apart from the guards' `redisUrl`; `redisUrl` when absent. */
-  cacheRedisUrl?: string | undefined;
-  /** Without Redis: the folder the cache keeps values in across restarts (none when absent). */
-  cacheDir?: string | undefined;
-  cacheDiskMaxBytes?: number | undefined;
+  /** The read cache's; its `redisUrl` (an evicting one) is the guards' `redisUrl` when absent. */
+  cache?: Omit<CacheOptions, 'metrics' | 'now'> | undefined;
 }
 
-export function createUpstream(options: UpstreamOptions = {}): Upstream {
-  const metrics = options.metrics ?? createMetrics();
+export function createUpstream(options: UpstreamOptions = {}) {
+  const metrics: Metrics = options.metrics ?? createMetrics();
   const { limits, safetyRatio, windowSeconds, writeReserve, bookingReserve, redisUrl } = options;
-  const reserves = { writeReserve, bookingReserve };
-  const budget = createBudget({ limits, safetyRatio, windowSeconds, ...reserves, redisUrl });
+  const budgetOptions = { limits, safetyRatio, windowSeconds, writeReserve, bookingReserve };
+  const budget: Budget = createBudget({ ...budgetOptions, redisUrl });
   return {
     metrics,
     budget,
-    // Its options are a part of these (`UpstreamOptions`).
+    /** Per-visitor shares of the shared buckets (see `budget.ts`); its options are among these. */
     allowance: createVisitorAllowance(budget, options),
+    /** One deadline per page render, from its start (see `visitor.ts`). */
     pageDeadlineMs: options.pageDeadlineMs ?? settingDefaults.PAGE_DEADLINE_MS,
     cache: createReadCache({
+      ...options.cache,
       metrics,
-      maxSizeBytes: options.cacheMaxBytes,
-      redisUrl: options.cacheRedisUrl ?? redisUrl,
-      diskDir: options.cacheDir,
-      diskMaxBytes: options.cacheDiskMaxBytes,
-      notFoundSeconds: options.notFoundSeconds,
+      redisUrl: options.cache?.redisUrl ?? redisUrl,
       now: options.now,
     }),
     http: { ...DEFAULT_HTTP_SETTINGS, ...options.http },
