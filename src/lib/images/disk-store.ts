@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { errorMessage } from '../content/records.ts';
 import { logWarn } from '../log/log.ts';
 
 /**
@@ -109,10 +110,7 @@ export class DiskStore {
     } catch (error) {
       void unlink(partial).catch(() => {}); // a full disk keeps no half-written file
       if (!this.failing) {
-        logWarn('images.cache_write_failed', {
-          dir: this.dir,
-          reason: error instanceof Error ? error.message : String(error),
-        });
+        logWarn('images.cache_write_failed', { dir: this.dir, reason: errorMessage(error) });
       }
       this.failing = true;
       return;
