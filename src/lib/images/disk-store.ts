@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { errorMessage } from '../content/records.ts';
 import { logWarn } from '../log/log.ts';
 
 /**
@@ -15,6 +16,9 @@ const MEMORY_BYTES = 32 * 1024 * 1024;
 const MEMORY_FILE_MAX = 256 * 1024;
 /** A temporary file older than this is no write in progress (another server's either). */
 const PARTIAL_MAX_AGE_MS = 10 * 60 * 1000;
+
+const nameOf = (key: string) => createHash('sha256').update(key).digest('hex');
+const fileIn = (dir: string, name: string) => join(dir, name.slice(0, 2), name);
 
 export class DiskStore {
   private readonly index: LRUCache<string, number>;
@@ -41,13 +45,13 @@ export class DiskStore {
     });
   }
 
-  /** File name of a key: its SHA-256, spread over 256 folders. */
-  static nameOf(key: string): string {
-    return createHash('sha256').update(key).digest('hex');
+  /** The file of `key` in a store at `dir` (there or not): its SHA-256, spread over 256 folders. */
+  static fileOf(dir: string, key: string): string {
+    return fileIn(dir, nameOf(key));
   }
 
   private file(name: string): string {
-    return join(this.dir, name.slice(0, 2), name);
+    return fileIn(this.dir, name);
   }
 
   private load(): Promise<void> {
@@ -76,7 +80,7 @@ export class DiskStore {
 
   async get(key: string): Promise<Buffer | undefined> {
     await this.load();
-    const name = DiskStore.nameOf(key);
+    const name = nameOf(key);
     if (this.index.get(name) === undefined) return undefined;
     const hot = this.hot.get(name);
     if (hot) return hot;
@@ -91,12 +95,12 @@ export class DiskStore {
   /** Whether `key` is stored (without reading it). */
   async has(key: string): Promise<boolean> {
     await this.load();
-    return this.index.has(DiskStore.nameOf(key));
+    return this.index.has(nameOf(key));
   }
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
     await this.load();
-    const name = DiskStore.nameOf(key);
+    const name = nameOf(key);
     const file = this.file(name);
     const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
     try {
@@ -106,10 +110,7 @@ export class DiskStore {
     } catch (error) {
       void unlink(partial).catch(() => {}); // a full disk keeps no half-written file
       if (!this.failing) {
-        logWarn('images.cache_write_failed', {
-          dir: this.dir,
-          reason: error instanceof Error ? error.message : String(error),
-        });
+        logWarn('images.cache_write_failed', { dir: this.dir, reason: errorMessage(error) });
       }
       this.failing = true;
       return;

@@ -1,4 +1,4 @@
-import type { Edition } from '../publishing/schema.ts';
+import type { Edition, PostSummary } from '../publishing/schema.ts';
 import { EDITION_COVER } from './layouts.ts';
 import { upstreamPicture, type ImageLinks, type PictureLayout } from './picture.ts';
 import { imageSecret } from './shared-pipeline.ts';
@@ -28,4 +28,10 @@ export function editionCover(
 ) {
   const cover = { url: edition.cover_image_url, assumedRatio: 4 / 3 };
   return upstreamPicture(imageLinks(locals), cover, layout);
+}
+
+/** A post's cover (the article's, a card's) through the image route, at its upstream size. */
+export function postCover(links: ImageLinks, post: PostSummary, layout: PictureLayout) {
+  const { cover_image_url: url, cover_image_width: width, cover_image_height: height } = post;
+  return upstreamPicture(links, { url, width, height }, layout);
 }

@@ -17,13 +17,9 @@ interface PictureOptions {
   altShown?: boolean | undefined;
 }
 
-/** A double-quoted attribute value (`<` escaped too: a post's HTML is scanned for tags). */
-export function attributeValue(value: string | number): string {
-  return escapeHtml(String(value));
-}
-
+/** A double-quoted attribute (`<` escaped too: a post's HTML is scanned for tags). */
 const attribute = (name: string, value: string | number | undefined): string =>
-  value === undefined ? '' : ` ${name}="${attributeValue(value)}"`;
+  value === undefined ? '' : ` ${name}="${escapeHtml(String(value))}"`;
 
 /** Made once per picture and options: pictures are shared between renders (`upstreamPicture`). */
 const written = memo((picture: Picture) =>

@@ -1,4 +1,4 @@
-import { attributeValue } from '../images/picture-html.ts';
+import { escapeHtml } from '../content/escape.ts';
 
 /**
  * A static copy has no server to send the live site's security headers: each page carries its
@@ -35,7 +35,7 @@ export function withPolicyMeta(html: string, policy: string | null): string {
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (!head || !content) return html;
   const at = head.index + head[0].length;
-  const meta = `<meta http-equiv="content-security-policy" content="${attributeValue(content)}">`;
+  const meta = `<meta http-equiv="content-security-policy" content="${escapeHtml(content)}">`;
   return html.slice(0, at) + meta + html.slice(at);
 }
 

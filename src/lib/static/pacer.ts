@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { DEFAULT_LIMITS, limitFor } from '../upstream/budget.ts';
 import type { Budget, BudgetKey, BudgetLimits, RateInfo } from '../upstream/budget.ts';
 
@@ -15,7 +16,6 @@ export interface PacingBudget extends Budget {
 
 interface PacerOptions {
   limits?: Partial<BudgetLimits> | undefined;
-  windowMs?: number;
   /** Added to each window so clock granularity never lands a request in the old one. */
   marginMs?: number;
   now?: () => number;
@@ -37,8 +37,13 @@ interface Window {
   firstAnswer: PromiseWithResolvers<void> | null | undefined;
 }
 
+const WINDOW_MS = 60_000; // the upstream's: its limits are per minute
+
+/** A window before its first request, and each one after. */
+const UNCOUNTED = Object.freeze({ used: 0, endsAt: null, bestRemaining: -1 });
+
 /** Moves a window by an answer's `Retry-After` / `X-RateLimit-*` (`t`: when it came). */
-function observeAnswer(w: Window, info: RateInfo, t: number, windowMs: number, marginMs: number) {
+function observeAnswer(w: Window, info: RateInfo, t: number, marginMs: number) {
   w.firstAnswer?.resolve();
   w.firstAnswer = null;
   if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
@@ -53,17 +58,15 @@ function observeAnswer(w: Window, info: RateInfo, t: number, windowMs: number, m
   if (info.remaining > w.bestRemaining) {
     // The earliest request of the window: the upstream's window began no later than now.
     w.bestRemaining = info.remaining;
-    w.endsAt = t + windowMs + marginMs;
+    w.endsAt = t + WINDOW_MS + marginMs;
   }
 }
 
 export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
   const limits: BudgetLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const windowMs = options.windowMs ?? 60_000;
   const marginMs = options.marginMs ?? 150;
   const now = options.now ?? Date.now;
-  const sleep =
-    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const windows = new Map<string, Window>();
   let calls = 0;
   let waitedMs = 0;
@@ -72,19 +75,14 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
 
   const windowOf = (key: BudgetKey): Window => {
     const id = `${key.kind}|${key.key}`;
-    let found = windows.get(id);
-    if (!found) {
-      const limit = limitFor(limits, key.kind);
-      found = {
-        limit,
-        used: 0,
-        endsAt: null,
-        bestRemaining: -1,
-        blockedUntil: 0,
-        firstAnswer: undefined,
-      };
-      windows.set(id, found);
-    }
+    const limit = limitFor(limits, key.kind);
+    const found = windows.get(id) ?? {
+      ...UNCOUNTED,
+      limit,
+      blockedUntil: 0,
+      firstAnswer: undefined,
+    };
+    windows.set(id, found);
     return found;
   };
 
@@ -99,7 +97,7 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
 
   return {
     limits,
-    windowSeconds: windowMs / 1000,
+    windowSeconds: WINDOW_MS / 1000,
     get calls() {
       return calls;
     },
@@ -121,23 +119,19 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
           await wait(w.blockedUntil - t);
           continue;
         }
-        if (w.endsAt !== null && t >= w.endsAt) {
-          w.used = 0;
-          w.endsAt = null;
-          w.bestRemaining = -1;
-        }
+        if (w.endsAt !== null && t >= w.endsAt) Object.assign(w, UNCOUNTED);
         if (w.used < w.limit) {
           w.used += 1;
           // Provisional end; the first answer moves it to when the upstream started counting.
-          w.endsAt ??= t + windowMs + marginMs;
+          w.endsAt ??= t + WINDOW_MS + marginMs;
           calls += 1;
           return { ok: true, remaining: w.limit - w.used };
         }
-        await wait((w.endsAt ?? t + windowMs) - t);
+        await wait((w.endsAt ?? t + WINDOW_MS) - t);
       }
     },
     observe(key, info: RateInfo) {
-      observeAnswer(windowOf(key), info, now(), windowMs, marginMs);
+      observeAnswer(windowOf(key), info, now(), marginMs);
       return Promise.resolve();
     },
     standing(key) {

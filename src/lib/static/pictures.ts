@@ -32,10 +32,8 @@ interface PictureCounts {
 /** The cache file a public picture's address names, when the address is this build's and it is there. */
 export function cachedPicture(storeDir: string, secret: string, path: string): string | undefined {
   const picture = publicPicture(secret, path);
-  if (!picture) return undefined;
-  const name = DiskStore.nameOf(picture.key);
-  const file = join(storeDir, name.slice(0, 2), name);
-  return existsSync(file) ? file : undefined;
+  const file = picture && DiskStore.fileOf(storeDir, picture.key);
+  return file && existsSync(file) ? file : undefined;
 }
 
 function place(from: string, to: string): void {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
+import { errorMessage } from '../content/records.ts';
 import { memo } from '../memo.ts';
 import type {
   Category,
@@ -113,7 +114,7 @@ const digestOf = (answer: Promise<unknown>): Promise<string> =>
   answer
     .then(
       (value) => `ok\0${JSON.stringify(value)}`,
-      (error: unknown) => `failed\0${error instanceof Error ? error.message : String(error)}`,
+      (error: unknown) => `failed\0${errorMessage(error)}`,
     )
     .then((text) => createHash('sha256').update(text).digest('base64url'));
 

@@ -1,6 +1,6 @@
 import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
-import { attributeValue, pictureHtml } from '../../../src/lib/images/picture-html.ts';
+import { pictureHtml } from '../../../src/lib/images/picture-html.ts';
 import type { Picture } from '../../../src/lib/images/picture.ts';
 
 const picture = (): Picture => ({
@@ -75,7 +75,9 @@ describe('picture HTML', () => {
   });
 
   it('escapes what ends or breaks a double-quoted value, and the start of a tag', () => {
-    expect(attributeValue('a&b "c" <d>')).toBe('a&amp;b &quot;c&quot; &lt;d&gt;');
-    expect(attributeValue(640)).toBe('640');
+    const html = pictureHtml(picture(), { alt: 'a&b "c" <d>', title: '640' });
+    expect(html).toContain(' alt="a&amp;b &quot;c&quot; &lt;d&gt;"');
+    expect(html).toContain(' title="640"');
+    expect(html).toMatch(/ width="\d+"/);
   });
 });

@@ -40,8 +40,7 @@ const address = (width: number, format: 'avif' | 'webp' | 'jpeg' = 'webp') =>
 
 /** A picture an earlier build made: in the image cache under its source-and-transform key. */
 function inCache(width: number, bytes: string): void {
-  const name = DiskStore.nameOf(derivedKey({ source: SOURCE, width, format: 'webp' }));
-  const file = join(store, name.slice(0, 2), name);
+  const file = DiskStore.fileOf(store, derivedKey({ source: SOURCE, width, format: 'webp' }));
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, bytes);
 }
