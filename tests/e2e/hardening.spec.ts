@@ -30,6 +30,7 @@ test.describe('one address per page', () => {
   for (const [host, asked, clean] of [
     [SITE.host, `${post}/`, post],
     [SITE.host, `${post}/?utm_source=x`, post],
+    [SITE.host, '/posts/%77elcome-to-our-new-%77ebsite', post],
     ['127.0.0.1', `${post}/?tenant=daily-planet`, `${post}?tenant=daily-planet`],
     ['127.0.0.1', `/daily-planet${post}/`, `/daily-planet${post}`],
   ] as const) {
@@ -43,6 +44,15 @@ test.describe('one address per page', () => {
       expect((await raw(E2E_PORT, { path: clean, headers })).status).toBe(200);
     });
   }
+
+  test('/page/02 and /sitemap-posts-01.xml are no second copies of /page/2 and /sitemap-posts-1.xml', async () => {
+    const headers = { Host: `${SITE.host}:${E2E_PORT}` };
+    const zeros = await raw(E2E_PORT, { path: '/page/02', headers });
+    expect(zeros.status).toBe(301);
+    expect(zeros.headers['location']).toBe('/page/2');
+    expect((await raw(E2E_PORT, { path: '/sitemap-posts-01.xml', headers })).status).toBe(404);
+    expect((await raw(E2E_PORT, { path: '/sitemap-posts-1.xml', headers })).status).toBe(200);
+  });
 
   test('a path starting with two slashes is never sent on to another site', async () => {
     const response = await raw(E2E_PORT, {

@@ -59,7 +59,10 @@ export function pagedRoute(pathname: string, search: URLSearchParams): PagedRout
     const raw = segment[2] ?? '';
     if (!isPagedList(base)) return null;
     const rest = new URLSearchParams(queryWithout(search, 'page'));
-    if (raw === '1') return { redirect: pageHref(base, rest, 1) };
+    // `/page/1` is the list itself and `/page/02` is `/page/2`: one address per page.
+    const page = parsePage(raw);
+    if (page === 1 || (page !== null && String(page) !== raw))
+      return { redirect: pageHref(base, rest, page) };
     // Anything else goes to the list with `?page=<raw>`, whose own check answers 404 when invalid.
     rest.set('page', raw);
     return { rewrite: `${base}?${rest.toString()}` };

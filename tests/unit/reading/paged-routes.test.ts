@@ -32,6 +32,11 @@ describe('pagination by path', () => {
     ['/search?q=ferry&page=4', '/search/page/4?q=ferry'],
     ['/page/1', '/'],
     ['/categories/sport/page/1', '/categories/sport'],
+    // One address per page: else `/page/02`, `/page/002` … are more cached copies of `/page/2`.
+    ['/page/02', '/page/2'],
+    ['/page/01', '/'],
+    ['/tags/harbour/page/003/?tenant=x', '/tags/harbour/page/3?tenant=x'],
+    ['/search/page/010?q=ferry', '/search/page/10?q=ferry'],
   ])('the old %s answers with a redirect to %s', (url, redirect) => {
     expect(route(url)).toEqual({ redirect });
   });
