@@ -77,8 +77,11 @@ export function pagedRoute(pathname: string, search: URLSearchParams): PagedRout
 function readerRoute(match: RegExpExecArray, search: URLSearchParams): PagedRoute {
   const [, base = '', page, zoom] = match;
   if (page !== undefined || zoom !== undefined) {
-    // The reader clamps and checks both itself; a path form with a query form on top: the path wins.
+    // A path form with a query form on top: the path wins.
     const rest = new URLSearchParams(queryWithout(search, 'page', 'zoom'));
+    // One address per page and zoom (`/page/02`, `/page/1`, `/zoom/1.50`, `/zoom/x` say it otherwise).
+    const path = readerPath(base, parsePage(page) ?? 1, parseZoom(zoom));
+    if (path !== match[0].replace(/\/$/, '')) return { redirect: `${path}${queryWithout(rest)}` };
     if (page !== undefined) rest.set('page', page);
     if (zoom !== undefined) rest.set('zoom', zoom);
     return { rewrite: `${base}?${rest.toString()}` };

@@ -71,6 +71,11 @@ describe('the e-paper reader by path', () => {
     ['/epaper/weekly-1?zoom=2&tenant=x', '/epaper/weekly-1/zoom/2?tenant=x'],
     ['/epaper/weekly-1?page=1&zoom=1', '/epaper/weekly-1'],
     ['/epaper/weekly-1?page=abc&zoom=9', '/epaper/weekly-1'],
+    // One address per page and zoom: else each spelling is one more cached copy of a free edition.
+    ['/epaper/weekly-1/page/03', '/epaper/weekly-1/page/3'],
+    ['/epaper/weekly-1/page/1/zoom/1.50', '/epaper/weekly-1/zoom/1.5'],
+    ['/epaper/weekly-1/page/2/zoom/1?tenant=x', '/epaper/weekly-1/page/2?tenant=x'],
+    ['/epaper/weekly-1/page/abc/zoom/7?page=4', '/epaper/weekly-1'],
   ])('the go-to form and old links (%s) answer with a redirect to %s', (url, redirect) => {
     expect(route(url)).toEqual({ redirect });
   });
