@@ -20,7 +20,7 @@ import {
   foreignWriteRefusal,
   isCrossSiteFormPost,
 } from './lib/request/host-guard.ts';
-import { judgeBody, wantsJson } from './lib/request/body-limit.ts';
+import { isNonFormActionBody, judgeBody, wantsJson } from './lib/request/body-limit.ts';
 import {
   edgeRefusalJson,
   refusalPageRequest,
@@ -77,11 +77,12 @@ const gate = defineMiddleware((context, next) => {
     : statusResponse({ ...access, token: STATUS_TOKEN });
 });
 
-/** A body refused by its headers (checked first: it is never read), else a cross-site form post. */
+/** A body refused by its headers (checked first: it is never read), a cross-site form post, or not a form to an action. */
 function refusedPost(request: Request, origin: string): EdgeRefusal | undefined {
   const verdict = judgeBody(request);
   if (verdict !== 'ok') return verdict;
-  return isCrossSiteFormPost(request, origin) ? 'cross-site' : undefined;
+  if (isCrossSiteFormPost(request, origin)) return 'cross-site';
+  return isNonFormActionBody(request) ? 'not-a-form' : undefined;
 }
 
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */

@@ -118,6 +118,34 @@ test.describe('methods a page does not take', () => {
   });
 });
 
+test('a body to an action that is not a form is refused with 415, even JSON that does not parse', async () => {
+  // Before: unparsable JSON to an action was a 500 page and an error logged, per request.
+  const headers = { Host: `${SITE.host}:${E2E_PORT}`, Origin: SITE.origin };
+  for (const [path, type, body] of [
+    ['/_actions/login', 'application/json', '{bad'],
+    ['/login?_action=login', 'application/json', '{bad'],
+    ['/_actions/logout', 'text/plain', 'x'],
+  ] as const) {
+    const answer = await raw(
+      E2E_PORT,
+      {
+        method: 'POST',
+        path,
+        headers: { ...headers, 'Content-Type': type, 'Content-Length': body.length },
+      },
+      body,
+    );
+    expect(answer.status, path).toBe(415);
+    expect(answer.headers['cache-control'], path).toBe('no-store');
+    if (type === 'application/json')
+      expect(JSON.parse(answer.body), path).toMatchObject({
+        ok: false,
+        error: { code: 'bad_request' },
+      });
+    else expect(answer.body, path).toContain('so nothing was sent');
+  }
+});
+
 test.describe('bounded request bodies', () => {
   const outDir = process.env.MASTHEAD_OUT_DIR ?? './dist';
   const port = E2E_PORT + 41;
