@@ -20,7 +20,7 @@ import {
   foreignWriteRefusal,
   isCrossSiteFormPost,
 } from './lib/request/host-guard.ts';
-import { judgeBody, wantsJson } from './lib/request/body-limit.ts';
+import { isNonFormActionBody, judgeBody, wantsJson } from './lib/request/body-limit.ts';
 import {
   edgeRefusalJson,
   refusalPageRequest,
@@ -31,7 +31,7 @@ import { answerI18n } from './lib/booking/api/json.ts';
 import { createI18n } from './lib/i18n/index.ts';
 import { formPosts } from './lib/forms/middleware.ts';
 import { SENT_PARAM } from './lib/forms/after-post.ts';
-import { cleanRedirect, shareableParams } from './lib/request/clean-url.ts';
+import { cleanRedirect, normalEscapes, shareableParams } from './lib/request/clean-url.ts';
 import { refusedMethod } from './lib/request/page-methods.ts';
 import { setFraming } from './lib/request/framing.ts';
 import { frameAncestorsOf } from './lib/booking/embed/settings.ts';
@@ -77,11 +77,12 @@ const gate = defineMiddleware((context, next) => {
     : statusResponse({ ...access, token: STATUS_TOKEN });
 });
 
-/** A body refused by its headers (checked first: it is never read), else a cross-site form post. */
+/** A body refused by its headers (checked first: it is never read), a cross-site form post, or not a form to an action. */
 function refusedPost(request: Request, origin: string): EdgeRefusal | undefined {
   const verdict = judgeBody(request);
   if (verdict !== 'ok') return verdict;
-  return isCrossSiteFormPost(request, origin) ? 'cross-site' : undefined;
+  if (isCrossSiteFormPost(request, origin)) return 'cross-site';
+  return isNonFormActionBody(request) ? 'not-a-form' : undefined;
 }
 
 /** Resolves the tenant (host, `/<id>/` prefix, `?tenant=`), strips the prefix and maps `/page/N` before routing. */
@@ -131,8 +132,9 @@ function lazyRequestId(locals: App.Locals): void {
 }
 
 /**
- * A shareable page asked with a trailing slash or query parameters it does not read: a redirect to the clean address
- * (never stored), so no cache holds one copy per made-up query string (src/lib/request/clean-url.ts).
+ * A shareable page asked with a trailing slash, needless escapes (`/posts/%74all`) or query parameters it does not
+ * read: a redirect to the clean address (never stored), so no cache holds one copy per made-up spelling of a page
+ * (src/lib/request/clean-url.ts).
  */
 function cleanAddress(
   method: string,
@@ -140,15 +142,15 @@ function cleanAddress(
   { pathname, via }: Pick<TenantMatch, 'pathname' | 'via'>,
 ): Response | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
-  // Without a query or a trailing slash there is nothing to clean (most requests): no URL parsed,
-  // no route looked up.
+  // Without a query, an escape or a trailing slash there is nothing to clean (most requests): no
+  // URL parsed, no route looked up.
   const slashed = pathname.length > 1 && pathname.endsWith('/');
-  if (!slashed && !requestUrl.includes('?')) return null;
+  if (!slashed && !/[?%]/.test(requestUrl)) return null;
   const url = new URL(requestUrl);
   // A form's landing (`?posted=`): private, or a redirect to the page without it (`formPosts`).
   if (url.searchParams.has(SENT_PARAM)) return null;
   // `?tenant=` picks the tenant only where nothing else did (a preview).
-  const allowed = shareableParams(pathname, via === 'query');
+  const allowed = shareableParams(normalEscapes(pathname), via === 'query');
   const location = allowed && cleanRedirect(url, allowed, slashed);
   return location ? uncachedRedirect(301, location) : null;
 }

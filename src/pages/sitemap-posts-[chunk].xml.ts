@@ -8,10 +8,11 @@ export const GET: APIRoute = (context) =>
   feedResponse(
     context,
     async (match) => {
-      // Digits only, as a page number (`1e300` or twenty nines would ask the API for a page it refuses).
+      // Digits only, as a page number (`1e300` or twenty nines would ask the API for a page it
+      // refuses), written as the index writes it (`01` would be a second address of `1`).
       const raw = context.params.chunk;
       const chunk = raw ? parsePage(raw) : null;
-      if (chunk === null) return null;
+      if (chunk === null || String(chunk) !== raw) return null;
       const entries = await postSitemapEntries(match, chunk);
       return entries ? xmlResponse(urlset(entries)) : null;
     },

@@ -30,6 +30,7 @@ test.describe('one address per page', () => {
   for (const [host, asked, clean] of [
     [SITE.host, `${post}/`, post],
     [SITE.host, `${post}/?utm_source=x`, post],
+    [SITE.host, '/posts/%77elcome-to-our-new-%77ebsite', post],
     ['127.0.0.1', `${post}/?tenant=daily-planet`, `${post}?tenant=daily-planet`],
     ['127.0.0.1', `/daily-planet${post}/`, `/daily-planet${post}`],
   ] as const) {
@@ -64,6 +65,12 @@ test.describe('one address per page', () => {
       expect((await raw(E2E_PORT, { path: clean, headers })).status).toBe(200);
     });
   }
+
+  test('/sitemap-posts-01.xml is no second copy of /sitemap-posts-1.xml', async () => {
+    const headers = { Host: `${SITE.host}:${E2E_PORT}` };
+    expect((await raw(E2E_PORT, { path: '/sitemap-posts-01.xml', headers })).status).toBe(404);
+    expect((await raw(E2E_PORT, { path: '/sitemap-posts-1.xml', headers })).status).toBe(200);
+  });
 
   test('a path starting with two slashes is never sent on to another site', async () => {
     const response = await raw(E2E_PORT, {
@@ -127,6 +134,34 @@ test.describe('methods a page does not take', () => {
     );
     expect(login.status).toBe(303);
   });
+});
+
+test('a body to an action that is not a form is refused with 415, even JSON that does not parse', async () => {
+  // Before: unparsable JSON to an action was a 500 page and an error logged, per request.
+  const headers = { Host: `${SITE.host}:${E2E_PORT}`, Origin: SITE.origin };
+  for (const [path, type, body] of [
+    ['/_actions/login', 'application/json', '{bad'],
+    ['/login?_action=login', 'application/json', '{bad'],
+    ['/_actions/logout', 'text/plain', 'x'],
+  ] as const) {
+    const answer = await raw(
+      E2E_PORT,
+      {
+        method: 'POST',
+        path,
+        headers: { ...headers, 'Content-Type': type, 'Content-Length': body.length },
+      },
+      body,
+    );
+    expect(answer.status, path).toBe(415);
+    expect(answer.headers['cache-control'], path).toBe('no-store');
+    if (type === 'application/json')
+      expect(JSON.parse(answer.body), path).toMatchObject({
+        ok: false,
+        error: { code: 'bad_request' },
+      });
+    else expect(answer.body, path).toContain('so nothing was sent');
+  }
 });
 
 test.describe('bounded request bodies', () => {

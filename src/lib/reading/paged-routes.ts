@@ -59,10 +59,10 @@ export function pagedRoute(pathname: string, search: URLSearchParams): PagedRout
     const raw = segment[2] ?? '';
     if (!isPagedList(base)) return null;
     const rest = new URLSearchParams(queryWithout(search, 'page'));
-    // `/page/1` is the list's own address, `/page/02` is `/page/2`: one address (one cached copy) each.
-    const number = /^0*[1-9]\d{0,5}$/.test(raw) ? Number(raw) : null;
-    if (number === 1 || (number !== null && String(number) !== raw))
-      return { redirect: pageHref(base, rest, number) };
+    // `/page/1` is the list itself and `/page/02` is `/page/2`: one address per page.
+    const page = parsePage(raw);
+    if (page === 1 || (page !== null && String(page) !== raw))
+      return { redirect: pageHref(base, rest, page) };
     // Anything else goes to the list with `?page=<raw>`, whose own check answers 404 when invalid.
     rest.set('page', raw);
     return { rewrite: `${base}?${rest.toString()}` };
@@ -77,8 +77,11 @@ export function pagedRoute(pathname: string, search: URLSearchParams): PagedRout
 function readerRoute(match: RegExpExecArray, search: URLSearchParams): PagedRoute {
   const [, base = '', page, zoom] = match;
   if (page !== undefined || zoom !== undefined) {
-    // The reader clamps and checks both itself; a path form with a query form on top: the path wins.
+    // A path form with a query form on top: the path wins.
     const rest = new URLSearchParams(queryWithout(search, 'page', 'zoom'));
+    // One address per page and zoom (`/page/02`, `/page/1`, `/zoom/1.50`, `/zoom/x` say it otherwise).
+    const path = readerPath(base, parsePage(page) ?? 1, parseZoom(zoom));
+    if (path !== match[0].replace(/\/$/, '')) return { redirect: `${path}${queryWithout(rest)}` };
     if (page !== undefined) rest.set('page', page);
     if (zoom !== undefined) rest.set('zoom', zoom);
     return { rewrite: `${base}?${rest.toString()}` };

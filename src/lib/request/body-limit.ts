@@ -35,6 +35,20 @@ export function judgeBody(request: Request): BodyVerdict {
     : 'too-large';
 }
 
+const FORM_BODIES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/**
+ * A body sent to an action (`/_actions/<name>`, `?_action=<name>`) that is not a form: every action
+ * here takes a form (src/actions/). Astro answers other types with 415, but JSON it cannot parse
+ * with a 500 and an error logged (its parser's error is not caught), so this is refused before.
+ */
+export function isNonFormActionBody(request: Request): boolean {
+  const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (!type || !BODY_METHODS.has(request.method) || FORM_BODIES.includes(type)) return false;
+  const url = new URL(request.url);
+  return url.pathname.includes('/_actions/') || url.searchParams.has('_action');
+}
+
 /** A caller that reads JSON answers (the booking widget, action calls): by what it sends or accepts. */
 export const wantsJson = (request: Request): boolean =>
   request.headers.get('content-type')?.includes('json') === true ||

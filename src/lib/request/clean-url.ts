@@ -62,15 +62,31 @@ export function cleanQuery(search: URLSearchParams, allowed: ReadonlySet<string>
 }
 
 /**
+ * The path with one spelling per character (RFC 3986, 6.2.2): an escaped letter, digit or `-._~`
+ * decoded (`/posts/%74all` is `/posts/tall`), any other escape in upper case (`%c3%a9` is `%C3%A9`,
+ * as browsers and the site's own links write it).
+ */
+export function normalEscapes(path: string): string {
+  return path.replace(/%[0-9a-f]{2}/gi, (escape) => {
+    const char = String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+    return /[\w.~-]/.test(char) ? char : escape.toUpperCase();
+  });
+}
+
+/**
  * The clean address when the page's path ends in a slash (`slashed`: `/posts/x/`, the site's links
- * never do; a `/<id>/` prefix's home is not one), or the query holds a parameter the page does not
- * read, or one twice (pages read the first); `null` when it is clean. The parameters kept stay in
- * the visitor's order, so a clean URL never redirects.
+ * never do; a `/<id>/` prefix's home is not one), is escaped otherwise than `normalEscapes` writes
+ * it, or the query holds a parameter the page does not read, or one twice (pages read the first);
+ * `null` when it is clean. The parameters kept stay in the visitor's order, so a clean URL never
+ * redirects.
  */
 export function cleanRedirect(url: URL, allowed: ReadonlySet<string>, slashed = false) {
   // `url` is the request as sent (its path still escaped, so the Location header stays ASCII).
   // One leading slash: `//host` would be another site to the browser.
-  const path = (slashed ? url.pathname.replace(/\/+$/, '') : url.pathname).replace(/^\/+/, '/');
+  const path = normalEscapes(slashed ? url.pathname.replace(/\/+$/, '') : url.pathname).replace(
+    /^\/+/,
+    '/',
+  );
   const all = [...url.searchParams];
   const seen = new Set<string>();
   const kept = all.filter(([name]) => allowed.has(name) && !seen.has(name) && seen.add(name));

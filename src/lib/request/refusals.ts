@@ -8,8 +8,8 @@ import { isDoublyEscaped, MAX_URL_LENGTH } from './clean-url.ts';
 
 /**
  * What the edge refuses before anything runs: an address no page takes (too long, or escaped twice),
- * a body refused from its headers (above the limit, streamed without a length, or on a method that
- * takes none), a form posted from another site: decided before the tenant is known; a method the page
+ * a body refused from its headers (above the limit, streamed without a length, on a method that
+ * takes none, or not a form to an action), a form posted from another site: decided before the tenant is known; a method the page
  * does not take, once its route is. Answered once the tenant is known, in its
  * language: the tenant's page for a browser (src/pages/400.astro), the booking API's error shape
  * for a JSON caller (`edgeRefusalJson`), plain English without a tenant.
@@ -21,6 +21,7 @@ export type EdgeRefusal =
   | 'too-large'
   | 'length-required'
   | 'no-body-allowed'
+  | 'not-a-form'
   | 'method';
 
 interface RefusalText {
@@ -80,6 +81,8 @@ export const REFUSALS: Record<EdgeRefusal, RefusalText> = {
   },
   'length-required': { status: 411, ...BODY },
   'no-body-allowed': { status: 400, ...BODY },
+  // A body of another type than a form to an action (./body-limit.ts `isNonFormActionBody`).
+  'not-a-form': { status: 415, ...BODY },
   // A method the page does not take (./page-methods.ts): its answer names those it does (`Allow`).
   method: { status: 405, ...BODY, code: 'method_not_allowed' },
 };

@@ -31,8 +31,10 @@ export function iframeSrc(html: string | null | undefined): string | null {
 
 /**
  * A player address the page may frame: https (http only on loopback, for local players), no
- * credentials, a host in `hosts`, and not the site's own origin (a same-origin frame with
- * `allow-scripts allow-same-origin` could lift its own sandbox).
+ * credentials, a host in `hosts`, and not on the site's own host (a same-origin frame with
+ * `allow-scripts allow-same-origin` could lift its own sandbox). The host, whatever the scheme: the
+ * page's scheme is what a proxy's `X-Forwarded-Proto` says, and one cached copy of the page serves
+ * both.
  */
 export function allowedPlayerUrl(
   candidate: string | null | undefined,
@@ -45,7 +47,7 @@ export function allowedPlayerUrl(
     url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
   if (!secure || url.username || url.password) return null;
   if (!isEmbeddable(url, hosts)) return null;
-  if (siteOrigin !== undefined && url.origin === siteOrigin) return null;
+  if (siteOrigin !== undefined && url.host === URL.parse(siteOrigin)?.host) return null;
   return url;
 }
 

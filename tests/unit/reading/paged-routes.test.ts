@@ -34,12 +34,13 @@ describe('pagination by path', () => {
     ['/search?q=ferry&page=4', '/search/page/4?q=ferry'],
     ['/page/1', '/'],
     ['/categories/sport/page/1', '/categories/sport'],
-    // One address per page: a number spelt with zeros is another cached copy of the same page.
+    // One address per page: else `/page/02`, `/page/002` … are more cached copies of `/page/2`.
     ['/page/02', '/page/2'],
     ['/page/01', '/'],
     ['/streams/page/007', '/streams/page/7'],
     ['/categories/sport/page/03/', '/categories/sport/page/3'],
-    ['/search/page/02?q=ferry', '/search/page/2?q=ferry'],
+    ['/tags/harbour/page/003/?tenant=x', '/tags/harbour/page/3?tenant=x'],
+    ['/search/page/010?q=ferry', '/search/page/10?q=ferry'],
   ])('the old %s answers with a redirect to %s', (url, redirect) => {
     expect(route(url)).toEqual({ redirect });
   });
@@ -74,6 +75,11 @@ describe('the e-paper reader by path', () => {
     ['/epaper/weekly-1?zoom=2&tenant=x', '/epaper/weekly-1/zoom/2?tenant=x'],
     ['/epaper/weekly-1?page=1&zoom=1', '/epaper/weekly-1'],
     ['/epaper/weekly-1?page=abc&zoom=9', '/epaper/weekly-1'],
+    // One address per page and zoom: else each spelling is one more cached copy of a free edition.
+    ['/epaper/weekly-1/page/03', '/epaper/weekly-1/page/3'],
+    ['/epaper/weekly-1/page/1/zoom/1.50', '/epaper/weekly-1/zoom/1.5'],
+    ['/epaper/weekly-1/page/2/zoom/1?tenant=x', '/epaper/weekly-1/page/2?tenant=x'],
+    ['/epaper/weekly-1/page/abc/zoom/7?page=4', '/epaper/weekly-1'],
   ])('the go-to form and old links (%s) answer with a redirect to %s', (url, redirect) => {
     expect(route(url)).toEqual({ redirect });
   });

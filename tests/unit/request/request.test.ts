@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { judgeBody, MAX_BODY_BYTES } from '../../../src/lib/request/body-limit.ts';
+import {
+  isNonFormActionBody,
+  judgeBody,
+  MAX_BODY_BYTES,
+} from '../../../src/lib/request/body-limit.ts';
 import { edgeRefusalJson } from '../../../src/lib/request/refusals.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { isCrossSiteFormPost } from '../../../src/lib/request/host-guard.ts';
@@ -109,6 +113,26 @@ describe('body limit', () => {
       expect(announced({})).toBe('ok');
     },
   );
+
+  it('refuses a body that is not a form to an action: every action takes a form', () => {
+    const sent = (path: string, type?: string, method = 'POST') =>
+      isNonFormActionBody(
+        new Request(`http://10.0.0.5:4321${path}`, {
+          method,
+          headers: type ? { 'content-type': type } : {},
+          // Bytes: a string body would bring its own type (text/plain).
+          ...(method === 'POST' ? { body: new Uint8Array([120]) } : {}),
+        }),
+      );
+    expect(sent('/_actions/login', 'application/json')).toBe(true);
+    expect(sent('/daily-planet/login?_action=login', 'text/plain;charset=UTF-8')).toBe(true);
+    expect(sent('/_actions/login', 'Multipart/Form-Data; boundary=x')).toBe(false);
+    expect(sent('/login?_action=login', 'application/x-www-form-urlencoded')).toBe(false);
+    // No type: Astro reads no input (the action's own messages); JSON elsewhere: the booking API.
+    expect(sent('/_actions/login')).toBe(false);
+    expect(sent('/api/booking/bookings', 'application/json')).toBe(false);
+    expect(sent('/_actions/login?x', 'application/json', 'GET')).toBe(false);
+  });
 
   it('answers a JSON caller of a too large body in the booking API’s error shape, in its language', async () => {
     const json = edgeRefusalJson('too-large', createI18n('de-DE', 'Europe/Berlin'));

@@ -95,6 +95,10 @@ describe('allowed player addresses', () => {
     const hosts = [...HOSTS, 'daily-planet.localhost'];
     expect(allowedPlayerUrl(`${SITE}/player`, hosts, SITE)).toBeNull();
     expect(allowedPlayerUrl(`${SITE}/player`, hosts)).not.toBeNull();
+    // The page rendered for `X-Forwarded-Proto: http` is the copy https visitors get too.
+    const secure = SITE.replace(/^http:/, 'https:');
+    expect(allowedPlayerUrl(`${secure}/player`, hosts, SITE)).toBeNull();
+    expect(allowedPlayerUrl(`${SITE}/player`, hosts, secure)).toBeNull();
   });
 });
 
