@@ -131,7 +131,7 @@ function lazyRequestId(locals: App.Locals): void {
 }
 
 /**
- * A shareable page asked with a trailing slash or query parameters it does not read: a redirect to the clean address
+ * A shareable page asked with a trailing slash, an escape spelt another way or query parameters it does not read: a redirect to the clean address
  * (never stored), so no cache holds one copy per made-up query string (src/lib/request/clean-url.ts).
  */
 function cleanAddress(
@@ -140,10 +140,10 @@ function cleanAddress(
   { pathname, via }: Pick<TenantMatch, 'pathname' | 'via'>,
 ): Response | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
-  // Without a query or a trailing slash there is nothing to clean (most requests): no URL parsed,
-  // no route looked up.
+  // Without a query, an escape or a trailing slash there is nothing to clean (most requests): no
+  // URL parsed, no route looked up.
   const slashed = pathname.length > 1 && pathname.endsWith('/');
-  if (!slashed && !requestUrl.includes('?')) return null;
+  if (!slashed && !requestUrl.includes('?') && !requestUrl.includes('%')) return null;
   const url = new URL(requestUrl);
   // A form's landing (`?posted=`): private, or a redirect to the page without it (`formPosts`).
   if (url.searchParams.has(SENT_PARAM)) return null;

@@ -158,7 +158,7 @@ function primaryKey(
   // One copy per host, whatever its spelling (case, port, trailing dot): not one per variant sent,
   // nor one per made-up subdomain of a wildcard host (`cacheHostOf`).
   const page = `${url.protocol}//${host(url.host)}${url.pathname}`;
-  if (!url.search) return page;
+  if (!url.search && !url.pathname.includes('%')) return page;
   if (cleanRedirect(url, allowed) !== null) return null;
   return `${page}${cleanQuery(url.searchParams, allowed)}`;
 }

@@ -61,15 +61,28 @@ export function cleanQuery(search: URLSearchParams, allowed: ReadonlySet<string>
 }
 
 /**
+ * A path's escapes in their one spelling (RFC 3986, 6.2.2): a letter, digit, `-`, `.`, `_` or `~`
+ * unescaped (`/%73earch` is `/search`), others in upper case (`%c3%a9` is `%C3%A9`). Else each
+ * spelling of a page's address would be a cached copy of its own, at the edge and here.
+ */
+const normalEscapes = (path: string) =>
+  path.replace(/%[\da-f]{2}/gi, (escape) => {
+    const char = String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+    return /[\w.~-]/.test(char) ? char : escape.toUpperCase();
+  });
+
+/**
  * The clean address when the page's path ends in a slash (`slashed`: `/posts/x/`, the site's links
- * never do; a `/<id>/` prefix's home is not one), or the query holds a parameter the page does not
- * read, or one twice (pages read the first); `null` when it is clean. The parameters kept stay in
- * the visitor's order, so a clean URL never redirects.
+ * never do; a `/<id>/` prefix's home is not one), or spells an escape another way than the site
+ * (`normalEscapes`), or the query holds a parameter the page does not read, or one twice (pages
+ * read the first); `null` when it is clean. The parameters kept stay in the visitor's order, so a
+ * clean URL never redirects.
  */
 export function cleanRedirect(url: URL, allowed: ReadonlySet<string>, slashed = false) {
   // `url` is the request as sent (its path still escaped, so the Location header stays ASCII).
   // One leading slash: `//host` would be another site to the browser.
-  const path = (slashed ? url.pathname.replace(/\/+$/, '') : url.pathname).replace(/^\/+/, '/');
+  const trimmed = slashed ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  const path = normalEscapes(trimmed).replace(/^\/+/, '/');
   const all = [...url.searchParams];
   const seen = new Set<string>();
   const kept = all.filter(([name]) => allowed.has(name) && !seen.has(name) && seen.add(name));
