@@ -67,6 +67,8 @@ export interface StoredPage {
   /** Reads one of the request's headers (the edge's `X-Forwarded-Host`, `Accept-Encoding`…). */
   header: (name: string) => string | null;
   tags: readonly string[];
+  /** On a host no tenant names (a `/<id>/` or `?tenant=` page): anyone can make one up. */
+  elsewhere: boolean;
 }
 
 const storedListeners = new Set<(page: StoredPage) => void>();
@@ -285,7 +287,9 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
   else store.varyByKey.delete(lookup.primary);
   store.entries.set(lookup.primary + varySuffix(lookup.header, vary, store.host), entry);
   if (entry.tenant !== 'none' && !onWildcard(lookup.primary)) {
-    const page = { tenant: entry.tenant, url: lookup.url, header: lookup.header, tags: entry.tags };
+    const { url, header } = lookup;
+    const elsewhere = lookup.primary.includes('//*/');
+    const page = { tenant: entry.tenant, url, header, tags: entry.tags, elsewhere };
     for (const listener of storedListeners) listener(page);
   }
   return true;

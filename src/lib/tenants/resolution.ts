@@ -71,14 +71,14 @@ function ownerOfHost(
 }
 
 /**
- * The host a shared cache keeps a page under: a wildcard's pattern (`*.example.com`) for every
- * subdomain it takes, else the host itself. A wildcard subdomain's page is the same whatever the
- * subdomain (links never name it: ./origin.ts), and anyone can make up subdomains: one copy per
- * made-up name would let a stranger push the site's real pages out of the cache.
+ * The host a shared cache keeps a page under: the host when a tenant names it exactly, a wildcard's
+ * pattern (`*.example.com`) for every subdomain it takes, and `*` for every host no tenant names
+ * (`/<id>/` and `?tenant=` pages). Those pages are the same whatever the host (links never name
+ * it: ./origin.ts), and anyone can make such hosts up: one copy per made-up name would let a
+ * stranger push the site's real pages out of the cache.
  */
 export function cacheHostOf(host: string, tenants: readonly Tenant[]): string {
-  const normalized = normalizeHost(host);
-  return ownerOfHost(normalized, tenants)?.pattern ?? normalized;
+  return ownerOfHost(normalizeHost(host), tenants)?.pattern ?? '*';
 }
 
 /**

@@ -16,7 +16,8 @@ const tenants = [
 ];
 const cache = createRouteCache({ max: 4, tenants: () => tenants });
 const stored: string[] = [];
-onPageStored((page) => stored.push(page.url.host));
+const elsewhere: string[] = [];
+onPageStored((page) => (page.elsewhere ? elsewhere : stored).push(page.url.host));
 let renders = 0;
 let server: Server;
 let base = '';
@@ -90,5 +91,17 @@ describe('a wildcard host in the route cache', () => {
     const exact = await get('/categories', 'gazette.example.com');
     expect(exact.control).toBe('public, max-age=0, s-maxage=60, stale-if-error=86400');
     expect(stored).toEqual(['gazette.example.com']);
+  });
+
+  it('answers a /<id>/ page on every host no tenant names from one copy, noted apart for the edge', async () => {
+    expect((await get('/gazette/search', 'made-up-a.example.org')).cache).toBe('MISS');
+    const rendered = renders;
+    for (const host of ['made-up-b.example.org', '10.9.8.7', 'MADE-UP-C.example.org.']) {
+      expect((await get('/gazette/search', host)).cache, host).toBe('HIT');
+    }
+    expect(renders).toBe(rendered);
+    expect(elsewhere).toEqual(['made-up-a.example.org']);
+    // A named host keeps its own copy.
+    expect((await get('/gazette/search', 'gazette.example.com')).cache).toBe('MISS');
   });
 });
