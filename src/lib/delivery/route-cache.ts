@@ -35,7 +35,7 @@ export interface RouteCacheOptions {
   max?: number;
   /** Most bytes of bodies, headers and keys kept. */
   maxBytes?: number;
-  /** The tenants now, whose wildcard hosts share one copy of each page (none: one per host). */
+  /** The tenants now, whose hosts decide the host a page is kept under (`cacheHostOf`; none: its own). */
   tenants?: () => readonly Tenant[];
 }
 
@@ -123,8 +123,8 @@ const personal = (header: HeaderOf) => sessionCookie.test(header('cookie') ?? ''
 
 /**
  * The `Vary` part of a key. The forwarded host (the site varies on it behind a trusted proxy) as the
- * page's host is keyed, a wildcard's subdomains as one, with its port (links to `localhost` names
- * carry it: ../tenants/origin.ts).
+ * page's host is keyed (`cacheHostOf`), with its port (links to `localhost` names carry it:
+ * ../tenants/origin.ts).
  */
 function varySuffix(header: HeaderOf, names: readonly string[], host: (host: string) => string) {
   const valueOf = (name: string, value: string) =>
@@ -158,7 +158,7 @@ function primaryKey(
   const allowed = allowedParams(url.pathname);
   if (!allowed) return null;
   // One copy per host, whatever its spelling (case, port, trailing dot): not one per variant sent,
-  // nor one per made-up subdomain of a wildcard host (`cacheHostOf`).
+  // nor one per made-up subdomain of a wildcard or host no tenant names (`cacheHostOf`).
   const page = `${url.protocol}//${host(url.host)}${url.pathname}`;
   if (!url.search && !url.pathname.includes('%')) return page;
   if (cleanRedirect(url, allowed) !== null) return null;
