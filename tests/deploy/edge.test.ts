@@ -89,6 +89,22 @@ describe('a public page through the edge', () => {
     expect(harbour.text).toContain('Harbour Times');
     expect(harbour.text).not.toContain('Daily Planet');
   });
+
+  it('keeps no copy of a made-up subdomain of a wildcard host: the servers answer it from one copy', async () => {
+    // tenants.json: daily-planet takes `*.dailyplanet.example.com`. Anyone can make up subdomains;
+    // a copy each would crowd the edge and the list of addresses its purges must name.
+    const hosts = ['a', 'b', 'c', 'd', 'e', 'f'].map((label) => `${label}.dailyplanet.example.com`);
+    const replies = [];
+    for (const host of [...hosts, ...hosts]) replies.push(await viaEdge(POST, host));
+    for (const reply of replies) {
+      expect(reply.status).toBe(200);
+      expect(reply.text).toContain('Daily Planet');
+      expect(cacheStatus(reply)).not.toBe('HIT');
+    }
+    // Two servers: each renders the page at most once for all the subdomains.
+    const rendered = replies.filter((reply) => reply.headers['x-astro-cache'] === 'MISS');
+    expect(rendered.length).toBeLessThanOrEqual(2);
+  });
 });
 
 describe('a public image through the edge', () => {

@@ -33,6 +33,9 @@ test.describe('one address per page', () => {
     [SITE.host, '/posts/%77elcome-to-our-new-%77ebsite', post],
     ['127.0.0.1', `${post}/?tenant=daily-planet`, `${post}?tenant=daily-planet`],
     ['127.0.0.1', `/daily-planet${post}/`, `/daily-planet${post}`],
+    // Another spelling of the same escapes: one more copy in every cache per made-up spelling.
+    [SITE.host, '/posts/welcome%2Dto-our-new-website', post],
+    ['127.0.0.1', '/%64aily-planet/%73earch?q=ferry', '/daily-planet/search?q=ferry'],
   ] as const) {
     test(`${asked} on ${host} redirects to ${clean}, not a second cached copy of the post`, async () => {
       const headers = { Host: `${host}:${E2E_PORT}` };

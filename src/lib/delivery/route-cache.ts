@@ -16,7 +16,9 @@ import { logResponse, observedProvider } from '../observability/request.ts';
 import { cacheHeaders } from './cache-tags.ts';
 import { forwardedHost } from '../request/public-origin.ts';
 import { SESSION_COOKIE } from './session-store.ts';
-import { hostMatches, normalizeHost } from '../tenants/resolution.ts';
+import { cacheHostOf, hostMatches, normalizeHost } from '../tenants/resolution.ts';
+import { getTenants } from '../tenants/registry.ts';
+import type { Tenant } from '../tenants/schema.ts';
 
 /**
  * The route cache (astro.config.mjs `cache.provider`): Astro's `memoryCache`, bounded. Astro's own
@@ -33,6 +35,8 @@ export interface RouteCacheOptions {
   max?: number;
   /** Most bytes of bodies, headers and keys kept. */
   maxBytes?: number;
+  /** The tenants now, whose hosts decide the host a page is kept under (`cacheHostOf`; none: its own). */
+  tenants?: () => readonly Tenant[];
 }
 
 interface Entry {
@@ -63,6 +67,8 @@ export interface StoredPage {
   /** Reads one of the request's headers (the edge's `X-Forwarded-Host`, `Accept-Encoding`…). */
   header: (name: string) => string | null;
   tags: readonly string[];
+  /** On a host no tenant names (a `/<id>/` or `?tenant=` page): anyone can make one up. */
+  elsewhere: boolean;
 }
 
 const storedListeners = new Set<(page: StoredPage) => void>();
@@ -115,8 +121,15 @@ function varyOf(response: Response): string[] | null {
 const sessionCookie = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
 const personal = (header: HeaderOf) => sessionCookie.test(header('cookie') ?? '');
 
-function varySuffix(header: HeaderOf, names: readonly string[]): string {
-  return names.map((name) => `\0${name}=${header(name) ?? ''}`).join('');
+/**
+ * The `Vary` part of a key. The forwarded host (the site varies on it behind a trusted proxy) as the
+ * page's host is keyed (`cacheHostOf`), with its port (links to `localhost` names carry it:
+ * ../tenants/origin.ts).
+ */
+function varySuffix(header: HeaderOf, names: readonly string[], host: (host: string) => string) {
+  const valueOf = (name: string, value: string) =>
+    name === 'x-forwarded-host' && value ? host(value) + (/:\d+$/.exec(value)?.[0] ?? '') : value;
+  return names.map((name) => `\0${name}=${valueOf(name, header(name) ?? '')}`).join('');
 }
 
 /**
@@ -133,15 +146,21 @@ const allowedParams = memo(
  * GET, a body, not a shareable page, or parameters the page does not read (the site redirects to the
  * clean URL; answering from here would let the edge store the page under the made-up URL).
  */
-function primaryKey(method: string, url: URL, header: HeaderOf): string | null {
+function primaryKey(
+  method: string,
+  url: URL,
+  header: HeaderOf,
+  host: (host: string) => string,
+): string | null {
   // A GET that says it carries a body is left to the site, which refuses it.
   if (method !== 'GET' || announcesBody(header)) return null;
   if (url.pathname.length + url.search.length > MAX_URL_LENGTH) return null;
   const allowed = allowedParams(url.pathname);
   if (!allowed) return null;
-  // One copy per host, whatever its spelling (case, port, trailing dot): not one per variant sent.
-  const page = `${url.protocol}//${normalizeHost(url.host)}${url.pathname}`;
-  if (!url.search) return page;
+  // One copy per host, whatever its spelling (case, port, trailing dot): not one per variant sent,
+  // nor one per made-up subdomain of a wildcard or host no tenant names (`cacheHostOf`).
+  const page = `${url.protocol}//${host(url.host)}${url.pathname}`;
+  if (!url.search && !url.pathname.includes('%')) return page;
   if (cleanRedirect(url, allowed) !== null) return null;
   return `${page}${cleanQuery(url.searchParams, allowed)}`;
 }
@@ -157,16 +176,26 @@ const nodeRequestUrl = ({ headers, url }: IncomingMessage): URL | null =>
 const STALE_COPY_SECONDS = 10;
 
 /**
+ * A wildcard subdomain's page is not for the edge to keep: it keys copies by host, so each made-up
+ * subdomain would be a copy of its own, and one more address in the book its purges must name
+ * (src/lib/freshness/edge.ts), pushing the real ones out. This server answers them all from the
+ * site's one copy instead.
+ */
+const NOT_AT_EDGE = 'public, max-age=0, s-maxage=0';
+const onWildcard = (key: string) => key.includes('//*.');
+
+/**
  * A held page as Astro's answer; `STALE`: past its time (or invalidated), served while or because
  * rendering it again failed.
  */
-function toResponse(entry: Entry, state: 'HIT' | 'STALE'): Response {
+function toResponse(entry: Entry, state: 'HIT' | 'STALE', key: string): Response {
   const response = new Response(streamOver(entry.body), {
     status: entry.status,
     headers: entry.headers,
   });
   response.headers.set('X-Astro-Cache', state);
-  if (state === 'STALE') response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
+  if (state === 'STALE' && !onWildcard(key))
+    response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
   return response;
 }
 
@@ -180,7 +209,9 @@ function entrySize(entry: Entry, key: string): number {
 /** The pages held, keyed by primary key plus `Vary` suffix, and each page key's `Vary` list. */
 function createStore(options: RouteCacheOptions) {
   const max = options.max ?? 2000;
+  const { tenants } = options;
   return {
+    host: tenants ? (host: string) => cacheHostOf(host, tenants()) : normalizeHost,
     entries: new LRUCache<string, Entry>({
       max,
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
@@ -207,11 +238,11 @@ interface Lookup {
  * `stale-while-revalidate`, else `expired` (or invalidated); null for a request never answered here.
  */
 function find(store: Store, method: string, url: URL, header: HeaderOf) {
-  const primary = primaryKey(method, url, header);
+  const primary = primaryKey(method, url, header, store.host);
   if (!primary) return null;
   const vary = store.varyByKey.get(primary);
   const lookup: Lookup = {
-    key: vary ? primary + varySuffix(header, vary) : primary,
+    key: vary ? primary + varySuffix(header, vary, store.host) : primary,
     primary,
     url,
     header,
@@ -233,6 +264,8 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
     store.entries.delete(lookup.key);
     return false;
   }
+  if (onWildcard(lookup.primary) && response.headers.get('Cache-Control')?.startsWith('public'))
+    response.headers.set('Cache-Control', NOT_AT_EDGE);
   const request = currentRequest();
   const entry: Entry = {
     body,
@@ -252,9 +285,11 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
   };
   if (vary.length > 0) store.varyByKey.set(lookup.primary, vary);
   else store.varyByKey.delete(lookup.primary);
-  store.entries.set(lookup.primary + varySuffix(lookup.header, vary), entry);
-  if (entry.tenant !== 'none') {
-    const page = { tenant: entry.tenant, url: lookup.url, header: lookup.header, tags: entry.tags };
+  store.entries.set(lookup.primary + varySuffix(lookup.header, vary, store.host), entry);
+  if (entry.tenant !== 'none' && !onWildcard(lookup.primary)) {
+    const { url, header } = lookup;
+    const elsewhere = lookup.primary.includes('//*/');
+    const page = { tenant: entry.tenant, url, header, tags: entry.tags, elsewhere };
     for (const listener of storedListeners) listener(page);
   }
   return true;
@@ -325,7 +360,7 @@ async function renderAndStore(
 ): Promise<Response> {
   const response = await next();
   // The render failed (the budget is spent, the upstream is down): any copy beats a 503.
-  if (cached && response.status >= 500) return toResponse(cached, 'STALE');
+  if (cached && response.status >= 500) return toResponse(cached, 'STALE', lookup.key);
   const { maxAge } = cdnRule(response);
   if (maxAge <= 0) {
     // Gone (a takedown's 404) or no longer shareable: the old copy must not come back later.
@@ -359,10 +394,10 @@ async function answerInAstro(store: Store, context: RequestContext, next: Next):
   if (!found) return next();
   const { lookup, cached, state } = found;
   let answer: Response;
-  if (cached && state === 'fresh') answer = toResponse(cached, 'HIT');
+  if (cached && state === 'fresh') answer = toResponse(cached, 'HIT', lookup.key);
   else if (cached && state === 'stale') {
     revalidate(store, lookup, next, context.logger);
-    answer = toResponse(cached, 'STALE');
+    answer = toResponse(cached, 'STALE', lookup.key);
   } else answer = await renderAndStore(store, lookup, cached, next);
   if (personal(lookup.header) && answer.headers.get('Cache-Control')?.startsWith('public'))
     answer.headers.set('Cache-Control', PRIVATE);
@@ -425,7 +460,7 @@ export const routeTagsAt = (patterns: readonly string[]): ReadonlySet<string> =>
 /** Astro loads the provider as this module's default export, with `cache.provider.config`. */
 export default function routeCache(config: RouteCacheOptions | undefined): CacheProvider {
   // Observed in place (the same object): its invalidations are the ones requests see.
-  loaded = observedProvider(createRouteCache(config));
+  loaded = observedProvider(createRouteCache({ ...config, tenants: getTenants }));
   Reflect.set(globalThis, NODE_HIT, loaded.nodeHit);
   return loaded;
 }

@@ -149,6 +149,16 @@ const EdgeAddressSchema = z.object({
 export type EdgeAddress = z.output<typeof EdgeAddressSchema>;
 
 const PER_TENANT = 5000;
+/**
+ * Addresses on hosts no tenant names (`/<id>/` and `?tenant=` pages asked with any `Host`) have a
+ * book of their own, this long: anyone can make such hosts up, and a flood of them must never push
+ * the tenant's own addresses out of its book (a purge would miss those).
+ */
+const ELSEWHERE = 500;
+const bookName = (tenant: string, elsewhere = false) =>
+  elsewhere ? `${tenant}:elsewhere` : tenant;
+const booksOf = (tenant: string) => [bookName(tenant), bookName(tenant, true)];
+const limitOf = (book: string) => (book.endsWith(':elsewhere') ? ELSEWHERE : PER_TENANT);
 const KEEP_MS = 2 * 24 * 3600 * 1000;
 /** A known address is written to Redis again after this long, so the age trim never drops a live one. */
 const REFRESH_MS = 3600 * 1000;
@@ -160,14 +170,14 @@ interface Known {
 
 /** Each tenant's known addresses (tenant ids come from tenants.json: the bound is a guard). */
 const bookOf = memo(
-  (_tenant: string) => new LRUCache<string, Known>({ max: PER_TENANT, ttl: KEEP_MS }),
+  (book: string) => new LRUCache<string, Known>({ max: limitOf(book), ttl: KEEP_MS }),
   { max: 10_000 },
 );
 
 /** One cache key of the edge: host, path and encoding. */
 export const edgeKey = (address: Omit<EdgeAddress, 'tags'>) =>
   `${address.host}\n${address.path}\n${address.encoding}`;
-const redisKey = (tenant: string) => `masthead:edge:${tenant}`;
+const redisKey = (book: string) => `masthead:edge:${book}`;
 
 /**
  * The address the edge stored a page under: behind a trusted proxy, the host it forwarded, as the
@@ -188,8 +198,10 @@ export function recordEdgeAddress(
   tenant: string,
   address: EdgeAddress,
   redisUrl: string | undefined,
+  elsewhere = false,
 ): void {
-  const book = bookOf(tenant);
+  const name = bookName(tenant, elsewhere);
+  const book = bookOf(name);
   const key = edgeKey(address);
   const known = book.get(key);
   const now = Date.now();
@@ -204,9 +216,9 @@ export function recordEdgeAddress(
     .then((redis) =>
       redis
         .multi()
-        .zadd(redisKey(tenant), now, JSON.stringify(address))
-        .zremrangebyscore(redisKey(tenant), '-inf', now - KEEP_MS)
-        .zremrangebyrank(redisKey(tenant), 0, -PER_TENANT - 1)
+        .zadd(redisKey(name), now, JSON.stringify(address))
+        .zremrangebyscore(redisKey(name), '-inf', now - KEEP_MS)
+        .zremrangebyrank(redisKey(name), 0, -limitOf(name) - 1)
         .exec(),
     )
     .catch((error: unknown) => {
@@ -233,13 +245,17 @@ export async function edgeAddresses(
   const add = (address: EdgeAddress) => {
     if (wanted(address)) found.set(edgeKey(address), address);
   };
-  for (const { address } of bookOf(tenant).values()) add(address);
+  for (const name of booksOf(tenant)) {
+    for (const { address } of bookOf(name).values()) add(address);
+  }
   if (redisUrl) {
     try {
       const redis = await getRedis(redisUrl);
-      for (const member of await redis.zrange(redisKey(tenant), 0, -1)) {
-        const address = parse(member);
-        if (address) add(address);
+      for (const name of booksOf(tenant)) {
+        for (const member of await redis.zrange(redisKey(name), 0, -1)) {
+          const address = parse(member);
+          if (address) add(address);
+        }
       }
     } catch (error) {
       logWarn('freshness.edge.book_unreadable', { tenant, message: String(error) });

@@ -37,7 +37,9 @@ export function startFreshness(): void {
     const hint =
       'set REDIS_URL: a restart forgets what the edge keeps, purges miss it (docs/deploy.md)';
     if (!REDIS_URL) logWarn('freshness.edge.book_in_memory', { hint });
-    onPageStored((page) => recordEdgeAddress(page.tenant, edgeAddressOf(page), REDIS_URL));
+    onPageStored((page) =>
+      recordEdgeAddress(page.tenant, edgeAddressOf(page), REDIS_URL, page.elsewhere),
+    );
   }
   if (!WATCH_CHANGES) return;
   watchEveryTenant(getTenants(), onTenantsChange, (tenant) =>

@@ -135,11 +135,18 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
       refused = { since: refused?.since ?? new Date().toISOString(), message, issues };
       return { status: 'refused', message };
     }
+    const wasRefused = refused !== null;
     refused = null;
     const diff = diffTenants(tenants, next);
     const same = (tenant: Tenant, index: number) => tenant === tenants[index];
-    if (diff.tenants.length === tenants.length && diff.tenants.every(same))
+    if (diff.tenants.length === tenants.length && diff.tenants.every(same)) {
+      // The operator who mended the file hears so, as they heard of the refusal.
+      if (wasRefused) {
+        const message = `${path} is valid again, no change to the tenants served`;
+        log?.info('tenants.reload.mended', { file: path, reason, version, message });
+      }
       return { status: 'unchanged' };
+    }
     tenants = diff.tenants;
     version += 1;
     const change: TenantsChange = { version, reason, ...diff };

@@ -49,22 +49,36 @@ export function hostMatches(pattern: string, host: string): boolean {
   return pattern === host;
 }
 
-function findTenantByHost(host: string, tenants: readonly Tenant[]): Tenant | undefined {
-  const normalized = normalizeHost(host);
+/** The tenant a host belongs to and the name of `hosts` that took it (exact, else a wildcard). */
+function ownerOfHost(
+  normalized: string,
+  tenants: readonly Tenant[],
+): { tenant: Tenant; pattern: string } | undefined {
   if (!normalized) return undefined;
   // Exact names win over wildcards, so `www.example.com` can belong to another tenant than `*.example.com`.
   const exact = tenants.find((tenant) => tenant.hosts.includes(normalized));
-  if (exact) return exact;
+  if (exact) return { tenant: exact, pattern: normalized };
   // Then the longest wildcard: `*.sport.example.com` over `*.example.com`, in any order of the file.
-  let best: { tenant: Tenant; length: number } | undefined;
+  let best: { tenant: Tenant; pattern: string } | undefined;
   for (const tenant of tenants) {
     for (const pattern of tenant.hosts) {
-      if (pattern.length > (best?.length ?? 0) && hostMatches(pattern, normalized)) {
-        best = { tenant, length: pattern.length };
+      if (pattern.length > (best?.pattern.length ?? 0) && hostMatches(pattern, normalized)) {
+        best = { tenant, pattern };
       }
     }
   }
-  return best?.tenant;
+  return best;
+}
+
+/**
+ * The host a shared cache keeps a page under: the host when a tenant names it exactly, a wildcard's
+ * pattern (`*.example.com`) for every subdomain it takes, and `*` for every host no tenant names
+ * (`/<id>/` and `?tenant=` pages). Those pages are the same whatever the host (links never name
+ * it: ./origin.ts), and anyone can make such hosts up: one copy per made-up name would let a
+ * stranger push the site's real pages out of the cache.
+ */
+export function cacheHostOf(host: string, tenants: readonly Tenant[]): string {
+  return ownerOfHost(normalizeHost(host), tenants)?.pattern ?? '*';
 }
 
 /**
@@ -87,8 +101,8 @@ export function resolveTenant(
     id ? tenants.find((tenant) => tenant.id === id) : undefined;
   if (input.forcedTenantId) return match(byId(input.forcedTenantId), 'single');
   const host = URL.parse(origin)?.host || url.host;
-  const byHost = findTenantByHost(host, tenants);
-  if (byHost) return match(byHost, 'host');
+  const byHost = ownerOfHost(normalizeHost(host), tenants);
+  if (byHost) return match(byHost.tenant, 'host');
 
   const [, first = '', ...rest] = url.pathname.split('/');
   const byPath = byId(first && safeDecode(first));

@@ -33,7 +33,8 @@ import { asSpare, currentVisitor, withoutDeadline } from './visitor.ts';
  *   garbage or our budget is empty (a failed load keeps the old entry: `noDeleteOnFetchRejection`);
  * - an upstream 404 is remembered for `notFoundSeconds`;
  * - a per-token read the upstream refuses (401 revoked or expired, 403 no longer entitled) drops
- *   that token's entry, here and in the store: it is never served again, not even in an outage;
+ *   that token's entry, here and in the store (an instance that finds it gone there drops its own):
+ *   it is never served again, not even in an outage;
  * - a value past its whole window, or invalidated (`invalidate` marks, never deletes), is kept until
  *   the LRU needs the room and served when it cannot be loaded again (budget spent, 429, outage),
  *   counted as `staleBeyondWindow` and logged (never for a policy without `errorGrace`);
@@ -83,10 +84,12 @@ export function cacheKey(parts: CacheKeyParts): string {
   return [parts.service, parts.tenant, parts.operation, `${api}:${who}`, params].join('|');
 }
 
-/** A 401 or 403 to a key read with a token (`cacheKey`): that token may no longer read it. */
+/** A key read with a subscriber's token (`cacheKey`). */
+const withToken = (key: string): boolean => key.split('|', 4)[3]?.includes(':user:') ?? false;
+
+/** A 401 or 403 to a key read with a token: that token may no longer read it. */
 const refusedToken = (key: string, error: unknown): boolean =>
-  (error instanceof UnauthenticatedError || error instanceof ForbiddenError) &&
-  (key.split('|', 4)[3]?.includes(':user:') ?? false);
+  (error instanceof UnauthenticatedError || error instanceof ForbiddenError) && withToken(key);
 
 /** What an invalidation names (src/lib/freshness/invalidation.ts builds it). */
 export interface InvalidationTarget {
@@ -385,9 +388,14 @@ function tiers(
       const local = lru.get(key);
       if (local && now() < local.freshUntil && current(key, local)) return local;
       const shared = await store();
-      const remote = decodeEntry(
-        await shared?.getItemRaw(sharedStoreKey(key)).catch(() => undefined),
-      );
+      const raw: unknown = await shared?.getItemRaw(sharedStoreKey(key)).catch(() => undefined);
+      // Gone from the store (null; `undefined` when it could not be read) while kept here: another
+      // instance dropped a token's copy the upstream refused (`loadOnce`), so this one drops its own.
+      if (raw === null && local && withToken(key)) {
+        lru.delete(key);
+        return undefined;
+      }
+      const remote = decodeEntry(raw);
       if (!remote || (local && remote.storedAt <= local.storedAt)) return local;
       // Another instance's refresh: what it did not change keeps this instance's objects.
       const adopted = { ...remote, value: replaceEqualDeep(local?.value, remote.value) };

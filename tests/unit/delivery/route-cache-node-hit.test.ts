@@ -109,6 +109,9 @@ describe('a route-cache hit served before Astro', () => {
     expect(head.headers['x-astro-cache']).toBeUndefined();
     const unread = await get('/posts/ferry-news?utm_source=mail');
     expect(unread.headers['x-astro-cache']).toBeUndefined();
+    // Another spelling of the address: the site redirects it to the one it writes.
+    const spelt = await get('/posts/ferry%2Dnews');
+    expect(spelt.headers['x-astro-cache']).toBeUndefined();
   });
 
   it('tells the browser of a visitor with the session cookie to keep the page no more, and still shares it', async () => {

@@ -109,6 +109,9 @@ describe('clean URLs', () => {
     expect(cleanRedirect(url('/tags/caf%C3%A9'), allowed)).toBeNull();
     expect(cleanRedirect(url('/search/a%2Fb%3Fc%25d%20e'), allowed)).toBeNull();
     expect(cleanRedirect(url('/%2F%2Fevil.test'), allowed)).toBeNull();
+    expect(cleanRedirect(url('/%68arbour%2Dtimes/search?q=a'), allowed)).toBe(
+      '/harbour-times/search?q=a',
+    );
   });
 
   it('keeps the first of a repeated parameter: pages read only that one', () => {

@@ -197,10 +197,23 @@ describe('createTenantRegistry', () => {
     });
     expect(registry.state().refused?.message).toMatch(/not valid JSON/);
 
-    // A good file with the same tenants changes nothing, and still clears the refusal.
+    // A good file with the same tenants changes nothing, and still clears the refusal, saying so.
+    lines.length = 0;
     write([gazette]);
     expect(registry.reload('file').status).toBe('unchanged');
     expect(registry.state()).toEqual({ version: 1, tenants: 1, refused: null });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        event: 'tenants.reload.mended',
+        fields: expect.objectContaining({
+          message: `${path} is valid again, no change to the tenants served`,
+        }),
+      }),
+    ]);
+    // Read again unchanged: nothing to say.
+    expect(registry.reload('file').status).toBe('unchanged');
+    expect(lines).toHaveLength(1);
   });
 
   it('does nothing when the file was written with the same tenants', () => {

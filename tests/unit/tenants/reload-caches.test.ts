@@ -17,6 +17,21 @@ vi.mock('../../../src/lib/freshness/bus.ts', async (original) => ({
   ...(await original<typeof import('../../../src/lib/freshness/bus.ts')>()),
   applyLocally: vi.fn(),
 }));
+// The route cache keys pages by the host a tenant names (`cacheHostOf`): every host used below.
+vi.mock('../../../src/lib/tenants/registry.ts', async (original) => {
+  const { buildTenant: tenant } = await import('../../fixtures/tenant.ts');
+  const named = [
+    tenant(),
+    tenant({ id: 'courier', hosts: ['courier.example.com'] }),
+    tenant({ id: 'portal', hosts: ['portal.example.com'] }),
+    tenant({ id: 'hub', hosts: ['hub.example.com', '*.hub.example.com'] }),
+    tenant({ id: 'east', hosts: ['east.hub.example.com'] }),
+  ];
+  return {
+    ...(await original<typeof import('../../../src/lib/tenants/registry.ts')>()),
+    getTenants: () => named,
+  };
+});
 vi.mock('../../../src/lib/freshness/edge.ts', () => ({
   purgeEdge: vi.fn(),
   purgeEdgeOnHosts: vi.fn(),

@@ -83,6 +83,20 @@ describe('read cache: a token the upstream refuses', () => {
     await expect(other.read(personal, policy, down, ctx)).rejects.toBeInstanceOf(NetworkError);
   });
 
+  it('dropped by another instance: one that holds its own copy stops serving it too', async () => {
+    const store = createStorage();
+    const [one, other] = [setup(store), setup(store)];
+    await one.read(personal, policy, paid, ctx);
+    await other.read(personal, policy, paid, ctx);
+    advance(15);
+    const revoked = () => Promise.reject(new UnauthenticatedError('revoked', errCtx));
+    await one.read(personal, policy, revoked, ctx);
+    await one.settle();
+    await expect(other.read(personal, policy, revoked, ctx)).rejects.toBeInstanceOf(
+      UnauthenticatedError,
+    );
+  });
+
   it('an outage still serves the stale per-token copy', async () => {
     const cache = setup();
     await cache.read(personal, policy, paid, ctx);
