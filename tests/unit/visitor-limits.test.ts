@@ -37,10 +37,25 @@ describe('visitor limits', () => {
       '10.0.0.2',
     ],
     [
-      'the first forwarded address behind a trusted proxy',
-      { 'x-forwarded-for': '198.51.100.7, 10.0.0.1' },
+      'the forwarded address behind a trusted proxy that sets it',
+      { 'x-forwarded-for': '198.51.100.7' },
       '10.0.0.2',
       true,
+      '198.51.100.7',
+    ],
+    [
+      // A CDN appends the address it saw to what the visitor sent: the first entry is forged.
+      'the address a trusted proxy appended, not the one the visitor sent before it',
+      { 'x-forwarded-for': '203.0.113.66, 198.51.100.7' },
+      '10.0.0.2',
+      true,
+      '198.51.100.7',
+    ],
+    [
+      'the address the first of two trusted proxies appended',
+      { 'x-forwarded-for': '203.0.113.66, 198.51.100.7, 10.0.0.1' },
+      '10.0.0.2',
+      2,
       '198.51.100.7',
     ],
     ['the socket address when a trusted proxy sent none', {}, '10.0.0.2', true, '10.0.0.2'],

@@ -76,11 +76,15 @@ export interface ClientAddressSource {
   readonly clientAddress: string;
 }
 
-/** The visitor's address: the proxy's `X-Forwarded-For` only when the proxy is trusted. */
-export function clientIp(context: ClientAddressSource, trustProxy: boolean): string {
+/**
+ * The visitor's address: behind `trustProxy` proxies (`true` is one), the `X-Forwarded-For` entry the
+ * first of them wrote, counted from the end; the entries before it are what the visitor sent.
+ */
+export function clientIp(context: ClientAddressSource, trustProxy: boolean | number): string {
   if (trustProxy) {
-    const forwarded = context.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
+    const forwarded = context.request.headers.get('x-forwarded-for')?.split(',') ?? [];
+    const written = forwarded.at(-Number(trustProxy))?.trim() ?? forwarded[0]?.trim();
+    if (written) return written;
   }
   try {
     return context.clientAddress;

@@ -18,7 +18,7 @@ export interface Visitor {
   origin: string;
 }
 
-export function visitorOf(context: ClientAddressSource, trustProxy: boolean): Visitor {
+export function visitorOf(context: ClientAddressSource, trustProxy: boolean | number): Visitor {
   const { headers, url } = context.request;
   const address = clientIp(context, false);
   return {

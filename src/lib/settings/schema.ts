@@ -111,9 +111,18 @@ export const settingDefinitions = {
     true,
     'reload `TENANTS_FILE` when it changes (`false`: only on `SIGHUP` or when another server on `REDIS_URL` reloads)',
   ),
-  TRUST_PROXY: flag(
-    false,
-    'trust `X-Forwarded-Host` and `X-Forwarded-For` (only behind your own proxy)',
+  // A count, as Express's `trust proxy`: `X-Forwarded-For` is appended to by each proxy, so only the
+  // entry the proxies in front of Node wrote is the visitor's; the ones before it are whatever was sent.
+  TRUST_PROXY: setting(
+    z
+      .union([
+        z.stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive' }),
+        z.coerce.number().int().min(1).max(9),
+      ])
+      .default(false),
+    'true, false or the number of proxies in front of Node (1 to 9)',
+    '`false`',
+    "trust `X-Forwarded-Host` and `X-Forwarded-For` (only behind your own proxies): `true` is one proxy, which sets or appends the visitor's address; `2` when a CDN and a load balancer that both append are in front (docs/deploy.md)",
   ),
   STATUS_TOKEN: token('bearer token for `/_status` from non-local addresses'),
   METRICS_TOKEN: token(

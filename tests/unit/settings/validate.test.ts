@@ -22,6 +22,17 @@ describe('settingsProblems on the site’s schema', () => {
   });
 
   it.each([
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+  ])('reads TRUST_PROXY=%s as %s (proxies in front of Node)', (value, read) => {
+    expect(settingsFrom({ TRUST_PROXY: value }).TRUST_PROXY).toBe(read);
+  });
+  it.each(['0', '10', '1.5'])('refuses TRUST_PROXY=%s', (value) => {
+    expect(settingsProblems({ TRUST_PROXY: value })).toHaveLength(1);
+  });
+
+  it.each([
     ['UPSTREAM_TIMEOUT_MS', 'abc', 'a number greater than 0'],
     ['UPSTREAM_TIMEOUT_MS', '0', 'a number greater than 0'],
     ['PAGE_DEADLINE_MS', '-5', 'a number greater than 0'],
@@ -32,7 +43,7 @@ describe('settingsProblems on the site’s schema', () => {
     ['PORT', '70000', 'a whole number at least 0 and at most 65535'],
     ['MASTHEAD_STATIC_FRESH_SECONDS', '-1', 'a number at least 0'],
     ['COMPRESSION', 'off', 'true or false'],
-    ['TRUST_PROXY', 'yes', 'true or false'],
+    ['TRUST_PROXY', 'yes', 'true, false or the number of proxies in front of Node (1 to 9)'],
   ])('refuses %s=%s: must be %s', (name, value, expected) => {
     expect(settingsProblems({ [name]: value })).toEqual([{ name, expected, given: value }]);
   });
@@ -149,7 +160,11 @@ describe('settingsFrom', () => {
   it('throws one error naming every bad value, never a default in its place', () => {
     expect(() => settingsFrom({ SESSION_TTL_SECONDS: '0', TRUST_PROXY: 'yes' })).toThrow(
       new SettingsError([
-        { name: 'TRUST_PROXY', expected: 'true or false', given: 'yes' },
+        {
+          name: 'TRUST_PROXY',
+          expected: 'true, false or the number of proxies in front of Node (1 to 9)',
+          given: 'yes',
+        },
         { name: 'SESSION_TTL_SECONDS', expected: 'a whole number greater than 0', given: '0' },
       ]),
     );
