@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MessageKey } from '../i18n/index.ts';
 import { textKey } from '../i18n/text-key.ts';
+import { isBlank } from '../forms/blank.ts';
 import { isEmailAddress, straightenPunctuation } from '../forms/email.ts';
 import type { FieldKeys } from '../failures/upstream-text.ts';
 import { MESSAGES } from './failures.ts';
@@ -31,7 +32,8 @@ export const registerInput = z
     name: z
       .string({ error: textKey('auth.nameRequired') })
       .trim()
-      .min(1, { error: textKey('auth.nameRequired') })
+      // Invisible characters only are no name: the account would greet nobody.
+      .refine((name) => !isBlank(name), { error: textKey('auth.nameRequired') })
       .max(255, { error: textKey('auth.nameTooLong', { max: 255 }) }),
     email: emailField,
     password: z

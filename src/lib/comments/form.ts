@@ -4,6 +4,7 @@ import { mapFieldErrors } from '../auth/failures.ts';
 import { localizeUpstreamFields } from '../failures/upstream-text.ts';
 import type { FieldKeys } from '../failures/upstream-text.ts';
 import type { FieldErrors } from '../failures/fields.ts';
+import { isBlank } from '../forms/blank.ts';
 import { isEmailAddress, straightenPunctuation } from '../forms/email.ts';
 import { textKey } from '../i18n/text-key.ts';
 import type { CommentInput } from '../publishing/schema.ts';
@@ -78,17 +79,16 @@ export function validateComment(
   const fields: FieldErrors = {};
   const content = values.content.trim();
   const length = characterCount(values.content);
-  // Zero-width characters count as blank too: a comment must have something to read.
-  const blank = content.replace(/[\u200b-\u200d\u2060\ufeff]/g, '') === '';
   if (values.content === '') fields['content'] = [textKey('comments.error.empty')];
-  else if (blank) fields['content'] = [textKey('comments.error.blank')];
+  else if (isBlank(content)) fields['content'] = [textKey('comments.error.blank')];
   else if (length > COMMENT_MAX)
     fields['content'] = [textKey('comments.error.tooLong', { length, max: COMMENT_MAX })];
 
   const name = values.name.trim();
   const email = straightenPunctuation(values.email.trim());
   if (!signedIn) {
-    if (name === '') fields['name'] = [textKey('comments.error.nameRequired')];
+    // A name of invisible characters is no name: the thread would show a blank author.
+    if (isBlank(name)) fields['name'] = [textKey('comments.error.nameRequired')];
     else if ([...name].length > NAME_MAX)
       fields['name'] = [textKey('comments.error.nameTooLong', { max: NAME_MAX })];
     if (email === '') fields['email'] = [textKey('comments.error.emailRequired')];

@@ -71,6 +71,15 @@ describe('registerInput', () => {
     });
   });
 
+  it.each(['', '   ', '\u200b\u200d', '\u202e\ufeff'])(
+    'asks for a name when it shows nothing (%j)',
+    (name) => {
+      expect(english(messages(registerInput.safeParse({ ...valid, name })))).toEqual({
+        name: 'Enter your name.',
+      });
+    },
+  );
+
   it('shows every message after one submit, the confirmation included', () => {
     expect(
       english(

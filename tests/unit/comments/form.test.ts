@@ -114,6 +114,16 @@ describe('validateComment', () => {
     ],
     ['missing name', { name: ' ' }, { name: ['Enter your name, or sign in to comment.'] }],
     [
+      'a name of invisible characters',
+      { name: ' \u200b\u2060\u202e ' },
+      { name: ['Enter your name, or sign in to comment.'] },
+    ],
+    [
+      'a comment of direction controls',
+      { content: '\u202e\u2066' },
+      { content: ['Your comment is only spaces. Write something before posting.'] },
+    ],
+    [
       'long name',
       { name: 'n'.repeat(101) },
       { name: ['Your name must be 100 characters or fewer.'] },
