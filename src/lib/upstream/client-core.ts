@@ -101,6 +101,12 @@ export function clientCore(options: ClientCoreOptions) {
     const kind = declared?.kind ?? 'item';
     const path = spec.path ?? (declared && fillPath(declared.path, params ?? {}));
     if (path === undefined) throw new TypeError(`${service} ${operation}: no path declared`);
+    // A `.` or `..` value (a slug from the address) is a dot segment the URL resolves, which would
+    // send the call, token and all, to another endpoint: no such item instead.
+    if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path.split('?')[0] ?? '')) {
+      const context = { service, operation, status: 404 };
+      return Promise.reject(new NotFoundError(`${service} ${operation}: no such item`, context));
+    }
     const method = spec.method ?? declared?.method ?? 'GET';
     const request = profiledRequest({ method, path, query, body, params }, op);
     const context = { service, operation };

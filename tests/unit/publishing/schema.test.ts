@@ -10,7 +10,7 @@ import {
   streamListSchema,
 } from '../../../src/lib/publishing/schema.ts';
 import { publishingClient } from '../../../src/lib/publishing/client.ts';
-import { InvalidResponseError } from '../../../src/lib/upstream/errors.ts';
+import { InvalidResponseError, NotFoundError } from '../../../src/lib/upstream/errors.ts';
 import { pageInfo, parseOrThrow } from '../../../src/lib/upstream/parse.ts';
 import { json, startServer, testUpstream } from '../upstream/helpers.ts';
 import type { TestServer } from '../upstream/helpers.ts';
@@ -256,6 +256,24 @@ describe('publishing client over the wire', () => {
     });
     await expect(pub.listPosts()).rejects.toBeInstanceOf(InvalidResponseError);
   });
+
+  it.each(['..', '.'])(
+    'sends nothing for a slug %s, a dot segment that would steer the call elsewhere, token and all',
+    async (slug) => {
+      // Before: `POST {base}/comments` (the list's route) with the reader's token, `GET {base}/posts`.
+      server = await startServer((_r, res) => json(res, 201, { data: {} }));
+      const pub = publishingClient({
+        tenantId: 'daily-planet',
+        baseUrl: `${server.baseUrl}/api/v1`,
+        upstream: testUpstream().up,
+        token: 'reader-token',
+      });
+      const input = { body: 'Hello', author_name: 'Ann', author_email: 'a@example.com' };
+      await expect(pub.createComment(slug, input)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(pub.getPost(slug)).rejects.toBeInstanceOf(NotFoundError);
+      expect(server.seen).toEqual([]);
+    },
+  );
 
   it('maps a schema mismatch to InvalidResponseError and logs it', async () => {
     server = await startServer((_r, res) => json(res, 200, { data: [{ nope: true }] }));
