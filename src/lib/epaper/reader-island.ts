@@ -174,10 +174,15 @@ class Reader {
     return img === this.partner && other !== undefined ? other : this.page;
   }
 
-  /** A page image failed: the notice names it, and a screen reader hears it (politely). */
-  fail(img: HTMLImageElement): void {
+  /**
+   * A page image failed: the notice names it, and a screen reader hears it (politely). A turned-to
+   * page the route refuses (signed out in another tab, sign-in expired) reloads: the paywall shows.
+   */
+  async fail(img: HTMLImageElement): Promise<void> {
     if (img.hidden || this.failed.has(img)) return;
     this.failed.add(img);
+    if (this.turns > 0 && (await refused(img.currentSrc || img.src))) return location.reload();
+    if (!this.failed.has(img)) return; // turned or loaded meanwhile
     const words = this.showFailed();
     if (this.live) this.live.textContent = words;
   }
@@ -363,6 +368,12 @@ class Reader {
   }
 }
 
+/** Whether the image route refuses `src` to this visitor: 401 signed out, 403 not a subscriber. */
+async function refused(src: string): Promise<boolean> {
+  const answer = await fetch(src, { method: 'HEAD' }).catch(() => null);
+  return answer?.status === 401 || answer?.status === 403;
+}
+
 function listenToControls(reader: Reader): void {
   reader.root.addEventListener('click', (event) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
@@ -526,11 +537,12 @@ function place(reader: Reader): void {
 function watchFailures(reader: Reader): void {
   for (const img of [reader.image, reader.partner]) {
     if (!img) continue;
-    img.addEventListener('error', () => reader.fail(img));
+    img.addEventListener('error', () => void reader.fail(img));
     img.addEventListener('load', () => {
       if (reader.failed.delete(img)) reader.showFailed();
     });
-    if (img.complete && img.naturalWidth === 0 && img.getClientRects().length > 0) reader.fail(img);
+    if (img.complete && img.naturalWidth === 0 && img.getClientRects().length > 0)
+      void reader.fail(img);
   }
   reader.$('[data-retry]')?.addEventListener('click', () => reader.retry());
 }
