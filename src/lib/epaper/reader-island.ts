@@ -268,8 +268,13 @@ class Reader {
     const drawn = [this.image, this.partner].filter(
       (img): img is HTMLImageElement => img !== null && img.getClientRects().length > 0,
     );
-    // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
-    for (const img of drawn) img.loading = 'eager';
+    for (const img of drawn) {
+      // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
+      img.loading = 'eager';
+      // Until its picture arrives the browser draws the old one (the other side, after a turn to
+      // an odd page of a spread): an empty page instead, under the loading notice.
+      img.toggleAttribute('data-pending', !img.complete);
+    }
     // decode() settles on load or failure, and when a zoom asked for a wider picture: wait on then.
     const wait = (): void => {
       if (turn !== this.turns) return;
@@ -537,8 +542,12 @@ function place(reader: Reader): void {
 function watchFailures(reader: Reader): void {
   for (const img of [reader.image, reader.partner]) {
     if (!img) continue;
-    img.addEventListener('error', () => void reader.fail(img));
+    img.addEventListener('error', () => {
+      img.removeAttribute('data-pending');
+      void reader.fail(img);
+    });
     img.addEventListener('load', () => {
+      img.removeAttribute('data-pending');
       if (reader.failed.delete(img)) reader.showFailed();
     });
     if (img.complete && img.naturalWidth === 0 && img.getClientRects().length > 0)
