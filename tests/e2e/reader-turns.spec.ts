@@ -174,6 +174,23 @@ test.describe('1280×720', () => {
       .evaluateAll((imgs) => imgs.map((img) => getComputedStyle(img).opacity));
     expect(opacities).toEqual(['1', '1']);
   });
+
+  test('the next spread loads ahead: Next shows it at once, without a loading notice', async ({
+    page,
+  }) => {
+    const { slug, page_count: count } = await freeEdition(page);
+    await page.goto(tenantUrl(TENANT, `/epaper/${slug}/page/2`));
+    await expect(position(page)).toHaveText(`Pages 2–3 of ${count}`, LOADED);
+    await page.waitForLoadState('networkidle');
+    // The key and what the reader shows next, in one task: nothing arrives in between.
+    const after = await page.evaluate(() => {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      const cue = document.querySelector<HTMLElement>('[data-loading-cue]');
+      return { busy: !cue?.hidden, label: document.title };
+    });
+    expect(after).toEqual({ busy: false, label: expect.stringContaining('page 4') });
+    await expect(position(page)).toHaveText(`Pages 4–5 of ${count}`);
+  });
 });
 
 test.describe('390×844', () => {

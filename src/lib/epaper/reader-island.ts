@@ -42,6 +42,8 @@ class Reader {
   turns = 0;
   zoom: Zoom;
   loading = false;
+  /** The next pages, loading off screen (`warmNext`). */
+  warm: HTMLImageElement[] = [];
   toolbarHeight = 0;
   idle: ReturnType<typeof setTimeout> | undefined;
   readonly partner: HTMLImageElement | null;
@@ -322,15 +324,20 @@ class Reader {
     return true;
   }
 
-  /** Warms the next page at the width this screen picks, so the common "next" is instant. */
+  /**
+   * Warms the next page (or spread) at the width this screen picks, so the common "next" is instant:
+   * detached copies of the page's <picture>, kept (the browser drops a picture nothing holds).
+   */
   warmNext(): void {
     const next = neighboursIn(this.spreads(), this.page, this.count).next;
-    const copy = this.image.parentElement?.cloneNode(true);
-    const img = copy instanceof Element ? copy.querySelector('img') : null;
-    if (next === null || !this.thumbs.get(next)?.dataset.src || !img) return;
-    // A detached copy of the page's <picture>: the browser loads the format and width it would show.
-    img.fetchPriority = 'auto';
-    this.show(img, next);
+    this.warm = (next === null ? [] : this.pagesOf(next)).flatMap((number) => {
+      const copy = this.image.parentElement?.cloneNode(true);
+      const img = copy instanceof Element ? copy.querySelector('img') : null;
+      if (!this.thumbs.get(number)?.dataset.src || !img) return [];
+      img.fetchPriority = 'auto';
+      this.show(img, number);
+      return [img];
+    });
   }
 
   goOrLoad(target: number): void {
@@ -566,6 +573,9 @@ function enhance(root: HTMLElement): void {
   offerFullscreen(reader);
   watchFailures(reader);
   place(reader);
+  // Once the pages on screen have loaded, the next ones load too.
+  if (document.readyState === 'complete') reader.warmNext();
+  else addEventListener('load', () => reader.warmNext(), { once: true });
   root.querySelector<HTMLElement>('[data-hint]')?.removeAttribute('hidden');
 }
 
