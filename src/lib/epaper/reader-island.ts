@@ -176,14 +176,16 @@ class Reader {
     return img === this.partner && other !== undefined ? other : this.page;
   }
 
-  /**
-   * A page image failed: the notice names it, and a screen reader hears it (politely). A turned-to
-   * page the route refuses (signed out in another tab, sign-in expired) reloads: the paywall shows.
-   */
+  /** A page image failed: the notice names it, and a screen reader hears it (politely). */
   async fail(img: HTMLImageElement): Promise<void> {
     if (img.hidden || this.failed.has(img)) return;
     this.failed.add(img);
-    if (this.turns > 0 && (await refused(img.currentSrc || img.src))) return location.reload();
+    const { status } = await fetch(img.currentSrc || img.src, { method: 'HEAD' }).catch(() => ({
+      status: 0,
+    }));
+    // The page's own address shows the paywall instead: signed out (in another tab), or, after a
+    // turn (the server had just let this visitor see the opening pages), no longer let in.
+    if (status === 401 || (status === 403 && this.turns > 0)) return location.reload();
     if (!this.failed.has(img)) return; // turned or loaded meanwhile
     const words = this.showFailed();
     if (this.live) this.live.textContent = words;
@@ -378,12 +380,6 @@ class Reader {
     };
     this.idle = setTimeout(later, CONTROLS_IDLE_MS);
   }
-}
-
-/** Whether the image route refuses `src` to this visitor: 401 signed out, 403 not a subscriber. */
-async function refused(src: string): Promise<boolean> {
-  const answer = await fetch(src, { method: 'HEAD' }).catch(() => null);
-  return answer?.status === 401 || answer?.status === 403;
 }
 
 function listenToControls(reader: Reader): void {
