@@ -180,13 +180,14 @@ class Reader {
   async fail(img: HTMLImageElement): Promise<void> {
     if (img.hidden || this.failed.has(img)) return;
     this.failed.add(img);
-    const { status } = await fetch(img.currentSrc || img.src, { method: 'HEAD' }).catch(() => ({
-      status: 0,
-    }));
-    // The page's own address shows the paywall instead: signed out (in another tab), or, after a
-    // turn (the server had just let this visitor see the opening pages), no longer let in.
-    if (status === 401 || (status === 403 && this.turns > 0)) return location.reload();
-    if (!this.failed.has(img)) return; // turned or loaded meanwhile
+    // A subscriber's page the route refuses: the page's own address shows the paywall instead.
+    // 401: signed out (in another tab); 403 after a turn (the opening pages were let in): let out.
+    if (this.root.dataset.access === 'private') {
+      const head = await fetch(img.currentSrc || img.src, { method: 'HEAD' }).catch(() => null);
+      if (head?.status === 401 || (head?.status === 403 && this.turns > 0))
+        return location.reload();
+      if (!this.failed.has(img)) return; // turned or loaded meanwhile
+    }
     const words = this.showFailed();
     if (this.live) this.live.textContent = words;
   }
