@@ -413,3 +413,42 @@ test('the paying subscriber logs in from the paywall and reads; anonymous visito
     await anonymous.close();
   }
 });
+
+// Turning to a page not loaded yet (the next spread may be, ahead of the turn), or zooming in (a
+// wider picture): the route refuses the page without the session.
+for (const [key, what] of [
+  ['End', 'a page turned to'],
+  ['+', 'a zoom'],
+] as const) {
+  test(`signed out in another tab, ${what} shows the paywall, not a failure`, async ({
+    page,
+    request,
+  }) => {
+    const newest = (await apiEditions(request))[0]!;
+    await page.goto(tenantUrl(TENANT, `/login?next=/epaper/${newest.slug}/page/3`));
+    await page.getByLabel('E-mail address').fill('subscriber@masthead.test');
+    await page.getByLabel('Password').fill('masthead-demo');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expectPage(page, 3, newest);
+    await expect(page.locator('[data-hint]')).toBeVisible();
+
+    const other = await page.context().newPage();
+    await other.goto(tenantUrl(TENANT, '/logout'));
+    await other.getByRole('main').getByRole('button', { name: 'Log out' }).click();
+    await expect(other.locator('.site-header').getByRole('link', { name: 'Log in' })).toBeVisible();
+    await other.close();
+
+    await page.keyboard.press(key);
+    await expect(
+      page.getByRole('heading', { name: 'This edition is for subscribers' }),
+    ).toBeVisible();
+    await expect(page.locator('[data-failed]')).toHaveCount(0);
+    await expect(page.locator('article.plan')).toHaveCount(2);
+    // Logging in again comes back to the page on screen.
+    const shown = key === 'End' ? newest.page_count : 3;
+    await expect(page.locator('.paywall').getByRole('link', { name: 'Log in' })).toHaveAttribute(
+      'href',
+      `/login?next=${encodeURIComponent(`/epaper/${newest.slug}/page/${shown}`)}`,
+    );
+  });
+}

@@ -3,9 +3,10 @@ import { checkA11y, tenantUrl } from './helpers.ts';
 import { upstreamOf } from './images.ts';
 import { freeEdition } from './reader-boxes.ts';
 
-// A page image that does not load (upstream down, a session ended in another tab) says so in the
-// page box, politely to screen readers, with "Try again" for that image and a link that loads the
-// reader's page afresh; the browser alone would show only the alt text in an empty box.
+// A page image that does not load (upstream down) says so in the page box, politely to screen
+// readers, with "Try again" for that image and a link that loads the reader's page afresh; the
+// browser alone would show only the alt text in an empty box. (A session ended in another tab
+// shows the paywall instead: epaper.spec.ts.)
 const TENANT = 'daily-planet';
 
 /** Fails every image-route request for the listed pages of the free edition while `failing`. */

@@ -133,6 +133,66 @@ for (const [width, height] of [[390, 844] as const, ...DESKTOPS]) {
   });
 }
 
+test.describe('1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('a turn to the right page of a spread draws no old page while the new ones load', async ({
+    page,
+  }) => {
+    const { slug, page_count: count } = await freeEdition(page);
+    await page.goto(tenantUrl(TENANT, `/epaper/${slug}/page/2`));
+    await expect(position(page)).toHaveText(`Pages 2–3 of ${count}`);
+    const held: Route[] = [];
+    await page.route('**/_img/u/**', async (route) => {
+      if (/\/pages\/[67]\.\w+$/.test(upstreamOf(route.request().url()) ?? '')) held.push(route);
+      else await route.continue();
+    });
+    await page.locator('.thumbs a[data-go="7"]').click();
+    await expect(page.locator('[data-loading-cue]')).toHaveText('Loading pages 6–7…');
+    /** The page images drawn (not transparent) that still show a picture other than their own. */
+    const stale = () =>
+      page
+        .locator('[data-viewport] img')
+        .evaluateAll(
+          (imgs: HTMLImageElement[]) =>
+            imgs.filter(
+              (img) =>
+                img.getClientRects().length > 0 &&
+                !img.complete &&
+                getComputedStyle(img).opacity !== '0',
+            ).length,
+        );
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    expect(await stale()).toBe(0);
+
+    await Promise.all(held.map((route) => route.continue()));
+    await page.unroute('**/_img/u/**');
+    await expect(position(page)).toHaveText(`Pages 6–7 of ${count}`, LOADED);
+    await expectWholeSpread(page, 2, 'pages 6–7');
+    const opacities = await page
+      .locator('[data-viewport] img:visible')
+      .evaluateAll((imgs) => imgs.map((img) => getComputedStyle(img).opacity));
+    expect(opacities).toEqual(['1', '1']);
+  });
+
+  test('the next spread loads ahead: Next shows it at once, without a loading notice', async ({
+    page,
+  }) => {
+    const { slug, page_count: count } = await freeEdition(page);
+    await page.goto(tenantUrl(TENANT, `/epaper/${slug}/page/2`));
+    await expect(position(page)).toHaveText(`Pages 2–3 of ${count}`, LOADED);
+    await page.waitForLoadState('networkidle');
+    // The key and what the reader shows next, in one task: nothing arrives in between.
+    const after = await page.evaluate(() => {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      const cue = document.querySelector<HTMLElement>('[data-loading-cue]');
+      return { busy: !cue?.hidden, label: document.title };
+    });
+    expect(after).toEqual({ busy: false, label: expect.stringContaining('page 4') });
+    await expect(position(page)).toHaveText(`Pages 4–5 of ${count}`);
+  });
+});
+
 test.describe('390×844', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 

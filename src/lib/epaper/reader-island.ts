@@ -42,6 +42,8 @@ class Reader {
   turns = 0;
   zoom: Zoom;
   loading = false;
+  /** The next pages, loading off screen (`warmNext`). */
+  warm: HTMLImageElement[] = [];
   toolbarHeight = 0;
   idle: ReturnType<typeof setTimeout> | undefined;
   readonly partner: HTMLImageElement | null;
@@ -175,9 +177,17 @@ class Reader {
   }
 
   /** A page image failed: the notice names it, and a screen reader hears it (politely). */
-  fail(img: HTMLImageElement): void {
+  async fail(img: HTMLImageElement): Promise<void> {
     if (img.hidden || this.failed.has(img)) return;
     this.failed.add(img);
+    // A subscriber's page the route refuses: the page's own address shows the paywall instead.
+    // 401: signed out (in another tab); 403 after a turn (the opening pages were let in): let out.
+    if (this.root.dataset.access === 'private') {
+      const head = await fetch(img.currentSrc || img.src, { method: 'HEAD' }).catch(() => null);
+      if (head?.status === 401 || (head?.status === 403 && this.turns > 0))
+        return location.reload();
+      if (!this.failed.has(img)) return; // turned or loaded meanwhile
+    }
     const words = this.showFailed();
     if (this.live) this.live.textContent = words;
   }
@@ -263,8 +273,13 @@ class Reader {
     const drawn = [this.image, this.partner].filter(
       (img): img is HTMLImageElement => img !== null && img.getClientRects().length > 0,
     );
-    // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
-    for (const img of drawn) img.loading = 'eager';
+    for (const img of drawn) {
+      // The partner is lazy (phones never draw it); drawn, it is on screen and must load now.
+      img.loading = 'eager';
+      // Until its picture arrives the browser draws the old one (the other side, after a turn to
+      // an odd page of a spread): an empty page instead, under the loading notice.
+      img.toggleAttribute('data-pending', !img.complete);
+    }
     // decode() settles on load or failure, and when a zoom asked for a wider picture: wait on then.
     const wait = (): void => {
       if (turn !== this.turns) return;
@@ -312,15 +327,20 @@ class Reader {
     return true;
   }
 
-  /** Warms the next page at the width this screen picks, so the common "next" is instant. */
+  /**
+   * Warms the next page (or spread) at the width this screen picks, so the common "next" is instant:
+   * detached copies of the page's <picture>, kept (the browser drops a picture nothing holds).
+   */
   warmNext(): void {
     const next = neighboursIn(this.spreads(), this.page, this.count).next;
-    const copy = this.image.parentElement?.cloneNode(true);
-    const img = copy instanceof Element ? copy.querySelector('img') : null;
-    if (next === null || !this.thumbs.get(next)?.dataset.src || !img) return;
-    // A detached copy of the page's <picture>: the browser loads the format and width it would show.
-    img.fetchPriority = 'auto';
-    this.show(img, next);
+    this.warm = (next === null ? [] : this.pagesOf(next)).flatMap((number) => {
+      const copy = this.image.parentElement?.cloneNode(true);
+      const img = copy instanceof Element ? copy.querySelector('img') : null;
+      if (!this.thumbs.get(number)?.dataset.src || !img) return [];
+      img.fetchPriority = 'auto';
+      this.show(img, number);
+      return [img];
+    });
   }
 
   goOrLoad(target: number): void {
@@ -526,11 +546,16 @@ function place(reader: Reader): void {
 function watchFailures(reader: Reader): void {
   for (const img of [reader.image, reader.partner]) {
     if (!img) continue;
-    img.addEventListener('error', () => reader.fail(img));
+    img.addEventListener('error', () => {
+      img.removeAttribute('data-pending');
+      void reader.fail(img);
+    });
     img.addEventListener('load', () => {
+      img.removeAttribute('data-pending');
       if (reader.failed.delete(img)) reader.showFailed();
     });
-    if (img.complete && img.naturalWidth === 0 && img.getClientRects().length > 0) reader.fail(img);
+    if (img.complete && img.naturalWidth === 0 && img.getClientRects().length > 0)
+      void reader.fail(img);
   }
   reader.$('[data-retry]')?.addEventListener('click', () => reader.retry());
 }
@@ -545,6 +570,9 @@ function enhance(root: HTMLElement): void {
   offerFullscreen(reader);
   watchFailures(reader);
   place(reader);
+  // Once the pages on screen have loaded, the next ones load too.
+  if (document.readyState === 'complete') reader.warmNext();
+  else addEventListener('load', () => reader.warmNext(), { once: true });
   root.querySelector<HTMLElement>('[data-hint]')?.removeAttribute('hidden');
 }
 
