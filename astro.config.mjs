@@ -84,7 +84,11 @@ export default defineConfig({
   },
   // checkOrigin compares with `Host`, which a trusted proxy rewrites: src/middleware-chain.ts checks the
   // public origin instead (src/lib/request/host-guard.ts, same rules).
-  security: { checkOrigin: false, csp: true },
+  // No plugins (`object-src`) and no `<base>` that would send every relative link and form elsewhere.
+  security: {
+    checkOrigin: false,
+    csp: { directives: ["object-src 'none'", "base-uri 'self'"] },
+  },
   server: { port: 4321, host: true, allowedHosts: true },
   // Styles and scripts as files, never inlined: the CSP then allows them by `'self'` instead of a
   // hash of every inline style and script of the build in every page's header (2 KB → 0.3 KB).

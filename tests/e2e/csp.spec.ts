@@ -56,6 +56,8 @@ test('every page type loads its own styles and scripts without a CSP violation',
     expect(response?.status(), type.path).toBeLessThan(500);
     const policy = response?.headers()['content-security-policy'] ?? '';
     expect(policy, type.path).toMatch(/script-src 'self'/);
+    // No plugin objects, and no injected `<base>` to send relative links and forms elsewhere.
+    expect(policy, type.path).toMatch(/object-src 'none';base-uri 'self';/);
     expect(policy, type.path).not.toMatch(/unsafe-inline/);
     expect(policy, type.path).not.toContain(HASH_OF_NOTHING);
     // The site's stylesheets are files and applied (a refused one would have no rules).
