@@ -291,6 +291,8 @@ test('?page=5 deep-links to page 5; out-of-range pages are clamped', async ({ pa
   expect([width, height]).toEqual(['1200', '1600']);
   await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=999`));
   await expectPage(page, edition.page_count, edition);
+  // At the last page's own address, not one more cached copy of it per number past the end.
+  await expect(page).toHaveURL(new RegExp(`/epaper/${edition.slug}/page/${edition.page_count}$`));
   await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}?page=2&zoom=2`));
   await expect(page.locator('[data-reader]')).toHaveAttribute('data-zoom', '2');
 });

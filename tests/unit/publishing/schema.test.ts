@@ -268,7 +268,7 @@ describe('publishing client over the wire', () => {
         upstream: testUpstream().up,
         token: 'reader-token',
       });
-      const input = { body: 'Hello', author_name: 'Ann', author_email: 'a@example.com' };
+      const input = { content: 'Hello', author_name: 'Ann', author_email: 'a@example.com' };
       await expect(pub.createComment(slug, input)).rejects.toBeInstanceOf(NotFoundError);
       await expect(pub.getPost(slug)).rejects.toBeInstanceOf(NotFoundError);
       expect(server.seen).toEqual([]);
