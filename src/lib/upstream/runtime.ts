@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { settingDefaults } from '../settings/schema.ts';
 import { createBudget, createVisitorAllowance } from './budget.ts';
 import type { AllowanceOptions, Budget, BudgetOptions, VisitorAllowance } from './budget.ts';
@@ -49,7 +50,16 @@ export function createUpstream(options: UpstreamOptions = {}): Upstream {
   const metrics = options.metrics ?? createMetrics();
   const { limits, safetyRatio, windowSeconds, writeReserve, bookingReserve, redisUrl } = options;
   const reserves = { writeReserve, bookingReserve };
-  const budget = createBudget({ limits, safetyRatio, windowSeconds, ...reserves, redisUrl });
+  // Beside the cached values: a restart within a window remembers what it already sent.
+  const logFile = options.cacheDir && join(options.cacheDir, 'budget.json');
+  const budget = createBudget({
+    limits,
+    safetyRatio,
+    windowSeconds,
+    ...reserves,
+    redisUrl,
+    logFile,
+  });
   return {
     metrics,
     budget,

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
 import { getRedis } from './redis.ts';
 
 /**
@@ -49,9 +52,44 @@ function waitFor(times: readonly number[], ceiling: number, now: number, windowM
   return leaving === undefined ? 0 : Math.max(1, leaving + windowMs - now);
 }
 
-/** One process' log (no `REDIS_URL`, or the insurance while Redis is away). */
-export function memoryLog(windowMs: number, now: () => number = Date.now): SlidingLog {
-  const entries = new Map<string, Entry>();
+const savedLog = z.record(
+  z.string(),
+  z.object({ times: z.array(z.number()), shutUntil: z.number() }),
+);
+
+/** What an earlier process left in `file`; nothing when there is none or it is not a log. */
+function readSaved(file: string | undefined): Map<string, Entry> {
+  try {
+    if (file)
+      return new Map(Object.entries(savedLog.parse(JSON.parse(readFileSync(file, 'utf8')))));
+  } catch {
+    // Missing or unreadable: start counting afresh.
+  }
+  return new Map();
+}
+
+/**
+ * One process' log (no `REDIS_URL`, or the insurance while Redis is away). With `file` it is kept
+ * there after every call, so a restart inside a window still counts the calls sent before it
+ * instead of spending a whole window's allowance again.
+ */
+export function memoryLog(
+  windowMs: number,
+  now: () => number = Date.now,
+  file?: string,
+): SlidingLog {
+  const entries = readSaved(file);
+  const save = () => {
+    if (!file) return;
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      // Written then renamed: the next process never reads half of it.
+      writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(entries)));
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // Bookkeeping only: this process still counts in memory.
+    }
+  };
   const entry = (key: string, t: number): Entry => {
     const found = entries.get(key) ?? { times: [], shutUntil: 0 };
     entries.set(key, found);
@@ -70,6 +108,7 @@ export function memoryLog(windowMs: number, now: () => number = Date.now): Slidi
       );
       if (wait > 0) return Promise.resolve({ ok: false, count, waitMs: wait });
       e.times.push(t);
+      save();
       return Promise.resolve({ ok: true, count: count + 1 });
     },
     standing(key) {
@@ -86,6 +125,7 @@ export function memoryLog(windowMs: number, now: () => number = Date.now): Slidi
       const e = entry(key, t);
       while (e.times.length < upTo) e.times.push(t);
       e.shutUntil = Math.max(e.shutUntil, t + shutMs);
+      save();
       return Promise.resolve();
     },
   };
