@@ -176,8 +176,9 @@ type Answer = [taken: number, count: number, waitMs: number];
 
 /**
  * The log shared by every server through Redis (one clock: Redis'), falling back to this
- * process' own log while Redis is away: each server then counts alone, and the upstream's 429s,
- * which shut the log for everyone once Redis is back, cap the rest.
+ * process' own log while Redis is away: each server then counts alone (its own calls of the
+ * window included, which it keeps in both), and the upstream's 429s, which shut the log for
+ * everyone once Redis is back, cap the rest.
  */
 export function redisLog(redisUrl: string, windowMs: number, prefix: string): SlidingLog {
   const insurance = memoryLog(windowMs);
@@ -191,8 +192,13 @@ export function redisLog(redisUrl: string, windowMs: number, prefix: string): Sl
   return {
     take: (key, ceiling) =>
       run(key, 'take', ceiling).then(
-        ([taken, count, waitMs]) =>
-          taken === 1 ? { ok: true, count } : { ok: false, count, waitMs },
+        async ([taken, count, waitMs]): Promise<LogTake> => {
+          if (taken !== 1) return { ok: false, count, waitMs };
+          // Kept here too: this server's own calls still count while Redis is away or after it
+          // comes back empty.
+          const mine = await insurance.take(key, ceiling);
+          return mine.ok ? { ok: true, count: Math.max(count, mine.count) } : mine;
+        },
         () => insurance.take(key, ceiling),
       ),
     standing: (key) =>
