@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { getRedis } from './redis.ts';
@@ -52,26 +52,49 @@ function waitFor(times: readonly number[], ceiling: number, now: number, windowM
   return leaving === undefined ? 0 : Math.max(1, leaving + windowMs - now);
 }
 
-const savedLog = z.record(
+/** A line of a log's file: `n` calls of `key` at `at`, the key shut until `shut`. */
+const savedLine = z.tuple([
   z.string(),
-  z.object({ times: z.array(z.number()), shutUntil: z.number() }),
-);
+  z.number(),
+  z.number().int().min(0).max(100_000),
+  z.number(),
+]);
 
-/** What an earlier process left in `file`; nothing when there is none or it is not a log. */
-function readSaved(file: string | undefined): Map<string, Entry> {
+/** A line's value; `undefined` for one half written when its process stopped. */
+function parseJson(line: string): unknown {
   try {
-    if (file)
-      return new Map(Object.entries(savedLog.parse(JSON.parse(readFileSync(file, 'utf8')))));
+    return JSON.parse(line);
   } catch {
-    // Missing or unreadable: start counting afresh.
+    return undefined;
   }
-  return new Map();
+}
+
+/** What an earlier process left in `file`: its lines in turn, skipping any it did not finish. */
+function readSaved(file: string | undefined): Map<string, Entry> {
+  const entries = new Map<string, Entry>();
+  let text = '';
+  try {
+    if (file) text = readFileSync(file, 'utf8');
+  } catch {
+    // None yet: start counting afresh.
+  }
+  for (const line of text.split('\n')) {
+    const saved = savedLine.safeParse(parseJson(line));
+    if (!saved.success) continue;
+    const [key, at, n, shut] = saved.data;
+    const e = entries.get(key) ?? { times: [], shutUntil: 0 };
+    entries.set(key, e);
+    e.times.push(...Array.from({ length: n }, () => at));
+    e.shutUntil = Math.max(e.shutUntil, shut);
+  }
+  return entries;
 }
 
 /**
- * One process' log (no `REDIS_URL`, or the insurance while Redis is away). With `file` it is kept
- * there after every call, so a restart inside a window still counts the calls sent before it
- * instead of spending a whole window's allowance again.
+ * One process' log (no `REDIS_URL`, or the insurance while Redis is away). With `file` every call
+ * is appended there as it is taken, so a restart inside a window still counts the calls sent before
+ * it instead of spending a whole window's allowance again; once a window the file is rewritten
+ * with the calls still in it.
  */
 export function memoryLog(
   windowMs: number,
@@ -79,12 +102,20 @@ export function memoryLog(
   file?: string,
 ): SlidingLog {
   const entries = readSaved(file);
-  const save = () => {
+  let rewrittenAt = -Infinity;
+  const save = (key: string, t: number, n: number, shut: number) => {
     if (!file) return;
+    const line = (...fields: z.infer<typeof savedLine>) => `${JSON.stringify(fields)}\n`;
     try {
+      if (t - rewrittenAt < windowMs) return appendFileSync(file, line(key, t, n, shut));
+      rewrittenAt = t;
+      const kept = [...entries].flatMap(([k, e]) => [
+        ...e.times.filter((at) => at > t - windowMs).map((at) => line(k, at, 1, 0)),
+        ...(e.shutUntil > t ? [line(k, t, 0, e.shutUntil)] : []),
+      ]);
       mkdirSync(dirname(file), { recursive: true });
       // Written then renamed: the next process never reads half of it.
-      writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(entries)));
+      writeFileSync(`${file}.tmp`, kept.join(''));
       renameSync(`${file}.tmp`, file);
     } catch {
       // Bookkeeping only: this process still counts in memory.
@@ -108,7 +139,7 @@ export function memoryLog(
       );
       if (wait > 0) return Promise.resolve({ ok: false, count, waitMs: wait });
       e.times.push(t);
-      save();
+      save(key, t, 1, 0);
       return Promise.resolve({ ok: true, count: count + 1 });
     },
     standing(key) {
@@ -123,9 +154,10 @@ export function memoryLog(
     fill(key, upTo, shutMs) {
       const t = now();
       const e = entry(key, t);
-      while (e.times.length < upTo) e.times.push(t);
+      const added = Math.max(0, upTo - e.times.length);
+      e.times.push(...Array.from({ length: added }, () => t));
       e.shutUntil = Math.max(e.shutUntil, t + shutMs);
-      save();
+      save(key, t, added, e.shutUntil);
       return Promise.resolve();
     },
   };
