@@ -140,3 +140,29 @@ describe('the sliding budget on Redis', () => {
     expect((await onA.charge(key, visitor)).ok).toBe(false);
   });
 });
+
+describe('when Redis goes away or comes back empty inside a window', () => {
+  it('a server still counts the calls it sent through Redis', async () => {
+    const own = await startRedisServer();
+    const port = Number(new URL(own.url).port);
+    const budget = createBudget({
+      limits: { publishingPublicPerMinute: 10 },
+      safetyRatio: 1,
+      redisUrl: own.url,
+      keyPrefix: 'test:sliding:away',
+    });
+    let sent = 0;
+    while (sent < 20 && (await budget.take(key, 'write')).ok) sent += 1;
+    expect(sent).toBe(10);
+    await own.stop();
+    // Away: the upstream still counts those ten this minute.
+    expect((await budget.take(key, 'write')).ok).toBe(false);
+    // Back without its data (no persistence): still the same minute upstream.
+    const back = await startRedisServer(port);
+    try {
+      expect((await budget.take(key, 'write')).ok).toBe(false);
+    } finally {
+      await back.stop();
+    }
+  });
+});

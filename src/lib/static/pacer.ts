@@ -6,7 +6,10 @@ import type { Budget, BudgetKey, BudgetLimits, RateInfo } from '../upstream/budg
  * A budget for builds: where a page render's budget refuses, it waits for the upstream's next
  * fixed window, anchored on the answer of its first request (never earlier than the upstream's
  * own start), trusting `X-RateLimit-*` over its own count. Not bottleneck (issue 36) nor the
- * site's sliding-log budget: both count on their own clock, not on the upstream's answers.
+ * site's sliding-log budget: both count on their own clock, not on the upstream's answers. It
+ * also never sends more than the limit in any window-long span of its own sends, so an upstream
+ * counting by sliding window is not refused at a fixed window's edge (calls late in one window
+ * and a burst at the start of the next).
  */
 export interface PacingBudget extends Budget {
   readonly calls: number;
@@ -25,6 +28,8 @@ interface PacerOptions {
 interface Window {
   limit: number;
   used: number;
+  /** When the calls of the last window were sent, oldest first. */
+  sent: number[];
   /** When the current window ends; `null` before its first request. */
   endsAt: number | null;
   /** Highest `remaining` seen in this window: the answer that anchors it. */
@@ -78,6 +83,7 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
     const limit = limitFor(limits, key.kind);
     const found = windows.get(id) ?? {
       ...UNCOUNTED,
+      sent: [],
       limit,
       blockedUntil: 0,
       firstAnswer: undefined,
@@ -120,8 +126,15 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
           continue;
         }
         if (w.endsAt !== null && t >= w.endsAt) Object.assign(w, UNCOUNTED);
+        // The call `limit` sends back must have left the window (a sliding upstream's count).
+        const leaving = w.sent[w.sent.length - w.limit];
+        if (leaving !== undefined && leaving + WINDOW_MS + marginMs > t) {
+          await wait(leaving + WINDOW_MS + marginMs - t);
+          continue;
+        }
         if (w.used < w.limit) {
           w.used += 1;
+          w.sent = [...w.sent.filter((at) => at + WINDOW_MS + marginMs > t), t];
           // Provisional end; the first answer moves it to when the upstream started counting.
           w.endsAt ??= t + WINDOW_MS + marginMs;
           calls += 1;

@@ -61,6 +61,8 @@ export interface BudgetOptions {
   backgroundHeadroom?: number | undefined;
   /** Shared counters across instances; in-memory when absent. */
   redisUrl?: string | undefined;
+  /** Without Redis: the file the counts are kept in across restarts (memory only when absent). */
+  logFile?: string | undefined;
   keyPrefix?: string;
   /** The in-memory log's clock (tests); with Redis, Redis' clock counts. */
   now?: () => number;
@@ -139,7 +141,7 @@ export function createBudget(options: BudgetOptions = {}) {
   };
   const log: SlidingLog = options.redisUrl
     ? redisLog(options.redisUrl, windowMs, prefix)
-    : memoryLog(windowMs, options.now);
+    : memoryLog(windowMs, options.now, options.logFile);
 
   const pointsFor = (kind: BudgetKind): number =>
     Math.max(1, Math.floor(limitFor(limits, kind) * ratio));

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { settingDefaults } from '../settings/schema.ts';
 import { createBudget, createVisitorAllowance } from './budget.ts';
 import type { AllowanceOptions, Budget, BudgetOptions } from './budget.ts';
@@ -36,7 +37,9 @@ export function createUpstream(options: UpstreamOptions = {}) {
   const metrics: Metrics = options.metrics ?? createMetrics();
   const { limits, safetyRatio, windowSeconds, writeReserve, bookingReserve, redisUrl } = options;
   const budgetOptions = { limits, safetyRatio, windowSeconds, writeReserve, bookingReserve };
-  const budget: Budget = createBudget({ ...budgetOptions, redisUrl });
+  // Beside the cached values: a restart within a window remembers what it already sent.
+  const logFile = options.cache?.diskDir && join(options.cache.diskDir, 'budget.json');
+  const budget: Budget = createBudget({ ...budgetOptions, redisUrl, logFile });
   return {
     metrics,
     budget,

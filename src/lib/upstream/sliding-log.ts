@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
 import { getRedis } from './redis.ts';
 
 /**
@@ -49,9 +52,75 @@ function waitFor(times: readonly number[], ceiling: number, now: number, windowM
   return leaving === undefined ? 0 : Math.max(1, leaving + windowMs - now);
 }
 
-/** One process' log (no `REDIS_URL`, or the insurance while Redis is away). */
-export function memoryLog(windowMs: number, now: () => number = Date.now): SlidingLog {
+/** A line of a log's file: `n` calls of `key` at `at`, the key shut until `shut`. */
+const savedLine = z.tuple([
+  z.string(),
+  z.number(),
+  z.number().int().min(0).max(100_000),
+  z.number(),
+]);
+
+/** A line's value; `undefined` for one half written when its process stopped. */
+function parseJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an earlier process left in `file`: its lines in turn, skipping any it did not finish. */
+function readSaved(file: string | undefined): Map<string, Entry> {
   const entries = new Map<string, Entry>();
+  let text = '';
+  try {
+    if (file) text = readFileSync(file, 'utf8');
+  } catch {
+    // None yet: start counting afresh.
+  }
+  for (const line of text.split('\n')) {
+    const saved = savedLine.safeParse(parseJson(line));
+    if (!saved.success) continue;
+    const [key, at, n, shut] = saved.data;
+    const e = entries.get(key) ?? { times: [], shutUntil: 0 };
+    entries.set(key, e);
+    e.times.push(...Array.from({ length: n }, () => at));
+    e.shutUntil = Math.max(e.shutUntil, shut);
+  }
+  return entries;
+}
+
+/**
+ * One process' log (no `REDIS_URL`, or the insurance while Redis is away). With `file` every call
+ * is appended there as it is taken, so a restart inside a window still counts the calls sent before
+ * it instead of spending a whole window's allowance again; once a window the file is rewritten
+ * with the calls still in it.
+ */
+export function memoryLog(
+  windowMs: number,
+  now: () => number = Date.now,
+  file?: string,
+): SlidingLog {
+  const entries = readSaved(file);
+  let rewrittenAt = -Infinity;
+  const save = (key: string, t: number, n: number, shut: number) => {
+    if (!file) return;
+    const line = (...fields: z.infer<typeof savedLine>) => `${JSON.stringify(fields)}\n`;
+    try {
+      if (t - rewrittenAt < windowMs) return appendFileSync(file, line(key, t, n, shut));
+      rewrittenAt = t;
+      const kept = [...entries].flatMap(([k, e]) => [
+        ...e.times.filter((at) => at > t - windowMs).map((at) => line(k, at, 1, 0)),
+        ...(e.shutUntil > t ? [line(k, t, 0, e.shutUntil)] : []),
+      ]);
+      mkdirSync(dirname(file), { recursive: true });
+      // Written then renamed: the next process never reads half of it.
+      writeFileSync(`${file}.tmp`, kept.join(''));
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // Bookkeeping only: this process still counts in memory.
+    }
+  };
   const entry = (key: string, t: number): Entry => {
     const found = entries.get(key) ?? { times: [], shutUntil: 0 };
     entries.set(key, found);
@@ -70,6 +139,7 @@ export function memoryLog(windowMs: number, now: () => number = Date.now): Slidi
       );
       if (wait > 0) return Promise.resolve({ ok: false, count, waitMs: wait });
       e.times.push(t);
+      save(key, t, 1, 0);
       return Promise.resolve({ ok: true, count: count + 1 });
     },
     standing(key) {
@@ -84,8 +154,10 @@ export function memoryLog(windowMs: number, now: () => number = Date.now): Slidi
     fill(key, upTo, shutMs) {
       const t = now();
       const e = entry(key, t);
-      while (e.times.length < upTo) e.times.push(t);
+      const added = Math.max(0, upTo - e.times.length);
+      e.times.push(...Array.from({ length: added }, () => t));
       e.shutUntil = Math.max(e.shutUntil, t + shutMs);
+      save(key, t, added, e.shutUntil);
       return Promise.resolve();
     },
   };
@@ -136,8 +208,9 @@ type Answer = [taken: number, count: number, waitMs: number];
 
 /**
  * The log shared by every server through Redis (one clock: Redis'), falling back to this
- * process' own log while Redis is away: each server then counts alone, and the upstream's 429s,
- * which shut the log for everyone once Redis is back, cap the rest.
+ * process' own log while Redis is away: each server then counts alone (its own calls of the
+ * window included, which it keeps in both), and the upstream's 429s, which shut the log for
+ * everyone once Redis is back, cap the rest.
  */
 export function redisLog(redisUrl: string, windowMs: number, prefix: string): SlidingLog {
   const insurance = memoryLog(windowMs);
@@ -151,8 +224,13 @@ export function redisLog(redisUrl: string, windowMs: number, prefix: string): Sl
   return {
     take: (key, ceiling) =>
       run(key, 'take', ceiling).then(
-        ([taken, count, waitMs]) =>
-          taken === 1 ? { ok: true, count } : { ok: false, count, waitMs },
+        async ([taken, count, waitMs]): Promise<LogTake> => {
+          if (taken !== 1) return { ok: false, count, waitMs };
+          // Kept here too: this server's own calls still count while Redis is away or after it
+          // comes back empty.
+          const mine = await insurance.take(key, ceiling);
+          return mine.ok ? { ok: true, count: Math.max(count, mine.count) } : mine;
+        },
         () => insurance.take(key, ceiling),
       ),
     standing: (key) =>

@@ -97,4 +97,30 @@ describe('the build budget waits for the next window instead of refusing', () =>
     await budget.take(key);
     expect(clock.now()).toBe(7_000);
   });
+
+  it('counts the calls of the last minute, not of a fixed one: 2 at :50 and 3 at :60 are 5 in a minute', async () => {
+    const clock = fakeClock();
+    const budget = createPacingBudget({
+      limits: { publishingPublicPerMinute: 3 },
+      marginMs: 100,
+      ...clock,
+    });
+    const sentAt: number[] = [];
+    const send = async () => {
+      await budget.take(key);
+      sentAt.push(clock.now());
+      await budget.observe(key, {}); // An answer without rate headers.
+    };
+    await send(); // The first page at :00, then the build renders for 50 s.
+    clock.advance(50_000);
+    await send();
+    await send();
+    for (let i = 0; i < 3; i += 1) await send();
+    // An upstream counting by sliding window refuses a fourth call in any minute.
+    const busiest = Math.max(
+      ...sentAt.map((t) => sentAt.filter((u) => u >= t && u < t + 60_000).length),
+    );
+    expect(busiest).toBeLessThanOrEqual(3);
+    expect(sentAt).toEqual([0, 50_000, 50_000, 60_100, 110_100, 110_100]);
+  });
 });
