@@ -208,7 +208,7 @@ describe('createTenantRegistry', () => {
         event: 'tenants.reload.mended',
         fields: expect.objectContaining({
           message: `${path} is valid again, no change to the tenants served`,
-        }),
+        }) as unknown,
       }),
     ]);
     // Read again unchanged: nothing to say.
