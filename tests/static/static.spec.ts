@@ -292,6 +292,12 @@ test.describe('without JavaScript', () => {
     const badges = await page.locator('.stream-card .badge').allInnerTexts();
     expect(badges.length).toBeGreaterThan(0);
     expect(badges.map((text) => text.trim().toLowerCase())).not.toContain('live');
+    // Built while streams were on air (their cards started), its front page, read days later, names
+    // none as live now or starting today.
+    expect(await page.locator('.stream-card .badge.started').count()).toBeGreaterThan(0);
+    await page.goto(url('/'));
+    await expect(page.locator('main')).toContainText('Featured');
+    await expect(page.getByRole('heading', { name: /Live now|Live today/i })).toHaveCount(0);
   });
 
   test('the e-paper reader offers no go-to form that would show the wrong page', async ({
