@@ -294,6 +294,30 @@ test.describe('without JavaScript', () => {
     const badges = await page.locator('.stream-card .badge').allInnerTexts();
     expect(badges.length).toBeGreaterThan(0);
     expect(badges.map((text) => text.trim().toLowerCase())).not.toContain('live');
+    // Built while streams were on air (their cards started), its front page, read days later, names
+    // none as live now or starting today.
+    expect(await page.locator('.stream-card .badge.started').count()).toBeGreaterThan(0);
+    await page.goto(url('/'));
+    await expect(page.locator('main')).toContainText('Featured');
+    await expect(page.getByRole('heading', { name: /Live now|Live today/i })).toHaveCount(0);
+  });
+
+  test('the e-paper reader offers no go-to form that would show the wrong page', async ({
+    page,
+  }) => {
+    await page.goto(url('/epaper'));
+    await page.locator('article').filter({ hasText: /free/i }).getByRole('link').last().click();
+    await page
+      .getByRole('link', { name: /Next page/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/page\/2#reader-pages$/);
+    // Its `?page=5` reaches no server here: a plain file host answers with the edition's cover.
+    await expect(page.getByLabel('Go to page')).toBeHidden();
+    // The page strip still goes to the pages around this one, as plain links.
+    await page.getByRole('link', { name: 'Page 4', exact: true }).click();
+    await expect(page).toHaveURL(/\/page\/4#reader-pages$/);
+    await expect(page.locator('[data-page-image]')).toHaveAttribute('alt', /^Page 4 of /);
   });
 });
 

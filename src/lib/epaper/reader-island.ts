@@ -400,6 +400,7 @@ function listenToControls(reader: Reader): void {
   // "Go to page" turns in place too, or loads the page's own address: a static copy serves no
   // `?page=` (the browser checked the number against min and max before this event).
   const goto = reader.$<HTMLInputElement>('[data-goto]');
+  if (goto?.form) goto.form.hidden = false;
   goto?.form?.addEventListener('submit', (event) => {
     event.preventDefault();
     reader.goOrLoad(clampPage(goto.valueAsNumber, reader.count));

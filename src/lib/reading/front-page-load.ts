@@ -1,6 +1,7 @@
 import { EDITIONS_PER_PAGE } from '../epaper/load.ts';
 import { logWarn } from '../log/log.ts';
 import { settings } from '../settings/settings.ts';
+import { isStaticBuild } from '../static/mode.ts';
 import type { Category, Edition, PostSummary, Stream } from '../publishing/schema.ts';
 import type { Paged } from '../upstream/parse.ts';
 import { memo } from '../memo.ts';
@@ -150,7 +151,8 @@ export async function loadFrontPage(
     latest,
     tiers,
     sections,
-    band: streams ? liveBand(streams.items, now, tenant.timeZone) : null,
+    // A static copy is read long after its build: it names no stream as live now or starting today.
+    band: streams && !isStaticBuild() ? liveBand(streams.items, now, tenant.timeZone) : null,
     streams: streams?.items ?? [],
     edition: editions ? promoted(editions.items) : null,
     complete: featuredList !== null,
