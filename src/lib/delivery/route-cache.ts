@@ -378,9 +378,11 @@ async function renderAndStore(
       statusText: response.statusText,
       headers: response.headers,
     });
-    // What Astro keeps on the response itself (its cookies, above all) goes along.
+    // What Astro keeps on the response itself (its cookies, above all) goes along; a fetch
+    // implementation's own state (a body already read) must not.
     for (const symbol of Object.getOwnPropertySymbols(response)) {
-      Reflect.set(answer, symbol, Reflect.get(response, symbol));
+      if (Symbol.keyFor(symbol)?.startsWith('astro'))
+        Reflect.set(answer, symbol, Reflect.get(response, symbol));
     }
   }
   if (storePage(store, lookup, answer, body)) answer.headers.set('X-Astro-Cache', 'MISS');
