@@ -207,7 +207,9 @@ describe('npm start', () => {
   });
 
   it('decodes path escapes once: %252D is not a hyphen', async () => {
-    expect((await direct(POST.replace('welcome-to', 'welcome%2Dto'))).status).toBe(200);
+    // An escaped hyphen is a hyphen: the address the site writes, by a redirect (one cached copy).
+    const escaped = await direct(POST.replace('welcome-to', 'welcome%2Dto'));
+    expect([escaped.status, escaped.headers['location']]).toEqual([301, POST]);
     // Before: 200, Astro decoded the path until it stopped changing.
     expect((await direct(POST.replace('welcome-to', 'welcome%252Dto'))).status).toBe(400);
   });

@@ -27,15 +27,12 @@ afterAll(async () => {
   await mock?.close();
 });
 
-// Another host of the tenant's wildcard each time: the route cache misses and the page renders.
+// The tenant's two hosts in turn: each keeps its own copy in the route cache, so a page asked on the
+// other one than last time renders (a wildcard's subdomains share one copy).
+const HOSTS = ['daily-planet.localhost', 'dailyplanet.example.com'] as const;
 let hosts = 0;
-const render = async (site: Service, path: string) => {
-  hosts += 1;
-  return send(`http://127.0.0.1:${site.port}${path}`, {
-    host: `r${hosts}.dailyplanet.example.com`,
-  });
-};
-const withoutHost = (html: string) => html.replace(/r\d+\.dailyplanet\.example\.com/g, 'HOST');
+const render = async (site: Service, path: string, host = HOSTS[++hosts % HOSTS.length]) =>
+  send(`http://127.0.0.1:${site.port}${path}`, { host });
 
 async function partsCount(site: Service, result: 'kept' | 'rendered'): Promise<number> {
   const metrics = await send(`http://127.0.0.1:${site.port}/_metrics`);
@@ -63,11 +60,12 @@ describe('page parts kept rendered', () => {
       const path = paths[type]!;
       await render(kept, path);
       const before = await keptParts(kept);
-      const again = await render(kept, path);
+      const host = HOSTS[++hosts % HOSTS.length];
+      const again = await render(kept, path, host);
       expect(await keptParts(kept)).toBeGreaterThan(before);
-      const full = await render(none, path);
+      const full = await render(none, path, host);
       expect(again.status).toBe(200);
-      expect(withoutHost(again.text)).toBe(withoutHost(full.text));
+      expect(again.text).toBe(full.text);
       expect(await keptParts(none)).toBe(0);
     },
   );
@@ -77,15 +75,17 @@ describe('page parts kept rendered', () => {
     async (type) => {
       const path = paths[type]!;
       const slug = paths.post!.split('/').at(-1)!;
-      const first = await render(kept, path);
+      const host = HOSTS[0];
+      const first = await render(kept, path, host);
       // Every post list, the post and the category and tag reads are out of date: read again.
       expect((await purge({ slug })).status).toBe(202);
       const [keptBefore, renderedBefore] = [
         await keptParts(kept),
         await partsCount(kept, 'rendered'),
       ];
-      const again = await render(kept, path);
-      expect(withoutHost(again.text)).toBe(withoutHost(first.text));
+      // Purged: this host's copy is gone too, so the page renders.
+      const again = await render(kept, path, host);
+      expect(again.text).toBe(first.text);
       expect(await partsCount(kept, 'rendered')).toBe(renderedBefore);
       expect(await keptParts(kept)).toBeGreaterThan(keptBefore);
     },
