@@ -19,6 +19,12 @@ const HASHES = [
   ['script', 'extraScriptHashes.push(await generateCspDigest(script.children, cspAlgorithm));'],
 ] as const;
 
+/** The adapter's own "Bad request." answers: plain text, kept by no cache. */
+const BAD_REQUEST_HEADERS = JSON.stringify({
+  'Content-Type': 'text/plain; charset=utf-8',
+  'Cache-Control': 'no-store',
+});
+
 const PATCHES: readonly Patch[] = [
   {
     // A request the adapter cannot turn into a `Request` (`Host: evil@site`) is the client's
@@ -29,8 +35,7 @@ const PATCHES: readonly Patch[] = [
       [
         /logger\.error\(`Could not render \$\{req\.url\}`\);\s*console\.error\(err\);\s*res\.statusCode = 500;\s*res\.end\("Internal Server Error"\);/,
         `console.warn(JSON.stringify({ level: "warn", event: "request.malformed", time: new Date().toISOString(), message: err instanceof Error ? err.message : String(err) }));
-      res.statusCode = 400;
-      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      res.writeHead(400, ${BAD_REQUEST_HEADERS});
       res.end("Bad request.");`,
       ],
     ],
@@ -55,7 +60,11 @@ const PATCHES: readonly Patch[] = [
     // renders: Masthead's (src/lib/delivery/static-files.ts) answers from a list made at start.
     why: 'static-files: the standalone server uses src/lib/delivery/static-files.ts',
     file: /@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/,
-    edits: [['from "./serve-static.js"', `from ${ourFile('../lib/delivery/static-files.ts')}`]],
+    edits: [
+      ['from "./serve-static.js"', `from ${ourFile('../lib/delivery/static-files.ts')}`],
+      // A path with a broken escape (`/x/%`): labelled and never stored, as the 400 above.
+      ['res.writeHead(400);', `res.writeHead(400, ${BAD_REQUEST_HEADERS});`],
+    ],
   },
   {
     // Astro hashes every head stylesheet and script on every render, external ones too, whose

@@ -22,7 +22,20 @@ test.describe('bad URLs and hosts', () => {
     const response = await raw(E2E_PORT, { path: '/', headers: { Host: `evil@${SITE.host}` } });
     expect(response.status).toBe(400);
     expect(response.body).toBe('Bad request.');
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
   });
+
+  for (const path of ['/x/%', '/posts/%zz']) {
+    test(`${path} (a broken escape) answers 400 in plain text, stored by no cache`, async () => {
+      const response = await raw(E2E_PORT, { path, headers: { Host: SITE.host } });
+      expect(response.status).toBe(400);
+      expect(response.body).toBe('Bad request.');
+      // Before: no Content-Type (browsers guess) and no Cache-Control.
+      expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-store');
+    });
+  }
 });
 
 test.describe('one address per page', () => {
