@@ -19,12 +19,6 @@ const HASHES = [
   ['script', 'extraScriptHashes.push(await generateCspDigest(script.children, cspAlgorithm));'],
 ] as const;
 
-/** The adapter's own "Bad request." answers: plain text, kept by no cache. */
-const BAD_REQUEST_HEADERS = JSON.stringify({
-  'Content-Type': 'text/plain; charset=utf-8',
-  'Cache-Control': 'no-store',
-});
-
 const PATCHES: readonly Patch[] = [
   {
     // A request the adapter cannot turn into a `Request` (`Host: evil@site`) is the client's
@@ -35,7 +29,7 @@ const PATCHES: readonly Patch[] = [
       [
         /logger\.error\(`Could not render \$\{req\.url\}`\);\s*console\.error\(err\);\s*res\.statusCode = 500;\s*res\.end\("Internal Server Error"\);/,
         `console.warn(JSON.stringify({ level: "warn", event: "request.malformed", time: new Date().toISOString(), message: err instanceof Error ? err.message : String(err) }));
-      res.writeHead(400, ${BAD_REQUEST_HEADERS});
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
       res.end("Bad request.");`,
       ],
     ],
@@ -62,8 +56,9 @@ const PATCHES: readonly Patch[] = [
     file: /@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/,
     edits: [
       ['from "./serve-static.js"', `from ${ourFile('../lib/delivery/static-files.ts')}`],
-      // A path with a broken escape (`/x/%`): labelled and never stored, as the 400 above.
-      ['res.writeHead(400);', `res.writeHead(400, ${BAD_REQUEST_HEADERS});`],
+      // A path with a broken escape (`/x/%`) goes on to the middleware, which answers it with the
+      // tenant's 400 page (src/lib/request/refusals.ts), not a bare "Bad request.".
+      [/try \{\s*decodeURI\(req\.url\);\s*\} catch \{[^}]*\}/, ''],
     ],
   },
   {
