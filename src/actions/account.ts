@@ -40,7 +40,7 @@ function formError(ctx: ActionAPIContext, form: AccountFormName, error: unknown)
  */
 function signInSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
   const { tenant } = ctx.locals;
-  return startSession(ctx.session, tenant, signedIn, (previous) => {
+  return startSession(ctx.session, ctx.cookies, tenant, signedIn, (previous) => {
     void revoke(publishingFor(tenant), previous).then((revoked) => {
       if (!revoked) logWarn('auth.login.revoke_replaced_failed', requestContext(ctx));
     });

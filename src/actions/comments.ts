@@ -33,7 +33,7 @@ export const commentActions = {
           postSlug: form.post,
           values,
           token: signedIn?.token ?? null,
-          signedOutSince: !signedIn && (await takeSignOut(ctx.session, tenant)),
+          signedOutSince: !signedIn && (await takeSignOut(ctx.session, ctx.cookies, tenant)),
           limitKey: limitKey(tenant.id, ctx.locals.visitor.address),
           remember:
             values.key &&

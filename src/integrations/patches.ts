@@ -29,8 +29,7 @@ const PATCHES: readonly Patch[] = [
       [
         /logger\.error\(`Could not render \$\{req\.url\}`\);\s*console\.error\(err\);\s*res\.statusCode = 500;\s*res\.end\("Internal Server Error"\);/,
         `console.warn(JSON.stringify({ level: "warn", event: "request.malformed", time: new Date().toISOString(), message: err instanceof Error ? err.message : String(err) }));
-      res.statusCode = 400;
-      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
       res.end("Bad request.");`,
       ],
     ],
@@ -55,7 +54,12 @@ const PATCHES: readonly Patch[] = [
     // renders: Masthead's (src/lib/delivery/static-files.ts) answers from a list made at start.
     why: 'static-files: the standalone server uses src/lib/delivery/static-files.ts',
     file: /@astrojs[\\/]node[\\/]dist[\\/]standalone\.js$/,
-    edits: [['from "./serve-static.js"', `from ${ourFile('../lib/delivery/static-files.ts')}`]],
+    edits: [
+      ['from "./serve-static.js"', `from ${ourFile('../lib/delivery/static-files.ts')}`],
+      // A path with a broken escape (`/x/%`) goes on to the middleware, which answers it with the
+      // tenant's 400 page (src/lib/request/refusals.ts), not a bare "Bad request.".
+      [/try \{\s*decodeURI\(req\.url\);\s*\} catch \{[^}]*\}/, ''],
+    ],
   },
   {
     // Astro hashes every head stylesheet and script on every render, external ones too, whose

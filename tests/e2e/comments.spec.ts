@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import {
   expect,
   test,
@@ -364,6 +365,49 @@ test('logged out in another tab: a comment sent from the signed-in form is not p
   request,
 }) => {
   await commentAfterLogoutElsewhere(page, request);
+});
+
+test('a guest whose old session is gone (a booking weeks ago) is asked for a name, not told they were signed out', async ({
+  page,
+}) => {
+  await page
+    .context()
+    .addCookies([
+      { name: 'astro-session', value: crypto.randomUUID(), url: tenantUrl(TENANT, '/') },
+    ]);
+  await page.goto(tenantUrl(TENANT, POST_PATH));
+  const form = page.locator('#comment-form');
+  const text = unique('A guest with an old cookie');
+  await form.getByLabel('Comment', { exact: true }).fill(text);
+  const landing = await submit(page, /Post comment/);
+  // Before: 401 "You are no longer signed in" to someone who never signed in.
+  expect(landing.status()).toBe(422);
+  await expect(page.getByRole('alert')).toContainText('Check the highlighted fields');
+  await expect(form.getByLabel('Name', { exact: true })).toHaveAccessibleDescription(
+    /Enter your name, or sign in to comment/,
+  );
+  await expect(form.getByLabel('Comment', { exact: true })).toHaveValue(text);
+});
+
+test('a reader whose signed-in session is gone (idle too long) is told they are no longer signed in', async ({
+  page,
+  request,
+}) => {
+  await logIn(page);
+  const form = page.locator('#comment-form');
+  await expect(form.getByText('Commenting as')).toBeVisible();
+  const session = (await page.context().cookies()).find((c) => c.name === 'astro-session');
+  // As the store does with a session idle past SESSION_TTL_SECONDS.
+  rmSync(`node_modules/.astro/sessions/${session!.value}`);
+
+  const text = unique('Typed after the session ran out');
+  const before = await commentWrites(request);
+  await form.getByLabel('Comment', { exact: true }).fill(text);
+  const landing = await submit(page, /Post comment/);
+  expect(landing.status()).toBe(401);
+  await expect(page.getByRole('alert')).toContainText('You are no longer signed in');
+  await expect(form.getByLabel('Comment', { exact: true })).toHaveValue(text);
+  expect(await commentWrites(request)).toBe(before);
 });
 
 test.describe('with JavaScript', () => {

@@ -205,6 +205,16 @@ test.describe('the live band', () => {
     await setStreams(request, { slug: first, status: 'scheduled', at: at.toISOString() });
     await expect.poll(() => band(page), settles).toBe('today');
     await expect(page.locator('[data-live-band] time')).toContainText('starts at');
+
+    // Left open past the start, it says what the stream list says then, not "starts at".
+    await page.clock.install();
+    await page.goto(tenantUrl(tenant, '/'));
+    const when = page.locator('[data-live-band="today"] time');
+    await expect(when).toContainText('starts at');
+    await page.clock.fastForward(at.getTime() - (await page.evaluate(() => Date.now())) + 2_000);
+    await expect(when).toHaveText('Starting soon');
+    await page.clock.fastForward('15:00');
+    await expect(when).toHaveText('Delayed');
   });
 });
 

@@ -22,7 +22,21 @@ test.describe('bad URLs and hosts', () => {
     const response = await raw(E2E_PORT, { path: '/', headers: { Host: `evil@${SITE.host}` } });
     expect(response.status).toBe(400);
     expect(response.body).toBe('Bad request.');
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
   });
+
+  for (const path of ['/x/%', '/posts/%zz']) {
+    test(`${path} (a broken escape) answers the tenant's 400 page, stored by no cache`, async () => {
+      const response = await raw(E2E_PORT, { path, headers: { Host: SITE.host } });
+      expect(response.status).toBe(400);
+      // Before: the adapter's bare "Bad request." with no Content-Type and no Cache-Control.
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.body).toContain('<title>Address not understood · Daily Planet</title>');
+      expect(response.body).toContain('This address could not be read.');
+    });
+  }
 });
 
 test.describe('one address per page', () => {

@@ -1,6 +1,7 @@
-import type { AstroSession } from 'astro';
+import { createHash } from 'node:crypto';
+import type { AstroCookies, AstroSession } from 'astro';
 import { z } from 'zod';
-import { deleteIfKept, dropIfEmpty } from '../delivery/session-store.ts';
+import { deleteIfKept, dropIfEmpty, SESSION_COOKIE } from '../delivery/session-store.ts';
 import { settings } from '../settings/settings.ts';
 import { apiHash } from '../upstream/cache.ts';
 import { signedOutTokens } from './signed-out.ts';
@@ -35,6 +36,14 @@ export type SessionTenant = { id: string; publishing: { baseUrl: string } };
 const key = (tenant: SessionTenant) => `auth:${tenant.id}`;
 /** Left by a sign-out, for a form another tab still shows signed in (`takeSignOut`). */
 const signedOutKey = (tenant: SessionTenant) => `signed-out:${tenant.id}`;
+
+/**
+ * Names the session a sign-in started, in a cookie of its own that outlives the stored session: one
+ * gone (idle past SESSION_TTL_SECONDS) was signed in only if it still names it (`takeSignOut`).
+ */
+const SIGNED_IN_COOKIE = 'masthead-signed-in';
+const signedInMark = (tenant: SessionTenant, sessionID: string) =>
+  createHash('sha256').update(`${tenant.id}:${sessionID}`).digest('base64url');
 
 let signedOut: SignedOutTokens | undefined;
 const signedOutOnce = (): SignedOutTokens => {
@@ -82,17 +91,22 @@ export async function signOut(
 
 /**
  * Whether this session was signed out (a logout, a token the API refused) since it last sent a
- * form that asked (once: the mark goes), or its cookie names a session that is gone (idle past
- * SESSION_TTL_SECONDS). A shared page cannot know who is signed in, so another tab, or a tab left
- * open, may still show the signed-in form.
+ * form that asked (once: the mark goes), or its cookie names a signed-in session that is gone (idle
+ * past SESSION_TTL_SECONDS; a guest's, kept for a booking or a draft, is a guest's still). A shared
+ * page cannot know who is signed in, so another tab, or a tab left open, may still show the
+ * signed-in form.
  */
 export async function takeSignOut(
   session: AstroSession | undefined,
+  cookies: AstroCookies,
   tenant: SessionTenant,
 ): Promise<boolean> {
   if (!session) return false;
-  // Astro gives a cookie whose session is gone a new, empty one (no cookie: no id at all).
-  if ((await session.keys()).next().done) return session.sessionID !== undefined;
+  // Astro gives a cookie whose session is gone a new, empty one under a new id.
+  if ((await session.keys()).next().done) {
+    const id = cookies.get(SESSION_COOKIE)?.value;
+    return id !== undefined && cookies.get(SIGNED_IN_COOKIE)?.value === signedInMark(tenant, id);
+  }
   if (!(await session.has(signedOutKey(tenant)))) return false;
   session.delete(signedOutKey(tenant));
   await dropIfEmpty(session);
@@ -115,6 +129,7 @@ export function setSignedIn(
  */
 export async function startSession(
   session: AstroSession | undefined,
+  cookies: AstroCookies,
   tenant: SessionTenant,
   signedIn: SignedIn,
   replaced: (previous: SignedIn) => void,
@@ -123,6 +138,13 @@ export async function startSession(
   const previous = await getSignedIn(session, tenant).catch(() => null);
   await session?.regenerate();
   setSignedIn(session, tenant, signedIn);
+  if (session?.sessionID) {
+    cookies.set(SIGNED_IN_COOKIE, signedInMark(tenant, session.sessionID), {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+    });
+  }
   await deleteIfKept(session, signedOutKey(tenant));
   // An API that hands out the same token again after a logout honours it again.
   await signedOutOnce().remove(signedIn.token);

@@ -96,15 +96,20 @@ export function cleanRedirect(url: URL, allowed: ReadonlySet<string>, slashed = 
 }
 
 /**
- * The raw path (as sent) decodes to something a second decoding changes (`%252E` → `%2E` → `.`).
- * Astro decodes a path until it stops changing, so such a path would reach a page as a different
- * one than the visitor's escapes say; it is refused instead. Malformed escapes are not this case.
+ * The raw path (as sent) has a broken escape (`/x/%`, `%zz`), or decodes to something a second
+ * decoding changes (`%252E` → `%2E` → `.`): Astro decodes a path until it stops changing, so such a
+ * path would reach a page as a different one than the visitor's escapes say. Either is refused.
  */
-export function isDoublyEscaped(rawPathname: string): boolean {
+export function isUnreadablePath(rawPathname: string): boolean {
+  let once: string;
   try {
-    const once = decodeURI(rawPathname);
+    once = decodeURI(rawPathname);
+  } catch {
+    return true;
+  }
+  try {
     return decodeURI(once) !== once;
   } catch {
-    return false;
+    return false; // `/a%25b/` is the path `/a%b/`, decoded once
   }
 }

@@ -4,11 +4,11 @@ import type { Socket } from 'node:net';
 import type { ErrorCode } from '../booking/domain/failures.ts';
 import { uncachedJson } from '../delivery/policy.ts';
 import type { I18n, MessageKey } from '../i18n/index.ts';
-import { isDoublyEscaped, MAX_URL_LENGTH } from './clean-url.ts';
+import { isUnreadablePath, MAX_URL_LENGTH } from './clean-url.ts';
 
 /**
- * What the edge refuses before anything runs: an address no page takes (too long, or escaped twice),
- * a body refused from its headers (above the limit, streamed without a length, on a method that
+ * What the edge refuses before anything runs: an address no page takes (too long, a broken escape,
+ * or escaped twice), a body refused from its headers (above the limit, streamed without a length, on a method that
  * takes none, or not a form to an action), a form posted from another site: decided before the tenant is known; a method the page
  * does not take, once its route is. Answered once the tenant is known, in its
  * language: the tenant's page for a browser (src/pages/400.astro), the booking API's error shape
@@ -16,7 +16,7 @@ import { isDoublyEscaped, MAX_URL_LENGTH } from './clean-url.ts';
  */
 export type EdgeRefusal =
   | 'too-long'
-  | 'double-escape'
+  | 'unreadable-path'
   | 'cross-site'
   | 'too-large'
   | 'length-required'
@@ -53,7 +53,7 @@ export const REFUSALS: Record<EdgeRefusal, RefusalText> = {
     plainHeading: 'Address too long',
     plainText: 'This address is too long.',
   },
-  'double-escape': {
+  'unreadable-path': {
     status: 400,
     code: 'bad_request',
     heading: 'error.badAddress',
@@ -93,8 +93,8 @@ export function urlRefusal(sent: string): EdgeRefusal | undefined {
   if (sent.length <= MAX_URL_LENGTH && !sent.includes('%')) return undefined;
   const { pathname, search } = new URL(sent);
   if (pathname.length + search.length > MAX_URL_LENGTH) return 'too-long';
-  // Astro decodes a path until it stops changing: `%252E` would reach a page as `.`.
-  return isDoublyEscaped(pathname) ? 'double-escape' : undefined;
+  // A broken escape; or one Astro decodes twice (`%252E` would reach a page as `.`).
+  return isUnreadablePath(pathname) ? 'unreadable-path' : undefined;
 }
 
 /** A JSON caller's answer: the booking API's error shape (`{ ok: false, error }`), in `i18n`'s language. */

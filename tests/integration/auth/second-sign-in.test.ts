@@ -35,8 +35,9 @@ function visit(storage: ReturnType<typeof createStorage>, cookie?: string) {
     method: 'POST',
     headers: cookie ? { cookie: `astro-session=${cookie}` } : {},
   });
+  const cookies = new AstroCookies(request, console);
   const session = new AstroSession({
-    cookies: new AstroCookies(request, console),
+    cookies,
     config: { driver: 'memory' },
     runtimeMode: 'production',
     mockStorage: storage,
@@ -46,7 +47,7 @@ function visit(storage: ReturnType<typeof createStorage>, cookie?: string) {
     await (session as unknown as Record<symbol, () => Promise<void>>)[PERSIST_SYMBOL]!();
     return session.sessionID;
   };
-  return { session, end };
+  return { session, cookies, end };
 }
 
 /** Whether the API still honours `token`. */
@@ -68,12 +69,12 @@ describe('a second sign-in', () => {
 
     const first = await signIn(client(), 'reader@masthead.test', PASSWORD);
     const tabOne = visit(storage);
-    await startSession(tabOne.session, TENANT, first, replaced);
+    await startSession(tabOne.session, tabOne.cookies, TENANT, first, replaced);
     const id = await tabOne.end();
 
     const second = await signIn(client(), 'reader@masthead.test', PASSWORD);
     const tabTwo = visit(storage, id);
-    await startSession(tabTwo.session, TENANT, second, replaced);
+    await startSession(tabTwo.session, tabTwo.cookies, TENANT, second, replaced);
     const newId = await tabTwo.end();
     await Promise.all(revoking);
 
@@ -87,7 +88,9 @@ describe('a second sign-in', () => {
     const replaced: SignedIn[] = [];
     const signedIn = await signIn(client(), 'reader@masthead.test', PASSWORD);
     const tab = visit(storage);
-    await startSession(tab.session, TENANT, signedIn, (previous) => replaced.push(previous));
+    await startSession(tab.session, tab.cookies, TENANT, signedIn, (previous) =>
+      replaced.push(previous),
+    );
     await tab.end();
     expect(replaced).toEqual([]);
 

@@ -137,7 +137,7 @@ describe('the 400 page (a request the edge refused before anything ran)', () => 
 
   it.each([
     ['too-long', 414, 'de-DE', 'Adresse zu lang', 'zu lang zum Öffnen'],
-    ['double-escape', 400, 'fr-FR', 'Adresse illisible', 'n’a pas pu être lue'],
+    ['unreadable-path', 400, 'fr-FR', 'Adresse illisible', 'n’a pas pu être lue'],
     ['length-required', 411, 'en-GB', 'Not sent', 'so nothing was sent'],
     ['no-body-allowed', 400, 'de-DE', 'Nicht gesendet', 'daher wurde nichts gesendet'],
   ] as const)(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cleanQuery,
   cleanRedirect,
-  isDoublyEscaped,
+  isUnreadablePath,
   shareableParams,
   shareableParamsOfRequestPath,
 } from '../../../src/lib/request/clean-url.ts';
@@ -133,7 +133,10 @@ describe('path escapes', () => {
     ['/search/a%20b', false],
     ['/a%25b/', false],
     ['/posts/plain', false],
-  ])('%s would be decoded twice: %s', (path, expected) => {
-    expect(isDoublyEscaped(path)).toBe(expected);
+    ['/x/%', true],
+    ['/posts/%zz', true],
+    ['/posts/%E0%A4%A', true],
+  ])('%s is broken or would be decoded twice: %s', (path, expected) => {
+    expect(isUnreadablePath(path)).toBe(expected);
   });
 });

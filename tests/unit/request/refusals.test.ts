@@ -11,14 +11,14 @@ import {
 describe('edge refusals', () => {
   it('names an address too long, doubly escaped, or fine', () => {
     expect(urlRefusal(`http://x.test/${'a'.repeat(3000)}`)).toBe('too-long');
-    expect(urlRefusal('http://x.test/%252E%252E/')).toBe('double-escape');
+    expect(urlRefusal('http://x.test/%252E%252E/')).toBe('unreadable-path');
     expect(urlRefusal('http://x.test/caf%C3%A9')).toBeUndefined();
     expect(urlRefusal('http://x.test/posts/a')).toBeUndefined();
   });
 
   it.each([
     ['too-long', 414, 'too_long', 'Diese Adresse ist zu lang'],
-    ['double-escape', 400, 'bad_request', 'Diese Adresse konnte nicht gelesen werden'],
+    ['unreadable-path', 400, 'bad_request', 'Diese Adresse konnte nicht gelesen werden'],
     ['cross-site', 403, 'forbidden', 'von einer anderen Website'],
     ['length-required', 411, 'bad_request', 'daher wurde nichts gesendet'],
     ['no-body-allowed', 400, 'bad_request', 'daher wurde nichts gesendet'],
