@@ -6,11 +6,18 @@ import { isOutage, NoRouteError, RateLimitedError, UpstreamError } from '../../u
 import { LockTimeoutError } from '../../upstream/lock.ts';
 import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
-import { textKey } from '../../i18n/text-key.ts';
+import { readTextKey, textKey } from '../../i18n/text-key.ts';
 import { i18nFor } from '../../i18n/index.ts';
 import { stayErrors } from '../domain/dates.ts';
 import { contactLine } from '../domain/contact.ts';
-import { busy, invalid, refusal, toFailure, unavailable } from '../domain/failures.ts';
+import {
+  busy,
+  invalid,
+  refusal,
+  toFailure,
+  unavailable,
+  type BookingFailure,
+} from '../domain/failures.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import {
   detailsErrors,
@@ -70,6 +77,10 @@ export const SETTLE_SECONDS = 90;
  */
 const outcomeUnknownFailure = (wait: number) =>
   unavailable(textKey('booking.error.outcomeUnknown', { wait }), wait);
+
+/** Whether `error` says the create's answer was lost (the page links to finding the booking). */
+export const isOutcomeUnknown = (error: BookingFailure) =>
+  readTextKey(error.message)?.key === 'booking.error.outcomeUnknown';
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 const outcomeUnknown = (error: unknown): boolean =>
