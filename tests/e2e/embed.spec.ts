@@ -164,6 +164,26 @@ test('a phone: the confirmation shows each value on full lines under its term', 
   for (const width of widths.values) expect(width).toBe(widths.list);
 });
 
+test('dates typed with the keyboard (no calendar clicks) take, and Enter goes on to the guests', async ({
+  page,
+}) => {
+  await page.goto(partnerPage(ALLOWED_PARTNER, { property: HARBOUR_VIEW }));
+  const frame = page.frameLocator('iframe');
+  // The browser's date fields take digits in its locale's order (en-US here: month, day, year).
+  const typed = (iso: string) => {
+    const [year, month, date] = iso.split('-');
+    return `${month}${date}${year}`;
+  };
+  await frame.getByLabel('Check-in').focus();
+  await page.keyboard.type(typed(day(250)));
+  await frame.getByLabel('Check-out').focus();
+  await page.keyboard.type(typed(day(252)));
+  await expect(frame.getByLabel('Check-out')).toHaveValue(day(252));
+  await frame.getByRole('button', { name: 'Continue' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(frame.getByRole('heading', { name: 'Who is coming?' })).toBeFocused();
+});
+
 test('data-locale speaks the widget’s language in the partner page too: frame title and fallback link', async ({
   page,
 }) => {
