@@ -10,14 +10,7 @@ import { readTextKey, textKey } from '../../i18n/text-key.ts';
 import { i18nFor } from '../../i18n/index.ts';
 import { stayErrors } from '../domain/dates.ts';
 import { contactLine } from '../domain/contact.ts';
-import {
-  busy,
-  invalid,
-  refusal,
-  toFailure,
-  unavailable,
-  type BookingFailure,
-} from '../domain/failures.ts';
+import { busy, invalid, refusal, toFailure, unavailable } from '../domain/failures.ts';
 import { normalizeEmail } from '../domain/email.ts';
 import {
   detailsErrors,
@@ -79,8 +72,8 @@ const outcomeUnknownFailure = (wait: number) =>
   unavailable(textKey('booking.error.outcomeUnknown', { wait }), wait);
 
 /** Whether `error` says the create's answer was lost (the page links to finding the booking). */
-export const isOutcomeUnknown = (error: BookingFailure) =>
-  readTextKey(error.message)?.key === 'booking.error.outcomeUnknown';
+export const isOutcomeUnknown = ({ message }: Error) =>
+  readTextKey(message)?.key === 'booking.error.outcomeUnknown';
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 const outcomeUnknown = (error: unknown): boolean =>
