@@ -6,6 +6,7 @@ import { normalizeEmail } from '../lib/booking/domain/email.ts';
 import { textKey } from '../lib/i18n/text-key.ts';
 import { BookingFailure } from '../lib/booking/domain/failures.ts';
 import { cancelManagedStay } from '../lib/booking/manage/stay.ts';
+import { isOutcomeUnknown } from '../lib/booking/service/create.ts';
 import { fingerprintOf } from '../lib/booking/service/idempotency.ts';
 import { detailsErrors, hasErrors } from '../lib/booking/domain/rules.ts';
 import { bookingFormFields, bookingRequestSchema } from '../lib/booking/domain/schema.ts';
@@ -71,6 +72,7 @@ export const bookingActions = {
           message: error.message,
           ...retryOf(error),
           sameStay: error.error.code === 'same_stay',
+          maybeBooked: isOutcomeUnknown(error),
         };
       }
     },

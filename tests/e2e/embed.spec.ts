@@ -133,6 +133,57 @@ test('a 320 px partner page: no step of the embedded flow scrolls sideways', asy
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 });
 
+test('a phone: the confirmation shows each value on full lines under its term', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(
+    partnerPage(ALLOWED_PARTNER, {
+      property: HARBOUR_VIEW,
+      'check-in': day(246),
+      'check-out': day(248),
+    }),
+  );
+  const frame = page.frameLocator('iframe');
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await frame.getByRole('button', { name: 'Show rooms' }).click();
+  await frame.getByRole('radio', { name: /Standard Double/ }).check();
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await frame.getByLabel('First name').fill('Pho');
+  await frame.getByLabel('Last name').fill('Ne');
+  await frame.getByLabel('E-mail').fill(`phone.${Date.now()}@example.com`);
+  await frame.getByRole('button', { name: 'Review' }).click();
+  await frame.getByRole('button', { name: 'Book' }).click();
+  const list = frame.locator('[data-confirmation]');
+  await expect(list).toBeVisible();
+  // Not squeezed beside "Booking reference" into a column of a few words a line.
+  const widths = await list.evaluate((dl) => ({
+    list: dl.clientWidth,
+    values: [...dl.querySelectorAll('dd')].map((dd) => dd.clientWidth),
+  }));
+  for (const width of widths.values) expect(width).toBe(widths.list);
+});
+
+test('dates typed with the keyboard (no calendar clicks) take, and Enter goes on to the guests', async ({
+  page,
+}) => {
+  await page.goto(partnerPage(ALLOWED_PARTNER, { property: HARBOUR_VIEW }));
+  const frame = page.frameLocator('iframe');
+  // The browser's date fields take digits in its locale's order (en-US here: month, day, year).
+  const typed = (iso: string) => {
+    const [year, month, date] = iso.split('-');
+    return `${month}${date}${year}`;
+  };
+  await frame.getByLabel('Check-in').focus();
+  await page.keyboard.type(typed(day(250)));
+  await frame.getByLabel('Check-out').focus();
+  await page.keyboard.type(typed(day(252)));
+  await expect(frame.getByLabel('Check-out')).toHaveValue(day(252));
+  await frame.getByRole('button', { name: 'Continue' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(frame.getByRole('heading', { name: 'Who is coming?' })).toBeFocused();
+});
+
 test('data-locale speaks the widget’s language in the partner page too: frame title and fallback link', async ({
   page,
 }) => {

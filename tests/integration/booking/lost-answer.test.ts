@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookingFailure } from '../../../src/lib/booking/domain/failures.ts';
-import { SETTLE_SECONDS } from '../../../src/lib/booking/service/create.ts';
+import { isOutcomeUnknown, SETTLE_SECONDS } from '../../../src/lib/booking/service/create.ts';
 import { bookingService } from '../../../src/lib/booking/service/service.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
 import { english } from '../../fixtures/english.ts';
@@ -103,6 +103,8 @@ describe('a create whose answer was lost', () => {
     expect(lost.status).toBe(503);
     expect(english(lost.message)).toMatch(/did not confirm this booking in time/);
     expect(english(lost.message)).toMatch(/Nothing is booked twice/);
+    // The page links to finding it (`maybeBooked`), as it does for the same stay booked.
+    expect(isOutcomeUnknown(lost)).toBe(true);
 
     // "Try again" at once: the booking is not listed yet, so it is not made again either.
     const early = await failureOf(service.book(input));

@@ -78,6 +78,20 @@ describe('booking refusals', () => {
     expect(view.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 
+  it('a booking whose answer was lost: “Try again” and a link to find that booking, no other room', async () => {
+    const view = await steps({
+      message: 'The booking service did not confirm this booking in time.',
+      maybeBooked: true,
+      retry: true,
+      wait: 0,
+    });
+    expect(view.getByRole('link', { name: 'Find that booking' }).getAttribute('href')).toBe(
+      '/stay/manage',
+    );
+    expect(view.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(view.queryByRole('button', { name: 'Book another room for the same dates' })).toBeNull();
+  });
+
   it('a wait (“try again in 6 minutes”): the “Try again” button is hidden until it is over', async () => {
     const view = await steps({
       message: 'Too many bookings. Please try again in 6 minutes.',

@@ -352,8 +352,14 @@ class MastheadBooking extends HTMLElement {
     if (!dates) return;
     const { checkIn, checkOut, rules } = dates;
     const from = isIsoDate(checkIn.value) ? checkIn.value : rules.today;
-    checkOut.min = addDays(from, rules.minNights);
-    checkOut.max = addDays(from, rules.maxNights);
+    // Set only when they change: setting them again clears a date being typed in (Chromium).
+    for (const [limit, nights] of [
+      ['min', rules.minNights],
+      ['max', rules.maxNights],
+    ] as const) {
+      const day = addDays(from, nights);
+      if (checkOut[limit] !== day) checkOut[limit] = day;
+    }
     const nights = this.querySelector('[data-nights]');
     const n = nightsBetween(checkIn.value, checkOut.value);
     if (nights) nights.textContent = n > 0 ? this.say('nights', { count: n }) : '';

@@ -6,7 +6,7 @@ import { isOutage, NoRouteError, RateLimitedError, UpstreamError } from '../../u
 import { LockTimeoutError } from '../../upstream/lock.ts';
 import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
-import { textKey } from '../../i18n/text-key.ts';
+import { readTextKey, textKey } from '../../i18n/text-key.ts';
 import { i18nFor } from '../../i18n/index.ts';
 import { stayErrors } from '../domain/dates.ts';
 import { contactLine } from '../domain/contact.ts';
@@ -70,6 +70,10 @@ export const SETTLE_SECONDS = 90;
  */
 const outcomeUnknownFailure = (wait: number) =>
   unavailable(textKey('booking.error.outcomeUnknown', { wait }), wait);
+
+/** Whether `error` says the create's answer was lost (the page links to finding the booking). */
+export const isOutcomeUnknown = ({ message }: Error) =>
+  readTextKey(message)?.key === 'booking.error.outcomeUnknown';
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 const outcomeUnknown = (error: unknown): boolean =>

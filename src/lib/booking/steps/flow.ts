@@ -87,6 +87,8 @@ export interface StepState {
   stale?: { checkIn: string; checkOut: string };
   /** The same stay was booked moments ago (see `justBooked` in service/create.ts): find it, or book another room. */
   sameStay?: boolean;
+  /** The create's answer was lost (`outcomeUnknown` in service/create.ts): a link to find it. */
+  maybeBooked?: boolean;
   /** The `done` step: the stay booked. */
   booked?: {
     confirmation: Confirmation;

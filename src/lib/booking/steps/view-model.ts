@@ -104,6 +104,8 @@ export function stepsModel(
     posted: step === 'details' || step === 'review',
     /** Refused as the same stay booked moments ago: find that booking, or book another room. */
     sameStay: state.sameStay === true && step === 'review',
+    /** Booked maybe (same stay, or a lost answer): a link to find that booking. */
+    find: (state.sameStay === true || state.maybeBooked === true) && step === 'review',
     wait: state.wait ?? 0,
     /** An embed's typed values are kept per place (a partner page may frame several). */
     storageKey: `${tenant.id}:${page.parentOrigin ? (place?.id ?? '') : ''}`,

@@ -499,7 +499,7 @@ export const de: Dictionary = {
   'booking.error.maybeBooked':
     'Dieser Aufenthalt wurde vielleicht gerade gebucht, in diesem Browser oder mit derselben E-Mail-Adresse: Der Buchungsdienst hat ihn nicht rechtzeitig bestätigt. Sehen Sie nach unserer Bestätigungs-E-Mail oder suchen Sie diese Buchung. Es wurde nichts weiter gebucht.',
   'booking.error.outcomeUnknown':
-    'Der Buchungsdienst hat diese Buchung nicht rechtzeitig bestätigt, sie ist also vielleicht schon erfolgt. Nichts wird doppelt gebucht: „Noch einmal versuchen“ sucht sie zuerst und bucht nur, wenn sie nach {wait} noch nicht da ist. Sehen Sie auch nach unserer Bestätigungs-E-Mail oder nutzen Sie „Buchung finden“.',
+    'Der Buchungsdienst hat diese Buchung nicht rechtzeitig bestätigt, sie ist also vielleicht schon erfolgt. Nichts wird doppelt gebucht: „Noch einmal versuchen“ sucht sie zuerst und bucht nur, wenn sie nach {wait} noch nicht da ist. Sehen Sie auch nach unserer Bestätigungs-E-Mail oder suchen Sie diese Buchung.',
   'booking.error.unavailable':
     'Die Buchung ist vorübergehend nicht möglich. Ihre Angaben bleiben erhalten: Bitte versuchen Sie es erneut.',
   'booking.error.offline':

@@ -487,7 +487,7 @@ export const en = {
   'booking.error.maybeBooked':
     'This stay may have been booked moments ago, in this browser or with the same e-mail address: the booking service did not confirm it in time. Look for our confirmation e-mail, or find that booking. Nothing more was booked.',
   'booking.error.outcomeUnknown':
-    'The booking service did not confirm this booking in time, so it may have been made. Nothing is booked twice: Try again looks for it first, and books it only if it is still not there after {wait}. Look for our confirmation e-mail too, or use Find your booking.',
+    'The booking service did not confirm this booking in time, so it may have been made. Nothing is booked twice: Try again looks for it first, and books it only if it is still not there after {wait}. Look for our confirmation e-mail too, or find that booking.',
   'booking.error.unavailable':
     'Booking is temporarily unavailable. Your details are kept: please try again.',
   'booking.error.offline':

@@ -497,7 +497,7 @@ export const fr: Dictionary = {
   'booking.error.maybeBooked':
     'Ce séjour a peut-être été réservé à l’instant, dans ce navigateur ou avec la même adresse e-mail : le service de réservation ne l’a pas confirmé à temps. Cherchez notre e-mail de confirmation, ou retrouvez cette réservation. Rien de plus n’a été réservé.',
   'booking.error.outcomeUnknown':
-    'Le service de réservation n’a pas confirmé cette réservation à temps : elle a peut-être été faite. Rien n’est réservé deux fois : « Réessayer » la cherche d’abord et ne réserve que si elle n’apparaît toujours pas après {wait}. Cherchez aussi notre e-mail de confirmation, ou utilisez « Retrouver votre réservation ».',
+    'Le service de réservation n’a pas confirmé cette réservation à temps : elle a peut-être été faite. Rien n’est réservé deux fois : « Réessayer » la cherche d’abord et ne réserve que si elle n’apparaît toujours pas après {wait}. Cherchez aussi notre e-mail de confirmation, ou retrouvez cette réservation.',
   'booking.error.unavailable':
     'La réservation est temporairement indisponible. Vos informations sont conservées : veuillez réessayer.',
   'booking.error.offline':
