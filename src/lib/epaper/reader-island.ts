@@ -170,12 +170,6 @@ class Reader {
     if (this.failed.delete(img)) this.showFailed();
   }
 
-  /** The page `img` shows: the current one, or its spread partner. */
-  numberOf(img: HTMLImageElement): number {
-    const other = spreadOf(this.page, this.count).find((n) => n !== this.page);
-    return img === this.partner && other !== undefined ? other : this.page;
-  }
-
   /** A page image failed: the notice names it, and a screen reader hears it (politely). */
   async fail(img: HTMLImageElement): Promise<void> {
     if (img.hidden || this.failed.has(img)) return;
@@ -195,7 +189,10 @@ class Reader {
   /** Shows or hides the failure notice for `failed`; answers its words. */
   showFailed(): string {
     const notice = this.$('[data-failed]');
-    const pages = [...this.failed].map((img) => this.numberOf(img)).sort((a, b) => a - b);
+    // A failed image shows the current page, or (the partner) the other page of its spread.
+    const other = spreadOf(this.page, this.count).find((n) => n !== this.page) ?? this.page;
+    const pages = [...this.failed].map((img) => (img === this.partner ? other : this.page));
+    pages.sort((a, b) => a - b);
     const words = pages.length ? positionLabel(pages, this.count, this.say, 'failed') : '';
     if (!notice) return words;
     notice.hidden = pages.length === 0;
@@ -209,14 +206,6 @@ class Reader {
     const text = this.$('[data-failed-text]');
     if (text) text.textContent = words;
     return words;
-  }
-
-  /** Asks again for each failed image (setting `src` makes the browser retry a failed address). */
-  retry(): void {
-    for (const img of this.failed) {
-      for (const source of this.sourcesOf(img)) source.srcset = source.getAttribute('srcset') ?? '';
-      img.src = img.getAttribute('src') ?? '';
-    }
   }
 
   measureToolbar(): void {
@@ -558,7 +547,14 @@ function watchFailures(reader: Reader): void {
     if (img.complete && img.naturalWidth === 0 && img.getClientRects().length > 0)
       void reader.fail(img);
   }
-  reader.$('[data-retry]')?.addEventListener('click', () => reader.retry());
+  // Asks again for each failed image (setting `src` makes the browser retry a failed address).
+  reader.$('[data-retry]')?.addEventListener('click', () => {
+    for (const img of reader.failed) {
+      for (const source of reader.sourcesOf(img))
+        source.srcset = source.getAttribute('srcset') ?? '';
+      img.src = img.getAttribute('src') ?? '';
+    }
+  });
 }
 
 function enhance(root: HTMLElement): void {
