@@ -19,6 +19,7 @@ import {
   spreadOf,
   swipeDirection,
   zoomLabel,
+  zoomNext,
   zoomStep,
   type ReaderSay,
   type Zoom,
@@ -134,10 +135,8 @@ class Reader {
       }
     }
     const [out, into] = this.root.querySelectorAll<HTMLAnchorElement>('[data-zoom-to]');
-    const outZoom = zoomStep(zoom, -1);
-    const inZoom = zoomStep(zoom, 1);
-    this.setLink(out ?? null, outZoom === zoom ? null : outZoom, 'zoom-to');
-    this.setLink(into ?? null, inZoom === zoom ? null : inZoom, 'zoom-to');
+    this.setLink(out ?? null, zoomNext(zoom, -1), 'zoom-to');
+    this.setLink(into ?? null, zoomNext(zoom, 1), 'zoom-to');
     pairs.push([out ?? null, into ?? null]);
     for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
     const reload = this.$<HTMLAnchorElement>('[data-reload]');
