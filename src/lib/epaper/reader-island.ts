@@ -335,12 +335,6 @@ class Reader {
     if (!this.go(target)) location.assign(this.urlFor(target, this.zoom));
   }
 
-  turn(direction: 1 | -1): void {
-    const near = neighboursIn(this.spreads(), this.page, this.count);
-    const target = direction === 1 ? near.next : near.prev;
-    if (target !== null) this.goOrLoad(target);
-  }
-
   setZoom(next: Zoom): void {
     if (next === this.zoom) return;
     this.zoom = next;
@@ -467,8 +461,11 @@ function listenToGestures(reader: Reader): void {
       if (direction) reader.setZoom(zoomStep(reader.zoom, direction));
       pinchStart = -1; // the other finger's release is not a swipe
     } else if (event.type === 'pointerup' && pinchStart !== -1 && reader.zoom === 1) {
+      // A sideways swipe turns (unzoomed: zoomed in, the finger pans).
       const direction = swipeDirection(at.x - at.x0, at.y - at.y0);
-      if (direction) reader.turn(direction);
+      const near = neighboursIn(reader.spreads(), reader.page, reader.count);
+      const target = direction === 1 ? near.next : direction === -1 ? near.prev : null;
+      if (target !== null) reader.goOrLoad(target);
     }
     touches.delete(event.pointerId);
     if (touches.size === 0) pinchStart = 0;
