@@ -19,6 +19,7 @@ import {
   spreadOf,
   swipeDirection,
   zoomLabel,
+  zoomNext,
   zoomStep,
   type ReaderSay,
   type Zoom,
@@ -134,10 +135,8 @@ class Reader {
       }
     }
     const [out, into] = this.root.querySelectorAll<HTMLAnchorElement>('[data-zoom-to]');
-    const outZoom = zoomStep(zoom, -1);
-    const inZoom = zoomStep(zoom, 1);
-    this.setLink(out ?? null, outZoom === zoom ? null : outZoom, 'zoom-to');
-    this.setLink(into ?? null, inZoom === zoom ? null : inZoom, 'zoom-to');
+    this.setLink(out ?? null, zoomNext(zoom, -1), 'zoom-to');
+    this.setLink(into ?? null, zoomNext(zoom, 1), 'zoom-to');
     pairs.push([out ?? null, into ?? null]);
     for (const [number, link] of this.thumbs) link.href = this.urlFor(number, zoom);
     const reload = this.$<HTMLAnchorElement>('[data-reload]');
@@ -170,12 +169,6 @@ class Reader {
     if (this.failed.delete(img)) this.showFailed();
   }
 
-  /** The page `img` shows: the current one, or its spread partner. */
-  numberOf(img: HTMLImageElement): number {
-    const other = spreadOf(this.page, this.count).find((n) => n !== this.page);
-    return img === this.partner && other !== undefined ? other : this.page;
-  }
-
   /** A page image failed: the notice names it, and a screen reader hears it (politely). */
   async fail(img: HTMLImageElement): Promise<void> {
     if (img.hidden || this.failed.has(img)) return;
@@ -195,7 +188,10 @@ class Reader {
   /** Shows or hides the failure notice for `failed`; answers its words. */
   showFailed(): string {
     const notice = this.$('[data-failed]');
-    const pages = [...this.failed].map((img) => this.numberOf(img)).sort((a, b) => a - b);
+    // A failed image shows the current page, or (the partner) the other page of its spread.
+    const other = spreadOf(this.page, this.count).find((n) => n !== this.page) ?? this.page;
+    const pages = [...this.failed].map((img) => (img === this.partner ? other : this.page));
+    pages.sort((a, b) => a - b);
     const words = pages.length ? positionLabel(pages, this.count, this.say, 'failed') : '';
     if (!notice) return words;
     notice.hidden = pages.length === 0;
@@ -209,14 +205,6 @@ class Reader {
     const text = this.$('[data-failed-text]');
     if (text) text.textContent = words;
     return words;
-  }
-
-  /** Asks again for each failed image (setting `src` makes the browser retry a failed address). */
-  retry(): void {
-    for (const img of this.failed) {
-      for (const source of this.sourcesOf(img)) source.srcset = source.getAttribute('srcset') ?? '';
-      img.src = img.getAttribute('src') ?? '';
-    }
   }
 
   measureToolbar(): void {
@@ -347,12 +335,6 @@ class Reader {
     if (!this.go(target)) location.assign(this.urlFor(target, this.zoom));
   }
 
-  turn(direction: 1 | -1): void {
-    const near = neighboursIn(this.spreads(), this.page, this.count);
-    const target = direction === 1 ? near.next : near.prev;
-    if (target !== null) this.goOrLoad(target);
-  }
-
   setZoom(next: Zoom): void {
     if (next === this.zoom) return;
     this.zoom = next;
@@ -479,8 +461,11 @@ function listenToGestures(reader: Reader): void {
       if (direction) reader.setZoom(zoomStep(reader.zoom, direction));
       pinchStart = -1; // the other finger's release is not a swipe
     } else if (event.type === 'pointerup' && pinchStart !== -1 && reader.zoom === 1) {
+      // A sideways swipe turns (unzoomed: zoomed in, the finger pans).
       const direction = swipeDirection(at.x - at.x0, at.y - at.y0);
-      if (direction) reader.turn(direction);
+      const near = neighboursIn(reader.spreads(), reader.page, reader.count);
+      const target = direction === 1 ? near.next : direction === -1 ? near.prev : null;
+      if (target !== null) reader.goOrLoad(target);
     }
     touches.delete(event.pointerId);
     if (touches.size === 0) pinchStart = 0;
@@ -558,7 +543,14 @@ function watchFailures(reader: Reader): void {
     if (img.complete && img.naturalWidth === 0 && img.getClientRects().length > 0)
       void reader.fail(img);
   }
-  reader.$('[data-retry]')?.addEventListener('click', () => reader.retry());
+  // Asks again for each failed image (setting `src` makes the browser retry a failed address).
+  reader.$('[data-retry]')?.addEventListener('click', () => {
+    for (const img of reader.failed) {
+      for (const source of reader.sourcesOf(img))
+        source.srcset = source.getAttribute('srcset') ?? '';
+      img.src = img.getAttribute('src') ?? '';
+    }
+  });
 }
 
 function enhance(root: HTMLElement): void {

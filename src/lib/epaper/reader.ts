@@ -42,6 +42,12 @@ export function zoomStep(zoom: number, direction: 1 | -1): Zoom {
   return ZOOM_LEVELS[next] ?? 1;
 }
 
+/** The zoom one level out (-1) or in (+1), as its control and key offer it; null at the end. */
+export function zoomNext(zoom: number, direction: 1 | -1): Zoom | null {
+  const next = zoomStep(zoom, direction);
+  return next === zoom ? null : next;
+}
+
 /** First and last page number of the thumbnail strip: `size` pages around `page`, inside the edition. */
 export function thumbWindow(
   page: number,
@@ -191,8 +197,8 @@ export function keyAction(context: KeyContext): ReaderAction | null {
   const go = (target: number | null): ReaderAction | null =>
     target === null || target === clampPage(page, pageCount) ? null : { type: 'go', page: target };
   const zoomTo = (direction: 1 | -1): ReaderAction | null => {
-    const next = zoomStep(zoom, direction);
-    return next === zoom ? null : { type: 'zoom', zoom: next };
+    const next = zoomNext(zoom, direction);
+    return next === null ? null : { type: 'zoom', zoom: next };
   };
   const actions: Readonly<Record<string, () => ReaderAction | null>> = {
     ArrowLeft: () => go(n.prev),

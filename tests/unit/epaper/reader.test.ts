@@ -10,6 +10,7 @@ import {
   readerPlace,
   thumbWindow,
   zoomLabel,
+  zoomNext,
   zoomStep,
   type KeyContext,
 } from '../../../src/lib/epaper/reader.ts';
@@ -75,6 +76,13 @@ describe('zoom', () => {
     [1.2, 1, 1.5],
   ] as const)('zoomStep(%d, %d) → %d', (zoom, direction, expected) => {
     expect(zoomStep(zoom, direction)).toBe(expected);
+  });
+
+  it('offers no zoom step past either end (the control is disabled there)', () => {
+    expect(zoomNext(1, -1)).toBeNull();
+    expect(zoomNext(3, 1)).toBeNull();
+    expect(zoomNext(1, 1)).toBe(1.5);
+    expect(zoomNext(2, -1)).toBe(1.5);
   });
 
   it('labels levels as percentages', () => {
