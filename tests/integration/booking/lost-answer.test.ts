@@ -18,8 +18,11 @@ import { bookingsIn, day, HARBOUR_VIEW, request, startDialect, type Mock } from 
 let mock: Mock;
 let proxy: Server;
 let proxyUrl: string;
-/** What the proxy does with the next `POST /bookings`: forward it late, or never. */
-let createCall: 'late' | 'lost' | 'normal' = 'normal';
+/**
+ * What the proxy does with the next `POST /bookings`: forward it late, or never; answer 500 without
+ * forwarding it (the API failed before storing), or after it was stored; or a gateway's 504.
+ */
+let createCall: 'late' | 'lost' | '500' | 'stored500' | '504' | 'normal' = 'normal';
 /** The late creates, stored by the lodging API once forwarded. */
 let landed: Promise<unknown>[] = [];
 
@@ -43,13 +46,23 @@ beforeAll(async () => {
       const path = req.url ?? '/';
       if (method === 'POST' && path.startsWith('/api/v1/bookings') && createCall !== 'normal') {
         // The site gives up waiting (its timeout); the API stores it a moment later, or never.
-        if (createCall === 'late') {
+        const call = createCall;
+        createCall = 'normal';
+        const answer = (status: number) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ message: 'Server Error' }));
+        };
+        if (call === '500' || call === '504') return answer(Number(call));
+        if (call === 'stored500') {
+          void forward(method, path, headers, body).then(() => answer(500));
+          return;
+        }
+        if (call === 'late') {
           const late = new Promise((resolve) => setTimeout(resolve, 2000)).then(() =>
             forward(method, path, headers, body),
           );
           landed.push(late);
         }
-        createCall = 'normal';
         return;
       }
       void forward(method, path, headers, body).then(async (answer) => {
@@ -151,5 +164,45 @@ describe('a create whose answer was lost', () => {
     expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(1);
     // And again (a double click): the same confirmation.
     expect((await service.book(input)).reference).toBe(booked.reference);
+  });
+});
+
+describe('a create the lodging API answered with a 5xx', () => {
+  it('stored nothing: the guest is told to try again, and Try again books at once, once', async () => {
+    const service = serviceAt({ now: Date.now() });
+    const input = request({ checkIn: day(244), checkOut: day(246) });
+    createCall = '500';
+    const failed = await failureOf(service.book(input));
+    expect(english(failed.message)).toMatch(/try again/i);
+    expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(0);
+
+    // At once, no 90 seconds: the API's answer ended that request, and nothing was stored.
+    const booked = await service.book(input);
+    expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(1);
+    expect((await service.book(input)).reference).toBe(booked.reference);
+  });
+
+  it('stored it and then failed: the guest gets the confirmation at once, one booking', async () => {
+    const service = serviceAt({ now: Date.now() });
+    const input = request({ checkIn: day(248), checkOut: day(250) });
+    createCall = 'stored500';
+    const booked = await service.book(input);
+    const held = bookingsIn(mock, input.email, input.checkIn, input.checkOut);
+    expect(held).toHaveLength(1);
+    expect(booked.reference).toBe(held[0]!.reference);
+    expect((await service.book(input)).reference).toBe(booked.reference);
+  });
+
+  it('a gateway’s 504 (the API may still be working on it): Try again books nothing until it settled', async () => {
+    const clock = { now: Date.now() };
+    const service = serviceAt(clock);
+    const input = request({ checkIn: day(252), checkOut: day(254) });
+    createCall = '504';
+    expect(isOutcomeUnknown(await failureOf(service.book(input)))).toBe(true);
+    expect(isOutcomeUnknown(await failureOf(service.book(input)))).toBe(true);
+    expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(0);
+    clock.now += (SETTLE_SECONDS + 1) * 1000;
+    await service.book(input);
+    expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(1);
   });
 });

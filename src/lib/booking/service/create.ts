@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import type { LodgingClient } from '../../lodging/client.ts';
 import type { Booking, BookingFilters, Guest } from '../../lodging/schema.ts';
 import { classify } from '../../failures/classify.ts';
-import { isOutage, NoRouteError, RateLimitedError, UpstreamError } from '../../upstream/errors.ts';
+import {
+  isOutage,
+  NoRouteError,
+  RateLimitedError,
+  UpstreamError,
+  UpstreamServerError,
+} from '../../upstream/errors.ts';
 import { LockTimeoutError } from '../../upstream/lock.ts';
 import { RETRY_AFTER_SECONDS } from '../../delivery/policy.ts';
 import { asBookingStep } from '../../upstream/visitor.ts';
@@ -74,6 +80,14 @@ const outcomeUnknownFailure = (wait: number) =>
 /** Whether `error` says the create's answer was lost (the page links to finding the booking). */
 export const isOutcomeUnknown = ({ message }: Error) =>
   readTextKey(message)?.key === 'booking.error.outcomeUnknown';
+
+/**
+ * A 5xx of the lodging API itself: a Laravel API answers one when the request failed, and once it
+ * answered the request is over (nothing it stores later). Not a gateway's 504 or Cloudflare's 524:
+ * those stopped waiting for the API, which may still be storing it.
+ */
+const answered = (error: unknown): boolean =>
+  error instanceof UpstreamServerError && error.status !== 504 && error.status !== 524;
 
 /** A write whose answer never arrived, or arrived unreadable: it may have been stored. */
 const outcomeUnknown = (error: unknown): boolean =>
@@ -226,8 +240,28 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     const waited = (core.now().getTime() - (attempt.lostAt ?? 0)) / 1000;
     if (waited < SETTLE_SECONDS) throw outcomeUnknownFailure(Math.ceil(SETTLE_SECONDS - waited));
   }
+  /** What a create that failed without a 5xx of the API's own leaves, and the error to throw. */
+  const notBooked = async (thrown: unknown) => {
+    if (outcomeUnknown(thrown)) {
+      const lostAt = core.now().getTime();
+      await attempts.set(key, { fingerprint, state: 'unknown', ...sent, lostAt });
+      for (const stay of stayKeys) await attempts.markBooked(lostStay(stay), JUST_BOOKED_SECONDS);
+      return outcomeUnknownFailure(SETTLE_SECONDS);
+    }
+    // Known not stored (422, 429, 4xx): this key may try again from scratch.
+    await attempts.delete(key);
+    // A 409 (no status the contract names; the room just taken): a 422 on the room, not an outage.
+    const error =
+      thrown instanceof UpstreamError && thrown.status === 409
+        ? invalid({ roomTypeId: [textKey('booking.error.roomGone')] })
+        : thrown;
+    // Refused (the room went meanwhile, through another channel or server): the next search of
+    // the property asks the lodging API afresh, so the guest is shown the room as taken.
+    if (classify(error).kind === 'invalid') core.booked(place.id);
+    return error;
+  };
   await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
-  let booking: Booking;
+  let booking: Booking | undefined;
   try {
     booking = await api.createBooking({
       property_id: place.id,
@@ -240,23 +274,15 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
       ...(sent.notes ? { notes: sent.notes } : {}),
     });
   } catch (thrown) {
-    if (outcomeUnknown(thrown)) {
-      const lostAt = core.now().getTime();
-      await attempts.set(key, { fingerprint, state: 'unknown', ...sent, lostAt });
+    if (!answered(thrown)) throw await notBooked(thrown);
+    // The API's own 5xx ended that request: what it stored is listed now. Found, it is booked;
+    // not found (or not looked up), the key stays `unknown` without a wait, so Try again looks
+    // once more and books (a failed look-up leaves the stay marked: no other key books it).
+    booking = await lostBooking(api, sent.guestId, mark, place, input).catch(() => null);
+    if (booking === null) {
       for (const stay of stayKeys) await attempts.markBooked(lostStay(stay), JUST_BOOKED_SECONDS);
-      throw outcomeUnknownFailure(SETTLE_SECONDS);
     }
-    // Known not stored (422, 429, 4xx): this key may try again from scratch.
-    await attempts.delete(key);
-    // A 409 (no status the contract names; the room just taken): a 422 on the room, not an outage.
-    const error =
-      thrown instanceof UpstreamError && thrown.status === 409
-        ? invalid({ roomTypeId: [textKey('booking.error.roomGone')] })
-        : thrown;
-    // Refused (the room went meanwhile, through another channel or server): the next search of
-    // the property asks the lodging API afresh, so the guest is shown the room as taken.
-    if (classify(error).kind === 'invalid') core.booked(place.id);
-    throw error;
+    if (!booking) throw thrown;
   }
   core.booked(place.id);
   for (const stay of stayKeys) await attempts.markBooked(stay, JUST_BOOKED_SECONDS);
