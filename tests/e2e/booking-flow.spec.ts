@@ -566,6 +566,22 @@ test('the calendar picks dates by keyboard, within the stay rules, two months wi
   await expect(page.locator(`[data-day="${checkIn}"]`)).toHaveAttribute('aria-selected', 'true');
 });
 
+test('at 2560 px the two months share the widget’s width', async ({ page }) => {
+  await page.setViewportSize({ width: 2560, height: 1400 });
+  await page.goto(tenantUrl(HARBOUR, '/stay'));
+  await expect(page.getByRole('grid')).toHaveCount(2);
+  const [calendar, first, second] = await Promise.all(
+    [page.locator('[data-date-calendar]'), ...(await page.getByRole('grid').all())].map(
+      async (box) => (await box.boundingBox())!,
+    ),
+  );
+  // Side by side, from the calendar's left edge to its right one, the same width each.
+  expect(first!.x).toBeCloseTo(calendar!.x, 0);
+  expect(second!.x + second!.width).toBeCloseTo(calendar!.x + calendar!.width, 0);
+  expect(second!.y).toBeCloseTo(first!.y, 0);
+  expect(first!.width).toBeCloseTo(second!.width, 0);
+});
+
 /** Upstream writes so far: a resubmitted form would show up here. */
 async function writes(request: APIRequestContext): Promise<number> {
   const stats = (await (await request.get(`${CONTROL}/stats`)).json()) as {

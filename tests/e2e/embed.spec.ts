@@ -133,6 +133,22 @@ test('a 320 px partner page: no step of the embedded flow scrolls sideways', asy
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 });
 
+test('a 2560 px partner page: the two months share the widget’s width', async ({ page }) => {
+  await page.setViewportSize({ width: 2560, height: 1400 });
+  await page.goto(partnerPage(ALLOWED_PARTNER, { property: HARBOUR_VIEW }));
+  const frame = page.frameLocator('iframe');
+  await expect(frame.getByRole('grid')).toHaveCount(2);
+  const [calendar, first, second] = await Promise.all(
+    [frame.locator('[data-date-calendar]'), ...(await frame.getByRole('grid').all())].map(
+      async (box) => (await box.boundingBox())!,
+    ),
+  );
+  expect(first!.x).toBeCloseTo(calendar!.x, 0);
+  expect(second!.x + second!.width).toBeCloseTo(calendar!.x + calendar!.width, 0);
+  expect(second!.y).toBeCloseTo(first!.y, 0);
+  expect(first!.width).toBeCloseTo(second!.width, 0);
+});
+
 test('a phone: the confirmation shows each value on full lines under its term', async ({
   page,
 }) => {
