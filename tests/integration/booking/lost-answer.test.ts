@@ -182,6 +182,21 @@ describe('a create the lodging API answered with a 5xx', () => {
     expect((await service.book(input)).reference).toBe(booked.reference);
   });
 
+  it('stored nothing, then another tab books the stay: Try again books nothing twice', async () => {
+    const service = serviceAt({ now: Date.now() });
+    const input = request({ checkIn: day(256), checkOut: day(258) });
+    createCall = '500';
+    await failureOf(service.book(input));
+    await service.book({ ...input, idempotencyKey: `${input.idempotencyKey}x` });
+    const refused = await failureOf(service.book(input));
+    expect(refused.error.code).toBe('same_stay');
+    // The other tab's booking is under the online-requests record (the e-mail was on file by then).
+    const stays = mock.state.lodging.bookings.filter(
+      (b) => b.checkIn === input.checkIn && b.checkOut === input.checkOut,
+    );
+    expect(stays).toHaveLength(1);
+  });
+
   it('stored it and then failed: the guest gets the confirmation at once, one booking', async () => {
     const service = serviceAt({ now: Date.now() });
     const input = request({ checkIn: day(248), checkOut: day(250) });

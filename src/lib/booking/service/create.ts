@@ -193,13 +193,19 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
   // books, the rest are turned away here, before any upstream call, and a key once turned away
   // stays so (pressing "Book" again later never books it): only `anotherRoom` goes on. For a
   // while only, so it tells no one much later that a stay exists; after it a new key is new.
-  // A stay whose create lost its answer moments ago is turned away alike (it may be stored yet).
-  if (!anotherRoom && attempt?.state !== 'unknown') {
+  // A stay whose create lost its answer moments ago is turned away alike (it may be stored yet),
+  // except by that key, which looks for it first; and after a 5xx the API answered (no `lostAt`:
+  // nothing to settle) that key too is turned away once another key booked the stay.
+  const unknown = attempt?.state === 'unknown';
+  if (!anotherRoom && !(unknown && attempt.lostAt)) {
     const marked = (name: (stay: string) => string) =>
       Promise.all(stayKeys.map((stay) => attempts.justBooked(name(stay)))).then((all) =>
         all.includes(true),
       );
-    const [booked, lost] = await Promise.all([marked((stay) => stay), marked(lostStay)]);
+    const [booked, lost] = await Promise.all([
+      marked((stay) => stay),
+      !unknown && marked(lostStay),
+    ]);
     const turnedAway = attempt?.state === 'same-stay';
     if (turnedAway || booked || lost) {
       if (!turnedAway) await attempts.set(key, { fingerprint, state: 'same-stay' });
