@@ -267,7 +267,7 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     return error;
   };
   await attempts.set(key, { fingerprint, state: 'unknown', ...sent });
-  let booking: Booking | undefined;
+  let booking: Booking;
   try {
     booking = await api.createBooking({
       property_id: place.id,
@@ -284,11 +284,12 @@ async function createOnce(core: ServiceCore, creation: Creation): Promise<Confir
     // The API's own 5xx ended that request: what it stored is listed now. Found, it is booked;
     // not found (or not looked up), the key stays `unknown` without a wait, so Try again looks
     // once more and books (a failed look-up leaves the stay marked: no other key books it).
-    booking = await lostBooking(api, sent.guestId, mark, place, input).catch(() => null);
-    if (booking === null) {
+    const found = await lostBooking(api, sent.guestId, mark, place, input).catch(() => null);
+    if (found === null) {
       for (const stay of stayKeys) await attempts.markBooked(lostStay(stay), JUST_BOOKED_SECONDS);
     }
-    if (!booking) throw thrown;
+    if (!found) throw thrown;
+    booking = found;
   }
   core.booked(place.id);
   for (const stay of stayKeys) await attempts.markBooked(stay, JUST_BOOKED_SECONDS);
