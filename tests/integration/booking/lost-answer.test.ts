@@ -23,6 +23,8 @@ let proxyUrl: string;
  * forwarding it (the API failed before storing), or after it was stored; or a gateway's 504.
  */
 let createCall: 'late' | 'lost' | '500' | 'stored500' | '504' | 'normal' = 'normal';
+/** While set, every `GET /bookings` (the site's look-up) is answered 500. */
+let listsDown = false;
 /** The late creates, stored by the lodging API once forwarded. */
 let landed: Promise<unknown>[] = [];
 
@@ -44,6 +46,10 @@ beforeAll(async () => {
         if (req.headers[name]) headers.set(name, String(req.headers[name]));
       const method = req.method ?? 'GET';
       const path = req.url ?? '/';
+      if (listsDown && method === 'GET' && path.startsWith('/api/v1/bookings')) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ message: 'Server Error' }));
+      }
       if (method === 'POST' && path.startsWith('/api/v1/bookings') && createCall !== 'normal') {
         // The site gives up waiting (its timeout); the API stores it a moment later, or never.
         const call = createCall;
@@ -195,6 +201,25 @@ describe('a create the lodging API answered with a 5xx', () => {
       (b) => b.checkIn === input.checkIn && b.checkOut === input.checkOut,
     );
     expect(stays).toHaveLength(1);
+  });
+
+  it('and the look-up failed too: another key is told it may have been booked, Try again books once', async () => {
+    const service = serviceAt({ now: Date.now() });
+    const input = request({ checkIn: day(260), checkOut: day(262) });
+    createCall = '500';
+    listsDown = true;
+    try {
+      await failureOf(service.book(input));
+    } finally {
+      listsDown = false;
+    }
+    const other = await failureOf(
+      service.book({ ...input, idempotencyKey: `${input.idempotencyKey}x` }),
+    );
+    expect(english(other.message)).toMatch(/may have been booked moments ago/);
+    const booked = await service.book(input);
+    expect(bookingsIn(mock, input.email, input.checkIn, input.checkOut)).toHaveLength(1);
+    expect((await service.book(input)).reference).toBe(booked.reference);
   });
 
   it('stored it and then failed: the guest gets the confirmation at once, one booking', async () => {
