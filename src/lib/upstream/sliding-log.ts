@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { createStorage } from 'unstorage';
+import fsLiteDriver from 'unstorage/drivers/fs-lite';
 import { z } from 'zod';
 import { getRedis } from './redis.ts';
 
@@ -52,75 +53,49 @@ function waitFor(times: readonly number[], ceiling: number, now: number, windowM
   return leaving === undefined ? 0 : Math.max(1, leaving + windowMs - now);
 }
 
-/** A line of a log's file: `n` calls of `key` at `at`, the key shut until `shut`. */
-const savedLine = z.tuple([
+/** What a log's file holds: each key's calls of the window and when it is shut until. */
+const savedLog = z.record(
   z.string(),
-  z.number(),
-  z.number().int().min(0).max(100_000),
-  z.number(),
-]);
-
-/** A line's value; `undefined` for one half written when its process stopped. */
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
-/** What an earlier process left in `file`: its lines in turn, skipping any it did not finish. */
-function readSaved(file: string | undefined): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
-  let text = '';
-  try {
-    if (file) text = readFileSync(file, 'utf8');
-  } catch {
-    // None yet: start counting afresh.
-  }
-  for (const line of text.split('\n')) {
-    const saved = savedLine.safeParse(parseJson(line));
-    if (!saved.success) continue;
-    const [key, at, n, shut] = saved.data;
-    const e = entries.get(key) ?? { times: [], shutUntil: 0 };
-    entries.set(key, e);
-    e.times.push(...Array.from({ length: n }, () => at));
-    e.shutUntil = Math.max(e.shutUntil, shut);
-  }
-  return entries;
-}
+  z.object({ times: z.array(z.number()).max(100_000), shutUntil: z.number() }),
+);
 
 /**
- * One process' log (no `REDIS_URL`, or the insurance while Redis is away). With `file` every call
- * is appended there as it is taken, so a restart inside a window still counts the calls sent before
- * it instead of spending a whole window's allowance again; once a window the file is rewritten
- * with the calls still in it.
+ * One process' log (no `REDIS_URL`, or the insurance while Redis is away). With `file` each call
+ * is written there (unstorage, as the disk cache) before it is let through, so a restart inside a
+ * window still counts the calls sent before it instead of spending a whole window's allowance again.
  */
 export function memoryLog(
   windowMs: number,
   now: () => number = Date.now,
   file?: string,
 ): SlidingLog {
-  const entries = readSaved(file);
-  let rewrittenAt = -Infinity;
-  const save = (key: string, t: number, n: number, shut: number) => {
-    if (!file) return;
-    const line = (...fields: z.infer<typeof savedLine>) => `${JSON.stringify(fields)}\n`;
-    try {
-      if (t - rewrittenAt < windowMs) return appendFileSync(file, line(key, t, n, shut));
-      rewrittenAt = t;
-      const kept = [...entries].flatMap(([k, e]) => [
-        ...e.times.filter((at) => at > t - windowMs).map((at) => line(k, at, 1, 0)),
-        ...(e.shutUntil > t ? [line(k, t, 0, e.shutUntil)] : []),
-      ]);
-      mkdirSync(dirname(file), { recursive: true });
-      // Written then renamed: the next process never reads half of it.
-      writeFileSync(`${file}.tmp`, kept.join(''));
-      renameSync(`${file}.tmp`, file);
-    } catch {
-      // Bookkeeping only: this process still counts in memory.
-    }
-  };
+  let entries = new Map<string, Entry>();
+  const store = file && createStorage({ driver: fsLiteDriver({ base: dirname(file) }) });
+  // What an earlier process left; none, or a damaged file, starts counting afresh.
+  const name = basename(file ?? '');
+  const loaded = store
+    ? store
+        .getItem(name)
+        .then((saved) => void (entries = new Map(Object.entries(savedLog.parse(saved)))))
+        .catch(() => undefined)
+    : Promise.resolve();
+  // One write at a time, of the whole log (its calls of the window); calls taken while one is
+  // under way share the next.
+  let queued: Promise<void> | undefined;
+  let last = loaded;
+  const save = (): Promise<void> | undefined =>
+    store &&
+    (queued ??= last =
+      last.then(async () => {
+        queued = undefined;
+        const since = now() - windowMs;
+        const kept = [...entries].map(([k, e]) => [
+          k,
+          { times: e.times.filter((at) => at > since), shutUntil: e.shutUntil },
+        ]);
+        // Bookkeeping only: this process still counts in memory.
+        await store.setItem(name, Object.fromEntries(kept)).catch(() => undefined);
+      }));
   const entry = (key: string, t: number): Entry => {
     const found = entries.get(key) ?? { times: [], shutUntil: 0 };
     entries.set(key, found);
@@ -129,7 +104,8 @@ export function memoryLog(
     return found;
   };
   return {
-    take(key, ceiling) {
+    async take(key, ceiling) {
+      await loaded;
       const t = now();
       const e = entry(key, t);
       const count = e.times.length;
@@ -137,28 +113,28 @@ export function memoryLog(
         e.shutUntil - t,
         count < ceiling ? 0 : waitFor(e.times, ceiling, t, windowMs),
       );
-      if (wait > 0) return Promise.resolve({ ok: false, count, waitMs: wait });
+      if (wait > 0) return { ok: false, count, waitMs: wait };
       e.times.push(t);
-      save(key, t, 1, 0);
-      return Promise.resolve({ ok: true, count: count + 1 });
+      await save();
+      return { ok: true, count: count + 1 };
     },
-    standing(key) {
+    async standing(key) {
+      await loaded;
       const t = now();
       const e = entry(key, t);
       const oldest = e.times[0];
-      return Promise.resolve({
+      return {
         count: e.times.length,
         nextFreeMs: Math.max(e.shutUntil - t, oldest === undefined ? 0 : oldest + windowMs - t),
-      });
+      };
     },
-    fill(key, upTo, shutMs) {
+    async fill(key, upTo, shutMs) {
+      await loaded;
       const t = now();
       const e = entry(key, t);
-      const added = Math.max(0, upTo - e.times.length);
-      e.times.push(...Array.from({ length: added }, () => t));
+      e.times.push(...Array.from({ length: Math.max(0, upTo - e.times.length) }, () => t));
       e.shutUntil = Math.max(e.shutUntil, t + shutMs);
-      save(key, t, added, e.shutUntil);
-      return Promise.resolve();
+      await save();
     },
   };
 }
