@@ -166,6 +166,11 @@ export function createPacingBudget(options: PacerOptions = {}): PacingBudget {
       w.turn = mine.catch(() => undefined);
       return mine;
     },
+    async refund(key) {
+      await log.refund(`${key.kind}|${key.key}`);
+      const w = windowOf(key);
+      w.used = Math.max(0, w.used - 1);
+    },
     observe(key, info: RateInfo) {
       observeAnswer(windowOf(key), info, now(), marginMs, ratio);
       return Promise.resolve();

@@ -39,6 +39,8 @@ export interface SlidingLog {
    * its count: what the upstream counted that we did not send (another client, another server).
    */
   fill(key: string, upTo: number, shutMs: number): Promise<void>;
+  /** Takes back the latest call: it never reached the upstream (no connection), which counted none. */
+  refund(key: string): Promise<void>;
 }
 
 interface Entry {
@@ -136,12 +138,17 @@ export function memoryLog(
       e.shutUntil = Math.max(e.shutUntil, t + shutMs);
       await save();
     },
+    async refund(key) {
+      await loaded;
+      entries.get(key)?.times.pop();
+      await save();
+    },
   };
 }
 
 /**
  * KEYS: the log (a sorted set scored by call time in ms) and its shut marker.
- * ARGV: operation (`take`, `standing`, `fill`), window ms, ceiling or fill target, a unique
+ * ARGV: operation (`take`, `standing`, `fill`, `refund`), window ms, ceiling or fill target, a unique
  * member id, shut ms. Answers { taken 0/1, count, wait ms }.
  */
 const SCRIPT = `
@@ -150,6 +157,10 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if ARGV[1] == 'refund' then
+  redis.call('ZPOPMAX', KEYS[1])
+  return {0, 0, 0}
+end
 local count = redis.call('ZCARD', KEYS[1])
 local shut = redis.call('PTTL', KEYS[2])
 if shut < 0 then shut = 0 end
@@ -218,6 +229,10 @@ export function redisLog(redisUrl: string, windowMs: number, prefix: string): Sl
       await insurance.fill(key, upTo, shutMs);
       // Kept in this process' log above when Redis is away.
       await run(key, 'fill', upTo, shutMs).catch(() => undefined);
+    },
+    async refund(key) {
+      await insurance.refund(key);
+      await run(key, 'refund', 0).catch(() => undefined);
     },
   };
 }
