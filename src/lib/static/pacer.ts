@@ -60,8 +60,10 @@ const UNCOUNTED = Object.freeze({ used: 0, endsAt: null, bestRemaining: -1 });
 function observeAnswer(w: Window, info: RateInfo, t: number, marginMs: number, ratio: number) {
   w.firstAnswer?.resolve();
   w.firstAnswer = null;
-  if (info.retryAfterSeconds !== undefined && info.retryAfterSeconds > 0) {
-    w.blockedUntil = t + info.retryAfterSeconds * 1000 + marginMs;
+  // A 429 that does not say how long (the contracts do not promise `Retry-After`): a window.
+  const retryAfter = info.retryAfterSeconds ?? (info.rateLimited ? WINDOW_MS / 1000 : 0);
+  if (retryAfter > 0) {
+    w.blockedUntil = t + retryAfter * 1000 + marginMs;
     w.used = w.limit;
     w.endsAt = w.blockedUntil;
     return;

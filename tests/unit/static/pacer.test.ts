@@ -106,6 +106,19 @@ describe('the build budget waits for the next window instead of refusing', () =>
     expect(clock.now()).toBe(7_000);
   });
 
+  it('waits a whole window after a 429 that does not say how long', async () => {
+    const clock = fakeClock();
+    const budget = createPacingBudget({
+      limits: { publishingPublicPerMinute: 10 },
+      marginMs: 0,
+      ...clock,
+    });
+    await budget.take(key);
+    await budget.observe(key, { rateLimited: true });
+    await budget.take(key);
+    expect(clock.now()).toBe(60_000);
+  });
+
   it('counts the calls of the last minute, not of a fixed one: 2 at :50 and 3 at :60 are 5 in a minute', async () => {
     const clock = fakeClock();
     const budget = createPacingBudget({
