@@ -72,7 +72,7 @@ export function memoryLog(
   file?: string,
 ): SlidingLog {
   let entries = new Map<string, Entry>();
-  const store = file && createStorage({ driver: fsLiteDriver({ base: dirname(file) }) });
+  const store = file ? createStorage({ driver: fsLiteDriver({ base: dirname(file) }) }) : undefined;
   // What an earlier process left; none, or a damaged file, starts counting afresh.
   const name = basename(file ?? '');
   const loaded = store
@@ -85,19 +85,19 @@ export function memoryLog(
   // under way share the next.
   let queued: Promise<void> | undefined;
   let last = loaded;
-  const save = (): Promise<void> | undefined =>
-    store &&
-    (queued ??= last =
-      last.then(async () => {
-        queued = undefined;
-        const since = now() - windowMs;
-        const kept = [...entries].map(([k, e]) => [
-          k,
-          { times: e.times.filter((at) => at > since), shutUntil: e.shutUntil },
-        ]);
-        // Bookkeeping only: this process still counts in memory.
-        await store.setItem(name, Object.fromEntries(kept)).catch(() => undefined);
-      }));
+  const write = async () => {
+    queued = undefined;
+    const since = now() - windowMs;
+    const kept = [...entries].map(([k, e]) => [
+      k,
+      { times: e.times.filter((at) => at > since), shutUntil: e.shutUntil },
+    ]);
+    // Bookkeeping only: this process still counts in memory.
+    await store?.setItem(name, Object.fromEntries(kept)).catch(() => undefined);
+  };
+  const save = async () => {
+    if (store) await (queued ??= last = last.then(write));
+  };
   const entry = (key: string, t: number): Entry => {
     const found = entries.get(key) ?? { times: [], shutUntil: 0 };
     entries.set(key, found);
