@@ -151,18 +151,12 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** A connection that never opened (refused, no such host, no route): no request reached the API. */
-const NEVER_CONNECTED = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-
-/** Whether a failed fetch sent nothing: the upstream's limit counted no call. */
+/**
+ * Whether a failed fetch sent nothing: the connection was refused, so the upstream's limit counted
+ * no call. Not a failed DNS lookup: slow, and a host that never resolves must stay capped too.
+ */
 export function neverSent(error: unknown): boolean {
-  return NEVER_CONNECTED.has(codeOf(innermost(error)) ?? '');
+  return codeOf(innermost(error)) === 'ECONNREFUSED';
 }
 
 /** The body was not JSON, or did not match the schema. `issues` is a short zod summary for logs. */

@@ -324,8 +324,8 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
     attempt.cut = left < timeoutMs;
     // Not ofetch's `timeout`: it stops at the headers, and its retries reuse the spent signal.
     return fetch(request, { signal: AbortSignal.timeout(attempt.ms) }).catch(async (error) => {
-      // Refused or no such host: the upstream counted nothing, so neither do we (else an outage
-      // would leave readers "busy" for a minute after it, the budget spent on calls never made).
+      // Refused: the upstream counted nothing, so neither do we (else readers would be told "busy"
+      // for a minute after an outage, the budget spent on calls that never left).
       if (neverSent(error)) await refund();
       throw error;
     });
