@@ -1,6 +1,7 @@
 // `npm run build:static -- <tenant-id>… | --all`: each tenant's public site as plain files in dist-static/<id>/.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import './check-node.mjs';
 import { readTenantsFile } from '../src/lib/tenants/loader.ts';
@@ -90,12 +91,15 @@ const status = (line: string) => {
 };
 
 const summaries: StaticBuildSummary[] = [];
-// One budget for the whole run: every tenant reaches the upstream from this machine's address.
+// One budget for the whole run: every tenant reaches the upstream from this machine's address;
+// its file keeps the last minute's calls for a build started again at once.
 const budget = createPacingBudget({
   limits: {
     publishingPublicPerMinute: current.PUBLISHING_PUBLIC_PER_MINUTE,
     publishingTokenPerMinute: current.PUBLISHING_TOKEN_PER_MINUTE,
   },
+  safetyRatio: current.UPSTREAM_BUDGET_RATIO,
+  logFile: join(values.cache, 'budget.json'),
 });
 for (const tenant of chosen) {
   try {

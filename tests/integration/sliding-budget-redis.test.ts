@@ -55,6 +55,14 @@ function surelyInOneSpan(calls: readonly { before: number; after: number }[], sp
 }
 
 describe('the sliding budget on Redis', () => {
+  it('a call given back (it never reached the upstream) is free again for both servers', async () => {
+    const [a, b] = servers('test:sliding:refund');
+    while ((await a.take(key, 'write')).ok);
+    await a.refund(key);
+    expect(await b.take(key, 'write')).toMatchObject({ ok: true });
+    expect(await a.take(key, 'write')).toMatchObject({ ok: false });
+  });
+
   it('two servers hammering one bucket for three windows: never more than 18 in any 2 s', async () => {
     const [a, b] = servers('test:sliding:both');
     const sent: { before: number; after: number }[] = [];

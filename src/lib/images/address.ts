@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { memo } from '../memo.ts';
+import { safeDecode } from '../tenants/resolution.ts';
 import { FORMAT_EXTENSION, formatOfExtension, isLadderWidth, type ImageFormat } from './ladder.ts';
 
 /**
@@ -122,12 +123,4 @@ export function parseImagePath(secret: string, pathname: string): ParsedImagePat
     return { ok: false, status: 403, reason: 'The image address is not signed by this site.' };
   }
   return { ok: true, request };
-}
-
-function safeDecode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }

@@ -2,6 +2,7 @@ import type { CacheProvider } from 'astro';
 import { logger } from '../log/log.ts';
 import { currentRequest, runInRequest, type RequestRecord } from '../log/request-context.ts';
 import { tenantOfRequest } from '../request/public-origin.ts';
+import { safeDecode } from '../tenants/resolution.ts';
 import { observeResponse } from './prometheus.ts';
 
 /**
@@ -16,20 +17,13 @@ const LOGGED_PARAMS = new Set(['page', 'sort', 'tenant', 'zoom', '_action']);
 /** A path segment that names a secret in the segment after it, once decoded and lower-cased. */
 const TOKEN_BEFORE = new Set(['manage']);
 
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment).toLowerCase();
-  } catch {
-    return segment.toLowerCase();
-  }
-}
-
 /** `/stay/manage/<token>/…` → `/stay/manage/[token]/…`, however the path spells `manage`. */
 function withoutTokens(pathname: string): string {
   const segments = pathname.split('/');
   return segments
     .map((segment, at) =>
-      segment !== '' && TOKEN_BEFORE.has(decodedSegment(segments[at - 1] ?? ''))
+      // A segment with a broken escape is not `manage`, however it is spelled.
+      segment !== '' && TOKEN_BEFORE.has(safeDecode(segments[at - 1] ?? '')?.toLowerCase() ?? '')
         ? '[token]'
         : segment,
     )

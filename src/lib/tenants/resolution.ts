@@ -18,7 +18,7 @@ export interface TenantMatch {
 }
 
 /** `decodeURIComponent`, or `undefined` for a malformed escape such as `%` or `%E0%A4%A`. */
-function safeDecode(segment: string): string | undefined {
+export function safeDecode(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -199,6 +199,8 @@ export function createBudget(options: BudgetOptions = {}) {
         ? { ok: true, remaining: Math.max(0, pointsFor(key.kind) - res.count) }
         : { ok: false, retryAfterSeconds: retryAfterFromMs(res.waitMs) };
     },
+    /** Gives back a call `take` spent that never reached the upstream (no connection). */
+    refund: (key: BudgetKey) => log.refund(id(key)).catch(() => undefined),
     // Bookkeeping only: a store failure must never turn an answered request into an error.
     observe: (key: BudgetKey, info: RateInfo) => observeOn(key, info).catch(() => undefined),
     /** Requests left this window (write priority) and seconds until its oldest call leaves it. */

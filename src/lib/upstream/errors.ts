@@ -135,12 +135,28 @@ export class NetworkError extends UpstreamError {
  * ENOTFOUND api.example.com`, a certificate's error; not fetch's own "fetch failed" around it.
  */
 export function networkReason(error: unknown): string {
+  const inner = innermost(error);
+  const code = codeOf(inner);
+  return (inner instanceof Error && inner.message) || (code ?? 'network error');
+}
+
+function innermost(error: unknown): unknown {
   let inner = error;
   while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
-  const code = typeof inner === 'object' && inner !== null && 'code' in inner ? inner.code : null;
-  return (
-    (inner instanceof Error && inner.message) || (typeof code === 'string' ? code : 'network error')
-  );
+  return inner;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : null;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Whether a failed fetch sent nothing: the connection was refused, so the upstream's limit counted
+ * no call. Not a failed DNS lookup: slow, and a host that never resolves must stay capped too.
+ */
+export function neverSent(error: unknown): boolean {
+  return codeOf(innermost(error)) === 'ECONNREFUSED';
 }
 
 /** The body was not JSON, or did not match the schema. `issues` is a short zod summary for logs. */

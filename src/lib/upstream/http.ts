@@ -7,6 +7,7 @@ import {
   InvalidResponseError,
   NetworkError,
   networkReason,
+  neverSent,
   NoRouteError,
   RateLimitedError,
   TimeoutError,
@@ -195,14 +196,17 @@ export function retryDelayMs(
     : Math.max(jittered, retryAfterSeconds * 1000 + 50);
 }
 
-/** Spends one attempt: the visitor's share, then the budget; a refusal throws `RateLimitedError`. */
+/**
+ * Spends one attempt: the visitor's share, then the budget; a refusal throws `RateLimitedError`.
+ * Resolves to what gives both back.
+ */
 async function spend(
   deps: HttpDeps,
   req: UpstreamRequest,
   priority: Priority,
   visitor: VisitorContext | undefined,
   label: string,
-): Promise<void> {
+): Promise<() => Promise<unknown>> {
   const { metrics } = deps;
   const refused = (why: string, seconds: number) =>
     new RateLimitedError(
@@ -232,6 +236,7 @@ async function spend(
     throw error;
   }
   metrics.count(req.service, req.tenant, 'upstreamCalls');
+  return () => Promise.all([charge?.refund(), deps.budget.refund(req.budgetKey)]);
 }
 
 /**
@@ -313,12 +318,17 @@ export async function sendRequest(deps: HttpDeps, req: UpstreamRequest): Promise
   // The attempt's time starts once it is spent: waiting for the budget is no part of it.
   const leave: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
-    await spend(deps, req, priorityOf(method, visitor), visitor, label);
+    const refund = await spend(deps, req, priorityOf(method, visitor), visitor, label);
     const left = deadline - Date.now();
     attempt.ms = Math.max(0, Math.min(timeoutMs, left));
     attempt.cut = left < timeoutMs;
     // Not ofetch's `timeout`: it stops at the headers, and its retries reuse the spent signal.
-    return fetch(request, { signal: AbortSignal.timeout(attempt.ms) });
+    return fetch(request, { signal: AbortSignal.timeout(attempt.ms) }).catch(async (error) => {
+      // Refused: the upstream counted nothing, so neither do we (else readers would be told "busy"
+      // for a minute after an outage, the budget spent on calls that never left).
+      if (neverSent(error)) await refund();
+      throw error;
+    });
   };
 
   try {

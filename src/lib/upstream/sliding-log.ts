@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { createStorage } from 'unstorage';
+import fsLiteDriver from 'unstorage/drivers/fs-lite';
 import { z } from 'zod';
 import { getRedis } from './redis.ts';
 
@@ -38,6 +39,8 @@ export interface SlidingLog {
    * its count: what the upstream counted that we did not send (another client, another server).
    */
   fill(key: string, upTo: number, shutMs: number): Promise<void>;
+  /** Takes back the latest call: it never reached the upstream (no connection), which counted none. */
+  refund(key: string): Promise<void>;
 }
 
 interface Entry {
@@ -52,74 +55,48 @@ function waitFor(times: readonly number[], ceiling: number, now: number, windowM
   return leaving === undefined ? 0 : Math.max(1, leaving + windowMs - now);
 }
 
-/** A line of a log's file: `n` calls of `key` at `at`, the key shut until `shut`. */
-const savedLine = z.tuple([
+/** What a log's file holds: each key's calls of the window and when it is shut until. */
+const savedLog = z.record(
   z.string(),
-  z.number(),
-  z.number().int().min(0).max(100_000),
-  z.number(),
-]);
-
-/** A line's value; `undefined` for one half written when its process stopped. */
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
-/** What an earlier process left in `file`: its lines in turn, skipping any it did not finish. */
-function readSaved(file: string | undefined): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
-  let text = '';
-  try {
-    if (file) text = readFileSync(file, 'utf8');
-  } catch {
-    // None yet: start counting afresh.
-  }
-  for (const line of text.split('\n')) {
-    const saved = savedLine.safeParse(parseJson(line));
-    if (!saved.success) continue;
-    const [key, at, n, shut] = saved.data;
-    const e = entries.get(key) ?? { times: [], shutUntil: 0 };
-    entries.set(key, e);
-    e.times.push(...Array.from({ length: n }, () => at));
-    e.shutUntil = Math.max(e.shutUntil, shut);
-  }
-  return entries;
-}
+  z.object({ times: z.array(z.number()).max(100_000), shutUntil: z.number() }),
+);
 
 /**
- * One process' log (no `REDIS_URL`, or the insurance while Redis is away). With `file` every call
- * is appended there as it is taken, so a restart inside a window still counts the calls sent before
- * it instead of spending a whole window's allowance again; once a window the file is rewritten
- * with the calls still in it.
+ * One process' log (no `REDIS_URL`, or the insurance while Redis is away). With `file` each call
+ * is written there (unstorage, as the disk cache) before it is let through, so a restart inside a
+ * window still counts the calls sent before it instead of spending a whole window's allowance again.
  */
 export function memoryLog(
   windowMs: number,
   now: () => number = Date.now,
   file?: string,
 ): SlidingLog {
-  const entries = readSaved(file);
-  let rewrittenAt = -Infinity;
-  const save = (key: string, t: number, n: number, shut: number) => {
-    if (!file) return;
-    const line = (...fields: z.infer<typeof savedLine>) => `${JSON.stringify(fields)}\n`;
-    try {
-      if (t - rewrittenAt < windowMs) return appendFileSync(file, line(key, t, n, shut));
-      rewrittenAt = t;
-      const kept = [...entries].flatMap(([k, e]) => [
-        ...e.times.filter((at) => at > t - windowMs).map((at) => line(k, at, 1, 0)),
-        ...(e.shutUntil > t ? [line(k, t, 0, e.shutUntil)] : []),
-      ]);
-      mkdirSync(dirname(file), { recursive: true });
-      // Written then renamed: the next process never reads half of it.
-      writeFileSync(`${file}.tmp`, kept.join(''));
-      renameSync(`${file}.tmp`, file);
-    } catch {
-      // Bookkeeping only: this process still counts in memory.
-    }
+  let entries = new Map<string, Entry>();
+  const store = file ? createStorage({ driver: fsLiteDriver({ base: dirname(file) }) }) : undefined;
+  // What an earlier process left; none, or a damaged file, starts counting afresh.
+  const name = basename(file ?? '');
+  const loaded = store
+    ? store
+        .getItem(name)
+        .then((saved) => void (entries = new Map(Object.entries(savedLog.parse(saved)))))
+        .catch(() => undefined)
+    : Promise.resolve();
+  // One write at a time, of the whole log (its calls of the window); calls taken while one is
+  // under way share the next.
+  let queued: Promise<void> | undefined;
+  let last = loaded;
+  const write = async () => {
+    queued = undefined;
+    const since = now() - windowMs;
+    const kept = [...entries].map(([k, e]) => [
+      k,
+      { times: e.times.filter((at) => at > since), shutUntil: e.shutUntil },
+    ]);
+    // Bookkeeping only: this process still counts in memory.
+    await store?.setItem(name, Object.fromEntries(kept)).catch(() => undefined);
+  };
+  const save = async () => {
+    if (store) await (queued ??= last = last.then(write));
   };
   const entry = (key: string, t: number): Entry => {
     const found = entries.get(key) ?? { times: [], shutUntil: 0 };
@@ -129,7 +106,8 @@ export function memoryLog(
     return found;
   };
   return {
-    take(key, ceiling) {
+    async take(key, ceiling) {
+      await loaded;
       const t = now();
       const e = entry(key, t);
       const count = e.times.length;
@@ -137,35 +115,40 @@ export function memoryLog(
         e.shutUntil - t,
         count < ceiling ? 0 : waitFor(e.times, ceiling, t, windowMs),
       );
-      if (wait > 0) return Promise.resolve({ ok: false, count, waitMs: wait });
+      if (wait > 0) return { ok: false, count, waitMs: wait };
       e.times.push(t);
-      save(key, t, 1, 0);
-      return Promise.resolve({ ok: true, count: count + 1 });
+      await save();
+      return { ok: true, count: count + 1 };
     },
-    standing(key) {
+    async standing(key) {
+      await loaded;
       const t = now();
       const e = entry(key, t);
       const oldest = e.times[0];
-      return Promise.resolve({
+      return {
         count: e.times.length,
         nextFreeMs: Math.max(e.shutUntil - t, oldest === undefined ? 0 : oldest + windowMs - t),
-      });
+      };
     },
-    fill(key, upTo, shutMs) {
+    async fill(key, upTo, shutMs) {
+      await loaded;
       const t = now();
       const e = entry(key, t);
-      const added = Math.max(0, upTo - e.times.length);
-      e.times.push(...Array.from({ length: added }, () => t));
+      e.times.push(...Array.from({ length: Math.max(0, upTo - e.times.length) }, () => t));
       e.shutUntil = Math.max(e.shutUntil, t + shutMs);
-      save(key, t, added, e.shutUntil);
-      return Promise.resolve();
+      await save();
+    },
+    async refund(key) {
+      await loaded;
+      entries.get(key)?.times.pop();
+      await save();
     },
   };
 }
 
 /**
  * KEYS: the log (a sorted set scored by call time in ms) and its shut marker.
- * ARGV: operation (`take`, `standing`, `fill`), window ms, ceiling or fill target, a unique
+ * ARGV: operation (`take`, `standing`, `fill`, `refund`), window ms, ceiling or fill target, a unique
  * member id, shut ms. Answers { taken 0/1, count, wait ms }.
  */
 const SCRIPT = `
@@ -174,6 +157,10 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if ARGV[1] == 'refund' then
+  redis.call('ZPOPMAX', KEYS[1])
+  return {0, 0, 0}
+end
 local count = redis.call('ZCARD', KEYS[1])
 local shut = redis.call('PTTL', KEYS[2])
 if shut < 0 then shut = 0 end
@@ -242,6 +229,10 @@ export function redisLog(redisUrl: string, windowMs: number, prefix: string): Sl
       await insurance.fill(key, upTo, shutMs);
       // Kept in this process' log above when Redis is away.
       await run(key, 'fill', upTo, shutMs).catch(() => undefined);
+    },
+    async refund(key) {
+      await insurance.refund(key);
+      await run(key, 'refund', 0).catch(() => undefined);
     },
   };
 }

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPacingBudget } from '../../../src/lib/static/pacer.ts';
 import type { BudgetKey } from '../../../src/lib/upstream/budget.ts';
 
@@ -28,6 +31,7 @@ describe('the build budget waits for the next window instead of refusing', () =>
     const budget = createPacingBudget({
       limits: { publishingPublicPerMinute: 3 },
       marginMs: 100,
+      safetyRatio: 1,
       ...clock,
     });
     const sentAt: number[] = [];
@@ -46,6 +50,7 @@ describe('the build budget waits for the next window instead of refusing', () =>
     const budget = createPacingBudget({
       limits: { publishingPublicPerMinute: 10 },
       marginMs: 0,
+      safetyRatio: 1,
       ...clock,
     });
     await budget.take(key);
@@ -61,6 +66,7 @@ describe('the build budget waits for the next window instead of refusing', () =>
     const budget = createPacingBudget({
       limits: { publishingPublicPerMinute: 60 },
       marginMs: 0,
+      safetyRatio: 1,
       ...clock,
     });
     await budget.take(key);
@@ -76,6 +82,7 @@ describe('the build budget waits for the next window instead of refusing', () =>
     const budget = createPacingBudget({
       limits: { publishingPublicPerMinute: 10 },
       marginMs: 0,
+      safetyRatio: 1,
       ...clock,
     });
     await budget.take(key);
@@ -90,6 +97,7 @@ describe('the build budget waits for the next window instead of refusing', () =>
     const budget = createPacingBudget({
       limits: { publishingPublicPerMinute: 10 },
       marginMs: 0,
+      safetyRatio: 1,
       ...clock,
     });
     await budget.take(key);
@@ -98,11 +106,25 @@ describe('the build budget waits for the next window instead of refusing', () =>
     expect(clock.now()).toBe(7_000);
   });
 
+  it('waits a whole window after a 429 that does not say how long', async () => {
+    const clock = fakeClock();
+    const budget = createPacingBudget({
+      limits: { publishingPublicPerMinute: 10 },
+      marginMs: 0,
+      ...clock,
+    });
+    await budget.take(key);
+    await budget.observe(key, { rateLimited: true });
+    await budget.take(key);
+    expect(clock.now()).toBe(60_000);
+  });
+
   it('counts the calls of the last minute, not of a fixed one: 2 at :50 and 3 at :60 are 5 in a minute', async () => {
     const clock = fakeClock();
     const budget = createPacingBudget({
       limits: { publishingPublicPerMinute: 3 },
       marginMs: 100,
+      safetyRatio: 1,
       ...clock,
     });
     const sentAt: number[] = [];
@@ -122,5 +144,57 @@ describe('the build budget waits for the next window instead of refusing', () =>
     );
     expect(busiest).toBeLessThanOrEqual(3);
     expect(sentAt).toEqual([0, 50_000, 50_000, 60_100, 110_100, 110_100]);
+  });
+});
+
+describe('the build leaves the headroom the site leaves, and a rerun counts the last run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'masthead-pacer-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** When each of `count` requests was let through. */
+  async function sendTimes(budget: ReturnType<typeof createPacingBudget>, now: () => number) {
+    const sentAt: number[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      await budget.take(key);
+      sentAt.push(now());
+      await budget.observe(key, {});
+    }
+    return sentAt;
+  }
+
+  it('spends 90 % of the limit in a minute (UPSTREAM_BUDGET_RATIO), like the site', async () => {
+    const clock = fakeClock();
+    const budget = createPacingBudget({
+      limits: { publishingPublicPerMinute: 10 },
+      marginMs: 0,
+      ...clock,
+    });
+    expect(await sendTimes(budget, clock.now)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 60_000]);
+    expect(budget.capacity('publishing-public')).toBe(9);
+  });
+
+  it('keeps the same headroom on what the upstream says is left', async () => {
+    const clock = fakeClock();
+    const budget = createPacingBudget({ limits: {}, marginMs: 0, ...clock });
+    await budget.take(key);
+    // Another client spent 50 of the 60: ours is 54 - 50 = 4 more, not 10.
+    await budget.observe(key, { limit: 60, remaining: 10 });
+    expect(await budget.standing(key)).toMatchObject({ remaining: 4 });
+  });
+
+  it('a build run again inside the minute waits for the calls of the one before', async () => {
+    const clock = fakeClock();
+    const options = {
+      limits: { publishingPublicPerMinute: 10 },
+      marginMs: 0,
+      safetyRatio: 1,
+      logFile: join(dir, 'budget.json'),
+      ...clock,
+    };
+    expect(await sendTimes(createPacingBudget(options), clock.now)).toEqual(Array(10).fill(0));
+    // The build failed; the operator starts it again at once, in a new process.
+    clock.advance(5_000);
+    const again = await sendTimes(createPacingBudget(options), clock.now);
+    expect(again[0]).toBe(60_000);
   });
 });

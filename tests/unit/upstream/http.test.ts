@@ -245,6 +245,16 @@ describe('sendRequest', () => {
     expect(lines.at(-1)).toContain(`connect ECONNREFUSED ${new URL(base).host}`);
   });
 
+  it('spends nothing on a connection the upstream refused: readers are not "busy" once it is back', async () => {
+    const { server, up } = await setup((_r, res) => json(res, 200, {}));
+    const r = req(server.baseUrl);
+    const before = (await up.budget.standing(r.budgetKey)).remaining;
+    await server.close();
+    // An outage: every page's call (and its retries) is refused, more of them than the budget.
+    for (let n = 0; n < before; n += 1) await send(up, r).catch(() => undefined);
+    expect((await up.budget.standing(r.budgetKey)).remaining).toBe(before);
+  });
+
   it.each([
     ['an address it cannot encode (a lone surrogate in the query)', { query: { q: 'a\ud800' } }],
     ['a body it cannot serialize', { method: 'POST' as const, body: { n: 1n } }],
