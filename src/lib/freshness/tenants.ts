@@ -86,8 +86,11 @@ export function applyTenantsChange(change: TenantsChange): Promise<void[]> {
 export function followTenantReloads(): void {
   onTenantsAnnounced((heard) => {
     const registry = tenantRegistry();
+    // Read at (re)subscription, the file may hold a change made while no one could hear this
+    // server (it was starting, Redis was away): its own news, announced like a watch's.
+    const reloaded = registry.reload(heard === 'announced' ? 'bus' : 'subscribed');
     // A rolling deploy may replace this server's copy of the file after the announcement.
-    if (registry.reload('bus').status !== 'changed' && heard === 'announced') registry.awaitNewer();
+    if (reloaded.status !== 'changed' && heard === 'announced') registry.awaitNewer();
   });
   onTenantsChange((change) => {
     void applyTenantsChange(change);
