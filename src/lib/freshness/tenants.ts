@@ -7,7 +7,7 @@ import { onTenantsChange, tenantRegistry } from '../tenants/registry.ts';
 import { hostMatches } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { announceTenantsReload, applyLocally, onTenantsAnnounced, purgeEdgeSoon } from './bus.ts';
-import { purgeEdge, purgeEdgeOnHosts } from './edge.ts';
+import { purgeEdge } from './edge.ts';
 import type { Invalidation } from './invalidation.ts';
 
 /**
@@ -74,11 +74,6 @@ export function applyTenantsChange(change: TenantsChange): Promise<void[]> {
     ),
     ...coveringTenants(others, hosts).map((tenant) => dropTenant(tenant, false, false)),
   ];
-  // At the edge by the address book every server writes, not by the pages this one holds (it may
-  // have evicted them, or restarted since): the others' pages on those hosts.
-  for (const tenant of hosts.length > 0 ? others : []) {
-    purgeEdgeSoon(() => purgeEdgeOnHosts(tenant, hosts));
-  }
   return Promise.all(drops);
 }
 
