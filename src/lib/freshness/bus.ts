@@ -121,9 +121,10 @@ export const invalidatePostComments = (tenant: Tenant, postSlug: string) =>
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
- * Whether this process watches `name` now: a Redis lease (SET NX with a TTL, renewed by its holder)
- * so one server watches each tenant; another takes over once a holder stops renewing. Without
- * Redis, or while it is away, this process watches (a second watcher costs calls, not correctness).
+ * Whether this process does `name` now: a Redis lease (SET NX with a TTL, renewed by its holder)
+ * so one server watches each tenant (another takes over once a holder stops renewing), or purges
+ * each change of the tenants file at the edge. Without Redis, or while it is away, this process
+ * does it (a second watcher or purge costs calls, not correctness).
  */
 export async function holdLease(name: string, ttlMs: number): Promise<boolean> {
   const { REDIS_URL } = settings();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { dropRoutes, routeTagsAt } from '../delivery/route-cache.ts';
 import { forgetTenantPosts } from '../publishing/known-posts.ts';
@@ -6,7 +7,13 @@ import type { TenantsChange } from '../tenants/loader.ts';
 import { onTenantsChange, tenantRegistry } from '../tenants/registry.ts';
 import { hostMatches } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { announceTenantsReload, applyLocally, onTenantsAnnounced, purgeEdgeSoon } from './bus.ts';
+import {
+  announceTenantsReload,
+  applyLocally,
+  holdLease,
+  onTenantsAnnounced,
+  purgeEdgeSoon,
+} from './bus.ts';
 import { purgeEdge } from './edge.ts';
 import type { Invalidation } from './invalidation.ts';
 
@@ -18,6 +25,8 @@ import type { Invalidation } from './invalidation.ts';
 
 /** A render that began before the reload may store its page after the drop: dropped once more. */
 const AGAIN_AFTER_MS = 5000;
+/** How long the first server to purge a change holds it: the others read the same file within it. */
+const PURGED_BY_ONE_MS = 60_000;
 
 const sameUpstream = (before: Tenant, after: Tenant) =>
   isDeepStrictEqual(before.publishing, after.publishing) &&
@@ -25,10 +34,11 @@ const sameUpstream = (before: Tenant, after: Tenant) =>
 
 /**
  * Deletes the tenant's pages here (no copy of the old settings is kept for a failed render), marks
- * its data stale and forgets the posts its lists showed when `data`, and with `edge` a moment
- * later drops its pages at the edge.
+ * its data stale and forgets the posts its lists showed when `data`, and given `edge` (what the
+ * tenant became, null when removed) a moment later drops its pages at the edge: every server
+ * reloads the same change, one of those sharing Redis purges (they share the book: ./edge.ts).
  */
-async function dropTenant(tenant: Tenant, data: boolean, edge: boolean): Promise<void> {
+async function dropTenant(tenant: Tenant, data: boolean, edge?: Tenant | null): Promise<void> {
   const invalidation: Invalidation = { tenant: tenant.id, everything: true, at: Date.now() };
   const drop = () => {
     dropRoutes([tenant.id]);
@@ -37,7 +47,15 @@ async function dropTenant(tenant: Tenant, data: boolean, edge: boolean): Promise
   if (data) await applyLocally(invalidation);
   drop();
   setTimeout(drop, AGAIN_AFTER_MS).unref();
-  if (edge) purgeEdgeSoon(() => purgeEdge(tenant, invalidation));
+  if (edge === undefined) return;
+  const change = createHash('sha256')
+    .update(JSON.stringify([tenant, edge]))
+    .digest('hex');
+  purgeEdgeSoon(async () =>
+    (await holdLease(`tenants-purge:${change}`, PURGED_BY_ONE_MS))
+      ? purgeEdge(tenant, invalidation)
+      : 0,
+  );
 }
 
 /**
@@ -68,11 +86,11 @@ export function applyTenantsChange(change: TenantsChange): Promise<void[]> {
   ];
   const others = change.tenants.filter((tenant) => !claiming.includes(tenant));
   const drops = [
-    ...change.removed.map((tenant) => dropTenant(tenant, true, true)),
+    ...change.removed.map((tenant) => dropTenant(tenant, true, null)),
     ...change.changed.map(({ before, after }) =>
-      dropTenant(before, !sameUpstream(before, after), true),
+      dropTenant(before, !sameUpstream(before, after), after),
     ),
-    ...coveringTenants(others, hosts).map((tenant) => dropTenant(tenant, false, false)),
+    ...coveringTenants(others, hosts).map((tenant) => dropTenant(tenant, false)),
   ];
   return Promise.all(drops);
 }

@@ -59,7 +59,7 @@ describe('applyTenantsChange', () => {
     expect(dropped()).toEqual({ routes: [['courier']], data: ['courier'] });
     expect(vi.mocked(applyLocally).mock.calls[0]?.[0]).toMatchObject({ everything: true });
     expect(purgeEdge).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1000);
+    await vi.advanceTimersByTimeAsync(1000);
     expect(vi.mocked(purgeEdge).mock.calls.map(([tenant]) => tenant)).toEqual([courier]);
     // Once more a moment later: a render that began before the reload may have stored its page.
     vi.advanceTimersByTime(5000);
@@ -85,7 +85,7 @@ describe('applyTenantsChange', () => {
     await reload([gazette, courier], [gazette, courier, sports]);
     expect(dropped()).toEqual({ routes: [['courier']], data: [] });
     // The edge kept no copy of a wildcard's subdomain (src/lib/delivery/policy.ts `unshared`).
-    vi.advanceTimersByTime(1000);
+    await vi.advanceTimersByTimeAsync(1000);
     expect(purgeEdge).not.toHaveBeenCalled();
   });
 
