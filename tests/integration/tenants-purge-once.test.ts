@@ -11,8 +11,8 @@ import { buildTenant } from '../fixtures/tenant.ts';
 import { startRedisServer, type RedisServer } from './redis-server.ts';
 
 const purged = vi.hoisted(() => [] as string[]);
-/** The purges the servers decided to send, run at once instead of a second later. */
-const sending = vi.hoisted(() => [] as Promise<number>[]);
+/** The purges each server would send a second after it reloaded, sent when the test says. */
+const sending = vi.hoisted(() => [] as (() => Promise<number>)[]);
 
 vi.mock('../../src/lib/freshness/edge.ts', () => ({
   purgeEdge: (tenant: { id: string }) => {
@@ -53,7 +53,7 @@ beforeAll(async () => {
     );
     vi.doMock('../../src/lib/freshness/bus.ts', () => ({
       ...bus,
-      purgeEdgeSoon: (purge: () => Promise<number>) => sending.push(purge()),
+      purgeEdgeSoon: (purge: () => Promise<number>) => sending.push(purge),
     }));
     servers.push({
       ...(await import('../../src/lib/freshness/tenants.ts')),
@@ -68,17 +68,25 @@ afterAll(async () => {
   forgetSettings();
 });
 
-/** Every server applies the same reload; the purges sent a moment later. */
-async function reloadOnEvery(before: ReturnType<typeof buildTenant>[], after: typeof before) {
+/** Each of `servers` applies the same reload; the purges they would send then. */
+async function reloadOn(
+  on: Server[],
+  before: ReturnType<typeof buildTenant>[],
+  after: typeof before,
+) {
   purged.length = 0;
   forgetSettings();
-  for (const server of servers) {
+  for (const server of on) {
     server.forgetSettings();
     await server.applyTenantsChange({ version: 2, reason: 'file', ...diffTenants(before, after) });
   }
-  await Promise.all(sending.splice(0));
+  // A moment later (a second in the servers), all at once.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await Promise.all(sending.splice(0).map((purge) => purge()));
   return [...purged];
 }
+const reloadOnEvery = (before: ReturnType<typeof buildTenant>[], after: typeof before) =>
+  reloadOn(servers, before, after);
 
 describe('edge purges after a reload of the tenants file', () => {
   it('are sent by each server without Redis (no other server can be told)', async () => {
@@ -94,5 +102,14 @@ describe('edge purges after a reload of the tenants file', () => {
     const again = buildTenant({ ...courier, name: 'Courier Daily' });
     expect(await reloadOnEvery([gazette, renamed], [gazette, again])).toEqual(['courier']);
     expect(await reloadOnEvery([gazette, again], [gazette])).toEqual(['courier']);
+  });
+
+  it('are sent again by a server that reloads the change after another purged it', async () => {
+    vi.stubEnv('REDIS_URL', redis.url);
+    const renamed = buildTenant({ ...courier, name: 'The Late Courier' });
+    const [first, late] = servers as [Server, Server];
+    expect(await reloadOn([first], [gazette, courier], [gazette, renamed])).toEqual(['courier']);
+    // Its copy of the file came later: the edge may have fetched its old pages since the purge.
+    expect(await reloadOn([late], [gazette, courier], [gazette, renamed])).toEqual(['courier']);
   });
 });

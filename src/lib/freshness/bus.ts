@@ -121,10 +121,9 @@ export const invalidatePostComments = (tenant: Tenant, postSlug: string) =>
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
- * Whether this process does `name` now: a Redis lease (SET NX with a TTL, renewed by its holder)
- * so one server watches each tenant (another takes over once a holder stops renewing), or purges
- * each change of the tenants file at the edge. Without Redis, or while it is away, this process
- * does it (a second watcher or purge costs calls, not correctness).
+ * Whether this process watches `name` now: a Redis lease (SET NX with a TTL, renewed by its holder)
+ * so one server watches each tenant; another takes over once a holder stops renewing. Without
+ * Redis, or while it is away, this process watches (a second watcher costs calls, not correctness).
  */
 export async function holdLease(name: string, ttlMs: number): Promise<boolean> {
   const { REDIS_URL } = settings();
@@ -134,6 +133,32 @@ export async function holdLease(name: string, ttlMs: number): Promise<boolean> {
     const key = `masthead:watch:${name}`;
     if ((await redis.set(key, SELF, 'PX', ttlMs, 'NX')) === 'OK') return true;
     return (await redis.eval(RENEW, 1, key, SELF, String(ttlMs))) === 1;
+  } catch {
+    return true;
+  }
+}
+
+/** How long servers remember that a change of the tenants file was purged at the edge. */
+const PURGED_KEPT_MS = 10 * 60_000;
+
+/**
+ * Whether this process is to purge the edge for `change` (of the tenants file), having dropped its
+ * own copies at `droppedAt`: every server reloads the same change, and a purge another server made
+ * after that serves this one too (the edge can only have fetched the new pages here since). One
+ * that reloads later (its copy of the file came late) purges again. Without Redis, or while it is
+ * away, every server purges.
+ */
+export async function purgeIsOurs(change: string, droppedAt: number): Promise<boolean> {
+  const { REDIS_URL } = settings();
+  if (!REDIS_URL) return true;
+  try {
+    const redis = await getRedis(REDIS_URL);
+    const key = `masthead:purged:${change}`;
+    const now = String(Date.now());
+    if ((await redis.set(key, now, 'PX', PURGED_KEPT_MS, 'NX')) === 'OK') return true;
+    if (Number(await redis.get(key)) > droppedAt) return false;
+    await redis.set(key, now, 'PX', PURGED_KEPT_MS);
+    return true;
   } catch {
     return true;
   }

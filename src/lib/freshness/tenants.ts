@@ -10,9 +10,9 @@ import type { Tenant } from '../tenants/schema.ts';
 import {
   announceTenantsReload,
   applyLocally,
-  holdLease,
   onTenantsAnnounced,
   purgeEdgeSoon,
+  purgeIsOurs,
 } from './bus.ts';
 import { purgeEdge } from './edge.ts';
 import type { Invalidation } from './invalidation.ts';
@@ -25,8 +25,6 @@ import type { Invalidation } from './invalidation.ts';
 
 /** A render that began before the reload may store its page after the drop: dropped once more. */
 const AGAIN_AFTER_MS = 5000;
-/** How long the first server to purge a change holds it: the others read the same file within it. */
-const PURGED_BY_ONE_MS = 60_000;
 
 const sameUpstream = (before: Tenant, after: Tenant) =>
   isDeepStrictEqual(before.publishing, after.publishing) &&
@@ -36,7 +34,7 @@ const sameUpstream = (before: Tenant, after: Tenant) =>
  * Deletes the tenant's pages here (no copy of the old settings is kept for a failed render), marks
  * its data stale and forgets the posts its lists showed when `data`, and given `edge` (what the
  * tenant became, null when removed) a moment later drops its pages at the edge: every server
- * reloads the same change, one of those sharing Redis purges (they share the book: ./edge.ts).
+ * reloads the same change, and those sharing Redis purge it once (they share the book: ./edge.ts).
  */
 async function dropTenant(tenant: Tenant, data: boolean, edge?: Tenant | null): Promise<void> {
   const invalidation: Invalidation = { tenant: tenant.id, everything: true, at: Date.now() };
@@ -46,15 +44,14 @@ async function dropTenant(tenant: Tenant, data: boolean, edge?: Tenant | null): 
   };
   if (data) await applyLocally(invalidation);
   drop();
+  const droppedAt = Date.now();
   setTimeout(drop, AGAIN_AFTER_MS).unref();
   if (edge === undefined) return;
   const change = createHash('sha256')
     .update(JSON.stringify([tenant, edge]))
     .digest('hex');
   purgeEdgeSoon(async () =>
-    (await holdLease(`tenants-purge:${change}`, PURGED_BY_ONE_MS))
-      ? purgeEdge(tenant, invalidation)
-      : 0,
+    (await purgeIsOurs(change, droppedAt)) ? purgeEdge(tenant, invalidation) : 0,
   );
 }
 
