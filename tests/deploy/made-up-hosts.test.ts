@@ -84,6 +84,12 @@ describe('answers on hosts no tenant names exactly', () => {
       }
     }
     expect(keptOnDisk()).toBe(before);
+    // Nor does another spelling of its address (an escape the site never writes) make a copy.
+    const spelled = await viaEdge(picture!.replace('/_img/', '/%5Fimg/'), 'daily-planet.localhost');
+    expect(spelled.status).toBe(404);
+    expect(spelled.headers['cache-control']).toBe('no-store');
+    await viaEdge(`/%64aily-planet${picture!}`, 'daily-planet.localhost');
+    expect(keptOnDisk()).toBe(before);
   });
 
   it('still keeps the real sites’ pages', async () => {
