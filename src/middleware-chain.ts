@@ -3,15 +3,15 @@ import { settings } from './lib/settings/settings.ts';
 import { installTenantLocals } from './lib/tenants/locals.ts';
 import { logError, requestContext } from './lib/log/log.ts';
 import { metricsResponse, statusResponse } from './lib/delivery/status-access.ts';
-import { NO_STORE, uncachedRedirect } from './lib/delivery/policy.ts';
-import { tenantRegistry } from './lib/tenants/registry.ts';
+import { NO_STORE, uncachedRedirect, unshared } from './lib/delivery/policy.ts';
+import { getTenants, tenantRegistry } from './lib/tenants/registry.ts';
 import { appendVary, maybeCompress } from './lib/delivery/compression.ts';
 import { trimPolicy } from './lib/delivery/csp.ts';
 import { askedAddress, pagedRoute } from './lib/reading/paged-routes.ts';
 import { upstreamVisitor } from './lib/request/upstream-visitor.ts';
 import { visitorOf } from './lib/request/visitor.ts';
 import { tenantOfRequest } from './lib/request/public-origin.ts';
-import type { TenantMatch } from './lib/tenants/resolution.ts';
+import { namedHost, type TenantMatch } from './lib/tenants/resolution.ts';
 import { noteRequest } from './lib/observability/request.ts';
 import { startFreshness } from './lib/freshness/start.ts';
 import { purgeEndpoint } from './lib/freshness/purge-route.ts';
@@ -52,6 +52,20 @@ const compressResponses = defineMiddleware(async (context, next) =>
     compress: COMPRESSION,
   }),
 );
+
+/**
+ * Every answer on a host no tenant names exactly (a made-up host's `/<id>/`, `?tenant=` or 404
+ * page, a wildcard's made-up subdomain) is kept by no shared cache (`unshared`): the edge keys its
+ * copies by host, so strangers could fill its disk. Outermost, so the route cache stores it so too.
+ */
+const sharedOnNamedHostsOnly = defineMiddleware(async (context, next) => {
+  const response = await next();
+  const control = response.headers.get('Cache-Control');
+  const host = new URL(context.locals.visitor.origin).host;
+  if (control && !namedHost(host, getTenants()))
+    response.headers.set('Cache-Control', unshared(control));
+  return response;
+});
 
 /**
  * What is settled before the tenant: who sent the request from which origin (`locals.visitor`,
@@ -216,6 +230,7 @@ const errorsAndHeaders = defineMiddleware(async (context, next) => {
 });
 
 export const onRequest = sequence(
+  sharedOnNamedHostsOnly,
   compressResponses,
   gate,
   tenantResolution,

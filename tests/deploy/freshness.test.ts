@@ -268,36 +268,19 @@ describe('POST /_purge', () => {
     );
   }, 60_000);
 
-  it('drops every page of a tag or of everything at the edge, path-prefixed addresses too', async () => {
+  it('drops every page of a tag or of everything at the edge', async () => {
     const list = await send(`${mock.publishingUrl}/posts?per_page=6`, {
       headers: { 'X-Tenant': tenant },
     });
     const posts = (JSON.parse(list.text) as { data: { slug: string }[] }).data;
-    // Posts the purge does not name: only the servers' address book can tell the edge about them.
-    const [first, second] = posts.slice(2).map((post) => `/posts/${post.slug}`) as [string, string];
-    const prefixed = `/${tenant}${second}`;
-    const viaPrefix = () =>
-      send(`http://127.0.0.1:${edge.port}${prefixed}`, {
-        host: `localhost:${edge.port}`,
-        headers: { 'Accept-Encoding': 'gzip' },
-      });
+    // A post the purge does not name: only the servers' address book can tell the edge about it.
+    // (A `/<id>/` page on a host no tenant names is never kept there: tests/deploy/made-up-hosts.)
+    const first = `/posts/${posts[2]!.slug}`;
     await warm(tenant, first);
-    await waitFor(
-      `${prefixed} cached at the edge`,
-      async () => ((await viaPrefix()).headers['x-cache-status'] === 'HIT' ? true : undefined),
-      100_000,
-    );
     const asked = Date.now();
     const reply = await purge(tenant, { everything: true }, SECRETS[tenant]);
     expect(reply.status, reply.text).toBe(202);
     for (const time of await dropped(tenant, first)) expect(time - asked).toBeLessThan(5000);
-    const prefixDropped = await waitFor(
-      `${prefixed} dropped at the edge`,
-      async () =>
-        (await viaPrefix()).headers['x-cache-status'] !== 'HIT' ? Date.now() : undefined,
-      15_000,
-    );
-    expect(prefixDropped - asked).toBeLessThan(5000);
   }, 300_000);
 
   it('changes nothing without the secret', async () => {

@@ -147,7 +147,6 @@ describe('a tenants file that changes while the servers run', () => {
         host: site === edge ? `portal.localhost:${edge.port}` : 'portal.localhost',
       });
     expect((await portal(edge)).text).toContain(`>${other.name}<`);
-    expect((await portal(edge)).headers['x-cache-status']).toBe('HIT');
     writeTenants([...others, { ...added, hosts: [...added.hosts, 'portal.localhost'] }]);
     // The host is the added site's now: `/<id>/` there is its own address (a 404), on every server.
     await waitFor(
@@ -258,20 +257,19 @@ describe('a tenants file that changes while the servers run', () => {
     expect(other.status).toBe(200);
   });
 
-  it('drops another site’s pages at the edge on a host a site now names, though no server holds them', async () => {
+  it('never keeps another site’s page at the edge on a host no site names, and serves the site that names it after a restart', async () => {
     const other = others[1]!;
     const lobby = () =>
       send(`http://127.0.0.1:${edge.port}/${other.id}/`, {
         host: `lobby.localhost:${edge.port}`,
         headers: { 'Accept-Encoding': 'br' },
       });
-    await waitFor('the other site kept at the edge', async () => {
-      const reply = await lobby();
-      return reply.headers['x-cache-status'] === 'HIT' && reply.text.includes(`>${other.name}<`)
-        ? true
-        : undefined;
-    });
-    // Both servers restarted since (a deploy): neither has the page in its route cache.
+    // Anyone can make such a host up: the edge keeps no copy (the server keeps one for them all).
+    for (const reply of [await lobby(), await lobby()]) {
+      expect(reply.text).toContain(`>${other.name}<`);
+      expect(reply.headers['x-cache-status']).not.toBe('HIT');
+    }
+    // Both servers restarted (a deploy), and the file changes while they start.
     await Promise.all(
       [watching, listening].map(async (site) => {
         await site.stop();

@@ -48,6 +48,22 @@ export function sharedCache(maxAge: number, swr?: number): string {
  */
 export const NOT_FOUND = sharedCache(10);
 
+/**
+ * `cacheControl` for an answer on a host no tenant names exactly (a `/<id>/` or `?tenant=` page on
+ * any host, a wildcard's subdomain, a 404 there): anyone can make such hosts up, and an edge keys
+ * its copies by host, so a flood of them would fill its disk. No shared cache keeps it (`private`,
+ * no `s-maxage`); a browser keeps it as before. Astro's route cache keeps one copy for them all
+ * (`cacheHostOf`, ../tenants/resolution.ts).
+ */
+export function unshared(cacheControl: string): string {
+  const directives = cacheControl
+    .split(',')
+    .map((directive) => directive.trim())
+    .filter((directive) => directive && !/^(public|s-maxage=.*)$/i.test(directive));
+  const kept = directives.some((directive) => /^(private|no-store)$/i.test(directive));
+  return (kept ? directives : ['private', ...directives]).join(', ');
+}
+
 /** Seconds to wait after an outage when the failure itself does not say (pages, feeds, images). */
 export const RETRY_AFTER_SECONDS = 30;
 

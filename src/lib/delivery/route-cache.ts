@@ -67,8 +67,6 @@ export interface StoredPage {
   /** Reads one of the request's headers (the edge's `X-Forwarded-Host`, `Accept-Encoding`…). */
   header: (name: string) => string | null;
   tags: readonly string[];
-  /** On a host no tenant names (a `/<id>/` or `?tenant=` page): anyone can make one up. */
-  elsewhere: boolean;
 }
 
 const storedListeners = new Set<(page: StoredPage) => void>();
@@ -176,13 +174,11 @@ const nodeRequestUrl = ({ headers, url }: IncomingMessage): URL | null =>
 const STALE_COPY_SECONDS = 10;
 
 /**
- * A wildcard subdomain's page is not for the edge to keep: it keys copies by host, so each made-up
- * subdomain would be a copy of its own, and one more address in the book its purges must name
- * (src/lib/freshness/edge.ts), pushing the real ones out. This server answers them all from the
- * site's one copy instead.
+ * A page kept for a wildcard's subdomains or for hosts no tenant names (`cacheHostOf`): the edge
+ * keeps no copy of it (the site's middleware makes it `unshared`, ./policy.ts), so its address is in
+ * no purge's book (src/lib/freshness/edge.ts). This server answers them all from its one copy.
  */
-const NOT_AT_EDGE = 'public, max-age=0, s-maxage=0';
-const onWildcard = (key: string) => key.includes('//*.');
+const notAtEdge = (key: string) => key.includes('//*');
 
 /**
  * A held page as Astro's answer; `STALE`: past its time (or invalidated), served while or because
@@ -194,7 +190,7 @@ function toResponse(entry: Entry, state: 'HIT' | 'STALE', key: string): Response
     headers: entry.headers,
   });
   response.headers.set('X-Astro-Cache', state);
-  if (state === 'STALE' && !onWildcard(key))
+  if (state === 'STALE' && !notAtEdge(key))
     response.headers.set('Cache-Control', sharedCache(STALE_COPY_SECONDS));
   return response;
 }
@@ -264,8 +260,6 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
     store.entries.delete(lookup.key);
     return false;
   }
-  if (onWildcard(lookup.primary) && response.headers.get('Cache-Control')?.startsWith('public'))
-    response.headers.set('Cache-Control', NOT_AT_EDGE);
   const request = currentRequest();
   const entry: Entry = {
     body,
@@ -286,10 +280,9 @@ function storePage(store: Store, lookup: Lookup, response: Response, body: Uint8
   if (vary.length > 0) store.varyByKey.set(lookup.primary, vary);
   else store.varyByKey.delete(lookup.primary);
   store.entries.set(lookup.primary + varySuffix(lookup.header, vary, store.host), entry);
-  if (entry.tenant !== 'none' && !onWildcard(lookup.primary)) {
+  if (entry.tenant !== 'none' && !notAtEdge(lookup.primary)) {
     const { url, header } = lookup;
-    const elsewhere = lookup.primary.includes('//*/');
-    const page = { tenant: entry.tenant, url, header, tags: entry.tags, elsewhere };
+    const page = { tenant: entry.tenant, url, header, tags: entry.tags };
     for (const listener of storedListeners) listener(page);
   }
   return true;

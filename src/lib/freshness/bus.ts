@@ -138,6 +138,32 @@ export async function holdLease(name: string, ttlMs: number): Promise<boolean> {
   }
 }
 
+/** How long servers remember that a change of the tenants file was purged at the edge. */
+const PURGED_KEPT_MS = 10 * 60_000;
+
+/**
+ * Whether this process is to purge the edge for `change` (of the tenants file), having dropped its
+ * own copies at `droppedAt`: every server reloads the same change, and a purge another server made
+ * after that serves this one too (the edge can only have fetched the new pages here since). One
+ * that reloads later (its copy of the file came late) purges again. Without Redis, or while it is
+ * away, every server purges.
+ */
+export async function purgeIsOurs(change: string, droppedAt: number): Promise<boolean> {
+  const { REDIS_URL } = settings();
+  if (!REDIS_URL) return true;
+  try {
+    const redis = await getRedis(REDIS_URL);
+    const key = `masthead:purged:${change}`;
+    const now = String(Date.now());
+    if ((await redis.set(key, now, 'PX', PURGED_KEPT_MS, 'NX')) === 'OK') return true;
+    if (Number(await redis.get(key)) > droppedAt) return false;
+    await redis.set(key, now, 'PX', PURGED_KEPT_MS);
+    return true;
+  } catch {
+    return true;
+  }
+}
+
 /** The last look of the watcher of `name`, shared so a server taking over the lease compares with it. */
 export async function sharedMemory() {
   const { REDIS_URL } = settings();

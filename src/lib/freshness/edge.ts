@@ -9,7 +9,7 @@ import { logInfo, logWarn } from '../log/log.ts';
 import { memo } from '../memo.ts';
 import { forwardedHost } from '../request/public-origin.ts';
 import { settings } from '../settings/settings.ts';
-import { hostMatches, normalizeHost } from '../tenants/resolution.ts';
+import { normalizeHost } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { getRedis, warnRedisAway } from '../upstream/redis.ts';
 import { changedTags, namedDrops, postsChanged, type Invalidation } from './invalidation.ts';
@@ -19,8 +19,9 @@ import { changedTags, namedDrops, postsChanged, type Invalidation } from './inva
  * module drops one cache key per request, so the server that decided an invalidation asks it to
  * drop each address that shows the posts: the lists below for each host of the tenant and each
  * encoding the edge keys on, and every address the servers have answered whose page carries one of
- * the invalidation's tags (the address book below: post pages, path-prefixed and `?tenant=` addresses
- * included). A CDN purges by surrogate key instead (docs/deploy.md).
+ * the invalidation's tags (the address book below: post pages included). Only hosts a tenant names
+ * exactly are kept at the edge (../delivery/policy.ts `unshared`), so only they are noted. A CDN
+ * purges by surrogate key instead (docs/deploy.md).
  */
 
 /** The encodings the edge keys pages on (`$masthead_encoding`): brotli, gzip and none. */
@@ -74,19 +75,6 @@ export async function purgeEdge(tenant: Tenant, invalidation: Invalidation): Pro
   const tagged = (address: EdgeAddress) => address.tags.some((tag) => tags.has(tag));
   asked.push(...(await edgeAddresses(tenant.id, tagged, REDIS_URL)));
   return sendPurges(tenant.id, asked, base);
-}
-
-/**
- * Drops every page of `tenant` noted on a host `patterns` now name (a reload gave the host to
- * another tenant: its `/<id>/` and `?tenant=` pages, or its wildcard's), whichever server noted it.
- */
-export async function purgeEdgeOnHosts(tenant: Tenant, patterns: readonly string[]) {
-  const { EDGE_PURGE_URL, REDIS_URL } = settings();
-  if (!EDGE_PURGE_URL) return 0;
-  const claimed = ({ host }: EdgeAddress) =>
-    patterns.some((pattern) => hostMatches(pattern, normalizeHost(host)));
-  const asked = await edgeAddresses(tenant.id, claimed, REDIS_URL);
-  return asked.length > 0 ? sendPurges(tenant.id, asked, new URL(EDGE_PURGE_URL)) : 0;
 }
 
 /** One PURGE per address (each once), `IN_FLIGHT` at a time; how many the edge dropped. */
@@ -149,16 +137,6 @@ const EdgeAddressSchema = z.object({
 export type EdgeAddress = z.output<typeof EdgeAddressSchema>;
 
 const PER_TENANT = 5000;
-/**
- * Addresses on hosts no tenant names (`/<id>/` and `?tenant=` pages asked with any `Host`) have a
- * book of their own, this long: anyone can make such hosts up, and a flood of them must never push
- * the tenant's own addresses out of its book (a purge would miss those).
- */
-const ELSEWHERE = 500;
-const bookName = (tenant: string, elsewhere = false) =>
-  elsewhere ? `${tenant}:elsewhere` : tenant;
-const booksOf = (tenant: string) => [bookName(tenant), bookName(tenant, true)];
-const limitOf = (book: string) => (book.endsWith(':elsewhere') ? ELSEWHERE : PER_TENANT);
 const KEEP_MS = 2 * 24 * 3600 * 1000;
 /** A known address is written to Redis again after this long, so the age trim never drops a live one. */
 const REFRESH_MS = 3600 * 1000;
@@ -170,14 +148,14 @@ interface Known {
 
 /** Each tenant's known addresses (tenant ids come from tenants.json: the bound is a guard). */
 const bookOf = memo(
-  (book: string) => new LRUCache<string, Known>({ max: limitOf(book), ttl: KEEP_MS }),
+  (_tenant: string) => new LRUCache<string, Known>({ max: PER_TENANT, ttl: KEEP_MS }),
   { max: 10_000 },
 );
 
 /** One cache key of the edge: host, path and encoding. */
 export const edgeKey = (address: Omit<EdgeAddress, 'tags'>) =>
   `${address.host}\n${address.path}\n${address.encoding}`;
-const redisKey = (book: string) => `masthead:edge:${book}`;
+const redisKey = (tenant: string) => `masthead:edge:${tenant}`;
 
 /**
  * The address the edge stored a page under: behind a trusted proxy, the host it forwarded, as the
@@ -198,10 +176,8 @@ export function recordEdgeAddress(
   tenant: string,
   address: EdgeAddress,
   redisUrl: string | undefined,
-  elsewhere = false,
 ): void {
-  const name = bookName(tenant, elsewhere);
-  const book = bookOf(name);
+  const book = bookOf(tenant);
   const key = edgeKey(address);
   const known = book.get(key);
   const now = Date.now();
@@ -216,9 +192,9 @@ export function recordEdgeAddress(
     .then((redis) =>
       redis
         .multi()
-        .zadd(redisKey(name), now, JSON.stringify(address))
-        .zremrangebyscore(redisKey(name), '-inf', now - KEEP_MS)
-        .zremrangebyrank(redisKey(name), 0, -limitOf(name) - 1)
+        .zadd(redisKey(tenant), now, JSON.stringify(address))
+        .zremrangebyscore(redisKey(tenant), '-inf', now - KEEP_MS)
+        .zremrangebyrank(redisKey(tenant), 0, -PER_TENANT - 1)
         .exec(),
     )
     .catch((error: unknown) => {
@@ -245,17 +221,13 @@ export async function edgeAddresses(
   const add = (address: EdgeAddress) => {
     if (wanted(address)) found.set(edgeKey(address), address);
   };
-  for (const name of booksOf(tenant)) {
-    for (const { address } of bookOf(name).values()) add(address);
-  }
+  for (const { address } of bookOf(tenant).values()) add(address);
   if (redisUrl) {
     try {
       const redis = await getRedis(redisUrl);
-      for (const name of booksOf(tenant)) {
-        for (const member of await redis.zrange(redisKey(name), 0, -1)) {
-          const address = parse(member);
-          if (address) add(address);
-        }
+      for (const member of await redis.zrange(redisKey(tenant), 0, -1)) {
+        const address = parse(member);
+        if (address) add(address);
       }
     } catch (error) {
       logWarn('freshness.edge.book_unreadable', { tenant, message: String(error) });

@@ -37,9 +37,7 @@ export function startFreshness(): void {
     const hint =
       'set REDIS_URL: a restart forgets what the edge keeps, purges miss it (docs/deploy.md)';
     if (!REDIS_URL) logWarn('freshness.edge.book_in_memory', { hint });
-    onPageStored((page) =>
-      recordEdgeAddress(page.tenant, edgeAddressOf(page), REDIS_URL, page.elsewhere),
-    );
+    onPageStored((page) => recordEdgeAddress(page.tenant, edgeAddressOf(page), REDIS_URL));
   }
   if (!WATCH_CHANGES) return;
   watchEveryTenant(getTenants(), onTenantsChange, (tenant) =>

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { dropRoutes, routeTagsAt } from '../delivery/route-cache.ts';
 import { forgetTenantPosts } from '../publishing/known-posts.ts';
@@ -6,8 +7,14 @@ import type { TenantsChange } from '../tenants/loader.ts';
 import { onTenantsChange, tenantRegistry } from '../tenants/registry.ts';
 import { hostMatches } from '../tenants/resolution.ts';
 import type { Tenant } from '../tenants/schema.ts';
-import { announceTenantsReload, applyLocally, onTenantsAnnounced, purgeEdgeSoon } from './bus.ts';
-import { purgeEdge, purgeEdgeOnHosts } from './edge.ts';
+import {
+  announceTenantsReload,
+  applyLocally,
+  onTenantsAnnounced,
+  purgeEdgeSoon,
+  purgeIsOurs,
+} from './bus.ts';
+import { purgeEdge } from './edge.ts';
 import type { Invalidation } from './invalidation.ts';
 
 /**
@@ -25,10 +32,11 @@ const sameUpstream = (before: Tenant, after: Tenant) =>
 
 /**
  * Deletes the tenant's pages here (no copy of the old settings is kept for a failed render), marks
- * its data stale and forgets the posts its lists showed when `data`, and with `edge` a moment
- * later drops its pages at the edge.
+ * its data stale and forgets the posts its lists showed when `data`, and given `edge` (what the
+ * tenant became, null when removed) a moment later drops its pages at the edge: every server
+ * reloads the same change, and those sharing Redis purge it once (they share the book: ./edge.ts).
  */
-async function dropTenant(tenant: Tenant, data: boolean, edge: boolean): Promise<void> {
+async function dropTenant(tenant: Tenant, data: boolean, edge?: Tenant | null): Promise<void> {
   const invalidation: Invalidation = { tenant: tenant.id, everything: true, at: Date.now() };
   const drop = () => {
     dropRoutes([tenant.id]);
@@ -36,8 +44,15 @@ async function dropTenant(tenant: Tenant, data: boolean, edge: boolean): Promise
   };
   if (data) await applyLocally(invalidation);
   drop();
+  const droppedAt = Date.now();
   setTimeout(drop, AGAIN_AFTER_MS).unref();
-  if (edge) purgeEdgeSoon(() => purgeEdge(tenant, invalidation));
+  if (edge === undefined) return;
+  const change = createHash('sha256')
+    .update(JSON.stringify([tenant, edge]))
+    .digest('hex');
+  purgeEdgeSoon(async () =>
+    (await purgeIsOurs(change, droppedAt)) ? purgeEdge(tenant, invalidation) : 0,
+  );
 }
 
 /**
@@ -68,17 +83,12 @@ export function applyTenantsChange(change: TenantsChange): Promise<void[]> {
   ];
   const others = change.tenants.filter((tenant) => !claiming.includes(tenant));
   const drops = [
-    ...change.removed.map((tenant) => dropTenant(tenant, true, true)),
+    ...change.removed.map((tenant) => dropTenant(tenant, true, null)),
     ...change.changed.map(({ before, after }) =>
-      dropTenant(before, !sameUpstream(before, after), true),
+      dropTenant(before, !sameUpstream(before, after), after),
     ),
-    ...coveringTenants(others, hosts).map((tenant) => dropTenant(tenant, false, false)),
+    ...coveringTenants(others, hosts).map((tenant) => dropTenant(tenant, false)),
   ];
-  // At the edge by the address book every server writes, not by the pages this one holds (it may
-  // have evicted them, or restarted since): the others' pages on those hosts.
-  for (const tenant of hosts.length > 0 ? others : []) {
-    purgeEdgeSoon(() => purgeEdgeOnHosts(tenant, hosts));
-  }
   return Promise.all(drops);
 }
 
@@ -86,8 +96,11 @@ export function applyTenantsChange(change: TenantsChange): Promise<void[]> {
 export function followTenantReloads(): void {
   onTenantsAnnounced((heard) => {
     const registry = tenantRegistry();
+    // Read at (re)subscription, the file may hold a change made while no one could hear this
+    // server (it was starting, Redis was away): its own news, announced like a watch's.
+    const reloaded = registry.reload(heard === 'announced' ? 'bus' : 'subscribed');
     // A rolling deploy may replace this server's copy of the file after the announcement.
-    if (registry.reload('bus').status !== 'changed' && heard === 'announced') registry.awaitNewer();
+    if (reloaded.status !== 'changed' && heard === 'announced') registry.awaitNewer();
   });
   onTenantsChange((change) => {
     void applyTenantsChange(change);

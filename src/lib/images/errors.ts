@@ -15,3 +15,10 @@ export class ImageError extends Error {
 /** Image addresses take no query: an edge cache keys on it, so each would be a second copy. */
 export const queryRefused = (): ImageError =>
   new ImageError(404, 'No picture has this address: pictures take no query string.');
+
+/** Nor an escape: the same picture under another spelling of its address. */
+export const spellingRefused = (): ImageError =>
+  new ImageError(
+    404,
+    'No picture has this address: it is spelled otherwise than the site writes it.',
+  );

@@ -4,7 +4,7 @@ import { loadReader } from '../epaper/load.ts';
 import { logError } from '../log/log.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { parseImagePath, type ImageTarget } from './address.ts';
-import { ImageError, queryRefused } from './errors.ts';
+import { ImageError, queryRefused, spellingRefused } from './errors.ts';
 import { requestPriority } from './queue.ts';
 import { imageOk, imageRefused } from './respond.ts';
 import { failedLoad, IMMUTABLE, PRIVATE, STAND_IN } from '../delivery/policy.ts';
@@ -18,6 +18,7 @@ export async function imageRoute(context: APIContext): Promise<Response> {
   try {
     if (!tenant) throw new ImageError(404, 'No site is served at this address.');
     if (!queryAllowed(context)) throw queryRefused();
+    if (!spelledAsWritten(context)) throw spellingRefused();
     const parsed = parseImagePath(imageSecret(), context.url.pathname);
     if (!parsed.ok) throw new ImageError(parsed.status, parsed.reason);
     const { target, width, format, crop } = parsed.request;
@@ -54,6 +55,16 @@ function queryAllowed(context: APIContext): boolean {
   const raw = context.request.url;
   const asked = raw.includes('?') ? raw.slice(raw.indexOf('?')) : '';
   return asked === expected && context.url.search === expected;
+}
+
+/**
+ * The site writes no escape in an image address (nor in a tenant id, its `/<id>/` prefix), while
+ * the router decodes one (`/%5Fimg/u/…` reaches this route): each escaped spelling would be one
+ * more copy of the picture in an edge cache keyed on the address as sent.
+ */
+function spelledAsWritten(context: APIContext): boolean {
+  const raw = context.request.url;
+  return !raw.slice(0, raw.includes('?') ? raw.indexOf('?') : undefined).includes('%');
 }
 
 /** The upstream URL of a page the signed-in visitor may read, checked on every request. */

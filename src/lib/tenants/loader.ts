@@ -38,7 +38,7 @@ export function readTenantsFile(
 }
 
 /** Why the registry read the file again. */
-type ReloadReason = 'start' | 'file' | 'poll' | 'signal' | 'bus' | 'manual';
+type ReloadReason = 'start' | 'file' | 'poll' | 'signal' | 'bus' | 'subscribed' | 'manual';
 
 /** What one reload changed; unchanged tenants keep their object (caches keyed by it stay warm). */
 export interface TenantsChange {

@@ -81,6 +81,12 @@ export function cacheHostOf(host: string, tenants: readonly Tenant[]): string {
   return ownerOfHost(normalizeHost(host), tenants)?.pattern ?? '*';
 }
 
+/** Whether a tenant names `host` exactly (not a wildcard's subdomain, not a host no tenant names). */
+export function namedHost(host: string, tenants: readonly Tenant[]): boolean {
+  const normalized = normalizeHost(host);
+  return normalized !== '' && ownerOfHost(normalized, tenants)?.pattern === normalized;
+}
+
 /**
  * Host, then `/<id>/` path prefix, then `?tenant=`; `null` when nothing matches (never a default
  * tenant). The host is the one of `origin`, the visitor's public origin (`publicOrigin` in

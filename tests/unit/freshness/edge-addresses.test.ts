@@ -12,7 +12,6 @@ function stored(path: string, headers: Record<string, string>, tags: string[]): 
     url: new URL(`http://origin.internal${path}`),
     header: (name) => headers[name] ?? null,
     tags,
-    elsewhere: false,
   };
 }
 
@@ -31,20 +30,6 @@ describe("the edge's address book", () => {
     });
     expect(edgeAddressOf(page, false).host).toBe('origin.internal');
     expect(edgeAddressOf(stored('/', {}, []), false)).toMatchObject({ encoding: 'identity' });
-  });
-
-  it('keeps addresses on hosts no tenant names apart: a flood of made-up hosts never pushes out the site’s own', async () => {
-    const own = { host: 'ledger.example', path: '/', encoding: 'br', tags: ['ledger'] };
-    recordEdgeAddress('ledger', own, undefined);
-    for (let n = 0; n < 6000; n += 1) {
-      const foreign = { ...own, host: `made-up-${n}.example`, path: '/ledger/' };
-      recordEdgeAddress('ledger', foreign, undefined, true);
-    }
-    const all = await edgeAddresses('ledger', () => true, undefined);
-    expect(all).toContainEqual(own);
-    expect(all.length).toBeLessThanOrEqual(501);
-    // The newest made-up ones are still named by a purge.
-    expect(all).toContainEqual(expect.objectContaining({ host: 'made-up-5999.example' }));
   });
 
   it('finds the addresses of a tag, or of everything by the tenant tag, each once', async () => {

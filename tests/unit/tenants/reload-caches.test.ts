@@ -32,10 +32,7 @@ vi.mock('../../../src/lib/tenants/registry.ts', async (original) => {
     getTenants: () => named,
   };
 });
-vi.mock('../../../src/lib/freshness/edge.ts', () => ({
-  purgeEdge: vi.fn(),
-  purgeEdgeOnHosts: vi.fn(),
-}));
+vi.mock('../../../src/lib/freshness/edge.ts', () => ({ purgeEdge: vi.fn() }));
 
 const cache = routeCache(undefined);
 const logger = { info() {}, warn() {}, error() {} };
