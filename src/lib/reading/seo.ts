@@ -1,4 +1,5 @@
 import { isoInstant } from '../i18n/format.ts';
+import { isStaticBuild, servedPath } from '../static/mode.ts';
 import { tenantOrigin, type OriginMatch } from '../tenants/origin.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Post } from '../publishing/schema.ts';
@@ -8,10 +9,15 @@ export function absoluteUrl(match: OriginMatch, path: string): string {
   return pageAddress(match, path).canonical;
 }
 
-/** A page's site origin and its canonical address: what a detail page's structured data names. */
+/**
+ * A page's site origin and its canonical address: what a detail page's structured data names. A
+ * static copy's page is named as its host serves it (`servedPath`), so no link to it is redirected.
+ */
 export function pageAddress(match: OriginMatch, path: string) {
   const origin = tenantOrigin(match);
-  return { origin, canonical: new URL(path, origin).toString() };
+  const url = new URL(path, origin);
+  if (isStaticBuild()) url.pathname = servedPath(url.pathname);
+  return { origin, canonical: url.href };
 }
 
 /** Serialises JSON-LD so it cannot close its `<script>` element. */
