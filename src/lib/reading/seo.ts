@@ -9,15 +9,17 @@ export function absoluteUrl(match: OriginMatch, path: string): string {
   return pageAddress(match, path).canonical;
 }
 
-/**
- * A page's site origin and its canonical address: what a detail page's structured data names. A
- * static copy's page is named as its host serves it (`servedPath`), so no link to it is redirected.
- */
+/** A page's site origin and its canonical address: what a detail page's structured data names. */
 export function pageAddress(match: OriginMatch, path: string) {
   const origin = tenantOrigin(match);
+  return { origin, canonical: pageUrl(path, origin) };
+}
+
+/** `path` on `origin`; a static copy's page as its host serves it (`servedPath`): never redirected. */
+function pageUrl(path: string, origin: string): string {
   const url = new URL(path, origin);
   if (isStaticBuild()) url.pathname = servedPath(url.pathname);
-  return { origin, canonical: url.href };
+  return url.href;
 }
 
 /** Serialises JSON-LD so it cannot close its `<script>` element. */
@@ -56,7 +58,7 @@ export function breadcrumbLd(crumbs: readonly Crumb[], origin: string): Record<s
       '@type': 'ListItem',
       position: index + 1,
       name: crumb.name,
-      item: new URL(crumb.path, origin).toString(),
+      item: pageUrl(crumb.path, origin),
     })),
   };
 }

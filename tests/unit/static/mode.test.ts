@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { staticProblem } from '../../../src/lib/static/build.ts';
 import { fileForPath } from '../../../src/lib/static/crawl.ts';
-import { absoluteUrl } from '../../../src/lib/reading/seo.ts';
+import { absoluteUrl, breadcrumbLd } from '../../../src/lib/reading/seo.ts';
 import { SNAPSHOT_ENV, isStaticBuild, staticBookingEmbed } from '../../../src/lib/static/mode.ts';
 import { staticOrigin } from '../../../src/lib/tenants/origin.ts';
 import { forgetSettings } from '../../../src/lib/settings/settings.ts';
@@ -54,6 +54,15 @@ describe('static mode', () => {
       expect(fileForPath(path)).toBe(file);
     },
   );
+
+  it('names a copy’s pages in its breadcrumbs as its host serves them too', () => {
+    process.env[SNAPSHOT_ENV] = '/tmp/snapshot.json';
+    forgetSettings();
+    const crumbs = [{ name: 'E-paper', path: '/epaper' }];
+    expect(breadcrumbLd(crumbs, 'https://gazette.example.com')['itemListElement']).toEqual([
+      expect.objectContaining({ item: 'https://gazette.example.com/epaper/' }),
+    ]);
+  });
 
   it('names a live page without the slash its server would redirect away', () => {
     const match = { tenant: tenant(), origin: 'https://gazette.example.com' };
