@@ -12,6 +12,7 @@ import { signOut, startSession } from '../lib/auth/session.ts';
 import type { SignedIn } from '../lib/auth/session.ts';
 import { logError, logWarn, requestContext } from '../lib/log/log.ts';
 import { publishingFor } from '../lib/services/clients.ts';
+import { tenantOrigin } from '../lib/tenants/origin.ts';
 
 /**
  * Subscriber accounts. Every action is also a public endpoint (`/_actions/<name>`), so limits and
@@ -39,8 +40,9 @@ function formError(ctx: ActionAPIContext, form: AccountFormName, error: unknown)
  * sign-in it replaces is revoked upstream in the background (the reader never waits for it).
  */
 function signInSession(ctx: ActionAPIContext, signedIn: SignedIn): Promise<void> {
-  const { tenant } = ctx.locals;
-  return startSession(ctx.session, ctx.cookies, tenant, signedIn, (previous) => {
+  const { tenant, tenantMatch } = ctx.locals;
+  const origin = tenantOrigin(tenantMatch);
+  return startSession(ctx.session, ctx.cookies, tenant, signedIn, origin, (previous) => {
     void revoke(publishingFor(tenant), previous).then((revoked) => {
       if (!revoked) logWarn('auth.login.revoke_replaced_failed', requestContext(ctx));
     });

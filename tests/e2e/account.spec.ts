@@ -482,6 +482,25 @@ test('a long name in the bar leaves the paper’s logo whole on wide screens', a
   }
 });
 
+test('Back after signing out lands on the sign-in page, not in a loop of remembered redirects', async ({
+  page,
+}) => {
+  const account = tenantUrl(TENANT, '/account');
+  await page.goto(tenantUrl(TENANT, '/login?next=%2Faccount'));
+  await logIn(page, 'reader@masthead.test');
+  await expect(page).toHaveURL(account);
+  // Back to the sign-in page, which goes on to the account (signed in already).
+  await page.goBack();
+  await expect(page).toHaveURL(account);
+  await logOut(page);
+
+  // Before: the browser kept both redirects (account → sign-in → account) and replayed them on
+  // Back until it gave up: "This page isn’t working".
+  await page.goBack();
+  await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Faccount'));
+  await expect(page.getByLabel('E-mail address')).toBeVisible();
+});
+
 test.describe('Back after signing out, with the browser’s back/forward cache on', () => {
   // Playwright turns Chromium's back/forward cache off (and `launchOptions` cannot change in a
   // describe): a browser of its own, as readers' browsers are.

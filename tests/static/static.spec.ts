@@ -325,7 +325,7 @@ test('canonical URLs, feed, sitemap and robots.txt name the copy’s origin, nev
   const origin = 'https://harbour-times.localhost';
   const read = (file: string) => readFileSync(join(facts.dir, file), 'utf8');
   expect(read('index.html')).toContain(`<link rel="canonical" href="${origin}/">`);
-  expect(read('page/2/index.html')).toContain(`<link rel="canonical" href="${origin}/page/2">`);
+  expect(read('page/2/index.html')).toContain(`<link rel="canonical" href="${origin}/page/2/">`);
   expect(read('robots.txt')).toContain(`Sitemap: ${origin}/sitemap.xml`);
   expect(read('rss.xml')).toContain(`<link>${origin}/posts/`);
   expect(read('sitemap.xml')).toContain(`<loc>${origin}/sitemap-posts-1.xml</loc>`);

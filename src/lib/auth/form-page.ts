@@ -1,5 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { actions } from 'astro:actions';
+import { uncachedRedirect } from '../delivery/policy.ts';
 import { keptFormValues } from '../forms/after-post.ts';
 import { cachePrivate } from '../render/page-respond.ts';
 import { fieldNames, type AccountFormName } from './forms.ts';
@@ -7,10 +8,7 @@ import { formState } from './failures.ts';
 import { safeNext, signInPath } from './next.ts';
 import { getSignedIn } from './session.ts';
 
-type PageAstro = Pick<
-  AstroGlobal,
-  'locals' | 'url' | 'session' | 'redirect' | 'response' | 'getActionResult'
->;
+type PageAstro = Pick<AstroGlobal, 'locals' | 'url' | 'session' | 'response' | 'getActionResult'>;
 
 /**
  * The login and register pages: a successful submit, or a visitor signed in already, goes on to
@@ -22,7 +20,7 @@ export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
   cachePrivate(Astro);
   const result = Astro.getActionResult(actions[form]);
   if (result?.data) {
-    const signedIn = Astro.redirect(href(result.data.next), 303);
+    const signedIn = uncachedRedirect(303, href(result.data.next));
     // A guest's copy of a page (public, kept in the back/forward cache) must not come back on Back
     // saying "Log in": the browser drops what it kept of this site (its signed-in pages are no-store).
     signedIn.headers.set('Clear-Site-Data', '"cache"');
@@ -32,7 +30,8 @@ export async function accountFormPage(Astro: PageAstro, form: AccountFormName) {
   const state = formState(keptFormValues(Astro.locals), result?.error, fieldNames(form), i18n);
   // In the address, also of the form's result page: a reload once its result is taken keeps it.
   const next = safeNext(Astro.url.searchParams.get('next'));
-  if (!result && (await getSignedIn(Astro.session, tenant))) return Astro.redirect(href(next));
+  if (!result && (await getSignedIn(Astro.session, tenant)))
+    return uncachedRedirect(302, href(next));
   // The action reads `next` from this address (../../actions/account.ts).
   const action = href(`${signInPath(next, form)}&${actions[form].queryString.slice(1)}`);
   return { posted: Boolean(result), next, props: { form, action, state } };

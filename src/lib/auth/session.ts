@@ -125,13 +125,15 @@ export function setSignedIn(
 /**
  * Stores a new sign-in under a new session id (an id planted before it is worth nothing after).
  * A sign-in it replaces (signing in again, e.g. in a second tab) is handed to `replaced` once the
- * new one is stored, to revoke its token without the reader waiting for it.
+ * new one is stored, to revoke its token without the reader waiting for it. `origin` is the
+ * tenant's (`tenantOrigin`): on https the mark, like the session cookie, never travels in clear.
  */
 export async function startSession(
   session: AstroSession | undefined,
   cookies: AstroCookies,
   tenant: SessionTenant,
   signedIn: SignedIn,
+  origin: string,
   replaced: (previous: SignedIn) => void,
 ): Promise<void> {
   // Unreadable (a broken stored session): nothing to revoke; `regenerate` starts afresh anyway.
@@ -143,6 +145,7 @@ export async function startSession(
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
+      secure: origin.startsWith('https:'),
     });
   }
   await deleteIfKept(session, signedOutKey(tenant));

@@ -117,7 +117,11 @@ export function uncachedJson(status: number, body: unknown, headers: Record<stri
   return uncached(status, JSON.stringify(body), { 'Content-Type': 'application/json', ...headers });
 }
 
-export function uncachedRedirect(status: 301 | 303, location: string): Response {
+/**
+ * A redirect no cache keeps. Also every redirect that depends on the session (signed in or not): a
+ * browser replays a kept one on Back, and two of them (account → login → account) loop.
+ */
+export function uncachedRedirect(status: 301 | 302 | 303, location: string): Response {
   return new Response(null, { status, headers: { Location: location, 'Cache-Control': NO_STORE } });
 }
 

@@ -1,4 +1,5 @@
 import { isoInstant } from '../i18n/format.ts';
+import { isStaticBuild, servedPath } from '../static/mode.ts';
 import { tenantOrigin, type OriginMatch } from '../tenants/origin.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import type { Post } from '../publishing/schema.ts';
@@ -11,7 +12,14 @@ export function absoluteUrl(match: OriginMatch, path: string): string {
 /** A page's site origin and its canonical address: what a detail page's structured data names. */
 export function pageAddress(match: OriginMatch, path: string) {
   const origin = tenantOrigin(match);
-  return { origin, canonical: new URL(path, origin).toString() };
+  return { origin, canonical: pageUrl(path, origin) };
+}
+
+/** `path` on `origin`; a static copy's page as its host serves it (`servedPath`): never redirected. */
+function pageUrl(path: string, origin: string): string {
+  const url = new URL(path, origin);
+  if (isStaticBuild()) url.pathname = servedPath(url.pathname);
+  return url.href;
 }
 
 /** Serialises JSON-LD so it cannot close its `<script>` element. */
@@ -50,7 +58,7 @@ export function breadcrumbLd(crumbs: readonly Crumb[], origin: string): Record<s
       '@type': 'ListItem',
       position: index + 1,
       name: crumb.name,
-      item: new URL(crumb.path, origin).toString(),
+      item: pageUrl(crumb.path, origin),
     })),
   };
 }

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
 import { headersFile, securityHeaders, withPolicyMeta } from './headers.ts';
+import { FILE_PATH } from './mode.ts';
 
 interface CrawlOptions {
   /** The answer for a site path: the rendering server's (`ask`), or a page rendered before. */
@@ -71,9 +72,7 @@ export function fileForPath(path: string): string {
   }
   const clean = named.replace(/^\/+|\/+$/g, '');
   // Only real file types keep their name (`/epaper/x/zoom/1.5` is a page, not a `.5` file).
-  return /\.(?:xml|txt|json|css|js|svg|html|webmanifest|avif|webp|jpg)$/i.test(clean)
-    ? clean
-    : `${clean}/index.html`;
+  return FILE_PATH.test(clean) ? clean : `${clean}/index.html`;
 }
 
 /** A value as a browser or feed reader reads it: `'` is `&#39;` in a page, `&apos;` in XML. */

@@ -19,6 +19,8 @@ import { startRedisServer } from '../redis-server.ts';
 // A logout in one tab and a slow request of another tab on the same session, through Astro's
 // session runtime and the site's own session driver (files, as without REDIS_URL).
 const TENANT = { id: 'daily-planet', publishing: { baseUrl: 'https://api.example.com/api/v1' } };
+/** The tenant's link origin (`tenantOrigin`) in development. */
+const ORIGIN = 'http://daily-planet.localhost';
 const signedIn: SignedIn = {
   token: 'token-1',
   user: { id: 7, name: 'Riley Reader', roles: ['subscriber'], hasActiveSubscription: false },
@@ -80,7 +82,7 @@ function told(jar?: Jar): Promise<boolean> {
 describe('a logout in one tab and a slow request in another', () => {
   it('stays signed out when the slow request writes the session after the logout', async () => {
     const login = visit();
-    await startSession(login.session, login.cookies, TENANT, signedIn, () => undefined);
+    await startSession(login.session, login.cookies, TENANT, signedIn, ORIGIN, () => undefined);
     let cookie = await login.end();
 
     // Tab A: a signed-in comment post starts; the upstream is slow.
@@ -107,7 +109,7 @@ describe('a logout in one tab and a slow request in another', () => {
 
   it('a logout changes the session cookie, so the browser can tell its pages are out of date', async () => {
     const login = visit();
-    await startSession(login.session, login.cookies, TENANT, signedIn, () => undefined);
+    await startSession(login.session, login.cookies, TENANT, signedIn, ORIGIN, () => undefined);
     const before = await login.end();
     const logout = visit(before);
     await signOut(logout.session, TENANT);
@@ -119,21 +121,21 @@ describe('a logout in one tab and a slow request in another', () => {
 
   it('a sign-in that gets the same token again after a logout is honoured', async () => {
     const first = visit();
-    await startSession(first.session, first.cookies, TENANT, signedIn, () => undefined);
+    await startSession(first.session, first.cookies, TENANT, signedIn, ORIGIN, () => undefined);
     const cookie = await first.end();
     const logout = visit(cookie);
     await signOut(logout.session, TENANT);
     await logout.end();
 
     const again = visit();
-    await startSession(again.session, again.cookies, TENANT, signedIn, () => undefined);
+    await startSession(again.session, again.cookies, TENANT, signedIn, ORIGIN, () => undefined);
     const stored = await getSignedIn(visit(await again.end()).session, TENANT);
     expect(stored?.token).toBe(signedIn.token);
   });
 
   it('a tab still showing the signed-in form learns of the logout once; a new sign-in forgets it', async () => {
     const login = visit();
-    await startSession(login.session, login.cookies, TENANT, signedIn, () => undefined);
+    await startSession(login.session, login.cookies, TENANT, signedIn, ORIGIN, () => undefined);
     let cookie = await login.end();
     const logout = visit(cookie);
     await signOut(logout.session, TENANT);
@@ -146,15 +148,30 @@ describe('a logout in one tab and a slow request in another', () => {
 
     // Logged out, then in again: a later comment is the signed-in reader's, nothing to tell.
     const again = visit(cookie);
-    await startSession(again.session, again.cookies, TENANT, signedIn, () => undefined);
+    await startSession(again.session, again.cookies, TENANT, signedIn, ORIGIN, () => undefined);
     cookie = await again.end();
     const out = visit(cookie);
     await signOut(out.session, TENANT);
     cookie = await out.end();
     const back = visit(cookie);
-    await startSession(back.session, back.cookies, TENANT, signedIn, () => undefined);
+    await startSession(back.session, back.cookies, TENANT, signedIn, ORIGIN, () => undefined);
     cookie = await back.end();
     expect(await told(cookie)).toBe(false);
+  });
+});
+
+describe('the sign-in mark cookie', () => {
+  it.each([
+    ['https://dailyplanet.example.com', true],
+    ['http://daily-planet.localhost', false],
+  ])('on %s is Secure: %s (as the session cookie, never sent in clear)', async (origin, secure) => {
+    const login = visit();
+    await startSession(login.session, login.cookies, TENANT, signedIn, origin, () => undefined);
+    const mark = [...login.cookies.headers()].find((header) =>
+      header.startsWith('masthead-signed-in='),
+    );
+    expect(mark).toContain('HttpOnly');
+    expect(/;\s*Secure/i.test(mark ?? '')).toBe(secure);
   });
 });
 
@@ -179,7 +196,7 @@ describe('signed-out tokens with REDIS_URL', () => {
 describe('a session that expired while the post was open', () => {
   it('a tab still showing the signed-in form learns that its reader was signed out', async () => {
     const login = visit();
-    await startSession(login.session, login.cookies, TENANT, signedIn, () => undefined);
+    await startSession(login.session, login.cookies, TENANT, signedIn, ORIGIN, () => undefined);
     const cookie = await login.end();
 
     idleMs = 3601 * 1000; // idle past the store's time to live (SESSION_TTL_SECONDS)

@@ -23,6 +23,8 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 const TENANT = { id: 'daily-planet', publishing: { baseUrl: 'https://api.example.com/api/v1' } };
+/** The tenant's link origin (`tenantOrigin`) in development. */
+const ORIGIN = 'http://daily-planet.localhost';
 const client = () =>
   publishingClient({
     tenantId: TENANT.id,
@@ -69,12 +71,12 @@ describe('a second sign-in', () => {
 
     const first = await signIn(client(), 'reader@masthead.test', PASSWORD);
     const tabOne = visit(storage);
-    await startSession(tabOne.session, tabOne.cookies, TENANT, first, replaced);
+    await startSession(tabOne.session, tabOne.cookies, TENANT, first, ORIGIN, replaced);
     const id = await tabOne.end();
 
     const second = await signIn(client(), 'reader@masthead.test', PASSWORD);
     const tabTwo = visit(storage, id);
-    await startSession(tabTwo.session, tabTwo.cookies, TENANT, second, replaced);
+    await startSession(tabTwo.session, tabTwo.cookies, TENANT, second, ORIGIN, replaced);
     const newId = await tabTwo.end();
     await Promise.all(revoking);
 
@@ -88,7 +90,7 @@ describe('a second sign-in', () => {
     const replaced: SignedIn[] = [];
     const signedIn = await signIn(client(), 'reader@masthead.test', PASSWORD);
     const tab = visit(storage);
-    await startSession(tab.session, tab.cookies, TENANT, signedIn, (previous) =>
+    await startSession(tab.session, tab.cookies, TENANT, signedIn, ORIGIN, (previous) =>
       replaced.push(previous),
     );
     await tab.end();

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { staticProblem } from '../../../src/lib/static/build.ts';
+import { fileForPath } from '../../../src/lib/static/crawl.ts';
+import { absoluteUrl, breadcrumbLd } from '../../../src/lib/reading/seo.ts';
 import { SNAPSHOT_ENV, isStaticBuild, staticBookingEmbed } from '../../../src/lib/static/mode.ts';
 import { staticOrigin } from '../../../src/lib/tenants/origin.ts';
 import { forgetSettings } from '../../../src/lib/settings/settings.ts';
@@ -34,6 +36,37 @@ describe('static mode', () => {
     process.env[SNAPSHOT_ENV] = '/tmp/snapshot.json';
     forgetSettings();
     expect(isStaticBuild()).toBe(true);
+  });
+
+  it.each([
+    ['/posts/a', 'https://gazette.example.com/posts/a/', 'posts/a/index.html'],
+    ['/page/2', 'https://gazette.example.com/page/2/', 'page/2/index.html'],
+    ['/', 'https://gazette.example.com/', 'index.html'],
+    ['/sitemap.xml', 'https://gazette.example.com/sitemap.xml', 'sitemap.xml'],
+  ])(
+    'names %s of a copy as its host serves the file it writes (%s, from %s): no redirect',
+    (path, url, file) => {
+      process.env[SNAPSHOT_ENV] = '/tmp/snapshot.json';
+      forgetSettings();
+      expect(absoluteUrl({ tenant: tenant(), origin: 'https://gazette.example.com' }, path)).toBe(
+        url,
+      );
+      expect(fileForPath(path)).toBe(file);
+    },
+  );
+
+  it('names a copy’s pages in its breadcrumbs as its host serves them too', () => {
+    process.env[SNAPSHOT_ENV] = '/tmp/snapshot.json';
+    forgetSettings();
+    const crumbs = [{ name: 'E-paper', path: '/epaper' }];
+    expect(breadcrumbLd(crumbs, 'https://gazette.example.com')['itemListElement']).toEqual([
+      expect.objectContaining({ item: 'https://gazette.example.com/epaper/' }),
+    ]);
+  });
+
+  it('names a live page without the slash its server would redirect away', () => {
+    const match = { tenant: tenant(), origin: 'https://gazette.example.com' };
+    expect(absoluteUrl(match, '/posts/a')).toBe('https://gazette.example.com/posts/a');
   });
 
   it('names the copy after static.origin, else the primary host over https', () => {
