@@ -310,6 +310,27 @@ describe('a name the booker typed', () => {
   });
 });
 
+describe('a guest record the lodging API holds', () => {
+  it('with an address a mail library reads as a list or a header is mailed nothing', async () => {
+    const service = alpine();
+    const email = `record.${Date.now()}@example.com`;
+    const victim = `victim.${Date.now()}@example.com`;
+    const { confirmation } = await bookAt(service, 480, email);
+    const booking = (await service.findStay(email, confirmation.reference))!;
+    // The record changed on the API's side (another client, an import): not an address we checked.
+    const guest = mock.state.lodging.guests.find((g) => g.id === booking.guest_id)!;
+    guest.email = `${email}\r\nBcc: ${victim}`;
+    const place = await service.property(EDELWEISS);
+    const links = {
+      bookUrl: 'https://alpinepost.example/stay',
+      site: 'https://alpinepost.example/',
+    };
+    expect(await service.mailCancellation({ booking, place, ...links })).toBe(false);
+    expect(mailFor(victim)).toEqual([]);
+    expect(mailFor(email)).toEqual([]);
+  });
+});
+
 describe('mails to one address', () => {
   it('at most 3 an hour reach one address, however many bookings name it (the bookings still go through)', async () => {
     const service = alpine();

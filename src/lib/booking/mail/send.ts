@@ -6,6 +6,7 @@ import { contactLine } from '../domain/contact.ts';
 import { stayZone } from '../domain/dates.ts';
 import { stayBegun } from '../domain/rules.ts';
 import { normalizeEmail } from '../domain/email.ts';
+import { isEmailAddress } from '../../forms/email.ts';
 import { mayMail, unspendMail } from '../api/limits.ts';
 import { manageView } from '../manage/view.ts';
 import type { ServiceCore } from '../service/core.ts';
@@ -157,7 +158,10 @@ async function guestOf(
     return named ? { email: named, name: '' } : undefined;
   }
   const name = `${guest.first_name} ${guest.last_name}`.trim();
-  return email ? { email: guest.email ?? email, name } : undefined;
+  // The API's record is not ours: an address a mail library would read as a list or a header
+  // (`a@x\r\nBcc: b@y`) is mailed nothing.
+  const address = guest.email ?? email;
+  return isEmailAddress(address) ? { email: address, name } : undefined;
 }
 
 /**
