@@ -2,7 +2,7 @@ import { classify, isTemporary, KnownFailure } from '../../failures/classify.ts'
 import { retryAfterOf, temporaryMessage } from '../../delivery/policy.ts';
 import type { Failure } from '../../failures/classify.ts';
 import type { FieldErrors } from '../../failures/fields.ts';
-import { logError } from '../../log/log.ts';
+import { logError, type LogContext } from '../../log/log.ts';
 import { contactLine, type BookingContact } from './contact.ts';
 import { textKey } from '../../i18n/text-key.ts';
 import { bookingRequestSchema } from './schema.ts';
@@ -148,7 +148,7 @@ function widgetFields(upstream: FieldErrors): FieldErrors {
  */
 export function toFailure(
   error: unknown,
-  context: { tenant: string; operation: string },
+  context: LogContext,
   contact?: BookingContact,
   doing: keyof typeof NOT_ONLINE = 'book',
 ): BookingFailure {
