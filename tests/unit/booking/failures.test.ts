@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   UnauthenticatedError,
   UpstreamServerError,
+  ValidationError,
 } from '../../../src/lib/upstream/errors.ts';
 import { PROPERTY } from '../../fixtures/booking.ts';
 import { buildTenant } from '../../fixtures/tenant.ts';
@@ -81,5 +82,32 @@ describe('the booking JSON when the lodging API cannot be read', () => {
   it('a bug is no outage on a booking page either (a 500 there, not a 503)', () => {
     const mapped = toFailure(new TypeError('x'), { tenant: tenant.id, operation: 'property' });
     expect(() => failedLoad(mapped)).toThrow();
+  });
+});
+
+describe('a lodging 422 on the widget’s fields', () => {
+  it('names each field as the form does; a room refused is gone, anything else is the form’s', () => {
+    const context = { service: 'lodging' as const, operation: 'bookings.create', status: 422 };
+    const upstream = {
+      check_in: ['Bad day.'],
+      first_name: ['Too long.'],
+      guests: ['Too many.'],
+      full_name: ['Missing.'],
+      room_type_id: ['Taken.'],
+      idempotency_key: ['Odd.'],
+      loyalty_card: ['Unknown.'],
+    };
+    const mapped = toFailure(new ValidationError('422', context, upstream), {
+      tenant: tenant.id,
+      operation: 'book',
+    });
+    expect(mapped.error.fields).toEqual({
+      checkIn: ['Bad day.'],
+      firstName: ['Too long.'],
+      adults: ['Too many.'],
+      lastName: ['Missing.'],
+      roomTypeId: [expect.stringContaining('booking.error.roomGone')],
+      form: ['Unknown.'],
+    });
   });
 });

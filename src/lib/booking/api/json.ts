@@ -4,19 +4,12 @@ import type { I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { textKey } from '../../i18n/text-key.ts';
 import { widgetI18n } from '../../i18n/widget.ts';
-import { logError } from '../../log/log.ts';
+import { requestContext } from '../../log/log.ts';
 import { bookingServiceFor } from '../../services/clients.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
 import type { z } from 'zod';
 import { fieldErrorsOf } from '../../failures/fields.ts';
-import {
-  BookingFailure,
-  invalid,
-  notOffered,
-  refusal,
-  toFailure,
-  type ApiResult,
-} from '../domain/failures.ts';
+import { invalid, notOffered, refusal, toFailure, type ApiResult } from '../domain/failures.ts';
 import { canonicalLocale } from '../domain/schema.ts';
 import type { BookingService } from '../service/service.ts';
 
@@ -59,19 +52,9 @@ export async function handle<T>(
     const data = await run(bookingServiceFor(tenant));
     return json({ ok: true, data });
   } catch (error) {
-    const mapped = toFailure(
-      error,
-      { tenant: tenant?.id ?? '-', operation },
-      tenant?.lodging.contact,
-    );
-    // Not one of ours and not readable as a refusal: the request's address goes to the logs too.
-    if (!(error instanceof BookingFailure) && mapped.status >= 500) {
-      logError('booking.endpoint', {
-        tenant: tenant?.id,
-        path: context.url.pathname,
-        requestId: context.locals.requestId,
-      });
-    }
+    // Not one of ours (a bug): logged with the request's address and id.
+    const log = { ...requestContext(context), operation };
+    const mapped = toFailure(error, log, tenant?.lodging.contact);
     const i18n = answerI18n(context);
     const { message, fields, retryAfter } = mapped.error;
     const body = {

@@ -353,13 +353,10 @@ class MastheadBooking extends HTMLElement {
     const { checkIn, checkOut, rules } = dates;
     const from = isIsoDate(checkIn.value) ? checkIn.value : rules.today;
     // Set only when they change: setting them again clears a date being typed in (Chromium).
-    for (const [limit, nights] of [
-      ['min', rules.minNights],
-      ['max', rules.maxNights],
-    ] as const) {
-      const day = addDays(from, nights);
-      if (checkOut[limit] !== day) checkOut[limit] = day;
-    }
+    const min = addDays(from, rules.minNights);
+    const max = addDays(from, rules.maxNights);
+    if (checkOut.min !== min) checkOut.min = min;
+    if (checkOut.max !== max) checkOut.max = max;
     const nights = this.querySelector('[data-nights]');
     const n = nightsBetween(checkIn.value, checkOut.value);
     if (nights) nights.textContent = n > 0 ? this.say('nights', { count: n }) : '';

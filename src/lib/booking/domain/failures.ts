@@ -2,9 +2,10 @@ import { classify, isTemporary, KnownFailure } from '../../failures/classify.ts'
 import { retryAfterOf, temporaryMessage } from '../../delivery/policy.ts';
 import type { Failure } from '../../failures/classify.ts';
 import type { FieldErrors } from '../../failures/fields.ts';
-import { logError } from '../../log/log.ts';
+import { logError, type LogContext } from '../../log/log.ts';
 import { contactLine, type BookingContact } from './contact.ts';
 import { textKey } from '../../i18n/text-key.ts';
+import { bookingRequestSchema } from './schema.ts';
 
 export type ErrorCode =
   | 'validation'
@@ -121,29 +122,21 @@ export async function orNotOnline<T>(load: Promise<T>): Promise<T | NotOnline> {
   }
 }
 
-/** Upstream field names → widget field names. */
-const FIELD_NAMES: Record<string, string> = {
-  property_id: 'propertyId',
-  room_type_id: 'roomTypeId',
-  check_in: 'checkIn',
-  check_out: 'checkOut',
-  guests: 'adults',
-  adults: 'adults',
-  children: 'children',
-  first_name: 'firstName',
-  last_name: 'lastName',
-  full_name: 'lastName',
-  email: 'email',
-  phone: 'phone',
-  nationality: 'nationality',
-  notes: 'notes',
-};
+/** The widget's field for an upstream one (`check_in` is `checkIn`); any other is the form's. */
+function widgetField(upstream: string): string {
+  const renamed: Record<string, string> = { guests: 'adults', full_name: 'lastName' };
+  const name =
+    renamed[upstream] ?? upstream.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return name !== 'idempotencyKey' && Object.hasOwn(bookingRequestSchema.shape, name)
+    ? name
+    : 'form';
+}
 
 /** The upstream's 422 messages on the widget's fields (a refused room means it went meanwhile). */
 function widgetFields(upstream: FieldErrors): FieldErrors {
   const fields: FieldErrors = {};
   for (const [name, messages] of Object.entries(upstream)) {
-    const key = FIELD_NAMES[name] ?? 'form';
+    const key = widgetField(name);
     fields[key] = key === 'roomTypeId' ? [textKey('booking.error.roomGone')] : messages;
   }
   return Object.keys(fields).length ? fields : { form: [textKey('booking.error.details')] };
@@ -155,7 +148,7 @@ function widgetFields(upstream: FieldErrors): FieldErrors {
  */
 export function toFailure(
   error: unknown,
-  context: { tenant: string; operation: string },
+  context: LogContext,
   contact?: BookingContact,
   doing: keyof typeof NOT_ONLINE = 'book',
 ): BookingFailure {

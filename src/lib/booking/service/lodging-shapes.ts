@@ -78,7 +78,6 @@ export function propertySummary(property: Property) {
   };
 }
 
-export type RoomTypeSummary = NonNullable<ReturnType<typeof roomTypeSummary>>;
 export type PropertySummary = NonNullable<ReturnType<typeof propertySummary>['value']>;
 
 function knownTimeZone(zone: string | null | undefined): zone is string {
