@@ -62,6 +62,24 @@ test.describe('390 px, a 24 px default font', () => {
   });
 });
 
+test.describe('320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test("every paper's name in its logo stays readable beside Search, Subscribe and the menu", async ({
+    page,
+  }) => {
+    // Before: the three controls squeezed a 5:1 logo to 80 × 16 px, its lettering some 8 px tall.
+    for (const tenant of DEMO_TENANTS) {
+      await page.goto(tenantUrl(tenant.id, '/'));
+      const logo = (await page.locator('.site-header .brand img').boundingBox())!;
+      expect(logo.height, tenant.id).toBeGreaterThanOrEqual(24);
+      await expect(page.locator('.site-header .subscribe')).toBeInViewport();
+      await expect(page.locator('.site-header summary')).toBeInViewport();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), tenant.id).toBe(320);
+    }
+  });
+});
+
 /** WCAG contrast ratio of two `rgb(…)` colours. */
 function contrast(a: string, b: string): number {
   const luminance = (color: string) => {
