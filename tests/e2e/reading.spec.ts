@@ -371,6 +371,30 @@ function longestLineOf(container: Locator): Promise<number> {
   });
 }
 
+test('on a 320 px phone, a long address in a caption, a quote’s source or a small heading wraps', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto(
+    tenantUrl('harbour-times', '/posts/tall-ship-aurora-returns-to-the-old-quay-after-refit'),
+  );
+  const url =
+    'https://commons.wikimedia.org/wiki/File:Hafenrundfahrt_Landungsbr%C3%BCcken_2026.jpg';
+  // What an editor may write into a post (the CMS's HTML), each a place the site's styles reach.
+  for (const html of [
+    `<figure><figcaption>Photo: ${url}</figcaption></figure>`,
+    `<blockquote><p>It is about time.</p><cite>${url}</cite></blockquote>`,
+    `<h5>${url}</h5>`,
+    `<dl><dt>Source</dt><dd>${url}</dd><dt>${url}</dt></dl>`,
+  ]) {
+    await page.locator('.post .content').evaluate((content, part) => {
+      content.insertAdjacentHTML('beforeend', part);
+    }, html);
+    // Before: the caption, the source and the heading pushed the page some 300 px sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), html).toBe(320);
+  }
+});
+
 test('an article reads at about 75 characters a line on a wide screen, whatever the tenant’s font', async ({
   page,
 }) => {
