@@ -116,6 +116,34 @@ for (const colorScheme of ['light', 'dark'] as const) {
         ).toBeGreaterThanOrEqual(3);
       }
     });
+
+    test('a refused field and the list of problems are outlined to stand out (3:1)', async ({
+      page,
+    }) => {
+      // Before, in dark mode: a fixed dark red, 2.8:1 on the dark page, the faintest box on it.
+      await page.goto(tenantUrl(planet.id, '/posts/welcome-to-our-new-website'));
+      const form = page.locator('#comment-form');
+      await form.getByLabel('Comment', { exact: true }).fill('A comment without an e-mail.');
+      await form.getByLabel('Name', { exact: true }).fill('Nora Nomail');
+      await form.getByRole('button', { name: 'Post comment' }).click();
+      const email = form.getByLabel('E-mail', { exact: true });
+      await expect(email).toHaveAttribute('aria-invalid', 'true');
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      for (const [what, border] of [
+        ['field', await email.evaluate((field) => getComputedStyle(field).borderTopColor)],
+        [
+          'summary',
+          await form
+            .locator('.error-summary')
+            .evaluate((box) => getComputedStyle(box).borderTopColor),
+        ],
+      ] as const) {
+        expect(
+          contrast(border, background),
+          `${what}: ${border} on ${background}`,
+        ).toBeGreaterThanOrEqual(3);
+      }
+    });
   });
 }
 
