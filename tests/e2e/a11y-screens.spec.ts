@@ -62,6 +62,24 @@ test.describe('390 px, a 24 px default font', () => {
   });
 });
 
+test.describe('320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test("every paper's name in its logo stays readable beside Search, Subscribe and the menu", async ({
+    page,
+  }) => {
+    // Before: the three controls squeezed a 5:1 logo to 80 × 16 px, its lettering some 8 px tall.
+    for (const tenant of DEMO_TENANTS) {
+      await page.goto(tenantUrl(tenant.id, '/'));
+      const logo = (await page.locator('.site-header .brand img').boundingBox())!;
+      expect(logo.height, tenant.id).toBeGreaterThanOrEqual(24);
+      await expect(page.locator('.site-header .subscribe')).toBeInViewport();
+      await expect(page.locator('.site-header summary')).toBeInViewport();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), tenant.id).toBe(320);
+    }
+  });
+});
+
 /** WCAG contrast ratio of two `rgb(…)` colours. */
 function contrast(a: string, b: string): number {
   const luminance = (color: string) => {
@@ -95,6 +113,34 @@ for (const colorScheme of ['light', 'dark'] as const) {
         expect(
           contrast(ring, background),
           `${tenant.id}: ${ring} on ${background}`,
+        ).toBeGreaterThanOrEqual(3);
+      }
+    });
+
+    test('a refused field and the list of problems are outlined to stand out (3:1)', async ({
+      page,
+    }) => {
+      // Before, in dark mode: a fixed dark red, 2.8:1 on the dark page, the faintest box on it.
+      await page.goto(tenantUrl(planet.id, '/posts/welcome-to-our-new-website'));
+      const form = page.locator('#comment-form');
+      await form.getByLabel('Comment', { exact: true }).fill('A comment without an e-mail.');
+      await form.getByLabel('Name', { exact: true }).fill('Nora Nomail');
+      await form.getByRole('button', { name: 'Post comment' }).click();
+      const email = form.getByLabel('E-mail', { exact: true });
+      await expect(email).toHaveAttribute('aria-invalid', 'true');
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      for (const [what, border] of [
+        ['field', await email.evaluate((field) => getComputedStyle(field).borderTopColor)],
+        [
+          'summary',
+          await form
+            .locator('.error-summary')
+            .evaluate((box) => getComputedStyle(box).borderTopColor),
+        ],
+      ] as const) {
+        expect(
+          contrast(border, background),
+          `${what}: ${border} on ${background}`,
         ).toBeGreaterThanOrEqual(3);
       }
     });

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { checkA11y, E2E_PORT, tenantUrl } from './helpers.ts';
 
 const API = 'http://127.0.0.1:4010/api/v1';
@@ -210,6 +210,22 @@ test('search works without JavaScript, keeps the query and has an empty state', 
   await context.close();
 });
 
+test('on a wide screen, "no articles match" reads in lines as short as the results’', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(
+    tenantUrl(
+      'alpine-post',
+      '/search?q=Lawinenwarndienst%20Oberengadin%20Wintersaison%20Pistenbully',
+    ),
+  );
+  const none = page.getByRole('status');
+  await expect(none).toContainText('Keine Artikel');
+  // Before: lines of some 117 characters across the whole 72rem page.
+  expect(await longestLineOf(none)).toBeLessThanOrEqual(90);
+});
+
 test('a search page past the last is not found, never “no results” for a query that has some', async ({
   request,
 }) => {
@@ -329,6 +345,56 @@ test('reading pages ship no JavaScript; a post page only its comment form’s li
   expect(content).toContain('data-count');
 });
 
+/** The most characters on one line of `container`'s paragraphs (or of the paragraph itself), as laid out. */
+function longestLineOf(container: Locator): Promise<number> {
+  return container.evaluate((content) => {
+    let longest = 0;
+    for (const paragraph of content.matches('p') ? [content] : content.querySelectorAll('p')) {
+      const walker = document.createTreeWalker(paragraph, NodeFilter.SHOW_TEXT);
+      let top: number | null = null;
+      let count = 0;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let at = 0; at < (node.textContent ?? '').length; at += 1) {
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + 1);
+          const rect = range.getClientRects()[0];
+          if (!rect) continue;
+          if (top === null || Math.abs(rect.top - top) > 3)
+            [top, longest, count] = [rect.top, Math.max(longest, count), 0];
+          count += 1;
+        }
+      }
+      longest = Math.max(longest, count);
+    }
+    return longest;
+  });
+}
+
+test('on a 320 px phone, a long address in a caption, a quote’s source or a small heading wraps', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto(
+    tenantUrl('harbour-times', '/posts/tall-ship-aurora-returns-to-the-old-quay-after-refit'),
+  );
+  const url =
+    'https://commons.wikimedia.org/wiki/File:Hafenrundfahrt_Landungsbr%C3%BCcken_2026.jpg';
+  // What an editor may write into a post (the CMS's HTML), each a place the site's styles reach.
+  for (const html of [
+    `<figure><figcaption>Photo: ${url}</figcaption></figure>`,
+    `<blockquote><p>It is about time.</p><cite>${url}</cite></blockquote>`,
+    `<h5>${url}</h5>`,
+    `<dl><dt>Source</dt><dd>${url}</dd><dt>${url}</dt></dl>`,
+  ]) {
+    await page.locator('.post .content').evaluate((content, part) => {
+      content.insertAdjacentHTML('beforeend', part);
+    }, html);
+    // Before: the caption, the source and the heading pushed the page some 300 px sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), html).toBe(320);
+  }
+});
+
 test('an article reads at about 75 characters a line on a wide screen, whatever the tenant’s font', async ({
   page,
 }) => {
@@ -336,30 +402,7 @@ test('an article reads at about 75 characters a line on a wide screen, whatever 
   await page.goto(
     tenantUrl('harbour-times', '/posts/tall-ship-aurora-returns-to-the-old-quay-after-refit'),
   );
-  /** The most characters on one line of the article's paragraphs, as laid out. */
-  const longestLine = () =>
-    page.locator('.post .content').evaluate((content) => {
-      let longest = 0;
-      for (const paragraph of content.querySelectorAll('p')) {
-        const walker = document.createTreeWalker(paragraph, NodeFilter.SHOW_TEXT);
-        let top: number | null = null;
-        let count = 0;
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          for (let at = 0; at < (node.textContent ?? '').length; at += 1) {
-            const range = document.createRange();
-            range.setStart(node, at);
-            range.setEnd(node, at + 1);
-            const rect = range.getClientRects()[0];
-            if (!rect) continue;
-            if (top === null || Math.abs(rect.top - top) > 3)
-              [top, longest, count] = [rect.top, Math.max(longest, count), 0];
-            count += 1;
-          }
-        }
-        longest = Math.max(longest, count);
-      }
-      return longest;
-    });
+  const longestLine = () => longestLineOf(page.locator('.post .content'));
   // The tenant's own font (the system's here), then a serif stack as a tenant may choose.
   // Before: 84 and 105 characters in the 44rem column.
   for (const font of [null, 'Georgia, "Liberation Serif", "Times New Roman", serif']) {

@@ -19,8 +19,10 @@ function declarations(vars: Record<string, string>): string {
 // Every page renders its tenant's theme and hashes it for the CSP: made once per tenant.
 /** The tenant's theme as CSS custom properties, light by default and dark under `prefers-color-scheme`. */
 export const themeCss = memo((tenant: Tenant): string => {
-  const { colors, dark, fontStack, headingFontStack } = tenant.theme;
+  const { colors, dark, fontStack, headingFontStack, logo } = tenant.theme;
   const light = declarations({
+    // The header keeps the logo tall enough to read (SiteHeader.astro): its width for a given height.
+    ...(logo && { 'logo-ratio': String(logo.width / logo.height) }),
     'color-primary': colors.primary,
     'color-on-primary': colors.onPrimary,
     // The header keeps the brand colour in dark mode too (no pastel bar): set once, never overridden.
