@@ -12,6 +12,7 @@ import {
   keyAction,
   LAYOUT_MEDIA,
   neighboursIn,
+  panOf,
   parseZoom,
   partnerOf,
   pinchDirection,
@@ -31,6 +32,7 @@ import {
   type ReaderState,
   type Zoom,
 } from './reader.ts';
+import { isRecord } from '../content/records.ts';
 import { queryWithout } from '../reading/pagination.ts';
 import { sayerOf } from '../i18n/say.ts';
 
@@ -425,6 +427,15 @@ function enhance(root: HTMLElement): void {
   };
   viewport.addEventListener('pointerup', release);
   viewport.addEventListener('pointercancel', release);
+
+  // The zoomed page's scroll position goes with the history entry: a reload shows the same part.
+  viewport.addEventListener('scrollend', () => {
+    const entry: unknown = history.state;
+    const pan = { left: viewport.scrollLeft, top: viewport.scrollTop };
+    history.replaceState({ ...(isRecord(entry) ? entry : {}), pan }, '');
+  });
+  const pan = panOf(history.state);
+  if (pan) viewport.scrollTo(pan);
 
   // Full screen: the pointer moving, a tap or a key other than the reader's shows the toolbar and
   // thumbnails for a while (CSS keeps them while a keyboard user's focus is inside).

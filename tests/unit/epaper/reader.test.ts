@@ -5,6 +5,7 @@ import {
   isFormField,
   keyAction,
   neighboursIn,
+  panOf,
   parseZoom,
   readerPath,
   readerPage,
@@ -254,5 +255,23 @@ describe('the reader state: what a turn, a load and a failure change', () => {
     [{ page: 5, failed: [] }, undefined],
   ])('the notice of %j sits over the %s page', (over, side) => {
     expect(failedSide({ ...at, ...over }, 12)).toBe(side);
+  });
+});
+
+describe('panOf: the scroll position a history entry keeps', () => {
+  it.each([
+    [{ pan: { left: 400, top: 300 } }, { left: 400, top: 300 }],
+    [
+      { pan: { left: 0, top: 12.5 }, other: 'kept' },
+      { left: 0, top: 12.5 },
+    ],
+    [null, null],
+    [undefined, null],
+    ['pan', null],
+    [{ pan: null }, null],
+    [{ pan: { left: '400', top: 300 } }, null],
+    [{ pan: [400, 300] }, null],
+  ])('%j → %j', (entry, pan) => {
+    expect(panOf(entry)).toEqual(pan);
   });
 });
