@@ -28,7 +28,6 @@ import {
   withFailure,
   zoomLabel,
   zoomNext,
-  zoomStep,
   type ReaderState,
   type Zoom,
 } from './reader.ts';
@@ -72,7 +71,7 @@ function enhance(root: HTMLElement): void {
   /** Counts turns, so a slow load that a later turn overtook changes nothing. */
   let turns = 0;
   /** The next pages, loading off screen (`warmNext`): kept, or the browser drops them. */
-  const warm: HTMLImageElement[] = [];
+  const held: { warm?: HTMLImageElement[] } = {};
   let toolbarHeight = 0;
   let idle: ReturnType<typeof setTimeout> | undefined;
 
@@ -245,28 +244,19 @@ function enhance(root: HTMLElement): void {
     const { page, zoom } = $reader.get();
     const next = neighboursIn(spreads(), page, count).next;
     const pages = next === null ? [] : pagesOf(next);
-    warm.splice(
-      0,
-      warm.length,
-      ...pages.flatMap((n) => {
-        const copy = image.parentElement?.cloneNode(true);
-        const img = copy instanceof Element ? copy.querySelector('img') : null;
-        if (!thumbs.get(n)?.dataset.src || !img) return [];
-        img.fetchPriority = 'auto';
-        showIn(img, n, zoom);
-        return [img];
-      }),
-    );
+    held.warm = pages.flatMap((n) => {
+      const copy = image.parentElement?.cloneNode(true);
+      const img = copy instanceof Element ? copy.querySelector('img') : null;
+      if (!thumbs.get(n)?.dataset.src || !img) return [];
+      img.fetchPriority = 'auto';
+      showIn(img, n, zoom);
+      return [img];
+    });
   }
 
   /** Shows `target`; false when a page of its spread is outside the rendered thumbnails. */
   function go(target: number): boolean {
-    const other = partnerOf(target, count);
-    if (
-      !thumbs.get(target)?.dataset.src ||
-      (other !== undefined && !thumbs.get(other)?.dataset.src)
-    )
-      return false;
+    if (spreadOf(target, count).some((n) => !thumbs.get(n)?.dataset.src)) return false;
     if (target === $reader.get().page) return true;
     $reader.set(turned($reader.get(), target));
     // Spoken at once: a screen reader has the new pages' alt texts before their pictures arrive.
@@ -344,8 +334,8 @@ function enhance(root: HTMLElement): void {
 
   // "Go to page" turns in place too, or loads the page's own address: a static copy serves no
   // `?page=` (the browser checked the number against min and max before this event).
-  if (goto?.form) goto.form.hidden = false;
-  goto?.form?.addEventListener('submit', (event) => {
+  if (goto.form) goto.form.hidden = false;
+  goto.form?.addEventListener('submit', (event) => {
     event.preventDefault();
     goOrLoad(clampPage(goto.valueAsNumber, count));
   });
@@ -357,25 +347,24 @@ function enhance(root: HTMLElement): void {
     else location.reload();
   });
 
+  /** Does what `key` does here (a swipe or a pinch does what its key does); false: not ours. */
+  function press(key: string, modified = false, inField = false): boolean {
+    const { page, zoom } = $reader.get();
+    const spread = spreads();
+    const action = keyAction({ key, page, pageCount: count, zoom, modified, inField, spread });
+    if (action?.type === 'zoom') setZoom(action.zoom);
+    else if (action?.type === 'pan')
+      viewport.scrollBy({ left: (action.direction * viewport.clientWidth) / 3 });
+    else if (action) goOrLoad(action.page);
+    return action !== null;
+  }
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented) return;
     const active = document.activeElement;
-    const { page, zoom } = $reader.get();
-    const action = keyAction({
-      key: event.key,
-      page,
-      pageCount: count,
-      zoom,
-      modified: event.ctrlKey || event.metaKey || event.altKey,
-      inField: active instanceof HTMLElement && isFormField(active),
-      spread: spreads(),
-    });
-    if (!action) return showControls();
-    event.preventDefault();
-    if (action.type === 'zoom') setZoom(action.zoom);
-    else if (action.type === 'pan')
-      viewport.scrollBy({ left: (action.direction * viewport.clientWidth) / 3 });
-    else goOrLoad(action.page);
+    const inField = active instanceof HTMLElement && isFormField(active);
+    if (press(event.key, event.ctrlKey || event.metaKey || event.altKey, inField))
+      event.preventDefault();
+    else showControls();
   });
 
   // Zoom steps through the levels and the viewport scrolls to pan: a pan-zoom library
@@ -410,17 +399,14 @@ function enhance(root: HTMLElement): void {
   const release = (event: PointerEvent) => {
     const at = touches.get(event.pointerId);
     if (!at) return;
-    const { page, zoom } = $reader.get();
     if (touches.size === 2) {
       const direction = pinchDirection(pinchStart, spanOf());
-      if (direction) setZoom(zoomStep(zoom, direction));
+      if (direction) press(direction === 1 ? '+' : '-');
       pinchStart = -1; // the other finger's release is not a swipe
-    } else if (event.type === 'pointerup' && pinchStart !== -1 && zoom === 1) {
+    } else if (event.type === 'pointerup' && pinchStart !== -1 && $reader.get().zoom === 1) {
       // A sideways swipe turns (unzoomed: zoomed in, the finger pans).
       const direction = swipeDirection(at.x - at.x0, at.y - at.y0);
-      const near = neighboursIn(spreads(), page, count);
-      const target = direction === 1 ? near.next : direction === -1 ? near.prev : null;
-      if (target !== null) goOrLoad(target);
+      if (direction) press(direction === 1 ? 'ArrowRight' : 'ArrowLeft');
     }
     touches.delete(event.pointerId);
     if (touches.size === 0) pinchStart = 0;
@@ -456,7 +442,7 @@ function enhance(root: HTMLElement): void {
     idle = setTimeout(later, CONTROLS_IDLE_MS);
   }
   const fullscreen = $<HTMLButtonElement>('[data-fullscreen]');
-  if (fullscreen && document.fullscreenEnabled) {
+  if (document.fullscreenEnabled) {
     fullscreen.hidden = false;
     fullscreen.addEventListener('click', () => {
       if (document.fullscreenElement) void document.exitFullscreen();
@@ -464,8 +450,8 @@ function enhance(root: HTMLElement): void {
     });
     document.addEventListener('fullscreenchange', () => {
       const on = document.fullscreenElement === root;
-      const word = fullscreen.querySelector('[data-fullscreen-word]');
-      if (word) word.textContent = say(on ? 'reader.exitFullscreen' : 'reader.fullscreen');
+      const word = $('[data-fullscreen-word]', fullscreen);
+      word.textContent = say(on ? 'reader.exitFullscreen' : 'reader.fullscreen');
       hideControls();
       // The page, not the button, holds the focus: the toolbar stays out of the way until asked for.
       if (on) viewport.focus({ preventScroll: true });
@@ -479,18 +465,16 @@ function enhance(root: HTMLElement): void {
   // The opening page: the strip at its thumbnail, the spread under the measured toolbar.
   follow(page);
   const measureToolbar = () => {
-    toolbarHeight = toolbar.offsetHeight ?? 0;
-    if (toolbar) root.style.setProperty('--toolbar', `${toolbarHeight}px`);
+    toolbarHeight = toolbar.offsetHeight;
+    root.style.setProperty('--toolbar', `${toolbarHeight}px`);
   };
   measureToolbar();
-  if (toolbar) {
-    new ResizeObserver(() => {
-      // Keep a spread that sat just under the toolbar there when the toolbar's height changes.
-      const docked = Math.abs(viewport.getBoundingClientRect().top - toolbarHeight) < 2;
-      measureToolbar();
-      if (docked) reveal();
-    }).observe(toolbar);
-  }
+  new ResizeObserver(() => {
+    // Keep a spread that sat just under the toolbar there when the toolbar's height changes.
+    const docked = Math.abs(viewport.getBoundingClientRect().top - toolbarHeight) < 2;
+    measureToolbar();
+    if (docked) reveal();
+  }).observe(toolbar);
   // A fresh visit (a deep link, a link from the edition list) opens on the page, not the header;
   // a reload or Back keeps the scroll position the browser restores.
   const [navigation] = performance.getEntriesByType('navigation');
