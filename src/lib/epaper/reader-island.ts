@@ -77,10 +77,6 @@ function enhance(root: HTMLElement): void {
 
   // The page's title as the server writes it: the edition's, with the page number after page 1.
   const pageTitle = (n: number) => (n > 1 ? say('page.title', { title, page: n }) : title);
-  // What the document's title adds to the page's own (` · Site`); null when it cannot be told.
-  const titleSuffix = document.title.startsWith(pageTitle(page))
-    ? document.title.slice(pageTitle(page).length)
-    : null;
   const spreads = () => matchMedia(LAYOUT_MEDIA.spread).matches;
   const pagesOf = (n: number) => (spreads() ? spreadOf(n, count) : [n]);
   const speak = (words: string) => (live.textContent = words);
@@ -90,6 +86,7 @@ function enhance(root: HTMLElement): void {
   /** The page an image on screen shows (the partner: the other page of the spread). */
   const pageIn = (img: HTMLImageElement, n = $reader.get().page) =>
     img === partner ? partnerOf(n, count) : n;
+  const failing = (img: HTMLImageElement) => $reader.get().failed.some((n) => n === pageIn(img));
 
   /** The address of `target` at `zoom`, with the page's fragment unless told otherwise. */
   const urlFor = (target: number, zoom: number, hash = location.hash) =>
@@ -162,7 +159,7 @@ function enhance(root: HTMLElement): void {
       history.replaceState(history.state, '', url);
     else history.pushState(null, '', url);
     // The tab, a bookmark and the history name the page the address now names.
-    if (titleSuffix !== null) document.title = pageTitle(page) + titleSuffix;
+    document.title = document.title.replace(pageTitle(before.page), () => pageTitle(page));
   }
   $reader.listen((state, before) => draw(state, before ?? state));
 
@@ -283,7 +280,7 @@ function enhance(root: HTMLElement): void {
   /** A page image failed: the notice names it, and a screen reader hears it (politely). */
   async function fail(img: HTMLImageElement): Promise<void> {
     const n = pageIn(img);
-    if (img.hidden || n === undefined || $reader.get().failed.includes(n)) return;
+    if (img.hidden || n === undefined || failing(img)) return;
     // A subscriber's page the route refuses: the page's own address shows the paywall instead.
     // 401: signed out (in another tab); 403 after a turn (the opening pages were let in): let out.
     if (root.dataset.access === 'private') {
@@ -311,9 +308,7 @@ function enhance(root: HTMLElement): void {
   }
   // Asks again for each failed image (setting `src` makes the browser retry a failed address).
   $('[data-retry]').addEventListener('click', () => {
-    for (const img of [image, partner]) {
-      const n = pageIn(img);
-      if (n === undefined || !$reader.get().failed.includes(n)) continue;
+    for (const img of [image, partner].filter(failing)) {
       for (const source of sourcesOf(img)) source.srcset = source.getAttribute('srcset') ?? '';
       img.src = img.getAttribute('src') ?? '';
     }
