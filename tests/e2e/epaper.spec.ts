@@ -196,6 +196,29 @@ test('Back and Forward step between the pages turned in place, as the plain link
   await expect(page).toHaveURL(/\/epaper$/);
 });
 
+test('a reload of a zoomed page shows the part of it that was in view', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2/zoom/3`));
+  await expectPage(page, 2, edition);
+  const viewport = page.locator('[data-viewport]');
+  const pan = () => viewport.evaluate((v) => [Math.round(v.scrollLeft), Math.round(v.scrollTop)]);
+  // Panned as a finger or the keys do: the scroll ends before the reload.
+  await viewport.evaluate(
+    (v) =>
+      new Promise((ended) => {
+        v.addEventListener('scrollend', ended, { once: true });
+        v.scrollTo({ left: 400, top: 300 });
+      }),
+  );
+  expect(await pan()).toEqual([400, 300]);
+  await page.reload();
+  await expectPage(page, 2, edition);
+  await expect.poll(pan).toEqual([400, 300]);
+});
+
 test('a control that reaches its end hands the keyboard focus on, not back to the document', async ({
   page,
   request,

@@ -1,5 +1,6 @@
 /** The e-paper reader's rules, shared by the page and the island: no DOM, no server imports. */
 import type { Edition, EditionPage } from '../publishing/schema.ts';
+import { isRecord } from '../content/records.ts';
 import { parsePage } from '../reading/pagination.ts';
 import type { TextValues } from '../i18n/text-key.ts';
 
@@ -243,4 +244,55 @@ export function readerSizes(zoom: number): string {
     `${LAYOUT_MEDIA.pageFit} ${times(fitted)}`,
     times('calc(100vw - 2rem)'),
   ].join(', ');
+}
+
+/** What the reader's screen shows: reader-island.ts draws it, the functions below give the next one. */
+export interface ReaderState {
+  /** The page the address names. */
+  page: number;
+  /** The page whose images are on screen: `page` once they have loaded (the labels name it). */
+  shown: number;
+  zoom: Zoom;
+  /** A turned-to page's images are still loading. */
+  loading: boolean;
+  /** Pages on screen whose image failed to load, in page order (the notice names them). */
+  failed: readonly number[];
+}
+
+/** A turn to `page`: its images are new, none of them failed. */
+export function turned(state: ReaderState, page: number): ReaderState {
+  return page === state.page ? state : { ...state, page, failed: [] };
+}
+
+/** The turned-to page's images still `loading`, or all arrived: then the labels name its pages. */
+export function settled(state: ReaderState, loading: boolean): ReaderState {
+  return { ...state, loading, shown: loading ? state.shown : state.page };
+}
+
+/** `page`'s image failed (or, `false`, loaded); the same state when that changes nothing. */
+export function withFailure(state: ReaderState, page: number, failed: boolean): ReaderState {
+  if (state.failed.includes(page) === failed) return state;
+  const others = state.failed.filter((n) => n !== page);
+  return { ...state, failed: failed ? [...others, page].sort((a, b) => a - b) : others };
+}
+
+/** The other page of `page`'s spread (the partner image shows it on wide screens). */
+export function partnerOf(page: number, pageCount: number): number | undefined {
+  return spreadOf(page, pageCount).find((n) => n !== page);
+}
+
+/** One page of a two-page spread failed: the notice sits over that page's side. */
+export function failedSide(state: ReaderState, pageCount: number): 'left' | 'right' | undefined {
+  const [only, another] = state.failed;
+  const [left, right] = spreadOf(state.page, pageCount);
+  if (only === undefined || another !== undefined || right === undefined) return undefined;
+  return only === left ? 'left' : 'right';
+}
+
+/** The zoomed page's scroll position a history entry keeps (`pan`): a reload shows the same part. */
+export function panOf(entry: unknown): { left: number; top: number } | null {
+  const pan = isRecord(entry) ? entry['pan'] : undefined;
+  if (!isRecord(pan)) return null;
+  const { left, top } = pan;
+  return typeof left === 'number' && typeof top === 'number' ? { left, top } : null;
 }

@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
   clampPage,
+  failedSide,
   isFormField,
   keyAction,
   neighboursIn,
+  panOf,
   parseZoom,
   readerPath,
   readerPage,
   readerPlace,
+  settled,
   thumbWindow,
+  turned,
+  withFailure,
   zoomLabel,
   zoomNext,
   zoomStep,
   type KeyContext,
+  type ReaderState,
 } from '../../../src/lib/epaper/reader.ts';
 import { queryWithout } from '../../../src/lib/reading/pagination.ts';
 
@@ -218,5 +224,54 @@ describe('readerPath: page and zoom in the path', () => {
     ['/daily-planet/epaper/x/page/3', 1, 1, '/daily-planet/epaper/x'],
   ])('%s at page %s, zoom %s is %s', (path, page, zoom, expected) => {
     expect(readerPath(path, page, zoom)).toBe(expected);
+  });
+});
+
+describe('the reader state: what a turn, a load and a failure change', () => {
+  const at: ReaderState = { page: 5, shown: 5, zoom: 2, loading: false, failed: [4] };
+
+  it('a turn names the new page; the labels keep the old one until its images arrive', () => {
+    const turn = turned(at, 7);
+    expect(turn).toEqual({ ...at, page: 7, failed: [] });
+    expect(settled(turn, true)).toEqual({ ...turn, loading: true });
+    expect(settled(settled(turn, true), false)).toEqual({ ...turn, shown: 7, loading: false });
+    expect(turned(at, 5)).toBe(at);
+  });
+
+  it('failures are kept in page order; a load takes one away; nothing new, the same state', () => {
+    expect(withFailure(at, 5, true).failed).toEqual([4, 5]);
+    expect(withFailure(withFailure(at, 5, true), 4, false).failed).toEqual([5]);
+    expect(withFailure(at, 4, true)).toBe(at);
+    expect(withFailure(at, 5, false)).toBe(at);
+  });
+
+  it.each([
+    [{ page: 5, failed: [4] }, 'left'],
+    [{ page: 5, failed: [5] }, 'right'],
+    [{ page: 4, failed: [5] }, 'right'],
+    [{ page: 4, failed: [4, 5] }, undefined],
+    [{ page: 1, failed: [1] }, undefined],
+    [{ page: 12, failed: [12] }, undefined],
+    [{ page: 5, failed: [] }, undefined],
+  ])('the notice of %j sits over the %s page', (over, side) => {
+    expect(failedSide({ ...at, ...over }, 12)).toBe(side);
+  });
+});
+
+describe('panOf: the scroll position a history entry keeps', () => {
+  it.each([
+    [{ pan: { left: 400, top: 300 } }, { left: 400, top: 300 }],
+    [
+      { pan: { left: 0, top: 12.5 }, other: 'kept' },
+      { left: 0, top: 12.5 },
+    ],
+    [null, null],
+    [undefined, null],
+    ['pan', null],
+    [{ pan: null }, null],
+    [{ pan: { left: '400', top: 300 } }, null],
+    [{ pan: [400, 300] }, null],
+  ])('%j → %j', (entry, pan) => {
+    expect(panOf(entry)).toEqual(pan);
   });
 });
