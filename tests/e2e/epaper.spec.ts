@@ -219,6 +219,29 @@ test('a reload of a zoomed page shows the part of it that was in view', async ({
   await expect.poll(pan).toEqual([400, 300]);
 });
 
+test('a reload of a zoomed page keeps the part in view in a browser without scrollend', async ({
+  page,
+  request,
+}) => {
+  // As Safari: no `scrollend` event.
+  await page.addInitScript(() => {
+    delete (HTMLElement.prototype as Partial<HTMLElement>).onscrollend;
+    addEventListener('scrollend', (event) => event.stopImmediatePropagation(), { capture: true });
+  });
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2/zoom/3`));
+  await expectPage(page, 2, edition);
+  const viewport = page.locator('[data-viewport]');
+  const pan = () => viewport.evaluate((v) => [Math.round(v.scrollLeft), Math.round(v.scrollTop)]);
+  await viewport.evaluate((v) => v.scrollTo({ left: 400, top: 300 }));
+  await expect.poll(pan).toEqual([400, 300]);
+  // Reloaded once the scrolling has paused (the reader keeps the position then).
+  await page.waitForTimeout(400);
+  await page.reload();
+  await expectPage(page, 2, edition);
+  await expect.poll(pan).toEqual([400, 300]);
+});
+
 test('a control that reaches its end hands the keyboard focus on, not back to the document', async ({
   page,
   request,

@@ -409,12 +409,21 @@ function enhance(root: HTMLElement): void {
   viewport.addEventListener('pointerup', release);
   viewport.addEventListener('pointercancel', release);
 
-  // The zoomed page's scroll position goes with the history entry: a reload shows the same part.
-  viewport.addEventListener('scrollend', () => {
+  // The zoomed page's scroll position goes with the history entry: a reload shows the same part
+  // (a browser without `scrollend`, as Safari, keeps it once scrolling pauses).
+  const keepPan = () => {
     const entry: unknown = history.state;
     const pan = { left: viewport.scrollLeft, top: viewport.scrollTop };
     history.replaceState({ ...(isRecord(entry) ? entry : {}), pan }, '');
-  });
+  };
+  if ('onscrollend' in HTMLElement.prototype) viewport.addEventListener('scrollend', keepPan);
+  else {
+    let pause: ReturnType<typeof setTimeout> | undefined;
+    viewport.addEventListener('scroll', () => {
+      clearTimeout(pause);
+      pause = setTimeout(keepPan, 200);
+    });
+  }
   const pan = panOf(history.state);
   if (pan) viewport.scrollTo(pan);
 
