@@ -601,7 +601,9 @@ test.describe('Back after signing out, with the browser’s back/forward cache o
       where: 'the account page',
       open: async () => {
         await page.goto(tenantUrl(TENANT, '/account'));
-        await expect(page).toHaveURL(tenantUrl(TENANT, '/login?next=%2Faccount'));
+        // Before: a bare login page, the reader left to guess why.
+        await expect(page.getByText('Your session has ended, please log in again.')).toBeVisible();
+        expect(new URL(page.url()).searchParams.get('next')).toBe('/account');
       },
     },
     {

@@ -3,6 +3,23 @@ export function signInPath(next: string, page: 'login' | 'register' = 'login'): 
   return `/${page}?${new URLSearchParams({ next }).toString()}`;
 }
 
+/** Why the login page was opened, said there: a logout, or a sign-in the API no longer takes. */
+const SIGN_IN_NOTICES = {
+  'signed-out': 'login.signedOut',
+  'session-ended': 'login.sessionEnded',
+} as const;
+
+/** The login page that says the reader's session has ended, then goes on to `next`. */
+export function sessionEndedPath(next: string): string {
+  return `${signInPath(next)}&session-ended`;
+}
+
+/** The message key for the login page's address (`?signed-out`, `?session-ended`), if any. */
+export function signInNotice(params: URLSearchParams) {
+  const reason = Object.keys(SIGN_IN_NOTICES).find((name) => params.has(name));
+  return reason && SIGN_IN_NOTICES[reason as keyof typeof SIGN_IN_NOTICES];
+}
+
 /** Where a sign-in goes when `?next=` is absent or unsafe. */
 export const DEFAULT_NEXT = '/account';
 

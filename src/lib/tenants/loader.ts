@@ -144,6 +144,10 @@ export function createTenantRegistry(options: TenantRegistryOptions) {
       if (wasRefused) {
         const message = `${path} is valid again, no change to the tenants served`;
         log?.info('tenants.reload.mended', { file: path, reason, version, message });
+      } else if (reason === 'signal') {
+        // The operator who sent SIGHUP hears the file was read (a poll or a file event says nothing).
+        const message = `${path} read, no change to the ${tenants.length} tenant${tenants.length === 1 ? '' : 's'} served`;
+        log?.info('tenants.reload.unchanged', { file: path, reason, version, message });
       }
       return { status: 'unchanged' };
     }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NEXT, safeNext, signInPath } from '../../../src/lib/auth/next.ts';
+import {
+  DEFAULT_NEXT,
+  safeNext,
+  sessionEndedPath,
+  signInNotice,
+  signInPath,
+} from '../../../src/lib/auth/next.ts';
 
 describe('signInPath', () => {
   it.each([
@@ -8,6 +14,28 @@ describe('signInPath', () => {
     ['/account', 'register', '/register?next=%2Faccount'],
   ] as const)('%s (%s)', (next, page, expected) => {
     expect(signInPath(next, page)).toBe(expected);
+  });
+});
+
+// Before: an account page that found the sign-in expired sent the reader to a bare login page.
+describe('sessionEndedPath', () => {
+  it('goes to a login page that says why, and back to where the reader was', () => {
+    const path = sessionEndedPath('/account');
+    expect(path).toBe('/login?next=%2Faccount&session-ended');
+    const params = new URL(path, 'https://site.invalid').searchParams;
+    expect(signInNotice(params)).toBe('login.sessionEnded');
+    expect(safeNext(params.get('next'))).toBe('/account');
+  });
+});
+
+describe('signInNotice', () => {
+  it.each([
+    ['?signed-out=', 'login.signedOut'],
+    ['?next=%2Faccount&session-ended', 'login.sessionEnded'],
+    ['?next=%2Faccount', undefined],
+    ['', undefined],
+  ])('%s', (query, expected) => {
+    expect(signInNotice(new URLSearchParams(query))).toBe(expected);
   });
 });
 

@@ -2,10 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { stepRequest } from '../../../src/lib/booking/steps/page.ts';
 import { createI18n } from '../../../src/lib/i18n/index.ts';
 import { STEP_HEADER } from '../../../src/lib/booking/steps/address.ts';
+import { NO_STORE } from '../../../src/lib/delivery/policy.ts';
 import type { StepState } from '../../../src/lib/booking/steps/flow.ts';
 import { confirmation, config } from '../../fixtures/booking.ts';
 
-/** The page's view of a request: what stepRequest reads, and a redirect it can be seen to make. */
+/** The page's view of a request: what stepRequest reads. */
 function astro(method: string, headers: Record<string, string> = {}, query = '') {
   const deleted = vi.fn();
   const kept = vi.fn();
@@ -31,8 +32,6 @@ function astro(method: string, headers: Record<string, string> = {}, query = '')
       set: cookie,
       has: (name: string) => request.headers.get('cookie')?.includes(`${name}=`),
     },
-    redirect: (to: string, status: number) =>
-      new Response(null, { status, headers: { Location: to } }),
   } as unknown as Parameters<typeof stepRequest>[0];
   return { page, deleted, kept, cookie };
 }
@@ -67,6 +66,8 @@ describe('how a booking page answers a post', () => {
     const response = answer as Response;
     expect(response.status).toBe(303);
     expect(response.headers.get('Location')).toBe('/harbour-times/stay/manage/token.sig?mailed=1');
+    // Before: Astro.redirect's bare 303, which a browser or cache in between may keep and replay.
+    expect(response.headers.get('Cache-Control')).toBe(NO_STORE);
     expect(deleted).toHaveBeenCalled();
   });
 
@@ -94,6 +95,7 @@ describe('how a booking page answers a post', () => {
     const answer = (await stepRequest(page, config.properties, refused)) as Response;
     expect(answer.status).toBe(303);
     expect(answer.headers.get('Location')).toMatch(/^\/harbour-times\/stay\?step=review&/);
+    expect(answer.headers.get('Cache-Control')).toBe(NO_STORE);
     expect(kept).toHaveBeenCalledWith('booking:drafts:harbour-times', [
       { search: expect.stringContaining('checkIn=2099-03-28') as unknown, state: refused },
     ]);
@@ -133,5 +135,6 @@ describe('how a booking page answers a post', () => {
     const answer = (await stepRequest(page, config.properties, undefined)) as Response;
     expect(answer.status).toBe(303);
     expect(answer.headers.get('Location')).toBe('/harbour-times/stay');
+    expect(answer.headers.get('Cache-Control')).toBe(NO_STORE);
   });
 });

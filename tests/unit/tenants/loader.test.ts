@@ -226,6 +226,27 @@ describe('createTenantRegistry', () => {
     expect(listener).not.toHaveBeenCalled();
   });
 
+  // Before: a SIGHUP that found nothing to change logged nothing, the operator unsure it was read.
+  it('says a reload it was signalled to do was read and changed nothing; a poll says nothing', () => {
+    write([gazette]);
+    registry = createTenantRegistry({ path, log });
+    for (const reason of ['poll', 'file', 'bus'] as const) registry.reload(reason);
+    expect(lines).toEqual([]);
+    expect(registry.reload('signal').status).toBe('unchanged');
+    expect(lines).toEqual([
+      {
+        level: 'info',
+        event: 'tenants.reload.unchanged',
+        fields: {
+          file: path,
+          reason: 'signal',
+          version: 1,
+          message: `${path} read, no change to the 1 tenant served`,
+        },
+      },
+    ]);
+  });
+
   it('reads the file once after a burst of events (debounce)', () => {
     vi.useFakeTimers();
     write([gazette]);

@@ -1,5 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { isRecord } from '../../content/records.ts';
+import { uncachedRedirect } from '../../delivery/policy.ts';
 import { deleteIfKept } from '../../delivery/session-store.ts';
 import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
@@ -22,10 +23,7 @@ export async function loadStay(Astro: Pick<AstroGlobal, 'locals'>): Promise<Stay
   return orNotOnline(load.then((properties): StayContent => ({ kind: 'widget', properties })));
 }
 
-type StepAstro = Pick<
-  AstroGlobal,
-  'locals' | 'url' | 'request' | 'session' | 'redirect' | 'cookies'
->;
+type StepAstro = Pick<AstroGlobal, 'locals' | 'url' | 'request' | 'session' | 'cookies'>;
 
 /**
  * A cookie the details step sets: a post that does not send it back comes from a browser that
@@ -69,11 +67,11 @@ export async function stepRequest(
     const others = (await draftsOf(session, key)).filter((draft) => draft.search !== search);
     if (others.length > 0) session?.set(key, others);
     else await deleteIfKept(session, key);
-    if (redirect) return Astro.redirect(href(mailed ? `${manage}?mailed=1` : manage), 303);
+    if (redirect) return uncachedRedirect(303, href(mailed ? `${manage}?mailed=1` : manage));
     return posted;
   }
   // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
-  if (method === 'POST' && !posted && redirect) return Astro.redirect(href('/stay'), 303);
+  if (method === 'POST' && !posted && redirect) return uncachedRedirect(303, href('/stay'));
   const wanted = Astro.url.searchParams.get('step');
   // Only a post and the posted steps' addresses show a kept draft.
   const drafted = method === 'POST' || wanted === 'details' || wanted === 'review';
@@ -91,7 +89,7 @@ export async function stepRequest(
     // Without cookies a reload of the step asks to send the form again: better than an empty form.
     if (redirect && session && Astro.cookies.has(COOKIE_CHECK)) {
       const step = posted.step === 'review' ? 'review' : 'details';
-      return Astro.redirect(href(`/stay${stepQuery(searchOf(posted.values), step)}`), 303);
+      return uncachedRedirect(303, href(`/stay${stepQuery(searchOf(posted.values), step)}`));
     }
   }
   const kept = method === 'POST' ? posted : draftFor(drafts, Astro.url);

@@ -207,6 +207,7 @@ export const de: Dictionary = {
   'account.choosePlan': 'Abonnement wählen',
   'login.heading': 'Bei {site} anmelden',
   'login.signedOut': 'Sie haben sich abgemeldet.',
+  'login.sessionEnded': 'Ihre Sitzung ist abgelaufen, bitte melden Sie sich erneut an.',
   'login.newHere': 'Neu hier?',
   'login.register': 'Kostenloses Konto erstellen',
   'logout.heading': 'Von {site} abmelden',

@@ -208,6 +208,7 @@ export const en = {
   'account.choosePlan': 'Choose a plan',
   'login.heading': 'Log in to {site}',
   'login.signedOut': 'You have logged out.',
+  'login.sessionEnded': 'Your session has ended, please log in again.',
   'login.newHere': 'New here?',
   'login.register': 'Create a free account',
   'logout.heading': 'Log out of {site}',

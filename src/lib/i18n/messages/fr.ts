@@ -208,6 +208,7 @@ export const fr: Dictionary = {
   'account.choosePlan': 'Choisir une formule',
   'login.heading': 'Se connecter à {site}',
   'login.signedOut': 'Vous êtes déconnecté.',
+  'login.sessionEnded': 'Votre session a expiré, veuillez vous reconnecter.',
   'login.newHere': 'Nouveau ici ?',
   'login.register': 'Créer un compte gratuit',
   'logout.heading': 'Se déconnecter de {site}',
