@@ -219,6 +219,30 @@ test('a reload of a zoomed page shows the part of it that was in view', async ({
   await expect.poll(pan).toEqual([400, 300]);
 });
 
+test('Back to a zoomed page shows the part of it that was in view when it was left', async ({
+  page,
+  request,
+}) => {
+  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
+  await page.setViewportSize({ width: 700, height: 900 });
+  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2/zoom/3`));
+  await expectPage(page, 2, edition);
+  const viewport = page.locator('[data-viewport]');
+  const pan = () => viewport.evaluate((v) => [Math.round(v.scrollLeft), Math.round(v.scrollTop)]);
+  await viewport.evaluate(
+    (v) =>
+      new Promise((ended) => {
+        v.addEventListener('scrollend', ended, { once: true });
+        v.scrollTo({ left: 400, top: 300 });
+      }),
+  );
+  await page.locator('[data-mode="single"] [data-nav="next"]').click();
+  await expectPage(page, 3, edition);
+  await page.goBack();
+  await expectPage(page, 2, edition);
+  await expect.poll(pan).toEqual([400, 300]);
+});
+
 test('a reload of a zoomed page keeps the part in view in a browser without scrollend', async ({
   page,
   request,

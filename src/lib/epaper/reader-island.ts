@@ -336,10 +336,13 @@ function enhance(root: HTMLElement): void {
   });
 
   // Back and Forward between turned pages: the address names the page and zoom to show.
-  addEventListener('popstate', () => {
+  addEventListener('popstate', (event) => {
     const place = readerPlace(location.pathname, count);
-    if (go(place.page)) setZoom(place.zoom);
-    else location.reload();
+    if (!go(place.page)) return location.reload();
+    setZoom(place.zoom);
+    // Back to a zoomed page shows the part that was in view when it was left.
+    const pan = panOf(event.state);
+    if (pan) viewport.scrollTo(pan);
   });
 
   /** Does what `key` does here (a swipe or a pinch does what its key does); false: not ours. */
