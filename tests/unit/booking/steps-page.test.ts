@@ -61,13 +61,16 @@ describe('how a booking page answers a post', () => {
   });
 
   it('sends a booked stay to its manage page when redirecting (saying the e-mail went out)', async () => {
-    const { page, deleted } = astro('POST');
+    const { page, kept } = astro('POST');
     const answer = await stepRequest(page, config.properties, booked);
     expect(answer).toBeInstanceOf(Response);
     const response = answer as Response;
     expect(response.status).toBe(303);
     expect(response.headers.get('Location')).toBe('/harbour-times/stay/manage/token.sig?mailed=1');
-    expect(deleted).toHaveBeenCalled();
+    // Kept as booked: Back to its review is sent there too.
+    expect(kept).toHaveBeenCalledWith('booking:drafts:harbour-times', [
+      { search: expect.any(String) as unknown, state: booked },
+    ]);
   });
 
   it('shows the booked stay in place when asked to (the widget, the embed’s frame)', async () => {
