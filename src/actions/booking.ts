@@ -50,17 +50,15 @@ export const bookingActions = {
         ? detailsErrors(parsed.data, tenant.lodging.fields)
         : fieldErrorsOf(parsed.error.issues);
       if (!parsed.success || hasErrors(fields)) return back('details', fields);
-      if (intent === 'review') return back('review');
+      const service = bookingServiceFor(tenant);
+      // One attempt per form and details: an edit after Book (Back, or a second tab showing this
+      // stay's draft and its key) is another attempt under the same guards ("booked moments ago"),
+      // and sending the same form again stays the same attempt.
+      const { idempotencyKey, ...details } = parsed.data;
+      const attempt = { ...parsed.data, idempotencyKey: fingerprintOf([idempotencyKey, details]) };
+      // The same details to review once booked (Back to them in the embed's frame): their confirmation.
+      if (intent === 'review' && !(await service.booked(attempt))) return back('review');
       try {
-        const service = bookingServiceFor(tenant);
-        // One attempt per form and details: an edit after Book (Back, or a second tab showing this
-        // stay's draft and its key) is another attempt under the same guards ("booked moments ago"),
-        // and sending the same form again stays the same attempt.
-        const { idempotencyKey, ...details } = parsed.data;
-        const attempt = {
-          ...parsed.data,
-          idempotencyKey: fingerprintOf([idempotencyKey, details]),
-        };
         const made = await bookAndMail(ctx, service, attempt, intent === 'another');
         const booked = { ...made, email: parsed.data.email };
         return { step: 'done', values: {}, errors: {}, offers: null, message: '', booked };

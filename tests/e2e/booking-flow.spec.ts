@@ -656,8 +656,10 @@ test('without the widget’s script: Back and reload after every step and after 
   expect(await writes(request)).toBe(before + 1);
   await again('Request received');
   await checkA11y(guest);
+  // Back to the review: its confirmation, never its Book button again.
   await guest.goBack();
-  await expect(heading(guest, 'Your details')).toBeVisible();
+  await expect(heading(guest, 'Request received')).toBeVisible();
+  await expect(guest.getByRole('button', { name: 'Book' })).toHaveCount(0);
   await guest.goForward();
   await expect(heading(guest, 'Request received')).toBeVisible();
   expect(await writes(request)).toBe(before + 1);

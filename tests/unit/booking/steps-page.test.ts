@@ -60,7 +60,7 @@ describe('how a booking page answers a post', () => {
   });
 
   it('sends a booked stay to its manage page when redirecting (saying the e-mail went out)', async () => {
-    const { page, deleted } = astro('POST');
+    const { page, kept } = astro('POST');
     const answer = await stepRequest(page, config.properties, booked);
     expect(answer).toBeInstanceOf(Response);
     const response = answer as Response;
@@ -68,7 +68,10 @@ describe('how a booking page answers a post', () => {
     expect(response.headers.get('Location')).toBe('/harbour-times/stay/manage/token.sig?mailed=1');
     // Before: Astro.redirect's bare 303, which a browser or cache in between may keep and replay.
     expect(response.headers.get('Cache-Control')).toBe(NO_STORE);
-    expect(deleted).toHaveBeenCalled();
+    // Kept as booked: Back to its review is sent there too.
+    expect(kept).toHaveBeenCalledWith('booking:drafts:harbour-times', [
+      { search: expect.any(String) as unknown, state: booked },
+    ]);
   });
 
   it('shows the booked stay in place when asked to (the widget, the embed’s frame)', async () => {

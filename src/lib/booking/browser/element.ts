@@ -76,6 +76,8 @@ class MastheadBooking extends HTMLElement {
   private store = bookingStore();
   /** The frame's address as the embed's loader made it: a reload of the partner page starts there. */
   private start = '';
+  /** Each booking key's confirmation: Back to its review shows that, not the Book button again. */
+  private booked = new Map<string, Entry>();
 
   connectedCallback(): void {
     if (this.dataset['ready']) return;
@@ -137,6 +139,7 @@ class MastheadBooking extends HTMLElement {
   private async load(url: string, init: RequestInit, busy: 'searching' | 'sending'): Promise<void> {
     this.remember();
     this.store.$busy.set(busy);
+    const key = init.body instanceof FormData ? init.body.get('idempotencyKey') : null;
     try {
       const response = await fetch(url, {
         ...init,
@@ -148,6 +151,8 @@ class MastheadBooking extends HTMLElement {
       if (!next) throw new Error(`no booking step in the answer (${response.status})`);
       this.show(next.innerHTML, next.dataset['step'] ?? '', next.dataset['url'] ?? url);
       history.pushState(withEntry(this.entry()), '', this.dataset['url']);
+      if (next.dataset['step'] === 'done' && typeof key === 'string')
+        this.booked.set(key, this.entry());
       this.focusStep();
     } catch {
       this.problem(this.say('offline'));
@@ -251,10 +256,21 @@ class MastheadBooking extends HTMLElement {
   }
 
   private onPopState(event: PopStateEvent): void {
-    const entry = entryOf(event.state);
-    if (!entry) return;
+    const left = entryOf(event.state);
+    if (!left) return;
+    const entry = this.bookedFrom(left) ?? left;
+    if (entry !== left) history.replaceState(withEntry(entry), '', entry.url);
     this.show(entry.html, entry.step, entry.url, entry.values);
     this.querySelector<HTMLElement>('[data-heading]')?.focus();
+  }
+
+  /** The confirmation of a review this element booked. */
+  private bookedFrom(entry: Entry): Entry | undefined {
+    if (entry.step !== 'review') return undefined;
+    const step = document.createElement('template');
+    step.innerHTML = entry.html;
+    const key = step.content.querySelector<HTMLInputElement>('input[name="idempotencyKey"]');
+    return this.booked.get(key?.value ?? '');
   }
 
   private draftKey(): string {

@@ -71,6 +71,12 @@ export function bookingService(tenant: Tenant, options: BookingServiceOptions) {
       input: BookingRequest,
       choice: { anotherRoom?: boolean; browser?: string | undefined } = {},
     ) => book(core, input, choice.anotherRoom === true, choice.browser),
+    /** Whether `input`'s key booked already (best effort: a store away says no). */
+    booked: (input: BookingRequest) =>
+      core.attempts.get(input.idempotencyKey).then(
+        (known) => known?.state === 'done',
+        () => false,
+      ),
     mailConfirmation: mailConfirmation.bind(null, core),
     mailCancellation: mailCancellation.bind(null, core),
     findStay: findStay.bind(null, core),

@@ -1,7 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { isRecord } from '../../content/records.ts';
 import { uncachedRedirect } from '../../delivery/policy.ts';
-import { deleteIfKept } from '../../delivery/session-store.ts';
 import { i18nFor, type I18n } from '../../i18n/index.ts';
 import { localize, localizeFields } from '../../i18n/text.ts';
 import { bookingTenant } from '../../tenants/booking.ts';
@@ -59,16 +58,18 @@ export async function stepRequest(
   const key = draftKey(tenant.id);
   const session = embedded ? undefined : Astro.session;
   const { method } = Astro.request;
+  /** A booked stay: its manage page for a browser's form, the confirmation step for the element. */
+  const confirm = (done: StepState, { manage, mailed }: NonNullable<StepState['booked']>) =>
+    redirect ? uncachedRedirect(303, href(mailed ? `${manage}?mailed=1` : manage)) : done;
   if (posted?.booked) {
-    const { manage, mailed, confirmation: c } = posted.booked;
+    const { confirmation: c } = posted.booked;
     const { checkIn, checkOut, roomTypeId } = c;
     const party = { adults: String(c.adults), children: String(c.children) };
     const search = searchKey({ property: c.propertyId, checkIn, checkOut, roomTypeId, ...party });
     const others = (await draftsOf(session, key)).filter((draft) => draft.search !== search);
-    if (others.length > 0) session?.set(key, others);
-    else await deleteIfKept(session, key);
-    if (redirect) return uncachedRedirect(303, href(mailed ? `${manage}?mailed=1` : manage));
-    return posted;
+    // Kept as booked: Back to its review shows the confirmation, not the Book button again.
+    session?.set(key, [{ search, state: posted }, ...others].slice(0, DRAFTS_KEPT));
+    return confirm(posted, posted.booked);
   }
   // A post the action refused outright (a crafted or oversized form): back to a GET all the same.
   if (method === 'POST' && !posted && redirect) return uncachedRedirect(303, href('/stay'));
@@ -93,6 +94,7 @@ export async function stepRequest(
     }
   }
   const kept = method === 'POST' ? posted : draftFor(drafts, Astro.url);
+  if (kept?.booked) return confirm(kept, kept.booked);
   // A failed booking's message is said once: a reload shows the review without it.
   const unsaid = kept && { ...kept, message: '', retry: false, sameStay: false };
   if (kept?.message && unsaid && method === 'GET') keep(unsaid);
@@ -112,8 +114,10 @@ export async function stepRequest(
  * for another room of the same stay will do (that room went meanwhile and the guest chose this
  * one): its details as typed, under the room chosen now and with a new key (another booking).
  */
-function draftFor(drafts: Drafts, url: URL): StepState | undefined {
+function draftFor(kept: Drafts, url: URL): StepState | undefined {
   const query = Object.fromEntries(url.searchParams);
+  // A booked stay's draft answers only its review's address (Back after Book).
+  const drafts = query['step'] === 'review' ? kept : kept.filter((draft) => !draft.state.booked);
   const exact = drafts.find((draft) => draft.search === searchKey(query));
   if (exact || query['step'] !== 'details') return exact?.state;
   const stay = (values: Record<string, string>) => searchKey({ ...values, roomTypeId: '' });
