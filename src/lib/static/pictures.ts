@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
 import { DiskStore } from '../images/disk-store.ts';
 import { publicPicture } from '../images/pipeline.ts';
-import { fileForPath } from './crawl.ts';
+import { askServer, fileForPath } from './crawl.ts';
 import { errorMessage } from '../content/records.ts';
 
 /**
@@ -70,7 +70,7 @@ export function createPictureMaker(options: PictureMakerOptions) {
     for (let attempt = 1; ; attempt += 1) {
       const base = server;
       if (!base) throw new Error('no rendering server');
-      const response = await fetch(`${base}${path}`);
+      const response = await askServer(`${base}${path}`);
       const type = response.headers.get('content-type') ?? '';
       // Busy (503 with the route's blank picture, or 429), or another width standing in while
       // this one is made (not immutable): asked again while tries are left, never kept at once.
