@@ -96,6 +96,8 @@ export async function startRenderer(
     stdio: ['ignore', 'ignore', 'pipe'],
     env: childEnvironment({
       MALLOC_ARENA_MAX: '2',
+      // Its warnings and errors, not a line per request: the build's failure shows the last ones.
+      LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),
       MASTHEAD_TENANT: tenantId,

@@ -13,7 +13,7 @@ import { getHeapStatistics } from 'node:v8';
 http.createServer((req, res) => {
   if (req.url === '/memory') {
     const heapMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
-    return res.end(JSON.stringify({ arenas: process.env.MALLOC_ARENA_MAX, heapMb }));
+    return res.end(JSON.stringify({ arenas: process.env.MALLOC_ARENA_MAX, heapMb, log: process.env.LOG_LEVEL }));
   }
   if (req.url === '/killed') return process.kill(process.pid, 'SIGKILL');
   if (req.url !== '/epaper/long') return res.end('ok');
@@ -39,12 +39,14 @@ const start = () =>
   });
 
 describe('the rendering server', () => {
-  it('runs with the memory settings of npm start', async () => {
+  it('runs with the memory settings of npm start, logging warnings and errors only', async () => {
     const renderer = await start();
     try {
       const memory = (await (await ask(renderer.url)('/memory')).json()) as Record<string, unknown>;
       expect(memory.arenas).toBe('2');
       expect(memory.heapMb).toBeLessThan(600);
+      // A line per request would push the reason it died out of the build's failure.
+      expect(memory.log).toBe('warn');
     } finally {
       await renderer.stop();
     }
