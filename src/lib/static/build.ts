@@ -133,7 +133,14 @@ export async function startRenderer(
     } catch {
       // Not listening yet.
     }
-    if (tries > 200) throw new StaticBuildError(`${tenantId}: the rendering server did not start`);
+    if (tries > 200) {
+      // Not left running (holding its memory) after the build has given up.
+      child.kill('SIGKILL');
+      await closed;
+      throw new StaticBuildError(
+        `${tenantId}: the rendering server did not start: ${stderr.trim()}`,
+      );
+    }
     await sleep(50);
   }
   return {

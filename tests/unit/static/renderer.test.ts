@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,20 +7,28 @@ import { startRenderer } from '../../../src/lib/static/build.ts';
 import { ask } from '../../../src/lib/static/crawl.ts';
 import type { Tenant } from '../../../src/lib/tenants/schema.ts';
 
-// A built server that starts, then dies on a page as a renderer out of memory does, saying why on stderr.
+// A built server that starts, then dies on a page as a renderer out of memory does, saying why on
+// stderr; given the tenants file `hangs.json`, one that never listens.
 const ENTRY = `
 import http from 'node:http';
 import { getHeapStatistics } from 'node:v8';
-http.createServer((req, res) => {
+const server = http.createServer((req, res) => {
   if (req.url === '/memory') {
     const heapMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
-    return res.end(JSON.stringify({ arenas: process.env.MALLOC_ARENA_MAX, heapMb, log: process.env.LOG_LEVEL }));
+    const { MALLOC_ARENA_MAX: arenas, LOG_LEVEL: log } = process.env;
+    return res.end(JSON.stringify({ arenas, heapMb, log }));
   }
   if (req.url === '/killed') return process.kill(process.pid, 'SIGKILL');
   if (req.url !== '/epaper/long') return res.end('ok');
   process.stderr.write('FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\\n');
   process.exit(134);
-}).listen(Number(process.env.PORT), process.env.HOST);
+});
+if (process.env.TENANTS_FILE.endsWith('hangs.json')) {
+  process.stderr.write('waiting for the tenants file\\n');
+  setInterval(() => undefined, 1000);
+} else {
+  server.listen(Number(process.env.PORT), process.env.HOST);
+}
 `;
 
 const dir = mkdtempSync(join(tmpdir(), 'renderer-'));
@@ -32,8 +41,8 @@ const tenant = {
   publishing: { baseUrl: 'http://127.0.0.1:1' },
 } as Tenant;
 
-const start = () =>
-  startRenderer(dir, tenant, 'tenants.json', join(dir, 'snapshot.json'), {
+const start = (tenantsFile = 'tenants.json') =>
+  startRenderer(dir, tenant, tenantsFile, join(dir, 'snapshot.json'), {
     dir: join(dir, 'images'),
     secret: 'x'.repeat(32),
   });
@@ -76,5 +85,14 @@ describe('a rendering server that dies during the crawl', () => {
       'the rendering server stopped (SIGKILL)',
     );
     await renderer.stop();
+  });
+
+  it('is not left running when it never answers', { timeout: 60_000 }, async () => {
+    const failure = await start('hangs.json').catch((caught: unknown) => caught);
+    expect(String(failure)).toContain(
+      'the rendering server did not start: waiting for the tenants file',
+    );
+    const running = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+    expect(running).not.toContain(join(dir, 'server', 'entry.mjs'));
   });
 });
