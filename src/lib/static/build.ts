@@ -378,6 +378,8 @@ export async function buildStaticTenant(options: StaticBuildOptions) {
   let result: CrawlResult;
   try {
     pictures.useServer(renderer.url);
+    // A picture the early server could not make (it died, or was busy to the last try) gets this one.
+    pictures.retryFailed();
     result = await crawl({
       render: async (path) => (await early.take(fetched.snapshot, path)) ?? ask(renderer.url)(path),
       siteOrigin: origin,

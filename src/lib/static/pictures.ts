@@ -126,6 +126,13 @@ export function createPictureMaker(options: PictureMakerOptions) {
       server = url;
       queue.start();
     },
+    /** Asks the current server once more for each picture that failed (an early server died). */
+    retryFailed() {
+      for (const line of counts.failed.splice(0)) {
+        const path = line.slice(0, line.indexOf(': '));
+        ask(path, join(outDir, fileForPath(path)));
+      }
+    },
     /** Asks no server until the next `useServer`; resolves when none is being asked (it may stop). */
     hold() {
       server = undefined;
