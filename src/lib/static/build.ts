@@ -19,6 +19,7 @@ import { staticOrigin } from '../tenants/origin.ts';
 import type { Tenant } from '../tenants/schema.ts';
 import { createMetrics } from '../upstream/metrics.ts';
 import { createUpstream } from '../upstream/runtime.ts';
+import { errorMessage } from '../content/records.ts';
 import { ask, crawl, isPagePath, sitePath, type CrawlResult, type RenderedPage } from './crawl.ts';
 import { createDiskCache, writeWhole } from './disk-cache.ts';
 import { fetchSnapshot, StaticBuildError, type FetchProgress } from './fetch.ts';
@@ -74,8 +75,12 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** A failed fetch's message with its cause's (`fetch failed: other side closed`). */
+const failedBecause = (error: unknown) =>
+  [error, error instanceof Error && error.cause].filter(Boolean).map(errorMessage).join(': ');
+
 /** Starts the built server for one tenant in static mode and waits until it answers. */
-async function startRenderer(
+export async function startRenderer(
   serverDir: string,
   tenant: Tenant,
   tenantsFile: string,
@@ -84,9 +89,15 @@ async function startRenderer(
 ) {
   const tenantId = tenant.id;
   const port = await freePort();
-  const child = spawn(process.execPath, [join(serverDir, 'server', 'entry.mjs')], {
+  // The memory settings of `npm start` (docs/deploy.md, "Exhaust memory"): making pictures, a
+  // renderer without them grew to 2.2 GB.
+  const memory = ['--max-semi-space-size=8', '--max-old-space-size=512'];
+  const child = spawn(process.execPath, [...memory, join(serverDir, 'server', 'entry.mjs')], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: childEnvironment({
+      MALLOC_ARENA_MAX: '2',
+      // Its warnings and errors, not a line per request: the build's failure shows the last ones.
+      LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),
       MASTHEAD_TENANT: tenantId,
@@ -108,9 +119,11 @@ async function startRenderer(
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries += 1) {
-    if (child.exitCode !== null) {
+    if (ended()) {
       throw new StaticBuildError(`${tenantId}: the rendering server stopped: ${stderr.trim()}`);
     }
     try {
@@ -120,14 +133,36 @@ async function startRenderer(
     } catch {
       // Not listening yet.
     }
-    if (tries > 200) throw new StaticBuildError(`${tenantId}: the rendering server did not start`);
+    if (tries > 200) {
+      // Not left running (holding its memory) after the build has given up.
+      child.kill('SIGKILL');
+      await closed;
+      throw new StaticBuildError(
+        `${tenantId}: the rendering server did not start: ${stderr.trim()}`,
+      );
+    }
     await sleep(50);
   }
   return {
     url,
+    /**
+     * Why the crawl failed on `error`: how the server ended (or that it still runs) and its last
+     * output, once its output is all read (a server that is crashing gets a second to end).
+     */
+    async failure(error: unknown): Promise<StaticBuildError> {
+      await Promise.race([closed, sleep(1000)]);
+      const end = child.exitCode ?? child.signalCode;
+      const state = end === null ? 'still runs' : `stopped (${end})`;
+      const output = stderr.trim() ? `; its last output:\n${stderr.trim()}` : '';
+      return new StaticBuildError(
+        `${tenantId}: ${failedBecause(error)}; the rendering server ${state}${output}`,
+      );
+    },
+    /** It ended by itself (crashed, or killed for its memory). */
+    ended,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (ended()) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
@@ -343,6 +378,8 @@ export async function buildStaticTenant(options: StaticBuildOptions) {
   let result: CrawlResult;
   try {
     pictures.useServer(renderer.url);
+    // A picture the early server could not make (it died, or was busy to the last try) gets this one.
+    pictures.retryFailed();
     result = await crawl({
       render: async (path) => (await early.take(fetched.snapshot, path)) ?? ask(renderer.url)(path),
       siteOrigin: origin,
@@ -356,6 +393,10 @@ export async function buildStaticTenant(options: StaticBuildOptions) {
     });
     status(`${tenant.id}: making the last pictures`);
     await pictures.drain();
+    // Pictures asked of a server that died failed for its reason, which the failure tells.
+    if (renderer.ended()) throw new StaticBuildError('pictures could not be made');
+  } catch (error) {
+    throw await renderer.failure(error);
   } finally {
     await renderer.stop();
   }

@@ -29,9 +29,23 @@ export interface RenderedPage {
   body: Buffer<ArrayBuffer>;
 }
 
+/**
+ * A GET to the rendering server, sent once more when the connection it reused was closed as it went
+ * out (`fetch failed: other side closed`: the server's idle keep-alive ended while the build's own
+ * event loop was busy). A server that has stopped fails the second try too.
+ */
+export async function askServer(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return fetch(url, init);
+  }
+}
+
 /** The rendering server's answer for a site path (a redirect is an answer, not followed). */
 export const ask = (server: string) => (path: string) =>
-  fetch(`${server}${path}`, { redirect: 'manual' });
+  askServer(`${server}${path}`, { redirect: 'manual' });
 
 export interface CrawlResult {
   /** Site paths written, in crawl order. */

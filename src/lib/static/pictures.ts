@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
 import { DiskStore } from '../images/disk-store.ts';
 import { publicPicture } from '../images/pipeline.ts';
-import { fileForPath } from './crawl.ts';
+import { askServer, fileForPath } from './crawl.ts';
 import { errorMessage } from '../content/records.ts';
 
 /**
@@ -65,12 +65,17 @@ export function createPictureMaker(options: PictureMakerOptions) {
   const failed = (path: string, error: unknown) =>
     counts.failed.push(`${path}: ${errorMessage(error)}`);
 
+  /** Queued for the server (it waits while there is none). */
+  const ask = (path: string, file: string) =>
+    void queue.add(() => make(path, file).catch((error: unknown) => failed(path, error)));
+
   /** Writes the server's answer: a picture (`made`) or a blank stand-in (`blank`). */
   const make = async (path: string, file: string): Promise<void> => {
     for (let attempt = 1; ; attempt += 1) {
       const base = server;
-      if (!base) throw new Error('no rendering server');
-      const response = await fetch(`${base}${path}`);
+      // Held between two tries (its server stopped): the next server is asked.
+      if (!base) return ask(path, file);
+      const response = await askServer(`${base}${path}`);
       const type = response.headers.get('content-type') ?? '';
       // Busy (503 with the route's blank picture, or 429), or another width standing in while
       // this one is made (not immutable): asked again while tries are left, never kept at once.
@@ -107,10 +112,7 @@ export function createPictureMaker(options: PictureMakerOptions) {
       queued.add(path);
       const file = join(outDir, fileForPath(path));
       const cached = cachedPicture(storeDir, secret, path);
-      if (!cached) {
-        void queue.add(() => make(path, file).catch((error: unknown) => failed(path, error)));
-        return;
-      }
+      if (!cached) return ask(path, file);
       // In the image cache: placed at once, with or without a server.
       try {
         place(cached, file);
@@ -123,6 +125,13 @@ export function createPictureMaker(options: PictureMakerOptions) {
     useServer(url: string) {
       server = url;
       queue.start();
+    },
+    /** Asks the current server once more for each picture that failed (an early server died). */
+    retryFailed() {
+      for (const line of counts.failed.splice(0)) {
+        const path = line.slice(0, line.indexOf(': '));
+        ask(path, join(outDir, fileForPath(path)));
+      }
     },
     /** Asks no server until the next `useServer`; resolves when none is being asked (it may stop). */
     hold() {

@@ -165,6 +165,34 @@ describe('the static build’s pictures', () => {
     expect(asked).toEqual([address(800)]);
   });
 
+  it('asks the next server for a picture held between two tries (the early server stopped)', async () => {
+    busy.set(address(960), 1);
+    const maker = createPictureMaker({ outDir: out, storeDir: store, secret: SECRET, retryMs: 50 });
+    maker.useServer(base);
+    maker.add(address(960));
+    while (asked.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The fetch is over and the build stops its early server while the picture waits to try again.
+    await maker.hold();
+    maker.useServer(base);
+    await maker.drain();
+    expect(maker.counts).toEqual({ reused: 0, made: 1, blank: 0, failed: [] });
+    expect(readFileSync(join(out, fileForPath(address(960))), 'utf8')).toBe(`made ${address(960)}`);
+  });
+
+  it('asks the crawl’s server again for a picture an early server that died could not make', async () => {
+    const maker = createPictureMaker({ outDir: out, storeDir: store, secret: SECRET, retryMs: 1 });
+    // Nothing listens there any more.
+    maker.useServer('http://127.0.0.1:9');
+    maker.add(address(1200));
+    await maker.drain();
+    expect(maker.counts.failed).toHaveLength(1);
+    maker.useServer(base);
+    maker.retryFailed();
+    await maker.drain();
+    expect(maker.counts).toEqual({ reused: 0, made: 1, blank: 0, failed: [] });
+    expect(existsSync(join(out, fileForPath(address(1200))))).toBe(true);
+  });
+
   it('removes pictures no page of the copy names any more', async () => {
     const maker = createPictureMaker({ outDir: out, storeDir: store, secret: SECRET });
     maker.useServer(base);
