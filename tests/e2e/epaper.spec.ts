@@ -196,24 +196,34 @@ test('Back and Forward step between the pages turned in place, as the plain link
   await expect(page).toHaveURL(/\/epaper$/);
 });
 
-test('a reload of a zoomed page shows the part of it that was in view', async ({
-  page,
-  request,
-}) => {
+/**
+ * Page 2 of a free edition at zoom 3, panned to (400, 300) as a finger or the keys do (`ended`:
+ * waits for the browser's `scrollend`); `pan()` reads where the zoomed page is scrolled.
+ */
+async function zoomedAndPanned(page: Page, request: APIRequestContext, ended = true) {
   const edition = (await apiEditions(request)).find((e) => e.is_free)!;
   await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2/zoom/3`));
   await expectPage(page, 2, edition);
   const viewport = page.locator('[data-viewport]');
   const pan = () => viewport.evaluate((v) => [Math.round(v.scrollLeft), Math.round(v.scrollTop)]);
-  // Panned as a finger or the keys do: the scroll ends before the reload.
   await viewport.evaluate(
-    (v) =>
-      new Promise((ended) => {
-        v.addEventListener('scrollend', ended, { once: true });
+    (v, waits) =>
+      new Promise((done) => {
+        if (waits) v.addEventListener('scrollend', done, { once: true });
         v.scrollTo({ left: 400, top: 300 });
+        if (!waits) done(undefined);
       }),
+    ended,
   );
-  expect(await pan()).toEqual([400, 300]);
+  await expect.poll(pan).toEqual([400, 300]);
+  return { edition, pan };
+}
+
+test('a reload of a zoomed page shows the part of it that was in view', async ({
+  page,
+  request,
+}) => {
+  const { edition, pan } = await zoomedAndPanned(page, request);
   await page.reload();
   await expectPage(page, 2, edition);
   await expect.poll(pan).toEqual([400, 300]);
@@ -223,19 +233,8 @@ test('Back to a zoomed page shows the part of it that was in view when it was le
   page,
   request,
 }) => {
-  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
   await page.setViewportSize({ width: 700, height: 900 });
-  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2/zoom/3`));
-  await expectPage(page, 2, edition);
-  const viewport = page.locator('[data-viewport]');
-  const pan = () => viewport.evaluate((v) => [Math.round(v.scrollLeft), Math.round(v.scrollTop)]);
-  await viewport.evaluate(
-    (v) =>
-      new Promise((ended) => {
-        v.addEventListener('scrollend', ended, { once: true });
-        v.scrollTo({ left: 400, top: 300 });
-      }),
-  );
+  const { edition, pan } = await zoomedAndPanned(page, request);
   await page.locator('[data-mode="single"] [data-nav="next"]').click();
   await expectPage(page, 3, edition);
   await page.goBack();
@@ -252,13 +251,7 @@ test('a reload of a zoomed page keeps the part in view in a browser without scro
     delete (HTMLElement.prototype as Partial<HTMLElement>).onscrollend;
     addEventListener('scrollend', (event) => event.stopImmediatePropagation(), { capture: true });
   });
-  const edition = (await apiEditions(request)).find((e) => e.is_free)!;
-  await page.goto(tenantUrl(TENANT, `/epaper/${edition.slug}/page/2/zoom/3`));
-  await expectPage(page, 2, edition);
-  const viewport = page.locator('[data-viewport]');
-  const pan = () => viewport.evaluate((v) => [Math.round(v.scrollLeft), Math.round(v.scrollTop)]);
-  await viewport.evaluate((v) => v.scrollTo({ left: 400, top: 300 }));
-  await expect.poll(pan).toEqual([400, 300]);
+  const { edition, pan } = await zoomedAndPanned(page, request, false);
   // Reloaded once the scrolling has paused (the reader keeps the position then).
   await page.waitForTimeout(400);
   await page.reload();
