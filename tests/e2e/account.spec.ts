@@ -617,6 +617,8 @@ test.describe('Back after signing out, with the browser’s back/forward cache o
         await expect(
           page.getByRole('heading', { name: 'This edition is for subscribers' }),
         ).toBeVisible();
+        // Before: only "Subscribe to read…", to a reader who may be a subscriber.
+        await expect(page.getByText('Your session has ended, please log in again.')).toBeVisible();
       },
     },
   ]) {
